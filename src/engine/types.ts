@@ -1,0 +1,265 @@
+// The engine's data model: what a parsed transcript is, independent of its dialect.
+// Everything here is plain data (structured-clone safe) except `Session`, which stays in the
+// worker (or the CLI process) and is queried through the functions in `query/`.
+
+/** A count of tokens (API usage or an estimate; the field name says which). */
+export type TokenCount = number;
+
+/** Input dialects the detector knows. Only `claude-code` is fully parsed today. */
+export type DialectId = 'claude-code' | 'claude-sdk-stream' | 'codex-cli' | 'cline' | 'cline-ui' | 'unknown';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export type IssueCode =
+  /** A line that is not JSON at all. */
+  | 'not-json'
+  /** The file's last line ends mid-record (an interrupted write). */
+  | 'truncated-line'
+  /** Two records written onto one line by racing writers; both were recovered. */
+  | 'concatenated-records'
+  /** Valid JSON whose field has the wrong type; the message names the path. */
+  | 'wrong-shape'
+  /** A record type (or system subtype) the engine does not model; kept, counted and shown. */
+  | 'unknown-record'
+  /** The file as a whole is not a transcript the engine knows. */
+  | 'not-a-transcript'
+  /** A dialect that is recognised but not parsed yet. */
+  | 'unsupported-dialect'
+  | 'empty-file'
+  /** The same uuid twice in one file: the later copy is kept and flagged. */
+  | 'duplicate-uuid';
+
+export interface ParseIssue {
+  fileIndex: number;
+  /** 1-based line number within its file (0 for whole-file issues). */
+  line: number;
+  code: IssueCode;
+  severity: Severity;
+  message: string;
+  /** JSON path of the offending value, e.g. `message.content[2].tool_use_id`. */
+  path?: string;
+}
+
+/** Usage as recorded by the API for one response. */
+export interface Usage {
+  inputTokens: TokenCount;
+  cacheCreationInputTokens: TokenCount;
+  cacheReadInputTokens: TokenCount;
+  outputTokens: TokenCount;
+}
+
+/**
+ * One content block, normalized. Long texts are kept as a preview (`text`) plus their full
+ * length (`chars`); the full record is re-read from the file by offset when a view needs it.
+ */
+export type Block =
+  | { kind: 'text'; text: string; chars: number }
+  | { kind: 'thinking'; text: string; chars: number; redacted: boolean }
+  | {
+      kind: 'tool-use';
+      id: string;
+      name: string;
+      /** JSON of the input, preview-truncated. */
+      inputPreview: string;
+      inputChars: number;
+      /** `file_path` / `path` / `notebook_path` of file tools, when present. */
+      filePath?: string;
+      /** Bash `command`, when present. */
+      command?: string;
+    }
+  | {
+      kind: 'tool-result';
+      toolUseId: string;
+      text: string;
+      chars: number;
+      isError: boolean;
+      /** Images nested in the result's content. */
+      images: number;
+      /** A `<persisted-output>` stub: the real output was written to disk, not sent. */
+      persisted: boolean;
+    }
+  | { kind: 'image'; mediaType: string; base64Chars: number }
+  | { kind: 'document'; mediaType: string; base64Chars: number }
+  | { kind: 'other'; type: string; chars: number };
+
+export type EntryKind =
+  | 'user'
+  | 'assistant'
+  | 'system'
+  | 'attachment'
+  | 'progress'
+  /** Session metadata records: summary titles, file-history snapshots, queue operations, … */
+  | 'meta'
+  /** A record type the engine does not know. */
+  | 'unknown';
+
+export interface CompactMeta {
+  trigger: string;
+  preTokens?: TokenCount;
+  /** 2.1.109+: the size of the summary alone. */
+  postTokens?: TokenCount;
+  durationMs?: number;
+}
+
+export interface MicrocompactMeta {
+  trigger: string;
+  preTokens?: TokenCount;
+  tokensSaved?: TokenCount;
+  compactedToolIds: string[];
+  clearedAttachmentUuids: string[];
+}
+
+export interface Entry {
+  /** Position in `Session.entries`: the entry's id within a session. */
+  index: number;
+  fileIndex: number;
+  /** 1-based line number in its file. */
+  line: number;
+  /** Where the raw line sits in its file, for the raw-JSON view. */
+  offsetBytes: number;
+  lengthBytes: number;
+  /** The record's own `type` field ('' when absent). */
+  type: string;
+  subtype?: string;
+  kind: EntryKind;
+  uuid?: string;
+  parentUuid?: string | null;
+  logicalParentUuid?: string;
+  timestampMs?: number;
+  agentId?: string;
+  isSidechain: boolean;
+  isMeta: boolean;
+  isCompactSummary: boolean;
+  isVisibleInTranscriptOnly: boolean;
+  /** `model: "<synthetic>"`: made locally (errors, interrupts), not by the API. */
+  isSynthetic: boolean;
+  isApiError: boolean;
+  role?: 'user' | 'assistant';
+  blocks: Block[];
+  /** For string-content messages and system/attachment records: a short text preview. */
+  messageId?: string;
+  requestId?: string;
+  model?: string;
+  usage?: Usage;
+  /** Index into `Session.apiCalls` (main thread) for assistant entries. */
+  apiCallIndex?: number;
+  /** For sidechain entries: the Task/Agent tool_use id that spawned them. */
+  spawnedBy?: string;
+  compact?: CompactMeta;
+  microcompact?: MicrocompactMeta;
+  /** Attachment records: `attachment.type`; progress records: `data.type`. */
+  detailType?: string;
+  /** A one-line description of non-message records (system content, attachment file path, …). */
+  summaryText?: string;
+}
+
+/** One API response, deduplicated over its streamed lines (by message id, then request id). */
+export interface ApiCall {
+  index: number;
+  messageId?: string;
+  requestId?: string;
+  model: string;
+  fileIndex: number;
+  firstEntryIndex: number;
+  lastEntryIndex: number;
+  /** uuid of the last entry of the response: the entry a compaction event "follows". */
+  uuid?: string;
+  line: number;
+  timestampMs?: number;
+  usage: Usage;
+  /** input + cache creation + cache read: the size of the context sent with this call. */
+  contextTokens: TokenCount;
+}
+
+export interface Compaction {
+  kind: 'compact' | 'microcompact';
+  entryIndex: number;
+  fileIndex: number;
+  uuid?: string;
+  line: number;
+  timestampMs?: number;
+  trigger: string;
+  preTokens?: TokenCount;
+  /** Context of the first API call after the boundary (what the next request really carried). */
+  postTokens?: TokenCount;
+  /** `compactMetadata.postTokens` (2.1.109+): the summary alone. */
+  summaryTokens?: TokenCount;
+  durationMs?: number;
+  /** Last main-thread API call before the boundary, and the first one after it. */
+  apiCallBefore?: number;
+  apiCallAfter?: number;
+  /** The `isCompactSummary` user entry that carries the summary. */
+  summaryEntryIndex?: number;
+  /** Entries re-attached after the summary (files, plan, skills, /compact command lines). */
+  reattachedEntryIndices: number[];
+  /** `/compact <instructions>` arguments, when the log shows them. */
+  customInstructions?: string;
+  /** Microcompact only. */
+  tokensSaved?: TokenCount;
+  clearedToolIds?: string[];
+}
+
+export type FileRole = 'main' | 'subagent' | 'compaction-call' | 'side-question';
+
+export interface SessionFile {
+  index: number;
+  name: string;
+  sizeBytes: number;
+  lines: number;
+  role: FileRole;
+  /** From the file name (`agent-<id>.jsonl`) or the records' `agentId`. */
+  agentId?: string;
+  dialect: DialectId;
+}
+
+export interface SessionMeta {
+  agent: string;
+  versions: string[];
+  models: string[];
+  sessionId?: string;
+  cwd?: string;
+  gitBranch?: string;
+  startMs?: number;
+  endMs?: number;
+}
+
+/** Cleared state of a tool result, applied by tool id from a microcompact boundary onward. */
+export interface ClearedToolResult {
+  toolUseId: string;
+  /** Index into `Session.compactions` of the boundary that cleared it. */
+  compactionIndex: number;
+}
+
+export interface Sidechain {
+  /** The tool_use (Task/Agent) that spawned it, when it could be linked. */
+  spawnedBy?: string;
+  agentId?: string;
+  fileIndex: number;
+  entryIndices: number[];
+  apiCalls: number;
+  peakContextTokens: TokenCount;
+}
+
+/** A parsed transcript (one main file plus any subagent files dropped with it). */
+export interface Session {
+  format: DialectId;
+  files: SessionFile[];
+  entries: Entry[];
+  apiCalls: ApiCall[];
+  compactions: Compaction[];
+  issues: ParseIssue[];
+  countsByType: Record<string, number>;
+  unknownTypes: Record<string, number>;
+  meta: SessionMeta;
+  toolCalls: Record<string, number>;
+  toolPairs: { matched: number; unmatchedUses: number; unmatchedResults: number };
+  userTurns: number;
+  peakContextTokens: TokenCount;
+  /** tool_use id → cleared state (microcompact). */
+  cleared: Map<string, ClearedToolResult>;
+  /** tool_use id → entry index of the assistant entry holding the tool_use. */
+  toolUseEntry: Map<string, number>;
+  /** tool_use id → entry index of the user entry holding the tool_result. */
+  toolResultEntry: Map<string, number>;
+  sidechains: Sidechain[];
+}
