@@ -210,6 +210,8 @@ export interface SessionFile {
   /** From the file name (`agent-<id>.jsonl`) or the records' `agentId`. */
   agentId?: string;
   dialect: DialectId;
+  /** A subagent file opened without its parent: its sidechain entries are read as the main thread. */
+  openedAlone?: boolean;
 }
 
 export interface SessionMeta {

@@ -1,0 +1,88 @@
+import { parseArgs } from 'node:util';
+import { computeInspectReport, type InspectReport } from '../engine/inspect/report';
+import { parseSession } from '../engine/parse/parse-session';
+import { createNodeFileSource } from './node-source';
+
+const USAGE = `compactlab — see and replay how AI coding agents compact their context
+
+Usage:
+  compactlab inspect <session.jsonl> [subagent files…] [--json]
+      Parse a transcript (plus the subagent / compaction-call files that belong to it) and
+      print where compaction fired, the context of every API call and any parse issues.
+
+Options:
+  --json      machine-readable output on stdout
+  -h, --help  this text
+`;
+
+type Command = (args: string[], out: (text: string) => void) => Promise<number>;
+
+const fmt = (n: number | undefined): string => (n === undefined ? '—' : n.toLocaleString('en-US'));
+
+function renderInspect(report: InspectReport): string {
+  const lines: string[] = [];
+  const main = report.files[0];
+  lines.push(`${main?.name ?? '(no file)'}  [${report.format}]`);
+  lines.push(
+    `  agent ${report.agent} ${report.versions.join(', ') || '?'} · models ${report.models.join(', ') || '?'}`,
+    `  cwd ${report.cwd ?? '?'} · branch ${report.gitBranch ?? '?'} · ${report.start ?? '?'} → ${report.end ?? '?'}`,
+    `  entries ${fmt(report.entries)} · user turns ${fmt(report.userTurns)} · API calls ${fmt(report.apiCalls.length)} · peak context ${fmt(report.peakContextTokens)} tokens`,
+  );
+  const tools = Object.entries(report.toolCalls).sort((a, b) => b[1] - a[1]);
+  if (tools.length) lines.push(`  tool calls ${tools.map(([name, n]) => `${name} ${n}`).join(', ')}`);
+  lines.push(
+    `  tool pairs: ${report.toolPairs.matched} matched, ${report.toolPairs.unmatchedUses} without result, ${report.toolPairs.unmatchedResults} results without call`,
+  );
+  lines.push('', `Compactions (${report.compactions.length}):`);
+  for (const c of report.compactions) {
+    const what =
+      c.kind === 'compact'
+        ? `${fmt(c.preTokens)} → ${fmt(c.postTokens)} tokens`
+        : `saved ${fmt(c.tokensSaved)} tokens, cleared ${c.clearedToolIds?.length ?? 0} tool results`;
+    lines.push(`  line ${c.line}  ${c.kind} (${c.trigger})  ${what}  after API call ${c.apiCallBefore ?? '—'}`);
+  }
+  const { error, warning, info } = report.issueCounts;
+  lines.push('', `Issues: ${error} errors, ${warning} warnings, ${info} notes`);
+  for (const issue of report.issues.slice(0, 50)) {
+    lines.push(`  ${issue.file}:${issue.line}  ${issue.severity} ${issue.code}  ${issue.message}`);
+  }
+  if (report.issues.length > 50) lines.push(`  … ${report.issues.length - 50} more (use --json)`);
+  const unknown = Object.entries(report.unknownTypes);
+  if (unknown.length) lines.push(`Unknown record types kept: ${unknown.map(([t, n]) => `${t} ×${n}`).join(', ')}`);
+  return lines.join('\n');
+}
+
+const inspect: Command = async (args, out) => {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
+  if (positionals.length === 0) {
+    out(USAGE);
+    return 2;
+  }
+  const session = await parseSession(positionals.map((p) => createNodeFileSource(p)));
+  const report = computeInspectReport(session);
+  out(values.json ? JSON.stringify(report, null, 2) : renderInspect(report));
+  // Exit 1 when nothing could be read as a transcript, so scripts can tell.
+  return session.entries.length === 0 && report.issueCounts.error > 0 ? 1 : 0;
+};
+
+const COMMANDS: Record<string, Command> = { inspect };
+
+/** Runs the CLI; returns the exit code. */
+export async function main(argv: string[], out: (text: string) => void = (t) => process.stdout.write(`${t}\n`)): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '-h' || name === '--help' || rest.includes('--help') || rest.includes('-h')) {
+    out(USAGE);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`compactlab: unknown command "${name}"\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await command(rest, out);
+  } catch (error) {
+    process.stderr.write(`compactlab ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,153 @@
+import type { ApiCall, Compaction, DialectId, ParseIssue, Session, SessionFile, TokenCount, Usage } from '../types';
+
+// The inspect report: the plain-data analysis the CLI prints (`compactlab inspect --json`) and
+// the UI's session header shows. Built from a Session; no I/O.
+
+export interface ReportApiCall {
+  index: number;
+  messageId?: string;
+  requestId?: string;
+  model: string;
+  line: number;
+  uuid?: string;
+  timestamp?: string;
+  usage: Usage;
+  contextTokens: TokenCount;
+}
+
+export interface ReportCompaction {
+  kind: Compaction['kind'];
+  trigger: string;
+  preTokens?: TokenCount;
+  postTokens?: TokenCount;
+  summaryTokens?: TokenCount;
+  tokensSaved?: TokenCount;
+  clearedToolIds?: string[];
+  uuid?: string;
+  line: number;
+  file: string;
+  timestamp?: string;
+  apiCallBefore?: number;
+  apiCallAfter?: number;
+  summaryLine?: number;
+  reattached: number;
+  customInstructions?: string;
+}
+
+export interface InspectReport {
+  format: DialectId;
+  files: Pick<SessionFile, 'name' | 'sizeBytes' | 'lines' | 'role' | 'agentId' | 'dialect'>[];
+  agent: string;
+  versions: string[];
+  models: string[];
+  sessionId?: string;
+  cwd?: string;
+  gitBranch?: string;
+  start?: string;
+  end?: string;
+  durationMs?: number;
+  entries: number;
+  userTurns: number;
+  countsByType: Record<string, number>;
+  systemSubtypes: Record<string, number>;
+  unknownTypes: Record<string, number>;
+  toolCalls: Record<string, number>;
+  toolPairs: Session['toolPairs'];
+  issues: (Omit<ParseIssue, 'fileIndex'> & { file: string })[];
+  issueCounts: { error: number; warning: number; info: number };
+  apiCalls: ReportApiCall[];
+  compactions: ReportCompaction[];
+  clearedToolResults: number;
+  peakContextTokens: TokenCount;
+  sidechains: { agentId?: string; file: string; role: string; spawnedBy?: string; entries: number; apiCalls: number; peakContextTokens: TokenCount }[];
+}
+
+const iso = (ms: number | undefined): string | undefined => (ms === undefined ? undefined : new Date(ms).toISOString());
+
+function reportCall(call: ApiCall): ReportApiCall {
+  return {
+    index: call.index,
+    messageId: call.messageId,
+    requestId: call.requestId,
+    model: call.model,
+    line: call.line,
+    uuid: call.uuid,
+    timestamp: iso(call.timestampMs),
+    usage: call.usage,
+    contextTokens: call.contextTokens,
+  };
+}
+
+/** Builds the plain-data report of a parsed session. */
+export function computeInspectReport(session: Session): InspectReport {
+  const fileName = (i: number) => session.files[i]?.name ?? `#${i}`;
+  const systemSubtypes: Record<string, number> = {};
+  for (const e of session.entries) {
+    if (e.kind === 'system') {
+      const key = e.subtype ?? '(none)';
+      systemSubtypes[key] = (systemSubtypes[key] ?? 0) + 1;
+    }
+  }
+  const issueCounts = { error: 0, warning: 0, info: 0 };
+  for (const issue of session.issues) issueCounts[issue.severity]++;
+  const { startMs, endMs } = session.meta;
+  return {
+    format: session.format,
+    files: session.files.map(({ name, sizeBytes, lines, role, agentId, dialect }) => ({
+      name,
+      sizeBytes,
+      lines,
+      role,
+      agentId,
+      dialect,
+    })),
+    agent: session.meta.agent,
+    versions: session.meta.versions,
+    models: session.meta.models,
+    sessionId: session.meta.sessionId,
+    cwd: session.meta.cwd,
+    gitBranch: session.meta.gitBranch,
+    start: iso(startMs),
+    end: iso(endMs),
+    durationMs: startMs !== undefined && endMs !== undefined ? endMs - startMs : undefined,
+    entries: session.entries.length,
+    userTurns: session.userTurns,
+    countsByType: session.countsByType,
+    systemSubtypes,
+    unknownTypes: session.unknownTypes,
+    toolCalls: session.toolCalls,
+    toolPairs: session.toolPairs,
+    issues: session.issues.map(({ fileIndex, ...rest }) => ({ file: fileName(fileIndex), ...rest })),
+    issueCounts,
+    apiCalls: session.apiCalls.map(reportCall),
+    compactions: session.compactions.map((c) => ({
+      kind: c.kind,
+      trigger: c.trigger,
+      preTokens: c.preTokens,
+      postTokens: c.postTokens,
+      summaryTokens: c.summaryTokens,
+      tokensSaved: c.tokensSaved,
+      clearedToolIds: c.clearedToolIds,
+      uuid: c.uuid,
+      line: c.line,
+      file: fileName(c.fileIndex),
+      timestamp: iso(c.timestampMs),
+      apiCallBefore: c.apiCallBefore,
+      apiCallAfter: c.apiCallAfter,
+      summaryLine: c.summaryEntryIndex === undefined ? undefined : session.entries[c.summaryEntryIndex].line,
+      reattached: c.reattachedEntryIndices.length,
+      customInstructions: c.customInstructions,
+    })),
+    clearedToolResults: session.cleared.size,
+    peakContextTokens: session.peakContextTokens,
+    sidechains: session.sidechains.map((s) => ({
+      agentId: s.agentId,
+      file: fileName(s.fileIndex),
+      role: session.files[s.fileIndex]?.role ?? 'main',
+      spawnedBy: s.spawnedBy,
+      entries: s.entryIndices.length,
+      apiCalls: s.apiCalls,
+      peakContextTokens: s.peakContextTokens,
+    })),
+  };
+}

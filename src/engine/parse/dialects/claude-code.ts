@@ -1,0 +1,422 @@
+import type {
+  Block,
+  CompactMeta,
+  Entry,
+  EntryKind,
+  IssueCode,
+  MicrocompactMeta,
+  Severity,
+  Usage,
+} from '../../types';
+
+// Claude Code's JSONL records → engine entries (../shared/research/FORMAT.md §2–7).
+// One record per line; this file knows the record shapes, nothing about files or sessions.
+
+/** Record types that are session metadata rather than conversation (FORMAT.md §3). */
+const META_TYPES = new Set([
+  'summary',
+  'file-history-snapshot',
+  'file-history-delta',
+  'queue-operation',
+  'last-prompt',
+  'permission-mode',
+  'mode',
+  'bridge-session',
+  'custom-title',
+  'agent-name',
+  'ai-title',
+  'pr-link',
+  'fork-context-ref',
+]);
+
+/** System subtypes seen in real files (FORMAT.md §3); others are kept and counted as unknown. */
+export const KNOWN_SYSTEM_SUBTYPES = new Set([
+  'turn_duration',
+  'stop_hook_summary',
+  'compact_boundary',
+  'microcompact_boundary',
+  'api_error',
+  'away_summary',
+  'local_command',
+  'bridge_status',
+  'scheduled_task_fire',
+  'informational',
+  'api_metrics',
+  'agents_killed',
+  'thinking',
+]);
+
+/** Placeholder the API's context editing writes into cleared tool results (FORMAT.md §4.4). */
+export const CLEARED_PLACEHOLDER = '[Old tool result content cleared]';
+
+export interface RecordContext {
+  fileIndex: number;
+  line: number;
+  offsetBytes: number;
+  lengthBytes: number;
+  previewChars: number;
+  issue(code: IssueCode, severity: Severity, message: string, path?: string): void;
+}
+
+/** What a record contributes beyond its entry (links the session builder needs). */
+export interface RecordExtras {
+  /** toolUseResult.agentId of a Task/Agent result: agent id → tool_use id. */
+  spawnedAgentId?: string;
+  /** First text of a string-content user message (sidechain roots are matched on it). */
+  promptText?: string;
+  /** Task/Agent tool_use prompt, for linking 1.0.x inline sidechains. */
+  taskPrompts?: { toolUseId: string; prompt: string }[];
+  version?: string;
+  cwd?: string;
+  gitBranch?: string;
+  sessionId?: string;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const t = typeof value;
+  return t === 'object' ? 'an object' : `a ${t}`;
+}
+
+function preview(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max) : text;
+}
+
+const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+function parseUsage(value: unknown): Usage | undefined {
+  if (!isObject(value)) return undefined;
+  return {
+    inputTokens: num(value.input_tokens),
+    cacheCreationInputTokens: num(value.cache_creation_input_tokens),
+    cacheReadInputTokens: num(value.cache_read_input_tokens),
+    outputTokens: num(value.output_tokens),
+  };
+}
+
+function textOfToolResultContent(content: unknown, max: number): { text: string; chars: number; images: number } {
+  if (typeof content === 'string') return { text: preview(content, max), chars: content.length, images: 0 };
+  if (!Array.isArray(content)) return { text: '', chars: 0, images: 0 };
+  let text = '';
+  let chars = 0;
+  let images = 0;
+  for (const part of content) {
+    if (!isObject(part)) continue;
+    if (part.type === 'text' && typeof part.text === 'string') {
+      chars += part.text.length;
+      if (text.length < max) text += (text ? '\n' : '') + preview(part.text, max - text.length);
+    } else if (part.type === 'image' || part.type === 'document') {
+      images++;
+    }
+  }
+  return { text, chars, images };
+}
+
+function normalizeBlock(raw: unknown, path: string, ctx: RecordContext, extras: RecordExtras): Block | undefined {
+  if (!isObject(raw)) {
+    ctx.issue('wrong-shape', 'warning', `At ${path}: expected a content block object, got ${typeName(raw)}`, path);
+    return undefined;
+  }
+  const max = ctx.previewChars;
+  switch (raw.type) {
+    case 'text': {
+      const text = typeof raw.text === 'string' ? raw.text : '';
+      if (typeof raw.text !== 'string') {
+        ctx.issue('wrong-shape', 'warning', `At ${path}.text: expected a string, got ${typeName(raw.text)}`, `${path}.text`);
+      }
+      return { kind: 'text', text: preview(text, max), chars: text.length };
+    }
+    case 'thinking': {
+      const text = typeof raw.thinking === 'string' ? raw.thinking : '';
+      return { kind: 'thinking', text: preview(text, max), chars: text.length, redacted: text === '' };
+    }
+    case 'redacted_thinking': {
+      const data = typeof raw.data === 'string' ? raw.data : '';
+      return { kind: 'thinking', text: '', chars: data.length, redacted: true };
+    }
+    case 'tool_use':
+    case 'server_tool_use': {
+      if (typeof raw.id !== 'string') {
+        ctx.issue('wrong-shape', 'warning', `At ${path}.id: expected a string, got ${typeName(raw.id)}`, `${path}.id`);
+        return undefined;
+      }
+      const name = typeof raw.name === 'string' ? raw.name : '(unnamed)';
+      const input = isObject(raw.input) ? raw.input : {};
+      const inputJson = JSON.stringify(input) ?? '';
+      const filePath = input.file_path ?? input.path ?? input.notebook_path;
+      const block: Block = {
+        kind: 'tool-use',
+        id: raw.id,
+        name,
+        inputPreview: preview(inputJson, max),
+        inputChars: inputJson.length,
+        filePath: typeof filePath === 'string' ? filePath : undefined,
+        command: typeof input.command === 'string' ? preview(input.command, max) : undefined,
+      };
+      if ((name === 'Task' || name === 'Agent') && typeof input.prompt === 'string') {
+        (extras.taskPrompts ??= []).push({ toolUseId: raw.id, prompt: preview(input.prompt, max) });
+      }
+      return block;
+    }
+    case 'tool_result': {
+      if (typeof raw.tool_use_id !== 'string') {
+        ctx.issue(
+          'wrong-shape',
+          'warning',
+          `At ${path}.tool_use_id: expected a string, got ${typeName(raw.tool_use_id)}`,
+          `${path}.tool_use_id`,
+        );
+        return undefined;
+      }
+      const { text, chars, images } = textOfToolResultContent(raw.content, max);
+      return {
+        kind: 'tool-result',
+        toolUseId: raw.tool_use_id,
+        text,
+        chars,
+        images,
+        isError: raw.is_error === true,
+        persisted: text.startsWith('<persisted-output>'),
+      };
+    }
+    case 'image':
+    case 'document': {
+      const source = isObject(raw.source) ? raw.source : {};
+      const data = typeof source.data === 'string' ? source.data.length : 0;
+      const mediaType = typeof source.media_type === 'string' ? source.media_type : String(raw.type);
+      return raw.type === 'image'
+        ? { kind: 'image', mediaType, base64Chars: data }
+        : { kind: 'document', mediaType, base64Chars: data };
+    }
+    default: {
+      const type = typeof raw.type === 'string' ? raw.type : '(untyped)';
+      return { kind: 'other', type, chars: (JSON.stringify(raw) ?? '').length };
+    }
+  }
+}
+
+function normalizeContent(
+  content: unknown,
+  path: string,
+  ctx: RecordContext,
+  extras: RecordExtras,
+): Block[] | undefined {
+  if (typeof content === 'string') {
+    return [{ kind: 'text', text: preview(content, ctx.previewChars), chars: content.length }];
+  }
+  if (Array.isArray(content)) {
+    const blocks: Block[] = [];
+    for (let i = 0; i < content.length; i++) {
+      const block = normalizeBlock(content[i], `${path}[${i}]`, ctx, extras);
+      if (block) blocks.push(block);
+    }
+    return blocks;
+  }
+  return undefined;
+}
+
+function parseTimestamp(value: unknown, ctx: RecordContext): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') {
+    const ms = Date.parse(value);
+    if (!Number.isNaN(ms)) return ms;
+  }
+  ctx.issue('wrong-shape', 'warning', `At timestamp: expected an ISO date string, got ${JSON.stringify(value)}`, 'timestamp');
+  return undefined;
+}
+
+function stripAnsi(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes are control characters.
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
+}
+
+function compactMetaOf(value: unknown): CompactMeta {
+  const m = isObject(value) ? value : {};
+  return {
+    trigger: typeof m.trigger === 'string' ? m.trigger : 'unknown',
+    preTokens: typeof m.preTokens === 'number' ? m.preTokens : undefined,
+    postTokens: typeof m.postTokens === 'number' ? m.postTokens : undefined,
+    durationMs: typeof m.durationMs === 'number' ? m.durationMs : undefined,
+  };
+}
+
+function microcompactMetaOf(value: unknown): MicrocompactMeta {
+  const m = isObject(value) ? value : {};
+  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  return {
+    trigger: typeof m.trigger === 'string' ? m.trigger : 'unknown',
+    preTokens: typeof m.preTokens === 'number' ? m.preTokens : undefined,
+    tokensSaved: typeof m.tokensSaved === 'number' ? m.tokensSaved : undefined,
+    compactedToolIds: strings(m.compactedToolIds),
+    clearedAttachmentUuids: strings(m.clearedAttachmentUUIDs),
+  };
+}
+
+function summaryOfMeta(r: Json): string | undefined {
+  switch (r.type) {
+    case 'summary':
+      return typeof r.summary === 'string' ? r.summary : undefined;
+    case 'queue-operation':
+      return [r.operation, typeof r.content === 'string' ? r.content : ''].filter(Boolean).join(': ');
+    case 'last-prompt':
+      return typeof r.lastPrompt === 'string' ? r.lastPrompt : undefined;
+    case 'custom-title':
+      return typeof r.customTitle === 'string' ? r.customTitle : undefined;
+    case 'ai-title':
+      return typeof r.aiTitle === 'string' ? r.aiTitle : undefined;
+    case 'agent-name':
+      return typeof r.agentName === 'string' ? r.agentName : undefined;
+    case 'permission-mode':
+      return typeof r.permissionMode === 'string' ? r.permissionMode : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function attachmentSummary(attachment: Json): { text: string; chars: number } {
+  const type = typeof attachment.type === 'string' ? attachment.type : 'attachment';
+  const path = attachment.filename ?? attachment.path ?? attachment.planFilePath;
+  let chars = 0;
+  const content = attachment.content;
+  if (typeof content === 'string') chars = content.length;
+  else if (content !== undefined) chars = (JSON.stringify(content) ?? '').length;
+  return { text: typeof path === 'string' ? `${type}: ${path}` : type, chars };
+}
+
+/**
+ * Normalizes one parsed Claude Code record. Never throws: shape problems become issues and the
+ * record is kept in the best form possible (at worst as an `unknown` entry).
+ */
+export function normalizeClaudeCodeRecord(record: unknown, ctx: RecordContext, index: number): {
+  entry: Entry;
+  extras: RecordExtras;
+} {
+  const extras: RecordExtras = {};
+  const entry: Entry = {
+    index,
+    fileIndex: ctx.fileIndex,
+    line: ctx.line,
+    offsetBytes: ctx.offsetBytes,
+    lengthBytes: ctx.lengthBytes,
+    type: '',
+    kind: 'unknown',
+    isSidechain: false,
+    isMeta: false,
+    isCompactSummary: false,
+    isVisibleInTranscriptOnly: false,
+    isSynthetic: false,
+    isApiError: false,
+    blocks: [],
+  };
+  if (!isObject(record)) {
+    ctx.issue('wrong-shape', 'error', `Expected a JSON object per line, got ${typeName(record)}`);
+    return { entry, extras };
+  }
+  const r = record;
+  const type = typeof r.type === 'string' ? r.type : '';
+  entry.type = type;
+  if (typeof r.type !== 'string') {
+    ctx.issue('wrong-shape', 'warning', `At type: expected a string, got ${typeName(r.type)}`, 'type');
+  }
+
+  // Envelope (FORMAT.md §2).
+  if (typeof r.uuid === 'string') entry.uuid = r.uuid;
+  if (typeof r.parentUuid === 'string' || r.parentUuid === null) entry.parentUuid = r.parentUuid;
+  else if (r.parentUuid !== undefined) {
+    ctx.issue('wrong-shape', 'warning', `At parentUuid: expected a string or null, got ${typeName(r.parentUuid)}`, 'parentUuid');
+  }
+  if (typeof r.logicalParentUuid === 'string') entry.logicalParentUuid = r.logicalParentUuid;
+  entry.timestampMs = parseTimestamp(r.timestamp, ctx);
+  if (typeof r.agentId === 'string') entry.agentId = r.agentId;
+  entry.isSidechain = r.isSidechain === true;
+  entry.isMeta = r.isMeta === true;
+  entry.isCompactSummary = r.isCompactSummary === true;
+  entry.isVisibleInTranscriptOnly = r.isVisibleInTranscriptOnly === true;
+  entry.isApiError = r.isApiErrorMessage === true;
+  if (typeof r.version === 'string') extras.version = r.version;
+  if (typeof r.cwd === 'string') extras.cwd = r.cwd;
+  if (typeof r.gitBranch === 'string') extras.gitBranch = r.gitBranch;
+  const sessionId = r.sessionId ?? r.session_id;
+  if (typeof sessionId === 'string') extras.sessionId = sessionId;
+
+  let kind: EntryKind;
+  switch (type) {
+    case 'user':
+    case 'assistant': {
+      kind = type;
+      entry.role = type;
+      const message = r.message;
+      if (!isObject(message)) {
+        ctx.issue('wrong-shape', 'error', `At message: expected an object, got ${typeName(message)}`, 'message');
+        break;
+      }
+      const blocks = normalizeContent(message.content, 'message.content', ctx, extras);
+      if (blocks) entry.blocks = blocks;
+      else if (message.content !== undefined) {
+        ctx.issue(
+          'wrong-shape',
+          'error',
+          `At message.content: expected a string or an array of blocks, got ${typeName(message.content)}`,
+          'message.content',
+        );
+      }
+      if (type === 'assistant') {
+        if (typeof message.id === 'string') entry.messageId = message.id;
+        if (typeof r.requestId === 'string') entry.requestId = r.requestId;
+        if (typeof message.model === 'string') entry.model = message.model;
+        entry.isSynthetic = message.model === '<synthetic>';
+        entry.usage = parseUsage(message.usage);
+      } else {
+        if (typeof message.content === 'string') extras.promptText = preview(message.content, ctx.previewChars);
+        const result = r.toolUseResult;
+        if (isObject(result) && typeof result.agentId === 'string') extras.spawnedAgentId = result.agentId;
+      }
+      break;
+    }
+    case 'system': {
+      kind = 'system';
+      if (typeof r.subtype === 'string') entry.subtype = r.subtype;
+      if (typeof r.content === 'string') entry.summaryText = preview(stripAnsi(r.content), ctx.previewChars);
+      if (r.subtype === 'compact_boundary') entry.compact = compactMetaOf(r.compactMetadata);
+      else if (r.subtype === 'microcompact_boundary') entry.microcompact = microcompactMetaOf(r.microcompactMetadata);
+      break;
+    }
+    case 'attachment': {
+      kind = 'attachment';
+      if (isObject(r.attachment)) {
+        const a = r.attachment;
+        entry.detailType = typeof a.type === 'string' ? a.type : undefined;
+        const { text, chars } = attachmentSummary(a);
+        entry.summaryText = text;
+        // Attachments are folded into the next request (v2.1.68 "Full mechanism"), so they cost context.
+        if (chars > 0) entry.blocks = [{ kind: 'other', type: `attachment:${entry.detailType ?? ''}`, chars }];
+      } else {
+        ctx.issue('wrong-shape', 'warning', `At attachment: expected an object, got ${typeName(r.attachment)}`, 'attachment');
+      }
+      break;
+    }
+    case 'progress': {
+      kind = 'progress';
+      if (isObject(r.data) && typeof r.data.type === 'string') entry.detailType = r.data.type;
+      break;
+    }
+    default: {
+      if (META_TYPES.has(type)) {
+        kind = 'meta';
+        const text = summaryOfMeta(r);
+        if (text !== undefined) entry.summaryText = preview(text, ctx.previewChars);
+      } else {
+        kind = 'unknown';
+      }
+    }
+  }
+  entry.kind = kind;
+  return { entry, extras };
+}

@@ -1,0 +1,341 @@
+import type {
+  ApiCall,
+  Compaction,
+  DialectId,
+  Entry,
+  IssueCode,
+  ParseIssue,
+  Session,
+  SessionFile,
+  Severity,
+  Sidechain,
+} from '../types';
+import { CLEARED_PLACEHOLDER, KNOWN_SYSTEM_SUBTYPES, type RecordExtras } from './dialects/claude-code';
+
+// Accumulates entries from one or more files into a Session: deduplicates streamed API responses,
+// finds compactions and what follows them, links tool calls to results and sidechains to the
+// calls that spawned them (FORMAT.md §4, §6, §7).
+
+const contextOf = (u: ApiCall['usage']): number =>
+  u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;
+
+interface SidechainAcc {
+  sidechain: Sidechain;
+  callKeys: Set<string>;
+  outputByKey: Map<string, number>;
+}
+
+export class SessionBuilder {
+  readonly files: SessionFile[] = [];
+  readonly entries: Entry[] = [];
+  readonly apiCalls: ApiCall[] = [];
+  readonly compactions: Compaction[] = [];
+  readonly issues: ParseIssue[] = [];
+  readonly countsByType: Record<string, number> = {};
+  readonly unknownTypes: Record<string, number> = {};
+  readonly toolCalls: Record<string, number> = {};
+  readonly cleared: Session['cleared'] = new Map();
+  readonly toolUseEntry = new Map<string, number>();
+  readonly toolResultEntry = new Map<string, number>();
+  private readonly callByKey = new Map<string, ApiCall>();
+  private readonly versions: string[] = [];
+  private readonly models: string[] = [];
+  private readonly meta: Session['meta'] = { agent: 'Claude Code', versions: this.versions, models: this.models };
+  private userTurns = 0;
+  private readonly agentToToolUse = new Map<string, string>();
+  private readonly taskPrompts = new Map<string, string>();
+  /** Inline (1.0.x) sidechains: uuid → accumulator of the sidechain it belongs to. */
+  private readonly inlineSidechainOf = new Map<string, SidechainAcc>();
+  private readonly fileSidechains = new Map<number, SidechainAcc>();
+  private readonly sidechainAccs: SidechainAcc[] = [];
+  private readonly uuidsByFile = new Map<number, Set<string>>();
+  /** The compaction whose summary / re-attachments are still being collected. */
+  private openCompaction: Compaction | undefined;
+
+  addFile(file: SessionFile): void {
+    this.files[file.index] = file;
+  }
+
+  issue(fileIndex: number, line: number, code: IssueCode, severity: Severity, message: string, path?: string): void {
+    this.issues.push(path === undefined ? { fileIndex, line, code, severity, message } : { fileIndex, line, code, severity, message, path });
+  }
+
+  format: DialectId = 'unknown';
+
+  /** Adds one normalized Claude Code entry. Entries must arrive in file order, main file first. */
+  addEntry(entry: Entry, extras: RecordExtras): void {
+    const file = this.files[entry.fileIndex];
+    const isMainFile = file.role === 'main';
+    const countsTowardsSession = file.role !== 'compaction-call';
+    this.entries.push(entry);
+    const typeKey = entry.type || '(no type)';
+    this.countsByType[typeKey] = (this.countsByType[typeKey] ?? 0) + 1;
+
+    if (entry.kind === 'unknown') this.noteUnknown(typeKey, entry);
+    else if (entry.kind === 'system' && entry.subtype !== undefined && !KNOWN_SYSTEM_SUBTYPES.has(entry.subtype)) {
+      this.noteUnknown(`system:${entry.subtype}`, entry);
+    }
+
+    if (entry.uuid !== undefined) {
+      let seen = this.uuidsByFile.get(entry.fileIndex);
+      if (!seen) this.uuidsByFile.set(entry.fileIndex, (seen = new Set()));
+      if (seen.has(entry.uuid)) {
+        this.issue(entry.fileIndex, entry.line, 'duplicate-uuid', 'warning', `uuid ${entry.uuid} appears earlier in this file`, 'uuid');
+      }
+      seen.add(entry.uuid);
+    }
+
+    if (extras.version && !this.versions.includes(extras.version)) this.versions.push(extras.version);
+    if (isMainFile) {
+      this.meta.cwd ??= extras.cwd;
+      this.meta.gitBranch ??= extras.gitBranch;
+      this.meta.sessionId ??= extras.sessionId;
+      if (entry.timestampMs !== undefined) {
+        if (this.meta.startMs === undefined || entry.timestampMs < this.meta.startMs) this.meta.startMs = entry.timestampMs;
+        if (this.meta.endMs === undefined || entry.timestampMs > this.meta.endMs) this.meta.endMs = entry.timestampMs;
+      }
+    }
+
+    if (countsTowardsSession) this.indexTools(entry, extras);
+
+    // Sidechain membership: subagent files, or inline isSidechain entries (1.0.x).
+    let sidechain: SidechainAcc | undefined;
+    if (!isMainFile) sidechain = this.sidechainForFile(entry.fileIndex);
+    else if (entry.isSidechain && !file.openedAlone) sidechain = this.inlineSidechain(entry, extras);
+    if (sidechain) {
+      sidechain.sidechain.entryIndices.push(entry.index);
+      if (sidechain.sidechain.spawnedBy) entry.spawnedBy = sidechain.sidechain.spawnedBy;
+    }
+
+    if (entry.kind === 'assistant' && entry.model && !entry.isSynthetic && !this.models.includes(entry.model)) {
+      this.models.push(entry.model);
+    }
+    if (entry.kind === 'assistant' && !entry.isSynthetic) {
+      if (sidechain) this.addSidechainCall(sidechain, entry);
+      else if (isMainFile) this.addMainCall(entry);
+    }
+
+    const isMainThread = isMainFile && (!entry.isSidechain || file.openedAlone === true);
+    if (isMainThread && entry.kind === 'user' && this.isUserTurn(entry)) this.userTurns++;
+
+    if (countsTowardsSession) this.trackCompactions(entry);
+  }
+
+  private noteUnknown(key: string, entry: Entry): void {
+    const count = (this.unknownTypes[key] ?? 0) + 1;
+    this.unknownTypes[key] = count;
+    if (count === 1) {
+      this.issue(
+        entry.fileIndex,
+        entry.line,
+        'unknown-record',
+        'info',
+        `Record type "${key}" is not modelled; it is kept and shown as is (first seen here)`,
+        key.startsWith('system:') ? 'subtype' : 'type',
+      );
+    }
+  }
+
+  private isUserTurn(entry: Entry): boolean {
+    if (entry.isMeta || entry.isCompactSummary || entry.isVisibleInTranscriptOnly) return false;
+    const first = entry.blocks[0];
+    if (!first || first.kind !== 'text') return false;
+    if (entry.blocks.some((b) => b.kind === 'tool-result')) return false;
+    const text = first.text.trimStart();
+    return !text.startsWith('<local-command-') && !text.startsWith('<system-reminder>');
+  }
+
+  private indexTools(entry: Entry, extras: RecordExtras): void {
+    for (const block of entry.blocks) {
+      if (block.kind === 'tool-use') {
+        this.toolUseEntry.set(block.id, entry.index);
+        this.toolCalls[block.name] = (this.toolCalls[block.name] ?? 0) + 1;
+      } else if (block.kind === 'tool-result') {
+        this.toolResultEntry.set(block.toolUseId, entry.index);
+        if (block.text.startsWith(CLEARED_PLACEHOLDER) && !this.cleared.has(block.toolUseId)) {
+          this.cleared.set(block.toolUseId, { toolUseId: block.toolUseId, compactionIndex: -1 });
+        }
+        if (extras.spawnedAgentId) this.agentToToolUse.set(extras.spawnedAgentId, block.toolUseId);
+      }
+    }
+    if (extras.taskPrompts) for (const t of extras.taskPrompts) this.taskPrompts.set(t.prompt, t.toolUseId);
+  }
+
+  private newSidechain(fileIndex: number, agentId?: string, spawnedBy?: string): SidechainAcc {
+    const acc: SidechainAcc = {
+      sidechain: { fileIndex, agentId, spawnedBy, entryIndices: [], apiCalls: 0, peakContextTokens: 0 },
+      callKeys: new Set(),
+      outputByKey: new Map(),
+    };
+    this.sidechainAccs.push(acc);
+    return acc;
+  }
+
+  private sidechainForFile(fileIndex: number): SidechainAcc {
+    let acc = this.fileSidechains.get(fileIndex);
+    if (!acc) {
+      const file = this.files[fileIndex];
+      acc = this.newSidechain(fileIndex, file.agentId);
+      this.fileSidechains.set(fileIndex, acc);
+    }
+    return acc;
+  }
+
+  private inlineSidechain(entry: Entry, extras: RecordExtras): SidechainAcc {
+    const parent = entry.parentUuid ? this.inlineSidechainOf.get(entry.parentUuid) : undefined;
+    const acc =
+      parent ??
+      this.newSidechain(
+        entry.fileIndex,
+        entry.agentId,
+        extras.promptText !== undefined ? this.taskPrompts.get(extras.promptText) : undefined,
+      );
+    if (entry.uuid) this.inlineSidechainOf.set(entry.uuid, acc);
+    return acc;
+  }
+
+  private addSidechainCall(acc: SidechainAcc, entry: Entry): void {
+    const key = entry.messageId ?? entry.requestId ?? entry.uuid ?? `#${entry.index}`;
+    if (!acc.callKeys.has(key)) {
+      acc.callKeys.add(key);
+      acc.sidechain.apiCalls++;
+      if (entry.usage) acc.sidechain.peakContextTokens = Math.max(acc.sidechain.peakContextTokens, contextOf(entry.usage));
+    }
+  }
+
+  private addMainCall(entry: Entry): void {
+    // Streamed responses are written one line per block, sharing message.id and requestId; input
+    // and cache fields repeat, output_tokens is a running snapshot: take it once, max the output.
+    const key = entry.messageId ?? entry.requestId ?? entry.uuid ?? `#${entry.index}`;
+    let call = this.callByKey.get(key);
+    if (!call) {
+      const usage = entry.usage ?? { inputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 0 };
+      call = {
+        index: this.apiCalls.length,
+        messageId: entry.messageId,
+        requestId: entry.requestId,
+        model: entry.model ?? 'unknown',
+        fileIndex: entry.fileIndex,
+        firstEntryIndex: entry.index,
+        lastEntryIndex: entry.index,
+        uuid: entry.uuid,
+        line: entry.line,
+        timestampMs: entry.timestampMs,
+        usage: { ...usage },
+        contextTokens: contextOf(usage),
+      };
+      this.callByKey.set(key, call);
+      this.apiCalls.push(call);
+    } else {
+      call.lastEntryIndex = entry.index;
+      if (entry.uuid) call.uuid = entry.uuid;
+      if (entry.usage && entry.usage.outputTokens > call.usage.outputTokens) call.usage.outputTokens = entry.usage.outputTokens;
+    }
+    entry.apiCallIndex = call.index;
+  }
+
+  private trackCompactions(entry: Entry): void {
+    const isMainFile = this.files[entry.fileIndex].role === 'main';
+    if (entry.compact || entry.microcompact) {
+      const compaction: Compaction = {
+        kind: entry.compact ? 'compact' : 'microcompact',
+        entryIndex: entry.index,
+        fileIndex: entry.fileIndex,
+        uuid: entry.uuid,
+        line: entry.line,
+        timestampMs: entry.timestampMs,
+        trigger: (entry.compact ?? entry.microcompact)!.trigger,
+        preTokens: (entry.compact ?? entry.microcompact)!.preTokens,
+        reattachedEntryIndices: [],
+      };
+      const file = this.files[entry.fileIndex];
+      const isMainThread = isMainFile && (!entry.isSidechain || file.openedAlone === true);
+      if (isMainThread && this.apiCalls.length > 0) compaction.apiCallBefore = this.apiCalls.length - 1;
+      if (entry.compact) {
+        compaction.summaryTokens = entry.compact.postTokens;
+        compaction.durationMs = entry.compact.durationMs;
+        this.openCompaction = compaction;
+      } else if (entry.microcompact) {
+        compaction.tokensSaved = entry.microcompact.tokensSaved;
+        compaction.clearedToolIds = entry.microcompact.compactedToolIds;
+        // The boundary does not rewrite earlier lines: the cleared state is applied by tool id.
+        for (const id of entry.microcompact.compactedToolIds) {
+          this.cleared.set(id, { toolUseId: id, compactionIndex: this.compactions.length });
+        }
+      }
+      this.compactions.push(compaction);
+      return;
+    }
+    const open = this.openCompaction;
+    if (!open || entry.fileIndex !== open.fileIndex) return;
+    if (entry.kind === 'assistant') {
+      this.openCompaction = undefined;
+      return;
+    }
+    if (entry.kind === 'user' && entry.isCompactSummary && open.summaryEntryIndex === undefined) {
+      open.summaryEntryIndex = entry.index;
+      return;
+    }
+    if (open.summaryEntryIndex === undefined) return;
+    const first = entry.blocks[0];
+    const text = first?.kind === 'text' ? first.text.trimStart() : '';
+    const isCommandTrace =
+      entry.kind === 'user' &&
+      (entry.isMeta || text.startsWith('<command-') || text.startsWith('<local-command-'));
+    if (entry.kind === 'attachment' || isCommandTrace) {
+      open.reattachedEntryIndices.push(entry.index);
+      const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text);
+      if (args && /<command-name>\/?compact<\/command-name>/.test(text) && args[1].trim()) {
+        open.customInstructions = args[1].trim();
+      }
+    } else if (entry.kind === 'user') {
+      this.openCompaction = undefined;
+    }
+  }
+
+  build(): Session {
+    for (const c of this.compactions) {
+      if (c.fileIndex !== 0 && this.files[c.fileIndex].role !== 'main') continue;
+      const after = c.apiCallBefore === undefined ? 0 : c.apiCallBefore + 1;
+      const call = this.apiCalls[after];
+      if (call && call.firstEntryIndex > c.entryIndex) {
+        c.apiCallAfter = after;
+        c.postTokens = call.contextTokens;
+      }
+    }
+    let peak = 0;
+    for (const call of this.apiCalls) peak = Math.max(peak, call.contextTokens);
+    let matched = 0;
+    for (const id of this.toolUseEntry.keys()) if (this.toolResultEntry.has(id)) matched++;
+    let unmatchedResults = 0;
+    for (const id of this.toolResultEntry.keys()) if (!this.toolUseEntry.has(id)) unmatchedResults++;
+
+    for (const acc of this.sidechainAccs) {
+      const sc = acc.sidechain;
+      if (!sc.spawnedBy && sc.agentId) {
+        sc.spawnedBy = this.agentToToolUse.get(sc.agentId);
+        if (sc.spawnedBy) for (const i of sc.entryIndices) this.entries[i].spawnedBy = sc.spawnedBy;
+      }
+    }
+
+    return {
+      format: this.format,
+      files: this.files,
+      entries: this.entries,
+      apiCalls: this.apiCalls,
+      compactions: this.compactions,
+      issues: this.issues,
+      countsByType: this.countsByType,
+      unknownTypes: this.unknownTypes,
+      meta: this.meta,
+      toolCalls: this.toolCalls,
+      toolPairs: { matched, unmatchedUses: this.toolUseEntry.size - matched, unmatchedResults },
+      userTurns: this.userTurns,
+      peakContextTokens: peak,
+      cleared: this.cleared,
+      toolUseEntry: this.toolUseEntry,
+      toolResultEntry: this.toolResultEntry,
+      sidechains: this.sidechainAccs.map((a) => a.sidechain),
+    };
+  }
+}

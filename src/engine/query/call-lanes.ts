@@ -1,0 +1,42 @@
+import type { Session } from '../types';
+
+// API calls split into lanes: the main conversation's context, and each subagent's own context.
+// Deltas only make sense between consecutive calls of the same lane.
+
+export interface CallLanes {
+  /** 1 when the call belongs to the main conversation, 0 for subagents / compaction calls. */
+  isMain: Uint8Array;
+  /** Previous call of the same lane (same file and agent), or -1. */
+  previousInLane: Int32Array;
+}
+
+const cache = new WeakMap<Session, CallLanes>();
+
+/** True when an API call belongs to the main conversation. */
+export function isMainCall(session: Session, callIndex: number): boolean {
+  return getCallLanes(session).isMain[callIndex] === 1;
+}
+
+/** Memoized per session. */
+export function getCallLanes(session: Session): CallLanes {
+  let lanes = cache.get(session);
+  if (lanes) return lanes;
+  const n = session.apiCalls.length;
+  const isMain = new Uint8Array(n);
+  const previousInLane = new Int32Array(n).fill(-1);
+  const lastByLane = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const call = session.apiCalls[i]!;
+    const entry = session.entries[call.firstEntryIndex];
+    const role = session.files[call.fileIndex]?.role ?? 'main';
+    const main = role === 'main' && !entry?.isSidechain;
+    isMain[i] = main ? 1 : 0;
+    const lane = main ? 'main' : `${call.fileIndex}:${entry?.agentId ?? entry?.spawnedBy ?? ''}`;
+    const previous = lastByLane.get(lane);
+    if (previous !== undefined) previousInLane[i] = previous;
+    lastByLane.set(lane, i);
+  }
+  lanes = { isMain, previousInLane };
+  cache.set(session, lanes);
+  return lanes;
+}

@@ -1,0 +1,66 @@
+import type { Compaction, Session } from '../types';
+import { getToolNameForResult } from './row-filter';
+import { getRowSummary, type RowSummary } from './row-page';
+
+/** What the compaction card shows. */
+export interface CompactionDetail {
+  compactionIndex: number;
+  compaction: Compaction;
+  fileName: string;
+  /** The full text of the `isCompactSummary` message (re-read from the file). */
+  summaryText?: string;
+  summaryChars?: number;
+  reattached: RowSummary[];
+  /** Microcompact: the cleared tool results and the tools that produced them. */
+  clearedTools: { toolUseId: string; toolName?: string; resultEntryIndex?: number }[];
+}
+
+/**
+ * The text of a message record's `message.content`: the string itself, or its text blocks joined.
+ * `rawLine` is the JSONL line; returns undefined when it is not a message record.
+ */
+export function extractMessageText(rawLine: string): string | undefined {
+  let record: unknown;
+  try {
+    record = JSON.parse(rawLine);
+  } catch {
+    return undefined;
+  }
+  if (typeof record !== 'object' || record === null) return undefined;
+  const message = (record as { message?: unknown }).message;
+  if (typeof message !== 'object' || message === null) return undefined;
+  const content = (message as { content?: unknown }).content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const parts: string[] = [];
+  for (const block of content) {
+    if (typeof block === 'object' && block !== null && typeof (block as { text?: unknown }).text === 'string') {
+      parts.push((block as { text: string }).text);
+    }
+  }
+  return parts.join('\n\n');
+}
+
+/** The card's data; `summaryRawLine` is the summary entry's raw line when the caller has read it. */
+export function getCompactionDetail(
+  session: Session,
+  compactionIndex: number,
+  summaryRawLine?: string,
+): CompactionDetail {
+  const compaction = session.compactions[compactionIndex];
+  if (!compaction) throw new RangeError(`No compaction ${compactionIndex} (session has ${session.compactions.length})`);
+  const summaryText = summaryRawLine === undefined ? undefined : extractMessageText(summaryRawLine);
+  return {
+    compactionIndex,
+    compaction,
+    fileName: session.files[compaction.fileIndex]?.name ?? `file ${compaction.fileIndex}`,
+    summaryText,
+    summaryChars: summaryText?.length,
+    reattached: compaction.reattachedEntryIndices.map((entryIndex, i) => getRowSummary(session, entryIndex, i)),
+    clearedTools: (compaction.clearedToolIds ?? []).map((toolUseId) => ({
+      toolUseId,
+      toolName: getToolNameForResult(session, toolUseId),
+      resultEntryIndex: session.toolResultEntry.get(toolUseId),
+    })),
+  };
+}

@@ -1,0 +1,56 @@
+import type { Compaction, DialectId, ParseIssue, SessionFile, SessionMeta, Severity, Session, TokenCount } from '../types';
+import { getCallLanes } from './call-lanes';
+
+/** The small, plain part of a session the UI keeps on the main thread (header, markers, knobs). */
+export interface SessionSummary {
+  format: DialectId;
+  files: SessionFile[];
+  meta: SessionMeta;
+  entries: number;
+  userTurns: number;
+  apiCalls: number;
+  mainApiCalls: number;
+  toolCalls: Record<string, number>;
+  toolPairs: Session['toolPairs'];
+  compactions: Compaction[];
+  issueCounts: Record<Severity, number>;
+  /** The first whole-file issue that says why the input is not a usable transcript. */
+  notTranscript?: ParseIssue;
+  unknownTypes: Record<string, number>;
+  countsByType: Record<string, number>;
+  peakContextTokens: TokenCount;
+  sidechains: number;
+  clearedToolResults: number;
+}
+
+const FATAL_CODES = new Set(['not-a-transcript', 'unsupported-dialect', 'empty-file']);
+
+/** Summarizes a parsed session (cheap: counts are already on the session). */
+export function getSessionSummary(session: Session): SessionSummary {
+  const issueCounts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const issue of session.issues) issueCounts[issue.severity]++;
+  const lanes = getCallLanes(session);
+  let mainApiCalls = 0;
+  for (let i = 0; i < lanes.isMain.length; i++) mainApiCalls += lanes.isMain[i]!;
+  const hasContent = session.entries.some((e) => e.kind === 'user' || e.kind === 'assistant');
+  const notTranscript = hasContent ? undefined : session.issues.find((issue) => FATAL_CODES.has(issue.code));
+  return {
+    format: session.format,
+    files: session.files,
+    meta: session.meta,
+    entries: session.entries.length,
+    userTurns: session.userTurns,
+    apiCalls: session.apiCalls.length,
+    mainApiCalls,
+    toolCalls: session.toolCalls,
+    toolPairs: session.toolPairs,
+    compactions: session.compactions,
+    issueCounts,
+    notTranscript,
+    unknownTypes: session.unknownTypes,
+    countsByType: session.countsByType,
+    peakContextTokens: session.peakContextTokens,
+    sidechains: session.sidechains.length,
+    clearedToolResults: session.cleared.size,
+  };
+}

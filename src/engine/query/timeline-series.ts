@@ -1,0 +1,142 @@
+import type { Compaction, Session, TokenCount } from '../types';
+import { getCallLanes } from './call-lanes';
+
+// The context-over-time chart's data. The x axis is the main conversation's API call sequence
+// (0, 1, 2, …): wall-clock time would squash a session resumed days later. Subagent calls and
+// subagent compactions are placed on that axis by their timestamps.
+
+export interface TimelineMarker {
+  compactionIndex: number;
+  kind: Compaction['kind'];
+  trigger: string;
+  /** Position on the call axis (fractional: between the calls before and after the boundary). */
+  x: number;
+  preTokens?: TokenCount;
+  postTokens?: TokenCount;
+  summaryTokens?: TokenCount;
+  tokensSaved?: TokenCount;
+  entryIndex: number;
+  /** False for compactions inside a subagent's own context. */
+  isMain: boolean;
+}
+
+export interface TimelineSeries {
+  /** Main-conversation calls in order: index into `session.apiCalls`. */
+  callIndex: Int32Array;
+  contextTokens: Float64Array;
+  outputTokens: Float64Array;
+  /** NaN when a call has no timestamp. */
+  timestampMs: Float64Array;
+  firstEntryIndex: Int32Array;
+  /** Subagent calls, x on the main call axis (NaN when they cannot be placed). */
+  side: { callIndex: Int32Array; x: Float64Array; contextTokens: Float64Array };
+  markers: TimelineMarker[];
+  peakContextTokens: TokenCount;
+}
+
+const SYNTHETIC_MODEL = '<synthetic>';
+
+/** Fractional position of a time on the main axis (binary search over sorted-ish timestamps). */
+function getXForTime(times: Float64Array, timeMs: number | undefined): number {
+  const n = times.length;
+  if (timeMs === undefined || !Number.isFinite(timeMs) || n === 0) return Number.NaN;
+  let lo = 0;
+  let hi = n - 1;
+  if (!(timeMs > times[0]!)) return 0;
+  if (!(timeMs < times[hi]!)) return hi;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid]! <= timeMs) lo = mid;
+    else hi = mid;
+  }
+  const t0 = times[lo]!;
+  const t1 = times[hi]!;
+  return t1 > t0 ? lo + (timeMs - t0) / (t1 - t0) : lo;
+}
+
+/** Builds the chart series for a session; linear in API calls (plus log for subagent placement). */
+export function computeTimelineSeries(session: Session): TimelineSeries {
+  const lanes = getCallLanes(session);
+  const main: number[] = [];
+  const side: number[] = [];
+  for (const call of session.apiCalls) {
+    if (call.model === SYNTHETIC_MODEL) continue;
+    (lanes.isMain[call.index] ? main : side).push(call.index);
+  }
+  const n = main.length;
+  const callIndex = Int32Array.from(main);
+  const contextTokens = new Float64Array(n);
+  const outputTokens = new Float64Array(n);
+  const timestampMs = new Float64Array(n);
+  const firstEntryIndex = new Int32Array(n);
+  const positionByCall = new Map<number, number>();
+  let peak = 0;
+  main.forEach((ci, x) => {
+    const call = session.apiCalls[ci]!;
+    contextTokens[x] = call.contextTokens;
+    outputTokens[x] = call.usage.outputTokens;
+    timestampMs[x] = call.timestampMs ?? Number.NaN;
+    firstEntryIndex[x] = call.firstEntryIndex;
+    positionByCall.set(ci, x);
+    if (call.contextTokens > peak) peak = call.contextTokens;
+  });
+
+  const sideX = new Float64Array(side.length);
+  const sideTokens = new Float64Array(side.length);
+  side.forEach((ci, k) => {
+    const call = session.apiCalls[ci]!;
+    sideX[k] = getXForTime(timestampMs, call.timestampMs);
+    sideTokens[k] = call.contextTokens;
+  });
+
+  const markers: TimelineMarker[] = session.compactions.map((c, compactionIndex) => {
+    const role = session.files[c.fileIndex]?.role ?? 'main';
+    const isMain = role === 'main' && !session.entries[c.entryIndex]?.isSidechain;
+    let x = Number.NaN;
+    if (isMain) {
+      const before = c.apiCallBefore === undefined ? undefined : positionByCall.get(c.apiCallBefore);
+      const after = c.apiCallAfter === undefined ? undefined : positionByCall.get(c.apiCallAfter);
+      if (before !== undefined) x = before + 0.5;
+      else if (after !== undefined) x = after - 0.5;
+    }
+    if (Number.isNaN(x)) x = getXForTime(timestampMs, c.timestampMs);
+    if (Number.isNaN(x)) x = 0;
+    return {
+      compactionIndex,
+      kind: c.kind,
+      trigger: c.trigger,
+      x,
+      preTokens: c.preTokens,
+      postTokens: c.postTokens,
+      summaryTokens: c.summaryTokens,
+      tokensSaved: c.tokensSaved,
+      entryIndex: c.entryIndex,
+      isMain,
+    };
+  });
+
+  return {
+    callIndex,
+    contextTokens,
+    outputTokens,
+    timestampMs,
+    firstEntryIndex,
+    side: { callIndex: Int32Array.from(side), x: sideX, contextTokens: sideTokens },
+    markers,
+    peakContextTokens: peak,
+  };
+}
+
+/** The buffers to transfer when posting a series across threads. */
+export function getTimelineTransferables(series: TimelineSeries): ArrayBuffer[] {
+  return [
+    series.callIndex,
+    series.contextTokens,
+    series.outputTokens,
+    series.timestampMs,
+    series.firstEntryIndex,
+    series.side.callIndex,
+    series.side.x,
+    series.side.contextTokens,
+  ].map((a) => a.buffer as ArrayBuffer);
+}
