@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// The whole test suite, as CI and developers run it (`npm test`): typecheck, lint, unit/golden/
+// corpus tests (vitest), then a production build and the Playwright e2e tests in Chromium.
+// Prints one closing line with the totals: "tests: N passed, N failed, N skipped".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const OUT = 'test-results';
+mkdirSync(OUT, { recursive: true });
+const VITEST_JSON = `${OUT}/vitest.json`;
+const PLAYWRIGHT_JSON = `${OUT}/playwright.json`;
+rmSync(VITEST_JSON, { force: true });
+rmSync(PLAYWRIGHT_JSON, { force: true });
+
+const only = process.argv.slice(2); // e.g. `npm test -- unit` runs just that stage
+const stages = [
+  ['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
+  ['typecheck-engine', 'npx', ['tsc', '--noEmit', '-p', 'src/engine/tsconfig.json']],
+  ['lint', 'npx', ['biome', 'check', '--error-on-warnings', '.']],
+  ['unit', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`]],
+  ['build', 'npx', ['vite', 'build']],
+  ['e2e', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON }],
+];
+
+const failedStages = [];
+for (const [name, cmd, args, env] of stages) {
+  if (only.length && !only.includes(name)) continue;
+  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const started = Date.now();
+  const result = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.status !== 0) {
+    failedStages.push(name);
+    console.log(`=== ${name}: FAILED (exit ${result.status}, ${seconds} s)`);
+    // A broken build makes the e2e stage meaningless; later independent stages still run.
+    if (name === 'build') break;
+  } else console.log(`=== ${name}: ok (${seconds} s)`);
+}
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+if (existsSync(VITEST_JSON)) {
+  const v = JSON.parse(readFileSync(VITEST_JSON, 'utf8'));
+  passed += v.numPassedTests;
+  failed += v.numFailedTests;
+  skipped += v.numPendingTests + v.numTodoTests;
+}
+if (existsSync(PLAYWRIGHT_JSON)) {
+  const s = JSON.parse(readFileSync(PLAYWRIGHT_JSON, 'utf8')).stats;
+  passed += s.expected + s.flaky;
+  failed += s.unexpected;
+  skipped += s.skipped;
+}
+// A stage that failed without failing a test (typecheck, lint, build) still fails the run.
+failed += failedStages.filter((s) => s !== 'unit' && s !== 'e2e').length;
+if (failedStages.length) console.log(`\nfailed stages: ${failedStages.join(', ')}`);
+console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failedStages.length ? 1 : 0);
