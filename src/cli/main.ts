@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { formatSessionDump } from '../engine/inspect/dump';
 import { computeInspectReport, type InspectReport } from '../engine/inspect/report';
 import { parseSession } from '../engine/parse/parse-session';
 import { createNodeFileSource } from './node-source';
@@ -6,9 +7,10 @@ import { createNodeFileSource } from './node-source';
 const USAGE = `compactlab — see and replay how AI coding agents compact their context
 
 Usage:
-  compactlab inspect <session.jsonl> [subagent files…] [--json]
+  compactlab inspect <session.jsonl> [subagent files…] [--json | --dump]
       Parse a transcript (plus the subagent / compaction-call files that belong to it) and
       print where compaction fired, the context of every API call and any parse issues.
+      --dump prints one line per entry (the format of the golden test files).
 
 Options:
   --json      machine-readable output on stdout
@@ -39,7 +41,9 @@ function renderInspect(report: InspectReport): string {
       c.kind === 'compact'
         ? `${fmt(c.preTokens)} → ${fmt(c.postTokens)} tokens`
         : `saved ${fmt(c.tokensSaved)} tokens, cleared ${c.clearedToolIds?.length ?? 0} tool results`;
-    lines.push(`  line ${c.line}  ${c.kind} (${c.trigger})  ${what}  after API call ${c.apiCallBefore ?? '—'}`);
+    lines.push(
+      `  line ${c.line}  ${c.kind} (${c.trigger})  ${what}  after API call ${c.apiCallBefore ?? '—'}`,
+    );
   }
   const { error, warning, info } = report.issueCounts;
   lines.push('', `Issues: ${error} errors, ${warning} warnings, ${info} notes`);
@@ -48,19 +52,25 @@ function renderInspect(report: InspectReport): string {
   }
   if (report.issues.length > 50) lines.push(`  … ${report.issues.length - 50} more (use --json)`);
   const unknown = Object.entries(report.unknownTypes);
-  if (unknown.length) lines.push(`Unknown record types kept: ${unknown.map(([t, n]) => `${t} ×${n}`).join(', ')}`);
+  if (unknown.length)
+    lines.push(`Unknown record types kept: ${unknown.map(([t, n]) => `${t} ×${n}`).join(', ')}`);
   return lines.join('\n');
 }
 
 const inspect: Command = async (args, out) => {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: 'boolean' }, dump: { type: 'boolean' } },
+  });
   if (positionals.length === 0) {
     out(USAGE);
     return 2;
   }
   const session = await parseSession(positionals.map((p) => createNodeFileSource(p)));
   const report = computeInspectReport(session);
-  out(values.json ? JSON.stringify(report, null, 2) : renderInspect(report));
+  if (values.dump) out(formatSessionDump(session));
+  else out(values.json ? JSON.stringify(report, null, 2) : renderInspect(report));
   // Exit 1 when nothing could be read as a transcript, so scripts can tell.
   return session.entries.length === 0 && report.issueCounts.error > 0 ? 1 : 0;
 };
@@ -68,7 +78,10 @@ const inspect: Command = async (args, out) => {
 const COMMANDS: Record<string, Command> = { inspect };
 
 /** Runs the CLI; returns the exit code. */
-export async function main(argv: string[], out: (text: string) => void = (t) => process.stdout.write(`${t}\n`)): Promise<number> {
+export async function main(
+  argv: string[],
+  out: (text: string) => void = (t) => process.stdout.write(`${t}\n`),
+): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '-h' || name === '--help' || rest.includes('--help') || rest.includes('-h')) {
     out(USAGE);

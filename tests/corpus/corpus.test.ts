@@ -12,6 +12,7 @@ const CORPUS = resolve(__dirname, '../../../shared/corpus');
 const present = existsSync(CORPUS);
 if (!present) console.warn(`corpus tests skipped: ${CORPUS} is absent (a fresh clone without ../shared)`);
 
+// biome-ignore lint/suspicious/noExplicitAny: raw JSON lines are read loosely, on purpose.
 type Raw = Record<string, any>;
 
 function listFiles(): string[] {
@@ -37,7 +38,9 @@ interface Expected {
 
 /** The raw-line view of a file, computed without the engine. */
 function expectedOf(path: string): Expected | undefined {
-  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const records: Raw[] = [];
   let badLines = 0;
   for (const line of lines) {
@@ -47,7 +50,9 @@ function expectedOf(path: string): Expected | undefined {
       badLines++;
     }
   }
-  const isClaudeCode = path.endsWith('.jsonl') && records.some((r) => typeof r.sessionId === 'string' && (r.type === 'user' || r.type === 'assistant'));
+  const isClaudeCode =
+    path.endsWith('.jsonl') &&
+    records.some((r) => typeof r.sessionId === 'string' && (r.type === 'user' || r.type === 'assistant'));
   if (!isClaudeCode || /rollout-/.test(path)) return undefined;
   const openedAlone = /__agent-[^/]*\.jsonl$|\/agent-[^/]*\.jsonl$/.test(path);
   const calls = new Map<string, number>();
@@ -59,7 +64,10 @@ function expectedOf(path: string): Expected | undefined {
       const key = r.message?.id ?? r.requestId ?? r.uuid;
       if (!calls.has(key)) {
         const u = r.message?.usage ?? {};
-        calls.set(key, (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0));
+        calls.set(
+          key,
+          (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
+        );
       }
     }
     if (Array.isArray(content)) {
@@ -91,36 +99,40 @@ describe.skipIf(!present)('corpus: every Claude Code file', () => {
     expect(files.length).toBeGreaterThanOrEqual(60);
   });
 
-  it.each(files.map((f) => [f.path.slice(CORPUS.length + 1), f] as const))('%s', async (_name, { path, expected }) => {
-    const session = await parseSession([createNodeFileSource(path)]);
-    const report = computeInspectReport(session);
-    expect(report.format).toBe('claude-code');
+  it.each(files.map((f) => [f.path.slice(CORPUS.length + 1), f] as const))(
+    '%s',
+    async (_name, { path, expected }) => {
+      const session = await parseSession([createNodeFileSource(path)]);
+      const report = computeInspectReport(session);
+      expect(report.format).toBe('claude-code');
 
-    // No error-level issue beyond the lines that really are broken.
-    const errors = report.issues.filter((i) => i.severity === 'error');
-    expect(errors.length).toBe(expected.badLines);
+      // No error-level issue beyond the lines that really are broken.
+      const errors = report.issues.filter((i) => i.severity === 'error');
+      expect(errors.length).toBe(expected.badLines);
 
-    expect(report.compactions.filter((c) => c.kind === 'compact')).toHaveLength(expected.compact);
-    expect(report.compactions.filter((c) => c.kind === 'microcompact')).toHaveLength(expected.micro);
-    expect(report.apiCalls.map((c) => c.messageId ?? c.requestId ?? c.uuid)).toEqual(expected.apiCalls);
-    expect(report.apiCalls.map((c) => c.contextTokens)).toEqual(expected.contexts);
-    expect(report.peakContextTokens).toBe(Math.max(0, ...expected.contexts));
+      expect(report.compactions.filter((c) => c.kind === 'compact')).toHaveLength(expected.compact);
+      expect(report.compactions.filter((c) => c.kind === 'microcompact')).toHaveLength(expected.micro);
+      expect(report.apiCalls.map((c) => c.messageId ?? c.requestId ?? c.uuid)).toEqual(expected.apiCalls);
+      expect(report.apiCalls.map((c) => c.contextTokens)).toEqual(expected.contexts);
+      expect(report.peakContextTokens).toBe(Math.max(0, ...expected.contexts));
 
-    const matched = [...expected.toolUses].filter((id) => expected.toolResults.has(id)).length;
-    expect(report.toolPairs).toEqual({
-      matched,
-      unmatchedUses: expected.toolUses.size - matched,
-      unmatchedResults: [...expected.toolResults].filter((id) => !expected.toolUses.has(id)).length,
-    });
+      const matched = [...expected.toolUses].filter((id) => expected.toolResults.has(id)).length;
+      expect(report.toolPairs).toEqual({
+        matched,
+        unmatchedUses: expected.toolUses.size - matched,
+        unmatchedResults: [...expected.toolResults].filter((id) => !expected.toolUses.has(id)).length,
+      });
 
-    // Nothing dropped in silence: every parsed record is an entry (recovered halves included).
-    expect(report.entries).toBeGreaterThanOrEqual(expected.records.length);
-    const counted = Object.values(report.countsByType).reduce((a, b) => a + b, 0);
-    expect(counted).toBe(report.entries);
+      // Nothing dropped in silence: every parsed record is an entry (recovered halves included).
+      expect(report.entries).toBeGreaterThanOrEqual(expected.records.length);
+      const counted = Object.values(report.countsByType).reduce((a, b) => a + b, 0);
+      expect(counted).toBe(report.entries);
 
-    // Each compaction's "after" figure is the next API call's context.
-    for (const c of report.compactions) {
-      if (c.apiCallAfter !== undefined) expect(c.postTokens).toBe(report.apiCalls[c.apiCallAfter].contextTokens);
-    }
-  });
+      // Each compaction's "after" figure is the next API call's context.
+      for (const c of report.compactions) {
+        if (c.apiCallAfter !== undefined)
+          expect(c.postTokens).toBe(report.apiCalls[c.apiCallAfter].contextTokens);
+      }
+    },
+  );
 });

@@ -29,7 +29,10 @@ function groups(): { main: string; subagents: string[] }[] {
   return out;
 }
 
-const nonEmptyLines = (path: string) => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).length;
+const nonEmptyLines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim()).length;
 
 /** agentIds named by Task/Agent results in the main file, read from the raw lines. */
 function spawnedAgentIds(path: string): Set<string> {
@@ -67,7 +70,8 @@ describe.skipIf(!present)('corpus: sessions opened with their subagent files', (
     // Compaction calls' logs copy earlier boundaries; they must not count as compactions.
     const mainCompactions = together.compactions.filter((c) => c.fileIndex === mainIndex);
     expect(mainCompactions.length).toBe(alone.compactions.length);
-    for (const c of together.compactions) expect(together.files[c.fileIndex].role).not.toBe('compaction-call');
+    for (const c of together.compactions)
+      expect(together.files[c.fileIndex].role).not.toBe('compaction-call');
 
     const spawned = spawnedAgentIds(main);
     for (const sidechain of together.sidechains) {

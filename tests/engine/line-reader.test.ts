@@ -48,8 +48,8 @@ describe('scanLines', () => {
   it('stops with the abort reason when cancelled', async () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelled by user'));
-    await expect(scanLines(createMemorySource('t', 'a\n'), () => undefined, { signal: controller.signal })).rejects.toThrow(
-      'cancelled by user',
-    );
+    await expect(
+      scanLines(createMemorySource('t', 'a\n'), () => undefined, { signal: controller.signal }),
+    ).rejects.toThrow('cancelled by user');
   });
 });

@@ -4,12 +4,30 @@ import { parseSession, readEntryRecord, readEntryText } from '../../src/engine/p
 import { createMemorySource } from '../../src/engine/parse/source';
 
 const env = (extra: Record<string, unknown>) =>
-  JSON.stringify({ sessionId: 's1', cwd: '/p', version: '2.1.50', gitBranch: 'main', timestamp: '2026-02-01T10:00:00.000Z', ...extra });
+  JSON.stringify({
+    sessionId: 's1',
+    cwd: '/p',
+    version: '2.1.50',
+    gitBranch: 'main',
+    timestamp: '2026-02-01T10:00:00.000Z',
+    ...extra,
+  });
 
-const user = (uuid: string, parentUuid: string | null, content: unknown, extra: Record<string, unknown> = {}) =>
+const user = (
+  uuid: string,
+  parentUuid: string | null,
+  content: unknown,
+  extra: Record<string, unknown> = {},
+) =>
   env({ type: 'user', uuid, parentUuid, isSidechain: false, message: { role: 'user', content }, ...extra });
 
-const assistant = (uuid: string, parentUuid: string, id: string, content: unknown[], usage: Record<string, number>) =>
+const assistant = (
+  uuid: string,
+  parentUuid: string,
+  id: string,
+  content: unknown[],
+  usage: Record<string, number>,
+) =>
   env({
     type: 'assistant',
     uuid,
@@ -34,8 +52,20 @@ async function parse(name: string, text: string, chunkBytes?: number) {
 describe('parseSession (Claude Code)', () => {
   const lines = [
     user('u1', null, 'Please add a --json flag'),
-    assistant('a1', 'u1', 'msg_1', [{ type: 'thinking', thinking: 'plan', signature: 'x' }], usage(10, 1000, 3)),
-    assistant('a2', 'a1', 'msg_1', [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/p/cli.ts' } }], usage(10, 1000, 90)),
+    assistant(
+      'a1',
+      'u1',
+      'msg_1',
+      [{ type: 'thinking', thinking: 'plan', signature: 'x' }],
+      usage(10, 1000, 3),
+    ),
+    assistant(
+      'a2',
+      'a1',
+      'msg_1',
+      [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/p/cli.ts' } }],
+      usage(10, 1000, 90),
+    ),
     user('u2', 'a2', [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const x = 1;' }]),
     assistant('a3', 'u2', 'msg_2', [{ type: 'text', text: 'Done.' }], usage(5, 1200, 20)),
     env({
@@ -51,7 +81,12 @@ describe('parseSession (Claude Code)', () => {
       isCompactSummary: true,
       isVisibleInTranscriptOnly: true,
     }),
-    env({ type: 'attachment', uuid: 'at1', parentUuid: 's1', attachment: { type: 'file', filename: '/p/cli.ts', content: 'x'.repeat(40) } }),
+    env({
+      type: 'attachment',
+      uuid: 'at1',
+      parentUuid: 's1',
+      attachment: { type: 'file', filename: '/p/cli.ts', content: 'x'.repeat(40) },
+    }),
     user('u3', 'at1', 'next'),
     assistant('a4', 'u3', 'msg_3', [{ type: 'text', text: 'ok' }], usage(300, 0, 2)),
     JSON.stringify({ type: 'summary', summary: 'Adding a flag', leafUuid: 'a4' }),
@@ -72,7 +107,15 @@ describe('parseSession (Claude Code)', () => {
     const { session } = await parse('s.jsonl', text);
     expect(session.compactions).toHaveLength(1);
     const [c] = session.compactions;
-    expect(c).toMatchObject({ kind: 'compact', trigger: 'auto', preTokens: 1225, postTokens: 300, apiCallBefore: 1, apiCallAfter: 2, line: 6 });
+    expect(c).toMatchObject({
+      kind: 'compact',
+      trigger: 'auto',
+      preTokens: 1225,
+      postTokens: 300,
+      apiCallBefore: 1,
+      apiCallAfter: 2,
+      line: 6,
+    });
     expect(session.entries[c.summaryEntryIndex!].line).toBe(7);
     expect(c.reattachedEntryIndices.map((i) => session.entries[i].line)).toEqual([8]);
   });
@@ -115,10 +158,18 @@ describe('parseSession (Claude Code)', () => {
       uuid: 'm1',
       parentUuid: 'a3',
       content: 'Context microcompacted',
-      microcompactMetadata: { trigger: 'auto', preTokens: 1205, tokensSaved: 5, compactedToolIds: ['toolu_1'], clearedAttachmentUUIDs: [] },
+      microcompactMetadata: {
+        trigger: 'auto',
+        preTokens: 1205,
+        tokensSaved: 5,
+        compactedToolIds: ['toolu_1'],
+        clearedAttachmentUUIDs: [],
+      },
     });
     const { session } = await parse('m.jsonl', `${lines.slice(0, 5).join('\n')}\n${micro}\n`);
-    expect(session.compactions).toMatchObject([{ kind: 'microcompact', tokensSaved: 5, clearedToolIds: ['toolu_1'] }]);
+    expect(session.compactions).toMatchObject([
+      { kind: 'microcompact', tokensSaved: 5, clearedToolIds: ['toolu_1'] },
+    ]);
     expect(session.cleared.get('toolu_1')).toEqual({ toolUseId: 'toolu_1', compactionIndex: 0 });
     // The tool result itself is still the full text in the log.
     expect(session.entries[3].blocks[0]).toMatchObject({ kind: 'tool-result', text: 'export const x = 1;' });
@@ -147,9 +198,17 @@ describe('parseSession on bad input', () => {
       [5, 'concatenated-records', 'error', undefined],
       [6, 'truncated-line', 'error', undefined],
     ]);
-    expect(session.issues[1].message).toBe('At message.content: expected a string or an array of blocks, got a number');
+    expect(session.issues[1].message).toBe(
+      'At message.content: expected a string or an array of blocks, got a number',
+    );
     expect(session.issues[0].message).toMatch(/^Line 2 is not JSON: .* — starts "this is not json"$/);
-    expect(session.entries.map((e) => e.type)).toEqual(['user', 'user', 'assistant', 'last-prompt', 'last-prompt']);
+    expect(session.entries.map((e) => e.type)).toEqual([
+      'user',
+      'user',
+      'assistant',
+      'last-prompt',
+      'last-prompt',
+    ]);
     expect(session.apiCalls).toHaveLength(1);
   });
 
@@ -159,7 +218,9 @@ describe('parseSession on bad input', () => {
     expect(prose.session.issues).toEqual([
       expect.objectContaining({ code: 'not-a-transcript', severity: 'error', line: 0 }),
     ]);
-    expect(prose.session.issues[0].message).toMatch(/^notes\.txt is not a transcript: none of its first lines is JSON/);
+    expect(prose.session.issues[0].message).toMatch(
+      /^notes\.txt is not a transcript: none of its first lines is JSON/,
+    );
 
     const pkg = await parse('package.json', '{\n  "name": "x",\n  "version": "1.0.0"\n}\n');
     expect(pkg.session.issues[0].message).toBe(
@@ -171,11 +232,16 @@ describe('parseSession on bad input', () => {
   });
 
   it('names other dialects instead of misreading them', async () => {
-    const codex = await parse('rollout-2026-01-01T00-00-00-x.jsonl', '{"timestamp":"t","type":"session_meta","payload":{}}\n');
+    const codex = await parse(
+      'rollout-2026-01-01T00-00-00-x.jsonl',
+      '{"timestamp":"t","type":"session_meta","payload":{}}\n',
+    );
     expect(codex.session.issues[0]).toMatchObject({ code: 'unsupported-dialect' });
     expect(codex.session.issues[0].message).toMatch(/Codex CLI rollout/);
     const empty = await parse('empty.jsonl', '');
-    expect(empty.session.issues).toEqual([expect.objectContaining({ code: 'empty-file', severity: 'warning' })]);
+    expect(empty.session.issues).toEqual([
+      expect.objectContaining({ code: 'empty-file', severity: 'warning' }),
+    ]);
   });
 
   it('stops with an AbortError-like rejection when cancelled', async () => {
@@ -196,26 +262,55 @@ describe('subagent files', () => {
   it('groups a subagent file under the Task call whose result names its agent id', async () => {
     const main = [
       user('u1', null, 'research this'),
-      assistant('a1', 'u1', 'msg_1', [{ type: 'tool_use', id: 'toolu_t', name: 'Task', input: { prompt: 'go look' } }], usage(1, 100, 5)),
-      user('u2', 'a1', [{ type: 'tool_result', tool_use_id: 'toolu_t', content: 'found it' }], { toolUseResult: { agentId: 'abc1234', status: 'completed' } }),
+      assistant(
+        'a1',
+        'u1',
+        'msg_1',
+        [{ type: 'tool_use', id: 'toolu_t', name: 'Task', input: { prompt: 'go look' } }],
+        usage(1, 100, 5),
+      ),
+      user('u2', 'a1', [{ type: 'tool_result', tool_use_id: 'toolu_t', content: 'found it' }], {
+        toolUseResult: { agentId: 'abc1234', status: 'completed' },
+      }),
     ].join('\n');
     const sub = [
-      env({ type: 'user', uuid: 'x1', parentUuid: null, isSidechain: true, agentId: 'abc1234', message: { role: 'user', content: 'go look' } }),
+      env({
+        type: 'user',
+        uuid: 'x1',
+        parentUuid: null,
+        isSidechain: true,
+        agentId: 'abc1234',
+        message: { role: 'user', content: 'go look' },
+      }),
       env({
         type: 'assistant',
         uuid: 'x2',
         parentUuid: 'x1',
         isSidechain: true,
         agentId: 'abc1234',
-        message: { id: 'msg_s', model: 'claude-haiku-4-5', role: 'assistant', content: [{ type: 'text', text: 'found it' }], usage: usage(3, 900, 4) },
+        message: {
+          id: 'msg_s',
+          model: 'claude-haiku-4-5',
+          role: 'assistant',
+          content: [{ type: 'text', text: 'found it' }],
+          usage: usage(3, 900, 4),
+        },
       }),
     ].join('\n');
-    const sources = [createMemorySource('s1/subagents/agent-abc1234.jsonl', sub), createMemorySource('s1.jsonl', main)];
+    const sources = [
+      createMemorySource('s1/subagents/agent-abc1234.jsonl', sub),
+      createMemorySource('s1.jsonl', main),
+    ];
     const session = await parseSession(sources);
     expect(session.files.map((f) => f.role)).toEqual(['subagent', 'main']);
     expect(session.apiCalls).toHaveLength(1);
     expect(session.sidechains).toEqual([
-      expect.objectContaining({ agentId: 'abc1234', spawnedBy: 'toolu_t', apiCalls: 1, peakContextTokens: 903 }),
+      expect.objectContaining({
+        agentId: 'abc1234',
+        spawnedBy: 'toolu_t',
+        apiCalls: 1,
+        peakContextTokens: 903,
+      }),
     ]);
     // Main file entries come first, whatever order the files were dropped in.
     expect(session.entries.slice(0, 3).every((e) => e.fileIndex === 1)).toBe(true);

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 // (no DOM, no Node types) enforces the same at compile time.
 
 const ENGINE = resolve(__dirname, '../../src/engine');
-const FORBIDDEN_IMPORT = /from\s+['"](react|react-dom|zustand|@tanstack\/[^'"]+|monaco-editor|@monaco-editor\/[^'"]+|dexie|node:[^'"]+|fs|path|os|child_process)['"]/;
+const FORBIDDEN_IMPORT =
+  /from\s+['"](react|react-dom|zustand|@tanstack\/[^'"]+|monaco-editor|@monaco-editor\/[^'"]+|dexie|node:[^'"]+|fs|path|os|child_process)['"]/;
 const FORBIDDEN_GLOBAL = /\b(document|window|localStorage|sessionStorage|navigator|process)\s*\./;
 
 function walk(dir: string): string[] {

@@ -1,4 +1,13 @@
-import type { ApiCall, Compaction, DialectId, ParseIssue, Session, SessionFile, TokenCount, Usage } from '../types';
+import type {
+  ApiCall,
+  Compaction,
+  DialectId,
+  ParseIssue,
+  Session,
+  SessionFile,
+  TokenCount,
+  Usage,
+} from '../types';
 
 // The inspect report: the plain-data analysis the CLI prints (`compactlab inspect --json`) and
 // the UI's session header shows. Built from a Session; no I/O.
@@ -59,10 +68,19 @@ export interface InspectReport {
   compactions: ReportCompaction[];
   clearedToolResults: number;
   peakContextTokens: TokenCount;
-  sidechains: { agentId?: string; file: string; role: string; spawnedBy?: string; entries: number; apiCalls: number; peakContextTokens: TokenCount }[];
+  sidechains: {
+    agentId?: string;
+    file: string;
+    role: string;
+    spawnedBy?: string;
+    entries: number;
+    apiCalls: number;
+    peakContextTokens: TokenCount;
+  }[];
 }
 
-const iso = (ms: number | undefined): string | undefined => (ms === undefined ? undefined : new Date(ms).toISOString());
+const iso = (ms: number | undefined): string | undefined =>
+  ms === undefined ? undefined : new Date(ms).toISOString();
 
 function reportCall(call: ApiCall): ReportApiCall {
   return {

@@ -42,7 +42,15 @@ const CLAUDE_CODE_TYPES = new Set([
 ]);
 
 /** Envelope fields only Claude Code's records carry (FORMAT.md §2). */
-const CLAUDE_CODE_KEYS = ['uuid', 'parentUuid', 'sessionId', 'leafUuid', 'messageId', 'agentId', 'parentSessionId'];
+const CLAUDE_CODE_KEYS = [
+  'uuid',
+  'parentUuid',
+  'sessionId',
+  'leafUuid',
+  'messageId',
+  'agentId',
+  'parentSessionId',
+];
 
 const CODEX_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
 
@@ -63,7 +71,8 @@ export function detectDialectFromRecord(record: unknown): DialectId | undefined 
   if (CODEX_TYPES.has(type) && 'payload' in r) return 'codex-cli';
   // The SDK's stream-json shape: snake_case session_id and no camelCase sessionId (FORMAT.md §10).
   if ('session_id' in r && !('sessionId' in r)) {
-    if (type === 'system' || type === 'assistant' || type === 'user' || type === 'result') return 'claude-sdk-stream';
+    if (type === 'system' || type === 'assistant' || type === 'user' || type === 'result')
+      return 'claude-sdk-stream';
   }
   if (CLAUDE_CODE_TYPES.has(type) && CLAUDE_CODE_KEYS.some((key) => key in r)) return 'claude-code';
   return undefined;

@@ -5,13 +5,17 @@ export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 
-export interface LineSink {
-  /**
-   * Called once per line, in order. `terminated` is false only for a last line that has no
-   * trailing newline (a write that may have been cut off). Returning `false` stops the scan.
-   */
-  (text: string, lineNumber: number, offsetBytes: number, lengthBytes: number, terminated: boolean): boolean | undefined;
-}
+/**
+ * Called once per line, in order. `terminated` is false only for a last line that has no
+ * trailing newline (a write that may have been cut off). Returning `false` stops the scan.
+ */
+export type LineSink = (
+  text: string,
+  lineNumber: number,
+  offsetBytes: number,
+  lengthBytes: number,
+  terminated: boolean,
+) => boolean | undefined;
 
 export interface ScanOptions {
   chunkBytes?: number;
@@ -25,7 +29,11 @@ export interface ScanOptions {
  * (0x0A never occurs inside a UTF-8 multi-byte sequence, so the cut is always safe); the byte
  * offsets come from scanning the bytes for newlines, so they stay exact with non-ASCII text.
  */
-export async function scanLines(source: ByteSource, sink: LineSink, options: ScanOptions = {}): Promise<number> {
+export async function scanLines(
+  source: ByteSource,
+  sink: LineSink,
+  options: ScanOptions = {},
+): Promise<number> {
   const chunkBytes = Math.max(1, options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
   const decoder = new TextDecoder('utf-8');
   let carry: Uint8Array = new Uint8Array(0);

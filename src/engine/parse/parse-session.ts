@@ -1,5 +1,11 @@
 import type { DialectId, FileRole, Session, SessionFile } from '../types';
-import { baseName, DIALECT_LABELS, detectDialectFromName, detectDialectFromRecord, detectFileRole } from './detect';
+import {
+  baseName,
+  DIALECT_LABELS,
+  detectDialectFromName,
+  detectDialectFromRecord,
+  detectFileRole,
+} from './detect';
 import { normalizeClaudeCodeRecord, type RecordContext } from './dialects/claude-code';
 import { scanLines } from './line-reader';
 import { SessionBuilder } from './session-builder';
@@ -34,13 +40,26 @@ interface PendingLine {
   terminated: boolean;
 }
 
-const ROLE_ORDER: Record<FileRole, number> = { main: 0, subagent: 1, 'side-question': 2, 'compaction-call': 3 };
+const ROLE_ORDER: Record<FileRole, number> = {
+  main: 0,
+  subagent: 1,
+  'side-question': 2,
+  'compaction-call': 3,
+};
 
 /** Decides each file's role; when no file looks like a main transcript, the first one is. */
 function assignRoles(sources: ByteSource[]): SessionFile[] {
   const files = sources.map((source, index): SessionFile => {
     const { role, agentId } = detectFileRole(source.name);
-    return { index, name: source.name, sizeBytes: source.sizeBytes, lines: 0, role, agentId, dialect: 'unknown' };
+    return {
+      index,
+      name: source.name,
+      sizeBytes: source.sizeBytes,
+      lines: 0,
+      role,
+      agentId,
+      dialect: 'unknown',
+    };
   });
   if (files.length > 0 && !files.some((f) => f.role === 'main')) {
     const first = files.find((f) => f.role === 'subagent' || f.role === 'side-question') ?? files[0];
@@ -129,7 +148,8 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       offsetBytes: 0,
       lengthBytes: 0,
       previewChars,
-      issue: (code, severity, message, path) => builder.issue(fileIndex, ctx.line, code, severity, message, path),
+      issue: (code, severity, message, path) =>
+        builder.issue(fileIndex, ctx.line, code, severity, message, path),
     };
 
     const addRecord = (record: unknown, line: number, offsetBytes: number, lengthBytes: number): void => {
@@ -171,7 +191,13 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
           for (const r of recovered.records) addRecord(r, line, offsetBytes, lengthBytes);
           return;
         }
-        builder.issue(fileIndex, line, 'not-json', 'error', `Line ${line} is not JSON: ${reason} — starts ${snippet(text)}`);
+        builder.issue(
+          fileIndex,
+          line,
+          'not-json',
+          'error',
+          `Line ${line} is not JSON: ${reason} — starts ${snippet(text)}`,
+        );
         return;
       }
       addRecord(record, line, offsetBytes, lengthBytes);
@@ -247,7 +273,13 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
 
     if (!decided) {
       if (nonEmpty === 0) {
-        builder.issue(fileIndex, 0, 'empty-file', 'warning', `${baseName(source.name)} is empty: there is nothing to show`);
+        builder.issue(
+          fileIndex,
+          0,
+          'empty-file',
+          'warning',
+          `${baseName(source.name)} is empty: there is nothing to show`,
+        );
       } else if (jsonLines === 0 && source.sizeBytes <= WHOLE_JSON_LIMIT_BYTES) {
         // Maybe one pretty-printed JSON document rather than JSON lines: say what it is.
         const whole = await diagnoseWholeJson(source);
@@ -273,7 +305,9 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
   return builder.build();
 }
 
-async function diagnoseWholeJson(source: ByteSource): Promise<{ dialect?: DialectId; description: string } | undefined> {
+async function diagnoseWholeJson(
+  source: ByteSource,
+): Promise<{ dialect?: DialectId; description: string } | undefined> {
   const text = new TextDecoder().decode(await source.read(0, source.sizeBytes));
   try {
     const value: unknown = JSON.parse(text);
@@ -284,7 +318,11 @@ async function diagnoseWholeJson(source: ByteSource): Promise<{ dialect?: Dialec
 }
 
 /** Re-reads an entry's raw line and returns it as text (for the raw-JSON view and summarizers). */
-export async function readEntryText(sources: ByteSource[], session: Session, entryIndex: number): Promise<string> {
+export async function readEntryText(
+  sources: ByteSource[],
+  session: Session,
+  entryIndex: number,
+): Promise<string> {
   const entry = session.entries[entryIndex];
   if (!entry) throw new RangeError(`No entry ${entryIndex}`);
   const bytes = await sources[entry.fileIndex].read(entry.offsetBytes, entry.lengthBytes);
@@ -292,7 +330,11 @@ export async function readEntryText(sources: ByteSource[], session: Session, ent
 }
 
 /** Re-reads an entry's record as parsed JSON (full content, not the preview). */
-export async function readEntryRecord(sources: ByteSource[], session: Session, entryIndex: number): Promise<unknown> {
+export async function readEntryRecord(
+  sources: ByteSource[],
+  session: Session,
+  entryIndex: number,
+): Promise<unknown> {
   const text = await readEntryText(sources, session, entryIndex);
   try {
     return JSON.parse(text);

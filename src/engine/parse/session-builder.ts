@@ -40,7 +40,11 @@ export class SessionBuilder {
   private readonly callByKey = new Map<string, ApiCall>();
   private readonly versions: string[] = [];
   private readonly models: string[] = [];
-  private readonly meta: Session['meta'] = { agent: 'Claude Code', versions: this.versions, models: this.models };
+  private readonly meta: Session['meta'] = {
+    agent: 'Claude Code',
+    versions: this.versions,
+    models: this.models,
+  };
   private userTurns = 0;
   private readonly agentToToolUse = new Map<string, string>();
   private readonly taskPrompts = new Map<string, string>();
@@ -56,8 +60,19 @@ export class SessionBuilder {
     this.files[file.index] = file;
   }
 
-  issue(fileIndex: number, line: number, code: IssueCode, severity: Severity, message: string, path?: string): void {
-    this.issues.push(path === undefined ? { fileIndex, line, code, severity, message } : { fileIndex, line, code, severity, message, path });
+  issue(
+    fileIndex: number,
+    line: number,
+    code: IssueCode,
+    severity: Severity,
+    message: string,
+    path?: string,
+  ): void {
+    this.issues.push(
+      path === undefined
+        ? { fileIndex, line, code, severity, message }
+        : { fileIndex, line, code, severity, message, path },
+    );
   }
 
   format: DialectId = 'unknown';
@@ -72,15 +87,29 @@ export class SessionBuilder {
     this.countsByType[typeKey] = (this.countsByType[typeKey] ?? 0) + 1;
 
     if (entry.kind === 'unknown') this.noteUnknown(typeKey, entry);
-    else if (entry.kind === 'system' && entry.subtype !== undefined && !KNOWN_SYSTEM_SUBTYPES.has(entry.subtype)) {
+    else if (
+      entry.kind === 'system' &&
+      entry.subtype !== undefined &&
+      !KNOWN_SYSTEM_SUBTYPES.has(entry.subtype)
+    ) {
       this.noteUnknown(`system:${entry.subtype}`, entry);
     }
 
     if (entry.uuid !== undefined) {
       let seen = this.uuidsByFile.get(entry.fileIndex);
-      if (!seen) this.uuidsByFile.set(entry.fileIndex, (seen = new Set()));
+      if (!seen) {
+        seen = new Set();
+        this.uuidsByFile.set(entry.fileIndex, seen);
+      }
       if (seen.has(entry.uuid)) {
-        this.issue(entry.fileIndex, entry.line, 'duplicate-uuid', 'warning', `uuid ${entry.uuid} appears earlier in this file`, 'uuid');
+        this.issue(
+          entry.fileIndex,
+          entry.line,
+          'duplicate-uuid',
+          'warning',
+          `uuid ${entry.uuid} appears earlier in this file`,
+          'uuid',
+        );
       }
       seen.add(entry.uuid);
     }
@@ -91,8 +120,10 @@ export class SessionBuilder {
       this.meta.gitBranch ??= extras.gitBranch;
       this.meta.sessionId ??= extras.sessionId;
       if (entry.timestampMs !== undefined) {
-        if (this.meta.startMs === undefined || entry.timestampMs < this.meta.startMs) this.meta.startMs = entry.timestampMs;
-        if (this.meta.endMs === undefined || entry.timestampMs > this.meta.endMs) this.meta.endMs = entry.timestampMs;
+        if (this.meta.startMs === undefined || entry.timestampMs < this.meta.startMs)
+          this.meta.startMs = entry.timestampMs;
+        if (this.meta.endMs === undefined || entry.timestampMs > this.meta.endMs)
+          this.meta.endMs = entry.timestampMs;
       }
     }
 
@@ -107,7 +138,12 @@ export class SessionBuilder {
       if (sidechain.sidechain.spawnedBy) entry.spawnedBy = sidechain.sidechain.spawnedBy;
     }
 
-    if (entry.kind === 'assistant' && entry.model && !entry.isSynthetic && !this.models.includes(entry.model)) {
+    if (
+      entry.kind === 'assistant' &&
+      entry.model &&
+      !entry.isSynthetic &&
+      !this.models.includes(entry.model)
+    ) {
       this.models.push(entry.model);
     }
     if (entry.kind === 'assistant' && !entry.isSynthetic) {
@@ -139,7 +175,7 @@ export class SessionBuilder {
   private isUserTurn(entry: Entry): boolean {
     if (entry.isMeta || entry.isCompactSummary || entry.isVisibleInTranscriptOnly) return false;
     const first = entry.blocks[0];
-    if (!first || first.kind !== 'text') return false;
+    if (first?.kind !== 'text') return false;
     if (entry.blocks.some((b) => b.kind === 'tool-result')) return false;
     const text = first.text.trimStart();
     return !text.startsWith('<local-command-') && !text.startsWith('<system-reminder>');
@@ -199,7 +235,8 @@ export class SessionBuilder {
     if (!acc.callKeys.has(key)) {
       acc.callKeys.add(key);
       acc.sidechain.apiCalls++;
-      if (entry.usage) acc.sidechain.peakContextTokens = Math.max(acc.sidechain.peakContextTokens, contextOf(entry.usage));
+      if (entry.usage)
+        acc.sidechain.peakContextTokens = Math.max(acc.sidechain.peakContextTokens, contextOf(entry.usage));
     }
   }
 
@@ -209,7 +246,12 @@ export class SessionBuilder {
     const key = entry.messageId ?? entry.requestId ?? entry.uuid ?? `#${entry.index}`;
     let call = this.callByKey.get(key);
     if (!call) {
-      const usage = entry.usage ?? { inputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 0 };
+      const usage = entry.usage ?? {
+        inputTokens: 0,
+        cacheCreationInputTokens: 0,
+        cacheReadInputTokens: 0,
+        outputTokens: 0,
+      };
       call = {
         index: this.apiCalls.length,
         messageId: entry.messageId,
@@ -229,7 +271,8 @@ export class SessionBuilder {
     } else {
       call.lastEntryIndex = entry.index;
       if (entry.uuid) call.uuid = entry.uuid;
-      if (entry.usage && entry.usage.outputTokens > call.usage.outputTokens) call.usage.outputTokens = entry.usage.outputTokens;
+      if (entry.usage && entry.usage.outputTokens > call.usage.outputTokens)
+        call.usage.outputTokens = entry.usage.outputTokens;
     }
     entry.apiCallIndex = call.index;
   }

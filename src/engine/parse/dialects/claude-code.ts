@@ -101,7 +101,10 @@ function parseUsage(value: unknown): Usage | undefined {
   };
 }
 
-function textOfToolResultContent(content: unknown, max: number): { text: string; chars: number; images: number } {
+function textOfToolResultContent(
+  content: unknown,
+  max: number,
+): { text: string; chars: number; images: number } {
   if (typeof content === 'string') return { text: preview(content, max), chars: content.length, images: 0 };
   if (!Array.isArray(content)) return { text: '', chars: 0, images: 0 };
   let text = '';
@@ -119,9 +122,19 @@ function textOfToolResultContent(content: unknown, max: number): { text: string;
   return { text, chars, images };
 }
 
-function normalizeBlock(raw: unknown, path: string, ctx: RecordContext, extras: RecordExtras): Block | undefined {
+function normalizeBlock(
+  raw: unknown,
+  path: string,
+  ctx: RecordContext,
+  extras: RecordExtras,
+): Block | undefined {
   if (!isObject(raw)) {
-    ctx.issue('wrong-shape', 'warning', `At ${path}: expected a content block object, got ${typeName(raw)}`, path);
+    ctx.issue(
+      'wrong-shape',
+      'warning',
+      `At ${path}: expected a content block object, got ${typeName(raw)}`,
+      path,
+    );
     return undefined;
   }
   const max = ctx.previewChars;
@@ -129,7 +142,12 @@ function normalizeBlock(raw: unknown, path: string, ctx: RecordContext, extras: 
     case 'text': {
       const text = typeof raw.text === 'string' ? raw.text : '';
       if (typeof raw.text !== 'string') {
-        ctx.issue('wrong-shape', 'warning', `At ${path}.text: expected a string, got ${typeName(raw.text)}`, `${path}.text`);
+        ctx.issue(
+          'wrong-shape',
+          'warning',
+          `At ${path}.text: expected a string, got ${typeName(raw.text)}`,
+          `${path}.text`,
+        );
       }
       return { kind: 'text', text: preview(text, max), chars: text.length };
     }
@@ -144,7 +162,12 @@ function normalizeBlock(raw: unknown, path: string, ctx: RecordContext, extras: 
     case 'tool_use':
     case 'server_tool_use': {
       if (typeof raw.id !== 'string') {
-        ctx.issue('wrong-shape', 'warning', `At ${path}.id: expected a string, got ${typeName(raw.id)}`, `${path}.id`);
+        ctx.issue(
+          'wrong-shape',
+          'warning',
+          `At ${path}.id: expected a string, got ${typeName(raw.id)}`,
+          `${path}.id`,
+        );
         return undefined;
       }
       const name = typeof raw.name === 'string' ? raw.name : '(unnamed)';
@@ -161,7 +184,8 @@ function normalizeBlock(raw: unknown, path: string, ctx: RecordContext, extras: 
         command: typeof input.command === 'string' ? preview(input.command, max) : undefined,
       };
       if ((name === 'Task' || name === 'Agent') && typeof input.prompt === 'string') {
-        (extras.taskPrompts ??= []).push({ toolUseId: raw.id, prompt: preview(input.prompt, max) });
+        extras.taskPrompts ??= [];
+        extras.taskPrompts.push({ toolUseId: raw.id, prompt: preview(input.prompt, max) });
       }
       return block;
     }
@@ -228,7 +252,12 @@ function parseTimestamp(value: unknown, ctx: RecordContext): number | undefined 
     const ms = Date.parse(value);
     if (!Number.isNaN(ms)) return ms;
   }
-  ctx.issue('wrong-shape', 'warning', `At timestamp: expected an ISO date string, got ${JSON.stringify(value)}`, 'timestamp');
+  ctx.issue(
+    'wrong-shape',
+    'warning',
+    `At timestamp: expected an ISO date string, got ${JSON.stringify(value)}`,
+    'timestamp',
+  );
   return undefined;
 }
 
@@ -249,7 +278,8 @@ function compactMetaOf(value: unknown): CompactMeta {
 
 function microcompactMetaOf(value: unknown): MicrocompactMeta {
   const m = isObject(value) ? value : {};
-  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const strings = (v: unknown): string[] =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
   return {
     trigger: typeof m.trigger === 'string' ? m.trigger : 'unknown',
     preTokens: typeof m.preTokens === 'number' ? m.preTokens : undefined,
@@ -294,7 +324,11 @@ function attachmentSummary(attachment: Json): { text: string; chars: number } {
  * Normalizes one parsed Claude Code record. Never throws: shape problems become issues and the
  * record is kept in the best form possible (at worst as an `unknown` entry).
  */
-export function normalizeClaudeCodeRecord(record: unknown, ctx: RecordContext, index: number): {
+export function normalizeClaudeCodeRecord(
+  record: unknown,
+  ctx: RecordContext,
+  index: number,
+): {
   entry: Entry;
   extras: RecordExtras;
 } {
@@ -330,7 +364,12 @@ export function normalizeClaudeCodeRecord(record: unknown, ctx: RecordContext, i
   if (typeof r.uuid === 'string') entry.uuid = r.uuid;
   if (typeof r.parentUuid === 'string' || r.parentUuid === null) entry.parentUuid = r.parentUuid;
   else if (r.parentUuid !== undefined) {
-    ctx.issue('wrong-shape', 'warning', `At parentUuid: expected a string or null, got ${typeName(r.parentUuid)}`, 'parentUuid');
+    ctx.issue(
+      'wrong-shape',
+      'warning',
+      `At parentUuid: expected a string or null, got ${typeName(r.parentUuid)}`,
+      'parentUuid',
+    );
   }
   if (typeof r.logicalParentUuid === 'string') entry.logicalParentUuid = r.logicalParentUuid;
   entry.timestampMs = parseTimestamp(r.timestamp, ctx);
@@ -354,7 +393,12 @@ export function normalizeClaudeCodeRecord(record: unknown, ctx: RecordContext, i
       entry.role = type;
       const message = r.message;
       if (!isObject(message)) {
-        ctx.issue('wrong-shape', 'error', `At message: expected an object, got ${typeName(message)}`, 'message');
+        ctx.issue(
+          'wrong-shape',
+          'error',
+          `At message: expected an object, got ${typeName(message)}`,
+          'message',
+        );
         break;
       }
       const blocks = normalizeContent(message.content, 'message.content', ctx, extras);
@@ -374,7 +418,8 @@ export function normalizeClaudeCodeRecord(record: unknown, ctx: RecordContext, i
         entry.isSynthetic = message.model === '<synthetic>';
         entry.usage = parseUsage(message.usage);
       } else {
-        if (typeof message.content === 'string') extras.promptText = preview(message.content, ctx.previewChars);
+        if (typeof message.content === 'string')
+          extras.promptText = preview(message.content, ctx.previewChars);
         const result = r.toolUseResult;
         if (isObject(result) && typeof result.agentId === 'string') extras.spawnedAgentId = result.agentId;
       }
@@ -385,7 +430,8 @@ export function normalizeClaudeCodeRecord(record: unknown, ctx: RecordContext, i
       if (typeof r.subtype === 'string') entry.subtype = r.subtype;
       if (typeof r.content === 'string') entry.summaryText = preview(stripAnsi(r.content), ctx.previewChars);
       if (r.subtype === 'compact_boundary') entry.compact = compactMetaOf(r.compactMetadata);
-      else if (r.subtype === 'microcompact_boundary') entry.microcompact = microcompactMetaOf(r.microcompactMetadata);
+      else if (r.subtype === 'microcompact_boundary')
+        entry.microcompact = microcompactMetaOf(r.microcompactMetadata);
       break;
     }
     case 'attachment': {
@@ -396,9 +442,15 @@ export function normalizeClaudeCodeRecord(record: unknown, ctx: RecordContext, i
         const { text, chars } = attachmentSummary(a);
         entry.summaryText = text;
         // Attachments are folded into the next request (v2.1.68 "Full mechanism"), so they cost context.
-        if (chars > 0) entry.blocks = [{ kind: 'other', type: `attachment:${entry.detailType ?? ''}`, chars }];
+        if (chars > 0)
+          entry.blocks = [{ kind: 'other', type: `attachment:${entry.detailType ?? ''}`, chars }];
       } else {
-        ctx.issue('wrong-shape', 'warning', `At attachment: expected an object, got ${typeName(r.attachment)}`, 'attachment');
+        ctx.issue(
+          'wrong-shape',
+          'warning',
+          `At attachment: expected an object, got ${typeName(r.attachment)}`,
+          'attachment',
+        );
       }
       break;
     }
