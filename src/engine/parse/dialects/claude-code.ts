@@ -85,8 +85,13 @@ function typeName(value: unknown): string {
   return t === 'object' ? 'an object' : `a ${t}`;
 }
 
+/**
+ * The first `max` characters, as a string that does not keep the whole text alive: V8 makes
+ * `slice` a view into its parent, so a plain slice of a 1 MB tool output would pin the 1 MB.
+ * Concatenating and slicing again flattens the view into a copy of `max + 1` characters.
+ */
 function preview(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max) : text;
+  return text.length > max ? `${text.slice(0, max)} `.slice(0, -1) : text;
 }
 
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
