@@ -66,9 +66,7 @@ export function formatSessionDump(session: Session): string {
     out.push(`  L${c.line} ${c.kind}/${c.trigger} after call#${c.apiCallBefore ?? '-'} ${tail}`);
   }
   out.push('', 'issues:');
-  for (const i of session.issues)
-    out.push(
-      `  f${i.fileIndex}:L${i.line} ${i.severity} ${i.code}${i.path ? ` at ${i.path}` : ''}: ${i.message}`,
-    );
+  // Messages name their JSON path already ("At message.content: …").
+  for (const i of session.issues) out.push(`  f${i.fileIndex}:L${i.line} ${i.severity} ${i.code}: ${i.message}`);
   return `${out.join('\n')}\n`;
 }
