@@ -17,14 +17,41 @@ const stages = [
   ['typecheck', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
   ['typecheck-engine', 'npx', ['tsc', '--noEmit', '-p', 'src/engine/tsconfig.json']],
   ['lint', 'npx', ['biome', 'check', '--error-on-warnings', '.']],
-  ['unit', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`]],
+  [
+    'unit',
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
+  ],
   ['build', 'npx', ['vite', 'build']],
-  ['e2e', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON }],
+  [
+    'e2e',
+    'npx',
+    ['playwright', 'test', '--reporter=list,json'],
+    { PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON },
+  ],
 ];
+
+/** The e2e tests drive Debian's Chromium; on a fresh machine (root, apt) install it first. */
+function ensureChromium() {
+  const paths = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  if (paths.some((p) => p && existsSync(p))) return true;
+  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) {
+    console.log('e2e needs Chromium: install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH');
+    return false;
+  }
+  console.log('=== installing Debian chromium for the e2e tests (apt-get install -y chromium)');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  return spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env }).status === 0;
+}
 
 const failedStages = [];
 for (const [name, cmd, args, env] of stages) {
   if (only.length && !only.includes(name)) continue;
+  if (name === 'e2e' && !ensureChromium()) {
+    failedStages.push(name);
+    continue;
+  }
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
   const started = Date.now();
   const result = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });

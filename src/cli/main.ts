@@ -3,6 +3,8 @@ import { formatSessionDump } from '../engine/inspect/dump';
 import { computeInspectReport, type InspectReport } from '../engine/inspect/report';
 import { parseSession } from '../engine/parse/parse-session';
 import { createNodeFileSource } from './node-source';
+import { REPLAY_USAGE, replayCommand } from './replay';
+import { SUMMARIZE_USAGE, summarize } from './summarize';
 
 const USAGE = `compactlab — see and replay how AI coding agents compact their context
 
@@ -11,6 +13,8 @@ Usage:
       Parse a transcript (plus the subagent / compaction-call files that belong to it) and
       print where compaction fired, the context of every API call and any parse issues.
       --dump prints one line per entry (the format of the golden test files).
+${REPLAY_USAGE}
+${SUMMARIZE_USAGE}
 
 Options:
   --json      machine-readable output on stdout
@@ -75,7 +79,7 @@ const inspect: Command = async (args, out) => {
   return session.entries.length === 0 && report.issueCounts.error > 0 ? 1 : 0;
 };
 
-const COMMANDS: Record<string, Command> = { inspect };
+const COMMANDS: Record<string, Command> = { inspect, summarize, replay: replayCommand };
 
 /** Runs the CLI; returns the exit code. */
 export async function main(

@@ -3,6 +3,10 @@ import type { TokenCount } from './types';
 // Claude Code's context thresholds, computed exactly as the reference documents give them.
 //   v2.1.68 profile: ../shared/reference/claude-code-compaction-v2.1.68.txt, section "Threshold".
 //   legacy profile:  ../shared/reference/claude-code-compact-system.md, "Three-Tier Threshold System".
+//   v2.0 profile:    the v2.1.68 formula with a 32,000-token output reservation cap, measured on the
+//                    corpus for 2.0.x–2.1.19 (2.0.67–2.0.76 auto-compactions fire at the first call
+//                    whose usage reaches 155,000 = 200,000 − 32,000 − 13,000; 2.1.9–2.1.19
+//                    microcompactions at 148,000 = 168,000 − 20,000; docs/replay-accuracy.md).
 
 /** `BcK`: the default context window for non-extended models (v2.1.68 "Threshold"). */
 export const DEFAULT_CONTEXT_WINDOW: TokenCount = 200_000;
@@ -10,6 +14,12 @@ export const DEFAULT_CONTEXT_WINDOW: TokenCount = 200_000;
 export const EXTENDED_CONTEXT_WINDOW: TokenCount = 1_000_000;
 /** `a5Y`: output reservation cap (v2.1.68 "Threshold"). */
 export const OUTPUT_RESERVATION_CAP: TokenCount = 20_000;
+/**
+ * Output reservation cap of Claude Code 2.0.x. Not in the references: derived from the corpus
+ * (docs/replay-accuracy.md, "2.0.x threshold"): 2.0.x reserved the 32k max output it then
+ * defaulted to, so 200k windows auto-compacted at 155,000.
+ */
+export const OUTPUT_RESERVATION_CAP_V2_0: TokenCount = 32_000;
 /** `wk8` / `zQ0`: free-space buffer below the usable window (both documents). */
 export const AUTOCOMPACT_BUFFER: TokenCount = 13_000;
 /** `rD5`: warning shown this far below the limit ("Three-Tier Threshold System"). */
@@ -21,7 +31,7 @@ export const BLOCKING_BUFFER: TokenCount = 3_000;
 /** Max output tokens Claude Code assumes for current models (Sonnet/Opus 4.x allow 64k or more). */
 export const DEFAULT_MAX_OUTPUT_TOKENS: TokenCount = 64_000;
 
-export type ThresholdProfileId = 'v2.1.68' | 'legacy';
+export type ThresholdProfileId = 'v2.1.68' | 'v2.0' | 'legacy';
 
 export interface ThresholdProfile {
   id: ThresholdProfileId;
@@ -34,6 +44,12 @@ export const THRESHOLD_PROFILES: readonly ThresholdProfile[] = [
     id: 'v2.1.68',
     label: 'Claude Code 2.1.x (effective window − 13k)',
     source: 'claude-code-compaction-v2.1.68.txt, "Threshold"',
+  },
+  {
+    id: 'v2.0',
+    label: 'Claude Code 2.0.x–2.1.19 (window − min(max output, 32k) − 13k)',
+    source:
+      'v2.1.68 "Threshold" formula with the 2.0.x 32k output cap measured on the corpus (docs/replay-accuracy.md)',
   },
   {
     id: 'legacy',
@@ -75,12 +91,42 @@ function isValidPct(pct: number | undefined): pct is number {
   return pct !== undefined && Number.isFinite(pct) && pct > 0 && pct <= 100;
 }
 
+/** Tokens a profile keeps free for the model's answer: `min(max output, cap)`, 0 for legacy. */
+export function getOutputReservation(profile: ThresholdProfileId, maxOutputTokens: TokenCount): TokenCount {
+  switch (profile) {
+    case 'v2.1.68':
+      return Math.min(maxOutputTokens, OUTPUT_RESERVATION_CAP);
+    case 'v2.0':
+      return Math.min(maxOutputTokens, OUTPUT_RESERVATION_CAP_V2_0);
+    case 'legacy':
+      return 0;
+  }
+}
+
+/** Last version seen with the 32k output cap; 2.1.34 is the first seen with 20k (docs/replay-accuracy.md). */
+const LAST_V2_0_PATCH_OF_2_1 = 19;
+
+/**
+ * The profile a Claude Code version used: 2.1.20+ → v2.1.68, 2.0.x–2.1.19 → v2.0, older →
+ * legacy. Unknown or missing versions get the current profile.
+ */
+export function getThresholdProfileForVersion(version: string | undefined): ThresholdProfileId {
+  const m = version ? /^(\d+)\.(\d+)\.(\d+)/.exec(version) : null;
+  if (!m) return 'v2.1.68';
+  const major = Number(m[1]);
+  const minor = Number(m[2]);
+  const patch = Number(m[3]);
+  if (major > 2 || (major === 2 && minor > 1)) return 'v2.1.68';
+  if (major === 2 && minor === 1) return patch > LAST_V2_0_PATCH_OF_2_1 ? 'v2.1.68' : 'v2.0';
+  if (major === 2) return 'v2.0';
+  return 'legacy';
+}
+
 /** All of Claude Code's thresholds for one set of knobs. */
 export function computeThresholds(knobs: ThresholdKnobs): Thresholds {
   const window = knobs.contextWindow;
   // v2.1.68 `B96`; the legacy `aI2` works from the total context limit (`TYA`) directly.
-  const effectiveWindow =
-    knobs.profile === 'v2.1.68' ? window - Math.min(knobs.maxOutputTokens, OUTPUT_RESERVATION_CAP) : window;
+  const effectiveWindow = window - getOutputReservation(knobs.profile, knobs.maxOutputTokens);
   const base = effectiveWindow - AUTOCOMPACT_BUFFER;
   // Both profiles: the override is a percentage of the same base window, floored, and never
   // above the default threshold (`Math.min(custom, default)`).
@@ -88,8 +134,9 @@ export function computeThresholds(knobs: ThresholdKnobs): Thresholds {
     ? Math.min(Math.floor(effectiveWindow * (knobs.autocompactPctOverride / 100)), base)
     : base;
   // `x1A`: warning/error hang from the auto-compact threshold when auto-compact is on, else from
-  // the total context limit.
-  const limit = knobs.autoCompactEnabled ? autoCompact : window;
+  // the total context limit `TYA` — the base the 13k buffer is taken from, i.e. the effective
+  // window in the output-reserving profiles (the window itself in legacy).
+  const limit = knobs.autoCompactEnabled ? autoCompact : effectiveWindow;
   return {
     contextWindow: window,
     effectiveWindow,

@@ -34,7 +34,11 @@ export function extractMessageText(rawLine: string): string | undefined {
   if (!Array.isArray(content)) return undefined;
   const parts: string[] = [];
   for (const block of content) {
-    if (typeof block === 'object' && block !== null && typeof (block as { text?: unknown }).text === 'string') {
+    if (
+      typeof block === 'object' &&
+      block !== null &&
+      typeof (block as { text?: unknown }).text === 'string'
+    ) {
       parts.push((block as { text: string }).text);
     }
   }
@@ -48,7 +52,8 @@ export function getCompactionDetail(
   summaryRawLine?: string,
 ): CompactionDetail {
   const compaction = session.compactions[compactionIndex];
-  if (!compaction) throw new RangeError(`No compaction ${compactionIndex} (session has ${session.compactions.length})`);
+  if (!compaction)
+    throw new RangeError(`No compaction ${compactionIndex} (session has ${session.compactions.length})`);
   const summaryText = summaryRawLine === undefined ? undefined : extractMessageText(summaryRawLine);
   return {
     compactionIndex,
@@ -56,7 +61,9 @@ export function getCompactionDetail(
     fileName: session.files[compaction.fileIndex]?.name ?? `file ${compaction.fileIndex}`,
     summaryText,
     summaryChars: summaryText?.length,
-    reattached: compaction.reattachedEntryIndices.map((entryIndex, i) => getRowSummary(session, entryIndex, i)),
+    reattached: compaction.reattachedEntryIndices.map((entryIndex, i) =>
+      getRowSummary(session, entryIndex, i),
+    ),
     clearedTools: (compaction.clearedToolIds ?? []).map((toolUseId) => ({
       toolUseId,
       toolName: getToolNameForResult(session, toolUseId),

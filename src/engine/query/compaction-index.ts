@@ -7,7 +7,7 @@ export function getCompactionByEntry(session: Session): Map<number, number> {
   let map = cache.get(session);
   if (!map) {
     map = new Map();
-    session.compactions.forEach((compaction, i) => map!.set(compaction.entryIndex, i));
+    for (let i = 0; i < session.compactions.length; i++) map.set(session.compactions[i]!.entryIndex, i);
     cache.set(session, map);
   }
   return map;

@@ -41,7 +41,8 @@ export function computeDisplayOrder(session: Session): DisplayOrder {
   const spawnedAt = new Map<number, number[]>();
   const orphans: number[] = [];
   sidechains.forEach((sidechain, s) => {
-    const spawner = sidechain.spawnedBy === undefined ? undefined : session.toolUseEntry.get(sidechain.spawnedBy);
+    const spawner =
+      sidechain.spawnedBy === undefined ? undefined : session.toolUseEntry.get(sidechain.spawnedBy);
     if (spawner === undefined || spawner < 0 || spawner >= n || sidechainOf[spawner] === s) {
       orphans.push(s);
       return;

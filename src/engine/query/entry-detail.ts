@@ -50,7 +50,12 @@ export interface EntryDetail {
 function getBlockPair(session: Session, block: Block): BlockDetail['pair'] {
   if (block.kind === 'tool-use') {
     const info = getToolResultInfo(session, block.id);
-    return { entryIndex: info.entryIndex, toolName: block.name, status: info.status, resultChars: info.chars };
+    return {
+      entryIndex: info.entryIndex,
+      toolName: block.name,
+      status: info.status,
+      resultChars: info.chars,
+    };
   }
   if (block.kind === 'tool-result') {
     const entryIndex = session.toolUseEntry.get(block.toolUseId);
@@ -85,12 +90,14 @@ export function getEntryDetail(session: Session, entryIndex: number): EntryDetai
         model: call.model,
         usage: call.usage,
         contextTokens: call.contextTokens,
-        deltaTokens: previous >= 0 ? call.contextTokens - session.apiCalls[previous]!.contextTokens : undefined,
+        deltaTokens:
+          previous >= 0 ? call.contextTokens - session.apiCalls[previous]!.contextTokens : undefined,
         isMain: lanes.isMain[call.index] === 1,
       };
     }
   }
-  const spawnedBy = entry.spawnedBy ?? session.sidechains.find((s) => s.entryIndices.includes(entryIndex))?.spawnedBy;
+  const spawnedBy =
+    entry.spawnedBy ?? session.sidechains.find((s) => s.entryIndices.includes(entryIndex))?.spawnedBy;
   const estimatedTokens = estimateEntryTokens(entry);
   return {
     entry,

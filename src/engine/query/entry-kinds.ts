@@ -61,7 +61,8 @@ export function isCompactionEntry(entry: Entry): boolean {
     entry.isCompactSummary ||
     entry.compact !== undefined ||
     entry.microcompact !== undefined ||
-    (entry.kind === 'system' && (entry.subtype === 'compact_boundary' || entry.subtype === 'microcompact_boundary'))
+    (entry.kind === 'system' &&
+      (entry.subtype === 'compact_boundary' || entry.subtype === 'microcompact_boundary'))
   );
 }
 

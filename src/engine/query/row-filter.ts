@@ -30,7 +30,7 @@ export function getToolNameForResult(session: Session, toolUseId: string): strin
  */
 export function entryMatchesSearch(session: Session, entry: Entry, needle: string): boolean {
   if (needle === '') return true;
-  const has = (text: string | undefined) => text !== undefined && text.toLowerCase().includes(needle);
+  const has = (text: string | undefined) => text?.toLowerCase().includes(needle) === true;
   if (has(entry.summaryText) || has(entry.type) || has(entry.subtype) || has(entry.detailType)) return true;
   for (const block of entry.blocks) {
     switch (block.kind) {
@@ -39,7 +39,8 @@ export function entryMatchesSearch(session: Session, entry: Entry, needle: strin
         if (has(block.text)) return true;
         break;
       case 'tool-use':
-        if (has(block.name) || has(block.filePath) || has(block.command) || has(block.inputPreview)) return true;
+        if (has(block.name) || has(block.filePath) || has(block.command) || has(block.inputPreview))
+          return true;
         break;
       case 'tool-result':
         if (has(block.text) || has(getToolNameForResult(session, block.toolUseId))) return true;
@@ -57,7 +58,12 @@ export function entryMatchesSearch(session: Session, entry: Entry, needle: strin
 }
 
 /** True when the entry passes the filter. */
-export function entryMatchesFilter(session: Session, entry: Entry, kindMask: number, needle: string): boolean {
+export function entryMatchesFilter(
+  session: Session,
+  entry: Entry,
+  kindMask: number,
+  needle: string,
+): boolean {
   return (getEntryKindMask(entry) & kindMask) !== 0 && entryMatchesSearch(session, entry, needle);
 }
 

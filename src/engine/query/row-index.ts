@@ -15,7 +15,8 @@ export function computeRowIndex(session: Session, filter: RowFilter): Int32Array
   let count = 0;
   for (let row = 0; row < order.length; row++) {
     const entryIndex = order[row]!;
-    if (entryMatchesFilter(session, session.entries[entryIndex]!, kindMask, needle)) out[count++] = entryIndex;
+    if (entryMatchesFilter(session, session.entries[entryIndex]!, kindMask, needle))
+      out[count++] = entryIndex;
   }
   return count === out.length ? out : out.slice(0, count);
 }

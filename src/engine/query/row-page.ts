@@ -39,9 +39,31 @@ export function formatImagePlaceholder(images: number, noun = 'image'): string {
   return `[${label} · ~${formatCount(images * TOKENS_PER_IMAGE)} tok]`;
 }
 
+/** Input fields that say what a call is about, in order of preference (Task, Grep, WebFetch, …). */
+const DESCRIPTIVE_INPUT_KEYS = ['description', 'pattern', 'query', 'url', 'skill', 'prompt'] as const;
+
+/**
+ * A short description of a tool call's input. Works on the (possibly truncated) JSON preview, so
+ * it reads string fields with a pattern instead of parsing.
+ */
+export function describeToolInput(block: Extract<Block, { kind: 'tool-use' }>): string {
+  if (block.command !== undefined) return block.command;
+  if (block.filePath !== undefined) return block.filePath;
+  for (const key of DESCRIPTIVE_INPUT_KEYS) {
+    const match = new RegExp(`"${key}":"((?:[^"\\\\]|\\\\.)*)`).exec(block.inputPreview);
+    if (match?.[1]) {
+      try {
+        return JSON.parse(`"${match[1]}"`) as string;
+      } catch {
+        return match[1];
+      }
+    }
+  }
+  return block.inputPreview;
+}
+
 function describeToolUse(block: Extract<Block, { kind: 'tool-use' }>): string {
-  const target = block.command ?? block.filePath ?? block.inputPreview;
-  return `${block.name} ${toOneLine(target, ROW_TEXT_CHARS)}`;
+  return `${block.name} ${toOneLine(describeToolInput(block), ROW_TEXT_CHARS)}`;
 }
 
 function describeBlock(session: Session, block: Block): string {
@@ -95,7 +117,8 @@ function describeEntry(session: Session, entry: Entry): string {
 
 function getToolFields(session: Session, entry: Entry): Pick<RowSummary, 'toolName' | 'toolStatus'> {
   for (const block of entry.blocks) {
-    if (block.kind === 'tool-use') return { toolName: block.name, toolStatus: getToolResultInfo(session, block.id).status };
+    if (block.kind === 'tool-use')
+      return { toolName: block.name, toolStatus: getToolResultInfo(session, block.id).status };
     if (block.kind === 'tool-result') {
       return {
         toolName: getToolNameForResult(session, block.toolUseId),
@@ -130,7 +153,12 @@ export function getRowSummary(session: Session, entryIndex: number, row: number)
 }
 
 /** Rows `start … start+count-1` of a row index (clamped to its length). */
-export function getRowPage(session: Session, indices: Int32Array, start: number, count: number): RowSummary[] {
+export function getRowPage(
+  session: Session,
+  indices: Int32Array,
+  start: number,
+  count: number,
+): RowSummary[] {
   const end = Math.min(indices.length, Math.max(0, start) + Math.max(0, count));
   const rows: RowSummary[] = [];
   for (let row = Math.max(0, start); row < end; row++) rows.push(getRowSummary(session, indices[row]!, row));

@@ -1,4 +1,13 @@
-import type { Compaction, DialectId, ParseIssue, SessionFile, SessionMeta, Severity, Session, TokenCount } from '../types';
+import type {
+  Compaction,
+  DialectId,
+  ParseIssue,
+  SessionFile,
+  SessionMeta,
+  Severity,
+  Session,
+  TokenCount,
+} from '../types';
 import { getCallLanes } from './call-lanes';
 
 /** The small, plain part of a session the UI keeps on the main thread (header, markers, knobs). */

@@ -12,7 +12,10 @@ export interface ToolResultInfo {
 
 type ToolResultBlock = Extract<Block, { kind: 'tool-result' }>;
 
-function findResultBlock(session: Session, toolUseId: string): { block: ToolResultBlock; entryIndex: number } | undefined {
+function findResultBlock(
+  session: Session,
+  toolUseId: string,
+): { block: ToolResultBlock; entryIndex: number } | undefined {
   const entryIndex = session.toolResultEntry.get(toolUseId);
   if (entryIndex === undefined) return undefined;
   for (const block of session.entries[entryIndex]?.blocks ?? []) {

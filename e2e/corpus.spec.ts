@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import {
+  CORPUS_FILE,
+  countCompactions,
+  dropFiles,
+  expect,
+  getSummaryTexts,
+  openEmpty,
+  shoot,
+  test,
+} from './fixtures';
+
+test.describe('a real transcript dropped onto the page', () => {
+  test.skip(!fs.existsSync(CORPUS_FILE), `corpus file not found at ${CORPUS_FILE}`);
+
+  test('shows one marker per compaction, and the card shows the full summary', async ({ page }, testInfo) => {
+    const text = fs.readFileSync(CORPUS_FILE, 'utf8');
+    const expected = countCompactions(text);
+    const summaries = getSummaryTexts(text);
+    expect(expected).toEqual({ compact: 3, microcompact: 1 }); // what FORMAT.md says this file holds
+
+    await openEmpty(page);
+    await dropFiles(page, [{ name: CORPUS_FILE.split('/').pop()!, content: text }]);
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    const lines = text.split('\n').filter((l) => l.trim() !== '').length;
+    await expect(page.getByTestId('stat-entries')).toContainText(lines.toLocaleString('en-US'));
+
+    const markers = page.getByTestId('compaction-marker');
+    await expect(markers.locator('[data-kind="compact"]')).toHaveCount(0); // markers are the buttons themselves
+    await expect(page.locator('[data-testid="compaction-marker"][data-kind="compact"]')).toHaveCount(
+      expected.compact,
+    );
+    await expect(page.locator('[data-testid="compaction-marker"][data-kind="microcompact"]')).toHaveCount(
+      expected.microcompact,
+    );
+    await expect(page.getByTestId('transcript-row').first()).toBeVisible();
+    await shoot(page, testInfo, 'corpus-loaded');
+
+    // The second compaction's card: the complete summary, not the 2,000-char preview.
+    await page.locator('[data-testid="compaction-marker"][data-kind="compact"]').nth(1).click();
+    const card = page.getByTestId('compaction-card');
+    await expect(card).toBeVisible();
+    const summary = card.getByTestId('compaction-summary');
+    await expect(summary).toBeVisible();
+    const shown = await summary.textContent();
+    expect(shown).toBe(summaries[1]);
+    expect(summaries[1]!.length).toBeGreaterThan(2_000);
+    await shoot(page, testInfo, 'corpus-compaction-card');
+
+    // The microcompact card lists the cleared tool results.
+    await page.locator('[data-testid="compaction-marker"][data-kind="microcompact"]').click();
+    await expect(card).toHaveAttribute('data-kind', 'microcompact');
+    await expect(card.getByTestId('cleared-tools').locator('li')).toHaveCount(8);
+    await shoot(page, testInfo, 'corpus-microcompact-card');
+
+    // Following a cleared id reveals its result in the transcript, marked "cleared".
+    await card.getByTestId('cleared-tools').locator('button').first().click();
+    const selected = page.locator('[data-testid="transcript-row"][aria-selected="true"]');
+    await expect(selected).toHaveAttribute('data-tool-status', 'cleared');
+    await expect(selected).toContainText('cleared');
+    await card.getByTestId('compaction-card-close').click();
+    await expect(card).toBeHidden();
+    await expect(page.getByTestId('entry-detail')).toContainText('Cleared by microcompact');
+    await shoot(page, testInfo, 'corpus-cleared');
+  });
+});

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+
+// Shared e2e fixtures: every test audits the network (nothing may leave localhost) and fails on
+// page errors; helpers drop files onto the page like a user would.
+
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+export const FIXTURES_DIR = path.join(REPO_ROOT, 'tests', 'fixtures');
+export const SAMPLES_DIR = path.join(REPO_ROOT, 'public', 'samples');
+export const CORPUS_FILE = path.join(
+  REPO_ROOT,
+  '../shared/corpus/aistrad__work/claude__projects__-home-aiscend-work-vibelife__120e3499-cd68-46de-a639-d9ef55d094fc.jsonl',
+);
+export const SHOTS_DIR = '/tmp/shots';
+
+interface Fixtures {
+  /** Non-local URLs the page tried to reach; asserted empty after each test. */
+  foreignRequests: string[];
+  pageErrors: string[];
+}
+
+/**
+ * Console errors that do not fail a test: HTTP errors of fetches the test provokes on purpose (a
+ * mock API answering 401/429/…) are reported by Chromium as "Failed to load resource".
+ */
+const ALLOWED_CONSOLE_ERRORS: RegExp[] = [/^Failed to load resource/];
+
+export const test = base.extend<Fixtures>({
+  foreignRequests: [
+    async ({ context }, use) => {
+      const foreign: string[] = [];
+      context.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.protocol.startsWith('http') && !LOCAL_HOSTS.has(url.hostname)) foreign.push(request.url());
+      });
+      await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost|\[::1\])/, (route) => {
+        foreign.push(route.request().url());
+        return route.abort();
+      });
+      await use(foreign);
+      expect(foreign, 'requests that left localhost').toEqual([]);
+    },
+    { auto: true },
+  ],
+  pageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      // CSP violations show up as console errors, not page errors.
+      page.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        const text = message.text();
+        if (!ALLOWED_CONSOLE_ERRORS.some((re) => re.test(text))) errors.push(`console: ${text}`);
+      });
+      await use(errors);
+      expect(errors, 'uncaught errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+export interface DropFile {
+  name: string;
+  content: string;
+}
+
+/** Drops files onto the page (the whole page is the drop zone), as one drag & drop. */
+export async function dropFiles(page: Page, files: DropFile[]): Promise<void> {
+  const dataTransfer = await page.evaluateHandle((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) dt.items.add(new File([f.content], f.name, { type: 'application/x-ndjson' }));
+    return dt;
+  }, files);
+  await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer });
+}
+
+/** Opens the app without the bundled sample. */
+export async function openEmpty(page: Page): Promise<void> {
+  await page.goto('/?sample=0');
+  await expect(page.getByTestId('dropzone')).toBeVisible();
+}
+
+/** Saves a screenshot in the test's output folder and in /tmp/shots for review. */
+export async function shoot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await page.screenshot({ path: testInfo.outputPath(`${name}.png`) });
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`) });
+}
+
+/** Compaction events in raw JSONL, counted independently of the app's parser. */
+export function countCompactions(text: string): { compact: number; microcompact: number } {
+  let compact = 0;
+  let microcompact = 0;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const record = JSON.parse(line) as { type?: string; subtype?: string };
+      if (record.type === 'system' && record.subtype === 'compact_boundary') compact++;
+      if (record.type === 'system' && record.subtype === 'microcompact_boundary') microcompact++;
+    } catch {
+      // broken lines are not compactions
+    }
+  }
+  return { compact, microcompact };
+}
+
+/** The `isCompactSummary` message texts of a raw JSONL file, in order. */
+export function getSummaryTexts(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.includes('"isCompactSummary":true')) continue;
+    try {
+      const record = JSON.parse(line) as { message?: { content?: unknown } };
+      if (typeof record.message?.content === 'string') out.push(record.message.content);
+    } catch {
+      // ignore
+    }
+  }
+  return out;
+}

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import { CORPUS_FILE, dropFiles, expect, openEmpty, shoot, test } from './fixtures';
+
+test.describe('inspecting a transcript', () => {
+  test.skip(!fs.existsSync(CORPUS_FILE), `corpus file not found at ${CORPUS_FILE}`);
+
+  test('row detail, raw JSON, search, tokens panel and knobs', async ({ page }, testInfo) => {
+    const text = fs.readFileSync(CORPUS_FILE, 'utf8');
+    await openEmpty(page);
+    await dropFiles(page, [{ name: 'session.jsonl', content: text }]);
+    await expect(page.getByTestId('session-header')).toBeVisible();
+
+    // Search narrows the rows; selecting one shows its detail.
+    await page.getByTestId('search-input').fill('TODOWRITE');
+    const rows = page.getByTestId('transcript-row');
+    await expect(rows.first()).toContainText('TodoWrite');
+    await rows.first().click();
+    const detail = page.getByTestId('entry-detail');
+    await expect(detail).toContainText('TodoWrite');
+    await page.getByTestId('detail-tab-raw').click();
+    const raw = page.getByTestId('raw-json');
+    await expect(raw).toContainText('"type": "assistant"');
+    await expect(raw).toContainText('"name": "TodoWrite"');
+    await shoot(page, testInfo, 'inspect-raw-json');
+
+    // Keyboard navigation moves the selection.
+    const before = await detail.getAttribute('data-entry-index');
+    await page.getByTestId('transcript-list').press('ArrowDown');
+    await expect(detail).not.toHaveAttribute('data-entry-index', before ?? '');
+
+    // Tokens panel: real usage next to the estimate.
+    await page.getByTestId('tab-tokens').click();
+    const tokens = page.getByTestId('tokens-panel');
+    await expect(tokens).toBeVisible();
+    await expect(tokens.getByTestId('token-row').first()).toBeVisible();
+    await shoot(page, testInfo, 'inspect-tokens');
+
+    // Knobs move the thresholds.
+    const auto = page.getByTestId('threshold-autocompact');
+    await expect(auto).toHaveAttribute('data-value', '167000');
+    await page.getByTestId('knob-window').selectOption('1000000');
+    await expect(auto).toHaveAttribute('data-value', '967000');
+    await page.getByTestId('knob-window').selectOption('200000');
+    await page.getByTestId('knob-pct').fill('50');
+    await expect(auto).toHaveAttribute('data-value', '90000');
+    await page.getByTestId('knob-pct').fill('');
+    await page.getByTestId('knob-max-output').fill('8000');
+    await expect(auto).toHaveAttribute('data-value', '179000');
+    await page.getByTestId('knob-profile').selectOption('legacy');
+    await expect(auto).toHaveAttribute('data-value', '187000');
+
+    // Hovering the chart shows the call's tokens.
+    const timeline = page.getByTestId('timeline');
+    const box = (await timeline.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.6);
+    await expect(page.getByTestId('timeline-tooltip')).toContainText('context');
+    await shoot(page, testInfo, 'inspect-hover');
+  });
+});

@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { countCompactions, expect, getSummaryTexts, SAMPLES_DIR, shoot, test } from './fixtures';
+
+const INDEX = path.join(SAMPLES_DIR, 'index.json');
+
+test.describe('the bundled sample', () => {
+  test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
+
+  test('opens on start with its compactions', async ({ page }, testInfo) => {
+    await page.goto('/');
+    const header = page.getByTestId('session-header');
+    await expect(header).toBeVisible();
+    await expect(page.getByTestId('stat-entries')).not.toContainText(/^0 /);
+    await expect(page.getByTestId('stat-user-turns')).toBeVisible();
+    await expect(page.getByTestId('stat-api-calls')).toBeVisible();
+    const auto = page.locator('[data-testid="compaction-marker"][data-kind="compact"][data-trigger="auto"]');
+    const manual = page.locator(
+      '[data-testid="compaction-marker"][data-kind="compact"][data-trigger="manual"]',
+    );
+    const micro = page.locator('[data-testid="compaction-marker"][data-kind="microcompact"]');
+    await expect(auto.first()).toBeVisible();
+    await expect(manual).toHaveCount(1);
+    await expect(micro.first()).toBeVisible();
+    await shoot(page, testInfo, 'sample-start');
+
+    // The main file as the server serves it (the build's copy of public/), read independently:
+    // marker count and the full text of every summary.
+    const index = (await (await page.request.get('/samples/index.json')).json()) as {
+      files: { path: string; role: string }[];
+    };
+    const main = index.files.find((f) => f.role === 'main') ?? index.files[0]!;
+    const text = await (await page.request.get(`/samples/${main.path}`)).text();
+    const counts = countCompactions(text);
+    const mainMarkers = page.locator('[data-testid="compaction-marker"]:not(.side)');
+    await expect(mainMarkers).toHaveCount(counts.compact + counts.microcompact);
+    const summaries = getSummaryTexts(text);
+    const compacts = page.locator('[data-testid="compaction-marker"][data-kind="compact"]:not(.side)');
+    for (let i = 0; i < summaries.length; i++) {
+      await compacts.nth(i).click();
+      const summary = page.getByTestId('compaction-card').getByTestId('compaction-summary');
+      await expect(summary).toBeVisible();
+      expect(await summary.textContent()).toBe(summaries[i]);
+      if (i === 0) await shoot(page, testInfo, 'sample-card');
+    }
+    await micro.first().click();
+    await expect(page.getByTestId('compaction-card')).toHaveAttribute('data-kind', 'microcompact');
+    await expect(page.getByTestId('cleared-tools').locator('li').first()).toBeVisible();
+    await shoot(page, testInfo, 'sample-microcompact');
+
+    // Subagent rows sit indented under the Task call that spawned them.
+    await page.getByTestId('compaction-card-close').click();
+    await page.getByTestId('search-input').fill('');
+    const subagentRow = page.locator('[data-testid="transcript-row"][data-depth="1"]').first();
+    await page.getByTestId('filter-all').click(); // none
+    await page.getByTestId('filter-tool-call').click();
+    await page.getByTestId('filter-assistant-text').click();
+    const list = page.getByTestId('transcript-list');
+    for (let k = 0; k <= 40 && !(await subagentRow.isVisible()); k++) {
+      await list.evaluate((el, f) => {
+        el.scrollTop = el.scrollHeight * f;
+      }, k / 40);
+    }
+    await expect(subagentRow).toBeVisible();
+    await subagentRow.scrollIntoViewIfNeeded();
+    await shoot(page, testInfo, 'sample-subagent');
+  });
+
+  test('?sample=0 skips it', async ({ page }) => {
+    await page.goto('/?sample=0');
+    await expect(page.getByText('Drop a Claude Code transcript here')).toBeVisible();
+    await expect(page.getByTestId('session-header')).toHaveCount(0);
+  });
+});

@@ -1,0 +1,92 @@
+// Shared parts of the local protocol mocks: CORS, body reading, error triggers, a canned summary.
+// No dependencies: node:http only. Used by tests (createMockServer) and Playwright (CLI entry).
+
+/**
+ * CORS for a browser page on another origin: echo the origin and the requested headers
+ * (a `*` wildcard does not cover `authorization`, which the Anthropic SDK sends).
+ */
+export function setCors(req, res) {
+  res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
+  res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
+  res.setHeader(
+    'access-control-allow-headers',
+    req.headers['access-control-request-headers'] ??
+      'authorization, content-type, x-api-key, anthropic-version',
+  );
+  res.setHeader('access-control-expose-headers', 'retry-after, request-id');
+  res.setHeader('access-control-max-age', '600');
+  res.setHeader('vary', 'origin');
+}
+
+export function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * Which failure a request asks for: the model name `mock-<what>` or the header
+ * `x-mock-error: <what>`. <what> is 401, 403, 429, 529, 503, too-long, reset, reset-mid-stream,
+ * overloaded-stream or slow (chunks every 250 ms, for cancelling).
+ */
+export function getTrigger(req, body) {
+  const header = req.headers['x-mock-error'];
+  if (typeof header === 'string' && header) return header;
+  const model = typeof body?.model === 'string' ? body.model : '';
+  const match = /^mock-(.+)$/.exec(model);
+  return match ? match[1] : undefined;
+}
+
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((b) => (b?.type === 'text' ? b.text : b?.type === 'tool_use' ? JSON.stringify(b.input ?? {}) : ''))
+    .join('\n');
+}
+
+/** Character count of everything in a request body (for fake token counts: chars / 4). */
+export function countChars(body) {
+  const system = typeof body?.system === 'string' ? body.system : textOf(body?.system);
+  return (system?.length ?? 0) + (body?.messages ?? []).reduce((n, m) => n + textOf(m.content).length, 0);
+}
+
+/** A short deterministic summary of the request: paths it mentions and the last user text. */
+export function cannedSummary(messages) {
+  const userTexts = messages
+    .filter((m) => m.role === 'user')
+    .map((m) => textOf(m.content).trim())
+    .filter(Boolean);
+  // The last user message is the summarization prompt; the one before is the user's last request.
+  const lastRequest = userTexts.length > 1 ? userTexts[userTexts.length - 2] : (userTexts[0] ?? '');
+  const all = messages.map((m) => textOf(m.content)).join('\n');
+  const paths = [...new Set(all.match(/(?:\/[\w.@-]+)+\.\w{1,8}/g) ?? [])].slice(0, 5);
+  return [
+    '<summary>',
+    '1. Primary Request and Intent: summarized by the local mock server.',
+    `2. Files and Code Sections: ${paths.length ? paths.join(', ') : 'none'}`,
+    `3. Optional Next Step: "${lastRequest.replace(/\s+/g, ' ').slice(0, 160)}"`,
+    '</summary>',
+  ].join('\n');
+}
+
+/** Splits text into small pieces, as a model streams it. */
+export function pieces(text, size = 12) {
+  const out = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Starts `server` from the command line: `node mock/<name>.mjs [port]`. */
+export function runFromCommandLine(server, name, defaultPort) {
+  const port = Number(process.argv[2] ?? process.env.PORT ?? defaultPort);
+  server.listen(port, '127.0.0.1', () => console.log(`${name} listening on http://127.0.0.1:${port}`));
+  const stop = () => server.close(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+
+// Prefer the system Chromium (Debian: /usr/bin/chromium); CHROMIUM_PATH overrides it; without one,
+// Playwright's own browser is used (`npx playwright install chromium` once). PW_BUNDLED_BROWSER=1
+// forces that fallback.
+const systemChromium = process.env.PW_BUNDLED_BROWSER
+  ? undefined
+  : [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+      (p): p is string => !!p && fs.existsSync(p),
+    );
+/** E2E_DEV=1 tests against the `vite` dev server instead of `vite preview` of the last build. */
+const DEV = !!process.env.E2E_DEV;
+const PORT = DEV ? 5173 : 4173;
+
+export default defineConfig({
+  testDir: './e2e',
+  timeout: 60_000,
+  expect: { timeout: 20_000 },
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    screenshot: 'only-on-failure',
+    ...devices['Desktop Chrome'],
+    viewport: { width: 1440, height: 900 },
+    launchOptions: {
+      ...(systemChromium ? { executablePath: systemChromium } : {}),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        // Debian chromium otherwise resolves update.googleapis.com, accounts.google.com, clients2.google.com.
+        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+      ],
+    },
+  },
+  webServer: {
+    command: DEV
+      ? `npx vite --host 127.0.0.1 --port ${PORT} --strictPort`
+      : `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+    url: `http://127.0.0.1:${PORT}/`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+  },
+});

@@ -1,0 +1,94 @@
+import { parseArgs } from 'node:util';
+import { parseSession } from '../engine/parse/parse-session';
+import { computeReplay } from '../engine/replay/compute-replay';
+import { formatReplayDump } from '../engine/replay/dump';
+import { prepareReplay } from '../engine/replay/prepare';
+import type { SummaryModelId } from '../engine/replay/summary-size';
+import { DEFAULT_STRATEGY_ID, getStrategy } from '../engine/strategies/registry';
+import { getSessionInfo } from '../engine/strategies/types';
+import { createNodeFileSource } from './node-source';
+
+// `compactlab replay`: the same engine code as the app's replay, on the command line.
+
+export const REPLAY_USAGE = `  compactlab replay <session.jsonl> [subagent files…] [--strategy claude-code] [knobs…] [--json]
+      Re-run compaction over the transcript under the log's own knobs (or yours) and compare
+      with where it really compacted. Knobs: --profile v2.1.68|v2.0|legacy --window N
+      --max-output N --pct N --keep-recent N --protect N --min-savings N --no-microcompact
+      --no-auto-compact --no-compact --session-memory N --summary-model recorded|ratio`;
+
+type Out = (text: string) => void;
+
+const NUMBER_FLAGS: Record<string, string> = {
+  window: 'contextWindow',
+  'max-output': 'maxOutputTokens',
+  pct: 'autocompactPctOverride',
+  'keep-recent': 'microcompactKeepRecent',
+  protect: 'microcompactProtectTokens',
+  'min-savings': 'microcompactMinSavings',
+  'session-memory': 'sessionMemoryTokens',
+  'blocking-limit': 'blockingLimitOverride',
+};
+
+/** Converts typed arrays to plain arrays for JSON. */
+function toJson(value: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(value, (_key, v) =>
+      ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v,
+    ),
+  );
+}
+
+export async function replayCommand(args: string[], out: Out): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean' },
+      strategy: { type: 'string', default: DEFAULT_STRATEGY_ID },
+      profile: { type: 'string' },
+      'summary-model': { type: 'string' },
+      'no-microcompact': { type: 'boolean' },
+      'no-auto-compact': { type: 'boolean' },
+      'no-compact': { type: 'boolean' },
+      ...Object.fromEntries(Object.keys(NUMBER_FLAGS).map((k) => [k, { type: 'string' as const }])),
+    },
+  });
+  if (positionals.length === 0) {
+    out(`Usage:\n${REPLAY_USAGE}`);
+    return 2;
+  }
+  const strategy = getStrategy(values.strategy ?? DEFAULT_STRATEGY_ID);
+  const session = await parseSession(positionals.map((p) => createNodeFileSource(p)));
+  if (session.apiCalls.length === 0) {
+    process.stderr.write('compactlab replay: no API call in this transcript: nothing to replay\n');
+    return 1;
+  }
+  const prepared = prepareReplay(session);
+  const { knobs: sessionKnobs, notes } = strategy.getSessionKnobs(getSessionInfo(prepared));
+  const overrides: Record<string, unknown> = {};
+  const v = values as Record<string, unknown>;
+  for (const [flag, key] of Object.entries(NUMBER_FLAGS)) {
+    if (v[flag] === undefined) continue;
+    const x = Number(v[flag]);
+    if (!Number.isFinite(x)) {
+      process.stderr.write(`compactlab replay: --${flag} expects a number, got "${String(v[flag])}"\n`);
+      return 2;
+    }
+    overrides[key] = x;
+  }
+  if (values.profile !== undefined) overrides.profile = values.profile;
+  if (values['no-microcompact']) overrides.microcompactEnabled = false;
+  if (values['no-auto-compact']) overrides.autoCompactEnabled = false;
+  if (values['no-compact']) overrides.disableCompact = true;
+  const knobs = strategy.normalizeKnobs(overrides, sessionKnobs);
+  const summaryModel = (values['summary-model'] ?? 'recorded') as SummaryModelId;
+  if (summaryModel !== 'recorded' && summaryModel !== 'ratio') {
+    process.stderr.write(`compactlab replay: --summary-model is recorded or ratio, got "${summaryModel}"\n`);
+    return 2;
+  }
+  const result = computeReplay(prepared, strategy.id, knobs, { summaryModel });
+  result.notes.push(...notes);
+  if (values.json) out(JSON.stringify(toJson(result), null, 2));
+  else out([formatReplayDump(prepared, result), ...notes.map((n) => `note: ${n}`)].join('\n'));
+  return 0;
+}

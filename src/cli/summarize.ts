@@ -1,0 +1,200 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { parseSession, readEntryText } from '../engine/parse/parse-session';
+import { getPreset, PROMPT_PRESETS, requirePreset } from '../engine/prompts/registry';
+import { extractMessageText } from '../engine/query/compaction-detail';
+import { FACT_CATEGORIES, FACT_CATEGORY_LABELS } from '../engine/retention/types';
+import { ANTHROPIC_DEFAULT_MODEL } from '../engine/summarize/anthropic';
+import { BUILTIN_MODEL } from '../engine/summarize/builtin';
+import { createSummarizer, type SummarizerConfig } from '../engine/summarize/create';
+import { OPENAI_DEFAULT_BASE_URL } from '../engine/summarize/openai-compatible';
+import { type PromptSettings, prepareSummary } from '../engine/summarize/prepare';
+import { runSummary } from '../engine/summarize/run';
+import { parseCompactionPoint } from '../engine/summarize/span';
+import { SummarizerError } from '../engine/summarize/types';
+import { createNodeFileSource } from './node-source';
+
+// `compactlab summarize`: the span a compaction would replace, the exact request, the summary,
+// its tokens and its retention score. API keys come from the environment and are never printed.
+
+export const SUMMARIZE_USAGE = `  compactlab summarize <session.jsonl> [subagent files…] --at <api-call index | c<N> | compaction uuid>
+        [--preset <id>] [--prompt-file <file>] [--instructions <text>] [--summarizer builtin|anthropic|openai|recorded]
+        [--model <id>] [--base-url <url>] [--max-tokens <n>] [--temperature <t>] [--keep-from <api call>] [--json]
+      Summarize the span a compaction would replace at that point (after API call N, or a real
+      compaction) and score which facts the summary kept. Anthropic reads ANTHROPIC_API_KEY,
+      openai reads OPENAI_API_KEY (optional for local servers); keys are never printed.
+      Presets: ${PROMPT_PRESETS.map((p) => p.id).join(', ')}.`;
+
+const fmt = (n: number | undefined): string =>
+  n === undefined ? '—' : Math.round(n).toLocaleString('en-US');
+const pct = (ratio: number): string => `${Math.round(ratio * 100)}%`;
+
+type Command = (args: string[], out: (text: string) => void) => Promise<number>;
+
+function summarizerConfig(
+  kind: string,
+  baseUrl: string | undefined,
+  continuation: () => Promise<string>,
+): Promise<SummarizerConfig> | SummarizerConfig {
+  switch (kind) {
+    case 'builtin':
+      return { kind: 'builtin' };
+    case 'anthropic': {
+      const apiKey = process.env.ANTHROPIC_API_KEY;
+      if (!apiKey) throw new Error('--summarizer anthropic needs ANTHROPIC_API_KEY in the environment');
+      return { kind: 'anthropic', apiKey, baseUrl };
+    }
+    case 'openai':
+      return {
+        kind: 'openai',
+        baseUrl: baseUrl ?? OPENAI_DEFAULT_BASE_URL,
+        apiKey: process.env.OPENAI_API_KEY || undefined,
+      };
+    case 'recorded':
+      return continuation().then((text) => ({ kind: 'recorded' as const, continuation: text }));
+    default:
+      throw new Error(`unknown --summarizer "${kind}" (builtin, anthropic, openai or recorded)`);
+  }
+}
+
+function number(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new Error(`--${name} expects a number, got "${value}"`);
+  return n;
+}
+
+export const summarize: Command = async (args, out) => {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      at: { type: 'string' },
+      preset: { type: 'string' },
+      'prompt-file': { type: 'string' },
+      instructions: { type: 'string' },
+      summarizer: { type: 'string', default: 'builtin' },
+      model: { type: 'string' },
+      'base-url': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      temperature: { type: 'string' },
+      'keep-from': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  });
+  if (positionals.length === 0 || values.at === undefined) {
+    out(`Usage:\n${SUMMARIZE_USAGE}`);
+    return 2;
+  }
+  const preset = requirePreset(values.preset ?? 'claude-code-full');
+  const sources = positionals.map((p) => createNodeFileSource(p));
+  const session = await parseSession(sources);
+  const point = parseCompactionPoint(session, values.at);
+  const kind = values.summarizer ?? 'builtin';
+  const model =
+    values.model ??
+    (kind === 'anthropic'
+      ? ANTHROPIC_DEFAULT_MODEL
+      : kind === 'openai'
+        ? 'llama3.1'
+        : kind === 'recorded'
+          ? 'recorded'
+          : BUILTIN_MODEL);
+  const settings: PromptSettings = {
+    presetId: preset.id,
+    prompt: values['prompt-file'] ? readFileSync(values['prompt-file'], 'utf8') : preset.prompt,
+    customInstructions: values.instructions ?? '',
+    systemPrompt: preset.systemPrompt,
+    model,
+    maxOutputTokens: number(values['max-tokens'], 'max-tokens') ?? preset.maxOutputTokens,
+    temperature: number(values.temperature, 'temperature'),
+    keepFromApiCallIndex: number(values['keep-from'], 'keep-from'),
+  };
+  const prepared = await prepareSummary(session, sources, point, settings);
+  const config = await summarizerConfig(kind, values['base-url'], async () => {
+    const compaction =
+      prepared.span.compactionIndex === undefined
+        ? undefined
+        : session.compactions[prepared.span.compactionIndex];
+    if (compaction?.summaryEntryIndex === undefined)
+      throw new Error('--summarizer recorded needs --at on a real compaction with a summary');
+    return extractMessageText(await readEntryText(sources, session, compaction.summaryEntryIndex)) ?? '';
+  });
+  const summarizer = createSummarizer(config, preset);
+  let outcome: Awaited<ReturnType<typeof runSummary>>;
+  try {
+    outcome = await runSummary(summarizer, prepared.request, preset.output, prepared.facts);
+  } catch (error) {
+    if (error instanceof SummarizerError) {
+      process.stderr.write(`compactlab summarize: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  const { result, retention } = outcome;
+
+  if (values.json) {
+    out(
+      JSON.stringify(
+        {
+          span: prepared.span,
+          request: {
+            ...prepared.request,
+            estimatedTokens: prepared.estimatedTokens,
+            retainedMessages: prepared.keptMessages,
+          },
+          summarizer: {
+            kind: config.kind,
+            ...(config.kind === 'anthropic' || config.kind === 'openai' ? { baseUrl: config.baseUrl } : {}),
+          },
+          summary: {
+            raw: result.text,
+            text: outcome.text,
+            tokens: outcome.summaryTokens,
+            tokensSource: outcome.summaryTokensSource,
+            model: result.model,
+            usage: result.usage,
+            durationMs: Math.round(result.durationMs),
+            costUsd: result.costUsd,
+            stopReason: result.stopReason,
+          },
+          retention: {
+            ...retention,
+            matches: undefined,
+            facts: prepared.facts.map((f, i) => ({ ...f, match: retention.matches[i] })),
+          },
+        },
+        null,
+        2,
+      ),
+    );
+    return 0;
+  }
+  const { span, request } = prepared;
+  const lines = [
+    `Span: ${span.label} — entries ${span.fromEntryIndex}–${span.uptoEntryIndex}, ${request.messages.length} messages${prepared.keptMessages ? ` (${prepared.keptMessages} retained verbatim)` : ''}, context before ${fmt(span.contextTokensBefore)} tokens`,
+    `Request: preset ${preset.id}${values['prompt-file'] ? ` (prompt from ${values['prompt-file']})` : ''} · system ${fmt(request.system.length)} chars · prompt ${fmt(request.prompt.length)} chars · ≈${fmt(prepared.estimatedTokens)} tokens (chars / 4)`,
+    `Summarizer: ${config.kind} · model ${result.model} · ${fmt(result.durationMs)} ms · in ${fmt(result.usage.inputTokens)} / out ${fmt(result.usage.outputTokens)} tokens${result.costUsd === undefined ? '' : ` · $${result.costUsd.toFixed(4)}`}`,
+    `Summary: ${fmt(outcome.text.length)} chars · ${fmt(outcome.summaryTokens)} tokens (${outcome.summaryTokensSource === 'api' ? 'API count' : 'chars / 4'})`,
+    '',
+    '─── summary ───',
+    outcome.text,
+    '',
+    `─── retention: ${retention.kept}/${retention.total} facts kept (${pct(retention.ratio)}) ───`,
+  ];
+  for (const category of FACT_CATEGORIES) {
+    const score = retention.byCategory[category];
+    if (score.total)
+      lines.push(
+        `  ${FACT_CATEGORY_LABELS[category].padEnd(26)} ${score.kept}/${score.total} (${pct(score.ratio)})`,
+      );
+  }
+  if (retention.missed.length) {
+    lines.push('  missed:');
+    for (const missed of retention.missed.slice(0, 40)) lines.push(`    ${missed.category}: ${missed.text}`);
+    if (retention.missed.length > 40) lines.push(`    … ${retention.missed.length - 40} more (use --json)`);
+  }
+  if (!getPreset(settings.presetId)) lines.push(`(unknown preset ${settings.presetId})`);
+  out(lines.join('\n'));
+  return 0;
+};

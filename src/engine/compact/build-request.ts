@@ -1,0 +1,121 @@
+import { readEntryRecord } from '../parse/parse-session';
+import type { ByteSource } from '../parse/source';
+import { getClaudeCodePrompt, SUMMARY_SYSTEM_PROMPT } from '../prompts/claude-code';
+import { estimateTextTokens } from '../tokens/estimate';
+import type { Entry, Session } from '../types';
+import { estimateApiMessagesTokens, normalizeMessages, type RecordInput } from './normalize-messages';
+import type { ApiMessage, CompactionRequest, RequestVariant } from './types';
+
+// What a compaction would send to the summarizer at any point of a transcript (v2.1.68 "Full
+// mechanism", step 4; compact-system.md `j91` phase 3): the messages since the last boundary
+// (`nk`: the boundary's summary included), normalized by `WZ`, then the prompt.
+
+export interface CompactionRequestOptions {
+  /** Last entry of the span (inclusive). */
+  uptoEntryIndex: number;
+  /**
+   * First entry of the span. Default: the last real compact boundary at or before `uptoEntryIndex`
+   * (`nk` keeps it, so its summary message is included), or the start of the transcript.
+   */
+  fromEntryIndex?: number;
+  /**
+   * `full`: Prompt 1 over [from, upto]. `partial`: Prompt 2, summarizing the "RECENT portion"
+   * [keepFromEntryIndex, upto] after the retained earlier messages, which are sent too.
+   * `subagent`: Prompt 3 (`Q07`) over [from, upto].
+   */
+  variant: RequestVariant;
+  /** `partial` only: where the recent portion starts. */
+  keepFromEntryIndex?: number;
+  customInstructions?: string;
+  /**
+   * Text of a previous summary the replay simulated (its boundary is not in the transcript): sent
+   * first, as the continuation message would be.
+   */
+  previousSummaryText?: string;
+  /** Entries to leave out: a real compaction's summary and re-attachments the replay did not adopt. */
+  excludeEntryIndices?: readonly number[];
+  /** Empty base64 payloads, for display. */
+  elideBase64?: boolean;
+  signal?: AbortSignal;
+}
+
+/** True for entries of the main conversation (not a subagent's sidechain, not another file). */
+export function isMainThreadEntry(session: Session, entry: Entry): boolean {
+  const file = session.files[entry.fileIndex];
+  if (file?.role !== 'main') return false;
+  return !entry.isSidechain || file.openedAlone === true;
+}
+
+/** `nk`'s start: the last main compact boundary at or before `entryIndex`, or 0. */
+export function getSpanStart(session: Session, uptoEntryIndex: number): number {
+  let from = 0;
+  for (const c of session.compactions) {
+    if (c.kind !== 'compact' || c.entryIndex > uptoEntryIndex) continue;
+    const entry = session.entries[c.entryIndex];
+    if (entry && isMainThreadEntry(session, entry)) from = Math.max(from, c.entryIndex);
+  }
+  return from;
+}
+
+const MESSAGE_KINDS = new Set(['user', 'assistant', 'attachment']);
+const DROPPED_KINDS = new Set(['system', 'progress']);
+
+/**
+ * Builds the summarizer request for a span of a session. Reads each entry's full record from the
+ * sources (entries in memory hold previews only). Rejects only when `signal` aborts or a source
+ * cannot be read.
+ */
+export async function buildCompactionRequest(
+  session: Session,
+  sources: ByteSource[],
+  options: CompactionRequestOptions,
+): Promise<CompactionRequest> {
+  const upto = Math.min(options.uptoEntryIndex, session.entries.length - 1);
+  const from = Math.max(0, options.fromEntryIndex ?? getSpanStart(session, upto));
+  const exclude = new Set(options.excludeEntryIndices ?? []);
+  const inputs: RecordInput[] = [];
+  const skipped: CompactionRequest['dropped'] = [];
+  for (let i = from; i <= upto; i++) {
+    const entry = session.entries[i]!;
+    if (exclude.has(i) || !MESSAGE_KINDS.has(entry.kind) || !isMainThreadEntry(session, entry)) {
+      // `WZ` drops progress and system records; no need to read them.
+      if (DROPPED_KINDS.has(entry.kind) && isMainThreadEntry(session, entry))
+        skipped.push({ entryIndex: i, reason: entry.kind });
+      continue;
+    }
+    options.signal?.throwIfAborted();
+    inputs.push({ entryIndex: i, record: await readEntryRecord(sources, session, i) });
+  }
+  const normalized = normalizeMessages(inputs, { elideBase64: options.elideBase64 });
+  const messages: ApiMessage[] = normalized.messages;
+  if (options.previousSummaryText !== undefined) {
+    const first = messages[0];
+    const block = { type: 'text' as const, text: options.previousSummaryText };
+    if (first?.role === 'user')
+      first.content = [
+        block,
+        ...(typeof first.content === 'string'
+          ? [{ type: 'text' as const, text: first.content }]
+          : first.content),
+      ];
+    else messages.unshift({ role: 'user', content: [block] });
+  }
+  const promptVariant =
+    options.variant === 'partial' && options.keepFromEntryIndex === undefined ? 'full' : options.variant;
+  const prompt = getClaudeCodePrompt(promptVariant, options.customInstructions);
+  const estimatedTokens =
+    estimateApiMessagesTokens(messages) +
+    estimateTextTokens(prompt.length) +
+    estimateTextTokens(SUMMARY_SYSTEM_PROMPT.length);
+  return {
+    system: SUMMARY_SYSTEM_PROMPT,
+    messages,
+    prompt,
+    estimatedTokens,
+    variant: promptVariant,
+    fromEntryIndex: from,
+    uptoEntryIndex: upto,
+    entryIndices: normalized.entryIndices,
+    dropped: [...skipped, ...normalized.dropped].sort((a, b) => a.entryIndex - b.entryIndex),
+  };
+}

@@ -1,0 +1,67 @@
+import {
+  FULL_COMPACT_PROMPT,
+  PARTIAL_COMPACT_PROMPT,
+  SUBAGENT_CONTINUATION_PROMPT,
+  SUMMARY_SYSTEM_PROMPT,
+} from './claude-code';
+import { CLAUDE_CODE_SUMMARY_MAX_OUTPUT_TOKENS, type PresetSection, type PromptPreset } from './types';
+
+// Claude Code's three summarization prompts (texts in prompts/claude-code.ts, copied from
+// ../shared/reference/claude-code-compaction-v2.1.68.txt) as presets.
+
+const SOURCE_FILE = '../shared/reference/claude-code-compaction-v2.1.68.txt';
+
+const NINE: PresetSection[] = [
+  { heading: 'Primary Request and Intent', fill: 'intent' },
+  { heading: 'Key Technical Concepts', fill: 'concepts' },
+  { heading: 'Files and Code Sections', fill: 'files' },
+  { heading: 'Errors and fixes', fill: 'errors' },
+  { heading: 'Problem Solving', fill: 'problem-solving' },
+  { heading: 'All user messages', fill: 'user-messages' },
+  { heading: 'Pending Tasks', fill: 'todos' },
+  { heading: 'Current Work', fill: 'current-work' },
+  { heading: 'Optional Next Step', fill: 'next-step' },
+];
+
+export const CLAUDE_CODE_FULL: PromptPreset = {
+  id: 'claude-code-full',
+  label: 'Claude Code · full compact',
+  family: 'claude-code',
+  fidelity: 'verbatim',
+  source: `Claude Code v2.1.68 \`$M4\` (auto-compact and /compact), deobfuscated: ${SOURCE_FILE}, "Prompt 1: Full compact". The reference elides part of item 9 and the example output block; those gaps are kept as marked.`,
+  prompt: FULL_COMPACT_PROMPT,
+  systemPrompt: SUMMARY_SYSTEM_PROMPT,
+  variant: 'full',
+  sections: NINE,
+  output: { kind: 'tag', tag: 'summary' },
+  maxOutputTokens: CLAUDE_CODE_SUMMARY_MAX_OUTPUT_TOKENS,
+};
+
+export const CLAUDE_CODE_PARTIAL: PromptPreset = {
+  ...CLAUDE_CODE_FULL,
+  id: 'claude-code-partial',
+  label: 'Claude Code · partial compact ("RECENT portion")',
+  source: `Claude Code v2.1.68 \`_M4\` (/compact from a message index): ${SOURCE_FILE}, "Prompt 2: Partial compact". The reference gives the opening and closing paragraphs and says the rest is Prompt 1's; it is filled in from there.`,
+  prompt: PARTIAL_COMPACT_PROMPT,
+  variant: 'partial',
+};
+
+export const CLAUDE_CODE_SUBAGENT: PromptPreset = {
+  id: 'claude-code-subagent',
+  label: 'Claude Code · sub-agent continuation',
+  family: 'claude-code',
+  fidelity: 'verbatim',
+  source: `Claude Code v2.1.68 \`Q07\` (in-process sub-agent near its context limit): ${SOURCE_FILE}, "Prompt 3: Sub-agent continuation". Sent as a user message in the sub-agent's own conversation.`,
+  prompt: SUBAGENT_CONTINUATION_PROMPT,
+  systemPrompt: SUMMARY_SYSTEM_PROMPT,
+  variant: 'subagent',
+  sections: [
+    { heading: 'Task Overview', fill: 'intent' },
+    { heading: 'Current State', fill: 'progress' },
+    { heading: 'Important Discoveries', fill: 'errors' },
+    { heading: 'Next Steps', fill: 'next-step' },
+    { heading: 'Context to Preserve', fill: 'instructions' },
+  ],
+  output: { kind: 'tag', tag: 'summary' },
+  maxOutputTokens: CLAUDE_CODE_SUMMARY_MAX_OUTPUT_TOKENS,
+};

@@ -1,0 +1,98 @@
+import type { TokenCount } from '../types';
+
+// A summarization prompt preset: the text a compaction sends, where it comes from, and the
+// settings that go with it.
+
+export type PresetFamily =
+  | 'claude-code'
+  | 'cline'
+  | 'codex'
+  | 'opencode'
+  | 'gemini-cli'
+  | 'roo'
+  | 'anthropic-sdk';
+
+/** Which span the prompt summarizes, as Claude Code's request builder understands it. */
+export type PromptVariant = 'full' | 'partial' | 'subagent';
+
+/**
+ * What the built-in summarizer puts under a heading (see summarize/builtin.ts):
+ * intent = the user's requests; concepts = languages, tools, technical terms; files = files read,
+ * edited, written; commands = shell commands; errors = errors and their follow-up;
+ * user-messages = every user message verbatim; instructions = the user's rules and preferences;
+ * todos = the todo list's open items; current-work = the last actions; next-step = the last
+ * request, quoted; progress = what was done; discoveries = facts learned along the way.
+ */
+export type SectionFill =
+  | 'intent'
+  | 'concepts'
+  | 'files'
+  | 'commands'
+  | 'errors'
+  | 'problem-solving'
+  | 'user-messages'
+  | 'instructions'
+  | 'todos'
+  | 'current-work'
+  | 'next-step'
+  | 'progress'
+  | 'discoveries';
+
+export interface PresetSection {
+  heading: string;
+  fill: SectionFill;
+}
+
+/** How the prompt asks the model to shape its answer. */
+export type PresetOutput =
+  /** `<summary>…</summary>`, optionally after an `<analysis>`/`<thinking>` scratch block. */
+  | { kind: 'tag'; tag: string }
+  /** An XML document whose children are the sections (Gemini CLI's `<state_snapshot>`). */
+  | { kind: 'xml'; root: string }
+  /** A tool call whose `context` parameter holds the summary (Cline). */
+  | { kind: 'tool'; tool: string }
+  /** Markdown headings. */
+  | { kind: 'markdown' };
+
+export interface PromptPreset {
+  id: string;
+  label: string;
+  family: PresetFamily;
+  /**
+   * Where the text comes from. `verbatim`: copied from the named reference; `own-words`: only the
+   * shape (sections, order, output format) is documented, the wording is CompactLab's.
+   */
+  fidelity: 'verbatim' | 'own-words';
+  source: string;
+  /** The prompt sent as the last user message. */
+  prompt: string;
+  /** The system prompt of the summarization call. */
+  systemPrompt: string;
+  variant: PromptVariant;
+  /** Sections in order; the built-in summarizer fills these. */
+  sections: PresetSection[];
+  output: PresetOutput;
+  /** The tool's own output cap for the summary call, when documented. */
+  maxOutputTokens: TokenCount;
+  /** How custom instructions are appended; default Claude Code's "Additional Instructions:". */
+  customInstructionsHeading?: string;
+}
+
+/** Claude Code's cap on the summary call (`maxOutputTokensOverride: 20000`, v2.1.68 "Full mechanism"). */
+export const CLAUDE_CODE_SUMMARY_MAX_OUTPUT_TOKENS: TokenCount = 20_000;
+/** Output cap used where a tool documents none. */
+export const DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS: TokenCount = 8_192;
+
+/**
+ * The prompt with custom instructions appended the way Claude Code's `R91` does it:
+ * `${prompt}\n\nAdditional Instructions:\n${instructions}` (claude-code-compact-system.md,
+ * "Prompt Template"); nothing is added for blank instructions.
+ */
+export function composePrompt(
+  prompt: string,
+  customInstructions: string | undefined,
+  heading = 'Additional Instructions:',
+): string {
+  if (!customInstructions || customInstructions.trim() === '') return prompt;
+  return `${prompt}\n\n${heading}\n${customInstructions}`;
+}

@@ -1,0 +1,79 @@
+import type { PreparedReplay } from './prepare';
+import type { ReplayEvent, ReplayResult } from './types';
+
+// A readable replay dump, one line per event, then one line per real compaction and how the
+// replay compares: what golden tests store and `compactlab replay` prints.
+
+const fmt = (n: number | undefined): string =>
+  n === undefined ? '—' : Math.round(n).toLocaleString('en-US');
+
+function knobSummary(result: ReplayResult): string {
+  const k = result.knobs;
+  const parts = [`strategy ${result.strategyId}`];
+  for (const key of [
+    'profile',
+    'contextWindow',
+    'maxOutputTokens',
+    'autocompactPctOverride',
+    'microcompactEnabled',
+    'microcompactVariant',
+    'countPendingMessages',
+  ]) {
+    const v = k[key];
+    if (v === undefined) continue;
+    parts.push(`${key} ${typeof v === 'number' ? fmt(v) : String(v)}`);
+  }
+  return parts.join(' · ');
+}
+
+/** One line for one event. */
+export function formatReplayEvent(event: ReplayEvent, index: number): string {
+  const head = `#${index} after call ${event.afterCallPos} (api ${event.afterApiCall})`;
+  switch (event.kind) {
+    case 'microcompact':
+      return `${head} microcompact: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, cleared ${event.clearedToolIds?.length ?? 0} (est. ${fmt(event.estimatedSavedTokens)}, −${fmt(event.savedTokens)}) → ${fmt(event.postTokens)}`;
+    case 'compact': {
+      const restored = event.restored;
+      const what = [
+        `summary ${fmt(event.summaryTokens)} (${event.summarySource ?? '?'})`,
+        restored
+          ? `restored ${restored.files.length} files${restored.todo ? ' +todos' : ''}${restored.plan ? ' +plan' : ''} ${fmt(restored.totalTokens)}`
+          : undefined,
+        event.keptTokens !== undefined ? `kept ${fmt(event.keptTokens)}` : undefined,
+      ].filter(Boolean);
+      const real = event.realCompactionIndex === undefined ? '' : ` [log #${event.realCompactionIndex}]`;
+      const note = event.postTokens >= event.thresholdTokens ? ' [still over threshold]' : '';
+      return `${head} compact ${event.trigger} ${event.mechanism}: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, span ${fmt(event.spanTokens)} → ${fmt(event.postTokens)}; ${what.join(', ')}${real}${note}`;
+    }
+    case 'reset':
+      return `${head} reset from the log's manual compaction #${event.realCompactionIndex}: ${fmt(event.preTokens)} → ${fmt(event.postTokens)}`;
+    case 'blocked':
+      return `${head} blocked: ${fmt(event.preTokens)} ≥ ${fmt(event.thresholdTokens)}`;
+  }
+}
+
+/** The whole dump (stable text: no timings). */
+export function formatReplayDump(prepared: PreparedReplay, result: ReplayResult): string {
+  const lines: string[] = [];
+  lines.push(knobSummary(result));
+  lines.push(
+    `thresholds ${result.thresholds.map((t) => `${t.id} ${fmt(t.tokens)}`).join(' · ')} · base ${fmt(result.baseTokens)} · calls ${result.callIndex.length}`,
+  );
+  result.events.forEach((e, i) => {
+    lines.push(formatReplayEvent(e, i));
+  });
+  const c = result.comparison;
+  lines.push(
+    `log: ${c.reproduced}/${c.expected} auto-compactions reproduced (±${c.toleranceCalls}) · matched ${c.counts.matched} · early ${c.counts.early} · late ${c.counts.late} · missing ${c.counts.missing} · manual ${c.counts.manual} · extra ${c.counts.extra}`,
+  );
+  for (const o of c.outcomes) {
+    const where = o.afterCallPos >= 0 ? `after call ${o.afterCallPos}` : 'before the first call';
+    const delta =
+      o.delta === undefined ? '' : ` (${o.delta > 0 ? '+' : ''}${o.delta}, event #${o.eventIndex})`;
+    lines.push(
+      `  log #${o.compactionIndex} ${o.kind} ${o.trigger} ${where} pre ${fmt(o.preTokens)}: ${o.status}${delta}${o.note ? ` — ${o.note}` : ''}`,
+    );
+  }
+  void prepared;
+  return lines.join('\n');
+}

@@ -1,0 +1,71 @@
+import type { PreparedReplay } from './prepare';
+import type { ReplayResult } from './types';
+
+// Properties every replay must have, checked by the tests on every replay they run:
+// 1. after a compaction the context is under the threshold, or the event says why not;
+// 2. no compaction boundary or kept-messages cut separates a tool_use from its tool_result;
+// 3. a cleared tool result is cleared once and never comes back;
+// 4. where the simulated history equals the log's, the simulated context is the recorded one;
+// 5. events come in call order and the series are finite.
+
+/** Violations, as sentences; empty when the replay is sound. */
+export function checkReplayInvariants(prepared: PreparedReplay, result: ReplayResult): string[] {
+  const problems: string[] = [];
+  const { callPos, clearables, posOfEntry } = prepared;
+  const splits = (cut: number): string | undefined => {
+    for (let i = 0; i < clearables.pos.length; i++) {
+      const use = clearables.usePos[i]!;
+      if (use >= 0 && use < cut && clearables.pos[i]! >= cut) return clearables.ids[i];
+    }
+    return undefined;
+  };
+
+  let lastCall = -1;
+  result.events.forEach((e, index) => {
+    if (e.afterCallPos < lastCall)
+      problems.push(`event #${index} (call ${e.afterCallPos}) comes after an event at call ${lastCall}`);
+    lastCall = e.afterCallPos;
+    if (e.kind === 'compact') {
+      if (e.postTokens >= e.thresholdTokens && !e.note?.includes('not under')) {
+        problems.push(
+          `event #${index}: ${e.postTokens} tokens after compacting, over the ${e.thresholdTokens} threshold, and no note says why`,
+        );
+      }
+      const boundary = callPos[e.afterCallPos + 1]!;
+      const split = splits(boundary);
+      if (split) problems.push(`event #${index}: its boundary separates tool_use ${split} from its result`);
+      if (e.keptFromEntryIndex !== undefined) {
+        const cut = posOfEntry[e.keptFromEntryIndex]!;
+        const kept = cut >= 0 ? splits(cut) : undefined;
+        if (kept)
+          problems.push(`event #${index}: the kept messages start between tool_use ${kept} and its result`);
+      }
+    }
+  });
+
+  const clearedBy = new Map<string, number>();
+  result.events.forEach((e, index) => {
+    for (const id of e.clearedToolIds ?? []) {
+      const before = clearedBy.get(id);
+      if (before !== undefined)
+        problems.push(`tool result ${id} cleared twice (events #${before} and #${index})`);
+      clearedBy.set(id, index);
+    }
+  });
+  for (const [id, index] of Object.entries(result.clearedToolIds)) {
+    if (clearedBy.get(id) !== index)
+      problems.push(
+        `tool result ${id}: the cleared map says event #${index}, the events say #${clearedBy.get(id)}`,
+      );
+  }
+
+  for (let k = 0; k < result.callIndex.length; k++) {
+    const s = result.simulatedTokens[k]!;
+    if (!Number.isFinite(s) || !Number.isFinite(result.checkTokens[k]!))
+      problems.push(`call ${k}: non-finite simulated figure`);
+    if (result.diverged[k] === 0 && s !== result.recordedTokens[k]) {
+      problems.push(`call ${k}: history unchanged but simulated ${s} ≠ recorded ${result.recordedTokens[k]}`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,167 @@
+import type { Restoration } from '../compact/restore';
+import type { RequestVariant } from '../compact/types';
+import type { TokenCount } from '../types';
+
+// A replay's result: plain data that crosses the worker boundary (series as typed arrays).
+
+export type ReplayEventKind =
+  /** Tool results (and images) cleared without an LLM call. */
+  | 'microcompact'
+  /** History replaced by a summary (full, partial or from session memory). */
+  | 'compact'
+  /** A real manual compaction in the log: the replay continues from the log's own post-compaction context. */
+  | 'reset'
+  /** The simulated context reached the blocking limit (window − 3,000): Claude Code would refuse the request. */
+  | 'blocked';
+
+export type CompactMechanism = 'full' | 'partial' | 'session-memory';
+
+export type SummarySource =
+  /** The log's own summary (the simulated event is at a real compaction). */
+  | 'recorded'
+  /** The built-in size model. */
+  | 'model'
+  /** A size supplied from outside (a real summarizer's answer). */
+  | 'supplied'
+  | 'session-memory';
+
+/** What the summarizer would receive: enough for `buildCompactionRequest` to rebuild it. */
+export interface EventRequestSpec {
+  variant: RequestVariant;
+  fromEntryIndex: number;
+  uptoEntryIndex: number;
+  keepFromEntryIndex?: number;
+  customInstructions?: string;
+  /** The span starts after a simulated boundary: its summary is not in the transcript. */
+  previousSummaryTokens?: TokenCount;
+  /** Real summary / re-attachment entries in the span that the replay did not adopt. */
+  excludeEntryIndices: number[];
+}
+
+export interface ReplayEvent {
+  kind: ReplayEventKind;
+  mechanism?: CompactMechanism;
+  trigger: 'auto' | 'manual' | 'log';
+  /** Index into `session.apiCalls` (and the inspect report's `apiCalls`) of the call it follows. */
+  afterApiCall: number;
+  /** Position of that call on the replay's call axis (`callIndex`). */
+  afterCallPos: number;
+  /** The entry the event follows (last context entry before its boundary) and its uuid. */
+  afterEntryIndex: number;
+  afterUuid?: string;
+  /** The count the trigger compared with the threshold (Claude Code's own count). */
+  checkTokens: TokenCount;
+  thresholdTokens: TokenCount;
+  /** Context before the event (what a boundary would log as `preTokens`). */
+  preTokens: TokenCount;
+  /** Context right after it, before any new message: base + summary + restored (+ kept). */
+  postTokens: TokenCount;
+  summaryTokens?: TokenCount;
+  summarySource?: SummarySource;
+  /** Tokens of the continuation message around the summary (`JQ6` / `T91` text). */
+  continuationTokens?: TokenCount;
+  /** What was summarized: entries [from, to]. */
+  spanFromEntryIndex?: number;
+  spanToEntryIndex?: number;
+  spanTokens?: TokenCount;
+  /** Partial compaction: the first entry kept verbatim. */
+  keptFromEntryIndex?: number;
+  keptTokens?: TokenCount;
+  /** What a compaction would re-attach (computed from the transcript's own tool calls). */
+  restored?: Restoration;
+  /** Re-attached tokens the replay applied, and where the figure comes from. */
+  reattachedTokens?: TokenCount;
+  reattachedSource?: 'computed' | 'recorded';
+  request?: EventRequestSpec;
+  clearedToolIds?: string[];
+  /** Tokens the clearing removed from the simulated context. */
+  savedTokens?: TokenCount;
+  /** Claude Code's own estimate of the savings (what a microcompact boundary logs as `tokensSaved`). */
+  estimatedSavedTokens?: TokenCount;
+  /** Index into `session.compactions` of the real compaction this event is, or adopted. */
+  realCompactionIndex?: number;
+  /** Why the context is still above the threshold, or what a log event means. */
+  note?: string;
+}
+
+export type RealOutcomeStatus =
+  /** Reproduced at the same API call. */
+  | 'matched'
+  /** The replay fired this many calls before (`delta` < 0) or after (`delta` > 0). */
+  | 'early'
+  | 'late'
+  /** No replay event near it. */
+  | 'missing'
+  /** A manual compaction: not expected to be reproduced, replayed as a reset. */
+  | 'manual';
+
+export interface RealOutcome {
+  compactionIndex: number;
+  kind: 'compact' | 'microcompact';
+  trigger: string;
+  afterApiCall?: number;
+  afterCallPos: number;
+  preTokens?: TokenCount;
+  status: RealOutcomeStatus;
+  /** Replay event position − real position, in calls. */
+  delta?: number;
+  eventIndex?: number;
+  /** Why it cannot be reproduced, when that is known. */
+  note?: string;
+}
+
+export interface ReplayComparison {
+  outcomes: RealOutcome[];
+  /** Replay compaction events with no real counterpart. */
+  extraEventIndices: number[];
+  /** Real auto-compactions expected to be reproduced. */
+  expected: number;
+  /** Of those, reproduced within `toleranceCalls`. */
+  reproduced: number;
+  toleranceCalls: number;
+  counts: Record<RealOutcomeStatus | 'extra', number>;
+}
+
+export interface ThresholdLine {
+  id: string;
+  label: string;
+  tokens: TokenCount;
+  /** `trigger`: where the strategy acts; `warning`: UI only; `limit`: requests are refused. */
+  kind: 'trigger' | 'warning' | 'limit';
+}
+
+export interface ReplayResult {
+  strategyId: string;
+  knobs: Record<string, unknown>;
+  thresholds: ThresholdLine[];
+  /** Main-conversation calls: index into `session.apiCalls` (the timeline's x axis). */
+  callIndex: Int32Array;
+  recordedTokens: Float64Array;
+  /** The simulated context sent with each call. */
+  simulatedTokens: Float64Array;
+  /** The count the strategy's trigger compared after each call. */
+  checkTokens: Float64Array;
+  /** 0: the history equals the log's (recorded usage); 1: it differs (attributed per message). */
+  diverged: Uint8Array;
+  events: ReplayEvent[];
+  /** Tool results cleared by the replay: tool_use id → index of the clearing event. */
+  clearedToolIds: Record<string, number>;
+  /** Entries summarized away by the replay (entry index ranges, inclusive), for the transcript list. */
+  summarizedRanges: [number, number][];
+  comparison: ReplayComparison;
+  /** System prompt + tools as estimated from the first call. */
+  baseTokens: TokenCount;
+  notes: string[];
+  computeMs: number;
+}
+
+/** The buffers to transfer when posting a result across threads. */
+export function getReplayTransferables(result: ReplayResult): ArrayBuffer[] {
+  return [
+    result.callIndex,
+    result.recordedTokens,
+    result.simulatedTokens,
+    result.checkTokens,
+    result.diverged,
+  ].map((a) => a.buffer as ArrayBuffer);
+}

@@ -1,0 +1,495 @@
+import type { ContinuationFormat } from '../compact/format-summary';
+import {
+  type OversizedFilePolicy,
+  RESTORE_MAX_FILES,
+  RESTORE_TOKENS_PER_FILE,
+  RESTORE_TOTAL_TOKENS,
+} from '../compact/restore';
+import {
+  computeThresholds,
+  DEFAULT_THRESHOLD_KNOBS,
+  getContextWindowForModel,
+  getThresholdProfileForVersion,
+  type ThresholdKnobs,
+  type ThresholdProfileId,
+} from '../thresholds';
+import type { TokenCount } from '../types';
+import type { KnobSpec, SessionInfo } from './types';
+
+// Claude Code's knobs: the threshold knobs (thresholds.ts) plus microcompact, restoration, session
+// memory and the disable switches, each with the reference its default comes from.
+
+export type MicrocompactVariant = 'v2.1.68' | 'legacy';
+
+export interface ClaudeCodeKnobs extends ThresholdKnobs {
+  /** DISABLE_COMPACT: no compaction at all, not even the log's own /compact (v2.1.68 "Configuration"). */
+  disableCompact: boolean;
+  /** !DISABLE_MICROCOMPACT. */
+  microcompactEnabled: boolean;
+  microcompactVariant: MicrocompactVariant;
+  /** `F3Y` / `cD5`: most recent eligible results always kept. */
+  microcompactKeepRecent: number;
+  /** `g3Y`: most recent tool-result tokens protected (v2.1.68); `dD5` (legacy). */
+  microcompactProtectTokens: TokenCount;
+  /** `B3Y` / `mD5`: savings below this are not worth clearing. */
+  microcompactMinSavings: TokenCount;
+  /** v2.1.68 also clears images and documents in user messages. */
+  microcompactClearImages: boolean;
+  /** Tools whose results may be cleared. */
+  microcompactTools: string[];
+  /** Count Claude Code's estimate of the messages after the last response (2.1.x), not the usage alone. */
+  countPendingMessages: boolean;
+  restoreMaxFiles: number;
+  restoreTokensPerFile: TokenCount;
+  restoreTotalTokens: TokenCount;
+  /** Files over the per-file limit: path-only reference, or truncated content. */
+  restoreOversized: OversizedFilePolicy;
+  restoreTodos: boolean;
+  restorePlan: boolean;
+  /** Session memory to compact with instead of a summary (no LLM), in tokens; absent = none. */
+  sessionMemoryTokens?: TokenCount;
+  /** Session memory compaction keeps this many tokens of the most recent messages verbatim. */
+  sessionMemoryKeepTokens: TokenCount;
+  /** `/compact <instructions>` or a PreCompact hook's: appended to the prompt. */
+  customInstructions?: string;
+  continuationFormat: ContinuationFormat;
+}
+
+/** Tools whose results microcompact clears: Read, Bash, Grep, Glob, Edit, Write were seen cleared in 2.1.9–2.1.19 boundaries (MCP, Task, TodoWrite never were); WebFetch / WebSearch per "bash, read_file, grep, etc." (v2.1.68 "Microcompact"). */
+export const DEFAULT_MICROCOMPACT_TOOLS = [
+  'Read',
+  'Bash',
+  'Grep',
+  'Glob',
+  'Edit',
+  'Write',
+  'WebFetch',
+  'WebSearch',
+];
+
+export const DEFAULT_CLAUDE_CODE_KNOBS: ClaudeCodeKnobs = {
+  ...DEFAULT_THRESHOLD_KNOBS,
+  disableCompact: false,
+  microcompactEnabled: true,
+  microcompactVariant: 'v2.1.68',
+  microcompactKeepRecent: 3,
+  microcompactProtectTokens: 40_000,
+  microcompactMinSavings: 20_000,
+  microcompactClearImages: true,
+  microcompactTools: DEFAULT_MICROCOMPACT_TOOLS,
+  countPendingMessages: true,
+  restoreMaxFiles: RESTORE_MAX_FILES,
+  restoreTokensPerFile: RESTORE_TOKENS_PER_FILE,
+  restoreTotalTokens: RESTORE_TOTAL_TOKENS,
+  restoreOversized: 'reference',
+  restoreTodos: true,
+  restorePlan: true,
+  sessionMemoryKeepTokens: 0,
+  continuationFormat: 'v2.1.68',
+};
+
+const V2168 = 'claude-code-compaction-v2.1.68.txt';
+const LEGACY = 'claude-code-compact-system.md';
+
+export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
+  {
+    key: 'profile',
+    label: 'Threshold profile',
+    kind: 'select',
+    options: [
+      { value: 'v2.1.68', label: '2.1.x: window − min(max output, 20k) − 13k' },
+      { value: 'v2.0', label: '2.0.x: window − min(max output, 32k) − 13k' },
+      { value: 'legacy', label: 'legacy: window − 13k' },
+    ],
+    source: `${V2168} "Threshold"; ${LEGACY} "Three-Tier Threshold System"; 2.0.x measured (docs/replay-accuracy.md)`,
+    group: 'Thresholds',
+  },
+  {
+    key: 'contextWindow',
+    label: 'Context window',
+    kind: 'number',
+    unit: 'tokens',
+    min: 10_000,
+    max: 2_000_000,
+    step: 1_000,
+    source: `${V2168} "Threshold" (BcK = 200,000; 1M for [1m] models)`,
+    group: 'Thresholds',
+  },
+  {
+    key: 'maxOutputTokens',
+    label: 'Max output tokens',
+    kind: 'number',
+    unit: 'tokens',
+    min: 1_000,
+    max: 200_000,
+    step: 1_000,
+    source: `${V2168} "Threshold" (reserved up to 20,000, a5Y)`,
+    group: 'Thresholds',
+  },
+  {
+    key: 'autocompactPctOverride',
+    label: 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE',
+    kind: 'number',
+    unit: 'percent',
+    min: 1,
+    max: 100,
+    step: 1,
+    optional: true,
+    source: `${V2168} "Threshold" (fQ6: can only lower the threshold)`,
+    group: 'Thresholds',
+  },
+  {
+    key: 'blockingLimitOverride',
+    label: 'CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE',
+    kind: 'number',
+    unit: 'tokens',
+    min: 10_000,
+    max: 2_000_000,
+    step: 1_000,
+    optional: true,
+    source: `${V2168} "Configuration"`,
+    group: 'Thresholds',
+  },
+  {
+    key: 'countPendingMessages',
+    label: 'Count messages after the last response',
+    kind: 'boolean',
+    source:
+      'corpus: 2.1.x preTokens = usage + estimate of later messages; 2.0.x = usage alone (docs/replay-accuracy.md)',
+    group: 'Thresholds',
+  },
+  {
+    key: 'autoCompactEnabled',
+    label: 'Auto-compact (off = DISABLE_AUTO_COMPACT)',
+    kind: 'boolean',
+    source: `${V2168} "Configuration"`,
+    group: 'Switches',
+  },
+  {
+    key: 'disableCompact',
+    label: 'DISABLE_COMPACT (also ignores the log’s /compact)',
+    kind: 'boolean',
+    source: `${V2168} "Configuration"`,
+    group: 'Switches',
+  },
+  {
+    key: 'microcompactEnabled',
+    label: 'Microcompact (off = DISABLE_MICROCOMPACT)',
+    kind: 'boolean',
+    source: `${V2168} "Configuration"`,
+    group: 'Switches',
+  },
+  {
+    key: 'microcompactVariant',
+    label: 'Microcompact variant',
+    kind: 'select',
+    options: [
+      { value: 'v2.1.68', label: '2.1.x: above warning, protect 40k recent, images too' },
+      { value: 'legacy', label: 'legacy: at auto-compact, keep last 3, before full compact' },
+    ],
+    source: `${V2168} "Microcompact"; ${LEGACY} "Micro-Compact Function: Si()"`,
+    group: 'Microcompact',
+  },
+  {
+    key: 'microcompactKeepRecent',
+    label: 'Keep last N results',
+    kind: 'number',
+    unit: 'count',
+    min: 0,
+    max: 50,
+    step: 1,
+    source: `${V2168} "Microcompact" (F3Y = 3); ${LEGACY} (cD5 = 3)`,
+    group: 'Microcompact',
+  },
+  {
+    key: 'microcompactProtectTokens',
+    label: 'Protect recent result tokens',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 500_000,
+    step: 1_000,
+    source: `${V2168} "Microcompact" (g3Y = 40,000); ${LEGACY} (dD5 = 40,000)`,
+    group: 'Microcompact',
+  },
+  {
+    key: 'microcompactMinSavings',
+    label: 'Minimum savings',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 200_000,
+    step: 1_000,
+    source: `${V2168} "Microcompact" (B3Y = 20,000); ${LEGACY} (mD5 = 20,000)`,
+    group: 'Microcompact',
+  },
+  {
+    key: 'microcompactClearImages',
+    label: 'Clear images and documents',
+    kind: 'boolean',
+    source: `${V2168} "Microcompact" step 5`,
+    group: 'Microcompact',
+  },
+  {
+    key: 'microcompactTools',
+    label: 'Eligible tools',
+    kind: 'list',
+    source: `${V2168} "Microcompact" ("bash, read_file, grep, etc."); tools seen cleared in the corpus`,
+    group: 'Microcompact',
+  },
+  {
+    key: 'restoreMaxFiles',
+    label: 'Files restored',
+    kind: 'number',
+    unit: 'count',
+    min: 0,
+    max: 50,
+    step: 1,
+    source: `${LEGACY} "File Read Restoration" (_D5 = 5)`,
+    group: 'Restoration',
+  },
+  {
+    key: 'restoreTokensPerFile',
+    label: 'Tokens per restored file',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 100_000,
+    step: 500,
+    source: `${LEGACY} (yD5 = 5,000)`,
+    group: 'Restoration',
+  },
+  {
+    key: 'restoreTotalTokens',
+    label: 'Restored files budget',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 500_000,
+    step: 1_000,
+    source: `${LEGACY} (kD5 = 50,000)`,
+    group: 'Restoration',
+  },
+  {
+    key: 'restoreOversized',
+    label: 'Files over the limit',
+    kind: 'select',
+    options: [
+      { value: 'reference', label: 'path only (the read fails)' },
+      { value: 'truncate', label: 'first tokens only' },
+    ],
+    source: `${LEGACY} "File Read Restoration" (maxTokens read limit); research/ANCHORS.md §2.1 ("path only")`,
+    group: 'Restoration',
+  },
+  {
+    key: 'restoreTodos',
+    label: 'Restore the todo list',
+    kind: 'boolean',
+    source: `${LEGACY} "Todo List Restoration: fD5()"`,
+    group: 'Restoration',
+  },
+  {
+    key: 'restorePlan',
+    label: 'Restore the plan file',
+    kind: 'boolean',
+    source: `${LEGACY} "Plan File Restoration: XQ0()"`,
+    group: 'Restoration',
+  },
+  {
+    key: 'sessionMemoryTokens',
+    label: 'Session memory size',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 100_000,
+    step: 100,
+    optional: true,
+    source: `${V2168} "Full mechanism" step 3 and edge case 7`,
+    help: 'Compact with this session memory instead of a summary; falls through to a full compaction when the result is still over the threshold.',
+    group: 'Session memory',
+  },
+  {
+    key: 'sessionMemoryKeepTokens',
+    label: 'Recent tokens kept with session memory',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 200_000,
+    step: 1_000,
+    source: 'claude-code-summarization-architecture.md §1 ("keeping recent messages intact"; no size given)',
+    group: 'Session memory',
+  },
+  {
+    key: 'customInstructions',
+    label: 'Custom instructions',
+    kind: 'text',
+    optional: true,
+    source: `${LEGACY} "Prompt Template: R91()"`,
+    group: 'Summary',
+  },
+  {
+    key: 'continuationFormat',
+    label: 'Continuation message',
+    kind: 'select',
+    options: [
+      { value: 'v2.1.68', label: 'JQ6 (2.1.x)' },
+      { value: 'legacy', label: 'T91 (legacy, 2.0.x)' },
+    ],
+    source: `${V2168} "Continuation message"; ${LEGACY} "Summary Message Generation: T91()"`,
+    group: 'Summary',
+  },
+];
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function num(v: unknown, fallback: number, min: number, max: number): number {
+  const x = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  return typeof x === 'number' && Number.isFinite(x) ? Math.min(max, Math.max(min, x)) : fallback;
+}
+function optNum(v: unknown, fallback: number | undefined, min: number, max: number): number | undefined {
+  if (v === null || v === '') return undefined;
+  if (v === undefined) return fallback;
+  const x = num(v, Number.NaN, min, max);
+  return Number.isNaN(x) ? fallback : x;
+}
+const bool = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
+function pick<T extends string>(v: unknown, allowed: readonly T[], fallback: T): T {
+  return typeof v === 'string' && (allowed as readonly string[]).includes(v) ? (v as T) : fallback;
+}
+
+/** Validates any input into complete knobs (unknown keys ignored, numbers clamped to their specs). */
+export function normalizeClaudeCodeKnobs(
+  input: unknown,
+  base: ClaudeCodeKnobs = DEFAULT_CLAUDE_CODE_KNOBS,
+): ClaudeCodeKnobs {
+  const i = isObject(input) ? input : {};
+  const tools = Array.isArray(i.microcompactTools)
+    ? i.microcompactTools.filter((t): t is string => typeof t === 'string' && t !== '')
+    : typeof i.microcompactTools === 'string'
+      ? i.microcompactTools
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean)
+      : base.microcompactTools;
+  const custom =
+    typeof i.customInstructions === 'string'
+      ? i.customInstructions
+      : i.customInstructions === null
+        ? undefined
+        : base.customInstructions;
+  return {
+    profile: pick<ThresholdProfileId>(i.profile, ['v2.1.68', 'v2.0', 'legacy'], base.profile),
+    contextWindow: num(i.contextWindow, base.contextWindow, 10_000, 10_000_000),
+    maxOutputTokens: num(i.maxOutputTokens, base.maxOutputTokens, 0, 1_000_000),
+    autocompactPctOverride: optNum(i.autocompactPctOverride, base.autocompactPctOverride, 0, 100),
+    autoCompactEnabled: bool(i.autoCompactEnabled, base.autoCompactEnabled),
+    blockingLimitOverride: optNum(i.blockingLimitOverride, base.blockingLimitOverride, 0, 10_000_000),
+    disableCompact: bool(i.disableCompact, base.disableCompact),
+    microcompactEnabled: bool(i.microcompactEnabled, base.microcompactEnabled),
+    microcompactVariant: pick<MicrocompactVariant>(
+      i.microcompactVariant,
+      ['v2.1.68', 'legacy'],
+      base.microcompactVariant,
+    ),
+    microcompactKeepRecent: Math.round(num(i.microcompactKeepRecent, base.microcompactKeepRecent, 0, 1_000)),
+    microcompactProtectTokens: num(
+      i.microcompactProtectTokens,
+      base.microcompactProtectTokens,
+      0,
+      10_000_000,
+    ),
+    microcompactMinSavings: num(i.microcompactMinSavings, base.microcompactMinSavings, 0, 10_000_000),
+    microcompactClearImages: bool(i.microcompactClearImages, base.microcompactClearImages),
+    microcompactTools: tools,
+    countPendingMessages: bool(i.countPendingMessages, base.countPendingMessages),
+    restoreMaxFiles: Math.round(num(i.restoreMaxFiles, base.restoreMaxFiles, 0, 1_000)),
+    restoreTokensPerFile: num(i.restoreTokensPerFile, base.restoreTokensPerFile, 0, 10_000_000),
+    restoreTotalTokens: num(i.restoreTotalTokens, base.restoreTotalTokens, 0, 10_000_000),
+    restoreOversized: pick<OversizedFilePolicy>(
+      i.restoreOversized,
+      ['reference', 'truncate'],
+      base.restoreOversized,
+    ),
+    restoreTodos: bool(i.restoreTodos, base.restoreTodos),
+    restorePlan: bool(i.restorePlan, base.restorePlan),
+    sessionMemoryTokens: optNum(i.sessionMemoryTokens, base.sessionMemoryTokens, 0, 10_000_000),
+    sessionMemoryKeepTokens: num(i.sessionMemoryKeepTokens, base.sessionMemoryKeepTokens, 0, 10_000_000),
+    customInstructions: custom,
+    continuationFormat: pick<ContinuationFormat>(
+      i.continuationFormat,
+      ['v2.1.68', 'legacy'],
+      base.continuationFormat,
+    ),
+  };
+}
+
+/** Orders version strings numerically ("2.1.101" after "2.1.92"). */
+function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Microcompact boundaries appear in the corpus only in 2.1.9–2.1.19 (FORMAT.md §4.4). */
+const MICROCOMPACT_FIRST_SEEN = '2.1.9';
+const MICROCOMPACT_LAST_SEEN = '2.1.19';
+
+/** The knobs of the log's own Claude Code version, with the reasons for each choice. */
+export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCodeKnobs; notes: string[] } {
+  const notes: string[] = [];
+  const versions = [...info.versions].sort(compareVersions);
+  const version = versions.at(-1);
+  const profile = getThresholdProfileForVersion(version);
+  const profiles = new Set(versions.map(getThresholdProfileForVersion));
+  if (profiles.size > 1)
+    notes.push(`The log spans versions ${versions.join(', ')}; the profile of ${version} is used.`);
+  const contextWindow = Math.max(
+    DEFAULT_THRESHOLD_KNOBS.contextWindow,
+    ...info.models.map(getContextWindowForModel),
+  );
+  const knobs: ClaudeCodeKnobs = { ...DEFAULT_CLAUDE_CODE_KNOBS, profile, contextWindow };
+  notes.push(`Threshold profile ${profile} for Claude Code ${version ?? '(version unknown)'}.`);
+  const is21 = version !== undefined && compareVersions(version, '2.1.0') >= 0;
+  const inMicrocompactRange =
+    version !== undefined &&
+    compareVersions(version, MICROCOMPACT_FIRST_SEEN) >= 0 &&
+    compareVersions(version, MICROCOMPACT_LAST_SEEN) <= 0;
+  if (profile === 'legacy') {
+    knobs.microcompactVariant = 'legacy';
+    knobs.microcompactClearImages = false;
+    knobs.countPendingMessages = false;
+    knobs.continuationFormat = 'legacy';
+    notes.push(
+      "Legacy profile: microcompact is tried before a full compaction, as compact-system.md describes (not verifiable: the corpus's 1.0.x logs never compact).",
+    );
+  } else {
+    knobs.microcompactEnabled = inMicrocompactRange || info.microcompactions > 0;
+    notes.push(
+      info.microcompactions > 0
+        ? `Microcompact on: the log has ${info.microcompactions} microcompact boundar${info.microcompactions === 1 ? 'y' : 'ies'}.`
+        : inMicrocompactRange
+          ? `Microcompact on: ${version} is in the range where microcompact boundaries are seen (${MICROCOMPACT_FIRST_SEEN}–${MICROCOMPACT_LAST_SEEN}).`
+          : `Microcompact off: no microcompact boundary appears in logs outside ${MICROCOMPACT_FIRST_SEEN}–${MICROCOMPACT_LAST_SEEN}, and their contexts never drop without a compaction.`,
+    );
+    if (!is21) {
+      knobs.countPendingMessages = false;
+      knobs.continuationFormat = 'legacy';
+      notes.push(
+        '2.0.x: the trigger counts the last usage alone (preTokens equal it), the continuation message is T91.',
+      );
+    }
+  }
+  const autoCompact = computeThresholds(knobs).autoCompact;
+  if (info.autoCompactions === 0 && info.continuedPeakTokens >= autoCompact) {
+    knobs.autoCompactEnabled = false;
+    notes.push(
+      `Auto-compact off: the log went on past ${info.continuedPeakTokens.toLocaleString('en-US')} tokens (over the ${autoCompact.toLocaleString('en-US')} threshold) without compacting, and never auto-compacted.`,
+    );
+  }
+  return { knobs, notes };
+}

@@ -1,0 +1,19 @@
+import { CLAUDE_CODE_STRATEGY } from './claude-code';
+import type { CompactionStrategy, KnobValue } from './types';
+
+// Every strategy the replay knows. Adding one: a file next to claude-code.ts and a line here.
+
+// biome-ignore lint/suspicious/noExplicitAny: strategies differ in their knob types; each validates its own input.
+type AnyStrategy = CompactionStrategy<any>;
+
+export const STRATEGIES: readonly AnyStrategy[] = [CLAUDE_CODE_STRATEGY];
+
+export const DEFAULT_STRATEGY_ID = CLAUDE_CODE_STRATEGY.id;
+
+/** The strategy with this id; throws a RangeError naming the known ids. */
+export function getStrategy(id: string): CompactionStrategy<Record<string, KnobValue>> {
+  const strategy = STRATEGIES.find((s) => s.id === id);
+  if (!strategy)
+    throw new RangeError(`Unknown strategy "${id}" (known: ${STRATEGIES.map((s) => s.id).join(', ')})`);
+  return strategy;
+}

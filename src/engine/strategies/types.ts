@@ -1,0 +1,184 @@
+import type { ContinuationOptions } from '../compact/format-summary';
+import type { Restoration, RestoredFile } from '../compact/restore';
+import type { RequestVariant } from '../compact/types';
+import type { PreparedReplay } from '../replay/prepare';
+import type { CompactMechanism, ThresholdLine } from '../replay/types';
+import type { TokenCount } from '../types';
+
+// The one interface every compaction strategy implements (Claude Code now; Cline, Codex,
+// OpenCode, Gemini CLI, Roo, API context editing later). The replay loop (replay/compute-replay.ts)
+// owns the simulated context; a strategy only looks at it through `ReplayView` after each API call
+// and answers with actions. Adding a strategy = one file + one line in registry.ts.
+
+export type KnobValue = number | boolean | string | string[] | undefined;
+
+/** Describes one knob for the CLI and the knobs panel. */
+export interface KnobSpec {
+  key: string;
+  label: string;
+  kind: 'number' | 'boolean' | 'select' | 'text' | 'list';
+  unit?: 'tokens' | 'percent' | 'count';
+  min?: number;
+  max?: number;
+  step?: number;
+  /** For `select`. */
+  options?: { value: string; label: string }[];
+  /** May be left empty (undefined) — e.g. an override that is off by default. */
+  optional?: boolean;
+  /** Where the default comes from (reference document and section). */
+  source: string;
+  help?: string;
+  /** Panel section. */
+  group: string;
+}
+
+/** A manual compaction the user asks the replay to perform after an API call. */
+export interface ManualCompactionRequest {
+  /** Index into `session.apiCalls`. */
+  afterApiCall: number;
+  /** `full`, or `partial` keeping messages verbatim around `pivotEntryIndex`. */
+  mechanism: 'full' | 'partial';
+  /**
+   * Partial only. `direction: 'up-to'` (default): summarize up to the pivot, keep it and what
+   * follows verbatim. `'from'`: keep what precedes the pivot, summarize the pivot onward
+   * (Prompt 2, "RECENT portion").
+   */
+  pivotEntryIndex?: number;
+  direction?: 'up-to' | 'from';
+  customInstructions?: string;
+}
+
+/** What a strategy sees after each API call. Valid only during `step`. */
+export interface ReplayView {
+  readonly prepared: PreparedReplay;
+  /** Position of the call just answered on the replay's call axis. */
+  readonly callPos: number;
+  /** Its index in `session.apiCalls`. */
+  readonly apiCall: number;
+  /** Simulated context sent with this call. */
+  readonly contextTokens: TokenCount;
+  /** What the response's usage reports: context + output. */
+  readonly usageTokens: TokenCount;
+  /** Claude Code 2.1.x's estimate of what came after the response's first line (its later lines, tool results, the next prompt). */
+  readonly pendingEstimate: TokenCount;
+  /** The count the trigger compares: usage, plus the pending estimate when the run counts it. */
+  readonly checkTokens: TokenCount;
+  /** Context position a boundary placed now would take (the next call's first entry). */
+  readonly boundaryPos: number;
+  /** First context position still in the simulated history. */
+  readonly liveFromPos: number;
+  /** Clearable items in the simulated history: indices [from, to) into `prepared.clearables`. */
+  readonly clearableFrom: number;
+  readonly clearableTo: number;
+  isCleared(item: number): boolean;
+  /** Files re-attached by the last simulated compaction: restoration carries them forward. */
+  readonly carriedFiles: readonly RestoredFile[];
+  /** A manual compaction the user asked for after this call. */
+  readonly manual?: ManualCompactionRequest;
+  /** Tokens the history would hold right after summarizing: base + summary message + restored + kept. */
+  estimatePostTokens(
+    summaryMessageTokens: TokenCount,
+    restoredTokens: TokenCount,
+    keepFromPos?: number,
+  ): TokenCount;
+  /** What the size model gives for summarizing the live history up to the boundary. */
+  getSummaryTokens(mechanism: CompactMechanism, keepFromPos?: number): TokenCount;
+}
+
+export type StrategyAction =
+  | {
+      kind: 'clear';
+      /** Indices into `prepared.clearables`. */
+      items: number[];
+      /** Tokens of the placeholder each cleared result keeps. */
+      placeholderTokens: TokenCount;
+      /** Claude Code's own estimate of the savings. */
+      estimatedSavedTokens: TokenCount;
+      checkTokens: TokenCount;
+      thresholdTokens: TokenCount;
+      note?: string;
+    }
+  | {
+      kind: 'summarize';
+      mechanism: CompactMechanism;
+      trigger: 'auto' | 'manual';
+      checkTokens: TokenCount;
+      thresholdTokens: TokenCount;
+      restoration: Restoration;
+      /** Partial: keep [keepFromPos, boundary) verbatim ('up-to'), or [liveFrom, keepFromPos) ('from'). */
+      keepFromPos?: number;
+      keepDirection?: 'up-to' | 'from';
+      /** Session memory: the summary's size is known; otherwise the replay's size model decides. */
+      summaryTokens?: TokenCount;
+      continuation: Omit<ContinuationOptions, 'transcriptPath'>;
+      requestVariant: RequestVariant;
+      customInstructions?: string;
+      note?: string;
+    };
+
+export interface StepOutcome {
+  actions: StrategyAction[];
+}
+
+/** Per-replay state of a strategy (knobs resolved, caches). */
+export interface StrategyRun {
+  /** Called after each main-thread API call, in order. */
+  step(view: ReplayView): StepOutcome | undefined;
+  /** Whether a real manual compaction in the log can happen under these knobs (DISABLE_COMPACT says no). */
+  readonly allowsManualCompaction: boolean;
+  /** Whether the 2.1.x estimate of messages after the last response is part of the trigger count. */
+  readonly countsPending: boolean;
+  /** The window: a simulated context at or above `blockingTokens` is refused. */
+  readonly blockingTokens: TokenCount;
+}
+
+/** What a strategy reads from a session to pick the log's own knobs. */
+export interface SessionInfo {
+  versions: string[];
+  models: string[];
+  /** The main file is a subagent transcript opened on its own. */
+  isSubagent: boolean;
+  /** Real auto-compactions of the main thread. */
+  autoCompactions: number;
+  /** Real microcompact boundaries of the main thread. */
+  microcompactions: number;
+  /**
+   * The highest usage (context + output) of a call that the next call followed without any
+   * compaction in between: above an auto-compact threshold, auto-compact was off.
+   */
+  continuedPeakTokens: TokenCount;
+}
+
+/** Reads what `getSessionKnobs` needs from a prepared session. */
+export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
+  const { session, real, recorded, output } = prepared;
+  const main = session.files.find((f) => f.role === 'main');
+  const afterCall = new Set(real.filter((r) => r.kind === 'compact').map((r) => r.afterCall));
+  let continuedPeakTokens = 0;
+  for (let k = 0; k + 1 < recorded.length; k++) {
+    if (!afterCall.has(k)) continuedPeakTokens = Math.max(continuedPeakTokens, recorded[k]! + output[k]!);
+  }
+  return {
+    versions: session.meta.versions,
+    models: session.meta.models,
+    isSubagent: main?.openedAlone === true || main?.agentId !== undefined,
+    autoCompactions: real.filter((r) => r.kind === 'compact' && r.trigger === 'auto').length,
+    microcompactions: real.filter((r) => r.kind === 'microcompact').length,
+    continuedPeakTokens,
+  };
+}
+
+export interface CompactionStrategy<K extends object = Record<string, KnobValue>> {
+  id: string;
+  label: string;
+  description: string;
+  knobSpecs: readonly KnobSpec[];
+  defaultKnobs: K;
+  /** The knobs the log's own agent version used, with the reasons. */
+  getSessionKnobs(info: SessionInfo): { knobs: K; notes: string[] };
+  /** Validates untrusted input (CLI, UI, worker messages) into complete knobs; unknown keys are ignored. */
+  normalizeKnobs(input: unknown, base?: K): K;
+  /** Lines for the chart. */
+  thresholds(knobs: K): ThresholdLine[];
+  createRun(knobs: K, prepared: PreparedReplay): StrategyRun;
+}

@@ -1,0 +1,68 @@
+import type { RequestBlock, RequestMessage } from './types';
+
+// Typed views of request blocks. `ApiBlock` keeps unknown block types as they were recorded, so
+// narrowing on `type` alone does not check the fields; these guards do.
+
+export type TextBlock = { type: 'text'; text: string };
+export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown };
+export type ToolResultBlock = {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: unknown;
+  is_error?: boolean;
+};
+
+type Loose = { type: string; [key: string]: unknown };
+
+export function isTextBlock(block: RequestBlock): block is TextBlock {
+  return block.type === 'text' && typeof (block as Loose).text === 'string';
+}
+
+export function isToolUseBlock(block: RequestBlock): block is ToolUseBlock {
+  const b = block as Loose;
+  return b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string';
+}
+
+export function isToolResultBlock(block: RequestBlock): block is ToolResultBlock & RequestBlock {
+  return block.type === 'tool_result' && typeof (block as Loose).tool_use_id === 'string';
+}
+
+/** A message's content as blocks. */
+export function getBlocks(message: RequestMessage): RequestBlock[] {
+  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+}
+
+/** The text of a tool result (text parts joined; images and documents as placeholders). */
+export function getToolResultText(block: ToolResultBlock): string {
+  const content = block.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: unknown) => {
+      const p = part as Loose;
+      if (p?.type === 'text' && typeof p.text === 'string') return p.text;
+      if (p?.type === 'image' || p?.type === 'document') return `[${p.type}]`;
+      return '';
+    })
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** Characters a message list carries (text, thinking, tool inputs as JSON, tool results). */
+export function countRequestChars(messages: RequestMessage[]): number {
+  let chars = 0;
+  for (const message of messages) {
+    if (typeof message.content === 'string') {
+      chars += message.content.length;
+      continue;
+    }
+    for (const block of message.content) {
+      if (isTextBlock(block)) chars += block.text.length;
+      else if (isToolUseBlock(block)) chars += block.name.length + JSON.stringify(block.input ?? {}).length;
+      else if (isToolResultBlock(block)) chars += getToolResultText(block).length;
+      else if (block.type === 'thinking' && typeof (block as Loose).thinking === 'string')
+        chars += ((block as Loose).thinking as string).length;
+    }
+  }
+  return chars;
+}

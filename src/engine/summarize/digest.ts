@@ -1,0 +1,291 @@
+import {
+  getBlocks,
+  getToolResultText,
+  isTextBlock,
+  isToolResultBlock,
+  isToolUseBlock,
+  type ToolResultBlock,
+  type ToolUseBlock,
+} from './blocks';
+import type { RequestMessage } from './types';
+
+// The structure of a span, read from the request's messages the way a person would skim them:
+// what the user said, which files were touched, which commands ran, what failed and what came
+// next, the todo list. The built-in summarizer renders it; retention extracts facts from it.
+
+export type UserMessageKind = 'request' | 'command' | 'previous-summary' | 'interrupt';
+
+export interface UserMessage {
+  /** Index of the message in the request. */
+  index: number;
+  kind: UserMessageKind;
+  text: string;
+}
+
+export interface FileTouch {
+  path: string;
+  reads: number;
+  edits: number;
+  writes: number;
+  /** Message index of the last touch. */
+  lastIndex: number;
+}
+
+export interface CommandRun {
+  command: string;
+  description?: string;
+  index: number;
+  /** The result was an error (non-zero exit and similar). */
+  failed: boolean;
+}
+
+export interface ToolError {
+  tool: string;
+  /** What the call was aimed at: a path, a command, a pattern. */
+  target?: string;
+  message: string;
+  index: number;
+  /** The next action after the error, e.g. "Edit src/a.ts (succeeded)". */
+  followUp?: string;
+}
+
+export interface TodoItem {
+  content: string;
+  status: string;
+}
+
+export interface SpanDigest {
+  messages: number;
+  userMessages: UserMessage[];
+  /** In order of first touch. */
+  files: FileTouch[];
+  commands: CommandRun[];
+  errors: ToolError[];
+  /** The latest todo list (TodoWrite, or TaskCreate/TaskUpdate). */
+  todos: TodoItem[];
+  toolCounts: Record<string, number>;
+  assistantTexts: { index: number; text: string }[];
+  /** The last actions, oldest first ("Read src/a.ts", "Bash: npm test (failed)"). */
+  recentActions: string[];
+  /** The last user message that asks for something (not a command or interruption). */
+  lastRequest?: UserMessage;
+}
+
+/** Actions kept in `recentActions`. */
+const RECENT_ACTIONS = 8;
+
+type ToolUse = ToolUseBlock;
+type ToolResult = ToolResultBlock;
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** Collapses whitespace and cuts to `max` characters with an ellipsis. */
+export function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Strips the wrappers Claude Code adds around user text (system reminders and similar). */
+export function stripReminders(text: string): string {
+  return text
+    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '')
+    .replace(/<local-command-caveat>[\s\S]*?<\/local-command-caveat>/g, '')
+    .trim();
+}
+
+const PREVIOUS_SUMMARY = /^This session is being continued from a previous conversation/;
+const INTERRUPT = /^\[Request interrupted by user/;
+
+/** Classifies and cleans one user text; undefined when nothing a person typed is left. */
+export function readUserText(raw: string): { kind: UserMessageKind; text: string } | undefined {
+  const text = stripReminders(raw);
+  if (text === '') return undefined;
+  if (PREVIOUS_SUMMARY.test(text)) return { kind: 'previous-summary', text };
+  if (INTERRUPT.test(text)) return { kind: 'interrupt', text };
+  const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text);
+  if (name) {
+    const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim() ?? '';
+    const command = name[1]!.trim();
+    return {
+      kind: 'command',
+      text: `${command.startsWith('/') ? command : `/${command}`}${args ? ` ${args}` : ''}`,
+    };
+  }
+  if (/^<local-command-stdout>|^<local-command-stderr>|^<bash-stdout>|^<bash-stderr>/.test(text))
+    return undefined;
+  const bash = /<bash-input>([\s\S]*?)<\/bash-input>/.exec(text);
+  if (bash) return { kind: 'command', text: `! ${bash[1]!.trim()}` };
+  return { kind: 'request', text };
+}
+
+/** The path a file tool works on, if any. */
+export function getToolPath(input: unknown): string | undefined {
+  if (!isObject(input)) return undefined;
+  return str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
+}
+
+/** A short description of what a tool call aims at. */
+export function describeToolTarget(use: ToolUse): string | undefined {
+  const input = use.input;
+  if (!isObject(input)) return undefined;
+  const command = str(input.command);
+  if (command) return clip(command, 160);
+  const path = getToolPath(input);
+  const pattern = str(input.pattern);
+  if (pattern) return path ? `${pattern} in ${path}` : pattern;
+  if (path) return path;
+  const other =
+    str(input.url) ?? str(input.query) ?? str(input.description) ?? str(input.subject) ?? str(input.prompt);
+  return other ? clip(other, 120) : undefined;
+}
+
+type FileAction = 'read' | 'edit' | 'write';
+
+function getFileAction(name: string): FileAction | undefined {
+  if (/^(Read|NotebookRead)$|read_file|read$/i.test(name)) return 'read';
+  if (/^(Edit|MultiEdit|NotebookEdit)$|edit|replace/i.test(name)) return 'edit';
+  if (/^Write$|write|create_file/i.test(name)) return 'write';
+  return undefined;
+}
+
+function firstLines(text: string, lines: number, max: number): string {
+  const kept = text
+    .replace(/<\/?tool_use_error>/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .slice(0, lines)
+    .join(' ⏎ ');
+  return clip(kept, max);
+}
+
+function applyTodoTool(
+  use: ToolUse,
+  todos: TodoItem[],
+  tasks: Map<string, TodoItem>,
+  resultText?: string,
+): TodoItem[] {
+  const input = isObject(use.input) ? use.input : {};
+  if (use.name === 'TodoWrite' && Array.isArray(input.todos)) {
+    return input.todos
+      .filter(isObject)
+      .map((t) => ({
+        content: str(t.content) ?? str(t.activeForm) ?? '',
+        status: str(t.status) ?? 'pending',
+      }))
+      .filter((t) => t.content !== '');
+  }
+  if (use.name === 'TaskCreate') {
+    const subject = str(input.subject) ?? str(input.description);
+    if (!subject) return todos;
+    const id = resultText ? /#(\d+)/.exec(resultText)?.[1] : undefined;
+    tasks.set(id ?? String(tasks.size + 1), { content: subject, status: 'pending' });
+    return [...tasks.values()];
+  }
+  if (use.name === 'TaskUpdate') {
+    const id = str(input.taskId) ?? (typeof input.taskId === 'number' ? String(input.taskId) : undefined);
+    const task = id ? tasks.get(id) : undefined;
+    const status = str(input.status);
+    if (task && status) task.status = status;
+    if (task && status === 'deleted') tasks.delete(id!);
+    return [...tasks.values()];
+  }
+  return todos;
+}
+
+/** Reads a span's structure from its request messages. */
+export function computeSpanDigest(messages: RequestMessage[]): SpanDigest {
+  const digest: SpanDigest = {
+    messages: messages.length,
+    userMessages: [],
+    files: [],
+    commands: [],
+    errors: [],
+    todos: [],
+    toolCounts: {},
+    assistantTexts: [],
+    recentActions: [],
+  };
+  const uses = new Map<string, { use: ToolUse; index: number }>();
+  const results = new Map<string, ToolResult>();
+  for (const message of messages) {
+    for (const block of getBlocks(message))
+      if (isToolResultBlock(block)) results.set(block.tool_use_id, block);
+  }
+  const files = new Map<string, FileTouch>();
+  const tasks = new Map<string, TodoItem>();
+  const actions: { index: number; text: string }[] = [];
+  /** Errors still waiting for the next action. */
+  let awaitingFollowUp: ToolError[] = [];
+
+  const followUp = (text: string) => {
+    for (const error of awaitingFollowUp) error.followUp = text;
+    awaitingFollowUp = [];
+  };
+
+  messages.forEach((message, index) => {
+    for (const block of getBlocks(message)) {
+      if (message.role === 'user' && isTextBlock(block)) {
+        const read = readUserText(block.text);
+        if (read) {
+          const last = digest.userMessages.at(-1);
+          // Text blocks of one message that belong together (e.g. a pasted block split in two).
+          if (last && last.index === index && last.kind === 'request' && read.kind === 'request') {
+            last.text = `${last.text}\n\n${read.text}`;
+          } else digest.userMessages.push({ index, ...read });
+          if (read.kind === 'request' || read.kind === 'interrupt')
+            followUp(`the user wrote: "${clip(read.text, 100)}"`);
+        }
+      } else if (message.role === 'assistant' && isTextBlock(block)) {
+        const text = block.text.trim();
+        if (text) digest.assistantTexts.push({ index, text });
+      } else if (isToolUseBlock(block)) {
+        uses.set(block.id, { use: block, index });
+        digest.toolCounts[block.name] = (digest.toolCounts[block.name] ?? 0) + 1;
+        const result = results.get(block.id);
+        const failed = result?.is_error === true;
+        const target = describeToolTarget(block);
+        const describe = `${block.name}${target ? ` ${target}` : ''}`;
+        followUp(`${describe} (${result ? (failed ? 'failed too' : 'succeeded') : 'no result yet'})`);
+        actions.push({ index, text: `${describe}${failed ? ' (failed)' : ''}` });
+        const path = getToolPath(block.input);
+        const action = getFileAction(block.name);
+        if (path && action) {
+          let touch = files.get(path);
+          if (!touch) {
+            touch = { path, reads: 0, edits: 0, writes: 0, lastIndex: index };
+            files.set(path, touch);
+          }
+          touch[action === 'read' ? 'reads' : action === 'edit' ? 'edits' : 'writes']++;
+          touch.lastIndex = index;
+        }
+        const input = isObject(block.input) ? block.input : {};
+        const command = str(input.command);
+        if (command && /bash|shell|exec|command/i.test(block.name)) {
+          digest.commands.push({ command, description: str(input.description), index, failed });
+        }
+        digest.todos = applyTodoTool(
+          block,
+          digest.todos,
+          tasks,
+          result ? getToolResultText(result) : undefined,
+        );
+      } else if (isToolResultBlock(block) && block.is_error) {
+        const call = uses.get(block.tool_use_id);
+        const error: ToolError = {
+          tool: call?.use.name ?? 'tool',
+          target: call ? describeToolTarget(call.use) : undefined,
+          message: firstLines(getToolResultText(block), 3, 400) || '(empty error)',
+          index,
+        };
+        digest.errors.push(error);
+        awaitingFollowUp.push(error);
+      }
+    }
+  });
+  digest.files = [...files.values()];
+  digest.recentActions = actions.slice(-RECENT_ACTIONS).map((a) => a.text);
+  digest.lastRequest = digest.userMessages.filter((m) => m.kind === 'request').at(-1);
+  return digest;
+}

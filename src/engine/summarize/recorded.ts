@@ -1,0 +1,35 @@
+import { estimateTextTokens } from '../tokens/estimate';
+import type { Compaction } from '../types';
+import { getRecordedSummaryBody } from './cleanup';
+import type { Summarizer, SummaryResult } from './types';
+
+// The summary the transcript itself holds at a real compaction: what Claude Code's own call
+// produced. It ignores the request; the caller reads the summary entry's text.
+
+export const RECORDED_MODEL = 'recorded';
+
+/**
+ * A summarizer that returns a real compaction's summary. `continuation` is the text of the
+ * `isCompactSummary` message; its opening and trailers are stripped.
+ */
+export function createRecordedSummarizer(continuation: string, compaction?: Compaction): Summarizer {
+  const body = getRecordedSummaryBody(continuation);
+  return {
+    kind: 'recorded',
+    async summarize(_request, { signal, onText } = {}): Promise<SummaryResult> {
+      signal?.throwIfAborted();
+      onText?.(body);
+      return {
+        text: body,
+        usage: {
+          // preTokens is what the real call read; summaryTokens (2.1.109+) what it wrote.
+          inputTokens: compaction?.preTokens ?? 0,
+          outputTokens: compaction?.summaryTokens ?? estimateTextTokens(body.length),
+        },
+        model: RECORDED_MODEL,
+        durationMs: compaction?.durationMs ?? 0,
+        stopReason: 'recorded',
+      };
+    },
+  };
+}

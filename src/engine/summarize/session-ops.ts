@@ -1,0 +1,115 @@
+import { isMainThreadEntry } from '../compact/build-request';
+import { readEntryText } from '../parse/parse-session';
+import type { ByteSource } from '../parse/source';
+import { extractMessageText } from '../query/compaction-detail';
+import type { Session, TokenCount } from '../types';
+import { type PreparedSummary, type PromptSettings, prepareSummary } from './prepare';
+import { type CompactionPoint, getMainCompactions } from './span';
+
+// What the Summaries view asks of the worker that holds the session: the transcript's identity
+// and compaction points, and the exact request for a point. Plain data in and out.
+
+export type SummariesOp =
+  | { op: 'info' }
+  | { op: 'prepare'; point: CompactionPoint; settings: PromptSettings };
+
+export interface SummariesInfo {
+  op: 'info';
+  /** SHA-256 of the main file's bytes (hex); runs are matched to transcripts by it. */
+  contentHash: string;
+  /** `sha256` over the whole file, or `sha256-sampled` over its size, head and tail (very large files). */
+  hashKind: 'sha256' | 'sha256-sampled';
+  name: string;
+  compactions: {
+    compactionIndex: number;
+    uuid?: string;
+    trigger: string;
+    line: number;
+    preTokens?: TokenCount;
+    apiCallBefore?: number;
+    hasSummary: boolean;
+  }[];
+  /** Main-thread API calls: index and context size. */
+  apiCalls: { index: number; contextTokens: TokenCount }[];
+}
+
+export interface SummariesPrepared extends PreparedSummary {
+  op: 'prepare';
+  /** At a real compaction: the summary Claude Code wrote there (its continuation message). */
+  recordedContinuation?: string;
+}
+
+export type SummariesResult = SummariesInfo | SummariesPrepared;
+
+/** Files above this are hashed by size + head + tail instead of in full. */
+const FULL_HASH_LIMIT_BYTES = 256 * 1024 * 1024;
+const SAMPLE_BYTES = 8 * 1024 * 1024;
+
+function toHex(buffer: ArrayBuffer): string {
+  return [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A transcript's content hash (main file). */
+export async function computeContentHash(
+  source: ByteSource,
+): Promise<{ hash: string; kind: SummariesInfo['hashKind'] }> {
+  if (source.sizeBytes <= FULL_HASH_LIMIT_BYTES) {
+    // Sources return plain (not shared) buffers; the cast only narrows the DOM typing.
+    const bytes = (await source.read(0, source.sizeBytes)) as Uint8Array<ArrayBuffer>;
+    return { hash: toHex(await crypto.subtle.digest('SHA-256', bytes)), kind: 'sha256' };
+  }
+  const head = await source.read(0, SAMPLE_BYTES);
+  const tail = await source.read(source.sizeBytes - SAMPLE_BYTES, SAMPLE_BYTES);
+  const size = new TextEncoder().encode(String(source.sizeBytes));
+  const joined = new Uint8Array(size.length + head.length + tail.length);
+  joined.set(size, 0);
+  joined.set(head, size.length);
+  joined.set(tail, size.length + head.length);
+  return { hash: toHex(await crypto.subtle.digest('SHA-256', joined)), kind: 'sha256-sampled' };
+}
+
+/** Runs one Summaries operation on a loaded session. */
+export async function handleSummariesOp(
+  session: Session,
+  sources: ByteSource[],
+  request: SummariesOp,
+  signal?: AbortSignal,
+): Promise<SummariesResult> {
+  if (request.op === 'info') {
+    const mainIndex = session.files.find((f) => f.role === 'main')?.index ?? 0;
+    const { hash, kind } = await computeContentHash(sources[mainIndex]!);
+    return {
+      op: 'info',
+      contentHash: hash,
+      hashKind: kind,
+      name: session.files[mainIndex]?.name ?? 'transcript',
+      compactions: getMainCompactions(session).map(({ compactionIndex, compaction }) => ({
+        compactionIndex,
+        uuid: compaction.uuid,
+        trigger: compaction.trigger,
+        line: compaction.line,
+        preTokens: compaction.preTokens,
+        apiCallBefore: compaction.apiCallBefore,
+        hasSummary: compaction.summaryEntryIndex !== undefined,
+      })),
+      apiCalls: session.apiCalls
+        .filter((call) => {
+          const entry = session.entries[call.firstEntryIndex];
+          return entry !== undefined && isMainThreadEntry(session, entry);
+        })
+        .map((call) => ({ index: call.index, contextTokens: call.contextTokens })),
+    };
+  }
+  const prepared = await prepareSummary(session, sources, request.point, request.settings, signal);
+  const compaction =
+    prepared.span.compactionIndex === undefined
+      ? undefined
+      : session.compactions[prepared.span.compactionIndex];
+  let recordedContinuation: string | undefined;
+  if (compaction?.summaryEntryIndex !== undefined) {
+    recordedContinuation = extractMessageText(
+      await readEntryText(sources, session, compaction.summaryEntryIndex),
+    );
+  }
+  return { op: 'prepare', ...prepared, recordedContinuation };
+}

@@ -1,0 +1,108 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { SessionId, SessionSummary } from '../worker/protocol';
+import { formatBytes } from './common/format';
+import { DropZone } from './drop-zone';
+import { loadSession } from './load/load-session';
+import { fetchSampleFiles } from './load/sample';
+import { IssuesPanel } from './panels/issues-panel';
+import { SidePanel } from './panels/side-panel';
+import { sessionSummaryQuery } from './queries';
+import { SessionHeader } from './session-header';
+import { useUiStore } from './store';
+import { SummariesDock } from './summaries/summaries-dock';
+import { Timeline } from './timeline/timeline';
+import { getLoadFraction, ProgressBar } from './top-bar/load-progress';
+import { TopBar } from './top-bar/top-bar';
+import { TranscriptPane } from './transcript/transcript-pane';
+
+let sampleRequested = false;
+
+/** Opens the bundled sample once at start, unless the URL says `?sample=0`. */
+function useSampleOnStart() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (sampleRequested) return; // StrictMode runs effects twice in dev
+    sampleRequested = true;
+    if (new URLSearchParams(window.location.search).get('sample') === '0') return;
+    void loadSession(queryClient, 'the bundled sample', fetchSampleFiles);
+  }, [queryClient]);
+}
+
+export function App() {
+  useSampleOnStart();
+  const sessionId = useUiStore((s) => s.currentSessionId);
+  return (
+    <DropZone>
+      <TopBar />
+      {sessionId === undefined ? <EmptyState /> : <SessionView sessionId={sessionId} />}
+    </DropZone>
+  );
+}
+
+function EmptyState() {
+  const loading = useUiStore((s) => s.loading);
+  return (
+    <main className="empty-state">
+      {loading ? (
+        <div className="loading-state">
+          <h1>
+            {loading.phase === 'fetching' ? 'Fetching' : 'Reading'} {loading.label}…
+          </h1>
+          <ProgressBar fraction={getLoadFraction(loading)} />
+          <p className="muted mono">
+            {loading.progress
+              ? `${formatBytes(loading.progress.bytesRead)} of ${formatBytes(loading.progress.totalBytes)}`
+              : '\u00a0'}
+          </p>
+        </div>
+      ) : (
+        <>
+          <h1>Drop a Claude Code transcript here</h1>
+          <p className="muted">
+            A session is{' '}
+            <span className="mono">~/.claude/projects/&lt;project&gt;/&lt;session&gt;.jsonl</span>, plus its{' '}
+            <span className="mono">&lt;session&gt;/subagents/agent-*.jsonl</span> files. Drop them together,
+            use Open files…, or Paste. Everything stays in this browser tab.
+          </p>
+        </>
+      )}
+    </main>
+  );
+}
+
+function SessionView({ sessionId }: { sessionId: SessionId }) {
+  const { data: summary } = useQuery(sessionSummaryQuery(sessionId));
+  if (!summary) return null;
+  if (summary.notTranscript) return <NotTranscript sessionId={sessionId} summary={summary} />;
+  return (
+    <main className="session-view">
+      <SessionHeader summary={summary} />
+      <Timeline sessionId={sessionId} />
+      <div className="workspace">
+        <TranscriptPane sessionId={sessionId} />
+        <SidePanel sessionId={sessionId} summary={summary} />
+      </div>
+      <SummariesDock sessionId={sessionId} />
+    </main>
+  );
+}
+
+function NotTranscript({ sessionId, summary }: { sessionId: SessionId; summary: SessionSummary }) {
+  const issue = summary.notTranscript!;
+  const name = summary.files[issue.fileIndex]?.name ?? summary.files[0]?.name ?? 'This input';
+  return (
+    <main className="not-transcript">
+      <div className="not-transcript-box" data-testid="not-transcript">
+        <h1>{name.split('/').pop()} is not a transcript CompactLab can read</h1>
+        <p>{issue.message}</p>
+        <p className="muted">
+          CompactLab reads Claude Code session files: JSON Lines from{' '}
+          <span className="mono">~/.claude/projects/&lt;project&gt;/&lt;session&gt;.jsonl</span>. Drop one
+          anywhere on this page.
+        </p>
+      </div>
+      <IssuesPanel sessionId={sessionId} />
+    </main>
+  );
+}

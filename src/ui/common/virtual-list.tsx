@@ -1,0 +1,80 @@
+import { type KeyboardEvent, type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
+
+// A fixed-row-height virtual list: only the visible rows (plus a little overscan) are in the DOM,
+// so 100,000 rows cost the same as 50.
+
+export interface VirtualListProps {
+  count: number;
+  rowHeightPx: number;
+  renderRow: (index: number) => ReactNode;
+  /** Visible row range [start, end) after every scroll or resize. */
+  onRangeChange?: (start: number, end: number) => void;
+  /** When this changes, the row at `scrollToIndex` is scrolled into view. */
+  scrollRequest?: { index: number; nonce: number };
+  onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void;
+  className?: string;
+  testId?: string;
+  ariaLabel?: string;
+}
+
+const OVERSCAN_ROWS = 8;
+
+export function VirtualList(props: VirtualListProps) {
+  const { count, rowHeightPx, renderRow, onRangeChange, scrollRequest } = props;
+  const ref = useRef<HTMLDivElement>(null);
+  const [scrollTopPx, setScrollTopPx] = useState(0);
+  const [heightPx, setHeightPx] = useState(600);
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setHeightPx(el.clientHeight);
+    const observer = new ResizeObserver(() => setHeightPx(el.clientHeight));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || !scrollRequest || scrollRequest.index < 0) return;
+    const topPx = scrollRequest.index * rowHeightPx;
+    if (topPx < el.scrollTop || topPx + rowHeightPx > el.scrollTop + el.clientHeight) {
+      el.scrollTop = Math.max(0, topPx - el.clientHeight / 3);
+    }
+  }, [scrollRequest, rowHeightPx]);
+
+  const first = Math.max(0, Math.floor(scrollTopPx / rowHeightPx) - OVERSCAN_ROWS);
+  const last = Math.min(count, Math.ceil((scrollTopPx + heightPx) / rowHeightPx) + OVERSCAN_ROWS);
+  const visibleStart = Math.min(count, Math.floor(scrollTopPx / rowHeightPx));
+  const visibleEnd = Math.min(count, Math.ceil((scrollTopPx + heightPx) / rowHeightPx));
+
+  useEffect(() => {
+    onRangeChange?.(visibleStart, visibleEnd);
+  }, [onRangeChange, visibleStart, visibleEnd]);
+
+  const rows: ReactNode[] = [];
+  for (let i = first; i < last; i++) {
+    rows.push(
+      <div key={i} className="vl-row" style={{ top: i * rowHeightPx, height: rowHeightPx }}>
+        {renderRow(i)}
+      </div>,
+    );
+  }
+
+  return (
+    <div
+      ref={ref}
+      className={`vl ${props.className ?? ''}`}
+      data-testid={props.testId}
+      aria-label={props.ariaLabel}
+      role="listbox"
+      tabIndex={0}
+      onKeyDown={props.onKeyDown}
+      onScroll={(e) => setScrollTopPx(e.currentTarget.scrollTop)}
+    >
+      <div className="vl-spacer" style={{ height: count * rowHeightPx }}>
+        {rows}
+      </div>
+    </div>
+  );
+}

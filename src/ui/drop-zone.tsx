@@ -1,0 +1,53 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type DragEvent, type ReactNode, useRef, useState } from 'react';
+import { collectDroppedFiles } from './load/dropped-files';
+import { describeFiles, loadSession } from './load/load-session';
+
+function hasFiles(event: DragEvent): boolean {
+  return Array.from(event.dataTransfer?.types ?? []).includes('Files');
+}
+
+/** The whole page accepts drops; several files dropped together are one session. */
+export function DropZone({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [dragging, setDragging] = useState(false);
+  const depth = useRef(0);
+  return (
+    <div
+      className="app"
+      data-testid="dropzone"
+      onDragEnter={(e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        depth.current++;
+        setDragging(true);
+      }}
+      onDragOver={(e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+      }}
+      onDragLeave={() => {
+        depth.current = Math.max(0, depth.current - 1);
+        if (depth.current === 0) setDragging(false);
+      }}
+      onDrop={(e) => {
+        e.preventDefault();
+        depth.current = 0;
+        setDragging(false);
+        const pending = collectDroppedFiles(e.dataTransfer);
+        void pending.then((files) => {
+          if (files.length === 0) return;
+          void loadSession(queryClient, describeFiles(files), async () => files);
+        });
+      }}
+    >
+      {children}
+      {dragging && (
+        <div className="drop-overlay">
+          <div>Drop a transcript — main .jsonl plus its subagent files, or the session folder</div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import type { LoadFile } from '../../worker/protocol';
+
+// Files from a drop. Dropped folders (e.g. `<sessionId>/subagents/`) are walked for .jsonl files,
+// named by their path inside the drop so subagent files are recognisable.
+
+const MAX_FOLDER_FILES = 2_000;
+
+function readEntries(reader: FileSystemDirectoryReader): Promise<FileSystemEntry[]> {
+  return new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+}
+
+function getFile(entry: FileSystemFileEntry): Promise<File> {
+  return new Promise((resolve, reject) => entry.file(resolve, reject));
+}
+
+async function walk(entry: FileSystemEntry, path: string, out: LoadFile[]): Promise<void> {
+  if (out.length >= MAX_FOLDER_FILES) return;
+  if (entry.isFile) {
+    if (/\.jsonl$/i.test(entry.name))
+      out.push({ name: path, blob: await getFile(entry as FileSystemFileEntry) });
+    return;
+  }
+  if (!entry.isDirectory) return;
+  const reader = (entry as FileSystemDirectoryEntry).createReader();
+  for (;;) {
+    const batch = await readEntries(reader); // returns at most ~100 per call
+    if (batch.length === 0) break;
+    for (const child of batch) await walk(child, `${path}/${child.name}`, out);
+  }
+}
+
+/** Must be called synchronously in the drop handler: DataTransfer items expire after it returns. */
+export function collectDroppedFiles(dataTransfer: DataTransfer): Promise<LoadFile[]> {
+  const entries: FileSystemEntry[] = [];
+  for (const item of Array.from(dataTransfer.items ?? [])) {
+    const entry = item.kind === 'file' ? item.webkitGetAsEntry?.() : null;
+    if (entry) entries.push(entry);
+  }
+  if (entries.some((e) => e.isDirectory)) {
+    return (async () => {
+      const out: LoadFile[] = [];
+      for (const entry of entries) {
+        if (entry.isFile) {
+          // A file dropped next to a folder is taken whatever its extension (it was chosen).
+          out.push({ name: entry.name, blob: await getFile(entry as FileSystemFileEntry) });
+        } else await walk(entry, entry.name, out);
+      }
+      return out;
+    })();
+  }
+  const files = Array.from(dataTransfer.files, (file) => ({ name: file.name, blob: file as Blob }));
+  return Promise.resolve(files);
+}

@@ -1,0 +1,92 @@
+import { isCancelledError, type QueryClient } from '@tanstack/react-query';
+import { getContextWindowForModel } from '../../engine/thresholds';
+import { getEngineClient } from '../../worker/engine-client';
+import { ABORT_ERROR, type LoadFile, type SessionId } from '../../worker/protocol';
+import { sessionKey, sessionSummaryQuery } from '../queries';
+import { useUiStore } from '../store';
+
+let nextSessionId: SessionId = 1;
+let inFlight: { sessionId: SessionId; abort: AbortController } | undefined;
+
+/** Main transcript first, subagent files after: the order the parser expects the files in. */
+export function sortSessionFiles(files: LoadFile[]): LoadFile[] {
+  const isSubagent = (name: string) => /(^|\/)agent-[^/]*\.jsonl$/i.test(name) || /\/subagents\//.test(name);
+  return [...files].sort((a, b) => Number(isSubagent(a.name)) - Number(isSubagent(b.name)));
+}
+
+/** Describes a set of files in a few words ("abc.jsonl + 2 subagent files"). */
+export function describeFiles(files: LoadFile[]): string {
+  if (files.length === 0) return 'nothing';
+  const [first, ...rest] = files;
+  const base = first!.name.split('/').pop() ?? first!.name;
+  return rest.length === 0 ? base : `${base} + ${rest.length} more file${rest.length === 1 ? '' : 's'}`;
+}
+
+/**
+ * Starts a new load (cancelling any load in flight). Reserves the session id first so the caller
+ * can show progress while it fetches the bytes (`prepare`, e.g. downloading the bundled sample).
+ */
+export async function loadSession(
+  queryClient: QueryClient,
+  label: string,
+  prepare: (signal: AbortSignal) => Promise<LoadFile[]>,
+): Promise<void> {
+  cancelLoad();
+  const sessionId = nextSessionId++;
+  const abort = new AbortController();
+  inFlight = { sessionId, abort };
+  const store = useUiStore.getState();
+  store.startLoad({ sessionId, label, phase: 'fetching' });
+  try {
+    const files = sortSessionFiles(await prepare(abort.signal));
+    abort.signal.throwIfAborted();
+    store.setLoadPhase(
+      sessionId,
+      'parsing',
+      label === describeFiles(files) ? label : `${label} (${describeFiles(files)})`,
+    );
+    const summary = await queryClient.fetchQuery({
+      ...sessionSummaryQuery(sessionId),
+      queryFn: ({ signal }) => {
+        const forward = () => abort.abort();
+        signal.addEventListener('abort', forward, { once: true });
+        return getEngineClient().request(
+          { kind: 'load', sessionId, files },
+          { signal: abort.signal, onProgress: (p) => useUiStore.getState().setLoadProgress(sessionId, p) },
+        );
+      },
+    });
+    const previous = useUiStore.getState().currentSessionId;
+    const window = Math.max(...summary.meta.models.map(getContextWindowForModel), 0);
+    useUiStore.getState().finishLoad(sessionId, {
+      contextWindow:
+        window > 0 && summary.peakContextTokens <= window ? window : chooseWindow(summary.peakContextTokens),
+    });
+    if (previous !== undefined && previous !== sessionId)
+      queryClient.removeQueries({ queryKey: sessionKey(previous) });
+  } catch (error) {
+    queryClient.removeQueries({ queryKey: sessionKey(sessionId) });
+    const cancelled =
+      abort.signal.aborted || isCancelledError(error) || (error as Error)?.name === ABORT_ERROR;
+    useUiStore
+      .getState()
+      .endLoad(
+        sessionId,
+        cancelled
+          ? { kind: 'info', text: `Cancelled loading ${label}.` }
+          : { kind: 'error', text: `Could not load ${label}: ${(error as Error)?.message ?? String(error)}` },
+      );
+  } finally {
+    if (inFlight?.sessionId === sessionId) inFlight = undefined;
+  }
+}
+
+/** 1M when the context already went past 200k (only extended-window models can do that). */
+function chooseWindow(peakContextTokens: number): number {
+  return peakContextTokens > 200_000 ? 1_000_000 : 200_000;
+}
+
+/** Cancels the load in flight, if any. */
+export function cancelLoad(): void {
+  inFlight?.abort.abort();
+}

@@ -1,0 +1,64 @@
+import type { SessionId, SessionSummary } from '../../worker/protocol';
+import { formatCount } from '../common/format';
+import { EntryDetailPane } from '../detail/entry-detail-pane';
+import { type SidePanel as Panel, useUiStore } from '../store';
+import { CompactionCard } from '../timeline/compaction-card';
+import { IssuesPanel } from './issues-panel';
+import { TokensPanel } from './tokens-panel';
+
+export function SidePanel({ sessionId, summary }: { sessionId: SessionId; summary: SessionSummary }) {
+  const panel = useUiStore((s) => s.panel);
+  const setPanel = useUiStore((s) => s.setPanel);
+  const openCompaction = useUiStore((s) => s.openCompaction);
+  const closeCompaction = useUiStore((s) => s.openCompactionCard);
+  const issues = summary.issueCounts.error + summary.issueCounts.warning + summary.issueCounts.info;
+  const tabs: { id: Panel; label: string }[] = [
+    { id: 'detail', label: 'Entry' },
+    { id: 'tokens', label: 'Tokens' },
+    { id: 'issues', label: `Issues ${formatCount(issues)}` },
+  ];
+  return (
+    <section className="side-panel">
+      <div className="tabs" role="tablist">
+        {tabs.map((tab) => (
+          <button
+            type="button"
+            key={tab.id}
+            role="tab"
+            aria-selected={openCompaction === undefined && panel === tab.id}
+            className={`${openCompaction === undefined && panel === tab.id ? 'on' : ''} ${tab.id === 'issues' && summary.issueCounts.error > 0 ? 'has-errors' : ''}`}
+            data-testid={`tab-${tab.id}`}
+            onClick={() => {
+              closeCompaction(undefined);
+              setPanel(tab.id);
+            }}
+          >
+            {tab.label}
+          </button>
+        ))}
+        {openCompaction !== undefined && (
+          <button
+            type="button"
+            role="tab"
+            aria-selected
+            className="on compaction-tab"
+            data-testid="tab-compaction"
+          >
+            Compaction #{openCompaction + 1}
+          </button>
+        )}
+      </div>
+      <div className="side-body">
+        {openCompaction !== undefined ? (
+          <CompactionCard sessionId={sessionId} compactionIndex={openCompaction} />
+        ) : (
+          <>
+            {panel === 'detail' && <EntryDetailPane sessionId={sessionId} />}
+            {panel === 'tokens' && <TokensPanel sessionId={sessionId} />}
+            {panel === 'issues' && <IssuesPanel sessionId={sessionId} />}
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+import { useEffect, useMemo, useRef } from 'react';
+import type { ReplayEvent } from '../../engine/replay/types';
+import type { TimelineSeries } from '../../worker/protocol';
+import { formatCount } from '../common/format';
+import { useUiStore } from '../store';
+import { type ChartGeometry, xToPx, yToPx } from '../timeline/geometry';
+import { useReplayStore } from './replay-store';
+import { useReplayRun } from './use-replay';
+
+// The simulated context over the real one on the timeline, and one marker per replay event
+// along the bottom of the chart. Calls are placed by their index in `session.apiCalls`.
+
+const SIM_COLOR = '#e37fd6';
+const EVENT_COLORS: Record<ReplayEvent['kind'], string> = {
+  compact: '#e37fd6',
+  microcompact: '#b9a6ff',
+  reset: '#4fd1c5',
+  blocked: '#ef6461',
+};
+const EVENT_GLYPHS: Record<ReplayEvent['kind'], string> = { compact: '◆', microcompact: 'μ', reset: '↺', blocked: '!' };
+
+export function describeReplayEvent(e: ReplayEvent): string {
+  switch (e.kind) {
+    case 'compact':
+      return `Replay: ${e.mechanism} compaction (${e.trigger}) after call ${e.afterApiCall} · ${formatCount(e.preTokens)} → ${formatCount(e.postTokens)} tokens`;
+    case 'microcompact':
+      return `Replay: microcompact after call ${e.afterApiCall} · cleared ${e.clearedToolIds?.length ?? 0} results, −${formatCount(e.savedTokens)} tokens`;
+    case 'reset':
+      return `Replay: the log's manual compaction after call ${e.afterApiCall} · continues from the log's ${formatCount(e.postTokens)} tokens`;
+    case 'blocked':
+      return `Replay: ${formatCount(e.preTokens)} tokens reach the blocking limit after call ${e.afterApiCall}`;
+  }
+}
+
+/** Position on the timeline's x axis of each API call index (undefined when not on it). */
+function useXByCall(series: TimelineSeries): (apiCall: number) => number | undefined {
+  return useMemo(() => {
+    const map = new Map<number, number>();
+    series.callIndex.forEach((call, x) => {
+      map.set(call, x);
+    });
+    return (apiCall: number) => map.get(apiCall);
+  }, [series]);
+}
+
+export function ReplayOverlay({ geometry, series }: { geometry: ChartGeometry; series: TimelineSeries }) {
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const sessionId = useUiStore((s) => s.currentSessionId);
+  const params = useReplayStore((s) => s.runParams);
+  const openEvent = useReplayStore((s) => s.openEvent);
+  const openEventCard = useReplayStore((s) => s.openEventCard);
+  const { data } = useReplayRun();
+  const result = params && params.sessionId === sessionId ? data?.result : undefined;
+  const xOf = useXByCall(series);
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.round(geometry.widthPx * dpr);
+    canvas.height = Math.round(geometry.heightPx * dpr);
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, geometry.widthPx, geometry.heightPx);
+    if (!result) return;
+    const n = result.callIndex.length;
+    const plotWidthPx = geometry.rightPx - geometry.leftPx;
+    const step = n > plotWidthPx * 2 ? n / (plotWidthPx * 2) : 1;
+    ctx.strokeStyle = SIM_COLOR;
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash([5, 3]);
+    ctx.beginPath();
+    let started = false;
+    for (let f = 0; f < n; f += step) {
+      const k = Math.floor(f);
+      const x = xOf(result.callIndex[k]!);
+      if (x === undefined) continue;
+      const px = xToPx(geometry, x);
+      const py = yToPx(geometry, result.simulatedTokens[k]!);
+      if (started) ctx.lineTo(px, py);
+      else ctx.moveTo(px, py);
+      started = true;
+    }
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }, [geometry, result, xOf]);
+
+  const events = result?.events ?? [];
+  return (
+    <>
+      <canvas
+        ref={canvasRef}
+        className="replay-overlay"
+        data-testid="replay-overlay"
+        data-simulated-last={result ? Math.round(result.simulatedTokens[result.simulatedTokens.length - 1] ?? 0) : undefined}
+        style={{ width: geometry.widthPx, height: geometry.heightPx }}
+      />
+      {events.map((e, i) => {
+        const x = xOf(e.afterApiCall);
+        if (x === undefined) return null;
+        return (
+          <button
+            type="button"
+            // biome-ignore lint/suspicious/noArrayIndexKey: events are positional within one run.
+            key={i}
+            className={`replay-marker ${openEvent === i ? 'open' : ''}`}
+            data-testid="replay-marker"
+            data-kind={e.kind}
+            data-after-call={e.afterApiCall}
+            data-event-index={i}
+            title={describeReplayEvent(e)}
+            aria-label={describeReplayEvent(e)}
+            style={{ left: xToPx(geometry, x + 0.5), top: geometry.bottomPx - 9, color: EVENT_COLORS[e.kind] }}
+            onMouseMove={(ev) => ev.stopPropagation()}
+            onClick={(ev) => {
+              ev.stopPropagation();
+              openEventCard(i);
+            }}
+          >
+            {EVENT_GLYPHS[e.kind]}
+          </button>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { EventRequestSpec } from '../../engine/replay/types';
+import { getEngineClient } from '../../worker/engine-client';
+import type { ReplayReply, SessionId } from '../../worker/protocol';
+import { sessionKey } from '../queries';
+import type { ReplayRunParams } from './replay-store';
+
+// queryOptions factories for the replay. A knob change is a new key: the previous run stays on
+// screen (placeholderData) until the new one arrives; a superseded run is cancelled.
+
+type Reply<O extends ReplayReply['op']> = Extract<ReplayReply, { op: O }>;
+
+export function replaySetupQuery(sessionId: SessionId, strategyId: string) {
+  return queryOptions({
+    queryKey: [...sessionKey(sessionId), 'replay', 'setup', strategyId],
+    queryFn: async ({ signal }) =>
+      (await getEngineClient().request(
+        { kind: 'replay', sessionId, request: { op: 'setup', strategyId } },
+        { signal },
+      )) as Reply<'setup'>,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+}
+
+export function replayRunQuery(params: ReplayRunParams) {
+  const { sessionId, strategyId, knobs, summaryModel, manual } = params;
+  return queryOptions({
+    queryKey: [...sessionKey(sessionId), 'replay', 'run', strategyId, JSON.stringify(knobs), summaryModel, JSON.stringify(manual)],
+    queryFn: async ({ signal }) =>
+      (await getEngineClient().request(
+        { kind: 'replay', sessionId, request: { op: 'run', strategyId, knobs, summaryModel, manual } },
+        { signal },
+      )) as Reply<'run'>,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 30_000,
+    retry: false,
+    structuralSharing: false,
+  });
+}
+
+export function replayRequestQuery(sessionId: SessionId, spec: EventRequestSpec) {
+  return queryOptions({
+    queryKey: [...sessionKey(sessionId), 'replay', 'request', JSON.stringify(spec)],
+    queryFn: async ({ signal }) =>
+      (await getEngineClient().request(
+        { kind: 'replay', sessionId, request: { op: 'request', spec, elideBase64: true } },
+        { signal },
+      )) as Reply<'request'>,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 60_000,
+    retry: false,
+    structuralSharing: false,
+  });
+}

@@ -1,0 +1,72 @@
+import { create } from 'zustand';
+import type { SummaryModelId } from '../../engine/replay/summary-size';
+import type { KnobValue, ManualCompactionRequest } from '../../engine/strategies/types';
+import type { SessionId } from '../../worker/protocol';
+
+// The replay's UI state: knob overrides beyond the threshold knobs (those live in the main
+// store, shared with the timeline's knobs bar), the summary size model, which event card is open,
+// and the debounced parameters of the run to show. Results stay in TanStack Query.
+
+/** Knobs the timeline's knobs bar owns (store.ts `knobs`). */
+export const THRESHOLD_KNOB_KEYS = [
+  'profile',
+  'contextWindow',
+  'maxOutputTokens',
+  'autocompactPctOverride',
+  'autoCompactEnabled',
+  'blockingLimitOverride',
+] as const;
+
+export interface ReplayRunParams {
+  sessionId: SessionId;
+  strategyId: string;
+  knobs: Record<string, KnobValue>;
+  summaryModel: SummaryModelId;
+  manual: ManualCompactionRequest[];
+}
+
+export interface ReplayUiState {
+  /** The session the overrides belong to; a new session resets them. */
+  sessionId?: SessionId;
+  strategyId: string;
+  enabled: boolean;
+  knobsOpen: boolean;
+  overrides: Record<string, KnobValue>;
+  summaryModel: SummaryModelId;
+  manual: ManualCompactionRequest[];
+  openEvent?: number;
+  /** What the overlay, the cards and the transcript marks show (debounced knob changes). */
+  runParams?: ReplayRunParams;
+
+  initSession(sessionId: SessionId): void;
+  setEnabled(enabled: boolean): void;
+  setKnobsOpen(open: boolean): void;
+  setOverride(key: string, value: KnobValue): void;
+  resetOverrides(): void;
+  setSummaryModel(model: SummaryModelId): void;
+  addManual(request: ManualCompactionRequest): void;
+  clearManual(): void;
+  openEventCard(index: number | undefined): void;
+  setRunParams(params: ReplayRunParams | undefined): void;
+}
+
+export const useReplayStore = create<ReplayUiState>()((set) => ({
+  strategyId: 'claude-code',
+  enabled: true,
+  knobsOpen: false,
+  overrides: {},
+  summaryModel: 'recorded',
+  manual: [],
+
+  initSession: (sessionId) => set({ sessionId, overrides: {}, manual: [], openEvent: undefined, runParams: undefined }),
+  setEnabled: (enabled) => set({ enabled, openEvent: enabled ? undefined : undefined }),
+  setKnobsOpen: (knobsOpen) => set({ knobsOpen }),
+  setOverride: (key, value) => set((s) => ({ overrides: { ...s.overrides, [key]: value } })),
+  resetOverrides: () => set({ overrides: {} }),
+  setSummaryModel: (summaryModel) => set({ summaryModel }),
+  addManual: (request) =>
+    set((s) => ({ manual: [...s.manual.filter((m) => m.afterApiCall !== request.afterApiCall), request] })),
+  clearManual: () => set({ manual: [] }),
+  openEventCard: (openEvent) => set({ openEvent }),
+  setRunParams: (runParams) => set({ runParams }),
+}));

@@ -1,0 +1,71 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import type { KnobValue } from '../../engine/strategies/types';
+import type { SessionId } from '../../worker/protocol';
+import { useUiStore } from '../store';
+import { replayRunQuery, replaySetupQuery } from './replay-queries';
+import { THRESHOLD_KNOB_KEYS, useReplayStore } from './replay-store';
+
+/** Knob edits settle this long before the worker re-runs the replay. */
+export const REPLAY_DEBOUNCE_MS = 120;
+
+/** The strategy's setup for this session; pushes the log's own threshold knobs once per session. */
+export function useReplaySetup(sessionId: SessionId) {
+  const strategyId = useReplayStore((s) => s.strategyId);
+  const query = useQuery(replaySetupQuery(sessionId, strategyId));
+  const data = query.data;
+  useEffect(() => {
+    if (!data || useReplayStore.getState().sessionId === sessionId) return;
+    const thresholds: Record<string, KnobValue> = {};
+    for (const key of THRESHOLD_KNOB_KEYS) thresholds[key] = data.sessionKnobs[key];
+    useUiStore.getState().setKnobs(thresholds as never);
+    useReplayStore.getState().initSession(sessionId);
+  }, [data, sessionId]);
+  return query;
+}
+
+/** The knobs the replay runs with: the log's own, the knobs bar's thresholds, the panel's overrides. */
+export function useReplayKnobs(sessionId: SessionId): Record<string, KnobValue> | undefined {
+  const strategyId = useReplayStore((s) => s.strategyId);
+  const setup = useQuery(replaySetupQuery(sessionId, strategyId)).data;
+  const thresholds = useUiStore((s) => s.knobs);
+  const overrides = useReplayStore((s) => s.overrides);
+  return useMemo(() => {
+    if (!setup) return undefined;
+    const merged: Record<string, KnobValue> = { ...setup.sessionKnobs };
+    for (const key of THRESHOLD_KNOB_KEYS) merged[key] = (thresholds as unknown as Record<string, KnobValue>)[key];
+    return { ...merged, ...overrides };
+  }, [setup, thresholds, overrides]);
+}
+
+/** Publishes the run parameters after the knobs have been still for REPLAY_DEBOUNCE_MS. */
+export function useDebouncedRunParams(sessionId: SessionId): void {
+  const knobs = useReplayKnobs(sessionId);
+  const strategyId = useReplayStore((s) => s.strategyId);
+  const summaryModel = useReplayStore((s) => s.summaryModel);
+  const manual = useReplayStore((s) => s.manual);
+  const ready = useReplayStore((s) => s.sessionId === sessionId);
+  const key = JSON.stringify([knobs, strategyId, summaryModel, manual]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the values it serializes.
+  useEffect(() => {
+    if (!knobs || !ready) return;
+    const publish = () => useReplayStore.getState().setRunParams({ sessionId, strategyId, knobs, summaryModel, manual });
+    if (!useReplayStore.getState().runParams) {
+      publish();
+      return;
+    }
+    const timer = setTimeout(publish, REPLAY_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [key, sessionId, ready]);
+}
+
+/** The current replay run (the previous one stays while a new one computes). */
+export function useReplayRun() {
+  const params = useReplayStore((s) => s.runParams);
+  const enabled = useReplayStore((s) => s.enabled);
+  return useQuery({
+    ...replayRunQuery(params ?? { sessionId: -1, strategyId: '', knobs: {}, summaryModel: 'recorded', manual: [] }),
+    enabled: enabled && params !== undefined,
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,93 @@
+import { create } from 'zustand';
+import { ALL_FILTER_KINDS, type FilterKind } from '../engine/query/entry-kinds';
+import { DEFAULT_THRESHOLD_KNOBS, type ThresholdKnobs } from '../engine/thresholds';
+import type { ParseProgressMessage, SessionId } from '../worker/protocol';
+
+// UI state only: what is loaded/loading (ids, progress), selection, filters, knobs, panels.
+// Results live in TanStack Query (see queries.ts), never here.
+
+export type SidePanel = 'detail' | 'tokens' | 'issues';
+
+export interface LoadState {
+  sessionId: SessionId;
+  label: string;
+  progress?: ParseProgressMessage;
+  /** Fetching the bundled sample, before parsing starts. */
+  phase: 'fetching' | 'parsing';
+}
+
+export interface UiState {
+  currentSessionId?: SessionId;
+  currentLabel?: string;
+  loading?: LoadState;
+  /** A message about the last load that failed or was cancelled. */
+  notice?: { kind: 'error' | 'info'; text: string };
+
+  filterKinds: FilterKind[];
+  search: string;
+  selectedEntry?: number;
+  /** Incremented to ask the transcript list to scroll the selected entry into view. */
+  revealNonce: number;
+  openCompaction?: number;
+  panel: SidePanel;
+  knobs: ThresholdKnobs;
+
+  startLoad(load: LoadState): void;
+  setLoadProgress(sessionId: SessionId, progress: ParseProgressMessage): void;
+  setLoadPhase(sessionId: SessionId, phase: LoadState['phase'], label?: string): void;
+  finishLoad(sessionId: SessionId, knobs: Partial<ThresholdKnobs>): void;
+  endLoad(sessionId: SessionId, notice?: UiState['notice']): void;
+  dismissNotice(): void;
+  toggleFilterKind(kind: FilterKind): void;
+  setFilterKinds(kinds: FilterKind[]): void;
+  setSearch(search: string): void;
+  selectEntry(entryIndex: number | undefined, reveal?: boolean): void;
+  openCompactionCard(compactionIndex: number | undefined): void;
+  setPanel(panel: SidePanel): void;
+  setKnobs(knobs: Partial<ThresholdKnobs>): void;
+}
+
+export const useUiStore = create<UiState>()((set) => ({
+  filterKinds: [...ALL_FILTER_KINDS],
+  search: '',
+  revealNonce: 0,
+  panel: 'detail',
+  knobs: DEFAULT_THRESHOLD_KNOBS,
+
+  startLoad: (load) => set({ loading: load, notice: undefined }),
+  setLoadProgress: (sessionId, progress) =>
+    set((s) =>
+      s.loading?.sessionId === sessionId ? { loading: { ...s.loading, progress, phase: 'parsing' } } : {},
+    ),
+  setLoadPhase: (sessionId, phase, label) =>
+    set((s) =>
+      s.loading?.sessionId === sessionId
+        ? { loading: { ...s.loading, phase, label: label ?? s.loading.label } }
+        : {},
+    ),
+  finishLoad: (sessionId, knobs) =>
+    set((s) => ({
+      currentSessionId: sessionId,
+      currentLabel: s.loading?.sessionId === sessionId ? s.loading.label : s.currentLabel,
+      loading: s.loading?.sessionId === sessionId ? undefined : s.loading,
+      selectedEntry: undefined,
+      openCompaction: undefined,
+      knobs: { ...s.knobs, ...knobs },
+    })),
+  endLoad: (sessionId, notice) =>
+    set((s) => (s.loading?.sessionId === sessionId ? { loading: undefined, notice } : {})),
+  dismissNotice: () => set({ notice: undefined }),
+  toggleFilterKind: (kind) =>
+    set((s) => ({
+      filterKinds: s.filterKinds.includes(kind)
+        ? s.filterKinds.filter((k) => k !== kind)
+        : [...s.filterKinds, kind],
+    })),
+  setFilterKinds: (filterKinds) => set({ filterKinds }),
+  setSearch: (search) => set({ search }),
+  selectEntry: (selectedEntry, reveal = false) =>
+    set((s) => ({ selectedEntry, revealNonce: reveal ? s.revealNonce + 1 : s.revealNonce, panel: 'detail' })),
+  openCompactionCard: (openCompaction) => set({ openCompaction }),
+  setPanel: (panel) => set({ panel }),
+  setKnobs: (knobs) => set((s) => ({ knobs: { ...s.knobs, ...knobs } })),
+}));

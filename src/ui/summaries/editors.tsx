@@ -1,0 +1,115 @@
+import './monaco-setup';
+import { DiffEditor, Editor } from '@monaco-editor/react';
+import { useEffect, useRef, useState } from 'react';
+import type { monaco } from './monaco-setup';
+
+// The Monaco editors of the Summaries view, in their own lazily loaded chunk.
+
+const COMMON = {
+  minimap: { enabled: false },
+  scrollBeyondLastLine: false,
+  fontSize: 12,
+  wordWrap: 'on' as const,
+  automaticLayout: true,
+  renderLineHighlight: 'none' as const,
+};
+
+export interface PromptEditorProps {
+  value: string;
+  onChange: (value: string) => void;
+}
+
+/** The summarization prompt, editable. */
+export function PromptEditor({ value, onChange }: PromptEditorProps) {
+  return (
+    <div className="monaco-box" data-testid="prompt-editor">
+      <Editor
+        value={value}
+        language="markdown"
+        theme="vs-dark"
+        onChange={(next) => onChange(next ?? '')}
+        options={{ ...COMMON, lineNumbers: 'on' }}
+        loading={<div className="muted pad">Loading editor…</div>}
+      />
+    </div>
+  );
+}
+
+/** Read-only text (the exact request as JSON). */
+export function ReadOnlyViewer({
+  value,
+  language,
+  testId,
+}: {
+  value: string;
+  language: string;
+  testId: string;
+}) {
+  return (
+    <div className="monaco-box" data-testid={testId}>
+      <Editor
+        value={value}
+        language={language}
+        theme="vs-dark"
+        options={{ ...COMMON, readOnly: true, lineNumbers: 'off', folding: true }}
+        loading={<div className="muted pad">Loading editor…</div>}
+      />
+    </div>
+  );
+}
+
+export interface TextDiffProps {
+  original: string;
+  modified: string;
+  inline: boolean;
+  onlyChanges: boolean;
+  onChanges?: (changes: number) => void;
+}
+
+/** Two texts side by side or inline, optionally folding the unchanged regions away. */
+export function TextDiff({ original, modified, inline, onlyChanges, onChanges }: TextDiffProps) {
+  const [changes, setChanges] = useState<number | undefined>();
+  const editorRef = useRef<monaco.editor.IStandaloneDiffEditor>(null);
+  useEffect(() => {
+    if (changes !== undefined) onChanges?.(changes);
+  }, [changes, onChanges]);
+  // @monaco-editor/react disposes the text models before the diff editor, which Monaco reports
+  // as an error ("TextModel got disposed before DiffEditorWidget model got reset"). Keep the
+  // models past the wrapper's cleanup and dispose them once the editor is gone.
+  useEffect(
+    () => () => {
+      const models = editorRef.current?.getModel();
+      setTimeout(() => {
+        models?.original.dispose();
+        models?.modified.dispose();
+      }, 0);
+    },
+    [],
+  );
+  return (
+    <div className="monaco-box" data-testid="run-diff-editor" data-changes={changes ?? ''}>
+      <DiffEditor
+        original={original}
+        modified={modified}
+        language="markdown"
+        theme="vs-dark"
+        options={{
+          ...COMMON,
+          readOnly: true,
+          originalEditable: false,
+          renderSideBySide: !inline,
+          useInlineViewWhenSpaceIsLimited: false,
+          hideUnchangedRegions: { enabled: onlyChanges },
+          diffWordWrap: 'on',
+        }}
+        keepCurrentOriginalModel
+        keepCurrentModifiedModel
+        onMount={(editor) => {
+          editorRef.current = editor;
+          editor.onDidUpdateDiff(() => setChanges(editor.getLineChanges()?.length ?? 0));
+        }}
+        loading={<div className="muted pad">Loading diff…</div>}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+// Monaco, bundled and fully offline (../shared/research/STACK.md, "Monaco offline setup: slim").
+// The core API plus the features and languages this view uses; workers come from the bundle;
+// `loader.config({ monaco })` stops @monaco-editor/react from fetching Monaco from a CDN.
+import { loader } from '@monaco-editor/react';
+import * as monaco from 'monaco-editor/editor';
+import 'monaco-editor/features/register.all';
+import 'monaco-editor/languages/features/json/register';
+import 'monaco-editor/languages/definitions/markdown/register';
+import 'monaco-editor/languages/definitions/xml/register';
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+import JsonWorker from 'monaco-editor/languages/features/json/json.worker?worker';
+
+self.MonacoEnvironment = {
+  getWorker(_id: string, label: string) {
+    if (label === 'json') return new JsonWorker();
+    // Diff computation, links and the rest run in the generic editor worker.
+    return new EditorWorker();
+  },
+};
+
+loader.config({ monaco });
+
+export { monaco };

@@ -1,0 +1,568 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { PROMPT_PRESETS, requirePreset } from '../../engine/prompts/registry';
+import { createAnthropicSummarizer, toAnthropicParams } from '../../engine/summarize/anthropic';
+import { BUILTIN_MODEL } from '../../engine/summarize/builtin';
+import { toChatBody } from '../../engine/summarize/openai-compatible';
+import type { PromptSettings } from '../../engine/summarize/prepare';
+import { RECORDED_MODEL } from '../../engine/summarize/recorded';
+import type { SummariesInfo } from '../../engine/summarize/session-ops';
+import type { CompactionPoint } from '../../engine/summarize/span';
+import { getMessagesWithPrompt, type SummaryRequest } from '../../engine/summarize/types';
+import type { SessionId } from '../../worker/protocol';
+import { formatCount } from '../common/format';
+import { formatRunDuration } from './compare-view';
+import { useKeyStore } from './key-store';
+import { PromptEditor, ReadOnlyViewer } from './lazy-editors';
+import { RetentionView } from './retention-view';
+import { cancelRun, startRun, useActiveRun } from './run-controller';
+import { RunsSection } from './runs-table';
+import { preparedSummaryQuery, summariesInfoQuery, summaryRunsQuery } from './summaries-queries';
+import { type SummarizerChoice, useSummariesStore } from './summaries-store';
+
+// The Summaries view: pick a compaction point and a prompt, see the exact request, run a
+// summarizer, keep every run, compare them.
+
+/** Delay before an edited prompt rebuilds the request preview. */
+const PREVIEW_DEBOUNCE_MS = 300;
+
+function useDebounced<T>(value: T, delayMs: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}
+
+function pointValue(point: CompactionPoint): string {
+  return point.kind === 'compaction' ? `c:${point.compactionIndex}` : `a:${point.apiCallIndex}`;
+}
+
+function parsePointValue(value: string): CompactionPoint {
+  const n = Number(value.slice(2));
+  return value.startsWith('c:')
+    ? { kind: 'compaction', compactionIndex: n }
+    : { kind: 'api-call', apiCallIndex: n };
+}
+
+/** The point to use: the chosen one if this transcript has it, else its last real compaction or last call. */
+function resolvePoint(info: SummariesInfo, point: CompactionPoint | undefined): CompactionPoint | undefined {
+  if (
+    point?.kind === 'compaction' &&
+    info.compactions.some((c) => c.compactionIndex === point.compactionIndex)
+  )
+    return point;
+  if (point?.kind === 'api-call' && info.apiCalls.some((c) => c.index === point.apiCallIndex)) return point;
+  const last = info.compactions.at(-1);
+  if (last) return { kind: 'compaction', compactionIndex: last.compactionIndex };
+  const call = info.apiCalls.at(-1);
+  return call ? { kind: 'api-call', apiCallIndex: call.index } : undefined;
+}
+
+export function describePoint(info: SummariesInfo, point: CompactionPoint): string {
+  if (point.kind === 'api-call') return `after API call ${point.apiCallIndex}`;
+  const c = info.compactions.find((x) => x.compactionIndex === point.compactionIndex);
+  return `compaction ${point.compactionIndex}${c ? ` (${c.trigger}) at line ${c.line}` : ''}`;
+}
+
+function modelFor(choice: SummarizerChoice, anthropicModel: string, openaiModel: string): string {
+  switch (choice) {
+    case 'anthropic':
+      return anthropicModel;
+    case 'openai':
+      return openaiModel;
+    case 'recorded':
+      return RECORDED_MODEL;
+    default:
+      return BUILTIN_MODEL;
+  }
+}
+
+/** The body as it goes on the wire for the chosen summarizer. */
+function getWireBody(choice: SummarizerChoice, request: SummaryRequest): unknown {
+  if (choice === 'anthropic') return toAnthropicParams(request);
+  if (choice === 'openai') return toChatBody(request);
+  return { system: request.system, messages: getMessagesWithPrompt(request) };
+}
+
+export function SummariesPanel({ sessionId }: { sessionId: SessionId }) {
+  const info = useQuery(summariesInfoQuery(sessionId));
+  if (info.error)
+    return <div className="pad error-text">Could not read this transcript: {info.error.message}</div>;
+  if (!info.data) return <div className="pad muted">Reading the transcript…</div>;
+  if (info.data.apiCalls.length === 0) {
+    return (
+      <div className="pad muted">
+        This transcript has no API calls of the main conversation: there is nothing to summarize.
+      </div>
+    );
+  }
+  return <Workbench sessionId={sessionId} info={info.data} />;
+}
+
+function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesInfo }) {
+  const s = useSummariesStore();
+  const point = resolvePoint(info, s.point)!;
+  const model = modelFor(s.summarizer, s.anthropicModel, s.openaiModel);
+  const settings: PromptSettings = useMemo(
+    () => ({
+      presetId: s.presetId,
+      prompt: s.prompt,
+      customInstructions: s.customInstructions,
+      systemPrompt: s.systemPrompt,
+      model,
+      maxOutputTokens: s.maxOutputTokens,
+      ...(s.temperature === undefined ? {} : { temperature: s.temperature }),
+      ...(s.keepFromApiCallIndex === undefined ? {} : { keepFromApiCallIndex: s.keepFromApiCallIndex }),
+    }),
+    [
+      s.presetId,
+      s.prompt,
+      s.customInstructions,
+      s.systemPrompt,
+      model,
+      s.maxOutputTokens,
+      s.temperature,
+      s.keepFromApiCallIndex,
+    ],
+  );
+  const previewSettings = useDebounced(settings, PREVIEW_DEBOUNCE_MS);
+  const prepared = useQuery({
+    ...preparedSummaryQuery(sessionId, point, previewSettings),
+    placeholderData: keepPreviousData,
+  });
+  const pointLabel = describePoint(info, point);
+
+  return (
+    <div className="summaries-workbench">
+      <SetupColumn info={info} point={point} />
+      <PromptColumn
+        prepared={prepared.data}
+        preparing={prepared.isFetching}
+        error={prepared.error?.message}
+        stale={previewSettings !== settings}
+      />
+      <OutputColumn
+        sessionId={sessionId}
+        info={info}
+        point={point}
+        pointLabel={pointLabel}
+        settings={settings}
+        recordedAvailable={
+          point.kind === 'compaction' &&
+          info.compactions.some((c) => c.compactionIndex === point.compactionIndex && c.hasSummary)
+        }
+      />
+      <RunsSection contentHash={info.contentHash} />
+    </div>
+  );
+}
+
+function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPoint }) {
+  const s = useSummariesStore();
+  const keys = useKeyStore();
+  const preset = requirePreset(s.presetId);
+  return (
+    <section className="summaries-setup" aria-label="Summary settings">
+      <label className="field">
+        <span>Compaction point</span>
+        <select
+          data-testid="point-select"
+          value={pointValue(point)}
+          onChange={(e) => s.setPoint(parsePointValue(e.currentTarget.value))}
+        >
+          {info.compactions.length > 0 && (
+            <optgroup label="Real compactions in the transcript">
+              {info.compactions.map((c) => (
+                <option key={c.compactionIndex} value={`c:${c.compactionIndex}`}>
+                  Compaction {c.compactionIndex} ({c.trigger}) · line {c.line}
+                  {c.preTokens ? ` · ${formatCount(c.preTokens)} tokens` : ''}
+                </option>
+              ))}
+            </optgroup>
+          )}
+          <optgroup label="After API call (what a compaction there would replace)">
+            {info.apiCalls.map((c) => (
+              <option key={c.index} value={`a:${c.index}`}>
+                After API call {c.index} · {formatCount(c.contextTokens)} tokens
+              </option>
+            ))}
+          </optgroup>
+        </select>
+      </label>
+      <label className="field">
+        <span>Preset</span>
+        <select
+          data-testid="preset-select"
+          value={s.presetId}
+          onChange={(e) => s.choosePreset(e.currentTarget.value)}
+        >
+          {PROMPT_PRESETS.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p className="muted small preset-source" data-testid="preset-source">
+        {preset.fidelity === 'verbatim' ? 'Verbatim. ' : 'Our wording of a documented shape. '}
+        {preset.source}
+      </p>
+      {preset.variant === 'partial' && (
+        <label className="field">
+          <span>Recent portion starts at API call</span>
+          <select
+            value={s.keepFromApiCallIndex ?? ''}
+            onChange={(e) =>
+              s.set({
+                keepFromApiCallIndex:
+                  e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value),
+              })
+            }
+          >
+            <option value="">middle of the span</option>
+            {info.apiCalls.map((c) => (
+              <option key={c.index} value={c.index}>
+                {c.index}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <label className="field">
+        <span>Custom instructions (as /compact &lt;instructions&gt; or a PreCompact hook adds them)</span>
+        <textarea
+          data-testid="custom-instructions"
+          rows={2}
+          value={s.customInstructions}
+          onChange={(e) => s.set({ customInstructions: e.currentTarget.value })}
+        />
+      </label>
+      <label className="field">
+        <span>System prompt</span>
+        <textarea
+          data-testid="system-prompt"
+          rows={3}
+          value={s.systemPrompt}
+          onChange={(e) => s.set({ systemPrompt: e.currentTarget.value })}
+        />
+      </label>
+      <div className="field-row">
+        <label className="field">
+          <span>Max output tokens</span>
+          <input
+            className="mono"
+            inputMode="numeric"
+            value={s.maxOutputTokens}
+            onChange={(e) => {
+              const n = Number(e.currentTarget.value);
+              if (Number.isFinite(n) && n > 0) s.set({ maxOutputTokens: Math.round(n) });
+            }}
+          />
+        </label>
+        <label className="field">
+          <span>Temperature</span>
+          <input
+            className="mono"
+            inputMode="decimal"
+            placeholder="default"
+            value={s.temperature ?? ''}
+            onChange={(e) => {
+              const text = e.currentTarget.value.trim();
+              const n = Number(text);
+              if (text === '') s.set({ temperature: undefined });
+              else if (Number.isFinite(n) && n >= 0 && n <= 2) s.set({ temperature: n });
+            }}
+          />
+        </label>
+      </div>
+      <fieldset className="summarizer-choice">
+        <legend>Summarizer</legend>
+        {(
+          [
+            ['builtin', 'Built-in (offline, no LLM)'],
+            ['anthropic', 'Anthropic API'],
+            ['openai', 'OpenAI-compatible server'],
+            ['recorded', 'Recorded (the transcript’s own)'],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value} className="radio">
+            <input
+              type="radio"
+              name="summarizer"
+              data-testid={`summarizer-${value}`}
+              checked={s.summarizer === value}
+              onChange={() => s.set({ summarizer: value })}
+            />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      {s.summarizer === 'anthropic' && (
+        <div className="provider">
+          <label className="field">
+            <span>API key (kept in this tab’s memory)</span>
+            <input
+              type="password"
+              autoComplete="off"
+              data-testid="anthropic-key"
+              value={keys.anthropicKey}
+              onChange={(e) => keys.setAnthropicKey(e.currentTarget.value)}
+            />
+          </label>
+          <label className="radio">
+            <input
+              type="checkbox"
+              data-testid="remember-key"
+              checked={keys.rememberAnthropic}
+              onChange={(e) => keys.setRememberAnthropic(e.currentTarget.checked)}
+            />
+            Remember in this browser (local storage)
+          </label>
+          <label className="field">
+            <span>Model</span>
+            <input
+              className="mono"
+              data-testid="anthropic-model"
+              value={s.anthropicModel}
+              onChange={(e) => s.set({ anthropicModel: e.currentTarget.value })}
+            />
+          </label>
+          <label className="field">
+            <span>Base URL</span>
+            <input
+              className="mono"
+              data-testid="anthropic-base-url"
+              value={s.anthropicBaseUrl}
+              onChange={(e) => s.set({ anthropicBaseUrl: e.currentTarget.value })}
+            />
+          </label>
+        </div>
+      )}
+      {s.summarizer === 'openai' && (
+        <div className="provider">
+          <label className="field">
+            <span>Base URL (Ollama, llama.cpp, LM Studio, vLLM)</span>
+            <input
+              className="mono"
+              data-testid="openai-base-url"
+              value={s.openaiBaseUrl}
+              onChange={(e) => s.set({ openaiBaseUrl: e.currentTarget.value })}
+            />
+          </label>
+          <label className="field">
+            <span>Model</span>
+            <input
+              className="mono"
+              data-testid="openai-model"
+              value={s.openaiModel}
+              onChange={(e) => s.set({ openaiModel: e.currentTarget.value })}
+            />
+          </label>
+          <label className="field">
+            <span>API key (optional)</span>
+            <input
+              type="password"
+              autoComplete="off"
+              value={keys.openaiKey}
+              onChange={(e) => keys.setOpenaiKey(e.currentTarget.value)}
+            />
+          </label>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function PromptColumn(props: {
+  prepared: import('../../engine/summarize/session-ops').SummariesPrepared | undefined;
+  preparing: boolean;
+  error?: string;
+  stale: boolean;
+}) {
+  const s = useSummariesStore();
+  const keys = useKeyStore();
+  const [tab, setTab] = useState<'prompt' | 'request'>('prompt');
+  const [exact, setExact] = useState<{ request: SummaryRequest; tokens?: number; error?: string }>();
+  const request = props.prepared?.request;
+  // Serialized only when shown: a large span makes megabytes of JSON.
+  const wire = useMemo(
+    () => (request && tab === 'request' ? JSON.stringify(getWireBody(s.summarizer, request), null, 2) : ''),
+    [request, s.summarizer, tab],
+  );
+  const exactForThis = exact && exact.request === request ? exact : undefined;
+  return (
+    <section className="summaries-prompt">
+      <div className="tabs small-tabs" role="tablist">
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'prompt'}
+          className={tab === 'prompt' ? 'on' : ''}
+          data-testid="tab-prompt"
+          onClick={() => setTab('prompt')}
+        >
+          Prompt
+        </button>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'request'}
+          className={tab === 'request' ? 'on' : ''}
+          data-testid="tab-request"
+          onClick={() => setTab('request')}
+        >
+          Exact request
+        </button>
+        <span className="request-size mono small" data-testid="request-tokens">
+          {props.prepared
+            ? `${formatCount(props.prepared.request.messages.length)} messages · ≈${formatCount(props.prepared.estimatedTokens)} tokens (chars / 4)`
+            : props.error
+              ? ''
+              : 'building the request…'}
+          {exactForThis?.tokens !== undefined && ` · ${formatCount(exactForThis.tokens)} exact`}
+          {(props.preparing || props.stale) && props.prepared && ' · updating…'}
+        </span>
+        {s.summarizer === 'anthropic' && keys.anthropicKey && request && (
+          <button
+            type="button"
+            className="btn link small"
+            data-testid="count-exact"
+            onClick={() => {
+              setExact({ request });
+              createAnthropicSummarizer({ apiKey: keys.anthropicKey, baseUrl: s.anthropicBaseUrl })
+                .countTokens!(request).then(
+                (tokens) => setExact({ request, tokens }),
+                (error: Error) => setExact({ request, error: error.message }),
+              );
+            }}
+          >
+            Count exactly
+          </button>
+        )}
+      </div>
+      {props.error && <div className="error-text pad small">{props.error}</div>}
+      {exactForThis?.error && <div className="error-text pad small">{exactForThis.error}</div>}
+      <Suspense fallback={<div className="muted pad">Loading editor…</div>}>
+        {tab === 'prompt' ? (
+          <PromptEditor value={s.prompt} onChange={(prompt) => s.set({ prompt })} />
+        ) : (
+          <ReadOnlyViewer value={wire} language="json" testId="request-preview" />
+        )}
+      </Suspense>
+      {props.prepared && (
+        <p className="muted small pad-x">
+          {props.prepared.span.label}: entries {props.prepared.span.fromEntryIndex}–
+          {props.prepared.span.uptoEntryIndex}
+          {props.prepared.keptMessages ? `, ${props.prepared.keptMessages} messages kept verbatim` : ''} ·{' '}
+          {props.prepared.facts.length} facts to keep · the prompt is sent as the last user message
+          {s.customInstructions.trim() ? ', with the custom instructions' : ''}.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function OutputColumn(props: {
+  sessionId: SessionId;
+  info: SummariesInfo;
+  point: CompactionPoint;
+  pointLabel: string;
+  settings: PromptSettings;
+  recordedAvailable: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const s = useSummariesStore();
+  const active = useActiveRun();
+  const runs = useQuery(summaryRunsQuery());
+  const run = active.runId ? runs.data?.find((r) => r.id === active.runId) : undefined;
+  const busy = active.status === 'preparing' || active.status === 'running';
+  const hasAnthropicKey = useKeyStore((k) => k.anthropicKey !== '');
+  const cannotRun =
+    (s.summarizer === 'anthropic' && !hasAnthropicKey) ||
+    (s.summarizer === 'recorded' && !props.recordedAvailable);
+  return (
+    <section className="summaries-output">
+      <div className="output-actions">
+        <button
+          type="button"
+          className="btn primary"
+          data-testid="run-summary"
+          disabled={busy || cannotRun}
+          title={
+            cannotRun
+              ? s.summarizer === 'recorded'
+                ? 'Pick a real compaction'
+                : 'Enter an API key'
+              : undefined
+          }
+          onClick={() => {
+            const keys = useKeyStore.getState();
+            void startRun(queryClient, {
+              sessionId: props.sessionId,
+              info: props.info,
+              point: props.point,
+              pointLabel: props.pointLabel,
+              settings: props.settings,
+              choice: s.summarizer,
+              apiKey:
+                s.summarizer === 'anthropic'
+                  ? keys.anthropicKey
+                  : s.summarizer === 'openai'
+                    ? keys.openaiKey
+                    : undefined,
+              baseUrl:
+                s.summarizer === 'anthropic'
+                  ? s.anthropicBaseUrl
+                  : s.summarizer === 'openai'
+                    ? s.openaiBaseUrl
+                    : undefined,
+            });
+          }}
+        >
+          Run
+        </button>
+        <button
+          type="button"
+          className="btn"
+          data-testid="cancel-summary"
+          disabled={!busy}
+          onClick={cancelRun}
+        >
+          Cancel
+        </button>
+        <span className={`run-status ${active.status}`} data-testid="run-status">
+          {active.status === 'idle' && 'Ready.'}
+          {active.status === 'preparing' && 'Building the request…'}
+          {active.status === 'running' && `Summarizing… ${formatCount(active.text.length)} characters`}
+          {active.status === 'done' && 'Done — saved as a run.'}
+          {active.status === 'cancelled' && 'Cancelled.'}
+          {active.status === 'error' && 'Failed.'}
+        </span>
+      </div>
+      {active.error && (
+        <div className="error-text small" data-testid="run-error" role="alert">
+          {active.error}
+        </div>
+      )}
+      <pre className="summary-stream" data-testid="summary-output">
+        {active.text || (active.status === 'idle' ? 'The summary streams here.' : '')}
+      </pre>
+      {run && (
+        <div className="run-figures small" data-testid="run-figures">
+          <span>
+            in <b>{formatCount(run.tokensIn)}</b> · out <b>{formatCount(run.tokensOut)}</b> tokens
+          </span>
+          <span>
+            summary <b>{formatCount(run.summaryTokens)}</b> tokens (
+            {run.summaryTokensSource === 'api' ? 'API count' : 'chars / 4'})
+          </span>
+          <span>{formatRunDuration(run.durationMs)}</span>
+          <span>{run.costUsd === undefined ? 'cost —' : `$${run.costUsd.toFixed(4)}`}</span>
+        </div>
+      )}
+      {run && <RetentionView retention={run.retention} />}
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { PromptSettings } from '../../engine/summarize/prepare';
+import type { SummariesInfo, SummariesPrepared } from '../../engine/summarize/session-ops';
+import type { CompactionPoint } from '../../engine/summarize/span';
+import { getEngineClient } from '../../worker/engine-client';
+import type { SessionId } from '../../worker/protocol';
+import { sessionKey } from '../queries';
+import { listRuns } from './runs-db';
+
+// queryOptions factories for the Summaries view: the worker's answers about the loaded session,
+// and the runs stored in IndexedDB.
+
+export function summariesInfoQuery(sessionId: SessionId) {
+  return queryOptions({
+    queryKey: [...sessionKey(sessionId), 'summaries-info'],
+    queryFn: async ({ signal }) =>
+      (await getEngineClient().request(
+        { kind: 'summaries', sessionId, request: { op: 'info' } },
+        { signal },
+      )) as SummariesInfo,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+}
+
+/** The exact request for a point and settings (large: not structurally shared). */
+export function preparedSummaryQuery(sessionId: SessionId, point: CompactionPoint, settings: PromptSettings) {
+  return queryOptions({
+    queryKey: [...sessionKey(sessionId), 'summaries-prepare', point, settings],
+    queryFn: async ({ signal }) =>
+      (await getEngineClient().request(
+        { kind: 'summaries', sessionId, request: { op: 'prepare', point, settings } },
+        { signal },
+      )) as SummariesPrepared,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 60_000,
+    retry: false,
+    structuralSharing: false,
+  });
+}
+
+export const RUNS_QUERY_KEY = ['summary-runs'] as const;
+
+/** Every stored run, newest first. */
+export function summaryRunsQuery() {
+  return queryOptions({
+    queryKey: RUNS_QUERY_KEY,
+    queryFn: () => listRuns(),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+}

@@ -1,0 +1,105 @@
+import { create } from 'zustand';
+import { DEFAULT_PRESET_ID, requirePreset } from '../../engine/prompts/registry';
+import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MODEL } from '../../engine/summarize/anthropic';
+import { OPENAI_DEFAULT_BASE_URL } from '../../engine/summarize/openai-compatible';
+import type { CompactionPoint } from '../../engine/summarize/span';
+
+// UI state of the Summaries view: the prompt being edited, its settings, the chosen summarizer,
+// the selection in the runs table. Results (runs, prepared requests) live in TanStack Query and
+// Dexie, never here. API keys live in key-store.ts.
+
+export type SummarizerChoice = 'builtin' | 'anthropic' | 'openai' | 'recorded';
+export type SortKey =
+  | 'createdAt'
+  | 'name'
+  | 'retention'
+  | 'summaryTokens'
+  | 'tokensIn'
+  | 'durationMs'
+  | 'costUsd';
+export type CompareTarget = 'summary' | 'prompt';
+
+export interface SummariesState {
+  open: boolean;
+  point?: CompactionPoint;
+  presetId: string;
+  prompt: string;
+  customInstructions: string;
+  systemPrompt: string;
+  maxOutputTokens: number;
+  /** Empty: the provider's default. */
+  temperature?: number;
+  keepFromApiCallIndex?: number;
+  summarizer: SummarizerChoice;
+  anthropicModel: string;
+  anthropicBaseUrl: string;
+  openaiModel: string;
+  openaiBaseUrl: string;
+  /** Runs ticked in the table, in the order they were ticked. */
+  selectedRunIds: string[];
+  sortKey: SortKey;
+  sortDescending: boolean;
+  filterTranscript: 'current' | 'all';
+  filterPreset: string;
+  filterSummarizer: string;
+  diffInline: boolean;
+  diffOnlyChanges: boolean;
+  compareTarget: CompareTarget;
+
+  setOpen(open: boolean): void;
+  setPoint(point: CompactionPoint | undefined): void;
+  choosePreset(presetId: string): void;
+  set(
+    patch: Partial<
+      Omit<SummariesState, 'set' | 'setOpen' | 'setPoint' | 'choosePreset' | 'toggleRun' | 'setSort'>
+    >,
+  ): void;
+  toggleRun(id: string): void;
+  setSort(key: SortKey): void;
+}
+
+const preset = requirePreset(DEFAULT_PRESET_ID);
+
+export const useSummariesStore = create<SummariesState>()((set) => ({
+  open: false,
+  presetId: preset.id,
+  prompt: preset.prompt,
+  customInstructions: '',
+  systemPrompt: preset.systemPrompt,
+  maxOutputTokens: preset.maxOutputTokens,
+  summarizer: 'builtin',
+  anthropicModel: ANTHROPIC_DEFAULT_MODEL,
+  anthropicBaseUrl: ANTHROPIC_DEFAULT_BASE_URL,
+  openaiModel: 'llama3.1',
+  openaiBaseUrl: OPENAI_DEFAULT_BASE_URL,
+  selectedRunIds: [],
+  sortKey: 'createdAt',
+  sortDescending: true,
+  filterTranscript: 'current',
+  filterPreset: '',
+  filterSummarizer: '',
+  diffInline: false,
+  diffOnlyChanges: false,
+  compareTarget: 'summary',
+
+  setOpen: (open) => set({ open }),
+  setPoint: (point) => set({ point }),
+  choosePreset: (presetId) => {
+    const next = requirePreset(presetId);
+    set({
+      presetId,
+      prompt: next.prompt,
+      systemPrompt: next.systemPrompt,
+      maxOutputTokens: next.maxOutputTokens,
+    });
+  },
+  set: (patch) => set(patch),
+  toggleRun: (id) =>
+    set((s) => ({
+      selectedRunIds: s.selectedRunIds.includes(id)
+        ? s.selectedRunIds.filter((r) => r !== id)
+        : [...s.selectedRunIds, id],
+    })),
+  setSort: (key) =>
+    set((s) => ({ sortKey: key, sortDescending: s.sortKey === key ? !s.sortDescending : true })),
+}));

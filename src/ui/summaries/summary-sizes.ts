@@ -1,0 +1,96 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { CompactionPoint } from '../../engine/summarize/span';
+import type { TokenCount } from '../../engine/types';
+import type { SessionId } from '../../worker/protocol';
+import type { SummariesInfo } from '../../engine/summarize/session-ops';
+import type { SummaryRun } from './runs-db';
+import { summariesInfoQuery, summaryRunsQuery } from './summaries-queries';
+
+// The hook the replay reads: once a summary exists for a compaction point of the loaded
+// transcript, the replay uses its real size for the post-compaction context instead of a guess.
+// Per point, a starred run wins; otherwise the newest run.
+
+export interface SummarySize {
+  summaryTokens: TokenCount;
+  /** `api`: the model's output token count; `estimate`: chars / 4 of the cleaned summary. */
+  source: 'api' | 'estimate';
+  runId: string;
+  runName: string;
+}
+
+/** "api-call:27" or "compaction:2". */
+export function getPointKey(point: CompactionPoint): string {
+  return point.kind === 'api-call' ? `api-call:${point.apiCallIndex}` : `compaction:${point.compactionIndex}`;
+}
+
+/** Summary sizes of one transcript's runs, by point key (pure: usable outside React). */
+export function getSummarySizes(runs: SummaryRun[], contentHash: string): Map<string, SummarySize> {
+  const sizes = new Map<string, SummarySize & { starred: boolean; createdAt: number }>();
+  for (const run of runs) {
+    if (run.transcript.contentHash !== contentHash) continue;
+    const key = getPointKey(run.point);
+    const current = sizes.get(key);
+    const better =
+      !current ||
+      (run.starred && !current.starred) ||
+      (run.starred === current.starred && run.createdAt > current.createdAt);
+    if (better) {
+      sizes.set(key, {
+        summaryTokens: run.summaryTokens,
+        source: run.summaryTokensSource,
+        runId: run.id,
+        runName: run.name,
+        starred: run.starred,
+        createdAt: run.createdAt,
+      });
+    }
+  }
+  return new Map([...sizes].map(([key, { starred: _s, createdAt: _c, ...size }]) => [key, size]));
+}
+
+/**
+ * Summary sizes for the loaded session, by `getPointKey(point)`. The replay looks up the point
+ * where it compacts (`api-call:N` after API call N, or `compaction:N` at a real compaction).
+ */
+export function useSummarySizes(sessionId: SessionId | undefined): Map<string, SummarySize> {
+  const info = useQuery({ ...summariesInfoQuery(sessionId ?? -1), enabled: sessionId !== undefined });
+  const runs = useQuery(summaryRunsQuery());
+  const hash = info.data?.contentHash;
+  return useMemo(() => (hash && runs.data ? getSummarySizes(runs.data, hash) : new Map()), [hash, runs.data]);
+}
+
+/**
+ * Summary tokens by API call index, in the shape the replay takes
+ * (`ReplayOptions.suppliedSummaryTokens`, keyed by the event's `afterApiCall`): a run "after API
+ * call N" counts for N, a run at a real compaction for the call just before that compaction.
+ */
+export function getSuppliedSummaryTokens(
+  runs: SummaryRun[],
+  info: SummariesInfo,
+): Record<number, TokenCount> {
+  const supplied: Record<number, TokenCount> = {};
+  for (const [key, size] of getSummarySizes(runs, info.contentHash)) {
+    const [kind, index] = key.split(':') as [string, string];
+    const apiCall =
+      kind === 'api-call'
+        ? Number(index)
+        : info.compactions.find((c) => c.compactionIndex === Number(index))?.apiCallBefore;
+    // An "after API call N" run is the closer match when both exist for the same call.
+    if (apiCall !== undefined && (kind === 'api-call' || supplied[apiCall] === undefined))
+      supplied[apiCall] = size.summaryTokens;
+  }
+  return supplied;
+}
+
+/** `getSuppliedSummaryTokens` for the loaded session; a stable object until the runs change. */
+export function useSuppliedSummaryTokens(
+  sessionId: SessionId | undefined,
+): Readonly<Record<number, TokenCount>> {
+  const info = useQuery({ ...summariesInfoQuery(sessionId ?? -1), enabled: sessionId !== undefined });
+  const runs = useQuery(summaryRunsQuery());
+  return useMemo(
+    () => (info.data && runs.data ? getSuppliedSummaryTokens(runs.data, info.data) : {}),
+    [info.data, runs.data],
+  );
+}

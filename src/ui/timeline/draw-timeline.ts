@@ -1,0 +1,210 @@
+import type { Thresholds } from '../../engine/thresholds';
+import type { TimelineSeries } from '../../worker/protocol';
+import { formatTokensShort } from '../common/format';
+import { type ChartGeometry, getNiceStep, xToPx, yToPx } from './geometry';
+
+export const THRESHOLD_STYLES = [
+  { key: 'autoCompact', label: 'auto-compact', color: '#f0a23b' },
+  { key: 'warning', label: 'warning', color: '#d9c84a' },
+  { key: 'error', label: 'error', color: '#ef6461' },
+  { key: 'blocking', label: 'blocking', color: '#b77fe0' },
+] as const satisfies readonly { key: keyof Thresholds; label: string; color: string }[];
+
+/** Height of one threshold label (10px font + gap). */
+const LABEL_HEIGHT_PX = 12;
+
+const COLORS = {
+  grid: 'rgba(255,255,255,0.06)',
+  axisText: '#7f8796',
+  window: 'rgba(255,255,255,0.25)',
+  line: '#5cb0f6',
+  fill: 'rgba(92,176,246,0.14)',
+  side: 'rgba(200,160,255,0.55)',
+  hover: 'rgba(255,255,255,0.45)',
+  selected: '#e8e8e8',
+  overThreshold: '#f0a23b',
+};
+
+export interface DrawState {
+  series: TimelineSeries;
+  thresholds: Thresholds;
+  hoverX?: number;
+  selectedX?: number;
+  /** Marker x positions (drawn as faint vertical lines; the buttons are DOM). */
+  markerXs: { x: number; color: string }[];
+}
+
+/** Draws the whole chart; cheap enough to call on every hover move (decimates above 2 points/px). */
+export function drawTimeline(ctx: CanvasRenderingContext2D, g: ChartGeometry, state: DrawState): void {
+  const { series, thresholds } = state;
+  ctx.clearRect(0, 0, g.widthPx, g.heightPx);
+  ctx.font = '10px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace';
+  ctx.textBaseline = 'middle';
+
+  // Grid and y labels.
+  const step = getNiceStep(g.yMaxTokens, 4);
+  ctx.lineWidth = 1;
+  for (let v = 0; v <= g.yMaxTokens; v += step) {
+    const y = Math.round(yToPx(g, v)) + 0.5;
+    ctx.strokeStyle = COLORS.grid;
+    ctx.beginPath();
+    ctx.moveTo(g.leftPx, y);
+    ctx.lineTo(g.rightPx, y);
+    ctx.stroke();
+    ctx.fillStyle = COLORS.axisText;
+    ctx.textAlign = 'right';
+    ctx.fillText(formatTokensShort(v), g.leftPx - 6, y);
+  }
+  // x labels: call numbers.
+  const n = series.contextTokens.length;
+  ctx.textAlign = 'center';
+  const xStep = Math.max(
+    1,
+    getNiceStep(Math.max(1, n), Math.max(2, Math.floor((g.rightPx - g.leftPx) / 90))),
+  );
+  for (let x = 0; x < n; x += xStep) {
+    ctx.fillText(String(x + 1), xToPx(g, x), g.bottomPx + 10);
+  }
+
+  // Compaction lines behind the data.
+  ctx.setLineDash([2, 3]);
+  for (const m of state.markerXs) {
+    const px = Math.round(xToPx(g, m.x)) + 0.5;
+    ctx.strokeStyle = m.color;
+    ctx.globalAlpha = 0.55;
+    ctx.beginPath();
+    ctx.moveTo(px, g.topPx);
+    ctx.lineTo(px, g.bottomPx);
+    ctx.stroke();
+  }
+  ctx.globalAlpha = 1;
+  ctx.setLineDash([]);
+
+  drawSeries(ctx, g, series.contextTokens);
+
+  // Subagent calls as faint dots.
+  ctx.fillStyle = COLORS.side;
+  for (let k = 0; k < series.side.x.length; k++) {
+    const x = series.side.x[k]!;
+    if (!Number.isFinite(x)) continue;
+    ctx.fillRect(xToPx(g, x) - 1, yToPx(g, series.side.contextTokens[k]!) - 1, 2, 2);
+  }
+
+  // Thresholds on top, labelled at the right edge; equal values share one label (warning and
+  // error coincide in the v2.1.68 profile), and labels are stacked so they never overprint.
+  ctx.setLineDash([6, 4]);
+  const groups: { value: number; labels: string[]; color: string }[] = [];
+  for (const style of THRESHOLD_STYLES) {
+    const value = thresholds[style.key];
+    if (value <= 0 || value > g.yMaxTokens) continue;
+    const y = Math.round(yToPx(g, value)) + 0.5;
+    ctx.strokeStyle = style.color;
+    ctx.beginPath();
+    ctx.moveTo(g.leftPx, y);
+    ctx.lineTo(g.rightPx, y);
+    ctx.stroke();
+    const same = groups.find((group) => group.value === value);
+    if (same) same.labels.push(style.label);
+    else groups.push({ value, labels: [style.label], color: style.color });
+  }
+  ctx.setLineDash([]);
+  groups.sort((a, b) => b.value - a.value);
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  let previousY = Number.NEGATIVE_INFINITY;
+  for (const group of groups) {
+    const text = `${group.labels.join(' = ')} ${formatTokensShort(group.value)}`;
+    const y = Math.max(yToPx(g, group.value) - 7, previousY + LABEL_HEIGHT_PX);
+    previousY = y;
+    const widthPx = ctx.measureText(text).width + 8;
+    ctx.fillStyle = 'rgba(21,23,28,0.85)';
+    ctx.fillRect(g.rightPx - widthPx, y - LABEL_HEIGHT_PX / 2, widthPx, LABEL_HEIGHT_PX - 1);
+    ctx.fillStyle = group.color;
+    ctx.fillText(text, g.rightPx - 4, y);
+  }
+  ctx.textBaseline = 'bottom';
+  ctx.setLineDash([]);
+  const windowY = yToPx(g, thresholds.contextWindow);
+  if (thresholds.contextWindow <= g.yMaxTokens) {
+    ctx.strokeStyle = COLORS.window;
+    ctx.beginPath();
+    ctx.moveTo(g.leftPx, Math.round(windowY) + 0.5);
+    ctx.lineTo(g.rightPx, Math.round(windowY) + 0.5);
+    ctx.stroke();
+    ctx.fillStyle = COLORS.axisText;
+    ctx.textAlign = 'left';
+    ctx.fillText(`window ${formatTokensShort(thresholds.contextWindow)}`, g.leftPx + 4, windowY - 2);
+  }
+
+  drawCursor(ctx, g, state.selectedX, COLORS.selected, series);
+  drawCursor(ctx, g, state.hoverX, COLORS.hover, series);
+}
+
+function drawSeries(ctx: CanvasRenderingContext2D, g: ChartGeometry, values: Float64Array) {
+  const n = values.length;
+  if (n === 0) return;
+  const plotWidthPx = g.rightPx - g.leftPx;
+  ctx.lineWidth = 1.25;
+  ctx.strokeStyle = COLORS.line;
+  ctx.fillStyle = COLORS.fill;
+  if (n <= plotWidthPx * 2) {
+    ctx.beginPath();
+    ctx.moveTo(xToPx(g, 0), g.bottomPx);
+    for (let x = 0; x < n; x++) ctx.lineTo(xToPx(g, x), yToPx(g, values[x]!));
+    ctx.lineTo(xToPx(g, n - 1), g.bottomPx);
+    ctx.closePath();
+    ctx.fill();
+    ctx.beginPath();
+    for (let x = 0; x < n; x++) {
+      const px = xToPx(g, x);
+      const py = yToPx(g, values[x]!);
+      if (x === 0) ctx.moveTo(px, py);
+      else ctx.lineTo(px, py);
+    }
+    ctx.stroke();
+    if (n <= plotWidthPx / 6) {
+      ctx.fillStyle = COLORS.line;
+      for (let x = 0; x < n; x++) ctx.fillRect(xToPx(g, x) - 1.5, yToPx(g, values[x]!) - 1.5, 3, 3);
+    }
+    return;
+  }
+  // Min/max per pixel column: constant cost however many calls there are.
+  const columns = Math.max(1, Math.floor(plotWidthPx));
+  for (let c = 0; c < columns; c++) {
+    const from = Math.floor((c / columns) * n);
+    const to = Math.max(from + 1, Math.floor(((c + 1) / columns) * n));
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = 0;
+    for (let x = from; x < to && x < n; x++) {
+      const v = values[x]!;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    const px = g.leftPx + c + 0.5;
+    ctx.fillStyle = COLORS.fill;
+    ctx.fillRect(px - 0.5, yToPx(g, hi), 1, g.bottomPx - yToPx(g, hi));
+    ctx.fillStyle = COLORS.line;
+    ctx.fillRect(px - 0.5, yToPx(g, hi) - 0.5, 1, Math.max(1.25, yToPx(g, lo) - yToPx(g, hi) + 1));
+  }
+}
+
+function drawCursor(
+  ctx: CanvasRenderingContext2D,
+  g: ChartGeometry,
+  x: number | undefined,
+  color: string,
+  series: TimelineSeries,
+) {
+  if (x === undefined || x < 0 || x >= series.contextTokens.length) return;
+  const px = Math.round(xToPx(g, x)) + 0.5;
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  ctx.moveTo(px, g.topPx);
+  ctx.lineTo(px, g.bottomPx);
+  ctx.stroke();
+  ctx.fillStyle = color;
+  ctx.beginPath();
+  ctx.arc(px, yToPx(g, series.contextTokens[x]!), 3, 0, Math.PI * 2);
+  ctx.fill();
+}

@@ -1,0 +1,46 @@
+import { useEffect, useRef, useState } from 'react';
+
+/** A modal text box for pasting JSONL; uses <dialog> so Escape and focus trapping come for free. */
+export function PasteDialog({ onClose, onLoad }: { onClose: () => void; onLoad: (text: string) => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [text, setText] = useState('');
+  useEffect(() => {
+    ref.current?.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} className="paste-dialog" data-testid="paste-dialog" onClose={onClose}>
+      <form
+        method="dialog"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (text.trim() !== '') onLoad(text);
+        }}
+      >
+        <h2>Paste a transcript</h2>
+        <p className="muted">
+          One JSON record per line, as in ~/.claude/projects/&lt;project&gt;/&lt;session&gt;.jsonl
+        </p>
+        <textarea
+          data-testid="paste-text"
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+          spellCheck={false}
+          placeholder='{"type":"user","message":{"role":"user","content":"…"},…}'
+        />
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className="btn primary"
+            data-testid="paste-load"
+            disabled={text.trim() === ''}
+          >
+            Load
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

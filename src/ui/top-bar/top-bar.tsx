@@ -1,0 +1,89 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { cancelLoad, describeFiles, loadSession } from '../load/load-session';
+import { fetchSampleFiles } from '../load/sample';
+import { useUiStore } from '../store';
+import { LoadProgress } from './load-progress';
+import { PasteDialog } from './paste-dialog';
+
+/** Files from an <input> or a drop, named by their relative path when a folder was given. */
+export function toLoadFiles(files: Iterable<File>) {
+  return Array.from(files, (file) => ({ name: file.webkitRelativePath || file.name, blob: file as Blob }));
+}
+
+export function TopBar() {
+  const queryClient = useQueryClient();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [pasteOpen, setPasteOpen] = useState(false);
+  const loading = useUiStore((s) => s.loading);
+  const currentLabel = useUiStore((s) => s.currentLabel);
+  const notice = useUiStore((s) => s.notice);
+  const dismissNotice = useUiStore((s) => s.dismissNotice);
+
+  const openFiles = (list: FileList | null) => {
+    if (!list || list.length === 0) return;
+    const files = toLoadFiles(list);
+    void loadSession(queryClient, describeFiles(files), async () => files);
+  };
+
+  return (
+    <header className="top-bar">
+      <div className="brand" title="CompactLab: transcript inspector and compaction playground">
+        <span className="brand-mark">◧</span> CompactLab
+      </div>
+      <button type="button" className="btn primary" onClick={() => inputRef.current?.click()}>
+        Open files…
+      </button>
+      <input
+        ref={inputRef}
+        type="file"
+        multiple
+        accept=".jsonl,.json,.txt,application/json,application/x-ndjson,text/plain"
+        data-testid="file-input"
+        className="visually-hidden"
+        onChange={(e) => {
+          openFiles(e.currentTarget.files);
+          e.currentTarget.value = '';
+        }}
+      />
+      <button type="button" className="btn" data-testid="paste-button" onClick={() => setPasteOpen(true)}>
+        Paste
+      </button>
+      <button
+        type="button"
+        className="btn"
+        data-testid="open-sample"
+        onClick={() => void loadSession(queryClient, 'the bundled sample', fetchSampleFiles)}
+      >
+        Open sample
+      </button>
+      <div className="top-status">
+        {loading ? (
+          <LoadProgress load={loading} onCancel={cancelLoad} />
+        ) : notice ? (
+          <span className={`notice ${notice.kind}`} data-testid="load-notice">
+            {notice.text}
+            <button type="button" className="btn link" onClick={dismissNotice} aria-label="Dismiss">
+              ×
+            </button>
+          </span>
+        ) : currentLabel ? (
+          <span className="current-label" title={currentLabel}>
+            {currentLabel}
+          </span>
+        ) : null}
+      </div>
+      <span className="hint">Drop a transcript (and its subagent files) anywhere</span>
+      {pasteOpen && (
+        <PasteDialog
+          onClose={() => setPasteOpen(false)}
+          onLoad={(text) => {
+            setPasteOpen(false);
+            const blob = new Blob([text], { type: 'text/plain' });
+            void loadSession(queryClient, 'pasted text', async () => [{ name: 'pasted.jsonl', blob }]);
+          }}
+        />
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,119 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { type KeyboardEvent, useCallback, useMemo, useState } from 'react';
+import type { RowFilter } from '../../engine/query/row-filter';
+import type { SessionId } from '../../worker/protocol';
+import { VirtualList } from '../common/virtual-list';
+import { ROW_PAGE_SIZE, rowIndexQuery, rowPageQuery } from '../queries';
+import { useUiStore } from '../store';
+import { FilterBar } from './filter-bar';
+import { PlaceholderRow, TranscriptRow } from './transcript-row';
+
+export const ROW_HEIGHT_PX = 22;
+
+export function TranscriptPane({ sessionId }: { sessionId: SessionId }) {
+  const filterKinds = useUiStore((s) => s.filterKinds);
+  const search = useUiStore((s) => s.search);
+  const filter: RowFilter = useMemo(() => ({ kinds: filterKinds, search }), [filterKinds, search]);
+  const indexQuery = useQuery({
+    ...rowIndexQuery(sessionId, filter),
+    placeholderData: (previous) => previous,
+  });
+  const indices = indexQuery.data?.indices;
+  const count = indices?.length ?? 0;
+
+  return (
+    <section className="transcript-pane">
+      <FilterBar shown={indices ? count : undefined} />
+      {indexQuery.error ? (
+        <div className="panel-message error">{indexQuery.error.message}</div>
+      ) : (
+        <TranscriptList
+          sessionId={sessionId}
+          filter={indexQuery.isPlaceholderData ? undefined : filter}
+          indices={indices}
+        />
+      )}
+    </section>
+  );
+}
+
+function TranscriptList(props: { sessionId: SessionId; filter?: RowFilter; indices?: Int32Array }) {
+  const { sessionId, filter, indices } = props;
+  const count = indices?.length ?? 0;
+  const [range, setRange] = useState({ start: 0, end: 60 });
+  const selectedEntry = useUiStore((s) => s.selectedEntry);
+  const revealNonce = useUiStore((s) => s.revealNonce);
+  const selectEntry = useUiStore((s) => s.selectEntry);
+
+  const firstPage = Math.floor(Math.max(0, range.start - 20) / ROW_PAGE_SIZE);
+  const lastPage = Math.floor(Math.max(0, Math.min(count, range.end + 20) - 1) / ROW_PAGE_SIZE);
+  const pageNumbers: number[] = [];
+  if (filter && count > 0) for (let p = firstPage; p <= lastPage; p++) pageNumbers.push(p);
+  const pages = useQueries({ queries: pageNumbers.map((p) => rowPageQuery(sessionId, filter!, p)) });
+
+  const onRangeChange = useCallback((start: number, end: number) => setRange({ start, end }), []);
+  const selectedRow = useMemo(
+    () => (indices && selectedEntry !== undefined ? indices.indexOf(selectedEntry) : -1),
+    [indices, selectedEntry],
+  );
+  const scrollRequest = useMemo(
+    () => ({ index: selectedRow, nonce: revealNonce }),
+    [revealNonce, selectedRow],
+  );
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (!indices || count === 0) return;
+    const visible = Math.max(1, range.end - range.start);
+    const moves: Record<string, number> = {
+      ArrowDown: 1,
+      ArrowUp: -1,
+      PageDown: visible,
+      PageUp: -visible,
+      Home: -count,
+      End: count,
+    };
+    const move = moves[event.key];
+    if (move === undefined) return;
+    event.preventDefault();
+    const next = Math.min(
+      count - 1,
+      Math.max(0, (selectedRow < 0 ? range.start - Math.sign(move) : selectedRow) + move),
+    );
+    selectEntry(indices[next], true);
+  };
+
+  const renderRow = (index: number) => {
+    const page = pages[Math.floor(index / ROW_PAGE_SIZE) - firstPage]?.data;
+    const row = page?.[index % ROW_PAGE_SIZE];
+    if (!row) return <PlaceholderRow />;
+    return <TranscriptRow row={row} selected={row.entryIndex === selectedEntry} onSelect={selectEntry} />;
+  };
+
+  return (
+    <>
+      <div className="t-row t-header" aria-hidden>
+        <span className="t-kind">kind</span>
+        <span className="t-time">time</span>
+        <span className="t-text">entry</span>
+        <span className="t-est" title="Claude Code's local estimate (chars/4, ×4/3)">
+          est.
+        </span>
+        <span className="t-ctx" title="Context tokens the API reported for the call">
+          ctx
+        </span>
+      </div>
+      <VirtualList
+        count={count}
+        rowHeightPx={ROW_HEIGHT_PX}
+        renderRow={renderRow}
+        onRangeChange={onRangeChange}
+        scrollRequest={scrollRequest}
+        onKeyDown={onKeyDown}
+        className="transcript-list"
+        testId="transcript-list"
+        ariaLabel="Transcript"
+      />
+      {indices && count === 0 && <div className="panel-message muted">No entries match the filter.</div>}
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
+import { prepareReplay } from '../../src/engine/replay/prepare';
+import type { SummaryModelId } from '../../src/engine/replay/summary-size';
+import { CLAUDE_CODE_STRATEGY } from '../../src/engine/strategies/claude-code';
+import { getSessionInfo } from '../../src/engine/strategies/types';
+import { runReplay } from './run-replay';
+
+// At the knobs of each log's own Claude Code version, how many of the corpus's real
+// auto-compactions does the replay reproduce at the same API call (±1)? docs/replay-accuracy.md
+// explains the misses. Skipped without ../shared/corpus.
+
+const CORPUS = resolve(__dirname, '../../../shared/corpus');
+const files = existsSync(CORPUS)
+  ? readdirSync(CORPUS, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .flatMap((d) =>
+        readdirSync(join(CORPUS, d.name))
+          .filter((f) => f.endsWith('.jsonl'))
+          .map((f) => join(CORPUS, d.name, f)),
+      )
+      .sort()
+  : [];
+
+async function measure(model: SummaryModelId) {
+  let expected = 0;
+  let reproduced = 0;
+  let microExpected = 0;
+  let microMatched = 0;
+  const misses: string[] = [];
+  for (const file of files) {
+    const session = await parseSession([createMemorySource(basename(file), readFileSync(file))]);
+    if (!session.compactions.length) continue;
+    const prepared = prepareReplay(session);
+    const { knobs } = CLAUDE_CODE_STRATEGY.getSessionKnobs(getSessionInfo(prepared));
+    const { result } = runReplay(prepared, knobs, { summaryModel: model });
+    expected += result.comparison.expected;
+    reproduced += result.comparison.reproduced;
+    for (const o of result.comparison.outcomes) {
+      if (o.kind === 'microcompact') {
+        microExpected++;
+        if (o.status === 'matched') microMatched++;
+      } else if (o.status !== 'manual' && !(o.delta !== undefined && Math.abs(o.delta) <= 1)) {
+        misses.push(
+          `${basename(file).slice(-44)} #${o.compactionIndex}: ${o.status}${o.delta === undefined ? '' : ` ${o.delta}`}`,
+        );
+      }
+    }
+  }
+  return { expected, reproduced, microExpected, microMatched, misses };
+}
+
+describe.skipIf(files.length === 0)('corpus: auto-compactions reproduced at the log’s own knobs', () => {
+  it('reproduces nearly all of them within one call (recorded summaries)', async () => {
+    const m = await measure('recorded');
+    console.log(
+      `recorded: ${m.reproduced}/${m.expected} auto-compactions (±1); microcompact ${m.microMatched}/${m.microExpected}; misses: ${m.misses.join('; ')}`,
+    );
+    expect(m.expected).toBeGreaterThanOrEqual(50);
+    expect(m.reproduced / m.expected).toBeGreaterThanOrEqual(0.9);
+    expect(m.microMatched).toBeGreaterThanOrEqual(4);
+  });
+
+  it('stays close with the built-in size model alone', async () => {
+    const m = await measure('ratio');
+    console.log(`ratio: ${m.reproduced}/${m.expected} auto-compactions (±1); misses: ${m.misses.join('; ')}`);
+    expect(m.reproduced / m.expected).toBeGreaterThanOrEqual(0.85);
+  });
+});
+if (files.length === 0) describe.skip('corpus accuracy — ../shared/corpus is absent', () => it('skipped'));

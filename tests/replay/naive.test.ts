@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
+import { computeNaiveReplay } from '../../src/engine/replay/naive';
+import { prepareReplay } from '../../src/engine/replay/prepare';
+import type { SummaryModelId } from '../../src/engine/replay/summary-size';
+import {
+  DEFAULT_CLAUDE_CODE_KNOBS,
+  type ClaudeCodeKnobs,
+} from '../../src/engine/strategies/claude-code-knobs';
+import { generateSession } from '../../src/sample/generate-session';
+import { runReplay } from './run-replay';
+
+// The fast replay against the deliberately naive one (replay/naive.ts) on generated transcripts,
+// over knob sets that exercise every mechanism the naive one models.
+
+const KNOB_SETS: { name: string; knobs: Partial<ClaudeCodeKnobs>; model?: SummaryModelId }[] = [
+  { name: 'defaults', knobs: {} },
+  { name: 'ratio model', knobs: {}, model: 'ratio' },
+  { name: 'microcompact v2.1.68', knobs: { microcompactEnabled: true } },
+  {
+    name: 'microcompact, small window',
+    knobs: { microcompactEnabled: true, microcompactProtectTokens: 15_000, microcompactMinSavings: 8_000 },
+  },
+  {
+    name: 'legacy microcompact',
+    knobs: { microcompactEnabled: true, microcompactVariant: 'legacy', microcompactProtectTokens: 20_000 },
+  },
+  { name: '60% override', knobs: { autocompactPctOverride: 60 }, model: 'ratio' },
+  {
+    name: 'legacy profile, usage only',
+    knobs: { profile: 'legacy', countPendingMessages: false, contextWindow: 150_000 },
+  },
+  { name: 'auto off', knobs: { autoCompactEnabled: false, microcompactEnabled: true } },
+];
+
+async function generated(seed: number, apiCalls: number) {
+  const g = generateSession({ seed, apiCalls });
+  return parseSession(g.files.map((f) => createMemorySource(f.name, f.text)));
+}
+
+describe('fast replay = naive replay', () => {
+  for (const seed of [3, 11]) {
+    it(`agrees on a generated session (seed ${seed})`, async () => {
+      const session = await generated(seed, 450);
+      const prepared = prepareReplay(session);
+      let events = 0;
+      for (const set of KNOB_SETS) {
+        const knobs = { ...DEFAULT_CLAUDE_CODE_KNOBS, microcompactEnabled: false, ...set.knobs };
+        const { result } = runReplay(prepared, knobs, { summaryModel: set.model ?? 'recorded' });
+        const naive = computeNaiveReplay(prepared, knobs, set.model ?? 'recorded');
+        const label = `seed ${seed}, ${set.name}`;
+        expect(Array.from(result.simulatedTokens), label).toEqual(naive.simulatedTokens);
+        expect(Array.from(result.checkTokens), label).toEqual(naive.checkTokens);
+        const fast = result.events
+          .filter((e) => e.kind !== 'blocked')
+          .map((e) => ({
+            kind: e.kind,
+            afterCallPos: e.afterCallPos,
+            postTokens: e.kind === 'microcompact' ? 0 : e.postTokens,
+            summaryTokens: e.summaryTokens,
+            clearedToolIds: e.clearedToolIds ? [...e.clearedToolIds].sort() : undefined,
+          }));
+        const slow = naive.events.map((e) => ({
+          ...e,
+          summaryTokens: e.summaryTokens,
+          clearedToolIds: e.clearedToolIds,
+        }));
+        expect(fast, label).toEqual(slow);
+        events += fast.length;
+      }
+      expect(events).toBeGreaterThan(10);
+    });
+  }
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-code-knobs';
+import {
+  computeThresholds,
+  DEFAULT_THRESHOLD_KNOBS,
+  getThresholdProfileForVersion,
+} from '../../src/engine/thresholds';
+
+const knobs = (over: Partial<typeof DEFAULT_THRESHOLD_KNOBS>) => ({ ...DEFAULT_THRESHOLD_KNOBS, ...over });
+
+describe('computeThresholds (v2.1.68 "Threshold")', () => {
+  it('reserves min(max output, 20k) and keeps 13k free', () => {
+    expect(computeThresholds(knobs({ maxOutputTokens: 64_000 })).autoCompact).toBe(167_000);
+    expect(computeThresholds(knobs({ maxOutputTokens: 8_192 })).autoCompact).toBe(178_808);
+    expect(computeThresholds(knobs({ maxOutputTokens: 8_192 })).effectiveWindow).toBe(191_808);
+  });
+
+  it('puts warning and error 20k below, blocking at window − 3k', () => {
+    const t = computeThresholds(knobs({}));
+    expect(t.warning).toBe(147_000);
+    expect(t.error).toBe(147_000);
+    expect(t.blocking).toBe(197_000);
+    expect(computeThresholds(knobs({ blockingLimitOverride: 150_000 })).blocking).toBe(150_000);
+  });
+
+  it('lets the percentage override only lower the threshold', () => {
+    expect(computeThresholds(knobs({ autocompactPctOverride: 50 })).autoCompact).toBe(90_000); // floor(180k × 0.5)
+    expect(computeThresholds(knobs({ autocompactPctOverride: 99 })).autoCompact).toBe(167_000);
+    expect(computeThresholds(knobs({ autocompactPctOverride: 0 })).autoCompact).toBe(167_000);
+    expect(computeThresholds(knobs({ autocompactPctOverride: 150 })).autoCompact).toBe(167_000);
+  });
+
+  it('has the legacy profile (context limit − 13k) and the measured 2.0.x one', () => {
+    expect(computeThresholds(knobs({ profile: 'legacy' })).autoCompact).toBe(187_000);
+    expect(computeThresholds(knobs({ profile: 'v2.0' })).autoCompact).toBe(155_000);
+    expect(computeThresholds(knobs({ profile: 'v2.0', maxOutputTokens: 8_192 })).autoCompact).toBe(178_808);
+  });
+
+  it('hangs the warning from the effective window when auto-compact is off', () => {
+    expect(computeThresholds(knobs({ autoCompactEnabled: false })).warning).toBe(160_000);
+    expect(computeThresholds(knobs({ autoCompactEnabled: false, profile: 'v2.0' })).warning).toBe(148_000);
+    expect(computeThresholds(knobs({ autoCompactEnabled: false, profile: 'legacy' })).warning).toBe(180_000);
+  });
+});
+
+describe('version profiles', () => {
+  it('maps versions to profiles', () => {
+    expect(getThresholdProfileForVersion('1.0.98')).toBe('legacy');
+    expect(getThresholdProfileForVersion('2.0.76')).toBe('v2.0');
+    expect(getThresholdProfileForVersion('2.1.19')).toBe('v2.0');
+    expect(getThresholdProfileForVersion('2.1.34')).toBe('v2.1.68');
+    expect(getThresholdProfileForVersion('2.1.101')).toBe('v2.1.68');
+    expect(getThresholdProfileForVersion(undefined)).toBe('v2.1.68');
+  });
+
+  it('picks the log’s knobs with reasons', () => {
+    const info = {
+      versions: ['2.1.12'],
+      models: ['claude-opus-4-5'],
+      isSubagent: false,
+      autoCompactions: 0,
+      microcompactions: 0,
+      continuedPeakTokens: 160_000,
+    };
+    const { knobs: k, notes } = getClaudeCodeSessionKnobs(info);
+    expect(k).toMatchObject({
+      profile: 'v2.0',
+      microcompactEnabled: true,
+      countPendingMessages: true,
+      autoCompactEnabled: false,
+    });
+    expect(notes.join(' ')).toMatch(/Auto-compact off/);
+    const v2 = getClaudeCodeSessionKnobs({ ...info, versions: ['2.0.74'], autoCompactions: 2 }).knobs;
+    expect(v2).toMatchObject({
+      profile: 'v2.0',
+      microcompactEnabled: false,
+      countPendingMessages: false,
+      continuationFormat: 'legacy',
+      autoCompactEnabled: true,
+    });
+    const big = getClaudeCodeSessionKnobs({
+      ...info,
+      versions: ['2.1.90'],
+      models: ['claude-sonnet-4-6[1m]'],
+      autoCompactions: 1,
+    }).knobs;
+    expect(big.contextWindow).toBe(1_000_000);
+  });
+});

@@ -1,0 +1,195 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMockServer as createAnthropicMock } from '../../mock/anthropic-mock.mjs';
+import { createMockServer as createOpenAiMock } from '../../mock/openai-mock.mjs';
+import { createAnthropicSummarizer } from '../../src/engine/summarize/anthropic';
+import { createOpenAiSummarizer, getChatCompletionsUrl } from '../../src/engine/summarize/openai-compatible';
+import { SummarizerError, type SummaryRequest } from '../../src/engine/summarize/types';
+
+// Both API clients against the local protocol mocks (started here), including every error the
+// issue names: 401, 403, 429, overloaded, network failure, prompt too long, and Cancel.
+
+const KEY = 'sk-test-not-a-real-key';
+
+function request(model: string): SummaryRequest {
+  return {
+    system: 'You summarize.',
+    messages: [
+      { role: 'user', content: 'Please fix /repo/src/app.ts and never touch package.json.' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Reading it.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/repo/src/app.ts' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const x = 1;' }],
+      },
+    ],
+    prompt: 'Summarize the conversation.',
+    model,
+    maxOutputTokens: 1024,
+  };
+}
+
+async function listen(server: ReturnType<typeof createAnthropicMock>): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function failure(promise: Promise<unknown>): Promise<SummarizerError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(SummarizerError);
+    return error as SummarizerError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('Anthropic summarizer against the local mock', () => {
+  const server = createAnthropicMock({ chunkDelayMs: 1 });
+  let baseUrl = '';
+  beforeAll(async () => {
+    baseUrl = await listen(server);
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('streams text deltas and reports usage, model, duration and cost', async () => {
+    const deltas: string[] = [];
+    const result = await createAnthropicSummarizer({ apiKey: KEY, baseUrl }).summarize(
+      request('claude-sonnet-4-6'),
+      {
+        onText: (d) => deltas.push(d),
+      },
+    );
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.join('')).toBe(result.text);
+    expect(result.text).toContain('<summary>');
+    expect(result.text).toContain('/repo/src/app.ts');
+    expect(result.model).toBe('claude-sonnet-4-6');
+    expect(result.usage.inputTokens).toBeGreaterThan(0);
+    expect(result.usage.outputTokens).toBeGreaterThan(0);
+    expect(result.costUsd).toBeGreaterThan(0);
+    expect(result.stopReason).toBe('end_turn');
+    const sent = server.requests.at(-1)!;
+    expect(sent.hasAuthorization).toBe(true);
+    // The transcript's tool blocks are declared and may not be called.
+    expect(sent.body.tool_choice).toEqual({ type: 'none' });
+    expect((sent.body.tools as { name: string }[]).map((t) => t.name)).toEqual(['Read']);
+    expect(sent.body.messages).toHaveLength(4);
+  });
+
+  it('counts tokens through /v1/messages/count_tokens', async () => {
+    const tokens = await createAnthropicSummarizer({ apiKey: KEY, baseUrl }).countTokens!(
+      request('claude-sonnet-4-6'),
+    );
+    expect(tokens).toBeGreaterThan(10);
+  });
+
+  it.each([
+    ['mock-401', 'auth', /401/],
+    ['mock-403', 'permission', /403/],
+    ['mock-429', 'rate-limit', /429.*Wait 7 s/],
+    ['mock-529', 'overloaded', /overloaded/i],
+    ['mock-overloaded-stream', 'overloaded', /overloaded/i],
+    ['mock-too-long', 'prompt-too-long', /context window.*prompt is too long/],
+    ['mock-reset', 'network', /Could not reach Anthropic/],
+    ['mock-reset-mid-stream', 'network', /Could not reach Anthropic|connection/i],
+  ])('%s → %s', async (model, code, message) => {
+    const error = await failure(
+      createAnthropicSummarizer({ apiKey: KEY, baseUrl }).summarize(request(model)),
+    );
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain(KEY);
+  });
+
+  it('fails with a network error when nothing listens', async () => {
+    const error = await failure(
+      createAnthropicSummarizer({ apiKey: KEY, baseUrl: 'http://127.0.0.1:9' }).summarize(
+        request('claude-sonnet-4-6'),
+      ),
+    );
+    expect(error.code).toBe('network');
+  });
+
+  it('cancels a stream in progress', async () => {
+    const controller = new AbortController();
+    const deltas: string[] = [];
+    const running = createAnthropicSummarizer({ apiKey: KEY, baseUrl }).summarize(request('mock-slow'), {
+      signal: controller.signal,
+      onText: (d) => {
+        deltas.push(d);
+        controller.abort();
+      },
+    });
+    const error = await failure(running);
+    expect(error.code).toBe('cancelled');
+    expect(deltas.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('OpenAI-compatible summarizer against the local mock', () => {
+  const server = createOpenAiMock({ chunkDelayMs: 1 });
+  let baseUrl = '';
+  beforeAll(async () => {
+    baseUrl = await listen(server);
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('builds the endpoint URL with or without /v1', () => {
+    expect(getChatCompletionsUrl('http://127.0.0.1:11434')).toBe(
+      'http://127.0.0.1:11434/v1/chat/completions',
+    );
+    expect(getChatCompletionsUrl('http://127.0.0.1:1234/v1/')).toBe(
+      'http://127.0.0.1:1234/v1/chat/completions',
+    );
+  });
+
+  it('streams text deltas and reads the usage chunk', async () => {
+    const deltas: string[] = [];
+    const result = await createOpenAiSummarizer({ baseUrl }).summarize(request('llama3'), {
+      onText: (d) => deltas.push(d),
+    });
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.join('')).toBe(result.text);
+    expect(result.text).toContain('/repo/src/app.ts');
+    expect(result.usage.inputTokens).toBeGreaterThan(0);
+    expect(result.usage.outputTokens).toBeGreaterThan(0);
+    expect(result.stopReason).toBe('stop');
+    const sent = server.requests.at(-1)!;
+    const messages = sent.body.messages as { role: string; content: string }[];
+    expect(messages[0]).toEqual({ role: 'system', content: 'You summarize.' });
+    // Roles alternate; tool calls travel as text.
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(messages[2]!.content).toContain('[Read call]');
+    expect(messages[3]!.content).toContain('Summarize the conversation.');
+  });
+
+  it.each([
+    ['mock-401', 'auth'],
+    ['mock-403', 'permission'],
+    ['mock-429', 'rate-limit'],
+    ['mock-503', 'overloaded'],
+    ['mock-529', 'overloaded'],
+    ['mock-too-long', 'prompt-too-long'],
+    ['mock-reset', 'network'],
+    ['mock-reset-mid-stream', 'network'],
+  ])('%s → %s', async (model, code) => {
+    const error = await failure(createOpenAiSummarizer({ baseUrl, apiKey: KEY }).summarize(request(model)));
+    expect(error.code).toBe(code);
+    expect(error.message).not.toContain(KEY);
+  });
+
+  it('cancels a stream in progress', async () => {
+    const controller = new AbortController();
+    const running = createOpenAiSummarizer({ baseUrl }).summarize(request('mock-slow'), {
+      signal: controller.signal,
+      onText: () => controller.abort(),
+    });
+    expect((await failure(running)).code).toBe('cancelled');
+  });
+});

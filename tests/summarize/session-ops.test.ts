@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { requirePreset } from '../../src/engine/prompts/registry';
+import {
+  handleSummariesOp,
+  type SummariesInfo,
+  type SummariesPrepared,
+} from '../../src/engine/summarize/session-ops';
+import { createFixtureText, loadFixture } from './fixture';
+
+describe('the Summaries operations the worker runs', () => {
+  it("info: the transcript's content hash, its real compactions and main API calls", async () => {
+    const { session, sources } = await loadFixture();
+    const info = (await handleSummariesOp(session, sources, { op: 'info' })) as SummariesInfo;
+    expect(info.contentHash).toBe(createHash('sha256').update(createFixtureText()).digest('hex'));
+    expect(info.hashKind).toBe('sha256');
+    expect(info.name).toBe('fixture-session.jsonl');
+    expect(info.compactions).toEqual([
+      expect.objectContaining({ compactionIndex: 0, trigger: 'auto', hasSummary: true, apiCallBefore: 4 }),
+    ]);
+    expect(info.apiCalls.map((c) => c.index)).toEqual(session.apiCalls.map((c) => c.index));
+  });
+
+  it('prepare: the exact request, and the recorded summary at a real compaction', async () => {
+    const { session, sources } = await loadFixture();
+    const preset = requirePreset('claude-code-full');
+    const prepared = (await handleSummariesOp(session, sources, {
+      op: 'prepare',
+      point: { kind: 'compaction', compactionIndex: 0 },
+      settings: {
+        presetId: preset.id,
+        prompt: preset.prompt,
+        customInstructions: '',
+        systemPrompt: preset.systemPrompt,
+        model: 'builtin',
+        maxOutputTokens: preset.maxOutputTokens,
+      },
+    })) as SummariesPrepared;
+    expect(prepared.request.messages.length).toBeGreaterThan(3);
+    expect(prepared.recordedContinuation).toMatch(/^This session is being continued/);
+    // Plain data: it survives a structured clone unchanged.
+    expect(structuredClone(prepared)).toEqual(prepared);
+  });
+});
