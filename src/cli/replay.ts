@@ -14,7 +14,7 @@ export const REPLAY_USAGE = `  compactlab replay <session.jsonl> [subagent files
       Re-run compaction over the transcript under the log's own knobs (or yours) and compare
       with where it really compacted. Knobs: --profile v2.1.68|v2.0|legacy --window N
       --max-output N --pct N --keep-recent N --protect N --min-savings N --no-microcompact
-      --no-auto-compact --no-compact --session-memory N --summary-model recorded|ratio`;
+      --[no-]auto-compact --no-compact --session-memory N --summary-model recorded|ratio`;
 
 type Out = (text: string) => void;
 
@@ -49,6 +49,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
       'summary-model': { type: 'string' },
       'no-microcompact': { type: 'boolean' },
       'no-auto-compact': { type: 'boolean' },
+      'auto-compact': { type: 'boolean' },
       'no-compact': { type: 'boolean' },
       ...Object.fromEntries(Object.keys(NUMBER_FLAGS).map((k) => [k, { type: 'string' as const }])),
     },
@@ -78,6 +79,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
   }
   if (values.profile !== undefined) overrides.profile = values.profile;
   if (values['no-microcompact']) overrides.microcompactEnabled = false;
+  if (values['auto-compact']) overrides.autoCompactEnabled = true;
   if (values['no-auto-compact']) overrides.autoCompactEnabled = false;
   if (values['no-compact']) overrides.disableCompact = true;
   const knobs = strategy.normalizeKnobs(overrides, sessionKnobs);

@@ -11,6 +11,7 @@ import { sessionSummaryQuery } from './queries';
 import { SessionHeader } from './session-header';
 import { useUiStore } from './store';
 import { SummariesDock } from './summaries/summaries-dock';
+import { ReplaySection } from './replay/replay-section';
 import { Timeline } from './timeline/timeline';
 import { getLoadFraction, ProgressBar } from './top-bar/load-progress';
 import { TopBar } from './top-bar/top-bar';
@@ -79,6 +80,7 @@ function SessionView({ sessionId }: { sessionId: SessionId }) {
     <main className="session-view">
       <SessionHeader summary={summary} />
       <Timeline sessionId={sessionId} />
+      <ReplaySection sessionId={sessionId} />
       <div className="workspace">
         <TranscriptPane sessionId={sessionId} />
         <SidePanel sessionId={sessionId} summary={summary} />

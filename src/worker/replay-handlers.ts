@@ -56,7 +56,10 @@ export async function handleReplayOp(
     case 'run': {
       const p = getPrepared(session);
       signal.throwIfAborted();
-      const result = computeReplay(p, op.strategyId, op.knobs, { summaryModel: op.summaryModel, manual: op.manual });
+      const result = computeReplay(p, op.strategyId, op.knobs, {
+        summaryModel: op.summaryModel,
+        manual: op.manual,
+      });
       // Entries whose tool results the replay cleared, for the transcript list.
       const clearedEntries: Record<number, number> = {};
       for (const [id, eventIndex] of Object.entries(result.clearedToolIds)) {
@@ -74,7 +77,9 @@ export async function handleReplayOp(
         keepFromEntryIndex: spec.keepFromEntryIndex,
         customInstructions: spec.customInstructions,
         previousSummaryText:
-          spec.previousSummaryTokens === undefined ? undefined : describeSimulatedSummary(spec.previousSummaryTokens),
+          spec.previousSummaryTokens === undefined
+            ? undefined
+            : describeSimulatedSummary(spec.previousSummaryTokens),
         excludeEntryIndices: spec.excludeEntryIndices,
         elideBase64: op.elideBase64,
         signal,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { getSafeCut } from '../../src/engine/replay/cuts';
+import { checkReplayInvariants } from '../../src/engine/replay/invariants';
 import { prepareReplay, TOKEN_SOURCE } from '../../src/engine/replay/prepare';
 import { SUMMARY_SPAN_RATIO } from '../../src/engine/replay/summary-size';
 import { firstCallAtOrAbove, runReplay } from './run-replay';
@@ -223,5 +225,28 @@ describe('manual compaction at a chosen message', () => {
     const resultPos = p.clearables.pos[3]!;
     const usePos = p.clearables.usePos[3]!;
     expect(getSafeCut(p, resultPos, 0, p.ctxEntry.length)).toBeLessThanOrEqual(usePos);
+  });
+});
+
+describe('another strategy: the API’s clear_tool_uses', () => {
+  it('clears all but the last 3 tool results once a request reaches 100k', async () => {
+    const { session } = await parseFixture(growingSpec(40));
+    const prepared = prepareReplay(session);
+    const result = computeReplay(prepared, 'api-clear-tool-uses', {});
+    expect(checkReplayInvariants(prepared, result)).toEqual([]);
+    const first = result.events[0]!;
+    expect(first).toMatchObject({ kind: 'microcompact', thresholdTokens: 100_000 });
+    expect(first.checkTokens).toBeGreaterThanOrEqual(100_000);
+    const k = first.afterCallPos;
+    expect(first.clearedToolIds).toHaveLength(k + 1 - 3);
+    expect(first.clearedToolIds).not.toContain(`toolu_${k}_0`);
+    // One more result cleared after each later call; never the same one twice.
+    expect(result.events[1]!.clearedToolIds).toEqual([`toolu_${k - 2}_0`]);
+    expect(result.thresholds.map((t) => t.id)).toEqual(['trigger', 'window']);
+    const none = computeReplay(prepared, 'api-clear-tool-uses', { excludeTools: ['Read'] });
+    expect(none.events.filter((e) => e.kind === 'microcompact')).toEqual([]);
+    const atLeast = computeReplay(prepared, 'api-clear-tool-uses', { clearAtLeastTokens: 80_000 });
+    expect(atLeast.events[0]!.afterCallPos).toBeGreaterThan(k);
+    expect(() => computeReplay(prepared, 'nope', {})).toThrow(/Unknown strategy "nope"/);
   });
 });

@@ -166,6 +166,7 @@ export function computeReplay(
     clearableFrom: 0,
     clearableTo: 0,
     isCleared: (i) => simCleared[i] === 1,
+    clearedTokens: 0,
     carriedFiles: carried,
     manual: undefined,
     estimatePostTokens: (summaryMessageTokens, restoredTokens, keepFromPos) =>
@@ -180,7 +181,8 @@ export function computeReplay(
       }).tokens,
   };
 
-  const applyClear = (action: Extract<StrategyAction, { kind: 'clear' }>) => {
+  /** `count`: the simulated trigger count before clearing (net of earlier clears). */
+  const applyClear = (action: Extract<StrategyAction, { kind: 'clear' }>, count: TokenCount) => {
     // Clearing exactly what the log's microcompact cleared at this call keeps the histories equal:
     // those results are priced with the log's placeholder.
     const sameAsReal = real.some(
@@ -214,8 +216,8 @@ export function computeReplay(
       afterUuid: session.entries[entryBefore(boundary)]?.uuid,
       checkTokens: action.checkTokens,
       thresholdTokens: action.thresholdTokens,
-      preTokens: action.checkTokens,
-      postTokens: action.checkTokens - saved,
+      preTokens: count,
+      postTokens: count - saved,
       clearedToolIds: ids,
       savedTokens: saved,
       estimatedSavedTokens: action.estimatedSavedTokens,
@@ -390,13 +392,14 @@ export function computeReplay(
     view.clearableFrom = clearableFrom;
     view.clearableTo = lowerBound(clearables.pos, boundaryPos);
     view.carriedFiles = carried;
+    view.clearedTokens = simSaved;
     view.manual = manualByCall.get(calls[k]!);
     // A compaction happens before the next request: after the last call there is none, unless
     // the user asks for one.
     const outcome = k + 1 < n || view.manual ? run.step(view) : undefined;
     if (outcome) {
       for (const action of outcome.actions) {
-        if (action.kind === 'clear') applyClear(action);
+        if (action.kind === 'clear') applyClear(action, T);
         else applySummarize(action);
       }
     }

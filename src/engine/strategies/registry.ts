@@ -1,3 +1,4 @@
+import { API_CONTEXT_EDITING_STRATEGY } from './api-context-editing';
 import { CLAUDE_CODE_STRATEGY } from './claude-code';
 import type { CompactionStrategy, KnobValue } from './types';
 
@@ -6,7 +7,7 @@ import type { CompactionStrategy, KnobValue } from './types';
 // biome-ignore lint/suspicious/noExplicitAny: strategies differ in their knob types; each validates its own input.
 type AnyStrategy = CompactionStrategy<any>;
 
-export const STRATEGIES: readonly AnyStrategy[] = [CLAUDE_CODE_STRATEGY];
+export const STRATEGIES: readonly AnyStrategy[] = [CLAUDE_CODE_STRATEGY, API_CONTEXT_EDITING_STRATEGY];
 
 export const DEFAULT_STRATEGY_ID = CLAUDE_CODE_STRATEGY.id;
 

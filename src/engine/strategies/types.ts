@@ -71,6 +71,8 @@ export interface ReplayView {
   readonly clearableFrom: number;
   readonly clearableTo: number;
   isCleared(item: number): boolean;
+  /** Tokens the simulated history no longer holds because of cleared results (live ones). */
+  readonly clearedTokens: TokenCount;
   /** Files re-attached by the last simulated compaction: restoration carries them forward. */
   readonly carriedFiles: readonly RestoredFile[];
   /** A manual compaction the user asked for after this call. */

@@ -7,9 +7,19 @@ import { THRESHOLD_KNOB_KEYS, useReplayStore } from './replay-store';
 // from its `knobSpecs`: each input shows the knob's source as a tooltip and commits valid values
 // at once; the replay re-runs after a short debounce.
 
-const OWNED_BY_KNOBS_BAR = new Set<string>(THRESHOLD_KNOB_KEYS.filter((k) => k !== 'autoCompactEnabled' && k !== 'blockingLimitOverride'));
+const OWNED_BY_KNOBS_BAR = new Set<string>(
+  THRESHOLD_KNOB_KEYS.filter((k) => k !== 'autoCompactEnabled' && k !== 'blockingLimitOverride'),
+);
 
-function NumberInput({ spec, value, onCommit }: { spec: KnobSpec; value: KnobValue; onCommit: (v: KnobValue) => void }) {
+function NumberInput({
+  spec,
+  value,
+  onCommit,
+}: {
+  spec: KnobSpec;
+  value: KnobValue;
+  onCommit: (v: KnobValue) => void;
+}) {
   const shown = typeof value === 'number' ? String(value) : '';
   const [text, setText] = useState(shown);
   const [seen, setSeen] = useState(shown);
@@ -21,7 +31,10 @@ function NumberInput({ spec, value, onCommit }: { spec: KnobSpec; value: KnobVal
   const n = parse(text);
   const valid =
     (n === undefined && spec.optional) ||
-    (n !== undefined && Number.isFinite(n) && (spec.min === undefined || n >= spec.min) && (spec.max === undefined || n <= spec.max));
+    (n !== undefined &&
+      Number.isFinite(n) &&
+      (spec.min === undefined || n >= spec.min) &&
+      (spec.max === undefined || n <= spec.max));
   return (
     <input
       className={valid ? 'mono' : 'mono invalid'}
@@ -36,7 +49,10 @@ function NumberInput({ spec, value, onCommit }: { spec: KnobSpec; value: KnobVal
         const v = parse(next);
         const ok =
           (v === undefined && spec.optional) ||
-          (v !== undefined && Number.isFinite(v) && (spec.min === undefined || v >= spec.min) && (spec.max === undefined || v <= spec.max));
+          (v !== undefined &&
+            Number.isFinite(v) &&
+            (spec.min === undefined || v >= spec.min) &&
+            (spec.max === undefined || v <= spec.max));
         if (ok) {
           setSeen(v === undefined ? '' : String(v));
           // `null` clears an optional knob (undefined would mean "keep the log's value").
@@ -47,7 +63,15 @@ function NumberInput({ spec, value, onCommit }: { spec: KnobSpec; value: KnobVal
   );
 }
 
-function KnobInput({ spec, value, onCommit }: { spec: KnobSpec; value: KnobValue; onCommit: (v: KnobValue) => void }) {
+function KnobInput({
+  spec,
+  value,
+  onCommit,
+}: {
+  spec: KnobSpec;
+  value: KnobValue;
+  onCommit: (v: KnobValue) => void;
+}) {
   switch (spec.kind) {
     case 'boolean':
       return (
@@ -60,7 +84,11 @@ function KnobInput({ spec, value, onCommit }: { spec: KnobSpec; value: KnobValue
       );
     case 'select':
       return (
-        <select data-testid={`replay-knob-${spec.key}`} value={String(value ?? '')} onChange={(e) => onCommit(e.currentTarget.value)}>
+        <select
+          data-testid={`replay-knob-${spec.key}`}
+          value={String(value ?? '')}
+          onChange={(e) => onCommit(e.currentTarget.value)}
+        >
           {spec.options?.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
@@ -92,7 +120,9 @@ function KnobInput({ spec, value, onCommit }: { spec: KnobSpec; value: KnobValue
           size={28}
           defaultValue={typeof value === 'string' ? value : ''}
           placeholder="none"
-          onBlur={(e) => onCommit(e.currentTarget.value === '' ? (null as unknown as KnobValue) : e.currentTarget.value)}
+          onBlur={(e) =>
+            onCommit(e.currentTarget.value === '' ? (null as unknown as KnobValue) : e.currentTarget.value)
+          }
         />
       );
     case 'number':
@@ -100,7 +130,15 @@ function KnobInput({ spec, value, onCommit }: { spec: KnobSpec; value: KnobValue
   }
 }
 
-export function ReplayKnobs({ specs, knobs, logKnobs }: { specs: KnobSpec[]; knobs: Record<string, KnobValue>; logKnobs: Record<string, KnobValue> }) {
+export function ReplayKnobs({
+  specs,
+  knobs,
+  logKnobs,
+}: {
+  specs: KnobSpec[];
+  knobs: Record<string, KnobValue>;
+  logKnobs: Record<string, KnobValue>;
+}) {
   const setOverride = useReplayStore((s) => s.setOverride);
   const resetOverrides = useReplayStore((s) => s.resetOverrides);
   const groups = new Map<string, KnobSpec[]>();
@@ -119,7 +157,12 @@ export function ReplayKnobs({ specs, knobs, logKnobs }: { specs: KnobSpec[]; kno
             const value = knobs[spec.key];
             const changed = JSON.stringify(value ?? null) !== JSON.stringify(logKnobs[spec.key] ?? null);
             return (
-              <label key={spec.key} className={`replay-knob ${changed ? 'changed' : ''}`} title={`${spec.help ? `${spec.help}\n` : ''}Source: ${spec.source}`}>
+              // biome-ignore lint/a11y/noLabelWithoutControl: the control is KnobInput, rendered inside.
+              <label
+                key={spec.key}
+                className={`replay-knob ${changed ? 'changed' : ''}`}
+                title={`${spec.help ? `${spec.help}\n` : ''}Source: ${spec.source}`}
+              >
                 <span>
                   {spec.label}
                   {spec.unit === 'tokens' && typeof logKnobs[spec.key] === 'number' && changed ? (

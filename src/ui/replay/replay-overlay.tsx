@@ -17,7 +17,12 @@ const EVENT_COLORS: Record<ReplayEvent['kind'], string> = {
   reset: '#4fd1c5',
   blocked: '#ef6461',
 };
-const EVENT_GLYPHS: Record<ReplayEvent['kind'], string> = { compact: '◆', microcompact: 'μ', reset: '↺', blocked: '!' };
+const EVENT_GLYPHS: Record<ReplayEvent['kind'], string> = {
+  compact: '◆',
+  microcompact: 'μ',
+  reset: '↺',
+  blocked: '!',
+};
 
 export function describeReplayEvent(e: ReplayEvent): string {
   switch (e.kind) {
@@ -83,6 +88,21 @@ export function ReplayOverlay({ geometry, series }: { geometry: ChartGeometry; s
       started = true;
     }
     ctx.stroke();
+    // Another strategy's trigger lines (Claude Code's are the chart's own threshold lines).
+    if (result.strategyId !== 'claude-code') {
+      ctx.setLineDash([2, 4]);
+      for (const line of result.thresholds) {
+        if (line.kind !== 'trigger' || line.tokens > geometry.yMaxTokens) continue;
+        const y = Math.round(yToPx(geometry, line.tokens)) + 0.5;
+        ctx.beginPath();
+        ctx.moveTo(geometry.leftPx, y);
+        ctx.lineTo(geometry.rightPx, y);
+        ctx.stroke();
+        ctx.fillStyle = SIM_COLOR;
+        ctx.font = '10px ui-monospace, monospace';
+        ctx.fillText(`${line.label} ${formatCount(line.tokens)}`, geometry.leftPx + 4, y - 6);
+      }
+    }
     ctx.setLineDash([]);
   }, [geometry, result, xOf]);
 
@@ -93,7 +113,9 @@ export function ReplayOverlay({ geometry, series }: { geometry: ChartGeometry; s
         ref={canvasRef}
         className="replay-overlay"
         data-testid="replay-overlay"
-        data-simulated-last={result ? Math.round(result.simulatedTokens[result.simulatedTokens.length - 1] ?? 0) : undefined}
+        data-simulated-last={
+          result ? Math.round(result.simulatedTokens[result.simulatedTokens.length - 1] ?? 0) : undefined
+        }
         style={{ width: geometry.widthPx, height: geometry.heightPx }}
       />
       {events.map((e, i) => {
@@ -107,11 +129,16 @@ export function ReplayOverlay({ geometry, series }: { geometry: ChartGeometry; s
             className={`replay-marker ${openEvent === i ? 'open' : ''}`}
             data-testid="replay-marker"
             data-kind={e.kind}
+            data-trigger={e.trigger}
             data-after-call={e.afterApiCall}
             data-event-index={i}
             title={describeReplayEvent(e)}
             aria-label={describeReplayEvent(e)}
-            style={{ left: xToPx(geometry, x + 0.5), top: geometry.bottomPx - 9, color: EVENT_COLORS[e.kind] }}
+            style={{
+              left: xToPx(geometry, x + 0.5),
+              top: geometry.bottomPx - 9,
+              color: EVENT_COLORS[e.kind],
+            }}
             onMouseMove={(ev) => ev.stopPropagation()}
             onClick={(ev) => {
               ev.stopPropagation();

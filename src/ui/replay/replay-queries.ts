@@ -26,7 +26,15 @@ export function replaySetupQuery(sessionId: SessionId, strategyId: string) {
 export function replayRunQuery(params: ReplayRunParams) {
   const { sessionId, strategyId, knobs, summaryModel, manual } = params;
   return queryOptions({
-    queryKey: [...sessionKey(sessionId), 'replay', 'run', strategyId, JSON.stringify(knobs), summaryModel, JSON.stringify(manual)],
+    queryKey: [
+      ...sessionKey(sessionId),
+      'replay',
+      'run',
+      strategyId,
+      JSON.stringify(knobs),
+      summaryModel,
+      JSON.stringify(manual),
+    ],
     queryFn: async ({ signal }) =>
       (await getEngineClient().request(
         { kind: 'replay', sessionId, request: { op: 'run', strategyId, knobs, summaryModel, manual } },

@@ -39,6 +39,7 @@ export interface ReplayUiState {
   runParams?: ReplayRunParams;
 
   initSession(sessionId: SessionId): void;
+  setStrategy(strategyId: string): void;
   setEnabled(enabled: boolean): void;
   setKnobsOpen(open: boolean): void;
   setOverride(key: string, value: KnobValue): void;
@@ -58,8 +59,10 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
   summaryModel: 'recorded',
   manual: [],
 
-  initSession: (sessionId) => set({ sessionId, overrides: {}, manual: [], openEvent: undefined, runParams: undefined }),
-  setEnabled: (enabled) => set({ enabled, openEvent: enabled ? undefined : undefined }),
+  initSession: (sessionId) =>
+    set({ sessionId, overrides: {}, manual: [], openEvent: undefined, runParams: undefined }),
+  setStrategy: (strategyId) => set({ strategyId, openEvent: undefined }),
+  setEnabled: (enabled) => set({ enabled, openEvent: undefined }),
   setKnobsOpen: (knobsOpen) => set({ knobsOpen }),
   setOverride: (key, value) => set((s) => ({ overrides: { ...s.overrides, [key]: value } })),
   resetOverrides: () => set({ overrides: {} }),

@@ -33,7 +33,8 @@ export function useReplayKnobs(sessionId: SessionId): Record<string, KnobValue> 
   return useMemo(() => {
     if (!setup) return undefined;
     const merged: Record<string, KnobValue> = { ...setup.sessionKnobs };
-    for (const key of THRESHOLD_KNOB_KEYS) merged[key] = (thresholds as unknown as Record<string, KnobValue>)[key];
+    for (const key of THRESHOLD_KNOB_KEYS)
+      merged[key] = (thresholds as unknown as Record<string, KnobValue>)[key];
     return { ...merged, ...overrides };
   }, [setup, thresholds, overrides]);
 }
@@ -49,7 +50,8 @@ export function useDebouncedRunParams(sessionId: SessionId): void {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the values it serializes.
   useEffect(() => {
     if (!knobs || !ready) return;
-    const publish = () => useReplayStore.getState().setRunParams({ sessionId, strategyId, knobs, summaryModel, manual });
+    const publish = () =>
+      useReplayStore.getState().setRunParams({ sessionId, strategyId, knobs, summaryModel, manual });
     if (!useReplayStore.getState().runParams) {
       publish();
       return;
@@ -64,7 +66,9 @@ export function useReplayRun() {
   const params = useReplayStore((s) => s.runParams);
   const enabled = useReplayStore((s) => s.enabled);
   return useQuery({
-    ...replayRunQuery(params ?? { sessionId: -1, strategyId: '', knobs: {}, summaryModel: 'recorded', manual: [] }),
+    ...replayRunQuery(
+      params ?? { sessionId: -1, strategyId: '', knobs: {}, summaryModel: 'recorded', manual: [] },
+    ),
     enabled: enabled && params !== undefined,
     placeholderData: keepPreviousData,
   });

@@ -8,6 +8,7 @@ import { timelineQuery } from '../queries';
 import { useUiStore } from '../store';
 import { drawTimeline } from './draw-timeline';
 import { createGeometry, pxToX, xToPx, yToPx } from './geometry';
+import { ReplayOverlay } from '../replay/replay-overlay';
 import { KnobsBar } from './knobs-bar';
 
 const CHART_HEIGHT_PX = 190;
@@ -159,6 +160,7 @@ function TimelineChart({
           if (hoverX !== undefined) selectEntry(series.firstEntryIndex[hoverX], true);
         }}
       />
+      <ReplayOverlay geometry={geometry} series={series} />
       {n === 0 && <div className="timeline-empty muted">No API calls with usage in this transcript.</div>}
       {series.markers.map((m) => (
         <button

@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { expect, SAMPLES_DIR, shoot, test } from './fixtures';
+
+// The replay on the bundled sample: knob changes re-run it in the worker and its events move on
+// the timeline; an event card shows before/after, the summarizer request and what is restored.
+
+const INDEX = path.join(SAMPLES_DIR, 'index.json');
+
+async function afterCalls(markers: Locator): Promise<number[]> {
+  return markers.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-after-call'))));
+}
+
+/** Waits until the replay has settled (no run in flight, no placeholder shown). */
+async function settled(page: Page): Promise<void> {
+  await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
+}
+
+test.describe('replay', () => {
+  test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
+
+  test('moves its events when a knob changes', async ({ page }, testInfo) => {
+    await page.goto('/');
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    const section = page.getByTestId('replay-section');
+    await expect(section).toBeVisible();
+    await expect(page.getByTestId('replay-compare')).toBeVisible();
+    const markers = page.locator('[data-testid="replay-marker"]');
+    await expect(markers.first()).toBeVisible();
+    await settled(page);
+    const before = await afterCalls(markers);
+    const compactsBefore = await afterCalls(
+      page.locator('[data-testid="replay-marker"][data-kind="compact"]'),
+    );
+    await shoot(page, testInfo, 'replay-start');
+
+    // A lower auto-compact percentage makes the replay compact earlier and more often.
+    await page.getByTestId('knob-pct').fill('50');
+    const compacts = page.locator('[data-testid="replay-marker"][data-kind="compact"]');
+    await expect(async () => {
+      const now = await afterCalls(compacts);
+      expect(now.length).toBeGreaterThan(compactsBefore.length);
+    }).toPass();
+    await settled(page);
+    const lowered = await afterCalls(compacts);
+    expect(lowered[0]!).toBeLessThan(Math.min(...before.filter((c) => c >= 0), Number.POSITIVE_INFINITY));
+    await expect(page.getByTestId('threshold-autocompact')).toHaveAttribute('data-value', '90000');
+    await shoot(page, testInfo, 'replay-pct-50');
+
+    // Back to the log's value: the events come back where they were.
+    await page.getByTestId('knob-pct').fill('');
+    await expect(async () => expect(await afterCalls(markers)).toEqual(before)).toPass();
+
+    // A 1M window: no auto-compaction at all in this session.
+    await page.getByTestId('knob-window').selectOption('1000000');
+    await expect(async () => expect(await afterCalls(compacts)).toEqual([])).toPass();
+    await shoot(page, testInfo, 'replay-1m');
+    await page.getByTestId('knob-window').selectOption('200000');
+    await expect(async () => expect(await afterCalls(markers)).toEqual(before)).toPass();
+  });
+
+  test('opens an event card with the summarizer request and the restored files', async ({
+    page,
+  }, testInfo) => {
+    await page.goto('/');
+    await page.getByTestId('knob-pct').fill('60');
+    const compact = page.locator('[data-testid="replay-marker"][data-kind="compact"]').first();
+    await expect(compact).toBeVisible();
+    await settled(page);
+    await compact.click();
+    const card = page.getByTestId('replay-event-card');
+    await expect(card).toBeVisible();
+    await expect(card.getByTestId('replay-pre')).toContainText('tok');
+    await expect(card.getByTestId('replay-post')).toContainText('tok');
+    await expect(card.getByTestId('replay-restored').locator('li').first()).toBeVisible();
+    const request = card.getByTestId('replay-request');
+    await expect(request).toBeVisible();
+    expect(Number(await request.getAttribute('data-tokens'))).toBeGreaterThan(1_000);
+    await request.locator('summary', { hasText: 'Prompt' }).click();
+    await expect(card.getByTestId('replay-request-prompt')).toContainText(
+      'Your task is to create a detailed summary',
+    );
+    await shoot(page, testInfo, 'replay-card');
+    await page.getByTestId('replay-card-close').click();
+    await expect(card).toHaveCount(0);
+  });
+
+  test('microcompact knobs clear tool results, marked in the transcript', async ({ page }, testInfo) => {
+    await page.goto('/');
+    await expect(page.locator('[data-testid="replay-marker"]').first()).toBeVisible();
+    await page.getByTestId('replay-knobs-toggle').click();
+    await expect(page.getByTestId('replay-knobs')).toBeVisible();
+    await page.getByTestId('replay-knob-microcompactEnabled').uncheck();
+    const micro = page.locator('[data-testid="replay-marker"][data-kind="microcompact"]');
+    await expect(micro).toHaveCount(0);
+    await page.getByTestId('replay-knob-microcompactEnabled').check();
+    await page.getByTestId('replay-knob-microcompactProtectTokens').fill('2000');
+    await page.getByTestId('replay-knob-microcompactMinSavings').fill('2000');
+    await expect(micro.first()).toBeVisible();
+    await settled(page);
+    await shoot(page, testInfo, 'replay-microcompact');
+    // The first results of the session are among those cleared: marked at the top of the list.
+    await expect(page.locator('[data-testid="replay-row-cleared"]').first()).toBeVisible();
+    await page.locator('[data-testid="replay-event-chip"]').first().click();
+    const card = page.getByTestId('replay-event-card');
+    await expect(card).toHaveAttribute('data-kind', 'microcompact');
+    await expect(card).toContainText('results, −');
+    await shoot(page, testInfo, 'replay-cleared-rows');
+    await page.getByTestId('replay-card-close').click();
+    // Turning microcompact off removes the marks.
+    await page.getByTestId('replay-knob-microcompactEnabled').uncheck();
+    await expect(micro).toHaveCount(0);
+    await expect(page.locator('[data-testid="replay-row-cleared"]')).toHaveCount(0);
+    await page.getByTestId('replay-reset-knobs').click();
+    await expect(micro.first()).toBeVisible();
+  });
+
+  test('compacts by hand at the selected message', async ({ page }, testInfo) => {
+    await page.goto('/');
+    await expect(page.locator('[data-testid="replay-marker"]').first()).toBeVisible();
+    await page.locator('[data-testid="transcript-row"]').nth(12).click();
+    await page.getByTestId('replay-compact-here').click();
+    const manual = page.locator('[data-testid="replay-marker"][data-kind="compact"][data-trigger="manual"]');
+    await expect(manual).toHaveCount(1);
+    await manual.click();
+    await expect(page.getByTestId('replay-event-card')).toContainText('full compaction (manual)');
+    await shoot(page, testInfo, 'replay-manual');
+  });
+
+  test('switches to another strategy', async ({ page }, testInfo) => {
+    await page.goto('/');
+    await expect(page.locator('[data-testid="replay-marker"]').first()).toBeVisible();
+    await page.getByTestId('replay-strategy').selectOption('api-clear-tool-uses');
+    const cleared = page.locator('[data-testid="replay-marker"][data-kind="microcompact"]');
+    await expect(async () => expect(await cleared.count()).toBeGreaterThan(5)).toPass();
+    await settled(page);
+    await shoot(page, testInfo, 'replay-api-strategy');
+    await page.getByTestId('replay-strategy').selectOption('claude-code');
+    await expect(async () => expect(await cleared.count()).toBeLessThan(5)).toPass();
+  });
+});

@@ -1,0 +1,204 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ApiMessage } from '../../engine/compact/types';
+import type { ReplayEvent } from '../../engine/replay/types';
+import type { SessionId } from '../../worker/protocol';
+import { formatCount } from '../common/format';
+import { useUiStore } from '../store';
+import { describeReplayEvent } from './replay-overlay';
+import { replayRequestQuery } from './replay-queries';
+import { useReplayStore } from './replay-store';
+
+// One replay event: before and after, what it cleared or summarized, what a compaction would
+// send to the summarizer (built in the worker from the full records) and what comes back after it.
+
+const MESSAGE_PREVIEW_CHARS = 600;
+
+function messagePreview(m: ApiMessage): string {
+  if (typeof m.content === 'string') return m.content.slice(0, MESSAGE_PREVIEW_CHARS);
+  const parts = m.content.map((b) => {
+    switch (b.type) {
+      case 'text':
+        return (b as { text: string }).text;
+      case 'tool_use':
+        return `[tool_use ${(b as { name: string }).name} ${JSON.stringify((b as { input: unknown }).input).slice(0, 160)}]`;
+      case 'tool_result': {
+        const c = (b as { content: unknown }).content;
+        const text = typeof c === 'string' ? c : JSON.stringify(c);
+        return `[tool_result ${text.slice(0, 200)}]`;
+      }
+      case 'thinking':
+        return `[thinking ${(b as { thinking: string }).thinking.length} chars]`;
+      default:
+        return `[${b.type}]`;
+    }
+  });
+  const text = parts.join('\n');
+  return text.length > MESSAGE_PREVIEW_CHARS ? `${text.slice(0, MESSAGE_PREVIEW_CHARS)}…` : text;
+}
+
+function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: ReplayEvent }) {
+  const spec = event.request!;
+  const { data, error, isPending } = useQuery(replayRequestQuery(sessionId, spec));
+  if (error) return <div className="panel-message error">Request failed: {error.message}</div>;
+  if (isPending || !data) return <div className="panel-message muted">Building the request…</div>;
+  const r = data.request;
+  return (
+    <div className="replay-request" data-testid="replay-request" data-tokens={r.estimatedTokens}>
+      <p className="muted small">
+        {r.messages.length} messages from entries {r.fromEntryIndex}–{r.uptoEntryIndex} ({r.dropped.length}{' '}
+        dropped by the filter), prompt “{r.variant}”:{' '}
+        <b className="mono">~{formatCount(r.estimatedTokens)} tokens</b> by Claude Code’s estimate.
+      </p>
+      <details>
+        <summary>System</summary>
+        <pre className="text-block">{r.system}</pre>
+      </details>
+      <details>
+        <summary>Messages ({r.messages.length})</summary>
+        <ol className="replay-messages">
+          {r.messages.map((m, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: messages are positional.
+            <li key={i}>
+              <span className={`role role-${m.role}`}>{m.role}</span>
+              <pre className="text-block">{messagePreview(m)}</pre>
+            </li>
+          ))}
+        </ol>
+      </details>
+      <details>
+        <summary>Prompt</summary>
+        <pre className="text-block" data-testid="replay-request-prompt">
+          {r.prompt}
+        </pre>
+      </details>
+    </div>
+  );
+}
+
+export function ReplayEventCard({
+  sessionId,
+  event,
+  index,
+}: {
+  sessionId: SessionId;
+  event: ReplayEvent;
+  index: number;
+}) {
+  const close = useReplayStore((s) => s.openEventCard);
+  const selectEntry = useUiStore((s) => s.selectEntry);
+  const restored = event.restored;
+  return (
+    <aside
+      className="replay-card"
+      data-testid="replay-event-card"
+      data-kind={event.kind}
+      data-event-index={index}
+    >
+      <header>
+        <span className="card-title">{describeReplayEvent(event)}</span>
+        <button
+          type="button"
+          className="btn link card-close"
+          aria-label="Close"
+          data-testid="replay-card-close"
+          onClick={() => close(undefined)}
+        >
+          ×
+        </button>
+      </header>
+      <div className="card-body">
+        <dl className="kv mono">
+          <dt>trigger count</dt>
+          <dd>
+            {formatCount(event.checkTokens)}{' '}
+            {event.trigger === 'auto' && event.thresholdTokens > 0
+              ? `≥ ${formatCount(event.thresholdTokens)}`
+              : '(by hand)'}
+          </dd>
+          <dt>before</dt>
+          <dd data-testid="replay-pre">{formatCount(event.preTokens)} tok</dd>
+          <dt>after</dt>
+          <dd data-testid="replay-post">{formatCount(event.postTokens)} tok</dd>
+          {event.summaryTokens !== undefined && (
+            <>
+              <dt>summary</dt>
+              <dd>
+                {formatCount(event.summaryTokens)} tok ({event.summarySource}
+                {event.continuationTokens
+                  ? ` + ${formatCount(event.continuationTokens)} continuation text`
+                  : ''}
+                )
+              </dd>
+            </>
+          )}
+          {event.spanTokens !== undefined && (
+            <>
+              <dt>summarized</dt>
+              <dd>{formatCount(event.spanTokens)} tok</dd>
+            </>
+          )}
+          {event.keptTokens !== undefined && (
+            <>
+              <dt>kept verbatim</dt>
+              <dd>{formatCount(event.keptTokens)} tok</dd>
+            </>
+          )}
+          {event.savedTokens !== undefined && (
+            <>
+              <dt>cleared</dt>
+              <dd>
+                {event.clearedToolIds?.length} results, −{formatCount(event.savedTokens)} tok (Claude Code’s
+                estimate {formatCount(event.estimatedSavedTokens)})
+              </dd>
+            </>
+          )}
+          {event.realCompactionIndex !== undefined && (
+            <>
+              <dt>in the log</dt>
+              <dd>compaction #{event.realCompactionIndex}</dd>
+            </>
+          )}
+        </dl>
+        {event.note && <p className="replay-note">{event.note}</p>}
+        <button type="button" className="btn small" onClick={() => selectEntry(event.afterEntryIndex, true)}>
+          Show where it happens
+        </button>
+        {restored && (
+          <>
+            <h4>
+              Restored after it{' '}
+              <span className="muted small">
+                {formatCount(event.reattachedTokens ?? restored.totalTokens)} tok
+                {event.reattachedSource === 'recorded' ? ' (the log’s own re-attachments)' : ''}
+              </span>
+            </h4>
+            <ul className="link-list mono small" data-testid="replay-restored">
+              {restored.files.map((f) => (
+                <li key={f.path} title={f.path}>
+                  {f.referenceOnly ? 'path only · ' : f.truncated ? 'truncated · ' : ''}
+                  {formatCount(f.tokens)} tok · {f.path}
+                </li>
+              ))}
+              {restored.overBudget.map((f) => (
+                <li key={`over-${f.path}`} className="muted" title={f.path}>
+                  over budget · {f.path}
+                </li>
+              ))}
+              {restored.todo && <li>todo list · {formatCount(restored.todo.tokens)} tok</li>}
+              {restored.plan && <li>plan · {formatCount(restored.plan.tokens)} tok</li>}
+              {!restored.files.length && !restored.todo && !restored.plan && (
+                <li className="muted">nothing</li>
+              )}
+            </ul>
+          </>
+        )}
+        {event.request && (
+          <>
+            <h4>Request to the summarizer</h4>
+            <SummarizerRequest sessionId={sessionId} event={event} />
+          </>
+        )}
+      </div>
+    </aside>
+  );
+}

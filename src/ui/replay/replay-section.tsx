@@ -1,0 +1,279 @@
+import { useQuery } from '@tanstack/react-query';
+import type { RealOutcome, ReplayComparison } from '../../engine/replay/types';
+import type { SessionId, TimelineSeries } from '../../worker/protocol';
+import { formatCount } from '../common/format';
+import { timelineQuery } from '../queries';
+import { useUiStore } from '../store';
+import { ReplayEventCard } from './event-card';
+import { ReplayKnobs } from './replay-knobs';
+import { describeReplayEvent } from './replay-overlay';
+import { useReplayStore } from './replay-store';
+import { useDebouncedRunParams, useReplayKnobs, useReplayRun, useReplaySetup } from './use-replay';
+import './replay.css';
+
+// The replay strip under the timeline: on/off, how the replay compares with the log, the knobs
+// beyond the thresholds, and the open event card.
+
+function outcomeText(o: RealOutcome): string {
+  const where = o.afterApiCall === undefined ? 'before the first call' : `after call ${o.afterApiCall}`;
+  switch (o.status) {
+    case 'matched':
+      return `${where}: reproduced at the same call`;
+    case 'early':
+    case 'late':
+      return `${where}: replay ${Math.abs(o.delta ?? 0)} call${Math.abs(o.delta ?? 0) === 1 ? '' : 's'} ${o.status}`;
+    case 'missing':
+      return `${where}: not reproduced`;
+    case 'manual':
+      return `${where}: manual — the replay continues from it`;
+  }
+}
+
+function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
+  const openEventCard = useReplayStore((s) => s.openEventCard);
+  const c = comparison;
+  const compactions = c.outcomes.filter((o) => o.kind === 'compact');
+  return (
+    <div
+      className="replay-compare"
+      data-testid="replay-compare"
+      data-reproduced={c.reproduced}
+      data-expected={c.expected}
+    >
+      <span>
+        {c.expected > 0 ? (
+          <>
+            <b>
+              {c.reproduced}/{c.expected}
+            </b>{' '}
+            real auto-compaction{c.expected === 1 ? '' : 's'} reproduced (±{c.toleranceCalls} call)
+          </>
+        ) : (
+          'no real auto-compaction to compare with'
+        )}
+        {c.counts.extra > 0 && ` · ${c.counts.extra} extra`}
+        {c.counts.manual > 0 && ` · ${c.counts.manual} manual in the log`}
+      </span>
+      {compactions.length > 0 && (
+        <details>
+          <summary>where it differs</summary>
+          <ul className="mono small">
+            {c.outcomes.map((o) => (
+              <li key={o.compactionIndex} className={`outcome-${o.status}`}>
+                log #{o.compactionIndex} {o.kind} ({o.trigger}) {outcomeText(o)}
+                {o.eventIndex !== undefined && (
+                  <button
+                    type="button"
+                    className="btn link small"
+                    onClick={() => openEventCard(o.eventIndex)}
+                  >
+                    event
+                  </button>
+                )}
+                {o.note && <span className="muted"> — {o.note}</span>}
+              </li>
+            ))}
+            {c.extraEventIndices.map((i) => (
+              <li key={`extra-${i}`} className="outcome-extra">
+                replay event #{i} has no real counterpart{' '}
+                <button type="button" className="btn link small" onClick={() => openEventCard(i)}>
+                  event
+                </button>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}
+
+/** Index in `session.apiCalls` of the last main call starting at or before an entry. */
+function getCallAtOrBefore(series: TimelineSeries, entryIndex: number): number | undefined {
+  let found: number | undefined;
+  for (let x = 0; x < series.firstEntryIndex.length && series.firstEntryIndex[x]! <= entryIndex; x++)
+    found = series.callIndex[x];
+  return found;
+}
+
+/** `/compact` at the selected message: full there, or partial keeping it and what follows. */
+function ManualControls({ sessionId }: { sessionId: SessionId }) {
+  const selectedEntry = useUiStore((s) => s.selectedEntry);
+  const { data: series } = useQuery(timelineQuery(sessionId));
+  const manual = useReplayStore((s) => s.manual);
+  const addManual = useReplayStore((s) => s.addManual);
+  const clearManual = useReplayStore((s) => s.clearManual);
+  const call = series && selectedEntry !== undefined ? getCallAtOrBefore(series, selectedEntry) : undefined;
+  const lastCall = series?.callIndex[series.callIndex.length - 1];
+  return (
+    <span className="replay-manual">
+      <button
+        type="button"
+        className="btn small"
+        data-testid="replay-compact-here"
+        disabled={call === undefined}
+        title="Run a manual /compact after the API call of the selected message"
+        onClick={() => call !== undefined && addManual({ afterApiCall: call, mechanism: 'full' })}
+      >
+        /compact here
+      </button>
+      <button
+        type="button"
+        className="btn small"
+        data-testid="replay-partial-here"
+        disabled={selectedEntry === undefined || lastCall === undefined}
+        title="At the end of the session, summarize what precedes the selected message and keep it and what follows verbatim"
+        onClick={() =>
+          selectedEntry !== undefined &&
+          lastCall !== undefined &&
+          addManual({
+            afterApiCall: lastCall,
+            mechanism: 'partial',
+            pivotEntryIndex: selectedEntry,
+            direction: 'up-to',
+          })
+        }
+      >
+        partial: keep from here
+      </button>
+      {manual.length > 0 && (
+        <button type="button" className="btn link small" onClick={clearManual}>
+          clear {manual.length} manual
+        </button>
+      )}
+    </span>
+  );
+}
+
+export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
+  const setup = useReplaySetup(sessionId);
+  useDebouncedRunParams(sessionId);
+  const knobs = useReplayKnobs(sessionId);
+  const enabled = useReplayStore((s) => s.enabled);
+  const setEnabled = useReplayStore((s) => s.setEnabled);
+  const strategyId = useReplayStore((s) => s.strategyId);
+  const setStrategy = useReplayStore((s) => s.setStrategy);
+  const knobsOpen = useReplayStore((s) => s.knobsOpen);
+  const setKnobsOpen = useReplayStore((s) => s.setKnobsOpen);
+  const summaryModel = useReplayStore((s) => s.summaryModel);
+  const setSummaryModel = useReplayStore((s) => s.setSummaryModel);
+  const params = useReplayStore((s) => s.runParams);
+  const openEvent = useReplayStore((s) => s.openEvent);
+  const openEventCard = useReplayStore((s) => s.openEventCard);
+  const run = useReplayRun();
+  const current = params?.sessionId === sessionId ? run.data : undefined;
+  const result = current?.result;
+  const event = openEvent === undefined ? undefined : result?.events[openEvent];
+  const selectEntry = useUiStore((s) => s.selectEntry);
+
+  return (
+    <section
+      className="replay-section"
+      data-testid="replay-section"
+      data-busy={run.isFetching || run.isPlaceholderData ? 'true' : 'false'}
+    >
+      <div className="replay-bar">
+        <label className="knob" title="Re-run Claude Code's compaction over this transcript under the knobs">
+          <input
+            type="checkbox"
+            data-testid="replay-toggle"
+            checked={enabled}
+            onChange={(e) => setEnabled(e.currentTarget.checked)}
+          />
+          <span className="replay-title">Replay</span>
+        </label>
+        {setup.error && <span className="error small">Replay setup failed: {setup.error.message}</span>}
+        {enabled && setup.data && setup.data.strategies.length > 1 && (
+          <label className="knob" title={setup.data.strategies.find((x) => x.id === strategyId)?.description}>
+            <span>Strategy</span>
+            <select
+              data-testid="replay-strategy"
+              value={strategyId}
+              onChange={(e) => setStrategy(e.currentTarget.value)}
+            >
+              {setup.data.strategies.map((x) => (
+                <option key={x.id} value={x.id}>
+                  {x.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {enabled && result && (
+          <>
+            <span
+              className="mono small muted"
+              data-testid="replay-event-count"
+              data-count={result.events.length}
+            >
+              {result.events.filter((e) => e.kind === 'compact').length} compactions ·{' '}
+              {result.events.filter((e) => e.kind === 'microcompact').length} clearings ·{' '}
+              {formatCount(result.computeMs < 1 ? 1 : Math.round(result.computeMs))} ms
+            </span>
+            <CompareSummary comparison={result.comparison} />
+          </>
+        )}
+        {enabled && (
+          <>
+            <label className="knob" title="How many tokens a simulated summary takes">
+              <span>Summary size</span>
+              <select
+                data-testid="replay-summary-model"
+                value={summaryModel}
+                onChange={(e) => setSummaryModel(e.currentTarget.value as typeof summaryModel)}
+              >
+                <option value="recorded">the log’s where it matches</option>
+                <option value="ratio">built-in model</option>
+              </select>
+            </label>
+            <button
+              type="button"
+              className="btn small"
+              data-testid="replay-knobs-toggle"
+              aria-expanded={knobsOpen}
+              onClick={() => setKnobsOpen(!knobsOpen)}
+            >
+              {knobsOpen ? 'Hide knobs' : 'More knobs'}
+            </button>
+            <ManualControls sessionId={sessionId} />
+          </>
+        )}
+      </div>
+      {enabled && result && result.events.length > 0 && (
+        <div className="replay-events" data-testid="replay-events">
+          {result.events.map((e, i) => (
+            <button
+              type="button"
+              // biome-ignore lint/suspicious/noArrayIndexKey: events are positional within one run.
+              key={i}
+              className={`replay-chip kind-${e.kind} ${openEvent === i ? 'open' : ''}`}
+              data-testid="replay-event-chip"
+              data-after-call={e.afterApiCall}
+              title={describeReplayEvent(e)}
+              onClick={() => {
+                openEventCard(i);
+                selectEntry(e.afterEntryIndex, true);
+              }}
+            >
+              {e.kind === 'compact' ? '◆' : e.kind === 'microcompact' ? 'μ' : e.kind === 'reset' ? '↺' : '!'}{' '}
+              {e.afterApiCall}
+            </button>
+          ))}
+        </div>
+      )}
+      {enabled && knobsOpen && setup.data && knobs && (
+        <>
+          <ReplayKnobs specs={setup.data.knobSpecs} knobs={knobs} logKnobs={setup.data.sessionKnobs} />
+          <ul className="replay-notes small muted">
+            {setup.data.notes.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {enabled && event && openEvent !== undefined && (
+        <ReplayEventCard sessionId={sessionId} event={event} index={openEvent} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,40 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main';
+import { buildTranscript, growingSpec } from './transcript-fixture';
+
+describe('compactlab replay', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'compactlab-replay-'));
+  const file = join(dir, 'session.jsonl');
+  writeFileSync(file, `${buildTranscript(growingSpec(50)).join('\n')}\n`);
+  const run = async (...args: string[]) => {
+    const out: string[] = [];
+    const code = await main(['replay', file, ...args], (t) => out.push(t));
+    return { code, text: out.join('\n') };
+  };
+
+  it('prints one line per event and the comparison, under the log’s knobs or flags', async () => {
+    // This log goes past the threshold without compacting: its own knobs say auto-compact was off.
+    const log = await run();
+    expect(log.code).toBe(0);
+    expect(log.text).toMatch(/^note: Auto-compact off/m);
+    expect(log.text).toMatch(/blocked: 200,000 ≥ 197,000/);
+    const base = await run('--auto-compact');
+    expect(base.text).toMatch(/^#0 after call \d+ \(api \d+\) compact auto full: check [\d,]+ ≥ 167,000/m);
+    expect(base.text).toMatch(/^note: Threshold profile v2\.1\.68/m);
+    const wide = await run('--auto-compact', '--window', '1000000');
+    expect(wide.text).not.toMatch(/compact auto/);
+    const pct = await run('--auto-compact', '--pct', '50', '--no-microcompact');
+    expect(pct.text).toMatch(/auto-compact 90,000/);
+    const json = JSON.parse((await run('--auto-compact', '--json', '--max-output', '8192')).text);
+    expect(json.thresholds[0]).toMatchObject({ id: 'auto-compact', tokens: 178_808 });
+    expect(json.simulatedTokens).toHaveLength(50);
+  });
+
+  it('rejects bad flags', async () => {
+    expect((await run('--window', 'abc')).code).toBe(2);
+    expect((await run('--summary-model', 'magic')).code).toBe(2);
+  });
+});
