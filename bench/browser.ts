@@ -32,7 +32,11 @@ if (!existsSync(join(root, 'dist', 'index.html')) || process.env.BENCH_REBUILD !
   if (built.status !== 0) throw new Error('vite build failed');
 }
 
-const server = await preview({ root, logLevel: 'warn', preview: { host: '127.0.0.1', port: PORT, strictPort: true } });
+const server = await preview({
+  root,
+  logLevel: 'warn',
+  preview: { host: '127.0.0.1', port: PORT, strictPort: true },
+});
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   args: [

@@ -37,6 +37,9 @@ test.describe('inspecting a transcript', () => {
 
     // Knobs move the thresholds.
     const auto = page.getByTestId('threshold-autocompact');
+    // The log's own version (2.1.12) reserves 32k of output: 200k − 32k − 13k.
+    await expect(auto).toHaveAttribute('data-value', '155000');
+    await page.getByTestId('knob-profile').selectOption('v2.1.68');
     await expect(auto).toHaveAttribute('data-value', '167000');
     await page.getByTestId('knob-window').selectOption('1000000');
     await expect(auto).toHaveAttribute('data-value', '967000');

@@ -5,7 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
-const OUT = 'test-results';
+// Not `test-results/`: Playwright empties its output folder when it starts.
+const OUT = '.test-reports';
 mkdirSync(OUT, { recursive: true });
 const VITEST_JSON = `${OUT}/vitest.json`;
 const PLAYWRIGHT_JSON = `${OUT}/playwright.json`;

@@ -15,7 +15,10 @@ const cases: { name: string; files: string[] }[] = [
   { name: 'tiny', files: ['tests/fixtures/tiny.jsonl'] },
   { name: 'broken', files: ['tests/fixtures/broken.jsonl'] },
   { name: 'xss', files: ['tests/fixtures/xss.jsonl'] },
-  { name: 'not-a-transcript', files: ['tests/fixtures/not-a-transcript.json', 'tests/fixtures/not-a-transcript.txt'] },
+  {
+    name: 'not-a-transcript',
+    files: ['tests/fixtures/not-a-transcript.json', 'tests/fixtures/not-a-transcript.txt'],
+  },
 ];
 
 async function dump(files: string[], chunkBytes?: number): Promise<string> {

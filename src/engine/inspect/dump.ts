@@ -67,6 +67,7 @@ export function formatSessionDump(session: Session): string {
   }
   out.push('', 'issues:');
   // Messages name their JSON path already ("At message.content: …").
-  for (const i of session.issues) out.push(`  f${i.fileIndex}:L${i.line} ${i.severity} ${i.code}: ${i.message}`);
+  for (const i of session.issues)
+    out.push(`  f${i.fileIndex}:L${i.line} ${i.severity} ${i.code}: ${i.message}`);
   return `${out.join('\n')}\n`;
 }

@@ -1,4 +1,5 @@
 import type { DialectId, FileRole } from '../types';
+import { META_TYPES } from './dialects/claude-code';
 
 // Two-pass detection (STYLE.md §3): the file name first, then the structure of the first records.
 
@@ -20,26 +21,8 @@ export function detectDialectFromName(name: string): DialectId | undefined {
   return undefined;
 }
 
-const CLAUDE_CODE_TYPES = new Set([
-  'user',
-  'assistant',
-  'system',
-  'attachment',
-  'progress',
-  'summary',
-  'file-history-snapshot',
-  'file-history-delta',
-  'queue-operation',
-  'last-prompt',
-  'permission-mode',
-  'custom-title',
-  'ai-title',
-  'agent-name',
-  'mode',
-  'bridge-session',
-  'pr-link',
-  'fork-context-ref',
-]);
+/** Record types Claude Code writes: the conversation's and the session metadata (FORMAT.md §3). */
+const CLAUDE_CODE_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progress', ...META_TYPES]);
 
 /** Envelope fields only Claude Code's records carry (FORMAT.md §2). */
 const CLAUDE_CODE_KEYS = [

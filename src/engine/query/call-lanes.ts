@@ -28,8 +28,9 @@ export function getCallLanes(session: Session): CallLanes {
   for (let i = 0; i < n; i++) {
     const call = session.apiCalls[i]!;
     const entry = session.entries[call.firstEntryIndex];
-    const role = session.files[call.fileIndex]?.role ?? 'main';
-    const main = role === 'main' && !entry?.isSidechain;
+    const file = session.files[call.fileIndex];
+    // A subagent file opened on its own is read as the main thread (SessionFile.openedAlone).
+    const main = (file?.role ?? 'main') === 'main' && (!entry?.isSidechain || file?.openedAlone === true);
     isMain[i] = main ? 1 : 0;
     const lane = main ? 'main' : `${call.fileIndex}:${entry?.agentId ?? entry?.spawnedBy ?? ''}`;
     const previous = lastByLane.get(lane);

@@ -13,7 +13,7 @@ import type {
 // One record per line; this file knows the record shapes, nothing about files or sessions.
 
 /** Record types that are session metadata rather than conversation (FORMAT.md §3). */
-const META_TYPES = new Set([
+export const META_TYPES = new Set([
   'summary',
   'file-history-snapshot',
   'file-history-delta',
