@@ -147,7 +147,7 @@ export function computeThresholds(knobs: ThresholdKnobs): Thresholds {
   };
 }
 
-/** The window a model id implies: `[1m]` / `-1m` variants have the extended window. */
+/** The context window a model id implies: `[1m]` / `-1m` variants have 1M tokens. */
 export function getContextWindowForModel(model: string | undefined): TokenCount {
   return model && /\[1m\]|-1m\b/i.test(model) ? EXTENDED_CONTEXT_WINDOW : DEFAULT_CONTEXT_WINDOW;
 }
