@@ -143,6 +143,12 @@ test('summaries: edit, run built-in and Anthropic (streamed), errors, reload, di
   await page.getByTestId('count-exact').click();
   await expect(page.getByTestId('request-tokens')).toContainText(/[\d,]+ exact/);
   expect(mock.requests.some((r) => r.path === '/v1/messages/count_tokens')).toBe(true);
+  // The count is stored in the run that sent this request (not in the built-in one).
+  await expect(page.getByTestId('run-exact')).toHaveCount(1);
+  const exactText = /([\d,]+) exact/.exec(
+    (await page.getByTestId('request-tokens').textContent()) ?? '',
+  )?.[1];
+  await expect(page.getByTestId('run-exact')).toHaveText(`${exactText} exact`);
 
   // The key was never remembered (the box is unticked) and never reached the URL.
   expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(KEY);

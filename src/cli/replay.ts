@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseSession } from '../engine/parse/parse-session';
 import { computeReplay } from '../engine/replay/compute-replay';
@@ -6,6 +7,7 @@ import { prepareReplay } from '../engine/replay/prepare';
 import type { SummaryModelId } from '../engine/replay/summary-size';
 import { DEFAULT_STRATEGY_ID, getStrategy } from '../engine/strategies/registry';
 import { getSessionInfo } from '../engine/strategies/types';
+import { estimateTextTokens } from '../engine/tokens/estimate';
 import { createNodeFileSource } from './node-source';
 
 // `compactlab replay`: the same engine code as the app's replay, on the command line.
@@ -14,7 +16,10 @@ export const REPLAY_USAGE = `  compactlab replay <session.jsonl> [subagent files
       Re-run compaction over the transcript under the log's own knobs (or yours) and compare
       with where it really compacted. Knobs: --profile v2.1.68|v2.0|legacy --window N
       --max-output N --pct N --keep-recent N --protect N --min-savings N --no-microcompact
-      --[no-]auto-compact --no-compact --session-memory N --summary-model recorded|ratio`;
+      --[no-]auto-compact --no-compact --session-memory N|<summary.md> --summary-model recorded|ratio
+      Session memory: a size in tokens, or a text file (Claude Code's
+      <session-id>/session-memory/summary.md; also taken when given among the files) sized by
+      Claude Code's estimate.`;
 
 type Out = (text: string) => void;
 
@@ -25,7 +30,6 @@ const NUMBER_FLAGS: Record<string, string> = {
   'keep-recent': 'microcompactKeepRecent',
   protect: 'microcompactProtectTokens',
   'min-savings': 'microcompactMinSavings',
-  'session-memory': 'sessionMemoryTokens',
   'blocking-limit': 'blockingLimitOverride',
 };
 
@@ -51,6 +55,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
       'no-auto-compact': { type: 'boolean' },
       'auto-compact': { type: 'boolean' },
       'no-compact': { type: 'boolean' },
+      'session-memory': { type: 'string' },
       ...Object.fromEntries(Object.keys(NUMBER_FLAGS).map((k) => [k, { type: 'string' as const }])),
     },
   });
@@ -76,6 +81,23 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
       return 2;
     }
     overrides[key] = x;
+  }
+  const memory = values['session-memory'];
+  if (memory !== undefined && /^[\d_,.]+$/.test(memory.trim())) {
+    overrides.sessionMemoryTokens = Number(memory.replace(/[_,]/g, ''));
+  } else {
+    let text = session.sessionMemory?.text;
+    if (memory !== undefined) {
+      try {
+        text = fs.readFileSync(memory, 'utf8');
+      } catch (error) {
+        process.stderr.write(
+          `compactlab replay: --session-memory expects a number of tokens or a readable file: ${(error as Error).message}\n`,
+        );
+        return 2;
+      }
+    }
+    if (text?.trim()) overrides.sessionMemoryTokens = estimateTextTokens(text.length);
   }
   if (values.profile !== undefined) overrides.profile = values.profile;
   if (values['no-microcompact']) overrides.microcompactEnabled = false;

@@ -199,7 +199,15 @@ export interface Compaction {
   clearedToolIds?: string[];
 }
 
-export type FileRole = 'main' | 'subagent' | 'compaction-call' | 'side-question';
+export type FileRole = 'main' | 'subagent' | 'compaction-call' | 'side-question' | 'session-memory';
+
+/** Claude Code's session memory (`<session-id>/session-memory/summary.md`): plain text, not records. */
+export interface SessionMemory {
+  /** The file's name as given. */
+  name: string;
+  text: string;
+  chars: number;
+}
 
 export interface SessionFile {
   index: number;
@@ -264,4 +272,6 @@ export interface Session {
   /** tool_use id → entry index of the user entry holding the tool_result. */
   toolResultEntry: Map<string, number>;
   sidechains: Sidechain[];
+  /** The session memory dropped or given with the transcript, used as a summary by the replay. */
+  sessionMemory?: SessionMemory;
 }

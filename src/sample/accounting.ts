@@ -2,15 +2,12 @@
 // Context sizes are simulated but coherent: a request carries the previous request's context,
 // its output and whatever was added since, with text counted at CHARS_PER_TOKEN.
 
-import { computeThresholds, DEFAULT_THRESHOLD_KNOBS } from '../engine/thresholds';
 import { type Rng, randomSignature } from './prng';
 import type { JsonObject, StreamedBlock, UsageTokens } from './transcript-writer';
 
 export const MAIN_MODEL = 'claude-opus-4-6';
 /** Explore subagents run on the small model. */
 export const EXPLORE_MODEL = 'claude-haiku-4-5-20251001';
-/** 167,000: v2.1.68 threshold for a 200k window and 64k max output (engine/thresholds.ts). */
-export const AUTO_COMPACT_THRESHOLD = computeThresholds(DEFAULT_THRESHOLD_KNOBS).autoCompact;
 
 /** Real tokenizer density for indented code and prose (Claude Code's own estimate uses 4). */
 const CHARS_PER_TOKEN = 3.3;

@@ -49,7 +49,6 @@ export function runBash(env: ToolEnv, run: BashRun): ToolOutcome {
     content: stdout,
     toolUseResult: bashOk(stdout, { noOutputExpected: false }),
     isError: false,
-    compactable: true,
     executionMs,
     slow,
   });
@@ -94,7 +93,6 @@ export function runBash(env: ToolEnv, run: BashRun): ToolOutcome {
         content,
         toolUseResult: `Error: ${content}`,
         isError: true,
-        compactable: true,
         executionMs: rng.int(1500, 4000),
         slow: true,
       };
@@ -190,7 +188,6 @@ export function runBash(env: ToolEnv, run: BashRun): ToolOutcome {
         content: stub,
         toolUseResult: bashOk(preview, { noOutputExpected: false }),
         isError: false,
-        compactable: true,
         executionMs: rng.int(3000, 5000),
         slow: true,
       };

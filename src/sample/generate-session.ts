@@ -3,6 +3,11 @@
 // compaction-call files, in the on-disk JSONL format of research/FORMAT.md. Pure TypeScript (no
 // DOM, no Node), streamed line by line so a 100 MB benchmark file never sits in memory.
 //
+// Auto-compaction and microcompaction happen exactly where the replay model puts them for the
+// version written on the records (compaction-model.ts), so a replay at the log's own knobs
+// reproduces them. The default version is 2.1.19, the only one whose knobs have microcompact
+// (session-sim.ts, DEFAULT_CLAUDE_CODE_VERSION). The manual `/compact` is the story's choice.
+//
 // Token accounting is simulated but coherent: each request's context (input + cache creation +
 // cache read) is the previous request's context plus its output plus what was added since
 // (prompt, tool results), with text counted at CHARS_PER_TOKEN (accounting.ts).
@@ -10,7 +15,7 @@
 import { SessionSim } from './session-sim';
 
 /** Bump when the output for a given seed changes (the benchmark reuses files of the same version). */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 export { DEFAULT_CLAUDE_CODE_VERSION } from './session-sim';
 
 export interface SessionFeatures {
@@ -26,7 +31,7 @@ export interface GenerateSessionOptions {
   apiCalls?: number;
   /** Keep going until the main file has at least this many bytes. */
   targetBytes?: number;
-  /** Claude Code version written on every record (default 2.1.68). */
+  /** Claude Code version written on every record (default 2.1.19); it sets the compaction rules. */
   version?: string;
   startMs?: number;
   /** Context of the first request: above the system prompt for a resumed, already long session. */

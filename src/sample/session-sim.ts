@@ -3,7 +3,6 @@
 
 import {
   type Account,
-  AUTO_COMPACT_THRESHOLD,
   countTokens,
   createThinkingBlock,
   IMAGE_TOKENS,
@@ -14,9 +13,16 @@ import {
   takeUsage,
   utf8Length,
 } from './accounting';
+import {
+  type ClearableItem,
+  type CompactionModel,
+  createCompactionModel,
+  estimateContentTokens,
+  selectClearable,
+} from './compaction-model';
 import { buildPlan, type CallPlan } from './plan';
 import { createRng, randomToolUseId, randomUuid, type Rng } from './prng';
-import { FILES, PROJECT_CWD } from './project';
+import { CATEGORIES, FILES, PAYEES, PROJECT_CWD } from './project';
 import { runExploreAgent, writeCompactionCall } from './side-agents';
 import { createFollowUp, type PromptSpec, STORY } from './story';
 import { createWorkLog, formatCompactSummary, type WorkLog } from './summary';
@@ -30,26 +36,36 @@ import {
   type ToolOutcome,
 } from './tools';
 import { type JsonObject, TranscriptWriter } from './transcript-writer';
+import { TOKENS_PER_IMAGE } from '../engine/tokens/estimate';
 import type { GeneratedLine, GenerateSessionOptions, SessionFeatures } from './generate-session';
 
-export const DEFAULT_CLAUDE_CODE_VERSION = '2.1.68';
+/**
+ * The version written on every record. Microcompact boundaries are seen only in 2.1.9–2.1.19
+ * (docs/replay-accuracy.md), and the sample has one: 2.1.19 is the one version the replay model
+ * associates with everything the sample shows (auto and manual compaction, microcompact, the 2.1.x
+ * pending estimate). Its threshold profile is `v2.0`: auto-compact at 155,000, warning (and
+ * microcompact) at 135,000 for a 200k window.
+ */
+export const DEFAULT_CLAUDE_CODE_VERSION = '2.1.19';
 /** Files re-read into context after a compaction are capped (recent reads, newest first). */
 const RESTORED_FILES_MAX_TOKENS = 6_000;
-/** Microcompaction keeps the most recent compactable results and clears older ones. */
-const MICROCOMPACT_KEEP_RECENT = 3;
-const MICROCOMPACT_TARGET_TOKENS = 20_000;
-const MICROCOMPACT_MIN_RESULT_TOKENS = 500;
+/** The placeholder a cleared result keeps (FORMAT.md §4.4). */
+const CLEARED_PLACEHOLDER = '[Old tool result content cleared]';
+/**
+ * Bank exports read in one call, once per session before the first auto-compaction: started when
+ * the usage is this close below the warning threshold, sized so that the pending estimate carries
+ * the count over the auto-compact threshold. With microcompact on, the context otherwise never
+ * reaches it (each crossing of the warning threshold clears old results instead).
+ */
+const EXPORT_READ_BELOW_WARNING_TOKENS = 8_000;
+/** How far past the auto-compact threshold the exports carry the count. */
+const EXPORT_READ_MARGIN_TOKENS = 1_500;
+/** Read's line limit (Claude Code reads at most 2,000 lines without offset / limit). */
+const READ_MAX_LINES = 2_000;
 const DEFAULT_START_MS = Date.UTC(2026, 2, 9, 8, 47, 12, 318);
 /** A 32×12 PNG of coloured bars, standing in for a pasted screenshot. */
 const SCREENSHOT_PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAACAAAAAMCAIAAACMdijuAAAAXklEQVR42mPQ0DGhKWJA5sw4XImHm7j+PVYjHuSU4hFhINJ0PBbgt4yBSNMJWoDLHwxEmk5+EBFpOqVBREkkEw4iPKYDDcWPiE1FlEcyviCiMJIJBBHlkUxsRqMRAgDSnBgV6YxHWgAAAABJRU5ErkJggg==';
-
-interface LiveResult {
-  toolUseId: string;
-  tokens: number;
-  /** Context size at the point the result was added: the cache prefix before it. */
-  offset: number;
-}
 
 const WORDS_A = ['ticking', 'humble', 'quiet', 'amber', 'brisk', 'gentle', 'lucky', 'velvet'] as const;
 const WORDS_B = ['sailing', 'dancing', 'wandering', 'glowing', 'drifting', 'humming'] as const;
@@ -84,12 +100,17 @@ export class SessionSim {
   mainBytes = 0;
   apiCalls = 0;
   autoCompactions = 0;
-  /** API call count when the microcompaction happened. */
+  /** The replay model's knobs for this log: when it compacts and microcompacts. */
+  readonly model: CompactionModel;
+  /** API call count when the first microcompaction happened. */
   private microCall?: number;
-  private autoCall = 0;
   private manualPending = false;
   private manualDone = false;
-  private live: LiveResult[] = [];
+  private exportsRead = false;
+  /** Clearable items since the last compaction, not cleared, in call order. */
+  private live: ClearableItem[] = [];
+  /** Estimate of the context entries written since the last response's first line (`pendingEstimate`). */
+  private pendingEstimate = 0;
   private recentReads: { path: string; tokens: number }[] = [];
   private backups = new Map<string, { version: number; timeMs: number }>();
   private changedThisTurn = new Set<string>();
@@ -110,6 +131,7 @@ export class SessionSim {
     this.targetBytes = options.targetBytes;
     this.targetCalls = options.apiCalls ?? 400;
     this.features = { specials: true, microcompact: true, manualCompact: true, ...options.features };
+    this.model = createCompactionModel(this.version, MAIN_MODEL, this.features.microcompact);
     this.storyIndex = options.storyStart ?? 0;
     this.project = {
       seed: options.seed,
@@ -154,6 +176,11 @@ export class SessionSim {
           ? (STORY[this.storyIndex] as PromptSpec)
           : createFollowUp(this.rng, ++round);
       this.storyIndex++;
+      if (this.shouldReadExports()) {
+        this.runPrompt(EXPORTS_SPEC, true);
+        yield* this.flush();
+        if (this.done()) break;
+      }
       this.runPrompt(spec);
       yield* this.flush();
     }
@@ -178,7 +205,7 @@ export class SessionSim {
   // -------------------------------------------------------------------------------------------
   // Turns.
 
-  private runPrompt(spec: PromptSpec): void {
+  private runPrompt(spec: PromptSpec, readExports = false): void {
     this.spec = spec;
     const m = this.main;
     if (this.has('break')) {
@@ -201,18 +228,17 @@ export class SessionSim {
         linesRemoved: this.rng.int(100, 400),
       });
     }
-    if (this.shouldManualCompact()) this.compact('manual', 'focus on the parser');
-    if (this.acct.lastContext >= AUTO_COMPACT_THRESHOLD) this.compact('auto');
+    if (this.has('manual-compact')) this.manualPending = true;
+    const withImage = this.has('image');
+    // Before the prompt is sent: the replay model's check after the last call counts the prompt.
+    const fired = this.applyModel(estimateContentTokens(promptContent(spec.text, withImage)), withImage);
+    if (!fired && this.shouldManualCompact()) this.compact('manual', undefined, 'focus on the parser');
 
     const budget = this.targetBytes !== undefined ? 1000 : this.targetCalls - this.apiCalls;
-    const plan = buildPlan(
-      this.rng,
-      spec,
-      (p) => fileExists(this.project, p),
-      this.features.specials,
-      budget,
-    );
-    this.writePrompt(spec.text, this.has('image'));
+    const plan = readExports
+      ? this.planExportRead()
+      : buildPlan(this.rng, spec, (p) => fileExists(this.project, p), this.features.specials, budget);
+    this.writePrompt(spec.text, withImage);
     this.log.intents.push(spec.intent);
     for (const c of spec.concepts) if (!this.log.concepts.includes(c)) this.log.concepts.push(c);
     this.trimLog();
@@ -221,10 +247,7 @@ export class SessionSim {
     const queued = 'Also make the --tag match case-insensitive, my journals mix #Shared and #shared.';
     for (let i = 0; i < plan.length; i++) {
       const call = plan[i] as CallPlan;
-      if (i > 0) {
-        if (this.acct.lastContext >= AUTO_COMPACT_THRESHOLD) this.compact('auto');
-        this.maybeMicrocompact();
-      }
+      if (i > 0) this.applyModel(0, false);
       if (i === 1 && this.has('api-error')) this.writeApiErrors();
       if (i === queueAt) {
         m.raw({
@@ -269,18 +292,23 @@ export class SessionSim {
     const uuid = randomUuid(this.rng);
     m.raw(this.fileHistorySnapshot(uuid));
     this.promptId = randomUuid(this.rng);
-    const content: string | JsonObject[] = withImage
-      ? [
-          { type: 'text', text },
-          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: SCREENSHOT_PNG_BASE64 } },
-        ]
-      : text;
+    const content = promptContent(text, withImage);
     const after: JsonObject = {
       permissionMode: this.storyIndex > 8 ? 'acceptEdits' : 'default',
       promptId: this.promptId,
     };
     if (withImage) after.imagePasteIds = [1];
     m.user(content, { uuid, after });
+    this.pendingEstimate += estimateContentTokens(content);
+    if (withImage && this.model.knobs.microcompactClearImages) {
+      // The replay names a pasted image after its entry (replay/prepare.ts).
+      this.live.push({
+        id: `${uuid}:image:0`,
+        estimate: TOKENS_PER_IMAGE,
+        tokens: IMAGE_TOKENS,
+        offset: this.acct.ctx,
+      });
+    }
     this.acct.ctx += countTokens(text) + 6 + (withImage ? IMAGE_TOKENS : 0);
     this.turnStartMs = m.clockMs;
     this.turnMessages = 1;
@@ -318,7 +346,9 @@ export class SessionSim {
     const m = this.main;
     if (interrupted) {
       m.tick(this.rng.int(300, 1500));
-      m.user([{ type: 'text', text: '[Request interrupted by user for tool use]' }]);
+      const content = [{ type: 'text', text: '[Request interrupted by user for tool use]' }];
+      m.user(content);
+      this.pendingEstimate += estimateContentTokens(content);
       return;
     }
     m.tick(this.rng.int(40, 200));
@@ -425,6 +455,8 @@ export class SessionSim {
     );
     this.apiCalls++;
     this.turnMessages += blocks.length;
+    // One line per block: what follows the first line is pending until the next request.
+    this.pendingEstimate = estimateContentTokens(blocks.slice(1));
 
     const toolLines = written.uuids.slice(blocks.length - uses.length);
     let rejected = false;
@@ -507,7 +539,10 @@ export class SessionSim {
     });
     this.turnMessages++;
     const added = countTokens(typeof o.content === 'string' ? o.content : JSON.stringify(o.content)) + 6;
-    if (o.compactable) this.live.push({ toolUseId, tokens: added, offset: this.acct.ctx });
+    const estimate = estimateContentTokens([{ type: 'tool_result', content: o.content }]);
+    this.pendingEstimate += estimate;
+    if (this.model.eligibleTools.has(o.name))
+      this.live.push({ id: toolUseId, estimate, tokens: added, offset: this.acct.ctx });
     this.acct.ctx += added;
     if (o.name === 'Read') {
       const path = (o.input.file_path as string).replace(`${PROJECT_CWD}/`, '');
@@ -547,7 +582,6 @@ export class SessionSim {
 
   /** The story asks for `/compact` at one prompt; it runs there or at the first prompt after it where it can. */
   private shouldManualCompact(): boolean {
-    if (this.has('manual-compact')) this.manualPending = true;
     return (
       this.features.manualCompact &&
       this.manualPending &&
@@ -555,9 +589,71 @@ export class SessionSim {
       this.autoCompactions > 0 &&
       (this.features.microcompact
         ? this.microCall !== undefined && this.apiCalls >= this.microCall + 3
-        : true) &&
-      this.acct.lastContext < AUTO_COMPACT_THRESHOLD
+        : true)
     );
+  }
+
+  /**
+   * What the replay model does after the last call, before the next request (which carries
+   * `upcomingTokens` more, estimated: the prompt about to be sent). Returns whether it acted.
+   */
+  private applyModel(upcomingTokens: number, upcomingImage: boolean): boolean {
+    const a = this.acct;
+    // Nothing was sent since the session started or compacted.
+    if (a.lastContext === 0) return false;
+    const { knobs, thresholds } = this.model;
+    const usage = a.lastContext + a.lastOutput;
+    const count = usage + (knobs.countPendingMessages ? this.pendingEstimate + upcomingTokens : 0);
+    if (knobs.autoCompactEnabled && count >= thresholds.autoCompact) {
+      this.compact('auto', count);
+      return true;
+    }
+    // Microcompact looks at the usage alone (docs/replay-accuracy.md).
+    if (!knobs.microcompactEnabled || knobs.microcompactVariant !== 'v2.1.68' || usage < thresholds.warning)
+      return false;
+    // A pasted image in the prompt about to be sent is the newest item (always kept).
+    const upcoming: ClearableItem[] =
+      upcomingImage && knobs.microcompactClearImages
+        ? [{ id: '', estimate: TOKENS_PER_IMAGE, tokens: 0, offset: a.ctx }]
+        : [];
+    const selection = selectClearable(this.model, [...this.live, ...upcoming]);
+    if (!selection) return false;
+    this.microcompact(selection.items, selection.savings, usage);
+    return true;
+  }
+
+  /** Once, before the first auto-compaction (after the first microcompaction when there is one). */
+  private shouldReadExports(): boolean {
+    if (!this.features.specials || this.exportsRead || this.autoCompactions > 0) return false;
+    if (this.features.microcompact && this.microCall === undefined) return false;
+    const usage = this.acct.lastContext + this.acct.lastOutput;
+    return usage >= this.model.thresholds.warning - EXPORT_READ_BELOW_WARNING_TOKENS;
+  }
+
+  /** The exports turn: three CSV files read in parallel, sized to carry the count over the threshold. */
+  private planExportRead(): CallPlan[] {
+    this.exportsRead = true;
+    const request = this.acct.ctx + countTokens(EXPORTS_SPEC.text) + 6;
+    const need =
+      this.model.thresholds.autoCompact + EXPORT_READ_MARGIN_TOKENS - request - this.acct.lastOutput;
+    const paths = EXPORT_FILES.map((f) => f.path);
+    paths.forEach((path, i) => {
+      const content = createBankExport(
+        this.rng,
+        EXPORT_FILES[i] as ExportFile,
+        Math.ceil(need / paths.length),
+      );
+      this.project.files.set(path, content);
+      this.project.revisions.set(path, 1);
+    });
+    return [
+      {
+        thinking: EXPORTS_SPEC.plan,
+        text: "I'll read all three exports at once.",
+        tools: paths.map((path) => ({ tool: 'Read' as const, path })),
+      },
+      { text: EXPORTS_SPEC.done, tools: [] },
+    ];
   }
 
   /** Restored context after a compaction: the most recently read files, newest first, capped. */
@@ -570,9 +666,10 @@ export class SessionSim {
     return total;
   }
 
-  private compact(trigger: 'auto' | 'manual', customInstructions?: string): void {
+  /** `preTokens`: the count that triggered it (auto), else the last usage. */
+  private compact(trigger: 'auto' | 'manual', preTokensOverride?: number, customInstructions?: string): void {
     const m = this.main;
-    const preTokens = this.acct.lastContext + this.acct.lastOutput;
+    const preTokens = preTokensOverride ?? this.acct.lastContext + this.acct.lastOutput;
     const startedMs = m.clockMs + (trigger === 'manual' ? this.rng.int(15_000, 90_000) : 0);
     m.clockMs = startedMs;
     const summary = formatCompactSummary(this.log, this.sessionId, trigger, customInstructions);
@@ -633,7 +730,6 @@ export class SessionSim {
       this.log.userMessages.push(`/compact ${customInstructions ?? ''}`.trim());
     } else {
       this.autoCompactions++;
-      this.autoCall = this.apiCalls;
     }
     this.acct.ctx = SYSTEM_PROMPT_TOKENS + countTokens(summary) + restored;
     this.acct.cachedPrefix = SYSTEM_PROMPT_TOKENS;
@@ -642,27 +738,10 @@ export class SessionSim {
     this.live = [];
   }
 
-  private maybeMicrocompact(): void {
-    if (
-      !this.features.microcompact ||
-      this.microCall !== undefined ||
-      this.autoCompactions < 1 ||
-      this.apiCalls < this.autoCall + 20
-    )
-      return;
-    // Only results worth persisting to disk are cleared; short outputs stay inline.
-    const candidates = this.live
-      .slice(0, Math.max(0, this.live.length - MICROCOMPACT_KEEP_RECENT))
-      .filter((c) => c.tokens >= MICROCOMPACT_MIN_RESULT_TOKENS);
-    const cleared: LiveResult[] = [];
-    let saved = 0;
-    for (const c of candidates) {
-      if (saved >= MICROCOMPACT_TARGET_TOKENS) break;
-      cleared.push(c);
-      saved += c.tokens;
-    }
-    if (saved < MICROCOMPACT_TARGET_TOKENS) return;
-    const preTokens = this.acct.ctx;
+  /** Clears `items` (model-selected, oldest first); `savings` is Claude Code's estimate of what it frees. */
+  private microcompact(items: ClearableItem[], savings: number, preTokens: number): void {
+    const toolIds = items.filter((c) => !c.id.includes(':image:')).map((c) => c.id);
+    const images = items.filter((c) => c.id.includes(':image:')).map((c) => c.id.slice(0, c.id.indexOf(':')));
     this.main.tick(this.rng.int(5, 40));
     this.main.system(
       'microcompact_boundary',
@@ -673,18 +752,22 @@ export class SessionSim {
           microcompactMetadata: {
             trigger: 'auto',
             preTokens,
-            tokensSaved: saved,
-            compactedToolIds: cleared.map((c) => c.toolUseId),
-            clearedAttachmentUUIDs: [],
+            tokensSaved: savings,
+            compactedToolIds: toolIds,
+            clearedAttachmentUUIDs: images,
           },
         },
       },
     );
+    // Each cleared result keeps its placeholder (and its tool_result envelope).
+    const placeholder = countTokens(CLEARED_PLACEHOLDER) + 6;
+    let saved = 0;
+    for (const c of items) saved += Math.max(0, c.tokens - placeholder);
     this.acct.ctx -= saved;
-    this.acct.cachedPrefix = Math.min(this.acct.cachedPrefix, (cleared[0] as LiveResult).offset);
-    const ids = new Set(cleared.map((c) => c.toolUseId));
-    this.live = this.live.filter((l) => !ids.has(l.toolUseId));
-    this.microCall = this.apiCalls;
+    this.acct.cachedPrefix = Math.min(this.acct.cachedPrefix, (items[0] as ClearableItem).offset);
+    const ids = new Set(items.map((c) => c.id));
+    this.live = this.live.filter((l) => !ids.has(l.id));
+    this.microCall ??= this.apiCalls;
   }
 
   private trimLog(): void {
@@ -700,3 +783,51 @@ export class SessionSim {
 }
 
 const FILE_PURPOSES = new Map<string, string>(FILES.map((f) => [f.path, f.purpose]));
+
+function promptContent(text: string, withImage: boolean): string | JsonObject[] {
+  return withImage
+    ? [
+        { type: 'text', text },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: SCREENSHOT_PNG_BASE64 } },
+      ]
+    : text;
+}
+
+interface ExportFile {
+  path: string;
+  bank: string;
+  currency: string;
+}
+
+const EXPORT_FILES: readonly ExportFile[] = [
+  { path: 'data/exports/girokonto-2025.csv', bank: 'Girokonto', currency: 'EUR' },
+  { path: 'data/exports/credit-card-2025.csv', bank: 'Credit card', currency: 'EUR' },
+  { path: 'data/exports/savings-usd-2025.csv', bank: 'Savings', currency: 'USD' },
+];
+
+/** A bank's CSV export whose Read result is about `estimateTokens` (Claude Code's estimate), at most 2,000 lines. */
+function createBankExport(rng: Rng, file: ExportFile, estimateTokens: number): string {
+  const lines = ['date;payee;memo;amount;currency;balance'];
+  let chars = 0;
+  let balance = rng.int(800_00, 4_000_00);
+  for (let day = 0; chars < estimateTokens * 4 && lines.length < READ_MAX_LINES; day++) {
+    const date = new Date(Date.UTC(2025, 0, 1) + Math.floor(day / 6) * 86_400_000).toISOString().slice(0, 10);
+    const cents = -rng.int(150, 18_000) * (rng.chance(0.08) ? -12 : 1);
+    balance += cents;
+    const amount = `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)},${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+    const line = `${date};${rng.pick(PAYEES)};${file.bank} ${rng.pick(CATEGORIES)};${amount};${file.currency};${(balance / 100).toFixed(2)}`;
+    lines.push(line);
+    // `formatNumbered` prefixes each line with its number and an arrow (7 characters).
+    chars += line.length + 8;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The user's bank exports, read in one go (see EXPORT_READ_BELOW_WARNING_TOKENS). */
+const EXPORTS_SPEC: PromptSpec = {
+  text: "I dropped last year's bank exports into data/exports/. Read all three and tell me what an importer would have to handle before we write one.",
+  intent: 'Survey the 2025 bank exports in data/exports/ before writing an importer',
+  concepts: ['bank CSV exports: semicolon separators, decimal commas, one currency per file'],
+  plan: 'Three CSV exports, one per account. I should read them side by side to compare the columns, separators and number formats before designing an importer.',
+  done: 'All three exports share one layout: `date;payee;memo;amount;currency;balance`, semicolon-separated, with decimal commas in `amount` and decimal points in `balance`. The savings account is in USD, the others in EUR. An importer has to map the memo to a category, convert the decimal commas, and check the running balance against the journal. Refunds show up as positive amounts.',
+};

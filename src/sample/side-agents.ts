@@ -197,7 +197,6 @@ export function runExploreAgent(
       usage: createUsageJson(lastUsage, lastUsage.output),
     },
     isError: false,
-    compactable: false,
     executionMs: 0,
   };
 }

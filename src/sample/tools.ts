@@ -32,8 +32,6 @@ export interface ToolOutcome {
   content: string | JsonObject[];
   toolUseResult: unknown;
   isError: boolean;
-  /** Read, Bash, Grep and Glob results: the kinds microcompaction clears. */
-  compactable: boolean;
   executionMs: number;
   /** The file this call wrote, for file-history snapshots and PostToolUse hooks. */
   changed?: string;
@@ -237,7 +235,6 @@ function todoWrite(env: ToolEnv, step: 'start' | 'progress' | 'done'): ToolOutco
       'Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable',
     toolUseResult: { oldTodos, newTodos },
     isError: false,
-    compactable: false,
     executionMs: env.rng.int(5, 30),
   };
 }
@@ -263,7 +260,6 @@ export function runTool(env: ToolEnv, action: Exclude<ToolAction, { tool: 'Task'
           file: { filePath: abs(action.path), content, numLines, startLine: 1, totalLines: numLines },
         },
         isError: false,
-        compactable: true,
         executionMs: rng.int(20, 180),
       };
     }
@@ -288,7 +284,6 @@ export function runTool(env: ToolEnv, action: Exclude<ToolAction, { tool: 'Task'
           structuredPatch: [],
         },
         isError: false,
-        compactable: false,
         executionMs: rng.int(10, 60),
         changed: action.path,
       };
@@ -312,7 +307,6 @@ export function runTool(env: ToolEnv, action: Exclude<ToolAction, { tool: 'Task'
           content: `<tool_use_error>${message}</tool_use_error>`,
           toolUseResult: `Error: ${message}`,
           isError: true,
-          compactable: false,
           executionMs: rng.int(5, 20),
         };
       }
@@ -325,7 +319,6 @@ export function runTool(env: ToolEnv, action: Exclude<ToolAction, { tool: 'Task'
           content: message,
           toolUseResult: `Error: ${message}`,
           isError: true,
-          compactable: false,
           executionMs: rng.int(4000, 20000),
         };
       }
@@ -345,7 +338,6 @@ export function runTool(env: ToolEnv, action: Exclude<ToolAction, { tool: 'Task'
           replaceAll: false,
         },
         isError: false,
-        compactable: false,
         executionMs: rng.int(10, 60),
         changed: action.path,
       };
@@ -384,7 +376,6 @@ export function runTool(env: ToolEnv, action: Exclude<ToolAction, { tool: 'Task'
           userModified: false,
         },
         isError: false,
-        compactable: false,
         executionMs: rng.int(10, 80),
         changed: action.path,
       };
@@ -418,7 +409,6 @@ export function runTool(env: ToolEnv, action: Exclude<ToolAction, { tool: 'Task'
             numFiles: filenames.length,
           },
           isError: false,
-          compactable: true,
           executionMs: rng.int(20, 120),
         };
       }
@@ -435,7 +425,6 @@ export function runTool(env: ToolEnv, action: Exclude<ToolAction, { tool: 'Task'
           numLines: hits.length,
         },
         isError: false,
-        compactable: true,
         executionMs: rng.int(20, 120),
       };
     }
@@ -454,7 +443,6 @@ export function runTool(env: ToolEnv, action: Exclude<ToolAction, { tool: 'Task'
           truncated: false,
         },
         isError: false,
-        compactable: true,
         executionMs: rng.int(5, 60),
       };
     }
@@ -481,7 +469,6 @@ export function runTool(env: ToolEnv, action: Exclude<ToolAction, { tool: 'Task'
           url: WEBFETCH_URL,
         },
         isError: false,
-        compactable: false,
         executionMs: durationMs,
       };
     }

@@ -32,7 +32,7 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
   const manual = compacts.filter((c) => c.trigger === 'manual').length;
   const micro = summary.compactions.length - compacts.length;
   const issues = summary.issueCounts.error + summary.issueCounts.warning + summary.issueCounts.info;
-  const subagentFiles = summary.files.filter((f) => f.role !== 'main').length;
+  const subagentFiles = summary.files.filter((f) => f.role !== 'main' && f.role !== 'session-memory').length;
   const duration =
     meta.startMs !== undefined && meta.endMs !== undefined ? meta.endMs - meta.startMs : undefined;
 

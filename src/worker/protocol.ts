@@ -14,7 +14,7 @@ import type { ReplayResult, EventRequestSpec } from '../engine/replay/types';
 import type { SummaryModelId } from '../engine/replay/summary-size';
 import type { KnobSpec, KnobValue, ManualCompactionRequest } from '../engine/strategies/types';
 import type { SummariesOp, SummariesResult } from '../engine/summarize/session-ops';
-import type { ParseIssue } from '../engine/types';
+import type { ParseIssue, TokenCount } from '../engine/types';
 
 export type {
   CompactionDetail,
@@ -60,6 +60,8 @@ export type ReplayOp =
       knobs: Record<string, KnobValue>;
       summaryModel: SummaryModelId;
       manual?: ManualCompactionRequest[];
+      /** Real summaries' sizes by API call index (`ReplayOptions.suppliedSummaryTokens`). */
+      suppliedSummaryTokens?: Record<number, TokenCount>;
     }
   | { op: 'request'; spec: EventRequestSpec; elideBase64?: boolean };
 

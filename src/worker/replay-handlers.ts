@@ -59,6 +59,7 @@ export async function handleReplayOp(
       const result = computeReplay(p, op.strategyId, op.knobs, {
         summaryModel: op.summaryModel,
         manual: op.manual,
+        suppliedSummaryTokens: op.suppliedSummaryTokens,
       });
       // Entries whose tool results the replay cleared, for the transcript list.
       const clearedEntries: Record<number, number> = {};

@@ -317,3 +317,42 @@ describe('subagent files', () => {
     expect(session.entries.filter((e) => e.spawnedBy === 'toolu_t')).toHaveLength(2);
   });
 });
+
+describe('session memory', () => {
+  const MEMORY = '# Session memory\n\n- Task: add --verbose to src/cli.ts\n- Done: parser tests\n';
+  const transcript = [
+    user('u1', null, 'hello'),
+    assistant('a1', 'u1', 'm1', [{ type: 'text', text: 'hi' }], usage(10, 0, 5)),
+  ].join('\n');
+
+  it('keeps session-memory/summary.md as text, not as a transcript', async () => {
+    const session = await parseSession([
+      createMemorySource('s1/session-memory/summary.md', MEMORY),
+      createMemorySource('s1.jsonl', `${transcript}\n`),
+    ]);
+    expect(session.sessionMemory).toEqual({
+      name: 's1/session-memory/summary.md',
+      text: MEMORY,
+      chars: MEMORY.length,
+    });
+    expect(session.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(session.files.map((f) => f.role)).toEqual(['session-memory', 'main']);
+    expect(session.entries.every((e) => e.fileIndex === 1)).toBe(true);
+    expect(session.apiCalls).toHaveLength(1);
+  });
+
+  it('takes any .md under session-memory next to a transcript, and the file alone', async () => {
+    const withTranscript = await parseSession([
+      createMemorySource('s1.jsonl', `${transcript}\n`),
+      createMemorySource('proj/s1/session-memory/notes.md', MEMORY),
+    ]);
+    expect(withTranscript.sessionMemory?.name).toBe('proj/s1/session-memory/notes.md');
+    const alone = await parseSession([createMemorySource('x/session-memory/summary.md', MEMORY)]);
+    expect(alone.sessionMemory?.text).toBe(MEMORY);
+    expect(alone.issues.some((i) => i.code === 'not-a-transcript')).toBe(false);
+    // Any other Markdown file is still read as a (bad) transcript.
+    const other = await parseSession([createMemorySource('notes.md', MEMORY)]);
+    expect(other.sessionMemory).toBeUndefined();
+    expect(other.issues.some((i) => i.code === 'not-a-transcript')).toBe(true);
+  });
+});

@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
+import { estimateTextTokens } from '../../src/engine/tokens/estimate';
 import { buildTranscript, growingSpec } from './transcript-fixture';
 
 describe('compactlab replay', () => {
@@ -31,6 +32,25 @@ describe('compactlab replay', () => {
     const json = JSON.parse((await run('--auto-compact', '--json', '--max-output', '8192')).text);
     expect(json.thresholds[0]).toMatchObject({ id: 'auto-compact', tokens: 178_808 });
     expect(json.simulatedTokens).toHaveLength(50);
+  });
+
+  it('takes the session memory as a size or as a text file', async () => {
+    const memory = join(dir, 'session-memory', 'summary.md');
+    mkdirSync(join(dir, 'session-memory'), { recursive: true });
+    writeFileSync(memory, `# Session memory\n${'- kept a fact about src/cli.ts\n'.repeat(400)}`);
+    const tokens = estimateTextTokens(readFileSync(memory, 'utf8').length);
+    const json = async (...args: string[]) =>
+      JSON.parse((await run('--auto-compact', '--json', ...args)).text);
+    const byText = (await json('--session-memory', memory)).events[0];
+    expect(byText).toMatchObject({ mechanism: 'session-memory', summaryTokens: tokens });
+    expect((await json('--session-memory', String(tokens))).events[0]).toMatchObject({
+      summaryTokens: tokens,
+    });
+    // Given among the files, it is the session's own memory.
+    const out: string[] = [];
+    expect(await main(['replay', file, memory, '--auto-compact', '--json'], (t) => out.push(t))).toBe(0);
+    expect(JSON.parse(out.join('\n')).events[0]).toMatchObject({ summaryTokens: tokens });
+    expect((await run('--session-memory', join(dir, 'missing.md'))).code).toBe(2);
   });
 
   it('rejects bad flags', async () => {

@@ -4,6 +4,7 @@ import { getSafeCut } from '../../src/engine/replay/cuts';
 import { checkReplayInvariants } from '../../src/engine/replay/invariants';
 import { prepareReplay, TOKEN_SOURCE } from '../../src/engine/replay/prepare';
 import { SUMMARY_SPAN_RATIO } from '../../src/engine/replay/summary-size';
+import { estimateTextTokens } from '../../src/engine/tokens/estimate';
 import { firstCallAtOrAbove, runReplay } from './run-replay';
 import { growingSpec, parseFixture } from './transcript-fixture';
 
@@ -98,6 +99,36 @@ describe('auto-compact', () => {
     const supplied = runReplay(prepared, {}, { suppliedSummaryTokens: { [e.afterApiCall]: 7_777 } }).result
       .events[0]!;
     expect(supplied).toMatchObject({ summaryTokens: 7_777, summarySource: 'supplied' });
+    // The supplied size is what the post-compaction context holds; other calls' sizes do nothing.
+    const unsupplied = runReplay(prepared, {}).result.events[0]!;
+    expect(supplied.postTokens - unsupplied.postTokens).toBe(7_777 - unsupplied.summaryTokens!);
+    const bigger = runReplay(prepared, {}, { suppliedSummaryTokens: { [e.afterApiCall]: 17_777 } }).result
+      .events[0]!;
+    expect(bigger.postTokens - supplied.postTokens).toBe(10_000);
+    const elsewhere = runReplay(prepared, {}, { suppliedSummaryTokens: { [e.afterApiCall + 1]: 7_777 } })
+      .result.events[0]!;
+    expect(elsewhere).toMatchObject({
+      summarySource: unsupplied.summarySource,
+      postTokens: unsupplied.postTokens,
+    });
+  });
+
+  it('sizes a session memory text by Claude Code’s estimate, and falls through when it is too big', async () => {
+    const { session } = await parseFixture(growingSpec(60));
+    const text = `# Session memory\n${'- src/cli.ts takes --verbose\n'.repeat(300)}`;
+    const tokens = estimateTextTokens(text.length);
+    const fits = runReplay(session, { sessionMemoryTokens: tokens }).result.events[0]!;
+    expect(fits).toMatchObject({ mechanism: 'session-memory', summaryTokens: tokens });
+    const full = runReplay(session, {}).result.events[0]!;
+    expect(fits.postTokens).toBeLessThan(fits.thresholdTokens);
+    expect(fits.postTokens).not.toBe(full.postTokens);
+    const huge = 'x'.repeat(190_000 * 4);
+    const over = runReplay(session, { sessionMemoryTokens: estimateTextTokens(huge.length) }).result
+      .events[0]!;
+    expect(over.mechanism).toBe('full');
+    expect(over.summarySource).not.toBe('session-memory');
+    expect(over.postTokens).toBe(full.postTokens);
+    expect(over.note).toMatch(/fell through to a full compaction/);
   });
 });
 

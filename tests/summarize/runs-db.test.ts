@@ -8,6 +8,7 @@ import {
   RunsDatabase,
   renameRun,
   type SummaryRun,
+  saveExactTokensOfMatchingRuns,
   saveRun,
   serializeRuns,
   setRunStarred,
@@ -74,6 +75,34 @@ afterEach(async () => {
 });
 
 describe('runs database', () => {
+  it('stores an exact request count in the runs that sent that request', async () => {
+    const db = freshDb();
+    const same = makeRun({ requestExactTokens: undefined });
+    const counted = makeRun({ requestExactTokens: 1_111 });
+    const otherPoint = makeRun({
+      requestExactTokens: undefined,
+      point: { kind: 'api-call', apiCallIndex: 5, label: '' },
+    });
+    const otherSettings = makeRun({
+      requestExactTokens: undefined,
+      settings: { ...same.settings, model: 'claude-haiku-4-5' },
+    });
+    for (const r of [same, counted, otherPoint, otherSettings]) await saveRun(r, db);
+    const changed = await saveExactTokensOfMatchingRuns(
+      same.transcript.contentHash,
+      { kind: 'api-call', apiCallIndex: 4 },
+      same.settings,
+      1_234,
+      db,
+    );
+    expect(changed).toBe(1);
+    const byId = new Map((await listRuns(db)).map((r) => [r.id, r.requestExactTokens]));
+    expect(byId.get(same.id)).toBe(1_234);
+    expect(byId.get(counted.id)).toBe(1_111);
+    expect(byId.get(otherPoint.id)).toBeUndefined();
+    expect(byId.get(otherSettings.id)).toBeUndefined();
+  });
+
   it('saves, lists newest first, renames, stars and deletes', async () => {
     const db = freshDb();
     const a = makeRun();

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SummariesInfo } from '../../src/engine/summarize/session-ops';
 import type { SummaryRun } from '../../src/ui/summaries/runs-db';
-import { getSummarySizes, getSuppliedSummaryTokens } from '../../src/ui/summaries/summary-sizes';
+import {
+  getSummarySizes,
+  getSuppliedSummarySizes,
+  getSuppliedSummaryTokens,
+} from '../../src/ui/summaries/summary-sizes';
 
 const HASH = 'f'.repeat(64);
 
@@ -53,5 +57,8 @@ describe('summary sizes for the replay', () => {
 
   it('keys them by API call, as ReplayOptions.suppliedSummaryTokens expects', () => {
     expect(getSuppliedSummaryTokens(runs, info)).toEqual({ 4: 2200, 7: 1500, 9: 900 });
+    const sizes = getSuppliedSummarySizes(runs, info);
+    expect(sizes[4]).toMatchObject({ runName: 'real', summaryTokens: 2200 });
+    expect(sizes[9]).toMatchObject({ runName: 'starred', source: 'api' });
   });
 });

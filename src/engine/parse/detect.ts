@@ -67,6 +67,16 @@ export function baseName(path: string): string {
 }
 
 /**
+ * Claude Code's session memory file, `~/.claude/projects/<project>/<session-id>/session-memory/summary.md`:
+ * that path's tail, or, next to a transcript, any `.md` file whose path names `session-memory`.
+ */
+export function isSessionMemoryName(path: string, withTranscript: boolean): boolean {
+  const p = path.replace(/\\/g, '/').toLowerCase();
+  if (p.endsWith('session-memory/summary.md')) return true;
+  return withTranscript && p.endsWith('.md') && p.includes('session-memory');
+}
+
+/**
  * The role of a Claude Code file within a dropped set, from its name: `agent-acompact-*` is the
  * log of a compaction call (what it cost, not context), `agent-aside_question-*` a side question,
  * other `agent-*` files are subagents. Corpus copies flatten paths with `__`, so match the tail.

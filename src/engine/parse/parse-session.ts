@@ -1,10 +1,11 @@
-import type { DialectId, FileRole, Session, SessionFile } from '../types';
+import type { DialectId, FileRole, Session, SessionFile, SessionMemory } from '../types';
 import {
   baseName,
   DIALECT_LABELS,
   detectDialectFromName,
   detectDialectFromRecord,
   detectFileRole,
+  isSessionMemoryName,
 } from './detect';
 import { normalizeClaudeCodeRecord, type RecordContext } from './dialects/claude-code';
 import { scanLines } from './line-reader';
@@ -45,11 +46,24 @@ const ROLE_ORDER: Record<FileRole, number> = {
   subagent: 1,
   'side-question': 2,
   'compaction-call': 3,
+  'session-memory': 4,
 };
 
 /** Decides each file's role; when no file looks like a main transcript, the first one is. */
 function assignRoles(sources: ByteSource[]): SessionFile[] {
+  const memory = sources.map((s) => isSessionMemoryName(s.name, false));
+  const withTranscript = memory.some((m) => !m);
   const files = sources.map((source, index): SessionFile => {
+    if (memory[index] || isSessionMemoryName(source.name, withTranscript)) {
+      return {
+        index,
+        name: source.name,
+        sizeBytes: source.sizeBytes,
+        lines: 0,
+        role: 'session-memory',
+        dialect: 'unknown',
+      };
+    }
     const { role, agentId } = detectFileRole(source.name);
     return {
       index,
@@ -61,8 +75,10 @@ function assignRoles(sources: ByteSource[]): SessionFile[] {
       dialect: 'unknown',
     };
   });
-  if (files.length > 0 && !files.some((f) => f.role === 'main')) {
-    const first = files.find((f) => f.role === 'subagent' || f.role === 'side-question') ?? files[0];
+  const transcripts = files.filter((f) => f.role !== 'session-memory');
+  if (transcripts.length > 0 && !transcripts.some((f) => f.role === 'main')) {
+    const first =
+      transcripts.find((f) => f.role === 'subagent' || f.role === 'side-question') ?? transcripts[0];
     first.role = 'main';
     first.openedAlone = true;
   }
@@ -130,10 +146,21 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
   const order = [...files].sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.index - b.index);
   const totalBytes = sources.reduce((sum, s) => sum + s.sizeBytes, 0);
   let bytesBefore = 0;
+  let sessionMemory: SessionMemory | undefined;
 
   for (const file of order) {
     const source = sources[file.index];
     const fileIndex = file.index;
+    if (file.role === 'session-memory') {
+      // Plain text kept whole (Claude Code caps it at a few thousand tokens): no dialect, no records.
+      const text = new TextDecoder().decode(await source.read(0, source.sizeBytes));
+      options.signal?.throwIfAborted();
+      file.lines = text === '' ? 0 : text.split('\n').length;
+      sessionMemory ??= { name: source.name, text, chars: text.length };
+      bytesBefore += source.sizeBytes;
+      options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
+      continue;
+    }
     let dialect: DialectId | undefined = detectDialectFromName(source.name);
     const nameSaysOther = dialect !== undefined && dialect !== 'claude-code';
     const pending: PendingLine[] = [];
@@ -302,7 +329,9 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
     options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
   }
 
-  return builder.build();
+  const session = builder.build();
+  if (sessionMemory) session.sessionMemory = sessionMemory;
+  return session;
 }
 
 async function diagnoseWholeJson(

@@ -30,6 +30,8 @@ export interface SessionSummary {
   peakContextTokens: TokenCount;
   sidechains: number;
   clearedToolResults: number;
+  /** The session memory given with the transcript (the replay's default session-memory text). */
+  sessionMemory?: Session['sessionMemory'];
 }
 
 const FATAL_CODES = new Set(['not-a-transcript', 'unsupported-dialect', 'empty-file']);
@@ -61,5 +63,6 @@ export function getSessionSummary(session: Session): SessionSummary {
     peakContextTokens: session.peakContextTokens,
     sidechains: session.sidechains.length,
     clearedToolResults: session.cleared.size,
+    ...(session.sessionMemory ? { sessionMemory: session.sessionMemory } : {}),
   };
 }

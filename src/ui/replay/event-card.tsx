@@ -4,9 +4,12 @@ import type { ReplayEvent } from '../../engine/replay/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { useUiStore } from '../store';
+import { useSuppliedSummarySizes } from '../summaries/summary-sizes';
 import { describeReplayEvent } from './replay-overlay';
 import { replayRequestQuery } from './replay-queries';
+import { SESSION_MEMORY_PREVIEW_LINES } from './replay-knobs';
 import { useReplayStore } from './replay-store';
+import { useSessionMemory } from './use-replay';
 
 // One replay event: before and after, what it cleared or summarized, what a compaction would
 // send to the summarizer (built in the worker from the full records) and what comes back after it.
@@ -75,6 +78,49 @@ function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: 
   );
 }
 
+/** Where the summary's size came from: a Summaries run, the size model, the log, session memory. */
+function SummarySizeSource({ sessionId, event }: { sessionId: SessionId; event: ReplayEvent }) {
+  const supplied = useSuppliedSummarySizes(sessionId)[event.afterApiCall];
+  switch (event.summarySource) {
+    case 'supplied':
+      return supplied ? (
+        <span title={`Run ${supplied.runId} (${supplied.source === 'api' ? 'API count' : 'chars / 4'})`}>
+          from run “{supplied.runName}”
+        </span>
+      ) : (
+        <span>from a summarizer run</span>
+      );
+    case 'recorded':
+      return <span>the log’s own</span>;
+    case 'session-memory':
+      return <span>session memory (chars / 4)</span>;
+    default:
+      return <span>size model</span>;
+  }
+}
+
+/** The session memory the event compacted with: its first lines and its size. */
+function SessionMemoryPreview({ sessionId }: { sessionId: SessionId }) {
+  const memory = useSessionMemory(sessionId);
+  const lines = memory.text.split('\n');
+  const shown = lines.slice(0, SESSION_MEMORY_PREVIEW_LINES).join('\n');
+  return (
+    <div data-testid="replay-session-memory">
+      <h4>
+        Session memory{' '}
+        <span className="muted small">
+          ≈{formatCount(memory.tokens)} tok · {formatCount(memory.text.length)} chars
+          {memory.fileName ? ` · ${memory.fileName}` : ''}
+        </span>
+      </h4>
+      <pre className="text-block">
+        {shown}
+        {lines.length > SESSION_MEMORY_PREVIEW_LINES ? '\n…' : ''}
+      </pre>
+    </div>
+  );
+}
+
 export function ReplayEventCard({
   sessionId,
   event,
@@ -122,12 +168,12 @@ export function ReplayEventCard({
           {event.summaryTokens !== undefined && (
             <>
               <dt>summary</dt>
-              <dd>
-                {formatCount(event.summaryTokens)} tok ({event.summarySource}
+              <dd data-testid="replay-summary" data-source={event.summarySource}>
+                {formatCount(event.summaryTokens)} tok ·{' '}
+                <SummarySizeSource sessionId={sessionId} event={event} />
                 {event.continuationTokens
-                  ? ` + ${formatCount(event.continuationTokens)} continuation text`
+                  ? ` (+ ${formatCount(event.continuationTokens)} continuation text)`
                   : ''}
-                )
               </dd>
             </>
           )}
@@ -159,6 +205,7 @@ export function ReplayEventCard({
             </>
           )}
         </dl>
+        {event.mechanism === 'session-memory' && <SessionMemoryPreview sessionId={sessionId} />}
         {event.note && <p className="replay-note">{event.note}</p>}
         <button type="button" className="btn small" onClick={() => selectEntry(event.afterEntryIndex, true)}>
           Show where it happens

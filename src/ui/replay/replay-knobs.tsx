@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
+import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { THRESHOLD_KNOB_KEYS, useReplayStore } from './replay-store';
+import { useSessionMemory } from './use-replay';
 
 // The strategy's knobs beyond the thresholds (the knobs bar above the chart owns those), built
 // from its `knobSpecs`: each input shows the knob's source as a tooltip and commits valid values
@@ -130,11 +132,43 @@ function KnobInput({
   }
 }
 
+/** Lines of the session memory shown in an event card. */
+export const SESSION_MEMORY_PREVIEW_LINES = 4;
+
+/** The session memory as text (Claude Code's `session-memory/summary.md`): its estimate is the size used. */
+function SessionMemoryInput({ sessionId }: { sessionId: SessionId }) {
+  const memory = useSessionMemory(sessionId);
+  const setText = useReplayStore((s) => s.setSessionMemoryText);
+  return (
+    <label className="replay-knob session-memory">
+      <span>
+        Session memory{' '}
+        <span className="muted" data-testid="session-memory-size">
+          {memory.text.trim()
+            ? `≈${formatCount(memory.tokens)} tok (chars / 4)${memory.fileName ? ` · from ${memory.fileName}` : ''}`
+            : 'none: full compaction'}
+        </span>
+      </span>
+      <textarea
+        className="mono"
+        data-testid="session-memory-text"
+        rows={4}
+        cols={48}
+        placeholder="Paste a session-memory/summary.md to compact with it instead of a summary"
+        value={memory.text}
+        onChange={(e) => setText(e.currentTarget.value)}
+      />
+    </label>
+  );
+}
+
 export function ReplayKnobs({
+  sessionId,
   specs,
   knobs,
   logKnobs,
 }: {
+  sessionId: SessionId;
   specs: KnobSpec[];
   knobs: Record<string, KnobValue>;
   logKnobs: Record<string, KnobValue>;
@@ -154,6 +188,8 @@ export function ReplayKnobs({
         <fieldset key={group}>
           <legend>{group}</legend>
           {list.map((spec) => {
+            if (spec.key === 'sessionMemoryTokens')
+              return <SessionMemoryInput key={spec.key} sessionId={sessionId} />;
             const value = knobs[spec.key];
             const changed = JSON.stringify(value ?? null) !== JSON.stringify(logKnobs[spec.key] ?? null);
             return (

@@ -24,7 +24,7 @@ export function replaySetupQuery(sessionId: SessionId, strategyId: string) {
 }
 
 export function replayRunQuery(params: ReplayRunParams) {
-  const { sessionId, strategyId, knobs, summaryModel, manual } = params;
+  const { sessionId, strategyId, knobs, summaryModel, manual, suppliedSummaryTokens } = params;
   return queryOptions({
     queryKey: [
       ...sessionKey(sessionId),
@@ -34,10 +34,15 @@ export function replayRunQuery(params: ReplayRunParams) {
       JSON.stringify(knobs),
       summaryModel,
       JSON.stringify(manual),
+      JSON.stringify(suppliedSummaryTokens),
     ],
     queryFn: async ({ signal }) =>
       (await getEngineClient().request(
-        { kind: 'replay', sessionId, request: { op: 'run', strategyId, knobs, summaryModel, manual } },
+        {
+          kind: 'replay',
+          sessionId,
+          request: { op: 'run', strategyId, knobs, summaryModel, manual, suppliedSummaryTokens },
+        },
         { signal },
       )) as Reply<'run'>,
     staleTime: Number.POSITIVE_INFINITY,

@@ -263,7 +263,12 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
       )}
       {enabled && knobsOpen && setup.data && knobs && (
         <>
-          <ReplayKnobs specs={setup.data.knobSpecs} knobs={knobs} logKnobs={setup.data.sessionKnobs} />
+          <ReplayKnobs
+            sessionId={sessionId}
+            specs={setup.data.knobSpecs}
+            knobs={knobs}
+            logKnobs={setup.data.sessionKnobs}
+          />
           <ul className="replay-notes small muted">
             {setup.data.notes.map((n) => (
               <li key={n}>{n}</li>

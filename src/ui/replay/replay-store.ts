@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { SummaryModelId } from '../../engine/replay/summary-size';
 import type { KnobValue, ManualCompactionRequest } from '../../engine/strategies/types';
+import type { TokenCount } from '../../engine/types';
 import type { SessionId } from '../../worker/protocol';
 
 // The replay's UI state: knob overrides beyond the threshold knobs (those live in the main
@@ -23,7 +24,19 @@ export interface ReplayRunParams {
   knobs: Record<string, KnobValue>;
   summaryModel: SummaryModelId;
   manual: ManualCompactionRequest[];
+  /** Summary sizes of the Summaries view's runs, by API call index. */
+  suppliedSummaryTokens: Record<number, TokenCount>;
 }
+
+/** Stands in for the run parameters before the first run (a disabled query's key). */
+export const NO_RUN_PARAMS: ReplayRunParams = {
+  sessionId: -1,
+  strategyId: '',
+  knobs: {},
+  summaryModel: 'recorded',
+  manual: [],
+  suppliedSummaryTokens: {},
+};
 
 export interface ReplayUiState {
   /** The session the overrides belong to; a new session resets them. */
@@ -35,6 +48,8 @@ export interface ReplayUiState {
   summaryModel: SummaryModelId;
   manual: ManualCompactionRequest[];
   openEvent?: number;
+  /** The session memory text typed or pasted; undefined: the one given with the transcript. */
+  sessionMemoryText?: string;
   /** What the overlay, the cards and the transcript marks show (debounced knob changes). */
   runParams?: ReplayRunParams;
 
@@ -48,6 +63,7 @@ export interface ReplayUiState {
   addManual(request: ManualCompactionRequest): void;
   clearManual(): void;
   openEventCard(index: number | undefined): void;
+  setSessionMemoryText(text: string | undefined): void;
   setRunParams(params: ReplayRunParams | undefined): void;
 }
 
@@ -60,7 +76,14 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
   manual: [],
 
   initSession: (sessionId) =>
-    set({ sessionId, overrides: {}, manual: [], openEvent: undefined, runParams: undefined }),
+    set({
+      sessionId,
+      overrides: {},
+      manual: [],
+      openEvent: undefined,
+      runParams: undefined,
+      sessionMemoryText: undefined,
+    }),
   setStrategy: (strategyId) => set({ strategyId, openEvent: undefined }),
   setEnabled: (enabled) => set({ enabled, openEvent: undefined }),
   setKnobsOpen: (knobsOpen) => set({ knobsOpen }),
@@ -71,5 +94,6 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
     set((s) => ({ manual: [...s.manual.filter((m) => m.afterApiCall !== request.afterApiCall), request] })),
   clearManual: () => set({ manual: [] }),
   openEventCard: (openEvent) => set({ openEvent }),
+  setSessionMemoryText: (sessionMemoryText) => set({ sessionMemoryText }),
   setRunParams: (runParams) => set({ runParams }),
 }));

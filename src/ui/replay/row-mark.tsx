@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useUiStore } from '../store';
 import { replayRunQuery } from './replay-queries';
-import { useReplayStore } from './replay-store';
+import { NO_RUN_PARAMS, useReplayStore } from './replay-store';
 
 // A badge on transcript rows the replay changed: tool results it cleared, entries it summarized.
 // Reads the run the timeline shows from the query cache (never starts one).
@@ -14,9 +14,7 @@ export function ReplayRowMark({ entryIndex }: { entryIndex: number }) {
   const sessionId = useUiStore((s) => s.currentSessionId);
   const active = enabled && params !== undefined && params.sessionId === sessionId;
   const { data: mark } = useQuery({
-    ...replayRunQuery(
-      params ?? { sessionId: -1, strategyId: '', knobs: {}, summaryModel: 'recorded', manual: [] },
-    ),
+    ...replayRunQuery(params ?? NO_RUN_PARAMS),
     enabled: false,
     select: (d): Mark => {
       const event = d.clearedEntries[entryIndex];

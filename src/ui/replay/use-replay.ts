@@ -1,10 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import type { KnobValue } from '../../engine/strategies/types';
+import { estimateTextTokens } from '../../engine/tokens/estimate';
+import type { TokenCount } from '../../engine/types';
 import type { SessionId } from '../../worker/protocol';
+import { sessionSummaryQuery } from '../queries';
 import { useUiStore } from '../store';
+import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
 import { replayRunQuery, replaySetupQuery } from './replay-queries';
-import { THRESHOLD_KNOB_KEYS, useReplayStore } from './replay-store';
+import { NO_RUN_PARAMS, THRESHOLD_KNOB_KEYS, useReplayStore } from './replay-store';
 
 /** Knob edits settle this long before the worker re-runs the replay. */
 export const REPLAY_DEBOUNCE_MS = 120;
@@ -24,19 +28,46 @@ export function useReplaySetup(sessionId: SessionId) {
   return query;
 }
 
-/** The knobs the replay runs with: the log's own, the knobs bar's thresholds, the panel's overrides. */
+export interface SessionMemoryInput {
+  text: string;
+  /** Claude Code's estimate of the text (chars / 4): the size the replay compacts with. */
+  tokens: TokenCount;
+  /** The file the text came from, until the user edits it. */
+  fileName?: string;
+}
+
+/** The session memory text: the user's, else the one given with the transcript. */
+export function useSessionMemory(sessionId: SessionId): SessionMemoryInput {
+  const given = useQuery(sessionSummaryQuery(sessionId)).data?.sessionMemory;
+  const typed = useReplayStore((s) => s.sessionMemoryText);
+  const text = typed ?? given?.text ?? '';
+  return useMemo(
+    () => ({
+      text,
+      tokens: estimateTextTokens(text.length),
+      fileName: typed === undefined ? given?.name : undefined,
+    }),
+    [text, typed, given],
+  );
+}
+
+/**
+ * The knobs the replay runs with: the log's own, the knobs bar's thresholds, the panel's
+ * overrides, and the session memory text's size.
+ */
 export function useReplayKnobs(sessionId: SessionId): Record<string, KnobValue> | undefined {
   const strategyId = useReplayStore((s) => s.strategyId);
   const setup = useQuery(replaySetupQuery(sessionId, strategyId)).data;
   const thresholds = useUiStore((s) => s.knobs);
   const overrides = useReplayStore((s) => s.overrides);
+  const memoryTokens = useSessionMemory(sessionId).tokens;
   return useMemo(() => {
     if (!setup) return undefined;
     const merged: Record<string, KnobValue> = { ...setup.sessionKnobs };
     for (const key of THRESHOLD_KNOB_KEYS)
       merged[key] = (thresholds as unknown as Record<string, KnobValue>)[key];
-    return { ...merged, ...overrides };
-  }, [setup, thresholds, overrides]);
+    return { ...merged, ...overrides, ...(memoryTokens > 0 ? { sessionMemoryTokens: memoryTokens } : {}) };
+  }, [setup, thresholds, overrides, memoryTokens]);
 }
 
 /** Publishes the run parameters after the knobs have been still for REPLAY_DEBOUNCE_MS. */
@@ -46,12 +77,20 @@ export function useDebouncedRunParams(sessionId: SessionId): void {
   const summaryModel = useReplayStore((s) => s.summaryModel);
   const manual = useReplayStore((s) => s.manual);
   const ready = useReplayStore((s) => s.sessionId === sessionId);
-  const key = JSON.stringify([knobs, strategyId, summaryModel, manual]);
+  const suppliedSummaryTokens = useSuppliedSummaryTokens(sessionId);
+  const key = JSON.stringify([knobs, strategyId, summaryModel, manual, suppliedSummaryTokens]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the values it serializes.
   useEffect(() => {
     if (!knobs || !ready) return;
     const publish = () =>
-      useReplayStore.getState().setRunParams({ sessionId, strategyId, knobs, summaryModel, manual });
+      useReplayStore.getState().setRunParams({
+        sessionId,
+        strategyId,
+        knobs,
+        summaryModel,
+        manual,
+        suppliedSummaryTokens: { ...suppliedSummaryTokens },
+      });
     if (!useReplayStore.getState().runParams) {
       publish();
       return;
@@ -66,9 +105,7 @@ export function useReplayRun() {
   const params = useReplayStore((s) => s.runParams);
   const enabled = useReplayStore((s) => s.enabled);
   return useQuery({
-    ...replayRunQuery(
-      params ?? { sessionId: -1, strategyId: '', knobs: {}, summaryModel: 'recorded', manual: [] },
-    ),
+    ...replayRunQuery(params ?? NO_RUN_PARAMS),
     enabled: enabled && params !== undefined,
     placeholderData: keepPreviousData,
   });

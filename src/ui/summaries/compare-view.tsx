@@ -65,6 +65,13 @@ const FIGURES: Metric[] = [
     better: 'lower',
   },
   { label: 'Tokens in', value: (r) => formatCount(r.tokensIn) },
+  {
+    label: 'Request tokens',
+    value: (r) =>
+      r.requestExactTokens === undefined
+        ? `≈${formatCount(r.requestEstimatedTokens)} (chars / 4)`
+        : `${formatCount(r.requestExactTokens)} exact`,
+  },
   { label: 'Tokens out', value: (r) => formatCount(r.tokensOut), score: (r) => r.tokensOut, better: 'lower' },
   {
     label: 'Duration',

@@ -3,6 +3,7 @@ import type { RetentionScore } from '../../engine/retention/types';
 import type { PromptSettings } from '../../engine/summarize/prepare';
 import type { CompactionPoint } from '../../engine/summarize/span';
 import type { SummarizerKind } from '../../engine/summarize/types';
+import { getPointKey } from './summary-sizes';
 
 // Every summarization is a run, kept in IndexedDB. A run records what was summarized (transcript
 // by content hash and name, compaction point), how (preset, edited prompt, settings, summarizer,
@@ -79,6 +80,31 @@ export async function setRunStarred(
   db: RunsDatabase = getRunsDb(),
 ): Promise<void> {
   await db.runs.update(id, { starred });
+}
+
+/**
+ * Stores the provider's exact count of a request in the runs that sent it (same transcript,
+ * point and settings) and do not have one yet.
+ */
+export async function saveExactTokensOfMatchingRuns(
+  contentHash: string,
+  point: CompactionPoint,
+  settings: PromptSettings,
+  requestExactTokens: number,
+  db: RunsDatabase = getRunsDb(),
+): Promise<number> {
+  const pointKey = getPointKey(point);
+  const settingsKey = JSON.stringify(settings);
+  return db.runs
+    .where('transcript.contentHash')
+    .equals(contentHash)
+    .filter(
+      (run) =>
+        run.requestExactTokens === undefined &&
+        getPointKey(run.point) === pointKey &&
+        JSON.stringify(run.settings) === settingsKey,
+    )
+    .modify({ requestExactTokens });
 }
 
 export async function deleteRuns(ids: string[], db: RunsDatabase = getRunsDb()): Promise<void> {

@@ -313,7 +313,18 @@ function RunRow({ run, selected, onChanged }: { run: SummaryRun; selected: boole
         {run.summarizer.kind}
         <div className="muted mono">{run.summarizer.model}</div>
       </td>
-      <td className="num mono">{formatCount(run.tokensIn)}</td>
+      <td className="num mono">
+        {formatCount(run.tokensIn)}
+        {run.requestExactTokens !== undefined && (
+          <div
+            className="muted small"
+            data-testid="run-exact"
+            title="The request, counted by the provider's countTokens"
+          >
+            {formatCount(run.requestExactTokens)} exact
+          </div>
+        )}
+      </td>
       <td className="num mono">{formatCount(run.summaryTokens)}</td>
       <td className="num" data-testid="run-retention">
         <RetentionBadge ratio={run.retention.ratio} total={run.retention.total} />

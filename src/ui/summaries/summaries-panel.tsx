@@ -16,8 +16,14 @@ import { useKeyStore } from './key-store';
 import { PromptEditor, ReadOnlyViewer } from './lazy-editors';
 import { RetentionView } from './retention-view';
 import { cancelRun, startRun, useActiveRun } from './run-controller';
+import { saveExactTokensOfMatchingRuns } from './runs-db';
 import { RunsSection } from './runs-table';
-import { preparedSummaryQuery, summariesInfoQuery, summaryRunsQuery } from './summaries-queries';
+import {
+  preparedSummaryQuery,
+  RUNS_QUERY_KEY,
+  summariesInfoQuery,
+  summaryRunsQuery,
+} from './summaries-queries';
 import { type SummarizerChoice, useSummariesStore } from './summaries-store';
 
 // The Summaries view: pick a compaction point and a prompt, see the exact request, run a
@@ -64,6 +70,13 @@ export function describePoint(info: SummariesInfo, point: CompactionPoint): stri
   if (point.kind === 'api-call') return `after API call ${point.apiCallIndex}`;
   const c = info.compactions.find((x) => x.compactionIndex === point.compactionIndex);
   return `compaction ${point.compactionIndex}${c ? ` (${c.trigger}) at line ${c.line}` : ''}`;
+}
+
+/** The provider's exact token count of one request (by identity), or why it failed. */
+interface ExactCount {
+  request: SummaryRequest;
+  tokens?: number;
+  error?: string;
 }
 
 function modelFor(choice: SummarizerChoice, anthropicModel: string, openaiModel: string): string {
@@ -133,6 +146,19 @@ function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesI
     placeholderData: keepPreviousData,
   });
   const pointLabel = describePoint(info, point);
+  const queryClient = useQueryClient();
+  const [exact, setExact] = useState<ExactCount>();
+  const request = prepared.data?.request;
+  const current = previewSettings === settings && exact?.request === request ? exact : undefined;
+  const onExact = (count: ExactCount) => {
+    setExact(count);
+    if (count.tokens === undefined) return;
+    // The request is a function of the transcript, the point and the settings: runs made from the
+    // same ones sent this very request, so the count is theirs too.
+    void saveExactTokensOfMatchingRuns(info.contentHash, point, previewSettings, count.tokens).then(() =>
+      queryClient.invalidateQueries({ queryKey: RUNS_QUERY_KEY }),
+    );
+  };
 
   return (
     <div className="summaries-workbench">
@@ -142,6 +168,8 @@ function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesI
         preparing={prepared.isFetching}
         error={prepared.error?.message}
         stale={previewSettings !== settings}
+        exact={exact}
+        onExact={onExact}
       />
       <OutputColumn
         sessionId={sessionId}
@@ -149,6 +177,7 @@ function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesI
         point={point}
         pointLabel={pointLabel}
         settings={settings}
+        requestExactTokens={current?.tokens}
         recordedAvailable={
           point.kind === 'compaction' &&
           info.compactions.some((c) => c.compactionIndex === point.compactionIndex && c.hasSummary)
@@ -380,11 +409,13 @@ function PromptColumn(props: {
   preparing: boolean;
   error?: string;
   stale: boolean;
+  exact: ExactCount | undefined;
+  onExact: (count: ExactCount) => void;
 }) {
   const s = useSummariesStore();
   const keys = useKeyStore();
   const [tab, setTab] = useState<'prompt' | 'request'>('prompt');
-  const [exact, setExact] = useState<{ request: SummaryRequest; tokens?: number; error?: string }>();
+  const { exact, onExact: setExact } = props;
   const request = props.prepared?.request;
   // Serialized only when shown: a large span makes megabytes of JSON.
   const wire = useMemo(
@@ -470,6 +501,8 @@ function OutputColumn(props: {
   point: CompactionPoint;
   pointLabel: string;
   settings: PromptSettings;
+  /** The provider's count of this very request, when the user asked for it. */
+  requestExactTokens?: number;
   recordedAvailable: boolean;
 }) {
   const queryClient = useQueryClient();
@@ -518,6 +551,7 @@ function OutputColumn(props: {
                   : s.summarizer === 'openai'
                     ? s.openaiBaseUrl
                     : undefined,
+              requestExactTokens: props.requestExactTokens,
             });
           }}
         >

@@ -61,36 +61,64 @@ export function useSummarySizes(sessionId: SessionId | undefined): Map<string, S
 }
 
 /**
- * Summary tokens by API call index, in the shape the replay takes
- * (`ReplayOptions.suppliedSummaryTokens`, keyed by the event's `afterApiCall`): a run "after API
- * call N" counts for N, a run at a real compaction for the call just before that compaction.
+ * Summary sizes by API call index, the keys the replay matches (`ReplayOptions.suppliedSummaryTokens`
+ * by the event's exact `afterApiCall`, an index into `session.apiCalls`): a run "after API call N"
+ * counts for N, a run at a real compaction for the call just before it (`apiCallBefore`).
  */
-export function getSuppliedSummaryTokens(
+export function getSuppliedSummarySizes(
   runs: SummaryRun[],
   info: SummariesInfo,
-): Record<number, TokenCount> {
-  const supplied: Record<number, TokenCount> = {};
+): Record<number, SummarySize> {
+  const supplied: Record<number, SummarySize> = {};
+  const fromApiCall = new Set<number>();
   for (const [key, size] of getSummarySizes(runs, info.contentHash)) {
     const [kind, index] = key.split(':') as [string, string];
     const apiCall =
       kind === 'api-call'
         ? Number(index)
         : info.compactions.find((c) => c.compactionIndex === Number(index))?.apiCallBefore;
+    if (apiCall === undefined) continue;
     // An "after API call N" run is the closer match when both exist for the same call.
-    if (apiCall !== undefined && (kind === 'api-call' || supplied[apiCall] === undefined))
-      supplied[apiCall] = size.summaryTokens;
+    if (kind === 'api-call') {
+      supplied[apiCall] = size;
+      fromApiCall.add(apiCall);
+    } else if (!fromApiCall.has(apiCall)) supplied[apiCall] = size;
   }
   return supplied;
+}
+
+/** Summary tokens by API call index, in the shape the replay takes (`ReplayOptions.suppliedSummaryTokens`). */
+export function getSuppliedSummaryTokens(
+  runs: SummaryRun[],
+  info: SummariesInfo,
+): Record<number, TokenCount> {
+  const sizes = getSuppliedSummarySizes(runs, info);
+  return Object.fromEntries(Object.entries(sizes).map(([call, size]) => [call, size.summaryTokens]));
+}
+
+/** `getSuppliedSummarySizes` for the loaded session; a stable object until the runs change. */
+export function useSuppliedSummarySizes(
+  sessionId: SessionId | undefined,
+): Readonly<Record<number, SummarySize>> {
+  const runs = useQuery(summaryRunsQuery());
+  // The transcript's hash is only worth computing once there are runs to match.
+  const info = useQuery({
+    ...summariesInfoQuery(sessionId ?? -1),
+    enabled: sessionId !== undefined && (runs.data?.length ?? 0) > 0,
+  });
+  return useMemo(
+    () => (info.data && runs.data ? getSuppliedSummarySizes(runs.data, info.data) : {}),
+    [info.data, runs.data],
+  );
 }
 
 /** `getSuppliedSummaryTokens` for the loaded session; a stable object until the runs change. */
 export function useSuppliedSummaryTokens(
   sessionId: SessionId | undefined,
 ): Readonly<Record<number, TokenCount>> {
-  const info = useQuery({ ...summariesInfoQuery(sessionId ?? -1), enabled: sessionId !== undefined });
-  const runs = useQuery(summaryRunsQuery());
+  const sizes = useSuppliedSummarySizes(sessionId);
   return useMemo(
-    () => (info.data && runs.data ? getSuppliedSummaryTokens(runs.data, info.data) : {}),
-    [info.data, runs.data],
+    () => Object.fromEntries(Object.entries(sizes).map(([call, size]) => [call, size.summaryTokens])),
+    [sizes],
   );
 }
