@@ -115,9 +115,8 @@ describe.skipIf(corpus.length === 0)('replay dumps (golden): corpus', () => {
   it.each(
     corpus.map((f) => ({
       file: f,
-      name: basename(f)
-        .replace(/\.jsonl$/, '')
-        .slice(-60),
+      // The session or agent id only: the rest of a corpus name is someone's project path.
+      name: basename(f, '.jsonl').split('__').pop()!,
     })),
   )('$name', async ({ file, name }) => {
     const session = await parseSession([createMemorySource(basename(file), readFileSync(file))]);
