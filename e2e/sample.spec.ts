@@ -35,12 +35,22 @@ test.describe('the bundled sample', () => {
     const mainMarkers = page.locator('[data-testid="compaction-marker"]:not(.side)');
     await expect(mainMarkers).toHaveCount(counts.compact + counts.microcompact);
     const summaries = getSummaryTexts(text);
+    // What each compaction cost, from the compaction calls' own logs (read independently).
+    const costs: string[] = [];
+    for (const f of index.files.filter((file) => file.role === 'compaction-call')) {
+      const lines = (await (await page.request.get(`/samples/${f.path}`)).text()).trim().split('\n');
+      const usage = JSON.parse(lines.at(-1)!).message.usage;
+      const input = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
+      costs.push(`${input.toLocaleString('en-US')} in · ${usage.output_tokens.toLocaleString('en-US')} out`);
+    }
+    expect(costs.length).toBeGreaterThan(0);
     const compacts = page.locator('[data-testid="compaction-marker"][data-kind="compact"]:not(.side)');
     for (let i = 0; i < summaries.length; i++) {
       await compacts.nth(i).click();
       const summary = page.getByTestId('compaction-card').getByTestId('compaction-summary');
       await expect(summary).toBeVisible();
       expect(await summary.textContent()).toBe(summaries[i]);
+      expect(costs).toContain(await page.getByTestId('compaction-cost').textContent());
       if (i === 0) await shoot(page, testInfo, 'sample-card');
     }
     await micro.first().click();

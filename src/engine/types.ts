@@ -194,6 +194,9 @@ export interface Compaction {
   reattachedEntryIndices: number[];
   /** `/compact <instructions>` arguments, when the log shows them. */
   customInstructions?: string;
+  /** The compaction call's own log (`agent-acompact-*.jsonl`) when it was opened too, and its usage. */
+  callFileIndex?: number;
+  callUsage?: Usage;
   /** Microcompact only. */
   tokensSaved?: TokenCount;
   clearedToolIds?: string[];
@@ -248,6 +251,8 @@ export interface Sidechain {
   entryIndices: number[];
   apiCalls: number;
   peakContextTokens: TokenCount;
+  /** Usage summed over its deduplicated API calls: for a compaction call, what the compaction cost. */
+  usage: Usage;
 }
 
 /** A parsed transcript (one main file plus any subagent files dropped with it). */

@@ -356,3 +356,53 @@ describe('session memory', () => {
     expect(other.issues.some((i) => i.code === 'not-a-transcript')).toBe(true);
   });
 });
+
+describe('compaction calls', () => {
+  it('links a compaction call log to the boundary written right after it, with what it cost', async () => {
+    const main = [
+      user('u1', null, 'go'),
+      assistant('a1', 'u1', 'msg_1', [{ type: 'text', text: 'working' }], usage(10, 170_000, 50)),
+      env({
+        type: 'system',
+        subtype: 'compact_boundary',
+        uuid: 'b1',
+        parentUuid: null,
+        timestamp: '2026-02-01T10:05:00.500Z',
+        compactMetadata: { trigger: 'auto', preTokens: 170_060 },
+      }),
+    ].join('\n');
+    const call = (output: number) =>
+      env({
+        type: 'assistant',
+        uuid: `c${output}`,
+        parentUuid: 'p',
+        isSidechain: true,
+        agentId: 'acompact-1234',
+        timestamp: '2026-02-01T10:05:00.000Z',
+        message: {
+          id: 'msg_c',
+          model: 'claude-sonnet-4-6',
+          role: 'assistant',
+          content: [{ type: 'text', text: '<summary>' }],
+          usage: usage(3, 160_000, output),
+        },
+      });
+    const session = await parseSession([
+      createMemorySource('s1.jsonl', main),
+      createMemorySource('s1/subagents/agent-acompact-1234.jsonl', [call(100), call(4_000)].join('\n')),
+    ]);
+    expect(session.files[1].role).toBe('compaction-call');
+    // Not part of the session's context: no API call of the main thread, no compaction of its own.
+    expect(session.apiCalls).toHaveLength(1);
+    expect(session.compactions).toHaveLength(1);
+    expect(session.compactions[0]).toMatchObject({
+      callFileIndex: 1,
+      callUsage: {
+        inputTokens: 3,
+        cacheCreationInputTokens: 0,
+        cacheReadInputTokens: 160_000,
+        outputTokens: 4_000,
+      },
+    });
+  });
+});

@@ -1,4 +1,7 @@
-import type { Block, Entry, Session } from '../types';
+import type { Block, Entry, Session, Usage } from '../types';
+
+const contextOfUsage = (u: Usage): number =>
+  u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;
 
 // A readable, stable text dump of a parsed session: one line per entry, then the API calls,
 // compactions and issues. Golden tests compare it (STYLE.md §7); `compactlab inspect --dump`
@@ -61,7 +64,7 @@ export function formatSessionDump(session: Session): string {
   for (const c of session.compactions) {
     const tail =
       c.kind === 'compact'
-        ? `pre ${c.preTokens ?? '?'} post ${c.postTokens ?? '?'} summary L${c.summaryEntryIndex === undefined ? '?' : session.entries[c.summaryEntryIndex].line} reattached ${c.reattachedEntryIndices.length}${c.customInstructions ? ` args ${JSON.stringify(c.customInstructions)}` : ''}`
+        ? `pre ${c.preTokens ?? '?'} post ${c.postTokens ?? '?'} summary L${c.summaryEntryIndex === undefined ? '?' : session.entries[c.summaryEntryIndex].line} reattached ${c.reattachedEntryIndices.length}${c.customInstructions ? ` args ${JSON.stringify(c.customInstructions)}` : ''}${c.callUsage ? ` call f${c.callFileIndex} in ${contextOfUsage(c.callUsage)} out ${c.callUsage.outputTokens}` : ''}`
         : `pre ${c.preTokens ?? '?'} saved ${c.tokensSaved ?? '?'} cleared ${c.clearedToolIds?.join(',') ?? ''}`;
     out.push(`  L${c.line} ${c.kind}/${c.trigger} after call#${c.apiCallBefore ?? '-'} ${tail}`);
   }

@@ -41,6 +41,8 @@ export interface ReportCompaction {
   summaryLine?: number;
   reattached: number;
   customInstructions?: string;
+  /** What the compaction call cost, when its log (`agent-acompact-*.jsonl`) was opened too. */
+  compactionCall?: { file: string; usage: Usage };
 }
 
 export interface InspectReport {
@@ -155,6 +157,10 @@ export function computeInspectReport(session: Session): InspectReport {
       summaryLine: c.summaryEntryIndex === undefined ? undefined : session.entries[c.summaryEntryIndex].line,
       reattached: c.reattachedEntryIndices.length,
       customInstructions: c.customInstructions,
+      compactionCall:
+        c.callFileIndex !== undefined && c.callUsage
+          ? { file: fileName(c.callFileIndex), usage: c.callUsage }
+          : undefined,
     })),
     clearedToolResults: session.cleared.size,
     peakContextTokens: session.peakContextTokens,
@@ -166,6 +172,7 @@ export function computeInspectReport(session: Session): InspectReport {
       entries: s.entryIndices.length,
       apiCalls: s.apiCalls,
       peakContextTokens: s.peakContextTokens,
+      usage: s.usage,
     })),
   };
 }

@@ -22,8 +22,13 @@ const contextOf = (u: ApiCall['usage']): number =>
 interface SidechainAcc {
   sidechain: Sidechain;
   callKeys: Set<string>;
+  /** Output of each call so far: streamed lines carry a running snapshot, the max is the total. */
   outputByKey: Map<string, number>;
+  lastTimestampMs?: number;
 }
+
+/** A compaction call's log ends just before its boundary is written (seen: < 1 s); allow slack. */
+const COMPACTION_CALL_MATCH_MS = { before: 5_000, after: 10 * 60_000 };
 
 export class SessionBuilder {
   readonly files: SessionFile[] = [];
@@ -135,6 +140,7 @@ export class SessionBuilder {
     else if (entry.isSidechain && !file.openedAlone) sidechain = this.inlineSidechain(entry, extras);
     if (sidechain) {
       sidechain.sidechain.entryIndices.push(entry.index);
+      if (entry.timestampMs !== undefined) sidechain.lastTimestampMs = entry.timestampMs;
       if (sidechain.sidechain.spawnedBy) entry.spawnedBy = sidechain.sidechain.spawnedBy;
     }
 
@@ -199,7 +205,15 @@ export class SessionBuilder {
 
   private newSidechain(fileIndex: number, agentId?: string, spawnedBy?: string): SidechainAcc {
     const acc: SidechainAcc = {
-      sidechain: { fileIndex, agentId, spawnedBy, entryIndices: [], apiCalls: 0, peakContextTokens: 0 },
+      sidechain: {
+        fileIndex,
+        agentId,
+        spawnedBy,
+        entryIndices: [],
+        apiCalls: 0,
+        peakContextTokens: 0,
+        usage: { inputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 0 },
+      },
       callKeys: new Set(),
       outputByKey: new Map(),
     };
@@ -232,11 +246,23 @@ export class SessionBuilder {
 
   private addSidechainCall(acc: SidechainAcc, entry: Entry): void {
     const key = entry.messageId ?? entry.requestId ?? entry.uuid ?? `#${entry.index}`;
+    const total = acc.sidechain.usage;
     if (!acc.callKeys.has(key)) {
       acc.callKeys.add(key);
       acc.sidechain.apiCalls++;
-      if (entry.usage)
+      if (entry.usage) {
         acc.sidechain.peakContextTokens = Math.max(acc.sidechain.peakContextTokens, contextOf(entry.usage));
+        total.inputTokens += entry.usage.inputTokens;
+        total.cacheCreationInputTokens += entry.usage.cacheCreationInputTokens;
+        total.cacheReadInputTokens += entry.usage.cacheReadInputTokens;
+      }
+    }
+    // Same rule as the main thread (FORMAT.md §6): input once, output the largest snapshot.
+    const output = entry.usage?.outputTokens ?? 0;
+    const seen = acc.outputByKey.get(key) ?? 0;
+    if (output > seen) {
+      total.outputTokens += output - seen;
+      acc.outputByKey.set(key, output);
     }
   }
 
@@ -336,6 +362,31 @@ export class SessionBuilder {
     }
   }
 
+  /**
+   * Pairs each compaction call's log with the boundary written right after it ends, so a card can
+   * say what the compaction cost. Nearest boundary in time, each boundary at most once.
+   */
+  private linkCompactionCalls(): void {
+    const boundaries = this.compactions.filter(
+      (c) => c.kind === 'compact' && c.timestampMs !== undefined && this.files[c.fileIndex].role === 'main',
+    );
+    for (const acc of this.sidechainAccs) {
+      const end = acc.lastTimestampMs;
+      if (this.files[acc.sidechain.fileIndex].role !== 'compaction-call' || end === undefined) continue;
+      let best: Compaction | undefined;
+      for (const c of boundaries) {
+        const delta = c.timestampMs! - end;
+        if (c.callFileIndex !== undefined || delta < -COMPACTION_CALL_MATCH_MS.before) continue;
+        if (delta > COMPACTION_CALL_MATCH_MS.after) continue;
+        if (!best || Math.abs(delta) < Math.abs(best.timestampMs! - end)) best = c;
+      }
+      if (best) {
+        best.callFileIndex = acc.sidechain.fileIndex;
+        best.callUsage = acc.sidechain.usage;
+      }
+    }
+  }
+
   build(): Session {
     for (const c of this.compactions) {
       if (c.fileIndex !== 0 && this.files[c.fileIndex].role !== 'main') continue;
@@ -353,6 +404,7 @@ export class SessionBuilder {
     let unmatchedResults = 0;
     for (const id of this.toolResultEntry.keys()) if (!this.toolUseEntry.has(id)) unmatchedResults++;
 
+    this.linkCompactionCalls();
     for (const acc of this.sidechainAccs) {
       const sc = acc.sidechain;
       if (!sc.spawnedBy && sc.agentId) {

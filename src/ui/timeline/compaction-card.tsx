@@ -68,6 +68,22 @@ export function CompactionCard({
                     <dd>{formatDuration(c.durationMs)}</dd>
                   </>
                 )}
+                {c.callUsage && (
+                  <>
+                    <dt>cost</dt>
+                    <dd
+                      data-testid="compaction-cost"
+                      title="From the compaction call's own log (agent-acompact-*.jsonl): what the compaction cost, not part of the session's context"
+                    >
+                      {formatCount(
+                        c.callUsage.inputTokens +
+                          c.callUsage.cacheCreationInputTokens +
+                          c.callUsage.cacheReadInputTokens,
+                      )}{' '}
+                      in · {formatCount(c.callUsage.outputTokens)} out
+                    </dd>
+                  </>
+                )}
               </>
             ) : (
               <>
