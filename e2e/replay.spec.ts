@@ -72,12 +72,25 @@ test.describe('replay', () => {
     await page.getByTestId('knob-pct').fill('60');
     await expect(async () => expect(await compacts.count()).toBeGreaterThan(1)).toPass();
     await settled(page);
+    // Just after the replay's first compaction the simulated history differs from the log's.
+    const timelineBox = (await page.getByTestId('timeline').boundingBox())!;
+    const markerBox = (await compacts.first().boundingBox())!;
+    await page.mouse.move(markerBox.x + markerBox.width + 20, timelineBox.y + timelineBox.height / 2);
+    await expect(page.getByTestId('timeline-tooltip-replay')).toHaveAttribute('data-kind', 'attributed');
+    await expect(page.getByTestId('timeline-tooltip-replay')).toContainText('attributed per message');
     const compact = compacts.first();
     await compact.click();
     const card = page.getByTestId('replay-event-card');
     await expect(card).toBeVisible();
     await expect(card.getByTestId('replay-pre')).toContainText('tok');
     await expect(card.getByTestId('replay-post')).toContainText('tok');
+    // How each figure was obtained: the log's usage before the first compaction, summed after it.
+    await expect(card.getByTestId('replay-pre-source')).toHaveAttribute('data-kind', 'recorded');
+    await expect(card.getByTestId('replay-pre-source')).toContainText('recorded usage');
+    await expect(card.getByTestId('replay-post-source')).toHaveAttribute('data-kind', 'attributed');
+    await expect(card.getByTestId('replay-post-source')).toContainText(
+      /^summary [\d,]+ \(size model\) \+ restored [\d,]+ \+ base [\d,]+$/,
+    );
     await expect(card.getByTestId('replay-restored').locator('li').first()).toBeVisible();
     const request = card.getByTestId('replay-request');
     await expect(request).toBeVisible();

@@ -9,7 +9,8 @@ import { parseSession } from '../../src/engine/parse/parse-session';
 
 const CORPUS = resolve(__dirname, '../../../shared/corpus');
 const present = existsSync(CORPUS);
-if (!present) console.warn(`session-group corpus tests skipped: ${CORPUS} is absent (a fresh clone without ../shared)`);
+if (!present)
+  console.warn(`session-group corpus tests skipped: ${CORPUS} is absent (a fresh clone without ../shared)`);
 
 function groups(): { main: string; subagents: string[] }[] {
   if (!present) return [];

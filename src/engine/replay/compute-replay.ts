@@ -4,14 +4,15 @@ import { getStrategy } from '../strategies/registry';
 import type { KnobValue, ManualCompactionRequest, ReplayView, StrategyAction } from '../strategies/types';
 import type { TokenCount } from '../types';
 import { computeComparison, DEFAULT_TOLERANCE_CALLS } from './compare';
-import { lowerBound, PLACEHOLDER_TOKENS, type PreparedReplay } from './prepare';
+import { lowerBound, PLACEHOLDER_TOKENS, type PreparedReplay, TOKEN_SOURCE } from './prepare';
+import { createTokenProvenance } from './provenance';
 import {
   RECORDED_SUMMARY_MODEL,
   SUMMARY_MODELS,
   type SummaryModelId,
   type SummarySizeModel,
 } from './summary-size';
-import type { EventRequestSpec, ReplayEvent, ReplayResult } from './types';
+import type { EventRequestSpec, ReplayEvent, ReplayResult, SummarySource, TokenProvenance } from './types';
 
 // The replay loop: walks the main conversation call by call, keeps the simulated history as a
 // live range of context positions plus synthetic tokens (summaries, re-attached files), lets the
@@ -59,6 +60,7 @@ export function computeReplay(
     ctxEntry,
     prefixAll,
     prefixNon,
+    prefixBySource,
     artifactOf,
     clearables,
     real,
@@ -78,6 +80,11 @@ export function computeReplay(
   // Simulated history: synthetic tokens + context positions [SL, …) not cleared.
   let SL = 0;
   let synth = 0;
+  /** What `synth` is made of (for provenance): summary (+ continuation), re-attachments, kept. */
+  let synthSummary = 0;
+  let synthRestored = 0;
+  let synthKept = 0;
+  let synthSummarySource: SummarySource | undefined;
   let simSaved = 0;
   /** The log's history: positions [RL, …) minus what real microcompacts cleared. */
   let RL = 0;
@@ -123,11 +130,60 @@ export function computeReplay(
     const info = real[r]!;
     SL = info.boundaryPos;
     synth = info.artifactTokens;
+    synthSummary = info.summaryTokens ?? 0;
+    synthRestored = info.artifactTokens - synthSummary;
+    synthKept = 0;
+    synthSummarySource = 'recorded';
     simSaved = 0;
     carried = [];
     previousSummaryTokens = undefined;
     adoptedReal = r;
     clearableFrom = lowerBound(clearables.pos, SL);
+  };
+  /** Adds the simulated history's messages [from, to) by token source (cleared results not subtracted). */
+  const addMessages = (p: TokenProvenance, from: number, to: number) => {
+    p.exactTokens += prefixBySource[TOKEN_SOURCE.exact]![to]! - prefixBySource[TOKEN_SOURCE.exact]![from]!;
+    p.splitTokens += prefixBySource[TOKEN_SOURCE.split]![to]! - prefixBySource[TOKEN_SOURCE.split]![from]!;
+    p.estimatedTokens +=
+      prefixBySource[TOKEN_SOURCE.estimated]![to]! - prefixBySource[TOKEN_SOURCE.estimated]![from]!;
+    p.clampedMessages +=
+      prefixBySource[TOKEN_SOURCE.clamped]![to]! - prefixBySource[TOKEN_SOURCE.clamped]![from]!;
+  };
+  const addSynthetic = (p: TokenProvenance) => {
+    p.baseTokens = base;
+    p.summaryTokens = synthSummary;
+    p.summarySource = synthSummary > 0 ? synthSummarySource : undefined;
+    p.restoredTokens = synthRestored;
+    p.keptTokens = synthKept;
+  };
+  /** How call k's context (`withCheck`: its trigger count) was obtained, from the current state. */
+  const describeCall = (k: number, withCheck: boolean): TokenProvenance => {
+    const pos = callPos[k]!;
+    const p = createTokenProvenance(diverged[k] ? 'attributed' : 'recorded');
+    if (p.kind === 'recorded') {
+      p.usageTokens = recorded[k]!;
+      p.correctionTokens = simulatedTokens[k]! - recorded[k]!;
+    } else {
+      addSynthetic(p);
+      addMessages(p, SL, pos);
+      p.clearedTokens = simSaved;
+      p.correctionTokens = recorded[k]! - (base + prefixAll[pos]! - prefixAll[RL]! - realSaved);
+    }
+    if (withCheck) {
+      p.outputTokens = output[k]!;
+      p.pendingTokens = run.countsPending ? pendingEstimate[k]! : 0;
+    }
+    return p;
+  };
+  /** The context right after adopting a real compaction: base + its summary and re-attachments. */
+  const describeAdopted = (r: number): TokenProvenance => {
+    const info = real[r]!;
+    const p = createTokenProvenance('attributed');
+    p.baseTokens = base;
+    p.summaryTokens = info.summaryTokens ?? 0;
+    p.summarySource = 'recorded';
+    p.restoredTokens = info.artifactTokens - p.summaryTokens;
+    return p;
   };
   const entryBefore = (pos: number): number => {
     for (let p = pos - 1; p >= 0; p--)
@@ -182,7 +238,11 @@ export function computeReplay(
   };
 
   /** `count`: the simulated trigger count before clearing (net of earlier clears). */
-  const applyClear = (action: Extract<StrategyAction, { kind: 'clear' }>, count: TokenCount) => {
+  const applyClear = (
+    action: Extract<StrategyAction, { kind: 'clear' }>,
+    count: TokenCount,
+    preSource: TokenProvenance,
+  ) => {
     // Clearing exactly what the log's microcompact cleared at this call keeps the histories equal:
     // those results are priced with the log's placeholder.
     const sameAsReal = real.some(
@@ -218,6 +278,8 @@ export function computeReplay(
       thresholdTokens: action.thresholdTokens,
       preTokens: count,
       postTokens: count - saved,
+      preSource,
+      postSource: { ...preSource, clearedTokens: preSource.clearedTokens + saved },
       clearedToolIds: ids,
       savedTokens: saved,
       estimatedSavedTokens: action.estimatedSavedTokens,
@@ -225,7 +287,10 @@ export function computeReplay(
     });
   };
 
-  const applySummarize = (action: Extract<StrategyAction, { kind: 'summarize' }>) => {
+  const applySummarize = (
+    action: Extract<StrategyAction, { kind: 'summarize' }>,
+    preSource: TokenProvenance,
+  ) => {
     const boundary = view.boundaryPos;
     const oldSL = SL;
     const realAuto = realAutoByCall.get(k);
@@ -266,6 +331,8 @@ export function computeReplay(
       thresholdTokens: action.thresholdTokens,
       preTokens: action.checkTokens,
       postTokens: 0,
+      preSource,
+      postSource: preSource,
       spanFromEntryIndex: request.fromEntryIndex,
       spanToEntryIndex: request.uptoEntryIndex,
       spanTokens,
@@ -282,6 +349,7 @@ export function computeReplay(
       event.summarySource = 'recorded';
       event.realCompactionIndex = r.compactionIndex;
       event.postTokens = base + r.artifactTokens;
+      event.postSource = describeAdopted(exactReal);
       event.reattachedTokens = Math.max(0, r.artifactTokens - (r.summaryTokens ?? 0));
       event.reattachedSource = 'recorded';
       event.note = joinNotes(
@@ -329,6 +397,10 @@ export function computeReplay(
         event.keptTokens = frozen;
       }
       synth = frozen + summaryTokens + continuationTokens + reattachedTokens;
+      synthKept = frozen;
+      synthSummary = summaryTokens + continuationTokens;
+      synthRestored = reattachedTokens;
+      synthSummarySource = event.summarySource;
       SL =
         action.keepFromPos !== undefined && action.keepDirection === 'up-to' ? action.keepFromPos : boundary;
       if (action.keepDirection === 'up-to' && action.keepFromPos !== undefined) {
@@ -341,7 +413,13 @@ export function computeReplay(
       previousSummaryTokens = summaryTokens;
       adoptedReal = -1;
       differs = true;
-      event.postTokens = base + synth + liveTokens(SL, boundary);
+      const live = liveTokens(SL, boundary);
+      event.postTokens = base + synth + live;
+      const post = createTokenProvenance('attributed');
+      addSynthetic(post);
+      addMessages(post, SL, boundary);
+      post.clearedTokens = prefixNon[boundary]! - prefixNon[SL]! - live;
+      event.postSource = post;
     }
     if (event.postTokens >= action.thresholdTokens) {
       event.note = joinNotes(
@@ -363,6 +441,7 @@ export function computeReplay(
     diverged[k] = differs ? 1 : 0;
     if (S >= run.blockingTokens) {
       if (!blocked) {
+        const source = describeCall(k, false);
         events.push({
           kind: 'blocked',
           trigger: 'auto',
@@ -374,6 +453,8 @@ export function computeReplay(
           thresholdTokens: run.blockingTokens,
           preTokens: S,
           postTokens: S,
+          preSource: source,
+          postSource: source,
           note: 'the simulated request reaches the blocking limit: Claude Code would refuse it ("prompt too long")',
         });
       }
@@ -397,10 +478,15 @@ export function computeReplay(
     // A compaction happens before the next request: after the last call there is none, unless
     // the user asks for one.
     const outcome = k + 1 < n || view.manual ? run.step(view) : undefined;
+    // Provenance of the trigger count, taken before anything changes the history.
+    const callSource =
+      outcome?.actions.length || (realPtr < real.length && real[realPtr]!.afterCall <= k)
+        ? describeCall(k, true)
+        : undefined;
     if (outcome) {
       for (const action of outcome.actions) {
-        if (action.kind === 'clear') applyClear(action, T);
-        else applySummarize(action);
+        if (action.kind === 'clear') applyClear(action, T, callSource!);
+        else applySummarize(action, callSource!);
       }
     }
 
@@ -431,6 +517,8 @@ export function computeReplay(
               thresholdTokens: 0,
               preTokens: pre,
               postTokens: base + r.artifactTokens,
+              preSource: callSource!,
+              postSource: describeAdopted(realPtr),
               summaryTokens: r.summaryTokens,
               summarySource: 'recorded',
               realCompactionIndex: r.compactionIndex,

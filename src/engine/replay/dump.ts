@@ -1,4 +1,5 @@
 import type { PreparedReplay } from './prepare';
+import { formatTokenProvenance } from './provenance';
 import type { ReplayEvent, ReplayResult } from './types';
 
 // A readable replay dump, one line per event, then one line per real compaction and how the
@@ -26,8 +27,12 @@ function knobSummary(result: ReplayResult): string {
   return parts.join(' · ');
 }
 
-/** One line for one event. */
+/** One line for one event, then how its before and after were obtained. */
 export function formatReplayEvent(event: ReplayEvent, index: number): string {
+  return `${formatEventFigures(event, index)} | before: ${formatTokenProvenance(event.preSource)} | after: ${formatTokenProvenance(event.postSource)}`;
+}
+
+function formatEventFigures(event: ReplayEvent, index: number): string {
   const head = `#${index} after call ${event.afterCallPos} (api ${event.afterApiCall})`;
   switch (event.kind) {
     case 'microcompact':

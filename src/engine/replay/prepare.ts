@@ -124,6 +124,11 @@ export interface PreparedReplay {
   /** Prefix sums of `tokens` (length n+1): all entries / without artifacts. */
   prefixAll: Float64Array;
   prefixNon: Float64Array;
+  /**
+   * Prefix sums without artifacts, by `TOKEN_SOURCE` (length n+1 each): tokens for exact, split
+   * and estimated; for clamped, the number of entries (their tokens are 0).
+   */
+  prefixBySource: Float64Array[];
   /** System prompt + tools, estimated as the first call's context minus its entries. */
   baseTokens: TokenCount;
   clearables: Clearables;
@@ -446,9 +451,15 @@ export function prepareReplay(session: Session): PreparedReplay {
 
   const prefixAll = new Float64Array(m + 1);
   const prefixNon = new Float64Array(m + 1);
+  const prefixBySource = [0, 1, 2, 3].map(() => new Float64Array(m + 1));
   for (let p = 0; p < m; p++) {
     prefixAll[p + 1] = prefixAll[p]! + tokens[p]!;
     prefixNon[p + 1] = prefixNon[p]! + (artifactOf[p] === 0 ? tokens[p]! : 0);
+    for (const prefix of prefixBySource) prefix[p + 1] = prefix[p]!;
+    if (artifactOf[p] !== 0) continue;
+    const s = tokenSource[p]!;
+    const prefix = prefixBySource[s]!;
+    prefix[p + 1] = prefix[p + 1]! + (s === TOKEN_SOURCE.clamped ? 1 : tokens[p]!);
   }
 
   const pendingEstimate = new Float64Array(n);
@@ -530,6 +541,7 @@ export function prepareReplay(session: Session): PreparedReplay {
     artifactOf,
     prefixAll,
     prefixNon,
+    prefixBySource,
     baseTokens,
     clearables,
     toolNames,

@@ -25,6 +25,41 @@ export type SummarySource =
   | 'supplied'
   | 'session-memory';
 
+/**
+ * How a token figure was obtained. The parts sum to it (`sumTokenProvenance`); zero parts are 0.
+ * `recorded`: the call's recorded usage, the simulated history being the log's; `attributed`:
+ * summed from per-message figures (prepare.ts `TOKEN_SOURCE`) plus the fixed parts.
+ */
+export interface TokenProvenance {
+  kind: 'recorded' | 'attributed';
+  /** The call's recorded context (input + cache creation + cache read). */
+  usageTokens: TokenCount;
+  /** Messages: a one-entry group's recorded usage delta. */
+  exactTokens: TokenCount;
+  /** Messages: a group's recorded delta split over its entries by estimate. */
+  splitTokens: TokenCount;
+  /** Messages no usage covers: Claude Code's estimate. */
+  estimatedTokens: TokenCount;
+  /** Messages whose group's recorded delta was negative, counted as 0 tokens (a count, not tokens). */
+  clampedMessages: number;
+  /** Recorded usage minus the log's history as attributed (what clamped deltas leave over). */
+  correctionTokens: TokenCount;
+  /** System prompt + tools (`ReplayResult.baseTokens`). */
+  baseTokens: TokenCount;
+  /** Summary message (with its continuation text) and where its size comes from. */
+  summaryTokens: TokenCount;
+  summarySource?: SummarySource;
+  /** Re-attached files, todos, plans. */
+  restoredTokens: TokenCount;
+  /** Kept verbatim across a partial compaction (frozen with the summary). */
+  keptTokens: TokenCount;
+  /** Cleared tool results, net of their placeholders: subtracted. */
+  clearedTokens: TokenCount;
+  /** The call's recorded output, and the estimate of what followed it (trigger counts only). */
+  outputTokens: TokenCount;
+  pendingTokens: TokenCount;
+}
+
 /** What the summarizer would receive: enough for `buildCompactionRequest` to rebuild it. */
 export interface EventRequestSpec {
   variant: RequestVariant;
@@ -56,6 +91,9 @@ export interface ReplayEvent {
   preTokens: TokenCount;
   /** Context right after it, before any new message: base + summary + restored (+ kept). */
   postTokens: TokenCount;
+  /** How `preTokens` and `postTokens` were obtained. */
+  preSource: TokenProvenance;
+  postSource: TokenProvenance;
   summaryTokens?: TokenCount;
   summarySource?: SummarySource;
   /** Tokens of the continuation message around the summary (`JQ6` / `T91` text). */

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ApiMessage } from '../../engine/compact/types';
+import { formatTokenProvenance } from '../../engine/replay/provenance';
 import type { ReplayEvent } from '../../engine/replay/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
@@ -162,9 +163,19 @@ export function ReplayEventCard({
               : '(by hand)'}
           </dd>
           <dt>before</dt>
-          <dd data-testid="replay-pre">{formatCount(event.preTokens)} tok</dd>
+          <dd data-testid="replay-pre">
+            {formatCount(event.preTokens)} tok ·{' '}
+            <span className="muted" data-testid="replay-pre-source" data-kind={event.preSource.kind}>
+              {formatTokenProvenance(event.preSource)}
+            </span>
+          </dd>
           <dt>after</dt>
-          <dd data-testid="replay-post">{formatCount(event.postTokens)} tok</dd>
+          <dd data-testid="replay-post">
+            {formatCount(event.postTokens)} tok ·{' '}
+            <span className="muted" data-testid="replay-post-source" data-kind={event.postSource.kind}>
+              {formatTokenProvenance(event.postSource)}
+            </span>
+          </dd>
           {event.summaryTokens !== undefined && (
             <>
               <dt>summary</dt>

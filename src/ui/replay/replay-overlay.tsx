@@ -37,6 +37,35 @@ export function describeReplayEvent(e: ReplayEvent): string {
   }
 }
 
+/** The replay's result for the session on screen, if any. */
+function useShownReplayResult() {
+  const sessionId = useUiStore((s) => s.currentSessionId);
+  const params = useReplayStore((s) => s.runParams);
+  const { data } = useReplayRun();
+  return params && params.sessionId === sessionId ? data?.result : undefined;
+}
+
+/** Tooltip line for the simulated point at timeline position `x`: its value and how it was obtained. */
+export function ReplayPointLine({ series, x }: { series: TimelineSeries; x: number }) {
+  const result = useShownReplayResult();
+  const posByCall = useMemo(() => {
+    const map = new Map<number, number>();
+    result?.callIndex.forEach((call, k) => {
+      map.set(call, k);
+    });
+    return map;
+  }, [result]);
+  const k = posByCall.get(series.callIndex[x]!);
+  if (!result || k === undefined) return null;
+  const diverged = result.diverged[k] === 1;
+  return (
+    <div data-testid="timeline-tooltip-replay" data-kind={diverged ? 'attributed' : 'recorded'}>
+      replay <b>{formatCount(result.simulatedTokens[k])}</b> tok ·{' '}
+      <span className="muted">{diverged ? 'attributed per message' : 'recorded usage'}</span>
+    </div>
+  );
+}
+
 /** Position on the timeline's x axis of each API call index (undefined when not on it). */
 function useXByCall(series: TimelineSeries): (apiCall: number) => number | undefined {
   return useMemo(() => {
@@ -50,12 +79,9 @@ function useXByCall(series: TimelineSeries): (apiCall: number) => number | undef
 
 export function ReplayOverlay({ geometry, series }: { geometry: ChartGeometry; series: TimelineSeries }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const sessionId = useUiStore((s) => s.currentSessionId);
-  const params = useReplayStore((s) => s.runParams);
   const openEvent = useReplayStore((s) => s.openEvent);
   const openEventCard = useReplayStore((s) => s.openEventCard);
-  const { data } = useReplayRun();
-  const result = params && params.sessionId === sessionId ? data?.result : undefined;
+  const result = useShownReplayResult();
   const xOf = useXByCall(series);
 
   useEffect(() => {

@@ -8,7 +8,7 @@ import { timelineQuery } from '../queries';
 import { useUiStore } from '../store';
 import { drawTimeline } from './draw-timeline';
 import { createGeometry, pxToX, xToPx, yToPx } from './geometry';
-import { ReplayOverlay } from '../replay/replay-overlay';
+import { ReplayOverlay, ReplayPointLine } from '../replay/replay-overlay';
 import { KnobsBar } from './knobs-bar';
 
 const CHART_HEIGHT_PX = 190;
@@ -199,6 +199,7 @@ function TimelineChart({
           }}
         >
           {hover}
+          <ReplayPointLine series={series} x={hoverX} />
         </div>
       )}
     </div>

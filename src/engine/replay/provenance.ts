@@ -1,0 +1,83 @@
+import type { TokenCount } from '../types';
+import type { SummarySource, TokenProvenance } from './types';
+
+// How a replay figure was obtained ("State how each figure was obtained"): built by
+// compute-replay.ts for each event's before / after, summed by tests, worded for the card, the
+// CLI and the golden dump.
+
+/** An empty breakdown of the given kind. */
+export function createTokenProvenance(kind: TokenProvenance['kind']): TokenProvenance {
+  return {
+    kind,
+    usageTokens: 0,
+    exactTokens: 0,
+    splitTokens: 0,
+    estimatedTokens: 0,
+    clampedMessages: 0,
+    correctionTokens: 0,
+    baseTokens: 0,
+    summaryTokens: 0,
+    restoredTokens: 0,
+    keptTokens: 0,
+    clearedTokens: 0,
+    outputTokens: 0,
+    pendingTokens: 0,
+  };
+}
+
+/** The figure a breakdown explains. */
+export function sumTokenProvenance(p: TokenProvenance): TokenCount {
+  return (
+    p.usageTokens +
+    p.exactTokens +
+    p.splitTokens +
+    p.estimatedTokens +
+    p.correctionTokens +
+    p.baseTokens +
+    p.summaryTokens +
+    p.restoredTokens +
+    p.keptTokens -
+    p.clearedTokens +
+    p.outputTokens +
+    p.pendingTokens
+  );
+}
+
+const SUMMARY_SOURCE_LABELS: Record<SummarySource, string> = {
+  recorded: "log's own",
+  model: 'size model',
+  supplied: 'supplied',
+  'session-memory': 'session memory',
+};
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/**
+ * One line: `recorded usage` alone when the figure is the log's usage, else its non-zero parts,
+ * e.g. `12,380 exact + 2,210 split by estimate + summary 2,228 (log's own) + base 18,113`.
+ */
+export function formatTokenProvenance(p: TokenProvenance): string {
+  const parts: string[] = [];
+  const add = (tokens: number, label: string) => {
+    if (Math.round(tokens) !== 0) parts.push(`${fmt(tokens)} ${label}`);
+  };
+  const named = (label: string, tokens: number, suffix = '') => {
+    if (Math.round(tokens) !== 0) parts.push(`${label} ${fmt(tokens)}${suffix}`);
+  };
+  if (p.kind === 'recorded') parts.push(`recorded usage ${fmt(p.usageTokens)}`);
+  add(p.exactTokens, 'exact');
+  add(p.splitTokens, 'split by estimate');
+  add(p.estimatedTokens, 'estimated');
+  named('summary', p.summaryTokens, p.summarySource ? ` (${SUMMARY_SOURCE_LABELS[p.summarySource]})` : '');
+  named('restored', p.restoredTokens);
+  named('kept', p.keptTokens);
+  named('base', p.baseTokens);
+  named('usage correction', p.correctionTokens);
+  named('output', p.outputTokens);
+  named('pending', p.pendingTokens, ' est.');
+  let text = p.kind === 'recorded' && parts.length === 1 ? 'recorded usage' : parts.join(' + ');
+  if (Math.round(p.clearedTokens) !== 0) text += ` − cleared ${fmt(p.clearedTokens)}`;
+  if (p.clampedMessages > 0)
+    text += ` (${p.clampedMessages} message${p.clampedMessages === 1 ? '' : 's'} at 0: negative delta)`;
+  return text || '0';
+}
