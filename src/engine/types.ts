@@ -5,7 +5,7 @@
 /** A count of tokens (API usage or an estimate; the field name says which). */
 export type TokenCount = number;
 
-/** Input dialects the detector knows. Only `claude-code` is fully parsed today. */
+/** Input dialects the detector knows. `claude-code` and `codex-cli` are parsed (parse/dialects/registry.ts). */
 export type DialectId = 'claude-code' | 'claude-sdk-stream' | 'codex-cli' | 'cline' | 'cline-ui' | 'unknown';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -182,7 +182,10 @@ export interface Compaction {
   preTokens?: TokenCount;
   /** Context of the first API call after the boundary (what the next request really carried). */
   postTokens?: TokenCount;
-  /** `compactMetadata.postTokens` (2.1.109+): the summary alone. */
+  /**
+   * The summary alone: `compactMetadata.postTokens` (Claude Code 2.1.109+), or Codex's estimate
+   * of its replacement history (the zero-input `token_count` right after `compacted`).
+   */
   summaryTokens?: TokenCount;
   durationMs?: number;
   /** Last main-thread API call before the boundary, and the first one after it. */
@@ -234,6 +237,8 @@ export interface SessionMeta {
   gitBranch?: string;
   startMs?: number;
   endMs?: number;
+  /** The model's context window as the log states it (Codex `model_context_window`). */
+  contextWindow?: TokenCount;
 }
 
 /** Cleared state of a tool result, applied by tool id from a microcompact boundary onward. */

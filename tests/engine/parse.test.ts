@@ -228,16 +228,28 @@ describe('parseSession on bad input', () => {
     );
 
     const jsonLines = await parse('data.jsonl', '{"a":1}\n{"b":2}\n');
-    expect(jsonLines.session.issues[0].message).toMatch(/lines are JSON, but none is a Claude Code record/);
+    expect(jsonLines.session.issues[0].message).toMatch(
+      /lines are JSON, but none is a Claude Code or Codex CLI record/,
+    );
   });
 
   it('names other dialects instead of misreading them', async () => {
+    const cline = await parse(
+      'api_conversation_history.json',
+      '[{"role":"user","content":[{"type":"text","text":"hi"}]}]\n',
+    );
+    expect(cline.session.issues).toEqual([
+      expect.objectContaining({ code: 'unsupported-dialect', severity: 'error' }),
+    ]);
+    expect(cline.session.issues[0].message).toMatch(/Cline task history/);
+    // Codex CLI rollouts are parsed (tests/engine/codex-cli.test.ts), not refused.
     const codex = await parse(
       'rollout-2026-01-01T00-00-00-x.jsonl',
-      '{"timestamp":"t","type":"session_meta","payload":{}}\n',
+      '{"timestamp":"2026-01-01T00:00:00.000Z","type":"session_meta","payload":{"cli_version":"0.120.0"}}\n',
     );
-    expect(codex.session.issues[0]).toMatchObject({ code: 'unsupported-dialect' });
-    expect(codex.session.issues[0].message).toMatch(/Codex CLI rollout/);
+    expect(codex.session.format).toBe('codex-cli');
+    expect(codex.session.issues).toEqual([]);
+    expect(codex.session.meta).toMatchObject({ agent: 'Codex CLI', versions: ['0.120.0'] });
     const empty = await parse('empty.jsonl', '');
     expect(empty.session.issues).toEqual([
       expect.objectContaining({ code: 'empty-file', severity: 'warning' }),

@@ -33,7 +33,8 @@ async function measure(model: SummaryModelId) {
   const misses: string[] = [];
   for (const file of files) {
     const session = await parseSession([createMemorySource(basename(file), readFileSync(file))]);
-    if (!session.compactions.length) continue;
+    // Claude Code's own compactions only: Codex CLI rollouts parse too, but compact by other rules.
+    if (!session.compactions.length || session.format !== 'claude-code') continue;
     const prepared = prepareReplay(session);
     const { knobs } = CLAUDE_CODE_STRATEGY.getSessionKnobs(getSessionInfo(prepared));
     const { result } = runReplay(prepared, knobs, { summaryModel: model });

@@ -54,6 +54,8 @@ export interface InspectReport {
   sessionId?: string;
   cwd?: string;
   gitBranch?: string;
+  /** The model's context window when the log states it (Codex). */
+  contextWindow?: TokenCount;
   start?: string;
   end?: string;
   durationMs?: number;
@@ -127,6 +129,7 @@ export function computeInspectReport(session: Session): InspectReport {
     sessionId: session.meta.sessionId,
     cwd: session.meta.cwd,
     gitBranch: session.meta.gitBranch,
+    contextWindow: session.meta.contextWindow,
     start: iso(startMs),
     end: iso(endMs),
     durationMs: startMs !== undefined && endMs !== undefined ? endMs - startMs : undefined,

@@ -7,7 +7,9 @@ import {
   detectFileRole,
   isSessionMemoryName,
 } from './detect';
-import { normalizeClaudeCodeRecord, type RecordContext } from './dialects/claude-code';
+import { claudeCodeNormalizer } from './dialects/claude-code';
+import type { RecordContext, RecordNormalizer } from './dialects/record';
+import { RECORD_NORMALIZERS } from './dialects/registry';
 import { scanLines } from './line-reader';
 import { SessionBuilder } from './session-builder';
 import type { ByteSource } from './source';
@@ -162,7 +164,9 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       continue;
     }
     let dialect: DialectId | undefined = detectDialectFromName(source.name);
-    const nameSaysOther = dialect !== undefined && dialect !== 'claude-code';
+    // A name that points to a dialect the engine cannot parse needs no reading.
+    const nameSaysOther = dialect !== undefined && RECORD_NORMALIZERS[dialect] === undefined;
+    let normalizer: RecordNormalizer = claudeCodeNormalizer;
     const pending: PendingLine[] = [];
     let jsonLines = 0;
     let firstJsonError: string | undefined;
@@ -183,7 +187,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       ctx.line = line;
       ctx.offsetBytes = offsetBytes;
       ctx.lengthBytes = lengthBytes;
-      const { entry, extras } = normalizeClaudeCodeRecord(record, ctx, builder.entries.length);
+      const { entry, extras } = normalizer.normalize(record, ctx, builder.entries.length);
       builder.addEntry(entry, extras);
     };
 
@@ -236,24 +240,27 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         const message =
           jsonLines === 0
             ? `${baseName(source.name)} is not a transcript: none of its first lines is JSON (line 1: ${firstJsonError ?? 'empty'})`
-            : `${baseName(source.name)} is not a transcript: its lines are JSON, but none is a Claude Code record`;
+            : `${baseName(source.name)} is not a transcript: its lines are JSON, but none is a Claude Code or Codex CLI record`;
         builder.issue(fileIndex, 0, 'not-a-transcript', 'error', message);
         stopped = true;
         return;
       }
       file.dialect = dialect;
       if (builder.format === 'unknown' || file.role === 'main') builder.format = dialect;
-      if (dialect !== 'claude-code') {
+      const create = RECORD_NORMALIZERS[dialect];
+      if (!create) {
         builder.issue(
           fileIndex,
           0,
           'unsupported-dialect',
           'error',
-          `${baseName(source.name)} is a ${DIALECT_LABELS[dialect]}; this version reads Claude Code transcripts only`,
+          `${baseName(source.name)} is a ${DIALECT_LABELS[dialect]}; this version reads Claude Code transcripts and Codex CLI rollouts only`,
         );
         stopped = true;
         return;
       }
+      normalizer = create();
+      builder.setFileNormalizer(fileIndex, normalizer);
       for (const p of pending) handleLine(p);
       pending.length = 0;
     };

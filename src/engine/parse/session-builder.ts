@@ -10,7 +10,8 @@ import type {
   Severity,
   Sidechain,
 } from '../types';
-import { CLEARED_PLACEHOLDER, KNOWN_SYSTEM_SUBTYPES, type RecordExtras } from './dialects/claude-code';
+import { CLEARED_PLACEHOLDER, KNOWN_SYSTEM_SUBTYPES } from './dialects/claude-code';
+import type { RecordExtras, RecordNormalizer } from './dialects/record';
 
 // Accumulates entries from one or more files into a Session: deduplicates streamed API responses,
 // finds compactions and what follows them, links tool calls to results and sidechains to the
@@ -60,9 +61,17 @@ export class SessionBuilder {
   private readonly uuidsByFile = new Map<number, Set<string>>();
   /** The compaction whose summary / re-attachments are still being collected. */
   private openCompaction: Compaction | undefined;
+  /** By file index: API calls are entries carrying usage, not assistant entries (see RecordNormalizer). */
+  private readonly callsFromUsage: boolean[] = [];
 
   addFile(file: SessionFile): void {
     this.files[file.index] = file;
+  }
+
+  /** Says which normalizer reads a file, before its first entry is added. */
+  setFileNormalizer(fileIndex: number, normalizer: RecordNormalizer): void {
+    this.callsFromUsage[fileIndex] = normalizer.apiCalls === 'usage-records';
+    if (this.files[fileIndex].role === 'main') this.meta.agent = normalizer.agent;
   }
 
   issue(
@@ -82,7 +91,7 @@ export class SessionBuilder {
 
   format: DialectId = 'unknown';
 
-  /** Adds one normalized Claude Code entry. Entries must arrive in file order, main file first. */
+  /** Adds one normalized entry. Entries must arrive in file order, main file first. */
   addEntry(entry: Entry, extras: RecordExtras): void {
     const file = this.files[entry.fileIndex];
     const isMainFile = file.role === 'main';
@@ -91,7 +100,8 @@ export class SessionBuilder {
     const typeKey = entry.type || '(no type)';
     this.countsByType[typeKey] = (this.countsByType[typeKey] ?? 0) + 1;
 
-    if (entry.kind === 'unknown') this.noteUnknown(typeKey, entry);
+    if (entry.kind === 'unknown')
+      this.noteUnknown(entry.subtype === undefined ? typeKey : `${typeKey}:${entry.subtype}`, entry);
     else if (
       entry.kind === 'system' &&
       entry.subtype !== undefined &&
@@ -120,7 +130,14 @@ export class SessionBuilder {
     }
 
     if (extras.version && !this.versions.includes(extras.version)) this.versions.push(extras.version);
+    if (extras.model && !this.models.includes(extras.model)) this.models.push(extras.model);
     if (isMainFile) {
+      this.meta.contextWindow ??= extras.contextWindow;
+      if (extras.compactedContextTokens !== undefined) {
+        const last = this.compactions.at(-1);
+        if (last && last.kind === 'compact' && last.summaryTokens === undefined)
+          last.summaryTokens = extras.compactedContextTokens;
+      }
       this.meta.cwd ??= extras.cwd;
       this.meta.gitBranch ??= extras.gitBranch;
       this.meta.sessionId ??= extras.sessionId;
@@ -152,7 +169,10 @@ export class SessionBuilder {
     ) {
       this.models.push(entry.model);
     }
-    if (entry.kind === 'assistant' && !entry.isSynthetic) {
+    const isCall = this.callsFromUsage[entry.fileIndex]
+      ? entry.usage !== undefined
+      : entry.kind === 'assistant' && !entry.isSynthetic;
+    if (isCall) {
       if (sidechain) this.addSidechainCall(sidechain, entry);
       else if (isMainFile) this.addMainCall(entry);
     }
@@ -173,7 +193,7 @@ export class SessionBuilder {
         'unknown-record',
         'info',
         `Record type "${key}" is not modelled; it is kept and shown as is (first seen here)`,
-        key.startsWith('system:') ? 'subtype' : 'type',
+        key.startsWith('system:') ? 'subtype' : entry.subtype !== undefined ? 'payload.type' : 'type',
       );
     }
   }

@@ -1,13 +1,17 @@
-import type {
-  Block,
-  CompactMeta,
-  Entry,
-  EntryKind,
-  IssueCode,
-  MicrocompactMeta,
-  Severity,
-  Usage,
-} from '../../types';
+import type { Block, CompactMeta, EntryKind, MicrocompactMeta, Usage } from '../../types';
+import {
+  createEntry,
+  isObject,
+  type Json,
+  type NormalizedRecord,
+  num,
+  parseTimestamp,
+  preview,
+  type RecordContext,
+  type RecordExtras,
+  type RecordNormalizer,
+  typeName,
+} from './record';
 
 // Claude Code's JSONL records → engine entries (../shared/research/FORMAT.md §2–7).
 // One record per line; this file knows the record shapes, nothing about files or sessions.
@@ -48,53 +52,6 @@ export const KNOWN_SYSTEM_SUBTYPES = new Set([
 
 /** Placeholder the API's context editing writes into cleared tool results (FORMAT.md §4.4). */
 export const CLEARED_PLACEHOLDER = '[Old tool result content cleared]';
-
-export interface RecordContext {
-  fileIndex: number;
-  line: number;
-  offsetBytes: number;
-  lengthBytes: number;
-  previewChars: number;
-  issue(code: IssueCode, severity: Severity, message: string, path?: string): void;
-}
-
-/** What a record contributes beyond its entry (links the session builder needs). */
-export interface RecordExtras {
-  /** toolUseResult.agentId of a Task/Agent result: agent id → tool_use id. */
-  spawnedAgentId?: string;
-  /** First text of a string-content user message (sidechain roots are matched on it). */
-  promptText?: string;
-  /** Task/Agent tool_use prompt, for linking 1.0.x inline sidechains. */
-  taskPrompts?: { toolUseId: string; prompt: string }[];
-  version?: string;
-  cwd?: string;
-  gitBranch?: string;
-  sessionId?: string;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  const t = typeof value;
-  return t === 'object' ? 'an object' : `a ${t}`;
-}
-
-/**
- * The first `max` characters, as a string that does not keep the whole text alive: V8 makes
- * `slice` a view into its parent, so a plain slice of a 1 MB tool output would pin the 1 MB.
- * Concatenating and slicing again flattens the view into a copy of `max + 1` characters.
- */
-function preview(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)} `.slice(0, -1) : text;
-}
-
-const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 function parseUsage(value: unknown): Usage | undefined {
   if (!isObject(value)) return undefined;
@@ -251,21 +208,6 @@ function normalizeContent(
   return undefined;
 }
 
-function parseTimestamp(value: unknown, ctx: RecordContext): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'string') {
-    const ms = Date.parse(value);
-    if (!Number.isNaN(ms)) return ms;
-  }
-  ctx.issue(
-    'wrong-shape',
-    'warning',
-    `At timestamp: expected an ISO date string, got ${JSON.stringify(value)}`,
-    'timestamp',
-  );
-  return undefined;
-}
-
 function stripAnsi(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes are control characters.
   return text.replace(/\u001b\[[0-9;]*m/g, '');
@@ -333,27 +275,9 @@ export function normalizeClaudeCodeRecord(
   record: unknown,
   ctx: RecordContext,
   index: number,
-): {
-  entry: Entry;
-  extras: RecordExtras;
-} {
+): NormalizedRecord {
   const extras: RecordExtras = {};
-  const entry: Entry = {
-    index,
-    fileIndex: ctx.fileIndex,
-    line: ctx.line,
-    offsetBytes: ctx.offsetBytes,
-    lengthBytes: ctx.lengthBytes,
-    type: '',
-    kind: 'unknown',
-    isSidechain: false,
-    isMeta: false,
-    isCompactSummary: false,
-    isVisibleInTranscriptOnly: false,
-    isSynthetic: false,
-    isApiError: false,
-    blocks: [],
-  };
+  const entry = createEntry(ctx, index);
   if (!isObject(record)) {
     ctx.issue('wrong-shape', 'error', `Expected a JSON object per line, got ${typeName(record)}`);
     return { entry, extras };
@@ -477,3 +401,11 @@ export function normalizeClaudeCodeRecord(
   entry.kind = kind;
   return { entry, extras };
 }
+
+/** Claude Code is stateless per record; API calls are its (streamed) assistant entries. */
+export const claudeCodeNormalizer: RecordNormalizer = {
+  dialect: 'claude-code',
+  agent: 'Claude Code',
+  apiCalls: 'assistant-entries',
+  normalize: normalizeClaudeCodeRecord,
+};

@@ -1,0 +1,114 @@
+import type { DialectId, Entry, IssueCode, Severity, TokenCount } from '../../types';
+
+// What every dialect's record normalizer implements, and the small helpers they share. A
+// normalizer knows record shapes only; files, detection and sessions belong to parse-session.ts
+// and session-builder.ts.
+
+export interface RecordContext {
+  fileIndex: number;
+  line: number;
+  offsetBytes: number;
+  lengthBytes: number;
+  previewChars: number;
+  issue(code: IssueCode, severity: Severity, message: string, path?: string): void;
+}
+
+/** What a record contributes beyond its entry (links the session builder needs). */
+export interface RecordExtras {
+  /** toolUseResult.agentId of a Task/Agent result: agent id → tool_use id. */
+  spawnedAgentId?: string;
+  /** First text of a string-content user message (sidechain roots are matched on it). */
+  promptText?: string;
+  /** Task/Agent tool_use prompt, for linking 1.0.x inline sidechains. */
+  taskPrompts?: { toolUseId: string; prompt: string }[];
+  version?: string;
+  cwd?: string;
+  gitBranch?: string;
+  sessionId?: string;
+  /** A model named by a record that is not itself a response (Codex `turn_context`). */
+  model?: string;
+  /** The model's context window as the log states it (Codex `model_context_window`). */
+  contextWindow?: TokenCount;
+  /** The context right after the latest compaction, as the agent estimated it (Codex). */
+  compactedContextTokens?: TokenCount;
+}
+
+export interface NormalizedRecord {
+  entry: Entry;
+  extras: RecordExtras;
+}
+
+/** One input dialect's record → entry mapping. Registered in `registry.ts`. */
+export interface RecordNormalizer {
+  readonly dialect: DialectId;
+  /** The agent named in `Session.meta.agent`. */
+  readonly agent: string;
+  /**
+   * Where API calls come from. `assistant-entries`: every assistant entry is (a streamed part
+   * of) one response, deduplicated by message id (Claude Code). `usage-records`: a call is an
+   * entry carrying `usage` (Codex `token_count`); assistant entries are not calls themselves.
+   */
+  readonly apiCalls: 'assistant-entries' | 'usage-records';
+  /** Normalizes one parsed record. Never throws: shape problems become issues via `ctx`. */
+  normalize(record: unknown, ctx: RecordContext, index: number): NormalizedRecord;
+}
+
+export type Json = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const t = typeof value;
+  return t === 'object' ? 'an object' : `a ${t}`;
+}
+
+/**
+ * The first `max` characters, as a string that does not keep the whole text alive: V8 makes
+ * `slice` a view into its parent, so a plain slice of a 1 MB tool output would pin the 1 MB.
+ * Concatenating and slicing again flattens the view into a copy of `max + 1` characters.
+ */
+export function preview(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)} `.slice(0, -1) : text;
+}
+
+export const num = (value: unknown): number =>
+  typeof value === 'number' && Number.isFinite(value) ? value : 0;
+
+export function parseTimestamp(value: unknown, ctx: RecordContext): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') {
+    const ms = Date.parse(value);
+    if (!Number.isNaN(ms)) return ms;
+  }
+  ctx.issue(
+    'wrong-shape',
+    'warning',
+    `At timestamp: expected an ISO date string, got ${JSON.stringify(value)}`,
+    'timestamp',
+  );
+  return undefined;
+}
+
+/** A blank entry at the context's position, filled in by a normalizer. */
+export function createEntry(ctx: RecordContext, index: number): Entry {
+  return {
+    index,
+    fileIndex: ctx.fileIndex,
+    line: ctx.line,
+    offsetBytes: ctx.offsetBytes,
+    lengthBytes: ctx.lengthBytes,
+    type: '',
+    kind: 'unknown',
+    isSidechain: false,
+    isMeta: false,
+    isCompactSummary: false,
+    isVisibleInTranscriptOnly: false,
+    isSynthetic: false,
+    isApiError: false,
+    blocks: [],
+  };
+}

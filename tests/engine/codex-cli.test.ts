@@ -1,0 +1,346 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createNodeFileSource } from '../../src/cli/node-source';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
+import type { Block, Session } from '../../src/engine/types';
+
+// Codex CLI rollouts (FORMAT.md §11): a hand-written rollout covering every mapping, then the real
+// rollouts in ../shared/corpus checked against figures computed here from the raw lines.
+
+const at = (s: number) => `2026-05-01T09:00:${String(s).padStart(2, '0')}.000Z`;
+const line = (s: number, type: string, payload: unknown) =>
+  JSON.stringify({ timestamp: at(s), type, payload });
+const item = (s: number, payload: unknown) => line(s, 'response_item', payload);
+const event = (s: number, payload: unknown) => line(s, 'event_msg', payload);
+const usage = (input: number, cached: number, output: number, reasoning: number) => ({
+  input_tokens: input,
+  cached_input_tokens: cached,
+  output_tokens: output,
+  reasoning_output_tokens: reasoning,
+  total_tokens: input + output,
+});
+const tokenCount = (s: number, last: ReturnType<typeof usage>, total: ReturnType<typeof usage>) =>
+  event(s, {
+    type: 'token_count',
+    info: { total_token_usage: total, last_token_usage: last, model_context_window: 200_000 },
+    rate_limits: null,
+  });
+
+const call1 = usage(12_000, 2_000, 300, 100);
+const call2 = usage(150_000, 140_000, 500, 50);
+const call3 = usage(9_000, 0, 200, 0);
+const estimate = { ...usage(0, 0, 0, 0), total_tokens: 7_500 };
+const sum = (...us: ReturnType<typeof usage>[]) => ({
+  input_tokens: us.reduce((a, u) => a + u.input_tokens, 0),
+  cached_input_tokens: us.reduce((a, u) => a + u.cached_input_tokens, 0),
+  output_tokens: us.reduce((a, u) => a + u.output_tokens, 0),
+  reasoning_output_tokens: us.reduce((a, u) => a + u.reasoning_output_tokens, 0),
+  total_tokens: us.reduce((a, u) => a + u.total_tokens, 0),
+});
+
+const FIXTURE = [
+  line(0, 'session_meta', {
+    id: 'sess-1',
+    cwd: '/home/dev/garden',
+    originator: 'codex_cli_rs',
+    cli_version: '0.120.0',
+    model_provider: 'openai',
+    git: { branch: 'feature/seeds', commit_hash: 'abc' },
+  }),
+  event(1, { type: 'task_started', turn_id: 't1', model_context_window: 200_000 }),
+  item(1, { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Sandbox rules.' }] }),
+  item(1, {
+    type: 'message',
+    role: 'user',
+    content: [{ type: 'input_text', text: '<environment_context>\n<cwd>/home/dev/garden</cwd>' }],
+  }),
+  line(2, 'turn_context', { turn_id: 't1', cwd: '/home/dev/garden', model: 'gpt-test-1', effort: 'low' }),
+  item(3, {
+    type: 'message',
+    role: 'user',
+    content: [
+      { type: 'input_text', text: 'Plant the tomato seeds.' },
+      { type: 'input_image', image_url: 'data:image/png;base64,AAAA' },
+    ],
+  }),
+  event(3, { type: 'user_message', message: 'Plant the tomato seeds.', images: [] }),
+  event(3, { type: 'token_count', info: null, rate_limits: {} }),
+  item(4, {
+    type: 'reasoning',
+    summary: [{ type: 'summary_text', text: 'Look at the beds.' }],
+    content: null,
+  }),
+  item(4, { type: 'reasoning', summary: [], content: null, encrypted_content: 'xxxxxxxxxx' }),
+  item(5, {
+    type: 'function_call',
+    name: 'shell_command',
+    arguments: JSON.stringify({ command: 'ls beds', workdir: '/home/dev/garden' }),
+    call_id: 'call_a',
+  }),
+  tokenCount(5, call1, sum(call1)),
+  item(6, { type: 'function_call_output', call_id: 'call_a', output: 'bed-1\nbed-2' }),
+  item(7, {
+    type: 'custom_tool_call',
+    status: 'completed',
+    call_id: 'call_b',
+    name: 'apply_patch',
+    input: '*** Begin Patch\n*** Add File: beds/bed-1.md\n+tomato\n*** End Patch',
+  }),
+  item(7, {
+    type: 'local_shell_call',
+    call_id: 'call_c',
+    status: 'completed',
+    action: { type: 'exec', command: ['cat', 'beds/bed-1.md'] },
+  }),
+  item(7, {
+    type: 'web_search_call',
+    status: 'completed',
+    action: { type: 'search', query: 'tomato spacing' },
+  }),
+  event(8, { type: 'exec_command_end', call_id: 'call_c', stdout: 'tomato', exit_code: 0 }),
+  tokenCount(8, call2, sum(call1, call2)),
+  tokenCount(8, call2, sum(call1, call2)),
+  item(9, { type: 'custom_tool_call_output', call_id: 'call_b', output: 'Done.' }),
+  item(9, { type: 'function_call_output', call_id: 'call_c', output: 'tomato' }),
+  line(10, 'compacted', { message: '', replacement_history: [{}, {}, {}] }),
+  line(10, 'turn_context', { turn_id: 't1', model: 'gpt-test-1' }),
+  tokenCount(10, estimate, sum(call1, call2)),
+  event(10, { type: 'context_compacted' }),
+  item(11, {
+    type: 'message',
+    role: 'assistant',
+    content: [{ type: 'output_text', text: 'Seeds planted.' }],
+  }),
+  event(11, { type: 'agent_message', message: 'Seeds planted.' }),
+  tokenCount(11, call3, sum(call1, call2, call3)),
+  item(12, { type: 'hologram', data: 1 }),
+  event(12, { type: 'weather_report', sunny: true }),
+  line(12, 'ghost_record', { type: 'boo' }),
+  event(13, { type: 'task_complete', turn_id: 't1' }),
+].join('\n');
+
+async function parseFixture(name = 'rollout-2026-05-01T09-00-00-sess-1.jsonl', chunkBytes?: number) {
+  return parseSession([createMemorySource(name, `${FIXTURE}\n`)], { chunkBytes });
+}
+
+const entryAt = (session: Session, lineNo: number) => {
+  const entry = session.entries.find((e) => e.line === lineNo);
+  if (!entry) throw new Error(`no entry on line ${lineNo}`);
+  return entry;
+};
+const onlyBlock = (session: Session, lineNo: number): Block => entryAt(session, lineNo).blocks[0];
+
+describe('Codex CLI rollouts (hand-written fixture)', () => {
+  it('fills the session meta from session_meta, turn_context and token_count', async () => {
+    const session = await parseFixture();
+    expect(session.format).toBe('codex-cli');
+    expect(session.meta).toMatchObject({
+      agent: 'Codex CLI',
+      versions: ['0.120.0'],
+      models: ['gpt-test-1'],
+      sessionId: 'sess-1',
+      cwd: '/home/dev/garden',
+      gitBranch: 'feature/seeds',
+      contextWindow: 200_000,
+      startMs: Date.parse(at(0)),
+      endMs: Date.parse(at(13)),
+    });
+    expect(entryAt(session, 1)).toMatchObject({ kind: 'meta', type: 'session_meta' });
+    expect(entryAt(session, 5)).toMatchObject({ kind: 'meta', type: 'turn_context', model: 'gpt-test-1' });
+  });
+
+  it('maps messages: developer and injected context are meta user entries, images are kept', async () => {
+    const session = await parseFixture();
+    expect(entryAt(session, 3)).toMatchObject({ kind: 'user', role: 'user', isMeta: true });
+    expect(entryAt(session, 4)).toMatchObject({ kind: 'user', isMeta: true });
+    expect(entryAt(session, 6)).toMatchObject({ kind: 'user', isMeta: false });
+    expect(entryAt(session, 6).blocks).toEqual([
+      { kind: 'text', text: 'Plant the tomato seeds.', chars: 23 },
+      { kind: 'image', mediaType: 'image/png', base64Chars: 'data:image/png;base64,AAAA'.length },
+    ]);
+    expect(entryAt(session, 26)).toMatchObject({ kind: 'assistant', role: 'assistant' });
+    expect(onlyBlock(session, 26)).toMatchObject({ kind: 'text', text: 'Seeds planted.' });
+    expect(session.userTurns).toBe(1);
+  });
+
+  it('maps reasoning to thinking blocks, summarized or redacted', async () => {
+    const session = await parseFixture();
+    expect(onlyBlock(session, 9)).toEqual({
+      kind: 'thinking',
+      text: 'Look at the beds.',
+      chars: 17,
+      redacted: false,
+    });
+    expect(onlyBlock(session, 10)).toEqual({ kind: 'thinking', text: '', chars: 10, redacted: true });
+  });
+
+  it('maps tool calls and their outputs, paired by call_id', async () => {
+    const session = await parseFixture();
+    expect(onlyBlock(session, 11)).toMatchObject({
+      kind: 'tool-use',
+      id: 'call_a',
+      name: 'shell_command',
+      command: 'ls beds',
+    });
+    expect(onlyBlock(session, 14)).toMatchObject({
+      kind: 'tool-use',
+      id: 'call_b',
+      name: 'apply_patch',
+      filePath: 'beds/bed-1.md',
+    });
+    expect(onlyBlock(session, 15)).toMatchObject({
+      kind: 'tool-use',
+      id: 'call_c',
+      name: 'local_shell_call',
+      command: 'cat beds/bed-1.md',
+    });
+    expect(onlyBlock(session, 16)).toMatchObject({ kind: 'tool-use', name: 'web_search_call' });
+    expect(onlyBlock(session, 16).kind === 'tool-use' && onlyBlock(session, 16)).toMatchObject({
+      inputPreview: expect.stringContaining('tomato spacing'),
+    });
+    expect(entryAt(session, 13)).toMatchObject({ kind: 'user', role: 'user' });
+    expect(onlyBlock(session, 13)).toMatchObject({
+      kind: 'tool-result',
+      toolUseId: 'call_a',
+      text: 'bed-1\nbed-2',
+      chars: 11,
+    });
+    expect(onlyBlock(session, 20)).toMatchObject({ kind: 'tool-result', toolUseId: 'call_b' });
+    // The web search has no call_id and no output record: the only unpaired call.
+    expect(session.toolPairs).toEqual({ matched: 3, unmatchedUses: 1, unmatchedResults: 0 });
+    expect(session.toolResultEntry.get('call_c')).toBe(entryAt(session, 21).index);
+  });
+
+  it('keeps event_msg records as progress or meta entries named by payload.type', async () => {
+    const session = await parseFixture();
+    expect(entryAt(session, 7)).toMatchObject({ kind: 'progress', detailType: 'user_message' });
+    expect(entryAt(session, 17)).toMatchObject({ kind: 'progress', detailType: 'exec_command_end' });
+    expect(entryAt(session, 2)).toMatchObject({ kind: 'meta', detailType: 'task_started' });
+    expect(entryAt(session, 25)).toMatchObject({ kind: 'meta', detailType: 'context_compacted' });
+    expect(entryAt(session, 8)).toMatchObject({ kind: 'meta', detailType: 'token_count' });
+  });
+
+  it('makes one API call per new token_count, with input_tokens as the context', async () => {
+    const session = await parseFixture();
+    // Line 8 has no info, line 19 repeats line 18 (same running total), line 24 is the estimate.
+    expect(session.apiCalls.map((c) => c.line)).toEqual([12, 18, 28]);
+    expect(session.apiCalls[0]).toMatchObject({
+      model: 'gpt-test-1',
+      usage: {
+        inputTokens: 10_000,
+        cacheCreationInputTokens: 0,
+        cacheReadInputTokens: 2_000,
+        outputTokens: 400,
+      },
+      contextTokens: 12_000,
+    });
+    expect(session.apiCalls.map((c) => c.contextTokens)).toEqual([12_000, 150_000, 9_000]);
+    expect(entryAt(session, 12).apiCallIndex).toBe(0);
+    expect(entryAt(session, 19).apiCallIndex).toBeUndefined();
+    expect(session.peakContextTokens).toBe(150_000);
+  });
+
+  it('turns the compacted line into a compaction with pre/post tokens from the counts around it', async () => {
+    const session = await parseFixture();
+    expect(session.compactions).toHaveLength(1);
+    expect(session.compactions[0]).toMatchObject({
+      kind: 'compact',
+      line: 22,
+      trigger: 'auto',
+      preTokens: 150_000,
+      postTokens: 9_000,
+      summaryTokens: 7_500,
+      apiCallBefore: 1,
+      apiCallAfter: 2,
+    });
+    expect(entryAt(session, 22).summaryText).toBe('replacement history: 3 items');
+  });
+
+  it('keeps and counts unknown record kinds, with no errors or warnings', async () => {
+    const session = await parseFixture();
+    expect(session.unknownTypes).toEqual({
+      'response_item:hologram': 1,
+      'event_msg:weather_report': 1,
+      ghost_record: 1,
+    });
+    expect(session.entries).toHaveLength(FIXTURE.split('\n').length);
+    expect(session.issues.map((i) => [i.code, i.severity, i.line])).toEqual([
+      ['unknown-record', 'info', 29],
+      ['unknown-record', 'info', 30],
+      ['unknown-record', 'info', 31],
+    ]);
+  });
+
+  it('reads the same with tiny chunks and without the rollout file name', async () => {
+    const whole = await parseFixture();
+    const chunked = await parseFixture('anything.jsonl', 7);
+    expect(chunked.format).toBe('codex-cli');
+    expect(chunked.entries).toEqual(whole.entries);
+    expect(chunked.apiCalls).toEqual(whole.apiCalls);
+    expect(chunked.compactions).toEqual(whole.compactions);
+  });
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: raw JSON lines are read loosely, on purpose.
+type Raw = Record<string, any>;
+
+const CORPUS = resolve(__dirname, '../../../shared/corpus');
+const codexFiles = existsSync(CORPUS)
+  ? readdirSync(CORPUS, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .flatMap((d) =>
+        readdirSync(join(CORPUS, d.name))
+          .filter((f) => /rollout-.*\.jsonl$/.test(f))
+          .map((f) => join(CORPUS, d.name, f)),
+      )
+      .sort()
+  : [];
+if (codexFiles.length === 0) console.warn(`Codex corpus tests skipped: no rollouts under ${CORPUS}`);
+
+describe.skipIf(codexFiles.length === 0)('Codex CLI rollouts (corpus)', () => {
+  it.each(codexFiles.map((f) => [f.slice(CORPUS.length + 1), f]))('%s', async (_name, path) => {
+    const records: Raw[] = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l));
+    // A token_count is a request when it has last_token_usage and the running total moved (Codex
+    // re-sends the previous count on rate-limit updates and after a compaction).
+    const calls: { line: number; context: number }[] = [];
+    const compactedLines: number[] = [];
+    const callIds: string[] = [];
+    const outputIds = new Set<string>();
+    let lastTotal = '';
+    records.forEach((r, i) => {
+      const p = r.payload ?? {};
+      if (r.type === 'compacted') compactedLines.push(i + 1);
+      if (r.type === 'response_item' && p.type === 'function_call') callIds.push(p.call_id);
+      if (r.type === 'response_item' && /_output$/.test(p.type)) outputIds.add(p.call_id);
+      if (r.type !== 'event_msg' || p.type !== 'token_count' || !p.info?.last_token_usage) return;
+      const total = JSON.stringify(p.info.total_token_usage);
+      if (total !== lastTotal) calls.push({ line: i + 1, context: p.info.last_token_usage.input_tokens });
+      lastTotal = total;
+    });
+
+    const session = await parseSession([createNodeFileSource(path)]);
+    expect(session.format).toBe('codex-cli');
+    expect(session.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(session.entries).toHaveLength(records.length);
+    expect(session.apiCalls.map((c) => c.line)).toEqual(calls.map((c) => c.line));
+    expect(session.apiCalls.map((c) => c.contextTokens)).toEqual(calls.map((c) => c.context));
+    expect(session.compactions.map((c) => c.line)).toEqual(compactedLines);
+    for (const c of session.compactions) {
+      const before = calls.filter((x) => x.line < c.line).at(-1);
+      const after = calls.find((x) => x.line > c.line);
+      expect(c.kind).toBe('compact');
+      expect(c.preTokens).toBe(before?.context);
+      expect(c.postTokens).toBe(after?.context);
+    }
+    for (const id of callIds) {
+      expect(outputIds.has(id), `function_call ${id} has an output`).toBe(true);
+      expect(session.toolResultEntry.has(id)).toBe(true);
+      expect(session.toolUseEntry.has(id)).toBe(true);
+    }
+  });
+});
