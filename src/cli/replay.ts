@@ -5,6 +5,13 @@ import { computeReplay } from '../engine/replay/compute-replay';
 import { formatReplayDump } from '../engine/replay/dump';
 import { prepareReplay } from '../engine/replay/prepare';
 import type { SummaryModelId } from '../engine/replay/summary-size';
+import {
+  computeSweep,
+  getSweepableKnobs,
+  MAX_SWEEP_STEPS,
+  type SweepRange,
+  type SweepResult,
+} from '../engine/replay/sweep';
 import { DEFAULT_STRATEGY_ID, getStrategy } from '../engine/strategies/registry';
 import { getSessionInfo } from '../engine/strategies/types';
 import { estimateTextTokens } from '../engine/tokens/estimate';
@@ -19,7 +26,9 @@ export const REPLAY_USAGE = `  compactlab replay <session.jsonl> [subagent files
       --[no-]auto-compact --no-compact --session-memory N|<summary.md> --summary-model recorded|ratio
       Session memory: a size in tokens, or a text file (Claude Code's
       <session-id>/session-memory/summary.md; also taken when given among the files) sized by
-      Claude Code's estimate.`;
+      Claude Code's estimate.
+      --sweep <knob>=<from>:<to>:<steps>  re-run for each value of one numeric knob (a knob key
+      or one of the flags above, e.g. pct=100:30:15) and print one line per value.`;
 
 type Out = (text: string) => void;
 
@@ -56,6 +65,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
       'auto-compact': { type: 'boolean' },
       'no-compact': { type: 'boolean' },
       'session-memory': { type: 'string' },
+      sweep: { type: 'string' },
       ...Object.fromEntries(Object.keys(NUMBER_FLAGS).map((k) => [k, { type: 'string' as const }])),
     },
   });
@@ -110,9 +120,59 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     process.stderr.write(`compactlab replay: --summary-model is recorded or ratio, got "${summaryModel}"\n`);
     return 2;
   }
+  if (values.sweep !== undefined) {
+    const range = parseSweepArg(values.sweep, strategy.id);
+    if (typeof range === 'string') {
+      process.stderr.write(`compactlab replay: --sweep ${range}\n`);
+      return 2;
+    }
+    const sweep = await computeSweep(prepared, strategy.id, knobs as never, range, { summaryModel });
+    if (values.json) out(JSON.stringify(sweep, null, 2));
+    else out([...formatSweepLines(sweep), ...notes.map((n) => `note: ${n}`)].join('\n'));
+    return 0;
+  }
   const result = computeReplay(prepared, strategy.id, knobs, { summaryModel });
   result.notes.push(...notes);
   if (values.json) out(JSON.stringify(toJson(result), null, 2));
   else out([formatReplayDump(prepared, result), ...notes.map((n) => `note: ${n}`)].join('\n'));
   return 0;
+}
+
+/** `<knob>=<from>:<to>:<steps>`, the knob a key of the strategy or a flag name; a string is the error. */
+function parseSweepArg(arg: string, strategyId: string): SweepRange | string {
+  const m = /^([\w-]+)=([^:]+):([^:]+):(\d+)$/.exec(arg.trim());
+  const knobs = getSweepableKnobs(strategyId).map((s) => s.key);
+  if (!m) return `expects <knob>=<from>:<to>:<steps>, got "${arg}"`;
+  const knob = NUMBER_FLAGS[m[1]!] ?? m[1]!;
+  if (!knobs.includes(knob)) return `"${m[1]}" is not a numeric knob of ${strategyId} (${knobs.join(', ')})`;
+  const [from, to, steps] = [
+    Number(m[2]!.replace(/[_,]/g, '')),
+    Number(m[3]!.replace(/[_,]/g, '')),
+    Number(m[4]),
+  ];
+  if (!Number.isFinite(from) || !Number.isFinite(to))
+    return `expects numbers for <from> and <to>, got "${arg}"`;
+  if (steps < 1 || steps > MAX_SWEEP_STEPS) return `expects 1 to ${MAX_SWEEP_STEPS} steps, got ${steps}`;
+  return { knob, from, to, steps };
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** One line per swept value. */
+export function formatSweepLines(sweep: SweepResult): string[] {
+  return sweep.points.map((p) =>
+    [
+      `${sweep.knob}=${p.value}`,
+      `compactions ${p.events.compact}`,
+      `clearings ${p.events.microcompact}`,
+      p.events.blocked > 0 ? `blocked ${p.events.blocked}` : '',
+      `matched ${p.matchedReal}/${p.expectedReal}`,
+      `peak ${fmt(p.peakContextTokens)}`,
+      `summarized ${fmt(p.summarizedTokens)}`,
+      `summaries ${fmt(p.summaryTokens)}`,
+      `first ${p.firstCompactApiCall === undefined ? '-' : `call ${p.firstCompactApiCall}`}`,
+    ]
+      .filter(Boolean)
+      .join('  '),
+  );
 }

@@ -6,19 +6,19 @@ import {
   type EngineRequestKind,
   type EngineResults,
   type FromWorker,
-  type ParseProgressMessage,
+  type ProgressOf,
   type ToWorker,
 } from './protocol';
 
-export interface RequestOptions {
+export interface RequestOptions<K extends EngineRequestKind = EngineRequestKind> {
   signal?: AbortSignal;
-  onProgress?: (progress: ParseProgressMessage) => void;
+  onProgress?: (progress: ProgressOf<K>) => void;
 }
 
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
-  onProgress?: (progress: ParseProgressMessage) => void;
+  onProgress?: (progress: never) => void;
 }
 
 function createError(name: string, message: string): Error {
@@ -30,7 +30,7 @@ function createError(name: string, message: string): Error {
 export interface EngineClient {
   request<K extends EngineRequestKind>(
     request: Extract<EngineRequest, { kind: K }>,
-    options?: RequestOptions,
+    options?: RequestOptions<K>,
   ): Promise<EngineResults[K]>;
   terminate(): void;
 }
@@ -46,7 +46,8 @@ export function createEngineClient(worker: Worker): EngineClient {
     if (!entry) return; // cancelled already
     switch (message.type) {
       case 'progress':
-        entry.onProgress?.(message.progress);
+        // The worker sends the progress type of the request's kind (protocol.ts `EngineProgress`).
+        entry.onProgress?.(message.progress as never);
         return;
       case 'result':
         pending.delete(message.id);

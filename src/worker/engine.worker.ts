@@ -136,7 +136,9 @@ async function handle(
     }
     case 'replay': {
       const state = getLoaded(request.sessionId);
-      return handleReplayOp(state.session, state.sources, request.request, signal);
+      return handleReplayOp(state.session, state.sources, request.request, signal, (progress) =>
+        post({ type: 'progress', id, progress }),
+      );
     }
   }
 }

@@ -12,6 +12,7 @@ import type { TokenTable } from '../engine/query/token-table';
 import type { CompactionRequest } from '../engine/compact/types';
 import type { ReplayResult, EventRequestSpec } from '../engine/replay/types';
 import type { SummaryModelId } from '../engine/replay/summary-size';
+import type { SweepProgress, SweepRange, SweepResult } from '../engine/replay/sweep';
 import type { KnobSpec, KnobValue, ManualCompactionRequest } from '../engine/strategies/types';
 import type { SummariesOp, SummariesResult } from '../engine/summarize/session-ops';
 import type { ParseIssue, TokenCount } from '../engine/types';
@@ -63,7 +64,17 @@ export type ReplayOp =
       /** Real summaries' sizes by API call index (`ReplayOptions.suppliedSummaryTokens`). */
       suppliedSummaryTokens?: Record<number, TokenCount>;
     }
-  | { op: 'request'; spec: EventRequestSpec; elideBase64?: boolean };
+  | { op: 'request'; spec: EventRequestSpec; elideBase64?: boolean }
+  /** A knob sweep (engine/replay/sweep.ts): progress as `SweepProgress`, cancellable. */
+  | {
+      op: 'sweep';
+      strategyId: string;
+      knobs: Record<string, KnobValue>;
+      range: SweepRange;
+      summaryModel: SummaryModelId;
+      manual?: ManualCompactionRequest[];
+      suppliedSummaryTokens?: Record<number, TokenCount>;
+    };
 
 export type ReplayReply =
   | {
@@ -79,7 +90,8 @@ export type ReplayReply =
     }
   /** Series are transferred. `clearedEntries`: entry holding a cleared result → event index. */
   | { op: 'run'; result: ReplayResult; clearedEntries: Record<number, number> }
-  | { op: 'request'; request: CompactionRequest };
+  | { op: 'request'; request: CompactionRequest }
+  | { op: 'sweep'; result: SweepResult };
 
 export type EngineRequestKind = EngineRequest['kind'];
 
@@ -121,6 +133,19 @@ export interface ParseProgressMessage {
   fileIndex: number;
 }
 
+export type { SweepProgress };
+
+/** What a request's progress messages carry, by request kind (others send none). */
+export interface EngineProgress {
+  load: ParseProgressMessage;
+  /** Only the `sweep` operation reports progress. */
+  replay: SweepProgress;
+}
+
+export type ProgressOf<K extends EngineRequestKind> = K extends keyof EngineProgress
+  ? EngineProgress[K]
+  : never;
+
 /** UI thread → worker. */
 export type ToWorker =
   | { type: 'request'; id: number; request: EngineRequest }
@@ -134,7 +159,7 @@ export interface WorkerError {
 
 /** Worker → UI thread. */
 export type FromWorker =
-  | { type: 'progress'; id: number; progress: ParseProgressMessage }
+  | { type: 'progress'; id: number; progress: EngineProgress[keyof EngineProgress] }
   | { type: 'result'; id: number; result: EngineResults[EngineRequestKind] }
   | { type: 'error'; id: number; error: WorkerError };
 

@@ -1,11 +1,12 @@
 // The worker side of the replay: prepares a session once (kept beside it), re-runs a strategy
-// for each knob change, and builds the summarizer request of an event on demand. Only plain data
+// for each knob change (or for each value of a swept knob), and builds the summarizer request of an event on demand. Only plain data
 // and transferable typed arrays go back (protocol.ts, `ReplayOp`).
 
 import { buildCompactionRequest } from '../engine/compact/build-request';
 import type { ByteSource } from '../engine/parse/source';
 import { computeReplay } from '../engine/replay/compute-replay';
 import { type PreparedReplay, prepareReplay } from '../engine/replay/prepare';
+import { computeSweep, type SweepProgress } from '../engine/replay/sweep';
 import { getReplayTransferables } from '../engine/replay/types';
 import { getStrategy, STRATEGIES } from '../engine/strategies/registry';
 import { getSessionInfo } from '../engine/strategies/types';
@@ -34,6 +35,7 @@ export async function handleReplayOp(
   sources: ByteSource[],
   op: ReplayOp,
   signal: AbortSignal,
+  onProgress?: (progress: SweepProgress) => void,
 ): Promise<{ result: ReplayReply; transfer?: Transferable[] }> {
   switch (op.op) {
     case 'setup': {
@@ -68,6 +70,17 @@ export async function handleReplayOp(
         if (entryIndex !== undefined) clearedEntries[entryIndex] = eventIndex;
       }
       return { result: { op: 'run', result, clearedEntries }, transfer: getReplayTransferables(result) };
+    }
+    case 'sweep': {
+      const p = getPrepared(session);
+      const result = await computeSweep(p, op.strategyId, op.knobs, op.range, {
+        summaryModel: op.summaryModel,
+        manual: op.manual,
+        suppliedSummaryTokens: op.suppliedSummaryTokens,
+        signal,
+        onProgress,
+      });
+      return { result: { op: 'sweep', result } };
     }
     case 'request': {
       const spec = op.spec;

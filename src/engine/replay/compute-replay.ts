@@ -360,10 +360,12 @@ export function computeReplay(
       const supplied = options.suppliedSummaryTokens?.[calls[k]!];
       const near = nearReal === undefined || model.id !== 'recorded' ? undefined : real[nearReal];
       let summaryTokens: TokenCount;
-      let continuationTokens = getContinuationOverheadTokens({
-        ...action.continuation,
-        transcriptPath: prepared.transcriptPath,
-      });
+      let continuationTokens =
+        action.summaryOverheadTokens ??
+        getContinuationOverheadTokens({
+          ...action.continuation,
+          transcriptPath: prepared.transcriptPath,
+        });
       let reattachedTokens = action.restoration.totalTokens;
       event.reattachedSource = 'computed';
       if (action.summaryTokens !== undefined) {
@@ -395,6 +397,11 @@ export function computeReplay(
         frozen = synth + liveTokens(oldSL, action.keepFromPos);
         event.keptFromEntryIndex = ctxEntry[oldSL];
         event.keptTokens = frozen;
+      }
+      if (action.keptMessages) {
+        // Re-sent verbatim from wherever they were: frozen with the summary like a 'from' part.
+        frozen += action.keptMessages.tokens;
+        event.keptTokens = (event.keptTokens ?? 0) + action.keptMessages.tokens;
       }
       synth = frozen + summaryTokens + continuationTokens + reattachedTokens;
       synthKept = frozen;

@@ -211,7 +211,17 @@ export function prepareReplay(session: Session): PreparedReplay {
     return lo;
   };
   const callPos = new Int32Array(n + 1);
-  for (let k = 0; k < n; k++) callPos[k] = posAtOrAfter(session.apiCalls[calls[k]!]!.firstEntryIndex);
+  for (let k = 0; k < n; k++) {
+    const call = session.apiCalls[calls[k]!]!;
+    let pos = posAtOrAfter(call.firstEntryIndex);
+    // Codex rollouts log a call's usage (`token_count`) after its response items: the call's first
+    // line is the first of the assistant items just before it (not before the previous call's usage).
+    if (session.files[call.fileIndex]?.dialect === 'codex-cli') {
+      const floor = k > 0 ? posAtOrAfter(session.apiCalls[calls[k - 1]!]!.firstEntryIndex) : 0;
+      while (pos > floor && entries[ctxEntry[pos - 1]!]!.kind === 'assistant') pos--;
+    }
+    callPos[k] = pos;
+  }
   callPos[n] = m;
   /** Main-call position of the last call starting before `entryIndex` (−1 if none). */
   const callBefore = (entryIndex: number): number => {

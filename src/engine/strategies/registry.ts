@@ -1,5 +1,7 @@
 import { API_CONTEXT_EDITING_STRATEGY } from './api-context-editing';
 import { CLAUDE_CODE_STRATEGY } from './claude-code';
+import { CODEX_STRATEGY } from './codex';
+import type { DialectId } from '../types';
 import type { CompactionStrategy, KnobValue } from './types';
 
 // Every strategy the replay knows. Adding one: a file next to claude-code.ts and a line here.
@@ -7,9 +9,18 @@ import type { CompactionStrategy, KnobValue } from './types';
 // biome-ignore lint/suspicious/noExplicitAny: strategies differ in their knob types; each validates its own input.
 type AnyStrategy = CompactionStrategy<any>;
 
-export const STRATEGIES: readonly AnyStrategy[] = [CLAUDE_CODE_STRATEGY, API_CONTEXT_EDITING_STRATEGY];
+export const STRATEGIES: readonly AnyStrategy[] = [
+  CLAUDE_CODE_STRATEGY,
+  API_CONTEXT_EDITING_STRATEGY,
+  CODEX_STRATEGY,
+];
 
 export const DEFAULT_STRATEGY_ID = CLAUDE_CODE_STRATEGY.id;
+
+/** The strategy of the agent that wrote the log: what the replay shows first. */
+export function getDefaultStrategyId(format: DialectId | undefined): string {
+  return format === 'codex-cli' ? CODEX_STRATEGY.id : DEFAULT_STRATEGY_ID;
+}
 
 /** The strategy with this id; throws a RangeError naming the known ids. */
 export function getStrategy(id: string): CompactionStrategy<Record<string, KnobValue>> {

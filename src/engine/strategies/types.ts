@@ -3,7 +3,7 @@ import type { Restoration, RestoredFile } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
 import type { PreparedReplay } from '../replay/prepare';
 import type { CompactMechanism, ThresholdLine } from '../replay/types';
-import type { TokenCount } from '../types';
+import type { DialectId, TokenCount } from '../types';
 
 // The one interface every compaction strategy implements (Claude Code now; Cline, Codex,
 // OpenCode, Gemini CLI, Roo, API context editing later). The replay loop (replay/compute-replay.ts)
@@ -115,6 +115,16 @@ export type StrategyAction =
       continuation: Omit<ContinuationOptions, 'transcriptPath'>;
       requestVariant: RequestVariant;
       customInstructions?: string;
+      /**
+       * Tokens of the summary message's own text, in place of Claude Code's continuation message
+       * (another agent's prefix, e.g. Codex's summary_prefix.md).
+       */
+      summaryOverheadTokens?: TokenCount;
+      /**
+       * Messages re-sent verbatim after the compaction wherever they were in the history (Codex's
+       * most recent user messages): their tokens, frozen with the summary.
+       */
+      keptMessages?: { entryIndices: number[]; tokens: TokenCount };
       note?: string;
     };
 
@@ -149,6 +159,10 @@ export interface SessionInfo {
    * compaction in between: above an auto-compact threshold, auto-compact was off.
    */
   continuedPeakTokens: TokenCount;
+  /** The log's dialect. */
+  format?: DialectId;
+  /** The window the log states (Codex's `model_context_window`), when it states one. */
+  contextWindow?: TokenCount;
 }
 
 /** Reads what `getSessionKnobs` needs from a prepared session. */
@@ -167,6 +181,8 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
     autoCompactions: real.filter((r) => r.kind === 'compact' && r.trigger === 'auto').length,
     microcompactions: real.filter((r) => r.kind === 'microcompact').length,
     continuedPeakTokens,
+    format: session.format,
+    contextWindow: session.meta.contextWindow,
   };
 }
 

@@ -3,7 +3,8 @@ import type { EventRequestSpec } from '../../engine/replay/types';
 import { getEngineClient } from '../../worker/engine-client';
 import type { ReplayReply, SessionId } from '../../worker/protocol';
 import { sessionKey } from '../queries';
-import type { ReplayRunParams } from './replay-store';
+import type { SweepProgress } from '../../engine/replay/sweep';
+import type { ReplayRunParams, ReplaySweepParams } from './replay-store';
 
 // queryOptions factories for the replay. A knob change is a new key: the previous run stays on
 // screen (placeholderData) until the new one arrives; a superseded run is cancelled.
@@ -60,6 +61,45 @@ export function replayRequestQuery(sessionId: SessionId, spec: EventRequestSpec)
         { kind: 'replay', sessionId, request: { op: 'request', spec, elideBase64: true } },
         { signal },
       )) as Reply<'request'>,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 60_000,
+    retry: false,
+    structuralSharing: false,
+  });
+}
+
+/** A knob sweep; `onProgress` hears the worker's progress (not part of the key). */
+export function replaySweepQuery(params: ReplaySweepParams, onProgress?: (progress: SweepProgress) => void) {
+  const { sessionId, strategyId, baseKnobs, range, summaryModel, manual, suppliedSummaryTokens } = params;
+  return queryOptions({
+    queryKey: [
+      ...sessionKey(sessionId),
+      'replay',
+      'sweep',
+      strategyId,
+      JSON.stringify(baseKnobs),
+      JSON.stringify(range),
+      summaryModel,
+      JSON.stringify(manual),
+      JSON.stringify(suppliedSummaryTokens),
+    ],
+    queryFn: async ({ signal }) =>
+      (await getEngineClient().request(
+        {
+          kind: 'replay',
+          sessionId,
+          request: {
+            op: 'sweep',
+            strategyId,
+            knobs: baseKnobs,
+            range,
+            summaryModel,
+            manual,
+            suppliedSummaryTokens,
+          },
+        },
+        { signal, onProgress },
+      )) as Reply<'sweep'>,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 60_000,
     retry: false,

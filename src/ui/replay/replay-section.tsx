@@ -8,11 +8,12 @@ import { ReplayEventCard } from './event-card';
 import { ReplayKnobs } from './replay-knobs';
 import { describeReplayEvent } from './replay-overlay';
 import { useReplayStore } from './replay-store';
+import { SweepPanel } from './sweep-panel';
 import { useDebouncedRunParams, useReplayKnobs, useReplayRun, useReplaySetup } from './use-replay';
 import './replay.css';
 
 // The replay strip under the timeline: on/off, how the replay compares with the log, the knobs
-// beyond the thresholds, and the open event card.
+// beyond the thresholds, the knob sweep, and the open event card.
 
 function outcomeText(o: RealOutcome): string {
   const where = o.afterApiCall === undefined ? 'before the first call' : `after call ${o.afterApiCall}`;
@@ -160,6 +161,8 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const params = useReplayStore((s) => s.runParams);
   const openEvent = useReplayStore((s) => s.openEvent);
   const openEventCard = useReplayStore((s) => s.openEventCard);
+  const sweepOpen = useReplayStore((s) => s.sweepOpen);
+  const setSweepOpen = useReplayStore((s) => s.setSweepOpen);
   const run = useReplayRun();
   const current = params?.sessionId === sessionId ? run.data : undefined;
   const result = current?.result;
@@ -235,6 +238,16 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
             >
               {knobsOpen ? 'Hide knobs' : 'More knobs'}
             </button>
+            <button
+              type="button"
+              className="btn small"
+              data-testid="sweep-open"
+              aria-expanded={sweepOpen}
+              title="Re-run the replay for a range of one knob's values"
+              onClick={() => setSweepOpen(!sweepOpen)}
+            >
+              Sweep…
+            </button>
             <ManualControls sessionId={sessionId} />
           </>
         )}
@@ -260,6 +273,9 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
             </button>
           ))}
         </div>
+      )}
+      {enabled && sweepOpen && setup.data && (
+        <SweepPanel key={setup.data.strategyId} sessionId={sessionId} specs={setup.data.knobSpecs} />
       )}
       {enabled && knobsOpen && setup.data && knobs && (
         <>

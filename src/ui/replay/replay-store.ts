@@ -1,8 +1,10 @@
 import { create } from 'zustand';
 import type { SummaryModelId } from '../../engine/replay/summary-size';
+import type { SweepRange } from '../../engine/replay/sweep';
 import type { KnobValue, ManualCompactionRequest } from '../../engine/strategies/types';
 import type { TokenCount } from '../../engine/types';
 import type { SessionId } from '../../worker/protocol';
+import { useUiStore } from '../store';
 
 // The replay's UI state: knob overrides beyond the threshold knobs (those live in the main
 // store, shared with the timeline's knobs bar), the summary size model, which event card is open,
@@ -28,6 +30,12 @@ export interface ReplayRunParams {
   suppliedSummaryTokens: Record<number, TokenCount>;
 }
 
+/** A knob sweep as Run froze it: later knob edits (a click on a result) do not re-run it. */
+export interface ReplaySweepParams extends Omit<ReplayRunParams, 'knobs'> {
+  baseKnobs: Record<string, KnobValue>;
+  range: SweepRange;
+}
+
 /** Stands in for the run parameters before the first run (a disabled query's key). */
 export const NO_RUN_PARAMS: ReplayRunParams = {
   sessionId: -1,
@@ -42,6 +50,8 @@ export interface ReplayUiState {
   /** The session the overrides belong to; a new session resets them. */
   sessionId?: SessionId;
   strategyId: string;
+  /** The user picked the strategy: a new session no longer picks it by its format. */
+  strategyChosen: boolean;
   enabled: boolean;
   knobsOpen: boolean;
   overrides: Record<string, KnobValue>;
@@ -52,9 +62,14 @@ export interface ReplayUiState {
   sessionMemoryText?: string;
   /** What the overlay, the cards and the transcript marks show (debounced knob changes). */
   runParams?: ReplayRunParams;
+  sweepOpen: boolean;
+  /** The sweep to show (its result is in TanStack Query); undefined: none, or cancelled. */
+  sweep?: ReplaySweepParams;
 
   initSession(sessionId: SessionId): void;
   setStrategy(strategyId: string): void;
+  /** The session's own agent's strategy, unless the user picked one. */
+  setDefaultStrategy(strategyId: string): void;
   setEnabled(enabled: boolean): void;
   setKnobsOpen(open: boolean): void;
   setOverride(key: string, value: KnobValue): void;
@@ -65,15 +80,21 @@ export interface ReplayUiState {
   openEventCard(index: number | undefined): void;
   setSessionMemoryText(text: string | undefined): void;
   setRunParams(params: ReplayRunParams | undefined): void;
+  setSweepOpen(open: boolean): void;
+  setSweep(sweep: ReplaySweepParams | undefined): void;
+  /** Sets one knob where the replay reads it: the knobs bar's store for thresholds, else an override. */
+  setKnob(key: string, value: KnobValue): void;
 }
 
 export const useReplayStore = create<ReplayUiState>()((set) => ({
   strategyId: 'claude-code',
+  strategyChosen: false,
   enabled: true,
   knobsOpen: false,
   overrides: {},
   summaryModel: 'recorded',
   manual: [],
+  sweepOpen: false,
 
   initSession: (sessionId) =>
     set({
@@ -83,8 +104,11 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
       openEvent: undefined,
       runParams: undefined,
       sessionMemoryText: undefined,
+      sweep: undefined,
     }),
-  setStrategy: (strategyId) => set({ strategyId, openEvent: undefined }),
+  setStrategy: (strategyId) => set({ strategyId, strategyChosen: true, openEvent: undefined }),
+  setDefaultStrategy: (strategyId) =>
+    set((s) => (s.strategyChosen || s.strategyId === strategyId ? {} : { strategyId, openEvent: undefined })),
   setEnabled: (enabled) => set({ enabled, openEvent: undefined }),
   setKnobsOpen: (knobsOpen) => set({ knobsOpen }),
   setOverride: (key, value) => set((s) => ({ overrides: { ...s.overrides, [key]: value } })),
@@ -96,4 +120,13 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
   openEventCard: (openEvent) => set({ openEvent }),
   setSessionMemoryText: (sessionMemoryText) => set({ sessionMemoryText }),
   setRunParams: (runParams) => set({ runParams }),
+  setSweepOpen: (sweepOpen) => set({ sweepOpen }),
+  setSweep: (sweep) => set({ sweep }),
+  setKnob: (key, value) => {
+    // Overrides win over the knobs bar (use-replay.ts `useReplayKnobs`): set both when both hold it.
+    if ((THRESHOLD_KNOB_KEYS as readonly string[]).includes(key)) {
+      useUiStore.getState().setKnobs({ [key]: value } as never);
+      set((s) => (key in s.overrides ? { overrides: { ...s.overrides, [key]: value } } : {}));
+    } else set((s) => ({ overrides: { ...s.overrides, [key]: value } }));
+  },
 }));

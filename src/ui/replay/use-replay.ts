@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
+import { getDefaultStrategyId } from '../../engine/strategies/registry';
 import type { KnobValue } from '../../engine/strategies/types';
 import { estimateTextTokens } from '../../engine/tokens/estimate';
 import type { TokenCount } from '../../engine/types';
@@ -16,15 +17,27 @@ export const REPLAY_DEBOUNCE_MS = 120;
 /** The strategy's setup for this session; pushes the log's own threshold knobs once per session. */
 export function useReplaySetup(sessionId: SessionId) {
   const strategyId = useReplayStore((s) => s.strategyId);
+  const format = useQuery(sessionSummaryQuery(sessionId)).data?.format;
+  const wanted = getDefaultStrategyId(format);
+  // A new session shows its own agent's strategy first (Codex rollouts: Codex), unless the user
+  // picked one; its knobs are pushed once that strategy's setup is in.
+  useEffect(() => {
+    if (useReplayStore.getState().sessionId !== sessionId)
+      useReplayStore.getState().setDefaultStrategy(wanted);
+  }, [sessionId, wanted]);
   const query = useQuery(replaySetupQuery(sessionId, strategyId));
   const data = query.data;
   useEffect(() => {
-    if (!data || useReplayStore.getState().sessionId === sessionId) return;
+    const state = useReplayStore.getState();
+    if (!data || state.sessionId === sessionId) return;
+    if (!state.strategyChosen && state.strategyId !== wanted) return;
     const thresholds: Record<string, KnobValue> = {};
-    for (const key of THRESHOLD_KNOB_KEYS) thresholds[key] = data.sessionKnobs[key];
+    // Only the knobs this strategy has: the others keep the bar's values.
+    for (const key of THRESHOLD_KNOB_KEYS)
+      if (data.sessionKnobs[key] !== undefined) thresholds[key] = data.sessionKnobs[key];
     useUiStore.getState().setKnobs(thresholds as never);
     useReplayStore.getState().initSession(sessionId);
-  }, [data, sessionId]);
+  }, [data, sessionId, wanted]);
   return query;
 }
 

@@ -6,7 +6,7 @@ import {
   type ThresholdProfileId,
   type Thresholds,
 } from '../../engine/thresholds';
-import { formatCount } from '../common/format';
+import { formatCount, formatTokensShort } from '../common/format';
 import { useUiStore } from '../store';
 import { THRESHOLD_STYLES } from './draw-timeline';
 
@@ -86,6 +86,11 @@ export function KnobsBar({ thresholds }: { thresholds: Thresholds }) {
         >
           <option value={DEFAULT_CONTEXT_WINDOW}>200k</option>
           <option value={EXTENDED_CONTEXT_WINDOW}>1M</option>
+          {/* A window the log states (e.g. Codex's model_context_window) that is neither. */}
+          {knobs.contextWindow !== DEFAULT_CONTEXT_WINDOW &&
+            knobs.contextWindow !== EXTENDED_CONTEXT_WINDOW && (
+              <option value={knobs.contextWindow}>{formatTokensShort(knobs.contextWindow)}</option>
+            )}
         </select>
       </label>
       <NumberKnob

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeBigSession } from './big-session';
+import { expect, openEmpty, SAMPLES_DIR, shoot, test } from './fixtures';
+
+// The knob sweep: the replay re-run in the worker for each value of one knob, with progress and
+// cancel; a value's button sets the knob and the main replay follows.
+
+const INDEX = path.join(SAMPLES_DIR, 'index.json');
+
+test.describe('knob sweep', () => {
+  test('sweeps the auto-compact % on the sample; a value sets the knob', async ({ page }, testInfo) => {
+    test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
+    await page.goto('/');
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    await expect(page.getByTestId('replay-compare')).toBeVisible();
+    await page.getByTestId('sweep-open').click();
+    await page.getByTestId('sweep-knob').selectOption('autocompactPctOverride');
+    await page.getByTestId('sweep-from').fill('30');
+    await page.getByTestId('sweep-to').fill('100');
+    await page.getByTestId('sweep-steps').fill('15');
+    await page.getByTestId('sweep-run').click();
+
+    const rows = page.getByTestId('sweep-row');
+    await expect(rows).toHaveCount(15);
+    await expect(page.getByTestId('sweep-chart')).toHaveAttribute('data-points', '15');
+    await expect(page.getByTestId('sweep-progress')).toHaveCount(0);
+    const values = await rows.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-value'))));
+    expect(values[0]).toBe(30);
+    expect(values[values.length - 1]).toBe(100);
+    // A higher threshold never compacts more.
+    const fired = await rows.evaluateAll((els) =>
+      els.map((el) => Number(el.getAttribute('data-compactions'))),
+    );
+    for (let i = 1; i < fired.length; i++) expect(fired[i]!).toBeLessThanOrEqual(fired[i - 1]!);
+    expect(fired[0]!).toBeGreaterThan(fired[fired.length - 1]!);
+    await shoot(page, testInfo, 'sweep-sample');
+
+    // 50%: the knobs bar shows it and the main replay runs it (the sweep's figure).
+    const row = page.locator('[data-testid="sweep-row"][data-value="50"]');
+    const expected = await row.getAttribute('data-compactions');
+    await row.getByRole('button').click();
+    await expect(page.getByTestId('knob-pct')).toHaveValue('50');
+    await expect(row).toHaveClass(/current/);
+    await expect(page.getByTestId('replay-event-count')).toContainText(`${expected} compactions`);
+    await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
+    await expect(page.getByTestId('threshold-autocompact')).toHaveAttribute('data-value', '84000');
+    // The sweep froze its knobs: the result stays.
+    await expect(rows).toHaveCount(15);
+    await shoot(page, testInfo, 'sweep-picked');
+  });
+
+  test('a long sweep shows progress and can be cancelled', async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    const file = testInfo.outputPath('big-sweep.jsonl');
+    writeBigSession(file, 20_000, 40);
+    await openEmpty(page);
+    await page.getByTestId('file-input').setInputFiles(file);
+    await expect(page.getByTestId('session-header')).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByTestId('replay-event-count')).toBeVisible({ timeout: 30_000 });
+    await page.getByTestId('sweep-open').click();
+    await page.getByTestId('sweep-knob').selectOption('contextWindow');
+    await page.getByTestId('sweep-from').fill('100000');
+    await page.getByTestId('sweep-to').fill('1000000');
+    await page.getByTestId('sweep-steps').fill('200');
+    await page.getByTestId('sweep-run').click();
+
+    const progress = page.getByTestId('sweep-progress');
+    await expect(progress).toBeVisible();
+    await expect(async () =>
+      expect(Number(await progress.getAttribute('data-done'))).toBeGreaterThan(0),
+    ).toPass();
+    expect(await progress.getAttribute('data-total')).toBe('200');
+    await shoot(page, testInfo, 'sweep-progress');
+    await page.getByTestId('sweep-cancel').click();
+    await expect(progress).toHaveCount(0);
+    await expect(page.getByTestId('sweep-notice')).toContainText(/Cancelled after \d+ of 200 values/);
+    await expect(page.getByTestId('sweep-row')).toHaveCount(0);
+    // The worker is free again: the main replay still answers a knob change.
+    await page.getByTestId('knob-pct').fill('60');
+    await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
+    await expect(page.getByTestId('sweep-run')).toBeEnabled();
+  });
+});

@@ -1,0 +1,364 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import {
+  DEFAULT_SWEEP_STEPS,
+  MAX_SWEEP_STEPS,
+  type SweepPoint,
+  type SweepProgress,
+  type SweepResult,
+} from '../../engine/replay/sweep';
+import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
+import type { SessionId } from '../../worker/protocol';
+import { formatCount, formatTokensShort } from '../common/format';
+import { ProgressBar } from '../top-bar/load-progress';
+import { replaySweepQuery } from './replay-queries';
+import { type ReplaySweepParams, useReplayStore } from './replay-store';
+import { useReplayKnobs } from './use-replay';
+import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
+
+// The knob sweep: the replay re-run in the worker for each value of one numeric knob, shown as a
+// line chart (compactions fired, real ones matched) and a table. A value's button sets the knob,
+// so the main replay shows it. Run freezes the other knobs; Cancel aborts the worker's loop.
+
+const CHART_WIDTH_PX = 380;
+const CHART_HEIGHT_PX = 150;
+const PAD = { left: 30, right: 10, top: 10, bottom: 22 };
+
+function formatValue(value: number, unit: KnobSpec['unit']): string {
+  if (unit === 'percent') return `${value}%`;
+  if (unit === 'tokens') return formatTokensShort(value);
+  return formatCount(value);
+}
+
+function SweepChart({
+  result,
+  current,
+  onPick,
+}: {
+  result: SweepResult;
+  current: KnobValue;
+  onPick: (value: number) => void;
+}) {
+  const { points, unit } = result;
+  const xs = points.map((p) => p.value);
+  const xMin = Math.min(...xs);
+  const xMax = Math.max(...xs);
+  const yMax = Math.max(1, ...points.map((p) => Math.max(p.events.compact, p.expectedReal)));
+  const innerW = CHART_WIDTH_PX - PAD.left - PAD.right;
+  const innerH = CHART_HEIGHT_PX - PAD.top - PAD.bottom;
+  const x = (v: number) => PAD.left + (xMax === xMin ? innerW / 2 : ((v - xMin) / (xMax - xMin)) * innerW);
+  const y = (n: number) => PAD.top + innerH - (n / yMax) * innerH;
+  const line = (get: (p: SweepPoint) => number) =>
+    points.map((p) => `${x(p.value).toFixed(1)},${y(get(p)).toFixed(1)}`).join(' ');
+  const yTicks = yMax <= 4 ? Array.from({ length: yMax + 1 }, (_, i) => i) : [0, Math.round(yMax / 2), yMax];
+  return (
+    <svg
+      className="sweep-chart"
+      data-testid="sweep-chart"
+      data-points={points.length}
+      width={CHART_WIDTH_PX}
+      height={CHART_HEIGHT_PX}
+      viewBox={`0 0 ${CHART_WIDTH_PX} ${CHART_HEIGHT_PX}`}
+      role="img"
+      aria-label={`Compactions fired and real ones matched for each value of ${result.knob}`}
+    >
+      {yTicks.map((t) => (
+        <g key={t}>
+          <line className="sweep-grid" x1={PAD.left} x2={CHART_WIDTH_PX - PAD.right} y1={y(t)} y2={y(t)} />
+          <text className="sweep-axis" x={PAD.left - 6} y={y(t) + 3} textAnchor="end">
+            {t}
+          </text>
+        </g>
+      ))}
+      <text className="sweep-axis" x={PAD.left} y={CHART_HEIGHT_PX - 6} textAnchor="start">
+        {formatValue(xMin, unit)}
+      </text>
+      <text className="sweep-axis" x={CHART_WIDTH_PX - PAD.right} y={CHART_HEIGHT_PX - 6} textAnchor="end">
+        {formatValue(xMax, unit)}
+      </text>
+      <text className="sweep-axis" x={PAD.left + innerW / 2} y={CHART_HEIGHT_PX - 6} textAnchor="middle">
+        {result.knob}
+      </text>
+      {typeof current === 'number' && current >= xMin && current <= xMax && (
+        <line className="sweep-current" x1={x(current)} x2={x(current)} y1={PAD.top} y2={PAD.top + innerH} />
+      )}
+      <polyline className="sweep-line fired" points={line((p) => p.events.compact)} />
+      <polyline className="sweep-line matched" points={line((p) => p.matchedReal)} />
+      {points.map((p) => (
+        // The table's buttons are the keyboard path to the same action.
+        <circle
+          key={p.value}
+          className="sweep-dot"
+          cx={x(p.value)}
+          cy={y(p.events.compact)}
+          r={3}
+          onClick={() => onPick(p.value)}
+        >
+          <title>
+            {`${formatValue(p.value, unit)}: ${p.events.compact} compactions, ${p.matchedReal}/${p.expectedReal} real matched`}
+          </title>
+        </circle>
+      ))}
+    </svg>
+  );
+}
+
+function SweepTable({
+  result,
+  current,
+  onPick,
+}: {
+  result: SweepResult;
+  current: KnobValue;
+  onPick: (value: number) => void;
+}) {
+  return (
+    <div className="sweep-table-wrap">
+      <table className="sweep-table mono">
+        <thead>
+          <tr>
+            <th>value</th>
+            <th title="Simulated compactions (summaries)">compactions</th>
+            <th title="Tool-result clearings (microcompact)">clearings</th>
+            <th title="Real auto-compactions reproduced within the comparison's tolerance">matched</th>
+            <th title="Peak simulated context">peak</th>
+            <th title="Tokens summarized, all compactions">summarized</th>
+            <th title="Summary tokens produced">summaries</th>
+            <th title="The first API call a compaction follows">first</th>
+          </tr>
+        </thead>
+        <tbody>
+          {result.points.map((p) => (
+            <tr
+              key={p.value}
+              data-testid="sweep-row"
+              data-value={p.value}
+              data-compactions={p.events.compact}
+              className={current === p.value ? 'current' : undefined}
+            >
+              <td>
+                <button
+                  type="button"
+                  className="btn link small"
+                  title={`Set ${result.knob} to ${p.value}`}
+                  onClick={() => onPick(p.value)}
+                >
+                  {formatValue(p.value, result.unit)}
+                </button>
+              </td>
+              <td>{p.events.compact}</td>
+              <td>{p.events.microcompact}</td>
+              <td>
+                {p.matchedReal}/{p.expectedReal}
+              </td>
+              <td>{formatTokensShort(p.peakContextTokens)}</td>
+              <td>{formatTokensShort(p.summarizedTokens)}</td>
+              <td>{formatTokensShort(p.summaryTokens)}</td>
+              <td>{p.firstCompactApiCall ?? '–'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function NumberField({
+  label,
+  value,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  testId: string;
+}) {
+  const ok = value.trim() !== '' && Number.isFinite(Number(value));
+  return (
+    <label className="knob">
+      <span>{label}</span>
+      <input
+        className={ok ? 'mono' : 'mono invalid'}
+        data-testid={testId}
+        inputMode="decimal"
+        size={8}
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
+    </label>
+  );
+}
+
+export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: KnobSpec[] }) {
+  const numeric = specs.filter((s) => s.kind === 'number');
+  const knobs = useReplayKnobs(sessionId);
+  const strategyId = useReplayStore((s) => s.strategyId);
+  const summaryModel = useReplayStore((s) => s.summaryModel);
+  const manual = useReplayStore((s) => s.manual);
+  const sweep = useReplayStore((s) => s.sweep);
+  const setSweep = useReplayStore((s) => s.setSweep);
+  const setSweepOpen = useReplayStore((s) => s.setSweepOpen);
+  const setKnob = useReplayStore((s) => s.setKnob);
+  const supplied = useSuppliedSummaryTokens(sessionId);
+  const queryClient = useQueryClient();
+
+  const initial =
+    sweep?.range.knob ?? numeric.find((s) => s.key === 'autocompactPctOverride')?.key ?? numeric[0]?.key;
+  const [knob, setKnobKey] = useState(initial);
+  const spec = numeric.find((s) => s.key === knob);
+  const [from, setFrom] = useState(String(sweep?.range.from ?? spec?.min ?? 0));
+  const [to, setTo] = useState(String(sweep?.range.to ?? spec?.max ?? 100));
+  const [steps, setSteps] = useState(String(sweep?.range.steps ?? DEFAULT_SWEEP_STEPS));
+  const [progress, setProgress] = useState<SweepProgress>();
+  const [notice, setNotice] = useState<string>();
+
+  const active = sweep?.sessionId === sessionId && sweep.strategyId === strategyId ? sweep : undefined;
+  const query = useQuery({
+    ...replaySweepQuery(active ?? NO_SWEEP, setProgress),
+    enabled: active !== undefined,
+  });
+  const running = active !== undefined && query.isFetching;
+  const result = active ? query.data?.result : undefined;
+
+  const range = {
+    from: Number(from),
+    to: Number(to),
+    steps: Number(steps),
+  };
+  const valid =
+    spec !== undefined &&
+    Number.isFinite(range.from) &&
+    Number.isFinite(range.to) &&
+    Number.isInteger(range.steps) &&
+    range.steps >= 1 &&
+    range.steps <= MAX_SWEEP_STEPS &&
+    from.trim() !== '' &&
+    to.trim() !== '';
+
+  const pickKnob = (key: string) => {
+    const next = numeric.find((s) => s.key === key);
+    setKnobKey(key);
+    setFrom(String(next?.min ?? 0));
+    setTo(String(next?.max ?? 100));
+  };
+  const run = () => {
+    if (!valid || !knobs || !spec) return;
+    const params: ReplaySweepParams = {
+      sessionId,
+      strategyId,
+      baseKnobs: knobs,
+      range: { knob: spec.key, ...range },
+      summaryModel,
+      manual,
+      suppliedSummaryTokens: { ...supplied },
+    };
+    setNotice(undefined);
+    setProgress({ done: 0, total: range.steps });
+    // Same parameters again: run again (a cancelled or failed run left nothing to show).
+    void queryClient.resetQueries({ queryKey: replaySweepQuery(params).queryKey, exact: true });
+    setSweep(params);
+  };
+  const cancel = () => {
+    if (!active) return;
+    void queryClient.cancelQueries({ queryKey: replaySweepQuery(active).queryKey, exact: true });
+    setNotice(progress ? `Cancelled after ${progress.done} of ${progress.total} values.` : 'Cancelled.');
+    setSweep(undefined);
+  };
+  const current = result ? knobs?.[result.knob] : undefined;
+  const fraction = progress && progress.total > 0 ? progress.done / progress.total : undefined;
+
+  return (
+    <div className="sweep-panel" data-testid="sweep-panel" data-running={running ? 'true' : 'false'}>
+      <div className="sweep-controls">
+        <span className="sweep-title">Knob sweep</span>
+        <label className="knob" title={spec?.help ?? spec?.source}>
+          <span>Knob</span>
+          <select
+            data-testid="sweep-knob"
+            value={knob}
+            disabled={running}
+            onChange={(e) => pickKnob(e.currentTarget.value)}
+          >
+            {numeric.map((s) => (
+              <option key={s.key} value={s.key}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <NumberField label="From" value={from} onChange={setFrom} testId="sweep-from" />
+        <NumberField label="To" value={to} onChange={setTo} testId="sweep-to" />
+        <NumberField label="Steps" value={steps} onChange={setSteps} testId="sweep-steps" />
+        {running ? (
+          <>
+            <span
+              className="sweep-progress"
+              data-testid="sweep-progress"
+              data-done={progress?.done ?? 0}
+              data-total={progress?.total ?? 0}
+            >
+              <ProgressBar fraction={fraction} />
+              <span className="mono small muted">
+                {progress ? `${progress.done}/${progress.total}` : '…'}
+              </span>
+            </span>
+            <button type="button" className="btn danger small" data-testid="sweep-cancel" onClick={cancel}>
+              Cancel
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            className="btn primary small"
+            data-testid="sweep-run"
+            disabled={!valid || !knobs}
+            onClick={run}
+          >
+            Run
+          </button>
+        )}
+        <button
+          type="button"
+          className="btn link small sweep-close"
+          title="Close the sweep"
+          onClick={() => setSweepOpen(false)}
+        >
+          close
+        </button>
+      </div>
+      {notice && (
+        <div className="small muted" data-testid="sweep-notice">
+          {notice}
+        </div>
+      )}
+      {query.error && active && <div className="error small">Sweep failed: {query.error.message}</div>}
+      {result && result.points.length > 0 && (
+        <div className="sweep-result">
+          <div className="sweep-figure">
+            <SweepChart result={result} current={current} onPick={(v) => setKnob(result.knob, v)} />
+            <div className="sweep-legend small">
+              <span className="fired">— compactions fired</span>
+              <span className="matched">— real ones matched (of {result.points[0]!.expectedReal})</span>
+              <span className="muted">
+                {result.points.length} runs · {formatCount(Math.max(1, result.computeMs))} ms
+              </span>
+            </div>
+          </div>
+          <SweepTable result={result} current={current} onPick={(v) => setKnob(result.knob, v)} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A disabled query's key before the first sweep. */
+const NO_SWEEP: ReplaySweepParams = {
+  sessionId: -1,
+  strategyId: '',
+  baseKnobs: {},
+  range: { knob: '', from: 0, to: 0, steps: 1 },
+  summaryModel: 'recorded',
+  manual: [],
+  suppliedSummaryTokens: {},
+};

@@ -1,0 +1,246 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
+import { computeReplay } from '../../src/engine/replay/compute-replay';
+import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
+import type { ReplayResult } from '../../src/engine/replay/types';
+import { CODEX_STRATEGY, type CodexKnobs, getCodexThreshold } from '../../src/engine/strategies/codex';
+import { getDefaultStrategyId, getStrategy } from '../../src/engine/strategies/registry';
+import { getSessionInfo } from '../../src/engine/strategies/types';
+
+// The Codex CLI strategy (strategies/codex.ts): a hand-written rollout for the rules, the
+// invariants every replay keeps, and the corpus figure of docs/replay-accuracy.md "Codex CLI".
+
+const WINDOW = 100_000;
+const at = (s: number) => new Date(Date.UTC(2026, 4, 1, 9, 0, s)).toISOString();
+const line = (s: number, type: string, payload: unknown) =>
+  JSON.stringify({ timestamp: at(s), type, payload });
+const item = (s: number, payload: unknown) => line(s, 'response_item', payload);
+
+/**
+ * A rollout of `turns` turns: a user message of `userChars` characters, then two calls (a shell
+ * command and its output each). Each call's input grows by its new messages: 12,000 tokens after a
+ * user message, 3,000 after a tool output; every response writes 500 output tokens.
+ */
+function buildRollout(turns: number, userChars: number): string[] {
+  const lines = [
+    line(0, 'session_meta', { id: 's', cwd: '/w', originator: 'codex_cli_rs', cli_version: '0.120.0' }),
+    line(0, 'turn_context', { turn_id: 't0', cwd: '/w', model: 'gpt-test', effort: 'low' }),
+    item(0, { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Rules.' }] }),
+  ];
+  let input = 8_000;
+  let total = 0;
+  let s = 1;
+  let call = 0;
+  for (let t = 0; t < turns; t++) {
+    lines.push(
+      item(s, {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: `Turn ${t}: ${'x'.repeat(userChars)}` }],
+      }),
+    );
+    input += 12_000;
+    for (let c = 0; c < 2; c++) {
+      if (c > 0) input += 3_000;
+      const id = `call_${call++}`;
+      lines.push(
+        item(s, {
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: 'Running it.' }],
+        }),
+        item(s, { type: 'function_call', name: 'shell_command', arguments: '{"command":"ls"}', call_id: id }),
+      );
+      const last = {
+        input_tokens: input,
+        cached_input_tokens: 0,
+        output_tokens: 500,
+        reasoning_output_tokens: 0,
+        total_tokens: input + 500,
+      };
+      total += input + 500;
+      lines.push(
+        line(s, 'event_msg', {
+          type: 'token_count',
+          info: {
+            total_token_usage: { ...last, total_tokens: total },
+            last_token_usage: last,
+            model_context_window: WINDOW,
+          },
+          rate_limits: null,
+        }),
+        item(s, { type: 'function_call_output', call_id: id, output: 'a.txt\nb.txt\n'.repeat(200) }),
+      );
+      s++;
+    }
+  }
+  return lines;
+}
+
+async function prepare(lines: string[], name = 'rollout-2026-05-01T09-00-00-test.jsonl') {
+  const session = await parseSession([createMemorySource(name, new TextEncoder().encode(lines.join('\n')))]);
+  return prepareReplay(session);
+}
+
+function run(prepared: PreparedReplay, knobs: Partial<CodexKnobs> = {}): ReplayResult {
+  const { knobs: sessionKnobs } = CODEX_STRATEGY.getSessionKnobs(getSessionInfo(prepared));
+  const result = computeReplay(prepared, 'codex', { ...sessionKnobs, ...knobs });
+  expect(checkReplayInvariants(prepared, result)).toEqual([]);
+  return result;
+}
+
+/** The first call whose `total_tokens` (input + output) reaches `threshold`. */
+function firstAtOrAbove(prepared: PreparedReplay, threshold: number): number {
+  for (let k = 0; k + 1 < prepared.calls.length; k++)
+    if (prepared.recorded[k]! + prepared.output[k]! >= threshold) return k;
+  return -1;
+}
+
+const compacts = (r: ReplayResult) => r.events.filter((e) => e.kind === 'compact');
+
+describe('Codex CLI strategy', () => {
+  it('is registered, picked for Codex sessions and takes the log’s window', async () => {
+    expect(getStrategy('codex')).toBe(CODEX_STRATEGY);
+    expect(getDefaultStrategyId('codex-cli')).toBe('codex');
+    expect(getDefaultStrategyId('claude-code')).toBe('claude-code');
+    const prepared = await prepare(buildRollout(10, 4_000));
+    expect(prepared.session.format).toBe('codex-cli');
+    const { knobs, notes } = CODEX_STRATEGY.getSessionKnobs(getSessionInfo(prepared));
+    expect(knobs.contextWindow).toBe(WINDOW);
+    expect(notes[0]).toMatch(/model_context_window/);
+    expect(
+      CODEX_STRATEGY.getSessionKnobs({ ...getSessionInfo(prepared), contextWindow: undefined }).knobs,
+    ).toMatchObject({ contextWindow: 258_400, thresholdPercent: 90, userMessageBudgetTokens: 20_000 });
+    expect(getCodexThreshold(knobs)).toBe(90_000);
+  });
+
+  it('fires at the first call whose input + output reaches 90% of the window', async () => {
+    const prepared = await prepare(buildRollout(10, 4_000));
+    const expected = firstAtOrAbove(prepared, 90_000);
+    expect(expected).toBeGreaterThan(0);
+    const [first] = compacts(run(prepared));
+    expect(first?.afterCallPos).toBe(expected);
+    expect(first?.thresholdTokens).toBe(90_000);
+    expect(first?.checkTokens).toBeGreaterThanOrEqual(90_000);
+    // The call before stays under: input alone or with output.
+    expect(prepared.recorded[expected - 1]! + prepared.output[expected - 1]!).toBeLessThan(90_000);
+  });
+
+  it('keeps at most the budget of the most recent user messages, truncating the one that crosses it', async () => {
+    // User messages of ~11k attributed tokens each: more than the 20k budget before the trigger.
+    const prepared = await prepare(buildRollout(10, 40_000));
+    const [event] = compacts(run(prepared));
+    expect(event?.keptTokens).toBe(20_000);
+    expect(event?.note).toMatch(/user messages kept \(20,000 of 20,000 tokens\)/);
+    const small = compacts(run(prepared, { userMessageBudgetTokens: 5_000 }))[0]!;
+    expect(small.keptTokens).toBe(5_000);
+    expect(small.afterCallPos).toBe(event!.afterCallPos);
+    expect(event!.postTokens - small.postTokens).toBe(15_000);
+    // Short messages: all of them are kept, under the budget.
+    const short = compacts(run(await prepare(buildRollout(10, 400))))[0]!;
+    expect(short.keptTokens).toBeGreaterThan(0);
+    expect(short.keptTokens).toBeLessThan(20_000);
+    // No file or tool result comes back: only the base, the summary with its prefix, the kept messages.
+    expect(event!.reattachedTokens).toBe(0);
+    expect(event!.postTokens).toBe(
+      run(prepared).baseTokens + event!.summaryTokens! + event!.continuationTokens! + event!.keptTokens!,
+    );
+  });
+
+  it('moves the event with the knobs', async () => {
+    const prepared = await prepare(buildRollout(10, 4_000));
+    const at90 = compacts(run(prepared))[0]!.afterCallPos;
+    const at70 = compacts(run(prepared, { thresholdPercent: 70 }))[0]!.afterCallPos;
+    expect(at70).toBe(firstAtOrAbove(prepared, 70_000));
+    expect(at70).toBeLessThan(at90);
+    const wide = compacts(run(prepared, { contextWindow: 120_000 }))[0]!.afterCallPos;
+    expect(wide).toBe(firstAtOrAbove(prepared, 108_000));
+    expect(wide).toBeGreaterThan(at90);
+    expect(compacts(run(prepared, { autoCompactEnabled: false }))).toHaveLength(0);
+    const lines = CODEX_STRATEGY.thresholds(CODEX_STRATEGY.normalizeKnobs({ thresholdPercent: '80' }));
+    expect(lines.map((l) => [l.id, l.tokens])).toEqual([
+      ['auto-compact', 206_720],
+      ['window', 258_400],
+    ]);
+  });
+
+  it('honours a manual compaction and keeps the invariants after repeated compactions', async () => {
+    const prepared = await prepare(buildRollout(30, 4_000));
+    const result = run(prepared);
+    expect(compacts(result).length).toBeGreaterThan(1);
+    for (const e of compacts(result)) expect(e.keptTokens ?? 0).toBeLessThanOrEqual(20_000);
+    const manual = computeReplay(
+      prepared,
+      'codex',
+      { autoCompactEnabled: false, contextWindow: WINDOW },
+      {
+        manual: [{ afterApiCall: prepared.calls[5]!, mechanism: 'full' }],
+      },
+    );
+    expect(checkReplayInvariants(prepared, manual)).toEqual([]);
+    expect(compacts(manual).map((e) => [e.trigger, e.afterCallPos])).toEqual([['manual', 5]]);
+  });
+
+  it('runs from the CLI with --strategy codex', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compactlab-codex-'));
+    const file = join(dir, 'rollout-2026-05-01T09-00-00-test.jsonl');
+    writeFileSync(file, `${buildRollout(10, 4_000).join('\n')}\n`);
+    const out: string[] = [];
+    const code = await main(['replay', file, '--strategy', 'codex'], (t) => out.push(t));
+    expect(code).toBe(0);
+    expect(out.join('\n')).toMatch(/compact auto full: check [\d,]+ ≥ 90,000/);
+    expect(out.join('\n')).toMatch(/^note: Window 100,000 tokens/m);
+  });
+});
+
+// At the log's own knobs, how many of the corpus rollouts' real compactions does the strategy put
+// at the same API call (±1)? Skipped without ../shared/corpus.
+const CORPUS = resolve(__dirname, '../../../shared/corpus');
+const rollouts = existsSync(CORPUS)
+  ? readdirSync(CORPUS, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .flatMap((d) =>
+        readdirSync(join(CORPUS, d.name))
+          .filter((f) => f.startsWith('codex__') && f.endsWith('.jsonl'))
+          .map((f) => join(CORPUS, d.name, f)),
+      )
+      .sort()
+  : [];
+
+describe.skipIf(rollouts.length === 0)('corpus: Codex compactions at the log’s own knobs', () => {
+  it('reproduces the real compactions within one call', async () => {
+    let expected = 0;
+    let reproduced = 0;
+    let exact = 0;
+    const lines: string[] = [];
+    for (const file of rollouts) {
+      const session = await parseSession([createMemorySource(basename(file), readFileSync(file))]);
+      if (session.format !== 'codex-cli') continue;
+      const prepared = prepareReplay(session);
+      const result = run(prepared);
+      expected += result.comparison.expected;
+      reproduced += result.comparison.reproduced;
+      for (const o of result.comparison.outcomes) {
+        if (o.delta === 0) exact++;
+        lines.push(`${basename(file).slice(-16)} #${o.compactionIndex}: ${o.status} ${o.delta ?? ''}`);
+      }
+    }
+    console.log(
+      `Codex corpus: ${reproduced}/${expected} real compactions within ±1 call, ${exact} at the same call (${rollouts.length} rollouts)\n  ${lines.join('\n  ')}`,
+    );
+    // docs/replay-accuracy.md "Codex CLI": 3 of 3 within ±1, 2 at the same call; the third is one
+    // call late only because the log compacted below the limit (see there).
+    expect(expected).toBe(3);
+    expect(reproduced).toBe(3);
+    expect(exact).toBe(2);
+  });
+});
+
+if (rollouts.length === 0)
+  console.log('codex-strategy: ../shared/corpus is absent, the corpus figure is skipped');
