@@ -418,3 +418,16 @@ describe('compaction calls', () => {
     });
   });
 });
+
+describe('readEntryRecord on a recovered line', () => {
+  it('returns each record of a concatenated line to its own entry', async () => {
+    const a = JSON.stringify({ type: 'summary', summary: 'first', leafUuid: 'x' });
+    const b = JSON.stringify({ type: 'last-prompt', lastPrompt: 'second', leafUuid: 'x' });
+    const text = `${user('u1', null, 'hello')}\n${a}${b}\n`;
+    const sources = [createMemorySource('c.jsonl', text)];
+    const session = await parseSession(sources);
+    expect(session.entries.map((e) => e.line)).toEqual([1, 2, 2]);
+    expect(await readEntryRecord(sources, session, 1)).toMatchObject({ summary: 'first' });
+    expect(await readEntryRecord(sources, session, 2)).toMatchObject({ lastPrompt: 'second' });
+  });
+});

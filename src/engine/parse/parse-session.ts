@@ -375,7 +375,15 @@ export async function readEntryRecord(
   try {
     return JSON.parse(text);
   } catch {
-    // A recovered concatenated line: the entry's record is one of several on the line.
-    return recoverConcatenated(text)?.records.at(-1);
+    // A recovered concatenated line holds several records, one entry each, added in line order:
+    // this entry's position among the entries of that line picks its record.
+    const entry = session.entries[entryIndex];
+    let k = 0;
+    for (let i = entryIndex - 1; i >= 0; i--) {
+      const other = session.entries[i];
+      if (other.fileIndex !== entry.fileIndex || other.line !== entry.line) break;
+      k++;
+    }
+    return recoverConcatenated(text)?.records[k];
   }
 }

@@ -209,8 +209,8 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
               data-testid="replay-event-count"
               data-count={result.events.length}
             >
-              {result.events.filter((e) => e.kind === 'compact').length} compactions ·{' '}
-              {result.events.filter((e) => e.kind === 'microcompact').length} clearings ·{' '}
+              {plural(result.events.filter((e) => e.kind === 'compact').length, 'compaction')} ·{' '}
+              {plural(result.events.filter((e) => e.kind === 'microcompact').length, 'clearing')} ·{' '}
               {formatCount(result.computeMs < 1 ? 1 : Math.round(result.computeMs))} ms
             </span>
             <CompareSummary comparison={result.comparison} />
@@ -297,4 +297,9 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
       )}
     </section>
   );
+}
+
+/** "1 compaction", "3 compactions". */
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
