@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getRowFilterKey, type RowFilter } from '../engine/query/row-filter';
 import { getEngineClient } from '../worker/engine-client';
-import type { SessionId, SessionSummary } from '../worker/protocol';
+import type { FullTextProgress, SessionId, SessionSummary } from '../worker/protocol';
 
 // queryOptions factories for everything the worker computes. A loaded session never changes, so
 // results never go stale; every key starts with ['session', id] so a new load drops the old ones.
@@ -24,10 +24,16 @@ export function sessionSummaryQuery(sessionId: SessionId) {
   });
 }
 
-export function rowIndexQuery(sessionId: SessionId, filter: RowFilter) {
+/** `onProgress` hears a full-text scan's progress (`filter.fullText`); the key ignores it. */
+export function rowIndexQuery(
+  sessionId: SessionId,
+  filter: RowFilter,
+  onProgress?: (progress: FullTextProgress) => void,
+) {
   return queryOptions({
     queryKey: [...sessionKey(sessionId), 'row-index', getRowFilterKey(filter)],
-    queryFn: ({ signal }) => getEngineClient().request({ kind: 'row-index', sessionId, filter }, { signal }),
+    queryFn: ({ signal }) =>
+      getEngineClient().request({ kind: 'row-index', sessionId, filter }, { signal, onProgress }),
     ...immutable,
     structuralSharing: false,
   });

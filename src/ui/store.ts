@@ -25,6 +25,8 @@ export interface UiState {
 
   filterKinds: FilterKind[];
   search: string;
+  /** Search whole raw lines (a file scan in the worker), not only the previews. */
+  fullText: boolean;
   selectedEntry?: number;
   /** Incremented to ask the transcript list to scroll the selected entry into view. */
   revealNonce: number;
@@ -41,6 +43,7 @@ export interface UiState {
   toggleFilterKind(kind: FilterKind): void;
   setFilterKinds(kinds: FilterKind[]): void;
   setSearch(search: string): void;
+  setFullText(fullText: boolean): void;
   selectEntry(entryIndex: number | undefined, reveal?: boolean): void;
   openCompactionCard(compactionIndex: number | undefined): void;
   setPanel(panel: SidePanel): void;
@@ -50,6 +53,7 @@ export interface UiState {
 export const useUiStore = create<UiState>()((set) => ({
   filterKinds: [...ALL_FILTER_KINDS],
   search: '',
+  fullText: false,
   revealNonce: 0,
   panel: 'detail',
   knobs: DEFAULT_THRESHOLD_KNOBS,
@@ -85,6 +89,7 @@ export const useUiStore = create<UiState>()((set) => ({
     })),
   setFilterKinds: (filterKinds) => set({ filterKinds }),
   setSearch: (search) => set({ search }),
+  setFullText: (fullText) => set({ fullText }),
   selectEntry: (selectedEntry, reveal = false) =>
     set((s) => ({ selectedEntry, revealNonce: reveal ? s.revealNonce + 1 : s.revealNonce, panel: 'detail' })),
   openCompactionCard: (openCompaction) => set({ openCompaction }),

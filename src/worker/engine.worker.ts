@@ -5,6 +5,7 @@ import { parseSession, readEntryText } from '../engine/parse/parse-session';
 import type { ByteSource } from '../engine/parse/source';
 import { getCompactionDetail } from '../engine/query/compaction-detail';
 import { getEntryDetail } from '../engine/query/entry-detail';
+import { computeFullTextMatches, type FullTextProgress } from '../engine/query/full-text-search';
 import { formatRawJson } from '../engine/query/raw-json';
 import { getRowFilterKey, type RowFilter } from '../engine/query/row-filter';
 import { computeRowIndex } from '../engine/query/row-index';
@@ -33,9 +34,12 @@ interface Loaded {
   sources: ByteSource[];
   /** Row indices of recent filters, by filter key (a few; each is 4 bytes per entry). */
   rowIndexCache: Map<string, Int32Array>;
+  /** Full-text matches of recent queries, by lower-cased query (1 byte per entry each). */
+  fullTextCache: Map<string, Uint8Array>;
 }
 
 const ROW_INDEX_CACHE_SIZE = 6;
+const FULL_TEXT_CACHE_SIZE = 4;
 
 let loaded: Loaded | undefined;
 const controllers = new Map<number, AbortController>();
@@ -51,19 +55,48 @@ function getLoaded(sessionId: number): Loaded {
   return loaded;
 }
 
-function getRowIndex(state: Loaded, filter: RowFilter): Int32Array {
+/** Puts `value` last (most recently used), dropping the oldest entry beyond `size`. */
+function setRecent<V>(cache: Map<string, V>, key: string, value: V, size: number): void {
+  cache.delete(key);
+  if (cache.size >= size) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  cache.set(key, value);
+}
+
+async function getFullTextMatches(
+  state: Loaded,
+  search: string,
+  signal: AbortSignal,
+  onProgress: (progress: FullTextProgress) => void,
+): Promise<Uint8Array> {
+  const key = search.trim().toLowerCase();
+  let matches = state.fullTextCache.get(key);
+  if (!matches) {
+    matches = await computeFullTextMatches(state.session, state.sources, key, { signal, onProgress });
+    signal.throwIfAborted();
+  }
+  setRecent(state.fullTextCache, key, matches, FULL_TEXT_CACHE_SIZE);
+  return matches;
+}
+
+async function getRowIndex(
+  state: Loaded,
+  filter: RowFilter,
+  signal: AbortSignal,
+  onProgress: (progress: FullTextProgress) => void = () => {},
+): Promise<Int32Array> {
   const key = getRowFilterKey(filter);
   let indices = state.rowIndexCache.get(key);
-  if (indices) {
-    state.rowIndexCache.delete(key); // re-insert: most recently used last
-  } else {
-    indices = computeRowIndex(state.session, filter);
-    if (state.rowIndexCache.size >= ROW_INDEX_CACHE_SIZE) {
-      const oldest = state.rowIndexCache.keys().next().value;
-      if (oldest !== undefined) state.rowIndexCache.delete(oldest);
-    }
+  if (!indices) {
+    const fullText =
+      filter.fullText && filter.search.trim() !== ''
+        ? await getFullTextMatches(state, filter.search, signal, onProgress)
+        : undefined;
+    indices = computeRowIndex(state.session, filter, fullText);
   }
-  state.rowIndexCache.set(key, indices);
+  setRecent(state.rowIndexCache, key, indices, ROW_INDEX_CACHE_SIZE);
   return indices;
 }
 
@@ -80,17 +113,32 @@ async function handle(
         onProgress: (progress) => post({ type: 'progress', id, progress }),
       });
       signal.throwIfAborted();
-      loaded = { sessionId: request.sessionId, session, sources, rowIndexCache: new Map() };
+      loaded = {
+        sessionId: request.sessionId,
+        session,
+        sources,
+        rowIndexCache: new Map(),
+        fullTextCache: new Map(),
+      };
       return { result: getSessionSummary(session) };
     }
     case 'row-index': {
-      const indices = getRowIndex(getLoaded(request.sessionId), request.filter).slice();
+      const state = getLoaded(request.sessionId);
+      const rows = await getRowIndex(state, request.filter, signal, (progress) =>
+        post({ type: 'progress', id, progress }),
+      );
+      const indices = rows.slice();
       return { result: { indices }, transfer: [indices.buffer] };
     }
     case 'row-page': {
       const state = getLoaded(request.sessionId);
       return {
-        result: getRowPage(state.session, getRowIndex(state, request.filter), request.start, request.count),
+        result: getRowPage(
+          state.session,
+          await getRowIndex(state, request.filter, signal),
+          request.start,
+          request.count,
+        ),
       };
     }
     case 'entry-detail':

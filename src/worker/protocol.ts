@@ -4,6 +4,7 @@
 
 import type { CompactionDetail } from '../engine/query/compaction-detail';
 import type { EntryDetail } from '../engine/query/entry-detail';
+import type { FullTextProgress } from '../engine/query/full-text-search';
 import type { RowFilter } from '../engine/query/row-filter';
 import type { RowSummary } from '../engine/query/row-page';
 import type { SessionSummary } from '../engine/query/session-summary';
@@ -133,11 +134,13 @@ export interface ParseProgressMessage {
   fileIndex: number;
 }
 
-export type { SweepProgress };
+export type { FullTextProgress, SweepProgress };
 
 /** What a request's progress messages carry, by request kind (others send none). */
 export interface EngineProgress {
   load: ParseProgressMessage;
+  /** Only a full-text search (`filter.fullText`) scans the files and reports progress. */
+  'row-index': FullTextProgress;
   /** Only the `sweep` operation reports progress. */
   replay: SweepProgress;
 }

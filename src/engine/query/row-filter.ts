@@ -5,13 +5,21 @@ import { ALL_FILTER_KINDS, type FilterKind, getEntryKindMask, getKindMask } from
 export interface RowFilter {
   kinds: FilterKind[];
   search: string;
+  /**
+   * Search each entry's whole raw line too (full-text-search.ts), not only the in-memory previews.
+   * Needs a file scan, so the preview search stays the default.
+   */
+  fullText?: boolean;
 }
 
 export const DEFAULT_ROW_FILTER: RowFilter = { kinds: [...ALL_FILTER_KINDS], search: '' };
 
 /** A stable key for caching one filter's row index. */
 export function getRowFilterKey(filter: RowFilter): string {
-  return JSON.stringify([[...filter.kinds].sort(), filter.search.trim().toLowerCase()]);
+  const search = filter.search.trim().toLowerCase();
+  const key: unknown[] = [[...filter.kinds].sort(), search];
+  if (filter.fullText && search !== '') key.push('full-text');
+  return JSON.stringify(key);
 }
 
 /** The tool_use name a tool_result answers, found through the session's tool maps. */

@@ -1,7 +1,7 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useCallback, useMemo, useState } from 'react';
-import type { RowFilter } from '../../engine/query/row-filter';
-import type { SessionId } from '../../worker/protocol';
+import { getRowFilterKey, type RowFilter } from '../../engine/query/row-filter';
+import type { FullTextProgress, SessionId } from '../../worker/protocol';
 import { VirtualList } from '../common/virtual-list';
 import { ROW_PAGE_SIZE, rowIndexQuery, rowPageQuery } from '../queries';
 import { useUiStore } from '../store';
@@ -13,17 +13,28 @@ export const ROW_HEIGHT_PX = 22;
 export function TranscriptPane({ sessionId }: { sessionId: SessionId }) {
   const filterKinds = useUiStore((s) => s.filterKinds);
   const search = useUiStore((s) => s.search);
-  const filter: RowFilter = useMemo(() => ({ kinds: filterKinds, search }), [filterKinds, search]);
+  const fullText = useUiStore((s) => s.fullText);
+  const filter: RowFilter = useMemo(
+    () => ({ kinds: filterKinds, search, fullText }),
+    [filterKinds, search, fullText],
+  );
+  const [scan, setScan] = useState<{ key: string; progress: FullTextProgress }>();
+  const filterKey = getRowFilterKey(filter);
   const indexQuery = useQuery({
-    ...rowIndexQuery(sessionId, filter),
+    ...rowIndexQuery(sessionId, filter, (progress) => setScan({ key: filterKey, progress })),
     placeholderData: (previous) => previous,
   });
   const indices = indexQuery.data?.indices;
   const count = indices?.length ?? 0;
+  const scanning = indexQuery.isFetching && fullText && search.trim() !== '';
+  const scanProgress = scanning && scan?.key === filterKey ? scan.progress : undefined;
 
   return (
     <section className="transcript-pane">
-      <FilterBar shown={indices ? count : undefined} />
+      <FilterBar
+        shown={indices ? count : undefined}
+        scan={scanning ? (scanProgress ?? { bytesRead: 0, totalBytes: 0 }) : undefined}
+      />
       {indexQuery.error ? (
         <div className="panel-message error">{indexQuery.error.message}</div>
       ) : (

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
+import { computeFullTextMatches, getFullTextNeedles } from '../../src/engine/query/full-text-search';
+import { DEFAULT_ROW_FILTER, getRowFilterKey } from '../../src/engine/query/row-filter';
+import { computeRowIndex } from '../../src/engine/query/row-index';
+import { buildMainLines, buildSubagentLines, entryByUuid, MAIN_NAME, SUBAGENT_NAME } from './session-fixture';
+
+// The fixture session plus a Bash call whose result hides text well past the 2,000-character preview.
+const DEEP_TEXT = `${'.'.repeat(5_000)}Deep Needle said "quoted" here\nand\ton`;
+
+function buildDeepLines(): string[] {
+  const lines = buildMainLines();
+  const last = JSON.parse(lines[lines.length - 1]!) as { uuid: string; sessionId: string };
+  const base = {
+    sessionId: last.sessionId,
+    cwd: '/p',
+    version: '2.1.12',
+    timestamp: '2026-01-10T12:00:00.000Z',
+  };
+  lines.push(
+    JSON.stringify({
+      ...base,
+      type: 'assistant',
+      uuid: 'deep-call',
+      parentUuid: last.uuid,
+      requestId: 'req_deep',
+      message: {
+        id: 'msg_deep',
+        role: 'assistant',
+        model: 'claude-sonnet-4-6',
+        content: [{ type: 'tool_use', id: 'toolu_deep', name: 'Bash', input: { command: 'cat big.log' } }],
+        usage: {
+          input_tokens: 10,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 1_000,
+          output_tokens: 5,
+        },
+      },
+    }),
+    JSON.stringify({
+      ...base,
+      type: 'user',
+      uuid: 'deep-result',
+      parentUuid: 'deep-call',
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_deep', content: DEEP_TEXT }],
+      },
+    }),
+  );
+  return lines;
+}
+
+async function parseDeep() {
+  const sources = [
+    createMemorySource(MAIN_NAME, `${buildDeepLines().join('\n')}\n`),
+    createMemorySource(SUBAGENT_NAME, `${buildSubagentLines().join('\n')}\n`),
+  ];
+  return { session: await parseSession(sources), sources };
+}
+
+describe('computeFullTextMatches', () => {
+  it('finds a tool result whose match lies past the preview, only with full text', async () => {
+    const { session, sources } = await parseDeep();
+    const deep = entryByUuid(session, 'deep-result');
+    const filter = { ...DEFAULT_ROW_FILTER, search: 'deep needle' };
+    expect(Array.from(computeRowIndex(session, filter))).not.toContain(deep);
+
+    const matches = await computeFullTextMatches(session, sources, 'deep needle', { chunkBytes: 64 });
+    expect(matches[deep]).toBe(1);
+    expect(Array.from(computeRowIndex(session, { ...filter, fullText: true }, matches))).toEqual([deep]);
+  });
+
+  it('ignores case and finds queries with characters JSON escapes', async () => {
+    const { session, sources } = await parseDeep();
+    const deep = entryByUuid(session, 'deep-result');
+    for (const query of ['DEEP NEEDLE', 'said "QUOTED" here', 'here\nand\ton']) {
+      const matches = await computeFullTextMatches(session, sources, query);
+      expect(Array.from(matches.keys()).filter((i) => matches[i] === 1)).toEqual([deep]);
+    }
+    expect(getFullTextNeedles(' a"b ')).toEqual(['a"b', 'a\\"b']);
+    expect(getFullTextNeedles('plain')).toEqual(['plain']);
+  });
+
+  it('reports progress up to the total and gives the same result with any chunk size', async () => {
+    const { session, sources } = await parseDeep();
+    const seen: number[] = [];
+    const big = await computeFullTextMatches(session, sources, 'parser', {
+      onProgress: (p) => seen.push(p.bytesRead / p.totalBytes),
+    });
+    const tiny = await computeFullTextMatches(session, sources, 'parser', { chunkBytes: 1 });
+    expect(tiny).toEqual(big);
+    expect(seen.at(-1)).toBe(1);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]!);
+  });
+
+  it('stops with an AbortError when cancelled between chunks', async () => {
+    const { session, sources } = await parseDeep();
+    const controller = new AbortController();
+    let reports = 0;
+    const run = computeFullTextMatches(session, sources, 'needle', {
+      chunkBytes: 16,
+      signal: controller.signal,
+      onProgress: () => {
+        if (++reports === 3) controller.abort();
+      },
+    });
+    await expect(run).rejects.toMatchObject({ name: 'AbortError' });
+    expect(reports).toBe(3);
+  });
+
+  it('keys full-text filters apart from preview ones only when there is a search', () => {
+    expect(getRowFilterKey({ ...DEFAULT_ROW_FILTER, search: 'x', fullText: true })).not.toBe(
+      getRowFilterKey({ ...DEFAULT_ROW_FILTER, search: 'x' }),
+    );
+    expect(getRowFilterKey({ ...DEFAULT_ROW_FILTER, fullText: true })).toBe(
+      getRowFilterKey(DEFAULT_ROW_FILTER),
+    );
+  });
+});
