@@ -1,3 +1,4 @@
+import { CONTINUATION_SECTIONS } from './claude-code-presets';
 import type { PromptPreset } from './types';
 
 // The Anthropic TypeScript SDK's client-side compaction (toolRunner `compactionControl`,
@@ -30,13 +31,7 @@ export const ANTHROPIC_SDK: PromptPreset = {
   prompt: PROMPT,
   systemPrompt: 'You are a helpful assistant that writes continuation summaries.',
   variant: 'full',
-  sections: [
-    { heading: 'Task Overview', fill: 'intent' },
-    { heading: 'Current State', fill: 'progress' },
-    { heading: 'Important Discoveries', fill: 'errors' },
-    { heading: 'Next Steps', fill: 'next-step' },
-    { heading: 'Context to Preserve', fill: 'instructions' },
-  ],
+  sections: CONTINUATION_SECTIONS,
   output: { kind: 'tag', tag: 'summary' },
   maxOutputTokens: SDK_SUMMARY_MAX_OUTPUT_TOKENS,
 };

@@ -11,7 +11,17 @@ import { CLAUDE_CODE_SUMMARY_MAX_OUTPUT_TOKENS, type PresetSection, type PromptP
 
 const SOURCE_FILE = '../shared/reference/claude-code-compaction-v2.1.68.txt';
 
-const NINE: PresetSection[] = [
+/** The five parts of a continuation summary (Claude Code's sub-agent prompt, the SDK's default). */
+export const CONTINUATION_SECTIONS: PresetSection[] = [
+  { heading: 'Task Overview', fill: 'intent' },
+  { heading: 'Current State', fill: 'progress' },
+  { heading: 'Important Discoveries', fill: 'errors' },
+  { heading: 'Next Steps', fill: 'next-step' },
+  { heading: 'Context to Preserve', fill: 'instructions' },
+];
+
+/** Claude Code's nine summary sections; Roo's CONDENSE template reproduces them. */
+export const CLAUDE_CODE_SECTIONS: PresetSection[] = [
   { heading: 'Primary Request and Intent', fill: 'intent' },
   { heading: 'Key Technical Concepts', fill: 'concepts' },
   { heading: 'Files and Code Sections', fill: 'files' },
@@ -32,7 +42,7 @@ export const CLAUDE_CODE_FULL: PromptPreset = {
   prompt: FULL_COMPACT_PROMPT,
   systemPrompt: SUMMARY_SYSTEM_PROMPT,
   variant: 'full',
-  sections: NINE,
+  sections: CLAUDE_CODE_SECTIONS,
   output: { kind: 'tag', tag: 'summary' },
   maxOutputTokens: CLAUDE_CODE_SUMMARY_MAX_OUTPUT_TOKENS,
 };
@@ -55,13 +65,7 @@ export const CLAUDE_CODE_SUBAGENT: PromptPreset = {
   prompt: SUBAGENT_CONTINUATION_PROMPT,
   systemPrompt: SUMMARY_SYSTEM_PROMPT,
   variant: 'subagent',
-  sections: [
-    { heading: 'Task Overview', fill: 'intent' },
-    { heading: 'Current State', fill: 'progress' },
-    { heading: 'Important Discoveries', fill: 'errors' },
-    { heading: 'Next Steps', fill: 'next-step' },
-    { heading: 'Context to Preserve', fill: 'instructions' },
-  ],
+  sections: CONTINUATION_SECTIONS,
   output: { kind: 'tag', tag: 'summary' },
   maxOutputTokens: CLAUDE_CODE_SUMMARY_MAX_OUTPUT_TOKENS,
 };

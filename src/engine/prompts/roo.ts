@@ -1,3 +1,4 @@
+import { CLAUDE_CODE_SECTIONS } from './claude-code-presets';
 import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from './types';
 
 // Roo Code's intelligent condensing (src/core/condense/index.ts, src/shared/support-prompt.ts).
@@ -36,17 +37,7 @@ export const ROO: PromptPreset = {
   prompt: PROMPT,
   systemPrompt: SYSTEM_PROMPT,
   variant: 'full',
-  sections: [
-    { heading: 'Primary Request and Intent', fill: 'intent' },
-    { heading: 'Key Technical Concepts', fill: 'concepts' },
-    { heading: 'Files and Code Sections', fill: 'files' },
-    { heading: 'Errors and fixes', fill: 'errors' },
-    { heading: 'Problem Solving', fill: 'problem-solving' },
-    { heading: 'All user messages', fill: 'user-messages' },
-    { heading: 'Pending Tasks', fill: 'todos' },
-    { heading: 'Current Work', fill: 'current-work' },
-    { heading: 'Optional Next Step', fill: 'next-step' },
-  ],
+  sections: CLAUDE_CODE_SECTIONS,
   output: { kind: 'tag', tag: 'summary' },
   maxOutputTokens: DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS,
 };

@@ -153,16 +153,18 @@ class ClaudeCodeRun implements StrategyRun {
     };
   }
 
+  /** An eligible tool result, not cleared yet, in the live history (after the last boundary). */
+  private isLiveEligible(view: ReplayView, i: number): boolean {
+    const pos = this.prepared.clearables.pos[i]!;
+    return this.eligible[i] === 1 && !view.isCleared(i) && pos >= view.liveFromPos && pos < view.boundaryPos;
+  }
+
   /** v2.1.68 `Rg`, incrementally (same rules as `selectMicrocompact`), in call order. */
   private selectV2168(view: ReplayView): StrategyAction | undefined {
     this.syncLive(view);
     const k = this.knobs;
-    const { estimate, order, orderKey, pos } = this.prepared.clearables;
-    const isLive = (i: number) =>
-      this.eligible[i] === 1 &&
-      !view.isCleared(i) &&
-      pos[i]! >= view.liveFromPos &&
-      pos[i]! < view.boundaryPos;
+    const { estimate, order, orderKey } = this.prepared.clearables;
+    const isLive = (i: number) => this.isLiveEligible(view, i);
     let seen = 0;
     let protectedTokens = 0;
     let cutRank = -1;
@@ -197,12 +199,8 @@ class ClaudeCodeRun implements StrategyRun {
   private selectLegacy(view: ReplayView): StrategyAction | undefined {
     this.syncLive(view);
     const k = this.knobs;
-    const { estimate, order, orderKey, pos } = this.prepared.clearables;
-    const isLive = (i: number) =>
-      this.eligible[i] === 1 &&
-      !view.isCleared(i) &&
-      pos[i]! >= view.liveFromPos &&
-      pos[i]! < view.boundaryPos;
+    const { estimate, order, orderKey } = this.prepared.clearables;
+    const isLive = (i: number) => this.isLiveEligible(view, i);
     const firstRank = lowerBound(orderKey, view.liveFromPos);
     const endRank = lowerBound(orderKey, view.boundaryPos);
     let keepRank = endRank;

@@ -1,3 +1,4 @@
+import { TabButton } from '../common/tab-button';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SessionId } from '../../worker/protocol';
@@ -23,26 +24,12 @@ export function EntryDetailPane({ sessionId }: { sessionId: SessionId }) {
   return (
     <div className="entry-detail" data-testid="entry-detail" data-entry-index={entryIndex}>
       <div className="tabs small-tabs" role="tablist">
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === 'blocks'}
-          className={tab === 'blocks' ? 'on' : ''}
-          data-testid="detail-tab-blocks"
-          onClick={() => setTab('blocks')}
-        >
+        <TabButton selected={tab === 'blocks'} testId="detail-tab-blocks" onSelect={() => setTab('blocks')}>
           Blocks
-        </button>
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === 'raw'}
-          className={tab === 'raw' ? 'on' : ''}
-          data-testid="detail-tab-raw"
-          onClick={() => setTab('raw')}
-        >
+        </TabButton>
+        <TabButton selected={tab === 'raw'} testId="detail-tab-raw" onSelect={() => setTab('raw')}>
           Raw JSON
-        </button>
+        </TabButton>
       </div>
       <div className="detail-scroll">
         {tab === 'blocks' ? (

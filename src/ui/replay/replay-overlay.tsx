@@ -1,3 +1,4 @@
+import { prepareCanvas } from '../common/canvas';
 import { useEffect, useMemo, useRef } from 'react';
 import type { ReplayEvent } from '../../engine/replay/types';
 import type { TimelineSeries } from '../../worker/protocol';
@@ -87,13 +88,8 @@ export function ReplayOverlay({ geometry, series }: { geometry: ChartGeometry; s
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
-    const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(geometry.widthPx * dpr);
-    canvas.height = Math.round(geometry.heightPx * dpr);
-    const ctx = canvas.getContext('2d');
+    const ctx = prepareCanvas(canvas, geometry.widthPx, geometry.heightPx);
     if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, geometry.widthPx, geometry.heightPx);
     if (!result) return;
     const n = result.callIndex.length;
     const plotWidthPx = geometry.rightPx - geometry.leftPx;

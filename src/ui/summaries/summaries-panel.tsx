@@ -1,3 +1,4 @@
+import { TabButton } from '../common/tab-button';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { PROMPT_PRESETS, requirePreset } from '../../engine/prompts/registry';
@@ -426,26 +427,12 @@ function PromptColumn(props: {
   return (
     <section className="summaries-prompt">
       <div className="tabs small-tabs" role="tablist">
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === 'prompt'}
-          className={tab === 'prompt' ? 'on' : ''}
-          data-testid="tab-prompt"
-          onClick={() => setTab('prompt')}
-        >
+        <TabButton selected={tab === 'prompt'} testId="tab-prompt" onSelect={() => setTab('prompt')}>
           Prompt
-        </button>
-        <button
-          type="button"
-          role="tab"
-          aria-selected={tab === 'request'}
-          className={tab === 'request' ? 'on' : ''}
-          data-testid="tab-request"
-          onClick={() => setTab('request')}
-        >
+        </TabButton>
+        <TabButton selected={tab === 'request'} testId="tab-request" onSelect={() => setTab('request')}>
           Exact request
-        </button>
+        </TabButton>
         <span className="request-size mono small" data-testid="request-tokens">
           {props.prepared
             ? `${formatCount(props.prepared.request.messages.length)} messages · ≈${formatCount(props.prepared.estimatedTokens)} tokens (chars / 4)`

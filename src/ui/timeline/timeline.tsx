@@ -1,3 +1,4 @@
+import { prepareCanvas } from '../common/canvas';
 import { useQuery } from '@tanstack/react-query';
 import { type CSSProperties, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { TimelineMarker } from '../../engine/query/timeline-series';
@@ -121,12 +122,8 @@ function TimelineChart({
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
-    const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(geometry.widthPx * dpr);
-    canvas.height = Math.round(geometry.heightPx * dpr);
-    const ctx = canvas.getContext('2d');
+    const ctx = prepareCanvas(canvas, geometry.widthPx, geometry.heightPx);
     if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     drawTimeline(ctx, geometry, {
       series,
       thresholds,
