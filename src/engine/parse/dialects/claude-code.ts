@@ -1,4 +1,5 @@
 import type { Block, CompactMeta, EntryKind, MicrocompactMeta, Usage } from '../../types';
+import type { DialectDescriptor } from './descriptor';
 import {
   createEntry,
   isObject,
@@ -408,4 +409,22 @@ export const claudeCodeNormalizer: RecordNormalizer = {
   agent: 'Claude Code',
   apiCalls: 'assistant-entries',
   normalize: normalizeClaudeCodeRecord,
+};
+
+/** Claude Code session JSONL (`~/.claude/projects/<project>/<session>.jsonl`, FORMAT.md §2–§8). */
+export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
+  id: 'claude-code',
+  label: 'Claude Code session (JSONL)',
+  agent: 'Claude Code',
+  defaultStrategyId: 'claude-code',
+  createNormalizer: () => claudeCodeNormalizer,
+  // claude-code-compact-system.md §5 (post-compact restoration): files read or edited, todos, plans.
+  restoration: {
+    fileTools: ['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'NotebookRead'],
+    readTools: ['Read', 'NotebookRead'],
+    wholeWriteTools: ['Write'],
+    todoTool: 'TodoWrite',
+    planTool: 'ExitPlanMode',
+    planPath: /(^|[\\/])\.claude[\\/]plans[\\/]/,
+  },
 };

@@ -1,4 +1,5 @@
 import type { Block, Entry, TokenCount, Usage } from '../../types';
+import { type DialectDescriptor, NO_RESTORATION } from './descriptor';
 import {
   createEntry,
   isObject,
@@ -413,3 +414,15 @@ function responseItem(
       return;
   }
 }
+
+/** Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`, `{type, payload}` lines, FORMAT.md §9). */
+export const CODEX_CLI_DIALECT: DialectDescriptor = {
+  id: 'codex-cli',
+  label: 'Codex CLI rollout',
+  agent: 'Codex CLI',
+  defaultStrategyId: 'codex',
+  createNormalizer: createCodexCliNormalizer,
+  usageFollowsResponse: true,
+  // Codex re-sends recent user messages, not files, after a compaction (strategies/codex.ts).
+  restoration: NO_RESTORATION,
+};
