@@ -11,7 +11,8 @@ const systemChromium = process.env.PW_BUNDLED_BROWSER
     );
 /** E2E_DEV=1 tests against the `vite` dev server instead of `vite preview` of the last build. */
 const DEV = !!process.env.E2E_DEV;
-const PORT = DEV ? 5173 : 4173;
+/** E2E_PORT: another port, so test runs in several checkouts at once do not share a server. */
+const PORT = Number(process.env.E2E_PORT) || (DEV ? 5173 : 4173);
 
 export default defineConfig({
   testDir: './e2e',
