@@ -6,7 +6,14 @@
 export type TokenCount = number;
 
 /** Input dialects the detector knows. `claude-code` and `codex-cli` are parsed (parse/dialects/registry.ts). */
-export type DialectId = 'claude-code' | 'claude-sdk-stream' | 'codex-cli' | 'cline' | 'cline-ui' | 'unknown';
+/**
+ * An input format: the `id` of a descriptor in `parse/dialects/registry.ts` (each dialect's file
+ * exports its id), or `UNKNOWN_DIALECT`. Open, so that adding a dialect edits no type here.
+ */
+export type DialectId = string;
+
+/** The format of a file no descriptor recognised. */
+export const UNKNOWN_DIALECT: DialectId = 'unknown';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -26,6 +33,8 @@ export type IssueCode =
   /** A dialect that is recognised but not parsed yet. */
   | 'unsupported-dialect'
   | 'empty-file'
+  /** A whole-document file (one JSON value, not JSON lines) larger than its dialect reads whole. */
+  | 'document-too-large'
   /** The same uuid twice in one file: the later copy is kept and flagged. */
   | 'duplicate-uuid';
 

@@ -234,14 +234,19 @@ describe('parseSession on bad input', () => {
   });
 
   it('names other dialects instead of misreading them', async () => {
+    const clineUi = await parse('ui_messages.json', '[{"ts":1,"type":"say","say":"text","text":"hi"}]\n');
+    expect(clineUi.session.issues).toEqual([
+      expect.objectContaining({ code: 'unsupported-dialect', severity: 'error' }),
+    ]);
+    expect(clineUi.session.issues[0].message).toMatch(/^ui_messages\.json is a Cline UI messages .*; this version reads .*Cline task history/);
+    // Cline's API history is a whole JSON document, read as records (tests/engine/cline.test.ts).
     const cline = await parse(
       'api_conversation_history.json',
       '[{"role":"user","content":[{"type":"text","text":"hi"}]}]\n',
     );
-    expect(cline.session.issues).toEqual([
-      expect.objectContaining({ code: 'unsupported-dialect', severity: 'error' }),
-    ]);
-    expect(cline.session.issues[0].message).toMatch(/Cline task history/);
+    expect(cline.session.format).toBe('cline');
+    expect(cline.session.issues).toEqual([]);
+    expect(cline.session.entries.map((e) => e.kind)).toEqual(['user']);
     // Codex CLI rollouts are parsed (tests/engine/codex-cli.test.ts), not refused.
     const codex = await parse(
       'rollout-2026-01-01T00-00-00-x.jsonl',

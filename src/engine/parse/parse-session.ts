@@ -1,15 +1,15 @@
-import type { DialectId, FileRole, Session, SessionFile, SessionMemory } from '../types';
+import type { FileRole, Session, SessionFile, SessionMemory } from '../types';
 import {
   baseName,
-  DIALECT_LABELS,
   detectDialectFromName,
   detectDialectFromRecord,
   detectFileRole,
   isSessionMemoryName,
 } from './detect';
-import { claudeCodeNormalizer } from './dialects/claude-code';
+import type { DialectDescriptor } from './dialects/descriptor';
 import type { RecordContext, RecordNormalizer } from './dialects/record';
-import { RECORD_NORMALIZERS } from './dialects/registry';
+import { DIALECTS } from './dialects/registry';
+import { scanJsonArray } from './json-document';
 import { scanLines } from './line-reader';
 import { SessionBuilder } from './session-builder';
 import type { ByteSource } from './source';
@@ -27,6 +27,8 @@ export interface ParseOptions {
   chunkBytes?: number;
   /** Characters of each text block kept in memory (default 2,000); the rest is re-read on demand. */
   previewChars?: number;
+  /** The dialects to detect and read (default: the registry's). */
+  dialects?: readonly DialectDescriptor[];
 }
 
 export const DEFAULT_PREVIEW_CHARS = 2_000;
@@ -52,11 +54,11 @@ const ROLE_ORDER: Record<FileRole, number> = {
 };
 
 /** Decides each file's role; when no file looks like a main transcript, the first one is. */
-function assignRoles(sources: ByteSource[]): SessionFile[] {
-  const memory = sources.map((s) => isSessionMemoryName(s.name, false));
+function assignRoles(sources: ByteSource[], dialects: readonly DialectDescriptor[]): SessionFile[] {
+  const memory = sources.map((s) => isSessionMemoryName(s.name, false, dialects));
   const withTranscript = memory.some((m) => !m);
   const files = sources.map((source, index): SessionFile => {
-    if (memory[index] || isSessionMemoryName(source.name, withTranscript)) {
+    if (memory[index] || isSessionMemoryName(source.name, withTranscript, dialects)) {
       return {
         index,
         name: source.name,
@@ -66,7 +68,7 @@ function assignRoles(sources: ByteSource[]): SessionFile[] {
         dialect: 'unknown',
       };
     }
-    const { role, agentId } = detectFileRole(source.name);
+    const { role, agentId } = detectFileRole(source.name, dialects);
     return {
       index,
       name: source.name,
@@ -135,18 +137,26 @@ function describeJson(value: unknown): string {
   return `a JSON ${typeof value}`;
 }
 
+/** "A, B or C", for naming a list of agents or formats in a message. */
+function listOf(names: string[], last: string): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} ${last} ${names.at(-1)}`;
+}
+
 /**
  * Parses one session: a main transcript plus any subagent / compaction-call files dropped with
- * it. Reads each source as a stream of chunks; never throws on bad input (issues are collected).
- * Rejects only when `signal` aborts.
+ * it. Reads each source as a stream of chunks (a whole-document dialect's file in one read);
+ * never throws on bad input (issues are collected). Rejects only when `signal` aborts.
  */
 export async function parseSession(sources: ByteSource[], options: ParseOptions = {}): Promise<Session> {
   const previewChars = options.previewChars ?? DEFAULT_PREVIEW_CHARS;
+  const dialects = options.dialects ?? DIALECTS;
   const builder = new SessionBuilder();
-  const files = assignRoles(sources);
+  const files = assignRoles(sources, dialects);
   for (const file of files) builder.addFile(file);
   const order = [...files].sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.index - b.index);
   const totalBytes = sources.reduce((sum, s) => sum + s.sizeBytes, 0);
+  const parsed = dialects.filter((d) => d.createNormalizer !== undefined);
+  const lineAgents = parsed.filter((d) => !d.files.document && d.agent).map((d) => d.agent!);
   let bytesBefore = 0;
   let sessionMemory: SessionMemory | undefined;
 
@@ -163,15 +173,17 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
       continue;
     }
-    let dialect: DialectId | undefined = detectDialectFromName(source.name);
-    // A name that points to a dialect the engine cannot parse needs no reading.
-    const nameSaysOther = dialect !== undefined && RECORD_NORMALIZERS[dialect] === undefined;
-    let normalizer: RecordNormalizer = claudeCodeNormalizer;
+    let dialect: DialectDescriptor | undefined = detectDialectFromName(source.name, dialects);
+    // A name that points to a dialect the engine cannot parse, or to a whole-document one, needs
+    // no line scan.
+    const nameDecides = dialect !== undefined && (!dialect.createNormalizer || dialect.files.document);
+    let normalizer: RecordNormalizer | undefined;
     const pending: PendingLine[] = [];
     let jsonLines = 0;
     let firstJsonError: string | undefined;
-    let decided = dialect === 'claude-code';
+    let decided = false;
     let stopped = false;
+    let asDocument = false;
 
     const ctx: RecordContext = {
       fileIndex,
@@ -187,7 +199,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       ctx.line = line;
       ctx.offsetBytes = offsetBytes;
       ctx.lengthBytes = lengthBytes;
-      const { entry, extras } = normalizer.normalize(record, ctx, builder.entries.length);
+      const { entry, extras } = normalizer!.normalize(record, ctx, builder.entries.length);
       builder.addEntry(entry, extras);
     };
 
@@ -240,33 +252,111 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         const message =
           jsonLines === 0
             ? `${baseName(source.name)} is not a transcript: none of its first lines is JSON (line 1: ${firstJsonError ?? 'empty'})`
-            : `${baseName(source.name)} is not a transcript: its lines are JSON, but none is a Claude Code or Codex CLI record`;
+            : `${baseName(source.name)} is not a transcript: its lines are JSON, but none is a ${listOf(lineAgents, 'or')} record`;
         builder.issue(fileIndex, 0, 'not-a-transcript', 'error', message);
         stopped = true;
         return;
       }
-      file.dialect = dialect;
-      if (builder.format === 'unknown' || file.role === 'main') builder.format = dialect;
-      const create = RECORD_NORMALIZERS[dialect];
+      file.dialect = dialect.id;
+      if (builder.format === 'unknown' || file.role === 'main') builder.format = dialect.id;
+      const create = dialect.createNormalizer;
       if (!create) {
         builder.issue(
           fileIndex,
           0,
           'unsupported-dialect',
           'error',
-          `${baseName(source.name)} is a ${DIALECT_LABELS[dialect]}; this version reads Claude Code transcripts and Codex CLI rollouts only`,
+          `${baseName(source.name)} is a ${dialect.label}; this version reads ${listOf(
+            parsed.map((d) => d.label),
+            'and',
+          )} only`,
         );
         stopped = true;
         return;
       }
       normalizer = create();
-      builder.setFileNormalizer(fileIndex, normalizer);
+      builder.setFileDialect(fileIndex, dialect, normalizer);
+      if (dialect.files.document) {
+        // The lines seen so far were only for detection: the document is read as a whole.
+        asDocument = true;
+        stopped = true;
+        pending.length = 0;
+        return;
+      }
       for (const p of pending) handleLine(p);
       pending.length = 0;
     };
 
-    if (nameSaysOther) {
+    const readDocument = async (maxBytes: number): Promise<void> => {
+      if (source.sizeBytes > maxBytes) {
+        builder.issue(
+          fileIndex,
+          0,
+          'document-too-large',
+          'error',
+          `${baseName(source.name)} is ${source.sizeBytes.toLocaleString('en-US')} bytes; a ${dialect!.label} is read whole, up to ${maxBytes.toLocaleString('en-US')} bytes`,
+        );
+        return;
+      }
+      const bytes = await source.read(0, source.sizeBytes);
+      options.signal?.throwIfAborted();
+      options.onProgress?.({ bytesRead: bytesBefore + source.sizeBytes, totalBytes, fileIndex });
+      const scan = scanJsonArray(bytes);
+      file.lines = scan.lines;
+      if (!scan.isArray) {
+        builder.issue(
+          fileIndex,
+          0,
+          'not-a-transcript',
+          'error',
+          `${baseName(source.name)} is not a ${dialect!.label}: it is not a JSON array`,
+        );
+        return;
+      }
+      const decoder = new TextDecoder();
+      for (const element of scan.elements) {
+        const text = decoder.decode(bytes.subarray(element.offsetBytes, element.offsetBytes + element.lengthBytes));
+        let record: unknown;
+        try {
+          record = JSON.parse(text);
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          builder.issue(
+            fileIndex,
+            element.line,
+            element.complete ? 'not-json' : 'truncated-line',
+            'error',
+            element.complete
+              ? `The record at line ${element.line} is not JSON: ${reason} — starts ${snippet(text)}`
+              : `The record at line ${element.line} is cut off: the file ends inside it (${reason})`,
+          );
+          continue;
+        }
+        addRecord(record, element.line, element.offsetBytes, element.lengthBytes);
+      }
+      if (scan.truncated && scan.elements.at(-1)?.complete !== false) {
+        builder.issue(
+          fileIndex,
+          scan.lines,
+          'truncated-line',
+          'error',
+          `${baseName(source.name)} ends before the array's closing bracket`,
+        );
+      }
+      if (scan.trailingLine !== undefined) {
+        builder.issue(
+          fileIndex,
+          scan.trailingLine,
+          'not-json',
+          'warning',
+          `Line ${scan.trailingLine} has text after the document's closing bracket; it was ignored`,
+        );
+      }
+    };
+
+    if (nameDecides) {
       decide();
+      if (asDocument) await readDocument(dialect!.files.document!.maxBytes);
       bytesBefore += source.sizeBytes;
       options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
       continue;
@@ -286,7 +376,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         nonEmpty++;
         pending.push({ text, line, offsetBytes, lengthBytes, terminated });
         try {
-          const found = detectDialectFromRecord(JSON.parse(text));
+          const found = detectDialectFromRecord(JSON.parse(text), dialects);
           jsonLines++;
           if (found) dialect = found;
         } catch (error) {
@@ -316,7 +406,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         );
       } else if (jsonLines === 0 && source.sizeBytes <= WHOLE_JSON_LIMIT_BYTES) {
         // Maybe one pretty-printed JSON document rather than JSON lines: say what it is.
-        const whole = await diagnoseWholeJson(source);
+        const whole = await diagnoseWholeJson(source, dialects);
         if (whole) {
           dialect = whole.dialect;
           if (dialect) decide();
@@ -332,6 +422,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         } else decide();
       } else decide();
     }
+    if (asDocument) await readDocument(dialect!.files.document!.maxBytes);
     bytesBefore += source.sizeBytes;
     options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
   }
@@ -341,15 +432,31 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
   return session;
 }
 
+/**
+ * What a file that is one JSON document holds. A document that does not parse as a whole (one
+ * bad element) is still recognised from its first array element.
+ */
 async function diagnoseWholeJson(
   source: ByteSource,
-): Promise<{ dialect?: DialectId; description: string } | undefined> {
-  const text = new TextDecoder().decode(await source.read(0, source.sizeBytes));
+  dialects: readonly DialectDescriptor[],
+): Promise<{ dialect?: DialectDescriptor; description: string } | undefined> {
+  const bytes = await source.read(0, source.sizeBytes);
+  const text = new TextDecoder().decode(bytes);
   try {
     const value: unknown = JSON.parse(text);
-    return { dialect: detectDialectFromRecord(value), description: describeJson(value) };
+    return { dialect: detectDialectFromRecord(value, dialects), description: describeJson(value) };
   } catch {
-    return undefined;
+    const first = scanJsonArray(bytes).elements[0];
+    if (!first?.complete) return undefined;
+    try {
+      const value: unknown = JSON.parse(
+        new TextDecoder().decode(bytes.subarray(first.offsetBytes, first.offsetBytes + first.lengthBytes)),
+      );
+      const dialect = detectDialectFromRecord([value], dialects);
+      return dialect ? { dialect, description: 'a JSON array' } : undefined;
+    } catch {
+      return undefined;
+    }
   }
 }
 

@@ -10,7 +10,8 @@ import type {
   Severity,
   Sidechain,
 } from '../types';
-import { CLEARED_PLACEHOLDER, KNOWN_SYSTEM_SUBTYPES } from './dialects/claude-code';
+import type { TranscriptConventions } from './dialects/descriptor';
+import type { DialectDescriptor } from './dialects/descriptor';
 import type { RecordExtras, RecordNormalizer } from './dialects/record';
 
 // Accumulates entries from one or more files into a Session: deduplicates streamed API responses,
@@ -47,7 +48,7 @@ export class SessionBuilder {
   private readonly versions: string[] = [];
   private readonly models: string[] = [];
   private readonly meta: Session['meta'] = {
-    agent: 'Claude Code',
+    agent: '',
     versions: this.versions,
     models: this.models,
   };
@@ -63,15 +64,18 @@ export class SessionBuilder {
   private openCompaction: Compaction | undefined;
   /** By file index: API calls are entries carrying usage, not assistant entries (see RecordNormalizer). */
   private readonly callsFromUsage: boolean[] = [];
+  /** By file index: what its dialect says about user turns, commands and system records. */
+  private readonly conventions: TranscriptConventions[] = [];
 
   addFile(file: SessionFile): void {
     this.files[file.index] = file;
   }
 
-  /** Says which normalizer reads a file, before its first entry is added. */
-  setFileNormalizer(fileIndex: number, normalizer: RecordNormalizer): void {
+  /** Says which dialect and normalizer read a file, before its first entry is added. */
+  setFileDialect(fileIndex: number, dialect: DialectDescriptor, normalizer: RecordNormalizer): void {
     this.callsFromUsage[fileIndex] = normalizer.apiCalls === 'usage-records';
-    if (this.files[fileIndex].role === 'main') this.meta.agent = normalizer.agent;
+    this.conventions[fileIndex] = dialect.transcript ?? {};
+    if (this.files[fileIndex].role === 'main' || this.meta.agent === '') this.meta.agent = normalizer.agent;
   }
 
   issue(
@@ -105,7 +109,7 @@ export class SessionBuilder {
     else if (
       entry.kind === 'system' &&
       entry.subtype !== undefined &&
-      !KNOWN_SYSTEM_SUBTYPES.has(entry.subtype)
+      !this.conventions[entry.fileIndex]?.knownSystemSubtypes?.has(entry.subtype)
     ) {
       this.noteUnknown(`system:${entry.subtype}`, entry);
     }
@@ -203,8 +207,7 @@ export class SessionBuilder {
     const first = entry.blocks[0];
     if (first?.kind !== 'text') return false;
     if (entry.blocks.some((b) => b.kind === 'tool-result')) return false;
-    const text = first.text.trimStart();
-    return !text.startsWith('<local-command-') && !text.startsWith('<system-reminder>');
+    return !this.conventions[entry.fileIndex]?.isInjectedUserText?.(first.text.trimStart());
   }
 
   private indexTools(entry: Entry, extras: RecordExtras): void {
@@ -214,7 +217,8 @@ export class SessionBuilder {
         this.toolCalls[block.name] = (this.toolCalls[block.name] ?? 0) + 1;
       } else if (block.kind === 'tool-result') {
         this.toolResultEntry.set(block.toolUseId, entry.index);
-        if (block.text.startsWith(CLEARED_PLACEHOLDER) && !this.cleared.has(block.toolUseId)) {
+        const placeholder = this.conventions[entry.fileIndex]?.clearedPlaceholder;
+        if (placeholder && block.text.startsWith(placeholder) && !this.cleared.has(block.toolUseId)) {
           this.cleared.set(block.toolUseId, { toolUseId: block.toolUseId, compactionIndex: -1 });
         }
         if (extras.spawnedAgentId) this.agentToToolUse.set(extras.spawnedAgentId, block.toolUseId);
@@ -368,15 +372,14 @@ export class SessionBuilder {
     if (open.summaryEntryIndex === undefined) return;
     const first = entry.blocks[0];
     const text = first?.kind === 'text' ? first.text.trimStart() : '';
-    const isCommandTrace =
-      entry.kind === 'user' &&
-      (entry.isMeta || text.startsWith('<command-') || text.startsWith('<local-command-'));
+    const trace =
+      entry.kind === 'user' || entry.kind === 'attachment'
+        ? this.conventions[entry.fileIndex]?.readCommandTrace?.(text)
+        : undefined;
+    const isCommandTrace = entry.kind === 'user' && (entry.isMeta || trace?.isTrace === true);
     if (entry.kind === 'attachment' || isCommandTrace) {
       open.reattachedEntryIndices.push(entry.index);
-      const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text);
-      if (args && /<command-name>\/?compact<\/command-name>/.test(text) && args[1].trim()) {
-        open.customInstructions = args[1].trim();
-      }
+      if (trace?.compactInstructions) open.customInstructions = trace.compactInstructions;
     } else if (entry.kind === 'user') {
       this.openCompaction = undefined;
     }

@@ -1,5 +1,5 @@
 import type { Block, CompactMeta, EntryKind, MicrocompactMeta, Usage } from '../../types';
-import type { DialectDescriptor } from './descriptor';
+import type { DialectDescriptor, FileRoleMatch } from './descriptor';
 import {
   createEntry,
   isObject,
@@ -411,6 +411,53 @@ export const claudeCodeNormalizer: RecordNormalizer = {
   normalize: normalizeClaudeCodeRecord,
 };
 
+/** Record types Claude Code writes: the conversation's and the session metadata (FORMAT.md §3). */
+const RECORD_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progress', ...META_TYPES]);
+
+/** Envelope fields only Claude Code's records carry (FORMAT.md §2). */
+const ENVELOPE_KEYS = ['uuid', 'parentUuid', 'sessionId', 'leafUuid', 'messageId', 'agentId', 'parentSessionId'];
+
+function isClaudeCodeRecord(value: unknown): boolean {
+  if (!isObject(value) || typeof value.type !== 'string') return false;
+  return RECORD_TYPES.has(value.type) && ENVELOPE_KEYS.some((key) => key in value);
+}
+
+/**
+ * The role of a file from its name: `agent-acompact-*` is the log of a compaction call (what it
+ * cost, not context), `agent-aside_question-*` a side question, other `agent-*` files are
+ * subagents. Corpus copies flatten paths with `__`, so match the tail.
+ */
+function fileRoleOf(baseName: string): FileRoleMatch | undefined {
+  const match = /(?:^|__)agent-(.+)\.jsonl$/i.exec(baseName);
+  if (!match) return undefined;
+  const agentId = match[1];
+  if (agentId.startsWith('acompact')) return { role: 'compaction-call', agentId };
+  if (agentId.startsWith('aside_question')) return { role: 'side-question', agentId };
+  return { role: 'subagent', agentId };
+}
+
+/**
+ * Claude Code's session memory file, `~/.claude/projects/<project>/<session-id>/session-memory/summary.md`:
+ * that path's tail, or, next to a transcript, any `.md` file whose path names `session-memory`.
+ */
+function isSessionMemory(path: string, withTranscript: boolean): boolean {
+  const p = path.replace(/\\/g, '/').toLowerCase();
+  if (p.endsWith('session-memory/summary.md')) return true;
+  return withTranscript && p.endsWith('.md') && p.includes('session-memory');
+}
+
+/**
+ * Slash-command traces are `<command-…>` / `<local-command-…>` user texts; a manual `/compact`'s
+ * trace carries its instructions in `<command-args>` (FORMAT.md §4).
+ */
+function readCommandTrace(text: string): { isTrace: boolean; compactInstructions?: string } {
+  const isTrace = text.startsWith('<command-') || text.startsWith('<local-command-');
+  const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text);
+  if (args && /<command-name>\/?compact<\/command-name>/.test(text) && args[1].trim())
+    return { isTrace, compactInstructions: args[1].trim() };
+  return { isTrace };
+}
+
 /** Claude Code session JSONL (`~/.claude/projects/<project>/<session>.jsonl`, FORMAT.md §2–§8). */
 export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
   id: 'claude-code',
@@ -426,5 +473,19 @@ export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
     todoTool: 'TodoWrite',
     planTool: 'ExitPlanMode',
     planPath: /(^|[\\/])\.claude[\\/]plans[\\/]/,
+  },
+  files: {
+    matchRecord: isClaudeCodeRecord,
+    folderFile: (path) => /\.jsonl$/i.test(path),
+    fileRole: fileRoleOf,
+    // Subagent logs live in `<session-id>/subagents/` (2.1+) or next to the session (`agent-*.jsonl`).
+    loadsAfterMain: (path) => /(^|\/)agent-[^/]*\.jsonl$/i.test(path) || /\/subagents\//.test(path),
+    sessionMemory: isSessionMemory,
+  },
+  transcript: {
+    isInjectedUserText: (text) => text.startsWith('<local-command-') || text.startsWith('<system-reminder>'),
+    readCommandTrace,
+    knownSystemSubtypes: KNOWN_SYSTEM_SUBTYPES,
+    clearedPlaceholder: CLEARED_PLACEHOLDER,
   },
 };

@@ -425,4 +425,12 @@ export const CODEX_CLI_DIALECT: DialectDescriptor = {
   usageFollowsResponse: true,
   // Codex re-sends recent user messages, not files, after a compaction (strategies/codex.ts).
   restoration: NO_RESTORATION,
+  files: {
+    matchName: (baseName) => /^rollout-.*\.jsonl$/i.test(baseName),
+    matchRecord: (value) => isObject(value) && typeof value.type === 'string' && RECORD_TYPES.has(value.type) && 'payload' in value,
+    folderFile: (path) => /\.jsonl$/i.test(path),
+  },
 };
+
+/** The `type`s of a rollout line (FORMAT.md §11). */
+const RECORD_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);

@@ -1,4 +1,4 @@
-import type { DialectId } from '../../types';
+import type { DialectId, FileRole } from '../../types';
 import type { RecordNormalizer } from './record';
 
 // A dialect is data (STYLE.md §11): everything generic code needs to know about one input format,
@@ -25,6 +25,56 @@ export interface RestorationHints {
   readonly planPath?: RegExp;
 }
 
+/** A file's part in a dropped set, as its name says. */
+export interface FileRoleMatch {
+  readonly role: Exclude<FileRole, 'main' | 'session-memory'>;
+  /** The agent id the name carries (`agent-<id>.jsonl`). */
+  readonly agentId?: string;
+}
+
+/** How a dialect lays out its files and names them (detection and the drop's folder walk). */
+export interface DialectFiles {
+  /** True when the file name (its last path segment) alone says this dialect. */
+  readonly matchName?: (baseName: string) => boolean;
+  /**
+   * True when one parsed JSON value proves this dialect: a JSON line, or for a one-line or
+   * pretty-printed file, the whole document. Tried in registry order; the first yes wins.
+   */
+  readonly matchRecord?: (value: unknown) => boolean;
+  /** Files a dropped folder's walk takes (by path within the drop). */
+  readonly folderFile?: (path: string) => boolean;
+  /** A file that is not the main transcript (a subagent's, a compaction call's), by its name. */
+  readonly fileRole?: (baseName: string) => FileRoleMatch | undefined;
+  /** A file the main transcript is loaded after (the UI's drop order), by its path. */
+  readonly loadsAfterMain?: (path: string) => boolean;
+  /**
+   * Plain text kept with the session (Claude Code's session memory), by path; `withTranscript`:
+   * a transcript was dropped with it, so a looser name is enough.
+   */
+  readonly sessionMemory?: (path: string, withTranscript: boolean) => boolean;
+  /**
+   * Set when a file is one JSON document whose top-level array holds the records (Cline's
+   * `api_conversation_history.json`), not JSON lines: the file is read whole up to `maxBytes`
+   * and each array element goes through the normalizer with its own byte range and line.
+   */
+  readonly document?: { readonly maxBytes: number };
+}
+
+/** What the session builder asks a dialect about its entries (FORMAT.md §3, §4). */
+export interface TranscriptConventions {
+  /** User text the agent wrote rather than the person (command output, reminders): not a turn. */
+  readonly isInjectedUserText?: (text: string) => boolean;
+  /**
+   * Whether a user text traces a slash command (re-attached after a compaction), and a manual
+   * compact's instructions when it names them.
+   */
+  readonly readCommandTrace?: (text: string) => { isTrace: boolean; compactInstructions?: string };
+  /** `system` subtypes the dialect models; others are counted as unknown. */
+  readonly knownSystemSubtypes?: ReadonlySet<string>;
+  /** The text a cleared tool result starts with (context editing). */
+  readonly clearedPlaceholder?: string;
+}
+
 export interface DialectDescriptor {
   readonly id: DialectId;
   /** Human name, as the header and the issues name the format. */
@@ -41,6 +91,8 @@ export interface DialectDescriptor {
    */
   readonly usageFollowsResponse?: boolean;
   readonly restoration: RestorationHints;
+  readonly files: DialectFiles;
+  readonly transcript?: TranscriptConventions;
 }
 
 export const NO_RESTORATION: RestorationHints = { fileTools: [], readTools: [], wholeWriteTools: [] };

@@ -1,22 +1,25 @@
 import type { DialectId } from '../../types';
-import { CLAUDE_CODE_DIALECT, claudeCodeNormalizer } from './claude-code';
-import { CODEX_CLI_DIALECT, createCodexCliNormalizer } from './codex-cli';
+import { CLAUDE_SDK_STREAM_DIALECT } from './claude-sdk-stream';
+import { CLAUDE_CODE_DIALECT } from './claude-code';
+import { CLINE_DIALECT } from './cline';
+import { CLINE_UI_DIALECT } from './cline-ui';
+import { CODEX_CLI_DIALECT } from './codex-cli';
 import type { DialectDescriptor } from './descriptor';
-import type { RecordNormalizer } from './record';
 
-/** Every dialect the engine knows. Adding one: its file (exporting a descriptor) and a line here. */
-export const DIALECTS: readonly DialectDescriptor[] = [CLAUDE_CODE_DIALECT, CODEX_CLI_DIALECT];
+/**
+ * Every dialect the engine knows. Adding one: its file (exporting a descriptor) and a line here.
+ * Detection asks them in this order and the first match wins, so a narrower shape comes before a
+ * broader one it overlaps (the SDK's stream-json before Claude Code's session records).
+ */
+export const DIALECTS: readonly DialectDescriptor[] = [
+  CLAUDE_SDK_STREAM_DIALECT,
+  CLAUDE_CODE_DIALECT,
+  CODEX_CLI_DIALECT,
+  CLINE_DIALECT,
+  CLINE_UI_DIALECT,
+];
 
 /** The descriptor of a dialect, or undefined for one the engine does not know. */
 export function getDialect(id: DialectId | undefined): DialectDescriptor | undefined {
   return DIALECTS.find((d) => d.id === id);
 }
-
-/**
- * The dialects the engine parses, each with a factory for one file's normalizer (a normalizer
- * may keep per-file state). A detected dialect missing here is reported as `unsupported-dialect`.
- */
-export const RECORD_NORMALIZERS: Partial<Record<DialectId, () => RecordNormalizer>> = {
-  'claude-code': () => claudeCodeNormalizer,
-  'codex-cli': createCodexCliNormalizer,
-};
