@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { SessionId, SessionSummary } from '../worker/protocol';
+import { DIALECTS } from '../engine/parse/dialects/registry';
 import { formatBytes } from './common/format';
 import { DropZone } from './drop-zone';
 import { loadSession } from './load/load-session';
@@ -98,11 +99,14 @@ function NotTranscript({ sessionId, summary }: { sessionId: SessionId; summary: 
       <div className="not-transcript-box" data-testid="not-transcript">
         <h1>{name.split('/').pop()} is not a transcript CompactLab can read</h1>
         <p>{issue.message}</p>
-        <p className="muted">
-          CompactLab reads Claude Code session files: JSON Lines from{' '}
-          <span className="mono">~/.claude/projects/&lt;project&gt;/&lt;session&gt;.jsonl</span>. Drop one
-          anywhere on this page.
-        </p>
+        <p className="muted">CompactLab reads these files; drop one anywhere on this page:</p>
+        <ul className="muted">
+          {DIALECTS.filter((d) => d.createNormalizer && d.files.location).map((d) => (
+            <li key={d.id}>
+              {d.label}: <span className="mono">{d.files.location}</span>
+            </li>
+          ))}
+        </ul>
       </div>
       <IssuesPanel sessionId={sessionId} />
     </main>

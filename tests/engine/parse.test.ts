@@ -238,7 +238,9 @@ describe('parseSession on bad input', () => {
     expect(clineUi.session.issues).toEqual([
       expect.objectContaining({ code: 'unsupported-dialect', severity: 'error' }),
     ]);
-    expect(clineUi.session.issues[0].message).toMatch(/^ui_messages\.json is a Cline UI messages .*; this version reads .*Cline task history/);
+    expect(clineUi.session.issues[0].message).toMatch(
+      /^ui_messages\.json is a Cline UI messages .*; this version reads .*Cline task history/,
+    );
     // Cline's API history is a whole JSON document, read as records (tests/engine/cline.test.ts).
     const cline = await parse(
       'api_conversation_history.json',

@@ -68,10 +68,12 @@ export function scanJsonArray(bytes: Uint8Array): DocumentScan {
     if (CLOSE.has(b)) {
       depth--;
       if (depth === 0) {
-        if (start >= 0) elements.push({ offsetBytes: start, lengthBytes: end - start, line: startLine, complete: true });
+        if (start >= 0)
+          elements.push({ offsetBytes: start, lengthBytes: end - start, line: startLine, complete: true });
         for (i++; i < bytes.length; i++) {
           if (bytes[i] === NL) line++;
-          else if (!isSpace(bytes[i])) return { isArray: true, elements, lines, truncated: false, trailingLine: line };
+          else if (!isSpace(bytes[i]))
+            return { isArray: true, elements, lines, truncated: false, trailingLine: line };
         }
         return { isArray: true, elements, lines, truncated: false };
       }
@@ -79,7 +81,8 @@ export function scanJsonArray(bytes: Uint8Array): DocumentScan {
       continue;
     }
     if (atTop && b === COMMA) {
-      if (start >= 0) elements.push({ offsetBytes: start, lengthBytes: end - start, line: startLine, complete: true });
+      if (start >= 0)
+        elements.push({ offsetBytes: start, lengthBytes: end - start, line: startLine, complete: true });
       start = -1;
       continue;
     }
@@ -91,7 +94,8 @@ export function scanJsonArray(bytes: Uint8Array): DocumentScan {
     else if (b === QUOTE) inString = true;
     end = i + 1;
   }
-  if (start >= 0) elements.push({ offsetBytes: start, lengthBytes: end - start, line: startLine, complete: false });
+  if (start >= 0)
+    elements.push({ offsetBytes: start, lengthBytes: end - start, line: startLine, complete: false });
   return { isArray: true, elements, lines, truncated: true };
 }
 

@@ -315,7 +315,9 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       }
       const decoder = new TextDecoder();
       for (const element of scan.elements) {
-        const text = decoder.decode(bytes.subarray(element.offsetBytes, element.offsetBytes + element.lengthBytes));
+        const text = decoder.decode(
+          bytes.subarray(element.offsetBytes, element.offsetBytes + element.lengthBytes),
+        );
         let record: unknown;
         try {
           record = JSON.parse(text);

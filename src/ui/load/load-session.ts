@@ -1,4 +1,5 @@
 import { isCancelledError, type QueryClient } from '@tanstack/react-query';
+import { loadsAfterMain } from '../../engine/parse/detect';
 import { getContextWindowForModel } from '../../engine/thresholds';
 import { getEngineClient } from '../../worker/engine-client';
 import { ABORT_ERROR, type LoadFile, type SessionId } from '../../worker/protocol';
@@ -10,8 +11,7 @@ let inFlight: { sessionId: SessionId; abort: AbortController } | undefined;
 
 /** Main transcript first, subagent files after: the order the parser expects the files in. */
 export function sortSessionFiles(files: LoadFile[]): LoadFile[] {
-  const isSubagent = (name: string) => /(^|\/)agent-[^/]*\.jsonl$/i.test(name) || /\/subagents\//.test(name);
-  return [...files].sort((a, b) => Number(isSubagent(a.name)) - Number(isSubagent(b.name)));
+  return [...files].sort((a, b) => Number(loadsAfterMain(a.name)) - Number(loadsAfterMain(b.name)));
 }
 
 /** Describes a set of files in a few words ("abc.jsonl + 2 subagent files"). */

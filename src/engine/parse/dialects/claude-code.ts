@@ -415,7 +415,15 @@ export const claudeCodeNormalizer: RecordNormalizer = {
 const RECORD_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progress', ...META_TYPES]);
 
 /** Envelope fields only Claude Code's records carry (FORMAT.md §2). */
-const ENVELOPE_KEYS = ['uuid', 'parentUuid', 'sessionId', 'leafUuid', 'messageId', 'agentId', 'parentSessionId'];
+const ENVELOPE_KEYS = [
+  'uuid',
+  'parentUuid',
+  'sessionId',
+  'leafUuid',
+  'messageId',
+  'agentId',
+  'parentSessionId',
+];
 
 function isClaudeCodeRecord(value: unknown): boolean {
   if (!isObject(value) || typeof value.type !== 'string') return false;
@@ -475,6 +483,7 @@ export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
     planPath: /(^|[\\/])\.claude[\\/]plans[\\/]/,
   },
   files: {
+    location: '~/.claude/projects/<project>/<session>.jsonl',
     matchRecord: isClaudeCodeRecord,
     folderFile: (path) => /\.jsonl$/i.test(path),
     fileRole: fileRoleOf,

@@ -10,6 +10,7 @@ export const CLINE_UI_DIALECT: DialectDescriptor = {
   restoration: NO_RESTORATION,
   files: {
     matchName: (baseName) => /ui_messages\.json$/i.test(baseName),
-    matchRecord: (value) => Array.isArray(value) && isObject(value[0]) && ('say' in value[0] || 'ask' in value[0]),
+    matchRecord: (value) =>
+      Array.isArray(value) && isObject(value[0]) && ('say' in value[0] || 'ask' in value[0]),
   },
 };

@@ -38,13 +38,23 @@ function textOfResult(content: unknown, max: number): { text: string; chars: num
 function normalizeBlock(raw: unknown, path: string, ctx: RecordContext): Block | undefined {
   const max = ctx.previewChars;
   if (!isObject(raw)) {
-    ctx.issue('wrong-shape', 'warning', `At ${path}: expected a content block object, got ${typeName(raw)}`, path);
+    ctx.issue(
+      'wrong-shape',
+      'warning',
+      `At ${path}: expected a content block object, got ${typeName(raw)}`,
+      path,
+    );
     return undefined;
   }
   switch (raw.type) {
     case 'text': {
       if (typeof raw.text !== 'string') {
-        ctx.issue('wrong-shape', 'warning', `At ${path}.text: expected a string, got ${typeName(raw.text)}`, `${path}.text`);
+        ctx.issue(
+          'wrong-shape',
+          'warning',
+          `At ${path}.text: expected a string, got ${typeName(raw.text)}`,
+          `${path}.text`,
+        );
         return { kind: 'text', text: '', chars: 0 };
       }
       return { kind: 'text', text: preview(raw.text, max), chars: raw.text.length };
@@ -59,7 +69,12 @@ function normalizeBlock(raw: unknown, path: string, ctx: RecordContext): Block |
     }
     case 'tool_use': {
       if (typeof raw.id !== 'string') {
-        ctx.issue('wrong-shape', 'warning', `At ${path}.id: expected a string, got ${typeName(raw.id)}`, `${path}.id`);
+        ctx.issue(
+          'wrong-shape',
+          'warning',
+          `At ${path}.id: expected a string, got ${typeName(raw.id)}`,
+          `${path}.id`,
+        );
         return undefined;
       }
       const input = isObject(raw.input) ? raw.input : {};
@@ -86,7 +101,15 @@ function normalizeBlock(raw: unknown, path: string, ctx: RecordContext): Block |
         return undefined;
       }
       const { text, chars, images } = textOfResult(raw.content, max);
-      return { kind: 'tool-result', toolUseId: raw.tool_use_id, text, chars, images, isError: raw.is_error === true, persisted: false };
+      return {
+        kind: 'tool-result',
+        toolUseId: raw.tool_use_id,
+        text,
+        chars,
+        images,
+        isError: raw.is_error === true,
+        persisted: false,
+      };
     }
     case 'image':
     case 'document': {
@@ -120,7 +143,12 @@ export function normalizeClineMessage(record: unknown, ctx: RecordContext, index
   if (isObject(record.modelInfo) && typeof record.modelInfo.modelId === 'string')
     extras.model = record.modelInfo.modelId;
   if (role !== 'user' && role !== 'assistant') {
-    ctx.issue('wrong-shape', 'warning', `At role: expected "user" or "assistant", got ${JSON.stringify(role)}`, 'role');
+    ctx.issue(
+      'wrong-shape',
+      'warning',
+      `At role: expected "user" or "assistant", got ${JSON.stringify(role)}`,
+      'role',
+    );
     return { entry, extras };
   }
   entry.kind = role;
@@ -135,7 +163,12 @@ export function normalizeClineMessage(record: unknown, ctx: RecordContext, index
       if (block) entry.blocks.push(block);
     }
   } else {
-    ctx.issue('wrong-shape', 'error', `At content: expected a string or an array, got ${typeName(content)}`, 'content');
+    ctx.issue(
+      'wrong-shape',
+      'error',
+      `At content: expected a string or an array, got ${typeName(content)}`,
+      'content',
+    );
   }
   return { entry, extras };
 }
@@ -156,8 +189,10 @@ export const CLINE_DIALECT: DialectDescriptor = {
   // What Cline keeps after condensing is not modelled yet (cline-compact-implementation.md).
   restoration: NO_RESTORATION,
   files: {
+    location: '…/globalStorage/saoudrizwan.claude-dev/tasks/<task-id>/api_conversation_history.json',
     matchName: (baseName) => /api_conversation_history\.json$/i.test(baseName),
-    matchRecord: (value) => Array.isArray(value) && isObject(value[0]) && 'role' in value[0] && 'content' in value[0],
+    matchRecord: (value) =>
+      Array.isArray(value) && isObject(value[0]) && 'role' in value[0] && 'content' in value[0],
     folderFile: (path) => /api_conversation_history\.json$/i.test(path),
     document: { maxBytes: MAX_DOCUMENT_BYTES },
   },

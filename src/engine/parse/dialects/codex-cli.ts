@@ -426,8 +426,10 @@ export const CODEX_CLI_DIALECT: DialectDescriptor = {
   // Codex re-sends recent user messages, not files, after a compaction (strategies/codex.ts).
   restoration: NO_RESTORATION,
   files: {
+    location: '~/.codex/sessions/<yyyy>/<mm>/<dd>/rollout-*.jsonl',
     matchName: (baseName) => /^rollout-.*\.jsonl$/i.test(baseName),
-    matchRecord: (value) => isObject(value) && typeof value.type === 'string' && RECORD_TYPES.has(value.type) && 'payload' in value,
+    matchRecord: (value) =>
+      isObject(value) && typeof value.type === 'string' && RECORD_TYPES.has(value.type) && 'payload' in value,
     folderFile: (path) => /\.jsonl$/i.test(path),
   },
 };

@@ -34,6 +34,8 @@ export interface FileRoleMatch {
 
 /** How a dialect lays out its files and names them (detection and the drop's folder walk). */
 export interface DialectFiles {
+  /** Where the agent writes these files, as the UI tells a user where to look. */
+  readonly location?: string;
   /** True when the file name (its last path segment) alone says this dialect. */
   readonly matchName?: (baseName: string) => boolean;
   /**
