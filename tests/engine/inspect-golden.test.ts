@@ -15,6 +15,7 @@ const cases: { name: string; files: string[] }[] = [
   { name: 'tiny', files: ['tests/fixtures/tiny.jsonl'] },
   { name: 'broken', files: ['tests/fixtures/broken.jsonl'] },
   { name: 'xss', files: ['tests/fixtures/xss.jsonl'] },
+  { name: 'cline', files: ['tests/fixtures/cline-api_conversation_history.json'] },
   {
     name: 'not-a-transcript',
     files: ['tests/fixtures/not-a-transcript.json', 'tests/fixtures/not-a-transcript.txt'],

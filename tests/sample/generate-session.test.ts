@@ -360,6 +360,7 @@ describe('committed files', () => {
     const fixtures = buildFixtures();
     expect(Object.keys(fixtures).sort()).toEqual([
       'broken.jsonl',
+      'cline-api_conversation_history.json',
       'empty.jsonl',
       'not-a-transcript.json',
       'not-a-transcript.txt',

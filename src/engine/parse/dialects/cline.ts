@@ -196,4 +196,10 @@ export const CLINE_DIALECT: DialectDescriptor = {
     folderFile: (path) => /api_conversation_history\.json$/i.test(path),
     document: { maxBytes: MAX_DOCUMENT_BYTES },
   },
+  transcript: {
+    // Tool results come back as user text, "[read_file for 'x'] Result:" (FORMAT.md §12): not a turn.
+    isInjectedUserText: (text) => TOOL_RESULT_TEXT.test(text),
+  },
 };
+
+const TOOL_RESULT_TEXT = /^\[[\w-]+(?: for [^\]\n]*)?\] Result:/;
