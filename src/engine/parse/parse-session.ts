@@ -365,6 +365,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
     }
 
     let nonEmpty = 0;
+    let opensDocument = false;
     file.lines = await scanLines(
       source,
       (text, line, offsetBytes, lengthBytes, terminated) => {
@@ -375,6 +376,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
           return;
         }
         if (text.trim() === '') return;
+        if (nonEmpty === 0) opensDocument = /^\s*[[{]/.test(text);
         nonEmpty++;
         pending.push({ text, line, offsetBytes, lengthBytes, terminated });
         try {
@@ -383,6 +385,10 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
           if (found) dialect = found;
         } catch (error) {
           firstJsonError ??= error instanceof Error ? error.message : String(error);
+        }
+        if (dialect === undefined && nonEmpty >= DETECTION_WINDOW_LINES && jsonLines === 0 && opensDocument) {
+          // Maybe one pretty-printed JSON document: stop here and look at it whole below.
+          return false;
         }
         if (dialect !== undefined || nonEmpty >= DETECTION_WINDOW_LINES) {
           decide();

@@ -1,0 +1,154 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLINE_DIALECT } from '../../src/engine/parse/dialects/cline';
+import { DIALECTS } from '../../src/engine/parse/dialects/registry';
+import { scanJsonArray } from '../../src/engine/parse/json-document';
+import { parseSession, readEntryRecord, readEntryText } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
+
+// Cline's api_conversation_history.json (FORMAT.md §12): one JSON document, each array element a
+// record with its own byte range and line, re-readable by offset like a JSONL line.
+
+const FIXTURE = resolve(__dirname, '../fixtures/cline-api_conversation_history.json');
+const CORPUS = resolve(__dirname, '../../../shared/corpus');
+const REAL_HISTORY = join(CORPUS, 'mike4567__MRA04242026/api_conversation_history.json');
+const REAL_UI = join(CORPUS, 'CoreGems__Cline-Xray/task_sample__ui_messages.json');
+const corpusPresent = existsSync(REAL_HISTORY) && existsSync(REAL_UI);
+if (!corpusPresent) console.warn(`Cline corpus tests skipped: ${CORPUS} is absent`);
+
+const fixtureText = readFileSync(FIXTURE, 'utf8');
+const messages = JSON.parse(fixtureText) as { role: string }[];
+const source = (name: string, text: string | Uint8Array) =>
+  createMemorySource(name, typeof text === 'string' ? new TextEncoder().encode(text) : text);
+
+describe('Cline task history (a whole JSON document)', () => {
+  it('reads each message as an entry, with the session facts the messages give', async () => {
+    const sources = [source('api_conversation_history.json', fixtureText)];
+    const session = await parseSession(sources);
+    expect(session.format).toBe('cline');
+    expect(session.issues).toEqual([]);
+    expect(session.entries.map((e) => e.kind)).toEqual(messages.map((m) => m.role));
+    expect(session.meta).toMatchObject({ agent: 'Cline', models: ['claude-sonnet-4-5'] });
+    expect(session.meta.startMs).toBe(Date.UTC(2026, 2, 9, 10, 0, 0, 0));
+    // The task and "Thanks, also add a test."; the "[read_file …] Result:" text is a tool result.
+    expect(session.userTurns).toBe(2);
+    expect(session.toolCalls).toEqual({ read_file: 1, replace_in_file: 1, attempt_completion: 1 });
+    expect(session.toolPairs).toEqual({ matched: 1, unmatchedUses: 2, unmatchedResults: 0 });
+    // No token counts are read yet: no API calls.
+    expect(session.apiCalls).toEqual([]);
+    expect(session.files[0].lines).toBe(fixtureText.split('\n').length - 1);
+  });
+
+  it('re-reads every record by its byte range, and gives its line', async () => {
+    const sources = [source('api_conversation_history.json', fixtureText)];
+    const session = await parseSession(sources);
+    const lines = fixtureText.split('\n');
+    for (const entry of session.entries) {
+      expect(await readEntryRecord(sources, session, entry.index)).toEqual(messages[entry.index]);
+      expect(lines[entry.line - 1].trim()).toBe('{');
+      expect((await readEntryText(sources, session, entry.index)).startsWith('{')).toBe(true);
+    }
+  });
+
+  it('reads Cline’s own one-line form the same, and a renamed file by its structure', async () => {
+    const pretty = await parseSession([source('api_conversation_history.json', fixtureText)]);
+    const oneLine = await parseSession([source('api_conversation_history.json', JSON.stringify(messages))]);
+    const renamed = await parseSession([source('task.json', fixtureText)]);
+    const strip = (s: typeof pretty) =>
+      s.entries.map(({ kind, blocks, timestampMs, model }) => ({ kind, blocks, timestampMs, model }));
+    expect(strip(oneLine)).toEqual(strip(pretty));
+    expect(oneLine.entries.every((e) => e.line === 1)).toBe(true);
+    expect(renamed.format).toBe('cline');
+    expect(strip(renamed)).toEqual(strip(pretty));
+  });
+
+  it('loses only the element that is not JSON, and says where', async () => {
+    // An invalid escape inside one message (the real corpus file has two, from redaction).
+    const text = fixtureText.replace('Thanks, also add a test.', 'Thanks \\X add a test.');
+    const session = await parseSession([source('api_conversation_history.json', text)]);
+    const line = text.split('\n').findIndex((l) => l.includes('\\X')) - 2; // the message's `{`
+    expect(session.issues).toEqual([
+      expect.objectContaining({ code: 'not-json', severity: 'error', line: line + 1 }),
+    ]);
+    expect(session.entries).toHaveLength(messages.length - 1);
+  });
+
+  it('keeps the complete messages of a cut-off document and says it ends early', async () => {
+    const cut = fixtureText.slice(0, fixtureText.indexOf('Thanks, also'));
+    const session = await parseSession([source('api_conversation_history.json', cut)]);
+    expect(session.entries).toHaveLength(6);
+    expect(session.issues).toEqual([expect.objectContaining({ code: 'truncated-line', severity: 'error' })]);
+    expect(session.issues[0].message).toMatch(/is cut off: the file ends inside it/);
+  });
+
+  it('refuses a document over its size bound, saying so', async () => {
+    const small = { ...CLINE_DIALECT, files: { ...CLINE_DIALECT.files, document: { maxBytes: 100 } } };
+    const dialects = DIALECTS.map((d) => (d.id === 'cline' ? small : d));
+    const session = await parseSession([source('api_conversation_history.json', fixtureText)], { dialects });
+    expect(session.entries).toEqual([]);
+    expect(session.issues).toEqual([
+      expect.objectContaining({ code: 'document-too-large', severity: 'error', line: 0 }),
+    ]);
+    expect(session.issues[0].message).toMatch(/is read whole, up to 100 bytes/);
+  });
+
+  it('says what a non-array document with a Cline name is', async () => {
+    const session = await parseSession([source('api_conversation_history.json', '{"role":"user"}\n')]);
+    expect(session.issues).toEqual([expect.objectContaining({ code: 'not-a-transcript' })]);
+    expect(session.issues[0].message).toMatch(/is not a Cline task history .*: it is not a JSON array/);
+  });
+});
+
+describe('scanJsonArray', () => {
+  it('finds each element by byte offset past strings holding brackets, commas, quotes and non-ASCII', () => {
+    const values = [{ a: '],[{"}' }, 'é\\"x,', [1, [2, { b: null }]], 42, true];
+    const text = `\uFEFF [\n ${values.map((v) => JSON.stringify(v)).join(' ,\n\t')} \n]\n`;
+    const bytes = new TextEncoder().encode(text);
+    const scan = scanJsonArray(bytes);
+    expect(scan).toMatchObject({ isArray: true, truncated: false, lines: 7 });
+    expect(scan.trailingLine).toBeUndefined();
+    const decoded = scan.elements.map((e) =>
+      JSON.parse(new TextDecoder().decode(bytes.subarray(e.offsetBytes, e.offsetBytes + e.lengthBytes))),
+    );
+    expect(decoded).toEqual(values);
+    expect(scan.elements.map((e) => e.line)).toEqual([2, 3, 4, 5, 6]);
+  });
+
+  it('tells an empty array, a non-array and trailing text apart', () => {
+    const scan = (s: string) => scanJsonArray(new TextEncoder().encode(s));
+    expect(scan('[]')).toMatchObject({ isArray: true, elements: [], truncated: false });
+    expect(scan('{"a":[1]}').isArray).toBe(false);
+    expect(scan('[1]\nx').trailingLine).toBe(2);
+    expect(scan('[1, {"a"').elements.at(-1)).toMatchObject({ complete: false });
+  });
+});
+
+describe.skipIf(!corpusPresent)('Cline corpus files', () => {
+  it('reads a real api_conversation_history.json, each record re-readable by offset', async () => {
+    const sources = [createMemorySource('api_conversation_history.json', readFileSync(REAL_HISTORY))];
+    const session = await parseSession(sources);
+    expect(session.format).toBe('cline');
+    expect(session.meta.agent).toBe('Cline');
+    expect(session.entries.length).toBeGreaterThan(400);
+    // One message holds invalid escapes (a redacted key, `\X`): it alone is lost.
+    expect(session.issues.map((i) => i.code)).toEqual(['not-json']);
+    const kinds = new Set(session.entries.map((e) => e.kind));
+    expect(kinds).toEqual(new Set(['user', 'assistant']));
+    expect(session.toolCalls.read_file).toBeGreaterThan(0);
+    for (const index of [0, 1, 2, Math.floor(session.entries.length / 2), session.entries.length - 1]) {
+      const record = (await readEntryRecord(sources, session, index)) as { role: string };
+      expect(record.role).toBe(session.entries[index].kind);
+    }
+  });
+
+  it('recognises a real ui_messages.json and refuses it plainly', async () => {
+    const session = await parseSession([
+      createMemorySource('task_sample__ui_messages.json', readFileSync(REAL_UI)),
+    ]);
+    expect(session.format).toBe('cline-ui');
+    expect(session.issues).toEqual([
+      expect.objectContaining({ code: 'unsupported-dialect', severity: 'error' }),
+    ]);
+  });
+});
