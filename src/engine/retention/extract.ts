@@ -1,3 +1,4 @@
+import { DIALECTS } from '../parse/dialects/registry';
 import { getBlocks, isTextBlock } from '../summarize/blocks';
 import { computeSpanDigest, readUserText, type SpanDigest, stripReminders } from '../summarize/digest';
 import type { RequestMessage } from '../summarize/types';
@@ -65,14 +66,15 @@ function sentencesOf(text: string): string[] {
     .filter((s) => s.length >= 8);
 }
 
-/** Rules in a CLAUDE.md that Claude Code put in a system reminder ("Contents of …CLAUDE.md"). */
+/** Rules from the project instructions an agent pasted into a user text (Claude Code's CLAUDE.md). */
 function memoryRules(raw: string): string[] {
   const rules: string[] = [];
-  const pattern = /Contents of [^\n]*CLAUDE\.md[^\n]*:\n([\s\S]*?)(?=\nContents of |<\/system-reminder>|$)/g;
-  for (const match of raw.matchAll(pattern)) {
-    for (const line of match[1]!.split('\n')) {
-      const rule = line.replace(/^[-*•\d.)\s]+/, '').trim();
-      if (rule.length >= 8 && RULE_MARKERS.test(rule)) rules.push(rule);
+  for (const dialect of DIALECTS) {
+    for (const body of dialect.transcript?.projectInstructions?.(raw) ?? []) {
+      for (const line of body.split('\n')) {
+        const rule = line.replace(/^[-*•\d.)\s]+/, '').trim();
+        if (rule.length >= 8 && RULE_MARKERS.test(rule)) rules.push(rule);
+      }
     }
   }
   return rules;
@@ -87,7 +89,7 @@ function textsOf(messages: RequestMessage[], role: 'user' | 'assistant'): string
   return texts;
 }
 
-/** The user's explicit instructions and rules, verbatim (sentences with a rule word, CLAUDE.md rules). */
+/** The user's explicit instructions and rules, verbatim (sentences with a rule word, project-file rules). */
 export function extractInstructions(
   messages: RequestMessage[],
   digest: SpanDigest = computeSpanDigest(messages),

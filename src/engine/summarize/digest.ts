@@ -7,6 +7,8 @@ import {
   type ToolResultBlock,
   type ToolUseBlock,
 } from './blocks';
+import type { TodoItem, TranscriptConventions } from '../parse/dialects/descriptor';
+import { DIALECTS } from '../parse/dialects/registry';
 import type { RequestMessage } from './types';
 
 // The structure of a span, read from the request's messages the way a person would skim them:
@@ -49,10 +51,15 @@ export interface ToolError {
   followUp?: string;
 }
 
-export interface TodoItem {
-  content: string;
-  status: string;
-}
+export type { TodoItem };
+
+/**
+ * A request's messages do not say which agent wrote them: every dialect's conventions are asked
+ * (each recognises only its own wrappers and commands).
+ */
+const CONVENTIONS: readonly TranscriptConventions[] = DIALECTS.flatMap((d) =>
+  d.transcript ? [d.transcript] : [],
+);
 
 export interface SpanDigest {
   messages: number;
@@ -61,7 +68,7 @@ export interface SpanDigest {
   files: FileTouch[];
   commands: CommandRun[];
   errors: ToolError[];
-  /** The latest todo list (TodoWrite, or TaskCreate/TaskUpdate). */
+  /** The latest todo list (a dialect's todo tools: Claude Code's TodoWrite, TaskCreate/TaskUpdate). */
   todos: TodoItem[];
   toolCounts: Record<string, number>;
   assistantTexts: { index: number; text: string }[];
@@ -86,36 +93,22 @@ export function clip(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** Strips the wrappers Claude Code adds around user text (system reminders and similar). */
+/** Strips the wrappers agents add around user text (system reminders and similar). */
 export function stripReminders(text: string): string {
-  return text
-    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '')
-    .replace(/<local-command-caveat>[\s\S]*?<\/local-command-caveat>/g, '')
-    .trim();
+  let out = text;
+  for (const c of CONVENTIONS) if (c.stripInjected) out = c.stripInjected(out);
+  return out.trim();
 }
-
-const PREVIOUS_SUMMARY = /^This session is being continued from a previous conversation/;
-const INTERRUPT = /^\[Request interrupted by user/;
 
 /** Classifies and cleans one user text; undefined when nothing a person typed is left. */
 export function readUserText(raw: string): { kind: UserMessageKind; text: string } | undefined {
   const text = stripReminders(raw);
   if (text === '') return undefined;
-  if (PREVIOUS_SUMMARY.test(text)) return { kind: 'previous-summary', text };
-  if (INTERRUPT.test(text)) return { kind: 'interrupt', text };
-  const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text);
-  if (name) {
-    const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim() ?? '';
-    const command = name[1]!.trim();
-    return {
-      kind: 'command',
-      text: `${command.startsWith('/') ? command : `/${command}`}${args ? ` ${args}` : ''}`,
-    };
+  for (const c of CONVENTIONS) {
+    const read = c.readUserText?.(text);
+    if (read === null) return undefined;
+    if (read) return read;
   }
-  if (/^<local-command-stdout>|^<local-command-stderr>|^<bash-stdout>|^<bash-stderr>/.test(text))
-    return undefined;
-  const bash = /<bash-input>([\s\S]*?)<\/bash-input>/.exec(text);
-  if (bash) return { kind: 'command', text: `! ${bash[1]!.trim()}` };
   return { kind: 'request', text };
 }
 
@@ -143,9 +136,10 @@ export function describeToolTarget(use: ToolUse): string | undefined {
 type FileAction = 'read' | 'edit' | 'write';
 
 function getFileAction(name: string): FileAction | undefined {
-  if (/^(Read|NotebookRead)$|read_file|read$/i.test(name)) return 'read';
-  if (/^(Edit|MultiEdit|NotebookEdit)$|edit|replace/i.test(name)) return 'edit';
-  if (/^Write$|write|create_file/i.test(name)) return 'write';
+  // Read, NotebookRead, read_file; Edit, MultiEdit, replace_in_file; Write, write_to_file, create_file.
+  if (/read_file|read$/i.test(name)) return 'read';
+  if (/edit|replace/i.test(name)) return 'edit';
+  if (/write|create_file/i.test(name)) return 'write';
   return undefined;
 }
 
@@ -160,36 +154,16 @@ function firstLines(text: string, lines: number, max: number): string {
   return clip(kept, max);
 }
 
+/** The todo list after a tool call: the first dialect whose todo tool it is says. */
 function applyTodoTool(
   use: ToolUse,
   todos: TodoItem[],
   tasks: Map<string, TodoItem>,
   resultText?: string,
 ): TodoItem[] {
-  const input = isObject(use.input) ? use.input : {};
-  if (use.name === 'TodoWrite' && Array.isArray(input.todos)) {
-    return input.todos
-      .filter(isObject)
-      .map((t) => ({
-        content: str(t.content) ?? str(t.activeForm) ?? '',
-        status: str(t.status) ?? 'pending',
-      }))
-      .filter((t) => t.content !== '');
-  }
-  if (use.name === 'TaskCreate') {
-    const subject = str(input.subject) ?? str(input.description);
-    if (!subject) return todos;
-    const id = resultText ? /#(\d+)/.exec(resultText)?.[1] : undefined;
-    tasks.set(id ?? String(tasks.size + 1), { content: subject, status: 'pending' });
-    return [...tasks.values()];
-  }
-  if (use.name === 'TaskUpdate') {
-    const id = str(input.taskId) ?? (typeof input.taskId === 'number' ? String(input.taskId) : undefined);
-    const task = id ? tasks.get(id) : undefined;
-    const status = str(input.status);
-    if (task && status) task.status = status;
-    if (task && status === 'deleted') tasks.delete(id!);
-    return [...tasks.values()];
+  for (const c of CONVENTIONS) {
+    const next = c.applyTodoTool?.(use, todos, tasks, resultText);
+    if (next) return next;
   }
   return todos;
 }

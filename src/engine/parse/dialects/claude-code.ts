@@ -1,5 +1,5 @@
 import type { Block, CompactMeta, EntryKind, MicrocompactMeta, Usage } from '../../types';
-import type { DialectDescriptor, FileRoleMatch } from './descriptor';
+import type { DialectDescriptor, FileRoleMatch, TodoItem, UserTextKind } from './descriptor';
 import {
   createEntry,
   isObject,
@@ -466,6 +466,79 @@ function readCommandTrace(text: string): { isTrace: boolean; compactInstructions
   return { isTrace };
 }
 
+/** Strips the wrappers Claude Code adds around user text (system reminders and similar). */
+function stripInjected(text: string): string {
+  return text
+    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '')
+    .replace(/<local-command-caveat>[\s\S]*?<\/local-command-caveat>/g, '');
+}
+
+/** The continuation message a compacted session starts with (claude-code-compact-system.md). */
+const PREVIOUS_SUMMARY = /^This session is being continued from a previous conversation/;
+const INTERRUPT = /^\[Request interrupted by user/;
+
+/** Slash commands, their output, shell escapes (`!`), the continuation summary, interruptions. */
+function readUserText(text: string): { kind: UserTextKind; text: string } | null | undefined {
+  if (PREVIOUS_SUMMARY.test(text)) return { kind: 'previous-summary', text };
+  if (INTERRUPT.test(text)) return { kind: 'interrupt', text };
+  const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text);
+  if (name) {
+    const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim() ?? '';
+    const command = name[1]!.trim();
+    return {
+      kind: 'command',
+      text: `${command.startsWith('/') ? command : `/${command}`}${args ? ` ${args}` : ''}`,
+    };
+  }
+  if (/^<local-command-stdout>|^<local-command-stderr>|^<bash-stdout>|^<bash-stderr>/.test(text)) return null;
+  const bash = /<bash-input>([\s\S]*?)<\/bash-input>/.exec(text);
+  if (bash) return { kind: 'command', text: `! ${bash[1]!.trim()}` };
+  return undefined;
+}
+
+/** CLAUDE.md files Claude Code put in a system reminder ("Contents of …CLAUDE.md"): their bodies. */
+function projectInstructions(text: string): string[] {
+  const pattern = /Contents of [^\n]*CLAUDE\.md[^\n]*:\n([\s\S]*?)(?=\nContents of |<\/system-reminder>|$)/g;
+  return [...text.matchAll(pattern)].map((match) => match[1]!);
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** `TodoWrite` sets the whole list; `TaskCreate` / `TaskUpdate` (2.1+) edit one task by id. */
+function applyTodoTool(
+  use: { name: string; input: unknown },
+  todos: TodoItem[],
+  tasks: Map<string, TodoItem>,
+  resultText?: string,
+): TodoItem[] | undefined {
+  const input = isObject(use.input) ? use.input : {};
+  if (use.name === 'TodoWrite' && Array.isArray(input.todos)) {
+    return input.todos
+      .filter(isObject)
+      .map((t) => ({
+        content: str(t.content) ?? str(t.activeForm) ?? '',
+        status: str(t.status) ?? 'pending',
+      }))
+      .filter((t) => t.content !== '');
+  }
+  if (use.name === 'TaskCreate') {
+    const subject = str(input.subject) ?? str(input.description);
+    if (!subject) return todos;
+    const id = resultText ? /#(\d+)/.exec(resultText)?.[1] : undefined;
+    tasks.set(id ?? String(tasks.size + 1), { content: subject, status: 'pending' });
+    return [...tasks.values()];
+  }
+  if (use.name === 'TaskUpdate') {
+    const id = str(input.taskId) ?? (typeof input.taskId === 'number' ? String(input.taskId) : undefined);
+    const task = id ? tasks.get(id) : undefined;
+    const status = str(input.status);
+    if (task && status) task.status = status;
+    if (task && status === 'deleted') tasks.delete(id!);
+    return [...tasks.values()];
+  }
+  return undefined;
+}
+
 /** Claude Code session JSONL (`~/.claude/projects/<project>/<session>.jsonl`, FORMAT.md §2–§8). */
 export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
   id: 'claude-code',
@@ -494,6 +567,10 @@ export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
   transcript: {
     isInjectedUserText: (text) => text.startsWith('<local-command-') || text.startsWith('<system-reminder>'),
     readCommandTrace,
+    stripInjected,
+    readUserText,
+    projectInstructions,
+    applyTodoTool,
     knownSystemSubtypes: KNOWN_SYSTEM_SUBTYPES,
     clearedPlaceholder: CLEARED_PLACEHOLDER,
   },

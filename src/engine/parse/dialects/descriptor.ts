@@ -62,7 +62,17 @@ export interface DialectFiles {
   readonly document?: { readonly maxBytes: number };
 }
 
-/** What the session builder asks a dialect about its entries (FORMAT.md §3, §4). */
+export type UserTextKind = 'command' | 'previous-summary' | 'interrupt';
+
+export interface TodoItem {
+  content: string;
+  status: string;
+}
+
+/**
+ * What generic code asks a dialect about its texts: the session builder about entries (FORMAT.md
+ * §3, §4), the span digest and retention about the user texts of a request.
+ */
 export interface TranscriptConventions {
   /** User text the agent wrote rather than the person (command output, reminders): not a turn. */
   readonly isInjectedUserText?: (text: string) => boolean;
@@ -71,6 +81,26 @@ export interface TranscriptConventions {
    * compact's instructions when it names them.
    */
   readonly readCommandTrace?: (text: string) => { isTrace: boolean; compactInstructions?: string };
+  /** Wrappers the agent puts around user text (reminders, caveats), removed before reading it. */
+  readonly stripInjected?: (text: string) => string;
+  /**
+   * What a (stripped) user text is when the agent wrote or framed it: a command as typed, the
+   * continuation summary, an interruption; `null` for agent output with nothing a person typed;
+   * undefined when the text is not the agent's (a plain request).
+   */
+  readonly readUserText?: (text: string) => { kind: UserTextKind; text: string } | null | undefined;
+  /** The project instructions the agent pasted into a user text (Claude Code's CLAUDE.md), whole. */
+  readonly projectInstructions?: (text: string) => string[];
+  /**
+   * The todo list after a tool call, when the call is one of the agent's todo tools (undefined
+   * otherwise). `tasks` keeps per-id items across calls for tools that edit one item at a time.
+   */
+  readonly applyTodoTool?: (
+    use: { name: string; input: unknown },
+    todos: TodoItem[],
+    tasks: Map<string, TodoItem>,
+    resultText?: string,
+  ) => TodoItem[] | undefined;
   /** `system` subtypes the dialect models; others are counted as unknown. */
   readonly knownSystemSubtypes?: ReadonlySet<string>;
   /** The text a cleared tool result starts with (context editing). */
