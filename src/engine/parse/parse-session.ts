@@ -1,4 +1,4 @@
-import type { FileRole, Session, SessionFile, SessionMemory } from '../types';
+import { type FileRole, type Session, type SessionFile, type SessionMemory, UNKNOWN_DIALECT } from '../types';
 import {
   baseName,
   detectDialectFromName,
@@ -65,7 +65,7 @@ function assignRoles(sources: ByteSource[], dialects: readonly DialectDescriptor
         sizeBytes: source.sizeBytes,
         lines: 0,
         role: 'session-memory',
-        dialect: 'unknown',
+        dialect: UNKNOWN_DIALECT,
       };
     }
     const { role, agentId } = detectFileRole(source.name, dialects);
@@ -76,7 +76,7 @@ function assignRoles(sources: ByteSource[], dialects: readonly DialectDescriptor
       lines: 0,
       role,
       agentId,
-      dialect: 'unknown',
+      dialect: UNKNOWN_DIALECT,
     };
   });
   const transcripts = files.filter((f) => f.role !== 'session-memory');
@@ -258,7 +258,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         return;
       }
       file.dialect = dialect.id;
-      if (builder.format === 'unknown' || file.role === 'main') builder.format = dialect.id;
+      if (builder.format === UNKNOWN_DIALECT || file.role === 'main') builder.format = dialect.id;
       const create = dialect.createNormalizer;
       if (!create) {
         builder.issue(

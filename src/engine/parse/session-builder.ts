@@ -10,8 +10,8 @@ import type {
   Severity,
   Sidechain,
 } from '../types';
-import type { TranscriptConventions } from './dialects/descriptor';
-import type { DialectDescriptor } from './dialects/descriptor';
+import { UNKNOWN_DIALECT } from '../types';
+import type { DialectDescriptor, TranscriptConventions } from './dialects/descriptor';
 import type { RecordExtras, RecordNormalizer } from './dialects/record';
 
 // Accumulates entries from one or more files into a Session: deduplicates streamed API responses,
@@ -93,7 +93,7 @@ export class SessionBuilder {
     );
   }
 
-  format: DialectId = 'unknown';
+  format: DialectId = UNKNOWN_DIALECT;
 
   /** Adds one normalized entry. Entries must arrive in file order, main file first. */
   addEntry(entry: Entry, extras: RecordExtras): void {
