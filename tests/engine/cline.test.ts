@@ -93,6 +93,12 @@ describe('Cline task history (a whole JSON document)', () => {
     expect(session.issues[0].message).toMatch(/is read whole, up to 100 bytes/);
   });
 
+  it('says an empty history is empty', async () => {
+    const session = await parseSession([source('api_conversation_history.json', '')]);
+    expect(session.format).toBe('cline');
+    expect(session.issues).toEqual([expect.objectContaining({ code: 'empty-file', severity: 'warning' })]);
+  });
+
   it('says what a non-array document with a Cline name is', async () => {
     const session = await parseSession([source('api_conversation_history.json', '{"role":"user"}\n')]);
     expect(session.issues).toEqual([expect.objectContaining({ code: 'not-a-transcript' })]);

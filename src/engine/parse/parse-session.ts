@@ -288,6 +288,16 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
     };
 
     const readDocument = async (maxBytes: number): Promise<void> => {
+      if (source.sizeBytes === 0) {
+        builder.issue(
+          fileIndex,
+          0,
+          'empty-file',
+          'warning',
+          `${baseName(source.name)} is empty: there is nothing to show`,
+        );
+        return;
+      }
       if (source.sizeBytes > maxBytes) {
         builder.issue(
           fileIndex,
@@ -315,6 +325,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       }
       const decoder = new TextDecoder();
       for (const element of scan.elements) {
+        options.signal?.throwIfAborted();
         const text = decoder.decode(
           bytes.subarray(element.offsetBytes, element.offsetBytes + element.lengthBytes),
         );
