@@ -121,6 +121,27 @@ describe('scanJsonArray', () => {
     expect(scan.elements.map((e) => e.line)).toEqual([2, 3, 4, 5, 6]);
   });
 
+  it('finds the array at a key of a top-level object, past keys and values that look like it', () => {
+    const doc = {
+      'messages ': [9],
+      meta: { messages: [8], note: '"messages": [7]' },
+      'mess\u0061ges': [{ role: 'user', text: 'a\nb' }, { role: 'model' }],
+      after: true,
+    };
+    const text = JSON.stringify(doc, null, 2);
+    const bytes = new TextEncoder().encode(text);
+    const scan = scanJsonArray(bytes, 'messages');
+    expect(scan).toMatchObject({ isArray: true, truncated: false });
+    const decoded = scan.elements.map((e) =>
+      JSON.parse(new TextDecoder().decode(bytes.subarray(e.offsetBytes, e.offsetBytes + e.lengthBytes))),
+    );
+    expect(decoded).toEqual(doc.messages);
+    const lines = text.split('\n');
+    expect(scan.elements.map((e) => lines[e.line - 1].trim())).toEqual(['{', '{']);
+    expect(scanJsonArray(bytes, 'missing').isArray).toBe(false);
+    expect(scanJsonArray(new TextEncoder().encode('[1]'), 'messages').isArray).toBe(false);
+  });
+
   it('tells an empty array, a non-array and trailing text apart', () => {
     const scan = (s: string) => scanJsonArray(new TextEncoder().encode(s));
     expect(scan('[]')).toMatchObject({ isArray: true, elements: [], truncated: false });

@@ -10,7 +10,7 @@ import type { DialectDescriptor } from '../../src/engine/parse/dialects/descript
 import { NO_RESTORATION } from '../../src/engine/parse/dialects/descriptor';
 import { createEntry, isObject, type RecordNormalizer } from '../../src/engine/parse/dialects/record';
 import { DIALECTS, getDialect } from '../../src/engine/parse/dialects/registry';
-import { parseSession } from '../../src/engine/parse/parse-session';
+import { parseSession, readEntryRecord } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 
 // A dialect is its descriptor: one made up here, handed to the generic code, must be detected by
@@ -57,7 +57,25 @@ const TOY_SEEN_ONLY: DialectDescriptor = {
   files: { matchName: (base) => base === 'toy-ui.json' },
 };
 
-const dialects = [...DIALECTS, TOY, TOY_SEEN_ONLY];
+/** A whole-document dialect: `{"chat": [{"from": "me"|"bot", "say": "…"}, …]}` in `*.toychat`. */
+const TOY_CHAT: DialectDescriptor = {
+  id: 'toy-chat',
+  label: 'Toy chat',
+  agent: 'Toy Chat',
+  createNormalizer: () => ({
+    ...toyNormalizer,
+    normalize: (record, ctx, index) =>
+      toyNormalizer.normalize(isObject(record) ? { ...record, who: record.from } : record, ctx, index),
+  }),
+  restoration: NO_RESTORATION,
+  files: {
+    matchName: (base) => base.endsWith('.toychat'),
+    matchRecord: (value) => isObject(value) && Array.isArray(value.chat),
+    document: { maxBytes: 1_000_000, recordsKey: 'chat' },
+  },
+};
+
+const dialects = [...DIALECTS, TOY, TOY_SEEN_ONLY, TOY_CHAT];
 const lines = (...records: unknown[]) =>
   new TextEncoder().encode(`${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
 
@@ -114,6 +132,25 @@ describe('a dialect added as a descriptor only', () => {
     ]);
   });
 
+  it('as a whole JSON document, is read record by record, by name or by structure', async () => {
+    const doc = {
+      title: 't',
+      chat: [
+        { from: 'me', say: 'hi' },
+        { from: 'bot', say: 'hello' },
+      ],
+    };
+    const text = JSON.stringify(doc, null, 2);
+    for (const name of ['talk.toychat', 'talk.json']) {
+      const sources = [createMemorySource(name, new TextEncoder().encode(text))];
+      const session = await parseSession(sources, { dialects });
+      expect(session.format, name).toBe('toy-chat');
+      expect(session.issues, name).toEqual([]);
+      expect(session.entries.map((e) => e.kind)).toEqual(['user', 'assistant']);
+      expect(await readEntryRecord(sources, session, 1)).toEqual(doc.chat[1]);
+    }
+  });
+
   it('without a normalizer, is named and refused with the readable formats listed', async () => {
     const session = await parseSession([createMemorySource('toy-ui.json', '{}')], { dialects });
     expect(session.format).toBe('toy-ui');
@@ -121,7 +158,7 @@ describe('a dialect added as a descriptor only', () => {
       expect.objectContaining({ code: 'unsupported-dialect', severity: 'error' }),
     ]);
     expect(session.issues[0].message).toMatch(
-      /^toy-ui\.json is a Toy UI state; this version reads .*Toy log only$/,
+      /^toy-ui\.json is a Toy UI state; this version reads .*Toy log and Toy chat only$/,
     );
   });
 });

@@ -29,18 +29,30 @@ const NL = 0x0a;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
+const COLON = 0x3a;
 const OPEN = new Set([0x5b, 0x7b]);
 const CLOSE = new Set([0x5d, 0x7d]);
 
 const isSpace = (b: number): boolean => b === 0x20 || b === NL || b === 0x0d || b === 0x09;
 
-export function scanJsonArray(bytes: Uint8Array): DocumentScan {
+/**
+ * The elements of the document's top-level array or, with `key`, of the array at that key of a
+ * top-level object (`{"messages": [...]}`): then text after the array belongs to the object and
+ * is not checked.
+ */
+export function scanJsonArray(bytes: Uint8Array, key?: string): DocumentScan {
   let line = 1;
   let i = 0;
   // A UTF-8 byte order mark before the document.
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
   for (; i < bytes.length && isSpace(bytes[i]); i++) if (bytes[i] === NL) line++;
   const lines = countLines(bytes);
+  if (key !== undefined) {
+    const found = bytes[i] === 0x7b ? findKey(bytes, i, line, key) : undefined;
+    if (!found) return { isArray: false, elements: [], lines, truncated: false };
+    i = found.at;
+    line = found.line;
+  }
   if (bytes[i] !== 0x5b) return { isArray: false, elements: [], lines, truncated: false };
 
   const elements: DocumentElement[] = [];
@@ -70,6 +82,7 @@ export function scanJsonArray(bytes: Uint8Array): DocumentScan {
       if (depth === 0) {
         if (start >= 0)
           elements.push({ offsetBytes: start, lengthBytes: end - start, line: startLine, complete: true });
+        if (key !== undefined) return { isArray: true, elements, lines, truncated: false };
         for (i++; i < bytes.length; i++) {
           if (bytes[i] === NL) line++;
           else if (!isSpace(bytes[i]))
@@ -97,6 +110,60 @@ export function scanJsonArray(bytes: Uint8Array): DocumentScan {
   if (start >= 0)
     elements.push({ offsetBytes: start, lengthBytes: end - start, line: startLine, complete: false });
   return { isArray: true, elements, lines, truncated: true };
+}
+
+/** Index just past the string opening at `i`, and the newlines inside it. */
+function skipString(bytes: Uint8Array, i: number): { end: number; newlines: number } {
+  let newlines = 0;
+  for (let j = i + 1; j < bytes.length; j++) {
+    const b = bytes[j];
+    if (b === BACKSLASH) j++;
+    else if (b === QUOTE) return { end: j + 1, newlines };
+    if (bytes[j] === NL) newlines++;
+  }
+  return { end: bytes.length, newlines };
+}
+
+/** Where the value of `key` of the object opening at `i` starts, and its line. */
+function findKey(
+  bytes: Uint8Array,
+  i: number,
+  line: number,
+  key: string,
+): { at: number; line: number } | undefined {
+  let depth = 0;
+  let expectKey = false;
+  const decoder = new TextDecoder();
+  while (i < bytes.length) {
+    const b = bytes[i];
+    if (b === QUOTE) {
+      const keyStart = i;
+      const { end, newlines } = skipString(bytes, i);
+      line += newlines;
+      i = end;
+      if (depth !== 1 || !expectKey) continue;
+      expectKey = false;
+      let name: unknown;
+      try {
+        name = JSON.parse(decoder.decode(bytes.subarray(keyStart, end)));
+      } catch {
+        return undefined;
+      }
+      for (; i < bytes.length && (isSpace(bytes[i]) || bytes[i] === COLON); i++) if (bytes[i] === NL) line++;
+      if (name === key) return { at: i, line };
+      continue;
+    }
+    if (b === NL) line++;
+    else if (OPEN.has(b)) {
+      depth++;
+      expectKey = depth === 1;
+    } else if (CLOSE.has(b)) {
+      depth--;
+      if (depth === 0) return undefined;
+    } else if (b === COMMA && depth === 1) expectKey = true;
+    i++;
+  }
+  return undefined;
 }
 
 function countLines(bytes: Uint8Array): number {

@@ -287,7 +287,8 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       pending.length = 0;
     };
 
-    const readDocument = async (maxBytes: number): Promise<void> => {
+    const readDocument = async (layout: { maxBytes: number; recordsKey?: string }): Promise<void> => {
+      const { maxBytes, recordsKey } = layout;
       if (source.sizeBytes === 0) {
         builder.issue(
           fileIndex,
@@ -311,7 +312,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       const bytes = await source.read(0, source.sizeBytes);
       options.signal?.throwIfAborted();
       options.onProgress?.({ bytesRead: bytesBefore + source.sizeBytes, totalBytes, fileIndex });
-      const scan = scanJsonArray(bytes);
+      const scan = scanJsonArray(bytes, recordsKey);
       file.lines = scan.lines;
       if (!scan.isArray) {
         builder.issue(
@@ -319,7 +320,9 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
           0,
           'not-a-transcript',
           'error',
-          `${baseName(source.name)} is not a ${dialect!.label}: it is not a JSON array`,
+          `${baseName(source.name)} is not a ${dialect!.label}: it is not a JSON ${
+            recordsKey === undefined ? 'array' : `object with a "${recordsKey}" array`
+          }`,
         );
         return;
       }
@@ -369,7 +372,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
 
     if (nameDecides) {
       decide();
-      if (asDocument) await readDocument(dialect!.files.document!.maxBytes);
+      if (asDocument) await readDocument(dialect!.files.document!);
       bytesBefore += source.sizeBytes;
       options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
       continue;
@@ -441,7 +444,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         } else decide();
       } else decide();
     }
-    if (asDocument) await readDocument(dialect!.files.document!.maxBytes);
+    if (asDocument) await readDocument(dialect!.files.document!);
     bytesBefore += source.sizeBytes;
     options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
   }

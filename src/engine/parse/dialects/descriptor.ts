@@ -55,11 +55,12 @@ export interface DialectFiles {
    */
   readonly sessionMemory?: (path: string, withTranscript: boolean) => boolean;
   /**
-   * Set when a file is one JSON document whose top-level array holds the records (Cline's
-   * `api_conversation_history.json`), not JSON lines: the file is read whole up to `maxBytes`
-   * and each array element goes through the normalizer with its own byte range and line.
+   * Set when a file is one JSON document, not JSON lines: its top-level array holds the records
+   * (Cline's `api_conversation_history.json`), or with `recordsKey` the array at that key of a
+   * top-level object (`{"messages": [...]}`). The file is read whole up to `maxBytes` and each
+   * array element goes through the normalizer with its own byte range and line.
    */
-  readonly document?: { readonly maxBytes: number };
+  readonly document?: { readonly maxBytes: number; readonly recordsKey?: string };
 }
 
 export type UserTextKind = 'command' | 'previous-summary' | 'interrupt';
