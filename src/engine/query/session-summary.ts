@@ -34,7 +34,7 @@ export interface SessionSummary {
   sessionMemory?: Session['sessionMemory'];
 }
 
-const FATAL_CODES = new Set(['not-a-transcript', 'unsupported-dialect', 'empty-file']);
+const FATAL_CODES = new Set(['not-a-transcript', 'unsupported-dialect', 'empty-file', 'document-too-large']);
 
 /** Summarizes a parsed session (cheap: counts are already on the session). */
 export function getSessionSummary(session: Session): SessionSummary {
