@@ -8,11 +8,14 @@ import {
   isSessionMemoryName,
 } from './detect';
 import { claudeCodeNormalizer } from './dialects/claude-code';
+import { applySubagentMeta, getMetaAgentId, type SubagentMetaFile } from './dialects/claude-code-meta';
 import type { RecordContext, RecordNormalizer } from './dialects/record';
 import { RECORD_NORMALIZERS } from './dialects/registry';
 import { scanLines } from './line-reader';
+import { readSubagentMetaFile } from './read-meta-file';
 import { SessionBuilder } from './session-builder';
 import type { ByteSource } from './source';
+import { applyCompactionCallCosts } from '../query/compaction-cost';
 
 export interface ParseProgress {
   bytesRead: number;
@@ -49,6 +52,7 @@ const ROLE_ORDER: Record<FileRole, number> = {
   'side-question': 2,
   'compaction-call': 3,
   'session-memory': 4,
+  'subagent-meta': 5,
 };
 
 /** Decides each file's role; when no file looks like a main transcript, the first one is. */
@@ -66,6 +70,17 @@ function assignRoles(sources: ByteSource[]): SessionFile[] {
         dialect: 'unknown',
       };
     }
+    const metaOf = getMetaAgentId(source.name);
+    if (metaOf !== undefined)
+      return {
+        index,
+        name: source.name,
+        sizeBytes: source.sizeBytes,
+        lines: 0,
+        role: 'subagent-meta',
+        agentId: metaOf,
+        dialect: 'unknown',
+      };
     const { role, agentId } = detectFileRole(source.name);
     return {
       index,
@@ -77,7 +92,7 @@ function assignRoles(sources: ByteSource[]): SessionFile[] {
       dialect: 'unknown',
     };
   });
-  const transcripts = files.filter((f) => f.role !== 'session-memory');
+  const transcripts = files.filter((f) => f.role !== 'session-memory' && f.role !== 'subagent-meta');
   if (transcripts.length > 0 && !transcripts.some((f) => f.role === 'main')) {
     const first =
       transcripts.find((f) => f.role === 'subagent' || f.role === 'side-question') ?? transcripts[0];
@@ -149,10 +164,18 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
   const totalBytes = sources.reduce((sum, s) => sum + s.sizeBytes, 0);
   let bytesBefore = 0;
   let sessionMemory: SessionMemory | undefined;
+  const metas: SubagentMetaFile[] = [];
 
   for (const file of order) {
     const source = sources[file.index];
     const fileIndex = file.index;
+    if (file.role === 'subagent-meta') {
+      const meta = await readSubagentMetaFile(source, file, builder);
+      if (meta) metas.push(meta);
+      bytesBefore += source.sizeBytes;
+      options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
+      continue;
+    }
     if (file.role === 'session-memory') {
       // Plain text kept whole (Claude Code caps it at a few thousand tokens): no dialect, no records.
       const text = new TextDecoder().decode(await source.read(0, source.sizeBytes));
@@ -338,6 +361,8 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
 
   const session = builder.build();
   if (sessionMemory) session.sessionMemory = sessionMemory;
+  applySubagentMeta(session, metas);
+  applyCompactionCallCosts(session);
   return session;
 }
 
