@@ -2,7 +2,7 @@ import { isSessionMemoryName } from '../../engine/parse/detect';
 import type { LoadFile } from '../../worker/protocol';
 
 // Files from a drop. Dropped folders (e.g. `<sessionId>/subagents/`) are walked for .jsonl files
-// (and the session memory's .md), named by their path inside the drop so subagent files are
+// (and subagents' `agent-*.meta.json`, the session memory's .md), named by their path inside the drop so subagent files are
 // recognisable.
 
 const MAX_FOLDER_FILES = 2_000;
@@ -18,7 +18,7 @@ function getFile(entry: FileSystemFileEntry): Promise<File> {
 async function walk(entry: FileSystemEntry, path: string, out: LoadFile[]): Promise<void> {
   if (out.length >= MAX_FOLDER_FILES) return;
   if (entry.isFile) {
-    if (/\.jsonl$/i.test(entry.name) || isSessionMemoryName(path, true))
+    if (/\.jsonl$|^agent-.*\.meta\.json$/i.test(entry.name) || isSessionMemoryName(path, true))
       out.push({ name: path, blob: await getFile(entry as FileSystemFileEntry) });
     return;
   }
