@@ -39,6 +39,9 @@ test.describe('a session folder dropped whole', () => {
       /Explore: Find the lexer tests/,
     );
     await expect(page.getByTestId('subagent-transcript')).toHaveCount(0);
+    // A subagent's entry shows the agent type its .meta.json gives.
+    await page.getByTestId('transcript-row').filter({ hasText: 'nothing else feeds tokenizeLine' }).click();
+    await expect(page.getByTestId('entry-agent')).toContainText('a0f1e2d3c4b5a6978 Explore');
     await shoot(page, testInfo, 'session-folder');
 
     // First compaction: its log holds a cut-off answer and the retry; the cost is the retry's.
