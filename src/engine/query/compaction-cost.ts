@@ -45,7 +45,7 @@ export function computeCompactionCallCost(
   let summaryCall = -1;
   for (const index of entryIndices) {
     const entry = entries[index];
-    if (!entry || entry.kind !== 'assistant' || entry.isSynthetic || !entry.usage) continue;
+    if (entry?.kind !== 'assistant' || entry.isSynthetic || !entry.usage) continue;
     const key = entry.messageId ?? entry.requestId ?? entry.uuid ?? `#${entry.index}`;
     let call = byKey.get(key);
     if (!call) {
