@@ -80,7 +80,7 @@ export function CompactionCard({
                           c.callUsage.cacheCreationInputTokens +
                           c.callUsage.cacheReadInputTokens,
                       )}{' '}
-                      in · {formatCount(c.callUsage.outputTokens)} out{' '}
+                      in · {formatCount(c.callUsage.outputTokens)} out
                       {c.callCost?.calls[c.callCost.summaryCall]?.partial && <PartialMark />}
                     </dd>
                   </>
@@ -108,8 +108,13 @@ export function CompactionCard({
                 {c.callCost.calls.map((call, i) => (
                   <li key={call.entryIndex} data-summary={i === c.callCost!.summaryCall || undefined}>
                     L{call.line} · {formatCount(call.contextTokens)} in ·{' '}
-                    {formatCount(call.usage.outputTokens)} out{' '}
-                    {i === c.callCost!.summaryCall && <span className="chip small">summary</span>}{' '}
+                    {formatCount(call.usage.outputTokens)} out
+                    {i === c.callCost!.summaryCall && (
+                      <>
+                        {' '}
+                        <span className="chip small">summary</span>
+                      </>
+                    )}
                     {call.partial && <PartialMark />}
                   </li>
                 ))}
@@ -194,12 +199,15 @@ export function CompactionCard({
 /** A recorded output far below its text's chars/4: a snapshot taken while the answer streamed. */
 function PartialMark() {
   return (
-    <span
-      className="chip small"
-      data-testid="compaction-cost-partial"
-      title="Streamed partial: the log recorded the output tokens before the answer was written (far below its text's chars/4)"
-    >
-      partial
-    </span>
+    <>
+      {' '}
+      <span
+        className="chip small"
+        data-testid="compaction-cost-partial"
+        title="Streamed partial: the log recorded the output tokens before the answer was written (far below its text's chars/4)"
+      >
+        partial
+      </span>
+    </>
   );
 }
