@@ -292,7 +292,7 @@ export interface Sidechain {
   entryIndices: number[];
   apiCalls: number;
   peakContextTokens: TokenCount;
-  /** Usage summed over its deduplicated API calls: for a compaction call, what the compaction cost. */
+  /** Usage summed over its deduplicated API calls (a compaction's own cost is `Compaction.callUsage`). */
   usage: Usage;
 }
 
