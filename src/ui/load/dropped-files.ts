@@ -2,8 +2,8 @@ import { isSessionMemoryName } from '../../engine/parse/detect';
 import type { LoadFile } from '../../worker/protocol';
 
 // Files from a drop. Dropped folders (e.g. `<sessionId>/subagents/`) are walked for .jsonl files
-// (and subagents' `agent-*.meta.json`, the session memory's .md), named by their path inside the drop so subagent files are
-// recognisable.
+// (and subagents' `agent-*.meta.json`, the session memory's .md), named by their path inside the
+// drop so subagent files are recognisable.
 
 const MAX_FOLDER_FILES = 2_000;
 
