@@ -29,11 +29,20 @@ function renderInspect(report: InspectReport): string {
   const lines: string[] = [];
   const main = report.files[0];
   lines.push(`${main?.name ?? '(no file)'}  [${report.format}]`);
+  const sub = report.subagentTranscript;
+  if (sub)
+    lines.push(
+      `  sub-agent transcript${sub.agentType ? ` (${sub.agentType})` : ''}${sub.agentId ? ` · agent ${sub.agentId}` : ''}, opened without its parent session`,
+    );
   lines.push(
     `  agent ${report.agent} ${report.versions.join(', ') || '?'} · models ${report.models.join(', ') || '?'}`,
     `  cwd ${report.cwd ?? '?'} · branch ${report.gitBranch ?? '?'} · ${report.start ?? '?'} → ${report.end ?? '?'}`,
     `  entries ${fmt(report.entries)} · user turns ${fmt(report.userTurns)} · API calls ${fmt(report.apiCalls.length)} · peak context ${fmt(report.peakContextTokens)} tokens`,
   );
+  if (report.foldedCopies > 0)
+    lines.push(
+      `  ${fmt(report.foldedCopies)} records of subagent logs folded: copies of main-thread records (same uuid)`,
+    );
   const tools = Object.entries(report.toolCalls).sort((a, b) => b[1] - a[1]);
   if (tools.length) lines.push(`  tool calls ${tools.map(([name, n]) => `${name} ${n}`).join(', ')}`);
   lines.push(
@@ -48,6 +57,13 @@ function renderInspect(report: InspectReport): string {
     lines.push(
       `  line ${c.line}  ${c.kind} (${c.trigger})  ${what}  after API call ${c.apiCallBefore ?? '—'}`,
     );
+    const call = c.compactionCall;
+    if (call) {
+      const u = call.usage;
+      lines.push(
+        `    cost ${fmt(u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens)} in · ${fmt(u.outputTokens)} out${call.partial ? ' (partial: streamed snapshot)' : ''}${call.calls.length > 1 ? ` · summary call of ${call.calls.length} in its log` : ''}`,
+      );
+    }
   }
   const { error, warning, info } = report.issueCounts;
   lines.push('', `Issues: ${error} errors, ${warning} warnings, ${info} notes`);

@@ -208,13 +208,43 @@ export interface Compaction {
   customInstructions?: string;
   /** The compaction call's own log (`agent-acompact-*.jsonl`) when it was opened too, and its usage. */
   callFileIndex?: number;
+  /** The summary call's own usage (not the sum of every call in that log; see `callCost`). */
   callUsage?: Usage;
+  /** Every call the compaction call's log holds, and which one produced the summary. */
+  callCost?: CompactionCallCost;
   /** Microcompact only. */
   tokensSaved?: TokenCount;
   clearedToolIds?: string[];
 }
 
-export type FileRole = 'main' | 'subagent' | 'compaction-call' | 'side-question' | 'session-memory';
+export type FileRole =
+  | 'main'
+  | 'subagent'
+  | 'compaction-call'
+  | 'side-question'
+  | 'session-memory'
+  /** Claude Code's `agent-<id>.meta.json` next to a subagent log: metadata, not a transcript. */
+  | 'subagent-meta';
+
+/** One API call of a compaction call's log (`agent-acompact-*.jsonl`), deduplicated over its lines. */
+export interface CompactionCallUsage {
+  /** Entry and line of the call's first streamed line. */
+  entryIndex: number;
+  line: number;
+  messageId?: string;
+  usage: Usage;
+  contextTokens: TokenCount;
+  /** Characters of the call's text, thinking and tool input: what the output tokens should cover. */
+  outputChars: number;
+  /** The recorded output is a streamed partial snapshot (far below chars/4), not the call's total. */
+  partial: boolean;
+}
+
+export interface CompactionCallCost {
+  calls: CompactionCallUsage[];
+  /** Index into `calls` of the call that produced the summary. */
+  summaryCall: number;
+}
 
 /** Claude Code's session memory (`<session-id>/session-memory/summary.md`): plain text, not records. */
 export interface SessionMemory {
@@ -235,6 +265,12 @@ export interface SessionFile {
   dialect: DialectId;
   /** A subagent file opened without its parent: its sidechain entries are read as the main thread. */
   openedAlone?: boolean;
+  /** Records of this file dropped as copies of records another file holds (same uuid; main wins). */
+  foldedCopies?: number;
+  /** From the subagent's `.meta.json`: `agentType` ("Explore", "general-purpose", "fork", …). */
+  agentType?: string;
+  /** From the subagent's `.meta.json`: the Task/Agent call's `description`. */
+  agentDescription?: string;
 }
 
 export interface SessionMeta {
@@ -265,7 +301,7 @@ export interface Sidechain {
   entryIndices: number[];
   apiCalls: number;
   peakContextTokens: TokenCount;
-  /** Usage summed over its deduplicated API calls: for a compaction call, what the compaction cost. */
+  /** Usage summed over its deduplicated API calls (a compaction's own cost is `Compaction.callUsage`). */
   usage: Usage;
 }
 

@@ -32,7 +32,15 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
   const manual = compacts.filter((c) => c.trigger === 'manual').length;
   const micro = summary.compactions.length - compacts.length;
   const issues = summary.issueCounts.error + summary.issueCounts.warning + summary.issueCounts.info;
-  const subagentFiles = summary.files.filter((f) => f.role !== 'main' && f.role !== 'session-memory').length;
+  const subagentLogs = summary.files.filter(
+    (f) => f.role !== 'main' && f.role !== 'session-memory' && f.role !== 'subagent-meta',
+  );
+  const subagentFiles = subagentLogs.length;
+  const folded = summary.files.reduce((n, f) => n + (f.foldedCopies ?? 0), 0);
+  const mainFile = summary.files.find((f) => f.role === 'main');
+  // A sub-agent's own log opened without its session: read as the main thread, and said so.
+  const isSubagentLog =
+    mainFile !== undefined && (mainFile.openedAlone === true || mainFile.agentId !== undefined);
   const duration =
     meta.startMs !== undefined && meta.endMs !== undefined ? meta.endMs - meta.startMs : undefined;
 
@@ -43,6 +51,15 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
           {meta.agent || 'Unknown agent'}
           {meta.versions.length > 0 && <span className="muted"> {meta.versions.join(', ')}</span>}
         </span>
+        {isSubagentLog && (
+          <span
+            className="chip"
+            data-testid="subagent-transcript"
+            title={`${mainFile.name}: a sub-agent's transcript opened without its parent session`}
+          >
+            sub-agent transcript{mainFile.agentType ? ` · ${mainFile.agentType}` : ''}
+          </span>
+        )}
         {meta.models.length > 0 && <span className="chip mono">{meta.models.join(', ')}</span>}
         {meta.cwd && (
           <span className="mono muted ellipsis" title={meta.cwd}>
@@ -56,6 +73,15 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
       </div>
       <div className="session-stats">
         <Stat label="entries" value={formatCount(summary.entries)} testId="stat-entries" />
+        {folded > 0 && (
+          <span
+            className="muted small"
+            data-testid="stat-folded"
+            title="Records that side-question and compaction-call logs copy from the main thread (same uuid), counted once"
+          >
+            ({formatCount(folded)} copies folded)
+          </span>
+        )}
         <Stat label="user turns" value={formatCount(summary.userTurns)} testId="stat-user-turns" />
         <Stat
           label="API calls"
@@ -87,7 +113,16 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
           ({auto} auto · {manual} manual · {micro} μ)
         </span>
         <Stat label="peak context" value={formatTokensShort(summary.peakContextTokens)} />
-        {subagentFiles > 0 && <Stat label="subagent files" value={formatCount(subagentFiles)} />}
+        {subagentFiles > 0 && (
+          <Stat
+            label="subagent files"
+            value={formatCount(subagentFiles)}
+            title={subagentLogs
+              .map((f) => `${f.agentType ?? f.role}${f.agentDescription ? `: ${f.agentDescription}` : ''}`)
+              .join('\n')}
+            testId="stat-subagents"
+          />
+        )}
         <button
           type="button"
           className={`stat stat-button ${summary.issueCounts.error > 0 ? 'has-errors' : ''}`}

@@ -2,33 +2,92 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
+import { computeInspectReport } from '../../src/engine/inspect/report';
 import { parseSession } from '../../src/engine/parse/parse-session';
+import type { Session } from '../../src/engine/types';
 
-// A main transcript dropped together with its subagent files (the corpus flattens
-// `<session>/subagents/agent-*.jsonl` to `<session>__subagents__agent-*.jsonl`).
+// A session folder dropped whole: the main transcript with its subagent logs and their
+// `.meta.json` files (the corpus flattens `<session>/subagents/agent-*` to
+// `<session>__subagents__agent-*`), and folders whose main transcript is absent.
 
 const CORPUS = resolve(__dirname, '../../../shared/corpus');
 const present = existsSync(CORPUS);
 if (!present)
   console.warn(`session-group corpus tests skipped: ${CORPUS} is absent (a fresh clone without ../shared)`);
 
-function groups(): { main: string; subagents: string[] }[] {
+interface Folder {
+  /** Absent when the corpus holds only the folder's subagent files. */
+  main?: string;
+  /** Every `<session>__subagents__agent-*` file: `.jsonl` logs and `.meta.json` files. */
+  subagents: string[];
+}
+
+function folders(): Folder[] {
   if (!present) return [];
-  const out: { main: string; subagents: string[] }[] = [];
+  const out: Folder[] = [];
   for (const dir of readdirSync(CORPUS)) {
     const path = join(CORPUS, dir);
     if (!statSync(path).isDirectory()) continue;
     const names = readdirSync(path);
+    const stems = new Set<string>();
     for (const name of names) {
-      if (!name.endsWith('.jsonl') || name.includes('__subagents__')) continue;
-      const stem = name.slice(0, -'.jsonl'.length);
+      const at = name.indexOf('__subagents__agent-');
+      if (at > 0 && (name.endsWith('.jsonl') || name.endsWith('.meta.json'))) stems.add(name.slice(0, at));
+    }
+    for (const stem of stems) {
       const subagents = names
-        .filter((n) => n.startsWith(`${stem}__subagents__agent-`) && n.endsWith('.jsonl'))
+        .filter((n) => n.startsWith(`${stem}__subagents__agent-`))
+        .filter((n) => n.endsWith('.jsonl') || n.endsWith('.meta.json'))
         .map((n) => join(path, n));
-      if (subagents.length) out.push({ main: join(path, name), subagents });
+      const main = names.includes(`${stem}.jsonl`) ? join(path, `${stem}.jsonl`) : undefined;
+      out.push({ main, subagents });
     }
   }
   return out;
+}
+
+const isLog = (path: string) => path.endsWith('.jsonl');
+const isCompactionCall = (path: string) => /agent-acompact-[^/]*\.jsonl$/.test(path);
+
+function records(path: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      out.push(JSON.parse(line));
+    } catch {}
+  }
+  return out;
+}
+
+/**
+ * What the folder holds, computed without the engine: (micro)compaction boundaries by distinct uuid
+ * (outside compaction-call logs), and the records of later files whose uuid an earlier file
+ * (main first) already holds.
+ */
+function expectedOf(logs: string[]): { compactions: number; copies: number } {
+  const seen = new Set<string>();
+  const boundaries = new Set<string>();
+  let copies = 0;
+  for (const path of logs) {
+    const mine = new Set<string>();
+    for (const r of records(path)) {
+      const uuid = typeof r.uuid === 'string' ? r.uuid : undefined;
+      if (uuid !== undefined && seen.has(uuid) && !mine.has(uuid)) {
+        copies++;
+        continue;
+      }
+      if (uuid !== undefined) mine.add(uuid);
+      const isBoundary = r.subtype === 'compact_boundary' || r.subtype === 'microcompact_boundary';
+      if (isBoundary && !isCompactionCall(path) && uuid) boundaries.add(uuid);
+    }
+    for (const u of mine) seen.add(u);
+  }
+  return { compactions: boundaries.size, copies };
+}
+
+function metaOf(path: string): { agentType?: string } {
+  return JSON.parse(readFileSync(path, 'utf8'));
 }
 
 const nonEmptyLines = (path: string) =>
@@ -51,22 +110,50 @@ function spawnedAgentIds(path: string): Set<string> {
 
 let linked = 0;
 
-describe.skipIf(!present)('corpus: sessions opened with their subagent files', () => {
-  const all = groups();
+describe.skipIf(!present)('corpus: session folders opened whole', () => {
+  const everything = folders();
+  const all = everything.filter((f): f is Required<Folder> => f.main !== undefined);
+  const headless = everything.filter((f) => f.main === undefined);
   it('has sessions with subagents to test', () => expect(all.length).toBeGreaterThanOrEqual(3));
+  it('has .meta.json files and a side-question log among them', () => {
+    const files = everything.flatMap((f) => f.subagents);
+    expect(files.filter((p) => p.endsWith('.meta.json')).length).toBeGreaterThan(10);
+    expect(files.some((p) => p.includes('agent-aside_question-'))).toBe(true);
+  });
   afterAll(() => {
     // The linking check below must not pass vacuously.
     expect(linked).toBeGreaterThan(5);
   });
+
+  it.each(headless.map((f) => [basename(f.subagents[0]!), f] as const))(
+    'without its main file: %s',
+    async (_name, { subagents }) => {
+      const session = await parseSession(subagents.map((p) => createNodeFileSource(p)));
+      const expected = expectedOf(subagents.filter(isLog));
+      const report = computeInspectReport(session);
+      expect(report.foldedCopies).toBe(expected.copies);
+      expect(session.compactions.length).toBe(expected.compactions);
+      // A sub-agent's log read as the main thread says so.
+      expect(report.subagentTranscript).toBeDefined();
+      checkMetaFiles(session, subagents);
+    },
+  );
 
   it.each(all.map((g) => [basename(g.main), g] as const))('%s', async (_name, { main, subagents }) => {
     const alone = await parseSession([createNodeFileSource(main)]);
     // Dropped in any order: subagents first, main last.
     const together = await parseSession([...subagents, main].map((p) => createNodeFileSource(p)));
     const mainIndex = subagents.length;
+    const logs = [main, ...subagents.filter(isLog)];
+    const expected = expectedOf(logs);
+    const report = computeInspectReport(together);
 
     expect(together.files[mainIndex].role).toBe('main');
-    expect(together.entries.length).toBe([main, ...subagents].reduce((n, p) => n + nonEmptyLines(p), 0));
+    expect(report.foldedCopies).toBe(expected.copies);
+    expect(together.entries.length).toBe(logs.reduce((n, p) => n + nonEmptyLines(p), 0) - expected.copies);
+    // Each compaction once: the main thread's and the subagents' own, no copy counted again.
+    expect(together.compactions.length).toBe(expected.compactions);
+    checkMetaFiles(together, subagents);
     // The main thread's context is the main file's alone: subagent calls are not mixed in.
     expect(together.apiCalls.map((c) => c.contextTokens)).toEqual(alone.apiCalls.map((c) => c.contextTokens));
     // Compaction calls' logs copy earlier boundaries; they must not count as compactions.
@@ -86,3 +173,13 @@ describe.skipIf(!present)('corpus: sessions opened with their subagent files', (
     }
   });
 });
+
+function checkMetaFiles(session: Session, paths: string[]): void {
+  expect(session.issues.filter((i) => i.code === 'not-a-transcript')).toEqual([]);
+  for (const path of paths.filter((p) => p.endsWith('.meta.json'))) {
+    const index = paths.indexOf(path);
+    expect(session.files[index]!.role).toBe('subagent-meta');
+    const log = session.files.find((f) => f.name === path.replace(/\.meta\.json$/, '.jsonl'));
+    if (log) expect(log.agentType, basename(path)).toBe(metaOf(path).agentType);
+  }
+}

@@ -8,6 +8,7 @@ import type {
   TokenCount,
   Usage,
 } from '../types';
+import { countFoldedCopies } from '../parse/fold-copies';
 
 // The inspect report: the plain-data analysis the CLI prints (`compactlab inspect --json`) and
 // the UI's session header shows. Built from a Session; no I/O.
@@ -41,13 +42,39 @@ export interface ReportCompaction {
   summaryLine?: number;
   reattached: number;
   customInstructions?: string;
-  /** What the compaction call cost, when its log (`agent-acompact-*.jsonl`) was opened too. */
-  compactionCall?: { file: string; usage: Usage };
+  /**
+   * What the compaction cost, when its log (`agent-acompact-*.jsonl`) was opened too: the summary
+   * call's own usage, every call the log holds, and whether that usage is a streamed partial.
+   */
+  compactionCall?: ReportCompactionCall;
+}
+
+export interface ReportCompactionCall {
+  file: string;
+  usage: Usage;
+  /** The summary call's recorded output is a partial snapshot (far below its text's chars/4). */
+  partial: boolean;
+  calls: {
+    line: number;
+    messageId?: string;
+    usage: Usage;
+    contextTokens: TokenCount;
+    outputChars: number;
+    partial: boolean;
+    summary: boolean;
+  }[];
 }
 
 export interface InspectReport {
   format: DialectId;
-  files: Pick<SessionFile, 'name' | 'sizeBytes' | 'lines' | 'role' | 'agentId' | 'dialect'>[];
+  files: Pick<
+    SessionFile,
+    'name' | 'sizeBytes' | 'lines' | 'role' | 'agentId' | 'dialect' | 'foldedCopies' | 'agentType'
+  >[];
+  /** The main file is a sub-agent's transcript opened without its parent session. */
+  subagentTranscript?: { agentId?: string; agentType?: string };
+  /** Records of subagent files dropped as copies of the main thread's (same uuid). */
+  foldedCopies: number;
   agent: string;
   versions: string[];
   models: string[];
@@ -77,6 +104,8 @@ export interface InspectReport {
     file: string;
     role: string;
     spawnedBy?: string;
+    agentType?: string;
+    description?: string;
     entries: number;
     apiCalls: number;
     peakContextTokens: TokenCount;
@@ -100,6 +129,30 @@ function reportCall(call: ApiCall): ReportApiCall {
   };
 }
 
+function reportCompactionCall(session: Session, c: Compaction): ReportCompactionCall | undefined {
+  if (c.callFileIndex === undefined || !c.callUsage) return undefined;
+  const file = session.files[c.callFileIndex]?.name ?? `#${c.callFileIndex}`;
+  const cost = c.callCost;
+  const calls = (cost?.calls ?? []).map((call, i) => ({
+    line: call.line,
+    messageId: call.messageId,
+    usage: call.usage,
+    contextTokens: call.contextTokens,
+    outputChars: call.outputChars,
+    partial: call.partial,
+    summary: i === cost!.summaryCall,
+  }));
+  return { file, usage: c.callUsage, partial: calls.find((x) => x.summary)?.partial ?? false, calls };
+}
+
+/** The main file when it is a sub-agent's log opened alone (its name or records give an agent id). */
+function getSubagentTranscript(session: Session): InspectReport['subagentTranscript'] {
+  const main = session.files.find((f) => f.role === 'main');
+  if (!main || (!main.openedAlone && main.agentId === undefined)) return undefined;
+  const agentId = main.agentId ?? session.entries.find((e) => e.fileIndex === main.index)?.agentId;
+  return { agentId, agentType: main.agentType };
+}
+
 /** Builds the plain-data report of a parsed session. */
 export function computeInspectReport(session: Session): InspectReport {
   const fileName = (i: number) => session.files[i]?.name ?? `#${i}`;
@@ -113,16 +166,23 @@ export function computeInspectReport(session: Session): InspectReport {
   const issueCounts = { error: 0, warning: 0, info: 0 };
   for (const issue of session.issues) issueCounts[issue.severity]++;
   const { startMs, endMs } = session.meta;
+  const subagentTranscript = getSubagentTranscript(session);
   return {
     format: session.format,
-    files: session.files.map(({ name, sizeBytes, lines, role, agentId, dialect }) => ({
-      name,
-      sizeBytes,
-      lines,
-      role,
-      agentId,
-      dialect,
-    })),
+    files: session.files.map(
+      ({ name, sizeBytes, lines, role, agentId, dialect, foldedCopies, agentType }) => ({
+        name,
+        sizeBytes,
+        lines,
+        role,
+        agentId,
+        dialect,
+        ...(foldedCopies ? { foldedCopies } : {}),
+        ...(agentType !== undefined ? { agentType } : {}),
+      }),
+    ),
+    ...(subagentTranscript ? { subagentTranscript } : {}),
+    foldedCopies: countFoldedCopies(session.files),
     agent: session.meta.agent,
     versions: session.meta.versions,
     models: session.meta.models,
@@ -160,10 +220,7 @@ export function computeInspectReport(session: Session): InspectReport {
       summaryLine: c.summaryEntryIndex === undefined ? undefined : session.entries[c.summaryEntryIndex].line,
       reattached: c.reattachedEntryIndices.length,
       customInstructions: c.customInstructions,
-      compactionCall:
-        c.callFileIndex !== undefined && c.callUsage
-          ? { file: fileName(c.callFileIndex), usage: c.callUsage }
-          : undefined,
+      compactionCall: reportCompactionCall(session, c),
     })),
     clearedToolResults: session.cleared.size,
     peakContextTokens: session.peakContextTokens,
@@ -172,6 +229,8 @@ export function computeInspectReport(session: Session): InspectReport {
       file: fileName(s.fileIndex),
       role: session.files[s.fileIndex]?.role ?? 'main',
       spawnedBy: s.spawnedBy,
+      agentType: session.files[s.fileIndex]?.agentType,
+      description: session.files[s.fileIndex]?.agentDescription,
       entries: s.entryIndices.length,
       apiCalls: s.apiCalls,
       peakContextTokens: s.peakContextTokens,

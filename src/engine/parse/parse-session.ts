@@ -6,13 +6,15 @@ import {
   detectFileRole,
   isSessionMemoryName,
 } from './detect';
-import type { DialectDescriptor } from './dialects/descriptor';
+import type { DialectDescriptor, MetadataFileText } from './dialects/descriptor';
 import type { RecordContext, RecordNormalizer } from './dialects/record';
 import { DIALECTS } from './dialects/registry';
 import { scanJsonArray } from './json-document';
 import { scanLines } from './line-reader';
+import { readMetadataFile } from './read-meta-file';
 import { SessionBuilder } from './session-builder';
 import type { ByteSource } from './source';
+import { applyCompactionCallCosts } from '../query/compaction-cost';
 
 export interface ParseProgress {
   bytesRead: number;
@@ -51,6 +53,7 @@ const ROLE_ORDER: Record<FileRole, number> = {
   'side-question': 2,
   'compaction-call': 3,
   'session-memory': 4,
+  'subagent-meta': 5,
 };
 
 /** Decides each file's role; when no file looks like a main transcript, the first one is. */
@@ -68,6 +71,19 @@ function assignRoles(sources: ByteSource[], dialects: readonly DialectDescriptor
         dialect: UNKNOWN_DIALECT,
       };
     }
+    for (const d of dialects) {
+      const metaOf = d.files.metadata?.agentIdOf(source.name);
+      if (metaOf === undefined) continue;
+      return {
+        index,
+        name: source.name,
+        sizeBytes: source.sizeBytes,
+        lines: 0,
+        role: 'subagent-meta',
+        agentId: metaOf,
+        dialect: d.id,
+      };
+    }
     const { role, agentId } = detectFileRole(source.name, dialects);
     return {
       index,
@@ -79,7 +95,7 @@ function assignRoles(sources: ByteSource[], dialects: readonly DialectDescriptor
       dialect: UNKNOWN_DIALECT,
     };
   });
-  const transcripts = files.filter((f) => f.role !== 'session-memory');
+  const transcripts = files.filter((f) => f.role !== 'session-memory' && f.role !== 'subagent-meta');
   if (transcripts.length > 0 && !transcripts.some((f) => f.role === 'main')) {
     const first =
       transcripts.find((f) => f.role === 'subagent' || f.role === 'side-question') ?? transcripts[0];
@@ -159,10 +175,18 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
   const lineAgents = parsed.filter((d) => !d.files.document && d.agent).map((d) => d.agent!);
   let bytesBefore = 0;
   let sessionMemory: SessionMemory | undefined;
+  const metadata: MetadataFileText[] = [];
 
   for (const file of order) {
     const source = sources[file.index];
     const fileIndex = file.index;
+    if (file.role === 'subagent-meta') {
+      const meta = await readMetadataFile(source, file, builder);
+      if (meta) metadata.push(meta);
+      bytesBefore += source.sizeBytes;
+      options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
+      continue;
+    }
     if (file.role === 'session-memory') {
       // Plain text kept whole (Claude Code caps it at a few thousand tokens): no dialect, no records.
       const text = new TextDecoder().decode(await source.read(0, source.sizeBytes));
@@ -451,6 +475,20 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
 
   const session = builder.build();
   if (sessionMemory) session.sessionMemory = sessionMemory;
+  for (const d of dialects) {
+    const files = metadata.filter((m) => session.files[m.fileIndex]?.dialect === d.id);
+    if (files.length === 0 || !d.files.metadata) continue;
+    d.files.metadata.apply(session, files, (fileIndex, reason) =>
+      session.issues.push({
+        fileIndex,
+        line: 0,
+        code: 'wrong-shape',
+        severity: 'warning',
+        message: `${baseName(session.files[fileIndex]?.name ?? '')}: ${reason}`,
+      }),
+    );
+  }
+  applyCompactionCallCosts(session);
   return session;
 }
 

@@ -13,6 +13,7 @@ import type {
 import { UNKNOWN_DIALECT } from '../types';
 import type { DialectDescriptor, TranscriptConventions } from './dialects/descriptor';
 import type { RecordExtras, RecordNormalizer } from './dialects/record';
+import { foldCopiedRecord } from './fold-copies';
 
 // Accumulates entries from one or more files into a Session: deduplicates streamed API responses,
 // finds compactions and what follows them, links tool calls to results and sidechains to the
@@ -98,6 +99,7 @@ export class SessionBuilder {
   /** Adds one normalized entry. Entries must arrive in file order, main file first. */
   addEntry(entry: Entry, extras: RecordExtras): void {
     const file = this.files[entry.fileIndex];
+    if (foldCopiedRecord(this.uuidsByFile, entry, file)) return;
     const isMainFile = file.role === 'main';
     const countsTowardsSession = file.role !== 'compaction-call';
     this.entries.push(entry);

@@ -45,6 +45,8 @@ export interface EntryDetail {
   compactionIndex?: number;
   /** Set when the entry sits in a subagent linked to a Task/Agent call. */
   spawnerEntryIndex?: number;
+  /** The subagent's type from its `.meta.json` ("Explore", "Plan", …), when its file has one. */
+  agentType?: string;
 }
 
 function getBlockPair(session: Session, block: Block): BlockDetail['pair'] {
@@ -114,5 +116,6 @@ export function getEntryDetail(session: Session, entryIndex: number): EntryDetai
     apiCall,
     compactionIndex: getCompactionByEntry(session).get(entryIndex),
     spawnerEntryIndex: spawnedBy === undefined ? undefined : session.toolUseEntry.get(spawnedBy),
+    agentType: session.files[entry.fileIndex]?.agentType,
   };
 }

@@ -86,7 +86,9 @@ function EntryBlocks({ sessionId, entryIndex }: { sessionId: SessionId; entryInd
         {entry.agentId && (
           <>
             <dt>agent</dt>
-            <dd>{entry.agentId}</dd>
+            <dd data-testid="entry-agent">
+              {entry.agentId} {data.agentType && <span className="chip small">{data.agentType}</span>}
+            </dd>
           </>
         )}
         {entry.model && (

@@ -2,7 +2,8 @@ import { isFolderFileName } from '../../engine/parse/detect';
 import type { LoadFile } from '../../worker/protocol';
 
 // Files from a drop. Dropped folders (e.g. `<sessionId>/subagents/`) are walked for the files the
-// dialects name (`.jsonl` logs, Cline's `api_conversation_history.json`, the session memory's .md),
+// dialects name (`.jsonl` logs, their metadata files, Cline's `api_conversation_history.json`, the
+// session memory's .md),
 // named by their path inside the drop so subagent files are recognisable.
 
 const MAX_FOLDER_FILES = 2_000;

@@ -81,6 +81,7 @@ export function CompactionCard({
                           c.callUsage.cacheReadInputTokens,
                       )}{' '}
                       in · {formatCount(c.callUsage.outputTokens)} out
+                      {c.callCost?.calls[c.callCost.summaryCall]?.partial && <PartialMark />}
                     </dd>
                   </>
                 )}
@@ -100,6 +101,26 @@ export function CompactionCard({
               </>
             )}
           </dl>
+          {c.callCost && c.callCost.calls.length > 1 && (
+            <section>
+              <h4>Calls in the compaction log ({c.callCost.calls.length})</h4>
+              <ul className="link-list mono small" data-testid="compaction-calls">
+                {c.callCost.calls.map((call, i) => (
+                  <li key={call.entryIndex} data-summary={i === c.callCost!.summaryCall || undefined}>
+                    L{call.line} · {formatCount(call.contextTokens)} in ·{' '}
+                    {formatCount(call.usage.outputTokens)} out
+                    {i === c.callCost!.summaryCall && (
+                      <>
+                        {' '}
+                        <span className="chip small">summary</span>
+                      </>
+                    )}
+                    {call.partial && <PartialMark />}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
           {c.customInstructions && (
             <section>
               <h4>/compact instructions</h4>
@@ -172,5 +193,21 @@ export function CompactionCard({
         </div>
       )}
     </aside>
+  );
+}
+
+/** A recorded output far below its text's chars/4: a snapshot taken while the answer streamed. */
+function PartialMark() {
+  return (
+    <>
+      {' '}
+      <span
+        className="chip small"
+        data-testid="compaction-cost-partial"
+        title="Streamed partial: the log recorded the output tokens before the answer was written (far below its text's chars/4)"
+      >
+        partial
+      </span>
+    </>
   );
 }

@@ -1,4 +1,5 @@
 import type { Block, CompactMeta, EntryKind, MicrocompactMeta, Usage } from '../../types';
+import { CLAUDE_CODE_METADATA, getMetaAgentId } from './claude-code-meta';
 import type { DialectDescriptor, FileRoleMatch, TodoItem, UserTextKind } from './descriptor';
 import {
   createEntry,
@@ -558,7 +559,8 @@ export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
   files: {
     location: '~/.claude/projects/<project>/<session>.jsonl',
     matchRecord: isClaudeCodeRecord,
-    folderFile: (path) => /\.jsonl$/i.test(path),
+    folderFile: (path) => /\.jsonl$/i.test(path) || getMetaAgentId(path) !== undefined,
+    metadata: CLAUDE_CODE_METADATA,
     fileRole: fileRoleOf,
     // Subagent logs live in `<session-id>/subagents/` (2.1+) or next to the session (`agent-*.jsonl`).
     loadsAfterMain: (path) => /(^|\/)agent-[^/]*\.jsonl$/i.test(path) || /\/subagents\//.test(path),

@@ -1,4 +1,4 @@
-import type { DialectId, FileRole } from '../../types';
+import type { DialectId, FileRole, Session } from '../../types';
 import type { RecordNormalizer } from './record';
 
 // A dialect is data (STYLE.md §11): everything generic code needs to know about one input format,
@@ -33,6 +33,14 @@ export interface FileRoleMatch {
 }
 
 /** How a dialect lays out its files and names them (detection and the drop's folder walk). */
+/** A metadata file read whole (see `DialectFiles.metadata`). */
+export interface MetadataFileText {
+  fileIndex: number;
+  /** The agent id its name gives: the log it describes. */
+  agentId: string;
+  text: string;
+}
+
 export interface DialectFiles {
   /** Where the agent writes these files, as the UI tells a user where to look. */
   readonly location?: string;
@@ -61,6 +69,19 @@ export interface DialectFiles {
    * array element goes through the normalizer with its own byte range and line.
    */
   readonly document?: { readonly maxBytes: number; readonly recordsKey?: string };
+  /**
+   * Small metadata files next to the logs (Claude Code's `agent-<id>.meta.json`): read whole, never
+   * transcripts. `agentIdOf` says whether a path is one (and which log it describes); `apply`
+   * folds them into the built session, reporting unreadable ones through `warn`.
+   */
+  readonly metadata?: {
+    agentIdOf(path: string): string | undefined;
+    apply(
+      session: Session,
+      files: readonly MetadataFileText[],
+      warn: (fileIndex: number, reason: string) => void,
+    ): void;
+  };
 }
 
 export type UserTextKind = 'command' | 'previous-summary' | 'interrupt';

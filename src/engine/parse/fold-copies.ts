@@ -1,0 +1,33 @@
+import type { Entry, SessionFile } from '../types';
+
+// Claude Code's side-question agents (`agent-aside_question-*`) and compaction calls
+// (`agent-acompact-*`, 2.1.72) write the main thread's records again into their own logs, with
+// the same uuids, compaction boundaries included (FORMAT.md §4.3, §8.3). Opened with the main
+// file, those copies would count every boundary, turn and call twice. Files are read main first,
+// so the first file to hold a uuid owns it and later copies in other files are folded.
+
+/**
+ * True when `entry` (of a non-main file) repeats a record another file already holds; counts it
+ * on `file.foldedCopies`. `uuidsByFile` is the uuids seen so far, by file index.
+ */
+export function foldCopiedRecord(
+  uuidsByFile: ReadonlyMap<number, ReadonlySet<string>>,
+  entry: Entry,
+  file: SessionFile,
+): boolean {
+  if (entry.uuid === undefined || file.role === 'main') return false;
+  for (const [fileIndex, uuids] of uuidsByFile) {
+    if (fileIndex !== entry.fileIndex && uuids.has(entry.uuid)) {
+      file.foldedCopies = (file.foldedCopies ?? 0) + 1;
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Copies folded over all files of a session. */
+export function countFoldedCopies(files: readonly SessionFile[]): number {
+  let total = 0;
+  for (const file of files) total += file?.foldedCopies ?? 0;
+  return total;
+}
