@@ -11,6 +11,7 @@ import { claudeCodeNormalizer } from './dialects/claude-code';
 import type { RecordContext, RecordNormalizer } from './dialects/record';
 import { RECORD_NORMALIZERS } from './dialects/registry';
 import { scanLines } from './line-reader';
+import { recoverRecords } from './recover-records';
 import { SessionBuilder } from './session-builder';
 import type { ByteSource } from './source';
 
@@ -90,40 +91,6 @@ function assignRoles(sources: ByteSource[]): SessionFile[] {
 function snippet(text: string): string {
   const s = text.length > 60 ? `${text.slice(0, 60)}…` : text;
   return JSON.stringify(s);
-}
-
-/**
- * Finds where a second record starts inside a line that failed to parse (two writers appending
- * at once, FORMAT.md §8.1). Returns the parsed tail and whether the head parsed too.
- */
-function recoverConcatenated(text: string): { records: unknown[]; headLost: boolean } | undefined {
-  let from = 1;
-  for (let tries = 0; tries < 64; tries++) {
-    const at = text.indexOf('{"', from);
-    if (at < 0) return undefined;
-    from = at + 1;
-    let tail: unknown;
-    try {
-      tail = JSON.parse(text.slice(at));
-    } catch {
-      const nested = recoverConcatenated(text.slice(at));
-      if (!nested || nested.headLost) continue;
-      tail = undefined;
-      try {
-        const head = JSON.parse(text.slice(0, at));
-        return { records: [head, ...nested.records], headLost: false };
-      } catch {
-        return { records: nested.records, headLost: true };
-      }
-    }
-    try {
-      const head = JSON.parse(text.slice(0, at));
-      return { records: [head, tail], headLost: false };
-    } catch {
-      return { records: [tail], headLost: true };
-    }
-  }
-  return undefined;
 }
 
 function describeJson(value: unknown): string {
@@ -208,7 +175,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
           );
           return;
         }
-        const recovered = recoverConcatenated(text);
+        const recovered = recoverRecords(text);
         if (recovered) {
           builder.issue(
             fileIndex,
@@ -384,6 +351,6 @@ export async function readEntryRecord(
       if (other.fileIndex !== entry.fileIndex || other.line !== entry.line) break;
       k++;
     }
-    return recoverConcatenated(text)?.records[k];
+    return recoverRecords(text)?.records[k];
   }
 }
