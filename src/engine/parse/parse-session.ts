@@ -10,6 +10,7 @@ import {
 import { claudeCodeNormalizer } from './dialects/claude-code';
 import type { RecordContext, RecordNormalizer } from './dialects/record';
 import { RECORD_NORMALIZERS } from './dialects/registry';
+import type { Utf16ByteOrder } from './encoding';
 import { scanLines } from './line-reader';
 import { recoverRecords } from './recover-records';
 import { SessionBuilder } from './session-builder';
@@ -240,6 +241,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
     }
 
     let nonEmpty = 0;
+    let utf16: Utf16ByteOrder | undefined;
     file.lines = await scanLines(
       source,
       (text, line, offsetBytes, lengthBytes, terminated) => {
@@ -269,11 +271,30 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         chunkBytes: options.chunkBytes,
         signal: options.signal,
         onBytes: (read) => options.onProgress?.({ bytesRead: bytesBefore + read, totalBytes, fileIndex }),
+        onInvalidUtf8: (line) =>
+          builder.issue(
+            fileIndex,
+            line,
+            'invalid-utf8',
+            'warning',
+            `Line ${line} is not valid UTF-8: its bad bytes are read as U+FFFD (�)`,
+          ),
+        onUtf16: (byteOrder) => {
+          utf16 = byteOrder;
+        },
       },
     );
 
     if (!decided) {
-      if (nonEmpty === 0) {
+      if (utf16) {
+        builder.issue(
+          fileIndex,
+          0,
+          'not-a-transcript',
+          'error',
+          `${baseName(source.name)} is UTF-16 (${utf16}) text; transcripts are UTF-8 JSON lines: convert it first (iconv -f UTF-16 -t UTF-8)`,
+        );
+      } else if (nonEmpty === 0) {
         builder.issue(
           fileIndex,
           0,
