@@ -9,7 +9,7 @@ export type Mutation =
   /** This line and the next one whole, with no newline between them. */
   | { kind: 'glue' }
   | { kind: 'nest'; depth: number; closed: boolean }
-  | { kind: 'invalid-utf8'; at: number; bytes: number[] }
+  | { kind: 'invalid-utf8'; at: number; bytes: readonly number[] }
   /** The line re-encoded as Latin-1 (what a Windows editor may save). */
   | { kind: 'latin1' }
   | { kind: 'garbage'; bytes: Uint8Array };
