@@ -44,10 +44,12 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
         <span className="agent">
           {meta.agent || 'Unknown agent'}
           {meta.versions.length > 0 && (
-            <span className="muted clip">
+            <>
               {' '}
-              <VisibleText text={meta.versions.join(', ')} />
-            </span>
+              <span className="muted clip" title={markHiddenChars(meta.versions.join(', '))}>
+                <VisibleText text={meta.versions.join(', ')} />
+              </span>
+            </>
           )}
         </span>
         {models && (
