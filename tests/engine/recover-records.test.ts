@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recoverRecords } from '../../src/engine/parse/recover-records';
 import { generateSession } from '../../src/sample/generate-session';
@@ -90,5 +92,49 @@ describe('recoverRecords', () => {
     const large = timeMs(() => recoverRecords(line(80_000)));
     // 4× the input: allow generous noise on a shared machine, far below the 2^k of the old code.
     expect(large).toBeLessThan(Math.max(small, 1) * 40);
+  });
+});
+
+const CORPUS = resolve(__dirname, '../../../shared/corpus');
+const hasCorpus = existsSync(CORPUS);
+if (!hasCorpus) console.warn(`recover-records: real cut records skipped, ${CORPUS} is absent`);
+
+/** Real assistant records (and the line after each), one per corpus source folder. */
+function realAssistantPairs(): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const dir of readdirSync(CORPUS).sort()) {
+    const path = join(CORPUS, dir);
+    if (!statSync(path).isDirectory()) continue;
+    const file = readdirSync(path)
+      .sort()
+      .find((f) => f.endsWith('.jsonl') && !f.includes('rollout-'));
+    if (!file) continue;
+    const lines = readFileSync(join(path, file), 'utf8').split('\n');
+    const k = lines.findIndex(
+      (l, i) => l.includes('"type":"assistant"') && l.length < 50_000 && lines[i + 1]?.startsWith('{'),
+    );
+    if (k >= 0) pairs.push([lines[k], lines[k + 1]]);
+  }
+  return pairs;
+}
+
+describe.skipIf(!hasCorpus)('recoverRecords on real cut records', () => {
+  it('recovers the next record after real assistant records cut at every size', () => {
+    const pairs = realAssistantPairs();
+    expect(pairs.length).toBeGreaterThan(3);
+    const wrong: string[] = [];
+    for (const [record, next] of pairs) {
+      const expected = JSON.stringify(JSON.parse(next));
+      // Up to ~200 cut sizes per record, spread over its whole length.
+      const step = Math.max(1, Math.floor(record.length / 200));
+      const start = performance.now();
+      for (let cut = 1; cut < record.length; cut += step) {
+        const got = recoverRecords(record.slice(0, cut) + next);
+        if (!got?.headLost || JSON.stringify(got.records.at(-1)) !== expected)
+          wrong.push(`${cut}/${record.length}`);
+      }
+      expect(performance.now() - start).toBeLessThan(2_000);
+    }
+    expect(wrong).toEqual([]);
   });
 });

@@ -127,13 +127,13 @@ describe('parseSession on mutated real-shaped sessions', () => {
     );
   }, 20_000);
 
-  it('reads a real record flipped at 400 spread positions without losing its neighbours', async () => {
+  it('reads a real record flipped at 200 spread positions without losing its neighbours', async () => {
     const lines = generatedBases[0];
     const record = lines.findIndex((l) => l.includes('"type":"assistant"'));
     const bytes = new TextEncoder().encode(lines[record]);
     const problems: string[] = [];
-    // About 400 positions, one byte value each: cycling values cover quotes, braces, NUL, high bytes.
-    for (let at = 0; at < bytes.length; at += 1 + Math.floor(bytes.length / 400)) {
+    // About 200 positions, one byte value each: cycling values cover quotes, braces, NUL, high bytes.
+    for (let at = 0; at < bytes.length; at += 1 + Math.floor(bytes.length / 200)) {
       const byte = [0x22, 0x7b, 0x7d, 0x5c, 0xff, 0x00, 0x3a][at % 7];
       const out = mutateLines(lines, [[record, { kind: 'flip', at: at / (bytes.length - 1), byte }]]);
       const session = await parseSession([createMemorySource('flip.jsonl', joinLines(out, true))]);
