@@ -18,6 +18,21 @@ const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
 ].join('; ');
 
+/**
+ * Headers for servers that can send them (`vite preview`; copy them to the production host).
+ * frame-ancestors and X-Frame-Options are ignored in a <meta> tag, so clickjacking protection
+ * needs the header. The dev server gets only the framing rules: the full policy would block
+ * Vite's inline scripts.
+ */
+const FRAME_ANCESTORS = "frame-ancestors 'none'";
+export const PREVIEW_HEADERS = {
+  'Content-Security-Policy': `${CONTENT_SECURITY_POLICY}; ${FRAME_ANCESTORS}`,
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+const DEV_HEADERS = { 'Content-Security-Policy': FRAME_ANCESTORS, 'X-Frame-Options': 'DENY' };
+
 function contentSecurityPolicy(): Plugin {
   return {
     name: 'compactlab-csp',
@@ -35,8 +50,8 @@ function contentSecurityPolicy(): Plugin {
 export default defineConfig({
   plugins: [react(), contentSecurityPolicy()],
   worker: { format: 'es' },
-  server: { host: '127.0.0.1', port: 5173, strictPort: true },
-  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+  server: { host: '127.0.0.1', port: 5173, strictPort: true, headers: DEV_HEADERS },
+  preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: PREVIEW_HEADERS },
   build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
   test: { environment: 'node', include: ['tests/**/*.test.ts'], testTimeout: 60_000 },
 });

@@ -5,6 +5,7 @@ import { parseSession } from '../engine/parse/parse-session';
 import { createNodeFileSource } from './node-source';
 import { REPLAY_USAGE, replayCommand } from './replay';
 import { SUMMARIZE_USAGE, summarize } from './summarize';
+import { escapeJsonText, escapeTerminalText } from './terminal-text';
 
 const USAGE = `compactlab — see and replay how AI coding agents compact their context
 
@@ -91,8 +92,8 @@ const inspect: Command = async (args, out) => {
   const report = computeInspectReport(session);
   if (values.dump) out(formatSessionDump(session));
   else out(values.json ? JSON.stringify(report, null, 2) : renderInspect(report));
-  // Exit 1 when nothing could be read as a transcript, so scripts can tell.
-  return session.entries.length === 0 && report.issueCounts.error > 0 ? 1 : 0;
+  // Exit 1 when nothing could be read as a transcript (an empty file included), so scripts can tell.
+  return session.entries.length === 0 ? 1 : 0;
 };
 
 const COMMANDS: Record<string, Command> = { inspect, summarize, replay: replayCommand };
@@ -112,10 +113,16 @@ export async function main(
     process.stderr.write(`compactlab: unknown command "${name}"\n\n${USAGE}`);
     return 2;
   }
+  // Transcript text reaches the output (models, paths, issue snippets, summaries): it is shown
+  // inert, never able to move the cursor, retitle the terminal or reverse the line.
+  const safeOut = rest.includes('--json')
+    ? (text: string) => out(escapeJsonText(text))
+    : (text: string) => out(escapeTerminalText(text));
   try {
-    return await command(rest, out);
+    return await command(rest, safeOut);
   } catch (error) {
-    process.stderr.write(`compactlab ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`compactlab ${name}: ${escapeTerminalText(message)}\n`);
     return 1;
   }
 }

@@ -22,6 +22,8 @@ export type IssueCode =
   | 'not-json'
   /** The file's last line ends mid-record (an interrupted write). */
   | 'truncated-line'
+  /** A line whose bytes are not valid UTF-8; its record loads with U+FFFD in their place. */
+  | 'invalid-utf8'
   /** Two records written onto one line by racing writers; both were recovered. */
   | 'concatenated-records'
   /** Valid JSON whose field has the wrong type; the message names the path. */

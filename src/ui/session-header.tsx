@@ -1,6 +1,7 @@
 import type { SessionSummary } from '../worker/protocol';
 import { formatCount, formatDateTime, formatDuration, formatTokensShort } from './common/format';
 import { useUiStore } from './store';
+import { markHiddenChars, VisibleText } from './common/visible-text';
 
 const TOP_TOOLS = 6;
 
@@ -25,6 +26,7 @@ function Stat({
 export function SessionHeader({ summary }: { summary: SessionSummary }) {
   const setPanel = useUiStore((s) => s.setPanel);
   const { meta } = summary;
+  const models = meta.models.join(', ');
   const tools = Object.entries(summary.toolCalls).sort((a, b) => b[1] - a[1]);
   const toolTotal = tools.reduce((sum, [, n]) => sum + n, 0);
   const compacts = summary.compactions.filter((c) => c.kind === 'compact');
@@ -49,7 +51,14 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
       <div className="session-title">
         <span className="agent">
           {meta.agent || 'Unknown agent'}
-          {meta.versions.length > 0 && <span className="muted"> {meta.versions.join(', ')}</span>}
+          {meta.versions.length > 0 && (
+            <>
+              {' '}
+              <span className="muted clip" title={markHiddenChars(meta.versions.join(', '))}>
+                <VisibleText text={meta.versions.join(', ')} />
+              </span>
+            </>
+          )}
         </span>
         {isSubagentLog && (
           <span
@@ -60,13 +69,29 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
             sub-agent transcript{mainFile.agentType ? ` · ${mainFile.agentType}` : ''}
           </span>
         )}
-        {meta.models.length > 0 && <span className="chip mono">{meta.models.join(', ')}</span>}
-        {meta.cwd && (
-          <span className="mono muted ellipsis" title={meta.cwd}>
-            {meta.cwd}
+        {models && (
+          <span className="chip mono clip" title={markHiddenChars(models)} data-testid="header-models">
+            <VisibleText text={models} />
           </span>
         )}
-        {meta.gitBranch && <span className="chip mono">⎇ {meta.gitBranch}</span>}
+        {meta.cwd && (
+          <span
+            className="mono muted ellipsis clip"
+            title={markHiddenChars(meta.cwd)}
+            data-testid="header-cwd"
+          >
+            <VisibleText text={meta.cwd} />
+          </span>
+        )}
+        {meta.gitBranch && (
+          <span
+            className="chip mono clip"
+            title={markHiddenChars(meta.gitBranch)}
+            data-testid="header-branch"
+          >
+            ⎇ <VisibleText text={meta.gitBranch} />
+          </span>
+        )}
         <span className="muted">
           {formatDateTime(meta.startMs)} → {formatDateTime(meta.endMs)} ({formatDuration(duration)})
         </span>
@@ -92,13 +117,13 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
         <Stat
           label="tool calls"
           value={formatCount(toolTotal)}
-          title={tools.map(([name, n]) => `${name}: ${n}`).join('\n')}
+          title={markHiddenChars(tools.map(([name, n]) => `${name}: ${n}`).join('\n'))}
           testId="stat-tool-calls"
         />
         <span className="tool-list mono">
           {tools.slice(0, TOP_TOOLS).map(([name, n]) => (
-            <span key={name} className="tool-count">
-              {name} {formatCount(n)}
+            <span key={name} className="tool-count clip" title={markHiddenChars(name)}>
+              <VisibleText text={name} /> {formatCount(n)}
             </span>
           ))}
           {tools.length > TOP_TOOLS && <span className="muted">+{tools.length - TOP_TOOLS}</span>}

@@ -160,3 +160,32 @@ describe('runs database', () => {
     expect(run).not.toHaveProperty('extra');
   });
 });
+
+describe('runs changes across tabs', () => {
+  it('announces every change on the runs channel, which another tab hears', async () => {
+    const db = freshDb();
+    // Another tab: its own channel object on the same name.
+    const other = new BroadcastChannel('compactlab-runs');
+    const heard: unknown[] = [];
+    other.onmessage = (event) => heard.push(event.data);
+    const heardCount = async (count: number) => {
+      for (let waited = 0; heard.length < count && waited < 2_000; waited += 10) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return heard.length;
+    };
+    try {
+      const run = makeRun();
+      await saveRun(run, db);
+      expect(await heardCount(1)).toBe(1);
+      await renameRun(run.id, 'renamed', db);
+      await setRunStarred(run.id, true, db);
+      await importRuns(serializeRuns([makeRun()]), db);
+      await deleteRuns([run.id], db);
+      expect(await heardCount(5)).toBe(5);
+      expect(heard.every((m) => (m as { kind: string }).kind === 'runs-changed')).toBe(true);
+    } finally {
+      other.close();
+    }
+  });
+});

@@ -1,9 +1,11 @@
+import { detectUtf16, ENCODING_SNIFF_BYTES, isValidUtf8, type Utf16ByteOrder } from './encoding';
 import type { ByteSource } from './source';
 
 /** Bytes read per step: large enough to amortise the async read, small enough to report progress. */
 export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
+const REPLACEMENT_CHARACTER = '\uFFFD';
 
 /**
  * Called once per line, in order. `terminated` is false only for a last line that has no
@@ -22,12 +24,18 @@ export interface ScanOptions {
   signal?: AbortSignal;
   /** Called after each chunk with the bytes consumed so far in this source. */
   onBytes?: (bytesRead: number) => void;
+  /** Called before the sink for a line whose bytes are not valid UTF-8 (decoded with U+FFFD). */
+  onInvalidUtf8?: (lineNumber: number) => void;
+  /** Called instead of reading any line when the source is UTF-16 text. */
+  onUtf16?: (byteOrder: Utf16ByteOrder) => void;
 }
 
 /**
  * Streams a source line by line. Each chunk is cut at its last newline and decoded in one call
  * (0x0A never occurs inside a UTF-8 multi-byte sequence, so the cut is always safe); the byte
  * offsets come from scanning the bytes for newlines, so they stay exact with non-ASCII text.
+ * Invalid UTF-8 is checked only where the decoded chunk holds a U+FFFD (one native search per
+ * chunk), so clean text keeps the fast path.
  */
 export async function scanLines(
   source: ByteSource,
@@ -41,10 +49,26 @@ export async function scanLines(
   let lineNumber = 0;
   let position = 0;
 
+  if (options.onUtf16 && source.sizeBytes > 0) {
+    const head = await source.read(0, Math.min(ENCODING_SNIFF_BYTES, source.sizeBytes));
+    const byteOrder = detectUtf16(head);
+    if (byteOrder) {
+      options.onUtf16(byteOrder);
+      return 0;
+    }
+  }
+
+  const checkUtf8 = (line: string, bytes: Uint8Array): void => {
+    if (options.onInvalidUtf8 && line.includes(REPLACEMENT_CHARACTER) && !isValidUtf8(bytes)) {
+      options.onInvalidUtf8(lineNumber);
+    }
+  };
+
   let stopped = false;
   const emitLines = (bytes: Uint8Array, baseOffset: number, end: number): void => {
     // `end` is the index just past the last newline in `bytes`.
     const text = decoder.decode(bytes.subarray(0, end));
+    const suspect = options.onInvalidUtf8 !== undefined && text.includes(REPLACEMENT_CHARACTER);
     let start = 0;
     let textStart = 0;
     while (start < end) {
@@ -53,6 +77,7 @@ export async function scanLines(
       let line = text.slice(textStart, textEnd);
       if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
       lineNumber++;
+      if (suspect) checkUtf8(line, bytes.subarray(start, nl));
       if (sink(line, lineNumber, baseOffset + start, nl - start, true) === false) {
         stopped = true;
         return;
@@ -93,6 +118,7 @@ export async function scanLines(
     let text = decoder.decode(carry);
     if (text.length > 0 && text.charCodeAt(text.length - 1) === 13) text = text.slice(0, -1);
     lineNumber++;
+    checkUtf8(text, carry);
     sink(text, lineNumber, carryOffset, carry.byteLength, false);
   }
   return lineNumber;

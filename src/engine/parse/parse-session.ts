@@ -9,9 +9,11 @@ import {
 import type { DialectDescriptor, MetadataFileText } from './dialects/descriptor';
 import type { RecordContext, RecordNormalizer } from './dialects/record';
 import { DIALECTS } from './dialects/registry';
+import type { Utf16ByteOrder } from './encoding';
 import { scanJsonArray } from './json-document';
 import { scanLines } from './line-reader';
 import { readMetadataFile } from './read-meta-file';
+import { recoverRecords } from './recover-records';
 import { SessionBuilder } from './session-builder';
 import type { ByteSource } from './source';
 import { applyCompactionCallCosts } from '../query/compaction-cost';
@@ -108,40 +110,6 @@ function assignRoles(sources: ByteSource[], dialects: readonly DialectDescriptor
 function snippet(text: string): string {
   const s = text.length > 60 ? `${text.slice(0, 60)}…` : text;
   return JSON.stringify(s);
-}
-
-/**
- * Finds where a second record starts inside a line that failed to parse (two writers appending
- * at once, FORMAT.md §8.1). Returns the parsed tail and whether the head parsed too.
- */
-function recoverConcatenated(text: string): { records: unknown[]; headLost: boolean } | undefined {
-  let from = 1;
-  for (let tries = 0; tries < 64; tries++) {
-    const at = text.indexOf('{"', from);
-    if (at < 0) return undefined;
-    from = at + 1;
-    let tail: unknown;
-    try {
-      tail = JSON.parse(text.slice(at));
-    } catch {
-      const nested = recoverConcatenated(text.slice(at));
-      if (!nested || nested.headLost) continue;
-      tail = undefined;
-      try {
-        const head = JSON.parse(text.slice(0, at));
-        return { records: [head, ...nested.records], headLost: false };
-      } catch {
-        return { records: nested.records, headLost: true };
-      }
-    }
-    try {
-      const head = JSON.parse(text.slice(0, at));
-      return { records: [head, tail], headLost: false };
-    } catch {
-      return { records: [tail], headLost: true };
-    }
-  }
-  return undefined;
 }
 
 function describeJson(value: unknown): string {
@@ -244,7 +212,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
           );
           return;
         }
-        const recovered = recoverConcatenated(text);
+        const recovered = recoverRecords(text);
         if (recovered) {
           builder.issue(
             fileIndex,
@@ -404,6 +372,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
 
     let nonEmpty = 0;
     let opensDocument = false;
+    let utf16: Utf16ByteOrder | undefined;
     file.lines = await scanLines(
       source,
       (text, line, offsetBytes, lengthBytes, terminated) => {
@@ -438,11 +407,30 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         chunkBytes: options.chunkBytes,
         signal: options.signal,
         onBytes: (read) => options.onProgress?.({ bytesRead: bytesBefore + read, totalBytes, fileIndex }),
+        onInvalidUtf8: (line) =>
+          builder.issue(
+            fileIndex,
+            line,
+            'invalid-utf8',
+            'warning',
+            `Line ${line} is not valid UTF-8: its bad bytes are read as U+FFFD (�)`,
+          ),
+        onUtf16: (byteOrder) => {
+          utf16 = byteOrder;
+        },
       },
     );
 
     if (!decided) {
-      if (nonEmpty === 0) {
+      if (utf16) {
+        builder.issue(
+          fileIndex,
+          0,
+          'not-a-transcript',
+          'error',
+          `${baseName(source.name)} is UTF-16 (${utf16}) text; transcripts are UTF-8 JSON lines: convert it first (iconv -f UTF-16 -t UTF-8)`,
+        );
+      } else if (nonEmpty === 0) {
         builder.issue(
           fileIndex,
           0,
@@ -551,6 +539,6 @@ export async function readEntryRecord(
       if (other.fileIndex !== entry.fileIndex || other.line !== entry.line) break;
       k++;
     }
-    return recoverConcatenated(text)?.records[k];
+    return recoverRecords(text)?.records[k];
   }
 }

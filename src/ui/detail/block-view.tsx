@@ -2,6 +2,7 @@ import type { BlockDetail } from '../../engine/query/entry-detail';
 import { formatImagePlaceholder } from '../../engine/query/row-page';
 import { formatCount } from '../common/format';
 import { useUiStore } from '../store';
+import { VisibleText } from '../common/visible-text';
 
 function Truncation({ shown, total }: { shown: number; total: number }) {
   if (total <= shown) return null;
@@ -28,7 +29,9 @@ export function BlockView({ detail }: { detail: BlockDetail }) {
           <div className="block-head">
             <span className="block-kind">text</span> {estimate}
           </div>
-          <pre className="text-block">{block.text}</pre>
+          <pre className="text-block">
+            <VisibleText text={block.text} />
+          </pre>
           <Truncation shown={block.text.length} total={block.chars} />
         </div>
       );
@@ -42,7 +45,9 @@ export function BlockView({ detail }: { detail: BlockDetail }) {
           {block.text === '' ? (
             <div className="muted">Hidden thinking (only a signature is stored).</div>
           ) : (
-            <pre className="text-block">{block.text}</pre>
+            <pre className="text-block">
+              <VisibleText text={block.text} />
+            </pre>
           )}
           <Truncation shown={block.text.length} total={block.chars} />
         </div>
@@ -51,7 +56,10 @@ export function BlockView({ detail }: { detail: BlockDetail }) {
       return (
         <div className="block tool" data-block="tool-use">
           <div className="block-head">
-            <span className="block-kind">tool call</span> <b className="mono">{block.name}</b>{' '}
+            <span className="block-kind">tool call</span>{' '}
+            <b className="mono">
+              <VisibleText text={block.name} />
+            </b>{' '}
             <span className="muted mono small">{block.id}</span> {estimate}
             {pair && <StatusPill status={pair.status} />}
             {pair?.entryIndex !== undefined && (
@@ -64,9 +72,19 @@ export function BlockView({ detail }: { detail: BlockDetail }) {
               </button>
             )}
           </div>
-          {block.filePath && <div className="mono small">file: {block.filePath}</div>}
-          {block.command && <pre className="text-block command">{block.command}</pre>}
-          <pre className="text-block">{block.inputPreview}</pre>
+          {block.filePath && (
+            <div className="mono small">
+              file: <VisibleText text={block.filePath} />
+            </div>
+          )}
+          {block.command && (
+            <pre className="text-block command">
+              <VisibleText text={block.command} />
+            </pre>
+          )}
+          <pre className="text-block">
+            <VisibleText text={block.inputPreview} />
+          </pre>
           <Truncation shown={block.inputPreview.length} total={block.inputChars} />
         </div>
       );
@@ -102,7 +120,9 @@ export function BlockView({ detail }: { detail: BlockDetail }) {
           {block.images > 0 && (
             <div className="image-placeholder">{formatImagePlaceholder(block.images)}</div>
           )}
-          <pre className="text-block">{block.text}</pre>
+          <pre className="text-block">
+            <VisibleText text={block.text} />
+          </pre>
           <Truncation shown={block.text.length} total={block.chars} />
         </div>
       );

@@ -8,6 +8,7 @@ import { useUiStore } from '../store';
 import { KIND_TAGS } from '../transcript/transcript-row';
 import { BlockView } from './block-view';
 import { RawJsonView } from './raw-json-view';
+import { VisibleText } from '../common/visible-text';
 
 type Tab = 'blocks' | 'raw';
 
@@ -128,7 +129,11 @@ function EntryBlocks({ sessionId, entryIndex }: { sessionId: SessionId; entryInd
           ↑ spawned by Task call
         </button>
       )}
-      {entry.summaryText && <pre className="text-block">{entry.summaryText}</pre>}
+      {entry.summaryText && (
+        <pre className="text-block">
+          <VisibleText text={entry.summaryText} />
+        </pre>
+      )}
       {data.blocks.map((block, i) => (
         // Blocks have no ids; their order within an entry never changes.
         // biome-ignore lint/suspicious/noArrayIndexKey: see above

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { SessionId } from '../../worker/protocol';
 import { formatBytes, formatCount } from '../common/format';
 import { rawEntryQuery } from '../queries';
+import { VisibleText } from '../common/visible-text';
 
 /** Above this many characters, the view shows a prefix until asked for all (1 MB base64 lines exist). */
 const RAW_DISPLAY_CHARS = 200_000;
@@ -28,7 +29,7 @@ export function RawJsonView({ sessionId, entryIndex }: { sessionId: SessionId; e
         )}
       </div>
       <pre className="raw-json mono" data-testid="raw-json">
-        {cut ? data.text.slice(0, RAW_DISPLAY_CHARS) : data.text}
+        <VisibleText text={cut ? data.text.slice(0, RAW_DISPLAY_CHARS) : data.text} />
       </pre>
     </div>
   );

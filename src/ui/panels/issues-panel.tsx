@@ -4,6 +4,7 @@ import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { VirtualList } from '../common/virtual-list';
 import { issuesQuery } from '../queries';
+import { markHiddenChars, VisibleText } from '../common/visible-text';
 
 /** Two lines: where and what, then the message. */
 const ROW_HEIGHT_PX = 36;
@@ -63,7 +64,7 @@ function IssueRow({ issue, fileName }: { issue: ParseIssue; fileName?: string })
       data-line={issue.line}
       data-code={issue.code}
       data-severity={issue.severity}
-      title={full}
+      title={markHiddenChars(full)}
     >
       <span>{issue.line > 0 ? `L${issue.line}` : '–'}</span>
       <span className={`sev sev-${issue.severity}`}>{issue.severity}</span>
@@ -72,7 +73,9 @@ function IssueRow({ issue, fileName }: { issue: ParseIssue; fileName?: string })
         {fileName?.split('/').pop() ?? `file ${issue.fileIndex}`}
         {issue.path && ` · at ${issue.path}`}
       </span>
-      <span className="issue-message">{issue.message}</span>
+      <span className="issue-message">
+        <VisibleText text={issue.message} />
+      </span>
     </div>
   );
 }

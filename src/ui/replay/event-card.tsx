@@ -11,6 +11,7 @@ import { replayRequestQuery } from './replay-queries';
 import { SESSION_MEMORY_PREVIEW_LINES } from './replay-knobs';
 import { useReplayStore } from './replay-store';
 import { useSessionMemory } from './use-replay';
+import { markHiddenChars, VisibleText } from '../common/visible-text';
 
 // One replay event: before and after, what it cleared or summarized, what a compaction would
 // send to the summarizer (built in the worker from the full records) and what comes back after it.
@@ -64,7 +65,9 @@ function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: 
             // biome-ignore lint/suspicious/noArrayIndexKey: messages are positional.
             <li key={i}>
               <span className={`role role-${m.role}`}>{m.role}</span>
-              <pre className="text-block">{messagePreview(m)}</pre>
+              <pre className="text-block">
+                <VisibleText text={messagePreview(m)} />
+              </pre>
             </li>
           ))}
         </ol>
@@ -232,14 +235,14 @@ export function ReplayEventCard({
             </h4>
             <ul className="link-list mono small" data-testid="replay-restored">
               {restored.files.map((f) => (
-                <li key={f.path} title={f.path}>
+                <li key={f.path} title={markHiddenChars(f.path)}>
                   {f.referenceOnly ? 'path only · ' : f.truncated ? 'truncated · ' : ''}
-                  {formatCount(f.tokens)} tok · {f.path}
+                  {formatCount(f.tokens)} tok · <VisibleText text={f.path} />
                 </li>
               ))}
               {restored.overBudget.map((f) => (
-                <li key={`over-${f.path}`} className="muted" title={f.path}>
-                  over budget · {f.path}
+                <li key={`over-${f.path}`} className="muted" title={markHiddenChars(f.path)}>
+                  over budget · <VisibleText text={f.path} />
                 </li>
               ))}
               {restored.todo && <li>todo list · {formatCount(restored.todo.tokens)} tok</li>}

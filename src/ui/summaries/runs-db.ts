@@ -3,6 +3,7 @@ import type { RetentionScore } from '../../engine/retention/types';
 import type { PromptSettings } from '../../engine/summarize/prepare';
 import type { CompactionPoint } from '../../engine/summarize/span';
 import type { SummarizerKind } from '../../engine/summarize/types';
+import { announceRunsChanged } from './runs-sync';
 import { getPointKey } from './summary-sizes';
 
 // Every summarization is a run, kept in IndexedDB. A run records what was summarized (transcript
@@ -68,10 +69,12 @@ export async function listRuns(db: RunsDatabase = getRunsDb()): Promise<SummaryR
 
 export async function saveRun(run: SummaryRun, db: RunsDatabase = getRunsDb()): Promise<void> {
   await db.runs.put(run);
+  announceRunsChanged();
 }
 
 export async function renameRun(id: string, name: string, db: RunsDatabase = getRunsDb()): Promise<void> {
   await db.runs.update(id, { name });
+  announceRunsChanged();
 }
 
 export async function setRunStarred(
@@ -80,6 +83,7 @@ export async function setRunStarred(
   db: RunsDatabase = getRunsDb(),
 ): Promise<void> {
   await db.runs.update(id, { starred });
+  announceRunsChanged();
 }
 
 /**
@@ -95,7 +99,7 @@ export async function saveExactTokensOfMatchingRuns(
 ): Promise<number> {
   const pointKey = getPointKey(point);
   const settingsKey = JSON.stringify(settings);
-  return db.runs
+  const changed = await db.runs
     .where('transcript.contentHash')
     .equals(contentHash)
     .filter(
@@ -105,10 +109,13 @@ export async function saveExactTokensOfMatchingRuns(
         JSON.stringify(run.settings) === settingsKey,
     )
     .modify({ requestExactTokens });
+  if (changed > 0) announceRunsChanged();
+  return changed;
 }
 
 export async function deleteRuns(ids: string[], db: RunsDatabase = getRunsDb()): Promise<void> {
   await db.runs.bulkDelete(ids);
+  announceRunsChanged();
 }
 
 export const RUNS_FILE_FORMAT = 'compactlab-summary-runs';
@@ -298,5 +305,6 @@ export function parseRunsFile(text: string): SummaryRun[] {
 export async function importRuns(text: string, db: RunsDatabase = getRunsDb()): Promise<number> {
   const runs = parseRunsFile(text);
   await db.runs.bulkPut(runs);
+  announceRunsChanged();
   return runs.length;
 }

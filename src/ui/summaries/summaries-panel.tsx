@@ -26,6 +26,7 @@ import {
   summaryRunsQuery,
 } from './summaries-queries';
 import { type SummarizerChoice, useSummariesStore } from './summaries-store';
+import { SecretInput } from './secret-input';
 
 // The Summaries view: pick a compaction point and a prompt, see the exact request, run a
 // summarizer, keep every run, compare them.
@@ -331,15 +332,10 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
       </fieldset>
       {s.summarizer === 'anthropic' && (
         <div className="provider">
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is SecretInput, rendered inside. */}
           <label className="field">
             <span>API key (kept in this tab’s memory)</span>
-            <input
-              type="password"
-              autoComplete="off"
-              data-testid="anthropic-key"
-              value={keys.anthropicKey}
-              onChange={(e) => keys.setAnthropicKey(e.currentTarget.value)}
-            />
+            <SecretInput testId="anthropic-key" value={keys.anthropicKey} onChange={keys.setAnthropicKey} />
           </label>
           <label className="radio">
             <input
@@ -348,7 +344,7 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
               checked={keys.rememberAnthropic}
               onChange={(e) => keys.setRememberAnthropic(e.currentTarget.checked)}
             />
-            Remember in this browser (local storage)
+            Remember in this browser: stored in plain text in its localStorage
           </label>
           <label className="field">
             <span>Model</span>
@@ -390,14 +386,10 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
               onChange={(e) => s.set({ openaiModel: e.currentTarget.value })}
             />
           </label>
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is SecretInput, rendered inside. */}
           <label className="field">
             <span>API key (optional)</span>
-            <input
-              type="password"
-              autoComplete="off"
-              value={keys.openaiKey}
-              onChange={(e) => keys.setOpenaiKey(e.currentTarget.value)}
-            />
+            <SecretInput testId="openai-key" value={keys.openaiKey} onChange={keys.setOpenaiKey} />
           </label>
         </div>
       )}

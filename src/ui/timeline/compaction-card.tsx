@@ -4,6 +4,7 @@ import { formatClock, formatCount, formatDuration } from '../common/format';
 import { compactionDetailQuery } from '../queries';
 import { useUiStore } from '../store';
 import { markerColor } from './timeline';
+import { VisibleText } from '../common/visible-text';
 
 export function CompactionCard({
   sessionId,
@@ -124,7 +125,9 @@ export function CompactionCard({
           {c.customInstructions && (
             <section>
               <h4>/compact instructions</h4>
-              <pre className="text-block">{c.customInstructions}</pre>
+              <pre className="text-block">
+                <VisibleText text={c.customInstructions} />
+              </pre>
             </section>
           )}
           {c.kind === 'compact' && (
@@ -148,7 +151,7 @@ export function CompactionCard({
                 <div className="muted">No summary message follows this boundary.</div>
               ) : (
                 <pre className="text-block summary" data-testid="compaction-summary">
-                  {data.summaryText}
+                  <VisibleText text={data.summaryText} />
                 </pre>
               )}
             </section>
@@ -164,7 +167,7 @@ export function CompactionCard({
                       className="btn link mono"
                       onClick={() => selectEntry(row.entryIndex, true)}
                     >
-                      L{row.line} {row.text}
+                      L{row.line} <VisibleText text={row.text} />
                     </button>
                   </li>
                 ))}

@@ -3,6 +3,7 @@ import type { FilterKind } from '../../engine/query/entry-kinds';
 import type { RowSummary } from '../../worker/protocol';
 import { formatClock, formatCount, formatTokensShort } from '../common/format';
 import { ReplayRowMark } from '../replay/row-mark';
+import { VisibleText } from '../common/visible-text';
 
 export const KIND_TAGS: Record<FilterKind, string> = {
   'user-text': 'USER',
@@ -51,10 +52,16 @@ export const TranscriptRow = memo(function TranscriptRow(props: {
       <span className="t-time mono">{formatClock(row.timestampMs)}</span>
       <span className="t-text" style={{ paddingLeft: row.depth * INDENT_PX }}>
         {row.depth > 0 && <span className="t-branch">└ </span>}
-        {row.toolName && row.kind === 'tool-call' && <span className="t-tool">{row.toolName}</span>}
+        {row.toolName && row.kind === 'tool-call' && (
+          <span className="t-tool">
+            <VisibleText text={row.toolName} />
+          </span>
+        )}
         {row.depth === 0 && <ReplayRowMark entryIndex={row.entryIndex} />}
         <span className="t-body">
-          {row.kind === 'tool-call' && row.toolName ? stripToolName(row.text, row.toolName) : row.text}
+          <VisibleText
+            text={row.kind === 'tool-call' && row.toolName ? stripToolName(row.text, row.toolName) : row.text}
+          />
         </span>
       </span>
       {row.toolStatus && (

@@ -1,0 +1,74 @@
+import { Fragment, type ReactNode } from 'react';
+
+/**
+ * Characters that change how text around them reads without showing themselves: bidirectional
+ * marks, embeddings, overrides and isolates (U+202E turns `txt.exe` into what looks like
+ * `exe.txt`; "Trojan Source", CVE-2021-42574), and zero-width characters that hide inside words.
+ */
+const HIDDEN_CLASS = '[\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]';
+const HIDDEN_ANY = new RegExp(HIDDEN_CLASS);
+const HIDDEN = new RegExp(HIDDEN_CLASS, 'g');
+
+const NAMES: Record<number, string> = {
+  1564: 'ARABIC LETTER MARK',
+  8203: 'ZERO WIDTH SPACE',
+  8204: 'ZERO WIDTH NON-JOINER',
+  8205: 'ZERO WIDTH JOINER',
+  8206: 'LEFT-TO-RIGHT MARK',
+  8207: 'RIGHT-TO-LEFT MARK',
+  8234: 'LEFT-TO-RIGHT EMBEDDING',
+  8235: 'RIGHT-TO-LEFT EMBEDDING',
+  8236: 'POP DIRECTIONAL FORMATTING',
+  8237: 'LEFT-TO-RIGHT OVERRIDE',
+  8238: 'RIGHT-TO-LEFT OVERRIDE',
+  8288: 'WORD JOINER',
+  8294: 'LEFT-TO-RIGHT ISOLATE',
+  8295: 'RIGHT-TO-LEFT ISOLATE',
+  8296: 'FIRST STRONG ISOLATE',
+  8297: 'POP DIRECTIONAL ISOLATE',
+  65279: 'ZERO WIDTH NO-BREAK SPACE',
+};
+
+/** Markers drawn as styled elements; past this many, as plain text (a 200 kB raw line stays cheap). */
+const MAX_STYLED_MARKERS = 500;
+
+const codePoint = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+const marker = (c: string) => `⟨${codePoint(c)}⟩`;
+
+/** True when `text` holds a character `VisibleText` would show as a marker. */
+export function hasHiddenChars(text: string): boolean {
+  return HIDDEN_ANY.test(text);
+}
+
+/** The text with each hidden character replaced by a visible `⟨U+202E⟩` (for `title` tooltips). */
+export function markHiddenChars(text: string): string {
+  return text.replace(HIDDEN, marker);
+}
+
+/**
+ * Renders untrusted text as text, with bidi controls and zero-width characters shown as styled
+ * `⟨U+202E⟩` markers instead of acting on the text around them.
+ */
+export function VisibleText({ text }: { text: string }): ReactNode {
+  if (!hasHiddenChars(text)) return text;
+  const parts: ReactNode[] = [];
+  let last = 0;
+  let styled = 0;
+  for (const match of text.matchAll(HIDDEN)) {
+    const at = match.index;
+    if (at > last) parts.push(text.slice(last, at));
+    const c = match[0];
+    if (styled < MAX_STYLED_MARKERS) {
+      styled++;
+      const name = NAMES[c.charCodeAt(0)];
+      parts.push(
+        <span key={at} className="hidden-char" title={name ? `${codePoint(c)} ${name}` : codePoint(c)}>
+          {marker(c)}
+        </span>,
+      );
+    } else parts.push(marker(c));
+    last = at + c.length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return <Fragment>{parts}</Fragment>;
+}
