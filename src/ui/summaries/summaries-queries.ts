@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { PromptSettings } from '../../engine/summarize/prepare';
-import type { SummariesInfo, SummariesPrepared } from '../../engine/summarize/session-ops';
 import type { CompactionPoint } from '../../engine/summarize/span';
 import { getEngineClient } from '../../worker/engine-client';
 import type { SessionId } from '../../worker/protocol';
@@ -13,11 +12,7 @@ import { listRuns } from './runs-db';
 export function summariesInfoQuery(sessionId: SessionId) {
   return queryOptions({
     queryKey: [...sessionKey(sessionId), 'summaries-info'],
-    queryFn: async ({ signal }) =>
-      (await getEngineClient().request(
-        { kind: 'summaries', sessionId, request: { op: 'info' } },
-        { signal },
-      )) as SummariesInfo,
+    queryFn: ({ signal }) => getEngineClient().request({ kind: 'summaries-info', sessionId }, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
@@ -27,11 +22,8 @@ export function summariesInfoQuery(sessionId: SessionId) {
 export function preparedSummaryQuery(sessionId: SessionId, point: CompactionPoint, settings: PromptSettings) {
   return queryOptions({
     queryKey: [...sessionKey(sessionId), 'summaries-prepare', point, settings],
-    queryFn: async ({ signal }) =>
-      (await getEngineClient().request(
-        { kind: 'summaries', sessionId, request: { op: 'prepare', point, settings } },
-        { signal },
-      )) as SummariesPrepared,
+    queryFn: ({ signal }) =>
+      getEngineClient().request({ kind: 'summaries-prepare', sessionId, point, settings }, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 60_000,
     retry: false,
