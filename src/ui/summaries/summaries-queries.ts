@@ -5,6 +5,7 @@ import { getEngineClient } from '../../worker/engine-client';
 import type { SessionId } from '../../worker/protocol';
 import { sessionKey } from '../queries';
 import { listRuns } from './runs-db';
+import { getPointKey } from './point-key';
 
 // queryOptions factories for the Summaries view: the worker's answers about the loaded session,
 // and the runs stored in IndexedDB.
@@ -21,7 +22,7 @@ export function summariesInfoQuery(sessionId: SessionId) {
 /** The exact request for a point and settings (large: not structurally shared). */
 export function preparedSummaryQuery(sessionId: SessionId, point: CompactionPoint, settings: PromptSettings) {
   return queryOptions({
-    queryKey: [...sessionKey(sessionId), 'summaries-prepare', point, settings],
+    queryKey: [...sessionKey(sessionId), 'summaries-prepare', getPointKey(point), settings],
     queryFn: ({ signal }) =>
       getEngineClient().request({ kind: 'summaries-prepare', sessionId, point, settings }, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
