@@ -60,7 +60,7 @@ export function getLoadedContextWindow(summary: SessionSummary): number {
 const isProfile = (v: KnobValue): v is ThresholdProfileId => THRESHOLD_PROFILES.some((p) => p.id === v);
 
 /** `base` with the threshold knobs that `knobs` has (an optional one may be cleared). */
-function overlayThresholdKnobs(base: ThresholdKnobs, knobs: Knobs | undefined): ThresholdKnobs {
+export function overlayThresholdKnobs(base: ThresholdKnobs, knobs: Knobs | undefined): ThresholdKnobs {
   if (!knobs) return base;
   const number = (key: string, fallback: number) => {
     const v = knobs[key];
