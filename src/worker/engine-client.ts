@@ -137,10 +137,15 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
         return;
       case 'result':
         settle(message.id, entry);
+        if (entry.cancelled) {
+          // A load that finished as it was cancelled replaced the session the page still shows.
+          if (entry.request.kind === 'load') ready = reloadLastSession();
+          entry.reject(createError(ABORT_ERROR, 'Cancelled'));
+          return;
+        }
         if (entry.request.kind === 'load')
           lastLoad = { sessionId: entry.request.sessionId, files: entry.request.files };
-        if (entry.cancelled) entry.reject(createError(ABORT_ERROR, 'Cancelled'));
-        else entry.resolve(message.result);
+        entry.resolve(message.result);
         return;
       case 'error':
         settle(message.id, entry);
@@ -178,13 +183,17 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
       entry.reject(createError(ABORT_ERROR, 'Cancelled'));
     }
     port = startPort(usingFallback && options.fallback ? options.fallback : options.start);
-    const reload = lastLoad;
     const waiting = [...pending];
-    ready = new Promise<void>((resolve) => {
-      if (!reload) {
-        resolve();
-        return;
-      }
+    ready = reloadLastSession().then(() => {
+      for (const [id, entry] of waiting) if (pending.get(id) === entry) send(id, entry);
+    });
+  }
+
+  /** Gives the worker the last loaded session again; settles when it has answered. */
+  function reloadLastSession(): Promise<void> {
+    const reload = lastLoad;
+    if (!reload) return Promise.resolve();
+    return new Promise<void>((resolve) => {
       const entry: Pending = {
         request: { kind: 'load', sessionId: reload.sessionId, files: reload.files },
         resolve: () => resolve(),
@@ -193,8 +202,6 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
       const id = nextId++;
       pending.set(id, entry);
       send(id, entry);
-    }).then(() => {
-      for (const [id, entry] of waiting) if (pending.get(id) === entry) send(id, entry);
     });
   }
 

@@ -32,6 +32,11 @@ const FAKE_HANDLERS: EngineHandlers = {
     const name = request.files[0]?.name;
     if (name === 'slow.jsonl') return waitForCancel(request, context);
     if (name === 'hung.jsonl') return neverStops(request, context);
+    // Finishes regardless of its cancel (the cancel came too late to stop it).
+    if (name === 'late.jsonl')
+      return new Promise((resolve) => setTimeout(resolve, 20)).then(() =>
+        ENGINE_HANDLERS.load(request, { ...context, signal: new AbortController().signal }),
+      );
     return ENGINE_HANDLERS.load(request, context);
   },
 };
@@ -112,6 +117,22 @@ describe('the engine client', () => {
     ).resolves.toMatchObject({
       entries: expect.any(Number),
     });
+  });
+
+  it('gives the worker the previous session again when a cancelled load finished anyway', async () => {
+    const { client, starts } = createFakeClient();
+    await client.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] });
+    const abort = new AbortController();
+    const late = client.request(
+      { kind: 'load', sessionId: 2, files: [file('late.jsonl')] },
+      { signal: abort.signal },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    abort.abort();
+    await expect(late).rejects.toMatchObject({ name: 'AbortError' });
+    expect(starts()).toBe(1);
+    const issues = await client.request({ kind: 'issues', sessionId: 1 });
+    expect(issues.fileNames).toEqual(['tiny.jsonl']);
   });
 
   it('lets a cancelled query go at once (only loads wait for the worker)', async () => {
