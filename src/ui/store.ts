@@ -14,6 +14,8 @@ export interface LoadState {
   progress?: ParseProgressMessage;
   /** Fetching the bundled sample, before parsing starts. */
   phase: 'fetching' | 'parsing';
+  /** Cancel was pressed: the load ends once the engine has stopped it. */
+  cancelling?: boolean;
 }
 
 export interface UiState {
@@ -36,6 +38,7 @@ export interface UiState {
   startLoad(load: LoadState): void;
   setLoadProgress(sessionId: SessionId, progress: ParseProgressMessage): void;
   setLoadPhase(sessionId: SessionId, phase: LoadState['phase'], label?: string): void;
+  setLoadCancelling(sessionId: SessionId): void;
   finishLoad(sessionId: SessionId): void;
   endLoad(sessionId: SessionId, notice?: UiState['notice']): void;
   dismissNotice(): void;
@@ -66,6 +69,8 @@ export const useUiStore = create<UiState>()((set) => ({
         ? { loading: { ...s.loading, phase, label: label ?? s.loading.label } }
         : {},
     ),
+  setLoadCancelling: (sessionId) =>
+    set((s) => (s.loading?.sessionId === sessionId ? { loading: { ...s.loading, cancelling: true } } : {})),
   finishLoad: (sessionId) =>
     set((s) => ({
       currentSessionId: sessionId,

@@ -76,7 +76,9 @@ export async function loadSession(
   }
 }
 
-/** Cancels the load in flight, if any. */
+/** Cancels the load in flight, if any; it shows "Cancelled" once the engine has stopped it. */
 export function cancelLoad(): void {
-  inFlight?.abort.abort();
+  if (!inFlight) return;
+  useUiStore.getState().setLoadCancelling(inFlight.sessionId);
+  inFlight.abort.abort();
 }
