@@ -19,7 +19,8 @@ export function useReplaySetup(sessionId: SessionId) {
   const format = useQuery(sessionSummaryQuery(sessionId)).data?.format;
   const wanted = getDefaultStrategyId(format);
   // A new session shows its own agent's strategy first (Codex rollouts: Codex), unless the user
-  // picked one; its knobs are pushed once that strategy's setup is in.
+  // picked one; the session's replay state (overrides, manual compactions) starts once that
+  // strategy's setup is in.
   useEffect(() => {
     if (useReplayStore.getState().sessionId !== sessionId)
       useReplayStore.getState().setDefaultStrategy(wanted);
