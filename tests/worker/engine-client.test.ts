@@ -41,14 +41,14 @@ const FAKE_HANDLERS: EngineHandlers = {
   },
 };
 
-function createFakeClient(): { client: EngineClient; starts: () => number } {
+function createFakeClient(cancelGraceMs = 50): { client: EngineClient; starts: () => number } {
   let starts = 0;
   const client = createEngineClient({
     start: (listener: WorkerPortListener): WorkerPort => {
       starts++;
       return createInProcessPort(FAKE_HANDLERS, listener);
     },
-    cancelGraceMs: 50,
+    cancelGraceMs,
   });
   return { client, starts: () => starts };
 }
@@ -120,7 +120,8 @@ describe('the engine client', () => {
   });
 
   it('gives the worker the previous session again when a cancelled load finished anyway', async () => {
-    const { client, starts } = createFakeClient();
+    // A grace period longer than the late load takes, even on a busy machine.
+    const { client, starts } = createFakeClient(2_000);
     await client.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] });
     const abort = new AbortController();
     const late = client.request(
