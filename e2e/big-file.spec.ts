@@ -16,6 +16,26 @@ test('a load can be cancelled; the app stays usable', async ({ page }, testInfo)
   await expect(progress).toBeHidden();
   await expect(page.getByTestId('load-notice')).toContainText('Cancelled');
   await expect(page.getByTestId('session-header')).toHaveCount(0);
+
+  // The engine is free again: the sample loads.
+  await page.getByTestId('open-sample').click();
+  await expect(page.getByTestId('session-header')).toBeVisible({ timeout: 60_000 });
+  const label = await page.getByTestId('session-header').textContent();
+
+  // A cancelled load over it leaves it loaded and answering: a row's detail and raw line.
+  await page.getByTestId('file-input').setInputFiles(file);
+  await expect(progress).toBeVisible();
+  await page.getByTestId('cancel-load').click();
+  await expect(page.getByTestId('load-notice')).toContainText('Cancelled');
+  await expect(page.getByTestId('session-header')).toHaveText(label ?? '');
+  const row = page.getByTestId('transcript-row').nth(3);
+  await row.click();
+  await expect(page.getByTestId('entry-detail')).toHaveAttribute(
+    'data-entry-index',
+    (await row.getAttribute('data-entry-index')) ?? '',
+  );
+  await page.getByTestId('detail-tab-raw').click();
+  await expect(page.getByTestId('raw-json')).toContainText('"type"');
 });
 
 test('100,000 entries: only visible rows are in the DOM and scrolling stays fast', async ({

@@ -1,10 +1,10 @@
 import { create } from 'zustand';
 import { ALL_FILTER_KINDS, type FilterKind } from '../engine/query/entry-kinds';
-import { DEFAULT_THRESHOLD_KNOBS, type ThresholdKnobs } from '../engine/thresholds';
 import type { ParseProgressMessage, SessionId } from '../worker/protocol';
 
-// UI state only: what is loaded/loading (ids, progress), selection, filters, knobs, panels.
-// Results live in TanStack Query (see queries.ts), never here.
+// UI state only: what is loaded/loading (ids, progress), selection, filters, panels. Knob
+// overrides are the replay's (replay/replay-store.ts). Results live in TanStack Query (see
+// queries.ts), never here.
 
 export type SidePanel = 'detail' | 'tokens' | 'issues';
 
@@ -14,6 +14,8 @@ export interface LoadState {
   progress?: ParseProgressMessage;
   /** Fetching the bundled sample, before parsing starts. */
   phase: 'fetching' | 'parsing';
+  /** Cancel was pressed: the load ends once the engine has stopped it. */
+  cancelling?: boolean;
 }
 
 export interface UiState {
@@ -32,12 +34,12 @@ export interface UiState {
   revealNonce: number;
   openCompaction?: number;
   panel: SidePanel;
-  knobs: ThresholdKnobs;
 
   startLoad(load: LoadState): void;
   setLoadProgress(sessionId: SessionId, progress: ParseProgressMessage): void;
   setLoadPhase(sessionId: SessionId, phase: LoadState['phase'], label?: string): void;
-  finishLoad(sessionId: SessionId, knobs: Partial<ThresholdKnobs>): void;
+  setLoadCancelling(sessionId: SessionId): void;
+  finishLoad(sessionId: SessionId): void;
   endLoad(sessionId: SessionId, notice?: UiState['notice']): void;
   dismissNotice(): void;
   toggleFilterKind(kind: FilterKind): void;
@@ -47,7 +49,6 @@ export interface UiState {
   selectEntry(entryIndex: number | undefined, reveal?: boolean): void;
   openCompactionCard(compactionIndex: number | undefined): void;
   setPanel(panel: SidePanel): void;
-  setKnobs(knobs: Partial<ThresholdKnobs>): void;
 }
 
 export const useUiStore = create<UiState>()((set) => ({
@@ -56,7 +57,6 @@ export const useUiStore = create<UiState>()((set) => ({
   fullText: false,
   revealNonce: 0,
   panel: 'detail',
-  knobs: DEFAULT_THRESHOLD_KNOBS,
 
   startLoad: (load) => set({ loading: load, notice: undefined }),
   setLoadProgress: (sessionId, progress) =>
@@ -69,14 +69,15 @@ export const useUiStore = create<UiState>()((set) => ({
         ? { loading: { ...s.loading, phase, label: label ?? s.loading.label } }
         : {},
     ),
-  finishLoad: (sessionId, knobs) =>
+  setLoadCancelling: (sessionId) =>
+    set((s) => (s.loading?.sessionId === sessionId ? { loading: { ...s.loading, cancelling: true } } : {})),
+  finishLoad: (sessionId) =>
     set((s) => ({
       currentSessionId: sessionId,
       currentLabel: s.loading?.sessionId === sessionId ? s.loading.label : s.currentLabel,
       loading: s.loading?.sessionId === sessionId ? undefined : s.loading,
       selectedEntry: undefined,
       openCompaction: undefined,
-      knobs: { ...s.knobs, ...knobs },
     })),
   endLoad: (sessionId, notice) =>
     set((s) => (s.loading?.sessionId === sessionId ? { loading: undefined, notice } : {})),
@@ -94,5 +95,4 @@ export const useUiStore = create<UiState>()((set) => ({
     set((s) => ({ selectedEntry, revealNonce: reveal ? s.revealNonce + 1 : s.revealNonce, panel: 'detail' })),
   openCompactionCard: (openCompaction) => set({ openCompaction }),
   setPanel: (panel) => set({ panel }),
-  setKnobs: (knobs) => set((s) => ({ knobs: { ...s.knobs, ...knobs } })),
 }));

@@ -15,7 +15,9 @@ import type { ReplayResult, EventRequestSpec } from '../engine/replay/types';
 import type { SummaryModelId } from '../engine/replay/summary-size';
 import type { SweepProgress, SweepRange, SweepResult } from '../engine/replay/sweep';
 import type { KnobSpec, KnobValue, ManualCompactionRequest } from '../engine/strategies/types';
-import type { SummariesOp, SummariesResult } from '../engine/summarize/session-ops';
+import type { PromptSettings } from '../engine/summarize/prepare';
+import type { SummariesInfo, SummariesPrepared } from '../engine/summarize/session-ops';
+import type { CompactionPoint } from '../engine/summarize/span';
 import type { ParseIssue, TokenCount } from '../engine/types';
 
 export type {
@@ -37,64 +39,67 @@ export interface LoadFile {
   blob: Blob;
 }
 
-/** One request body per engine operation; `kind` selects the result type in `EngineResults`. */
-export type EngineRequest =
-  | { kind: 'load'; sessionId: SessionId; files: LoadFile[] }
-  | { kind: 'row-index'; sessionId: SessionId; filter: RowFilter }
-  | { kind: 'row-page'; sessionId: SessionId; filter: RowFilter; start: number; count: number }
-  | { kind: 'entry-detail'; sessionId: SessionId; entryIndex: number }
-  | { kind: 'raw-entry'; sessionId: SessionId; entryIndex: number }
-  | { kind: 'compaction-detail'; sessionId: SessionId; compactionIndex: number }
-  | { kind: 'timeline'; sessionId: SessionId }
-  | { kind: 'token-table'; sessionId: SessionId }
-  | { kind: 'issues'; sessionId: SessionId }
-  /** The Summaries view's operations (engine/summarize/session-ops.ts). */
-  | { kind: 'summaries'; sessionId: SessionId; request: SummariesOp }
-  /** The replay's operations (worker/replay-handlers.ts). */
-  | { kind: 'replay'; sessionId: SessionId; request: ReplayOp };
-
-/** Replay: the strategy's knobs and the log's own; a run for a set of knobs; an event's request. */
-export type ReplayOp =
-  | { op: 'setup'; strategyId: string }
-  | {
-      op: 'run';
-      strategyId: string;
-      knobs: Record<string, KnobValue>;
-      summaryModel: SummaryModelId;
-      manual?: ManualCompactionRequest[];
-      /** Real summaries' sizes by API call index (`ReplayOptions.suppliedSummaryTokens`). */
-      suppliedSummaryTokens?: Record<number, TokenCount>;
-    }
-  | { op: 'request'; spec: EventRequestSpec; elideBase64?: boolean }
+/**
+ * Each request's fields beyond `kind`, by kind. A request is `{ kind, ...fields }` (`EngineRequest`);
+ * `EngineResults` gives its result and `EngineProgress` its progress messages.
+ */
+export interface EngineRequestFields {
+  load: { sessionId: SessionId; files: LoadFile[] };
+  'row-index': { sessionId: SessionId; filter: RowFilter };
+  'row-page': { sessionId: SessionId; filter: RowFilter; start: number; count: number };
+  'entry-detail': { sessionId: SessionId; entryIndex: number };
+  'raw-entry': { sessionId: SessionId; entryIndex: number };
+  'compaction-detail': { sessionId: SessionId; compactionIndex: number };
+  timeline: { sessionId: SessionId };
+  'token-table': { sessionId: SessionId };
+  issues: { sessionId: SessionId };
+  /** The Summaries view (worker/summaries-handlers.ts): identity and compaction points. */
+  'summaries-info': { sessionId: SessionId };
+  /** The exact summarizer request at a point. */
+  'summaries-prepare': { sessionId: SessionId; point: CompactionPoint; settings: PromptSettings };
+  /** The replay (worker/replay-handlers.ts): the strategy's knobs and the log's own. */
+  'replay-setup': { sessionId: SessionId; strategyId: string };
+  /** A run for a set of knobs. */
+  'replay-run': ReplayRunFields;
+  /** The summarizer request of a replay event. */
+  'replay-request': { sessionId: SessionId; spec: EventRequestSpec; elideBase64?: boolean };
   /** A knob sweep (engine/replay/sweep.ts): progress as `SweepProgress`, cancellable. */
-  | {
-      op: 'sweep';
-      strategyId: string;
-      knobs: Record<string, KnobValue>;
-      range: SweepRange;
-      summaryModel: SummaryModelId;
-      manual?: ManualCompactionRequest[];
-      suppliedSummaryTokens?: Record<number, TokenCount>;
-    };
+  'replay-sweep': ReplayRunFields & { range: SweepRange };
+}
 
-export type ReplayReply =
-  | {
-      op: 'setup';
-      strategies: { id: string; label: string; description: string }[];
-      strategyId: string;
-      knobSpecs: KnobSpec[];
-      defaultKnobs: Record<string, KnobValue>;
-      /** The knobs of the log's own agent version. */
-      sessionKnobs: Record<string, KnobValue>;
-      notes: string[];
-      prepareMs: number;
-    }
-  /** Series are transferred. `clearedEntries`: entry holding a cleared result → event index. */
-  | { op: 'run'; result: ReplayResult; clearedEntries: Record<number, number> }
-  | { op: 'request'; request: CompactionRequest }
-  | { op: 'sweep'; result: SweepResult };
+export interface ReplayRunFields {
+  sessionId: SessionId;
+  strategyId: string;
+  knobs: Record<string, KnobValue>;
+  summaryModel: SummaryModelId;
+  manual?: ManualCompactionRequest[];
+  /** Real summaries' sizes by API call index (`ReplayOptions.suppliedSummaryTokens`). */
+  suppliedSummaryTokens?: Record<number, TokenCount>;
+}
 
-export type EngineRequestKind = EngineRequest['kind'];
+export type EngineRequestKind = keyof EngineRequestFields;
+
+/** One request; `EngineRequest<'replay-run'>` is that kind's, `EngineRequest` any. */
+export type EngineRequest<K extends EngineRequestKind = EngineRequestKind> = {
+  [P in K]: { kind: P } & EngineRequestFields[P];
+}[K];
+
+export interface ReplaySetup {
+  strategies: { id: string; label: string; description: string }[];
+  strategyId: string;
+  knobSpecs: KnobSpec[];
+  defaultKnobs: Record<string, KnobValue>;
+  /** The knobs of the log's own agent version. */
+  sessionKnobs: Record<string, KnobValue>;
+  notes: string[];
+  prepareMs: number;
+}
+
+/** Series are transferred. `clearedEntries`: entry holding a cleared result → event index. */
+export interface ReplayRun {
+  result: ReplayResult;
+  clearedEntries: Record<number, number>;
+}
 
 export interface RowIndexResult {
   /** Entry indices in display order (transferred). */
@@ -124,8 +129,12 @@ export interface EngineResults {
   timeline: TimelineSeries;
   'token-table': TokenTable;
   issues: IssuesResult;
-  summaries: SummariesResult;
-  replay: ReplayReply;
+  'summaries-info': SummariesInfo;
+  'summaries-prepare': SummariesPrepared;
+  'replay-setup': ReplaySetup;
+  'replay-run': ReplayRun;
+  'replay-request': CompactionRequest;
+  'replay-sweep': SweepResult;
 }
 
 export interface ParseProgressMessage {
@@ -134,20 +143,25 @@ export interface ParseProgressMessage {
   fileIndex: number;
 }
 
-export type { FullTextProgress, SweepProgress };
+export type { FullTextProgress, SummariesInfo, SummariesPrepared, SweepProgress };
 
 /** What a request's progress messages carry, by request kind (others send none). */
 export interface EngineProgress {
   load: ParseProgressMessage;
   /** Only a full-text search (`filter.fullText`) scans the files and reports progress. */
   'row-index': FullTextProgress;
-  /** Only the `sweep` operation reports progress. */
-  replay: SweepProgress;
+  'replay-sweep': SweepProgress;
 }
 
 export type ProgressOf<K extends EngineRequestKind> = K extends keyof EngineProgress
   ? EngineProgress[K]
   : never;
+
+/** Any progress message's content. */
+export type AnyProgress = EngineProgress[keyof EngineProgress];
+
+/** Any request's result. */
+export type AnyResult = EngineResults[EngineRequestKind];
 
 /** UI thread → worker. */
 export type ToWorker =
@@ -162,9 +176,11 @@ export interface WorkerError {
 
 /** Worker → UI thread. */
 export type FromWorker =
-  | { type: 'progress'; id: number; progress: EngineProgress[keyof EngineProgress] }
-  | { type: 'result'; id: number; result: EngineResults[EngineRequestKind] }
+  | { type: 'progress'; id: number; progress: AnyProgress }
+  | { type: 'result'; id: number; result: AnyResult }
   | { type: 'error'; id: number; error: WorkerError };
 
 export const STALE_SESSION_ERROR = 'StaleSessionError';
+/** The worker failed (a crash, or it could not start); pending requests get this name. */
+export const WORKER_ERROR = 'WorkerError';
 export const ABORT_ERROR = 'AbortError';

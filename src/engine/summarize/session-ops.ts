@@ -68,39 +68,42 @@ export async function computeContentHash(
   return { hash: toHex(await crypto.subtle.digest('SHA-256', joined)), kind: 'sha256-sampled' };
 }
 
-/** Runs one Summaries operation on a loaded session. */
-export async function handleSummariesOp(
+/** The transcript's identity, its main-thread compaction points and API calls. */
+export async function getSummariesInfo(session: Session, sources: ByteSource[]): Promise<SummariesInfo> {
+  const mainIndex = session.files.find((f) => f.role === 'main')?.index ?? 0;
+  const { hash, kind } = await computeContentHash(sources[mainIndex]!);
+  return {
+    op: 'info',
+    contentHash: hash,
+    hashKind: kind,
+    name: session.files[mainIndex]?.name ?? 'transcript',
+    compactions: getMainCompactions(session).map(({ compactionIndex, compaction }) => ({
+      compactionIndex,
+      uuid: compaction.uuid,
+      trigger: compaction.trigger,
+      line: compaction.line,
+      preTokens: compaction.preTokens,
+      apiCallBefore: compaction.apiCallBefore,
+      hasSummary: compaction.summaryEntryIndex !== undefined,
+    })),
+    apiCalls: session.apiCalls
+      .filter((call) => {
+        const entry = session.entries[call.firstEntryIndex];
+        return entry !== undefined && isMainThreadEntry(session, entry);
+      })
+      .map((call) => ({ index: call.index, contextTokens: call.contextTokens })),
+  };
+}
+
+/** The exact summarizer request at a point, with the summary the log recorded there. */
+export async function prepareSummaryAt(
   session: Session,
   sources: ByteSource[],
-  request: SummariesOp,
+  point: CompactionPoint,
+  settings: PromptSettings,
   signal?: AbortSignal,
-): Promise<SummariesResult> {
-  if (request.op === 'info') {
-    const mainIndex = session.files.find((f) => f.role === 'main')?.index ?? 0;
-    const { hash, kind } = await computeContentHash(sources[mainIndex]!);
-    return {
-      op: 'info',
-      contentHash: hash,
-      hashKind: kind,
-      name: session.files[mainIndex]?.name ?? 'transcript',
-      compactions: getMainCompactions(session).map(({ compactionIndex, compaction }) => ({
-        compactionIndex,
-        uuid: compaction.uuid,
-        trigger: compaction.trigger,
-        line: compaction.line,
-        preTokens: compaction.preTokens,
-        apiCallBefore: compaction.apiCallBefore,
-        hasSummary: compaction.summaryEntryIndex !== undefined,
-      })),
-      apiCalls: session.apiCalls
-        .filter((call) => {
-          const entry = session.entries[call.firstEntryIndex];
-          return entry !== undefined && isMainThreadEntry(session, entry);
-        })
-        .map((call) => ({ index: call.index, contextTokens: call.contextTokens })),
-    };
-  }
-  const prepared = await prepareSummary(session, sources, request.point, request.settings, signal);
+): Promise<SummariesPrepared> {
+  const prepared = await prepareSummary(session, sources, point, settings, signal);
   const compaction =
     prepared.span.compactionIndex === undefined
       ? undefined
@@ -112,4 +115,16 @@ export async function handleSummariesOp(
     );
   }
   return { op: 'prepare', ...prepared, recordedContinuation };
+}
+
+/** Runs one Summaries operation on a loaded session. */
+export async function handleSummariesOp(
+  session: Session,
+  sources: ByteSource[],
+  request: SummariesOp,
+  signal?: AbortSignal,
+): Promise<SummariesResult> {
+  return request.op === 'info'
+    ? getSummariesInfo(session, sources)
+    : prepareSummaryAt(session, sources, request.point, request.settings, signal);
 }

@@ -1,6 +1,5 @@
 import { isCancelledError, type QueryClient } from '@tanstack/react-query';
 import { loadsAfterMain } from '../../engine/parse/detect';
-import { getContextWindowForModel } from '../../engine/thresholds';
 import { getEngineClient } from '../../worker/engine-client';
 import { ABORT_ERROR, type LoadFile, type SessionId } from '../../worker/protocol';
 import { sessionKey, sessionSummaryQuery } from '../queries';
@@ -45,7 +44,7 @@ export async function loadSession(
       'parsing',
       label === describeFiles(files) ? label : `${label} (${describeFiles(files)})`,
     );
-    const summary = await queryClient.fetchQuery({
+    await queryClient.fetchQuery({
       ...sessionSummaryQuery(sessionId),
       queryFn: ({ signal }) => {
         const forward = () => abort.abort();
@@ -57,11 +56,7 @@ export async function loadSession(
       },
     });
     const previous = useUiStore.getState().currentSessionId;
-    const window = Math.max(...summary.meta.models.map(getContextWindowForModel), 0);
-    useUiStore.getState().finishLoad(sessionId, {
-      contextWindow:
-        window > 0 && summary.peakContextTokens <= window ? window : chooseWindow(summary.peakContextTokens),
-    });
+    useUiStore.getState().finishLoad(sessionId);
     if (previous !== undefined && previous !== sessionId)
       queryClient.removeQueries({ queryKey: sessionKey(previous) });
   } catch (error) {
@@ -81,12 +76,9 @@ export async function loadSession(
   }
 }
 
-/** 1M when the context already went past 200k (only extended-window models can do that). */
-function chooseWindow(peakContextTokens: number): number {
-  return peakContextTokens > 200_000 ? 1_000_000 : 200_000;
-}
-
-/** Cancels the load in flight, if any. */
+/** Cancels the load in flight, if any; it shows "Cancelled" once the engine has stopped it. */
 export function cancelLoad(): void {
-  inFlight?.abort.abort();
+  if (!inFlight) return;
+  useUiStore.getState().setLoadCancelling(inFlight.sessionId);
+  inFlight.abort.abort();
 }

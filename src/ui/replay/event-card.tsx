@@ -46,7 +46,7 @@ function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: 
   const { data, error, isPending } = useQuery(replayRequestQuery(sessionId, spec));
   if (error) return <div className="panel-message error">Request failed: {error.message}</div>;
   if (isPending || !data) return <div className="panel-message muted">Building the request…</div>;
-  const r = data.request;
+  const r = data;
   return (
     <div className="replay-request" data-testid="replay-request" data-tokens={r.estimatedTokens}>
       <p className="muted small">

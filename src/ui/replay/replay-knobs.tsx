@@ -1,17 +1,44 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
-import { THRESHOLD_KNOB_KEYS, useReplayStore } from './replay-store';
+import { describeKnob, KNOBS_BAR_KEYS } from '../timeline/knobs-bar';
+import { useReplayStore } from './replay-store';
 import { useSessionMemory } from './use-replay';
 
-// The strategy's knobs beyond the thresholds (the knobs bar above the chart owns those), built
-// from its `knobSpecs`: each input shows the knob's source as a tooltip and commits valid values
-// at once; the replay re-runs after a short debounce.
+// The selected strategy's knobs beyond those of the knobs bar above the chart, generated from its
+// `knobSpecs`: grouped by `group`, labelled, with the unit and range, the options of a select,
+// and the source as a tooltip. Each input commits valid values at once; the replay re-runs after
+// a short debounce.
 
-const OWNED_BY_KNOBS_BAR = new Set<string>(
-  THRESHOLD_KNOB_KEYS.filter((k) => k !== 'autoCompactEnabled' && k !== 'blockingLimitOverride'),
-);
+/** How a unit reads after a value ("20,000 tokens", "80 %"); a count needs none. */
+const UNIT_TEXT: Record<NonNullable<KnobSpec['unit']>, string> = {
+  tokens: 'tokens',
+  percent: '%',
+  count: '',
+};
+
+/** A value with its unit: "20,000 tokens". */
+export function formatKnobValue(spec: KnobSpec, value: KnobValue): string {
+  if (value === undefined) return 'off';
+  if (typeof value === 'number') {
+    const unit = spec.unit ? UNIT_TEXT[spec.unit] : '';
+    return unit ? `${formatCount(value)} ${unit}` : formatCount(value);
+  }
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  if (Array.isArray(value)) return value.join(', ') || 'none';
+  return spec.options?.find((o) => o.value === value)?.label ?? value;
+}
+
+/** The tooltip of a number knob: what `describeKnob` says, and the range it accepts. */
+function describeRange(spec: KnobSpec): string {
+  if (spec.min === undefined && spec.max === undefined) return '';
+  const unit = spec.unit ? ` ${UNIT_TEXT[spec.unit]}` : '';
+  const from = spec.min === undefined ? '' : formatCount(spec.min);
+  const to = spec.max === undefined ? '' : formatCount(spec.max);
+  const step = spec.step === undefined ? '' : `, step ${formatCount(spec.step)}`;
+  return `\nRange: ${from}–${to}${unit}${step}`;
+}
 
 function NumberInput({
   spec,
@@ -20,7 +47,7 @@ function NumberInput({
 }: {
   spec: KnobSpec;
   value: KnobValue;
-  onCommit: (v: KnobValue) => void;
+  onCommit: (v: KnobValue | null) => void;
 }) {
   const shown = typeof value === 'number' ? String(value) : '';
   const [text, setText] = useState(shown);
@@ -58,7 +85,7 @@ function NumberInput({
         if (ok) {
           setSeen(v === undefined ? '' : String(v));
           // `null` clears an optional knob (undefined would mean "keep the log's value").
-          onCommit(v === undefined ? (null as unknown as KnobValue) : v);
+          onCommit(v === undefined ? null : v);
         }
       }}
     />
@@ -72,7 +99,7 @@ function KnobInput({
 }: {
   spec: KnobSpec;
   value: KnobValue;
-  onCommit: (v: KnobValue) => void;
+  onCommit: (v: KnobValue | null) => void;
 }) {
   switch (spec.kind) {
     case 'boolean':
@@ -122,9 +149,7 @@ function KnobInput({
           size={28}
           defaultValue={typeof value === 'string' ? value : ''}
           placeholder="none"
-          onBlur={(e) =>
-            onCommit(e.currentTarget.value === '' ? (null as unknown as KnobValue) : e.currentTarget.value)
-          }
+          onBlur={(e) => onCommit(e.currentTarget.value === '' ? null : e.currentTarget.value)}
         />
       );
     case 'number':
@@ -162,6 +187,11 @@ function SessionMemoryInput({ sessionId }: { sessionId: SessionId }) {
   );
 }
 
+/** Knobs whose value comes from something else the user gives (a pasted text's size). */
+const DERIVED_KNOB_INPUTS: Record<string, (props: { sessionId: SessionId }) => ReactNode> = {
+  sessionMemoryTokens: SessionMemoryInput,
+};
+
 export function ReplayKnobs({
   sessionId,
   specs,
@@ -173,11 +203,11 @@ export function ReplayKnobs({
   knobs: Record<string, KnobValue>;
   logKnobs: Record<string, KnobValue>;
 }) {
-  const setOverride = useReplayStore((s) => s.setOverride);
-  const resetOverrides = useReplayStore((s) => s.resetOverrides);
+  const setKnob = useReplayStore((s) => s.setKnob);
+  const resetKnobs = useReplayStore((s) => s.resetKnobs);
   const groups = new Map<string, KnobSpec[]>();
   for (const spec of specs) {
-    if (OWNED_BY_KNOBS_BAR.has(spec.key)) continue;
+    if (KNOBS_BAR_KEYS.includes(spec.key)) continue;
     const list = groups.get(spec.group) ?? [];
     list.push(spec);
     groups.set(spec.group, list);
@@ -188,30 +218,37 @@ export function ReplayKnobs({
         <fieldset key={group}>
           <legend>{group}</legend>
           {list.map((spec) => {
-            if (spec.key === 'sessionMemoryTokens')
-              return <SessionMemoryInput key={spec.key} sessionId={sessionId} />;
+            const Derived = DERIVED_KNOB_INPUTS[spec.key];
+            if (Derived) return <Derived key={spec.key} sessionId={sessionId} />;
             const value = knobs[spec.key];
             const changed = JSON.stringify(value ?? null) !== JSON.stringify(logKnobs[spec.key] ?? null);
+            const unit = spec.kind === 'number' && spec.unit ? UNIT_TEXT[spec.unit] : '';
             return (
               // biome-ignore lint/a11y/noLabelWithoutControl: the control is KnobInput, rendered inside.
               <label
                 key={spec.key}
                 className={`replay-knob ${changed ? 'changed' : ''}`}
-                title={`${spec.help ? `${spec.help}\n` : ''}Source: ${spec.source}`}
+                title={`${describeKnob(spec)}${describeRange(spec)}`}
               >
                 <span>
                   {spec.label}
-                  {spec.unit === 'tokens' && typeof logKnobs[spec.key] === 'number' && changed ? (
-                    <span className="muted"> (log: {formatCount(logKnobs[spec.key] as number)})</span>
+                  {changed ? (
+                    <span className="muted" data-testid={`replay-knob-log-${spec.key}`}>
+                      {' '}
+                      (log: {formatKnobValue(spec, logKnobs[spec.key])})
+                    </span>
                   ) : null}
                 </span>
-                <KnobInput spec={spec} value={value} onCommit={(v) => setOverride(spec.key, v)} />
+                <span className="replay-knob-input">
+                  <KnobInput spec={spec} value={value} onCommit={(v) => setKnob(spec.key, v)} />
+                  {unit && <span className="muted"> {unit}</span>}
+                </span>
               </label>
             );
           })}
         </fieldset>
       ))}
-      <button type="button" className="btn small" data-testid="replay-reset-knobs" onClick={resetOverrides}>
+      <button type="button" className="btn small" data-testid="replay-reset-knobs" onClick={resetKnobs}>
         Back to the log’s knobs
       </button>
     </div>

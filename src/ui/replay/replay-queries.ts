@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { EventRequestSpec } from '../../engine/replay/types';
 import { getEngineClient } from '../../worker/engine-client';
-import type { ReplayReply, SessionId } from '../../worker/protocol';
+import type { SessionId } from '../../worker/protocol';
 import { sessionKey } from '../queries';
 import type { SweepProgress } from '../../engine/replay/sweep';
 import type { ReplayRunParams, ReplaySweepParams } from './replay-store';
@@ -9,16 +9,11 @@ import type { ReplayRunParams, ReplaySweepParams } from './replay-store';
 // queryOptions factories for the replay. A knob change is a new key: the previous run stays on
 // screen (placeholderData) until the new one arrives; a superseded run is cancelled.
 
-type Reply<O extends ReplayReply['op']> = Extract<ReplayReply, { op: O }>;
-
 export function replaySetupQuery(sessionId: SessionId, strategyId: string) {
   return queryOptions({
     queryKey: [...sessionKey(sessionId), 'replay', 'setup', strategyId],
-    queryFn: async ({ signal }) =>
-      (await getEngineClient().request(
-        { kind: 'replay', sessionId, request: { op: 'setup', strategyId } },
-        { signal },
-      )) as Reply<'setup'>,
+    queryFn: ({ signal }) =>
+      getEngineClient().request({ kind: 'replay-setup', sessionId, strategyId }, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
@@ -37,15 +32,11 @@ export function replayRunQuery(params: ReplayRunParams) {
       JSON.stringify(manual),
       JSON.stringify(suppliedSummaryTokens),
     ],
-    queryFn: async ({ signal }) =>
-      (await getEngineClient().request(
-        {
-          kind: 'replay',
-          sessionId,
-          request: { op: 'run', strategyId, knobs, summaryModel, manual, suppliedSummaryTokens },
-        },
+    queryFn: ({ signal }) =>
+      getEngineClient().request(
+        { kind: 'replay-run', sessionId, strategyId, knobs, summaryModel, manual, suppliedSummaryTokens },
         { signal },
-      )) as Reply<'run'>,
+      ),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 30_000,
     retry: false,
@@ -56,11 +47,8 @@ export function replayRunQuery(params: ReplayRunParams) {
 export function replayRequestQuery(sessionId: SessionId, spec: EventRequestSpec) {
   return queryOptions({
     queryKey: [...sessionKey(sessionId), 'replay', 'request', JSON.stringify(spec)],
-    queryFn: async ({ signal }) =>
-      (await getEngineClient().request(
-        { kind: 'replay', sessionId, request: { op: 'request', spec, elideBase64: true } },
-        { signal },
-      )) as Reply<'request'>,
+    queryFn: ({ signal }) =>
+      getEngineClient().request({ kind: 'replay-request', sessionId, spec, elideBase64: true }, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 60_000,
     retry: false,
@@ -83,23 +71,20 @@ export function replaySweepQuery(params: ReplaySweepParams, onProgress?: (progre
       JSON.stringify(manual),
       JSON.stringify(suppliedSummaryTokens),
     ],
-    queryFn: async ({ signal }) =>
-      (await getEngineClient().request(
+    queryFn: ({ signal }) =>
+      getEngineClient().request(
         {
-          kind: 'replay',
+          kind: 'replay-sweep',
           sessionId,
-          request: {
-            op: 'sweep',
-            strategyId,
-            knobs: baseKnobs,
-            range,
-            summaryModel,
-            manual,
-            suppliedSummaryTokens,
-          },
+          strategyId,
+          knobs: baseKnobs,
+          range,
+          summaryModel,
+          manual,
+          suppliedSummaryTokens,
         },
         { signal, onProgress },
-      )) as Reply<'sweep'>,
+      ),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 60_000,
     retry: false,

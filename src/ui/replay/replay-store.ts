@@ -4,21 +4,18 @@ import type { SweepRange } from '../../engine/replay/sweep';
 import type { KnobValue, ManualCompactionRequest } from '../../engine/strategies/types';
 import type { TokenCount } from '../../engine/types';
 import type { SessionId } from '../../worker/protocol';
-import { useUiStore } from '../store';
 
-// The replay's UI state: knob overrides beyond the threshold knobs (those live in the main
-// store, shared with the timeline's knobs bar), the summary size model, which event card is open,
-// and the debounced parameters of the run to show. Results stay in TanStack Query.
+// The replay's UI state: the user's knob overrides (the one place for them: the timeline's knobs
+// bar, the knobs panel and a picked sweep value all write here), the summary size model, which
+// event card is open, and the debounced parameters of the run to show. The knobs a run uses are
+// derived (use-knobs.ts): the strategy's `normalizeKnobs(overrides, the log's knobs)`. Results
+// stay in TanStack Query.
 
-/** Knobs the timeline's knobs bar owns (store.ts `knobs`). */
-export const THRESHOLD_KNOB_KEYS = [
-  'profile',
-  'contextWindow',
-  'maxOutputTokens',
-  'autocompactPctOverride',
-  'autoCompactEnabled',
-  'blockingLimitOverride',
-] as const;
+/** What the user set, by knob key; `null` clears an optional knob (strategies' `normalizeKnobs`). */
+export type KnobOverrides = Readonly<Record<string, KnobValue | null>>;
+
+/** No overrides (one object, so selectors return the same reference). */
+export const NO_OVERRIDES: KnobOverrides = Object.freeze({});
 
 export interface ReplayRunParams {
   sessionId: SessionId;
@@ -47,14 +44,18 @@ export const NO_RUN_PARAMS: ReplayRunParams = {
 };
 
 export interface ReplayUiState {
-  /** The session the overrides belong to; a new session resets them. */
+  /** The session the overrides and the run belong to; a new session resets them. */
   sessionId?: SessionId;
   strategyId: string;
   /** The user picked the strategy: a new session no longer picks it by its format. */
   strategyChosen: boolean;
   enabled: boolean;
   knobsOpen: boolean;
-  overrides: Record<string, KnobValue>;
+  /**
+   * The user's knob values, by strategy id, for `sessionId`: only what the user set. `null` clears
+   * an optional knob; a key absent takes the log's value.
+   */
+  overrides: Readonly<Record<string, KnobOverrides>>;
   summaryModel: SummaryModelId;
   manual: ManualCompactionRequest[];
   openEvent?: number;
@@ -72,8 +73,10 @@ export interface ReplayUiState {
   setDefaultStrategy(strategyId: string): void;
   setEnabled(enabled: boolean): void;
   setKnobsOpen(open: boolean): void;
-  setOverride(key: string, value: KnobValue): void;
-  resetOverrides(): void;
+  /** Sets one knob of the selected strategy (`null` clears an optional one). */
+  setKnob(key: string, value: KnobValue | null): void;
+  /** The selected strategy back to the log's knobs. */
+  resetKnobs(): void;
   setSummaryModel(model: SummaryModelId): void;
   addManual(request: ManualCompactionRequest): void;
   clearManual(): void;
@@ -82,8 +85,6 @@ export interface ReplayUiState {
   setRunParams(params: ReplayRunParams | undefined): void;
   setSweepOpen(open: boolean): void;
   setSweep(sweep: ReplaySweepParams | undefined): void;
-  /** Sets one knob where the replay reads it: the knobs bar's store for thresholds, else an override. */
-  setKnob(key: string, value: KnobValue): void;
 }
 
 export const useReplayStore = create<ReplayUiState>()((set) => ({
@@ -111,8 +112,18 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
     set((s) => (s.strategyChosen || s.strategyId === strategyId ? {} : { strategyId, openEvent: undefined })),
   setEnabled: (enabled) => set({ enabled, openEvent: undefined }),
   setKnobsOpen: (knobsOpen) => set({ knobsOpen }),
-  setOverride: (key, value) => set((s) => ({ overrides: { ...s.overrides, [key]: value } })),
-  resetOverrides: () => set({ overrides: {} }),
+  setKnob: (key, value) =>
+    set((s) => ({
+      overrides: {
+        ...s.overrides,
+        [s.strategyId]: { ...(s.overrides[s.strategyId] ?? NO_OVERRIDES), [key]: value },
+      },
+    })),
+  resetKnobs: () =>
+    set((s) => {
+      const { [s.strategyId]: _dropped, ...others } = s.overrides;
+      return { overrides: others };
+    }),
   setSummaryModel: (summaryModel) => set({ summaryModel }),
   addManual: (request) =>
     set((s) => ({ manual: [...s.manual.filter((m) => m.afterApiCall !== request.afterApiCall), request] })),
@@ -122,11 +133,4 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
   setRunParams: (runParams) => set({ runParams }),
   setSweepOpen: (sweepOpen) => set({ sweepOpen }),
   setSweep: (sweep) => set({ sweep }),
-  setKnob: (key, value) => {
-    // Overrides win over the knobs bar (use-replay.ts `useReplayKnobs`): set both when both hold it.
-    if ((THRESHOLD_KNOB_KEYS as readonly string[]).includes(key)) {
-      useUiStore.getState().setKnobs({ [key]: value } as never);
-      set((s) => (key in s.overrides ? { overrides: { ...s.overrides, [key]: value } } : {}));
-    } else set((s) => ({ overrides: { ...s.overrides, [key]: value } }));
-  },
 }));

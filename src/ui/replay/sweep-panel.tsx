@@ -219,7 +219,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
     enabled: active !== undefined,
   });
   const running = active !== undefined && query.isFetching;
-  const result = active ? query.data?.result : undefined;
+  const result = active ? query.data : undefined;
 
   const range = {
     from: Number(from),

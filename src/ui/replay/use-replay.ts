@@ -1,26 +1,26 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { getDefaultStrategyId } from '../../engine/strategies/registry';
-import type { KnobValue } from '../../engine/strategies/types';
 import { estimateTextTokens } from '../../engine/tokens/estimate';
 import type { TokenCount } from '../../engine/types';
 import type { SessionId } from '../../worker/protocol';
 import { sessionSummaryQuery } from '../queries';
-import { useUiStore } from '../store';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
 import { replayRunQuery, replaySetupQuery } from './replay-queries';
-import { NO_RUN_PARAMS, THRESHOLD_KNOB_KEYS, useReplayStore } from './replay-store';
+import { NO_RUN_PARAMS, useReplayStore } from './replay-store';
+import { type Knobs, useEffectiveKnobs } from './use-knobs';
 
 /** Knob edits settle this long before the worker re-runs the replay. */
 export const REPLAY_DEBOUNCE_MS = 120;
 
-/** The strategy's setup for this session; pushes the log's own threshold knobs once per session. */
+/** The strategy's setup for this session; starts the session's replay state once it is in. */
 export function useReplaySetup(sessionId: SessionId) {
   const strategyId = useReplayStore((s) => s.strategyId);
   const format = useQuery(sessionSummaryQuery(sessionId)).data?.format;
   const wanted = getDefaultStrategyId(format);
   // A new session shows its own agent's strategy first (Codex rollouts: Codex), unless the user
-  // picked one; its knobs are pushed once that strategy's setup is in.
+  // picked one; the session's replay state (overrides, manual compactions) starts once that
+  // strategy's setup is in.
   useEffect(() => {
     if (useReplayStore.getState().sessionId !== sessionId)
       useReplayStore.getState().setDefaultStrategy(wanted);
@@ -31,12 +31,7 @@ export function useReplaySetup(sessionId: SessionId) {
     const state = useReplayStore.getState();
     if (!data || state.sessionId === sessionId) return;
     if (!state.strategyChosen && state.strategyId !== wanted) return;
-    const thresholds: Record<string, KnobValue> = {};
-    // Only the knobs this strategy has: the others keep the bar's values.
-    for (const key of THRESHOLD_KNOB_KEYS)
-      if (data.sessionKnobs[key] !== undefined) thresholds[key] = data.sessionKnobs[key];
-    useUiStore.getState().setKnobs(thresholds as never);
-    useReplayStore.getState().initSession(sessionId);
+    state.initSession(sessionId);
   }, [data, sessionId, wanted]);
   return query;
 }
@@ -64,23 +59,15 @@ export function useSessionMemory(sessionId: SessionId): SessionMemoryInput {
   );
 }
 
-/**
- * The knobs the replay runs with: the log's own, the knobs bar's thresholds, the panel's
- * overrides, and the session memory text's size.
- */
-export function useReplayKnobs(sessionId: SessionId): Record<string, KnobValue> | undefined {
+/** The knobs the replay runs with: the selected strategy's effective knobs and the session memory text's size. */
+export function useReplayKnobs(sessionId: SessionId): Knobs | undefined {
   const strategyId = useReplayStore((s) => s.strategyId);
-  const setup = useQuery(replaySetupQuery(sessionId, strategyId)).data;
-  const thresholds = useUiStore((s) => s.knobs);
-  const overrides = useReplayStore((s) => s.overrides);
   const memoryTokens = useSessionMemory(sessionId).tokens;
-  return useMemo(() => {
-    if (!setup) return undefined;
-    const merged: Record<string, KnobValue> = { ...setup.sessionKnobs };
-    for (const key of THRESHOLD_KNOB_KEYS)
-      merged[key] = (thresholds as unknown as Record<string, KnobValue>)[key];
-    return { ...merged, ...overrides, ...(memoryTokens > 0 ? { sessionMemoryTokens: memoryTokens } : {}) };
-  }, [setup, thresholds, overrides, memoryTokens]);
+  const extra = useMemo(
+    () => (memoryTokens > 0 ? { sessionMemoryTokens: memoryTokens } : undefined),
+    [memoryTokens],
+  );
+  return useEffectiveKnobs(sessionId, strategyId, extra);
 }
 
 /** Publishes the run parameters after the knobs have been still for REPLAY_DEBOUNCE_MS. */

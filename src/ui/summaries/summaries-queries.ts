@@ -1,11 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { PromptSettings } from '../../engine/summarize/prepare';
-import type { SummariesInfo, SummariesPrepared } from '../../engine/summarize/session-ops';
 import type { CompactionPoint } from '../../engine/summarize/span';
 import { getEngineClient } from '../../worker/engine-client';
 import type { SessionId } from '../../worker/protocol';
 import { sessionKey } from '../queries';
 import { listRuns } from './runs-db';
+import { getPointKey } from './point-key';
 
 // queryOptions factories for the Summaries view: the worker's answers about the loaded session,
 // and the runs stored in IndexedDB.
@@ -13,11 +13,7 @@ import { listRuns } from './runs-db';
 export function summariesInfoQuery(sessionId: SessionId) {
   return queryOptions({
     queryKey: [...sessionKey(sessionId), 'summaries-info'],
-    queryFn: async ({ signal }) =>
-      (await getEngineClient().request(
-        { kind: 'summaries', sessionId, request: { op: 'info' } },
-        { signal },
-      )) as SummariesInfo,
+    queryFn: ({ signal }) => getEngineClient().request({ kind: 'summaries-info', sessionId }, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
@@ -26,12 +22,9 @@ export function summariesInfoQuery(sessionId: SessionId) {
 /** The exact request for a point and settings (large: not structurally shared). */
 export function preparedSummaryQuery(sessionId: SessionId, point: CompactionPoint, settings: PromptSettings) {
   return queryOptions({
-    queryKey: [...sessionKey(sessionId), 'summaries-prepare', point, settings],
-    queryFn: async ({ signal }) =>
-      (await getEngineClient().request(
-        { kind: 'summaries', sessionId, request: { op: 'prepare', point, settings } },
-        { signal },
-      )) as SummariesPrepared,
+    queryKey: [...sessionKey(sessionId), 'summaries-prepare', getPointKey(point), settings],
+    queryFn: ({ signal }) =>
+      getEngineClient().request({ kind: 'summaries-prepare', sessionId, point, settings }, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 60_000,
     retry: false,

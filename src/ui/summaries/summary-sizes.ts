@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { CompactionPoint } from '../../engine/summarize/span';
 import type { TokenCount } from '../../engine/types';
 import type { SessionId } from '../../worker/protocol';
 import type { SummariesInfo } from '../../engine/summarize/session-ops';
+import { getPointKey } from './point-key';
 import type { SummaryRun } from './runs-db';
 import { summariesInfoQuery, summaryRunsQuery } from './summaries-queries';
 
@@ -19,10 +19,7 @@ export interface SummarySize {
   runName: string;
 }
 
-/** "api-call:27" or "compaction:2". */
-export function getPointKey(point: CompactionPoint): string {
-  return point.kind === 'api-call' ? `api-call:${point.apiCallIndex}` : `compaction:${point.compactionIndex}`;
-}
+export { getPointKey };
 
 /** Summary sizes of one transcript's runs, by point key (pure: usable outside React). */
 export function getSummarySizes(runs: SummaryRun[], contentHash: string): Map<string, SummarySize> {

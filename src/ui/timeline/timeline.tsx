@@ -10,6 +10,7 @@ import { useUiStore } from '../store';
 import { drawTimeline } from './draw-timeline';
 import { createGeometry, pxToX, xToPx, yToPx } from './geometry';
 import { ReplayOverlay, ReplayPointLine } from '../replay/replay-overlay';
+import { useThresholdKnobs } from '../replay/use-knobs';
 import { KnobsBar } from './knobs-bar';
 
 const CHART_HEIGHT_PX = 190;
@@ -67,11 +68,11 @@ function findCallAtOrBefore(series: TimelineSeries, entryIndex: number): number 
 
 export function Timeline({ sessionId }: { sessionId: SessionId }) {
   const { data: series, error } = useQuery(timelineQuery(sessionId));
-  const knobs = useUiStore((s) => s.knobs);
+  const knobs = useThresholdKnobs(sessionId);
   const thresholds = useMemo(() => computeThresholds(knobs), [knobs]);
   return (
     <section className="timeline-section">
-      <KnobsBar thresholds={thresholds} />
+      <KnobsBar sessionId={sessionId} knobs={knobs} thresholds={thresholds} />
       {error ? (
         <div className="panel-message error">Timeline failed: {error.message}</div>
       ) : series ? (

@@ -28,13 +28,19 @@ export function LoadProgress({ load, onCancel }: { load: LoadState; onCancel: ()
   return (
     <div className="load-progress" data-testid="load-progress" data-phase={load.phase}>
       <span className="load-label">
-        {load.phase === 'fetching' ? 'Fetching' : 'Reading'} {load.label}
+        {load.cancelling ? 'Cancelling' : load.phase === 'fetching' ? 'Fetching' : 'Reading'} {load.label}
       </span>
       <ProgressBar fraction={getLoadFraction(load)} />
       <span className="load-bytes mono" data-testid="load-bytes">
         {progress ? `${formatBytes(progress.bytesRead)} / ${formatBytes(progress.totalBytes)}` : '…'}
       </span>
-      <button type="button" className="btn danger" data-testid="cancel-load" onClick={onCancel}>
+      <button
+        type="button"
+        className="btn danger"
+        data-testid="cancel-load"
+        disabled={load.cancelling}
+        onClick={onCancel}
+      >
         Cancel
       </button>
     </div>

@@ -1,0 +1,12 @@
+// Every request kind's handler: the table the engine host dispatches on.
+
+import type { EngineHandlers } from './engine-host';
+import { REPLAY_HANDLERS } from './replay-handlers';
+import { SESSION_HANDLERS } from './session-handlers';
+import { SUMMARIES_HANDLERS } from './summaries-handlers';
+
+export const ENGINE_HANDLERS: EngineHandlers = {
+  ...SESSION_HANDLERS,
+  ...SUMMARIES_HANDLERS,
+  ...REPLAY_HANDLERS,
+};

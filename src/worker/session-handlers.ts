@@ -1,0 +1,139 @@
+// The worker side of loading and inspecting a session: parse, row index and pages (with a few
+// recent filters cached), entry detail, raw lines, compaction detail, chart series, tokens, issues.
+
+import { parseSession, readEntryText } from '../engine/parse/parse-session';
+import type { ByteSource } from '../engine/parse/source';
+import { getCompactionDetail } from '../engine/query/compaction-detail';
+import { getEntryDetail } from '../engine/query/entry-detail';
+import { computeFullTextMatches, type FullTextProgress } from '../engine/query/full-text-search';
+import { formatRawJson } from '../engine/query/raw-json';
+import { getRowFilterKey, type RowFilter } from '../engine/query/row-filter';
+import { computeRowIndex } from '../engine/query/row-index';
+import { getRowPage } from '../engine/query/row-page';
+import { getSessionSummary } from '../engine/query/session-summary';
+import { computeTimelineSeries, getTimelineTransferables } from '../engine/query/timeline-series';
+import { computeTokenTable, getTokenTableTransferables } from '../engine/query/token-table';
+import type { Session } from '../engine/types';
+import { createBlobSource } from './blob-source';
+import { type EngineHandlers, getLoaded } from './engine-host';
+
+export interface LoadedSession {
+  sessionId: number;
+  session: Session;
+  sources: ByteSource[];
+  /** Row indices of recent filters, by filter key (a few; each is 4 bytes per entry). */
+  rowIndexCache: Map<string, Int32Array>;
+  /** Full-text matches of recent queries, by lower-cased query (1 byte per entry each). */
+  fullTextCache: Map<string, Uint8Array>;
+}
+
+const ROW_INDEX_CACHE_SIZE = 6;
+const FULL_TEXT_CACHE_SIZE = 4;
+
+/** Puts `value` last (most recently used), dropping the oldest entry beyond `size`. */
+function setRecent<V>(cache: Map<string, V>, key: string, value: V, size: number): void {
+  cache.delete(key);
+  if (cache.size >= size) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  cache.set(key, value);
+}
+
+async function getFullTextMatches(
+  state: LoadedSession,
+  search: string,
+  signal: AbortSignal,
+  onProgress: (progress: FullTextProgress) => void,
+): Promise<Uint8Array> {
+  const key = search.trim().toLowerCase();
+  let matches = state.fullTextCache.get(key);
+  if (!matches) {
+    matches = await computeFullTextMatches(state.session, state.sources, key, { signal, onProgress });
+    signal.throwIfAborted();
+  }
+  setRecent(state.fullTextCache, key, matches, FULL_TEXT_CACHE_SIZE);
+  return matches;
+}
+
+async function getRowIndex(
+  state: LoadedSession,
+  filter: RowFilter,
+  signal: AbortSignal,
+  onProgress: (progress: FullTextProgress) => void = () => {},
+): Promise<Int32Array> {
+  const key = getRowFilterKey(filter);
+  let indices = state.rowIndexCache.get(key);
+  if (!indices) {
+    const fullText =
+      filter.fullText && filter.search.trim() !== ''
+        ? await getFullTextMatches(state, filter.search, signal, onProgress)
+        : undefined;
+    indices = computeRowIndex(state.session, filter, fullText);
+  }
+  setRecent(state.rowIndexCache, key, indices, ROW_INDEX_CACHE_SIZE);
+  return indices;
+}
+
+type SessionHandlers = Omit<
+  EngineHandlers,
+  'summaries-info' | 'summaries-prepare' | 'replay-setup' | 'replay-run' | 'replay-request' | 'replay-sweep'
+>;
+
+export const SESSION_HANDLERS: SessionHandlers = {
+  load: async (request, { state, signal, onProgress }) => {
+    const sources = request.files.map((f) => createBlobSource(f.name, f.blob));
+    const session = await parseSession(sources, { signal, onProgress });
+    signal.throwIfAborted();
+    state.loaded = {
+      sessionId: request.sessionId,
+      session,
+      sources,
+      rowIndexCache: new Map(),
+      fullTextCache: new Map(),
+    };
+    return { result: getSessionSummary(session) };
+  },
+  'row-index': async (request, { state, signal, onProgress }) => {
+    const rows = await getRowIndex(getLoaded(state, request.sessionId), request.filter, signal, onProgress);
+    const indices = rows.slice();
+    return { result: { indices }, transfer: [indices.buffer] };
+  },
+  'row-page': async (request, { state, signal }) => {
+    const loaded = getLoaded(state, request.sessionId);
+    const rows = await getRowIndex(loaded, request.filter, signal);
+    return { result: getRowPage(loaded.session, rows, request.start, request.count) };
+  },
+  'entry-detail': async (request, { state }) => ({
+    result: getEntryDetail(getLoaded(state, request.sessionId).session, request.entryIndex),
+  }),
+  'raw-entry': async (request, { state }) => {
+    const { session, sources } = getLoaded(state, request.sessionId);
+    const formatted = formatRawJson(await readEntryText(sources, session, request.entryIndex));
+    return { result: { ...formatted, lengthBytes: session.entries[request.entryIndex]?.lengthBytes ?? 0 } };
+  },
+  'compaction-detail': async (request, { state }) => {
+    const { session, sources } = getLoaded(state, request.sessionId);
+    const summaryIndex = session.compactions[request.compactionIndex]?.summaryEntryIndex;
+    const raw = summaryIndex === undefined ? undefined : await readEntryText(sources, session, summaryIndex);
+    return { result: getCompactionDetail(session, request.compactionIndex, raw) };
+  },
+  timeline: async (request, { state }) => {
+    const series = computeTimelineSeries(getLoaded(state, request.sessionId).session);
+    return { result: series, transfer: getTimelineTransferables(series) };
+  },
+  'token-table': async (request, { state }) => {
+    const table = computeTokenTable(getLoaded(state, request.sessionId).session);
+    return { result: table, transfer: getTokenTableTransferables(table) };
+  },
+  issues: async (request, { state }) => {
+    const { session } = getLoaded(state, request.sessionId);
+    return {
+      result: {
+        issues: session.issues,
+        unknownTypes: session.unknownTypes,
+        fileNames: session.files.map((f) => f.name),
+      },
+    };
+  },
+};

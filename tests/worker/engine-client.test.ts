@@ -1,0 +1,175 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ROW_FILTER } from '../../src/engine/query/row-filter';
+import {
+  createEngineClient,
+  type EngineClient,
+  type WorkerPort,
+  type WorkerPortListener,
+} from '../../src/worker/engine-client';
+import { ENGINE_HANDLERS } from '../../src/worker/engine-handlers';
+import type { EngineHandlers } from '../../src/worker/engine-host';
+import { createInProcessPort } from '../../src/worker/in-process-port';
+import type { LoadFile, ParseProgressMessage } from '../../src/worker/protocol';
+
+// The client against a fake worker: the real host and handlers in process (the main-thread
+// fallback's port), with a load that waits for its cancel and one that never stops.
+
+const TINY = readFileSync(new URL('../fixtures/tiny.jsonl', import.meta.url));
+
+const file = (name: string): LoadFile => ({ name, blob: new Blob([new Uint8Array(TINY)]) });
+
+/** A load that ends only when cancelled (a parse that checks its signal). */
+const waitForCancel: EngineHandlers['load'] = (_request, { signal }) =>
+  new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+
+/** A load that never yields to its signal (a hung JSON recovery). */
+const neverStops: EngineHandlers['load'] = () => new Promise(() => {});
+
+const FAKE_HANDLERS: EngineHandlers = {
+  ...ENGINE_HANDLERS,
+  load: (request, context) => {
+    const name = request.files[0]?.name;
+    if (name === 'slow.jsonl') return waitForCancel(request, context);
+    if (name === 'hung.jsonl') return neverStops(request, context);
+    // Finishes regardless of its cancel (the cancel came too late to stop it).
+    if (name === 'late.jsonl')
+      return new Promise((resolve) => setTimeout(resolve, 20)).then(() =>
+        ENGINE_HANDLERS.load(request, { ...context, signal: new AbortController().signal }),
+      );
+    return ENGINE_HANDLERS.load(request, context);
+  },
+};
+
+function createFakeClient(cancelGraceMs = 50): { client: EngineClient; starts: () => number } {
+  let starts = 0;
+  const client = createEngineClient({
+    start: (listener: WorkerPortListener): WorkerPort => {
+      starts++;
+      return createInProcessPort(FAKE_HANDLERS, listener);
+    },
+    cancelGraceMs,
+  });
+  return { client, starts: () => starts };
+}
+
+describe('the engine client', () => {
+  it('answers each request with its result and reports a load’s progress', async () => {
+    const { client } = createFakeClient();
+    const progress: ParseProgressMessage[] = [];
+    const summary = await client.request(
+      { kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] },
+      { onProgress: (p) => progress.push(p) },
+    );
+    expect(summary.entries).toBeGreaterThan(0);
+    expect(progress.at(-1)).toEqual(
+      expect.objectContaining({ bytesRead: TINY.length, totalBytes: TINY.length }),
+    );
+    const issues = await client.request({ kind: 'issues', sessionId: 1 });
+    expect(issues.fileNames).toEqual(['tiny.jsonl']);
+  });
+
+  it('fails a request for a session that is no longer loaded with StaleSessionError', async () => {
+    const { client } = createFakeClient();
+    await client.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] });
+    await client.request({ kind: 'load', sessionId: 2, files: [file('tiny.jsonl')] });
+    await expect(client.request({ kind: 'timeline', sessionId: 1 })).rejects.toMatchObject({
+      name: 'StaleSessionError',
+    });
+    await expect(client.request({ kind: 'timeline', sessionId: 2 })).resolves.toBeDefined();
+  });
+
+  it('cancels a load that stops on its signal without restarting the worker', async () => {
+    const { client, starts } = createFakeClient();
+    const abort = new AbortController();
+    const load = client.request(
+      { kind: 'load', sessionId: 1, files: [file('slow.jsonl')] },
+      { signal: abort.signal },
+    );
+    abort.abort();
+    await expect(load).rejects.toMatchObject({ name: 'AbortError' });
+    expect(starts()).toBe(1);
+  });
+
+  it('ends a worker whose cancelled load does not stop, and the previous session stays usable', async () => {
+    const { client, starts } = createFakeClient();
+    await client.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] });
+    const abort = new AbortController();
+    let settled = false;
+    const hung = client.request(
+      { kind: 'load', sessionId: 2, files: [file('hung.jsonl')] },
+      { signal: abort.signal },
+    );
+    hung.catch(() => {}).finally(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 5)); // the worker has started it
+    abort.abort();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Still running within the grace period: not reported as cancelled yet.
+    expect(settled).toBe(false);
+    await expect(hung).rejects.toMatchObject({ name: 'AbortError' });
+    expect(starts()).toBe(2);
+    // The fresh worker was given session 1 again before it answers anything else.
+    const issues = await client.request({ kind: 'issues', sessionId: 1 });
+    expect(issues.fileNames).toEqual(['tiny.jsonl']);
+    // And another file loads.
+    await expect(
+      client.request({ kind: 'load', sessionId: 3, files: [file('other.jsonl')] }),
+    ).resolves.toMatchObject({
+      entries: expect.any(Number),
+    });
+  });
+
+  it('gives the worker the previous session again when a cancelled load finished anyway', async () => {
+    // A grace period longer than the late load takes, even on a busy machine.
+    const { client, starts } = createFakeClient(2_000);
+    await client.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] });
+    const abort = new AbortController();
+    const late = client.request(
+      { kind: 'load', sessionId: 2, files: [file('late.jsonl')] },
+      { signal: abort.signal },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    abort.abort();
+    await expect(late).rejects.toMatchObject({ name: 'AbortError' });
+    expect(starts()).toBe(1);
+    const issues = await client.request({ kind: 'issues', sessionId: 1 });
+    expect(issues.fileNames).toEqual(['tiny.jsonl']);
+  });
+
+  it('lets a cancelled query go at once (only loads wait for the worker)', async () => {
+    const { client } = createFakeClient();
+    await client.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] });
+    const abort = new AbortController();
+    const rows = client.request(
+      { kind: 'row-index', sessionId: 1, filter: DEFAULT_ROW_FILTER },
+      {
+        signal: abort.signal,
+      },
+    );
+    abort.abort();
+    await expect(rows).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('fails pending requests when the worker fails, and falls back in process when it never ran', async () => {
+    let listener: WorkerPortListener | undefined;
+    const broken = createEngineClient({
+      start: (l) => {
+        listener = l;
+        return { postMessage: () => {}, terminate: () => {} };
+      },
+    });
+    const pending = broken.request({ kind: 'timeline', sessionId: 1 });
+    await Promise.resolve();
+    listener!.onError('boom');
+    await expect(pending).rejects.toMatchObject({ name: 'WorkerError', message: 'boom' });
+
+    const fallback = createEngineClient({
+      start: () => {
+        throw new Error('no Worker here');
+      },
+      fallback: (l) => createInProcessPort(ENGINE_HANDLERS, l),
+    });
+    const summary = await fallback.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] });
+    expect(summary.entries).toBeGreaterThan(0);
+  });
+});
