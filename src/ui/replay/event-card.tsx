@@ -4,6 +4,7 @@ import { formatTokenProvenance } from '../../engine/replay/provenance';
 import type { ReplayEvent } from '../../engine/replay/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
+import { useEscapeLayer } from '../common/use-escape';
 import { useUiStore } from '../store';
 import { useSuppliedSummarySizes } from '../summaries/summary-sizes';
 import { describeReplayEvent } from './replay-overlay';
@@ -134,6 +135,7 @@ export function ReplayEventCard({
   const close = useReplayStore((s) => s.openEventCard);
   const selectEntry = useUiStore((s) => s.selectEntry);
   const restored = event.restored;
+  useEscapeLayer(() => close(undefined));
   return (
     <aside
       className="replay-card"

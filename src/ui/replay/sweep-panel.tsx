@@ -10,6 +10,7 @@ import {
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount, formatTokensShort } from '../common/format';
+import { useEscapeLayer } from '../common/use-escape';
 import { ProgressBar } from '../top-bar/load-progress';
 import { replaySweepQuery } from './replay-queries';
 import { type ReplaySweepParams, useReplayStore } from './replay-store';
@@ -202,6 +203,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
   const setKnob = useReplayStore((s) => s.setKnob);
   const supplied = useSuppliedSummaryTokens(sessionId);
   const queryClient = useQueryClient();
+  useEscapeLayer(() => setSweepOpen(false));
 
   const initial =
     sweep?.range.knob ?? numeric.find((s) => s.key === 'autocompactPctOverride')?.key ?? numeric[0]?.key;

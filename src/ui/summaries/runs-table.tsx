@@ -287,6 +287,7 @@ function RunRow({ run, selected, onChanged }: { run: SummaryRun; selected: boole
             onKeyDown={(e) => {
               if (e.key === 'Enter') void commit();
               if (e.key === 'Escape') {
+                e.preventDefault(); // handled here: the Escape stack leaves the open layer alone
                 setName(run.name);
                 setEditing(false);
               }

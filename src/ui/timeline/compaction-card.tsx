@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { SessionId } from '../../worker/protocol';
 import { formatClock, formatCount, formatDuration } from '../common/format';
+import { useEscapeLayer } from '../common/use-escape';
 import { compactionDetailQuery } from '../queries';
 import { useUiStore } from '../store';
 import { markerColor } from './timeline';
@@ -15,6 +16,7 @@ export function CompactionCard({
   const { data, error, isPending } = useQuery(compactionDetailQuery(sessionId, compactionIndex));
   const close = useUiStore((s) => s.openCompactionCard);
   const selectEntry = useUiStore((s) => s.selectEntry);
+  useEscapeLayer(() => close(undefined));
   const c = data?.compaction;
   const title = c
     ? c.kind === 'microcompact'
