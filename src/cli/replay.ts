@@ -16,6 +16,7 @@ import { DEFAULT_STRATEGY_ID, getStrategy } from '../engine/strategies/registry'
 import { getSessionInfo } from '../engine/strategies/types';
 import { estimateTextTokens } from '../engine/tokens/estimate';
 import { createNodeFileSource } from './node-source';
+import { formatOrdinal } from '../engine/query/numbering';
 
 // `compactlab replay`: the same engine code as the app's replay, on the command line.
 
@@ -170,7 +171,7 @@ export function formatSweepLines(sweep: SweepResult): string[] {
       `peak ${fmt(p.peakContextTokens)}`,
       `summarized ${fmt(p.summarizedTokens)}`,
       `summaries ${fmt(p.summaryTokens)}`,
-      `first ${p.firstCompactApiCall === undefined ? '-' : `call ${p.firstCompactApiCall}`}`,
+      `first ${p.firstCompactApiCall === undefined ? '-' : formatOrdinal('api-call', p.firstCompactApiCall)}`,
     ]
       .filter(Boolean)
       .join('  '),

@@ -8,6 +8,7 @@ import { useUiStore } from '../store';
 import { KIND_TAGS } from '../transcript/transcript-row';
 import { BlockView } from './block-view';
 import { RawJsonView } from './raw-json-view';
+import { formatOrdinal } from '../../engine/query/numbering';
 
 type Tab = 'blocks' | 'raw';
 
@@ -103,7 +104,7 @@ function EntryBlocks({ sessionId, entryIndex }: { sessionId: SessionId; entryInd
           <>
             <dt>API call</dt>
             <dd>
-              #{apiCall.index + 1} · context {formatCount(apiCall.contextTokens)} (Δ{' '}
+              {formatOrdinal('api-call', apiCall.index)} · context {formatCount(apiCall.contextTokens)} (Δ{' '}
               {formatDelta(apiCall.deltaTokens)}) · in {formatCount(apiCall.usage.inputTokens)} · cache write{' '}
               {formatCount(apiCall.usage.cacheCreationInputTokens)} · cache read{' '}
               {formatCount(apiCall.usage.cacheReadInputTokens)} · out{' '}

@@ -12,6 +12,7 @@ import { replayRequestQuery } from './replay-queries';
 import { SESSION_MEMORY_PREVIEW_LINES } from './replay-knobs';
 import { useReplayStore } from './replay-store';
 import { useSessionMemory } from './use-replay';
+import { formatOrdinal } from '../../engine/query/numbering';
 
 // One replay event: before and after, what it cleared or summarized, what a compaction would
 // send to the summarizer (built in the worker from the full records) and what comes back after it.
@@ -144,7 +145,10 @@ export function ReplayEventCard({
       data-event-index={index}
     >
       <header>
-        <span className="card-title">{describeReplayEvent(event)}</span>
+        <span className="card-title">
+          {describeReplayEvent(event)}{' '}
+          <span className="muted small">{formatOrdinal('replay-event', index)}</span>
+        </span>
         <button
           type="button"
           className="btn link card-close"
@@ -214,7 +218,7 @@ export function ReplayEventCard({
           {event.realCompactionIndex !== undefined && (
             <>
               <dt>in the log</dt>
-              <dd>compaction #{event.realCompactionIndex}</dd>
+              <dd>{formatOrdinal('compaction', event.realCompactionIndex)}</dd>
             </>
           )}
         </dl>

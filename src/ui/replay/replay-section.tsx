@@ -11,6 +11,7 @@ import { useReplayStore } from './replay-store';
 import { SweepPanel } from './sweep-panel';
 import { useDebouncedRunParams, useReplayKnobs, useReplayRun, useReplaySetup } from './use-replay';
 import './replay.css';
+import { formatOrdinal } from '../../engine/query/numbering';
 
 // The replay strip under the timeline: on/off, how the replay compares with the log, the knobs
 // beyond the thresholds, the knob sweep, and the open event card.
@@ -61,7 +62,7 @@ function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
           <ul className="mono small">
             {c.outcomes.map((o) => (
               <li key={o.compactionIndex} className={`outcome-${o.status}`}>
-                log #{o.compactionIndex} {o.kind} ({o.trigger}) {outcomeText(o)}
+                {formatOrdinal('compaction', o.compactionIndex)} {o.kind} ({o.trigger}) {outcomeText(o)}
                 {o.eventIndex !== undefined && (
                   <button
                     type="button"
@@ -76,7 +77,7 @@ function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
             ))}
             {c.extraEventIndices.map((i) => (
               <li key={`extra-${i}`} className="outcome-extra">
-                replay event #{i} has no real counterpart{' '}
+                {formatOrdinal('replay-event', i)} has no real counterpart{' '}
                 <button type="button" className="btn link small" onClick={() => openEventCard(i)}>
                   event
                 </button>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useUiStore } from '../store';
 import { replayRunQuery } from './replay-queries';
 import { NO_RUN_PARAMS, useReplayStore } from './replay-store';
+import { formatOrdinal } from '../../engine/query/numbering';
 
 // A badge on transcript rows the replay changed: tool results it cleared, entries it summarized.
 // Reads the run the timeline shows from the query cache (never starts one).
@@ -29,7 +30,7 @@ export function ReplayRowMark({ entryIndex }: { entryIndex: number }) {
     <span
       className="replay-row-mark cleared"
       data-testid="replay-row-cleared"
-      title={`The replay clears this tool result (event #${mark.event})`}
+      title={`The replay clears this tool result (${formatOrdinal('replay-event', mark.event)})`}
     >
       sim cleared
     </span>

@@ -26,6 +26,7 @@ import {
   summaryRunsQuery,
 } from './summaries-queries';
 import { type SummarizerChoice, useSummariesStore } from './summaries-store';
+import { formatOrdinal, formatOrdinalTitle } from '../../engine/query/numbering';
 
 // The Summaries view: pick a compaction point and a prompt, see the exact request, run a
 // summarizer, keep every run, compare them.
@@ -68,9 +69,9 @@ function resolvePoint(info: SummariesInfo, point: CompactionPoint | undefined): 
 }
 
 export function describePoint(info: SummariesInfo, point: CompactionPoint): string {
-  if (point.kind === 'api-call') return `after API call ${point.apiCallIndex}`;
+  if (point.kind === 'api-call') return `after ${formatOrdinal('api-call', point.apiCallIndex)}`;
   const c = info.compactions.find((x) => x.compactionIndex === point.compactionIndex);
-  return `compaction ${point.compactionIndex}${c ? ` (${c.trigger}) at line ${c.line}` : ''}`;
+  return `${formatOrdinal('compaction', point.compactionIndex)}${c ? ` (${c.trigger}) at line ${c.line}` : ''}`;
 }
 
 /** The provider's exact token count of one request (by identity), or why it failed. */
@@ -206,7 +207,7 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
             <optgroup label="Real compactions in the transcript">
               {info.compactions.map((c) => (
                 <option key={c.compactionIndex} value={`c:${c.compactionIndex}`}>
-                  Compaction {c.compactionIndex} ({c.trigger}) · line {c.line}
+                  {formatOrdinalTitle('compaction', c.compactionIndex)} ({c.trigger}) · line {c.line}
                   {c.preTokens ? ` · ${formatCount(c.preTokens)} tokens` : ''}
                 </option>
               ))}
@@ -215,7 +216,7 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
           <optgroup label="After API call (what a compaction there would replace)">
             {info.apiCalls.map((c) => (
               <option key={c.index} value={`a:${c.index}`}>
-                After API call {c.index} · {formatCount(c.contextTokens)} tokens
+                After {formatOrdinal('api-call', c.index)} · {formatCount(c.contextTokens)} tokens
               </option>
             ))}
           </optgroup>
@@ -241,7 +242,7 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
       </p>
       {preset.variant === 'partial' && (
         <label className="field">
-          <span>Recent portion starts at API call</span>
+          <span>Recent portion starts at</span>
           <select
             value={s.keepFromApiCallIndex ?? ''}
             onChange={(e) =>
@@ -254,7 +255,7 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
             <option value="">middle of the span</option>
             {info.apiCalls.map((c) => (
               <option key={c.index} value={c.index}>
-                {c.index}
+                {formatOrdinalTitle('api-call', c.index)}
               </option>
             ))}
           </select>

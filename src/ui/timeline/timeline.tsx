@@ -11,6 +11,7 @@ import { drawTimeline } from './draw-timeline';
 import { createGeometry, pxToX, xToPx, yToPx } from './geometry';
 import { ReplayOverlay, ReplayPointLine } from '../replay/replay-overlay';
 import { KnobsBar } from './knobs-bar';
+import { formatOrdinalTitle } from '../../engine/query/numbering';
 
 const CHART_HEIGHT_PX = 190;
 /** Markers closer than this share a row only if they do not overlap. */
@@ -210,7 +211,8 @@ function describeCall(series: TimelineSeries, x: number, autoCompact: number) {
   return (
     <>
       <div>
-        call #{x + 1} {time && <span className="muted">{time}</span>}
+        {formatOrdinalTitle('api-call', series.callIndex[x] ?? x)}{' '}
+        {time && <span className="muted">{time}</span>}
       </div>
       <div>
         context <b>{formatCount(tokens)}</b> tok

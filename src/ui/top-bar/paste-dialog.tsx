@@ -10,7 +10,11 @@ export function PasteDialog({ onClose, onLoad }: { onClose: () => void; onLoad: 
     ref.current?.showModal();
   }, []);
   return (
-    <dialog ref={ref} className="paste-dialog" data-testid="paste-dialog" onClose={onClose}
+    <dialog
+      ref={ref}
+      className="paste-dialog"
+      data-testid="paste-dialog"
+      onClose={onClose}
       onCancel={(e) => {
         // Escape goes through the stack (use-escape.ts), so a layer under the dialog stays open.
         e.preventDefault();
