@@ -4,8 +4,9 @@ import { replayRunQuery } from './replay-queries';
 import { NO_RUN_PARAMS, useReplayStore } from './replay-store';
 import { formatOrdinal } from '../../engine/query/numbering';
 
-// A badge on transcript rows the replay changed: tool results it cleared, entries it summarized.
-// Reads the run the timeline shows from the query cache (never starts one).
+// A quiet mark on transcript rows the replay changed (tool results it cleared, entries it
+// summarized): a small glyph after the real text, its words shown on hover or selection, so the
+// transcript reads as it was first. Reads the run the timeline shows from the query cache.
 
 type Mark = { kind: 'cleared'; event: number } | { kind: 'summarized' } | undefined;
 
@@ -32,11 +33,13 @@ export function ReplayRowMark({ entryIndex }: { entryIndex: number }) {
       data-testid="replay-row-cleared"
       title={`The replay clears this tool result (${formatOrdinal('replay-event', mark.event)})`}
     >
-      sim cleared
+      <span aria-hidden>◆</span>
+      <span className="mark-label"> sim cleared</span>
     </span>
   ) : (
     <span className="replay-row-mark summarized" title="The replay summarizes this entry away">
-      sim summarized
+      <span aria-hidden>◇</span>
+      <span className="mark-label"> sim summarized</span>
     </span>
   );
 }

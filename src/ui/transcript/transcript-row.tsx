@@ -52,10 +52,10 @@ export const TranscriptRow = memo(function TranscriptRow(props: {
       <span className="t-text" style={{ paddingLeft: row.depth * INDENT_PX }}>
         {row.depth > 0 && <span className="t-branch">└ </span>}
         {row.toolName && row.kind === 'tool-call' && <span className="t-tool">{row.toolName}</span>}
-        {row.depth === 0 && <ReplayRowMark entryIndex={row.entryIndex} />}
         <span className="t-body">
           {row.kind === 'tool-call' && row.toolName ? stripToolName(row.text, row.toolName) : row.text}
         </span>
+        {row.depth === 0 && <ReplayRowMark entryIndex={row.entryIndex} />}
       </span>
       {row.toolStatus && (
         <span
