@@ -8,6 +8,7 @@ import type { SummaryModelId } from '../engine/replay/summary-size';
 import {
   computeSweep,
   getSweepableKnobs,
+  getSweepScore,
   MAX_SWEEP_STEPS,
   type SweepRange,
   type SweepResult,
@@ -159,6 +160,8 @@ function parseSweepArg(arg: string, strategyId: string): SweepRange | string {
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
+const formatF1 = (f1: number | undefined): string => (f1 === undefined ? '-' : f1.toFixed(2));
+
 /** One line per swept value. */
 export function formatSweepLines(sweep: SweepResult): string[] {
   return sweep.points.map((p) =>
@@ -168,6 +171,9 @@ export function formatSweepLines(sweep: SweepResult): string[] {
       `clearings ${p.events.microcompact}`,
       p.events.blocked > 0 ? `blocked ${p.events.blocked}` : '',
       `matched ${p.matchedReal}/${p.expectedReal}`,
+      `extra ${p.extraSimulated}`,
+      `missed ${p.expectedReal - p.matchedReal}`,
+      `F1 ${formatF1(getSweepScore(p).f1)}`,
       `peak ${fmt(p.peakContextTokens)}`,
       `summarized ${fmt(p.summarizedTokens)}`,
       `summaries ${fmt(p.summaryTokens)}`,
