@@ -26,7 +26,9 @@ import {
   summaryRunsQuery,
 } from './summaries-queries';
 import { type SummarizerChoice, useSummariesStore } from './summaries-store';
-import { formatOrdinal, formatOrdinalTitle } from '../../engine/query/numbering';
+import { formatOrdinal, formatOrdinalTitle, formatPlural } from '../../engine/query/numbering';
+import type { PresetFidelity } from '../../engine/prompts/types';
+import { parsePromptSections } from '../../engine/prompts/sections';
 
 // The Summaries view: pick a compaction point and a prompt, see the exact request, run a
 // summarizer, keep every run, compare them.
@@ -67,6 +69,12 @@ function resolvePoint(info: SummariesInfo, point: CompactionPoint | undefined): 
   const call = info.apiCalls.at(-1);
   return call ? { kind: 'api-call', apiCallIndex: call.index } : undefined;
 }
+
+const FIDELITY_LABELS: Record<PresetFidelity, string> = {
+  verbatim: 'Verbatim',
+  'verbatim-with-gaps': 'Verbatim where published, with gaps marked',
+  'own-words': 'Our wording of a documented shape',
+};
 
 export function describePoint(info: SummariesInfo, point: CompactionPoint): string {
   if (point.kind === 'api-call') return `after ${formatOrdinal('api-call', point.apiCallIndex)}`;
@@ -172,6 +180,11 @@ function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesI
         stale={previewSettings !== settings}
         exact={exact}
         onExact={onExact}
+        logPreTokens={
+          point.kind === 'compaction'
+            ? info.compactions.find((c) => c.compactionIndex === point.compactionIndex)?.preTokens
+            : undefined
+        }
       />
       <OutputColumn
         sessionId={sessionId}
@@ -194,6 +207,7 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
   const s = useSummariesStore();
   const keys = useKeyStore();
   const preset = requirePreset(s.presetId);
+  const edited = s.prompt !== preset.prompt || s.systemPrompt !== preset.systemPrompt;
   return (
     <section className="summaries-setup" aria-label="Summary settings">
       <label className="field">
@@ -232,13 +246,21 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
           {PROMPT_PRESETS.map((p) => (
             <option key={p.id} value={p.id}>
               {p.label}
+              {s.edits[p.id] ? ' · edited' : ''}
             </option>
           ))}
         </select>
       </label>
-      <p className="muted small preset-source" data-testid="preset-source">
-        {preset.fidelity === 'verbatim' ? 'Verbatim. ' : 'Our wording of a documented shape. '}
-        {preset.source}
+      {edited && (
+        <p className="small edited-mark" data-testid="prompt-edited">
+          Prompt edited from the preset (kept if you pick another preset).{' '}
+          <button type="button" className="btn link small" data-testid="prompt-reset" onClick={s.resetPrompt}>
+            Reset to the preset
+          </button>
+        </p>
+      )}
+      <p className="muted small preset-source" data-testid="preset-source" data-fidelity={preset.fidelity}>
+        <b>{FIDELITY_LABELS[preset.fidelity]}.</b> {preset.description}
       </p>
       {preset.variant === 'partial' && (
         <label className="field">
@@ -330,6 +352,7 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
           </label>
         ))}
       </fieldset>
+      {s.summarizer === 'builtin' && <BuiltinHonours prompt={s.prompt} presetId={s.presetId} />}
       {s.summarizer === 'anthropic' && (
         <div className="provider">
           <label className="field">
@@ -406,6 +429,20 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
   );
 }
 
+/** What the built-in summarizer takes from the prompt (summarize/builtin.ts): headings and shape only. */
+function BuiltinHonours({ prompt, presetId }: { prompt: string; presetId: string }) {
+  const preset = requirePreset(presetId);
+  const sections = useMemo(() => parsePromptSections(prompt, preset.sections), [prompt, preset]);
+  return (
+    <div className="muted small builtin-honours" data-testid="builtin-honours">
+      The built-in summarizer follows the prompt’s section headings (
+      {formatPlural(sections.length, 'section')}: {sections.map((x) => x.heading).join(' · ')}) and the
+      preset’s output shape, and fills each from the transcript’s structure. It does not follow the rest of
+      the wording, the system prompt, the temperature or the output cap.
+    </div>
+  );
+}
+
 function PromptColumn(props: {
   prepared: import('../../engine/summarize/session-ops').SummariesPrepared | undefined;
   preparing: boolean;
@@ -413,6 +450,8 @@ function PromptColumn(props: {
   stale: boolean;
   exact: ExactCount | undefined;
   onExact: (count: ExactCount) => void;
+  /** The log's own context size at this compaction (`compactMetadata.preTokens`). */
+  logPreTokens?: number;
 }) {
   const s = useSummariesStore();
   const keys = useKeyStore();
@@ -436,11 +475,20 @@ function PromptColumn(props: {
         </TabButton>
         <span className="request-size mono small" data-testid="request-tokens">
           {props.prepared
-            ? `${formatCount(props.prepared.request.messages.length)} messages · ≈${formatCount(props.prepared.estimatedTokens)} tokens (chars / 4)`
+            ? `Request: ${formatPlural(props.prepared.request.messages.length, 'message')} · ${
+                exactForThis?.tokens !== undefined
+                  ? `${formatCount(exactForThis.tokens)} tokens (provider's count)`
+                  : `≈${formatCount(props.prepared.estimatedTokens)} tokens (chars / 4)`
+              }`
             : props.error
               ? ''
               : 'building the request…'}
-          {exactForThis?.tokens !== undefined && ` · ${formatCount(exactForThis.tokens)} exact`}
+          {props.logPreTokens !== undefined && (
+            <span className="muted" title="The context size the log recorded at this compaction (preTokens)">
+              {' '}
+              · the log’s preTokens {formatCount(props.logPreTokens)}
+            </span>
+          )}
           {(props.preparing || props.stale) && props.prepared && ' · updating…'}
         </span>
         {s.summarizer === 'anthropic' && keys.anthropicKey && request && (

@@ -21,7 +21,9 @@ export function CompactionCard({
   const total = useQuery(sessionSummaryQuery(sessionId)).data?.compactions.length;
   const c = data?.compaction;
   const ordinal = formatOrdinalTitle('compaction', compactionIndex, total);
-  const title = c ? `${ordinal} · ${c.kind === 'microcompact' ? 'microcompact' : 'full'} · ${c.trigger}` : ordinal;
+  const title = c
+    ? `${ordinal} · ${c.kind === 'microcompact' ? 'microcompact' : 'full'} · ${c.trigger}`
+    : ordinal;
 
   return (
     <aside className="compaction-card" data-testid="compaction-card" data-kind={c?.kind} aria-label={title}>
