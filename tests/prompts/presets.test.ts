@@ -52,7 +52,7 @@ describe('prompt presets', () => {
       if (preset.fidelity === 'own-words') expect(preset.source).toMatch(/wording is CompactLab's/);
       // What people read names no file, path or minified identifier.
       expect(preset.description.length).toBeGreaterThan(40);
-      expect(preset.description).not.toMatch(/[`/\\]|\.(ts|md|txt)\b|\$[A-Z]/);
+      expect(preset.description).not.toMatch(/[`\\]|\w\/\w|\.(ts|md|txt)\b|\$[A-Z]/);
     },
   );
 
