@@ -160,4 +160,51 @@ test.describe('the page', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await shoot(page, testInfo, 'page-session-dark');
   });
+
+  test('Summaries: an edit survives a preset switch, the run says so, a delete can be undone', async ({
+    page,
+  }, testInfo) => {
+    test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
+    test.setTimeout(90_000);
+    await page.goto('/');
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    await page.getByTestId('summaries-toggle').click();
+    await expect(page.getByTestId('point-select')).toBeVisible();
+    await expect(page.getByTestId('preset-source')).toHaveAttribute('data-fidelity', 'verbatim-with-gaps');
+    await expect(page.getByTestId('preset-source')).not.toContainText('shared/reference');
+    await expect(page.getByTestId('builtin-honours')).toContainText(
+      /follows the prompt’s section headings \(\d+ sections/,
+    );
+
+    const line = 'Also list every test command that was run.';
+    const editor = page.getByTestId('prompt-editor').locator('.monaco-editor');
+    await expect(editor).toBeVisible();
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(line);
+    await expect(page.getByTestId('prompt-edited')).toBeVisible();
+
+    // Another preset and back: the edit is still there.
+    await page.getByTestId('preset-select').selectOption('codex');
+    await expect(page.getByTestId('prompt-edited')).toHaveCount(0);
+    await expect(page.getByTestId('preset-source')).toHaveAttribute('data-fidelity', 'own-words');
+    await page.getByTestId('preset-select').selectOption('claude-code-full');
+    await expect(page.getByTestId('prompt-edited')).toBeVisible();
+    await expect(page.getByTestId('prompt-editor')).toContainText(line);
+    await shoot(page, testInfo, 'page-summaries-edited');
+
+    await page.getByTestId('run-summary').click();
+    await expect(page.getByTestId('run-status')).toHaveText(/Done/);
+    const row = page.getByTestId('run-row');
+    await expect(row).toHaveCount(1);
+    await expect(row.getByTestId('run-edited')).toBeVisible();
+
+    await row.getByTestId('run-delete').click();
+    await expect(page.getByTestId('run-row')).toHaveCount(0);
+    await page.getByTestId('runs-undo').click();
+    await expect(page.getByTestId('run-row')).toHaveCount(1);
+    await expect(page.getByTestId('runs-notice')).toContainText('Restored');
+    await shoot(page, testInfo, 'page-summaries-undo');
+  });
 });
