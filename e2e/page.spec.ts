@@ -170,6 +170,8 @@ test.describe('the page', () => {
     await expect(page.getByTestId('session-header')).toBeVisible();
     await page.getByTestId('summaries-toggle').click();
     await expect(page.getByTestId('point-select')).toBeVisible();
+    // Readable at 720 px high (the setup column once squeezed it to nothing), and for people.
+    await expect(page.getByTestId('preset-source')).toBeVisible();
     await expect(page.getByTestId('preset-source')).toHaveAttribute('data-fidelity', 'verbatim-with-gaps');
     await expect(page.getByTestId('preset-source')).not.toContainText('shared/reference');
     await expect(page.getByTestId('builtin-honours')).toContainText(
