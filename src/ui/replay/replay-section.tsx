@@ -17,7 +17,10 @@ import { formatOrdinal } from '../../engine/query/numbering';
 // beyond the thresholds, the knob sweep, and the open event card.
 
 function outcomeText(o: RealOutcome): string {
-  const where = o.afterApiCall === undefined ? 'before the first call' : `after call ${o.afterApiCall}`;
+  const where =
+    o.afterApiCall === undefined
+      ? 'before the first call'
+      : `after ${formatOrdinal('api-call', o.afterApiCall)}`;
   switch (o.status) {
     case 'matched':
       return `${where}: reproduced at the same call`;
@@ -270,7 +273,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
               }}
             >
               {e.kind === 'compact' ? '◆' : e.kind === 'microcompact' ? 'μ' : e.kind === 'reset' ? '↺' : '!'}{' '}
-              {e.afterApiCall}
+              {e.afterApiCall + 1}
             </button>
           ))}
         </div>
