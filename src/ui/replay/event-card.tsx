@@ -12,7 +12,7 @@ import { replayRequestQuery } from './replay-queries';
 import { SESSION_MEMORY_PREVIEW_LINES } from './replay-knobs';
 import { useReplayStore } from './replay-store';
 import { useSessionMemory } from './use-replay';
-import { formatOrdinal } from '../../engine/query/numbering';
+import { formatOrdinal, formatPlural } from '../../engine/query/numbering';
 
 // One replay event: before and after, what it cleared or summarized, what a compaction would
 // send to the summarizer (built in the worker from the full records) and what comes back after it.
@@ -51,8 +51,8 @@ function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: 
   return (
     <div className="replay-request" data-testid="replay-request" data-tokens={r.estimatedTokens}>
       <p className="muted small">
-        {r.messages.length} messages from entries {r.fromEntryIndex}–{r.uptoEntryIndex} ({r.dropped.length}{' '}
-        dropped by the filter), prompt “{r.variant}”:{' '}
+        {formatPlural(r.messages.length, 'message')} from entries {r.fromEntryIndex}–{r.uptoEntryIndex} (
+        {r.dropped.length} dropped by the filter), prompt “{r.variant}”:{' '}
         <b className="mono">~{formatCount(r.estimatedTokens)} tokens</b> by Claude Code’s estimate.
       </p>
       <details>
@@ -210,8 +210,8 @@ export function ReplayEventCard({
             <>
               <dt>cleared</dt>
               <dd>
-                {event.clearedToolIds?.length} results, −{formatCount(event.savedTokens)} tok (Claude Code’s
-                estimate {formatCount(event.estimatedSavedTokens)})
+                {formatPlural(event.clearedToolIds?.length ?? 0, 'result')}, −{formatCount(event.savedTokens)}{' '}
+                tok (Claude Code’s estimate {formatCount(event.estimatedSavedTokens)})
               </dd>
             </>
           )}

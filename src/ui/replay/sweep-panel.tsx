@@ -161,7 +161,7 @@ function SweepTable({
       <table className="sweep-table mono">
         <thead>
           <tr>
-            <th>value</th>
+            <th>{result.unit === 'tokens' ? 'value (tokens)' : 'value'}</th>
             <th title="Simulated compactions (summaries)">compactions</th>
             <th title="Tool-result clearings (microcompact)">clearings</th>
             <th title="Real auto-compactions reproduced within the comparison's tolerance">matched</th>
