@@ -97,6 +97,17 @@ test.describe('the page', () => {
 
     await page.keyboard.press('Escape');
     await expect(card).toHaveCount(0);
+
+    // A replay event card, from its chip (numbered from 1, as the card's API call is).
+    const chip = page.getByTestId('replay-event-chip').first();
+    const afterCall = Number(await chip.getAttribute('data-after-call'));
+    await expect(chip).toContainText(String(afterCall + 1));
+    await chip.click();
+    const eventCard = page.getByTestId('replay-event-card');
+    await expect(eventCard).toContainText(`after API call ${afterCall + 1}`);
+    await page.keyboard.press('Escape');
+    await expect(eventCard).toHaveCount(0);
+    await expect(chip).toBeFocused();
   });
 
   test('a new session opens at its start, with no selection and no card', async ({ page }, testInfo) => {
