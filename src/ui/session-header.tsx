@@ -78,7 +78,7 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
           {tools.length > TOP_TOOLS && <span className="muted">+{tools.length - TOP_TOOLS}</span>}
         </span>
         <Stat
-          label="compactions"
+          label={summary.compactions.length === 1 ? 'compaction' : 'compactions'}
           value={formatCount(summary.compactions.length)}
           title={`${auto} auto, ${manual} manual, ${micro} microcompact`}
           testId="stat-compactions"
@@ -87,7 +87,12 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
           ({auto} auto · {manual} manual · {micro} μ)
         </span>
         <Stat label="peak context" value={formatTokensShort(summary.peakContextTokens)} />
-        {subagentFiles > 0 && <Stat label="subagent files" value={formatCount(subagentFiles)} />}
+        {subagentFiles > 0 && (
+          <Stat
+            label={subagentFiles === 1 ? 'subagent file' : 'subagent files'}
+            value={formatCount(subagentFiles)}
+          />
+        )}
         <button
           type="button"
           className={`stat stat-button ${summary.issueCounts.error > 0 ? 'has-errors' : ''}`}
@@ -95,7 +100,7 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
           onClick={() => setPanel('issues')}
         >
           <span className="stat-value">{formatCount(issues)}</span>{' '}
-          <span className="stat-label">parse issues</span>
+          <span className="stat-label">{issues === 1 ? 'parse issue' : 'parse issues'}</span>
         </button>
       </div>
     </section>
