@@ -11,18 +11,24 @@ interface Layer {
 const layers: Layer[] = [];
 let listening = false;
 
+/**
+ * Writing in a multi-line box (the prompt editor, a textarea) is not a request to close a card
+ * elsewhere; a dialog's own box is. One-line fields (search, the sweep's range) let Escape through.
+ */
+function isWritingOutsideDialog(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  const writing = target.isContentEditable || target instanceof HTMLTextAreaElement;
+  return writing && target.closest('dialog') === null;
+}
+
 function onKeyDown(event: KeyboardEvent): void {
   // A widget that handles Escape itself (Monaco's suggest box, an inline rename box) says so.
   if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
+  if (isWritingOutsideDialog(event.target)) return;
   const top = layers[layers.length - 1];
   if (!top) return;
   event.preventDefault();
   top.close();
-}
-
-/** How many layers are open (for tests). */
-export function getEscapeDepth(): number {
-  return layers.length;
 }
 
 /**
