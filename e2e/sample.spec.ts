@@ -62,7 +62,7 @@ test.describe('the bundled sample', () => {
     await page.getByTestId('compaction-card-close').click();
     await page.getByTestId('search-input').fill('');
     const subagentRow = page.locator('[data-testid="transcript-row"][data-depth="1"]').first();
-    await page.getByTestId('filter-all').click(); // none
+    await page.getByTestId('filter-all').click(); // every kind; the next chip shows only its own
     await page.getByTestId('filter-tool-call').click();
     await page.getByTestId('filter-assistant-text').click();
     const list = page.getByTestId('transcript-list');

@@ -141,11 +141,11 @@ test('summaries: edit, run built-in and Anthropic (streamed), errors, reload, di
   await shoot(page, testInfo, 'summaries-3-anthropic-done');
   // count_tokens gives the request's exact size once a key is set.
   await page.getByTestId('count-exact').click();
-  await expect(page.getByTestId('request-tokens')).toContainText(/[\d,]+ exact/);
+  await expect(page.getByTestId('request-tokens')).toContainText(/[\d,]+ tokens \(provider's count\)/);
   expect(mock.requests.some((r) => r.path === '/v1/messages/count_tokens')).toBe(true);
   // The count is stored in the run that sent this request (not in the built-in one).
   await expect(page.getByTestId('run-exact')).toHaveCount(1);
-  const exactText = /([\d,]+) exact/.exec(
+  const exactText = /([\d,]+) tokens \(provider's count\)/.exec(
     (await page.getByTestId('request-tokens').textContent()) ?? '',
   )?.[1];
   await expect(page.getByTestId('run-exact')).toHaveText(`${exactText} exact`);

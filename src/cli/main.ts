@@ -6,6 +6,7 @@ import { createNodeFileSource } from './node-source';
 import { REPLAY_USAGE, replayCommand } from './replay';
 import { SUMMARIZE_USAGE, summarize } from './summarize';
 import { escapeJsonText, escapeTerminalText } from './terminal-text';
+import { formatOrdinal, formatOrdinalTitle } from '../engine/query/numbering';
 
 const USAGE = `compactlab — see and replay how AI coding agents compact their context
 
@@ -50,13 +51,13 @@ function renderInspect(report: InspectReport): string {
     `  tool pairs: ${report.toolPairs.matched} matched, ${report.toolPairs.unmatchedUses} without result, ${report.toolPairs.unmatchedResults} results without call`,
   );
   lines.push('', `Compactions (${report.compactions.length}):`);
-  for (const c of report.compactions) {
+  for (const [i, c] of report.compactions.entries()) {
     const what =
       c.kind === 'compact'
         ? `${fmt(c.preTokens)} → ${fmt(c.postTokens)} tokens`
         : `saved ${fmt(c.tokensSaved)} tokens, cleared ${c.clearedToolIds?.length ?? 0} tool results`;
     lines.push(
-      `  line ${c.line}  ${c.kind} (${c.trigger})  ${what}  after API call ${c.apiCallBefore ?? '—'}`,
+      `  ${formatOrdinalTitle('compaction', i, report.compactions.length)}  line ${c.line}  ${c.kind} (${c.trigger})  ${what}  after ${c.apiCallBefore === undefined ? 'no API call' : formatOrdinal('api-call', c.apiCallBefore, report.apiCalls.length)}`,
     );
     const call = c.compactionCall;
     if (call) {

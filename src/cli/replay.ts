@@ -8,6 +8,7 @@ import type { SummaryModelId } from '../engine/replay/summary-size';
 import {
   computeSweep,
   getSweepableKnobs,
+  getSweepScore,
   MAX_SWEEP_STEPS,
   type SweepRange,
   type SweepResult,
@@ -16,6 +17,7 @@ import { DEFAULT_STRATEGY_ID, getStrategy } from '../engine/strategies/registry'
 import { getSessionInfo } from '../engine/strategies/types';
 import { estimateTextTokens } from '../engine/tokens/estimate';
 import { createNodeFileSource } from './node-source';
+import { formatOrdinal } from '../engine/query/numbering';
 
 // `compactlab replay`: the same engine code as the app's replay, on the command line.
 
@@ -158,6 +160,8 @@ function parseSweepArg(arg: string, strategyId: string): SweepRange | string {
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
+const formatF1 = (f1: number | undefined): string => (f1 === undefined ? '-' : f1.toFixed(2));
+
 /** One line per swept value. */
 export function formatSweepLines(sweep: SweepResult): string[] {
   return sweep.points.map((p) =>
@@ -167,10 +171,13 @@ export function formatSweepLines(sweep: SweepResult): string[] {
       `clearings ${p.events.microcompact}`,
       p.events.blocked > 0 ? `blocked ${p.events.blocked}` : '',
       `matched ${p.matchedReal}/${p.expectedReal}`,
+      `extra ${p.extraSimulated}`,
+      `missed ${p.expectedReal - p.matchedReal}`,
+      `F1 ${formatF1(getSweepScore(p).f1)}`,
       `peak ${fmt(p.peakContextTokens)}`,
       `summarized ${fmt(p.summarizedTokens)}`,
       `summaries ${fmt(p.summaryTokens)}`,
-      `first ${p.firstCompactApiCall === undefined ? '-' : `call ${p.firstCompactApiCall}`}`,
+      `first ${p.firstCompactApiCall === undefined ? '-' : formatOrdinal('api-call', p.firstCompactApiCall)}`,
     ]
       .filter(Boolean)
       .join('  '),

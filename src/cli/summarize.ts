@@ -20,8 +20,9 @@ import { createNodeFileSource } from './node-source';
 export const SUMMARIZE_USAGE = `  compactlab summarize <session.jsonl> [subagent files…] --at <api-call index | c<N> | compaction uuid>
         [--preset <id>] [--prompt-file <file>] [--instructions <text>] [--summarizer builtin|anthropic|openai|recorded]
         [--model <id>] [--base-url <url>] [--max-tokens <n>] [--temperature <t>] [--keep-from <api call>] [--json]
-      Summarize the span a compaction would replace at that point (after API call N, or a real
-      compaction) and score which facts the summary kept. Anthropic reads ANTHROPIC_API_KEY,
+      Summarize the span a compaction would replace at that point (after an API call, or a real
+      compaction) and score which facts the summary kept. --at and --keep-from take 0-based
+      indices, as in --json output: "API call 12" in text is index 11, c0 is "compaction 1". Anthropic reads ANTHROPIC_API_KEY,
       openai reads OPENAI_API_KEY (optional for local servers); keys are never printed.
       Presets: ${PROMPT_PRESETS.map((p) => p.id).join(', ')}.`;
 

@@ -61,6 +61,10 @@ function EmptyState() {
       ) : (
         <>
           <h1>Drop a Claude Code transcript here</h1>
+          <p data-testid="empty-what">
+            CompactLab shows how an AI coding agent's context filled up, where it was compacted and what the
+            summaries kept, and replays the session with other compaction settings.
+          </p>
           <p className="muted">
             A session is{' '}
             <span className="mono">~/.claude/projects/&lt;project&gt;/&lt;session&gt;.jsonl</span>, plus its{' '}

@@ -129,7 +129,7 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
           {tools.length > TOP_TOOLS && <span className="muted">+{tools.length - TOP_TOOLS}</span>}
         </span>
         <Stat
-          label="compactions"
+          label={summary.compactions.length === 1 ? 'compaction' : 'compactions'}
           value={formatCount(summary.compactions.length)}
           title={`${auto} auto, ${manual} manual, ${micro} microcompact`}
           testId="stat-compactions"
@@ -140,7 +140,7 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
         <Stat label="peak context" value={formatTokensShort(summary.peakContextTokens)} />
         {subagentFiles > 0 && (
           <Stat
-            label="subagent files"
+            label={subagentFiles === 1 ? 'subagent file' : 'subagent files'}
             value={formatCount(subagentFiles)}
             title={subagentLogs
               .map((f) => `${f.agentType ?? f.role}${f.agentDescription ? `: ${f.agentDescription}` : ''}`)
@@ -155,7 +155,7 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
           onClick={() => setPanel('issues')}
         >
           <span className="stat-value">{formatCount(issues)}</span>{' '}
-          <span className="stat-label">parse issues</span>
+          <span className="stat-label">{issues === 1 ? 'parse issue' : 'parse issues'}</span>
         </button>
       </div>
     </section>

@@ -50,6 +50,9 @@ describe('prompt presets', () => {
       expect(preset.source).toMatch(/shared\/(reference|research)\//);
       // A preset written from a documented shape says so in its source note.
       if (preset.fidelity === 'own-words') expect(preset.source).toMatch(/wording is CompactLab's/);
+      // What people read names no file, path or minified identifier.
+      expect(preset.description.length).toBeGreaterThan(40);
+      expect(preset.description).not.toMatch(/[`\\]|\w\/\w|\.(ts|md|txt)\b|\$[A-Z]/);
     },
   );
 

@@ -133,7 +133,9 @@ describe('compactlab replay --sweep', () => {
       'autocompactPctOverride=60',
       'autocompactPctOverride=40',
     ]);
-    expect(lines[0]).toMatch(/compactions \d+ {2}clearings \d+ {2}matched \d+\/\d+ {2}peak [\d,]+/);
+    expect(lines[0]).toMatch(
+      /compactions \d+ {2}clearings \d+ {2}matched \d+\/\d+ {2}extra \d+ {2}missed \d+ {2}F1 [\d.-]+ {2}peak [\d,]+/,
+    );
     const json = await run('--sweep', 'autocompactPctOverride=90:50:2', '--json');
     const parsed = JSON.parse(json.text) as { knob: string; points: { value: number }[] };
     expect(parsed.knob).toBe('autocompactPctOverride');

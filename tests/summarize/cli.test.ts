@@ -33,7 +33,7 @@ describe('compactlab summarize', () => {
   it('prints the span, the request, the built-in summary and its retention score', async () => {
     const { code, text } = await run(['--at', 'c0']);
     expect(code).toBe(0);
-    expect(text).toMatch(/^Span: compaction 0 \(auto\)/);
+    expect(text).toMatch(/^Span: compaction 1 \(auto\)/);
     expect(text).toContain('Request: preset claude-code-full');
     expect(text).toContain('Summarizer: builtin');
     expect(text).toContain(LAST_REQUEST);

@@ -26,6 +26,8 @@ export const ANTHROPIC_SDK: PromptPreset = {
   label: 'Anthropic TS SDK · compactionControl (our wording)',
   family: 'anthropic-sdk',
   fidelity: 'own-words',
+  description:
+    "The default summary prompt of the Anthropic TypeScript SDK's compaction control: task overview, current state, important discoveries, next steps, context to preserve.",
   source:
     "Shape of anthropics/anthropic-sdk-typescript src/lib/tools/CompactionControl.ts DEFAULT_SUMMARY_PROMPT as described in ../shared/research/ANCHORS.md §2.1 (Task Overview · Current State · Important Discoveries · Next Steps · Context to Preserve, in <summary>; summary max tokens 4,096). The wording is CompactLab's. The same five parts appear in Claude Code's sub-agent continuation prompt.",
   prompt: PROMPT,

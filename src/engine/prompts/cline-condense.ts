@@ -31,6 +31,8 @@ export const CLINE_CONDENSE: PromptPreset = {
   label: 'Cline · condense (/compact, /smol)',
   family: 'cline',
   fidelity: 'verbatim',
+  description:
+    "Cline's /compact (/smol) instruction. Cline sends it inside its agent conversation under its own system prompt; here a one-line system prompt stands in.",
   source:
     'Cline src/core/prompts/commands.ts `condenseToolResponse()`, as quoted in ../shared/reference/cline-compact-implementation.md ("Manual Compact Tool Response"). Cline substitutes it for the /compact command inside its normal agent conversation; CompactLab uses a one-line system prompt instead of Cline\'s agent prompt.',
   prompt: PROMPT,

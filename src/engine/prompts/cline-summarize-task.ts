@@ -30,6 +30,8 @@ export const CLINE_SUMMARIZE_TASK: PromptPreset = {
   label: 'Cline · summarize_task (auto-condense)',
   family: 'cline',
   fidelity: 'verbatim',
+  description:
+    "Cline's automatic condense when the context fills. Cline sends it inside its agent conversation under its own system prompt; here a one-line system prompt stands in.",
   source:
     'Cline src/core/prompts/contextManagement.ts `summarizeTask()`, as quoted in ../shared/reference/cline-compact-implementation.md ("Summarize Task Prompt"). Cline sends it as a user message inside its normal agent conversation, under its full agent system prompt; CompactLab uses a one-line system prompt instead.',
   prompt: PROMPT,

@@ -21,6 +21,8 @@ export const CODEX: PromptPreset = {
   label: 'Codex CLI · checkpoint handoff (our wording)',
   family: 'codex',
   fidelity: 'own-words',
+  description:
+    'A handoff note in the shape Codex CLI documents: goal, progress and decisions, constraints, remaining steps, critical data. Codex then keeps recent user messages beside the summary.',
   source:
     'Shape of openai/codex codex-rs/core/templates/compact/prompt.md as described in ../shared/research/ANCHORS.md §2.1 (goal, progress & decisions, constraints/preferences, remaining steps, critical data). The wording is CompactLab\'s; Codex\'s own text is not reproduced. Codex then prefixes the summary with summary_prefix.md ("Another language model started to solve this problem…") and keeps up to 20,000 tokens of recent user messages beside it.',
   prompt: PROMPT,

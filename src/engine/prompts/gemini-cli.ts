@@ -33,6 +33,8 @@ export const GEMINI_CLI: PromptPreset = {
   label: 'Gemini CLI · state snapshot (our wording)',
   family: 'gemini-cli',
   fidelity: 'own-words',
+  description:
+    'A state snapshot in the shape Gemini CLI documents: a scratchpad, then goal, constraints, knowledge, artifacts, file state, recent actions and task state as XML.',
   source:
     'Shape of google-gemini/gemini-cli packages/core/src/context/chatCompressionService.ts and prompts/snippets.ts as described in ../shared/research/ANCHORS.md §2.1 (system prompt with anti-injection rules; <scratchpad>, then <state_snapshot> with overall_goal, active_constraints, key_knowledge, artifact_trail, file_system_state, recent_actions, task_state). The wording is CompactLab\'s; the verification "probe" turn is not simulated.',
   prompt: PROMPT,

@@ -29,6 +29,8 @@ export const OPENCODE: PromptPreset = {
   label: 'OpenCode · continuation prompt (our wording)',
   family: 'opencode',
   fidelity: 'own-words',
+  description:
+    'A continuation prompt in the shape OpenCode documents: goal, instructions, discoveries, what was accomplished, relevant files.',
   source:
     'Shape of anomalyco/opencode packages/opencode/src/session/compaction.ts as described in ../shared/research/ANCHORS.md §2.1 (Goal · Instructions · Discoveries · Accomplished · Relevant files/directories; opening "Provide a detailed prompt for continuing our conversation above…"). The rest of the wording is CompactLab\'s. OpenCode stores the answer as an assistant message marked summary:true and then sends an automatic "continue".',
   prompt: PROMPT,

@@ -32,6 +32,8 @@ export const ROO: PromptPreset = {
   label: 'Roo Code · condense (our wording)',
   family: 'roo',
   fidelity: 'own-words',
+  description:
+    'A condense prompt in the shape Roo Code documents: summarization only, no tools; an analysis, then a nine-section summary.',
   source:
     'Shape of RooCodeInc/Roo-Code src/core/condense/index.ts (SUMMARY_PROMPT) and src/shared/support-prompt.ts (CONDENSE template) as described in ../shared/research/ANCHORS.md §2.1: a system prompt saying "summarization only, no tools; exclude this message from intent" and a nine-section template, <analysis> then <summary>. The wording is CompactLab\'s.',
   prompt: PROMPT,

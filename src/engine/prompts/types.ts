@@ -54,15 +54,22 @@ export type PresetOutput =
   /** Markdown headings. */
   | { kind: 'markdown' };
 
+export type PresetFidelity = 'verbatim' | 'verbatim-with-gaps' | 'own-words';
+
 export interface PromptPreset {
   id: string;
   label: string;
   family: PresetFamily;
   /**
-   * Where the text comes from. `verbatim`: copied from the named reference; `own-words`: only the
-   * shape (sections, order, output format) is documented, the wording is CompactLab's.
+   * Where the text comes from. `verbatim`: copied from the named reference; `verbatim-with-gaps`:
+   * copied, but the reference elides parts (kept as marked gaps or filled from a sibling prompt);
+   * `own-words`: only the shape (sections, order, output format) is documented, the wording is
+   * CompactLab's.
    */
-  fidelity: 'verbatim' | 'own-words';
+  fidelity: PresetFidelity;
+  /** For people, shown in the Summaries view: no file paths, no minified identifiers. */
+  description: string;
+  /** For maintainers: the reference file and section the text was taken from. */
   source: string;
   /** The prompt sent as the last user message. */
   prompt: string;

@@ -45,6 +45,8 @@ export interface SweepPoint {
   /** Real auto-compactions reproduced within the comparison's tolerance, of `expectedReal`. */
   matchedReal: number;
   expectedReal: number;
+  /** Simulated auto-compactions with no real counterpart (the comparison's `counts.extra`). */
+  extraSimulated: number;
   peakContextTokens: TokenCount;
   /** Sum of what the simulated compactions summarized (`spanTokens`). */
   summarizedTokens: TokenCount;
@@ -60,6 +62,25 @@ export interface SweepResult {
   unit?: KnobSpec['unit'];
   points: SweepPoint[];
   computeMs: number;
+}
+
+export interface SweepScore {
+  matched: number;
+  /** Fired with no real counterpart (false positives). */
+  extra: number;
+  /** Real ones not reproduced (false negatives). */
+  missed: number;
+  /** F1 = 2·matched / (2·matched + extra + missed), in [0, 1]; undefined with nothing to score. */
+  f1?: number;
+}
+
+/** How well a value reproduces the log: recall and precision at once (23 fired for 3 real is not 3/3). */
+export function getSweepScore(point: SweepPoint): SweepScore {
+  const matched = point.matchedReal;
+  const extra = point.extraSimulated;
+  const missed = point.expectedReal - point.matchedReal;
+  const denominator = 2 * matched + extra + missed;
+  return { matched, extra, missed, f1: denominator === 0 ? undefined : (2 * matched) / denominator };
 }
 
 /** The sweepable knobs of a strategy. */
@@ -154,6 +175,7 @@ export async function computeSweep(
       events,
       matchedReal: result.comparison.reproduced,
       expectedReal: result.comparison.expected,
+      extraSimulated: result.comparison.counts.extra,
       peakContextTokens,
       summarizedTokens,
       summaryTokens,

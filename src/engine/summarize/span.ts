@@ -1,5 +1,6 @@
 import { getSpanStart, isMainThreadEntry } from '../compact/build-request';
 import type { Compaction, Session } from '../types';
+import { formatOrdinal } from '../query/numbering';
 
 // Where a compaction happens and which entries it replaces. Two kinds of point: a real
 // compaction recorded in the transcript, or "right after API call N" (the span a compaction
@@ -53,7 +54,7 @@ export function getCompactionSpan(session: Session, point: CompactionPoint): Com
       uptoEntryIndex: upto,
       compactionIndex: point.compactionIndex,
       contextTokensBefore: before?.contextTokens,
-      label: `compaction ${point.compactionIndex} (${compaction.trigger}) at line ${compaction.line}`,
+      label: `${formatOrdinal('compaction', point.compactionIndex)} (${compaction.trigger}) at line ${compaction.line}`,
     };
   }
   const call = session.apiCalls[point.apiCallIndex];
@@ -81,7 +82,7 @@ export function getCompactionSpan(session: Session, point: CompactionPoint): Com
     fromEntryIndex: getSpanStart(session, upto),
     uptoEntryIndex: upto,
     contextTokensBefore: call.contextTokens,
-    label: `after API call ${point.apiCallIndex}`,
+    label: `after ${formatOrdinal('api-call', point.apiCallIndex)}`,
   };
 }
 

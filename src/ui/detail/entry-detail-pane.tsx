@@ -9,6 +9,7 @@ import { KIND_TAGS } from '../transcript/transcript-row';
 import { BlockView } from './block-view';
 import { RawJsonView } from './raw-json-view';
 import { VisibleText } from '../common/visible-text';
+import { formatOrdinal } from '../../engine/query/numbering';
 
 type Tab = 'blocks' | 'raw';
 
@@ -106,7 +107,7 @@ function EntryBlocks({ sessionId, entryIndex }: { sessionId: SessionId; entryInd
           <>
             <dt>API call</dt>
             <dd>
-              #{apiCall.index + 1} · context {formatCount(apiCall.contextTokens)} (Δ{' '}
+              {formatOrdinal('api-call', apiCall.index)} · context {formatCount(apiCall.contextTokens)} (Δ{' '}
               {formatDelta(apiCall.deltaTokens)}) · in {formatCount(apiCall.usage.inputTokens)} · cache write{' '}
               {formatCount(apiCall.usage.cacheCreationInputTokens)} · cache read{' '}
               {formatCount(apiCall.usage.cacheReadInputTokens)} · out{' '}

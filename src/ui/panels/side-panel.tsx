@@ -5,6 +5,7 @@ import { type SidePanel as Panel, useUiStore } from '../store';
 import { CompactionCard } from '../timeline/compaction-card';
 import { IssuesPanel } from './issues-panel';
 import { TokensPanel } from './tokens-panel';
+import { formatOrdinalTitle } from '../../engine/query/numbering';
 
 export function SidePanel({ sessionId, summary }: { sessionId: SessionId; summary: SessionSummary }) {
   const panel = useUiStore((s) => s.panel);
@@ -44,7 +45,7 @@ export function SidePanel({ sessionId, summary }: { sessionId: SessionId; summar
             className="on compaction-tab"
             data-testid="tab-compaction"
           >
-            Compaction #{openCompaction + 1}
+            {formatOrdinalTitle('compaction', openCompaction)}
           </button>
         )}
       </div>

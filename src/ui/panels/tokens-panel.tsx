@@ -33,7 +33,7 @@ export function TokensPanel({ sessionId }: { sessionId: SessionId }) {
         )}
       </p>
       <div className="tok-row tok-header mono">
-        <span>#</span>
+        <span title="API call number, as in “API call 12” elsewhere">#</span>
         <span>time</span>
         <span title="Context tokens the API reported">real</span>
         <span title="Claude Code estimate of all messages since the last compaction">est.</span>
@@ -75,7 +75,7 @@ function TokenRow({
       data-testid="token-row"
       onClick={() => onSelect(table.firstEntryIndex[row]!)}
     >
-      <span className="muted">{row + 1}</span>
+      <span className="muted">{(table.callIndex[row] ?? row) + 1}</span>
       <span className="muted">{formatClock(table.timestampMs[row])}</span>
       <span>{formatCount(table.contextTokens[row])}</span>
       <span className="est">{formatCount(table.estimatedContextTokens[row])}</span>

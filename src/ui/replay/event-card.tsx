@@ -4,6 +4,7 @@ import { formatTokenProvenance } from '../../engine/replay/provenance';
 import type { ReplayEvent } from '../../engine/replay/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
+import { useEscapeLayer } from '../common/use-escape';
 import { useUiStore } from '../store';
 import { useSuppliedSummarySizes } from '../summaries/summary-sizes';
 import { describeReplayEvent } from './replay-overlay';
@@ -12,6 +13,7 @@ import { SESSION_MEMORY_PREVIEW_LINES } from './replay-knobs';
 import { useReplayStore } from './replay-store';
 import { useSessionMemory } from './use-replay';
 import { markHiddenChars, VisibleText } from '../common/visible-text';
+import { formatOrdinal, formatPlural } from '../../engine/query/numbering';
 
 // One replay event: before and after, what it cleared or summarized, what a compaction would
 // send to the summarizer (built in the worker from the full records) and what comes back after it.
@@ -50,8 +52,8 @@ function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: 
   return (
     <div className="replay-request" data-testid="replay-request" data-tokens={r.estimatedTokens}>
       <p className="muted small">
-        {r.messages.length} messages from entries {r.fromEntryIndex}–{r.uptoEntryIndex} ({r.dropped.length}{' '}
-        dropped by the filter), prompt “{r.variant}”:{' '}
+        {formatPlural(r.messages.length, 'message')} from entries {r.fromEntryIndex}–{r.uptoEntryIndex} (
+        {r.dropped.length} dropped by the filter), prompt “{r.variant}”:{' '}
         <b className="mono">~{formatCount(r.estimatedTokens)} tokens</b> by Claude Code’s estimate.
       </p>
       <details>
@@ -137,6 +139,7 @@ export function ReplayEventCard({
   const close = useReplayStore((s) => s.openEventCard);
   const selectEntry = useUiStore((s) => s.selectEntry);
   const restored = event.restored;
+  useEscapeLayer(() => close(undefined));
   return (
     <aside
       className="replay-card"
@@ -145,7 +148,10 @@ export function ReplayEventCard({
       data-event-index={index}
     >
       <header>
-        <span className="card-title">{describeReplayEvent(event)}</span>
+        <span className="card-title">
+          {describeReplayEvent(event)}{' '}
+          <span className="muted small">{formatOrdinal('replay-event', index)}</span>
+        </span>
         <button
           type="button"
           className="btn link card-close"
@@ -207,15 +213,15 @@ export function ReplayEventCard({
             <>
               <dt>cleared</dt>
               <dd>
-                {event.clearedToolIds?.length} results, −{formatCount(event.savedTokens)} tok (Claude Code’s
-                estimate {formatCount(event.estimatedSavedTokens)})
+                {formatPlural(event.clearedToolIds?.length ?? 0, 'result')}, −{formatCount(event.savedTokens)}{' '}
+                tok (Claude Code’s estimate {formatCount(event.estimatedSavedTokens)})
               </dd>
             </>
           )}
           {event.realCompactionIndex !== undefined && (
             <>
               <dt>in the log</dt>
-              <dd>compaction #{event.realCompactionIndex}</dd>
+              <dd>{formatOrdinal('compaction', event.realCompactionIndex)}</dd>
             </>
           )}
         </dl>

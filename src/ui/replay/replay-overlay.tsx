@@ -7,6 +7,7 @@ import { useUiStore } from '../store';
 import { type ChartGeometry, xToPx, yToPx } from '../timeline/geometry';
 import { useReplayStore } from './replay-store';
 import { useReplayRun } from './use-replay';
+import { formatOrdinal } from '../../engine/query/numbering';
 
 // The simulated context over the real one on the timeline, and one marker per replay event
 // along the bottom of the chart. Calls are placed by their index in `session.apiCalls`.
@@ -28,13 +29,13 @@ const EVENT_GLYPHS: Record<ReplayEvent['kind'], string> = {
 export function describeReplayEvent(e: ReplayEvent): string {
   switch (e.kind) {
     case 'compact':
-      return `Replay: ${e.mechanism} compaction (${e.trigger}) after call ${e.afterApiCall} · ${formatCount(e.preTokens)} → ${formatCount(e.postTokens)} tokens`;
+      return `Replay: ${e.mechanism} compaction (${e.trigger}) after ${formatOrdinal('api-call', e.afterApiCall)} · ${formatCount(e.preTokens)} → ${formatCount(e.postTokens)} tokens`;
     case 'microcompact':
-      return `Replay: microcompact after call ${e.afterApiCall} · cleared ${e.clearedToolIds?.length ?? 0} results, −${formatCount(e.savedTokens)} tokens`;
+      return `Replay: microcompact after ${formatOrdinal('api-call', e.afterApiCall)} · cleared ${e.clearedToolIds?.length ?? 0} results, −${formatCount(e.savedTokens)} tokens`;
     case 'reset':
-      return `Replay: the log's manual compaction after call ${e.afterApiCall} · continues from the log's ${formatCount(e.postTokens)} tokens`;
+      return `Replay: the log's manual compaction after ${formatOrdinal('api-call', e.afterApiCall)} · continues from the log's ${formatCount(e.postTokens)} tokens`;
     case 'blocked':
-      return `Replay: ${formatCount(e.preTokens)} tokens reach the blocking limit after call ${e.afterApiCall}`;
+      return `Replay: ${formatCount(e.preTokens)} tokens reach the blocking limit after ${formatOrdinal('api-call', e.afterApiCall)}`;
   }
 }
 

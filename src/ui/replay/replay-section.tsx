@@ -11,12 +11,16 @@ import { useReplayStore } from './replay-store';
 import { SweepPanel } from './sweep-panel';
 import { useDebouncedRunParams, useReplayKnobs, useReplayRun, useReplaySetup } from './use-replay';
 import './replay.css';
+import { formatOrdinal } from '../../engine/query/numbering';
 
 // The replay strip under the timeline: on/off, how the replay compares with the log, the knobs
 // beyond the thresholds, the knob sweep, and the open event card.
 
 function outcomeText(o: RealOutcome): string {
-  const where = o.afterApiCall === undefined ? 'before the first call' : `after call ${o.afterApiCall}`;
+  const where =
+    o.afterApiCall === undefined
+      ? 'before the first call'
+      : `after ${formatOrdinal('api-call', o.afterApiCall)}`;
   switch (o.status) {
     case 'matched':
       return `${where}: reproduced at the same call`;
@@ -61,7 +65,7 @@ function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
           <ul className="mono small">
             {c.outcomes.map((o) => (
               <li key={o.compactionIndex} className={`outcome-${o.status}`}>
-                log #{o.compactionIndex} {o.kind} ({o.trigger}) {outcomeText(o)}
+                {formatOrdinal('compaction', o.compactionIndex)} {o.kind} ({o.trigger}) {outcomeText(o)}
                 {o.eventIndex !== undefined && (
                   <button
                     type="button"
@@ -76,7 +80,7 @@ function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
             ))}
             {c.extraEventIndices.map((i) => (
               <li key={`extra-${i}`} className="outcome-extra">
-                replay event #{i} has no real counterpart{' '}
+                {formatOrdinal('replay-event', i)} has no real counterpart{' '}
                 <button type="button" className="btn link small" onClick={() => openEventCard(i)}>
                   event
                 </button>
@@ -269,7 +273,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
               }}
             >
               {e.kind === 'compact' ? '◆' : e.kind === 'microcompact' ? 'μ' : e.kind === 'reset' ? '↺' : '!'}{' '}
-              {e.afterApiCall}
+              {e.afterApiCall + 1}
             </button>
           ))}
         </div>

@@ -2,9 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useUiStore } from '../store';
 import { replayRunQuery } from './replay-queries';
 import { NO_RUN_PARAMS, useReplayStore } from './replay-store';
+import { formatOrdinal } from '../../engine/query/numbering';
 
-// A badge on transcript rows the replay changed: tool results it cleared, entries it summarized.
-// Reads the run the timeline shows from the query cache (never starts one).
+// A quiet mark on transcript rows the replay changed (tool results it cleared, entries it
+// summarized): a small glyph after the real text, its words shown on hover or selection, so the
+// transcript reads as it was first. Reads the run the timeline shows from the query cache.
 
 type Mark = { kind: 'cleared'; event: number } | { kind: 'summarized' } | undefined;
 
@@ -29,13 +31,15 @@ export function ReplayRowMark({ entryIndex }: { entryIndex: number }) {
     <span
       className="replay-row-mark cleared"
       data-testid="replay-row-cleared"
-      title={`The replay clears this tool result (event #${mark.event})`}
+      title={`The replay clears this tool result (${formatOrdinal('replay-event', mark.event)})`}
     >
-      sim cleared
+      <span aria-hidden>◆</span>
+      <span className="mark-label"> sim cleared</span>
     </span>
   ) : (
     <span className="replay-row-mark summarized" title="The replay summarizes this entry away">
-      sim summarized
+      <span aria-hidden>◇</span>
+      <span className="mark-label"> sim summarized</span>
     </span>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
   DEFAULT_SWEEP_STEPS,
+  getSweepScore,
   MAX_SWEEP_STEPS,
   type SweepPoint,
   type SweepProgress,
@@ -9,7 +10,9 @@ import {
 } from '../../engine/replay/sweep';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
+import { formatOrdinal, formatPlural } from '../../engine/query/numbering';
 import { formatCount, formatTokensShort } from '../common/format';
+import { useEscapeLayer } from '../common/use-escape';
 import { ProgressBar } from '../top-bar/load-progress';
 import { replaySweepQuery } from './replay-queries';
 import { type ReplaySweepParams, useReplayStore } from './replay-store';
@@ -17,8 +20,9 @@ import { useReplayKnobs } from './use-replay';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
 
 // The knob sweep: the replay re-run in the worker for each value of one numeric knob, shown as a
-// line chart (compactions fired, real ones matched) and a table. A value's button sets the knob,
-// so the main replay shows it. Run freezes the other knobs; Cancel aborts the worker's loop.
+// line chart (compactions fired, real ones matched) and a table scored by precision and recall
+// (matched, extra, missed, F1; the best value marked). A value's button sets the knob, so the
+// main replay shows it. Run freezes the other knobs; Cancel aborts the worker's loop.
 
 const CHART_WIDTH_PX = 380;
 const CHART_HEIGHT_PX = 150;
@@ -30,12 +34,43 @@ function formatValue(value: number, unit: KnobSpec['unit']): string {
   return formatCount(value);
 }
 
+/** A value with its unit in words, for titles: "20,000 tokens", "80%". */
+function formatValueLong(value: number, unit: KnobSpec['unit']): string {
+  if (unit === 'percent') return `${value}%`;
+  if (unit === 'tokens') return `${formatCount(value)} tokens`;
+  return formatCount(value);
+}
+
+/** The axis title: the knob's label, and its unit when the ticks do not show it. */
+function getAxisTitle(spec: KnobSpec | undefined, knob: string): string {
+  const label = spec?.label ?? knob;
+  return spec?.unit === 'tokens' ? `${label} (tokens)` : label;
+}
+
+/** Index of the point with the highest F1 (the first on ties); undefined when none has a score. */
+function getBestPoint(points: SweepPoint[]): number | undefined {
+  let best: number | undefined;
+  let bestF1 = -1;
+  for (const [i, p] of points.entries()) {
+    const f1 = getSweepScore(p).f1;
+    if (f1 !== undefined && f1 > bestF1) {
+      bestF1 = f1;
+      best = i;
+    }
+  }
+  return best;
+}
+
+const formatF1 = (f1: number | undefined) => (f1 === undefined ? '–' : f1.toFixed(2));
+
 function SweepChart({
   result,
+  axisTitle,
   current,
   onPick,
 }: {
   result: SweepResult;
+  axisTitle: string;
   current: KnobValue;
   onPick: (value: number) => void;
 }) {
@@ -60,7 +95,7 @@ function SweepChart({
       height={CHART_HEIGHT_PX}
       viewBox={`0 0 ${CHART_WIDTH_PX} ${CHART_HEIGHT_PX}`}
       role="img"
-      aria-label={`Compactions fired and real ones matched for each value of ${result.knob}`}
+      aria-label={`Compactions fired and real ones matched for each value of ${axisTitle}`}
     >
       {yTicks.map((t) => (
         <g key={t}>
@@ -76,8 +111,14 @@ function SweepChart({
       <text className="sweep-axis" x={CHART_WIDTH_PX - PAD.right} y={CHART_HEIGHT_PX - 6} textAnchor="end">
         {formatValue(xMax, unit)}
       </text>
-      <text className="sweep-axis" x={PAD.left + innerW / 2} y={CHART_HEIGHT_PX - 6} textAnchor="middle">
-        {result.knob}
+      <text
+        className="sweep-axis"
+        data-testid="sweep-axis-title"
+        x={PAD.left + innerW / 2}
+        y={CHART_HEIGHT_PX - 6}
+        textAnchor="middle"
+      >
+        {axisTitle}
       </text>
       {typeof current === 'number' && current >= xMin && current <= xMax && (
         <line className="sweep-current" x1={x(current)} x2={x(current)} y1={PAD.top} y2={PAD.top + innerH} />
@@ -95,7 +136,7 @@ function SweepChart({
           onClick={() => onPick(p.value)}
         >
           <title>
-            {`${formatValue(p.value, unit)}: ${p.events.compact} compactions, ${p.matchedReal}/${p.expectedReal} real matched`}
+            {`${formatValueLong(p.value, unit)}: ${formatPlural(p.events.compact, 'compaction')} fired, ${p.matchedReal} of ${p.expectedReal} real matched, ${p.extraSimulated} extra`}
           </title>
         </circle>
       ))}
@@ -105,22 +146,30 @@ function SweepChart({
 
 function SweepTable({
   result,
+  label,
   current,
   onPick,
 }: {
   result: SweepResult;
+  label: string;
   current: KnobValue;
   onPick: (value: number) => void;
 }) {
+  const best = getBestPoint(result.points);
   return (
     <div className="sweep-table-wrap">
       <table className="sweep-table mono">
         <thead>
           <tr>
-            <th>value</th>
+            <th>{result.unit === 'tokens' ? 'value (tokens)' : 'value'}</th>
             <th title="Simulated compactions (summaries)">compactions</th>
             <th title="Tool-result clearings (microcompact)">clearings</th>
             <th title="Real auto-compactions reproduced within the comparison's tolerance">matched</th>
+            <th title="Simulated auto-compactions with no real one near them">extra</th>
+            <th title="Real auto-compactions the replay did not reproduce">missed</th>
+            <th title="F1 = 2·matched / (2·matched + extra + missed): 1 is every real one and nothing else">
+              F1
+            </th>
             <th title="Peak simulated context">peak</th>
             <th title="Tokens summarized, all compactions">summarized</th>
             <th title="Summary tokens produced">summaries</th>
@@ -128,35 +177,53 @@ function SweepTable({
           </tr>
         </thead>
         <tbody>
-          {result.points.map((p) => (
-            <tr
-              key={p.value}
-              data-testid="sweep-row"
-              data-value={p.value}
-              data-compactions={p.events.compact}
-              className={current === p.value ? 'current' : undefined}
-            >
-              <td>
-                <button
-                  type="button"
-                  className="btn link small"
-                  title={`Set ${result.knob} to ${p.value}`}
-                  onClick={() => onPick(p.value)}
-                >
-                  {formatValue(p.value, result.unit)}
-                </button>
-              </td>
-              <td>{p.events.compact}</td>
-              <td>{p.events.microcompact}</td>
-              <td>
-                {p.matchedReal}/{p.expectedReal}
-              </td>
-              <td>{formatTokensShort(p.peakContextTokens)}</td>
-              <td>{formatTokensShort(p.summarizedTokens)}</td>
-              <td>{formatTokensShort(p.summaryTokens)}</td>
-              <td>{p.firstCompactApiCall ?? '–'}</td>
-            </tr>
-          ))}
+          {result.points.map((p, i) => {
+            const score = getSweepScore(p);
+            return (
+              <tr
+                key={p.value}
+                data-testid="sweep-row"
+                data-value={p.value}
+                data-compactions={p.events.compact}
+                data-f1={score.f1 ?? ''}
+                data-best={i === best ? 'true' : undefined}
+                className={
+                  [current === p.value ? 'current' : '', i === best ? 'best' : ''].join(' ').trim() ||
+                  undefined
+                }
+              >
+                <td>
+                  <button
+                    type="button"
+                    className="btn link small"
+                    title={`Set ${label} to ${formatValueLong(p.value, result.unit)}`}
+                    onClick={() => onPick(p.value)}
+                  >
+                    {formatValue(p.value, result.unit)}
+                  </button>
+                </td>
+                <td>{p.events.compact}</td>
+                <td>{p.events.microcompact}</td>
+                <td>
+                  {p.matchedReal} of {p.expectedReal}
+                </td>
+                <td>{score.extra}</td>
+                <td>{score.missed}</td>
+                <td title={i === best ? 'Best F1 of the sweep' : undefined}>
+                  {formatF1(score.f1)}
+                  {i === best ? ' ★' : ''}
+                </td>
+                <td>{formatTokensShort(p.peakContextTokens)}</td>
+                <td>{formatTokensShort(p.summarizedTokens)}</td>
+                <td>{formatTokensShort(p.summaryTokens)}</td>
+                <td>
+                  {p.firstCompactApiCall === undefined
+                    ? '–'
+                    : formatOrdinal('api-call', p.firstCompactApiCall)}
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
@@ -202,6 +269,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
   const setKnob = useReplayStore((s) => s.setKnob);
   const supplied = useSuppliedSummaryTokens(sessionId);
   const queryClient = useQueryClient();
+  useEscapeLayer(() => setSweepOpen(false));
 
   const initial =
     sweep?.range.knob ?? numeric.find((s) => s.key === 'autocompactPctOverride')?.key ?? numeric[0]?.key;
@@ -266,6 +334,9 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
     setSweep(undefined);
   };
   const current = result ? knobs?.[result.knob] : undefined;
+  const resultSpec = result ? numeric.find((s) => s.key === result.knob) : undefined;
+  const bestIndex = result ? getBestPoint(result.points) : undefined;
+  const bestPoint = bestIndex === undefined ? undefined : result?.points[bestIndex];
   const fraction = progress && progress.total > 0 ? progress.done / progress.total : undefined;
 
   return (
@@ -336,16 +407,32 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
       {result && result.points.length > 0 && (
         <div className="sweep-result">
           <div className="sweep-figure">
-            <SweepChart result={result} current={current} onPick={(v) => setKnob(result.knob, v)} />
+            <SweepChart
+              result={result}
+              axisTitle={getAxisTitle(resultSpec, result.knob)}
+              current={current}
+              onPick={(v) => setKnob(result.knob, v)}
+            />
             <div className="sweep-legend small">
               <span className="fired">— compactions fired</span>
               <span className="matched">— real ones matched (of {result.points[0]!.expectedReal})</span>
+              {bestPoint && (
+                <span data-testid="sweep-best">
+                  best F1 {formatF1(getSweepScore(bestPoint).f1)} at{' '}
+                  {formatValueLong(bestPoint.value, result.unit)}
+                </span>
+              )}
               <span className="muted">
                 {result.points.length} runs · {formatCount(Math.max(1, result.computeMs))} ms
               </span>
             </div>
           </div>
-          <SweepTable result={result} current={current} onPick={(v) => setKnob(result.knob, v)} />
+          <SweepTable
+            result={result}
+            label={resultSpec?.label ?? result.knob}
+            current={current}
+            onPick={(v) => setKnob(result.knob, v)}
+          />
         </div>
       )}
     </div>

@@ -1,6 +1,7 @@
 import './monaco-setup';
 import { DiffEditor, Editor } from '@monaco-editor/react';
 import { useEffect, useRef, useState } from 'react';
+import { useColorScheme } from '../common/use-color-scheme';
 import type { monaco } from './monaco-setup';
 
 // The Monaco editors of the Summaries view, in their own lazily loaded chunk.
@@ -19,14 +20,20 @@ export interface PromptEditorProps {
   onChange: (value: string) => void;
 }
 
+/** Monaco's built-in theme for the page's scheme. */
+function useMonacoTheme(): string {
+  return useColorScheme() === 'light' ? 'vs' : 'vs-dark';
+}
+
 /** The summarization prompt, editable. */
 export function PromptEditor({ value, onChange }: PromptEditorProps) {
+  const theme = useMonacoTheme();
   return (
     <div className="monaco-box" data-testid="prompt-editor">
       <Editor
         value={value}
         language="markdown"
-        theme="vs-dark"
+        theme={theme}
         onChange={(next) => onChange(next ?? '')}
         options={{ ...COMMON, lineNumbers: 'on' }}
         loading={<div className="muted pad">Loading editor…</div>}
@@ -45,12 +52,13 @@ export function ReadOnlyViewer({
   language: string;
   testId: string;
 }) {
+  const theme = useMonacoTheme();
   return (
     <div className="monaco-box" data-testid={testId}>
       <Editor
         value={value}
         language={language}
-        theme="vs-dark"
+        theme={theme}
         options={{ ...COMMON, readOnly: true, lineNumbers: 'off', folding: true }}
         loading={<div className="muted pad">Loading editor…</div>}
       />
@@ -68,6 +76,7 @@ export interface TextDiffProps {
 
 /** Two texts side by side or inline, optionally folding the unchanged regions away. */
 export function TextDiff({ original, modified, inline, onlyChanges, onChanges }: TextDiffProps) {
+  const theme = useMonacoTheme();
   const [changes, setChanges] = useState<number | undefined>();
   const editorRef = useRef<monaco.editor.IStandaloneDiffEditor>(null);
   useEffect(() => {
@@ -92,7 +101,7 @@ export function TextDiff({ original, modified, inline, onlyChanges, onChanges }:
         original={original}
         modified={modified}
         language="markdown"
-        theme="vs-dark"
+        theme={theme}
         options={{
           ...COMMON,
           readOnly: true,

@@ -4,12 +4,20 @@ import { PROMPT_PRESETS } from '../../engine/prompts/registry';
 import { formatCount, formatDateTime } from '../common/format';
 import { CompareView, formatRunDuration } from './compare-view';
 import { RetentionBadge } from './retention-view';
-import { deleteRuns, importRuns, renameRun, type SummaryRun, serializeRuns, setRunStarred } from './runs-db';
+import {
+  deleteRuns,
+  importRuns,
+  renameRun,
+  type SummaryRun,
+  saveRun,
+  serializeRuns,
+  setRunStarred,
+} from './runs-db';
 import { RUNS_QUERY_KEY, summaryRunsQuery } from './summaries-queries';
 import { type SortKey, useSummariesStore } from './summaries-store';
 
 // Every stored run: sortable, filterable by transcript, preset and summarizer; rename, star,
-// delete, export and import; tick two or more to compare them.
+// delete (with undo), export and import; tick two or more to compare them.
 
 function sortValue(run: SummaryRun, key: SortKey): number | string {
   switch (key) {
@@ -22,6 +30,15 @@ function sortValue(run: SummaryRun, key: SortKey): number | string {
     default:
       return run[key];
   }
+}
+
+/** The run's prompt or system prompt differs from its preset's (false for a preset this build lacks). */
+export function isEditedPrompt(run: SummaryRun): boolean {
+  const preset = PROMPT_PRESETS.find((p) => p.id === run.settings.presetId);
+  return (
+    preset !== undefined &&
+    (run.settings.prompt !== preset.prompt || run.settings.systemPrompt !== preset.systemPrompt)
+  );
 }
 
 function download(name: string, text: string): void {
@@ -38,8 +55,25 @@ export function RunsSection({ contentHash }: { contentHash: string }) {
   const s = useSummariesStore();
   const runs = useQuery(summaryRunsQuery());
   const fileInput = useRef<HTMLInputElement>(null);
-  const [notice, setNotice] = useState<{ kind: 'info' | 'error'; text: string }>();
+  const [notice, setNotice] = useState<{ kind: 'info' | 'error'; text: string; undo?: SummaryRun[] }>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: RUNS_QUERY_KEY });
+  /** Deletes at once and offers Undo (the runs are kept in memory until the next notice). */
+  const remove = async (gone: SummaryRun[]) => {
+    await deleteRuns(gone.map((r) => r.id));
+    const ids = new Set(gone.map((r) => r.id));
+    s.set({ selectedRunIds: s.selectedRunIds.filter((id) => !ids.has(id)) });
+    setNotice({
+      kind: 'info',
+      text: `Deleted ${gone.length === 1 ? `“${gone[0]!.name}”` : `${gone.length} runs`}.`,
+      undo: gone,
+    });
+    await refresh();
+  };
+  const undo = async (gone: SummaryRun[]) => {
+    for (const run of gone) await saveRun(run);
+    setNotice({ kind: 'info', text: `Restored ${gone.length === 1 ? 'the run' : `${gone.length} runs`}.` });
+    await refresh();
+  };
 
   const visible = useMemo(() => {
     const list = (runs.data ?? []).filter(
@@ -173,11 +207,7 @@ export function RunsSection({ contentHash }: { contentHash: string }) {
           className="btn small danger"
           data-testid="delete-selected"
           disabled={selected.length === 0}
-          onClick={async () => {
-            await deleteRuns(selected.map((r) => r.id));
-            s.set({ selectedRunIds: [] });
-            await refresh();
-          }}
+          onClick={() => void remove(selected)}
         >
           Delete selected
         </button>
@@ -189,6 +219,19 @@ export function RunsSection({ contentHash }: { contentHash: string }) {
           role="status"
         >
           {notice.text}
+          {notice.undo && (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="btn link small"
+                data-testid="runs-undo"
+                onClick={() => void undo(notice.undo!)}
+              >
+                Undo
+              </button>
+            </>
+          )}
         </div>
       )}
       <div className="runs-scroll">
@@ -217,6 +260,7 @@ export function RunsSection({ contentHash }: { contentHash: string }) {
                 run={run}
                 selected={s.selectedRunIds.includes(run.id)}
                 onChanged={refresh}
+                onDelete={() => void remove([run])}
               />
             ))}
             {visible.length === 0 && (
@@ -236,7 +280,17 @@ export function RunsSection({ contentHash }: { contentHash: string }) {
   );
 }
 
-function RunRow({ run, selected, onChanged }: { run: SummaryRun; selected: boolean; onChanged: () => void }) {
+function RunRow({
+  run,
+  selected,
+  onChanged,
+  onDelete,
+}: {
+  run: SummaryRun;
+  selected: boolean;
+  onChanged: () => void;
+  onDelete: () => void;
+}) {
   const toggleRun = useSummariesStore((s) => s.toggleRun);
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(run.name);
@@ -287,6 +341,7 @@ function RunRow({ run, selected, onChanged }: { run: SummaryRun; selected: boole
             onKeyDown={(e) => {
               if (e.key === 'Enter') void commit();
               if (e.key === 'Escape') {
+                e.preventDefault(); // handled here: the Escape stack leaves the open layer alone
                 setName(run.name);
                 setEditing(false);
               }
@@ -308,7 +363,18 @@ function RunRow({ run, selected, onChanged }: { run: SummaryRun; selected: boole
         </div>
       </td>
       <td className="small">{run.point.label}</td>
-      <td className="small mono">{run.settings.presetId}</td>
+      <td className="small mono">
+        {run.settings.presetId}
+        {isEditedPrompt(run) && (
+          <div
+            className="edited-mark"
+            data-testid="run-edited"
+            title="Run with a prompt edited from the preset"
+          >
+            edited prompt
+          </div>
+        )}
+      </td>
       <td className="small">
         {run.summarizer.kind}
         <div className="muted mono">{run.summarizer.model}</div>
@@ -338,11 +404,7 @@ function RunRow({ run, selected, onChanged }: { run: SummaryRun; selected: boole
           className="btn link small"
           aria-label={`Delete ${run.name}`}
           data-testid="run-delete"
-          onClick={async () => {
-            await deleteRuns([run.id]);
-            if (selected) toggleRun(run.id);
-            onChanged();
-          }}
+          onClick={onDelete}
         >
           ✕
         </button>

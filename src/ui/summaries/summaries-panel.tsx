@@ -27,6 +27,9 @@ import {
 } from './summaries-queries';
 import { type SummarizerChoice, useSummariesStore } from './summaries-store';
 import { SecretInput } from './secret-input';
+import { formatOrdinal, formatOrdinalTitle, formatPlural } from '../../engine/query/numbering';
+import type { PresetFidelity } from '../../engine/prompts/types';
+import { parsePromptSections } from '../../engine/prompts/sections';
 
 // The Summaries view: pick a compaction point and a prompt, see the exact request, run a
 // summarizer, keep every run, compare them.
@@ -68,10 +71,16 @@ function resolvePoint(info: SummariesInfo, point: CompactionPoint | undefined): 
   return call ? { kind: 'api-call', apiCallIndex: call.index } : undefined;
 }
 
+const FIDELITY_LABELS: Record<PresetFidelity, string> = {
+  verbatim: 'Verbatim',
+  'verbatim-with-gaps': 'Verbatim where published, with gaps marked',
+  'own-words': 'Our wording of a documented shape',
+};
+
 export function describePoint(info: SummariesInfo, point: CompactionPoint): string {
-  if (point.kind === 'api-call') return `after API call ${point.apiCallIndex}`;
+  if (point.kind === 'api-call') return `after ${formatOrdinal('api-call', point.apiCallIndex)}`;
   const c = info.compactions.find((x) => x.compactionIndex === point.compactionIndex);
-  return `compaction ${point.compactionIndex}${c ? ` (${c.trigger}) at line ${c.line}` : ''}`;
+  return `${formatOrdinal('compaction', point.compactionIndex)}${c ? ` (${c.trigger}) at line ${c.line}` : ''}`;
 }
 
 /** The provider's exact token count of one request (by identity), or why it failed. */
@@ -172,6 +181,11 @@ function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesI
         stale={previewSettings !== settings}
         exact={exact}
         onExact={onExact}
+        logPreTokens={
+          point.kind === 'compaction'
+            ? info.compactions.find((c) => c.compactionIndex === point.compactionIndex)?.preTokens
+            : undefined
+        }
       />
       <OutputColumn
         sessionId={sessionId}
@@ -194,6 +208,7 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
   const s = useSummariesStore();
   const keys = useKeyStore();
   const preset = requirePreset(s.presetId);
+  const edited = s.prompt !== preset.prompt || s.systemPrompt !== preset.systemPrompt;
   return (
     <section className="summaries-setup" aria-label="Summary settings">
       <label className="field">
@@ -207,7 +222,7 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
             <optgroup label="Real compactions in the transcript">
               {info.compactions.map((c) => (
                 <option key={c.compactionIndex} value={`c:${c.compactionIndex}`}>
-                  Compaction {c.compactionIndex} ({c.trigger}) · line {c.line}
+                  {formatOrdinalTitle('compaction', c.compactionIndex)} ({c.trigger}) · line {c.line}
                   {c.preTokens ? ` · ${formatCount(c.preTokens)} tokens` : ''}
                 </option>
               ))}
@@ -216,7 +231,7 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
           <optgroup label="After API call (what a compaction there would replace)">
             {info.apiCalls.map((c) => (
               <option key={c.index} value={`a:${c.index}`}>
-                After API call {c.index} · {formatCount(c.contextTokens)} tokens
+                After {formatOrdinal('api-call', c.index)} · {formatCount(c.contextTokens)} tokens
               </option>
             ))}
           </optgroup>
@@ -232,17 +247,25 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
           {PROMPT_PRESETS.map((p) => (
             <option key={p.id} value={p.id}>
               {p.label}
+              {s.edits[p.id] ? ' · edited' : ''}
             </option>
           ))}
         </select>
       </label>
-      <p className="muted small preset-source" data-testid="preset-source">
-        {preset.fidelity === 'verbatim' ? 'Verbatim. ' : 'Our wording of a documented shape. '}
-        {preset.source}
+      {edited && (
+        <p className="small edited-mark" data-testid="prompt-edited">
+          Prompt edited from the preset (kept if you pick another preset).{' '}
+          <button type="button" className="btn link small" data-testid="prompt-reset" onClick={s.resetPrompt}>
+            Reset to the preset
+          </button>
+        </p>
+      )}
+      <p className="muted small preset-source" data-testid="preset-source" data-fidelity={preset.fidelity}>
+        <b>{FIDELITY_LABELS[preset.fidelity]}.</b> {preset.description}
       </p>
       {preset.variant === 'partial' && (
         <label className="field">
-          <span>Recent portion starts at API call</span>
+          <span>Recent portion starts at</span>
           <select
             value={s.keepFromApiCallIndex ?? ''}
             onChange={(e) =>
@@ -255,7 +278,7 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
             <option value="">middle of the span</option>
             {info.apiCalls.map((c) => (
               <option key={c.index} value={c.index}>
-                {c.index}
+                {formatOrdinalTitle('api-call', c.index)}
               </option>
             ))}
           </select>
@@ -330,6 +353,7 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
           </label>
         ))}
       </fieldset>
+      {s.summarizer === 'builtin' && <BuiltinHonours prompt={s.prompt} presetId={s.presetId} />}
       {s.summarizer === 'anthropic' && (
         <div className="provider">
           {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is SecretInput, rendered inside. */}
@@ -397,6 +421,20 @@ function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPo
   );
 }
 
+/** What the built-in summarizer takes from the prompt (summarize/builtin.ts): headings and shape only. */
+function BuiltinHonours({ prompt, presetId }: { prompt: string; presetId: string }) {
+  const preset = requirePreset(presetId);
+  const sections = useMemo(() => parsePromptSections(prompt, preset.sections), [prompt, preset]);
+  return (
+    <div className="muted small builtin-honours" data-testid="builtin-honours">
+      The built-in summarizer follows the prompt’s section headings (
+      {formatPlural(sections.length, 'section')}: {sections.map((x) => x.heading).join(' · ')}) and the
+      preset’s output shape, and fills each from the transcript’s structure. It does not follow the rest of
+      the wording, the system prompt, the temperature or the output cap.
+    </div>
+  );
+}
+
 function PromptColumn(props: {
   prepared: import('../../engine/summarize/session-ops').SummariesPrepared | undefined;
   preparing: boolean;
@@ -404,6 +442,8 @@ function PromptColumn(props: {
   stale: boolean;
   exact: ExactCount | undefined;
   onExact: (count: ExactCount) => void;
+  /** The log's own context size at this compaction (`compactMetadata.preTokens`). */
+  logPreTokens?: number;
 }) {
   const s = useSummariesStore();
   const keys = useKeyStore();
@@ -427,11 +467,20 @@ function PromptColumn(props: {
         </TabButton>
         <span className="request-size mono small" data-testid="request-tokens">
           {props.prepared
-            ? `${formatCount(props.prepared.request.messages.length)} messages · ≈${formatCount(props.prepared.estimatedTokens)} tokens (chars / 4)`
+            ? `Request: ${formatPlural(props.prepared.request.messages.length, 'message')} · ${
+                exactForThis?.tokens !== undefined
+                  ? `${formatCount(exactForThis.tokens)} tokens (provider's count)`
+                  : `≈${formatCount(props.prepared.estimatedTokens)} tokens (chars / 4)`
+              }`
             : props.error
               ? ''
               : 'building the request…'}
-          {exactForThis?.tokens !== undefined && ` · ${formatCount(exactForThis.tokens)} exact`}
+          {props.logPreTokens !== undefined && (
+            <span className="muted" title="The context size the log recorded at this compaction (preTokens)">
+              {' '}
+              · the log’s preTokens {formatCount(props.logPreTokens)}
+            </span>
+          )}
           {(props.preparing || props.stale) && props.prepared && ' · updating…'}
         </span>
         {s.summarizer === 'anthropic' && keys.anthropicKey && request && (

@@ -45,13 +45,20 @@ export interface SummariesState {
   diffInline: boolean;
   diffOnlyChanges: boolean;
   compareTarget: CompareTarget;
+  /** Prompt edits of the presets not shown now, by preset id: picking another preset keeps them. */
+  edits: Record<string, { prompt: string; systemPrompt: string }>;
 
   setOpen(open: boolean): void;
   setPoint(point: CompactionPoint | undefined): void;
   choosePreset(presetId: string): void;
+  /** Back to the preset's own prompt and system prompt. */
+  resetPrompt(): void;
   set(
     patch: Partial<
-      Omit<SummariesState, 'set' | 'setOpen' | 'setPoint' | 'choosePreset' | 'toggleRun' | 'setSort'>
+      Omit<
+        SummariesState,
+        'set' | 'setOpen' | 'setPoint' | 'choosePreset' | 'resetPrompt' | 'toggleRun' | 'setSort'
+      >
     >,
   ): void;
   toggleRun(id: string): void;
@@ -81,18 +88,30 @@ export const useSummariesStore = create<SummariesState>()((set) => ({
   diffInline: false,
   diffOnlyChanges: false,
   compareTarget: 'summary',
+  edits: {},
 
   setOpen: (open) => set({ open }),
   setPoint: (point) => set({ point }),
-  choosePreset: (presetId) => {
-    const next = requirePreset(presetId);
-    set({
-      presetId,
-      prompt: next.prompt,
-      systemPrompt: next.systemPrompt,
-      maxOutputTokens: next.maxOutputTokens,
-    });
-  },
+  choosePreset: (presetId) =>
+    set((s) => {
+      const current = requirePreset(s.presetId);
+      const next = requirePreset(presetId);
+      const { [presetId]: kept, ...edits } = s.edits;
+      if (s.prompt !== current.prompt || s.systemPrompt !== current.systemPrompt)
+        edits[s.presetId] = { prompt: s.prompt, systemPrompt: s.systemPrompt };
+      return {
+        presetId,
+        prompt: kept?.prompt ?? next.prompt,
+        systemPrompt: kept?.systemPrompt ?? next.systemPrompt,
+        maxOutputTokens: next.maxOutputTokens,
+        edits,
+      };
+    }),
+  resetPrompt: () =>
+    set((s) => {
+      const preset = requirePreset(s.presetId);
+      return { prompt: preset.prompt, systemPrompt: preset.systemPrompt };
+    }),
   set: (patch) => set(patch),
   toggleRun: (id) =>
     set((s) => ({

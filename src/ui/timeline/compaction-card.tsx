@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { SessionId } from '../../worker/protocol';
 import { formatClock, formatCount, formatDuration } from '../common/format';
-import { compactionDetailQuery } from '../queries';
+import { useEscapeLayer } from '../common/use-escape';
+import { compactionDetailQuery, sessionSummaryQuery } from '../queries';
 import { useUiStore } from '../store';
 import { markerColor } from './timeline';
 import { VisibleText } from '../common/visible-text';
+import { formatOrdinalTitle, formatPlural } from '../../engine/query/numbering';
 
 export function CompactionCard({
   sessionId,
@@ -16,12 +18,13 @@ export function CompactionCard({
   const { data, error, isPending } = useQuery(compactionDetailQuery(sessionId, compactionIndex));
   const close = useUiStore((s) => s.openCompactionCard);
   const selectEntry = useUiStore((s) => s.selectEntry);
+  useEscapeLayer(() => close(undefined));
+  const total = useQuery(sessionSummaryQuery(sessionId)).data?.compactions.length;
   const c = data?.compaction;
+  const ordinal = formatOrdinalTitle('compaction', compactionIndex, total);
   const title = c
-    ? c.kind === 'microcompact'
-      ? `Microcompact · ${c.trigger}`
-      : `Compaction · ${c.trigger}`
-    : 'Compaction';
+    ? `${ordinal} · ${c.kind === 'microcompact' ? 'microcompact' : 'full'} · ${c.trigger}`
+    : ordinal;
 
   return (
     <aside className="compaction-card" data-testid="compaction-card" data-kind={c?.kind} aria-label={title}>
@@ -98,7 +101,7 @@ export function CompactionCard({
                   {formatCount(c.postTokens)} tok
                 </dd>
                 <dt>cleared</dt>
-                <dd>{formatCount(data.clearedTools.length)} tool results</dd>
+                <dd>{formatPlural(data.clearedTools.length, 'tool result')}</dd>
               </>
             )}
           </dl>

@@ -12,6 +12,7 @@ import { createGeometry, pxToX, xToPx, yToPx } from './geometry';
 import { ReplayOverlay, ReplayPointLine } from '../replay/replay-overlay';
 import { useThresholdKnobs } from '../replay/use-knobs';
 import { KnobsBar } from './knobs-bar';
+import { formatOrdinalTitle } from '../../engine/query/numbering';
 
 const CHART_HEIGHT_PX = 190;
 /** Markers closer than this share a row only if they do not overlap. */
@@ -211,7 +212,8 @@ function describeCall(series: TimelineSeries, x: number, autoCompact: number) {
   return (
     <>
       <div>
-        call #{x + 1} {time && <span className="muted">{time}</span>}
+        {formatOrdinalTitle('api-call', series.callIndex[x] ?? x)}{' '}
+        {time && <span className="muted">{time}</span>}
       </div>
       <div>
         context <b>{formatCount(tokens)}</b> tok

@@ -1,14 +1,25 @@
 import { useEffect, useRef, useState } from 'react';
+import { useEscapeLayer } from '../common/use-escape';
 
-/** A modal text box for pasting JSONL; uses <dialog> so Escape and focus trapping come for free. */
+/** A modal text box for pasting JSONL; <dialog> traps focus, the Escape stack closes it. */
 export function PasteDialog({ onClose, onLoad }: { onClose: () => void; onLoad: (text: string) => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [text, setText] = useState('');
+  useEscapeLayer(onClose);
   useEffect(() => {
     ref.current?.showModal();
   }, []);
   return (
-    <dialog ref={ref} className="paste-dialog" data-testid="paste-dialog" onClose={onClose}>
+    <dialog
+      ref={ref}
+      className="paste-dialog"
+      data-testid="paste-dialog"
+      onClose={onClose}
+      onCancel={(e) => {
+        // Escape goes through the stack (use-escape.ts), so a layer under the dialog stays open.
+        e.preventDefault();
+      }}
+    >
       <form
         method="dialog"
         onSubmit={(e) => {

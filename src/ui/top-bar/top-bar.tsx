@@ -5,6 +5,7 @@ import { fetchSampleFiles } from '../load/sample';
 import { useUiStore } from '../store';
 import { LoadProgress } from './load-progress';
 import { PasteDialog } from './paste-dialog';
+import { ThemeToggle } from './theme-toggle';
 
 /** Files from an <input> or a drop, named by their relative path when a folder was given. */
 export function toLoadFiles(files: Iterable<File>) {
@@ -74,6 +75,7 @@ export function TopBar() {
         ) : null}
       </div>
       <span className="hint">Drop a transcript (and its subagent files) anywhere</span>
+      <ThemeToggle />
       {pasteOpen && (
         <PasteDialog
           onClose={() => setPasteOpen(false)}

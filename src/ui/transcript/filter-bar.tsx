@@ -1,14 +1,39 @@
 import { useEffect, useState } from 'react';
-import { ALL_FILTER_KINDS, FILTER_KINDS } from '../../engine/query/entry-kinds';
+import { ALL_FILTER_KINDS, FILTER_KINDS, type FilterKind } from '../../engine/query/entry-kinds';
+import { formatPlural } from '../../engine/query/numbering';
 import type { FullTextProgress } from '../../worker/protocol';
 import { useUiStore } from '../store';
 
 const SEARCH_DEBOUNCE_MS = 180;
 
-/** `scan`: a full-text scan under way (its progress; 0 of 0 bytes before the first report). */
-export function FilterBar({ shown, scan }: { shown?: number; scan?: FullTextProgress }) {
+/**
+ * The chips' model: "All" shows every kind; a chip turns its kind on (the first one from "All"
+ * shows only that kind), clicking it again turns it off, and turning the last one off is "All".
+ */
+export function getNextFilterKinds(current: readonly FilterKind[], kind: FilterKind): FilterKind[] {
+  if (current.length === ALL_FILTER_KINDS.length) return [kind];
+  if (!current.includes(kind)) {
+    const next = [...current, kind];
+    return next.length === ALL_FILTER_KINDS.length ? [...ALL_FILTER_KINDS] : next;
+  }
+  const next = current.filter((k) => k !== kind);
+  return next.length === 0 ? [...ALL_FILTER_KINDS] : next;
+}
+
+/**
+ * `shown`: rows the filter keeps; `total`: rows with no filter.
+ * `scan`: a full-text scan under way (its progress; 0 of 0 bytes before the first report).
+ */
+export function FilterBar({
+  shown,
+  total,
+  scan,
+}: {
+  shown?: number;
+  total?: number;
+  scan?: FullTextProgress;
+}) {
   const filterKinds = useUiStore((s) => s.filterKinds);
-  const toggle = useUiStore((s) => s.toggleFilterKind);
   const setFilterKinds = useUiStore((s) => s.setFilterKinds);
   const search = useUiStore((s) => s.search);
   const setSearch = useUiStore((s) => s.setSearch);
@@ -65,12 +90,13 @@ export function FilterBar({ shown, scan }: { shown?: number; scan?: FullTextProg
           className={`filter-chip ${all ? 'on' : ''}`}
           data-testid="filter-all"
           aria-pressed={all}
-          onClick={() => setFilterKinds(all ? [] : [...ALL_FILTER_KINDS])}
+          title="Show every kind of entry"
+          onClick={() => setFilterKinds([...ALL_FILTER_KINDS])}
         >
           All
         </button>
         {FILTER_KINDS.map(({ kind, label }) => {
-          const on = filterKinds.includes(kind);
+          const on = !all && filterKinds.includes(kind);
           return (
             <button
               type="button"
@@ -78,7 +104,8 @@ export function FilterBar({ shown, scan }: { shown?: number; scan?: FullTextProg
               className={`filter-chip kind-${kind} ${on ? 'on' : ''}`}
               data-testid={`filter-${kind}`}
               aria-pressed={on}
-              onClick={() => toggle(kind)}
+              title={on ? `Stop showing ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+              onClick={() => setFilterKinds(getNextFilterKinds(filterKinds, kind))}
             >
               {label}
             </button>
@@ -86,8 +113,10 @@ export function FilterBar({ shown, scan }: { shown?: number; scan?: FullTextProg
         })}
       </fieldset>
       {shown !== undefined && (
-        <span className="muted small mono" data-testid="row-count">
-          {shown.toLocaleString('en-US')} rows
+        <span className="muted small mono" data-testid="row-count" data-shown={shown}>
+          {total === undefined || (shown === total && all && search.trim() === '')
+            ? formatPlural(shown, 'row')
+            : `${shown.toLocaleString('en-US')} of ${formatPlural(total, 'row')}`}
         </span>
       )}
     </div>

@@ -1,6 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useCallback, useMemo, useState } from 'react';
-import { getRowFilterKey, type RowFilter } from '../../engine/query/row-filter';
+import { DEFAULT_ROW_FILTER, getRowFilterKey, type RowFilter } from '../../engine/query/row-filter';
 import type { FullTextProgress, SessionId } from '../../worker/protocol';
 import { VirtualList } from '../common/virtual-list';
 import { ROW_PAGE_SIZE, rowIndexQuery, rowPageQuery } from '../queries';
@@ -9,6 +9,9 @@ import { FilterBar } from './filter-bar';
 import { PlaceholderRow, TranscriptRow } from './transcript-row';
 
 export const ROW_HEIGHT_PX = 22;
+
+/** Every row: the denominator of the row count. */
+const NO_FILTER: RowFilter = DEFAULT_ROW_FILTER;
 
 export function TranscriptPane({ sessionId }: { sessionId: SessionId }) {
   const filterKinds = useUiStore((s) => s.filterKinds);
@@ -24,6 +27,7 @@ export function TranscriptPane({ sessionId }: { sessionId: SessionId }) {
     ...rowIndexQuery(sessionId, filter, (progress) => setScan({ key: filterKey, progress })),
     placeholderData: (previous) => previous,
   });
+  const totalQuery = useQuery(rowIndexQuery(sessionId, NO_FILTER));
   const indices = indexQuery.data?.indices;
   const count = indices?.length ?? 0;
   const scanning = indexQuery.isFetching && fullText && search.trim() !== '';
@@ -33,12 +37,14 @@ export function TranscriptPane({ sessionId }: { sessionId: SessionId }) {
     <section className="transcript-pane">
       <FilterBar
         shown={indices ? count : undefined}
+        total={totalQuery.data?.indices.length}
         scan={scanning ? (scanProgress ?? { bytesRead: 0, totalBytes: 0 }) : undefined}
       />
       {indexQuery.error ? (
         <div className="panel-message error">{indexQuery.error.message}</div>
       ) : (
         <TranscriptList
+          key={sessionId}
           sessionId={sessionId}
           filter={indexQuery.isPlaceholderData ? undefined : filter}
           indices={indices}

@@ -57,12 +57,12 @@ export const TranscriptRow = memo(function TranscriptRow(props: {
             <VisibleText text={row.toolName} />
           </span>
         )}
-        {row.depth === 0 && <ReplayRowMark entryIndex={row.entryIndex} />}
         <span className="t-body">
           <VisibleText
             text={row.kind === 'tool-call' && row.toolName ? stripToolName(row.text, row.toolName) : row.text}
           />
         </span>
+        {row.depth === 0 && <ReplayRowMark entryIndex={row.entryIndex} />}
       </span>
       {row.toolStatus && (
         <span

@@ -1,0 +1,30 @@
+// One way to number things for people, used by the cards, the replay strip, the Summaries dock,
+// the CLI and tooltips: 1-based ordinals ("API call 12 of 340", "compaction 2 of 3").
+// Data (JSON output, query keys, `api-call:N` points) keeps 0-based indices named `…Index`.
+
+/** What is numbered; the noun each gets in text. */
+export type NumberedKind = 'api-call' | 'compaction' | 'replay-event';
+
+const NOUNS: Record<NumberedKind, string> = {
+  'api-call': 'API call',
+  compaction: 'compaction',
+  'replay-event': 'replay event',
+};
+
+/** `index` 0-based → "API call 12" or, with `total`, "API call 12 of 340". */
+export function formatOrdinal(kind: NumberedKind, index: number, total?: number): string {
+  const n = (index + 1).toLocaleString('en-US');
+  const of = total === undefined ? '' : ` of ${total.toLocaleString('en-US')}`;
+  return `${NOUNS[kind]} ${n}${of}`;
+}
+
+/** Same, capitalised for a title or a line start: "Compaction 2 of 3". */
+export function formatOrdinalTitle(kind: NumberedKind, index: number, total?: number): string {
+  const text = formatOrdinal(kind, index, total);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** "1 compaction", "2 compactions", "1,234 entries". `plural` defaults to `noun` + "s". */
+export function formatPlural(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
+}
