@@ -233,7 +233,13 @@ export interface Compaction {
  * `content`: records of the session kept for reading, whose calls, tools and turns the main file
  * already counts (Cline's API history and task metadata beside its UI log).
  */
-export type FileRole = 'main' | 'subagent' | 'compaction-call' | 'side-question' | 'content' | 'session-memory';
+export type FileRole =
+  | 'main'
+  | 'subagent'
+  | 'compaction-call'
+  | 'side-question'
+  | 'content'
+  | 'session-memory';
 
 /** Claude Code's session memory (`<session-id>/session-memory/summary.md`): plain text, not records. */
 export interface SessionMemory {

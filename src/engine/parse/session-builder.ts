@@ -360,7 +360,8 @@ export class SessionBuilder {
           compaction.apiCallAfter = after;
           compaction.postTokens = this.apiCalls[after].contextTokens;
         }
-      } else if (isMainThread && this.apiCalls.length > 0) compaction.apiCallBefore = this.apiCalls.length - 1;
+      } else if (isMainThread && this.apiCalls.length > 0)
+        compaction.apiCallBefore = this.apiCalls.length - 1;
       if (entry.compact) {
         compaction.summaryTokens = entry.compact.postTokens;
         compaction.durationMs = entry.compact.durationMs;
