@@ -19,7 +19,9 @@ export function CompactionCard({
   const title = c
     ? c.kind === 'microcompact'
       ? `Microcompact · ${c.trigger}`
-      : `Compaction · ${c.trigger}`
+      : c.kind === 'truncate'
+        ? `Truncation · ${c.trigger}`
+        : `Compaction · ${c.trigger}`
     : 'Compaction';
 
   return (
@@ -48,8 +50,19 @@ export function CompactionCard({
       {c && data && (
         <div className="card-body">
           <dl className="kv mono">
-            {c.kind === 'compact' ? (
+            {c.kind !== 'microcompact' ? (
               <>
+                {c.deletedRange && (
+                  <>
+                    <dt>dropped</dt>
+                    <dd
+                      data-testid="compaction-range"
+                      title="Messages of the model-facing history no longer sent"
+                    >
+                      history {c.deletedRange[0]}–{c.deletedRange[1]}
+                    </dd>
+                  </>
+                )}
                 <dt>before</dt>
                 <dd data-testid="compaction-pre">{formatCount(c.preTokens)} tok</dd>
                 <dt>after</dt>
