@@ -30,9 +30,12 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
   const compacts = summary.compactions.filter((c) => c.kind === 'compact');
   const auto = compacts.filter((c) => c.trigger === 'auto').length;
   const manual = compacts.filter((c) => c.trigger === 'manual').length;
-  const micro = summary.compactions.length - compacts.length;
+  const micro = summary.compactions.filter((c) => c.kind === 'microcompact').length;
+  const truncations = summary.compactions.filter((c) => c.kind === 'truncate').length;
   const issues = summary.issueCounts.error + summary.issueCounts.warning + summary.issueCounts.info;
-  const subagentFiles = summary.files.filter((f) => f.role !== 'main' && f.role !== 'session-memory').length;
+  const subagentFiles = summary.files.filter(
+    (f) => f.role !== 'main' && f.role !== 'session-memory' && f.role !== 'content',
+  ).length;
   const duration =
     meta.startMs !== undefined && meta.endMs !== undefined ? meta.endMs - meta.startMs : undefined;
 
@@ -80,11 +83,11 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
         <Stat
           label="compactions"
           value={formatCount(summary.compactions.length)}
-          title={`${auto} auto, ${manual} manual, ${micro} microcompact`}
+          title={`${auto} auto, ${manual} manual, ${micro} microcompact${truncations ? `, ${truncations} truncation` : ''}`}
           testId="stat-compactions"
         />
         <span className="muted small">
-          ({auto} auto · {manual} manual · {micro} μ)
+          ({auto} auto · {manual} manual · {micro} μ{truncations > 0 && ` · ${truncations} T`})
         </span>
         <Stat label="peak context" value={formatTokensShort(summary.peakContextTokens)} />
         {subagentFiles > 0 && <Stat label="subagent files" value={formatCount(subagentFiles)} />}
