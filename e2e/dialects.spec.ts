@@ -3,7 +3,8 @@ import path from 'node:path';
 import { dropFiles, expect, FIXTURES_DIR, openEmpty, shoot, test } from './fixtures';
 
 // Input formats other than Claude Code's JSONL, as the page shows them: a whole-document dialect
-// (Cline's API history) reads as a session; a recognised but unread one says what it is.
+// (Cline's API history) reads as a session, a Cline task folder as one session with its calls and
+// truncations; a recognised but unread one says what it is.
 
 test('a Cline task history opens as a session, each message its own row and raw record', async ({
   page,
@@ -23,14 +24,43 @@ test('a Cline task history opens as a session, each message its own row and raw 
   await shoot(page, testInfo, 'cline-history');
 });
 
+test('a Cline task folder opens as one session: its calls, a truncation and a condense on the timeline', async ({
+  page,
+}, testInfo) => {
+  const names = ['ui_messages.json', 'api_conversation_history.json', 'task_metadata.json'];
+  await openEmpty(page);
+  await dropFiles(
+    page,
+    names.map((name) => ({
+      name,
+      content: fs.readFileSync(path.join(FIXTURES_DIR, 'cline-task', name), 'utf8'),
+    })),
+  );
+  await expect(page.getByTestId('session-header')).toContainText('Cline');
+  await expect(page.getByTestId('not-transcript')).toHaveCount(0);
+  // One call per api_req_started of the UI log (8), none from the API history beside it.
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-calls', '8');
+  const truncation = page.locator('[data-testid="compaction-marker"][data-kind="truncate"]');
+  await expect(truncation).toHaveCount(1);
+  await expect(truncation).toHaveText('T');
+  await expect(page.locator('[data-testid="compaction-marker"][data-kind="compact"]')).toHaveCount(1);
+  // No Cline strategy yet: Claude Code's threshold bars are not claimed for this log.
+  await expect(page.getByTestId('thresholds-hidden')).toContainText('Cline');
+  await expect(page.getByTestId('threshold-autocompact')).toHaveCount(0);
+  await truncation.click();
+  await expect(page.getByTestId('compaction-card')).toContainText('Truncation');
+  await expect(page.getByTestId('compaction-range')).toHaveText('history 2–5');
+  await shoot(page, testInfo, 'cline-task');
+});
+
 test('a recognised format the app does not read names itself and the formats it reads', async ({ page }) => {
   await openEmpty(page);
   await dropFiles(page, [
-    { name: 'ui_messages.json', content: '[{"ts":1,"type":"say","say":"text","text":"hi"}]' },
+    { name: 'stream.jsonl', content: '{"type":"system","subtype":"init","session_id":"s-1"}\n' },
   ]);
   const box = page.getByTestId('not-transcript');
   await expect(box).toBeVisible();
-  await expect(box).toContainText('Cline UI messages');
+  await expect(box).toContainText('Claude Agent SDK stream-json');
   await expect(box).toContainText('~/.claude/projects/<project>/<session>.jsonl');
   await expect(box).toContainText('api_conversation_history.json');
 });

@@ -110,6 +110,18 @@ export interface CompactMeta {
   /** 2.1.109+: the size of the summary alone. */
   postTokens?: TokenCount;
   durationMs?: number;
+  /** `truncate`: messages dropped without a summary (Cline's `conversationHistoryDeletedRange`). */
+  kind?: 'compact' | 'truncate';
+  /** The range of the model-facing history the agent no longer sends, inclusive. */
+  deletedRange?: [number, number];
+  /**
+   * The call the event followed, as an index among its own file's calls, when the record that
+   * shows it is written after later calls started (Cline shows a truncation on the messages after
+   * the request it shortened); -1: before the file's first call. Absent: the latest call so far.
+   */
+  followsFileCall?: number;
+  /** The entry that holds the summary when it comes before the event (Cline's condense). */
+  summaryEntryIndex?: number;
 }
 
 export interface MicrocompactMeta {
@@ -183,7 +195,8 @@ export interface ApiCall {
 }
 
 export interface Compaction {
-  kind: 'compact' | 'microcompact';
+  /** `truncate`: older messages dropped without a summary (Cline's context truncation). */
+  kind: 'compact' | 'microcompact' | 'truncate';
   entryIndex: number;
   fileIndex: number;
   uuid?: string;
@@ -214,16 +227,23 @@ export interface Compaction {
   callUsage?: Usage;
   /** Every call the compaction call's log holds, and which one produced the summary. */
   callCost?: CompactionCallCost;
+  /** The range of the model-facing history no longer sent, inclusive (Cline, FORMAT.md §12). */
+  deletedRange?: [number, number];
   /** Microcompact only. */
   tokensSaved?: TokenCount;
   clearedToolIds?: string[];
 }
 
+/**
+ * `content`: records of the session kept for reading, whose calls, tools and turns the main file
+ * already counts (Cline's API history and task metadata beside its UI log).
+ */
 export type FileRole =
   | 'main'
   | 'subagent'
   | 'compaction-call'
   | 'side-question'
+  | 'content'
   | 'session-memory'
   /** Claude Code's `agent-<id>.meta.json` next to a subagent log: metadata, not a transcript. */
   | 'subagent-meta';

@@ -32,10 +32,12 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
   const compacts = summary.compactions.filter((c) => c.kind === 'compact');
   const auto = compacts.filter((c) => c.trigger === 'auto').length;
   const manual = compacts.filter((c) => c.trigger === 'manual').length;
-  const micro = summary.compactions.length - compacts.length;
+  const micro = summary.compactions.filter((c) => c.kind === 'microcompact').length;
+  const truncations = summary.compactions.filter((c) => c.kind === 'truncate').length;
   const issues = summary.issueCounts.error + summary.issueCounts.warning + summary.issueCounts.info;
   const subagentLogs = summary.files.filter(
-    (f) => f.role !== 'main' && f.role !== 'session-memory' && f.role !== 'subagent-meta',
+    (f) =>
+      f.role !== 'main' && f.role !== 'session-memory' && f.role !== 'subagent-meta' && f.role !== 'content',
   );
   const subagentFiles = subagentLogs.length;
   const folded = summary.files.reduce((n, f) => n + (f.foldedCopies ?? 0), 0);
@@ -131,11 +133,11 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
         <Stat
           label={summary.compactions.length === 1 ? 'compaction' : 'compactions'}
           value={formatCount(summary.compactions.length)}
-          title={`${auto} auto, ${manual} manual, ${micro} microcompact`}
+          title={`${auto} auto, ${manual} manual, ${micro} microcompact${truncations ? `, ${truncations} truncation` : ''}`}
           testId="stat-compactions"
         />
         <span className="muted small">
-          ({auto} auto · {manual} manual · {micro} μ)
+          ({auto} auto · {manual} manual · {micro} μ{truncations > 0 && ` · ${truncations} T`})
         </span>
         <Stat label="peak context" value={formatTokensShort(summary.peakContextTokens)} />
         {subagentFiles > 0 && (

@@ -169,13 +169,11 @@ describe.skipIf(!corpusPresent)('Cline corpus files', () => {
     }
   });
 
-  it('recognises a real ui_messages.json and refuses it plainly', async () => {
+  it('reads a real ui_messages.json by its name as the UI log (cline-ui.test.ts reads it through)', async () => {
     const session = await parseSession([
       createMemorySource('task_sample__ui_messages.json', readFileSync(REAL_UI)),
     ]);
     expect(session.format).toBe('cline-ui');
-    expect(session.issues).toEqual([
-      expect.objectContaining({ code: 'unsupported-dialect', severity: 'error' }),
-    ]);
+    expect(session.issues.filter((i) => i.severity === 'error')).toEqual([]);
   });
 });

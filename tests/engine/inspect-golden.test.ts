@@ -16,6 +16,15 @@ const cases: { name: string; files: string[] }[] = [
   { name: 'broken', files: ['tests/fixtures/broken.jsonl'] },
   { name: 'xss', files: ['tests/fixtures/xss.jsonl'] },
   { name: 'cline', files: ['tests/fixtures/cline-api_conversation_history.json'] },
+  { name: 'cline-ui', files: ['tests/fixtures/cline-task/ui_messages.json'] },
+  {
+    name: 'cline-task',
+    files: [
+      'tests/fixtures/cline-task/api_conversation_history.json',
+      'tests/fixtures/cline-task/task_metadata.json',
+      'tests/fixtures/cline-task/ui_messages.json',
+    ],
+  },
   {
     name: 'not-a-transcript',
     files: ['tests/fixtures/not-a-transcript.json', 'tests/fixtures/not-a-transcript.txt'],

@@ -234,13 +234,18 @@ describe('parseSession on bad input', () => {
   });
 
   it('names other dialects instead of misreading them', async () => {
-    const clineUi = await parse('ui_messages.json', '[{"ts":1,"type":"say","say":"text","text":"hi"}]\n');
-    expect(clineUi.session.issues).toEqual([
+    const stream = await parse('stream.jsonl', '{"type":"system","subtype":"init","session_id":"s-1"}\n');
+    expect(stream.session.issues).toEqual([
       expect.objectContaining({ code: 'unsupported-dialect', severity: 'error' }),
     ]);
-    expect(clineUi.session.issues[0].message).toMatch(
-      /^ui_messages\.json is a Cline UI messages .*; this version reads .*Cline task history/,
+    expect(stream.session.issues[0].message).toMatch(
+      /^stream\.jsonl is a Claude Agent SDK stream-json; this version reads .*Cline task history.*Cline UI messages/,
     );
+    // Cline's UI log is read as the task's calls and events (tests/engine/cline-ui.test.ts).
+    const clineUi = await parse('ui_messages.json', '[{"ts":1,"type":"say","say":"text","text":"hi"}]\n');
+    expect(clineUi.session.format).toBe('cline-ui');
+    expect(clineUi.session.issues).toEqual([]);
+    expect(clineUi.session.entries.map((e) => e.kind)).toEqual(['assistant']);
     // Cline's API history is a whole JSON document, read as records (tests/engine/cline.test.ts).
     const cline = await parse(
       'api_conversation_history.json',

@@ -361,6 +361,9 @@ describe('committed files', () => {
     expect(Object.keys(fixtures).sort()).toEqual([
       'broken.jsonl',
       'cline-api_conversation_history.json',
+      'cline-task/api_conversation_history.json',
+      'cline-task/task_metadata.json',
+      'cline-task/ui_messages.json',
       'empty.jsonl',
       'not-a-transcript.json',
       'not-a-transcript.txt',

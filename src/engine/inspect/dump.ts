@@ -65,8 +65,11 @@ export function formatSessionDump(session: Session): string {
     const tail =
       c.kind === 'compact'
         ? `pre ${c.preTokens ?? '?'} post ${c.postTokens ?? '?'} summary L${c.summaryEntryIndex === undefined ? '?' : session.entries[c.summaryEntryIndex].line} reattached ${c.reattachedEntryIndices.length}${c.customInstructions ? ` args ${JSON.stringify(c.customInstructions)}` : ''}${c.callUsage ? ` call f${c.callFileIndex} in ${contextOfUsage(c.callUsage)} out ${c.callUsage.outputTokens}` : ''}`
-        : `pre ${c.preTokens ?? '?'} saved ${c.tokensSaved ?? '?'} cleared ${c.clearedToolIds?.join(',') ?? ''}`;
-    out.push(`  L${c.line} ${c.kind}/${c.trigger} after call#${c.apiCallBefore ?? '-'} ${tail}`);
+        : c.kind === 'truncate'
+          ? `pre ${c.preTokens ?? '?'} post ${c.postTokens ?? '?'}`
+          : `pre ${c.preTokens ?? '?'} saved ${c.tokensSaved ?? '?'} cleared ${c.clearedToolIds?.join(',') ?? ''}`;
+    const range = c.deletedRange ? ` deleted ${c.deletedRange[0]}-${c.deletedRange[1]}` : '';
+    out.push(`  L${c.line} ${c.kind}/${c.trigger} after call#${c.apiCallBefore ?? '-'} ${tail}${range}`);
   }
   out.push('', 'issues:');
   // Messages name their JSON path already ("At message.content: …").

@@ -33,10 +33,13 @@ export interface ReportCompaction {
   summaryTokens?: TokenCount;
   tokensSaved?: TokenCount;
   clearedToolIds?: string[];
+  /** `truncate` and Cline's condense: the range of the model-facing history no longer sent. */
+  deletedRange?: [number, number];
   uuid?: string;
   line: number;
   file: string;
   timestamp?: string;
+  /** The API call the event followed, and the first one it shaped. */
   apiCallBefore?: number;
   apiCallAfter?: number;
   summaryLine?: number;
@@ -211,6 +214,7 @@ export function computeInspectReport(session: Session): InspectReport {
       summaryTokens: c.summaryTokens,
       tokensSaved: c.tokensSaved,
       clearedToolIds: c.clearedToolIds,
+      deletedRange: c.deletedRange,
       uuid: c.uuid,
       line: c.line,
       file: fileName(c.fileIndex),

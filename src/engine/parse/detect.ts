@@ -37,14 +37,19 @@ export function isSessionMemoryName(
   return dialects.some((d) => d.files.sessionMemory?.(path, withTranscript));
 }
 
-/** The role of a file within a dropped set, from its name; 'main' unless a dialect says otherwise. */
+/**
+ * The role of a file within a dropped set, from its name and the set's names (`names`, default:
+ * the file alone); 'main' unless a dialect says otherwise.
+ */
 export function detectFileRole(
   name: string,
   dialects: readonly DialectDescriptor[] = DIALECTS,
+  names: readonly string[] = [name],
 ): { role: FileRole; agentId?: string } {
   const base = baseName(name);
+  const bases = names.map(baseName);
   for (const d of dialects) {
-    const match = d.files.fileRole?.(base);
+    const match = d.files.fileRole?.(base, bases);
     if (match) return match.agentId === undefined ? { role: match.role } : { ...match };
   }
   return { role: 'main' };

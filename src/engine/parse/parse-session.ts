@@ -54,8 +54,9 @@ const ROLE_ORDER: Record<FileRole, number> = {
   subagent: 1,
   'side-question': 2,
   'compaction-call': 3,
-  'session-memory': 4,
-  'subagent-meta': 5,
+  content: 4,
+  'session-memory': 5,
+  'subagent-meta': 6,
 };
 
 /** Decides each file's role; when no file looks like a main transcript, the first one is. */
@@ -86,7 +87,11 @@ function assignRoles(sources: ByteSource[], dialects: readonly DialectDescriptor
         dialect: d.id,
       };
     }
-    const { role, agentId } = detectFileRole(source.name, dialects);
+    const { role, agentId } = detectFileRole(
+      source.name,
+      dialects,
+      sources.map((s) => s.name),
+    );
     return {
       index,
       name: source.name,
@@ -191,7 +196,8 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       ctx.line = line;
       ctx.offsetBytes = offsetBytes;
       ctx.lengthBytes = lengthBytes;
-      const { entry, extras } = normalizer!.normalize(record, ctx, builder.entries.length);
+      const { entry, extras, event } = normalizer!.normalize(record, ctx, builder.entries.length);
+      if (event) builder.addEntry(event, {});
       builder.addEntry(entry, extras);
     };
 

@@ -65,6 +65,8 @@ export class SessionBuilder {
   private openCompaction: Compaction | undefined;
   /** By file index: API calls are entries carrying usage, not assistant entries (see RecordNormalizer). */
   private readonly callsFromUsage: boolean[] = [];
+  /** By file index: its main-thread calls, in order (an event may name the one it followed). */
+  private readonly callsByFile = new Map<number, number[]>();
   /** By file index: what its dialect says about user turns, commands and system records. */
   private readonly conventions: TranscriptConventions[] = [];
 
@@ -101,7 +103,9 @@ export class SessionBuilder {
     const file = this.files[entry.fileIndex];
     if (foldCopiedRecord(this.uuidsByFile, entry, file)) return;
     const isMainFile = file.role === 'main';
-    const countsTowardsSession = file.role !== 'compaction-call';
+    // A content file's calls, tools and turns are the main file's too: kept, not counted again.
+    const isContent = file.role === 'content';
+    const countsTowardsSession = file.role !== 'compaction-call' && !isContent;
     this.entries.push(entry);
     const typeKey = entry.type || '(no type)';
     this.countsByType[typeKey] = (this.countsByType[typeKey] ?? 0) + 1;
@@ -159,7 +163,7 @@ export class SessionBuilder {
 
     // Sidechain membership: subagent files, or inline isSidechain entries (1.0.x).
     let sidechain: SidechainAcc | undefined;
-    if (!isMainFile) sidechain = this.sidechainForFile(entry.fileIndex);
+    if (!isMainFile && !isContent) sidechain = this.sidechainForFile(entry.fileIndex);
     else if (entry.isSidechain && !file.openedAlone) sidechain = this.inlineSidechain(entry, extras);
     if (sidechain) {
       sidechain.sidechain.entryIndices.push(entry.index);
@@ -320,6 +324,9 @@ export class SessionBuilder {
       };
       this.callByKey.set(key, call);
       this.apiCalls.push(call);
+      const fileCalls = this.callsByFile.get(entry.fileIndex);
+      if (fileCalls) fileCalls.push(call.index);
+      else this.callsByFile.set(entry.fileIndex, [call.index]);
     } else {
       call.lastEntryIndex = entry.index;
       if (entry.uuid) call.uuid = entry.uuid;
@@ -333,7 +340,7 @@ export class SessionBuilder {
     const isMainFile = this.files[entry.fileIndex].role === 'main';
     if (entry.compact || entry.microcompact) {
       const compaction: Compaction = {
-        kind: entry.compact ? 'compact' : 'microcompact',
+        kind: entry.compact ? (entry.compact.kind ?? 'compact') : 'microcompact',
         entryIndex: entry.index,
         fileIndex: entry.fileIndex,
         uuid: entry.uuid,
@@ -345,11 +352,26 @@ export class SessionBuilder {
       };
       const file = this.files[entry.fileIndex];
       const isMainThread = isMainFile && (!entry.isSidechain || file.openedAlone === true);
-      if (isMainThread && this.apiCalls.length > 0) compaction.apiCallBefore = this.apiCalls.length - 1;
+      const follows = entry.compact?.followsFileCall;
+      if (isMainThread && follows !== undefined) {
+        const fileCalls = this.callsByFile.get(entry.fileIndex) ?? [];
+        if (follows >= 0 && follows < fileCalls.length) compaction.apiCallBefore = fileCalls[follows];
+        // The next call may already have started before the record that shows the event.
+        const after = fileCalls[follows + 1];
+        if (after !== undefined) {
+          compaction.apiCallAfter = after;
+          compaction.postTokens = this.apiCalls[after].contextTokens;
+        }
+      } else if (isMainThread && this.apiCalls.length > 0)
+        compaction.apiCallBefore = this.apiCalls.length - 1;
       if (entry.compact) {
         compaction.summaryTokens = entry.compact.postTokens;
         compaction.durationMs = entry.compact.durationMs;
-        this.openCompaction = compaction;
+        if (entry.compact.deletedRange) compaction.deletedRange = entry.compact.deletedRange;
+        if (entry.compact.summaryEntryIndex !== undefined)
+          compaction.summaryEntryIndex = entry.compact.summaryEntryIndex;
+        // A truncation has no summary or re-attachments to collect.
+        if (compaction.kind === 'compact') this.openCompaction = compaction;
       } else if (entry.microcompact) {
         compaction.tokensSaved = entry.microcompact.tokensSaved;
         compaction.clearedToolIds = entry.microcompact.compactedToolIds;
@@ -415,6 +437,7 @@ export class SessionBuilder {
   build(): Session {
     for (const c of this.compactions) {
       if (c.fileIndex !== 0 && this.files[c.fileIndex].role !== 'main') continue;
+      if (c.apiCallAfter !== undefined) continue;
       const after = c.apiCallBefore === undefined ? 0 : c.apiCallBefore + 1;
       const call = this.apiCalls[after];
       if (call && call.firstEntryIndex > c.entryIndex) {

@@ -100,7 +100,8 @@ function describeEntry(session: Session, entry: Entry): string {
     }
     const pre = c.preTokens === undefined ? '?' : formatCount(c.preTokens);
     const post = c.postTokens === undefined ? '?' : formatCount(c.postTokens);
-    return `Compacted (${c.trigger}) · ${pre} → ${post} tok`;
+    const range = c.deletedRange ? ` · history ${c.deletedRange[0]}–${c.deletedRange[1]} dropped` : '';
+    return `${c.kind === 'truncate' ? 'Truncated' : 'Compacted'} (${c.trigger}) · ${pre} → ${post} tok${range}`;
   }
   if (entry.isCompactSummary) {
     const text = entry.blocks.map((b) => describeBlock(session, b)).join(' ');

@@ -15,6 +15,8 @@ export interface TimelineMarker {
   postTokens?: TokenCount;
   summaryTokens?: TokenCount;
   tokensSaved?: TokenCount;
+  /** `truncate`: the range of the model-facing history no longer sent. */
+  deletedRange?: [number, number];
   entryIndex: number;
   /** False for compactions inside a subagent's own context. */
   isMain: boolean;
@@ -110,6 +112,7 @@ export function computeTimelineSeries(session: Session): TimelineSeries {
       postTokens: c.postTokens,
       summaryTokens: c.summaryTokens,
       tokensSaved: c.tokensSaved,
+      deletedRange: c.deletedRange,
       entryIndex: c.entryIndex,
       isMain,
     };

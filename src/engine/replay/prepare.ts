@@ -6,7 +6,7 @@ import {
   estimateTextTokens,
   TOKENS_PER_IMAGE,
 } from '../tokens/estimate';
-import type { Block, Session, TokenCount } from '../types';
+import type { Block, Compaction, Session, TokenCount } from '../types';
 
 // Everything a replay needs that does not depend on knobs, computed once per session
 // (`prepareReplay`), so that `computeReplay` is a linear walk over typed arrays.
@@ -54,7 +54,7 @@ const EMPTY_TODOS_CHARS = 14;
 
 export interface RealCompactionInfo {
   compactionIndex: number;
-  kind: 'compact' | 'microcompact';
+  kind: Compaction['kind'];
   trigger: string;
   /** Main-call position (k) the boundary follows; −1 when it precedes every call. */
   afterCall: number;
@@ -248,7 +248,11 @@ export function prepareReplay(session: Session): PreparedReplay {
       compactionIndex,
       kind: c.kind,
       trigger: c.trigger,
-      afterCall: callBefore(c.entryIndex),
+      // The call the event followed: the last one before the first call it shaped (a Cline
+      // truncation is written after that call started).
+      afterCall: callBefore(
+        c.apiCallAfter === undefined ? c.entryIndex : session.apiCalls[c.apiCallAfter]!.firstEntryIndex,
+      ),
       entryIndex: c.entryIndex,
       boundaryPos: posAtOrAfter(c.entryIndex + 1),
       artifactPositions: [],

@@ -1,6 +1,6 @@
 import type { Restoration } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
-import type { TokenCount } from '../types';
+import type { Compaction, TokenCount } from '../types';
 
 // A replay's result: plain data that crosses the worker boundary (series as typed arrays).
 
@@ -135,7 +135,7 @@ export type RealOutcomeStatus =
 
 export interface RealOutcome {
   compactionIndex: number;
-  kind: 'compact' | 'microcompact';
+  kind: Compaction['kind'];
   trigger: string;
   afterApiCall?: number;
   afterCallPos: number;

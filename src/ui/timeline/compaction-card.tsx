@@ -23,7 +23,7 @@ export function CompactionCard({
   const c = data?.compaction;
   const ordinal = formatOrdinalTitle('compaction', compactionIndex, total);
   const title = c
-    ? `${ordinal} · ${c.kind === 'microcompact' ? 'microcompact' : 'full'} · ${c.trigger}`
+    ? `${ordinal} · ${c.kind === 'microcompact' ? 'microcompact' : c.kind === 'truncate' ? 'truncation' : 'full'} · ${c.trigger}`
     : ordinal;
 
   return (
@@ -52,8 +52,19 @@ export function CompactionCard({
       {c && data && (
         <div className="card-body">
           <dl className="kv mono">
-            {c.kind === 'compact' ? (
+            {c.kind !== 'microcompact' ? (
               <>
+                {c.deletedRange && (
+                  <>
+                    <dt>dropped</dt>
+                    <dd
+                      data-testid="compaction-range"
+                      title="Messages of the model-facing history no longer sent"
+                    >
+                      history {c.deletedRange[0]}–{c.deletedRange[1]}
+                    </dd>
+                  </>
+                )}
                 <dt>before</dt>
                 <dd data-testid="compaction-pre">{formatCount(c.preTokens)} tok</dd>
                 <dt>after</dt>

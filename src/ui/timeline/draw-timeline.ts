@@ -27,7 +27,8 @@ const COLORS = {
 
 export interface DrawState {
   series: TimelineSeries;
-  thresholds: Thresholds;
+  /** Undefined: no threshold model for the session's agent, no bars. */
+  thresholds?: Thresholds;
   hoverX?: number;
   selectedX?: number;
   /** Marker x positions (drawn as faint vertical lines; the buttons are DOM). */
@@ -94,8 +95,8 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, g: ChartGeometry, st
   // error coincide in the v2.1.68 profile), and labels are stacked so they never overprint.
   ctx.setLineDash([6, 4]);
   const groups: { value: number; labels: string[]; color: string }[] = [];
-  for (const style of THRESHOLD_STYLES) {
-    const value = thresholds[style.key];
+  for (const style of thresholds ? THRESHOLD_STYLES : []) {
+    const value = thresholds![style.key];
     if (value <= 0 || value > g.yMaxTokens) continue;
     const y = Math.round(yToPx(g, value)) + 0.5;
     ctx.strokeStyle = style.color;
@@ -124,8 +125,8 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, g: ChartGeometry, st
   }
   ctx.textBaseline = 'bottom';
   ctx.setLineDash([]);
-  const windowY = yToPx(g, thresholds.contextWindow);
-  if (thresholds.contextWindow <= g.yMaxTokens) {
+  if (thresholds && thresholds.contextWindow <= g.yMaxTokens) {
+    const windowY = yToPx(g, thresholds.contextWindow);
     ctx.strokeStyle = COLORS.window;
     ctx.beginPath();
     ctx.moveTo(g.leftPx, Math.round(windowY) + 0.5);

@@ -5,7 +5,8 @@ import type { TimelineMarker } from '../../engine/query/timeline-series';
 import { computeThresholds } from '../../engine/thresholds';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { formatClock, formatCount, formatDelta } from '../common/format';
-import { timelineQuery } from '../queries';
+import { getDialect } from '../../engine/parse/dialects/registry';
+import { sessionSummaryQuery, timelineQuery } from '../queries';
 import { useUiStore } from '../store';
 import { drawTimeline } from './draw-timeline';
 import { createGeometry, pxToX, xToPx, yToPx } from './geometry';
@@ -36,17 +37,25 @@ function getMarkerRows(markers: TimelineMarker[], geometry: ReturnType<typeof cr
 
 export function markerColor(m: Pick<TimelineMarker, 'kind' | 'trigger'>): string {
   if (m.kind === 'microcompact') return '#9d8cf5';
+  if (m.kind === 'truncate') return '#e879a6';
   return m.trigger === 'manual' ? '#4fd1c5' : '#f0a23b';
 }
 
 function markerGlyph(m: TimelineMarker): string {
   if (m.kind === 'microcompact') return 'μ';
+  if (m.kind === 'truncate') return 'T';
   return m.trigger === 'manual' ? 'M' : 'A';
 }
 
 function markerTitle(m: TimelineMarker): string {
   if (m.kind === 'microcompact') {
     return `Microcompact (${m.trigger}) · saved ${formatCount(m.tokensSaved)} tokens`;
+  }
+  if (m.kind === 'truncate') {
+    const range = m.deletedRange
+      ? ` · history messages ${m.deletedRange[0]}–${m.deletedRange[1]} dropped`
+      : '';
+    return `Truncation (${m.trigger}) · ${formatCount(m.preTokens)} → ${formatCount(m.postTokens)} tokens${range}`;
   }
   return `Compaction (${m.trigger}) · ${formatCount(m.preTokens)} → ${formatCount(m.postTokens)} tokens`;
 }
@@ -69,15 +78,26 @@ function findCallAtOrBefore(series: TimelineSeries, entryIndex: number): number 
 
 export function Timeline({ sessionId }: { sessionId: SessionId }) {
   const { data: series, error } = useQuery(timelineQuery(sessionId));
+  const { data: summary } = useQuery(sessionSummaryQuery(sessionId));
   const knobs = useThresholdKnobs(sessionId);
   const thresholds = useMemo(() => computeThresholds(knobs), [knobs]);
+  // The bars are a strategy's thresholds: a dialect with no strategy of its own gets none.
+  const dialect = getDialect(summary?.format);
+  const unmodelled = dialect !== undefined && dialect.defaultStrategyId === undefined ? dialect : undefined;
   return (
     <section className="timeline-section">
-      <KnobsBar sessionId={sessionId} knobs={knobs} thresholds={thresholds} />
+      {unmodelled ? (
+        <div className="knobs-bar muted" data-testid="thresholds-hidden">
+          No compaction thresholds are modelled for {unmodelled.agent ?? unmodelled.label} yet: the bars are
+          hidden.
+        </div>
+      ) : (
+        <KnobsBar sessionId={sessionId} knobs={knobs} thresholds={thresholds} />
+      )}
       {error ? (
         <div className="panel-message error">Timeline failed: {error.message}</div>
       ) : series ? (
-        <TimelineChart series={series} thresholds={thresholds} />
+        <TimelineChart series={series} thresholds={unmodelled ? undefined : thresholds} />
       ) : (
         <div className="timeline placeholder" style={{ height: CHART_HEIGHT_PX }} />
       )}
@@ -90,7 +110,7 @@ function TimelineChart({
   thresholds,
 }: {
   series: TimelineSeries;
-  thresholds: ReturnType<typeof computeThresholds>;
+  thresholds?: ReturnType<typeof computeThresholds>;
 }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -112,11 +132,11 @@ function TimelineChart({
 
   const n = series.contextTokens.length;
   const yMax = useMemo(() => {
-    let max = Math.max(series.peakContextTokens, thresholds.blocking, thresholds.autoCompact);
+    let max = Math.max(series.peakContextTokens, thresholds?.blocking ?? 0, thresholds?.autoCompact ?? 0);
     for (const m of series.markers) max = Math.max(max, m.preTokens ?? 0);
     for (let k = 0; k < series.side.contextTokens.length; k++)
       max = Math.max(max, series.side.contextTokens[k]!);
-    return Math.max(thresholds.contextWindow, max) * 1.04;
+    return Math.max(thresholds?.contextWindow ?? 0, max) * 1.04;
   }, [series, thresholds]);
   const geometry = useMemo(() => createGeometry(widthPx, CHART_HEIGHT_PX, n, yMax), [widthPx, n, yMax]);
   const selectedX = selectedEntry === undefined ? undefined : findCallAtOrBefore(series, selectedEntry);
@@ -135,7 +155,10 @@ function TimelineChart({
     });
   }, [geometry, series, thresholds, hoverX, selectedX]);
 
-  const hover = hoverX === undefined ? undefined : describeCall(series, hoverX, thresholds.autoCompact);
+  const hover =
+    hoverX === undefined
+      ? undefined
+      : describeCall(series, hoverX, thresholds?.autoCompact ?? Number.POSITIVE_INFINITY);
   const markerRows = useMemo(() => getMarkerRows(series.markers, geometry), [series.markers, geometry]);
 
   return (

@@ -1,4 +1,5 @@
 import type { Block } from '../../types';
+import { hasClineUiLog } from './cline-ui';
 import { type DialectDescriptor, NO_RESTORATION } from './descriptor';
 import {
   createEntry,
@@ -194,6 +195,11 @@ export const CLINE_DIALECT: DialectDescriptor = {
     matchRecord: (value) =>
       Array.isArray(value) && isObject(value[0]) && 'role' in value[0] && 'content' in value[0],
     folderFile: (path) => /api_conversation_history\.json$/i.test(path),
+    // With the task's UI log, which gives the calls and the truncations, this is its content.
+    fileRole: (baseName, baseNames) =>
+      /api_conversation_history\.json$/i.test(baseName) && hasClineUiLog(baseNames)
+        ? { role: 'content' }
+        : undefined,
     document: { maxBytes: MAX_DOCUMENT_BYTES },
   },
   transcript: {

@@ -53,8 +53,11 @@ export interface DialectFiles {
   readonly matchRecord?: (value: unknown) => boolean;
   /** Files a dropped folder's walk takes (by path within the drop). */
   readonly folderFile?: (path: string) => boolean;
-  /** A file that is not the main transcript (a subagent's, a compaction call's), by its name. */
-  readonly fileRole?: (baseName: string) => FileRoleMatch | undefined;
+  /**
+   * A file that is not the main transcript (a subagent's, a compaction call's), by its name and
+   * the names of the files dropped with it (`baseNames`, its own included).
+   */
+  readonly fileRole?: (baseName: string, baseNames: readonly string[]) => FileRoleMatch | undefined;
   /** A file the main transcript is loaded after (the UI's drop order), by its path. */
   readonly loadsAfterMain?: (path: string) => boolean;
   /**

@@ -36,6 +36,11 @@ export interface RecordExtras {
 export interface NormalizedRecord {
   entry: Entry;
   extras: RecordExtras;
+  /**
+   * An event the record is the first to show, added just before its entry (Cline's truncation,
+   * seen as a changed range on the next message): it takes `index` and the entry `index + 1`.
+   */
+  event?: Entry;
 }
 
 /** One input dialect's record → entry mapping. Registered in `registry.ts`. */

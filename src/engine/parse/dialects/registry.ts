@@ -2,6 +2,7 @@ import type { DialectId } from '../../types';
 import { CLAUDE_SDK_STREAM_DIALECT } from './claude-sdk-stream';
 import { CLAUDE_CODE_DIALECT } from './claude-code';
 import { CLINE_DIALECT } from './cline';
+import { CLINE_TASK_METADATA_DIALECT } from './cline-task-metadata';
 import { CLINE_UI_DIALECT } from './cline-ui';
 import { CODEX_CLI_DIALECT } from './codex-cli';
 import type { DialectDescriptor } from './descriptor';
@@ -17,6 +18,7 @@ export const DIALECTS: readonly DialectDescriptor[] = [
   CODEX_CLI_DIALECT,
   CLINE_DIALECT,
   CLINE_UI_DIALECT,
+  CLINE_TASK_METADATA_DIALECT,
 ];
 
 /** The descriptor of a dialect, or undefined for one the engine does not know. */
