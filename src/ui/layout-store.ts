@@ -1,0 +1,73 @@
+import { create } from 'zustand';
+
+// Panel sizes the user dragged: the chart height and the side panel width, remembered across
+// visits in localStorage (sizes only, nothing from a transcript).
+
+const CHART_KEY = 'compactlab.chartHeightPx';
+const SIDE_KEY = 'compactlab.sidePanelPx';
+
+export const CHART_HEIGHT_LIMITS = { minPx: 90, maxPx: 640 } as const;
+export const SIDE_WIDTH_LIMITS = { minPx: 300, maxPx: 1200 } as const;
+
+function readNumber(key: string): number | undefined {
+  try {
+    const value = Number(globalThis.localStorage?.getItem(key));
+    return Number.isFinite(value) && value > 0 ? value : undefined;
+  } catch {
+    return undefined; // storage disabled: sizes are not remembered
+  }
+}
+
+function writeNumber(key: string, value: number): void {
+  try {
+    globalThis.localStorage?.setItem(key, String(Math.round(value)));
+  } catch {
+    // storage disabled or full: the size holds for this visit only
+  }
+}
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+
+/**
+ * Default chart height: a quarter of the window, less on short screens, so that at 1280×720 the
+ * transcript keeps at least 12 rows under the header, knobs and replay bars.
+ */
+function defaultChartHeightPx(): number {
+  const h = globalThis.innerHeight || 900;
+  return clamp(Math.round(h * 0.25 - 40), 110, 260);
+}
+
+function defaultSideWidthPx(): number {
+  const w = globalThis.innerWidth || 1440;
+  return clamp(Math.round(w * 0.36), SIDE_WIDTH_LIMITS.minPx, 760);
+}
+
+interface LayoutState {
+  chartHeightPx: number;
+  sideWidthPx: number;
+  setChartHeight(px: number): void;
+  setSideWidth(px: number): void;
+}
+
+export const useLayoutStore = create<LayoutState>()((set) => ({
+  chartHeightPx: clamp(
+    readNumber(CHART_KEY) ?? defaultChartHeightPx(),
+    CHART_HEIGHT_LIMITS.minPx,
+    CHART_HEIGHT_LIMITS.maxPx,
+  ),
+  sideWidthPx: clamp(
+    readNumber(SIDE_KEY) ?? defaultSideWidthPx(),
+    SIDE_WIDTH_LIMITS.minPx,
+    SIDE_WIDTH_LIMITS.maxPx,
+  ),
+  setChartHeight: (px) => {
+    const chartHeightPx = clamp(px, CHART_HEIGHT_LIMITS.minPx, CHART_HEIGHT_LIMITS.maxPx);
+    writeNumber(CHART_KEY, chartHeightPx);
+    set({ chartHeightPx });
+  },
+  setSideWidth: (px) => {
+    const sideWidthPx = clamp(px, SIDE_WIDTH_LIMITS.minPx, SIDE_WIDTH_LIMITS.maxPx);
+    writeNumber(SIDE_KEY, sideWidthPx);
+    set({ sideWidthPx });
+  },
+}));
