@@ -29,12 +29,12 @@ function writeNumber(key: string, value: number): void {
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
 /**
- * Default chart height: a quarter of the window, less on short screens, so that at 1280×720 the
- * transcript keeps at least 12 rows under the header, knobs and replay bars.
+ * Default chart height: about a fifth of the window, 110px at 720px tall, so that at 1280×720 the
+ * transcript keeps at least 12 rows under the header, knobs and replay bars (e2e/timeline.spec.ts).
  */
 function defaultChartHeightPx(): number {
   const h = globalThis.innerHeight || 900;
-  return clamp(Math.round(h * 0.25 - 40), 110, 260);
+  return clamp(Math.round(h * 0.33 - 128), 110, 260);
 }
 
 function defaultSideWidthPx(): number {
