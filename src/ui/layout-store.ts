@@ -39,7 +39,7 @@ function defaultChartHeightPx(): number {
 
 function defaultSideWidthPx(): number {
   const w = globalThis.innerWidth || 1440;
-  return clamp(Math.round(w * 0.36), SIDE_WIDTH_LIMITS.minPx, 760);
+  return clamp(Math.round(w * 0.3), 360, 760);
 }
 
 interface LayoutState {

@@ -162,7 +162,8 @@ function TimelineChart({
       clearTimeout(followTimer.current);
       followTimer.current = setTimeout(() => {
         const firstX = Math.min(n - 1, Math.max(0, Math.ceil((next?.from ?? 0) - 0.5)));
-        const entry = series.firstEntryIndex[firstX];
+        // A range from the first call also shows what precedes it (the session's opening entries).
+        const entry = firstX === 0 ? 0 : series.firstEntryIndex[firstX];
         if (entry !== undefined) requestFollow(entry);
       }, FOLLOW_DELAY_MS);
     },
