@@ -51,7 +51,7 @@ export function MarkerClusterButton(props: {
         aria-label={label}
         aria-expanded={open}
         title={`${items.length} markers here: click to list them`}
-        style={{ left: props.leftPx, top: props.topPx, '--mc': color, color } as CSSProperties}
+        style={{ left: props.leftPx, top: props.topPx, '--mc': color } as CSSProperties}
         onClick={() => setOpen(!open)}
         onKeyDown={(e) => {
           if (e.key === 'Escape') setOpen(false);

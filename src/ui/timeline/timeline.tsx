@@ -287,7 +287,9 @@ function TimelineChart({
             }
             return;
           }
-          if (n > 0) setHoverX(pxToX(geometry, px));
+          // Over a marker or a cluster's list the call tooltip would cover them.
+          if ((e.target as HTMLElement).closest('button, .marker-cluster-list')) setHoverX(undefined);
+          else if (n > 0) setHoverX(pxToX(geometry, px));
         }}
         onPointerUp={(e) => {
           const d = drag.current;
@@ -336,7 +338,7 @@ function TimelineChart({
                   key: String(m.compactionIndex),
                   glyph: markerGlyph(m),
                   color: markerColor(m),
-                  title: `call ${m.x + 1}: ${markerTitle(m)}`,
+                  title: `after call ${Math.floor(m.x) + 1}: ${markerTitle(m)}`,
                   onOpen: () => {
                     openCompactionCard(m.compactionIndex);
                     selectEntry(m.entryIndex, true);
