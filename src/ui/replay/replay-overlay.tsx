@@ -80,8 +80,8 @@ function useXByCall(series: TimelineSeries): (apiCall: number) => number | undef
   }, [series]);
 }
 
-/** Replay event markers are 14px wide; closer than this they are clustered. */
-const EVENT_GAP_PX = 15;
+/** Replay event markers are 14px wide (a cluster box with its count ~28px). */
+const EVENT_SIZES = { markerPx: 15, clusterPx: 30 };
 
 export function ReplayOverlay({
   geometry,
@@ -160,7 +160,7 @@ export function ReplayOverlay({
     return clusterMarkers(
       placed,
       (p) => xToPx(geometry, p.x + 0.5),
-      EVENT_GAP_PX,
+      EVENT_SIZES,
       geometry.leftPx,
       geometry.rightPx,
     );

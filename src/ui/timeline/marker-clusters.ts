@@ -4,19 +4,29 @@
 export interface MarkerCluster<T> {
   /** Members in x order; one member is a plain marker. */
   items: T[];
-  /** Where the cluster is drawn: the mean of its members' positions, CSS px. */
+  /** Where the box is drawn (its centre), CSS px. */
   px: number;
 }
 
+export interface ClusterSizes {
+  /** Width of a single marker box; markers closer than this would overlap. */
+  markerPx: number;
+  /** Width of a cluster box (glyph and count). */
+  clusterPx: number;
+}
+
 /**
- * Greedy left-to-right clustering: a marker joins the open cluster when its px is closer than
- * `minGapPx` to the cluster's last member. Markers outside [leftPx, rightPx] are dropped, so
- * nothing is drawn outside the plot.
+ * Left-to-right clustering: a marker joins the open cluster when it would overlap the cluster's
+ * last member and lies within one cluster box of its first, so a cluster never stands for a wide
+ * stretch of the axis
+ * (a long run of close markers becomes a row of clusters, each near its members). Boxes are then
+ * spaced so none overlaps its neighbour and all stay inside [leftPx, rightPx]; markers outside
+ * that range are dropped.
  */
 export function clusterMarkers<T>(
   items: readonly T[],
   pxOf: (item: T) => number,
-  minGapPx: number,
+  sizes: ClusterSizes,
   leftPx: number,
   rightPx: number,
 ): MarkerCluster<T>[] {
@@ -24,30 +34,34 @@ export function clusterMarkers<T>(
     .map((item) => ({ item, px: pxOf(item) }))
     .filter((m) => m.px >= leftPx && m.px <= rightPx)
     .sort((a, b) => a.px - b.px);
-  const clusters: MarkerCluster<T>[] = [];
-  let current: { items: T[]; pxs: number[] } | undefined;
+  const groups: { items: T[]; pxs: number[] }[] = [];
   for (const m of placed) {
-    const lastPx = current?.pxs[current.pxs.length - 1];
-    if (current && lastPx !== undefined && m.px - lastPx < minGapPx) {
-      current.items.push(m.item);
-      current.pxs.push(m.px);
-      continue;
-    }
-    if (current) clusters.push(finish(current, leftPx, rightPx, minGapPx));
-    current = { items: [m.item], pxs: [m.px] };
+    const open = groups[groups.length - 1];
+    const overlaps = open && m.px - open.pxs[open.pxs.length - 1]! < sizes.markerPx;
+    if (open && overlaps && m.px - open.pxs[0]! < sizes.clusterPx) {
+      open.items.push(m.item);
+      open.pxs.push(m.px);
+    } else groups.push({ items: [m.item], pxs: [m.px] });
   }
-  if (current) clusters.push(finish(current, leftPx, rightPx, minGapPx));
+  const width = (g: { items: T[] }) => (g.items.length > 1 ? sizes.clusterPx : sizes.markerPx);
+  const clusters = groups.map((g) => ({
+    items: g.items,
+    px: g.pxs.reduce((a, b) => a + b, 0) / g.pxs.length,
+  }));
+  // Push right where boxes would overlap, then back left from the right edge.
+  for (let k = 0; k < clusters.length; k++) {
+    const c = clusters[k]!;
+    const min =
+      k === 0 ? leftPx + width(c) / 2 : clusters[k - 1]!.px + (width(clusters[k - 1]!) + width(c)) / 2;
+    c.px = Math.max(c.px, min);
+  }
+  for (let k = clusters.length - 1; k >= 0; k--) {
+    const c = clusters[k]!;
+    const max =
+      k === clusters.length - 1
+        ? rightPx - width(c) / 2
+        : clusters[k + 1]!.px - (width(clusters[k + 1]!) + width(c)) / 2;
+    c.px = Math.min(c.px, max);
+  }
   return clusters;
-}
-
-function finish<T>(
-  c: { items: T[]; pxs: number[] },
-  leftPx: number,
-  rightPx: number,
-  widthPx: number,
-): MarkerCluster<T> {
-  const mean = c.pxs.reduce((a, b) => a + b, 0) / c.pxs.length;
-  // Keep the whole box inside the plot: its centre at least half a marker from either edge.
-  const half = widthPx / 2;
-  return { items: c.items, px: Math.min(rightPx - half, Math.max(leftPx + half, mean)) };
 }

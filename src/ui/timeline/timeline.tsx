@@ -36,8 +36,8 @@ import { clusterMarkers } from './marker-clusters';
 import { MarkerClusterButton } from './marker-cluster';
 import { TimelineLegend } from './timeline-legend';
 
-/** A marker box is 18px wide; closer than this, two markers would overlap and are clustered. */
-const MARKER_GAP_PX = 20;
+/** A marker box is 18px wide (a cluster box with its count ~28px); closer, they would overlap. */
+const MARKER_SIZES = { markerPx: 20, clusterPx: 30 };
 /** Top of the marker lane (inside PLOT_PADDING.topPx, above the plot). */
 const MARKER_TOP_PX = 3;
 /** Wheel zoom: factor per pixel of wheel delta (one notch ≈ 100px → ×1.22). */
@@ -220,7 +220,7 @@ function TimelineChart({
       clusterMarkers(
         series.markers,
         (m) => xToPx(geometry, m.x),
-        MARKER_GAP_PX,
+        MARKER_SIZES,
         geometry.leftPx,
         geometry.rightPx,
       ),
