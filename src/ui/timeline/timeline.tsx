@@ -38,6 +38,8 @@ import { TimelineLegend } from './timeline-legend';
 
 /** A marker box is 18px wide (a cluster box with its count ~28px); closer, they would overlap. */
 const MARKER_SIZES = { markerPx: 20, clusterPx: 30 };
+/** Tallest a cluster's member list grows before it scrolls. */
+const CLUSTER_LIST_MAX_PX = 260;
 /** Top of the marker lane (inside PLOT_PADDING.topPx, above the plot). */
 const MARKER_TOP_PX = 3;
 /** Wheel zoom: factor per pixel of wheel delta (one notch ≈ 100px → ×1.22). */
@@ -347,7 +349,7 @@ function TimelineChart({
                 leftPx={c.px}
                 topPx={MARKER_TOP_PX}
                 listTopPx={MARKER_TOP_PX + 20}
-                listMaxHeightPx={Math.max(60, heightPx - MARKER_TOP_PX - 24)}
+                listMaxHeightPx={CLUSTER_LIST_MAX_PX}
                 chartWidthPx={geometry.widthPx}
                 className="compaction-marker"
                 testId="compaction-cluster"
