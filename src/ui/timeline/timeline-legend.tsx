@@ -1,3 +1,4 @@
+import { formatCount } from '../common/format';
 import { EVENT_COLORS, EVENT_GLYPHS } from '../replay/replay-overlay';
 import { markerColor, markerGlyph } from './timeline';
 
@@ -61,7 +62,9 @@ export function TimelineLegend(props: {
   return (
     <div className="timeline-legend small" data-testid="timeline-legend">
       <span className="mono" data-testid="timeline-range">
-        {props.zoomed ? `calls ${first}–${last} of ${props.count}` : `all ${props.count} calls`}
+        {props.zoomed
+          ? `calls ${formatCount(first)}–${formatCount(last)} of ${formatCount(props.count)}`
+          : `all ${formatCount(props.count)} calls`}
       </span>
       <button
         type="button"
