@@ -49,25 +49,45 @@ interface LayoutState {
   setSideWidth(px: number): void;
 }
 
+const storedChartHeightPx = readNumber(CHART_KEY);
+/** Whether the user has set the chart height (now or on an earlier visit). */
+let chartHeightChosen = storedChartHeightPx !== undefined;
+const storedSideWidthPx = readNumber(SIDE_KEY);
+let sideWidthChosen = storedSideWidthPx !== undefined;
+
 export const useLayoutStore = create<LayoutState>()((set) => ({
   chartHeightPx: clamp(
-    readNumber(CHART_KEY) ?? defaultChartHeightPx(),
+    storedChartHeightPx ?? defaultChartHeightPx(),
     CHART_HEIGHT_LIMITS.minPx,
     CHART_HEIGHT_LIMITS.maxPx,
   ),
   sideWidthPx: clamp(
-    readNumber(SIDE_KEY) ?? defaultSideWidthPx(),
+    storedSideWidthPx ?? defaultSideWidthPx(),
     SIDE_WIDTH_LIMITS.minPx,
     SIDE_WIDTH_LIMITS.maxPx,
   ),
   setChartHeight: (px) => {
     const chartHeightPx = clamp(px, CHART_HEIGHT_LIMITS.minPx, CHART_HEIGHT_LIMITS.maxPx);
+    chartHeightChosen = true;
     writeNumber(CHART_KEY, chartHeightPx);
     set({ chartHeightPx });
   },
   setSideWidth: (px) => {
     const sideWidthPx = clamp(px, SIDE_WIDTH_LIMITS.minPx, SIDE_WIDTH_LIMITS.maxPx);
+    sideWidthChosen = true;
     writeNumber(SIDE_KEY, sideWidthPx);
     set({ sideWidthPx });
   },
 }));
+
+// Until the user drags a splitter, the size it sets follows the window's.
+if (typeof window !== 'undefined' && !(chartHeightChosen && sideWidthChosen)) {
+  const follow = () => {
+    if (chartHeightChosen && sideWidthChosen) window.removeEventListener('resize', follow);
+    useLayoutStore.setState((s) => ({
+      chartHeightPx: chartHeightChosen ? s.chartHeightPx : defaultChartHeightPx(),
+      sideWidthPx: sideWidthChosen ? s.sideWidthPx : defaultSideWidthPx(),
+    }));
+  };
+  window.addEventListener('resize', follow);
+}
