@@ -108,6 +108,7 @@ test('wheel, keys and a shift-drag brush zoom and pan; the transcript follows', 
   await chart.focus();
   await expect(chart).toBeFocused();
   await page.keyboard.press('ArrowRight');
+  await shoot(page, testInfo, 'timeline-keys-focus-1280x720');
   const panned = await viewOf(chart);
   expect(panned.from).toBeGreaterThan(zoomed.from);
   expect(panned.to - panned.from).toBeCloseTo(zoomed.to - zoomed.from, 1);
