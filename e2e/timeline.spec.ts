@@ -141,6 +141,21 @@ test('wheel, keys and a shift-drag brush zoom and pan; the transcript follows', 
   await page.mouse.up();
   const dragged = await viewOf(chart);
   expect(dragged.from).toBeGreaterThan(brushed.from);
+
+  // A click on the overview strip centres the view there; a drag on it selects a range.
+  const overview = (await page.getByTestId('timeline-overview').boundingBox())!;
+  await page.mouse.click(overview.x + overview.width * 0.8, overview.y + overview.height / 2);
+  const centred = await viewOf(chart);
+  expect((centred.from + centred.to) / 2).toBeCloseTo(320, -1);
+  expect(centred.to - centred.from).toBeCloseTo(dragged.to - dragged.from, 1);
+  await page.mouse.move(overview.x + overview.width * 0.1, overview.y + overview.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(overview.x + overview.width * 0.25, overview.y + overview.height / 2, { steps: 4 });
+  await page.mouse.up();
+  const selected = await viewOf(chart);
+  expect(selected.from).toBeCloseTo(40, -1);
+  expect(selected.to).toBeCloseTo(100, -1);
+
   await page.getByTestId('timeline-reset-zoom').click();
   expect(await viewOf(chart)).toEqual({ from: 0, to: 400 });
 });

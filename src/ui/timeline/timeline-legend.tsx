@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { formatCount } from '../common/format';
 import { EVENT_COLORS, EVENT_GLYPHS } from '../replay/replay-overlay';
 import { markerColor, markerGlyph } from './timeline';
@@ -56,11 +57,14 @@ export function TimelineLegend(props: {
   to: number;
   zoomed: boolean;
   onReset: () => void;
+  /** The overview strip, drawn first. */
+  overview?: ReactNode;
 }) {
   const first = Math.min(props.count, Math.max(1, Math.ceil(props.from + 0.5)));
   const last = Math.min(props.count, Math.max(first, Math.floor(props.to + 0.5)));
   return (
     <div className="timeline-legend small" data-testid="timeline-legend">
+      {props.overview}
       <span className="mono" data-testid="timeline-range">
         {props.zoomed
           ? `calls ${formatCount(first)}–${formatCount(last)} of ${formatCount(props.count)}`

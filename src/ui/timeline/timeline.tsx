@@ -34,6 +34,7 @@ import { useFollowStore } from './follow-store';
 import { KnobsBar } from './knobs-bar';
 import { clusterMarkers } from './marker-clusters';
 import { MarkerClusterButton } from './marker-cluster';
+import { OverviewStrip } from './overview-strip';
 import { TimelineLegend } from './timeline-legend';
 
 /** A marker box is 18px wide (a cluster box with its count ~28px); closer, they would overlap. */
@@ -406,6 +407,9 @@ function TimelineChart({
         to={geometry.to}
         zoomed={!isFullView(geometry)}
         onReset={() => changeView(undefined)}
+        overview={
+          <OverviewStrip values={series.contextTokens} count={n} view={current} onChange={changeView} />
+        }
       />
     </>
   );
