@@ -1,11 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { type CSSProperties, useEffect } from 'react';
 import type { SessionId, SessionSummary } from '../worker/protocol';
 import { DIALECTS } from '../engine/parse/dialects/registry';
 import { formatBytes } from './common/format';
+import { Splitter } from './common/splitter';
 import { DropZone } from './drop-zone';
 import { loadSession } from './load/load-session';
 import { fetchSampleFiles } from './load/sample';
+import { useLayoutStore } from './layout-store';
 import { IssuesPanel } from './panels/issues-panel';
 import { SidePanel } from './panels/side-panel';
 import { sessionSummaryQuery } from './queries';
@@ -79,6 +81,10 @@ function EmptyState() {
 
 function SessionView({ sessionId }: { sessionId: SessionId }) {
   const { data: summary } = useQuery(sessionSummaryQuery(sessionId));
+  const chartHeightPx = useLayoutStore((s) => s.chartHeightPx);
+  const setChartHeight = useLayoutStore((s) => s.setChartHeight);
+  const sideWidthPx = useLayoutStore((s) => s.sideWidthPx);
+  const setSideWidth = useLayoutStore((s) => s.setSideWidth);
   if (!summary) return null;
   if (summary.notTranscript) return <NotTranscript sessionId={sessionId} summary={summary} />;
   return (
@@ -86,8 +92,23 @@ function SessionView({ sessionId }: { sessionId: SessionId }) {
       <SessionHeader summary={summary} />
       <Timeline sessionId={sessionId} />
       <ReplaySection sessionId={sessionId} />
-      <div className="workspace">
+      <Splitter
+        axis="y"
+        value={chartHeightPx}
+        onChange={setChartHeight}
+        label="Chart height"
+        testId="chart-splitter"
+      />
+      <div className="workspace" style={{ '--side-px': `${sideWidthPx}px` } as CSSProperties}>
         <TranscriptPane sessionId={sessionId} />
+        <Splitter
+          axis="x"
+          sign={-1}
+          value={sideWidthPx}
+          onChange={setSideWidth}
+          label="Side panel width"
+          testId="side-splitter"
+        />
         <SidePanel sessionId={sessionId} summary={summary} />
       </div>
       <SummariesDock sessionId={sessionId} />

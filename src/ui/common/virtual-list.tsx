@@ -11,6 +11,8 @@ export interface VirtualListProps {
   onRangeChange?: (start: number, end: number) => void;
   /** When this changes, the row at `scrollToIndex` is scrolled into view. */
   scrollRequest?: { index: number; nonce: number };
+  /** When this changes, the row at `index` is scrolled to the top (the timeline's visible range). */
+  alignTopRequest?: { index: number; nonce: number };
   onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void;
   className?: string;
   testId?: string;
@@ -20,7 +22,7 @@ export interface VirtualListProps {
 const OVERSCAN_ROWS = 8;
 
 export function VirtualList(props: VirtualListProps) {
-  const { count, rowHeightPx, renderRow, onRangeChange, scrollRequest } = props;
+  const { count, rowHeightPx, renderRow, onRangeChange, scrollRequest, alignTopRequest } = props;
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTopPx, setScrollTopPx] = useState(0);
   const [heightPx, setHeightPx] = useState(600);
@@ -42,6 +44,12 @@ export function VirtualList(props: VirtualListProps) {
       el.scrollTop = Math.max(0, topPx - el.clientHeight / 3);
     }
   }, [scrollRequest, rowHeightPx]);
+
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || !alignTopRequest || alignTopRequest.index < 0) return;
+    el.scrollTop = alignTopRequest.index * rowHeightPx;
+  }, [alignTopRequest, rowHeightPx]);
 
   const first = Math.max(0, Math.floor(scrollTopPx / rowHeightPx) - OVERSCAN_ROWS);
   const last = Math.min(count, Math.ceil((scrollTopPx + heightPx) / rowHeightPx) + OVERSCAN_ROWS);

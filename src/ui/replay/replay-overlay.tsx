@@ -4,7 +4,9 @@ import type { ReplayEvent } from '../../engine/replay/types';
 import type { TimelineSeries } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { useUiStore } from '../store';
-import { type ChartGeometry, xToPx, yToPx } from '../timeline/geometry';
+import { type ChartGeometry, clipToPlot, xToPx, yToPx } from '../timeline/geometry';
+import { MarkerClusterButton } from '../timeline/marker-cluster';
+import { clusterMarkers } from '../timeline/marker-clusters';
 import { useReplayStore } from './replay-store';
 import { useReplayRun } from './use-replay';
 import { formatOrdinal } from '../../engine/query/numbering';
@@ -13,13 +15,13 @@ import { formatOrdinal } from '../../engine/query/numbering';
 // along the bottom of the chart. Calls are placed by their index in `session.apiCalls`.
 
 const SIM_COLOR = '#e37fd6';
-const EVENT_COLORS: Record<ReplayEvent['kind'], string> = {
+export const EVENT_COLORS: Record<ReplayEvent['kind'], string> = {
   compact: '#e37fd6',
   microcompact: '#b9a6ff',
   reset: '#4fd1c5',
   blocked: '#ef6461',
 };
-const EVENT_GLYPHS: Record<ReplayEvent['kind'], string> = {
+export const EVENT_GLYPHS: Record<ReplayEvent['kind'], string> = {
   compact: '◆',
   microcompact: 'μ',
   reset: '↺',
@@ -79,7 +81,19 @@ function useXByCall(series: TimelineSeries): (apiCall: number) => number | undef
   }, [series]);
 }
 
-export function ReplayOverlay({ geometry, series }: { geometry: ChartGeometry; series: TimelineSeries }) {
+/** Replay event markers are 14px wide (a cluster box with its count ~28px). */
+const EVENT_SIZES = { markerPx: 15, clusterPx: 30 };
+
+export function ReplayOverlay({
+  geometry,
+  series,
+  onZoomTo,
+}: {
+  geometry: ChartGeometry;
+  series: TimelineSeries;
+  /** Zooms the chart to call positions [from, to). */
+  onZoomTo: (from: number, to: number) => void;
+}) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const openEvent = useReplayStore((s) => s.openEvent);
   const openEventCard = useReplayStore((s) => s.openEventCard);
@@ -94,7 +108,10 @@ export function ReplayOverlay({ geometry, series }: { geometry: ChartGeometry; s
     if (!result) return;
     const n = result.callIndex.length;
     const plotWidthPx = geometry.rightPx - geometry.leftPx;
-    const step = n > plotWidthPx * 2 ? n / (plotWidthPx * 2) : 1;
+    // Points per visible call over all calls: decimate to ~2 points per px of the visible range.
+    const visibleShare = (geometry.to - geometry.from) / geometry.count;
+    const step = n * visibleShare > plotWidthPx * 2 ? (n * visibleShare) / (plotWidthPx * 2) : 1;
+    clipToPlot(ctx, geometry);
     ctx.strokeStyle = SIM_COLOR;
     ctx.lineWidth = 1.5;
     ctx.setLineDash([5, 3]);
@@ -104,6 +121,11 @@ export function ReplayOverlay({ geometry, series }: { geometry: ChartGeometry; s
       const k = Math.floor(f);
       const x = xOf(result.callIndex[k]!);
       if (x === undefined) continue;
+      // Off-view points beyond the one next to each edge add nothing but path length.
+      if (x < geometry.from - 2 * step - 1 || x > geometry.to + 2 * step + 1) {
+        if (x > geometry.to) break;
+        continue;
+      }
       const px = xToPx(geometry, x);
       const py = yToPx(geometry, result.simulatedTokens[k]!);
       if (started) ctx.lineTo(px, py);
@@ -127,9 +149,24 @@ export function ReplayOverlay({ geometry, series }: { geometry: ChartGeometry; s
       }
     }
     ctx.setLineDash([]);
+    ctx.restore();
   }, [geometry, result, xOf]);
 
   const events = result?.events ?? [];
+  const clusters = useMemo(() => {
+    const placed = events.flatMap((e, i) => {
+      const x = xOf(e.afterApiCall);
+      return x === undefined ? [] : [{ e, i, x }];
+    });
+    return clusterMarkers(
+      placed,
+      (p) => xToPx(geometry, p.x + 0.5),
+      EVENT_SIZES,
+      geometry.leftPx,
+      geometry.rightPx,
+    );
+  }, [events, xOf, geometry]);
+  const top = geometry.bottomPx - 9;
   return (
     <>
       <canvas
@@ -141,13 +178,34 @@ export function ReplayOverlay({ geometry, series }: { geometry: ChartGeometry; s
         }
         style={{ width: geometry.widthPx, height: geometry.heightPx }}
       />
-      {events.map((e, i) => {
-        const x = xOf(e.afterApiCall);
-        if (x === undefined) return null;
+      {clusters.map((c) => {
+        if (c.items.length > 1) {
+          const xs = c.items.map((p) => p.x);
+          return (
+            <MarkerClusterButton
+              key={`cluster-${c.items[0]!.i}`}
+              items={c.items.map(({ e, i }) => ({
+                key: String(i),
+                glyph: EVENT_GLYPHS[e.kind],
+                color: EVENT_COLORS[e.kind],
+                title: describeReplayEvent(e),
+                onOpen: () => openEventCard(i),
+              }))}
+              leftPx={c.px}
+              topPx={top}
+              listTopPx={geometry.topPx}
+              listMaxHeightPx={Math.max(60, top - geometry.topPx - 4)}
+              chartWidthPx={geometry.widthPx}
+              className="replay-marker"
+              testId="replay-cluster"
+              onZoom={() => onZoomTo(Math.min(...xs) - 1, Math.max(...xs) + 2)}
+            />
+          );
+        }
+        const { e, i } = c.items[0]!;
         return (
           <button
             type="button"
-            // biome-ignore lint/suspicious/noArrayIndexKey: events are positional within one run.
             key={i}
             className={`replay-marker ${openEvent === i ? 'open' : ''}`}
             data-testid="replay-marker"
@@ -157,11 +215,7 @@ export function ReplayOverlay({ geometry, series }: { geometry: ChartGeometry; s
             data-event-index={i}
             title={describeReplayEvent(e)}
             aria-label={describeReplayEvent(e)}
-            style={{
-              left: xToPx(geometry, x + 0.5),
-              top: geometry.bottomPx - 9,
-              color: EVENT_COLORS[e.kind],
-            }}
+            style={{ left: c.px, top, color: EVENT_COLORS[e.kind] }}
             onMouseMove={(ev) => ev.stopPropagation()}
             onClick={(ev) => {
               ev.stopPropagation();

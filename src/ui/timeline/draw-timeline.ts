@@ -1,7 +1,7 @@
 import type { Thresholds } from '../../engine/thresholds';
 import type { TimelineSeries } from '../../worker/protocol';
 import { formatTokensShort } from '../common/format';
-import { type ChartGeometry, getNiceStep, xToPx, yToPx } from './geometry';
+import { type ChartGeometry, clipToPlot, getNiceStep, xToPx, yToPx } from './geometry';
 
 export const THRESHOLD_STYLES = [
   { key: 'autoCompact', label: 'auto-compact', color: '#f0a23b' },
@@ -56,17 +56,19 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, g: ChartGeometry, st
     ctx.textAlign = 'right';
     ctx.fillText(formatTokensShort(v), g.leftPx - 6, y);
   }
-  // x labels: call numbers.
+  // x labels: call numbers of the visible range.
   const n = series.contextTokens.length;
   ctx.textAlign = 'center';
   const xStep = Math.max(
     1,
-    getNiceStep(Math.max(1, n), Math.max(2, Math.floor((g.rightPx - g.leftPx) / 90))),
+    getNiceStep(Math.max(1, g.to - g.from), Math.max(2, Math.floor((g.rightPx - g.leftPx) / 90))),
   );
-  for (let x = 0; x < n; x += xStep) {
+  for (let x = Math.ceil(g.from / xStep) * xStep; x < Math.min(n, g.to); x += xStep) {
     ctx.fillText(String(x + 1), xToPx(g, x), g.bottomPx + 10);
   }
 
+  // Everything that follows x is clipped to the plot, so a zoomed chart never draws on its axes.
+  clipToPlot(ctx, g);
   // Compaction lines behind the data.
   ctx.setLineDash([2, 3]);
   for (const m of state.markerXs) {
@@ -90,6 +92,10 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, g: ChartGeometry, st
     if (!Number.isFinite(x)) continue;
     ctx.fillRect(xToPx(g, x) - 1, yToPx(g, series.side.contextTokens[k]!) - 1, 2, 2);
   }
+
+  drawCursor(ctx, g, state.selectedX, COLORS.selected, series);
+  drawCursor(ctx, g, state.hoverX, COLORS.hover, series);
+  ctx.restore();
 
   // Thresholds on top, labelled at the right edge; equal values share one label (warning and
   // error coincide in the v2.1.68 profile), and labels are stacked so they never overprint.
@@ -136,44 +142,46 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, g: ChartGeometry, st
     ctx.textAlign = 'left';
     ctx.fillText(`window ${formatTokensShort(thresholds.contextWindow)}`, g.leftPx + 4, windowY - 2);
   }
-
-  drawCursor(ctx, g, state.selectedX, COLORS.selected, series);
-  drawCursor(ctx, g, state.hoverX, COLORS.hover, series);
 }
 
 function drawSeries(ctx: CanvasRenderingContext2D, g: ChartGeometry, values: Float64Array) {
   const n = values.length;
   if (n === 0) return;
+  // One call past each edge, so the line runs to the clip instead of stopping short of it.
+  const first = Math.max(0, Math.floor(g.from) - 1);
+  const last = Math.min(n - 1, Math.ceil(g.to));
+  const shown = last - first + 1;
   const plotWidthPx = g.rightPx - g.leftPx;
   ctx.lineWidth = 1.25;
   ctx.strokeStyle = COLORS.line;
   ctx.fillStyle = COLORS.fill;
-  if (n <= plotWidthPx * 2) {
+  if (shown <= plotWidthPx * 2) {
     ctx.beginPath();
-    ctx.moveTo(xToPx(g, 0), g.bottomPx);
-    for (let x = 0; x < n; x++) ctx.lineTo(xToPx(g, x), yToPx(g, values[x]!));
-    ctx.lineTo(xToPx(g, n - 1), g.bottomPx);
+    ctx.moveTo(xToPx(g, first), g.bottomPx);
+    for (let x = first; x <= last; x++) ctx.lineTo(xToPx(g, x), yToPx(g, values[x]!));
+    ctx.lineTo(xToPx(g, last), g.bottomPx);
     ctx.closePath();
     ctx.fill();
     ctx.beginPath();
-    for (let x = 0; x < n; x++) {
+    for (let x = first; x <= last; x++) {
       const px = xToPx(g, x);
       const py = yToPx(g, values[x]!);
-      if (x === 0) ctx.moveTo(px, py);
+      if (x === first) ctx.moveTo(px, py);
       else ctx.lineTo(px, py);
     }
     ctx.stroke();
-    if (n <= plotWidthPx / 6) {
+    if (shown <= plotWidthPx / 6) {
       ctx.fillStyle = COLORS.line;
-      for (let x = 0; x < n; x++) ctx.fillRect(xToPx(g, x) - 1.5, yToPx(g, values[x]!) - 1.5, 3, 3);
+      for (let x = first; x <= last; x++) ctx.fillRect(xToPx(g, x) - 1.5, yToPx(g, values[x]!) - 1.5, 3, 3);
     }
     return;
   }
-  // Min/max per pixel column: constant cost however many calls there are.
+  // Min/max per pixel column of the visible range: constant cost however many calls there are.
   const columns = Math.max(1, Math.floor(plotWidthPx));
+  const span = g.to - g.from;
   for (let c = 0; c < columns; c++) {
-    const from = Math.floor((c / columns) * n);
-    const to = Math.max(from + 1, Math.floor(((c + 1) / columns) * n));
+    const from = Math.max(0, Math.floor(g.from + (c / columns) * span));
+    const to = Math.max(from + 1, Math.floor(g.from + ((c + 1) / columns) * span));
     let lo = Number.POSITIVE_INFINITY;
     let hi = 0;
     for (let x = from; x < to && x < n; x++) {
@@ -181,6 +189,7 @@ function drawSeries(ctx: CanvasRenderingContext2D, g: ChartGeometry, values: Flo
       if (v < lo) lo = v;
       if (v > hi) hi = v;
     }
+    if (lo === Number.POSITIVE_INFINITY) continue;
     const px = g.leftPx + c + 0.5;
     ctx.fillStyle = COLORS.fill;
     ctx.fillRect(px - 0.5, yToPx(g, hi), 1, g.bottomPx - yToPx(g, hi));

@@ -1,6 +1,15 @@
 import { prepareCanvas } from '../common/canvas';
 import { useQuery } from '@tanstack/react-query';
-import { type CSSProperties, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  type CSSProperties,
+  type KeyboardEvent,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { TimelineMarker } from '../../engine/query/timeline-series';
 import { computeThresholds } from '../../engine/thresholds';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
@@ -9,31 +18,43 @@ import { getDialect } from '../../engine/parse/dialects/registry';
 import { sessionSummaryQuery, timelineQuery } from '../queries';
 import { useUiStore } from '../store';
 import { drawTimeline } from './draw-timeline';
-import { createGeometry, pxToX, xToPx, yToPx } from './geometry';
+import {
+  createGeometry,
+  isFullView,
+  panView,
+  pxToPosition,
+  pxToX,
+  type ViewRange,
+  xToPx,
+  yToPx,
+  zoomView,
+} from './geometry';
 import { ReplayOverlay, ReplayPointLine } from '../replay/replay-overlay';
 import { useThresholdKnobs } from '../replay/use-knobs';
-import { KnobsBar } from './knobs-bar';
 import { formatOrdinalTitle } from '../../engine/query/numbering';
+import { useLayoutStore } from '../layout-store';
+import { useFollowStore } from './follow-store';
+import { KnobsBar } from './knobs-bar';
+import { clusterMarkers } from './marker-clusters';
+import { MarkerClusterButton } from './marker-cluster';
+import { OverviewStrip } from './overview-strip';
+import { TimelineLegend } from './timeline-legend';
 
-const CHART_HEIGHT_PX = 190;
-/** Markers closer than this share a row only if they do not overlap. */
-const MARKER_WIDTH_PX = 20;
-const MARKER_ROW_PX = 20;
-
-/** Row per compaction index, so markers at nearly the same x stack instead of overlapping. */
-function getMarkerRows(markers: TimelineMarker[], geometry: ReturnType<typeof createGeometry>): number[] {
-  const rows: number[] = [];
-  const lastPxByRow: number[] = [];
-  const byX = [...markers].sort((a, b) => a.x - b.x);
-  for (const m of byX) {
-    const px = xToPx(geometry, m.x);
-    let row = 0;
-    while (lastPxByRow[row] !== undefined && px - lastPxByRow[row]! < MARKER_WIDTH_PX) row++;
-    lastPxByRow[row] = px;
-    rows[m.compactionIndex] = row;
-  }
-  return rows;
-}
+/** A marker box is 18px wide (a cluster box with its count ~28px); closer, they would overlap. */
+const MARKER_SIZES = { markerPx: 20, clusterPx: 30 };
+/** Tallest a cluster's member list grows before it scrolls. */
+const CLUSTER_LIST_MAX_PX = 260;
+/** Top of the marker lane (inside PLOT_PADDING.topPx, above the plot). */
+const MARKER_TOP_PX = 3;
+/** Wheel zoom: factor per pixel of wheel delta (one notch ≈ 100px → ×1.22). */
+const WHEEL_ZOOM_PER_PX = 0.002;
+/** Keyboard zoom step and pan step (fraction of the visible span). */
+const KEY_ZOOM = 1.5;
+const KEY_PAN = 0.2;
+/** Pointer travel below which a press is a click (select a call), not a drag. */
+const DRAG_THRESHOLD_PX = 3;
+/** Wait after the last zoom/pan step before the transcript follows, ms. */
+const FOLLOW_DELAY_MS = 120;
 
 export function markerColor(m: Pick<TimelineMarker, 'kind' | 'trigger'>): string {
   if (m.kind === 'microcompact') return '#9d8cf5';
@@ -41,7 +62,7 @@ export function markerColor(m: Pick<TimelineMarker, 'kind' | 'trigger'>): string
   return m.trigger === 'manual' ? '#4fd1c5' : '#f0a23b';
 }
 
-function markerGlyph(m: TimelineMarker): string {
+export function markerGlyph(m: Pick<TimelineMarker, 'kind' | 'trigger'>): string {
   if (m.kind === 'microcompact') return 'μ';
   if (m.kind === 'truncate') return 'T';
   return m.trigger === 'manual' ? 'M' : 'A';
@@ -84,6 +105,7 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
   // The bars are a strategy's thresholds: a dialect with no strategy of its own gets none.
   const dialect = getDialect(summary?.format);
   const unmodelled = dialect !== undefined && dialect.defaultStrategyId === undefined ? dialect : undefined;
+  const heightPx = useLayoutStore((s) => s.chartHeightPx);
   return (
     <section className="timeline-section">
       {unmodelled ? (
@@ -97,9 +119,9 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
       {error ? (
         <div className="panel-message error">Timeline failed: {error.message}</div>
       ) : series ? (
-        <TimelineChart series={series} thresholds={unmodelled ? undefined : thresholds} />
+        <TimelineChart series={series} thresholds={unmodelled ? undefined : thresholds} heightPx={heightPx} />
       ) : (
-        <div className="timeline placeholder" style={{ height: CHART_HEIGHT_PX }} />
+        <div className="timeline placeholder" style={{ height: heightPx }} />
       )}
     </section>
   );
@@ -108,18 +130,25 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
 function TimelineChart({
   series,
   thresholds,
+  heightPx,
 }: {
   series: TimelineSeries;
   thresholds?: ReturnType<typeof computeThresholds>;
+  heightPx: number;
 }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [widthPx, setWidthPx] = useState(800);
   const [hoverX, setHoverX] = useState<number>();
+  const [view, setView] = useState<ViewRange>();
+  const [brush, setBrush] = useState<{ fromPx: number; toPx: number }>();
+  const drag = useRef<{ startPx: number; view: ViewRange; brush: boolean; moved: boolean }>(undefined);
+  const followTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const selectedEntry = useUiStore((s) => s.selectedEntry);
   const selectEntry = useUiStore((s) => s.selectEntry);
   const openCompaction = useUiStore((s) => s.openCompaction);
   const openCompactionCard = useUiStore((s) => s.openCompactionCard);
+  const requestFollow = useFollowStore((s) => s.requestFollow);
 
   useLayoutEffect(() => {
     const el = containerRef.current;
@@ -138,8 +167,63 @@ function TimelineChart({
       max = Math.max(max, series.side.contextTokens[k]!);
     return Math.max(thresholds?.contextWindow ?? 0, max) * 1.04;
   }, [series, thresholds]);
-  const geometry = useMemo(() => createGeometry(widthPx, CHART_HEIGHT_PX, n, yMax), [widthPx, n, yMax]);
+  const geometry = useMemo(
+    () => createGeometry(widthPx, heightPx, n, yMax, view),
+    [widthPx, heightPx, n, yMax, view],
+  );
   const selectedX = selectedEntry === undefined ? undefined : findCallAtOrBefore(series, selectedEntry);
+
+  // A new session starts unzoomed.
+  useEffect(() => {
+    void series;
+    setView(undefined);
+  }, [series]);
+  useEffect(() => () => clearTimeout(followTimer.current), []);
+
+  /** Sets the visible range from a zoom/pan; the transcript then shows its first entry. */
+  const changeView = useCallback(
+    (next: ViewRange | undefined) => {
+      setView(next);
+      clearTimeout(followTimer.current);
+      followTimer.current = setTimeout(() => {
+        const firstX = Math.min(n - 1, Math.max(0, Math.ceil((next?.from ?? 0) - 0.5)));
+        // A range from the first call also shows what precedes it (the session's opening entries).
+        const entry = firstX === 0 ? 0 : series.firstEntryIndex[firstX];
+        if (entry !== undefined) requestFollow(entry);
+      }, FOLLOW_DELAY_MS);
+    },
+    [n, series, requestFollow],
+  );
+  const zoomTo = useCallback(
+    (fromX: number, toX: number) => changeView(zoomView({ from: fromX, to: toX }, n, 1, (fromX + toX) / 2)),
+    [changeView, n],
+  );
+
+  // Wheel: a native listener, because React's is passive and the page must not scroll meanwhile.
+  const latest = useRef({ geometry, changeView, n });
+  latest.current = { geometry, changeView, n };
+  useEffect(() => {
+    const el = containerRef.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => {
+      const { geometry: g, changeView: change, n: count } = latest.current;
+      if (count === 0) return;
+      e.preventDefault();
+      const rect = el.getBoundingClientRect();
+      const current = { from: g.from, to: g.to };
+      const span = g.to - g.from;
+      const horizontal = Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.shiftKey ? e.deltaY : 0;
+      if (horizontal !== 0) {
+        change(panView(current, count, (horizontal / (g.rightPx - g.leftPx)) * span));
+        return;
+      }
+      const anchor = pxToPosition(g, e.clientX - rect.left);
+      const pxDelta = e.deltaMode === 1 ? e.deltaY * 33 : e.deltaY; // line mode: ~33px a line
+      change(zoomView(current, count, Math.exp(pxDelta * WHEEL_ZOOM_PER_PX), anchor));
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, []);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -155,76 +239,201 @@ function TimelineChart({
     });
   }, [geometry, series, thresholds, hoverX, selectedX]);
 
-  const hover =
-    hoverX === undefined
-      ? undefined
-      : describeCall(series, hoverX, thresholds?.autoCompact ?? Number.POSITIVE_INFINITY);
-  const markerRows = useMemo(() => getMarkerRows(series.markers, geometry), [series.markers, geometry]);
+  const hover = hoverX === undefined ? undefined : describeCall(series, hoverX, thresholds?.autoCompact ?? Number.POSITIVE_INFINITY);
+  const clusters = useMemo(
+    () =>
+      clusterMarkers(
+        series.markers,
+        (m) => xToPx(geometry, m.x),
+        MARKER_SIZES,
+        geometry.leftPx,
+        geometry.rightPx,
+      ),
+    [series.markers, geometry],
+  );
+  const current = { from: geometry.from, to: geometry.to };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (n === 0 || e.target !== e.currentTarget) return;
+    const span = geometry.to - geometry.from;
+    const centre = (geometry.from + geometry.to) / 2;
+    const actions: Record<string, () => ViewRange | undefined> = {
+      '+': () => zoomView(current, n, 1 / KEY_ZOOM, centre),
+      '=': () => zoomView(current, n, 1 / KEY_ZOOM, centre),
+      '-': () => zoomView(current, n, KEY_ZOOM, centre),
+      _: () => zoomView(current, n, KEY_ZOOM, centre),
+      ArrowLeft: () => panView(current, n, -span * KEY_PAN),
+      ArrowRight: () => panView(current, n, span * KEY_PAN),
+      '0': () => undefined,
+    };
+    const action = actions[e.key];
+    if (!action) return;
+    e.preventDefault();
+    changeView(action());
+  };
+
+  const plotX = (clientX: number) => clientX - (containerRef.current?.getBoundingClientRect().left ?? 0);
 
   return (
-    <div
-      ref={containerRef}
-      className="timeline"
-      data-testid="timeline"
-      data-calls={n}
-      style={{ height: CHART_HEIGHT_PX }}
-      onMouseMove={(e) => {
-        if (n === 0) return;
-        const rect = e.currentTarget.getBoundingClientRect();
-        setHoverX(pxToX(geometry, e.clientX - rect.left));
-      }}
-      onMouseLeave={() => setHoverX(undefined)}
-    >
-      <canvas
-        ref={canvasRef}
-        style={{ width: geometry.widthPx, height: geometry.heightPx }}
-        onClick={() => {
-          if (hoverX !== undefined) selectEntry(series.firstEntryIndex[hoverX], true);
+    <>
+      <div
+        ref={containerRef}
+        className={`timeline ${brush ? 'brushing' : ''}`}
+        data-testid="timeline"
+        data-calls={n}
+        data-view-from={geometry.from.toFixed(2)}
+        data-view-to={geometry.to.toFixed(2)}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the chart takes keys for zoom and pan.
+        tabIndex={0}
+        role="application"
+        aria-roledescription="chart"
+        aria-label="Context tokens per API call. Keys: + and − zoom, ← and → pan, 0 resets."
+        style={{ height: heightPx }}
+        onKeyDown={onKeyDown}
+        onPointerDown={(e) => {
+          if (n === 0 || e.button !== 0) return;
+          if ((e.target as HTMLElement).closest('button, .marker-cluster-list')) return;
+          e.currentTarget.setPointerCapture(e.pointerId);
+          drag.current = { startPx: plotX(e.clientX), view: current, brush: e.shiftKey, moved: false };
         }}
-      />
-      <ReplayOverlay geometry={geometry} series={series} />
-      {n === 0 && <div className="timeline-empty muted">No API calls with usage in this transcript.</div>}
-      {series.markers.map((m) => (
-        <button
-          type="button"
-          key={m.compactionIndex}
-          className={`compaction-marker ${m.isMain ? '' : 'side'} ${openCompaction === m.compactionIndex ? 'open' : ''}`}
-          data-testid="compaction-marker"
-          data-kind={m.kind}
-          data-trigger={m.trigger}
-          data-compaction-index={m.compactionIndex}
-          title={markerTitle(m)}
-          aria-label={markerTitle(m)}
-          style={
-            {
-              left: xToPx(geometry, m.x),
-              top: geometry.topPx - 12 + (markerRows[m.compactionIndex] ?? 0) * MARKER_ROW_PX,
-              '--mc': markerColor(m),
-            } as CSSProperties
+        onPointerMove={(e) => {
+          const px = plotX(e.clientX);
+          const d = drag.current;
+          if (d) {
+            if (Math.abs(px - d.startPx) >= DRAG_THRESHOLD_PX) d.moved = true;
+            if (!d.moved) return;
+            setHoverX(undefined);
+            if (d.brush) setBrush({ fromPx: d.startPx, toPx: px });
+            else {
+              const span = d.view.to - d.view.from;
+              changeView(
+                panView(d.view, n, (-(px - d.startPx) / (geometry.rightPx - geometry.leftPx)) * span),
+              );
+            }
+            return;
           }
-          onMouseMove={(e) => e.stopPropagation()}
-          onClick={() => {
-            openCompactionCard(m.compactionIndex);
-            selectEntry(m.entryIndex, true);
-          }}
-        >
-          {markerGlyph(m)}
-        </button>
-      ))}
-      {hover && hoverX !== undefined && (
-        <div
-          className="timeline-tooltip mono"
-          data-testid="timeline-tooltip"
-          style={{
-            left: Math.min(xToPx(geometry, hoverX) + 10, geometry.widthPx - 210),
-            top: Math.max(4, yToPx(geometry, series.contextTokens[hoverX]!) - 60),
-          }}
-        >
-          {hover}
-          <ReplayPointLine series={series} x={hoverX} />
-        </div>
-      )}
-    </div>
+          // Over a marker or a cluster's list the call tooltip would cover them.
+          if ((e.target as HTMLElement).closest('button, .marker-cluster-list')) setHoverX(undefined);
+          else if (n > 0) setHoverX(pxToX(geometry, px));
+        }}
+        onPointerUp={(e) => {
+          const d = drag.current;
+          drag.current = undefined;
+          setBrush(undefined);
+          if (!d) return;
+          const px = plotX(e.clientX);
+          if (!d.moved) {
+            selectEntry(series.firstEntryIndex[pxToX(geometry, px)], true);
+            return;
+          }
+          if (d.brush) {
+            const a = pxToPosition(geometry, Math.min(d.startPx, px));
+            const b = pxToPosition(geometry, Math.max(d.startPx, px));
+            zoomTo(Math.max(0, a), Math.min(n, b));
+          }
+        }}
+        onPointerCancel={() => {
+          drag.current = undefined;
+          setBrush(undefined);
+        }}
+        onMouseLeave={() => setHoverX(undefined)}
+      >
+        <canvas ref={canvasRef} style={{ width: geometry.widthPx, height: geometry.heightPx }} />
+        <ReplayOverlay geometry={geometry} series={series} onZoomTo={zoomTo} />
+        {n === 0 && <div className="timeline-empty muted">No API calls with usage in this transcript.</div>}
+        {brush && (
+          <div
+            className="timeline-brush"
+            data-testid="timeline-brush"
+            style={{
+              left: Math.max(geometry.leftPx, Math.min(brush.fromPx, brush.toPx)),
+              width: Math.abs(brush.toPx - brush.fromPx),
+              top: geometry.topPx,
+              height: geometry.bottomPx - geometry.topPx,
+            }}
+          />
+        )}
+        {clusters.map((c) => {
+          if (c.items.length > 1) {
+            const xs = c.items.map((m) => m.x);
+            return (
+              <MarkerClusterButton
+                key={`cluster-${c.items[0]!.compactionIndex}`}
+                items={c.items.map((m) => ({
+                  key: String(m.compactionIndex),
+                  glyph: markerGlyph(m),
+                  color: markerColor(m),
+                  title: `after call ${Math.floor(m.x) + 1}: ${markerTitle(m)}`,
+                  onOpen: () => {
+                    openCompactionCard(m.compactionIndex);
+                    selectEntry(m.entryIndex, true);
+                  },
+                }))}
+                leftPx={c.px}
+                topPx={MARKER_TOP_PX}
+                listTopPx={MARKER_TOP_PX + 20}
+                listMaxHeightPx={CLUSTER_LIST_MAX_PX}
+                chartWidthPx={geometry.widthPx}
+                className="compaction-marker"
+                testId="compaction-cluster"
+                onZoom={() => zoomTo(Math.min(...xs) - 1, Math.max(...xs) + 2)}
+              />
+            );
+          }
+          const m = c.items[0]!;
+          return (
+            <button
+              type="button"
+              key={m.compactionIndex}
+              className={`compaction-marker ${m.isMain ? '' : 'side'} ${openCompaction === m.compactionIndex ? 'open' : ''}`}
+              data-testid="compaction-marker"
+              data-kind={m.kind}
+              data-trigger={m.trigger}
+              data-compaction-index={m.compactionIndex}
+              title={markerTitle(m)}
+              aria-label={markerTitle(m)}
+              style={
+                {
+                  left: c.px,
+                  top: MARKER_TOP_PX + (m.isMain ? 0 : 2),
+                  '--mc': markerColor(m),
+                } as CSSProperties
+              }
+              onMouseMove={(e) => e.stopPropagation()}
+              onClick={() => {
+                openCompactionCard(m.compactionIndex);
+                selectEntry(m.entryIndex, true);
+              }}
+            >
+              {markerGlyph(m)}
+            </button>
+          );
+        })}
+        {hover && hoverX !== undefined && (
+          <div
+            className="timeline-tooltip mono"
+            data-testid="timeline-tooltip"
+            style={{
+              left: Math.min(xToPx(geometry, hoverX) + 10, geometry.widthPx - 210),
+              top: Math.max(4, Math.min(heightPx - 80, yToPx(geometry, series.contextTokens[hoverX]!) - 60)),
+            }}
+          >
+            {hover}
+            <ReplayPointLine series={series} x={hoverX} />
+          </div>
+        )}
+      </div>
+      <TimelineLegend
+        count={n}
+        from={geometry.from}
+        to={geometry.to}
+        zoomed={!isFullView(geometry)}
+        onReset={() => changeView(undefined)}
+        overview={
+          <OverviewStrip values={series.contextTokens} count={n} view={current} onChange={changeView} />
+        }
+      />
+    </>
   );
 }
 

@@ -5,6 +5,7 @@ import type { FullTextProgress, SessionId } from '../../worker/protocol';
 import { VirtualList } from '../common/virtual-list';
 import { ROW_PAGE_SIZE, rowIndexQuery, rowPageQuery } from '../queries';
 import { useUiStore } from '../store';
+import { useFollowStore } from '../timeline/follow-store';
 import { FilterBar } from './filter-bar';
 import { PlaceholderRow, TranscriptRow } from './transcript-row';
 
@@ -78,6 +79,13 @@ function TranscriptList(props: { sessionId: SessionId; filter?: RowFilter; indic
     [revealNonce, selectedRow],
   );
 
+  const follow = useFollowStore((s) => s.follow);
+  const alignTopRequest = useMemo(
+    () =>
+      follow && indices ? { index: lowerBound(indices, follow.entryIndex), nonce: follow.nonce } : undefined,
+    [follow, indices],
+  );
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (!indices || count === 0) return;
     const visible = Math.max(1, range.end - range.start);
@@ -125,6 +133,7 @@ function TranscriptList(props: { sessionId: SessionId; filter?: RowFilter; indic
         renderRow={renderRow}
         onRangeChange={onRangeChange}
         scrollRequest={scrollRequest}
+        alignTopRequest={alignTopRequest}
         onKeyDown={onKeyDown}
         className="transcript-list"
         testId="transcript-list"
@@ -133,4 +142,16 @@ function TranscriptList(props: { sessionId: SessionId; filter?: RowFilter; indic
       {indices && count === 0 && <div className="panel-message muted">No entries match the filter.</div>}
     </>
   );
+}
+
+/** First row whose entry index is ≥ `entryIndex` (rows are in entry order). */
+function lowerBound(indices: Int32Array, entryIndex: number): number {
+  let lo = 0;
+  let hi = indices.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (indices[mid]! < entryIndex) lo = mid + 1;
+    else hi = mid;
+  }
+  return Math.min(lo, indices.length - 1);
 }

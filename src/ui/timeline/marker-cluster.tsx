@@ -1,0 +1,105 @@
+import { type CSSProperties, useEffect, useRef, useState } from 'react';
+
+// One box standing for several markers that would overlap: its glyph (when all members share
+// one) and their count; clicking it lists the members, each opening its own card.
+
+export interface ClusterItem {
+  key: string;
+  glyph: string;
+  color: string;
+  title: string;
+  onOpen: () => void;
+}
+
+const LIST_WIDTH_PX = 300;
+
+export function MarkerClusterButton(props: {
+  items: ClusterItem[];
+  leftPx: number;
+  topPx: number;
+  /** Where the member list opens (CSS px from the chart's top) and how tall it may grow. */
+  listTopPx: number;
+  listMaxHeightPx: number;
+  chartWidthPx: number;
+  className: string;
+  testId: string;
+  onZoom: () => void;
+}) {
+  const { items } = props;
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: PointerEvent) => {
+      if (!ref.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', close);
+    return () => document.removeEventListener('pointerdown', close);
+  }, [open]);
+  const glyphs = new Set(items.map((i) => i.glyph));
+  const glyph = glyphs.size === 1 ? items[0]!.glyph : '';
+  const colors = new Set(items.map((i) => i.color));
+  const color = colors.size === 1 ? items[0]!.color : 'var(--text)';
+  const label = `${items.length} markers: ${items.map((i) => i.title).join('; ')}`;
+  return (
+    <div ref={ref} onPointerDown={(e) => e.stopPropagation()} onMouseMove={(e) => e.stopPropagation()}>
+      <button
+        type="button"
+        className={`${props.className} cluster`}
+        data-testid={props.testId}
+        data-count={items.length}
+        aria-label={label}
+        aria-expanded={open}
+        title={`${items.length} markers here: click to list them`}
+        style={{ left: props.leftPx, top: props.topPx, '--mc': color } as CSSProperties}
+        onClick={() => setOpen(!open)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') setOpen(false);
+        }}
+      >
+        {glyph}
+        <span className="cluster-count">{items.length}</span>
+      </button>
+      {open && (
+        <div
+          className="marker-cluster-list"
+          data-testid="marker-cluster-list"
+          style={{
+            left: Math.max(0, Math.min(props.chartWidthPx - LIST_WIDTH_PX, props.leftPx - LIST_WIDTH_PX / 2)),
+            top: props.listTopPx,
+            width: LIST_WIDTH_PX,
+            maxHeight: props.listMaxHeightPx,
+          }}
+        >
+          <button
+            type="button"
+            className="btn link small"
+            data-testid="marker-cluster-zoom"
+            onClick={() => {
+              setOpen(false);
+              props.onZoom();
+            }}
+          >
+            zoom to these {items.length}
+          </button>
+          <ul>
+            {items.map((item) => (
+              <li key={item.key}>
+                <button
+                  type="button"
+                  className="cluster-item"
+                  onClick={() => {
+                    setOpen(false);
+                    item.onOpen();
+                  }}
+                >
+                  <b style={{ color: item.color }}>{item.glyph}</b> {item.title}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import type { ReactNode } from 'react';
+import { formatCount } from '../common/format';
+import { EVENT_COLORS, EVENT_GLYPHS } from '../replay/replay-overlay';
+import { markerColor, markerGlyph } from './timeline';
+
+// The line under the chart: which calls are shown, how to zoom, a reset, and what each marker
+// glyph means (log markers along the top lane, replay events along the bottom).
+
+const ITEMS: { glyph: string; color: string; text: string; title: string }[] = [
+  {
+    glyph: markerGlyph({ kind: 'compact', trigger: 'auto' }),
+    color: markerColor({ kind: 'compact', trigger: 'auto' }),
+    text: 'auto',
+    title: 'The log: an automatic compaction (context reached the auto-compact threshold)',
+  },
+  {
+    glyph: markerGlyph({ kind: 'compact', trigger: 'manual' }),
+    color: markerColor({ kind: 'compact', trigger: 'manual' }),
+    text: 'manual',
+    title: 'The log: a manual /compact',
+  },
+  {
+    glyph: markerGlyph({ kind: 'microcompact', trigger: 'auto' }),
+    color: markerColor({ kind: 'microcompact', trigger: 'auto' }),
+    text: 'microcompact',
+    title: 'The log: a microcompact that cleared old tool results',
+  },
+  {
+    glyph: EVENT_GLYPHS.compact,
+    color: EVENT_COLORS.compact,
+    text: 'replay compaction',
+    title: 'The replay: a compaction it simulated (bottom lane)',
+  },
+  {
+    glyph: EVENT_GLYPHS.microcompact,
+    color: EVENT_COLORS.microcompact,
+    text: 'replay clearing',
+    title: 'The replay: a simulated microcompact (bottom lane)',
+  },
+  {
+    glyph: EVENT_GLYPHS.reset,
+    color: EVENT_COLORS.reset,
+    text: 'reset',
+    title: "The replay continues from the log's manual compaction here",
+  },
+  {
+    glyph: EVENT_GLYPHS.blocked,
+    color: EVENT_COLORS.blocked,
+    text: 'blocked',
+    title: 'The replay reaches the blocking limit here',
+  },
+];
+
+export function TimelineLegend(props: {
+  count: number;
+  from: number;
+  to: number;
+  zoomed: boolean;
+  onReset: () => void;
+  /** The overview strip, drawn first. */
+  overview?: ReactNode;
+}) {
+  const first = Math.min(props.count, Math.max(1, Math.ceil(props.from + 0.5)));
+  const last = Math.min(props.count, Math.max(first, Math.floor(props.to + 0.5)));
+  return (
+    <div className="timeline-legend small" data-testid="timeline-legend">
+      {props.overview}
+      <span className="mono" data-testid="timeline-range">
+        {props.zoomed
+          ? `calls ${formatCount(first)}–${formatCount(last)} of ${formatCount(props.count)}`
+          : `all ${formatCount(props.count)} calls`}
+      </span>
+      <button
+        type="button"
+        className="btn link small"
+        data-testid="timeline-reset-zoom"
+        disabled={!props.zoomed}
+        onClick={props.onReset}
+      >
+        reset zoom
+      </button>
+      <span className="muted timeline-hint">wheel zoom · drag pan · shift-drag select · keys + − ← → 0</span>
+      <span className="legend-items" data-testid="timeline-legend-items">
+        {ITEMS.map((item) => (
+          <span key={item.text} className="legend-item" title={item.title}>
+            <b style={{ color: item.color }}>{item.glyph}</b> {item.text}
+          </span>
+        ))}
+        <span className="legend-item" title="Markers that would overlap: click for the list">
+          <b className="legend-cluster">3</b> grouped
+        </span>
+      </span>
+    </div>
+  );
+}
