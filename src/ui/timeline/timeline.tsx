@@ -239,7 +239,10 @@ function TimelineChart({
     });
   }, [geometry, series, thresholds, hoverX, selectedX]);
 
-  const hover = hoverX === undefined ? undefined : describeCall(series, hoverX, thresholds?.autoCompact ?? Number.POSITIVE_INFINITY);
+  const hover =
+    hoverX === undefined
+      ? undefined
+      : describeCall(series, hoverX, thresholds?.autoCompact ?? Number.POSITIVE_INFINITY);
   const clusters = useMemo(
     () =>
       clusterMarkers(
