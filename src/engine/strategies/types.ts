@@ -21,6 +21,8 @@ export interface KnobSpec {
   min?: number;
   max?: number;
   step?: number;
+  /** Whole numbers only (counts): input is rounded. */
+  integer?: boolean;
   /** For `select`. */
   options?: { value: string; label: string }[];
   /** May be left empty (undefined) — e.g. an override that is off by default. */
@@ -30,6 +32,13 @@ export interface KnobSpec {
   help?: string;
   /** Panel section. */
   group: string;
+  /**
+   * A named CLI flag (`compactlab replay --<cliFlag> <value>`); any knob is also `--knob key=value`.
+   * A boolean's flag sets it true and `--no-<cliFlag>` false, the other way round with `cliInverted`
+   * (a flag named for the opposite: `--no-compact` sets `disableCompact`).
+   */
+  cliFlag?: string;
+  cliInverted?: boolean;
 }
 
 /** A manual compaction the user asks the replay to perform after an API call. */
