@@ -1,5 +1,6 @@
-import { CLEARABLE_IMAGE, lowerBound, type PreparedReplay } from '../replay/prepare';
-import type { ThresholdLine } from '../replay/types';
+import { lowerBound } from '../simulation/search';
+import { CLEARABLE_IMAGE, type PreparedReplay } from '../simulation/prepared';
+import type { ThresholdLine } from '../simulation/types';
 import { estimateTextTokens } from '../tokens/estimate';
 import type { TokenCount } from '../types';
 import { createKnobNormalizer } from './knobs';

@@ -1,6 +1,7 @@
 import type { Restoration } from '../compact/restore';
-import { lowerBound, type PreparedReplay } from '../replay/prepare';
-import type { ThresholdLine } from '../replay/types';
+import { lowerBound } from '../simulation/search';
+import type { PreparedReplay } from '../simulation/prepared';
+import type { ThresholdLine } from '../simulation/types';
 import type { TokenCount } from '../types';
 import type {
   CompactionStrategy,

@@ -1,8 +1,8 @@
 import type { ContinuationOptions } from '../compact/format-summary';
 import type { Restoration, RestoredFile } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
-import type { PreparedReplay } from '../replay/prepare';
-import type { CompactMechanism, ThresholdLine } from '../replay/types';
+import type { PreparedReplay } from '../simulation/prepared';
+import type { CompactMechanism, ThresholdLine } from '../simulation/types';
 import type { DialectId, TokenCount } from '../types';
 
 // The one interface every compaction strategy implements (Claude Code now; Cline, Codex,
