@@ -1,9 +1,9 @@
 import type { Restoration } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
-import type { CompactMechanism, ThresholdLine } from '../simulation/types';
+import type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 import type { TokenCount } from '../types';
 
-export type { CompactMechanism, ThresholdLine } from '../simulation/types';
+export type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 
 // A replay's result: plain data that crosses the worker boundary (series as typed arrays).
 
@@ -16,15 +16,6 @@ export type ReplayEventKind =
   | 'reset'
   /** The simulated context reached the blocking limit (window − 3,000): Claude Code would refuse the request. */
   | 'blocked';
-
-export type SummarySource =
-  /** The log's own summary (the simulated event is at a real compaction). */
-  | 'recorded'
-  /** The built-in size model. */
-  | 'model'
-  /** A size supplied from outside (a real summarizer's answer). */
-  | 'supplied'
-  | 'session-memory';
 
 /**
  * How a token figure was obtained. The parts sum to it (`sumTokenProvenance`); zero parts are 0.

@@ -12,3 +12,13 @@ export interface ThresholdLine {
   /** `trigger`: where the strategy acts; `warning`: UI only; `limit`: requests are refused. */
   kind: 'trigger' | 'warning' | 'limit';
 }
+
+/** Where a summary's size came from. */
+export type SummarySource =
+  /** The log's own summary (the simulated event is at a real compaction). */
+  | 'recorded'
+  /** The built-in size model. */
+  | 'model'
+  /** A size supplied from outside (a real summarizer's answer). */
+  | 'supplied'
+  | 'session-memory';
