@@ -91,10 +91,11 @@ export function computeReplay(
     // Provenance of the trigger count, taken before anything changes the history.
     const callSource =
       outcome?.actions.length || state.hasLoggedUpTo(k) ? state.describeCall(k, true) : undefined;
-    for (const action of outcome?.actions ?? []) {
-      if (action.kind === 'clear') state.applyClear(k, boundaryPos, action, T, callSource!);
-      else state.applySummarize(k, boundaryPos, action, callSource!);
-    }
+    if (outcome)
+      for (const action of outcome.actions) {
+        if (action.kind === 'clear') state.applyClear(k, boundaryPos, action, T, callSource!);
+        else state.applySummarize(k, boundaryPos, action, callSource!);
+      }
     state.applyLogged(k, callSource);
   }
 
@@ -126,6 +127,7 @@ function createView(
   model: SummarySizeModel,
 ): Mutable<ReplayView> {
   const { history } = state;
+  const replaced = history.replaced;
   const view: Mutable<ReplayView> = {
     prepared,
     callPos: 0,
@@ -138,7 +140,7 @@ function createView(
     liveFromPos: 0,
     clearableFrom: 0,
     clearableTo: 0,
-    isCleared: (i) => history.isReplaced(i),
+    isCleared: (i) => replaced[i] === 1,
     clearedTokens: 0,
     carriedFiles: history.carriedFiles,
     manual: undefined,

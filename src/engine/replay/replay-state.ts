@@ -80,11 +80,10 @@ export class ReplayState {
   /** Adds the history's messages [from, to) by token source (replaced results not subtracted). */
   private addMessages(p: TokenProvenance, from: number, to: number): void {
     const s = this.prepared.prefixBySource;
-    const span = (source: number) => s[source]![to]! - s[source]![from]!;
-    p.exactTokens += span(TOKEN_SOURCE.exact);
-    p.splitTokens += span(TOKEN_SOURCE.split);
-    p.estimatedTokens += span(TOKEN_SOURCE.estimated);
-    p.clampedMessages += span(TOKEN_SOURCE.clamped);
+    p.exactTokens += s[TOKEN_SOURCE.exact]![to]! - s[TOKEN_SOURCE.exact]![from]!;
+    p.splitTokens += s[TOKEN_SOURCE.split]![to]! - s[TOKEN_SOURCE.split]![from]!;
+    p.estimatedTokens += s[TOKEN_SOURCE.estimated]![to]! - s[TOKEN_SOURCE.estimated]![from]!;
+    p.clampedMessages += s[TOKEN_SOURCE.clamped]![to]! - s[TOKEN_SOURCE.clamped]![from]!;
   }
 
   private addSynthetic(p: TokenProvenance): void {

@@ -63,13 +63,24 @@ export class SimulatedHistory {
   /** Truncated ranges [from, to) of live positions, sorted, disjoint, and their tokens. */
   private truncated: [number, number][] = [];
   private truncatedTokens = 0;
-  private readonly replaced: Uint8Array;
+  /** 1 for each replaced item (read-only outside: the strategies' `isCleared` reads it on their hot path). */
+  readonly replaced: Uint8Array;
   /** Tokens each replaced result keeps (its placeholder or notice). */
   private readonly replacementOf: Float64Array;
 
+  // The prepared arrays the pricing reads on every call, held directly (hot path).
+  private readonly prefixNon: Float64Array;
+  private readonly itemPos: Int32Array;
+  private readonly itemTokens: Float64Array;
+  private readonly artifactOf: Int32Array;
+
   constructor(private readonly prepared: PreparedReplay) {
-    this.replaced = new Uint8Array(prepared.clearables.pos.length);
-    this.replacementOf = new Float64Array(prepared.clearables.pos.length);
+    this.prefixNon = prepared.prefixNon;
+    this.itemPos = prepared.clearables.pos;
+    this.itemTokens = prepared.clearables.tokens;
+    this.artifactOf = prepared.artifactOf;
+    this.replaced = new Uint8Array(this.itemPos.length);
+    this.replacementOf = new Float64Array(this.itemPos.length);
   }
 
   isReplaced(item: number): boolean {
@@ -78,20 +89,16 @@ export class SimulatedHistory {
 
   /** What replacing item `i` saves: its attributed tokens less its replacement's. */
   private savedOf(i: number): TokenCount {
-    return Math.max(0, this.prepared.clearables.tokens[i]! - this.replacementOf[i]!);
+    return Math.max(0, this.itemTokens[i]! - this.replacementOf[i]!);
   }
 
   /** Tokens of positions [from, to) as they are in the history, truncation ignored. */
   private rangeTokens(from: number, to: number): TokenCount {
-    const { prefixNon, clearables, artifactOf } = this.prepared;
+    const { prefixNon, itemPos, artifactOf, replaced } = this;
     if (to <= from) return 0;
     let t = prefixNon[to]! - prefixNon[from]!;
-    for (
-      let i = lowerBound(clearables.pos, from);
-      i < clearables.pos.length && clearables.pos[i]! < to;
-      i++
-    ) {
-      if (this.replaced[i] && artifactOf[clearables.pos[i]!] === 0) t -= this.savedOf(i);
+    for (let i = lowerBound(itemPos, from); i < itemPos.length && itemPos[i]! < to; i++) {
+      if (replaced[i] && artifactOf[itemPos[i]!] === 0) t -= this.savedOf(i);
     }
     return t;
   }
@@ -99,7 +106,8 @@ export class SimulatedHistory {
   /** Tokens of live positions [from, to): replaced results at their replacement, truncated ranges out. */
   liveTokens(from: number, to: number): TokenCount {
     let t = this.rangeTokens(from, to);
-    for (const [a, b] of this.truncated) {
+    for (let r = 0; r < this.truncated.length; r++) {
+      const [a, b] = this.truncated[r]!;
       if (b <= from || a >= to) continue;
       t -= this.rangeTokens(Math.max(a, from), Math.min(b, to));
     }
@@ -108,7 +116,8 @@ export class SimulatedHistory {
 
   /** The context when the next call starts at `pos`: system prompt and tools, synthetic head, live messages. */
   contextBefore(pos: number): TokenCount {
-    const { prefixNon, baseTokens } = this.prepared;
+    const { prefixNon } = this;
+    const { baseTokens } = this.prepared;
     // Summed in this order so that a history equal to the log's gives the log's figure exactly.
     const t =
       baseTokens + this.syntheticTokens + prefixNon[pos]! - prefixNon[this.liveFrom]! - this.savedTokens;
@@ -175,7 +184,11 @@ export class SimulatedHistory {
   }
 
   private isTruncated(pos: number): boolean {
-    return this.truncated.some(([a, b]) => pos >= a && pos < b);
+    for (let r = 0; r < this.truncated.length; r++) {
+      const range = this.truncated[r]!;
+      if (pos >= range[0] && pos < range[1]) return true;
+    }
+    return false;
   }
 
   /**
