@@ -57,6 +57,25 @@ export function normalizeKnob(spec: KnobSpec, input: unknown, fallback: KnobValu
   }
 }
 
+const templates = new WeakMap<readonly KnobSpec[], Record<string, KnobValue>>();
+
+/**
+ * An object with every spec'd key, in spec order, in V8's fast mode (a JSON.parse result): each
+ * knobs object is a copy of it, so all share one shape. Built key by key through computed names,
+ * 25 knobs would be a dictionary-mode object, read by the strategies on every call of the loop.
+ */
+function getTemplate(specs: readonly KnobSpec[]): Record<string, KnobValue> {
+  let template = templates.get(specs);
+  if (!template) {
+    template = JSON.parse(JSON.stringify(Object.fromEntries(specs.map((s) => [s.key, null])))) as Record<
+      string,
+      KnobValue
+    >;
+    templates.set(specs, template);
+  }
+  return template;
+}
+
 /**
  * Validates untrusted input (CLI, UI, worker messages) into complete knobs: every spec'd key from
  * `input` when valid, else from `base`; numbers clamped to the spec's range (rounded where it says
@@ -65,11 +84,8 @@ export function normalizeKnob(spec: KnobSpec, input: unknown, fallback: KnobValu
 export function normalizeKnobs<K extends object>(specs: readonly KnobSpec[], input: unknown, base: K): K {
   const i = isObject(input) ? input : {};
   const b = base as Record<string, KnobValue>;
-  const out: Record<string, KnobValue> = {};
-  for (const spec of specs) {
-    const v = normalizeKnob(spec, i[spec.key], b[spec.key]);
-    if (v !== undefined || spec.optional) out[spec.key] = v;
-  }
+  const out = { ...getTemplate(specs) };
+  for (const spec of specs) out[spec.key] = normalizeKnob(spec, i[spec.key], b[spec.key]);
   return out as K;
 }
 
