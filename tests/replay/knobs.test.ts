@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeKnob, normalizeKnobs } from '../../src/engine/strategies/knobs';
+import { getTimelineBarKeys, normalizeKnob, normalizeKnobs } from '../../src/engine/strategies/knobs';
 import { STRATEGIES } from '../../src/engine/strategies/registry';
 import type { KnobSpec, KnobValue } from '../../src/engine/strategies/types';
 
@@ -149,5 +149,20 @@ describe('normalizeKnobs', () => {
   it('takes missing keys from the base, not the defaults', () => {
     const specs = [number, { ...number, key: 'm' }];
     expect(normalizeKnobs(specs, { n: 9 }, { n: 1, m: 4 })).toEqual({ n: 9, m: 4 });
+  });
+
+  it('lets the timeline bar set Claude Code’s threshold knobs only', () => {
+    const byId = Object.fromEntries(STRATEGIES.map((s) => [s.id, getTimelineBarKeys(s.knobSpecs)]));
+    expect(byId['claude-code']).toEqual([
+      'profile',
+      'contextWindow',
+      'maxOutputTokens',
+      'autocompactPctOverride',
+      'blockingLimitOverride',
+      'autoCompactEnabled',
+    ]);
+    // Codex and API context editing have a contextWindow / autoCompactEnabled of their own.
+    expect(byId.codex).toEqual([]);
+    expect(byId['api-clear-tool-uses']).toEqual([]);
   });
 });

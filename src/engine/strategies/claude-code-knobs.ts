@@ -103,6 +103,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     ],
     source: `${V2168} "Threshold"; ${LEGACY} "Three-Tier Threshold System"; 2.0.x measured (docs/replay-accuracy.md)`,
     group: 'Thresholds',
+    timelineBar: true,
     cliFlag: 'profile',
   },
   {
@@ -115,6 +116,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     step: 1_000,
     source: `${V2168} "Threshold" (BcK = 200,000; 1M for [1m] models)`,
     group: 'Thresholds',
+    timelineBar: true,
     cliFlag: 'window',
   },
   {
@@ -127,6 +129,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     step: 1_000,
     source: `${V2168} "Threshold" (reserved up to 20,000, a5Y)`,
     group: 'Thresholds',
+    timelineBar: true,
     cliFlag: 'max-output',
   },
   {
@@ -140,6 +143,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     optional: true,
     source: `${V2168} "Threshold" (fQ6: can only lower the threshold)`,
     group: 'Thresholds',
+    timelineBar: true,
     cliFlag: 'pct',
   },
   {
@@ -153,6 +157,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     optional: true,
     source: `${V2168} "Configuration"`,
     group: 'Thresholds',
+    timelineBar: true,
     cliFlag: 'blocking-limit',
   },
   {
@@ -169,6 +174,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     kind: 'boolean',
     source: `${V2168} "Configuration"`,
     group: 'Switches',
+    timelineBar: true,
     cliFlag: 'auto-compact',
   },
   {

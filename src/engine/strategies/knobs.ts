@@ -96,3 +96,8 @@ export function createKnobNormalizer<K extends object>(
 ): (input: unknown, base?: K) => K {
   return (input, base = defaults) => normalizeKnobs(specs, input, base);
 }
+
+/** The keys the timeline's knobs bar may set for a strategy (its specs that say `timelineBar`). */
+export function getTimelineBarKeys(specs: readonly KnobSpec[]): string[] {
+  return specs.filter((s) => s.timelineBar).map((s) => s.key);
+}

@@ -39,6 +39,11 @@ export interface KnobSpec {
    */
   cliFlag?: string;
   cliInverted?: boolean;
+  /**
+   * The timeline's knobs bar (Claude Code's threshold knobs) sets this knob. Only specs that say
+   * so take the bar's values: another strategy's knob of the same key is never overwritten.
+   */
+  timelineBar?: boolean;
 }
 
 /** A manual compaction the user asks the replay to perform after an API call. */
