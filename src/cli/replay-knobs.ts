@@ -146,10 +146,19 @@ export function formatKnobHelp(strategy: AnyStrategy): string {
   return lines.join('\n');
 }
 
-/** The named flags of a strategy, one short line for the general usage text. */
-export function formatKnobFlags(strategy: AnyStrategy): string {
-  return strategy.knobSpecs
+/** The named flags of a strategy for the general usage text, in lines of at most `widthChars` after `indent`. */
+export function formatKnobFlags(strategy: AnyStrategy, indent = '      ', widthChars = 96): string {
+  const flags = strategy.knobSpecs
     .filter((s) => s.cliFlag)
-    .map((s) => (s.kind === 'boolean' ? `--[no-]${s.cliFlag}` : `--${s.cliFlag} ${placeholder(s)}`))
-    .join(' ');
+    .map((s) => (s.kind === 'boolean' ? `--[no-]${s.cliFlag}` : `--${s.cliFlag} ${placeholder(s)}`));
+  const lines: string[] = [];
+  let line = '';
+  for (const flag of flags) {
+    if (line && indent.length + line.length + 1 + flag.length > widthChars) {
+      lines.push(indent + line);
+      line = flag;
+    } else line = line ? `${line} ${flag}` : flag;
+  }
+  if (line) lines.push(indent + line);
+  return lines.join('\n');
 }

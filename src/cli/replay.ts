@@ -32,7 +32,8 @@ export const REPLAY_USAGE = `  compactlab replay <session.jsonl> [subagent files
       Re-run compaction over the transcript under the log's own knobs (or yours) and compare
       with where it really compacted. --strategies lists the strategies; --strategy <id> --help
       lists a strategy's knobs (flag, label, unit, default, range, source). Any knob:
-      --knob <key>=<value>. Knobs of ${DEFAULT_STRATEGY_ID}: ${formatKnobFlags(DEFAULT_STRATEGY)}
+      --knob <key>=<value>. Knobs of ${DEFAULT_STRATEGY_ID}:
+${formatKnobFlags(DEFAULT_STRATEGY)}
       --session-memory N|<summary.md> --summary-model recorded|ratio
       Session memory: a size in tokens, or a text file (Claude Code's
       <session-id>/session-memory/summary.md; also taken when given among the files) sized by
