@@ -105,7 +105,9 @@ export async function main(
   out: (text: string) => void = (t) => process.stdout.write(`${t}\n`),
 ): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '-h' || name === '--help' || rest.includes('--help') || rest.includes('-h')) {
+  // `replay --help` is the replay's own: it lists the chosen strategy's knobs.
+  const help = name !== 'replay' && (rest.includes('--help') || rest.includes('-h'));
+  if (!name || name === '-h' || name === '--help' || help) {
     out(USAGE);
     return name ? 0 : 2;
   }

@@ -13,36 +13,37 @@ import {
   type SweepRange,
   type SweepResult,
 } from '../engine/replay/sweep';
-import { DEFAULT_STRATEGY_ID, getStrategy } from '../engine/strategies/registry';
-import { getSessionInfo } from '../engine/strategies/types';
+import { DEFAULT_STRATEGY_ID, getStrategy, STRATEGIES } from '../engine/strategies/registry';
+import { type CompactionStrategy, getSessionInfo } from '../engine/strategies/types';
 import { estimateTextTokens } from '../engine/tokens/estimate';
 import { createNodeFileSource } from './node-source';
 import { formatOrdinal } from '../engine/query/numbering';
+import {
+  findKnobSpec,
+  formatKnobFlags,
+  formatKnobHelp,
+  getKnobFlagOptions,
+  getKnobOverrides,
+} from './replay-knobs';
 
 // `compactlab replay`: the same engine code as the app's replay, on the command line.
 
-export const REPLAY_USAGE = `  compactlab replay <session.jsonl> [subagent files…] [--strategy claude-code] [knobs…] [--json]
+const DEFAULT_STRATEGY = getStrategy(DEFAULT_STRATEGY_ID);
+
+export const REPLAY_USAGE = `  compactlab replay <session.jsonl> [subagent files…] [--strategy ${DEFAULT_STRATEGY_ID}] [knobs…] [--json]
       Re-run compaction over the transcript under the log's own knobs (or yours) and compare
-      with where it really compacted. Knobs: --profile v2.1.68|v2.0|legacy --window N
-      --max-output N --pct N --keep-recent N --protect N --min-savings N --no-microcompact
-      --[no-]auto-compact --no-compact --session-memory N|<summary.md> --summary-model recorded|ratio
+      with where it really compacted. --strategies lists the strategies; --strategy <id> --help
+      lists a strategy's knobs (flag, label, unit, default, range, source). Any knob:
+      --knob <key>=<value>. Knobs of ${DEFAULT_STRATEGY_ID}:
+${formatKnobFlags(DEFAULT_STRATEGY)}
+      --session-memory N|<summary.md> --summary-model recorded|ratio
       Session memory: a size in tokens, or a text file (Claude Code's
       <session-id>/session-memory/summary.md; also taken when given among the files) sized by
       Claude Code's estimate.
       --sweep <knob>=<from>:<to>:<steps>  re-run for each value of one numeric knob (a knob key
-      or one of the flags above, e.g. pct=100:30:15) and print one line per value.`;
+      or its flag, e.g. pct=100:30:15) and print one line per value.`;
 
 type Out = (text: string) => void;
-
-const NUMBER_FLAGS: Record<string, string> = {
-  window: 'contextWindow',
-  'max-output': 'maxOutputTokens',
-  pct: 'autocompactPctOverride',
-  'keep-recent': 'microcompactKeepRecent',
-  protect: 'microcompactProtectTokens',
-  'min-savings': 'microcompactMinSavings',
-  'blocking-limit': 'blockingLimitOverride',
-};
 
 /** Converts typed arrays to plain arrays for JSON. */
 function toJson(value: unknown): unknown {
@@ -53,29 +54,57 @@ function toJson(value: unknown): unknown {
   );
 }
 
+const COMMON_OPTIONS = {
+  json: { type: 'boolean' },
+  strategy: { type: 'string', default: DEFAULT_STRATEGY_ID },
+  strategies: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  'summary-model': { type: 'string' },
+  'session-memory': { type: 'string' },
+  sweep: { type: 'string' },
+} as const;
+
 export async function replayCommand(args: string[], out: Out): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      json: { type: 'boolean' },
-      strategy: { type: 'string', default: DEFAULT_STRATEGY_ID },
-      profile: { type: 'string' },
-      'summary-model': { type: 'string' },
-      'no-microcompact': { type: 'boolean' },
-      'no-auto-compact': { type: 'boolean' },
-      'auto-compact': { type: 'boolean' },
-      'no-compact': { type: 'boolean' },
-      'session-memory': { type: 'string' },
-      sweep: { type: 'string' },
-      ...Object.fromEntries(Object.keys(NUMBER_FLAGS).map((k) => [k, { type: 'string' as const }])),
-    },
-  });
+  // The strategy decides which knob flags exist: read it first, then parse strictly.
+  const first = parseArgs({ args, allowPositionals: true, strict: false, options: COMMON_OPTIONS }).values;
+  if (first.strategies) {
+    out(STRATEGIES.map((s) => `${s.id}  ${s.label}`).join('\n'));
+    return 0;
+  }
+  const strategy = getStrategy(typeof first.strategy === 'string' ? first.strategy : DEFAULT_STRATEGY_ID);
+  if (first.help) {
+    out(`Usage:\n${REPLAY_USAGE}\n\n${formatKnobHelp(strategy)}`);
+    return 0;
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { ...COMMON_OPTIONS, ...getKnobFlagOptions(strategy) },
+    });
+  } catch (error) {
+    process.stderr.write(
+      `compactlab replay: ${(error as Error).message} (compactlab replay --strategy ${strategy.id} --help lists its knobs)\n`,
+    );
+    return 2;
+  }
+  const { positionals } = parsed;
+  const values = parsed.values as Record<string, unknown> & {
+    json?: boolean;
+    'summary-model'?: string;
+    'session-memory'?: string;
+    sweep?: string;
+  };
   if (positionals.length === 0) {
     out(`Usage:\n${REPLAY_USAGE}`);
     return 2;
   }
-  const strategy = getStrategy(values.strategy ?? DEFAULT_STRATEGY_ID);
+  const knobFlags = getKnobOverrides(strategy, values);
+  if ('error' in knobFlags) {
+    process.stderr.write(`compactlab replay: ${knobFlags.error}\n`);
+    return 2;
+  }
   const session = await parseSession(positionals.map((p) => createNodeFileSource(p)));
   if (session.apiCalls.length === 0) {
     process.stderr.write('compactlab replay: no API call in this transcript: nothing to replay\n');
@@ -83,17 +112,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
   }
   const prepared = prepareReplay(session);
   const { knobs: sessionKnobs, notes } = strategy.getSessionKnobs(getSessionInfo(prepared));
-  const overrides: Record<string, unknown> = {};
-  const v = values as Record<string, unknown>;
-  for (const [flag, key] of Object.entries(NUMBER_FLAGS)) {
-    if (v[flag] === undefined) continue;
-    const x = Number(v[flag]);
-    if (!Number.isFinite(x)) {
-      process.stderr.write(`compactlab replay: --${flag} expects a number, got "${String(v[flag])}"\n`);
-      return 2;
-    }
-    overrides[key] = x;
-  }
+  const overrides = knobFlags.overrides;
   const memory = values['session-memory'];
   if (memory !== undefined && /^[\d_,.]+$/.test(memory.trim())) {
     overrides.sessionMemoryTokens = Number(memory.replace(/[_,]/g, ''));
@@ -111,11 +130,6 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     }
     if (text?.trim()) overrides.sessionMemoryTokens = estimateTextTokens(text.length);
   }
-  if (values.profile !== undefined) overrides.profile = values.profile;
-  if (values['no-microcompact']) overrides.microcompactEnabled = false;
-  if (values['auto-compact']) overrides.autoCompactEnabled = true;
-  if (values['no-auto-compact']) overrides.autoCompactEnabled = false;
-  if (values['no-compact']) overrides.disableCompact = true;
   const knobs = strategy.normalizeKnobs(overrides, sessionKnobs);
   const summaryModel = (values['summary-model'] ?? 'recorded') as SummaryModelId;
   if (summaryModel !== 'recorded' && summaryModel !== 'ratio') {
@@ -123,7 +137,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     return 2;
   }
   if (values.sweep !== undefined) {
-    const range = parseSweepArg(values.sweep, strategy.id);
+    const range = parseSweepArg(values.sweep, strategy);
     if (typeof range === 'string') {
       process.stderr.write(`compactlab replay: --sweep ${range}\n`);
       return 2;
@@ -140,13 +154,14 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
   return 0;
 }
 
-/** `<knob>=<from>:<to>:<steps>`, the knob a key of the strategy or a flag name; a string is the error. */
-function parseSweepArg(arg: string, strategyId: string): SweepRange | string {
+/** `<knob>=<from>:<to>:<steps>`, the knob a key of the strategy or its flag; a string is the error. */
+// biome-ignore lint/suspicious/noExplicitAny: strategies differ in their knob types.
+function parseSweepArg(arg: string, strategy: CompactionStrategy<any>): SweepRange | string {
   const m = /^([\w-]+)=([^:]+):([^:]+):(\d+)$/.exec(arg.trim());
-  const knobs = getSweepableKnobs(strategyId).map((s) => s.key);
+  const knobs = getSweepableKnobs(strategy.id).map((s) => s.key);
   if (!m) return `expects <knob>=<from>:<to>:<steps>, got "${arg}"`;
-  const knob = NUMBER_FLAGS[m[1]!] ?? m[1]!;
-  if (!knobs.includes(knob)) return `"${m[1]}" is not a numeric knob of ${strategyId} (${knobs.join(', ')})`;
+  const knob = findKnobSpec(strategy, m[1]!)?.key ?? m[1]!;
+  if (!knobs.includes(knob)) return `"${m[1]}" is not a numeric knob of ${strategy.id} (${knobs.join(', ')})`;
   const [from, to, steps] = [
     Number(m[2]!.replace(/[_,]/g, '')),
     Number(m[3]!.replace(/[_,]/g, '')),

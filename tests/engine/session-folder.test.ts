@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { computeInspectReport } from '../../src/engine/inspect/report';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { isPartialOutput } from '../../src/engine/query/compaction-cost';
+import { isPartialOutput } from '../../src/engine/parse/compaction-cost';
 import { getCompactionDetail } from '../../src/engine/query/compaction-detail';
 import { buildFolderFixtures, FOLDER_FILES } from '../fixtures/make-folder-fixtures';
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
+import { STRATEGIES } from '../../src/engine/strategies/registry';
 import { estimateTextTokens } from '../../src/engine/tokens/estimate';
 import { buildTranscript, growingSpec } from './transcript-fixture';
 
@@ -56,5 +57,60 @@ describe('compactlab replay', () => {
   it('rejects bad flags', async () => {
     expect((await run('--window', 'abc')).code).toBe(2);
     expect((await run('--summary-model', 'magic')).code).toBe(2);
+    expect((await run('--profile', 'v9')).code).toBe(2);
+    expect((await run('--knob', 'noSuchKnob=1')).code).toBe(2);
+    expect((await run('--knob', 'contextWindow')).code).toBe(2);
+    expect((await run('--knob', 'autoCompactEnabled=yes')).code).toBe(2);
+    // A flag of another strategy's knob is not one of this strategy's.
+    expect((await run('--strategy', 'codex', '--keep-recent', '2')).code).toBe(2);
+  });
+
+  it('sets any knob with --knob key=value, the same as its named flag', async () => {
+    const json = async (...args: string[]) => JSON.parse((await run('--json', ...args)).text);
+    const named = await json('--auto-compact', '--pct', '50', '--no-microcompact');
+    const byKey = await json(
+      '--knob',
+      'autoCompactEnabled=true',
+      '--knob',
+      'autocompactPctOverride=50',
+      '--knob',
+      'microcompactEnabled=false',
+    );
+    expect(byKey.events).toEqual(named.events);
+    expect(byKey.knobs).toEqual(named.knobs);
+    expect(byKey.knobs).toMatchObject({ autocompactPctOverride: 50, microcompactEnabled: false });
+    // `--no-compact` names the opposite of its knob; `--knob` clears an optional one with nothing.
+    expect((await json('--no-compact')).knobs.disableCompact).toBe(true);
+    expect((await json('--pct', '50', '--knob', 'autocompactPctOverride=')).knobs).not.toHaveProperty(
+      'autocompactPctOverride',
+    );
+    expect((await json('--knob', 'microcompactTools=Read, Bash')).knobs.microcompactTools).toEqual([
+      'Read',
+      'Bash',
+    ]);
+  });
+
+  it('lists the strategies, and a strategy’s knobs from its specs', async () => {
+    const out: string[] = [];
+    expect(await main(['replay', '--strategies'], (t) => out.push(t))).toBe(0);
+    const lines = out.join('\n').split('\n');
+    expect(lines).toEqual(STRATEGIES.map((s) => `${s.id}  ${s.label}`));
+    for (const strategy of STRATEGIES) {
+      const help: string[] = [];
+      expect(await main(['replay', '--strategy', strategy.id, '--help'], (t) => help.push(t))).toBe(0);
+      const text = help.join('\n');
+      for (const spec of strategy.knobSpecs) {
+        expect(text).toContain(`--knob ${spec.key}=`);
+        expect(text).toContain(spec.label);
+        expect(text).toContain(`source: ${spec.source}`);
+        if (spec.cliFlag)
+          expect(text).toContain(spec.kind === 'boolean' ? `--[no-]${spec.cliFlag}` : `--${spec.cliFlag} `);
+      }
+    }
+    const help: string[] = [];
+    await main(['replay', '--strategy', 'claude-code', '--help'], (t) => help.push(t));
+    expect(help.join('\n')).toMatch(
+      /--window N, --knob contextWindow=N\n\s+Context window \(tokens\): default 200,000, 10,000–2,000,000/,
+    );
   });
 });

@@ -16,7 +16,7 @@ import { readMetadataFile } from './read-meta-file';
 import { recoverRecords } from './recover-records';
 import { SessionBuilder } from './session-builder';
 import type { ByteSource } from './source';
-import { applyCompactionCallCosts } from '../query/compaction-cost';
+import { applyCompactionCallCosts } from './compaction-cost';
 
 export interface ParseProgress {
   bytesRead: number;

@@ -1,6 +1,9 @@
 import type { Restoration } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
+import type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 import type { Compaction, TokenCount } from '../types';
+
+export type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 
 // A replay's result: plain data that crosses the worker boundary (series as typed arrays).
 
@@ -13,17 +16,6 @@ export type ReplayEventKind =
   | 'reset'
   /** The simulated context reached the blocking limit (window − 3,000): Claude Code would refuse the request. */
   | 'blocked';
-
-export type CompactMechanism = 'full' | 'partial' | 'session-memory';
-
-export type SummarySource =
-  /** The log's own summary (the simulated event is at a real compaction). */
-  | 'recorded'
-  /** The built-in size model. */
-  | 'model'
-  /** A size supplied from outside (a real summarizer's answer). */
-  | 'supplied'
-  | 'session-memory';
 
 /**
  * How a token figure was obtained. The parts sum to it (`sumTokenProvenance`); zero parts are 0.
@@ -158,14 +150,6 @@ export interface ReplayComparison {
   reproduced: number;
   toleranceCalls: number;
   counts: Record<RealOutcomeStatus | 'extra', number>;
-}
-
-export interface ThresholdLine {
-  id: string;
-  label: string;
-  tokens: TokenCount;
-  /** `trigger`: where the strategy acts; `warning`: UI only; `limit`: requests are refused. */
-  kind: 'trigger' | 'warning' | 'limit';
 }
 
 export interface ReplayResult {

@@ -1,7 +1,9 @@
-import { CLEARABLE_IMAGE, lowerBound, type PreparedReplay } from '../replay/prepare';
-import type { ThresholdLine } from '../replay/types';
+import { lowerBound } from '../simulation/search';
+import { CLEARABLE_IMAGE, type PreparedReplay } from '../simulation/prepared';
+import type { ThresholdLine } from '../simulation/types';
 import { estimateTextTokens } from '../tokens/estimate';
 import type { TokenCount } from '../types';
+import { createKnobNormalizer } from './knobs';
 import type { CompactionStrategy, KnobSpec, ReplayView, StepOutcome, StrategyRun } from './types';
 
 // The Anthropic API's server-side context editing, `clear_tool_uses_20250919` (beta
@@ -55,6 +57,7 @@ const SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 100,
     step: 1,
+    integer: true,
     source: `${SOURCE}: default 3`,
     group: 'Context editing',
   },
@@ -86,34 +89,12 @@ const SPECS: readonly KnobSpec[] = [
     step: 1_000,
     source: 'the model',
     group: 'Context editing',
+    cliFlag: 'window',
   },
 ];
 
 /** The API's placeholder is not documented in our references; priced like Claude Code's. */
 const PLACEHOLDER_TOKENS = estimateTextTokens('[Old tool result content cleared]'.length);
-
-function normalize(input: unknown, base: ApiContextEditingKnobs = DEFAULTS): ApiContextEditingKnobs {
-  const i = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
-  const num = (v: unknown, fallback: number, min: number, max: number) => {
-    const x = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-    return typeof x === 'number' && Number.isFinite(x) ? Math.min(max, Math.max(min, x)) : fallback;
-  };
-  const exclude = Array.isArray(i.excludeTools)
-    ? i.excludeTools.filter((t): t is string => typeof t === 'string')
-    : typeof i.excludeTools === 'string'
-      ? i.excludeTools
-          .split(',')
-          .map((t) => t.trim())
-          .filter(Boolean)
-      : base.excludeTools;
-  return {
-    triggerTokens: num(i.triggerTokens, base.triggerTokens, 0, 10_000_000),
-    keepToolUses: Math.round(num(i.keepToolUses, base.keepToolUses, 0, 10_000)),
-    clearAtLeastTokens: num(i.clearAtLeastTokens, base.clearAtLeastTokens, 0, 10_000_000),
-    excludeTools: exclude,
-    contextWindow: num(i.contextWindow, base.contextWindow, 10_000, 10_000_000),
-  };
-}
 
 class ApiContextEditingRun implements StrategyRun {
   readonly allowsManualCompaction = true;
@@ -190,7 +171,7 @@ export const API_CONTEXT_EDITING_STRATEGY: CompactionStrategy<ApiContextEditingK
       'The API defaults (trigger 100,000 input tokens, keep 3 tool uses); the log used Claude Code, so its compactions are not expected to match.',
     ],
   }),
-  normalizeKnobs: normalize,
+  normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),
   thresholds: (knobs): ThresholdLine[] => [
     { id: 'trigger', label: 'clear_tool_uses trigger', tokens: knobs.triggerTokens, kind: 'trigger' },
     { id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' },

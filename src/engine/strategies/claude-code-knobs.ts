@@ -11,9 +11,9 @@ import {
   getContextWindowForModel,
   getThresholdProfileForVersion,
   type ThresholdKnobs,
-  type ThresholdProfileId,
 } from '../thresholds';
 import type { TokenCount } from '../types';
+import { createKnobNormalizer } from './knobs';
 import type { KnobSpec, SessionInfo } from './types';
 
 // Claude Code's knobs: the threshold knobs (thresholds.ts) plus microcompact, restoration, session
@@ -103,6 +103,8 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     ],
     source: `${V2168} "Threshold"; ${LEGACY} "Three-Tier Threshold System"; 2.0.x measured (docs/replay-accuracy.md)`,
     group: 'Thresholds',
+    timelineBar: true,
+    cliFlag: 'profile',
   },
   {
     key: 'contextWindow',
@@ -114,6 +116,8 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     step: 1_000,
     source: `${V2168} "Threshold" (BcK = 200,000; 1M for [1m] models)`,
     group: 'Thresholds',
+    timelineBar: true,
+    cliFlag: 'window',
   },
   {
     key: 'maxOutputTokens',
@@ -125,6 +129,8 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     step: 1_000,
     source: `${V2168} "Threshold" (reserved up to 20,000, a5Y)`,
     group: 'Thresholds',
+    timelineBar: true,
+    cliFlag: 'max-output',
   },
   {
     key: 'autocompactPctOverride',
@@ -137,6 +143,8 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     optional: true,
     source: `${V2168} "Threshold" (fQ6: can only lower the threshold)`,
     group: 'Thresholds',
+    timelineBar: true,
+    cliFlag: 'pct',
   },
   {
     key: 'blockingLimitOverride',
@@ -149,6 +157,8 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     optional: true,
     source: `${V2168} "Configuration"`,
     group: 'Thresholds',
+    timelineBar: true,
+    cliFlag: 'blocking-limit',
   },
   {
     key: 'countPendingMessages',
@@ -164,6 +174,8 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     kind: 'boolean',
     source: `${V2168} "Configuration"`,
     group: 'Switches',
+    timelineBar: true,
+    cliFlag: 'auto-compact',
   },
   {
     key: 'disableCompact',
@@ -171,6 +183,8 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     kind: 'boolean',
     source: `${V2168} "Configuration"`,
     group: 'Switches',
+    cliFlag: 'compact',
+    cliInverted: true,
   },
   {
     key: 'microcompactEnabled',
@@ -178,6 +192,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     kind: 'boolean',
     source: `${V2168} "Configuration"`,
     group: 'Switches',
+    cliFlag: 'microcompact',
   },
   {
     key: 'microcompactVariant',
@@ -200,6 +215,8 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     step: 1,
     source: `${V2168} "Microcompact" (F3Y = 3); ${LEGACY} (cD5 = 3)`,
     group: 'Microcompact',
+    integer: true,
+    cliFlag: 'keep-recent',
   },
   {
     key: 'microcompactProtectTokens',
@@ -211,6 +228,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     step: 1_000,
     source: `${V2168} "Microcompact" (g3Y = 40,000); ${LEGACY} (dD5 = 40,000)`,
     group: 'Microcompact',
+    cliFlag: 'protect',
   },
   {
     key: 'microcompactMinSavings',
@@ -222,6 +240,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     step: 1_000,
     source: `${V2168} "Microcompact" (B3Y = 20,000); ${LEGACY} (mD5 = 20,000)`,
     group: 'Microcompact',
+    cliFlag: 'min-savings',
   },
   {
     key: 'microcompactClearImages',
@@ -247,6 +266,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     step: 1,
     source: `${LEGACY} "File Read Restoration" (_D5 = 5)`,
     group: 'Restoration',
+    integer: true,
   },
   {
     key: 'restoreTokensPerFile',
@@ -301,7 +321,8 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     kind: 'number',
     unit: 'tokens',
     min: 0,
-    max: 100_000,
+    // Up to the largest window: a memory bigger than the window is valid input, it falls through.
+    max: 2_000_000,
     step: 100,
     optional: true,
     source: `${V2168} "Full mechanism" step 3 and edge case 7`,
@@ -340,89 +361,11 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
 ];
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-function num(v: unknown, fallback: number, min: number, max: number): number {
-  const x = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  return typeof x === 'number' && Number.isFinite(x) ? Math.min(max, Math.max(min, x)) : fallback;
-}
-function optNum(v: unknown, fallback: number | undefined, min: number, max: number): number | undefined {
-  if (v === null || v === '') return undefined;
-  if (v === undefined) return fallback;
-  const x = num(v, Number.NaN, min, max);
-  return Number.isNaN(x) ? fallback : x;
-}
-const bool = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
-function pick<T extends string>(v: unknown, allowed: readonly T[], fallback: T): T {
-  return typeof v === 'string' && (allowed as readonly string[]).includes(v) ? (v as T) : fallback;
-}
-
 /** Validates any input into complete knobs (unknown keys ignored, numbers clamped to their specs). */
-export function normalizeClaudeCodeKnobs(
-  input: unknown,
-  base: ClaudeCodeKnobs = DEFAULT_CLAUDE_CODE_KNOBS,
-): ClaudeCodeKnobs {
-  const i = isObject(input) ? input : {};
-  const tools = Array.isArray(i.microcompactTools)
-    ? i.microcompactTools.filter((t): t is string => typeof t === 'string' && t !== '')
-    : typeof i.microcompactTools === 'string'
-      ? i.microcompactTools
-          .split(',')
-          .map((t) => t.trim())
-          .filter(Boolean)
-      : base.microcompactTools;
-  const custom =
-    typeof i.customInstructions === 'string'
-      ? i.customInstructions
-      : i.customInstructions === null
-        ? undefined
-        : base.customInstructions;
-  return {
-    profile: pick<ThresholdProfileId>(i.profile, ['v2.1.68', 'v2.0', 'legacy'], base.profile),
-    contextWindow: num(i.contextWindow, base.contextWindow, 10_000, 10_000_000),
-    maxOutputTokens: num(i.maxOutputTokens, base.maxOutputTokens, 0, 1_000_000),
-    autocompactPctOverride: optNum(i.autocompactPctOverride, base.autocompactPctOverride, 0, 100),
-    autoCompactEnabled: bool(i.autoCompactEnabled, base.autoCompactEnabled),
-    blockingLimitOverride: optNum(i.blockingLimitOverride, base.blockingLimitOverride, 0, 10_000_000),
-    disableCompact: bool(i.disableCompact, base.disableCompact),
-    microcompactEnabled: bool(i.microcompactEnabled, base.microcompactEnabled),
-    microcompactVariant: pick<MicrocompactVariant>(
-      i.microcompactVariant,
-      ['v2.1.68', 'legacy'],
-      base.microcompactVariant,
-    ),
-    microcompactKeepRecent: Math.round(num(i.microcompactKeepRecent, base.microcompactKeepRecent, 0, 1_000)),
-    microcompactProtectTokens: num(
-      i.microcompactProtectTokens,
-      base.microcompactProtectTokens,
-      0,
-      10_000_000,
-    ),
-    microcompactMinSavings: num(i.microcompactMinSavings, base.microcompactMinSavings, 0, 10_000_000),
-    microcompactClearImages: bool(i.microcompactClearImages, base.microcompactClearImages),
-    microcompactTools: tools,
-    countPendingMessages: bool(i.countPendingMessages, base.countPendingMessages),
-    restoreMaxFiles: Math.round(num(i.restoreMaxFiles, base.restoreMaxFiles, 0, 1_000)),
-    restoreTokensPerFile: num(i.restoreTokensPerFile, base.restoreTokensPerFile, 0, 10_000_000),
-    restoreTotalTokens: num(i.restoreTotalTokens, base.restoreTotalTokens, 0, 10_000_000),
-    restoreOversized: pick<OversizedFilePolicy>(
-      i.restoreOversized,
-      ['reference', 'truncate'],
-      base.restoreOversized,
-    ),
-    restoreTodos: bool(i.restoreTodos, base.restoreTodos),
-    restorePlan: bool(i.restorePlan, base.restorePlan),
-    sessionMemoryTokens: optNum(i.sessionMemoryTokens, base.sessionMemoryTokens, 0, 10_000_000),
-    sessionMemoryKeepTokens: num(i.sessionMemoryKeepTokens, base.sessionMemoryKeepTokens, 0, 10_000_000),
-    customInstructions: custom,
-    continuationFormat: pick<ContinuationFormat>(
-      i.continuationFormat,
-      ['v2.1.68', 'legacy'],
-      base.continuationFormat,
-    ),
-  };
-}
+export const normalizeClaudeCodeKnobs = createKnobNormalizer(
+  CLAUDE_CODE_KNOB_SPECS,
+  DEFAULT_CLAUDE_CODE_KNOBS,
+);
 
 /** Orders version strings numerically ("2.1.101" after "2.1.92"). */
 function compareVersions(a: string, b: string): number {

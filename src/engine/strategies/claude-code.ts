@@ -1,8 +1,9 @@
 import { type ContinuationOptions, getContinuationOverheadTokens } from '../compact/format-summary';
 import { computeRestoration, type Restoration, type RestoredItem } from '../compact/restore';
-import { getKeepRecentCut, getSafeCut } from '../replay/cuts';
-import { CLEARABLE_DOCUMENT, CLEARABLE_IMAGE, lowerBound, type PreparedReplay } from '../replay/prepare';
-import type { ThresholdLine } from '../replay/types';
+import { getKeepRecentCut, getSafeCut } from '../simulation/cuts';
+import { lowerBound } from '../simulation/search';
+import { CLEARABLE_DOCUMENT, CLEARABLE_IMAGE, type PreparedReplay } from '../simulation/prepared';
+import type { ThresholdLine } from '../simulation/types';
 import { computeThresholds } from '../thresholds';
 import { estimateTextTokens } from '../tokens/estimate';
 import type { TokenCount } from '../types';

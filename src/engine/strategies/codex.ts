@@ -1,6 +1,7 @@
 import type { Restoration } from '../compact/restore';
-import { lowerBound, type PreparedReplay } from '../replay/prepare';
-import type { ThresholdLine } from '../replay/types';
+import { lowerBound } from '../simulation/search';
+import type { PreparedReplay } from '../simulation/prepared';
+import type { ThresholdLine } from '../simulation/types';
 import type { TokenCount } from '../types';
 import type {
   CompactionStrategy,
@@ -10,6 +11,7 @@ import type {
   StrategyAction,
   StrategyRun,
 } from './types';
+import { createKnobNormalizer } from './knobs';
 
 // OpenAI Codex CLI's local compaction (research/ANCHORS.md §2.1 "OpenAI Codex CLI" row, §2.2,
 // §5.2; sources there: openai/codex `codex-rs/core/src/compact.rs`,
@@ -62,6 +64,7 @@ const SPECS: readonly KnobSpec[] = [
     step: 1_000,
     source: `${SOURCE}: the log's model_context_window, else 272,000 × 95%`,
     group: 'Codex',
+    cliFlag: 'window',
   },
   {
     key: 'thresholdPercent',
@@ -73,6 +76,7 @@ const SPECS: readonly KnobSpec[] = [
     step: 1,
     source: `${SOURCE}: default 90%`,
     group: 'Codex',
+    cliFlag: 'pct',
   },
   {
     key: 'userMessageBudgetTokens',
@@ -91,24 +95,9 @@ const SPECS: readonly KnobSpec[] = [
     kind: 'boolean',
     source: SOURCE,
     group: 'Codex',
+    cliFlag: 'auto-compact',
   },
 ];
-
-function normalize(input: unknown, base: CodexKnobs = DEFAULTS): CodexKnobs {
-  const i = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
-  const num = (v: unknown, fallback: number, min: number, max: number) => {
-    const x = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-    return typeof x === 'number' && Number.isFinite(x) ? Math.min(max, Math.max(min, x)) : fallback;
-  };
-  const bool = (v: unknown, fallback: boolean) =>
-    typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : fallback;
-  return {
-    contextWindow: num(i.contextWindow, base.contextWindow, 1_000, 10_000_000),
-    thresholdPercent: num(i.thresholdPercent, base.thresholdPercent, 1, 100),
-    userMessageBudgetTokens: num(i.userMessageBudgetTokens, base.userMessageBudgetTokens, 0, 10_000_000),
-    autoCompactEnabled: bool(i.autoCompactEnabled, base.autoCompactEnabled),
-  };
-}
 
 /** `auto_compact_token_limit`: `(context_window * 9) / 10` in integers at the default. */
 export function getCodexThreshold(knobs: CodexKnobs): TokenCount {
@@ -233,7 +222,7 @@ export const CODEX_STRATEGY: CompactionStrategy<CodexKnobs> = {
       notes.push('The log is not a Codex CLI rollout, so its compactions are not expected to match.');
     return { knobs, notes };
   },
-  normalizeKnobs: normalize,
+  normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),
   thresholds: (knobs): ThresholdLine[] => {
     const lines: ThresholdLine[] = [];
     if (knobs.autoCompactEnabled)

@@ -1,6 +1,7 @@
 import { API_CONTEXT_EDITING_STRATEGY } from './api-context-editing';
 import { CLAUDE_CODE_STRATEGY } from './claude-code';
 import { CODEX_STRATEGY } from './codex';
+import { getDialect } from '../parse/dialects/registry';
 import type { DialectId } from '../types';
 import type { CompactionStrategy, KnobValue } from './types';
 
@@ -19,7 +20,8 @@ export const DEFAULT_STRATEGY_ID = CLAUDE_CODE_STRATEGY.id;
 
 /** The strategy of the agent that wrote the log: what the replay shows first. */
 export function getDefaultStrategyId(format: DialectId | undefined): string {
-  return format === 'codex-cli' ? CODEX_STRATEGY.id : DEFAULT_STRATEGY_ID;
+  const id = getDialect(format)?.defaultStrategyId;
+  return id !== undefined && STRATEGIES.some((s) => s.id === id) ? id : DEFAULT_STRATEGY_ID;
 }
 
 /** The strategy with this id; throws a RangeError naming the known ids. */

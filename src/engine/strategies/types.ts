@@ -1,13 +1,13 @@
 import type { ContinuationOptions } from '../compact/format-summary';
 import type { Restoration, RestoredFile } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
-import type { PreparedReplay } from '../replay/prepare';
-import type { CompactMechanism, ThresholdLine } from '../replay/types';
+import type { PreparedReplay } from '../simulation/prepared';
+import type { CompactMechanism, ThresholdLine } from '../simulation/types';
 import type { DialectId, TokenCount } from '../types';
 
 // The one interface every compaction strategy implements (Claude Code now; Cline, Codex,
 // OpenCode, Gemini CLI, Roo, API context editing later). The replay loop (replay/compute-replay.ts)
-// owns the simulated context; a strategy only looks at it through `ReplayView` after each API call
+// owns the simulated context (simulation/history.ts); a strategy only looks at it through `ReplayView` after each API call
 // and answers with actions. Adding a strategy = one file + one line in registry.ts.
 
 export type KnobValue = number | boolean | string | string[] | undefined;
@@ -21,6 +21,8 @@ export interface KnobSpec {
   min?: number;
   max?: number;
   step?: number;
+  /** Whole numbers only (counts): input is rounded. */
+  integer?: boolean;
   /** For `select`. */
   options?: { value: string; label: string }[];
   /** May be left empty (undefined) — e.g. an override that is off by default. */
@@ -30,6 +32,18 @@ export interface KnobSpec {
   help?: string;
   /** Panel section. */
   group: string;
+  /**
+   * A named CLI flag (`compactlab replay --<cliFlag> <value>`); any knob is also `--knob key=value`.
+   * A boolean's flag sets it true and `--no-<cliFlag>` false, the other way round with `cliInverted`
+   * (a flag named for the opposite: `--no-compact` sets `disableCompact`).
+   */
+  cliFlag?: string;
+  cliInverted?: boolean;
+  /**
+   * The timeline's knobs bar (Claude Code's threshold knobs) sets this knob. Only specs that say
+   * so take the bar's values: another strategy's knob of the same key is never overwritten.
+   */
+  timelineBar?: boolean;
 }
 
 /** A manual compaction the user asks the replay to perform after an API call. */

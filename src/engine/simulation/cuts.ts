@@ -1,5 +1,5 @@
-import type { PreparedReplay } from './prepare';
-import { lowerBound } from './prepare';
+import type { PreparedReplay } from './prepared';
+import { lowerBound } from './search';
 
 // Where a history may be cut (partial compaction, session memory keeping recent messages):
 // never between a tool_use and its tool_result, never inside one streamed response.

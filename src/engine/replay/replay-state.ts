@@ -1,0 +1,399 @@
+import { getContinuationOverheadTokens } from '../compact/format-summary';
+import { LoggedHistory, SimulatedHistory } from '../simulation/history';
+import { type PreparedReplay, TOKEN_SOURCE } from '../simulation/prepared';
+import type { StrategyAction, StrategyRun } from '../strategies/types';
+import type { TokenCount } from '../types';
+import { createTokenProvenance } from './provenance';
+import type { SummarySizeModel } from './summary-size';
+import type { EventRequestSpec, ReplayEvent, TokenProvenance } from './types';
+
+// What one replay holds while it walks the calls: the simulated history, the log's, the events
+// so far, and how each strategy action and each logged compaction changes them. The loop itself
+// is `computeReplay` (compute-replay.ts).
+
+type ClearAction = Extract<StrategyAction, { kind: 'clear' }>;
+type SummarizeAction = Extract<StrategyAction, { kind: 'summarize' }>;
+
+export interface ReplayStateOptions {
+  model: SummarySizeModel;
+  toleranceCalls: number;
+  suppliedSummaryTokens?: Readonly<Record<number, TokenCount>>;
+}
+
+export class ReplayState {
+  readonly history: SimulatedHistory;
+  readonly log: LoggedHistory;
+  readonly events: ReplayEvent[] = [];
+  readonly clearedToolIds: Record<string, number> = {};
+  readonly summarizedRanges: [number, number][] = [];
+  readonly simulatedTokens: Float64Array;
+  readonly checkTokens: Float64Array;
+  readonly diverged: Uint8Array;
+  /** The simulated history differs from the log's (its figures are attributed, not recorded). */
+  differs = false;
+  /** The last call was refused: a run of refused calls is one event. */
+  blocked = false;
+  /** Index into `prepared.real` of the next logged compaction to apply. */
+  realPtr = 0;
+  private readonly realAutoByCall = new Map<number, number>();
+
+  constructor(
+    readonly prepared: PreparedReplay,
+    readonly run: StrategyRun,
+    private readonly options: ReplayStateOptions,
+  ) {
+    const n = prepared.calls.length;
+    this.history = new SimulatedHistory(prepared);
+    this.log = new LoggedHistory(prepared);
+    this.simulatedTokens = new Float64Array(n);
+    this.checkTokens = new Float64Array(n);
+    this.diverged = new Uint8Array(n);
+    prepared.real.forEach((r, i) => {
+      if (r.kind === 'compact' && r.trigger === 'auto') this.realAutoByCall.set(r.afterCall, i);
+    });
+  }
+
+  /** Call k's simulated context: the recorded usage corrected by what differs between the histories. */
+  contextTokens(k: number): TokenCount {
+    const pos = this.prepared.callPos[k]!;
+    return this.prepared.recorded[k]! + this.history.contextBefore(pos) - this.log.contextBefore(pos);
+  }
+
+  /** The entry a boundary at `pos` follows (artifacts of compactions the history does not hold skipped). */
+  entryBefore(pos: number): number {
+    const { artifactOf, ctxEntry } = this.prepared;
+    const adopted = this.history.adoptedReal + 1;
+    for (let p = pos - 1; p >= 0; p--)
+      if (artifactOf[p] === 0 || artifactOf[p] === adopted) return ctxEntry[p]!;
+    return 0;
+  }
+
+  private excludedArtifacts(from: number, to: number): number[] {
+    const { artifactOf, ctxEntry } = this.prepared;
+    const adopted = this.history.adoptedReal + 1;
+    const out: number[] = [];
+    for (let p = from; p < to; p++)
+      if (artifactOf[p] !== 0 && artifactOf[p] !== adopted) out.push(ctxEntry[p]!);
+    return out;
+  }
+
+  /** Adds the history's messages [from, to) by token source (replaced results not subtracted). */
+  private addMessages(p: TokenProvenance, from: number, to: number): void {
+    const s = this.prepared.prefixBySource;
+    p.exactTokens += s[TOKEN_SOURCE.exact]![to]! - s[TOKEN_SOURCE.exact]![from]!;
+    p.splitTokens += s[TOKEN_SOURCE.split]![to]! - s[TOKEN_SOURCE.split]![from]!;
+    p.estimatedTokens += s[TOKEN_SOURCE.estimated]![to]! - s[TOKEN_SOURCE.estimated]![from]!;
+    p.clampedMessages += s[TOKEN_SOURCE.clamped]![to]! - s[TOKEN_SOURCE.clamped]![from]!;
+  }
+
+  private addSynthetic(p: TokenProvenance): void {
+    const { parts } = this.history;
+    p.baseTokens = this.prepared.baseTokens;
+    p.summaryTokens = parts.summaryTokens;
+    p.summarySource = parts.summaryTokens > 0 ? parts.summarySource : undefined;
+    p.restoredTokens = parts.restoredTokens;
+    p.keptTokens = parts.keptTokens;
+  }
+
+  /** How call k's context (`withCheck`: its trigger count) was obtained, from the current state. */
+  describeCall(k: number, withCheck: boolean): TokenProvenance {
+    const { callPos, recorded, output, pendingEstimate } = this.prepared;
+    const pos = callPos[k]!;
+    const p = createTokenProvenance(this.diverged[k] ? 'attributed' : 'recorded');
+    if (p.kind === 'recorded') {
+      p.usageTokens = recorded[k]!;
+      p.correctionTokens = this.simulatedTokens[k]! - recorded[k]!;
+    } else {
+      this.addSynthetic(p);
+      this.addMessages(p, this.history.liveFrom, pos);
+      p.clearedTokens = this.history.savedTokens + this.history.droppedTokens;
+      p.correctionTokens = recorded[k]! - this.log.contextBefore(pos);
+    }
+    if (withCheck) {
+      p.outputTokens = output[k]!;
+      p.pendingTokens = this.run.countsPending ? pendingEstimate[k]! : 0;
+    }
+    return p;
+  }
+
+  /** The context right after adopting a real compaction: base + its summary and re-attachments. */
+  private describeAdopted(r: number): TokenProvenance {
+    const info = this.prepared.real[r]!;
+    const p = createTokenProvenance('attributed');
+    p.baseTokens = this.prepared.baseTokens;
+    p.summaryTokens = info.summaryTokens ?? 0;
+    p.summarySource = 'recorded';
+    p.restoredTokens = info.artifactTokens - p.summaryTokens;
+    return p;
+  }
+
+  /** The head of an event after call k, at boundary `boundaryPos`. */
+  private eventHead(k: number, boundaryPos: number) {
+    const entry = this.entryBefore(boundaryPos);
+    return {
+      afterApiCall: this.prepared.calls[k]!,
+      afterCallPos: k,
+      afterEntryIndex: entry,
+      afterUuid: this.prepared.session.entries[entry]?.uuid,
+    };
+  }
+
+  /** The simulated request reached the blocking limit. */
+  block(k: number, contextTokens: TokenCount): void {
+    if (!this.blocked) {
+      const source = this.describeCall(k, false);
+      this.events.push({
+        kind: 'blocked',
+        trigger: 'auto',
+        ...this.eventHead(k, this.prepared.callPos[k + 1]!),
+        checkTokens: contextTokens,
+        thresholdTokens: this.run.blockingTokens,
+        preTokens: contextTokens,
+        postTokens: contextTokens,
+        preSource: source,
+        postSource: source,
+        note: 'the simulated request reaches the blocking limit: Claude Code would refuse it ("prompt too long")',
+      });
+    }
+    this.blocked = true;
+  }
+
+  /** `count`: the simulated trigger count before clearing (net of earlier clears). */
+  applyClear(
+    k: number,
+    boundaryPos: number,
+    action: ClearAction,
+    count: TokenCount,
+    preSource: TokenProvenance,
+  ): void {
+    // Clearing exactly what the log's microcompact cleared at this call keeps the histories equal:
+    // those results are priced with the log's placeholder.
+    const sameAsReal = this.prepared.real.some(
+      (r) =>
+        r.kind === 'microcompact' &&
+        r.afterCall === k &&
+        r.cleared.length === action.items.length &&
+        r.cleared.every((i) => action.items.includes(i)),
+    );
+    const eventIndex = this.events.length;
+    const { items, savedTokens } = this.history.clear(action.items, action.placeholderTokens, sameAsReal);
+    const ids = items.map((i) => this.prepared.clearables.ids[i]!);
+    for (const id of ids) this.clearedToolIds[id] = eventIndex;
+    if (!sameAsReal) this.differs = true;
+    this.events.push({
+      kind: 'microcompact',
+      trigger: 'auto',
+      ...this.eventHead(k, boundaryPos),
+      checkTokens: action.checkTokens,
+      thresholdTokens: action.thresholdTokens,
+      preTokens: count,
+      postTokens: count - savedTokens,
+      preSource,
+      postSource: { ...preSource, clearedTokens: preSource.clearedTokens + savedTokens },
+      clearedToolIds: ids,
+      savedTokens,
+      estimatedSavedTokens: action.estimatedSavedTokens,
+      note: action.note,
+    });
+  }
+
+  /** The real auto-compaction at call k, or within the tolerance (`near`). */
+  private findRealAuto(k: number, action: SummarizeAction): { exact?: number; near?: number } {
+    if (action.trigger !== 'auto') return {};
+    const exact = this.realAutoByCall.get(k);
+    let near = exact;
+    for (let d = 1; d <= this.options.toleranceCalls && near === undefined; d++)
+      near = this.realAutoByCall.get(k + d) ?? this.realAutoByCall.get(k - d);
+    return { exact, near };
+  }
+
+  applySummarize(k: number, boundary: number, action: SummarizeAction, preSource: TokenProvenance): void {
+    const { prepared, history } = this;
+    const { ctxEntry, real, baseTokens: base } = prepared;
+    const { model } = this.options;
+    const oldFrom = history.liveFrom;
+    const { exact: exactReal, near: nearReal } = this.findRealAuto(k, action);
+    const keepUpTo = action.keepFromPos !== undefined && action.keepDirection === 'up-to';
+    const keepFrom = action.keepFromPos !== undefined && action.keepDirection === 'from';
+    const spanEnd = keepUpTo ? action.keepFromPos! : boundary;
+    const spanStart = keepFrom ? action.keepFromPos! : oldFrom;
+    const previousInSpan = spanStart === oldFrom ? history.syntheticTokens : 0;
+    const spanTokens = previousInSpan + history.liveTokens(spanStart, spanEnd);
+    const request: EventRequestSpec = {
+      variant: action.requestVariant,
+      fromEntryIndex: ctxEntry[spanStart] ?? this.entryBefore(boundary),
+      uptoEntryIndex: this.entryBefore(spanEnd),
+      keepFromEntryIndex: keepFrom ? ctxEntry[action.keepFromPos!] : undefined,
+      customInstructions: action.customInstructions,
+      previousSummaryTokens: spanStart === oldFrom ? history.previousSummaryTokens : undefined,
+      excludeEntryIndices: this.excludedArtifacts(spanStart, spanEnd),
+    };
+    const event: ReplayEvent = {
+      kind: 'compact',
+      mechanism: action.mechanism,
+      trigger: action.trigger,
+      ...this.eventHead(k, boundary),
+      checkTokens: action.checkTokens,
+      thresholdTokens: action.thresholdTokens,
+      preTokens: action.checkTokens,
+      postTokens: 0,
+      preSource,
+      postSource: preSource,
+      spanFromEntryIndex: request.fromEntryIndex,
+      spanToEntryIndex: request.uptoEntryIndex,
+      spanTokens,
+      request,
+      note: action.note,
+    };
+    if (spanEnd > spanStart) this.summarizedRanges.push([ctxEntry[spanStart]!, ctxEntry[spanEnd - 1]!]);
+
+    if (exactReal !== undefined && model.id === 'recorded' && action.mechanism !== 'session-memory') {
+      // The log compacted right here: continue from its own post-compaction history.
+      const r = real[exactReal]!;
+      history.adopt(exactReal);
+      event.summaryTokens = r.summaryTokens;
+      event.summarySource = 'recorded';
+      event.realCompactionIndex = r.compactionIndex;
+      event.postTokens = base + r.artifactTokens;
+      event.postSource = this.describeAdopted(exactReal);
+      event.reattachedTokens = Math.max(0, r.artifactTokens - (r.summaryTokens ?? 0));
+      event.reattachedSource = 'recorded';
+      event.note = joinNotes(
+        event.note,
+        "the log compacted after this call: the replay continues from the log's own summary and re-attachments",
+      );
+    } else {
+      const supplied = this.options.suppliedSummaryTokens?.[prepared.calls[k]!];
+      const near = nearReal === undefined || model.id !== 'recorded' ? undefined : real[nearReal];
+      let summaryTokens: TokenCount;
+      let continuationTokens =
+        action.summaryOverheadTokens ??
+        getContinuationOverheadTokens({ ...action.continuation, transcriptPath: prepared.transcriptPath });
+      let reattachedTokens = action.restoration.totalTokens;
+      event.reattachedSource = 'computed';
+      if (action.summaryTokens !== undefined) {
+        summaryTokens = action.summaryTokens;
+        event.summarySource = 'session-memory';
+      } else if (supplied !== undefined) {
+        summaryTokens = supplied;
+        event.summarySource = 'supplied';
+      } else if (near && near.summaryTokens !== undefined && action.mechanism === 'full') {
+        // A call away from a real compaction: its summary message and what came back with it
+        // (re-attachments older versions did not log) stand in for the simulated ones.
+        summaryTokens = near.summaryTokens;
+        continuationTokens = 0;
+        reattachedTokens = Math.max(0, near.artifactTokens - near.summaryTokens);
+        event.summarySource = 'recorded';
+        event.reattachedSource = 'recorded';
+        event.realCompactionIndex = near.compactionIndex;
+      } else {
+        const sized = model.getSummaryTokens({ spanTokens, mechanism: action.mechanism });
+        summaryTokens = sized.tokens;
+        event.summarySource = sized.source;
+      }
+      event.summaryTokens = summaryTokens;
+      event.continuationTokens = continuationTokens;
+      event.restored = action.restoration;
+      event.reattachedTokens = reattachedTokens;
+      if (keepFrom) {
+        event.keptFromEntryIndex = ctxEntry[oldFrom];
+        event.keptTokens = history.syntheticTokens + history.liveTokens(oldFrom, action.keepFromPos!);
+      }
+      // Re-sent verbatim from wherever they were: frozen with the summary like a 'from' part.
+      if (action.keptMessages) event.keptTokens = (event.keptTokens ?? 0) + action.keptMessages.tokens;
+      history.summarize({
+        boundaryPos: boundary,
+        keepFromPos: action.keepFromPos,
+        keepDirection: action.keepDirection,
+        summaryTokens,
+        summarySource: event.summarySource,
+        overheadTokens: continuationTokens,
+        restoredTokens: reattachedTokens,
+        keptMessageTokens: action.keptMessages?.tokens,
+        restoredFiles: action.restoration.files,
+      });
+      if (keepUpTo) {
+        event.keptFromEntryIndex = ctxEntry[action.keepFromPos!];
+        event.keptTokens = history.liveTokens(action.keepFromPos!, boundary);
+      }
+      this.differs = true;
+      const live = history.liveTokens(history.liveFrom, boundary);
+      event.postTokens = base + history.syntheticTokens + live;
+      const post = createTokenProvenance('attributed');
+      this.addSynthetic(post);
+      this.addMessages(post, history.liveFrom, boundary);
+      post.clearedTokens = prepared.prefixNon[boundary]! - prepared.prefixNon[history.liveFrom]! - live;
+      event.postSource = post;
+    }
+    if (event.postTokens >= action.thresholdTokens) {
+      event.note = joinNotes(
+        event.note,
+        `still ${event.postTokens.toLocaleString('en-US')} tokens after compacting, not under the ${action.thresholdTokens.toLocaleString('en-US')} threshold: system prompt and tools ≈ ${base.toLocaleString('en-US')}, summary ${event.summaryTokens?.toLocaleString('en-US') ?? '?'}, re-attached ${(event.restored?.totalTokens ?? 0).toLocaleString('en-US')}, kept ${(event.keptTokens ?? 0).toLocaleString('en-US')}`,
+      );
+    }
+    this.events.push(event);
+  }
+
+  /** Whether the log has a compaction to apply after call k. */
+  hasLoggedUpTo(k: number): boolean {
+    return this.realPtr < this.prepared.real.length && this.prepared.real[this.realPtr]!.afterCall <= k;
+  }
+
+  /** A real compaction before the first call: both histories start from it. */
+  applyLoggedBeforeFirstCall(): void {
+    const { real } = this.prepared;
+    while (this.realPtr < real.length && real[this.realPtr]!.afterCall < 0) {
+      const r = real[this.realPtr]!;
+      if (r.kind === 'compact') {
+        this.log.compact(r.boundaryPos);
+        this.history.adopt(this.realPtr);
+      }
+      this.realPtr++;
+    }
+  }
+
+  /** What the log did after call k: its microcompacts and compactions, a manual one adopted. */
+  applyLogged(k: number, callSource: TokenProvenance | undefined): void {
+    const { real, calls, baseTokens: base, session } = this.prepared;
+    const { history } = this;
+    while (this.hasLoggedUpTo(k)) {
+      const r = real[this.realPtr]!;
+      if (r.kind === 'microcompact') {
+        this.log.clear(r.cleared);
+        if (!r.cleared.every((i) => history.isReplaced(i))) this.differs = true;
+      } else {
+        this.log.compact(r.boundaryPos);
+        const adopted = history.adoptedReal === this.realPtr;
+        if (r.trigger !== 'auto' && this.run.allowsManualCompaction && !adopted) {
+          const pre = this.checkTokens[k]!;
+          history.adopt(this.realPtr);
+          this.differs = false;
+          this.events.push({
+            kind: 'reset',
+            trigger: 'log',
+            afterApiCall: calls[k]!,
+            afterCallPos: k,
+            afterEntryIndex: this.entryBefore(r.boundaryPos),
+            afterUuid: r.logicalParentUuid ?? session.entries[this.entryBefore(r.boundaryPos)]?.uuid,
+            checkTokens: pre,
+            thresholdTokens: 0,
+            preTokens: pre,
+            postTokens: base + r.artifactTokens,
+            preSource: callSource!,
+            postSource: this.describeAdopted(this.realPtr),
+            summaryTokens: r.summaryTokens,
+            summarySource: 'recorded',
+            realCompactionIndex: r.compactionIndex,
+            note: `manual /compact in the log (${r.trigger}): the replay continues from the log's post-compaction history`,
+          });
+        } else if (!adopted) this.differs = true;
+        else if (r.trigger === 'auto') this.differs = false;
+      }
+      this.realPtr++;
+    }
+  }
+}
+
+function joinNotes(a: string | undefined, b: string): string {
+  return a ? `${a}; ${b}` : b;
+}

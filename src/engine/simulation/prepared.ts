@@ -1,0 +1,123 @@
+import type { FileAccess } from '../compact/restore';
+import { estimateTextTokens } from '../tokens/estimate';
+import type { Compaction, Session, TokenCount } from '../types';
+
+// The replay's shared model: what `prepareReplay` computes once per session and both the replay
+// loop and the strategies read. It lives apart from `replay/` so that strategies depend on the
+// model, not on the loop that runs them (tests/engine/layers.test.ts checks the direction).
+
+/** Tokens of the placeholder a cleared result keeps (`"[Old tool result content cleared]"`, FORMAT.md §4.4). */
+export const PLACEHOLDER_TOKENS: TokenCount = estimateTextTokens('[Old tool result content cleared]'.length);
+
+/** How an entry's token figure was obtained. */
+export const TOKEN_SOURCE = {
+  /** The only entry of its group: the recorded usage delta itself. */
+  exact: 0,
+  /** The group's recorded delta, split over its entries by estimate. */
+  split: 1,
+  /** No usage covers it: Claude Code's estimate. */
+  estimated: 2,
+  /** The recorded delta was negative (cache or thinking accounting): counted as 0. */
+  clamped: 3,
+} as const;
+export type TokenSourceId = (typeof TOKEN_SOURCE)[keyof typeof TOKEN_SOURCE];
+export const TOKEN_SOURCE_LABELS = [
+  'recorded usage delta',
+  'usage delta split by estimate',
+  'estimate',
+  'negative delta, counted as 0',
+] as const;
+
+/** Kind of clearable item (index into `clearables.tool` when ≥ 0). */
+export const CLEARABLE_IMAGE = -1;
+export const CLEARABLE_DOCUMENT = -2;
+
+export interface RealCompactionInfo {
+  compactionIndex: number;
+  kind: Compaction['kind'];
+  trigger: string;
+  /** Main-call position (k) the boundary follows; −1 when it precedes every call. */
+  afterCall: number;
+  entryIndex: number;
+  /** Context position of the first context entry after the boundary. */
+  boundaryPos: number;
+  /** Context positions of the summary and re-attached entries (compact only). */
+  artifactPositions: number[];
+  artifactTokens: TokenCount;
+  /** Attributed tokens of the summary message (compact only). */
+  summaryTokens?: TokenCount;
+  summaryEntryIndex?: number;
+  preTokens?: TokenCount;
+  /** Microcompact: indices into `clearables`. */
+  cleared: number[];
+  /** Microcompact: tokens the clearing removed from the recorded context (attributed − placeholder). */
+  savedTokens: TokenCount;
+  logicalParentUuid?: string;
+}
+
+export interface Clearables {
+  /** Context position of the entry holding the result / image. */
+  pos: Int32Array;
+  /** Claude Code's estimate (`iI2`: chars / 4 + 2,000 per image; `eV8` for a bare image). */
+  estimate: Float64Array;
+  /** Attributed share of the entry's tokens. */
+  tokens: Float64Array;
+  /** Index into `toolNames`, or CLEARABLE_IMAGE / CLEARABLE_DOCUMENT. */
+  tool: Int32Array;
+  /** Context position of the tool_use (−1 for images or unmatched results). */
+  usePos: Int32Array;
+  /** tool_use id, or `<entry uuid|#index>:image:<n>` for images and documents in user messages. */
+  ids: string[];
+  indexById: Map<string, number>;
+  /**
+   * Items in call order: by the position of their tool_use (an image by its own), ties by result.
+   * Parallel calls' results can arrive out of order; microcompact counts back in call order.
+   */
+  order: Int32Array;
+  /** Key the order sorts on: tool_use position, or the item's own for images / orphan results. */
+  orderKey: Int32Array;
+}
+
+export interface PreparedReplay {
+  session: Session;
+  /** Main-thread, non-synthetic API calls, in order: index into `session.apiCalls`. */
+  calls: Int32Array;
+  /** Recorded context of each call: input + cache creation + cache read. */
+  recorded: Float64Array;
+  output: Float64Array;
+  /** Context position of each call's first line; `callPos[n]` = number of context entries. */
+  callPos: Int32Array;
+  /**
+   * Claude Code 2.1.x's estimate of what follows a response's first line up to the next call
+   * (its later lines, tool results, user messages; real compaction artifacts excluded).
+   */
+  pendingEstimate: Float64Array;
+  /** Context position → entry index. */
+  ctxEntry: Int32Array;
+  /** Entry index → context position, −1 for entries that are not context. */
+  posOfEntry: Int32Array;
+  tokens: Float64Array;
+  estimate: Float64Array;
+  tokenSource: Uint8Array;
+  /** 1 + index into `real` for real compaction artifacts (summary, re-attachments), else 0. */
+  artifactOf: Int32Array;
+  /** Prefix sums of `tokens` (length n+1): all entries / without artifacts. */
+  prefixAll: Float64Array;
+  prefixNon: Float64Array;
+  /**
+   * Prefix sums without artifacts, by `TOKEN_SOURCE` (length n+1 each): tokens for exact, split
+   * and estimated; for clamped, the number of entries (their tokens are 0).
+   */
+  prefixBySource: Float64Array[];
+  /** System prompt + tools, estimated as the first call's context minus its entries. */
+  baseTokens: TokenCount;
+  clearables: Clearables;
+  toolNames: string[];
+  real: RealCompactionInfo[];
+  fileAccesses: { pos: Int32Array; list: FileAccess[] };
+  todos: { pos: Int32Array; entryIndex: Int32Array; tokens: Float64Array };
+  plans: { pos: Int32Array; entryIndex: Int32Array; tokens: Float64Array; paths: (string | undefined)[] };
+  /** The main file's name, for the continuation message's transcript hint. */
+  transcriptPath: string;
+  prepareMs: number;
+}

@@ -1,0 +1,24 @@
+import type { TokenCount } from '../types';
+
+// Plain words of the shared model that strategies and the replay both speak.
+
+export type CompactMechanism = 'full' | 'partial' | 'session-memory';
+
+/** A line on the chart: a strategy's trigger or limit. */
+export interface ThresholdLine {
+  id: string;
+  label: string;
+  tokens: TokenCount;
+  /** `trigger`: where the strategy acts; `warning`: UI only; `limit`: requests are refused. */
+  kind: 'trigger' | 'warning' | 'limit';
+}
+
+/** Where a summary's size came from. */
+export type SummarySource =
+  /** The log's own summary (the simulated event is at a real compaction). */
+  | 'recorded'
+  /** The built-in size model. */
+  | 'model'
+  /** A size supplied from outside (a real summarizer's answer). */
+  | 'supplied'
+  | 'session-memory';

@@ -1,0 +1,113 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The engine's folders depend one way (STYLE.md §8, Perfetto's import checks): the pipeline
+// order, parse → tokens → compact → simulation → strategies → replay. A folder may import itself,
+// the root files (types.ts, thresholds.ts) and the folders its row lists; nothing in the engine
+// reaches out of it (ui/, worker/, cli/, sample/). A new folder needs a row here.
+
+const ENGINE = resolve(__dirname, '../../src/engine');
+const ROOT = '(root)';
+
+const ALLOWED: Record<string, readonly string[]> = {
+  [ROOT]: [],
+  tokens: [],
+  prompts: [],
+  parse: ['tokens'],
+  query: ['parse', 'tokens'],
+  inspect: ['parse', 'query', 'tokens'],
+  compact: ['parse', 'prompts', 'tokens'],
+  // The model prepareReplay computes and strategies read: below both.
+  simulation: ['compact', 'parse', 'tokens'],
+  strategies: ['simulation', 'compact', 'parse', 'tokens'],
+  replay: ['strategies', 'simulation', 'compact', 'parse', 'tokens'],
+  summarize: ['compact', 'parse', 'prompts', 'query', 'retention', 'tokens'],
+  // Dialect conventions (project instructions, injected text) come from the descriptors.
+  retention: ['parse', 'summarize'],
+};
+
+/**
+ * Two-way dependencies that exist and are yet to be untangled: retention/extract.ts reads
+ * summarize's block and digest helpers, summarize scores retention. Any other is a failure.
+ */
+const KNOWN_TWO_WAY = new Set(['retention|summarize']);
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const folderOf = (path: string): string => {
+  const rel = relative(ENGINE, path);
+  return rel.includes(sep) ? rel.split(sep)[0]! : ROOT;
+};
+
+interface Import {
+  file: string;
+  target: string;
+  spec: string;
+}
+
+function getRelativeImports(file: string): Import[] {
+  const code = readFileSync(file, 'utf8');
+  const out: Import[] = [];
+  for (const m of code.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+    out.push({ file, spec: m[1]!, target: resolve(dirname(file), m[1]!) });
+  }
+  return out;
+}
+
+describe('engine folders depend one way', () => {
+  const files = walk(ENGINE);
+  const imports = files.flatMap(getRelativeImports);
+  it('has imports to check', () => expect(imports.length).toBeGreaterThan(50));
+
+  it('every folder has a row in the table', () => {
+    const folders = new Set(files.map(folderOf));
+    for (const folder of folders) expect(Object.keys(ALLOWED), `add a row for ${folder}`).toContain(folder);
+  });
+
+  it('no engine file imports outside the engine (ui/, worker/, cli/, sample/)', () => {
+    const outside = imports
+      .filter((i) => relative(ENGINE, i.target).startsWith('..'))
+      .map((i) => `${relative(ENGINE, i.file)} → ${i.spec}`);
+    expect(outside).toEqual([]);
+  });
+
+  it('every import follows the table', () => {
+    const violations: string[] = [];
+    for (const i of imports) {
+      const from = folderOf(i.file);
+      const to = folderOf(i.target);
+      if (to === from || to === ROOT || relative(ENGINE, i.target).startsWith('..')) continue;
+      if (!(ALLOWED[from] ?? []).includes(to))
+        violations.push(`${relative(ENGINE, i.file)} → ${i.spec} (${from} → ${to})`);
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('the table itself has no two-way dependency but the known ones', () => {
+    const twoWay: string[] = [];
+    for (const [a, targets] of Object.entries(ALLOWED))
+      for (const b of targets) if (a < b && ALLOWED[b]?.includes(a)) twoWay.push(`${a}|${b}`);
+    expect(twoWay.filter((p) => !KNOWN_TWO_WAY.has(p))).toEqual([]);
+  });
+
+  it('catches an import against the table (the check can fail)', () => {
+    const fake: Import = {
+      file: join(ENGINE, 'strategies', 'x.ts'),
+      spec: '../replay/prepare',
+      target: join(ENGINE, 'replay', 'prepare'),
+    };
+    expect(ALLOWED[folderOf(fake.file)]).not.toContain(folderOf(fake.target));
+    const ui: Import = {
+      file: join(ENGINE, 'replay', 'x.ts'),
+      spec: '../../ui/store',
+      target: resolve(ENGINE, '../ui/store'),
+    };
+    expect(relative(ENGINE, ui.target).startsWith('..')).toBe(true);
+  });
+});
