@@ -1,4 +1,5 @@
 import type { ContinuationOptions } from '../compact/format-summary';
+import { type ContextWindowInference, getWindowEvidence, inferContextWindow } from '../context-window';
 import type { Restoration, RestoredFile } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
 import type { PreparedReplay } from '../replay/prepare';
@@ -163,6 +164,8 @@ export interface SessionInfo {
   format?: DialectId;
   /** The window the log states (Codex's `model_context_window`), when it states one. */
   contextWindow?: TokenCount;
+  /** The window and max output inferred from the log (context-window.ts). */
+  window?: ContextWindowInference;
 }
 
 /** Reads what `getSessionKnobs` needs from a prepared session. */
@@ -183,6 +186,7 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
     continuedPeakTokens,
     format: session.format,
     contextWindow: session.meta.contextWindow,
+    window: inferContextWindow(getWindowEvidence(session)),
   };
 }
 
