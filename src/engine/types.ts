@@ -1,3 +1,5 @@
+import type { SessionBranches } from './parse/branches';
+
 // The engine's data model: what a parsed transcript is, independent of its dialect.
 // Everything here is plain data (structured-clone safe) except `Session`, which stays in the
 // worker (or the CLI process) and is queried through the functions in `query/`.
@@ -284,4 +286,6 @@ export interface Session {
   sidechains: Sidechain[];
   /** The session memory dropped or given with the transcript, used as a summary by the replay. */
   sessionMemory?: SessionMemory;
+  /** The uuid tree's forks (rewinds, edited prompts, retries); absent when it has none (parse/branches.ts). */
+  branches?: SessionBranches;
 }

@@ -1,4 +1,5 @@
 import type { DialectId, FileRole, Session, SessionFile, SessionMemory } from '../types';
+import { computeBranches } from './branches';
 import {
   baseName,
   DIALECT_LABELS,
@@ -338,6 +339,8 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
 
   const session = builder.build();
   if (sessionMemory) session.sessionMemory = sessionMemory;
+  const branches = computeBranches(session);
+  if (branches) session.branches = branches;
   return session;
 }
 

@@ -1,4 +1,5 @@
 import { isMainThreadEntry } from '../compact/build-request';
+import { isOnFollowedBranch } from '../parse/branches';
 import type { FileAccess } from '../compact/restore';
 import {
   estimateBlockTokens,
@@ -175,7 +176,12 @@ export function prepareReplay(session: Session): PreparedReplay {
   for (const call of session.apiCalls) {
     // Main-thread calls; a subagent file opened on its own is its own main thread.
     const first = entries[call.firstEntryIndex];
-    if (first && isMainThreadEntry(session, first) && call.model !== SYNTHETIC_MODEL)
+    if (
+      first &&
+      isMainThreadEntry(session, first) &&
+      isOnFollowedBranch(session, first.index) &&
+      call.model !== SYNTHETIC_MODEL
+    )
       callList.push(call.index);
   }
   const n = callList.length;
@@ -193,7 +199,7 @@ export function prepareReplay(session: Session): PreparedReplay {
   const ctxList: number[] = [];
   for (const entry of entries) {
     if (entry.kind !== 'user' && entry.kind !== 'assistant' && entry.kind !== 'attachment') continue;
-    if (!isMainThreadEntry(session, entry)) continue;
+    if (!isMainThreadEntry(session, entry) || !isOnFollowedBranch(session, entry.index)) continue;
     posOfEntry[entry.index] = ctxList.length;
     ctxList.push(entry.index);
   }
@@ -243,7 +249,7 @@ export function prepareReplay(session: Session): PreparedReplay {
   const artifactOf = new Int32Array(m);
   session.compactions.forEach((c, compactionIndex) => {
     const entry = entries[c.entryIndex];
-    if (!entry || !isMainThreadEntry(session, entry)) return;
+    if (!entry || !isMainThreadEntry(session, entry) || !isOnFollowedBranch(session, entry.index)) return;
     const info: RealCompactionInfo = {
       compactionIndex,
       kind: c.kind,
