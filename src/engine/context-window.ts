@@ -15,7 +15,7 @@ import type { Session, TokenCount } from './types';
 //      refuses a prompt larger than the window, so a call at 586k ran on a window ≥ 586k;
 //   3. the log's own auto-compaction points (`compactMetadata.preTokens`): Claude Code fires them
 //      below its threshold, so one over 200k means a larger window, and ones near 167k fit 200k.
-//      Manual ones are not evidence: /compact after "prompt is too long" counts past the window.
+//      Manual ones are not evidence: /compact after "prompt is too long" counts past the window size.
 // Models whose native window is 1M (Opus 4.6: platform.claude.com/docs/en/models/opus-4-6)
 // still ran at 200k in Claude Code unless extended: the corpus's opus-4-6 logs auto-compact at
 // 167k–175k (LAF-US__IDAHO-VAULT 05541cb5). So a model's native window is not evidence.
@@ -89,7 +89,7 @@ export function inferContextWindow(evidence: WindowEvidence): ContextWindowInfer
     windowTokens = observed <= EXTENDED_CONTEXT_WINDOW ? EXTENDED_CONTEXT_WINDOW : roundUpThousands(observed);
     windowSource = 'observed';
     reasons.push(
-      `Window ${windowTokens === EXTENDED_CONTEXT_WINDOW ? '1M' : fmt(windowTokens)}: the log's context reached ${fmt(observed)} tokens, over the 200k default, so it ran on the extended window.`,
+      `Window ${windowTokens === EXTENDED_CONTEXT_WINDOW ? '1M' : fmt(windowTokens)}: the log's context reached ${fmt(observed)} tokens, over the 200k default, so it ran on the extended context.`,
     );
   } else {
     windowTokens = DEFAULT_CONTEXT_WINDOW;

@@ -8,7 +8,10 @@ import type {
   Session,
   TokenCount,
 } from '../types';
+import { type ContextWindowInference, getWindowEvidence, inferContextWindow } from '../context-window';
+import type { BranchFork, Branch } from '../parse/branches';
 import { getCallLanes } from './call-lanes';
+import { getUsageCoverage, type UsageCoverage } from './usage-coverage';
 
 /** The small, plain part of a session the UI keeps on the main thread (header, markers, knobs). */
 export interface SessionSummary {
@@ -32,6 +35,12 @@ export interface SessionSummary {
   clearedToolResults: number;
   /** The session memory given with the transcript (the replay's default session-memory text). */
   sessionMemory?: Session['sessionMemory'];
+  /** The context window and max output inferred from the log, with the reasons (engine/context-window). */
+  window: ContextWindowInference;
+  /** Main-thread calls without usage (usage-coverage.ts). */
+  usage: UsageCoverage;
+  /** The uuid tree's forks and branches, when it has any (parse/branches.ts). */
+  branches?: { forks: BranchFork[]; branches: Branch[] };
 }
 
 const FATAL_CODES = new Set(['not-a-transcript', 'unsupported-dialect', 'empty-file']);
@@ -64,5 +73,10 @@ export function getSessionSummary(session: Session): SessionSummary {
     sidechains: session.sidechains.length,
     clearedToolResults: session.cleared.size,
     ...(session.sessionMemory ? { sessionMemory: session.sessionMemory } : {}),
+    window: inferContextWindow(getWindowEvidence(session)),
+    usage: getUsageCoverage(session),
+    ...(session.branches
+      ? { branches: { forks: session.branches.forks, branches: session.branches.branches } }
+      : {}),
   };
 }

@@ -164,7 +164,7 @@ export interface SessionInfo {
   format?: DialectId;
   /** The window the log states (Codex's `model_context_window`), when it states one. */
   contextWindow?: TokenCount;
-  /** The window and max output inferred from the log (context-window.ts). */
+  /** The context window and max output inferred from the log (engine/context-window). */
   window?: ContextWindowInference;
 }
 
