@@ -11,6 +11,7 @@ import { getRowFilterKey, type RowFilter } from '../engine/query/row-filter';
 import { computeRowIndex } from '../engine/query/row-index';
 import { getRowPage } from '../engine/query/row-page';
 import { getSessionSummary } from '../engine/query/session-summary';
+import { followBranch } from '../engine/parse/branches';
 import { computeTimelineSeries, getTimelineTransferables } from '../engine/query/timeline-series';
 import { computeTokenTable, getTokenTableTransferables } from '../engine/query/token-table';
 import { handleSummariesOp } from '../engine/summarize/session-ops';
@@ -161,7 +162,9 @@ async function handle(
       return { result: getCompactionDetail(state.session, request.compactionIndex, raw) };
     }
     case 'timeline': {
-      const series = computeTimelineSeries(getLoaded(request.sessionId).session);
+      const series = computeTimelineSeries(
+        followBranch(getLoaded(request.sessionId).session, request.branchId ?? 0),
+      );
       return { result: series, transfer: getTimelineTransferables(series) };
     }
     case 'token-table': {

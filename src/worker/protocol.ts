@@ -45,7 +45,8 @@ export type EngineRequest =
   | { kind: 'entry-detail'; sessionId: SessionId; entryIndex: number }
   | { kind: 'raw-entry'; sessionId: SessionId; entryIndex: number }
   | { kind: 'compaction-detail'; sessionId: SessionId; compactionIndex: number }
-  | { kind: 'timeline'; sessionId: SessionId }
+  /** `branchId`: the uuid-tree branch to follow (engine/parse/branches.ts); 0 or absent = the main line. */
+  | { kind: 'timeline'; sessionId: SessionId; branchId?: number }
   | { kind: 'token-table'; sessionId: SessionId }
   | { kind: 'issues'; sessionId: SessionId }
   /** The Summaries view's operations (engine/summarize/session-ops.ts). */
@@ -64,6 +65,8 @@ export type ReplayOp =
       manual?: ManualCompactionRequest[];
       /** Real summaries' sizes by API call index (`ReplayOptions.suppliedSummaryTokens`). */
       suppliedSummaryTokens?: Record<number, TokenCount>;
+      /** The uuid-tree branch the replay follows; 0 or absent = the main line. */
+      branchId?: number;
     }
   | { op: 'request'; spec: EventRequestSpec; elideBase64?: boolean }
   /** A knob sweep (engine/replay/sweep.ts): progress as `SweepProgress`, cancellable. */

@@ -3,6 +3,7 @@
 // and transferable typed arrays go back (protocol.ts, `ReplayOp`).
 
 import { buildCompactionRequest } from '../engine/compact/build-request';
+import { followBranch } from '../engine/parse/branches';
 import type { ByteSource } from '../engine/parse/source';
 import { computeReplay } from '../engine/replay/compute-replay';
 import { type PreparedReplay, prepareReplay } from '../engine/replay/prepare';
@@ -56,7 +57,7 @@ export async function handleReplayOp(
       };
     }
     case 'run': {
-      const p = getPrepared(session);
+      const p = getPrepared(followBranch(session, op.branchId ?? 0));
       signal.throwIfAborted();
       const result = computeReplay(p, op.strategyId, op.knobs, {
         summaryModel: op.summaryModel,

@@ -298,6 +298,7 @@ export function computeBranches(session: Session): SessionBranches | undefined {
 }
 
 const followed = new WeakMap<Session, Uint8Array>();
+const views = new WeakMap<Session, Map<number, Session>>();
 
 /** Entries on the root-to-leaf path of a branch, plus the side entries hanging off it. */
 export function computeBranchPath(session: Session, branches: SessionBranches, branchId: number): Uint8Array {
@@ -330,13 +331,20 @@ export function computeBranchPath(session: Session, branches: SessionBranches, b
 
 /**
  * The session as seen along one branch: a shallow copy whose followed path is that branch's
- * (the session itself for the main line or a session without forks). Memoized by the caller.
+ * (the session itself for the main line or a session without forks). Memoized per session and
+ * branch, so per-session caches (the replay's preparation) hold one entry per branch.
  */
 export function followBranch(session: Session, branchId: number): Session {
   const branches = session.branches;
   if (!branches || branchId <= 0 || branchId >= branches.branches.length) return session;
-  const view: Session = { ...session };
-  followed.set(view, computeBranchPath(session, branches, branchId));
+  let byId = views.get(session);
+  if (!byId) views.set(session, (byId = new Map()));
+  let view = byId.get(branchId);
+  if (!view) {
+    view = { ...session };
+    followed.set(view, computeBranchPath(session, branches, branchId));
+    byId.set(branchId, view);
+  }
   return view;
 }
 
