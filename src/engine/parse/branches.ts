@@ -338,7 +338,10 @@ export function followBranch(session: Session, branchId: number): Session {
   const branches = session.branches;
   if (!branches || branchId <= 0 || branchId >= branches.branches.length) return session;
   let byId = views.get(session);
-  if (!byId) views.set(session, (byId = new Map()));
+  if (!byId) {
+    byId = new Map();
+    views.set(session, byId);
+  }
   let view = byId.get(branchId);
   if (!view) {
     view = { ...session };

@@ -17,6 +17,8 @@ export interface TimelineMarker {
   postTokens?: TokenCount;
   summaryTokens?: TokenCount;
   tokensSaved?: TokenCount;
+  /** `postTokens` is an estimate: the call after the boundary recorded no usage. */
+  postEstimated?: boolean;
   entryIndex: number;
   /** False for compactions inside a subagent's own context. */
   isMain: boolean;
@@ -110,13 +112,16 @@ export function computeTimelineSeries(session: Session): TimelineSeries {
     }
     if (Number.isNaN(x)) x = getXForTime(timestampMs, c.timestampMs);
     if (Number.isNaN(x)) x = 0;
+    // A call without usage would read "→ 0 tokens": its estimate stands in, flagged.
+    const afterZero = c.apiCallAfter !== undefined && hasZeroUsage(session, c.apiCallAfter);
     return {
       compactionIndex,
       kind: c.kind,
       trigger: c.trigger,
       x,
       preTokens: c.preTokens,
-      postTokens: c.postTokens,
+      postTokens: afterZero ? getEstimatedCallContext(session, c.apiCallAfter!) : c.postTokens,
+      ...(afterZero ? { postEstimated: true } : {}),
       summaryTokens: c.summaryTokens,
       tokensSaved: c.tokensSaved,
       entryIndex: c.entryIndex,

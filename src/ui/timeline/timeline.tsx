@@ -10,7 +10,9 @@ import { useUiStore } from '../store';
 import { drawTimeline } from './draw-timeline';
 import { createGeometry, pxToX, xToPx, yToPx } from './geometry';
 import { ReplayOverlay, ReplayPointLine } from '../replay/replay-overlay';
+import { useFollowedBranch } from './branch-store';
 import { KnobsBar } from './knobs-bar';
+import { TimelineNotes } from './timeline-notes';
 
 const CHART_HEIGHT_PX = 190;
 /** Markers closer than this share a row only if they do not overlap. */
@@ -46,7 +48,10 @@ function markerTitle(m: TimelineMarker): string {
   if (m.kind === 'microcompact') {
     return `Microcompact (${m.trigger}) · saved ${formatCount(m.tokensSaved)} tokens`;
   }
-  return `Compaction (${m.trigger}) · ${formatCount(m.preTokens)} → ${formatCount(m.postTokens)} tokens`;
+  const post = m.postEstimated
+    ? `~${formatCount(m.postTokens)} (estimated: no usage)`
+    : formatCount(m.postTokens);
+  return `Compaction (${m.trigger}) · ${formatCount(m.preTokens)} → ${post} tokens`;
 }
 
 /** Largest main call whose first entry is at or before `entryIndex` (calls are in entry order). */
@@ -66,12 +71,17 @@ function findCallAtOrBefore(series: TimelineSeries, entryIndex: number): number 
 }
 
 export function Timeline({ sessionId }: { sessionId: SessionId }) {
-  const { data: series, error } = useQuery(timelineQuery(sessionId));
+  const branchId = useFollowedBranch(sessionId);
+  const { data: series, error } = useQuery({
+    ...timelineQuery(sessionId, branchId),
+    placeholderData: (d) => d,
+  });
   const knobs = useUiStore((s) => s.knobs);
   const thresholds = useMemo(() => computeThresholds(knobs), [knobs]);
   return (
     <section className="timeline-section">
       <KnobsBar thresholds={thresholds} />
+      <TimelineNotes sessionId={sessionId} />
       {error ? (
         <div className="panel-message error">Timeline failed: {error.message}</div>
       ) : series ? (
@@ -213,7 +223,8 @@ function describeCall(series: TimelineSeries, x: number, autoCompact: number) {
         call #{x + 1} {time && <span className="muted">{time}</span>}
       </div>
       <div>
-        context <b>{formatCount(tokens)}</b> tok
+        context <b>{series.estimated[x] ? `~${formatCount(tokens)}` : formatCount(tokens)}</b> tok
+        {series.estimated[x] === 1 && <span className="muted"> (estimated: no usage)</span>}
       </div>
       <div className="muted">
         Δ {formatDelta(previous === undefined ? undefined : tokens - previous)} · out{' '}
