@@ -109,3 +109,13 @@ export function getEstimatedCallContext(session: Session, callIndex: number): To
   const { messagesByCall, coverage } = getUsageEstimates(session);
   return Math.round((messagesByCall[callIndex] ?? 0) + coverage.estimateBaseTokens);
 }
+
+/** The context an API call sent: its recorded usage, or the estimate when it recorded none. */
+export function getCallContext(
+  session: Session,
+  callIndex: number,
+): { tokens: TokenCount; estimated: boolean } {
+  return hasZeroUsage(session, callIndex)
+    ? { tokens: getEstimatedCallContext(session, callIndex), estimated: true }
+    : { tokens: session.apiCalls[callIndex]?.contextTokens ?? 0, estimated: false };
+}

@@ -1,5 +1,6 @@
 import { isMainThreadEntry } from '../compact/build-request';
 import { isOnFollowedBranch } from '../parse/branches';
+import { getCallContext } from '../query/usage-coverage';
 import type { FileAccess } from '../compact/restore';
 import {
   estimateBlockTokens,
@@ -190,7 +191,7 @@ export function prepareReplay(session: Session): PreparedReplay {
   const output = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     const call = session.apiCalls[calls[k]!]!;
-    recorded[k] = call.contextTokens;
+    recorded[k] = getCallContext(session, call.index).tokens;
     output[k] = call.usage.outputTokens;
   }
 
