@@ -66,7 +66,7 @@ test('a rewind lists its fork and the timeline follows the branch picked', async
   await open(page, 'rewind.jsonl');
   const picker = page.getByTestId('branch-picker');
   await expect(picker.getByTestId('fork')).toHaveCount(1);
-  await expect(picker.locator('[data-went-on="true"]')).toContainText('What does the report command print');
+  await expect(picker.locator('[data-went-on="true"]')).toContainText('only the totals of 2025');
   await expect(picker.locator('[data-went-on="false"]')).toContainText('running balance');
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-calls', '4');
   expect(await hoverCall(page, 3)).toContain('21,600');

@@ -182,6 +182,10 @@ describe('a rewind', () => {
     expect(fork.continuedBranchId).toBe(0);
     // Branches listed in file order: the abandoned one was written first.
     expect(fork.branchIds).toEqual([1, 0]);
+    expect(fork.childPreviews).toEqual([
+      'Now make it print every transaction of 2025 with its running balance.',
+      'Now make it print only the totals of 2025.',
+    ]);
     expect(session.entries[fork.entryIndex]?.kind).toBe('assistant');
   });
 

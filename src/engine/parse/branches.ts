@@ -37,6 +37,8 @@ export interface BranchFork {
   branchIds: number[];
   /** Their first entries after the fork (parallel to `branchIds`). */
   childEntryIndices: number[];
+  /** Each one's first prompt after the fork, cut to a preview (parallel to `branchIds`). */
+  childPreviews: string[];
   /** The branch that went on: the one holding the main line, else the one written last. */
   continuedBranchId: number;
 }
@@ -236,6 +238,7 @@ export function computeBranches(session: Session): SessionBranches | undefined {
           entryIndex: x,
           branchIds: [],
           childEntryIndices: [],
+          childPreviews: [],
           continuedBranchId: id,
         };
         const fi = forks.length;
@@ -273,6 +276,15 @@ export function computeBranches(session: Session): SessionBranches | undefined {
     pairs.sort((a, b) => a[1] - b[1]);
     fork.branchIds = pairs.map((p) => p[0]);
     fork.childEntryIndices = pairs.map((p) => p[1]);
+    fork.childPreviews = pairs.map(([b, c]) => {
+      const isUnder = (x: number): boolean => {
+        for (let y = x; y >= 0; y = parent[y]!) if (y === c) return true;
+        return false;
+      };
+      for (let x = c; x < n; x++)
+        if (branchOfEntry[x] === b && isPrompt(entries[x]!) && isUnder(x)) return promptPreview(entries[x]!);
+      return '';
+    });
     // The branch that went on: the main line when it is one of them, else the one written last.
     fork.continuedBranchId = fork.branchIds.reduce((best, b) =>
       branches[b]!.isMainLine ||

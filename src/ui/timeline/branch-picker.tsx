@@ -42,8 +42,9 @@ export function BranchPicker({
             >
               after entry #{fork.entryIndex + 1}
             </button>{' '}
-            {fork.branchIds.map((id) => {
+            {fork.branchIds.map((id, k) => {
               const b = branches[id]!;
+              const preview = fork.childPreviews[k] || b.preview;
               const went = id === fork.continuedBranchId;
               return (
                 <span
@@ -54,7 +55,7 @@ export function BranchPicker({
                   data-went-on={went}
                 >
                   {went ? 'went on: ' : 'abandoned: '}
-                  {b.preview ? `“${b.preview}”` : '(no prompt)'}{' '}
+                  {preview ? `“${preview}”` : '(no prompt)'}{' '}
                   <span className="muted">
                     ({formatCount(b.apiCalls)} calls
                     {b.startTimestampMs ? `, ${formatClock(b.startTimestampMs)}` : ''})
