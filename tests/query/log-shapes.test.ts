@@ -186,6 +186,7 @@ describe('a rewind', () => {
       'Now make it print every transaction of 2025 with its running balance.',
       'Now make it print only the totals of 2025.',
     ]);
+    expect(fork.childApiCalls).toEqual([2, 2]);
     expect(session.entries[fork.entryIndex]?.kind).toBe('assistant');
   });
 

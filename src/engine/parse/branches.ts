@@ -39,6 +39,8 @@ export interface BranchFork {
   childEntryIndices: number[];
   /** Each one's first prompt after the fork, cut to a preview (parallel to `branchIds`). */
   childPreviews: string[];
+  /** Main-thread API calls under each one (parallel to `branchIds`). */
+  childApiCalls: number[];
   /** The branch that went on: the one holding the main line, else the one written last. */
   continuedBranchId: number;
 }
@@ -239,6 +241,7 @@ export function computeBranches(session: Session): SessionBranches | undefined {
           branchIds: [],
           childEntryIndices: [],
           childPreviews: [],
+          childApiCalls: [],
           continuedBranchId: id,
         };
         const fi = forks.length;
@@ -276,13 +279,19 @@ export function computeBranches(session: Session): SessionBranches | undefined {
     pairs.sort((a, b) => a[1] - b[1]);
     fork.branchIds = pairs.map((p) => p[0]);
     fork.childEntryIndices = pairs.map((p) => p[1]);
+    const isUnder = (x: number, c: number): boolean => {
+      for (let y = x; y >= 0; y = parent[y]!) if (y === c) return true;
+      return false;
+    };
+    fork.childApiCalls = pairs.map(
+      ([, c]) =>
+        session.apiCalls.filter((call) => call.model !== '<synthetic>' && isUnder(call.firstEntryIndex, c))
+          .length,
+    );
     fork.childPreviews = pairs.map(([b, c]) => {
-      const isUnder = (x: number): boolean => {
-        for (let y = x; y >= 0; y = parent[y]!) if (y === c) return true;
-        return false;
-      };
       for (let x = c; x < n; x++)
-        if (branchOfEntry[x] === b && isPrompt(entries[x]!) && isUnder(x)) return promptPreview(entries[x]!);
+        if (branchOfEntry[x] === b && isPrompt(entries[x]!) && isUnder(x, c))
+          return promptPreview(entries[x]!);
       return '';
     });
     // The branch that went on: the main line when it is one of them, else the one written last.

@@ -1,6 +1,6 @@
 import type { Branch, BranchFork } from '../../engine/parse/branches';
 import type { SessionId } from '../../worker/protocol';
-import { formatClock, formatCount } from '../common/format';
+import { formatCount } from '../common/format';
 import { useUiStore } from '../store';
 import { useBranchStore, useFollowedBranch } from './branch-store';
 
@@ -29,7 +29,7 @@ export function BranchPicker({
   return (
     <div className="branch-picker" data-testid="branch-picker">
       <span className="branch-title">
-        ⑂ {forks.length} fork{forks.length === 1 ? '' : 's'}
+        ⎇ {forks.length} fork{forks.length === 1 ? '' : 's'}
       </span>
       <ol className="fork-list">
         {forks.map((fork) => (
@@ -43,8 +43,7 @@ export function BranchPicker({
               after entry #{fork.entryIndex + 1}
             </button>{' '}
             {fork.branchIds.map((id, k) => {
-              const b = branches[id]!;
-              const preview = fork.childPreviews[k] || b.preview;
+              const preview = fork.childPreviews[k] || branches[id]!.preview;
               const went = id === fork.continuedBranchId;
               return (
                 <span
@@ -57,8 +56,7 @@ export function BranchPicker({
                   {went ? 'went on: ' : 'abandoned: '}
                   {preview ? `“${preview}”` : '(no prompt)'}{' '}
                   <span className="muted">
-                    ({formatCount(b.apiCalls)} calls
-                    {b.startTimestampMs ? `, ${formatClock(b.startTimestampMs)}` : ''})
+                    ({formatCount(fork.childApiCalls[k] ?? 0)} calls after the fork)
                   </span>
                 </span>
               );
