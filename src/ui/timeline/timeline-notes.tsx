@@ -33,10 +33,8 @@ export function TimelineNotes({ sessionId }: { sessionId: SessionId }) {
         data-source={window.windowSource}
         title={window.reasons.join('\n')}
       >
-        window {formatTokensShort(window.windowTokens)}{' '}
-        <span className="muted">({SOURCE_LABELS[window.windowSource]})</span>
+        {window.reasons[0]} <span className="muted">({SOURCE_LABELS[window.windowSource]})</span>
         {overridden && <span className="muted"> · overridden: {formatTokensShort(knobWindow)}</span>}
-        <span className="note-reason muted"> — {window.reasons[0]}</span>
       </span>
       {usage.zeroUsageCalls > 0 && (
         <span className="estimated-legend" data-testid="estimated-legend">
