@@ -24,13 +24,15 @@ export function replaySetupQuery(sessionId: SessionId, strategyId: string) {
   });
 }
 
-export function replayRunQuery(params: ReplayRunParams) {
+/** `branchId`: the uuid-tree branch the replay follows (timeline/branch-store.ts), 0 = the main line. */
+export function replayRunQuery(params: ReplayRunParams, branchId = 0) {
   const { sessionId, strategyId, knobs, summaryModel, manual, suppliedSummaryTokens } = params;
   return queryOptions({
     queryKey: [
       ...sessionKey(sessionId),
       'replay',
       'run',
+      branchId,
       strategyId,
       JSON.stringify(knobs),
       summaryModel,
@@ -42,7 +44,7 @@ export function replayRunQuery(params: ReplayRunParams) {
         {
           kind: 'replay',
           sessionId,
-          request: { op: 'run', strategyId, knobs, summaryModel, manual, suppliedSummaryTokens },
+          request: { op: 'run', strategyId, knobs, summaryModel, manual, suppliedSummaryTokens, branchId },
         },
         { signal },
       )) as Reply<'run'>,

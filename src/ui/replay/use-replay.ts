@@ -8,6 +8,7 @@ import type { SessionId } from '../../worker/protocol';
 import { sessionSummaryQuery } from '../queries';
 import { useUiStore } from '../store';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
+import { useFollowedBranch } from '../timeline/branch-store';
 import { replayRunQuery, replaySetupQuery } from './replay-queries';
 import { NO_RUN_PARAMS, THRESHOLD_KNOB_KEYS, useReplayStore } from './replay-store';
 
@@ -116,9 +117,10 @@ export function useDebouncedRunParams(sessionId: SessionId): void {
 /** The current replay run (the previous one stays while a new one computes). */
 export function useReplayRun() {
   const params = useReplayStore((s) => s.runParams);
+  const branchId = useFollowedBranch(params?.sessionId ?? -1);
   const enabled = useReplayStore((s) => s.enabled);
   return useQuery({
-    ...replayRunQuery(params ?? NO_RUN_PARAMS),
+    ...replayRunQuery(params ?? NO_RUN_PARAMS, branchId),
     enabled: enabled && params !== undefined,
     placeholderData: keepPreviousData,
   });
