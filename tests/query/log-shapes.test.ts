@@ -11,7 +11,11 @@ import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { getSessionSummary } from '../../src/engine/query/session-summary';
 import { computeTimelineSeries } from '../../src/engine/query/timeline-series';
-import { getEstimatedCallContext, getUsageCoverage } from '../../src/engine/query/usage-coverage';
+import {
+  getEstimatedCallContext,
+  getUsageCoverage,
+  withEstimatedPost,
+} from '../../src/engine/query/usage-coverage';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import { CLAUDE_CODE_STRATEGY } from '../../src/engine/strategies/claude-code';
 import { getSessionInfo } from '../../src/engine/strategies/types';
@@ -160,6 +164,27 @@ describe('a session without usage', () => {
       expect(ctx[x]!).toBeLessThan(ctx[x - 1]! + 2_300);
     }
     expect(series.peakContextTokens).toBe(ctx.at(-1));
+  });
+
+  it('gives a compaction followed by a call without usage its estimate, flagged', async () => {
+    const session = await load('zero-usage.jsonl');
+    const c = {
+      kind: 'compact',
+      entryIndex: 0,
+      fileIndex: 0,
+      line: 1,
+      trigger: 'auto',
+      postTokens: 0,
+      apiCallAfter: 3,
+      reattachedEntryIndices: [],
+    } as const;
+    const post = withEstimatedPost(session, { ...c, reattachedEntryIndices: [] });
+    expect(post.postEstimated).toBe(true);
+    expect(post.postTokens).toBe(getEstimatedCallContext(session, 3));
+    expect(post.postTokens).toBeGreaterThan(18_000);
+    expect(
+      withEstimatedPost(session, { ...c, reattachedEntryIndices: [], apiCallAfter: 0 }).postEstimated,
+    ).toBeUndefined();
   });
 
   it('leaves series with usage untouched', async () => {

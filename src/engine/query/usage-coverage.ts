@@ -1,6 +1,6 @@
 import { computeEntryParents } from '../parse/branches';
 import { estimateEntryTokens } from '../tokens/estimate';
-import type { Entry, Session, TokenCount } from '../types';
+import type { Compaction, Entry, Session, TokenCount } from '../types';
 import { getCallLanes } from './call-lanes';
 
 // Logs whose calls record no usage. Some agents write `usage` as all zeros on most calls (models
@@ -118,4 +118,10 @@ export function getCallContext(
   return hasZeroUsage(session, callIndex)
     ? { tokens: getEstimatedCallContext(session, callIndex), estimated: true }
     : { tokens: session.apiCalls[callIndex]?.contextTokens ?? 0, estimated: false };
+}
+
+/** A compaction whose next call recorded no usage gets that call's estimate as `postTokens`, flagged. */
+export function withEstimatedPost(session: Session, c: Compaction): Compaction & { postEstimated?: boolean } {
+  if (c.apiCallAfter === undefined || !hasZeroUsage(session, c.apiCallAfter)) return c;
+  return { ...c, postTokens: getEstimatedCallContext(session, c.apiCallAfter), postEstimated: true };
 }
