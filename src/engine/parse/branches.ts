@@ -166,6 +166,10 @@ export function computeBranches(session: Session): SessionBranches | undefined {
   /** First and last timestamps of the subtree's user/assistant entries (ms; ±Infinity when none). */
   const firstMs = new Float64Array(n).fill(Number.POSITIVE_INFINITY);
   const lastMs = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
+  /** Main-thread API calls (not synthetic) whose first entry is in the subtree. */
+  const callsUnder = new Int32Array(n);
+  for (const call of session.apiCalls)
+    if (call.model !== '<synthetic>' && inTree[call.firstEntryIndex]) callsUnder[call.firstEntryIndex]!++;
   for (let k = order.length - 1; k >= 0; k--) {
     const x = order[k]!;
     const e = entries[x]!;
@@ -187,6 +191,7 @@ export function computeBranches(session: Session): SessionBranches | undefined {
     minCall[p] = Math.min(minCall[p]!, minCall[x]!);
     maxCall[p] = Math.max(maxCall[p]!, maxCall[x]!);
     latest[p] = Math.max(latest[p]!, latest[x]!);
+    callsUnder[p]! += callsUnder[x]!;
     firstMs[p] = Math.min(firstMs[p]!, firstMs[x]!);
     lastMs[p] = Math.max(lastMs[p]!, lastMs[x]!);
   }
@@ -283,11 +288,7 @@ export function computeBranches(session: Session): SessionBranches | undefined {
       for (let y = x; y >= 0; y = parent[y]!) if (y === c) return true;
       return false;
     };
-    fork.childApiCalls = pairs.map(
-      ([, c]) =>
-        session.apiCalls.filter((call) => call.model !== '<synthetic>' && isUnder(call.firstEntryIndex, c))
-          .length,
-    );
+    fork.childApiCalls = pairs.map(([, c]) => callsUnder[c]!);
     fork.childPreviews = pairs.map(([b, c]) => {
       for (let x = c; x < n; x++)
         if (branchOfEntry[x] === b && isPrompt(entries[x]!) && isUnder(x, c))
