@@ -351,4 +351,50 @@ export interface Session {
   sidechains: Sidechain[];
   /** The session memory dropped or given with the transcript, used as a summary by the replay. */
   sessionMemory?: SessionMemory;
+  /** The uuid tree's forks (rewinds, edited prompts, retries); absent when it has none (parse/branches.ts). */
+  branches?: SessionBranches;
+}
+
+// The uuid tree's forks (computed by parse/branches.ts, which says what following a branch means).
+
+export interface BranchFork {
+  /** The last entry the branches share. */
+  entryIndex: number;
+  /** The branches that leave it, in file order of their first entries. */
+  branchIds: number[];
+  /** Their first entries after the fork (parallel to `branchIds`). */
+  childEntryIndices: number[];
+  /** Each one's first prompt after the fork, cut to a preview (parallel to `branchIds`). */
+  childPreviews: string[];
+  /** Main-thread API calls under each one (parallel to `branchIds`). */
+  childApiCalls: number[];
+  /** The branch that went on: the one holding the main line, else the one written last. */
+  continuedBranchId: number;
+}
+
+export interface Branch {
+  id: number;
+  /** First entry of the branch's own segment (the root for the main line). */
+  startEntryIndex: number;
+  leafEntryIndex: number;
+  /** The fork it leaves from (index into `forks`); −1 for the main line. */
+  forkIndex: number;
+  /** The branch it forked off; −1 for the main line. */
+  parentBranchId: number;
+  isMainLine: boolean;
+  /** Main-thread API calls whose first entry is in the segment. */
+  apiCalls: number;
+  /** The segment's first user prompt, cut to a preview (plain text, never HTML). */
+  preview: string;
+  startTimestampMs?: number;
+}
+
+export interface SessionBranches {
+  forks: BranchFork[];
+  /** `branches[0]` is the main line. */
+  branches: Branch[];
+  /** Branch per entry; −1 for entries outside the tree (no uuid, subagents). */
+  branchOfEntry: Int32Array;
+  /** Effective parent per entry (−1: root or outside the tree). */
+  parentOfEntry: Int32Array;
 }

@@ -82,10 +82,10 @@ export function compactionDetailQuery(sessionId: SessionId, compactionIndex: num
   });
 }
 
-export function timelineQuery(sessionId: SessionId) {
+export function timelineQuery(sessionId: SessionId, branchId = 0) {
   return queryOptions({
-    queryKey: [...sessionKey(sessionId), 'timeline'],
-    queryFn: ({ signal }) => getEngineClient().request({ kind: 'timeline', sessionId }, { signal }),
+    queryKey: [...sessionKey(sessionId), 'timeline', branchId],
+    queryFn: ({ signal }) => getEngineClient().request({ kind: 'timeline', sessionId, branchId }, { signal }),
     ...immutable,
     structuralSharing: false,
   });

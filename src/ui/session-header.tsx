@@ -140,6 +140,12 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
           ({auto} auto · {manual} manual · {micro} μ{truncations > 0 && ` · ${truncations} T`})
         </span>
         <Stat label="peak context" value={formatTokensShort(summary.peakContextTokens)} />
+        {summary.usage.zeroUsageCalls > 0 && (
+          <span className="usage-warning" data-testid="usage-warning">
+            zero usage on {formatCount(summary.usage.zeroUsageCalls)} of{' '}
+            {formatCount(summary.usage.mainCalls)} calls: context estimated
+          </span>
+        )}
         {subagentFiles > 0 && (
           <Stat
             label={subagentFiles === 1 ? 'subagent file' : 'subagent files'}

@@ -50,7 +50,8 @@ export interface EngineRequestFields {
   'entry-detail': { sessionId: SessionId; entryIndex: number };
   'raw-entry': { sessionId: SessionId; entryIndex: number };
   'compaction-detail': { sessionId: SessionId; compactionIndex: number };
-  timeline: { sessionId: SessionId };
+  /** `branchId`: the uuid-tree branch to follow (engine/parse/branches.ts); 0 or absent = the main line. */
+  timeline: { sessionId: SessionId; branchId?: number };
   'token-table': { sessionId: SessionId };
   issues: { sessionId: SessionId };
   /** The Summaries view (worker/summaries-handlers.ts): identity and compaction points. */
@@ -75,6 +76,8 @@ export interface ReplayRunFields {
   manual?: ManualCompactionRequest[];
   /** Real summaries' sizes by API call index (`ReplayOptions.suppliedSummaryTokens`). */
   suppliedSummaryTokens?: Record<number, TokenCount>;
+  /** The uuid-tree branch the replay follows; 0 or absent = the main line. */
+  branchId?: number;
 }
 
 export type EngineRequestKind = keyof EngineRequestFields;

@@ -3,6 +3,7 @@
 // an event on demand. Only plain data and transferable typed arrays go back (protocol.ts).
 
 import { buildCompactionRequest } from '../engine/compact/build-request';
+import { followBranch } from '../engine/parse/branches';
 import { computeReplay } from '../engine/replay/compute-replay';
 import { type PreparedReplay, prepareReplay } from '../engine/replay/prepare';
 import { computeSweep } from '../engine/replay/sweep';
@@ -49,7 +50,7 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
   },
   'replay-run': async (request, { state, signal }) => {
     const { session } = getLoaded(state, request.sessionId);
-    const p = getPrepared(session);
+    const p = getPrepared(followBranch(session, request.branchId ?? 0));
     signal.throwIfAborted();
     const result = computeReplay(p, request.strategyId, request.knobs, {
       summaryModel: request.summaryModel,

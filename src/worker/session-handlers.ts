@@ -11,6 +11,7 @@ import { getRowFilterKey, type RowFilter } from '../engine/query/row-filter';
 import { computeRowIndex } from '../engine/query/row-index';
 import { getRowPage } from '../engine/query/row-page';
 import { getSessionSummary } from '../engine/query/session-summary';
+import { followBranch } from '../engine/parse/branches';
 import { computeTimelineSeries, getTimelineTransferables } from '../engine/query/timeline-series';
 import { computeTokenTable, getTokenTableTransferables } from '../engine/query/token-table';
 import type { Session } from '../engine/types';
@@ -119,7 +120,9 @@ export const SESSION_HANDLERS: SessionHandlers = {
     return { result: getCompactionDetail(session, request.compactionIndex, raw) };
   },
   timeline: async (request, { state }) => {
-    const series = computeTimelineSeries(getLoaded(state, request.sessionId).session);
+    const series = computeTimelineSeries(
+      followBranch(getLoaded(state, request.sessionId).session, request.branchId ?? 0),
+    );
     return { result: series, transfer: getTimelineTransferables(series) };
   },
   'token-table': async (request, { state }) => {

@@ -21,7 +21,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The model prepareReplay computes and strategies read: below both.
   simulation: ['compact', 'parse', 'tokens'],
   strategies: ['simulation', 'compact', 'parse', 'tokens'],
-  replay: ['strategies', 'simulation', 'compact', 'parse', 'tokens'],
+  // query/usage-coverage.ts: a call's context where its usage is zero (estimated).
+  replay: ['strategies', 'simulation', 'compact', 'parse', 'query', 'tokens'],
   summarize: ['compact', 'parse', 'prompts', 'query', 'retention', 'tokens'],
   // Dialect conventions (project instructions, injected text) come from the descriptors.
   retention: ['parse', 'summarize'],

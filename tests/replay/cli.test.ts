@@ -10,7 +10,8 @@ import { buildTranscript, growingSpec } from './transcript-fixture';
 describe('compactlab replay', () => {
   const dir = mkdtempSync(join(tmpdir(), 'compactlab-replay-'));
   const file = join(dir, 'session.jsonl');
-  writeFileSync(file, `${buildTranscript(growingSpec(50)).join('\n')}\n`);
+  // 37 calls: 20,000 → 200,000 tokens, as far as a 200k window goes (past it, the window is inferred 1M).
+  writeFileSync(file, `${buildTranscript(growingSpec(37)).join('\n')}\n`);
   const run = async (...args: string[]) => {
     const out: string[] = [];
     const code = await main(['replay', file, ...args], (t) => out.push(t));
@@ -32,7 +33,7 @@ describe('compactlab replay', () => {
     expect(pct.text).toMatch(/auto-compact 90,000/);
     const json = JSON.parse((await run('--auto-compact', '--json', '--max-output', '8192')).text);
     expect(json.thresholds[0]).toMatchObject({ id: 'auto-compact', tokens: 178_808 });
-    expect(json.simulatedTokens).toHaveLength(50);
+    expect(json.simulatedTokens).toHaveLength(37);
   });
 
   it('takes the session memory as a size or as a text file', async () => {

@@ -1,4 +1,5 @@
 import { type FileRole, type Session, type SessionFile, type SessionMemory, UNKNOWN_DIALECT } from '../types';
+import { computeBranches } from './branches';
 import {
   baseName,
   detectDialectFromName,
@@ -483,6 +484,8 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
     );
   }
   applyCompactionCallCosts(session);
+  const branches = computeBranches(session);
+  if (branches) session.branches = branches;
   return session;
 }
 

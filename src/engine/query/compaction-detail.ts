@@ -1,11 +1,13 @@
 import type { Compaction, Session } from '../types';
+import { withEstimatedPost } from './usage-coverage';
 import { getToolNameForResult } from './row-filter';
 import { getRowSummary, type RowSummary } from './row-page';
 
 /** What the compaction card shows. */
 export interface CompactionDetail {
   compactionIndex: number;
-  compaction: Compaction;
+  /** `postEstimated`: the call after it recorded no usage; `postTokens` is its estimate (usage-coverage.ts). */
+  compaction: Compaction & { postEstimated?: boolean };
   fileName: string;
   /** The full text of the `isCompactSummary` message (re-read from the file). */
   summaryText?: string;
@@ -57,7 +59,7 @@ export function getCompactionDetail(
   const summaryText = summaryRawLine === undefined ? undefined : extractMessageText(summaryRawLine);
   return {
     compactionIndex,
-    compaction,
+    compaction: withEstimatedPost(session, compaction),
     fileName: session.files[compaction.fileIndex]?.name ?? `file ${compaction.fileIndex}`,
     summaryText,
     summaryChars: summaryText?.length,

@@ -1,4 +1,5 @@
 import { estimateEntryTokens, estimateWithSafety, TOKENS_PER_IMAGE } from '../tokens/estimate';
+import { getCallContext } from './usage-coverage';
 import type { Block, Entry, Session, TokenCount } from '../types';
 import { getCompactionByEntry } from './compaction-index';
 import { getDisplayOrder } from './display-order';
@@ -28,6 +29,8 @@ export interface RowSummary {
   estimatedTokens: TokenCount;
   /** Context size of the API call this assistant entry starts (first line of the response only). */
   contextTokens?: TokenCount;
+  /** `contextTokens` is an estimate: the call recorded no usage (usage-coverage.ts). */
+  contextEstimated?: boolean;
   isMeta: boolean;
   isError: boolean;
   isSynthetic: boolean;
@@ -146,7 +149,7 @@ export function getRowSummary(session: Session, entryIndex: number, row: number)
     text: toOneLine(describeEntry(session, entry), ROW_TEXT_CHARS),
     ...getToolFields(session, entry),
     estimatedTokens: estimateWithSafety(estimateEntryTokens(entry)),
-    contextTokens: call && call.firstEntryIndex === entryIndex ? call.contextTokens : undefined,
+    ...(call && call.firstEntryIndex === entryIndex ? getRowContext(session, call.index) : {}),
     isMeta: entry.isMeta,
     isError: entry.isApiError,
     isSynthetic: entry.isSynthetic,
@@ -164,4 +167,12 @@ export function getRowPage(
   const rows: RowSummary[] = [];
   for (let row = Math.max(0, start); row < end; row++) rows.push(getRowSummary(session, indices[row]!, row));
   return rows;
+}
+
+function getRowContext(
+  session: Session,
+  callIndex: number,
+): Pick<RowSummary, 'contextTokens' | 'contextEstimated'> {
+  const { tokens, estimated } = getCallContext(session, callIndex);
+  return estimated ? { contextTokens: tokens, contextEstimated: true } : { contextTokens: tokens };
 }

@@ -8,7 +8,10 @@ import type {
   Session,
   TokenCount,
 } from '../types';
+import { type ContextWindowInference, getWindowEvidence, inferContextWindow } from '../context-window';
+import type { Branch, BranchFork } from '../types';
 import { getCallLanes } from './call-lanes';
+import { getUsageCoverage, type UsageCoverage, withEstimatedPost } from './usage-coverage';
 
 /** The small, plain part of a session the UI keeps on the main thread (header, markers, knobs). */
 export interface SessionSummary {
@@ -21,7 +24,8 @@ export interface SessionSummary {
   mainApiCalls: number;
   toolCalls: Record<string, number>;
   toolPairs: Session['toolPairs'];
-  compactions: Compaction[];
+  /** `postEstimated`: the call after the boundary recorded no usage; `postTokens` is its estimate. */
+  compactions: (Compaction & { postEstimated?: boolean })[];
   issueCounts: Record<Severity, number>;
   /** The first whole-file issue that says why the input is not a usable transcript. */
   notTranscript?: ParseIssue;
@@ -32,6 +36,12 @@ export interface SessionSummary {
   clearedToolResults: number;
   /** The session memory given with the transcript (the replay's default session-memory text). */
   sessionMemory?: Session['sessionMemory'];
+  /** The context window and max output inferred from the log, with the reasons (engine/context-window). */
+  window: ContextWindowInference;
+  /** Main-thread calls without usage (usage-coverage.ts). */
+  usage: UsageCoverage;
+  /** The uuid tree's forks and branches, when it has any (parse/branches.ts). */
+  branches?: { forks: BranchFork[]; branches: Branch[] };
 }
 
 const FATAL_CODES = new Set(['not-a-transcript', 'unsupported-dialect', 'empty-file', 'document-too-large']);
@@ -45,6 +55,7 @@ export function getSessionSummary(session: Session): SessionSummary {
   for (let i = 0; i < lanes.isMain.length; i++) mainApiCalls += lanes.isMain[i]!;
   const hasContent = session.entries.some((e) => e.kind === 'user' || e.kind === 'assistant');
   const notTranscript = hasContent ? undefined : session.issues.find((issue) => FATAL_CODES.has(issue.code));
+  const usage = getUsageCoverage(session);
   return {
     format: session.format,
     files: session.files,
@@ -55,7 +66,11 @@ export function getSessionSummary(session: Session): SessionSummary {
     mainApiCalls,
     toolCalls: session.toolCalls,
     toolPairs: session.toolPairs,
-    compactions: session.compactions,
+    // The same array when every call has usage (the summary stays the session's own data).
+    compactions:
+      usage.zeroUsageCalls > 0
+        ? session.compactions.map((c) => withEstimatedPost(session, c))
+        : session.compactions,
     issueCounts,
     notTranscript,
     unknownTypes: session.unknownTypes,
@@ -64,5 +79,10 @@ export function getSessionSummary(session: Session): SessionSummary {
     sidechains: session.sidechains.length,
     clearedToolResults: session.cleared.size,
     ...(session.sessionMemory ? { sessionMemory: session.sessionMemory } : {}),
+    window: inferContextWindow(getWindowEvidence(session)),
+    usage,
+    ...(session.branches
+      ? { branches: { forks: session.branches.forks, branches: session.branches.branches } }
+      : {}),
   };
 }

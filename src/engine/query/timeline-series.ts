@@ -1,5 +1,7 @@
 import type { Compaction, Session, TokenCount } from '../types';
+import { isOnFollowedBranch } from '../parse/branches';
 import { getCallLanes } from './call-lanes';
+import { getEstimatedCallContext, hasZeroUsage } from './usage-coverage';
 
 // The context-over-time chart's data. The x axis is the main conversation's API call sequence
 // (0, 1, 2, …): wall-clock time would squash a session resumed days later. Subagent calls and
@@ -17,6 +19,8 @@ export interface TimelineMarker {
   tokensSaved?: TokenCount;
   /** `truncate`: the range of the model-facing history no longer sent. */
   deletedRange?: [number, number];
+  /** `postTokens` is an estimate: the call after the boundary recorded no usage. */
+  postEstimated?: boolean;
   entryIndex: number;
   /** False for compactions inside a subagent's own context. */
   isMain: boolean;
@@ -26,6 +30,8 @@ export interface TimelineSeries {
   /** Main-conversation calls in order: index into `session.apiCalls`. */
   callIndex: Int32Array;
   contextTokens: Float64Array;
+  /** 1 where the call recorded no usage and `contextTokens` is Claude Code's estimate (usage-coverage.ts). */
+  estimated: Uint8Array;
   outputTokens: Float64Array;
   /** NaN when a call has no timestamp. */
   timestampMs: Float64Array;
@@ -63,11 +69,14 @@ export function computeTimelineSeries(session: Session): TimelineSeries {
   const side: number[] = [];
   for (const call of session.apiCalls) {
     if (call.model === SYNTHETIC_MODEL) continue;
+    // Main calls of other branches than the followed one belong to another history (branches.ts).
+    if (lanes.isMain[call.index] && !isOnFollowedBranch(session, call.firstEntryIndex)) continue;
     (lanes.isMain[call.index] ? main : side).push(call.index);
   }
   const n = main.length;
   const callIndex = Int32Array.from(main);
   const contextTokens = new Float64Array(n);
+  const estimated = new Uint8Array(n);
   const outputTokens = new Float64Array(n);
   const timestampMs = new Float64Array(n);
   const firstEntryIndex = new Int32Array(n);
@@ -75,12 +84,14 @@ export function computeTimelineSeries(session: Session): TimelineSeries {
   let peak = 0;
   main.forEach((ci, x) => {
     const call = session.apiCalls[ci]!;
-    contextTokens[x] = call.contextTokens;
+    const zero = hasZeroUsage(session, ci);
+    contextTokens[x] = zero ? getEstimatedCallContext(session, ci) : call.contextTokens;
+    estimated[x] = zero ? 1 : 0;
     outputTokens[x] = call.usage.outputTokens;
     timestampMs[x] = call.timestampMs ?? Number.NaN;
     firstEntryIndex[x] = call.firstEntryIndex;
     positionByCall.set(ci, x);
-    if (call.contextTokens > peak) peak = call.contextTokens;
+    if (contextTokens[x]! > peak) peak = contextTokens[x]!;
   });
 
   const sideX = new Float64Array(side.length);
@@ -103,13 +114,16 @@ export function computeTimelineSeries(session: Session): TimelineSeries {
     }
     if (Number.isNaN(x)) x = getXForTime(timestampMs, c.timestampMs);
     if (Number.isNaN(x)) x = 0;
+    // A call without usage would read "→ 0 tokens": its estimate stands in, flagged.
+    const afterZero = c.apiCallAfter !== undefined && hasZeroUsage(session, c.apiCallAfter);
     return {
       compactionIndex,
       kind: c.kind,
       trigger: c.trigger,
       x,
       preTokens: c.preTokens,
-      postTokens: c.postTokens,
+      postTokens: afterZero ? getEstimatedCallContext(session, c.apiCallAfter!) : c.postTokens,
+      ...(afterZero ? { postEstimated: true } : {}),
       summaryTokens: c.summaryTokens,
       tokensSaved: c.tokensSaved,
       deletedRange: c.deletedRange,
@@ -121,6 +135,7 @@ export function computeTimelineSeries(session: Session): TimelineSeries {
   return {
     callIndex,
     contextTokens,
+    estimated,
     outputTokens,
     timestampMs,
     firstEntryIndex,
@@ -135,6 +150,7 @@ export function getTimelineTransferables(series: TimelineSeries): ArrayBuffer[] 
   return [
     series.callIndex,
     series.contextTokens,
+    series.estimated,
     series.outputTokens,
     series.timestampMs,
     series.firstEntryIndex,

@@ -1,5 +1,7 @@
 import { isMainThreadEntry } from '../compact/build-request';
+import { isOnFollowedBranch } from '../parse/branches';
 import { getDialect } from '../parse/dialects/registry';
+import { getCallContext } from '../query/usage-coverage';
 import { lowerBound } from '../simulation/search';
 import type { Session } from '../types';
 
@@ -31,7 +33,13 @@ export function getCallAxis(session: Session): CallAxis {
   for (const call of session.apiCalls) {
     // Main-thread calls; a subagent file opened on its own is its own main thread.
     const first = entries[call.firstEntryIndex];
-    if (first && isMainThreadEntry(session, first) && call.model !== SYNTHETIC_MODEL)
+    // On a forked session, the calls of the branch followed (parse/branches.ts).
+    if (
+      first &&
+      isMainThreadEntry(session, first) &&
+      isOnFollowedBranch(session, first.index) &&
+      call.model !== SYNTHETIC_MODEL
+    )
       callList.push(call.index);
   }
   const n = callList.length;
@@ -42,7 +50,8 @@ export function getCallAxis(session: Session): CallAxis {
   for (let k = 0; k < n; k++) {
     const call = session.apiCalls[calls[k]!]!;
     callFirstEntry[k] = call.firstEntryIndex;
-    recorded[k] = call.contextTokens;
+    // The recorded context, or Claude Code's estimate where the call recorded no usage.
+    recorded[k] = getCallContext(session, call.index).tokens;
     output[k] = call.usage.outputTokens;
   }
 
@@ -50,7 +59,7 @@ export function getCallAxis(session: Session): CallAxis {
   const ctxList: number[] = [];
   for (const entry of entries) {
     if (entry.kind !== 'user' && entry.kind !== 'assistant' && entry.kind !== 'attachment') continue;
-    if (!isMainThreadEntry(session, entry)) continue;
+    if (!isMainThreadEntry(session, entry) || !isOnFollowedBranch(session, entry.index)) continue;
     posOfEntry[entry.index] = ctxList.length;
     ctxList.push(entry.index);
   }

@@ -1,4 +1,5 @@
 import { isMainThreadEntry } from '../compact/build-request';
+import { isOnFollowedBranch } from '../parse/branches';
 import type { RealCompactionInfo } from '../simulation/prepared';
 import type { Session } from '../types';
 import { type CallAxis, getCallBefore, getPosAtOrAfter } from './prepare-call-axis';
@@ -20,7 +21,7 @@ export function getRealCompactions(session: Session, axis: CallAxis): RealCompac
   const real: RealCompactionInfo[] = [];
   for (const [compactionIndex, c] of session.compactions.entries()) {
     const entry = entries[c.entryIndex];
-    if (!entry || !isMainThreadEntry(session, entry)) continue;
+    if (!entry || !isMainThreadEntry(session, entry) || !isOnFollowedBranch(session, entry.index)) continue;
     const info: RealCompactionInfo = {
       compactionIndex,
       kind: c.kind,

@@ -1,4 +1,5 @@
 import type { ContinuationFormat } from '../compact/format-summary';
+import { getInferredWindowKnobs } from '../context-window';
 import {
   type OversizedFilePolicy,
   RESTORE_MAX_FILES,
@@ -9,6 +10,7 @@ import {
   computeThresholds,
   DEFAULT_THRESHOLD_KNOBS,
   getContextWindowForModel,
+  getOutputReservation,
   getThresholdProfileForVersion,
   type ThresholdKnobs,
 } from '../thresholds';
@@ -395,8 +397,18 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
     DEFAULT_THRESHOLD_KNOBS.contextWindow,
     ...info.models.map(getContextWindowForModel),
   );
-  const knobs: ClaudeCodeKnobs = { ...DEFAULT_CLAUDE_CODE_KNOBS, profile, contextWindow };
-  notes.push(`Threshold profile ${profile} for Claude Code ${version ?? '(version unknown)'}.`);
+  const inferred =
+    info.window && getInferredWindowKnobs(info.window, getOutputReservation(profile, Infinity));
+  const knobs: ClaudeCodeKnobs = {
+    ...DEFAULT_CLAUDE_CODE_KNOBS,
+    profile,
+    contextWindow: inferred?.contextWindow ?? contextWindow,
+    maxOutputTokens: inferred?.maxOutputTokens ?? DEFAULT_CLAUDE_CODE_KNOBS.maxOutputTokens,
+  };
+  notes.push(
+    `Threshold profile ${profile} for Claude Code ${version ?? '(version unknown)'}.`,
+    ...(inferred?.notes ?? []),
+  );
   const is21 = version !== undefined && compareVersions(version, '2.1.0') >= 0;
   const inMicrocompactRange =
     version !== undefined &&

@@ -1,4 +1,5 @@
 import type { ContinuationOptions } from '../compact/format-summary';
+import { type ContextWindowInference, getWindowEvidence, inferContextWindow } from '../context-window';
 import type { Restoration, RestoredFile } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
 import type { PreparedReplay } from '../simulation/prepared';
@@ -177,6 +178,8 @@ export interface SessionInfo {
   format?: DialectId;
   /** The window the log states (Codex's `model_context_window`), when it states one. */
   contextWindow?: TokenCount;
+  /** The context window and max output inferred from the log (engine/context-window). */
+  window?: ContextWindowInference;
 }
 
 /** Reads what `getSessionKnobs` needs from a prepared session. */
@@ -197,6 +200,7 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
     continuedPeakTokens,
     format: session.format,
     contextWindow: session.meta.contextWindow,
+    window: inferContextWindow(getWindowEvidence(session)),
   };
 }
 

@@ -19,13 +19,15 @@ export function replaySetupQuery(sessionId: SessionId, strategyId: string) {
   });
 }
 
-export function replayRunQuery(params: ReplayRunParams) {
+/** `branchId`: the uuid-tree branch the replay follows (timeline/branch-store.ts), 0 = the main line. */
+export function replayRunQuery(params: ReplayRunParams, branchId = 0) {
   const { sessionId, strategyId, knobs, summaryModel, manual, suppliedSummaryTokens } = params;
   return queryOptions({
     queryKey: [
       ...sessionKey(sessionId),
       'replay',
       'run',
+      branchId,
       strategyId,
       JSON.stringify(knobs),
       summaryModel,
@@ -34,7 +36,16 @@ export function replayRunQuery(params: ReplayRunParams) {
     ],
     queryFn: ({ signal }) =>
       getEngineClient().request(
-        { kind: 'replay-run', sessionId, strategyId, knobs, summaryModel, manual, suppliedSummaryTokens },
+        {
+          kind: 'replay-run',
+          sessionId,
+          strategyId,
+          knobs,
+          summaryModel,
+          manual,
+          suppliedSummaryTokens,
+          branchId,
+        },
         { signal },
       ),
     staleTime: Number.POSITIVE_INFINITY,

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useUiStore } from '../store';
+import { useFollowedBranch } from '../timeline/branch-store';
 import { replayRunQuery } from './replay-queries';
 import { NO_RUN_PARAMS, useReplayStore } from './replay-store';
 import { formatOrdinal } from '../../engine/query/numbering';
@@ -12,11 +13,12 @@ type Mark = { kind: 'cleared'; event: number } | { kind: 'summarized' } | undefi
 
 export function ReplayRowMark({ entryIndex }: { entryIndex: number }) {
   const params = useReplayStore((s) => s.runParams);
+  const branchId = useFollowedBranch(params?.sessionId ?? -1);
   const enabled = useReplayStore((s) => s.enabled);
   const sessionId = useUiStore((s) => s.currentSessionId);
   const active = enabled && params !== undefined && params.sessionId === sessionId;
   const { data: mark } = useQuery({
-    ...replayRunQuery(params ?? NO_RUN_PARAMS),
+    ...replayRunQuery(params ?? NO_RUN_PARAMS, branchId),
     enabled: false,
     select: (d): Mark => {
       const event = d.clearedEntries[entryIndex];

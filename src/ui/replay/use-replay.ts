@@ -6,6 +6,7 @@ import type { TokenCount } from '../../engine/types';
 import type { SessionId } from '../../worker/protocol';
 import { sessionSummaryQuery } from '../queries';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
+import { useFollowedBranch } from '../timeline/branch-store';
 import { replayRunQuery, replaySetupQuery } from './replay-queries';
 import { NO_RUN_PARAMS, useReplayStore } from './replay-store';
 import { type Knobs, useEffectiveKnobs } from './use-knobs';
@@ -103,9 +104,10 @@ export function useDebouncedRunParams(sessionId: SessionId): void {
 /** The current replay run (the previous one stays while a new one computes). */
 export function useReplayRun() {
   const params = useReplayStore((s) => s.runParams);
+  const branchId = useFollowedBranch(params?.sessionId ?? -1);
   const enabled = useReplayStore((s) => s.enabled);
   return useQuery({
-    ...replayRunQuery(params ?? NO_RUN_PARAMS),
+    ...replayRunQuery(params ?? NO_RUN_PARAMS, branchId),
     enabled: enabled && params !== undefined,
     placeholderData: keepPreviousData,
   });

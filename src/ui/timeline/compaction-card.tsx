@@ -68,8 +68,16 @@ export function CompactionCard({
                 <dt>before</dt>
                 <dd data-testid="compaction-pre">{formatCount(c.preTokens)} tok</dd>
                 <dt>after</dt>
-                <dd data-testid="compaction-post" title="Context of the first API call after the boundary">
-                  {formatCount(c.postTokens)} tok
+                <dd
+                  data-testid="compaction-post"
+                  title={
+                    c.postEstimated
+                      ? 'Estimated context of the first API call after the boundary: it recorded no usage'
+                      : 'Context of the first API call after the boundary'
+                  }
+                >
+                  {c.postEstimated ? '~' : ''}
+                  {formatCount(c.postTokens)} tok{c.postEstimated ? ' (estimated)' : ''}
                 </dd>
                 {c.summaryTokens !== undefined && (
                   <>
@@ -109,7 +117,8 @@ export function CompactionCard({
                 <dd data-testid="compaction-saved">{formatCount(c.tokensSaved)} tok</dd>
                 <dt>next call</dt>
                 <dd title="Context of the first API call after the boundary">
-                  {formatCount(c.postTokens)} tok
+                  {c.postEstimated ? '~' : ''}
+                  {formatCount(c.postTokens)} tok{c.postEstimated ? ' (estimated)' : ''}
                 </dd>
                 <dt>cleared</dt>
                 <dd>{formatPlural(data.clearedTools.length, 'tool result')}</dd>

@@ -1,6 +1,7 @@
 import type { Thresholds } from '../../engine/thresholds';
 import type { TimelineSeries } from '../../worker/protocol';
 import { formatTokensShort } from '../common/format';
+import { drawEstimated } from './draw-estimated';
 import { type ChartGeometry, clipToPlot, getNiceStep, xToPx, yToPx } from './geometry';
 
 export const THRESHOLD_STYLES = [
@@ -84,6 +85,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, g: ChartGeometry, st
   ctx.setLineDash([]);
 
   drawSeries(ctx, g, series.contextTokens);
+  drawEstimated(ctx, g, series);
 
   // Subagent calls as faint dots.
   ctx.fillStyle = COLORS.side;

@@ -39,6 +39,8 @@ import { clusterMarkers } from './marker-clusters';
 import { MarkerClusterButton } from './marker-cluster';
 import { OverviewStrip } from './overview-strip';
 import { TimelineLegend } from './timeline-legend';
+import { useFollowedBranch } from './branch-store';
+import { TimelineNotes } from './timeline-notes';
 
 /** A marker box is 18px wide (a cluster box with its count ~28px); closer, they would overlap. */
 const MARKER_SIZES = { markerPx: 20, clusterPx: 30 };
@@ -72,13 +74,16 @@ function markerTitle(m: TimelineMarker): string {
   if (m.kind === 'microcompact') {
     return `Microcompact (${m.trigger}) · saved ${formatCount(m.tokensSaved)} tokens`;
   }
+  const post = m.postEstimated
+    ? `~${formatCount(m.postTokens)} (estimated: no usage)`
+    : formatCount(m.postTokens);
   if (m.kind === 'truncate') {
     const range = m.deletedRange
       ? ` · history messages ${m.deletedRange[0]}–${m.deletedRange[1]} dropped`
       : '';
-    return `Truncation (${m.trigger}) · ${formatCount(m.preTokens)} → ${formatCount(m.postTokens)} tokens${range}`;
+    return `Truncation (${m.trigger}) · ${formatCount(m.preTokens)} → ${post} tokens${range}`;
   }
-  return `Compaction (${m.trigger}) · ${formatCount(m.preTokens)} → ${formatCount(m.postTokens)} tokens`;
+  return `Compaction (${m.trigger}) · ${formatCount(m.preTokens)} → ${post} tokens`;
 }
 
 /** Largest main call whose first entry is at or before `entryIndex` (calls are in entry order). */
@@ -98,7 +103,11 @@ function findCallAtOrBefore(series: TimelineSeries, entryIndex: number): number 
 }
 
 export function Timeline({ sessionId }: { sessionId: SessionId }) {
-  const { data: series, error } = useQuery(timelineQuery(sessionId));
+  const branchId = useFollowedBranch(sessionId);
+  const { data: series, error } = useQuery({
+    ...timelineQuery(sessionId, branchId),
+    placeholderData: (d) => d,
+  });
   const { data: summary } = useQuery(sessionSummaryQuery(sessionId));
   const knobs = useThresholdKnobs(sessionId);
   const thresholds = useMemo(() => computeThresholds(knobs), [knobs]);
@@ -116,6 +125,7 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
       ) : (
         <KnobsBar sessionId={sessionId} knobs={knobs} thresholds={thresholds} />
       )}
+      <TimelineNotes sessionId={sessionId} />
       {error ? (
         <div className="panel-message error">Timeline failed: {error.message}</div>
       ) : series ? (
@@ -451,7 +461,8 @@ function describeCall(series: TimelineSeries, x: number, autoCompact: number) {
         {time && <span className="muted">{time}</span>}
       </div>
       <div>
-        context <b>{formatCount(tokens)}</b> tok
+        context <b>{series.estimated[x] ? `~${formatCount(tokens)}` : formatCount(tokens)}</b> tok
+        {series.estimated[x] === 1 && <span className="muted"> (estimated: no usage)</span>}
       </div>
       <div className="muted">
         Δ {formatDelta(previous === undefined ? undefined : tokens - previous)} · out{' '}

@@ -80,9 +80,17 @@ export const TranscriptRow = memo(function TranscriptRow(props: {
       </span>
       <span
         className="t-ctx mono"
-        title={row.contextTokens === undefined ? undefined : 'Context tokens of this API call'}
+        title={
+          row.contextTokens === undefined
+            ? undefined
+            : row.contextEstimated
+              ? 'Estimated context of this API call: it recorded no usage'
+              : 'Context tokens of this API call'
+        }
       >
-        {row.contextTokens === undefined ? '' : formatTokensShort(row.contextTokens)}
+        {row.contextTokens === undefined
+          ? ''
+          : `${row.contextEstimated ? '~' : ''}${formatTokensShort(row.contextTokens)}`}
       </span>
     </div>
   );

@@ -1,0 +1,347 @@
+import type { Branch, BranchFork, Entry, Session, SessionBranches } from '../types';
+
+// The forks of a Claude Code uuid tree: where a rewind, an edited earlier prompt or a retried
+// request made a second continuation of one entry (FORMAT.md §2: "Retries, edits and resumes
+// create branches. Take the current conversation by walking back from the last leaf").
+//
+// The tree. Nodes are the main thread's entries that have a uuid. An entry's parent is its
+// `parentUuid`; where that is null or names no entry of the file (a compact boundary, a resumed
+// session, a dangling link: FORMAT.md §8.4) it is the `logicalParentUuid` when that exists, else
+// the node before it in the file: a root in the middle of a file continues what precedes it.
+//
+// A fork is a node with two or more *branch children*: children whose subtree holds a user
+// prompt or an API call other than the node's own, written one after the other (each starts
+// after the previous one's last entry). That leaves out the tree's harmless splits: a parallel
+// tool_use's next streamed line and its tool_result are both children of the first line, but the
+// line's subtree holds only the same call; a command typed while the agent works hangs off the
+// entry current then, but its subtree is written at the same time as the agent's.
+//
+// Branches. The main line is the path from the root to the last user/assistant entry of the
+// file (the branch that went on). Every other branch child of a fork on a branch starts a branch
+// that follows, at each node, the child whose subtree was written last, down to a leaf. A branch
+// owns its segment: from its first entry to its leaf; other entries (side leaves) belong to the
+// branch of their parent.
+//
+// Following a branch. The history of an API call is the chain of its first entry's ancestors:
+// what the model was sent. Following branch B means taking the root-to-leaf path of B as the
+// conversation: the entries on it are the ancestors of B's leaf plus the side entries hanging off
+// them (not the first entries of other forks' branches). The context series and the replay of a
+// followed branch see only those entries and the calls whose first entry is on it; calls on other
+// branches happened (they stay in the counts and the token table) but belong to another history.
+// A session without forks has no `branches` and every entry is followed: results are unchanged.
+
+const PREVIEW_CHARS = 80;
+
+function isTreeEntry(session: Session, entry: Entry): boolean {
+  if (!entry.uuid) return false;
+  const file = session.files[entry.fileIndex];
+  return file?.role === 'main' && (!entry.isSidechain || file.openedAlone === true);
+}
+
+/** A user entry typed by the person (not injected context, not only tool results). */
+function isPrompt(entry: Entry): boolean {
+  if (entry.kind !== 'user' || entry.isMeta || entry.isCompactSummary) return false;
+  return entry.blocks.length === 0 || entry.blocks.some((b) => b.kind !== 'tool-result');
+}
+
+function promptPreview(entry: Entry): string {
+  const text =
+    entry.blocks.find((b): b is Extract<Entry['blocks'][number], { kind: 'text' }> => b.kind === 'text')
+      ?.text ??
+    entry.summaryText ??
+    '';
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
+}
+
+/** Effective parents of the tree's nodes (−1 for roots and entries outside the tree). */
+export function computeEntryParents(session: Session): Int32Array {
+  const { entries } = session;
+  const parent = new Int32Array(entries.length).fill(-1);
+  const byUuid = new Map<string, number>();
+  for (const e of entries) if (isTreeEntry(session, e)) byUuid.set(e.uuid!, e.index);
+  let previous = -1;
+  for (const e of entries) {
+    if (!isTreeEntry(session, e)) continue;
+    const p =
+      (e.parentUuid ? byUuid.get(e.parentUuid) : undefined) ??
+      (e.logicalParentUuid ? byUuid.get(e.logicalParentUuid) : undefined) ??
+      previous;
+    // A link to itself or forward (untrusted input) would make a cycle: fall back to file order.
+    parent[e.index] = p !== e.index ? p : previous;
+    previous = e.index;
+  }
+  // Links pointing forward could still chain into a cycle; break any by walking with a budget.
+  for (const e of entries) {
+    let x = parent[e.index]!;
+    let steps = 0;
+    while (x >= 0 && steps <= entries.length) {
+      if (x === e.index) {
+        parent[e.index] = -1;
+        break;
+      }
+      x = parent[x]!;
+      steps++;
+    }
+  }
+  return parent;
+}
+
+/** The forks and branches of a session's uuid tree; undefined when it has no fork. */
+export function computeBranches(session: Session): SessionBranches | undefined {
+  const { entries } = session;
+  const n = entries.length;
+  const parent = computeEntryParents(session);
+  const inTree = new Uint8Array(n);
+  const children: number[][] = Array.from({ length: n }, () => []);
+  let mainLeaf = -1;
+  for (const e of entries) {
+    if (!isTreeEntry(session, e)) continue;
+    inTree[e.index] = 1;
+    const p = parent[e.index]!;
+    if (p >= 0) children[p]!.push(e.index);
+    if (e.kind === 'user' || e.kind === 'assistant') mainLeaf = e.index;
+  }
+  if (mainLeaf < 0) return undefined;
+
+  // Preorder from the roots, then subtree facts in reverse preorder.
+  const order: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (!inTree[i] || parent[i]! >= 0) continue;
+    const stack = [i];
+    while (stack.length > 0) {
+      const x = stack.pop()!;
+      order.push(x);
+      const kids = children[x]!;
+      for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]!);
+    }
+  }
+  const hasPrompt = new Uint8Array(n);
+  const minCall = new Int32Array(n).fill(0x7fffffff);
+  const maxCall = new Int32Array(n).fill(-1);
+  /** Last user/assistant entry of the subtree (file order), −1 when none. */
+  const latest = new Int32Array(n).fill(-1);
+  /** First and last timestamps of the subtree's user/assistant entries (ms; ±Infinity when none). */
+  const firstMs = new Float64Array(n).fill(Number.POSITIVE_INFINITY);
+  const lastMs = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
+  /** Main-thread API calls (not synthetic) whose first entry is in the subtree. */
+  const callsUnder = new Int32Array(n);
+  for (const call of session.apiCalls)
+    if (call.model !== '<synthetic>' && inTree[call.firstEntryIndex]) callsUnder[call.firstEntryIndex]!++;
+  for (let k = order.length - 1; k >= 0; k--) {
+    const x = order[k]!;
+    const e = entries[x]!;
+    if (isPrompt(e)) hasPrompt[x] = 1;
+    if (e.apiCallIndex !== undefined) {
+      minCall[x] = Math.min(minCall[x]!, e.apiCallIndex);
+      maxCall[x] = Math.max(maxCall[x]!, e.apiCallIndex);
+    }
+    if (e.kind === 'user' || e.kind === 'assistant') {
+      latest[x] = Math.max(latest[x]!, x);
+      if (e.timestampMs !== undefined) {
+        firstMs[x] = Math.min(firstMs[x]!, e.timestampMs);
+        lastMs[x] = Math.max(lastMs[x]!, e.timestampMs);
+      }
+    }
+    const p = parent[x]!;
+    if (p < 0) continue;
+    hasPrompt[p] = hasPrompt[p]! | hasPrompt[x]!;
+    minCall[p] = Math.min(minCall[p]!, minCall[x]!);
+    maxCall[p] = Math.max(maxCall[p]!, maxCall[x]!);
+    latest[p] = Math.max(latest[p]!, latest[x]!);
+    callsUnder[p]! += callsUnder[x]!;
+    firstMs[p] = Math.min(firstMs[p]!, firstMs[x]!);
+    lastMs[p] = Math.max(lastMs[p]!, lastMs[x]!);
+  }
+  // A rewind or an edit starts its branch after the other branch's work: children whose subtrees
+  // were written at the same time are interleaved writes (a /model command typed while the agent
+  // worked hangs off the entry current when it was typed, yet the next prompt's usage carries the
+  // agent's work: LAF-US__IDAHO-VAULT 05541cb5 line 166), not a fork.
+  const isSequential = (kids: number[]): boolean => {
+    const byStart = [...kids].sort((a, b) => firstMs[a]! - firstMs[b]!);
+    for (let k = 1; k < byStart.length; k++)
+      if (firstMs[byStart[k]!]! < lastMs[byStart[k - 1]!]!) return false;
+    return true;
+  };
+  const isBranchChild = (f: number, c: number): boolean => {
+    if (hasPrompt[c]) return true;
+    const own = entries[f]!.apiCallIndex;
+    if (maxCall[c]! < 0) return false;
+    return own === undefined || minCall[c] !== own || maxCall[c] !== own;
+  };
+
+  const childOf = (fork: BranchFork, b: number): number => fork.childEntryIndices[fork.branchIds.indexOf(b)]!;
+  const onMain = new Uint8Array(n);
+  for (let x = mainLeaf; x >= 0; x = parent[x]!) onMain[x] = 1;
+  const branchOfEntry = new Int32Array(n).fill(-1);
+  const forks: BranchFork[] = [];
+  const branches: Branch[] = [];
+  let root = mainLeaf;
+  while (parent[root]! >= 0) root = parent[root]!;
+
+  // Each queued branch: its first entry, the fork it leaves from, and its parent branch.
+  const queue: { start: number; forkIndex: number; parentBranchId: number }[] = [
+    { start: root, forkIndex: -1, parentBranchId: -1 },
+  ];
+  while (queue.length > 0) {
+    const { start, forkIndex, parentBranchId } = queue.shift()!;
+    const id = branches.length;
+    const isMainLine = id === 0;
+    let x = start;
+    for (;;) {
+      branchOfEntry[x] = id;
+      const kids = children[x]!;
+      if (kids.length === 0) break;
+      let next = -1;
+      for (const c of kids) {
+        if (isMainLine ? onMain[c] : next < 0 || latest[c]! > latest[next]!) next = c;
+      }
+      if (next < 0) break;
+      const branchKids = kids.filter((c) => isBranchChild(x, c));
+      if (branchKids.length >= 2 && branchKids.includes(next) && isSequential(branchKids)) {
+        const fork: BranchFork = {
+          entryIndex: x,
+          branchIds: [],
+          childEntryIndices: [],
+          childPreviews: [],
+          childApiCalls: [],
+          continuedBranchId: id,
+        };
+        const fi = forks.length;
+        forks.push(fork);
+        for (const c of branchKids) {
+          fork.childEntryIndices.push(c);
+          if (c === next) fork.branchIds.push(id);
+          else {
+            // Ids are given in queue order: this branch's id is the queue's position from now.
+            fork.branchIds.push(branches.length + queue.length + 1);
+            queue.push({ start: c, forkIndex: fi, parentBranchId: id });
+          }
+        }
+      }
+      x = next;
+    }
+    branches.push({
+      id,
+      startEntryIndex: start,
+      leafEntryIndex: x,
+      forkIndex,
+      parentBranchId,
+      isMainLine,
+      apiCalls: 0,
+      preview: '',
+    });
+  }
+  if (forks.length === 0) return undefined;
+
+  // Side entries take their parent's branch (preorder: parents first).
+  for (const x of order)
+    if (branchOfEntry[x]! < 0 && parent[x]! >= 0) branchOfEntry[x] = branchOfEntry[parent[x]!]!;
+  for (const fork of forks) {
+    const pairs = fork.branchIds.map((b, k) => [b, fork.childEntryIndices[k]!] as const);
+    pairs.sort((a, b) => a[1] - b[1]);
+    fork.branchIds = pairs.map((p) => p[0]);
+    fork.childEntryIndices = pairs.map((p) => p[1]);
+    const isUnder = (x: number, c: number): boolean => {
+      for (let y = x; y >= 0; y = parent[y]!) if (y === c) return true;
+      return false;
+    };
+    fork.childApiCalls = pairs.map(([, c]) => callsUnder[c]!);
+    fork.childPreviews = pairs.map(([b, c]) => {
+      for (let x = c; x < n; x++)
+        if (branchOfEntry[x] === b && isPrompt(entries[x]!) && isUnder(x, c))
+          return promptPreview(entries[x]!);
+      return '';
+    });
+    // The branch that went on: the main line when it is one of them, else the one written last.
+    fork.continuedBranchId = fork.branchIds.reduce((best, b) =>
+      branches[b]!.isMainLine ||
+      (!branches[best]!.isMainLine && latest[childOf(fork, b)]! > latest[childOf(fork, best)]!)
+        ? b
+        : best,
+    );
+  }
+  for (const call of session.apiCalls) {
+    const b = branchOfEntry[call.firstEntryIndex]!;
+    if (b >= 0 && call.model !== '<synthetic>') branches[b]!.apiCalls++;
+  }
+  for (const b of branches) {
+    b.startTimestampMs = entries[b.startEntryIndex]?.timestampMs;
+    for (let x = b.startEntryIndex; x < n; x++) {
+      if (branchOfEntry[x] === b.id && isPrompt(entries[x]!)) {
+        b.preview = promptPreview(entries[x]!);
+        break;
+      }
+    }
+  }
+  return { forks, branches, branchOfEntry, parentOfEntry: parent };
+}
+
+const followed = new WeakMap<Session, Uint8Array>();
+const views = new WeakMap<Session, Map<number, Session>>();
+
+/** Entries on the root-to-leaf path of a branch, plus the side entries hanging off it. */
+export function computeBranchPath(session: Session, branches: SessionBranches, branchId: number): Uint8Array {
+  const n = session.entries.length;
+  const parent = branches.parentOfEntry;
+  const path = new Uint8Array(n);
+  const leaf = branches.branches[branchId]?.leafEntryIndex ?? branches.branches[0]!.leafEntryIndex;
+  const ancestor = new Uint8Array(n);
+  for (let x = leaf; x >= 0; x = parent[x]!) ancestor[x] = 1;
+  const forkChild = new Uint8Array(n);
+  for (const f of branches.forks) for (const c of f.childEntryIndices) forkChild[c] = 1;
+  // Entries come after their parents in files; an out-of-order one is resolved by its parent's flag.
+  const resolve = (x: number): number => {
+    if (ancestor[x]) return 1;
+    if (forkChild[x]) return 0;
+    const p = parent[x]!;
+    return p < 0 ? 0 : resolve(p);
+  };
+  for (let x = 0; x < n; x++) {
+    if (branches.branchOfEntry[x]! < 0) path[x] = 1;
+    else if (ancestor[x]) path[x] = 1;
+    else if (forkChild[x]) path[x] = 0;
+    else {
+      const p = parent[x]!;
+      path[x] = p >= 0 && p < x ? path[p]! : resolve(x);
+    }
+  }
+  return path;
+}
+
+/**
+ * The session as seen along one branch: a shallow copy whose followed path is that branch's
+ * (the session itself for the main line or a session without forks). Memoized per session and
+ * branch, so per-session caches (the replay's preparation) hold one entry per branch.
+ */
+export function followBranch(session: Session, branchId: number): Session {
+  const branches = session.branches;
+  if (!branches || branchId <= 0 || branchId >= branches.branches.length) return session;
+  let byId = views.get(session);
+  if (!byId) {
+    byId = new Map();
+    views.set(session, byId);
+  }
+  let view = byId.get(branchId);
+  if (!view) {
+    view = { ...session };
+    followed.set(view, computeBranchPath(session, branches, branchId));
+    byId.set(branchId, view);
+  }
+  return view;
+}
+
+/** The followed branch of a session (a view from `followBranch`), 0 = the main line. */
+export function getFollowedPath(session: Session): Uint8Array | undefined {
+  const path = followed.get(session);
+  if (path || !session.branches) return path;
+  const main = computeBranchPath(session, session.branches, 0);
+  followed.set(session, main);
+  return main;
+}
+
+/** True when an entry is on the followed branch (always, in a session without forks). */
+export function isOnFollowedBranch(session: Session, entryIndex: number): boolean {
+  if (!session.branches) return true;
+  return getFollowedPath(session)![entryIndex] === 1;
+}

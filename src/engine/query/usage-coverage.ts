@@ -1,0 +1,127 @@
+import { computeEntryParents } from '../parse/branches';
+import { estimateEntryTokens } from '../tokens/estimate';
+import type { Compaction, Entry, Session, TokenCount } from '../types';
+import { getCallLanes } from './call-lanes';
+
+// Logs whose calls record no usage. Some agents write `usage` as all zeros on most calls (models
+// reached through a proxy that does not pass usage on): a context series drawn from them would
+// fall to 0 and every delta would read "→ 0 tokens". Those calls get Claude Code's own estimate
+// of what they sent instead (tokens/estimate.ts: chars/4, images 2,000), flagged as estimated.
+//
+// What a call sent: the chain of its first entry's ancestors in the uuid tree (parse/branches.ts),
+// from the last compact boundary on (the boundary restarts the context: FORMAT.md §4), counting
+// main-thread user, assistant and attachment entries. The system prompt and tools are in no
+// entry: they are taken from the first call that has usage (its usage minus its entries'
+// estimate), or counted as 0 when no call has usage, which the page says.
+
+const SYNTHETIC_MODEL = '<synthetic>';
+
+export interface UsageCoverage {
+  /** Main-thread calls (synthetic ones left out, FORMAT.md §6). */
+  mainCalls: number;
+  /** Those whose usage is all zeros (no input, cache or output tokens). */
+  zeroUsageCalls: number;
+  /** System prompt + tools added to each estimate; 0 when no call has usage to measure it by. */
+  estimateBaseTokens: TokenCount;
+  /** True when `estimateBaseTokens` was measured on a call with usage. */
+  baseMeasured: boolean;
+}
+
+function isContextEntry(session: Session, entry: Entry): boolean {
+  if (entry.kind !== 'user' && entry.kind !== 'assistant' && entry.kind !== 'attachment') return false;
+  const file = session.files[entry.fileIndex];
+  return file?.role === 'main' && (!entry.isSidechain || file.openedAlone === true);
+}
+
+/** True when an API call recorded no usage at all. */
+export function hasZeroUsage(session: Session, callIndex: number): boolean {
+  const u = session.apiCalls[callIndex]?.usage;
+  return (
+    u !== undefined &&
+    u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens + u.outputTokens === 0
+  );
+}
+
+interface Estimates {
+  /** Estimated context each API call sent, messages only (by `session.apiCalls` index). */
+  messagesByCall: Float64Array;
+  coverage: UsageCoverage;
+}
+
+const cache = new WeakMap<Session, Estimates>();
+
+/** Per-call message estimates and the usage coverage of the main thread; memoized per session. */
+export function getUsageEstimates(session: Session): Estimates {
+  const hit = cache.get(session);
+  if (hit) return hit;
+  const { entries } = session;
+  const parent = session.branches?.parentOfEntry ?? computeEntryParents(session);
+  // Cumulative estimate of each entry's ancestor chain (itself included), in file order; an
+  // entry whose parent comes later (untrusted order) is resolved by walking up.
+  const cum = new Float64Array(entries.length).fill(Number.NaN);
+  const own = (e: Entry): TokenCount => (isContextEntry(session, e) ? estimateEntryTokens(e) : 0);
+  const resolve = (i: number): TokenCount => {
+    const chain: number[] = [];
+    let x = i;
+    while (x >= 0 && Number.isNaN(cum[x]!) && chain.length <= entries.length) {
+      chain.push(x);
+      x = entries[x]!.subtype === 'compact_boundary' ? -1 : parent[x]!;
+    }
+    let acc = x >= 0 && !Number.isNaN(cum[x]!) ? cum[x]! : 0;
+    for (let k = chain.length - 1; k >= 0; k--) {
+      acc += own(entries[chain[k]!]!);
+      cum[chain[k]!] = acc;
+    }
+    return cum[i]!;
+  };
+  const lanes = getCallLanes(session);
+  const messagesByCall = new Float64Array(session.apiCalls.length);
+  let mainCalls = 0;
+  let zeroUsageCalls = 0;
+  let estimateBaseTokens = 0;
+  let baseMeasured = false;
+  for (const call of session.apiCalls) {
+    const p = parent[call.firstEntryIndex] ?? -1;
+    messagesByCall[call.index] = p >= 0 ? resolve(p) : 0;
+    if (!lanes.isMain[call.index] || call.model === SYNTHETIC_MODEL) continue;
+    mainCalls++;
+    if (hasZeroUsage(session, call.index)) zeroUsageCalls++;
+    else if (!baseMeasured && call.contextTokens > 0) {
+      estimateBaseTokens = Math.max(0, call.contextTokens - messagesByCall[call.index]!);
+      baseMeasured = true;
+    }
+  }
+  const result = {
+    messagesByCall,
+    coverage: { mainCalls, zeroUsageCalls, estimateBaseTokens, baseMeasured },
+  };
+  cache.set(session, result);
+  return result;
+}
+
+/** How many main-thread calls recorded usage, and what the estimates add for the system prompt. */
+export function getUsageCoverage(session: Session): UsageCoverage {
+  return getUsageEstimates(session).coverage;
+}
+
+/** Claude Code's estimate of the context an API call sent (its ancestors' messages + base). */
+export function getEstimatedCallContext(session: Session, callIndex: number): TokenCount {
+  const { messagesByCall, coverage } = getUsageEstimates(session);
+  return Math.round((messagesByCall[callIndex] ?? 0) + coverage.estimateBaseTokens);
+}
+
+/** The context an API call sent: its recorded usage, or the estimate when it recorded none. */
+export function getCallContext(
+  session: Session,
+  callIndex: number,
+): { tokens: TokenCount; estimated: boolean } {
+  return hasZeroUsage(session, callIndex)
+    ? { tokens: getEstimatedCallContext(session, callIndex), estimated: true }
+    : { tokens: session.apiCalls[callIndex]?.contextTokens ?? 0, estimated: false };
+}
+
+/** A compaction whose next call recorded no usage gets that call's estimate as `postTokens`, flagged. */
+export function withEstimatedPost(session: Session, c: Compaction): Compaction & { postEstimated?: boolean } {
+  if (c.apiCallAfter === undefined || !hasZeroUsage(session, c.apiCallAfter)) return c;
+  return { ...c, postTokens: getEstimatedCallContext(session, c.apiCallAfter), postEstimated: true };
+}

@@ -1,0 +1,86 @@
+import type { Branch, BranchFork } from '../../engine/types';
+import type { SessionId } from '../../worker/protocol';
+import { formatCount } from '../common/format';
+import { useUiStore } from '../store';
+import { useBranchStore, useFollowedBranch } from './branch-store';
+
+// Where the session forked (a rewind, an edited prompt, a resume from an earlier point), which
+// branch went on, and a control to follow another: the timeline re-queries its series for it.
+// Previews are transcript text: rendered as text nodes only.
+
+function branchLabel(b: Branch): string {
+  const calls = `${formatCount(b.apiCalls)} call${b.apiCalls === 1 ? '' : 's'}`;
+  const what = b.preview ? `“${b.preview}”` : '(no prompt)';
+  return b.isMainLine ? `main line · ${calls}` : `branch ${b.id}: ${what} · ${calls}`;
+}
+
+export function BranchPicker({
+  sessionId,
+  forks,
+  branches,
+}: {
+  sessionId: SessionId;
+  forks: BranchFork[];
+  branches: Branch[];
+}) {
+  const followed = useFollowedBranch(sessionId);
+  const follow = useBranchStore((s) => s.follow);
+  const selectEntry = useUiStore((s) => s.selectEntry);
+  return (
+    <div className="branch-picker" data-testid="branch-picker">
+      <span className="branch-title">
+        ⎇ {forks.length} fork{forks.length === 1 ? '' : 's'}
+      </span>
+      <ol className="fork-list">
+        {forks.map((fork) => (
+          <li key={fork.entryIndex} data-testid="fork">
+            <button
+              type="button"
+              className="btn link"
+              title="Show the entry the branches share"
+              onClick={() => selectEntry(fork.entryIndex, true)}
+            >
+              after entry #{fork.entryIndex + 1}
+            </button>{' '}
+            {fork.branchIds.map((id, k) => {
+              const preview = fork.childPreviews[k] || branches[id]!.preview;
+              const went = id === fork.continuedBranchId;
+              return (
+                <span
+                  key={id}
+                  className={`fork-branch ${went ? 'went-on' : 'abandoned'}`}
+                  data-testid="fork-branch"
+                  data-branch={id}
+                  data-went-on={went}
+                >
+                  {went ? 'went on: ' : 'abandoned: '}
+                  {preview ? `“${preview}”` : '(no prompt)'}{' '}
+                  <span className="muted">
+                    ({formatCount(fork.childApiCalls[k] ?? 0)} calls after the fork)
+                  </span>
+                </span>
+              );
+            })}
+          </li>
+        ))}
+      </ol>
+      <label
+        className="knob"
+        title="The context series (and the replay) follow the history of this branch's calls"
+      >
+        <span>Follow</span>
+        <select
+          data-testid="branch-select"
+          value={followed}
+          onChange={(e) => follow(sessionId, Number(e.currentTarget.value))}
+        >
+          {branches.map((b) => (
+            <option key={b.id} value={b.id}>
+              {branchLabel(b)}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { useQuery } from '@tanstack/react-query';
+import type { WindowSource } from '../../engine/context-window';
+import type { SessionId } from '../../worker/protocol';
+import { formatCount, formatTokensShort } from '../common/format';
+import { sessionSummaryQuery } from '../queries';
+import { useThresholdKnobs } from '../replay/use-knobs';
+import { BranchPicker } from './branch-picker';
+import { ESTIMATED_COLOR } from './draw-estimated';
+
+// What the chart's figures rest on, next to the threshold bars: the window inferred from the log
+// (and why; the Window knob overrides it), the calls whose context is an estimate (legend), and
+// the branches of the uuid tree.
+
+const SOURCE_LABELS: Record<WindowSource, string> = {
+  stated: 'stated by the log',
+  'model-id': 'from the model id',
+  observed: 'from the observed context',
+  default: 'Claude Code default',
+};
+
+export function TimelineNotes({ sessionId }: { sessionId: SessionId }) {
+  const summary = useQuery(sessionSummaryQuery(sessionId)).data;
+  const knobWindow = useThresholdKnobs(sessionId).contextWindow;
+  if (!summary) return null;
+  const { window, usage, branches } = summary;
+  const overridden = knobWindow !== window.windowTokens;
+  return (
+    <div className="timeline-notes">
+      <span
+        className="window-note"
+        data-testid="window-note"
+        data-window={window.windowTokens}
+        data-source={window.windowSource}
+        title={window.reasons.join('\n')}
+      >
+        {window.reasons[0]} <span className="muted">({SOURCE_LABELS[window.windowSource]})</span>
+        {overridden && <span className="muted"> · overridden: {formatTokensShort(knobWindow)}</span>}
+      </span>
+      {usage.zeroUsageCalls > 0 && (
+        <span className="estimated-legend" data-testid="estimated-legend">
+          <svg width="26" height="10" aria-hidden="true">
+            <line x1="1" y1="5" x2="19" y2="5" stroke={ESTIMATED_COLOR} strokeDasharray="4 3" />
+            <circle cx="21" cy="5" r="3" fill="none" stroke={ESTIMATED_COLOR} />
+          </svg>
+          estimated context: {formatCount(usage.zeroUsageCalls)} of {formatCount(usage.mainCalls)} calls
+          recorded no usage
+          {!usage.baseMeasured && ' (messages only: system prompt and tools not counted)'}
+        </span>
+      )}
+      {branches && <BranchPicker sessionId={sessionId} forks={branches.forks} branches={branches.branches} />}
+    </div>
+  );
+}
