@@ -34,7 +34,9 @@ describe('live figures', () => {
   it('agree with the parser on tiny.jsonl: calls, last context, compactions', async () => {
     const text = readFileSync(join(__dirname, '../fixtures/tiny.jsonl'), 'utf8');
     const f = createLiveFigures();
-    text.split('\n').forEach((line, i) => addLiveLine(f, line, i + 1));
+    text.split('\n').forEach((line, i) => {
+      addLiveLine(f, line, i + 1);
+    });
     const session = await parseSession([createMemorySource('tiny.jsonl', text)]);
     expect(f.apiCalls).toBe(session.apiCalls.length);
     expect(f.contextTokens).toBe(session.apiCalls.at(-1)!.contextTokens);
@@ -54,7 +56,9 @@ describe('live figures', () => {
       call('m4', 20_000),
       call('m5', 23_000),
     ];
-    lines.forEach((l, i) => addLiveLine(f, l, i + 1));
+    lines.forEach((l, i) => {
+      addLiveLine(f, l, i + 1);
+    });
     expect(f.apiCalls).toBe(5);
     expect(f.compactions).toBe(1);
     // Only the growth after the compaction: 23,000 − 20,000.
@@ -106,9 +110,9 @@ describe('live figures', () => {
           },
         },
       });
-    [tokenCount(40_000, 40_050), tokenCount(40_000, 40_050), tokenCount(52_000, 92_100)].forEach((l, i) =>
-      addLiveLine(f, l, i + 1),
-    );
+    [tokenCount(40_000, 40_050), tokenCount(40_000, 40_050), tokenCount(52_000, 92_100)].forEach((l, i) => {
+      addLiveLine(f, l, i + 1);
+    });
     expect(f).toMatchObject({
       format: 'codex-cli',
       apiCalls: 2,
