@@ -20,10 +20,10 @@ function payload(name: string, path = transcript): string {
   return JSON.stringify(json);
 }
 
-/** The last main-thread call of a transcript, as the parser sees it: context and output tokens. */
+/** The last (main-thread) call of a transcript, as the parser sees it: context and output tokens. */
 async function lastCallOf(path: string) {
   const session = await parseSession([createMemorySource('s.jsonl', readFileSync(path))]);
-  const call = session.apiCalls.filter((c) => !session.entries[c.entryIndex]?.isSidechain).at(-1)!;
+  const call = session.apiCalls.at(-1)!;
   return { context: call.contextTokens, output: call.usage.outputTokens };
 }
 
