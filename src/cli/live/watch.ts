@@ -45,6 +45,12 @@ export async function watchCommand(args: string[], out: (text: string) => void):
     return 2;
   }
   const intervalMs = Number(values['interval-ms'] ?? DEFAULT_INTERVAL_MS);
+  if (!Number.isFinite(intervalMs) || intervalMs < 50) {
+    process.stderr.write(
+      `compactlab watch: --interval-ms expects a number ≥ 50, got "${values['interval-ms']}"\n`,
+    );
+    return 2;
+  }
   const tty = !values.json && process.stdout.isTTY === true;
   const source = createGrowingFileSource(path);
   let figures = createLiveFigures();
