@@ -24,7 +24,8 @@ describe('compactlab watch', () => {
     const cut = Math.floor(lines[boundary]!.length / 2);
     writeFileSync(file, `${lines.slice(0, boundary).join('\n')}\n${lines[boundary]!.slice(0, cut)}`);
     const out: string[] = [];
-    const done = watchCommand([file, '--json', '--interval-ms', '50'], (t) => out.push(t));
+    const stop = new AbortController();
+    const done = watchCommand([file, '--json', '--interval-ms', '50'], (t) => out.push(t), stop.signal);
     await waitFor(() => out.length > 0);
     await sleep(200);
     const before = out.map((l) => JSON.parse(l));
@@ -32,7 +33,7 @@ describe('compactlab watch', () => {
     expect(before.at(-1)).toMatchObject({ compactions: 0, autoCompactTokens: 167_000 });
     appendFileSync(file, `${lines[boundary]!.slice(cut)}\n${lines.slice(boundary + 1).join('\n')}\n`);
     await waitFor(() => out.some((l) => l.includes('"apiCalls":6')));
-    process.emit('SIGINT');
+    stop.abort();
     expect(await done).toBe(0);
     const events = out.map((l) => JSON.parse(l));
     const compaction = events.find((e) => e.kind === 'compaction');

@@ -29,7 +29,12 @@ export function formatCompactionScore(s: LiveCompactionScore): string {
   return parts.join(' · ');
 }
 
-export async function watchCommand(args: string[], out: (text: string) => void): Promise<number> {
+/** Runs until Ctrl-C, or until `stop` aborts (tests: a real SIGINT would end the test runner too). */
+export async function watchCommand(
+  args: string[],
+  out: (text: string) => void,
+  stop?: AbortSignal,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -107,11 +112,14 @@ export async function watchCommand(args: string[], out: (text: string) => void):
             busy = false;
           });
       }, intervalMs);
-      process.once('SIGINT', () => {
+      const end = () => {
         clearInterval(timer);
+        process.off('SIGINT', end);
         if (tty) process.stdout.write('\n');
         resolve();
-      });
+      };
+      if (stop) stop.addEventListener('abort', end, { once: true });
+      else process.once('SIGINT', end);
     });
     return 0;
   } finally {
