@@ -104,7 +104,7 @@ const COMMANDS: Record<string, Command> = {
   inspect,
   summarize,
   replay: replayCommand,
-  // Loaded on demand: the status line runs many times a second and loads only its own code.
+  // Loaded on demand: other commands never load their code, and they load only their own chunks.
   statusline: async (args, out) => (await import('./live/statusline')).statuslineCommand(args, out),
   watch: async (args, out) => (await import('./live/watch')).watchCommand(args, out),
   stats: async (args, out) => (await import('./stats/stats')).statsCommand(args, out),
