@@ -25,7 +25,11 @@ function newestSourceMs(dir) {
 function isBuiltFresh() {
   if (process.env.COMPACTLAB_FROM_SOURCE === '1' || !existsSync(built)) return false;
   const builtMs = statSync(built).mtimeMs;
-  return ['cli', 'engine'].every((dir) => newestSourceMs(join(root, 'src', dir)) <= builtMs);
+  // A package shipped without its sources has only the bundle to run.
+  return ['cli', 'engine'].every((dir) => {
+    const path = join(root, 'src', dir);
+    return !existsSync(path) || newestSourceMs(path) <= builtMs;
+  });
 }
 
 const debug = process.env.COMPACTLAB_DEBUG_START === '1';
