@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { formatSessionDump } from '../engine/inspect/dump';
 import { computeInspectReport, type InspectReport } from '../engine/inspect/report';
 import { parseSession } from '../engine/parse/parse-session';
+import { STATS_USAGE, STATUSLINE_USAGE, WATCH_USAGE } from './command-usage';
 import { createNodeFileSource } from './node-source';
 import { REPLAY_USAGE, replayCommand } from './replay';
 import { SUMMARIZE_USAGE, summarize } from './summarize';
@@ -17,6 +18,9 @@ Usage:
       --dump prints one line per entry (the format of the golden test files).
 ${REPLAY_USAGE}
 ${SUMMARIZE_USAGE}
+${STATUSLINE_USAGE}
+${WATCH_USAGE}
+${STATS_USAGE}
 
 Options:
   --json      machine-readable output on stdout
@@ -97,7 +101,15 @@ const inspect: Command = async (args, out) => {
   return session.entries.length === 0 ? 1 : 0;
 };
 
-const COMMANDS: Record<string, Command> = { inspect, summarize, replay: replayCommand };
+const COMMANDS: Record<string, Command> = {
+  inspect,
+  summarize,
+  replay: replayCommand,
+  // Loaded on demand: other commands never load their code, and they load only their own chunks.
+  statusline: async (args, out) => (await import('./live/statusline')).statuslineCommand(args, out),
+  watch: async (args, out) => (await import('./live/watch')).watchCommand(args, out),
+  stats: async (args, out) => (await import('./stats/stats')).statsCommand(args, out),
+};
 
 /** Runs the CLI; returns the exit code. */
 export async function main(

@@ -1,0 +1,38 @@
+import { parentPort } from 'node:worker_threads';
+import { createNodeFileSource } from '../node-source';
+import { computeStatsRow, type StatsRow } from './stats-row';
+
+// A `compactlab stats` worker: receives one session's paths at a time, answers with its row.
+
+export interface StatsJob {
+  id: number;
+  file: string;
+  paths: string[];
+}
+
+export interface StatsAnswer {
+  id: number;
+  row: StatsRow;
+}
+
+/** The row of one job; a session that cannot be read becomes a row with its error. */
+export async function runStatsJob(job: StatsJob): Promise<StatsAnswer> {
+  try {
+    return {
+      id: job.id,
+      row: await computeStatsRow(
+        job.file,
+        job.paths.map((p) => createNodeFileSource(p)),
+      ),
+    };
+  } catch (error) {
+    return {
+      id: job.id,
+      row: { file: job.file, error: error instanceof Error ? error.message : String(error) },
+    };
+  }
+}
+
+parentPort?.on('message', async (job: StatsJob) => {
+  parentPort?.postMessage(await runStatsJob(job));
+});

@@ -1,0 +1,97 @@
+import { getDefaultStrategyId, getStrategy } from '../strategies/registry';
+import type { SessionInfo } from '../strategies/types';
+import type { TokenCount } from '../types';
+import { getPaceTokensPerCall, type LiveFigures } from './live-figures';
+
+// Where a live session stands against its agent version's thresholds: the figures of the
+// transcript so far, read through the strategy's own `getSessionKnobs` and `thresholds`, so the
+// status line, `watch` and the replay agree on the numbers.
+
+/** Microcompact counts as near within this many tokens of its trigger (one large tool result). */
+export const MICROCOMPACT_NEAR_TOKENS: TokenCount = 10_000;
+
+/** What the caller knows better than the transcript (Claude Code's statusLine payload). */
+export interface LiveOverrides {
+  version?: string;
+  model?: string;
+  contextWindowTokens?: TokenCount;
+  /** Context of the latest call as the agent counts it (input + cache writes + cache reads). */
+  contextTokens?: TokenCount;
+  outputTokens?: TokenCount;
+}
+
+export interface LiveStatus {
+  strategyId: string;
+  version?: string;
+  contextWindowTokens: TokenCount;
+  contextTokens: TokenCount;
+  /** Context + output of the latest call: what the next auto-compact check compares (FORMAT.md §6, `preTokens`). */
+  usedTokens: TokenCount;
+  autoCompactTokens?: TokenCount;
+  /** Tokens left before auto-compact fires; 0 when past it. */
+  tokensLeft?: TokenCount;
+  /** At the recent pace, calls left before it fires. */
+  callsLeft?: number;
+  paceTokensPerCall?: number;
+  microcompactTokens?: TokenCount;
+  microcompactNear: boolean;
+  compactions: number;
+  microcompactions: number;
+}
+
+/** The status of a live session under the thresholds of its own agent version. */
+export function computeLiveStatus(f: LiveFigures, overrides: LiveOverrides = {}): LiveStatus {
+  const strategy = getStrategy(getDefaultStrategyId(f.format));
+  const version = overrides.version ?? f.version;
+  const model = overrides.model ?? f.model;
+  const info: SessionInfo = {
+    versions: version ? [version] : [],
+    models: model ? [model] : [],
+    isSubagent: false,
+    autoCompactions: f.compactions,
+    microcompactions: f.microcompactions,
+    continuedPeakTokens: 0,
+    format: f.format,
+    contextWindow: f.contextWindow,
+  };
+  let { knobs } = strategy.getSessionKnobs(info);
+  if (overrides.contextWindowTokens !== undefined && overrides.contextWindowTokens > 0)
+    knobs = strategy.normalizeKnobs({ contextWindow: overrides.contextWindowTokens }, knobs);
+  const lines = strategy.thresholds(knobs);
+  const tokensOf = (id: string) => lines.find((l) => l.id === id)?.tokens;
+  const contextTokens = overrides.contextTokens ?? f.contextTokens;
+  const usedTokens = contextTokens + (overrides.outputTokens ?? f.outputTokens);
+  const autoCompactTokens = tokensOf('auto-compact');
+  const microcompactTokens = tokensOf('microcompact');
+  const tokensLeft =
+    autoCompactTokens === undefined ? undefined : Math.max(0, autoCompactTokens - usedTokens);
+  const pace = getPaceTokensPerCall(f);
+  return {
+    strategyId: strategy.id,
+    version,
+    contextWindowTokens: tokensOf('window') ?? overrides.contextWindowTokens ?? 0,
+    contextTokens,
+    usedTokens,
+    autoCompactTokens,
+    tokensLeft,
+    callsLeft: tokensLeft !== undefined && pace !== undefined ? Math.ceil(tokensLeft / pace) : undefined,
+    paceTokensPerCall: pace,
+    microcompactTokens,
+    microcompactNear:
+      microcompactTokens !== undefined && usedTokens >= microcompactTokens - MICROCOMPACT_NEAR_TOKENS,
+    compactions: f.compactions,
+    microcompactions: f.microcompactions,
+  };
+}
+
+/** Notes the prediction of this moment on the figures, to score it when a compaction lands. */
+export function recordLivePrediction(f: LiveFigures, status: LiveStatus): void {
+  if (status.autoCompactTokens === undefined || f.apiCalls === 0) return;
+  const prediction = {
+    atCall: f.apiCalls,
+    thresholdTokens: status.autoCompactTokens,
+    callsLeft: status.callsLeft,
+  };
+  if (!f.firstPrediction || f.firstPrediction.callsLeft === undefined) f.firstPrediction = prediction;
+  f.lastPrediction = prediction;
+}

@@ -1,0 +1,59 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The `compactlab` command as a user runs it: `bin/compactlab.mjs` starts the bundle `npm install`
+// built into dist/cli when it is fresh, the TypeScript through tsx otherwise; either must work.
+
+const ROOT = join(__dirname, '../..');
+const BIN = join(ROOT, 'bin/compactlab.mjs');
+const FIXTURES = join(ROOT, 'tests/fixtures');
+const cacheDir = mkdtempSync(join(tmpdir(), 'compactlab-bin-'));
+
+function runBin(args: string[], input?: string) {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, COMPACTLAB_DEBUG_START: '1', COMPACTLAB_CACHE_DIR: cacheDir },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('bin/compactlab.mjs', () => {
+  it(`says on stderr which build it ran (${existsSync(join(ROOT, 'dist/cli/compactlab.mjs')) ? 'a bundle exists' : 'no bundle: tsx'}), only when asked`, () => {
+    const { code, stderr } = runBin(['--help']);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(
+      /^compactlab: (running .*dist[\\/]cli[\\/]compactlab\.mjs|no fresh build in dist\/cli)/,
+    );
+    const quiet = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' });
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toMatch(/compactlab statusline/);
+  });
+
+  it('runs the status line on a payload piped to stdin', () => {
+    const payload = JSON.parse(readFileSync(join(FIXTURES, 'statusline/context-window.json'), 'utf8'));
+    payload.transcript_path = join(FIXTURES, 'tiny.jsonl');
+    const { code, stdout } = runBin(['statusline'], JSON.stringify(payload));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ctx 122\.9k\/200k \(61%\) · compact at 167k \(v2\.1\.68\) · 44\.1k left/);
+    expect(stdout.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('runs stats in a worker thread and watch --once --json', () => {
+    const stats = runBin(['stats', join(FIXTURES, 'folder'), '--jobs', '1']);
+    expect(stats.code).toBe(0);
+    const row = JSON.parse(stats.stdout);
+    expect(row).toMatchObject({ apiCalls: 7, compactions: 2, subagentFiles: 7 });
+    const watch = runBin(['watch', join(FIXTURES, 'tiny.jsonl'), '--once', '--json']);
+    expect(watch.code).toBe(0);
+    const lines = watch.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ kind: 'compaction', trigger: 'auto', preTokens: 167_272 });
+    expect(lines.at(-1)).toMatchObject({ kind: 'status', apiCalls: 6, autoCompactTokens: 167_000 });
+  });
+});

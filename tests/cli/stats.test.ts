@@ -1,0 +1,146 @@
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main';
+import { findSessions } from '../../src/cli/stats/find-sessions';
+import { STATS_COLUMNS } from '../../src/cli/stats/stats-row';
+import { generateSession } from '../../src/sample/generate-session';
+
+// `compactlab stats` over a generated projects folder: the folder fixture (a session with 7
+// subagent and compaction files), tiny.jsonl, a sample session, the broken fixture and a file name
+// that needs CSV quoting. Rows are checked against `inspect --json` of the same files.
+
+const FIXTURES = join(__dirname, '../fixtures');
+const root = mkdtempSync(join(tmpdir(), 'compactlab-stats-'));
+const projects = join(root, 'projects');
+
+/** RFC 4180: fields split by commas, quoted fields may hold commas, CRLF and doubled quotes. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"' && field === '') quoted = true;
+    else if (c === ',') {
+      record.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || record.length > 0) records.push([...record, field]);
+  return records;
+}
+
+async function run(args: string[]) {
+  const out: string[] = [];
+  const code = await main(args, (t) => out.push(t));
+  return { code, text: out.join('\n') };
+}
+
+const NUMERIC: string[] = [
+  'apiCalls',
+  'peakContextTokens',
+  'compactions',
+  'entries',
+  'realCompactionsReproduced',
+];
+
+describe('compactlab stats', () => {
+  beforeAll(() => {
+    const tally = join(projects, '-home-user-tally');
+    cpSync(join(FIXTURES, 'folder'), tally, { recursive: true });
+    cpSync(join(FIXTURES, 'tiny.jsonl'), join(tally, '00fb8673-8b42-4835-a84f-3e32248c1e89.jsonl'));
+    const other = join(projects, '-home-user-other');
+    mkdirSync(other, { recursive: true });
+    cpSync(join(FIXTURES, 'broken.jsonl'), join(other, 'broken.jsonl'));
+    cpSync(join(FIXTURES, 'xss.jsonl'), join(other, 'we,ird "name".jsonl'));
+    const sample = generateSession({ seed: 11, apiCalls: 80, features: { specials: true } });
+    for (const file of sample.files) {
+      const path = join(projects, '-home-user-sample', file.name);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.text);
+    }
+  });
+
+  it('writes a CSV with a header row that an RFC 4180 reader loads back, one row per session', async () => {
+    const { code, text } = await run(['stats', projects, '--csv', '--jobs', '2']);
+    expect(code).toBe(0);
+    const [header, ...rows] = parseCsv(text);
+    expect(header).toEqual([...STATS_COLUMNS]);
+    const groups = findSessions([projects]);
+    expect(rows).toHaveLength(groups.length);
+    expect(groups.length).toBe(5);
+    for (const row of rows) expect(row).toHaveLength(STATS_COLUMNS.length);
+    const byFile = new Map(rows.map((r) => [r[0]!, Object.fromEntries(header!.map((h, i) => [h, r[i]!]))]));
+    // Subagent and compaction-call files are folded into their session, never rows of their own.
+    expect([...byFile.keys()].some((f) => f.includes('subagents'))).toBe(false);
+    expect(byFile.has(join(projects, '-home-user-other', 'we,ird "name".jsonl'))).toBe(true);
+    const folder = byFile.get(
+      join(projects, '-home-user-tally', '7c1d2e3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f.jsonl'),
+    )!;
+    expect(folder.subagentFiles).toBe('7');
+    for (const row of byFile.values()) {
+      for (const column of NUMERIC)
+        expect(Number.isFinite(Number(row[column])), `${row.file} ${column}`).toBe(true);
+      expect(row.error).toBe('');
+    }
+    // Counts agree with `inspect --json` on the same files.
+    for (const group of groups) {
+      const report = JSON.parse((await run(['inspect', ...group.paths, '--json'])).text);
+      const row = byFile.get(group.file)!;
+      expect(Number(row.apiCalls), group.file).toBe(report.apiCalls.length);
+      expect(Number(row.peakContextTokens), group.file).toBe(report.peakContextTokens);
+      expect(Number(row.compactions), group.file).toBe(
+        report.compactions.filter((c: { kind: string }) => c.kind === 'compact').length,
+      );
+      expect(row.sessionId, group.file).toBe(report.sessionId ?? '');
+      expect(row.agent, group.file).toBe(report.agent);
+    }
+    // tiny.jsonl: its one auto-compaction is reproduced by the replay under its own knobs.
+    const tiny = byFile.get(
+      join(projects, '-home-user-tally', '00fb8673-8b42-4835-a84f-3e32248c1e89.jsonl'),
+    )!;
+    expect(tiny).toMatchObject({
+      realCompactionsExpected: '1',
+      realCompactionsReproduced: '1',
+      replayCompactions: '1',
+    });
+    expect(Number(tiny.summarizedTokens)).toBeGreaterThan(100_000);
+    expect(Number(tiny.costUsd)).toBeGreaterThan(0);
+    expect(
+      Number(byFile.get(join(projects, '-home-user-other', 'broken.jsonl'))!.issueErrors),
+    ).toBeGreaterThan(0);
+  });
+
+  it('writes NDJSON by default, the same rows with or without workers', async () => {
+    const parse = (text: string) =>
+      text
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .sort((a, b) => (a.file < b.file ? -1 : 1));
+    const pooled = parse((await run(['stats', projects])).text);
+    const here = parse((await run(['stats', projects, '--json', '--jobs', '0'])).text);
+    expect(pooled).toEqual(here);
+    expect(pooled).toHaveLength(5);
+    expect(Object.keys(pooled[0]).slice(0, 7)).toEqual(STATS_COLUMNS.slice(0, 7));
+  });
+
+  it('exits 1 when the folders hold no session', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'compactlab-stats-empty-'));
+    expect((await run(['stats', empty])).code).toBe(1);
+  });
+});
