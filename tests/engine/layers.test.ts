@@ -26,6 +26,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   summarize: ['compact', 'parse', 'prompts', 'query', 'retention', 'tokens'],
   // Dialect conventions (project instructions, injected text) come from the descriptors.
   retention: ['parse', 'summarize'],
+  // A session being written: running figures against a strategy's thresholds.
+  live: ['strategies', 'parse', 'tokens'],
 };
 
 /**
