@@ -17,7 +17,11 @@ function Stat({
   testId?: string;
 }) {
   return (
-    <span className="stat" title={title} data-testid={testId}>
+    <span
+      className="stat"
+      title={title === undefined ? undefined : markHiddenChars(title)}
+      data-testid={testId}
+    >
       <span className="stat-value">{value}</span> <span className="stat-label">{label}</span>
     </span>
   );
