@@ -69,7 +69,7 @@ describe('boundary-scoring replay dumps (golden)', () => {
       'tiny',
       dump(session, [
         ...VARIANTS,
-        { label: 'threshold 5,000, 5 messages', knobs: { thresholdTokens: 5_000, minMessages: 5 } },
+        { label: 'threshold 1,000, 4 messages, tail 2', knobs: { thresholdTokens: 1_000, minMessages: 4, tailMessages: 2 } },
       ]),
     );
   });
