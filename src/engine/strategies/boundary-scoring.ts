@@ -387,13 +387,20 @@ class BoundaryScoringRun implements StrategyRun {
     const factors = best.factors
       .filter((f) => f.id !== 'base')
       .map((f) => `${f.id} ${f.points > 0 ? '+' : ''}${f.points}`);
+    const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
+    const why = manual
+      ? `${length} messages`
+      : counted >= knobs.thresholdTokens
+        ? `${fmt(counted)} tokens (${knobs.counter === 'own' ? 'its own estimate' : 'context + output'}) ≥ ${fmt(knobs.thresholdTokens)}, ${length} messages`
+        : `${length} messages > ${knobs.maxMessages} (${fmt(counted)} tokens by ${knobs.counter === 'own' ? 'its own estimate' : 'the context'})`;
     return {
       actions: [
         {
           kind: 'summarize',
           mechanism: 'partial',
           trigger: manual ? 'manual' : 'auto',
-          checkTokens: counted,
+          // The replay's count: the event's "before" and its provenance are the simulated context.
+          checkTokens: view.checkTokens,
           thresholdTokens: knobs.thresholdTokens,
           restoration: NO_RESTORATION,
           keepFromPos,
@@ -406,7 +413,7 @@ class BoundaryScoringRun implements StrategyRun {
           requestVariant: 'partial',
           customInstructions: view.manual?.customInstructions,
           boundaryScores: candidates,
-          note: `split at message ${best.messageIndex} of ${length} (score ${best.score}${factors.length ? `: ${factors.join(', ')}` : ''}); rule-based summary in ${summary.messages.length} messages, ${summary.preserved.length} tool results preserved in it`,
+          note: `${why}; split at message ${best.messageIndex} of ${length} (score ${best.score}${factors.length ? `: ${factors.join(', ')}` : ''}); rule-based summary in ${summary.messages.length} messages, ${summary.preserved.length} tool results preserved in it`,
         },
       ],
     };
