@@ -69,7 +69,10 @@ describe('boundary-scoring replay dumps (golden)', () => {
       'tiny',
       dump(session, [
         ...VARIANTS,
-        { label: 'threshold 1,000, 4 messages, tail 2', knobs: { thresholdTokens: 1_000, minMessages: 4, tailMessages: 2 } },
+        {
+          label: 'threshold 1,000, 4 messages, tail 2',
+          knobs: { thresholdTokens: 1_000, minMessages: 4, tailMessages: 2 },
+        },
       ]),
     );
   });

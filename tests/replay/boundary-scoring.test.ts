@@ -99,13 +99,13 @@ describe('boundary scores (microcompaction-deep-dive.md "Boundary Scoring Algori
       { role: 'assistant', content: [text('Done listing.')] },
       { role: 'user', content: 'Thanks for listing the files.' },
     ]);
-    const after = (i: number) => scoreBoundary(at, i, n, K).factors.map((f) => f.id);
-    expect(after(3)).toContain('after-tool-result');
-    expect(after(3)).not.toContain('after-assistant');
-    expect(after(4)).toContain('after-assistant');
-    expect(after(4)).not.toContain('after-tool-result');
+    const termsAt = (i: number) => scoreBoundary(at, i, n, K).factors.map((f) => f.id);
+    expect(termsAt(3)).toContain('after-tool-result');
+    expect(termsAt(3)).not.toContain('after-assistant');
+    expect(termsAt(4)).toContain('after-assistant');
+    expect(termsAt(4)).not.toContain('after-tool-result');
     // After a typed user message: neither.
-    expect(after(1)).toEqual(['base']);
+    expect(termsAt(1)).toEqual(['base']);
     expect(scoreBoundary(at, 1, n, K).score).toBe(100);
     expect(scoreBoundary(at, 4, n, K).score).toBe(130);
   });
