@@ -452,7 +452,13 @@ export const BOUNDARY_SCORING_STRATEGY: CompactionStrategy<BoundaryScoringKnobs>
   },
   normalizeKnobs: createKnobNormalizer(SPECS, DEFAULT_BOUNDARY_SCORING_KNOBS),
   thresholds: (knobs): ThresholdLine[] => [
-    { id: 'compact', label: 'Boundary-scoring compaction', tokens: knobs.thresholdTokens, kind: 'trigger' },
+    {
+      id: 'compact',
+      // The own estimate counts messages only: the line is where that count, not the chart's, fires.
+      label: knobs.counter === 'own' ? 'Boundary scoring (its own estimate)' : 'Boundary scoring',
+      tokens: knobs.thresholdTokens,
+      kind: 'trigger',
+    },
     { id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' },
   ],
   createRun: (knobs, prepared) => new BoundaryScoringRun(knobs, prepared),
