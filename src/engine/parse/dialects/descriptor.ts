@@ -148,6 +148,8 @@ export interface DialectDescriptor {
    */
   readonly usageFollowsResponse?: boolean;
   readonly restoration: RestorationHints;
+  /** The agent's shell tools, by tool_use name (bash-output summarization, boundary scoring). */
+  readonly shellTools?: readonly string[];
   readonly files: DialectFiles;
   readonly transcript?: TranscriptConventions;
 }
