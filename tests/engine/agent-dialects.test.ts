@@ -7,7 +7,8 @@ import {
   detectDialectFromRecord,
   isFolderFileName,
 } from '../../src/engine/parse/detect';
-import { parseSession, readEntryRecord } from '../../src/engine/parse/parse-session';
+import { parseSession, readEntryRecord, readEntryText } from '../../src/engine/parse/parse-session';
+import { getCompactionDetail } from '../../src/engine/query/compaction-detail';
 import { createMemorySource } from '../../src/engine/parse/source';
 import type { Session } from '../../src/engine/types';
 import {
@@ -174,7 +175,10 @@ describe('pi', () => {
     });
     // firstKeptEntryId names the second prompt (line 8): it and what follows are still sent.
     expect(s.entries[c.keptFromEntryIndex!]!.line).toBe(8);
-    expect(s.entries[c.summaryEntryIndex!]!.blocks[0]).toMatchObject({ kind: 'text' });
+    // The compaction entry is its own summary entry; the card reads the text from `summary`.
+    const sources = [createMemorySource('x.jsonl', new TextEncoder().encode(text(PI_SESSION)))];
+    const raw = await readEntryText(sources, s, c.summaryEntryIndex!);
+    expect(getCompactionDetail(s, 0, raw).summaryText).toMatch(/^## Goal\nRefactor src\/report\.ts\./);
     // Model and thinking changes, labels, extension state, the session name: kept, counted.
     expect(s.countsByType).toMatchObject({
       model_change: 1,

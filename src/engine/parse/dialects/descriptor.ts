@@ -136,6 +136,11 @@ export interface TranscriptConventions {
   ) => TodoItem[] | undefined;
   /** `system` subtypes the dialect models; others are counted as unknown. */
   readonly knownSystemSubtypes?: ReadonlySet<string>;
+  /**
+   * The summary a compaction's summary entry holds, from its parsed record, for a dialect whose
+   * summary is not a message's `message.content` (pi's compaction entry keeps it in `summary`).
+   */
+  readonly readSummaryText?: (record: unknown) => string | undefined;
   /** The text a cleared tool result starts with (context editing). */
   readonly clearedPlaceholder?: string;
 }

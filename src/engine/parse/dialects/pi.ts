@@ -360,5 +360,8 @@ export const PI_DIALECT: DialectDescriptor = {
   },
   transcript: {
     knownSystemSubtypes: new Set(['compaction']),
+    // The compaction entry is its own summary entry: the text is its `summary`.
+    readSummaryText: (record) =>
+      isObject(record) && typeof record.summary === 'string' ? record.summary : undefined,
   },
 };
