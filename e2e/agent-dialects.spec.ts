@@ -19,7 +19,9 @@ test('a pi session opens with its calls and its compaction marker', async ({ pag
   const marker = page.locator('[data-testid="compaction-marker"][data-kind="compact"]');
   await expect(marker).toHaveCount(1);
   await marker.click();
-  await expect(page.getByTestId('compaction-card')).toBeVisible();
+  await expect(page.getByTestId('compaction-card')).toContainText('52,400');
+  // The summary pi keeps on the compaction entry itself.
+  await expect(page.getByTestId('compaction-card')).toContainText('Split the formatter into format.ts');
   await shoot(page, testInfo, 'pi-session');
 });
 
