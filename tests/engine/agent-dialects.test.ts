@@ -128,7 +128,8 @@ describe('Gemini CLI', () => {
 
   it('names each bad line at its line and keeps the earlier copy of a message whose later copy is broken', async () => {
     const s = await load(GEMINI_BROKEN);
-    expect(s.issues.map((i) => [i.line, i.code]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([
+    // In line order, though the records are read after the lines that failed to parse.
+    expect(s.issues.map((i) => [i.line, i.code])).toEqual([
       [3, 'not-json'],
       [4, 'wrong-shape'],
       [5, 'unknown-record'],
@@ -201,6 +202,28 @@ describe('pi', () => {
     expect(s.entries[main.leafEntryIndex]!.line).toBe(19);
     const other = branches.branches.find((b) => !b.isMainLine)!;
     expect(other.preview).toBe('Add tests.');
+  });
+
+  it('reads a version 1 session (a linear list without ids) without a warning per line', async () => {
+    const v1 = [
+      { type: 'session', id: 'v1-session', timestamp: '2025-06-01T10:00:00.000Z', cwd: '/w' },
+      { type: 'message', timestamp: '2025-06-01T10:00:01.000Z', message: { role: 'user', content: 'hi' } },
+      {
+        type: 'message',
+        timestamp: '2025-06-01T10:00:02.000Z',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'text', text: 'hello' }],
+          usage: { input: 10, output: 2, cacheRead: 0, cacheWrite: 0 },
+        },
+      },
+    ];
+    const bytes = new TextEncoder().encode(`${v1.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const s = await parseSession([createMemorySource(baseName(PI_SESSION), bytes)]);
+    expect(s.format).toBe('pi');
+    expect(s.issues).toEqual([]);
+    expect(s.apiCalls.map((c) => c.contextTokens)).toEqual([10]);
+    expect(s.branches).toBeUndefined();
   });
 
   it('names each bad line at its line', async () => {

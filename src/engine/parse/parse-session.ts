@@ -195,6 +195,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
 
     // Records held for a dialect whose later records replace earlier ones (`supersedeKey`).
     const held: HeldRecord[] = [];
+    const issuesBefore = builder.issues.length;
     const addRecord = (record: unknown, line: number, offsetBytes: number, lengthBytes: number): void => {
       if (dialect?.files.supersedeKey) {
         held.push({ record, line, offsetBytes, lengthBytes, key: dialect.files.supersedeKey(record) });
@@ -480,6 +481,12 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
     if (asDocument) await readDocument(dialect!.files.document!);
     for (const r of keepLatestCopies(held, file))
       normalizeRecord(r.record, r.line, r.offsetBytes, r.lengthBytes);
+    // Held records are normalized after the lines that failed to parse: keep the file's issues in
+    // line order all the same (a stable sort).
+    if (held.length > 0) {
+      const own = builder.issues.splice(issuesBefore).sort((a, b) => a.line - b.line);
+      builder.issues.push(...own);
+    }
     bytesBefore += source.sizeBytes;
     options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
   }

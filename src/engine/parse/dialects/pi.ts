@@ -223,6 +223,9 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
 /** One file's normalizer: remembers the entries seen so far, so a compaction can name its kept range. */
 export function createPiNormalizer(): RecordNormalizer {
   const entryById = new Map<string, { index: number; line: number }>();
+  // Version 1 sessions are a linear list without ids (docs/session.md "Session Version"): a
+  // missing id is only a problem from version 2 on.
+  let isTree = true;
   return {
     dialect: 'pi',
     agent: 'pi',
@@ -242,6 +245,7 @@ export function createPiNormalizer(): RecordNormalizer {
         if (typeof record.id === 'string') extras.sessionId = record.id;
         if (typeof record.cwd === 'string') extras.cwd = record.cwd;
         if (record.version !== undefined) extras.version = `session v${String(record.version)}`;
+        isTree = typeof record.version === 'number' && record.version >= 2;
         entry.summaryText = `session ${String(record.id ?? '?')}`;
         return { entry, extras };
       }
@@ -249,7 +253,7 @@ export function createPiNormalizer(): RecordNormalizer {
         entry.uuid = record.id;
         entry.messageId = record.id;
         entryById.set(record.id, { index, line: ctx.line });
-      } else
+      } else if (isTree)
         ctx.issue('wrong-shape', 'warning', `At id: expected a string, got ${typeName(record.id)}`, 'id');
       if (record.parentId === null || typeof record.parentId === 'string') entry.parentUuid = record.parentId;
 
