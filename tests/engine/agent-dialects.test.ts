@@ -149,6 +149,7 @@ describe('pi', () => {
     expect(detectDialectFromName(baseName(PI_SESSION))?.id).toBe('pi');
     expect(detectDialectFromName('2026-03-09T12-00-00-000Z.jsonl')).toBeUndefined();
     expect(isFolderFileName('.pi/agent/sessions/--home-mira--/x.jsonl')).toBe(true);
+    expect(isFolderFileName(`--home-mira--/${baseName(PI_SESSION)}`)).toBe(true);
     const first = JSON.parse(text(PI_SESSION).split('\n')[0]!);
     expect(detectDialectFromRecord(first)?.id).toBe('pi');
     expect(facts(await load(PI_SESSION, 'unknown.jsonl'))).toEqual(facts(await load(PI_SESSION)));

@@ -360,7 +360,8 @@ export const PI_DIALECT: DialectDescriptor = {
       ((value.type === 'session' && typeof value.id === 'string' && typeof value.cwd === 'string') ||
         (value.type === 'message' && 'parentId' in value && isObject(value.message)) ||
         (value.type === 'compaction' && 'firstKeptEntryId' in value)),
-    folderFile: (path) => FOLDER_FILE.test(path),
+    // A dropped `sessions/` folder, or one project's `--<cwd>--` folder (then only the names say so).
+    folderFile: (path) => FOLDER_FILE.test(path) || NAME.test(path.slice(path.lastIndexOf('/') + 1)),
   },
   transcript: {
     knownSystemSubtypes: new Set(['compaction']),
