@@ -7,6 +7,7 @@ import {
   detectDialectFromRecord,
   isFolderFileName,
 } from '../../src/engine/parse/detect';
+import { PI_DIALECT } from '../../src/engine/parse/dialects/pi';
 import { parseSession, readEntryRecord, readEntryText } from '../../src/engine/parse/parse-session';
 import { getCompactionDetail } from '../../src/engine/query/compaction-detail';
 import { createMemorySource } from '../../src/engine/parse/source';
@@ -149,7 +150,9 @@ describe('pi', () => {
     expect(detectDialectFromName(baseName(PI_SESSION))?.id).toBe('pi');
     expect(detectDialectFromName('2026-03-09T12-00-00-000Z.jsonl')).toBeUndefined();
     expect(isFolderFileName('.pi/agent/sessions/--home-mira--/x.jsonl')).toBe(true);
-    expect(isFolderFileName(`--home-mira--/${baseName(PI_SESSION)}`)).toBe(true);
+    // Asked of pi's own descriptor: other dialects take any .jsonl of a dropped folder too.
+    expect(PI_DIALECT.files.folderFile?.(`--home-mira--/${baseName(PI_SESSION)}`)).toBe(true);
+    expect(PI_DIALECT.files.folderFile?.('--home-mira--/notes.jsonl')).toBe(false);
     const first = JSON.parse(text(PI_SESSION).split('\n')[0]!);
     expect(detectDialectFromRecord(first)?.id).toBe('pi');
     expect(facts(await load(PI_SESSION, 'unknown.jsonl'))).toEqual(facts(await load(PI_SESSION)));
