@@ -49,7 +49,7 @@ function renderInspect(report: InspectReport): string {
   );
   if (report.foldedCopies > 0)
     lines.push(
-      `  ${fmt(report.foldedCopies)} records of subagent logs folded: copies of main-thread records (same uuid)`,
+      `  ${fmt(report.foldedCopies)} records folded: copies of records held once (a subagent log's copy of the main thread, or a record the log wrote again later)`,
     );
   const tools = Object.entries(report.toolCalls).sort((a, b) => b[1] - a[1]);
   if (tools.length) lines.push(`  tool calls ${tools.map(([name, n]) => `${name} ${n}`).join(', ')}`);
