@@ -45,6 +45,7 @@ describe('findSecretsInText', () => {
       'const password = input.value; // validated below',
       'https://example.test/path?query=1#frag and /usr/local/bin and ~/code',
       'sk-1 is a short name, AKIA is a prefix, eyJ alone is not a JWT',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, as a transcript shows it
       'PASSWORD: ${DB_PASSWORD} and API_TOKEN=<your token here> and SECRET=true',
     ];
     for (const text of texts) expect(findSecretsInText(text), text).toEqual([]);

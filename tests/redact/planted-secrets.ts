@@ -27,8 +27,8 @@ export const PLANTED_SECRETS: readonly PlantedSecret[] = [
   { kind: 'aws-key', text: 'the access key id is AKIAFAKEFAKEFAKE1234 here', secret: 'AKIAFAKEFAKEFAKE1234' },
   {
     kind: 'aws-secret',
-    text: 'aws_secret_access_key = FAKEfakeFAKEfakeFAKEfakeFAKEfake/+FAKEfak',
-    secret: 'FAKEfakeFAKEfakeFAKEfakeFAKEfake/+FAKEfak',
+    text: 'aws_secret_access_key = FAKEfakeFAKEfakeFAKEfakeFAKEfake/+FAKEfa',
+    secret: 'FAKEfakeFAKEfakeFAKEfakeFAKEfake/+FAKEfa',
   },
   {
     kind: 'github-token',
@@ -37,8 +37,8 @@ export const PLANTED_SECRETS: readonly PlantedSecret[] = [
   },
   {
     kind: 'google-key',
-    text: `maps key AIzaSy${FAKE}${FAKE}_fake-FAKE1 end`,
-    secret: `AIzaSy${FAKE}${FAKE}_fake-FAKE1`,
+    text: `maps key AIzaSy${FAKE}${FAKE}_fake-FAK end`,
+    secret: `AIzaSy${FAKE}${FAKE}_fake-FAK`,
   },
   {
     kind: 'slack-token',
