@@ -3,7 +3,9 @@ import { formatSessionDump } from '../engine/inspect/dump';
 import { computeInspectReport, type InspectReport } from '../engine/inspect/report';
 import { parseSession } from '../engine/parse/parse-session';
 import { createNodeFileSource } from './node-source';
+import { EXPORT_USAGE, exportCommand } from './export';
 import { REPLAY_USAGE, replayCommand } from './replay';
+import { REPORT_USAGE, reportCommand } from './report';
 import { SUMMARIZE_USAGE, summarize } from './summarize';
 import { escapeJsonText, escapeTerminalText } from './terminal-text';
 import { formatOrdinal, formatOrdinalTitle } from '../engine/query/numbering';
@@ -17,6 +19,8 @@ Usage:
       --dump prints one line per entry (the format of the golden test files).
 ${REPLAY_USAGE}
 ${SUMMARIZE_USAGE}
+${REPORT_USAGE}
+${EXPORT_USAGE}
 
 Options:
   --json      machine-readable output on stdout
@@ -97,7 +101,13 @@ const inspect: Command = async (args, out) => {
   return session.entries.length === 0 ? 1 : 0;
 };
 
-const COMMANDS: Record<string, Command> = { inspect, summarize, replay: replayCommand };
+const COMMANDS: Record<string, Command> = {
+  inspect,
+  summarize,
+  replay: replayCommand,
+  report: reportCommand,
+  export: exportCommand,
+};
 
 /** Runs the CLI; returns the exit code. */
 export async function main(
