@@ -57,7 +57,7 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
       versions: session.meta.versions,
       models: session.meta.models,
     };
-    const summaries = await collectLogSummaries(session, sources);
+    const summaries = await collectLogSummaries(session, sources, { redaction });
     text = values.md
       ? formatSummariesMarkdown(header, summaries, redaction)
       : formatSummariesJson(header, summaries, redaction);

@@ -55,6 +55,7 @@ async function getBuiltinSummary(
   sources: ByteSource[],
   event: ReplayEvent,
   previousSummary: string | undefined,
+  redaction: RedactionSettings | undefined,
   signal?: AbortSignal,
 ): Promise<string> {
   const preset = requirePreset(DEFAULT_PRESET_ID);
@@ -138,7 +139,14 @@ export async function computeCompactedJsonl(
       const summaryUuid = makeUuid(`summary:${eventIndex}:${logicalParent ?? entry.index}`);
       const raw =
         options.summaries?.[eventIndex] ??
-        (await getBuiltinSummary(session, sources, event, previousSummary, options.signal));
+        (await getBuiltinSummary(
+          session,
+          sources,
+          event,
+          previousSummary,
+          options.redaction,
+          options.signal,
+        ));
       previousSummary = raw;
       const trigger = event.trigger === 'manual' ? 'manual' : 'auto';
       const boundary: JsonRecord = {

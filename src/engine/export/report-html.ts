@@ -61,7 +61,10 @@ export async function computeReportHtml(
     thresholds: replay?.thresholds,
     replay: replay ? { simulatedTokens: replay.simulatedTokens, events: replay.events } : undefined,
   });
-  const summaries = await collectLogSummaries(session, sources, options.signal);
+  const summaries = await collectLogSummaries(session, sources, {
+    redaction: options.redaction,
+    signal: options.signal,
+  });
   const out: string[] = [];
   out.push(
     '<!doctype html>',

@@ -38,12 +38,17 @@ export interface SummaryExportHeader {
   models: string[];
 }
 
-/** The summaries the log recorded at its main-thread compactions, scored against their spans. */
+/**
+ * The summaries the log recorded at its main-thread compactions, scored against their spans. With
+ * a redaction, the facts come from the masked span and the masked summary is scored, so no part
+ * of a secret survives as a fact.
+ */
 export async function collectLogSummaries(
   session: Session,
   sources: ByteSource[],
-  signal?: AbortSignal,
+  options: { redaction?: RedactionSettings; signal?: AbortSignal } = {},
 ): Promise<ExportedSummary[]> {
+  const { redaction, signal } = options;
   const preset = requirePreset(DEFAULT_PRESET_ID);
   const out: ExportedSummary[] = [];
   for (const { compactionIndex, compaction } of getMainCompactions(session)) {
@@ -61,6 +66,7 @@ export async function collectLogSummaries(
         systemPrompt: '',
         model: '',
         maxOutputTokens: 0,
+        ...(redaction ? { redact: redaction } : {}),
       },
       signal,
     );
