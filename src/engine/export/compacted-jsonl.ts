@@ -71,10 +71,12 @@ async function getBuiltinSummary(
     elideBase64: true,
     signal,
   });
+  // Summarized from the masked span when redacting, so no fragment of a secret is quoted.
+  const messages = redaction ? maskJsonValue(built.messages, redaction.unmasked) : built.messages;
   return renderBuiltinSummary(
     {
       system: built.system,
-      messages: built.messages,
+      messages,
       prompt: built.prompt,
       model: 'builtin',
       maxOutputTokens: 0,
