@@ -4,6 +4,7 @@ import { EntryDetailPane } from '../detail/entry-detail-pane';
 import { type SidePanel as Panel, useUiStore } from '../store';
 import { CompactionCard } from '../timeline/compaction-card';
 import { IssuesPanel } from './issues-panel';
+import { SecretsPanel } from './secrets-panel';
 import { TokensPanel } from './tokens-panel';
 import { formatOrdinalTitle } from '../../engine/query/numbering';
 
@@ -17,6 +18,7 @@ export function SidePanel({ sessionId, summary }: { sessionId: SessionId; summar
     { id: 'detail', label: 'Entry' },
     { id: 'tokens', label: 'Tokens' },
     { id: 'issues', label: `Issues ${formatCount(issues)}` },
+    { id: 'secrets', label: 'Secrets' },
   ];
   return (
     <section className="side-panel">
@@ -57,6 +59,7 @@ export function SidePanel({ sessionId, summary }: { sessionId: SessionId; summar
             {panel === 'detail' && <EntryDetailPane sessionId={sessionId} />}
             {panel === 'tokens' && <TokensPanel sessionId={sessionId} />}
             {panel === 'issues' && <IssuesPanel sessionId={sessionId} />}
+            {panel === 'secrets' && <SecretsPanel sessionId={sessionId} />}
           </>
         )}
       </div>
