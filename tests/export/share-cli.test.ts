@@ -137,7 +137,14 @@ describe('compactlab export', () => {
       for (const p of PLANTED_SECRETS) expect(text.includes(p.secret), `${p.kind} in ${format}`).toBe(false);
       expect(text, format).toContain('[REDACTED:');
       // Nor a fragment of one (facts and built-in summaries quote identifiers out of the span).
-      for (const fragment of ['FAKEFAKEFAKE', 'fakeS3cretPw', 'hunter2', 'fakeuser', 'fake.person', 'fAkEtOkEn'])
+      for (const fragment of [
+        'FAKEFAKEFAKE',
+        'fakeS3cretPw',
+        'hunter2',
+        'fakeuser',
+        'fake.person',
+        'fAkEtOkEn',
+      ])
         expect(text.includes(fragment), `${fragment} in ${format}`).toBe(false);
     }
     // Every kind planted in the transcript is masked in the compacted transcript.

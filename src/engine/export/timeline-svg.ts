@@ -42,7 +42,18 @@ const COLORS = {
 const MARGIN = { left: 56, right: 12, top: 24, bottom: 28 };
 
 const fmtK = (n: number): string =>
-  n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : `${Math.round(n / 1000)}k`;
+  n === 0 ? '0' : n >= 1_000_000 ? `${+(n / 1_000_000).toFixed(2)}M` : `${Math.round(n / 1000)}k`;
+
+/** A round grid step (1, 2 or 5 × 10^k tokens) giving about four lines up to `max`. */
+function getGridStep(max: number): number {
+  const raw = max / 4;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5]) if (m * power >= raw) return m * power;
+  return 10 * power;
+}
+
+/** Height of a label line, px: threshold labels closer than this are moved apart. */
+const LABEL_GAP_PX = 12;
 
 /** The SVG document (with its XML namespace, so it opens as a file). */
 export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOptions = {}): string {
@@ -67,9 +78,8 @@ export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOp
     `<title>${escapeHtml(options.title ?? 'Context timeline')}</title>`,
     `<rect width="${width}" height="${height}" fill="${COLORS.background}"/>`,
   );
-  // Horizontal grid: five steps.
-  for (let i = 0; i <= 4; i++) {
-    const tokens = (maxY / 4) * i;
+  const step = getGridStep(maxY);
+  for (let tokens = 0; tokens <= maxY; tokens += step) {
     parts.push(
       `<line x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${r(y(tokens))}" y2="${r(y(tokens))}" stroke="${COLORS.grid}"/>`,
       `<text x="${MARGIN.left - 6}" y="${r(y(tokens) + 4)}" text-anchor="end" fill="${COLORS.axis}">${fmtK(tokens)}</text>`,
@@ -78,21 +88,32 @@ export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOp
   parts.push(
     `<text x="${MARGIN.left + plotW / 2}" y="${height - 6}" text-anchor="middle" fill="${COLORS.axis}">API calls (${n})</text>`,
   );
-  for (const t of thresholds) {
+  // Labels from the top down, each at least a line below the one before.
+  let labelY = Number.NEGATIVE_INFINITY;
+  for (const t of [...thresholds].sort((a, b) => b.tokens - a.tokens)) {
     const color = COLORS[t.kind];
+    labelY = Math.max(y(t.tokens) - 4, labelY + LABEL_GAP_PX);
     parts.push(
       `<g class="threshold" data-kind="${t.kind}"><line x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${r(y(t.tokens))}" y2="${r(y(t.tokens))}" stroke="${color}" stroke-dasharray="6 4"/>`,
-      `<text x="${width - MARGIN.right - 4}" y="${r(y(t.tokens) - 4)}" text-anchor="end" fill="${color}">${escapeHtml(t.label)} ${fmtK(t.tokens)}</text></g>`,
+      `<text x="${width - MARGIN.right - 4}" y="${r(labelY)}" text-anchor="end" fill="${color}">${escapeHtml(t.label)} ${fmtK(t.tokens)}</text></g>`,
     );
   }
-  const polyline = (values: ArrayLike<number>, color: string, cls: string): string => {
+  const polyline = (values: ArrayLike<number>, color: string, cls: string, extra = ''): string => {
     const points: string[] = [];
     for (let i = 0; i < values.length; i++) points.push(`${r(x(i))},${r(y(values[i]!))}`);
-    return `<polyline class="${cls}" fill="none" stroke="${color}" stroke-width="1.5" points="${points.join(' ')}"/>`;
+    return `<polyline class="${cls}" fill="none" stroke="${color}" points="${points.join(' ')}"${extra}/>`;
   };
-  if (n > 0) parts.push(polyline(series.contextTokens, COLORS.context, 'context'));
+  if (n > 0) parts.push(polyline(series.contextTokens, COLORS.context, 'context', ' stroke-width="2.5"'));
   if (options.replay && options.replay.simulatedTokens.length > 0) {
-    parts.push(polyline(options.replay.simulatedTokens, COLORS.simulated, 'simulated'));
+    // Dashed and thinner, so the recorded line shows where the two are the same.
+    parts.push(
+      polyline(
+        options.replay.simulatedTokens,
+        COLORS.simulated,
+        'simulated',
+        ' stroke-width="1.5" stroke-dasharray="5 3"',
+      ),
+    );
     for (const e of options.replay.events) {
       if (e.kind !== 'compact' && e.kind !== 'microcompact') continue;
       const ex = x(e.afterCallPos + 0.5);
