@@ -1,6 +1,7 @@
 import { isMainThreadEntry } from '../compact/build-request';
 import { readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
+import { maskText } from '../redact/mask';
 import { extractMessageText } from '../query/compaction-detail';
 import type { Session, TokenCount } from '../types';
 import { type PreparedSummary, type PromptSettings, prepareSummary } from './prepare';
@@ -113,6 +114,9 @@ export async function prepareSummaryAt(
     recordedContinuation = extractMessageText(
       await readEntryText(sources, session, compaction.summaryEntryIndex),
     );
+    // The recorded summarizer sends this text on: masked like the request.
+    if (recordedContinuation !== undefined && settings.redact)
+      recordedContinuation = maskText(recordedContinuation, settings.redact.unmasked);
   }
   return { op: 'prepare', ...prepared, recordedContinuation };
 }
