@@ -92,6 +92,20 @@ test('the request shown before sending is masked', async ({ page }, testInfo) =>
   await page.getByTestId('run-summary').click();
   await expect(page.getByTestId('run-status')).toHaveText(/Done/);
   expectMasked(await page.getByTestId('summary-output').innerText(), 'the built-in summary');
+  // A second run with other instructions, then the two side by side.
+  await page.getByTestId('custom-instructions').fill('Keep every command.');
+  await page.getByTestId('run-summary').click();
+  await expect(page.getByTestId('run-row')).toHaveCount(2);
+  for (const box of await page.getByTestId('run-select').all()) await box.check();
+  const { bytes } = await exportFile(page, 'run-comparison-md');
+  const comparison = bytes.toString('utf8');
+  expect(comparison).toMatch(/^# Run comparison/);
+  expect(comparison).toMatch(/\| retention \| kept \d+ of \d+ facts .*\| kept \d+ of \d+ facts/);
+  expectMasked(comparison, 'the run comparison');
+  // Summaries export now carries the log's summary and both runs.
+  const md = (await exportFile(page, 'summaries-md')).bytes.toString('utf8');
+  expect(md.match(/^## Run: /gm)).toHaveLength(2);
+  expectMasked(md, 'the summaries with runs');
 });
 
 /** The main-thread compaction markers as (kind, trigger, label). */
