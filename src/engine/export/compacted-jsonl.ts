@@ -1,5 +1,6 @@
 import { buildCompactionRequest } from '../compact/build-request';
 import { formatContinuationMessage } from '../compact/format-summary';
+import { CLAUDE_CODE_DIALECT } from '../parse/dialects/claude-code';
 import { readEntryRecord, readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { DEFAULT_PRESET_ID, requirePreset } from '../prompts/registry';
@@ -91,6 +92,10 @@ export async function computeCompactedJsonl(
   sources: ByteSource[],
   options: CompactedJsonlOptions,
 ): Promise<string> {
+  if (session.format !== CLAUDE_CODE_DIALECT.id)
+    throw new Error(
+      `The compacted transcript is written in Claude Code's format; this one is ${session.format}`,
+    );
   const mainFile = session.files.find((f) => f.role === 'main')?.index ?? 0;
   const resets = new Set<number>();
   const inserts = new Map<number, { event: ReplayEvent; eventIndex: number }[]>();
