@@ -102,6 +102,18 @@ describe('compactlab export', () => {
     expect((await run('export', SAMPLE, '--jsonl', '-o', target, '--knob', 'nope=1')).code).toBe(1);
   });
 
+  it('keeps the records of a damaged file when redacting (two records on one line included)', async () => {
+    const target = join(dir, 'broken.jsonl');
+    expect(
+      (await run('export', join(FIXTURES, 'broken.jsonl'), '--jsonl', '--redact', '-o', target)).code,
+    ).toBe(0);
+    const original = await parseSession([createNodeFileSource(join(FIXTURES, 'broken.jsonl'))]);
+    const exported = await parseSession([createNodeFileSource(target)]);
+    expect(exported.entries.map((e) => e.type)).toEqual(original.entries.map((e) => e.type));
+    expect(exported.issues.map((i) => i.code)).toContain('concatenated-records');
+    expect(readFileSync(target, 'utf8')).not.toContain('/home/mira');
+  });
+
   it('writes the summaries as Markdown and JSON', async () => {
     const md = join(dir, 's.md');
     const json = join(dir, 's.json');

@@ -4,7 +4,7 @@ import { CLAUDE_CODE_DIALECT } from '../parse/dialects/claude-code';
 import { readEntryRecord, readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { DEFAULT_PRESET_ID, requirePreset } from '../prompts/registry';
-import { maskJsonValue, type RedactionSettings } from '../redact/mask';
+import { maskJsonValue, maskText, type RedactionSettings } from '../redact/mask';
 import type { ReplayEvent } from '../replay/types';
 import { renderBuiltinSummary } from '../summarize/builtin';
 import type { Session } from '../types';
@@ -39,6 +39,19 @@ function makeUuid(seed: string): string {
     hex += (h >>> 0).toString(16).padStart(8, '0');
   }
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * A raw line with its secrets masked: as JSON when it is one record, else (two records a racing
+ * writer put on one line) as text. A mask is plain text with no quote or backslash, so it keeps
+ * a JSON string valid.
+ */
+function maskLine(line: string, redaction: RedactionSettings): string {
+  try {
+    return JSON.stringify(maskJsonValue(JSON.parse(line), redaction.unmasked));
+  } catch {
+    return maskText(line, redaction.unmasked);
+  }
 }
 
 /** The envelope fields a Claude Code record repeats (FORMAT.md §2), taken from a nearby record. */
@@ -132,7 +145,7 @@ export async function computeCompactedJsonl(
         lines.push(JSON.stringify(mask({ ...record, parentUuid: rechain.to })));
         rechain = undefined;
       } else if (options.redaction) {
-        lines.push(JSON.stringify(mask(JSON.parse(await readEntryText(sources, session, entry.index)))));
+        lines.push(maskLine(await readEntryText(sources, session, entry.index), options.redaction));
       } else {
         lines.push(await readEntryText(sources, session, entry.index));
       }
