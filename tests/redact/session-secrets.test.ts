@@ -21,7 +21,9 @@ describe('findSessionSecrets', () => {
     const first = aws.findings[0]!;
     expect(first).toMatchObject({ entryIndex: 0, line: 1, path: 'message.content' });
     const record = JSON.parse(text.split('\n')[0]!);
-    expect(record.message.content.slice(first.offset, first.offset + first.length)).toBe('AKIAFAKEFAKEFAKE1234');
+    expect(record.message.content.slice(first.offset, first.offset + first.length)).toBe(
+      'AKIAFAKEFAKEFAKE1234',
+    );
     const result = aws.findings.find((f) => f.blockIndex !== undefined);
     expect(result?.path).toBe('message.content[0].content');
     const json = JSON.stringify(groups);
