@@ -67,6 +67,7 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
   const strategyId = useReplayStore((s) => s.strategyId);
   const summaryModel = useReplayStore((s) => s.summaryModel);
   const manual = useReplayStore((s) => s.manual);
+  const replayShown = useReplayStore((s) => s.enabled);
   const knobs = useEffectiveKnobs(sessionId, strategyId);
   const selectedRunIds = useSummariesStore((s) => s.selectedRunIds);
   if (!summary || summary.notTranscript) return null;
@@ -104,7 +105,11 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
         sessionId,
         format: item.id,
         redaction: getRedaction(sessionId),
-        replay: knobs && hasCalls ? { strategyId, knobs, summaryModel, manual } : undefined,
+        // The report and the SVG show the replay when the page does; the compacted transcript is one.
+        replay:
+          knobs && hasCalls && (replayShown || item.id === 'compacted-jsonl')
+            ? { strategyId, knobs, summaryModel, manual }
+            : undefined,
         runs,
       });
       downloadFile(text, fileName, item.mimeType);
