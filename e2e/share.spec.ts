@@ -37,6 +37,9 @@ function expectMasked(text: string, what: string) {
 
 test('every export masks each planted secret; PNG and SVG timelines', async ({ page }, testInfo) => {
   await openSecrets(page);
+  await page.getByTestId('export-button').click();
+  await expect(page.getByTestId('export-menu')).toBeVisible();
+  await shoot(page, testInfo, 'share-1-export-menu');
   const texts: Record<string, string> = {};
   for (const item of ['summaries-md', 'summaries-json', 'compacted-jsonl', 'report-html', 'timeline-svg']) {
     const { name, bytes } = await exportFile(page, item);
@@ -44,7 +47,6 @@ test('every export masks each planted secret; PNG and SVG timelines', async ({ p
     texts[item] = bytes.toString('utf8');
     expectMasked(texts[item]!, item);
   }
-  await shoot(page, testInfo, 'share-1-export-menu');
   expect(texts['summaries-md']).toContain('## Recorded: ');
   expect(JSON.parse(texts['summaries-json']!).summaries).toHaveLength(1);
   expect(texts['timeline-svg']).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);

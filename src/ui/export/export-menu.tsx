@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CLAUDE_CODE_DIALECT } from '../../engine/parse/dialects/claude-code';
 import { getEngineClient } from '../../worker/engine-client';
 import type { ExportFormat, SessionId } from '../../worker/protocol';
@@ -63,6 +63,16 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
   const [busy, setBusy] = useState<string>();
   const [error, setError] = useState<string>();
   useEscapeLayer(() => setOpen(false), open);
+  const rootRef = useRef<HTMLDivElement>(null);
+  // A press outside the menu closes it, as Escape does.
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: PointerEvent) => {
+      if (!rootRef.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onDown);
+    return () => document.removeEventListener('pointerdown', onDown);
+  }, [open]);
   const summary = useQuery(sessionSummaryQuery(sessionId)).data;
   const strategyId = useReplayStore((s) => s.strategyId);
   const summaryModel = useReplayStore((s) => s.summaryModel);
@@ -132,7 +142,7 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
   };
 
   return (
-    <div className="export-menu">
+    <div className="export-menu" ref={rootRef}>
       <button
         type="button"
         className="btn"
