@@ -108,6 +108,18 @@ test('the request shown before sending is masked', async ({ page }, testInfo) =>
   const md = (await exportFile(page, 'summaries-md')).bytes.toString('utf8');
   expect(md.match(/^## Run: /gm)).toHaveLength(2);
   expectMasked(md, 'the summaries with runs');
+  // A run of the recorded summary at the compaction: the compacted transcript writes it there.
+  await page.getByTestId('summarizer-recorded').check();
+  await page.getByTestId('run-summary').click();
+  await expect(page.getByTestId('run-row')).toHaveCount(3);
+  const jsonl = (await exportFile(page, 'compacted-jsonl')).bytes.toString('utf8');
+  const summary = jsonl
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .find((r) => r.isCompactSummary);
+  expect(summary.message.content).toContain('fix the deploy; the user pasted [REDACTED:anthropic-key]');
+  expectMasked(jsonl, 'the compacted transcript with a run');
 });
 
 /** The main-thread compaction markers as (kind, trigger, label). */

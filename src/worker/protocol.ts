@@ -79,6 +79,11 @@ export interface EngineRequestFields {
     replay?: ExportReplayFields;
     /** Summary runs to include (summaries, report), or the two to compare. */
     runs?: ExportedSummary[];
+    /**
+     * Compacted transcript: a summarizer's raw answer by point key ("api-call:27", "compaction:2"),
+     * written where the replay compacts at that point; elsewhere the built-in summary.
+     */
+    summariesByPoint?: Record<string, string>;
   };
 }
 

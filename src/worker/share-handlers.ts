@@ -73,8 +73,22 @@ export const SHARE_HANDLERS: ShareHandlers = {
       case 'compacted-jsonl': {
         if (!request.replay) throw new Error('The compacted transcript needs a replay');
         const replay = runReplay(session, request.replay);
+        const byPoint = request.summariesByPoint ?? {};
+        const summaries: Record<number, string> = {};
+        for (const [i, e] of replay.events.entries()) {
+          const text =
+            (e.realCompactionIndex !== undefined
+              ? byPoint[`compaction:${e.realCompactionIndex}`]
+              : undefined) ?? byPoint[`api-call:${e.afterApiCall}`];
+          if (e.kind === 'compact' && text !== undefined) summaries[i] = text;
+        }
         return {
-          result: await computeCompactedJsonl(session, sources, { events: replay.events, redaction, signal }),
+          result: await computeCompactedJsonl(session, sources, {
+            events: replay.events,
+            summaries,
+            redaction,
+            signal,
+          }),
         };
       }
       case 'report-html': {

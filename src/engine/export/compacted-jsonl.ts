@@ -1,5 +1,9 @@
 import { buildCompactionRequest } from '../compact/build-request';
-import { formatContinuationMessage } from '../compact/format-summary';
+import {
+  CONTINUATION_OPENING,
+  formatContinuationMessage,
+  LEGACY_CONTINUATION_OPENING,
+} from '../compact/format-summary';
 import { CLAUDE_CODE_DIALECT } from '../parse/dialects/claude-code';
 import { readEntryRecord, readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
@@ -188,11 +192,15 @@ export async function computeCompactedJsonl(
         type: 'user',
         message: {
           role: 'user',
-          content: formatContinuationMessage(raw, {
-            format: 'v2.1.68',
-            auto: trigger === 'auto',
-            partial: event.mechanism === 'partial',
-          }),
+          // A recorded summary is already a continuation message: written as it is.
+          content:
+            raw.startsWith(CONTINUATION_OPENING) || raw.startsWith(LEGACY_CONTINUATION_OPENING)
+              ? raw
+              : formatContinuationMessage(raw, {
+                  format: 'v2.1.68',
+                  auto: trigger === 'auto',
+                  partial: event.mechanism === 'partial',
+                }),
         },
         isVisibleInTranscriptOnly: true,
         isCompactSummary: true,

@@ -11,6 +11,7 @@ import { summariesInfoQuery, summaryRunsQuery } from '../summaries/summaries-que
 import { useSummariesStore } from '../summaries/summaries-store';
 import { useUiStore } from '../store';
 import { canvasToPng, downloadFile, getExportFileName, getTimelineCanvas } from './download';
+import { getSummarySizes } from '../summaries/summary-sizes';
 import { toExportedSummary } from './exported-runs';
 import './export.css';
 import { getRedaction } from './redaction-store';
@@ -104,6 +105,17 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
         return;
       }
       let runs = undefined as ReturnType<typeof toExportedSummary>[] | undefined;
+      let summariesByPoint: Record<string, string> | undefined;
+      if (item.id === 'compacted-jsonl') {
+        // Where a run summarized the point the replay compacts at, its summary is written there.
+        const mine = await getRuns();
+        const chosen = getSummarySizes(mine, mine[0]?.transcript.contentHash ?? '');
+        summariesByPoint = {};
+        for (const [key, size] of chosen) {
+          const run = mine.find((r) => r.id === size.runId);
+          if (run) summariesByPoint[key] = run.rawSummary;
+        }
+      }
       if (item.id === 'summaries-md' || item.id === 'summaries-json' || item.id === 'report-html')
         runs = (await getRuns()).map(toExportedSummary);
       if (item.id === 'run-comparison-md') {
@@ -121,6 +133,7 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
             ? { strategyId, knobs, summaryModel, manual }
             : undefined,
         runs,
+        summariesByPoint,
       });
       downloadFile(text, fileName, item.mimeType);
       setOpen(false);
