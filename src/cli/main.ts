@@ -5,7 +5,9 @@ import { parseSession } from '../engine/parse/parse-session';
 import { BASH_SUMMARIES_USAGE, bashSummariesCommand } from './bash-summaries';
 import { STATS_USAGE, STATUSLINE_USAGE, WATCH_USAGE } from './command-usage';
 import { createNodeFileSource } from './node-source';
+import { EXPORT_USAGE, exportCommand } from './export';
 import { REPLAY_USAGE, replayCommand } from './replay';
+import { REPORT_USAGE, reportCommand } from './report';
 import { SUMMARIZE_USAGE, summarize } from './summarize';
 import { escapeJsonText, escapeTerminalText } from './terminal-text';
 import { formatOrdinal, formatOrdinalTitle } from '../engine/query/numbering';
@@ -23,6 +25,8 @@ ${STATUSLINE_USAGE}
 ${WATCH_USAGE}
 ${STATS_USAGE}
 ${BASH_SUMMARIES_USAGE}
+${REPORT_USAGE}
+${EXPORT_USAGE}
 
 Options:
   --json      machine-readable output on stdout
@@ -112,6 +116,8 @@ const COMMANDS: Record<string, Command> = {
   statusline: async (args, out) => (await import('./live/statusline')).statuslineCommand(args, out),
   watch: async (args, out) => (await import('./live/watch')).watchCommand(args, out),
   stats: async (args, out) => (await import('./stats/stats')).statsCommand(args, out),
+  report: reportCommand,
+  export: exportCommand,
 };
 
 /** Runs the CLI; returns the exit code. */

@@ -3,10 +3,12 @@
 import type { EngineHandlers } from './engine-host';
 import { REPLAY_HANDLERS } from './replay-handlers';
 import { SESSION_HANDLERS } from './session-handlers';
+import { SHARE_HANDLERS } from './share-handlers';
 import { SUMMARIES_HANDLERS } from './summaries-handlers';
 
 export const ENGINE_HANDLERS: EngineHandlers = {
   ...SESSION_HANDLERS,
   ...SUMMARIES_HANDLERS,
   ...REPLAY_HANDLERS,
+  ...SHARE_HANDLERS,
 };

@@ -16,6 +16,9 @@ import type { ReplayResult, EventRequestSpec } from '../engine/replay/types';
 import type { SummaryModelId } from '../engine/replay/summary-size';
 import type { SweepProgress, SweepRange, SweepResult } from '../engine/replay/sweep';
 import type { KnobSpec, KnobValue, ManualCompactionRequest } from '../engine/strategies/types';
+import type { ExportedSummary } from '../engine/export/summary-export';
+import type { RedactionSettings } from '../engine/redact/mask';
+import type { SessionSecrets } from '../engine/redact/session-secrets';
 import type { PromptSettings } from '../engine/summarize/prepare';
 import type { SummariesInfo, SummariesPrepared } from '../engine/summarize/session-ops';
 import type { CompactionPoint } from '../engine/summarize/span';
@@ -69,7 +72,34 @@ export interface EngineRequestFields {
   'replay-request': { sessionId: SessionId; spec: EventRequestSpec; elideBase64?: boolean };
   /** A knob sweep (engine/replay/sweep.ts): progress as `SweepProgress`, cancellable. */
   'replay-sweep': ReplayRunFields & { range: SweepRange };
+  /** Secrets in the transcript (worker/share-handlers.ts), with where they occur. */
+  'secrets-find': { sessionId: SessionId };
+  /** One export of the Export menu, as text; masked by `redaction`. */
+  'export-file': {
+    sessionId: SessionId;
+    format: ExportFormat;
+    redaction?: RedactionSettings;
+    /** The replay the compacted transcript, the report and the SVG follow. */
+    replay?: ExportReplayFields;
+    /** Summary runs to include (summaries, report), or the two to compare. */
+    runs?: ExportedSummary[];
+    /**
+     * Compacted transcript: a summarizer's raw answer by point key ("api-call:27", "compaction:2"),
+     * written where the replay compacts at that point; elsewhere the built-in summary.
+     */
+    summariesByPoint?: Record<string, string>;
+  };
 }
+
+export type ExportFormat =
+  | 'summaries-md'
+  | 'summaries-json'
+  | 'run-comparison-md'
+  | 'compacted-jsonl'
+  | 'report-html'
+  | 'timeline-svg';
+
+export type ExportReplayFields = Omit<ReplayRunFields, 'sessionId'>;
 
 export interface ReplayRunFields {
   sessionId: SessionId;
@@ -142,6 +172,8 @@ export interface EngineResults {
   'replay-run': ReplayRun;
   'replay-request': CompactionRequest;
   'replay-sweep': SweepResult;
+  'secrets-find': SessionSecrets;
+  'export-file': string;
 }
 
 export interface ParseProgressMessage {

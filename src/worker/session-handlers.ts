@@ -79,7 +79,14 @@ async function getRowIndex(
 
 type SessionHandlers = Omit<
   EngineHandlers,
-  'summaries-info' | 'summaries-prepare' | 'replay-setup' | 'replay-run' | 'replay-request' | 'replay-sweep'
+  | 'summaries-info'
+  | 'summaries-prepare'
+  | 'replay-setup'
+  | 'replay-run'
+  | 'replay-request'
+  | 'replay-sweep'
+  | 'secrets-find'
+  | 'export-file'
 >;
 
 export const SESSION_HANDLERS: SessionHandlers = {

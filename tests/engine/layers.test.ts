@@ -23,9 +23,26 @@ const ALLOWED: Record<string, readonly string[]> = {
   strategies: ['simulation', 'compact', 'parse', 'tokens'],
   // query/usage-coverage.ts: a call's context where its usage is zero (estimated).
   replay: ['strategies', 'simulation', 'compact', 'parse', 'query', 'tokens'],
-  summarize: ['compact', 'parse', 'prompts', 'query', 'retention', 'tokens'],
+  summarize: ['compact', 'parse', 'prompts', 'query', 'redact', 'retention', 'tokens'],
+  // Secrets found in transcript text and masked (before any export or summarizer request).
+  redact: ['parse'],
   // Dialect conventions (project instructions, injected text) come from the descriptors.
   retention: ['parse', 'summarize'],
+  // Exports and the one-file report: the top of the pipeline, reading all of it.
+  export: [
+    'compact',
+    'inspect',
+    'parse',
+    'prompts',
+    'query',
+    'redact',
+    'replay',
+    'retention',
+    'simulation',
+    'strategies',
+    'summarize',
+    'tokens',
+  ],
   // A session being written: running figures against a strategy's thresholds.
   live: ['strategies', 'parse', 'tokens'],
 };

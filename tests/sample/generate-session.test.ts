@@ -367,6 +367,7 @@ describe('committed files', () => {
       'empty.jsonl',
       'not-a-transcript.json',
       'not-a-transcript.txt',
+      'secrets.jsonl',
       'tiny.jsonl',
       'xss.jsonl',
     ]);

@@ -4,6 +4,7 @@ import type { ByteSource } from '../parse/source';
 import { getClaudeCodePrompt } from '../prompts/claude-code';
 import { getPreset } from '../prompts/registry';
 import { composePrompt } from '../prompts/types';
+import { maskJsonValue, maskText, type RedactionSettings } from '../redact/mask';
 import { extractRetentionFacts } from '../retention/extract';
 import type { RetentionFact } from '../retention/types';
 import { estimateTextTokens } from '../tokens/estimate';
@@ -28,6 +29,8 @@ export interface PromptSettings {
   temperature?: number;
   /** Partial compact only: the API call where the summarized "RECENT portion" starts. */
   keepFromApiCallIndex?: number;
+  /** Secrets masked in what is sent (and in the facts taken from it). Absent: sent as read. */
+  redact?: RedactionSettings;
 }
 
 /** Everything a summarization needs before anything is sent. Plain data. */
@@ -88,10 +91,13 @@ export async function prepareSummary(
     customInstructions: settings.customInstructions,
     signal,
   });
-  const prompt = getPromptToSend(settings);
+  // The one place the request text is produced: the redaction pass goes here.
+  const redact = settings.redact;
+  const mask = <T>(value: T): T => (redact ? maskJsonValue(value, redact.unmasked) : value);
+  const prompt = redact ? maskText(getPromptToSend(settings), redact.unmasked) : getPromptToSend(settings);
   const request: SummaryRequest = {
     system: settings.systemPrompt,
-    messages: built.messages,
+    messages: mask(built.messages),
     prompt,
     model: settings.model,
     maxOutputTokens: settings.maxOutputTokens,
@@ -111,7 +117,7 @@ export async function prepareSummary(
       variant: 'full',
       signal,
     });
-    summarized = recent.messages;
+    summarized = mask(recent.messages);
     keptMessages = Math.max(0, request.messages.length - recent.messages.length);
     request.retainedMessages = keptMessages;
   }

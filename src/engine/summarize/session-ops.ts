@@ -2,6 +2,7 @@ import { isMainThreadEntry } from '../compact/build-request';
 import { readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { readSummaryText } from '../query/compaction-detail';
+import { maskText } from '../redact/mask';
 import type { Session, TokenCount } from '../types';
 import { type PreparedSummary, type PromptSettings, prepareSummary } from './prepare';
 import { type CompactionPoint, getMainCompactions } from './span';
@@ -115,6 +116,9 @@ export async function prepareSummaryAt(
       compaction.summaryEntryIndex,
       await readEntryText(sources, session, compaction.summaryEntryIndex),
     );
+    // The recorded summarizer sends this text on: masked like the request.
+    if (recordedContinuation !== undefined && settings.redact)
+      recordedContinuation = maskText(recordedContinuation, settings.redact.unmasked);
   }
   return { op: 'prepare', ...prepared, recordedContinuation };
 }

@@ -5,6 +5,7 @@ import { type SidePanel as Panel, useUiStore } from '../store';
 import { CompactionCard } from '../timeline/compaction-card';
 import { BashSummariesPanel } from './bash-summaries-panel';
 import { IssuesPanel } from './issues-panel';
+import { SecretsPanel } from './secrets-panel';
 import { TokensPanel } from './tokens-panel';
 import { formatOrdinalTitle } from '../../engine/query/numbering';
 
@@ -19,6 +20,7 @@ export function SidePanel({ sessionId, summary }: { sessionId: SessionId; summar
     { id: 'tokens', label: 'Tokens' },
     { id: 'issues', label: `Issues ${formatCount(issues)}` },
     { id: 'bash', label: 'Bash outputs' },
+    { id: 'secrets', label: 'Secrets' },
   ];
   return (
     <section className="side-panel">
@@ -60,6 +62,7 @@ export function SidePanel({ sessionId, summary }: { sessionId: SessionId; summar
             {panel === 'tokens' && <TokensPanel sessionId={sessionId} />}
             {panel === 'issues' && <IssuesPanel sessionId={sessionId} />}
             {panel === 'bash' && <BashSummariesPanel sessionId={sessionId} />}
+            {panel === 'secrets' && <SecretsPanel sessionId={sessionId} />}
           </>
         )}
       </div>

@@ -138,6 +138,17 @@ export function serializeRuns(runs: SummaryRun[], now = new Date()): string {
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
+/** The redaction a run's request was made with: the ids of the secrets left unmasked. */
+function parseRedaction(value: unknown, path: string): { unmasked: string[] } {
+  const unmasked = (value as { unmasked?: unknown } | null)?.unmasked;
+  if (!Array.isArray(unmasked))
+    throw new RunsFileError(`${path}.unmasked`, 'expected an array of secret ids');
+  for (const [i, id] of unmasked.entries())
+    if (typeof id !== 'string')
+      throw new RunsFileError(`${path}.unmasked[${i}]`, `expected a string, got ${typeof id}`);
+  return { unmasked: [...unmasked] };
+}
+
 /** A problem in an imported file, with the path of the value at fault. */
 export class RunsFileError extends Error {
   constructor(path: string, message: string) {
@@ -236,6 +247,9 @@ function readRun(value: unknown, path: string): SummaryRun {
               `${path}.settings.keepFromApiCallIndex`,
             ),
           }),
+      ...(settings.redact === undefined
+        ? {}
+        : { redact: parseRedaction(settings.redact, `${path}.settings.redact`) }),
     },
     summarizer: {
       kind: kind as SummarizerKind,

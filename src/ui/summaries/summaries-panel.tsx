@@ -30,6 +30,7 @@ import { SecretInput } from './secret-input';
 import { formatOrdinal, formatOrdinalTitle, formatPlural } from '../../engine/query/numbering';
 import type { PresetFidelity } from '../../engine/prompts/types';
 import { parsePromptSections } from '../../engine/prompts/sections';
+import { useRedaction } from '../export/redaction-store';
 
 // The Summaries view: pick a compaction point and a prompt, see the exact request, run a
 // summarizer, keep every run, compare them.
@@ -129,6 +130,8 @@ function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesI
   const s = useSummariesStore();
   const point = resolvePoint(info, s.point)!;
   const model = modelFor(s.summarizer, s.anthropicModel, s.openaiModel);
+  // Secrets are masked in the request the preview shows and the summarizer gets (Secrets tab).
+  const redact = useRedaction(sessionId);
   const settings: PromptSettings = useMemo(
     () => ({
       presetId: s.presetId,
@@ -139,6 +142,7 @@ function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesI
       maxOutputTokens: s.maxOutputTokens,
       ...(s.temperature === undefined ? {} : { temperature: s.temperature }),
       ...(s.keepFromApiCallIndex === undefined ? {} : { keepFromApiCallIndex: s.keepFromApiCallIndex }),
+      redact,
     }),
     [
       s.presetId,
@@ -149,6 +153,7 @@ function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesI
       s.maxOutputTokens,
       s.temperature,
       s.keepFromApiCallIndex,
+      redact,
     ],
   );
   const previewSettings = useDebounced(settings, PREVIEW_DEBOUNCE_MS);

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { cancelLoad, describeFiles, loadSession } from '../load/load-session';
 import { fetchSampleFiles } from '../load/sample';
+import { ExportMenu } from '../export/export-menu';
 import { useUiStore } from '../store';
 import { LoadProgress } from './load-progress';
 import { PasteDialog } from './paste-dialog';
@@ -59,6 +60,7 @@ export function TopBar() {
       >
         Open sample
       </button>
+      <ExportMenu />
       <div className="top-status">
         {loading ? (
           <LoadProgress load={loading} onCancel={cancelLoad} />

@@ -1,0 +1,35 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { computeReportHtml } from '../engine/export/report-html';
+import { loadSession, runReplay, SHARE_OPTIONS } from './share-args';
+
+// `compactlab report`: the one-file HTML report, as the app's Export menu writes it.
+
+export const REPORT_USAGE = `  compactlab report <session.jsonl> [subagent files…] -o report.html [--strategy id] [--knob k=v…] [--redact]
+      Write the one-file HTML report (header, timeline picture, compactions, their summaries with
+      retention scores, the replay's events). It loads nothing from outside the file.
+      --redact masks API keys, tokens, passwords, private keys, JWTs, emails and home paths.`;
+
+type Out = (text: string) => void;
+
+export async function reportCommand(args: string[], out: Out): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: SHARE_OPTIONS });
+  const target = values.o ?? values.output;
+  if (positionals.length === 0 || !target) {
+    out(`Usage:\n${REPORT_USAGE}`);
+    return 2;
+  }
+  const { session, sources } = await loadSession(positionals);
+  if (session.entries.length === 0) {
+    process.stderr.write('compactlab report: nothing could be read as a transcript\n');
+    return 1;
+  }
+  const replay = session.apiCalls.length > 0 ? runReplay(session, values.strategy, values.knob) : undefined;
+  const html = await computeReportHtml(session, sources, {
+    replay,
+    redaction: values.redact ? { unmasked: [] } : undefined,
+  });
+  writeFileSync(target, html);
+  out(`wrote ${target} (${html.length.toLocaleString('en-US')} characters)`);
+  return 0;
+}

@@ -1,0 +1,61 @@
+import { parseSession } from '../engine/parse/parse-session';
+import type { ByteSource } from '../engine/parse/source';
+import { computeReplay } from '../engine/replay/compute-replay';
+import { prepareReplay } from '../engine/replay/prepare';
+import type { ReplayResult } from '../engine/replay/types';
+import { getDefaultStrategyId, getStrategy } from '../engine/strategies/registry';
+import { getSessionInfo } from '../engine/strategies/types';
+import type { Session } from '../engine/types';
+import { createNodeFileSource } from './node-source';
+
+// What `report` and `export` share: the files, the replay under a strategy and `--knob k=v`.
+
+export const SHARE_OPTIONS = {
+  o: { type: 'string', short: 'o' },
+  output: { type: 'string' },
+  strategy: { type: 'string' },
+  knob: { type: 'string', multiple: true },
+  redact: { type: 'boolean' },
+} as const;
+
+/** `k=v` → a knob override: a number, a boolean, a comma list, or the text. */
+export function parseKnobArg(arg: string): [string, unknown] {
+  const eq = arg.indexOf('=');
+  if (eq <= 0) throw new Error(`--knob expects key=value, got "${arg}"`);
+  const key = arg.slice(0, eq).trim();
+  const raw = arg.slice(eq + 1).trim();
+  if (raw === 'true' || raw === 'false') return [key, raw === 'true'];
+  const n = Number(raw.replace(/_/g, ''));
+  if (raw !== '' && Number.isFinite(n)) return [key, n];
+  return [key, raw];
+}
+
+export interface LoadedSession {
+  session: Session;
+  sources: ByteSource[];
+}
+
+export async function loadSession(paths: string[]): Promise<LoadedSession> {
+  const sources = paths.map((p) => createNodeFileSource(p));
+  return { session: await parseSession(sources), sources };
+}
+
+/** The replay under the given strategy (default: the log's agent's) and knobs over the log's own. */
+export function runReplay(
+  session: Session,
+  strategyId: string | undefined,
+  knobArgs: readonly string[] = [],
+): ReplayResult {
+  const strategy = getStrategy(strategyId ?? getDefaultStrategyId(session.format));
+  const prepared = prepareReplay(session);
+  const { knobs: sessionKnobs, notes } = strategy.getSessionKnobs(getSessionInfo(prepared));
+  const overrides = Object.fromEntries(knobArgs.map(parseKnobArg));
+  const known = new Set(strategy.knobSpecs.map((s) => s.key));
+  for (const key of Object.keys(overrides))
+    if (!known.has(key))
+      throw new Error(`"${key}" is not a knob of ${strategy.id} (${[...known].join(', ')})`);
+  const knobs = strategy.normalizeKnobs(overrides, sessionKnobs);
+  const result = computeReplay(prepared, strategy.id, knobs);
+  result.notes.push(...notes);
+  return result;
+}

@@ -1,0 +1,166 @@
+import { computeInspectReport } from '../inspect/report';
+import type { ByteSource } from '../parse/source';
+import { computeTimelineSeries } from '../query/timeline-series';
+import { maskText, type RedactionSettings } from '../redact/mask';
+import type { ReplayResult } from '../replay/types';
+import { FACT_CATEGORIES, FACT_CATEGORY_LABELS } from '../retention/types';
+import type { Session } from '../types';
+import { escapeHtml } from './escape-html';
+import { collectLogSummaries, type ExportedSummary, formatRetention } from './summary-export';
+import { renderTimelineSvg } from './timeline-svg';
+
+// The one-file report: header, timeline picture, compactions with their summaries and retention
+// scores, a replay's events and any summary runs. One HTML string with inline CSS and an inline
+// SVG, no script and nothing loaded from anywhere (a CSP meta tag forbids it), so it opens offline.
+// Every text from the transcript goes through `escapeHtml` (after the redaction pass, if any).
+
+export interface ReportOptions {
+  /** A replay to draw and list (its thresholds also draw the threshold lines). */
+  replay?: ReplayResult;
+  /** Summary runs to include after the log's own summaries. */
+  runs?: readonly ExportedSummary[];
+  redaction?: RedactionSettings;
+  /** Epoch ms written as "generated at" (tests pass a fixed one). */
+  generatedAtMs?: number;
+  signal?: AbortSignal;
+}
+
+const STYLE = `
+:root { color-scheme: light dark; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1040px; padding: 16px 24px 48px; color: #111827; background: #fff; }
+@media (prefers-color-scheme: dark) { body { color: #e5e7eb; background: #111827; } table th { background: #1f2937 !important; } pre { background: #1f2937 !important; } }
+h1 { font-size: 20px; margin: 8px 0; } h2 { font-size: 17px; margin: 28px 0 8px; border-bottom: 1px solid #d1d5db; } h3 { font-size: 15px; margin: 18px 0 6px; }
+dl.header { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0; } dl.header dt { color: #6b7280; } dl.header dd { margin: 0; overflow-wrap: anywhere; }
+figure { margin: 12px 0; overflow-x: auto; } figure svg { max-width: 100%; height: auto; border: 1px solid #d1d5db; }
+table { border-collapse: collapse; width: 100%; font-size: 13px; } th, td { border: 1px solid #d1d5db; padding: 3px 6px; text-align: left; vertical-align: top; } th { background: #f3f4f6; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f9fafb; border: 1px solid #e5e7eb; padding: 8px; max-height: 480px; overflow: auto; font-size: 12px; }
+details summary { cursor: pointer; }
+.muted { color: #6b7280; }
+`;
+
+const fmt = (n: number | undefined): string =>
+  n === undefined ? '—' : Math.round(n).toLocaleString('en-US');
+
+/** Builds the report. Reads the summaries' records from the sources. */
+export async function computeReportHtml(
+  session: Session,
+  sources: ByteSource[],
+  options: ReportOptions = {},
+): Promise<string> {
+  const unmasked = options.redaction?.unmasked;
+  /** Transcript text to HTML: masked when redacting, then escaped. */
+  const t = (text: string | undefined): string =>
+    escapeHtml(options.redaction ? maskText(text ?? '', unmasked) : (text ?? ''));
+  const report = computeInspectReport(session);
+  const series = computeTimelineSeries(session);
+  const name = report.files[0]?.name ?? 'transcript';
+  const replay = options.replay;
+  const svg = renderTimelineSvg(series, {
+    title: `Context timeline of ${options.redaction ? maskText(name, unmasked) : name}`,
+    thresholds: replay?.thresholds,
+    replay: replay ? { simulatedTokens: replay.simulatedTokens, events: replay.events } : undefined,
+  });
+  const summaries = await collectLogSummaries(session, sources, {
+    redaction: options.redaction,
+    signal: options.signal,
+  });
+  const out: string[] = [];
+  out.push(
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>CompactLab report: ${t(name)}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    `<header><h1>CompactLab report: ${t(name)}</h1>`,
+    '<dl class="header">',
+  );
+  const row = (label: string, value: string) => out.push(`<dt>${label}</dt><dd>${value}</dd>`);
+  row('agent', `${t(report.agent)} ${t(report.versions.join(', '))}`);
+  row('models', t(report.models.join(', ') || '?'));
+  row('cwd', t(report.cwd ?? '?'));
+  row('branch', t(report.gitBranch ?? '?'));
+  row('time', `${t(report.start ?? '?')} → ${t(report.end ?? '?')}`);
+  row(
+    'size',
+    `${fmt(report.entries)} entries · ${fmt(report.userTurns)} user turns · ${fmt(report.apiCalls.length)} API calls · peak context ${fmt(report.peakContextTokens)} tokens`,
+  );
+  row('compactions', `${report.compactions.length}`);
+  row('parse issues', `${report.issues.length}`);
+  if (options.redaction) row('redaction', 'secrets masked');
+  out.push('</dl></header>');
+  out.push('<section id="timeline"><h2>Timeline</h2><figure>', svg, '</figure>');
+  out.push(
+    `<p class="muted">Blue: context of each API call as recorded.${replay ? ` Orange: replay with ${t(replay.strategyId)} (${fmt(replay.events.filter((e) => e.kind === 'compact').length)} compactions).` : ''} A/M: auto/manual compaction, µ: microcompact.</p></section>`,
+  );
+  out.push('<section id="compactions"><h2>Compactions</h2>');
+  if (report.compactions.length === 0) out.push('<p>None in this transcript.</p>');
+  else {
+    out.push(
+      '<table><thead><tr><th>#</th><th>line</th><th>kind</th><th>trigger</th><th>before</th><th>after</th></tr></thead><tbody>',
+    );
+    for (const [i, c] of report.compactions.entries()) {
+      out.push(
+        `<tr><td class="num">${i + 1}</td><td class="num">${c.line}</td><td>${t(c.kind)}</td><td>${t(c.trigger)}</td><td class="num">${fmt(c.preTokens)}</td><td class="num">${fmt(c.kind === 'compact' ? c.postTokens : c.tokensSaved)}</td></tr>`,
+      );
+    }
+    out.push('</tbody></table>');
+  }
+  out.push('</section>');
+  const summarySection = (title: string, id: string, list: readonly ExportedSummary[]) => {
+    out.push(`<section id="${id}"><h2>${title}</h2>`);
+    if (list.length === 0) out.push('<p>None.</p>');
+    for (const s of list) {
+      out.push(`<article class="summary"><h3>${t(s.label)}</h3>`);
+      const facts = s.retention
+        ? FACT_CATEGORIES.filter((c) => s.retention!.byCategory[c].total > 0)
+            .map(
+              (c) =>
+                `${FACT_CATEGORY_LABELS[c]} ${s.retention!.byCategory[c].kept}/${s.retention!.byCategory[c].total}`,
+            )
+            .join(' · ')
+        : '';
+      out.push(
+        `<p class="retention">Retention: ${t(formatRetention(s.retention))}${facts ? ` — ${t(facts)}` : ''}${s.model ? ` · model ${t(s.model)}` : ''}</p>`,
+      );
+      if (s.retention && s.retention.missed.length > 0) {
+        out.push(`<details><summary>${s.retention.missed.length} facts missed</summary><ul>`);
+        for (const m of s.retention.missed) out.push(`<li>${t(m.category)}: ${t(m.text)}</li>`);
+        out.push('</ul></details>');
+      }
+      out.push(`<pre>${t(s.text)}</pre></article>`);
+    }
+    out.push('</section>');
+  };
+  summarySection('Summaries', 'summaries', summaries);
+  if (options.runs?.length) summarySection('Summary runs', 'runs', options.runs);
+  if (replay) {
+    out.push(`<section id="replay"><h2>Replay: ${t(replay.strategyId)}</h2>`);
+    const c = replay.comparison.counts;
+    out.push(
+      `<p>Against the log: ${fmt(c.matched)} matched, ${fmt(c.early)} early, ${fmt(c.late)} late, ${fmt(c.missing)} missing, ${fmt(c.extra)} extra.</p>`,
+    );
+    out.push(
+      '<table><thead><tr><th>#</th><th>event</th><th>trigger</th><th>after API call</th><th>before</th><th>after</th></tr></thead><tbody>',
+    );
+    for (const [i, e] of replay.events.entries()) {
+      out.push(
+        `<tr><td class="num">${i + 1}</td><td>${t(e.kind)}${e.mechanism ? ` (${t(e.mechanism)})` : ''}</td><td>${t(e.trigger)}</td><td class="num">${e.afterApiCall + 1}</td><td class="num">${fmt(e.preTokens)}</td><td class="num">${fmt(e.postTokens)}</td></tr>`,
+      );
+    }
+    out.push('</tbody></table></section>');
+  }
+  const when = new Date(options.generatedAtMs ?? Date.now()).toISOString();
+  out.push(
+    `<footer><p class="muted">Generated by CompactLab at ${when}.</p></footer>`,
+    '</body>',
+    '</html>',
+    '',
+  );
+  return out.join('\n');
+}

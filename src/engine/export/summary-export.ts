@@ -1,0 +1,217 @@
+import { readEntryText } from '../parse/parse-session';
+import type { ByteSource } from '../parse/source';
+import { DEFAULT_PRESET_ID, requirePreset } from '../prompts/registry';
+import { extractMessageText } from '../query/compaction-detail';
+import { maskText, type RedactionSettings } from '../redact/mask';
+import { scoreRetention } from '../retention/score';
+import { FACT_CATEGORIES, FACT_CATEGORY_LABELS, type RetentionScore } from '../retention/types';
+import { prepareSummary } from '../summarize/prepare';
+import { getMainCompactions } from '../summarize/span';
+import type { Session, TokenCount } from '../types';
+
+// The session's summaries as Markdown and JSON: the ones the log recorded at each compaction and
+// any summary runs passed in, each with its retention score; and two runs side by side.
+
+/** One summary to export. Plain data: the UI passes its runs in this shape. */
+export interface ExportedSummary {
+  source: 'log' | 'run';
+  /** "compaction 1 (auto) at line 120", or a run's name. */
+  label: string;
+  /** Where it applies: the compaction point's label. */
+  pointLabel: string;
+  trigger?: string;
+  preTokens?: TokenCount;
+  postTokens?: TokenCount;
+  model?: string;
+  presetId?: string;
+  /** Epoch milliseconds (runs). */
+  createdAtMs?: number;
+  text: string;
+  retention?: Omit<RetentionScore, 'matches'>;
+}
+
+export interface SummaryExportHeader {
+  /** The transcript's file name. */
+  name: string;
+  agent: string;
+  versions: string[];
+  models: string[];
+}
+
+/**
+ * The summaries the log recorded at its main-thread compactions, scored against their spans. With
+ * a redaction, the facts come from the masked span and the masked summary is scored, so no part
+ * of a secret survives as a fact.
+ */
+export async function collectLogSummaries(
+  session: Session,
+  sources: ByteSource[],
+  options: { redaction?: RedactionSettings; signal?: AbortSignal } = {},
+): Promise<ExportedSummary[]> {
+  const { redaction, signal } = options;
+  const preset = requirePreset(DEFAULT_PRESET_ID);
+  const out: ExportedSummary[] = [];
+  for (const { compactionIndex, compaction } of getMainCompactions(session)) {
+    if (compaction.summaryEntryIndex === undefined) continue;
+    const text =
+      extractMessageText(await readEntryText(sources, session, compaction.summaryEntryIndex)) ?? '';
+    const prepared = await prepareSummary(
+      session,
+      sources,
+      { kind: 'compaction', compactionIndex },
+      {
+        presetId: preset.id,
+        prompt: preset.prompt,
+        customInstructions: '',
+        systemPrompt: '',
+        model: '',
+        maxOutputTokens: 0,
+        ...(redaction ? { redact: redaction } : {}),
+      },
+      signal,
+    );
+    const { matches: _matches, ...retention } = scoreRetention(prepared.facts, text);
+    out.push({
+      source: 'log',
+      label: prepared.span.label,
+      pointLabel: prepared.span.label,
+      trigger: compaction.trigger,
+      preTokens: compaction.preTokens,
+      postTokens: compaction.postTokens,
+      text,
+      retention,
+    });
+  }
+  return out;
+}
+
+const fmt = (n: number | undefined): string =>
+  n === undefined ? '—' : Math.round(n).toLocaleString('en-US');
+
+/** "kept 12 of 20 facts (60%)". */
+export function formatRetention(retention: ExportedSummary['retention']): string {
+  if (!retention) return 'not scored';
+  return `kept ${retention.kept} of ${retention.total} facts (${Math.round(retention.ratio * 100)}%)`;
+}
+
+/** A fence longer than any backtick run in the text, so the text cannot close it. */
+function fence(text: string): string {
+  let longest = 2;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  return '`'.repeat(longest + 1);
+}
+
+function redactAll(summaries: readonly ExportedSummary[], redaction?: RedactionSettings): ExportedSummary[] {
+  if (!redaction) return [...summaries];
+  return summaries.map((s) => ({
+    ...s,
+    label: maskText(s.label, redaction.unmasked),
+    text: maskText(s.text, redaction.unmasked),
+    ...(s.retention
+      ? {
+          retention: {
+            ...s.retention,
+            missed: s.retention.missed.map((m) => ({ ...m, text: maskText(m.text, redaction.unmasked) })),
+          },
+        }
+      : {}),
+  }));
+}
+
+function formatSummaryMarkdown(s: ExportedSummary): string {
+  const f = fence(s.text);
+  const facts = s.retention
+    ? FACT_CATEGORIES.filter((c) => s.retention!.byCategory[c].total > 0)
+        .map(
+          (c) =>
+            `${FACT_CATEGORY_LABELS[c]} ${s.retention!.byCategory[c].kept}/${s.retention!.byCategory[c].total}`,
+        )
+        .join(' · ')
+    : '';
+  return [
+    `## ${s.source === 'log' ? 'Recorded' : 'Run'}: ${s.label.replace(/\s+/g, ' ')}`,
+    '',
+    `- at: ${s.pointLabel}`,
+    ...(s.trigger ? [`- trigger: ${s.trigger}`] : []),
+    ...(s.preTokens !== undefined ? [`- tokens: ${fmt(s.preTokens)} → ${fmt(s.postTokens)}`] : []),
+    ...(s.model ? [`- model: ${s.model}${s.presetId ? ` (preset ${s.presetId})` : ''}`] : []),
+    `- retention: ${formatRetention(s.retention)}${facts ? ` — ${facts}` : ''}`,
+    '',
+    `${f}text`,
+    s.text,
+    f,
+  ].join('\n');
+}
+
+/** The summaries as one Markdown document. */
+export function formatSummariesMarkdown(
+  header: SummaryExportHeader,
+  summaries: readonly ExportedSummary[],
+  redaction?: RedactionSettings,
+): string {
+  const list = redactAll(summaries, redaction);
+  const name = redaction ? maskText(header.name, redaction.unmasked) : header.name;
+  return [
+    `# Summaries of ${name}`,
+    '',
+    `${header.agent} ${header.versions.join(', ')} · models ${header.models.join(', ') || '?'} · ${list.length} ${list.length === 1 ? 'summary' : 'summaries'}`,
+    '',
+    ...list.map(formatSummaryMarkdown),
+    '',
+  ].join('\n');
+}
+
+/** The summaries as JSON (`{ transcript, summaries }`), pretty-printed. */
+export function formatSummariesJson(
+  header: SummaryExportHeader,
+  summaries: readonly ExportedSummary[],
+  redaction?: RedactionSettings,
+): string {
+  const name = redaction ? maskText(header.name, redaction.unmasked) : header.name;
+  return `${JSON.stringify({ transcript: { ...header, name }, summaries: redactAll(summaries, redaction) }, null, 2)}\n`;
+}
+
+/** Two summaries side by side (a Markdown table of their lines) with their retention scores. */
+export function formatRunComparisonMarkdown(
+  a: ExportedSummary,
+  b: ExportedSummary,
+  redaction?: RedactionSettings,
+): string {
+  const [x, y] = redactAll([a, b], redaction) as [ExportedSummary, ExportedSummary];
+  const cell = (t: string | undefined) =>
+    (t ?? '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/`/g, '\\`');
+  const left = x.text.split('\n');
+  const right = y.text.split('\n');
+  const rows: string[] = [];
+  for (let i = 0; i < Math.max(left.length, right.length); i++)
+    rows.push(`| ${cell(left[i])} | ${cell(right[i])} |`);
+  const missedOnlyBy = (p: ExportedSummary, q: ExportedSummary): string[] => {
+    const kept = new Set(q.retention?.missed.map((m) => m.text) ?? []);
+    return (p.retention?.missed ?? [])
+      .filter((m) => !kept.has(m.text))
+      .map((m) => `- ${m.category}: ${m.text}`);
+  };
+  return [
+    '# Run comparison',
+    '',
+    `| | A: ${cell(x.label)} | B: ${cell(y.label)} |`,
+    '|---|---|---|',
+    `| at | ${cell(x.pointLabel)} | ${cell(y.pointLabel)} |`,
+    `| model | ${cell(x.model ?? '—')} | ${cell(y.model ?? '—')} |`,
+    `| retention | ${formatRetention(x.retention)} | ${formatRetention(y.retention)} |`,
+    `| characters | ${fmt(x.text.length)} | ${fmt(y.text.length)} |`,
+    '',
+    '## Facts only A missed',
+    ...(missedOnlyBy(x, y).length ? missedOnlyBy(x, y) : ['- none']),
+    '',
+    '## Facts only B missed',
+    ...(missedOnlyBy(y, x).length ? missedOnlyBy(y, x) : ['- none']),
+    '',
+    '## Texts',
+    '',
+    '| A | B |',
+    '|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}

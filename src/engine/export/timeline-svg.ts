@@ -1,0 +1,136 @@
+import type { TimelineSeries } from '../query/timeline-series';
+import type { TokenCount } from '../types';
+import { escapeHtml } from './escape-html';
+
+// The context timeline as a standalone SVG: the context of every main-thread API call, the
+// strategy's threshold lines, a marker where compaction fired (A/M auto/manual, µ microcompact)
+// and, when given, a replay's simulated series and its events. Colours are attributes, so the
+// picture looks the same in a file viewer, an <img> and inline in the report.
+
+export interface SvgThreshold {
+  label: string;
+  tokens: TokenCount;
+  kind: 'trigger' | 'warning' | 'limit';
+}
+
+export interface SvgReplay {
+  /** Simulated context per main call (same x axis as the series). */
+  simulatedTokens: ArrayLike<number>;
+  events: readonly { kind: string; afterCallPos: number }[];
+}
+
+export interface TimelineSvgOptions {
+  thresholds?: readonly SvgThreshold[];
+  replay?: SvgReplay;
+  widthPx?: number;
+  heightPx?: number;
+  title?: string;
+}
+
+const COLORS = {
+  background: '#ffffff',
+  axis: '#6b7280',
+  grid: '#e5e7eb',
+  context: '#2563eb',
+  simulated: '#d97706',
+  trigger: '#dc2626',
+  warning: '#ca8a04',
+  limit: '#7f1d1d',
+  marker: '#111827',
+};
+
+const MARGIN = { left: 56, right: 12, top: 24, bottom: 28 };
+
+const fmtK = (n: number): string =>
+  n === 0 ? '0' : n >= 1_000_000 ? `${+(n / 1_000_000).toFixed(2)}M` : `${Math.round(n / 1000)}k`;
+
+/** A round grid step (1, 2 or 5 × 10^k tokens) giving about four lines up to `max`. */
+function getGridStep(max: number): number {
+  const raw = max / 4;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5]) if (m * power >= raw) return m * power;
+  return 10 * power;
+}
+
+/** Height of a label line, px: threshold labels closer than this are moved apart. */
+const LABEL_GAP_PX = 12;
+
+/** The SVG document (with its XML namespace, so it opens as a file). */
+export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOptions = {}): string {
+  const width = options.widthPx ?? 960;
+  const height = options.heightPx ?? 280;
+  const n = series.contextTokens.length;
+  const thresholds = options.thresholds ?? [];
+  let maxY = series.peakContextTokens;
+  for (const t of thresholds) maxY = Math.max(maxY, t.tokens);
+  if (options.replay)
+    for (let i = 0; i < options.replay.simulatedTokens.length; i++)
+      maxY = Math.max(maxY, options.replay.simulatedTokens[i]!);
+  maxY = Math.max(1, maxY * 1.05);
+  const plotW = width - MARGIN.left - MARGIN.right;
+  const plotH = height - MARGIN.top - MARGIN.bottom;
+  const x = (pos: number): number => MARGIN.left + (n <= 1 ? plotW / 2 : (pos / (n - 1)) * plotW);
+  const y = (tokens: number): number => MARGIN.top + plotH - (tokens / maxY) * plotH;
+  const r = (v: number): string => v.toFixed(1);
+  const parts: string[] = [];
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(options.title ?? 'Context timeline')}" font-family="system-ui, sans-serif" font-size="11">`,
+    `<title>${escapeHtml(options.title ?? 'Context timeline')}</title>`,
+    `<rect width="${width}" height="${height}" fill="${COLORS.background}"/>`,
+  );
+  const step = getGridStep(maxY);
+  for (let tokens = 0; tokens <= maxY; tokens += step) {
+    parts.push(
+      `<line x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${r(y(tokens))}" y2="${r(y(tokens))}" stroke="${COLORS.grid}"/>`,
+      `<text x="${MARGIN.left - 6}" y="${r(y(tokens) + 4)}" text-anchor="end" fill="${COLORS.axis}">${fmtK(tokens)}</text>`,
+    );
+  }
+  parts.push(
+    `<text x="${MARGIN.left + plotW / 2}" y="${height - 6}" text-anchor="middle" fill="${COLORS.axis}">API calls (${n})</text>`,
+  );
+  // Labels from the top down, each at least a line below the one before.
+  let labelY = Number.NEGATIVE_INFINITY;
+  for (const t of [...thresholds].sort((a, b) => b.tokens - a.tokens)) {
+    const color = COLORS[t.kind];
+    labelY = Math.max(y(t.tokens) - 4, labelY + LABEL_GAP_PX);
+    parts.push(
+      `<g class="threshold" data-kind="${t.kind}"><line x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${r(y(t.tokens))}" y2="${r(y(t.tokens))}" stroke="${color}" stroke-dasharray="6 4"/>`,
+      `<text x="${width - MARGIN.right - 4}" y="${r(labelY)}" text-anchor="end" fill="${color}">${escapeHtml(t.label)} ${fmtK(t.tokens)}</text></g>`,
+    );
+  }
+  const polyline = (values: ArrayLike<number>, color: string, cls: string, extra = ''): string => {
+    const points: string[] = [];
+    for (let i = 0; i < values.length; i++) points.push(`${r(x(i))},${r(y(values[i]!))}`);
+    return `<polyline class="${cls}" fill="none" stroke="${color}" points="${points.join(' ')}"${extra}/>`;
+  };
+  if (n > 0) parts.push(polyline(series.contextTokens, COLORS.context, 'context', ' stroke-width="2.5"'));
+  if (options.replay && options.replay.simulatedTokens.length > 0) {
+    // Dashed and thinner, so the recorded line shows where the two are the same.
+    parts.push(
+      polyline(
+        options.replay.simulatedTokens,
+        COLORS.simulated,
+        'simulated',
+        ' stroke-width="1.5" stroke-dasharray="5 3"',
+      ),
+    );
+    for (const e of options.replay.events) {
+      if (e.kind !== 'compact' && e.kind !== 'microcompact') continue;
+      const ex = x(e.afterCallPos + 0.5);
+      parts.push(
+        `<path class="replay-event" d="M${r(ex - 4)},${MARGIN.top + plotH} l4,-8 l4,8 z" fill="${COLORS.simulated}"/>`,
+      );
+    }
+  }
+  for (const m of series.markers) {
+    if (!m.isMain) continue;
+    const mx = x(Math.min(Math.max(m.x, 0), Math.max(0, n - 1)));
+    const label = m.kind === 'microcompact' ? 'µ' : m.trigger === 'manual' ? 'M' : 'A';
+    parts.push(
+      `<g class="marker" data-kind="${m.kind}"><line x1="${r(mx)}" x2="${r(mx)}" y1="${MARGIN.top}" y2="${MARGIN.top + plotH}" stroke="${COLORS.marker}" stroke-width="1"/>`,
+      `<text x="${r(mx)}" y="${MARGIN.top - 6}" text-anchor="middle" font-weight="bold" fill="${COLORS.marker}">${label}</text></g>`,
+    );
+  }
+  parts.push('</svg>');
+  return parts.join('\n');
+}

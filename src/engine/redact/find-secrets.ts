@@ -1,0 +1,214 @@
+// Secrets in transcript text: API keys and tokens of the common providers, passwords in URLs and
+// env assignments, private keys, JWTs, emails and home paths with a user name.
+//
+// Every pattern runs in linear time: no quantified group holds another quantifier, every
+// quantifier that can backtrack is bounded, and patterns that would start inside a run of the
+// same characters are anchored at the run's start (a look-behind or `\b`), so one attempt per run.
+// Private keys are found with `indexOf` (BEGIN … END), not a regex.
+
+export type SecretKind =
+  | 'anthropic-key'
+  | 'openai-key'
+  | 'aws-key'
+  | 'aws-secret'
+  | 'github-token'
+  | 'google-key'
+  | 'slack-token'
+  | 'stripe-key'
+  | 'bearer-token'
+  | 'env-secret'
+  | 'url-password'
+  | 'private-key'
+  | 'jwt'
+  | 'email'
+  | 'home-path';
+
+export const SECRET_KIND_LABELS: Record<SecretKind, string> = {
+  'anthropic-key': 'Anthropic API key',
+  'openai-key': 'OpenAI API key',
+  'aws-key': 'AWS access key id',
+  'aws-secret': 'AWS secret access key',
+  'github-token': 'GitHub token',
+  'google-key': 'Google API key',
+  'slack-token': 'Slack token',
+  'stripe-key': 'Stripe key',
+  'bearer-token': 'Bearer token',
+  'env-secret': 'Password or secret assignment',
+  'url-password': 'Password in a URL',
+  'private-key': 'Private key',
+  jwt: 'JSON Web Token',
+  email: 'Email address',
+  'home-path': 'Home path with a user name',
+};
+
+/** One secret in one text: `[start, end)` is what the mask replaces (UTF-16 offsets). */
+export interface SecretMatch {
+  kind: SecretKind;
+  start: number;
+  end: number;
+  /** Stable across texts and sessions: the same secret has the same id wherever it occurs. */
+  id: string;
+}
+
+interface Rule {
+  kind: SecretKind;
+  pattern: RegExp;
+  /** The capture group that is the secret (the whole match when absent). */
+  group?: number;
+  /** Rejects a candidate secret (placeholders, numbers, well-known non-personal addresses). */
+  reject?: (secret: string) => boolean;
+}
+
+const PLACEHOLDER = /^(?:\$|<|\{|%|\*{3}|x{4}|\[REDACTED)/i;
+const NOT_A_VALUE = /^(?:\d+|true|false|null|none|undefined|required|optional|string|number)$/i;
+/** `input.value`, `process.env.X`, `this.token`: code reading a value, not the value. */
+const CODE_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+
+// Order is priority: where two rules match at the same place, the earlier (more specific) wins.
+const RULES: readonly Rule[] = [
+  { kind: 'anthropic-key', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,300}/g },
+  {
+    kind: 'openai-key',
+    pattern: /(?<![A-Za-z0-9_-])sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,300}/g,
+  },
+  { kind: 'aws-key', pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g },
+  {
+    kind: 'aws-secret',
+    pattern:
+      /\baws_?secret_?(?:access_?)?key["']?[ \t]{0,4}[=:][ \t]{0,4}["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
+    group: 1,
+  },
+  {
+    kind: 'github-token',
+    pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g,
+  },
+  { kind: 'google-key', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g },
+  { kind: 'slack-token', pattern: /(?<![A-Za-z0-9_-])xox[abposr]-[A-Za-z0-9-]{10,250}/g },
+  { kind: 'stripe-key', pattern: /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}/g },
+  {
+    kind: 'jwt',
+    pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}/g,
+  },
+  {
+    kind: 'bearer-token',
+    pattern: /\b[Bb]earer[ \t]{1,8}([A-Za-z0-9._~+/=-]{16,4096})/g,
+    group: 1,
+  },
+  {
+    kind: 'url-password',
+    pattern:
+      /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,20}:\/\/[^\s:/?#@"'<>\\]{1,256}:([^\s/?#@"'<>\\]{1,256})@/g,
+    group: 1,
+    reject: (s) => PLACEHOLDER.test(s),
+  },
+  {
+    kind: 'env-secret',
+    // NAME=value, NAME: value, "name": "value" where the name ends in PASSWORD, SECRET, TOKEN, …
+    pattern:
+      /(?<![A-Za-z0-9_])[A-Za-z0-9_]{0,64}(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PRIVATE_KEY)["']?[ \t]{0,4}[=:][ \t]{0,4}["']?([^\s"'`\\&,;()]{4,512})/gi,
+    group: 1,
+    reject: (s) => PLACEHOLDER.test(s) || NOT_A_VALUE.test(s) || CODE_EXPRESSION.test(s),
+  },
+  {
+    kind: 'email',
+    pattern:
+      /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}(?![A-Za-z0-9-])/g,
+    reject: (s) => /^(?:no-?reply|git)@/i.test(s),
+  },
+  {
+    kind: 'home-path',
+    pattern:
+      /(?:\/home\/|\/Users\/|[A-Za-z]:\\{1,2}Users\\{1,2})(?!(?:Shared|Public|Default|All Users)(?![A-Za-z0-9._-]))[A-Za-z0-9._-]{1,64}/g,
+  },
+];
+
+/** FNV-1a, 32 bits, over UTF-16 code units: a short stable id, not a security measure. */
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(36);
+}
+
+/** The id of a secret: its kind and a hash of its value. */
+export function getSecretId(kind: SecretKind, value: string): string {
+  return `${kind}-${hash(value)}`;
+}
+
+const PEM_BEGIN = '-----BEGIN ';
+const PEM_END = '-----END ';
+const PEM_TAIL = 'PRIVATE KEY-----';
+/** Longest PEM label between BEGIN and "PRIVATE KEY" ("ENCRYPTED ", "OPENSSH ", "RSA ", …). */
+const MAX_PEM_LABEL_CHARS = 40;
+
+function findPrivateKeys(text: string, out: SecretMatch[]): void {
+  let from = 0;
+  for (;;) {
+    const begin = text.indexOf(PEM_BEGIN, from);
+    if (begin < 0) return;
+    const label = text.indexOf(PEM_TAIL, begin + PEM_BEGIN.length);
+    if (label < 0) return;
+    if (label - (begin + PEM_BEGIN.length) > MAX_PEM_LABEL_CHARS) {
+      from = begin + PEM_BEGIN.length;
+      continue;
+    }
+    const end = text.indexOf(PEM_END, label);
+    if (end < 0) {
+      // A key cut off (a preview, a truncated output): mask to the end of the text.
+      out.push({
+        kind: 'private-key',
+        start: begin,
+        end: text.length,
+        id: getSecretId('private-key', text.slice(begin)),
+      });
+      return;
+    }
+    const tail = text.indexOf(PEM_TAIL, end);
+    const stop =
+      tail >= 0 && tail - end <= PEM_END.length + MAX_PEM_LABEL_CHARS
+        ? tail + PEM_TAIL.length
+        : end + PEM_END.length;
+    out.push({
+      kind: 'private-key',
+      start: begin,
+      end: stop,
+      id: getSecretId('private-key', text.slice(begin, stop)),
+    });
+    from = stop;
+  }
+}
+
+/** Every secret in a text, in order, without overlaps. Linear in the text's length. */
+export function findSecretsInText(text: string): SecretMatch[] {
+  const found: (SecretMatch & { rank: number })[] = [];
+  const keys: SecretMatch[] = [];
+  findPrivateKeys(text, keys);
+  for (const k of keys) found.push({ ...k, rank: -1 });
+  RULES.forEach((rule, rank) => {
+    rule.pattern.lastIndex = 0;
+    for (const m of text.matchAll(rule.pattern)) {
+      const secret = rule.group === undefined ? m[0] : m[rule.group];
+      if (!secret || rule.reject?.(secret)) continue;
+      const start = (m.index ?? 0) + (rule.group === undefined ? 0 : m[0].lastIndexOf(secret));
+      found.push({
+        kind: rule.kind,
+        start,
+        end: start + secret.length,
+        id: getSecretId(rule.kind, secret),
+        rank,
+      });
+    }
+  });
+  if (found.length === 0) return [];
+  found.sort((a, b) => a.start - b.start || a.rank - b.rank || b.end - a.end);
+  const out: SecretMatch[] = [];
+  let covered = 0;
+  for (const f of found) {
+    if (f.start < covered) continue;
+    out.push({ kind: f.kind, start: f.start, end: f.end, id: f.id });
+    covered = f.end;
+  }
+  return out;
+}

@@ -1,0 +1,199 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { CLAUDE_CODE_DIALECT } from '../../engine/parse/dialects/claude-code';
+import { getEngineClient } from '../../worker/engine-client';
+import type { ExportFormat, SessionId } from '../../worker/protocol';
+import { useEscapeLayer } from '../common/use-escape';
+import { sessionSummaryQuery } from '../queries';
+import { useEffectiveKnobs } from '../replay/use-knobs';
+import { useReplayStore } from '../replay/replay-store';
+import { summariesInfoQuery, summaryRunsQuery } from '../summaries/summaries-queries';
+import { useSummariesStore } from '../summaries/summaries-store';
+import { useUiStore } from '../store';
+import { canvasToPng, downloadFile, getExportFileName, getTimelineCanvas } from './download';
+import { getSummarySizes } from '../summaries/summary-sizes';
+import { toExportedSummary } from './exported-runs';
+import './export.css';
+import { getRedaction } from './redaction-store';
+
+// The Export menu: the session's summaries (Markdown, JSON), the compacted transcript under the
+// replay's strategy and knobs (JSONL), the one-file report (HTML), the timeline (SVG, PNG) and a
+// comparison of two selected runs. Every text export is masked (redaction-store.ts) in the worker.
+
+interface Item {
+  id: ExportFormat | 'timeline-png';
+  label: string;
+  suffix: string;
+  mimeType: string;
+}
+
+const ITEMS: readonly Item[] = [
+  { id: 'summaries-md', label: 'Summaries (Markdown)', suffix: '-summaries.md', mimeType: 'text/markdown' },
+  {
+    id: 'summaries-json',
+    label: 'Summaries (JSON)',
+    suffix: '-summaries.json',
+    mimeType: 'application/json',
+  },
+  {
+    id: 'compacted-jsonl',
+    label: 'Compacted transcript (JSONL)',
+    suffix: '-compacted.jsonl',
+    mimeType: 'application/x-ndjson',
+  },
+  { id: 'report-html', label: 'Report (HTML, one file)', suffix: '-report.html', mimeType: 'text/html' },
+  { id: 'timeline-svg', label: 'Timeline (SVG)', suffix: '-timeline.svg', mimeType: 'image/svg+xml' },
+  { id: 'timeline-png', label: 'Timeline (PNG)', suffix: '-timeline.png', mimeType: 'image/png' },
+  {
+    id: 'run-comparison-md',
+    label: 'Compare 2 selected runs (Markdown)',
+    suffix: '-run-comparison.md',
+    mimeType: 'text/markdown',
+  },
+];
+
+export function ExportMenu() {
+  const sessionId = useUiStore((s) => s.currentSessionId);
+  if (sessionId === undefined) return null;
+  return <ExportMenuFor sessionId={sessionId} />;
+}
+
+function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState<string>();
+  const [error, setError] = useState<string>();
+  useEscapeLayer(() => setOpen(false), open);
+  const rootRef = useRef<HTMLDivElement>(null);
+  // A press outside the menu closes it, as Escape does.
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: PointerEvent) => {
+      if (!rootRef.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onDown);
+    return () => document.removeEventListener('pointerdown', onDown);
+  }, [open]);
+  const summary = useQuery(sessionSummaryQuery(sessionId)).data;
+  const strategyId = useReplayStore((s) => s.strategyId);
+  const summaryModel = useReplayStore((s) => s.summaryModel);
+  const manual = useReplayStore((s) => s.manual);
+  const replayShown = useReplayStore((s) => s.enabled);
+  const knobs = useEffectiveKnobs(sessionId, strategyId);
+  const selectedRunIds = useSummariesStore((s) => s.selectedRunIds);
+  if (!summary || summary.notTranscript) return null;
+  const name = summary.files.find((f) => f.role === 'main')?.name ?? summary.files[0]?.name ?? 'transcript';
+  const hasCalls = summary.apiCalls > 0;
+
+  const getRuns = async () => {
+    const [info, runs] = await Promise.all([
+      queryClient.fetchQuery(summariesInfoQuery(sessionId)),
+      queryClient.fetchQuery(summaryRunsQuery()),
+    ]);
+    return runs.filter((r) => r.transcript.contentHash === info.contentHash);
+  };
+
+  const run = async (item: Item) => {
+    setBusy(item.id);
+    setError(undefined);
+    try {
+      const fileName = getExportFileName(name, item.suffix);
+      if (item.id === 'timeline-png') {
+        const canvas = getTimelineCanvas();
+        if (!canvas) throw new Error('The timeline is not on the page');
+        downloadFile(await canvasToPng(canvas), fileName, item.mimeType);
+        return;
+      }
+      let runs = undefined as ReturnType<typeof toExportedSummary>[] | undefined;
+      let summariesByPoint: Record<string, string> | undefined;
+      if (item.id === 'compacted-jsonl') {
+        // Where a run summarized the point the replay compacts at, its summary is written there.
+        const mine = await getRuns();
+        const chosen = getSummarySizes(mine, mine[0]?.transcript.contentHash ?? '');
+        summariesByPoint = {};
+        for (const [key, size] of chosen) {
+          const run = mine.find((r) => r.id === size.runId);
+          if (run) summariesByPoint[key] = run.rawSummary;
+        }
+      }
+      if (item.id === 'summaries-md' || item.id === 'summaries-json' || item.id === 'report-html')
+        runs = (await getRuns()).map(toExportedSummary);
+      if (item.id === 'run-comparison-md') {
+        const all = await queryClient.fetchQuery(summaryRunsQuery());
+        runs = selectedRunIds.flatMap((id) => all.filter((r) => r.id === id)).map(toExportedSummary);
+      }
+      const text = await getEngineClient().request({
+        kind: 'export-file',
+        sessionId,
+        format: item.id,
+        redaction: getRedaction(sessionId),
+        // The report and the SVG show the replay when the page does; the compacted transcript is one.
+        replay:
+          knobs && hasCalls && (replayShown || item.id === 'compacted-jsonl')
+            ? { strategyId, knobs, summaryModel, manual }
+            : undefined,
+        runs,
+        summariesByPoint,
+      });
+      downloadFile(text, fileName, item.mimeType);
+      setOpen(false);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const disabled = (item: Item): string | undefined => {
+    if (item.id === 'compacted-jsonl' && summary.format !== CLAUDE_CODE_DIALECT.id)
+      return "Written in Claude Code's format: only for Claude Code sessions";
+    if (item.id === 'compacted-jsonl' && (!hasCalls || !knobs))
+      return 'Needs a replay: no API call to replay';
+    if (item.id === 'run-comparison-md' && selectedRunIds.length !== 2)
+      return 'Select exactly two runs in the Summaries table';
+    return undefined;
+  };
+
+  return (
+    <div className="export-menu" ref={rootRef}>
+      <button
+        type="button"
+        className="btn"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        data-testid="export-button"
+        onClick={() => setOpen(!open)}
+      >
+        Export ▾
+      </button>
+      {open && (
+        <div className="export-popup" role="menu" data-testid="export-menu">
+          <p className="muted small">Secrets are masked (see the Secrets tab to unmask one).</p>
+          {ITEMS.map((item) => {
+            const why = disabled(item);
+            return (
+              <button
+                type="button"
+                role="menuitem"
+                key={item.id}
+                className="btn export-item"
+                data-testid={`export-${item.id}`}
+                disabled={why !== undefined || busy !== undefined}
+                title={why}
+                onClick={() => void run(item)}
+              >
+                {item.label}
+                {busy === item.id ? ' …' : ''}
+              </button>
+            );
+          })}
+          {error && (
+            <p className="error small" data-testid="export-error">
+              {error}
+            </p>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+// The worker side of sharing: the session's secrets, and every export the Export menu offers
+// (engine/export/ does the work; the redaction settings come with each request).
+
+import { computeCompactedJsonl } from '../engine/export/compacted-jsonl';
+import { computeReportHtml } from '../engine/export/report-html';
+import {
+  collectLogSummaries,
+  formatRunComparisonMarkdown,
+  formatSummariesJson,
+  formatSummariesMarkdown,
+} from '../engine/export/summary-export';
+import { renderTimelineSvg } from '../engine/export/timeline-svg';
+import { computeTimelineSeries } from '../engine/query/timeline-series';
+import { computeReplay } from '../engine/replay/compute-replay';
+import { type PreparedReplay, prepareReplay } from '../engine/replay/prepare';
+import type { ReplayResult } from '../engine/replay/types';
+import { findSessionSecrets } from '../engine/redact/session-secrets';
+import type { Session } from '../engine/types';
+import { type EngineHandlers, getLoaded } from './engine-host';
+import type { ExportReplayFields } from './protocol';
+
+const prepared = new WeakMap<Session, PreparedReplay>();
+
+function runReplay(session: Session, fields: ExportReplayFields): ReplayResult {
+  let p = prepared.get(session);
+  if (!p) {
+    p = prepareReplay(session);
+    prepared.set(session, p);
+  }
+  return computeReplay(p, fields.strategyId, fields.knobs, {
+    summaryModel: fields.summaryModel,
+    manual: fields.manual,
+    suppliedSummaryTokens: fields.suppliedSummaryTokens,
+  });
+}
+
+type ShareHandlers = Pick<EngineHandlers, 'secrets-find' | 'export-file'>;
+
+export const SHARE_HANDLERS: ShareHandlers = {
+  'secrets-find': async (request, { state, signal }) => {
+    const { session, sources } = getLoaded(state, request.sessionId);
+    return { result: await findSessionSecrets(session, sources, signal) };
+  },
+  'export-file': async (request, { state, signal }) => {
+    const { session, sources } = getLoaded(state, request.sessionId);
+    const { redaction } = request;
+    const name = session.files.find((f) => f.role === 'main')?.name ?? session.files[0]?.name ?? 'transcript';
+    const header = {
+      name,
+      agent: session.meta.agent,
+      versions: session.meta.versions,
+      models: session.meta.models,
+    };
+    switch (request.format) {
+      case 'summaries-md':
+      case 'summaries-json': {
+        const summaries = [
+          ...(await collectLogSummaries(session, sources, { redaction, signal })),
+          ...(request.runs ?? []),
+        ];
+        return {
+          result:
+            request.format === 'summaries-md'
+              ? formatSummariesMarkdown(header, summaries, redaction)
+              : formatSummariesJson(header, summaries, redaction),
+        };
+      }
+      case 'run-comparison-md': {
+        const [a, b] = request.runs ?? [];
+        if (!a || !b) throw new Error('A comparison needs two runs');
+        return { result: formatRunComparisonMarkdown(a, b, redaction) };
+      }
+      case 'compacted-jsonl': {
+        if (!request.replay) throw new Error('The compacted transcript needs a replay');
+        const replay = runReplay(session, request.replay);
+        const byPoint = request.summariesByPoint ?? {};
+        const summaries: Record<number, string> = {};
+        for (const [i, e] of replay.events.entries()) {
+          const text =
+            (e.realCompactionIndex !== undefined
+              ? byPoint[`compaction:${e.realCompactionIndex}`]
+              : undefined) ?? byPoint[`api-call:${e.afterApiCall}`];
+          if (e.kind === 'compact' && text !== undefined) summaries[i] = text;
+        }
+        return {
+          result: await computeCompactedJsonl(session, sources, {
+            events: replay.events,
+            summaries,
+            redaction,
+            signal,
+          }),
+        };
+      }
+      case 'report-html': {
+        const replay =
+          request.replay && session.apiCalls.length > 0 ? runReplay(session, request.replay) : undefined;
+        return {
+          result: await computeReportHtml(session, sources, {
+            replay,
+            runs: request.runs,
+            redaction,
+            signal,
+          }),
+        };
+      }
+      case 'timeline-svg': {
+        const replay =
+          request.replay && session.apiCalls.length > 0 ? runReplay(session, request.replay) : undefined;
+        return {
+          result: renderTimelineSvg(computeTimelineSeries(session), {
+            title: `Context timeline of ${name}`,
+            thresholds: replay?.thresholds,
+            replay: replay ? { simulatedTokens: replay.simulatedTokens, events: replay.events } : undefined,
+          }),
+        };
+      }
+    }
+  },
+};

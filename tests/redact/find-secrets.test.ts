@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { findSecretsInText, getSecretId } from '../../src/engine/redact/find-secrets';
+import { maskJsonValue, maskText } from '../../src/engine/redact/mask';
+import { maskSummaryRequest } from '../../src/engine/summarize/redact-request';
+import { PLANTED_SECRETS } from './planted-secrets';
+
+describe('findSecretsInText', () => {
+  for (const planted of PLANTED_SECRETS) {
+    it(`finds and masks ${planted.kind}`, () => {
+      const found = findSecretsInText(planted.text);
+      expect(found.map((f) => f.kind)).toContain(planted.kind);
+      const masked = maskText(planted.text);
+      expect(masked).not.toContain(planted.secret);
+      expect(masked).toContain(
+        planted.kind === 'home-path' ? '~/project/a.ts' : `[REDACTED:${planted.kind}]`,
+      );
+    });
+  }
+
+  it('keeps the name of an assignment and the user of a URL', () => {
+    expect(maskText('export DATABASE_PASSWORD=fake-hunter2-pw')).toBe(
+      'export DATABASE_PASSWORD=[REDACTED:env-secret]',
+    );
+    expect(maskText('postgres://mira:fakeS3cretPw@db.example.test/app')).toBe(
+      'postgres://mira:[REDACTED:url-password]@db.example.test/app',
+    );
+    expect(maskText('C:\\Users\\fakeuser\\repo')).toBe('~\\repo');
+  });
+
+  it('gives the same secret the same id wherever it is, and unmasks by id', () => {
+    const a = findSecretsInText('one AKIAFAKEFAKEFAKE1234 two');
+    const b = findSecretsInText('AKIAFAKEFAKEFAKE1234');
+    expect(a[0]!.id).toBe(b[0]!.id);
+    expect(a[0]!.id).toBe(getSecretId('aws-key', 'AKIAFAKEFAKEFAKE1234'));
+    expect(maskText('x AKIAFAKEFAKEFAKE1234 mail a.b@example.test', [a[0]!.id])).toBe(
+      'x AKIAFAKEFAKEFAKE1234 mail [REDACTED:email]',
+    );
+  });
+
+  it('finds nothing in ordinary transcript text', () => {
+    const texts = [
+      'Let me read src/lexer.ts and run `npm test -- --run`.',
+      'The tokens: 12345 input, maxOutputTokens: 32000, token_count updated.',
+      'Co-Authored-By: Claude <noreply@anthropic.com>',
+      'git clone git@github.com:org/repo.git && npm i react@18.2.0 @types/node',
+      'const password = input.value; // validated below',
+      'https://example.test/path?query=1#frag and /usr/local/bin and ~/code',
+      'sk-1 is a short name, AKIA is a prefix, eyJ alone is not a JWT',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, as a transcript shows it
+      'PASSWORD: ${DB_PASSWORD} and API_TOKEN=<your token here> and SECRET=true',
+    ];
+    for (const text of texts) expect(findSecretsInText(text), text).toEqual([]);
+  });
+
+  it('runs in linear time on long adversarial input', () => {
+    const MB = 1 << 20;
+    const inputs = [
+      'a'.repeat(MB),
+      '-'.repeat(MB),
+      '='.repeat(MB),
+      'a@'.repeat(MB / 2),
+      'eyJ'.repeat(MB / 3),
+      `${'x'.repeat(MB)}@`,
+      'sk-'.repeat(MB / 3),
+      'PASSWORD'.repeat(MB / 8),
+      '-----BEGIN PRIVATE KEY-----'.repeat(MB / 27),
+      'a://'.repeat(MB / 4),
+      '/home/'.repeat(MB / 6),
+    ];
+    for (const text of inputs) {
+      const started = performance.now();
+      findSecretsInText(text);
+      // A backtracking pattern takes minutes on 1 MB; linear scans take tens of milliseconds.
+      expect(performance.now() - started, text.slice(0, 12)).toBeLessThan(2_000);
+    }
+  });
+});
+
+describe('masking structures', () => {
+  it('masks every string of a JSON value and leaves the input alone', () => {
+    const record = {
+      message: { content: [{ type: 'text', text: 'key AKIAFAKEFAKEFAKE1234' }] },
+      cwd: '/home/fakeuser/x',
+    };
+    const masked = maskJsonValue(record);
+    expect(JSON.stringify(masked)).not.toContain('AKIAFAKE');
+    expect(masked.cwd).toBe('~/x');
+    expect(record.cwd).toBe('/home/fakeuser/x');
+  });
+
+  it('masks a summarizer request', () => {
+    const masked = maskSummaryRequest(
+      {
+        system: 'sys',
+        messages: [{ role: 'user', content: 'export GITHUB_TOKEN=fakefakefake123' }],
+        prompt: 'p',
+        model: 'm',
+        maxOutputTokens: 1,
+      },
+      { unmasked: [] },
+    );
+    expect(masked.messages[0]!.content).toBe('export GITHUB_TOKEN=[REDACTED:env-secret]');
+  });
+});
