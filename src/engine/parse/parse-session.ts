@@ -33,6 +33,21 @@ export interface ParseOptions {
   previewChars?: number;
   /** The dialects to detect and read (default: the registry's). */
   dialects?: readonly DialectDescriptor[];
+  /**
+   * A scan for a list (`engine/library/`): once the session's first user turn is known, a line
+   * for which this returns true is not parsed when it looks like one whole JSON object (a line that
+   * does not is parsed, so its issue is the full parse's).
+   */
+  skipLine?: (text: string, file: SessionFile, dialect: DialectDescriptor) => boolean;
+}
+
+/** True for text that starts with `{` and ends with `}` (whitespace aside): worth a skip. */
+function looksWhole(text: string): boolean {
+  let start = 0;
+  while (start < text.length && text.charCodeAt(start) <= 32) start++;
+  let end = text.length - 1;
+  while (end > start && text.charCodeAt(end) <= 32) end--;
+  return text.charCodeAt(start) === 123 && text.charCodeAt(end) === 125;
 }
 
 export const DEFAULT_PREVIEW_CHARS = 2_000;
@@ -379,6 +394,14 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         if (decided) {
           if (stopped) return false;
           if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return;
+          if (
+            options.skipLine &&
+            builder.userTurns > 0 &&
+            terminated &&
+            options.skipLine(text, file, dialect!) &&
+            looksWhole(text)
+          )
+            return;
           handleLine({ text, line, offsetBytes, lengthBytes, terminated });
           return;
         }

@@ -556,6 +556,9 @@ export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
     planTool: 'ExitPlanMode',
     planPath: /(^|[\\/])\.claude[\\/]plans[\\/]/,
   },
+  // API calls are assistant records; compactions are system boundaries (FORMAT.md §4, §6). Quoted
+  // whole: inside a JSON string the quotes would be escaped, so only structure matches.
+  listNeedles: ['"assistant"', '"compact_boundary"', '"microcompact_boundary"'],
   files: {
     location: '~/.claude/projects/<project>/<session>.jsonl',
     matchRecord: isClaudeCodeRecord,

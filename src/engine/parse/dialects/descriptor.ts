@@ -145,6 +145,11 @@ export interface DialectDescriptor {
    */
   readonly usageFollowsResponse?: boolean;
   readonly restoration: RestorationHints;
+  /**
+   * What a session list needs from a line (`engine/library/scan-session.ts`): a line holding none
+   * of these strings is skipped without `JSON.parse`. Absent: every line is parsed.
+   */
+  readonly listNeedles?: readonly string[];
   readonly files: DialectFiles;
   readonly transcript?: TranscriptConventions;
 }
