@@ -30,6 +30,12 @@ export interface LibraryRow {
   /** The context of the main thread's last call (where the next compaction is measured from). */
   lastContextTokens: TokenCount;
   compactions: CompactionCounts;
+  /** Context of the main thread's last calls, oldest first (the live forecast's pace). */
+  recentContexts: TokenCount[];
+  /** Main-thread calls before the latest full compaction (its call index + 1); 0 when none. */
+  callsBeforeLastCompact: number;
+  /** The window the log states (Codex), else undefined. */
+  contextWindow?: TokenCount;
   /** Transcript files other than the main one (subagents, side questions, compaction calls). */
   subagentFiles: number;
   issues: number;
@@ -42,6 +48,8 @@ export interface LibraryRow {
 }
 
 export const FIRST_PROMPT_CHARS = 200;
+/** Calls kept for the pace of the live forecast. */
+const RECENT_CALLS = 12;
 
 /** A session's list figures. `overrides` replaces list prices (by price key). */
 export function getLibraryRow(session: Session, overrides?: PriceOverrides): LibraryRow {
@@ -51,6 +59,11 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
     if (c.kind === 'microcompact') compactions.micro++;
     else if (c.trigger === 'manual') compactions.manual++;
     else compactions.auto++;
+  }
+  let callsBeforeLastCompact = 0;
+  for (const c of session.compactions) {
+    if (c.kind === 'compact' && session.files[c.fileIndex]?.role === 'main')
+      callsBeforeLastCompact = c.apiCallBefore === undefined ? 0 : c.apiCallBefore + 1;
   }
   let sidechainCalls = 0;
   for (const s of session.sidechains) sidechainCalls += s.apiCalls;
@@ -75,6 +88,9 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
     peakContextTokens: session.peakContextTokens,
     lastContextTokens: session.apiCalls.at(-1)?.contextTokens ?? 0,
     compactions,
+    recentContexts: session.apiCalls.slice(-RECENT_CALLS).map((c) => c.contextTokens),
+    callsBeforeLastCompact,
+    contextWindow: session.meta.contextWindow,
     subagentFiles: Math.max(0, transcripts.length - 1),
     issues: session.issues.length,
     brokenLines: session.issues.filter((i) => i.code === 'not-json' || i.code === 'truncated-line').length,
