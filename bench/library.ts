@@ -71,7 +71,10 @@ function ensureFolder(): void {
     const s = seeds[i];
     const project = join(dir, 'projects', `-home-dev-project-${copy % 17}`);
     for (const f of s.files) {
-      const name = f.name.replaceAll(s.sessionId, `${s.sessionId.slice(0, 24)}${String(copy).padStart(12, '0')}`);
+      const name = f.name.replaceAll(
+        s.sessionId,
+        `${s.sessionId.slice(0, 24)}${String(copy).padStart(12, '0')}`,
+      );
       const path = join(project, name);
       mkdirSync(dirname(path), { recursive: true });
       copyFileSync(join(seedDir, String(i), f.name), path);
@@ -131,14 +134,22 @@ for (let run = 0; run < RUNS; run++) {
   for (const mode of ['baseline', 'scan'] as const) {
     const r = await runPool(pool, jobsOf(mode));
     best[mode] = Math.min(best[mode], r.ms);
-    log(`run ${run + 1} ${mode}: ${(r.ms / 1000).toFixed(2)} s (${r.records.toLocaleString('en-US')} counted)`);
+    log(
+      `run ${run + 1} ${mode}: ${(r.ms / 1000).toFixed(2)} s (${r.records.toLocaleString('en-US')} counted)`,
+    );
   }
 }
 for (const w of pool) await w.terminate();
 const mbps = (ms: number) => bytes / 1e6 / (ms / 1000);
 const ratio = best.baseline / best.scan;
-console.log(`| ${(bytes / 1e6).toFixed(0)} MB, ${groups.length} sessions, ${workers} workers | time (best of ${RUNS}) | MB/s |`);
+console.log(
+  `| ${(bytes / 1e6).toFixed(0)} MB, ${groups.length} sessions, ${workers} workers | time (best of ${RUNS}) | MB/s |`,
+);
 console.log('| --- | --- | --- |');
-console.log(`| baseline: read + split + JSON.parse | ${(best.baseline / 1000).toFixed(2)} s | ${mbps(best.baseline).toFixed(0)} |`);
+console.log(
+  `| baseline: read + split + JSON.parse | ${(best.baseline / 1000).toFixed(2)} s | ${mbps(best.baseline).toFixed(0)} |`,
+);
 console.log(`| library scan | ${(best.scan / 1000).toFixed(2)} s | ${mbps(best.scan).toFixed(0)} |`);
-console.log(`| scan / baseline throughput | ${ratio.toFixed(2)}× | goal ≥ ${GOAL}× ${ratio >= GOAL ? '✓' : '✗'} |`);
+console.log(
+  `| scan / baseline throughput | ${ratio.toFixed(2)}× | goal ≥ ${GOAL}× ${ratio >= GOAL ? '✓' : '✗'} |`,
+);

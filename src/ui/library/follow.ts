@@ -51,7 +51,14 @@ let generation = 0;
 /** Offers live mode for the session just opened from `source` (undefined: not followable). */
 export function setFollowSource(source: FollowSource | undefined): void {
   stopFollowing();
-  useFollowStore.setState({ source, following: false, bytes: 0, forecast: undefined, score: undefined, row: undefined });
+  useFollowStore.setState({
+    source,
+    following: false,
+    bytes: 0,
+    forecast: undefined,
+    score: undefined,
+    row: undefined,
+  });
 }
 
 export function stopFollowing(): void {
@@ -97,7 +104,10 @@ export function startFollowing(queryClient: QueryClient): void {
         cut = end;
         const files = [{ name: source.name, blob: blob.slice(0, end) }, ...source.others];
         const started = performance.now();
-        const [row] = await Promise.all([scanRow(files), loadSession(queryClient, source.label, async () => files)]);
+        const [row] = await Promise.all([
+          scanRow(files),
+          loadSession(queryClient, source.label, async () => files),
+        ]);
         if (mine !== generation) return;
         const before = useFollowStore.getState();
         const update: Partial<FollowState> = {
@@ -108,10 +118,19 @@ export function startFollowing(queryClient: QueryClient): void {
         if (row) {
           update.row = row;
           update.forecast = computeForecast(row);
-          const compactsBefore = before.row ? before.row.compactions.auto + before.row.compactions.manual : undefined;
+          const compactsBefore = before.row
+            ? before.row.compactions.auto + before.row.compactions.manual
+            : undefined;
           const compactsNow = row.compactions.auto + row.compactions.manual;
-          if (compactsBefore !== undefined && compactsNow > compactsBefore && before.forecast?.predictedAtCall) {
-            update.score = { predictedAtCall: before.forecast.predictedAtCall, firedAtCall: row.callsBeforeLastCompact };
+          if (
+            compactsBefore !== undefined &&
+            compactsNow > compactsBefore &&
+            before.forecast?.predictedAtCall
+          ) {
+            update.score = {
+              predictedAtCall: before.forecast.predictedAtCall,
+              firedAtCall: row.callsBeforeLastCompact,
+            };
           }
         }
         useFollowStore.setState(update);
@@ -141,6 +160,10 @@ export function createUrlFollowSource(url: string): FollowSource {
 }
 
 /** A source over a File System Access handle: `getFile()` is a fresh snapshot each time. */
-export function createHandleFollowSource(handle: FileSystemFileHandle, path: string, others: LoadFile[]): FollowSource {
+export function createHandleFollowSource(
+  handle: FileSystemFileHandle,
+  path: string,
+  others: LoadFile[],
+): FollowSource {
   return { label: path.split('/').pop() ?? path, name: path, others, read: () => handle.getFile() };
 }

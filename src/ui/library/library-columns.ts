@@ -1,5 +1,11 @@
 import type { LibraryRow } from '../../engine/library/library-row';
-import { formatBytes, formatCount, formatDateTime, formatDuration, formatTokensShort } from '../common/format';
+import {
+  formatBytes,
+  formatCount,
+  formatDateTime,
+  formatDuration,
+  formatTokensShort,
+} from '../common/format';
 import type { LibrarySession, LibrarySortKey } from './library-store';
 
 // The library table's columns: label, sort value, cell text. Rows still scanning sort last.
@@ -81,7 +87,8 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     widthCss: '6.5rem',
     numeric: true,
     value: (_, r) => r.apiCalls,
-    text: (_, r) => `${formatCount(r.apiCalls)}${r.sidechainCalls ? ` +${formatCount(r.sidechainCalls)}` : ''}`,
+    text: (_, r) =>
+      `${formatCount(r.apiCalls)}${r.sidechainCalls ? ` +${formatCount(r.sidechainCalls)}` : ''}`,
   },
   {
     key: 'peak',

@@ -65,11 +65,17 @@ export const useLibraryStore = create<LibraryState>()((set) => ({
   showView: (view) => set({ view }),
   setFolder: (folderName, sessions, filesOpen) => set({ folderName, sessions, filesOpen, view: 'library' }),
   setRows: (updates) =>
-    set((s) => ({ sessions: s.sessions.map((x) => (updates.has(x.key) ? { ...x, ...updates.get(x.key) } : x)) })),
+    set((s) => ({
+      sessions: s.sessions.map((x) => (updates.has(x.key) ? { ...x, ...updates.get(x.key) } : x)),
+    })),
   setScan: (scan) => set({ scan }),
   setSort: (key) =>
     set((s) => ({
-      sort: { key, descending: s.sort.key === key ? !s.sort.descending : key !== 'project' && key !== 'prompt' && key !== 'agent' },
+      sort: {
+        key,
+        descending:
+          s.sort.key === key ? !s.sort.descending : key !== 'project' && key !== 'prompt' && key !== 'agent',
+      },
     })),
   setSearch: (search) => set({ search }),
   setAgent: (agent) => set({ agent }),

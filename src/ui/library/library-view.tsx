@@ -31,8 +31,8 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
           {folderName}
         </h2>
         <span className="muted" data-testid="library-count">
-          {shown.length === sessions.length ? sessions.length : `${shown.length} of ${sessions.length}`} sessions ·{' '}
-          {formatBytes(totalBytes)}
+          {shown.length === sessions.length ? sessions.length : `${shown.length} of ${sessions.length}`}{' '}
+          sessions · {formatBytes(totalBytes)}
         </span>
         <input
           type="search"
@@ -85,15 +85,15 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
           </button>
         </div>
       )}
-      <div className="library-head" role="row" style={{ gridTemplateColumns: GRID_TEMPLATE }}>
+      <div className="library-head" style={{ gridTemplateColumns: GRID_TEMPLATE }}>
         {LIBRARY_COLUMNS.map((c) => (
           <button
             type="button"
             key={c.key}
-            role="columnheader"
             className={`library-th${c.numeric ? ' num' : ''}`}
             title={c.title}
-            aria-sort={sort.key === c.key ? (sort.descending ? 'descending' : 'ascending') : 'none'}
+            aria-pressed={sort.key === c.key}
+            data-sort={sort.key === c.key ? (sort.descending ? 'descending' : 'ascending') : undefined}
             data-testid={`library-sort-${c.key}`}
             onClick={() => setSort(c.key)}
           >
@@ -134,7 +134,9 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
                 ))
               ) : (
                 <span className="library-td muted" style={{ gridColumn: '1 / -1' }}>
-                  {s.error ? `Could not scan ${s.key}: ${s.error}` : `${s.key} · ${formatBytes(s.sizeBytes)} · scanning…`}
+                  {s.error
+                    ? `Could not scan ${s.key}: ${s.error}`
+                    : `${s.key} · ${formatBytes(s.sizeBytes)} · scanning…`}
                 </span>
               )}
             </div>

@@ -1,6 +1,11 @@
-import { type LibraryFile, getGroupStamp, groupSessionFiles, type SessionGroup } from '../../engine/library/group-files';
+import {
+  type LibraryFile,
+  getGroupStamp,
+  groupSessionFiles,
+  type SessionGroup,
+} from '../../engine/library/group-files';
 import type { LibraryRow } from '../../engine/library/library-row';
-import { isFolderFileName } from '../../engine/parse/detect';
+import { isFolderFileName, loadsAfterMain } from '../../engine/parse/detect';
 import { scanInPool } from '../../worker/scan-pool';
 import { getCachedRows, getLastFolder, putCachedRow, saveLastFolder } from './library-db';
 import { type LibrarySession, useLibraryStore } from './library-store';
@@ -57,9 +62,16 @@ export async function fromDirectoryHandle(root: FileSystemDirectoryHandle): Prom
   return out;
 }
 
-/** True when a drop holds more than one session (it opens the library, not one timeline). */
+/**
+ * True when a dropped folder holds more than one main transcript (it opens the library, not one
+ * timeline). Loose subagent logs next to a transcript (1.0.x `agent-*.jsonl`) do not count.
+ */
 export function isSeveralSessions(files: readonly { name: string; blob: Blob }[]): boolean {
-  return groupSessionFiles(files.map((f) => ({ path: f.name, sizeBytes: f.blob.size, modifiedMs: 0 }))).length > 1;
+  if (!files.some((f) => f.name.includes('/'))) return false;
+  const groups = groupSessionFiles(
+    files.map((f) => ({ path: f.name, sizeBytes: f.blob.size, modifiedMs: 0 })),
+  );
+  return groups.filter((g) => !loadsAfterMain(g.key)).length > 1;
 }
 
 export function fromDrop(files: readonly { name: string; blob: Blob }[]): FolderFile[] {

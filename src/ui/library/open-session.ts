@@ -10,7 +10,9 @@ export async function openLibrarySession(queryClient: QueryClient, key: string):
   if (!files) return;
   const loadFiles = files.map((f) => ({ name: f.path, blob: f.file as Blob }));
   const [main] = files;
-  setFollowSource(main?.handle ? createHandleFollowSource(main.handle, main.path, loadFiles.slice(1)) : undefined);
+  setFollowSource(
+    main?.handle ? createHandleFollowSource(main.handle, main.path, loadFiles.slice(1)) : undefined,
+  );
   useLibraryStore.getState().showView('session');
   await loadSession(queryClient, key.split('/').pop() ?? key, async () => loadFiles);
 }

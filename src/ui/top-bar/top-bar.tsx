@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { cancelLoad, describeFiles, loadSession } from '../load/load-session';
 import { fetchSampleFiles } from '../load/sample';
+import { FolderButtons } from '../library/folder-buttons';
 import { useUiStore } from '../store';
 import { LoadProgress } from './load-progress';
 import { PasteDialog } from './paste-dialog';
@@ -47,6 +48,7 @@ export function TopBar() {
           e.currentTarget.value = '';
         }}
       />
+      <FolderButtons />
       <button type="button" className="btn" data-testid="paste-button" onClick={() => setPasteOpen(true)}>
         Paste
       </button>
