@@ -27,18 +27,23 @@ export function groupSessionFiles<F extends LibraryFile>(files: readonly F[]): S
   for (const f of taken) {
     if (/\.jsonl$/i.test(f.path)) mains.set(f.path.slice(0, -'.jsonl'.length), { key: f.path, files: [f] });
   }
-  const groups: SessionGroup<F>[] = [];
+  const owned = new Set<F>();
+  const loose: SessionGroup<F>[] = [];
   for (const f of taken) {
-    if (mains.get(f.path.slice(0, -'.jsonl'.length))?.files[0] === f) continue;
     const owner = ownerOf(f.path, mains);
-    if (owner) owner.files.push(f);
-    else if (/\.jsonl?$/i.test(f.path) && !/\.meta\.json$/i.test(f.path))
-      groups.push({ key: f.path, files: [f] });
+    if (owner) {
+      owner.files.push(f);
+      owned.add(f);
+    } else if (!/\.jsonl$/i.test(f.path) && /\.json$/i.test(f.path) && !/\.meta\.json$/i.test(f.path)) {
+      loose.push({ key: f.path, files: [f] });
+    }
   }
+  const groups = [...loose];
   for (const g of mains.values()) {
     const [main, ...rest] = g.files;
+    if (owned.has(main!)) continue;
     rest.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    groups.push({ key: g.key, files: [main, ...rest] });
+    groups.push({ key: g.key, files: [main!, ...rest] });
   }
   return groups.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
