@@ -16,6 +16,29 @@ export interface ScanOptions {
 }
 
 const TIMESTAMP_KEY = '"timestamp":"';
+/**
+ * Where a line's needles are looked for: its first bytes. Claude Code writes `message.role` and a
+ * system record's `subtype` before the content, Codex its `payload.type` first (FORMAT.md §2,
+ * §11), so a 100 kB tool result is never searched, let alone decoded.
+ */
+export const LIST_NEEDLE_WINDOW_BYTES = 2048;
+/** Codex's `{"timestamp":"…"` opens the line; Claude Code's ends it, before a few short fields. */
+const HEAD_TIMESTAMP_BYTES = 160;
+/** Lines whose timestamp was not found at either end, kept to be read whole at the end. */
+const UNREAD_KEPT = 8;
+const TAIL_TIMESTAMP_BYTES = 256;
+
+const needleCache = new WeakMap<readonly string[], Uint8Array[]>();
+function getNeedleBytes(needles: readonly string[] | undefined): Uint8Array[] | undefined {
+  if (!needles) return undefined;
+  let bytes = needleCache.get(needles);
+  if (!bytes) {
+    const encoder = new TextEncoder();
+    bytes = needles.map((n) => encoder.encode(n));
+    needleCache.set(needles, bytes);
+  }
+  return bytes;
+}
 /** ISO 8601 with milliseconds and a zone: `2026-01-02T03:04:05.678Z` is 24 characters. */
 const TIMESTAMP_MAX_CHARS = 40;
 
@@ -43,25 +66,44 @@ function timestampAt(text: string, at: number): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/**
- * The record's own `timestamp` (at the top level, not one nested in its payload) of a raw line,
- * without parsing it. Claude Code writes it near the end of a record and Codex first, so the last
- * occurrence is checked against the line's end and the first against its start: either walk is
- * short in the usual layout. Undefined when absent or not a date.
- */
-export function getRawTimestampMs(text: string): number | undefined {
-  const last = text.lastIndexOf(TIMESTAMP_KEY);
+/** The first `timestamp` of a line's head, when it is the record's own (Codex writes it first). */
+export function getHeadTimestampMs(head: string): number | undefined {
+  const first = head.indexOf(TIMESTAMP_KEY);
+  return first >= 0 && depthAcross(head, 0, first) === 1 ? timestampAt(head, first) : undefined;
+}
+
+/** The last `timestamp` of a line's tail, when it is the record's own (Claude Code writes it late). */
+export function getTailTimestampMs(tail: string): number | undefined {
+  const last = tail.lastIndexOf(TIMESTAMP_KEY);
   if (last < 0) return undefined;
-  const afterValue = text.indexOf('"', last + TIMESTAMP_KEY.length) + 1;
-  if (afterValue > 0 && depthAcross(text, afterValue, text.length) === -1) return timestampAt(text, last);
-  const first = text.indexOf(TIMESTAMP_KEY);
-  if (first !== last && depthAcross(text, 0, first) === 1) return timestampAt(text, first);
-  return undefined;
+  const afterValue = tail.indexOf('"', last + TIMESTAMP_KEY.length) + 1;
+  return afterValue > 0 && depthAcross(tail, afterValue, tail.length) === -1
+    ? timestampAt(tail, last)
+    : undefined;
+}
+
+/** The record's own `timestamp` of a whole raw line, without parsing it. */
+export function getRawTimestampMs(text: string): number | undefined {
+  return getTailTimestampMs(text) ?? getHeadTimestampMs(text);
+}
+
+/** True when `needle` occurs in `bytes[from, to)`. */
+function hasBytes(bytes: Uint8Array, needle: Uint8Array, from: number, to: number): boolean {
+  const first = needle[0]!;
+  const last = to - needle.length;
+  for (let i = bytes.indexOf(first, from); i >= 0 && i <= last; i = bytes.indexOf(first, i + 1)) {
+    let j = 1;
+    while (j < needle.length && bytes[i + j] === needle[j]) j++;
+    if (j === needle.length) return true;
+  }
+  return false;
 }
 
 /** Scans one session (its main file first, as `parseSession` orders them) into its list row. */
 export async function scanSession(sources: ByteSource[], options: ScanOptions = {}): Promise<LibraryRow> {
+  const decoder = new TextDecoder();
   let skippedStartMs: number | undefined;
+  const unread: { source: ByteSource; offsetBytes: number; lengthBytes: number }[] = [];
   let skippedEndMs: number | undefined;
   const session = await parseSession(sources, {
     signal: options.signal,
@@ -69,20 +111,37 @@ export async function scanSession(sources: ByteSource[], options: ScanOptions = 
     // The list shows the first prompt's start; leading blanks aside, entries need keep no more.
     previewChars: 2 * FIRST_PROMPT_CHARS,
     onProgress: options.onProgress && ((p) => options.onProgress!(p.bytesRead, p.totalBytes)),
-    skipLine: (text, file, dialect) => {
-      const needles = dialect.listNeedles;
+    skipLine: (bytes, start, end, offsetBytes, file, dialect) => {
+      const needles = getNeedleBytes(dialect.listNeedles);
       if (!needles) return false;
-      for (const needle of needles) if (text.includes(needle)) return false;
+      const headEnd = Math.min(end, start + LIST_NEEDLE_WINDOW_BYTES);
+      for (const needle of needles) if (hasBytes(bytes, needle, start, headEnd)) return false;
       if (file.role === 'main') {
-        const ms = getRawTimestampMs(text);
+        const ms =
+          getHeadTimestampMs(
+            decoder.decode(bytes.subarray(start, Math.min(end, start + HEAD_TIMESTAMP_BYTES))),
+          ) ??
+          getTailTimestampMs(
+            decoder.decode(bytes.subarray(Math.max(start, end - TAIL_TIMESTAMP_BYTES), end)),
+          );
         if (ms !== undefined) {
           if (skippedStartMs === undefined || ms < skippedStartMs) skippedStartMs = ms;
           if (skippedEndMs === undefined || ms > skippedEndMs) skippedEndMs = ms;
+          unread.length = 0;
+        } else {
+          if (unread.length === UNREAD_KEPT) unread.shift();
+          unread.push({ source: sources[file.index]!, offsetBytes, lengthBytes: end - start });
         }
       }
       return true;
     },
   });
+  // Records whose timestamp sits mid-line (a user record with a large `toolUseResult` after it)
+  // after the last one read: they may hold the end time, so they are read whole.
+  for (const { source, offsetBytes, lengthBytes } of unread) {
+    const ms = getRawTimestampMs(decoder.decode(await source.read(offsetBytes, lengthBytes)));
+    if (ms !== undefined && (skippedEndMs === undefined || ms > skippedEndMs)) skippedEndMs = ms;
+  }
   const row = getLibraryRow(session, options.prices);
   if (skippedStartMs !== undefined && (row.startMs === undefined || skippedStartMs < row.startMs))
     row.startMs = skippedStartMs;

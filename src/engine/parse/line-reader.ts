@@ -28,6 +28,12 @@ export interface ScanOptions {
   onInvalidUtf8?: (lineNumber: number) => void;
   /** Called instead of reading any line when the source is UTF-16 text. */
   onUtf16?: (byteOrder: Utf16ByteOrder) => void;
+  /**
+   * A line (its bytes `[start, end)` of `bytes`, newline excluded; at `offsetBytes` in the source)
+   * for which this returns true is counted but neither decoded nor given to the sink. Lines are
+   * then decoded one by one.
+   */
+  skipBytes?: (bytes: Uint8Array, start: number, end: number, offsetBytes: number) => boolean;
 }
 
 /**
@@ -65,7 +71,27 @@ export async function scanLines(
   };
 
   let stopped = false;
+  const skipBytes = options.skipBytes;
+  const emitSomeLines = (bytes: Uint8Array, baseOffset: number, end: number): void => {
+    let start = 0;
+    while (start < end) {
+      const nl = bytes.indexOf(NEWLINE, start);
+      const contentEnd = nl > start && bytes[nl - 1] === 13 ? nl - 1 : nl;
+      lineNumber++;
+      if (!skipBytes!(bytes, start, contentEnd, baseOffset + start)) {
+        const line = decoder.decode(bytes.subarray(start, contentEnd));
+        if (options.onInvalidUtf8 && line.includes(REPLACEMENT_CHARACTER))
+          checkUtf8(line, bytes.subarray(start, nl));
+        if (sink(line, lineNumber, baseOffset + start, nl - start, true) === false) {
+          stopped = true;
+          return;
+        }
+      }
+      start = nl + 1;
+    }
+  };
   const emitLines = (bytes: Uint8Array, baseOffset: number, end: number): void => {
+    if (skipBytes) return emitSomeLines(bytes, baseOffset, end);
     // `end` is the index just past the last newline in `bytes`.
     const text = decoder.decode(bytes.subarray(0, end));
     const suspect = options.onInvalidUtf8 !== undefined && text.includes(REPLACEMENT_CHARACTER);

@@ -35,19 +35,25 @@ export interface ParseOptions {
   dialects?: readonly DialectDescriptor[];
   /**
    * A scan for a list (`engine/library/`): once the session's first user turn is known, a line
-   * for which this returns true is not parsed when it looks like one whole JSON object (a line that
-   * does not is parsed, so its issue is the full parse's).
+   * (bytes `[start, end)` of `bytes`, at `offsetBytes` in its file) for which this returns true is neither decoded nor parsed
+   * when it looks like one whole JSON object (a line that does not is parsed, so its issue is the
+   * full parse's).
    */
-  skipLine?: (text: string, file: SessionFile, dialect: DialectDescriptor) => boolean;
+  skipLine?: (
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    offsetBytes: number,
+    file: SessionFile,
+    dialect: DialectDescriptor,
+  ) => boolean;
 }
 
-/** True for text that starts with `{` and ends with `}` (whitespace aside): worth a skip. */
-function looksWhole(text: string): boolean {
-  let start = 0;
-  while (start < text.length && text.charCodeAt(start) <= 32) start++;
-  let end = text.length - 1;
-  while (end > start && text.charCodeAt(end) <= 32) end--;
-  return text.charCodeAt(start) === 123 && text.charCodeAt(end) === 125;
+/** True for bytes that start with `{` and end with `}` (whitespace aside): worth a skip. */
+function looksWhole(bytes: Uint8Array, start: number, end: number): boolean {
+  while (start < end && bytes[start]! <= 32) start++;
+  while (end > start && bytes[end - 1]! <= 32) end--;
+  return end - start >= 2 && bytes[start] === 123 && bytes[end - 1] === 125;
 }
 
 export const DEFAULT_PREVIEW_CHARS = 2_000;
@@ -394,14 +400,6 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         if (decided) {
           if (stopped) return false;
           if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return;
-          if (
-            options.skipLine &&
-            builder.userTurns > 0 &&
-            terminated &&
-            options.skipLine(text, file, dialect!) &&
-            looksWhole(text)
-          )
-            return;
           handleLine({ text, line, offsetBytes, lengthBytes, terminated });
           return;
         }
@@ -441,6 +439,14 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         onUtf16: (byteOrder) => {
           utf16 = byteOrder;
         },
+        skipBytes:
+          options.skipLine &&
+          ((bytes, start, end, offsetBytes) =>
+            decided &&
+            !stopped &&
+            builder.userTurns > 0 &&
+            options.skipLine!(bytes, start, end, offsetBytes, file, dialect!) &&
+            looksWhole(bytes, start, end)),
       },
     );
 

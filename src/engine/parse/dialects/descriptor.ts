@@ -146,8 +146,9 @@ export interface DialectDescriptor {
   readonly usageFollowsResponse?: boolean;
   readonly restoration: RestorationHints;
   /**
-   * What a session list needs from a line (`engine/library/scan-session.ts`): a line holding none
-   * of these strings is skipped without `JSON.parse`. Absent: every line is parsed.
+   * What a session list needs from a line (`engine/library/scan-session.ts`): a line whose first
+   * 2 kB hold none of these strings is skipped without decoding or `JSON.parse`. So they must sit
+   * early in the records they mark. Absent: every line is parsed.
    */
   readonly listNeedles?: readonly string[];
   readonly files: DialectFiles;
