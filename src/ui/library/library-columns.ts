@@ -133,7 +133,8 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     widthCss: '5rem',
     numeric: true,
     value: (_, r) => r.costUsd,
-    text: (_, r) => `${formatUsd(r.costUsd)}${r.unpricedCalls > 0 ? '+' : ''}`,
+    text: (_, r) =>
+      r.costUsd === 0 && r.unpricedCalls > 0 ? '–' : `${formatUsd(r.costUsd)}${r.unpricedCalls > 0 ? '+' : ''}`,
   },
 ];
 
