@@ -60,8 +60,9 @@ test.describe('session library', () => {
     const live = path.join(os.tmpdir(), `compactlab-live-e2e-${process.pid}.jsonl`);
     fs.writeFileSync(live, `${lines.slice(0, boundary - 30).join('\n')}\n`);
     // The page polls this address; each request reads the file as it is now.
-    await page.route((url) => url.pathname === '/live/session.jsonl', (route) =>
-      route.fulfill({ body: fs.readFileSync(live), contentType: 'application/x-ndjson' }),
+    await page.route(
+      (url) => url.pathname === '/live/session.jsonl',
+      (route) => route.fulfill({ body: fs.readFileSync(live), contentType: 'application/x-ndjson' }),
     );
     await page.goto('/?sample=0&follow=/live/session.jsonl');
     await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'true');

@@ -91,7 +91,10 @@ export async function scanLines(
     }
   };
   const emitLines = (bytes: Uint8Array, baseOffset: number, end: number): void => {
-    if (skipBytes) return emitSomeLines(bytes, baseOffset, end);
+    if (skipBytes) {
+      emitSomeLines(bytes, baseOffset, end);
+      return;
+    }
     // `end` is the index just past the last newline in `bytes`.
     const text = decoder.decode(bytes.subarray(0, end));
     const suspect = options.onInvalidUtf8 !== undefined && text.includes(REPLACEMENT_CHARACTER);

@@ -134,7 +134,9 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     numeric: true,
     value: (_, r) => r.costUsd,
     text: (_, r) =>
-      r.costUsd === 0 && r.unpricedCalls > 0 ? '–' : `${formatUsd(r.costUsd)}${r.unpricedCalls > 0 ? '+' : ''}`,
+      r.costUsd === 0 && r.unpricedCalls > 0
+        ? '–'
+        : `${formatUsd(r.costUsd)}${r.unpricedCalls > 0 ? '+' : ''}`,
   },
 ];
 
