@@ -1,3 +1,4 @@
+import type { DialectDescriptor } from '../parse/dialects/descriptor';
 import { parseSession } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import type { PriceOverrides } from '../summarize/prices';
@@ -87,16 +88,54 @@ export function getRawTimestampMs(text: string): number | undefined {
   return getTailTimestampMs(text) ?? getHeadTimestampMs(text);
 }
 
-/** True when `needle` occurs in `bytes[from, to)`. */
-function hasBytes(bytes: Uint8Array, needle: Uint8Array, from: number, to: number): boolean {
+/** Where `needle` first occurs in `bytes[from, to)`, or -1. */
+function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number, to: number): number {
   const first = needle[0]!;
   const last = to - needle.length;
   for (let i = bytes.indexOf(first, from); i >= 0 && i <= last; i = bytes.indexOf(first, i + 1)) {
     let j = 1;
     while (j < needle.length && bytes[i + j] === needle[j]) j++;
-    if (j === needle.length) return true;
+    if (j === needle.length) return i;
   }
-  return false;
+  return -1;
+}
+
+/** Where `needle` last occurs in `bytes[from, to)`, or -1. */
+function lastIndexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number, to: number): number {
+  const first = needle[0]!;
+  for (let i = bytes.lastIndexOf(first, to - needle.length); i >= from; i = bytes.lastIndexOf(first, i - 1)) {
+    let j = 1;
+    while (j < needle.length && bytes[i + j] === needle[j]) j++;
+    if (j === needle.length) return i;
+    if (i === 0) break;
+  }
+  return -1;
+}
+
+const cutDecoder = new TextDecoder();
+
+/** A needed line's text, without its dialect's `listCut` part when the line has it; else undefined. */
+function cutLine(bytes: Uint8Array, start: number, end: number, dialect: DialectDescriptor): string | undefined {
+  const cut = getCutBytes(dialect.listCut);
+  if (!cut) return undefined;
+  const from = indexOfBytes(bytes, cut.from, start, Math.min(end, start + LIST_NEEDLE_WINDOW_BYTES));
+  if (from < 0) return undefined;
+  const keepTo = from + cut.from.length;
+  const to = lastIndexOfBytes(bytes, cut.to, keepTo, end);
+  if (to < 0) return undefined;
+  return cutDecoder.decode(bytes.subarray(start, keepTo)) + cutDecoder.decode(bytes.subarray(to, end));
+}
+
+const cutCache = new WeakMap<object, { from: Uint8Array; to: Uint8Array }>();
+function getCutBytes(cut: DialectDescriptor['listCut']): { from: Uint8Array; to: Uint8Array } | undefined {
+  if (!cut) return undefined;
+  let bytes = cutCache.get(cut);
+  if (!bytes) {
+    const encoder = new TextEncoder();
+    bytes = { from: encoder.encode(cut.from), to: encoder.encode(cut.to) };
+    cutCache.set(cut, bytes);
+  }
+  return bytes;
 }
 
 /** Scans one session (its main file first, as `parseSession` orders them) into its list row. */
@@ -111,11 +150,13 @@ export async function scanSession(sources: ByteSource[], options: ScanOptions = 
     // The list shows the first prompt's start; leading blanks aside, entries need keep no more.
     previewChars: 2 * FIRST_PROMPT_CHARS,
     onProgress: options.onProgress && ((p) => options.onProgress!(p.bytesRead, p.totalBytes)),
-    skipLine: (bytes, start, end, offsetBytes, file, dialect) => {
+    listLine: (bytes, start, end, offsetBytes, file, dialect) => {
       const needles = getNeedleBytes(dialect.listNeedles);
-      if (!needles) return false;
+      if (!needles) return undefined;
       const headEnd = Math.min(end, start + LIST_NEEDLE_WINDOW_BYTES);
-      for (const needle of needles) if (hasBytes(bytes, needle, start, headEnd)) return false;
+      for (const needle of needles) {
+        if (indexOfBytes(bytes, needle, start, headEnd) >= 0) return cutLine(bytes, start, end, dialect);
+      }
       if (file.role === 'main') {
         const ms =
           getHeadTimestampMs(
@@ -133,7 +174,7 @@ export async function scanSession(sources: ByteSource[], options: ScanOptions = 
           unread.push({ source: sources[file.index]!, offsetBytes, lengthBytes: end - start });
         }
       }
-      return true;
+      return null;
     },
   });
   // Records whose timestamp sits mid-line (a user record with a large `toolUseResult` after it)

@@ -29,11 +29,12 @@ export interface ScanOptions {
   /** Called instead of reading any line when the source is UTF-16 text. */
   onUtf16?: (byteOrder: Utf16ByteOrder) => void;
   /**
-   * A line (its bytes `[start, end)` of `bytes`, newline excluded; at `offsetBytes` in the source)
-   * for which this returns true is counted but neither decoded nor given to the sink. Lines are
-   * then decoded one by one.
+   * Reads a line's bytes (`[start, end)` of `bytes`, newline excluded; at `offsetBytes` in the
+   * source) before they are decoded: `null` counts the line without giving it to the sink, a string
+   * is given to the sink instead of the line's text, undefined decodes it as usual. Lines are then
+   * decoded one by one.
    */
-  skipBytes?: (bytes: Uint8Array, start: number, end: number, offsetBytes: number) => boolean;
+  readLine?: (bytes: Uint8Array, start: number, end: number, offsetBytes: number) => string | null | undefined;
 }
 
 /**
@@ -71,15 +72,16 @@ export async function scanLines(
   };
 
   let stopped = false;
-  const skipBytes = options.skipBytes;
+  const readLine = options.readLine;
   const emitSomeLines = (bytes: Uint8Array, baseOffset: number, end: number): void => {
     let start = 0;
     while (start < end) {
       const nl = bytes.indexOf(NEWLINE, start);
       const contentEnd = nl > start && bytes[nl - 1] === 13 ? nl - 1 : nl;
       lineNumber++;
-      if (!skipBytes!(bytes, start, contentEnd, baseOffset + start)) {
-        const line = decoder.decode(bytes.subarray(start, contentEnd));
+      const read = readLine!(bytes, start, contentEnd, baseOffset + start);
+      if (read !== null) {
+        const line = read ?? decoder.decode(bytes.subarray(start, contentEnd));
         if (options.onInvalidUtf8 && line.includes(REPLACEMENT_CHARACTER))
           checkUtf8(line, bytes.subarray(start, nl));
         if (sink(line, lineNumber, baseOffset + start, nl - start, true) === false) {
@@ -91,7 +93,7 @@ export async function scanLines(
     }
   };
   const emitLines = (bytes: Uint8Array, baseOffset: number, end: number): void => {
-    if (skipBytes) {
+    if (readLine) {
       emitSomeLines(bytes, baseOffset, end);
       return;
     }

@@ -34,19 +34,20 @@ export interface ParseOptions {
   /** The dialects to detect and read (default: the registry's). */
   dialects?: readonly DialectDescriptor[];
   /**
-   * A scan for a list (`engine/library/`): once the session's first user turn is known, a line
-   * (bytes `[start, end)` of `bytes`, at `offsetBytes` in its file) for which this returns true is neither decoded nor parsed
-   * when it looks like one whole JSON object (a line that does not is parsed, so its issue is the
-   * full parse's).
+   * A scan for a list (`engine/library/`): once the session's first user turn is known, each line
+   * that looks like one whole JSON object is offered as bytes (`[start, end)` of `bytes`, at
+   * `offsetBytes` in its file): `null` skips it (neither decoded nor parsed), a string is parsed in
+   * its place (the line with parts the list does not need cut out), undefined parses it whole. A
+   * line that does not look whole is always parsed, so its issue is the full parse's.
    */
-  skipLine?: (
+  listLine?: (
     bytes: Uint8Array,
     start: number,
     end: number,
     offsetBytes: number,
     file: SessionFile,
     dialect: DialectDescriptor,
-  ) => boolean;
+  ) => string | null | undefined;
 }
 
 /** True for bytes that start with `{` and end with `}` (whitespace aside): worth a skip. */
@@ -439,14 +440,12 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         onUtf16: (byteOrder) => {
           utf16 = byteOrder;
         },
-        skipBytes:
-          options.skipLine &&
+        readLine:
+          options.listLine &&
           ((bytes, start, end, offsetBytes) =>
-            decided &&
-            !stopped &&
-            builder.userTurns > 0 &&
-            options.skipLine!(bytes, start, end, offsetBytes, file, dialect!) &&
-            looksWhole(bytes, start, end)),
+            decided && !stopped && builder.userTurns > 0 && looksWhole(bytes, start, end)
+              ? options.listLine!(bytes, start, end, offsetBytes, file, dialect!)
+              : undefined),
       },
     );
 

@@ -151,6 +151,11 @@ export interface DialectDescriptor {
    * early in the records they mark. Absent: every line is parsed.
    */
   readonly listNeedles?: readonly string[];
+  /**
+   * A part of a needed line the list does not need, cut out before the line is decoded: from the
+   * first `from` (in the line's first 2 kB; kept) to the last `to` (kept). The rest must stay JSON.
+   */
+  readonly listCut?: { readonly from: string; readonly to: string };
   readonly files: DialectFiles;
   readonly transcript?: TranscriptConventions;
 }
