@@ -22,24 +22,13 @@ const TIMESTAMP_KEY = '"timestamp":"';
  * system record's `subtype` before the content, Codex its `payload.type` first (FORMAT.md §2,
  * §11), so a 100 kB tool result is never searched, let alone decoded.
  */
-export const LIST_NEEDLE_WINDOW_BYTES = 2048;
+export const LIST_NEEDLE_WINDOW_BYTES = 1024;
 /** Codex's `{"timestamp":"…"` opens the line; Claude Code's ends it, before a few short fields. */
 const HEAD_TIMESTAMP_BYTES = 160;
 /** Lines whose timestamp was not found at either end, kept to be read whole at the end. */
 const UNREAD_KEPT = 8;
 const TAIL_TIMESTAMP_BYTES = 256;
 
-const needleCache = new WeakMap<readonly string[], Uint8Array[]>();
-function getNeedleBytes(needles: readonly string[] | undefined): Uint8Array[] | undefined {
-  if (!needles) return undefined;
-  let bytes = needleCache.get(needles);
-  if (!bytes) {
-    const encoder = new TextEncoder();
-    bytes = needles.map((n) => encoder.encode(n));
-    needleCache.set(needles, bytes);
-  }
-  return bytes;
-}
 /** ISO 8601 with milliseconds and a zone: `2026-01-02T03:04:05.678Z` is 24 characters. */
 const TIMESTAMP_MAX_CHARS = 40;
 
@@ -88,14 +77,18 @@ export function getRawTimestampMs(text: string): number | undefined {
   return getTailTimestampMs(text) ?? getHeadTimestampMs(text);
 }
 
-/** Where `needle` first occurs in `bytes[from, to)`, or -1. */
+/**
+ * Where `needle` first occurs in `bytes[from, to)`, or -1. Jumps on the needle's last byte (`[`
+ * of `"content":[` is rare in a line's head, where quotes are everywhere).
+ */
 function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number, to: number): number {
-  const first = needle[0]!;
-  const last = to - needle.length;
-  for (let i = bytes.indexOf(first, from); i >= 0 && i <= last; i = bytes.indexOf(first, i + 1)) {
-    let j = 1;
-    while (j < needle.length && bytes[i + j] === needle[j]) j++;
-    if (j === needle.length) return i;
+  const tail = needle.length - 1;
+  const lastByte = needle[tail]!;
+  for (let i = bytes.indexOf(lastByte, from + tail); i >= 0 && i < to; i = bytes.indexOf(lastByte, i + 1)) {
+    let j = 0;
+    const at = i - tail;
+    while (j < tail && bytes[at + j] === needle[j]) j++;
+    if (j === tail) return at;
   }
   return -1;
 }
@@ -115,7 +108,12 @@ function lastIndexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number, t
 const cutDecoder = new TextDecoder();
 
 /** A needed line's text, without its dialect's `listCut` part when the line has it; else undefined. */
-function cutLine(bytes: Uint8Array, start: number, end: number, dialect: DialectDescriptor): string | undefined {
+function cutLine(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  dialect: DialectDescriptor,
+): string | undefined {
   const cut = getCutBytes(dialect.listCut);
   if (!cut) return undefined;
   const from = indexOfBytes(bytes, cut.from, start, Math.min(end, start + LIST_NEEDLE_WINDOW_BYTES));
@@ -151,17 +149,15 @@ export async function scanSession(sources: ByteSource[], options: ScanOptions = 
     previewChars: 2 * FIRST_PROMPT_CHARS,
     onProgress: options.onProgress && ((p) => options.onProgress!(p.bytesRead, p.totalBytes)),
     listLine: (bytes, start, end, offsetBytes, file, dialect) => {
-      const needles = getNeedleBytes(dialect.listNeedles);
+      const needles = dialect.listNeedles;
       if (!needles) return undefined;
-      const headEnd = Math.min(end, start + LIST_NEEDLE_WINDOW_BYTES);
-      for (const needle of needles) {
-        if (indexOfBytes(bytes, needle, start, headEnd) >= 0) return cutLine(bytes, start, end, dialect);
-      }
+      // One decode of the head and native string searches: cheaper than byte loops, as a line's
+      // head is full of quotes (every key, every escaped quote).
+      const head = decoder.decode(bytes.subarray(start, Math.min(end, start + LIST_NEEDLE_WINDOW_BYTES)));
+      for (const needle of needles) if (head.includes(needle)) return cutLine(bytes, start, end, dialect);
       if (file.role === 'main') {
         const ms =
-          getHeadTimestampMs(
-            decoder.decode(bytes.subarray(start, Math.min(end, start + HEAD_TIMESTAMP_BYTES))),
-          ) ??
+          getHeadTimestampMs(head.slice(0, HEAD_TIMESTAMP_BYTES)) ??
           getTailTimestampMs(
             decoder.decode(bytes.subarray(Math.max(start, end - TAIL_TIMESTAMP_BYTES), end)),
           );

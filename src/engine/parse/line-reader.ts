@@ -34,7 +34,12 @@ export interface ScanOptions {
    * is given to the sink instead of the line's text, undefined decodes it as usual. Lines are then
    * decoded one by one.
    */
-  readLine?: (bytes: Uint8Array, start: number, end: number, offsetBytes: number) => string | null | undefined;
+  readLine?: (
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    offsetBytes: number,
+  ) => string | null | undefined;
 }
 
 /**
