@@ -15,12 +15,29 @@ test.describe('session library', () => {
       path.join(os.tmpdir(), `compactlab-library-e2e-${process.pid}`, 'work'),
     );
     await openEmpty(page);
+    // Long tasks on the page's thread while the folder is listed (the scan runs in workers).
+    await page.evaluate(() => {
+      const w = window as unknown as { longTasksMs: number[] };
+      w.longTasksMs = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.longTasksMs.push(Math.round(e.duration));
+      }).observe({ type: 'longtask' });
+    });
     await page.getByTestId('folder-input').setInputFiles(folder.root);
     await expect(page.getByTestId('library')).toBeVisible();
     const rows = page.getByTestId('library-row');
     await expect(rows).toHaveCount(folder.sessions);
     await expect(page.getByTestId('library-scan')).toHaveCount(0);
     await expect(page.getByTestId('library-rows')).not.toContainText('scanning…');
+    const longTasksMs = await page.evaluate(
+      () => (window as unknown as { longTasksMs: number[] }).longTasksMs,
+    );
+    // Reported, not asserted: on the shared 2-core test machine one ~60 ms task (the input's
+    // change event and the list's first render) shows up; the scan itself is off the thread.
+    testInfo.annotations.push({
+      type: 'long tasks while listing (ms)',
+      description: JSON.stringify(longTasksMs),
+    });
     // Every row is scanned: the Codex rollout's agent, the broken file's issues.
     await expect(page.locator('[data-col="agent"]', { hasText: 'Codex CLI' })).toHaveCount(1);
     const broken = rows
