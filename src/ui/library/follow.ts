@@ -5,6 +5,7 @@ import type { LibraryRow } from '../../engine/library/library-row';
 import type { LoadFile } from '../../worker/protocol';
 import { scanInPool } from '../../worker/scan-pool';
 import { loadSession } from '../load/load-session';
+import { useLibraryStore } from './library-store';
 
 // Live mode: while the agent writes a session, its main file is read again every second; only
 // whole lines count (a last line without its newline waits). When it has grown, the session is
@@ -19,6 +20,8 @@ export interface FollowSource {
   read(): Promise<Blob>;
   /** Files loaded with it (subagent logs), read once. */
   others: LoadFile[];
+  /** The library row it was opened from: the row grows with it. */
+  libraryKey?: string;
 }
 
 /** The agent flushes a line at a time; a second is what a person reading along notices. */
@@ -116,6 +119,10 @@ export function startFollowing(queryClient: QueryClient): void {
           error: undefined,
         };
         if (row) {
+          if (source.libraryKey !== undefined) {
+            const sizeBytes = end + source.others.reduce((sum, f) => sum + f.blob.size, 0);
+            useLibraryStore.getState().setRows(new Map([[source.libraryKey, { row, sizeBytes }]]));
+          }
           update.row = row;
           update.forecast = computeForecast(row);
           const compactsBefore = before.row
@@ -164,6 +171,13 @@ export function createHandleFollowSource(
   handle: FileSystemFileHandle,
   path: string,
   others: LoadFile[],
+  libraryKey?: string,
 ): FollowSource {
-  return { label: path.split('/').pop() ?? path, name: path, others, read: () => handle.getFile() };
+  return {
+    label: path.split('/').pop() ?? path,
+    name: path,
+    others,
+    libraryKey,
+    read: () => handle.getFile(),
+  };
 }

@@ -11,7 +11,7 @@ export async function openLibrarySession(queryClient: QueryClient, key: string):
   const loadFiles = files.map((f) => ({ name: f.path, blob: f.file as Blob }));
   const [main] = files;
   setFollowSource(
-    main?.handle ? createHandleFollowSource(main.handle, main.path, loadFiles.slice(1)) : undefined,
+    main?.handle ? createHandleFollowSource(main.handle, main.path, loadFiles.slice(1), key) : undefined,
   );
   useLibraryStore.getState().showView('session');
   await loadSession(queryClient, key.split('/').pop() ?? key, async () => loadFiles);
