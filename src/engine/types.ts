@@ -345,6 +345,8 @@ export interface Session {
   toolCalls: Record<string, number>;
   toolPairs: { matched: number; unmatchedUses: number; unmatchedResults: number };
   userTurns: number;
+  /** Index of the first main-thread user turn's entry. */
+  firstUserTurnEntry?: number;
   peakContextTokens: TokenCount;
   /** tool_use id → cleared state (microcompact). */
   cleared: Map<string, ClearedToolResult>;

@@ -8,6 +8,11 @@ import { DropZone } from './drop-zone';
 import { loadSession } from './load/load-session';
 import { fetchSampleFiles } from './load/sample';
 import { useLayoutStore } from './layout-store';
+import { FollowBar } from './library/follow-bar';
+import { requestFolderInput } from './library/folder-buttons';
+import { useLibraryStore } from './library/library-store';
+import { LibraryView } from './library/library-view';
+import { useLibraryOnStart } from './library/use-library-start';
 import { IssuesPanel } from './panels/issues-panel';
 import { SidePanel } from './panels/side-panel';
 import { sessionSummaryQuery } from './queries';
@@ -35,11 +40,19 @@ function useSampleOnStart() {
 
 export function App() {
   useSampleOnStart();
+  useLibraryOnStart();
   const sessionId = useUiStore((s) => s.currentSessionId);
+  const view = useLibraryStore((s) => s.view);
   return (
     <DropZone>
       <TopBar />
-      {sessionId === undefined ? <EmptyState /> : <SessionView sessionId={sessionId} />}
+      {view === 'library' ? (
+        <LibraryView onReopen={requestFolderInput} />
+      ) : sessionId === undefined ? (
+        <EmptyState />
+      ) : (
+        <SessionView sessionId={sessionId} />
+      )}
     </DropZone>
   );
 }
@@ -89,6 +102,7 @@ function SessionView({ sessionId }: { sessionId: SessionId }) {
   if (summary.notTranscript) return <NotTranscript sessionId={sessionId} summary={summary} />;
   return (
     <main className="session-view">
+      <FollowBar />
       <SessionHeader summary={summary} />
       <Timeline sessionId={sessionId} />
       <ReplaySection sessionId={sessionId} />

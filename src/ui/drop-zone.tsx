@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, type ReactNode, useRef, useState } from 'react';
 import { collectDroppedFiles } from './load/dropped-files';
+import { fromDrop, isSeveralSessions, openLibrary } from './library/open-folder';
 import { describeFiles, loadSession } from './load/load-session';
 
 function hasFiles(event: DragEvent): boolean {
@@ -38,6 +39,11 @@ export function DropZone({ children }: { children: ReactNode }) {
         const pending = collectDroppedFiles(e.dataTransfer);
         void pending.then((files) => {
           if (files.length === 0) return;
+          // A folder holding several sessions is a library, not one timeline.
+          if (isSeveralSessions(files)) {
+            void openLibrary(files[0]!.name.split('/')[0] || 'Dropped files', fromDrop(files));
+            return;
+          }
           void loadSession(queryClient, describeFiles(files), async () => files);
         });
       }}

@@ -43,6 +43,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'summarize',
     'tokens',
   ],
+  // The session list: a scan made for it, its rows and costs (summarize/prices.ts).
+  library: ['parse', 'summarize', 'tokens'],
   // A session being written: running figures against a strategy's thresholds.
   live: ['strategies', 'parse', 'tokens'],
 };

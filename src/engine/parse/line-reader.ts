@@ -28,6 +28,18 @@ export interface ScanOptions {
   onInvalidUtf8?: (lineNumber: number) => void;
   /** Called instead of reading any line when the source is UTF-16 text. */
   onUtf16?: (byteOrder: Utf16ByteOrder) => void;
+  /**
+   * Reads a line's bytes (`[start, end)` of `bytes`, newline excluded; at `offsetBytes` in the
+   * source) before they are decoded: `null` counts the line without giving it to the sink, a string
+   * is given to the sink instead of the line's text, undefined decodes it as usual. Lines are then
+   * decoded one by one.
+   */
+  readLine?: (
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    offsetBytes: number,
+  ) => string | null | undefined;
 }
 
 /**
@@ -65,7 +77,31 @@ export async function scanLines(
   };
 
   let stopped = false;
+  const readLine = options.readLine;
+  const emitSomeLines = (bytes: Uint8Array, baseOffset: number, end: number): void => {
+    let start = 0;
+    while (start < end) {
+      const nl = bytes.indexOf(NEWLINE, start);
+      const contentEnd = nl > start && bytes[nl - 1] === 13 ? nl - 1 : nl;
+      lineNumber++;
+      const read = readLine!(bytes, start, contentEnd, baseOffset + start);
+      if (read !== null) {
+        const line = read ?? decoder.decode(bytes.subarray(start, contentEnd));
+        if (options.onInvalidUtf8 && line.includes(REPLACEMENT_CHARACTER))
+          checkUtf8(line, bytes.subarray(start, nl));
+        if (sink(line, lineNumber, baseOffset + start, nl - start, true) === false) {
+          stopped = true;
+          return;
+        }
+      }
+      start = nl + 1;
+    }
+  };
   const emitLines = (bytes: Uint8Array, baseOffset: number, end: number): void => {
+    if (readLine) {
+      emitSomeLines(bytes, baseOffset, end);
+      return;
+    }
     // `end` is the index just past the last newline in `bytes`.
     const text = decoder.decode(bytes.subarray(0, end));
     const suspect = options.onInvalidUtf8 !== undefined && text.includes(REPLACEMENT_CHARACTER);

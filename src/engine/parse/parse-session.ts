@@ -34,6 +34,28 @@ export interface ParseOptions {
   previewChars?: number;
   /** The dialects to detect and read (default: the registry's). */
   dialects?: readonly DialectDescriptor[];
+  /**
+   * A scan for a list (`engine/library/`): once the session's first user turn is known, each line
+   * that looks like one whole JSON object is offered as bytes (`[start, end)` of `bytes`, at
+   * `offsetBytes` in its file): `null` skips it (neither decoded nor parsed), a string is parsed in
+   * its place (the line with parts the list does not need cut out), undefined parses it whole. A
+   * line that does not look whole is always parsed, so its issue is the full parse's.
+   */
+  listLine?: (
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    offsetBytes: number,
+    file: SessionFile,
+    dialect: DialectDescriptor,
+  ) => string | null | undefined;
+}
+
+/** True for bytes that start with `{` and end with `}` (whitespace aside): worth a skip. */
+function looksWhole(bytes: Uint8Array, start: number, end: number): boolean {
+  while (start < end && bytes[start]! <= 32) start++;
+  while (end > start && bytes[end - 1]! <= 32) end--;
+  return end - start >= 2 && bytes[start] === 123 && bytes[end - 1] === 125;
 }
 
 export const DEFAULT_PREVIEW_CHARS = 2_000;
@@ -440,6 +462,12 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         onUtf16: (byteOrder) => {
           utf16 = byteOrder;
         },
+        readLine:
+          options.listLine &&
+          ((bytes, start, end, offsetBytes) =>
+            decided && !stopped && builder.userTurns > 0 && looksWhole(bytes, start, end)
+              ? options.listLine!(bytes, start, end, offsetBytes, file, dialect!)
+              : undefined),
       },
     );
 

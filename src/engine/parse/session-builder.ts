@@ -53,7 +53,10 @@ export class SessionBuilder {
     versions: this.versions,
     models: this.models,
   };
-  private userTurns = 0;
+  /** Main-thread user turns so far. */
+  userTurns = 0;
+  /** The entry of the first user turn (what a person first asked). */
+  firstUserTurnEntry: number | undefined;
   private readonly agentToToolUse = new Map<string, string>();
   private readonly taskPrompts = new Map<string, string>();
   /** Inline (1.0.x) sidechains: uuid → accumulator of the sidechain it belongs to. */
@@ -188,7 +191,10 @@ export class SessionBuilder {
     }
 
     const isMainThread = isMainFile && (!entry.isSidechain || file.openedAlone === true);
-    if (isMainThread && entry.kind === 'user' && this.isUserTurn(entry)) this.userTurns++;
+    if (isMainThread && entry.kind === 'user' && this.isUserTurn(entry)) {
+      this.firstUserTurnEntry ??= entry.index;
+      this.userTurns++;
+    }
 
     if (countsTowardsSession) this.trackCompactions(entry);
   }
@@ -476,6 +482,7 @@ export class SessionBuilder {
       toolCalls: this.toolCalls,
       toolPairs: { matched, unmatchedUses: this.toolUseEntry.size - matched, unmatchedResults },
       userTurns: this.userTurns,
+      firstUserTurnEntry: this.firstUserTurnEntry,
       peakContextTokens: peak,
       cleared: this.cleared,
       toolUseEntry: this.toolUseEntry,

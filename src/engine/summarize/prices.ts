@@ -4,7 +4,10 @@ import type { SummaryUsage } from './types';
 // platform.claude.com model pages (seen 2026-11). Cache writes (5 min) cost 1.25× input and cache
 // reads 0.1× input on every model listed. Models not listed get no cost rather than a guess.
 
-interface Price {
+/** When the table below was read off the model pages (the list shows it next to every cost). */
+export const PRICES_SEEN = '2026-11';
+
+export interface Price {
   inputPerMTok: number;
   outputPerMTok: number;
 }
@@ -41,10 +44,17 @@ export function getPriceKey(model: string): string | undefined {
   return undefined;
 }
 
+/** Price keys → price, to replace or extend the table (a user's own prices). */
+export type PriceOverrides = Readonly<Record<string, Price>>;
+
 /** Cost of one call in USD, or undefined for a model without a known price. */
-export function computeCostUsd(model: string, usage: SummaryUsage): number | undefined {
+export function computeCostUsd(
+  model: string,
+  usage: SummaryUsage,
+  overrides?: PriceOverrides,
+): number | undefined {
   const key = getPriceKey(model);
-  const price = key ? PRICES[key] : undefined;
+  const price = key ? (overrides?.[key] ?? PRICES[key]) : undefined;
   if (!price) return undefined;
   const perToken = price.inputPerMTok / 1_000_000;
   return (

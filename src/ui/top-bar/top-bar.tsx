@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import { cancelLoad, describeFiles, loadSession } from '../load/load-session';
 import { fetchSampleFiles } from '../load/sample';
 import { ExportMenu } from '../export/export-menu';
+import { FolderButtons } from '../library/folder-buttons';
 import { useUiStore } from '../store';
 import { LoadProgress } from './load-progress';
 import { PasteDialog } from './paste-dialog';
@@ -49,6 +50,7 @@ export function TopBar() {
           e.currentTarget.value = '';
         }}
       />
+      <FolderButtons />
       <button type="button" className="btn" data-testid="paste-button" onClick={() => setPasteOpen(true)}>
         Paste
       </button>

@@ -557,6 +557,12 @@ export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
     planTool: 'ExitPlanMode',
     planPath: /(^|[\\/])\.claude[\\/]plans[\\/]/,
   },
+  // API calls are assistant records; compactions are system boundaries (FORMAT.md §4, §6). Quoted
+  // whole: inside a JSON string the quotes would be escaped, so only structure matches.
+  listNeedles: ['"assistant"', '"compact_boundary"', '"microcompact_boundary"'],
+  // A response's content (its text, thinking and tool inputs: most of its bytes) comes between
+  // `"content":[` and `],"stop_reason"`; the list needs its id, model and usage only.
+  listCut: { from: '"content":[', to: '],"stop_reason"' },
   files: {
     location: '~/.claude/projects/<project>/<session>.jsonl',
     matchRecord: isClaudeCodeRecord,

@@ -427,6 +427,9 @@ export const CODEX_CLI_DIALECT: DialectDescriptor = {
   shellTools: ['shell', 'shell_command', 'exec_command', 'local_shell_call'],
   // Codex re-sends recent user messages, not files, after a compaction (strategies/codex.ts).
   restoration: NO_RESTORATION,
+  // Calls are `token_count` events, models come from `turn_context`, compactions are `compacted`
+  // lines (FORMAT.md §9, §11).
+  listNeedles: ['"token_count"', '"turn_context"', '"session_meta"', '"compacted"'],
   files: {
     location: '~/.codex/sessions/<yyyy>/<mm>/<dd>/rollout-*.jsonl',
     matchName: (baseName) => /^rollout-.*\.jsonl$/i.test(baseName),

@@ -163,6 +163,17 @@ export interface DialectDescriptor {
   readonly restoration: RestorationHints;
   /** The agent's shell tools, by tool_use name (bash-output summarization, boundary scoring). */
   readonly shellTools?: readonly string[];
+  /**
+   * What a session list needs from a line (`engine/library/scan-session.ts`): a line whose first
+   * 1 kB holds none of these strings is skipped without decoding or `JSON.parse`. So they must sit
+   * early in the records they mark. Absent: every line is parsed.
+   */
+  readonly listNeedles?: readonly string[];
+  /**
+   * A part of a needed line the list does not need, cut out before the line is decoded: from the
+   * first `from` (in the line's first 1 kB; kept) to the last `to` (kept). The rest must stay JSON.
+   */
+  readonly listCut?: { readonly from: string; readonly to: string };
   readonly files: DialectFiles;
   readonly transcript?: TranscriptConventions;
 }

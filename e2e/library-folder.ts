@@ -1,0 +1,75 @@
+// Writes the e2e library folder: several Claude Code sessions (one with a subagent folder), a
+// Codex rollout, a broken transcript and a file no dialect takes, laid out as ~/.claude/projects
+// and ~/.codex/sessions are.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { generateSession } from '../src/sample/generate-session';
+
+export interface LibraryFolder {
+  root: string;
+  /** Sessions the library should list. */
+  sessions: number;
+  /** Main-thread API calls of the Claude Code session with the most. */
+  mostCalls: number;
+}
+
+const CODEX_ROLLOUT = [
+  { type: 'session_meta', payload: { id: 'c0dex', cwd: '/home/ada/garden', cli_version: '0.61.0' } },
+  { type: 'turn_context', payload: { model: 'gpt-5-codex', cwd: '/home/ada/garden' } },
+  {
+    type: 'response_item',
+    payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'List the beds' }] },
+  },
+  {
+    type: 'event_msg',
+    payload: {
+      type: 'token_count',
+      info: {
+        total_token_usage: {
+          input_tokens: 1200,
+          cached_input_tokens: 0,
+          output_tokens: 40,
+          total_tokens: 1240,
+        },
+        last_token_usage: {
+          input_tokens: 1200,
+          cached_input_tokens: 0,
+          output_tokens: 40,
+          total_tokens: 1240,
+        },
+      },
+    },
+  },
+].map((r, i) => JSON.stringify({ timestamp: new Date(Date.UTC(2026, 4, 1, 9, 0, i)).toISOString(), ...r }));
+
+export function writeLibraryFolder(root: string): LibraryFolder {
+  fs.rmSync(root, { recursive: true, force: true });
+  const write = (rel: string, text: string) => {
+    const p = path.join(root, rel);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, text);
+  };
+  let mostCalls = 0;
+  const specs = [
+    { seed: 11, apiCalls: 40, project: '-home-ada-alpha', specials: false },
+    { seed: 12, apiCalls: 120, project: '-home-ada-alpha', specials: true },
+    { seed: 13, apiCalls: 70, project: '-home-ada-beta', specials: false },
+  ];
+  for (const s of specs) {
+    const session = generateSession({
+      seed: s.seed,
+      apiCalls: s.apiCalls,
+      startMs: Date.UTC(2026, 3, s.seed, 10),
+      features: { specials: s.specials },
+    });
+    for (const f of session.files) write(`projects/${s.project}/${f.name}`, f.text);
+    mostCalls = Math.max(mostCalls, s.apiCalls);
+  }
+  write('sessions/2026/05/01/rollout-2026-05-01T09-00-00-c0dex.jsonl', `${CODEX_ROLLOUT.join('\n')}\n`);
+  const broken = generateSession({ seed: 14, apiCalls: 10 }).files[0]!.text.split('\n');
+  broken.splice(3, 0, 'this line is not JSON');
+  write('projects/-home-ada-gamma/broken.jsonl', broken.join('\n').slice(0, -200));
+  write('projects/notes.txt', 'not a transcript');
+  return { root, sessions: specs.length + 2, mostCalls };
+}

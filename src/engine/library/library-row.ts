@@ -1,0 +1,156 @@
+import { computeCostUsd, type PriceOverrides } from '../summarize/prices';
+import type { Session, TokenCount } from '../types';
+
+// One session as the library lists it. Built from a `Session` by `getLibraryRow`, the same
+// function whether the session came from the scan (`scan-session.ts`) or the full parse, so the
+// two agree wherever the scan kept the records a figure needs.
+
+export interface CompactionCounts {
+  auto: number;
+  manual: number;
+  /** Microcompactions (cleared tool results), any trigger. */
+  micro: number;
+}
+
+export interface LibraryRow {
+  agent: string;
+  versions: string[];
+  models: string[];
+  cwd?: string;
+  sessionId?: string;
+  /** What the person first asked, cut to `FIRST_PROMPT_CHARS`. */
+  firstPrompt?: string;
+  startMs?: number;
+  endMs?: number;
+  /** Deduplicated API calls of the main thread. */
+  apiCalls: number;
+  /** API calls of subagent, side-question and compaction-call files. */
+  sidechainCalls: number;
+  peakContextTokens: TokenCount;
+  /** The context of the main thread's last call (where the next compaction is measured from). */
+  lastContextTokens: TokenCount;
+  compactions: CompactionCounts;
+  /** Context of the main thread's last calls, oldest first (the live forecast's pace). */
+  recentContexts: TokenCount[];
+  /** Main-thread calls before the latest full compaction (its call index + 1); 0 when none. */
+  callsBeforeLastCompact: number;
+  /** The window the log states (Codex), else undefined. */
+  contextWindow?: TokenCount;
+  /** Transcript files other than the main one (subagents, side questions, compaction calls). */
+  subagentFiles: number;
+  issues: number;
+  /** Line-level errors (`not-json`, `truncated-line`): the part of `issues` a scan sees exactly. */
+  brokenLines: number;
+  /** USD at list prices over every priced call, each counted once across files. */
+  costUsd: number;
+  /** Calls whose model has no price (their cost is not in `costUsd`). */
+  unpricedCalls: number;
+}
+
+export const FIRST_PROMPT_CHARS = 200;
+/** Calls kept for the pace of the live forecast. */
+const RECENT_CALLS = 12;
+
+/** A session's list figures. `overrides` replaces list prices (by price key). */
+export function getLibraryRow(session: Session, overrides?: PriceOverrides): LibraryRow {
+  const compactions: CompactionCounts = { auto: 0, manual: 0, micro: 0 };
+  for (const c of session.compactions) {
+    if (session.files[c.fileIndex]?.role !== 'main') continue;
+    if (c.kind === 'microcompact') compactions.micro++;
+    else if (c.trigger === 'manual') compactions.manual++;
+    else compactions.auto++;
+  }
+  let callsBeforeLastCompact = 0;
+  for (const c of session.compactions) {
+    if (c.kind === 'compact' && session.files[c.fileIndex]?.role === 'main')
+      callsBeforeLastCompact = c.apiCallBefore === undefined ? 0 : c.apiCallBefore + 1;
+  }
+  let sidechainCalls = 0;
+  for (const s of session.sidechains) sidechainCalls += s.apiCalls;
+  const first =
+    session.firstUserTurnEntry === undefined ? undefined : session.entries[session.firstUserTurnEntry];
+  const block = first?.blocks[0];
+  const firstPrompt =
+    block?.kind === 'text' ? block.text.trimStart().slice(0, FIRST_PROMPT_CHARS).trimEnd() : undefined;
+  const cost = computeSessionCost(session, overrides);
+  const transcripts = session.files.filter((f) => f.role !== 'session-memory' && f.role !== 'subagent-meta');
+  return {
+    agent: session.meta.agent,
+    versions: [...session.meta.versions],
+    models: [...session.meta.models],
+    cwd: session.meta.cwd,
+    sessionId: session.meta.sessionId,
+    firstPrompt,
+    startMs: session.meta.startMs,
+    endMs: session.meta.endMs,
+    apiCalls: session.apiCalls.length,
+    sidechainCalls,
+    peakContextTokens: session.peakContextTokens,
+    lastContextTokens: session.apiCalls.at(-1)?.contextTokens ?? 0,
+    compactions,
+    recentContexts: session.apiCalls.slice(-RECENT_CALLS).map((c) => c.contextTokens),
+    callsBeforeLastCompact,
+    contextWindow: session.meta.contextWindow,
+    subagentFiles: Math.max(0, transcripts.length - 1),
+    issues: session.issues.length,
+    brokenLines: session.issues.filter((i) => i.code === 'not-json' || i.code === 'truncated-line').length,
+    costUsd: cost.usd,
+    unpricedCalls: cost.unpriced,
+  };
+}
+
+/**
+ * Cost at list prices of every call in the session's entries. A call is keyed as the session
+ * builder keys it (message id, request id, uuid), over all files at once: a subagent or
+ * compaction-call log that repeats a parent's response is not paid twice; streamed lines of one
+ * response count their input once and their largest output snapshot (FORMAT.md §6).
+ */
+export function computeSessionCost(
+  session: Session,
+  overrides?: PriceOverrides,
+): { usd: number; unpriced: number } {
+  interface Call {
+    model: string;
+    input: number;
+    cacheWrite: number;
+    cacheRead: number;
+    output: number;
+  }
+  const calls = new Map<string, Call>();
+  const modelOfFile = new Map<number, string>();
+  for (const entry of session.entries) {
+    if (entry.model) modelOfFile.set(entry.fileIndex, entry.model);
+    const usage = entry.usage;
+    if (!usage || entry.isSynthetic) continue;
+    const key = entry.messageId ?? entry.requestId ?? entry.uuid ?? `#${entry.index}`;
+    const known = calls.get(key);
+    if (known) {
+      known.output = Math.max(known.output, usage.outputTokens);
+      continue;
+    }
+    calls.set(key, {
+      model: entry.model ?? modelOfFile.get(entry.fileIndex) ?? session.meta.models[0] ?? '',
+      input: usage.inputTokens,
+      cacheWrite: usage.cacheCreationInputTokens,
+      cacheRead: usage.cacheReadInputTokens,
+      output: usage.outputTokens,
+    });
+  }
+  let usd = 0;
+  let unpriced = 0;
+  for (const c of calls.values()) {
+    const cost = computeCostUsd(
+      c.model,
+      {
+        inputTokens: c.input,
+        outputTokens: c.output,
+        cacheCreationInputTokens: c.cacheWrite,
+        cacheReadInputTokens: c.cacheRead,
+      },
+      overrides,
+    );
+    if (cost === undefined) unpriced++;
+    else usd += cost;
+  }
+  return { usd, unpriced };
+}

@@ -1,0 +1,188 @@
+import type { DialectDescriptor } from '../parse/dialects/descriptor';
+import { parseSession } from '../parse/parse-session';
+import type { ByteSource } from '../parse/source';
+import type { PriceOverrides } from '../summarize/prices';
+import { FIRST_PROMPT_CHARS, getLibraryRow, type LibraryRow } from './library-row';
+
+// The scan a session list is made of: the full parse's own pipeline (detection, normalizers, the
+// session builder, copy folding), but once the first user turn is known a line is `JSON.parse`d
+// only when it holds one of its dialect's `listNeedles` (API calls, compactions, models); the
+// others are looked at for a timestamp and skipped. A dialect without needles is parsed whole.
+
+export interface ScanOptions {
+  signal?: AbortSignal;
+  chunkBytes?: number;
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
+  prices?: PriceOverrides;
+}
+
+const TIMESTAMP_KEY = '"timestamp":"';
+/**
+ * Where a line's needles are looked for: its first bytes. Claude Code writes `message.role` and a
+ * system record's `subtype` before the content, Codex its `payload.type` first (FORMAT.md §2,
+ * §11), so a 100 kB tool result is never searched, let alone decoded.
+ */
+export const LIST_NEEDLE_WINDOW_BYTES = 1024;
+/** Codex's `{"timestamp":"…"` opens the line; Claude Code's ends it, before a few short fields. */
+const HEAD_TIMESTAMP_BYTES = 160;
+/** Lines whose timestamp was not found at either end, kept to be read whole at the end. */
+const UNREAD_KEPT = 8;
+const TAIL_TIMESTAMP_BYTES = 256;
+
+/** ISO 8601 with milliseconds and a zone: `2026-01-02T03:04:05.678Z` is 24 characters. */
+const TIMESTAMP_MAX_CHARS = 40;
+
+/** The change in nesting depth over `text[from, to)`, strings skipped; `from` is outside a string. */
+function depthAcross(text: string, from: number, to: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) depth--;
+  }
+  return depth;
+}
+
+function timestampAt(text: string, at: number): number | undefined {
+  const start = at + TIMESTAMP_KEY.length;
+  const end = text.indexOf('"', start);
+  if (end < 0 || end - start > TIMESTAMP_MAX_CHARS) return undefined;
+  const ms = Date.parse(text.slice(start, end));
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** The first `timestamp` of a line's head, when it is the record's own (Codex writes it first). */
+export function getHeadTimestampMs(head: string): number | undefined {
+  const first = head.indexOf(TIMESTAMP_KEY);
+  return first >= 0 && depthAcross(head, 0, first) === 1 ? timestampAt(head, first) : undefined;
+}
+
+/** The last `timestamp` of a line's tail, when it is the record's own (Claude Code writes it late). */
+export function getTailTimestampMs(tail: string): number | undefined {
+  const last = tail.lastIndexOf(TIMESTAMP_KEY);
+  if (last < 0) return undefined;
+  const afterValue = tail.indexOf('"', last + TIMESTAMP_KEY.length) + 1;
+  return afterValue > 0 && depthAcross(tail, afterValue, tail.length) === -1
+    ? timestampAt(tail, last)
+    : undefined;
+}
+
+/** The record's own `timestamp` of a whole raw line, without parsing it. */
+export function getRawTimestampMs(text: string): number | undefined {
+  return getTailTimestampMs(text) ?? getHeadTimestampMs(text);
+}
+
+/**
+ * Where `needle` first occurs in `bytes[from, to)`, or -1. Jumps on the needle's last byte (`[`
+ * of `"content":[` is rare in a line's head, where quotes are everywhere).
+ */
+function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number, to: number): number {
+  const tail = needle.length - 1;
+  const lastByte = needle[tail]!;
+  for (let i = bytes.indexOf(lastByte, from + tail); i >= 0 && i < to; i = bytes.indexOf(lastByte, i + 1)) {
+    let j = 0;
+    const at = i - tail;
+    while (j < tail && bytes[at + j] === needle[j]) j++;
+    if (j === tail) return at;
+  }
+  return -1;
+}
+
+/** Where `needle` last occurs in `bytes[from, to)`, or -1. */
+function lastIndexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number, to: number): number {
+  const first = needle[0]!;
+  for (let i = bytes.lastIndexOf(first, to - needle.length); i >= from; i = bytes.lastIndexOf(first, i - 1)) {
+    let j = 1;
+    while (j < needle.length && bytes[i + j] === needle[j]) j++;
+    if (j === needle.length) return i;
+    if (i === 0) break;
+  }
+  return -1;
+}
+
+const cutDecoder = new TextDecoder();
+
+/** A needed line's text, without its dialect's `listCut` part when the line has it; else undefined. */
+function cutLine(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  dialect: DialectDescriptor,
+): string | undefined {
+  const cut = getCutBytes(dialect.listCut);
+  if (!cut) return undefined;
+  const from = indexOfBytes(bytes, cut.from, start, Math.min(end, start + LIST_NEEDLE_WINDOW_BYTES));
+  if (from < 0) return undefined;
+  const keepTo = from + cut.from.length;
+  const to = lastIndexOfBytes(bytes, cut.to, keepTo, end);
+  if (to < 0) return undefined;
+  return cutDecoder.decode(bytes.subarray(start, keepTo)) + cutDecoder.decode(bytes.subarray(to, end));
+}
+
+const cutCache = new WeakMap<object, { from: Uint8Array; to: Uint8Array }>();
+function getCutBytes(cut: DialectDescriptor['listCut']): { from: Uint8Array; to: Uint8Array } | undefined {
+  if (!cut) return undefined;
+  let bytes = cutCache.get(cut);
+  if (!bytes) {
+    const encoder = new TextEncoder();
+    bytes = { from: encoder.encode(cut.from), to: encoder.encode(cut.to) };
+    cutCache.set(cut, bytes);
+  }
+  return bytes;
+}
+
+/** Scans one session (its main file first, as `parseSession` orders them) into its list row. */
+export async function scanSession(sources: ByteSource[], options: ScanOptions = {}): Promise<LibraryRow> {
+  const decoder = new TextDecoder();
+  let skippedStartMs: number | undefined;
+  const unread: { source: ByteSource; offsetBytes: number; lengthBytes: number }[] = [];
+  let skippedEndMs: number | undefined;
+  const session = await parseSession(sources, {
+    signal: options.signal,
+    chunkBytes: options.chunkBytes,
+    // The list shows the first prompt's start; leading blanks aside, entries need keep no more.
+    previewChars: 2 * FIRST_PROMPT_CHARS,
+    onProgress: options.onProgress && ((p) => options.onProgress!(p.bytesRead, p.totalBytes)),
+    listLine: (bytes, start, end, offsetBytes, file, dialect) => {
+      const needles = dialect.listNeedles;
+      if (!needles) return undefined;
+      // One decode of the head and native string searches: cheaper than byte loops, as a line's
+      // head is full of quotes (every key, every escaped quote).
+      const head = decoder.decode(bytes.subarray(start, Math.min(end, start + LIST_NEEDLE_WINDOW_BYTES)));
+      for (const needle of needles) if (head.includes(needle)) return cutLine(bytes, start, end, dialect);
+      if (file.role === 'main') {
+        const ms =
+          getHeadTimestampMs(head.slice(0, HEAD_TIMESTAMP_BYTES)) ??
+          getTailTimestampMs(
+            decoder.decode(bytes.subarray(Math.max(start, end - TAIL_TIMESTAMP_BYTES), end)),
+          );
+        if (ms !== undefined) {
+          if (skippedStartMs === undefined || ms < skippedStartMs) skippedStartMs = ms;
+          if (skippedEndMs === undefined || ms > skippedEndMs) skippedEndMs = ms;
+          unread.length = 0;
+        } else {
+          if (unread.length === UNREAD_KEPT) unread.shift();
+          unread.push({ source: sources[file.index]!, offsetBytes, lengthBytes: end - start });
+        }
+      }
+      return null;
+    },
+  });
+  // Records whose timestamp sits mid-line (a user record with a large `toolUseResult` after it)
+  // after the last one read: they may hold the end time, so they are read whole.
+  for (const { source, offsetBytes, lengthBytes } of unread) {
+    const ms = getRawTimestampMs(decoder.decode(await source.read(offsetBytes, lengthBytes)));
+    if (ms !== undefined && (skippedEndMs === undefined || ms > skippedEndMs)) skippedEndMs = ms;
+  }
+  const row = getLibraryRow(session, options.prices);
+  if (skippedStartMs !== undefined && (row.startMs === undefined || skippedStartMs < row.startMs))
+    row.startMs = skippedStartMs;
+  if (skippedEndMs !== undefined && (row.endMs === undefined || skippedEndMs > row.endMs))
+    row.endMs = skippedEndMs;
+  return row;
+}

@@ -1,0 +1,75 @@
+import { useEffect, useRef } from 'react';
+import { useLibraryStore } from './library-store';
+import { fromFileList, getDirectoryPicker, openDirectoryHandle, openLibrary } from './open-folder';
+
+let openInput: (() => void) | undefined;
+
+/** Opens the directory input (the reopen button of a listing restored without a handle). */
+export function requestFolderInput(): void {
+  openInput?.();
+}
+
+/** The top bar's library entries: "Open folder…" and, once a folder is listed, the view switch. */
+export function FolderButtons() {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const folderName = useLibraryStore((s) => s.folderName);
+  const view = useLibraryStore((s) => s.view);
+  const showView = useLibraryStore((s) => s.showView);
+  useEffect(() => {
+    openInput = () => inputRef.current?.click();
+    return () => {
+      openInput = undefined;
+    };
+  }, []);
+
+  const pick = async () => {
+    const picker = getDirectoryPicker();
+    if (!picker) return inputRef.current?.click();
+    try {
+      await openDirectoryHandle(await picker());
+    } catch (error) {
+      // The person closed the picker; anything else falls back to the plain input.
+      if ((error as Error)?.name !== 'AbortError') inputRef.current?.click();
+    }
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        className="btn"
+        data-testid="open-folder"
+        title="List every session of a folder (~/.claude/projects, ~/.codex/sessions, …); nothing is uploaded"
+        onClick={() => void pick()}
+      >
+        Open folder…
+      </button>
+      <input
+        ref={inputRef}
+        type="file"
+        data-testid="folder-input"
+        className="visually-hidden"
+        // biome-ignore lint/suspicious/noExplicitAny: `webkitdirectory` is missing from React's input props.
+        {...({ webkitdirectory: '', directory: '' } as any)}
+        onChange={(e) => {
+          const files = e.currentTarget.files;
+          if (files && files.length > 0) {
+            const first = files[0]!.webkitRelativePath.split('/')[0] || 'Folder';
+            void openLibrary(first, fromFileList(files));
+          }
+          e.currentTarget.value = '';
+        }}
+      />
+      {folderName !== undefined && (
+        <button
+          type="button"
+          className="btn"
+          data-testid="library-toggle"
+          onClick={() => showView(view === 'library' ? 'session' : 'library')}
+        >
+          {view === 'library' ? 'Back to session' : 'Library'}
+        </button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { formatCount, formatTokensShort } from '../common/format';
+import { startFollowing, stopFollowing, useFollowStore } from './follow';
+
+/**
+ * Live mode's line over the session: the context now, this log's auto-compact threshold, the
+ * tokens left and about how many calls that is at the recent pace; the last forecast's score.
+ */
+export function FollowBar() {
+  const queryClient = useQueryClient();
+  const { source, following, forecast, score, reparseMs, bytes, error } = useFollowStore();
+  if (!source) return null;
+  return (
+    <div className="follow-bar" data-testid="follow-bar">
+      <button
+        type="button"
+        className={`btn${following ? ' primary' : ''}`}
+        aria-pressed={following}
+        data-testid="follow-toggle"
+        onClick={() => (following ? stopFollowing() : startFollowing(queryClient))}
+      >
+        {following ? '● Following' : 'Follow'}
+      </button>
+      {forecast ? (
+        <span className="mono" data-testid="follow-forecast">
+          context now {formatTokensShort(forecast.contextTokens)} · threshold{' '}
+          {formatTokensShort(forecast.thresholdTokens)} · left {formatTokensShort(forecast.leftTokens)} ·{' '}
+          {forecast.callsLeft === undefined
+            ? 'not growing'
+            : `~${formatCount(forecast.callsLeft)} calls at this pace`}
+        </span>
+      ) : (
+        <span className="muted">
+          {following ? 'Waiting for the first calls…' : 'Follow reads the file again every second.'}
+        </span>
+      )}
+      {score && (
+        <span className="follow-score" data-testid="follow-score">
+          Compaction fired after call {formatCount(score.firedAtCall)}; forecast said{' '}
+          {formatCount(score.predictedAtCall)} ({score.firedAtCall - score.predictedAtCall >= 0 ? '+' : ''}
+          {score.firedAtCall - score.predictedAtCall} calls)
+        </span>
+      )}
+      {following && reparseMs !== undefined && (
+        <span className="muted" title="The grown file is parsed again whole">
+          {formatCount(bytes)} bytes · re-read in {formatCount(reparseMs)} ms
+        </span>
+      )}
+      {error && <span className="notice error">{error}</span>}
+    </div>
+  );
+}

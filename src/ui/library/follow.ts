@@ -1,0 +1,183 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { create } from 'zustand';
+import { type CompactionForecast, computeForecast } from '../../engine/library/forecast';
+import type { LibraryRow } from '../../engine/library/library-row';
+import type { LoadFile } from '../../worker/protocol';
+import { scanInPool } from '../../worker/scan-pool';
+import { loadSession } from '../load/load-session';
+import { useLibraryStore } from './library-store';
+
+// Live mode: while the agent writes a session, its main file is read again every second; only
+// whole lines count (a last line without its newline waits). When it has grown, the session is
+// parsed again whole in the engine worker (the timeline grows), and scanned for the header's
+// forecast; when a new compaction lands, the forecast made before it is scored.
+
+/** Where the followed file's current bytes come from. */
+export interface FollowSource {
+  label: string;
+  /** The main file's name, as the parser should see it. */
+  name: string;
+  read(): Promise<Blob>;
+  /** Files loaded with it (subagent logs), read once. */
+  others: LoadFile[];
+  /** The library row it was opened from: the row grows with it. */
+  libraryKey?: string;
+}
+
+/** The agent flushes a line at a time; a second is what a person reading along notices. */
+const POLL_MS = 1_000;
+
+export interface ForecastScore {
+  predictedAtCall: number;
+  firedAtCall: number;
+}
+
+interface FollowState {
+  source?: FollowSource;
+  following: boolean;
+  bytes: number;
+  forecast?: CompactionForecast;
+  row?: LibraryRow;
+  /** The latest compaction's forecast against where it fired. */
+  score?: ForecastScore;
+  /** Time of the last re-parse (ms): the cost of re-reading the whole grown file. */
+  reparseMs?: number;
+  /** The last read that failed (the file moved, the server went away); following goes on. */
+  error?: string;
+}
+
+export const useFollowStore = create<FollowState>()(() => ({ following: false, bytes: 0 }));
+
+let timer: ReturnType<typeof setTimeout> | undefined;
+let generation = 0;
+
+/** Offers live mode for the session just opened from `source` (undefined: not followable). */
+export function setFollowSource(source: FollowSource | undefined): void {
+  stopFollowing();
+  useFollowStore.setState({
+    source,
+    following: false,
+    bytes: 0,
+    forecast: undefined,
+    score: undefined,
+    row: undefined,
+  });
+}
+
+export function stopFollowing(): void {
+  generation++;
+  if (timer) clearTimeout(timer);
+  timer = undefined;
+  useFollowStore.setState({ following: false });
+}
+
+async function scanRow(files: LoadFile[]): Promise<LibraryRow | undefined> {
+  let row: LibraryRow | undefined;
+  await scanInPool([{ key: 'live', files }], {
+    signal: new AbortController().signal,
+    onRow: (_, r) => {
+      row = r;
+    },
+    onFailed: () => {},
+    onProgress: () => {},
+  });
+  return row;
+}
+
+/** The offset just past the last newline of `blob` from `from` on (undefined: none yet). */
+async function getWholeLinesEnd(blob: Blob, from: number): Promise<number | undefined> {
+  const tail = new Uint8Array(await blob.slice(from).arrayBuffer());
+  const at = tail.lastIndexOf(0x0a);
+  return at < 0 ? undefined : from + at + 1;
+}
+
+export function startFollowing(queryClient: QueryClient): void {
+  const { source } = useFollowStore.getState();
+  if (!source) return;
+  stopFollowing();
+  const mine = ++generation;
+  useFollowStore.setState({ following: true });
+  let cut = 0;
+  const tick = async (): Promise<void> => {
+    if (mine !== generation) return;
+    try {
+      const blob = await source.read();
+      const end = blob.size > cut ? await getWholeLinesEnd(blob, cut) : undefined;
+      if (end !== undefined && mine === generation) {
+        cut = end;
+        const files = [{ name: source.name, blob: blob.slice(0, end) }, ...source.others];
+        const started = performance.now();
+        const [row] = await Promise.all([
+          scanRow(files),
+          loadSession(queryClient, source.label, async () => files),
+        ]);
+        if (mine !== generation) return;
+        const before = useFollowStore.getState();
+        const update: Partial<FollowState> = {
+          bytes: end,
+          reparseMs: performance.now() - started,
+          error: undefined,
+        };
+        if (row) {
+          if (source.libraryKey !== undefined) {
+            const sizeBytes = end + source.others.reduce((sum, f) => sum + f.blob.size, 0);
+            useLibraryStore.getState().setRows(new Map([[source.libraryKey, { row, sizeBytes }]]));
+          }
+          update.row = row;
+          update.forecast = computeForecast(row);
+          const compactsBefore = before.row
+            ? before.row.compactions.auto + before.row.compactions.manual
+            : undefined;
+          const compactsNow = row.compactions.auto + row.compactions.manual;
+          if (
+            compactsBefore !== undefined &&
+            compactsNow > compactsBefore &&
+            before.forecast?.predictedAtCall
+          ) {
+            update.score = {
+              predictedAtCall: before.forecast.predictedAtCall,
+              firedAtCall: row.callsBeforeLastCompact,
+            };
+          }
+        }
+        useFollowStore.setState(update);
+      }
+    } catch (error) {
+      useFollowStore.setState({ error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      if (mine === generation) timer = setTimeout(() => void tick(), POLL_MS);
+    }
+  };
+  void tick();
+}
+
+/** A source over a URL read again each time (`?follow=<url>`: a file another program appends to). */
+export function createUrlFollowSource(url: string): FollowSource {
+  const name = decodeURIComponent(new URL(url, location.href).pathname.split('/').pop() || 'followed.jsonl');
+  return {
+    label: name,
+    name,
+    others: [],
+    read: async () => {
+      const response = await fetch(url, { cache: 'no-store' });
+      if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+      return response.blob();
+    },
+  };
+}
+
+/** A source over a File System Access handle: `getFile()` is a fresh snapshot each time. */
+export function createHandleFollowSource(
+  handle: FileSystemFileHandle,
+  path: string,
+  others: LoadFile[],
+  libraryKey?: string,
+): FollowSource {
+  return {
+    label: path.split('/').pop() ?? path,
+    name: path,
+    others,
+    libraryKey,
+    read: () => handle.getFile(),
+  };
+}

@@ -1,0 +1,168 @@
+import type { LibraryRow } from '../../engine/library/library-row';
+import {
+  formatBytes,
+  formatCount,
+  formatDateTime,
+  formatDuration,
+  formatTokensShort,
+} from '../common/format';
+import type { LibrarySession, LibrarySortKey } from './library-store';
+
+// The library table's columns: label, sort value, cell text. Rows still scanning sort last.
+
+export interface LibraryColumn {
+  key: LibrarySortKey;
+  label: string;
+  title: string;
+  widthCss: string;
+  numeric: boolean;
+  value(s: LibrarySession, row: LibraryRow): number | string;
+  text(s: LibrarySession, row: LibraryRow): string;
+}
+
+const duration = (r: LibraryRow) =>
+  r.startMs !== undefined && r.endMs !== undefined ? r.endMs - r.startMs : -1;
+const compactions = (r: LibraryRow) => r.compactions.auto + r.compactions.manual + r.compactions.micro;
+export const formatUsd = (usd: number) => (usd >= 100 ? `$${usd.toFixed(0)}` : `$${usd.toFixed(2)}`);
+
+export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
+  {
+    key: 'start',
+    label: 'Start',
+    title: 'When the session began (local time)',
+    widthCss: '9.5rem',
+    numeric: false,
+    value: (_, r) => r.startMs ?? 0,
+    text: (_, r) => formatDateTime(r.startMs),
+  },
+  {
+    key: 'project',
+    label: 'Project',
+    title: 'The working directory (cwd) the agent ran in',
+    widthCss: 'minmax(8rem, 1fr)',
+    numeric: false,
+    value: (_, r) => r.cwd ?? '',
+    text: (_, r) => r.cwd ?? '–',
+  },
+  {
+    key: 'agent',
+    label: 'Agent',
+    title: 'Agent and version',
+    widthCss: '8.5rem',
+    numeric: false,
+    value: (_, r) => `${r.agent} ${r.versions.at(-1) ?? ''}`,
+    text: (_, r) => `${r.agent || '?'} ${r.versions.at(-1) ?? ''}`.trim(),
+  },
+  {
+    key: 'prompt',
+    label: 'First prompt',
+    title: 'What the person first asked',
+    widthCss: 'minmax(10rem, 2fr)',
+    numeric: false,
+    value: (_, r) => r.firstPrompt ?? '',
+    text: (_, r) => r.firstPrompt ?? '–',
+  },
+  {
+    key: 'duration',
+    label: 'Duration',
+    title: 'First to last record of the main transcript',
+    widthCss: '5.5rem',
+    numeric: true,
+    value: (_, r) => duration(r),
+    text: (_, r) => (duration(r) < 0 ? '–' : formatDuration(duration(r))),
+  },
+  {
+    key: 'size',
+    label: 'Size',
+    title: 'Bytes of all the session’s files',
+    widthCss: '5.5rem',
+    numeric: true,
+    value: (s) => s.sizeBytes,
+    text: (s) => formatBytes(s.sizeBytes),
+  },
+  {
+    key: 'calls',
+    label: 'Calls',
+    title: 'API calls of the main thread (+ subagent files’ calls)',
+    widthCss: '6.5rem',
+    numeric: true,
+    value: (_, r) => r.apiCalls,
+    text: (_, r) =>
+      `${formatCount(r.apiCalls)}${r.sidechainCalls ? ` +${formatCount(r.sidechainCalls)}` : ''}`,
+  },
+  {
+    key: 'peak',
+    label: 'Peak',
+    title: 'Largest context of a main-thread call (tokens)',
+    widthCss: '4.5rem',
+    numeric: true,
+    value: (_, r) => r.peakContextTokens,
+    text: (_, r) => formatTokensShort(r.peakContextTokens),
+  },
+  {
+    key: 'compactions',
+    label: 'Compactions',
+    title: 'Compactions: auto / manual / µ (microcompactions)',
+    widthCss: '6.5rem',
+    numeric: true,
+    value: (_, r) => compactions(r),
+    text: (_, r) => `${r.compactions.auto} / ${r.compactions.manual} / ${r.compactions.micro}µ`,
+  },
+  {
+    key: 'subagents',
+    label: 'Sub',
+    title: 'Subagent, side-question and compaction-call files',
+    widthCss: '3.5rem',
+    numeric: true,
+    value: (_, r) => r.subagentFiles,
+    text: (_, r) => formatCount(r.subagentFiles),
+  },
+  {
+    key: 'issues',
+    label: 'Issues',
+    title: 'Parse issues the scan met (the full parse may find more)',
+    widthCss: '4rem',
+    numeric: true,
+    value: (_, r) => r.issues,
+    text: (_, r) => formatCount(r.issues),
+  },
+  {
+    key: 'cost',
+    label: 'Cost',
+    title: 'At list prices, each call once across files; + when some calls’ models have no price',
+    widthCss: '5rem',
+    numeric: true,
+    value: (_, r) => r.costUsd,
+    text: (_, r) =>
+      r.costUsd === 0 && r.unpricedCalls > 0
+        ? '–'
+        : `${formatUsd(r.costUsd)}${r.unpricedCalls > 0 ? '+' : ''}`,
+  },
+];
+
+export const GRID_TEMPLATE = LIBRARY_COLUMNS.map((c) => c.widthCss).join(' ');
+
+/** Filtered by agent and search text (project, prompt, path), sorted by the chosen column. */
+export function selectSessions(
+  sessions: readonly LibrarySession[],
+  sort: { key: LibrarySortKey; descending: boolean },
+  search: string,
+  agent: string,
+): LibrarySession[] {
+  const column = LIBRARY_COLUMNS.find((c) => c.key === sort.key) ?? LIBRARY_COLUMNS[0]!;
+  const needle = search.trim().toLowerCase();
+  const kept = sessions.filter((s) => {
+    if (agent && s.row?.agent !== agent) return false;
+    if (!needle) return true;
+    const hay = `${s.key}\n${s.row?.cwd ?? ''}\n${s.row?.firstPrompt ?? ''}\n${s.row?.models.join(' ') ?? ''}`;
+    return hay.toLowerCase().includes(needle);
+  });
+  const sign = sort.descending ? -1 : 1;
+  return kept.sort((a, b) => {
+    if (!a.row || !b.row) return a.row ? -1 : b.row ? 1 : a.key.localeCompare(b.key);
+    const va = column.value(a, a.row);
+    const vb = column.value(b, b.row);
+    const d = typeof va === 'number' ? va - (vb as number) : String(va).localeCompare(String(vb));
+    return d === 0 ? a.key.localeCompare(b.key) : sign * d;
+  });
+}

@@ -1,0 +1,148 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { PRICES_SEEN } from '../../engine/summarize/prices';
+import { formatBytes } from '../common/format';
+import { VirtualList } from '../common/virtual-list';
+import { ProgressBar } from '../top-bar/load-progress';
+import { GRID_TEMPLATE, LIBRARY_COLUMNS, selectSessions } from './library-columns';
+import { useLibraryStore } from './library-store';
+import { openLibrarySession } from './open-session';
+import { cancelScan, getRestoredHandle, openDirectoryHandle } from './open-folder';
+
+const ROW_HEIGHT_PX = 30;
+
+/** Every session of the opened folder: sortable, filterable, searchable; a click opens one. */
+export function LibraryView({ onReopen }: { onReopen: () => void }) {
+  const queryClient = useQueryClient();
+  const { folderName, sessions, scan, sort, search, agent, filesOpen } = useLibraryStore();
+  const { setSort, setSearch, setAgent } = useLibraryStore.getState();
+  const shown = useMemo(() => selectSessions(sessions, sort, search, agent), [sessions, sort, search, agent]);
+  const agents = useMemo(
+    () => [...new Set(sessions.map((s) => s.row?.agent).filter((a): a is string => !!a))].sort(),
+    [sessions],
+  );
+  const totalBytes = sessions.reduce((s, x) => s + x.sizeBytes, 0);
+  const handle = getRestoredHandle();
+
+  return (
+    <main className="library-view" data-testid="library">
+      <div className="library-bar">
+        <h2 className="library-title" title={folderName}>
+          {folderName}
+        </h2>
+        <span className="muted" data-testid="library-count">
+          {shown.length === sessions.length ? sessions.length : `${shown.length} of ${sessions.length}`}{' '}
+          sessions · {formatBytes(totalBytes)}
+        </span>
+        <input
+          type="search"
+          className="library-search"
+          placeholder="Search project, prompt, path, model"
+          aria-label="Search sessions"
+          data-testid="library-search"
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+        />
+        <select
+          aria-label="Agent"
+          data-testid="library-agent"
+          value={agent}
+          onChange={(e) => setAgent(e.currentTarget.value)}
+        >
+          <option value="">All agents</option>
+          {agents.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </select>
+        <span className="muted" title="Anthropic list prices; cache writes 1.25× and reads 0.1× input">
+          Prices as of {PRICES_SEEN}
+        </span>
+      </div>
+      {scan && (
+        <div className="library-scan" data-testid="library-scan">
+          <span>
+            Scanning {scan.sessionsDone} of {scan.sessionsTotal} · {formatBytes(scan.bytesRead)} of{' '}
+            {formatBytes(scan.totalBytes)}
+          </span>
+          <ProgressBar fraction={scan.totalBytes > 0 ? scan.bytesRead / scan.totalBytes : 0} />
+          <button type="button" className="btn" onClick={cancelScan} data-testid="library-cancel">
+            Cancel
+          </button>
+        </div>
+      )}
+      {!filesOpen && (
+        <div className="library-scan" data-testid="library-restored">
+          <span>Listed from the last visit; the files are not open.</span>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => (handle ? void openDirectoryHandle(handle) : onReopen())}
+            data-testid="library-reopen"
+          >
+            Reopen {folderName}
+          </button>
+        </div>
+      )}
+      <div className="library-head" style={{ gridTemplateColumns: GRID_TEMPLATE }}>
+        {LIBRARY_COLUMNS.map((c) => (
+          <button
+            type="button"
+            key={c.key}
+            className={`library-th${c.numeric ? ' num' : ''}`}
+            title={c.title}
+            aria-pressed={sort.key === c.key}
+            data-sort={sort.key === c.key ? (sort.descending ? 'descending' : 'ascending') : undefined}
+            data-testid={`library-sort-${c.key}`}
+            onClick={() => setSort(c.key)}
+          >
+            {c.label}
+            {sort.key === c.key ? (sort.descending ? ' ▾' : ' ▴') : ''}
+          </button>
+        ))}
+      </div>
+      <VirtualList
+        count={shown.length}
+        rowHeightPx={ROW_HEIGHT_PX}
+        className="library-rows"
+        testId="library-rows"
+        ariaLabel="Sessions"
+        renderRow={(i) => {
+          const s = shown[i]!;
+          const row = s.row;
+          return (
+            <div
+              className={`library-row${filesOpen ? '' : ' closed'}`}
+              style={{ gridTemplateColumns: GRID_TEMPLATE }}
+              data-testid="library-row"
+              data-key={s.key}
+              role="option"
+              aria-selected={false}
+              tabIndex={-1}
+              title={s.key}
+              onClick={() => filesOpen && void openLibrarySession(queryClient, s.key)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && filesOpen) void openLibrarySession(queryClient, s.key);
+              }}
+            >
+              {row ? (
+                LIBRARY_COLUMNS.map((c) => (
+                  <span key={c.key} className={`library-td${c.numeric ? ' num' : ''}`} data-col={c.key}>
+                    {c.text(s, row)}
+                  </span>
+                ))
+              ) : (
+                <span className="library-td muted" style={{ gridColumn: '1 / -1' }}>
+                  {s.error
+                    ? `Could not scan ${s.key}: ${s.error}`
+                    : `${s.key} · ${formatBytes(s.sizeBytes)} · scanning…`}
+                </span>
+              )}
+            </div>
+          );
+        }}
+      />
+    </main>
+  );
+}

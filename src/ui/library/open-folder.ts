@@ -1,0 +1,212 @@
+import {
+  type LibraryFile,
+  getGroupStamp,
+  groupSessionFiles,
+  type SessionGroup,
+} from '../../engine/library/group-files';
+import type { LibraryRow } from '../../engine/library/library-row';
+import { isFolderFileName, loadsAfterMain } from '../../engine/parse/detect';
+import { scanInPool } from '../../worker/scan-pool';
+import { getCachedRows, getLastFolder, putCachedRow, saveLastFolder } from './library-db';
+import { type LibrarySession, useLibraryStore } from './library-store';
+
+// Opening a folder as a library: its files from a directory input, a File System Access handle or
+// a drop; grouped into sessions; rows from the IndexedDB cache where the files have not changed,
+// the rest scanned in the worker pool and streamed into the list.
+
+export interface FolderFile extends LibraryFile {
+  file: File;
+  /** Where the file came from a directory handle: live mode re-reads it. */
+  handle?: FileSystemFileHandle;
+}
+
+/** Rows are handed to the store at most this often (ms), so a fast scan does not re-render per row. */
+const FLUSH_MS = 100;
+/** Folder walks stop here: a home directory picked by mistake should not hang the tab. */
+const MAX_FOLDER_FILES = 50_000;
+
+let groups = new Map<string, SessionGroup<FolderFile>>();
+let scanAbort: AbortController | undefined;
+
+/** The files of a listed session (main first), when the folder's files are at hand. */
+export function getSessionFiles(key: string): FolderFile[] | undefined {
+  return groups.get(key)?.files;
+}
+
+export function fromFileList(list: Iterable<File>): FolderFile[] {
+  return Array.from(list, (file) => ({
+    path: file.webkitRelativePath || file.name,
+    sizeBytes: file.size,
+    modifiedMs: file.lastModified,
+    file,
+  }));
+}
+
+/** Walks a directory handle for the files the dialects take (paths start with the folder's name). */
+export async function fromDirectoryHandle(root: FileSystemDirectoryHandle): Promise<FolderFile[]> {
+  const out: FolderFile[] = [];
+  const walk = async (dir: FileSystemDirectoryHandle, path: string): Promise<void> => {
+    // biome-ignore lint/suspicious/noExplicitAny: `values()` is missing from TypeScript's DOM types.
+    for await (const child of (dir as any).values() as AsyncIterable<FileSystemHandle>) {
+      if (out.length >= MAX_FOLDER_FILES) return;
+      const childPath = `${path}/${child.name}`;
+      if (child.kind === 'directory') await walk(child as FileSystemDirectoryHandle, childPath);
+      else if (isFolderFileName(childPath)) {
+        const handle = child as FileSystemFileHandle;
+        const file = await handle.getFile();
+        out.push({ path: childPath, sizeBytes: file.size, modifiedMs: file.lastModified, file, handle });
+      }
+    }
+  };
+  await walk(root, root.name);
+  return out;
+}
+
+/**
+ * True when a dropped folder holds more than one main transcript (it opens the library, not one
+ * timeline). Loose subagent logs next to a transcript (1.0.x `agent-*.jsonl`) do not count.
+ */
+export function isSeveralSessions(files: readonly { name: string; blob: Blob }[]): boolean {
+  if (!files.some((f) => f.name.includes('/'))) return false;
+  const groups = groupSessionFiles(
+    files.map((f) => ({ path: f.name, sizeBytes: f.blob.size, modifiedMs: 0 })),
+  );
+  return groups.filter((g) => !loadsAfterMain(g.key)).length > 1;
+}
+
+export function fromDrop(files: readonly { name: string; blob: Blob }[]): FolderFile[] {
+  return files.map((f) => ({
+    path: f.name,
+    sizeBytes: f.blob.size,
+    modifiedMs: f.blob instanceof File ? f.blob.lastModified : 0,
+    file: f.blob instanceof File ? f.blob : new File([f.blob], f.name),
+  }));
+}
+
+export function cancelScan(): void {
+  scanAbort?.abort();
+}
+
+/** Lists a folder: cached rows at once, the others as the pool scans them. */
+export async function openLibrary(
+  name: string,
+  files: FolderFile[],
+  handle?: FileSystemDirectoryHandle,
+): Promise<void> {
+  cancelScan();
+  const abort = new AbortController();
+  scanAbort = abort;
+  const list = groupSessionFiles(files);
+  groups = new Map(list.map((g) => [g.key, g]));
+  const stamps = new Map(list.map((g) => [g.key, getGroupStamp(g)]));
+  const cached = await getCachedRows([...stamps.values()]);
+  const store = useLibraryStore.getState();
+  const sessions: LibrarySession[] = list.map((g) => {
+    const row = cached.get(stamps.get(g.key)!);
+    return {
+      key: g.key,
+      sizeBytes: g.files.reduce((s, f) => s + f.sizeBytes, 0),
+      fileCount: g.files.length,
+      row,
+      fromCache: row !== undefined,
+    };
+  });
+  store.setFolder(name, sessions, true);
+  void saveLastFolder({
+    name,
+    openedAtMs: Date.now(),
+    handle,
+    sessions: list.map((g) => ({
+      key: g.key,
+      stamp: stamps.get(g.key)!,
+      files: g.files.map(({ path, sizeBytes, modifiedMs }) => ({ path, sizeBytes, modifiedMs })),
+    })),
+  });
+
+  const jobs = list.filter((g) => !cached.has(stamps.get(g.key)!));
+  if (jobs.length === 0) return;
+  const totalBytes = jobs.reduce((s, g) => s + g.files.reduce((t, f) => t + f.sizeBytes, 0), 0);
+  const progress = { bytesRead: 0, totalBytes, sessionsDone: 0, sessionsTotal: jobs.length };
+  store.setScan({ ...progress });
+  const pending = new Map<string, Partial<LibrarySession>>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    timer = undefined;
+    if (pending.size > 0) useLibraryStore.getState().setRows(new Map(pending));
+    pending.clear();
+    useLibraryStore.getState().setScan(abort.signal.aborted ? undefined : { ...progress });
+  };
+  const schedule = () => {
+    timer ??= setTimeout(flush, FLUSH_MS);
+  };
+  const done = (key: string, update: Partial<LibrarySession>) => {
+    progress.sessionsDone++;
+    pending.set(key, update);
+    schedule();
+  };
+  await scanInPool(
+    jobs.map((g) => ({ key: g.key, files: g.files.map((f) => ({ name: f.path, blob: f.file })) })),
+    {
+      signal: abort.signal,
+      onRow: (key: string, row: LibraryRow) => {
+        done(key, { row });
+        void putCachedRow(stamps.get(key)!, row);
+      },
+      onFailed: (key, message) => done(key, { error: message }),
+      onProgress: (bytesRead) => {
+        progress.bytesRead = bytesRead;
+        schedule();
+      },
+    },
+  );
+  if (timer) clearTimeout(timer);
+  flush();
+  if (scanAbort === abort) scanAbort = undefined;
+  useLibraryStore.getState().setScan(undefined);
+}
+
+/** Brings back the last folder's listing from the cache (after a reload); files are not open. */
+export async function restoreLastFolder(): Promise<FileSystemDirectoryHandle | undefined> {
+  const last = await getLastFolder().catch(() => undefined);
+  if (!last || useLibraryStore.getState().folderName !== undefined) return undefined;
+  const cached = await getCachedRows(last.sessions.map((s) => s.stamp));
+  useLibraryStore.getState().setFolder(
+    last.name,
+    last.sessions.map((s) => {
+      const row = cached.get(s.stamp);
+      return {
+        key: s.key,
+        sizeBytes: s.files.reduce((t, f) => t + f.sizeBytes, 0),
+        fileCount: s.files.length,
+        row,
+        fromCache: row !== undefined,
+      };
+    }),
+    false,
+  );
+  lastHandle = last.handle;
+  return last.handle;
+}
+
+let lastHandle: FileSystemDirectoryHandle | undefined;
+
+/** The stored directory handle of the restored listing, if the browser gave one. */
+export function getRestoredHandle(): FileSystemDirectoryHandle | undefined {
+  return lastHandle;
+}
+
+/** Reopens a directory handle (asks for read permission again where needed) and lists it. */
+export async function openDirectoryHandle(handle: FileSystemDirectoryHandle): Promise<void> {
+  // biome-ignore lint/suspicious/noExplicitAny: permission methods are missing from TypeScript's DOM types.
+  const h = handle as any;
+  if (typeof h.queryPermission === 'function' && (await h.queryPermission({ mode: 'read' })) !== 'granted') {
+    if ((await h.requestPermission({ mode: 'read' })) !== 'granted') return;
+  }
+  await openLibrary(handle.name, await fromDirectoryHandle(handle), handle);
+}
+
+/** `showDirectoryPicker` where the browser has it (Chromium); undefined elsewhere. */
+export function getDirectoryPicker(): (() => Promise<FileSystemDirectoryHandle>) | undefined {
+  const w = window as unknown as { showDirectoryPicker?: (o?: object) => Promise<FileSystemDirectoryHandle> };
+  return w.showDirectoryPicker ? () => w.showDirectoryPicker!({ mode: 'read' }) : undefined;
+}

@@ -1,0 +1,24 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { createUrlFollowSource, setFollowSource, startFollowing } from './follow';
+import { restoreLastFolder } from './open-folder';
+
+let started = false;
+
+/**
+ * At start: the last folder's listing comes back from the cache, and `?follow=<url>` follows a
+ * file served at that address (a log another program appends to; the e2e test's live source).
+ */
+export function useLibraryOnStart(): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (started) return; // StrictMode runs effects twice in dev
+    started = true;
+    void restoreLastFolder();
+    const follow = new URLSearchParams(window.location.search).get('follow');
+    if (follow) {
+      setFollowSource(createUrlFollowSource(follow));
+      startFollowing(queryClient);
+    }
+  }, [queryClient]);
+}

@@ -1,0 +1,126 @@
+import type { LibraryRow } from '../engine/library/library-row';
+import { scanSession } from '../engine/library/scan-session';
+import type { PriceOverrides } from '../engine/summarize/prices';
+import { createBlobSource } from './blob-source';
+import type { ScanFile, ScanReply, ScanRequest } from './scan-protocol';
+
+// A pool of scan workers sized to the machine: each takes the next session from the queue, so a
+// big session does not hold up the small ones behind it. Rows come back one by one as they are
+// ready. Cancel ends the workers (a scan holds nothing worth keeping). Where no worker can start,
+// the same scan runs on the page, one session at a time.
+
+/** Enough to keep a laptop's cores busy without starving the page's own thread. */
+const MAX_WORKERS = 8;
+
+export interface ScanJob {
+  key: string;
+  files: ScanFile[];
+}
+
+export interface ScanCallbacks {
+  onRow: (key: string, row: LibraryRow) => void;
+  onFailed: (key: string, message: string) => void;
+  /** Bytes read so far over all jobs. */
+  onProgress: (bytesRead: number) => void;
+  prices?: PriceOverrides;
+  signal: AbortSignal;
+}
+
+export function getPoolSize(): number {
+  const cores = typeof navigator === 'undefined' ? 2 : (navigator.hardwareConcurrency ?? 2);
+  // One core stays with the page (scrolling the list while it fills).
+  return Math.max(1, Math.min(MAX_WORKERS, cores - 1));
+}
+
+function startWorker(): Worker | undefined {
+  try {
+    return new Worker(new URL('./scan.worker.ts', import.meta.url), { type: 'module', name: 'scan' });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Scans every job; resolves when all are done, or when `signal` aborts (workers ended). */
+export async function scanInPool(jobs: readonly ScanJob[], callbacks: ScanCallbacks): Promise<void> {
+  const queue = [...jobs];
+  let doneBytes = 0;
+  const inFlightBytes = new Map<number, number>();
+  const report = () => {
+    let sum = doneBytes;
+    for (const b of inFlightBytes.values()) sum += b;
+    callbacks.onProgress(sum);
+  };
+  const sizeOf = (job: ScanJob) => job.files.reduce((s, f) => s + f.blob.size, 0);
+  const workers: Worker[] = [];
+  const size = Math.min(getPoolSize(), jobs.length);
+  for (let i = 0; i < size; i++) {
+    const w = startWorker();
+    if (!w) break;
+    workers.push(w);
+  }
+  if (workers.length === 0) return scanOnPage(queue, callbacks);
+
+  let nextJobId = 1;
+  const runOn = (worker: Worker): Promise<void> =>
+    new Promise((resolve) => {
+      const next = () => {
+        const job = queue.shift();
+        if (!job || callbacks.signal.aborted) return resolve();
+        const jobId = nextJobId++;
+        const request: ScanRequest = { kind: 'scan', jobId, files: job.files, prices: callbacks.prices };
+        worker.onmessage = (event: MessageEvent<ScanReply>) => {
+          const reply = event.data;
+          if (reply.jobId !== jobId) return;
+          if (reply.kind === 'progress') {
+            inFlightBytes.set(jobId, reply.bytesRead);
+            report();
+            return;
+          }
+          inFlightBytes.delete(jobId);
+          doneBytes += sizeOf(job);
+          if (reply.kind === 'row') callbacks.onRow(job.key, reply.row);
+          else callbacks.onFailed(job.key, reply.message);
+          report();
+          next();
+        };
+        worker.onerror = (event) => {
+          event.preventDefault();
+          inFlightBytes.delete(jobId);
+          doneBytes += sizeOf(job);
+          callbacks.onFailed(job.key, event.message || 'the scan worker stopped');
+          next();
+        };
+        worker.postMessage(request);
+      };
+      callbacks.signal.addEventListener('abort', () => resolve(), { once: true });
+      next();
+    });
+
+  try {
+    await Promise.all(workers.map(runOn));
+  } finally {
+    for (const w of workers) w.terminate();
+  }
+}
+
+async function scanOnPage(queue: ScanJob[], callbacks: ScanCallbacks): Promise<void> {
+  let doneBytes = 0;
+  for (const job of queue) {
+    if (callbacks.signal.aborted) return;
+    try {
+      const row = await scanSession(
+        job.files.map((f) => createBlobSource(f.name, f.blob)),
+        {
+          signal: callbacks.signal,
+          prices: callbacks.prices,
+          onProgress: (read) => callbacks.onProgress(doneBytes + read),
+        },
+      );
+      callbacks.onRow(job.key, row);
+    } catch (error) {
+      if (callbacks.signal.aborted) return;
+      callbacks.onFailed(job.key, error instanceof Error ? error.message : String(error));
+    }
+    doneBytes += job.files.reduce((s, f) => s + f.blob.size, 0);
+  }
+}

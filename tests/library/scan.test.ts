@@ -1,0 +1,92 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createNodeFileSource } from '../../src/cli/node-source';
+import { getLibraryRow, type LibraryRow } from '../../src/engine/library/library-row';
+import { scanSession } from '../../src/engine/library/scan-session';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { type ByteSource, createMemorySource } from '../../src/engine/parse/source';
+import { generateSession } from '../../src/sample/generate-session';
+
+// The scan skips most lines; its list figures must still be the full parse's, on every corpus
+// file (other people's real logs, read in place), every corpus session folder and generated
+// sessions with subagents and all three compaction kinds.
+
+const CORPUS = resolve(__dirname, '../../../shared/corpus');
+const present = existsSync(CORPUS);
+if (!present)
+  console.warn(`library scan corpus tests skipped: ${CORPUS} is absent (a fresh clone without ../shared)`);
+
+function corpusFiles(): string[] {
+  if (!present) return [];
+  const files: string[] = [];
+  for (const dir of readdirSync(CORPUS)) {
+    const path = join(CORPUS, dir);
+    if (statSync(path).isDirectory()) for (const f of readdirSync(path)) files.push(join(path, f));
+  }
+  return files.filter((f) => /\.jsonl?$/.test(f) && !f.endsWith('.meta.json')).sort();
+}
+
+/** The figures a scan must get exactly (everything but the issue count and the start/end pair). */
+function comparable(row: LibraryRow): Omit<LibraryRow, 'issues' | 'costUsd'> & { costMicroUsd: number } {
+  const { issues: _issues, costUsd, ...rest } = row;
+  return { ...rest, costMicroUsd: Math.round(costUsd * 1e6) };
+}
+
+async function expectSame(sources: () => ByteSource[]): Promise<LibraryRow> {
+  const scanned = await scanSession(sources());
+  const full = getLibraryRow(await parseSession(sources()));
+  expect(comparable(scanned)).toEqual(comparable(full));
+  expect(scanned.issues).toBeLessThanOrEqual(full.issues);
+  return scanned;
+}
+
+describe('scan = full parse, generated sessions', () => {
+  it('a session with subagents, auto, manual and micro compactions, streamed calls', async () => {
+    const session = generateSession({
+      seed: 7,
+      apiCalls: 500,
+      features: { specials: true, microcompact: true, manualCompact: true },
+    });
+    const sources = () => session.files.map((f) => createMemorySource(f.name, f.text));
+    const row = await expectSame(sources);
+    expect(row.apiCalls).toBeGreaterThan(400);
+    expect(row.subagentFiles).toBeGreaterThan(0);
+    expect(row.compactions.auto + row.compactions.manual + row.compactions.micro).toBeGreaterThan(0);
+    expect(row.costUsd).toBeGreaterThan(0);
+    expect(row.firstPrompt).toBeTruthy();
+  });
+
+  it('broken lines: a bad middle line and a cut-off last line are counted as the full parse counts them', async () => {
+    const { files } = generateSession({ seed: 3, apiCalls: 60 });
+    const lines = files[0].text.split('\n');
+    lines.splice(20, 0, 'not json at all', '{"type":"assistant", cut');
+    const text = `${lines.join('\n').trimEnd()}\n{"type":"user","message":`;
+    const row = await expectSame(() => [createMemorySource(files[0].name, text)]);
+    expect(row.brokenLines).toBe(3);
+  });
+});
+
+describe.skipIf(!present)('scan = full parse, corpus', () => {
+  const files = corpusFiles();
+  it('finds corpus files', () => expect(files.length).toBeGreaterThan(10));
+  for (const file of files) {
+    it(`${basename(join(file, '..'))}/${basename(file)}`, async () => {
+      await expectSame(() => [createNodeFileSource(file)]);
+    });
+  }
+  // Session folders: the corpus flattens `<id>/subagents/agent-*` to `<id>__subagents__agent-*`.
+  const mains = files.filter((f) =>
+    readdirSync(join(f, '..')).some((o) => o.startsWith(`${basename(f, '.jsonl')}__`)),
+  );
+  for (const main of mains) {
+    it(`folder ${basename(main)}`, async () => {
+      const dir = join(main, '..');
+      const rest = readdirSync(dir)
+        .filter((o) => o.startsWith(`${basename(main, '.jsonl')}__`))
+        .map((o) => join(dir, o));
+      const row = await expectSame(() => [main, ...rest].map((p) => createNodeFileSource(p)));
+      expect(row.subagentFiles).toBeGreaterThan(0);
+    });
+  }
+});
