@@ -3,7 +3,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // src/README.md is the map of src/: every source file is named there by its file name in
-// backticks (or a tail of its path, `replay/types.ts`, where names repeat), and every `*.ts` / `*.tsx` / `*.css` name it gives still exists. A file added without
+// backticks (by a tail of its path, `replay/types.ts`, where names repeat), and every `*.ts` / `*.tsx` / `*.css` name it gives still exists. A file added without
 // a line in the map, or removed while the map still names it, fails here with its path.
 
 const ROOT = resolve(__dirname, '../..');
@@ -38,12 +38,20 @@ describe('src/README.md maps src/', () => {
   });
 
   it('names every .ts, .tsx and .css file under src/', () => {
-    // By its name, or by a tail of its path where names repeat (`strategies/claude-code.ts`).
+    // A name several files share (`types.ts`, `cline.ts`) says none of them: each of those is
+    // named by a tail of its path (`strategies/cline.ts`), so a new file cannot hide behind an
+    // older namesake.
+    const mapped = files.filter(isMapped);
+    const shared = new Set(mapped.map((f) => basename(f)).filter((n, i, all) => all.indexOf(n) !== i));
     const tails = spans.filter((s) => s.includes('/'));
     const isNamed = (f: string): boolean =>
-      named.has(basename(f)) || tails.some((t) => f === t || f.endsWith(`/${t}`));
-    const missing = files.filter((f) => isMapped(f) && !isNamed(f));
-    expect(missing, 'add each to src/README.md as `file-name.ts` with a few words').toEqual([]);
+      (!shared.has(basename(f)) && named.has(basename(f))) ||
+      tails.some((t) => f === t || f.endsWith(`/${t}`));
+    const missing = mapped.filter((f) => !isNamed(f));
+    expect(
+      missing,
+      'add each to src/README.md as `file-name.ts` (as `folder/file-name.ts` where names repeat) with a few words',
+    ).toEqual([]);
   });
 
   it('names no source file that is gone', () => {
