@@ -3,8 +3,9 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // src/README.md is the map of src/: every source file is named there by its file name in
-// backticks (by a tail of its path, `replay/types.ts`, where names repeat), and every `*.ts` / `*.tsx` / `*.css` name it gives still exists. A file added without
-// a line in the map, or removed while the map still names it, fails here with its path.
+// backticks (by a tail of its path, `replay/types.ts`, where names repeat), and every `*.ts`,
+// `*.tsx` or `*.css` name it gives still exists. A file added without a line in the map, or
+// removed while the map still names it, fails here with its path.
 
 const ROOT = resolve(__dirname, '../..');
 const SRC = join(ROOT, 'src');
@@ -29,12 +30,16 @@ function namesExistingFile(name: string, files: readonly string[]): boolean {
 
 describe('src/README.md maps src/', () => {
   const files = walk(SRC);
-  const spans = codeSpans(readFileSync(join(SRC, 'README.md'), 'utf8'));
+  const readme = readFileSync(join(SRC, 'README.md'), 'utf8');
+  const spans = codeSpans(readme);
   const named = new Set(spans);
 
-  it('has files and names to check', () => {
+  it('has files and names to check, each code span on one line', () => {
     expect(files.filter(isMapped).length).toBeGreaterThan(100);
     expect(named.size).toBeGreaterThan(100);
+    // A span broken over two lines would pair the wrong backticks and hide the names after it.
+    const unpaired = readme.split('\n').filter((line) => (line.match(/`/g) ?? []).length % 2 === 1);
+    expect(unpaired).toEqual([]);
   });
 
   it('names every .ts, .tsx and .css file under src/', () => {
