@@ -1,4 +1,5 @@
 import { API_CONTEXT_EDITING_STRATEGY } from './api-context-editing';
+import { BOUNDARY_SCORING_STRATEGY } from './boundary-scoring';
 import { CLAUDE_CODE_STRATEGY } from './claude-code';
 import { CODEX_STRATEGY } from './codex';
 import { getDialect } from '../parse/dialects/registry';
@@ -14,6 +15,7 @@ export const STRATEGIES: readonly AnyStrategy[] = [
   CLAUDE_CODE_STRATEGY,
   API_CONTEXT_EDITING_STRATEGY,
   CODEX_STRATEGY,
+  BOUNDARY_SCORING_STRATEGY,
 ];
 
 export const DEFAULT_STRATEGY_ID = CLAUDE_CODE_STRATEGY.id;
