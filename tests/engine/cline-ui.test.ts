@@ -4,16 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { computeInspectReport } from '../../src/engine/inspect/report';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
+import { CORPUS } from '../helpers/corpus';
 
 // Cline's ui_messages.json (FORMAT.md §12): a call per `api_req_started`, and each change of
 // `conversationHistoryDeletedRange` a truncation (or, after a condense summary, a compaction),
 // placed after the request before the one it shortened.
 
 const DIR = resolve(__dirname, '../fixtures/cline-task');
-const REAL_UI = resolve(
-  __dirname,
-  '../../../shared/corpus/CoreGems__Cline-Xray/task_sample__ui_messages.json',
-);
+const REAL_UI = join(CORPUS, 'CoreGems__Cline-Xray/task_sample__ui_messages.json');
 if (!existsSync(REAL_UI)) console.warn(`Cline UI corpus test skipped: ${REAL_UI} is absent`);
 
 interface UiMessage {

@@ -6,12 +6,12 @@ import { DIALECTS } from '../../src/engine/parse/dialects/registry';
 import { scanJsonArray } from '../../src/engine/parse/json-document';
 import { parseSession, readEntryRecord, readEntryText } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
+import { CORPUS } from '../helpers/corpus';
 
 // Cline's api_conversation_history.json (FORMAT.md §12): one JSON document, each array element a
 // record with its own byte range and line, re-readable by offset like a JSONL line.
 
 const FIXTURE = resolve(__dirname, '../fixtures/cline-api_conversation_history.json');
-const CORPUS = resolve(__dirname, '../../../shared/corpus');
 const REAL_HISTORY = join(CORPUS, 'mike4567__MRA04242026/api_conversation_history.json');
 const REAL_UI = join(CORPUS, 'CoreGems__Cline-Xray/task_sample__ui_messages.json');
 const corpusPresent = existsSync(REAL_HISTORY) && existsSync(REAL_UI);

@@ -1,11 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import type { Block, Session } from '../../src/engine/types';
 import { at, CODEX_ROLLOUT as FIXTURE } from '../fixtures/codex-rollout';
+import { corpusFilesOf, corpusName, corpusOrSkip } from '../helpers/corpus';
 
 // Codex CLI rollouts (FORMAT.md §11): a hand-written rollout covering every mapping, then the real
 // rollouts in ../shared/corpus checked against figures computed here from the raw lines.
@@ -175,21 +175,11 @@ describe('Codex CLI rollouts (hand-written fixture)', () => {
 // biome-ignore lint/suspicious/noExplicitAny: raw JSON lines are read loosely, on purpose.
 type Raw = Record<string, any>;
 
-const CORPUS = resolve(__dirname, '../../../shared/corpus');
-const codexFiles = existsSync(CORPUS)
-  ? readdirSync(CORPUS, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .flatMap((d) =>
-        readdirSync(join(CORPUS, d.name))
-          .filter((f) => /rollout-.*\.jsonl$/.test(f))
-          .map((f) => join(CORPUS, d.name, f)),
-      )
-      .sort()
-  : [];
-if (codexFiles.length === 0) console.warn(`Codex corpus tests skipped: no rollouts under ${CORPUS}`);
+corpusOrSkip('Codex corpus tests');
+const codexFiles = corpusFilesOf('codex-cli');
 
 describe.skipIf(codexFiles.length === 0)('Codex CLI rollouts (corpus)', () => {
-  it.each(codexFiles.map((f) => [f.slice(CORPUS.length + 1), f]))('%s', async (_name, path) => {
+  it.each(codexFiles.map((f) => [corpusName(f), f]))('%s', async (_name, path) => {
     const records: Raw[] = readFileSync(path, 'utf8')
       .split('\n')
       .filter((l) => l.trim() !== '')

@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recoverRecords } from '../../src/engine/parse/recover-records';
 import { generateSession } from '../../src/sample/generate-session';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
 const a = { type: 'summary', summary: 'first {"not":"a record"} \\"quoted\\"', leafUuid: 'x' };
 const b = { type: 'last-prompt', lastPrompt: 'second', leafUuid: 'x' };
@@ -95,9 +96,7 @@ describe('recoverRecords', () => {
   });
 });
 
-const CORPUS = resolve(__dirname, '../../../shared/corpus');
-const hasCorpus = existsSync(CORPUS);
-if (!hasCorpus) console.warn(`recover-records: real cut records skipped, ${CORPUS} is absent`);
+const hasCorpus = corpusOrSkip('recover-records: real cut records');
 
 /** Real assistant records (and the line after each), one per corpus source folder. */
 function realAssistantPairs(): [string, string][] {

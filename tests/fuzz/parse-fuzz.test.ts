@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
@@ -7,23 +7,20 @@ import { createMemorySource } from '../../src/engine/parse/source';
 import type { Session } from '../../src/engine/types';
 import { generateSession } from '../../src/sample/generate-session';
 import { joinLines, mutateLines, mutationArb, type OutputLine } from './mutate-session';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
 // Real-shaped sessions (the sample generator, and the first lines of real logs when ../shared is
 // there) are damaged the ways logs get damaged; the parser must keep every untouched line, name
 // every bad line at its own line number, never throw, and take time linear in the input.
 
 const SEED = 20_261_124;
-const CORPUS = resolve(__dirname, '../../../shared/corpus');
 /** Lines taken from the start of each corpus file, and the longest line kept (characters). */
 const CORPUS_LINES = 60;
 const CORPUS_MAX_LINE_CHARS = 200_000;
 const CORPUS_FILES = 6;
 
 function corpusBases(): string[][] {
-  if (!existsSync(CORPUS)) {
-    console.warn(`fuzz: corpus lines skipped, ${CORPUS} is absent`);
-    return [];
-  }
+  if (!corpusOrSkip('fuzz: corpus lines')) return [];
   const files: string[] = [];
   for (const dir of readdirSync(CORPUS).sort()) {
     const path = join(CORPUS, dir);
