@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { at } from '../../src/engine/assert';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { formatReplayDump } from '../../src/engine/replay/dump';
@@ -12,12 +11,10 @@ import type { Session } from '../../src/engine/types';
 import { CORPUS, corpusJsonl, corpusPresent } from '../helpers/corpus';
 import { expectGolden } from '../helpers/golden';
 import { logKnobsOf, runStrategy, strategyCases, type Variant, variantsOf } from './strategy-variants';
-import { buildTranscript, growingSpec } from './transcript-fixture';
+import { REPLAY_FIXTURES as FIXTURES } from './replay-fixtures';
 
 // Golden replay dumps (STYLE.md §7): a transcript in, one line per replay event out, plus how
 // the replay compares with the log. `UPDATE_GOLDEN=1` rewrites them; review the diff.
-
-const ROOT = resolve(__dirname, '../..');
 
 /**
  * The log's own knobs, then each variant, for one strategy. Claude Code's goldens keep their
@@ -37,56 +34,6 @@ function dumpReplay(session: Session, strategyId: string, variants: readonly Var
 
 const goldenName = (fixture: string, strategyId: string) =>
   `golden/replay/${strategyId === 'claude-code' ? fixture : `${fixture}.${strategyId}`}`;
-
-async function growingSession(): Promise<Session> {
-  const spec = growingSpec(70);
-  spec.boundaries = [
-    {
-      afterCall: 29,
-      trigger: 'auto',
-      preTokens: 165_000,
-      summaryChars: 9_000,
-      reattached: ['/work/demo/src/file1.ts'],
-    },
-    { afterCall: 55, trigger: 'manual', preTokens: 150_000, summaryChars: 6_000 },
-  ];
-  for (let k = 30; k < 70; k++) at(spec.calls, k).context = 30_000 + ((k - 30) % 26) * 5_000;
-  spec.micro = [
-    {
-      afterCall: 40,
-      cleared: [
-        [31, 0],
-        [32, 0],
-      ],
-      tokensSaved: 9_700,
-    },
-  ];
-  const lines = buildTranscript(spec);
-  return parseSession([createMemorySource('growing.jsonl', `${lines.join('\n')}\n`)]);
-}
-
-const FIXTURES: { name: string; label: string; load: () => Promise<Session> }[] = [
-  {
-    name: 'tiny',
-    label: 'tiny.jsonl',
-    load: () =>
-      parseSession([createMemorySource('tiny.jsonl', readFileSync(join(ROOT, 'tests/fixtures/tiny.jsonl')))]),
-  },
-  {
-    name: 'sample',
-    label: 'the bundled sample',
-    load: () => {
-      const index = JSON.parse(readFileSync(join(ROOT, 'public/samples/index.json'), 'utf8'));
-      const files: string[] = index.files.map((f: { path: string }) => `public/samples/${f.path}`);
-      return parseSession(files.map((f) => createMemorySource(basename(f), readFileSync(join(ROOT, f)))));
-    },
-  },
-  {
-    name: 'growing',
-    label: 'a growing session with a real auto and a manual compaction',
-    load: growingSession,
-  },
-];
 
 describe.each(strategyCases())('replay dumps (golden): $id on the fixtures', ({ id }) => {
   it.each(FIXTURES)('$label', async ({ name, load }) => {
