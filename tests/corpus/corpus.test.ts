@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
@@ -121,7 +122,7 @@ describe.skipIf(!present)('corpus: every Claude Code file', () => {
       // Each compaction's "after" figure is the next API call's context.
       for (const c of report.compactions) {
         if (c.apiCallAfter !== undefined)
-          expect(c.postTokens).toBe(report.apiCalls[c.apiCallAfter].contextTokens);
+          expect(c.postTokens).toBe(at(report.apiCalls, c.apiCallAfter).contextTokens);
       }
     },
   );

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -116,7 +117,7 @@ describe.skipIf(!present)('corpus: session folders opened whole', () => {
     const expected = expectedOf(logs);
     const report = computeInspectReport(together);
 
-    expect(together.files[mainIndex].role).toBe('main');
+    expect(at(together.files, mainIndex).role).toBe('main');
     expect(report.foldedCopies).toBe(expected.copies);
     expect(together.entries.length).toBe(logs.reduce((n, p) => n + nonEmptyLines(p), 0) - expected.copies);
     // Each compaction once: the main thread's and the subagents' own, no copy counted again.
@@ -128,11 +129,11 @@ describe.skipIf(!present)('corpus: session folders opened whole', () => {
     const mainCompactions = together.compactions.filter((c) => c.fileIndex === mainIndex);
     expect(mainCompactions.length).toBe(alone.compactions.length);
     for (const c of together.compactions)
-      expect(together.files[c.fileIndex].role).not.toBe('compaction-call');
+      expect(at(together.files, c.fileIndex).role).not.toBe('compaction-call');
 
     const spawned = spawnedAgentIds(main);
     for (const sidechain of together.sidechains) {
-      const role = together.files[sidechain.fileIndex].role;
+      const role = at(together.files, sidechain.fileIndex).role;
       if (role === 'subagent' && sidechain.agentId && spawned.has(sidechain.agentId)) {
         expect(sidechain.spawnedBy, `agent ${sidechain.agentId}`).toBeDefined();
         expect(together.toolUseEntry.has(sidechain.spawnedBy!)).toBe(true);

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -74,7 +75,8 @@ describe('Cline UI messages', () => {
     expect(session.unknownTypes).toEqual({ 'say:workspace_snapshot': 1 });
     expect(session.issues.map((i) => i.code)).toEqual(['unknown-record']);
 
-    const [truncation, condense] = session.compactions;
+    const truncation = at(session.compactions, 0);
+    const condense = at(session.compactions, 1);
     expect(session.compactions).toHaveLength(2);
     expect(truncation).toMatchObject({
       kind: 'truncate',
@@ -87,7 +89,7 @@ describe('Cline UI messages', () => {
     });
     // The truncation's event sits just before the first message carrying the new range.
     const firstWithRange = uiMessages.findIndex((m) => m.conversationHistoryDeletedRange !== undefined);
-    expect(session.entries[truncation.entryIndex + 1].subtype).toBe(uiMessages[firstWithRange].say);
+    expect(at(session.entries, truncation.entryIndex + 1).subtype).toBe(at(uiMessages, firstWithRange).say);
     expect(condense).toMatchObject({
       kind: 'compact',
       trigger: 'auto',
@@ -97,7 +99,7 @@ describe('Cline UI messages', () => {
       postTokens: 18_000,
       deletedRange: [2, 12],
     });
-    const summary = session.entries[condense.summaryEntryIndex!];
+    const summary = at(session.entries, condense.summaryEntryIndex ?? -1);
     expect(summary.blocks[0]).toMatchObject({ kind: 'tool-use', name: 'summarizeTask' });
 
     const report = computeInspectReport(session);

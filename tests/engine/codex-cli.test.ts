@@ -1,10 +1,11 @@
+import { at } from '../../src/engine/assert';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import type { Block, Session } from '../../src/engine/types';
-import { at, CODEX_ROLLOUT as FIXTURE } from '../fixtures/codex-rollout';
+import { CODEX_ROLLOUT as FIXTURE, timeAt } from '../fixtures/codex-rollout';
 import { corpusFilesOf, corpusName, corpusOrSkip } from '../helpers/corpus';
 
 // Codex CLI rollouts (FORMAT.md §11): a hand-written rollout covering every mapping, then the real
@@ -19,7 +20,7 @@ const entryAt = (session: Session, lineNo: number) => {
   if (!entry) throw new Error(`no entry on line ${lineNo}`);
   return entry;
 };
-const onlyBlock = (session: Session, lineNo: number): Block => entryAt(session, lineNo).blocks[0];
+const onlyBlock = (session: Session, lineNo: number): Block => at(entryAt(session, lineNo).blocks, 0);
 
 describe('Codex CLI rollouts (hand-written fixture)', () => {
   it('fills the session meta from session_meta, turn_context and token_count', async () => {
@@ -33,8 +34,8 @@ describe('Codex CLI rollouts (hand-written fixture)', () => {
       cwd: '/home/dev/garden',
       gitBranch: 'feature/seeds',
       contextWindow: 200_000,
-      startMs: Date.parse(at(0)),
-      endMs: Date.parse(at(13)),
+      startMs: Date.parse(timeAt(0)),
+      endMs: Date.parse(timeAt(13)),
     });
     expect(entryAt(session, 1)).toMatchObject({ kind: 'meta', type: 'session_meta' });
     expect(entryAt(session, 5)).toMatchObject({ kind: 'meta', type: 'turn_context', model: 'gpt-test-1' });

@@ -39,7 +39,11 @@ const KNOWN_TWO_WAY = new Set(['retention|summarize']);
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : /\.(?:ts|tsx|mts|cts|js|mjs)$/.test(path) ? [path] : [];
+    return statSync(path).isDirectory()
+      ? walk(path)
+      : /\.(?:ts|tsx|mts|cts|js|mjs)$/.test(path)
+        ? [path]
+        : [];
   });
 }
 

@@ -439,7 +439,7 @@ function isClaudeCodeRecord(value: unknown): boolean {
 function fileRoleOf(baseName: string): FileRoleMatch | undefined {
   const match = /(?:^|__)agent-(.+)\.jsonl$/i.exec(baseName);
   if (!match) return undefined;
-  const agentId = match[1];
+  const agentId = match[1] ?? '';
   if (agentId.startsWith('acompact')) return { role: 'compaction-call', agentId };
   if (agentId.startsWith('aside_question')) return { role: 'side-question', agentId };
   return { role: 'subagent', agentId };
@@ -462,7 +462,7 @@ function isSessionMemory(path: string, withTranscript: boolean): boolean {
 function readCommandTrace(text: string): { isTrace: boolean; compactInstructions?: string } {
   const isTrace = text.startsWith('<command-') || text.startsWith('<local-command-');
   const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text);
-  if (args && /<command-name>\/?compact<\/command-name>/.test(text) && args[1].trim())
+  if (args?.[1] && /<command-name>\/?compact<\/command-name>/.test(text) && args[1].trim())
     return { isTrace, compactInstructions: args[1].trim() };
   return { isTrace };
 }
