@@ -94,7 +94,7 @@ describe.skipIf(!present)('corpus: session folders opened whole', () => {
     expect(linked).toBeGreaterThan(5);
   });
 
-  it.each(headless.map((f) => [basename(f.subagents[0]!), f] as const))(
+  it.each(headless.map((f) => [basename(at(f.subagents, 0)), f] as const))(
     'without its main file: %s',
     async (_name, { subagents }) => {
       const session = await parseSession(subagents.map((p) => createNodeFileSource(p)));
@@ -147,7 +147,7 @@ function checkMetaFiles(session: Session, paths: string[]): void {
   expect(session.issues.filter((i) => i.code === 'not-a-transcript')).toEqual([]);
   for (const path of paths.filter((p) => p.endsWith('.meta.json'))) {
     const index = paths.indexOf(path);
-    expect(session.files[index]!.role).toBe('subagent-meta');
+    expect(at(session.files, index).role).toBe('subagent-meta');
     const log = session.files.find((f) => f.name === path.replace(/\.meta\.json$/, '.jsonl'));
     if (log) expect(log.agentType, basename(path)).toBe(metaOf(path).agentType);
   }

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,7 +63,7 @@ function getRelativeImports(file: string): Import[] {
   const code = readFileSync(file, 'utf8');
   const out: Import[] = [];
   for (const m of code.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
-    out.push({ file, spec: m[1]!, target: resolve(dirname(file), m[1]!) });
+    out.push({ file, spec: at(m, 1), target: resolve(dirname(file), at(m, 1)) });
   }
   return out;
 }
