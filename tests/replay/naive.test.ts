@@ -10,6 +10,7 @@ import {
 } from '../../src/engine/strategies/claude-code-knobs';
 import { STRATEGIES } from '../../src/engine/strategies/registry';
 import { generateSession } from '../../src/sample/generate-session';
+import { REPLAY_FIXTURES } from './replay-fixtures';
 import { runReplay } from './run-replay';
 
 // The fast replay against the deliberately naive one (replay/naive.ts) on generated transcripts,
@@ -61,37 +62,46 @@ describe('every registered strategy is checked against the naive reference or sk
     it.skip(`${id}: naive reference does not model ${what} yet`);
 });
 
+/** Fast and naive replays of every knob set on one session; the number of events compared. */
+function expectAgreement(prepared: ReturnType<typeof prepareReplay>, name: string): number {
+  let events = 0;
+  for (const set of KNOB_SETS) {
+    const knobs = { ...DEFAULT_CLAUDE_CODE_KNOBS, microcompactEnabled: false, ...set.knobs };
+    const { result } = runReplay(prepared, knobs, { summaryModel: set.model ?? 'recorded' });
+    const naive = computeNaiveReplay(prepared, knobs, set.model ?? 'recorded');
+    const label = `${name}, ${set.name}`;
+    expect(Array.from(result.simulatedTokens), label).toEqual(naive.simulatedTokens);
+    expect(Array.from(result.checkTokens), label).toEqual(naive.checkTokens);
+    const fast = result.events
+      .filter((e) => e.kind !== 'blocked')
+      .map((e) => ({
+        kind: e.kind,
+        afterCallPos: e.afterCallPos,
+        postTokens: e.kind === 'microcompact' ? 0 : e.postTokens,
+        summaryTokens: e.summaryTokens,
+        clearedToolIds: e.clearedToolIds ? [...e.clearedToolIds].sort() : undefined,
+      }));
+    const slow = naive.events.map((e) => ({
+      ...e,
+      summaryTokens: e.summaryTokens,
+      clearedToolIds: e.clearedToolIds,
+    }));
+    expect(fast, label).toEqual(slow);
+    events += fast.length;
+  }
+  return events;
+}
+
 describe('fast replay = naive replay: claude-code', () => {
   for (const seed of [3, 11]) {
     it(`agrees on a generated session (seed ${seed})`, async () => {
-      const session = await generated(seed, 450);
-      const prepared = prepareReplay(session);
-      let events = 0;
-      for (const set of KNOB_SETS) {
-        const knobs = { ...DEFAULT_CLAUDE_CODE_KNOBS, microcompactEnabled: false, ...set.knobs };
-        const { result } = runReplay(prepared, knobs, { summaryModel: set.model ?? 'recorded' });
-        const naive = computeNaiveReplay(prepared, knobs, set.model ?? 'recorded');
-        const label = `seed ${seed}, ${set.name}`;
-        expect(Array.from(result.simulatedTokens), label).toEqual(naive.simulatedTokens);
-        expect(Array.from(result.checkTokens), label).toEqual(naive.checkTokens);
-        const fast = result.events
-          .filter((e) => e.kind !== 'blocked')
-          .map((e) => ({
-            kind: e.kind,
-            afterCallPos: e.afterCallPos,
-            postTokens: e.kind === 'microcompact' ? 0 : e.postTokens,
-            summaryTokens: e.summaryTokens,
-            clearedToolIds: e.clearedToolIds ? [...e.clearedToolIds].sort() : undefined,
-          }));
-        const slow = naive.events.map((e) => ({
-          ...e,
-          summaryTokens: e.summaryTokens,
-          clearedToolIds: e.clearedToolIds,
-        }));
-        expect(fast, label).toEqual(slow);
-        events += fast.length;
-      }
-      expect(events).toBeGreaterThan(10);
+      const prepared = prepareReplay(await generated(seed, 450));
+      expect(expectAgreement(prepared, `seed ${seed}`)).toBeGreaterThan(10);
     });
   }
+
+  it.each(REPLAY_FIXTURES.filter((f) => f.name !== 'growing'))('agrees on $label', async ({ name, load }) => {
+    const prepared = prepareReplay(await load());
+    expect(expectAgreement(prepared, name)).toBeGreaterThan(0);
+  });
 });
