@@ -69,6 +69,7 @@ function ensureFolder(): void {
   for (let copy = 0; written < targetMb * 1e6; copy++) {
     const i = copy % DISTINCT;
     const s = seeds[i];
+    if (!s) throw new RangeError(`no seed ${i}`);
     const project = join(dir, 'projects', `-home-dev-project-${copy % 17}`);
     for (const f of s.files) {
       const name = f.name.replaceAll(

@@ -1,3 +1,4 @@
+import { at } from '../engine/assert';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseSession } from '../engine/parse/parse-session';
@@ -160,11 +161,11 @@ function parseSweepArg(arg: string, strategy: CompactionStrategy<any>): SweepRan
   const m = /^([\w-]+)=([^:]+):([^:]+):(\d+)$/.exec(arg.trim());
   const knobs = getSweepableKnobs(strategy.id).map((s) => s.key);
   if (!m) return `expects <knob>=<from>:<to>:<steps>, got "${arg}"`;
-  const knob = findKnobSpec(strategy, m[1]!)?.key ?? m[1]!;
+  const knob = findKnobSpec(strategy, at(m, 1))?.key ?? at(m, 1);
   if (!knobs.includes(knob)) return `"${m[1]}" is not a numeric knob of ${strategy.id} (${knobs.join(', ')})`;
   const [from, to, steps] = [
-    Number(m[2]!.replace(/[_,]/g, '')),
-    Number(m[3]!.replace(/[_,]/g, '')),
+    Number(at(m, 2).replace(/[_,]/g, '')),
+    Number(at(m, 3).replace(/[_,]/g, '')),
     Number(m[4]),
   ];
   if (!Number.isFinite(from) || !Number.isFinite(to))

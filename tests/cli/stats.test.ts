@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -22,7 +23,7 @@ function parseCsv(text: string): string[][] {
   let field = '';
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
+    const c = at(text, i);
     if (quoted) {
       if (c === '"' && text[i + 1] === '"') {
         field += '"';
@@ -85,7 +86,9 @@ describe('compactlab stats', () => {
     expect(rows).toHaveLength(groups.length);
     expect(groups.length).toBe(5);
     for (const row of rows) expect(row).toHaveLength(STATS_COLUMNS.length);
-    const byFile = new Map(rows.map((r) => [r[0]!, Object.fromEntries(header!.map((h, i) => [h, r[i]!]))]));
+    const byFile = new Map(
+      rows.map((r) => [at(r, 0), Object.fromEntries(header!.map((h, i) => [h, at(r, i)]))]),
+    );
     // Subagent and compaction-call files are folded into their session, never rows of their own.
     expect([...byFile.keys()].some((f) => f.includes('subagents'))).toBe(false);
     expect(byFile.has(join(projects, '-home-user-other', 'we,ird "name".jsonl'))).toBe(true);

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,8 +22,8 @@ describe('compactlab watch', () => {
     expect(boundary).toBeGreaterThan(0);
     const file = join(mkdtempSync(join(tmpdir(), 'compactlab-watch-')), 'session.jsonl');
     // Everything before the boundary, and half of the boundary's line.
-    const cut = Math.floor(lines[boundary]!.length / 2);
-    writeFileSync(file, `${lines.slice(0, boundary).join('\n')}\n${lines[boundary]!.slice(0, cut)}`);
+    const cut = Math.floor(at(lines, boundary).length / 2);
+    writeFileSync(file, `${lines.slice(0, boundary).join('\n')}\n${at(lines, boundary).slice(0, cut)}`);
     const out: string[] = [];
     const stop = new AbortController();
     const done = watchCommand([file, '--json', '--interval-ms', '50'], (t) => out.push(t), stop.signal);
@@ -31,7 +32,7 @@ describe('compactlab watch', () => {
     const before = out.map((l) => JSON.parse(l));
     expect(before.every((l) => l.kind === 'status')).toBe(true);
     expect(before.at(-1)).toMatchObject({ compactions: 0, autoCompactTokens: 167_000 });
-    appendFileSync(file, `${lines[boundary]!.slice(cut)}\n${lines.slice(boundary + 1).join('\n')}\n`);
+    appendFileSync(file, `${at(lines, boundary).slice(cut)}\n${lines.slice(boundary + 1).join('\n')}\n`);
     await waitFor(() => out.some((l) => l.includes('"apiCalls":6')));
     stop.abort();
     expect(await done).toBe(0);

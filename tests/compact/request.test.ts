@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
 import { buildCompactionRequest, getSpanStart } from '../../src/engine/compact/build-request';
 import { normalizeMessages } from '../../src/engine/compact/normalize-messages';
@@ -43,18 +44,18 @@ describe('normalizeMessages (WZ)', () => {
     ];
     const out = normalizeMessages(records.map((record, entryIndex) => ({ entryIndex, record })));
     expect(out.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
-    expect(out.messages[0]!.content).toEqual([
+    expect(at(out.messages, 0).content).toEqual([
       { type: 'text', text: 'hello' },
       { type: 'text', text: 'more' },
     ]);
-    expect((out.messages[1]!.content as { type: string }[]).map((b) => b.type)).toEqual([
+    expect((at(out.messages, 1).content as { type: string }[]).map((b) => b.type)).toEqual([
       'thinking',
       'tool_use',
       'tool_use',
     ]);
-    const last = out.messages[2]!.content as { type: string; text?: string }[];
+    const last = at(out.messages, 2).content as { type: string; text?: string }[];
     expect(last.map((b) => b.type)).toEqual(['tool_result', 'tool_result', 'text', 'text']);
-    expect(last[2]!.text).toBe('<system-reminder>\ntodo: a\n</system-reminder>');
+    expect(at(last, 2).text).toBe('<system-reminder>\ntodo: a\n</system-reminder>');
     expect(out.dropped.map((d) => d.reason)).toEqual([
       'progress',
       'system',
@@ -75,7 +76,7 @@ describe('normalizeMessages (WZ)', () => {
       ],
       { elideBase64: true },
     );
-    expect(out.messages[0]!.content).toEqual([
+    expect(at(out.messages, 0).content).toEqual([
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: '' } },
     ]);
   });
@@ -110,7 +111,7 @@ describe('buildCompactionRequest', () => {
       boundaries: [{ afterCall: 1, trigger: 'auto', preTokens: 30_400, summaryChars: 800 }],
     });
     const last = session.entries.length - 1;
-    const boundary = session.compactions[0]!.entryIndex;
+    const boundary = at(session.compactions, 0).entryIndex;
     expect(getSpanStart(session, last)).toBe(boundary);
     const request = await buildCompactionRequest(session, sources, {
       uptoEntryIndex: last,
@@ -119,7 +120,7 @@ describe('buildCompactionRequest', () => {
     });
     expect(request.system).toBe(SUMMARY_SYSTEM_PROMPT);
     expect(request.fromEntryIndex).toBe(boundary);
-    const first = request.messages[0]!;
+    const first = at(request.messages, 0);
     expect(first.role).toBe('user');
     expect(JSON.stringify(first.content)).toContain('This session is being continued');
     expect(
@@ -135,7 +136,7 @@ describe('buildCompactionRequest', () => {
       variant: 'full',
       previousSummaryText: '[simulated]',
     });
-    expect(whole.messages[0]!.content).toEqual([
+    expect(at(whole.messages, 0).content).toEqual([
       { type: 'text', text: '[simulated]' },
       { type: 'text', text: 'Start' },
     ]);

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
 import {
   computeRestoration,
@@ -29,14 +30,14 @@ describe('computeRestoration (bD5 / fD5 / XQ0)', () => {
   it('attaches files over 5,000 tokens as a reference (or truncated), keeps the total under 50,000', () => {
     const r = computeRestoration({ accesses: [access('/big.ts', 80_000)], limits: DEFAULT_RESTORE_LIMITS });
     expect(r.files[0]).toMatchObject({ referenceOnly: true, truncated: false, fileTokens: 80_000 });
-    expect(r.files[0]!.tokens).toBeLessThan(50);
+    expect(at(r.files, 0).tokens).toBeLessThan(50);
     const cut = computeRestoration({
       accesses: [access('/big.ts', 80_000)],
       limits: { ...DEFAULT_RESTORE_LIMITS, oversized: 'truncate' },
     });
     expect(cut.files[0]).toMatchObject({ truncated: true, referenceOnly: false });
-    expect(cut.files[0]!.tokens).toBeGreaterThan(5_000);
-    expect(cut.files[0]!.tokens).toBeLessThan(5_050);
+    expect(at(cut.files, 0).tokens).toBeGreaterThan(5_000);
+    expect(at(cut.files, 0).tokens).toBeLessThan(5_050);
     const tight = computeRestoration({
       accesses: [access('/a.ts', 4_000), access('/b.ts', 4_000), access('/c.ts', 1_000)],
       limits: { ...DEFAULT_RESTORE_LIMITS, totalTokens: 4_500 },
@@ -59,7 +60,7 @@ describe('computeRestoration (bD5 / fD5 / XQ0)', () => {
       limits: DEFAULT_RESTORE_LIMITS,
     });
     expect(r.files.map((f) => f.path)).toEqual(['/p/a.ts']);
-    expect(r.totalTokens).toBe(r.files[0]!.tokens + 40 + 900);
+    expect(r.totalTokens).toBe(at(r.files, 0).tokens + 40 + 900);
     expect(
       computeRestoration({
         accesses: [],

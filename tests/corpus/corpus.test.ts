@@ -1,29 +1,20 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { at } from '../../src/engine/assert';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { computeInspectReport } from '../../src/engine/inspect/report';
 import { parseSession } from '../../src/engine/parse/parse-session';
+import { CORPUS, corpusFiles, corpusOrSkip } from '../helpers/corpus';
 
 // Every Claude Code file in ../shared/corpus (other people's real logs; read here, never copied)
 // is parsed and checked against figures this test computes on its own from the raw lines.
 
-const CORPUS = resolve(__dirname, '../../../shared/corpus');
-const present = existsSync(CORPUS);
-if (!present) console.warn(`corpus tests skipped: ${CORPUS} is absent (a fresh clone without ../shared)`);
+const present = corpusOrSkip('corpus tests');
 
 // biome-ignore lint/suspicious/noExplicitAny: raw JSON lines are read loosely, on purpose.
 type Raw = Record<string, any>;
 
-function listFiles(): string[] {
-  if (!present) return [];
-  const files: string[] = [];
-  for (const dir of readdirSync(CORPUS)) {
-    const path = join(CORPUS, dir);
-    if (statSync(path).isDirectory()) for (const f of readdirSync(path)) files.push(join(path, f));
-  }
-  return files.sort();
-}
+const listFiles = () => corpusFiles();
 
 interface Expected {
   records: Raw[];
@@ -131,7 +122,7 @@ describe.skipIf(!present)('corpus: every Claude Code file', () => {
       // Each compaction's "after" figure is the next API call's context.
       for (const c of report.compactions) {
         if (c.apiCallAfter !== undefined)
-          expect(c.postTokens).toBe(report.apiCalls[c.apiCallAfter].contextTokens);
+          expect(c.postTokens).toBe(at(report.apiCalls, c.apiCallAfter).contextTokens);
       }
     },
   );

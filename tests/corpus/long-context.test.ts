@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
@@ -7,30 +7,18 @@ import { prepareReplay } from '../../src/engine/replay/prepare';
 import { CLAUDE_CODE_STRATEGY } from '../../src/engine/strategies/claude-code';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { runReplay } from '../replay/run-replay';
+import { corpusJsonl, corpusOrSkip } from '../helpers/corpus';
 
 // The corpus's sessions whose context went past 200k (hannibal8856/claude_backup: main peaks of
 // 586,660 and 678,975, subagents at 421k–426k) ran on a 1M window. At the log's own knobs the
 // window must be inferred 1M, auto-compact must not be inferred off, and the replay must not
 // "block" a context the API really accepted. Every other Claude Code session stays at 200k.
 
-const CORPUS = resolve(__dirname, '../../../shared/corpus');
-const present = existsSync(CORPUS);
-if (!present)
-  console.warn(`long-context corpus tests skipped: ${CORPUS} is absent (a fresh clone without ../shared)`);
+const present = corpusOrSkip('long-context corpus tests');
 
 const DEFAULT_WINDOW = 200_000;
 
-function listJsonl(): string[] {
-  if (!present) return [];
-  return readdirSync(CORPUS, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) =>
-      readdirSync(join(CORPUS, d.name))
-        .filter((f) => f.endsWith('.jsonl'))
-        .map((f) => join(CORPUS, d.name, f)),
-    )
-    .sort();
-}
+const listJsonl = corpusJsonl;
 
 /** The largest input + cache creation + cache read of any assistant line, read without the engine. */
 function rawPeak(path: string): number {

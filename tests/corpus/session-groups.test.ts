@@ -1,50 +1,19 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { at } from '../../src/engine/assert';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { computeInspectReport } from '../../src/engine/inspect/report';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import type { Session } from '../../src/engine/types';
+import { type CorpusSessionGroup, corpusOrSkip, corpusSessionGroups } from '../helpers/corpus';
 
 // A session folder dropped whole: the main transcript with its subagent logs and their
 // `.meta.json` files (the corpus flattens `<session>/subagents/agent-*` to
 // `<session>__subagents__agent-*`), and folders whose main transcript is absent.
 
-const CORPUS = resolve(__dirname, '../../../shared/corpus');
-const present = existsSync(CORPUS);
-if (!present)
-  console.warn(`session-group corpus tests skipped: ${CORPUS} is absent (a fresh clone without ../shared)`);
-
-interface Folder {
-  /** Absent when the corpus holds only the folder's subagent files. */
-  main?: string;
-  /** Every `<session>__subagents__agent-*` file: `.jsonl` logs and `.meta.json` files. */
-  subagents: string[];
-}
-
-function folders(): Folder[] {
-  if (!present) return [];
-  const out: Folder[] = [];
-  for (const dir of readdirSync(CORPUS)) {
-    const path = join(CORPUS, dir);
-    if (!statSync(path).isDirectory()) continue;
-    const names = readdirSync(path);
-    const stems = new Set<string>();
-    for (const name of names) {
-      const at = name.indexOf('__subagents__agent-');
-      if (at > 0 && (name.endsWith('.jsonl') || name.endsWith('.meta.json'))) stems.add(name.slice(0, at));
-    }
-    for (const stem of stems) {
-      const subagents = names
-        .filter((n) => n.startsWith(`${stem}__subagents__agent-`))
-        .filter((n) => n.endsWith('.jsonl') || n.endsWith('.meta.json'))
-        .map((n) => join(path, n));
-      const main = names.includes(`${stem}.jsonl`) ? join(path, `${stem}.jsonl`) : undefined;
-      out.push({ main, subagents });
-    }
-  }
-  return out;
-}
+const present = corpusOrSkip('session-group corpus tests');
+const folders = corpusSessionGroups;
 
 const isLog = (path: string) => path.endsWith('.jsonl');
 const isCompactionCall = (path: string) => /agent-acompact-[^/]*\.jsonl$/.test(path);
@@ -112,7 +81,7 @@ let linked = 0;
 
 describe.skipIf(!present)('corpus: session folders opened whole', () => {
   const everything = folders();
-  const all = everything.filter((f): f is Required<Folder> => f.main !== undefined);
+  const all = everything.filter((f): f is Required<CorpusSessionGroup> => f.main !== undefined);
   const headless = everything.filter((f) => f.main === undefined);
   it('has sessions with subagents to test', () => expect(all.length).toBeGreaterThanOrEqual(3));
   it('has .meta.json files and a side-question log among them', () => {
@@ -125,7 +94,7 @@ describe.skipIf(!present)('corpus: session folders opened whole', () => {
     expect(linked).toBeGreaterThan(5);
   });
 
-  it.each(headless.map((f) => [basename(f.subagents[0]!), f] as const))(
+  it.each(headless.map((f) => [basename(at(f.subagents, 0)), f] as const))(
     'without its main file: %s',
     async (_name, { subagents }) => {
       const session = await parseSession(subagents.map((p) => createNodeFileSource(p)));
@@ -148,7 +117,7 @@ describe.skipIf(!present)('corpus: session folders opened whole', () => {
     const expected = expectedOf(logs);
     const report = computeInspectReport(together);
 
-    expect(together.files[mainIndex].role).toBe('main');
+    expect(at(together.files, mainIndex).role).toBe('main');
     expect(report.foldedCopies).toBe(expected.copies);
     expect(together.entries.length).toBe(logs.reduce((n, p) => n + nonEmptyLines(p), 0) - expected.copies);
     // Each compaction once: the main thread's and the subagents' own, no copy counted again.
@@ -160,11 +129,11 @@ describe.skipIf(!present)('corpus: session folders opened whole', () => {
     const mainCompactions = together.compactions.filter((c) => c.fileIndex === mainIndex);
     expect(mainCompactions.length).toBe(alone.compactions.length);
     for (const c of together.compactions)
-      expect(together.files[c.fileIndex].role).not.toBe('compaction-call');
+      expect(at(together.files, c.fileIndex).role).not.toBe('compaction-call');
 
     const spawned = spawnedAgentIds(main);
     for (const sidechain of together.sidechains) {
-      const role = together.files[sidechain.fileIndex].role;
+      const role = at(together.files, sidechain.fileIndex).role;
       if (role === 'subagent' && sidechain.agentId && spawned.has(sidechain.agentId)) {
         expect(sidechain.spawnedBy, `agent ${sidechain.agentId}`).toBeDefined();
         expect(together.toolUseEntry.has(sidechain.spawnedBy!)).toBe(true);
@@ -178,7 +147,7 @@ function checkMetaFiles(session: Session, paths: string[]): void {
   expect(session.issues.filter((i) => i.code === 'not-a-transcript')).toEqual([]);
   for (const path of paths.filter((p) => p.endsWith('.meta.json'))) {
     const index = paths.indexOf(path);
-    expect(session.files[index]!.role).toBe('subagent-meta');
+    expect(at(session.files, index).role).toBe('subagent-meta');
     const log = session.files.find((f) => f.name === path.replace(/\.meta\.json$/, '.jsonl'));
     if (log) expect(log.agentType, basename(path)).toBe(metaOf(path).agentType);
   }

@@ -41,7 +41,7 @@ function facts(s: Session) {
     calls: s.apiCalls.map((c) => [c.line, c.contextTokens, c.usage.outputTokens]),
     compactions: s.compactions.map((c) => [c.kind, c.line, c.preTokens, c.postTokens, c.keptFromEntryIndex]),
     issues: s.issues.map((i) => [i.line, i.code, i.severity]),
-    folded: s.files[0].foldedCopies ?? 0,
+    folded: s.files[0]?.foldedCopies ?? 0,
   };
 }
 
@@ -102,7 +102,7 @@ describe('Gemini CLI', () => {
     const s = await load(GEMINI_JSONL);
     expect(s.format).toBe('gemini-cli');
     expect(s.meta.sessionId).toBe('5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b');
-    expect(s.files[0].foldedCopies).toBe(2);
+    expect(s.files[0]?.foldedCopies).toBe(2);
     const messages = s.entries.filter((e) => e.messageId !== undefined);
     expect(messages.map((e) => e.messageId)).toEqual(['u-1', 'g-1', 'g-2', 'u-2', 'g-3', 'i-1']);
     // Each message is the latest copy (its tool results, its tokens), in the place of its first.

@@ -1,19 +1,18 @@
+import { at } from '../../src/engine/assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeInspectReport } from '../../src/engine/inspect/report';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
+import { CORPUS } from '../helpers/corpus';
 
 // Cline's ui_messages.json (FORMAT.md §12): a call per `api_req_started`, and each change of
 // `conversationHistoryDeletedRange` a truncation (or, after a condense summary, a compaction),
 // placed after the request before the one it shortened.
 
 const DIR = resolve(__dirname, '../fixtures/cline-task');
-const REAL_UI = resolve(
-  __dirname,
-  '../../../shared/corpus/CoreGems__Cline-Xray/task_sample__ui_messages.json',
-);
+const REAL_UI = join(CORPUS, 'CoreGems__Cline-Xray/task_sample__ui_messages.json');
 if (!existsSync(REAL_UI)) console.warn(`Cline UI corpus test skipped: ${REAL_UI} is absent`);
 
 interface UiMessage {
@@ -76,7 +75,8 @@ describe('Cline UI messages', () => {
     expect(session.unknownTypes).toEqual({ 'say:workspace_snapshot': 1 });
     expect(session.issues.map((i) => i.code)).toEqual(['unknown-record']);
 
-    const [truncation, condense] = session.compactions;
+    const truncation = at(session.compactions, 0);
+    const condense = at(session.compactions, 1);
     expect(session.compactions).toHaveLength(2);
     expect(truncation).toMatchObject({
       kind: 'truncate',
@@ -89,7 +89,7 @@ describe('Cline UI messages', () => {
     });
     // The truncation's event sits just before the first message carrying the new range.
     const firstWithRange = uiMessages.findIndex((m) => m.conversationHistoryDeletedRange !== undefined);
-    expect(session.entries[truncation.entryIndex + 1].subtype).toBe(uiMessages[firstWithRange].say);
+    expect(at(session.entries, truncation.entryIndex + 1).subtype).toBe(at(uiMessages, firstWithRange).say);
     expect(condense).toMatchObject({
       kind: 'compact',
       trigger: 'auto',
@@ -99,7 +99,7 @@ describe('Cline UI messages', () => {
       postTokens: 18_000,
       deletedRange: [2, 12],
     });
-    const summary = session.entries[condense.summaryEntryIndex!];
+    const summary = at(session.entries, condense.summaryEntryIndex ?? -1);
     expect(summary.blocks[0]).toMatchObject({ kind: 'tool-use', name: 'summarizeTask' });
 
     const report = computeInspectReport(session);

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,12 +7,12 @@ import { DIALECTS } from '../../src/engine/parse/dialects/registry';
 import { scanJsonArray } from '../../src/engine/parse/json-document';
 import { parseSession, readEntryRecord, readEntryText } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
+import { CORPUS } from '../helpers/corpus';
 
 // Cline's api_conversation_history.json (FORMAT.md §12): one JSON document, each array element a
 // record with its own byte range and line, re-readable by offset like a JSONL line.
 
 const FIXTURE = resolve(__dirname, '../fixtures/cline-api_conversation_history.json');
-const CORPUS = resolve(__dirname, '../../../shared/corpus');
 const REAL_HISTORY = join(CORPUS, 'mike4567__MRA04242026/api_conversation_history.json');
 const REAL_UI = join(CORPUS, 'CoreGems__Cline-Xray/task_sample__ui_messages.json');
 const corpusPresent = existsSync(REAL_HISTORY) && existsSync(REAL_UI);
@@ -37,7 +38,7 @@ describe('Cline task history (a whole JSON document)', () => {
     expect(session.toolPairs).toEqual({ matched: 1, unmatchedUses: 2, unmatchedResults: 0 });
     // No token counts are read yet: no API calls.
     expect(session.apiCalls).toEqual([]);
-    expect(session.files[0].lines).toBe(fixtureText.split('\n').length - 1);
+    expect(at(session.files, 0).lines).toBe(fixtureText.split('\n').length - 1);
   });
 
   it('re-reads every record by its byte range, and gives its line', async () => {
@@ -46,7 +47,7 @@ describe('Cline task history (a whole JSON document)', () => {
     const lines = fixtureText.split('\n');
     for (const entry of session.entries) {
       expect(await readEntryRecord(sources, session, entry.index)).toEqual(messages[entry.index]);
-      expect(lines[entry.line - 1].trim()).toBe('{');
+      expect(at(lines, entry.line - 1).trim()).toBe('{');
       expect((await readEntryText(sources, session, entry.index)).startsWith('{')).toBe(true);
     }
   });
@@ -79,7 +80,7 @@ describe('Cline task history (a whole JSON document)', () => {
     const session = await parseSession([source('api_conversation_history.json', cut)]);
     expect(session.entries).toHaveLength(6);
     expect(session.issues).toEqual([expect.objectContaining({ code: 'truncated-line', severity: 'error' })]);
-    expect(session.issues[0].message).toMatch(/is cut off: the file ends inside it/);
+    expect(at(session.issues, 0).message).toMatch(/is cut off: the file ends inside it/);
   });
 
   it('refuses a document over its size bound, saying so', async () => {
@@ -90,7 +91,7 @@ describe('Cline task history (a whole JSON document)', () => {
     expect(session.issues).toEqual([
       expect.objectContaining({ code: 'document-too-large', severity: 'error', line: 0 }),
     ]);
-    expect(session.issues[0].message).toMatch(/is read whole, up to 100 bytes/);
+    expect(at(session.issues, 0).message).toMatch(/is read whole, up to 100 bytes/);
   });
 
   it('says an empty history is empty', async () => {
@@ -102,7 +103,7 @@ describe('Cline task history (a whole JSON document)', () => {
   it('says what a non-array document with a Cline name is', async () => {
     const session = await parseSession([source('api_conversation_history.json', '{"role":"user"}\n')]);
     expect(session.issues).toEqual([expect.objectContaining({ code: 'not-a-transcript' })]);
-    expect(session.issues[0].message).toMatch(/is not a Cline task history .*: it is not a JSON array/);
+    expect(at(session.issues, 0).message).toMatch(/is not a Cline task history .*: it is not a JSON array/);
   });
 });
 
@@ -137,7 +138,7 @@ describe('scanJsonArray', () => {
     );
     expect(decoded).toEqual(doc.messages);
     const lines = text.split('\n');
-    expect(scan.elements.map((e) => lines[e.line - 1].trim())).toEqual(['{', '{']);
+    expect(scan.elements.map((e) => at(lines, e.line - 1).trim())).toEqual(['{', '{']);
     expect(scanJsonArray(bytes, 'missing').isArray).toBe(false);
     expect(scanJsonArray(new TextEncoder().encode('[1]'), 'messages').isArray).toBe(false);
   });
@@ -165,7 +166,7 @@ describe.skipIf(!corpusPresent)('Cline corpus files', () => {
     expect(session.toolCalls.read_file).toBeGreaterThan(0);
     for (const index of [0, 1, 2, Math.floor(session.entries.length / 2), session.entries.length - 1]) {
       const record = (await readEntryRecord(sources, session, index)) as { role: string };
-      expect(record.role).toBe(session.entries[index].kind);
+      expect(record.role).toBe(at(session.entries, index).kind);
     }
   });
 

@@ -1,125 +1,15 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { at } from '../../src/engine/assert';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import type { Block, Session } from '../../src/engine/types';
+import { CODEX_ROLLOUT as FIXTURE, timeAt } from '../fixtures/codex-rollout';
+import { corpusFilesOf, corpusName, corpusOrSkip } from '../helpers/corpus';
 
 // Codex CLI rollouts (FORMAT.md §11): a hand-written rollout covering every mapping, then the real
 // rollouts in ../shared/corpus checked against figures computed here from the raw lines.
-
-const at = (s: number) => `2026-05-01T09:00:${String(s).padStart(2, '0')}.000Z`;
-const line = (s: number, type: string, payload: unknown) =>
-  JSON.stringify({ timestamp: at(s), type, payload });
-const item = (s: number, payload: unknown) => line(s, 'response_item', payload);
-const event = (s: number, payload: unknown) => line(s, 'event_msg', payload);
-const usage = (input: number, cached: number, output: number, reasoning: number) => ({
-  input_tokens: input,
-  cached_input_tokens: cached,
-  output_tokens: output,
-  reasoning_output_tokens: reasoning,
-  total_tokens: input + output,
-});
-const tokenCount = (s: number, last: ReturnType<typeof usage>, total: ReturnType<typeof usage>) =>
-  event(s, {
-    type: 'token_count',
-    info: { total_token_usage: total, last_token_usage: last, model_context_window: 200_000 },
-    rate_limits: null,
-  });
-
-const call1 = usage(12_000, 2_000, 300, 100);
-const call2 = usage(150_000, 140_000, 500, 50);
-const call3 = usage(9_000, 0, 200, 0);
-const estimate = { ...usage(0, 0, 0, 0), total_tokens: 7_500 };
-const sum = (...us: ReturnType<typeof usage>[]) => ({
-  input_tokens: us.reduce((a, u) => a + u.input_tokens, 0),
-  cached_input_tokens: us.reduce((a, u) => a + u.cached_input_tokens, 0),
-  output_tokens: us.reduce((a, u) => a + u.output_tokens, 0),
-  reasoning_output_tokens: us.reduce((a, u) => a + u.reasoning_output_tokens, 0),
-  total_tokens: us.reduce((a, u) => a + u.total_tokens, 0),
-});
-
-const FIXTURE = [
-  line(0, 'session_meta', {
-    id: 'sess-1',
-    cwd: '/home/dev/garden',
-    originator: 'codex_cli_rs',
-    cli_version: '0.120.0',
-    model_provider: 'openai',
-    git: { branch: 'feature/seeds', commit_hash: 'abc' },
-  }),
-  event(1, { type: 'task_started', turn_id: 't1', model_context_window: 200_000 }),
-  item(1, { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Sandbox rules.' }] }),
-  item(1, {
-    type: 'message',
-    role: 'user',
-    content: [{ type: 'input_text', text: '<environment_context>\n<cwd>/home/dev/garden</cwd>' }],
-  }),
-  line(2, 'turn_context', { turn_id: 't1', cwd: '/home/dev/garden', model: 'gpt-test-1', effort: 'low' }),
-  item(3, {
-    type: 'message',
-    role: 'user',
-    content: [
-      { type: 'input_text', text: 'Plant the tomato seeds.' },
-      { type: 'input_image', image_url: 'data:image/png;base64,AAAA' },
-    ],
-  }),
-  event(3, { type: 'user_message', message: 'Plant the tomato seeds.', images: [] }),
-  event(3, { type: 'token_count', info: null, rate_limits: {} }),
-  item(4, {
-    type: 'reasoning',
-    summary: [{ type: 'summary_text', text: 'Look at the beds.' }],
-    content: null,
-  }),
-  item(4, { type: 'reasoning', summary: [], content: null, encrypted_content: 'xxxxxxxxxx' }),
-  item(5, {
-    type: 'function_call',
-    name: 'shell_command',
-    arguments: JSON.stringify({ command: 'ls beds', workdir: '/home/dev/garden' }),
-    call_id: 'call_a',
-  }),
-  tokenCount(5, call1, sum(call1)),
-  item(6, { type: 'function_call_output', call_id: 'call_a', output: 'bed-1\nbed-2' }),
-  item(7, {
-    type: 'custom_tool_call',
-    status: 'completed',
-    call_id: 'call_b',
-    name: 'apply_patch',
-    input: '*** Begin Patch\n*** Add File: beds/bed-1.md\n+tomato\n*** End Patch',
-  }),
-  item(7, {
-    type: 'local_shell_call',
-    call_id: 'call_c',
-    status: 'completed',
-    action: { type: 'exec', command: ['cat', 'beds/bed-1.md'] },
-  }),
-  item(7, {
-    type: 'web_search_call',
-    status: 'completed',
-    action: { type: 'search', query: 'tomato spacing' },
-  }),
-  event(8, { type: 'exec_command_end', call_id: 'call_c', stdout: 'tomato', exit_code: 0 }),
-  tokenCount(8, call2, sum(call1, call2)),
-  tokenCount(8, call2, sum(call1, call2)),
-  item(9, { type: 'custom_tool_call_output', call_id: 'call_b', output: 'Done.' }),
-  item(9, { type: 'function_call_output', call_id: 'call_c', output: 'tomato' }),
-  line(10, 'compacted', { message: '', replacement_history: [{}, {}, {}] }),
-  line(10, 'turn_context', { turn_id: 't1', model: 'gpt-test-1' }),
-  tokenCount(10, estimate, sum(call1, call2)),
-  event(10, { type: 'context_compacted' }),
-  item(11, {
-    type: 'message',
-    role: 'assistant',
-    content: [{ type: 'output_text', text: 'Seeds planted.' }],
-  }),
-  event(11, { type: 'agent_message', message: 'Seeds planted.' }),
-  tokenCount(11, call3, sum(call1, call2, call3)),
-  item(12, { type: 'hologram', data: 1 }),
-  event(12, { type: 'weather_report', sunny: true }),
-  line(12, 'ghost_record', { type: 'boo' }),
-  event(13, { type: 'task_complete', turn_id: 't1' }),
-].join('\n');
 
 async function parseFixture(name = 'rollout-2026-05-01T09-00-00-sess-1.jsonl', chunkBytes?: number) {
   return parseSession([createMemorySource(name, `${FIXTURE}\n`)], { chunkBytes });
@@ -130,7 +20,7 @@ const entryAt = (session: Session, lineNo: number) => {
   if (!entry) throw new Error(`no entry on line ${lineNo}`);
   return entry;
 };
-const onlyBlock = (session: Session, lineNo: number): Block => entryAt(session, lineNo).blocks[0];
+const onlyBlock = (session: Session, lineNo: number): Block => at(entryAt(session, lineNo).blocks, 0);
 
 describe('Codex CLI rollouts (hand-written fixture)', () => {
   it('fills the session meta from session_meta, turn_context and token_count', async () => {
@@ -144,8 +34,8 @@ describe('Codex CLI rollouts (hand-written fixture)', () => {
       cwd: '/home/dev/garden',
       gitBranch: 'feature/seeds',
       contextWindow: 200_000,
-      startMs: Date.parse(at(0)),
-      endMs: Date.parse(at(13)),
+      startMs: Date.parse(timeAt(0)),
+      endMs: Date.parse(timeAt(13)),
     });
     expect(entryAt(session, 1)).toMatchObject({ kind: 'meta', type: 'session_meta' });
     expect(entryAt(session, 5)).toMatchObject({ kind: 'meta', type: 'turn_context', model: 'gpt-test-1' });
@@ -286,21 +176,11 @@ describe('Codex CLI rollouts (hand-written fixture)', () => {
 // biome-ignore lint/suspicious/noExplicitAny: raw JSON lines are read loosely, on purpose.
 type Raw = Record<string, any>;
 
-const CORPUS = resolve(__dirname, '../../../shared/corpus');
-const codexFiles = existsSync(CORPUS)
-  ? readdirSync(CORPUS, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .flatMap((d) =>
-        readdirSync(join(CORPUS, d.name))
-          .filter((f) => /rollout-.*\.jsonl$/.test(f))
-          .map((f) => join(CORPUS, d.name, f)),
-      )
-      .sort()
-  : [];
-if (codexFiles.length === 0) console.warn(`Codex corpus tests skipped: no rollouts under ${CORPUS}`);
+corpusOrSkip('Codex corpus tests');
+const codexFiles = corpusFilesOf('codex-cli');
 
 describe.skipIf(codexFiles.length === 0)('Codex CLI rollouts (corpus)', () => {
-  it.each(codexFiles.map((f) => [f.slice(CORPUS.length + 1), f]))('%s', async (_name, path) => {
+  it.each(codexFiles.map((f) => [corpusName(f), f]))('%s', async (_name, path) => {
     const records: Raw[] = readFileSync(path, 'utf8')
       .split('\n')
       .filter((l) => l.trim() !== '')

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
 import {
   detectDialectFromName,
@@ -113,7 +114,9 @@ describe('a dialect added as a descriptor only', () => {
     expect(byName.format).toBe('toy');
     expect(byName.entries.map((e) => e.kind)).toEqual(['user', 'assistant', 'user']);
     const unknown = await parseSession([createMemorySource('run.toylog', lines(...plain))]);
-    expect(unknown.issues[0].message).toMatch(/none is a Claude Code, Codex CLI, Gemini CLI or pi record/);
+    expect(at(unknown.issues, 0).message).toMatch(
+      /none is a Claude Code, Codex CLI, Gemini CLI or pi record/,
+    );
   });
 
   it('gives a helper file its role and groups it as a sidechain', async () => {
@@ -157,7 +160,7 @@ describe('a dialect added as a descriptor only', () => {
     expect(session.issues).toEqual([
       expect.objectContaining({ code: 'unsupported-dialect', severity: 'error' }),
     ]);
-    expect(session.issues[0].message).toMatch(
+    expect(at(session.issues, 0).message).toMatch(
       /^toy-ui\.json is a Toy UI state; this version reads .*Toy log and Toy chat only$/,
     );
   });

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
 import { detectUtf16 } from '../../src/engine/parse/encoding';
 import { parseSession } from '../../src/engine/parse/parse-session';
@@ -50,7 +51,7 @@ describe('invalid UTF-8', () => {
       expect(session.issues.map((i) => [i.line, i.code, i.severity])).toEqual([
         [2, 'invalid-utf8', 'warning'],
       ]);
-      expect(session.issues[0].message).toMatch(/^Line 2 is not valid UTF-8/);
+      expect(at(session.issues, 0).message).toMatch(/^Line 2 is not valid UTF-8/);
     });
   }
 
@@ -86,13 +87,13 @@ describe('UTF-16 files', () => {
   ] as const;
 
   for (const [byteOrder, bytes] of cases) {
-    it(`names a ${byteOrder} file${bytes[0] > 0xfd ? ' with a byte-order mark' : ''} as UTF-16`, async () => {
+    it(`names a ${byteOrder} file${at(bytes, 0) > 0xfd ? ' with a byte-order mark' : ''} as UTF-16`, async () => {
       const session = await parseSession([createMemorySource('ps-redirect.jsonl', bytes)]);
       expect(session.entries).toHaveLength(0);
       expect(session.issues).toEqual([
         expect.objectContaining({ line: 0, code: 'not-a-transcript', severity: 'error' }),
       ]);
-      expect(session.issues[0].message).toBe(
+      expect(at(session.issues, 0).message).toBe(
         `ps-redirect.jsonl is UTF-16 (${byteOrder}) text; transcripts are UTF-8 JSON lines: convert it first (iconv -f UTF-16 -t UTF-8)`,
       );
     });

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -58,7 +59,11 @@ const KNOWN_TWO_WAY = new Set(['retention|summarize']);
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : path.endsWith('.ts') ? [path] : [];
+    return statSync(path).isDirectory()
+      ? walk(path)
+      : /\.(?:ts|tsx|mts|cts|js|mjs)$/.test(path)
+        ? [path]
+        : [];
   });
 }
 
@@ -77,7 +82,7 @@ function getRelativeImports(file: string): Import[] {
   const code = readFileSync(file, 'utf8');
   const out: Import[] = [];
   for (const m of code.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
-    out.push({ file, spec: m[1]!, target: resolve(dirname(file), m[1]!) });
+    out.push({ file, spec: at(m, 1), target: resolve(dirname(file), at(m, 1)) });
   }
   return out;
 }

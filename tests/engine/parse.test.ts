@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
 import { computeInspectReport } from '../../src/engine/inspect/report';
 import { parseSession, readEntryRecord, readEntryText } from '../../src/engine/parse/parse-session';
@@ -106,7 +107,7 @@ describe('parseSession (Claude Code)', () => {
   it('finds the compaction, its summary, what was re-attached and the tokens after', async () => {
     const { session } = await parse('s.jsonl', text);
     expect(session.compactions).toHaveLength(1);
-    const [c] = session.compactions;
+    const c = at(session.compactions, 0);
     expect(c).toMatchObject({
       kind: 'compact',
       trigger: 'auto',
@@ -116,8 +117,8 @@ describe('parseSession (Claude Code)', () => {
       apiCallAfter: 2,
       line: 6,
     });
-    expect(session.entries[c.summaryEntryIndex!].line).toBe(7);
-    expect(c.reattachedEntryIndices.map((i) => session.entries[i].line)).toEqual([8]);
+    expect(at(session.entries, c.summaryEntryIndex!).line).toBe(7);
+    expect(c.reattachedEntryIndices.map((i) => at(session.entries, i).line)).toEqual([8]);
   });
 
   it('keeps and counts unknown records, and says so once', async () => {
@@ -127,7 +128,7 @@ describe('parseSession (Claude Code)', () => {
     expect(session.issues).toEqual([
       expect.objectContaining({ line: 12, code: 'unknown-record', severity: 'info' }),
     ]);
-    expect(session.entries[11].kind).toBe('unknown');
+    expect(at(session.entries, 11).kind).toBe('unknown');
   });
 
   it('reports the same session whatever the chunk size', async () => {
@@ -142,7 +143,7 @@ describe('parseSession (Claude Code)', () => {
     expect(session.toolPairs).toEqual({ matched: 1, unmatchedUses: 0, unmatchedResults: 0 });
     expect(session.toolCalls).toEqual({ Read: 1 });
     expect(session.userTurns).toBe(2);
-    expect(session.entries[2].blocks[0]).toMatchObject({ kind: 'tool-use', filePath: '/p/cli.ts' });
+    expect(at(session.entries, 2).blocks[0]).toMatchObject({ kind: 'tool-use', filePath: '/p/cli.ts' });
   });
 
   it('re-reads the full raw line of any entry', async () => {
@@ -172,7 +173,10 @@ describe('parseSession (Claude Code)', () => {
     ]);
     expect(session.cleared.get('toolu_1')).toEqual({ toolUseId: 'toolu_1', compactionIndex: 0 });
     // The tool result itself is still the full text in the log.
-    expect(session.entries[3].blocks[0]).toMatchObject({ kind: 'tool-result', text: 'export const x = 1;' });
+    expect(at(session.entries, 3).blocks[0]).toMatchObject({
+      kind: 'tool-result',
+      text: 'export const x = 1;',
+    });
   });
 });
 
@@ -198,10 +202,10 @@ describe('parseSession on bad input', () => {
       [5, 'concatenated-records', 'error', undefined],
       [6, 'truncated-line', 'error', undefined],
     ]);
-    expect(session.issues[1].message).toBe(
+    expect(at(session.issues, 1).message).toBe(
       'At message.content: expected a string or an array of blocks, got a number',
     );
-    expect(session.issues[0].message).toMatch(/^Line 2 is not JSON: .* — starts "this is not json"$/);
+    expect(at(session.issues, 0).message).toMatch(/^Line 2 is not JSON: .* — starts "this is not json"$/);
     expect(session.entries.map((e) => e.type)).toEqual([
       'user',
       'user',
@@ -218,17 +222,17 @@ describe('parseSession on bad input', () => {
     expect(prose.session.issues).toEqual([
       expect.objectContaining({ code: 'not-a-transcript', severity: 'error', line: 0 }),
     ]);
-    expect(prose.session.issues[0].message).toMatch(
+    expect(at(prose.session.issues, 0).message).toMatch(
       /^notes\.txt is not a transcript: none of its first lines is JSON/,
     );
 
     const pkg = await parse('package.json', '{\n  "name": "x",\n  "version": "1.0.0"\n}\n');
-    expect(pkg.session.issues[0].message).toBe(
+    expect(at(pkg.session.issues, 0).message).toBe(
       'package.json is not a transcript: it is a JSON object (keys: name, version), not one record per line',
     );
 
     const jsonLines = await parse('data.jsonl', '{"a":1}\n{"b":2}\n');
-    expect(jsonLines.session.issues[0].message).toMatch(
+    expect(at(jsonLines.session.issues, 0).message).toMatch(
       /lines are JSON, but none is a Claude Code, Codex CLI, Gemini CLI or pi record/,
     );
   });
@@ -238,7 +242,7 @@ describe('parseSession on bad input', () => {
     expect(stream.session.issues).toEqual([
       expect.objectContaining({ code: 'unsupported-dialect', severity: 'error' }),
     ]);
-    expect(stream.session.issues[0].message).toMatch(
+    expect(at(stream.session.issues, 0).message).toMatch(
       /^stream\.jsonl is a Claude Agent SDK stream-json; this version reads .*Cline task history.*Cline UI messages/,
     );
     // Cline's UI log is read as the task's calls and events (tests/engine/cline-ui.test.ts).
@@ -415,7 +419,7 @@ describe('compaction calls', () => {
       createMemorySource('s1.jsonl', main),
       createMemorySource('s1/subagents/agent-acompact-1234.jsonl', [call(100), call(4_000)].join('\n')),
     ]);
-    expect(session.files[1].role).toBe('compaction-call');
+    expect(at(session.files, 1).role).toBe('compaction-call');
     // Not part of the session's context: no API call of the main thread, no compaction of its own.
     expect(session.apiCalls).toHaveLength(1);
     expect(session.compactions).toHaveLength(1);

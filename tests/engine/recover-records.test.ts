@@ -1,8 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { at } from '../../src/engine/assert';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recoverRecords } from '../../src/engine/parse/recover-records';
 import { generateSession } from '../../src/sample/generate-session';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
 const a = { type: 'summary', summary: 'first {"not":"a record"} \\"quoted\\"', leafUuid: 'x' };
 const b = { type: 'last-prompt', lastPrompt: 'second', leafUuid: 'x' };
@@ -59,15 +61,17 @@ describe('recoverRecords', () => {
       for (const line of variants) recoverRecords(line);
     });
     expect(elapsed).toBeLessThan(500);
-    expect(recoverRecords(variants[2])).toEqual({ records: [b], headLost: true });
-    expect(recoverRecords(variants[3])?.records).toHaveLength(2);
-    expect(recoverRecords(variants[4])).toEqual({ records: [b], headLost: true });
+    expect(recoverRecords(at(variants, 2))).toEqual({ records: [b], headLost: true });
+    expect(recoverRecords(at(variants, 3))?.records).toHaveLength(2);
+    expect(recoverRecords(at(variants, 4))).toEqual({ records: [b], headLost: true });
   });
 
   it('recovers the next record after a real assistant record cut at every length', () => {
-    const lines = generateSession({ seed: 11, apiCalls: 6 }).files[0].text.trimEnd().split('\n');
+    const lines = at(generateSession({ seed: 11, apiCalls: 6 }).files, 0)
+      .text.trimEnd()
+      .split('\n');
     const record = lines.find((l) => l.includes('"type":"assistant"') && l.length > 1_000);
-    const next = lines[lines.length - 1];
+    const next = at(lines, lines.length - 1);
     expect(record).toBeDefined();
     if (!record) return;
     const expected = JSON.parse(next);
@@ -95,9 +99,7 @@ describe('recoverRecords', () => {
   });
 });
 
-const CORPUS = resolve(__dirname, '../../../shared/corpus');
-const hasCorpus = existsSync(CORPUS);
-if (!hasCorpus) console.warn(`recover-records: real cut records skipped, ${CORPUS} is absent`);
+const hasCorpus = corpusOrSkip('recover-records: real cut records');
 
 /** Real assistant records (and the line after each), one per corpus source folder. */
 function realAssistantPairs(): [string, string][] {
@@ -113,7 +115,7 @@ function realAssistantPairs(): [string, string][] {
     const k = lines.findIndex(
       (l, i) => l.includes('"type":"assistant"') && l.length < 50_000 && lines[i + 1]?.startsWith('{'),
     );
-    if (k >= 0) pairs.push([lines[k], lines[k + 1]]);
+    if (k >= 0) pairs.push([at(lines, k), at(lines, k + 1)]);
   }
   return pairs;
 }

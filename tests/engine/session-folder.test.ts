@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,10 +64,10 @@ describe('a session folder opened whole', () => {
       (n) => records(n).filter((r) => mainUuids.has(r.uuid)).length,
     );
     expect(copies.every((n) => n > 10)).toBe(true);
-    expect(report.foldedCopies).toBe(copies[0]! + copies[1]!);
+    expect(report.foldedCopies).toBe(at(copies, 0) + at(copies, 1));
     const totalLines = ALL.filter((n) => n.endsWith('.jsonl')).reduce((sum, n) => sum + records(n).length, 0);
     expect(session.entries).toHaveLength(totalLines - report.foldedCopies);
-    const aside = session.sidechains.find((s) => session.files[s.fileIndex]!.name === FOLDER_FILES.aside)!;
+    const aside = session.sidechains.find((s) => at(session.files, s.fileIndex).name === FOLDER_FILES.aside)!;
     expect(aside.entryIndices).toHaveLength(2); // the question and its answer, nothing copied
     expect(aside.apiCalls).toBe(1);
     expect(session.issues).toEqual([]);
@@ -77,7 +78,7 @@ describe('a session folder opened whole', () => {
     const metaFiles = session.files.filter((f) => f.name.endsWith('.meta.json'));
     expect(metaFiles.map((f) => f.role)).toEqual(['subagent-meta', 'subagent-meta']);
     expect(session.issues.filter((i) => i.code === 'not-a-transcript')).toEqual([]);
-    const byName = (n: string) => session.sidechains.find((s) => session.files[s.fileIndex]!.name === n)!;
+    const byName = (n: string) => session.sidechains.find((s) => at(session.files, s.fileIndex).name === n)!;
     // No Task result names an agentId: the links come from the meta files (toolUseId, description).
     expect(JSON.stringify(records(FOLDER_FILES.main))).not.toContain('"agentId"');
     expect(byName(FOLDER_FILES.explore).spawnedBy).toBe('toolu_01FolderExplore00000001');
@@ -90,7 +91,7 @@ describe('a session folder opened whole', () => {
       ['Explore', 'Find the lexer tests'],
     ]);
     for (const i of byName(FOLDER_FILES.explore).entryIndices)
-      expect(session.entries[i]!.spawnedBy).toBe('toolu_01FolderExplore00000001');
+      expect(at(session.entries, i).spawnedBy).toBe('toolu_01FolderExplore00000001');
   });
 
   it("costs a compaction at its summary call's usage, lists the calls, marks a partial output", async () => {
@@ -102,7 +103,9 @@ describe('a session folder opened whole', () => {
     expect(first!.compactionCall!.usage).toEqual(first!.compactionCall!.calls[1]!.usage);
     expect(first!.compactionCall!.usage.outputTokens).toBe(790);
     expect(first!.compactionCall!.partial).toBe(false);
-    const sum = session.sidechains.find((s) => s.fileIndex === session.compactions[0]!.callFileIndex)!.usage;
+    const sum = session.sidechains.find(
+      (s) => s.fileIndex === at(session.compactions, 0).callFileIndex,
+    )!.usage;
     expect(sum.cacheReadInputTokens).toBe(2 * first!.compactionCall!.usage.cacheReadInputTokens);
 
     // The 2.1.72 log: copies folded, one summary call of 42,859 in whose 2 output tokens are partial.
@@ -113,7 +116,7 @@ describe('a session folder opened whole', () => {
     expect(u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens).toBe(42_859);
     expect(u.outputTokens).toBe(2);
     expect(call.partial).toBe(true);
-    expect(call.calls[0]!.outputChars).toBe(18_000);
+    expect(at(call.calls, 0).outputChars).toBe(18_000);
     // The card reads the same calls.
     expect(getCompactionDetail(session, 1).compaction.callCost?.calls).toHaveLength(1);
   });
@@ -121,7 +124,7 @@ describe('a session folder opened whole', () => {
   it('without the main file, the copies stay calls of the log and the summary call is still picked', async () => {
     const session = await open([FOLDER_FILES.compactCopy]);
     // Opened alone, the log is read as a main thread; its own conversation copies are its calls.
-    expect(session.files[0]!.openedAlone).toBe(true);
+    expect(at(session.files, 0).openedAlone).toBe(true);
     expect(session.apiCalls.length).toBeGreaterThan(5);
     const report = computeInspectReport(session);
     expect(report.subagentTranscript).toEqual({ agentId: 'acompact-9f8e7d6c5b4a3f2e' });
@@ -137,11 +140,11 @@ describe('a compaction-call log with copies under other uuids', () => {
       createMemorySource(FOLDER_FILES.main, fixtures[FOLDER_FILES.main]!),
       createMemorySource(FOLDER_FILES.compactCopy, text),
     ]);
-    const cost = session.compactions[1]!.callCost!;
+    const cost = at(session.compactions, 1).callCost!;
     expect(cost.calls.length).toBeGreaterThan(5);
     expect(cost.summaryCall).toBe(cost.calls.length - 1);
-    expect(session.compactions[1]!.callUsage!.cacheReadInputTokens).toBe(42_256);
-    expect(session.compactions[0]!.callFileIndex).toBeUndefined();
+    expect(at(session.compactions, 1).callUsage!.cacheReadInputTokens).toBe(42_256);
+    expect(at(session.compactions, 0).callFileIndex).toBeUndefined();
   });
 });
 
@@ -161,7 +164,7 @@ describe('a .meta.json that is not one', () => {
       createMemorySource(FOLDER_FILES.main, fixtures[FOLDER_FILES.main]!),
       createMemorySource(FOLDER_FILES.exploreMeta, '{"agentType": '),
     ]);
-    expect(session.files[1]!.role).toBe('subagent-meta');
+    expect(at(session.files, 1).role).toBe('subagent-meta');
     expect(session.issues.map((i) => [i.fileIndex, i.code, i.severity])).toEqual([
       [1, 'wrong-shape', 'warning'],
     ]);

@@ -1,3 +1,4 @@
+import { at as itemAt } from '../../src/engine/assert';
 import fc from 'fast-check';
 
 /** How one line of a session is damaged. Positions are fractions of the line's length. */
@@ -87,7 +88,7 @@ export function mutateLines(lines: string[], mutations: [number, Mutation][]): O
   }
   const out: OutputLine[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
+    const line = itemAt(lines, i);
     const bytes = encoder.encode(line);
     const m = byLine.get(i);
     if (!m) {

@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { at } from '../../src/engine/assert';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
@@ -7,23 +8,20 @@ import { createMemorySource } from '../../src/engine/parse/source';
 import type { Session } from '../../src/engine/types';
 import { generateSession } from '../../src/sample/generate-session';
 import { joinLines, mutateLines, mutationArb, type OutputLine } from './mutate-session';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
 // Real-shaped sessions (the sample generator, and the first lines of real logs when ../shared is
 // there) are damaged the ways logs get damaged; the parser must keep every untouched line, name
 // every bad line at its own line number, never throw, and take time linear in the input.
 
 const SEED = 20_261_124;
-const CORPUS = resolve(__dirname, '../../../shared/corpus');
 /** Lines taken from the start of each corpus file, and the longest line kept (characters). */
 const CORPUS_LINES = 60;
 const CORPUS_MAX_LINE_CHARS = 200_000;
 const CORPUS_FILES = 6;
 
 function corpusBases(): string[][] {
-  if (!existsSync(CORPUS)) {
-    console.warn(`fuzz: corpus lines skipped, ${CORPUS} is absent`);
-    return [];
-  }
+  if (!corpusOrSkip('fuzz: corpus lines')) return [];
   const files: string[] = [];
   for (const dir of readdirSync(CORPUS).sort()) {
     const path = join(CORPUS, dir);
@@ -36,7 +34,7 @@ function corpusBases(): string[][] {
   // Every k-th file, so the picks spread over the corpus's sources.
   const step = Math.max(1, Math.floor(files.length / CORPUS_FILES));
   for (let k = 0; k < files.length && bases.length < CORPUS_FILES; k += step) {
-    const lines = readFileSync(files[k], 'utf8')
+    const lines = readFileSync(at(files, k), 'utf8')
       .split('\n')
       .slice(0, CORPUS_LINES)
       .filter((l) => l.trim() !== '' && l.length <= CORPUS_MAX_LINE_CHARS && isJson(l));
@@ -67,7 +65,9 @@ function isUtf8(bytes: Uint8Array): boolean {
 }
 
 const generatedBases = [3, 5, 8].map((seed) =>
-  generateSession({ seed, apiCalls: 8 }).files[0].text.trimEnd().split('\n'),
+  at(generateSession({ seed, apiCalls: 8 }).files, 0)
+    .text.trimEnd()
+    .split('\n'),
 );
 const bases = [...generatedBases, ...corpusBases()];
 
@@ -117,7 +117,7 @@ describe('parseSession on mutated real-shaped sessions', () => {
         fc.boolean(),
         fc.constantFrom(1_024, 65_536, undefined),
         async (base, mutations, finalNewline, chunkBytes) => {
-          const lines = mutateLines(bases[base], mutations);
+          const lines = mutateLines(at(bases, base), mutations);
           const bytes = joinLines(lines, finalNewline);
           const session = await parseSession([createMemorySource('fuzz.jsonl', bytes)], { chunkBytes });
           expect(checkSession(session, lines, finalNewline)).toEqual([]);
@@ -128,13 +128,13 @@ describe('parseSession on mutated real-shaped sessions', () => {
   }, 20_000);
 
   it('reads a real record flipped at 200 spread positions without losing its neighbours', async () => {
-    const lines = generatedBases[0];
+    const lines = at(generatedBases, 0);
     const record = lines.findIndex((l) => l.includes('"type":"assistant"'));
-    const bytes = new TextEncoder().encode(lines[record]);
+    const bytes = new TextEncoder().encode(at(lines, record));
     const problems: string[] = [];
     // About 200 positions, one byte value each: cycling values cover quotes, braces, NUL, high bytes.
     for (let at = 0; at < bytes.length; at += 1 + Math.floor(bytes.length / 200)) {
-      const byte = [0x22, 0x7b, 0x7d, 0x5c, 0xff, 0x00, 0x3a][at % 7];
+      const byte = [0x22, 0x7b, 0x7d, 0x5c, 0xff, 0x00, 0x3a][at % 7] ?? 0x22;
       const out = mutateLines(lines, [[record, { kind: 'flip', at: at / (bytes.length - 1), byte }]]);
       const session = await parseSession([createMemorySource('flip.jsonl', joinLines(out, true))]);
       problems.push(...checkSession(session, out, true).map((p) => `flip ${at}: ${p}`));
@@ -144,8 +144,9 @@ describe('parseSession on mutated real-shaped sessions', () => {
 });
 
 describe('parse time on bad input', () => {
-  const record = generatedBases[0].find((l) => l.includes('"type":"assistant"')) ?? '';
-  const next = generatedBases[0][generatedBases[0].length - 1];
+  const record = at(generatedBases, 0).find((l) => l.includes('"type":"assistant"')) ?? '';
+  const first = at(generatedBases, 0);
+  const next = at(first, first.length - 1);
 
   /** A cut assistant record inside `depth` nested objects, with the next record appended. */
   const brokenNested = (depth: number) =>
@@ -163,7 +164,7 @@ describe('parse time on bad input', () => {
   }
 
   it('parses a line of 10,000 nested objects well under a second', async () => {
-    const text = `${generatedBases[0].slice(0, 5).join('\n')}\n${brokenNested(10_000)}\n`;
+    const text = `${at(generatedBases, 0).slice(0, 5).join('\n')}\n${brokenNested(10_000)}\n`;
     const session = await parseSession([createMemorySource('deep.jsonl', text)]);
     expect(session.issues).toContainEqual(expect.objectContaining({ line: 6, code: 'concatenated-records' }));
     expect(await parseMs(text)).toBeLessThan(1_000);
@@ -171,7 +172,7 @@ describe('parse time on bad input', () => {
 
   it('takes about twice as long for twice as many bad lines', async () => {
     const file = (copies: number) => {
-      const lines = [...generatedBases[1].slice(0, 5)];
+      const lines = [...at(generatedBases, 1).slice(0, 5)];
       for (let k = 0; k < copies; k++)
         lines.push(brokenNested(20 + (k % 40)), record.slice(0, 200 + k), next);
       return `${lines.join('\n')}\n`;

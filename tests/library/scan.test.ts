@@ -59,10 +59,12 @@ describe('scan = full parse, generated sessions', () => {
 
   it('broken lines: a bad middle line and a cut-off last line are counted as the full parse counts them', async () => {
     const { files } = generateSession({ seed: 3, apiCalls: 60 });
-    const lines = files[0].text.split('\n');
+    const main = files[0];
+    if (!main) throw new Error('the generator made no file');
+    const lines = main.text.split('\n');
     lines.splice(20, 0, 'not json at all', '{"type":"assistant", cut');
     const text = `${lines.join('\n').trimEnd()}\n{"type":"user","message":`;
-    const row = await expectSame(() => [createMemorySource(files[0].name, text)]);
+    const row = await expectSame(() => [createMemorySource(main.name, text)]);
     expect(row.brokenLines).toBe(3);
   });
 });

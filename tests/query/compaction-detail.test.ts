@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
 import { readEntryText } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
@@ -20,7 +21,7 @@ describe('getCompactionDetail', () => {
       createMemorySource(MAIN_NAME, `${buildMainLines().join('\n')}\n`),
       createMemorySource(SUBAGENT_NAME, `${buildSubagentLines().join('\n')}\n`),
     ];
-    const compaction = session.compactions[0]!;
+    const compaction = at(session.compactions, 0);
     expect(compaction.summaryEntryIndex).toBe(entryByUuid(session, 's1'));
     const raw = await readEntryText(sources, session, compaction.summaryEntryIndex!);
     const detail = getCompactionDetail(session, 0, raw);

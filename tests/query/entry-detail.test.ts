@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
 import { getEntryDetail } from '../../src/engine/query/entry-detail';
 import { entryByUuid, parseFixtureSession } from './session-fixture';
@@ -6,18 +7,18 @@ describe('getEntryDetail', () => {
   it('links a tool call to its result and back', async () => {
     const session = await parseFixtureSession();
     const call = getEntryDetail(session, entryByUuid(session, 'a4'));
-    expect(call.blocks[0]!.pair).toMatchObject({
+    expect(at(call.blocks, 0).pair).toMatchObject({
       toolName: 'Bash',
       status: 'cleared',
       entryIndex: entryByUuid(session, 'u4'),
     });
     const result = getEntryDetail(session, entryByUuid(session, 'u4'));
-    expect(result.blocks[0]!.pair).toMatchObject({
+    expect(at(result.blocks, 0).pair).toMatchObject({
       toolName: 'Bash',
       status: 'cleared',
       entryIndex: entryByUuid(session, 'a4'),
     });
-    expect(result.blocks[0]!.pair!.inputPreview).toContain('npm test');
+    expect(at(result.blocks, 0).pair!.inputPreview).toContain('npm test');
   });
 
   it('gives the API call with its delta from the previous main call', async () => {

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
@@ -11,7 +12,7 @@ const DEEP_TEXT = `${'.'.repeat(5_000)}Deep Needle said "quoted" here\nand\ton`;
 
 function buildDeepLines(): string[] {
   const lines = buildMainLines();
-  const last = JSON.parse(lines[lines.length - 1]!) as { uuid: string; sessionId: string };
+  const last = JSON.parse(at(lines, lines.length - 1)) as { uuid: string; sessionId: string };
   const base = {
     sessionId: last.sessionId,
     cwd: '/p',
@@ -92,7 +93,7 @@ describe('computeFullTextMatches', () => {
     const tiny = await computeFullTextMatches(session, sources, 'parser', { chunkBytes: 1 });
     expect(tiny).toEqual(big);
     expect(seen.at(-1)).toBe(1);
-    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]!);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(at(seen, i - 1));
   });
 
   it('stops with an AbortError when cancelled between chunks', async () => {

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -157,11 +158,11 @@ describe('a session without usage', () => {
     expect(ctx[0]).toBe(18_000);
     // The first estimate adds call 0's 2,000-char result (~500 tokens) to its measured usage;
     // each next one a 8,000-char result (~2,000 tokens) and a tool call.
-    expect(ctx[1]! - ctx[0]!).toBeGreaterThan(500);
-    expect(ctx[1]! - ctx[0]!).toBeLessThan(600);
+    expect(at(ctx, 1) - at(ctx, 0)).toBeGreaterThan(500);
+    expect(at(ctx, 1) - at(ctx, 0)).toBeLessThan(600);
     for (let x = 2; x < ctx.length; x++) {
-      expect(ctx[x]!).toBeGreaterThan(ctx[x - 1]! + 1_900);
-      expect(ctx[x]!).toBeLessThan(ctx[x - 1]! + 2_300);
+      expect(at(ctx, x)).toBeGreaterThan(at(ctx, x - 1) + 1_900);
+      expect(at(ctx, x)).toBeLessThan(at(ctx, x - 1) + 2_300);
     }
     expect(series.peakContextTokens).toBe(ctx.at(-1));
   });
@@ -203,7 +204,7 @@ describe('a rewind', () => {
       [true, 4, 'What does the report command print for an empty ledger?'],
       [false, 2, 'Now make it print every transaction of 2025 with its running balance.'],
     ]);
-    const fork = b.forks[0]!;
+    const fork = at(b.forks, 0);
     expect(fork.continuedBranchId).toBe(0);
     // Branches listed in file order: the abandoned one was written first.
     expect(fork.branchIds).toEqual([1, 0]);

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
 import { computeDisplayOrder } from '../../src/engine/query/display-order';
 import { ALL_FILTER_KINDS } from '../../src/engine/query/entry-kinds';
@@ -29,7 +30,7 @@ describe('computeRowIndex', () => {
 
   it('appends a subagent whose spawner is unknown at the end, still indented', async () => {
     const session = await parseFixtureSession();
-    session.sidechains[0]!.spawnedBy = undefined;
+    at(session.sidechains, 0).spawnedBy = undefined;
     const { order, depthByEntry } = computeDisplayOrder(session);
     const subagent = ['sa1', 'sa2', 'sa3', 'sa4'].map((u) => entryByUuid(session, u));
     expect(Array.from(order.slice(-4))).toEqual(subagent);
@@ -39,7 +40,9 @@ describe('computeRowIndex', () => {
   it('filters by kind', async () => {
     const session = await parseFixtureSession();
     const toolCalls = computeRowIndex(session, { kinds: ['tool-call'], search: '' });
-    const names = Array.from(toolCalls, (i) => session.entries[i]!.blocks.find((b) => b.kind === 'tool-use'));
+    const names = Array.from(toolCalls, (i) =>
+      at(session.entries, i).blocks.find((b) => b.kind === 'tool-use'),
+    );
     expect(names.map((b) => (b?.kind === 'tool-use' ? b.name : '?'))).toEqual([
       'Read',
       'Task',
@@ -88,7 +91,7 @@ describe('computeRowIndex', () => {
   it('search and kinds combine', async () => {
     const session = await parseFixtureSession();
     const rows = Array.from(computeRowIndex(session, { kinds: ['tool-result'], search: 'parser' }));
-    expect(rows.every((i) => session.entries[i]!.blocks.some((b) => b.kind === 'tool-result'))).toBe(true);
+    expect(rows.every((i) => at(session.entries, i).blocks.some((b) => b.kind === 'tool-result'))).toBe(true);
     expect(rows).toContain(entryByUuid(session, 'u4'));
     expect(rows).not.toContain(entryByUuid(session, 'u1'));
   });

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ROW_FILTER } from '../../src/engine/query/row-filter';
 import { computeRowIndex } from '../../src/engine/query/row-index';
@@ -45,10 +46,10 @@ describe('getRowPage', () => {
   it('shows images as placeholders with their token estimate', async () => {
     const session = await parseFixtureSession();
     const rows = getRowPage(session, Int32Array.of(entryByUuid(session, 'u5')), 0, 1);
-    expect(rows[0]!.text).toBe('Here is a screenshot · [image · ~2,000 tok]');
+    expect(at(rows, 0).text).toBe('Here is a screenshot · [image · ~2,000 tok]');
     expect(formatImagePlaceholder(3)).toBe('[3 images · ~6,000 tok]');
     // chars/4 of the text + 2,000 for the image, ×4/3.
-    expect(rows[0]!.estimatedTokens).toBe(Math.ceil((Math.round(20 / 4) + 2_000) * (4 / 3)));
+    expect(at(rows, 0).estimatedTokens).toBe(Math.ceil((Math.round(20 / 4) + 2_000) * (4 / 3)));
   });
 
   it('describes compactions, summaries and subagent depth', async () => {

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
 import { computeTokenTable } from '../../src/engine/query/token-table';
 import { estimateEntryTokens, estimateWithSafety } from '../../src/engine/tokens/estimate';
@@ -13,7 +14,7 @@ describe('computeTokenTable', () => {
     expect(Number.isNaN(table.deltaTokens[0])).toBe(true);
     expect(table.deltaTokens[1]).toBe(6_000);
     // First call: only the opening user message precedes it.
-    const u1 = session.entries[entryByUuid(session, 'u1')]!;
+    const u1 = at(session.entries, entryByUuid(session, 'u1'));
     expect(table.estimatedDeltaTokens[0]).toBe(estimateWithSafety(estimateEntryTokens(u1)));
   });
 
@@ -21,9 +22,9 @@ describe('computeTokenTable', () => {
     const session = await parseFixtureSession();
     const table = computeTokenTable(session);
     // Call 5 (index 4) follows the first boundary: its estimate covers the summary and what follows.
-    expect(table.estimatedContextTokens[4]!).toBeLessThan(table.estimatedContextTokens[3]!);
-    const s1 = session.entries[entryByUuid(session, 's1')]!;
-    expect(table.estimatedContextTokens[4]!).toBeGreaterThanOrEqual(
+    expect(at(table.estimatedContextTokens, 4)).toBeLessThan(at(table.estimatedContextTokens, 3));
+    const s1 = at(session.entries, entryByUuid(session, 's1'));
+    expect(at(table.estimatedContextTokens, 4)).toBeGreaterThanOrEqual(
       estimateWithSafety(estimateEntryTokens(s1)),
     );
     // The estimate never includes the subagent's messages.

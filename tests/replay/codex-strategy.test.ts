@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { parseSession } from '../../src/engine/parse/parse-session';
@@ -12,6 +12,7 @@ import type { ReplayResult } from '../../src/engine/replay/types';
 import { CODEX_STRATEGY, type CodexKnobs, getCodexThreshold } from '../../src/engine/strategies/codex';
 import { getDefaultStrategyId, getStrategy } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
+import { corpusFilesOf, corpusOrSkip } from '../helpers/corpus';
 
 // The Codex CLI strategy (strategies/codex.ts): a hand-written rollout for the rules, the
 // invariants every replay keeps, and the corpus figure of docs/replay-accuracy.md "Codex CLI".
@@ -201,17 +202,8 @@ describe('Codex CLI strategy', () => {
 
 // At the log's own knobs, how many of the corpus rollouts' real compactions does the strategy put
 // at the same API call (±1)? Skipped without ../shared/corpus.
-const CORPUS = resolve(__dirname, '../../../shared/corpus');
-const rollouts = existsSync(CORPUS)
-  ? readdirSync(CORPUS, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .flatMap((d) =>
-        readdirSync(join(CORPUS, d.name))
-          .filter((f) => f.startsWith('codex__') && f.endsWith('.jsonl'))
-          .map((f) => join(CORPUS, d.name, f)),
-      )
-      .sort()
-  : [];
+corpusOrSkip('codex-strategy: the corpus figure');
+const rollouts = corpusFilesOf('codex-cli');
 
 describe.skipIf(rollouts.length === 0)('corpus: Codex compactions at the log’s own knobs', () => {
   it('reproduces the real compactions within one call', async () => {
@@ -241,6 +233,3 @@ describe.skipIf(rollouts.length === 0)('corpus: Codex compactions at the log’s
     expect(exact).toBe(2);
   });
 });
-
-if (rollouts.length === 0)
-  console.log('codex-strategy: ../shared/corpus is absent, the corpus figure is skipped');

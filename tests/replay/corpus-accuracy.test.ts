@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
@@ -8,22 +8,14 @@ import type { SummaryModelId } from '../../src/engine/replay/summary-size';
 import { CLAUDE_CODE_STRATEGY } from '../../src/engine/strategies/claude-code';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { runReplay } from './run-replay';
+import { corpusJsonl, corpusOrSkip } from '../helpers/corpus';
 
 // At the knobs of each log's own Claude Code version, how many of the corpus's real
 // auto-compactions does the replay reproduce at the same API call (±1)? docs/replay-accuracy.md
 // explains the misses. Skipped without ../shared/corpus.
 
-const CORPUS = resolve(__dirname, '../../../shared/corpus');
-const files = existsSync(CORPUS)
-  ? readdirSync(CORPUS, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .flatMap((d) =>
-        readdirSync(join(CORPUS, d.name))
-          .filter((f) => f.endsWith('.jsonl'))
-          .map((f) => join(CORPUS, d.name, f)),
-      )
-      .sort()
-  : [];
+corpusOrSkip('corpus accuracy');
+const files = corpusJsonl();
 
 async function measure(model: SummaryModelId) {
   let expected = 0;
@@ -71,4 +63,3 @@ describe.skipIf(files.length === 0)('corpus: auto-compactions reproduced at the 
     expect(m.reproduced / m.expected).toBeGreaterThanOrEqual(0.85);
   });
 });
-if (files.length === 0) describe.skip('corpus accuracy — ../shared/corpus is absent', () => it('skipped'));

@@ -1,129 +1,73 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { formatReplayDump } from '../../src/engine/replay/dump';
 import { prepareReplay } from '../../src/engine/replay/prepare';
-import { CLAUDE_CODE_STRATEGY } from '../../src/engine/strategies/claude-code';
-import type { ClaudeCodeKnobs } from '../../src/engine/strategies/claude-code-knobs';
-import { getSessionInfo } from '../../src/engine/strategies/types';
+import type { ReplayResult } from '../../src/engine/replay/types';
+import { getDefaultStrategyId } from '../../src/engine/strategies/registry';
 import type { Session } from '../../src/engine/types';
-import { runReplay } from './run-replay';
-import { buildTranscript, growingSpec } from './transcript-fixture';
+import { CORPUS, corpusJsonl, corpusPresent } from '../helpers/corpus';
+import { expectGolden } from '../helpers/golden';
+import { logKnobsOf, runStrategy, strategyCases, type Variant, variantsOf } from './strategy-variants';
+import { REPLAY_FIXTURES as FIXTURES } from './replay-fixtures';
 
 // Golden replay dumps (STYLE.md §7): a transcript in, one line per replay event out, plus how
 // the replay compares with the log. `UPDATE_GOLDEN=1` rewrites them; review the diff.
 
-const ROOT = resolve(__dirname, '../..');
-const GOLDEN = resolve(__dirname, '../golden/replay');
-const CORPUS = resolve(ROOT, '../shared/corpus');
-
-function dumpReplay(
-  session: Session,
-  variants: { label: string; knobs: Partial<ClaudeCodeKnobs> }[],
-): string {
+/**
+ * The log's own knobs, then each variant, for one strategy. Claude Code's goldens keep their
+ * names (`tiny`); another strategy's carry its id (`tiny.codex`).
+ */
+function dumpReplay(session: Session, strategyId: string, variants: readonly Variant[]): string {
   const prepared = prepareReplay(session);
-  const { knobs: logKnobs, notes } = CLAUDE_CODE_STRATEGY.getSessionKnobs(getSessionInfo(prepared));
+  const { knobs: logKnobs, notes } = logKnobsOf(prepared, strategyId);
   const parts: string[] = [];
   for (const { label, knobs } of [{ label: "the log's own knobs", knobs: {} }, ...variants]) {
-    const { result } = runReplay(prepared, { ...logKnobs, ...knobs });
+    const result = runStrategy(prepared, strategyId, { ...logKnobs, ...knobs });
     parts.push(`== ${label}`, formatReplayDump(prepared, result));
     if (label === "the log's own knobs") parts.push(...notes.map((n) => `note: ${n}`));
   }
   return `${parts.join('\n')}\n`;
 }
 
-function compareGolden(name: string, actual: string): void {
-  const path = join(GOLDEN, `${name}.txt`);
-  if (process.env.UPDATE_GOLDEN || !existsSync(path)) {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, actual);
-  }
-  expect(actual).toBe(readFileSync(path, 'utf8'));
-}
+const goldenName = (fixture: string, strategyId: string) =>
+  `golden/replay/${strategyId === 'claude-code' ? fixture : `${fixture}.${strategyId}`}`;
 
-const VARIANTS = [
-  { label: 'window 300,000', knobs: { contextWindow: 300_000 } },
-  {
-    label: 'microcompact on (v2.1.68)',
-    knobs: { microcompactEnabled: true, microcompactVariant: 'v2.1.68' as const },
-  },
-  { label: 'override 60%', knobs: { autocompactPctOverride: 60 } },
-];
-
-describe('replay dumps (golden): fixtures', () => {
-  it('tiny.jsonl', async () => {
-    const session = await parseSession([
-      createMemorySource('tiny.jsonl', readFileSync(join(ROOT, 'tests/fixtures/tiny.jsonl'))),
-    ]);
-    compareGolden('tiny', dumpReplay(session, VARIANTS));
-  });
-
-  it('the bundled sample', async () => {
-    const index = JSON.parse(readFileSync(join(ROOT, 'public/samples/index.json'), 'utf8'));
-    const files: string[] = index.files.map((f: { path: string }) => `public/samples/${f.path}`);
-    const session = await parseSession(
-      files.map((f) => createMemorySource(f.split('/').pop()!, readFileSync(join(ROOT, f)))),
-    );
-    compareGolden('sample', dumpReplay(session, VARIANTS));
-  });
-
-  it('a growing session with a real auto and a manual compaction', async () => {
-    const spec = growingSpec(70);
-    spec.boundaries = [
-      {
-        afterCall: 29,
-        trigger: 'auto',
-        preTokens: 165_000,
-        summaryChars: 9_000,
-        reattached: ['/work/demo/src/file1.ts'],
-      },
-      { afterCall: 55, trigger: 'manual', preTokens: 150_000, summaryChars: 6_000 },
-    ];
-    for (let k = 30; k < 70; k++) spec.calls[k]!.context = 30_000 + ((k - 30) % 26) * 5_000;
-    spec.micro = [
-      {
-        afterCall: 40,
-        cleared: [
-          [31, 0],
-          [32, 0],
-        ],
-        tokensSaved: 9_700,
-      },
-    ];
-    const lines = buildTranscript(spec);
-    const session = await parseSession([createMemorySource('growing.jsonl', `${lines.join('\n')}\n`)]);
-    compareGolden('growing', dumpReplay(session, VARIANTS));
+describe.each(strategyCases())('replay dumps (golden): $id on the fixtures', ({ id }) => {
+  it.each(FIXTURES)('$label', async ({ name, load }) => {
+    expectGolden(goldenName(name, id), dumpReplay(await load(), id, variantsOf(id)));
   });
 });
 
-function corpusFiles(): string[] {
-  if (!existsSync(CORPUS)) return [];
-  const out: string[] = [];
-  for (const dir of readdirSync(CORPUS, { withFileTypes: true })) {
-    if (!dir.isDirectory()) continue;
-    for (const f of readdirSync(join(CORPUS, dir.name)))
-      if (f.endsWith('.jsonl')) out.push(join(CORPUS, dir.name, f));
-  }
-  return out.sort();
-}
+const corpus = corpusJsonl();
+if (!corpusPresent) console.warn(`replay dumps (golden): corpus skipped, ${CORPUS} is absent`);
+/** Compaction events of a replay (a compaction the strategy decided, not a clearing). */
+const compactions = (r: ReplayResult) => r.events.filter((e) => e.kind === 'compact').length;
 
-const corpus = corpusFiles();
-// One golden per corpus transcript that compacts (numbers only: no text of the logs is stored).
+// One golden per corpus transcript that compacts (numbers only: no text of the logs is stored),
+// replayed by the strategy of the agent that wrote it; a transcript that never compacted must not
+// compact in the replay either, at its own knobs.
 describe.skipIf(corpus.length === 0)('replay dumps (golden): corpus', () => {
   it.each(
     corpus.map((f) => ({
       file: f,
       // The session or agent id only: the rest of a corpus name is someone's project path.
-      name: basename(f, '.jsonl').split('__').pop()!,
+      name: basename(f, '.jsonl').split('__').pop() ?? f,
     })),
   )('$name', async ({ file, name }) => {
     const session = await parseSession([createMemorySource(basename(file), readFileSync(file))]);
-    // The replay models Claude Code; other dialects' compactions are not its to reproduce.
-    if (!session.compactions.length || session.format !== 'claude-code') return;
-    compareGolden(`corpus/${name}`, dumpReplay(session, []));
+    const strategyId = getDefaultStrategyId(session.format);
+    if (session.compactions.length) {
+      expectGolden(goldenName(`corpus/${name}`, strategyId), dumpReplay(session, strategyId, []));
+      return;
+    }
+    const prepared = prepareReplay(session);
+    const result = runStrategy(prepared, strategyId, logKnobsOf(prepared, strategyId).knobs);
+    expect(result.comparison.expected, 'the log compacted nothing').toBe(0);
+    expect(compactions(result), `${strategyId} at the log's own knobs compacts where the log did not`).toBe(
+      0,
+    );
   });
 });
-if (corpus.length === 0)
-  describe.skip('replay dumps (golden): corpus — ../shared/corpus is absent', () => it('skipped'));

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import { isSafeCut } from '../../src/engine/simulation/cuts';
@@ -18,10 +19,10 @@ interface Model {
 function bruteContext(prepared: PreparedReplay, m: Model, pos: number): number {
   const { tokens, clearables, baseTokens } = prepared;
   let t = baseTokens + m.synthetic;
-  for (let p = m.liveFrom; p < pos; p++) if (!m.truncated.has(p)) t += tokens[p]!;
+  for (let p = m.liveFrom; p < pos; p++) if (!m.truncated.has(p)) t += at(tokens, p);
   for (const [i, size] of m.replacement) {
-    const p = clearables.pos[i]!;
-    if (p >= m.liveFrom && p < pos && !m.truncated.has(p)) t -= Math.max(0, clearables.tokens[i]! - size);
+    const p = at(clearables.pos, i);
+    if (p >= m.liveFrom && p < pos && !m.truncated.has(p)) t -= Math.max(0, at(clearables.tokens, i) - size);
   }
   return t;
 }
@@ -45,9 +46,9 @@ describe('SimulatedHistory', () => {
     const { prepared, history } = await setup();
     const log = new LoggedHistory(prepared);
     for (let k = 0; k < prepared.calls.length; k++) {
-      const pos = prepared.callPos[k]!;
+      const pos = at(prepared.callPos, k);
       expect(history.contextBefore(pos)).toBe(log.contextBefore(pos));
-      expect(prepared.recorded[k]! + history.contextBefore(pos) - log.contextBefore(pos)).toBe(
+      expect(at(prepared.recorded, k) + history.contextBefore(pos) - log.contextBefore(pos)).toBe(
         prepared.recorded[k],
       );
     }
@@ -78,10 +79,10 @@ describe('SimulatedHistory', () => {
     const { prepared, history, model, end } = await setup();
     const cuts = safeCuts(prepared, 0, end);
     expect(cuts.length).toBeGreaterThan(6);
-    const [a, b, c, d] = [cuts[1]!, cuts[3]!, cuts[2]!, cuts[5]!];
+    const [a, b, c, d] = [at(cuts, 1), at(cuts, 3), at(cuts, 2), at(cuts, 5)];
     const dropped = history.truncate(a, b, end);
     for (let p = a; p < b; p++) model.truncated.add(p);
-    expect(dropped).toBe(prepared.prefixNon[b]! - prepared.prefixNon[a]!);
+    expect(dropped).toBe(at(prepared.prefixNon, b) - at(prepared.prefixNon, a));
     expect(history.contextBefore(end)).toBeCloseTo(bruteContext(prepared, model, end), 6);
     // Overlapping [c, d) with c inside [a, b): the union is dropped once.
     history.truncate(c, d, end);
@@ -95,7 +96,9 @@ describe('SimulatedHistory', () => {
     model.replacement.set(inside, 0);
     expect(history.contextBefore(end)).toBeCloseTo(bruteContext(prepared, model, end), 6);
     // A cut between a tool_use and its result is a bug in the strategy.
-    const useAt = prepared.clearables.usePos.find((u, i) => u >= 0 && prepared.clearables.pos[i]! > u + 0)!;
+    const useAt = prepared.clearables.usePos.find(
+      (u, i) => u >= 0 && at(prepared.clearables.pos, i) > u + 0,
+    )!;
     const unsafe = useAt + 1;
     expect(isSafeCut(prepared, unsafe, end)).toBe(false);
     expect(() => history.truncate(unsafe, end, end)).toThrow(RangeError);
@@ -104,9 +107,9 @@ describe('SimulatedHistory', () => {
 
   it('summarizes up to the boundary, keeping a range before or after', async () => {
     const { prepared, end } = await setup();
-    const boundary = prepared.callPos[20]!;
+    const boundary = at(prepared.callPos, 20);
     const cuts = safeCuts(prepared, 0, boundary);
-    const keep = cuts[Math.floor(cuts.length / 2)]!;
+    const keep = at(cuts, Math.floor(cuts.length / 2));
     const op = {
       boundaryPos: boundary,
       summaryTokens: 1_000,
@@ -121,7 +124,7 @@ describe('SimulatedHistory', () => {
     expect(full.liveFrom).toBe(boundary);
     expect(full.parts).toMatchObject({ summaryTokens: 1_050, restoredTokens: 300, keptTokens: 0 });
     expect(full.contextBefore(end)).toBe(
-      prepared.baseTokens + 1_350 + prepared.prefixNon[end]! - prepared.prefixNon[boundary]!,
+      prepared.baseTokens + 1_350 + at(prepared.prefixNon, end) - at(prepared.prefixNon, boundary),
     );
     expect(full.previousSummaryTokens).toBe(1_000);
 
@@ -141,17 +144,17 @@ describe('SimulatedHistory', () => {
     expect(frozenTokens).toBe(kept + 7);
     expect(from.liveFrom).toBe(boundary);
     expect(from.contextBefore(end)).toBe(
-      prepared.baseTokens + kept + 7 + 1_350 + prepared.prefixNon[end]! - prepared.prefixNon[boundary]!,
+      prepared.baseTokens + kept + 7 + 1_350 + at(prepared.prefixNon, end) - at(prepared.prefixNon, boundary),
     );
   });
 
   it('drops truncated ranges the summary covers and keeps the rest', async () => {
     const { prepared, history, model, end } = await setup();
-    const boundary = prepared.callPos[20]!;
+    const boundary = at(prepared.callPos, 20);
     const cuts = safeCuts(prepared, 0, end);
     const late = cuts.filter((p) => p > boundary);
-    history.truncate(cuts[1]!, cuts[2]!, end);
-    history.truncate(late[0]!, late[2]!, end);
+    history.truncate(at(cuts, 1), at(cuts, 2), end);
+    history.truncate(at(late, 0), at(late, 2), end);
     history.summarize({
       boundaryPos: boundary,
       summaryTokens: 500,
@@ -161,7 +164,7 @@ describe('SimulatedHistory', () => {
     });
     expect(history.truncatedRanges).toEqual([[late[0], late[2]]]);
     Object.assign(model, { liveFrom: boundary, synthetic: 500 });
-    for (let p = late[0]!; p < late[2]!; p++) model.truncated.add(p);
+    for (let p = at(late, 0); p < at(late, 2); p++) model.truncated.add(p);
     expect(history.contextBefore(end)).toBeCloseTo(bruteContext(prepared, model, end), 6);
   });
 });

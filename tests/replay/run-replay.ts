@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { expect } from 'vitest';
 import { computeReplay, type ReplayOptions } from '../../src/engine/replay/compute-replay';
 import { checkReplayInvariants } from '../../src/engine/replay/invariants';
@@ -29,7 +30,10 @@ export function runReplay(
 /** The first call whose trigger count reaches `threshold`, as Claude Code 2.1.x counts it. */
 export function firstCallAtOrAbove(prepared: PreparedReplay, threshold: number, countPending = true): number {
   for (let k = 0; k + 1 < prepared.calls.length; k++) {
-    const t = prepared.recorded[k]! + prepared.output[k]! + (countPending ? prepared.pendingEstimate[k]! : 0);
+    const t =
+      at(prepared.recorded, k) +
+      at(prepared.output, k) +
+      (countPending ? at(prepared.pendingEstimate, k) : 0);
     if (t >= threshold) return k;
   }
   return -1;

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ describe('computeSweep', () => {
   let prepared: PreparedReplay;
   let knobs: Record<string, unknown>;
   beforeAll(async () => {
-    const session = await parseSession([createNodeFileSource(join(SAMPLES, SAMPLE_FILES[0]!))]);
+    const session = await parseSession([createNodeFileSource(join(SAMPLES, at(SAMPLE_FILES, 0)))]);
     prepared = prepareReplay(session);
     knobs = getStrategy('claude-code').getSessionKnobs(getSessionInfo(prepared)).knobs as never;
   });
@@ -48,14 +49,14 @@ describe('computeSweep', () => {
       100, 95, 90, 85, 80, 75, 70, 65, 60, 55, 50, 45, 40, 35, 30,
     ]);
     const fired = sweep.points.map((x) => x.events.compact);
-    for (let i = 1; i < fired.length; i++) expect(fired[i]).toBeGreaterThanOrEqual(fired[i - 1]!);
-    expect(fired[fired.length - 1]).toBeGreaterThan(fired[0]!);
+    for (let i = 1; i < fired.length; i++) expect(fired[i]).toBeGreaterThanOrEqual(at(fired, i - 1));
+    expect(fired[fired.length - 1]).toBeGreaterThan(at(fired, 0));
     // The first compaction comes no later as the threshold falls. (The peak context need not
     // fall step by step: moving one compaction moves where the next one starts from.)
     const first = sweep.points.map((x) => x.firstCompactApiCall ?? Number.POSITIVE_INFINITY);
-    for (let i = 1; i < first.length; i++) expect(first[i]).toBeLessThanOrEqual(first[i - 1]!);
-    expect(sweep.points[sweep.points.length - 1]!.peakContextTokens).toBeLessThan(
-      sweep.points[0]!.peakContextTokens,
+    for (let i = 1; i < first.length; i++) expect(first[i]).toBeLessThanOrEqual(at(first, i - 1));
+    expect(at(sweep.points, sweep.points.length - 1).peakContextTokens).toBeLessThan(
+      at(sweep.points, 0).peakContextTokens,
     );
     for (const x of sweep.points) {
       expect(x.matchedReal).toBeLessThanOrEqual(x.expectedReal);
@@ -80,7 +81,7 @@ describe('computeSweep', () => {
     expect(progress[0]).toEqual({ done: 0, total: 100 });
     expect(progress[progress.length - 1]).toEqual({ done: 100, total: 100 });
     for (let i = 1; i < progress.length; i++)
-      expect(progress[i]!.done).toBeGreaterThan(progress[i - 1]!.done);
+      expect(at(progress, i).done).toBeGreaterThan(at(progress, i - 1).done);
     expect(ticks).toBeGreaterThan(0);
   });
 
@@ -103,7 +104,7 @@ describe('computeSweep', () => {
       },
     );
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
-    const last = progress[progress.length - 1]!;
+    const last = at(progress, progress.length - 1);
     expect(last.done).toBeGreaterThanOrEqual(5);
     expect(last.done).toBeLessThan(20);
   });
@@ -116,7 +117,7 @@ describe('computeSweep', () => {
 });
 
 describe('compactlab replay --sweep', () => {
-  const file = join(SAMPLES, SAMPLE_FILES[0]!);
+  const file = join(SAMPLES, at(SAMPLE_FILES, 0));
   const run = async (...args: string[]) => {
     const out: string[] = [];
     const code = await main(['replay', file, ...args], (t) => out.push(t));

@@ -1,5 +1,3 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { parseSession, readEntryText } from '../../src/engine/parse/parse-session';
@@ -11,34 +9,22 @@ import { renderBuiltinSummary } from '../../src/engine/summarize/builtin';
 import { cleanupSummary, getRecordedSummaryBody } from '../../src/engine/summarize/cleanup';
 import { prepareSummary } from '../../src/engine/summarize/prepare';
 import { getMainCompactions } from '../../src/engine/summarize/span';
+import { corpusFiles, corpusOrSkip } from '../helpers/corpus';
 
 // Retention on real spans: every real compaction in ../shared/corpus (other people's logs, read
 // here and never copied) is re-summarized by the built-in summarizer and scored next to the
 // summary Claude Code really wrote.
 
-const CORPUS = resolve(__dirname, '../../../shared/corpus');
-const present = existsSync(CORPUS);
-if (!present) console.warn(`retention corpus tests skipped: ${CORPUS} is absent`);
+const present = corpusOrSkip('retention corpus tests');
 
-function mainTranscripts(): string[] {
-  if (!present) return [];
-  const files: string[] = [];
-  for (const dir of readdirSync(CORPUS)) {
-    const path = join(CORPUS, dir);
-    if (!statSync(path).isDirectory()) continue;
-    for (const f of readdirSync(path)) {
-      if (
-        f.endsWith('.jsonl') &&
-        f.startsWith('claude__projects__') &&
-        !f.includes('__subagents__') &&
-        !f.includes('agent-')
-      ) {
-        files.push(join(path, f));
-      }
-    }
-  }
-  return files.sort();
-}
+const mainTranscripts = () =>
+  corpusFiles(
+    (f) =>
+      f.endsWith('.jsonl') &&
+      f.startsWith('claude__projects__') &&
+      !f.includes('__subagents__') &&
+      !f.includes('agent-'),
+  );
 
 /** Spans checked: enough to cover versions and shapes, few enough to stay quick. */
 const MAX_SPANS = 12;

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -74,12 +75,13 @@ describe('the bundled sample under the replay model', () => {
     const event = result.events.find((e) => e.kind === 'compact' && e.trigger === 'auto');
     expect(real && event).toBeTruthy();
     const k = real!.afterCall;
-    const count = prepared.recorded[k]! + prepared.output[k]! + prepared.pendingEstimate[k]!;
+    const count = at(prepared.recorded, k) + at(prepared.output, k) + at(prepared.pendingEstimate, k);
     expect(event!.checkTokens).toBe(count);
     expect(real!.preTokens).toBe(count);
     expect(count).toBeGreaterThanOrEqual(155_000);
     // The call before it stayed under both thresholds.
-    const before = prepared.recorded[k - 1]! + prepared.output[k - 1]! + prepared.pendingEstimate[k - 1]!;
+    const before =
+      at(prepared.recorded, k - 1) + at(prepared.output, k - 1) + at(prepared.pendingEstimate, k - 1);
     expect(before).toBeLessThan(155_000);
   });
 
@@ -87,14 +89,14 @@ describe('the bundled sample under the replay model', () => {
     const { session, prepared, result } = await replaySample();
     const real = prepared.real.find((r) => r.kind === 'microcompact')!;
     const event = result.events.find((e) => e.kind === 'microcompact')!;
-    const meta = session.entries[real.entryIndex]!.microcompact!;
+    const meta = at(session.entries, real.entryIndex).microcompact!;
     expect([...event.clearedToolIds!].sort()).toEqual([...meta.compactedToolIds].sort());
     expect(real.cleared).toHaveLength(meta.compactedToolIds.length);
     expect(event.estimatedSavedTokens).toBe(meta.tokensSaved);
     expect(meta.tokensSaved).toBeGreaterThan(20_000);
     // The usage of the call before it crossed the warning threshold (135,000 in the v2.0 profile).
     const k = real.afterCall;
-    expect(prepared.recorded[k]! + prepared.output[k]!).toBe(meta.preTokens);
+    expect(at(prepared.recorded, k) + at(prepared.output, k)).toBe(meta.preTokens);
     expect(meta.preTokens).toBeGreaterThanOrEqual(135_000);
     // The replay's history equals the log's after the clearing: no divergence before the auto-compaction.
     expect(result.diverged[k + 1]).toBe(0);

@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer as createAnthropicMock } from '../../mock/anthropic-mock.mjs';
@@ -165,8 +166,8 @@ describe('OpenAI-compatible summarizer against the local mock', () => {
     expect(messages[0]).toEqual({ role: 'system', content: 'You summarize.' });
     // Roles alternate; tool calls travel as text.
     expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
-    expect(messages[2]!.content).toContain('[Read call]');
-    expect(messages[3]!.content).toContain('Summarize the conversation.');
+    expect(at(messages, 2).content).toContain('[Read call]');
+    expect(at(messages, 3).content).toContain('Summarize the conversation.');
   });
 
   it.each([

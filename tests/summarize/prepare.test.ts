@@ -1,3 +1,4 @@
+import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
 import { requirePreset } from '../../src/engine/prompts/registry';
 import { getPromptToSend, type PromptSettings, prepareSummary } from '../../src/engine/summarize/prepare';
@@ -22,7 +23,7 @@ describe('compaction points and spans', () => {
     const real = session.compactions.findIndex((c) => c.kind === 'compact');
     expect(parseCompactionPoint(session, '3')).toEqual({ kind: 'api-call', apiCallIndex: 3 });
     expect(parseCompactionPoint(session, `c${real}`)).toEqual({ kind: 'compaction', compactionIndex: real });
-    const uuid = session.compactions[real]!.uuid!;
+    const uuid = at(session.compactions, real).uuid!;
     expect(parseCompactionPoint(session, uuid)).toEqual({ kind: 'compaction', compactionIndex: real });
     expect(() => parseCompactionPoint(session, 'nope')).toThrow(/neither an API call index/);
   });
@@ -32,7 +33,7 @@ describe('compaction points and spans', () => {
     const real = session.compactions.findIndex((c) => c.kind === 'compact');
     const span = getCompactionSpan(session, { kind: 'compaction', compactionIndex: real });
     expect(span.fromEntryIndex).toBe(0);
-    expect(span.uptoEntryIndex).toBe(session.compactions[real]!.entryIndex - 1);
+    expect(span.uptoEntryIndex).toBe(at(session.compactions, real).entryIndex - 1);
   });
 
   it('after an API call, the span ends before the next call and starts at the last boundary', async () => {
@@ -43,7 +44,7 @@ describe('compaction points and spans', () => {
     expect(span.fromEntryIndex).toBe(boundary);
     expect(span.uptoEntryIndex).toBe(session.entries.length - 1);
     const early = getCompactionSpan(session, { kind: 'api-call', apiCallIndex: 1 });
-    expect(early.uptoEntryIndex).toBe(session.apiCalls[2]!.firstEntryIndex - 1);
+    expect(early.uptoEntryIndex).toBe(at(session.apiCalls, 2).firstEntryIndex - 1);
   });
 });
 

@@ -1,3 +1,4 @@
+import { at } from '../assert';
 import type { Block, Entry, Session, Usage } from '../types';
 
 const contextOfUsage = (u: Usage): number =>
@@ -64,13 +65,15 @@ export function formatSessionDump(session: Session): string {
   for (const c of session.compactions) {
     const tail =
       c.kind === 'compact'
-        ? `pre ${c.preTokens ?? '?'} post ${c.postTokens ?? '?'} summary L${c.summaryEntryIndex === undefined ? '?' : session.entries[c.summaryEntryIndex].line} reattached ${c.reattachedEntryIndices.length}${c.customInstructions ? ` args ${JSON.stringify(c.customInstructions)}` : ''}${c.callUsage ? ` call f${c.callFileIndex} in ${contextOfUsage(c.callUsage)} out ${c.callUsage.outputTokens}` : ''}`
+        ? `pre ${c.preTokens ?? '?'} post ${c.postTokens ?? '?'} summary L${c.summaryEntryIndex === undefined ? '?' : at(session.entries, c.summaryEntryIndex).line} reattached ${c.reattachedEntryIndices.length}${c.customInstructions ? ` args ${JSON.stringify(c.customInstructions)}` : ''}${c.callUsage ? ` call f${c.callFileIndex} in ${contextOfUsage(c.callUsage)} out ${c.callUsage.outputTokens}` : ''}`
         : c.kind === 'truncate'
           ? `pre ${c.preTokens ?? '?'} post ${c.postTokens ?? '?'}`
           : `pre ${c.preTokens ?? '?'} saved ${c.tokensSaved ?? '?'} cleared ${c.clearedToolIds?.join(',') ?? ''}`;
     const range =
       (c.deletedRange ? ` deleted ${c.deletedRange[0]}-${c.deletedRange[1]}` : '') +
-      (c.keptFromEntryIndex !== undefined ? ` kept from L${session.entries[c.keptFromEntryIndex].line}` : '');
+      (c.keptFromEntryIndex !== undefined
+        ? ` kept from L${session.entries[c.keptFromEntryIndex]?.line ?? '?'}`
+        : '');
     out.push(`  L${c.line} ${c.kind}/${c.trigger} after call#${c.apiCallBefore ?? '-'} ${tail}${range}`);
   }
   out.push('', 'issues:');

@@ -1,3 +1,4 @@
+import { at } from '../assert';
 import type {
   ApiCall,
   Compaction,
@@ -221,7 +222,8 @@ export function computeInspectReport(session: Session): InspectReport {
       timestamp: iso(c.timestampMs),
       apiCallBefore: c.apiCallBefore,
       apiCallAfter: c.apiCallAfter,
-      summaryLine: c.summaryEntryIndex === undefined ? undefined : session.entries[c.summaryEntryIndex].line,
+      summaryLine:
+        c.summaryEntryIndex === undefined ? undefined : at(session.entries, c.summaryEntryIndex).line,
       reattached: c.reattachedEntryIndices.length,
       customInstructions: c.customInstructions,
       compactionCall: reportCompactionCall(session, c),

@@ -45,7 +45,7 @@ export function scanJsonArray(bytes: Uint8Array, key?: string): DocumentScan {
   let i = 0;
   // A UTF-8 byte order mark before the document.
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
-  for (; i < bytes.length && isSpace(bytes[i]); i++) if (bytes[i] === NL) line++;
+  for (; i < bytes.length && isSpace(bytes[i]!); i++) if (bytes[i] === NL) line++;
   const lines = countLines(bytes);
   if (key !== undefined) {
     const found = bytes[i] === 0x7b ? findKey(bytes, i, line, key) : undefined;
@@ -62,7 +62,7 @@ export function scanJsonArray(bytes: Uint8Array, key?: string): DocumentScan {
   let startLine = 0;
   let end = -1; // just past the last non-whitespace byte of the current element
   for (; i < bytes.length; i++) {
-    const b = bytes[i];
+    const b = bytes[i]!;
     if (inString) {
       if (b === BACKSLASH) {
         i++;
@@ -85,7 +85,7 @@ export function scanJsonArray(bytes: Uint8Array, key?: string): DocumentScan {
         if (key !== undefined) return { isArray: true, elements, lines, truncated: false };
         for (i++; i < bytes.length; i++) {
           if (bytes[i] === NL) line++;
-          else if (!isSpace(bytes[i]))
+          else if (!isSpace(bytes[i]!))
             return { isArray: true, elements, lines, truncated: false, trailingLine: line };
         }
         return { isArray: true, elements, lines, truncated: false };
@@ -116,7 +116,7 @@ export function scanJsonArray(bytes: Uint8Array, key?: string): DocumentScan {
 function skipString(bytes: Uint8Array, i: number): { end: number; newlines: number } {
   let newlines = 0;
   for (let j = i + 1; j < bytes.length; j++) {
-    const b = bytes[j];
+    const b = bytes[j]!;
     if (b === BACKSLASH) j++;
     else if (b === QUOTE) return { end: j + 1, newlines };
     if (bytes[j] === NL) newlines++;
@@ -135,7 +135,7 @@ function findKey(
   let expectKey = false;
   const decoder = new TextDecoder();
   while (i < bytes.length) {
-    const b = bytes[i];
+    const b = bytes[i]!;
     if (b === QUOTE) {
       const keyStart = i;
       const { end, newlines } = skipString(bytes, i);
@@ -149,7 +149,7 @@ function findKey(
       } catch {
         return undefined;
       }
-      for (; i < bytes.length && (isSpace(bytes[i]) || bytes[i] === COLON); i++) if (bytes[i] === NL) line++;
+      for (; i < bytes.length && (isSpace(bytes[i]!) || bytes[i] === COLON); i++) if (bytes[i] === NL) line++;
       if (name === key) return { at: i, line };
       continue;
     }

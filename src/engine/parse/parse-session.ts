@@ -1,3 +1,4 @@
+import { at } from '../assert';
 import { type FileRole, type Session, type SessionFile, type SessionMemory, UNKNOWN_DIALECT } from '../types';
 import { computeBranches } from './branches';
 import {
@@ -128,7 +129,7 @@ function assignRoles(sources: ByteSource[], dialects: readonly DialectDescriptor
   const transcripts = files.filter((f) => f.role !== 'session-memory' && f.role !== 'subagent-meta');
   if (transcripts.length > 0 && !transcripts.some((f) => f.role === 'main')) {
     const first =
-      transcripts.find((f) => f.role === 'subagent' || f.role === 'side-question') ?? transcripts[0];
+      transcripts.find((f) => f.role === 'subagent' || f.role === 'side-question') ?? at(transcripts, 0);
     first.role = 'main';
     first.openedAlone = true;
   }
@@ -174,7 +175,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
   const metadata: MetadataFileText[] = [];
 
   for (const file of order) {
-    const source = sources[file.index];
+    const source = at(sources, file.index);
     const fileIndex = file.index;
     if (file.role === 'subagent-meta') {
       const meta = await readMetadataFile(source, file, builder);
@@ -604,7 +605,7 @@ export async function readEntryText(
 ): Promise<string> {
   const entry = session.entries[entryIndex];
   if (!entry) throw new RangeError(`No entry ${entryIndex}`);
-  const bytes = await sources[entry.fileIndex].read(entry.offsetBytes, entry.lengthBytes);
+  const bytes = await at(sources, entry.fileIndex).read(entry.offsetBytes, entry.lengthBytes);
   return new TextDecoder().decode(bytes);
 }
 
@@ -620,10 +621,10 @@ export async function readEntryRecord(
   } catch {
     // A recovered concatenated line holds several records, one entry each, added in line order:
     // this entry's position among the entries of that line picks its record.
-    const entry = session.entries[entryIndex];
+    const entry = at(session.entries, entryIndex);
     let k = 0;
     for (let i = entryIndex - 1; i >= 0; i--) {
-      const other = session.entries[i];
+      const other = at(session.entries, i);
       if (other.fileIndex !== entry.fileIndex || other.line !== entry.line) break;
       k++;
     }

@@ -1,3 +1,4 @@
+import { at } from '../assert';
 import type {
   ApiCall,
   Compaction,
@@ -81,7 +82,8 @@ export class SessionBuilder {
   setFileDialect(fileIndex: number, dialect: DialectDescriptor, normalizer: RecordNormalizer): void {
     this.callsFromUsage[fileIndex] = normalizer.apiCalls === 'usage-records';
     this.conventions[fileIndex] = dialect.transcript ?? {};
-    if (this.files[fileIndex].role === 'main' || this.meta.agent === '') this.meta.agent = normalizer.agent;
+    if (at(this.files, fileIndex).role === 'main' || this.meta.agent === '')
+      this.meta.agent = normalizer.agent;
   }
 
   issue(
@@ -103,7 +105,7 @@ export class SessionBuilder {
 
   /** Adds one normalized entry. Entries must arrive in file order, main file first. */
   addEntry(entry: Entry, extras: RecordExtras): void {
-    const file = this.files[entry.fileIndex];
+    const file = at(this.files, entry.fileIndex);
     if (foldCopiedRecord(this.uuidsByFile, entry, file)) return;
     const isMainFile = file.role === 'main';
     // A content file's calls, tools and turns are the main file's too: kept, not counted again.
@@ -260,7 +262,7 @@ export class SessionBuilder {
   private sidechainForFile(fileIndex: number): SidechainAcc {
     let acc = this.fileSidechains.get(fileIndex);
     if (!acc) {
-      const file = this.files[fileIndex];
+      const file = at(this.files, fileIndex);
       acc = this.newSidechain(fileIndex, file.agentId);
       this.fileSidechains.set(fileIndex, acc);
     }
@@ -343,7 +345,7 @@ export class SessionBuilder {
   }
 
   private trackCompactions(entry: Entry): void {
-    const isMainFile = this.files[entry.fileIndex].role === 'main';
+    const isMainFile = at(this.files, entry.fileIndex).role === 'main';
     if (entry.compact || entry.microcompact) {
       const compaction: Compaction = {
         kind: entry.compact ? (entry.compact.kind ?? 'compact') : 'microcompact',
@@ -356,7 +358,7 @@ export class SessionBuilder {
         preTokens: (entry.compact ?? entry.microcompact)!.preTokens,
         reattachedEntryIndices: [],
       };
-      const file = this.files[entry.fileIndex];
+      const file = at(this.files, entry.fileIndex);
       const isMainThread = isMainFile && (!entry.isSidechain || file.openedAlone === true);
       const follows = entry.compact?.followsFileCall;
       if (isMainThread && follows !== undefined) {
@@ -366,7 +368,7 @@ export class SessionBuilder {
         const after = fileCalls[follows + 1];
         if (after !== undefined) {
           compaction.apiCallAfter = after;
-          compaction.postTokens = this.apiCalls[after].contextTokens;
+          compaction.postTokens = at(this.apiCalls, after).contextTokens;
         }
       } else if (isMainThread && this.apiCalls.length > 0)
         compaction.apiCallBefore = this.apiCalls.length - 1;
@@ -423,11 +425,12 @@ export class SessionBuilder {
    */
   private linkCompactionCalls(): void {
     const boundaries = this.compactions.filter(
-      (c) => c.kind === 'compact' && c.timestampMs !== undefined && this.files[c.fileIndex].role === 'main',
+      (c) =>
+        c.kind === 'compact' && c.timestampMs !== undefined && at(this.files, c.fileIndex).role === 'main',
     );
     for (const acc of this.sidechainAccs) {
       const end = acc.lastTimestampMs;
-      if (this.files[acc.sidechain.fileIndex].role !== 'compaction-call' || end === undefined) continue;
+      if (at(this.files, acc.sidechain.fileIndex).role !== 'compaction-call' || end === undefined) continue;
       let best: Compaction | undefined;
       for (const c of boundaries) {
         const delta = c.timestampMs! - end;
@@ -444,7 +447,7 @@ export class SessionBuilder {
 
   build(): Session {
     for (const c of this.compactions) {
-      if (c.fileIndex !== 0 && this.files[c.fileIndex].role !== 'main') continue;
+      if (c.fileIndex !== 0 && at(this.files, c.fileIndex).role !== 'main') continue;
       if (c.apiCallAfter !== undefined) continue;
       const after = c.apiCallBefore === undefined ? 0 : c.apiCallBefore + 1;
       const call = this.apiCalls[after];
@@ -465,7 +468,7 @@ export class SessionBuilder {
       const sc = acc.sidechain;
       if (!sc.spawnedBy && sc.agentId) {
         sc.spawnedBy = this.agentToToolUse.get(sc.agentId);
-        if (sc.spawnedBy) for (const i of sc.entryIndices) this.entries[i].spawnedBy = sc.spawnedBy;
+        if (sc.spawnedBy) for (const i of sc.entryIndices) at(this.entries, i).spawnedBy = sc.spawnedBy;
       }
     }
 

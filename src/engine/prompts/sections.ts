@@ -1,3 +1,4 @@
+import { at } from '../assert';
 import type { PresetSection, SectionFill } from './types';
 
 // Which sections a (possibly edited) prompt asks for, so the built-in summarizer follows edits:
@@ -37,7 +38,7 @@ function numberedSections(prompt: string): string[] {
     const match = /^\s{0,3}(\d{1,2})[.)]\s+(.+)$/.exec(line);
     if (!match) continue;
     const n = Number(match[1]);
-    const heading = match[2]!
+    const heading = at(match, 2)
       .split(/:\s|:$/)[0]!
       .replace(/\*\*/g, '')
       .trim();
@@ -57,12 +58,12 @@ function xmlSections(prompt: string): { root: string; headings: string[] } | und
   const root = /<([a-z_]+)>\s*\n\s*<([a-z_]+)>/i.exec(prompt);
   if (!root) return undefined;
   const body = prompt.slice(root.index, prompt.indexOf(`</${root[1]}>`, root.index));
-  const headings = [...body.matchAll(/^\s*<([a-z_]+)>/gim)].map((m) => m[1]!).filter((h) => h !== root[1]);
-  return headings.length >= MIN_SECTIONS ? { root: root[1]!, headings } : undefined;
+  const headings = [...body.matchAll(/^\s*<([a-z_]+)>/gim)].map((m) => at(m, 1)).filter((h) => h !== root[1]);
+  return headings.length >= MIN_SECTIONS ? { root: at(root, 1), headings } : undefined;
 }
 
 function markdownSections(prompt: string): string[] {
-  return [...prompt.matchAll(/^#{1,4}\s+(.+)$/gm)].map((m) => m[1]!.trim());
+  return [...prompt.matchAll(/^#{1,4}\s+(.+)$/gm)].map((m) => at(m, 1).trim());
 }
 
 /**

@@ -1,3 +1,4 @@
+import { at } from '../assert';
 import type { ByteSource } from '../parse/source';
 import type { Session } from '../types';
 
@@ -68,12 +69,12 @@ export async function computeFullTextMatches(
     let i = 0;
     while (i < entryIndices.length) {
       signal?.throwIfAborted();
-      const first = session.entries[entryIndices[i]!]!;
+      const first = session.entries[at(entryIndices, i)]!;
       const startBytes = first.offsetBytes;
       let endBytes = startBytes + first.lengthBytes;
       let j = i + 1;
       while (j < entryIndices.length) {
-        const next = session.entries[entryIndices[j]!]!;
+        const next = session.entries[at(entryIndices, j)]!;
         const nextEnd = Math.max(endBytes, next.offsetBytes + next.lengthBytes);
         if (next.offsetBytes < startBytes || nextEnd - startBytes > chunkBytes) break;
         endBytes = nextEnd;
@@ -83,7 +84,7 @@ export async function computeFullTextMatches(
       let lastOffset = -1;
       let lastMatch = false;
       for (let k = i; k < j; k++) {
-        const entry = session.entries[entryIndices[k]!]!;
+        const entry = session.entries[at(entryIndices, k)]!;
         if (entry.offsetBytes !== lastOffset) {
           const from = entry.offsetBytes - startBytes;
           const line = decoder.decode(bytes.subarray(from, from + entry.lengthBytes)).toLowerCase();

@@ -1,3 +1,4 @@
+import { at } from '../assert';
 import { estimateEntryTokens, estimateWithSafety, TOKENS_PER_IMAGE } from '../tokens/estimate';
 import { getCallContext } from './usage-coverage';
 import type { Block, Entry, Session, TokenCount } from '../types';
@@ -95,7 +96,7 @@ function describeBlock(session: Session, block: Block): string {
 function describeEntry(session: Session, entry: Entry): string {
   const compactionIndex = getCompactionByEntry(session).get(entry.index);
   if (compactionIndex !== undefined) {
-    const c = session.compactions[compactionIndex]!;
+    const c = at(session.compactions, compactionIndex);
     if (c.kind === 'microcompact') {
       const saved = c.tokensSaved === undefined ? '' : ` · saved ${formatCount(c.tokensSaved)} tok`;
       const cleared = c.clearedToolIds?.length ?? 0;
@@ -135,7 +136,7 @@ function getToolFields(session: Session, entry: Entry): Pick<RowSummary, 'toolNa
 
 /** One row for an entry at a given row position. */
 export function getRowSummary(session: Session, entryIndex: number, row: number): RowSummary {
-  const entry = session.entries[entryIndex]!;
+  const entry = at(session.entries, entryIndex);
   const { depthByEntry } = getDisplayOrder(session);
   const call = entry.apiCallIndex === undefined ? undefined : session.apiCalls[entry.apiCallIndex];
   return {
@@ -165,7 +166,8 @@ export function getRowPage(
 ): RowSummary[] {
   const end = Math.min(indices.length, Math.max(0, start) + Math.max(0, count));
   const rows: RowSummary[] = [];
-  for (let row = Math.max(0, start); row < end; row++) rows.push(getRowSummary(session, indices[row]!, row));
+  for (let row = Math.max(0, start); row < end; row++)
+    rows.push(getRowSummary(session, at(indices, row), row));
   return rows;
 }
 

@@ -1,3 +1,4 @@
+import { at } from '../assert';
 import { estimateEntryTokens, estimateWithSafety } from '../tokens/estimate';
 import type { Session } from '../types';
 import { getCallLanes } from './call-lanes';
@@ -52,10 +53,10 @@ export function computeTokenTable(session: Session): TokenTable {
   let sinceBoundary = 0;
   let sincePrevious = 0;
   for (let row = 0; row < n; row++) {
-    const call = calls[row]!;
+    const call = at(calls, row);
     // Walk the main-conversation messages that precede this call.
     for (; entryCursor < call.firstEntryIndex && entryCursor < session.entries.length; entryCursor++) {
-      const entry = session.entries[entryCursor]!;
+      const entry = at(session.entries, entryCursor);
       if (compactAt.has(entryCursor)) {
         sinceBoundary = 0;
         sincePrevious = 0;
@@ -76,7 +77,7 @@ export function computeTokenTable(session: Session): TokenTable {
     table.cacheReadInputTokens[row] = call.usage.cacheReadInputTokens;
     table.outputTokens[row] = call.usage.outputTokens;
     table.contextTokens[row] = call.contextTokens;
-    table.deltaTokens[row] = row === 0 ? Number.NaN : call.contextTokens - calls[row - 1]!.contextTokens;
+    table.deltaTokens[row] = row === 0 ? Number.NaN : call.contextTokens - at(calls, row - 1).contextTokens;
     table.estimatedDeltaTokens[row] = estimateWithSafety(sincePrevious);
     table.estimatedContextTokens[row] = estimateWithSafety(sinceBoundary);
     sincePrevious = 0;

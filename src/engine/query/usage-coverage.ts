@@ -1,3 +1,4 @@
+import { at } from '../assert';
 import { computeEntryParents } from '../parse/branches';
 import { estimateEntryTokens } from '../tokens/estimate';
 import type { Compaction, Entry, Session, TokenCount } from '../types';
@@ -63,16 +64,16 @@ export function getUsageEstimates(session: Session): Estimates {
   const resolve = (i: number): TokenCount => {
     const chain: number[] = [];
     let x = i;
-    while (x >= 0 && Number.isNaN(cum[x]!) && chain.length <= entries.length) {
+    while (x >= 0 && Number.isNaN(at(cum, x)) && chain.length <= entries.length) {
       chain.push(x);
-      x = entries[x]!.subtype === 'compact_boundary' ? -1 : parent[x]!;
+      x = at(entries, x).subtype === 'compact_boundary' ? -1 : at(parent, x);
     }
-    let acc = x >= 0 && !Number.isNaN(cum[x]!) ? cum[x]! : 0;
+    let acc = x >= 0 && !Number.isNaN(at(cum, x)) ? at(cum, x) : 0;
     for (let k = chain.length - 1; k >= 0; k--) {
-      acc += own(entries[chain[k]!]!);
-      cum[chain[k]!] = acc;
+      acc += own(entries[at(chain, k)]!);
+      cum[at(chain, k)] = acc;
     }
-    return cum[i]!;
+    return at(cum, i);
   };
   const lanes = getCallLanes(session);
   const messagesByCall = new Float64Array(session.apiCalls.length);
@@ -87,7 +88,7 @@ export function getUsageEstimates(session: Session): Estimates {
     mainCalls++;
     if (hasZeroUsage(session, call.index)) zeroUsageCalls++;
     else if (!baseMeasured && call.contextTokens > 0) {
-      estimateBaseTokens = Math.max(0, call.contextTokens - messagesByCall[call.index]!);
+      estimateBaseTokens = Math.max(0, call.contextTokens - at(messagesByCall, call.index));
       baseMeasured = true;
     }
   }

@@ -1,3 +1,4 @@
+import { at } from '../assert';
 import type { PreparedReplay } from './prepare';
 import type { RealOutcome, ReplayComparison, ReplayEvent } from './types';
 
@@ -38,19 +39,19 @@ export function computeComparison(
     // Pass 0: same call; pass 1: within the tolerance; pass 2: nearest before the neighbours.
     for (let pass = 0; pass < 3; pass++) {
       for (let t = 0; t < targets.length; t++) {
-        const { o } = targets[t]!;
+        const { o } = at(targets, t);
         if (o.eventIndex !== undefined) continue;
         const lo =
           pass < 2
             ? o.afterCallPos - (pass === 0 ? 0 : toleranceCalls)
             : t > 0
-              ? targets[t - 1]!.o.afterCallPos + 1
+              ? at(targets, t - 1).o.afterCallPos + 1
               : 0;
         const hi =
           pass < 2
             ? o.afterCallPos + (pass === 0 ? 0 : toleranceCalls)
             : t + 1 < targets.length
-              ? targets[t + 1]!.o.afterCallPos - 1
+              ? at(targets, t + 1).o.afterCallPos - 1
               : calls.length;
         let best = -1;
         let bestDistance = Number.POSITIVE_INFINITY;
@@ -65,7 +66,7 @@ export function computeComparison(
         if (best < 0) continue;
         used[best] = 1;
         o.eventIndex = best;
-        o.delta = events[best]!.afterCallPos - o.afterCallPos;
+        o.delta = at(events, best).afterCallPos - o.afterCallPos;
         o.status = o.delta === 0 ? 'matched' : o.delta < 0 ? 'early' : 'late';
       }
     }
@@ -87,11 +88,11 @@ export function computeComparison(
   }
 
   for (let i = 0; i < real.length; i++) {
-    const r = real[i]!;
-    const o = outcomes[i]!;
+    const r = at(real, i);
+    const o = at(outcomes, i);
     if (r.kind !== 'compact' || r.afterCall < 0 || r.preTokens === undefined) continue;
     const k = r.afterCall;
-    const logCount = recorded[k]! + output[k]! + pendingEstimate[k]!;
+    const logCount = at(recorded, k) + at(output, k) + at(pendingEstimate, k);
     if (r.preTokens > logCount * UNEXPLAINED_PRE_RATIO) {
       o.note = `preTokens ${r.preTokens.toLocaleString('en-US')} is far above the log's own count at that call (${logCount.toLocaleString('en-US')}): not triggered by this context (a resumed or copied session)`;
     }

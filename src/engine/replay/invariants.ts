@@ -1,3 +1,4 @@
+import { at } from '../assert';
 import type { PreparedReplay } from './prepare';
 import type { ReplayResult } from './types';
 
@@ -14,8 +15,8 @@ export function checkReplayInvariants(prepared: PreparedReplay, result: ReplayRe
   const { callPos, clearables, posOfEntry } = prepared;
   const splits = (cut: number): string | undefined => {
     for (let i = 0; i < clearables.pos.length; i++) {
-      const use = clearables.usePos[i]!;
-      if (use >= 0 && use < cut && clearables.pos[i]! >= cut) return clearables.ids[i];
+      const use = at(clearables.usePos, i);
+      if (use >= 0 && use < cut && at(clearables.pos, i) >= cut) return clearables.ids[i];
     }
     return undefined;
   };
@@ -31,11 +32,11 @@ export function checkReplayInvariants(prepared: PreparedReplay, result: ReplayRe
           `event #${index}: ${e.postTokens} tokens after compacting, over the ${e.thresholdTokens} threshold, and no note says why`,
         );
       }
-      const boundary = callPos[e.afterCallPos + 1]!;
+      const boundary = at(callPos, e.afterCallPos + 1);
       const split = splits(boundary);
       if (split) problems.push(`event #${index}: its boundary separates tool_use ${split} from its result`);
       if (e.keptFromEntryIndex !== undefined) {
-        const cut = posOfEntry[e.keptFromEntryIndex]!;
+        const cut = at(posOfEntry, e.keptFromEntryIndex);
         const kept = cut >= 0 ? splits(cut) : undefined;
         if (kept)
           problems.push(`event #${index}: the kept messages start between tool_use ${kept} and its result`);
@@ -60,8 +61,8 @@ export function checkReplayInvariants(prepared: PreparedReplay, result: ReplayRe
   }
 
   for (let k = 0; k < result.callIndex.length; k++) {
-    const s = result.simulatedTokens[k]!;
-    if (!Number.isFinite(s) || !Number.isFinite(result.checkTokens[k]!))
+    const s = at(result.simulatedTokens, k);
+    if (!Number.isFinite(s) || !Number.isFinite(at(result.checkTokens, k)))
       problems.push(`call ${k}: non-finite simulated figure`);
     if (result.diverged[k] === 0 && s !== result.recordedTokens[k]) {
       problems.push(`call ${k}: history unchanged but simulated ${s} ≠ recorded ${result.recordedTokens[k]}`);

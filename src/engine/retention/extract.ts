@@ -1,3 +1,4 @@
+import { at } from '../assert';
 import { DIALECTS } from '../parse/dialects/registry';
 import { getBlocks, isTextBlock } from '../summarize/blocks';
 import { computeSpanDigest, readUserText, type SpanDigest, stripReminders } from '../summarize/digest';
@@ -130,7 +131,7 @@ export function extractRetentionFacts(messages: RequestMessage[]): RetentionFact
   const userTexts = digest.userMessages.filter((m) => m.kind === 'request').map((m) => m.text);
   for (const text of userTexts) {
     for (const match of text.matchAll(TEXT_PATH)) {
-      add(list('path'), seen, { category: 'path', text: match[1]!, variants: pathVariants(match[1]!) });
+      add(list('path'), seen, { category: 'path', text: at(match, 1), variants: pathVariants(at(match, 1)) });
     }
   }
 
@@ -151,7 +152,7 @@ export function extractRetentionFacts(messages: RequestMessage[]): RetentionFact
   const assistantTexts = textsOf(messages, 'assistant');
   for (const text of [...userTexts, ...assistantTexts]) {
     for (const match of text.matchAll(CODE_SPAN)) {
-      const span = match[1]!.trim();
+      const span = at(match, 1).trim();
       // Paths and commands are counted in their own categories.
       if (span.split(/\s+/).length <= 4 && !/[\\/]/.test(span))
         add(list('identifier'), seen, { category: 'identifier', text: span });
@@ -159,9 +160,9 @@ export function extractRetentionFacts(messages: RequestMessage[]): RetentionFact
   }
   for (const text of userTexts) {
     for (const match of text.matchAll(IDENTIFIER))
-      add(list('identifier'), seen, { category: 'identifier', text: match[1]! });
+      add(list('identifier'), seen, { category: 'identifier', text: at(match, 1) });
     for (const match of text.matchAll(NUMBER))
-      add(list('identifier'), seen, { category: 'identifier', text: match[1]!.trim() });
+      add(list('identifier'), seen, { category: 'identifier', text: at(match, 1).trim() });
   }
 
   for (const error of digest.errors) {

@@ -1,3 +1,4 @@
+import { at } from '../../engine/assert';
 import { useQuery } from '@tanstack/react-query';
 import type { SessionId, TokenTable } from '../../worker/protocol';
 import { formatClock, formatCount, formatDelta } from '../common/format';
@@ -26,7 +27,7 @@ export function TokensPanel({ sessionId }: { sessionId: SessionId }) {
             Last call: real <b className="mono">{formatCount(data.contextTokens[last])}</b> vs est.{' '}
             <b className="mono">{formatCount(data.estimatedContextTokens[last])}</b> (gap{' '}
             <span className="mono">
-              {formatDelta(data.contextTokens[last]! - data.estimatedContextTokens[last]!)}
+              {formatDelta(at(data.contextTokens, last) - at(data.estimatedContextTokens, last))}
             </span>
             ).
           </>
@@ -66,14 +67,14 @@ function TokenRow({
   row: number;
   onSelect: (entry: number) => void;
 }) {
-  const delta = table.deltaTokens[row]!;
-  const estDelta = table.estimatedDeltaTokens[row]!;
+  const delta = at(table.deltaTokens, row);
+  const estDelta = at(table.estimatedDeltaTokens, row);
   const gap = Number.isFinite(delta) ? delta - estDelta : Number.NaN;
   return (
     <div
       className="tok-row mono"
       data-testid="token-row"
-      onClick={() => onSelect(table.firstEntryIndex[row]!)}
+      onClick={() => onSelect(at(table.firstEntryIndex, row))}
     >
       <span className="muted">{(table.callIndex[row] ?? row) + 1}</span>
       <span className="muted">{formatClock(table.timestampMs[row])}</span>

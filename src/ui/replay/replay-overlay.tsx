@@ -1,3 +1,4 @@
+import { at } from '../../engine/assert';
 import { prepareCanvas } from '../common/canvas';
 import { useEffect, useMemo, useRef } from 'react';
 import type { ReplayEvent } from '../../engine/replay/types';
@@ -59,7 +60,7 @@ export function ReplayPointLine({ series, x }: { series: TimelineSeries; x: numb
     });
     return map;
   }, [result]);
-  const k = posByCall.get(series.callIndex[x]!);
+  const k = posByCall.get(at(series.callIndex, x));
   if (!result || k === undefined) return null;
   const diverged = result.diverged[k] === 1;
   return (
@@ -119,7 +120,7 @@ export function ReplayOverlay({
     let started = false;
     for (let f = 0; f < n; f += step) {
       const k = Math.floor(f);
-      const x = xOf(result.callIndex[k]!);
+      const x = xOf(at(result.callIndex, k));
       if (x === undefined) continue;
       // Off-view points beyond the one next to each edge add nothing but path length.
       if (x < geometry.from - 2 * step - 1 || x > geometry.to + 2 * step + 1) {
@@ -127,7 +128,7 @@ export function ReplayOverlay({
         continue;
       }
       const px = xToPx(geometry, x);
-      const py = yToPx(geometry, result.simulatedTokens[k]!);
+      const py = yToPx(geometry, at(result.simulatedTokens, k));
       if (started) ctx.lineTo(px, py);
       else ctx.moveTo(px, py);
       started = true;
@@ -183,7 +184,7 @@ export function ReplayOverlay({
           const xs = c.items.map((p) => p.x);
           return (
             <MarkerClusterButton
-              key={`cluster-${c.items[0]!.i}`}
+              key={`cluster-${at(c.items, 0).i}`}
               items={c.items.map(({ e, i }) => ({
                 key: String(i),
                 glyph: EVENT_GLYPHS[e.kind],
@@ -202,7 +203,7 @@ export function ReplayOverlay({
             />
           );
         }
-        const { e, i } = c.items[0]!;
+        const { e, i } = at(c.items, 0);
         return (
           <button
             type="button"

@@ -1,3 +1,4 @@
+import { at } from '../../assert';
 import type { Block, CompactMeta, EntryKind, MicrocompactMeta, Usage } from '../../types';
 import { CLAUDE_CODE_METADATA, getMetaAgentId } from './claude-code-meta';
 import type { DialectDescriptor, FileRoleMatch, TodoItem, UserTextKind } from './descriptor';
@@ -439,7 +440,7 @@ function isClaudeCodeRecord(value: unknown): boolean {
 function fileRoleOf(baseName: string): FileRoleMatch | undefined {
   const match = /(?:^|__)agent-(.+)\.jsonl$/i.exec(baseName);
   if (!match) return undefined;
-  const agentId = match[1];
+  const agentId = match[1] ?? '';
   if (agentId.startsWith('acompact')) return { role: 'compaction-call', agentId };
   if (agentId.startsWith('aside_question')) return { role: 'side-question', agentId };
   return { role: 'subagent', agentId };
@@ -462,7 +463,7 @@ function isSessionMemory(path: string, withTranscript: boolean): boolean {
 function readCommandTrace(text: string): { isTrace: boolean; compactInstructions?: string } {
   const isTrace = text.startsWith('<command-') || text.startsWith('<local-command-');
   const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text);
-  if (args && /<command-name>\/?compact<\/command-name>/.test(text) && args[1].trim())
+  if (args?.[1] && /<command-name>\/?compact<\/command-name>/.test(text) && args[1].trim())
     return { isTrace, compactInstructions: args[1].trim() };
   return { isTrace };
 }
@@ -485,7 +486,7 @@ function readUserText(text: string): { kind: UserTextKind; text: string } | null
   const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text);
   if (name) {
     const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim() ?? '';
-    const command = name[1]!.trim();
+    const command = at(name, 1).trim();
     return {
       kind: 'command',
       text: `${command.startsWith('/') ? command : `/${command}`}${args ? ` ${args}` : ''}`,
@@ -493,14 +494,14 @@ function readUserText(text: string): { kind: UserTextKind; text: string } | null
   }
   if (/^<local-command-stdout>|^<local-command-stderr>|^<bash-stdout>|^<bash-stderr>/.test(text)) return null;
   const bash = /<bash-input>([\s\S]*?)<\/bash-input>/.exec(text);
-  if (bash) return { kind: 'command', text: `! ${bash[1]!.trim()}` };
+  if (bash) return { kind: 'command', text: `! ${at(bash, 1).trim()}` };
   return undefined;
 }
 
 /** CLAUDE.md files Claude Code put in a system reminder ("Contents of …CLAUDE.md"): their bodies. */
 function projectInstructions(text: string): string[] {
   const pattern = /Contents of [^\n]*CLAUDE\.md[^\n]*:\n([\s\S]*?)(?=\nContents of |<\/system-reminder>|$)/g;
-  return [...text.matchAll(pattern)].map((match) => match[1]!);
+  return [...text.matchAll(pattern)].map((match) => at(match, 1));
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);

@@ -152,7 +152,8 @@ function reasoningBlock(p: Json, ctx: RecordContext): Block {
 
 function toolUseBlock(p: Json, type: string, ctx: RecordContext): Block {
   const max = ctx.previewChars;
-  const raw = p[TOOL_CALL_INPUT[type]];
+  const inputKey = TOOL_CALL_INPUT[type];
+  const raw = inputKey === undefined ? undefined : p[inputKey];
   const inputJson = textOf(raw);
   // `arguments` is a JSON *string* (FORMAT.md §11); parse it for the file path and command.
   let input: unknown = raw;

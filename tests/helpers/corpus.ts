@@ -1,0 +1,104 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { detectDialectFromName, detectDialectFromRecord } from '../../src/engine/parse/detect';
+import type { DialectId } from '../../src/engine/types';
+
+// The one way tests reach ../shared/corpus (other people's real logs: read here, never copied into
+// the repo). A fresh clone without ../shared skips every corpus test with one message per test file.
+
+export const CORPUS = resolve(__dirname, '../../../shared/corpus');
+export const corpusPresent = existsSync(CORPUS);
+
+/** Warns once that `what` is skipped; returns whether the corpus is present. */
+export function corpusOrSkip(what: string): boolean {
+  if (!corpusPresent) console.warn(`${what} skipped: ${CORPUS} is absent (a fresh clone without ../shared)`);
+  return corpusPresent;
+}
+
+/** The corpus path without the corpus folder (`<dir>/<file>`), for test names. */
+export function corpusName(path: string): string {
+  return path.slice(CORPUS.length + 1);
+}
+
+/** Every file in the corpus's source folders, sorted; `filter` by base name. */
+export function corpusFiles(filter: (baseName: string) => boolean = () => true): string[] {
+  if (!corpusPresent) return [];
+  const out: string[] = [];
+  for (const dir of readdirSync(CORPUS)) {
+    const path = join(CORPUS, dir);
+    if (!statSync(path).isDirectory()) continue;
+    for (const f of readdirSync(path)) if (filter(f)) out.push(join(path, f));
+  }
+  return out.sort();
+}
+
+/** Every `.jsonl` file of the corpus, sorted. */
+export function corpusJsonl(): string[] {
+  return corpusFiles((f) => f.endsWith('.jsonl'));
+}
+
+/**
+ * The dialect a corpus file is, asked of the registry's descriptors as the engine detects it: the
+ * name first, then the first JSON line (or the whole document) that proves one.
+ */
+export function corpusDialect(path: string): DialectId | undefined {
+  const byName = detectDialectFromName(basename(path));
+  if (byName) return byName.id;
+  const text = readFileSync(path, 'utf8');
+  try {
+    const whole = detectDialectFromRecord(JSON.parse(text));
+    if (whole) return whole.id;
+  } catch {
+    // JSON lines, not one document.
+  }
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const d = detectDialectFromRecord(JSON.parse(line));
+      if (d) return d.id;
+    } catch {
+      // a cut or foreign line
+    }
+  }
+  return undefined;
+}
+
+/** The corpus files of one dialect, sorted. */
+export function corpusFilesOf(dialect: DialectId): string[] {
+  return corpusFiles((f) => f.endsWith('.jsonl') || f.endsWith('.json')).filter(
+    (p) => corpusDialect(p) === dialect,
+  );
+}
+
+/** A session folder as the corpus flattens it (`<session>/subagents/agent-*` → `<session>__subagents__agent-*`). */
+export interface CorpusSessionGroup {
+  /** Absent when the corpus holds only the folder's subagent files. */
+  main?: string;
+  /** Every `<session>__subagents__agent-*` file: `.jsonl` logs and `.meta.json` files. */
+  subagents: string[];
+}
+
+/** The session folders of the corpus that have subagent files. */
+export function corpusSessionGroups(): CorpusSessionGroup[] {
+  if (!corpusPresent) return [];
+  const out: CorpusSessionGroup[] = [];
+  for (const dir of readdirSync(CORPUS)) {
+    const path = join(CORPUS, dir);
+    if (!statSync(path).isDirectory()) continue;
+    const names = readdirSync(path);
+    const stems = new Set<string>();
+    for (const name of names) {
+      const at = name.indexOf('__subagents__agent-');
+      if (at > 0 && (name.endsWith('.jsonl') || name.endsWith('.meta.json'))) stems.add(name.slice(0, at));
+    }
+    for (const stem of stems) {
+      const subagents = names
+        .filter((n) => n.startsWith(`${stem}__subagents__agent-`))
+        .filter((n) => n.endsWith('.jsonl') || n.endsWith('.meta.json'))
+        .map((n) => join(path, n));
+      const main = names.includes(`${stem}.jsonl`) ? join(path, `${stem}.jsonl`) : undefined;
+      out.push({ main, subagents });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+import { expect } from 'vitest';
+import { computeReplay, type ReplayOptions } from '../../src/engine/replay/compute-replay';
+import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import type { PreparedReplay } from '../../src/engine/replay/prepare';
+import type { ReplayResult } from '../../src/engine/replay/types';
+import { STRATEGIES } from '../../src/engine/strategies/registry';
+import { getSessionInfo, type KnobValue } from '../../src/engine/strategies/types';
+
+// The knob variants every registered strategy is replayed with, beside its log knobs (golden
+// dumps, invariants). A strategy without a row fails `variantsOf`, so a new one cannot go untested.
+
+export interface Variant {
+  label: string;
+  knobs: Record<string, KnobValue>;
+}
+
+export const STRATEGY_VARIANTS: Record<string, readonly Variant[]> = {
+  'claude-code': [
+    { label: 'window 300,000', knobs: { contextWindow: 300_000 } },
+    {
+      label: 'microcompact on (v2.1.68)',
+      knobs: { microcompactEnabled: true, microcompactVariant: 'v2.1.68' },
+    },
+    { label: 'override 60%', knobs: { autocompactPctOverride: 60 } },
+  ],
+  'api-clear-tool-uses': [
+    { label: 'trigger 60,000, keep 1', knobs: { triggerTokens: 60_000, keepToolUses: 1 } },
+    { label: 'clear at least 20,000', knobs: { triggerTokens: 60_000, clearAtLeastTokens: 20_000 } },
+  ],
+  codex: [
+    { label: 'threshold 60%', knobs: { thresholdPercent: 60 } },
+    {
+      label: 'window 150,000, kept user messages 5,000',
+      knobs: { contextWindow: 150_000, userMessageBudgetTokens: 5_000 },
+    },
+  ],
+  'boundary-scoring': [
+    { label: 'threshold 60,000', knobs: { thresholdTokens: 60_000 } },
+    { label: 'max 120 messages, target 40%', knobs: { maxMessages: 120, targetRatioPercent: 40 } },
+  ],
+};
+
+/** The variants of a registered strategy; throws when the table has no row for it. */
+export function variantsOf(strategyId: string): readonly Variant[] {
+  const variants = STRATEGY_VARIANTS[strategyId];
+  if (!variants?.length) throw new Error(`STRATEGY_VARIANTS has no variants for strategy ${strategyId}`);
+  return variants;
+}
+
+/** Every registered strategy, for `it.each`. */
+export const strategyCases = () => STRATEGIES.map((s) => ({ id: s.id, strategy: s }));
+
+/** The log's own knobs of `strategyId` for this session, with the notes that explain them. */
+export function logKnobsOf(prepared: PreparedReplay, strategyId: string) {
+  const strategy = STRATEGIES.find((s) => s.id === strategyId);
+  if (!strategy) throw new RangeError(`unknown strategy ${strategyId}`);
+  return strategy.getSessionKnobs(getSessionInfo(prepared)) as {
+    knobs: Record<string, KnobValue>;
+    notes: string[];
+  };
+}
+
+/** Runs one strategy and fails the test on any invariant violation. */
+export function runStrategy(
+  prepared: PreparedReplay,
+  strategyId: string,
+  knobs: Record<string, KnobValue>,
+  options: ReplayOptions = {},
+): ReplayResult {
+  const result = computeReplay(prepared, strategyId, knobs, options);
+  expect(checkReplayInvariants(prepared, result), `${strategyId} invariants`).toEqual([]);
+  return result;
+}
