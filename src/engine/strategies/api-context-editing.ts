@@ -63,7 +63,8 @@ const SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'clearAtLeastTokens',
-    label: 'clear_at_least',
+    label: 'Clear at least',
+    help: 'The edit’s clear_at_least: clear only when this many tokens would go',
     kind: 'number',
     unit: 'tokens',
     min: 0,
@@ -74,7 +75,8 @@ const SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'excludeTools',
-    label: 'exclude_tools',
+    label: 'Tools never cleared',
+    help: 'The edit’s exclude_tools',
     kind: 'list',
     source: `${SOURCE}: default []`,
     group: 'Context editing',

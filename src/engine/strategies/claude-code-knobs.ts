@@ -136,7 +136,8 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'autocompactPctOverride',
-    label: 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE',
+    label: 'Auto-compact at % of the window',
+    help: 'Claude Code’s CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: can only lower the threshold',
     kind: 'number',
     unit: 'percent',
     min: 1,
@@ -150,7 +151,8 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'blockingLimitOverride',
-    label: 'CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE',
+    label: 'Blocking limit',
+    help: 'Claude Code’s CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE: the context at which a request is refused',
     kind: 'number',
     unit: 'tokens',
     min: 10_000,
@@ -172,7 +174,8 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'autoCompactEnabled',
-    label: 'Auto-compact (off = DISABLE_AUTO_COMPACT)',
+    label: 'Auto-compact',
+    help: 'Off is Claude Code’s DISABLE_AUTO_COMPACT',
     kind: 'boolean',
     source: `${V2168} "Configuration"`,
     group: 'Switches',
@@ -181,7 +184,8 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'disableCompact',
-    label: 'DISABLE_COMPACT (also ignores the log’s /compact)',
+    label: 'Compaction disabled (also ignores the log’s /compact)',
+    help: 'Claude Code’s DISABLE_COMPACT',
     kind: 'boolean',
     source: `${V2168} "Configuration"`,
     group: 'Switches',
