@@ -84,6 +84,7 @@ export function computeReplay(
     view.clearableTo = lowerBound(clearables.pos, boundaryPos);
     view.carriedFiles = history.carriedFiles;
     view.clearedTokens = history.savedTokens;
+    view.truncatedRanges = history.truncatedRanges;
     view.manual = manualByCall.get(calls[k]!);
     // A compaction happens before the next request: after the last call there is none, unless
     // the user asks for one.
@@ -94,6 +95,8 @@ export function computeReplay(
     if (outcome)
       for (const action of outcome.actions) {
         if (action.kind === 'clear') state.applyClear(k, boundaryPos, action, T, callSource!);
+        else if (action.kind === 'replace') state.applyReplace(k, boundaryPos, action, T, callSource!);
+        else if (action.kind === 'truncate') state.applyTruncate(k, boundaryPos, action, T, callSource!);
         else state.applySummarize(k, boundaryPos, action, callSource!);
       }
     state.applyLogged(k, callSource);
@@ -144,6 +147,9 @@ function createView(
     clearedTokens: 0,
     carriedFiles: history.carriedFiles,
     manual: undefined,
+    truncatedRanges: history.truncatedRanges,
+    firstPairEndPos: prepared.callPos[0]!,
+    getLiveTokens: (from, to) => history.liveTokens(from, to),
     estimatePostTokens: (summaryMessageTokens, restoredTokens, keepFromPos) =>
       prepared.baseTokens +
       summaryMessageTokens +

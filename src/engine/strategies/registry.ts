@@ -1,5 +1,6 @@
 import { API_CONTEXT_EDITING_STRATEGY } from './api-context-editing';
 import { CLAUDE_CODE_STRATEGY } from './claude-code';
+import { CLINE_STRATEGY } from './cline';
 import { CODEX_STRATEGY } from './codex';
 import { getDialect } from '../parse/dialects/registry';
 import type { DialectId } from '../types';
@@ -14,6 +15,7 @@ export const STRATEGIES: readonly AnyStrategy[] = [
   CLAUDE_CODE_STRATEGY,
   API_CONTEXT_EDITING_STRATEGY,
   CODEX_STRATEGY,
+  CLINE_STRATEGY,
 ];
 
 export const DEFAULT_STRATEGY_ID = CLAUDE_CODE_STRATEGY.id;
