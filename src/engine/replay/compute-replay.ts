@@ -92,13 +92,22 @@ export function computeReplay(
     // Provenance of the trigger count, taken before anything changes the history.
     const callSource =
       outcome?.actions.length || state.hasLoggedUpTo(k) ? state.describeCall(k, true) : undefined;
-    if (outcome)
+    if (outcome) {
+      // A later action of the same step starts from what an earlier clear or replace left.
+      let count = T;
+      let source = callSource!;
       for (const action of outcome.actions) {
-        if (action.kind === 'clear') state.applyClear(k, boundaryPos, action, T, callSource!);
-        else if (action.kind === 'replace') state.applyReplace(k, boundaryPos, action, T, callSource!);
-        else if (action.kind === 'truncate') state.applyTruncate(k, boundaryPos, action, T, callSource!);
+        if (action.kind === 'clear') state.applyClear(k, boundaryPos, action, count, source);
+        else if (action.kind === 'replace') state.applyReplace(k, boundaryPos, action, count, source);
+        else if (action.kind === 'truncate') state.applyTruncate(k, boundaryPos, action, count, source);
         else state.applySummarize(k, boundaryPos, action, callSource!);
+        const last = state.events[state.events.length - 1];
+        if (action.kind !== 'summarize' && last) {
+          count = last.postTokens;
+          source = last.postSource;
+        }
       }
+    }
     state.applyLogged(k, callSource);
   }
 

@@ -335,7 +335,7 @@ class ClineRun implements StrategyRun {
     let restPos =
       view.liveFromPos < view.firstPairEndPos
         ? view.firstPairEndPos
-        : (callPos[lowerBound(callPos, view.liveFromPos) + 1] ?? view.boundaryPos);
+        : (callPos[lowerBound(callPos, view.liveFromPos + 1)] ?? view.boundaryPos);
     for (const [a, b] of view.truncatedRanges) if (a <= restPos && b > restPos) restPos = b;
     const nextCall = view.callPos + 1;
     // Cline's history when it truncates: the task, one user and one assistant per call so far,
