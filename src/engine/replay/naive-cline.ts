@@ -2,14 +2,14 @@ import { isSafeCut } from '../simulation/cuts';
 import { getMessageAt, getMessageRangePositions } from '../simulation/message-pairs';
 import { type ClineKnobs, getClineMaxAllowed } from '../strategies/cline';
 import type { TokenCount } from '../types';
-import type { PreparedReplay } from './prepare';
+import { PLACEHOLDER_TOKENS, type PreparedReplay } from './prepare';
 
 // A deliberately naive replay of Cline's rules (strategies/cline.ts through compute-replay.ts), to
 // check the fast one on the same transcripts: the truncate and replace families. Both histories
 // are explicit sets of positions, re-priced in full at every call (quadratic); every decision
 // scans every item. Shared with the fast path: the prepared attribution, `maxAllowedSize`, the
 // message ↔ call mapping (simulation/message-pairs.ts) and the safe-cut rule (simulation/cuts.ts).
-// No auto-condense, no manual requests.
+// No auto-condense, no manual requests; the log's microcompacts as the log's placeholder.
 
 export interface NaiveClineEvent {
   kind: 'truncate' | 'replace' | 'reset';
@@ -70,9 +70,12 @@ export function computeNaiveClineReplay(prepared: PreparedReplay, knobs: ClineKn
     for (let p = 0; p < to; p++) if (simHolds(p)) sum += priceSim(p);
     return sum;
   };
+  /** Results the log's own microcompacts cleared, priced at the log's placeholder. */
+  const logCleared = new Set<number>();
   const logMessages = (to: number) => {
     let sum = 0;
     for (let p = logFrom; p < to; p++) if (!logDropped[p]) sum += tokens[p]!;
+    for (const i of logCleared) sum -= Math.max(0, clearables.tokens[i]! - PLACEHOLDER_TOKENS);
     return sum;
   };
   const droppedSet = (a: Uint8Array, extra?: [number, number]) => {
@@ -167,12 +170,15 @@ export function computeNaiveClineReplay(prepared: PreparedReplay, knobs: ClineKn
     for (let r = 0; r < real.length; r++) {
       const info = real[r]!;
       if (info.afterCall !== k) continue;
-      if (info.kind === 'truncate' && info.droppedRange) {
+      if (info.kind === 'microcompact') {
+        for (const i of info.cleared) if (clearables.pos[i]! >= logFrom) logCleared.add(i);
+      } else if (info.kind === 'truncate' && info.droppedRange) {
         for (let p = Math.max(info.droppedRange[0], logFrom); p < info.droppedRange[1]; p++)
           logDropped[p] = 1;
       } else if (info.kind === 'compact') {
         logFrom = info.boundaryPos;
         logDropped.fill(0);
+        logCleared.clear();
         if (info.trigger !== 'auto' && adopted !== r) {
           adopted = r;
           simFrom = info.boundaryPos;
