@@ -5,7 +5,10 @@ import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { formatReplayDump } from '../../src/engine/replay/dump';
 import { prepareReplay } from '../../src/engine/replay/prepare';
+import { computeReplay } from '../../src/engine/replay/compute-replay';
+import { checkReplayInvariants } from '../../src/engine/replay/invariants';
 import { CLAUDE_CODE_STRATEGY } from '../../src/engine/strategies/claude-code';
+import { getStrategy } from '../../src/engine/strategies/registry';
 import type { ClaudeCodeKnobs } from '../../src/engine/strategies/claude-code-knobs';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import type { Session } from '../../src/engine/types';
@@ -95,6 +98,67 @@ describe('replay dumps (golden): fixtures', () => {
     const lines = buildTranscript(spec);
     const session = await parseSession([createMemorySource('growing.jsonl', `${lines.join('\n')}\n`)]);
     compareGolden('growing', dumpReplay(session, VARIANTS));
+  });
+});
+
+/** Another strategy's dump: the log's own knobs for it, then each variant's overrides. */
+function dumpStrategy(
+  session: Session,
+  strategyId: string,
+  variants: { label: string; knobs: Record<string, unknown> }[],
+): string {
+  const strategy = getStrategy(strategyId);
+  const prepared = prepareReplay(session);
+  const { knobs: logKnobs, notes } = strategy.getSessionKnobs(getSessionInfo(prepared));
+  const parts: string[] = [];
+  for (const { label, knobs } of [{ label: "the log's own knobs", knobs: {} }, ...variants]) {
+    const result = computeReplay(prepared, strategyId, strategy.normalizeKnobs(knobs, logKnobs));
+    expect(checkReplayInvariants(prepared, result), label).toEqual([]);
+    parts.push(`== ${label}`, formatReplayDump(prepared, result));
+    if (label === "the log's own knobs") parts.push(...notes.map((n) => `note: ${n}`));
+  }
+  return `${parts.join('\n')}\n`;
+}
+
+const CLINE_VARIANTS = [
+  { label: 'window 100,000', knobs: { contextWindow: 100_000 } },
+  {
+    label: 'window 60,000, no dedup, a quarter kept',
+    knobs: { contextWindow: 60_000, dedupEnabled: false, truncateKeep: 'quarter' },
+  },
+  { label: 'auto-condense at 40%', knobs: { useAutoCondense: true, autoCondensePercent: 40 } },
+];
+
+async function readSample(): Promise<Session> {
+  const index = JSON.parse(readFileSync(join(ROOT, 'public/samples/index.json'), 'utf8'));
+  const files: string[] = index.files.map((f: { path: string }) => `public/samples/${f.path}`);
+  return parseSession(files.map((f) => createMemorySource(f.split('/').pop()!, readFileSync(join(ROOT, f)))));
+}
+
+describe('replay dumps (golden): the Cline strategy', () => {
+  it('the Cline task folder', async () => {
+    const dir = join(ROOT, 'tests/fixtures/cline-task');
+    const session = await parseSession(
+      readdirSync(dir).map((f) => createMemorySource(f, readFileSync(join(dir, f)))),
+    );
+    compareGolden('cline-task', dumpStrategy(session, 'cline', CLINE_VARIANTS));
+  });
+
+  it('tiny.jsonl', async () => {
+    const session = await parseSession([
+      createMemorySource('tiny.jsonl', readFileSync(join(ROOT, 'tests/fixtures/tiny.jsonl'))),
+    ]);
+    compareGolden('cline-tiny', dumpStrategy(session, 'cline', CLINE_VARIANTS));
+  });
+
+  it('the bundled sample', async () => {
+    compareGolden('cline-sample', dumpStrategy(await readSample(), 'cline', CLINE_VARIANTS));
+  });
+
+  const clineLog = join(CORPUS, 'CoreGems__Cline-Xray/task_sample__ui_messages.json');
+  it.skipIf(!existsSync(clineLog))('the corpus Cline UI log (skipped without ../shared)', async () => {
+    const session = await parseSession([createMemorySource('ui_messages.json', readFileSync(clineLog))]);
+    compareGolden('corpus/cline-task_sample', dumpStrategy(session, 'cline', []));
   });
 });
 
