@@ -42,7 +42,7 @@ import type {
 export interface ClineKnobs {
   /** The model's window (`contextWindow`, 128,000 when the model states none). */
   contextWindow: TokenCount;
-  /** An explicit `maxAllowedSize`; undefined = the table by window. */
+  /** An explicit `maxAllowedSize`; undefined = the table by window size. */
   maxAllowedTokens: TokenCount | undefined;
   /** The table's buffers: window − this for a 64k, 128k and 200k window, else max(window − other, other% of the window). */
   buffer64kTokens: TokenCount;
@@ -424,9 +424,10 @@ export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
       contextWindow = byModel.tokens;
       notes.push(`Window from the model (${info.models.join(', ')}): ${byModel.why}.`);
     } else if (info.window) {
-      contextWindow = info.window.windowTokens;
+      const inferred = info.window;
+      contextWindow = inferred.windowTokens;
       notes.push(
-        `Window ${contextWindow.toLocaleString('en-US')} tokens, inferred: ${info.window.reasons[0] ?? ''}`,
+        `Window ${contextWindow.toLocaleString('en-US')} tokens, inferred: ${inferred.reasons[0] ?? ''}`,
       );
     } else notes.push("The log names no known model: Cline's default window, 128,000.");
     const knobs = { ...DEFAULTS, contextWindow };
