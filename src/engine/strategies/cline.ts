@@ -303,11 +303,14 @@ class ClineRun implements StrategyRun {
     }
     const items: number[] = [];
     let saved = 0;
-    for (const list of byPath.values())
+    let files = 0;
+    for (const list of byPath.values()) {
+      if (list.length > 1) files++;
       for (const i of list.slice(0, -1)) {
         items.push(i);
         saved += Math.max(0, tokens[i]! - this.knobs.dedupNoticeTokens);
       }
+    }
     if (items.length === 0) return undefined;
     items.sort((a, b) => a - b);
     return {
@@ -318,7 +321,7 @@ class ClineRun implements StrategyRun {
         noticeTokens: this.knobs.dedupNoticeTokens,
         checkTokens: view.usageTokens,
         thresholdTokens: this.maxAllowed,
-        note: `${items.length} earlier reads of ${byPath.size} files replaced by the duplicate-read notice`,
+        note: `${items.length} earlier reads of ${files} files replaced by the duplicate-read notice`,
       },
     };
   }
