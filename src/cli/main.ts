@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { formatSessionDump } from '../engine/inspect/dump';
 import { computeInspectReport, type InspectReport } from '../engine/inspect/report';
 import { parseSession } from '../engine/parse/parse-session';
+import { BASH_SUMMARIES_USAGE, bashSummariesCommand } from './bash-summaries';
 import { STATS_USAGE, STATUSLINE_USAGE, WATCH_USAGE } from './command-usage';
 import { createNodeFileSource } from './node-source';
 import { REPLAY_USAGE, replayCommand } from './replay';
@@ -21,6 +22,7 @@ ${SUMMARIZE_USAGE}
 ${STATUSLINE_USAGE}
 ${WATCH_USAGE}
 ${STATS_USAGE}
+${BASH_SUMMARIES_USAGE}
 
 Options:
   --json      machine-readable output on stdout
@@ -47,7 +49,7 @@ function renderInspect(report: InspectReport): string {
   );
   if (report.foldedCopies > 0)
     lines.push(
-      `  ${fmt(report.foldedCopies)} records of subagent logs folded: copies of main-thread records (same uuid)`,
+      `  ${fmt(report.foldedCopies)} records folded: copies of records held once (a subagent log's copy of the main thread, or a record the log wrote again later)`,
     );
   const tools = Object.entries(report.toolCalls).sort((a, b) => b[1] - a[1]);
   if (tools.length) lines.push(`  tool calls ${tools.map(([name, n]) => `${name} ${n}`).join(', ')}`);
@@ -105,6 +107,7 @@ const COMMANDS: Record<string, Command> = {
   inspect,
   summarize,
   replay: replayCommand,
+  'bash-summaries': bashSummariesCommand,
   // Loaded on demand: other commands never load their code, and they load only their own chunks.
   statusline: async (args, out) => (await import('./live/statusline')).statuslineCommand(args, out),
   watch: async (args, out) => (await import('./live/watch')).watchCommand(args, out),

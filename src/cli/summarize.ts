@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseSession, readEntryText } from '../engine/parse/parse-session';
 import { getPreset, PROMPT_PRESETS, requirePreset } from '../engine/prompts/registry';
-import { extractMessageText } from '../engine/query/compaction-detail';
+import { readSummaryText } from '../engine/query/compaction-detail';
 import { FACT_CATEGORIES, FACT_CATEGORY_LABELS } from '../engine/retention/types';
 import { ANTHROPIC_DEFAULT_MODEL } from '../engine/summarize/anthropic';
 import { BUILTIN_MODEL } from '../engine/summarize/builtin';
@@ -119,7 +119,8 @@ export const summarize: Command = async (args, out) => {
         : session.compactions[prepared.span.compactionIndex];
     if (compaction?.summaryEntryIndex === undefined)
       throw new Error('--summarizer recorded needs --at on a real compaction with a summary');
-    return extractMessageText(await readEntryText(sources, session, compaction.summaryEntryIndex)) ?? '';
+    const index = compaction.summaryEntryIndex;
+    return readSummaryText(session, index, await readEntryText(sources, session, index)) ?? '';
   });
   const summarizer = createSummarizer(config, preset);
   let outcome: Awaited<ReturnType<typeof runSummary>>;

@@ -122,6 +122,8 @@ export interface CompactMeta {
   followsFileCall?: number;
   /** The entry that holds the summary when it comes before the event (Cline's condense). */
   summaryEntryIndex?: number;
+  /** The first entry the agent still sends after the event (pi's `firstKeptEntryId`). */
+  keptFromEntryIndex?: number;
 }
 
 export interface MicrocompactMeta {
@@ -217,6 +219,8 @@ export interface Compaction {
   apiCallAfter?: number;
   /** The `isCompactSummary` user entry that carries the summary. */
   summaryEntryIndex?: number;
+  /** The first entry still sent after the event (pi's `firstKeptEntryId`): the kept range starts here. */
+  keptFromEntryIndex?: number;
   /** Entries re-attached after the summary (files, plan, skills, /compact command lines). */
   reattachedEntryIndices: number[];
   /** `/compact <instructions>` arguments, when the log shows them. */

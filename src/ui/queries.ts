@@ -100,6 +100,15 @@ export function tokenTableQuery(sessionId: SessionId) {
   });
 }
 
+export function bashSummariesQuery(sessionId: SessionId) {
+  return queryOptions({
+    queryKey: [...sessionKey(sessionId), 'bash-summaries'],
+    queryFn: ({ signal }) => getEngineClient().request({ kind: 'bash-summaries', sessionId }, { signal }),
+    ...immutable,
+    structuralSharing: false,
+  });
+}
+
 export function issuesQuery(sessionId: SessionId) {
   return queryOptions({
     queryKey: [...sessionKey(sessionId), 'issues'],

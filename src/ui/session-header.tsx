@@ -17,7 +17,11 @@ function Stat({
   testId?: string;
 }) {
   return (
-    <span className="stat" title={title} data-testid={testId}>
+    <span
+      className="stat"
+      title={title === undefined ? undefined : markHiddenChars(title)}
+      data-testid={testId}
+    >
       <span className="stat-value">{value}</span> <span className="stat-label">{label}</span>
     </span>
   );
@@ -104,7 +108,7 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
           <span
             className="muted small"
             data-testid="stat-folded"
-            title="Records that side-question and compaction-call logs copy from the main thread (same uuid), counted once"
+            title="Copies of records counted once: main-thread records that side-question and compaction-call logs copy (same uuid), or earlier copies of a record the log wrote again (same message id)"
           >
             ({formatCount(folded)} copies folded)
           </span>

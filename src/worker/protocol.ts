@@ -2,6 +2,7 @@
 // (structured clone); big numeric series travel as transferable typed arrays. Files cross as
 // Blob/File objects, which the worker reads lazily by slices.
 
+import type { BashSummaries } from '../engine/query/bash-summaries';
 import type { CompactionDetail } from '../engine/query/compaction-detail';
 import type { EntryDetail } from '../engine/query/entry-detail';
 import type { FullTextProgress } from '../engine/query/full-text-search';
@@ -53,6 +54,8 @@ export interface EngineRequestFields {
   /** `branchId`: the uuid-tree branch to follow (engine/parse/branches.ts); 0 or absent = the main line. */
   timeline: { sessionId: SessionId; branchId?: number };
   'token-table': { sessionId: SessionId };
+  /** Shell results bash-output summarization would catch (engine/query/bash-summaries.ts). */
+  'bash-summaries': { sessionId: SessionId };
   issues: { sessionId: SessionId };
   /** The Summaries view (worker/summaries-handlers.ts): identity and compaction points. */
   'summaries-info': { sessionId: SessionId };
@@ -131,6 +134,7 @@ export interface EngineResults {
   'compaction-detail': CompactionDetail;
   timeline: TimelineSeries;
   'token-table': TokenTable;
+  'bash-summaries': BashSummaries;
   issues: IssuesResult;
   'summaries-info': SummariesInfo;
   'summaries-prepare': SummariesPrepared;

@@ -14,6 +14,7 @@ import { getSessionSummary } from '../engine/query/session-summary';
 import { followBranch } from '../engine/parse/branches';
 import { computeTimelineSeries, getTimelineTransferables } from '../engine/query/timeline-series';
 import { computeTokenTable, getTokenTableTransferables } from '../engine/query/token-table';
+import { computeBashSummaries } from '../engine/query/bash-summaries';
 import type { Session } from '../engine/types';
 import { createBlobSource } from './blob-source';
 import { type EngineHandlers, getLoaded } from './engine-host';
@@ -129,6 +130,9 @@ export const SESSION_HANDLERS: SessionHandlers = {
     const table = computeTokenTable(getLoaded(state, request.sessionId).session);
     return { result: table, transfer: getTokenTableTransferables(table) };
   },
+  'bash-summaries': async (request, { state }) => ({
+    result: computeBashSummaries(getLoaded(state, request.sessionId).session),
+  }),
   issues: async (request, { state }) => {
     const { session } = getLoaded(state, request.sessionId);
     return {

@@ -113,7 +113,7 @@ describe('a dialect added as a descriptor only', () => {
     expect(byName.format).toBe('toy');
     expect(byName.entries.map((e) => e.kind)).toEqual(['user', 'assistant', 'user']);
     const unknown = await parseSession([createMemorySource('run.toylog', lines(...plain))]);
-    expect(unknown.issues[0].message).toMatch(/none is a Claude Code or Codex CLI record/);
+    expect(unknown.issues[0].message).toMatch(/none is a Claude Code, Codex CLI, Gemini CLI or pi record/);
   });
 
   it('gives a helper file its role and groups it as a sidechain', async () => {

@@ -25,6 +25,17 @@ const cases: { name: string; files: string[] }[] = [
       'tests/fixtures/cline-task/ui_messages.json',
     ],
   },
+  { name: 'gemini-json', files: ['tests/fixtures/agents/session-2026-03-09T10-00-1a2b3c4d.json'] },
+  { name: 'gemini-jsonl', files: ['tests/fixtures/agents/session-2026-03-09T11-00-5e6f7a8b.jsonl'] },
+  { name: 'gemini-broken', files: ['tests/fixtures/agents/session-2026-03-09T13-00-9c0d1e2f.jsonl'] },
+  {
+    name: 'pi',
+    files: ['tests/fixtures/agents/2026-03-09T12-00-00-000Z_7d3f0a52-6c1e-4b8a-9f27-3e5d1c0b8a64.jsonl'],
+  },
+  {
+    name: 'pi-broken',
+    files: ['tests/fixtures/agents/2026-03-09T14-00-00-000Z_0e9d8c7b-1a2b-4c3d-8e4f-5a6b7c8d9e0f.jsonl'],
+  },
   {
     name: 'not-a-transcript',
     files: ['tests/fixtures/not-a-transcript.json', 'tests/fixtures/not-a-transcript.txt'],

@@ -229,7 +229,7 @@ describe('parseSession on bad input', () => {
 
     const jsonLines = await parse('data.jsonl', '{"a":1}\n{"b":2}\n');
     expect(jsonLines.session.issues[0].message).toMatch(
-      /lines are JSON, but none is a Claude Code or Codex CLI record/,
+      /lines are JSON, but none is a Claude Code, Codex CLI, Gemini CLI or pi record/,
     );
   });
 

@@ -68,7 +68,9 @@ export function formatSessionDump(session: Session): string {
         : c.kind === 'truncate'
           ? `pre ${c.preTokens ?? '?'} post ${c.postTokens ?? '?'}`
           : `pre ${c.preTokens ?? '?'} saved ${c.tokensSaved ?? '?'} cleared ${c.clearedToolIds?.join(',') ?? ''}`;
-    const range = c.deletedRange ? ` deleted ${c.deletedRange[0]}-${c.deletedRange[1]}` : '';
+    const range =
+      (c.deletedRange ? ` deleted ${c.deletedRange[0]}-${c.deletedRange[1]}` : '') +
+      (c.keptFromEntryIndex !== undefined ? ` kept from L${session.entries[c.keptFromEntryIndex].line}` : '');
     out.push(`  L${c.line} ${c.kind}/${c.trigger} after call#${c.apiCallBefore ?? '-'} ${tail}${range}`);
   }
   out.push('', 'issues:');

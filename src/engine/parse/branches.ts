@@ -71,18 +71,27 @@ export function computeEntryParents(session: Session): Int32Array {
     parent[e.index] = p !== e.index ? p : previous;
     previous = e.index;
   }
-  // Links pointing forward could still chain into a cycle; break any by walking with a budget.
-  for (const e of entries) {
-    let x = parent[e.index]!;
-    let steps = 0;
-    while (x >= 0 && steps <= entries.length) {
-      if (x === e.index) {
-        parent[e.index] = -1;
-        break;
-      }
+  // Links pointing forward could still chain into a cycle: break each at its lowest entry. One
+  // walk per entry that stops at the first entry already settled, so linear in the entries
+  // (a budgeted walk from every entry was quadratic on a long chain).
+  const state = new Uint8Array(entries.length); // 0 unseen, 1 on the current walk, 2 settled
+  const path: number[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    if (state[i] !== 0) continue;
+    let x = i;
+    while (x >= 0 && state[x] === 0) {
+      state[x] = 1;
+      path.push(x);
       x = parent[x]!;
-      steps++;
     }
+    if (x >= 0 && state[x] === 1) {
+      // The walk came back to `x`: the path from `x` on is a cycle.
+      let lowest = x;
+      for (let k = path.indexOf(x); k < path.length; k++) lowest = Math.min(lowest, path[k]!);
+      parent[lowest] = -1;
+    }
+    for (const y of path) state[y] = 2;
+    path.length = 0;
   }
   return parent;
 }

@@ -193,7 +193,22 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         builder.issue(fileIndex, ctx.line, code, severity, message, path),
     };
 
+    // Records held for a dialect whose later records replace earlier ones (`supersedeKey`).
+    const held: HeldRecord[] = [];
+    const issuesBefore = builder.issues.length;
     const addRecord = (record: unknown, line: number, offsetBytes: number, lengthBytes: number): void => {
+      if (dialect?.files.supersedeKey) {
+        held.push({ record, line, offsetBytes, lengthBytes, key: dialect.files.supersedeKey(record) });
+        return;
+      }
+      normalizeRecord(record, line, offsetBytes, lengthBytes);
+    };
+    const normalizeRecord = (
+      record: unknown,
+      line: number,
+      offsetBytes: number,
+      lengthBytes: number,
+    ): void => {
       ctx.line = line;
       ctx.offsetBytes = offsetBytes;
       ctx.lengthBytes = lengthBytes;
@@ -464,6 +479,14 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       } else decide();
     }
     if (asDocument) await readDocument(dialect!.files.document!);
+    for (const r of keepLatestCopies(held, file))
+      normalizeRecord(r.record, r.line, r.offsetBytes, r.lengthBytes);
+    // Held records are normalized after the lines that failed to parse: keep the file's issues in
+    // line order all the same (a stable sort).
+    if (held.length > 0) {
+      const own = builder.issues.splice(issuesBefore).sort((a, b) => a.line - b.line);
+      builder.issues.push(...own);
+    }
     bytesBefore += source.sizeBytes;
     options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
   }
@@ -487,6 +510,34 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
   const branches = computeBranches(session);
   if (branches) session.branches = branches;
   return session;
+}
+
+interface HeldRecord {
+  record: unknown;
+  line: number;
+  offsetBytes: number;
+  lengthBytes: number;
+  key: string | undefined;
+}
+
+/**
+ * The records of a file whose later records replace earlier ones with the same key: each key's
+ * latest record at the place of its first copy; the replaced copies are counted on the file.
+ */
+function keepLatestCopies(held: readonly HeldRecord[], file: SessionFile): HeldRecord[] {
+  const latest = new Map<string, HeldRecord>();
+  for (const r of held) if (r.key !== undefined) latest.set(r.key, r);
+  const placed = new Set<string>();
+  const kept: HeldRecord[] = [];
+  for (const r of held) {
+    if (r.key === undefined) kept.push(r);
+    else if (placed.has(r.key)) file.foldedCopies = (file.foldedCopies ?? 0) + 1;
+    else {
+      placed.add(r.key);
+      kept.push(latest.get(r.key)!);
+    }
+  }
+  return kept;
 }
 
 /**

@@ -368,6 +368,8 @@ export class SessionBuilder {
         compaction.summaryTokens = entry.compact.postTokens;
         compaction.durationMs = entry.compact.durationMs;
         if (entry.compact.deletedRange) compaction.deletedRange = entry.compact.deletedRange;
+        if (entry.compact.keptFromEntryIndex !== undefined)
+          compaction.keptFromEntryIndex = entry.compact.keptFromEntryIndex;
         if (entry.compact.summaryEntryIndex !== undefined)
           compaction.summaryEntryIndex = entry.compact.summaryEntryIndex;
         // A truncation has no summary or re-attachments to collect.

@@ -1,3 +1,4 @@
+import { getDialect } from '../parse/dialects/registry';
 import type { Compaction, Session } from '../types';
 import { withEstimatedPost } from './usage-coverage';
 import { getToolNameForResult } from './row-filter';
@@ -47,6 +48,21 @@ export function extractMessageText(rawLine: string): string | undefined {
   return parts.join('\n\n');
 }
 
+/**
+ * The text of a compaction's summary entry (`rawLine`, its raw record): what its dialect says the
+ * summary is (`TranscriptConventions.readSummaryText`), else the message text.
+ */
+export function readSummaryText(session: Session, entryIndex: number, rawLine: string): string | undefined {
+  const entry = session.entries[entryIndex];
+  const read = entry && getDialect(session.files[entry.fileIndex]?.dialect)?.transcript?.readSummaryText;
+  if (!read) return extractMessageText(rawLine);
+  try {
+    return read(JSON.parse(rawLine));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The card's data; `summaryRawLine` is the summary entry's raw line when the caller has read it. */
 export function getCompactionDetail(
   session: Session,
@@ -56,7 +72,10 @@ export function getCompactionDetail(
   const compaction = session.compactions[compactionIndex];
   if (!compaction)
     throw new RangeError(`No compaction ${compactionIndex} (session has ${session.compactions.length})`);
-  const summaryText = summaryRawLine === undefined ? undefined : extractMessageText(summaryRawLine);
+  const summaryText =
+    summaryRawLine === undefined || compaction.summaryEntryIndex === undefined
+      ? undefined
+      : readSummaryText(session, compaction.summaryEntryIndex, summaryRawLine);
   return {
     compactionIndex,
     compaction: withEstimatedPost(session, compaction),

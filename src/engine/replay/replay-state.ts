@@ -330,6 +330,7 @@ export class ReplayState {
       spanTokens,
       request,
       note: action.note,
+      boundaryScores: action.boundaryScores,
     };
     if (spanEnd > spanStart) this.summarizedRanges.push([ctxEntry[spanStart]!, ctxEntry[spanEnd - 1]!]);
 
@@ -359,7 +360,7 @@ export class ReplayState {
       event.reattachedSource = 'computed';
       if (action.summaryTokens !== undefined) {
         summaryTokens = action.summaryTokens;
-        event.summarySource = 'session-memory';
+        event.summarySource = action.summarySource ?? 'session-memory';
       } else if (supplied !== undefined) {
         summaryTokens = supplied;
         event.summarySource = 'supplied';

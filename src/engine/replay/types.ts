@@ -1,6 +1,6 @@
 import type { Restoration } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
-import type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
+import type { BoundaryCandidate, CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 import type { Compaction, TokenCount } from '../types';
 
 export type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
@@ -122,6 +122,8 @@ export interface ReplayEvent {
   realCompactionIndex?: number;
   /** Why the context is still above the threshold, or what a log event means. */
   note?: string;
+  /** Boundary scoring: the candidate splits and their scores (the event card's chart). */
+  boundaryScores?: BoundaryCandidate[];
 }
 
 export type RealOutcomeStatus =

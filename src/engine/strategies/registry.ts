@@ -1,4 +1,5 @@
 import { API_CONTEXT_EDITING_STRATEGY } from './api-context-editing';
+import { BOUNDARY_SCORING_STRATEGY } from './boundary-scoring';
 import { CLAUDE_CODE_STRATEGY } from './claude-code';
 import { CLINE_STRATEGY } from './cline';
 import { CODEX_STRATEGY } from './codex';
@@ -16,6 +17,7 @@ export const STRATEGIES: readonly AnyStrategy[] = [
   API_CONTEXT_EDITING_STRATEGY,
   CODEX_STRATEGY,
   CLINE_STRATEGY,
+  BOUNDARY_SCORING_STRATEGY,
 ];
 
 export const DEFAULT_STRATEGY_ID = CLAUDE_CODE_STRATEGY.id;

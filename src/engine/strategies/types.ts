@@ -3,7 +3,7 @@ import { type ContextWindowInference, getWindowEvidence, inferContextWindow } fr
 import type { Restoration, RestoredFile } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
 import type { PreparedReplay } from '../simulation/prepared';
-import type { CompactMechanism, ThresholdLine } from '../simulation/types';
+import type { BoundaryCandidate, CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 import type { DialectId, TokenCount } from '../types';
 
 // The one interface every compaction strategy implements (Claude Code now; Cline, Codex,
@@ -175,6 +175,10 @@ export type StrategyAction =
        * most recent user messages): their tokens, frozen with the summary.
        */
       keptMessages?: { entryIndices: number[]; tokens: TokenCount };
+      /** Where a given `summaryTokens` comes from (default: session memory). */
+      summarySource?: SummarySource;
+      /** The candidate boundaries the strategy scored, carried to the event. */
+      boundaryScores?: BoundaryCandidate[];
       note?: string;
     };
 

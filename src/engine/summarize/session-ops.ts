@@ -1,7 +1,7 @@
 import { isMainThreadEntry } from '../compact/build-request';
 import { readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
-import { extractMessageText } from '../query/compaction-detail';
+import { readSummaryText } from '../query/compaction-detail';
 import type { Session, TokenCount } from '../types';
 import { type PreparedSummary, type PromptSettings, prepareSummary } from './prepare';
 import { type CompactionPoint, getMainCompactions } from './span';
@@ -110,7 +110,9 @@ export async function prepareSummaryAt(
       : session.compactions[prepared.span.compactionIndex];
   let recordedContinuation: string | undefined;
   if (compaction?.summaryEntryIndex !== undefined) {
-    recordedContinuation = extractMessageText(
+    recordedContinuation = readSummaryText(
+      session,
+      compaction.summaryEntryIndex,
       await readEntryText(sources, session, compaction.summaryEntryIndex),
     );
   }

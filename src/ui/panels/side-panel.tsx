@@ -3,6 +3,7 @@ import { formatCount } from '../common/format';
 import { EntryDetailPane } from '../detail/entry-detail-pane';
 import { type SidePanel as Panel, useUiStore } from '../store';
 import { CompactionCard } from '../timeline/compaction-card';
+import { BashSummariesPanel } from './bash-summaries-panel';
 import { IssuesPanel } from './issues-panel';
 import { TokensPanel } from './tokens-panel';
 import { formatOrdinalTitle } from '../../engine/query/numbering';
@@ -17,6 +18,7 @@ export function SidePanel({ sessionId, summary }: { sessionId: SessionId; summar
     { id: 'detail', label: 'Entry' },
     { id: 'tokens', label: 'Tokens' },
     { id: 'issues', label: `Issues ${formatCount(issues)}` },
+    { id: 'bash', label: 'Bash outputs' },
   ];
   return (
     <section className="side-panel">
@@ -57,6 +59,7 @@ export function SidePanel({ sessionId, summary }: { sessionId: SessionId; summar
             {panel === 'detail' && <EntryDetailPane sessionId={sessionId} />}
             {panel === 'tokens' && <TokensPanel sessionId={sessionId} />}
             {panel === 'issues' && <IssuesPanel sessionId={sessionId} />}
+            {panel === 'bash' && <BashSummariesPanel sessionId={sessionId} />}
           </>
         )}
       </div>

@@ -7,6 +7,7 @@ import { formatCount } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
 import { useUiStore } from '../store';
 import { useSuppliedSummarySizes } from '../summaries/summary-sizes';
+import { BoundaryScores } from './boundary-scores';
 import { describeReplayEvent } from './replay-overlay';
 import { replayRequestQuery } from './replay-queries';
 import { SESSION_MEMORY_PREVIEW_LINES } from './replay-knobs';
@@ -245,6 +246,7 @@ export function ReplayEventCard({
         </dl>
         {event.mechanism === 'session-memory' && <SessionMemoryPreview sessionId={sessionId} />}
         {event.note && <p className="replay-note">{event.note}</p>}
+        {event.boundaryScores && <BoundaryScores candidates={event.boundaryScores} />}
         <button type="button" className="btn small" onClick={() => selectEntry(event.afterEntryIndex, true)}>
           Show where it happens
         </button>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { WindowSource } from '../../engine/context-window';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount, formatTokensShort } from '../common/format';
+import { markHiddenChars, VisibleText } from '../common/visible-text';
 import { sessionSummaryQuery } from '../queries';
 import { useThresholdKnobs } from '../replay/use-knobs';
 import { BranchPicker } from './branch-picker';
@@ -24,18 +25,25 @@ export function TimelineNotes({ sessionId }: { sessionId: SessionId }) {
   if (!summary) return null;
   const { window, usage, branches } = summary;
   const overridden = knobWindow !== window.windowTokens;
+  // Claude Code's default window needs no line of its own (its reason is the Window knob's
+  // tooltip); an inferred, stated or overridden one does. No line at all keeps the transcript's rows.
+  const showWindow = window.windowSource !== 'default' || overridden;
+  if (!showWindow && usage.zeroUsageCalls === 0 && !branches) return null;
   return (
     <div className="timeline-notes">
-      <span
-        className="window-note"
-        data-testid="window-note"
-        data-window={window.windowTokens}
-        data-source={window.windowSource}
-        title={window.reasons.join('\n')}
-      >
-        {window.reasons[0]} <span className="muted">({SOURCE_LABELS[window.windowSource]})</span>
-        {overridden && <span className="muted"> · overridden: {formatTokensShort(knobWindow)}</span>}
-      </span>
+      {showWindow && (
+        <span
+          className="window-note"
+          data-testid="window-note"
+          data-window={window.windowTokens}
+          data-source={window.windowSource}
+          title={markHiddenChars(window.reasons.join('\n'))}
+        >
+          <VisibleText text={window.reasons[0] ?? ''} />{' '}
+          <span className="muted">({SOURCE_LABELS[window.windowSource]})</span>
+          {overridden && <span className="muted"> · overridden: {formatTokensShort(knobWindow)}</span>}
+        </span>
+      )}
       {usage.zeroUsageCalls > 0 && (
         <span className="estimated-legend" data-testid="estimated-legend">
           <svg width="26" height="10" aria-hidden="true">

@@ -1,3 +1,4 @@
+import { markHiddenChars } from '../common/visible-text';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { cancelLoad, describeFiles, loadSession } from '../load/load-session';
@@ -69,7 +70,7 @@ export function TopBar() {
             </button>
           </span>
         ) : currentLabel ? (
-          <span className="current-label" title={currentLabel}>
+          <span className="current-label" title={markHiddenChars(currentLabel)}>
             {currentLabel}
           </span>
         ) : null}

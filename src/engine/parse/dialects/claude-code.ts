@@ -547,6 +547,7 @@ export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
   agent: 'Claude Code',
   defaultStrategyId: 'claude-code',
   createNormalizer: () => claudeCodeNormalizer,
+  shellTools: ['Bash'],
   // claude-code-compact-system.md §5 (post-compact restoration): files read or edited, todos, plans.
   restoration: {
     fileTools: ['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'NotebookRead'],

@@ -423,6 +423,8 @@ export const CODEX_CLI_DIALECT: DialectDescriptor = {
   defaultStrategyId: 'codex',
   createNormalizer: createCodexCliNormalizer,
   usageFollowsResponse: true,
+  // Codex's shell tools: `shell` / `shell_command` / `exec_command` function calls, `local_shell_call` items (FORMAT.md §9).
+  shellTools: ['shell', 'shell_command', 'exec_command', 'local_shell_call'],
   // Codex re-sends recent user messages, not files, after a compaction (strategies/codex.ts).
   restoration: NO_RESTORATION,
   files: {

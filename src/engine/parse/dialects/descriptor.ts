@@ -73,6 +73,14 @@ export interface DialectFiles {
    */
   readonly document?: { readonly maxBytes: number; readonly recordsKey?: string };
   /**
+   * For logs that append a record again each time it changes (Gemini CLI's JSONL chat log): the
+   * key a later record shares with the earlier copies it replaces, undefined for a record that
+   * replaces nothing. The file's records are then held until its end: each key's latest record
+   * takes the place of its first copy (its own line and bytes), and the earlier copies are
+   * counted on `SessionFile.foldedCopies`, never added as entries.
+   */
+  readonly supersedeKey?: (record: unknown) => string | undefined;
+  /**
    * Small metadata files next to the logs (Claude Code's `agent-<id>.meta.json`): read whole, never
    * transcripts. `agentIdOf` says whether a path is one (and which log it describes); `apply`
    * folds them into the built session, reporting unreadable ones through `warn`.
@@ -128,6 +136,11 @@ export interface TranscriptConventions {
   ) => TodoItem[] | undefined;
   /** `system` subtypes the dialect models; others are counted as unknown. */
   readonly knownSystemSubtypes?: ReadonlySet<string>;
+  /**
+   * The summary a compaction's summary entry holds, from its parsed record, for a dialect whose
+   * summary is not a message's `message.content` (pi's compaction entry keeps it in `summary`).
+   */
+  readonly readSummaryText?: (record: unknown) => string | undefined;
   /** The text a cleared tool result starts with (context editing). */
   readonly clearedPlaceholder?: string;
 }
@@ -148,6 +161,8 @@ export interface DialectDescriptor {
    */
   readonly usageFollowsResponse?: boolean;
   readonly restoration: RestorationHints;
+  /** The agent's shell tools, by tool_use name (bash-output summarization, boundary scoring). */
+  readonly shellTools?: readonly string[];
   readonly files: DialectFiles;
   readonly transcript?: TranscriptConventions;
 }

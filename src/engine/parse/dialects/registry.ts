@@ -6,6 +6,8 @@ import { CLINE_TASK_METADATA_DIALECT } from './cline-task-metadata';
 import { CLINE_UI_DIALECT } from './cline-ui';
 import { CODEX_CLI_DIALECT } from './codex-cli';
 import type { DialectDescriptor } from './descriptor';
+import { GEMINI_CLI_DIALECT, GEMINI_CLI_JSON_DIALECT } from './gemini-cli';
+import { PI_DIALECT } from './pi';
 
 /**
  * Every dialect the engine knows. Adding one: its file (exporting a descriptor) and a line here.
@@ -19,6 +21,9 @@ export const DIALECTS: readonly DialectDescriptor[] = [
   CLINE_DIALECT,
   CLINE_UI_DIALECT,
   CLINE_TASK_METADATA_DIALECT,
+  GEMINI_CLI_JSON_DIALECT,
+  GEMINI_CLI_DIALECT,
+  PI_DIALECT,
 ];
 
 /** The descriptor of a dialect, or undefined for one the engine does not know. */
