@@ -13,7 +13,7 @@ import {
 import type { TimelineMarker } from '../../engine/query/timeline-series';
 import { computeThresholds, type Thresholds } from '../../engine/thresholds';
 import type { ThresholdLine } from '../../engine/simulation/types';
-import { getStrategy } from '../../engine/strategies/registry';
+import { getStrategy, STRATEGIES } from '../../engine/strategies/registry';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { formatClock, formatCount, formatDelta } from '../common/format';
 import { getDialect } from '../../engine/parse/dialects/registry';
@@ -131,7 +131,8 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
   // threshold knobs, else the lines of the log's own agent's strategy (Cline's maxAllowedSize);
   // a dialect with no strategy of its own gets none.
   const ownId = dialect?.defaultStrategyId;
-  const own = ownId !== undefined && !getStrategy(ownId).knobSpecs.some((s) => s.key === 'profile');
+  const ownStrategy = STRATEGIES.find((s) => s.id === ownId);
+  const own = ownStrategy !== undefined && !ownStrategy.knobSpecs.some((s) => s.key === 'profile');
   const ownKnobs = useEffectiveKnobs(sessionId, own ? ownId! : 'claude-code');
   const thresholds = useMemo(
     () =>
