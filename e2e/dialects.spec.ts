@@ -44,9 +44,18 @@ test('a Cline task folder opens as one session: its calls, a truncation and a co
   await expect(truncation).toHaveCount(1);
   await expect(truncation).toHaveText('T');
   await expect(page.locator('[data-testid="compaction-marker"][data-kind="compact"]')).toHaveCount(1);
-  // No Cline strategy yet: Claude Code's threshold bars are not claimed for this log.
-  await expect(page.getByTestId('thresholds-hidden')).toContainText('Cline');
-  await expect(page.getByTestId('threshold-autocompact')).toHaveCount(0);
+  // The bars are the Cline strategy's: maxAllowedSize, 200k − 40k for a Claude model.
+  await expect(page.getByTestId('thresholds-hidden')).toHaveCount(0);
+  await expect(page.getByTestId('threshold-autocompact')).toHaveAttribute('data-value', '160000');
+  // The replay runs the Cline strategy: a truncation after request 3 (161,000 ≥ 160,000).
+  await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
+  const replayed = page.locator('[data-testid="replay-marker"][data-kind="truncate"]');
+  await expect(replayed.first()).toHaveAttribute('data-after-call', '3');
+  await replayed.first().click();
+  await expect(page.getByTestId('replay-event-card')).toContainText('truncation');
+  await expect(page.getByTestId('replay-dropped')).toContainText('tok');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('replay-event-card')).toHaveCount(0);
   await truncation.click();
   await expect(page.getByTestId('compaction-card')).toContainText(/truncation/i);
   await expect(page.getByTestId('compaction-range')).toHaveText('history 2–5');

@@ -185,6 +185,7 @@ export function formatSweepLines(sweep: SweepResult): string[] {
       `${sweep.knob}=${p.value}`,
       `compactions ${p.events.compact}`,
       `clearings ${p.events.microcompact}`,
+      p.events.truncate > 0 ? `truncations ${p.events.truncate}` : '',
       p.events.blocked > 0 ? `blocked ${p.events.blocked}` : '',
       `matched ${p.matchedReal}/${p.expectedReal}`,
       `extra ${p.extraSimulated}`,

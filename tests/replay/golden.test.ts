@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
@@ -38,6 +38,23 @@ const goldenName = (fixture: string, strategyId: string) =>
 describe.each(strategyCases())('replay dumps (golden): $id on the fixtures', ({ id }) => {
   it.each(FIXTURES)('$label', async ({ name, load }) => {
     expectGolden(goldenName(name, id), dumpReplay(await load(), id, variantsOf(id)));
+  });
+});
+
+// A Cline log replayed by the Cline strategy: the task folder fixture and the corpus UI log (a
+// whole JSON document, so not among the corpus JSONL files below).
+describe('replay dumps (golden): Cline logs', () => {
+  it('the Cline task folder', async () => {
+    const dir = resolve(__dirname, '../fixtures/cline-task');
+    const session = await parseSession(
+      readdirSync(dir).map((f) => createMemorySource(f, readFileSync(join(dir, f)))),
+    );
+    expectGolden('golden/replay/cline-task', dumpReplay(session, 'cline', variantsOf('cline')));
+  });
+  const clineLog = join(CORPUS, 'CoreGems__Cline-Xray/task_sample__ui_messages.json');
+  it.skipIf(!existsSync(clineLog))('the corpus Cline UI log (skipped without ../shared)', async () => {
+    const session = await parseSession([createMemorySource('ui_messages.json', readFileSync(clineLog))]);
+    expectGolden('golden/replay/corpus/cline-task_sample', dumpReplay(session, 'cline', []));
   });
 });
 

@@ -48,9 +48,11 @@ async function generated(seed: number, apiCalls: number) {
 const NOT_MODELLED: Record<string, string> = {
   'api-clear-tool-uses': "the API's clear_tool_uses edit (trigger, keep, clear_at_least, exclude_tools)",
   codex: "Codex CLI's compaction (kept user messages under a token budget)",
-  'boundary-scoring': "the boundary-scoring design's split search and scores (a summary with a kept range after it)",
+  'boundary-scoring':
+    "the boundary-scoring design's split search and scores (a summary with a kept range after it)",
 };
-const MODELLED = new Set(['claude-code']);
+// Cline's own naive reference (replay/naive-cline.ts) is checked in tests/replay/cline-strategy.test.ts.
+const MODELLED = new Set(['claude-code', 'cline']);
 
 describe('every registered strategy is checked against the naive reference or skipped with a reason', () => {
   it.each(STRATEGIES.map((s) => s.id))('%s', (id) => {

@@ -34,6 +34,14 @@ export const STRATEGY_VARIANTS: Record<string, readonly Variant[]> = {
       knobs: { contextWindow: 150_000, userMessageBudgetTokens: 5_000 },
     },
   ],
+  cline: [
+    { label: 'window 100,000', knobs: { contextWindow: 100_000 } },
+    {
+      label: 'window 60,000, no dedup, a quarter kept',
+      knobs: { contextWindow: 60_000, dedupEnabled: false, truncateKeep: 'quarter' },
+    },
+    { label: 'auto-condense at 40%', knobs: { useAutoCondense: true, autoCondensePercent: 40 } },
+  ],
   'boundary-scoring': [
     { label: 'threshold 60,000', knobs: { thresholdTokens: 60_000 } },
     { label: 'max 120 messages, target 40%', knobs: { maxMessages: 120, targetRatioPercent: 40 } },

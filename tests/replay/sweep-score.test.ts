@@ -4,7 +4,14 @@ import { getSweepScore, type SweepPoint } from '../../src/engine/replay/sweep';
 function point(matchedReal: number, expectedReal: number, extraSimulated: number): SweepPoint {
   return {
     value: 0,
-    events: { compact: matchedReal + extraSimulated, microcompact: 0, reset: 0, blocked: 0 },
+    events: {
+      compact: matchedReal + extraSimulated,
+      truncate: 0,
+      replace: 0,
+      microcompact: 0,
+      reset: 0,
+      blocked: 0,
+    },
     matchedReal,
     expectedReal,
     extraSimulated,

@@ -29,7 +29,7 @@ export function computeComparison(
   }));
   const used = new Uint8Array(events.length);
 
-  const matchKind = (kind: 'compact' | 'microcompact') => {
+  const matchKind = (kind: 'compact' | 'truncate' | 'microcompact') => {
     const targets = outcomes
       .map((o, i) => ({ o, i }))
       .filter(({ o }) => o.kind === kind && o.status !== 'manual' && o.afterCallPos >= 0);
@@ -72,6 +72,7 @@ export function computeComparison(
     }
   };
   matchKind('compact');
+  matchKind('truncate');
   matchKind('microcompact');
   // A replay auto-compaction at the very call where the log's user compacted by hand is not extra:
   // the manual compaction came first.
@@ -100,13 +101,15 @@ export function computeComparison(
 
   const extraEventIndices: number[] = [];
   events.forEach((e, i) => {
-    if (!used[i] && e.kind === 'compact' && e.trigger === 'auto') extraEventIndices.push(i);
+    if (!used[i] && (e.kind === 'compact' || e.kind === 'truncate') && e.trigger === 'auto')
+      extraEventIndices.push(i);
   });
   const counts = { matched: 0, early: 0, late: 0, missing: 0, manual: 0, extra: extraEventIndices.length };
   let expected = 0;
   let reproduced = 0;
+  // Truncations (Cline's) count as the compactions a replay should reproduce.
   for (const o of outcomes) {
-    if (o.kind !== 'compact') continue;
+    if (o.kind !== 'compact' && o.kind !== 'truncate') continue;
     counts[o.status]++;
     if (o.status === 'manual') continue;
     expected++;

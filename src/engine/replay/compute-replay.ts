@@ -84,6 +84,7 @@ export function computeReplay(
     view.clearableTo = lowerBound(clearables.pos, boundaryPos);
     view.carriedFiles = history.carriedFiles;
     view.clearedTokens = history.savedTokens;
+    view.truncatedRanges = history.truncatedRanges;
     view.manual = manualByCall.get(calls[k]!);
     // A compaction happens before the next request: after the last call there is none, unless
     // the user asks for one.
@@ -91,11 +92,22 @@ export function computeReplay(
     // Provenance of the trigger count, taken before anything changes the history.
     const callSource =
       outcome?.actions.length || state.hasLoggedUpTo(k) ? state.describeCall(k, true) : undefined;
-    if (outcome)
+    if (outcome) {
+      // A later action of the same step starts from what an earlier clear or replace left.
+      let count = T;
+      let source = callSource!;
       for (const action of outcome.actions) {
-        if (action.kind === 'clear') state.applyClear(k, boundaryPos, action, T, callSource!);
+        if (action.kind === 'clear') state.applyClear(k, boundaryPos, action, count, source);
+        else if (action.kind === 'replace') state.applyReplace(k, boundaryPos, action, count, source);
+        else if (action.kind === 'truncate') state.applyTruncate(k, boundaryPos, action, count, source);
         else state.applySummarize(k, boundaryPos, action, callSource!);
+        const last = state.events[state.events.length - 1];
+        if (action.kind !== 'summarize' && last) {
+          count = last.postTokens;
+          source = last.postSource;
+        }
       }
+    }
     state.applyLogged(k, callSource);
   }
 
@@ -144,6 +156,9 @@ function createView(
     clearedTokens: 0,
     carriedFiles: history.carriedFiles,
     manual: undefined,
+    truncatedRanges: history.truncatedRanges,
+    firstPairEndPos: prepared.callPos[0]!,
+    getLiveTokens: (from, to) => history.liveTokens(from, to),
     estimatePostTokens: (summaryMessageTokens, restoredTokens, keepFromPos) =>
       prepared.baseTokens +
       summaryMessageTokens +

@@ -19,6 +19,8 @@ function knobSummary(result: ReplayResult): string {
     'microcompactEnabled',
     'microcompactVariant',
     'countPendingMessages',
+    'maxAllowedTokens',
+    'useAutoCondense',
   ]) {
     const v = k[key];
     if (v === undefined) continue;
@@ -50,6 +52,12 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
       const note = event.postTokens >= event.thresholdTokens ? ' [still over threshold]' : '';
       return `${head} compact ${event.trigger} ${event.mechanism}: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, span ${fmt(event.spanTokens)} → ${fmt(event.postTokens)}; ${what.join(', ')}${real}${note}`;
     }
+    case 'truncate': {
+      const real = event.note?.includes('still') ? ' [still over threshold]' : '';
+      return `${head} truncate: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, dropped entries ${event.droppedFromEntryIndex}–${event.droppedToEntryIndex} (−${fmt(event.droppedTokens)}, notice ${fmt(event.noticeTokens)}) → ${fmt(event.postTokens)}${real}`;
+    }
+    case 'replace':
+      return `${head} replace: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, ${event.clearedToolIds?.length ?? 0} results to a notice (−${fmt(event.savedTokens)}) → ${fmt(event.postTokens)}`;
     case 'reset':
       return `${head} reset from the log's manual compaction #${event.realCompactionIndex}: ${fmt(event.preTokens)} → ${fmt(event.postTokens)}`;
     case 'blocked':

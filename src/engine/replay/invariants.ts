@@ -5,7 +5,8 @@ import type { ReplayResult } from './types';
 // Properties every replay must have, checked by the tests on every replay they run:
 // 1. after a compaction the context is under the threshold, or the event says why not;
 // 2. no compaction boundary or kept-messages cut separates a tool_use from its tool_result;
-// 3. a cleared tool result is cleared once and never comes back;
+// 3. a cleared or replaced tool result is cleared once and never comes back; a truncation drops
+//    no message an earlier one already dropped, and its cuts split no tool pair;
 // 4. where the simulated history equals the log's, the simulated context is the recorded one;
 // 5. events come in call order and the series are finite.
 
@@ -22,10 +23,29 @@ export function checkReplayInvariants(prepared: PreparedReplay, result: ReplayRe
   };
 
   let lastCall = -1;
+  /** Entry ranges dropped since the history last restarted (a compaction or a reset). */
+  let dropped: [number, number][] = [];
   result.events.forEach((e, index) => {
     if (e.afterCallPos < lastCall)
       problems.push(`event #${index} (call ${e.afterCallPos}) comes after an event at call ${lastCall}`);
     lastCall = e.afterCallPos;
+    if (e.kind === 'compact' || e.kind === 'reset') dropped = [];
+    if (e.kind === 'truncate') {
+      if (e.postTokens >= e.thresholdTokens && !e.note?.includes('not under'))
+        problems.push(
+          `event #${index}: ${e.postTokens} tokens after truncating, over the ${e.thresholdTokens} threshold, and no note says why`,
+        );
+      const from = e.droppedFromEntryIndex!;
+      const to = e.droppedToEntryIndex!;
+      for (const cut of [posOfEntry[from]!, posOfEntry[to]! + 1]) {
+        const split = cut >= 0 ? splits(cut) : undefined;
+        if (split)
+          problems.push(`event #${index}: the truncation separates tool_use ${split} from its result`);
+      }
+      if (dropped.some(([a, b]) => from <= b && to >= a))
+        problems.push(`event #${index}: entries ${from}–${to} overlap a range an earlier truncation dropped`);
+      dropped.push([from, to]);
+    }
     if (e.kind === 'compact') {
       if (e.postTokens >= e.thresholdTokens && !e.note?.includes('not under')) {
         problems.push(

@@ -1,5 +1,6 @@
 import { isMainThreadEntry } from '../compact/build-request';
 import { isOnFollowedBranch } from '../parse/branches';
+import { getMessageRangePositions } from '../simulation/message-pairs';
 import type { RealCompactionInfo } from '../simulation/prepared';
 import type { Session } from '../types';
 import { type CallAxis, getCallBefore, getPosAtOrAfter } from './prepare-call-axis';
@@ -42,6 +43,8 @@ export function getRealCompactions(session: Session, axis: CallAxis): RealCompac
       savedTokens: 0,
       logicalParentUuid: entry.logicalParentUuid,
     };
+    if (c.kind === 'truncate' && c.deletedRange)
+      info.droppedRange = getMessageRangePositions(axis.callPos, c.deletedRange[0], c.deletedRange[1]);
     if (c.kind === 'compact') {
       const artifactEntries = [
         ...(c.summaryEntryIndex === undefined ? [] : [c.summaryEntryIndex]),

@@ -13,6 +13,8 @@ import type { EventRequestSpec, ReplayEvent, TokenProvenance } from './types';
 
 type ClearAction = Extract<StrategyAction, { kind: 'clear' }>;
 type SummarizeAction = Extract<StrategyAction, { kind: 'summarize' }>;
+type ReplaceAction = Extract<StrategyAction, { kind: 'replace' }>;
+type TruncateAction = Extract<StrategyAction, { kind: 'truncate' }>;
 
 export interface ReplayStateOptions {
   model: SummarySizeModel;
@@ -197,6 +199,90 @@ export class ReplayState {
     });
   }
 
+  /** Results replaced by a notice (the same bookkeeping as a clear: each once, never back). */
+  applyReplace(
+    k: number,
+    boundaryPos: number,
+    action: ReplaceAction,
+    count: TokenCount,
+    preSource: TokenProvenance,
+  ): void {
+    const eventIndex = this.events.length;
+    const { items, savedTokens } = this.history.replace(action.items, action.noticeTokens);
+    const ids = items.map((i) => this.prepared.clearables.ids[i]!);
+    for (const id of ids) this.clearedToolIds[id] = eventIndex;
+    if (items.length > 0) this.differs = true;
+    this.events.push({
+      kind: 'replace',
+      trigger: 'auto',
+      ...this.eventHead(k, boundaryPos),
+      checkTokens: action.checkTokens,
+      thresholdTokens: action.thresholdTokens,
+      preTokens: count,
+      postTokens: count - savedTokens,
+      preSource,
+      postSource: { ...preSource, clearedTokens: preSource.clearedTokens + savedTokens },
+      clearedToolIds: ids,
+      savedTokens,
+      noticeTokens: action.noticeTokens,
+      note: action.note,
+    });
+  }
+
+  /**
+   * Live positions [fromPos, toPos) dropped. `history.truncate` refuses a cut that splits a tool
+   * pair (RangeError: a strategy bug). Dropping what the log's own truncation after this call
+   * drops keeps the histories equal (the log's figures already hold Cline's notice).
+   */
+  applyTruncate(
+    k: number,
+    boundaryPos: number,
+    action: TruncateAction,
+    count: TokenCount,
+    preSource: TokenProvenance,
+  ): void {
+    const { prepared, history } = this;
+    const sameAsReal = prepared.real.some(
+      (r) =>
+        r.kind === 'truncate' &&
+        r.afterCall === k &&
+        r.droppedRange !== undefined &&
+        sameRanges(
+          [...history.truncatedRanges, [action.fromPos, action.toPos]],
+          [...this.log.truncated, r.droppedRange],
+        ),
+    );
+    const dropped = history.truncate(action.fromPos, action.toPos, boundaryPos);
+    const notice = sameAsReal ? 0 : action.noticeTokens;
+    if (notice > 0) history.addNotice(notice);
+    if (!sameAsReal) this.differs = true;
+    const post = count - dropped + notice;
+    const postSource = { ...preSource, clearedTokens: preSource.clearedTokens + dropped };
+    postSource.restoredTokens += notice;
+    let note = action.note;
+    if (post >= action.thresholdTokens)
+      note = joinNotes(
+        note,
+        `still ${post.toLocaleString('en-US')} tokens after truncating, not under the ${action.thresholdTokens.toLocaleString('en-US')} threshold: the first pair and the kept messages hold the rest`,
+      );
+    this.events.push({
+      kind: 'truncate',
+      trigger: 'auto',
+      ...this.eventHead(k, boundaryPos),
+      checkTokens: action.checkTokens,
+      thresholdTokens: action.thresholdTokens,
+      preTokens: count,
+      postTokens: post,
+      preSource,
+      postSource,
+      droppedFromEntryIndex: prepared.ctxEntry[action.fromPos],
+      droppedToEntryIndex: prepared.ctxEntry[action.toPos - 1],
+      droppedTokens: dropped,
+      noticeTokens: notice,
+      note,
+    });
+  }
+
   /** The real auto-compaction at call k, or within the tolerance (`near`). */
   private findRealAuto(k: number, action: SummarizeAction): { exact?: number; near?: number } {
     if (action.trigger !== 'auto') return {};
@@ -362,6 +448,9 @@ export class ReplayState {
       if (r.kind === 'microcompact') {
         this.log.clear(r.cleared);
         if (!r.cleared.every((i) => history.isReplaced(i))) this.differs = true;
+      } else if (r.kind === 'truncate' && r.droppedRange) {
+        this.log.truncate(r.droppedRange[0], r.droppedRange[1]);
+        if (!sameRanges(history.truncatedRanges, this.log.truncated)) this.differs = true;
       } else {
         this.log.compact(r.boundaryPos);
         const adopted = history.adoptedReal === this.realPtr;
@@ -393,6 +482,24 @@ export class ReplayState {
       this.realPtr++;
     }
   }
+}
+
+function sameRanges(
+  a: readonly (readonly [number, number])[],
+  b: readonly (readonly [number, number])[],
+): boolean {
+  const norm = (list: readonly (readonly [number, number])[]) => {
+    const out: [number, number][] = [];
+    for (const [x, y] of [...list].sort((p, q) => p[0] - q[0])) {
+      const last = out[out.length - 1];
+      if (last && x <= last[1]) last[1] = Math.max(last[1], y);
+      else if (y > x) out.push([x, y]);
+    }
+    return out;
+  };
+  const na = norm(a);
+  const nb = norm(b);
+  return na.length === nb.length && na.every(([x, y], i) => x === nb[i]![0] && y === nb[i]![1]);
 }
 
 function joinNotes(a: string | undefined, b: string): string {

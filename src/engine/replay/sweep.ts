@@ -157,7 +157,14 @@ export async function computeSweep(
         suppliedSummaryTokens: options.suppliedSummaryTokens,
       },
     );
-    const events: Record<ReplayEventKind, number> = { compact: 0, microcompact: 0, reset: 0, blocked: 0 };
+    const events: Record<ReplayEventKind, number> = {
+      compact: 0,
+      truncate: 0,
+      replace: 0,
+      microcompact: 0,
+      reset: 0,
+      blocked: 0,
+    };
     let summarizedTokens = 0;
     let summaryTokens = 0;
     let firstCompactApiCall: number | undefined;

@@ -12,6 +12,10 @@ export type ReplayEventKind =
   | 'microcompact'
   /** History replaced by a summary (full, partial or from session memory). */
   | 'compact'
+  /** A range of messages dropped, tool pairs whole (Cline's truncation). */
+  | 'truncate'
+  /** Tool results replaced by a notice (Cline's file-read dedup). */
+  | 'replace'
   /** A real manual compaction in the log: the replay continues from the log's own post-compaction context. */
   | 'reset'
   /** The simulated context reached the blocking limit (window − 3,000): Claude Code would refuse the request. */
@@ -104,6 +108,12 @@ export interface ReplayEvent {
   reattachedSource?: 'computed' | 'recorded';
   request?: EventRequestSpec;
   clearedToolIds?: string[];
+  /** Truncate: the entries dropped [from, to] and their tokens. */
+  droppedFromEntryIndex?: number;
+  droppedToEntryIndex?: number;
+  droppedTokens?: TokenCount;
+  /** Truncate / replace: tokens of the notice the history gained. */
+  noticeTokens?: TokenCount;
   /** Tokens the clearing removed from the simulated context. */
   savedTokens?: TokenCount;
   /** Claude Code's own estimate of the savings (what a microcompact boundary logs as `tokensSaved`). */

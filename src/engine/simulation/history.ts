@@ -228,6 +228,12 @@ export class SimulatedHistory {
     this.truncatedTokens = t;
   }
 
+  /** A notice the history gains (Cline's truncation notice): priced with the synthetic head. */
+  addNotice(tokens: TokenCount): void {
+    this.syntheticTokens += tokens;
+    this.parts = { ...this.parts, restoredTokens: this.parts.restoredTokens + tokens };
+  }
+
   /** Truncated ranges (for the event's note and tests). */
   get truncatedRanges(): readonly (readonly [number, number])[] {
     return this.truncated;
@@ -273,19 +279,41 @@ export class SimulatedHistory {
 export class LoggedHistory {
   from = 0;
   savedTokens = 0;
+  /** Ranges [from, to) the log's truncations dropped (Cline's deleted range, cumulative). */
+  truncated: [number, number][] = [];
+  private truncatedTokens = 0;
 
   constructor(private readonly prepared: PreparedReplay) {}
 
   /** The log's context when the next call starts at `pos` (its system prompt and tools included). */
   contextBefore(pos: number): TokenCount {
     const { prefixAll, baseTokens } = this.prepared;
-    return baseTokens + prefixAll[pos]! - prefixAll[this.from]! - this.savedTokens;
+    return baseTokens + prefixAll[pos]! - prefixAll[this.from]! - this.savedTokens - this.truncatedTokens;
   }
 
   /** A real compaction: the log's history restarts at its boundary. */
   compact(boundaryPos: number): void {
     this.from = boundaryPos;
     this.savedTokens = 0;
+    this.truncated = [];
+    this.truncatedTokens = 0;
+  }
+
+  /** A real truncation dropping [from, to) (merged with the ranges already dropped). */
+  truncate(from: number, to: number): void {
+    const { prefixAll } = this.prepared;
+    let [a, b] = [Math.max(from, this.from), to];
+    if (b <= a) return;
+    const merged: [number, number][] = [];
+    for (const [x, y] of this.truncated) {
+      if (y < a || x > b) merged.push([x, y]);
+      else [a, b] = [Math.min(a, x), Math.max(b, y)];
+    }
+    merged.push([a, b]);
+    merged.sort((p, q) => p[0] - q[0]);
+    this.truncated = merged;
+    this.truncatedTokens = 0;
+    for (const [x, y] of merged) this.truncatedTokens += prefixAll[y]! - prefixAll[x]!;
   }
 
   /** A real microcompact clearing these items. */

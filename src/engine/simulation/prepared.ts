@@ -48,6 +48,8 @@ export interface RealCompactionInfo {
   summaryTokens?: TokenCount;
   summaryEntryIndex?: number;
   preTokens?: TokenCount;
+  /** Truncate: the live positions [from, to) the log dropped (Cline's deleted range, simulation/message-pairs.ts). */
+  droppedRange?: [number, number];
   /** Microcompact: indices into `clearables`. */
   cleared: number[];
   /** Microcompact: tokens the clearing removed from the recorded context (attributed − placeholder). */

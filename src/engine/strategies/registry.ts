@@ -1,6 +1,7 @@
 import { API_CONTEXT_EDITING_STRATEGY } from './api-context-editing';
 import { BOUNDARY_SCORING_STRATEGY } from './boundary-scoring';
 import { CLAUDE_CODE_STRATEGY } from './claude-code';
+import { CLINE_STRATEGY } from './cline';
 import { CODEX_STRATEGY } from './codex';
 import { getDialect } from '../parse/dialects/registry';
 import type { DialectId } from '../types';
@@ -15,6 +16,7 @@ export const STRATEGIES: readonly AnyStrategy[] = [
   CLAUDE_CODE_STRATEGY,
   API_CONTEXT_EDITING_STRATEGY,
   CODEX_STRATEGY,
+  CLINE_STRATEGY,
   BOUNDARY_SCORING_STRATEGY,
 ];
 

@@ -100,9 +100,44 @@ export interface ReplayView {
   ): TokenCount;
   /** What the size model gives for summarizing the live history up to the boundary. */
   getSummaryTokens(mechanism: CompactMechanism, keepFromPos?: number): TokenCount;
+  /** Live tokens of positions [from, to) as the history holds them (replaced results at their notice, truncated ranges out). */
+  getLiveTokens(from: number, to: number): TokenCount;
+  /** Ranges [from, to) of live positions a truncation dropped, sorted. */
+  readonly truncatedRanges: readonly (readonly [number, number])[];
+  /**
+   * End of the first user–assistant pair as the call axis can hold it: the first prompt,
+   * [0, callPos[0]) (the first response shares its positions with the results that follow it;
+   * simulation/message-pairs.ts). A truncating strategy keeps it (Cline's `messages.slice(0, 2)`).
+   */
+  readonly firstPairEndPos: number;
 }
 
 export type StrategyAction =
+  | {
+      /** Tool results replaced by a notice (Cline's file-read dedup). */
+      kind: 'replace';
+      /** Indices into `prepared.clearables`. */
+      items: number[];
+      /** Tokens of the notice each replaced result keeps. */
+      noticeTokens: TokenCount;
+      checkTokens: TokenCount;
+      thresholdTokens: TokenCount;
+      note?: string;
+    }
+  | {
+      /**
+       * Live positions [fromPos, toPos) dropped (Cline's half / quarter truncation). Both ends must
+       * be safe cuts (simulation/cuts.ts): the replay refuses a range that splits a tool pair.
+       */
+      kind: 'truncate';
+      fromPos: number;
+      toPos: number;
+      /** Tokens of the notice the history gains (0 when an earlier truncation already left it). */
+      noticeTokens: TokenCount;
+      checkTokens: TokenCount;
+      thresholdTokens: TokenCount;
+      note?: string;
+    }
   | {
       kind: 'clear';
       /** Indices into `prepared.clearables`. */

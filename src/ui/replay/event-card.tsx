@@ -215,10 +215,28 @@ export function ReplayEventCard({
               <dt>cleared</dt>
               <dd>
                 {formatPlural(event.clearedToolIds?.length ?? 0, 'result')}, −{formatCount(event.savedTokens)}{' '}
-                tok (Claude Code’s estimate {formatCount(event.estimatedSavedTokens)})
+                tok
+                {event.estimatedSavedTokens !== undefined
+                  ? ` (Claude Code’s estimate ${formatCount(event.estimatedSavedTokens)})`
+                  : ''}
               </dd>
             </>
           )}
+          {event.droppedTokens !== undefined && (
+            <>
+              <dt>dropped</dt>
+              <dd data-testid="replay-dropped">
+                entries {event.droppedFromEntryIndex}–{event.droppedToEntryIndex}, −
+                {formatCount(event.droppedTokens)} tok
+              </dd>
+            </>
+          )}
+          {event.noticeTokens ? (
+            <>
+              <dt>notice</dt>
+              <dd>+{formatCount(event.noticeTokens)} tok</dd>
+            </>
+          ) : null}
           {event.realCompactionIndex !== undefined && (
             <>
               <dt>in the log</dt>

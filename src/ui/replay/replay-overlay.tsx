@@ -18,12 +18,16 @@ import { formatOrdinal } from '../../engine/query/numbering';
 const SIM_COLOR = '#e37fd6';
 export const EVENT_COLORS: Record<ReplayEvent['kind'], string> = {
   compact: '#e37fd6',
+  truncate: '#f0a35e',
+  replace: '#9fd36b',
   microcompact: '#b9a6ff',
   reset: '#4fd1c5',
   blocked: '#ef6461',
 };
 export const EVENT_GLYPHS: Record<ReplayEvent['kind'], string> = {
   compact: '◆',
+  truncate: '✂',
+  replace: '≡',
   microcompact: 'μ',
   reset: '↺',
   blocked: '!',
@@ -33,6 +37,10 @@ export function describeReplayEvent(e: ReplayEvent): string {
   switch (e.kind) {
     case 'compact':
       return `Replay: ${e.mechanism} compaction (${e.trigger}) after ${formatOrdinal('api-call', e.afterApiCall)} · ${formatCount(e.preTokens)} → ${formatCount(e.postTokens)} tokens`;
+    case 'truncate':
+      return `Replay: truncation after ${formatOrdinal('api-call', e.afterApiCall)} · −${formatCount(e.droppedTokens)} tokens dropped · ${formatCount(e.preTokens)} → ${formatCount(e.postTokens)} tokens`;
+    case 'replace':
+      return `Replay: ${e.clearedToolIds?.length ?? 0} earlier file reads replaced by a notice after ${formatOrdinal('api-call', e.afterApiCall)} · −${formatCount(e.savedTokens)} tokens`;
     case 'microcompact':
       return `Replay: microcompact after ${formatOrdinal('api-call', e.afterApiCall)} · cleared ${e.clearedToolIds?.length ?? 0} results, −${formatCount(e.savedTokens)} tokens`;
     case 'reset':

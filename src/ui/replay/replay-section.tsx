@@ -6,7 +6,7 @@ import { timelineQuery } from '../queries';
 import { useUiStore } from '../store';
 import { ReplayEventCard } from './event-card';
 import { ReplayKnobs } from './replay-knobs';
-import { describeReplayEvent } from './replay-overlay';
+import { describeReplayEvent, EVENT_GLYPHS } from './replay-overlay';
 import { useReplayStore } from './replay-store';
 import { SweepPanel } from './sweep-panel';
 import { useDebouncedRunParams, useReplayKnobs, useReplayRun, useReplaySetup } from './use-replay';
@@ -37,7 +37,7 @@ function outcomeText(o: RealOutcome): string {
 function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
   const openEventCard = useReplayStore((s) => s.openEventCard);
   const c = comparison;
-  const compactions = c.outcomes.filter((o) => o.kind === 'compact');
+  const compactions = c.outcomes.filter((o) => o.kind === 'compact' || o.kind === 'truncate');
   return (
     <div
       className="replay-compare"
@@ -215,6 +215,8 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
             >
               {plural(result.events.filter((e) => e.kind === 'compact').length, 'compaction')} ·{' '}
               {plural(result.events.filter((e) => e.kind === 'microcompact').length, 'clearing')} ·{' '}
+              {result.events.some((e) => e.kind === 'truncate') &&
+                `${plural(result.events.filter((e) => e.kind === 'truncate').length, 'truncation')} · `}
               {formatCount(result.computeMs < 1 ? 1 : Math.round(result.computeMs))} ms
             </span>
             <CompareSummary comparison={result.comparison} />
@@ -272,8 +274,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
                 selectEntry(e.afterEntryIndex, true);
               }}
             >
-              {e.kind === 'compact' ? '◆' : e.kind === 'microcompact' ? 'μ' : e.kind === 'reset' ? '↺' : '!'}{' '}
-              {e.afterApiCall + 1}
+              {EVENT_GLYPHS[e.kind]} {e.afterApiCall + 1}
             </button>
           ))}
         </div>

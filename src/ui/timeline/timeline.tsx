@@ -11,7 +11,9 @@ import {
   useState,
 } from 'react';
 import type { TimelineMarker } from '../../engine/query/timeline-series';
-import { computeThresholds } from '../../engine/thresholds';
+import { computeThresholds, type Thresholds } from '../../engine/thresholds';
+import type { ThresholdLine } from '../../engine/simulation/types';
+import { getStrategy, STRATEGIES } from '../../engine/strategies/registry';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { formatClock, formatCount, formatDelta } from '../common/format';
 import { getDialect } from '../../engine/parse/dialects/registry';
@@ -30,7 +32,7 @@ import {
   zoomView,
 } from './geometry';
 import { ReplayOverlay, ReplayPointLine } from '../replay/replay-overlay';
-import { useThresholdKnobs } from '../replay/use-knobs';
+import { useEffectiveKnobs, useThresholdKnobs } from '../replay/use-knobs';
 import { formatOrdinalTitle } from '../../engine/query/numbering';
 import { useLayoutStore } from '../layout-store';
 import { useFollowStore } from './follow-store';
@@ -102,6 +104,20 @@ function findCallAtOrBefore(series: TimelineSeries, entryIndex: number): number 
   return found;
 }
 
+/** A strategy's lines as the chart's bars: its trigger for auto-compact, warning and error, its limit for blocking. */
+function fromStrategyLines(lines: readonly ThresholdLine[], fallback: Thresholds): Thresholds {
+  const trigger = lines.find((l) => l.kind === 'trigger')?.tokens ?? fallback.autoCompact;
+  const limit = lines.find((l) => l.kind === 'limit')?.tokens ?? fallback.contextWindow;
+  return {
+    contextWindow: limit,
+    effectiveWindow: limit,
+    autoCompact: trigger,
+    warning: trigger,
+    error: trigger,
+    blocking: limit,
+  };
+}
+
 export function Timeline({ sessionId }: { sessionId: SessionId }) {
   const branchId = useFollowedBranch(sessionId);
   const { data: series, error } = useQuery({
@@ -110,9 +126,21 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
   });
   const { data: summary } = useQuery(sessionSummaryQuery(sessionId));
   const knobs = useThresholdKnobs(sessionId);
-  const thresholds = useMemo(() => computeThresholds(knobs), [knobs]);
-  // The bars are a strategy's thresholds: a dialect with no strategy of its own gets none.
   const dialect = getDialect(summary?.format);
+  // The bars are a strategy's thresholds: Claude Code's formula for the strategies that have its
+  // threshold knobs, else the lines of the log's own agent's strategy (Cline's maxAllowedSize);
+  // a dialect with no strategy of its own gets none.
+  const ownId = dialect?.defaultStrategyId;
+  const ownStrategy = STRATEGIES.find((s) => s.id === ownId);
+  const own = ownStrategy !== undefined && !ownStrategy.knobSpecs.some((s) => s.key === 'profile');
+  const ownKnobs = useEffectiveKnobs(sessionId, own ? ownId! : 'claude-code');
+  const thresholds = useMemo(
+    () =>
+      own && ownKnobs
+        ? fromStrategyLines(getStrategy(ownId!).thresholds(ownKnobs), computeThresholds(knobs))
+        : computeThresholds(knobs),
+    [own, ownId, ownKnobs, knobs],
+  );
   const unmodelled = dialect !== undefined && dialect.defaultStrategyId === undefined ? dialect : undefined;
   const heightPx = useLayoutStore((s) => s.chartHeightPx);
   return (

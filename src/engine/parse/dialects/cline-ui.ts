@@ -350,7 +350,7 @@ export const CLINE_UI_DIALECT: DialectDescriptor = {
   id: 'cline-ui',
   label: 'Cline UI messages (ui_messages.json)',
   agent: 'Cline',
-  // No Cline strategy exists yet: the replay and the timeline's threshold bars have no model.
+  defaultStrategyId: 'cline',
   createNormalizer: createClineUiNormalizer,
   restoration: NO_RESTORATION,
   files: {
