@@ -71,20 +71,34 @@ export function computeEntryParents(session: Session): Int32Array {
     parent[e.index] = p !== e.index ? p : previous;
     previous = e.index;
   }
-  // Links pointing forward could still chain into a cycle; break any by walking with a budget.
-  for (const e of entries) {
-    let x = parent[e.index]!;
-    let steps = 0;
-    while (x >= 0 && steps <= entries.length) {
-      if (x === e.index) {
-        parent[e.index] = -1;
-        break;
-      }
-      x = parent[x]!;
-      steps++;
-    }
-  }
+  breakCycles(parent);
   return parent;
+}
+
+/**
+ * Links pointing forward could still chain into a cycle: each cycle loses the parent link of its
+ * lowest-index node. Every node has one parent, so one walk per unvisited node finds every cycle:
+ * linear, where walking to the root from every node was quadratic in the tree's depth (13 s on
+ * the 100 MB bench file, a chain of 100k entries).
+ */
+export function breakCycles(parent: Int32Array): void {
+  const n = parent.length;
+  // 0 = unvisited; else the 1-based index of the walk that reached the node first.
+  const walkOf = new Int32Array(n);
+  for (let start = 0; start < n; start++) {
+    if (walkOf[start] !== 0) continue;
+    const walk = start + 1;
+    let x = start;
+    while (x >= 0 && walkOf[x] === 0) {
+      walkOf[x] = walk;
+      x = parent[x]!;
+    }
+    // Reaching a node of this same walk closes a cycle through it.
+    if (x < 0 || walkOf[x] !== walk) continue;
+    let lowest = x;
+    for (let y = parent[x]!; y !== x; y = parent[y]!) if (y < lowest) lowest = y;
+    parent[lowest] = -1;
+  }
 }
 
 /** The forks and branches of a session's uuid tree; undefined when it has no fork. */
