@@ -7,6 +7,7 @@ import { createNodeFileSource } from './node-source';
 import { REPLAY_USAGE, replayCommand } from './replay';
 import { SUMMARIZE_USAGE, summarize } from './summarize';
 import { escapeJsonText, escapeTerminalText } from './terminal-text';
+import { groupDigits } from '../engine/query/format';
 import { formatOrdinal, formatOrdinalTitle } from '../engine/query/numbering';
 
 const USAGE = `compactlab — see and replay how AI coding agents compact their context
@@ -29,7 +30,7 @@ Options:
 
 type Command = (args: string[], out: (text: string) => void) => Promise<number>;
 
-const fmt = (n: number | undefined): string => (n === undefined ? '—' : n.toLocaleString('en-US'));
+const fmt = (n: number | undefined): string => (n === undefined ? '—' : groupDigits(n));
 
 function renderInspect(report: InspectReport): string {
   const lines: string[] = [];
