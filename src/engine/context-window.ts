@@ -4,7 +4,6 @@ import {
   EXTENDED_CONTEXT_WINDOW,
   getContextWindowForModel,
 } from './thresholds';
-import { groupDigits } from './query/format';
 import type { Session, TokenCount } from './types';
 
 // Which context window and max output a log ran with, inferred from the log itself, with the
@@ -62,7 +61,7 @@ export interface ContextWindowInference {
   reasons: string[];
 }
 
-const fmt = (n: number): string => groupDigits(n);
+const fmt = (n: number): string => n.toLocaleString('en-US');
 
 /** The max output of a model id and where it comes from; undefined when the table does not know it. */
 export function getMaxOutputForModel(model: string): { tokens: TokenCount; source: string } | undefined {
