@@ -4,13 +4,20 @@ import { computeInspectReport, type InspectReport } from '../engine/inspect/repo
 import { parseSession } from '../engine/parse/parse-session';
 import { STATS_USAGE, STATUSLINE_USAGE, WATCH_USAGE } from './command-usage';
 import { createNodeFileSource } from './node-source';
-import { REPLAY_USAGE, replayCommand } from './replay';
-import { SUMMARIZE_USAGE, summarize } from './summarize';
 import { escapeJsonText, escapeTerminalText } from './terminal-text';
 import { groupDigits } from '../engine/query/format';
 import { formatOrdinal, formatOrdinalTitle } from '../engine/query/numbering';
 
-const USAGE = `compactlab — see and replay how AI coding agents compact their context
+/**
+ * The help text. Replay's and summarize's parts are built from the strategy and prompt registries,
+ * so they are loaded only when the text is shown: `inspect` loads neither.
+ */
+const usage = async (): Promise<string> => {
+  const [{ REPLAY_USAGE }, { SUMMARIZE_USAGE }] = await Promise.all([
+    import('./replay'),
+    import('./summarize'),
+  ]);
+  return `compactlab — see and replay how AI coding agents compact their context
 
 Usage:
   compactlab inspect <session.jsonl> [subagent files…] [--json | --dump]
@@ -27,6 +34,7 @@ Options:
   --json      machine-readable output on stdout
   -h, --help  this text
 `;
+};
 
 type Command = (args: string[], out: (text: string) => void) => Promise<number>;
 
@@ -91,7 +99,7 @@ const inspect: Command = async (args, out) => {
     options: { json: { type: 'boolean' }, dump: { type: 'boolean' } },
   });
   if (positionals.length === 0) {
-    out(USAGE);
+    out(await usage());
     return 2;
   }
   const session = await parseSession(positionals.map((p) => createNodeFileSource(p)));
@@ -104,9 +112,9 @@ const inspect: Command = async (args, out) => {
 
 const COMMANDS: Record<string, Command> = {
   inspect,
-  summarize,
-  replay: replayCommand,
   // Loaded on demand: other commands never load their code, and they load only their own chunks.
+  summarize: async (args, out) => (await import('./summarize')).summarize(args, out),
+  replay: async (args, out) => (await import('./replay')).replayCommand(args, out),
   statusline: async (args, out) => (await import('./live/statusline')).statuslineCommand(args, out),
   watch: async (args, out) => (await import('./live/watch')).watchCommand(args, out),
   stats: async (args, out) => (await import('./stats/stats')).statsCommand(args, out),
@@ -121,12 +129,12 @@ export async function main(
   // `replay --help` is the replay's own: it lists the chosen strategy's knobs.
   const help = name !== 'replay' && (rest.includes('--help') || rest.includes('-h'));
   if (!name || name === '-h' || name === '--help' || help) {
-    out(USAGE);
+    out(await usage());
     return name ? 0 : 2;
   }
   const command = COMMANDS[name];
   if (!command) {
-    process.stderr.write(`compactlab: unknown command "${name}"\n\n${USAGE}`);
+    process.stderr.write(`compactlab: unknown command "${name}"\n\n${await usage()}`);
     return 2;
   }
   // Transcript text reaches the output (models, paths, issue snippets, summaries): it is shown
