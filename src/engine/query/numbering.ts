@@ -2,6 +2,8 @@
 // the CLI and tooltips: 1-based ordinals ("API call 12 of 340", "compaction 2 of 3").
 // Data (JSON output, query keys, `api-call:N` points) keeps 0-based indices named `…Index`.
 
+import { groupDigits } from './format';
+
 /** What is numbered; the noun each gets in text. */
 export type NumberedKind = 'api-call' | 'compaction' | 'replay-event';
 
@@ -13,8 +15,8 @@ const NOUNS: Record<NumberedKind, string> = {
 
 /** `index` 0-based → "API call 12" or, with `total`, "API call 12 of 340". */
 export function formatOrdinal(kind: NumberedKind, index: number, total?: number): string {
-  const n = (index + 1).toLocaleString('en-US');
-  const of = total === undefined ? '' : ` of ${total.toLocaleString('en-US')}`;
+  const n = groupDigits(index + 1);
+  const of = total === undefined ? '' : ` of ${groupDigits(total)}`;
   return `${NOUNS[kind]} ${n}${of}`;
 }
 
@@ -26,5 +28,5 @@ export function formatOrdinalTitle(kind: NumberedKind, index: number, total?: nu
 
 /** "1 compaction", "2 compactions", "1,234 entries". `plural` defaults to `noun` + "s". */
 export function formatPlural(n: number, noun: string, plural = `${noun}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
+  return `${groupDigits(n)} ${n === 1 ? noun : plural}`;
 }
