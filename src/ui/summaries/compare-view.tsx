@@ -1,3 +1,4 @@
+import { useShallow } from 'zustand/react/shallow';
 import { Suspense, useState } from 'react';
 import { FACT_CATEGORIES, FACT_CATEGORY_LABELS } from '../../engine/retention/types';
 import { formatCount, formatDuration } from '../common/format';
@@ -162,7 +163,14 @@ export function CompareView({ runs }: { runs: SummaryRun[] }) {
 }
 
 function CompareTwo({ a, b }: { a: SummaryRun; b: SummaryRun }) {
-  const s = useSummariesStore();
+  const s = useSummariesStore(
+    useShallow((st) => ({
+      compareTarget: st.compareTarget,
+      diffInline: st.diffInline,
+      diffOnlyChanges: st.diffOnlyChanges,
+      set: st.set,
+    })),
+  );
   const [changes, setChanges] = useState<number>();
   const original = s.compareTarget === 'summary' ? a.summary : a.settings.prompt;
   const modified = s.compareTarget === 'summary' ? b.summary : b.settings.prompt;

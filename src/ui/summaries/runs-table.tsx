@@ -1,3 +1,4 @@
+import { useShallow } from 'zustand/react/shallow';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { PROMPT_PRESETS } from '../../engine/prompts/registry';
@@ -52,7 +53,18 @@ function download(name: string, text: string): void {
 
 export function RunsSection({ contentHash }: { contentHash: string }) {
   const queryClient = useQueryClient();
-  const s = useSummariesStore();
+  const s = useSummariesStore(
+    useShallow((st) => ({
+      filterPreset: st.filterPreset,
+      filterSummarizer: st.filterSummarizer,
+      filterTranscript: st.filterTranscript,
+      selectedRunIds: st.selectedRunIds,
+      set: st.set,
+      setSort: st.setSort,
+      sortDescending: st.sortDescending,
+      sortKey: st.sortKey,
+    })),
+  );
   const runs = useQuery(summaryRunsQuery());
   const fileInput = useRef<HTMLInputElement>(null);
   const [notice, setNotice] = useState<{ kind: 'info' | 'error'; text: string; undo?: SummaryRun[] }>();

@@ -1,3 +1,4 @@
+import { useShallow } from 'zustand/react/shallow';
 import { TabButton } from '../common/tab-button';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useMemo, useState } from 'react';
@@ -127,7 +128,21 @@ export function SummariesPanel({ sessionId }: { sessionId: SessionId }) {
 }
 
 function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesInfo }) {
-  const s = useSummariesStore();
+  const s = useSummariesStore(
+    useShallow((st) => ({
+      anthropicModel: st.anthropicModel,
+      customInstructions: st.customInstructions,
+      keepFromApiCallIndex: st.keepFromApiCallIndex,
+      maxOutputTokens: st.maxOutputTokens,
+      openaiModel: st.openaiModel,
+      point: st.point,
+      presetId: st.presetId,
+      prompt: st.prompt,
+      summarizer: st.summarizer,
+      systemPrompt: st.systemPrompt,
+      temperature: st.temperature,
+    })),
+  );
   const point = resolvePoint(info, s.point)!;
   const model = modelFor(s.summarizer, s.anthropicModel, s.openaiModel);
   // Secrets are masked in the request the preview shows and the summarizer gets (Secrets tab).
@@ -210,7 +225,27 @@ function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesI
 }
 
 function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPoint }) {
-  const s = useSummariesStore();
+  const s = useSummariesStore(
+    useShallow((st) => ({
+      anthropicBaseUrl: st.anthropicBaseUrl,
+      anthropicModel: st.anthropicModel,
+      choosePreset: st.choosePreset,
+      customInstructions: st.customInstructions,
+      edits: st.edits,
+      keepFromApiCallIndex: st.keepFromApiCallIndex,
+      maxOutputTokens: st.maxOutputTokens,
+      openaiBaseUrl: st.openaiBaseUrl,
+      openaiModel: st.openaiModel,
+      presetId: st.presetId,
+      prompt: st.prompt,
+      resetPrompt: st.resetPrompt,
+      set: st.set,
+      setPoint: st.setPoint,
+      summarizer: st.summarizer,
+      systemPrompt: st.systemPrompt,
+      temperature: st.temperature,
+    })),
+  );
   const keys = useKeyStore();
   const preset = requirePreset(s.presetId);
   const edited = s.prompt !== preset.prompt || s.systemPrompt !== preset.systemPrompt;
@@ -450,7 +485,15 @@ function PromptColumn(props: {
   /** The log's own context size at this compaction (`compactMetadata.preTokens`). */
   logPreTokens?: number;
 }) {
-  const s = useSummariesStore();
+  const s = useSummariesStore(
+    useShallow((st) => ({
+      anthropicBaseUrl: st.anthropicBaseUrl,
+      customInstructions: st.customInstructions,
+      prompt: st.prompt,
+      set: st.set,
+      summarizer: st.summarizer,
+    })),
+  );
   const keys = useKeyStore();
   const [tab, setTab] = useState<'prompt' | 'request'>('prompt');
   const { exact, onExact: setExact } = props;
@@ -539,7 +582,13 @@ function OutputColumn(props: {
   recordedAvailable: boolean;
 }) {
   const queryClient = useQueryClient();
-  const s = useSummariesStore();
+  const s = useSummariesStore(
+    useShallow((st) => ({
+      anthropicBaseUrl: st.anthropicBaseUrl,
+      openaiBaseUrl: st.openaiBaseUrl,
+      summarizer: st.summarizer,
+    })),
+  );
   const active = useActiveRun();
   const runs = useQuery(summaryRunsQuery());
   const run = active.runId ? runs.data?.find((r) => r.id === active.runId) : undefined;
