@@ -25,7 +25,9 @@ describe('compactlab replay', () => {
     expect(log.text).toMatch(/^note: Auto-compact off/m);
     expect(log.text).toMatch(/blocked: 200,000 ≥ 197,000/);
     const base = await run('--auto-compact');
-    expect(base.text).toMatch(/^#0 after call \d+ \(api \d+\) compact auto full: check [\d,]+ ≥ 167,000/m);
+    expect(base.text).toMatch(
+      /^event 1 after API call \d+ \(main call \d+\) compact auto full: check [\d,]+ ≥ 167,000/m,
+    );
     expect(base.text).toMatch(/^note: Threshold profile v2\.1\.68/m);
     const wide = await run('--auto-compact', '--window', '1000000');
     expect(wide.text).not.toMatch(/compact auto/);

@@ -35,7 +35,8 @@ export function formatReplayEvent(event: ReplayEvent, index: number): string {
 }
 
 function formatEventFigures(event: ReplayEvent, index: number): string {
-  const head = `#${index} after call ${event.afterCallPos} (api ${event.afterApiCall})`;
+  // Counted from 1 as everywhere people read them (query/numbering.ts); JSON keeps 0-based indices.
+  const head = `event ${index + 1} after API call ${event.afterApiCall + 1} (main call ${event.afterCallPos + 1})`;
   switch (event.kind) {
     case 'microcompact':
       return `${head} microcompact: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, cleared ${event.clearedToolIds?.length ?? 0} (est. ${fmt(event.estimatedSavedTokens)}, −${fmt(event.savedTokens)}) → ${fmt(event.postTokens)}`;
@@ -48,7 +49,8 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
           : undefined,
         event.keptTokens !== undefined ? `kept ${fmt(event.keptTokens)}` : undefined,
       ].filter(Boolean);
-      const real = event.realCompactionIndex === undefined ? '' : ` [log #${event.realCompactionIndex}]`;
+      const real =
+        event.realCompactionIndex === undefined ? '' : ` [log compaction ${event.realCompactionIndex + 1}]`;
       const note = event.postTokens >= event.thresholdTokens ? ' [still over threshold]' : '';
       return `${head} compact ${event.trigger} ${event.mechanism}: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, span ${fmt(event.spanTokens)} → ${fmt(event.postTokens)}; ${what.join(', ')}${real}${note}`;
     }
@@ -59,7 +61,7 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
     case 'replace':
       return `${head} replace: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, ${event.clearedToolIds?.length ?? 0} results to a notice (−${fmt(event.savedTokens)}) → ${fmt(event.postTokens)}`;
     case 'reset':
-      return `${head} reset from the log's manual compaction #${event.realCompactionIndex}: ${fmt(event.preTokens)} → ${fmt(event.postTokens)}`;
+      return `${head} reset from the log's manual compaction ${(event.realCompactionIndex ?? -1) + 1}: ${fmt(event.preTokens)} → ${fmt(event.postTokens)}`;
     case 'blocked':
       return `${head} blocked: ${fmt(event.preTokens)} ≥ ${fmt(event.thresholdTokens)}`;
   }
@@ -80,11 +82,13 @@ export function formatReplayDump(prepared: PreparedReplay, result: ReplayResult)
     `log: ${c.reproduced}/${c.expected} auto-compactions reproduced (±${c.toleranceCalls}) · matched ${c.counts.matched} · early ${c.counts.early} · late ${c.counts.late} · missing ${c.counts.missing} · manual ${c.counts.manual} · extra ${c.counts.extra}`,
   );
   for (const o of c.outcomes) {
-    const where = o.afterCallPos >= 0 ? `after call ${o.afterCallPos}` : 'before the first call';
+    const where = o.afterCallPos >= 0 ? `after main call ${o.afterCallPos + 1}` : 'before the first call';
     const delta =
-      o.delta === undefined ? '' : ` (${o.delta > 0 ? '+' : ''}${o.delta}, event #${o.eventIndex})`;
+      o.delta === undefined
+        ? ''
+        : ` (${o.delta > 0 ? '+' : ''}${o.delta}, event ${(o.eventIndex ?? -1) + 1})`;
     lines.push(
-      `  log #${o.compactionIndex} ${o.kind} ${o.trigger} ${where} pre ${fmt(o.preTokens)}: ${o.status}${delta}${o.note ? ` — ${o.note}` : ''}`,
+      `  log compaction ${o.compactionIndex + 1} ${o.kind} ${o.trigger} ${where} pre ${fmt(o.preTokens)}: ${o.status}${delta}${o.note ? ` — ${o.note}` : ''}`,
     );
   }
   void prepared;

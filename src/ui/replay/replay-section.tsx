@@ -1,3 +1,5 @@
+import { useEscapeLayer } from '../common/use-escape';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { RealOutcome, ReplayComparison } from '../../engine/replay/types';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
@@ -35,6 +37,9 @@ function outcomeText(o: RealOutcome): string {
 }
 
 function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
+  // The "where it differs" disclosure is a layer while open: Escape folds it.
+  const [differsOpen, setDiffersOpen] = useState(false);
+  useEscapeLayer(() => setDiffersOpen(false), differsOpen);
   const openEventCard = useReplayStore((s) => s.openEventCard);
   const c = comparison;
   const compactions = c.outcomes.filter((o) => o.kind === 'compact' || o.kind === 'truncate');
@@ -60,7 +65,7 @@ function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
         {c.counts.manual > 0 && ` · ${c.counts.manual} manual in the log`}
       </span>
       {compactions.length > 0 && (
-        <details>
+        <details open={differsOpen} onToggle={(e) => setDiffersOpen(e.currentTarget.open)}>
           <summary>where it differs</summary>
           <ul className="mono small">
             {c.outcomes.map((o) => (

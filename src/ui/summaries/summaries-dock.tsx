@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import './summaries.css';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
+import { useEscapeLayer } from '../common/use-escape';
 import { useActiveRun } from './run-controller';
 import { summariesInfoQuery, summaryRunsQuery } from './summaries-queries';
 import { SummariesPanel } from './summaries-panel';
@@ -13,6 +14,9 @@ import { useSummariesStore } from './summaries-store';
 export function SummariesDock({ sessionId }: { sessionId: SessionId }) {
   const open = useSummariesStore((s) => s.open);
   const setOpen = useSummariesStore((s) => s.setOpen);
+  // The open dock is a layer: Escape closes it when nothing above it is open (the Monaco editor's
+  // own Escape and writing in it do not reach here: common/use-escape.ts).
+  useEscapeLayer(() => setOpen(false), open);
   const status = useActiveRun((s) => s.status);
   const info = useQuery({ ...summariesInfoQuery(sessionId), enabled: open });
   const runs = useQuery(summaryRunsQuery());
