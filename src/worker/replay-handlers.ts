@@ -66,7 +66,8 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
     return { result: { result, clearedEntries }, transfer: getReplayTransferables(result) };
   },
   'replay-sweep': async (request, { state, signal, onProgress }) => {
-    const p = getPrepared(getLoaded(state, request.sessionId).session);
+    // The branch the run follows (parse/branches.ts), so a sweep's figures match the run's.
+    const p = getPrepared(followBranch(getLoaded(state, request.sessionId).session, request.branchId ?? 0));
     const result = await computeSweep(p, request.strategyId, request.knobs, request.range, {
       summaryModel: request.summaryModel,
       manual: request.manual,

@@ -70,11 +70,13 @@ export function replayRequestQuery(sessionId: SessionId, spec: EventRequestSpec)
 /** A knob sweep; `onProgress` hears the worker's progress (not part of the key). */
 export function replaySweepQuery(params: ReplaySweepParams, onProgress?: (progress: SweepProgress) => void) {
   const { sessionId, strategyId, baseKnobs, range, summaryModel, manual, suppliedSummaryTokens } = params;
+  const branchId = params.branchId ?? 0;
   return queryOptions({
     queryKey: [
       ...sessionKey(sessionId),
       'replay',
       'sweep',
+      branchId,
       strategyId,
       JSON.stringify(baseKnobs),
       JSON.stringify(range),
@@ -93,6 +95,7 @@ export function replaySweepQuery(params: ReplaySweepParams, onProgress?: (progre
           summaryModel,
           manual,
           suppliedSummaryTokens,
+          branchId,
         },
         { signal, onProgress },
       ),

@@ -31,6 +31,8 @@ export interface ReplayRunParams {
 export interface ReplaySweepParams extends Omit<ReplayRunParams, 'knobs'> {
   baseKnobs: Record<string, KnobValue>;
   range: SweepRange;
+  /** The uuid-tree branch the sweep follows, as the run does (timeline/branch-store.ts); 0 = the main line. */
+  branchId?: number;
 }
 
 /** Stands in for the run parameters before the first run (a disabled query's key). */

@@ -18,6 +18,7 @@ import { replaySweepQuery } from './replay-queries';
 import { type ReplaySweepParams, useReplayStore } from './replay-store';
 import { useReplayKnobs } from './use-replay';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
+import { useFollowedBranch } from '../timeline/branch-store';
 
 // The knob sweep: the replay re-run in the worker for each value of one numeric knob, shown as a
 // line chart (compactions fired, real ones matched) and a table scored by precision and recall
@@ -268,6 +269,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
   const setSweepOpen = useReplayStore((s) => s.setSweepOpen);
   const setKnob = useReplayStore((s) => s.setKnob);
   const supplied = useSuppliedSummaryTokens(sessionId);
+  const branchId = useFollowedBranch(sessionId);
   const queryClient = useQueryClient();
   useEscapeLayer(() => setSweepOpen(false));
 
@@ -320,6 +322,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
       summaryModel,
       manual,
       suppliedSummaryTokens: { ...supplied },
+      branchId,
     };
     setNotice(undefined);
     setProgress({ done: 0, total: range.steps });
