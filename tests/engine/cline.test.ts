@@ -84,7 +84,7 @@ describe('Cline task history (a whole JSON document)', () => {
   });
 
   it('refuses a document over its size bound, saying so', async () => {
-    const small = { ...CLINE_DIALECT, files: { ...CLINE_DIALECT.files, document: { maxBytes: 100 } } };
+    const small = { ...CLINE_DIALECT, files: { ...CLINE_DIALECT.files, wholeJson: { maxBytes: 100 } } };
     const dialects = DIALECTS.map((d) => (d.id === 'cline' ? small : d));
     const session = await parseSession([source('api_conversation_history.json', fixtureText)], { dialects });
     expect(session.entries).toEqual([]);

@@ -72,7 +72,7 @@ const TOY_CHAT: DialectDescriptor = {
   files: {
     matchName: (base) => base.endsWith('.toychat'),
     matchRecord: (value) => isObject(value) && Array.isArray(value.chat),
-    document: { maxBytes: 1_000_000, recordsKey: 'chat' },
+    wholeJson: { maxBytes: 1_000_000, recordsKey: 'chat' },
   },
 };
 

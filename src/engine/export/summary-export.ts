@@ -143,7 +143,7 @@ function formatSummaryMarkdown(s: ExportedSummary): string {
   ].join('\n');
 }
 
-/** The summaries as one Markdown document. */
+/** The summaries as one Markdown text. */
 export function formatSummariesMarkdown(
   header: SummaryExportHeader,
   summaries: readonly ExportedSummary[],

@@ -1,4 +1,4 @@
-// One linear pass over a whole JSON document whose top level is an array, finding where each
+// One linear pass over a whole JSON file whose top level is an array, finding where each
 // element sits (byte offset, byte length, line) without parsing it: each element is then parsed
 // alone, so one bad element costs only itself, and any element can be re-read by offset like a
 // JSONL line. Works on bytes: `"`, `\`, brackets, braces and commas are ASCII and never occur
@@ -36,14 +36,14 @@ const CLOSE = new Set([0x5d, 0x7d]);
 const isSpace = (b: number): boolean => b === 0x20 || b === NL || b === 0x0d || b === 0x09;
 
 /**
- * The elements of the document's top-level array or, with `key`, of the array at that key of a
+ * The elements of the file's top-level array or, with `key`, of the array at that key of a
  * top-level object (`{"messages": [...]}`): then text after the array belongs to the object and
  * is not checked.
  */
 export function scanJsonArray(bytes: Uint8Array, key?: string): DocumentScan {
   let line = 1;
   let i = 0;
-  // A UTF-8 byte order mark before the document.
+  // A UTF-8 byte order mark before the JSON.
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
   for (; i < bytes.length && isSpace(bytes[i]!); i++) if (bytes[i] === NL) line++;
   const lines = countLines(bytes);

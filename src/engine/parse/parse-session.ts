@@ -169,7 +169,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
   const order = [...files].sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.index - b.index);
   const totalBytes = sources.reduce((sum, s) => sum + s.sizeBytes, 0);
   const parsed = dialects.filter((d) => d.createNormalizer !== undefined);
-  const lineAgents = parsed.filter((d) => !d.files.document && d.agent).map((d) => d.agent!);
+  const lineAgents = parsed.filter((d) => !d.files.wholeJson && d.agent).map((d) => d.agent!);
   let bytesBefore = 0;
   let sessionMemory: SessionMemory | undefined;
   const metadata: MetadataFileText[] = [];
@@ -197,7 +197,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
     let dialect: DialectDescriptor | undefined = detectDialectFromName(source.name, dialects);
     // A name that points to a dialect the engine cannot parse, or to a whole-document one, needs
     // no line scan.
-    const nameDecides = dialect !== undefined && (!dialect.createNormalizer || dialect.files.document);
+    const nameDecides = dialect !== undefined && (!dialect.createNormalizer || dialect.files.wholeJson);
     let normalizer: RecordNormalizer | undefined;
     const pending: PendingLine[] = [];
     let jsonLines = 0;
@@ -313,7 +313,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       }
       normalizer = create();
       builder.setFileDialect(fileIndex, dialect, normalizer);
-      if (dialect.files.document) {
+      if (dialect.files.wholeJson) {
         // The lines seen so far were only for detection: the document is read as a whole.
         asDocument = true;
         stopped = true;
@@ -409,7 +409,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
 
     if (nameDecides) {
       decide();
-      if (asDocument) await readDocument(dialect!.files.document!);
+      if (asDocument) await readDocument(dialect!.files.wholeJson!);
       bytesBefore += source.sizeBytes;
       options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
       continue;
@@ -507,7 +507,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         } else decide();
       } else decide();
     }
-    if (asDocument) await readDocument(dialect!.files.document!);
+    if (asDocument) await readDocument(dialect!.files.wholeJson!);
     for (const r of keepLatestCopies(held, file))
       normalizeRecord(r.record, r.line, r.offsetBytes, r.lengthBytes);
     // Held records are normalized after the lines that failed to parse: keep the file's issues in

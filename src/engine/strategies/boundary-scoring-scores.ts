@@ -2,12 +2,12 @@ import type { BoundaryCandidate } from '../simulation/types';
 import type { Block, Entry, TokenCount } from '../types';
 
 // The boundary search, its scores and its token estimator, as microcompaction-deep-dive.md
-// writes them ("Boundary Detection Logic", "Token Management"). The document calls helpers it
+// writes them ("Boundary Detection Logic", "Token Management"). The design calls helpers it
 // never defines (`hasNearbyErrors`, `detectsTopicChange`, `calculateRepetition`); ours are
 // stated where they are defined, in our words. A "message" is one context entry (Claude Code
 // writes each content block of a response as its own line).
 
-/** What the scores read of one message: the document's `type`, its content kinds, its text. */
+/** What the scores read of one message: the design's `type`, its content kinds, its text. */
 export interface BoundaryMessage {
   type: 'user' | 'assistant' | 'system';
   /** `content[0].type === 'tool_result'`. */
@@ -25,7 +25,7 @@ export interface BoundaryMessage {
   timestampMs?: number;
 }
 
-/** The document's message view of an entry. */
+/** The design's message view of an entry. */
 export function toBoundaryMessage(entry: Entry): BoundaryMessage {
   const role = entry.role ?? (entry.kind === 'user' || entry.kind === 'assistant' ? entry.kind : undefined);
   const type = role ?? 'system';
@@ -103,7 +103,7 @@ export function isConversationBreak(at: At, index: number, length: number, knobs
 }
 
 /**
- * `hasNearbyErrors`, undefined in the document. Ours: an error (a tool_result with `is_error`, or
+ * `hasNearbyErrors`, undefined in the design. Ours: an error (a tool_result with `is_error`, or
  * an API error) within `errorRadiusMessages` messages on either side of the split.
  */
 export function hasNearbyErrors(at: At, index: number, length: number, knobs: ScoreKnobs): boolean {
@@ -117,7 +117,7 @@ const WORD = /[\p{L}\p{N}]{4,}/gu;
 const words = (text: string) => new Set((text.toLowerCase().match(WORD) ?? []) as string[]);
 
 /**
- * `detectsTopicChange`, undefined in the document. Ours: the message after the split is text a
+ * `detectsTopicChange`, undefined in the design. Ours: the message after the split is text a
  * person typed, and fewer than `topicOverlapPercent` % of its words (4+ letters) were in the
  * previous typed message. The first typed message has nothing to change from.
  */
@@ -171,7 +171,7 @@ export interface SearchKnobs extends ScoreKnobs {
 /**
  * "Intelligent Boundary Finding": scores every split in [max(min, target − r), min(n − tail,
  * target + r)] around `target = floor(n × ratio)`; the first best wins (strict `>`). Empty when
- * the window is empty. Ours: a split `isSafe` rejects (a tool_use parted from its result, which
+ * the search range is empty. Ours: a split `isSafe` rejects (a tool_use parted from its result, which
  * the API refuses: "Never split tool use from its result") is scored and shown, never chosen.
  */
 export function findCompactionBoundary(
@@ -216,12 +216,12 @@ export function findCompactionBoundary(
 export const MESSAGE_OVERHEAD_TOKENS: TokenCount = 3 + 4;
 /** Fixed cost of an image "for vision models". */
 export const IMAGE_TOKENS: TokenCount = 765;
-/** A document: 1,000 tokens per 50,000 base64 characters (a page, rounded up). */
+/** A PDF block: 1,000 tokens per 50,000 base64 characters (a page, rounded up). */
 export const DOCUMENT_TOKENS_PER_PAGE: TokenCount = 1_000;
 export const DOCUMENT_CHARS_PER_PAGE = 50_000;
 
 /**
- * `calculateRepetition`, undefined in the document. Ours: the share of non-empty lines that repeat
+ * `calculateRepetition`, undefined in the design. Ours: the share of non-empty lines that repeat
  * an earlier line of the same text (0 to 1).
  */
 export function calculateRepetition(text: string): number {
@@ -239,7 +239,7 @@ export function calculateRepetition(text: string): number {
 /**
  * `estimateStringTokens`: ceil(chars / 4), +50 per code block (``` pair), −10 per URL, minus 10 %
  * of the base × the repetition share. `chars` is the full length; the adjustments read `text`
- * (a preview of long texts). Never below 0 (ours: the document does not clamp).
+ * (a preview of long texts). Never below 0 (ours: the design does not clamp).
  */
 export function estimateStringTokens(text: string, chars = text.length): TokenCount {
   const base = Math.ceil(chars / 4);

@@ -1,5 +1,6 @@
 import { at } from '../../assert';
-import type { Block, CompactMeta, EntryKind, MicrocompactMeta, Usage } from '../../types';
+import type { CompactMeta, EntryKind, MicrocompactMeta, Usage } from '../../types';
+import { type AnthropicBlockHooks, normalizeAnthropicContent } from './anthropic-blocks';
 import { CLAUDE_CODE_METADATA, getMetaAgentId } from './claude-code-meta';
 import type { DialectDescriptor, FileRoleMatch, TodoItem, UserTextKind } from './descriptor';
 import {
@@ -66,149 +67,17 @@ function parseUsage(value: unknown): Usage | undefined {
   };
 }
 
-function textOfToolResultContent(
-  content: unknown,
-  max: number,
-): { text: string; chars: number; images: number } {
-  if (typeof content === 'string') return { text: preview(content, max), chars: content.length, images: 0 };
-  if (!Array.isArray(content)) return { text: '', chars: 0, images: 0 };
-  let text = '';
-  let chars = 0;
-  let images = 0;
-  for (const part of content) {
-    if (!isObject(part)) continue;
-    if (part.type === 'text' && typeof part.text === 'string') {
-      chars += part.text.length;
-      if (text.length < max) text += (text ? '\n' : '') + preview(part.text, max - text.length);
-    } else if (part.type === 'image' || part.type === 'document') {
-      images++;
-    }
-  }
-  return { text, chars, images };
-}
-
-function normalizeBlock(
-  raw: unknown,
-  path: string,
-  ctx: RecordContext,
-  extras: RecordExtras,
-): Block | undefined {
-  if (!isObject(raw)) {
-    ctx.issue(
-      'wrong-shape',
-      'warning',
-      `At ${path}: expected a content block object, got ${typeName(raw)}`,
-      path,
-    );
-    return undefined;
-  }
-  const max = ctx.previewChars;
-  switch (raw.type) {
-    case 'text': {
-      const text = typeof raw.text === 'string' ? raw.text : '';
-      if (typeof raw.text !== 'string') {
-        ctx.issue(
-          'wrong-shape',
-          'warning',
-          `At ${path}.text: expected a string, got ${typeName(raw.text)}`,
-          `${path}.text`,
-        );
-      }
-      return { kind: 'text', text: preview(text, max), chars: text.length };
-    }
-    case 'thinking': {
-      const text = typeof raw.thinking === 'string' ? raw.thinking : '';
-      return { kind: 'thinking', text: preview(text, max), chars: text.length, redacted: text === '' };
-    }
-    case 'redacted_thinking': {
-      const data = typeof raw.data === 'string' ? raw.data : '';
-      return { kind: 'thinking', text: '', chars: data.length, redacted: true };
-    }
-    case 'tool_use':
-    case 'server_tool_use': {
-      if (typeof raw.id !== 'string') {
-        ctx.issue(
-          'wrong-shape',
-          'warning',
-          `At ${path}.id: expected a string, got ${typeName(raw.id)}`,
-          `${path}.id`,
-        );
-        return undefined;
-      }
-      const name = typeof raw.name === 'string' ? raw.name : '(unnamed)';
-      const input = isObject(raw.input) ? raw.input : {};
-      const inputJson = JSON.stringify(input) ?? '';
-      const filePath = input.file_path ?? input.path ?? input.notebook_path;
-      const block: Block = {
-        kind: 'tool-use',
-        id: raw.id,
-        name,
-        inputPreview: preview(inputJson, max),
-        inputChars: inputJson.length,
-        filePath: typeof filePath === 'string' ? filePath : undefined,
-        command: typeof input.command === 'string' ? preview(input.command, max) : undefined,
-      };
+/** Claude Code's additions to the Anthropic block mapping: Task/Agent prompts, persisted outputs. */
+function claudeCodeBlockHooks(ctx: RecordContext, extras: RecordExtras): AnthropicBlockHooks {
+  return {
+    onToolUse(id, name, input) {
       if ((name === 'Task' || name === 'Agent') && typeof input.prompt === 'string') {
         extras.taskPrompts ??= [];
-        extras.taskPrompts.push({ toolUseId: raw.id, prompt: preview(input.prompt, max) });
+        extras.taskPrompts.push({ toolUseId: id, prompt: preview(input.prompt, ctx.previewChars) });
       }
-      return block;
-    }
-    case 'tool_result': {
-      if (typeof raw.tool_use_id !== 'string') {
-        ctx.issue(
-          'wrong-shape',
-          'warning',
-          `At ${path}.tool_use_id: expected a string, got ${typeName(raw.tool_use_id)}`,
-          `${path}.tool_use_id`,
-        );
-        return undefined;
-      }
-      const { text, chars, images } = textOfToolResultContent(raw.content, max);
-      return {
-        kind: 'tool-result',
-        toolUseId: raw.tool_use_id,
-        text,
-        chars,
-        images,
-        isError: raw.is_error === true,
-        persisted: text.startsWith('<persisted-output>'),
-      };
-    }
-    case 'image':
-    case 'document': {
-      const source = isObject(raw.source) ? raw.source : {};
-      const data = typeof source.data === 'string' ? source.data.length : 0;
-      const mediaType = typeof source.media_type === 'string' ? source.media_type : String(raw.type);
-      return raw.type === 'image'
-        ? { kind: 'image', mediaType, base64Chars: data }
-        : { kind: 'document', mediaType, base64Chars: data };
-    }
-    default: {
-      const type = typeof raw.type === 'string' ? raw.type : '(untyped)';
-      return { kind: 'other', type, chars: (JSON.stringify(raw) ?? '').length };
-    }
-  }
-}
-
-function normalizeContent(
-  content: unknown,
-  path: string,
-  ctx: RecordContext,
-  extras: RecordExtras,
-): Block[] | undefined {
-  if (typeof content === 'string') {
-    return [{ kind: 'text', text: preview(content, ctx.previewChars), chars: content.length }];
-  }
-  if (Array.isArray(content)) {
-    const blocks: Block[] = [];
-    for (let i = 0; i < content.length; i++) {
-      const block = normalizeBlock(content[i], `${path}[${i}]`, ctx, extras);
-      if (block) blocks.push(block);
-    }
-    return blocks;
-  }
-  return undefined;
+    },
+    isPersisted: (text) => text.startsWith('<persisted-output>'),
+  };
 }
 
 function stripAnsi(text: string): string {
@@ -333,7 +202,12 @@ export function normalizeClaudeCodeRecord(
         );
         break;
       }
-      const blocks = normalizeContent(message.content, 'message.content', ctx, extras);
+      const blocks = normalizeAnthropicContent(
+        message.content,
+        'message.content',
+        ctx,
+        claudeCodeBlockHooks(ctx, extras),
+      );
       if (blocks) entry.blocks = blocks;
       else if (message.content !== undefined) {
         ctx.issue(

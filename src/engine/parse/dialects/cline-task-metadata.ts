@@ -63,6 +63,6 @@ export const CLINE_TASK_METADATA_DIALECT: DialectDescriptor = {
     folderFile: (path) => METADATA_NAME.test(path),
     fileRole: (baseName, baseNames) =>
       METADATA_NAME.test(baseName) && hasClineUiLog(baseNames) ? { role: 'content' } : undefined,
-    document: { maxBytes: MAX_DOCUMENT_BYTES, recordsKey: 'files_in_context' },
+    wholeJson: { maxBytes: MAX_DOCUMENT_BYTES, recordsKey: 'files_in_context' },
   },
 };

@@ -359,7 +359,7 @@ export const CLINE_UI_DIALECT: DialectDescriptor = {
     matchRecord: (value) =>
       Array.isArray(value) && isObject(value[0]) && ('say' in value[0] || 'ask' in value[0]),
     folderFile: (path) => UI_NAME.test(path),
-    document: { maxBytes: MAX_DOCUMENT_BYTES },
+    wholeJson: { maxBytes: MAX_DOCUMENT_BYTES },
   },
 };
 

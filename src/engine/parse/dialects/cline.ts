@@ -1,11 +1,10 @@
-import type { Block } from '../../types';
+import { normalizeAnthropicContent } from './anthropic-blocks';
 import { hasClineUiLog } from './cline-ui';
 import { type DialectDescriptor, NO_RESTORATION } from './descriptor';
 import {
   createEntry,
   isObject,
   type NormalizedRecord,
-  preview,
   type RecordContext,
   type RecordExtras,
   type RecordNormalizer,
@@ -19,116 +18,6 @@ import {
 
 /** The largest history read whole (bytes); real task histories seen: ~1.5 MB. */
 const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
-
-function textOfResult(content: unknown, max: number): { text: string; chars: number; images: number } {
-  if (typeof content === 'string') return { text: preview(content, max), chars: content.length, images: 0 };
-  if (!Array.isArray(content)) return { text: '', chars: 0, images: 0 };
-  let text = '';
-  let chars = 0;
-  let images = 0;
-  for (const part of content) {
-    if (!isObject(part)) continue;
-    if (part.type === 'text' && typeof part.text === 'string') {
-      chars += part.text.length;
-      if (text.length < max) text += (text ? '\n' : '') + preview(part.text, max - text.length);
-    } else if (part.type === 'image') images++;
-  }
-  return { text, chars, images };
-}
-
-function normalizeBlock(raw: unknown, path: string, ctx: RecordContext): Block | undefined {
-  const max = ctx.previewChars;
-  if (!isObject(raw)) {
-    ctx.issue(
-      'wrong-shape',
-      'warning',
-      `At ${path}: expected a content block object, got ${typeName(raw)}`,
-      path,
-    );
-    return undefined;
-  }
-  switch (raw.type) {
-    case 'text': {
-      if (typeof raw.text !== 'string') {
-        ctx.issue(
-          'wrong-shape',
-          'warning',
-          `At ${path}.text: expected a string, got ${typeName(raw.text)}`,
-          `${path}.text`,
-        );
-        return { kind: 'text', text: '', chars: 0 };
-      }
-      return { kind: 'text', text: preview(raw.text, max), chars: raw.text.length };
-    }
-    case 'thinking': {
-      const text = typeof raw.thinking === 'string' ? raw.thinking : '';
-      return { kind: 'thinking', text: preview(text, max), chars: text.length, redacted: text === '' };
-    }
-    case 'redacted_thinking': {
-      const data = typeof raw.data === 'string' ? raw.data : '';
-      return { kind: 'thinking', text: '', chars: data.length, redacted: true };
-    }
-    case 'tool_use': {
-      if (typeof raw.id !== 'string') {
-        ctx.issue(
-          'wrong-shape',
-          'warning',
-          `At ${path}.id: expected a string, got ${typeName(raw.id)}`,
-          `${path}.id`,
-        );
-        return undefined;
-      }
-      const input = isObject(raw.input) ? raw.input : {};
-      const inputJson = JSON.stringify(input) ?? '';
-      const filePath = input.path ?? input.file_path;
-      return {
-        kind: 'tool-use',
-        id: raw.id,
-        name: typeof raw.name === 'string' ? raw.name : '(unnamed)',
-        inputPreview: preview(inputJson, max),
-        inputChars: inputJson.length,
-        filePath: typeof filePath === 'string' ? filePath : undefined,
-        command: typeof input.command === 'string' ? preview(input.command, max) : undefined,
-      };
-    }
-    case 'tool_result': {
-      if (typeof raw.tool_use_id !== 'string') {
-        ctx.issue(
-          'wrong-shape',
-          'warning',
-          `At ${path}.tool_use_id: expected a string, got ${typeName(raw.tool_use_id)}`,
-          `${path}.tool_use_id`,
-        );
-        return undefined;
-      }
-      const { text, chars, images } = textOfResult(raw.content, max);
-      return {
-        kind: 'tool-result',
-        toolUseId: raw.tool_use_id,
-        text,
-        chars,
-        images,
-        isError: raw.is_error === true,
-        persisted: false,
-      };
-    }
-    case 'image':
-    case 'document': {
-      const source = isObject(raw.source) ? raw.source : {};
-      const data = typeof source.data === 'string' ? source.data.length : 0;
-      const mediaType = typeof source.media_type === 'string' ? source.media_type : String(raw.type);
-      return raw.type === 'image'
-        ? { kind: 'image', mediaType, base64Chars: data }
-        : { kind: 'document', mediaType, base64Chars: data };
-    }
-    default:
-      return {
-        kind: 'other',
-        type: typeof raw.type === 'string' ? raw.type : '(untyped)',
-        chars: (JSON.stringify(raw) ?? '').length,
-      };
-  }
-}
 
 /** One message of the history → one entry. Never throws: shape problems become issues. */
 export function normalizeClineMessage(record: unknown, ctx: RecordContext, index: number): NormalizedRecord {
@@ -155,19 +44,13 @@ export function normalizeClineMessage(record: unknown, ctx: RecordContext, index
   entry.kind = role;
   entry.role = role;
   if (role === 'assistant' && extras.model !== undefined) entry.model = extras.model;
-  const content = record.content;
-  if (typeof content === 'string') {
-    entry.blocks = [{ kind: 'text', text: preview(content, ctx.previewChars), chars: content.length }];
-  } else if (Array.isArray(content)) {
-    for (let i = 0; i < content.length; i++) {
-      const block = normalizeBlock(content[i], `content[${i}]`, ctx);
-      if (block) entry.blocks.push(block);
-    }
-  } else {
+  const blocks = normalizeAnthropicContent(record.content, 'content', ctx);
+  if (blocks) entry.blocks = blocks;
+  else {
     ctx.issue(
       'wrong-shape',
       'error',
-      `At content: expected a string or an array, got ${typeName(content)}`,
+      `At content: expected a string or an array, got ${typeName(record.content)}`,
       'content',
     );
   }
@@ -200,7 +83,7 @@ export const CLINE_DIALECT: DialectDescriptor = {
       /api_conversation_history\.json$/i.test(baseName) && hasClineUiLog(baseNames)
         ? { role: 'content' }
         : undefined,
-    document: { maxBytes: MAX_DOCUMENT_BYTES },
+    wholeJson: { maxBytes: MAX_DOCUMENT_BYTES },
   },
   transcript: {
     // Tool results come back as user text, "[read_file for 'x'] Result:" (FORMAT.md §12): not a turn.

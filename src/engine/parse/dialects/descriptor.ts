@@ -48,7 +48,7 @@ export interface DialectFiles {
   readonly matchName?: (baseName: string) => boolean;
   /**
    * True when one parsed JSON value proves this dialect: a JSON line, or for a one-line or
-   * pretty-printed file, the whole document. Tried in registry order; the first yes wins.
+   * pretty-printed file, the whole of it. Tried in registry order; the first yes wins.
    */
   readonly matchRecord?: (value: unknown) => boolean;
   /** Files a dropped folder's walk takes (by path within the drop). */
@@ -66,12 +66,12 @@ export interface DialectFiles {
    */
   readonly sessionMemory?: (path: string, withTranscript: boolean) => boolean;
   /**
-   * Set when a file is one JSON document, not JSON lines: its top-level array holds the records
+   * Set when a file is one JSON value, not JSON lines: its top-level array holds the records
    * (Cline's `api_conversation_history.json`), or with `recordsKey` the array at that key of a
    * top-level object (`{"messages": [...]}`). The file is read whole up to `maxBytes` and each
    * array element goes through the normalizer with its own byte range and line.
    */
-  readonly document?: { readonly maxBytes: number; readonly recordsKey?: string };
+  readonly wholeJson?: { readonly maxBytes: number; readonly recordsKey?: string };
   /**
    * For logs that append a record again each time it changes (Gemini CLI's JSONL chat log): the
    * key a later record shares with the earlier copies it replaces, undefined for a record that

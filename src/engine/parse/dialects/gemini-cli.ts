@@ -283,7 +283,7 @@ export const GEMINI_CLI_JSON_DIALECT: DialectDescriptor = {
     location: '~/.gemini/tmp/<project-hash>/chats/session-*.json',
     matchName: (baseName) => NAME.test(baseName) && /\.json$/i.test(baseName),
     matchRecord: (value) => isObject(value) && isSessionMetadata(value) && Array.isArray(value.messages),
-    document: { maxBytes: MAX_DOCUMENT_BYTES, recordsKey: 'messages' },
+    wholeJson: { maxBytes: MAX_DOCUMENT_BYTES, recordsKey: 'messages' },
   },
   transcript: TRANSCRIPT,
 };
