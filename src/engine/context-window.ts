@@ -118,6 +118,18 @@ export function inferContextWindow(evidence: WindowEvidence): ContextWindowInfer
 }
 
 /** The evidence a session holds: main-thread models, peak context, main auto-compactions' preTokens. */
+const inferred = new WeakMap<Session, ContextWindowInference>();
+
+/** `inferContextWindow` of a session's evidence, once per session (the header and every strategy's setup read it). */
+export function getSessionWindow(session: Session): ContextWindowInference {
+  let window = inferred.get(session);
+  if (!window) {
+    window = inferContextWindow(getWindowEvidence(session));
+    inferred.set(session, window);
+  }
+  return window;
+}
+
 export function getWindowEvidence(session: Session): WindowEvidence {
   const main = new Set(session.files.filter((f) => f.role === 'main').map((f) => f.index));
   const models = new Set<string>();

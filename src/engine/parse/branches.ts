@@ -54,8 +54,21 @@ function promptPreview(entry: Entry): string {
   return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
 }
 
-/** Effective parents of the tree's nodes (−1 for roots and entries outside the tree). */
+const parentsOf = new WeakMap<readonly Entry[], Int32Array>();
+
+/**
+ * Effective parents of the tree's nodes (−1 for roots and entries outside the tree), once per
+ * session: the forks (at parse) and the usage estimates both read them.
+ */
 export function computeEntryParents(session: Session): Int32Array {
+  const known = parentsOf.get(session.entries);
+  if (known) return known;
+  const parent = computeEntryParentsUncached(session);
+  parentsOf.set(session.entries, parent);
+  return parent;
+}
+
+function computeEntryParentsUncached(session: Session): Int32Array {
   const { entries } = session;
   const parent = new Int32Array(entries.length).fill(-1);
   const byUuid = new Map<string, number>();

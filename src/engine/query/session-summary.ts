@@ -8,7 +8,7 @@ import type {
   Session,
   TokenCount,
 } from '../types';
-import { type ContextWindowInference, getWindowEvidence, inferContextWindow } from '../context-window';
+import { type ContextWindowInference, getSessionWindow } from '../context-window';
 import type { Branch, BranchFork } from '../types';
 import { getCallLanes } from './call-lanes';
 import { getUsageCoverage, type UsageCoverage, withEstimatedPost } from './usage-coverage';
@@ -79,7 +79,7 @@ export function getSessionSummary(session: Session): SessionSummary {
     sidechains: session.sidechains.length,
     clearedToolResults: session.cleared.size,
     ...(session.sessionMemory ? { sessionMemory: session.sessionMemory } : {}),
-    window: inferContextWindow(getWindowEvidence(session)),
+    window: getSessionWindow(session),
     usage,
     ...(session.branches
       ? { branches: { forks: session.branches.forks, branches: session.branches.branches } }

@@ -1,5 +1,5 @@
 import type { ContinuationOptions } from '../compact/format-summary';
-import { type ContextWindowInference, getWindowEvidence, inferContextWindow } from '../context-window';
+import { type ContextWindowInference, getSessionWindow } from '../context-window';
 import type { Restoration, RestoredFile } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
 import type { PreparedReplay } from '../simulation/prepared';
@@ -239,7 +239,7 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
     continuedPeakTokens,
     format: session.format,
     contextWindow: session.meta.contextWindow,
-    window: inferContextWindow(getWindowEvidence(session)),
+    window: getSessionWindow(session),
   };
 }
 
