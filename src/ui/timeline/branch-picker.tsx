@@ -28,42 +28,6 @@ export function BranchPicker({
   const selectEntry = useUiStore((s) => s.selectEntry);
   return (
     <div className="branch-picker" data-testid="branch-picker">
-      <span className="branch-title">
-        ⎇ {forks.length} fork{forks.length === 1 ? '' : 's'}
-      </span>
-      <ol className="fork-list">
-        {forks.map((fork) => (
-          <li key={fork.entryIndex} data-testid="fork">
-            <button
-              type="button"
-              className="btn link"
-              title="Show the entry the branches share"
-              onClick={() => selectEntry(fork.entryIndex, true)}
-            >
-              after entry #{fork.entryIndex + 1}
-            </button>{' '}
-            {fork.branchIds.map((id, k) => {
-              const preview = fork.childPreviews[k] || branches[id]!.preview;
-              const went = id === fork.continuedBranchId;
-              return (
-                <span
-                  key={id}
-                  className={`fork-branch ${went ? 'went-on' : 'abandoned'}`}
-                  data-testid="fork-branch"
-                  data-branch={id}
-                  data-went-on={went}
-                >
-                  {went ? 'went on: ' : 'abandoned: '}
-                  {preview ? `“${preview}”` : '(no prompt)'}{' '}
-                  <span className="muted">
-                    ({formatCount(fork.childApiCalls[k] ?? 0)} calls after the fork)
-                  </span>
-                </span>
-              );
-            })}
-          </li>
-        ))}
-      </ol>
       <label
         className="knob"
         title="The context series (and the replay) follow the history of this branch's calls"
@@ -81,6 +45,45 @@ export function BranchPicker({
           ))}
         </select>
       </label>
+      {/* Folded by default: the list can take several lines the transcript needs (1280×720). */}
+      <details className="fork-details">
+        <summary className="branch-title">
+          ⎇ {forks.length} fork{forks.length === 1 ? '' : 's'}: where, and which branch went on
+        </summary>
+        <ol className="fork-list">
+          {forks.map((fork) => (
+            <li key={fork.entryIndex} data-testid="fork">
+              <button
+                type="button"
+                className="btn link"
+                title="Show the entry the branches share"
+                onClick={() => selectEntry(fork.entryIndex, true)}
+              >
+                after entry #{fork.entryIndex + 1}
+              </button>{' '}
+              {fork.branchIds.map((id, k) => {
+                const preview = fork.childPreviews[k] || branches[id]!.preview;
+                const went = id === fork.continuedBranchId;
+                return (
+                  <span
+                    key={id}
+                    className={`fork-branch ${went ? 'went-on' : 'abandoned'}`}
+                    data-testid="fork-branch"
+                    data-branch={id}
+                    data-went-on={went}
+                  >
+                    {went ? 'went on: ' : 'abandoned: '}
+                    {preview ? `“${preview}”` : '(no prompt)'}{' '}
+                    <span className="muted">
+                      ({formatCount(fork.childApiCalls[k] ?? 0)} calls after the fork)
+                    </span>
+                  </span>
+                );
+              })}
+            </li>
+          ))}
+        </ol>
+      </details>
     </div>
   );
 }
