@@ -1,10 +1,11 @@
-import { CLEARABLE_DOCUMENT, CLEARABLE_IMAGE, type Clearables } from '../simulation/prepared';
+import { CLEARABLE_DOCUMENT, CLEARABLE_IMAGE, CLEARABLE_THINKING, type Clearables } from '../simulation/prepared';
 import { estimateTextTokens, TOKENS_PER_IMAGE } from '../tokens/estimate';
-import type { Block, Session } from '../types';
+import type { Block, Entry, Session } from '../types';
 import type { CallAxis } from './prepare-call-axis';
 
 // Phase 3 of `prepareReplay`: the clearable items, every tool result (of any tool: strategies
-// pick theirs) and every image or document in a user message, in context order. Their token
+// pick theirs), every image or document in a user message and every thinking block of an
+// assistant message, in context order, each with the assistant turn it belongs to. Their token
 // shares are filled by attribution.
 
 export interface ClearableItems {
@@ -18,6 +19,17 @@ function toolResultEstimate(block: Extract<Block, { kind: 'tool-result' }>): num
   return estimateTextTokens(block.chars) + block.images * TOKENS_PER_IMAGE;
 }
 
+/** A prompt opens an assistant turn: a user message of its own, not tool results or injected context. */
+function isPrompt(entry: Entry): boolean {
+  return (
+    entry.kind === 'user' &&
+    !entry.isMeta &&
+    !entry.isCompactSummary &&
+    entry.blocks.length > 0 &&
+    !entry.blocks.some((b) => b.kind === 'tool-result')
+  );
+}
+
 /** The clearable items of the context entries, with their call order. */
 export function getClearables(session: Session, axis: CallAxis): ClearableItems {
   const { entries } = session;
@@ -29,11 +41,27 @@ export function getClearables(session: Session, axis: CallAxis): ClearableItems 
   const cEst: number[] = [];
   const cTool: number[] = [];
   const cUse: number[] = [];
+  const cTurn: number[] = [];
   const ids: string[] = [];
   const firstClearable = new Int32Array(m + 1);
+  let turn = 0;
   for (let p = 0; p < m; p++) {
     firstClearable[p] = cPos.length;
     const entry = entries[ctxEntry[p]!]!;
+    if (isPrompt(entry)) turn++;
+    if (entry.kind === 'assistant') {
+      let thinking = 0;
+      for (const block of entry.blocks) {
+        if (block.kind !== 'thinking') continue;
+        cPos.push(p);
+        cEst.push(estimateTextTokens(block.chars));
+        cTool.push(CLEARABLE_THINKING);
+        cUse.push(-1);
+        cTurn.push(turn);
+        ids.push(`${entry.uuid ?? `#${entry.index}`}:thinking:${thinking++}`);
+      }
+      continue;
+    }
     if (entry.kind !== 'user') continue;
     let media = 0;
     for (const block of entry.blocks) {
@@ -56,12 +84,14 @@ export function getClearables(session: Session, axis: CallAxis): ClearableItems 
         cEst.push(toolResultEstimate(block));
         cTool.push(ti);
         cUse.push(useEntry === undefined ? -1 : posOfEntry[useEntry]!);
+        cTurn.push(turn);
         ids.push(block.toolUseId);
       } else if (block.kind === 'image' || block.kind === 'document') {
         cPos.push(p);
         cEst.push(TOKENS_PER_IMAGE);
         cTool.push(block.kind === 'image' ? CLEARABLE_IMAGE : CLEARABLE_DOCUMENT);
         cUse.push(-1);
+        cTurn.push(turn);
         ids.push(`${entry.uuid ?? `#${entry.index}`}:${block.kind}:${media++}`);
       }
     }
@@ -77,6 +107,7 @@ export function getClearables(session: Session, axis: CallAxis): ClearableItems 
     estimate: Float64Array.from(cEst),
     tokens: new Float64Array(cCount),
     tool: Int32Array.from(cTool),
+    turn: Int32Array.from(cTurn),
     usePos: Int32Array.from(cUse),
     ids,
     indexById: new Map(ids.map((id, i) => [id, i])),

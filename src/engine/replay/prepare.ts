@@ -11,6 +11,7 @@ import { getRestorationInputs } from './prepare-restoration';
 export {
   CLEARABLE_DOCUMENT,
   CLEARABLE_IMAGE,
+  CLEARABLE_THINKING,
   type Clearables,
   PLACEHOLDER_TOKENS,
   type PreparedReplay,

@@ -31,6 +31,12 @@ export const TOKEN_SOURCE_LABELS = [
 /** Kind of clearable item (index into `clearables.tool` when ≥ 0). */
 export const CLEARABLE_IMAGE = -1;
 export const CLEARABLE_DOCUMENT = -2;
+/**
+ * A thinking block of an assistant message (`thinking` or `redacted_thinking`): what the API's
+ * `clear_thinking_20251015` edit removes (research/ANCHORS.md §2.1). Strategies that clear tool
+ * results or images never pick it.
+ */
+export const CLEARABLE_THINKING = -3;
 
 export interface RealCompactionInfo {
   compactionIndex: number;
@@ -64,15 +70,23 @@ export interface Clearables {
   estimate: Float64Array;
   /** Attributed share of the entry's tokens. */
   tokens: Float64Array;
-  /** Index into `toolNames`, or CLEARABLE_IMAGE / CLEARABLE_DOCUMENT. */
+  /** Index into `toolNames`, or CLEARABLE_IMAGE / CLEARABLE_DOCUMENT / CLEARABLE_THINKING. */
   tool: Int32Array;
+  /**
+   * The assistant turn the item belongs to: how many prompts (user messages that are not tool
+   * results) precede it. A prompt's whole tool loop is one turn, its thinking blocks share it.
+   */
+  turn: Int32Array;
   /** Context position of the tool_use (−1 for images or unmatched results). */
   usePos: Int32Array;
-  /** tool_use id, or `<entry uuid|#index>:image:<n>` for images and documents in user messages. */
+  /**
+   * tool_use id; `<entry uuid|#index>:image:<n>` (or `:document:`) for media in user messages,
+   * `<entry uuid|#index>:thinking:<n>` for thinking blocks.
+   */
   ids: string[];
   indexById: Map<string, number>;
   /**
-   * Items in call order: by the position of their tool_use (an image by its own), ties by result.
+   * Items in call order: by the position of their tool_use (an image or thinking block by its own), ties by result.
    * Parallel calls' results can arrive out of order; microcompact counts back in call order.
    */
   order: Int32Array;
