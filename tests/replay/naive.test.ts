@@ -46,7 +46,10 @@ async function generated(seed: number, apiCalls: number) {
  * must have a case below.
  */
 const NOT_MODELLED: Record<string, string> = {
-  'api-clear-tool-uses': "the API's clear_tool_uses edit (trigger, keep, clear_at_least, exclude_tools)",
+  'api-clear-tool-uses':
+    "the API's context_management edits (clear_thinking's kept turns, clear_tool_uses' trigger, keep, clear_at_least, exclude_tools, compact_20260112's trigger)",
+  'anthropic-sdk-compaction':
+    "the Anthropic SDK's compactionControl (a check only after tool calls, the whole history to one summary capped at 4,096 tokens)",
   codex: "Codex CLI's compaction (kept user messages under a token budget)",
   'boundary-scoring':
     "the boundary-scoring design's split search and scores (a summary with a kept range after it)",

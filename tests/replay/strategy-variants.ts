@@ -26,6 +26,33 @@ export const STRATEGY_VARIANTS: Record<string, readonly Variant[]> = {
   'api-clear-tool-uses': [
     { label: 'trigger 60,000, keep 1', knobs: { triggerTokens: 60_000, keepToolUses: 1 } },
     { label: 'clear at least 20,000', knobs: { triggerTokens: 60_000, clearAtLeastTokens: 20_000 } },
+    { label: 'clear_thinking alone, keep 1', knobs: { clearThinking: true, clearToolUses: false } },
+    {
+      label: 'compaction alone at 60,000, paused',
+      knobs: {
+        clearToolUses: false,
+        compaction: true,
+        compactTriggerTokens: 60_000,
+        pauseAfterCompaction: true,
+      },
+    },
+    {
+      label: 'all three: clear_thinking keep 2, clear_tool_uses at 50,000, compaction at 70,000',
+      knobs: {
+        clearThinking: true,
+        keepThinkingTurns: 2,
+        triggerTokens: 50_000,
+        compaction: true,
+        compactTriggerTokens: 70_000,
+      },
+    },
+  ],
+  'anthropic-sdk-compaction': [
+    { label: 'threshold 60,000', knobs: { contextTokenThreshold: 60_000 } },
+    {
+      label: 'threshold 150,000, summary max 2,048',
+      knobs: { contextTokenThreshold: 150_000, summaryMaxTokens: 2_048 },
+    },
   ],
   codex: [
     { label: 'threshold 60%', knobs: { thresholdPercent: 60 } },

@@ -1,4 +1,9 @@
-import { CLEARABLE_DOCUMENT, CLEARABLE_IMAGE, CLEARABLE_THINKING, type Clearables } from '../simulation/prepared';
+import {
+  CLEARABLE_DOCUMENT,
+  CLEARABLE_IMAGE,
+  CLEARABLE_THINKING,
+  type Clearables,
+} from '../simulation/prepared';
 import { estimateTextTokens, TOKENS_PER_IMAGE } from '../tokens/estimate';
 import type { Block, Entry, Session } from '../types';
 import type { CallAxis } from './prepare-call-axis';

@@ -378,6 +378,13 @@ export class ReplayState {
         summaryTokens = sized.tokens;
         event.summarySource = sized.source;
       }
+      if (action.summaryMaxTokens !== undefined && summaryTokens > action.summaryMaxTokens) {
+        event.note = joinNotes(
+          event.note,
+          `summary cut to its ${action.summaryMaxTokens.toLocaleString('en-US')}-token max_tokens (${summaryTokens.toLocaleString('en-US')} before)`,
+        );
+        summaryTokens = action.summaryMaxTokens;
+      }
       event.summaryTokens = summaryTokens;
       event.continuationTokens = continuationTokens;
       event.restored = action.restoration;

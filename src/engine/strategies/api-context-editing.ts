@@ -1,20 +1,54 @@
 import { lowerBound } from '../simulation/search';
-import { CLEARABLE_IMAGE, type PreparedReplay } from '../simulation/prepared';
+import type { PreparedReplay } from '../simulation/prepared';
 import type { ThresholdLine } from '../simulation/types';
 import { estimateTextTokens } from '../tokens/estimate';
 import type { TokenCount } from '../types';
+import {
+  API_COMPACTION_DEFAULT_TRIGGER,
+  API_COMPACTION_MIN_TRIGGER,
+  createApiCompaction,
+} from './api-compaction';
+import {
+  DEFAULT_KEEP_THINKING_TURNS,
+  THINKING_PLACEHOLDER_TOKENS,
+  ThinkingClearer,
+} from './api-clear-thinking';
 import { createKnobNormalizer } from './knobs';
-import type { CompactionStrategy, KnobSpec, ReplayView, StepOutcome, StrategyRun } from './types';
+import type {
+  CompactionStrategy,
+  KnobSpec,
+  ReplayView,
+  StepOutcome,
+  StrategyAction,
+  StrategyRun,
+} from './types';
 
-// The Anthropic API's server-side context editing, `clear_tool_uses_20250919` (beta
-// `context-management-2025-06-27`; research/ANCHORS.md §2.1): when a request's input reaches
-// `trigger` tokens, the oldest tool results are replaced by a placeholder, keeping the `keep`
-// most recent tool uses and any excluded tool; nothing is applied when less than `clear_at_least`
-// would be cleared. The client keeps its full history and the server re-applies the edit to every
-// request; as the history only grows past the trigger, that equals clearing each result once.
-// No LLM, no summary. (`clear_tool_inputs` is not modelled.)
+// The Anthropic API's context management: the edits one request's `context_management.edits`
+// can hold, each toggled by its knobs (research/ANCHORS.md §2.1). The server applies them to every
+// request before the prompt reaches Claude, in the order of the array, each to what the one before
+// it left; the client keeps its full history.
+// 1. `clear_thinking_20251015` (api-clear-thinking.ts): thinking blocks of all but the last N
+//    assistant turns removed. The page requires it first in the array when edits are combined.
+// 2. `clear_tool_uses_20250919` (beta `context-management-2025-06-27`): when the request's input
+//    reaches `trigger` tokens, the oldest tool results are replaced by a placeholder, keeping the
+//    `keep` most recent tool uses and any excluded tool; nothing is applied when less than
+//    `clear_at_least` would be cleared. As the history only grows past the trigger, re-applying it
+//    to every request equals clearing each result once. (`clear_tool_inputs` is not modelled.)
+// 3. `compact_20260112` (api-compaction.ts): at its trigger the whole conversation becomes one
+//    compaction block. Its place after the clearing edits is our choice (the pages say nothing
+//    of its order): it summarizes what the clearing edits left, so it fires later than alone.
+// The trigger of clear_tool_uses compares the request as the client sends it, less the thinking
+// the first edit removed; compaction compares what both clearing edits left.
 
 export interface ApiContextEditingKnobs {
+  /** `clear_thinking_20251015` in the edits. */
+  clearThinking: boolean;
+  /** Its `keep: {type: "thinking_turns", value}`, default 1. */
+  keepThinkingTurns: number;
+  /** Its `keep: "all"`: no thinking block is cleared (most cache hits). */
+  keepAllThinking: boolean;
+  /** `clear_tool_uses_20250919` in the edits (on: what this strategy always modelled). */
+  clearToolUses: boolean;
   /** `trigger.input_tokens`, default 100,000. */
   triggerTokens: TokenCount;
   /** `keep.tool_uses`, default 3. */
@@ -23,21 +57,80 @@ export interface ApiContextEditingKnobs {
   clearAtLeastTokens: TokenCount;
   /** `exclude_tools`, default none. */
   excludeTools: string[];
+  /** `compact_20260112` in the edits. */
+  compaction: boolean;
+  /** Its `trigger.input_tokens`: default 150,000, at least 50,000. */
+  compactTriggerTokens: TokenCount;
+  /** Its `instructions`: replace the default summary prompt. */
+  compactInstructions?: string;
+  /** Its `pause_after_compaction`, default false. */
+  pauseAfterCompaction: boolean;
   /** The request window, for the blocking line: requests over it fail. */
   contextWindow: TokenCount;
 }
 
 const DEFAULTS: ApiContextEditingKnobs = {
+  clearThinking: false,
+  keepThinkingTurns: DEFAULT_KEEP_THINKING_TURNS,
+  keepAllThinking: false,
+  clearToolUses: true,
   triggerTokens: 100_000,
   keepToolUses: 3,
   clearAtLeastTokens: 0,
   excludeTools: [],
+  compaction: false,
+  compactTriggerTokens: API_COMPACTION_DEFAULT_TRIGGER,
+  compactInstructions: undefined,
+  pauseAfterCompaction: false,
   contextWindow: 200_000,
 };
 
-const SOURCE = 'research/ANCHORS.md §2.1 (platform.claude.com "Context editing")';
+const EDITING = 'research/ANCHORS.md §2.1 (platform.claude.com "Context editing"';
+const SOURCE = `${EDITING}, clear_tool_uses_20250919)`;
+const THINKING_SOURCE = `${EDITING}, "Thinking block clearing", clear_thinking_20251015)`;
+const COMPACTION_SOURCE = 'research/ANCHORS.md §2.1 (platform.claude.com "Compaction", compact_20260112)';
 
 const SPECS: readonly KnobSpec[] = [
+  {
+    key: 'clearThinking',
+    label: 'clear_thinking',
+    help: 'The clear_thinking_20251015 edit: thinking blocks of older assistant turns removed (first in the edits)',
+    kind: 'boolean',
+    source: `${THINKING_SOURCE}: an edit of the request, off unless listed`,
+    group: 'clear_thinking',
+    cliFlag: 'clear-thinking',
+  },
+  {
+    key: 'keepThinkingTurns',
+    label: 'keep (thinking turns)',
+    help: 'keep: {type: "thinking_turns", value}: the most recent assistant turns whose thinking stays',
+    kind: 'number',
+    unit: 'count',
+    min: 1,
+    max: 1_000,
+    step: 1,
+    integer: true,
+    source: `${THINKING_SOURCE}: default 1, N > 0`,
+    group: 'clear_thinking',
+    cliFlag: 'keep-thinking',
+  },
+  {
+    key: 'keepAllThinking',
+    label: 'keep all thinking',
+    help: 'keep: "all": no thinking block is cleared (maximizes cache hits)',
+    kind: 'boolean',
+    source: `${THINKING_SOURCE}: keep "all"`,
+    group: 'clear_thinking',
+  },
+  {
+    key: 'clearToolUses',
+    label: 'clear_tool_uses',
+    help: 'The clear_tool_uses_20250919 edit: old tool results replaced by a placeholder',
+    kind: 'boolean',
+    source: `${SOURCE}: this strategy's edit since the start`,
+    group: 'Context editing',
+    cliFlag: 'clear-tool-uses',
+  },
   {
     key: 'triggerTokens',
     label: 'trigger (input tokens)',
@@ -82,6 +175,44 @@ const SPECS: readonly KnobSpec[] = [
     group: 'Context editing',
   },
   {
+    key: 'compaction',
+    label: 'compaction',
+    help: 'The compact_20260112 edit: at its trigger the conversation becomes one compaction block',
+    kind: 'boolean',
+    source: `${COMPACTION_SOURCE}: an edit of the request, off unless listed`,
+    group: 'Compaction',
+    cliFlag: 'compaction',
+  },
+  {
+    key: 'compactTriggerTokens',
+    label: 'compaction trigger (input tokens)',
+    kind: 'number',
+    unit: 'tokens',
+    min: API_COMPACTION_MIN_TRIGGER,
+    max: 2_000_000,
+    step: 1_000,
+    source: `${COMPACTION_SOURCE}: default 150,000, minimum 50,000`,
+    group: 'Compaction',
+    cliFlag: 'compact-trigger',
+  },
+  {
+    key: 'compactInstructions',
+    label: 'instructions',
+    help: 'Replace the default summary prompt (state, next steps, learnings in <summary>)',
+    kind: 'text',
+    optional: true,
+    source: `${COMPACTION_SOURCE}: default none (the API's own prompt)`,
+    group: 'Compaction',
+  },
+  {
+    key: 'pauseAfterCompaction',
+    label: 'pause_after_compaction',
+    help: 'The response ends after the compaction block (stop_reason "compaction")',
+    kind: 'boolean',
+    source: `${COMPACTION_SOURCE}: default false`,
+    group: 'Compaction',
+  },
+  {
     key: 'contextWindow',
     label: 'Context window',
     kind: 'number',
@@ -98,11 +229,14 @@ const SPECS: readonly KnobSpec[] = [
 /** The API's placeholder is not documented in our references; priced like Claude Code's. */
 const PLACEHOLDER_TOKENS = estimateTextTokens('[Old tool result content cleared]'.length);
 
+const fmt = (n: number) => n.toLocaleString('en-US');
+
 class ApiContextEditingRun implements StrategyRun {
   readonly allowsManualCompaction = true;
   readonly countsPending = false;
   readonly blockingTokens: TokenCount;
   private readonly eligible: Uint8Array;
+  private readonly thinking: ThinkingClearer | undefined;
 
   constructor(
     private readonly knobs: ApiContextEditingKnobs,
@@ -112,19 +246,72 @@ class ApiContextEditingRun implements StrategyRun {
     const excluded = new Set(knobs.excludeTools);
     const { tool } = prepared.clearables;
     this.eligible = new Uint8Array(tool.length);
+    // Tool results only: images in user messages and thinking blocks are not tool uses.
     for (let i = 0; i < tool.length; i++) {
       const t = tool[i]!;
-      // Tool results only: images in user messages are not tool uses.
-      this.eligible[i] = t >= 0 && !excluded.has(prepared.toolNames[t]!) ? 1 : t === CLEARABLE_IMAGE ? 0 : 0;
+      this.eligible[i] = t >= 0 && !excluded.has(prepared.toolNames[t]!) ? 1 : 0;
     }
+    this.thinking =
+      knobs.clearThinking && !knobs.keepAllThinking
+        ? new ThinkingClearer(prepared, knobs.keepThinkingTurns)
+        : undefined;
   }
 
   step(view: ReplayView): StepOutcome | undefined {
-    // The next request carries this call's usage plus what follows; the trigger compares the
-    // request as the client sends it (uncleared).
+    // The next request carries this call's usage plus what follows; as the client sends it,
+    // nothing is cleared. Each edit then sees what the one before it left.
     const raw = view.usageTokens + view.pendingEstimate + view.clearedTokens;
-    if (raw < this.knobs.triggerTokens) return undefined;
-    const { order, orderKey, pos, estimate } = this.prepared.clearables;
+    const actions: StrategyAction[] = [];
+    const applied: string[] = [];
+    let input = raw;
+    let thinkingAlready = 0;
+    if (this.thinking) {
+      const { items, savedTokens, alreadySaved } = this.thinking.select(view);
+      thinkingAlready = alreadySaved;
+      input -= alreadySaved + savedTokens;
+      if (alreadySaved + savedTokens > 0) applied.push('clear_thinking');
+      if (items.length > 0)
+        actions.push({
+          kind: 'clear',
+          items,
+          placeholderTokens: THINKING_PLACEHOLDER_TOKENS,
+          estimatedSavedTokens: savedTokens,
+          checkTokens: raw,
+          // No trigger: the edit applies to every request.
+          thresholdTokens: 0,
+          note: `clear_thinking: ${items.length} thinking blocks of assistant turns before the last ${this.knobs.keepThinkingTurns} removed (${fmt(savedTokens)} tokens)`,
+        });
+    }
+    // What earlier tool-result clears still remove (the log's own clearing included).
+    const toolAlready = Math.max(0, view.clearedTokens - thinkingAlready);
+    if (this.knobs.clearToolUses) {
+      const tools = this.clearToolUses(view, input);
+      input -= toolAlready + (tools?.savedTokens ?? 0);
+      if (tools) actions.push(tools.action);
+      if (tools || toolAlready > 0) applied.push('clear_tool_uses');
+    } else input -= toolAlready;
+    if (this.knobs.compaction && view.manual)
+      actions.push(createApiCompaction(view, this.compactionKnobs(), input, 'manual', undefined));
+    else if (this.knobs.compaction && input >= this.knobs.compactTriggerTokens)
+      actions.push(createApiCompaction(view, this.compactionKnobs(), input, 'auto', applied.join(' and ')));
+    return actions.length > 0 ? { actions } : undefined;
+  }
+
+  private compactionKnobs() {
+    return {
+      triggerTokens: this.knobs.compactTriggerTokens,
+      instructions: this.knobs.compactInstructions,
+      pauseAfterCompaction: this.knobs.pauseAfterCompaction,
+    };
+  }
+
+  /** `clear_tool_uses` on a request whose input (after the thinking edit) is `input`. */
+  private clearToolUses(
+    view: ReplayView,
+    input: TokenCount,
+  ): { action: StrategyAction; savedTokens: TokenCount } | undefined {
+    if (input < this.knobs.triggerTokens) return undefined;
+    const { order, orderKey, pos, estimate, tokens } = this.prepared.clearables;
     const firstRank = lowerBound(orderKey, view.liveFromPos);
     const endRank = lowerBound(orderKey, view.boundaryPos);
     const live: number[] = [];
@@ -140,28 +327,32 @@ class ApiContextEditingRun implements StrategyRun {
     for (const i of clearable) total += estimate[i]!;
     if (total < this.knobs.clearAtLeastTokens) return undefined;
     let fresh = 0;
-    for (const i of items) fresh += estimate[i]!;
+    let savedTokens = 0;
+    for (const i of items) {
+      fresh += estimate[i]!;
+      savedTokens += Math.max(0, tokens[i]! - PLACEHOLDER_TOKENS);
+    }
     return {
-      actions: [
-        {
-          kind: 'clear',
-          items: items.sort((a, b) => a - b),
-          placeholderTokens: PLACEHOLDER_TOKENS,
-          estimatedSavedTokens: fresh,
-          checkTokens: raw,
-          thresholdTokens: this.knobs.triggerTokens,
-          note: `input reached the ${this.knobs.triggerTokens.toLocaleString('en-US')}-token trigger: tool results but the last ${this.knobs.keepToolUses} cleared`,
-        },
-      ],
+      savedTokens,
+      action: {
+        kind: 'clear',
+        items: items.sort((a, b) => a - b),
+        placeholderTokens: PLACEHOLDER_TOKENS,
+        estimatedSavedTokens: fresh,
+        checkTokens: input,
+        thresholdTokens: this.knobs.triggerTokens,
+        note: `input reached the ${fmt(this.knobs.triggerTokens)}-token trigger: tool results but the last ${this.knobs.keepToolUses} cleared`,
+      },
     };
   }
 }
 
 export const API_CONTEXT_EDITING_STRATEGY: CompactionStrategy<ApiContextEditingKnobs> = {
+  // The id predates the other edits; goldens, tests and saved overrides name it.
   id: 'api-clear-tool-uses',
-  label: 'API context editing (clear_tool_uses)',
+  label: 'API context management (clear_thinking · clear_tool_uses · compaction)',
   description:
-    'Server-side clearing of old tool results once a request reaches the trigger; keeps the last N tool uses. No summary.',
+    'The Anthropic API’s context_management edits, each on or off: clear_thinking keeps the last N turns’ thinking; clear_tool_uses clears old tool results from its trigger (on by default); compaction summarizes everything at its trigger. Applied in that order.',
   knobSpecs: SPECS,
   defaultKnobs: DEFAULTS,
   getSessionKnobs: (info) => ({
@@ -170,13 +361,28 @@ export const API_CONTEXT_EDITING_STRATEGY: CompactionStrategy<ApiContextEditingK
       contextWindow: info.models.some((m) => /\[1m\]|-1m\b/i.test(m)) ? 1_000_000 : DEFAULTS.contextWindow,
     },
     notes: [
-      'The API defaults (trigger 100,000 input tokens, keep 3 tool uses); the log used Claude Code, so its compactions are not expected to match.',
+      'The API defaults (clear_tool_uses: trigger 100,000 input tokens, keep 3 tool uses; clear_thinking and compaction off until listed); the log used Claude Code, so its compactions are not expected to match.',
     ],
   }),
   normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),
-  thresholds: (knobs): ThresholdLine[] => [
-    { id: 'trigger', label: 'clear_tool_uses trigger', tokens: knobs.triggerTokens, kind: 'trigger' },
-    { id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' },
-  ],
+  thresholds: (knobs): ThresholdLine[] => {
+    const lines: ThresholdLine[] = [];
+    if (knobs.clearToolUses)
+      lines.push({
+        id: 'trigger',
+        label: 'clear_tool_uses trigger',
+        tokens: knobs.triggerTokens,
+        kind: 'trigger',
+      });
+    if (knobs.compaction)
+      lines.push({
+        id: 'compaction',
+        label: 'compaction trigger',
+        tokens: knobs.compactTriggerTokens,
+        kind: 'trigger',
+      });
+    lines.push({ id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' });
+    return lines;
+  },
   createRun: (knobs, prepared) => new ApiContextEditingRun(knobs, prepared),
 };

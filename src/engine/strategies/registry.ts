@@ -1,3 +1,4 @@
+import { ANTHROPIC_SDK_COMPACTION_STRATEGY } from './anthropic-sdk-compaction';
 import { API_CONTEXT_EDITING_STRATEGY } from './api-context-editing';
 import { BOUNDARY_SCORING_STRATEGY } from './boundary-scoring';
 import { CLAUDE_CODE_STRATEGY } from './claude-code';
@@ -15,6 +16,7 @@ type AnyStrategy = CompactionStrategy<any>;
 export const STRATEGIES: readonly AnyStrategy[] = [
   CLAUDE_CODE_STRATEGY,
   API_CONTEXT_EDITING_STRATEGY,
+  ANTHROPIC_SDK_COMPACTION_STRATEGY,
   CODEX_STRATEGY,
   CLINE_STRATEGY,
   BOUNDARY_SCORING_STRATEGY,

@@ -177,6 +177,11 @@ export type StrategyAction =
       keptMessages?: { entryIndices: number[]; tokens: TokenCount };
       /** Where a given `summaryTokens` comes from (default: session memory). */
       summarySource?: SummarySource;
+      /**
+       * The summary request's `max_tokens`: a longer simulated or supplied summary is cut to it
+       * (the Anthropic SDK's compactionControl caps its summary at 4,096).
+       */
+      summaryMaxTokens?: TokenCount;
       /** The candidate boundaries the strategy scored, carried to the event. */
       boundaryScores?: BoundaryCandidate[];
       note?: string;
