@@ -57,10 +57,13 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
       manual: request.manual,
       suppliedSummaryTokens: request.suppliedSummaryTokens,
     });
-    // Entries whose tool results the replay cleared, for the transcript list.
+    // Entries whose tool results (or thinking blocks, images) the replay cleared, for the transcript list.
     const clearedEntries: Record<number, number> = {};
     for (const [id, eventIndex] of Object.entries(result.clearedToolIds)) {
-      const entryIndex = session.toolResultEntry.get(id);
+      const item = p.clearables.indexById.get(id);
+      const entryIndex =
+        session.toolResultEntry.get(id) ??
+        (item === undefined ? undefined : p.ctxEntry[p.clearables.pos[item]!]);
       if (entryIndex !== undefined) clearedEntries[entryIndex] = eventIndex;
     }
     return { result: { result, clearedEntries }, transfer: getReplayTransferables(result) };

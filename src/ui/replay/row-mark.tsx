@@ -5,7 +5,7 @@ import { replayRunQuery } from './replay-queries';
 import { NO_RUN_PARAMS, useReplayStore } from './replay-store';
 import { formatOrdinal } from '../../engine/query/numbering';
 
-// A quiet mark on transcript rows the replay changed (tool results it cleared, entries it
+// A quiet mark on transcript rows the replay changed (tool results or thinking it cleared, entries it
 // summarized): a small glyph after the real text, its words shown on hover or selection, so the
 // transcript reads as it was first. Reads the run the timeline shows from the query cache.
 
@@ -33,7 +33,7 @@ export function ReplayRowMark({ entryIndex }: { entryIndex: number }) {
     <span
       className="replay-row-mark cleared"
       data-testid="replay-row-cleared"
-      title={`The replay clears this tool result (${formatOrdinal('replay-event', mark.event)})`}
+      title={`The replay clears this tool result or thinking block (${formatOrdinal('replay-event', mark.event)})`}
     >
       <span aria-hidden>◆</span>
       <span className="mark-label"> sim cleared</span>
