@@ -179,6 +179,14 @@ describe('several edits in one request, in the API’s order', () => {
       expect(c.restored?.totalTokens).toBe(0);
       expect(c.continuationTokens).toBe(0);
     }
+    // Thinking a compaction summarized is not in later requests: never cleared after it.
+    for (const c of compactions) {
+      const boundary = p.callPos[c.afterCallPos + 1]!;
+      for (const e of r.events)
+        if (isThinkingClear(e) && e.afterCallPos > c.afterCallPos)
+          for (const id of e.clearedToolIds!)
+            expect(p.clearables.pos[p.clearables.indexById.get(id)!]!).toBeGreaterThanOrEqual(boundary);
+    }
     // Alone, the compaction compares the request as sent; after the clearing edits, what they left.
     const alone = runStrategy(p, API, {
       clearToolUses: false,

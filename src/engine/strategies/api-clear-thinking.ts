@@ -46,18 +46,26 @@ export class ThinkingClearer {
    * Thinking tokens the edit removes from the request that follows `view`'s call: those removed
    * before (`alreadySaved`) and the new `items` with their tokens, as the history prices them.
    */
-  select(view: ReplayView): { items: number[]; savedTokens: TokenCount; alreadySaved: TokenCount } {
+  select(view: ReplayView): {
+    items: number[];
+    savedTokens: TokenCount;
+    estimatedTokens: TokenCount;
+    alreadySaved: TokenCount;
+  } {
     const { clearables } = this.prepared;
     if (view.liveFromPos !== this.liveFrom) this.restart(view);
     const end = lowerBound(this.itemPos, view.boundaryPos);
+    // Blocks a compaction summarized are not in the request: neither counted nor cleared.
+    const from = Math.max(this.done, lowerBound(this.itemPos, view.liveFromPos));
     const items: number[] = [];
     let savedTokens = 0;
-    if (this.keepTurns !== undefined && end > this.done) {
+    let estimatedTokens = 0;
+    if (this.keepTurns !== undefined && end > from) {
       // The first item of the oldest kept turn: walk back over `keepTurns` distinct turns.
       let cut = end;
       let turns = 0;
       let turn = -1;
-      for (let r = end - 1; r >= this.done; r--) {
+      for (let r = end - 1; r >= from; r--) {
         const t = clearables.turn[this.items[r]!]!;
         if (t !== turn) {
           if (turns === this.keepTurns) break;
@@ -66,17 +74,18 @@ export class ThinkingClearer {
         }
         cut = r;
       }
-      for (let r = this.done; r < cut; r++) {
+      for (let r = from; r < cut; r++) {
         const i = this.items[r]!;
-        if (this.itemPos[r]! < view.liveFromPos || view.isCleared(i)) continue;
+        if (view.isCleared(i)) continue;
         items.push(i);
         savedTokens += Math.max(0, clearables.tokens[i]! - THINKING_PLACEHOLDER_TOKENS);
+        estimatedTokens += clearables.estimate[i]!;
       }
-      this.done = cut;
+      this.done = Math.max(this.done, cut);
     }
     const alreadySaved = this.liveSaved;
     this.liveSaved += savedTokens;
-    return { items, savedTokens, alreadySaved };
+    return { items, savedTokens, estimatedTokens, alreadySaved };
   }
 
   /** A compaction moved the start of the live history: count what is still cleared after it. */

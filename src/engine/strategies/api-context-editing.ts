@@ -266,7 +266,7 @@ class ApiContextEditingRun implements StrategyRun {
     let input = raw;
     let thinkingAlready = 0;
     if (this.thinking) {
-      const { items, savedTokens, alreadySaved } = this.thinking.select(view);
+      const { items, savedTokens, estimatedTokens, alreadySaved } = this.thinking.select(view);
       thinkingAlready = alreadySaved;
       input -= alreadySaved + savedTokens;
       if (alreadySaved + savedTokens > 0) applied.push('clear_thinking');
@@ -275,7 +275,7 @@ class ApiContextEditingRun implements StrategyRun {
           kind: 'clear',
           items,
           placeholderTokens: THINKING_PLACEHOLDER_TOKENS,
-          estimatedSavedTokens: savedTokens,
+          estimatedSavedTokens: estimatedTokens,
           checkTokens: raw,
           // No trigger: the edit applies to every request.
           thresholdTokens: 0,
