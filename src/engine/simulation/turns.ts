@@ -10,11 +10,15 @@ import type { PreparedReplay } from './prepared';
 //     Gemini CLI's split is measured in. Entries hold block lengths, not their JSON, so each block
 //     counts its text plus a fixed envelope (the keys and quotes a serialized part adds).
 
-/** A user entry holding no tool result: a turn the person (or the agent's own prompt) began. */
+/**
+ * A user entry holding no tool result: a turn the person began. Text the agent injects beside a
+ * prompt (`isMeta`: reminders, command output) is part of that turn, not a turn of its own.
+ */
 export function isUserTurn(entry: Entry): boolean {
   return (
     entry.kind === 'user' &&
     entry.role !== 'assistant' &&
+    !entry.isMeta &&
     !entry.isCompactSummary &&
     entry.blocks.length > 0 &&
     entry.blocks.every((b) => b.kind !== 'tool-result')

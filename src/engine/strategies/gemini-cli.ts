@@ -378,14 +378,15 @@ export const GEMINI_CLI_STRATEGY: CompactionStrategy<GeminiCliKnobs> = {
   getSessionKnobs: (info) => {
     const knobs = { ...DEFAULTS };
     const notes: string[] = [];
+    const inferred = info.window;
     const limits = info.models.map(getGeminiTokenLimit).filter((t): t is number => t !== undefined);
     if (limits.length) {
       knobs.tokenLimit = Math.max(...limits);
       notes.push(`Token limit ${fmt(knobs.tokenLimit)}: Gemini CLI's for ${info.models.join(', ')}.`);
-    } else if (info.window && info.window.windowTokens > 0) {
-      knobs.tokenLimit = info.window.windowTokens;
+    } else if (inferred && inferred.windowTokens > 0) {
+      knobs.tokenLimit = inferred.windowTokens;
       notes.push(
-        `Token limit ${fmt(knobs.tokenLimit)}: the log's window (${info.window.reasons[0] ?? 'inferred'}), as Gemini CLI would use for that model.`,
+        `Token limit ${fmt(knobs.tokenLimit)}: the log's window (${inferred.reasons[0] ?? 'inferred'}), as Gemini CLI would use for that model.`,
       );
     } else notes.push(`Token limit ${fmt(knobs.tokenLimit)}: Gemini CLI's default.`);
     notes.push(`Compresses at ${fmt(getGeminiThreshold(knobs))} (0.5 × the limit).`);

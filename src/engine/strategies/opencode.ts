@@ -384,12 +384,12 @@ export const OPENCODE_STRATEGY: CompactionStrategy<OpenCodeKnobs> = {
   getSessionKnobs: (info) => {
     const knobs = { ...DEFAULTS };
     const notes: string[] = [];
-    const window = info.window;
-    if (window && window.windowTokens > 0) {
-      knobs.contextLimit = window.windowTokens;
-      knobs.maxOutputTokens = Math.min(32_000, Math.max(1_000, window.maxOutputTokens));
+    const inferred = info.window;
+    if (inferred && inferred.windowTokens > 0) {
+      knobs.contextLimit = inferred.windowTokens;
+      knobs.maxOutputTokens = Math.min(32_000, Math.max(1_000, inferred.maxOutputTokens));
       notes.push(
-        `Context limit ${fmt(knobs.contextLimit)} and max output ${fmt(knobs.maxOutputTokens)} (the log's, capped at OUTPUT_TOKEN_MAX 32,000): ${window.reasons[0] ?? 'inferred from the log'}`,
+        `Context limit ${fmt(knobs.contextLimit)} and max output ${fmt(knobs.maxOutputTokens)} (the log's, capped at OUTPUT_TOKEN_MAX 32,000): ${inferred.reasons[0] ?? 'inferred from the log'}`,
       );
     } else notes.push('The log shows no window: a 200,000-token model with 32,000 of output.');
     notes.push(
