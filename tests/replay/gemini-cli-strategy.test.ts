@@ -128,7 +128,7 @@ describe('Gemini CLI strategy', () => {
     expect(
       GEMINI_CLI_STRATEGY.thresholds(GEMINI_CLI_STRATEGY.normalizeKnobs({ compressionThreshold: '0.7' })),
     ).toEqual([
-      { id: 'compress', label: 'Gemini CLI compression', tokens: 734_003, kind: 'trigger' },
+      { id: 'compress', label: 'Gemini CLI compression', tokens: 734_004, kind: 'trigger' },
       { id: 'window', label: 'Token limit', tokens: 1_048_576, kind: 'limit' },
     ]);
   });

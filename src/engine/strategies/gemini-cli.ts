@@ -138,9 +138,9 @@ const SPECS: readonly KnobSpec[] = [
   },
 ];
 
-/** The compression trigger in tokens. */
+/** The compression trigger in tokens: a whole count ≥ fraction × limit is ≥ its ceiling. */
 export function getGeminiThreshold(knobs: GeminiCliKnobs): TokenCount {
-  return Math.floor(knobs.compressionThreshold * knobs.tokenLimit);
+  return Math.ceil(knobs.compressionThreshold * knobs.tokenLimit);
 }
 
 /** The model's acknowledgement after the snapshot ("Got it. Thanks for the additional context!"). */
