@@ -1,9 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { buildCompactionRequest } from '../../src/engine/compact/build-request';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
 import { GEMINI_CLI, GEMINI_CLI_PROBE_PROMPT } from '../../src/engine/prompts/gemini-cli';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { checkReplayInvariants } from '../../src/engine/replay/invariants';
@@ -238,4 +240,25 @@ it('takes the log’s window on another agent’s log', async () => {
   const { knobs, notes } = GEMINI_CLI_STRATEGY.getSessionKnobs(getSessionInfo(prepared));
   expect(knobs.tokenLimit).toBe(200_000);
   expect(notes.join('\n')).toMatch(/not a Gemini CLI chat/);
+});
+
+// A Gemini CLI chat log (tests/fixtures/agents, make-agent-fixtures.ts): its model's limit, and a
+// compression kept from its second prompt (its function responses sit in the model's turn).
+it('replays a Gemini CLI log at its own model’s limit, split at its second prompt', async () => {
+  const file = 'session-2026-03-09T11-00-5e6f7a8b.jsonl';
+  const session = await parseSession([
+    createMemorySource(file, readFileSync(join(__dirname, '../fixtures/agents', file))),
+  ]);
+  expect(session.format).toBe('gemini-cli');
+  const prepared = prepareReplay(session);
+  const { knobs, notes } = GEMINI_CLI_STRATEGY.getSessionKnobs(getSessionInfo(prepared));
+  expect(knobs.tokenLimit).toBe(1_048_576);
+  expect(notes.join('\n')).not.toMatch(/not a Gemini CLI chat/);
+  const [event] = compacts(run(prepared, { tokenLimit: 10_000 }));
+  // After the second call (the answer to the first prompt, then the second prompt).
+  expect(event?.afterCallPos).toBe(1);
+  const prompts = session.entries.filter((e) => e.kind === 'user').map((e) => e.index);
+  expect(event?.keptFromEntryIndex).toBe(prompts[1]);
+  // The system prompt alone is over half of 10,000: the event says why it stays over.
+  expect(event?.note).toMatch(/not under the 5,000 threshold/);
 });
