@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
+import { computeNaiveOpenCodePrune } from '../../src/engine/replay/naive-opencode';
 import { checkReplayInvariants } from '../../src/engine/replay/invariants';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
@@ -188,5 +189,53 @@ describe('OpenCode strategy', () => {
     );
     expect(code).toBe(0);
     expect(out.join('\n')).toMatch(/microcompact: check [\d,]+ ≥ 20,000, cleared 3/);
+  });
+
+  it('agrees with the naive prune (replay/naive-opencode.ts) on varied turns, tools and knobs', async () => {
+    // Turns of 1–3 calls, each call 0–3 results of varied sizes, some Skill: seeded, no compaction.
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const calls: CallSpec[] = [];
+    let context = 15_000;
+    for (let t = 0; t < 24; t++) {
+      const perTurn = 1 + Math.floor(rand() * 3);
+      for (let c = 0; c < perTurn; c++) {
+        const tools = Array.from({ length: Math.floor(rand() * 4) }, (_, j) => ({
+          name: rand() < 0.1 ? 'Skill' : j % 2 ? 'Bash' : 'Read',
+          path: `/w/f${t}_${c}_${j}.ts`,
+          resultChars: 400 + Math.floor(rand() * 36_000),
+        }));
+        calls.push({ prompt: c === 0 ? `Turn ${t}.` : undefined, context, tools });
+        context += 200 + tools.reduce((a, x) => a + x.resultChars / 4, 0);
+      }
+    }
+    const prepared = await prepare({ calls });
+    expect(prepared.real).toHaveLength(0);
+    let events = 0;
+    for (const knobs of [
+      {},
+      { protectTurns: 1 },
+      { protectTurns: 0, pruneProtectTokens: 15_000 },
+      { pruneMinimumTokens: 5_000, protectedTools: [] },
+      { pruneProtectTokens: 80_000, pruneMinimumTokens: 0 },
+    ] as Partial<OpenCodeKnobs>[]) {
+      const full = OPENCODE_STRATEGY.normalizeKnobs({ ...WIDE, autoCompact: false, ...knobs });
+      const fast = run(prepared, full);
+      const naive = computeNaiveOpenCodePrune(prepared, full);
+      expect(Array.from(fast.simulatedTokens), JSON.stringify(knobs)).toEqual(naive.simulatedTokens);
+      expect(
+        prunes(fast).map((e) => ({
+          afterCallPos: e.afterCallPos,
+          ids: e.clearedToolIds,
+          prunedTokens: e.estimatedSavedTokens,
+        })),
+        JSON.stringify(knobs),
+      ).toEqual(naive.events);
+      events += naive.events.length;
+    }
+    expect(events).toBeGreaterThan(5);
   });
 });
