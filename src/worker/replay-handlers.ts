@@ -94,6 +94,7 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
           ? undefined
           : describeSimulatedSummary(spec.previousSummaryTokens),
       excludeEntryIndices: spec.excludeEntryIndices,
+      promptPresetId: spec.promptPresetId,
       elideBase64: request.elideBase64,
       signal,
     });

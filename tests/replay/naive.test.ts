@@ -53,9 +53,13 @@ const NOT_MODELLED: Record<string, string> = {
   codex: "Codex CLI's compaction (kept user messages under a token budget)",
   'boundary-scoring':
     "the boundary-scoring design's split search and scores (a summary with a kept range after it)",
+  'gemini-cli':
+    "Gemini CLI's character split, function-response budget and probe; its rules are checked in tests/replay/gemini-cli-strategy.test.ts",
 };
-// Cline's own naive reference (replay/naive-cline.ts) is checked in tests/replay/cline-strategy.test.ts.
-const MODELLED = new Set(['claude-code', 'cline']);
+// Cline's own naive reference (replay/naive-cline.ts) is checked in tests/replay/cline-strategy.test.ts;
+// OpenCode's prune (replay/naive-opencode.ts: logs without compactions, auto-compaction off) in
+// tests/replay/opencode-strategy.test.ts — its compaction is Claude Code's full summary at another line.
+const MODELLED = new Set(['claude-code', 'cline', 'opencode']);
 
 describe('every registered strategy is checked against the naive reference or skipped with a reason', () => {
   it.each(STRATEGIES.map((s) => s.id))('%s', (id) => {

@@ -69,6 +69,29 @@ export const STRATEGY_VARIANTS: Record<string, readonly Variant[]> = {
     },
     { label: 'auto-condense at 40%', knobs: { useAutoCondense: true, autoCondensePercent: 40 } },
   ],
+  opencode: [
+    { label: 'limit 120,000, max output 16,000', knobs: { contextLimit: 120_000, maxOutputTokens: 16_000 } },
+    {
+      label: 'input limit 150,000 (reserved min(20,000, max output)), protect 10,000, minimum 5,000',
+      knobs: { inputLimit: 150_000, pruneProtectTokens: 10_000, pruneMinimumTokens: 5_000 },
+    },
+    { label: 'no prune, limit 100,000', knobs: { prune: false, contextLimit: 100_000 } },
+  ],
+  'gemini-cli': [
+    { label: 'limit 200,000', knobs: { tokenLimit: 200_000 } },
+    {
+      label:
+        'limit 150,000, threshold 0.7, kept 0.5, budget 10,000 (truncated to 2,000 characters), no probe',
+      knobs: {
+        tokenLimit: 150_000,
+        compressionThreshold: 0.7,
+        preserveFraction: 0.5,
+        functionResponseBudgetTokens: 10_000,
+        truncateOutputChars: 2_000,
+        probe: false,
+      },
+    },
+  ],
   'boundary-scoring': [
     { label: 'threshold 60,000', knobs: { thresholdTokens: 60_000 } },
     { label: 'max 120 messages, target 40%', knobs: { maxMessages: 120, targetRatioPercent: 40 } },

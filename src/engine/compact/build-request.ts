@@ -1,6 +1,8 @@
 import { readEntryRecord } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { getClaudeCodePrompt, SUMMARY_SYSTEM_PROMPT } from '../prompts/claude-code';
+import { requirePreset } from '../prompts/registry';
+import { composePrompt } from '../prompts/types';
 import { estimateTextTokens } from '../tokens/estimate';
 import type { Entry, Session } from '../types';
 import { estimateApiMessagesTokens, normalizeMessages, type RecordInput } from './normalize-messages';
@@ -34,6 +36,8 @@ export interface CompactionRequestOptions {
   previousSummaryText?: string;
   /** Entries to leave out: a real compaction's summary and re-attachments the replay did not adopt. */
   excludeEntryIndices?: readonly number[];
+  /** A prompt preset (prompts/registry.ts) in place of Claude Code's prompts: its system prompt, prompt and follow-ups. */
+  promptPresetId?: string;
   /** Empty base64 payloads, for display. */
   elideBase64?: boolean;
   signal?: AbortSignal;
@@ -102,16 +106,32 @@ export async function buildCompactionRequest(
   }
   const promptVariant =
     options.variant === 'partial' && options.keepFromEntryIndex === undefined ? 'full' : options.variant;
-  const prompt = getClaudeCodePrompt(promptVariant, options.customInstructions);
+  const preset = options.promptPresetId === undefined ? undefined : requirePreset(options.promptPresetId);
+  const prompt = preset
+    ? composePrompt(preset.prompt, options.customInstructions, preset.customInstructionsHeading)
+    : getClaudeCodePrompt(promptVariant, options.customInstructions);
+  const system = preset ? preset.systemPrompt : SUMMARY_SYSTEM_PROMPT;
+  const messagesTokens = estimateApiMessagesTokens(messages);
   const estimatedTokens =
-    estimateApiMessagesTokens(messages) +
-    estimateTextTokens(prompt.length) +
-    estimateTextTokens(SUMMARY_SYSTEM_PROMPT.length);
+    messagesTokens + estimateTextTokens(prompt.length) + estimateTextTokens(system.length);
+  // A follow-up re-sends the messages (not the first prompt) and the previous answer, sized at the
+  // preset's output cap.
+  const followUps = preset?.followUps?.map((f) => ({
+    label: f.label,
+    prompt: f.prompt,
+    estimatedTokens:
+      messagesTokens +
+      estimateTextTokens(system.length) +
+      preset.maxOutputTokens +
+      estimateTextTokens(f.prompt.length),
+  }));
   return {
-    system: SUMMARY_SYSTEM_PROMPT,
+    system,
     messages,
     prompt,
     estimatedTokens,
+    ...(preset ? { presetId: preset.id } : {}),
+    ...(followUps?.length ? { followUps } : {}),
     variant: promptVariant,
     fromEntryIndex: from,
     uptoEntryIndex: upto,

@@ -41,4 +41,11 @@ export interface CompactionRequest {
   entryIndices: number[];
   /** Entries dropped by the filter, with the reason (progress, system, synthetic error, thinking only). */
   dropped: { entryIndex: number; reason: string }[];
+  /** The prompt preset when not Claude Code's (prompts/registry.ts id). */
+  presetId?: string;
+  /**
+   * Further summarizer calls of the same compaction (Gemini CLI's probe): each sends `messages`,
+   * the previous answer as an assistant message, then its prompt. Absent: one call.
+   */
+  followUps?: { label: string; prompt: string; estimatedTokens: TokenCount }[];
 }

@@ -5,7 +5,9 @@ import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from './types';
 // "Gemini CLI"): a system prompt with rules against instructions hidden in the history, a
 // `<scratchpad>`, then an XML `<state_snapshot>` with overall_goal · active_constraints ·
 // key_knowledge · artifact_trail · file_system_state · recent_actions · task_state. The wording
-// is ours. Gemini's second "probe" turn (self-check and re-emit) is not part of this preset.
+// is ours. Gemini's second "probe" turn (the model checks its snapshot against the history and
+// re-emits it) is the preset's follow-up: ANCHORS.md records only its purpose, so its wording is
+// ours too. The replay's Gemini CLI strategy sends it as a second summarizer call.
 
 const SYSTEM_PROMPT = `You compress a conversation between a user and a coding agent into a state snapshot that will replace the conversation.
 
@@ -28,6 +30,11 @@ Then write the final <state_snapshot> as XML, with exactly these elements:
   <task_state>The plan as a list: done, in progress (the current focus), and still to do.</task_state>
 </state_snapshot>`;
 
+/** The verification probe (our wording): a second call with the first answer in the history. */
+export const GEMINI_CLI_PROBE_PROMPT = `Check the <state_snapshot> you just wrote against the conversation. Look for anything it leaves out or states vaguely: exact file paths, commands, tool results, error messages, and every constraint the user gave.
+
+If something is missing or imprecise, write a corrected, complete <state_snapshot>. If nothing is, write the same <state_snapshot> again. Answer with the snapshot only.`;
+
 export const GEMINI_CLI: PromptPreset = {
   id: 'gemini-cli',
   label: 'Gemini CLI · state snapshot (our wording)',
@@ -36,7 +43,7 @@ export const GEMINI_CLI: PromptPreset = {
   description:
     'A state snapshot in the shape Gemini CLI documents: a scratchpad, then goal, constraints, knowledge, artifacts, file state, recent actions and task state as XML.',
   source:
-    'Shape of google-gemini/gemini-cli packages/core/src/context/chatCompressionService.ts and prompts/snippets.ts as described in ../shared/research/ANCHORS.md §2.1 (system prompt with anti-injection rules; <scratchpad>, then <state_snapshot> with overall_goal, active_constraints, key_knowledge, artifact_trail, file_system_state, recent_actions, task_state). The wording is CompactLab\'s; the verification "probe" turn is not simulated.',
+    'Shape of google-gemini/gemini-cli packages/core/src/context/chatCompressionService.ts and prompts/snippets.ts as described in ../shared/research/ANCHORS.md §2.1 (system prompt with anti-injection rules; <scratchpad>, then <state_snapshot> with overall_goal, active_constraints, key_knowledge, artifact_trail, file_system_state, recent_actions, task_state). The wording is CompactLab\'s, the verification "probe" turn\'s too (ANCHORS.md: a second turn that asks the model to self-check and re-emit).',
   prompt: PROMPT,
   systemPrompt: SYSTEM_PROMPT,
   variant: 'full',
@@ -51,4 +58,5 @@ export const GEMINI_CLI: PromptPreset = {
   ],
   output: { kind: 'xml', root: 'state_snapshot' },
   maxOutputTokens: DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS,
+  followUps: [{ label: 'verification probe', prompt: GEMINI_CLI_PROBE_PROMPT }],
 };

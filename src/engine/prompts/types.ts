@@ -83,6 +83,11 @@ export interface PromptPreset {
   maxOutputTokens: TokenCount;
   /** How custom instructions are appended; default Claude Code's "Additional Instructions:". */
   customInstructionsHeading?: string;
+  /**
+   * Further turns of the same compaction, each a second summarizer call: the request again, the
+   * previous answer as the assistant's message, then this prompt (Gemini CLI's verification probe).
+   */
+  followUps?: { label: string; prompt: string }[];
 }
 
 /** Claude Code's cap on the summary call (`maxOutputTokensOverride: 20000`, v2.1.68 "Full mechanism"). */

@@ -48,6 +48,7 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
           ? `restored ${restored.files.length} files${restored.todo ? ' +todos' : ''}${restored.plan ? ' +plan' : ''} ${fmt(restored.totalTokens)}`
           : undefined,
         event.keptTokens !== undefined ? `kept ${fmt(event.keptTokens)}` : undefined,
+        event.llmCalls !== undefined ? `${event.llmCalls} LLM calls` : undefined,
       ].filter(Boolean);
       const real =
         event.realCompactionIndex === undefined ? '' : ` [log compaction ${event.realCompactionIndex + 1}]`;

@@ -314,6 +314,7 @@ export class ReplayState {
       previousSummaryTokens: spanStart === oldFrom ? history.previousSummaryTokens : undefined,
       excludeEntryIndices: this.excludedArtifacts(spanStart, spanEnd),
     };
+    if (action.promptPresetId !== undefined) request.promptPresetId = action.promptPresetId;
     const event: ReplayEvent = {
       kind: 'compact',
       mechanism: action.mechanism,
@@ -332,6 +333,7 @@ export class ReplayState {
       note: action.note,
       boundaryScores: action.boundaryScores,
     };
+    if (action.llmCalls !== undefined && action.llmCalls !== 1) event.llmCalls = action.llmCalls;
     if (spanEnd > spanStart) this.summarizedRanges.push([ctxEntry[spanStart]!, ctxEntry[spanEnd - 1]!]);
 
     if (exactReal !== undefined && model.id === 'recorded' && action.mechanism !== 'session-memory') {

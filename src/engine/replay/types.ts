@@ -67,6 +67,8 @@ export interface EventRequestSpec {
   previousSummaryTokens?: TokenCount;
   /** Real summary / re-attachment entries in the span that the replay did not adopt. */
   excludeEntryIndices: number[];
+  /** The prompt preset (prompts/registry.ts) when not Claude Code's: its system prompt, prompt and follow-ups. */
+  promptPresetId?: string;
 }
 
 export interface ReplayEvent {
@@ -122,6 +124,8 @@ export interface ReplayEvent {
   realCompactionIndex?: number;
   /** Why the context is still above the threshold, or what a log event means. */
   note?: string;
+  /** Summarizer calls the compaction made, when more than one (Gemini CLI's verification probe). */
+  llmCalls?: number;
   /** Boundary scoring: the candidate splits and their scores (the event card's chart). */
   boundaryScores?: BoundaryCandidate[];
 }

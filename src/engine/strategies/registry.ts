@@ -4,6 +4,8 @@ import { BOUNDARY_SCORING_STRATEGY } from './boundary-scoring';
 import { CLAUDE_CODE_STRATEGY } from './claude-code';
 import { CLINE_STRATEGY } from './cline';
 import { CODEX_STRATEGY } from './codex';
+import { GEMINI_CLI_STRATEGY } from './gemini-cli';
+import { OPENCODE_STRATEGY } from './opencode';
 import { getDialect } from '../parse/dialects/registry';
 import type { DialectId } from '../types';
 import type { CompactionStrategy, KnobValue } from './types';
@@ -20,6 +22,8 @@ export const STRATEGIES: readonly AnyStrategy[] = [
   CODEX_STRATEGY,
   CLINE_STRATEGY,
   BOUNDARY_SCORING_STRATEGY,
+  OPENCODE_STRATEGY,
+  GEMINI_CLI_STRATEGY,
 ];
 
 export const DEFAULT_STRATEGY_ID = CLAUDE_CODE_STRATEGY.id;

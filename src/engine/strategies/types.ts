@@ -184,6 +184,13 @@ export type StrategyAction =
       summaryMaxTokens?: TokenCount;
       /** The candidate boundaries the strategy scored, carried to the event. */
       boundaryScores?: BoundaryCandidate[];
+      /**
+       * The prompt preset the summarizer request is built with (prompts/registry.ts id), when not
+       * Claude Code's; its follow-up turns (Gemini CLI's verification probe) are further requests.
+       */
+      promptPresetId?: string;
+      /** Summarizer calls the compaction makes (default 1; Gemini CLI's probe makes it 2). */
+      llmCalls?: number;
       note?: string;
     };
 

@@ -54,7 +54,8 @@ function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: 
     <div className="replay-request" data-testid="replay-request" data-tokens={r.estimatedTokens}>
       <p className="muted small">
         {formatPlural(r.messages.length, 'message')} from entries {r.fromEntryIndex}–{r.uptoEntryIndex} (
-        {r.dropped.length} dropped by the filter), prompt “{r.variant}”:{' '}
+        {r.dropped.length} dropped by the filter), prompt “{r.presetId ?? r.variant}”
+        {r.followUps?.length ? `, request 1 of ${r.followUps.length + 1}` : ''}:{' '}
         <b className="mono">~{formatCount(r.estimatedTokens)} tokens</b> by Claude Code’s estimate.
       </p>
       <details>
@@ -81,6 +82,20 @@ function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: 
           {r.prompt}
         </pre>
       </details>
+      {r.followUps?.map((f, i) => (
+        <div key={f.label} data-testid="replay-request-followup">
+          <p className="muted small">
+            Request {i + 2} of {r.followUps!.length + 1}, {f.label}: the same{' '}
+            {formatPlural(r.messages.length, 'message')}, the previous answer as the model’s message, then the
+            prompt below: <b className="mono">~{formatCount(f.estimatedTokens)} tokens</b> with the answer at
+            its cap.
+          </p>
+          <details>
+            <summary>Prompt {i + 2}</summary>
+            <pre className="text-block">{f.prompt}</pre>
+          </details>
+        </div>
+      ))}
     </div>
   );
 }
@@ -195,6 +210,15 @@ export function ReplayEventCard({
                 {event.continuationTokens
                   ? ` (+ ${formatCount(event.continuationTokens)} continuation text)`
                   : ''}
+              </dd>
+            </>
+          )}
+          {event.kind === 'compact' && (
+            <>
+              <dt>LLM calls</dt>
+              <dd data-testid="replay-llm-calls">
+                {event.llmCalls ?? 1}
+                {(event.llmCalls ?? 1) > 1 ? ' (the summary, then a verification probe)' : ''}
               </dd>
             </>
           )}

@@ -270,6 +270,7 @@ export const GEMINI_CLI_DIALECT: DialectDescriptor = {
       isObject(record) && typeof record.id === 'string' && !isSessionMetadata(record) ? record.id : undefined,
   },
   transcript: TRANSCRIPT,
+  defaultStrategyId: 'gemini-cli',
 };
 
 /** The older whole-JSON chat file: the same messages under `messages`. */
@@ -286,4 +287,5 @@ export const GEMINI_CLI_JSON_DIALECT: DialectDescriptor = {
     wholeJson: { maxBytes: MAX_DOCUMENT_BYTES, recordsKey: 'messages' },
   },
   transcript: TRANSCRIPT,
+  defaultStrategyId: 'gemini-cli',
 };
