@@ -331,6 +331,7 @@ export class ReplayState {
       request,
       note: action.note,
       boundaryScores: action.boundaryScores,
+      llmCalls: action.llmCalls ?? (action.mechanism === 'session-memory' ? 0 : 1),
     };
     if (spanEnd > spanStart) this.summarizedRanges.push([ctxEntry[spanStart]!, ctxEntry[spanEnd - 1]!]);
 

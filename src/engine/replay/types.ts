@@ -124,6 +124,11 @@ export interface ReplayEvent {
   note?: string;
   /** Boundary scoring: the candidate splits and their scores (the event card's chart). */
   boundaryScores?: BoundaryCandidate[];
+  /**
+   * LLM requests the strategy would make for this event (a compaction's summary call, and any
+   * second call it makes); absent: none (clearing, truncation, a reset the log made).
+   */
+  llmCalls?: number;
 }
 
 export type RealOutcomeStatus =

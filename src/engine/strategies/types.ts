@@ -179,6 +179,12 @@ export type StrategyAction =
       summarySource?: SummarySource;
       /** The candidate boundaries the strategy scored, carried to the event. */
       boundaryScores?: BoundaryCandidate[];
+      /**
+       * LLM requests this compaction needs (the summary call, and any second one such as a
+       * verification pass). Default: 1, or 0 for session memory (the summary already exists).
+       * A rule-based summary says 0.
+       */
+      llmCalls?: number;
       note?: string;
     };
 
