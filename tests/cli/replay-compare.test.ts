@@ -122,7 +122,7 @@ describe('compactlab replay --strategy a,b,c on the sample', () => {
     expect(claude.llmCalls).toBe(claude.events.compact);
     expect(scoring.events.compact).toBeGreaterThan(0);
     expect(scoring.llmCalls).toBe(0);
-    expect(cline.events.truncate + cline.events.replace).toBeGreaterThan(0);
+    expect((cline.events.truncate ?? 0) + (cline.events.replace ?? 0)).toBeGreaterThan(0);
     expect(cline.replacedTokens).toBeGreaterThan(0);
     expect(cline.truncatedTokens).toBeGreaterThan(0);
     expect(claude.clearedTokens).toBeGreaterThan(0);

@@ -4,7 +4,11 @@ import type { TokenCount } from '../types';
 
 export type CompactMechanism = 'full' | 'partial' | 'session-memory';
 
-/** A line on the chart: a strategy's trigger or limit. */
+/**
+ * A line on the chart: a strategy's trigger or limit. The chart draws each with its `label` (the
+ * strategy's own name for it); the line whose `id` is `window` is the context window, drawn as
+ * the chart's frame line.
+ */
 export interface ThresholdLine {
   id: string;
   label: string;
