@@ -157,6 +157,42 @@ export async function compareStrategies(
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
+/** What the compare chart draws of one strategy's replay: plain data, the series transferable. */
+export interface CompareSeries {
+  strategyId: string;
+  label: string;
+  /** Index into `session.apiCalls` of each main call (the chart's x axis is the position here). */
+  callIndex: Int32Array;
+  simulatedTokens: Float64Array;
+  thresholds: ThresholdLine[];
+  /** The events, as the chart marks them (`preTokens` at the call they follow). */
+  events: {
+    kind: ReplayEventKind;
+    afterCallPos: number;
+    afterApiCall: number;
+    preTokens: TokenCount;
+    postTokens: TokenCount;
+  }[];
+}
+
+/** One replay as the compare chart needs it (copies the series, so the result keeps its own). */
+export function toCompareSeries(result: ReplayResult, label: string): CompareSeries {
+  return {
+    strategyId: result.strategyId,
+    label,
+    callIndex: result.callIndex.slice(),
+    simulatedTokens: result.simulatedTokens.slice(),
+    thresholds: result.thresholds,
+    events: result.events.map((e) => ({
+      kind: e.kind,
+      afterCallPos: e.afterCallPos,
+      afterApiCall: e.afterApiCall,
+      preTokens: e.preTokens,
+      postTokens: e.postTokens,
+    })),
+  };
+}
+
 /** The columns of the table, shared by the CLI's text and the app's table. */
 export const COMPARE_COLUMNS: readonly {
   key: string;
