@@ -86,7 +86,8 @@ export function computeStrategyFigures(
 /** One strategy to run: its id and the knob overrides over the log's own knobs for it. */
 export interface CompareEntry {
   strategyId: string;
-  overrides?: Readonly<Record<string, KnobValue>>;
+  /** `null` clears an optional knob (as the replay store keeps it). */
+  overrides?: Readonly<Record<string, KnobValue | null>>;
 }
 
 export interface CompareProgress {
