@@ -43,6 +43,25 @@ describe('threshold bars', () => {
     expect(getFirstTrigger(bars)?.label).toBe('auto-compact');
   });
 
+  it('keeps a trigger the knobs turned off where it would be, marked off, never the one that fires', () => {
+    const knobs = CLAUDE_CODE_STRATEGY.normalizeKnobs({
+      autoCompactEnabled: false,
+      microcompactEnabled: false,
+    });
+    const lines = CLAUDE_CODE_STRATEGY.thresholds(knobs);
+    expect(lines.find((l) => l.id === 'auto-compact')).toMatchObject({ off: true, kind: 'trigger' });
+    const { bars } = getThresholdBars(lines);
+    expect(bars[0]).toMatchObject({
+      label: 'auto-compact (off)',
+      off: true,
+      testId: 'threshold-autocompact',
+    });
+    // Nothing acts there: the tooltip's "over …" is about no bar of this strategy.
+    expect(getFirstTrigger(bars)).toBeUndefined();
+    const on = getThresholdBars(CLAUDE_CODE_STRATEGY.thresholds({ ...knobs, autoCompactEnabled: true }));
+    expect(on.bars[0]).toMatchObject({ label: 'auto-compact', off: false });
+  });
+
   it('draws every registered strategy, each bar with a colour and a test id', () => {
     for (const s of STRATEGIES) {
       const lines = s.thresholds(s.defaultKnobs);

@@ -72,7 +72,10 @@ export function formatReplayDump(prepared: PreparedReplay, result: ReplayResult)
   const lines: string[] = [];
   lines.push(knobSummary(result));
   lines.push(
-    `thresholds ${result.thresholds.map((t) => `${t.id} ${fmt(t.tokens)}`).join(' · ')} · base ${fmt(result.baseTokens)} · calls ${result.callIndex.length}`,
+    `thresholds ${result.thresholds
+      .filter((t) => !t.off)
+      .map((t) => `${t.id} ${fmt(t.tokens)}`)
+      .join(' · ')} · base ${fmt(result.baseTokens)} · calls ${result.callIndex.length}`,
   );
   result.events.forEach((e, i) => {
     lines.push(formatReplayEvent(e, i));

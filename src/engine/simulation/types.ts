@@ -15,6 +15,12 @@ export interface ThresholdLine {
   tokens: TokenCount;
   /** `trigger`: where the strategy acts; `warning`: UI only; `limit`: requests are refused. */
   kind: 'trigger' | 'warning' | 'limit';
+  /**
+   * A trigger the knobs turned off (Claude Code's auto-compact under DISABLE_AUTO_COMPACT): the
+   * chart shows where it would be, marked off; nothing acts there, and readers of where the
+   * strategy acts (the replay dump, the live status line) skip it.
+   */
+  off?: boolean;
 }
 
 /** Where a summary's size came from. */

@@ -39,9 +39,14 @@ function getThresholdLines(knobs: ClaudeCodeKnobs): ThresholdLine[] {
   const lines: ThresholdLine[] = [];
   // Labels as Claude Code's own words (thresholds.ts); its warning and error thresholds are both
   // 20,000 below the limit (`rD5`, `oD5`: "Three-Tier Threshold System"), one line.
-  if (knobs.autoCompactEnabled && !knobs.disableCompact) {
-    lines.push({ id: 'auto-compact', label: 'auto-compact', tokens: t.autoCompact, kind: 'trigger' });
-  }
+  const autoCompactOff = !knobs.autoCompactEnabled || knobs.disableCompact;
+  lines.push({
+    id: 'auto-compact',
+    label: 'auto-compact',
+    tokens: t.autoCompact,
+    kind: 'trigger',
+    ...(autoCompactOff ? { off: true } : {}),
+  });
   if (knobs.microcompactEnabled && !knobs.disableCompact && knobs.microcompactVariant === 'v2.1.68') {
     lines.push({
       id: 'microcompact',

@@ -173,7 +173,8 @@ export function KnobsBar({
             data-testid={bar.testId}
             data-value={bar.tokens}
             data-kind={bar.kind}
-            title={`${bar.label}: ${bar.kind === 'trigger' ? 'the strategy acts here' : bar.kind === 'warning' ? 'a warning only' : 'requests are refused here'}`}
+            data-off={bar.off ? 'true' : undefined}
+            title={`${bar.label}: ${bar.off ? 'turned off by the knobs: where it would act' : bar.kind === 'trigger' ? 'the strategy acts here' : bar.kind === 'warning' ? 'a warning only' : 'requests are refused here'}`}
             style={{ color: bar.color }}
           >
             {bar.label} {formatCount(bar.tokens)}

@@ -10,6 +10,8 @@ export interface ThresholdBar {
   label: string;
   tokens: number;
   kind: ThresholdLine['kind'];
+  /** A trigger the knobs turned off: drawn where it would be, labelled off, never "over" it. */
+  off: boolean;
   color: string;
   /** `threshold-<id without hyphens>` (`threshold-autocompact`, `threshold-maxallowed`). */
   testId: string;
@@ -49,9 +51,10 @@ export function getThresholdBars(lines: readonly ThresholdLine[]): ThresholdBars
     const color = palette[Math.min(used[line.kind]++, palette.length - 1)]!;
     bars.push({
       id: line.id,
-      label: line.label,
+      label: line.off ? `${line.label} (off)` : line.label,
       tokens: line.tokens,
       kind: line.kind,
+      off: line.off === true,
       color,
       testId: `threshold-${line.id.replace(/-/g, '')}`,
     });
@@ -62,6 +65,6 @@ export function getThresholdBars(lines: readonly ThresholdLine[]): ThresholdBars
 /** The lowest trigger: where the strategy first acts (the tooltip's "over …"). */
 export function getFirstTrigger(bars: readonly ThresholdBar[]): ThresholdBar | undefined {
   let first: ThresholdBar | undefined;
-  for (const b of bars) if (b.kind === 'trigger' && (!first || b.tokens < first.tokens)) first = b;
+  for (const b of bars) if (b.kind === 'trigger' && !b.off && (!first || b.tokens < first.tokens)) first = b;
   return first;
 }
