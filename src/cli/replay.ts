@@ -191,6 +191,10 @@ async function compareCommand(args: string[], strategyArg: string, out: Out): Pr
     return 2;
   }
   const strategies = [...new Set(ids)].map((id) => getStrategy(id));
+  if (parseArgs({ args, allowPositionals: true, strict: false, options: COMMON_OPTIONS }).values.help) {
+    out(`Usage:\n${REPLAY_USAGE}\n\n${strategies.map((s) => formatKnobHelp(s)).join('\n\n')}`);
+    return 0;
+  }
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({

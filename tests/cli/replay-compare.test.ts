@@ -149,6 +149,13 @@ describe('compactlab replay --strategy a,b,c on the sample', () => {
     expect(lower(flag).truncatedTokens).toBeGreaterThan(lower(base).truncatedTokens);
   });
 
+  it('lists the knobs of each picked strategy with --help', async () => {
+    const r = await run('--strategy', 'cline,codex', '--help');
+    expect(r.code).toBe(0);
+    expect(r.text).toMatch(/--strategy a,b,c \(or all\)/);
+    expect(r.text.match(/^Knobs of (\S+)/gm)).toEqual(['Knobs of cline', 'Knobs of codex']);
+  });
+
   it('refuses a knob no strategy has, an unknown strategy and a sweep', async () => {
     const none = await run(SAMPLE, '--strategy', 'claude-code,cline', '--knob', 'maxMessages=3');
     expect(none.code).toBe(2);

@@ -303,6 +303,8 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
       )}
       {enabled && compareOpen && setup.data && (
         <CompareStrategiesPanel
+          // A new session starts the view afresh (its picks, its run).
+          key={sessionId}
           sessionId={sessionId}
           strategies={setup.data.strategies}
           onClose={() => setCompareOpen(false)}
