@@ -192,6 +192,16 @@ function SeriesLine({
     }
     return out.join(' ');
   }, [values, x, y, innerW]);
+  // One mark per kind and pixel column: thousands of clearings on a long session stay a few hundred nodes.
+  const marks = useMemo(() => {
+    const seen = new Set<string>();
+    return s.events.flatMap((e, j) => {
+      const key = `${e.kind}:${Math.round(x(e.afterCallPos) / 3)}`;
+      if (seen.has(key)) return [];
+      seen.add(key);
+      return [{ e, j }];
+    });
+  }, [s.events, x]);
   const last = values.length - 1;
   return (
     <g data-testid="compare-series" data-strategy={s.strategyId} data-points={values.length}>
@@ -200,9 +210,8 @@ function SeriesLine({
         points={points}
         style={{ stroke: color, strokeDasharray: dash || undefined }}
       />
-      {s.events.map((e, j) => (
+      {marks.map(({ e, j }) => (
         <text
-          // biome-ignore lint/suspicious/noArrayIndexKey: events are positional within one run.
           key={j}
           className="strat-event"
           data-testid="compare-event"
