@@ -30,6 +30,8 @@ const CHART_HEIGHT_PX = 240;
 const PAD = { left: 44, right: 12, top: 10, bottom: 22 };
 /** Height of a label line at the right edge (labels closer than this are moved apart). */
 const LABEL_PX = 12;
+/** Width of one character of the 10px monospace labels. */
+const MONO_CHAR_PX = 6.1;
 /** Series styles by position among the picked: colours from the palette (light-dark), dashes. */
 const SERIES_DASHES = ['', '7 3', '2 3', '9 3 2 3', '4 4', '1 3'];
 const SERIES_COUNT = 6;
@@ -140,16 +142,25 @@ function CompareChart({ result, widthPx }: { result: ReplayCompare; widthPx: num
         <SeriesLine key={s.strategyId} s={s} i={i} x={x} y={y} innerW={innerW} />
       ))}
       {thresholdLabels.map((l) => (
-        <text
-          key={l.key}
-          className="strat-threshold-label"
-          x={PAD.left + innerW - 4}
-          y={l.y}
-          textAnchor="end"
-          style={{ fill: seriesStyle(l.i).color }}
-        >
-          {l.text}
-        </text>
+        <g key={l.key}>
+          {/* A backing so that other strategies' lines never run through the text (10px monospace ≈ 6.1px a character). */}
+          <rect
+            className="strat-label-back"
+            x={PAD.left + innerW - 8 - l.text.length * MONO_CHAR_PX}
+            y={l.y - LABEL_PX / 2 - 1}
+            width={l.text.length * MONO_CHAR_PX + 8}
+            height={LABEL_PX}
+          />
+          <text
+            className="strat-threshold-label"
+            x={PAD.left + innerW - 4}
+            y={l.y + 3}
+            textAnchor="end"
+            style={{ fill: seriesStyle(l.i).color }}
+          >
+            {l.text}
+          </text>
+        </g>
       ))}
     </svg>
   );
