@@ -44,9 +44,13 @@ test('a Cline task folder opens as one session: its calls, a truncation and a co
   await expect(truncation).toHaveCount(1);
   await expect(truncation).toHaveText('T');
   await expect(page.locator('[data-testid="compaction-marker"][data-kind="compact"]')).toHaveCount(1);
-  // The bars are the Cline strategy's: maxAllowedSize, 200k − 40k for a Claude model.
+  // The bars are the Cline strategy's, under its own name: maxAllowedSize, 200k − 40k for a
+  // Claude model; none of Claude Code's.
   await expect(page.getByTestId('thresholds-hidden')).toHaveCount(0);
-  await expect(page.getByTestId('threshold-autocompact')).toHaveAttribute('data-value', '160000');
+  await expect(page.getByTestId('threshold-maxallowed')).toHaveAttribute('data-value', '160000');
+  await expect(page.getByTestId('threshold-maxallowed')).toHaveText('maxAllowedSize 160,000');
+  await expect(page.getByTestId('threshold-autocompact')).toHaveCount(0);
+  await expect(page.getByTestId('threshold-blocking')).toHaveCount(0);
   // The replay runs the Cline strategy: a truncation after request 3 (161,000 ≥ 160,000).
   await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
   const replayed = page.locator('[data-testid="replay-marker"][data-kind="truncate"]');

@@ -1,4 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
+import { at } from '../engine/assert';
 import type { CompactionStrategy, KnobSpec, KnobValue } from '../engine/strategies/types';
 
 // A strategy's CLI flags and `--help`, generated from its knob specs: a spec with a `cliFlag` is a
@@ -161,4 +162,57 @@ export function formatKnobFlags(strategy: AnyStrategy, indent = '      ', widthC
   }
   if (line) lines.push(indent + line);
   return lines.join('\n');
+}
+
+/** Every strategy's knob flags together (a flag several strategies share is one option). */
+export function getAllKnobFlagOptions(strategies: readonly AnyStrategy[]): Options {
+  const options: Options = {};
+  for (const s of strategies) {
+    for (const [flag, option] of Object.entries(getKnobFlagOptions(s))) options[flag] ??= option;
+  }
+  return options;
+}
+
+/**
+ * Knob overrides for several strategies at once (`compactlab replay --strategy a,b`): a named flag
+ * and a plain `--knob key=value` go to every strategy that has that flag or key (an error when none
+ * has it); `--knob <strategy>.<key>=<value>` to that strategy only. Returns overrides by strategy
+ * id, or the first error.
+ */
+export function getMultiKnobOverrides(
+  strategies: readonly AnyStrategy[],
+  values: Record<string, unknown>,
+): { overrides: Record<string, Record<string, unknown>> } | { error: string } {
+  const ids = strategies.map((s) => s.id);
+  // Named flags: each strategy reads the ones it has (parseArgs refused any flag none has).
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const s of strategies) {
+    const own = getKnobOverrides(s, { ...values, knob: [] });
+    if ('error' in own) return { error: `${own.error} (${s.id})` };
+    out[s.id] = own.overrides;
+  }
+  for (const arg of (values.knob as string[] | undefined) ?? []) {
+    const eq = arg.indexOf('=');
+    if (eq < 0) return { error: `--knob expects [<strategy>.]<key>=<value>, got "${arg}"` };
+    const name = arg.slice(0, eq);
+    const dot = name.indexOf('.');
+    const qualified = dot > 0 && ids.includes(name.slice(0, dot));
+    const targets = qualified ? strategies.filter((s) => s.id === name.slice(0, dot)) : strategies;
+    const key = qualified ? name.slice(dot + 1) : name;
+    const having = targets.filter((s) => s.knobSpecs.some((k) => k.key === key));
+    if (having.length === 0)
+      return {
+        error: qualified
+          ? `--knob ${name}: ${key} is not a knob of ${name.slice(0, dot)} (${at(targets, 0)
+              .knobSpecs.map((k) => k.key)
+              .join(', ')})`
+          : `--knob ${name}: no strategy of ${ids.join(', ')} has a knob "${key}" (a knob of one strategy: --knob <strategy>.<key>=<value>)`,
+      };
+    for (const s of having) {
+      const r = getKnobOverrides(s, { knob: [`${key}=${arg.slice(eq + 1)}`] });
+      if ('error' in r) return { error: `${r.error} (${s.id})` };
+      Object.assign(out[s.id]!, r.overrides);
+    }
+  }
+  return { overrides: out };
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseSession } from '../engine/parse/parse-session';
 import { computeReplay } from '../engine/replay/compute-replay';
+import { compareStrategies, formatCompareTable } from '../engine/replay/compare-strategies';
 import { formatReplayDump } from '../engine/replay/dump';
 import { prepareReplay } from '../engine/replay/prepare';
 import type { SummaryModelId } from '../engine/replay/summary-size';
@@ -15,7 +16,7 @@ import {
   type SweepResult,
 } from '../engine/replay/sweep';
 import { DEFAULT_STRATEGY_ID, getStrategy, STRATEGIES } from '../engine/strategies/registry';
-import { type CompactionStrategy, getSessionInfo } from '../engine/strategies/types';
+import { type CompactionStrategy, getSessionInfo, type KnobValue } from '../engine/strategies/types';
 import { estimateTextTokens } from '../engine/tokens/estimate';
 import { createNodeFileSource } from './node-source';
 import { formatOrdinal } from '../engine/query/numbering';
@@ -23,7 +24,9 @@ import {
   findKnobSpec,
   formatKnobFlags,
   formatKnobHelp,
+  getAllKnobFlagOptions,
   getKnobFlagOptions,
+  getMultiKnobOverrides,
   getKnobOverrides,
 } from './replay-knobs';
 
@@ -42,7 +45,12 @@ ${formatKnobFlags(DEFAULT_STRATEGY)}
       <session-id>/session-memory/summary.md; also taken when given among the files) sized by
       Claude Code's estimate.
       --sweep <knob>=<from>:<to>:<steps>  re-run for each value of one numeric knob (a knob key
-      or its flag, e.g. pct=100:30:15) and print one line per value.`;
+      or its flag, e.g. pct=100:30:15) and print one line per value.
+      --strategy a,b,c (or all): each strategy on the same transcript, one table (events by kind,
+      tokens cleared / replaced / truncated / summarized, LLM calls, peak and final context, the
+      log's compactions reproduced by its own agent's strategy); --json one object per strategy.
+      --knob <strategy>.<key>=<value> sets one strategy's knob; --knob <key>=<value> and named
+      flags set it in every strategy that has it.`;
 
 type Out = (text: string) => void;
 
@@ -72,7 +80,9 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     out(STRATEGIES.map((s) => `${s.id}  ${s.label}`).join('\n'));
     return 0;
   }
-  const strategy = getStrategy(typeof first.strategy === 'string' ? first.strategy : DEFAULT_STRATEGY_ID);
+  const strategyArg = typeof first.strategy === 'string' ? first.strategy : DEFAULT_STRATEGY_ID;
+  if (strategyArg === 'all' || strategyArg.includes(',')) return compareCommand(args, strategyArg, out);
+  const strategy = getStrategy(strategyArg);
   if (first.help) {
     out(`Usage:\n${REPLAY_USAGE}\n\n${formatKnobHelp(strategy)}`);
     return 0;
@@ -114,23 +124,12 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
   const prepared = prepareReplay(session);
   const { knobs: sessionKnobs, notes } = strategy.getSessionKnobs(getSessionInfo(prepared));
   const overrides = knobFlags.overrides;
-  const memory = values['session-memory'];
-  if (memory !== undefined && /^[\d_,.]+$/.test(memory.trim())) {
-    overrides.sessionMemoryTokens = Number(memory.replace(/[_,]/g, ''));
-  } else {
-    let text = session.sessionMemory?.text;
-    if (memory !== undefined) {
-      try {
-        text = fs.readFileSync(memory, 'utf8');
-      } catch (error) {
-        process.stderr.write(
-          `compactlab replay: --session-memory expects a number of tokens or a readable file: ${(error as Error).message}\n`,
-        );
-        return 2;
-      }
-    }
-    if (text?.trim()) overrides.sessionMemoryTokens = estimateTextTokens(text.length);
+  const memoryTokens = getSessionMemoryTokens(values['session-memory'], session.sessionMemory?.text);
+  if (typeof memoryTokens === 'string') {
+    process.stderr.write(`compactlab replay: ${memoryTokens}\n`);
+    return 2;
   }
+  if (memoryTokens !== undefined) overrides.sessionMemoryTokens = memoryTokens;
   const knobs = strategy.normalizeKnobs(overrides, sessionKnobs);
   const summaryModel = (values['summary-model'] ?? 'recorded') as SummaryModelId;
   if (summaryModel !== 'recorded' && summaryModel !== 'ratio') {
@@ -152,6 +151,128 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
   result.notes.push(...notes);
   if (values.json) out(JSON.stringify(toJson(result), null, 2));
   else out([formatReplayDump(prepared, result), ...notes.map((n) => `note: ${n}`)].join('\n'));
+  return 0;
+}
+
+/** `--session-memory` (a size or a file), else the session's own memory, in tokens; a string is the error. */
+function getSessionMemoryTokens(
+  memory: string | undefined,
+  ownText: string | undefined,
+): number | undefined | string {
+  if (memory !== undefined && /^[\d_,.]+$/.test(memory.trim())) return Number(memory.replace(/[_,]/g, ''));
+  let text = ownText;
+  if (memory !== undefined) {
+    try {
+      text = fs.readFileSync(memory, 'utf8');
+    } catch (error) {
+      return `--session-memory expects a number of tokens or a readable file: ${(error as Error).message}`;
+    }
+  }
+  return text?.trim() ? estimateTextTokens(text.length) : undefined;
+}
+
+/**
+ * `--strategy a,b,c` or `--strategy all`: every strategy over the same prepared transcript, one
+ * table (engine/replay/compare-strategies.ts), or one object per strategy with `--json`.
+ */
+async function compareCommand(args: string[], strategyArg: string, out: Out): Promise<number> {
+  const ids =
+    strategyArg === 'all'
+      ? STRATEGIES.map((s) => s.id)
+      : strategyArg
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+  const unknown = ids.filter((id) => !STRATEGIES.some((s) => s.id === id));
+  if (unknown.length > 0 || ids.length === 0) {
+    process.stderr.write(
+      `compactlab replay: unknown strategy ${unknown.map((u) => `"${u}"`).join(', ') || '(none given)'} (known: ${STRATEGIES.map((s) => s.id).join(', ')}, or all)\n`,
+    );
+    return 2;
+  }
+  const strategies = [...new Set(ids)].map((id) => getStrategy(id));
+  if (parseArgs({ args, allowPositionals: true, strict: false, options: COMMON_OPTIONS }).values.help) {
+    out(`Usage:\n${REPLAY_USAGE}\n\n${strategies.map((s) => formatKnobHelp(s)).join('\n\n')}`);
+    return 0;
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        ...COMMON_OPTIONS,
+        ...getAllKnobFlagOptions(strategies),
+        knob: { type: 'string', multiple: true },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(
+      `compactlab replay: ${(error as Error).message} (compactlab replay --strategy <id> --help lists a strategy's knobs)\n`,
+    );
+    return 2;
+  }
+  const values = parsed.values as Record<string, unknown> & {
+    json?: boolean;
+    'summary-model'?: string;
+    'session-memory'?: string;
+    sweep?: string;
+  };
+  if (parsed.positionals.length === 0) {
+    out(`Usage:\n${REPLAY_USAGE}`);
+    return 2;
+  }
+  if (values.sweep !== undefined) {
+    process.stderr.write('compactlab replay: --sweep takes one strategy\n');
+    return 2;
+  }
+  const knobFlags = getMultiKnobOverrides(strategies, values);
+  if ('error' in knobFlags) {
+    process.stderr.write(`compactlab replay: ${knobFlags.error}\n`);
+    return 2;
+  }
+  const summaryModel = (values['summary-model'] ?? 'recorded') as SummaryModelId;
+  if (summaryModel !== 'recorded' && summaryModel !== 'ratio') {
+    process.stderr.write(`compactlab replay: --summary-model is recorded or ratio, got "${summaryModel}"\n`);
+    return 2;
+  }
+  const session = await parseSession(parsed.positionals.map((p) => createNodeFileSource(p)));
+  if (session.apiCalls.length === 0) {
+    process.stderr.write('compactlab replay: no API call in this transcript: nothing to replay\n');
+    return 1;
+  }
+  const memoryTokens = getSessionMemoryTokens(values['session-memory'], session.sessionMemory?.text);
+  if (typeof memoryTokens === 'string') {
+    process.stderr.write(`compactlab replay: ${memoryTokens}\n`);
+    return 2;
+  }
+  const entries = strategies.map((s) => {
+    const overrides = { ...knobFlags.overrides[s.id] } as Record<string, KnobValue>;
+    // The session memory is a knob of the strategies that have one.
+    if (memoryTokens !== undefined && s.knobSpecs.some((k) => k.key === 'sessionMemoryTokens'))
+      overrides.sessionMemoryTokens ??= memoryTokens;
+    return { strategyId: s.id, overrides };
+  });
+  // Prepared once: every strategy reads the same call axis, attribution and restoration sources.
+  const prepared = prepareReplay(session);
+  const compared = await compareStrategies(prepared, entries, { summaryModel });
+  if (values.json) {
+    out(
+      JSON.stringify(
+        compared.rows.map((row, i) => {
+          const r = at(compared.results, i);
+          return { ...row, knobs: r.knobs, notes: r.notes };
+        }),
+        null,
+        2,
+      ),
+    );
+    return 0;
+  }
+  const notes = compared.rows.flatMap((row, i) =>
+    at(compared.results, i).notes.map((n) => `note (${row.strategyId}): ${n}`),
+  );
+  out([formatCompareTable(compared.rows), ...notes].join('\n'));
   return 0;
 }
 

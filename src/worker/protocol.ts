@@ -15,6 +15,12 @@ import type { CompactionRequest } from '../engine/compact/types';
 import type { ReplayResult, EventRequestSpec } from '../engine/replay/types';
 import type { SummaryModelId } from '../engine/replay/summary-size';
 import type { SweepProgress, SweepRange, SweepResult } from '../engine/replay/sweep';
+import type {
+  CompareEntry,
+  CompareProgress,
+  CompareSeries,
+  StrategyFigures,
+} from '../engine/replay/compare-strategies';
 import type { KnobSpec, KnobValue, ManualCompactionRequest } from '../engine/strategies/types';
 import type { ExportedSummary } from '../engine/export/summary-export';
 import type { RedactionSettings } from '../engine/redact/mask';
@@ -72,6 +78,16 @@ export interface EngineRequestFields {
   'replay-request': { sessionId: SessionId; spec: EventRequestSpec; elideBase64?: boolean };
   /** A knob sweep (engine/replay/sweep.ts): progress as `SweepProgress`, cancellable. */
   'replay-sweep': ReplayRunFields & { range: SweepRange };
+  /**
+   * Several strategies over the same prepared session (engine/replay/compare-strategies.ts), each
+   * under the log's knobs with its overrides: progress as `CompareProgress`, cancellable.
+   */
+  'replay-compare': {
+    sessionId: SessionId;
+    entries: CompareEntry[];
+    summaryModel: SummaryModelId;
+    branchId?: number;
+  };
   /** Secrets in the transcript (worker/share-handlers.ts), with where they occur. */
   'secrets-find': { sessionId: SessionId };
   /** One export of the Export menu, as text; masked by `redaction`. */
@@ -131,6 +147,14 @@ export interface ReplaySetup {
   prepareMs: number;
 }
 
+/** The compare view's answer: one table row and one chart series per strategy (series transferred). */
+export interface ReplayCompare {
+  ownStrategyId: string;
+  rows: StrategyFigures[];
+  series: CompareSeries[];
+  computeMs: number;
+}
+
 /** Series are transferred. `clearedEntries`: entry holding a cleared result → event index. */
 export interface ReplayRun {
   result: ReplayResult;
@@ -172,6 +196,7 @@ export interface EngineResults {
   'replay-run': ReplayRun;
   'replay-request': CompactionRequest;
   'replay-sweep': SweepResult;
+  'replay-compare': ReplayCompare;
   'secrets-find': SessionSecrets;
   'export-file': string;
 }
@@ -182,7 +207,7 @@ export interface ParseProgressMessage {
   fileIndex: number;
 }
 
-export type { FullTextProgress, SummariesInfo, SummariesPrepared, SweepProgress };
+export type { CompareProgress, FullTextProgress, SummariesInfo, SummariesPrepared, SweepProgress };
 
 /** What a request's progress messages carry, by request kind (others send none). */
 export interface EngineProgress {
@@ -190,6 +215,7 @@ export interface EngineProgress {
   /** Only a full-text search (`filter.fullText`) scans the files and reports progress. */
   'row-index': FullTextProgress;
   'replay-sweep': SweepProgress;
+  'replay-compare': CompareProgress;
 }
 
 export type ProgressOf<K extends EngineRequestKind> = K extends keyof EngineProgress

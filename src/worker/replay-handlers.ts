@@ -4,6 +4,7 @@
 
 import { buildCompactionRequest } from '../engine/compact/build-request';
 import { followBranch } from '../engine/parse/branches';
+import { compareStrategies, toCompareSeries } from '../engine/replay/compare-strategies';
 import { computeReplay } from '../engine/replay/compute-replay';
 import { type PreparedReplay, prepareReplay } from '../engine/replay/prepare';
 import { computeSweep } from '../engine/replay/sweep';
@@ -29,7 +30,10 @@ function describeSimulatedSummary(tokens: number): string {
   return `[Simulated summary of a previous compaction: about ${tokens.toLocaleString('en-US')} tokens. The replay sizes summaries without writing them; a summarizer can fill this in.]`;
 }
 
-type ReplayHandlers = Pick<EngineHandlers, 'replay-setup' | 'replay-run' | 'replay-request' | 'replay-sweep'>;
+type ReplayHandlers = Pick<
+  EngineHandlers,
+  'replay-setup' | 'replay-run' | 'replay-request' | 'replay-sweep' | 'replay-compare'
+>;
 
 export const REPLAY_HANDLERS: ReplayHandlers = {
   'replay-setup': async (request, { state }) => {
@@ -79,6 +83,30 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
       onProgress,
     });
     return { result };
+  },
+  'replay-compare': async (request, { state, signal, onProgress }) => {
+    // Prepared once for every strategy, on the branch the run follows.
+    const p = getPrepared(followBranch(getLoaded(state, request.sessionId).session, request.branchId ?? 0));
+    const compared = await compareStrategies(p, request.entries, {
+      summaryModel: request.summaryModel,
+      signal,
+      onProgress,
+    });
+    const series = compared.results.map((r, i) =>
+      toCompareSeries(r, compared.rows[i]?.label ?? r.strategyId),
+    );
+    return {
+      result: {
+        ownStrategyId: compared.ownStrategyId,
+        rows: compared.rows,
+        series,
+        computeMs: compared.computeMs,
+      },
+      transfer: series.flatMap((s) => [
+        s.callIndex.buffer as ArrayBuffer,
+        s.simulatedTokens.buffer as ArrayBuffer,
+      ]),
+    };
   },
   'replay-request': async (request, { state, signal }) => {
     const { session, sources } = getLoaded(state, request.sessionId);

@@ -11,6 +11,8 @@ export interface SvgThreshold {
   label: string;
   tokens: TokenCount;
   kind: 'trigger' | 'warning' | 'limit';
+  /** A trigger the knobs turned off (`ThresholdLine.off`): not drawn. */
+  off?: boolean;
 }
 
 export interface SvgReplay {
@@ -60,7 +62,7 @@ export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOp
   const width = options.widthPx ?? 960;
   const height = options.heightPx ?? 280;
   const n = series.contextTokens.length;
-  const thresholds = options.thresholds ?? [];
+  const thresholds = (options.thresholds ?? []).filter((t) => !t.off);
   let maxY = series.peakContextTokens;
   for (const t of thresholds) maxY = Math.max(maxY, t.tokens);
   if (options.replay)

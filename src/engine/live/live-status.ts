@@ -57,7 +57,8 @@ export function computeLiveStatus(f: LiveFigures, overrides: LiveOverrides = {})
   let { knobs } = strategy.getSessionKnobs(info);
   if (overrides.contextWindowTokens !== undefined && overrides.contextWindowTokens > 0)
     knobs = strategy.normalizeKnobs({ contextWindow: overrides.contextWindowTokens }, knobs);
-  const lines = strategy.thresholds(knobs);
+  // Where the strategy acts: a trigger its knobs turned off is not one.
+  const lines = strategy.thresholds(knobs).filter((l) => !l.off);
   const tokensOf = (id: string) => lines.find((l) => l.id === id)?.tokens;
   const contextTokens = overrides.contextTokens ?? f.contextTokens;
   const usedTokens = contextTokens + (overrides.outputTokens ?? f.outputTokens);

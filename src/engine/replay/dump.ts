@@ -48,7 +48,7 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
           ? `restored ${restored.files.length} files${restored.todo ? ' +todos' : ''}${restored.plan ? ' +plan' : ''} ${fmt(restored.totalTokens)}`
           : undefined,
         event.keptTokens !== undefined ? `kept ${fmt(event.keptTokens)}` : undefined,
-        event.llmCalls !== undefined ? `${event.llmCalls} LLM calls` : undefined,
+        (event.llmCalls ?? 1) > 1 ? `${event.llmCalls} LLM calls` : undefined,
       ].filter(Boolean);
       const real =
         event.realCompactionIndex === undefined ? '' : ` [log compaction ${event.realCompactionIndex + 1}]`;
@@ -73,7 +73,10 @@ export function formatReplayDump(prepared: PreparedReplay, result: ReplayResult)
   const lines: string[] = [];
   lines.push(knobSummary(result));
   lines.push(
-    `thresholds ${result.thresholds.map((t) => `${t.id} ${fmt(t.tokens)}`).join(' · ')} · base ${fmt(result.baseTokens)} · calls ${result.callIndex.length}`,
+    `thresholds ${result.thresholds
+      .filter((t) => !t.off)
+      .map((t) => `${t.id} ${fmt(t.tokens)}`)
+      .join(' · ')} · base ${fmt(result.baseTokens)} · calls ${result.callIndex.length}`,
   );
   result.events.forEach((e, i) => {
     lines.push(formatReplayEvent(e, i));

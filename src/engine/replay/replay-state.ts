@@ -332,8 +332,8 @@ export class ReplayState {
       request,
       note: action.note,
       boundaryScores: action.boundaryScores,
+      llmCalls: action.llmCalls ?? (action.mechanism === 'session-memory' ? 0 : 1),
     };
-    if (action.llmCalls !== undefined && action.llmCalls !== 1) event.llmCalls = action.llmCalls;
     if (spanEnd > spanStart) this.summarizedRanges.push([ctxEntry[spanStart]!, ctxEntry[spanEnd - 1]!]);
 
     if (exactReal !== undefined && model.id === 'recorded' && action.mechanism !== 'session-memory') {

@@ -124,10 +124,13 @@ export interface ReplayEvent {
   realCompactionIndex?: number;
   /** Why the context is still above the threshold, or what a log event means. */
   note?: string;
-  /** Summarizer calls the compaction made, when more than one (Gemini CLI's verification probe). */
-  llmCalls?: number;
   /** Boundary scoring: the candidate splits and their scores (the event card's chart). */
   boundaryScores?: BoundaryCandidate[];
+  /**
+   * LLM requests the strategy would make for this event (a compaction's summary call, and any
+   * second call it makes); absent: none (clearing, truncation, a reset the log made).
+   */
+  llmCalls?: number;
 }
 
 export type RealOutcomeStatus =

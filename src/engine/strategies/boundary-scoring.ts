@@ -413,6 +413,8 @@ class BoundaryScoringRun implements StrategyRun {
           requestVariant: 'partial',
           customInstructions: view.manual?.customInstructions,
           boundaryScores: candidates,
+          // The summary is rule-based (boundary-scoring-summary.ts): no LLM request.
+          llmCalls: 0,
           note: `${why}; split at message ${best.messageIndex} of ${length} (score ${best.score}${factors.length ? `: ${factors.join(', ')}` : ''}); rule-based summary in ${summary.messages.length} messages, ${summary.preserved.length} tool results preserved in it`,
         },
       ],

@@ -37,14 +37,26 @@ export const LEGACY_PLACEHOLDER = '[Old tool result content cleared]';
 function getThresholdLines(knobs: ClaudeCodeKnobs): ThresholdLine[] {
   const t = computeThresholds(knobs);
   const lines: ThresholdLine[] = [];
-  if (knobs.autoCompactEnabled && !knobs.disableCompact) {
-    lines.push({ id: 'auto-compact', label: 'Auto-compact', tokens: t.autoCompact, kind: 'trigger' });
-  }
+  // Labels as Claude Code's own words (thresholds.ts); its warning and error thresholds are both
+  // 20,000 below the limit (`rD5`, `oD5`: "Three-Tier Threshold System"), one line.
+  const autoCompactOff = !knobs.autoCompactEnabled || knobs.disableCompact;
+  lines.push({
+    id: 'auto-compact',
+    label: 'auto-compact',
+    tokens: t.autoCompact,
+    kind: 'trigger',
+    ...(autoCompactOff ? { off: true } : {}),
+  });
   if (knobs.microcompactEnabled && !knobs.disableCompact && knobs.microcompactVariant === 'v2.1.68') {
-    lines.push({ id: 'microcompact', label: 'Warning / microcompact', tokens: t.warning, kind: 'trigger' });
-  } else lines.push({ id: 'warning', label: 'Warning', tokens: t.warning, kind: 'warning' });
-  lines.push({ id: 'blocking', label: 'Blocking limit', tokens: t.blocking, kind: 'limit' });
-  lines.push({ id: 'window', label: 'Context window', tokens: t.contextWindow, kind: 'limit' });
+    lines.push({
+      id: 'microcompact',
+      label: 'microcompact = warning = error',
+      tokens: t.warning,
+      kind: 'trigger',
+    });
+  } else lines.push({ id: 'warning', label: 'warning = error', tokens: t.warning, kind: 'warning' });
+  lines.push({ id: 'blocking', label: 'blocking', tokens: t.blocking, kind: 'limit' });
+  lines.push({ id: 'window', label: 'window', tokens: t.contextWindow, kind: 'limit' });
   return lines;
 }
 

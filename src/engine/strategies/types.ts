@@ -189,7 +189,11 @@ export type StrategyAction =
        * Claude Code's; its follow-up turns (Gemini CLI's verification probe) are further requests.
        */
       promptPresetId?: string;
-      /** Summarizer calls the compaction makes (default 1; Gemini CLI's probe makes it 2). */
+      /**
+       * LLM requests this compaction needs (the summary call, and any second one such as a
+       * verification pass). Default: 1, or 0 for session memory (the summary already exists).
+       * A rule-based summary says 0.
+       */
       llmCalls?: number;
       note?: string;
     };

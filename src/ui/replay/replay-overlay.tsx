@@ -142,21 +142,7 @@ export function ReplayOverlay({
       started = true;
     }
     ctx.stroke();
-    // Another strategy's trigger lines (Claude Code's are the chart's own threshold lines).
-    if (result.strategyId !== 'claude-code') {
-      ctx.setLineDash([2, 4]);
-      for (const line of result.thresholds) {
-        if (line.kind !== 'trigger' || line.tokens > geometry.yMaxTokens) continue;
-        const y = Math.round(yToPx(geometry, line.tokens)) + 0.5;
-        ctx.beginPath();
-        ctx.moveTo(geometry.leftPx, y);
-        ctx.lineTo(geometry.rightPx, y);
-        ctx.stroke();
-        ctx.fillStyle = SIM_COLOR;
-        ctx.font = '10px ui-monospace, monospace';
-        ctx.fillText(`${line.label} ${formatCount(line.tokens)}`, geometry.leftPx + 4, y - 6);
-      }
-    }
+    // The strategy's threshold lines are the chart's own bars (timeline/threshold-bars.ts).
     ctx.setLineDash([]);
     ctx.restore();
   }, [geometry, result, xOf]);

@@ -4,6 +4,8 @@ import { getEngineClient } from '../../worker/engine-client';
 import type { SessionId } from '../../worker/protocol';
 import { sessionKey } from '../queries';
 import type { SweepProgress } from '../../engine/replay/sweep';
+import type { CompareEntry, CompareProgress } from '../../engine/replay/compare-strategies';
+import type { SummaryModelId } from '../../engine/replay/summary-size';
 import type { ReplayRunParams, ReplaySweepParams } from './replay-store';
 
 // queryOptions factories for the replay. A knob change is a new key: the previous run stays on
@@ -97,6 +99,38 @@ export function replaySweepQuery(params: ReplaySweepParams, onProgress?: (progre
           suppliedSummaryTokens,
           branchId,
         },
+        { signal, onProgress },
+      ),
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 60_000,
+    retry: false,
+    structuralSharing: false,
+  });
+}
+
+/** What a compare run asks: the strategies with their overrides, frozen when Run is pressed. */
+export interface ReplayCompareParams {
+  sessionId: SessionId;
+  entries: CompareEntry[];
+  summaryModel: SummaryModelId;
+  branchId: number;
+}
+
+/** Several strategies on the same transcript; `onProgress` hears the worker (not part of the key). */
+export function replayCompareQuery(params: ReplayCompareParams, onProgress?: (p: CompareProgress) => void) {
+  const { sessionId, entries, summaryModel, branchId } = params;
+  return queryOptions({
+    queryKey: [
+      ...sessionKey(sessionId),
+      'replay',
+      'compare',
+      branchId,
+      JSON.stringify(entries),
+      summaryModel,
+    ],
+    queryFn: ({ signal }) =>
+      getEngineClient().request(
+        { kind: 'replay-compare', sessionId, entries, summaryModel, branchId },
         { signal, onProgress },
       ),
     staleTime: Number.POSITIVE_INFINITY,

@@ -11,6 +11,7 @@ import { ReplayKnobs } from './replay-knobs';
 import { describeReplayEvent, EVENT_GLYPHS } from './replay-overlay';
 import { useReplayStore } from './replay-store';
 import { SweepPanel } from './sweep-panel';
+import { CompareStrategiesPanel } from './compare-strategies-panel';
 import { useDebouncedRunParams, useReplayKnobs, useReplayRun, useReplaySetup } from './use-replay';
 import './replay.css';
 import { formatOrdinal } from '../../engine/query/numbering';
@@ -172,6 +173,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const openEventCard = useReplayStore((s) => s.openEventCard);
   const sweepOpen = useReplayStore((s) => s.sweepOpen);
   const setSweepOpen = useReplayStore((s) => s.setSweepOpen);
+  const [compareOpen, setCompareOpen] = useState(false);
   const run = useReplayRun();
   const current = params?.sessionId === sessionId ? run.data : undefined;
   const result = current?.result;
@@ -259,6 +261,18 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
             >
               Sweep…
             </button>
+            {setup.data && setup.data.strategies.length > 1 && (
+              <button
+                type="button"
+                className="btn small"
+                data-testid="compare-open"
+                aria-expanded={compareOpen}
+                title="Several strategies on this transcript at once: their context lines together and a table"
+                onClick={() => setCompareOpen(!compareOpen)}
+              >
+                Compare strategies…
+              </button>
+            )}
             <ManualControls sessionId={sessionId} />
           </>
         )}
@@ -286,6 +300,15 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
       )}
       {enabled && sweepOpen && setup.data && (
         <SweepPanel key={setup.data.strategyId} sessionId={sessionId} specs={setup.data.knobSpecs} />
+      )}
+      {enabled && compareOpen && setup.data && (
+        <CompareStrategiesPanel
+          // A new session starts the view afresh (its picks, its run).
+          key={sessionId}
+          sessionId={sessionId}
+          strategies={setup.data.strategies}
+          onClose={() => setCompareOpen(false)}
+        />
       )}
       {enabled && knobsOpen && setup.data && knobs && (
         <>

@@ -1,15 +1,8 @@
-import type { Thresholds } from '../../engine/thresholds';
 import type { TimelineSeries } from '../../worker/protocol';
 import { formatTokensShort } from '../common/format';
 import { drawEstimated } from './draw-estimated';
 import { type ChartGeometry, clipToPlot, getNiceStep, xToPx, yToPx } from './geometry';
-
-export const THRESHOLD_STYLES = [
-  { key: 'autoCompact', label: 'auto-compact', color: '#f0a23b' },
-  { key: 'warning', label: 'warning', color: '#d9c84a' },
-  { key: 'error', label: 'error', color: '#ef6461' },
-  { key: 'blocking', label: 'blocking', color: '#b77fe0' },
-] as const satisfies readonly { key: keyof Thresholds; label: string; color: string }[];
+import type { ThresholdBars } from './threshold-bars';
 
 /** Height of one threshold label (10px font + gap). */
 const LABEL_HEIGHT_PX = 12;
@@ -28,8 +21,8 @@ const COLORS = {
 
 export interface DrawState {
   series: TimelineSeries;
-  /** Undefined: no threshold model for the session's agent, no bars. */
-  thresholds?: Thresholds;
+  /** The strategy's lines as bars (threshold-bars.ts); undefined: no strategy for the session's agent, no bars. */
+  thresholds?: ThresholdBars;
   hoverX?: number;
   selectedX?: number;
   /** Marker x positions (drawn as faint vertical lines; the buttons are DOM). */
@@ -99,22 +92,22 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, g: ChartGeometry, st
   drawCursor(ctx, g, state.hoverX, COLORS.hover, series);
   ctx.restore();
 
-  // Thresholds on top, labelled at the right edge; equal values share one label (warning and
-  // error coincide in the v2.1.68 profile), and labels are stacked so they never overprint.
+  // The strategy's lines on top, labelled at the right edge by its own names; equal values share
+  // one label, and labels are stacked so they never overprint.
   ctx.setLineDash([6, 4]);
   const groups: { value: number; labels: string[]; color: string }[] = [];
-  for (const style of thresholds ? THRESHOLD_STYLES : []) {
-    const value = thresholds![style.key];
+  for (const bar of thresholds?.bars ?? []) {
+    const value = bar.tokens;
     if (value <= 0 || value > g.yMaxTokens) continue;
     const y = Math.round(yToPx(g, value)) + 0.5;
-    ctx.strokeStyle = style.color;
+    ctx.strokeStyle = bar.color;
     ctx.beginPath();
     ctx.moveTo(g.leftPx, y);
     ctx.lineTo(g.rightPx, y);
     ctx.stroke();
     const same = groups.find((group) => group.value === value);
-    if (same) same.labels.push(style.label);
-    else groups.push({ value, labels: [style.label], color: style.color });
+    if (same) same.labels.push(bar.label);
+    else groups.push({ value, labels: [bar.label], color: bar.color });
   }
   ctx.setLineDash([]);
   groups.sort((a, b) => b.value - a.value);
@@ -133,8 +126,9 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, g: ChartGeometry, st
   }
   ctx.textBaseline = 'bottom';
   ctx.setLineDash([]);
-  if (thresholds && thresholds.contextWindow <= g.yMaxTokens) {
-    const windowY = yToPx(g, thresholds.contextWindow);
+  const windowTokens = thresholds?.windowTokens;
+  if (windowTokens !== undefined && windowTokens <= g.yMaxTokens) {
+    const windowY = yToPx(g, windowTokens);
     ctx.strokeStyle = COLORS.window;
     ctx.beginPath();
     ctx.moveTo(g.leftPx, Math.round(windowY) + 0.5);
@@ -142,7 +136,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, g: ChartGeometry, st
     ctx.stroke();
     ctx.fillStyle = COLORS.axisText;
     ctx.textAlign = 'left';
-    ctx.fillText(`window ${formatTokensShort(thresholds.contextWindow)}`, g.leftPx + 4, windowY - 2);
+    ctx.fillText(`window ${formatTokensShort(windowTokens)}`, g.leftPx + 4, windowY - 2);
   }
 }
 

@@ -7,12 +7,11 @@ import {
   EXTENDED_CONTEXT_WINDOW,
   THRESHOLD_PROFILES,
   type ThresholdKnobs,
-  type Thresholds,
 } from '../../engine/thresholds';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount, formatTokensShort } from '../common/format';
 import { useReplayStore } from '../replay/replay-store';
-import { THRESHOLD_STYLES } from './draw-timeline';
+import type { ThresholdBars } from './threshold-bars';
 
 // The threshold knobs above the chart. It shows only the knobs the selected strategy has and
 // writes them where every knob is written (replay-store.ts `setKnob`), so another strategy's knob
@@ -86,7 +85,8 @@ export function KnobsBar({
   sessionId: SessionId;
   /** The chart's threshold knobs (replay/use-knobs.ts `useThresholdKnobs`). */
   knobs: ThresholdKnobs;
-  thresholds: Thresholds;
+  /** The selected strategy's lines (undefined until its knobs are in). */
+  thresholds?: ThresholdBars;
 }) {
   const strategyId = useReplayStore((s) => s.strategyId);
   const ready = useReplayStore((s) => s.sessionId === sessionId);
@@ -165,16 +165,19 @@ export function KnobsBar({
           onCommit={(v) => set('autocompactPctOverride', v ?? null)}
         />
       )}
-      <div className="threshold-readout mono">
-        {THRESHOLD_STYLES.map((style) => (
+      <div className="threshold-readout mono" data-testid="threshold-readout">
+        {thresholds?.bars.map((bar) => (
           <span
-            key={style.key}
+            key={bar.id}
             className="threshold"
-            data-testid={`threshold-${style.key === 'autoCompact' ? 'autocompact' : style.key}`}
-            data-value={thresholds[style.key]}
-            style={{ color: style.color }}
+            data-testid={bar.testId}
+            data-value={bar.tokens}
+            data-kind={bar.kind}
+            data-off={bar.off ? 'true' : undefined}
+            title={`${bar.label}: ${bar.off ? 'turned off by the knobs: where it would act' : bar.kind === 'trigger' ? 'the strategy acts here' : bar.kind === 'warning' ? 'a warning only' : 'requests are refused here'}`}
+            style={{ color: bar.color }}
           >
-            {style.label} {formatCount(thresholds[style.key])}
+            {bar.label} {formatCount(bar.tokens)}
           </span>
         ))}
       </div>

@@ -11,9 +11,7 @@ import {
   useState,
 } from 'react';
 import type { TimelineMarker } from '../../engine/query/timeline-series';
-import { computeThresholds, type Thresholds } from '../../engine/thresholds';
-import type { ThresholdLine } from '../../engine/simulation/types';
-import { getStrategy, STRATEGIES } from '../../engine/strategies/registry';
+import { getStrategy } from '../../engine/strategies/registry';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { formatClock, formatCount, formatDelta } from '../common/format';
 import { getDialect } from '../../engine/parse/dialects/registry';
@@ -37,6 +35,8 @@ import { formatOrdinalTitle } from '../../engine/query/numbering';
 import { useLayoutStore } from '../layout-store';
 import { useFollowStore } from './follow-store';
 import { KnobsBar } from './knobs-bar';
+import { useReplayStore } from '../replay/replay-store';
+import { getFirstTrigger, getThresholdBars, type ThresholdBar, type ThresholdBars } from './threshold-bars';
 import { clusterMarkers } from './marker-clusters';
 import { MarkerClusterButton } from './marker-cluster';
 import { OverviewStrip } from './overview-strip';
@@ -104,20 +104,6 @@ function findCallAtOrBefore(series: TimelineSeries, entryIndex: number): number 
   return found;
 }
 
-/** A strategy's lines as the chart's bars: its trigger for auto-compact, warning and error, its limit for blocking. */
-function fromStrategyLines(lines: readonly ThresholdLine[], fallback: Thresholds): Thresholds {
-  const trigger = lines.find((l) => l.kind === 'trigger')?.tokens ?? fallback.autoCompact;
-  const limit = lines.find((l) => l.kind === 'limit')?.tokens ?? fallback.contextWindow;
-  return {
-    contextWindow: limit,
-    effectiveWindow: limit,
-    autoCompact: trigger,
-    warning: trigger,
-    error: trigger,
-    blocking: limit,
-  };
-}
-
 export function Timeline({ sessionId }: { sessionId: SessionId }) {
   const branchId = useFollowedBranch(sessionId);
   const { data: series, error } = useQuery({
@@ -127,19 +113,13 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
   const { data: summary } = useQuery(sessionSummaryQuery(sessionId));
   const knobs = useThresholdKnobs(sessionId);
   const dialect = getDialect(summary?.format);
-  // The bars are a strategy's thresholds: Claude Code's formula for the strategies that have its
-  // threshold knobs, else the lines of the log's own agent's strategy (Cline's maxAllowedSize);
-  // a dialect with no strategy of its own gets none.
-  const ownId = dialect?.defaultStrategyId;
-  const ownStrategy = STRATEGIES.find((s) => s.id === ownId);
-  const own = ownStrategy !== undefined && !ownStrategy.knobSpecs.some((s) => s.key === 'profile');
-  const ownKnobs = useEffectiveKnobs(sessionId, own ? ownId! : 'claude-code');
+  // The bars are the lines the selected strategy gives for its knobs (threshold-bars.ts), whatever
+  // the strategy; a dialect with no strategy of its own gets none.
+  const strategyId = useReplayStore((s) => s.strategyId);
+  const strategyKnobs = useEffectiveKnobs(sessionId, strategyId);
   const thresholds = useMemo(
-    () =>
-      own && ownKnobs
-        ? fromStrategyLines(getStrategy(ownId!).thresholds(ownKnobs), computeThresholds(knobs))
-        : computeThresholds(knobs),
-    [own, ownId, ownKnobs, knobs],
+    () => (strategyKnobs ? getThresholdBars(getStrategy(strategyId).thresholds(strategyKnobs)) : undefined),
+    [strategyId, strategyKnobs],
   );
   const unmodelled = dialect !== undefined && dialect.defaultStrategyId === undefined ? dialect : undefined;
   const heightPx = useLayoutStore((s) => s.chartHeightPx);
@@ -171,7 +151,7 @@ function TimelineChart({
   heightPx,
 }: {
   series: TimelineSeries;
-  thresholds?: ReturnType<typeof computeThresholds>;
+  thresholds?: ThresholdBars;
   heightPx: number;
 }) {
   const containerRef = useRef<HTMLDivElement>(null);
@@ -199,11 +179,12 @@ function TimelineChart({
 
   const n = series.contextTokens.length;
   const yMax = useMemo(() => {
-    let max = Math.max(series.peakContextTokens, thresholds?.blocking ?? 0, thresholds?.autoCompact ?? 0);
+    let max = series.peakContextTokens;
+    for (const bar of thresholds?.bars ?? []) max = Math.max(max, bar.tokens);
     for (const m of series.markers) max = Math.max(max, m.preTokens ?? 0);
     for (let k = 0; k < series.side.contextTokens.length; k++)
       max = Math.max(max, series.side.contextTokens[k]!);
-    return Math.max(thresholds?.contextWindow ?? 0, max) * 1.04;
+    return Math.max(thresholds?.windowTokens ?? 0, max) * 1.04;
   }, [series, thresholds]);
   const geometry = useMemo(
     () => createGeometry(widthPx, heightPx, n, yMax, view),
@@ -278,9 +259,7 @@ function TimelineChart({
   }, [geometry, series, thresholds, hoverX, selectedX]);
 
   const hover =
-    hoverX === undefined
-      ? undefined
-      : describeCall(series, hoverX, thresholds?.autoCompact ?? Number.POSITIVE_INFINITY);
+    hoverX === undefined ? undefined : describeCall(series, hoverX, getFirstTrigger(thresholds?.bars ?? []));
   const clusters = useMemo(
     () =>
       clusterMarkers(
@@ -478,7 +457,7 @@ function TimelineChart({
   );
 }
 
-function describeCall(series: TimelineSeries, x: number, autoCompact: number) {
+function describeCall(series: TimelineSeries, x: number, trigger: ThresholdBar | undefined) {
   const tokens = series.contextTokens[x]!;
   const previous = x > 0 ? series.contextTokens[x - 1] : undefined;
   const time = formatClock(series.timestampMs[x]);
@@ -496,7 +475,7 @@ function describeCall(series: TimelineSeries, x: number, autoCompact: number) {
         Δ {formatDelta(previous === undefined ? undefined : tokens - previous)} · out{' '}
         {formatCount(series.outputTokens[x])}
       </div>
-      {tokens >= autoCompact && <div className="over">over auto-compact</div>}
+      {trigger && tokens >= trigger.tokens && <div className="over">over {trigger.label}</div>}
     </>
   );
 }
