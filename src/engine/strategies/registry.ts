@@ -3,6 +3,8 @@ import { BOUNDARY_SCORING_STRATEGY } from './boundary-scoring';
 import { CLAUDE_CODE_STRATEGY } from './claude-code';
 import { CLINE_STRATEGY } from './cline';
 import { CODEX_STRATEGY } from './codex';
+import { PI_STRATEGY } from './pi';
+import { ROO_STRATEGY } from './roo';
 import { getDialect } from '../parse/dialects/registry';
 import type { DialectId } from '../types';
 import type { CompactionStrategy, KnobValue } from './types';
@@ -18,6 +20,8 @@ export const STRATEGIES: readonly AnyStrategy[] = [
   CODEX_STRATEGY,
   CLINE_STRATEGY,
   BOUNDARY_SCORING_STRATEGY,
+  ROO_STRATEGY,
+  PI_STRATEGY,
 ];
 
 export const DEFAULT_STRATEGY_ID = CLAUDE_CODE_STRATEGY.id;
