@@ -325,8 +325,8 @@ class PiRun implements StrategyRun {
     const { prepared, knobs } = this;
     const start = Math.max(view.liveFromPos, this.lastBoundary);
     const { keepFromPos, splitTurn } = findPiCut(prepared, start, view.boundaryPos, knobs.keepRecentTokens);
-    // Nothing before the cut, and no earlier summary to update: nothing to compact.
-    if (keepFromPos <= view.liveFromPos && view.liveFromPos === 0) return undefined;
+    // Less than keepRecentTokens in all: pi still compacts, keeping everything from the first cut
+    // point after a summary of what precedes it (nothing, or only the earlier summary).
     const { session, ctxEntry } = prepared;
     const summarized: Entry[] = [];
     for (let p = start; p < keepFromPos; p++) summarized.push(session.entries[ctxEntry[p]!]!);
