@@ -1,5 +1,4 @@
 import type { Restoration } from '../compact/restore';
-import { getMaxOutputForModel } from '../context-window';
 import { getSafeCut } from '../simulation/cuts';
 import { getMessageRangePositions } from '../simulation/message-pairs';
 import type { PreparedReplay } from '../simulation/prepared';
@@ -314,24 +313,17 @@ class RooRun implements StrategyRun {
   }
 }
 
-/** The reserved output for a model, as `getModelMaxOutputTokens` picks it. */
-function maxTokensForModel(
-  models: readonly string[],
-  window: TokenCount,
-): { tokens: TokenCount; why: string } {
-  const model = models.find((m) => getMaxOutputForModel(m) !== undefined);
-  if (models.some((m) => /claude/i.test(m)) || model === undefined)
-    return {
-      tokens: ROO_DEFAULT_MAX_TOKENS,
-      why: models.some((m) => /claude/i.test(m))
-        ? 'a Claude model without a reasoning budget: ANTHROPIC_DEFAULT_MAX_TOKENS 8,192'
-        : 'no known model: ANTHROPIC_DEFAULT_MAX_TOKENS 8,192',
-    };
-  const max = getMaxOutputForModel(model)!.tokens;
-  const capped = Math.min(max, Math.ceil(window * 0.2));
+/**
+ * The reserved output as `getModelMaxOutputTokens` picks it: 8,192 for a Claude model (a hybrid
+ * reasoning model without a budget, or one with no maxTokens); another model's own maxTokens capped
+ * at 20% of the window, which the log does not state: 8,192 stands in.
+ */
+function maxTokensForModel(models: readonly string[]): { tokens: TokenCount; why: string } {
   return {
-    tokens: capped,
-    why: `${model}: its max output ${max.toLocaleString('en-US')}, capped at 20% of the window`,
+    tokens: ROO_DEFAULT_MAX_TOKENS,
+    why: models.some((m) => /claude/i.test(m))
+      ? 'a Claude model without a reasoning budget: ANTHROPIC_DEFAULT_MAX_TOKENS 8,192'
+      : "the model's own maxTokens is not in the log: ANTHROPIC_DEFAULT_MAX_TOKENS 8,192",
   };
 }
 
@@ -354,7 +346,7 @@ export const ROO_STRATEGY: CompactionStrategy<RooKnobs> = {
         `Window ${contextWindow.toLocaleString('en-US')} tokens: ${info.window.reasons[0] ?? 'inferred'}`,
       );
     } else notes.push("The log names no window: Roo's default here, 200,000.");
-    const max = maxTokensForModel(info.models, contextWindow);
+    const max = maxTokensForModel(info.models);
     const knobs: RooKnobs = { ...DEFAULTS, contextWindow, maxTokens: max.tokens };
     notes.push(
       `maxTokens ${max.tokens.toLocaleString('en-US')} (${max.why}); allowedTokens ${Math.round(getRooAllowedTokens(knobs)).toLocaleString('en-US')}; condense at 100% (Roo's default, no profile threshold).`,
