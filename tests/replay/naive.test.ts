@@ -50,11 +50,12 @@ const NOT_MODELLED: Record<string, string> = {
   codex: "Codex CLI's compaction (kept user messages under a token budget)",
   'boundary-scoring':
     "the boundary-scoring design's split search and scores (a summary with a kept range after it)",
-  roo: "Roo Code's condense and its sliding window (tagged ranges on the API-history axis; checked in tests/replay/roo-strategy.test.ts)",
   pi: "pi's run-end trigger and cut-point search (a summary with a kept range after it; checked in tests/replay/pi-strategy.test.ts)",
 };
-// Cline's own naive reference (replay/naive-cline.ts) is checked in tests/replay/cline-strategy.test.ts.
-const MODELLED = new Set(['claude-code', 'cline']);
+// Cline's own naive reference (replay/naive-cline.ts) is checked in tests/replay/cline-strategy.test.ts,
+// Roo's sliding window (replay/naive-roo.ts; its condense is a full summary as Claude Code's) in
+// tests/replay/roo-strategy.test.ts.
+const MODELLED = new Set(['claude-code', 'cline', 'roo']);
 
 describe('every registered strategy is checked against the naive reference or skipped with a reason', () => {
   it.each(STRATEGIES.map((s) => s.id))('%s', (id) => {

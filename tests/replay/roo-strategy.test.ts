@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
 import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import { computeNaiveRooReplay } from '../../src/engine/replay/naive-roo';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayEvent } from '../../src/engine/replay/types';
 import {
@@ -11,6 +14,8 @@ import {
   ROO_STRATEGY,
   type RooKnobs,
 } from '../../src/engine/strategies/roo';
+import { generateSession } from '../../src/sample/generate-session';
+import { REPLAY_FIXTURES } from './replay-fixtures';
 import { logKnobsOf, runStrategy } from './strategy-variants';
 import { growingSpec, parseFixture } from './transcript-fixture';
 
@@ -196,5 +201,57 @@ describe('Roo: the sliding window', () => {
     }
     const first = cuts[0]!.afterCallPos;
     for (let k = 0; k < first; k++) expect(failing.checkTokens[k]).toBeLessThanOrEqual(99_808);
+  });
+});
+
+async function generated(seed: number, apiCalls: number) {
+  const g = generateSession({ seed, apiCalls });
+  return parseSession(g.files.map((f) => createMemorySource(f.name, f.text)));
+}
+
+// The sliding window against the naive reference (replay/naive-roo.ts): the same simulated
+// series, the same events, the same hidden ranges and tokens.
+describe('Roo: fast replay = naive replay (the sliding window)', () => {
+  const SETS: { name: string; knobs: Partial<RooKnobs> }[] = [
+    { name: 'condensing off, window 120,000', knobs: { autoCondenseContext: false, contextWindow: 120_000 } },
+    { name: 'condensing fails, buffer 30%', knobs: { condenseFails: true, bufferPercent: 30 } },
+    {
+      name: 'condensing off, hides 30%, window 90,000',
+      knobs: { autoCondenseContext: false, truncatePercent: 30, contextWindow: 90_000 },
+    },
+  ];
+  const cases = [
+    ...REPLAY_FIXTURES.map((f) => ({ name: f.label, load: f.load })),
+    { name: 'a generated session (seed 3)', load: () => generated(3, 450) },
+    { name: 'a generated session (seed 11)', load: () => generated(11, 450) },
+  ];
+  it.each(cases)('agrees on $name', async ({ load }) => {
+    const prepared = prepareReplay(await load());
+    let events = 0;
+    for (const set of SETS) {
+      const k = knobs(set.knobs);
+      const result = runStrategy(prepared, 'roo', k);
+      const naive = computeNaiveRooReplay(prepared, k);
+      expect(Array.from(result.simulatedTokens), set.name).toEqual(naive.simulatedTokens);
+      const fast = result.events
+        .filter((e) => e.kind !== 'blocked')
+        .map((e) =>
+          e.kind === 'truncate'
+            ? {
+                kind: e.kind,
+                afterCallPos: e.afterCallPos,
+                postTokens: e.postTokens,
+                range: [
+                  prepared.posOfEntry[e.droppedFromEntryIndex!],
+                  prepared.posOfEntry[e.droppedToEntryIndex!]! + 1,
+                ],
+                hiddenTokens: e.hidden?.tokens,
+              }
+            : { kind: e.kind, afterCallPos: e.afterCallPos, postTokens: e.postTokens },
+        );
+      expect(fast, set.name).toEqual(naive.events);
+      events += fast.length;
+    }
+    expect(events).toBeGreaterThan(0);
   });
 });

@@ -371,8 +371,9 @@ export const PI_STRATEGY: CompactionStrategy<PiKnobs> = {
       contextWindow = info.contextWindow;
       notes.push(`Window ${fmt(contextWindow)} tokens: stated by the log.`);
     } else if (info.window) {
-      contextWindow = info.window.windowTokens;
-      notes.push(`Window ${fmt(contextWindow)} tokens: ${info.window.reasons[0] ?? 'inferred'}`);
+      const inferred = info.window;
+      contextWindow = inferred.windowTokens;
+      notes.push(`Window ${fmt(contextWindow)} tokens: ${inferred.reasons[0] ?? 'inferred'}`);
     }
     const knobs: PiKnobs = { ...DEFAULTS, contextWindow };
     notes.push(

@@ -290,8 +290,11 @@ class RooRun implements StrategyRun {
     const last = this.hiddenMessages + count;
     this.hiddenMessages = last;
     const [from0, to0] = getMessageRangePositions(callPos, first, last);
-    // Messages a summary already replaced are tagged too, with no effect on the context.
-    const lo = Math.max(from0, view.liveFromPos);
+    // Messages a summary already replaced are tagged too, with no effect on the context. A log's
+    // adopted summary is held beside the live messages, not among them: it is not hidden.
+    const { artifactOf } = this.prepared;
+    let lo = Math.max(from0, view.liveFromPos);
+    while (lo < view.boundaryPos && artifactOf[lo] !== 0) lo++;
     const fromPos = getSafeCut(this.prepared, lo, view.liveFromPos, view.boundaryPos);
     const toPos = getSafeCut(
       this.prepared,
@@ -341,9 +344,10 @@ export const ROO_STRATEGY: CompactionStrategy<RooKnobs> = {
       contextWindow = info.contextWindow;
       notes.push(`Window ${contextWindow.toLocaleString('en-US')} tokens: stated by the log.`);
     } else if (info.window) {
-      contextWindow = info.window.windowTokens;
+      const inferred = info.window;
+      contextWindow = inferred.windowTokens;
       notes.push(
-        `Window ${contextWindow.toLocaleString('en-US')} tokens: ${info.window.reasons[0] ?? 'inferred'}`,
+        `Window ${contextWindow.toLocaleString('en-US')} tokens: ${inferred.reasons[0] ?? 'inferred'}`,
       );
     } else notes.push("The log names no window: Roo's default here, 200,000.");
     const max = maxTokensForModel(info.models);
