@@ -230,7 +230,7 @@ describe('Roo: fast replay = naive replay (the sliding window)', () => {
     let events = 0;
     for (const set of SETS) {
       const k = knobs(set.knobs);
-      const result = runStrategy(prepared, 'roo', k);
+      const result = runStrategy(prepared, 'roo', { ...set.knobs });
       const naive = computeNaiveRooReplay(prepared, k);
       expect(Array.from(result.simulatedTokens), set.name).toEqual(naive.simulatedTokens);
       const fast = result.events
