@@ -48,6 +48,10 @@ test.describe('Roo Code on the sample', () => {
     await expect(card).toContainText('tokens hidden');
     await expect(page.getByTestId('replay-hidden')).toContainText('truncationParent');
     await shoot(page, testInfo, 'roo-sliding-window');
+    // The same card in the dark palette.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(page.getByTestId('replay-hidden')).toBeVisible();
+    await shoot(page, testInfo, 'roo-sliding-window-dark');
   });
 });
 
