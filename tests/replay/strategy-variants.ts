@@ -96,6 +96,20 @@ export const STRATEGY_VARIANTS: Record<string, readonly Variant[]> = {
     { label: 'threshold 60,000', knobs: { thresholdTokens: 60_000 } },
     { label: 'max 120 messages, target 40%', knobs: { maxMessages: 120, targetRatioPercent: 40 } },
   ],
+  roo: [
+    { label: 'condense at 60%', knobs: { autoCondensePercent: 60 } },
+    { label: "profile's threshold 40%", knobs: { profileThresholdPercent: 40 } },
+    {
+      label: 'condensing off, window 120,000: the sliding window',
+      knobs: { autoCondenseContext: false, contextWindow: 120_000 },
+    },
+    { label: 'condensing fails, window 100,000', knobs: { condenseFails: true, contextWindow: 100_000 } },
+  ],
+  pi: [
+    { label: 'window 120,000', knobs: { contextWindow: 120_000 } },
+    { label: 'reserve 40,000, keep 8,000', knobs: { reserveTokens: 40_000, keepRecentTokens: 8_000 } },
+    { label: 'auto-compaction off, window 150,000', knobs: { enabled: false, contextWindow: 150_000 } },
+  ],
 };
 
 /** The variants of a registered strategy; throws when the table has no row for it. */

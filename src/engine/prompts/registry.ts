@@ -5,6 +5,7 @@ import { CLINE_SUMMARIZE_TASK } from './cline-summarize-task';
 import { CODEX } from './codex';
 import { GEMINI_CLI } from './gemini-cli';
 import { OPENCODE } from './opencode';
+import { PI } from './pi';
 import { ROO } from './roo';
 import type { PromptPreset } from './types';
 
@@ -21,6 +22,7 @@ export const PROMPT_PRESETS: readonly PromptPreset[] = [
   OPENCODE,
   GEMINI_CLI,
   ROO,
+  PI,
   ANTHROPIC_SDK,
 ];
 

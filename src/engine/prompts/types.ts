@@ -10,6 +10,7 @@ export type PresetFamily =
   | 'opencode'
   | 'gemini-cli'
   | 'roo'
+  | 'pi'
   | 'anthropic-sdk';
 
 /** Which span the prompt summarizes, as Claude Code's request builder understands it. */

@@ -11,21 +11,25 @@ export const DEFAULT_TOLERANCE_CALLS = 1;
 /** A real preTokens this far above the log's own count at that call was not triggered by context size. */
 const UNEXPLAINED_PRE_RATIO = 1.25;
 
-/** Matches replay events with the log's compactions. */
+/**
+ * Matches replay events with the log's compactions. `triggers`: each logged compaction's trigger as
+ * the run read it (`StrategyRun.inferLoggedTrigger`, for logs that record none), else the log's.
+ */
 export function computeComparison(
   prepared: PreparedReplay,
   events: readonly ReplayEvent[],
   toleranceCalls = DEFAULT_TOLERANCE_CALLS,
+  triggers?: readonly string[],
 ): ReplayComparison {
   const { real, calls, recorded, output, pendingEstimate } = prepared;
-  const outcomes: RealOutcome[] = real.map((r) => ({
+  const outcomes: RealOutcome[] = real.map((r, i) => ({
     compactionIndex: r.compactionIndex,
     kind: r.kind,
-    trigger: r.trigger,
+    trigger: triggers?.[i] ?? r.trigger,
     afterApiCall: r.afterCall >= 0 ? calls[r.afterCall] : undefined,
     afterCallPos: r.afterCall,
     preTokens: r.preTokens,
-    status: r.kind === 'compact' && r.trigger !== 'auto' ? 'manual' : 'missing',
+    status: r.kind === 'compact' && (triggers?.[i] ?? r.trigger) !== 'auto' ? 'manual' : 'missing',
   }));
   const used = new Uint8Array(events.length);
 

@@ -51,10 +51,13 @@ export function computeReplay(
   const tolerance = options.toleranceCalls ?? DEFAULT_TOLERANCE_CALLS;
   const { calls, recorded, output, callPos, pendingEstimate, clearables, baseTokens: base } = prepared;
   const n = calls.length;
+  // A log that records no trigger (pi): the run says which of its compactions its trigger explains.
+  const loggedTriggers = prepared.real.map((r) => run.inferLoggedTrigger?.(r) ?? r.trigger);
   const state = new ReplayState(prepared, run, {
     model,
     toleranceCalls: tolerance,
     suppliedSummaryTokens: options.suppliedSummaryTokens,
+    loggedTriggers,
   });
   const { history } = state;
   const manualByCall = new Map<number, ManualCompactionRequest>();
@@ -123,7 +126,7 @@ export function computeReplay(
     events: state.events,
     clearedToolIds: state.clearedToolIds,
     summarizedRanges: state.summarizedRanges,
-    comparison: computeComparison(prepared, state.events, tolerance),
+    comparison: computeComparison(prepared, state.events, tolerance, loggedTriggers),
     baseTokens: base,
     notes: [],
     computeMs: performance.now() - t0,

@@ -21,6 +21,10 @@ function knobSummary(result: ReplayResult): string {
     'countPendingMessages',
     'maxAllowedTokens',
     'useAutoCondense',
+    'maxTokens',
+    'autoCondenseContext',
+    'reserveTokens',
+    'keepRecentTokens',
   ]) {
     const v = k[key];
     if (v === undefined) continue;
@@ -53,11 +57,11 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
       const real =
         event.realCompactionIndex === undefined ? '' : ` [log compaction ${event.realCompactionIndex + 1}]`;
       const note = event.postTokens >= event.thresholdTokens ? ' [still over threshold]' : '';
-      return `${head} compact ${event.trigger} ${event.mechanism}: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, span ${fmt(event.spanTokens)} → ${fmt(event.postTokens)}; ${what.join(', ')}${real}${note}`;
+      return `${head} compact ${event.trigger} ${event.mechanism}: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, span ${fmt(event.spanTokens)} → ${fmt(event.postTokens)}; ${what.join(', ')}${real}${note}${formatHidden(event)}${formatTrackedFiles(event)}`;
     }
     case 'truncate': {
       const real = event.note?.includes('still') ? ' [still over threshold]' : '';
-      return `${head} truncate: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, dropped entries ${event.droppedFromEntryIndex}–${event.droppedToEntryIndex} (−${fmt(event.droppedTokens)}, notice ${fmt(event.noticeTokens)}) → ${fmt(event.postTokens)}${real}`;
+      return `${head} truncate: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, dropped entries ${event.droppedFromEntryIndex}–${event.droppedToEntryIndex} (−${fmt(event.droppedTokens)}, notice ${fmt(event.noticeTokens)}) → ${fmt(event.postTokens)}${real}${formatHidden(event)}`;
     }
     case 'replace':
       return `${head} replace: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, ${event.clearedToolIds?.length ?? 0} results to a notice (−${fmt(event.savedTokens)}) → ${fmt(event.postTokens)}`;
@@ -66,6 +70,20 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
     case 'blocked':
       return `${head} blocked: ${fmt(event.preTokens)} ≥ ${fmt(event.thresholdTokens)}`;
   }
+}
+
+/** Tagged, not deleted (Roo): what a rewind restores. */
+function formatHidden(event: ReplayEvent): string {
+  const h = event.hidden;
+  return h
+    ? `; hidden (${h.tag}) entries ${h.fromEntryIndex}–${h.toEntryIndex}: ${h.entries} entries, ${fmt(h.tokens)} a rewind restores`
+    : '';
+}
+
+/** pi's file lists, accumulated across compactions. */
+function formatTrackedFiles(event: ReplayEvent): string {
+  const f = event.trackedFiles;
+  return f ? `; files read ${f.readFiles.length}, modified ${f.modifiedFiles.length}` : '';
 }
 
 /** The whole dump (stable text: no timings). */

@@ -8,7 +8,9 @@ import type { ReplayResult } from './types';
 // 3. a cleared or replaced tool result is cleared once and never comes back; a truncation drops
 //    no message an earlier one already dropped, and its cuts split no tool pair;
 // 4. where the simulated history equals the log's, the simulated context is the recorded one;
-// 5. events come in call order and the series are finite.
+// 5. events come in call order and the series are finite;
+// 6. what an event tagged instead of deleting (Roo) is what it took out of the context: a rewind
+//    restores the dropped range (truncation) or the summarized span (condense), no more, no less.
 
 /** Violations, as sentences; empty when the replay is sound. */
 export function checkReplayInvariants(prepared: PreparedReplay, result: ReplayResult): string[] {
@@ -45,6 +47,17 @@ export function checkReplayInvariants(prepared: PreparedReplay, result: ReplayRe
       if (dropped.some(([a, b]) => from <= b && to >= a))
         problems.push(`event #${index}: entries ${from}–${to} overlap a range an earlier truncation dropped`);
       dropped.push([from, to]);
+    }
+    if (e.hidden) {
+      const h = e.hidden;
+      const [from, to, tokens] =
+        e.kind === 'truncate'
+          ? [e.droppedFromEntryIndex, e.droppedToEntryIndex, e.droppedTokens]
+          : [e.spanFromEntryIndex, e.spanToEntryIndex, e.spanTokens];
+      if (h.fromEntryIndex !== from || h.toEntryIndex !== to || h.tokens !== tokens || h.entries <= 0)
+        problems.push(
+          `event #${index}: hides entries ${h.fromEntryIndex}–${h.toEntryIndex} (${h.entries}, ${h.tokens} tokens) but took out ${from}–${to} (${tokens} tokens)`,
+        );
     }
     if (e.kind === 'compact') {
       if (e.postTokens >= e.thresholdTokens && !e.note?.includes('not under')) {

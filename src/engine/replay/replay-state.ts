@@ -20,6 +20,8 @@ export interface ReplayStateOptions {
   model: SummarySizeModel;
   toleranceCalls: number;
   suppliedSummaryTokens?: Readonly<Record<number, TokenCount>>;
+  /** Per logged compaction, its trigger as the run reads it (`StrategyRun.inferLoggedTrigger`). */
+  loggedTriggers?: readonly string[];
 }
 
 export class ReplayState {
@@ -38,6 +40,8 @@ export class ReplayState {
   /** Index into `prepared.real` of the next logged compaction to apply. */
   realPtr = 0;
   private readonly realAutoByCall = new Map<number, number>();
+  /** Per logged compaction, its trigger as this run reads it. */
+  readonly loggedTriggers: readonly string[];
 
   constructor(
     readonly prepared: PreparedReplay,
@@ -50,9 +54,17 @@ export class ReplayState {
     this.simulatedTokens = new Float64Array(n);
     this.checkTokens = new Float64Array(n);
     this.diverged = new Uint8Array(n);
+    this.loggedTriggers = options.loggedTriggers ?? prepared.real.map((r) => r.trigger);
     prepared.real.forEach((r, i) => {
-      if (r.kind === 'compact' && r.trigger === 'auto') this.realAutoByCall.set(r.afterCall, i);
+      if (r.kind === 'compact' && this.loggedTriggers[i] === 'auto') this.realAutoByCall.set(r.afterCall, i);
     });
+  }
+
+  /** Live context positions in [from, to) that no truncation hides. */
+  private countLive(from: number, to: number): number {
+    let n = Math.max(0, to - from);
+    for (const [a, b] of this.history.truncatedRanges) n -= Math.max(0, Math.min(b, to) - Math.max(a, from));
+    return n;
   }
 
   /** Call k's simulated context: the recorded usage corrected by what differs between the histories. */
@@ -252,6 +264,7 @@ export class ReplayState {
           [...this.log.truncated, r.droppedRange],
         ),
     );
+    const hiddenEntries = action.hide ? this.countLive(action.fromPos, action.toPos) : 0;
     const dropped = history.truncate(action.fromPos, action.toPos, boundaryPos);
     const notice = sameAsReal ? 0 : action.noticeTokens;
     if (notice > 0) history.addNotice(notice);
@@ -280,6 +293,17 @@ export class ReplayState {
       droppedTokens: dropped,
       noticeTokens: notice,
       note,
+      ...(action.hide
+        ? {
+            hidden: {
+              tag: 'truncation' as const,
+              fromEntryIndex: prepared.ctxEntry[action.fromPos]!,
+              toEntryIndex: prepared.ctxEntry[action.toPos - 1]!,
+              entries: hiddenEntries,
+              tokens: dropped,
+            },
+          }
+        : {}),
     });
   }
 
@@ -334,6 +358,15 @@ export class ReplayState {
       boundaryScores: action.boundaryScores,
       llmCalls: action.llmCalls ?? (action.mechanism === 'session-memory' ? 0 : 1),
     };
+    if (action.hide && spanEnd > spanStart)
+      event.hidden = {
+        tag: 'condense',
+        fromEntryIndex: request.fromEntryIndex,
+        toEntryIndex: request.uptoEntryIndex,
+        entries: this.countLive(spanStart, spanEnd),
+        tokens: spanTokens,
+      };
+    if (action.trackedFiles) event.trackedFiles = action.trackedFiles;
     if (spanEnd > spanStart) this.summarizedRanges.push([ctxEntry[spanStart]!, ctxEntry[spanEnd - 1]!]);
 
     if (exactReal !== undefined && model.id === 'recorded' && action.mechanism !== 'session-memory') {
@@ -463,7 +496,8 @@ export class ReplayState {
       } else {
         this.log.compact(r.boundaryPos);
         const adopted = history.adoptedReal === this.realPtr;
-        if (r.trigger !== 'auto' && this.run.allowsManualCompaction && !adopted) {
+        const trigger = this.loggedTriggers[this.realPtr];
+        if (trigger !== 'auto' && this.run.allowsManualCompaction && !adopted) {
           const pre = this.checkTokens[k]!;
           history.adopt(this.realPtr);
           this.differs = false;
@@ -486,7 +520,7 @@ export class ReplayState {
             note: `manual /compact in the log (${r.trigger}): the replay continues from the log's post-compaction history`,
           });
         } else if (!adopted) this.differs = true;
-        else if (r.trigger === 'auto') this.differs = false;
+        else if (trigger === 'auto') this.differs = false;
       }
       this.realPtr++;
     }

@@ -1,9 +1,15 @@
 import type { Restoration } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
-import type { BoundaryCandidate, CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
+import type {
+  BoundaryCandidate,
+  CompactMechanism,
+  SummarySource,
+  ThresholdLine,
+  TrackedFiles,
+} from '../simulation/types';
 import type { Compaction, TokenCount } from '../types';
 
-export type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
+export type { CompactMechanism, SummarySource, ThresholdLine, TrackedFiles } from '../simulation/types';
 
 // A replay's result: plain data that crosses the worker boundary (series as typed arrays).
 
@@ -54,6 +60,23 @@ export interface TokenProvenance {
   /** The call's recorded output, and the estimate of what followed it (trigger counts only). */
   outputTokens: TokenCount;
   pendingTokens: TokenCount;
+}
+
+/**
+ * Messages an event tagged instead of deleting them (Roo's `condenseParent` / `truncationParent`):
+ * they leave the context but stay in the task's history, and a rewind to before the event (its
+ * summary or truncation marker deleted) restores them.
+ */
+export interface HiddenRange {
+  /** The tag the agent writes on them. */
+  tag: 'condense' | 'truncation';
+  /** The first and last context entries hidden (inclusive). */
+  fromEntryIndex: number;
+  toEntryIndex: number;
+  /** Context entries this event hid (not those an earlier truncation still hides). */
+  entries: number;
+  /** Their tokens as the history held them, an earlier summary's included: what a rewind restores. */
+  tokens: TokenCount;
 }
 
 /** What the summarizer would receive: enough for `buildCompactionRequest` to rebuild it. */
@@ -131,6 +154,10 @@ export interface ReplayEvent {
    * second call it makes); absent: none (clearing, truncation, a reset the log made).
    */
   llmCalls?: number;
+  /** Tagged, not deleted (Roo): what a rewind to before this event restores. */
+  hidden?: HiddenRange;
+  /** The files the summary lists, accumulated across compactions (pi's `<read-files>`, `<modified-files>`). */
+  trackedFiles?: TrackedFiles;
 }
 
 export type RealOutcomeStatus =

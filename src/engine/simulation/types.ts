@@ -46,3 +46,13 @@ export interface BoundaryCandidate {
   /** The split would part a tool_use from its result (or a streamed response): never chosen. */
   unsafe?: boolean;
 }
+
+/**
+ * Files a summary lists as read and as modified, accumulated across a chain of compactions (pi's
+ * `CompactionDetails {readFiles, modifiedFiles}`: a file both read and modified is listed once, as
+ * modified). Sorted.
+ */
+export interface TrackedFiles {
+  readFiles: string[];
+  modifiedFiles: string[];
+}

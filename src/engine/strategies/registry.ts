@@ -6,6 +6,8 @@ import { CLINE_STRATEGY } from './cline';
 import { CODEX_STRATEGY } from './codex';
 import { GEMINI_CLI_STRATEGY } from './gemini-cli';
 import { OPENCODE_STRATEGY } from './opencode';
+import { PI_STRATEGY } from './pi';
+import { ROO_STRATEGY } from './roo';
 import { getDialect } from '../parse/dialects/registry';
 import type { DialectId } from '../types';
 import type { CompactionStrategy, KnobValue } from './types';
@@ -24,6 +26,8 @@ export const STRATEGIES: readonly AnyStrategy[] = [
   BOUNDARY_SCORING_STRATEGY,
   OPENCODE_STRATEGY,
   GEMINI_CLI_STRATEGY,
+  ROO_STRATEGY,
+  PI_STRATEGY,
 ];
 
 export const DEFAULT_STRATEGY_ID = CLAUDE_CODE_STRATEGY.id;

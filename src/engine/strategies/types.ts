@@ -2,8 +2,14 @@ import type { ContinuationOptions } from '../compact/format-summary';
 import { type ContextWindowInference, getSessionWindow } from '../context-window';
 import type { Restoration, RestoredFile } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
-import type { PreparedReplay } from '../simulation/prepared';
-import type { BoundaryCandidate, CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
+import type { PreparedReplay, RealCompactionInfo } from '../simulation/prepared';
+import type {
+  BoundaryCandidate,
+  CompactMechanism,
+  SummarySource,
+  ThresholdLine,
+  TrackedFiles,
+} from '../simulation/types';
 import type { DialectId, TokenCount } from '../types';
 
 // The one interface every compaction strategy implements (Claude Code now; Cline, Codex,
@@ -136,6 +142,11 @@ export type StrategyAction =
       noticeTokens: TokenCount;
       checkTokens: TokenCount;
       thresholdTokens: TokenCount;
+      /**
+       * Tagged, not deleted (Roo's `truncationParent`): the messages stay in the task's history and
+       * a rewind past the marker restores them; the event records them (`ReplayEvent.hidden`).
+       */
+      hide?: boolean;
       note?: string;
     }
   | {
@@ -195,6 +206,13 @@ export type StrategyAction =
        * A rule-based summary says 0.
        */
       llmCalls?: number;
+      /**
+       * Tagged, not deleted (Roo's `condenseParent`): what was summarized stays in the task's
+       * history and a rewind past the summary restores it; the event records it (`ReplayEvent.hidden`).
+       */
+      hide?: boolean;
+      /** The files the summary lists as read and modified, accumulated across compactions (pi). */
+      trackedFiles?: TrackedFiles;
       note?: string;
     };
 
@@ -212,6 +230,12 @@ export interface StrategyRun {
   readonly countsPending: boolean;
   /** The window: a simulated context at or above `blockingTokens` is refused. */
   readonly blockingTokens: TokenCount;
+  /**
+   * The trigger of a logged compaction whose log does not record one (pi's): `auto` when these
+   * knobs' trigger explains it, `manual` when it does not. Absent, or undefined: the log's own.
+   * The replay adopts and the comparison expects the `auto` ones as it does Claude Code's.
+   */
+  inferLoggedTrigger?(real: RealCompactionInfo): 'auto' | 'manual' | undefined;
 }
 
 /** What a strategy reads from a session to pick the log's own knobs. */

@@ -255,6 +255,24 @@ export function ReplayEventCard({
               </dd>
             </>
           )}
+          {event.hidden && (
+            <>
+              <dt>a rewind restores</dt>
+              <dd data-testid="replay-hidden" data-tag={event.hidden.tag}>
+                entries {event.hidden.fromEntryIndex}–{event.hidden.toEntryIndex} (
+                {formatPlural(event.hidden.entries, 'log entry', 'log entries')}),{' '}
+                {formatCount(event.hidden.tokens)} tok · tagged{' '}
+                {event.hidden.tag === 'condense' ? 'condenseParent' : 'truncationParent'}, not deleted{' '}
+                <button
+                  type="button"
+                  className="btn link small"
+                  onClick={() => selectEntry(event.hidden!.fromEntryIndex, true)}
+                >
+                  show
+                </button>
+              </dd>
+            </>
+          )}
           {event.noticeTokens ? (
             <>
               <dt>notice</dt>
@@ -299,6 +317,29 @@ export function ReplayEventCard({
               {restored.plan && <li>plan · {formatCount(restored.plan.tokens)} tok</li>}
               {!restored.files.length && !restored.todo && !restored.plan && (
                 <li className="muted">nothing</li>
+              )}
+            </ul>
+          </>
+        )}
+        {event.trackedFiles && (
+          <>
+            <h4>
+              Files the summary lists{' '}
+              <span className="muted small">read and modified so far, across compactions</span>
+            </h4>
+            <ul className="link-list mono small" data-testid="replay-tracked-files">
+              {event.trackedFiles.modifiedFiles.map((f) => (
+                <li key={`m-${f}`} title={markHiddenChars(f)}>
+                  modified · <VisibleText text={f} />
+                </li>
+              ))}
+              {event.trackedFiles.readFiles.map((f) => (
+                <li key={`r-${f}`} title={markHiddenChars(f)}>
+                  read · <VisibleText text={f} />
+                </li>
+              ))}
+              {!event.trackedFiles.modifiedFiles.length && !event.trackedFiles.readFiles.length && (
+                <li className="muted">none</li>
               )}
             </ul>
           </>

@@ -38,7 +38,7 @@ export function describeReplayEvent(e: ReplayEvent): string {
     case 'compact':
       return `Replay: ${e.mechanism} compaction (${e.trigger}) after ${formatOrdinal('api-call', e.afterApiCall)} · ${formatCount(e.preTokens)} → ${formatCount(e.postTokens)} tokens`;
     case 'truncate':
-      return `Replay: truncation after ${formatOrdinal('api-call', e.afterApiCall)} · −${formatCount(e.droppedTokens)} tokens dropped · ${formatCount(e.preTokens)} → ${formatCount(e.postTokens)} tokens`;
+      return `Replay: truncation after ${formatOrdinal('api-call', e.afterApiCall)} · −${formatCount(e.droppedTokens)} tokens ${e.hidden ? 'hidden' : 'dropped'} · ${formatCount(e.preTokens)} → ${formatCount(e.postTokens)} tokens`;
     case 'replace':
       return `Replay: ${e.clearedToolIds?.length ?? 0} earlier file reads replaced by a notice after ${formatOrdinal('api-call', e.afterApiCall)} · −${formatCount(e.savedTokens)} tokens`;
     case 'microcompact':

@@ -352,6 +352,7 @@ export const PI_DIALECT: DialectDescriptor = {
   agent: 'pi',
   createNormalizer: createPiNormalizer,
   restoration: NO_RESTORATION,
+  defaultStrategyId: 'pi',
   files: {
     location: '~/.pi/agent/sessions/--<cwd>--/<timestamp>_<uuid>.jsonl',
     matchName: (baseName) => NAME.test(baseName),
