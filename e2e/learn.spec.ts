@@ -84,6 +84,9 @@ test.describe('learn mode', () => {
     await page.getByTestId('learn-title').focus();
     await page.keyboard.press('ArrowRight');
     await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'check');
+    // ▶ Fill replays the count call by call and stops at the step's call.
+    await page.getByTestId('learn-fill').click();
+    await expect(page.getByTestId('learn-bar-at')).toHaveText('API call 268: 156,951');
     const threshold = page.getByTestId('figure-Auto-compact threshold');
     const before = await threshold.textContent();
     const callBefore = await page.getByTestId('figure-Count compared').textContent();

@@ -216,6 +216,9 @@ describe("Claude Code's walk on the sample", () => {
     const clear = stepOf(walk, 'clear');
     const min = walk.knobs.microcompactMinSavings as number;
     expect(figure(clear, 'Savings, the agent’s estimate')).toBeGreaterThan(min);
+    // The minimum it is compared with is the knob's value, shown beside it.
+    expect(figure(clear, 'Minimum savings')).toBe(min);
+    expect(clear.figures.find((f) => f.label === 'Minimum savings')!.how).toMatch(/≥ 20,000: worth clearing$/);
     expect(clear.lists[0]!.rows.length + clear.lists[0]!.more).toBe(figure(clear, 'Tool results cleared'));
     expect(clear.lists[0]!.rows[0]).toMatch(/^(Read|Bash|Grep|Glob|Edit|Write|WebFetch|WebSearch)\b/);
     // A minimum above what it would save: no clearing, no such step.

@@ -44,3 +44,16 @@ export function placeKnobs(
   }
   return placed;
 }
+
+/**
+ * The knob a clearing's savings must pass (Claude Code's minimum savings, the API's
+ * `clear_at_least`): a token knob of the clearing step whose words say minimum or "at least".
+ */
+export function findMinimumKnob(specs: readonly KnobSpec[]): KnobSpec | undefined {
+  return specs.find(
+    (s) =>
+      s.unit === 'tokens' &&
+      getKnobStep(s) === 'clear' &&
+      /\bmin|minimum|at ?least/i.test(`${s.key.replace(/([A-Z])/g, ' $1')} ${s.label}`),
+  );
+}

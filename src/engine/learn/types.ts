@@ -62,6 +62,8 @@ export interface LearnBar {
   limitLabel: string;
   /** Position in the arrays of the call the step is about. */
   focus: number;
+  /** The points after the focus come after the compaction (else: the focus is only the peak). */
+  afterEvent: boolean;
 }
 
 /** A list of what a step acts on (cleared results, dropped records, restored files). */

@@ -9,14 +9,14 @@ import { formatTokenProvenance } from '../replay/provenance';
 import type { ReplayEvent, ReplayResult } from '../replay/types';
 import type { PreparedReplay } from '../simulation/prepared';
 import { getStrategy } from '../strategies/registry';
-import { getSessionInfo, type KnobValue } from '../strategies/types';
+import { getSessionInfo, type KnobSpec, type KnobValue } from '../strategies/types';
 import { createBuiltinSummarizer } from '../summarize/builtin';
 import { estimateTextTokens } from '../tokens/estimate';
 import { assert } from '../assert';
 import type { CompactionRequest } from '../compact/types';
 import type { Session, TokenCount } from '../types';
 import { LEARN_EXPLAINERS, type LearnExplainer } from './explainers';
-import { placeKnobs } from './place-knobs';
+import { findMinimumKnob, placeKnobs } from './place-knobs';
 import type {
   LearnBar,
   LearnConstant,
@@ -129,6 +129,7 @@ function createBar(result: ReplayResult, focusPos: number, endPos: number, event
     limitTokens: limit?.tokens ?? Math.max(...result.checkTokens),
     limitLabel: limit?.label ?? 'Peak',
     focus: Math.max(0, focusPos),
+    afterEvent: event !== undefined,
   };
 }
 
@@ -150,6 +151,7 @@ interface Context {
   input: LearnWalkInput;
   result: ReplayResult;
   knobs: Record<string, KnobValue>;
+  specs: readonly KnobSpec[];
   explainer?: LearnExplainer;
   strategyLabel: string;
 }
@@ -252,6 +254,17 @@ function clearStep(ctx: Context, eventIndex: number, id: string): LearnStep {
       how: 'what the agent compares with its minimum before clearing',
       strong: true,
     });
+  const minimum = replace ? undefined : findMinimumKnob(ctx.specs);
+  const minValue = minimum ? ctx.knobs[minimum.key] : undefined;
+  if (minimum && typeof minValue === 'number') {
+    const savings = event.estimatedSavedTokens ?? event.savedTokens ?? 0;
+    figures.push({
+      label: /min/i.test(minimum.label) ? minimum.label : `Minimum (${minimum.label})`,
+      value: minValue,
+      unit: 'tokens',
+      how: `savings ${fmt(savings)} ${savings >= minValue ? '≥' : '<'} ${fmt(minValue)}: ${savings >= minValue ? 'worth clearing' : 'not worth it'}`,
+    });
+  }
   figures.push({
     label: 'Tokens removed from the context',
     value: event.savedTokens ?? event.preTokens - event.postTokens,
@@ -697,7 +710,14 @@ export async function computeLearnWalk(input: LearnWalkInput): Promise<LearnWalk
     'a supplied summary size changed the events before the focus',
   );
   const explainer = LEARN_EXPLAINERS[strategy.id];
-  const ctx: Context = { input, result, knobs, explainer, strategyLabel: strategy.label };
+  const ctx: Context = {
+    input,
+    result,
+    knobs,
+    specs: strategy.knobSpecs,
+    explainer,
+    strategyLabel: strategy.label,
+  };
 
   const steps: LearnStep[] = [
     step(

@@ -20,10 +20,9 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** True when a key press is typing into a field, not a request to move. */
 function isTyping(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || target.closest('input, textarea, select, [role="textbox"]') !== null)
-  );
+  if (!(target instanceof HTMLElement)) return false;
+  if (target instanceof HTMLInputElement) return !['checkbox', 'radio', 'button'].includes(target.type);
+  return target.isContentEditable || target.closest('textarea, select, [role="textbox"]') !== null;
 }
 
 export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; strategyId: string }) {
