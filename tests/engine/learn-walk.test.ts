@@ -218,7 +218,9 @@ describe("Claude Code's walk on the sample", () => {
     expect(figure(clear, 'Savings, the agent’s estimate')).toBeGreaterThan(min);
     // The minimum it is compared with is the knob's value, shown beside it.
     expect(figure(clear, 'Minimum savings')).toBe(min);
-    expect(clear.figures.find((f) => f.label === 'Minimum savings')!.how).toMatch(/≥ 20,000: worth clearing$/);
+    expect(clear.figures.find((f) => f.label === 'Minimum savings')!.how).toMatch(
+      /≥ 20,000: worth clearing$/,
+    );
     expect(clear.lists[0]!.rows.length + clear.lists[0]!.more).toBe(figure(clear, 'Tool results cleared'));
     expect(clear.lists[0]!.rows[0]).toMatch(/^(Read|Bash|Grep|Glob|Edit|Write|WebFetch|WebSearch)\b/);
     // A minimum above what it would save: no clearing, no such step.
@@ -241,6 +243,13 @@ describe("Claude Code's walk on the sample", () => {
     expect(after.figures.find((f) => f.label === 'After')!.how).toContain(
       `summary ${(carried + wrapper).toLocaleString('en-US')} (supplied)`,
     );
+    // The context after, part by part: base + summary message + re-attachments.
+    const parts = ['System prompt and tools', 'Summary message', 'Re-attached files, todos, plan'];
+    expect(parts.reduce((sum, label) => sum + figure(after, label), 0)).toBeCloseTo(
+      figure(after, 'After'),
+      6,
+    );
+    expect(figure(after, 'Summary message')).toBe(carried + wrapper);
     const cleanup = stepOf(walk, 'cleanup');
     expect(cleanup.texts[0]!.body).toMatch(/^Summary:\n/);
     const boundary = JSON.parse(stepOf(walk, 'boundary').texts[0]!.body);

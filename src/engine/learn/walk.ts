@@ -37,10 +37,12 @@ import type {
 // (place-knobs.ts); an explainer (explainers.ts) adds what a strategy's references say beyond that.
 
 /** Rows of a list and characters of a text shown before "… more". */
-const MAX_ROWS = 12;
+const MAX_ROWS = 14;
 const MAX_TEXT_CHARS = 2_400;
 /** Calls the bar shows after the focus call (the context after the compaction). */
 const CALLS_AFTER = 12;
+/** Calls the after step shows before the focus: the drop is the picture there. */
+const CALLS_BEFORE_AFTER = 36;
 /** Summaries are simulated, sized by the ratio model unless the walk supplies the built-in's size. */
 const SUMMARY_MODEL = 'ratio';
 
@@ -116,19 +118,27 @@ function callPosOf(result: ReplayResult, apiCall: number): number {
   return result.callIndex.indexOf(apiCall);
 }
 
-function createBar(result: ReplayResult, focusPos: number, endPos: number, event?: ReplayEvent): LearnBar {
+/** Calls [startPos, endPos) of the replay, the focus call among them. */
+function createBar(
+  result: ReplayResult,
+  focusPos: number,
+  endPos: number,
+  event?: ReplayEvent,
+  startPos = 0,
+): LearnBar {
   const trigger = result.thresholds.find((t) => t.kind === 'trigger');
   const limit =
     result.thresholds.find((t) => t.id === 'window') ?? result.thresholds.find((t) => t.kind === 'limit');
   const end = Math.min(result.callIndex.length, Math.max(endPos, focusPos + 1));
+  const start = Math.max(0, Math.min(startPos, focusPos));
   return {
-    apiCalls: Array.from(result.callIndex.subarray(0, end)),
-    checkTokens: Array.from(result.checkTokens.subarray(0, end), Math.round),
+    apiCalls: Array.from(result.callIndex.subarray(start, end)),
+    checkTokens: Array.from(result.checkTokens.subarray(start, end), Math.round),
     thresholdTokens: event?.thresholdTokens || trigger?.tokens || 0,
     thresholdLabel: trigger?.label ?? 'Threshold',
     limitTokens: limit?.tokens ?? Math.max(...result.checkTokens),
     limitLabel: limit?.label ?? 'Peak',
-    focus: Math.max(0, focusPos),
+    focus: Math.max(0, focusPos - start),
     afterEvent: event !== undefined,
   };
 }
@@ -634,6 +644,28 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
   return steps;
 }
 
+/** What a summary leaves in the context, part by part (the event's own breakdown). */
+function getSummaryParts(event: ReplayEvent): LearnFigure[] {
+  const p = event.postSource;
+  const parts: LearnFigure[] = [
+    {
+      label: 'System prompt and tools',
+      value: p.baseTokens,
+      unit: 'tokens',
+      how: 'the base every request carries',
+    },
+    {
+      label: 'Summary message',
+      value: p.summaryTokens,
+      unit: 'tokens',
+      how: `summary ${fmt(event.summaryTokens ?? 0)} + continuation ${fmt(event.continuationTokens ?? 0)}`,
+    },
+    { label: 'Re-attached files, todos, plan', value: p.restoredTokens, unit: 'tokens' },
+    { label: 'Kept verbatim', value: p.keptTokens, unit: 'tokens' },
+  ];
+  return parts.filter((f) => Math.round(f.value) !== 0);
+}
+
 function afterStep(ctx: Context, event: ReplayEvent): LearnStep {
   const { result } = ctx;
   const pos = callPosOf(result, event.afterApiCall);
@@ -643,7 +675,7 @@ function afterStep(ctx: Context, event: ReplayEvent): LearnStep {
     'The context after',
     `From ${fmt(event.preTokens)} tokens the context drops to ${fmt(event.postTokens)}; the next request carries that plus the new messages${next === undefined ? '' : ` (${fmt(next)} tokens at the next call)`}, and the count starts climbing again.`,
     {
-      bar: createBar(result, pos, pos + 1 + CALLS_AFTER, event),
+      bar: createBar(result, pos, pos + 1 + CALLS_AFTER, event, pos - CALLS_BEFORE_AFTER),
       figures: [
         { label: 'Before', value: event.preTokens, unit: 'tokens' },
         {
@@ -653,6 +685,7 @@ function afterStep(ctx: Context, event: ReplayEvent): LearnStep {
           how: formatTokenProvenance(event.postSource),
           strong: true,
         },
+        ...(event.kind === 'compact' ? getSummaryParts(event) : []),
         { label: 'Freed', value: event.preTokens - event.postTokens, unit: 'tokens' },
         ...(next === undefined
           ? []
@@ -746,6 +779,12 @@ export async function computeLearnWalk(input: LearnWalkInput): Promise<LearnWalk
     else steps.push(clearStep(ctx, index, event.kind === 'replace' ? 'replace' : 'clear'));
     steps.push(afterStep(ctx, event));
   }
+  steps[0]!.lists.push(
+    list(
+      'The steps',
+      steps.slice(1).map((s, i) => `${i + 2}. ${s.title}`),
+    ),
+  );
   placeConstants(steps, strategy.knobSpecs, knobs, explainer);
   return {
     strategyId: strategy.id,

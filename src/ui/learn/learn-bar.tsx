@@ -98,12 +98,18 @@ export function LearnBarChart({ bar, large }: { bar: LearnBar; large: boolean })
         <span data-testid="learn-bar-at">
           API call {atCall === undefined ? '' : atCall + 1}: {fmt(atTokens)}
         </span>
+        {bar.afterEvent && bar.focus < n - 1 && (
+          <>
+            {' · '}
+            <span className="learn-key after">■</span> after the compaction
+          </>
+        )}
         {' · '}
         <span className="learn-key threshold">—</span> {bar.thresholdLabel} {fmt(bar.thresholdTokens)}
         {' · '}
         <span className="learn-key limit">—</span> {bar.limitLabel} {fmt(bar.limitTokens)}
         {' · '}
-        {n} calls
+        API calls {(bar.apiCalls[0] ?? 0) + 1}–{(bar.apiCalls.at(-1) ?? 0) + 1} ({n} main-thread calls)
       </figcaption>
     </figure>
   );
