@@ -476,7 +476,7 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
         ],
         texts: [
           { title: 'System prompt', ...cut(request.system) },
-          { title: 'Prompt (last user message)', ...cut(request.prompt) },
+          { title: 'Prompt (last user message)', ...cut(request.prompt, 8_000) },
         ],
         source: 'claude-code-compaction-v2.1.68.txt "Full mechanism", step 4',
       },
