@@ -30,7 +30,7 @@ test.describe('learn mode', () => {
   test('walks every step of every strategy with the keyboard', async ({ page }, testInfo) => {
     await openLearn(page);
     // The sample is Claude Code's: its walk opens first, and says so in the URL.
-    await expect(page.getByTestId('learn-strategy-claude-code')).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId('learn-strategy-claude-code')).toHaveAttribute('aria-pressed', 'true');
     await expect(page).toHaveURL(/[?&]learn=claude-code&step=1\b/);
     for (const id of STRATEGY_IDS) {
       await page.getByTestId(`learn-strategy-${id}`).click();
@@ -102,6 +102,11 @@ test.describe('learn mode', () => {
     await shoot(page, testInfo, 'learn-changed-window');
     // A fixed constant shows its value and source, no control.
     await expect(page.getByTestId('learn-fixed-AUTOCOMPACT_BUFFER')).toHaveText('13,000');
+    // Escape in a field being edited undoes the edit and stays in learn mode.
+    await page.getByTestId('learn-knob-contextWindow').fill('99000');
+    await page.getByTestId('learn-knob-contextWindow').press('Escape');
+    await expect(page.getByTestId('learn-knob-contextWindow')).toHaveValue('180000');
+    await expect(page.getByTestId('learn-view')).toBeVisible();
     await page.getByTestId('learn-reset').click();
     await expect(threshold).toHaveText('155,000 tokens');
   });

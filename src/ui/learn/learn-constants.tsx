@@ -155,6 +155,12 @@ function TextControl({
       onBlur={commit}
       onKeyDown={(e) => {
         if (e.key === 'Enter') commit();
+        // Escape first undoes an edit in progress (the Escape stack skips a handled key); on an
+        // unchanged field it leaves learn mode as anywhere else.
+        if (e.key === 'Escape' && text !== shown) {
+          e.preventDefault();
+          setText(shown);
+        }
       }}
     />
   );

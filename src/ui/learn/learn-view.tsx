@@ -77,13 +77,12 @@ export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; str
     >
       <div className="learn-head">
         <span className="learn-mark">Learn</span>
-        <div className="learn-strategies" role="tablist" aria-label="Strategy">
+        <div className="learn-strategies" role="group" aria-label="Strategy">
           {STRATEGIES.map((s) => (
             <button
               key={s.id}
               type="button"
-              role="tab"
-              aria-selected={s.id === strategyId}
+              aria-pressed={s.id === strategyId}
               className={`learn-tab${s.id === strategyId ? ' active' : ''}`}
               data-testid={`learn-strategy-${s.id}`}
               onClick={() => open(s.id, 0)}
