@@ -138,7 +138,13 @@ describe('every strategy gets a walk from its events and knob specs', () => {
       for (const c of walk.steps.flatMap((s) => s.constants)) expect(c.source, c.key).not.toBe('');
       // The family matches the richest event the walk's step list shows.
       if (walk.family === 'none') expect(ids).toEqual(['overview', 'check']);
-      else expect(ids.at(-1)).toBe('after');
+      else {
+        expect(ids.at(-1)).toBe('after');
+        // The bar marks, at the event's call, the very count the check step states.
+        const check = stepOf(walk, 'check');
+        expect(check.bar!.checkTokens[check.bar!.focus]).toBe(Math.round(figure(check, 'Count compared')));
+        expect(check.bar!.apiCalls[check.bar!.focus]).toBe(walk.afterApiCall);
+      }
     });
   }
 });

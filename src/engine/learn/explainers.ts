@@ -23,6 +23,8 @@ export interface LearnExplainer {
   thresholdFigures(knobs: Record<string, KnobValue>): LearnFigure[];
   /** Constants fixed in the agent's code, by the step they act at. */
   fixedConstants(knobs: Record<string, KnobValue>): Partial<Record<LearnStepKind, LearnConstant[]>>;
+  /** The name of its clearing step. */
+  clearTitle?: string;
   /** The continuation message's options for a summary the walk shows. */
   continuation?(knobs: Record<string, KnobValue>, auto: boolean, partial: boolean): ContinuationOptions;
 }
@@ -32,6 +34,7 @@ const LEGACY = 'claude-code-compact-system.md';
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 const CLAUDE_CODE_EXPLAINER: LearnExplainer = {
+  clearTitle: 'The clearing attempt (microcompact)',
   thresholdFigures(input) {
     const knobs = input as unknown as ClaudeCodeKnobs;
     const t = computeThresholds(knobs);

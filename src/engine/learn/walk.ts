@@ -133,7 +133,11 @@ function createBar(
   const start = Math.max(0, Math.min(startPos, focusPos));
   return {
     apiCalls: Array.from(result.callIndex.subarray(start, end)),
-    checkTokens: Array.from(result.checkTokens.subarray(start, end), Math.round),
+    // At the event's call, the count the strategy itself compared (a strategy may count
+    // differently from the loop's per-call figure, e.g. the API's input tokens).
+    checkTokens: Array.from(result.checkTokens.subarray(start, end), (t, i) =>
+      Math.round(event && i + start === focusPos ? event.checkTokens : t),
+    ),
     thresholdTokens: event?.thresholdTokens || trigger?.tokens || 0,
     thresholdLabel: trigger?.label ?? 'Threshold',
     limitTokens: limit?.tokens ?? Math.max(...result.checkTokens),
@@ -285,7 +289,7 @@ function clearStep(ctx: Context, eventIndex: number, id: string): LearnStep {
     figures.push({ label: 'Notice left in their place', value: event.noticeTokens, unit: 'tokens' });
   return step(
     replace ? 'replace' : 'clear',
-    replace ? 'Duplicate file reads replaced' : 'The clearing attempt (microcompact)',
+    replace ? 'Duplicate file reads replaced' : (ctx.explainer?.clearTitle ?? 'Old tool results cleared'),
     replace
       ? `Before dropping anything the agent replaces repeated reads of the same file by a short notice. At API call ${event.afterApiCall + 1} it replaced ${ids.length} result${ids.length === 1 ? '' : 's'}.`
       : `Before (or instead of) summarizing, old tool results are cleared: their content gives way to a placeholder, the most recent ones are protected, and nothing happens unless the savings pass a minimum. At API call ${event.afterApiCall + 1} it cleared ${ids.length} result${ids.length === 1 ? '' : 's'}.${event.note ? ` (${event.note})` : ''}`,
