@@ -77,7 +77,8 @@ export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; str
     >
       <div className="learn-head">
         <span className="learn-mark">Learn</span>
-        <div className="learn-strategies" role="group" aria-label="Strategy">
+        <fieldset className="learn-strategies">
+          <legend className="visually-hidden">Strategy</legend>
           {STRATEGIES.map((s) => (
             <button
               key={s.id}
@@ -90,7 +91,7 @@ export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; str
               {s.label}
             </button>
           ))}
-        </div>
+        </fieldset>
         <label className="learn-large-toggle">
           <input
             type="checkbox"
