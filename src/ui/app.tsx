@@ -13,6 +13,8 @@ import { requestFolderInput } from './library/folder-buttons';
 import { useLibraryStore } from './library/library-store';
 import { LibraryView } from './library/library-view';
 import { useLibraryOnStart } from './library/use-library-start';
+import { LearnView } from './learn/learn-view';
+import { useLearnStore } from './learn/learn-store';
 import { IssuesPanel } from './panels/issues-panel';
 import { SidePanel } from './panels/side-panel';
 import { sessionSummaryQuery } from './queries';
@@ -43,6 +45,7 @@ export function App() {
   useLibraryOnStart();
   const sessionId = useUiStore((s) => s.currentSessionId);
   const view = useLibraryStore((s) => s.view);
+  const learnStrategy = useLearnStore((s) => s.strategyId);
   return (
     <DropZone>
       <TopBar />
@@ -50,6 +53,8 @@ export function App() {
         <LibraryView onReopen={requestFolderInput} />
       ) : sessionId === undefined ? (
         <EmptyState />
+      ) : learnStrategy !== undefined ? (
+        <LearnView sessionId={sessionId} strategyId={learnStrategy} />
       ) : (
         <SessionView sessionId={sessionId} />
       )}

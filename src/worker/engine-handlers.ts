@@ -1,6 +1,7 @@
 // Every request kind's handler: the table the engine host dispatches on.
 
 import type { EngineHandlers } from './engine-host';
+import { LEARN_HANDLERS } from './learn-handlers';
 import { REPLAY_HANDLERS } from './replay-handlers';
 import { SESSION_HANDLERS } from './session-handlers';
 import { SHARE_HANDLERS } from './share-handlers';
@@ -10,5 +11,6 @@ export const ENGINE_HANDLERS: EngineHandlers = {
   ...SESSION_HANDLERS,
   ...SUMMARIES_HANDLERS,
   ...REPLAY_HANDLERS,
+  ...LEARN_HANDLERS,
   ...SHARE_HANDLERS,
 };

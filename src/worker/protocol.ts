@@ -12,6 +12,7 @@ import type { SessionSummary } from '../engine/query/session-summary';
 import type { TimelineSeries } from '../engine/query/timeline-series';
 import type { TokenTable } from '../engine/query/token-table';
 import type { CompactionRequest } from '../engine/compact/types';
+import type { LearnWalk } from '../engine/learn/types';
 import type { ReplayResult, EventRequestSpec } from '../engine/replay/types';
 import type { SummaryModelId } from '../engine/replay/summary-size';
 import type { SweepProgress, SweepRange, SweepResult } from '../engine/replay/sweep';
@@ -86,6 +87,13 @@ export interface EngineRequestFields {
     sessionId: SessionId;
     entries: CompareEntry[];
     summaryModel: SummaryModelId;
+    branchId?: number;
+  };
+  /** Learn mode (worker/learn-handlers.ts): one compaction step by step, the teacher's knob changes over the log's own. */
+  'learn-walk': {
+    sessionId: SessionId;
+    strategyId: string;
+    knobOverrides: Record<string, unknown>;
     branchId?: number;
   };
   /** Secrets in the transcript (worker/share-handlers.ts), with where they occur. */
@@ -197,6 +205,7 @@ export interface EngineResults {
   'replay-request': CompactionRequest;
   'replay-sweep': SweepResult;
   'replay-compare': ReplayCompare;
+  'learn-walk': LearnWalk;
   'secrets-find': SessionSecrets;
   'export-file': string;
 }

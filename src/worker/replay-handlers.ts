@@ -16,7 +16,8 @@ import { type EngineHandlers, getLoaded } from './engine-host';
 
 const prepared = new WeakMap<Session, PreparedReplay>();
 
-function getPrepared(session: Session): PreparedReplay {
+/** The session's prepared replay, computed once (shared with learn-handlers.ts). */
+export function getPrepared(session: Session): PreparedReplay {
   let p = prepared.get(session);
   if (!p) {
     p = prepareReplay(session);

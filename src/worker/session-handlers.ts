@@ -88,6 +88,7 @@ type SessionHandlers = Omit<
   | 'replay-compare'
   | 'secrets-find'
   | 'export-file'
+  | 'learn-walk'
 >;
 
 export const SESSION_HANDLERS: SessionHandlers = {

@@ -48,6 +48,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   library: ['parse', 'summarize', 'tokens'],
   // A session being written: running figures against a strategy's thresholds.
   live: ['strategies', 'parse', 'tokens'],
+  // Learn mode's walk: one compaction told step by step from the replay, the request builder and
+  // the built-in summarizer.
+  learn: ['replay', 'strategies', 'simulation', 'compact', 'summarize', 'prompts', 'parse', 'tokens'],
 };
 
 /**

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { cancelLoad, describeFiles, loadSession } from '../load/load-session';
 import { fetchSampleFiles } from '../load/sample';
+import { LearnButton } from '../learn/learn-button';
 import { ExportMenu } from '../export/export-menu';
 import { FolderButtons } from '../library/folder-buttons';
 import { useUiStore } from '../store';
@@ -63,6 +64,7 @@ export function TopBar() {
         Open sample
       </button>
       <ExportMenu />
+      <LearnButton />
       <div className="top-status">
         {loading ? (
           <LoadProgress load={loading} onCancel={cancelLoad} />

@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, SAMPLES_DIR, shoot, test } from './fixtures';
+
+// Learn mode on the bundled sample: every step of every strategy's walk by the keyboard, a
+// constant changed mid-walk re-runs the step in place, a step URL reloads onto that step, and a
+// screenshot of each step at 1280×720 (one dark, one in large type).
+
+const INDEX = path.join(SAMPLES_DIR, 'index.json');
+const STRATEGY_IDS = ['claude-code', 'api-clear-tool-uses', 'codex', 'cline', 'boundary-scoring'];
+
+async function stepCount(page: Page): Promise<number> {
+  await expect(page.getByTestId('learn-count')).toHaveText(/^Step \d+ of \d+$/);
+  const text = (await page.getByTestId('learn-count').textContent()) ?? '';
+  return Number(/of (\d+)/.exec(text)?.[1]);
+}
+
+async function openLearn(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByTestId('session-header')).toBeVisible();
+  await page.getByTestId('learn-button').click();
+  await expect(page.getByTestId('learn-view')).toBeVisible();
+}
+
+test.describe('learn mode', () => {
+  test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('walks every step of every strategy with the keyboard', async ({ page }, testInfo) => {
+    await openLearn(page);
+    // The sample is Claude Code's: its walk opens first, and says so in the URL.
+    await expect(page.getByTestId('learn-strategy-claude-code')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page).toHaveURL(/[?&]learn=claude-code&step=1\b/);
+    for (const id of STRATEGY_IDS) {
+      await page.getByTestId(`learn-strategy-${id}`).click();
+      await expect(page.getByTestId('learn-count')).toHaveText(/^Step 1 of \d+$/);
+      const n = await stepCount(page);
+      expect(n, `${id}: overview and check at least`).toBeGreaterThanOrEqual(2);
+      // Focus out of the tab strip, so the arrows are the page's.
+      await page.getByTestId('learn-title').focus();
+      const seen: string[] = [];
+      for (let i = 0; i < n; i++) {
+        await expect(page.getByTestId('learn-count')).toHaveText(`Step ${i + 1} of ${n}`);
+        await expect(page).toHaveURL(new RegExp(`[?&]learn=${id}&step=${i + 1}\\b`));
+        const stepId = await page.getByTestId('learn-step').getAttribute('data-step-id');
+        seen.push(stepId ?? '');
+        await shoot(page, testInfo, `learn-${id}-${i + 1}-${stepId}`);
+        await page.keyboard.press('ArrowRight');
+      }
+      // Past the end nothing moves; ← goes back.
+      await expect(page.getByTestId('learn-count')).toHaveText(`Step ${n} of ${n}`);
+      await page.keyboard.press('ArrowLeft');
+      await expect(page.getByTestId('learn-count')).toHaveText(`Step ${n - 1} of ${n}`);
+      expect(new Set(seen).size, `${id}: step ids are distinct`).toBe(n);
+      expect(seen.slice(0, 2)).toEqual(['overview', 'check']);
+      if (id === 'claude-code')
+        expect(seen).toEqual([
+          'overview',
+          'check',
+          'clear',
+          'span',
+          'filter',
+          'prompt',
+          'summary',
+          'cleanup',
+          'boundary',
+          'restore',
+          'continuation',
+          'after',
+        ]);
+      if (id === 'cline') expect(seen).toContain('truncate');
+      if (id === 'api-clear-tool-uses') expect(seen).toContain('clear');
+    }
+    // Esc leaves learn mode and the URL forgets it.
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('learn-view')).toHaveCount(0);
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    expect(page.url()).not.toContain('learn=');
+  });
+
+  test('a constant changed mid-walk re-runs the step in place', async ({ page }, testInfo) => {
+    await openLearn(page);
+    await page.getByTestId('learn-title').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'check');
+    // ▶ Fill replays the count call by call and stops at the step's call.
+    await page.getByTestId('learn-fill').click();
+    await expect(page.getByTestId('learn-bar-at')).toHaveText('API call 268: 156,951');
+    const threshold = page.getByTestId('figure-Auto-compact threshold');
+    const before = await threshold.textContent();
+    const callBefore = await page.getByTestId('figure-Count compared').textContent();
+    // The sample's 2.0.x profile reserves 32,000 for output: a 180,000 window compacts at 135,000.
+    await page.getByTestId('learn-knob-contextWindow').fill('180000');
+    await page.getByTestId('learn-knob-contextWindow').press('Enter');
+    await expect(threshold).toHaveText('135,000 tokens');
+    expect(before).toBe('155,000 tokens');
+    // Still the check step, now at an earlier call with another count.
+    await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'check');
+    await expect(page.getByTestId('figure-Count compared')).not.toHaveText(callBefore ?? '');
+    await expect(page).toHaveURL(/[?&]step=2\b/);
+    await shoot(page, testInfo, 'learn-changed-window');
+    // A fixed constant shows its value and source, no control.
+    await expect(page.getByTestId('learn-fixed-AUTOCOMPACT_BUFFER')).toHaveText('13,000');
+    // Escape in a field being edited undoes the edit and stays in learn mode.
+    await page.getByTestId('learn-knob-contextWindow').fill('99000');
+    await page.getByTestId('learn-knob-contextWindow').press('Escape');
+    await expect(page.getByTestId('learn-knob-contextWindow')).toHaveValue('180000');
+    await expect(page.getByTestId('learn-view')).toBeVisible();
+    await page.getByTestId('learn-reset').click();
+    await expect(threshold).toHaveText('155,000 tokens');
+  });
+
+  test('a step URL reloads onto that step, other parameters kept', async ({ page }, testInfo) => {
+    await page.goto('/?view=timeline&learn=claude-code&step=6');
+    await expect(page.getByTestId('learn-view')).toBeVisible();
+    await expect(page.getByTestId('learn-count')).toHaveText(/^Step 6 of \d+$/);
+    await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'prompt');
+    await page.keyboard.press('ArrowRight');
+    await expect(page).toHaveURL(/\?view=timeline&learn=claude-code&step=7$/);
+    await page.reload();
+    await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'summary');
+    // The built-in summarizer wrote it: no key, no network (the fixture audits requests).
+    await expect(page.getByTestId('learn-step')).toContainText('Built-in summary by CompactLab');
+    await page.getByTestId('learn-large').check();
+    await expect(page).toHaveURL(/&large=1$/);
+    await shoot(page, testInfo, 'learn-large-summary');
+  });
+
+  test('reads in dark and in large type', async ({ page }, testInfo) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/?learn=claude-code&step=2');
+    await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'check');
+    await expect(page.getByTestId('learn-bar')).toBeVisible();
+    await shoot(page, testInfo, 'learn-dark-check');
+    await page.goto('/?learn=claude-code&step=2&large=1');
+    await expect(page.getByTestId('learn-view')).toHaveClass(/learn-large/);
+    await expect(page.getByTestId('learn-bar')).toBeVisible();
+    await shoot(page, testInfo, 'learn-large-check');
+  });
+});

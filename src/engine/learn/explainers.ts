@@ -1,0 +1,126 @@
+import type { ContinuationOptions } from '../compact/format-summary';
+import type { ClaudeCodeKnobs } from '../strategies/claude-code-knobs';
+import type { KnobValue } from '../strategies/types';
+import {
+  AUTOCOMPACT_BUFFER,
+  BLOCKING_BUFFER,
+  computeThresholds,
+  getOutputReservation,
+  OUTPUT_RESERVATION_CAP,
+  OUTPUT_RESERVATION_CAP_V2_0,
+  WARNING_BUFFER,
+} from '../thresholds';
+import { CHARS_PER_TOKEN, SAFETY_MULTIPLIER, TOKENS_PER_IMAGE } from '../tokens/estimate';
+import type { LearnConstant, LearnFigure, LearnStepKind } from './types';
+
+// What a strategy can add to its generic walk: how its threshold derives from its knobs, the
+// constants fixed in its code (no knob moves them), its continuation message. Optional: a
+// strategy without an entry gets the walk its events and knob specs give (walk.ts). Claude Code's
+// is the richest, as its references are.
+
+export interface LearnExplainer {
+  /** Figures that derive the trigger threshold from the knobs, in order, the threshold last. */
+  thresholdFigures(knobs: Record<string, KnobValue>): LearnFigure[];
+  /** Constants fixed in the agent's code, by the step they act at. */
+  fixedConstants(knobs: Record<string, KnobValue>): Partial<Record<LearnStepKind, LearnConstant[]>>;
+  /** The name of its clearing step. */
+  clearTitle?: string;
+  /** The continuation message's options for a summary the walk shows. */
+  continuation?(knobs: Record<string, KnobValue>, auto: boolean, partial: boolean): ContinuationOptions;
+}
+
+const V2168 = 'claude-code-compaction-v2.1.68.txt';
+const LEGACY = 'claude-code-compact-system.md';
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+const CLAUDE_CODE_EXPLAINER: LearnExplainer = {
+  clearTitle: 'The clearing attempt (microcompact)',
+  thresholdFigures(input) {
+    const knobs = input as unknown as ClaudeCodeKnobs;
+    const t = computeThresholds(knobs);
+    const reserved = getOutputReservation(knobs.profile, knobs.maxOutputTokens);
+    const figures: LearnFigure[] = [
+      { label: 'Context window', value: t.contextWindow, unit: 'tokens', how: 'the model’s window (knob)' },
+      {
+        label: 'Reserved for output',
+        value: reserved,
+        unit: 'tokens',
+        how:
+          knobs.profile === 'legacy'
+            ? 'none in the legacy profile'
+            : `min(max output ${fmt(knobs.maxOutputTokens)}, cap ${fmt(knobs.profile === 'v2.0' ? OUTPUT_RESERVATION_CAP_V2_0 : OUTPUT_RESERVATION_CAP)})`,
+      },
+      { label: 'Free-space buffer', value: AUTOCOMPACT_BUFFER, unit: 'tokens', how: 'fixed (wk8 / zQ0)' },
+    ];
+    const pct = knobs.autocompactPctOverride;
+    figures.push({
+      label: 'Auto-compact threshold',
+      value: t.autoCompact,
+      unit: 'tokens',
+      how:
+        pct === undefined
+          ? `${fmt(t.contextWindow)} − ${fmt(reserved)} − ${fmt(AUTOCOMPACT_BUFFER)}`
+          : `min(${pct}% of ${fmt(t.effectiveWindow)}, ${fmt(t.effectiveWindow - AUTOCOMPACT_BUFFER)})`,
+      strong: true,
+    });
+    return figures;
+  },
+  fixedConstants(input) {
+    const knobs = input as unknown as ClaudeCodeKnobs;
+    return {
+      check: [
+        {
+          key: 'AUTOCOMPACT_BUFFER',
+          label: 'Free-space buffer (wk8)',
+          value: AUTOCOMPACT_BUFFER,
+          source: `${V2168} "Threshold"; ${LEGACY} "Three-Tier Threshold System"`,
+          note: 'fixed in Claude Code; Auto-compact at % of the window lowers the threshold instead',
+        },
+        {
+          key: 'OUTPUT_RESERVATION_CAP',
+          label: 'Output reservation cap (a5Y)',
+          value:
+            knobs.profile === 'v2.0'
+              ? OUTPUT_RESERVATION_CAP_V2_0
+              : knobs.profile === 'legacy'
+                ? 0
+                : OUTPUT_RESERVATION_CAP,
+          source: `${V2168} "Threshold" (20,000); 2.0.x 32,000 measured (docs/replay-accuracy.md)`,
+          note: 'the Threshold profile knob picks it',
+        },
+        {
+          key: 'BLOCKING_BUFFER',
+          label: 'Blocking limit below the window',
+          value: BLOCKING_BUFFER,
+          source: `${V2168} "Threshold"`,
+          note: 'Blocking limit overrides it',
+        },
+        {
+          key: 'CHARS_PER_TOKEN',
+          label: 'Pending estimate: characters per token',
+          value: CHARS_PER_TOKEN,
+          source: `${LEGACY} "Token Counting" (gG: length / 4, images ${fmt(TOKENS_PER_IMAGE)}, × ${SAFETY_MULTIPLIER.toFixed(3)})`,
+          note: 'fixed in Claude Code; Count messages after the last response turns the estimate off',
+        },
+      ],
+      clear: [
+        {
+          key: 'WARNING_BUFFER',
+          label: 'Warning threshold below auto-compact (rD5)',
+          value: WARNING_BUFFER,
+          source: `${LEGACY} "Three-Tier Threshold System"; ${V2168} "Microcompact" (fires above the warning threshold)`,
+          note: 'fixed in Claude Code; it follows the auto-compact threshold',
+        },
+      ],
+    };
+  },
+  continuation(input, auto, partial) {
+    const knobs = input as unknown as ClaudeCodeKnobs;
+    return { format: knobs.continuationFormat, auto, partial };
+  },
+};
+
+/** Explainers by strategy id; the others get the generic walk. */
+export const LEARN_EXPLAINERS: Readonly<Record<string, LearnExplainer>> = {
+  'claude-code': CLAUDE_CODE_EXPLAINER,
+};

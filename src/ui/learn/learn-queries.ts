@@ -1,0 +1,28 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { getEngineClient } from '../../worker/engine-client';
+import type { SessionId } from '../../worker/protocol';
+import { sessionKey } from '../queries';
+
+// Learn mode's walk from the worker (worker/learn-handlers.ts). A knob change is a new key; the
+// previous walk stays on screen until the new one arrives, so the step does not flash.
+
+export function learnWalkQuery(
+  sessionId: SessionId,
+  strategyId: string,
+  knobOverrides: Record<string, unknown>,
+  branchId = 0,
+) {
+  return queryOptions({
+    queryKey: [...sessionKey(sessionId), 'learn', branchId, strategyId, JSON.stringify(knobOverrides)],
+    queryFn: ({ signal }) =>
+      getEngineClient().request(
+        { kind: 'learn-walk', sessionId, strategyId, knobOverrides, branchId },
+        { signal },
+      ),
+    placeholderData: keepPreviousData,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 60_000,
+    retry: false,
+    structuralSharing: false,
+  });
+}
