@@ -74,6 +74,14 @@ const FIXTURES: Record<DialectId, Fixture[]> = {
       files: ['tests/fixtures/agents/2026-03-09T14-00-00-000Z_0e9d8c7b-1a2b-4c3d-8e4f-5a6b7c8d9e0f.jsonl'],
     },
   ],
+  'anthropic-messages': [
+    { name: 'anthropic-trace', files: ['tests/fixtures/api/log-2026-03-09-10-00-00.jsonl'] },
+    { name: 'anthropic-request', files: ['tests/fixtures/api/request.json'] },
+    { name: 'anthropic-broken', files: ['tests/fixtures/api/broken.anthropic.jsonl'] },
+  ],
+  'anthropic-messages-json': [
+    { name: 'anthropic-list', files: ['tests/fixtures/api/session.anthropic.json'] },
+  ],
   // Recognised only (no normalizer): its detection is checked in tests/engine/parse.test.ts.
   'claude-sdk-stream': [],
 };

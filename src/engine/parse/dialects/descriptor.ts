@@ -71,7 +71,12 @@ export interface DialectFiles {
    * top-level object (`{"messages": [...]}`). The file is read whole up to `maxBytes` and each
    * array element goes through the normalizer with its own byte range and line.
    */
-  readonly wholeJson?: { readonly maxBytes: number; readonly recordsKey?: string };
+  readonly wholeJson?: {
+    readonly maxBytes: number;
+    readonly recordsKey?: string;
+    /** A top-level object (not an array) is the file's one record (a pasted API request). */
+    readonly objectIsRecord?: boolean;
+  };
   /**
    * For logs that append a record again each time it changes (Gemini CLI's JSONL chat log): the
    * key a later record shares with the earlier copies it replaces, undefined for a record that

@@ -41,6 +41,11 @@ export interface NormalizedRecord {
    * seen as a changed range on the next message): it takes `index` and the entry `index + 1`.
    */
   event?: Entry;
+  /**
+   * Entries the record holds before its own, in order (a raw API request: the messages its
+   * conversation had not sent before): they take `index`, `index + 1`, … and the entry the next.
+   */
+  preceding?: Entry[];
 }
 
 /** One input dialect's record → entry mapping. Registered in `registry.ts`. */
