@@ -7,6 +7,7 @@ import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import type { DialectId } from '../../src/engine/types';
 import { CODEX_ROLLOUT } from '../fixtures/codex-rollout';
+import { buildOpenCodeFixtures } from '../fixtures/make-opencode-fixtures';
 import { expectGolden } from '../helpers/golden';
 
 // Golden "diff tests" (STYLE.md §7): our own fixtures in, a readable dump out, one line per
@@ -30,6 +31,8 @@ interface Fixture {
    */
   nameOnly?: string;
 }
+
+const OPENCODE = buildOpenCodeFixtures();
 
 const FIXTURES: Record<DialectId, Fixture[]> = {
   'claude-code': [
@@ -81,6 +84,16 @@ const FIXTURES: Record<DialectId, Fixture[]> = {
   ],
   'anthropic-messages-json': [
     { name: 'anthropic-list', files: ['tests/fixtures/api/session.anthropic.json'] },
+  ],
+  // One file per record, in the order OpenCode wrote them (the renamed pass reads them in this
+  // order; under their names, by id).
+  opencode: [
+    { name: 'opencode', files: OPENCODE.session.map(([path]) => `tests/fixtures/opencode/${path}`) },
+    {
+      name: 'opencode-broken',
+      files: OPENCODE.broken.map(([path]) => `tests/fixtures/opencode/${path}`),
+      nameOnly: "a record file cut off mid-write is known as OpenCode's by its name only",
+    },
   ],
   // Recognised only (no normalizer): its detection is checked in tests/engine/parse.test.ts.
   'claude-sdk-stream': [],

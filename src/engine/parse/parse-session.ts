@@ -166,7 +166,16 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
   const builder = new SessionBuilder();
   const files = assignRoles(sources, dialects);
   for (const file of files) builder.addFile(file);
-  const order = [...files].sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.index - b.index);
+  const keys = files.map((f) => loadOrderKey(f.name, dialects));
+  const order = [...files].sort(
+    (a, b) =>
+      ROLE_ORDER[a.role] - ROLE_ORDER[b.role] ||
+      compareKeys(keys[a.index], keys[b.index]) ||
+      a.index - b.index,
+  );
+  /** The normalizers of dialects that read all their files with one (`sharedNormalizer`). */
+  const shared = new Map<string, RecordNormalizer>();
+  const finishers: { normalizer: RecordNormalizer; fileIndex: number }[] = [];
   const totalBytes = sources.reduce((sum, s) => sum + s.sizeBytes, 0);
   const parsed = dialects.filter((d) => d.createNormalizer !== undefined);
   const lineAgents = parsed.filter((d) => !d.files.wholeJson && d.agent).map((d) => d.agent!);
@@ -312,7 +321,12 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         stopped = true;
         return;
       }
-      normalizer = create();
+      normalizer = dialect.sharedNormalizer ? shared.get(dialect.id) : undefined;
+      if (!normalizer) {
+        normalizer = create();
+        if (dialect.sharedNormalizer) shared.set(dialect.id, normalizer);
+        if (normalizer.finish) finishers.push({ normalizer, fileIndex });
+      }
       builder.setFileDialect(fileIndex, dialect, normalizer);
       if (dialect.files.wholeJson) {
         // The lines seen so far were only for detection: the document is read as a whole.
@@ -567,6 +581,18 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
     options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
   }
 
+  for (const { normalizer, fileIndex } of finishers) {
+    const ctx: RecordContext = {
+      fileIndex,
+      line: 0,
+      offsetBytes: 0,
+      lengthBytes: 0,
+      previewChars,
+      issue: (code, severity, message, path) =>
+        builder.issue(ctx.fileIndex, ctx.line, code, severity, message, path),
+    };
+    normalizer.finish!(ctx);
+  }
   const session = builder.build();
   if (sessionMemory) session.sessionMemory = sessionMemory;
   for (const d of dialects) {
@@ -586,6 +612,21 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
   const branches = computeBranches(session);
   if (branches) session.branches = branches;
   return session;
+}
+
+/** A file's read-order key from the dialect whose files name one (`loadOrderKey`). */
+function loadOrderKey(path: string, dialects: readonly DialectDescriptor[]): string | undefined {
+  for (const d of dialects) {
+    const key = d.files.loadOrderKey?.(path);
+    if (key !== undefined) return key;
+  }
+  return undefined;
+}
+
+/** Files without a key first (in drop order), then by key. */
+function compareKeys(a: string | undefined, b: string | undefined): number {
+  if (a === undefined || b === undefined) return (a === undefined ? 0 : 1) - (b === undefined ? 0 : 1);
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The first byte that is not whitespace (or a UTF-8 byte order mark). */

@@ -391,7 +391,12 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
     }
   };
 
-  return { dialect: 'anthropic-messages', agent: 'Anthropic Messages API', apiCalls: 'usage-records', normalize };
+  return {
+    dialect: 'anthropic-messages',
+    agent: 'Anthropic Messages API',
+    apiCalls: 'usage-records',
+    normalize,
+  };
 }
 
 /** One message `{role, content}` (or a response body, `isBody`) into `entry`. */

@@ -61,6 +61,11 @@ export interface RecordNormalizer {
   readonly apiCalls: 'assistant-entries' | 'usage-records';
   /** Normalizes one parsed record. Never throws: shape problems become issues via `ctx`. */
   normalize(record: unknown, ctx: RecordContext, index: number): NormalizedRecord;
+  /**
+   * Called once after the session's last file, for what only the whole set can show (a shared
+   * normalizer's message whose part files never came); `ctx.issue` reports at `ctx.fileIndex`.
+   */
+  finish?(ctx: RecordContext): void;
 }
 
 export type Json = Record<string, unknown>;

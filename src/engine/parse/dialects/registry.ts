@@ -8,6 +8,7 @@ import { CLINE_UI_DIALECT } from './cline-ui';
 import { CODEX_CLI_DIALECT } from './codex-cli';
 import type { DialectDescriptor } from './descriptor';
 import { GEMINI_CLI_DIALECT, GEMINI_CLI_JSON_DIALECT } from './gemini-cli';
+import { OPENCODE_DIALECT } from './opencode';
 import { PI_DIALECT } from './pi';
 
 /**
@@ -25,6 +26,7 @@ export const DIALECTS: readonly DialectDescriptor[] = [
   GEMINI_CLI_JSON_DIALECT,
   GEMINI_CLI_DIALECT,
   PI_DIALECT,
+  OPENCODE_DIALECT,
   // Last: a request list is recognised by its own keys (`messages`, `request.body`), which no
   // agent's log above starts with.
   ANTHROPIC_MESSAGES_DIALECT,
