@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { groupSessionFiles } from '../../src/engine/library/group-files';
+import { scanSession } from '../../src/engine/library/scan-session';
 import {
   detectDialectFromName,
   detectDialectFromRecord,
@@ -105,6 +106,24 @@ describe('a session folder', () => {
     // The broken folder: its session's messages and parts, and the orphan part on its own.
     const broken = groups.filter((g) => g.key.startsWith('broken/'));
     expect(broken.map((g) => g.files.length).sort()).toEqual([1, BROKEN.length - 1]);
+  });
+});
+
+describe('the session list', () => {
+  it('lists a storage folder’s session as one row with its calls and events', async () => {
+    const files = SESSION.map(([path]) => ({ path, sizeBytes: 1, modifiedMs: 0 }));
+    const [group] = groupSessionFiles(files);
+    const row = await scanSession(
+      group!.files.map((f) => createMemorySource(f.path, readFileSync(join(ROOT, f.path)))),
+    );
+    expect(row).toMatchObject({
+      agent: 'OpenCode',
+      apiCalls: 8,
+      peakContextTokens: 58600,
+      subagentFiles: 0,
+      compactions: { auto: 1, manual: 0, micro: 1 },
+    });
+    expect(row.firstPrompt).toBe('Why does `tally report` print the totals twice?');
   });
 });
 
