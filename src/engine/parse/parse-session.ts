@@ -86,6 +86,8 @@ const ROLE_ORDER: Record<FileRole, number> = {
 /** Decides each file's role; when no file looks like a main transcript, the first one is. */
 function assignRoles(sources: ByteSource[], dialects: readonly DialectDescriptor[]): SessionFile[] {
   const memory = sources.map((s) => isSessionMemoryName(s.name, false, dialects));
+  // Once for all files (a storage folder can hold thousands: a copy per file was quadratic).
+  const names = sources.map((s) => s.name);
   const withTranscript = memory.some((m) => !m);
   const files = sources.map((source, index): SessionFile => {
     if (memory[index] || isSessionMemoryName(source.name, withTranscript, dialects)) {
@@ -111,11 +113,7 @@ function assignRoles(sources: ByteSource[], dialects: readonly DialectDescriptor
         dialect: d.id,
       };
     }
-    const { role, agentId } = detectFileRole(
-      source.name,
-      dialects,
-      sources.map((s) => s.name),
-    );
+    const { role, agentId } = detectFileRole(source.name, dialects, names);
     return {
       index,
       name: source.name,
