@@ -122,6 +122,27 @@ describe('a claude-trace log', () => {
   });
 });
 
+describe('claude-trace extras', () => {
+  it('a count_tokens request is kept as a row, not a call', async () => {
+    const pair = {
+      request: {
+        timestamp: 1_773_050_400,
+        method: 'POST',
+        url: 'https://api.anthropic.com/v1/messages/count_tokens?beta=true',
+        headers: {},
+        body: { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] },
+      },
+      response: { timestamp: 1_773_050_401, status_code: 200, headers: {}, body: { input_tokens: 1234 } },
+      logged_at: '2026-03-09T10:00:01.000Z',
+    };
+    const s = await load('x', 'log-2026-03-09-10-00-00.jsonl', `${JSON.stringify(pair)}\n`);
+    expect(s.apiCalls).toHaveLength(0);
+    expect(s.entries.map((e) => [e.kind, e.summaryText])).toEqual([
+      ['meta', 'count_tokens: 1234 input tokens'],
+    ]);
+  });
+});
+
 describe('other layouts', () => {
   it('a JSON array of requests and responses: each response completes the request before it', async () => {
     const s = await load(REQUEST_LIST);

@@ -63,6 +63,8 @@ interface Exchange {
   /** An HTTP status ≥ 400, or an `{type: "error"}` body. */
   error?: string;
   timestampMs?: number;
+  /** A token-counting request (`/v1/messages/count_tokens`): not a call; its count when answered. */
+  countTokens?: { inputTokens?: number };
 }
 
 /**
@@ -131,6 +133,11 @@ function readExchange(record: Json): Exchange {
     const request = isRequestBody(req.body) ? req.body : req;
     const res = record.response;
     const out: Exchange = { request, timestampMs: timestampOf(record) };
+    if (typeof req.url === 'string' && req.url.includes('/count_tokens')) {
+      const counted = isObject(res) && isObject(res.body) ? res.body.input_tokens : undefined;
+      out.countTokens = typeof counted === 'number' ? { inputTokens: counted } : {};
+      return out;
+    }
     if (isObject(res)) {
       const status = typeof res.status_code === 'number' ? res.status_code : undefined;
       const raw = res.body_raw;
@@ -222,6 +229,16 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
       e.timestampMs = exchange.timestampMs;
     };
 
+    if (exchange.countTokens) {
+      // Claude Code counts tokens through the API before some calls: kept, not a call.
+      const e = next();
+      e.type = 'count_tokens';
+      e.kind = 'meta';
+      e.timestampMs = exchange.timestampMs;
+      const n = exchange.countTokens.inputTokens;
+      e.summaryText = `count_tokens: ${n === undefined ? 'no answer recorded' : `${n} input tokens`}`;
+      return finish();
+    }
     let thread: Thread | undefined;
     if (exchange.request) {
       const body = exchange.request;
