@@ -143,6 +143,32 @@ describe('claude-trace extras', () => {
   });
 });
 
+describe('conversations', () => {
+  it('a system prompt that changes on every request does not split the conversation', async () => {
+    const tools = [{ name: 'bash', input_schema: { type: 'object' } }];
+    const m1 = { role: 'user', content: 'list files' };
+    const m2 = { role: 'assistant', content: [{ type: 'text', text: 'ok' }] };
+    const m3 = { role: 'user', content: 'again' };
+    const req = (n: number, messages: unknown[]) => ({
+      model: 'm',
+      max_tokens: 10,
+      system: [
+        { type: 'text', text: `x-request-header: ${n}` },
+        { type: 'text', text: 'You are an agent.' },
+      ],
+      tools,
+      messages,
+    });
+    const body = [req(1, [m1]), req(2, [m1, m2, m3])].map((r) => JSON.stringify(r)).join('\n');
+    const s = await load('x', 'unknown', `${body}\n`);
+    expect(s.apiCalls).toHaveLength(2);
+    expect(s.sidechains).toHaveLength(0);
+    // The second request's new messages only: one user prompt each, no history event.
+    expect(s.entries.filter((e) => e.kind === 'user')).toHaveLength(2);
+    expect(s.compactions).toEqual([]);
+  });
+});
+
 describe('other layouts', () => {
   it('a JSON array of requests and responses: each response completes the request before it', async () => {
     const s = await load(REQUEST_LIST);

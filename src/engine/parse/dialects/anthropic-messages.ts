@@ -174,6 +174,13 @@ function usageOf(value: unknown): Usage | undefined {
 const contextOf = (u: Usage): TokenCount =>
   u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;
 
+/** True when `held` is a non-empty prefix of `next`. */
+function extendsHistory(held: readonly string[], next: readonly string[]): boolean {
+  if (held.length === 0 || held.length > next.length) return false;
+  for (let i = 0; i < held.length; i++) if (held[i] !== next[i]) return false;
+  return true;
+}
+
 /** One conversation within the file (one system prompt). */
 interface Thread {
   key: string;
@@ -243,8 +250,16 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
     if (exchange.request) {
       const body = exchange.request;
       const tools = Array.isArray(body.tools) && body.tools.length > 0;
+      const messages = body.messages as unknown[];
+      const prints = messages.map(fingerprintMessage);
+      // The conversation with this system prompt; under a system prompt not seen before, the one
+      // with tools as this one has whose whole history it extends (a per-request header in the
+      // prompt must not make every request a conversation of its own; an agent's summary call,
+      // which extends the history without tools, stays apart).
       const key = systemKey(body.system);
-      thread = threads.get(key);
+      thread =
+        threads.get(key) ??
+        [...threads.values()].find((t) => t.hasTools === tools && extendsHistory(t.held, prints));
       if (!thread) {
         thread = { key, held: [], lastMainCall: -1, hasTools: false };
         threads.set(key, thread);
@@ -255,8 +270,6 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
       if (typeof body.model === 'string') extras.model = body.model;
       pending = undefined;
       requests++;
-      const messages = body.messages as unknown[];
-      const prints = messages.map(fingerprintMessage);
       const held = thread.held;
       let k = 0;
       while (k < held.length && k < prints.length && held[k] === prints[k]) k++;
