@@ -124,6 +124,11 @@ export interface CompactMeta {
   summaryEntryIndex?: number;
   /** The first entry the agent still sends after the event (pi's `firstKeptEntryId`). */
   keptFromEntryIndex?: number;
+  /**
+   * The entries after the event hold the whole history the next request sent (a raw API request
+   * list): what was sent restarts here, as after a compact boundary (query/usage-coverage.ts).
+   */
+  resendsHistory?: boolean;
 }
 
 export interface MicrocompactMeta {

@@ -115,7 +115,7 @@ describe('a dialect added as a descriptor only', () => {
     expect(byName.entries.map((e) => e.kind)).toEqual(['user', 'assistant', 'user']);
     const unknown = await parseSession([createMemorySource('run.toylog', lines(...plain))]);
     expect(at(unknown.issues, 0).message).toMatch(
-      /none is a Claude Code, Codex CLI, Gemini CLI or pi record/,
+      /none is a Claude Code, Codex CLI, Gemini CLI, pi or Anthropic Messages API record/,
     );
   });
 

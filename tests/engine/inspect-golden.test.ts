@@ -7,6 +7,7 @@ import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import type { DialectId } from '../../src/engine/types';
 import { CODEX_ROLLOUT } from '../fixtures/codex-rollout';
+import { buildOpenCodeFixtures } from '../fixtures/make-opencode-fixtures';
 import { expectGolden } from '../helpers/golden';
 
 // Golden "diff tests" (STYLE.md §7): our own fixtures in, a readable dump out, one line per
@@ -30,6 +31,8 @@ interface Fixture {
    */
   nameOnly?: string;
 }
+
+const OPENCODE = buildOpenCodeFixtures();
 
 const FIXTURES: Record<DialectId, Fixture[]> = {
   'claude-code': [
@@ -72,6 +75,24 @@ const FIXTURES: Record<DialectId, Fixture[]> = {
     {
       name: 'pi-broken',
       files: ['tests/fixtures/agents/2026-03-09T14-00-00-000Z_0e9d8c7b-1a2b-4c3d-8e4f-5a6b7c8d9e0f.jsonl'],
+    },
+  ],
+  'anthropic-messages': [
+    { name: 'anthropic-trace', files: ['tests/fixtures/api/log-2026-03-09-10-00-00.jsonl'] },
+    { name: 'anthropic-request', files: ['tests/fixtures/api/request.json'] },
+    { name: 'anthropic-broken', files: ['tests/fixtures/api/broken.anthropic.jsonl'] },
+  ],
+  'anthropic-messages-json': [
+    { name: 'anthropic-list', files: ['tests/fixtures/api/session.anthropic.json'] },
+  ],
+  // One file per record, in the order OpenCode wrote them (the renamed pass reads them in this
+  // order; under their names, by id).
+  opencode: [
+    { name: 'opencode', files: OPENCODE.session.map(([path]) => `tests/fixtures/opencode/${path}`) },
+    {
+      name: 'opencode-broken',
+      files: OPENCODE.broken.map(([path]) => `tests/fixtures/opencode/${path}`),
+      nameOnly: "a record file cut off mid-write is known as OpenCode's by its name only",
     },
   ],
   // Recognised only (no normalizer): its detection is checked in tests/engine/parse.test.ts.

@@ -233,7 +233,7 @@ describe('parseSession on bad input', () => {
 
     const jsonLines = await parse('data.jsonl', '{"a":1}\n{"b":2}\n');
     expect(at(jsonLines.session.issues, 0).message).toMatch(
-      /lines are JSON, but none is a Claude Code, Codex CLI, Gemini CLI or pi record/,
+      /lines are JSON, but none is a Claude Code, Codex CLI, Gemini CLI, pi or Anthropic Messages API record/,
     );
   });
 

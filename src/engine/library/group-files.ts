@@ -1,4 +1,5 @@
 import { isFolderFileName } from '../parse/detect';
+import { DIALECTS } from '../parse/dialects/registry';
 
 // A folder of transcripts (`~/.claude/projects`, `~/.codex/sessions`, any folder) → sessions.
 // Claude Code keeps a session's subagent logs in a folder named like the transcript
@@ -22,7 +23,19 @@ export interface SessionGroup<F extends LibraryFile = LibraryFile> {
 
 /** Groups transcript files into sessions; files no dialect would take are left out. */
 export function groupSessionFiles<F extends LibraryFile>(files: readonly F[]): SessionGroup<F>[] {
-  const taken = files.filter((f) => isFolderFileName(f.path));
+  let taken = files.filter((f) => isFolderFileName(f.path));
+  // Dialects whose sessions span many files (OpenCode's storage) group their own.
+  const own: SessionGroup<F>[] = [];
+  for (const d of DIALECTS) {
+    if (!d.files.groupFiles) continue;
+    const byPath = new Map(taken.map((f) => [f.path, f]));
+    const grouped = new Set<string>();
+    for (const g of d.files.groupFiles(taken.map((f) => f.path))) {
+      own.push({ key: g.key, files: g.paths.map((p) => byPath.get(p)!).filter((f) => f !== undefined) });
+      for (const p of g.paths) grouped.add(p);
+    }
+    taken = taken.filter((f) => !grouped.has(f.path));
+  }
   const mains = new Map<string, SessionGroup<F>>();
   for (const f of taken) {
     if (/\.jsonl$/i.test(f.path)) mains.set(f.path.slice(0, -'.jsonl'.length), { key: f.path, files: [f] });
@@ -38,7 +51,7 @@ export function groupSessionFiles<F extends LibraryFile>(files: readonly F[]): S
       loose.push({ key: f.path, files: [f] });
     }
   }
-  const groups = [...loose];
+  const groups = [...loose, ...own];
   for (const g of mains.values()) {
     const [main, ...rest] = g.files;
     if (owned.has(main!)) continue;

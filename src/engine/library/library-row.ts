@@ -1,4 +1,5 @@
 import { computeCostUsd, type PriceOverrides } from '../summarize/prices';
+import { DIALECTS } from '../parse/dialects/registry';
 import type { Session, TokenCount } from '../types';
 
 // One session as the library lists it. Built from a `Session` by `getLibraryRow`, the same
@@ -73,7 +74,16 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
   const firstPrompt =
     block?.kind === 'text' ? block.text.trimStart().slice(0, FIRST_PROMPT_CHARS).trimEnd() : undefined;
   const cost = computeSessionCost(session, overrides);
-  const transcripts = session.files.filter((f) => f.role !== 'session-memory' && f.role !== 'subagent-meta');
+  // The files one shared normalizer reads (OpenCode's file per record) are one log.
+  const shared = new Set(DIALECTS.filter((d) => d.sharedNormalizer).map((d) => d.id));
+  const counted = new Set<string>();
+  const transcripts = session.files.filter((f) => {
+    if (f.role === 'session-memory' || f.role === 'subagent-meta') return false;
+    if (!shared.has(f.dialect)) return true;
+    if (counted.has(f.dialect)) return false;
+    counted.add(f.dialect);
+    return true;
+  });
   return {
     agent: session.meta.agent,
     versions: [...session.meta.versions],

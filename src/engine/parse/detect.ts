@@ -47,12 +47,24 @@ export function detectFileRole(
   names: readonly string[] = [name],
 ): { role: FileRole; agentId?: string } {
   const base = baseName(name);
-  const bases = names.map(baseName);
+  const bases = baseNamesOf(names);
   for (const d of dialects) {
     const match = d.files.fileRole?.(base, bases);
     if (match) return match.agentId === undefined ? { role: match.role } : { ...match };
   }
   return { role: 'main' };
+}
+
+const basesOf = new WeakMap<readonly string[], string[]>();
+
+/** The base names of a set of paths, computed once per set (each file of the set asks). */
+function baseNamesOf(names: readonly string[]): string[] {
+  let bases = basesOf.get(names);
+  if (!bases) {
+    bases = names.map(baseName);
+    basesOf.set(names, bases);
+  }
+  return bases;
 }
 
 /** A file a dropped folder's walk takes: some dialect's file, or a session-memory side file. */

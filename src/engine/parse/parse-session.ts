@@ -86,6 +86,8 @@ const ROLE_ORDER: Record<FileRole, number> = {
 /** Decides each file's role; when no file looks like a main transcript, the first one is. */
 function assignRoles(sources: ByteSource[], dialects: readonly DialectDescriptor[]): SessionFile[] {
   const memory = sources.map((s) => isSessionMemoryName(s.name, false, dialects));
+  // Once for all files (a storage folder can hold thousands: a copy per file was quadratic).
+  const names = sources.map((s) => s.name);
   const withTranscript = memory.some((m) => !m);
   const files = sources.map((source, index): SessionFile => {
     if (memory[index] || isSessionMemoryName(source.name, withTranscript, dialects)) {
@@ -111,11 +113,7 @@ function assignRoles(sources: ByteSource[], dialects: readonly DialectDescriptor
         dialect: d.id,
       };
     }
-    const { role, agentId } = detectFileRole(
-      source.name,
-      dialects,
-      sources.map((s) => s.name),
-    );
+    const { role, agentId } = detectFileRole(source.name, dialects, names);
     return {
       index,
       name: source.name,
@@ -166,7 +164,16 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
   const builder = new SessionBuilder();
   const files = assignRoles(sources, dialects);
   for (const file of files) builder.addFile(file);
-  const order = [...files].sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.index - b.index);
+  const keys = files.map((f) => loadOrderKey(f.name, dialects));
+  const order = [...files].sort(
+    (a, b) =>
+      ROLE_ORDER[a.role] - ROLE_ORDER[b.role] ||
+      compareKeys(keys[a.index], keys[b.index]) ||
+      a.index - b.index,
+  );
+  /** The normalizers of dialects that read all their files with one (`sharedNormalizer`). */
+  const shared = new Map<string, RecordNormalizer>();
+  const finishers: { normalizer: RecordNormalizer; fileIndex: number }[] = [];
   const totalBytes = sources.reduce((sum, s) => sum + s.sizeBytes, 0);
   const parsed = dialects.filter((d) => d.createNormalizer !== undefined);
   const lineAgents = parsed.filter((d) => !d.files.wholeJson && d.agent).map((d) => d.agent!);
@@ -235,8 +242,9 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       ctx.line = line;
       ctx.offsetBytes = offsetBytes;
       ctx.lengthBytes = lengthBytes;
-      const { entry, extras, event } = normalizer!.normalize(record, ctx, builder.entries.length);
+      const { entry, extras, event, preceding } = normalizer!.normalize(record, ctx, builder.entries.length);
       if (event) builder.addEntry(event, {});
+      if (preceding) for (const e of preceding) builder.addEntry(e, {});
       builder.addEntry(entry, extras);
     };
 
@@ -311,7 +319,12 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         stopped = true;
         return;
       }
-      normalizer = create();
+      normalizer = dialect.sharedNormalizer ? shared.get(dialect.id) : undefined;
+      if (!normalizer) {
+        normalizer = create();
+        if (dialect.sharedNormalizer) shared.set(dialect.id, normalizer);
+        if (normalizer.finish) finishers.push({ normalizer, fileIndex });
+      }
       builder.setFileDialect(fileIndex, dialect, normalizer);
       if (dialect.files.wholeJson) {
         // The lines seen so far were only for detection: the document is read as a whole.
@@ -324,7 +337,11 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       pending.length = 0;
     };
 
-    const readDocument = async (layout: { maxBytes: number; recordsKey?: string }): Promise<void> => {
+    const readDocument = async (layout: {
+      maxBytes: number;
+      recordsKey?: string;
+      objectIsRecord?: boolean;
+    }): Promise<void> => {
       const { maxBytes, recordsKey } = layout;
       if (source.sizeBytes === 0) {
         builder.issue(
@@ -351,6 +368,10 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       options.onProgress?.({ bytesRead: bytesBefore + source.sizeBytes, totalBytes, fileIndex });
       const scan = scanJsonArray(bytes, recordsKey);
       file.lines = scan.lines;
+      if (!scan.isArray && layout.objectIsRecord && firstByte(bytes) === 0x7b) {
+        readWholeRecord(bytes);
+        return;
+      }
       if (!scan.isArray) {
         builder.issue(
           fileIndex,
@@ -407,6 +428,27 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       }
     };
 
+    /** A file that is one JSON object: the one record, at line 1 (a pasted API request). */
+    const readWholeRecord = (bytes: Uint8Array): void => {
+      const text = new TextDecoder().decode(bytes);
+      let record: unknown;
+      try {
+        record = JSON.parse(text);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        const line = lineOfPosition(text, /position (\d+)/.exec(reason)?.[1]);
+        builder.issue(
+          fileIndex,
+          line,
+          'not-json',
+          'error',
+          `${baseName(source.name)} is not JSON at line ${line}: ${reason}`,
+        );
+        return;
+      }
+      addRecord(record, 1, 0, bytes.length);
+    };
+
     if (nameDecides) {
       decide();
       if (asDocument) await readDocument(dialect!.files.wholeJson!);
@@ -417,6 +459,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
 
     let nonEmpty = 0;
     let opensDocument = false;
+    let opensArrayAlone = false;
     let utf16: Utf16ByteOrder | undefined;
     file.lines = await scanLines(
       source,
@@ -428,9 +471,20 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
           return;
         }
         if (text.trim() === '') return;
-        if (nonEmpty === 0) opensDocument = /^\s*[[{]/.test(text);
+        if (nonEmpty === 0) {
+          opensDocument = /^\s*[[{]/.test(text);
+          opensArrayAlone = text.trim() === '[';
+        }
         nonEmpty++;
         pending.push({ text, line, offsetBytes, lengthBytes, terminated });
+        // A file whose first line is a lone `[` is one JSON array, one element per line: an
+        // element's line is not a record of its own (its trailing comma aside, the last one would
+        // parse), so the whole file is looked at below.
+        if (opensArrayAlone) {
+          firstJsonError ??= 'a JSON array, not JSON lines';
+          if (nonEmpty >= DETECTION_WINDOW_LINES) return false;
+          return;
+        }
         try {
           const found = detectDialectFromRecord(JSON.parse(text), dialects);
           jsonLines++;
@@ -494,7 +548,12 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
         const whole = await diagnoseWholeJson(source, dialects);
         if (whole) {
           dialect = whole.dialect;
-          if (dialect) decide();
+          if (dialect && !dialect.files.wholeJson && whole.isObject) {
+            // One pretty-printed record of a line dialect: the whole file is that record.
+            pending.length = 0;
+            decide();
+            if (normalizer) addRecord(whole.value, 1, 0, source.sizeBytes);
+          } else if (dialect) decide();
           else {
             builder.issue(
               fileIndex,
@@ -520,6 +579,18 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
     options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
   }
 
+  for (const { normalizer, fileIndex } of finishers) {
+    const ctx: RecordContext = {
+      fileIndex,
+      line: 0,
+      offsetBytes: 0,
+      lengthBytes: 0,
+      previewChars,
+      issue: (code, severity, message, path) =>
+        builder.issue(ctx.fileIndex, ctx.line, code, severity, message, path),
+    };
+    normalizer.finish!(ctx);
+  }
   const session = builder.build();
   if (sessionMemory) session.sessionMemory = sessionMemory;
   for (const d of dialects) {
@@ -539,6 +610,41 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
   const branches = computeBranches(session);
   if (branches) session.branches = branches;
   return session;
+}
+
+/** A file's read-order key from the dialect whose files name one (`loadOrderKey`). */
+function loadOrderKey(path: string, dialects: readonly DialectDescriptor[]): string | undefined {
+  for (const d of dialects) {
+    const key = d.files.loadOrderKey?.(path);
+    if (key !== undefined) return key;
+  }
+  return undefined;
+}
+
+/** Files without a key first (in drop order), then by key. */
+function compareKeys(a: string | undefined, b: string | undefined): number {
+  if (a === undefined || b === undefined) return (a === undefined ? 0 : 1) - (b === undefined ? 0 : 1);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The first byte that is not whitespace (or a UTF-8 byte order mark). */
+function firstByte(bytes: Uint8Array): number | undefined {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (
+    i < bytes.length &&
+    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
+  )
+    i++;
+  return bytes[i];
+}
+
+/** The 1-based line of a character position a JSON error names (1 when it names none). */
+function lineOfPosition(text: string, position: string | undefined): number {
+  if (position === undefined) return 1;
+  const end = Math.min(Number(position), text.length);
+  let line = 1;
+  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
 }
 
 interface HeldRecord {
@@ -576,12 +682,19 @@ function keepLatestCopies(held: readonly HeldRecord[], file: SessionFile): HeldR
 async function diagnoseWholeJson(
   source: ByteSource,
   dialects: readonly DialectDescriptor[],
-): Promise<{ dialect?: DialectDescriptor; description: string } | undefined> {
+): Promise<
+  { dialect?: DialectDescriptor; description: string; value?: unknown; isObject?: boolean } | undefined
+> {
   const bytes = await source.read(0, source.sizeBytes);
   const text = new TextDecoder().decode(bytes);
   try {
     const value: unknown = JSON.parse(text);
-    return { dialect: detectDialectFromRecord(value, dialects), description: describeJson(value) };
+    return {
+      dialect: detectDialectFromRecord(value, dialects),
+      description: describeJson(value),
+      value,
+      isObject: value !== null && typeof value === 'object' && !Array.isArray(value),
+    };
   } catch {
     const first = scanJsonArray(bytes).elements[0];
     if (!first?.complete) return undefined;

@@ -338,6 +338,12 @@ export class SessionBuilder {
     } else {
       call.lastEntryIndex = entry.index;
       if (entry.uuid) call.uuid = entry.uuid;
+      // A call first seen without usage (a raw API request) takes its response's when it comes.
+      if (entry.usage && call.contextTokens === 0 && contextOf(entry.usage) > 0) {
+        call.usage = { ...entry.usage };
+        call.contextTokens = contextOf(entry.usage);
+        if (entry.model) call.model = entry.model;
+      }
       if (entry.usage && entry.usage.outputTokens > call.usage.outputTokens)
         call.usage.outputTokens = entry.usage.outputTokens;
     }

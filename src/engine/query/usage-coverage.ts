@@ -66,7 +66,8 @@ export function getUsageEstimates(session: Session): Estimates {
     let x = i;
     while (x >= 0 && Number.isNaN(at(cum, x)) && chain.length <= entries.length) {
       chain.push(x);
-      x = at(entries, x).subtype === 'compact_boundary' ? -1 : at(parent, x);
+      const e = at(entries, x);
+      x = e.subtype === 'compact_boundary' || e.compact?.resendsHistory ? -1 : at(parent, x);
     }
     let acc = x >= 0 && !Number.isNaN(at(cum, x)) ? at(cum, x) : 0;
     for (let k = chain.length - 1; k >= 0; k--) {

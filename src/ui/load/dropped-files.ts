@@ -2,11 +2,12 @@ import { isFolderFileName } from '../../engine/parse/detect';
 import type { LoadFile } from '../../worker/protocol';
 
 // Files from a drop. Dropped folders (e.g. `<sessionId>/subagents/`) are walked for the files the
-// dialects name (`.jsonl` logs, their metadata files, Cline's `api_conversation_history.json`, the
-// session memory's .md),
+// dialects name (`.jsonl` logs, their metadata files, Cline's `api_conversation_history.json`,
+// OpenCode's storage records, the session memory's .md),
 // named by their path inside the drop so subagent files are recognisable.
 
-const MAX_FOLDER_FILES = 2_000;
+/** As many as _Open folder…_ takes (open-folder.ts): OpenCode's storage holds a file per message part. */
+const MAX_FOLDER_FILES = 50_000;
 
 function readEntries(reader: FileSystemDirectoryReader): Promise<FileSystemEntry[]> {
   return new Promise((resolve, reject) => reader.readEntries(resolve, reject));

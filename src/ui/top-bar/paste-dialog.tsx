@@ -29,7 +29,8 @@ export function PasteDialog({ onClose, onLoad }: { onClose: () => void; onLoad: 
       >
         <h2>Paste a transcript</h2>
         <p className="muted">
-          One JSON record per line, as in ~/.claude/projects/&lt;project&gt;/&lt;session&gt;.jsonl
+          One JSON record per line, as in ~/.claude/projects/&lt;project&gt;/&lt;session&gt;.jsonl, or
+          Messages API traffic: one request, or a JSON list of requests and responses
         </p>
         <textarea
           data-testid="paste-text"

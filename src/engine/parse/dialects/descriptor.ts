@@ -58,6 +58,16 @@ export interface DialectFiles {
    * the names of the files dropped with it (`baseNames`, its own included).
    */
   readonly fileRole?: (baseName: string, baseNames: readonly string[]) => FileRoleMatch | undefined;
+  /**
+   * For a dialect that writes one file per record (OpenCode: a file per message and per part):
+   * the order its files are read in, as a sort key from the path (undefined: by drop order).
+   */
+  readonly loadOrderKey?: (path: string) => string | undefined;
+  /**
+   * Groups a folder's files into sessions for a dialect whose session spans many files; the
+   * paths it groups are left out of the generic grouping (`engine/library/group-files.ts`).
+   */
+  readonly groupFiles?: (paths: readonly string[]) => { key: string; paths: string[] }[];
   /** A file the main transcript is loaded after (the UI's drop order), by its path. */
   readonly loadsAfterMain?: (path: string) => boolean;
   /**
@@ -71,7 +81,12 @@ export interface DialectFiles {
    * top-level object (`{"messages": [...]}`). The file is read whole up to `maxBytes` and each
    * array element goes through the normalizer with its own byte range and line.
    */
-  readonly wholeJson?: { readonly maxBytes: number; readonly recordsKey?: string };
+  readonly wholeJson?: {
+    readonly maxBytes: number;
+    readonly recordsKey?: string;
+    /** A top-level object (not an array) is the file's one record (a pasted API request). */
+    readonly objectIsRecord?: boolean;
+  };
   /**
    * For logs that append a record again each time it changes (Gemini CLI's JSONL chat log): the
    * key a later record shares with the earlier copies it replaces, undefined for a record that
@@ -155,6 +170,11 @@ export interface DialectDescriptor {
   readonly defaultStrategyId?: string;
   /** One file's normalizer (a normalizer may keep per-file state); absent: `unsupported-dialect`. */
   readonly createNormalizer?: () => RecordNormalizer;
+  /**
+   * One normalizer reads all of a session's files of this dialect, in `loadOrderKey` order, so it
+   * can keep state across them (OpenCode: a part's file names its message, read before it).
+   */
+  readonly sharedNormalizer?: boolean;
   /**
    * The call axis: `true` when the log writes a call's usage after its response items (Codex's
    * `token_count`), so a call's first context line is the first of the assistant items before it.

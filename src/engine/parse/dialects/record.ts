@@ -41,6 +41,11 @@ export interface NormalizedRecord {
    * seen as a changed range on the next message): it takes `index` and the entry `index + 1`.
    */
   event?: Entry;
+  /**
+   * Entries the record holds before its own, in order (a raw API request: the messages its
+   * conversation had not sent before): they take `index`, `index + 1`, … and the entry the next.
+   */
+  preceding?: Entry[];
 }
 
 /** One input dialect's record → entry mapping. Registered in `registry.ts`. */
@@ -56,6 +61,11 @@ export interface RecordNormalizer {
   readonly apiCalls: 'assistant-entries' | 'usage-records';
   /** Normalizes one parsed record. Never throws: shape problems become issues via `ctx`. */
   normalize(record: unknown, ctx: RecordContext, index: number): NormalizedRecord;
+  /**
+   * Called once after the session's last file, for what only the whole set can show (a shared
+   * normalizer's message whose part files never came); `ctx.issue` reports at `ctx.fileIndex`.
+   */
+  finish?(ctx: RecordContext): void;
 }
 
 export type Json = Record<string, unknown>;

@@ -1,4 +1,5 @@
 import type { DialectId } from '../../types';
+import { ANTHROPIC_MESSAGES_DIALECT, ANTHROPIC_MESSAGES_JSON_DIALECT } from './anthropic-messages';
 import { CLAUDE_SDK_STREAM_DIALECT } from './claude-sdk-stream';
 import { CLAUDE_CODE_DIALECT } from './claude-code';
 import { CLINE_DIALECT } from './cline';
@@ -7,6 +8,7 @@ import { CLINE_UI_DIALECT } from './cline-ui';
 import { CODEX_CLI_DIALECT } from './codex-cli';
 import type { DialectDescriptor } from './descriptor';
 import { GEMINI_CLI_DIALECT, GEMINI_CLI_JSON_DIALECT } from './gemini-cli';
+import { OPENCODE_DIALECT } from './opencode';
 import { PI_DIALECT } from './pi';
 
 /**
@@ -24,6 +26,11 @@ export const DIALECTS: readonly DialectDescriptor[] = [
   GEMINI_CLI_JSON_DIALECT,
   GEMINI_CLI_DIALECT,
   PI_DIALECT,
+  OPENCODE_DIALECT,
+  // Last: a request list is recognised by its own keys (`messages`, `request.body`), which no
+  // agent's log above starts with.
+  ANTHROPIC_MESSAGES_DIALECT,
+  ANTHROPIC_MESSAGES_JSON_DIALECT,
 ];
 
 /** The descriptor of a dialect, or undefined for one the engine does not know. */
