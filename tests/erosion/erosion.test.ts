@@ -176,7 +176,7 @@ describe.runIf(present)('erosion on corpus sessions with several compactions', (
     return out;
   };
 
-  it("scores every recorded summary against the whole session; each step's own span as retention does", async () => {
+  it('scores every recorded summary against the whole session; each fact located in the span that first held it', async () => {
     const sessions = await multi();
     expect(sessions.length).toBeGreaterThan(2);
     let eroded = 0;
