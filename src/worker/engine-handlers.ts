@@ -1,6 +1,7 @@
 // Every request kind's handler: the table the engine host dispatches on.
 
 import type { EngineHandlers } from './engine-host';
+import { EROSION_HANDLERS } from './erosion-handlers';
 import { REPLAY_HANDLERS } from './replay-handlers';
 import { SESSION_HANDLERS } from './session-handlers';
 import { SHARE_HANDLERS } from './share-handlers';
@@ -11,4 +12,5 @@ export const ENGINE_HANDLERS: EngineHandlers = {
   ...SUMMARIES_HANDLERS,
   ...REPLAY_HANDLERS,
   ...SHARE_HANDLERS,
+  ...EROSION_HANDLERS,
 };

@@ -17,6 +17,7 @@ import type { SummaryModelId } from '../engine/replay/summary-size';
 import type { SweepProgress, SweepRange, SweepResult } from '../engine/replay/sweep';
 import type { KnobSpec, KnobValue, ManualCompactionRequest } from '../engine/strategies/types';
 import type { ExportedSummary } from '../engine/export/summary-export';
+import type { ErosionChain } from '../engine/erosion/erosion';
 import type { RedactionSettings } from '../engine/redact/mask';
 import type { SessionSecrets } from '../engine/redact/session-secrets';
 import type { PromptSettings } from '../engine/summarize/prepare';
@@ -72,6 +73,11 @@ export interface EngineRequestFields {
   'replay-request': { sessionId: SessionId; spec: EventRequestSpec; elideBase64?: boolean };
   /** A knob sweep (engine/replay/sweep.ts): progress as `SweepProgress`, cancellable. */
   'replay-sweep': ReplayRunFields & { range: SweepRange };
+  /**
+   * Erosion across compactions (engine/erosion/): the log's chain, or with `replay` that replay's
+   * (built-in summaries). Masked by `redaction`.
+   */
+  erosion: { sessionId: SessionId; replay?: ExportReplayFields; redaction?: RedactionSettings };
   /** Secrets in the transcript (worker/share-handlers.ts), with where they occur. */
   'secrets-find': { sessionId: SessionId };
   /** One export of the Export menu, as text; masked by `redaction`. */
@@ -172,6 +178,7 @@ export interface EngineResults {
   'replay-run': ReplayRun;
   'replay-request': CompactionRequest;
   'replay-sweep': SweepResult;
+  erosion: ErosionChain;
   'secrets-find': SessionSecrets;
   'export-file': string;
 }

@@ -87,6 +87,7 @@ type SessionHandlers = Omit<
   | 'replay-sweep'
   | 'secrets-find'
   | 'export-file'
+  | 'erosion'
 >;
 
 export const SESSION_HANDLERS: SessionHandlers = {
