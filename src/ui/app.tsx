@@ -3,9 +3,12 @@ import { type CSSProperties, useEffect } from 'react';
 import type { SessionId, SessionSummary } from '../worker/protocol';
 import { DIALECTS } from '../engine/parse/dialects/registry';
 import { formatBytes } from './common/format';
+import { markHiddenChars } from './common/visible-text';
 import { Splitter } from './common/splitter';
 import { DropZone } from './drop-zone';
 import { loadSession } from './load/load-session';
+import { listRecentFiles } from './load/recent-files';
+import { RecentFilesList } from './load/recent-files-list';
 import { fetchSampleFiles } from './load/sample';
 import { useLayoutStore } from './layout-store';
 import { FollowBar } from './library/follow-bar';
@@ -24,23 +27,29 @@ import { Timeline } from './timeline/timeline';
 import { getLoadFraction, ProgressBar } from './top-bar/load-progress';
 import { TopBar } from './top-bar/top-bar';
 import { TranscriptPane } from './transcript/transcript-pane';
+import { getPendingLinkName, hasPendingLink, useUrlState } from './use-url-state';
 
 let sampleRequested = false;
 
-/** Opens the bundled sample once at start, unless the URL says `?sample=0`. */
+/** Opens the bundled sample once at start, unless the URL says `?sample=0` or is a link waiting for its file. */
 function useSampleOnStart() {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (sampleRequested) return; // StrictMode runs effects twice in dev
     sampleRequested = true;
-    if (new URLSearchParams(window.location.search).get('sample') === '0') return;
-    void loadSession(queryClient, 'the bundled sample', fetchSampleFiles);
+    if (new URLSearchParams(window.location.search).get('sample') === '0' || hasPendingLink()) return;
+    // Someone who opened files before sees them listed on the start page instead.
+    void listRecentFiles().then((recent) => {
+      if (recent.length === 0 && useUiStore.getState().loading === undefined)
+        void loadSession(queryClient, 'the bundled sample', fetchSampleFiles);
+    });
   }, [queryClient]);
 }
 
 export function App() {
   useSampleOnStart();
   useLibraryOnStart();
+  useUrlState();
   const sessionId = useUiStore((s) => s.currentSessionId);
   const view = useLibraryStore((s) => s.view);
   return (
@@ -86,9 +95,23 @@ function EmptyState() {
             <span className="mono">&lt;session&gt;/subagents/agent-*.jsonl</span> files. Drop them together,
             use Open files…, or Paste. Everything stays in this browser tab.
           </p>
+          <LinkWaiting />
+          <RecentFilesList />
         </>
       )}
     </main>
+  );
+}
+
+/** A shared link opened before its file: says which file it waits for. */
+function LinkWaiting() {
+  const name = getPendingLinkName();
+  if (name === undefined) return null;
+  return (
+    <p className="link-waiting" data-testid="link-waiting">
+      This link shows a view of <b>{markHiddenChars(name || 'a file')}</b>: drop that file to see it. The file
+      itself is not in the link, only a hash of its content.
+    </p>
   );
 }
 
