@@ -27,7 +27,7 @@ import { Timeline } from './timeline/timeline';
 import { getLoadFraction, ProgressBar } from './top-bar/load-progress';
 import { TopBar } from './top-bar/top-bar';
 import { TranscriptPane } from './transcript/transcript-pane';
-import { getPendingLinkName, hasPendingLink, useUrlState } from './use-url-state';
+import { getPendingLinkName, hasPendingLink, useLinkNotice, useUrlState } from './use-url-state';
 
 let sampleRequested = false;
 
@@ -115,6 +115,22 @@ function LinkWaiting() {
   );
 }
 
+/** A shared link whose file is not the one loaded: its view was not applied. */
+function LinkNotice() {
+  const otherFile = useLinkNotice((s) => s.otherFile);
+  const dismiss = useLinkNotice((s) => s.dismiss);
+  if (otherFile === undefined) return null;
+  return (
+    <div className="link-notice" role="status" data-testid="link-notice">
+      This link was made for another file: <b>{markHiddenChars(otherFile)}</b>. Its view (strategy, knobs,
+      selection, tab) was not applied to this one.
+      <button type="button" className="btn link" onClick={dismiss} aria-label="Dismiss">
+        ×
+      </button>
+    </div>
+  );
+}
+
 function SessionView({ sessionId }: { sessionId: SessionId }) {
   const { data: summary } = useQuery(sessionSummaryQuery(sessionId));
   const chartHeightPx = useLayoutStore((s) => s.chartHeightPx);
@@ -125,6 +141,7 @@ function SessionView({ sessionId }: { sessionId: SessionId }) {
   if (summary.notTranscript) return <NotTranscript sessionId={sessionId} summary={summary} />;
   return (
     <main className="session-view">
+      <LinkNotice />
       <FollowBar />
       <SessionHeader summary={summary} />
       <Timeline sessionId={sessionId} />

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { create } from 'zustand';
 import { useReplayStore } from './replay/replay-store';
 import { type SidePanel, useUiStore } from './store';
 import { summariesInfoQuery } from './summaries/summaries-queries';
@@ -14,6 +15,11 @@ import { isSameFile, readUrlState, type UrlViewState, writeUrlState } from './ur
 export const URL_WRITE_DEBOUNCE_MS = 300;
 
 const PANELS: readonly SidePanel[] = ['detail', 'tokens', 'issues', 'bash', 'secrets', 'erosion'];
+
+/** A link refused because another file was loaded: the name it was made for, until dismissed. */
+export const useLinkNotice = create<{ otherFile?: string; dismiss(): void }>()((set) => ({
+  dismiss: () => set({ otherFile: undefined }),
+}));
 
 /** The link's state, until a file is loaded (then applied or refused, and dropped). */
 let pending: UrlViewState | undefined;
@@ -61,10 +67,14 @@ function applyState(sessionId: number, state: UrlViewState): () => void {
   if (state.view && (PANELS as readonly string[]).includes(state.view)) ui.setPanel(state.view as SidePanel);
   // Knobs and the open event belong to the session's replay state, which starts (and resets the
   // overrides) once the strategy's setup is in.
+  let done = false;
   const finish = (): boolean => {
     const replay = useReplayStore.getState();
+    if (done) return true;
     if (replay.sessionId !== sessionId || (state.strategy && replay.strategyId !== state.strategy))
       return false;
+    // Set first: the writes below notify this store's listeners, this one included, synchronously.
+    done = true;
     for (const [key, value] of Object.entries(state.knobs)) replay.setKnob(key, value ?? null);
     if (state.event !== undefined) replay.openEventCard(state.event);
     return true;
@@ -96,15 +106,10 @@ export function useUrlState(): void {
       const name = info.name.split(/[\\/]/).pop() ?? info.name;
       const link = pending;
       pending = undefined;
+      useLinkNotice.getState().dismiss();
       if (link) {
         if (isSameFile(link, info.contentHash)) stopApply = applyState(sessionId, link);
-        else
-          useUiStore.setState({
-            notice: {
-              kind: 'info',
-              text: `This link was made for another file: ${link.name ?? `content ${link.file}`}. Its view was not applied.`,
-            },
-          });
+        else useLinkNotice.setState({ otherFile: link.name ?? `content ${link.file}` });
       }
       let timer: ReturnType<typeof setTimeout> | undefined;
       const write = () => {

@@ -34,6 +34,15 @@ describe('erosion chart', () => {
     // The planted path's category: 1 of 1 kept at step 1, so the path line starts at the top.
     expect(series.find((s) => s.key === 'path')!.values[0]).toBe(1);
     expect(renderErosionSvg(chain, { palette: 'dark' })).toContain('fill="#111827"');
+    // Narrow: the names in rows below the plot, each with its line's dash.
+    const narrow = renderErosionSvg(chain, { widthPx: 368, heightPx: 200, legend: 'below' });
+    for (const s of series)
+      expect(narrow).toContain(
+        `>${s.label.replace('&', '&amp;')} ${Math.round(s.values.at(-1)! * 100)}%</text>`,
+      );
+    expect(narrow).toContain(`stroke-dasharray="${EROSION_SERIES_STYLES.path.dash}"`);
+    expect(narrow).toMatch(/height="(\d+)"/);
+    expect(Number(/height="(\d+)"/.exec(narrow)![1])).toBe(200 + Math.ceil(series.length / 2) * 16);
   });
 
   it('the report carries the erosion chart and each step’s lost facts, with no script', async () => {

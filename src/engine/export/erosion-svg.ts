@@ -14,7 +14,10 @@ export interface ErosionSvgOptions {
   title?: string;
   palette?: ErosionSvgPalette;
   widthPx?: number;
+  /** Height of the plot area and axes; a legend below adds its rows. */
   heightPx?: number;
+  /** Series names at their line's end (wide pictures), or in rows below the plot (narrow ones). */
+  legend?: 'right' | 'below';
 }
 
 type Shape = 'circle' | 'square' | 'triangle' | 'diamond' | 'cross' | 'bar' | 'star';
@@ -100,16 +103,19 @@ function marker(shape: Shape, x: number, y: number, r: number): string {
 /** The chart; an empty chain draws its axes and says so. */
 export function renderErosionSvg(chain: ErosionChain, options: ErosionSvgOptions = {}): string {
   const width = options.widthPx ?? 760;
-  const height = options.heightPx ?? 300;
+  const below = options.legend === 'below';
+  const n = chain.steps.length;
+  const series = n === 0 ? [] : getErosionSeries(chain);
+  const legendRows = below ? Math.ceil(series.length / 2) : 0;
+  const height = (options.heightPx ?? 300) + legendRows * 16;
   const paletteName = options.palette ?? 'light';
   const p = PALETTES[paletteName];
-  const left = 48;
-  const right = 200;
+  const left = 44;
+  const right = below ? 16 : 200;
   const top = options.title ? 34 : 14;
-  const bottom = 40;
+  const bottom = 40 + legendRows * 16;
   const plotW = width - left - right;
   const plotH = height - top - bottom;
-  const n = chain.steps.length;
   const x = (i: number) => left + (n <= 1 ? plotW / 2 : (i / (n - 1)) * plotW);
   const y = (ratio: number) => top + (1 - ratio) * plotH;
   const out: string[] = [
@@ -135,7 +141,7 @@ export function renderErosionSvg(chain: ErosionChain, options: ErosionSvgOptions
       `<text x="${x(i).toFixed(1)}" y="${top + plotH + 16}" fill="${p.axis}" text-anchor="middle">${i + 1}</text>`,
     );
   out.push(
-    `<text x="${left + plotW / 2}" y="${height - 6}" fill="${p.axis}" text-anchor="middle">compaction in the chain (kept of every fact held since the start)</text>`,
+    `<text x="${left + plotW / 2}" y="${top + plotH + 32}" fill="${p.axis}" text-anchor="middle">${below ? 'after compaction n' : 'after compaction n (kept of every fact held since the start)'}</text>`,
   );
   if (n === 0) {
     out.push(
@@ -144,7 +150,6 @@ export function renderErosionSvg(chain: ErosionChain, options: ErosionSvgOptions
     );
     return out.join('');
   }
-  const series = getErosionSeries(chain);
   const ends: { y: number; text: string; color: string; key: ErosionSeriesKey }[] = [];
   for (const s of series) {
     const style = EROSION_SERIES_STYLES[s.key];
@@ -175,6 +180,21 @@ export function renderErosionSvg(chain: ErosionChain, options: ErosionSvgOptions
     out.push('</g>');
     const last = [...points].reverse().find((pt) => pt !== undefined);
     if (last) ends.push({ y: last.y, text: `${s.label} ${Math.round(last.v * 100)}%`, color, key: s.key });
+  }
+  if (below) {
+    // Two columns of names under the axis, in series order.
+    for (const [i, e] of ends.entries()) {
+      const lx = left + (i % 2) * (plotW / 2);
+      const ly = top + plotH + 52 + Math.floor(i / 2) * 16;
+      const style = EROSION_SERIES_STYLES[e.key];
+      out.push(
+        `<line x1="${lx}" x2="${lx + 22}" y1="${ly - 4}" y2="${ly - 4}" stroke="${e.color}" stroke-width="2"${style.dash ? ` stroke-dasharray="${style.dash}"` : ''}/>`,
+        `<path d="${marker(style.shape, lx + 11, ly - 4, 3.5)}" ${style.shape !== 'cross' && style.shape !== 'star' ? `fill="${e.color}"` : `fill="none" stroke="${e.color}" stroke-width="1.8"`}/>`,
+        `<text x="${lx + 28}" y="${ly}" fill="${p.text}">${escapeHtml(e.text)}</text>`,
+      );
+    }
+    out.push('</svg>');
+    return out.join('');
   }
   // End labels, pushed apart so none overlaps the next, and up again when they leave the plot.
   ends.sort((a, b) => a.y - b.y);

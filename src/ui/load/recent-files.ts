@@ -52,13 +52,13 @@ export function isRecentFilesSupported(): boolean {
  */
 export function captureDropHandles(dataTransfer: DataTransfer): Promise<FileSystemFileHandle[]> {
   if (!isRecentFilesSupported()) return Promise.resolve([]);
-  const pending: Promise<FileSystemHandle | null>[] = [];
+  const pending: Promise<FileSystemHandle | null | undefined>[] = [];
   for (const item of Array.from(dataTransfer.items ?? [])) {
     const get = (item as HandleItem).getAsFileSystemHandle;
     if (item.kind === 'file' && get) pending.push(get.call(item).catch(() => null));
   }
   return Promise.all(pending).then((handles) =>
-    handles.some((h) => h === null || h.kind !== 'file') ? [] : (handles as FileSystemFileHandle[]),
+    handles.some((h) => h?.kind !== 'file') ? [] : (handles as FileSystemFileHandle[]),
   );
 }
 

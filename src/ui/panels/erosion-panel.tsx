@@ -33,7 +33,7 @@ function ErosionChart({ chain }: { chain: ErosionChain }) {
   const scheme = useColorScheme();
   const src = useMemo(
     () =>
-      `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderErosionSvg(chain, { palette: scheme, widthPx: 520, heightPx: 250 }))}`,
+      `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderErosionSvg(chain, { palette: scheme, widthPx: 368, heightPx: 200, legend: 'below' }))}`,
     [chain, scheme],
   );
   const last = chain.steps.at(-1);
@@ -62,9 +62,7 @@ export function ErosionPanel({ sessionId, hasCalls }: { sessionId: SessionId; ha
   return (
     <div className="erosion-panel" data-testid="erosion-panel">
       <div className="panel-note">
-        What each summary of the chain still holds of everything the session held since its start: the facts
-        retention checks (paths, commands, identifiers, errors, instructions, last requests) of every span,
-        matched after each compaction.
+        Each summary of the chain against every fact the session held since its start.
         <fieldset className="erosion-source">
           <legend className="sr-only">Chain</legend>
           <label>
