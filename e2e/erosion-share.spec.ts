@@ -214,3 +214,16 @@ test('the HTML report opened from disk with the network blocked shows the erosio
   await shoot(page, testInfo, 'share-erosion-report');
   expect(requests).toEqual([]);
 });
+
+test('a link made on the bundled sample opens the sample again, with its view', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  await expect(page.getByTestId('session-header')).toBeVisible();
+  await page.getByTestId('tab-erosion').click();
+  await expect(async () => expect(new URL(page.url()).searchParams.get('view')).toBe('erosion')).toPass();
+  await page.reload();
+  await expect(page.getByTestId('session-header')).toBeVisible();
+  await expect(page.getByTestId('tab-erosion')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('erosion-chart')).toBeVisible();
+  await expect(page.getByTestId('link-notice')).toHaveCount(0);
+});

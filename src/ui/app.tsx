@@ -9,7 +9,7 @@ import { DropZone } from './drop-zone';
 import { loadSession } from './load/load-session';
 import { listRecentFiles } from './load/recent-files';
 import { RecentFilesList } from './load/recent-files-list';
-import { fetchSampleFiles } from './load/sample';
+import { fetchSampleFiles, isSampleMainFile } from './load/sample';
 import { useLayoutStore } from './layout-store';
 import { FollowBar } from './library/follow-bar';
 import { requestFolderInput } from './library/folder-buttons';
@@ -37,10 +37,19 @@ function useSampleOnStart() {
   useEffect(() => {
     if (sampleRequested) return; // StrictMode runs effects twice in dev
     sampleRequested = true;
-    if (new URLSearchParams(window.location.search).get('sample') === '0' || hasPendingLink()) return;
+    if (new URLSearchParams(window.location.search).get('sample') === '0') return;
+    if (hasPendingLink()) {
+      // A link made on the sample opens it (and its view); one made on another file waits for it.
+      void isSampleMainFile(getPendingLinkName() ?? '').then((isSample) => {
+        if (isSample && useUiStore.getState().currentSessionId === undefined)
+          void loadSession(queryClient, 'the bundled sample', fetchSampleFiles);
+      });
+      return;
+    }
     // Someone who opened files before sees them listed on the start page instead.
     void listRecentFiles().then((recent) => {
-      if (recent.length === 0 && useUiStore.getState().loading === undefined)
+      const { loading, currentSessionId } = useUiStore.getState();
+      if (recent.length === 0 && loading === undefined && currentSessionId === undefined)
         void loadSession(queryClient, 'the bundled sample', fetchSampleFiles);
     });
   }, [queryClient]);
