@@ -81,6 +81,15 @@ test('a copied link brings the view back once the same file is dropped; another 
     expect(url.searchParams.get('file')).toMatch(/^[0-9a-f]{16}$/);
     expect(url.searchParams.get('sample')).toBe('0'); // not ours: kept
   }).toPass();
+  // An API key typed in the Summaries view never reaches the address.
+  const key = 'sk-ant-api03-FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE-urlcheck';
+  await page.getByTestId('summaries-toggle').click();
+  await page.getByTestId('summarizer-anthropic').check();
+  await page.getByTestId('anthropic-key').fill(key);
+  await page.waitForTimeout(600); // past the address bar's debounce
+  expect(page.url()).not.toContain('FAKEFAKE');
+  expect(decodeURIComponent(page.url())).not.toContain('sk-ant');
+  await page.getByTestId('summaries-toggle').click();
   const link = page.url();
   const params = new URL(link).searchParams;
   for (const key of params.keys()) expect(key).toMatch(ALLOWED_PARAMS);
