@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { makeErosionChain, PLANTED_PATH } from '../tests/erosion/chain-fixture';
-import { dropFiles, expect, FIXTURES_DIR, openEmpty, shoot, test } from './fixtures';
+import { dropFiles, expect, FIXTURES_DIR, openEmpty, SHOTS_DIR, shoot, test } from './fixtures';
 
 // Erosion across compactions, shareable links and recent files end to end: the Erosion tab on a
 // generated session with four compactions (a planted path lost at the third), a link that brings
@@ -34,6 +34,10 @@ test('the Erosion tab charts the chain and links each lost fact to its transcrip
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect(page.getByTestId('erosion-chart')).toHaveAttribute('src', /%23111827/); // the dark background
   await shoot(page, testInfo, 'share-erosion-dark');
+  // The chart alone, as the tab draws it in the dark palette.
+  await page
+    .getByTestId('erosion-chart')
+    .screenshot({ path: path.join(SHOTS_DIR, 'share-erosion-chart-dark.png') });
   await page.emulateMedia({ colorScheme: 'light' });
   // The planted path is lost at the third compaction, and only there.
   const third = page.getByTestId('erosion-step').nth(2);

@@ -106,7 +106,9 @@ export function renderErosionSvg(chain: ErosionChain, options: ErosionSvgOptions
   const below = options.legend === 'below';
   const n = chain.steps.length;
   const series = n === 0 ? [] : getErosionSeries(chain);
-  const legendRows = below ? Math.ceil(series.length / 2) : 0;
+  // Two columns of names when each has room for the longest ("User instructions & rules 100%").
+  const columns = below && width >= 460 ? 2 : 1;
+  const legendRows = below ? Math.ceil(series.length / columns) : 0;
   const height = (options.heightPx ?? 300) + legendRows * 16;
   const paletteName = options.palette ?? 'light';
   const p = PALETTES[paletteName];
@@ -182,10 +184,10 @@ export function renderErosionSvg(chain: ErosionChain, options: ErosionSvgOptions
     if (last) ends.push({ y: last.y, text: `${s.label} ${Math.round(last.v * 100)}%`, color, key: s.key });
   }
   if (below) {
-    // Two columns of names under the axis, in series order.
+    // The names under the axis, in series order.
     for (const [i, e] of ends.entries()) {
-      const lx = left + (i % 2) * (plotW / 2);
-      const ly = top + plotH + 52 + Math.floor(i / 2) * 16;
+      const lx = left + (i % columns) * (plotW / columns);
+      const ly = top + plotH + 52 + Math.floor(i / columns) * 16;
       const style = EROSION_SERIES_STYLES[e.key];
       out.push(
         `<line x1="${lx}" x2="${lx + 22}" y1="${ly - 4}" y2="${ly - 4}" stroke="${e.color}" stroke-width="2"${style.dash ? ` stroke-dasharray="${style.dash}"` : ''}/>`,
