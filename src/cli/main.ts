@@ -20,12 +20,14 @@ const usage = async (): Promise<string> => {
     { BASH_SUMMARIES_USAGE },
     { REPORT_USAGE },
     { EXPORT_USAGE },
+    { EROSION_USAGE },
   ] = await Promise.all([
     import('./replay'),
     import('./summarize'),
     import('./bash-summaries'),
     import('./report'),
     import('./export'),
+    import('./erosion'),
   ]);
   return `compactlab — see and replay how AI coding agents compact their context
 
@@ -42,6 +44,7 @@ ${STATS_USAGE}
 ${BASH_SUMMARIES_USAGE}
 ${REPORT_USAGE}
 ${EXPORT_USAGE}
+${EROSION_USAGE}
 
 Options:
   --json      machine-readable output on stdout
@@ -134,6 +137,7 @@ const COMMANDS: Record<string, Command> = {
   'bash-summaries': async (args, out) => (await import('./bash-summaries')).bashSummariesCommand(args, out),
   report: async (args, out) => (await import('./report')).reportCommand(args, out),
   export: async (args, out) => (await import('./export')).exportCommand(args, out),
+  erosion: async (args, out) => (await import('./erosion')).erosionCommand(args, out),
 };
 
 /** Runs the CLI; returns the exit code. */

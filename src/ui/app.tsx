@@ -3,10 +3,13 @@ import { type CSSProperties, useEffect } from 'react';
 import type { SessionId, SessionSummary } from '../worker/protocol';
 import { DIALECTS } from '../engine/parse/dialects/registry';
 import { formatBytes } from './common/format';
+import { markHiddenChars } from './common/visible-text';
 import { Splitter } from './common/splitter';
 import { DropZone } from './drop-zone';
 import { loadSession } from './load/load-session';
-import { fetchSampleFiles } from './load/sample';
+import { listRecentFiles } from './load/recent-files';
+import { RecentFilesList } from './load/recent-files-list';
+import { fetchSampleFiles, isSampleMainFile } from './load/sample';
 import { useLayoutStore } from './layout-store';
 import { FollowBar } from './library/follow-bar';
 import { requestFolderInput } from './library/folder-buttons';
@@ -26,23 +29,38 @@ import { Timeline } from './timeline/timeline';
 import { getLoadFraction, ProgressBar } from './top-bar/load-progress';
 import { TopBar } from './top-bar/top-bar';
 import { TranscriptPane } from './transcript/transcript-pane';
+import { getPendingLinkName, hasPendingLink, useLinkNotice, useUrlState } from './use-url-state';
 
 let sampleRequested = false;
 
-/** Opens the bundled sample once at start, unless the URL says `?sample=0`. */
+/** Opens the bundled sample once at start, unless the URL says `?sample=0` or is a link waiting for its file. */
 function useSampleOnStart() {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (sampleRequested) return; // StrictMode runs effects twice in dev
     sampleRequested = true;
     if (new URLSearchParams(window.location.search).get('sample') === '0') return;
-    void loadSession(queryClient, 'the bundled sample', fetchSampleFiles);
+    if (hasPendingLink()) {
+      // A link made on the sample opens it (and its view); one made on another file waits for it.
+      void isSampleMainFile(getPendingLinkName() ?? '').then((isSample) => {
+        if (isSample && useUiStore.getState().currentSessionId === undefined)
+          void loadSession(queryClient, 'the bundled sample', fetchSampleFiles);
+      });
+      return;
+    }
+    // Someone who opened files before sees them listed on the start page instead.
+    void listRecentFiles().then((recent) => {
+      const { loading, currentSessionId } = useUiStore.getState();
+      if (recent.length === 0 && loading === undefined && currentSessionId === undefined)
+        void loadSession(queryClient, 'the bundled sample', fetchSampleFiles);
+    });
   }, [queryClient]);
 }
 
 export function App() {
   useSampleOnStart();
   useLibraryOnStart();
+  useUrlState();
   const sessionId = useUiStore((s) => s.currentSessionId);
   const view = useLibraryStore((s) => s.view);
   const learnStrategy = useLearnStore((s) => s.strategyId);
@@ -91,9 +109,39 @@ function EmptyState() {
             <span className="mono">&lt;session&gt;/subagents/agent-*.jsonl</span> files. Drop them together,
             use Open files…, or Paste. Everything stays in this browser tab.
           </p>
+          <LinkWaiting />
+          <RecentFilesList />
         </>
       )}
     </main>
+  );
+}
+
+/** A shared link opened before its file: says which file it waits for. */
+function LinkWaiting() {
+  const name = getPendingLinkName();
+  if (name === undefined) return null;
+  return (
+    <p className="link-waiting" data-testid="link-waiting">
+      This link shows a view of <b>{markHiddenChars(name || 'a file')}</b>: drop that file to see it. The file
+      itself is not in the link, only a hash of its content.
+    </p>
+  );
+}
+
+/** A shared link whose file is not the one loaded: its view was not applied. */
+function LinkNotice() {
+  const otherFile = useLinkNotice((s) => s.otherFile);
+  const dismiss = useLinkNotice((s) => s.dismiss);
+  if (otherFile === undefined) return null;
+  return (
+    <div className="link-notice" role="status" data-testid="link-notice">
+      This link was made for another file: <b>{markHiddenChars(otherFile)}</b>. Its view (strategy, knobs,
+      selection, tab) was not applied to this one.
+      <button type="button" className="btn link" onClick={dismiss} aria-label="Dismiss">
+        ×
+      </button>
+    </div>
   );
 }
 
@@ -107,6 +155,7 @@ function SessionView({ sessionId }: { sessionId: SessionId }) {
   if (summary.notTranscript) return <NotTranscript sessionId={sessionId} summary={summary} />;
   return (
     <main className="session-view">
+      <LinkNotice />
       <FollowBar />
       <SessionHeader summary={summary} />
       <Timeline sessionId={sessionId} />

@@ -3,6 +3,8 @@ import { type DragEvent, type ReactNode, useRef, useState } from 'react';
 import { collectDroppedFiles } from './load/dropped-files';
 import { fromDrop, isSeveralSessions, openLibrary } from './library/open-folder';
 import { describeFiles, loadSession } from './load/load-session';
+import { captureDropHandles, rememberRecentFiles } from './load/recent-files';
+import { useUiStore } from './store';
 
 function hasFiles(event: DragEvent): boolean {
   return Array.from(event.dataTransfer?.types ?? []).includes('Files');
@@ -37,6 +39,7 @@ export function DropZone({ children }: { children: ReactNode }) {
         depth.current = 0;
         setDragging(false);
         const pending = collectDroppedFiles(e.dataTransfer);
+        const handles = captureDropHandles(e.dataTransfer);
         void pending.then((files) => {
           if (files.length === 0) return;
           // A folder holding several sessions is a library, not one timeline.
@@ -44,7 +47,18 @@ export function DropZone({ children }: { children: ReactNode }) {
             void openLibrary(files[0]!.name.split('/')[0] || 'Dropped files', fromDrop(files));
             return;
           }
-          void loadSession(queryClient, describeFiles(files), async () => files);
+          const label = describeFiles(files);
+          void loadSession(queryClient, label, async () => files).then(async () => {
+            // Kept for the start page's recent files once it loaded (where the browser gives handles).
+            const kept = await handles;
+            if (kept.length !== files.length || useUiStore.getState().currentLabel === undefined) return;
+            if (useUiStore.getState().notice?.kind === 'error') return;
+            await rememberRecentFiles(
+              label,
+              files.map((f, i) => ({ name: f.name, handle: kept[i]! })),
+              files[0]?.blob.size ?? 0,
+            );
+          });
         });
       }}
     >

@@ -6,7 +6,7 @@ import type { ParseProgressMessage, SessionId } from '../worker/protocol';
 // overrides are the replay's (replay/replay-store.ts). Results live in TanStack Query (see
 // queries.ts), never here.
 
-export type SidePanel = 'detail' | 'tokens' | 'issues' | 'bash' | 'secrets';
+export type SidePanel = 'detail' | 'tokens' | 'issues' | 'bash' | 'secrets' | 'erosion';
 
 export interface LoadState {
   sessionId: SessionId;

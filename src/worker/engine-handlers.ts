@@ -2,6 +2,7 @@
 
 import type { EngineHandlers } from './engine-host';
 import { LEARN_HANDLERS } from './learn-handlers';
+import { EROSION_HANDLERS } from './erosion-handlers';
 import { REPLAY_HANDLERS } from './replay-handlers';
 import { SESSION_HANDLERS } from './session-handlers';
 import { SHARE_HANDLERS } from './share-handlers';
@@ -13,4 +14,5 @@ export const ENGINE_HANDLERS: EngineHandlers = {
   ...REPLAY_HANDLERS,
   ...LEARN_HANDLERS,
   ...SHARE_HANDLERS,
+  ...EROSION_HANDLERS,
 };

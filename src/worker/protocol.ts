@@ -24,6 +24,7 @@ import type {
 } from '../engine/replay/compare-strategies';
 import type { KnobSpec, KnobValue, ManualCompactionRequest } from '../engine/strategies/types';
 import type { ExportedSummary } from '../engine/export/summary-export';
+import type { ErosionChain } from '../engine/erosion/erosion';
 import type { RedactionSettings } from '../engine/redact/mask';
 import type { SessionSecrets } from '../engine/redact/session-secrets';
 import type { PromptSettings } from '../engine/summarize/prepare';
@@ -96,6 +97,11 @@ export interface EngineRequestFields {
     knobOverrides: Record<string, unknown>;
     branchId?: number;
   };
+  /**
+   * Erosion across compactions (engine/erosion/): the log's chain, or with `replay` that replay's
+   * (built-in summaries). Masked by `redaction`.
+   */
+  erosion: { sessionId: SessionId; replay?: ExportReplayFields; redaction?: RedactionSettings };
   /** Secrets in the transcript (worker/share-handlers.ts), with where they occur. */
   'secrets-find': { sessionId: SessionId };
   /** One export of the Export menu, as text; masked by `redaction`. */
@@ -206,6 +212,7 @@ export interface EngineResults {
   'replay-sweep': SweepResult;
   'replay-compare': ReplayCompare;
   'learn-walk': LearnWalk;
+  erosion: ErosionChain;
   'secrets-find': SessionSecrets;
   'export-file': string;
 }

@@ -89,6 +89,7 @@ type SessionHandlers = Omit<
   | 'secrets-find'
   | 'export-file'
   | 'learn-walk'
+  | 'erosion'
 >;
 
 export const SESSION_HANDLERS: SessionHandlers = {

@@ -21,7 +21,8 @@ import type { ExportReplayFields } from './protocol';
 
 const prepared = new WeakMap<Session, PreparedReplay>();
 
-function runReplay(session: Session, fields: ExportReplayFields): ReplayResult {
+/** The replay an export (or the erosion view) follows, its preparation kept per session. */
+export function runReplay(session: Session, fields: ExportReplayFields): ReplayResult {
   let p = prepared.get(session);
   if (!p) {
     p = prepareReplay(session);

@@ -29,9 +29,25 @@ const ALLOWED: Record<string, readonly string[]> = {
   redact: ['parse'],
   // Dialect conventions (project instructions, injected text) come from the descriptors.
   retention: ['parse', 'summarize'],
+  // Erosion across compactions: every summary of a chain (the log's, a replay's built-in ones)
+  // against the facts of every span before it.
+  erosion: [
+    'compact',
+    'parse',
+    'prompts',
+    'query',
+    'redact',
+    'replay',
+    'retention',
+    'simulation',
+    'strategies',
+    'summarize',
+    'tokens',
+  ],
   // Exports and the one-file report: the top of the pipeline, reading all of it.
   export: [
     'compact',
+    'erosion',
     'inspect',
     'parse',
     'prompts',

@@ -61,7 +61,8 @@ export function getSpanStart(session: Session, uptoEntryIndex: number): number {
   return from;
 }
 
-const MESSAGE_KINDS = new Set(['user', 'assistant', 'attachment']);
+/** Entry kinds a summarizer request is built from (the rest `WZ` drops or never sees). */
+export const MESSAGE_KINDS: ReadonlySet<string> = new Set(['user', 'assistant', 'attachment']);
 const DROPPED_KINDS = new Set(['system', 'progress']);
 
 /**

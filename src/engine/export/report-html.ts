@@ -1,3 +1,4 @@
+import { computeLogErosion, computeReplayErosion, type ErosionChain } from '../erosion/erosion';
 import { computeInspectReport } from '../inspect/report';
 import type { ByteSource } from '../parse/source';
 import { computeTimelineSeries } from '../query/timeline-series';
@@ -5,6 +6,7 @@ import { maskText, type RedactionSettings } from '../redact/mask';
 import type { ReplayResult } from '../replay/types';
 import { FACT_CATEGORIES, FACT_CATEGORY_LABELS } from '../retention/types';
 import type { Session } from '../types';
+import { renderErosionSvg } from './erosion-svg';
 import { escapeHtml } from './escape-html';
 import { collectLogSummaries, type ExportedSummary, formatRetention } from './summary-export';
 import { renderTimelineSvg } from './timeline-svg';
@@ -138,6 +140,53 @@ export async function computeReportHtml(
     out.push('</section>');
   };
   summarySection('Summaries', 'summaries', summaries);
+  // Erosion: each summary of the chain against everything the session held since its start.
+  const chains: ErosionChain[] = [];
+  const erosionOptions = { redaction: options.redaction, signal: options.signal };
+  if (report.compactions.length > 0) chains.push(await computeLogErosion(session, sources, erosionOptions));
+  if (replay)
+    chains.push(
+      await computeReplayErosion(session, sources, replay.events, replay.strategyId, erosionOptions),
+    );
+  out.push('<section id="erosion"><h2>Erosion across compactions</h2>');
+  if (chains.every((c) => c.steps.length === 0)) out.push('<p>No chain of summaries to score.</p>');
+  for (const chain of chains) {
+    if (chain.steps.length === 0) continue;
+    const title =
+      chain.source === 'log'
+        ? "The log's own summaries"
+        : `Replay with ${chain.strategyId ?? ''} (built-in summaries)`;
+    out.push(`<h3>${t(title)}</h3>`);
+    out.push(
+      '<figure class="erosion">',
+      renderErosionSvg(chain, { title: `Retention after each compaction: ${title}` }),
+      '</figure>',
+    );
+    out.push(
+      '<table><thead><tr><th>#</th><th>compaction</th><th>kept of all held</th><th>first span kept</th><th>new</th><th>lost</th></tr></thead><tbody>',
+    );
+    for (const step of chain.steps) {
+      const first = step.byOrigin[0];
+      out.push(
+        `<tr><td class="num">${step.index + 1}</td><td>${t(step.label)}</td><td class="num">${step.kept}/${step.total} (${Math.round(step.ratio * 100)}%)</td><td class="num">${first?.kept ?? 0}/${first?.total ?? 0}</td><td class="num">${step.newFacts}</td><td class="num">${step.lost.length}</td></tr>`,
+      );
+    }
+    out.push('</tbody></table>');
+    for (const step of chain.steps) {
+      if (step.lost.length === 0) continue;
+      out.push(
+        `<details><summary>Compaction ${step.index + 1}: ${step.lost.length} facts lost</summary><ul>`,
+      );
+      for (const id of step.lost) {
+        const f = chain.facts[id];
+        if (f)
+          out.push(`<li>${t(f.category)}: ${t(f.text)} <span class="muted">(line ${f.line})</span></li>`);
+      }
+      out.push('</ul></details>');
+    }
+    for (const note of chain.notes) out.push(`<p class="muted">${t(note)}</p>`);
+  }
+  out.push('</section>');
   if (options.runs?.length) summarySection('Summary runs', 'runs', options.runs);
   if (replay) {
     out.push(`<section id="replay"><h2>Replay: ${t(replay.strategyId)}</h2>`);

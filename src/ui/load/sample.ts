@@ -53,3 +53,16 @@ export async function fetchSampleFiles(signal: AbortSignal): Promise<LoadFile[]>
   );
   return files.filter((f): f is LoadFile => f !== undefined);
 }
+
+/** Whether `name` is the sample's main file's name (a link made on the sample names it). */
+export async function isSampleMainFile(name: string): Promise<boolean> {
+  if (!name) return false;
+  try {
+    const response = await fetch(new URL(SAMPLE_INDEX_URL, document.baseURI));
+    if (!response.ok) return false;
+    const main = parseSampleIndex(await response.json())[0];
+    return main !== undefined && (main.split('/').pop() ?? main) === name;
+  } catch {
+    return false;
+  }
+}

@@ -4,6 +4,7 @@ import { EntryDetailPane } from '../detail/entry-detail-pane';
 import { type SidePanel as Panel, useUiStore } from '../store';
 import { CompactionCard } from '../timeline/compaction-card';
 import { BashSummariesPanel } from './bash-summaries-panel';
+import { ErosionPanel } from './erosion-panel';
 import { IssuesPanel } from './issues-panel';
 import { SecretsPanel } from './secrets-panel';
 import { TokensPanel } from './tokens-panel';
@@ -21,6 +22,9 @@ export function SidePanel({ sessionId, summary }: { sessionId: SessionId; summar
     { id: 'issues', label: `Issues ${formatCount(issues)}` },
     { id: 'bash', label: 'Bash outputs' },
     { id: 'secrets', label: 'Secrets' },
+    ...(summary.compactions.length > 0 || summary.apiCalls > 0
+      ? [{ id: 'erosion' as const, label: 'Erosion' }]
+      : []),
   ];
   return (
     <section className="side-panel">
@@ -63,6 +67,7 @@ export function SidePanel({ sessionId, summary }: { sessionId: SessionId; summar
             {panel === 'issues' && <IssuesPanel sessionId={sessionId} />}
             {panel === 'bash' && <BashSummariesPanel sessionId={sessionId} />}
             {panel === 'secrets' && <SecretsPanel sessionId={sessionId} />}
+            {panel === 'erosion' && <ErosionPanel sessionId={sessionId} hasCalls={summary.apiCalls > 0} />}
           </>
         )}
       </div>

@@ -1,0 +1,143 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { create } from 'zustand';
+import { useReplayStore } from './replay/replay-store';
+import { type SidePanel, useUiStore } from './store';
+import { summariesInfoQuery } from './summaries/summaries-queries';
+import { isSameFile, readUrlState, type UrlViewState, writeUrlState } from './url-state';
+
+// Keeps the shareable view state (url-state.ts) in the address bar: read once at start and
+// applied when a file with the same content hash is loaded (else the page says the link was made
+// for another file and applies nothing), then written back with replaceState, debounced, as the
+// strategy, knobs, selected entry, open event or tab change.
+
+/** Changes settle this long before the address bar is rewritten. */
+export const URL_WRITE_DEBOUNCE_MS = 300;
+
+const PANELS: readonly SidePanel[] = ['detail', 'tokens', 'issues', 'bash', 'secrets', 'erosion'];
+
+/** A link refused because another file was loaded: the name it was made for, until dismissed. */
+export const useLinkNotice = create<{ otherFile?: string; dismiss(): void }>()((set) => ({
+  dismiss: () => set({ otherFile: undefined }),
+}));
+
+/** The link's state, until a file is loaded (then applied or refused, and dropped). */
+let pending: UrlViewState | undefined;
+let pendingRead = false;
+
+function readPendingOnce(): void {
+  if (pendingRead) return;
+  pendingRead = true;
+  pending = readUrlState(window.location.search);
+}
+
+/** True when the page was opened from a link that waits for its file (the sample is not opened then). */
+export function hasPendingLink(): boolean {
+  readPendingOnce();
+  return pending !== undefined;
+}
+
+/** The file name a waiting link names ('' when it names none); undefined when no link waits. */
+export function getPendingLinkName(): string | undefined {
+  readPendingOnce();
+  return pending === undefined ? undefined : (pending.name ?? '');
+}
+
+function currentState(file: string, name: string): UrlViewState {
+  const ui = useUiStore.getState();
+  const replay = useReplayStore.getState();
+  const overrides = replay.overrides[replay.strategyId] ?? {};
+  return {
+    file,
+    name,
+    strategy: replay.strategyChosen ? replay.strategyId : undefined,
+    knobs: { ...overrides },
+    entry: ui.selectedEntry,
+    event: replay.openEvent,
+    view: ui.panel === 'detail' ? undefined : ui.panel,
+  };
+}
+
+/** Applies a link's state to a freshly loaded session, once its replay state has started. */
+function applyState(sessionId: number, state: UrlViewState): () => void {
+  const ui = useUiStore.getState();
+  if (state.strategy && state.strategy !== useReplayStore.getState().strategyId)
+    useReplayStore.getState().setStrategy(state.strategy);
+  if (state.entry !== undefined) ui.selectEntry(state.entry, true);
+  if (state.view && (PANELS as readonly string[]).includes(state.view)) ui.setPanel(state.view as SidePanel);
+  // Knobs and the open event belong to the session's replay state, which starts (and resets the
+  // overrides) once the strategy's setup is in.
+  let done = false;
+  const finish = (): boolean => {
+    const replay = useReplayStore.getState();
+    if (done) return true;
+    if (replay.sessionId !== sessionId || (state.strategy && replay.strategyId !== state.strategy))
+      return false;
+    // Set first: the writes below notify this store's listeners, this one included, synchronously.
+    done = true;
+    for (const [key, value] of Object.entries(state.knobs)) replay.setKnob(key, value ?? null);
+    if (state.event !== undefined) replay.openEventCard(state.event);
+    return true;
+  };
+  if (finish()) return () => {};
+  const unsubscribe = useReplayStore.subscribe(() => {
+    if (finish()) unsubscribe();
+  });
+  return unsubscribe;
+}
+
+export function useUrlState(): void {
+  const queryClient = useQueryClient();
+  const sessionId = useUiStore((s) => s.currentSessionId);
+  useEffect(() => {
+    readPendingOnce();
+    if (sessionId === undefined) return;
+    let cancelled = false;
+    let stopApply: (() => void) | undefined;
+    let stopWrite: (() => void) | undefined;
+    void (async () => {
+      let info: { contentHash: string; name: string };
+      try {
+        info = await queryClient.fetchQuery(summariesInfoQuery(sessionId));
+      } catch {
+        return; // not a transcript, or replaced by a newer load
+      }
+      if (cancelled) return;
+      const name = info.name.split(/[\\/]/).pop() ?? info.name;
+      const link = pending;
+      pending = undefined;
+      useLinkNotice.getState().dismiss();
+      if (link) {
+        if (isSameFile(link, info.contentHash)) stopApply = applyState(sessionId, link);
+        else useLinkNotice.setState({ otherFile: link.name ?? `content ${link.file}` });
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const write = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          if (cancelled || useUiStore.getState().currentSessionId !== sessionId) return;
+          const search = writeUrlState(window.location.search, currentState(info.contentHash, name));
+          if (search !== window.location.search)
+            window.history.replaceState(
+              window.history.state,
+              '',
+              `${window.location.pathname}${search}${window.location.hash}`,
+            );
+        }, URL_WRITE_DEBOUNCE_MS);
+      };
+      const a = useUiStore.subscribe(write);
+      const b = useReplayStore.subscribe(write);
+      stopWrite = () => {
+        clearTimeout(timer);
+        a();
+        b();
+      };
+      write();
+    })();
+    return () => {
+      cancelled = true;
+      stopApply?.();
+      stopWrite?.();
+    };
+  }, [sessionId, queryClient]);
+}
