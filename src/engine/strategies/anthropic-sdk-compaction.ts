@@ -159,7 +159,7 @@ class AnthropicSdkCompactionRun implements StrategyRun {
 
 export const ANTHROPIC_SDK_COMPACTION_STRATEGY: CompactionStrategy<AnthropicSdkCompactionKnobs> = {
   id: 'anthropic-sdk-compaction',
-  label: 'Anthropic TS SDK compactionControl (client-side)',
+  label: 'Anthropic SDK compactionControl',
   description:
     "The TypeScript SDK tool runner's client-side compaction: after a tool call whose usage (input + output) reaches 100,000 tokens, the whole history becomes one summary of at most 4,096 tokens.",
   knobSpecs: SPECS,

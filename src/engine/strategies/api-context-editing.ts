@@ -350,7 +350,7 @@ class ApiContextEditingRun implements StrategyRun {
 export const API_CONTEXT_EDITING_STRATEGY: CompactionStrategy<ApiContextEditingKnobs> = {
   // The id predates the other edits; goldens, tests and saved overrides name it.
   id: 'api-clear-tool-uses',
-  label: 'API context management (clear_thinking · clear_tool_uses · compaction)',
+  label: 'Anthropic API context management',
   description:
     'The Anthropic API’s context_management edits, each on or off: clear_thinking keeps the last N turns’ thinking; clear_tool_uses clears old tool results from its trigger (on by default); compaction summarizes everything at its trigger. Applied in that order.',
   knobSpecs: SPECS,
