@@ -26,6 +26,7 @@ import {
   getKnobFlagOptions,
   getKnobOverrides,
 } from './replay-knobs';
+import { MANUAL_OPTIONS, MANUAL_USAGE, parseManualArgs } from './replay-manual';
 
 // `compactlab replay`: the same engine code as the app's replay, on the command line.
 
@@ -42,7 +43,8 @@ ${formatKnobFlags(DEFAULT_STRATEGY)}
       <session-id>/session-memory/summary.md; also taken when given among the files) sized by
       Claude Code's estimate.
       --sweep <knob>=<from>:<to>:<steps>  re-run for each value of one numeric knob (a knob key
-      or its flag, e.g. pct=100:30:15) and print one line per value.`;
+      or its flag, e.g. pct=100:30:15) and print one line per value.
+${MANUAL_USAGE}`;
 
 type Out = (text: string) => void;
 
@@ -63,6 +65,7 @@ const COMMON_OPTIONS = {
   'summary-model': { type: 'string' },
   'session-memory': { type: 'string' },
   sweep: { type: 'string' },
+  ...MANUAL_OPTIONS,
 } as const;
 
 export async function replayCommand(args: string[], out: Out): Promise<number> {
@@ -82,6 +85,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     parsed = parseArgs({
       args,
       allowPositionals: true,
+      tokens: true,
       options: { ...COMMON_OPTIONS, ...getKnobFlagOptions(strategy) },
     });
   } catch (error) {
@@ -148,7 +152,12 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     else out([...formatSweepLines(sweep), ...notes.map((n) => `note: ${n}`)].join('\n'));
     return 0;
   }
-  const result = computeReplay(prepared, strategy.id, knobs, { summaryModel });
+  const manual = parseManualArgs(parsed.tokens ?? [], prepared);
+  if (typeof manual === 'string') {
+    process.stderr.write(`compactlab replay: ${manual}\n`);
+    return 2;
+  }
+  const result = computeReplay(prepared, strategy.id, knobs, { summaryModel, manual });
   result.notes.push(...notes);
   if (values.json) out(JSON.stringify(toJson(result), null, 2));
   else out([formatReplayDump(prepared, result), ...notes.map((n) => `note: ${n}`)].join('\n'));

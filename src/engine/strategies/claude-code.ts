@@ -327,6 +327,7 @@ class ClaudeCodeRun implements StrategyRun {
     const request = view.manual!;
     const custom = request.customInstructions ?? this.knobs.customInstructions;
     const restoration = this.restoration(view);
+    let note: string | undefined;
     if (request.mechanism === 'partial' && request.pivotEntryIndex !== undefined) {
       const { posOfEntry, ctxEntry } = this.prepared;
       let pivot = posOfEntry[request.pivotEntryIndex] ?? -1;
@@ -349,11 +350,15 @@ class ClaudeCodeRun implements StrategyRun {
           customInstructions: custom,
         };
       }
+      // Nothing would be left on one side of the cut (the pivot is at the last boundary or the
+      // first safe cut is past the call): Claude Code's partial needs both parts, so a full one.
+      note = `partial ${request.direction ?? 'up-to'} entry ${request.pivotEntryIndex + 1} leaves nothing on one side (the live history since the last boundary, tool pairs whole): compacted in full`;
     }
     return {
       kind: 'summarize',
       mechanism: 'full',
       trigger: 'manual',
+      note,
       checkTokens: view.checkTokens,
       thresholdTokens: this.autoThreshold,
       restoration,
