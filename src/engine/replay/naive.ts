@@ -259,10 +259,13 @@ export function computeNaiveReplay(
           if (items) clear(items);
           else compact();
         }
-      } else if (auto) compact();
-      else if (knobs.microcompactEnabled && S + output[k]! >= t.warning) {
-        const items = micro();
-        if (items) clear(items);
+      } else {
+        // Edge case 6: the clearing first, then the full compaction over what it left.
+        if (knobs.microcompactEnabled && S + output[k]! >= t.warning) {
+          const items = micro();
+          if (items) clear(items);
+        }
+        if (auto) compact();
       }
     }
 

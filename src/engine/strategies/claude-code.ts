@@ -107,14 +107,17 @@ class ClaudeCodeRun implements StrategyRun {
       const clear = k.microcompactEnabled ? this.selectLegacy(view) : undefined;
       return { actions: [clear ?? this.autoCompaction(view)] };
     }
-    if (auto) return { actions: [this.autoCompaction(view)] };
     // Microcompact looks at the latest response's usage (`ZK`, compact-system.md "Token Counting"):
     // the 2.1.9–2.1.19 boundaries fire on it, not on the pending estimate (docs/replay-accuracy.md).
-    if (k.microcompactEnabled && view.usageTokens >= this.warningThreshold) {
-      const clear = this.selectV2168(view);
-      if (clear) return { actions: [clear] };
-    }
-    return undefined;
+    const clear =
+      k.microcompactEnabled && view.usageTokens >= this.warningThreshold ? this.selectV2168(view) : undefined;
+    // Edge case 6: both can fire in the same turn, microcompact inline as the messages are
+    // serialized, the full compaction after it, over the cleared history. The trigger count is
+    // the usage (with the pending estimate), which the clearing does not lower.
+    const actions: StrategyAction[] = [];
+    if (clear) actions.push(clear);
+    if (auto) actions.push(this.autoCompaction(view));
+    return actions.length > 0 ? { actions } : undefined;
   }
 
   /** Keeps `liveEligibleSum` in step with the view's live range and the clears it saw. */
