@@ -196,6 +196,7 @@ export function formatSweepLines(sweep: SweepResult): string[] {
       `clearings ${p.events.microcompact}`,
       p.events.truncate > 0 ? `truncations ${p.events.truncate}` : '',
       p.events.blocked > 0 ? `blocked ${p.events.blocked}` : '',
+      p.events['compact-failed'] > 0 ? `failed ${p.events['compact-failed']}` : '',
       `matched ${p.matchedReal}/${p.expectedReal}`,
       `extra ${p.extraSimulated}`,
       `missed ${p.expectedReal - p.matchedReal}`,

@@ -64,6 +64,8 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
       return `${head} reset from the log's manual compaction ${(event.realCompactionIndex ?? -1) + 1}: ${fmt(event.preTokens)} → ${fmt(event.postTokens)}`;
     case 'blocked':
       return `${head} blocked: ${fmt(event.preTokens)} ≥ ${fmt(event.thresholdTokens)}`;
+    case 'compact-failed':
+      return `${head} compact ${event.trigger} ${event.mechanism} failed (${event.failure}): request ${fmt(event.requestTokens)} > ${fmt(event.limitTokens)}, check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}; ${event.attempts === 1 ? 'once' : `${event.attempts} calls in a row`}, history unchanged`;
   }
 }
 

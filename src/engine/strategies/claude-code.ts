@@ -1,3 +1,4 @@
+import { getSummaryRequestOverheadTokens } from '../compact/build-request';
 import { type ContinuationOptions, getContinuationOverheadTokens } from '../compact/format-summary';
 import { computeRestoration, type Restoration, type RestoredItem } from '../compact/restore';
 import { getKeepRecentCut, getSafeCut } from '../simulation/cuts';
@@ -48,8 +49,12 @@ function getThresholdLines(knobs: ClaudeCodeKnobs): ThresholdLine[] {
   return lines;
 }
 
+type SummarizeAction = Extract<StrategyAction, { kind: 'summarize' }>;
+
 class ClaudeCodeRun implements StrategyRun {
   readonly allowsManualCompaction: boolean;
+  /** The API's limit on a request's input: the context window. */
+  private readonly windowTokens: TokenCount;
   readonly countsPending: boolean;
   readonly blockingTokens: TokenCount;
   private readonly autoThreshold: TokenCount;
@@ -70,6 +75,7 @@ class ClaudeCodeRun implements StrategyRun {
     this.autoThreshold = t.autoCompact;
     this.warningThreshold = t.warning;
     this.blockingTokens = t.blocking;
+    this.windowTokens = t.contextWindow;
     this.allowsManualCompaction = !knobs.disableCompact;
     this.countsPending = knobs.countPendingMessages;
     const { clearables, toolNames } = prepared;
@@ -99,13 +105,13 @@ class ClaudeCodeRun implements StrategyRun {
   step(view: ReplayView): StepOutcome | undefined {
     const k = this.knobs;
     if (k.disableCompact) return undefined;
-    if (view.manual) return { actions: [this.manualCompaction(view)] };
+    if (view.manual) return { actions: [this.checkRequest(view, this.manualCompaction(view))] };
     const T = view.checkTokens;
     const auto = k.autoCompactEnabled && T >= this.autoThreshold;
     if (k.microcompactVariant === 'legacy') {
       if (!auto) return undefined;
       const clear = k.microcompactEnabled ? this.selectLegacy(view) : undefined;
-      return { actions: [clear ?? this.autoCompaction(view)] };
+      return { actions: [clear ?? this.checkRequest(view, this.autoCompaction(view))] };
     }
     // Microcompact looks at the latest response's usage (`ZK`, compact-system.md "Token Counting"):
     // the 2.1.9–2.1.19 boundaries fire on it, not on the pending estimate (docs/replay-accuracy.md).
@@ -116,7 +122,7 @@ class ClaudeCodeRun implements StrategyRun {
     // the usage (with the pending estimate), which the clearing does not lower.
     const actions: StrategyAction[] = [];
     if (clear) actions.push(clear);
-    if (auto) actions.push(this.autoCompaction(view));
+    if (auto) actions.push(this.checkRequest(view, this.autoCompaction(view)));
     return actions.length > 0 ? { actions } : undefined;
   }
 
@@ -276,8 +282,38 @@ class ClaudeCodeRun implements StrategyRun {
     return getContinuationOverheadTokens({ ...options, transcriptPath: this.prepared.transcriptPath });
   }
 
+  /**
+   * The summary request must fit the window itself: the history it summarizes, the prompt and the
+   * system prompt. Over it, the API answers "prompt too long" and Claude Code gives up: /compact
+   * says the context is too large to compact, auto-compact "silently returns { wasCompacted: false }"
+   * and the session goes on with its history (v2.1.68 edge cases 4 and 5; `sI2` swallows
+   * prompt_too_long, compact-system.md "Main Dispatcher Function"). Session memory sends none.
+   */
+  private checkRequest(view: ReplayView, action: SummarizeAction): StrategyAction {
+    if (action.mechanism === 'session-memory') return action;
+    const span = view.getSpanTokens(action.keepFromPos, action.keepDirection);
+    const requestTokens =
+      span + getSummaryRequestOverheadTokens(action.requestVariant, action.customInstructions);
+    if (requestTokens <= this.windowTokens) return action;
+    const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+    return {
+      kind: 'fail',
+      failure: 'prompt-too-long',
+      mechanism: action.mechanism,
+      trigger: action.trigger,
+      checkTokens: action.checkTokens,
+      thresholdTokens: action.thresholdTokens,
+      requestTokens,
+      limitTokens: this.windowTokens,
+      note:
+        action.trigger === 'auto'
+          ? `the summary request (${fmt(requestTokens)} tokens) is over the ${fmt(this.windowTokens)}-token window: prompt too long; auto-compact gives up without a word and the session goes on with its history, trying again after each call`
+          : `the summary request (${fmt(requestTokens)} tokens) is over the ${fmt(this.windowTokens)}-token window: /compact fails ("context too large to compact") and the history stays`,
+    };
+  }
+
   /** v2.1.68 "Full mechanism": session memory when it fits (step 3, edge case 7), else the LLM summary. */
-  private autoCompaction(view: ReplayView): StrategyAction {
+  private autoCompaction(view: ReplayView): SummarizeAction {
     const k = this.knobs;
     const restoration = this.restoration(view);
     let note: string | undefined;
@@ -326,7 +362,7 @@ class ClaudeCodeRun implements StrategyRun {
   }
 
   /** `/compact` at a call the user picked: full, or partial around a message. */
-  private manualCompaction(view: ReplayView): StrategyAction {
+  private manualCompaction(view: ReplayView): SummarizeAction {
     const request = view.manual!;
     const custom = request.customInstructions ?? this.knobs.customInstructions;
     const restoration = this.restoration(view);
