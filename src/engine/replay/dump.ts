@@ -45,7 +45,7 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
       const what = [
         `summary ${fmt(event.summaryTokens)} (${event.summarySource ?? '?'})`,
         restored
-          ? `restored ${restored.files.length} files${restored.todo ? ' +todos' : ''}${restored.plan ? ' +plan' : ''} ${fmt(restored.totalTokens)}`
+          ? `restored ${restored.files.length} files${restored.todo ? ' +todos' : ''}${restored.plan ? ' +plan' : ''}${restored.skills ? ` +${restored.skills.length} skills` : ''}${restored.planModeTokens ? ' +plan mode' : ''}${restored.sessionStartTokens ? ' +SessionStart' : ''} ${fmt(restored.totalTokens)}`
           : undefined,
         event.keptTokens !== undefined ? `kept ${fmt(event.keptTokens)}` : undefined,
       ].filter(Boolean);

@@ -1,7 +1,12 @@
 import { getContinuationOverheadTokens } from '../compact/format-summary';
 import { computeRestoration, type RestoredFile } from '../compact/restore';
 import type { ClaudeCodeKnobs } from '../strategies/claude-code-knobs';
-import { LEGACY_PLACEHOLDER, V2168_PLACEHOLDER } from '../strategies/claude-code';
+import {
+  getRestorationExtras,
+  getRestoreLimits,
+  LEGACY_PLACEHOLDER,
+  V2168_PLACEHOLDER,
+} from '../strategies/claude-code';
 import { getSummaryRequestOverheadTokens } from '../compact/build-request';
 import { selectMicrocompact } from '../strategies/claude-code-microcompact';
 import { computeThresholds } from '../thresholds';
@@ -196,14 +201,8 @@ export function computeNaiveReplay(
           pi >= 0 && prepared.plans.tokens[pi]! > 0
             ? { entryIndex: prepared.plans.entryIndex[pi]!, tokens: prepared.plans.tokens[pi]! }
             : undefined,
-        limits: {
-          maxFiles: knobs.restoreMaxFiles,
-          tokensPerFile: knobs.restoreTokensPerFile,
-          totalTokens: knobs.restoreTotalTokens,
-          oversized: knobs.restoreOversized,
-          todos: knobs.restoreTodos,
-          plan: knobs.restorePlan,
-        },
+        ...getRestorationExtras(prepared, boundary, knobs.sessionStartHookTokens),
+        limits: getRestoreLimits(knobs),
       });
       let summary: TokenCount;
       let wrapper = getContinuationOverheadTokens({

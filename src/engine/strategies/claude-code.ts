@@ -1,6 +1,12 @@
 import { getSummaryRequestOverheadTokens } from '../compact/build-request';
 import { type ContinuationOptions, getContinuationOverheadTokens } from '../compact/format-summary';
-import { computeRestoration, type Restoration, type RestoredItem } from '../compact/restore';
+import {
+  computeRestoration,
+  type Restoration,
+  type RestorationInput,
+  type RestoredItem,
+  type RestoreLimits,
+} from '../compact/restore';
 import { getKeepRecentCut, getSafeCut } from '../simulation/cuts';
 import { lowerBound } from '../simulation/search';
 import { CLEARABLE_DOCUMENT, CLEARABLE_IMAGE, type PreparedReplay } from '../simulation/prepared';
@@ -50,6 +56,45 @@ function getThresholdLines(knobs: ClaudeCodeKnobs): ThresholdLine[] {
 }
 
 type SummarizeAction = Extract<StrategyAction, { kind: 'summarize' }>;
+
+/** The restoration limits of the knobs (compact/restore.ts). */
+export function getRestoreLimits(k: ClaudeCodeKnobs): RestoreLimits {
+  return {
+    maxFiles: k.restoreMaxFiles,
+    tokensPerFile: k.restoreTokensPerFile,
+    totalTokens: k.restoreTotalTokens,
+    oversized: k.restoreOversized,
+    todos: k.restoreTodos,
+    plan: k.restorePlan,
+    skills: k.restoreSkills,
+    tokensPerSkill: k.restoreTokensPerSkill,
+    skillsTotalTokens: k.restoreSkillsTotalTokens,
+    planModeTokens: k.planModeReminderTokens,
+  };
+}
+
+/**
+ * What step 7–8 re-attach besides files, todos and plan, at a boundary: every skill invoked so
+ * far (a skill stays invoked across compactions), plan mode as the last Enter/ExitPlanMode left it,
+ * the SessionStart hooks' output (the knob's size, else the log's).
+ */
+export function getRestorationExtras(
+  prepared: PreparedReplay,
+  boundaryPos: number,
+  sessionStartTokens: TokenCount | undefined,
+): Pick<RestorationInput, 'skills' | 'planMode' | 'sessionStartTokens'> {
+  const { skills, planMode } = prepared;
+  const n = lowerBound(skills.pos, boundaryPos);
+  const list: RestoredItem[] = [];
+  for (let i = 0; i < n; i++)
+    list.push({ entryIndex: skills.entryIndex[i]!, tokens: skills.tokens[i]!, path: skills.names[i] });
+  const m = lowerBound(planMode.pos, boundaryPos);
+  return {
+    skills: list,
+    planMode: m > 0 && planMode.on[m - 1] === 1,
+    sessionStartTokens: sessionStartTokens ?? prepared.sessionStartTokens,
+  };
+}
 
 class ClaudeCodeRun implements StrategyRun {
   readonly allowsManualCompaction: boolean;
@@ -263,14 +308,8 @@ class ClaudeCodeRun implements StrategyRun {
       carried: view.carriedFiles,
       todo: lastBefore(todos.pos, todos.tokens, todos.entryIndex),
       plan: lastBefore(plans.pos, plans.tokens, plans.entryIndex, plans.paths),
-      limits: {
-        maxFiles: k.restoreMaxFiles,
-        tokensPerFile: k.restoreTokensPerFile,
-        totalTokens: k.restoreTotalTokens,
-        oversized: k.restoreOversized,
-        todos: k.restoreTodos,
-        plan: k.restorePlan,
-      },
+      ...getRestorationExtras(this.prepared, view.boundaryPos, k.sessionStartHookTokens),
+      limits: getRestoreLimits(k),
     });
   }
 
