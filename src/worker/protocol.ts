@@ -12,7 +12,7 @@ import type { SessionSummary } from '../engine/query/session-summary';
 import type { TimelineSeries } from '../engine/query/timeline-series';
 import type { TokenTable } from '../engine/query/token-table';
 import type { CompactionRequest } from '../engine/compact/types';
-import type { ReplayResult, EventRequestSpec } from '../engine/replay/types';
+import type { ReplayResult, EventRequestSpec, SubagentReplay } from '../engine/replay/types';
 import type { SummaryModelId } from '../engine/replay/summary-size';
 import type { SweepProgress, SweepRange, SweepResult } from '../engine/replay/sweep';
 import type { KnobSpec, KnobValue, ManualCompactionRequest } from '../engine/strategies/types';
@@ -72,6 +72,8 @@ export interface EngineRequestFields {
   'replay-request': { sessionId: SessionId; spec: EventRequestSpec; elideBase64?: boolean };
   /** A knob sweep (engine/replay/sweep.ts): progress as `SweepProgress`, cancellable. */
   'replay-sweep': ReplayRunFields & { range: SweepRange };
+  /** Each subagent file replayed alone under its own knobs (engine/replay/subagent-replays.ts). */
+  'replay-subagents': { sessionId: SessionId; strategyId: string };
   /** Secrets in the transcript (worker/share-handlers.ts), with where they occur. */
   'secrets-find': { sessionId: SessionId };
   /** One export of the Export menu, as text; masked by `redaction`. */
@@ -172,6 +174,7 @@ export interface EngineResults {
   'replay-run': ReplayRun;
   'replay-request': CompactionRequest;
   'replay-sweep': SweepResult;
+  'replay-subagents': SubagentReplay[];
   'secrets-find': SessionSecrets;
   'export-file': string;
 }

@@ -6,6 +6,7 @@ import { buildCompactionRequest } from '../engine/compact/build-request';
 import { followBranch } from '../engine/parse/branches';
 import { computeReplay } from '../engine/replay/compute-replay';
 import { type PreparedReplay, prepareReplay } from '../engine/replay/prepare';
+import { computeSubagentReplays } from '../engine/replay/subagent-replays';
 import { computeSweep } from '../engine/replay/sweep';
 import { getReplayTransferables } from '../engine/replay/types';
 import { getStrategy, STRATEGIES } from '../engine/strategies/registry';
@@ -29,7 +30,10 @@ function describeSimulatedSummary(tokens: number): string {
   return `[Simulated summary of a previous compaction: about ${tokens.toLocaleString('en-US')} tokens. The replay sizes summaries without writing them; a summarizer can fill this in.]`;
 }
 
-type ReplayHandlers = Pick<EngineHandlers, 'replay-setup' | 'replay-run' | 'replay-request' | 'replay-sweep'>;
+type ReplayHandlers = Pick<
+  EngineHandlers,
+  'replay-setup' | 'replay-run' | 'replay-request' | 'replay-sweep' | 'replay-subagents'
+>;
 
 export const REPLAY_HANDLERS: ReplayHandlers = {
   'replay-setup': async (request, { state }) => {
@@ -75,6 +79,11 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
       signal,
       onProgress,
     });
+    return { result };
+  },
+  'replay-subagents': async (request, { state, signal }) => {
+    const { session, sources } = getLoaded(state, request.sessionId);
+    const result = await computeSubagentReplays(session, sources, request.strategyId, {}, signal);
     return { result };
   },
   'replay-request': async (request, { state, signal }) => {

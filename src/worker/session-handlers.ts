@@ -85,6 +85,7 @@ type SessionHandlers = Omit<
   | 'replay-run'
   | 'replay-request'
   | 'replay-sweep'
+  | 'replay-subagents'
   | 'secrets-find'
   | 'export-file'
 >;
