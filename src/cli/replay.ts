@@ -27,6 +27,7 @@ import {
   getKnobOverrides,
 } from './replay-knobs';
 import { MANUAL_OPTIONS, MANUAL_USAGE, parseManualArgs } from './replay-manual';
+import { formatSubagentReplays, getSubagentReplays } from './replay-subagents';
 
 // `compactlab replay`: the same engine code as the app's replay, on the command line.
 
@@ -110,7 +111,8 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     process.stderr.write(`compactlab replay: ${knobFlags.error}\n`);
     return 2;
   }
-  const session = await parseSession(positionals.map((p) => createNodeFileSource(p)));
+  const sources = positionals.map((p) => createNodeFileSource(p));
+  const session = await parseSession(sources);
   if (session.apiCalls.length === 0) {
     process.stderr.write('compactlab replay: no API call in this transcript: nothing to replay\n');
     return 1;
@@ -159,8 +161,17 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
   }
   const result = computeReplay(prepared, strategy.id, knobs, { summaryModel, manual });
   result.notes.push(...notes);
+  const subagents = await getSubagentReplays(prepared, sources, strategy.id, knobFlags.overrides);
+  if (subagents.length > 0) result.subagents = subagents;
   if (values.json) out(JSON.stringify(toJson(result), null, 2));
-  else out([formatReplayDump(prepared, result), ...notes.map((n) => `note: ${n}`)].join('\n'));
+  else
+    out(
+      [
+        formatReplayDump(prepared, result),
+        ...notes.map((n) => `note: ${n}`),
+        ...formatSubagentReplays(subagents),
+      ].join('\n'),
+    );
   return 0;
 }
 

@@ -26,6 +26,8 @@ function knobSummary(result: ReplayResult): string {
     if (v === undefined) continue;
     parts.push(`${key} ${typeof v === 'number' ? fmt(v) : String(v)}`);
   }
+  // Only a sub-agent's replay says so: the main session's dumps stay as they were.
+  if (k.agentRole === 'subagent') parts.push('agentRole subagent');
   return parts.join(' · ');
 }
 
@@ -70,7 +72,7 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
 }
 
 /** The whole dump (stable text: no timings). */
-export function formatReplayDump(prepared: PreparedReplay, result: ReplayResult): string {
+export function formatReplayDump(prepared: PreparedReplay | undefined, result: ReplayResult): string {
   const lines: string[] = [];
   lines.push(knobSummary(result));
   lines.push(

@@ -206,6 +206,21 @@ export interface ReplayResult {
   baseTokens: TokenCount;
   notes: string[];
   computeMs: number;
+  /** Each subagent's own replay, when asked for (replay/subagent-replays.ts): never in the series above. */
+  subagents?: SubagentReplay[];
+}
+
+/** One subagent of the session replayed alone, under the sub-agent rules. */
+export interface SubagentReplay {
+  /** Index into `session.files` of the subagent's file in the parent session. */
+  fileIndex: number;
+  fileName: string;
+  agentId?: string;
+  agentType?: string;
+  apiCalls: number;
+  peakRecordedTokens: TokenCount;
+  /** Its replay: its calls are its own main thread (`callIndex` into the subagent's own parse). */
+  result: ReplayResult;
 }
 
 /** The buffers to transfer when posting a result across threads. */

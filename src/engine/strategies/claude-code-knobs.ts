@@ -26,7 +26,14 @@ import type { KnobSpec, SessionInfo } from './types';
 
 export type MicrocompactVariant = 'v2.1.68' | 'legacy';
 
+/**
+ * Whose loop compacts: the main session (auto-compact, Prompt 1, restoration, /compact), or an
+ * in-process sub-agent ("Sub-agent compact": before its next turn, Prompt 3, its own history).
+ */
+export type AgentRole = 'main' | 'subagent';
+
 export interface ClaudeCodeKnobs extends ThresholdKnobs {
+  agentRole: AgentRole;
   /** DISABLE_COMPACT: no compaction at all, not even the log's own /compact (v2.1.68 "Configuration"). */
   disableCompact: boolean;
   /** !DISABLE_MICROCOMPACT. */
@@ -82,6 +89,7 @@ export const DEFAULT_MICROCOMPACT_TOOLS = [
 
 export const DEFAULT_CLAUDE_CODE_KNOBS: ClaudeCodeKnobs = {
   ...DEFAULT_THRESHOLD_KNOBS,
+  agentRole: 'main',
   disableCompact: false,
   microcompactEnabled: true,
   microcompactVariant: 'v2.1.68',
@@ -178,6 +186,21 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     group: 'Thresholds',
     timelineBar: true,
     cliFlag: 'blocking-limit',
+  },
+  {
+    key: 'agentRole',
+    label: 'Compacting loop',
+    kind: 'select',
+    options: [
+      { value: 'main', label: 'main session: auto-compact, Prompt 1, files/todos/plan re-attached' },
+      {
+        value: 'subagent',
+        label: 'sub-agent: before its next turn, Prompt 3 (continuation), nothing re-attached',
+      },
+    ],
+    source: `${V2168} "Five compaction mechanisms" (Sub-agent compact: "Before turn in sub-agent loop", "Sub-agent history") and "Prompt 3: Sub-agent continuation (Q07)"`,
+    help: 'A subagent transcript (opened alone or in its session folder) is replayed as a sub-agent.',
+    group: 'Thresholds',
   },
   {
     key: 'countPendingMessages',
@@ -480,6 +503,12 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
     `Threshold profile ${profile} for Claude Code ${version ?? '(version unknown)'}.`,
     ...(inferred?.notes ?? []),
   );
+  if (info.isSubagent) {
+    knobs.agentRole = 'subagent';
+    notes.push(
+      'Sub-agent transcript: replayed under the sub-agent rules (v2.1.68 "Sub-agent compact"): the same threshold on its own context and model, checked before its next turn; Prompt 3 (continuation summary) over its own history; no file, todo or plan re-attachment and no /compact (the reference gives those to the main session only).',
+    );
+  }
   const is21 = version !== undefined && compareVersions(version, '2.1.0') >= 0;
   const inMicrocompactRange =
     version !== undefined &&

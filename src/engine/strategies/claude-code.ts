@@ -2,6 +2,7 @@ import { getSummaryRequestOverheadTokens } from '../compact/build-request';
 import { type ContinuationOptions, getContinuationOverheadTokens } from '../compact/format-summary';
 import {
   computeRestoration,
+  EMPTY_RESTORATION,
   type Restoration,
   type RestorationInput,
   type RestoredItem,
@@ -56,6 +57,10 @@ function getThresholdLines(knobs: ClaudeCodeKnobs): ThresholdLine[] {
 }
 
 type SummarizeAction = Extract<StrategyAction, { kind: 'summarize' }>;
+
+function joinNote(a: string | undefined, b: string): string {
+  return a ? `${a}; ${b}` : b;
+}
 
 /** The restoration limits of the knobs (compact/restore.ts). */
 export function getRestoreLimits(k: ClaudeCodeKnobs): RestoreLimits {
@@ -356,7 +361,7 @@ class ClaudeCodeRun implements StrategyRun {
     const k = this.knobs;
     const restoration = this.restoration(view);
     let note: string | undefined;
-    if (k.sessionMemoryTokens !== undefined && k.sessionMemoryTokens > 0) {
+    if (k.sessionMemoryTokens !== undefined && k.sessionMemoryTokens > 0 && k.agentRole !== 'subagent') {
       const keepFromPos =
         k.sessionMemoryKeepTokens > 0
           ? getKeepRecentCut(this.prepared, k.sessionMemoryKeepTokens, view.liveFromPos, view.boundaryPos)
@@ -386,17 +391,20 @@ class ClaudeCodeRun implements StrategyRun {
       }
       note = `session memory would leave ${post.toLocaleString('en-US')} tokens, not under the threshold: fell through to a full compaction (edge case 7)`;
     }
+    const subagent = k.agentRole === 'subagent';
     return {
       kind: 'summarize',
       mechanism: 'full',
       trigger: 'auto',
       checkTokens: view.checkTokens,
       thresholdTokens: this.autoThreshold,
-      restoration,
+      // "Sub-agent compact": Prompt 3 over the sub-agent's own history; the reference's
+      // re-attachments (step 7) are the main flow's (bG6).
+      restoration: subagent ? EMPTY_RESTORATION : restoration,
       continuation: this.continuation(true, false),
-      requestVariant: 'full',
+      requestVariant: subagent ? 'subagent' : 'full',
       customInstructions: k.customInstructions,
-      note,
+      note: subagent ? joinNote(note, 'sub-agent compact before its next turn (Prompt 3)') : note,
     };
   }
 
