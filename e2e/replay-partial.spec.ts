@@ -44,7 +44,7 @@ test('each subagent of the session has its own replay row, folded', async ({ pag
   await expect(page.locator('[data-testid="replay-marker"]').first()).toBeVisible();
   const list = page.getByTestId('replay-subagents');
   await expect(list).toBeVisible();
-  await expect(list).toContainText(/Subagents \(\d+\): each replayed alone under the sub-agent rules/);
+  await expect(list).toContainText(/Subagents \(\d+\) · \d+ compaction/);
   await list.locator('summary').focus();
   await page.keyboard.press('Enter');
   const rows = page.getByTestId('replay-subagent');

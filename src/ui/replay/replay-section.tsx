@@ -295,6 +295,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
               Sweep…
             </button>
             <ManualControls sessionId={sessionId} />
+            {setup.data && <SubagentReplays sessionId={sessionId} strategyId={setup.data.strategyId} />}
           </>
         )}
       </div>
@@ -319,7 +320,6 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
           ))}
         </div>
       )}
-      {enabled && setup.data && <SubagentReplays sessionId={sessionId} strategyId={setup.data.strategyId} />}
       {enabled && sweepOpen && setup.data && (
         <SweepPanel key={setup.data.strategyId} sessionId={sessionId} specs={setup.data.knobSpecs} />
       )}

@@ -51,10 +51,16 @@ export function SubagentReplays({ sessionId, strategyId }: { sessionId: SessionI
   );
   return (
     <details className="replay-subagents" data-testid="replay-subagents">
-      <summary className="small">
-        Subagents ({data.length}): each replayed alone under the sub-agent rules, {compactions} compaction
-        {compactions === 1 ? '' : 's'}; their calls are not in the session’s context
+      <summary
+        className="small"
+        title="Each subagent replayed alone under the sub-agent rules; their calls are not in the session's context"
+      >
+        Subagents ({data.length}) · {compactions} compaction{compactions === 1 ? '' : 's'}
       </summary>
+      <p className="muted small">
+        Each replayed alone under the sub-agent rules (before its next turn, Prompt 3); their calls are not in
+        the session’s context.
+      </p>
       <ul className="replay-subagent-list">
         {data.map((s) => (
           <SubagentRow key={s.fileIndex} s={s} />
