@@ -29,6 +29,8 @@ import {
   getMultiKnobOverrides,
   getKnobOverrides,
 } from './replay-knobs';
+import { MANUAL_OPTIONS, MANUAL_USAGE, parseManualArgs } from './replay-manual';
+import { formatSubagentReplays, getSubagentReplays } from './replay-subagents';
 
 // `compactlab replay`: the same engine code as the app's replay, on the command line.
 
@@ -50,7 +52,8 @@ ${formatKnobFlags(DEFAULT_STRATEGY)}
       tokens cleared / replaced / truncated / summarized, LLM calls, peak and final context, the
       log's compactions reproduced by its own agent's strategy); --json one object per strategy.
       --knob <strategy>.<key>=<value> sets one strategy's knob; --knob <key>=<value> and named
-      flags set it in every strategy that has it.`;
+      flags set it in every strategy that has it.
+${MANUAL_USAGE}`;
 
 type Out = (text: string) => void;
 
@@ -71,6 +74,7 @@ const COMMON_OPTIONS = {
   'summary-model': { type: 'string' },
   'session-memory': { type: 'string' },
   sweep: { type: 'string' },
+  ...MANUAL_OPTIONS,
 } as const;
 
 export async function replayCommand(args: string[], out: Out): Promise<number> {
@@ -92,6 +96,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     parsed = parseArgs({
       args,
       allowPositionals: true,
+      tokens: true,
       options: { ...COMMON_OPTIONS, ...getKnobFlagOptions(strategy) },
     });
   } catch (error) {
@@ -116,7 +121,8 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     process.stderr.write(`compactlab replay: ${knobFlags.error}\n`);
     return 2;
   }
-  const session = await parseSession(positionals.map((p) => createNodeFileSource(p)));
+  const sources = positionals.map((p) => createNodeFileSource(p));
+  const session = await parseSession(sources);
   if (session.apiCalls.length === 0) {
     process.stderr.write('compactlab replay: no API call in this transcript: nothing to replay\n');
     return 1;
@@ -147,10 +153,24 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     else out([...formatSweepLines(sweep), ...notes.map((n) => `note: ${n}`)].join('\n'));
     return 0;
   }
-  const result = computeReplay(prepared, strategy.id, knobs, { summaryModel });
+  const manual = parseManualArgs(parsed.tokens ?? [], prepared);
+  if (typeof manual === 'string') {
+    process.stderr.write(`compactlab replay: ${manual}\n`);
+    return 2;
+  }
+  const result = computeReplay(prepared, strategy.id, knobs, { summaryModel, manual });
   result.notes.push(...notes);
+  const subagents = await getSubagentReplays(prepared, sources, strategy.id, knobFlags.overrides);
+  if (subagents.length > 0) result.subagents = subagents;
   if (values.json) out(JSON.stringify(toJson(result), null, 2));
-  else out([formatReplayDump(prepared, result), ...notes.map((n) => `note: ${n}`)].join('\n'));
+  else
+    out(
+      [
+        formatReplayDump(prepared, result),
+        ...notes.map((n) => `note: ${n}`),
+        ...formatSubagentReplays(subagents),
+      ].join('\n'),
+    );
   return 0;
 }
 
@@ -308,6 +328,7 @@ export function formatSweepLines(sweep: SweepResult): string[] {
       `clearings ${p.events.microcompact}`,
       p.events.truncate > 0 ? `truncations ${p.events.truncate}` : '',
       p.events.blocked > 0 ? `blocked ${p.events.blocked}` : '',
+      p.events['compact-failed'] > 0 ? `failed ${p.events['compact-failed']}` : '',
       `matched ${p.matchedReal}/${p.expectedReal}`,
       `extra ${p.extraSimulated}`,
       `missed ${p.expectedReal - p.matchedReal}`,

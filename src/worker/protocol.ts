@@ -13,7 +13,7 @@ import type { TimelineSeries } from '../engine/query/timeline-series';
 import type { TokenTable } from '../engine/query/token-table';
 import type { CompactionRequest } from '../engine/compact/types';
 import type { LearnWalk } from '../engine/learn/types';
-import type { ReplayResult, EventRequestSpec } from '../engine/replay/types';
+import type { ReplayResult, EventRequestSpec, SubagentReplay } from '../engine/replay/types';
 import type { SummaryModelId } from '../engine/replay/summary-size';
 import type { SweepProgress, SweepRange, SweepResult } from '../engine/replay/sweep';
 import type {
@@ -102,6 +102,8 @@ export interface EngineRequestFields {
    * (built-in summaries). Masked by `redaction`.
    */
   erosion: { sessionId: SessionId; replay?: ExportReplayFields; redaction?: RedactionSettings };
+  /** Each subagent file replayed alone under its own knobs (engine/replay/subagent-replays.ts). */
+  'replay-subagents': { sessionId: SessionId; strategyId: string };
   /** Secrets in the transcript (worker/share-handlers.ts), with where they occur. */
   'secrets-find': { sessionId: SessionId };
   /** One export of the Export menu, as text; masked by `redaction`. */
@@ -213,6 +215,7 @@ export interface EngineResults {
   'replay-compare': ReplayCompare;
   'learn-walk': LearnWalk;
   erosion: ErosionChain;
+  'replay-subagents': SubagentReplay[];
   'secrets-find': SessionSecrets;
   'export-file': string;
 }

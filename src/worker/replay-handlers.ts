@@ -7,6 +7,7 @@ import { followBranch } from '../engine/parse/branches';
 import { compareStrategies, toCompareSeries } from '../engine/replay/compare-strategies';
 import { computeReplay } from '../engine/replay/compute-replay';
 import { type PreparedReplay, prepareReplay } from '../engine/replay/prepare';
+import { computeSubagentReplays } from '../engine/replay/subagent-replays';
 import { computeSweep } from '../engine/replay/sweep';
 import { getReplayTransferables } from '../engine/replay/types';
 import { getStrategy, STRATEGIES } from '../engine/strategies/registry';
@@ -33,7 +34,7 @@ function describeSimulatedSummary(tokens: number): string {
 
 type ReplayHandlers = Pick<
   EngineHandlers,
-  'replay-setup' | 'replay-run' | 'replay-request' | 'replay-sweep' | 'replay-compare'
+  'replay-setup' | 'replay-run' | 'replay-request' | 'replay-sweep' | 'replay-compare' | 'replay-subagents'
 >;
 
 export const REPLAY_HANDLERS: ReplayHandlers = {
@@ -108,6 +109,11 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
         s.simulatedTokens.buffer as ArrayBuffer,
       ]),
     };
+  },
+  'replay-subagents': async (request, { state, signal }) => {
+    const { session, sources } = getLoaded(state, request.sessionId);
+    const result = await computeSubagentReplays(session, sources, request.strategyId, {}, signal);
+    return { result };
   },
   'replay-request': async (request, { state, signal }) => {
     const { session, sources } = getLoaded(state, request.sessionId);

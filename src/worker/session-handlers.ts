@@ -86,6 +86,7 @@ type SessionHandlers = Omit<
   | 'replay-request'
   | 'replay-sweep'
   | 'replay-compare'
+  | 'replay-subagents'
   | 'secrets-find'
   | 'export-file'
   | 'learn-walk'

@@ -12,6 +12,7 @@ import { STRATEGIES } from '../../src/engine/strategies/registry';
 import { generateSession } from '../../src/sample/generate-session';
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { runReplay } from './run-replay';
+import { growingSpec, parseFixture } from './transcript-fixture';
 
 // The fast replay against the deliberately naive one (replay/naive.ts) on generated transcripts,
 // over knob sets that exercise every mechanism the naive one models.
@@ -112,6 +113,13 @@ describe('fast replay = naive replay: claude-code', () => {
       expect(expectAgreement(prepared, `seed ${seed}`)).toBeGreaterThan(10);
     });
   }
+
+  it('agrees where microcompact and a full compaction follow the same call (edge case 6)', async () => {
+    const prepared = prepareReplay(
+      (await parseFixture(growingSpec(9, { start: 25_000, stepTokens: 25_000 }))).session,
+    );
+    expect(expectAgreement(prepared, 'same turn')).toBeGreaterThan(0);
+  });
 
   it.each(REPLAY_FIXTURES.filter((f) => f.name !== 'growing'))('agrees on $label', async ({ name, load }) => {
     const prepared = prepareReplay(await load());

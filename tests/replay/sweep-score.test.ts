@@ -11,6 +11,7 @@ function point(matchedReal: number, expectedReal: number, extraSimulated: number
       microcompact: 0,
       reset: 0,
       blocked: 0,
+      'compact-failed': 0,
     },
     matchedReal,
     expectedReal,

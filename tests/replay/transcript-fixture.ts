@@ -13,6 +13,8 @@ export interface ToolSpec {
   /** Characters of the tool_use input's main field (a Write's content, a TodoWrite's list). */
   inputChars?: number;
   images?: number;
+  /** The tool_use input, instead of the one made from the fields above. */
+  input?: Record<string, unknown>;
 }
 
 export interface CallSpec {
@@ -25,6 +27,8 @@ export interface CallSpec {
   tools?: ToolSpec[];
   /** Thinking block first. */
   thinking?: number;
+  /** Records written after the call's tool results (a skill's meta body, an attachment). */
+  after?: Record<string, unknown>[];
 }
 
 export interface BoundarySpec {
@@ -50,6 +54,8 @@ export interface TranscriptSpec {
   calls: CallSpec[];
   boundaries?: BoundarySpec[];
   micro?: MicroSpec[];
+  /** Records before the first prompt (SessionStart hook output). */
+  preamble?: Record<string, unknown>[];
 }
 
 export const FIXTURE_NAME = 'fixture-session.jsonl';
@@ -80,6 +86,7 @@ export function buildTranscript(spec: TranscriptSpec): string[] {
     return id;
   };
   const toolId = (k: number, t: number) => `toolu_${k}_${t}`;
+  for (const record of spec.preamble ?? []) push(record);
   spec.calls.forEach((call, k) => {
     if (call.prompt !== undefined) push({ type: 'user', message: { role: 'user', content: call.prompt } });
     const usage = {
@@ -118,7 +125,9 @@ export function buildTranscript(spec: TranscriptSpec): string[] {
       push({
         type: 'assistant',
         requestId: `req_${k}`,
-        message: message([{ type: 'tool_use', id: toolId(k, t), name: tool.name, input }]),
+        message: message([
+          { type: 'tool_use', id: toolId(k, t), name: tool.name, input: tool.input ?? input },
+        ]),
       });
     });
     tools.forEach((tool, t) => {
@@ -130,6 +139,7 @@ export function buildTranscript(spec: TranscriptSpec): string[] {
         message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolId(k, t), content }] },
       });
     });
+    for (const record of call.after ?? []) push(record);
     for (const m of spec.micro ?? []) {
       if (m.afterCall !== k) continue;
       push({

@@ -4,7 +4,7 @@ import { getClaudeCodePrompt, SUMMARY_SYSTEM_PROMPT } from '../prompts/claude-co
 import { requirePreset } from '../prompts/registry';
 import { composePrompt } from '../prompts/types';
 import { estimateTextTokens } from '../tokens/estimate';
-import type { Entry, Session } from '../types';
+import type { Entry, Session, TokenCount } from '../types';
 import { estimateApiMessagesTokens, normalizeMessages, type RecordInput } from './normalize-messages';
 import type { ApiMessage, CompactionRequest, RequestVariant } from './types';
 
@@ -59,6 +59,21 @@ export function getSpanStart(session: Session, uptoEntryIndex: number): number {
     if (entry && isMainThreadEntry(session, entry)) from = Math.max(from, c.entryIndex);
   }
   return from;
+}
+
+/**
+ * Tokens a summary request adds to the messages it summarizes: the prompt (custom instructions
+ * included) and the system prompt, by Claude Code's estimate. (The request also carries its one
+ * tool, read_file, v2.1.68 "Full mechanism" step 4, whose schema no source gives: not counted.)
+ */
+export function getSummaryRequestOverheadTokens(
+  variant: RequestVariant,
+  customInstructions?: string,
+): TokenCount {
+  return (
+    estimateTextTokens(getClaudeCodePrompt(variant, customInstructions).length) +
+    estimateTextTokens(SUMMARY_SYSTEM_PROMPT.length)
+  );
 }
 
 /** Entry kinds a summarizer request is built from (the rest `WZ` drops or never sees). */

@@ -4,8 +4,9 @@ import type { ApiBlock, ApiMessage } from './types';
 
 // Claude Code's `WZ` (claude-code-compact-system.md, "Message Filtering: WZ()"), applied to raw
 // transcript records: attachments folded into the previous user message, progress / system /
-// synthetic API-error records dropped, consecutive user messages merged, streamed assistant lines
-// merged by message id, thinking-only assistant messages dropped.
+// synthetic API-error records and meta user messages dropped, consecutive user messages merged,
+// streamed assistant lines merged by message id, thinking-only assistant messages dropped (`NQ0`:
+// every block thinking; a response with text or a tool call keeps its thinking).
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -108,6 +109,13 @@ export function normalizeMessages(inputs: RecordInput[], options: NormalizeOptio
     }
     if (type !== 'user' && type !== 'assistant') {
       dropped.push({ entryIndex, reason: `not a message (${String(type)})` });
+      continue;
+    }
+    // `u59` (isUserMessageVisible, compact-system.md "Filtering Predicates"): meta user messages
+    // (command caveats, skill bodies, reminders the UI hides) are not summarized. A compact summary
+    // is one too (`j91` makes it with `createMetaBlock`), but "Summary Chaining" has it included.
+    if (type === 'user' && record.isMeta === true && record.isCompactSummary !== true) {
+      dropped.push({ entryIndex, reason: 'meta' });
       continue;
     }
     const message = isObject(record.message) ? record.message : {};

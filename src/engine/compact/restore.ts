@@ -22,6 +22,19 @@ export const RESTORE_TOTAL_TOKENS: TokenCount = 50_000;
  */
 export type OversizedFilePolicy = 'reference' | 'truncate';
 
+/**
+ * Per invoked skill, re-attached after a compaction (v2.1.68 "Full mechanism" step 7: "skills
+ * (uM4)"; no size given): our cap, the same as a file's (`yD5`).
+ */
+export const RESTORE_TOKENS_PER_SKILL: TokenCount = 5_000;
+/** All re-attached skills together: our budget, half the files' (`kD5`); no source gives one. */
+export const RESTORE_SKILLS_TOTAL_TOKENS: TokenCount = 25_000;
+/**
+ * The plan-mode reminder re-attached while plan mode is on (step 7: "plan mode (mM4)"): its text
+ * is not in the reference; ~2,400 characters is our estimate of Claude Code's plan-mode reminder.
+ */
+export const PLAN_MODE_REMINDER_TOKENS: TokenCount = 600;
+
 export interface RestoreLimits {
   maxFiles: number;
   tokensPerFile: TokenCount;
@@ -29,6 +42,12 @@ export interface RestoreLimits {
   oversized: OversizedFilePolicy;
   todos: boolean;
   plan: boolean;
+  /** Invoked skills, most recent first, each cut to `tokensPerSkill`, while within `skillsTotalTokens`. */
+  skills?: boolean;
+  tokensPerSkill?: TokenCount;
+  skillsTotalTokens?: TokenCount;
+  /** Tokens of the plan-mode reminder (0: none). */
+  planModeTokens?: TokenCount;
 }
 
 export const DEFAULT_RESTORE_LIMITS: RestoreLimits = {
@@ -38,6 +57,10 @@ export const DEFAULT_RESTORE_LIMITS: RestoreLimits = {
   oversized: 'reference',
   todos: true,
   plan: true,
+  skills: true,
+  tokensPerSkill: RESTORE_TOKENS_PER_SKILL,
+  skillsTotalTokens: RESTORE_SKILLS_TOTAL_TOKENS,
+  planModeTokens: PLAN_MODE_REMINDER_TOKENS,
 };
 
 /** One file touched by a tool call, with its size as last seen in the transcript. */
@@ -75,6 +98,12 @@ export interface Restoration {
   overBudget: RestoredFile[];
   todo?: RestoredItem;
   plan?: RestoredItem;
+  /** Invoked skills re-attached (step 7, `uM4`), with their tokens after the per-skill cap. */
+  skills?: RestoredItem[];
+  /** The plan-mode reminder, when plan mode was on at the boundary (`mM4`). */
+  planModeTokens?: TokenCount;
+  /** SessionStart hooks' output, run again with source "compact" (step 8). */
+  sessionStartTokens?: TokenCount;
   totalTokens: TokenCount;
 }
 
@@ -109,6 +138,12 @@ export interface RestorationInput {
   carried?: readonly RestoredFile[];
   todo?: RestoredItem;
   plan?: RestoredItem;
+  /** Skills invoked before the boundary, oldest first (`path`: the skill's name). */
+  skills?: readonly RestoredItem[];
+  /** Plan mode on at the boundary. */
+  planMode?: boolean;
+  /** What the SessionStart hooks print (0 or absent: no hook). */
+  sessionStartTokens?: TokenCount;
   limits: RestoreLimits;
 }
 
@@ -152,11 +187,38 @@ export function computeRestoration(input: RestorationInput): Restoration {
   }
   const todo = limits.todos ? input.todo : undefined;
   const plan = limits.plan ? input.plan : undefined;
-  return {
-    files,
-    overBudget,
-    todo,
-    plan,
-    totalTokens: total + (todo?.tokens ?? 0) + (plan?.tokens ?? 0),
-  };
+  const out: Restoration = { files, overBudget, todo, plan, totalTokens: 0 };
+  let extra = 0;
+  // Skills: each invoked one once (its latest invocation), most recent first, within the budget.
+  if (limits.skills && input.skills?.length) {
+    const perSkill = limits.tokensPerSkill ?? RESTORE_TOKENS_PER_SKILL;
+    const budget = limits.skillsTotalTokens ?? RESTORE_SKILLS_TOTAL_TOKENS;
+    const seenSkill = new Set<string>();
+    const skills: RestoredItem[] = [];
+    let skillTotal = 0;
+    for (let i = input.skills.length - 1; i >= 0; i--) {
+      const skill = input.skills[i]!;
+      const name = skill.path ?? `#${skill.entryIndex}`;
+      if (seenSkill.has(name)) continue;
+      seenSkill.add(name);
+      const tokens = Math.min(skill.tokens, perSkill);
+      if (tokens <= 0 || skillTotal + tokens > budget) continue;
+      skillTotal += tokens;
+      skills.push({ ...skill, tokens });
+    }
+    if (skills.length > 0) {
+      out.skills = skills;
+      extra += skillTotal;
+    }
+  }
+  if (input.planMode && (limits.planModeTokens ?? 0) > 0) {
+    out.planModeTokens = limits.planModeTokens;
+    extra += limits.planModeTokens!;
+  }
+  if ((input.sessionStartTokens ?? 0) > 0) {
+    out.sessionStartTokens = input.sessionStartTokens;
+    extra += input.sessionStartTokens!;
+  }
+  out.totalTokens = total + (todo?.tokens ?? 0) + (plan?.tokens ?? 0) + extra;
+  return out;
 }

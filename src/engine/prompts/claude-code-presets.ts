@@ -39,8 +39,8 @@ export const CLAUDE_CODE_FULL: PromptPreset = {
   family: 'claude-code',
   fidelity: 'verbatim-with-gaps',
   description:
-    'What Claude Code sends on auto-compact and /compact: a nine-part analysis of the conversation, then the summary. The source we copied from leaves out part of item 9 and the example output; those gaps are marked in the text.',
-  source: `Claude Code v2.1.68 \`$M4\` (auto-compact and /compact), deobfuscated: ${SOURCE_FILE}, "Prompt 1: Full compact". The reference elides part of item 9 and the example output block; those gaps are kept as marked.`,
+    'What Claude Code sends on auto-compact and /compact: a nine-part analysis of the conversation, then the summary. The source we copied from leaves out part of item 9 and the example output; the text goes on without them (the reference’s marks are not sent).',
+  source: `Claude Code v2.1.68 \`$M4\` (auto-compact and /compact), deobfuscated: ${SOURCE_FILE}, "Prompt 1: Full compact". The reference elides part of item 9 and the example output block; those gaps are left out, not sent as marks.`,
   prompt: FULL_COMPACT_PROMPT,
   systemPrompt: SUMMARY_SYSTEM_PROMPT,
   variant: 'full',

@@ -1,7 +1,9 @@
 // Claude Code's summarization prompts, copied from ../shared/reference/claude-code-compaction-v2.1.68.txt
 // ("Prompt 1: Full compact ($M4)", "Prompt 2: Partial compact (_M4)", "Prompt 3: Sub-agent
 // continuation (Q07)"), line breaks included. The reference elides two passages, marked there with
-// brackets; the marks are kept verbatim (`REFERENCE_ELISIONS`) rather than filled with invented text.
+// brackets (`REFERENCE_ELISIONS`): they are neither filled with invented text nor sent as literal
+// marks; the prompt goes on around them as the reference's text does, and the request preview
+// says where the gaps are (`getPromptElisions`).
 // Custom instructions go where the reference puts them: after the body, before the closing
 // "IMPORTANT: Do NOT use any tools…" (v2.1.68); the wording "Additional Instructions:" is `R91`'s
 // (claude-code-compact-system.md, "Prompt Template: R91()").
@@ -60,12 +62,34 @@ const NINE_SECTIONS = `Your summary should include the following sections:
 9. Optional Next Step: List the next step that you will take that is related to the most recent
    work you were doing. IMPORTANT: ensure that this step is DIRECTLY in line with the user's
    most recent explicit requests, and the task you were working on immediately before this
-   summary request. [...]
-                       If there is a next step, include direct quotes from the most recent
+   summary request. If there is a next step, include direct quotes from the most recent
    conversation showing exactly what task you were working on and where you left off. This should
    be verbatim to ensure there's no drift in task interpretation.`;
 
-const EXAMPLE_STRUCTURE = '[example output structure with <analysis> and <summary> XML blocks...]';
+/** Where the sent prompt has a gap the reference marks, for the request preview. */
+export interface PromptElision {
+  /** The reference's own mark. */
+  mark: (typeof REFERENCE_ELISIONS)[number];
+  /** The sent text the gap follows (a line of the prompt). */
+  after: string;
+}
+
+const ITEM9_ELISION: PromptElision = { mark: '[...]', after: 'summary request.' };
+const EXAMPLE_ELISION: PromptElision = {
+  mark: '[example output structure with <analysis> and <summary> XML blocks...]',
+  after: 'ensuring precision and thoroughness in your response.',
+};
+
+/** The reference's gaps in a variant's prompt (none in Prompt 3, which it gives whole). */
+export function getPromptElisions(variant: ClaudeCodePromptVariant): PromptElision[] {
+  if (variant === 'subagent') return [];
+  return [
+    ITEM9_ELISION,
+    variant === 'full'
+      ? { ...EXAMPLE_ELISION, after: "be verbatim to ensure there's no drift in task interpretation." }
+      : EXAMPLE_ELISION,
+  ];
+}
 
 const NO_TOOLS = `IMPORTANT: Do NOT use any tools. You MUST respond with ONLY the <summary>...</summary> block
 as your text output.`;
@@ -128,17 +152,9 @@ export function getClaudeCodePrompt(variant: ClaudeCodePromptVariant, customInst
   const custom = getCustomInstructionsBlock(customInstructions);
   switch (variant) {
     case 'full':
-      return join([FULL_OPENING, ANALYSIS_INSTRUCTIONS, NINE_SECTIONS, EXAMPLE_STRUCTURE, custom, NO_TOOLS]);
+      return join([FULL_OPENING, ANALYSIS_INSTRUCTIONS, NINE_SECTIONS, custom, NO_TOOLS]);
     case 'partial':
-      return join([
-        PARTIAL_OPENING,
-        ANALYSIS_INSTRUCTIONS,
-        NINE_SECTIONS,
-        PARTIAL_CLOSING,
-        EXAMPLE_STRUCTURE,
-        custom,
-        NO_TOOLS,
-      ]);
+      return join([PARTIAL_OPENING, ANALYSIS_INSTRUCTIONS, NINE_SECTIONS, PARTIAL_CLOSING, custom, NO_TOOLS]);
     case 'subagent':
       return join([SUBAGENT_CONTINUATION_PROMPT, custom]);
   }

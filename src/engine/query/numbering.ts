@@ -5,12 +5,14 @@
 import { groupDigits } from './format';
 
 /** What is numbered; the noun each gets in text. */
-export type NumberedKind = 'api-call' | 'compaction' | 'replay-event';
+export type NumberedKind = 'api-call' | 'compaction' | 'replay-event' | 'entry';
 
 const NOUNS: Record<NumberedKind, string> = {
   'api-call': 'API call',
   compaction: 'compaction',
   'replay-event': 'replay event',
+  // An entry of the session (a line's record, in load order): `compactlab replay --pivot M`.
+  entry: 'entry',
 };
 
 /** `index` 0-based → "API call 12" or, with `total`, "API call 12 of 340". */

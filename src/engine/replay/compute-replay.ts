@@ -92,6 +92,7 @@ export function computeReplay(
     // A compaction happens before the next request: after the last call there is none, unless
     // the user asks for one.
     const outcome = k + 1 < n || view.manual ? run.step(view) : undefined;
+    if (!outcome?.actions.some((a) => a.kind === 'fail')) state.failing = undefined;
     // Provenance of the trigger count, taken before anything changes the history.
     const callSource =
       outcome?.actions.length || state.hasLoggedUpTo(k) ? state.describeCall(k, true) : undefined;
@@ -103,6 +104,7 @@ export function computeReplay(
         if (action.kind === 'clear') state.applyClear(k, boundaryPos, action, count, source);
         else if (action.kind === 'replace') state.applyReplace(k, boundaryPos, action, count, source);
         else if (action.kind === 'truncate') state.applyTruncate(k, boundaryPos, action, count, source);
+        else if (action.kind === 'fail') state.applyFail(k, boundaryPos, action, source);
         else state.applySummarize(k, boundaryPos, action, callSource!);
         const last = state.events[state.events.length - 1];
         if (action.kind !== 'summarize' && last) {
@@ -167,6 +169,10 @@ function createView(
       summaryMessageTokens +
       restoredTokens +
       (keepFromPos === undefined ? 0 : history.liveTokens(keepFromPos, view.boundaryPos)),
+    getSpanTokens: (keepFromPos, direction) =>
+      keepFromPos !== undefined && direction === 'from'
+        ? history.liveTokens(keepFromPos, view.boundaryPos)
+        : history.syntheticTokens + history.liveTokens(history.liveFrom, keepFromPos ?? view.boundaryPos),
     getSummaryTokens: (mechanism, keepFromPos) =>
       model.getSummaryTokens({
         spanTokens:

@@ -30,6 +30,8 @@ function knobSummary(result: ReplayResult): string {
     if (v === undefined) continue;
     parts.push(`${key} ${typeof v === 'number' ? fmt(v) : String(v)}`);
   }
+  // Only a sub-agent's replay says so: the main session's dumps stay as they were.
+  if (k.agentRole === 'subagent') parts.push('agentRole subagent');
   return parts.join(' · ');
 }
 
@@ -49,7 +51,7 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
       const what = [
         `summary ${fmt(event.summaryTokens)} (${event.summarySource ?? '?'})`,
         restored
-          ? `restored ${restored.files.length} files${restored.todo ? ' +todos' : ''}${restored.plan ? ' +plan' : ''} ${fmt(restored.totalTokens)}`
+          ? `restored ${restored.files.length} files${restored.todo ? ' +todos' : ''}${restored.plan ? ' +plan' : ''}${restored.skills ? ` +${restored.skills.length} skills` : ''}${restored.planModeTokens ? ' +plan mode' : ''}${restored.sessionStartTokens ? ' +SessionStart' : ''} ${fmt(restored.totalTokens)}`
           : undefined,
         event.keptTokens !== undefined ? `kept ${fmt(event.keptTokens)}` : undefined,
         (event.llmCalls ?? 1) > 1 ? `${event.llmCalls} LLM calls` : undefined,
@@ -69,6 +71,8 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
       return `${head} reset from the log's manual compaction ${(event.realCompactionIndex ?? -1) + 1}: ${fmt(event.preTokens)} → ${fmt(event.postTokens)}`;
     case 'blocked':
       return `${head} blocked: ${fmt(event.preTokens)} ≥ ${fmt(event.thresholdTokens)}`;
+    case 'compact-failed':
+      return `${head} compact ${event.trigger} ${event.mechanism} failed (${event.failure}): request ${fmt(event.requestTokens)} > ${fmt(event.limitTokens)}, check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}; ${event.attempts === 1 ? 'once' : `${event.attempts} calls in a row`}, history unchanged`;
   }
 }
 
@@ -87,7 +91,7 @@ function formatTrackedFiles(event: ReplayEvent): string {
 }
 
 /** The whole dump (stable text: no timings). */
-export function formatReplayDump(prepared: PreparedReplay, result: ReplayResult): string {
+export function formatReplayDump(prepared: PreparedReplay | undefined, result: ReplayResult): string {
   const lines: string[] = [];
   lines.push(knobSummary(result));
   lines.push(

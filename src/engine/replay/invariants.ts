@@ -8,7 +8,9 @@ import type { ReplayResult } from './types';
 // 3. a cleared or replaced tool result is cleared once and never comes back; a truncation drops
 //    no message an earlier one already dropped, and its cuts split no tool pair;
 // 4. where the simulated history equals the log's, the simulated context is the recorded one;
-// 5. events come in call order and the series are finite;
+// 5. events come in call order and the series are finite; after one call a clearing comes before
+//    a compaction (claude-code-compaction-v2.1.68.txt edge case 6: microcompact inline, the full
+//    compaction after it).
 // 6. what an event tagged instead of deleting (Roo) is what it took out of the context: a rewind
 //    restores the dropped range (truncation) or the summarized span (condense), no more, no less.
 
@@ -30,6 +32,16 @@ export function checkReplayInvariants(prepared: PreparedReplay, result: ReplayRe
   result.events.forEach((e, index) => {
     if (e.afterCallPos < lastCall)
       problems.push(`event #${index} (call ${e.afterCallPos}) comes after an event at call ${lastCall}`);
+    const previous = result.events[index - 1];
+    if (
+      e.kind === 'microcompact' &&
+      previous?.kind === 'compact' &&
+      previous.afterCallPos === e.afterCallPos &&
+      previous.trigger !== 'log'
+    )
+      problems.push(
+        `event #${index}: a microcompact after the compaction of the same call (edge case 6 has it first)`,
+      );
     lastCall = e.afterCallPos;
     if (e.kind === 'compact' || e.kind === 'reset') dropped = [];
     if (e.kind === 'truncate') {

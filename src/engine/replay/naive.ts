@@ -1,7 +1,13 @@
 import { getContinuationOverheadTokens } from '../compact/format-summary';
 import { computeRestoration, type RestoredFile } from '../compact/restore';
 import type { ClaudeCodeKnobs } from '../strategies/claude-code-knobs';
-import { LEGACY_PLACEHOLDER, V2168_PLACEHOLDER } from '../strategies/claude-code';
+import {
+  getRestorationExtras,
+  getRestoreLimits,
+  LEGACY_PLACEHOLDER,
+  V2168_PLACEHOLDER,
+} from '../strategies/claude-code';
+import { getSummaryRequestOverheadTokens } from '../compact/build-request';
 import { selectMicrocompact } from '../strategies/claude-code-microcompact';
 import { computeThresholds } from '../thresholds';
 import { estimateTextTokens } from '../tokens/estimate';
@@ -17,7 +23,7 @@ import { SUMMARY_MODELS, type SummaryModelId } from './summary-size';
 // requests, no partial compaction.
 
 export interface NaiveEvent {
-  kind: 'microcompact' | 'compact' | 'reset';
+  kind: 'microcompact' | 'compact' | 'reset' | 'compact-failed';
   afterCallPos: number;
   postTokens: TokenCount;
   summaryTokens?: TokenCount;
@@ -133,6 +139,7 @@ export function computeNaiveReplay(
     real.findIndex((r) => r.kind === 'compact' && r.trigger === 'auto' && r.afterCall === k);
 
   let logFrom = 0;
+  let lastFailCall = -2;
   for (let r = 0; r < real.length && real[r]!.afterCall < 0; r++) {
     if (real[r]!.kind !== 'compact') continue;
     logFrom = real[r]!.boundaryPos;
@@ -151,6 +158,13 @@ export function computeNaiveReplay(
     const compact = () => {
       growSim(boundary);
       const span = simSum();
+      // Prompt too long (v2.1.68 edge cases 4–5): the request is the history summarized plus the
+      // prompt; over the window nothing changes, and a run of such calls is one event.
+      if (span + getSummaryRequestOverheadTokens('full', knobs.customInstructions) > t.contextWindow) {
+        if (lastFailCall !== k - 1) events.push({ kind: 'compact-failed', afterCallPos: k, postTokens: T });
+        lastFailCall = k;
+        return;
+      }
       const exact = realAt(k);
       let near = exact;
       if (near < 0) near = realAt(k + 1) >= 0 ? realAt(k + 1) : realAt(k - 1);
@@ -187,14 +201,8 @@ export function computeNaiveReplay(
           pi >= 0 && prepared.plans.tokens[pi]! > 0
             ? { entryIndex: prepared.plans.entryIndex[pi]!, tokens: prepared.plans.tokens[pi]! }
             : undefined,
-        limits: {
-          maxFiles: knobs.restoreMaxFiles,
-          tokensPerFile: knobs.restoreTokensPerFile,
-          totalTokens: knobs.restoreTotalTokens,
-          oversized: knobs.restoreOversized,
-          todos: knobs.restoreTodos,
-          plan: knobs.restorePlan,
-        },
+        ...getRestorationExtras(prepared, boundary, knobs.sessionStartHookTokens),
+        limits: getRestoreLimits(knobs),
       });
       let summary: TokenCount;
       let wrapper = getContinuationOverheadTokens({
@@ -259,10 +267,13 @@ export function computeNaiveReplay(
           if (items) clear(items);
           else compact();
         }
-      } else if (auto) compact();
-      else if (knobs.microcompactEnabled && S + output[k]! >= t.warning) {
-        const items = micro();
-        if (items) clear(items);
+      } else {
+        // Edge case 6: the clearing first, then the full compaction over what it left.
+        if (knobs.microcompactEnabled && S + output[k]! >= t.warning) {
+          const items = micro();
+          if (items) clear(items);
+        }
+        if (auto) compact();
       }
     }
 

@@ -1,7 +1,7 @@
 import type { FileAccess } from '../compact/restore';
 import { getDialect } from '../parse/dialects/registry';
 import type { PreparedReplay } from '../simulation/prepared';
-import { estimateBlockTokens, estimateTextTokens } from '../tokens/estimate';
+import { estimateBlockTokens, estimateEntryTokens, estimateTextTokens } from '../tokens/estimate';
 import type { Session } from '../types';
 import type { CallAxis } from './prepare-call-axis';
 
@@ -12,7 +12,10 @@ import type { CallAxis } from './prepare-call-axis';
 /** An empty todo list serializes to `{"todos":[]}`: nothing to restore (`fD5` returns null). */
 const EMPTY_TODOS_CHARS = 14;
 
-export type RestorationInputs = Pick<PreparedReplay, 'fileAccesses' | 'todos' | 'plans'>;
+export type RestorationInputs = Pick<
+  PreparedReplay,
+  'fileAccesses' | 'todos' | 'plans' | 'skills' | 'planMode' | 'sessionStartTokens'
+>;
 
 /** The restoration sources of the context entries, by their file's dialect. */
 export function getRestorationInputs(session: Session, axis: CallAxis): RestorationInputs {
@@ -28,13 +31,52 @@ export function getRestorationInputs(session: Session, axis: CallAxis): Restorat
   const planEntry: number[] = [];
   const planTokens: number[] = [];
   const planPaths: (string | undefined)[] = [];
+  const skillPos: number[] = [];
+  const skillEntry: number[] = [];
+  const skillTokens: number[] = [];
+  const skillNames: string[] = [];
+  const modePos: number[] = [];
+  const modeOn: number[] = [];
+  let sessionStartTokens = 0;
+  /** Skill tool_use ids whose body (the meta user message after the result) is still to come. */
+  const skillByUse = new Map<string, string>();
+  let awaitingBody: string | undefined;
+  const firstCallPos = axis.callPos[0] ?? ctxEntry.length;
   for (let p = 0; p < ctxEntry.length; p++) {
     const entry = entries[ctxEntry[p]!]!;
-    if (entry.kind !== 'assistant') continue;
     const hints = getDialect(session.files[entry.fileIndex]?.dialect ?? session.format)?.restoration;
     if (!hints) continue;
+    if (entry.kind === 'attachment') {
+      // Hook output before the first call is the SessionStart hooks' (step 8 runs them again).
+      if (p < firstCallPos && entry.detailType && hints.hookAttachments?.includes(entry.detailType))
+        sessionStartTokens += estimateEntryTokens(entry);
+      continue;
+    }
+    if (entry.kind === 'user') {
+      for (const block of entry.blocks)
+        if (block.kind === 'tool-result' && skillByUse.has(block.toolUseId))
+          awaitingBody = skillByUse.get(block.toolUseId);
+      if (awaitingBody !== undefined && entry.isMeta) {
+        skillPos.push(p);
+        skillEntry.push(entry.index);
+        skillTokens.push(estimateEntryTokens(entry));
+        skillNames.push(awaitingBody);
+        awaitingBody = undefined;
+      }
+      continue;
+    }
+    if (entry.kind !== 'assistant') continue;
+    awaitingBody = undefined;
     for (const block of entry.blocks) {
       if (block.kind !== 'tool-use') continue;
+      if (block.name === hints.skillTool) {
+        skillByUse.set(block.id, block.inputPreview?.match(/"skill"\s*:\s*"([^"]+)"/)?.[1] ?? block.id);
+        continue;
+      }
+      if (block.name === hints.planModeTool || (hints.planModeTool && block.name === hints.planTool)) {
+        modePos.push(p);
+        modeOn.push(block.name === hints.planModeTool ? 1 : 0);
+      }
       if (block.name === hints.todoTool) {
         todoPos.push(p);
         todoEntry.push(entry.index);
@@ -89,5 +131,13 @@ export function getRestorationInputs(session: Session, axis: CallAxis): Restorat
       tokens: Float64Array.from(planTokens),
       paths: planPaths,
     },
+    skills: {
+      pos: Int32Array.from(skillPos),
+      entryIndex: Int32Array.from(skillEntry),
+      tokens: Float64Array.from(skillTokens),
+      names: skillNames,
+    },
+    planMode: { pos: Int32Array.from(modePos), on: Uint8Array.from(modeOn) },
+    sessionStartTokens,
   };
 }

@@ -15,6 +15,7 @@ type ClearAction = Extract<StrategyAction, { kind: 'clear' }>;
 type SummarizeAction = Extract<StrategyAction, { kind: 'summarize' }>;
 type ReplaceAction = Extract<StrategyAction, { kind: 'replace' }>;
 type TruncateAction = Extract<StrategyAction, { kind: 'truncate' }>;
+type FailAction = Extract<StrategyAction, { kind: 'fail' }>;
 
 export interface ReplayStateOptions {
   model: SummarySizeModel;
@@ -37,6 +38,8 @@ export class ReplayState {
   differs = false;
   /** The last call was refused: a run of refused calls is one event. */
   blocked = false;
+  /** The compaction-failed event of the last call, when the step after it failed: a run of failures is one event. */
+  failing: ReplayEvent | undefined;
   /** Index into `prepared.real` of the next logged compaction to apply. */
   realPtr = 0;
   private readonly realAutoByCall = new Map<number, number>();
@@ -166,10 +169,44 @@ export class ReplayState {
         postTokens: contextTokens,
         preSource: source,
         postSource: source,
+        failure: 'blocking-limit',
         note: 'the simulated request reaches the blocking limit: Claude Code would refuse it ("prompt too long")',
       });
     }
     this.blocked = true;
+  }
+
+  /**
+   * A compaction that could not be made: the history is unchanged. Consecutive failures of the
+   * same kind (each call retries, as auto-compact does on every turn over the threshold) extend
+   * one event and count its attempts.
+   */
+  applyFail(k: number, boundaryPos: number, action: FailAction, preSource: TokenProvenance): void {
+    const last = this.failing;
+    if (last && last.failure === action.failure && last.trigger === action.trigger) {
+      last.attempts = (last.attempts ?? 1) + 1;
+      last.requestTokens = Math.max(last.requestTokens ?? 0, action.requestTokens);
+      return;
+    }
+    const event: ReplayEvent = {
+      kind: 'compact-failed',
+      mechanism: action.mechanism,
+      trigger: action.trigger,
+      ...this.eventHead(k, boundaryPos),
+      checkTokens: action.checkTokens,
+      thresholdTokens: action.thresholdTokens,
+      preTokens: action.checkTokens,
+      postTokens: action.checkTokens,
+      preSource,
+      postSource: preSource,
+      failure: action.failure,
+      requestTokens: action.requestTokens,
+      limitTokens: action.limitTokens,
+      attempts: 1,
+      note: action.note,
+    };
+    this.events.push(event);
+    this.failing = event;
   }
 
   /** `count`: the simulated trigger count before clearing (net of earlier clears). */
@@ -455,9 +492,10 @@ export class ReplayState {
       event.postSource = post;
     }
     if (event.postTokens >= action.thresholdTokens) {
+      event.failure = 'over-threshold';
       event.note = joinNotes(
         event.note,
-        `still ${event.postTokens.toLocaleString('en-US')} tokens after compacting, not under the ${action.thresholdTokens.toLocaleString('en-US')} threshold: system prompt and tools ≈ ${base.toLocaleString('en-US')}, summary ${event.summaryTokens?.toLocaleString('en-US') ?? '?'}, re-attached ${(event.restored?.totalTokens ?? 0).toLocaleString('en-US')}, kept ${(event.keptTokens ?? 0).toLocaleString('en-US')}`,
+        `still ${event.postTokens.toLocaleString('en-US')} tokens after compacting, not under the ${action.thresholdTokens.toLocaleString('en-US')} threshold: system prompt and tools ≈ ${base.toLocaleString('en-US')}, summary ${event.summaryTokens?.toLocaleString('en-US') ?? '?'}, re-attached ${(event.restored?.totalTokens ?? 0).toLocaleString('en-US')}, kept ${(event.keptTokens ?? 0).toLocaleString('en-US')}; the next call's check fires again and compacts the summary with what follows it (tengu_sm_compact_threshold_exceeded)`,
       );
     }
     this.events.push(event);

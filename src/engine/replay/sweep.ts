@@ -164,6 +164,7 @@ export async function computeSweep(
       microcompact: 0,
       reset: 0,
       blocked: 0,
+      'compact-failed': 0,
     };
     let summarizedTokens = 0;
     let summaryTokens = 0;

@@ -25,7 +25,19 @@ export type ReplayEventKind =
   /** A real manual compaction in the log: the replay continues from the log's own post-compaction context. */
   | 'reset'
   /** The simulated context reached the blocking limit (window − 3,000): Claude Code would refuse the request. */
-  | 'blocked';
+  | 'blocked'
+  /** A compaction was due but could not be made (`failure` says why); the history is unchanged. */
+  | 'compact-failed';
+
+/**
+ * Why a compaction failed or did not do its job (claude-code-compaction-v2.1.68.txt "Edge cases";
+ * compact-system.md "Failure Telemetry: tengu_compact_failed", "Threshold Exceeded"):
+ * `prompt-too-long`: the summary request itself is over the context window (edge case 4);
+ * `blocking-limit`: the context is at or above the blocking limit, the request is refused;
+ * `over-threshold`: the compaction left the context at or above the threshold, so the next call's
+ * check fires again (`tengu_sm_compact_threshold_exceeded`).
+ */
+export type CompactFailure = 'prompt-too-long' | 'blocking-limit' | 'over-threshold';
 
 /**
  * How a token figure was obtained. The parts sum to it (`sumTokenProvenance`); zero parts are 0.
@@ -147,6 +159,13 @@ export interface ReplayEvent {
   realCompactionIndex?: number;
   /** Why the context is still above the threshold, or what a log event means. */
   note?: string;
+  /** A failure path (a `compact-failed` or `blocked` event, or a compaction left over the threshold). */
+  failure?: CompactFailure;
+  /** compact-failed: the summary request's tokens (span + prompt + system prompt) and the limit it broke. */
+  requestTokens?: TokenCount;
+  limitTokens?: TokenCount;
+  /** compact-failed: consecutive calls that tried and failed the same way (one event for the run). */
+  attempts?: number;
   /** Boundary scoring: the candidate splits and their scores (the event card's chart). */
   boundaryScores?: BoundaryCandidate[];
   /**
@@ -221,6 +240,21 @@ export interface ReplayResult {
   baseTokens: TokenCount;
   notes: string[];
   computeMs: number;
+  /** Each subagent's own replay, when asked for (replay/subagent-replays.ts): never in the series above. */
+  subagents?: SubagentReplay[];
+}
+
+/** One subagent of the session replayed alone, under the sub-agent rules. */
+export interface SubagentReplay {
+  /** Index into `session.files` of the subagent's file in the parent session. */
+  fileIndex: number;
+  fileName: string;
+  agentId?: string;
+  agentType?: string;
+  apiCalls: number;
+  peakRecordedTokens: TokenCount;
+  /** Its replay: its calls are its own main thread (`callIndex` into the subagent's own parse). */
+  result: ReplayResult;
 }
 
 /** The buffers to transfer when posting a result across threads. */

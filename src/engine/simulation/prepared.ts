@@ -133,6 +133,12 @@ export interface PreparedReplay {
   fileAccesses: { pos: Int32Array; list: FileAccess[] };
   todos: { pos: Int32Array; entryIndex: Int32Array; tokens: Float64Array };
   plans: { pos: Int32Array; entryIndex: Int32Array; tokens: Float64Array; paths: (string | undefined)[] };
+  /** Skill bodies (the meta message after each skill invocation's result) and the skill's name. */
+  skills: { pos: Int32Array; entryIndex: Int32Array; tokens: Float64Array; names: string[] };
+  /** Plan mode entered (1) or left (0) at these context positions. */
+  planMode: { pos: Int32Array; on: Uint8Array };
+  /** Tokens of the SessionStart hooks' output as the log shows it (before its first call). */
+  sessionStartTokens: TokenCount;
   /** The main file's name, for the continuation message's transcript hint. */
   transcriptPath: string;
   prepareMs: number;

@@ -2,7 +2,10 @@ import type { ContinuationFormat } from '../compact/format-summary';
 import { getInferredWindowKnobs } from '../context-window';
 import {
   type OversizedFilePolicy,
+  PLAN_MODE_REMINDER_TOKENS,
   RESTORE_MAX_FILES,
+  RESTORE_SKILLS_TOTAL_TOKENS,
+  RESTORE_TOKENS_PER_SKILL,
   RESTORE_TOKENS_PER_FILE,
   RESTORE_TOTAL_TOKENS,
 } from '../compact/restore';
@@ -23,7 +26,14 @@ import type { KnobSpec, SessionInfo } from './types';
 
 export type MicrocompactVariant = 'v2.1.68' | 'legacy';
 
+/**
+ * Whose loop compacts: the main session (auto-compact, Prompt 1, restoration, /compact), or an
+ * in-process sub-agent ("Sub-agent compact": before its next turn, Prompt 3, its own history).
+ */
+export type AgentRole = 'main' | 'subagent';
+
 export interface ClaudeCodeKnobs extends ThresholdKnobs {
+  agentRole: AgentRole;
   /** DISABLE_COMPACT: no compaction at all, not even the log's own /compact (v2.1.68 "Configuration"). */
   disableCompact: boolean;
   /** !DISABLE_MICROCOMPACT. */
@@ -48,6 +58,14 @@ export interface ClaudeCodeKnobs extends ThresholdKnobs {
   restoreOversized: OversizedFilePolicy;
   restoreTodos: boolean;
   restorePlan: boolean;
+  /** Invoked skills re-attached (v2.1.68 step 7, `uM4`), each cut to `restoreTokensPerSkill`, within `restoreSkillsTotalTokens`. */
+  restoreSkills: boolean;
+  restoreTokensPerSkill: TokenCount;
+  restoreSkillsTotalTokens: TokenCount;
+  /** The plan-mode reminder (`mM4`) re-attached while plan mode is on; 0: none. */
+  planModeReminderTokens: TokenCount;
+  /** SessionStart hooks' output after a compaction (step 8); absent: what the log's hooks printed. */
+  sessionStartHookTokens?: TokenCount;
   /** Session memory to compact with instead of a summary (no LLM), in tokens; absent = none. */
   sessionMemoryTokens?: TokenCount;
   /** Session memory compaction keeps this many tokens of the most recent messages verbatim. */
@@ -71,6 +89,7 @@ export const DEFAULT_MICROCOMPACT_TOOLS = [
 
 export const DEFAULT_CLAUDE_CODE_KNOBS: ClaudeCodeKnobs = {
   ...DEFAULT_THRESHOLD_KNOBS,
+  agentRole: 'main',
   disableCompact: false,
   microcompactEnabled: true,
   microcompactVariant: 'v2.1.68',
@@ -86,6 +105,10 @@ export const DEFAULT_CLAUDE_CODE_KNOBS: ClaudeCodeKnobs = {
   restoreOversized: 'reference',
   restoreTodos: true,
   restorePlan: true,
+  restoreSkills: true,
+  restoreTokensPerSkill: RESTORE_TOKENS_PER_SKILL,
+  restoreSkillsTotalTokens: RESTORE_SKILLS_TOTAL_TOKENS,
+  planModeReminderTokens: PLAN_MODE_REMINDER_TOKENS,
   sessionMemoryKeepTokens: 0,
   continuationFormat: 'v2.1.68',
 };
@@ -163,6 +186,21 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     group: 'Thresholds',
     timelineBar: true,
     cliFlag: 'blocking-limit',
+  },
+  {
+    key: 'agentRole',
+    label: 'Compacting loop',
+    kind: 'select',
+    options: [
+      { value: 'main', label: 'main session: auto-compact, Prompt 1, files/todos/plan re-attached' },
+      {
+        value: 'subagent',
+        label: 'sub-agent: before its next turn, Prompt 3 (continuation), nothing re-attached',
+      },
+    ],
+    source: `${V2168} "Five compaction mechanisms" (Sub-agent compact: "Before turn in sub-agent loop", "Sub-agent history") and "Prompt 3: Sub-agent continuation (Q07)"`,
+    help: 'A subagent transcript (opened alone or in its session folder) is replayed as a sub-agent.',
+    group: 'Thresholds',
   },
   {
     key: 'countPendingMessages',
@@ -322,6 +360,58 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     group: 'Restoration',
   },
   {
+    key: 'restoreSkills',
+    label: 'Restore invoked skills',
+    kind: 'boolean',
+    source: `${V2168} "Full mechanism" step 7 ("skills (uM4)"); sizes: each skill's body as the log holds it`,
+    group: 'Restoration',
+  },
+  {
+    key: 'restoreTokensPerSkill',
+    label: 'Tokens per restored skill',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 100_000,
+    step: 500,
+    source: `${V2168} step 7 gives no size: ours, a file's limit (yD5 = 5,000, ${LEGACY})`,
+    group: 'Restoration',
+  },
+  {
+    key: 'restoreSkillsTotalTokens',
+    label: 'Restored skills budget',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 500_000,
+    step: 1_000,
+    source: `${V2168} step 7 gives no size: ours, half the files' budget (kD5 = 50,000)`,
+    group: 'Restoration',
+  },
+  {
+    key: 'planModeReminderTokens',
+    label: 'Plan-mode reminder',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 20_000,
+    step: 100,
+    source: `${V2168} step 7 ("plan mode (mM4)"), charged while the log is in plan mode (EnterPlanMode, no ExitPlanMode yet); 600 is our estimate of the reminder's text`,
+    group: 'Restoration',
+  },
+  {
+    key: 'sessionStartHookTokens',
+    label: 'SessionStart hook output',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 200_000,
+    step: 100,
+    optional: true,
+    source: `${V2168} "Full mechanism" step 8 ("Run session start hooks"); empty: the log's own hook output before its first call`,
+    group: 'Restoration',
+  },
+  {
     key: 'sessionMemoryTokens',
     label: 'Session memory size',
     kind: 'number',
@@ -413,6 +503,12 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
     `Threshold profile ${profile} for Claude Code ${version ?? '(version unknown)'}.`,
     ...(inferred?.notes ?? []),
   );
+  if (info.isSubagent) {
+    knobs.agentRole = 'subagent';
+    notes.push(
+      'Sub-agent transcript: replayed under the sub-agent rules (v2.1.68 "Sub-agent compact"): the same threshold on its own context and model, checked before its next turn; Prompt 3 (continuation summary) over its own history; no file, todo or plan re-attachment and no /compact (the reference gives those to the main session only).',
+    );
+  }
   const is21 = version !== undefined && compareVersions(version, '2.1.0') >= 0;
   const inMicrocompactRange =
     version !== undefined &&

@@ -1,5 +1,13 @@
+import { getSummaryRequestOverheadTokens } from '../compact/build-request';
 import { type ContinuationOptions, getContinuationOverheadTokens } from '../compact/format-summary';
-import { computeRestoration, type Restoration, type RestoredItem } from '../compact/restore';
+import {
+  computeRestoration,
+  EMPTY_RESTORATION,
+  type Restoration,
+  type RestorationInput,
+  type RestoredItem,
+  type RestoreLimits,
+} from '../compact/restore';
 import { getKeepRecentCut, getSafeCut } from '../simulation/cuts';
 import { lowerBound } from '../simulation/search';
 import { CLEARABLE_DOCUMENT, CLEARABLE_IMAGE, type PreparedReplay } from '../simulation/prepared';
@@ -60,8 +68,55 @@ function getThresholdLines(knobs: ClaudeCodeKnobs): ThresholdLine[] {
   return lines;
 }
 
+type SummarizeAction = Extract<StrategyAction, { kind: 'summarize' }>;
+
+function joinNote(a: string | undefined, b: string): string {
+  return a ? `${a}; ${b}` : b;
+}
+
+/** The restoration limits of the knobs (compact/restore.ts). */
+export function getRestoreLimits(k: ClaudeCodeKnobs): RestoreLimits {
+  return {
+    maxFiles: k.restoreMaxFiles,
+    tokensPerFile: k.restoreTokensPerFile,
+    totalTokens: k.restoreTotalTokens,
+    oversized: k.restoreOversized,
+    todos: k.restoreTodos,
+    plan: k.restorePlan,
+    skills: k.restoreSkills,
+    tokensPerSkill: k.restoreTokensPerSkill,
+    skillsTotalTokens: k.restoreSkillsTotalTokens,
+    planModeTokens: k.planModeReminderTokens,
+  };
+}
+
+/**
+ * What step 7–8 re-attach besides files, todos and plan, at a boundary: every skill invoked so
+ * far (a skill stays invoked across compactions), plan mode as the last Enter/ExitPlanMode left it,
+ * the SessionStart hooks' output (the knob's size, else the log's).
+ */
+export function getRestorationExtras(
+  prepared: PreparedReplay,
+  boundaryPos: number,
+  sessionStartTokens: TokenCount | undefined,
+): Pick<RestorationInput, 'skills' | 'planMode' | 'sessionStartTokens'> {
+  const { skills, planMode } = prepared;
+  const n = lowerBound(skills.pos, boundaryPos);
+  const list: RestoredItem[] = [];
+  for (let i = 0; i < n; i++)
+    list.push({ entryIndex: skills.entryIndex[i]!, tokens: skills.tokens[i]!, path: skills.names[i] });
+  const m = lowerBound(planMode.pos, boundaryPos);
+  return {
+    skills: list,
+    planMode: m > 0 && planMode.on[m - 1] === 1,
+    sessionStartTokens: sessionStartTokens ?? prepared.sessionStartTokens,
+  };
+}
+
 class ClaudeCodeRun implements StrategyRun {
   readonly allowsManualCompaction: boolean;
+  /** The API's limit on a request's input: the context window. */
+  private readonly windowTokens: TokenCount;
   readonly countsPending: boolean;
   readonly blockingTokens: TokenCount;
   private readonly autoThreshold: TokenCount;
@@ -82,6 +137,7 @@ class ClaudeCodeRun implements StrategyRun {
     this.autoThreshold = t.autoCompact;
     this.warningThreshold = t.warning;
     this.blockingTokens = t.blocking;
+    this.windowTokens = t.contextWindow;
     this.allowsManualCompaction = !knobs.disableCompact;
     this.countsPending = knobs.countPendingMessages;
     const { clearables, toolNames } = prepared;
@@ -111,22 +167,25 @@ class ClaudeCodeRun implements StrategyRun {
   step(view: ReplayView): StepOutcome | undefined {
     const k = this.knobs;
     if (k.disableCompact) return undefined;
-    if (view.manual) return { actions: [this.manualCompaction(view)] };
+    if (view.manual) return { actions: [this.checkRequest(view, this.manualCompaction(view))] };
     const T = view.checkTokens;
     const auto = k.autoCompactEnabled && T >= this.autoThreshold;
     if (k.microcompactVariant === 'legacy') {
       if (!auto) return undefined;
       const clear = k.microcompactEnabled ? this.selectLegacy(view) : undefined;
-      return { actions: [clear ?? this.autoCompaction(view)] };
+      return { actions: [clear ?? this.checkRequest(view, this.autoCompaction(view))] };
     }
-    if (auto) return { actions: [this.autoCompaction(view)] };
     // Microcompact looks at the latest response's usage (`ZK`, compact-system.md "Token Counting"):
     // the 2.1.9–2.1.19 boundaries fire on it, not on the pending estimate (docs/replay-accuracy.md).
-    if (k.microcompactEnabled && view.usageTokens >= this.warningThreshold) {
-      const clear = this.selectV2168(view);
-      if (clear) return { actions: [clear] };
-    }
-    return undefined;
+    const clear =
+      k.microcompactEnabled && view.usageTokens >= this.warningThreshold ? this.selectV2168(view) : undefined;
+    // Edge case 6: both can fire in the same turn, microcompact inline as the messages are
+    // serialized, the full compaction after it, over the cleared history. The trigger count is
+    // the usage (with the pending estimate), which the clearing does not lower.
+    const actions: StrategyAction[] = [];
+    if (clear) actions.push(clear);
+    if (auto) actions.push(this.checkRequest(view, this.autoCompaction(view)));
+    return actions.length > 0 ? { actions } : undefined;
   }
 
   /** Keeps `liveEligibleSum` in step with the view's live range and the clears it saw. */
@@ -266,14 +325,8 @@ class ClaudeCodeRun implements StrategyRun {
       carried: view.carriedFiles,
       todo: lastBefore(todos.pos, todos.tokens, todos.entryIndex),
       plan: lastBefore(plans.pos, plans.tokens, plans.entryIndex, plans.paths),
-      limits: {
-        maxFiles: k.restoreMaxFiles,
-        tokensPerFile: k.restoreTokensPerFile,
-        totalTokens: k.restoreTotalTokens,
-        oversized: k.restoreOversized,
-        todos: k.restoreTodos,
-        plan: k.restorePlan,
-      },
+      ...getRestorationExtras(this.prepared, view.boundaryPos, k.sessionStartHookTokens),
+      limits: getRestoreLimits(k),
     });
   }
 
@@ -285,12 +338,42 @@ class ClaudeCodeRun implements StrategyRun {
     return getContinuationOverheadTokens({ ...options, transcriptPath: this.prepared.transcriptPath });
   }
 
+  /**
+   * The summary request must fit the window itself: the history it summarizes, the prompt and the
+   * system prompt. Over it, the API answers "prompt too long" and Claude Code gives up: /compact
+   * says the context is too large to compact, auto-compact "silently returns { wasCompacted: false }"
+   * and the session goes on with its history (v2.1.68 edge cases 4 and 5; `sI2` swallows
+   * prompt_too_long, compact-system.md "Main Dispatcher Function"). Session memory sends none.
+   */
+  private checkRequest(view: ReplayView, action: SummarizeAction): StrategyAction {
+    if (action.mechanism === 'session-memory') return action;
+    const span = view.getSpanTokens(action.keepFromPos, action.keepDirection);
+    const requestTokens =
+      span + getSummaryRequestOverheadTokens(action.requestVariant, action.customInstructions);
+    if (requestTokens <= this.windowTokens) return action;
+    const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+    return {
+      kind: 'fail',
+      failure: 'prompt-too-long',
+      mechanism: action.mechanism,
+      trigger: action.trigger,
+      checkTokens: action.checkTokens,
+      thresholdTokens: action.thresholdTokens,
+      requestTokens,
+      limitTokens: this.windowTokens,
+      note:
+        action.trigger === 'auto'
+          ? `the summary request (${fmt(requestTokens)} tokens) is over the ${fmt(this.windowTokens)}-token window: prompt too long; auto-compact gives up without a word and the session goes on with its history, trying again after each call`
+          : `the summary request (${fmt(requestTokens)} tokens) is over the ${fmt(this.windowTokens)}-token window: /compact fails ("context too large to compact") and the history stays`,
+    };
+  }
+
   /** v2.1.68 "Full mechanism": session memory when it fits (step 3, edge case 7), else the LLM summary. */
-  private autoCompaction(view: ReplayView): StrategyAction {
+  private autoCompaction(view: ReplayView): SummarizeAction {
     const k = this.knobs;
     const restoration = this.restoration(view);
     let note: string | undefined;
-    if (k.sessionMemoryTokens !== undefined && k.sessionMemoryTokens > 0) {
+    if (k.sessionMemoryTokens !== undefined && k.sessionMemoryTokens > 0 && k.agentRole !== 'subagent') {
       const keepFromPos =
         k.sessionMemoryKeepTokens > 0
           ? getKeepRecentCut(this.prepared, k.sessionMemoryKeepTokens, view.liveFromPos, view.boundaryPos)
@@ -320,25 +403,29 @@ class ClaudeCodeRun implements StrategyRun {
       }
       note = `session memory would leave ${post.toLocaleString('en-US')} tokens, not under the threshold: fell through to a full compaction (edge case 7)`;
     }
+    const subagent = k.agentRole === 'subagent';
     return {
       kind: 'summarize',
       mechanism: 'full',
       trigger: 'auto',
       checkTokens: view.checkTokens,
       thresholdTokens: this.autoThreshold,
-      restoration,
+      // "Sub-agent compact": Prompt 3 over the sub-agent's own history; the reference's
+      // re-attachments (step 7) are the main flow's (bG6).
+      restoration: subagent ? EMPTY_RESTORATION : restoration,
       continuation: this.continuation(true, false),
-      requestVariant: 'full',
+      requestVariant: subagent ? 'subagent' : 'full',
       customInstructions: k.customInstructions,
-      note,
+      note: subagent ? joinNote(note, 'sub-agent compact before its next turn (Prompt 3)') : note,
     };
   }
 
   /** `/compact` at a call the user picked: full, or partial around a message. */
-  private manualCompaction(view: ReplayView): StrategyAction {
+  private manualCompaction(view: ReplayView): SummarizeAction {
     const request = view.manual!;
     const custom = request.customInstructions ?? this.knobs.customInstructions;
     const restoration = this.restoration(view);
+    let note: string | undefined;
     if (request.mechanism === 'partial' && request.pivotEntryIndex !== undefined) {
       const { posOfEntry, ctxEntry } = this.prepared;
       let pivot = posOfEntry[request.pivotEntryIndex] ?? -1;
@@ -361,11 +448,15 @@ class ClaudeCodeRun implements StrategyRun {
           customInstructions: custom,
         };
       }
+      // Nothing would be left on one side of the cut (the pivot is at the last boundary or the
+      // first safe cut is past the call): Claude Code's partial needs both parts, so a full one.
+      note = `partial ${request.direction ?? 'up-to'} entry ${request.pivotEntryIndex + 1} leaves nothing on one side (the live history since the last boundary, tool pairs whole): compacted in full`;
     }
     return {
       kind: 'summarize',
       mechanism: 'full',
       trigger: 'manual',
+      note,
       checkTokens: view.checkTokens,
       thresholdTokens: this.autoThreshold,
       restoration,

@@ -104,6 +104,12 @@ export interface ReplayView {
     restoredTokens: TokenCount,
     keepFromPos?: number,
   ): TokenCount;
+  /**
+   * Tokens a summary request would carry of the history: the live history up to the boundary (a
+   * simulated summary before it included), or one side of a partial cut (`keepFromPos`: 'up-to'
+   * summarizes what precedes it, 'from' what follows).
+   */
+  getSpanTokens(keepFromPos?: number, direction?: 'up-to' | 'from'): TokenCount;
   /** What the size model gives for summarizing the live history up to the boundary. */
   getSummaryTokens(mechanism: CompactMechanism, keepFromPos?: number): TokenCount;
   /** Live tokens of positions [from, to) as the history holds them (replaced results at their notice, truncated ranges out). */
@@ -119,6 +125,22 @@ export interface ReplayView {
 }
 
 export type StrategyAction =
+  | {
+      /**
+       * A compaction was due and cannot be made: the history stays as it is (Claude Code's
+       * auto-compact "silently returns { wasCompacted: false }", v2.1.68 edge case 5).
+       */
+      kind: 'fail';
+      failure: 'prompt-too-long';
+      mechanism: CompactMechanism;
+      trigger: 'auto' | 'manual';
+      checkTokens: TokenCount;
+      thresholdTokens: TokenCount;
+      /** The request that failed and the limit it broke. */
+      requestTokens: TokenCount;
+      limitTokens: TokenCount;
+      note: string;
+    }
   | {
       /** Tool results replaced by a notice (Cline's file-read dedup). */
       kind: 'replace';

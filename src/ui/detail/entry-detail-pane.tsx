@@ -68,8 +68,8 @@ function EntryBlocks({ sessionId, entryIndex }: { sessionId: SessionId; entryInd
           {entry.subtype ? ` · ${entry.subtype}` : ''}
           {entry.detailType ? ` · ${entry.detailType}` : ''}
         </span>
-        <span className="muted mono small">
-          {data.fileName}:{entry.line}
+        <span className="muted mono small" data-testid="entry-number">
+          {formatOrdinal('entry', entryIndex)} · {data.fileName}:{entry.line}
         </span>
         <span className="muted small">{formatDateTime(entry.timestampMs)}</span>
         {flags.map((f) => (

@@ -15,6 +15,7 @@ import { useReplayStore } from './replay-store';
 import { useSessionMemory } from './use-replay';
 import { markHiddenChars, VisibleText } from '../common/visible-text';
 import { formatOrdinal, formatPlural } from '../../engine/query/numbering';
+import { getPromptElisions } from '../../engine/prompts/claude-code';
 
 // One replay event: before and after, what it cleared or summarized, what a compaction would
 // send to the summarizer (built in the worker from the full records) and what comes back after it.
@@ -81,6 +82,16 @@ function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: 
         <pre className="text-block" data-testid="replay-request-prompt">
           {r.prompt}
         </pre>
+        {getPromptElisions(r.variant).length > 0 && (
+          <p className="muted small" data-testid="replay-request-elisions">
+            The reference elides {getPromptElisions(r.variant).length} passages of this prompt (after{' '}
+            {getPromptElisions(r.variant)
+              .map((e) => `“${e.after}”`)
+              .join(' and ')}
+            ): Claude Code sends text there that no public source gives; this request goes on without it
+            rather than sending the reference’s marks.
+          </p>
+        )}
       </details>
       {r.followUps?.map((f, i) => (
         <div key={f.label} data-testid="replay-request-followup">

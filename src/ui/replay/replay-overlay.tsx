@@ -23,6 +23,7 @@ export const EVENT_COLORS: Record<ReplayEvent['kind'], string> = {
   microcompact: '#b9a6ff',
   reset: '#4fd1c5',
   blocked: '#ef6461',
+  'compact-failed': '#ef6461',
 };
 export const EVENT_GLYPHS: Record<ReplayEvent['kind'], string> = {
   compact: '◆',
@@ -31,6 +32,7 @@ export const EVENT_GLYPHS: Record<ReplayEvent['kind'], string> = {
   microcompact: 'μ',
   reset: '↺',
   blocked: '!',
+  'compact-failed': '✗',
 };
 
 export function describeReplayEvent(e: ReplayEvent): string {
@@ -47,6 +49,8 @@ export function describeReplayEvent(e: ReplayEvent): string {
       return `Replay: the log's manual compaction after ${formatOrdinal('api-call', e.afterApiCall)} · continues from the log's ${formatCount(e.postTokens)} tokens`;
     case 'blocked':
       return `Replay: ${formatCount(e.preTokens)} tokens reach the blocking limit after ${formatOrdinal('api-call', e.afterApiCall)}`;
+    case 'compact-failed':
+      return `Replay: the ${e.trigger} compaction after ${formatOrdinal('api-call', e.afterApiCall)} fails (${e.failure}): its request of ${formatCount(e.requestTokens)} tokens is over the ${formatCount(e.limitTokens)} window${(e.attempts ?? 1) > 1 ? `; ${e.attempts} calls in a row` : ''}; the history stays`;
   }
 }
 

@@ -69,6 +69,19 @@ export function replayRequestQuery(sessionId: SessionId, spec: EventRequestSpec)
   });
 }
 
+/** Each subagent's own replay under the log's knobs for it: once per session and strategy. */
+export function replaySubagentsQuery(sessionId: SessionId, strategyId: string) {
+  return queryOptions({
+    queryKey: [...sessionKey(sessionId), 'replay', 'subagents', strategyId],
+    queryFn: ({ signal }) =>
+      getEngineClient().request({ kind: 'replay-subagents', sessionId, strategyId }, { signal }),
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 60_000,
+    retry: false,
+    structuralSharing: false,
+  });
+}
+
 /** A knob sweep; `onProgress` hears the worker's progress (not part of the key). */
 export function replaySweepQuery(params: ReplaySweepParams, onProgress?: (progress: SweepProgress) => void) {
   const { sessionId, strategyId, baseKnobs, range, summaryModel, manual, suppliedSummaryTokens } = params;

@@ -10,6 +10,7 @@ import { ReplayEventCard } from './event-card';
 import { ReplayKnobs } from './replay-knobs';
 import { describeReplayEvent, EVENT_GLYPHS } from './replay-overlay';
 import { useReplayStore } from './replay-store';
+import { SubagentReplays } from './subagent-replays';
 import { SweepPanel } from './sweep-panel';
 import { CompareStrategiesPanel } from './compare-strategies-panel';
 import { useDebouncedRunParams, useReplayKnobs, useReplayRun, useReplaySetup } from './use-replay';
@@ -107,15 +108,35 @@ function getCallAtOrBefore(series: TimelineSeries, entryIndex: number): number |
   return found;
 }
 
-/** `/compact` at the selected message: full there, or partial keeping it and what follows. */
+/**
+ * `/compact` at the selected message's call, or a partial /compact around the selected message
+ * (Prompt 2): "up to" summarizes what precedes it and keeps it and what follows, "from" keeps
+ * what precedes it and summarizes it onward; at the API call the field names (the last by default).
+ */
 function ManualControls({ sessionId }: { sessionId: SessionId }) {
   const selectedEntry = useUiStore((s) => s.selectedEntry);
   const { data: series } = useQuery(timelineQuery(sessionId));
   const manual = useReplayStore((s) => s.manual);
   const addManual = useReplayStore((s) => s.addManual);
   const clearManual = useReplayStore((s) => s.clearManual);
+  const [atText, setAtText] = useState('');
   const call = series && selectedEntry !== undefined ? getCallAtOrBefore(series, selectedEntry) : undefined;
-  const lastCall = series?.callIndex[series.callIndex.length - 1];
+  const mainCalls = series?.callIndex;
+  const lastCall = mainCalls?.[mainCalls.length - 1];
+  // The field takes the API call number people read (1-based); a main-thread call at or after
+  // the selected message, else the last call.
+  const typed = Number.parseInt(atText, 10);
+  const atCall =
+    Number.isFinite(typed) && mainCalls?.includes(typed - 1)
+      ? typed - 1
+      : atText.trim() === ''
+        ? lastCall
+        : undefined;
+  const pivotOk = selectedEntry !== undefined && atCall !== undefined && call !== undefined && call <= atCall;
+  const partial = (direction: 'up-to' | 'from') =>
+    pivotOk &&
+    addManual({ afterApiCall: atCall!, mechanism: 'partial', pivotEntryIndex: selectedEntry, direction });
+  const where = atCall === undefined ? 'a main API call' : formatOrdinal('api-call', atCall);
   return (
     <span className="replay-manual">
       <button
@@ -128,25 +149,39 @@ function ManualControls({ sessionId }: { sessionId: SessionId }) {
       >
         /compact here
       </button>
-      <button
-        type="button"
-        className="btn small"
-        data-testid="replay-partial-here"
-        disabled={selectedEntry === undefined || lastCall === undefined}
-        title="At the end of the session, summarize what precedes the selected message and keep it and what follows verbatim"
-        onClick={() =>
-          selectedEntry !== undefined &&
-          lastCall !== undefined &&
-          addManual({
-            afterApiCall: lastCall,
-            mechanism: 'partial',
-            pivotEntryIndex: selectedEntry,
-            direction: 'up-to',
-          })
-        }
-      >
-        partial: keep from here
-      </button>
+      <fieldset className="replay-partial" aria-label="Partial /compact around the selected message">
+        <span className="muted small">partial at</span>
+        <input
+          className="replay-partial-at mono"
+          data-testid="replay-partial-at"
+          inputMode="numeric"
+          placeholder={lastCall === undefined ? '' : String(lastCall + 1)}
+          aria-label="API call of the partial /compact (empty: the last)"
+          aria-invalid={atCall === undefined}
+          value={atText}
+          onChange={(e) => setAtText(e.currentTarget.value)}
+        />
+        <button
+          type="button"
+          className="btn small"
+          data-testid="replay-partial-here"
+          disabled={!pivotOk}
+          title={`After ${where}, summarize what precedes the selected message and keep it and what follows verbatim`}
+          onClick={() => partial('up-to')}
+        >
+          up to here
+        </button>
+        <button
+          type="button"
+          className="btn small"
+          data-testid="replay-partial-from"
+          disabled={!pivotOk}
+          title={`After ${where}, keep what precedes the selected message verbatim and summarize it and what follows (Prompt 2, "RECENT portion")`}
+          onClick={() => partial('from')}
+        >
+          from here
+        </button>
+      </fieldset>
       {manual.length > 0 && (
         <button type="button" className="btn link small" onClick={clearManual}>
           clear {manual.length} manual
@@ -274,6 +309,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
               </button>
             )}
             <ManualControls sessionId={sessionId} />
+            {setup.data && <SubagentReplays sessionId={sessionId} strategyId={setup.data.strategyId} />}
           </>
         )}
       </div>

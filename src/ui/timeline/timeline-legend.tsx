@@ -49,6 +49,12 @@ const ITEMS: { glyph: string; color: string; text: string; title: string }[] = [
     text: 'blocked',
     title: 'The replay reaches the blocking limit here',
   },
+  {
+    glyph: EVENT_GLYPHS['compact-failed'],
+    color: EVENT_COLORS['compact-failed'],
+    text: 'compaction failed',
+    title: 'A compaction was due and failed here (its request over the window): the history stays',
+  },
 ];
 
 export function TimelineLegend(props: {

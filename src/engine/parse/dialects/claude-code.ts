@@ -431,6 +431,11 @@ export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
     todoTool: 'TodoWrite',
     planTool: 'ExitPlanMode',
     planPath: /(^|[\\/])\.claude[\\/]plans[\\/]/,
+    // v2.1.68 "Full mechanism" steps 7–8: skills, plan mode, SessionStart hook output. A skill's
+    // body is the meta user message after the Skill result; hook output comes as attachments.
+    skillTool: 'Skill',
+    planModeTool: 'EnterPlanMode',
+    hookAttachments: ['hook_success', 'hook_additional_context'],
   },
   // API calls are assistant records; compactions are system boundaries (FORMAT.md §4, §6). Quoted
   // whole: inside a JSON string the quotes would be escaped, so only structure matches.

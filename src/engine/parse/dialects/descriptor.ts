@@ -23,6 +23,12 @@ export interface RestorationHints {
   readonly planTool?: string;
   /** Paths of plan files, re-attached as the plan. */
   readonly planPath?: RegExp;
+  /** The tool that invokes a skill; the meta user message after its result is the skill's body. */
+  readonly skillTool?: string;
+  /** The tool that enters plan mode (`planTool` leaves it). */
+  readonly planModeTool?: string;
+  /** Attachment types that carry hook output: before the first call, the SessionStart hooks'. */
+  readonly hookAttachments?: readonly string[];
 }
 
 /** A file's part in a dropped set, as its name says. */
