@@ -34,6 +34,13 @@ import {
 // whole (`resendsHistory`: the estimate restarts there). Conversations are told apart by their
 // system prompt: an agent's side calls (titles, its own summary call) have their own, and are
 // kept as sidechains of the conversation that carries tools.
+//
+// Server-side context editing: the main conversation's first `context_management.edits` are the
+// session's (`SessionMeta.contextEdits`, the api-clear-tool-uses knobs), and a response's
+// `applied_edits` is a clearing event. Each response reports everything cleared in its request,
+// so a clear_tool_uses event names only the results newly cleared (its `cleared_tool_uses` oldest
+// non-excluded results, less those cleared before) and saves the growth of `cleared_input_tokens`;
+// the same clearing re-applied to a longer request, clearing nothing new, adds no event.
 
 const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
