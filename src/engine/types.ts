@@ -315,6 +315,26 @@ export interface SessionMeta {
   endMs?: number;
   /** The model's context window as the log states it (Codex `model_context_window`). */
   contextWindow?: TokenCount;
+  /** The `context_management.edits` a raw API request states (the main conversation's first). */
+  contextEdits?: LoggedContextEdits;
+}
+
+/**
+ * A request's `context_management.edits`, as the log states them (platform.claude.com "Context
+ * editing" and "Compaction"): each edit listed, with what it sets; a field absent: the API's default.
+ */
+export interface LoggedContextEdits {
+  /** `clear_thinking_20251015`: `keep: {type: "thinking_turns", value}` or `keep: "all"`. */
+  clearThinking?: { keepTurns?: number; keepAll?: boolean };
+  /** `clear_tool_uses_20250919`: `trigger`, `keep`, `clear_at_least` (input tokens / tool uses), `exclude_tools`. */
+  clearToolUses?: {
+    triggerTokens?: TokenCount;
+    keepToolUses?: number;
+    clearAtLeastTokens?: TokenCount;
+    excludeTools?: string[];
+  };
+  /** `compact_20260112`: `trigger`, `instructions`, `pause_after_compaction`. */
+  compaction?: { triggerTokens?: TokenCount; instructions?: string; pauseAfterCompaction?: boolean };
 }
 
 /** Cleared state of a tool result, applied by tool id from a microcompact boundary onward. */

@@ -262,3 +262,28 @@ it('replays a Gemini CLI log at its own model’s limit, split at its second pro
   // The system prompt alone is over half of 10,000: the event says why it stays over.
   expect(event?.note).toMatch(/not under the 5,000 threshold/);
 });
+
+// Replay accuracy on a Gemini CLI log: the chat file records no compression, so at the log's own
+// knobs (its model's 1,048,576 limit) there is nothing to reproduce, and the notes say so.
+it('compares nothing on a Gemini CLI log at its own knobs: the chat file records no compression', async () => {
+  const file = 'session-2026-03-09T11-00-5e6f7a8b.jsonl';
+  const session = await parseSession([
+    createMemorySource(file, readFileSync(join(__dirname, '../fixtures/agents', file))),
+  ]);
+  const prepared = prepareReplay(session);
+  expect(prepared.real).toEqual([]);
+  const { knobs, notes } = GEMINI_CLI_STRATEGY.getSessionKnobs(getSessionInfo(prepared));
+  expect(notes.join('\n')).toMatch(/records no compression/);
+  const result = run(prepared, knobs);
+  expect(compacts(result)).toEqual([]);
+  expect(result.comparison).toMatchObject({
+    expected: 0,
+    reproduced: 0,
+    outcomes: [],
+    extraEventIndices: [],
+  });
+  // Below the limit a replay compression is reported as extra: nothing in the log matches it.
+  const low = run(prepared, { tokenLimit: 10_000 });
+  expect(low.comparison.extraEventIndices).toHaveLength(compacts(low).length);
+  expect(compacts(low).length).toBeGreaterThan(0);
+});

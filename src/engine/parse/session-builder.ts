@@ -148,6 +148,7 @@ export class SessionBuilder {
     if (extras.model && !this.models.includes(extras.model)) this.models.push(extras.model);
     if (isMainFile) {
       this.meta.contextWindow ??= extras.contextWindow;
+      this.meta.contextEdits ??= extras.contextEdits;
       if (extras.compactedContextTokens !== undefined) {
         const last = this.compactions.at(-1);
         if (last && last.kind === 'compact' && last.summaryTokens === undefined)

@@ -355,15 +355,55 @@ export const API_CONTEXT_EDITING_STRATEGY: CompactionStrategy<ApiContextEditingK
     'The Anthropic API’s context_management edits, each on or off: clear_thinking keeps the last N turns’ thinking; clear_tool_uses clears old tool results from its trigger (on by default); compaction summarizes everything at its trigger. Applied in that order.',
   knobSpecs: SPECS,
   defaultKnobs: DEFAULTS,
-  getSessionKnobs: (info) => ({
-    knobs: {
+  getSessionKnobs: (info) => {
+    const knobs: ApiContextEditingKnobs = {
       ...DEFAULTS,
       contextWindow: info.models.some((m) => /\[1m\]|-1m\b/i.test(m)) ? 1_000_000 : DEFAULTS.contextWindow,
-    },
-    notes: [
-      'The API defaults (clear_tool_uses: trigger 100,000 input tokens, keep 3 tool uses; clear_thinking and compaction off until listed); the log used Claude Code, so its compactions are not expected to match.',
-    ],
-  }),
+    };
+    const edits = info.contextEdits;
+    if (!edits)
+      return {
+        knobs,
+        notes: [
+          'The API defaults (clear_tool_uses: trigger 100,000 input tokens, keep 3 tool uses; clear_thinking and compaction off until listed); the log used Claude Code, so its compactions are not expected to match.',
+        ],
+      };
+    // The request states its edits: each listed one on, with what it sets (the API's default for
+    // a field it leaves out), each one not listed off.
+    const notes: string[] = [];
+    const said: string[] = [];
+    knobs.clearToolUses = edits.clearToolUses !== undefined;
+    if (edits.clearToolUses) {
+      const c = edits.clearToolUses;
+      knobs.triggerTokens = c.triggerTokens ?? DEFAULTS.triggerTokens;
+      knobs.keepToolUses = c.keepToolUses ?? DEFAULTS.keepToolUses;
+      knobs.clearAtLeastTokens = c.clearAtLeastTokens ?? DEFAULTS.clearAtLeastTokens;
+      knobs.excludeTools = c.excludeTools ?? [];
+      said.push(
+        `clear_tool_uses (trigger ${fmt(knobs.triggerTokens)}, keep ${knobs.keepToolUses}, clear_at_least ${fmt(knobs.clearAtLeastTokens)}${knobs.excludeTools.length ? `, exclude_tools ${knobs.excludeTools.join(', ')}` : ''})`,
+      );
+    }
+    knobs.clearThinking = edits.clearThinking !== undefined;
+    if (edits.clearThinking) {
+      knobs.keepAllThinking = edits.clearThinking.keepAll === true;
+      knobs.keepThinkingTurns = edits.clearThinking.keepTurns ?? DEFAULTS.keepThinkingTurns;
+      said.push(
+        `clear_thinking (keep ${knobs.keepAllThinking ? 'all' : `${knobs.keepThinkingTurns} turns`})`,
+      );
+    }
+    knobs.compaction = edits.compaction !== undefined;
+    if (edits.compaction) {
+      const trigger = edits.compaction.triggerTokens ?? DEFAULTS.compactTriggerTokens;
+      knobs.compactTriggerTokens = Math.max(API_COMPACTION_MIN_TRIGGER, trigger);
+      knobs.compactInstructions = edits.compaction.instructions;
+      knobs.pauseAfterCompaction = edits.compaction.pauseAfterCompaction ?? false;
+      said.push(`compaction (trigger ${fmt(knobs.compactTriggerTokens)})`);
+    }
+    notes.push(
+      `The request's context_management.edits: ${said.length ? said.join('; ') : 'none known'}. The responses' applied_edits are the log's own clearings, compared with the replay's.`,
+    );
+    return { knobs, notes };
+  },
   normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),
   thresholds: (knobs): ThresholdLine[] => {
     const lines: ThresholdLine[] = [];

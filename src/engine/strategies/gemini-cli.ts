@@ -392,6 +392,12 @@ export const GEMINI_CLI_STRATEGY: CompactionStrategy<GeminiCliKnobs> = {
     notes.push(`Compresses at ${fmt(getGeminiThreshold(knobs))} (0.5 × the limit).`);
     if (info.format !== 'gemini-cli' && info.format !== 'gemini-cli-json')
       notes.push('The log is not a Gemini CLI chat, so its compactions are not expected to match.');
+    // parse/dialects/gemini-cli.ts: the chat file keeps the messages as sent, a compression writes
+    // no record of its own (chatRecordingService.ts), so there is no real event to compare with.
+    else
+      notes.push(
+        "Gemini CLI's chat file records no compression: the replay's compressions have no logged event to be compared with (only the model's limit is the log's).",
+      );
     return { knobs, notes };
   },
   normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),

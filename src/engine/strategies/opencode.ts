@@ -34,7 +34,8 @@ import type {
 //     is still over the limit and reports ≥ 95% of the tokens that triggered it, the compaction
 //     made no progress (the configured window is larger than what the provider serves) and
 //     auto-compaction stops instead of looping.
-// OpenCode logs do not parse yet; on another agent's log the window and max output are the log's.
+// On an OpenCode log (parse/dialects/opencode.ts) its prunes and compactions are the real events the
+// replay is compared with; on any log the window and max output are the log's.
 
 export interface OpenCodeKnobs {
   /** `model.limit.context`. */
@@ -284,6 +285,13 @@ class OpenCodeRun implements StrategyRun {
   /** The trigger count of the last auto-compaction, until the response after it is checked. */
   private previousTrigger: TokenCount | undefined;
   private stalled = false;
+  /**
+   * On an OpenCode log, the calls that are the log's own compaction requests: OpenCode sends the
+   * summary request as one more step of the session (compaction.ts `process`, the history plus the
+   * compaction prompt), logged as the `summary: true` assistant message the dialect places the
+   * compaction after. An overflow found just before such a call is compacted by that call.
+   */
+  private readonly summaryRequests = new Set<number>();
 
   constructor(
     private readonly knobs: OpenCodeKnobs,
@@ -292,6 +300,9 @@ class OpenCodeRun implements StrategyRun {
     this.usable = getOpenCodeUsable(knobs);
     this.blockingTokens = knobs.inputLimit > 0 ? knobs.inputLimit : knobs.contextLimit;
     this.userTurnPos = getPositionFacts(prepared).userTurnPos;
+    if (prepared.session.format === 'opencode')
+      for (const r of prepared.real)
+        if (r.kind === 'compact' && r.afterCall >= 0) this.summaryRequests.add(r.afterCall);
   }
 
   step(view: ReplayView): StepOutcome | undefined {
@@ -309,7 +320,8 @@ class OpenCodeRun implements StrategyRun {
       if (overflow && count > this.previousTrigger * (this.knobs.stallPercent / 100)) this.stalled = true;
       this.previousTrigger = undefined;
     }
-    if (overflow && !this.stalled) {
+    // The next call is the log's summary request: the compaction it answers follows that call.
+    if (overflow && !this.stalled && !this.summaryRequests.has(view.callPos + 1)) {
       actions.push(this.compaction(view, 'auto'));
       this.previousTrigger = count;
     }
@@ -385,7 +397,11 @@ export const OPENCODE_STRATEGY: CompactionStrategy<OpenCodeKnobs> = {
     const knobs = { ...DEFAULTS };
     const notes: string[] = [];
     const inferred = info.window;
-    if (inferred && inferred.windowTokens > 0) {
+    if (info.contextWindow !== undefined && info.contextWindow > 0) {
+      knobs.contextLimit = info.contextWindow;
+      if (inferred) knobs.maxOutputTokens = Math.min(32_000, Math.max(1_000, inferred.maxOutputTokens));
+      notes.push(`Context limit ${fmt(knobs.contextLimit)}: stated by the log.`);
+    } else if (inferred && inferred.windowTokens > 0) {
       knobs.contextLimit = inferred.windowTokens;
       knobs.maxOutputTokens = Math.min(32_000, Math.max(1_000, inferred.maxOutputTokens));
       notes.push(
@@ -395,8 +411,13 @@ export const OPENCODE_STRATEGY: CompactionStrategy<OpenCodeKnobs> = {
     notes.push(
       `Compacts at ${fmt(getOpenCodeUsable(knobs))} (limit − max output; the model states no input limit).`,
     );
-    // OpenCode logs do not parse yet: no log is OpenCode's own.
-    notes.push('The log is not an OpenCode session, so its compactions are not expected to match.');
+    if (info.format === 'opencode') {
+      // OpenCode's messages name the model (modelID, providerID) but not its limits, which come
+      // from models.dev: the window is the one the model id and the log's peak imply.
+      notes.push(
+        `An OpenCode session${info.models.length ? ` (${info.models.join(', ')})` : ''}: its prunes (outputs with time.compacted) and compactions (a compaction part answered by a summary) are compared with the replay's; the summary request the log records is the call each compaction follows.`,
+      );
+    } else notes.push('The log is not an OpenCode session, so its compactions are not expected to match.');
     return { knobs, notes };
   },
   normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),

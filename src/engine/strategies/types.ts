@@ -10,7 +10,7 @@ import type {
   ThresholdLine,
   TrackedFiles,
 } from '../simulation/types';
-import type { DialectId, TokenCount } from '../types';
+import type { DialectId, LoggedContextEdits, TokenCount } from '../types';
 
 // The one interface every compaction strategy implements (Claude Code now; Cline, Codex,
 // OpenCode, Gemini CLI, Roo, API context editing later). The replay loop (replay/compute-replay.ts)
@@ -281,6 +281,8 @@ export interface SessionInfo {
   contextWindow?: TokenCount;
   /** The context window and max output inferred from the log (engine/context-window). */
   window?: ContextWindowInference;
+  /** The `context_management.edits` a raw API request states (parse/dialects/anthropic-messages.ts). */
+  contextEdits?: LoggedContextEdits;
 }
 
 /** Reads what `getSessionKnobs` needs from a prepared session. */
@@ -302,6 +304,7 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
     format: session.format,
     contextWindow: session.meta.contextWindow,
     window: getSessionWindow(session),
+    contextEdits: session.meta.contextEdits,
   };
 }
 

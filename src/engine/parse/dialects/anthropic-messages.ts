@@ -1,4 +1,4 @@
-import type { Entry, TokenCount, Usage } from '../../types';
+import type { Entry, LoggedContextEdits, TokenCount, Usage } from '../../types';
 import { normalizeAnthropicContent } from './anthropic-blocks';
 import { describeHistoryChange, fingerprintMessage, systemKey } from './anthropic-history';
 import { type DialectDescriptor, NO_RESTORATION } from './descriptor';
@@ -34,8 +34,60 @@ import {
 // whole (`resendsHistory`: the estimate restarts there). Conversations are told apart by their
 // system prompt: an agent's side calls (titles, its own summary call) have their own, and are
 // kept as sidechains of the conversation that carries tools.
+//
+// Server-side context editing: the main conversation's first `context_management.edits` are the
+// session's (`SessionMeta.contextEdits`, the api-clear-tool-uses knobs), and a response's
+// `applied_edits` is a clearing event. Each response reports everything cleared in its request,
+// so a clear_tool_uses event names only the results newly cleared (its `cleared_tool_uses` oldest
+// non-excluded results, less those cleared before) and saves the growth of `cleared_input_tokens`;
+// the same clearing re-applied to a longer request, clearing nothing new, adds no event.
 
 const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+
+/** `{type: "input_tokens" | "tool_uses", value}` → its value when of `type`. */
+function editValue(v: unknown, type: string): number | undefined {
+  return isObject(v) &&
+    v.type === type &&
+    typeof v.value === 'number' &&
+    Number.isFinite(v.value) &&
+    v.value >= 0
+    ? v.value
+    : undefined;
+}
+
+/**
+ * A request's `context_management.edits` (platform.claude.com "Context editing": clear_tool_uses
+ * `trigger`, `keep`, `clear_at_least`, `exclude_tools`; clear_thinking `keep`; "Compaction":
+ * `trigger`, `instructions`, `pause_after_compaction`). Unknown edits and fields are ignored.
+ */
+function readEdits(edits: unknown[]): LoggedContextEdits {
+  const out: LoggedContextEdits = {};
+  for (const edit of edits) {
+    if (!isObject(edit) || typeof edit.type !== 'string') continue;
+    if (edit.type.startsWith('clear_tool_uses')) {
+      const tools = Array.isArray(edit.exclude_tools)
+        ? edit.exclude_tools.filter((t): t is string => typeof t === 'string')
+        : undefined;
+      out.clearToolUses = {
+        triggerTokens: editValue(edit.trigger, 'input_tokens'),
+        keepToolUses: editValue(edit.keep, 'tool_uses'),
+        clearAtLeastTokens: editValue(edit.clear_at_least, 'input_tokens'),
+        excludeTools: tools,
+      };
+    } else if (edit.type.startsWith('clear_thinking')) {
+      out.clearThinking =
+        edit.keep === 'all' ? { keepAll: true } : { keepTurns: editValue(edit.keep, 'thinking_turns') };
+    } else if (edit.type.startsWith('compact')) {
+      out.compaction = {
+        triggerTokens: editValue(edit.trigger, 'input_tokens'),
+        instructions: typeof edit.instructions === 'string' ? edit.instructions : undefined,
+        pauseAfterCompaction:
+          typeof edit.pause_after_compaction === 'boolean' ? edit.pause_after_compaction : undefined,
+      };
+    }
+  }
+  return out;
+}
 
 /** claude-trace's log name: `.claude-trace/log-YYYY-MM-DD-HH-MM-SS.jsonl` (claude-trace's logger). */
 const TRACE_NAME = /^log-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\.jsonl$/i;
@@ -192,6 +244,33 @@ interface Thread {
   /** Its latest main-thread call, as an index among the file's main-thread calls. */
   lastMainCall: number;
   hasTools: boolean;
+  /** Tool uses the server's clear_tool_uses has cleared so far (its applied_edits, read in order). */
+  cleared?: Set<string>;
+  /** `cleared_input_tokens` of the latest applied clear_tool_uses (each response reports the whole). */
+  clearedTokens?: TokenCount;
+}
+
+/**
+ * The tool results clear_tool_uses may clear in a request, oldest first: every `tool_result` whose
+ * tool is not in the edit's `exclude_tools` (platform.claude.com "Context editing": the oldest
+ * results are cleared first, excluded tools never).
+ */
+function getClearableResults(messages: unknown[], exclude: readonly string[]): string[] {
+  const names = new Map<string, string>();
+  const out: string[] = [];
+  for (const m of messages) {
+    if (!isObject(m) || !Array.isArray(m.content)) continue;
+    for (const b of m.content) {
+      if (!isObject(b)) continue;
+      if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string')
+        names.set(b.id, b.name);
+      else if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') {
+        const name = names.get(b.tool_use_id);
+        if (name === undefined || !exclude.includes(name)) out.push(b.tool_use_id);
+      }
+    }
+  }
+  return out;
 }
 
 /** A normalizer for one file of requests (it keeps each conversation's history: one per file). */
@@ -321,6 +400,7 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
         }
       }
       const edits = isObject(body.context_management) ? body.context_management.edits : undefined;
+      if (thread === main && Array.isArray(edits)) extras.contextEdits = readEdits(edits);
       const editTypes = Array.isArray(edits)
         ? edits.map((x) => (isObject(x) && typeof x.type === 'string' ? x.type : '?'))
         : [];
@@ -346,7 +426,10 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
         pending = exchange.error ? undefined : { thread, entry: call };
         return finish();
       }
-      readResponse(exchange.response, thread, `request-${requests}`, editTypes, true);
+      const exclude = Array.isArray(edits) ? (readEdits(edits).clearToolUses?.excludeTools ?? []) : [];
+      readResponse(exchange.response, thread, `request-${requests}`, editTypes, true, () =>
+        getClearableResults(messages, exclude),
+      );
       return finish();
     }
 
@@ -368,31 +451,58 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
       requestId: string,
       editTypes: string[],
       isNewCall: boolean,
+      /** The request's clearable tool results, oldest first, when the request is known. */
+      clearable?: () => string[],
     ): void {
       const usage = usageOf(body.usage);
       const applied = isObject(body.context_management) ? body.context_management.applied_edits : undefined;
       if (Array.isArray(applied) && applied.length > 0) {
         // Server-side context editing: the API cleared these before the model read the request
         // (docs "Context editing": applied_edits {type, cleared_tool_uses, cleared_input_tokens}).
-        const saved = applied.reduce<number>(
+        const total = applied.reduce<number>(
           (s, x) => s + (isObject(x) ? num(x.cleared_input_tokens) : 0),
           0,
         );
         const uses = applied.reduce<number>((s, x) => s + (isObject(x) ? num(x.cleared_tool_uses) : 0), 0);
         const names = applied.map((x) => (isObject(x) && typeof x.type === 'string' ? x.type : '?'));
-        const event = next();
-        link(event, thread);
-        event.type = 'context_management';
-        event.kind = 'system';
-        event.subtype = 'applied_edits';
-        event.microcompact = {
-          trigger: names.join(', '),
-          ...(usage ? { preTokens: contextOf(usage) + saved } : {}),
-          tokensSaved: saved,
-          compactedToolIds: [],
-          clearedAttachmentUuids: [],
-        };
-        event.summaryText = `context_management applied ${names.join(', ')}: ${uses} tool uses, ${saved} input tokens cleared`;
+        // Which results: clear_tool_uses clears the oldest ones, and each response reports all it
+        // cleared in that request: the ones not cleared before are this event's, and the saving is
+        // the growth of cleared_input_tokens.
+        const toolEdit = applied.find(
+          (x): x is Json => isObject(x) && typeof x.type === 'string' && x.type.startsWith('clear_tool_uses'),
+        );
+        let ids: string[] = [];
+        let saved = total;
+        if (toolEdit && clearable) {
+          thread.cleared ??= new Set();
+          const cleared = thread.cleared;
+          ids = clearable()
+            .slice(0, num(toolEdit.cleared_tool_uses))
+            .filter((id) => !cleared.has(id));
+          for (const id of ids) cleared.add(id);
+          const whole = num(toolEdit.cleared_input_tokens);
+          saved = total - whole + Math.max(0, whole - (thread.clearedTokens ?? 0));
+          thread.clearedTokens = whole;
+          // The same clearing applied again to a longer request: nothing newly cleared.
+          if (ids.length === 0 && applied.length === 1) saved = -1;
+        }
+        const event = saved < 0 ? undefined : next();
+        if (event) {
+          link(event, thread);
+          event.type = 'context_management';
+          event.kind = 'system';
+          event.subtype = 'applied_edits';
+          event.microcompact = {
+            trigger: names.join(', '),
+            ...(usage ? { preTokens: contextOf(usage) + total } : {}),
+            tokensSaved: saved,
+            compactedToolIds: ids,
+            clearedAttachmentUuids: [],
+          };
+          event.summaryText = `context_management applied ${names.join(', ')}: ${uses} tool uses, ${total} input tokens cleared${
+            ids.length ? ` (${ids.length} newly)` : ''
+          }`;
+        }
       }
       const e = next();
       link(e, thread);

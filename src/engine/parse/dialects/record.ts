@@ -1,4 +1,4 @@
-import type { DialectId, Entry, IssueCode, Severity, TokenCount } from '../../types';
+import type { DialectId, Entry, IssueCode, LoggedContextEdits, Severity, TokenCount } from '../../types';
 
 // What every dialect's record normalizer implements, and the small helpers they share. A
 // normalizer knows record shapes only; files, detection and sessions belong to parse-session.ts
@@ -29,6 +29,8 @@ export interface RecordExtras {
   model?: string;
   /** The model's context window as the log states it (Codex `model_context_window`). */
   contextWindow?: TokenCount;
+  /** A raw API request's `context_management.edits` (anthropic-messages.ts). */
+  contextEdits?: LoggedContextEdits;
   /** The context right after the latest compaction, as the agent estimated it (Codex). */
   compactedContextTokens?: TokenCount;
 }
