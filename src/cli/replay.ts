@@ -15,7 +15,13 @@ import {
   type SweepRange,
   type SweepResult,
 } from '../engine/replay/sweep';
-import { DEFAULT_STRATEGY_ID, getStrategy, STRATEGIES } from '../engine/strategies/registry';
+import {
+  DEFAULT_STRATEGY_ID,
+  getDefaultStrategyId,
+  getStrategy,
+  STRATEGIES,
+} from '../engine/strategies/registry';
+import type { Session } from '../engine/types';
 import { type CompactionStrategy, getSessionInfo, type KnobValue } from '../engine/strategies/types';
 import { estimateTextTokens } from '../engine/tokens/estimate';
 import { createNodeFileSource } from './node-source';
@@ -36,10 +42,12 @@ import { formatSubagentReplays, getSubagentReplays } from './replay-subagents';
 
 const DEFAULT_STRATEGY = getStrategy(DEFAULT_STRATEGY_ID);
 
-export const REPLAY_USAGE = `  compactlab replay <session.jsonl> [subagent files…] [--strategy ${DEFAULT_STRATEGY_ID}] [knobs…] [--json]
+export const REPLAY_USAGE = `  compactlab replay <session.jsonl> [subagent files…] [--strategy <id>] [knobs…] [--json]
       Re-run compaction over the transcript under the log's own knobs (or yours) and compare
-      with where it really compacted. --strategies lists the strategies; --strategy <id> --help
-      lists a strategy's knobs (flag, label, unit, default, range, source). Any knob:
+      with where it really compacted. The strategy is the log's own agent's (claude-code for a
+      Claude Code log, pi for a pi log, …) unless --strategy names one. --strategies lists them;
+      --strategy <id> --help lists a strategy's knobs (flag, label, unit, default, range,
+      source). Any knob:
       --knob <key>=<value>. Knobs of ${DEFAULT_STRATEGY_ID}:
 ${formatKnobFlags(DEFAULT_STRATEGY)}
       --session-memory N|<summary.md> --summary-model recorded|ratio
@@ -68,7 +76,7 @@ function toJson(value: unknown): unknown {
 
 const COMMON_OPTIONS = {
   json: { type: 'boolean' },
-  strategy: { type: 'string', default: DEFAULT_STRATEGY_ID },
+  strategy: { type: 'string' },
   strategies: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   'summary-model': { type: 'string' },
@@ -79,12 +87,21 @@ const COMMON_OPTIONS = {
 
 export async function replayCommand(args: string[], out: Out): Promise<number> {
   // The strategy decides which knob flags exist: read it first, then parse strictly.
-  const first = parseArgs({ args, allowPositionals: true, strict: false, options: COMMON_OPTIONS }).values;
+  const loose = parseArgs({ args, allowPositionals: true, strict: false, options: COMMON_OPTIONS });
+  const first = loose.values;
   if (first.strategies) {
     out(STRATEGIES.map((s) => `${s.id}  ${s.label}`).join('\n'));
     return 0;
   }
-  const strategyArg = typeof first.strategy === 'string' ? first.strategy : DEFAULT_STRATEGY_ID;
+  // Without --strategy, the log's own agent's (as the app opens it): its flags are the ones parsed.
+  let preparsed: { paths: string[]; session: Session } | undefined;
+  if (typeof first.strategy !== 'string' && !first.help) preparsed = await parseNamedFiles(loose.positionals);
+  const strategyArg =
+    typeof first.strategy === 'string'
+      ? first.strategy
+      : preparsed
+        ? getDefaultStrategyId(preparsed.session.format)
+        : DEFAULT_STRATEGY_ID;
   if (strategyArg === 'all' || strategyArg.includes(',')) return compareCommand(args, strategyArg, out);
   const strategy = getStrategy(strategyArg);
   if (first.help) {
@@ -122,7 +139,10 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     return 2;
   }
   const sources = positionals.map((p) => createNodeFileSource(p));
-  const session = await parseSession(sources);
+  const session =
+    preparsed && preparsed.paths.join('\0') === positionals.join('\0')
+      ? preparsed.session
+      : await parseSession(sources);
   if (session.apiCalls.length === 0) {
     process.stderr.write('compactlab replay: no API call in this transcript: nothing to replay\n');
     return 1;
@@ -172,6 +192,24 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
       ].join('\n'),
     );
   return 0;
+}
+
+/**
+ * The files among a loose parse's positionals (a knob flag's value, `--window 200000`, is one
+ * there too: it names no file), parsed; undefined when none is a file.
+ */
+async function parseNamedFiles(
+  positionals: string[],
+): Promise<{ paths: string[]; session: Session } | undefined> {
+  const paths = positionals.filter((p) => {
+    try {
+      return fs.statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  });
+  if (paths.length === 0) return undefined;
+  return { paths, session: await parseSession(paths.map((p) => createNodeFileSource(p))) };
 }
 
 /** `--session-memory` (a size or a file), else the session's own memory, in tokens; a string is the error. */
