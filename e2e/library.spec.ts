@@ -69,7 +69,7 @@ test.describe('session library', () => {
     );
   });
 
-  test('live mode follows a file the test appends to and scores the forecast', async ({ page }) => {
+  test('live mode follows a file the test appends to and scores the forecast', async ({ page }, testInfo) => {
     const { files } = generateSession({ seed: 21, apiCalls: 400 });
     const lines = files[0]!.text.trimEnd().split('\n');
     const boundary = lines.findIndex((l) => l.includes('"compact_boundary"') && l.includes('"auto"'));
@@ -99,10 +99,20 @@ test.describe('session library', () => {
     await expect.poll(entries).toBe(entriesBefore + 10);
     const wholeBytes = fs.statSync(live).size - 50;
     await expect(page.getByTestId('follow-bar')).toContainText(`${wholeBytes.toLocaleString('en-US')} bytes`);
-    fs.appendFileSync(
-      live,
-      `${lines[boundary - 20]!.slice(50)}\n${lines.slice(boundary - 19, boundary + 12).join('\n')}\n`,
-    );
+    // The engine was given only the appended whole lines, not the file again.
+    const readBytes = page.getByTestId('follow-read-bytes');
+    const step = page.getByTestId('follow-step');
+    await expect(readBytes).toHaveText(Buffer.byteLength(`${next}\n`).toLocaleString('en-US'));
+    await expect(step).not.toContainText('whole file');
+    await expect(step).toContainText('+10 lines');
+    const rest = `${lines[boundary - 20]!.slice(50)}\n${lines.slice(boundary - 19, boundary + 12).join('\n')}\n`;
+    fs.appendFileSync(live, rest);
+    // The half line's first 50 bytes were waiting: read with the rest, once whole.
+    await expect(readBytes).toHaveText((Buffer.byteLength(rest) + 50).toLocaleString('en-US'));
+    await expect(step).not.toContainText('whole file');
+    await expect.poll(entries).toBeGreaterThan(entriesBefore + 10 + 30);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await shoot(page, testInfo, 'live-follow');
     await expect(page.getByTestId('follow-score')).toContainText(
       /Compaction fired after call \d+; forecast said \d+/,
     );

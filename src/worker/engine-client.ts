@@ -71,9 +71,9 @@ function createError(name: string, message: string): Error {
   return error;
 }
 
-/** Only a load waits for the worker to stop when cancelled; other requests are let go at once. */
+/** Only a load (or a live append) waits for the worker to stop when cancelled; others are let go at once. */
 function waitsForStop(request: EngineRequest): boolean {
-  return request.kind === 'load';
+  return request.kind === 'load' || request.kind === 'session-append';
 }
 
 export interface EngineClientOptions {
@@ -139,12 +139,18 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
         settle(message.id, entry);
         if (entry.cancelled) {
           // A load that finished as it was cancelled replaced the session the page still shows.
-          if (entry.request.kind === 'load') ready = reloadLastSession();
+          if (entry.request.kind === 'load' || entry.request.kind === 'session-append')
+            ready = reloadLastSession();
           entry.reject(createError(ABORT_ERROR, 'Cancelled'));
           return;
         }
         if (entry.request.kind === 'load')
           lastLoad = { sessionId: entry.request.sessionId, files: entry.request.files };
+        else if (entry.request.kind === 'session-append')
+          lastLoad = {
+            sessionId: entry.request.newSessionId,
+            files: [entry.request.file, ...entry.request.others],
+          };
         entry.resolve(message.result);
         return;
       case 'error':

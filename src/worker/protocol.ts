@@ -30,6 +30,7 @@ import type { SessionSecrets } from '../engine/redact/session-secrets';
 import type { PromptSettings } from '../engine/summarize/prepare';
 import type { SummariesInfo, SummariesPrepared } from '../engine/summarize/session-ops';
 import type { CompactionPoint } from '../engine/summarize/span';
+import type { LibraryRow } from '../engine/library/library-row';
 import type { ParseIssue, TokenCount } from '../engine/types';
 
 export type {
@@ -57,6 +58,19 @@ export interface LoadFile {
  */
 export interface EngineRequestFields {
   load: { sessionId: SessionId; files: LoadFile[] };
+  /**
+   * Live mode (engine/parse/live-parse.ts): the loaded session's main file, grown (cut at its last
+   * newline); only the bytes past the last read are parsed when the session is that one file
+   * (`others`, read once, make it a whole parse). The session becomes `newSessionId`: every query
+   * of the old one (rows, timeline, replays) is stale.
+   */
+  'session-append': {
+    /** The session shown (absent: none yet, the file is parsed whole as by a load). */
+    sessionId?: SessionId;
+    newSessionId: SessionId;
+    file: LoadFile;
+    others: LoadFile[];
+  };
   'row-index': { sessionId: SessionId; filter: RowFilter };
   'row-page': { sessionId: SessionId; filter: RowFilter; start: number; count: number };
   'entry-detail': { sessionId: SessionId; entryIndex: number };
@@ -195,8 +209,23 @@ export interface IssuesResult {
   fileNames: string[];
 }
 
+/** A live-mode step: the grown session and what the step read. */
+export interface SessionAppendResult {
+  summary: SessionSummary;
+  /** The session's library row (engine/library/library-row.ts), from the grown session: no scan. */
+  row: LibraryRow;
+  /** Bytes read and parsed (the appended bytes, or the whole file when `reparsed`). */
+  readBytes: number;
+  newLines: number;
+  /** Why the whole file was parsed (undefined: only the appended bytes were). */
+  reparsed?: string;
+  /** Time the step took in the worker (ms). */
+  ms: number;
+}
+
 export interface EngineResults {
   load: SessionSummary;
+  'session-append': SessionAppendResult;
   'row-index': RowIndexResult;
   'row-page': RowSummary[];
   'entry-detail': EntryDetail;

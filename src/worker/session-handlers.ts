@@ -1,6 +1,8 @@
 // The worker side of loading and inspecting a session: parse, row index and pages (with a few
 // recent filters cached), entry detail, raw lines, compaction detail, chart series, tokens, issues.
 
+import { getLibraryRow } from '../engine/library/library-row';
+import { LiveParse, type LiveParseResult } from '../engine/parse/live-parse';
 import { parseSession, readEntryText } from '../engine/parse/parse-session';
 import type { ByteSource } from '../engine/parse/source';
 import { getCompactionDetail } from '../engine/query/compaction-detail';
@@ -27,6 +29,8 @@ export interface LoadedSession {
   rowIndexCache: Map<string, Int32Array>;
   /** Full-text matches of recent queries, by lower-cased query (1 byte per entry each). */
   fullTextCache: Map<string, Uint8Array>;
+  /** Live mode: the parse kept to take the main file's appended bytes (`session-append`). */
+  live?: LiveParse;
 }
 
 const ROW_INDEX_CACHE_SIZE = 6;
@@ -106,6 +110,48 @@ export const SESSION_HANDLERS: SessionHandlers = {
       fullTextCache: new Map(),
     };
     return { result: getSessionSummary(session) };
+  },
+  'session-append': async (request, { state, signal }) => {
+    const loaded = request.sessionId === undefined ? undefined : getLoaded(state, request.sessionId);
+    const started = performance.now();
+    const source = createBlobSource(request.file.name, request.file.blob);
+    const others = request.others.map((f) => createBlobSource(f.name, f.blob));
+    let step: LiveParseResult;
+    let live = loaded?.live;
+    if (others.length > 0) {
+      // Subagent files load after the main file's entries: a grown main file is parsed whole.
+      const session = await parseSession([source, ...others], { signal });
+      step = {
+        session,
+        readBytes: source.sizeBytes,
+        newLines: 0,
+        reparsed: 'the files loaded with it are parsed with it',
+      };
+    } else if (!live) {
+      const opened = await LiveParse.open(source, { signal });
+      live = opened.live;
+      step = { ...opened, reparsed: 'the first read parses it whole' };
+    } else step = await live.append(source, signal);
+    signal.throwIfAborted();
+    // A new session object: the replay, branch and query caches keyed by it start over.
+    state.loaded = {
+      sessionId: request.newSessionId,
+      session: step.session,
+      sources: [source, ...others],
+      rowIndexCache: new Map(),
+      fullTextCache: new Map(),
+      live,
+    };
+    return {
+      result: {
+        summary: getSessionSummary(step.session),
+        row: getLibraryRow(step.session),
+        readBytes: step.readBytes,
+        newLines: step.newLines,
+        reparsed: step.reparsed,
+        ms: performance.now() - started,
+      },
+    };
   },
   'row-index': async (request, { state, signal, onProgress }) => {
     const rows = await getRowIndex(getLoaded(state, request.sessionId), request.filter, signal, onProgress);

@@ -36,7 +36,7 @@ export const INITIAL_READER_STATE: IncrementalReaderState = {
 };
 
 /** FNV-1a, 32 bits: cheap, and enough to tell a replaced file from the same one. */
-function hashBytes(bytes: Uint8Array): number {
+export function hashBytes(bytes: Uint8Array): number {
   let h = 0x811c9dc5;
   for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
   return h;

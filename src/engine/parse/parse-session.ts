@@ -65,7 +65,7 @@ const DETECTION_WINDOW_LINES = 50;
 /** Whole-file JSON (not JSONL) is parsed for a plain diagnosis only below this size. */
 const WHOLE_JSON_LIMIT_BYTES = 64 * 1024 * 1024;
 
-interface PendingLine {
+export interface PendingLine {
   text: string;
   line: number;
   offsetBytes: number;
@@ -159,6 +159,29 @@ function listOf(names: string[], last: string): string {
  * never throws on bad input (issues are collected). Rejects only when `signal` aborts.
  */
 export async function parseSession(sources: ByteSource[], options: ParseOptions = {}): Promise<Session> {
+  return (await parseSessionKeeping(sources, options)).session;
+}
+
+/** What a parse keeps to take its main file's appended lines (`LiveParse`). */
+export interface KeptLineParse {
+  builder: SessionBuilder;
+  file: SessionFile;
+  handleLine: (p: PendingLine) => void;
+  /** Offset just past the last newline read. */
+  endBytes: number;
+  dialects: readonly DialectDescriptor[];
+}
+
+/**
+ * `parseSession`, also handing back what it takes to read more lines of a one-file session's main
+ * file (`kept`; else `whyNot` says why not). For `LiveParse` (live-parse.ts).
+ */
+export async function parseSessionKeeping(
+  sources: ByteSource[],
+  options: ParseOptions = {},
+): Promise<{ session: Session; kept?: KeptLineParse; whyNot: string }> {
+  let kept: KeptLineParse | undefined;
+  let whyNot = 'the session has more than its main file';
   const previewChars = options.previewChars ?? DEFAULT_PREVIEW_CHARS;
   const dialects = options.dialects ?? DIALECTS;
   const builder = new SessionBuilder();
@@ -461,9 +484,11 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
     let opensDocument = false;
     let opensArrayAlone = false;
     let utf16: Utf16ByteOrder | undefined;
+    let lastTerminated = true;
     file.lines = await scanLines(
       source,
       (text, line, offsetBytes, lengthBytes, terminated) => {
+        lastTerminated = terminated;
         if (decided) {
           if (stopped) return false;
           if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return;
@@ -575,6 +600,19 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       const own = builder.issues.splice(issuesBefore).sort((a, b) => a.line - b.line);
       builder.issues.push(...own);
     }
+    if (sources.length === 1 && file.role === 'main') {
+      whyNot =
+        !decided || stopped || asDocument || !dialect
+          ? 'the file is not (yet) JSON lines of a known agent'
+          : dialect.files.supersedeKey || finishers.length > 0
+            ? `a ${dialect.label} is read whole`
+            : options.listLine
+              ? 'a list scan skips lines'
+              : !lastTerminated
+                ? 'its last line has no newline'
+                : '';
+      if (whyNot === '') kept = { builder, file, handleLine, endBytes: source.sizeBytes, dialects };
+    }
     bytesBefore += source.sizeBytes;
     options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
   }
@@ -591,7 +629,7 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
     };
     normalizer.finish!(ctx);
   }
-  const session = builder.build();
+  const session = finishSession(builder);
   if (sessionMemory) session.sessionMemory = sessionMemory;
   for (const d of dialects) {
     const files = metadata.filter((m) => session.files[m.fileIndex]?.dialect === d.id);
@@ -606,6 +644,16 @@ export async function parseSession(sources: ByteSource[], options: ParseOptions 
       }),
     );
   }
+  return { session: deriveSession(session), kept, whyNot };
+}
+
+/** The session from the builder's state (a fresh object: caches keyed by session start over). */
+export function finishSession(builder: SessionBuilder): Session {
+  return builder.build();
+}
+
+/** The figures computed over the whole session once its files are read. */
+export function deriveSession(session: Session): Session {
   applyCompactionCallCosts(session);
   const branches = computeBranches(session);
   if (branches) session.branches = branches;

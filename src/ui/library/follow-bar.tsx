@@ -8,7 +8,7 @@ import { startFollowing, stopFollowing, useFollowStore } from './follow';
  */
 export function FollowBar() {
   const queryClient = useQueryClient();
-  const { source, following, forecast, score, reparseMs, bytes, error } = useFollowStore();
+  const { source, following, forecast, score, step, bytes, error } = useFollowStore();
   if (!source) return null;
   return (
     <div className="follow-bar" data-testid="follow-bar">
@@ -41,9 +41,20 @@ export function FollowBar() {
           {score.firedAtCall - score.predictedAtCall} calls)
         </span>
       )}
-      {following && reparseMs !== undefined && (
-        <span className="muted" title="The grown file is parsed again whole">
-          {formatCount(bytes)} bytes · re-read in {formatCount(reparseMs)} ms
+      {following && step && (
+        <span
+          className="muted"
+          data-testid="follow-step"
+          title={
+            step.reparsed
+              ? `Parsed whole: ${step.reparsed}`
+              : 'Only the bytes appended since the last read were read and parsed'
+          }
+        >
+          {formatCount(bytes)} bytes · read{' '}
+          <span data-testid="follow-read-bytes">{formatCount(step.readBytes)}</span> bytes
+          {step.reparsed ? ' (whole file)' : ''}, +{formatCount(step.newLines)} lines in{' '}
+          {formatCount(step.ms)} ms at {new Date(step.atMs).toLocaleTimeString()}
         </span>
       )}
       {error && <span className="notice error">{error}</span>}

@@ -3,14 +3,15 @@ import { create } from 'zustand';
 import { type CompactionForecast, computeForecast } from '../../engine/library/forecast';
 import type { LibraryRow } from '../../engine/library/library-row';
 import type { LoadFile } from '../../worker/protocol';
-import { scanInPool } from '../../worker/scan-pool';
-import { loadSession } from '../load/load-session';
+import { appendSession } from '../load/load-session';
 import { useLibraryStore } from './library-store';
 
-// Live mode: while the agent writes a session, its main file is read again every second; only
-// whole lines count (a last line without its newline waits). When it has grown, the session is
-// parsed again whole in the engine worker (the timeline grows), and scanned for the header's
-// forecast; when a new compaction lands, the forecast made before it is scored.
+// Live mode: while the agent writes a session, its main file is looked at again every second;
+// only whole lines count (a last line without its newline waits). When it has grown, the engine
+// worker is given the file cut at its last newline and reads only the bytes past its last read
+// (engine/parse/live-parse.ts): the timeline grows, and the library row and the header's forecast
+// come from the grown session (no scan). When a new compaction lands, the forecast made before it
+// is scored. A file that shrank or was replaced is parsed again whole, and the bar says why.
 
 /** Where the followed file's current bytes come from. */
 export interface FollowSource {
@@ -32,6 +33,17 @@ export interface ForecastScore {
   firedAtCall: number;
 }
 
+export interface FollowStep {
+  /** Bytes the engine read and parsed (the appended bytes, or the whole file when `reparsed`). */
+  readBytes: number;
+  newLines: number;
+  /** Time of the step, read and parse (ms). */
+  ms: number;
+  /** When it happened (ms since the epoch). */
+  atMs: number;
+  reparsed?: string;
+}
+
 interface FollowState {
   source?: FollowSource;
   following: boolean;
@@ -40,8 +52,8 @@ interface FollowState {
   row?: LibraryRow;
   /** The latest compaction's forecast against where it fired. */
   score?: ForecastScore;
-  /** Time of the last re-parse (ms): the cost of re-reading the whole grown file. */
-  reparseMs?: number;
+  /** The last step that read something: bytes read and parsed, its time, why it was a whole parse. */
+  step?: FollowStep;
   /** The last read that failed (the file moved, the server went away); following goes on. */
   error?: string;
 }
@@ -71,19 +83,6 @@ export function stopFollowing(): void {
   useFollowStore.setState({ following: false });
 }
 
-async function scanRow(files: LoadFile[]): Promise<LibraryRow | undefined> {
-  let row: LibraryRow | undefined;
-  await scanInPool([{ key: 'live', files }], {
-    signal: new AbortController().signal,
-    onRow: (_, r) => {
-      row = r;
-    },
-    onFailed: () => {},
-    onProgress: () => {},
-  });
-  return row;
-}
-
 /** The offset just past the last newline of `blob` from `from` on (undefined: none yet). */
 async function getWholeLinesEnd(blob: Blob, from: number): Promise<number | undefined> {
   const tail = new Uint8Array(await blob.slice(from).arrayBuffer());
@@ -102,43 +101,51 @@ export function startFollowing(queryClient: QueryClient): void {
     if (mine !== generation) return;
     try {
       const blob = await source.read();
+      // A file shorter than the last read was replaced or cut: look at it from the start.
+      if (blob.size < cut) cut = 0;
       const end = blob.size > cut ? await getWholeLinesEnd(blob, cut) : undefined;
       if (end !== undefined && mine === generation) {
-        cut = end;
-        const files = [{ name: source.name, blob: blob.slice(0, end) }, ...source.others];
         const started = performance.now();
-        const [row] = await Promise.all([
-          scanRow(files),
-          loadSession(queryClient, source.label, async () => files),
-        ]);
-        if (mine !== generation) return;
+        const step = await appendSession(
+          queryClient,
+          source.label,
+          { name: source.name, blob: blob.slice(0, end) },
+          source.others,
+        );
+        if (!step || mine !== generation) return;
+        cut = end;
+        const row = step.row;
         const before = useFollowStore.getState();
         const update: Partial<FollowState> = {
           bytes: end,
-          reparseMs: performance.now() - started,
+          step: {
+            readBytes: step.readBytes,
+            newLines: step.newLines,
+            ms: performance.now() - started,
+            atMs: Date.now(),
+            reparsed: step.reparsed,
+          },
           error: undefined,
         };
-        if (row) {
-          if (source.libraryKey !== undefined) {
-            const sizeBytes = end + source.others.reduce((sum, f) => sum + f.blob.size, 0);
-            useLibraryStore.getState().setRows(new Map([[source.libraryKey, { row, sizeBytes }]]));
-          }
-          update.row = row;
-          update.forecast = computeForecast(row);
-          const compactsBefore = before.row
-            ? before.row.compactions.auto + before.row.compactions.manual
-            : undefined;
-          const compactsNow = row.compactions.auto + row.compactions.manual;
-          if (
-            compactsBefore !== undefined &&
-            compactsNow > compactsBefore &&
-            before.forecast?.predictedAtCall
-          ) {
-            update.score = {
-              predictedAtCall: before.forecast.predictedAtCall,
-              firedAtCall: row.callsBeforeLastCompact,
-            };
-          }
+        if (source.libraryKey !== undefined) {
+          const sizeBytes = end + source.others.reduce((sum, f) => sum + f.blob.size, 0);
+          useLibraryStore.getState().setRows(new Map([[source.libraryKey, { row, sizeBytes }]]));
+        }
+        update.row = row;
+        update.forecast = computeForecast(row);
+        const compactsBefore = before.row
+          ? before.row.compactions.auto + before.row.compactions.manual
+          : undefined;
+        const compactsNow = row.compactions.auto + row.compactions.manual;
+        if (
+          compactsBefore !== undefined &&
+          compactsNow > compactsBefore &&
+          before.forecast?.predictedAtCall
+        ) {
+          update.score = {
+            predictedAtCall: before.forecast.predictedAtCall,
+            firedAtCall: row.callsBeforeLastCompact,
+          };
         }
         useFollowStore.setState(update);
       }

@@ -1,7 +1,7 @@
 import { isCancelledError, type QueryClient } from '@tanstack/react-query';
 import { loadsAfterMain } from '../../engine/parse/detect';
 import { getEngineClient } from '../../worker/engine-client';
-import { ABORT_ERROR, type LoadFile, type SessionId } from '../../worker/protocol';
+import { ABORT_ERROR, type LoadFile, type SessionAppendResult, type SessionId } from '../../worker/protocol';
 import { sessionKey, sessionSummaryQuery } from '../queries';
 import { useUiStore } from '../store';
 
@@ -71,6 +71,54 @@ export async function loadSession(
           ? { kind: 'info', text: `Cancelled loading ${label}.` }
           : { kind: 'error', text: `Could not load ${label}: ${(error as Error)?.message ?? String(error)}` },
       );
+  } finally {
+    if (inFlight?.sessionId === sessionId) inFlight = undefined;
+  }
+}
+
+/**
+ * Live mode: gives the engine the followed main file, grown (cut at its last newline); it parses
+ * only the bytes past its last read when it can. The grown session replaces the shown one under a
+ * new id (every view asks again, the timeline grows). Undefined when it failed or was cancelled
+ * (said in the notice, as a load's failure is).
+ */
+export async function appendSession(
+  queryClient: QueryClient,
+  label: string,
+  file: LoadFile,
+  others: LoadFile[],
+): Promise<SessionAppendResult | undefined> {
+  const current = useUiStore.getState().currentSessionId;
+  if (inFlight) return undefined;
+  const sessionId = nextSessionId++;
+  const abort = new AbortController();
+  inFlight = { sessionId, abort };
+  let step: SessionAppendResult | undefined;
+  try {
+    await queryClient.fetchQuery({
+      ...sessionSummaryQuery(sessionId),
+      queryFn: async () => {
+        step = await getEngineClient().request(
+          { kind: 'session-append', sessionId: current, newSessionId: sessionId, file, others },
+          { signal: abort.signal },
+        );
+        return step.summary;
+      },
+    });
+    // Appended entries keep their indices: the selection stays, unless the file was parsed again.
+    if (step?.reparsed === undefined) useUiStore.setState({ currentSessionId: sessionId });
+    else {
+      const store = useUiStore.getState();
+      store.startLoad({ sessionId, label, phase: 'parsing' });
+      store.finishLoad(sessionId);
+    }
+    if (current !== undefined) queryClient.removeQueries({ queryKey: sessionKey(current) });
+    return step;
+  } catch (error) {
+    queryClient.removeQueries({ queryKey: sessionKey(sessionId) });
+    if (abort.signal.aborted || isCancelledError(error) || (error as Error)?.name === ABORT_ERROR)
+      return undefined;
+    throw error;
   } finally {
     if (inFlight?.sessionId === sessionId) inFlight = undefined;
   }

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
+import type { HostState } from '../../src/worker/engine-host';
+import { SESSION_HANDLERS } from '../../src/worker/session-handlers';
+
+// Live mode's worker step: the grown main file is handed over whole (a Blob: nothing is read until
+// asked), the worker reads only the bytes past its last read, the session takes a new id (queries
+// of the old one are stale), and the library row comes from the grown session.
+
+const SAMPLE = resolve(__dirname, '../../public/samples/63afec48-7874-40b5-a0f1-7fc9fd28fba9.jsonl');
+const NAME = 'live.jsonl';
+
+const context = (state: HostState) => ({ state, signal: new AbortController().signal, onProgress: () => {} });
+
+/** A Blob over `bytes` that counts the bytes read from it. */
+function countingBlob(bytes: Uint8Array, read: { bytes: number }): Blob {
+  const blob = new Blob([bytes.slice()]);
+  const wrap = (b: Blob, start: number): Blob =>
+    new Proxy(b, {
+      get(target, key) {
+        if (key === 'slice')
+          return (from = 0, to = target.size) => wrap(target.slice(from, to), start + from);
+        if (key === 'arrayBuffer')
+          return () => {
+            read.bytes += target.size;
+            return target.arrayBuffer();
+          };
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  return wrap(blob, 0);
+}
+
+describe('session-append', () => {
+  it('reads only the appended bytes and gives the grown session a new id', async () => {
+    const bytes = new Uint8Array(readFileSync(SAMPLE));
+    const half = bytes.lastIndexOf(0x0a, bytes.byteLength >> 1) + 1;
+    const state: HostState = {};
+    const append = async (sessionId: number | undefined, newSessionId: number, end: number) => {
+      const read = { bytes: 0 };
+      const file = { name: NAME, blob: countingBlob(bytes.subarray(0, end), read) };
+      const { result } = await SESSION_HANDLERS['session-append'](
+        { kind: 'session-append', sessionId, newSessionId, file, others: [] },
+        context(state),
+      );
+      return { result, read: read.bytes };
+    };
+    const first = await append(undefined, 1, half);
+    expect(first.result.reparsed).toMatch(/first read/);
+    const second = await append(1, 2, bytes.byteLength);
+    expect(second.result.reparsed).toBeUndefined();
+    expect(second.result.readBytes).toBe(bytes.byteLength - half);
+    // What the worker actually read from the Blob: the appended bytes and the head check's few.
+    expect(second.read).toBeGreaterThanOrEqual(bytes.byteLength - half);
+    expect(second.read).toBeLessThanOrEqual(bytes.byteLength - half + 256);
+    expect(first.read).toBeGreaterThanOrEqual(half);
+    expect(state.loaded?.sessionId).toBe(2);
+    const whole = await parseSession([createMemorySource(NAME, bytes)]);
+    expect(second.result.summary.entries).toBe(whole.entries.length);
+    expect(second.result.row.apiCalls).toBe(whole.apiCalls.length);
+    // A query of the session before the append is stale.
+    await expect(
+      SESSION_HANDLERS['token-table']({ kind: 'token-table', sessionId: 1 }, context(state)),
+    ).rejects.toThrow(/not loaded/);
+  });
+});
