@@ -8,6 +8,7 @@ import type {
   TrackedFiles,
 } from '../simulation/types';
 import type { Compaction, TokenCount } from '../types';
+import type { ClearingProbe } from '../strategies/types';
 
 export type { CompactMechanism, SummarySource, ThresholdLine, TrackedFiles } from '../simulation/types';
 
@@ -219,6 +220,8 @@ export interface ReplayResult {
   comparison: ReplayComparison;
   /** System prompt + tools as estimated from the first call. */
   baseTokens: TokenCount;
+  /** The run's clearing at `ReplayOptions.probeApiCall`, acting or not (learn mode's attempt). */
+  probe?: ClearingProbe;
   notes: string[];
   computeMs: number;
 }
