@@ -533,7 +533,7 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
     step(
       'filter',
       'The message filter',
-      `The records are turned into API messages: progress and system records, synthetic errors and thinking-only replies are dropped; attachments fold into the user message before them; consecutive user messages and the lines of one streamed reply merge into one message.${claudeCode ? '' : ` (CompactLab's request builder, after Claude Code's filter: ${preset.label}'s own client sends its history as it holds it.)`}`,
+      `The records are turned into API messages: progress and system records, synthetic errors and thinking-only replies are dropped; attachments fold into the user message before them; consecutive user messages and the lines of one streamed reply merge into one message.${claudeCode ? '' : ` (CompactLab's request builder, after Claude Code's filter: ${ctx.strategyLabel} sends its history as it holds it.)`}`,
       {
         figures: [
           {
@@ -565,7 +565,7 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
     step(
       'prompt',
       'The prompt appended',
-      `${claudeCode ? 'The summarization prompt' : `${preset.label}’s summarization prompt`} goes last, as a user message after the span, with ${claudeCode ? 'a short' : 'its'} system prompt. The whole request is about ${fmt(request.estimatedTokens)} tokens by ${claudeCode ? 'the agent’s own estimate' : 'Claude Code’s estimate (characters / 4)'}.`,
+      `${claudeCode ? 'The summarization prompt' : `${ctx.strategyLabel}’s summarization prompt (preset “${preset.label}”)`} goes last, as a user message after the span, with ${claudeCode ? 'a short' : 'its'} system prompt. The whole request is about ${fmt(request.estimatedTokens)} tokens by ${claudeCode ? 'the agent’s own estimate' : 'Claude Code’s estimate (characters / 4)'}.`,
       {
         figures: [
           {
@@ -588,7 +588,7 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
     step(
       'summary',
       'The summary',
-      `The model answers ${claudeCode ? 'with an analysis and a summary' : `in ${preset.label}’s format (${describeOutput(preset)})`}. Offline, the built-in summarizer writes one from the span’s structure (no API key, no network). ${event.summarySource === 'supplied' ? `The replay carries this summary’s own size (${fmt(event.summaryTokens ?? 0)} tokens once cleaned) into the context after.` : `The replay sizes the summary at ${fmt(event.summaryTokens ?? 0)} tokens by ${event.summarySource === 'session-memory' ? 'the session memory’s size' : 'the strategy’s size model'}, not by this text.`}`,
+      `The model answers ${claudeCode ? 'with an analysis and a summary' : `as ${ctx.strategyLabel}’s prompt asks: ${describeOutput(preset)}`}. Offline, the built-in summarizer writes one from the span’s structure (no API key, no network). ${event.summarySource === 'supplied' ? `The replay carries this summary’s own size (${fmt(event.summaryTokens ?? 0)} tokens${claudeCode ? ' once cleaned' : ''}) into the context after.` : `The replay sizes the summary at ${fmt(event.summaryTokens ?? 0)} tokens by ${event.summarySource === 'session-memory' ? 'the session memory’s size' : 'the strategy’s size model'}, not by this text.`}`,
       {
         figures: [
           {
@@ -719,7 +719,7 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
         'The continuation message',
         claudeCode
           ? 'The cleaned summary is wrapped in the message that opens the new history: it says the session continues from a summary and, after an automatic compaction, to go on without asking.'
-          : `The summary opens the new history inside ${preset.label}’s own wrapper (a prefix, an acknowledgement or the kept messages around it): the replay counts its tokens with the summary.`,
+          : `The summary opens the new history inside ${ctx.strategyLabel}’s own wrapper (a prefix, an acknowledgement or the kept messages around it): the replay counts its tokens with the summary.`,
         {
           figures: [
             {
@@ -745,7 +745,7 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
           texts: message ? [{ title: 'The message', ...cut(message, 1_600) }] : [],
           source: claudeCode
             ? 'claude-code-compaction-v2.1.68.txt "Continuation message injected after compaction"'
-            : preset.source,
+            : undefined,
         },
       ),
     );
