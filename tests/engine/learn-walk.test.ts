@@ -414,6 +414,27 @@ describe('the clearing tried at the compaction’s call', () => {
   });
 });
 
+describe('OpenCode’s prune at its summary’s call', () => {
+  it('shows the outputs it would prune, and that it prunes only when a turn ends', async () => {
+    const walk = await walkOf('opencode');
+    expect(walk.family).toBe('summarize');
+    const attempt = stepOf(walk, 'attempt');
+    expect(attempt.title).toBe('Prune at the compaction’s call');
+    const eligible = figure(attempt, 'Eligible results in the history');
+    const would = figure(attempt, 'Would clear');
+    expect(would).toBeGreaterThan(0);
+    expect(would + figure(attempt, 'Protected (most recent)')).toBe(eligible);
+    expect(figure(attempt, 'Minimum savings')).toBe(walk.knobs.pruneMinimumTokens);
+    expect(attempt.lead).toMatch(/does not act: the agent’s turn does not end at this call/);
+    // Its knobs stay on the prune that fired before.
+    expect(stepOf(walk, 'clear').constants.map((c) => c.key)).toContain('pruneMinimumTokens');
+    // Protecting more output than there is: nothing to prune.
+    const none = await walkOf('opencode', { pruneProtectTokens: 2_000_000 });
+    const nothing = stepOf(none, 'attempt');
+    expect(figure(nothing, 'Would clear')).toBe(0);
+  });
+});
+
 describe('picking the compaction to walk', () => {
   it('lists the replay’s compactions and follows the one asked for', async () => {
     const first = await walkOf('gemini-cli');

@@ -361,7 +361,7 @@ function attemptStep(ctx: Context, event: ReplayEvent, probe: ClearingProbe): Le
   const verdict = probe.acts ? 'It acts here.' : `It does not act: ${probe.reason}.`;
   return step(
     'clear',
-    `${probe.mechanism === 'microcompact' ? 'Microcompact' : `The ${probe.mechanism} edit`} at the compaction’s call`,
+    `${probe.mechanism === 'clear_tool_uses' ? 'The clear_tool_uses edit' : `${probe.mechanism[0]!.toUpperCase()}${probe.mechanism.slice(1)}`} at the compaction’s call`,
     `At API call ${event.afterApiCall + 1}, ${probe.mechanism} looks at ${fmt(probe.considered.length)} eligible tool result${probe.considered.length === 1 ? '' : 's'} still in the history: the most recent are protected, the older ones would give way to a placeholder${probe.minSavings > 0 ? ' if the savings pass the minimum' : ''}. By its own rules it would clear ${fmt(probe.items.length)}, about ${fmt(probe.savings)} tokens${probe.minSavings > 0 ? ` against a minimum of ${fmt(probe.minSavings)}` : ''}. ${verdict}`,
     {
       id: 'attempt',
