@@ -3,12 +3,36 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, SAMPLES_DIR, shoot, test } from './fixtures';
 
-// Learn mode on the bundled sample: every step of every strategy's walk by the keyboard, a
-// constant changed mid-walk re-runs the step in place, a step URL reloads onto that step, and a
-// screenshot of each step at 1280×720 (one dark, one in large type).
+// Learn mode on the bundled sample: every step of every registry strategy's walk by the
+// keyboard, a screenshot of each walk's key steps at 1280×720 (its compaction, the clearing's
+// attempt; one dark, one in large type), a constant changed mid-walk re-runs the step in place, a
+// step URL reloads onto that step, a later compaction picked and its URL reloaded.
 
 const INDEX = path.join(SAMPLES_DIR, 'index.json');
-const STRATEGY_IDS = ['claude-code', 'api-clear-tool-uses', 'codex', 'cline', 'boundary-scoring'];
+/** Every strategy of the registry (src/engine/strategies/registry.ts), in its order. */
+const STRATEGY_IDS = [
+  'claude-code',
+  'api-clear-tool-uses',
+  'anthropic-sdk-compaction',
+  'codex',
+  'cline',
+  'boundary-scoring',
+  'opencode',
+  'gemini-cli',
+  'roo',
+  'pi',
+];
+/** The steps worth a picture: what the walk is about. */
+const KEY_STEPS = new Set([
+  'check',
+  'attempt',
+  'clear',
+  'replace',
+  'truncate',
+  'span',
+  'summary',
+  'continuation',
+]);
 
 async function stepCount(page: Page): Promise<number> {
   await expect(page.getByTestId('learn-count')).toHaveText(/^Step \d+ of \d+$/);
@@ -45,7 +69,7 @@ test.describe('learn mode', () => {
         await expect(page).toHaveURL(new RegExp(`[?&]learn=${id}&step=${i + 1}\\b`));
         const stepId = await page.getByTestId('learn-step').getAttribute('data-step-id');
         seen.push(stepId ?? '');
-        await shoot(page, testInfo, `learn-${id}-${i + 1}-${stepId}`);
+        if (KEY_STEPS.has(stepId ?? '')) await shoot(page, testInfo, `learn-${id}-${i + 1}-${stepId}`);
         await page.keyboard.press('ArrowRight');
       }
       // Past the end nothing moves; ← goes back.
@@ -59,6 +83,7 @@ test.describe('learn mode', () => {
           'overview',
           'check',
           'clear',
+          'attempt',
           'span',
           'filter',
           'prompt',
@@ -71,6 +96,12 @@ test.describe('learn mode', () => {
         ]);
       if (id === 'cline') expect(seen).toContain('truncate');
       if (id === 'api-clear-tool-uses') expect(seen).toContain('clear');
+      // Another agent's summary: its own prompt, none of Claude Code's records.
+      if (['gemini-cli', 'opencode', 'roo', 'pi', 'anthropic-sdk-compaction'].includes(id)) {
+        expect(seen).toContain('summary');
+        expect(seen).not.toContain('cleanup');
+        expect(seen).not.toContain('boundary');
+      }
     }
     // Esc leaves learn mode and the URL forgets it.
     await page.keyboard.press('Escape');
@@ -113,13 +144,15 @@ test.describe('learn mode', () => {
 
   test('a step URL reloads onto that step, other parameters kept', async ({ page }, testInfo) => {
     // `ref` stands for any parameter learn mode does not own (the link's own ones are url-state.ts's).
-    await page.goto('/?ref=class&learn=claude-code&step=6');
+    await page.goto('/?ref=class&learn=claude-code&step=7');
     await expect(page.getByTestId('learn-view')).toBeVisible();
-    await expect(page.getByTestId('learn-count')).toHaveText(/^Step 6 of \d+$/);
+    await expect(page.getByTestId('learn-count')).toHaveText(/^Step 7 of \d+$/);
     await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'prompt');
     await page.keyboard.press('ArrowRight');
-    await expect(page).toHaveURL(/[?&]learn=claude-code&step=7(&|$)/);
+    // Parameters learn mode does not own stay: `ref`, and the share link's file hash and name.
+    await expect(page).toHaveURL(/[?&]learn=claude-code&step=8(&|$)/);
     await expect(page).toHaveURL(/[?&]ref=class(&|$)/);
+    await expect(page).toHaveURL(/[?&]file=[0-9a-f]{16}(&|$)/);
     await page.reload();
     await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'summary');
     // The built-in summarizer wrote it: no key, no network (the fixture audits requests).
@@ -139,5 +172,37 @@ test.describe('learn mode', () => {
     await expect(page.getByTestId('learn-view')).toHaveClass(/learn-large/);
     await expect(page.getByTestId('learn-bar')).toBeVisible();
     await shoot(page, testInfo, 'learn-large-check');
+  });
+
+  test('picks a later compaction; its URL reloads onto it', async ({ page }, testInfo) => {
+    await page.goto('/?view=timeline&learn=gemini-cli&step=2');
+    await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'check');
+    const picker = page.getByTestId('learn-event');
+    const options = picker.locator('option');
+    const n = await options.count();
+    expect(n, 'Gemini CLI compresses the sample more than once').toBeGreaterThan(1);
+    await expect(options.first()).toHaveText(/^1\. summary at call \d+/);
+    const countBefore = await page.getByTestId('figure-Count compared').textContent();
+    const last = await options.nth(n - 1).getAttribute('value');
+    const lastLabel = (await options.nth(n - 1).textContent()) ?? '';
+    const call = /at call (\d+)/.exec(lastLabel)?.[1];
+    await picker.selectOption(last!);
+    // Same step, the later compaction's call and count.
+    await expect(page).toHaveURL(
+      new RegExp(`\\?file=[0-9a-f]{16}&name=[^&]+&learn=gemini-cli&event=${last}&step=2$`),
+    );
+    await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'check');
+    await expect(page.getByTestId('learn-step')).toContainText(`At API call ${call} of the main thread`);
+    await expect(page.getByTestId('figure-Count compared')).not.toHaveText(countBefore ?? '');
+    await shoot(page, testInfo, 'learn-gemini-cli-later-compaction');
+    await page.reload();
+    await expect(picker).toHaveValue(last!);
+    await expect(page.getByTestId('learn-step')).toContainText(`At API call ${call} of the main thread`);
+    await page.getByTestId('learn-title').focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect(page.getByTestId('learn-step')).toContainText(`compaction ${n} of ${n}`);
+    // Another strategy starts from its own default compaction.
+    await page.getByTestId('learn-strategy-claude-code').click();
+    await expect(page).toHaveURL(/&learn=claude-code&step=1$/);
   });
 });

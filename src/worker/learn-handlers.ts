@@ -16,6 +16,7 @@ export const LEARN_HANDLERS: Pick<EngineHandlers, 'learn-walk'> = {
       prepared,
       strategyId: request.strategyId,
       knobOverrides: request.knobOverrides,
+      eventIndex: request.eventIndex,
       signal,
     });
     return { result: walk };

@@ -110,6 +110,8 @@ export interface EngineRequestFields {
     strategyId: string;
     knobOverrides: Record<string, unknown>;
     branchId?: number;
+    /** The replay event of the compaction to walk (LearnWalk.compactions); absent: the default. */
+    eventIndex?: number;
   };
   /**
    * Erosion across compactions (engine/erosion/): the log's chain, or with `replay` that replay's

@@ -7,9 +7,11 @@ import { computeLearnWalk, pickAttempts, pickFocusEvent } from '../../src/engine
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { type ByteSource, createMemorySource } from '../../src/engine/parse/source';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
+import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { createTokenProvenance } from '../../src/engine/replay/provenance';
 import type { ReplayEvent } from '../../src/engine/replay/types';
 import { CLAUDE_CODE_KNOB_SPECS } from '../../src/engine/strategies/claude-code-knobs';
+import { selectMicrocompact } from '../../src/engine/strategies/claude-code-microcompact';
 import { STRATEGIES } from '../../src/engine/strategies/registry';
 import {
   type ClaudeCodeKnobs,
@@ -157,6 +159,7 @@ describe("Claude Code's walk on the sample", () => {
       'overview',
       'check',
       'clear',
+      'attempt',
       'span',
       'filter',
       'prompt',
@@ -315,5 +318,164 @@ describe('the other families on the sample', () => {
       expect.arrayContaining(['keepToolUses', 'clearAtLeastTokens']),
     );
     expect(figure(clear, 'Tool results cleared')).toBeGreaterThan(0);
+  });
+});
+
+describe('the clearing tried at the compaction’s call', () => {
+  /**
+   * Microcompact's input at API call `apiCall`, rebuilt here from the prepared session: the tool
+   * results of its tools in the history (no summary before: from the start to the next call's
+   * first position), not cleared by an earlier event, in call order.
+   */
+  function microcompactInput(walk: LearnWalk, clearedBefore: ReadonlySet<string>): number[] {
+    const { clearables, callPos, toolNames } = prepared;
+    const k = prepared.calls.indexOf(walk.afterApiCall!);
+    const end = callPos[k + 1]!;
+    const tools = new Set(walk.knobs.microcompactTools as string[]);
+    const out: number[] = [];
+    for (const i of clearables.order) {
+      const t = clearables.tool[i]!;
+      if (t < 0 || !tools.has(toolNames[t]!)) continue;
+      if (clearables.pos[i]! >= end || clearedBefore.has(clearables.ids[i]!)) continue;
+      out.push(i);
+    }
+    return out;
+  }
+
+  it('shows, at the first summary, what microcompact would clear and its savings against the minimum (selectMicrocompact)', async () => {
+    const walk = await walkOf('claude-code');
+    const replay = computeReplay(prepared, 'claude-code', walk.knobs, { summaryModel: 'ratio' });
+    const cleared = new Set(
+      replay.events.slice(0, walk.focusEventIndex).flatMap((e) => e.clearedToolIds ?? []),
+    );
+    expect(cleared.size).toBeGreaterThan(0);
+    const input = microcompactInput(walk, cleared);
+    const k = walk.knobs as unknown as ClaudeCodeKnobs;
+    const params = {
+      variant: k.microcompactVariant,
+      keepRecent: k.microcompactKeepRecent,
+      protectTokens: k.microcompactProtectTokens,
+      minSavings: k.microcompactMinSavings,
+    };
+    const picked = selectMicrocompact(
+      input.map((i) => prepared.clearables.estimate[i]!),
+      params,
+    );
+    expect(picked).toBeDefined();
+    const attempt = stepOf(walk, 'attempt');
+    expect(attempt.kind).toBe('clear');
+    expect(figure(attempt, 'Eligible results in the history')).toBe(input.length);
+    expect(figure(attempt, 'Would clear')).toBe(picked!.clear.length);
+    expect(figure(attempt, 'Savings, the agent’s estimate')).toBe(picked!.savings);
+    expect(figure(attempt, 'Minimum savings')).toBe(k.microcompactMinSavings);
+    expect(figure(attempt, 'Protected (most recent)')).toBe(input.length - picked!.clear.length);
+    // The rows name the results it would clear, oldest first.
+    const rows = attempt.lists[0]!;
+    expect(rows.rows.length + rows.more).toBe(picked!.clear.length);
+    const firstId = prepared.clearables.ids[input[picked!.clear[0]!]!]!;
+    expect(rows.rows[0]).toContain(`record ${session.toolResultEntry.get(firstId)! + 1}`);
+    // v2.1.68 tries microcompact only under the auto-compact threshold: here a summary runs.
+    expect(attempt.lead).toMatch(/does not act: the auto-compact threshold is reached/);
+  });
+
+  it('says why it does not act: off in this version, or savings under the minimum', async () => {
+    const off = await walkOf('claude-code', { microcompactEnabled: false });
+    expect(off.steps.map((s) => s.id)).not.toContain('clear');
+    expect(stepOf(off, 'attempt').lead).toMatch(/does not act: microcompact is off in this version/);
+    // The legacy microcompact is tried at the auto-compact threshold; over its savings the
+    // minimum stops it, and the full compaction follows.
+    const legacy = await walkOf('claude-code', {
+      microcompactVariant: 'legacy',
+      microcompactMinSavings: 150_000,
+    });
+    expect(legacy.family).toBe('summarize');
+    const attempt = stepOf(legacy, 'attempt');
+    expect(figure(attempt, 'Savings, the agent’s estimate')).toBeLessThan(150_000);
+    expect(attempt.figures.find((f) => f.label === 'Minimum savings')!.how).toBe('not passed');
+    expect(attempt.lead).toMatch(/does not act: the savings, [\d,]+, do not pass the minimum, 150,000/);
+    // Microcompact's own knobs sit on the attempt step when no clearing fired before.
+    expect(attempt.constants.map((c) => c.key)).toContain('microcompactMinSavings');
+  });
+
+  it('API context editing: which results clear_tool_uses would take at the compaction’s call', async () => {
+    // Compaction on, clearing asking for more than there is: the compaction's walk shows the clear's attempt.
+    const walk = await walkOf('api-clear-tool-uses', {
+      compaction: true,
+      compactTriggerTokens: 150_000,
+      clearAtLeastTokens: 400_000,
+    });
+    expect(walk.family).toBe('summarize');
+    const attempt = stepOf(walk, 'attempt');
+    expect(attempt.title).toMatch(/clear_tool_uses/);
+    const keep = walk.knobs.keepToolUses as number;
+    expect(figure(attempt, 'Protected (most recent)')).toBe(keep);
+    expect(figure(attempt, 'Would clear')).toBe(figure(attempt, 'Eligible results in the history') - keep);
+    expect(attempt.lead).toMatch(/under clear_at_least, 400,000/);
+  });
+});
+
+describe('OpenCode’s prune at its summary’s call', () => {
+  it('shows the outputs it would prune, and that it prunes only when a turn ends', async () => {
+    const walk = await walkOf('opencode');
+    expect(walk.family).toBe('summarize');
+    const attempt = stepOf(walk, 'attempt');
+    expect(attempt.title).toBe('Prune at the compaction’s call');
+    const eligible = figure(attempt, 'Eligible results in the history');
+    const would = figure(attempt, 'Would clear');
+    expect(would).toBeGreaterThan(0);
+    expect(would + figure(attempt, 'Protected (most recent)')).toBe(eligible);
+    expect(figure(attempt, 'Minimum savings')).toBe(walk.knobs.pruneMinimumTokens);
+    expect(attempt.lead).toMatch(/does not act: the agent’s turn does not end at this call/);
+    // Its knobs stay on the prune that fired before.
+    expect(stepOf(walk, 'clear').constants.map((c) => c.key)).toContain('pruneMinimumTokens');
+    // Protecting more output than there is: nothing to prune.
+    const none = await walkOf('opencode', { pruneProtectTokens: 2_000_000 });
+    const nothing = stepOf(none, 'attempt');
+    expect(figure(nothing, 'Would clear')).toBe(0);
+  });
+});
+
+describe('picking the compaction to walk', () => {
+  it('lists the replay’s compactions and follows the one asked for', async () => {
+    const first = await walkOf('gemini-cli');
+    expect(first.compactions.length).toBeGreaterThan(1);
+    expect(first.focusEventIndex).toBe(first.compactions[0]!.eventIndex);
+    const last = first.compactions.at(-1)!;
+    const walk = await computeLearnWalk({
+      session,
+      sources,
+      prepared,
+      strategyId: 'gemini-cli',
+      eventIndex: last.eventIndex,
+    });
+    expect(walk.focusEventIndex).toBe(last.eventIndex);
+    expect(walk.afterApiCall).toBe(last.afterApiCall);
+    expect(walk.steps[0]!.lead).toContain(
+      `compaction ${first.compactions.length} of ${first.compactions.length}`,
+    );
+    const check = stepOf(walk, 'check');
+    expect(check.bar!.apiCalls[check.bar!.focus]).toBe(last.afterApiCall);
+    // Its span starts after the previous compaction: not at the first record.
+    expect(stepOf(walk, 'span').lead).not.toMatch(/records 1 to/);
+    expect(figure(stepOf(walk, 'after'), 'Before')).toBeCloseTo(last.preTokens, 0);
+  });
+
+  it('walks a clearing when one is picked, and falls back to the default for an index that is no compaction', async () => {
+    const base = await walkOf('claude-code');
+    const clearing = base.compactions.find((c) => c.family === 'clear')!;
+    const walk = await computeLearnWalk({
+      session,
+      sources,
+      prepared,
+      strategyId: 'claude-code',
+      eventIndex: clearing.eventIndex,
+    });
+    expect(walk.family).toBe('clear');
+    expect(walk.afterApiCall).toBe(clearing.afterApiCall);
+    for (const eventIndex of [999, -1])
+      expect(
+        (await computeLearnWalk({ session, sources, prepared, strategyId: 'claude-code', eventIndex }))
+          .focusEventIndex,
+      ).toBe(base.focusEventIndex);
   });
 });

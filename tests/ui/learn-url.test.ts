@@ -45,3 +45,21 @@ describe('learn URL parameters', () => {
     expect(parseLearnParams(writeLearnParams('?a=b', state))).toEqual(state);
   });
 });
+
+describe('the compaction walked in the URL', () => {
+  it('reads and writes `event`, the replay event of the compaction, others kept', () => {
+    expect(parseLearnParams('?learn=gemini-cli&event=2&step=4')).toEqual({
+      strategyId: 'gemini-cli',
+      step: 3,
+      large: false,
+      event: 2,
+    });
+    // Not a number: the walk's default compaction.
+    expect(parseLearnParams('?learn=gemini-cli&event=-1')?.event).toBeUndefined();
+    expect(parseLearnParams('?learn=gemini-cli&event=x')?.event).toBeUndefined();
+    const state = { strategyId: 'gemini-cli', step: 3, large: false, event: 2 };
+    expect(writeLearnParams('?view=t&event=9', state)).toBe('?view=t&learn=gemini-cli&event=2&step=4');
+    expect(writeLearnParams('?learn=gemini-cli&event=2&step=4&x=1', undefined)).toBe('?x=1');
+    expect(parseLearnParams(writeLearnParams('?a=b', state))).toEqual(state);
+  });
+});

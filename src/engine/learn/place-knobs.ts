@@ -11,12 +11,21 @@ const PLACEMENT: readonly { step: LearnStepKind; pattern: RegExp }[] = [
   { step: 'restore', pattern: /restor/i },
   { step: 'continuation', pattern: /continuation/i },
   { step: 'prompt', pattern: /custominstruction|prompt/i },
-  { step: 'replace', pattern: /dedup/i },
+  // Cline's duplicate reads; Gemini CLI's function responses cut to a budget (a replace action).
+  { step: 'replace', pattern: /dedup|functionresponse|truncateoutput/i },
   { step: 'truncate', pattern: /truncat/i },
-  { step: 'clear', pattern: /microcompact|clearatleast|keeptooluses|excludetools|clear/i },
+  // Claude Code's microcompact, the API's clear_tool_uses, OpenCode's prune.
+  { step: 'clear', pattern: /microcompact|clearatleast|keeptooluses|excludetools|clear|prune/i },
   // Boundary scoring's split search and scores decide the span.
-  { step: 'span', pattern: /score|search|split|tail|break|topic|errorradius|usermessagebudget/i },
-  { step: 'summary', pattern: /session ?memory|preserve|criticaltools|systemcommands|summary/i },
+  // Boundary scoring's split search and scores decide the span; so do the kept tails (Gemini
+  // CLI's preserved fraction, pi's keepRecentTokens), which set where the summary stops.
+  {
+    step: 'span',
+    pattern:
+      /score|search|split|tail|break|topic|errorradius|usermessagebudget|preservefraction|keeprecenttokens/i,
+  },
+  // Gemini CLI's verification probe is a second request on the summary.
+  { step: 'summary', pattern: /session ?memory|preserve|criticaltools|systemcommands|summary|verification/i },
 ];
 
 /** The step a knob acts at (`check` unless its words say otherwise). */

@@ -98,12 +98,26 @@ export interface LearnStep {
   source?: string;
 }
 
+/** A compaction of the replay a walk can follow (the learn view's picker). */
+export interface LearnCompaction {
+  /** Index into the replay's events: `LearnWalkInput.eventIndex`, the URL's `event`. */
+  eventIndex: number;
+  family: Exclude<LearnFamily, 'none'>;
+  kind: string;
+  afterApiCall: number;
+  trigger: string;
+  preTokens: TokenCount;
+  postTokens: TokenCount;
+}
+
 export interface LearnWalk {
   strategyId: string;
   strategyLabel: string;
   family: LearnFamily;
   /** Index into the replay's events of the compaction the walk follows. */
   focusEventIndex?: number;
+  /** Every compaction of the replay the walk can follow, in order. */
+  compactions: LearnCompaction[];
   /** The API call (index into `session.apiCalls`) it follows. */
   afterApiCall?: number;
   steps: LearnStep[];

@@ -4,9 +4,12 @@ import { cleanSummaryTags } from '../compact/clean-summary';
 import { formatContinuationMessage, getContinuationOverheadTokens } from '../compact/format-summary';
 import type { ByteSource } from '../parse/source';
 import { CLAUDE_CODE_FULL } from '../prompts/claude-code-presets';
+import { requirePreset } from '../prompts/registry';
+import type { PromptPreset } from '../prompts/types';
 import { computeReplay } from '../replay/compute-replay';
 import { formatTokenProvenance } from '../replay/provenance';
 import type { ReplayEvent, ReplayResult } from '../replay/types';
+import type { ClearingProbe } from '../strategies/types';
 import type { PreparedReplay } from '../simulation/prepared';
 import { getStrategy } from '../strategies/registry';
 import { getSessionInfo, type KnobSpec, type KnobValue } from '../strategies/types';
@@ -19,6 +22,7 @@ import { LEARN_EXPLAINERS, type LearnExplainer } from './explainers';
 import { findMinimumKnob, placeKnobs } from './place-knobs';
 import type {
   LearnBar,
+  LearnCompaction,
   LearnConstant,
   LearnFamily,
   LearnFigure,
@@ -53,6 +57,11 @@ export interface LearnWalkInput {
   strategyId: string;
   /** The teacher's changes over the log's own knobs (validated by the strategy). */
   knobOverrides?: Record<string, unknown>;
+  /**
+   * Index into the replay's events of the compaction to follow (one of `LearnWalk.compactions`);
+   * absent, or not a compaction of this replay: the first of the richest kind (`pickFocusEvent`).
+   */
+  eventIndex?: number;
   signal?: AbortSignal;
 }
 
@@ -71,6 +80,33 @@ export function pickFocusEvent(events: readonly ReplayEvent[]): { index: number;
     if (index >= 0) return { index, family };
   }
   return { index: -1, family: 'none' };
+}
+
+const FOCUS_KINDS = new Set(FOCUS_ORDER.flatMap((f) => f.kinds));
+
+/** The family of a compaction event's walk, or undefined when the event is no compaction the walk follows. */
+export function getEventFamily(event: ReplayEvent | undefined): Exclude<LearnFamily, 'none'> | undefined {
+  if (!event || event.trigger === 'log' || !FOCUS_KINDS.has(event.kind)) return undefined;
+  return FOCUS_ORDER.find((f) => f.kinds.includes(event.kind))!.family;
+}
+
+/** The replay's compactions a walk can follow, in event order. */
+export function listWalkCompactions(events: readonly ReplayEvent[]): LearnCompaction[] {
+  const out: LearnCompaction[] = [];
+  events.forEach((e, eventIndex) => {
+    const family = getEventFamily(e);
+    if (family)
+      out.push({
+        eventIndex,
+        family,
+        kind: e.kind,
+        afterApiCall: e.afterApiCall,
+        trigger: e.trigger,
+        preTokens: e.preTokens,
+        postTokens: e.postTokens,
+      });
+  });
+  return out;
 }
 
 /** The last clearing of each kind at or before the focus call, before the focus in event order. */
@@ -307,6 +343,53 @@ function clearStep(ctx: Context, eventIndex: number, id: string): LearnStep {
   );
 }
 
+/**
+ * The clearing's attempt at the focus call (microcompact, `clear_tool_uses`), acting or not: what
+ * the run's own selection would take there (`StrategyRun.probeClearing`) and why it did not act.
+ */
+function attemptStep(ctx: Context, event: ReplayEvent, probe: ClearingProbe): LearnStep {
+  const { result, input } = ctx;
+  const { clearables } = input.prepared;
+  const pos = callPosOf(result, event.afterApiCall);
+  const rows = (items: readonly number[]) =>
+    items.map(
+      (i) =>
+        `${describeToolResult(input.session, clearables.ids[i]!)} · ${fmt(clearables.estimate[i]!)} tokens`,
+    );
+  const chosen = new Set(probe.items);
+  const kept = probe.considered.filter((i) => !chosen.has(i));
+  const verdict = probe.acts ? 'It acts here.' : `It does not act: ${probe.reason}.`;
+  return step(
+    'clear',
+    `${probe.mechanism === 'clear_tool_uses' ? 'The clear_tool_uses edit' : `${probe.mechanism[0]!.toUpperCase()}${probe.mechanism.slice(1)}`} at the compaction’s call`,
+    `At API call ${event.afterApiCall + 1}, ${probe.mechanism} looks at ${fmt(probe.considered.length)} eligible tool result${probe.considered.length === 1 ? '' : 's'} still in the history: the most recent are protected, the older ones would give way to a placeholder${probe.minSavings > 0 ? ' if the savings pass the minimum' : ''}. By its own rules it would clear ${fmt(probe.items.length)}, about ${fmt(probe.savings)} tokens${probe.minSavings > 0 ? ` against a minimum of ${fmt(probe.minSavings)}` : ''}. ${verdict}`,
+    {
+      id: 'attempt',
+      bar: createBar(result, pos, pos + 1),
+      figures: [
+        { label: 'Eligible results in the history', value: probe.considered.length, unit: 'count' },
+        { label: 'Would clear', value: probe.items.length, unit: 'count' },
+        { label: 'Protected (most recent)', value: kept.length, unit: 'count' },
+        {
+          label: 'Savings, the agent’s estimate',
+          value: probe.savings,
+          unit: 'tokens',
+          how: 'Σ of the estimates (characters / 4) of the results it would clear',
+          strong: true,
+        },
+        {
+          label: 'Minimum savings',
+          value: probe.minSavings,
+          unit: 'tokens',
+          how: probe.passes ? 'passed' : 'not passed',
+        },
+      ],
+      lists: [list('Would clear (oldest first)', rows(probe.items)), list('Protected', rows(kept).reverse())],
+      source: probe.source,
+    },
+  );
+}
+
 function truncateStep(event: ReplayEvent): LearnStep {
   const from = event.droppedFromEntryIndex;
   const to = event.droppedToEntryIndex;
@@ -343,6 +426,8 @@ interface WalkSummary {
   raw: string;
   /** Its size once the tags are cleaned: what the replay is given as the summary's size. */
   tokens: TokenCount;
+  /** The prompt preset of the request (the strategy's, else Claude Code's). */
+  preset: PromptPreset;
 }
 
 /** The focus event's request (compact/ builder) and the built-in summarizer's answer to it. */
@@ -360,13 +445,13 @@ async function computeWalkSummary(input: LearnWalkInput, event: ReplayEvent): Pr
         ? undefined
         : `[Simulated summary of a previous compaction: about ${fmt(spec.previousSummaryTokens)} tokens]`,
     excludeEntryIndices: spec?.excludeEntryIndices,
+    promptPresetId: spec?.promptPresetId,
     elideBase64: true,
     signal,
   });
-  const summarizer = createBuiltinSummarizer({
-    sections: CLAUDE_CODE_FULL.sections,
-    output: CLAUDE_CODE_FULL.output,
-  });
+  // The strategy's own prompt preset (its sections and output format), else Claude Code's.
+  const preset = spec?.promptPresetId === undefined ? CLAUDE_CODE_FULL : requirePreset(spec.promptPresetId);
+  const summarizer = createBuiltinSummarizer({ sections: preset.sections, output: preset.output });
   const answer = await summarizer.summarize(
     {
       system: request.system,
@@ -377,13 +462,26 @@ async function computeWalkSummary(input: LearnWalkInput, event: ReplayEvent): Pr
     },
     { signal },
   );
-  return { request, raw: answer.text, tokens: estimateTextTokens(cleanSummaryTags(answer.text).length) };
+  // Claude Code's tag cleanup applies to Claude Code's answer only; another agent keeps its text.
+  const kept = preset === CLAUDE_CODE_FULL ? cleanSummaryTags(answer.text) : answer.text;
+  return { request, raw: answer.text, tokens: estimateTextTokens(kept.length), preset };
+}
+
+/** A preset's output format, in words. */
+function describeOutput(preset: PromptPreset): string {
+  const o = preset.output;
+  if (o.kind === 'tag') return `a <${o.tag}> block`;
+  if (o.kind === 'xml') return `an XML <${o.root}> document`;
+  if (o.kind === 'tool') return `a ${o.tool} tool call`;
+  return 'Markdown sections';
 }
 
 function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary): LearnStep[] {
   const { input, explainer, knobs } = ctx;
   const { session, prepared } = input;
-  const { request, raw } = summary;
+  const { request, raw, preset } = summary;
+  // Claude Code's records (the tag cleanup, the compact_boundary record) belong to its family.
+  const claudeCode = preset.family === 'claude-code';
   const steps: LearnStep[] = [];
   const calls = session.apiCalls.filter(
     (c) => c.firstEntryIndex >= request.fromEntryIndex && c.lastEntryIndex <= request.uptoEntryIndex,
@@ -435,7 +533,7 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
     step(
       'filter',
       'The message filter',
-      'The records are turned into API messages: progress and system records, synthetic errors and thinking-only replies are dropped; attachments fold into the user message before them; consecutive user messages and the lines of one streamed reply merge into one message.',
+      `The records are turned into API messages: progress and system records, synthetic errors and thinking-only replies are dropped; attachments fold into the user message before them; consecutive user messages and the lines of one streamed reply merge into one message.${claudeCode ? '' : ` (CompactLab's request builder, after Claude Code's filter: ${ctx.strategyLabel} sends its history as it holds it.)`}`,
       {
         figures: [
           {
@@ -467,7 +565,7 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
     step(
       'prompt',
       'The prompt appended',
-      `The summarization prompt goes last, as a user message after the span, with a short system prompt. The whole request is about ${fmt(request.estimatedTokens)} tokens by the agent’s own estimate.`,
+      `${claudeCode ? 'The summarization prompt' : `${ctx.strategyLabel}’s summarization prompt (preset “${preset.label}”)`} goes last, as a user message after the span, with ${claudeCode ? 'a short' : 'its'} system prompt. The whole request is about ${fmt(request.estimatedTokens)} tokens by ${claudeCode ? 'the agent’s own estimate' : 'Claude Code’s estimate (characters / 4)'}.`,
       {
         figures: [
           {
@@ -482,7 +580,7 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
           { title: 'System prompt', ...cut(request.system) },
           { title: 'Prompt (last user message)', ...cut(request.prompt, 8_000) },
         ],
-        source: 'claude-code-compaction-v2.1.68.txt "Full mechanism", step 4',
+        source: claudeCode ? 'claude-code-compaction-v2.1.68.txt "Full mechanism", step 4' : preset.source,
       },
     ),
   );
@@ -490,7 +588,7 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
     step(
       'summary',
       'The summary',
-      `The model answers with an analysis and a summary. Offline, the built-in summarizer writes one from the span’s structure (no API key, no network). ${event.summarySource === 'supplied' ? `The replay carries this summary’s own size (${fmt(event.summaryTokens ?? 0)} tokens once cleaned) into the context after.` : `The replay sizes the summary at ${fmt(event.summaryTokens ?? 0)} tokens by ${event.summarySource === 'session-memory' ? 'the session memory’s size' : 'the strategy’s size model'}, not by this text.`}`,
+      `The model answers ${claudeCode ? 'with an analysis and a summary' : `as ${ctx.strategyLabel}’s prompt asks: ${describeOutput(preset)}`}. Offline, the built-in summarizer writes one from the span’s structure (no API key, no network). ${event.summarySource === 'supplied' ? `The replay carries this summary’s own size (${fmt(event.summaryTokens ?? 0)} tokens${claudeCode ? ' once cleaned' : ''}) into the context after.` : `The replay sizes the summary at ${fmt(event.summaryTokens ?? 0)} tokens by ${event.summarySource === 'session-memory' ? 'the session memory’s size' : 'the strategy’s size model'}, not by this text.`}`,
       {
         figures: [
           {
@@ -505,7 +603,7 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
             unit: 'tokens',
             how:
               event.summarySource === 'supplied'
-                ? 'the built-in summary, tags cleaned, characters / 4'
+                ? `the built-in summary${claudeCode ? ', tags cleaned,' : ''} characters / 4`
                 : event.summarySource === 'session-memory'
                   ? 'the session memory’s size (knob): no summary is written'
                   : 'a size model, not this text',
@@ -517,47 +615,49 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
     ),
   );
   const cleaned = cleanSummaryTags(raw);
-  steps.push(
-    step(
-      'cleanup',
-      'The tag cleanup',
-      'The answer’s first <analysis> block becomes “Analysis:”, its first <summary> block “Summary:”, runs of blank lines collapse and the text is trimmed.',
-      {
-        figures: [
-          { label: 'Before', value: raw.length, unit: 'count', how: 'characters' },
-          { label: 'After', value: cleaned.length, unit: 'count', how: 'characters', strong: true },
-        ],
-        texts: [{ title: 'Cleaned', ...cut(cleaned, 800) }],
-        source: 'claude-code-compact-system.md "Summary Content Handling: MD5()"',
-      },
-    ),
-  );
+  if (claudeCode)
+    steps.push(
+      step(
+        'cleanup',
+        'The tag cleanup',
+        'The answer’s first <analysis> block becomes “Analysis:”, its first <summary> block “Summary:”, runs of blank lines collapse and the text is trimmed.',
+        {
+          figures: [
+            { label: 'Before', value: raw.length, unit: 'count', how: 'characters' },
+            { label: 'After', value: cleaned.length, unit: 'count', how: 'characters', strong: true },
+          ],
+          texts: [{ title: 'Cleaned', ...cut(cleaned, 800) }],
+          source: 'claude-code-compact-system.md "Summary Content Handling: MD5()"',
+        },
+      ),
+    );
   const trigger = event.trigger === 'manual' ? 'manual' : 'auto';
-  steps.push(
-    step(
-      'boundary',
-      'The boundary marker',
-      'A system record marks where the history now starts: later compactions summarize only from here. It logs the trigger and the count before compaction.',
-      {
-        figures: [
-          {
-            label: 'preTokens',
-            value: event.preTokens,
-            unit: 'tokens',
-            how: formatTokenProvenance(event.preSource),
-            strong: true,
-          },
-        ],
-        texts: [
-          {
-            title: 'compact_boundary record',
-            ...cut(JSON.stringify(createBoundaryMarker(trigger, Math.round(event.preTokens)), null, 2)),
-          },
-        ],
-        source: 'claude-code-compact-system.md "Boundary Marker: S91()"',
-      },
-    ),
-  );
+  if (claudeCode)
+    steps.push(
+      step(
+        'boundary',
+        'The boundary marker',
+        'A system record marks where the history now starts: later compactions summarize only from here. It logs the trigger and the count before compaction.',
+        {
+          figures: [
+            {
+              label: 'preTokens',
+              value: event.preTokens,
+              unit: 'tokens',
+              how: formatTokenProvenance(event.preSource),
+              strong: true,
+            },
+          ],
+          texts: [
+            {
+              title: 'compact_boundary record',
+              ...cut(JSON.stringify(createBoundaryMarker(trigger, Math.round(event.preTokens)), null, 2)),
+            },
+          ],
+          source: 'claude-code-compact-system.md "Boundary Marker: S91()"',
+        },
+      ),
+    );
   const r = event.restored;
   const reattached = event.reattachedTokens ?? r?.totalTokens ?? 0;
   // A strategy that re-attaches nothing has no such step.
@@ -617,7 +717,9 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
       step(
         'continuation',
         'The continuation message',
-        'The cleaned summary is wrapped in the message that opens the new history: it says the session continues from a summary and, after an automatic compaction, to go on without asking.',
+        claudeCode
+          ? 'The cleaned summary is wrapped in the message that opens the new history: it says the session continues from a summary and, after an automatic compaction, to go on without asking.'
+          : `The summary opens the new history inside ${ctx.strategyLabel}’s own wrapper (a prefix, an acknowledgement or the kept messages around it): the replay counts its tokens with the summary.`,
         {
           figures: [
             {
@@ -641,7 +743,9 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
               : []),
           ],
           texts: message ? [{ title: 'The message', ...cut(message, 1_600) }] : [],
-          source: 'claude-code-compaction-v2.1.68.txt "Continuation message injected after compaction"',
+          source: claudeCode
+            ? 'claude-code-compaction-v2.1.68.txt "Continuation message injected after compaction"'
+            : undefined,
         },
       ),
     );
@@ -727,20 +831,26 @@ export async function computeLearnWalk(input: LearnWalkInput): Promise<LearnWalk
   // Every summary is simulated (no adoption of the log's own compactions), so every knob acts.
   const first = computeReplay(input.prepared, strategy.id, knobs, { summaryModel: SUMMARY_MODEL });
   input.signal?.throwIfAborted();
-  const { index, family } = pickFocusEvent(first.events);
-  let result = first;
+  const compactions = listWalkCompactions(first.events);
+  const picked = compactions.find((c) => c.eventIndex === input.eventIndex);
+  const { index, family } = picked
+    ? { index: picked.eventIndex, family: picked.family as LearnFamily }
+    : pickFocusEvent(first.events);
   let summary: WalkSummary | undefined;
   const focus = index >= 0 ? first.events[index] : undefined;
-  if (focus && family === 'summarize' && focus.mechanism !== 'session-memory') {
-    // The summary the class reads is the one whose size the context after carries.
-    summary = await computeWalkSummary(input, focus);
-    result = computeReplay(input.prepared, strategy.id, knobs, {
-      summaryModel: SUMMARY_MODEL,
-      suppliedSummaryTokens: { [focus.afterApiCall]: summary.tokens },
-    });
-  } else if (focus && family === 'summarize') {
-    summary = await computeWalkSummary(input, focus);
-  }
+  if (focus && family === 'summarize') summary = await computeWalkSummary(input, focus);
+  // Re-run with the summary the class reads (its size is what the context after carries) and
+  // the clearing asked what it would take at the focus call.
+  const result = focus
+    ? computeReplay(input.prepared, strategy.id, knobs, {
+        summaryModel: SUMMARY_MODEL,
+        probeApiCall: focus.afterApiCall,
+        ...(summary && focus.mechanism !== 'session-memory'
+          ? { suppliedSummaryTokens: { [focus.afterApiCall]: summary.tokens } }
+          : {}),
+      })
+    : first;
+  input.signal?.throwIfAborted();
   const event = index >= 0 ? result.events[index] : undefined;
   assert(
     event === undefined || (event.kind === focus?.kind && event.afterApiCall === focus.afterApiCall),
@@ -760,7 +870,7 @@ export async function computeLearnWalk(input: LearnWalkInput): Promise<LearnWalk
     step(
       'overview',
       `${strategy.label}: one compaction, step by step`,
-      `${strategy.description} On this transcript it ${FAMILY_WORDS[family]}${event ? `, first after API call ${event.afterApiCall + 1}` : ''}. Use ← → to move, Esc to leave.`,
+      `${strategy.description} On this transcript it ${FAMILY_WORDS[family]}${event ? `; this walk follows compaction ${compactions.findIndex((c) => c.eventIndex === index) + 1} of ${compactions.length}, after API call ${event.afterApiCall + 1}` : ''}. Use ← → to move, Esc to leave.`,
       {
         figures: [
           { label: 'API calls on the main thread', value: result.callIndex.length, unit: 'count' },
@@ -778,6 +888,11 @@ export async function computeLearnWalk(input: LearnWalkInput): Promise<LearnWalk
     const attempts = pickAttempts(result.events, index);
     for (const a of attempts)
       steps.push(clearStep(ctx, a, result.events[a]!.kind === 'replace' ? 'replace' : 'clear'));
+    // The clearing tried at the compaction's own call, unless it acted there (then it is an attempt above).
+    const clearedHere = attempts.some(
+      (a) => result.events[a]!.kind !== 'replace' && result.events[a]!.afterApiCall === event.afterApiCall,
+    );
+    if (family !== 'clear' && result.probe && !clearedHere) steps.push(attemptStep(ctx, event, result.probe));
     if (family === 'summarize' && summary) steps.push(...summarizeSteps(ctx, event, summary));
     else if (family === 'truncate') steps.push(truncateStep(event));
     else steps.push(clearStep(ctx, index, event.kind === 'replace' ? 'replace' : 'clear'));
@@ -795,6 +910,7 @@ export async function computeLearnWalk(input: LearnWalkInput): Promise<LearnWalk
     strategyLabel: strategy.label,
     family,
     focusEventIndex: event ? index : undefined,
+    compactions,
     afterApiCall: event?.afterApiCall,
     steps,
     knobs,

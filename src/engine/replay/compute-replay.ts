@@ -1,7 +1,7 @@
 import type { PreparedReplay } from '../simulation/prepared';
 import { lowerBound } from '../simulation/search';
 import { getStrategy } from '../strategies/registry';
-import type { KnobValue, ManualCompactionRequest, ReplayView } from '../strategies/types';
+import type { ClearingProbe, KnobValue, ManualCompactionRequest, ReplayView } from '../strategies/types';
 import type { TokenCount } from '../types';
 import { computeComparison, DEFAULT_TOLERANCE_CALLS } from './compare';
 import { ReplayState } from './replay-state';
@@ -31,6 +31,8 @@ export interface ReplayOptions {
   manual?: readonly ManualCompactionRequest[];
   /** Matching tolerance with real compactions, in calls (default 1). */
   toleranceCalls?: number;
+  /** An API call at which to ask the run what its clearing would take (`ReplayResult.probe`). */
+  probeApiCall?: number;
 }
 
 /** Re-runs a strategy over a prepared session. Pure; linear in calls plus the work of events. */
@@ -64,6 +66,7 @@ export function computeReplay(
   for (const m of options.manual ?? []) manualByCall.set(m.afterApiCall, m);
   const view = createView(prepared, state, model);
   state.applyLoggedBeforeFirstCall();
+  let probe: ClearingProbe | undefined;
 
   for (let k = 0; k < n; k++) {
     const S = state.contextTokens(k);
@@ -91,6 +94,8 @@ export function computeReplay(
     view.manual = manualByCall.get(calls[k]!);
     // A compaction happens before the next request: after the last call there is none, unless
     // the user asks for one.
+    // Asked before the step, on the state the step sees.
+    if (options.probeApiCall === calls[k] && run.probeClearing) probe = run.probeClearing(view);
     const outcome = k + 1 < n || view.manual ? run.step(view) : undefined;
     if (!outcome?.actions.some((a) => a.kind === 'fail')) state.failing = undefined;
     // Provenance of the trigger count, taken before anything changes the history.
@@ -130,6 +135,7 @@ export function computeReplay(
     summarizedRanges: state.summarizedRanges,
     comparison: computeComparison(prepared, state.events, tolerance, loggedTriggers),
     baseTokens: base,
+    ...(probe ? { probe } : {}),
     notes: [],
     computeMs: performance.now() - t0,
   };

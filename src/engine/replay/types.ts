@@ -8,6 +8,7 @@ import type {
   TrackedFiles,
 } from '../simulation/types';
 import type { Compaction, TokenCount } from '../types';
+import type { ClearingProbe } from '../strategies/types';
 
 export type { CompactMechanism, SummarySource, ThresholdLine, TrackedFiles } from '../simulation/types';
 
@@ -238,6 +239,8 @@ export interface ReplayResult {
   comparison: ReplayComparison;
   /** System prompt + tools as estimated from the first call. */
   baseTokens: TokenCount;
+  /** The run's clearing at `ReplayOptions.probeApiCall`, acting or not (learn mode's attempt). */
+  probe?: ClearingProbe;
   notes: string[];
   computeMs: number;
   /** Each subagent's own replay, when asked for (replay/subagent-replays.ts): never in the series above. */

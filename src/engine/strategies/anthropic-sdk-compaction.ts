@@ -148,6 +148,7 @@ class AnthropicSdkCompactionRun implements StrategyRun {
       summaryOverheadTokens: 0,
       summaryMaxTokens: this.knobs.summaryMaxTokens,
       requestVariant: 'full',
+      promptPresetId: 'anthropic-sdk',
       customInstructions: view.manual?.customInstructions,
       note:
         trigger === 'auto'

@@ -15,6 +15,7 @@ import {
 } from './api-clear-thinking';
 import { createKnobNormalizer } from './knobs';
 import type {
+  ClearingProbe,
   CompactionStrategy,
   KnobSpec,
   ReplayView,
@@ -305,13 +306,9 @@ class ApiContextEditingRun implements StrategyRun {
     };
   }
 
-  /** `clear_tool_uses` on a request whose input (after the thinking edit) is `input`. */
-  private clearToolUses(
-    view: ReplayView,
-    input: TokenCount,
-  ): { action: StrategyAction; savedTokens: TokenCount } | undefined {
-    if (input < this.knobs.triggerTokens) return undefined;
-    const { order, orderKey, pos, estimate, tokens } = this.prepared.clearables;
+  /** The results `clear_tool_uses` looks at and would clear at this call (the rules of `clearToolUses`). */
+  private selectToolUses(view: ReplayView) {
+    const { order, orderKey, pos, estimate } = this.prepared.clearables;
     const firstRank = lowerBound(orderKey, view.liveFromPos);
     const endRank = lowerBound(orderKey, view.boundaryPos);
     const live: number[] = [];
@@ -321,10 +318,51 @@ class ApiContextEditingRun implements StrategyRun {
     }
     const clearable = live.slice(0, Math.max(0, live.length - this.knobs.keepToolUses));
     const items = clearable.filter((i) => !view.isCleared(i));
-    if (items.length === 0) return undefined;
     // `clear_at_least` is about everything the edit clears in this request (already cleared results included).
     let total = 0;
     for (const i of clearable) total += estimate[i]!;
+    return { live, clearable, items, total };
+  }
+
+  /**
+   * `clear_tool_uses` at this call, acting or not. The input compared is the request's before
+   * this call's edits (an earlier clear's savings taken off; a fresh `clear_thinking` is not).
+   */
+  probeClearing(view: ReplayView): ClearingProbe {
+    const { live, items, total } = this.selectToolUses(view);
+    const input = view.usageTokens + view.pendingEstimate;
+    const passes = total >= this.knobs.clearAtLeastTokens;
+    const reason = !this.knobs.clearToolUses
+      ? 'clear_tool_uses is not among the request’s edits'
+      : input < this.knobs.triggerTokens
+        ? `the input, ${fmt(input)}, is under its trigger, ${fmt(this.knobs.triggerTokens)}`
+        : items.length === 0
+          ? 'every result beyond the kept ones is already cleared'
+          : !passes
+            ? `it would clear ${fmt(total)}, under clear_at_least, ${fmt(this.knobs.clearAtLeastTokens)}`
+            : undefined;
+    return {
+      mechanism: 'clear_tool_uses',
+      considered: live,
+      items: items.sort((a, b) => a - b),
+      savings: total,
+      minSavings: this.knobs.clearAtLeastTokens,
+      passes,
+      acts: reason === undefined,
+      reason,
+      source: SOURCE,
+    };
+  }
+
+  /** `clear_tool_uses` on a request whose input (after the thinking edit) is `input`. */
+  private clearToolUses(
+    view: ReplayView,
+    input: TokenCount,
+  ): { action: StrategyAction; savedTokens: TokenCount } | undefined {
+    if (input < this.knobs.triggerTokens) return undefined;
+    const { estimate, tokens } = this.prepared.clearables;
+    const { items, total } = this.selectToolUses(view);
+    if (items.length === 0) return undefined;
     if (total < this.knobs.clearAtLeastTokens) return undefined;
     let fresh = 0;
     let savedTokens = 0;

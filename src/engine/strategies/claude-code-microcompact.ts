@@ -38,6 +38,18 @@ export function selectMicrocompact(
   estimates: readonly TokenCount[],
   params: MicrocompactParams,
 ): MicrocompactSelection | undefined {
+  const pick = inspectMicrocompact(estimates, params);
+  return pick.passes ? { clear: pick.clear, savings: pick.savings } : undefined;
+}
+
+/**
+ * What microcompact would clear and save, whether or not the savings pass the minimum (learn
+ * mode's attempt step shows a microcompact that did not act). `selectMicrocompact` acts on it.
+ */
+export function inspectMicrocompact(
+  estimates: readonly TokenCount[],
+  params: MicrocompactParams,
+): MicrocompactSelection & { passes: boolean } {
   const n = estimates.length;
   const keepFrom = Math.max(0, n - params.keepRecent);
   const clear: number[] = [];
@@ -57,7 +69,7 @@ export function selectMicrocompact(
       clear.push(i);
       savings += estimates[i]!;
     }
-    return savings > params.minSavings ? { clear, savings } : undefined;
+    return { clear, savings, passes: savings > params.minSavings };
   }
   let total = 0;
   for (const t of estimates) total += t;
@@ -67,5 +79,5 @@ export function selectMicrocompact(
       savings += estimates[i]!;
     }
   }
-  return savings >= params.minSavings ? { clear, savings } : undefined;
+  return { clear, savings, passes: savings >= params.minSavings };
 }

@@ -9,6 +9,7 @@ import {
   type RestoreLimits,
 } from '../compact/restore';
 import { getKeepRecentCut, getSafeCut } from '../simulation/cuts';
+import { inspectMicrocompact } from './claude-code-microcompact';
 import { lowerBound } from '../simulation/search';
 import { CLEARABLE_DOCUMENT, CLEARABLE_IMAGE, type PreparedReplay } from '../simulation/prepared';
 import type { ThresholdLine } from '../simulation/types';
@@ -22,7 +23,14 @@ import {
   getClaudeCodeSessionKnobs,
   normalizeClaudeCodeKnobs,
 } from './claude-code-knobs';
-import type { CompactionStrategy, ReplayView, StepOutcome, StrategyAction, StrategyRun } from './types';
+import type {
+  ClearingProbe,
+  CompactionStrategy,
+  ReplayView,
+  StepOutcome,
+  StrategyAction,
+  StrategyRun,
+} from './types';
 
 // Claude Code's context management (v2.1.68 and legacy, per ../shared/reference):
 //   after each response, the trigger count (usage, plus the 2.1.x estimate of later messages) is
@@ -229,6 +237,57 @@ class ClaudeCodeRun implements StrategyRun {
   private isLiveEligible(view: ReplayView, i: number): boolean {
     const pos = this.prepared.clearables.pos[i]!;
     return this.eligible[i] === 1 && !view.isCleared(i) && pos >= view.liveFromPos && pos < view.boundaryPos;
+  }
+
+  /**
+   * What microcompact would clear at this call, by `inspectMicrocompact` on the live eligible
+   * results in call order (the list the incremental selections walk), and why it does not act.
+   */
+  probeClearing(view: ReplayView): ClearingProbe {
+    const k = this.knobs;
+    const { estimate, order, orderKey } = this.prepared.clearables;
+    const considered: number[] = [];
+    const endRank = lowerBound(orderKey, view.boundaryPos);
+    for (let r = lowerBound(orderKey, view.liveFromPos); r < endRank; r++)
+      if (this.isLiveEligible(view, order[r]!)) considered.push(order[r]!);
+    const pick = inspectMicrocompact(
+      considered.map((i) => estimate[i]!),
+      {
+        variant: k.microcompactVariant,
+        keepRecent: k.microcompactKeepRecent,
+        protectTokens: k.microcompactProtectTokens,
+        minSavings: k.microcompactMinSavings,
+      },
+    );
+    const auto = k.autoCompactEnabled && view.checkTokens >= this.autoThreshold;
+    const legacy = k.microcompactVariant === 'legacy';
+    const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+    const reason = k.disableCompact
+      ? 'compaction is disabled (DISABLE_COMPACT)'
+      : !k.microcompactEnabled
+        ? 'microcompact is off in this version (the microcompactEnabled knob)'
+        : legacy && !auto
+          ? 'under the auto-compact threshold: the legacy microcompact is tried only there'
+          : !legacy && auto
+            ? 'the auto-compact threshold is reached: a full compaction runs, microcompact is tried only between the warning and the auto-compact thresholds'
+            : !legacy && view.usageTokens < this.warningThreshold
+              ? `the usage, ${fmt(view.usageTokens)}, is under the warning threshold, ${fmt(this.warningThreshold)}`
+              : !pick.passes
+                ? `the savings, ${fmt(pick.savings)}, do not pass the minimum, ${fmt(k.microcompactMinSavings)}`
+                : undefined;
+    return {
+      mechanism: 'microcompact',
+      considered,
+      items: pick.clear.map((j) => considered[j]!),
+      savings: pick.savings,
+      minSavings: k.microcompactMinSavings,
+      passes: pick.passes,
+      acts: reason === undefined,
+      reason,
+      source: legacy
+        ? 'claude-code-compact-system.md "Micro-Compact Function: Si()"'
+        : 'claude-code-compaction-v2.1.68.txt "Microcompact"',
+    };
   }
 
   /** v2.1.68 `Rg`, incrementally (same rules as `selectMicrocompact`), in call order. */

@@ -197,6 +197,7 @@ class CodexRun implements StrategyRun {
       summaryOverheadTokens: CODEX_SUMMARY_PREFIX_TOKENS,
       keptMessages: { entryIndices: kept.map((m) => m.entryIndex), tokens: keptTokens },
       requestVariant: 'full',
+      promptPresetId: 'codex',
       customInstructions: view.manual?.customInstructions,
       note: `${kept.length} user messages kept (${keptTokens.toLocaleString('en-US')} of ${this.knobs.userMessageBudgetTokens.toLocaleString('en-US')} tokens) with the prefixed summary`,
     };

@@ -7,6 +7,7 @@ import { estimateTextTokens } from '../tokens/estimate';
 import type { TokenCount } from '../types';
 import { createKnobNormalizer } from './knobs';
 import type {
+  ClearingProbe,
   CompactionStrategy,
   KnobSpec,
   ReplayView,
@@ -245,15 +246,42 @@ export function selectOpenCodePrune(
   endPos: number,
   isCleared: (item: number) => boolean,
 ): PruneSelection | undefined {
+  const walk = inspectOpenCodePrune(prepared, knobs, liveFromPos, endPos, isCleared);
+  if (!walk.enoughTurns || !walk.passes) return undefined;
+  const { items, prunedTokens, totalTokens, protectFromPos } = walk;
+  return { items, prunedTokens, totalTokens, protectFromPos };
+}
+
+/**
+ * The same walk, whatever its outcome (learn mode's attempt step): the outputs it looks at, newest
+ * first reversed to oldest first (`seen`), those it would prune, and whether it would act.
+ */
+export function inspectOpenCodePrune(
+  prepared: PreparedReplay,
+  knobs: OpenCodeKnobs,
+  liveFromPos: number,
+  endPos: number,
+  isCleared: (item: number) => boolean,
+): PruneSelection & { seen: number[]; enoughTurns: boolean; passes: boolean } {
   const { userTurnPos } = getPositionFacts(prepared);
   const { pos, tool, estimate } = prepared.clearables;
   // The last `protectTurns` user turns before endPos (and everything after them) are skipped.
   const turnEnd = lowerBound(userTurnPos, endPos);
   const turnStart = lowerBound(userTurnPos, liveFromPos);
-  if (turnEnd - turnStart < knobs.protectTurns) return undefined;
+  if (turnEnd - turnStart < knobs.protectTurns)
+    return {
+      items: [],
+      seen: [],
+      prunedTokens: 0,
+      totalTokens: 0,
+      protectFromPos: endPos,
+      enoughTurns: false,
+      passes: false,
+    };
   const protectFromPos = knobs.protectTurns === 0 ? endPos : userTurnPos[turnEnd - knobs.protectTurns]!;
   const protectedTools = new Set(knobs.protectedTools.map((t) => t.toLowerCase()));
   const items: number[] = [];
+  const seen: number[] = [];
   let total = 0;
   let pruned = 0;
   for (let i = lowerBound(pos, protectFromPos) - 1; i >= 0 && pos[i]! >= liveFromPos; i--) {
@@ -264,14 +292,22 @@ export function selectOpenCodePrune(
     // An output already pruned: everything older was pruned with it.
     if (isCleared(i)) break;
     const e = estimate[i]!;
+    seen.push(i);
     total += e;
     if (total > knobs.pruneProtectTokens) {
       pruned += e;
       items.push(i);
     }
   }
-  if (pruned <= knobs.pruneMinimumTokens) return undefined;
-  return { items: items.reverse(), prunedTokens: pruned, totalTokens: total, protectFromPos };
+  return {
+    items: items.reverse(),
+    seen: seen.reverse(),
+    prunedTokens: pruned,
+    totalTokens: total,
+    protectFromPos,
+    enoughTurns: true,
+    passes: pruned > knobs.pruneMinimumTokens,
+  };
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -328,13 +364,55 @@ class OpenCodeRun implements StrategyRun {
     return actions.length ? { actions } : undefined;
   }
 
-  /** Prune when the agent's turn ends: a user turn starts before the next call. */
-  private prune(view: ReplayView): StrategyAction | undefined {
-    if (!this.knobs.prune) return undefined;
+  /**
+   * The prune at this call, acting or not: over the history up to the turn that ends here, or up
+   * to the next request when no turn ends (prune runs only when one does).
+   */
+  probeClearing(view: ReplayView): ClearingProbe {
+    const k = this.knobs;
+    const endPos = this.turnEndPos(view);
+    const walk = inspectOpenCodePrune(
+      this.prepared,
+      k,
+      view.liveFromPos,
+      endPos ?? view.boundaryPos,
+      view.isCleared,
+    );
+    const reason = !k.prune
+      ? 'pruning is off (compaction.prune)'
+      : endPos === undefined
+        ? 'the agent’s turn does not end at this call: prune runs when a turn ends'
+        : !walk.enoughTurns
+          ? `the history holds fewer than ${k.protectTurns} user turns`
+          : !walk.passes
+            ? `it would free ${fmt(walk.prunedTokens)}, not more than the minimum, ${fmt(k.pruneMinimumTokens)}`
+            : undefined;
+    return {
+      mechanism: 'prune',
+      considered: walk.seen,
+      items: walk.items,
+      savings: walk.prunedTokens,
+      minSavings: k.pruneMinimumTokens,
+      passes: walk.passes,
+      acts: reason === undefined,
+      reason,
+      source: `${SOURCE}/compaction.ts, SessionCompaction.prune)`,
+    };
+  }
+
+  /** Where the agent's turn ends, when it ends before the next call: a user turn starts. */
+  private turnEndPos(view: ReplayView): number | undefined {
     const { callPos } = this.prepared;
     const next = lowerBound(this.userTurnPos, callPos[view.callPos]! + 1);
     if (next >= this.userTurnPos.length || this.userTurnPos[next]! >= view.boundaryPos) return undefined;
-    const endPos = this.userTurnPos[next]!;
+    return this.userTurnPos[next]!;
+  }
+
+  /** Prune when the agent's turn ends: a user turn starts before the next call. */
+  private prune(view: ReplayView): StrategyAction | undefined {
+    if (!this.knobs.prune) return undefined;
+    const endPos = this.turnEndPos(view);
+    if (endPos === undefined) return undefined;
     const selection = selectOpenCodePrune(
       this.prepared,
       this.knobs,

@@ -347,6 +347,7 @@ class PiRun implements StrategyRun {
       continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
       summaryOverheadTokens: Math.ceil((SUMMARY_WRAPPER_CHARS + fileListChars(files)) / 4),
       requestVariant: keep ? 'partial' : 'full',
+      promptPresetId: 'pi',
       customInstructions: view.manual?.customInstructions,
       trackedFiles: files,
       note: `${why}; kept from the ${splitTurn ? 'middle of a turn (its prefix summarized apart)' : 'start of a turn'} (keepRecentTokens ${fmt(knobs.keepRecentTokens)}); ${files.readFiles.length} read and ${files.modifiedFiles.length} modified files listed`,

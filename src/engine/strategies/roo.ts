@@ -268,6 +268,7 @@ class RooRun implements StrategyRun {
       continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
       summaryOverheadTokens: SUMMARY_HEADING_TOKENS + extras,
       requestVariant: 'full',
+      promptPresetId: 'roo',
       customInstructions: view.manual?.customInstructions,
       hide: true,
       note:

@@ -258,6 +258,34 @@ export interface StrategyRun {
    * The replay adopts and the comparison expects the `auto` ones as it does Claude Code's.
    */
   inferLoggedTrigger?(real: RealCompactionInfo): 'auto' | 'manual' | undefined;
+  /**
+   * What the run's clearing (microcompact, `clear_tool_uses`) would take at this call, whether
+   * or not it acts, by the rules `step` uses. Read-only: it changes nothing `step` sees.
+   * Learn mode's attempt step (`ReplayOptions.probeApiCall`).
+   */
+  probeClearing?(view: ReplayView): ClearingProbe;
+}
+
+/** A clearing's selection at one call, acting or not (`StrategyRun.probeClearing`). */
+export interface ClearingProbe {
+  /** The mechanism, as the agent names it: `microcompact`, `clear_tool_uses`. */
+  mechanism: string;
+  /** The eligible results it looks at, oldest first in call order (indices into `prepared.clearables`). */
+  considered: number[];
+  /** Those it would clear (a subset of `considered`, same order). */
+  items: number[];
+  /** The savings it compares with the minimum: the agent's estimate of the results it would clear. */
+  savings: TokenCount;
+  /** The minimum the savings must pass (0: none). */
+  minSavings: TokenCount;
+  /** Whether the savings pass the minimum. */
+  passes: boolean;
+  /** Whether the clearing acts at this call. */
+  acts: boolean;
+  /** Why it does not act, when it does not. */
+  reason?: string;
+  /** The reference section of its rules. */
+  source: string;
 }
 
 /** What a strategy reads from a session to pick the log's own knobs. */

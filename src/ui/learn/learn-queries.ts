@@ -11,12 +11,20 @@ export function learnWalkQuery(
   strategyId: string,
   knobOverrides: Record<string, unknown>,
   branchId = 0,
+  eventIndex?: number,
 ) {
   return queryOptions({
-    queryKey: [...sessionKey(sessionId), 'learn', branchId, strategyId, JSON.stringify(knobOverrides)],
+    queryKey: [
+      ...sessionKey(sessionId),
+      'learn',
+      branchId,
+      strategyId,
+      JSON.stringify(knobOverrides),
+      eventIndex ?? -1,
+    ],
     queryFn: ({ signal }) =>
       getEngineClient().request(
-        { kind: 'learn-walk', sessionId, strategyId, knobOverrides, branchId },
+        { kind: 'learn-walk', sessionId, strategyId, knobOverrides, branchId, eventIndex },
         { signal },
       ),
     placeholderData: keepPreviousData,

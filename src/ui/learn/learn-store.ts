@@ -10,10 +10,14 @@ export interface LearnState {
   strategyId?: string;
   step: number;
   large: boolean;
+  /** The replay event of the compaction walked (LearnWalk.compactions); undefined: the default. */
+  event?: number;
   overrides: Record<string, Record<string, unknown>>;
   open(strategyId: string, step?: number): void;
   close(): void;
   setStep(step: number): void;
+  /** Walks another of the replay's compactions, on the same step. */
+  setEvent(event: number | undefined): void;
   setLarge(large: boolean): void;
   setKnob(strategyId: string, key: string, value: unknown): void;
   resetKnobs(strategyId: string): void;
@@ -25,10 +29,12 @@ export const useLearnStore = create<LearnState>()((set) => ({
   strategyId: initial?.strategyId,
   step: initial?.step ?? 0,
   large: initial?.large ?? false,
+  event: initial?.event,
   overrides: {},
-  open: (strategyId, step = 0) => set({ strategyId, step }),
-  close: () => set({ strategyId: undefined, step: 0 }),
+  open: (strategyId, step = 0) => set({ strategyId, step, event: undefined }),
+  close: () => set({ strategyId: undefined, step: 0, event: undefined }),
   setStep: (step) => set({ step: Math.max(0, step) }),
+  setEvent: (event) => set({ event }),
   setLarge: (large) => set({ large }),
   setKnob: (strategyId, key, value) =>
     set((s) => ({
@@ -43,9 +49,17 @@ export const useLearnStore = create<LearnState>()((set) => ({
 
 if (typeof window !== 'undefined') {
   useLearnStore.subscribe((s, prev) => {
-    if (s.strategyId === prev.strategyId && s.step === prev.step && s.large === prev.large) return;
+    if (
+      s.strategyId === prev.strategyId &&
+      s.step === prev.step &&
+      s.large === prev.large &&
+      s.event === prev.event
+    )
+      return;
     replaceLearnUrl(
-      s.strategyId === undefined ? undefined : { strategyId: s.strategyId, step: s.step, large: s.large },
+      s.strategyId === undefined
+        ? undefined
+        : { strategyId: s.strategyId, step: s.step, large: s.large, event: s.event },
     );
   });
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { LearnStep } from '../../engine/learn/types';
+import type { LearnCompaction, LearnStep } from '../../engine/learn/types';
 import { STRATEGIES } from '../../engine/strategies/registry';
 import type { SessionId } from '../../worker/protocol';
 import { useEscapeLayer } from '../common/use-escape';
@@ -18,6 +18,15 @@ import './learn.css';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
+/** A step source naming a reference file (else it is a sentence: another agent's preset source). */
+const REFERENCE_FILE = /^[\w.-]+\.(md|txt)\b/;
+
+const FAMILY_NAMES: Record<LearnCompaction['family'], string> = {
+  summarize: 'summary',
+  truncate: 'truncation',
+  clear: 'clearing',
+};
+
 /** True when a key press is typing into a field, not a request to move. */
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -29,13 +38,14 @@ export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; str
   const step = useLearnStore((s) => s.step);
   const large = useLearnStore((s) => s.large);
   const overrides = useLearnStore((s) => s.overrides[strategyId]);
-  const { setStep, setLarge, close, open } = useLearnStore.getState();
+  const event = useLearnStore((s) => s.event);
+  const { setStep, setLarge, setEvent, close, open } = useLearnStore.getState();
   const branchId = useBranchStore((s) => (s.sessionId === sessionId ? s.branchId : 0));
   const {
     data: walk,
     error,
     isFetching,
-  } = useQuery(learnWalkQuery(sessionId, strategyId, overrides ?? {}, branchId));
+  } = useQuery(learnWalkQuery(sessionId, strategyId, overrides ?? {}, branchId, event));
   const count = walk?.strategyId === strategyId ? walk.steps.length : 0;
   const index = count ? Math.min(step, count - 1) : step;
   const current = walk?.strategyId === strategyId ? walk.steps[index] : undefined;
@@ -131,6 +141,22 @@ export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; str
               </li>
             ))}
         </ol>
+        {walk?.strategyId === strategyId && walk.compactions.length > 1 && (
+          <label className="learn-pick">
+            Compaction{' '}
+            <select
+              data-testid="learn-event"
+              value={walk.focusEventIndex ?? ''}
+              onChange={(e) => setEvent(Number(e.currentTarget.value))}
+            >
+              {walk.compactions.map((c, i) => (
+                <option key={c.eventIndex} value={c.eventIndex}>
+                  {`${i + 1}. ${FAMILY_NAMES[c.family]} at call ${c.afterApiCall + 1}: ${fmt(c.preTokens)} → ${fmt(c.postTokens)}`}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <span className="learn-count" data-testid="learn-count">
           {count ? `Step ${index + 1} of ${count}` : 'Computing…'}
         </span>
@@ -154,7 +180,12 @@ export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; str
             {current.title}
           </h1>
           <p className="learn-lead">{current.lead}</p>
-          {current.source && <p className="learn-source">Source: ../shared/reference/{current.source}</p>}
+          {current.source && (
+            <p className="learn-source">
+              Source: {REFERENCE_FILE.test(current.source) ? '../shared/reference/' : ''}
+              {current.source}
+            </p>
+          )}
           <div className="learn-columns">
             <div className="learn-main">
               {current.bar && <LearnBarChart bar={current.bar} large={large} />}
