@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { PRICES_SEEN } from '../../engine/summarize/prices';
 import { formatBytes } from '../common/format';
 import { VirtualList } from '../common/virtual-list';
 import { ProgressBar } from '../top-bar/load-progress';
-import { GRID_TEMPLATE, LIBRARY_COLUMNS, selectSessions } from './library-columns';
+import { GRID_TEMPLATE, LIBRARY_COLUMNS, selectSessions, TABLE_MIN_WIDTH } from './library-columns';
 import { useLibraryStore } from './library-store';
 import { openLibrarySession } from './open-session';
 import { cancelScan, getRestoredHandle, openDirectoryHandle } from './open-folder';
@@ -23,6 +23,8 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
   );
   const totalBytes = sessions.reduce((s, x) => s + x.sizeBytes, 0);
   const handle = getRestoredHandle();
+  const headRef = useRef<HTMLDivElement>(null);
+  const tableStyle = { gridTemplateColumns: GRID_TEMPLATE, minWidth: TABLE_MIN_WIDTH };
 
   return (
     <main className="library-view" data-testid="library">
@@ -85,22 +87,24 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
           </button>
         </div>
       )}
-      <div className="library-head" style={{ gridTemplateColumns: GRID_TEMPLATE }}>
-        {LIBRARY_COLUMNS.map((c) => (
-          <button
-            type="button"
-            key={c.key}
-            className={`library-th${c.numeric ? ' num' : ''}`}
-            title={c.title}
-            aria-pressed={sort.key === c.key}
-            data-sort={sort.key === c.key ? (sort.descending ? 'descending' : 'ascending') : undefined}
-            data-testid={`library-sort-${c.key}`}
-            onClick={() => setSort(c.key)}
-          >
-            {c.label}
-            {sort.key === c.key ? (sort.descending ? ' ▾' : ' ▴') : ''}
-          </button>
-        ))}
+      <div className="library-head-wrap" ref={headRef}>
+        <div className="library-head" style={tableStyle}>
+          {LIBRARY_COLUMNS.map((c) => (
+            <button
+              type="button"
+              key={c.key}
+              className={`library-th${c.numeric ? ' num' : ''}`}
+              title={c.title}
+              aria-pressed={sort.key === c.key}
+              data-sort={sort.key === c.key ? (sort.descending ? 'descending' : 'ascending') : undefined}
+              data-testid={`library-sort-${c.key}`}
+              onClick={() => setSort(c.key)}
+            >
+              {c.label}
+              {sort.key === c.key ? (sort.descending ? ' ▾' : ' ▴') : ''}
+            </button>
+          ))}
+        </div>
       </div>
       <VirtualList
         count={shown.length}
@@ -108,13 +112,16 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
         className="library-rows"
         testId="library-rows"
         ariaLabel="Sessions"
+        onScrollLeft={(px) => {
+          if (headRef.current) headRef.current.scrollLeft = px;
+        }}
         renderRow={(i) => {
           const s = shown[i]!;
           const row = s.row;
           return (
             <div
               className={`library-row${filesOpen ? '' : ' closed'}`}
-              style={{ gridTemplateColumns: GRID_TEMPLATE }}
+              style={tableStyle}
               data-testid="library-row"
               data-key={s.key}
               role="option"
