@@ -172,11 +172,14 @@ export function selectSessions(
     return hay.toLowerCase().includes(needle);
   });
   const sign = sort.descending ? -1 : 1;
+  // Keys (paths) break ties by code point: `localeCompare` per comparison was most of a sort of
+  // hundreds of rows still scanning, and the list is sorted again for every batch of rows.
+  const byKey = (a: LibrarySession, b: LibrarySession) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
   return kept.sort((a, b) => {
-    if (!a.row || !b.row) return a.row ? -1 : b.row ? 1 : a.key.localeCompare(b.key);
+    if (!a.row || !b.row) return a.row ? -1 : b.row ? 1 : byKey(a, b);
     const va = column.value(a, a.row);
     const vb = column.value(b, b.row);
     const d = typeof va === 'number' ? va - (vb as number) : String(va).localeCompare(String(vb));
-    return d === 0 ? a.key.localeCompare(b.key) : sign * d;
+    return d === 0 ? byKey(a, b) : sign * d;
   });
 }

@@ -123,7 +123,10 @@ export async function openLibrary(
   scanAbort = abort;
   // Each step of a big folder's start is a task of its own (grouping, the cache lookup in chunks,
   // the first render), so none of them holds the page for 50 ms.
+  await yieldToPage();
   const list = groupSessionFiles(files);
+  await yieldToPage();
+  if (scanAbort !== abort) return;
   groups = new Map(list.map((g) => [g.key, g]));
   const stamps = new Map(list.map((g) => [g.key, getGroupStamp(g)]));
   await yieldToPage();
