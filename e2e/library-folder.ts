@@ -73,3 +73,58 @@ export function writeLibraryFolder(root: string): LibraryFolder {
   write('projects/notes.txt', 'not a transcript');
   return { root, sessions: specs.length + 2, mostCalls };
 }
+
+export interface BigLibraryFolder {
+  root: string;
+  /** Sessions the library should list (main transcripts, Codex rollouts, the broken one). */
+  sessions: number;
+  /** Files written (transcripts, subagent and compaction-call files, the stray text file). */
+  files: number;
+}
+
+/**
+ * A folder of many sessions for the responsiveness test: `claude` Claude Code sessions over a few
+ * projects (every fifth with subagent and compaction-call files), `codex` Codex rollouts by day,
+ * one broken transcript and a stray text file. Small sessions, so the pool's per-row traffic (not
+ * the parsing of one big file) is what the page sees.
+ */
+export function writeBigLibraryFolder(root: string, claude = 400, codex = 120): BigLibraryFolder {
+  fs.rmSync(root, { recursive: true, force: true });
+  let files = 0;
+  const write = (rel: string, text: string) => {
+    const p = path.join(root, rel);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, text);
+    files++;
+  };
+  // A subagent log (Task → Explore) borrowed from a longer session, filed under every fifth session.
+  const donor = generateSession({ seed: 12, apiCalls: 120, features: { specials: true } });
+  const subagent = donor.files.find((f) => f.name.includes('/subagents/'))!;
+  for (let i = 0; i < claude; i++) {
+    const session = generateSession({
+      seed: 100 + i,
+      apiCalls: 12 + (i % 7) * 4,
+      startMs: Date.UTC(2026, 2, 1 + (i % 28), 8 + (i % 12), i % 60),
+      features: { specials: false },
+    });
+    const dir = `projects/-home-ada-project-${i % 9}`;
+    for (const f of session.files) write(`${dir}/${f.name}`, f.text);
+    if (i % 5 === 0) {
+      write(
+        `${dir}/${session.sessionId}/subagents/${path.basename(subagent.name)}`,
+        subagent.text.replaceAll(donor.sessionId, session.sessionId),
+      );
+    }
+  }
+  for (let i = 0; i < codex; i++) {
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    const id = `c0dex-${String(i).padStart(4, '0')}`;
+    const text = CODEX_ROLLOUT.map((l) => l.replace('"c0dex"', `"${id}"`)).join('\n');
+    write(`sessions/2026/04/${day}/rollout-2026-04-${day}T09-00-00-${id}.jsonl`, `${text}\n`);
+  }
+  const broken = generateSession({ seed: 14, apiCalls: 10 }).files[0]!.text.split('\n');
+  broken.splice(3, 0, 'this line is not JSON');
+  write('projects/-home-ada-gamma/broken.jsonl', broken.join('\n').slice(0, -200));
+  write('projects/notes.txt', 'not a transcript');
+  return { root, sessions: claude + codex + 1, files };
+}

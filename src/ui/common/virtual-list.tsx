@@ -14,6 +14,8 @@ export interface VirtualListProps {
   /** When this changes, the row at `index` is scrolled to the top (the timeline's visible range). */
   alignTopRequest?: { index: number; nonce: number };
   onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void;
+  /** The list's horizontal scroll (a table whose header scrolls with it). */
+  onScrollLeft?: (scrollLeftPx: number) => void;
   className?: string;
   testId?: string;
   ariaLabel?: string;
@@ -78,7 +80,10 @@ export function VirtualList(props: VirtualListProps) {
       role="listbox"
       tabIndex={0}
       onKeyDown={props.onKeyDown}
-      onScroll={(e) => setScrollTopPx(e.currentTarget.scrollTop)}
+      onScroll={(e) => {
+        setScrollTopPx(e.currentTarget.scrollTop);
+        props.onScrollLeft?.(e.currentTarget.scrollLeft);
+      }}
     >
       <div className="vl-spacer" style={{ height: count * rowHeightPx }}>
         {rows}

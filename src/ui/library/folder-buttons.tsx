@@ -52,10 +52,10 @@ export function FolderButtons() {
         // biome-ignore lint/suspicious/noExplicitAny: `webkitdirectory` is missing from React's input props.
         {...({ webkitdirectory: '', directory: '' } as any)}
         onChange={(e) => {
-          const files = e.currentTarget.files;
-          if (files && files.length > 0) {
+          const files = Array.from(e.currentTarget.files ?? []);
+          if (files.length > 0) {
             const first = files[0]!.webkitRelativePath.split('/')[0] || 'Folder';
-            void openLibrary(first, fromFileList(files));
+            void fromFileList(files).then((list) => openLibrary(first, list));
           }
           e.currentTarget.value = '';
         }}

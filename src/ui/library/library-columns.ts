@@ -30,7 +30,7 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     key: 'start',
     label: 'Start',
     title: 'When the session began (local time)',
-    widthCss: '9.5rem',
+    widthCss: '8rem',
     numeric: false,
     value: (_, r) => r.startMs ?? 0,
     text: (_, r) => formatDateTime(r.startMs),
@@ -39,7 +39,7 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     key: 'project',
     label: 'Project',
     title: 'The working directory (cwd) the agent ran in',
-    widthCss: 'minmax(8rem, 1fr)',
+    widthCss: 'minmax(7rem, 1fr)',
     numeric: false,
     value: (_, r) => r.cwd ?? '',
     text: (_, r) => r.cwd ?? '–',
@@ -48,7 +48,7 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     key: 'agent',
     label: 'Agent',
     title: 'Agent and version',
-    widthCss: '8.5rem',
+    widthCss: '8rem',
     numeric: false,
     value: (_, r) => `${r.agent} ${r.versions.at(-1) ?? ''}`,
     text: (_, r) => `${r.agent || '?'} ${r.versions.at(-1) ?? ''}`.trim(),
@@ -57,7 +57,7 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     key: 'prompt',
     label: 'First prompt',
     title: 'What the person first asked',
-    widthCss: 'minmax(10rem, 2fr)',
+    widthCss: 'minmax(8rem, 2fr)',
     numeric: false,
     value: (_, r) => r.firstPrompt ?? '',
     text: (_, r) => r.firstPrompt ?? '–',
@@ -66,7 +66,7 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     key: 'duration',
     label: 'Duration',
     title: 'First to last record of the main transcript',
-    widthCss: '5.5rem',
+    widthCss: '5rem',
     numeric: true,
     value: (_, r) => duration(r),
     text: (_, r) => (duration(r) < 0 ? '–' : formatDuration(duration(r))),
@@ -84,7 +84,7 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     key: 'calls',
     label: 'Calls',
     title: 'API calls of the main thread (+ subagent files’ calls)',
-    widthCss: '6.5rem',
+    widthCss: '5.5rem',
     numeric: true,
     value: (_, r) => r.apiCalls,
     text: (_, r) =>
@@ -103,7 +103,7 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     key: 'compactions',
     label: 'Compactions',
     title: 'Compactions: auto / manual / µ (microcompactions)',
-    widthCss: '6.5rem',
+    widthCss: '6rem',
     numeric: true,
     value: (_, r) => compactions(r),
     text: (_, r) => `${r.compactions.auto} / ${r.compactions.manual} / ${r.compactions.micro}µ`,
@@ -142,6 +142,20 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
 
 export const GRID_TEMPLATE = LIBRARY_COLUMNS.map((c) => c.widthCss).join(' ');
 
+/** Gap between the table's columns (rem); `.library-head`/`.library-row` padding is 0.5rem a side. */
+const GAP_REM = 0.4;
+
+/**
+ * The table's narrowest width: every column at its minimum, the gaps and the row's padding
+ * (≈75rem, 1200 px: it fits a 1280 px window). Narrower, the list scrolls sideways, its first
+ * column sticky.
+ */
+export const TABLE_MIN_WIDTH = `${
+  LIBRARY_COLUMNS.reduce((s, c) => s + Number(/([\d.]+)rem/.exec(c.widthCss)?.[1] ?? 0), 0) +
+  GAP_REM * (LIBRARY_COLUMNS.length - 1) +
+  1
+}rem`;
+
 /** Filtered by agent and search text (project, prompt, path), sorted by the chosen column. */
 export function selectSessions(
   sessions: readonly LibrarySession[],
@@ -158,11 +172,14 @@ export function selectSessions(
     return hay.toLowerCase().includes(needle);
   });
   const sign = sort.descending ? -1 : 1;
+  // Keys (paths) break ties by code point: `localeCompare` per comparison was most of a sort of
+  // hundreds of rows still scanning, and the list is sorted again for every batch of rows.
+  const byKey = (a: LibrarySession, b: LibrarySession) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
   return kept.sort((a, b) => {
-    if (!a.row || !b.row) return a.row ? -1 : b.row ? 1 : a.key.localeCompare(b.key);
+    if (!a.row || !b.row) return a.row ? -1 : b.row ? 1 : byKey(a, b);
     const va = column.value(a, a.row);
     const vb = column.value(b, b.row);
     const d = typeof va === 'number' ? va - (vb as number) : String(va).localeCompare(String(vb));
-    return d === 0 ? a.key.localeCompare(b.key) : sign * d;
+    return d === 0 ? byKey(a, b) : sign * d;
   });
 }

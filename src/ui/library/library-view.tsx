@@ -1,15 +1,16 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { memo, useMemo, useRef } from 'react';
 import { PRICES_SEEN } from '../../engine/summarize/prices';
 import { formatBytes } from '../common/format';
 import { VirtualList } from '../common/virtual-list';
 import { ProgressBar } from '../top-bar/load-progress';
-import { GRID_TEMPLATE, LIBRARY_COLUMNS, selectSessions } from './library-columns';
-import { useLibraryStore } from './library-store';
+import { GRID_TEMPLATE, LIBRARY_COLUMNS, selectSessions, TABLE_MIN_WIDTH } from './library-columns';
+import { type LibrarySession, useLibraryStore } from './library-store';
 import { openLibrarySession } from './open-session';
 import { cancelScan, getRestoredHandle, openDirectoryHandle } from './open-folder';
 
 const ROW_HEIGHT_PX = 30;
+const TABLE_STYLE = { gridTemplateColumns: GRID_TEMPLATE, minWidth: TABLE_MIN_WIDTH };
 
 /** Every session of the opened folder: sortable, filterable, searchable; a click opens one. */
 export function LibraryView({ onReopen }: { onReopen: () => void }) {
@@ -23,6 +24,7 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
   );
   const totalBytes = sessions.reduce((s, x) => s + x.sizeBytes, 0);
   const handle = getRestoredHandle();
+  const headRef = useRef<HTMLDivElement>(null);
 
   return (
     <main className="library-view" data-testid="library">
@@ -85,22 +87,24 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
           </button>
         </div>
       )}
-      <div className="library-head" style={{ gridTemplateColumns: GRID_TEMPLATE }}>
-        {LIBRARY_COLUMNS.map((c) => (
-          <button
-            type="button"
-            key={c.key}
-            className={`library-th${c.numeric ? ' num' : ''}`}
-            title={c.title}
-            aria-pressed={sort.key === c.key}
-            data-sort={sort.key === c.key ? (sort.descending ? 'descending' : 'ascending') : undefined}
-            data-testid={`library-sort-${c.key}`}
-            onClick={() => setSort(c.key)}
-          >
-            {c.label}
-            {sort.key === c.key ? (sort.descending ? ' ▾' : ' ▴') : ''}
-          </button>
-        ))}
+      <div className="library-head-wrap" ref={headRef}>
+        <div className="library-head" style={TABLE_STYLE}>
+          {LIBRARY_COLUMNS.map((c) => (
+            <button
+              type="button"
+              key={c.key}
+              className={`library-th${c.numeric ? ' num' : ''}`}
+              title={c.title}
+              aria-pressed={sort.key === c.key}
+              data-sort={sort.key === c.key ? (sort.descending ? 'descending' : 'ascending') : undefined}
+              data-testid={`library-sort-${c.key}`}
+              onClick={() => setSort(c.key)}
+            >
+              {c.label}
+              {sort.key === c.key ? (sort.descending ? ' ▾' : ' ▴') : ''}
+            </button>
+          ))}
+        </div>
       </div>
       <VirtualList
         count={shown.length}
@@ -108,41 +112,59 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
         className="library-rows"
         testId="library-rows"
         ariaLabel="Sessions"
-        renderRow={(i) => {
-          const s = shown[i]!;
-          const row = s.row;
-          return (
-            <div
-              className={`library-row${filesOpen ? '' : ' closed'}`}
-              style={{ gridTemplateColumns: GRID_TEMPLATE }}
-              data-testid="library-row"
-              data-key={s.key}
-              role="option"
-              aria-selected={false}
-              tabIndex={-1}
-              title={s.key}
-              onClick={() => filesOpen && void openLibrarySession(queryClient, s.key)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter' && filesOpen) void openLibrarySession(queryClient, s.key);
-              }}
-            >
-              {row ? (
-                LIBRARY_COLUMNS.map((c) => (
-                  <span key={c.key} className={`library-td${c.numeric ? ' num' : ''}`} data-col={c.key}>
-                    {c.text(s, row)}
-                  </span>
-                ))
-              ) : (
-                <span className="library-td muted" style={{ gridColumn: '1 / -1' }}>
-                  {s.error
-                    ? `Could not scan ${s.key}: ${s.error}`
-                    : `${s.key} · ${formatBytes(s.sizeBytes)} · scanning…`}
-                </span>
-              )}
-            </div>
-          );
+        onScrollLeft={(px) => {
+          if (headRef.current) headRef.current.scrollLeft = px;
         }}
+        renderRow={(i) => (
+          <LibraryRowView session={shown[i]!} filesOpen={filesOpen} queryClient={queryClient} />
+        )}
       />
     </main>
   );
 }
+
+/**
+ * One session's row. Memoized: the scan hands rows over in batches, and a batch replaces only the
+ * sessions it scanned, so the rows in view that did not change are not rendered again.
+ */
+const LibraryRowView = memo(function LibraryRowView({
+  session: s,
+  filesOpen,
+  queryClient,
+}: {
+  session: LibrarySession;
+  filesOpen: boolean;
+  queryClient: QueryClient;
+}) {
+  const row = s.row;
+  return (
+    <div
+      className={`library-row${filesOpen ? '' : ' closed'}`}
+      style={TABLE_STYLE}
+      data-testid="library-row"
+      data-key={s.key}
+      role="option"
+      aria-selected={false}
+      tabIndex={-1}
+      title={s.key}
+      onClick={() => filesOpen && void openLibrarySession(queryClient, s.key)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && filesOpen) void openLibrarySession(queryClient, s.key);
+      }}
+    >
+      {row ? (
+        LIBRARY_COLUMNS.map((c) => (
+          <span key={c.key} className={`library-td${c.numeric ? ' num' : ''}`} data-col={c.key}>
+            {c.text(s, row)}
+          </span>
+        ))
+      ) : (
+        <span className="library-td muted" style={{ gridColumn: '1 / -1' }}>
+          {s.error
+            ? `Could not scan ${s.key}: ${s.error}`
+            : `${s.key} · ${formatBytes(s.sizeBytes)} · scanning…`}
+        </span>
+      )}
+    </div>
+  );
+});
