@@ -2,7 +2,7 @@ import type { Restoration } from '../compact/restore';
 import type { PreparedReplay } from '../simulation/prepared';
 import type { ThresholdLine } from '../simulation/types';
 import type { TokenCount } from '../types';
-import { createKnobNormalizer } from './knobs';
+import { createKnobNormalizer, contextWindowSpec } from './knobs';
 import type {
   CompactionStrategy,
   KnobSpec,
@@ -83,18 +83,7 @@ const SPECS: readonly KnobSpec[] = [
     source: `${SOURCE}: COMPACTION_SUMMARY_MAX_TOKENS 4,096`,
     group: 'SDK compaction',
   },
-  {
-    key: 'contextWindow',
-    label: 'Context window',
-    kind: 'number',
-    unit: 'tokens',
-    min: 10_000,
-    max: 2_000_000,
-    step: 1_000,
-    source: 'the model',
-    group: 'SDK compaction',
-    cliFlag: 'window',
-  },
+  contextWindowSpec('the model', 'SDK compaction'),
 ];
 
 const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };

@@ -13,7 +13,7 @@ import {
   THINKING_PLACEHOLDER_TOKENS,
   ThinkingClearer,
 } from './api-clear-thinking';
-import { createKnobNormalizer } from './knobs';
+import { createKnobNormalizer, contextWindowSpec } from './knobs';
 import type {
   ClearingProbe,
   CompactionStrategy,
@@ -213,18 +213,7 @@ const SPECS: readonly KnobSpec[] = [
     source: `${COMPACTION_SOURCE}: default false`,
     group: 'Compaction',
   },
-  {
-    key: 'contextWindow',
-    label: 'Context window',
-    kind: 'number',
-    unit: 'tokens',
-    min: 10_000,
-    max: 2_000_000,
-    step: 1_000,
-    source: 'the model',
-    group: 'Context editing',
-    cliFlag: 'window',
-  },
+  contextWindowSpec('the model', 'Context editing'),
 ];
 
 /** The API's placeholder is not documented in our references; priced like Claude Code's. */

@@ -12,7 +12,7 @@ import {
   toBoundaryMessage,
 } from './boundary-scoring-scores';
 import { createRuleBasedSummary } from './boundary-scoring-summary';
-import { createKnobNormalizer } from './knobs';
+import { createKnobNormalizer, contextWindowSpec } from './knobs';
 import type { CompactionStrategy, KnobSpec, ReplayView, StepOutcome, StrategyRun } from './types';
 
 // Boundary-scoring microcompaction (microcompaction-deep-dive.md, "MD" below): once the messages'
@@ -144,18 +144,10 @@ const SPECS: readonly KnobSpec[] = [
     group: G_TRIGGER,
     cliFlag: 'min-messages',
   },
-  {
-    key: 'contextWindow',
-    label: 'Context window',
-    kind: 'number',
-    unit: 'tokens',
-    min: 10_000,
-    max: 2_000_000,
-    step: 1_000,
-    source: `not in ${MD}: the window inferred from the log, else 200,000 (requests over it fail)`,
-    group: G_TRIGGER,
-    cliFlag: 'window',
-  },
+  contextWindowSpec(
+    `not in ${MD}: the window inferred from the log, else 200,000 (requests over it fail)`,
+    G_TRIGGER,
+  ),
   {
     key: 'targetRatioPercent',
     label: 'Target split (% of messages)',

@@ -18,7 +18,7 @@ import {
   type ThresholdKnobs,
 } from '../thresholds';
 import type { TokenCount } from '../types';
-import { createKnobNormalizer } from './knobs';
+import { createKnobNormalizer, contextWindowSpec } from './knobs';
 import type { KnobSpec, SessionInfo } from './types';
 
 // Claude Code's knobs: the threshold knobs (thresholds.ts) plus microcompact, restoration, session
@@ -131,19 +131,9 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     timelineBar: true,
     cliFlag: 'profile',
   },
-  {
-    key: 'contextWindow',
-    label: 'Context window',
-    kind: 'number',
-    unit: 'tokens',
-    min: 10_000,
-    max: 2_000_000,
-    step: 1_000,
-    source: `${V2168} "Threshold" (BcK = 200,000; 1M for [1m] models)`,
-    group: 'Thresholds',
+  contextWindowSpec(`${V2168} "Threshold" (BcK = 200,000; 1M for [1m] models)`, 'Thresholds', {
     timelineBar: true,
-    cliFlag: 'window',
-  },
+  }),
   {
     key: 'maxOutputTokens',
     label: 'Max output tokens',

@@ -11,7 +11,7 @@ import type {
   StrategyAction,
   StrategyRun,
 } from './types';
-import { createKnobNormalizer } from './knobs';
+import { createKnobNormalizer, contextWindowSpec } from './knobs';
 
 // OpenAI Codex CLI's local compaction (research/ANCHORS.md §2.1 "OpenAI Codex CLI" row, §2.2,
 // §5.2; sources there: openai/codex `codex-rs/core/src/compact.rs`,
@@ -54,18 +54,7 @@ const DEFAULTS: CodexKnobs = {
 const SOURCE = 'research/ANCHORS.md §2.1 (openai/codex compact.rs, openai_models.rs)';
 
 const SPECS: readonly KnobSpec[] = [
-  {
-    key: 'contextWindow',
-    label: 'Context window',
-    kind: 'number',
-    unit: 'tokens',
-    min: 10_000,
-    max: 2_000_000,
-    step: 1_000,
-    source: `${SOURCE}: the log's model_context_window, else 272,000 × 95%`,
-    group: 'Codex',
-    cliFlag: 'window',
-  },
+  contextWindowSpec(`${SOURCE}: the log's model_context_window, else 272,000 × 95%`, 'Codex'),
   {
     key: 'thresholdPercent',
     label: 'Auto-compact at (% of window)',

@@ -101,3 +101,24 @@ export function createKnobNormalizer<K extends object>(
 export function getTimelineBarKeys(specs: readonly KnobSpec[]): string[] {
   return specs.filter((s) => s.timelineBar).map((s) => s.key);
 }
+
+/**
+ * The context-window knob, alike in every strategy that has one (its range, label and `--window`
+ * flag); where the default comes from and the panel section are the strategy's.
+ */
+export function contextWindowSpec(source: string, group: string, extra: Partial<KnobSpec> = {}): KnobSpec {
+  return {
+    key: 'contextWindow',
+    label: 'Context window',
+    kind: 'number',
+    unit: 'tokens',
+    min: 10_000,
+    max: 2_000_000,
+    step: 1_000,
+    integer: true,
+    source,
+    group,
+    cliFlag: 'window',
+    ...extra,
+  };
+}

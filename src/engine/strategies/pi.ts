@@ -3,7 +3,7 @@ import { isSafeCut } from '../simulation/cuts';
 import type { PreparedReplay, RealCompactionInfo } from '../simulation/prepared';
 import type { ThresholdLine, TrackedFiles } from '../simulation/types';
 import type { Entry, TokenCount } from '../types';
-import { createKnobNormalizer } from './knobs';
+import { createKnobNormalizer, contextWindowSpec } from './knobs';
 import type {
   CompactionStrategy,
   KnobSpec,
@@ -69,20 +69,10 @@ const DOC = 'pi-mono packages/coding-agent/docs/compaction.md';
 const CODE = 'pi-mono packages/coding-agent/src/core/compaction/compaction.ts';
 
 const SPECS: readonly KnobSpec[] = [
-  {
-    key: 'contextWindow',
-    label: 'Context window',
-    kind: 'number',
-    unit: 'tokens',
-    min: 10_000,
-    max: 2_000_000,
-    step: 1_000,
-    integer: true,
-    source:
-      "pi-mono agent-session.ts _checkCompaction: this.model.contextWindow (the model's, from models.json)",
-    group: 'pi',
-    cliFlag: 'window',
-  },
+  contextWindowSpec(
+    "pi-mono agent-session.ts _checkCompaction: this.model.contextWindow (the model's, from models.json)",
+    'pi',
+  ),
   {
     key: 'enabled',
     label: 'Auto-compaction',

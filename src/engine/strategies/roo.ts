@@ -5,7 +5,7 @@ import type { PreparedReplay } from '../simulation/prepared';
 import type { ThresholdLine } from '../simulation/types';
 import { estimateTextTokens } from '../tokens/estimate';
 import type { TokenCount } from '../types';
-import { createKnobNormalizer } from './knobs';
+import { createKnobNormalizer, contextWindowSpec } from './knobs';
 import type {
   CompactionStrategy,
   KnobSpec,
@@ -86,19 +86,7 @@ const CM = 'Roo-Code src/core/context-management/index.ts';
 const ANCHOR = 'ANCHORS.md §2.1 "Roo Code"';
 
 const SPECS: readonly KnobSpec[] = [
-  {
-    key: 'contextWindow',
-    label: 'Context window',
-    kind: 'number',
-    unit: 'tokens',
-    min: 10_000,
-    max: 2_000_000,
-    step: 1_000,
-    integer: true,
-    source: `${CM} (modelInfo.contextWindow): the model's window`,
-    group: 'Roo Code',
-    cliFlag: 'window',
-  },
+  contextWindowSpec(`${CM} (modelInfo.contextWindow): the model's window`, 'Roo Code'),
   {
     key: 'maxTokens',
     label: 'Reserved output (maxTokens)',
