@@ -6,7 +6,7 @@ import { checkReplayInvariants } from '../../src/engine/replay/invariants';
 import { computeNaivePiReplay } from '../../src/engine/replay/naive-pi';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { SummaryModelId } from '../../src/engine/replay/summary-size';
-import { PI_STRATEGY, type PiKnobs } from '../../src/engine/strategies/pi';
+import { estimatePiMessageTokens, PI_STRATEGY, type PiKnobs } from '../../src/engine/strategies/pi';
 import { generateSession } from '../../src/sample/generate-session';
 import { type PiSessionSpec, type PiTurnSpec, parsePiSession } from './pi-session';
 import { REPLAY_FIXTURES } from './replay-fixtures';
@@ -142,5 +142,43 @@ describe('fast replay = naive replay: pi', () => {
   it.each(REPLAY_FIXTURES)('agrees on $label', async ({ name, load }) => {
     const prepared = prepareReplay(await load());
     expect(expectAgreement(prepared, name)).toBeGreaterThan(0);
+  });
+});
+
+describe('fast replay = naive replay: pi, keepRecentTokens reached exactly', () => {
+  it('keeps from the message where the newest estimates reach keepRecentTokens, one more token keeps the answer before it', async () => {
+    const prepared = prepareReplay(await parsePiSession(PI_SESSIONS[0]!.spec));
+    const { session, ctxEntry, callPos } = prepared;
+    const base = PI_STRATEGY.normalizeKnobs({
+      ...logKnobsOf(prepared, 'pi').knobs,
+      contextWindow: 100_000,
+    });
+    const first = computeReplay(prepared, 'pi', base).events.find((e) => e.kind === 'compact')!;
+    const boundary = callPos[first.afterCallPos + 1]!;
+    // The newest prompt right after a run's answer (both cut points) with 5,000 estimated tokens
+    // from it on; the first compaction's call does not depend on keepRecentTokens.
+    const entryAt = (p: number) => session.entries[ctxEntry[p]!]!;
+    let kept = boundary;
+    let exact = 0;
+    while (kept > 1) {
+      kept--;
+      exact += estimatePiMessageTokens(entryAt(kept));
+      const prompt =
+        entryAt(kept).kind === 'user' && !entryAt(kept).blocks.some((b) => b.kind === 'tool-result');
+      if (exact >= 5_000 && prompt && entryAt(kept - 1).kind === 'assistant') break;
+    }
+    expect(entryAt(kept - 1).blocks.some((b) => b.kind === 'tool-use')).toBe(false);
+    for (const [keepRecentTokens, from] of [
+      [exact, kept],
+      [exact + 1, kept - 1],
+    ] as const) {
+      const knobs = { ...base, keepRecentTokens };
+      const fast = computeReplay(prepared, 'pi', knobs).events.find((e) => e.kind === 'compact')!;
+      const naive = computeNaivePiReplay(prepared, knobs).events.find((e) => e.kind === 'compact')!;
+      expect(fast.afterCallPos).toBe(first.afterCallPos);
+      expect(naive.afterCallPos).toBe(first.afterCallPos);
+      expect(fast.keptFromEntryIndex, `keepRecentTokens ${keepRecentTokens}`).toBe(ctxEntry[from]);
+      expect(naive.keepFromPos, `keepRecentTokens ${keepRecentTokens}`).toBe(from);
+    }
   });
 });
