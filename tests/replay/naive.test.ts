@@ -52,8 +52,6 @@ const NOT_MODELLED: Record<string, string> = {
   'anthropic-sdk-compaction':
     "the Anthropic SDK's compactionControl (a check only after tool calls, the whole history to one summary capped at 4,096 tokens)",
   codex: "Codex CLI's compaction (kept user messages under a token budget)",
-  'boundary-scoring':
-    "the boundary-scoring design's split search and scores (a summary with a kept range after it)",
   'gemini-cli':
     "Gemini CLI's character split, function-response budget and probe; its rules are checked in tests/replay/gemini-cli-strategy.test.ts",
 };
@@ -61,9 +59,10 @@ const NOT_MODELLED: Record<string, string> = {
 // OpenCode's prune (replay/naive-opencode.ts: logs without compactions, auto-compaction off) in
 // tests/replay/opencode-strategy.test.ts — its compaction is Claude Code's full summary at another line;
 // Roo's sliding window (replay/naive-roo.ts; its condense is a full summary as Claude Code's) in
-// tests/replay/roo-strategy.test.ts; pi's summary with a kept range after it (replay/naive-pi.ts) in
-// tests/replay/naive-pi.test.ts.
-const MODELLED = new Set(['claude-code', 'cline', 'opencode', 'roo', 'pi']);
+// tests/replay/roo-strategy.test.ts; the summaries with a kept range after them, pi's
+// (replay/naive-pi.ts) in tests/replay/naive-pi.test.ts and boundary-scoring's
+// (replay/naive-boundary-scoring.ts, its scores shared) in tests/replay/naive-boundary-scoring.test.ts.
+const MODELLED = new Set(['claude-code', 'cline', 'opencode', 'roo', 'pi', 'boundary-scoring']);
 
 describe('every registered strategy is checked against the naive reference or skipped with a reason', () => {
   it.each(STRATEGIES.map((s) => s.id))('%s', (id) => {
