@@ -52,18 +52,17 @@ const NOT_MODELLED: Record<string, string> = {
   'anthropic-sdk-compaction':
     "the Anthropic SDK's compactionControl (a check only after tool calls, the whole history to one summary capped at 4,096 tokens)",
   codex: "Codex CLI's compaction (kept user messages under a token budget)",
-  'boundary-scoring':
-    "the boundary-scoring design's split search and scores (a summary with a kept range after it)",
   'gemini-cli':
     "Gemini CLI's character split, function-response budget and probe; its rules are checked in tests/replay/gemini-cli-strategy.test.ts",
-  pi: "pi's run-end trigger and cut-point search (a summary with a kept range after it; checked in tests/replay/pi-strategy.test.ts)",
 };
 // Cline's own naive reference (replay/naive-cline.ts) is checked in tests/replay/cline-strategy.test.ts;
 // OpenCode's prune (replay/naive-opencode.ts: logs without compactions, auto-compaction off) in
 // tests/replay/opencode-strategy.test.ts — its compaction is Claude Code's full summary at another line;
 // Roo's sliding window (replay/naive-roo.ts; its condense is a full summary as Claude Code's) in
-// tests/replay/roo-strategy.test.ts.
-const MODELLED = new Set(['claude-code', 'cline', 'opencode', 'roo']);
+// tests/replay/roo-strategy.test.ts; the summaries with a kept range after them, pi's
+// (replay/naive-pi.ts) in tests/replay/naive-pi.test.ts and boundary-scoring's
+// (replay/naive-boundary-scoring.ts, its scores shared) in tests/replay/naive-boundary-scoring.test.ts.
+const MODELLED = new Set(['claude-code', 'cline', 'opencode', 'roo', 'pi', 'boundary-scoring']);
 
 describe('every registered strategy is checked against the naive reference or skipped with a reason', () => {
   it.each(STRATEGIES.map((s) => s.id))('%s', (id) => {

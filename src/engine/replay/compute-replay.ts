@@ -170,6 +170,7 @@ function createView(
     truncatedRanges: history.truncatedRanges,
     firstPairEndPos: prepared.callPos[0]!,
     getLiveTokens: (from, to) => history.liveTokens(from, to),
+    holds: (pos) => prepared.artifactOf[pos] === 0 || prepared.artifactOf[pos] === history.adoptedReal + 1,
     estimatePostTokens: (summaryMessageTokens, restoredTokens, keepFromPos) =>
       prepared.baseTokens +
       summaryMessageTokens +

@@ -302,6 +302,25 @@ function getOwnPrefix(prepared: PreparedReplay): Float64Array {
   return prefix;
 }
 
+/** Per prepared session: the context positions that are a logged compaction's artifacts, sorted. */
+const artifactCache = new WeakMap<PreparedReplay, Int32Array>();
+function getArtifactPositions(prepared: PreparedReplay, from: number, to: number): Int32Array {
+  let list = artifactCache.get(prepared);
+  if (!list) {
+    const out: number[] = [];
+    prepared.artifactOf.forEach((a, p) => {
+      if (a !== 0) out.push(p);
+    });
+    list = Int32Array.from(out);
+    artifactCache.set(prepared, list);
+  }
+  let lo = 0;
+  while (lo < list.length && list[lo]! < from) lo++;
+  let hi = lo;
+  while (hi < list.length && list[hi]! < to) hi++;
+  return list.subarray(lo, hi);
+}
+
 class BoundaryScoringRun implements StrategyRun {
   readonly allowsManualCompaction = true;
   readonly countsPending = false;
@@ -326,12 +345,21 @@ class BoundaryScoringRun implements StrategyRun {
     const { knobs, prepared } = this;
     const from = view.liveFromPos;
     const carried = from === this.summaryFrom;
-    const live = view.boundaryPos - from;
+    // The history's messages: the live positions less a logged compaction's artifacts it does not
+    // hold (few: walked apart instead of listing every position at every call).
+    let unheld = 0;
+    let unheldOwn = 0;
+    for (const p of getArtifactPositions(prepared, from, view.boundaryPos))
+      if (!view.holds(p)) {
+        unheld++;
+        unheldOwn += this.own[p + 1]! - this.own[p]!;
+      }
+    const live = view.boundaryPos - from - unheld;
     const length = live + (carried ? this.summaryMessages : 0);
     const counted =
       knobs.counter === 'context'
         ? view.usageTokens
-        : this.own[view.boundaryPos]! - this.own[from]! + (carried ? this.summaryOwnTokens : 0);
+        : this.own[view.boundaryPos]! - this.own[from]! - unheldOwn + (carried ? this.summaryOwnTokens : 0);
     const manual = view.manual !== undefined;
     // "Compaction Triggers": (over the tokens or over 500 messages) and at least 10 messages.
     if (!manual && counted < knobs.thresholdTokens && length <= knobs.maxMessages) return undefined;
@@ -340,28 +368,34 @@ class BoundaryScoringRun implements StrategyRun {
     // The summary's messages lead the list: a split among them is a split before the first live one.
     const head = carried ? this.summaryMessages : 0;
     const { ctxEntry, session } = prepared;
+    const held: number[] = [];
+    for (let p = from; p < view.boundaryPos; p++) if (view.holds(p)) held.push(p);
+    const posAt = (i: number) => held[Math.max(0, i - head)] ?? view.boundaryPos;
     const cache = new Map<number, BoundaryMessage>();
     const at = (i: number): BoundaryMessage | undefined => {
       if (i < 0 || i >= length) return undefined;
       if (i < head) return { ...SUMMARY_MESSAGE };
       let m = cache.get(i);
       if (!m) {
-        m = toBoundaryMessage(session.entries[ctxEntry[from + i - head]!]!);
+        m = toBoundaryMessage(session.entries[ctxEntry[posAt(i)]!]!);
         cache.set(i, m);
       }
       return m;
     };
-    const entryAt = (i: number) => ctxEntry[from + Math.max(0, i - head)] ?? -1;
+    const entryAt = (i: number) => ctxEntry[posAt(i)] ?? -1;
     const { best, candidates } = findCompactionBoundary(at, length, knobs, entryAt, (i) =>
-      isSafeCut(prepared, from + Math.max(0, i - head), view.boundaryPos),
+      isSafeCut(prepared, posAt(i), view.boundaryPos),
     );
-    if (!best) return undefined;
-    const keepFromPos = from + Math.max(0, best.messageIndex - head);
-    // A split among the earlier summary's own messages summarizes nothing new.
-    if (keepFromPos <= from) return undefined;
+    // A split among the earlier summary's own messages, or before the first live one, summarizes nothing new.
+    if (!best || best.messageIndex <= head) return undefined;
+    const keepFromPos = posAt(best.messageIndex);
     const spanEntries: Entry[] = [];
-    for (let p = from; p < keepFromPos; p++) spanEntries.push(session.entries[ctxEntry[p]!]!);
-    const spanOwn = this.own[keepFromPos]! - this.own[from]! + (carried ? this.summaryOwnTokens : 0);
+    let spanOwn = carried ? this.summaryOwnTokens : 0;
+    for (const p of held) {
+      if (p >= keepFromPos) break;
+      spanEntries.push(session.entries[ctxEntry[p]!]!);
+      spanOwn += this.own[p + 1]! - this.own[p]!;
+    }
     const summary = createRuleBasedSummary(spanEntries, {
       messageCount: best.messageIndex,
       timestampMs: session.entries[best.entryIndex]?.timestampMs,

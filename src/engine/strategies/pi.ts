@@ -186,8 +186,11 @@ function getPiEstimatePrefix(prepared: PreparedReplay): Float64Array {
   if (!prefix) {
     const { ctxEntry, session } = prepared;
     prefix = new Float64Array(ctxEntry.length + 1);
+    // A logged compaction's artifacts count nothing: pi walks message entries only.
     for (let p = 0; p < ctxEntry.length; p++)
-      prefix[p + 1] = prefix[p]! + estimatePiMessageTokens(session.entries[ctxEntry[p]!]!);
+      prefix[p + 1] =
+        prefix[p]! +
+        (prepared.artifactOf[p] === 0 ? estimatePiMessageTokens(session.entries[ctxEntry[p]!]!) : 0);
     estimateCache.set(prepared, prefix);
   }
   return prefix;
@@ -200,10 +203,12 @@ export function findPiCut(
   end: number,
   keepRecentTokens: TokenCount,
 ): { keepFromPos: number; splitTurn: boolean } {
-  const { session, ctxEntry } = prepared;
+  const { session, ctxEntry, artifactOf } = prepared;
   const entryAt = (p: number) => session.entries[ctxEntry[p]!]!;
   // Valid cut points: not a tool result, and (a log's streamed response) not inside a response.
-  const isCut = (p: number) => !isToolResult(entryAt(p)) && isSafeCut(prepared, p, end);
+  // A logged compaction's summary (an artifact) is no message entry of pi's: never a cut point.
+  const isCut = (p: number) =>
+    artifactOf[p] === 0 && !isToolResult(entryAt(p)) && isSafeCut(prepared, p, end);
   const est = getPiEstimatePrefix(prepared);
   let cut = -1;
   for (let p = start; p < end; p++)

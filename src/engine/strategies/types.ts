@@ -114,6 +114,12 @@ export interface ReplayView {
   getSummaryTokens(mechanism: CompactMechanism, keepFromPos?: number): TokenCount;
   /** Live tokens of positions [from, to) as the history holds them (replaced results at their notice, truncated ranges out). */
   getLiveTokens(from: number, to: number): TokenCount;
+  /**
+   * Whether the simulated history holds context position `pos` at all: not an artifact (summary,
+   * re-attachment) of a logged compaction it did not adopt. Such artifacts lie between the log's
+   * messages and weigh nothing in the history; a strategy counting messages skips them.
+   */
+  holds(pos: number): boolean;
   /** Ranges [from, to) of live positions a truncation dropped, sorted. */
   readonly truncatedRanges: readonly (readonly [number, number])[];
   /**
