@@ -13,6 +13,8 @@ import { isSameFile, readUrlState, type UrlViewState, writeUrlState } from './ur
 
 /** Changes settle this long before the address bar is rewritten. */
 export const URL_WRITE_DEBOUNCE_MS = 300;
+/** How long after a load the address first names the file when no link waits for it. */
+const URL_HASH_DELAY_MS = 1_500;
 
 const PANELS: readonly SidePanel[] = ['detail', 'tokens', 'issues', 'bash', 'secrets', 'erosion'];
 
@@ -86,6 +88,15 @@ function applyState(sessionId: number, state: UrlViewState): () => void {
   return unsubscribe;
 }
 
+/** Resolves once the page has been idle after its load (the timeline drawn), at most 3 s on. */
+function afterFirstDraw(): Promise<void> {
+  return new Promise((resolve) => {
+    const idle = (window as { requestIdleCallback?: (cb: () => void, o: { timeout: number }) => number })
+      .requestIdleCallback;
+    setTimeout(() => (idle ? idle(() => resolve(), { timeout: 3_000 }) : resolve()), URL_HASH_DELAY_MS);
+  });
+}
+
 export function useUrlState(): void {
   const queryClient = useQueryClient();
   const sessionId = useUiStore((s) => s.currentSessionId);
@@ -97,6 +108,10 @@ export function useUrlState(): void {
     let stopWrite: (() => void) | undefined;
     void (async () => {
       let info: { contentHash: string; name: string };
+      // The hash reads the whole main file in the worker: without a link waiting for it, it waits
+      // until the page is drawn, so it never queues before the timeline's own requests.
+      if (!pending) await afterFirstDraw();
+      if (cancelled) return;
       try {
         info = await queryClient.fetchQuery(summariesInfoQuery(sessionId));
       } catch {
