@@ -266,15 +266,18 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
         )}
         {enabled && (
           <>
-            <label className="knob" title="How many tokens a simulated summary takes">
-              <span>Summary size</span>
+            <label
+              className="knob"
+              title="How many tokens a simulated summary takes: the log’s own summary where the replay compacts where the log did, else the size model (built from the corpus)"
+            >
+              <span>Summary</span>
               <select
                 data-testid="replay-summary-model"
                 value={summaryModel}
                 onChange={(e) => setSummaryModel(e.currentTarget.value as typeof summaryModel)}
               >
-                <option value="recorded">the log’s where it matches</option>
-                <option value="ratio">built-in model</option>
+                <option value="recorded">the log’s</option>
+                <option value="ratio">size model</option>
               </select>
             </label>
             <button
@@ -284,7 +287,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
               aria-expanded={knobsOpen}
               onClick={() => setKnobsOpen(!knobsOpen)}
             >
-              {knobsOpen ? 'Hide knobs' : 'More knobs'}
+              {knobsOpen ? 'Hide knobs' : 'Knobs'}
             </button>
             <button
               type="button"
@@ -305,7 +308,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
                 title="Several strategies on this transcript at once: their context lines together and a table"
                 onClick={() => setCompareOpen(!compareOpen)}
               >
-                Compare strategies…
+                Compare…
               </button>
             )}
             <ManualControls sessionId={sessionId} />
