@@ -123,7 +123,7 @@ export function getRestorationExtras(
 
 class ClaudeCodeRun implements StrategyRun {
   readonly allowsManualCompaction: boolean;
-  /** The API's limit on a request's input: the context window. */
+  /** The API's limit on a request's input: the context window's size in tokens. */
   private readonly windowTokens: TokenCount;
   readonly countsPending: boolean;
   readonly blockingTokens: TokenCount;
