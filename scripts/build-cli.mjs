@@ -4,6 +4,8 @@
 // (about 0.26 s each time). Run by the `prepare` script on `npm install` / `npm ci`.
 // Code splitting keeps each command's code in its own chunk: the status line loads only its own.
 
+import { rmSync } from 'node:fs';
+
 let esbuild;
 try {
   esbuild = await import('esbuild');
@@ -13,6 +15,8 @@ try {
   process.exit(0);
 }
 
+// Chunks are named by content hash: a stale one from an earlier build would stay beside the new.
+rmSync('dist/cli', { recursive: true, force: true });
 await esbuild.build({
   entryPoints: { compactlab: 'src/cli/main.ts', 'stats-worker': 'src/cli/stats/stats-worker.ts' },
   outdir: 'dist/cli',

@@ -36,6 +36,34 @@ describe('scanLines', () => {
     }
   });
 
+  // The partial line at a chunk's end is read again with the next chunk, and a line longer than a
+  // chunk doubles the read: the bytes read stay within a small multiple of the file's size.
+  it('reads a file of long and short lines in bytes linear in its size, at every chunk size', async () => {
+    const long = `{"t":"${'x'.repeat(50_000)}"}`;
+    const text = `${long}\n{"a":1}\n${long}\n${'{"b":2}\n'.repeat(200)}${long}`;
+    const inner = createMemorySource('t.jsonl', text);
+    for (const chunkBytes of [1, 7, 1024, 65_536]) {
+      let readBytes = 0;
+      const lines: string[] = [];
+      await scanLines(
+        {
+          ...inner,
+          read: (offset, length) => {
+            readBytes += length;
+            return inner.read(offset, length);
+          },
+        },
+        (line) => {
+          lines.push(line);
+          return undefined;
+        },
+        { chunkBytes },
+      );
+      expect(lines).toEqual(text.split('\n'));
+      expect(readBytes).toBeLessThanOrEqual(4 * inner.sizeBytes + chunkBytes);
+    }
+  });
+
   it('stops when the sink returns false', async () => {
     let seen = 0;
     await scanLines(createMemorySource('t', 'a\nb\nc\n'), () => {
