@@ -82,7 +82,7 @@ describe('compactlab stats', () => {
     expect(code).toBe(0);
     const [header, ...rows] = parseCsv(text);
     expect(header).toEqual([...STATS_COLUMNS]);
-    const groups = findSessions([projects]);
+    const groups = await findSessions([projects]);
     expect(rows).toHaveLength(groups.length);
     expect(groups.length).toBe(5);
     for (const row of rows) expect(row).toHaveLength(STATS_COLUMNS.length);

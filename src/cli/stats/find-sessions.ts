@@ -1,64 +1,98 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import {
+  groupSessionFiles,
+  joinSiblingSubagents,
+  type LibraryFile,
+  SIBLING_HEAD_BYTES,
+} from '../../engine/library/group-files';
 
-// The sessions under some folders, each with the files that belong to it. Claude Code keeps a
-// session as `<project>/<sessionId>.jsonl` and its sub-agents, compaction calls and their
-// `.meta.json` as `<project>/<sessionId>/subagents/agent-*` (FORMAT.md §7); Codex keeps one
-// `rollout-*.jsonl` per session under `~/.codex/sessions/YYYY/MM/DD/`. A subagents folder whose
-// session file is gone becomes one session of its own (its first file taken as the main one).
+// The sessions under some folders, grouped as the page's library groups a picked folder
+// (engine/library/group-files.ts: Claude Code's subagent folders with their session, Cline's task
+// folders, OpenCode's storage, a subagents folder whose transcript is gone as one session).
+// Symbolic links are followed (a `~/.claude` kept in a dotfiles repository is one), each real
+// folder walked once, so a link back up the tree does not loop.
 
 export interface SessionGroup {
   /** The main file: the row's `file`. */
   file: string;
-  /** The main file first, then the subagent and compaction-call files, then their metadata. */
+  /** The main file first, then the session's other files. */
   paths: string[];
 }
 
-const SUBAGENT_FILE = /^(.*)[\\/]subagents[\\/][^\\/]+\.(jsonl|meta\.json)$/;
-
-function walk(dir: string, files: string[]): void {
-  let entries: import('node:fs').Dirent[];
+/** Walks `dir`; `seen` holds the real folders walked or to be walked as roots of their own. */
+function walk(dir: string, files: LibraryFile[], seen: Set<string>, isRoot = false): void {
+  let real: string;
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    real = realpathSync(dir);
   } catch {
     return;
   }
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) walk(path, files);
-    else if (entry.isFile() && (entry.name.endsWith('.jsonl') || entry.name.endsWith('.meta.json')))
-      files.push(path);
+  if (seen.has(real) && !isRoot) return;
+  seen.add(real);
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(dir, name);
+    let stat: import('node:fs').Stats;
+    try {
+      stat = statSync(path); // follows links; a dangling one is skipped
+    } catch {
+      continue;
+    }
+    if (stat.isDirectory()) walk(path, files, seen);
+    else if (stat.isFile()) files.push(toLibraryFile(path, stat));
   }
 }
 
-/** Finds the sessions under `roots` (folders or single files), sorted by main file path. */
-export function findSessions(roots: string[]): SessionGroup[] {
-  const files: string[] = [];
+/** `/`-separated, as the engine's grouping reads paths. */
+const toLibraryFile = (path: string, stat: import('node:fs').Stats): LibraryFile => ({
+  path: sep === '/' ? path : path.split(sep).join('/'),
+  sizeBytes: stat.size,
+  modifiedMs: stat.mtimeMs,
+});
+const fromLibraryPath = (path: string) => (sep === '/' ? path : path.split('/').join(sep));
+
+function readHead(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(SIBLING_HEAD_BYTES);
+    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.toString('utf8', 0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Finds the sessions under `roots`, sorted by main file path. A folder is walked and grouped; a
+ * file named on its own is a session of its own, whatever its name.
+ */
+export async function findSessions(roots: string[]): Promise<SessionGroup[]> {
+  const files: LibraryFile[] = [];
+  const named: SessionGroup[] = [];
+  // A link into another of the roots is left to that root, so its files keep the names given.
+  const seen = new Set<string>();
+  for (const root of roots) if (statSync(root).isDirectory()) seen.add(realpathSync(root));
   for (const root of roots) {
-    if (statSync(root).isDirectory()) walk(root, files);
-    else files.push(root);
+    const stat = statSync(root);
+    if (stat.isDirectory()) walk(root, files, seen, true);
+    else named.push({ file: root, paths: [root] });
   }
-  files.sort();
-  const mains = new Set(files.filter((f) => f.endsWith('.jsonl') && !SUBAGENT_FILE.test(f)));
-  const groups = new Map<string, string[]>();
-  for (const main of mains) groups.set(main, [main]);
-  for (const f of files) {
-    const m = SUBAGENT_FILE.exec(f);
-    if (!m) continue;
-    const key = `${m[1]}.jsonl`;
-    const group = groups.get(key) ?? [];
-    if (!groups.has(key)) groups.set(key, group);
-    group.push(f);
-  }
-  const out: SessionGroup[] = [];
-  for (const [key, paths] of groups) {
-    // `.meta.json` files after the transcripts, so the first path is always a transcript.
-    const ordered = [
-      ...paths.filter((p) => p.endsWith('.jsonl')),
-      ...paths.filter((p) => !p.endsWith('.jsonl')),
-    ];
-    if (ordered.length === 0 || !ordered[0]!.endsWith('.jsonl')) continue;
-    out.push({ file: mains.has(key) ? key : ordered[0]!, paths: ordered });
-  }
-  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const groups = await joinSiblingSubagents(groupSessionFiles(files), async (f) =>
+    readHead(fromLibraryPath(f.path)),
+  );
+  const grouped = groups.map((g) => ({
+    file: fromLibraryPath(g.key),
+    // Transcripts before the metadata files, so the first path is always a transcript.
+    paths: [
+      ...g.files.filter((f) => !/\.meta\.json$/i.test(f.path)),
+      ...g.files.filter((f) => /\.meta\.json$/i.test(f.path)),
+    ].map((f) => fromLibraryPath(f.path)),
+  }));
+  return [...named, ...grouped].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }

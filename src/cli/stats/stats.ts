@@ -62,7 +62,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
     process.stderr.write(`compactlab stats: --jobs expects a whole number, got "${values.jobs}"\n`);
     return 2;
   }
-  const groups = findSessions(positionals);
+  const groups = await findSessions(positionals);
   const jobs: StatsJob[] = groups.map((g, id) => ({ id, file: g.file, paths: g.paths }));
   if (values.csv) out(formatCsvRecord(STATS_COLUMNS));
   let failed = 0;

@@ -4,7 +4,8 @@ import { DIALECTS } from '../parse/dialects/registry';
 // A folder of transcripts (`~/.claude/projects`, `~/.codex/sessions`, any folder) → sessions.
 // Claude Code keeps a session's subagent logs in a folder named like the transcript
 // (`<project>/<id>.jsonl` + `<project>/<id>/subagents/agent-*.jsonl`, FORMAT.md §1, §4.3): every
-// file under `<id>/` joins `<id>.jsonl`. Any other transcript file is a session of its own.
+// file under `<id>/` joins `<id>.jsonl`; a `subagents/` folder whose transcript is gone is one
+// session of its own (its first log the main file). Any other transcript file is a session of its own.
 
 export interface LibraryFile {
   /** Path within the opened folder, `/`-separated. */
@@ -36,6 +37,25 @@ export function groupSessionFiles<F extends LibraryFile>(files: readonly F[]): S
     }
     taken = taken.filter((f) => !grouped.has(f.path));
   }
+  // Subagent folders whose session transcript is not in the folder: one session each.
+  const present = new Set(taken.map((f) => f.path));
+  const orphans = new Map<string, F[]>();
+  for (const f of taken) {
+    const m = SUBAGENT_FILE.exec(f.path);
+    if (!m || present.has(`${m[1]}.jsonl`) || hasOwnerJsonl(m[1]!, present)) continue;
+    const list = orphans.get(m[1]!) ?? [];
+    if (list.length === 0) orphans.set(m[1]!, list);
+    list.push(f);
+  }
+  for (const list of orphans.values()) {
+    list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const main = list.find((f) => /\.jsonl$/i.test(f.path));
+    if (main) own.push({ key: main.path, files: [main, ...list.filter((f) => f !== main)] });
+  }
+  if (orphans.size > 0) {
+    const grouped = new Set([...orphans.values()].flat());
+    taken = taken.filter((f) => !grouped.has(f));
+  }
   const mains = new Map<string, SessionGroup<F>>();
   for (const f of taken) {
     if (/\.jsonl$/i.test(f.path)) mains.set(f.path.slice(0, -'.jsonl'.length), { key: f.path, files: [f] });
@@ -61,6 +81,17 @@ export function groupSessionFiles<F extends LibraryFile>(files: readonly F[]): S
   return groups.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
+/** A file in a session's `subagents/` folder: group 1 is the folder the session's `.jsonl` names. */
+const SUBAGENT_FILE = /^(.+)\/subagents\/[^/]+$/;
+
+/** Whether a transcript `<dir>.jsonl` exists for `dir` or a folder above it. */
+function hasOwnerJsonl(dir: string, present: Set<string>): boolean {
+  for (let cut = dir.length; cut > 0; cut = dir.lastIndexOf('/', cut - 1)) {
+    if (present.has(`${dir.slice(0, cut)}.jsonl`)) return true;
+  }
+  return false;
+}
+
 function ownerOf<F extends LibraryFile>(
   path: string,
   mains: Map<string, SessionGroup<F>>,
@@ -75,4 +106,59 @@ function ownerOf<F extends LibraryFile>(
 /** The cache key of one session's files: a change in any path, size or date rescans it. */
 export function getGroupStamp(group: SessionGroup): string {
   return group.files.map((f) => `${f.path}\u0000${f.sizeBytes}\u0000${f.modifiedMs}`).join('\u0001');
+}
+
+/**
+ * Claude Code 2.0.x's subagent logs: `agent-<id>.jsonl` beside the session's file (FORMAT.md §7;
+ * 7–8 hex digits then, 17 characters in later ids). Not those in a `subagents/` folder.
+ */
+const SIBLING_SUBAGENT = /^((?:[^/]*\/)*)agent-[0-9a-z_-]+\.jsonl$/i;
+/** Bytes of a sibling log read for its session id: the envelope's `sessionId` comes before the message. */
+export const SIBLING_HEAD_BYTES = 16_384;
+const SESSION_ID = /"sessionId"\s*:\s*"([0-9a-fA-F-]{8,64})"/;
+
+/**
+ * Joins 2.0.x subagent logs to their session. Their path does not say whose they are: their lines
+ * carry the parent's `sessionId` (FORMAT.md §7), so each one's head is read (`readHead`: the
+ * file's first `SIBLING_HEAD_BYTES` as text) and the log joins `<its folder>/<sessionId>.jsonl`
+ * when that session is in the list. The logs of one session that is not there make one session
+ * (as a `subagents/` folder without its transcript does), its first log the main file.
+ */
+export async function joinSiblingSubagents<F extends LibraryFile>(
+  groups: SessionGroup<F>[],
+  readHead: (file: F) => Promise<string>,
+): Promise<SessionGroup<F>[]> {
+  const byKey = new Map(groups.map((g) => [g.key, g]));
+  const joined = new Set<SessionGroup<F>>();
+  const owners = new Set<SessionGroup<F>>();
+  for (const g of groups) {
+    const m = g.files.length === 1 ? SIBLING_SUBAGENT.exec(g.key) : null;
+    if (!m || /(^|\/)subagents\/$/.test(m[1]!)) continue;
+    let head: string;
+    try {
+      head = await readHead(g.files[0]!);
+    } catch {
+      continue; // unreadable now: listed on its own, where its scan says why
+    }
+    const sessionId = SESSION_ID.exec(head)?.[1];
+    if (sessionId === undefined) continue;
+    const ownerKey = `${m[1]}${sessionId}.jsonl`;
+    const owner = byKey.get(ownerKey);
+    if (owner === g) continue;
+    if (!owner) {
+      // The session is not in the folder: this log stands for it, the next ones join it.
+      byKey.set(ownerKey, g);
+      continue;
+    }
+    owner.files.push(g.files[0]!);
+    owners.add(owner);
+    joined.add(g);
+  }
+  if (joined.size === 0) return groups;
+  for (const g of owners) {
+    const [main, ...rest] = g.files;
+    rest.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    g.files = [main!, ...rest];
+  }
+  return groups.filter((g) => !joined.has(g));
 }

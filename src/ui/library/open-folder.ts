@@ -2,6 +2,8 @@ import {
   type LibraryFile,
   getGroupStamp,
   groupSessionFiles,
+  joinSiblingSubagents,
+  SIBLING_HEAD_BYTES,
   type SessionGroup,
 } from '../../engine/library/group-files';
 import type { LibraryRow } from '../../engine/library/library-row';
@@ -124,7 +126,10 @@ export async function openLibrary(
   // Each step of a big folder's start is a task of its own (grouping, the cache lookup in chunks,
   // the first render), so none of them holds the page for 50 ms.
   await yieldToPage();
-  const list = groupSessionFiles(files);
+  // 2.0.x subagent logs beside their session name it only inside: their heads are read (a few).
+  const list = await joinSiblingSubagents(groupSessionFiles(files), (f) =>
+    f.file.slice(0, SIBLING_HEAD_BYTES).text(),
+  );
   await yieldToPage();
   if (scanAbort !== abort) return;
   groups = new Map(list.map((g) => [g.key, g]));

@@ -65,6 +65,32 @@ export const clineNormalizer: RecordNormalizer = {
   normalize: normalizeClineMessage,
 };
 
+/** A task folder's files: the two logs of FORMAT.md §12 and the `task_metadata.json` beside them. */
+const TASK_FILE = /^(.*\/)?(api_conversation_history|ui_messages|task_metadata)\.json$/i;
+
+/**
+ * Cline's task folders: `tasks/<id>/` holds the API history, the UI log and the task's metadata;
+ * together they are one session, keyed by the UI log when there is one (the main file then, the
+ * history its content: `fileRole` below), else by the history.
+ */
+function groupTaskFiles(paths: readonly string[]): { key: string; paths: string[] }[] {
+  const byFolder = new Map<string, string[]>();
+  for (const p of paths) {
+    const m = TASK_FILE.exec(p);
+    if (!m) continue;
+    const folder = m[1] ?? '';
+    const list = byFolder.get(folder) ?? [];
+    if (list.length === 0) byFolder.set(folder, list);
+    list.push(p);
+  }
+  const rank = (p: string) =>
+    /ui_messages\.json$/i.test(p) ? 0 : /api_conversation_history/i.test(p) ? 1 : 2;
+  return [...byFolder.values()].map((list) => {
+    const ordered = [...list].sort((a, b) => rank(a) - rank(b));
+    return { key: ordered[0]!, paths: ordered };
+  });
+}
+
 export const CLINE_DIALECT: DialectDescriptor = {
   id: 'cline',
   label: 'Cline task history (api_conversation_history.json)',
@@ -78,6 +104,7 @@ export const CLINE_DIALECT: DialectDescriptor = {
     matchRecord: (value) =>
       Array.isArray(value) && isObject(value[0]) && 'role' in value[0] && 'content' in value[0],
     folderFile: (path) => /api_conversation_history\.json$/i.test(path),
+    groupFiles: groupTaskFiles,
     // With the task's UI log, which gives the calls and the truncations, this is its content.
     fileRole: (baseName, baseNames) =>
       /api_conversation_history\.json$/i.test(baseName) && hasClineUiLog(baseNames)
