@@ -6,7 +6,7 @@ import {
   SPEW_RULES,
 } from '../engine/query/bash-summaries';
 import { parseSession } from '../engine/parse/parse-session';
-import { createNodeFileSource } from './node-source';
+import { openSessionFiles } from './session-files';
 
 // `compactlab bash-summaries`: the shell results Claude Code's bash-output summarization would
 // catch (claude-code-summarization-architecture.md §4), our log-spew judgement and the tokens saved.
@@ -47,7 +47,7 @@ export async function bashSummariesCommand(args: string[], out: (text: string) =
     out(BASH_SUMMARIES_USAGE);
     return 2;
   }
-  const session = await parseSession(positionals.map((p) => createNodeFileSource(p)));
+  const session = await parseSession(await openSessionFiles(positionals));
   const result = computeBashSummaries(session);
   out(values.json ? JSON.stringify(result, null, 2) : render(positionals[0]!, result));
   return session.entries.length === 0 ? 1 : 0;

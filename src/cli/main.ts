@@ -3,10 +3,10 @@ import { formatSessionDump } from '../engine/inspect/dump';
 import { computeInspectReport, type InspectReport } from '../engine/inspect/report';
 import { parseSession } from '../engine/parse/parse-session';
 import { STATS_USAGE, STATUSLINE_USAGE, WATCH_USAGE } from './command-usage';
-import { createNodeFileSource } from './node-source';
 import { escapeJsonText, escapeTerminalText } from './terminal-text';
 import { groupDigits } from '../engine/query/format';
 import { formatOrdinal, formatOrdinalTitle } from '../engine/query/numbering';
+import { openSessionFiles } from './session-files';
 
 /**
  * The help text. The other commands' parts come from their own modules (replay's and summarize's
@@ -118,7 +118,7 @@ const inspect: Command = async (args, out) => {
     out(await usage());
     return 2;
   }
-  const session = await parseSession(positionals.map((p) => createNodeFileSource(p)));
+  const session = await parseSession(await openSessionFiles(positionals));
   const report = computeInspectReport(session);
   if (values.dump) out(formatSessionDump(session));
   else out(values.json ? JSON.stringify(report, null, 2) : renderInspect(report));

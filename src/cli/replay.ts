@@ -24,7 +24,6 @@ import {
 import type { Session } from '../engine/types';
 import { type CompactionStrategy, getSessionInfo, type KnobValue } from '../engine/strategies/types';
 import { estimateTextTokens } from '../engine/tokens/estimate';
-import { createNodeFileSource } from './node-source';
 import { formatOrdinal } from '../engine/query/numbering';
 import {
   findKnobSpec,
@@ -37,6 +36,7 @@ import {
 } from './replay-knobs';
 import { MANUAL_OPTIONS, MANUAL_USAGE, parseManualArgs } from './replay-manual';
 import { formatSubagentReplays, getSubagentReplays } from './replay-subagents';
+import { openSessionFiles } from './session-files';
 
 // `compactlab replay`: the same engine code as the app's replay, on the command line.
 
@@ -138,7 +138,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     process.stderr.write(`compactlab replay: ${knobFlags.error}\n`);
     return 2;
   }
-  const sources = positionals.map((p) => createNodeFileSource(p));
+  const sources = await openSessionFiles(positionals);
   const session =
     preparsed && preparsed.paths.join('\0') === positionals.join('\0')
       ? preparsed.session
@@ -195,7 +195,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
 }
 
 /**
- * The files among a loose parse's positionals (a knob flag's value, `--window 200000`, is one
+ * The files (and session folders) among a loose parse's positionals (a knob flag's value, `--window 200000`, is one
  * there too: it names no file), parsed; undefined when none is a file.
  */
 async function parseNamedFiles(
@@ -203,13 +203,14 @@ async function parseNamedFiles(
 ): Promise<{ paths: string[]; session: Session } | undefined> {
   const paths = positionals.filter((p) => {
     try {
-      return fs.statSync(p).isFile();
+      const stat = fs.statSync(p);
+      return stat.isFile() || stat.isDirectory();
     } catch {
       return false;
     }
   });
   if (paths.length === 0) return undefined;
-  return { paths, session: await parseSession(paths.map((p) => createNodeFileSource(p))) };
+  return { paths, session: await parseSession(await openSessionFiles(paths)) };
 }
 
 /** `--session-memory` (a size or a file), else the session's own memory, in tokens; a string is the error. */
@@ -294,7 +295,7 @@ async function compareCommand(args: string[], strategyArg: string, out: Out): Pr
     process.stderr.write(`compactlab replay: --summary-model is recorded or ratio, got "${summaryModel}"\n`);
     return 2;
   }
-  const session = await parseSession(parsed.positionals.map((p) => createNodeFileSource(p)));
+  const session = await parseSession(await openSessionFiles(parsed.positionals));
   if (session.apiCalls.length === 0) {
     process.stderr.write('compactlab replay: no API call in this transcript: nothing to replay\n');
     return 1;

@@ -6,7 +6,7 @@ import type { ReplayResult } from '../engine/replay/types';
 import { getDefaultStrategyId, getStrategy } from '../engine/strategies/registry';
 import { getSessionInfo } from '../engine/strategies/types';
 import type { Session } from '../engine/types';
-import { createNodeFileSource } from './node-source';
+import { openSessionFiles } from './session-files';
 
 // What `report` and `export` share: the files, the replay under a strategy and `--knob k=v`.
 
@@ -36,7 +36,7 @@ export interface LoadedSession {
 }
 
 export async function loadSession(paths: string[]): Promise<LoadedSession> {
-  const sources = paths.map((p) => createNodeFileSource(p));
+  const sources = await openSessionFiles(paths);
   return { session: await parseSession(sources), sources };
 }
 

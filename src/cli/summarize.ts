@@ -12,7 +12,7 @@ import { type PromptSettings, prepareSummary } from '../engine/summarize/prepare
 import { runSummary } from '../engine/summarize/run';
 import { parseCompactionPoint } from '../engine/summarize/span';
 import { SummarizerError } from '../engine/summarize/types';
-import { createNodeFileSource } from './node-source';
+import { openSessionFiles } from './session-files';
 
 // `compactlab summarize`: the span a compaction would replace, the exact request, the summary,
 // its tokens and its retention score. API keys come from the environment and are never printed.
@@ -88,7 +88,7 @@ export const summarize: Command = async (args, out) => {
     return 2;
   }
   const preset = requirePreset(values.preset ?? 'claude-code-full');
-  const sources = positionals.map((p) => createNodeFileSource(p));
+  const sources = await openSessionFiles(positionals);
   const session = await parseSession(sources);
   const point = parseCompactionPoint(session, values.at);
   const kind = values.summarizer ?? 'builtin';

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openSessionFiles } from '../../src/cli/session-files';
 import { findSessions } from '../../src/cli/stats/find-sessions';
 
 const PARENT = '7acd37a8-2745-4b58-a8a9-46164b22ad9e';
@@ -112,5 +113,33 @@ describe('findSessions', () => {
     const all = await findSessions([root]);
     expect(new Set(all.map((g) => g.file)).size).toBe(all.length);
     expect(all).toHaveLength(8);
+  });
+});
+
+describe('openSessionFiles (what inspect, replay and the others read for a path)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'compactlab-open-'));
+  writeTree(root, {
+    [`one/${PARENT}.jsonl`]: line(PARENT),
+    'one/agent-3430b97e.jsonl': line(PARENT),
+    'two/a.jsonl': '{}\n',
+    'two/b.jsonl': '{}\n',
+    'none/notes.txt': 'x\n',
+  });
+
+  it('reads a folder of one session as that session, its subagent logs with it', async () => {
+    const sources = await openSessionFiles([join(root, 'one')]);
+    expect(sources.map((s) => s.name.slice(root.length + 1))).toEqual([
+      `one/${PARENT}.jsonl`,
+      'one/agent-3430b97e.jsonl',
+    ]);
+  });
+
+  it('says which sessions a folder of several holds, and that a folder holds none', async () => {
+    await expect(openSessionFiles([join(root, 'two')])).rejects.toThrow(
+      /two holds 2 sessions; name one.*compactlab stats[^\n]*\n {2}\S*two\/a\.jsonl\n {2}\S*two\/b\.jsonl$/s,
+    );
+    await expect(openSessionFiles([join(root, 'none')])).rejects.toThrow(
+      /none is a folder without a transcript/,
+    );
   });
 });
