@@ -91,15 +91,21 @@ async function stubDirectoryPicker(page: Page): Promise<void> {
 const pickerCalls = (page: Page) =>
   page.evaluate(() => (window as unknown as { pickerCalls: number }).pickerCalls);
 
-/** The folder's files with the session of fewest calls cut short: its last third of lines held back. */
-function splitFolder(folder: LibraryFolder): { files: TreeFile[]; grown: string; tail: string } {
+/**
+ * The folder's files with the session of fewest calls cut short at two thirds of its lines; the
+ * rest comes back in two appends (to five sixths, then the end).
+ */
+function splitFolder(folder: LibraryFolder): { files: TreeFile[]; grown: string; tails: [string, string] } {
   const files = readTree(folder.root);
   const grown = files.find((f) => f.path === folder.fewestCalls.path)!;
   const lines = grown.text.trimEnd().split('\n');
-  const keep = Math.floor((lines.length * 2) / 3);
-  const head = `${lines.slice(0, keep).join('\n')}\n`;
-  const tail = `${lines.slice(keep).join('\n')}\n`;
-  return { files: files.map((f) => (f === grown ? { ...f, text: head } : f)), grown: grown.path, tail };
+  const cuts = [Math.floor((lines.length * 2) / 3), Math.floor((lines.length * 5) / 6)] as const;
+  const part = (from: number, to?: number) => `${lines.slice(from, to).join('\n')}\n`;
+  return {
+    files: files.map((f) => (f === grown ? { ...f, text: part(0, cuts[0]) } : f)),
+    grown: grown.path,
+    tails: [part(cuts[0], cuts[1]), part(cuts[1])],
+  };
 }
 
 /** The number at the start of a Calls cell ("120", "40 +12"). */
@@ -111,7 +117,7 @@ test.describe('library through the directory picker', () => {
     page,
   }, testInfo) => {
     const folder = writeLibraryFolder(path.join(os.tmpdir(), `compactlab-picker-e2e-${process.pid}`, FOLDER));
-    const { files, grown, tail } = splitFolder(folder);
+    const { files, grown, tails } = splitFolder(folder);
     const grownKey = `${FOLDER}/${grown}`;
     const subagentFiles = files.filter(
       (f) => f.path.includes('/subagents/') && f.path.endsWith('.jsonl'),
@@ -172,8 +178,28 @@ test.describe('library through the directory picker', () => {
     await expect(page.getByTestId('follow-toggle')).toBeVisible();
     await expect(page.getByTestId('library-toggle')).toHaveText('Library');
 
-    // The session of fewest calls grows on disk; the page is reloaded.
-    await appendOpfsFile(page, grown, tail);
+    // The session of fewest calls grows on disk (its agent is still at work). Opened from the list
+    // now, it is read as it is, not as it was when the folder was listed.
+    await appendOpfsFile(page, grown, tails[0]);
+    await page.getByTestId('library-toggle').click();
+    await page.locator(`[data-key="${grownKey}"]`).click();
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    const apiCalls = page.getByTestId('stat-api-calls');
+    await expect.poll(async () => callsOf(await apiCalls.textContent())).toBeGreaterThan(callsBefore);
+    expect(callsOf(await apiCalls.textContent())).toBeLessThan(folder.fewestCalls.apiCalls);
+    // Followed, it reads what is appended through its file handle.
+    await page.getByTestId('follow-toggle').click();
+    await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'true');
+    await appendOpfsFile(page, grown, tails[1]);
+    await expect(apiCalls).toHaveText(`${folder.fewestCalls.apiCalls} API calls`);
+    await expect(page.getByTestId('follow-read-bytes')).toHaveText(
+      Buffer.byteLength(tails[1]).toLocaleString('en-US'),
+    );
+    await expect(page.getByTestId('follow-step')).toBeVisible();
+    await expect(page.getByTestId('follow-step')).not.toContainText('whole file');
+    await page.getByTestId('follow-toggle').click();
+
+    // The page is reloaded.
     await page.reload();
     await expect(page.getByTestId('library')).toBeVisible();
     await expect(rows).toHaveCount(folder.sessions);
