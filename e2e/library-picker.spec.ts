@@ -300,13 +300,13 @@ test.describe('library through the directory picker', () => {
     // Nothing is asked before the person clicks.
     expect(await requests()).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 720 });
-    await shoot(page, testInfo, 'library-picker-restored');
 
     const reopen = page.getByTestId('library-reopen');
     await expect(reopen).toHaveText(`Reopen ${FOLDER}`);
     await reopen.click();
     await expect(restored).toContainText(`Reading ${FOLDER} was not allowed`);
     expect(await requests()).toEqual([true]);
+    await shoot(page, testInfo, 'library-picker-refused');
     await reopen.click();
     await expect(restored).toHaveCount(0);
     expect(await requests()).toEqual([true, true]);
