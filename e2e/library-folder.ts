@@ -12,6 +12,8 @@ export interface LibraryFolder {
   sessions: number;
   /** Main-thread API calls of the Claude Code session with the most. */
   mostCalls: number;
+  /** The Claude Code session with the fewest calls: its main file (path under `root`) and calls. */
+  fewestCalls: { path: string; apiCalls: number };
 }
 
 const CODEX_ROLLOUT = [
@@ -51,6 +53,7 @@ export function writeLibraryFolder(root: string): LibraryFolder {
     fs.writeFileSync(p, text);
   };
   let mostCalls = 0;
+  let fewestCalls = { path: '', apiCalls: Number.POSITIVE_INFINITY };
   const specs = [
     { seed: 11, apiCalls: 40, project: '-home-ada-alpha', specials: false },
     { seed: 12, apiCalls: 120, project: '-home-ada-alpha', specials: true },
@@ -65,13 +68,16 @@ export function writeLibraryFolder(root: string): LibraryFolder {
     });
     for (const f of session.files) write(`projects/${s.project}/${f.name}`, f.text);
     mostCalls = Math.max(mostCalls, s.apiCalls);
+    if (s.apiCalls < fewestCalls.apiCalls) {
+      fewestCalls = { path: `projects/${s.project}/${session.files[0]!.name}`, apiCalls: s.apiCalls };
+    }
   }
   write('sessions/2026/05/01/rollout-2026-05-01T09-00-00-c0dex.jsonl', `${CODEX_ROLLOUT.join('\n')}\n`);
   const broken = generateSession({ seed: 14, apiCalls: 10 }).files[0]!.text.split('\n');
   broken.splice(3, 0, 'this line is not JSON');
   write('projects/-home-ada-gamma/broken.jsonl', broken.join('\n').slice(0, -200));
   write('projects/notes.txt', 'not a transcript');
-  return { root, sessions: specs.length + 2, mostCalls };
+  return { root, sessions: specs.length + 2, mostCalls, fewestCalls };
 }
 
 export interface BigLibraryFolder {

@@ -18,6 +18,17 @@ export interface LibraryColumn {
   numeric: boolean;
   value(s: LibrarySession, row: LibraryRow): number | string;
   text(s: LibrarySession, row: LibraryRow): string;
+  /** The cell's tooltip, where its text is a shortened form. */
+  hint?(s: LibrarySession, row: LibraryRow): string | undefined;
+}
+
+/**
+ * A working directory's last folder, the project's name ("/home/mira/code/tally" → "tally"): the
+ * column is ~7rem wide at 1280 px, and the path's start, cut there, read the same on every row.
+ */
+export function getProjectName(cwd: string): string {
+  const parts = cwd.split(/[\\/]+/).filter((p) => p !== '');
+  return parts.at(-1) ?? cwd;
 }
 
 const duration = (r: LibraryRow) =>
@@ -38,17 +49,19 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
   {
     key: 'project',
     label: 'Project',
-    title: 'The working directory (cwd) the agent ran in',
+    title: 'The folder the agent ran in (the last part of its working directory; the whole path on hover)',
     widthCss: 'minmax(7rem, 1fr)',
     numeric: false,
-    value: (_, r) => r.cwd ?? '',
-    text: (_, r) => r.cwd ?? '–',
+    value: (_, r) => (r.cwd ? getProjectName(r.cwd) : ''),
+    text: (_, r) => (r.cwd ? getProjectName(r.cwd) : '–'),
+    hint: (_, r) => r.cwd,
   },
   {
     key: 'agent',
     label: 'Agent',
     title: 'Agent and version',
-    widthCss: '8rem',
+    // "Claude Code 2.1.19" is 128 px in the table's font; Size and Issues gave half a rem each.
+    widthCss: '9rem',
     numeric: false,
     value: (_, r) => `${r.agent} ${r.versions.at(-1) ?? ''}`,
     text: (_, r) => `${r.agent || '?'} ${r.versions.at(-1) ?? ''}`.trim(),
@@ -75,7 +88,7 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     key: 'size',
     label: 'Size',
     title: 'Bytes of all the session’s files',
-    widthCss: '5.5rem',
+    widthCss: '5rem',
     numeric: true,
     value: (s) => s.sizeBytes,
     text: (s) => formatBytes(s.sizeBytes),
@@ -121,7 +134,7 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     key: 'issues',
     label: 'Issues',
     title: 'Parse issues the scan met (the full parse may find more)',
-    widthCss: '4rem',
+    widthCss: '3.5rem',
     numeric: true,
     value: (_, r) => r.issues,
     text: (_, r) => formatCount(r.issues),

@@ -25,6 +25,7 @@ export interface LibrarySession {
   fileCount: number;
   row?: LibraryRow;
   error?: string;
+  /** The row came from the IndexedDB cache (the session's files unchanged), not from a scan. */
   fromCache?: boolean;
 }
 
@@ -46,7 +47,8 @@ interface LibraryState {
   search: string;
   agent: string;
   showView(view: 'session' | 'library'): void;
-  setFolder(name: string, sessions: LibrarySession[], filesOpen: boolean): void;
+  /** Lists a folder; `show` false keeps the current view (a folder reopened on its own at start). */
+  setFolder(name: string, sessions: LibrarySession[], filesOpen: boolean, show?: boolean): void;
   /** Updates several sessions at once (the scan delivers rows in batches). */
   setRows(updates: ReadonlyMap<string, Partial<LibrarySession>>): void;
   setScan(scan: ScanProgress | undefined): void;
@@ -63,7 +65,8 @@ export const useLibraryStore = create<LibraryState>()((set) => ({
   search: '',
   agent: '',
   showView: (view) => set({ view }),
-  setFolder: (folderName, sessions, filesOpen) => set({ folderName, sessions, filesOpen, view: 'library' }),
+  setFolder: (folderName, sessions, filesOpen, show = true) =>
+    set(show ? { folderName, sessions, filesOpen, view: 'library' } : { folderName, sessions, filesOpen }),
   setRows: (updates) =>
     set((s) => ({
       sessions: s.sessions.map((x) => (updates.has(x.key) ? { ...x, ...updates.get(x.key) } : x)),

@@ -1,5 +1,5 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { memo, useMemo, useRef } from 'react';
+import { memo, useMemo, useRef, useState } from 'react';
 import { PRICES_SEEN } from '../../engine/summarize/prices';
 import { formatBytes } from '../common/format';
 import { VirtualList } from '../common/virtual-list';
@@ -25,6 +25,14 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
   const totalBytes = sessions.reduce((s, x) => s + x.sizeBytes, 0);
   const handle = getRestoredHandle();
   const headRef = useRef<HTMLDivElement>(null);
+  const [reopenError, setReopenError] = useState<string>();
+  const reopen = () => {
+    if (!handle) return onReopen();
+    setReopenError(undefined);
+    openDirectoryHandle(handle).catch((e: unknown) =>
+      setReopenError(e instanceof Error ? e.message : String(e)),
+    );
+  };
 
   return (
     <main className="library-view" data-testid="library">
@@ -36,6 +44,7 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
           {shown.length === sessions.length ? sessions.length : `${shown.length} of ${sessions.length}`}{' '}
           sessions · {formatBytes(totalBytes)}
         </span>
+        {filesOpen && !scan && <CacheStatus sessions={sessions} />}
         <input
           type="search"
           className="library-search"
@@ -77,14 +86,14 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
       {!filesOpen && (
         <div className="library-scan" data-testid="library-restored">
           <span>Listed from the last visit; the files are not open.</span>
-          <button
-            type="button"
-            className="btn"
-            onClick={() => (handle ? void openDirectoryHandle(handle) : onReopen())}
-            data-testid="library-reopen"
-          >
+          <button type="button" className="btn" onClick={reopen} data-testid="library-reopen">
             Reopen {folderName}
           </button>
+          {reopenError && (
+            <span className="library-error" role="alert">
+              {reopenError}
+            </span>
+          )}
         </div>
       )}
       <div className="library-head-wrap" ref={headRef}>
@@ -124,6 +133,29 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
 }
 
 /**
+ * How the last opening got its rows: read by the scan, or from the cache because the session's
+ * files kept their paths, sizes and modification times (library-db.ts).
+ */
+function CacheStatus({ sessions }: { sessions: readonly LibrarySession[] }) {
+  let cached = 0;
+  let scanned = 0;
+  for (const s of sessions) {
+    if (s.fromCache) cached++;
+    else if (s.row || s.error) scanned++;
+  }
+  const rest = sessions.length - cached - scanned;
+  return (
+    <span
+      className="muted"
+      data-testid="library-cache"
+      title="Rows of sessions whose files have the same paths, sizes and modification times come from this browser's cache; the others were read"
+    >
+      {scanned} scanned, {cached} from the cache{rest > 0 ? `, ${rest} not scanned` : ''}
+    </span>
+  );
+}
+
+/**
  * One session's row. Memoized: the scan hands rows over in batches, and a batch replaces only the
  * sessions it scanned, so the rows in view that did not change are not rendered again.
  */
@@ -143,6 +175,7 @@ const LibraryRowView = memo(function LibraryRowView({
       style={TABLE_STYLE}
       data-testid="library-row"
       data-key={s.key}
+      data-from-cache={s.fromCache === true}
       role="option"
       aria-selected={false}
       tabIndex={-1}
@@ -154,7 +187,12 @@ const LibraryRowView = memo(function LibraryRowView({
     >
       {row ? (
         LIBRARY_COLUMNS.map((c) => (
-          <span key={c.key} className={`library-td${c.numeric ? ' num' : ''}`} data-col={c.key}>
+          <span
+            key={c.key}
+            className={`library-td${c.numeric ? ' num' : ''}`}
+            data-col={c.key}
+            title={c.hint?.(s, row)}
+          >
             {c.text(s, row)}
           </span>
         ))

@@ -29,6 +29,11 @@ const MAX_FOLDER_FILES = 50_000;
 
 let groups = new Map<string, SessionGroup<FolderFile>>();
 let scanAbort: AbortController | undefined;
+/**
+ * Counts the folder openings: a directory walk that ends after another folder was opened (a
+ * big folder reopened at start, then another picked) is dropped, not listed over the newer one.
+ */
+let openTicket = 0;
 
 /** The files of a listed session (main first), when the folder's files are at hand. */
 export function getSessionFiles(key: string): FolderFile[] | undefined {
@@ -114,12 +119,17 @@ export function cancelScan(): void {
   scanAbort?.abort();
 }
 
-/** Lists a folder: cached rows at once, the others as the pool scans them. */
+/**
+ * Lists a folder: cached rows at once, the others as the pool scans them. `show` false lists it
+ * without switching to the library view (the folder reopened on its own after a reload).
+ */
 export async function openLibrary(
   name: string,
   files: FolderFile[],
   handle?: FileSystemDirectoryHandle,
+  show = true,
 ): Promise<void> {
+  openTicket++;
   cancelScan();
   const abort = new AbortController();
   scanAbort = abort;
@@ -149,7 +159,12 @@ export async function openLibrary(
       fromCache: row !== undefined,
     };
   });
-  store.setFolder(name, sessions, true);
+  const jobs = list.filter((g) => !cached.has(stamps.get(g.key)!));
+  const totalBytes = jobs.reduce((s, g) => s + g.files.reduce((t, f) => t + f.sizeBytes, 0), 0);
+  const progress = { bytesRead: 0, totalBytes, sessionsDone: 0, sessionsTotal: jobs.length };
+  store.setFolder(name, sessions, true, show);
+  // In the same task: the list never shows as done while its scan is about to start.
+  store.setScan(jobs.length > 0 ? { ...progress } : undefined);
   await yieldToPage();
   void saveLastFolder({
     name,
@@ -162,22 +177,21 @@ export async function openLibrary(
     })),
   });
 
-  const jobs = list.filter((g) => !cached.has(stamps.get(g.key)!));
   if (jobs.length === 0) return;
-  const totalBytes = jobs.reduce((s, g) => s + g.files.reduce((t, f) => t + f.sizeBytes, 0), 0);
-  const progress = { bytesRead: 0, totalBytes, sessionsDone: 0, sessionsTotal: jobs.length };
-  store.setScan({ ...progress });
   const pending = new Map<string, Partial<LibrarySession>>();
   // Rows go to the cache per batch, in one transaction: a `put` per row was a transaction per row.
   let toCache: CachedRow[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // A scan another opening replaced leaves the list to the newer one (its rows still go to the
+  // cache: they are keyed by the files' stamps).
+  const isCurrent = () => scanAbort === abort;
   const flush = () => {
     timer = undefined;
-    if (pending.size > 0) useLibraryStore.getState().setRows(new Map(pending));
+    if (pending.size > 0 && isCurrent()) useLibraryStore.getState().setRows(new Map(pending));
     pending.clear();
     void putCachedRows(toCache);
     toCache = [];
-    useLibraryStore.getState().setScan(abort.signal.aborted ? undefined : { ...progress });
+    if (isCurrent()) useLibraryStore.getState().setScan(abort.signal.aborted ? undefined : { ...progress });
   };
   const schedule = () => {
     timer ??= setTimeout(flush, FLUSH_MS);
@@ -204,7 +218,8 @@ export async function openLibrary(
   );
   if (timer) clearTimeout(timer);
   flush();
-  if (scanAbort === abort) scanAbort = undefined;
+  if (!isCurrent()) return;
+  scanAbort = undefined;
   useLibraryStore.getState().setScan(undefined);
 }
 
@@ -213,6 +228,8 @@ export async function restoreLastFolder(): Promise<FileSystemDirectoryHandle | u
   const last = await getLastFolder().catch(() => undefined);
   if (!last || useLibraryStore.getState().folderName !== undefined) return undefined;
   const cached = await getCachedRows(last.sessions.map((s) => s.stamp));
+  // Before the listing: the view reads the handle as it renders the "Reopen" button.
+  lastHandle = last.handle;
   useLibraryStore.getState().setFolder(
     last.name,
     last.sessions.map((s) => {
@@ -227,7 +244,6 @@ export async function restoreLastFolder(): Promise<FileSystemDirectoryHandle | u
     }),
     false,
   );
-  lastHandle = last.handle;
   return last.handle;
 }
 
@@ -238,14 +254,52 @@ export function getRestoredHandle(): FileSystemDirectoryHandle | undefined {
   return lastHandle;
 }
 
-/** Reopens a directory handle (asks for read permission again where needed) and lists it. */
-export async function openDirectoryHandle(handle: FileSystemDirectoryHandle): Promise<void> {
-  // biome-ignore lint/suspicious/noExplicitAny: permission methods are missing from TypeScript's DOM types.
-  const h = handle as any;
-  if (typeof h.queryPermission === 'function' && (await h.queryPermission({ mode: 'read' })) !== 'granted') {
-    if ((await h.requestPermission({ mode: 'read' })) !== 'granted') return;
+type PermissionHandle = FileSystemDirectoryHandle & {
+  queryPermission?: (d: { mode: 'read' }) => Promise<PermissionState>;
+  requestPermission?: (d: { mode: 'read' }) => Promise<PermissionState>;
+};
+
+/** Whether the folder can be read now, without asking (absent permission methods: yes). */
+async function canReadNow(handle: FileSystemDirectoryHandle): Promise<boolean> {
+  return (
+    ((await (handle as PermissionHandle).queryPermission?.({ mode: 'read' })) ?? 'granted') === 'granted'
+  );
+}
+
+/**
+ * Reads a directory handle and lists it. Read permission is asked for where the browser no longer
+ * holds it: call from a click (Chromium asks only during a user gesture). Throws with a sentence
+ * when reading is refused or the folder is gone.
+ */
+export async function openDirectoryHandle(handle: FileSystemDirectoryHandle, show = true): Promise<void> {
+  const ticket = ++openTicket;
+  if (!(await canReadNow(handle))) {
+    const state = (await (handle as PermissionHandle).requestPermission?.({ mode: 'read' })) ?? 'denied';
+    if (state !== 'granted') throw new Error(`Reading ${handle.name} was not allowed`);
   }
-  await openLibrary(handle.name, await fromDirectoryHandle(handle), handle);
+  let files: FolderFile[];
+  try {
+    files = await fromDirectoryHandle(handle);
+  } catch {
+    throw new Error(`${handle.name} can no longer be read (moved or deleted?)`);
+  }
+  if (ticket === openTicket) await openLibrary(handle.name, files, handle, show);
+}
+
+/**
+ * After a reload: the restored listing's folder read again when the browser still lets the page
+ * read it without asking (a permission kept "on every visit", an origin-private folder); true when
+ * it did. Elsewhere the listing stays as restored, with its "Reopen" button.
+ */
+export async function reopenIfAllowed(handle: FileSystemDirectoryHandle): Promise<boolean> {
+  try {
+    if (!(await canReadNow(handle))) return false;
+    // The restored listing already switched to the library; a person who left it stays away.
+    await openDirectoryHandle(handle, false);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `showDirectoryPicker` where the browser has it (Chromium); undefined elsewhere. */

@@ -1,18 +1,31 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { LoadFile } from '../../worker/protocol';
 import { loadSession } from '../load/load-session';
 import { createHandleFollowSource, setFollowSource } from './follow';
 import { useLibraryStore } from './library-store';
-import { getSessionFiles } from './open-folder';
+import { type FolderFile, getSessionFiles } from './open-folder';
 
-/** Opens a listed session with its subagent files through the usual load path. */
+/**
+ * Opens a listed session with its subagent files through the usual load path. Files from a
+ * directory handle are read through it again: the `File` taken when the folder was listed is a
+ * snapshot, and a session its agent is still writing has grown since (the e2e test saw 28 of 40
+ * calls).
+ */
 export async function openLibrarySession(queryClient: QueryClient, key: string): Promise<void> {
   const files = getSessionFiles(key);
   if (!files) return;
-  const loadFiles = files.map((f) => ({ name: f.path, blob: f.file as Blob }));
   const [main] = files;
-  setFollowSource(
-    main?.handle ? createHandleFollowSource(main.handle, main.path, loadFiles.slice(1), key) : undefined,
-  );
+  // The session followed before is not this one; this one's source comes with its fresh files.
+  setFollowSource(undefined);
   useLibraryStore.getState().showView('session');
-  await loadSession(queryClient, key.split('/').pop() ?? key, async () => loadFiles);
+  await loadSession(queryClient, key.split('/').pop() ?? key, async () => {
+    const loadFiles = await Promise.all(files.map(readNow));
+    if (main?.handle)
+      setFollowSource(createHandleFollowSource(main.handle, main.path, loadFiles.slice(1), key));
+    return loadFiles;
+  });
+}
+
+async function readNow(f: FolderFile): Promise<LoadFile> {
+  return { name: f.path, blob: f.handle ? await f.handle.getFile() : f.file };
 }

@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { createUrlFollowSource, setFollowSource, startFollowing } from './follow';
-import { restoreLastFolder } from './open-folder';
+import { reopenIfAllowed, restoreLastFolder } from './open-folder';
 
 let started = false;
 
 /**
- * At start: the last folder's listing comes back from the cache, and `?follow=<url>` follows a
+ * At start: the last folder's listing comes back from the cache (and its folder is read again
+ * where a kept directory handle may still be read without asking), and `?follow=<url>` follows a
  * file served at that address (a log another program appends to; the e2e test's live source).
  */
 export function useLibraryOnStart(): void {
@@ -14,7 +15,7 @@ export function useLibraryOnStart(): void {
   useEffect(() => {
     if (started) return; // StrictMode runs effects twice in dev
     started = true;
-    void restoreLastFolder();
+    void restoreLastFolder().then((handle) => handle && reopenIfAllowed(handle));
     const follow = new URLSearchParams(window.location.search).get('follow');
     if (follow) {
       setFollowSource(createUrlFollowSource(follow));

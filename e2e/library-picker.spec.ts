@@ -1,0 +1,321 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, openEmpty, shoot, test } from './fixtures';
+import { type LibraryFolder, writeLibraryFolder } from './library-folder';
+
+// The library opened through "Open folder…" where the browser has `showDirectoryPicker`
+// (open-folder.ts): Playwright cannot drive the native picker, so the test writes the e2e library
+// folder into the origin-private file system (`navigator.storage.getDirectory()`: real
+// FileSystemDirectoryHandles, the interface the picker returns) and stubs `showDirectoryPicker` to
+// return that folder. The handle is kept in IndexedDB; after a reload the listing comes back and the
+// folder is read again without a pick, rescanning only the sessions whose files changed.
+
+/** The folder's name in the origin-private file system (the picked folder's name). */
+const FOLDER = 'work';
+
+interface TreeFile {
+  /** Path under the folder, `/`-separated. */
+  path: string;
+  text: string;
+}
+
+function readTree(root: string, dir = ''): TreeFile[] {
+  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = dir ? `${dir}/${e.name}` : e.name;
+    return e.isDirectory()
+      ? readTree(root, rel)
+      : [{ path: rel, text: fs.readFileSync(path.join(root, rel), 'utf8') }];
+  });
+}
+
+/** Writes the files under `FOLDER` in the page's origin-private file system (what was there goes). */
+async function writeOpfsFolder(page: Page, files: TreeFile[]): Promise<void> {
+  await page.evaluate(
+    async ({ folder, files }) => {
+      const root = await navigator.storage.getDirectory();
+      await root.removeEntry(folder, { recursive: true }).catch(() => {});
+      const top = await root.getDirectoryHandle(folder, { create: true });
+      for (const f of files) {
+        const parts = f.path.split('/');
+        let dir = top;
+        for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p, { create: true });
+        const writable = await (await dir.getFileHandle(parts.at(-1)!, { create: true })).createWritable();
+        await writable.write(f.text);
+        await writable.close();
+      }
+    },
+    { folder: FOLDER, files },
+  );
+}
+
+/** Appends text to a file of the folder in the origin-private file system. */
+async function appendOpfsFile(page: Page, file: string, text: string): Promise<void> {
+  await page.evaluate(
+    async ({ folder, file, text }) => {
+      let dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(folder);
+      const parts = file.split('/');
+      for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p);
+      const handle = await dir.getFileHandle(parts.at(-1)!);
+      const sizeBytes = (await handle.getFile()).size;
+      const writable = await handle.createWritable({ keepExistingData: true });
+      await writable.seek(sizeBytes);
+      await writable.write(text);
+      await writable.close();
+    },
+    { folder: FOLDER, file, text },
+  );
+}
+
+/**
+ * `showDirectoryPicker` answers with the origin-private folder; `pickerCalls` counts the picks (it
+ * starts at 0 again on each load: the init script runs before every page's own code).
+ */
+async function stubDirectoryPicker(page: Page): Promise<void> {
+  await page.addInitScript((folder: string) => {
+    const w = window as unknown as {
+      pickerCalls: number;
+      pickerOptions?: unknown;
+      showDirectoryPicker: unknown;
+    };
+    w.pickerCalls = 0;
+    w.showDirectoryPicker = async (options?: unknown) => {
+      w.pickerCalls++;
+      w.pickerOptions = options;
+      return (await navigator.storage.getDirectory()).getDirectoryHandle(folder);
+    };
+  }, FOLDER);
+}
+
+const pickerCalls = (page: Page) =>
+  page.evaluate(() => (window as unknown as { pickerCalls: number }).pickerCalls);
+
+/**
+ * The folder's files with the session of fewest calls cut short at two thirds of its lines; the
+ * rest comes back in two appends (to five sixths, then the end).
+ */
+function splitFolder(folder: LibraryFolder): { files: TreeFile[]; grown: string; tails: [string, string] } {
+  const files = readTree(folder.root);
+  const grown = files.find((f) => f.path === folder.fewestCalls.path)!;
+  const lines = grown.text.trimEnd().split('\n');
+  const cuts = [Math.floor((lines.length * 2) / 3), Math.floor((lines.length * 5) / 6)] as const;
+  const part = (from: number, to?: number) => `${lines.slice(from, to).join('\n')}\n`;
+  return {
+    files: files.map((f) => (f === grown ? { ...f, text: part(0, cuts[0]) } : f)),
+    grown: grown.path,
+    tails: [part(cuts[0], cuts[1]), part(cuts[1])],
+  };
+}
+
+/** The number at the start of a Calls cell ("120", "40 +12"). */
+const callsOf = (text: string | null) =>
+  Number((text ?? '').replace(/,/g, '').match(/^\d+/)?.[0] ?? Number.NaN);
+
+test.describe('library through the directory picker', () => {
+  test('pick a folder, sort, open a session; after a reload it is read again without a pick and only a changed file is rescanned', async ({
+    page,
+  }, testInfo) => {
+    const folder = writeLibraryFolder(path.join(os.tmpdir(), `compactlab-picker-e2e-${process.pid}`, FOLDER));
+    const { files, grown, tails } = splitFolder(folder);
+    const grownKey = `${FOLDER}/${grown}`;
+    const subagentFiles = files.filter(
+      (f) => f.path.includes('/subagents/') && f.path.endsWith('.jsonl'),
+    ).length;
+    expect(subagentFiles, 'the generated folder has a subagent log').toBeGreaterThan(0);
+    await stubDirectoryPicker(page);
+    await openEmpty(page);
+    await writeOpfsFolder(page, files);
+    expect(
+      await page.evaluate(async () => {
+        const w = window as unknown as { showDirectoryPicker: () => Promise<unknown> };
+        return (await w.showDirectoryPicker()) instanceof FileSystemDirectoryHandle;
+      }),
+      'the stub hands over a real directory handle',
+    ).toBe(true);
+    await page.reload();
+    await expect(page.getByTestId('dropzone')).toBeVisible();
+
+    await page.getByTestId('open-folder').click();
+    await expect(page.getByTestId('library')).toBeVisible();
+    expect(await pickerCalls(page)).toBe(1);
+    expect(
+      await page.evaluate(() => (window as unknown as { pickerOptions: unknown }).pickerOptions),
+    ).toEqual({
+      mode: 'read',
+    });
+    const rows = page.getByTestId('library-row');
+    await expect(rows).toHaveCount(folder.sessions);
+    await expect(page.getByTestId('library-scan')).toHaveCount(0);
+    await expect(page.getByTestId('library-rows')).not.toContainText('scanning…');
+    await expect(page.getByTestId('library-restored')).toHaveCount(0);
+    await expect(page.locator('.library-title')).toHaveText(FOLDER);
+    await expect(page.getByTestId('library-cache')).toHaveText(
+      `${folder.sessions} scanned, 0 from the cache`,
+    );
+    await expect(page.locator('[data-col="agent"]', { hasText: 'Codex CLI' })).toHaveCount(1);
+    const grownCalls = page.locator(`[data-key="${grownKey}"] [data-col="calls"]`);
+    const callsBefore = callsOf(await grownCalls.textContent());
+    expect(callsBefore, 'the cut-short session lists fewer calls than it will have').toBeLessThan(
+      folder.fewestCalls.apiCalls,
+    );
+    expect(callsBefore).toBeGreaterThan(0);
+
+    // Sorted by calls, most first: the 120-call session with its subagent log on top.
+    await page.getByTestId('library-sort-calls').click();
+    await expect(page.getByTestId('library-sort-calls')).toHaveAttribute('data-sort', 'descending');
+    const calls = (await rows.locator('[data-col="calls"]').allTextContents()).map(callsOf);
+    expect(calls).toHaveLength(folder.sessions);
+    expect(calls).toEqual([...calls].sort((a, b) => b - a));
+    expect(calls[0]).toBe(folder.mostCalls);
+    await expect(rows.first().locator('[data-col="subagents"]')).toHaveText(String(subagentFiles));
+    await expect(rows.nth(1).locator('[data-col="subagents"]')).toHaveText('0');
+
+    // A session opens with its files from the handles; live mode can follow it (it re-reads the handle).
+    const topKey = await rows.first().getAttribute('data-key');
+    await rows.first().click();
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    await expect(page.getByTestId('follow-toggle')).toBeVisible();
+    await expect(page.getByTestId('library-toggle')).toHaveText('Library');
+
+    // The session of fewest calls grows on disk (its agent is still at work). Opened from the list
+    // now, it is read as it is, not as it was when the folder was listed.
+    await appendOpfsFile(page, grown, tails[0]);
+    await page.getByTestId('library-toggle').click();
+    await page.locator(`[data-key="${grownKey}"]`).click();
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    const apiCalls = page.getByTestId('stat-api-calls');
+    await expect.poll(async () => callsOf(await apiCalls.textContent())).toBeGreaterThan(callsBefore);
+    expect(callsOf(await apiCalls.textContent())).toBeLessThan(folder.fewestCalls.apiCalls);
+    // Followed, it reads what is appended through its file handle.
+    await page.getByTestId('follow-toggle').click();
+    await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'true');
+    await appendOpfsFile(page, grown, tails[1]);
+    await expect(apiCalls).toHaveText(`${folder.fewestCalls.apiCalls} API calls`);
+    await expect(page.getByTestId('follow-read-bytes')).toHaveText(
+      Buffer.byteLength(tails[1]).toLocaleString('en-US'),
+    );
+    await expect(page.getByTestId('follow-step')).toBeVisible();
+    await expect(page.getByTestId('follow-step')).not.toContainText('whole file');
+    await page.getByTestId('follow-toggle').click();
+
+    // The page is reloaded.
+    await page.reload();
+    await expect(page.getByTestId('library')).toBeVisible();
+    await expect(rows).toHaveCount(folder.sessions);
+    // Read again from the kept handle, no pick: the files are open (no "Reopen" banner) ...
+    await expect(page.getByTestId('library-restored')).toHaveCount(0);
+    await expect(page.getByTestId('library-scan')).toHaveCount(0);
+    expect(await pickerCalls(page)).toBe(0);
+    // ... and only the grown session was scanned again; the others came from the cache.
+    await expect(page.getByTestId('library-cache')).toHaveText(
+      `1 scanned, ${folder.sessions - 1} from the cache`,
+    );
+    await expect(page.locator(`[data-key="${grownKey}"]`)).toHaveAttribute('data-from-cache', 'false');
+    await expect(rows.and(page.locator('[data-from-cache="true"]'))).toHaveCount(folder.sessions - 1);
+    await expect(grownCalls).toHaveText(String(folder.fewestCalls.apiCalls));
+
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.getByTestId('library-sort-calls').click();
+    await expect(page.getByTestId('library-sort-calls')).toHaveAttribute('data-sort', 'descending');
+    // At 1280×720 the cells read whole (the first prompt aside, cut to its column): the project's
+    // name, the agent's version, the headers. (A text's own width: `scrollWidth` is rounded, and
+    // an overflow of 0.05 px already shows an ellipsis.)
+    const cut = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('[data-testid="library-row"] [data-col], .library-th')]
+        .filter((el) => {
+          const text = document.createRange();
+          text.selectNodeContents(el);
+          const padPx =
+            Number.parseFloat(getComputedStyle(el).paddingLeft) +
+            Number.parseFloat(getComputedStyle(el).paddingRight);
+          return (
+            el.dataset.col !== 'prompt' &&
+            text.getBoundingClientRect().width > el.getBoundingClientRect().width - padPx
+          );
+        })
+        .map((el) => `${el.dataset.col ?? 'header'}: ${el.textContent}`),
+    );
+    expect(cut, 'cells cut short at 1280 px').toEqual([]);
+    await expect(rows.first().locator('[data-col="project"]')).toHaveText('tally');
+    await expect(rows.first().locator('[data-col="project"]')).toHaveAttribute(
+      'title',
+      '/home/mira/code/tally',
+    );
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await shoot(page, testInfo, `library-picker-1280-${scheme}`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // A row opens from the reopened folder, still without a pick.
+    await page.locator(`[data-key="${topKey}"]`).click();
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    await expect(page.getByTestId('follow-toggle')).toBeVisible();
+    expect(await pickerCalls(page)).toBe(0);
+  });
+
+  test('where the browser asks again after a reload, one click on Reopen asks for read permission and lists the folder', async ({
+    page,
+  }, testInfo) => {
+    const folder = writeLibraryFolder(path.join(os.tmpdir(), `compactlab-picker-e2e-${process.pid}`, FOLDER));
+    await stubDirectoryPicker(page);
+    await openEmpty(page);
+    await writeOpfsFolder(page, readTree(folder.root));
+    await page.getByTestId('open-folder').click();
+    const rows = page.getByTestId('library-row');
+    await expect(rows).toHaveCount(folder.sessions);
+    await expect(page.getByTestId('library-cache')).toHaveText(
+      `${folder.sessions} scanned, 0 from the cache`,
+    );
+
+    // Origin-private handles are always readable. A folder the person picked is not, after a
+    // reload, until they allow it again (Chrome asks on `requestPermission`, which needs a user
+    // gesture; "Allow on every visit" skips that: developer.chrome.com/blog/persistent-permissions-
+    // for-the-file-system-access-api). The handles' permission methods play that part here: the
+    // first request is refused, the second allowed; each records whether a user gesture was active.
+    await page.addInitScript(() => {
+      const w = window as unknown as { permissionRequests: boolean[] };
+      w.permissionRequests = [];
+      let state: PermissionState = 'prompt';
+      const proto = FileSystemHandle.prototype as unknown as Record<string, unknown>;
+      proto.queryPermission = async () => state;
+      proto.requestPermission = async () => {
+        w.permissionRequests.push(navigator.userActivation.isActive);
+        state = w.permissionRequests.length === 1 ? 'denied' : 'granted';
+        if (state === 'denied') {
+          state = 'prompt';
+          return 'denied';
+        }
+        return state;
+      };
+    });
+    await page.reload();
+    const restored = page.getByTestId('library-restored');
+    await expect(restored).toBeVisible();
+    await expect(restored).toContainText('the files are not open');
+    await expect(rows).toHaveCount(folder.sessions);
+    const requests = () =>
+      page.evaluate(() => (window as unknown as { permissionRequests: boolean[] }).permissionRequests);
+    // Nothing is asked before the person clicks.
+    expect(await requests()).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 720 });
+
+    const reopen = page.getByTestId('library-reopen');
+    await expect(reopen).toHaveText(`Reopen ${FOLDER}`);
+    await reopen.click();
+    await expect(restored).toContainText(`Reading ${FOLDER} was not allowed`);
+    expect(await requests()).toEqual([true]);
+    await shoot(page, testInfo, 'library-picker-refused');
+    await reopen.click();
+    await expect(restored).toHaveCount(0);
+    expect(await requests()).toEqual([true, true]);
+    expect(await pickerCalls(page)).toBe(0);
+    // Nothing changed: every row from the cache.
+    await expect(page.getByTestId('library-cache')).toHaveText(
+      `0 scanned, ${folder.sessions} from the cache`,
+    );
+    await rows.first().click();
+    await expect(page.getByTestId('session-header')).toBeVisible();
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { LibraryRow } from '../../src/engine/library/library-row';
+import { getProjectName, LIBRARY_COLUMNS, selectSessions } from '../../src/ui/library/library-columns';
+import type { LibrarySession } from '../../src/ui/library/library-store';
+
+function session(key: string, cwd: string | undefined): LibrarySession {
+  const row = {
+    agent: 'Claude Code',
+    versions: ['2.1.19'],
+    models: [],
+    cwd,
+    apiCalls: 1,
+  } as unknown as LibraryRow;
+  return { key, sizeBytes: 1, fileCount: 1, row };
+}
+
+describe('library columns', () => {
+  it('names a project by the last folder of its working directory', () => {
+    expect(getProjectName('/home/mira/code/tally')).toBe('tally');
+    expect(getProjectName('/home/mira/code/tally/')).toBe('tally');
+    expect(getProjectName('C:\\Users\\ada\\garden')).toBe('garden');
+    expect(getProjectName('/')).toBe('/');
+  });
+
+  it('shows the project name, keeps the whole path as the hint, and sorts by the name shown', () => {
+    const project = LIBRARY_COLUMNS.find((c) => c.key === 'project')!;
+    const a = session('a.jsonl', '/srv/zeta/tally');
+    const b = session('b.jsonl', '/home/ada/garden');
+    const c = session('c.jsonl', undefined);
+    expect(project.text(a, a.row!)).toBe('tally');
+    expect(project.hint?.(a, a.row!)).toBe('/srv/zeta/tally');
+    expect(project.text(c, c.row!)).toBe('–');
+    // By the whole path /a/zebra would come first; by the name shown it is last.
+    const d = session('d.jsonl', '/a/zebra');
+    const sorted = selectSessions([a, b, c, d], { key: 'project', descending: false }, '', '');
+    expect(sorted.map((s) => s.key)).toEqual(['c.jsonl', 'b.jsonl', 'a.jsonl', 'd.jsonl']);
+    // The search still reads the whole path.
+    expect(
+      selectSessions([a, b, d], { key: 'start', descending: true }, 'srv/zeta', '').map((s) => s.key),
+    ).toEqual(['a.jsonl']);
+  });
+});
