@@ -63,6 +63,8 @@ test.describe('session library', () => {
     await page.reload();
     await expect(page.getByTestId('library')).toBeVisible();
     await expect(page.getByTestId('library-restored')).toBeVisible();
+    // No session is open after the reload: no "Back to session" leading nowhere.
+    await expect(page.getByTestId('library-toggle')).toHaveCount(0);
     await expect(rows).toHaveCount(folder.sessions);
     await expect(page.locator(`[data-key="${key}"] [data-col="calls"]`)).toContainText(
       String(folder.mostCalls),

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useUiStore } from '../store';
 import { useLibraryStore } from './library-store';
 import { fromFileList, getDirectoryPicker, openDirectoryHandle, openLibrary } from './open-folder';
 
@@ -15,6 +16,8 @@ export function FolderButtons() {
   const folderName = useLibraryStore((s) => s.folderName);
   const view = useLibraryStore((s) => s.view);
   const showView = useLibraryStore((s) => s.showView);
+  // After a reload the list comes back but no session is open: the switch would lead to nothing.
+  const sessionOpen = useUiStore((s) => s.currentSessionId !== undefined);
   useEffect(() => {
     openInput = () => inputRef.current?.click();
     return () => {
@@ -60,7 +63,7 @@ export function FolderButtons() {
           e.currentTarget.value = '';
         }}
       />
-      {folderName !== undefined && (
+      {folderName !== undefined && (view !== 'library' || sessionOpen) && (
         <button
           type="button"
           className="btn"
