@@ -9,7 +9,7 @@ import {
   type ParseOptions,
   parseSessionKeeping,
 } from './parse-session';
-import { RecordCache } from './record-cache';
+import { createScannedLine, RecordCache } from './record-cache';
 import type { ByteSource } from './source';
 
 // Live mode (issue 12): a session's files grow while the agent writes them. A `LiveParse` reads
@@ -149,7 +149,7 @@ export class LiveParse {
             `Line ${lines} is not valid UTF-8: its bad bytes are read as U+FFFD (�)`,
           );
         if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return;
-        handleLine({ text, line: lines, offsetBytes: from + offsetBytes, lengthBytes, terminated });
+        handleLine(createScannedLine(text, lines, from + offsetBytes, lengthBytes, terminated));
         return;
       },
       {

@@ -19,7 +19,7 @@ import { recoverRecords } from './recover-records';
 import { SessionBuilder } from './session-builder';
 import type { ByteSource } from './source';
 import { applyCompactionCallCosts } from './compaction-cost';
-import type { JsonOutcome, RecordCache, ScannedLine } from './record-cache';
+import { createScannedLine, type RecordCache, type ScannedLine } from './record-cache';
 
 export interface ParseProgress {
   bytesRead: number;
@@ -75,21 +75,23 @@ const WHOLE_JSON_LIMIT_BYTES = 64 * 1024 * 1024;
 
 export type PendingLine = ScannedLine;
 
-/** The line's JSON, parsed once (a kept line's comes from the `RecordCache`). */
-function parseLineJson(p: PendingLine): JsonOutcome {
-  if (p.json) return p.json;
-  try {
-    p.json = { value: JSON.parse(p.text) };
-  } catch (error) {
-    p.json = { error: error instanceof Error ? error.message : String(error) };
+/** Parses the line's JSON once (a kept line comes parsed from the `RecordCache`); false: not JSON. */
+function parseLineJson(p: PendingLine): boolean {
+  if (!p.parsed) {
+    try {
+      p.value = JSON.parse(p.text);
+    } catch (error) {
+      p.error = error instanceof Error ? error.message : String(error);
+    }
+    p.parsed = true;
   }
-  return p.json;
+  return p.error === undefined;
 }
 
 /** Blank or whitespace only (a line with a parsed value is neither; a kept one has no text). */
 function isBlankLine(p: PendingLine): boolean {
   const { text } = p;
-  return p.json === undefined && (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === ''));
+  return !p.parsed && (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === ''));
 }
 
 const ROLE_ORDER: Record<FileRole, number> = {
@@ -298,9 +300,8 @@ export async function parseSessionKeeping(
 
     const handleLine = (p: PendingLine): void => {
       const { text, line, offsetBytes, lengthBytes, terminated } = p;
-      const json = parseLineJson(p);
-      if ('error' in json) {
-        const reason = json.error;
+      if (!parseLineJson(p)) {
+        const reason = p.error!;
         if (!terminated) {
           builder.issue(
             fileIndex,
@@ -334,7 +335,7 @@ export async function parseSessionKeeping(
         );
         return;
       }
-      addRecord(json.value, line, offsetBytes, lengthBytes);
+      addRecord(p.value, line, offsetBytes, lengthBytes);
     };
 
     const decide = (): void => {
@@ -538,12 +539,11 @@ export async function parseSessionKeeping(
         if (nonEmpty >= DETECTION_WINDOW_LINES) return false;
         return;
       }
-      const json = parseLineJson(p);
-      if ('value' in json) {
-        const found = detectDialectFromRecord(json.value, dialects);
+      if (parseLineJson(p)) {
+        const found = detectDialectFromRecord(p.value, dialects);
         jsonLines++;
         if (found) dialect = found;
-      } else firstJsonError ??= json.error;
+      } else firstJsonError ??= p.error;
       if (dialect === undefined && nonEmpty >= DETECTION_WINDOW_LINES && jsonLines === 0 && opensDocument) {
         // Maybe one pretty-printed JSON document: stop here and look at it whole below.
         return false;
@@ -581,7 +581,7 @@ export async function parseSessionKeeping(
       : await scanLines(
           source,
           (text, line, offsetBytes, lengthBytes, terminated) =>
-            onLine({ text, line, offsetBytes, lengthBytes, terminated }),
+            onLine(createScannedLine(text, line, offsetBytes, lengthBytes, terminated)),
           scanOptions,
         );
 

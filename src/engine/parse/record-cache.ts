@@ -17,17 +17,39 @@ import { createMemorySource, type ByteSource } from './source';
 // of the first line (detection), the end offset and a hash of the first bytes. Small whole-read
 // files (a subagent's `.meta.json`, session memory) are kept as bytes.
 
-/** A line's `JSON.parse`: its value, or the parser's message. */
-export type JsonOutcome = { value: unknown } | { error: string };
-
-/** One line as the parse's handler sees it; `json` is filled in when first parsed, then kept. */
+/**
+ * One line as the parse's handler sees it. `parsed` once JSON-parsed (then kept): `value`, or the
+ * parser's message in `error`. Every field is set at creation: one object shape on the hot path.
+ */
 export interface ScannedLine {
   text: string;
   line: number;
   offsetBytes: number;
   lengthBytes: number;
   terminated: boolean;
-  json?: JsonOutcome;
+  parsed: boolean;
+  value: unknown;
+  error: string | undefined;
+}
+
+/** A line as the line reader gives it, not parsed yet. */
+export function createScannedLine(
+  text: string,
+  line: number,
+  offsetBytes: number,
+  lengthBytes: number,
+  terminated: boolean,
+): ScannedLine {
+  return {
+    text,
+    line,
+    offsetBytes,
+    lengthBytes,
+    terminated,
+    parsed: false,
+    value: undefined,
+    error: undefined,
+  };
 }
 
 /** The handler of a parse's line scan; `false` stops the scan. */
@@ -57,9 +79,10 @@ interface KeptWhole {
 }
 
 /**
- * Line files whose values are kept, in bytes of file: beyond it a file is read whole on each step.
- * A JSON-parsed line takes about its text's memory in V8 (measured on the corpus folders:
- * tests/engine/live-session.test.ts reports it), so this bounds the cache near 64 MB of heap.
+ * Line files whose values are kept, in bytes of file: a file that would take the cache beyond it
+ * is read whole on each step. Kept values take about their text's memory (19.5 MB of generated
+ * Claude Code files: 22 MB of heap beside the session's 9 MB, README's live-mode figures), so this
+ * bounds the cache near 75 MB of heap; a step over that much is about 0.2 s of normalizing.
  */
 export const RECORD_CACHE_LIMIT_BYTES = 64 * 1024 * 1024;
 /** Whole-read files kept as bytes up to this size (a `.meta.json` is under 1 KB, FORMAT.md §1). */
@@ -166,7 +189,7 @@ export class RecordCache {
       return scanLines(
         source,
         (text, line, offsetBytes, lengthBytes, terminated) =>
-          sink({ text, line, offsetBytes, lengthBytes, terminated }),
+          sink(createScannedLine(text, line, offsetBytes, lengthBytes, terminated)),
         options,
       );
     }
@@ -203,13 +226,13 @@ export class RecordCache {
     const lines = await scanLines(
       tail,
       (text, n, offsetBytes, lengthBytes, terminated) => {
-        const item: KeptLine = {
+        const item: KeptLine = createScannedLine(
           text,
-          line: linesBefore + n,
-          offsetBytes: from + offsetBytes,
+          linesBefore + n,
+          from + offsetBytes,
           lengthBytes,
           terminated,
-        };
+        );
         if (badLine === n) item.badUtf8 = true;
         const go = sink(item);
         if (go === false) {
@@ -221,7 +244,7 @@ export class RecordCache {
         file.lines = item.line;
         if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return;
         // A parsed line's text is not needed again; the first line's is (detection reads it).
-        if (item.json && 'value' in item.json && file.items.length > 0) item.text = '';
+        if (item.parsed && item.error === undefined && file.items.length > 0) item.text = '';
         file.items.push(item);
         return;
       },
