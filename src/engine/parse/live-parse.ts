@@ -210,7 +210,8 @@ export class LiveParse {
   ): Promise<LiveParseResult> {
     const before = this.kept || this.cache ? this.session : undefined;
     this.kept = undefined;
-    const cache = (this.cache ??= new RecordCache(this.options.recordCacheLimitBytes));
+    this.cache ??= new RecordCache(this.options.recordCacheLimitBytes);
+    const cache = this.cache;
     const { session } = await parseSessionKeeping([...sources], {
       ...this.options,
       signal,
