@@ -123,4 +123,76 @@ test.describe('session library', () => {
     ).toBeVisible();
     fs.rmSync(live, { force: true });
   });
+  test('live mode follows a session folder: the subagent log appended to is read past its last read', async ({
+    page,
+  }) => {
+    const { files } = generateSession({ seed: 21, apiCalls: 400 });
+    const [mainFile, subFile] = files;
+    expect(subFile!.name, 'the generated session has a subagent log').toMatch(
+      /\/subagents\/agent-a\w+\.jsonl$/,
+    );
+    const main = mainFile!.text.trimEnd().split('\n');
+    const sub = subFile!.text.trimEnd().split('\n');
+    expect(sub.length).toBeGreaterThan(12);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compactlab-live-folder-e2e-'));
+    const mainPath = path.join(dir, mainFile!.name);
+    const subPath = path.join(dir, subFile!.name);
+    fs.mkdirSync(path.dirname(subPath), { recursive: true });
+    fs.writeFileSync(mainPath, `${main.slice(0, 200).join('\n')}\n`);
+    fs.writeFileSync(subPath, `${sub.slice(0, 4).join('\n')}\n`);
+    // The page polls both addresses; each request reads the file as it is now.
+    await page.route(
+      (url) => url.pathname.startsWith('/live/'),
+      (route) => {
+        const file = path.join(
+          dir,
+          decodeURIComponent(new URL(route.request().url()).pathname.slice('/live/'.length)),
+        );
+        return route.fulfill({ body: fs.readFileSync(file), contentType: 'application/x-ndjson' });
+      },
+    );
+    await page.goto(`/?sample=0&follow=/live/${mainFile!.name}&follow=/live/${subFile!.name}`);
+    await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'true');
+    const entries = async () =>
+      Number(
+        ((await page.getByTestId('stat-entries').textContent()) ?? '')
+          .match(/[\d,]+/)?.[0]
+          ?.replace(/,/g, ''),
+      );
+    const readBytes = page.getByTestId('follow-read-bytes');
+    const step = page.getByTestId('follow-step');
+    // The first step reads both files whole (nothing was loaded before it).
+    await expect(step).toContainText('whole');
+    const entriesBefore = await entries();
+    expect(entriesBefore).toBeGreaterThan(200);
+
+    // Only the subagent log grows: its 3 new lines are all that is read.
+    const subNext = `${sub.slice(4, 7).join('\n')}\n`;
+    fs.appendFileSync(subPath, subNext);
+    await expect.poll(entries).toBe(entriesBefore + 3);
+    await expect(readBytes).toHaveText(Buffer.byteLength(subNext).toLocaleString('en-US'));
+    await expect(step).not.toContainText('whole');
+    await expect(step).toContainText('+3 lines');
+
+    // Both grow, the subagent log with half a line more: the whole lines of both are read, the
+    // half line waits for its end.
+    const mainNext = `${main.slice(200, 210).join('\n')}\n`;
+    const subMore = `${sub.slice(7, 10).join('\n')}\n`;
+    fs.appendFileSync(mainPath, mainNext);
+    fs.appendFileSync(subPath, `${subMore}${sub[10]!.slice(0, 40)}`);
+    await expect.poll(entries).toBe(entriesBefore + 3 + 10 + 3);
+    await expect(readBytes).toHaveText(
+      (Buffer.byteLength(mainNext) + Buffer.byteLength(subMore)).toLocaleString('en-US'),
+    );
+    await expect(step).not.toContainText('whole');
+    await expect(step).toContainText('+13 lines');
+
+    // The half line's end: read with its first 40 bytes, once whole.
+    const subRest = `${sub[10]!.slice(40)}\n`;
+    fs.appendFileSync(subPath, subRest);
+    await expect.poll(entries).toBe(entriesBefore + 3 + 10 + 3 + 1);
+    await expect(readBytes).toHaveText(Buffer.byteLength(`${sub[10]}\n`).toLocaleString('en-US'));
+    await expect(step).not.toContainText('whole');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

@@ -89,7 +89,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
   const pending = new Map<number, Pending>();
   let nextId = 1;
   /** The last load the worker finished: what a fresh worker is given again. */
-  let lastLoad: { sessionId: SessionId; files: LoadFile[] } | undefined;
+  let lastLoad: { sessionId: SessionId; files: LoadFile[]; live?: boolean } | undefined;
   /** Requests wait for this before they are sent (a restarted worker reloading the session). */
   let ready: Promise<void> = Promise.resolve();
   let answered = false;
@@ -145,11 +145,16 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
           return;
         }
         if (entry.request.kind === 'load')
-          lastLoad = { sessionId: entry.request.sessionId, files: entry.request.files };
+          lastLoad = {
+            sessionId: entry.request.sessionId,
+            files: entry.request.files,
+            live: entry.request.live,
+          };
         else if (entry.request.kind === 'session-append')
           lastLoad = {
             sessionId: entry.request.newSessionId,
             files: [entry.request.file, ...entry.request.others],
+            live: true,
           };
         entry.resolve(message.result);
         return;
@@ -201,7 +206,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     if (!reload) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const entry: Pending = {
-        request: { kind: 'load', sessionId: reload.sessionId, files: reload.files },
+        request: { kind: 'load', sessionId: reload.sessionId, files: reload.files, live: reload.live },
         resolve: () => resolve(),
         reject: () => resolve(),
       };

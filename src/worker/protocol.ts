@@ -57,12 +57,16 @@ export interface LoadFile {
  * `EngineResults` gives its result and `EngineProgress` its progress messages.
  */
 export interface EngineRequestFields {
-  load: { sessionId: SessionId; files: LoadFile[] };
   /**
-   * Live mode (engine/parse/live-parse.ts): the loaded session's main file, grown (cut at its last
-   * newline); only the bytes past the last read are parsed when the session is that one file
-   * (`others`, read once, make it a whole parse). The session becomes `newSessionId`: every query
-   * of the old one (rows, timeline, replays) is stale.
+   * `live`: the session can be followed (live mode): the parse keeps what a `session-append` needs
+   * to read only the bytes appended after this load (engine/parse/live-parse.ts `parseForLive`).
+   */
+  load: { sessionId: SessionId; files: LoadFile[]; live?: boolean };
+  /**
+   * Live mode (engine/parse/live-parse.ts): the loaded session's files as they are now, the main
+   * file first (JSON-lines files cut at their last newline); only the bytes past the last read are
+   * read and JSON-parsed, a new file whole. The session becomes `newSessionId`: every query of the
+   * old one (rows, timeline, replays) is stale.
    */
   'session-append': {
     /** The session shown (absent: none yet, the file is parsed whole as by a load). */
@@ -216,11 +220,13 @@ export interface SessionAppendResult {
   summary: SessionSummary;
   /** The session's library row (engine/library/library-row.ts), from the grown session: no scan. */
   row: LibraryRow;
-  /** Bytes read and parsed (the appended bytes, or the whole file when `reparsed`). */
+  /** Bytes read and parsed (the appended bytes and new files; a file read again whole when `reparsed`). */
   readBytes: number;
   newLines: number;
-  /** Why the whole file was parsed (undefined: only the appended bytes were). */
+  /** Why a file was read again from its start (undefined: only appended bytes and new files were). */
   reparsed?: string;
+  /** Every entry kept its index (false: the main file grew under subagent entries, or a reparse). */
+  indicesKept: boolean;
   /** Time the step took in the worker (ms). */
   ms: number;
 }

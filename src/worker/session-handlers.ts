@@ -2,7 +2,7 @@
 // recent filters cached), entry detail, raw lines, compaction detail, chart series, tokens, issues.
 
 import { getLibraryRow } from '../engine/library/library-row';
-import { LiveParse, type LiveParseResult } from '../engine/parse/live-parse';
+import { LiveParse, type LiveParseResult, parseForLive } from '../engine/parse/live-parse';
 import { parseSession, readEntryText } from '../engine/parse/parse-session';
 import type { ByteSource } from '../engine/parse/source';
 import { getCompactionDetail } from '../engine/query/compaction-detail';
@@ -29,7 +29,7 @@ export interface LoadedSession {
   rowIndexCache: Map<string, Int32Array>;
   /** Full-text matches of recent queries, by lower-cased query (1 byte per entry each). */
   fullTextCache: Map<string, Uint8Array>;
-  /** Live mode: the parse kept to take the main file's appended bytes (`session-append`). */
+  /** Live mode: the parse kept to take the files' appended bytes (`session-append`). */
   live?: LiveParse;
 }
 
@@ -100,7 +100,14 @@ type SessionHandlers = Omit<
 export const SESSION_HANDLERS: SessionHandlers = {
   load: async (request, { state, signal, onProgress }) => {
     const sources = request.files.map((f) => createBlobSource(f.name, f.blob));
-    const session = await parseSession(sources, { signal, onProgress });
+    let session: Session;
+    let live: LiveParse | undefined;
+    if (request.live) {
+      // Kept for live mode: its first step reads only what was appended after this load.
+      const parsed = await parseForLive(sources, { signal, onProgress });
+      live = await LiveParse.adopt(sources, parsed);
+      session = parsed.session;
+    } else session = await parseSession(sources, { signal, onProgress });
     signal.throwIfAborted();
     state.loaded = {
       sessionId: request.sessionId,
@@ -108,6 +115,7 @@ export const SESSION_HANDLERS: SessionHandlers = {
       sources,
       rowIndexCache: new Map(),
       fullTextCache: new Map(),
+      live,
     };
     return { result: getSessionSummary(session) };
   },
@@ -118,20 +126,12 @@ export const SESSION_HANDLERS: SessionHandlers = {
     const others = request.others.map((f) => createBlobSource(f.name, f.blob));
     let step: LiveParseResult;
     let live = loaded?.live;
-    if (others.length > 0) {
-      // Subagent files load after the main file's entries: a grown main file is parsed whole.
-      const session = await parseSession([source, ...others], { signal });
-      step = {
-        session,
-        readBytes: source.sizeBytes,
-        newLines: 0,
-        reparsed: 'the files loaded with it are parsed with it',
-      };
-    } else if (!live) {
-      const opened = await LiveParse.open(source, { signal });
+    if (!live) {
+      // A session loaded without `live` (a dropped file) or none yet: read whole once.
+      const opened = await LiveParse.open([source, ...others], { signal });
       live = opened.live;
       step = { ...opened, reparsed: 'the first read parses it whole' };
-    } else step = await live.append(source, signal);
+    } else step = await live.append([source, ...others], signal);
     signal.throwIfAborted();
     // A new session object: the replay, branch and query caches keyed by it start over.
     state.loaded = {
@@ -149,6 +149,7 @@ export const SESSION_HANDLERS: SessionHandlers = {
         readBytes: step.readBytes,
         newLines: step.newLines,
         reparsed: step.reparsed,
+        indicesKept: step.indicesKept,
         ms: performance.now() - started,
       },
     };

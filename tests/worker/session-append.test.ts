@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
+import { generateSession } from '../../src/sample/generate-session';
 import type { HostState } from '../../src/worker/engine-host';
 import { SESSION_HANDLERS } from '../../src/worker/session-handlers';
 
@@ -66,5 +67,73 @@ describe('session-append', () => {
     await expect(
       SESSION_HANDLERS['token-table']({ kind: 'token-table', sessionId: 1 }, context(state)),
     ).rejects.toThrow(/not loaded/);
+  });
+
+  it('after a load kept for live mode, the first append reads only the appended bytes', async () => {
+    const bytes = new Uint8Array(readFileSync(SAMPLE));
+    const half = bytes.lastIndexOf(0x0a, bytes.byteLength >> 1) + 1;
+    const state: HostState = {};
+    const loadRead = { bytes: 0 };
+    await SESSION_HANDLERS.load(
+      {
+        kind: 'load',
+        sessionId: 1,
+        files: [{ name: NAME, blob: countingBlob(bytes.subarray(0, half), loadRead) }],
+        live: true,
+      },
+      context(state),
+    );
+    const read = { bytes: 0 };
+    const file = { name: NAME, blob: countingBlob(bytes, read) };
+    const { result } = await SESSION_HANDLERS['session-append'](
+      { kind: 'session-append', sessionId: 1, newSessionId: 2, file, others: [] },
+      context(state),
+    );
+    expect(result.reparsed).toBeUndefined();
+    expect(result.indicesKept).toBe(true);
+    expect(result.readBytes).toBe(bytes.byteLength - half);
+    expect(read.bytes).toBeLessThanOrEqual(bytes.byteLength - half + 256);
+  });
+
+  it('a session with subagent files: each file read past its last read, a new one whole', async () => {
+    const { files } = generateSession({ seed: 21, apiCalls: 200 });
+    const encoder = new TextEncoder();
+    const full = files.map((f) => ({ name: f.name, bytes: encoder.encode(f.text) }));
+    /** Each file's first `fraction`, cut at a newline; files after `count` absent. */
+    const at = (fraction: number, count: number) =>
+      full.slice(0, count).map((f) => {
+        const end =
+          fraction === 1 ? f.bytes.byteLength : f.bytes.lastIndexOf(0x0a, f.bytes.byteLength * fraction) + 1;
+        return { name: f.name, bytes: f.bytes.subarray(0, end) };
+      });
+    const state: HostState = {};
+    const first = at(0.5, 2);
+    await SESSION_HANDLERS.load(
+      {
+        kind: 'load',
+        sessionId: 1,
+        files: first.map((f) => ({ name: f.name, blob: new Blob([f.bytes.slice()]) })),
+        live: true,
+      },
+      context(state),
+    );
+    const next = at(1, full.length);
+    const read = { bytes: 0 };
+    const [main, ...others] = next.map((f) => ({ name: f.name, blob: countingBlob(f.bytes, read) }));
+    const { result } = await SESSION_HANDLERS['session-append'](
+      { kind: 'session-append', sessionId: 1, newSessionId: 2, file: main!, others },
+      context(state),
+    );
+    let appended = 0;
+    for (const [i, f] of next.entries()) appended += f.bytes.byteLength - (first[i]?.bytes.byteLength ?? 0);
+    expect(result.reparsed).toBeUndefined();
+    expect(result.readBytes).toBe(appended);
+    // What the worker read from the Blobs: the appended bytes and each file's head check.
+    expect(read.bytes).toBeGreaterThanOrEqual(appended);
+    expect(read.bytes).toBeLessThanOrEqual(appended + 256 * next.length);
+    // The main file grew under the subagent entries: their indices moved.
+    expect(result.indicesKept).toBe(false);
+    const whole = await parseSession(next.map((f) => createMemorySource(f.name, f.bytes)));
+    expect(state.loaded?.session).toEqual(whole);
   });
 });

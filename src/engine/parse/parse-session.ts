@@ -13,12 +13,13 @@ import type { RecordContext, RecordNormalizer } from './dialects/record';
 import { DIALECTS } from './dialects/registry';
 import type { Utf16ByteOrder } from './encoding';
 import { scanJsonArray } from './json-document';
-import { scanLines } from './line-reader';
+import { type ScanOptions, scanLines } from './line-reader';
 import { readMetadataFile } from './read-meta-file';
 import { recoverRecords } from './recover-records';
 import { SessionBuilder } from './session-builder';
 import type { ByteSource } from './source';
 import { applyCompactionCallCosts } from './compaction-cost';
+import { createScannedLine, type RecordCache, type ScannedLine } from './record-cache';
 
 export interface ParseProgress {
   bytesRead: number;
@@ -50,6 +51,13 @@ export interface ParseOptions {
     file: SessionFile,
     dialect: DialectDescriptor,
   ) => string | null | undefined;
+  /**
+   * Live mode over several files (live-parse.ts): lines this cache holds are not read or
+   * JSON-parsed again, only the bytes past them; it keeps what this parse reads.
+   */
+  recordCache?: RecordCache;
+  /** The bytes of line files a `RecordCache` keeps parsed (default `RECORD_CACHE_LIMIT_BYTES`). */
+  recordCacheLimitBytes?: number;
 }
 
 /** True for bytes that start with `{` and end with `}` (whitespace aside): worth a skip. */
@@ -65,12 +73,25 @@ const DETECTION_WINDOW_LINES = 50;
 /** Whole-file JSON (not JSONL) is parsed for a plain diagnosis only below this size. */
 const WHOLE_JSON_LIMIT_BYTES = 64 * 1024 * 1024;
 
-export interface PendingLine {
-  text: string;
-  line: number;
-  offsetBytes: number;
-  lengthBytes: number;
-  terminated: boolean;
+export type PendingLine = ScannedLine;
+
+/** Parses the line's JSON once (a kept line comes parsed from the `RecordCache`); false: not JSON. */
+function parseLineJson(p: PendingLine): boolean {
+  if (!p.parsed) {
+    try {
+      p.value = JSON.parse(p.text);
+    } catch (error) {
+      p.error = error instanceof Error ? error.message : String(error);
+    }
+    p.parsed = true;
+  }
+  return p.error === undefined;
+}
+
+/** Blank or whitespace only (a line with a parsed value is neither; a kept one has no text). */
+function isBlankLine(p: PendingLine): boolean {
+  const { text } = p;
+  return !p.parsed && (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === ''));
 }
 
 const ROLE_ORDER: Record<FileRole, number> = {
@@ -177,9 +198,12 @@ export interface KeptLineParse {
  * file (`kept`; else `whyNot` says why not). For `LiveParse` (live-parse.ts).
  */
 export async function parseSessionKeeping(
-  sources: ByteSource[],
+  rawSources: ByteSource[],
   options: ParseOptions = {},
 ): Promise<{ session: Session; kept?: KeptLineParse; whyNot: string }> {
+  const cache = options.recordCache;
+  cache?.begin();
+  const sources = cache ? rawSources.map((s) => cache.counted(s)) : rawSources;
   let kept: KeptLineParse | undefined;
   let whyNot = 'the session has more than its main file';
   const previewChars = options.previewChars ?? DEFAULT_PREVIEW_CHARS;
@@ -205,8 +229,11 @@ export async function parseSessionKeeping(
   const metadata: MetadataFileText[] = [];
 
   for (const file of order) {
-    const source = at(sources, file.index);
+    const raw = at(rawSources, file.index);
+    let source = at(sources, file.index);
     const fileIndex = file.index;
+    if (cache && (file.role === 'subagent-meta' || file.role === 'session-memory'))
+      source = await cache.whole(source, raw);
     if (file.role === 'subagent-meta') {
       const meta = await readMetadataFile(source, file, builder);
       if (meta) metadata.push(meta);
@@ -273,11 +300,8 @@ export async function parseSessionKeeping(
 
     const handleLine = (p: PendingLine): void => {
       const { text, line, offsetBytes, lengthBytes, terminated } = p;
-      let record: unknown;
-      try {
-        record = JSON.parse(text);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+      if (!parseLineJson(p)) {
+        const reason = p.error!;
         if (!terminated) {
           builder.issue(
             fileIndex,
@@ -311,7 +335,7 @@ export async function parseSessionKeeping(
         );
         return;
       }
-      addRecord(record, line, offsetBytes, lengthBytes);
+      addRecord(p.value, line, offsetBytes, lengthBytes);
     };
 
     const decide = (): void => {
@@ -474,7 +498,13 @@ export async function parseSessionKeeping(
 
     if (nameDecides) {
       decide();
-      if (asDocument) await readDocument(dialect!.files.wholeJson!);
+      if (asDocument) {
+        if (cache) {
+          cache.forget(source.name);
+          cache.reasons.push(`${baseName(source.name)} is one JSON document: read whole`);
+        }
+        await readDocument(dialect!.files.wholeJson!);
+      }
       bytesBefore += source.sizeBytes;
       options.onProgress?.({ bytesRead: bytesBefore, totalBytes, fileIndex });
       continue;
@@ -485,71 +515,75 @@ export async function parseSessionKeeping(
     let opensArrayAlone = false;
     let utf16: Utf16ByteOrder | undefined;
     let lastTerminated = true;
-    file.lines = await scanLines(
-      source,
-      (text, line, offsetBytes, lengthBytes, terminated) => {
-        lastTerminated = terminated;
-        if (decided) {
-          if (stopped) return false;
-          if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return;
-          handleLine({ text, line, offsetBytes, lengthBytes, terminated });
-          return;
-        }
-        if (text.trim() === '') return;
-        if (nonEmpty === 0) {
-          opensDocument = /^\s*[[{]/.test(text);
-          opensArrayAlone = text.trim() === '[';
-        }
-        nonEmpty++;
-        pending.push({ text, line, offsetBytes, lengthBytes, terminated });
-        // A file whose first line is a lone `[` is one JSON array, one element per line: an
-        // element's line is not a record of its own (its trailing comma aside, the last one would
-        // parse), so the whole file is looked at below.
-        if (opensArrayAlone) {
-          firstJsonError ??= 'a JSON array, not JSON lines';
-          if (nonEmpty >= DETECTION_WINDOW_LINES) return false;
-          return;
-        }
-        try {
-          const found = detectDialectFromRecord(JSON.parse(text), dialects);
-          jsonLines++;
-          if (found) dialect = found;
-        } catch (error) {
-          firstJsonError ??= error instanceof Error ? error.message : String(error);
-        }
-        if (dialect === undefined && nonEmpty >= DETECTION_WINDOW_LINES && jsonLines === 0 && opensDocument) {
-          // Maybe one pretty-printed JSON document: stop here and look at it whole below.
-          return false;
-        }
-        if (dialect !== undefined || nonEmpty >= DETECTION_WINDOW_LINES) {
-          decide();
-          if (stopped) return false;
-        }
+    const onLine = (p: PendingLine): boolean | undefined => {
+      lastTerminated = p.terminated;
+      if (decided) {
+        if (stopped) return false;
+        if (isBlankLine(p)) return;
+        handleLine(p);
         return;
+      }
+      if (isBlankLine(p)) return;
+      const { text } = p;
+      if (nonEmpty === 0) {
+        opensDocument = /^\s*[[{]/.test(text);
+        opensArrayAlone = text.trim() === '[';
+      }
+      nonEmpty++;
+      pending.push(p);
+      // A file whose first line is a lone `[` is one JSON array, one element per line: an
+      // element's line is not a record of its own (its trailing comma aside, the last one would
+      // parse), so the whole file is looked at below.
+      if (opensArrayAlone) {
+        firstJsonError ??= 'a JSON array, not JSON lines';
+        if (nonEmpty >= DETECTION_WINDOW_LINES) return false;
+        return;
+      }
+      if (parseLineJson(p)) {
+        const found = detectDialectFromRecord(p.value, dialects);
+        jsonLines++;
+        if (found) dialect = found;
+      } else firstJsonError ??= p.error;
+      if (dialect === undefined && nonEmpty >= DETECTION_WINDOW_LINES && jsonLines === 0 && opensDocument) {
+        // Maybe one pretty-printed JSON document: stop here and look at it whole below.
+        return false;
+      }
+      if (dialect !== undefined || nonEmpty >= DETECTION_WINDOW_LINES) {
+        decide();
+        if (stopped) return false;
+      }
+      return;
+    };
+    const scanOptions: ScanOptions = {
+      chunkBytes: options.chunkBytes,
+      signal: options.signal,
+      onBytes: (read) => options.onProgress?.({ bytesRead: bytesBefore + read, totalBytes, fileIndex }),
+      onInvalidUtf8: (line) =>
+        builder.issue(
+          fileIndex,
+          line,
+          'invalid-utf8',
+          'warning',
+          `Line ${line} is not valid UTF-8: its bad bytes are read as U+FFFD (�)`,
+        ),
+      onUtf16: (byteOrder) => {
+        utf16 = byteOrder;
       },
-      {
-        chunkBytes: options.chunkBytes,
-        signal: options.signal,
-        onBytes: (read) => options.onProgress?.({ bytesRead: bytesBefore + read, totalBytes, fileIndex }),
-        onInvalidUtf8: (line) =>
-          builder.issue(
-            fileIndex,
-            line,
-            'invalid-utf8',
-            'warning',
-            `Line ${line} is not valid UTF-8: its bad bytes are read as U+FFFD (�)`,
-          ),
-        onUtf16: (byteOrder) => {
-          utf16 = byteOrder;
-        },
-        readLine:
-          options.listLine &&
-          ((bytes, start, end, offsetBytes) =>
-            decided && !stopped && builder.userTurns > 0 && looksWhole(bytes, start, end)
-              ? options.listLine!(bytes, start, end, offsetBytes, file, dialect!)
-              : undefined),
-      },
-    );
+      readLine:
+        options.listLine &&
+        ((bytes, start, end, offsetBytes) =>
+          decided && !stopped && builder.userTurns > 0 && looksWhole(bytes, start, end)
+            ? options.listLine!(bytes, start, end, offsetBytes, file, dialect!)
+            : undefined),
+    };
+    file.lines = cache
+      ? await cache.scan(source, raw, onLine, scanOptions)
+      : await scanLines(
+          source,
+          (text, line, offsetBytes, lengthBytes, terminated) =>
+            onLine(createScannedLine(text, line, offsetBytes, lengthBytes, terminated)),
+          scanOptions,
+        );
 
     if (!decided) {
       if (utf16) {
@@ -591,7 +625,13 @@ export async function parseSessionKeeping(
         } else decide();
       } else decide();
     }
-    if (asDocument) await readDocument(dialect!.files.wholeJson!);
+    if (asDocument) {
+      if (cache) {
+        cache.forget(source.name);
+        cache.reasons.push(`${baseName(source.name)} is one JSON document: read whole`);
+      }
+      await readDocument(dialect!.files.wholeJson!);
+    }
     for (const r of keepLatestCopies(held, file))
       normalizeRecord(r.record, r.line, r.offsetBytes, r.lengthBytes);
     // Held records are normalized after the lines that failed to parse: keep the file's issues in
@@ -629,6 +669,7 @@ export async function parseSessionKeeping(
     };
     normalizer.finish!(ctx);
   }
+  cache?.end();
   const session = finishSession(builder);
   if (sessionMemory) session.sessionMemory = sessionMemory;
   for (const d of dialects) {

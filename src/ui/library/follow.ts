@@ -2,16 +2,23 @@ import type { QueryClient } from '@tanstack/react-query';
 import { create } from 'zustand';
 import { type CompactionForecast, computeForecast } from '../../engine/library/forecast';
 import type { LibraryRow } from '../../engine/library/library-row';
-import type { LoadFile } from '../../worker/protocol';
 import { appendSession } from '../load/load-session';
 import { useLibraryStore } from './library-store';
 
-// Live mode: while the agent writes a session, its main file is looked at again every second;
-// only whole lines count (a last line without its newline waits). When it has grown, the engine
-// worker is given the file cut at its last newline and reads only the bytes past its last read
-// (engine/parse/live-parse.ts): the timeline grows, and the library row and the header's forecast
+// Live mode: while the agent writes a session, its files (the main log, its subagent logs and
+// their .meta.json) are looked at again every second; only whole lines count (a last line without
+// its newline waits). When one has grown, the engine worker is given them, JSON-lines files cut at
+// their last newline, and reads only the bytes past its last read of each (a new file whole;
+// engine/parse/live-parse.ts): the timeline grows, and the library row and the header's forecast
 // come from the grown session (no scan). When a new compaction lands, the forecast made before it
 // is scored. A file that shrank or was replaced is parsed again whole, and the bar says why.
+
+/** A file of the followed session besides its main file, read again on each step. */
+export interface FollowFile {
+  /** Its name, as the parser should see it (`<session>/subagents/agent-….jsonl`). */
+  name: string;
+  read(): Promise<Blob>;
+}
 
 /** Where the followed file's current bytes come from. */
 export interface FollowSource {
@@ -19,8 +26,8 @@ export interface FollowSource {
   /** The main file's name, as the parser should see it. */
   name: string;
   read(): Promise<Blob>;
-  /** Files loaded with it (subagent logs), read once. */
-  others: LoadFile[];
+  /** Files loaded with it (subagent logs, their .meta.json), read again on each step. */
+  others: FollowFile[];
   /** The library row it was opened from: the row grows with it. */
   libraryKey?: string;
 }
@@ -97,6 +104,8 @@ export function startFollowing(queryClient: QueryClient): void {
   const mine = ++generation;
   useFollowStore.setState({ following: true });
   let cut = 0;
+  /** Each other file's bytes given at the last step. */
+  let otherCuts = new Map<string, number>();
   const tick = async (): Promise<void> => {
     if (mine !== generation) return;
     try {
@@ -104,20 +113,37 @@ export function startFollowing(queryClient: QueryClient): void {
       // A file shorter than the last read was replaced or cut: look at it from the start.
       if (blob.size < cut) cut = 0;
       const end = blob.size > cut ? await getWholeLinesEnd(blob, cut) : undefined;
-      if (end !== undefined && mine === generation) {
+      const others = await Promise.all(
+        source.others.map(async (f) => ({ name: f.name, blob: await f.read() })),
+      );
+      const nextCuts = new Map<string, number>();
+      let othersChanged = false;
+      for (const f of others) {
+        const before = otherCuts.get(f.name);
+        let size = f.blob.size;
+        if (f.name.endsWith('.jsonl')) {
+          const from = before === undefined || size < before ? 0 : before;
+          size = (size > from ? await getWholeLinesEnd(f.blob, from) : undefined) ?? from;
+        }
+        if (size !== before) othersChanged = true;
+        nextCuts.set(f.name, size);
+      }
+      if ((end !== undefined || othersChanged) && mine === generation) {
+        const mainEnd = end ?? cut;
         const started = performance.now();
         const step = await appendSession(
           queryClient,
           source.label,
-          { name: source.name, blob: blob.slice(0, end) },
-          source.others,
+          { name: source.name, blob: blob.slice(0, mainEnd) },
+          others.map((f) => ({ name: f.name, blob: f.blob.slice(0, nextCuts.get(f.name)) })),
         );
         if (!step || mine !== generation) return;
-        cut = end;
+        cut = mainEnd;
+        otherCuts = nextCuts;
         const row = step.row;
         const before = useFollowStore.getState();
         const update: Partial<FollowState> = {
-          bytes: end,
+          bytes: mainEnd,
           step: {
             readBytes: step.readBytes,
             newLines: step.newLines,
@@ -128,7 +154,8 @@ export function startFollowing(queryClient: QueryClient): void {
           error: undefined,
         };
         if (source.libraryKey !== undefined) {
-          const sizeBytes = end + source.others.reduce((sum, f) => sum + f.blob.size, 0);
+          let sizeBytes = mainEnd;
+          for (const size of nextCuts.values()) sizeBytes += size;
           useLibraryStore.getState().setRows(new Map([[source.libraryKey, { row, sizeBytes }]]));
         }
         update.row = row;
@@ -158,18 +185,32 @@ export function startFollowing(queryClient: QueryClient): void {
   void tick();
 }
 
-/** A source over a URL read again each time (`?follow=<url>`: a file another program appends to). */
-export function createUrlFollowSource(url: string): FollowSource {
-  const name = decodeURIComponent(new URL(url, location.href).pathname.split('/').pop() || 'followed.jsonl');
+/** A URL's bytes as they are now. */
+async function fetchNow(url: string): Promise<Blob> {
+  const response = await fetch(url, { cache: 'no-store' });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.blob();
+}
+
+/**
+ * A source over URLs read again each time (`?follow=<url>`, repeated for a subagent log: files
+ * another program appends to). The first is the main file; the others are named by their path
+ * from its folder (`<session>/subagents/agent-….jsonl`, as the parser recognises them).
+ */
+export function createUrlFollowSource(urls: readonly string[]): FollowSource {
+  const [main = '', ...rest] = urls;
+  const path = (url: string) => decodeURIComponent(new URL(url, location.href).pathname);
+  const mainPath = path(main);
+  const folder = mainPath.slice(0, mainPath.lastIndexOf('/') + 1);
+  const name = mainPath.split('/').pop() || 'followed.jsonl';
   return {
     label: name,
     name,
-    others: [],
-    read: async () => {
-      const response = await fetch(url, { cache: 'no-store' });
-      if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-      return response.blob();
-    },
+    others: rest.map((url) => {
+      const p = path(url);
+      return { name: p.startsWith(folder) ? p.slice(folder.length) : p, read: () => fetchNow(url) };
+    }),
+    read: () => fetchNow(main),
   };
 }
 
@@ -177,7 +218,7 @@ export function createUrlFollowSource(url: string): FollowSource {
 export function createHandleFollowSource(
   handle: FileSystemFileHandle,
   path: string,
-  others: LoadFile[],
+  others: FollowFile[],
   libraryKey?: string,
 ): FollowSource {
   return {

@@ -14,16 +14,27 @@ import { type FolderFile, getSessionFiles } from './open-folder';
 export async function openLibrarySession(queryClient: QueryClient, key: string): Promise<void> {
   const files = getSessionFiles(key);
   if (!files) return;
-  const [main] = files;
+  const [main, ...others] = files;
   // The session followed before is not this one; this one's source comes with its fresh files.
   setFollowSource(undefined);
   useLibraryStore.getState().showView('session');
-  await loadSession(queryClient, key.split('/').pop() ?? key, async () => {
-    const loadFiles = await Promise.all(files.map(readNow));
-    if (main?.handle)
-      setFollowSource(createHandleFollowSource(main.handle, main.path, loadFiles.slice(1), key));
-    return loadFiles;
-  });
+  // Each step reads the files again: through their handles where the folder gave them.
+  const followed = others.map((f) => ({
+    name: f.path,
+    read: async (): Promise<Blob> => (f.handle ? f.handle.getFile() : f.file),
+  }));
+  const live = main?.handle !== undefined;
+  // A session that can be followed keeps, in the worker, what live mode reads on from.
+  await loadSession(
+    queryClient,
+    key.split('/').pop() ?? key,
+    async () => {
+      const loadFiles = await Promise.all(files.map(readNow));
+      if (live) setFollowSource(createHandleFollowSource(main!.handle!, main!.path, followed, key));
+      return loadFiles;
+    },
+    { live },
+  );
 }
 
 async function readNow(f: FolderFile): Promise<LoadFile> {

@@ -8,7 +8,8 @@ let started = false;
 /**
  * At start: the last folder's listing comes back from the cache (and its folder is read again
  * where a kept directory handle may still be read without asking), and `?follow=<url>` follows a
- * file served at that address (a log another program appends to; the e2e test's live source).
+ * file served at that address (a log another program appends to; the e2e test's live source),
+ * with the files of further `follow` parameters (its subagent logs, their .meta.json).
  */
 export function useLibraryOnStart(): void {
   const queryClient = useQueryClient();
@@ -16,8 +17,8 @@ export function useLibraryOnStart(): void {
     if (started) return; // StrictMode runs effects twice in dev
     started = true;
     void restoreLastFolder().then((handle) => handle && reopenIfAllowed(handle));
-    const follow = new URLSearchParams(window.location.search).get('follow');
-    if (follow) {
+    const follow = new URLSearchParams(window.location.search).getAll('follow');
+    if (follow.length > 0) {
       setFollowSource(createUrlFollowSource(follow));
       startFollowing(queryClient);
     }

@@ -29,6 +29,7 @@ export async function loadSession(
   queryClient: QueryClient,
   label: string,
   prepare: (signal: AbortSignal) => Promise<LoadFile[]>,
+  options: { live?: boolean } = {},
 ): Promise<void> {
   cancelLoad();
   const sessionId = nextSessionId++;
@@ -50,7 +51,7 @@ export async function loadSession(
         const forward = () => abort.abort();
         signal.addEventListener('abort', forward, { once: true });
         return getEngineClient().request(
-          { kind: 'load', sessionId, files },
+          { kind: 'load', sessionId, files, live: options.live },
           { signal: abort.signal, onProgress: (p) => useUiStore.getState().setLoadProgress(sessionId, p) },
         );
       },
@@ -105,8 +106,9 @@ export async function appendSession(
         return step.summary;
       },
     });
-    // Appended entries keep their indices: the selection stays, unless the file was parsed again.
-    if (step?.reparsed === undefined) useUiStore.setState({ currentSessionId: sessionId });
+    // Appended entries keep their indices: the selection stays, unless they moved (the main file
+    // grew under subagent entries) or a file was parsed again.
+    if (step?.indicesKept) useUiStore.setState({ currentSessionId: sessionId });
     else {
       const store = useUiStore.getState();
       store.startLoad({ sessionId, label, phase: 'parsing' });
