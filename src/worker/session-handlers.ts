@@ -4,7 +4,7 @@
 import { getLibraryRow } from '../engine/library/library-row';
 import { LiveParse, type LiveParseResult, parseForLive } from '../engine/parse/live-parse';
 import { parseSession, readEntryText } from '../engine/parse/parse-session';
-import type { ByteSource } from '../engine/parse/source';
+import { type ByteSource, createReadAheadSource } from '../engine/parse/source';
 import { getCompactionDetail } from '../engine/query/compaction-detail';
 import { getEntryDetail } from '../engine/query/entry-detail';
 import { computeFullTextMatches, type FullTextProgress } from '../engine/query/full-text-search';
@@ -99,7 +99,7 @@ type SessionHandlers = Omit<
 
 export const SESSION_HANDLERS: SessionHandlers = {
   load: async (request, { state, signal, onProgress }) => {
-    const sources = request.files.map((f) => createBlobSource(f.name, f.blob));
+    const sources = request.files.map((f) => createReadAheadSource(createBlobSource(f.name, f.blob)));
     let session: Session;
     let live: LiveParse | undefined;
     if (request.live) {
@@ -122,8 +122,8 @@ export const SESSION_HANDLERS: SessionHandlers = {
   'session-append': async (request, { state, signal }) => {
     const loaded = request.sessionId === undefined ? undefined : getLoaded(state, request.sessionId);
     const started = performance.now();
-    const source = createBlobSource(request.file.name, request.file.blob);
-    const others = request.others.map((f) => createBlobSource(f.name, f.blob));
+    const source = createReadAheadSource(createBlobSource(request.file.name, request.file.blob));
+    const others = request.others.map((f) => createReadAheadSource(createBlobSource(f.name, f.blob)));
     let step: LiveParseResult;
     let live = loaded?.live;
     if (!live) {
