@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import type { ByteSource } from '../engine/parse/source';
+import { type ByteSource, createReadAheadSource } from '../engine/parse/source';
 import { createNodeFileSource } from './node-source';
 import { findSessions } from './stats/find-sessions';
 
@@ -30,5 +30,6 @@ export async function openSessionFiles(paths: readonly string[]): Promise<ByteSo
     }
     files.push(...sessions[0]!.paths);
   }
-  return files.map((p) => createNodeFileSource(p));
+  // Read ahead: exports, the erosion chain and the secrets scan read entry after entry.
+  return files.map((p) => createReadAheadSource(createNodeFileSource(p)));
 }

@@ -57,42 +57,72 @@ interface Rule {
   group?: number;
   /** Rejects a candidate secret (placeholders, numbers, well-known non-personal addresses). */
   reject?: (secret: string) => boolean;
+  /**
+   * A cheap test every text the rule can match passes (a literal every match holds): the rule's
+   * own pattern, with its bounded prefixes tried at each word start, runs only on those.
+   */
+  hint: (text: string) => boolean;
 }
+
+const has =
+  (...literals: string[]) =>
+  (text: string): boolean =>
+    literals.some((l) => text.includes(l));
 
 const PLACEHOLDER = /^(?:\$|<|\{|%|\*{3}|x{4}|\[REDACTED)/i;
 const NOT_A_VALUE = /^(?:\d+|true|false|null|none|undefined|required|optional|string|number)$/i;
 /** `input.value`, `process.env.X`, `this.token`: code reading a value, not the value. */
 const CODE_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 
+/** The names `env-secret` looks for, without the name's prefix tried at every word start. */
+const ENV_SECRET_NAME = /PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PRIVATE_KEY/i;
+
 // Order is priority: where two rules match at the same place, the earlier (more specific) wins.
 const RULES: readonly Rule[] = [
-  { kind: 'anthropic-key', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,300}/g },
+  { kind: 'anthropic-key', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,300}/g, hint: has('sk-ant-') },
   {
     kind: 'openai-key',
     pattern: /(?<![A-Za-z0-9_-])sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,300}/g,
+    hint: has('sk-'),
   },
-  { kind: 'aws-key', pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g },
+  {
+    kind: 'aws-key',
+    pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+    hint: has('AKIA', 'ASIA'),
+  },
   {
     kind: 'aws-secret',
     pattern:
       /\baws_?secret_?(?:access_?)?key["']?[ \t]{0,4}[=:][ \t]{0,4}["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
     group: 1,
+    hint: (text) => /aws_?secret/i.test(text),
   },
   {
     kind: 'github-token',
     pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g,
+    hint: has('ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'),
   },
-  { kind: 'google-key', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g },
-  { kind: 'slack-token', pattern: /(?<![A-Za-z0-9_-])xox[abposr]-[A-Za-z0-9-]{10,250}/g },
-  { kind: 'stripe-key', pattern: /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}/g },
+  {
+    kind: 'google-key',
+    pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g,
+    hint: has('AIza'),
+  },
+  { kind: 'slack-token', pattern: /(?<![A-Za-z0-9_-])xox[abposr]-[A-Za-z0-9-]{10,250}/g, hint: has('xox') },
+  {
+    kind: 'stripe-key',
+    pattern: /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}/g,
+    hint: has('_live_', '_test_'),
+  },
   {
     kind: 'jwt',
     pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}/g,
+    hint: has('eyJ'),
   },
   {
     kind: 'bearer-token',
     pattern: /\b[Bb]earer[ \t]{1,8}([A-Za-z0-9._~+/=-]{16,4096})/g,
     group: 1,
+    hint: has('earer'),
   },
   {
     kind: 'url-password',
@@ -100,6 +130,7 @@ const RULES: readonly Rule[] = [
       /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,20}:\/\/[^\s:/?#@"'<>\\]{1,256}:([^\s/?#@"'<>\\]{1,256})@/g,
     group: 1,
     reject: (s) => PLACEHOLDER.test(s),
+    hint: (text) => text.includes('://') && text.includes('@'),
   },
   {
     kind: 'env-secret',
@@ -108,17 +139,20 @@ const RULES: readonly Rule[] = [
       /(?<![A-Za-z0-9_])[A-Za-z0-9_]{0,64}(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PRIVATE_KEY)["']?[ \t]{0,4}[=:][ \t]{0,4}["']?([^\s"'`\\&,;()]{4,512})/gi,
     group: 1,
     reject: (s) => PLACEHOLDER.test(s) || NOT_A_VALUE.test(s) || CODE_EXPRESSION.test(s),
+    hint: (text) => ENV_SECRET_NAME.test(text),
   },
   {
     kind: 'email',
     pattern:
       /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}(?![A-Za-z0-9-])/g,
     reject: (s) => /^(?:no-?reply|git)@/i.test(s),
+    hint: has('@'),
   },
   {
     kind: 'home-path',
     pattern:
       /(?:\/home\/|\/Users\/|[A-Za-z]:\\{1,2}Users\\{1,2})(?!(?:Shared|Public|Default|All Users)(?![A-Za-z0-9._-]))[A-Za-z0-9._-]{1,64}/g,
+    hint: has('/home/', '/Users/', 'Users\\'),
   },
 ];
 
@@ -187,8 +221,12 @@ export function findSecretsInText(text: string): SecretMatch[] {
   findPrivateKeys(text, keys);
   for (const k of keys) found.push({ ...k, rank: -1 });
   RULES.forEach((rule, rank) => {
-    rule.pattern.lastIndex = 0;
-    for (const m of text.matchAll(rule.pattern)) {
+    if (!rule.hint(text)) return;
+    // `exec` on the rule's own pattern: `matchAll` clones the pattern at every call, and the
+    // secrets scan calls this for every string of every record.
+    const pattern = rule.pattern;
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
       const secret = rule.group === undefined ? m[0] : m[rule.group];
       if (!secret || rule.reject?.(secret)) continue;
       const start = (m.index ?? 0) + (rule.group === undefined ? 0 : m[0].lastIndexOf(secret));
