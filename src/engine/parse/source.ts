@@ -29,7 +29,7 @@ const FORWARD_GAP_BYTES = 256 * 1024;
  * own chunks, an entry opened by a click) goes to the source as it is. One window is kept.
  */
 export function createReadAheadSource(source: ByteSource, windowBytes = READ_AHEAD_BYTES): ByteSource {
-  let window: { start: number; bytes: Uint8Array } | undefined;
+  let held: { start: number; bytes: Uint8Array } | undefined;
   let lastEnd = -1;
   return {
     name: source.name,
@@ -38,11 +38,11 @@ export function createReadAheadSource(source: ByteSource, windowBytes = READ_AHE
       const end = offsetBytes + lengthBytes;
       const forward = lastEnd >= 0 && offsetBytes >= lastEnd && offsetBytes - lastEnd <= FORWARD_GAP_BYTES;
       lastEnd = end;
-      if (window && offsetBytes >= window.start && end <= window.start + window.bytes.byteLength)
-        return window.bytes.subarray(offsetBytes - window.start, end - window.start);
+      if (held && offsetBytes >= held.start && end <= held.start + held.bytes.byteLength)
+        return held.bytes.subarray(offsetBytes - held.start, end - held.start);
       if (!forward || lengthBytes >= windowBytes) return source.read(offsetBytes, lengthBytes);
       const bytes = await source.read(offsetBytes, Math.min(windowBytes, source.sizeBytes - offsetBytes));
-      window = { start: offsetBytes, bytes };
+      held = { start: offsetBytes, bytes };
       return bytes.subarray(0, Math.min(lengthBytes, bytes.byteLength));
     },
   };
