@@ -50,6 +50,34 @@ async function writeOpfsFolder(page: Page, files: TreeFile[]): Promise<void> {
   );
 }
 
+/** Writes a new file (and its folders) in the folder in the origin-private file system. */
+async function writeOpfsFile(page: Page, file: string, text: string): Promise<void> {
+  await page.evaluate(
+    async ({ folder, file, text }) => {
+      let dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(folder);
+      const parts = file.split('/');
+      for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p, { create: true });
+      const writable = await (await dir.getFileHandle(parts.at(-1)!, { create: true })).createWritable();
+      await writable.write(text);
+      await writable.close();
+    },
+    { folder: FOLDER, file, text },
+  );
+}
+
+/** Removes a file or folder of the folder in the origin-private file system. */
+async function removeOpfsEntry(page: Page, entry: string): Promise<void> {
+  await page.evaluate(
+    async ({ folder, entry }) => {
+      let dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(folder);
+      const parts = entry.split('/');
+      for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p);
+      await dir.removeEntry(parts.at(-1)!, { recursive: true });
+    },
+    { folder: FOLDER, entry },
+  );
+}
+
 /** Appends text to a file of the folder in the origin-private file system. */
 async function appendOpfsFile(page: Page, file: string, text: string): Promise<void> {
   await page.evaluate(
@@ -196,8 +224,29 @@ test.describe('library through the directory picker', () => {
       Buffer.byteLength(tails[1]).toLocaleString('en-US'),
     );
     await expect(page.getByTestId('follow-step')).toBeVisible();
-    await expect(page.getByTestId('follow-step')).not.toContainText('whole file');
+    await expect(page.getByTestId('follow-step')).toHaveAttribute('data-reparsed', 'false');
+    // The running session starts a subagent: its log appears in the session's folder, which did
+    // not exist when the session was opened. Followed, the session takes it in.
+    await expect(page.getByTestId('stat-subagents')).toHaveCount(0);
+    const subagentLog = files.find((f) => f.path.includes('/subagents/') && f.path.endsWith('.jsonl'))!;
+    const newLog = `${grown.replace(/\.jsonl$/, '')}/subagents/agent-a0new0000000001.jsonl`;
+    const [logHead, logTail] = (() => {
+      const lines = subagentLog.text.trimEnd().split('\n');
+      const half = Math.floor(lines.length / 2);
+      return [`${lines.slice(0, half).join('\n')}\n`, `${lines.slice(half).join('\n')}\n`];
+    })();
+    await writeOpfsFile(page, newLog, logHead);
+    await expect(page.getByTestId('stat-subagents')).toContainText('1');
+    // Going from one file to two, the main file is read once more (said on the bar) ...
+    await expect(page.getByTestId('follow-step')).toHaveAttribute('data-reparsed', 'true');
+    await expect(page.getByTestId('follow-step')).toContainText('the session has 2 files now');
+    // ... and from then on each step reads only what was appended, here to the new log.
+    await appendOpfsFile(page, newLog, logTail);
+    await expect(page.getByTestId('follow-read-bytes')).toHaveText(
+      Buffer.byteLength(logTail).toLocaleString('en-US'),
+    );
     await page.getByTestId('follow-toggle').click();
+    await removeOpfsEntry(page, newLog.replace(/\/subagents\/.*$/, ''));
 
     // The page is reloaded.
     await page.reload();

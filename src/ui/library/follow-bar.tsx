@@ -45,15 +45,16 @@ export function FollowBar() {
         <span
           className="muted"
           data-testid="follow-step"
+          data-reparsed={step.reparsed ? 'true' : 'false'}
           title={
             step.reparsed
-              ? `Parsed whole: ${step.reparsed}`
+              ? `Read again from the start: ${step.reparsed}`
               : 'Only the bytes appended since the last read were read and parsed'
           }
         >
           {formatCount(bytes)} bytes · read{' '}
           <span data-testid="follow-read-bytes">{formatCount(step.readBytes)}</span> bytes
-          {step.reparsed ? ' (whole file)' : ''}, +{formatCount(step.newLines)} lines in{' '}
+          {step.reparsed ? ` (${step.reparsed})` : ''}, +{formatCount(step.newLines)} lines in{' '}
           {formatCount(step.ms)} ms at {new Date(step.atMs).toLocaleTimeString()}
         </span>
       )}

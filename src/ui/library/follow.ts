@@ -28,6 +28,11 @@ export interface FollowSource {
   read(): Promise<Blob>;
   /** Files loaded with it (subagent logs, their .meta.json), read again on each step. */
   others: FollowFile[];
+  /**
+   * The session's other files as they are now, where the source can list its folder: a running
+   * session starts subagents, whose logs appear after it was opened. Called on each step.
+   */
+  discover?: () => Promise<FollowFile[]>;
   /** The library row it was opened from: the row grows with it. */
   libraryKey?: string;
 }
@@ -113,9 +118,8 @@ export function startFollowing(queryClient: QueryClient): void {
       // A file shorter than the last read was replaced or cut: look at it from the start.
       if (blob.size < cut) cut = 0;
       const end = blob.size > cut ? await getWholeLinesEnd(blob, cut) : undefined;
-      const others = await Promise.all(
-        source.others.map(async (f) => ({ name: f.name, blob: await f.read() })),
-      );
+      const files = source.discover ? await source.discover() : source.others;
+      const others = await Promise.all(files.map(async (f) => ({ name: f.name, blob: await f.read() })));
       const nextCuts = new Map<string, number>();
       let othersChanged = false;
       for (const f of others) {
@@ -220,11 +224,13 @@ export function createHandleFollowSource(
   path: string,
   others: FollowFile[],
   libraryKey?: string,
+  discover?: () => Promise<FollowFile[]>,
 ): FollowSource {
   return {
     label: path.split('/').pop() ?? path,
     name: path,
     others,
+    discover,
     libraryKey,
     read: () => handle.getFile(),
   };

@@ -75,9 +75,19 @@ export async function fromFileList(files: readonly File[]): Promise<FolderFile[]
 }
 
 /** Walks a directory handle for the files the dialects take (paths start with the folder's name). */
+/** The picked folder's directories by path (`<root>/<project>`…): live mode lists them again. */
+let folderHandles = new Map<string, FileSystemDirectoryHandle>();
+
+/** A directory of the folder last walked through its handle, by its path in the list. */
+export function getFolderHandle(path: string): FileSystemDirectoryHandle | undefined {
+  return folderHandles.get(path);
+}
+
 export async function fromDirectoryHandle(root: FileSystemDirectoryHandle): Promise<FolderFile[]> {
   const out: FolderFile[] = [];
+  folderHandles = new Map([[root.name, root]]);
   const walk = async (dir: FileSystemDirectoryHandle, path: string): Promise<void> => {
+    folderHandles.set(path, dir);
     // biome-ignore lint/suspicious/noExplicitAny: `values()` is missing from TypeScript's DOM types.
     for await (const child of (dir as any).values() as AsyncIterable<FileSystemHandle>) {
       if (out.length >= MAX_FOLDER_FILES) return;
@@ -91,6 +101,23 @@ export async function fromDirectoryHandle(root: FileSystemDirectoryHandle): Prom
     }
   };
   await walk(root, root.name);
+  return out;
+}
+
+/** The files the dialects take under `dir` (named from `path`), with their handles. */
+export async function listFolderFiles(
+  dir: FileSystemDirectoryHandle,
+  path: string,
+): Promise<{ path: string; handle: FileSystemFileHandle }[]> {
+  const out: { path: string; handle: FileSystemFileHandle }[] = [];
+  // biome-ignore lint/suspicious/noExplicitAny: `values()` is missing from TypeScript's DOM types.
+  for await (const child of (dir as any).values() as AsyncIterable<FileSystemHandle>) {
+    const childPath = `${path}/${child.name}`;
+    if (child.kind === 'directory')
+      out.push(...(await listFolderFiles(child as FileSystemDirectoryHandle, childPath)));
+    else if (isFolderFileName(childPath))
+      out.push({ path: childPath, handle: child as FileSystemFileHandle });
+  }
   return out;
 }
 

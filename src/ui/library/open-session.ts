@@ -1,9 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoadFile } from '../../worker/protocol';
 import { loadSession } from '../load/load-session';
-import { createHandleFollowSource, setFollowSource } from './follow';
+import { createHandleFollowSource, type FollowFile, setFollowSource } from './follow';
 import { useLibraryStore } from './library-store';
-import { type FolderFile, getSessionFiles } from './open-folder';
+import { type FolderFile, getFolderHandle, getSessionFiles, listFolderFiles } from './open-folder';
 
 /**
  * Opens a listed session with its subagent files through the usual load path. Files from a
@@ -30,7 +30,16 @@ export async function openLibrarySession(queryClient: QueryClient, key: string):
     key.split('/').pop() ?? key,
     async () => {
       const loadFiles = await Promise.all(files.map(readNow));
-      if (live) setFollowSource(createHandleFollowSource(main!.handle!, main!.path, followed, key));
+      if (live)
+        setFollowSource(
+          createHandleFollowSource(
+            main!.handle!,
+            main!.path,
+            followed,
+            key,
+            discoverSessionFiles(main!.path, followed),
+          ),
+        );
       return loadFiles;
     },
     { live },
@@ -39,4 +48,35 @@ export async function openLibrarySession(queryClient: QueryClient, key: string):
 
 async function readNow(f: FolderFile): Promise<LoadFile> {
   return { name: f.path, blob: f.handle ? await f.handle.getFile() : f.file };
+}
+
+/**
+ * A Claude Code session's files as they are now: those it was opened with and whatever is under
+ * its `<id>/` folder beside the transcript (FORMAT.md §7: `subagents/agent-*.jsonl` and their
+ * `.meta.json`), which a running session creates as it starts subagents. Listed through the
+ * picked folder's directory handle; undefined where the folder came without one.
+ */
+function discoverSessionFiles(
+  mainPath: string,
+  known: FollowFile[],
+): (() => Promise<FollowFile[]>) | undefined {
+  const cut = mainPath.lastIndexOf('/');
+  const project = cut > 0 ? getFolderHandle(mainPath.slice(0, cut)) : undefined;
+  if (!project || !/\.jsonl$/i.test(mainPath)) return undefined;
+  const id = mainPath.slice(cut + 1, -'.jsonl'.length);
+  const folderPath = `${mainPath.slice(0, cut)}/${id}`;
+  return async () => {
+    let folder: FileSystemDirectoryHandle;
+    try {
+      folder = await project.getDirectoryHandle(id);
+    } catch {
+      return known; // no `<id>/` folder (yet)
+    }
+    const found = await listFolderFiles(folder, folderPath);
+    const names = new Set(known.map((f) => f.name));
+    const added = found
+      .filter((f) => !names.has(f.path))
+      .map((f) => ({ name: f.path, read: async (): Promise<Blob> => f.handle.getFile() }));
+    return added.length === 0 ? known : [...known, ...added];
+  };
 }
