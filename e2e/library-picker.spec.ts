@@ -30,12 +30,15 @@ function readTree(root: string, dir = ''): TreeFile[] {
   });
 }
 
-/** Writes the files under `FOLDER` in the page's origin-private file system (what was there goes). */
-async function writeOpfsFolder(page: Page, files: TreeFile[]): Promise<void> {
+/**
+ * Writes files (and their folders) under `FOLDER` in the page's origin-private file system;
+ * `fresh`: what was there goes first.
+ */
+async function writeOpfsFiles(page: Page, files: TreeFile[], fresh: boolean): Promise<void> {
   await page.evaluate(
-    async ({ folder, files }) => {
+    async ({ folder, files, fresh }) => {
       const root = await navigator.storage.getDirectory();
-      await root.removeEntry(folder, { recursive: true }).catch(() => {});
+      if (fresh) await root.removeEntry(folder, { recursive: true }).catch(() => {});
       const top = await root.getDirectoryHandle(folder, { create: true });
       for (const f of files) {
         const parts = f.path.split('/');
@@ -46,22 +49,7 @@ async function writeOpfsFolder(page: Page, files: TreeFile[]): Promise<void> {
         await writable.close();
       }
     },
-    { folder: FOLDER, files },
-  );
-}
-
-/** Writes a new file (and its folders) in the folder in the origin-private file system. */
-async function writeOpfsFile(page: Page, file: string, text: string): Promise<void> {
-  await page.evaluate(
-    async ({ folder, file, text }) => {
-      let dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(folder);
-      const parts = file.split('/');
-      for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p, { create: true });
-      const writable = await (await dir.getFileHandle(parts.at(-1)!, { create: true })).createWritable();
-      await writable.write(text);
-      await writable.close();
-    },
-    { folder: FOLDER, file, text },
+    { folder: FOLDER, files, fresh },
   );
 }
 
@@ -153,7 +141,7 @@ test.describe('library through the directory picker', () => {
     expect(subagentFiles, 'the generated folder has a subagent log').toBeGreaterThan(0);
     await stubDirectoryPicker(page);
     await openEmpty(page);
-    await writeOpfsFolder(page, files);
+    await writeOpfsFiles(page, files, true);
     expect(
       await page.evaluate(async () => {
         const w = window as unknown as { showDirectoryPicker: () => Promise<unknown> };
@@ -235,7 +223,7 @@ test.describe('library through the directory picker', () => {
       const half = Math.floor(lines.length / 2);
       return [`${lines.slice(0, half).join('\n')}\n`, `${lines.slice(half).join('\n')}\n`];
     })();
-    await writeOpfsFile(page, newLog, logHead);
+    await writeOpfsFiles(page, [{ path: newLog, text: logHead }], false);
     await expect(page.getByTestId('stat-subagents')).toContainText('1');
     // Going from one file to two, the main file is read once more (said on the bar) ...
     await expect(page.getByTestId('follow-step')).toHaveAttribute('data-reparsed', 'true');
@@ -310,7 +298,7 @@ test.describe('library through the directory picker', () => {
     const folder = writeLibraryFolder(path.join(os.tmpdir(), `compactlab-picker-e2e-${process.pid}`, FOLDER));
     await stubDirectoryPicker(page);
     await openEmpty(page);
-    await writeOpfsFolder(page, readTree(folder.root));
+    await writeOpfsFiles(page, readTree(folder.root), true);
     await page.getByTestId('open-folder').click();
     const rows = page.getByTestId('library-row');
     await expect(rows).toHaveCount(folder.sessions);
