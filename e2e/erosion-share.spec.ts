@@ -187,8 +187,10 @@ test('recent files: a stored handle is listed after a reload and reopens the ses
 });
 
 test('recent files are not shown where the browser gives no file handles', async ({ page }) => {
+  // Neither a drop's handles nor the file picker's.
   await page.addInitScript(() => {
     delete (DataTransferItem.prototype as { getAsFileSystemHandle?: unknown }).getAsFileSystemHandle;
+    delete (window as { showOpenFilePicker?: unknown }).showOpenFilePicker;
   });
   await openEmpty(page);
   await expect(page.getByTestId('dropzone')).toBeVisible();

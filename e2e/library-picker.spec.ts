@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, openEmpty, shoot, test } from './fixtures';
 import { type LibraryFolder, writeLibraryFolder } from './library-folder';
+import { appendOpfsFile, readTree, removeOpfsEntry, type TreeFile, writeOpfsFiles } from './opfs';
 
 // The library opened through "Open folder…" where the browser has `showDirectoryPicker`
 // (open-folder.ts): Playwright cannot drive the native picker, so the test writes the e2e library
@@ -14,75 +14,6 @@ import { type LibraryFolder, writeLibraryFolder } from './library-folder';
 
 /** The folder's name in the origin-private file system (the picked folder's name). */
 const FOLDER = 'work';
-
-interface TreeFile {
-  /** Path under the folder, `/`-separated. */
-  path: string;
-  text: string;
-}
-
-function readTree(root: string, dir = ''): TreeFile[] {
-  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
-    const rel = dir ? `${dir}/${e.name}` : e.name;
-    return e.isDirectory()
-      ? readTree(root, rel)
-      : [{ path: rel, text: fs.readFileSync(path.join(root, rel), 'utf8') }];
-  });
-}
-
-/**
- * Writes files (and their folders) under `FOLDER` in the page's origin-private file system;
- * `fresh`: what was there goes first.
- */
-async function writeOpfsFiles(page: Page, files: TreeFile[], fresh: boolean): Promise<void> {
-  await page.evaluate(
-    async ({ folder, files, fresh }) => {
-      const root = await navigator.storage.getDirectory();
-      if (fresh) await root.removeEntry(folder, { recursive: true }).catch(() => {});
-      const top = await root.getDirectoryHandle(folder, { create: true });
-      for (const f of files) {
-        const parts = f.path.split('/');
-        let dir = top;
-        for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p, { create: true });
-        const writable = await (await dir.getFileHandle(parts.at(-1)!, { create: true })).createWritable();
-        await writable.write(f.text);
-        await writable.close();
-      }
-    },
-    { folder: FOLDER, files, fresh },
-  );
-}
-
-/** Removes a file or folder of the folder in the origin-private file system. */
-async function removeOpfsEntry(page: Page, entry: string): Promise<void> {
-  await page.evaluate(
-    async ({ folder, entry }) => {
-      let dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(folder);
-      const parts = entry.split('/');
-      for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p);
-      await dir.removeEntry(parts.at(-1)!, { recursive: true });
-    },
-    { folder: FOLDER, entry },
-  );
-}
-
-/** Appends text to a file of the folder in the origin-private file system. */
-async function appendOpfsFile(page: Page, file: string, text: string): Promise<void> {
-  await page.evaluate(
-    async ({ folder, file, text }) => {
-      let dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(folder);
-      const parts = file.split('/');
-      for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p);
-      const handle = await dir.getFileHandle(parts.at(-1)!);
-      const sizeBytes = (await handle.getFile()).size;
-      const writable = await handle.createWritable({ keepExistingData: true });
-      await writable.seek(sizeBytes);
-      await writable.write(text);
-      await writable.close();
-    },
-    { folder: FOLDER, file, text },
-  );
-}
 
 /**
  * `showDirectoryPicker` answers with the origin-private folder; `pickerCalls` counts the picks (it
@@ -141,7 +72,7 @@ test.describe('library through the directory picker', () => {
     expect(subagentFiles, 'the generated folder has a subagent log').toBeGreaterThan(0);
     await stubDirectoryPicker(page);
     await openEmpty(page);
-    await writeOpfsFiles(page, files, true);
+    await writeOpfsFiles(page, FOLDER, files, true);
     expect(
       await page.evaluate(async () => {
         const w = window as unknown as { showDirectoryPicker: () => Promise<unknown> };
@@ -196,7 +127,7 @@ test.describe('library through the directory picker', () => {
 
     // The session of fewest calls grows on disk (its agent is still at work). Opened from the list
     // now, it is read as it is, not as it was when the folder was listed.
-    await appendOpfsFile(page, grown, tails[0]);
+    await appendOpfsFile(page, FOLDER, grown, tails[0]);
     await page.getByTestId('library-toggle').click();
     await page.locator(`[data-key="${grownKey}"]`).click();
     await expect(page.getByTestId('session-header')).toBeVisible();
@@ -206,7 +137,7 @@ test.describe('library through the directory picker', () => {
     // Followed, it reads what is appended through its file handle.
     await page.getByTestId('follow-toggle').click();
     await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'true');
-    await appendOpfsFile(page, grown, tails[1]);
+    await appendOpfsFile(page, FOLDER, grown, tails[1]);
     await expect(apiCalls).toHaveText(`${folder.fewestCalls.apiCalls} API calls`);
     await expect(page.getByTestId('follow-read-bytes')).toHaveText(
       Buffer.byteLength(tails[1]).toLocaleString('en-US'),
@@ -223,18 +154,18 @@ test.describe('library through the directory picker', () => {
       const half = Math.floor(lines.length / 2);
       return [`${lines.slice(0, half).join('\n')}\n`, `${lines.slice(half).join('\n')}\n`];
     })();
-    await writeOpfsFiles(page, [{ path: newLog, text: logHead }], false);
+    await writeOpfsFiles(page, FOLDER, [{ path: newLog, text: logHead }], false);
     await expect(page.getByTestId('stat-subagents')).toContainText('1');
     // Going from one file to two, the main file is read once more (said on the bar) ...
     await expect(page.getByTestId('follow-step')).toHaveAttribute('data-reparsed', 'true');
     await expect(page.getByTestId('follow-step')).toContainText('the session has 2 files now');
     // ... and from then on each step reads only what was appended, here to the new log.
-    await appendOpfsFile(page, newLog, logTail);
+    await appendOpfsFile(page, FOLDER, newLog, logTail);
     await expect(page.getByTestId('follow-read-bytes')).toHaveText(
       Buffer.byteLength(logTail).toLocaleString('en-US'),
     );
     await page.getByTestId('follow-toggle').click();
-    await removeOpfsEntry(page, newLog.replace(/\/subagents\/.*$/, ''));
+    await removeOpfsEntry(page, FOLDER, newLog.replace(/\/subagents\/.*$/, ''));
 
     // The page is reloaded.
     await page.reload();
@@ -298,7 +229,7 @@ test.describe('library through the directory picker', () => {
     const folder = writeLibraryFolder(path.join(os.tmpdir(), `compactlab-picker-e2e-${process.pid}`, FOLDER));
     await stubDirectoryPicker(page);
     await openEmpty(page);
-    await writeOpfsFiles(page, readTree(folder.root), true);
+    await writeOpfsFiles(page, FOLDER, readTree(folder.root), true);
     await page.getByTestId('open-folder').click();
     const rows = page.getByTestId('library-row');
     await expect(rows).toHaveCount(folder.sessions);

@@ -4,7 +4,7 @@ import { collectDroppedFiles } from './load/dropped-files';
 import { fromDrop, isSeveralSessions, openLibrary } from './library/open-folder';
 import { describeFiles, loadSession } from './load/load-session';
 import { captureDropHandles, rememberRecentFiles } from './load/recent-files';
-import { useUiStore } from './store';
+import { setFollowSource } from './library/follow';
 
 function hasFiles(event: DragEvent): boolean {
   return Array.from(event.dataTransfer?.types ?? []).includes('Files');
@@ -48,11 +48,12 @@ export function DropZone({ children }: { children: ReactNode }) {
             return;
           }
           const label = describeFiles(files);
-          void loadSession(queryClient, label, async () => files).then(async () => {
+          // The session followed before is not this one.
+          setFollowSource(undefined);
+          void loadSession(queryClient, label, async () => files).then(async (loaded) => {
             // Kept for the start page's recent files once it loaded (where the browser gives handles).
             const kept = await handles;
-            if (kept.length !== files.length || useUiStore.getState().currentLabel === undefined) return;
-            if (useUiStore.getState().notice?.kind === 'error') return;
+            if (!loaded || kept.length !== files.length) return;
             await rememberRecentFiles(
               label,
               files.map((f, i) => ({ name: f.name, handle: kept[i]! })),

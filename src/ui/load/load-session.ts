@@ -9,12 +9,12 @@ let nextSessionId: SessionId = 1;
 let inFlight: { sessionId: SessionId; abort: AbortController } | undefined;
 
 /** Main transcript first, subagent files after: the order the parser expects the files in. */
-export function sortSessionFiles(files: LoadFile[]): LoadFile[] {
+export function sortSessionFiles<F extends { name: string }>(files: readonly F[]): F[] {
   return [...files].sort((a, b) => Number(loadsAfterMain(a.name)) - Number(loadsAfterMain(b.name)));
 }
 
 /** Describes a set of files in a few words ("abc.jsonl + 2 subagent files"). */
-export function describeFiles(files: LoadFile[]): string {
+export function describeFiles(files: readonly { name: string }[]): string {
   if (files.length === 0) return 'nothing';
   const [first, ...rest] = files;
   const base = first!.name.split('/').pop() ?? first!.name;
@@ -24,13 +24,14 @@ export function describeFiles(files: LoadFile[]): string {
 /**
  * Starts a new load (cancelling any load in flight). Reserves the session id first so the caller
  * can show progress while it fetches the bytes (`prepare`, e.g. downloading the bundled sample).
+ * Resolves to true when this load's session is the one shown (false: it failed or was cancelled).
  */
 export async function loadSession(
   queryClient: QueryClient,
   label: string,
   prepare: (signal: AbortSignal) => Promise<LoadFile[]>,
   options: { live?: boolean } = {},
-): Promise<void> {
+): Promise<boolean> {
   cancelLoad();
   const sessionId = nextSessionId++;
   const abort = new AbortController();
@@ -60,6 +61,7 @@ export async function loadSession(
     useUiStore.getState().finishLoad(sessionId);
     if (previous !== undefined && previous !== sessionId)
       queryClient.removeQueries({ queryKey: sessionKey(previous) });
+    return true;
   } catch (error) {
     queryClient.removeQueries({ queryKey: sessionKey(sessionId) });
     const cancelled =
@@ -72,6 +74,7 @@ export async function loadSession(
           ? { kind: 'info', text: `Cancelled loading ${label}.` }
           : { kind: 'error', text: `Could not load ${label}: ${(error as Error)?.message ?? String(error)}` },
       );
+    return false;
   } finally {
     if (inFlight?.sessionId === sessionId) inFlight = undefined;
   }

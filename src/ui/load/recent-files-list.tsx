@@ -1,17 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { markHiddenChars } from '../common/visible-text';
-import { loadSession } from './load-session';
-import {
-  forgetRecentFile,
-  isRecentFilesSupported,
-  listRecentFiles,
-  type RecentFile,
-  reopenRecentFiles,
-} from './recent-files';
+import { openHandleFiles } from './open-handles';
+import { forgetRecentFile, isRecentFilesSupported, listRecentFiles, type RecentFile } from './recent-files';
 
 // The start page's recent files (recent-files.ts): the last session reopened with one click, the
-// others below. Not shown where the browser keeps no file handles, or when there are none.
+// others below (a single file can then be followed, open-handles.ts). Not shown where the browser keeps no file handles, or when there are none.
 
 const when = (ms: number) =>
   new Date(ms).toLocaleString(undefined, {
@@ -34,8 +28,7 @@ export function RecentFilesList() {
     };
   }, []);
   if (!isRecentFilesSupported() || list.length === 0) return null;
-  const open = (recent: RecentFile) =>
-    void loadSession(queryClient, recent.label, () => reopenRecentFiles(recent));
+  const open = (recent: RecentFile) => void openHandleFiles(queryClient, recent.label, recent.files);
   const [last, ...older] = list;
   return (
     <section className="recent-files" data-testid="recent-files" aria-label="Recent files">

@@ -4,8 +4,8 @@ import type { LoadFile } from '../../worker/protocol';
 // Recently opened files, kept as File System Access handles in IndexedDB (the library's store
 // design, library-db.ts: a Dexie table of structured-cloneable handles) so the start page lists
 // them after a reload and reopens one with a click (read permission asked on that click). Only
-// where the browser gives file handles (Chromium: `getAsFileSystemHandle` on a drop); elsewhere
-// nothing is stored and the list is not shown.
+// where the browser gives file handles (Chromium: `getAsFileSystemHandle` on a drop,
+// `showOpenFilePicker` behind "Open files…"); elsewhere nothing is stored and the list is not shown.
 
 /** How many sessions the list keeps. */
 export const MAX_RECENT_FILES = 8;
@@ -39,11 +39,11 @@ type HandleItem = DataTransferItem & { getAsFileSystemHandle?: () => Promise<Fil
 
 /** Whether this browser gives file handles to keep (and IndexedDB to keep them in). */
 export function isRecentFilesSupported(): boolean {
-  return (
-    typeof indexedDB !== 'undefined' &&
+  const dropHandles =
     typeof DataTransferItem !== 'undefined' &&
-    typeof (DataTransferItem.prototype as HandleItem).getAsFileSystemHandle === 'function'
-  );
+    typeof (DataTransferItem.prototype as HandleItem).getAsFileSystemHandle === 'function';
+  const pickerHandles = typeof (window as { showOpenFilePicker?: unknown }).showOpenFilePicker === 'function';
+  return typeof indexedDB !== 'undefined' && (dropHandles || pickerHandles);
 }
 
 /**
@@ -51,7 +51,7 @@ export function isRecentFilesSupported(): boolean {
  * after it); resolves to [] where the browser gives none, or when a folder was dropped.
  */
 export function captureDropHandles(dataTransfer: DataTransfer): Promise<FileSystemFileHandle[]> {
-  if (!isRecentFilesSupported()) return Promise.resolve([]);
+  if (typeof indexedDB === 'undefined') return Promise.resolve([]);
   const pending: Promise<FileSystemHandle | null | undefined>[] = [];
   for (const item of Array.from(dataTransfer.items ?? [])) {
     const get = (item as HandleItem).getAsFileSystemHandle;
@@ -101,12 +101,13 @@ type PermissionHandle = FileSystemFileHandle & {
 };
 
 /**
- * The files behind a recent entry. Call from the click (a user gesture): read permission is asked
- * for when the browser no longer holds it. Throws with a sentence when it is refused or a file is gone.
+ * The files behind handles (a recent entry's, or just picked). Call from the click (a user
+ * gesture): read permission is asked for when the browser no longer holds it. Throws with a
+ * sentence when it is refused or a file is gone.
  */
-export async function reopenRecentFiles(recent: RecentFile): Promise<LoadFile[]> {
+export async function readFileHandles(files: RecentFile['files']): Promise<LoadFile[]> {
   const out: LoadFile[] = [];
-  for (const { name, handle } of recent.files) {
+  for (const { name, handle } of files) {
     const h = handle as PermissionHandle;
     let state = (await h.queryPermission?.({ mode: 'read' })) ?? 'granted';
     if (state !== 'granted') state = (await h.requestPermission?.({ mode: 'read' })) ?? 'denied';

@@ -1,11 +1,14 @@
 import { markHiddenChars } from '../common/visible-text';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import type { LoadFile } from '../../worker/protocol';
 import { cancelLoad, describeFiles, loadSession } from '../load/load-session';
 import { fetchSampleFiles } from '../load/sample';
 import { LearnButton } from '../learn/learn-button';
 import { ExportMenu } from '../export/export-menu';
+import { setFollowSource } from '../library/follow';
 import { FolderButtons } from '../library/folder-buttons';
+import { getFilePicker, openPickedFiles } from '../load/open-handles';
 import { useUiStore } from '../store';
 import { LoadProgress } from './load-progress';
 import { PasteDialog } from './paste-dialog';
@@ -25,10 +28,31 @@ export function TopBar() {
   const notice = useUiStore((s) => s.notice);
   const dismissNotice = useUiStore((s) => s.dismissNotice);
 
+  /** A load that cannot be followed: the session followed before is not this one. */
+  const load = (label: string, prepare: (signal: AbortSignal) => Promise<LoadFile[]>) => {
+    setFollowSource(undefined);
+    void loadSession(queryClient, label, prepare);
+  };
+
   const openFiles = (list: FileList | null) => {
     if (!list || list.length === 0) return;
     const files = toLoadFiles(list);
-    void loadSession(queryClient, describeFiles(files), async () => files);
+    load(describeFiles(files), async () => files);
+  };
+
+  // The picker gives file handles, kept in recent files; without it, the plain input.
+  const pick = async () => {
+    const picker = getFilePicker();
+    if (!picker) return inputRef.current?.click();
+    let handles: FileSystemFileHandle[];
+    try {
+      handles = await picker();
+    } catch (error) {
+      // The person closed the picker; anything else falls back to the plain input.
+      if ((error as Error)?.name !== 'AbortError') inputRef.current?.click();
+      return;
+    }
+    await openPickedFiles(queryClient, handles);
   };
 
   return (
@@ -36,7 +60,7 @@ export function TopBar() {
       <div className="brand" title="CompactLab: transcript inspector and compaction playground">
         <span className="brand-mark">◧</span> CompactLab
       </div>
-      <button type="button" className="btn primary" onClick={() => inputRef.current?.click()}>
+      <button type="button" className="btn primary" data-testid="open-files" onClick={() => void pick()}>
         Open files…
       </button>
       <input
@@ -59,7 +83,7 @@ export function TopBar() {
         type="button"
         className="btn"
         data-testid="open-sample"
-        onClick={() => void loadSession(queryClient, 'the bundled sample', fetchSampleFiles)}
+        onClick={() => load('the bundled sample', fetchSampleFiles)}
       >
         Open sample
       </button>
@@ -89,7 +113,7 @@ export function TopBar() {
           onLoad={(text) => {
             setPasteOpen(false);
             const blob = new Blob([text], { type: 'text/plain' });
-            void loadSession(queryClient, 'pasted text', async () => [{ name: 'pasted.jsonl', blob }]);
+            load('pasted text', async () => [{ name: 'pasted.jsonl', blob }]);
           }}
         />
       )}
