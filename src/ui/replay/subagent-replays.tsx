@@ -29,6 +29,7 @@ function useSubagentOverrides(sessionId: SessionId, strategyId: string): Record<
 
 function SubagentRow({ s }: { s: SubagentReplay }) {
   const selectEntry = useUiStore((st) => st.selectEntry);
+  const selectedEntry = useUiStore((st) => st.selectedEntry);
   const c = s.result.comparison;
   const name = s.agentId ?? s.fileName;
   const events = s.result.events.flatMap((e, i) =>
@@ -56,7 +57,7 @@ function SubagentRow({ s }: { s: SubagentReplay }) {
             type="button"
             // biome-ignore lint/suspicious/noArrayIndexKey: events are positional within one run.
             key={i}
-            className={`replay-chip kind-${e.kind}`}
+            className={`replay-chip kind-${e.kind} ${entryIndex >= 0 && entryIndex === selectedEntry ? 'open' : ''}`}
             data-testid="replay-subagent-chip"
             data-kind={e.kind}
             data-after-call={e.afterApiCall}
@@ -102,9 +103,8 @@ export function SubagentReplays({ sessionId, strategyId }: { sessionId: SessionI
         Subagents ({data.length}) · {compactions} compaction{compactions === 1 ? '' : 's'}
       </summary>
       <p className="muted small">
-        Each replayed alone under the sub-agent rules (before its next turn, Prompt 3) and your knob edits
-        (window, max output, auto-compact %, microcompact); their calls are not in the session’s context. A
-        chip goes to the subagent entry its event follows.
+        Each replayed alone under the sub-agent rules (before its next turn, Prompt 3) with your knob edits;
+        their calls are not in the session’s context. A chip selects the entry its event follows.
       </p>
       <ul className="replay-subagent-list">
         {data.map((s) => (
