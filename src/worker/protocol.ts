@@ -122,8 +122,12 @@ export interface EngineRequestFields {
    * (built-in summaries). Masked by `redaction`.
    */
   erosion: { sessionId: SessionId; replay?: ExportReplayFields; redaction?: RedactionSettings };
-  /** Each subagent file replayed alone under its own knobs (engine/replay/subagent-replays.ts). */
-  'replay-subagents': { sessionId: SessionId; strategyId: string };
+  /**
+   * Each subagent file replayed alone under its own knobs with the user's edits over them
+   * (`overrides`: the strategy's knob overrides; engine/replay/subagent-replays.ts keeps the ones a
+   * sub-agent's loop has).
+   */
+  'replay-subagents': { sessionId: SessionId; strategyId: string; overrides?: Record<string, unknown> };
   /** Secrets in the transcript (worker/share-handlers.ts), with where they occur. */
   'secrets-find': { sessionId: SessionId };
   /** One export of the Export menu, as text; masked by `redaction`. */

@@ -112,7 +112,13 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
   },
   'replay-subagents': async (request, { state, signal }) => {
     const { session, sources } = getLoaded(state, request.sessionId);
-    const result = await computeSubagentReplays(session, sources, request.strategyId, {}, signal);
+    const result = await computeSubagentReplays(
+      session,
+      sources,
+      request.strategyId,
+      request.overrides ?? {},
+      signal,
+    );
     return { result };
   },
   'replay-request': async (request, { state, signal }) => {

@@ -8,9 +8,14 @@ import { createMemorySource } from '../../src/engine/parse/source';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { checkReplayInvariants } from '../../src/engine/replay/invariants';
 import { prepareReplay } from '../../src/engine/replay/prepare';
+import { getSubagentOverrides } from '../../src/engine/replay/subagent-knobs';
 import { computeSubagentReplays } from '../../src/engine/replay/subagent-replays';
+import type { SubagentReplay } from '../../src/engine/replay/types';
 import { CLAUDE_CODE_STRATEGY } from '../../src/engine/strategies/claude-code';
 import { getSessionInfo } from '../../src/engine/strategies/types';
+import { generateSession } from '../../src/sample/generate-session';
+import type { HostState } from '../../src/worker/engine-host';
+import { REPLAY_HANDLERS } from '../../src/worker/replay-handlers';
 import { corpusOrSkip, corpusSessionGroups } from '../helpers/corpus';
 import { buildTranscript, growingSpec } from './transcript-fixture';
 
@@ -139,5 +144,93 @@ describe.runIf(corpusOrSkip('subagent replays on the corpus'))('the corpus: suba
     );
     expect(expected).toBeGreaterThan(0);
     expect(reproduced).toBe(expected);
+  });
+});
+
+describe('a generated session: the user’s knob edits reach its subagent’s replay', async () => {
+  // The sample generator's session (src/sample/generate-session.ts): a main file and one subagent
+  // of 5 calls peaking near 17k tokens, far under the 2.1.19 threshold at its own knobs.
+  const generated = generateSession({ seed: 7, apiCalls: 120 });
+  const sources = generated.files
+    .filter((f) => !f.name.includes('acompact'))
+    .map((f) => createMemorySource(f.name, f.text));
+  const session = await parseSession(sources);
+  const subFile = session.files.find((f) => f.role === 'subagent')!;
+  const state: HostState = {
+    loaded: { sessionId: 1, session, sources, rowIndexCache: new Map(), fullTextCache: new Map() },
+  };
+  const run = async (overrides?: Record<string, unknown>, signal = new AbortController().signal) =>
+    (
+      await REPLAY_HANDLERS['replay-subagents'](
+        { kind: 'replay-subagents', sessionId: 1, strategyId: 'claude-code', overrides },
+        { state, signal, onProgress: () => {} },
+      )
+    ).result;
+  const compactsOf = (subs: SubagentReplay[]) =>
+    subs[0]!.result.events.filter((e) => e.kind === 'compact').map((e) => e.afterApiCall);
+
+  it('moves its compactions when the auto-compact % or the window changes, in the worker', async () => {
+    const own = await run();
+    expect(own).toHaveLength(1);
+    expect(own[0]!.fileIndex).toBe(subFile.index);
+    expect(own[0]!.peakRecordedTokens).toBeLessThan(20_000);
+    expect(compactsOf(own)).toEqual([]);
+    // 8% of 2.1.19's effective window (200k − 32k): 13,440, crossed late; 5%: 8,400, crossed at once.
+    const at8 = await run({ autocompactPctOverride: 8 });
+    const at5 = await run({ autocompactPctOverride: 5 });
+    expect(at8[0]!.result.thresholds.find((t) => t.id === 'auto-compact')?.tokens).toBe(13_440);
+    expect(compactsOf(at8)).toEqual([1]);
+    expect(compactsOf(at5)).toEqual([0, 1, 2, 3]);
+    expect(compactsOf(at8).length).toBeGreaterThan(0);
+    expect(compactsOf(at5).length).toBeGreaterThan(compactsOf(at8).length);
+    expect(compactsOf(at5)[0]!).toBeLessThan(compactsOf(at8)[0]!);
+    // A 30k window: its threshold falls under the subagent's peak.
+    const small = await run({ contextWindow: 30_000 });
+    expect(small[0]!.result.knobs.contextWindow).toBe(30_000);
+    expect(compactsOf(small).length).toBeGreaterThan(0);
+    // Every run stays a sub-agent's, whatever the edits.
+    for (const r of [at8, at5, small]) expect(r[0]!.result.knobs.agentRole).toBe('subagent');
+  });
+
+  it('keeps the main session’s own knobs out of a subagent’s replay', async () => {
+    expect(
+      getSubagentOverrides({
+        agentRole: 'main',
+        sessionMemoryTokens: 5_000,
+        restoreMaxFiles: 0,
+        customInstructions: 'x',
+        contextWindow: 30_000,
+        microcompactMinSavings: 1_000,
+      }),
+    ).toEqual({ contextWindow: 30_000, microcompactMinSavings: 1_000 });
+    const mixed = await run({ agentRole: 'main', sessionMemoryTokens: 500, autocompactPctOverride: 5 });
+    expect(mixed[0]!.result.knobs.agentRole).toBe('subagent');
+    expect(mixed[0]!.result.knobs.sessionMemoryTokens).toBeUndefined();
+    expect(mixed[0]!.result.events.filter((e) => e.kind === 'compact').map((e) => e.mechanism)).not.toContain(
+      'session-memory',
+    );
+  });
+
+  it('names the session entry each event follows: the subagent file’s entry, same line, same uuid', async () => {
+    const [sub] = await run({ autocompactPctOverride: 5 });
+    const alone = await parseSession([sources[subFile.index]!]);
+    expect(sub!.eventEntryIndices).toHaveLength(sub!.result.events.length);
+    expect(sub!.result.events.length).toBeGreaterThan(0);
+    for (const [i, e] of sub!.result.events.entries()) {
+      const at = sub!.eventEntryIndices[i]!;
+      const entry = session.entries[at]!;
+      expect(entry.fileIndex).toBe(subFile.index);
+      expect(entry.line).toBe(alone.entries[e.afterEntryIndex]!.line);
+      expect(entry.uuid).toBeDefined();
+      expect(entry.uuid).toBe(e.afterUuid);
+      // The session's index differs from the subagent's own (its entries follow the main file's).
+      expect(at).not.toBe(e.afterEntryIndex);
+    }
+  });
+
+  it('stops when cancelled', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    await expect(run({ autocompactPctOverride: 5 }, abort.signal)).rejects.toThrow();
   });
 });

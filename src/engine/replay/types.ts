@@ -258,6 +258,12 @@ export interface SubagentReplay {
   peakRecordedTokens: TokenCount;
   /** Its replay: its calls are its own main thread (`callIndex` into the subagent's own parse). */
   result: ReplayResult;
+  /**
+   * For each of `result.events`, the session's entry index of the entry it follows (the event's
+   * `afterEntryIndex` is the subagent's own parse's); −1 when the session has no entry of that file
+   * at or before it.
+   */
+  eventEntryIndices: number[];
 }
 
 /** The buffers to transfer when posting a result across threads. */

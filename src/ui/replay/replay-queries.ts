@@ -69,12 +69,20 @@ export function replayRequestQuery(sessionId: SessionId, spec: EventRequestSpec)
   });
 }
 
-/** Each subagent's own replay under the log's knobs for it: once per session and strategy. */
-export function replaySubagentsQuery(sessionId: SessionId, strategyId: string) {
+/**
+ * Each subagent's own replay under the log's knobs for it and the user's edits (`overrides`, the
+ * ones a sub-agent's loop has: engine/replay/subagent-replays.ts getSubagentOverrides). An edit is a
+ * new key; the superseded run is cancelled through its signal.
+ */
+export function replaySubagentsQuery(
+  sessionId: SessionId,
+  strategyId: string,
+  overrides: Record<string, unknown> = {},
+) {
   return queryOptions({
-    queryKey: [...sessionKey(sessionId), 'replay', 'subagents', strategyId],
+    queryKey: [...sessionKey(sessionId), 'replay', 'subagents', strategyId, JSON.stringify(overrides)],
     queryFn: ({ signal }) =>
-      getEngineClient().request({ kind: 'replay-subagents', sessionId, strategyId }, { signal }),
+      getEngineClient().request({ kind: 'replay-subagents', sessionId, strategyId, overrides }, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 60_000,
     retry: false,
