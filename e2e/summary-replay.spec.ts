@@ -24,7 +24,10 @@ test.describe('summaries in the replay', () => {
   test('a built-in run at a compaction point sizes the replay event', async ({ page }, testInfo) => {
     test.setTimeout(90_000);
     await page.goto('/');
+    // The sample loaded first: a knob typed before the session is there is the previous one's.
+    await expect(page.getByTestId('timeline')).toHaveAttribute('data-calls', /^[1-9]/);
     await page.getByTestId('knob-pct').fill('45');
+    await expect(page.getByTestId('knob-pct')).toHaveValue('45');
     const compacts = page.locator('[data-testid="replay-marker"][data-kind="compact"]');
     await expect(page.getByTestId('threshold-autocompact')).toContainText(/auto-compact/);
     await expect(compacts.first()).toBeVisible();
