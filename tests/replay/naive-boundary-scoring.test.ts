@@ -14,6 +14,7 @@ import { generateSession } from '../../src/sample/generate-session';
 import { parsePiSession } from './pi-session';
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { growingSpec, parseFixture } from './transcript-fixture';
+import { expectSameKeptRangeEvents } from './naive-events';
 
 // The fast boundary-scoring replay against the deliberately naive one
 // (replay/naive-boundary-scoring.ts), call by call: the same simulated context, the same
@@ -45,24 +46,7 @@ function expectAgreement(prepared: PreparedReplay, name: string): number {
     const naive = computeNaiveBoundaryScoringReplay(prepared, knobs, summaryModel);
     const label = `${name}, ${set.name}`;
     expect(Array.from(result.simulatedTokens), label).toEqual(naive.simulatedTokens);
-    const fast = result.events
-      .filter((e) => e.kind !== 'blocked')
-      .map((e) => ({
-        kind: e.kind,
-        afterCallPos: e.afterCallPos,
-        postTokens: e.postTokens,
-        summaryTokens: e.summaryTokens,
-        keptFromEntryIndex: e.kind === 'compact' ? e.keptFromEntryIndex : undefined,
-      }));
-    const slow = naive.events.map((e) => ({
-      kind: e.kind,
-      afterCallPos: e.afterCallPos,
-      postTokens: e.postTokens,
-      summaryTokens: e.summaryTokens,
-      keptFromEntryIndex: e.keepFromPos === undefined ? undefined : prepared.ctxEntry[e.keepFromPos],
-    }));
-    expect(fast, label).toEqual(slow);
-    compactions += slow.filter((e) => e.kind === 'compact').length;
+    compactions += expectSameKeptRangeEvents(prepared, result, naive.events, label);
   }
   return compactions;
 }

@@ -12,6 +12,7 @@ import { type PiSessionSpec, type PiTurnSpec, parsePiSession } from './pi-sessio
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { logKnobsOf } from './strategy-variants';
 import { growingSpec, parseFixture } from './transcript-fixture';
+import { expectSameKeptRangeEvents } from './naive-events';
 
 // The fast pi replay (strategies/pi.ts through compute-replay.ts) against the deliberately naive
 // one (replay/naive-pi.ts), call by call: the same simulated context and trigger count, the same
@@ -50,24 +51,7 @@ function expectAgreement(prepared: PreparedReplay, name: string): number {
     const label = `${name}, ${set.name}`;
     expect(Array.from(result.simulatedTokens), label).toEqual(naive.simulatedTokens);
     expect(Array.from(result.checkTokens), label).toEqual(naive.checkTokens);
-    const fast = result.events
-      .filter((e) => e.kind !== 'blocked')
-      .map((e) => ({
-        kind: e.kind,
-        afterCallPos: e.afterCallPos,
-        postTokens: e.postTokens,
-        summaryTokens: e.summaryTokens,
-        keptFromEntryIndex: e.kind === 'compact' ? e.keptFromEntryIndex : undefined,
-      }));
-    const slow = naive.events.map((e) => ({
-      kind: e.kind,
-      afterCallPos: e.afterCallPos,
-      postTokens: e.postTokens,
-      summaryTokens: e.summaryTokens,
-      keptFromEntryIndex: e.keepFromPos === undefined ? undefined : prepared.ctxEntry[e.keepFromPos],
-    }));
-    expect(fast, label).toEqual(slow);
-    compactions += slow.filter((e) => e.kind === 'compact').length;
+    compactions += expectSameKeptRangeEvents(prepared, result, naive.events, label);
   }
   return compactions;
 }
