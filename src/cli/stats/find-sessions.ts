@@ -77,10 +77,10 @@ export async function findSessions(roots: string[]): Promise<SessionGroup[]> {
   const named: SessionGroup[] = [];
   // A link into another of the roots is left to that root, so its files keep the names given.
   const seen = new Set<string>();
-  for (const root of roots) if (statSync(root).isDirectory()) seen.add(realpathSync(root));
+  const folders = roots.filter((root) => statSync(root).isDirectory());
+  for (const root of folders) seen.add(realpathSync(root));
   for (const root of roots) {
-    const stat = statSync(root);
-    if (stat.isDirectory()) walk(root, files, seen, true);
+    if (folders.includes(root)) walk(root, files, seen, true);
     else named.push({ file: root, paths: [root] });
   }
   const groups = await joinSiblingSubagents(groupSessionFiles(files), async (f) =>

@@ -74,7 +74,6 @@ export async function fromFileList(files: readonly File[]): Promise<FolderFile[]
   return out;
 }
 
-/** Walks a directory handle for the files the dialects take (paths start with the folder's name). */
 /** The picked folder's directories by path (`<root>/<project>`…): live mode lists them again. */
 let folderHandles = new Map<string, FileSystemDirectoryHandle>();
 
@@ -83,41 +82,47 @@ export function getFolderHandle(path: string): FileSystemDirectoryHandle | undef
   return folderHandles.get(path);
 }
 
+/** Walks a directory handle for the files the dialects take (paths start with the folder's name). */
 export async function fromDirectoryHandle(root: FileSystemDirectoryHandle): Promise<FolderFile[]> {
+  folderHandles = new Map();
+  const found = await listFolderFiles(root, root.name, {
+    limit: MAX_FOLDER_FILES,
+    onFolder: (path, dir) => folderHandles.set(path, dir),
+  });
   const out: FolderFile[] = [];
-  folderHandles = new Map([[root.name, root]]);
-  const walk = async (dir: FileSystemDirectoryHandle, path: string): Promise<void> => {
-    folderHandles.set(path, dir);
-    // biome-ignore lint/suspicious/noExplicitAny: `values()` is missing from TypeScript's DOM types.
-    for await (const child of (dir as any).values() as AsyncIterable<FileSystemHandle>) {
-      if (out.length >= MAX_FOLDER_FILES) return;
-      const childPath = `${path}/${child.name}`;
-      if (child.kind === 'directory') await walk(child as FileSystemDirectoryHandle, childPath);
-      else if (isFolderFileName(childPath)) {
-        const handle = child as FileSystemFileHandle;
-        const file = await handle.getFile();
-        out.push({ path: childPath, sizeBytes: file.size, modifiedMs: file.lastModified, file, handle });
-      }
-    }
-  };
-  await walk(root, root.name);
+  for (const { path, handle } of found) {
+    const file = await handle.getFile();
+    out.push({ path, sizeBytes: file.size, modifiedMs: file.lastModified, file, handle });
+  }
   return out;
 }
 
-/** The files the dialects take under `dir` (named from `path`), with their handles. */
+/**
+ * The files the dialects take under `dir` (named from `path`), with their handles, up to `limit`;
+ * `onFolder` sees every directory walked, `dir` first.
+ */
 export async function listFolderFiles(
   dir: FileSystemDirectoryHandle,
   path: string,
+  options: {
+    limit?: number;
+    onFolder?: (path: string, dir: FileSystemDirectoryHandle) => void;
+  } = {},
 ): Promise<{ path: string; handle: FileSystemFileHandle }[]> {
   const out: { path: string; handle: FileSystemFileHandle }[] = [];
-  // biome-ignore lint/suspicious/noExplicitAny: `values()` is missing from TypeScript's DOM types.
-  for await (const child of (dir as any).values() as AsyncIterable<FileSystemHandle>) {
-    const childPath = `${path}/${child.name}`;
-    if (child.kind === 'directory')
-      out.push(...(await listFolderFiles(child as FileSystemDirectoryHandle, childPath)));
-    else if (isFolderFileName(childPath))
-      out.push({ path: childPath, handle: child as FileSystemFileHandle });
-  }
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  const walk = async (folder: FileSystemDirectoryHandle, folderPath: string): Promise<void> => {
+    options.onFolder?.(folderPath, folder);
+    // biome-ignore lint/suspicious/noExplicitAny: `values()` is missing from TypeScript's DOM types.
+    for await (const child of (folder as any).values() as AsyncIterable<FileSystemHandle>) {
+      if (out.length >= limit) return;
+      const childPath = `${folderPath}/${child.name}`;
+      if (child.kind === 'directory') await walk(child as FileSystemDirectoryHandle, childPath);
+      else if (isFolderFileName(childPath))
+        out.push({ path: childPath, handle: child as FileSystemFileHandle });
+    }
+  };
+  await walk(dir, path);
   return out;
 }
 
