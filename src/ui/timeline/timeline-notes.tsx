@@ -4,7 +4,8 @@ import type { SessionId } from '../../worker/protocol';
 import { formatCount, formatTokensShort } from '../common/format';
 import { markHiddenChars, VisibleText } from '../common/visible-text';
 import { sessionSummaryQuery } from '../queries';
-import { useThresholdKnobs } from '../replay/use-knobs';
+import { useReplayStore } from '../replay/replay-store';
+import { CONTEXT_WINDOW_KEY, useShownKnobs } from '../replay/use-knobs';
 import { BranchPicker } from './branch-picker';
 import { ESTIMATED_COLOR } from './draw-estimated';
 
@@ -21,10 +22,13 @@ const SOURCE_LABELS: Record<WindowSource, string> = {
 
 export function TimelineNotes({ sessionId }: { sessionId: SessionId }) {
   const summary = useQuery(sessionSummaryQuery(sessionId)).data;
-  const knobWindow = useThresholdKnobs(sessionId).contextWindow;
+  const strategyId = useReplayStore((s) => s.strategyId);
+  const shown = useShownKnobs(sessionId, strategyId)[CONTEXT_WINDOW_KEY];
+  // The selected strategy's window knob, when it has one (else the log's window stands).
+  const knobWindow = typeof shown === 'number' ? shown : undefined;
   if (!summary) return null;
   const { window, usage, branches } = summary;
-  const overridden = knobWindow !== window.windowTokens;
+  const overridden = knobWindow !== undefined && knobWindow !== window.windowTokens;
   // Claude Code's default window needs no line of its own (its reason is the Window knob's
   // tooltip); an inferred, stated or overridden one does. No line at all keeps the transcript's rows.
   const showWindow = window.windowSource !== 'default' || overridden;
@@ -41,7 +45,7 @@ export function TimelineNotes({ sessionId }: { sessionId: SessionId }) {
         >
           <VisibleText text={window.reasons[0] ?? ''} />{' '}
           <span className="muted">({SOURCE_LABELS[window.windowSource]})</span>
-          {overridden && <span className="muted"> · overridden: {formatTokensShort(knobWindow)}</span>}
+          {overridden && <span className="muted"> · overridden: {formatTokensShort(knobWindow ?? 0)}</span>}
         </span>
       )}
       {usage.zeroUsageCalls > 0 && (

@@ -30,7 +30,7 @@ import {
   zoomView,
 } from './geometry';
 import { ReplayOverlay, ReplayPointLine } from '../replay/replay-overlay';
-import { useEffectiveKnobs, useThresholdKnobs } from '../replay/use-knobs';
+import { useEffectiveKnobs } from '../replay/use-knobs';
 import { formatOrdinalTitle } from '../../engine/query/numbering';
 import { useLayoutStore } from '../layout-store';
 import { useFollowStore } from './follow-store';
@@ -111,7 +111,6 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
     placeholderData: (d) => d,
   });
   const { data: summary } = useQuery(sessionSummaryQuery(sessionId));
-  const knobs = useThresholdKnobs(sessionId);
   const dialect = getDialect(summary?.format);
   // The bars are the lines the selected strategy gives for its knobs (threshold-bars.ts), whatever
   // the strategy; a dialect with no strategy of its own gets none.
@@ -131,7 +130,7 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
           hidden.
         </div>
       ) : (
-        <KnobsBar sessionId={sessionId} knobs={knobs} thresholds={thresholds} />
+        <KnobsBar sessionId={sessionId} thresholds={thresholds} />
       )}
       <TimelineNotes sessionId={sessionId} />
       {error ? (
