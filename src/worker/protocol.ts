@@ -160,7 +160,11 @@ export type ExportReplayFields = Omit<ReplayRunFields, 'sessionId'>;
 export interface ReplayRunFields {
   sessionId: SessionId;
   strategyId: string;
-  knobs: Record<string, KnobValue>;
+  /**
+   * The user's knob edits (`null` clears an optional knob). The worker resolves them over the
+   * log's own knobs (replay-handlers.ts `resolveRunKnobs`): the page never sends knobs back.
+   */
+  overrides: Record<string, KnobValue | null>;
   summaryModel: SummaryModelId;
   manual?: ManualCompactionRequest[];
   /** Real summaries' sizes by API call index (`ReplayOptions.suppliedSummaryTokens`). */

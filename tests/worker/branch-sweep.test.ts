@@ -38,7 +38,7 @@ describe('replay handlers on a forked session', () => {
     const base = {
       sessionId: 1,
       strategyId: 'claude-code',
-      knobs: { ...DEFAULT_CLAUDE_CODE_KNOBS },
+      overrides: { ...DEFAULT_CLAUDE_CODE_KNOBS },
       summaryModel: 'recorded' as const,
       range: { knob: 'autocompactPctOverride', from: 50, to: 100, steps: 2 },
     };

@@ -5,7 +5,7 @@ import { getEngineClient } from '../../worker/engine-client';
 import type { ExportFormat, SessionId } from '../../worker/protocol';
 import { useEscapeLayer } from '../common/use-escape';
 import { sessionSummaryQuery } from '../queries';
-import { useEffectiveKnobs } from '../replay/use-knobs';
+import { useEffectiveKnobs, useKnobOverrides } from '../replay/use-knobs';
 import { useReplayStore } from '../replay/replay-store';
 import { summariesInfoQuery, summaryRunsQuery } from '../summaries/summaries-queries';
 import { useSummariesStore } from '../summaries/summaries-store';
@@ -80,6 +80,7 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
   const manual = useReplayStore((s) => s.manual);
   const replayShown = useReplayStore((s) => s.enabled);
   const knobs = useEffectiveKnobs(sessionId, strategyId);
+  const overrides = useKnobOverrides(sessionId, strategyId);
   const selectedRunIds = useSummariesStore((s) => s.selectedRunIds);
   if (!summary || summary.notTranscript) return null;
   const name = summary.files.find((f) => f.role === 'main')?.name ?? summary.files[0]?.name ?? 'transcript';
@@ -130,7 +131,7 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
         // The report and the SVG show the replay when the page does; the compacted transcript is one.
         replay:
           knobs && hasCalls && (replayShown || item.id === 'compacted-jsonl')
-            ? { strategyId, knobs, summaryModel, manual }
+            ? { strategyId, overrides, summaryModel, manual }
             : undefined,
         runs,
         summariesByPoint,

@@ -20,7 +20,8 @@ export const NO_OVERRIDES: KnobOverrides = Object.freeze({});
 export interface ReplayRunParams {
   sessionId: SessionId;
   strategyId: string;
-  knobs: Record<string, KnobValue>;
+  /** The user's edits as they are: the worker resolves them over the log's knobs. */
+  overrides: KnobOverrides;
   summaryModel: SummaryModelId;
   manual: ManualCompactionRequest[];
   /** Summary sizes of the Summaries view's runs, by API call index. */
@@ -28,8 +29,7 @@ export interface ReplayRunParams {
 }
 
 /** A knob sweep as Run froze it: later knob edits (a click on a result) do not re-run it. */
-export interface ReplaySweepParams extends Omit<ReplayRunParams, 'knobs'> {
-  baseKnobs: Record<string, KnobValue>;
+export interface ReplaySweepParams extends ReplayRunParams {
   range: SweepRange;
   /** The uuid-tree branch the sweep follows, as the run does (timeline/branch-store.ts); 0 = the main line. */
   branchId?: number;
@@ -39,7 +39,7 @@ export interface ReplaySweepParams extends Omit<ReplayRunParams, 'knobs'> {
 export const NO_RUN_PARAMS: ReplayRunParams = {
   sessionId: -1,
   strategyId: '',
-  knobs: {},
+  overrides: NO_OVERRIDES,
   summaryModel: 'recorded',
   manual: [],
   suppliedSummaryTokens: {},

@@ -16,7 +16,7 @@ import { useEscapeLayer } from '../common/use-escape';
 import { ProgressBar } from '../top-bar/load-progress';
 import { replaySweepQuery } from './replay-queries';
 import { type ReplaySweepParams, useReplayStore } from './replay-store';
-import { useReplayKnobs } from './use-replay';
+import { useReplayKnobs, useReplayOverrides } from './use-replay';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
 import { useFollowedBranch } from '../timeline/branch-store';
 
@@ -261,6 +261,7 @@ function NumberField({
 export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: KnobSpec[] }) {
   const numeric = specs.filter((s) => s.kind === 'number');
   const knobs = useReplayKnobs(sessionId);
+  const overrides = useReplayOverrides(sessionId);
   const strategyId = useReplayStore((s) => s.strategyId);
   const summaryModel = useReplayStore((s) => s.summaryModel);
   const manual = useReplayStore((s) => s.manual);
@@ -317,7 +318,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
     const params: ReplaySweepParams = {
       sessionId,
       strategyId,
-      baseKnobs: knobs,
+      overrides,
       range: { knob: spec.key, ...range },
       summaryModel,
       manual,
@@ -446,7 +447,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
 const NO_SWEEP: ReplaySweepParams = {
   sessionId: -1,
   strategyId: '',
-  baseKnobs: {},
+  overrides: {},
   range: { knob: '', from: 0, to: 0, steps: 1 },
   summaryModel: 'recorded',
   manual: [],

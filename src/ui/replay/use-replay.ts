@@ -8,8 +8,8 @@ import { sessionSummaryQuery } from '../queries';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
 import { useFollowedBranch } from '../timeline/branch-store';
 import { replayRunQuery, replaySetupQuery } from './replay-queries';
-import { NO_RUN_PARAMS, useReplayStore } from './replay-store';
-import { type Knobs, useEffectiveKnobs } from './use-knobs';
+import { type KnobOverrides, NO_RUN_PARAMS, useReplayStore } from './replay-store';
+import { type Knobs, useEffectiveKnobs, useKnobOverrides } from './use-knobs';
 
 /** Knob edits settle this long before the worker re-runs the replay. */
 export const REPLAY_DEBOUNCE_MS = 120;
@@ -68,15 +68,35 @@ export function useReplayKnobs(sessionId: SessionId): Knobs | undefined {
   return useEffectiveKnobs(sessionId, strategyId, extra);
 }
 
+/** The user's edits the replay runs with: the selected strategy's overrides and the session memory text's size. */
+export function useReplayOverrides(sessionId: SessionId): KnobOverrides {
+  const strategyId = useReplayStore((s) => s.strategyId);
+  const memoryTokens = useSessionMemory(sessionId).tokens;
+  const overrides = useKnobOverrides(sessionId, strategyId);
+  return useMemo(
+    () => (memoryTokens > 0 ? { ...overrides, sessionMemoryTokens: memoryTokens } : overrides),
+    [memoryTokens, overrides],
+  );
+}
+
 /** Publishes the run parameters after the knobs have been still for REPLAY_DEBOUNCE_MS. */
 export function useDebouncedRunParams(sessionId: SessionId): void {
+  // Runs wait for the strategy's setup (its knobs shown), as the bar's edits wait for the session.
   const knobs = useReplayKnobs(sessionId);
+  const overrides = useReplayOverrides(sessionId);
   const strategyId = useReplayStore((s) => s.strategyId);
   const summaryModel = useReplayStore((s) => s.summaryModel);
   const manual = useReplayStore((s) => s.manual);
   const ready = useReplayStore((s) => s.sessionId === sessionId);
   const suppliedSummaryTokens = useSuppliedSummaryTokens(sessionId);
-  const key = JSON.stringify([knobs, strategyId, summaryModel, manual, suppliedSummaryTokens]);
+  const key = JSON.stringify([
+    overrides,
+    knobs === undefined,
+    strategyId,
+    summaryModel,
+    manual,
+    suppliedSummaryTokens,
+  ]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the values it serializes.
   useEffect(() => {
     if (!knobs || !ready) return;
@@ -84,7 +104,7 @@ export function useDebouncedRunParams(sessionId: SessionId): void {
       useReplayStore.getState().setRunParams({
         sessionId,
         strategyId,
-        knobs,
+        overrides,
         summaryModel,
         manual,
         suppliedSummaryTokens: { ...suppliedSummaryTokens },
