@@ -11,7 +11,7 @@ import { listRecentFiles } from './load/recent-files';
 import { RecentFilesList } from './load/recent-files-list';
 import { fetchSampleFiles, isSampleMainFile } from './load/sample';
 import { useLayoutStore } from './layout-store';
-import { FollowBar } from './library/follow-bar';
+import { LiveBar } from './library/live-bar';
 import { requestFolderInput } from './library/folder-buttons';
 import { useLibraryStore } from './library/library-store';
 import { LibraryView } from './library/library-view';
@@ -156,7 +156,7 @@ function SessionView({ sessionId }: { sessionId: SessionId }) {
   return (
     <main className="session-view">
       <LinkNotice />
-      <FollowBar />
+      <LiveBar />
       <SessionHeader summary={summary} />
       <Timeline sessionId={sessionId} />
       <ReplaySection sessionId={sessionId} />

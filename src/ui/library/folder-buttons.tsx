@@ -1,5 +1,7 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useUiStore } from '../store';
+import { libraryListingQuery } from './library-queries';
 import { useLibraryStore } from './library-store';
 import { fromFileList, getDirectoryPicker, openDirectoryHandle, openLibrary } from './open-folder';
 
@@ -13,7 +15,7 @@ export function requestFolderInput(): void {
 /** The top bar's library entries: "Open folder…" and, once a folder is listed, the view switch. */
 export function FolderButtons() {
   const inputRef = useRef<HTMLInputElement>(null);
-  const folderName = useLibraryStore((s) => s.folderName);
+  const folderName = useQuery(libraryListingQuery()).data?.folderName;
   const view = useLibraryStore((s) => s.view);
   const showView = useLibraryStore((s) => s.showView);
   // After a reload the list comes back but no session is open: the switch would lead to nothing.

@@ -13,7 +13,7 @@ import { sessionSummaryQuery } from '../queries';
 import { getNiceStep } from '../timeline/geometry';
 import { getThresholdBars } from '../timeline/threshold-bars';
 import { ProgressBar } from '../top-bar/load-progress';
-import { useFollowedBranch } from '../timeline/branch-store';
+import { useBranchPath } from '../timeline/branch-store';
 import { type ReplayCompareParams, replayCompareQuery } from './replay-queries';
 import { NO_OVERRIDES, useReplayStore } from './replay-store';
 import { EVENT_GLYPHS } from './replay-overlay';
@@ -327,7 +327,7 @@ export function CompareStrategiesPanel({
   const [picked, setPicked] = useState<string[]>(() => getDefaultPicked(ids, ownId));
   const summaryModel = useReplayStore((s) => s.summaryModel);
   const overrides = useReplayStore((s) => (s.sessionId === sessionId ? s.overrides : undefined));
-  const branchId = useFollowedBranch(sessionId);
+  const branchId = useBranchPath(sessionId);
   const queryClient = useQueryClient();
   const [params, setParams] = useState<ReplayCompareParams>();
   const [progress, setProgress] = useState<CompareProgress>();

@@ -18,7 +18,7 @@ import { replaySweepQuery } from './replay-queries';
 import { type ReplaySweepParams, useReplayStore } from './replay-store';
 import { useReplayKnobs, useReplayOverrides } from './use-replay';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
-import { useFollowedBranch } from '../timeline/branch-store';
+import { useBranchPath } from '../timeline/branch-store';
 
 // The knob sweep: the replay re-run in the worker for each value of one numeric knob, shown as a
 // line chart (compactions fired, real ones matched) and a table scored by precision and recall
@@ -270,7 +270,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
   const setSweepOpen = useReplayStore((s) => s.setSweepOpen);
   const setKnob = useReplayStore((s) => s.setKnob);
   const supplied = useSuppliedSummaryTokens(sessionId);
-  const branchId = useFollowedBranch(sessionId);
+  const branchId = useBranchPath(sessionId);
   const queryClient = useQueryClient();
   useEscapeLayer(() => setSweepOpen(false));
 

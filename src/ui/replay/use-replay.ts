@@ -6,7 +6,7 @@ import type { TokenCount } from '../../engine/types';
 import type { SessionId } from '../../worker/protocol';
 import { sessionSummaryQuery } from '../queries';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
-import { useFollowedBranch } from '../timeline/branch-store';
+import { useBranchPath } from '../timeline/branch-store';
 import { replayRunQuery, replaySetupQuery } from './replay-queries';
 import { type KnobOverrides, NO_RUN_PARAMS, useReplayStore } from './replay-store';
 import { type Knobs, useEffectiveKnobs, useKnobOverrides } from './use-knobs';
@@ -121,7 +121,7 @@ export function useDebouncedRunParams(sessionId: SessionId): void {
 /** The current replay run (the previous one stays while a new one computes). */
 export function useReplayRun() {
   const params = useReplayStore((s) => s.runParams);
-  const branchId = useFollowedBranch(params?.sessionId ?? -1);
+  const branchId = useBranchPath(params?.sessionId ?? -1);
   const enabled = useReplayStore((s) => s.enabled);
   return useQuery({
     ...replayRunQuery(params ?? NO_RUN_PARAMS, branchId),

@@ -33,7 +33,7 @@ import { ReplayOverlay, ReplayPointLine } from '../replay/replay-overlay';
 import { useEffectiveKnobs } from '../replay/use-knobs';
 import { formatOrdinalTitle } from '../../engine/query/numbering';
 import { useLayoutStore } from '../layout-store';
-import { useFollowStore } from './follow-store';
+import { useRevealStore } from './reveal-store';
 import { KnobsBar } from './knobs-bar';
 import { useReplayStore } from '../replay/replay-store';
 import { getFirstTrigger, getThresholdBars, type ThresholdBar, type ThresholdBars } from './threshold-bars';
@@ -41,7 +41,7 @@ import { clusterMarkers } from './marker-clusters';
 import { MarkerClusterButton } from './marker-cluster';
 import { OverviewStrip } from './overview-strip';
 import { TimelineLegend } from './timeline-legend';
-import { useFollowedBranch } from './branch-store';
+import { useBranchPath } from './branch-store';
 import { TimelineNotes } from './timeline-notes';
 
 /** A marker box is 18px wide (a cluster box with its count ~28px); closer, they would overlap. */
@@ -57,7 +57,7 @@ const KEY_ZOOM = 1.5;
 const KEY_PAN = 0.2;
 /** Pointer travel below which a press is a click (select a call), not a drag. */
 const DRAG_THRESHOLD_PX = 3;
-/** Wait after the last zoom/pan step before the transcript follows, ms. */
+/** Wait after the last zoom/pan step before the transcript reveals its first entry, ms. */
 const FOLLOW_DELAY_MS = 120;
 
 export function markerColor(m: Pick<TimelineMarker, 'kind' | 'trigger'>): string {
@@ -105,7 +105,7 @@ function findCallAtOrBefore(series: TimelineSeries, entryIndex: number): number 
 }
 
 export function Timeline({ sessionId }: { sessionId: SessionId }) {
-  const branchId = useFollowedBranch(sessionId);
+  const branchId = useBranchPath(sessionId);
   const { data: series, error } = useQuery({
     ...timelineQuery(sessionId, branchId),
     placeholderData: (d) => d,
@@ -160,12 +160,12 @@ function TimelineChart({
   const [view, setView] = useState<ViewRange>();
   const [brush, setBrush] = useState<{ fromPx: number; toPx: number }>();
   const drag = useRef<{ startPx: number; view: ViewRange; brush: boolean; moved: boolean }>(undefined);
-  const followTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const revealTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const selectedEntry = useUiStore((s) => s.selectedEntry);
   const selectEntry = useUiStore((s) => s.selectEntry);
   const openCompaction = useUiStore((s) => s.openCompaction);
   const openCompactionCard = useUiStore((s) => s.openCompactionCard);
-  const requestFollow = useFollowStore((s) => s.requestFollow);
+  const requestReveal = useRevealStore((s) => s.requestReveal);
 
   useLayoutEffect(() => {
     const el = containerRef.current;
@@ -196,21 +196,21 @@ function TimelineChart({
     void series;
     setView(undefined);
   }, [series]);
-  useEffect(() => () => clearTimeout(followTimer.current), []);
+  useEffect(() => () => clearTimeout(revealTimer.current), []);
 
   /** Sets the visible range from a zoom/pan; the transcript then shows its first entry. */
   const changeView = useCallback(
     (next: ViewRange | undefined) => {
       setView(next);
-      clearTimeout(followTimer.current);
-      followTimer.current = setTimeout(() => {
+      clearTimeout(revealTimer.current);
+      revealTimer.current = setTimeout(() => {
         const firstX = Math.min(n - 1, Math.max(0, Math.ceil((next?.from ?? 0) - 0.5)));
         // A range from the first call also shows what precedes it (the session's opening entries).
         const entry = firstX === 0 ? 0 : series.firstEntryIndex[firstX];
-        if (entry !== undefined) requestFollow(entry);
+        if (entry !== undefined) requestReveal(entry);
       }, FOLLOW_DELAY_MS);
     },
-    [n, series, requestFollow],
+    [n, series, requestReveal],
   );
   const zoomTo = useCallback(
     (fromX: number, toX: number) => changeView(zoomView({ from: fromX, to: toX }, n, 1, (fromX + toX) / 2)),

@@ -1,25 +1,28 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatCount, formatTokensShort } from '../common/format';
-import { startFollowing, stopFollowing, useFollowStore } from './follow';
+import { liveReadingQuery, startLive, stopLive, useLiveStore } from './live';
 
 /**
  * Live mode's line over the session: the context now, this log's auto-compact threshold, the
  * tokens left and about how many calls that is at the recent pace; the last forecast's score.
  */
-export function FollowBar() {
+export function LiveBar() {
   const queryClient = useQueryClient();
-  const { source, following, forecast, score, step, bytes, error } = useFollowStore();
+  const { source, live, step, bytes, error } = useLiveStore();
+  const reading = useQuery(liveReadingQuery()).data;
+  const forecast = reading?.forecast;
+  const score = reading?.score;
   if (!source) return null;
   return (
     <div className="follow-bar" data-testid="follow-bar">
       <button
         type="button"
-        className={`btn${following ? ' primary' : ''}`}
-        aria-pressed={following}
+        className={`btn${live ? ' primary' : ''}`}
+        aria-pressed={live}
         data-testid="follow-toggle"
-        onClick={() => (following ? stopFollowing() : startFollowing(queryClient))}
+        onClick={() => (live ? stopLive() : startLive(queryClient))}
       >
-        {following ? '● Following' : 'Follow'}
+        {live ? '● Live' : 'Go live'}
       </button>
       {forecast ? (
         <span className="mono" data-testid="follow-forecast">
@@ -31,7 +34,7 @@ export function FollowBar() {
         </span>
       ) : (
         <span className="muted">
-          {following ? 'Waiting for the first calls…' : 'Follow reads the file again every second.'}
+          {live ? 'Waiting for the first calls…' : 'Live mode reads the file again every second.'}
         </span>
       )}
       {score && (
@@ -41,7 +44,7 @@ export function FollowBar() {
           {score.firedAtCall - score.predictedAtCall} calls)
         </span>
       )}
-      {following && step && (
+      {live && step && (
         <span
           className="muted"
           data-testid="follow-step"

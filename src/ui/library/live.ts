@@ -1,11 +1,12 @@
-import type { QueryClient } from '@tanstack/react-query';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { create } from 'zustand';
 import { type CompactionForecast, computeForecast } from '../../engine/library/forecast';
 import type { LibraryRow } from '../../engine/library/library-row';
 import { appendSession } from '../load/load-session';
-import { useLibraryStore } from './library-store';
+import { queryClient as pageQueryClient } from '../query-client';
+import { setListingRows } from './library-queries';
 
-// Live mode: while the agent writes a session, its files (the main log, its subagent logs and
+// Live mode ("live" is its one word; the transcript's scrolling is "reveal", the uuid tree's choice the "branch path"): while the agent writes a session, its files (the main log, its subagent logs and
 // their .meta.json) are looked at again every second; only whole lines count (a last line without
 // its newline waits). When one has grown, the engine worker is given them, JSON-lines files cut at
 // their last newline, and reads only the bytes past its last read of each (a new file whole;
@@ -13,26 +14,26 @@ import { useLibraryStore } from './library-store';
 // come from the grown session (no scan). When a new compaction lands, the forecast made before it
 // is scored. A file that shrank or was replaced is parsed again whole, and the bar says why.
 
-/** A file of the followed session besides its main file, read again on each step. */
-export interface FollowFile {
+/** A file of the live session besides its main file, read again on each step. */
+export interface LiveFile {
   /** Its name, as the parser should see it (`<session>/subagents/agent-….jsonl`). */
   name: string;
   read(): Promise<Blob>;
 }
 
-/** Where the followed file's current bytes come from. */
-export interface FollowSource {
+/** Where the live file's current bytes come from. */
+export interface LiveSource {
   label: string;
   /** The main file's name, as the parser should see it. */
   name: string;
   read(): Promise<Blob>;
   /** Files loaded with it (subagent logs, their .meta.json), read again on each step. */
-  others: FollowFile[];
+  others: LiveFile[];
   /**
    * The session's other files as they are now, where the source can list its folder: a running
    * session starts subagents, whose logs appear after it was opened. Called on each step.
    */
-  discover?: () => Promise<FollowFile[]>;
+  discover?: () => Promise<LiveFile[]>;
   /** The library row it was opened from: the row grows with it. */
   libraryKey?: string;
 }
@@ -45,7 +46,7 @@ export interface ForecastScore {
   firedAtCall: number;
 }
 
-export interface FollowStep {
+export interface LiveStep {
   /** Bytes the engine read and parsed (the appended bytes, or the whole file when `reparsed`). */
   readBytes: number;
   newLines: number;
@@ -56,43 +57,64 @@ export interface FollowStep {
   reparsed?: string;
 }
 
-interface FollowState {
-  source?: FollowSource;
-  following: boolean;
-  bytes: number;
+/**
+ * What live mode read of the grown session: its row, the forecast made from it, and the latest
+ * compaction's forecast against where it fired. An async result: in the query cache
+ * (`liveReadingQuery`), written by each step; the bar reads it.
+ */
+export interface LiveReading {
+  row: LibraryRow;
   forecast?: CompactionForecast;
-  row?: LibraryRow;
-  /** The latest compaction's forecast against where it fired. */
   score?: ForecastScore;
+}
+
+const READING_KEY = ['live', 'reading'] as const;
+pageQueryClient.setQueryDefaults(READING_KEY, { gcTime: Number.POSITIVE_INFINITY, structuralSharing: false });
+
+/** Live mode's last reading; null before the first step (or after another session opened). */
+export function liveReadingQuery() {
+  return queryOptions<LiveReading | null>({
+    queryKey: READING_KEY,
+    queryFn: () => pageQueryClient.getQueryData<LiveReading | null>(READING_KEY) ?? null,
+    initialData: null,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+    structuralSharing: false,
+  });
+}
+
+function setReading(reading: LiveReading | null): void {
+  pageQueryClient.setQueryData(READING_KEY, reading);
+}
+
+/** Live mode's UI state: the source, on or off, and how the last step went. */
+interface LiveState {
+  source?: LiveSource;
+  live: boolean;
+  bytes: number;
   /** The last step that read something: bytes read and parsed, its time, why it was a whole parse. */
-  step?: FollowStep;
-  /** The last read that failed (the file moved, the server went away); following goes on. */
+  step?: LiveStep;
+  /** The last read that failed (the file moved, the server went away); live mode goes on. */
   error?: string;
 }
 
-export const useFollowStore = create<FollowState>()(() => ({ following: false, bytes: 0 }));
+export const useLiveStore = create<LiveState>()(() => ({ live: false, bytes: 0 }));
 
 let timer: ReturnType<typeof setTimeout> | undefined;
 let generation = 0;
 
-/** Offers live mode for the session just opened from `source` (undefined: not followable). */
-export function setFollowSource(source: FollowSource | undefined): void {
-  stopFollowing();
-  useFollowStore.setState({
-    source,
-    following: false,
-    bytes: 0,
-    forecast: undefined,
-    score: undefined,
-    row: undefined,
-  });
+/** Offers live mode for the session just opened from `source` (undefined: it cannot go live). */
+export function setLiveSource(source: LiveSource | undefined): void {
+  stopLive();
+  useLiveStore.setState({ source, live: false, bytes: 0, step: undefined, error: undefined });
+  setReading(null);
 }
 
-export function stopFollowing(): void {
+export function stopLive(): void {
   generation++;
   if (timer) clearTimeout(timer);
   timer = undefined;
-  useFollowStore.setState({ following: false });
+  useLiveStore.setState({ live: false });
 }
 
 /** The offset just past the last newline of `blob` from `from` on (undefined: none yet). */
@@ -102,12 +124,12 @@ async function getWholeLinesEnd(blob: Blob, from: number): Promise<number | unde
   return at < 0 ? undefined : from + at + 1;
 }
 
-export function startFollowing(queryClient: QueryClient): void {
-  const { source } = useFollowStore.getState();
+export function startLive(queryClient: QueryClient): void {
+  const { source } = useLiveStore.getState();
   if (!source) return;
-  stopFollowing();
+  stopLive();
   const mine = ++generation;
-  useFollowStore.setState({ following: true });
+  useLiveStore.setState({ live: true });
   let cut = 0;
   /** Each other file's bytes given at the last step. */
   let otherCuts = new Map<string, number>();
@@ -145,8 +167,8 @@ export function startFollowing(queryClient: QueryClient): void {
         cut = mainEnd;
         otherCuts = nextCuts;
         const row = step.row;
-        const before = useFollowStore.getState();
-        const update: Partial<FollowState> = {
+        const before = pageQueryClient.getQueryData<LiveReading | null>(READING_KEY);
+        const update: Partial<LiveState> = {
           bytes: mainEnd,
           step: {
             readBytes: step.readBytes,
@@ -160,28 +182,28 @@ export function startFollowing(queryClient: QueryClient): void {
         if (source.libraryKey !== undefined) {
           let sizeBytes = mainEnd;
           for (const size of nextCuts.values()) sizeBytes += size;
-          useLibraryStore.getState().setRows(new Map([[source.libraryKey, { row, sizeBytes }]]));
+          setListingRows(new Map([[source.libraryKey, { row, sizeBytes }]]));
         }
-        update.row = row;
-        update.forecast = computeForecast(row);
-        const compactsBefore = before.row
+        const reading: LiveReading = { row, forecast: computeForecast(row), score: before?.score };
+        const compactsBefore = before?.row
           ? before.row.compactions.auto + before.row.compactions.manual
           : undefined;
         const compactsNow = row.compactions.auto + row.compactions.manual;
         if (
           compactsBefore !== undefined &&
           compactsNow > compactsBefore &&
-          before.forecast?.predictedAtCall
+          before?.forecast?.predictedAtCall
         ) {
-          update.score = {
+          reading.score = {
             predictedAtCall: before.forecast.predictedAtCall,
             firedAtCall: row.callsBeforeLastCompact,
           };
         }
-        useFollowStore.setState(update);
+        setReading(reading);
+        useLiveStore.setState(update);
       }
     } catch (error) {
-      useFollowStore.setState({ error: error instanceof Error ? error.message : String(error) });
+      useLiveStore.setState({ error: error instanceof Error ? error.message : String(error) });
     } finally {
       if (mine === generation) timer = setTimeout(() => void tick(), POLL_MS);
     }
@@ -201,7 +223,7 @@ async function fetchNow(url: string): Promise<Blob> {
  * another program appends to). The first is the main file; the others are named by their path
  * from its folder (`<session>/subagents/agent-….jsonl`, as the parser recognises them).
  */
-export function createUrlFollowSource(urls: readonly string[]): FollowSource {
+export function createUrlLiveSource(urls: readonly string[]): LiveSource {
   const [main = '', ...rest] = urls;
   const path = (url: string) => decodeURIComponent(new URL(url, location.href).pathname);
   const mainPath = path(main);
@@ -219,13 +241,13 @@ export function createUrlFollowSource(urls: readonly string[]): FollowSource {
 }
 
 /** A source over a File System Access handle: `getFile()` is a fresh snapshot each time. */
-export function createHandleFollowSource(
+export function createHandleLiveSource(
   handle: FileSystemFileHandle,
   path: string,
-  others: FollowFile[],
+  others: LiveFile[],
   libraryKey?: string,
-  discover?: () => Promise<FollowFile[]>,
-): FollowSource {
+  discover?: () => Promise<LiveFile[]>,
+): LiveSource {
   return {
     label: path.split('/').pop() ?? path,
     name: path,
