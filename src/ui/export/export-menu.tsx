@@ -4,7 +4,7 @@ import { CLAUDE_CODE_DIALECT } from '../../engine/parse/dialects/claude-code';
 import { getEngineClient } from '../../worker/engine-client';
 import type { ExportFormat, SessionId } from '../../worker/protocol';
 import { useEscapeLayer } from '../common/use-escape';
-import { sessionSummaryQuery } from '../queries';
+import { sessionOverviewQuery } from '../queries';
 import { useEffectiveKnobs, useKnobOverrides } from '../replay/use-knobs';
 import { useReplayStore } from '../replay/replay-store';
 import { summariesInfoQuery, summaryRunsQuery } from '../summaries/summaries-queries';
@@ -74,7 +74,7 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
     document.addEventListener('pointerdown', onDown);
     return () => document.removeEventListener('pointerdown', onDown);
   }, [open]);
-  const summary = useQuery(sessionSummaryQuery(sessionId)).data;
+  const overview = useQuery(sessionOverviewQuery(sessionId)).data;
   const strategyId = useReplayStore((s) => s.strategyId);
   const summaryModel = useReplayStore((s) => s.summaryModel);
   const manual = useReplayStore((s) => s.manual);
@@ -82,9 +82,9 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
   const knobs = useEffectiveKnobs(sessionId, strategyId);
   const overrides = useKnobOverrides(sessionId, strategyId);
   const selectedRunIds = useSummariesStore((s) => s.selectedRunIds);
-  if (!summary || summary.notTranscript) return null;
-  const name = summary.files.find((f) => f.role === 'main')?.name ?? summary.files[0]?.name ?? 'transcript';
-  const hasCalls = summary.apiCalls > 0;
+  if (!overview || overview.notTranscript) return null;
+  const name = overview.files.find((f) => f.role === 'main')?.name ?? overview.files[0]?.name ?? 'transcript';
+  const hasCalls = overview.apiCalls > 0;
 
   const getRuns = async () => {
     const [info, runs] = await Promise.all([
@@ -146,7 +146,7 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
   };
 
   const disabled = (item: Item): string | undefined => {
-    if (item.id === 'compacted-jsonl' && summary.format !== CLAUDE_CODE_DIALECT.id)
+    if (item.id === 'compacted-jsonl' && overview.format !== CLAUDE_CODE_DIALECT.id)
       return "Written in Claude Code's format: only for Claude Code sessions";
     if (item.id === 'compacted-jsonl' && (!hasCalls || !knobs))
       return 'Needs a replay: no API call to replay';

@@ -9,7 +9,7 @@ import { getDefaultStrategyId } from '../../engine/strategies/registry';
 import type { ReplayCompare, SessionId } from '../../worker/protocol';
 import { formatCount, formatTokensShort } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
-import { sessionSummaryQuery } from '../queries';
+import { sessionOverviewQuery } from '../queries';
 import { getNiceStep } from '../timeline/geometry';
 import { getThresholdBars } from '../timeline/threshold-bars';
 import { ProgressBar } from '../top-bar/load-progress';
@@ -321,7 +321,7 @@ export function CompareStrategiesPanel({
   strategies: { id: string; label: string; description: string }[];
   onClose: () => void;
 }) {
-  const format = useQuery(sessionSummaryQuery(sessionId)).data?.format;
+  const format = useQuery(sessionOverviewQuery(sessionId)).data?.format;
   const ownId = getDefaultStrategyId(format);
   const ids = strategies.map((s) => s.id);
   const [picked, setPicked] = useState<string[]>(() => getDefaultPicked(ids, ownId));

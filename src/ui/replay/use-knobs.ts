@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { SessionSummary } from '../../engine/query/session-summary';
+import type { SessionOverview } from '../../engine/query/session-overview';
 import { getStrategy } from '../../engine/strategies/registry';
 import type { KnobValue } from '../../engine/strategies/types';
 import {
@@ -9,7 +9,7 @@ import {
   getContextWindowForModel,
 } from '../../engine/thresholds';
 import type { SessionId } from '../../worker/protocol';
-import { sessionSummaryQuery } from '../queries';
+import { sessionOverviewQuery } from '../queries';
 import { replaySetupQuery } from './replay-queries';
 import { type KnobOverrides, NO_OVERRIDES, useReplayStore } from './replay-store';
 
@@ -48,10 +48,10 @@ export function useEffectiveKnobs(
  * The window before the log's knobs are in: the largest its models have, unless the context went
  * past it; then 1M when it went past 200k (only extended-window models can do that).
  */
-export function getLoadedContextWindow(summary: SessionSummary): number {
-  const window = Math.max(...summary.meta.models.map(getContextWindowForModel), 0);
-  if (window > 0 && summary.peakContextTokens <= window) return window;
-  return summary.peakContextTokens > DEFAULT_CONTEXT_WINDOW
+export function getLoadedContextWindow(overview: SessionOverview): number {
+  const window = Math.max(...overview.meta.models.map(getContextWindowForModel), 0);
+  if (window > 0 && overview.peakContextTokens <= window) return window;
+  return overview.peakContextTokens > DEFAULT_CONTEXT_WINDOW
     ? EXTENDED_CONTEXT_WINDOW
     : DEFAULT_CONTEXT_WINDOW;
 }
@@ -64,12 +64,12 @@ export function getLoadedContextWindow(summary: SessionSummary): number {
 export function useShownKnobs(sessionId: SessionId, strategyId: string): Knobs {
   const effective = useEffectiveKnobs(sessionId, strategyId);
   const overrides = useKnobOverrides(sessionId, strategyId);
-  const summary = useQuery(sessionSummaryQuery(sessionId)).data;
+  const overview = useQuery(sessionOverviewQuery(sessionId)).data;
   return useMemo(() => {
     if (effective) return effective;
     const strategy = getStrategy(strategyId);
     const base: Knobs = { ...strategy.defaultKnobs };
-    if (summary && CONTEXT_WINDOW_KEY in base) base[CONTEXT_WINDOW_KEY] = getLoadedContextWindow(summary);
+    if (overview && CONTEXT_WINDOW_KEY in base) base[CONTEXT_WINDOW_KEY] = getLoadedContextWindow(overview);
     return strategy.normalizeKnobs(overrides, base);
-  }, [effective, overrides, summary, strategyId]);
+  }, [effective, overrides, overview, strategyId]);
 }

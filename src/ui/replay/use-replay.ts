@@ -4,7 +4,7 @@ import { getDefaultStrategyId } from '../../engine/strategies/registry';
 import { estimateTextTokens } from '../../engine/tokens/estimate';
 import type { TokenCount } from '../../engine/types';
 import type { SessionId } from '../../worker/protocol';
-import { sessionSummaryQuery } from '../queries';
+import { sessionOverviewQuery } from '../queries';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
 import { useBranchPath } from '../timeline/branch-store';
 import { replayRunQuery, replaySetupQuery } from './replay-queries';
@@ -17,7 +17,7 @@ export const REPLAY_DEBOUNCE_MS = 120;
 /** The strategy's setup for this session; starts the session's replay state with the session. */
 export function useReplaySetup(sessionId: SessionId) {
   const strategyId = useReplayStore((s) => s.strategyId);
-  const format = useQuery(sessionSummaryQuery(sessionId)).data?.format;
+  const format = useQuery(sessionOverviewQuery(sessionId)).data?.format;
   const wanted = getDefaultStrategyId(format);
   // A new session shows its own agent's strategy first (Codex rollouts: Codex), unless the user
   // picked one, and its replay state (overrides, manual compactions) starts at once: the knob bar
@@ -44,7 +44,7 @@ export interface SessionMemoryInput {
 
 /** The session memory text: the user's, else the one given with the transcript. */
 export function useSessionMemory(sessionId: SessionId): SessionMemoryInput {
-  const given = useQuery(sessionSummaryQuery(sessionId)).data?.sessionMemory;
+  const given = useQuery(sessionOverviewQuery(sessionId)).data?.sessionMemory;
   const typed = useReplayStore((s) => s.sessionMemoryText);
   const text = typed ?? given?.text ?? '';
   return useMemo(

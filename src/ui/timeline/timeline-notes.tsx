@@ -3,7 +3,7 @@ import type { WindowSource } from '../../engine/context-window';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount, formatTokensShort } from '../common/format';
 import { markHiddenChars, VisibleText } from '../common/visible-text';
-import { sessionSummaryQuery } from '../queries';
+import { sessionOverviewQuery } from '../queries';
 import { useReplayStore } from '../replay/replay-store';
 import { CONTEXT_WINDOW_KEY, useShownKnobs } from '../replay/use-knobs';
 import { BranchPicker } from './branch-picker';
@@ -21,13 +21,13 @@ const SOURCE_LABELS: Record<WindowSource, string> = {
 };
 
 export function TimelineNotes({ sessionId }: { sessionId: SessionId }) {
-  const summary = useQuery(sessionSummaryQuery(sessionId)).data;
+  const overview = useQuery(sessionOverviewQuery(sessionId)).data;
   const strategyId = useReplayStore((s) => s.strategyId);
   const shown = useShownKnobs(sessionId, strategyId)[CONTEXT_WINDOW_KEY];
   // The selected strategy's window knob, when it has one (else the log's window stands).
   const knobWindow = typeof shown === 'number' ? shown : undefined;
-  if (!summary) return null;
-  const { window, usage, branches } = summary;
+  if (!overview) return null;
+  const { window, usage, branches } = overview;
   const overridden = knobWindow !== undefined && knobWindow !== window.windowTokens;
   // Claude Code's default window needs no line of its own (its reason is the Window knob's
   // tooltip); an inferred, stated or overridden one does. No line at all keeps the transcript's rows.

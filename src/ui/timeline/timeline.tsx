@@ -15,7 +15,7 @@ import { getStrategy } from '../../engine/strategies/registry';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { formatClock, formatCount, formatDelta } from '../common/format';
 import { getDialect } from '../../engine/parse/dialects/registry';
-import { sessionSummaryQuery, timelineQuery } from '../queries';
+import { sessionOverviewQuery, timelineQuery } from '../queries';
 import { useUiStore } from '../store';
 import { drawTimeline } from './draw-timeline';
 import {
@@ -110,8 +110,8 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
     ...timelineQuery(sessionId, branchId),
     placeholderData: (d) => d,
   });
-  const { data: summary } = useQuery(sessionSummaryQuery(sessionId));
-  const dialect = getDialect(summary?.format);
+  const { data: overview } = useQuery(sessionOverviewQuery(sessionId));
+  const dialect = getDialect(overview?.format);
   // The bars are the lines the selected strategy gives for its knobs (threshold-bars.ts), whatever
   // the strategy; a dialect with no strategy of its own gets none.
   const strategyId = useReplayStore((s) => s.strategyId);

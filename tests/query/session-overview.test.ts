@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { getSessionSummary } from '../../src/engine/query/session-summary';
+import { getSessionOverview } from '../../src/engine/query/session-overview';
 import { parseFixtureSession } from './session-fixture';
 
-describe('getSessionSummary', () => {
+describe('getSessionOverview', () => {
   it('summarizes counts, compactions and unknown types', async () => {
-    const summary = getSessionSummary(await parseFixtureSession());
+    const summary = getSessionOverview(await parseFixtureSession());
     expect(summary.format).toBe('claude-code');
     expect(summary.mainApiCalls).toBe(8);
     expect(summary.toolCalls).toMatchObject({ Read: 1, Task: 1, Bash: 1, Grep: 1, Glob: 1 });
@@ -23,7 +23,7 @@ describe('getSessionSummary', () => {
 
   it('says when the input is not a transcript', async () => {
     const session = await parseSession([createMemorySource('data.json', '{"name":"x","values":[1,2,3]}\n')]);
-    const summary = getSessionSummary(session);
+    const summary = getSessionOverview(session);
     expect(summary.notTranscript?.code).toBe('not-a-transcript');
     expect(summary.notTranscript?.message).toContain('not a transcript');
   });

@@ -14,7 +14,7 @@ import { getCallLanes } from './call-lanes';
 import { getUsageCoverage, type UsageCoverage, withEstimatedPost } from './usage-coverage';
 
 /** The small, plain part of a session the UI keeps on the main thread (header, markers, knobs). */
-export interface SessionSummary {
+export interface SessionOverview {
   format: DialectId;
   files: SessionFile[];
   meta: SessionMeta;
@@ -47,7 +47,7 @@ export interface SessionSummary {
 const FATAL_CODES = new Set(['not-a-transcript', 'unsupported-dialect', 'empty-file', 'document-too-large']);
 
 /** Summarizes a parsed session (cheap: counts are already on the session). */
-export function getSessionSummary(session: Session): SessionSummary {
+export function getSessionOverview(session: Session): SessionOverview {
   const issueCounts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const issue of session.issues) issueCounts[issue.severity]++;
   const lanes = getCallLanes(session);
