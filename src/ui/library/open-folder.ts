@@ -281,6 +281,7 @@ export async function restoreLastFolder(): Promise<FileSystemDirectoryHandle | u
       };
     }),
   });
+  useLibraryStore.getState().showView('library');
   return last.handle;
 }
 
