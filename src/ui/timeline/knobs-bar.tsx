@@ -28,7 +28,7 @@ const BAR_LOOKS: Readonly<Record<string, { label: string; testId: string; choice
   },
   maxOutputTokens: { label: 'Max output', testId: 'knob-max-output' },
   autocompactPctOverride: { label: 'Auto-compact %', testId: 'knob-pct' },
-  blockingLimitOverride: { label: 'Blocking limit', testId: 'knob-blocking-limit' },
+  blockingLimitOverride: { label: 'Blocking at', testId: 'knob-blocking-limit' },
   autoCompactEnabled: { label: 'Auto-compact', testId: 'knob-auto-compact' },
 };
 
@@ -66,9 +66,10 @@ function NumberKnob(props: {
     (Number.isFinite(n) &&
       n >= (spec.min ?? Number.NEGATIVE_INFINITY) &&
       n <= (spec.max ?? Number.POSITIVE_INFINITY));
-  const unit = spec.unit && spec.unit !== 'percent' ? UNIT_SHORT[spec.unit] : '';
+  // The unit is in the tooltip: the bar has room for the knobs and the readout on one line at 1280 px.
+  const unit = spec.unit ? UNIT_SHORT[spec.unit] : '';
   return (
-    <label className="knob" title={describeKnob(spec)}>
+    <label className="knob" title={`${describeKnob(spec)}${unit ? `\nIn ${unit}` : ''}`}>
       <span>{props.label}</span>
       <input
         data-testid={props.testId}
@@ -76,7 +77,7 @@ function NumberKnob(props: {
         inputMode="numeric"
         value={text}
         placeholder={spec.optional ? 'default' : undefined}
-        size={8}
+        size={6}
         onChange={(e) => {
           const next = e.currentTarget.value;
           setText(next);
@@ -87,7 +88,6 @@ function NumberKnob(props: {
           props.onCommit(n ?? (spec.optional ? null : props.fallback));
         }}
       />
-      {unit && <span className="muted">{unit}</span>}
     </label>
   );
 }
