@@ -4,7 +4,7 @@ import { formatClock, formatCount, formatDuration } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
 import { compactionDetailQuery, sessionOverviewQuery } from '../queries';
 import { useUiStore } from '../store';
-import { markerColor } from './timeline';
+import { markerColor } from './timeline-markers';
 import { VisibleText } from '../common/visible-text';
 import { formatOrdinalTitle, formatPlural } from '../../engine/query/numbering';
 
