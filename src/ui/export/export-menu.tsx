@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { CLAUDE_CODE_DIALECT } from '../../engine/parse/dialects/claude-code';
+import { getCompactedLogRefusal } from '../../engine/export/compacted-log-formats';
 import { getEngineClient } from '../../worker/engine-client';
 import type { ExportFormat, SessionId } from '../../worker/protocol';
 import { useEscapeLayer } from '../common/use-escape';
@@ -146,8 +146,8 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
   };
 
   const disabled = (item: Item): string | undefined => {
-    if (item.id === 'compacted-jsonl' && overview.format !== CLAUDE_CODE_DIALECT.id)
-      return "Written in Claude Code's format: only for Claude Code sessions";
+    const refusal = item.id === 'compacted-jsonl' ? getCompactedLogRefusal(overview.format) : undefined;
+    if (refusal) return refusal;
     if (item.id === 'compacted-jsonl' && (!hasCalls || !knobs))
       return 'Needs a replay: no API call to replay';
     if (item.id === 'run-comparison-md' && selectedRunIds.length !== 2)
