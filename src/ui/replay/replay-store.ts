@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { DEFAULT_STRATEGY_ID } from '../../engine/strategies/registry';
 import type { SummaryModelId } from '../../engine/replay/summary-size';
 import type { SweepRange } from '../../engine/replay/sweep';
 import type { KnobValue, ManualCompactionRequest } from '../../engine/strategies/types';
@@ -90,7 +91,7 @@ export interface ReplayUiState {
 }
 
 export const useReplayStore = create<ReplayUiState>()((set) => ({
-  strategyId: 'claude-code',
+  strategyId: DEFAULT_STRATEGY_ID,
   strategyChosen: false,
   enabled: true,
   knobsOpen: false,

@@ -17,7 +17,7 @@ const SOURCE_LABELS: Record<WindowSource, string> = {
   stated: 'stated by the log',
   'model-id': 'from the model id',
   observed: 'from the observed context',
-  default: 'Claude Code default',
+  default: 'the default window',
 };
 
 export function TimelineNotes({ sessionId }: { sessionId: SessionId }) {
@@ -29,7 +29,7 @@ export function TimelineNotes({ sessionId }: { sessionId: SessionId }) {
   if (!overview) return null;
   const { window, usage, branches } = overview;
   const overridden = knobWindow !== undefined && knobWindow !== window.windowTokens;
-  // Claude Code's default window needs no line of its own (its reason is the Window knob's
+  // The default window needs no line of its own (its reason is the Window knob's
   // tooltip); an inferred, stated or overridden one does. No line at all keeps the transcript's rows.
   const showWindow = window.windowSource !== 'default' || overridden;
   if (!showWindow && usage.zeroUsageCalls === 0 && !branches) return null;
