@@ -1,48 +1,24 @@
 import { prepareCanvas } from '../common/canvas';
-import {
-  type KeyboardEvent,
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { TimelineSeries } from '../../worker/protocol';
 import { useUiStore } from '../store';
 import { drawTimeline } from './draw-timeline';
-import {
-  createGeometry,
-  isFullView,
-  panView,
-  pxToPosition,
-  pxToX,
-  type ViewRange,
-  zoomView,
-} from './geometry';
+import { createGeometry, isFullView, panView, pxToPosition, pxToX, type ViewRange } from './geometry';
 import { ReplayOverlay } from '../replay/replay-overlay';
-import { useRevealStore } from './reveal-store';
 import type { ThresholdBars } from './threshold-bars';
 import { OverviewStrip } from './overview-strip';
 import { TimelineLegend } from './timeline-legend';
 
 import { CompactionMarkers, markerColor } from './timeline-markers';
+import { useChartZoom } from './use-chart-zoom';
 import { CallTooltip } from './call-tooltip';
 
 // The context chart: a canvas drawn a frame after each change, zoom and pan by wheel, keys, drag
 // and a shift-drag brush; a click selects the call's first entry, a zoom reveals the range's
 // first entry in the transcript.
 
-/** Wheel zoom: factor per pixel of wheel delta (one notch ≈ 100px → ×1.22). */
-const WHEEL_ZOOM_PER_PX = 0.002;
-/** Keyboard zoom step and pan step (fraction of the visible span). */
-const KEY_ZOOM = 1.5;
-const KEY_PAN = 0.2;
 /** Pointer travel below which a press is a click (select a call), not a drag. */
 const DRAG_THRESHOLD_PX = 3;
-/** Wait after the last zoom/pan step before the transcript reveals its first entry, ms. */
-const REVEAL_DELAY_MS = 120;
-
 /** Largest main call whose first entry is at or before `entryIndex` (calls are in entry order). */
 function findCallAtOrBefore(series: TimelineSeries, entryIndex: number): number | undefined {
   const first = series.firstEntryIndex;
@@ -75,10 +51,8 @@ export function TimelineChart({
   const [view, setView] = useState<ViewRange>();
   const [brush, setBrush] = useState<{ fromPx: number; toPx: number }>();
   const drag = useRef<{ startPx: number; view: ViewRange; brush: boolean; moved: boolean }>(undefined);
-  const revealTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const selectedEntry = useUiStore((s) => s.selectedEntry);
   const selectEntry = useUiStore((s) => s.selectEntry);
-  const requestReveal = useRevealStore((s) => s.requestReveal);
 
   useLayoutEffect(() => {
     const el = containerRef.current;
@@ -104,58 +78,6 @@ export function TimelineChart({
   );
   const selectedX = selectedEntry === undefined ? undefined : findCallAtOrBefore(series, selectedEntry);
 
-  // A new session starts unzoomed.
-  useEffect(() => {
-    void series;
-    setView(undefined);
-  }, [series]);
-  useEffect(() => () => clearTimeout(revealTimer.current), []);
-
-  /** Sets the visible range from a zoom/pan; the transcript then shows its first entry. */
-  const changeView = useCallback(
-    (next: ViewRange | undefined) => {
-      setView(next);
-      clearTimeout(revealTimer.current);
-      revealTimer.current = setTimeout(() => {
-        const firstX = Math.min(n - 1, Math.max(0, Math.ceil((next?.from ?? 0) - 0.5)));
-        // A range from the first call also shows what precedes it (the session's opening entries).
-        const entry = firstX === 0 ? 0 : series.firstEntryIndex[firstX];
-        if (entry !== undefined) requestReveal(entry);
-      }, REVEAL_DELAY_MS);
-    },
-    [n, series, requestReveal],
-  );
-  const zoomTo = useCallback(
-    (fromX: number, toX: number) => changeView(zoomView({ from: fromX, to: toX }, n, 1, (fromX + toX) / 2)),
-    [changeView, n],
-  );
-
-  // Wheel: a native listener, because React's is passive and the page must not scroll meanwhile.
-  const latest = useRef({ geometry, changeView, n });
-  latest.current = { geometry, changeView, n };
-  useEffect(() => {
-    const el = containerRef.current;
-    if (!el) return;
-    const onWheel = (e: WheelEvent) => {
-      const { geometry: g, changeView: change, n: count } = latest.current;
-      if (count === 0) return;
-      e.preventDefault();
-      const rect = el.getBoundingClientRect();
-      const current = { from: g.from, to: g.to };
-      const span = g.to - g.from;
-      const horizontal = Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.shiftKey ? e.deltaY : 0;
-      if (horizontal !== 0) {
-        change(panView(current, count, (horizontal / (g.rightPx - g.leftPx)) * span));
-        return;
-      }
-      const anchor = pxToPosition(g, e.clientX - rect.left);
-      const pxDelta = e.deltaMode === 1 ? e.deltaY * 33 : e.deltaY; // line mode: ~33px a line
-      change(zoomView(current, count, Math.exp(pxDelta * WHEEL_ZOOM_PER_PX), anchor));
-    };
-    el.addEventListener('wheel', onWheel, { passive: false });
-    return () => el.removeEventListener('wheel', onWheel);
-  }, []);
-
   // Drawn at the next frame, not in the commit: a session's first render (React, then the layout
   // of the new page) and its first draw were one 113–133 ms task on a 7,000-call session; split,
   // the page paints between them. Hover moves drawn this way coalesce to one draw a frame.
@@ -177,25 +99,7 @@ export function TimelineChart({
   }, [geometry, series, thresholds, hoverX, selectedX]);
 
   const current = { from: geometry.from, to: geometry.to };
-
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (n === 0 || e.target !== e.currentTarget) return;
-    const span = geometry.to - geometry.from;
-    const centre = (geometry.from + geometry.to) / 2;
-    const actions: Record<string, () => ViewRange | undefined> = {
-      '+': () => zoomView(current, n, 1 / KEY_ZOOM, centre),
-      '=': () => zoomView(current, n, 1 / KEY_ZOOM, centre),
-      '-': () => zoomView(current, n, KEY_ZOOM, centre),
-      _: () => zoomView(current, n, KEY_ZOOM, centre),
-      ArrowLeft: () => panView(current, n, -span * KEY_PAN),
-      ArrowRight: () => panView(current, n, span * KEY_PAN),
-      '0': () => undefined,
-    };
-    const action = actions[e.key];
-    if (!action) return;
-    e.preventDefault();
-    changeView(action());
-  };
+  const { changeView, zoomTo, onKeyDown } = useChartZoom(containerRef, series, geometry, setView);
 
   const plotX = (clientX: number) => clientX - (containerRef.current?.getBoundingClientRect().left ?? 0);
 
