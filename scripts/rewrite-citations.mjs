@@ -301,7 +301,7 @@ export const NOTES = [
 
 // A comment line break inside a quoted title: `"Full\n  // mechanism"`.
 const WRAP = String.raw`(?:\s*\n\s*(?:\/\/|\*)?\s*)`;
-const TITLE = String.raw`"(?:[A-Z§/]|\()(?:[^"\n]|${WRAP}){0,90}?"|'[A-Z][A-Za-z0-9 ,:()/-]{0,60}'|“[^”\n]{1,80}”`;
+const TITLE = String.raw`"(?:[A-Za-z§/]|\()(?:[^"\n]|${WRAP}){0,90}?"|'[A-Z][A-Za-z0-9 ,:()/-]{0,60}'|“[^”\n]{1,80}”`;
 const IDENT = '`[$_A-Za-z][$_A-Za-z0-9]{0,7}(?:\\(\\))?`';
 const NUMBERED = String.raw`(?:steps?|edge cases?|phase|item)${WRAP}?\s*\d+(?:\s*(?:[–-]|,|and)\s*\d+)*`;
 const SECTION = String.raw`§\d+(?:\.\d+)*`;
@@ -345,12 +345,14 @@ function mapCitation(note, parts, context) {
   const kept = [];
   const unmapped = [];
   let current;
+  let rowWanted = false;
   for (const part of parts) {
     if (part.kind === 'section') {
       const number = part.text.slice(1);
       const table = note.sections ?? {};
       if (note.key === 'anchors' && number === '2.1') {
         current = undefined; // a row title or the context decides
+        rowWanted = true;
         continue;
       }
       let anchor = table[number];
@@ -366,6 +368,7 @@ function mapCitation(note, parts, context) {
       if (hit) {
         current = hit[1];
         anchors.push(hit[1]);
+        rowWanted = false;
       } else unmapped.push(part.text);
     } else if (part.kind === 'ident') {
       const name = part.text.replace(/[`()]/g, '');
@@ -387,9 +390,12 @@ function mapCitation(note, parts, context) {
       kept.push(part.text.replace(new RegExp(WRAP, 'g'), ' '));
     }
   }
-  if (note.key === 'anchors' && anchors.length === 0) {
-    const hint = note.rowHints.find(([re]) => re.test(context));
-    anchors.push(hint ? hint[1] : note.doc);
+  // §2.1 without a row title: the row the words after it (or the file's name) point to.
+  if (note.key === 'anchors' && (rowWanted || anchors.length === 0)) {
+    const hint =
+      note.rowHints.find(([re]) => re.test(context.after)) ??
+      note.rowHints.find(([re]) => re.test(context.before));
+    anchors.unshift(hint ? hint[1] : note.doc);
   }
   if (anchors.length === 0) anchors.push(note.doc);
   return { anchors: [...new Set(anchors)], kept, unmapped };
@@ -437,7 +443,11 @@ export function rewriteText(text, fileHint = '') {
     edits.push([match.index, match.index + match[0].length, replacement]);
   };
 
-  const contextAt = (index, length) => `${text.slice(index, index + length + 120)} ${fileHint}`;
+  // What follows a citation (and the file's name), then what precedes it on its line.
+  const contextAt = (index, length) => ({
+    after: `${text.slice(index, index + length + 120)} ${fileHint}`,
+    before: text.slice(text.lastIndexOf('\n', index - 1) + 1, index),
+  });
 
   // 1. Constants that hold a note's name: `const V2168 = 'claude-code-compaction-v2.1.68.txt';`.
   const aliases = [];
@@ -544,7 +554,7 @@ function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return walk(path);
-    return /\.(ts|tsx|mjs|js|css)$/.test(name) && name !== 'rewrite-citations.mjs' ? [path] : [];
+    return /\.(ts|tsx|mjs|js|css)$/.test(name) && !['rewrite-citations.mjs', 'sources.test.ts'].includes(name) ? [path] : [];
   });
 }
 

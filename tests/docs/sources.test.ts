@@ -33,12 +33,12 @@ describe('docs/sources.md and the citation rewrite', () => {
       ],
       ['// (compact-system.md "Micro-Compact Function: Si()")', '// (docs/sources.md#ccs-microcompact)'],
       [
-        "const S = 'research/ANCHORS.md §2.1 \"OpenCode\" (anomalyco/opencode compaction.ts)';",
+        'const S = \'research/ANCHORS.md §2.1 "OpenCode" (anomalyco/opencode compaction.ts)\';',
         "const S = 'docs/sources.md#opencode (anomalyco/opencode compaction.ts)';",
       ],
       ['// (FORMAT.md §4.3, §8.3)', '// (docs/sources.md#fmt-around-compaction, #fmt-tolerate)'],
       [
-        "const V2168 = 'claude-code-compaction-v2.1.68.txt';\nconst s = `${V2168} \"Threshold\" (20,000)`;\n",
+        `const V2168 = 'claude-code-compaction-v2.1.68.txt';\nconst s = \`\${V2168} "Threshold" (20,000)\`;\n`,
         'const s = `docs/sources.md#cc-threshold (20,000)`;\n',
       ],
     ];
