@@ -554,7 +554,9 @@ function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return walk(path);
-    return /\.(ts|tsx|mjs|js|css)$/.test(name) && !['rewrite-citations.mjs', 'sources.test.ts'].includes(name) ? [path] : [];
+    return /\.(ts|tsx|mjs|js|css)$/.test(name) && !['rewrite-citations.mjs', 'sources.test.ts'].includes(name)
+      ? [path]
+      : [];
   });
 }
 
