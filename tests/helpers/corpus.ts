@@ -5,14 +5,33 @@ import type { DialectId } from '../../src/engine/types';
 
 // The one way tests reach ../shared/corpus (other people's real logs: read here, never copied into
 // the repo). A fresh clone without ../shared skips every corpus test with one message per test file.
+// COMPACTLAB_CORPUS names it elsewhere (a git worktree that is not beside ../shared).
 
-export const CORPUS = resolve(__dirname, '../../../shared/corpus');
+export const CORPUS = process.env.COMPACTLAB_CORPUS ?? resolve(__dirname, '../../../shared/corpus');
 export const corpusPresent = existsSync(CORPUS);
 
 /** Warns once that `what` is skipped; returns whether the corpus is present. */
 export function corpusOrSkip(what: string): boolean {
   if (!corpusPresent) console.warn(`${what} skipped: ${CORPUS} is absent (a fresh clone without ../shared)`);
   return corpusPresent;
+}
+
+/** Other agents' real logs (Codex, Gemini CLI, pi, Cline), kept in their original layout with a manifest. */
+export const FOREIGN = join(CORPUS, 'foreign');
+
+/** Every file under the foreign corpus's source folders (original paths kept), sorted; not the manifest. */
+export function foreignCorpusFiles(): string[] {
+  if (!existsSync(FOREIGN)) return [];
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (dir !== FOREIGN) out.push(path);
+    }
+  };
+  walk(FOREIGN);
+  return out.sort();
 }
 
 /** The corpus path without the corpus folder (`<dir>/<file>`), for test names. */

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { createNodeFileSource } from '../../src/cli/node-source';
+import { computeInspectReport } from '../../src/engine/inspect/report';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { corpusFiles, corpusName, corpusOrSkip, foreignCorpusFiles } from '../helpers/corpus';
+import { readTruth } from '../truth/index';
+import { getTruthPeak, type Truth } from '../truth/types';
+
+// Issue 18 item 2: every real transcript of ../shared/corpus (Claude Code, Codex, Cline) and
+// ../shared/corpus/foreign (Codex, Gemini CLI, pi, Cline), each file parsed alone, against the
+// truth reader of its format (tests/truth/: raw records only, no engine import). API calls, the
+// context of each, the peak, and where each compaction falls must be the same.
+//
+// Where the engine and the truth disagree and the raw records prove the truth right, the case is
+// a defect listed in KNOWN below with the engine's value as it is today: the test fails when that
+// value changes, so a fix removes its row. (None today: 89 files agree, 2026-11-27.)
+
+const present = corpusOrSkip('truth-reader corpus tests');
+
+type Figure = 'calls' | 'contexts' | 'peak' | 'compactions';
+
+interface KnownDisagreement {
+  /** The file's path under ../shared/corpus. */
+  file: string;
+  figure: Figure;
+  /** The engine's value today (as `figures` renders it). */
+  engine: string;
+  truth: string;
+  why: string;
+}
+
+const KNOWN: readonly KnownDisagreement[] = [];
+
+/** Each figure, rendered as a string so one table can hold them all. */
+function engineFigures(report: ReturnType<typeof computeInspectReport>): Record<Figure, string> {
+  return {
+    calls: String(report.apiCalls.length),
+    contexts: report.apiCalls.map((c) => c.contextTokens).join(','),
+    peak: String(report.peakContextTokens),
+    compactions: report.compactions.map((c) => `${c.kind}@${c.apiCallBefore ?? -1}`).join(' '),
+  };
+}
+
+function truthFigures(truth: Truth, engineContexts: number[]): Record<Figure, string> {
+  return {
+    calls: String(truth.calls.length),
+    // A call whose log records no usage: the engine estimates it; the truth has no figure to hold it to.
+    contexts: truth.calls.map((c, i) => c.contextTokens ?? engineContexts[i] ?? '?').join(','),
+    peak: String(getTruthPeak(truth)),
+    compactions: truth.compactions.map((c) => `${c.kind}@${c.afterCall}`).join(' '),
+  };
+}
+
+const files = [...corpusFiles(), ...foreignCorpusFiles()].flatMap((path) => {
+  if (!/\.jsonl?$/.test(path)) return [];
+  const read = readTruth(path);
+  return read ? [{ path, name: corpusName(path), ...read }] : [];
+});
+
+describe.skipIf(!present)('corpus: the engine against the truth readers', () => {
+  it('finds the real logs of every format', () => {
+    const byFormat: Record<string, number> = {};
+    for (const f of files) byFormat[f.format] = (byFormat[f.format] ?? 0) + 1;
+    expect(byFormat).toMatchObject({
+      'claude-code': expect.any(Number),
+      codex: expect.any(Number),
+      'gemini-cli': expect.any(Number),
+      pi: expect.any(Number),
+      cline: expect.any(Number),
+    });
+    expect(files.length).toBeGreaterThanOrEqual(89);
+  });
+
+  it('lists only disagreements of files it reads', () => {
+    for (const k of KNOWN) expect(files.map((f) => f.name)).toContain(k.file);
+  });
+
+  it.each(files.map((f) => [`${f.format} ${f.name}`, f] as const))('%s', async (_name, f) => {
+    const report = computeInspectReport(await parseSession([createNodeFileSource(f.path)]));
+    const engine = engineFigures(report);
+    const truth = truthFigures(
+      f.truth,
+      report.apiCalls.map((c) => c.contextTokens),
+    );
+    for (const figure of Object.keys(engine) as Figure[]) {
+      const known = KNOWN.find((k) => k.file === f.name && k.figure === figure);
+      if (known) {
+        expect(truth[figure], `${figure}: the truth changed; check ${known.why}`).toBe(known.truth);
+        expect(engine[figure], `${figure}: the engine's value changed (fixed? remove the KNOWN row)`).toBe(
+          known.engine,
+        );
+      } else expect(engine[figure], figure).toBe(truth[figure]);
+    }
+    // A trigger is compared where the log says it (Codex's and pi's records do not).
+    f.truth.compactions.forEach((c, i) => {
+      if (c.trigger !== undefined)
+        expect(report.compactions[i]?.trigger, `trigger of compaction ${i}`).toBe(c.trigger);
+      if (c.preTokens !== undefined)
+        expect(report.compactions[i]?.preTokens, `preTokens of compaction ${i}`).toBe(c.preTokens);
+    });
+  });
+});
