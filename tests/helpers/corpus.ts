@@ -5,9 +5,8 @@ import type { DialectId } from '../../src/engine/types';
 
 // The one way tests reach ../shared/corpus (other people's real logs: read here, never copied into
 // the repo). A fresh clone without ../shared skips every corpus test with one message per test file.
-// COMPACTLAB_CORPUS names it elsewhere (a git worktree that is not beside ../shared).
 
-export const CORPUS = process.env.COMPACTLAB_CORPUS ?? resolve(__dirname, '../../../shared/corpus');
+export const CORPUS = resolve(__dirname, '../../../shared/corpus');
 export const corpusPresent = existsSync(CORPUS);
 
 /** Warns once that `what` is skipped; returns whether the corpus is present. */
