@@ -15,8 +15,12 @@ import { num, type Raw, type Truth, type TruthCall, type TruthCompaction } from 
 //   written. The `api_req_started` is written before Cline's context manager runs for that request,
 //   so a new range first shows on the messages after it, while the request itself already went
 //   out truncated (its context drops): the truncation follows the call before that one.
-// * Condenses (`say: 'condense_context'`, a summary replacing the history) follow the last call.
-//   File-read deduplication rewrites history in place without a ui message: not derivable here.
+// * Condenses: the summary is a message of its own, `ask: 'condense'` (asked by the person: manual)
+//   or `ask: 'summarize_task'`, or a `say: 'tool'` whose text is `{tool: 'summarizeTask', …}`
+//   (written by the model when Cline asked for it: automatic). The range change after it applies
+//   it; the condense follows the call the summary answered (the last before the summary). A
+//   request started before any range change means the summary was declined.
+// * File-read deduplication rewrites history in place without a ui message: not derivable here.
 
 const parseText = (m: Raw): Raw => {
   try {
@@ -33,19 +37,27 @@ export function readClineTruth(text: string): Truth {
   const calls: TruthCall[] = [];
   const compactions: TruthCompaction[] = [];
   let range = 'null';
+  let pendingCondense: { trigger: string; afterCall: number } | undefined;
   for (const m of messages) {
+    const isRequest = m.type === 'say' && m.say === 'api_req_started';
     const current = JSON.stringify(m.conversationHistoryDeletedRange ?? null);
     if (current !== range) {
       range = current;
-      // The cut precedes the first request that went out with it: this message's own request when it
-      // is an `api_req_started`, else the one said just before it.
-      const firstCut = m.say === 'api_req_started' ? calls.length : calls.length - 1;
-      if (current !== 'null')
+      if (pendingCondense) compactions.push({ kind: 'compact', ...pendingCondense });
+      else {
+        // The cut precedes the first request that went out with it: this message's own request
+        // when it is an `api_req_started`, else the one said just before it.
+        const firstCut = isRequest ? calls.length : calls.length - 1;
         compactions.push({ kind: 'truncate', afterCall: firstCut - 1, trigger: 'auto' });
+      }
+      pendingCondense = undefined;
     }
-    if (m.type === 'say' && m.say === 'condense_context')
-      compactions.push({ kind: 'compact', afterCall: calls.length - 1 });
-    if (m.type !== 'say' || m.say !== 'api_req_started') continue;
+    if (isRequest) pendingCondense = undefined;
+    if (m.type === 'ask' && (m.ask === 'condense' || m.ask === 'summarize_task'))
+      pendingCondense = { trigger: m.ask === 'condense' ? 'manual' : 'auto', afterCall: calls.length - 1 };
+    if (m.type === 'say' && m.say === 'tool' && m.partial !== true && parseText(m).tool === 'summarizeTask')
+      pendingCondense = { trigger: 'auto', afterCall: calls.length - 1 };
+    if (!isRequest) continue;
     const usage = parseText(m);
     const context = num(usage.tokensIn) + num(usage.cacheWrites) + num(usage.cacheReads);
     calls.push({ id: `ts ${m.ts}`, contextTokens: context > 0 ? context : undefined });

@@ -1,4 +1,4 @@
-import { num, parseJsonLines, type Raw, type Truth, type TruthCall } from './types';
+import { parseJsonLines, type Raw, type Truth, type TruthCall } from './types';
 
 // Gemini CLI chat files (~/.gemini/tmp/<project hash>/chats/session-*.json, or the newer `.jsonl`
 // log of the same messages), read from their raw records alone.
@@ -8,7 +8,8 @@ import { num, parseJsonLines, type Raw, type Truth, type TruthCall } from './typ
 //   `.jsonl` log each line is one such message (a later line with the same id replaces it).
 // * API calls: a `gemini` message carries the model's answer and, where the response reported
 //   usage, `tokens: {input, output, cached, thoughts, tool, total}`. Each `gemini` message is one
-//   request; one without `tokens` has no recorded context.
+//   request; one without `tokens` (or with a `tokens` that is not an object of numbers) has no
+//   recorded context.
 // * Context per call: `tokens.input` (Gemini's promptTokenCount: the whole prompt, cached included).
 // * Compactions: Gemini CLI's chat compression replaces the history in memory and writes no record
 //   of it into these files, so none is derived (none shows in the real files either: no call's
@@ -35,7 +36,8 @@ export function readGeminiCliTruth(text: string): Truth {
   const calls: TruthCall[] = [];
   for (const m of messagesOf(text)) {
     if (m?.type !== 'gemini') continue;
-    calls.push({ id: String(m.id), contextTokens: m.tokens ? num(m.tokens.input) : undefined });
+    const input = m.tokens?.input;
+    calls.push({ id: String(m.id), contextTokens: typeof input === 'number' ? input : undefined });
   }
   return { calls, compactions: [] };
 }
