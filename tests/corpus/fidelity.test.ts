@@ -30,21 +30,34 @@ interface Figures {
   farther: number;
   missing: number;
   extra: number;
+  /** Microcompactions: real, at the same call, at the same call or ±1. */
+  micro: number;
+  microExact: number;
+  microReproduced: number;
 }
 
-/** Today's figures (2026-11-27): higher is better above `farther`, lower is better from it on. */
+/** Today's figures (2026-11-27): `farther`, `missing` and `extra` lower is better, the rest higher. */
 // biome-ignore format: a table, one agent a line.
 const TODAY: Record<string, Figures> = {
-  'Claude Code': { sessions: 28, transcripts: 70, real: 54, exact: 50, reproduced: 53, farther: 1, missing: 0, extra: 1 },
-  'Codex CLI':   { sessions: 8,  transcripts: 8,  real: 3,  exact: 2,  reproduced: 3,  farther: 0, missing: 0, extra: 0 },
-  Cline:         { sessions: 3,  transcripts: 3,  real: 4,  exact: 1,  reproduced: 2,  farther: 1, missing: 1, extra: 1 },
-  'Gemini CLI':  { sessions: 4,  transcripts: 4,  real: 0,  exact: 0,  reproduced: 0,  farther: 0, missing: 0, extra: 0 },
-  pi:            { sessions: 3,  transcripts: 3,  real: 0,  exact: 0,  reproduced: 0,  farther: 0, missing: 0, extra: 0 },
+  'Claude Code': { sessions: 28, transcripts: 70, real: 54, exact: 50, reproduced: 53, farther: 1, missing: 0, extra: 1, micro: 5, microExact: 4, microReproduced: 5 },
+  'Codex CLI':   { sessions: 8,  transcripts: 8,  real: 3,  exact: 2,  reproduced: 3,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  Cline:         { sessions: 3,  transcripts: 3,  real: 4,  exact: 1,  reproduced: 2,  farther: 1, missing: 1, extra: 1, micro: 0, microExact: 0, microReproduced: 0 },
+  'Gemini CLI':  { sessions: 4,  transcripts: 4,  real: 0,  exact: 0,  reproduced: 0,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  pi:            { sessions: 3,  transcripts: 3,  real: 0,  exact: 0,  reproduced: 0,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
 };
-const HIGHER_IS_BETTER: (keyof Figures)[] = ['sessions', 'transcripts', 'real', 'exact', 'reproduced'];
+const HIGHER_IS_BETTER: (keyof Figures)[] = [
+  'sessions',
+  'transcripts',
+  'real',
+  'exact',
+  'reproduced',
+  'micro',
+  'microExact',
+  'microReproduced',
+];
 const LOWER_IS_BETTER: (keyof Figures)[] = ['farther', 'missing', 'extra'];
 
-type Figure = 'calls' | 'peak' | 'compactions';
+type Figure = 'calls' | 'peak' | 'compactions' | 'micro';
 
 /** A transcript whose replayed figures differ from its truth reader's, and why (the raw records decide). */
 interface KnownDisagreement {
@@ -100,7 +113,7 @@ describe.skipIf(!present || !python)('corpus: compactlab fidelity', () => {
     for (const total of report.perAgent) {
       const rows = report.rows.filter((r) => r.agent === total.agent);
       let withTruth = 0;
-      const agree = { calls: 0, peak: 0, compactions: 0 };
+      const agree = { calls: 0, peak: 0, compactions: 0, micro: 0 };
       for (const row of rows) {
         const read = readTruth(row.file);
         if (!read) continue;
@@ -111,6 +124,10 @@ describe.skipIf(!present || !python)('corpus: compactlab fidelity', () => {
           calls: [row.apiCalls, read.truth.calls.length],
           peak: [row.peakContextTokens, getTruthPeak(read.truth)],
           compactions: [row.real + row.manual, logged.length],
+          micro: [
+            row.micro,
+            read.truth.compactions.filter((c) => c.kind === 'microcompact' && c.trigger === 'auto').length,
+          ],
         } as const;
         for (const [figure, [engine, truth]] of Object.entries(figures) as [Figure, readonly number[]][]) {
           if (engine === truth) agree[figure]++;
@@ -138,6 +155,7 @@ describe.skipIf(!present || !python)('corpus: compactlab fidelity', () => {
         'calls = truth': `${agree.calls}/${withTruth}`,
         'peak = truth': `${agree.peak}/${withTruth}`,
         'compactions = truth': `${agree.compactions}/${withTruth}`,
+        'micro = truth': `${agree.micro}/${withTruth}`,
         real,
         exact,
         '±1': within1,
@@ -145,6 +163,9 @@ describe.skipIf(!present || !python)('corpus: compactlab fidelity', () => {
         missing,
         extra,
         manual,
+        micro: total.micro,
+        'µ exact': total.microExact,
+        'µ ±1': total.microWithin1,
       });
       expect(withTruth, `${agent}: transcripts a truth reader reads`).toBe(transcripts);
     }
@@ -158,7 +179,11 @@ describe.skipIf(!present || !python)('corpus: compactlab fidelity', () => {
     const total = report.perAgent.find((t) => t.agent === agent);
     expect(total, `${agent} has sessions`).toBeDefined();
     if (!total) return;
-    const now: Figures = { ...total, reproduced: total.exact + total.within1 };
+    const now: Figures = {
+      ...total,
+      reproduced: total.exact + total.within1,
+      microReproduced: total.microExact + total.microWithin1,
+    };
     const today = TODAY[agent]!;
     for (const k of HIGHER_IS_BETTER) {
       expect(now[k], `${agent} ${k}`).toBeGreaterThanOrEqual(today[k]);

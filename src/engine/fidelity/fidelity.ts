@@ -38,12 +38,26 @@ export interface FidelityRow {
   manual: number;
   /** The replay's automatic compactions and truncations with no real one near. */
   extra: number;
+  /** Real automatic microcompactions (Claude Code's cleared tool results), and those reproduced at the same call or ±1. */
+  micro: number;
+  microExact: number;
+  microWithin1: number;
 }
 
 /** Figures summed over rows. */
 export type FidelityTotals = Pick<
   FidelityRow,
-  'apiCalls' | 'real' | 'exact' | 'within1' | 'farther' | 'missing' | 'manual' | 'extra'
+  | 'apiCalls'
+  | 'real'
+  | 'exact'
+  | 'within1'
+  | 'farther'
+  | 'missing'
+  | 'manual'
+  | 'extra'
+  | 'micro'
+  | 'microExact'
+  | 'microWithin1'
 > & { agent: string; version?: string; sessions: number; transcripts: number };
 
 /** The row of one replay: the comparison's outcomes by how far from their real compaction. */
@@ -65,9 +79,19 @@ function toRow(
     missing: 0,
     manual: 0,
     extra: result.comparison.extraEventIndices.length,
+    micro: 0,
+    microExact: 0,
+    microWithin1: 0,
   };
-  // Compactions and truncations, as compare.ts counts them (microcompactions are matched, not counted).
+  // Compactions and truncations, as compare.ts counts them; microcompactions apart.
   for (const o of result.comparison.outcomes) {
+    if (o.kind === 'microcompact') {
+      if (o.trigger !== 'auto') continue;
+      row.micro++;
+      if (o.delta === 0) row.microExact++;
+      else if (o.delta !== undefined && Math.abs(o.delta) <= 1) row.microWithin1++;
+      continue;
+    }
     if (o.kind !== 'compact' && o.kind !== 'truncate') continue;
     if (o.status === 'manual') {
       row.manual++;
@@ -128,6 +152,20 @@ export async function computeSessionFidelity(
   return rows;
 }
 
+const SUMMED = [
+  'apiCalls',
+  'real',
+  'exact',
+  'within1',
+  'farther',
+  'missing',
+  'manual',
+  'extra',
+  'micro',
+  'microExact',
+  'microWithin1',
+] as const;
+
 /** Version strings in numeric order ("2.1.101" after "2.1.92"; "0.117.0-alpha.10" before "0.117.0"). */
 export function compareVersionStrings(a: string, b: string): number {
   const pa = a.split(/[.-]/);
@@ -167,23 +205,16 @@ export function computeFidelityTotals(rows: readonly FidelityRow[], byVersion = 
         missing: 0,
         manual: 0,
         extra: 0,
+        micro: 0,
+        microExact: 0,
+        microWithin1: 0,
         sessionNames: new Set(),
       };
       totals.set(key, t);
     }
     t.sessionNames.add(r.session);
     t.transcripts++;
-    for (const k of [
-      'apiCalls',
-      'real',
-      'exact',
-      'within1',
-      'farther',
-      'missing',
-      'manual',
-      'extra',
-    ] as const)
-      t[k] += r[k];
+    for (const k of SUMMED) t[k] += r[k];
   }
   const out = [...totals.values()].map(({ sessionNames, ...t }) => ({ ...t, sessions: sessionNames.size }));
   if (!byVersion) return out;
