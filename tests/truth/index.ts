@@ -31,8 +31,7 @@ export function getTruthFormat(path: string, text: string): TruthFormat | undefi
     if (/"projectHash"|"type"\s*:\s*"(gemini|user)"/.test(text.slice(0, 100_000))) return 'gemini-cli';
   }
   if (!name.endsWith('.jsonl')) return undefined;
-  const first = text.slice(0, text.indexOf('\n') >>> 0);
-  if (/^\{"type":"session","version"/.test(first)) return 'pi';
+  if (/^\{"type":"session","version"/.test(text)) return 'pi'; // pi's header line
   // Claude Code lines carry `sessionId` and a user/assistant/system/summary… type; the Agent SDK's
   // stream-json carries `session_id` instead.
   if (/"sessionId"\s*:/.test(text.slice(0, 200_000)) && /"type"\s*:\s*"(user|assistant)"/.test(text))
