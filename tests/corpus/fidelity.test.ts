@@ -1,16 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeFidelityReport, type FidelityReport } from '../../src/cli/fidelity';
-import { CORPUS, corpusOrSkip, FOREIGN } from '../helpers/corpus';
+import { computeFidelityTotals } from '../../src/engine/fidelity/fidelity';
+import { CORPUS, corpusOrSkip, FOREIGN, REAL_LOGS } from '../helpers/corpus';
 import { readTruth } from '../truth/index';
 import { getTruthPeak } from '../truth/types';
 
 // Issue 18 item 12: `compactlab fidelity` over the real corpora, ../shared/corpus (Claude Code,
 // Codex, Cline: its original ~/.claude, ~/.codex layout rebuilt as links by its stats.py) and
-// ../shared/corpus/foreign (Codex, Gemini CLI, pi, Cline, in their original layout). Each agent's
+// ../shared/corpus/foreign (Codex, Gemini CLI, pi, Cline, in their original layout), and the logs
+// scripts/restore-real-logs.mjs restores into .real-logs/ when it has been run. Each agent's
 // figures may not fall below today's; a better figure passes and says to raise it. Each
 // transcript's API calls, peak context and compactions are held to the truth readers (tests/truth/).
 // About 5 s.
@@ -96,9 +98,16 @@ describe.skipIf(!present || !python)('corpus: compactlab fidelity', () => {
       encoding: 'utf8',
     });
     if (restore.status !== 0) throw new Error(`stats.py --restore-tree failed: ${restore.stderr}`);
-    report = await computeFidelityReport([tree, FOREIGN]);
+    // Logs restored from tests/real-logs/manifest.json join the truth comparison when present; the
+    // floors below are the ../shared corpora's alone, so they hold with or without them.
+    report = await computeFidelityReport(
+      existsSync(REAL_LOGS) ? [tree, FOREIGN, REAL_LOGS] : [tree, FOREIGN],
+    );
   }, 120_000);
-  const corpusRelative = (path: string) => relative(path.startsWith(FOREIGN) ? FOREIGN : tree, path);
+  const corpusRelative = (path: string) =>
+    path.startsWith(REAL_LOGS)
+      ? `.real-logs/${relative(REAL_LOGS, path)}`
+      : relative(path.startsWith(FOREIGN) ? FOREIGN : tree, path);
   afterAll(() => {
     if (tree) rmSync(tree, { recursive: true, force: true });
   });
@@ -176,7 +185,8 @@ describe.skipIf(!present || !python)('corpus: compactlab fidelity', () => {
   });
 
   it.each(Object.keys(TODAY))('%s: no figure below today’s', (agent) => {
-    const total = report.perAgent.find((t) => t.agent === agent);
+    const shared = report.rows.filter((r) => !r.file.startsWith(REAL_LOGS));
+    const total = computeFidelityTotals(shared).find((t) => t.agent === agent);
     expect(total, `${agent} has sessions`).toBeDefined();
     if (!total) return;
     const now: Figures = {

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { computeInspectReport } from '../../src/engine/inspect/report';
 import { parseSession } from '../../src/engine/parse/parse-session';
-import { corpusFiles, corpusName, corpusOrSkip, foreignCorpusFiles } from '../helpers/corpus';
+import {
+  corpusFiles,
+  corpusName,
+  corpusOrSkip,
+  foreignFiles,
+  REAL_LOGS,
+  restoredRealLogFiles,
+} from '../helpers/corpus';
 import { readTruth } from '../truth/index';
 import { getTruthPeak, type Truth } from '../truth/types';
 
@@ -81,7 +88,11 @@ const withTruth = (paths: string[], name: (path: string) => string) =>
     return read ? [{ path, name: name(path), ...read }] : [];
   });
 
-const files = withTruth([...corpusFiles(), ...foreignCorpusFiles()], corpusName);
+const files = [
+  ...withTruth([...corpusFiles(), ...foreignFiles()], corpusName),
+  // Logs restored from tests/real-logs/manifest.json, when they are (scripts/restore-real-logs.mjs).
+  ...withTruth(restoredRealLogFiles(), (path) => `.real-logs/${relative(REAL_LOGS, path)}`),
+];
 
 // Our own fixtures hold what the real logs lack (a Cline condense, pi's compaction, Gemini's JSONL
 // log with records written twice); they run without ../shared.
