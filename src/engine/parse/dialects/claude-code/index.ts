@@ -1,8 +1,8 @@
-import { at } from '../../assert';
-import type { CompactMeta, EntryKind, MicrocompactMeta, Usage } from '../../types';
-import { type AnthropicBlockHooks, normalizeAnthropicContent } from './anthropic-blocks';
-import { CLAUDE_CODE_METADATA, getMetaAgentId } from './claude-code-meta';
-import type { DialectDescriptor, FileRoleMatch, TodoItem, UserTextKind } from './descriptor';
+import { at } from '../../../assert';
+import type { CompactMeta, EntryKind, MicrocompactMeta, Usage } from '../../../types';
+import { type AnthropicBlockHooks, normalizeAnthropicContent } from '../shared/anthropic-blocks';
+import { CLAUDE_CODE_METADATA, getMetaAgentId } from './meta';
+import type { DialectDescriptor, FileRoleMatch, TodoItem, UserTextKind } from '../descriptor';
 import {
   createEntry,
   isObject,
@@ -15,7 +15,7 @@ import {
   type RecordExtras,
   type RecordNormalizer,
   typeName,
-} from './record';
+} from '../record';
 
 // Claude Code's JSONL records → engine entries (../shared/research/FORMAT.md §2–7).
 // One record per line; this file knows the record shapes, nothing about files or sessions.

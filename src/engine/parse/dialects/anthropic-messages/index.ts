@@ -1,7 +1,7 @@
-import type { Entry, LoggedContextEdits, TokenCount, Usage } from '../../types';
-import { normalizeAnthropicContent } from './anthropic-blocks';
-import { describeHistoryChange, fingerprintMessage, systemKey } from './anthropic-history';
-import { type DialectDescriptor, NO_RESTORATION } from './descriptor';
+import type { Entry, LoggedContextEdits, TokenCount, Usage } from '../../../types';
+import { normalizeAnthropicContent } from '../shared/anthropic-blocks';
+import { describeHistoryChange, fingerprintMessage, systemKey } from './history-diff';
+import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
 import {
   createEntry,
   isObject,
@@ -12,7 +12,7 @@ import {
   type RecordExtras,
   type RecordNormalizer,
   typeName,
-} from './record';
+} from '../record';
 
 // Raw Anthropic Messages API traffic: what any API user (or a proxy) can paste. Three shapes of
 // record, one per JSON line, per element of a JSON array, or a whole file of one:

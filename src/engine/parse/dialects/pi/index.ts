@@ -1,5 +1,5 @@
-import type { Block, Entry } from '../../types';
-import { type DialectDescriptor, NO_RESTORATION } from './descriptor';
+import type { Block, Entry } from '../../../types';
+import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
 import {
   createEntry,
   isObject,
@@ -12,7 +12,7 @@ import {
   type RecordExtras,
   type RecordNormalizer,
   typeName,
-} from './record';
+} from '../record';
 
 // pi's session files (badlogic/pi-mono, `packages/coding-agent/docs/session.md`: "Session File
 // Format", entry types and "Tree Structure"; `docs/compaction.md`; types in

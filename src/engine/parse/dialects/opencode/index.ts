@@ -1,5 +1,5 @@
-import type { Block, Entry, TokenCount, Usage } from '../../types';
-import { type DialectDescriptor, NO_RESTORATION } from './descriptor';
+import type { Block, Entry, TokenCount, Usage } from '../../../types';
+import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
 import {
   createEntry,
   isObject,
@@ -11,7 +11,7 @@ import {
   type RecordExtras,
   type RecordNormalizer,
   typeName,
-} from './record';
+} from '../record';
 
 // OpenCode's session storage (sst/opencode, indexed as anomalyco/opencode: `packages/opencode/src/
 // session/message-v2.ts` for the shapes, `session/index.ts` for where they are written), under

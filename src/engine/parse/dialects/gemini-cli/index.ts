@@ -1,5 +1,5 @@
-import type { Block, Usage } from '../../types';
-import { type DialectDescriptor, NO_RESTORATION, type TranscriptConventions } from './descriptor';
+import type { Block, Usage } from '../../../types';
+import { type DialectDescriptor, NO_RESTORATION, type TranscriptConventions } from '../descriptor';
 import {
   createEntry,
   isObject,
@@ -12,7 +12,7 @@ import {
   type RecordExtras,
   type RecordNormalizer,
   typeName,
-} from './record';
+} from '../record';
 
 // Gemini CLI's chat recordings, `~/.gemini/tmp/<project-hash>/chats/session-<time>-<id8>.json(l)`
 // (google-gemini/gemini-cli `packages/core/src/services/chatRecordingService.ts` and

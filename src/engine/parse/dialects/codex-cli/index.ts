@@ -1,5 +1,5 @@
-import type { Block, Entry, TokenCount, Usage } from '../../types';
-import { type DialectDescriptor, NO_RESTORATION } from './descriptor';
+import type { Block, Entry, TokenCount, Usage } from '../../../types';
+import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
 import {
   createEntry,
   isObject,
@@ -12,7 +12,7 @@ import {
   type RecordExtras,
   type RecordNormalizer,
   typeName,
-} from './record';
+} from '../record';
 
 // Codex CLI rollout records → engine entries (../shared/research/FORMAT.md §11). Every line is
 // `{timestamp, type, payload}`. Unlike Claude Code, a response is not one record: its reasoning,
