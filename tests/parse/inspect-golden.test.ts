@@ -21,7 +21,7 @@ const ROOT = resolve(__dirname, '../..');
 const TINY_CHUNK_BYTES = 7;
 
 interface Fixture {
-  /** Golden file name under `engine/golden/`. */
+  /** Golden file name under `golden/parse/`. */
   name: string;
   /** Repository paths, or an in-memory file. */
   files: (string | { name: string; text: string })[];
@@ -95,7 +95,7 @@ const FIXTURES: Record<DialectId, Fixture[]> = {
       nameOnly: "a record file cut off mid-write is known as OpenCode's by its name only",
     },
   ],
-  // Recognised only (no normalizer): its detection is checked in tests/engine/parse.test.ts.
+  // Recognised only (no normalizer): its detection is checked in tests/parse/parse.test.ts.
   'claude-sdk-stream': [],
 };
 
@@ -143,7 +143,7 @@ function fileName(fixture: Fixture, k: number): string {
 
 async function expectFixture(fixture: Fixture): Promise<void> {
   const actual = await dump(fixture, 'own');
-  expectGolden(`engine/golden/${fixture.name}`, actual);
+  expectGolden(`golden/parse/${fixture.name}`, actual);
   expect(await dump(fixture, 'own', TINY_CHUNK_BYTES), 'tiny read chunks').toBe(actual);
   const renamed = await dump(fixture, 'unknown');
   if (fixture.nameOnly) expect(renamed, `renamed (${fixture.nameOnly})`).not.toBe(actual);
