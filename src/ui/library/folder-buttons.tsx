@@ -1,3 +1,4 @@
+import { DIALECTS } from '../../engine/parse/dialects/registry';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useUiStore } from '../store';
@@ -8,6 +9,16 @@ import { fromFileList, getDirectoryPicker, openDirectoryHandle, openLibrary } fr
 let openInput: (() => void) | undefined;
 
 /** Opens the directory input (the reopen button of a listing restored without a handle). */
+/** The folders the agents write their sessions in, from the dialects' locations (`~/.codex/sessions`). */
+const AGENT_FOLDERS = [
+  ...new Set(
+    DIALECTS.flatMap((d) => {
+      const folder = d.files.location?.split(/[<( ]/)[0]?.replace(/[/-]+$/, '');
+      return folder?.startsWith('~/') ? [folder] : [];
+    }),
+  ),
+];
+
 export function requestFolderInput(): void {
   openInput?.();
 }
@@ -44,7 +55,7 @@ export function FolderButtons() {
         type="button"
         className="btn"
         data-testid="open-folder"
-        title="List every session of a folder (~/.claude/projects, ~/.codex/sessions, …); nothing is uploaded"
+        title={`List every session of a folder (${AGENT_FOLDERS.join(', ')}, …); nothing is uploaded`}
         onClick={() => void pick()}
       >
         Open folder…
