@@ -2,8 +2,7 @@ import { createBoundaryMarker } from '../compact/boundary';
 import { buildCompactionRequest } from '../compact/build-request';
 import { cleanSummaryTags } from '../compact/clean-summary';
 import { formatContinuationMessage, getContinuationOverheadTokens } from '../compact/format-summary';
-import { CLAUDE_CODE_FULL } from '../prompts/claude-code-presets';
-import { requirePreset } from '../prompts/registry';
+import { DEFAULT_PRESET_ID, requirePreset } from '../prompts/registry';
 import type { PromptPreset } from '../prompts/types';
 import { formatTokenProvenance } from '../replay/provenance';
 import type { ReplayEvent } from '../replay/types';
@@ -47,7 +46,7 @@ export async function computeWalkSummary(input: LearnWalkInput, event: ReplayEve
     signal,
   });
   // The strategy's own prompt preset (its sections and output format), else Claude Code's.
-  const preset = spec?.promptPresetId === undefined ? CLAUDE_CODE_FULL : requirePreset(spec.promptPresetId);
+  const preset = requirePreset(spec?.promptPresetId ?? DEFAULT_PRESET_ID);
   const summarizer = createBuiltinSummarizer({ sections: preset.sections, output: preset.output });
   const answer = await summarizer.summarize(
     {
@@ -60,7 +59,7 @@ export async function computeWalkSummary(input: LearnWalkInput, event: ReplayEve
     { signal },
   );
   // Claude Code's tag cleanup applies to Claude Code's answer only; another agent keeps its text.
-  const kept = preset === CLAUDE_CODE_FULL ? cleanSummaryTags(answer.text) : answer.text;
+  const kept = preset.id === DEFAULT_PRESET_ID ? cleanSummaryTags(answer.text) : answer.text;
   return { request, raw: answer.text, tokens: estimateTextTokens(kept.length), preset };
 }
 
@@ -73,19 +72,31 @@ export function describeOutput(preset: PromptPreset): string {
   return 'Markdown sections';
 }
 
+/**
+ * The prompt family of the compact/ request builder's own pipeline (the default preset's, Claude
+ * Code's): a request in it gets that pipeline's records and wording (the tag cleanup, the
+ * boundary record, the continuation message); another family's gets its strategy's.
+ */
+const BUILDER_FAMILY = requirePreset(DEFAULT_PRESET_ID).family;
+
 /** What each summary step reads. */
 interface SummaryStepInput {
   ctx: Context;
   event: ReplayEvent;
   summary: WalkSummary;
-  /** The request is Claude Code's own (its prompt family): its records and wording apply. */
-  claudeCode: boolean;
+  /** The request is in the builder's own prompt family (BUILDER_FAMILY): its records and wording apply. */
+  builderFamily: boolean;
 }
 
 /** The steps of the focus summary, in the order the agent takes them. */
 export function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary): LearnStep[] {
   // Claude Code's records (the tag cleanup, the compact_boundary record) belong to its family.
-  const s: SummaryStepInput = { ctx, event, summary, claudeCode: summary.preset.family === 'claude-code' };
+  const s: SummaryStepInput = {
+    ctx,
+    event,
+    summary,
+    builderFamily: summary.preset.family === BUILDER_FAMILY,
+  };
   return [
     spanStep(s),
     filterStep(s),
@@ -146,7 +157,7 @@ function spanStep(s: SummaryStepInput): LearnStep {
 }
 /** Records to API messages: what is dropped and merged. */
 function filterStep(s: SummaryStepInput): LearnStep {
-  const { ctx, claudeCode } = s;
+  const { ctx, builderFamily } = s;
   const { request } = s.summary;
   const reasons = new Map<string, number>();
   for (const d of request.dropped) reasons.set(d.reason, (reasons.get(d.reason) ?? 0) + 1);
@@ -154,7 +165,7 @@ function filterStep(s: SummaryStepInput): LearnStep {
   return step(
     'filter',
     'The message filter',
-    `The records are turned into API messages: progress and system records, synthetic errors and thinking-only replies are dropped; attachments fold into the user message before them; consecutive user messages and the lines of one streamed reply merge into one message.${claudeCode ? '' : ` (CompactLab's request builder, after Claude Code's filter: ${ctx.strategyLabel} sends its history as it holds it.)`}`,
+    `The records are turned into API messages: progress and system records, synthetic errors and thinking-only replies are dropped; attachments fold into the user message before them; consecutive user messages and the lines of one streamed reply merge into one message.${builderFamily ? '' : ` (CompactLab's request builder, after Claude Code's filter: ${ctx.strategyLabel} sends its history as it holds it.)`}`,
     {
       figures: [
         {
@@ -183,13 +194,13 @@ function filterStep(s: SummaryStepInput): LearnStep {
 }
 /** The summarization prompt appended, and the whole request's size. */
 function promptStep(s: SummaryStepInput): LearnStep {
-  const { ctx, claudeCode } = s;
+  const { ctx, builderFamily } = s;
   const { request, preset } = s.summary;
   const promptTokens = estimateTextTokens(request.prompt.length);
   return step(
     'prompt',
     'The prompt appended',
-    `${claudeCode ? 'The summarization prompt' : `${ctx.strategyLabel}’s summarization prompt (preset “${preset.label}”)`} goes last, as a user message after the span, with ${claudeCode ? 'a short' : 'its'} system prompt. The whole request is about ${fmt(request.estimatedTokens)} tokens by ${claudeCode ? 'the agent’s own estimate' : 'Claude Code’s estimate (characters / 4)'}.`,
+    `${builderFamily ? 'The summarization prompt' : `${ctx.strategyLabel}’s summarization prompt (preset “${preset.label}”)`} goes last, as a user message after the span, with ${builderFamily ? 'a short' : 'its'} system prompt. The whole request is about ${fmt(request.estimatedTokens)} tokens by ${builderFamily ? 'the agent’s own estimate' : 'Claude Code’s estimate (characters / 4)'}.`,
     {
       figures: [
         {
@@ -204,18 +215,18 @@ function promptStep(s: SummaryStepInput): LearnStep {
         { title: 'System prompt', ...cut(request.system) },
         { title: 'Prompt (last user message)', ...cut(request.prompt, 8_000) },
       ],
-      source: claudeCode ? 'claude-code-compaction-v2.1.68.txt "Full mechanism", step 4' : preset.source,
+      source: builderFamily ? 'claude-code-compaction-v2.1.68.txt "Full mechanism", step 4' : preset.source,
     },
   );
 }
 /** The built-in summarizer's answer, and the size the replay gives the summary. */
 function answerStep(s: SummaryStepInput): LearnStep {
-  const { ctx, event, claudeCode } = s;
+  const { ctx, event, builderFamily } = s;
   const { raw, preset } = s.summary;
   return step(
     'summary',
     'The summary',
-    `The model answers ${claudeCode ? 'with an analysis and a summary' : `as ${ctx.strategyLabel}’s prompt asks: ${describeOutput(preset)}`}. Offline, the built-in summarizer writes one from the span’s structure (no API key, no network). ${event.summarySource === 'supplied' ? `The replay carries this summary’s own size (${fmt(event.summaryTokens ?? 0)} tokens${claudeCode ? ' once cleaned' : ''}) into the context after.` : `The replay sizes the summary at ${fmt(event.summaryTokens ?? 0)} tokens by ${event.summarySource === 'session-memory' ? 'the session memory’s size' : 'the strategy’s size model'}, not by this text.`}`,
+    `The model answers ${builderFamily ? 'with an analysis and a summary' : `as ${ctx.strategyLabel}’s prompt asks: ${describeOutput(preset)}`}. Offline, the built-in summarizer writes one from the span’s structure (no API key, no network). ${event.summarySource === 'supplied' ? `The replay carries this summary’s own size (${fmt(event.summaryTokens ?? 0)} tokens${builderFamily ? ' once cleaned' : ''}) into the context after.` : `The replay sizes the summary at ${fmt(event.summaryTokens ?? 0)} tokens by ${event.summarySource === 'session-memory' ? 'the session memory’s size' : 'the strategy’s size model'}, not by this text.`}`,
     {
       figures: [
         {
@@ -230,7 +241,7 @@ function answerStep(s: SummaryStepInput): LearnStep {
           unit: 'tokens',
           how:
             event.summarySource === 'supplied'
-              ? `the built-in summary${claudeCode ? ', tags cleaned,' : ''} characters / 4`
+              ? `the built-in summary${builderFamily ? ', tags cleaned,' : ''} characters / 4`
               : event.summarySource === 'session-memory'
                 ? 'the session memory’s size (knob): no summary is written'
                 : 'a size model, not this text',
@@ -245,7 +256,7 @@ function answerStep(s: SummaryStepInput): LearnStep {
 function cleanupStep(s: SummaryStepInput): LearnStep | undefined {
   const { raw } = s.summary;
   const cleaned = cleanSummaryTags(raw);
-  if (!s.claudeCode) return undefined;
+  if (!s.builderFamily) return undefined;
   return step(
     'cleanup',
     'The tag cleanup',
@@ -264,7 +275,7 @@ function cleanupStep(s: SummaryStepInput): LearnStep | undefined {
 function boundaryStep(s: SummaryStepInput): LearnStep | undefined {
   const { event } = s;
   const trigger = event.trigger === 'manual' ? 'manual' : 'auto';
-  if (!s.claudeCode) return undefined;
+  if (!s.builderFamily) return undefined;
   return step(
     'boundary',
     'The boundary marker',
@@ -334,7 +345,7 @@ function restoreStep(s: SummaryStepInput): LearnStep | undefined {
 }
 /** The message that opens the new history around the summary. */
 function continuationStep(s: SummaryStepInput): LearnStep | undefined {
-  const { ctx, event, summary, claudeCode } = s;
+  const { ctx, event, summary, builderFamily } = s;
   const { raw } = summary;
   const { prepared } = ctx.input;
   const trigger = event.trigger === 'manual' ? 'manual' : 'auto';
@@ -350,7 +361,7 @@ function continuationStep(s: SummaryStepInput): LearnStep | undefined {
   return step(
     'continuation',
     'The continuation message',
-    claudeCode
+    builderFamily
       ? 'The cleaned summary is wrapped in the message that opens the new history: it says the session continues from a summary and, after an automatic compaction, to go on without asking.'
       : `The summary opens the new history inside ${ctx.strategyLabel}’s own wrapper (a prefix, an acknowledgement or the kept messages around it): the replay counts its tokens with the summary.`,
     {
@@ -376,7 +387,7 @@ function continuationStep(s: SummaryStepInput): LearnStep | undefined {
           : []),
       ],
       texts: message ? [{ title: 'The message', ...cut(message, 1_600) }] : [],
-      source: claudeCode
+      source: builderFamily
         ? 'claude-code-compaction-v2.1.68.txt "Continuation message injected after compaction"'
         : undefined,
     },
