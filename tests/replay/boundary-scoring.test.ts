@@ -22,8 +22,8 @@ import {
   isInToolSequence,
   scoreBoundary,
   toBoundaryMessage,
-} from '../../src/engine/strategies/boundary-scoring-scores';
-import { createRuleBasedSummary } from '../../src/engine/strategies/boundary-scoring-summary';
+} from '../../src/engine/strategies/boundary-scoring/scores';
+import { createRuleBasedSummary } from '../../src/engine/strategies/boundary-scoring/summary';
 import type { Entry } from '../../src/engine/types';
 import { buildTranscript, growingSpec } from './transcript-fixture';
 

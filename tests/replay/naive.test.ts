@@ -7,7 +7,7 @@ import type { SummaryModelId } from '../../src/engine/replay/summary-size';
 import {
   DEFAULT_CLAUDE_CODE_KNOBS,
   type ClaudeCodeKnobs,
-} from '../../src/engine/strategies/claude-code-knobs';
+} from '../../src/engine/strategies/claude-code/knobs';
 import { STRATEGIES } from '../../src/engine/strategies/registry';
 import { generateSession } from '../../src/sample/generate-session';
 import { REPLAY_FIXTURES } from './replay-fixtures';

@@ -7,7 +7,7 @@ import type { ReplayResult } from '../../src/engine/replay/types';
 import {
   DEFAULT_CLAUDE_CODE_KNOBS,
   type ClaudeCodeKnobs,
-} from '../../src/engine/strategies/claude-code-knobs';
+} from '../../src/engine/strategies/claude-code/knobs';
 import type { Session } from '../../src/engine/types';
 
 /** Runs the Claude Code replay and fails the test on any invariant violation. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeThresholds } from '../../src/engine/thresholds';
-import { DEFAULT_CLAUDE_CODE_KNOBS } from '../../src/engine/strategies/claude-code-knobs';
+import { DEFAULT_CLAUDE_CODE_KNOBS } from '../../src/engine/strategies/claude-code/knobs';
 import { runReplay } from './run-replay';
 import { growingSpec, parseFixture } from './transcript-fixture';
 

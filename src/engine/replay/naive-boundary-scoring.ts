@@ -6,8 +6,8 @@ import {
   estimateOwnMessageTokens,
   findCompactionBoundary,
   toBoundaryMessage,
-} from '../strategies/boundary-scoring-scores';
-import { createRuleBasedSummary } from '../strategies/boundary-scoring-summary';
+} from '../strategies/boundary-scoring/scores';
+import { createRuleBasedSummary } from '../strategies/boundary-scoring/summary';
 import type { Entry, TokenCount } from '../types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from './prepare';
 import type { SummaryModelId } from './summary-size';

@@ -1,6 +1,6 @@
 import { getContinuationOverheadTokens } from '../compact/format-summary';
 import { computeRestoration, type RestoredFile } from '../compact/restore';
-import type { ClaudeCodeKnobs } from '../strategies/claude-code-knobs';
+import type { ClaudeCodeKnobs } from '../strategies/claude-code/knobs';
 import {
   getRestorationExtras,
   getRestoreLimits,
@@ -8,7 +8,7 @@ import {
   V2168_PLACEHOLDER,
 } from '../strategies/claude-code';
 import { getSummaryRequestOverheadTokens } from '../compact/build-request';
-import { selectMicrocompact } from '../strategies/claude-code-microcompact';
+import { selectMicrocompact } from '../strategies/claude-code/microcompact';
 import { computeThresholds } from '../thresholds';
 import { estimateTextTokens } from '../tokens/estimate';
 import type { TokenCount } from '../types';

@@ -15,7 +15,7 @@ import type { DialectId, LoggedContextEdits, TokenCount } from '../types';
 // The one interface every compaction strategy implements (Claude Code now; Cline, Codex,
 // OpenCode, Gemini CLI, Roo, API context editing later). The replay loop (replay/compute-replay.ts)
 // owns the simulated context (simulation/history.ts); a strategy only looks at it through `ReplayView` after each API call
-// and answers with actions. Adding a strategy = one file + one line in registry.ts.
+// and answers with actions. Adding a strategy = one folder (`<id>/index.ts`) + one line in registry.ts.
 
 export type KnobValue = number | boolean | string | string[] | undefined;
 

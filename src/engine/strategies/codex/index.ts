@@ -1,8 +1,8 @@
-import type { Restoration } from '../compact/restore';
-import { lowerBound } from '../simulation/search';
-import type { PreparedReplay } from '../simulation/prepared';
-import type { ThresholdLine } from '../simulation/types';
-import type { TokenCount } from '../types';
+import type { Restoration } from '../../compact/restore';
+import { lowerBound } from '../../simulation/search';
+import type { PreparedReplay } from '../../simulation/prepared';
+import type { ThresholdLine } from '../../simulation/types';
+import type { TokenCount } from '../../types';
 import type {
   CompactionStrategy,
   KnobSpec,
@@ -10,8 +10,8 @@ import type {
   StepOutcome,
   StrategyAction,
   StrategyRun,
-} from './types';
-import { createKnobNormalizer, contextWindowSpec } from './knobs';
+} from '../types';
+import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 
 // OpenAI Codex CLI's local compaction (research/ANCHORS.md §2.1 "OpenAI Codex CLI" row, §2.2,
 // §5.2; sources there: openai/codex `codex-rs/core/src/compact.rs`,

@@ -1,5 +1,5 @@
-import type { ContinuationFormat } from '../compact/format-summary';
-import { getInferredWindowKnobs } from '../context-window';
+import type { ContinuationFormat } from '../../compact/format-summary';
+import { getInferredWindowKnobs } from '../../context-window';
 import {
   type OversizedFilePolicy,
   PLAN_MODE_REMINDER_TOKENS,
@@ -8,7 +8,7 @@ import {
   RESTORE_TOKENS_PER_SKILL,
   RESTORE_TOKENS_PER_FILE,
   RESTORE_TOTAL_TOKENS,
-} from '../compact/restore';
+} from '../../compact/restore';
 import {
   computeThresholds,
   DEFAULT_THRESHOLD_KNOBS,
@@ -16,10 +16,10 @@ import {
   getOutputReservation,
   getThresholdProfileForVersion,
   type ThresholdKnobs,
-} from '../thresholds';
-import type { TokenCount } from '../types';
-import { createKnobNormalizer, contextWindowSpec } from './knobs';
-import type { KnobSpec, SessionInfo } from './types';
+} from '../../thresholds';
+import type { TokenCount } from '../../types';
+import { createKnobNormalizer, contextWindowSpec } from '../knobs';
+import type { KnobSpec, SessionInfo } from '../types';
 
 // Claude Code's knobs: the threshold knobs (thresholds.ts) plus microcompact, restoration, session
 // memory and the disable switches, each with the reference its default comes from.

@@ -1,6 +1,6 @@
-import type { Restoration } from '../compact/restore';
-import type { TokenCount } from '../types';
-import type { ReplayView, StrategyAction } from './types';
+import type { Restoration } from '../../compact/restore';
+import type { TokenCount } from '../../types';
+import type { ReplayView, StrategyAction } from '../types';
 
 // The API's server-side compaction, the `compact_20260112` edit (beta `compact-2026-01-12`;
 // research/ANCHORS.md §2.1, platform.claude.com "Compaction"): when a request's input reaches

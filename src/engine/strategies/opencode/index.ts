@@ -1,11 +1,11 @@
-import type { Restoration } from '../compact/restore';
-import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../simulation/prepared';
-import { lowerBound } from '../simulation/search';
-import { getPositionFacts } from '../simulation/turns';
-import type { ThresholdLine } from '../simulation/types';
-import { estimateTextTokens } from '../tokens/estimate';
-import type { TokenCount } from '../types';
-import { createKnobNormalizer } from './knobs';
+import type { Restoration } from '../../compact/restore';
+import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../simulation/prepared';
+import { lowerBound } from '../../simulation/search';
+import { getPositionFacts } from '../../simulation/turns';
+import type { ThresholdLine } from '../../simulation/types';
+import { estimateTextTokens } from '../../tokens/estimate';
+import type { TokenCount } from '../../types';
+import { createKnobNormalizer } from '../knobs';
 import type {
   ClearingProbe,
   CompactionStrategy,
@@ -14,7 +14,7 @@ import type {
   StepOutcome,
   StrategyAction,
   StrategyRun,
-} from './types';
+} from '../types';
 
 // OpenCode's context management (research/ANCHORS.md §2.1 "OpenCode", §5.2; sources there:
 // anomalyco/opencode `packages/opencode/src/session/compaction.ts` and `overflow.ts`). Two steps,

@@ -1,8 +1,8 @@
-import type { Restoration } from '../compact/restore';
-import type { PreparedReplay } from '../simulation/prepared';
-import type { ThresholdLine } from '../simulation/types';
-import type { TokenCount } from '../types';
-import { createKnobNormalizer, contextWindowSpec } from './knobs';
+import type { Restoration } from '../../compact/restore';
+import type { PreparedReplay } from '../../simulation/prepared';
+import type { ThresholdLine } from '../../simulation/types';
+import type { TokenCount } from '../../types';
+import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import type {
   CompactionStrategy,
   KnobSpec,
@@ -10,7 +10,7 @@ import type {
   StepOutcome,
   StrategyAction,
   StrategyRun,
-} from './types';
+} from '../types';
 
 // The Anthropic TypeScript SDK's client-side compaction: the tool runner's `compactionControl`
 // (research/ANCHORS.md §2.1; anthropics/anthropic-sdk-typescript src/lib/tools/CompactionControl.ts

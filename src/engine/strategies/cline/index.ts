@@ -1,12 +1,12 @@
-import type { Restoration } from '../compact/restore';
-import { getSafeCut } from '../simulation/cuts';
-import { getMessageAt, getMessageRangePositions } from '../simulation/message-pairs';
-import type { PreparedReplay } from '../simulation/prepared';
-import { lowerBound } from '../simulation/search';
-import type { ThresholdLine } from '../simulation/types';
-import { estimateTextTokens } from '../tokens/estimate';
-import type { TokenCount } from '../types';
-import { createKnobNormalizer } from './knobs';
+import type { Restoration } from '../../compact/restore';
+import { getSafeCut } from '../../simulation/cuts';
+import { getMessageAt, getMessageRangePositions } from '../../simulation/message-pairs';
+import type { PreparedReplay } from '../../simulation/prepared';
+import { lowerBound } from '../../simulation/search';
+import type { ThresholdLine } from '../../simulation/types';
+import { estimateTextTokens } from '../../tokens/estimate';
+import type { TokenCount } from '../../types';
+import { createKnobNormalizer } from '../knobs';
 import type {
   CompactionStrategy,
   KnobSpec,
@@ -14,7 +14,7 @@ import type {
   StepOutcome,
   StrategyAction,
   StrategyRun,
-} from './types';
+} from '../types';
 
 // Cline's classic context management (reference/cline-compact-implementation.md "Automatic
 // Context Management", "File Read Deduplication", "Context Message Management"; research/ANCHORS.md

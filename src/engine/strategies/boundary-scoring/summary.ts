@@ -1,5 +1,5 @@
-import { estimateTextTokens } from '../tokens/estimate';
-import type { Entry, TokenCount } from '../types';
+import { estimateTextTokens } from '../../tokens/estimate';
+import type { Entry, TokenCount } from '../../types';
 
 // The rule-based summary of microcompaction-deep-dive.md "Summarization Strategies" (no LLM call):
 // a system summary (statistics), a tool usage summary, the conversation narrative and the critical

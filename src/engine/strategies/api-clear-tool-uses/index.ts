@@ -1,19 +1,19 @@
-import { lowerBound } from '../simulation/search';
-import type { PreparedReplay } from '../simulation/prepared';
-import type { ThresholdLine } from '../simulation/types';
-import { estimateTextTokens } from '../tokens/estimate';
-import type { TokenCount } from '../types';
+import { lowerBound } from '../../simulation/search';
+import type { PreparedReplay } from '../../simulation/prepared';
+import type { ThresholdLine } from '../../simulation/types';
+import { estimateTextTokens } from '../../tokens/estimate';
+import type { TokenCount } from '../../types';
 import {
   API_COMPACTION_DEFAULT_TRIGGER,
   API_COMPACTION_MIN_TRIGGER,
   createApiCompaction,
-} from './api-compaction';
+} from './compaction';
 import {
   DEFAULT_KEEP_THINKING_TURNS,
   THINKING_PLACEHOLDER_TOKENS,
   ThinkingClearer,
-} from './api-clear-thinking';
-import { createKnobNormalizer, contextWindowSpec } from './knobs';
+} from './clear-thinking';
+import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import type {
   ClearingProbe,
   CompactionStrategy,
@@ -22,7 +22,7 @@ import type {
   StepOutcome,
   StrategyAction,
   StrategyRun,
-} from './types';
+} from '../types';
 
 // The Anthropic API's context management: the edits one request's `context_management.edits`
 // can hold, each toggled by its knobs (research/ANCHORS.md §2.1). The server applies them to every

@@ -1,12 +1,12 @@
-import type { Restoration } from '../compact/restore';
-import { isSafeCut } from '../simulation/cuts';
-import type { PreparedReplay } from '../simulation/prepared';
-import { lowerBound } from '../simulation/search';
-import { getPositionFacts } from '../simulation/turns';
-import type { ThresholdLine } from '../simulation/types';
-import { CHARS_PER_TOKEN, estimateTextTokens } from '../tokens/estimate';
-import type { TokenCount } from '../types';
-import { createKnobNormalizer } from './knobs';
+import type { Restoration } from '../../compact/restore';
+import { isSafeCut } from '../../simulation/cuts';
+import type { PreparedReplay } from '../../simulation/prepared';
+import { lowerBound } from '../../simulation/search';
+import { getPositionFacts } from '../../simulation/turns';
+import type { ThresholdLine } from '../../simulation/types';
+import { CHARS_PER_TOKEN, estimateTextTokens } from '../../tokens/estimate';
+import type { TokenCount } from '../../types';
+import { createKnobNormalizer } from '../knobs';
 import type {
   CompactionStrategy,
   KnobSpec,
@@ -14,7 +14,7 @@ import type {
   StepOutcome,
   StrategyAction,
   StrategyRun,
-} from './types';
+} from '../types';
 
 // Gemini CLI's chat compression (research/ANCHORS.md §2.1 "Gemini CLI", §2.2, §5.2; sources
 // there: google-gemini/gemini-cli `packages/core/src/context/chatCompressionService.ts`,

@@ -1,5 +1,5 @@
-import type { TokenCount } from '../types';
-import type { MicrocompactVariant } from './claude-code-knobs';
+import type { TokenCount } from '../../types';
+import type { MicrocompactVariant } from './knobs';
 
 // Which tool results Claude Code's microcompact clears (no LLM), on a plain list of the eligible,
 // not yet cleared items of the current history, oldest first in call order (the order of the

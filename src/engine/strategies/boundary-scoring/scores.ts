@@ -1,5 +1,5 @@
-import type { BoundaryCandidate } from '../simulation/types';
-import type { Block, Entry, TokenCount } from '../types';
+import type { BoundaryCandidate } from '../../simulation/types';
+import type { Block, Entry, TokenCount } from '../../types';
 
 // The boundary search, its scores and its token estimator, as microcompaction-deep-dive.md
 // writes them ("Boundary Detection Logic", "Token Management"). The design calls helpers it

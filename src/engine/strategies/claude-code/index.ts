@@ -1,5 +1,5 @@
-import { getSummaryRequestOverheadTokens } from '../compact/build-request';
-import { type ContinuationOptions, getContinuationOverheadTokens } from '../compact/format-summary';
+import { getSummaryRequestOverheadTokens } from '../../compact/build-request';
+import { type ContinuationOptions, getContinuationOverheadTokens } from '../../compact/format-summary';
 import {
   computeRestoration,
   EMPTY_RESTORATION,
@@ -7,22 +7,22 @@ import {
   type RestorationInput,
   type RestoredItem,
   type RestoreLimits,
-} from '../compact/restore';
-import { getKeepRecentCut, getSafeCut } from '../simulation/cuts';
-import { inspectMicrocompact } from './claude-code-microcompact';
-import { lowerBound } from '../simulation/search';
-import { CLEARABLE_DOCUMENT, CLEARABLE_IMAGE, type PreparedReplay } from '../simulation/prepared';
-import type { ThresholdLine } from '../simulation/types';
-import { computeThresholds } from '../thresholds';
-import { estimateTextTokens } from '../tokens/estimate';
-import type { TokenCount } from '../types';
+} from '../../compact/restore';
+import { getKeepRecentCut, getSafeCut } from '../../simulation/cuts';
+import { inspectMicrocompact } from './microcompact';
+import { lowerBound } from '../../simulation/search';
+import { CLEARABLE_DOCUMENT, CLEARABLE_IMAGE, type PreparedReplay } from '../../simulation/prepared';
+import type { ThresholdLine } from '../../simulation/types';
+import { computeThresholds } from '../../thresholds';
+import { estimateTextTokens } from '../../tokens/estimate';
+import type { TokenCount } from '../../types';
 import {
   type ClaudeCodeKnobs,
   CLAUDE_CODE_KNOB_SPECS,
   DEFAULT_CLAUDE_CODE_KNOBS,
   getClaudeCodeSessionKnobs,
   normalizeClaudeCodeKnobs,
-} from './claude-code-knobs';
+} from './knobs';
 import type {
   ClearingProbe,
   CompactionStrategy,
@@ -30,7 +30,7 @@ import type {
   StepOutcome,
   StrategyAction,
   StrategyRun,
-} from './types';
+} from '../types';
 
 // Claude Code's context management (v2.1.68 and legacy, per ../shared/reference):
 //   after each response, the trigger count (usage, plus the 2.1.x estimate of later messages) is

@@ -1,9 +1,9 @@
-import type { Restoration } from '../compact/restore';
-import { isSafeCut } from '../simulation/cuts';
-import type { PreparedReplay, RealCompactionInfo } from '../simulation/prepared';
-import type { ThresholdLine, TrackedFiles } from '../simulation/types';
-import type { Entry, TokenCount } from '../types';
-import { createKnobNormalizer, contextWindowSpec } from './knobs';
+import type { Restoration } from '../../compact/restore';
+import { isSafeCut } from '../../simulation/cuts';
+import type { PreparedReplay, RealCompactionInfo } from '../../simulation/prepared';
+import type { ThresholdLine, TrackedFiles } from '../../simulation/types';
+import type { Entry, TokenCount } from '../../types';
+import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import type {
   CompactionStrategy,
   KnobSpec,
@@ -11,7 +11,7 @@ import type {
   StepOutcome,
   StrategyAction,
   StrategyRun,
-} from './types';
+} from '../types';
 
 // The pi coding agent's compaction (research/ANCHORS.md §2.1 "pi coding agent"; badlogic/pi-mono
 // packages/coding-agent/docs/compaction.md; code: packages/coding-agent/src/core/compaction/

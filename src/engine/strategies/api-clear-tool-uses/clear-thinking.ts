@@ -1,7 +1,7 @@
-import { CLEARABLE_THINKING, type PreparedReplay } from '../simulation/prepared';
-import { lowerBound } from '../simulation/search';
-import type { TokenCount } from '../types';
-import type { ReplayView } from './types';
+import { CLEARABLE_THINKING, type PreparedReplay } from '../../simulation/prepared';
+import { lowerBound } from '../../simulation/search';
+import type { TokenCount } from '../../types';
+import type { ReplayView } from '../types';
 
 // The API's `clear_thinking_20251015` edit (beta `context-management-2025-06-27`;
 // research/ANCHORS.md §2.1, platform.claude.com "Context editing", "Thinking block clearing"):

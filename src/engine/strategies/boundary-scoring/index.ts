@@ -1,19 +1,19 @@
-import type { Restoration } from '../compact/restore';
-import { getDialect } from '../parse/dialects/registry';
-import { isSafeCut } from '../simulation/cuts';
-import type { PreparedReplay } from '../simulation/prepared';
-import type { ThresholdLine } from '../simulation/types';
-import type { Entry, TokenCount } from '../types';
+import type { Restoration } from '../../compact/restore';
+import { getDialect } from '../../parse/dialects/registry';
+import { isSafeCut } from '../../simulation/cuts';
+import type { PreparedReplay } from '../../simulation/prepared';
+import type { ThresholdLine } from '../../simulation/types';
+import type { Entry, TokenCount } from '../../types';
 import {
   type BoundaryMessage,
   estimateOwnMessageTokens,
   findCompactionBoundary,
   type SearchKnobs,
   toBoundaryMessage,
-} from './boundary-scoring-scores';
-import { createRuleBasedSummary } from './boundary-scoring-summary';
-import { createKnobNormalizer, contextWindowSpec } from './knobs';
-import type { CompactionStrategy, KnobSpec, ReplayView, StepOutcome, StrategyRun } from './types';
+} from './scores';
+import { createRuleBasedSummary } from './summary';
+import { createKnobNormalizer, contextWindowSpec } from '../knobs';
+import type { CompactionStrategy, KnobSpec, ReplayView, StepOutcome, StrategyRun } from '../types';
 
 // Boundary-scoring microcompaction (microcompaction-deep-dive.md, "MD" below): once the messages'
 // estimate reaches the threshold (or their count 500) and there are at least 10, the split is

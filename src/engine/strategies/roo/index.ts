@@ -1,11 +1,11 @@
-import type { Restoration } from '../compact/restore';
-import { getSafeCut } from '../simulation/cuts';
-import { getMessageRangePositions } from '../simulation/message-pairs';
-import type { PreparedReplay } from '../simulation/prepared';
-import type { ThresholdLine } from '../simulation/types';
-import { estimateTextTokens } from '../tokens/estimate';
-import type { TokenCount } from '../types';
-import { createKnobNormalizer, contextWindowSpec } from './knobs';
+import type { Restoration } from '../../compact/restore';
+import { getSafeCut } from '../../simulation/cuts';
+import { getMessageRangePositions } from '../../simulation/message-pairs';
+import type { PreparedReplay } from '../../simulation/prepared';
+import type { ThresholdLine } from '../../simulation/types';
+import { estimateTextTokens } from '../../tokens/estimate';
+import type { TokenCount } from '../../types';
+import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import type {
   CompactionStrategy,
   KnobSpec,
@@ -13,7 +13,7 @@ import type {
   StepOutcome,
   StrategyAction,
   StrategyRun,
-} from './types';
+} from '../types';
 
 // Roo Code's context management (research/ANCHORS.md §2.1 "Roo Code (intelligent condensing)",
 // §5.2; code: RooCodeInc/Roo-Code src/core/context-management/index.ts `manageContext`,
