@@ -10,7 +10,10 @@ import {
   SDK_DEFAULT_TOKEN_THRESHOLD,
   SDK_SUMMARY_MAX_TOKENS,
 } from '../../src/engine/strategies/anthropic-sdk-compaction';
-import { API_COMPACTION_MIN_TRIGGER, PAUSE_NOTE } from '../../src/engine/strategies/api-clear-tool-uses/compaction';
+import {
+  API_COMPACTION_MIN_TRIGGER,
+  PAUSE_NOTE,
+} from '../../src/engine/strategies/api-clear-tool-uses/compaction';
 import { API_CONTEXT_EDITING_STRATEGY } from '../../src/engine/strategies/api-clear-tool-uses';
 import { corpusJsonl, corpusOrSkip } from '../helpers/corpus';
 import { runStrategy } from './strategy-variants';

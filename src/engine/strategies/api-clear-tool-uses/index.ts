@@ -8,11 +8,7 @@ import {
   API_COMPACTION_MIN_TRIGGER,
   createApiCompaction,
 } from './compaction';
-import {
-  DEFAULT_KEEP_THINKING_TURNS,
-  THINKING_PLACEHOLDER_TOKENS,
-  ThinkingClearer,
-} from './clear-thinking';
+import { DEFAULT_KEEP_THINKING_TURNS, THINKING_PLACEHOLDER_TOKENS, ThinkingClearer } from './clear-thinking';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import type {
   ClearingProbe,
