@@ -5,7 +5,7 @@ import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { formatReplayDump } from '../../src/engine/replay/dump';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import { checkReplayInvariants } from './invariants';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import { BOUNDARY_SCORING_STRATEGY } from '../../src/engine/strategies/boundary-scoring';
 import { getSessionInfo } from '../../src/engine/strategies/types';

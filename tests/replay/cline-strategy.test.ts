@@ -5,8 +5,8 @@ import { main } from '../../src/cli/main';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
-import { computeNaiveClineReplay } from '../../src/engine/replay/naive-cline';
+import { checkReplayInvariants } from './invariants';
+import { computeNaiveClineReplay } from './reference/cline';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
 import {
@@ -21,7 +21,7 @@ import type { Session } from '../../src/engine/types';
 import { generateSession } from '../../src/sample/generate-session';
 
 // The Cline strategy (strategies/cline.ts): its constants, the fast replay against the naive one
-// (replay/naive-cline.ts) with the invariants on every replay, the Cline task fixture and the
+// (tests/replay/reference/cline.ts) with the invariants on every replay, the Cline task fixture and the
 // real Cline UI log of the corpus against its own truncations.
 
 const ROOT = resolve(__dirname, '../..');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { computeNaiveReplay } from '../../src/engine/replay/naive';
+import { computeNaiveReplay } from './reference/claude-code';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import type { SummaryModelId } from '../../src/engine/replay/summary-size';
 import {
@@ -14,7 +14,7 @@ import { REPLAY_FIXTURES } from './replay-fixtures';
 import { runReplay } from './run-replay';
 import { growingSpec, parseFixture } from './transcript-fixture';
 
-// The fast replay against the deliberately naive one (replay/naive.ts) on generated transcripts,
+// The fast replay against the deliberately naive one (tests/replay/reference/claude-code.ts) on generated transcripts,
 // over knob sets that exercise every mechanism the naive one models.
 
 const KNOB_SETS: { name: string; knobs: Partial<ClaudeCodeKnobs>; model?: SummaryModelId }[] = [
@@ -55,13 +55,13 @@ const NOT_MODELLED: Record<string, string> = {
   'gemini-cli':
     "Gemini CLI's character split, function-response budget and probe; its rules are checked in tests/replay/gemini-cli-strategy.test.ts",
 };
-// Cline's own naive reference (replay/naive-cline.ts) is checked in tests/replay/cline-strategy.test.ts;
-// OpenCode's prune (replay/naive-opencode.ts: logs without compactions, auto-compaction off) in
+// Cline's own naive reference (tests/replay/reference/cline.ts) is checked in tests/replay/cline-strategy.test.ts;
+// OpenCode's prune (tests/replay/reference/opencode.ts: logs without compactions, auto-compaction off) in
 // tests/replay/opencode-strategy.test.ts — its compaction is Claude Code's full summary at another line;
-// Roo's sliding window (replay/naive-roo.ts; its condense is a full summary as Claude Code's) in
+// Roo's sliding window (tests/replay/reference/roo.ts; its condense is a full summary as Claude Code's) in
 // tests/replay/roo-strategy.test.ts; the summaries with a kept range after them, pi's
-// (replay/naive-pi.ts) in tests/replay/naive-pi.test.ts and boundary-scoring's
-// (replay/naive-boundary-scoring.ts, its scores shared) in tests/replay/naive-boundary-scoring.test.ts.
+// (tests/replay/reference/pi.ts) in tests/replay/naive-pi.test.ts and boundary-scoring's
+// (tests/replay/reference/boundary-scoring.ts, its scores shared) in tests/replay/naive-boundary-scoring.test.ts.
 const MODELLED = new Set(['claude-code', 'cline', 'opencode', 'roo', 'pi', 'boundary-scoring']);
 
 describe('every registered strategy is checked against the naive reference or skipped with a reason', () => {

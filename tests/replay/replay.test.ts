@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { getSafeCut } from '../../src/engine/simulation/cuts';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import { checkReplayInvariants } from './invariants';
 import { prepareReplay, TOKEN_SOURCE } from '../../src/engine/replay/prepare';
 import { SUMMARY_SPAN_RATIO } from '../../src/engine/replay/summary-size';
 import { estimateTextTokens } from '../../src/engine/tokens/estimate';

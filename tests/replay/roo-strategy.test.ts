@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
-import { computeNaiveRooReplay } from '../../src/engine/replay/naive-roo';
+import { checkReplayInvariants } from './invariants';
+import { computeNaiveRooReplay } from './reference/roo';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayEvent } from '../../src/engine/replay/types';
 import {
@@ -209,7 +209,7 @@ async function generated(seed: number, apiCalls: number) {
   return parseSession(g.files.map((f) => createMemorySource(f.name, f.text)));
 }
 
-// The sliding window against the naive reference (replay/naive-roo.ts): the same simulated
+// The sliding window against the naive reference (tests/replay/reference/roo.ts): the same simulated
 // series, the same events, the same hidden ranges and tokens.
 describe('Roo: fast replay = naive replay (the sliding window)', () => {
   const SETS: { name: string; knobs: Partial<RooKnobs> }[] = [

@@ -1,7 +1,7 @@
 import { at } from '../../src/engine/assert';
 import { expect } from 'vitest';
 import { computeReplay, type ReplayOptions } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import { checkReplayInvariants } from './invariants';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
 import {

@@ -5,7 +5,7 @@ import type { MicrocompactVariant } from './knobs';
 // not yet cleared items of the current history, oldest first in call order (the order of the
 // tool_use blocks: parallel calls' results may come back in another order, and the 2.1.19
 // boundaries in the corpus count in call order). The replay's strategy uses an
-// incremental version of the same rules (claude-code.ts); the naive replay and the unit tests use
+// incremental version of the same rules (claude-code.ts); the naive reference (tests/replay/reference/claude-code.ts) and the unit tests use
 // this one.
 //
 // v2.1.68 `Rg` (claude-code-compaction-v2.1.68.txt, "Microcompact"): the last F3Y results are

@@ -1,8 +1,8 @@
-import { isSafeCut } from '../simulation/cuts';
-import { getMessageAt, getMessageRangePositions } from '../simulation/message-pairs';
-import { type ClineKnobs, getClineMaxAllowed } from '../strategies/cline';
-import type { TokenCount } from '../types';
-import { PLACEHOLDER_TOKENS, type PreparedReplay } from './prepare';
+import { isSafeCut } from '../../../src/engine/simulation/cuts';
+import { getMessageAt, getMessageRangePositions } from '../../../src/engine/simulation/message-pairs';
+import { type ClineKnobs, getClineMaxAllowed } from '../../../src/engine/strategies/cline';
+import type { TokenCount } from '../../../src/engine/types';
+import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
 
 // A deliberately naive replay of Cline's rules (strategies/cline.ts through compute-replay.ts), to
 // check the fast one on the same transcripts: the truncate and replace families. Both histories

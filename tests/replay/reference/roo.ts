@@ -1,9 +1,9 @@
-import { isSafeCut } from '../simulation/cuts';
-import { getMessageRangePositions } from '../simulation/message-pairs';
-import { getRooAllowedTokens, getRooTruncateCount, type RooKnobs } from '../strategies/roo';
-import { estimateTextTokens } from '../tokens/estimate';
-import type { TokenCount } from '../types';
-import { PLACEHOLDER_TOKENS, type PreparedReplay } from './prepare';
+import { isSafeCut } from '../../../src/engine/simulation/cuts';
+import { getMessageRangePositions } from '../../../src/engine/simulation/message-pairs';
+import { getRooAllowedTokens, getRooTruncateCount, type RooKnobs } from '../../../src/engine/strategies/roo';
+import { estimateTextTokens } from '../../../src/engine/tokens/estimate';
+import type { TokenCount } from '../../../src/engine/types';
+import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
 
 // A deliberately naive replay of Roo Code's sliding window (strategies/roo.ts with condensing off
 // or failing, through compute-replay.ts), to check the fast one on the same transcripts. Both

@@ -1,6 +1,6 @@
-import { at } from '../assert';
-import type { PreparedReplay } from './prepare';
-import type { ReplayResult } from './types';
+import { at } from '../../src/engine/assert';
+import type { PreparedReplay } from '../../src/engine/replay/prepare';
+import type { ReplayResult } from '../../src/engine/replay/types';
 
 // Properties every replay must have, checked by the tests on every replay they run:
 // 1. after a compaction the context is under the threshold, or the event says why not;

@@ -1,14 +1,14 @@
-import { isSafeCut } from '../simulation/cuts';
+import { isSafeCut } from '../../../src/engine/simulation/cuts';
 import {
   collectFileOps,
   computeFileLists,
   estimatePiMessageTokens,
   getPiThreshold,
   type PiKnobs,
-} from '../strategies/pi';
-import type { Entry, TokenCount } from '../types';
-import { PLACEHOLDER_TOKENS, type PreparedReplay } from './prepare';
-import { SUMMARY_MODELS, type SummaryModelId } from './summary-size';
+} from '../../../src/engine/strategies/pi';
+import type { Entry, TokenCount } from '../../../src/engine/types';
+import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
+import { SUMMARY_MODELS, type SummaryModelId } from '../../../src/engine/replay/summary-size';
 
 // A deliberately naive replay of pi's compaction (strategies/pi.ts through compute-replay.ts), the
 // "summary with a kept range after it" family, to check the fast one on the same transcripts. The

@@ -1,6 +1,6 @@
-import type { OpenCodeKnobs } from '../strategies/opencode';
-import type { TokenCount } from '../types';
-import { PLACEHOLDER_TOKENS, type PreparedReplay } from './prepare';
+import type { OpenCodeKnobs } from '../../../src/engine/strategies/opencode';
+import type { TokenCount } from '../../../src/engine/types';
+import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
 
 // A deliberately naive replay of OpenCode's prune (strategies/opencode.ts through
 // compute-replay.ts), to check the fast one on the same transcripts: the clear family with

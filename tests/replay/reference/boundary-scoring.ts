@@ -1,16 +1,16 @@
-import { getDialect } from '../parse/dialects/registry';
-import { isSafeCut } from '../simulation/cuts';
-import type { BoundaryScoringKnobs } from '../strategies/boundary-scoring';
+import { getDialect } from '../../../src/engine/parse/dialects/registry';
+import { isSafeCut } from '../../../src/engine/simulation/cuts';
+import type { BoundaryScoringKnobs } from '../../../src/engine/strategies/boundary-scoring';
 import {
   type BoundaryMessage,
   estimateOwnMessageTokens,
   findCompactionBoundary,
   toBoundaryMessage,
-} from '../strategies/boundary-scoring/scores';
-import { createRuleBasedSummary } from '../strategies/boundary-scoring/summary';
-import type { Entry, TokenCount } from '../types';
-import { PLACEHOLDER_TOKENS, type PreparedReplay } from './prepare';
-import type { SummaryModelId } from './summary-size';
+} from '../../../src/engine/strategies/boundary-scoring/scores';
+import { createRuleBasedSummary } from '../../../src/engine/strategies/boundary-scoring/summary';
+import type { Entry, TokenCount } from '../../../src/engine/types';
+import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
+import type { SummaryModelId } from '../../../src/engine/replay/summary-size';
 
 // A deliberately naive replay of the boundary-scoring design (strategies/boundary-scoring.ts
 // through compute-replay.ts; microcompaction-deep-dive.md), a summary with a kept range after it,

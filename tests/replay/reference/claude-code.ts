@@ -1,19 +1,24 @@
-import { getContinuationOverheadTokens } from '../compact/format-summary';
-import { computeRestoration, type RestoredFile } from '../compact/restore';
-import type { ClaudeCodeKnobs } from '../strategies/claude-code/knobs';
+import { getContinuationOverheadTokens } from '../../../src/engine/compact/format-summary';
+import { computeRestoration, type RestoredFile } from '../../../src/engine/compact/restore';
+import type { ClaudeCodeKnobs } from '../../../src/engine/strategies/claude-code/knobs';
 import {
   getRestorationExtras,
   getRestoreLimits,
   LEGACY_PLACEHOLDER,
   V2168_PLACEHOLDER,
-} from '../strategies/claude-code';
-import { getSummaryRequestOverheadTokens } from '../compact/build-request';
-import { selectMicrocompact } from '../strategies/claude-code/microcompact';
-import { computeThresholds } from '../thresholds';
-import { estimateTextTokens } from '../tokens/estimate';
-import type { TokenCount } from '../types';
-import { CLEARABLE_DOCUMENT, CLEARABLE_IMAGE, PLACEHOLDER_TOKENS, type PreparedReplay } from './prepare';
-import { SUMMARY_MODELS, type SummaryModelId } from './summary-size';
+} from '../../../src/engine/strategies/claude-code';
+import { getSummaryRequestOverheadTokens } from '../../../src/engine/compact/build-request';
+import { selectMicrocompact } from '../../../src/engine/strategies/claude-code/microcompact';
+import { computeThresholds } from '../../../src/engine/thresholds';
+import { estimateTextTokens } from '../../../src/engine/tokens/estimate';
+import type { TokenCount } from '../../../src/engine/types';
+import {
+  CLEARABLE_DOCUMENT,
+  CLEARABLE_IMAGE,
+  PLACEHOLDER_TOKENS,
+  type PreparedReplay,
+} from '../../../src/engine/replay/prepare';
+import { SUMMARY_MODELS, type SummaryModelId } from '../../../src/engine/replay/summary-size';
 
 // A deliberately naive replay of Claude Code's rules, to check the fast one (compute-replay.ts +
 // strategies/claude-code.ts) on generated transcripts. It keeps both histories as explicit lists

@@ -1,5 +1,5 @@
-import { maskJsonValue, maskText, type RedactionSettings } from '../redact/mask';
-import type { SummaryRequest } from './types';
+import { maskJsonValue, maskText, type RedactionSettings } from '../../src/engine/redact/mask';
+import type { SummaryRequest } from '../../src/engine/summarize/types';
 
 /** A summarizer request with the span's messages, the prompt and the system prompt masked. */
 export function maskSummaryRequest(request: SummaryRequest, settings: RedactionSettings): SummaryRequest {
