@@ -23,6 +23,7 @@ import {
   scoreBoundary,
   toBoundaryMessage,
 } from '../../src/engine/strategies/boundary-scoring/scores';
+import { getBoundaryScores } from '../../src/engine/strategies/boundary-scoring/detail';
 import { createRuleBasedSummary } from '../../src/engine/strategies/boundary-scoring/summary';
 import type { Entry } from '../../src/engine/types';
 import { buildTranscript, growingSpec } from './transcript-fixture';
@@ -291,13 +292,16 @@ describe('the boundary-scoring strategy in the replay', () => {
       expect(e.mechanism).toBe('partial');
       expect(e.checkTokens).toBeGreaterThanOrEqual(100_000);
       expect(e.summarySource).toBe('model');
-      const chosen = e.boundaryScores!.filter((c) => c.chosen);
+      const chosen = getBoundaryScores(e)!.filter((c) => c.chosen);
       expect(chosen).toHaveLength(1);
       expect(e.keptFromEntryIndex).toBe(chosen[0]!.entryIndex);
-      const safeScores = e.boundaryScores!.filter((c) => !c.unsafe).map((c) => c.score);
+      const safeScores = getBoundaryScores(e)!
+        .filter((c) => !c.unsafe)
+        .map((c) => c.score);
       expect(chosen[0]!.score).toBe(Math.max(...safeScores));
       // Each candidate's score is the sum of its terms.
-      for (const c of e.boundaryScores!) expect(c.score).toBe(c.factors.reduce((a, f) => a + f.points, 0));
+      for (const c of getBoundaryScores(e)!)
+        expect(c.score).toBe(c.factors.reduce((a, f) => a + f.points, 0));
     }
     // The context counter fires later: the replay's context holds the system prompt and tools too.
     const higher = computeReplay(prepared, 'boundary-scoring', { thresholdTokens: 300_000 });

@@ -5,6 +5,7 @@ import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayEvent } from '../../src/engine/replay/types';
+import { getPiDetail } from '../../src/engine/strategies/pi/detail';
 import {
   computeFileLists,
   estimatePiMessageTokens,
@@ -186,24 +187,24 @@ describe('pi: file operations', () => {
     const knobs = { ...logKnobsOf(prepared, 'pi').knobs, contextWindow: 60_000 };
     const events = compacts(runStrategy(prepared, 'pi', knobs).events);
     expect(events.length).toBeGreaterThanOrEqual(3);
-    const first = events[0]!.trackedFiles!;
+    const first = getPiDetail(events[0]!)!.trackedFiles;
     expect(first.readFiles).toContain('src/r0.ts');
     expect(first.modifiedFiles).toEqual([]);
     for (let i = 1; i < events.length; i++) {
-      const prev = events[i - 1]!.trackedFiles!;
-      const cur = events[i]!.trackedFiles!;
+      const prev = getPiDetail(events[i - 1]!)!.trackedFiles;
+      const cur = getPiDetail(events[i]!)!.trackedFiles;
       const all = new Set([...cur.readFiles, ...cur.modifiedFiles]);
       for (const f of [...prev.readFiles, ...prev.modifiedFiles])
         expect(all.has(f), `${f} carried`).toBe(true);
       for (const f of prev.modifiedFiles) expect(cur.modifiedFiles).toContain(f);
     }
-    const last = events[events.length - 1]!.trackedFiles!;
+    const last = getPiDetail(events[events.length - 1]!)!.trackedFiles;
     expect(last.modifiedFiles).toEqual(expect.arrayContaining(['src/r0.ts', 'src/new.ts']));
     expect(last.readFiles).not.toContain('src/r0.ts');
     // pi's rule (compaction.ts prepareCompaction: only messages after the previous compaction
     // entry are summarized): what one compaction kept, the next drops unsummarized, so the files
     // of those turns (7–12 here) are never listed.
-    for (const e of events) expect(e.trackedFiles!.readFiles).not.toContain('src/r9.ts');
+    for (const e of events) expect(getPiDetail(e)!.trackedFiles.readFiles).not.toContain('src/r9.ts');
     // Only files of summarized messages: the kept ones are not yet listed.
     const keptFrom = prepared.posOfEntry[events[0]!.keptFromEntryIndex!]!;
     const keptPaths = new Set<string>();

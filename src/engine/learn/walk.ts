@@ -11,6 +11,7 @@ import { formatTokenProvenance } from '../replay/provenance';
 import type { ReplayEvent, ReplayResult } from '../replay/types';
 import type { ClearingProbe } from '../strategies/types';
 import type { PreparedReplay } from '../simulation/prepared';
+import { getBoundaryScores } from '../strategies/boundary-scoring/detail';
 import { getStrategy } from '../strategies/registry';
 import { getSessionInfo, type KnobSpec, type KnobValue } from '../strategies/types';
 import { createBuiltinSummarizer } from '../summarize/builtin';
@@ -477,6 +478,7 @@ function describeOutput(preset: PromptPreset): string {
 }
 
 function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary): LearnStep[] {
+  const boundaryScores = getBoundaryScores(event);
   const { input, explainer, knobs } = ctx;
   const { session, prepared } = input;
   const { request, raw, preset } = summary;
@@ -490,7 +492,7 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
     step(
       'span',
       'The span since the last boundary',
-      `Everything since the last compact boundary (or the start) is summarized: records ${request.fromEntryIndex + 1} to ${request.uptoEntryIndex + 1}.${event.keptFromEntryIndex !== undefined ? ` From record ${event.keptFromEntryIndex + 1} on, messages are kept verbatim.` : ''}${event.boundaryScores?.length ? ` The split was chosen among ${event.boundaryScores.length} scored candidates.` : ''}`,
+      `Everything since the last compact boundary (or the start) is summarized: records ${request.fromEntryIndex + 1} to ${request.uptoEntryIndex + 1}.${event.keptFromEntryIndex !== undefined ? ` From record ${event.keptFromEntryIndex + 1} on, messages are kept verbatim.` : ''}${boundaryScores?.length ? ` The split was chosen among ${boundaryScores.length} scored candidates.` : ''}`,
       {
         figures: [
           {
@@ -510,11 +512,11 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
             ? [{ label: 'Kept verbatim', value: event.keptTokens, unit: 'tokens' as const }]
             : []),
         ],
-        lists: event.boundaryScores?.length
+        lists: boundaryScores?.length
           ? [
               list(
                 'Candidate splits (best first)',
-                [...event.boundaryScores]
+                [...boundaryScores]
                   .sort((a, b) => b.score - a.score)
                   .map(
                     (c) =>

@@ -1,7 +1,7 @@
 import { getContinuationOverheadTokens } from '../compact/format-summary';
 import { LoggedHistory, SimulatedHistory } from '../simulation/history';
 import { type PreparedReplay, TOKEN_SOURCE } from '../simulation/prepared';
-import type { StrategyAction, StrategyRun } from '../strategies/types';
+import type { EventDetail, StrategyAction, StrategyRun } from '../strategies/types';
 import type { TokenCount } from '../types';
 import { createTokenProvenance } from './provenance';
 import type { SummarySizeModel } from './summary-size';
@@ -204,6 +204,7 @@ export class ReplayState {
       limitTokens: action.limitTokens,
       attempts: 1,
       note: action.note,
+      ...withDetail(action),
     };
     this.events.push(event);
     this.failing = event;
@@ -245,6 +246,7 @@ export class ReplayState {
       savedTokens,
       estimatedSavedTokens: action.estimatedSavedTokens,
       note: action.note,
+      ...withDetail(action),
     });
   }
 
@@ -275,6 +277,7 @@ export class ReplayState {
       savedTokens,
       noticeTokens: action.noticeTokens,
       note: action.note,
+      ...withDetail(action),
     });
   }
 
@@ -330,6 +333,7 @@ export class ReplayState {
       droppedTokens: dropped,
       noticeTokens: notice,
       note,
+      ...withDetail(action),
       ...(action.hide
         ? {
             hidden: {
@@ -392,7 +396,6 @@ export class ReplayState {
       spanTokens,
       request,
       note: action.note,
-      boundaryScores: action.boundaryScores,
       llmCalls: action.llmCalls ?? (action.mechanism === 'session-memory' ? 0 : 1),
     };
     if (action.hide && spanEnd > spanStart)
@@ -403,7 +406,7 @@ export class ReplayState {
         entries: this.countLive(spanStart, spanEnd),
         tokens: spanTokens,
       };
-    if (action.trackedFiles) event.trackedFiles = action.trackedFiles;
+    if (action.detail) event.detail = action.detail;
     if (spanEnd > spanStart) this.summarizedRanges.push([ctxEntry[spanStart]!, ctxEntry[spanEnd - 1]!]);
 
     if (exactReal !== undefined && model.id === 'recorded' && action.mechanism !== 'session-memory') {
@@ -581,6 +584,11 @@ function sameRanges(
   const na = norm(a);
   const nb = norm(b);
   return na.length === nb.length && na.every(([x, y], i) => x === nb[i]![0] && y === nb[i]![1]);
+}
+
+/** The action's `detail`, as a spread: absent, not undefined, when it has none. */
+function withDetail(action: StrategyAction): { detail?: EventDetail } {
+  return action.detail ? { detail: action.detail } : {};
 }
 
 function joinNotes(a: string | undefined, b: string): string {

@@ -1,16 +1,10 @@
 import type { Restoration } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
-import type {
-  BoundaryCandidate,
-  CompactMechanism,
-  SummarySource,
-  ThresholdLine,
-  TrackedFiles,
-} from '../simulation/types';
+import type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 import type { Compaction, TokenCount } from '../types';
-import type { ClearingProbe } from '../strategies/types';
+import type { ClearingProbe, EventDetail } from '../strategies/types';
 
-export type { CompactMechanism, SummarySource, ThresholdLine, TrackedFiles } from '../simulation/types';
+export type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 
 // A replay's result: plain data that crosses the worker boundary (series as typed arrays).
 
@@ -167,8 +161,6 @@ export interface ReplayEvent {
   limitTokens?: TokenCount;
   /** compact-failed: consecutive calls that tried and failed the same way (one event for the run). */
   attempts?: number;
-  /** Boundary scoring: the candidate splits and their scores (the event card's chart). */
-  boundaryScores?: BoundaryCandidate[];
   /**
    * LLM requests the strategy would make for this event (a compaction's summary call, and any
    * second call it makes); absent: none (clearing, truncation, a reset the log made).
@@ -176,8 +168,11 @@ export interface ReplayEvent {
   llmCalls?: number;
   /** Tagged, not deleted (Roo): what a rewind to before this event restores. */
   hidden?: HiddenRange;
-  /** The files the summary lists, accumulated across compactions (pi's `<read-files>`, `<modified-files>`). */
-  trackedFiles?: TrackedFiles;
+  /**
+   * What the strategy that made the event adds to it, tagged by its id (`pi/detail.ts`: the files
+   * its summary lists; `boundary-scoring/detail.ts`: the splits it scored).
+   */
+  detail?: EventDetail;
 }
 
 export type RealOutcomeStatus =

@@ -3,13 +3,7 @@ import { type ContextWindowInference, getSessionWindow } from '../context-window
 import type { Restoration, RestoredFile } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
 import type { PreparedReplay, RealCompactionInfo } from '../simulation/prepared';
-import type {
-  BoundaryCandidate,
-  CompactMechanism,
-  SummarySource,
-  ThresholdLine,
-  TrackedFiles,
-} from '../simulation/types';
+import type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 import type { DialectId, LoggedContextEdits, TokenCount } from '../types';
 
 // The one interface every compaction strategy implements (Claude Code now; Cline, Codex,
@@ -130,6 +124,16 @@ export interface ReplayView {
   readonly firstPairEndPos: number;
 }
 
+/**
+ * What one strategy adds to its events, tagged by the strategy's id and defined in its own folder
+ * (`pi/detail.ts`, `boundary-scoring/detail.ts`): the replay copies it from the action to the event
+ * and never reads it; the strategy's `describeDetail` puts it in the dump, and its readers narrow it
+ * by `kind` through the folder's accessor.
+ */
+export interface EventDetail {
+  readonly kind: string;
+}
+
 export type StrategyAction =
   | {
       /**
@@ -146,6 +150,7 @@ export type StrategyAction =
       requestTokens: TokenCount;
       limitTokens: TokenCount;
       note: string;
+      detail?: EventDetail;
     }
   | {
       /** Tool results replaced by a notice (Cline's file-read dedup). */
@@ -157,6 +162,7 @@ export type StrategyAction =
       checkTokens: TokenCount;
       thresholdTokens: TokenCount;
       note?: string;
+      detail?: EventDetail;
     }
   | {
       /**
@@ -176,6 +182,7 @@ export type StrategyAction =
        */
       hide?: boolean;
       note?: string;
+      detail?: EventDetail;
     }
   | {
       kind: 'clear';
@@ -188,6 +195,7 @@ export type StrategyAction =
       checkTokens: TokenCount;
       thresholdTokens: TokenCount;
       note?: string;
+      detail?: EventDetail;
     }
   | {
       kind: 'summarize';
@@ -221,8 +229,6 @@ export type StrategyAction =
        * (the Anthropic SDK's compactionControl caps its summary at 4,096).
        */
       summaryMaxTokens?: TokenCount;
-      /** The candidate boundaries the strategy scored, carried to the event. */
-      boundaryScores?: BoundaryCandidate[];
       /**
        * The prompt preset the summarizer request is built with (prompts/registry.ts id), when not
        * Claude Code's; its follow-up turns (Gemini CLI's verification probe) are further requests.
@@ -239,8 +245,8 @@ export type StrategyAction =
        * history and a rewind past the summary restores it; the event records it (`ReplayEvent.hidden`).
        */
       hide?: boolean;
-      /** The files the summary lists as read and modified, accumulated across compactions (pi). */
-      trackedFiles?: TrackedFiles;
+      /** What the strategy adds to the event, carried to it untouched (`ReplayEvent.detail`). */
+      detail?: EventDetail;
       note?: string;
     };
 
@@ -342,7 +348,10 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
   };
 }
 
-export interface CompactionStrategy<K extends object = Record<string, KnobValue>> {
+export interface CompactionStrategy<
+  K extends object = Record<string, KnobValue>,
+  D extends EventDetail = EventDetail,
+> {
   id: string;
   label: string;
   description: string;
@@ -355,4 +364,8 @@ export interface CompactionStrategy<K extends object = Record<string, KnobValue>
   /** Lines for the chart. */
   thresholds(knobs: K): ThresholdLine[];
   createRun(knobs: K, prepared: PreparedReplay): StrategyRun;
+  /** The knobs the dump's first line lists after the strategy's id, in order (when set). */
+  dumpKnobKeys?: readonly (keyof K & string)[];
+  /** The dump's words for an event's `detail` (this strategy's own), appended to its line. */
+  describeDetail?(detail: D): string;
 }

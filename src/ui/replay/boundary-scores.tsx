@@ -1,4 +1,4 @@
-import type { BoundaryCandidate } from '../../engine/simulation/types';
+import type { BoundaryCandidate } from '../../engine/strategies/boundary-scoring/detail';
 
 // The candidate splits a boundary-scoring compaction weighed (strategies/boundary-scoring.ts):
 // one bar per candidate message, its score as the height, the chosen one marked, so a user sees

@@ -16,6 +16,8 @@ import { useSessionMemory } from './use-replay';
 import { markHiddenChars, VisibleText } from '../common/visible-text';
 import { formatOrdinal, formatPlural } from '../../engine/query/numbering';
 import { getPromptElisions } from '../../engine/prompts/claude-code';
+import { getBoundaryScores } from '../../engine/strategies/boundary-scoring/detail';
+import { getPiDetail } from '../../engine/strategies/pi/detail';
 
 // One replay event: before and after, what it cleared or summarized, what a compaction would
 // send to the summarizer (built in the worker from the full records) and what comes back after it.
@@ -166,6 +168,8 @@ export function ReplayEventCard({
   const close = useReplayStore((s) => s.openEventCard);
   const selectEntry = useUiStore((s) => s.selectEntry);
   const restored = event.restored;
+  const boundaryScores = getBoundaryScores(event);
+  const trackedFiles = getPiDetail(event)?.trackedFiles;
   useEscapeLayer(() => close(undefined));
   return (
     <aside
@@ -299,7 +303,7 @@ export function ReplayEventCard({
         </dl>
         {event.mechanism === 'session-memory' && <SessionMemoryPreview sessionId={sessionId} />}
         {event.note && <p className="replay-note">{event.note}</p>}
-        {event.boundaryScores && <BoundaryScores candidates={event.boundaryScores} />}
+        {boundaryScores && <BoundaryScores candidates={boundaryScores} />}
         <button type="button" className="btn small" onClick={() => selectEntry(event.afterEntryIndex, true)}>
           Show where it happens
         </button>
@@ -332,24 +336,24 @@ export function ReplayEventCard({
             </ul>
           </>
         )}
-        {event.trackedFiles && (
+        {trackedFiles && (
           <>
             <h4>
               Files the summary lists{' '}
               <span className="muted small">read and modified so far, across compactions</span>
             </h4>
             <ul className="link-list mono small" data-testid="replay-tracked-files">
-              {event.trackedFiles.modifiedFiles.map((f) => (
+              {trackedFiles.modifiedFiles.map((f) => (
                 <li key={`m-${f}`} title={markHiddenChars(f)}>
                   modified · <VisibleText text={f} />
                 </li>
               ))}
-              {event.trackedFiles.readFiles.map((f) => (
+              {trackedFiles.readFiles.map((f) => (
                 <li key={`r-${f}`} title={markHiddenChars(f)}>
                   read · <VisibleText text={f} />
                 </li>
               ))}
-              {!event.trackedFiles.modifiedFiles.length && !event.trackedFiles.readFiles.length && (
+              {!trackedFiles.modifiedFiles.length && !trackedFiles.readFiles.length && (
                 <li className="muted">none</li>
               )}
             </ul>

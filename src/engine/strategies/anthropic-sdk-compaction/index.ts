@@ -177,4 +177,6 @@ export const ANTHROPIC_SDK_COMPACTION_STRATEGY: CompactionStrategy<AnthropicSdkC
     return lines;
   },
   createRun: (knobs, prepared) => new AnthropicSdkCompactionRun(knobs, prepared),
+  // The knobs the golden dump's first line lists.
+  dumpKnobKeys: ['contextWindow'],
 };

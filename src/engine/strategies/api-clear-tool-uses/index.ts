@@ -448,4 +448,6 @@ export const API_CONTEXT_EDITING_STRATEGY: CompactionStrategy<ApiContextEditingK
     return lines;
   },
   createRun: (knobs, prepared) => new ApiContextEditingRun(knobs, prepared),
+  // The knobs the golden dump's first line lists.
+  dumpKnobKeys: ['contextWindow'],
 };

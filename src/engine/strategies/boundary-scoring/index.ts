@@ -11,6 +11,7 @@ import {
   type SearchKnobs,
   toBoundaryMessage,
 } from './scores';
+import { createBoundaryScoringDetail } from './detail';
 import { createRuleBasedSummary } from './summary';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import type { CompactionStrategy, KnobSpec, ReplayView, StepOutcome, StrategyRun } from '../types';
@@ -438,7 +439,7 @@ class BoundaryScoringRun implements StrategyRun {
           continuation: { format: 'v2.1.68', auto: !manual },
           requestVariant: 'partial',
           customInstructions: view.manual?.customInstructions,
-          boundaryScores: candidates,
+          detail: createBoundaryScoringDetail(candidates),
           // The summary is rule-based (boundary-scoring-summary.ts): no LLM request.
           llmCalls: 0,
           note: `${why}; split at message ${best.messageIndex} of ${length} (score ${best.score}${factors.length ? `: ${factors.join(', ')}` : ''}); rule-based summary in ${summary.messages.length} messages, ${summary.preserved.length} tool results preserved in it`,
@@ -490,4 +491,6 @@ export const BOUNDARY_SCORING_STRATEGY: CompactionStrategy<BoundaryScoringKnobs>
     { id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' },
   ],
   createRun: (knobs, prepared) => new BoundaryScoringRun(knobs, prepared),
+  // The knobs the golden dump's first line lists.
+  dumpKnobKeys: ['contextWindow'],
 };

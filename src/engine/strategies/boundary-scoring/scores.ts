@@ -1,4 +1,4 @@
-import type { BoundaryCandidate } from '../../simulation/types';
+import type { BoundaryCandidate } from './detail';
 import type { Block, Entry, TokenCount } from '../../types';
 
 // The boundary search, its scores and its token estimator, as microcompaction-deep-dive.md

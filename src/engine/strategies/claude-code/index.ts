@@ -537,4 +537,14 @@ export const CLAUDE_CODE_STRATEGY: CompactionStrategy<ClaudeCodeKnobs> = {
   normalizeKnobs: normalizeClaudeCodeKnobs,
   thresholds: getThresholdLines,
   createRun: (knobs, prepared) => new ClaudeCodeRun(knobs, prepared),
+  // The knobs the golden dump's first line lists.
+  dumpKnobKeys: [
+    'profile',
+    'contextWindow',
+    'maxOutputTokens',
+    'autocompactPctOverride',
+    'microcompactEnabled',
+    'microcompactVariant',
+    'countPendingMessages',
+  ],
 };

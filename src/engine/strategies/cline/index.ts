@@ -462,4 +462,6 @@ export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
     return lines;
   },
   createRun: (knobs, prepared) => new ClineRun(knobs, prepared),
+  // The knobs the golden dump's first line lists.
+  dumpKnobKeys: ['contextWindow', 'maxAllowedTokens', 'useAutoCondense'],
 };

@@ -226,4 +226,6 @@ export const CODEX_STRATEGY: CompactionStrategy<CodexKnobs> = {
     return lines;
   },
   createRun: (knobs, prepared) => new CodexRun(knobs, prepared),
+  // The knobs the golden dump's first line lists.
+  dumpKnobKeys: ['contextWindow'],
 };

@@ -517,4 +517,6 @@ export const OPENCODE_STRATEGY: CompactionStrategy<OpenCodeKnobs> = {
     return lines;
   },
   createRun: (knobs, prepared) => new OpenCodeRun(knobs, prepared),
+  // The knobs the golden dump's first line lists.
+  dumpKnobKeys: ['maxOutputTokens'],
 };

@@ -1,7 +1,8 @@
 import type { Restoration } from '../../compact/restore';
 import { isSafeCut } from '../../simulation/cuts';
 import type { PreparedReplay, RealCompactionInfo } from '../../simulation/prepared';
-import type { ThresholdLine, TrackedFiles } from '../../simulation/types';
+import type { ThresholdLine } from '../../simulation/types';
+import { createPiDetail, describePiDetail, type PiEventDetail, type TrackedFiles } from './detail';
 import type { Entry, TokenCount } from '../../types';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import type {
@@ -344,7 +345,7 @@ class PiRun implements StrategyRun {
       requestVariant: keep ? 'partial' : 'full',
       promptPresetId: 'pi',
       customInstructions: view.manual?.customInstructions,
-      trackedFiles: files,
+      detail: createPiDetail(files),
       note: `${why}; kept from the ${splitTurn ? 'middle of a turn (its prefix summarized apart)' : 'start of a turn'} (keepRecentTokens ${fmt(knobs.keepRecentTokens)}); ${files.readFiles.length} read and ${files.modifiedFiles.length} modified files listed`,
     };
     return { actions: [action] };
@@ -353,7 +354,7 @@ class PiRun implements StrategyRun {
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-export const PI_STRATEGY: CompactionStrategy<PiKnobs> = {
+export const PI_STRATEGY: CompactionStrategy<PiKnobs, PiEventDetail> = {
   id: 'pi',
   label: 'pi',
   description:
@@ -396,4 +397,7 @@ export const PI_STRATEGY: CompactionStrategy<PiKnobs> = {
     return lines;
   },
   createRun: (knobs, prepared) => new PiRun(knobs, prepared),
+  // The knobs the golden dump's first line lists.
+  dumpKnobKeys: ['contextWindow', 'reserveTokens', 'keepRecentTokens'],
+  describeDetail: describePiDetail,
 };

@@ -373,4 +373,6 @@ export const ROO_STRATEGY: CompactionStrategy<RooKnobs> = {
     return lines;
   },
   createRun: (knobs, prepared) => new RooRun(knobs, prepared),
+  // The knobs the golden dump's first line lists.
+  dumpKnobKeys: ['contextWindow', 'maxTokens', 'autoCondenseContext'],
 };
