@@ -6,7 +6,7 @@ import { main } from '../../src/cli/main';
 import { buildCompactionRequest } from '../../src/engine/compact/build-request';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { GEMINI_CLI, GEMINI_CLI_PROBE_PROMPT } from '../../src/engine/prompts/gemini-cli';
+import { GEMINI_CLI, GEMINI_CLI_PROBE_PROMPT } from '../../src/engine/strategies/gemini-cli/prompt';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { checkReplayInvariants } from './invariants';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
@@ -18,6 +18,7 @@ import {
   getGeminiThreshold,
   getGeminiTokenLimit,
 } from '../../src/engine/strategies/gemini-cli';
+import { requirePreset } from '../../src/engine/strategies/prompt-presets';
 import { getDefaultStrategyId, getStrategy } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import type { Session } from '../../src/engine/types';
@@ -190,7 +191,10 @@ describe('Gemini CLI strategy', () => {
     const event = compacts(run(prepared))[0]!;
     expect(event.llmCalls).toBe(2);
     expect(event.request?.promptPresetId).toBe('gemini-cli');
-    const request = await buildCompactionRequest(session, sources, event.request!);
+    const request = await buildCompactionRequest(session, sources, {
+      ...event.request!,
+      promptPreset: requirePreset(event.request!.promptPresetId!),
+    });
     expect(request.system).toBe(GEMINI_CLI.systemPrompt);
     expect(request.prompt).toBe(GEMINI_CLI.prompt);
     expect(request.presetId).toBe('gemini-cli');

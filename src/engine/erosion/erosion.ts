@@ -4,7 +4,7 @@ import { normalizeMessages, type RecordInput } from '../compact/normalize-messag
 import type { ApiMessage } from '../compact/types';
 import { readEntryRecord, readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
-import { requirePreset } from '../prompts/registry';
+import { requirePreset } from '../strategies/prompt-presets';
 import { extractMessageText } from '../query/compaction-detail';
 import { maskJsonValue, maskText, type RedactionSettings } from '../redact/mask';
 import type { ReplayEvent } from '../replay/types';

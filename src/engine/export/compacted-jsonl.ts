@@ -7,7 +7,7 @@ import {
 import { CLAUDE_CODE_DIALECT } from '../parse/dialects/claude-code';
 import { readEntryRecord, readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
-import { DEFAULT_PRESET_ID, requirePreset } from '../prompts/registry';
+import { DEFAULT_PRESET_ID, requirePreset } from '../strategies/prompt-presets';
 import { maskJsonValue, maskText, type RedactionSettings } from '../redact/mask';
 import type { ReplayEvent } from '../replay/types';
 import { renderBuiltinSummary } from '../summarize/builtin';

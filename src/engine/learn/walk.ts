@@ -3,8 +3,8 @@ import { buildCompactionRequest } from '../compact/build-request';
 import { cleanSummaryTags } from '../compact/clean-summary';
 import { formatContinuationMessage, getContinuationOverheadTokens } from '../compact/format-summary';
 import type { ByteSource } from '../parse/source';
-import { CLAUDE_CODE_FULL } from '../prompts/claude-code-presets';
-import { requirePreset } from '../prompts/registry';
+import { CLAUDE_CODE_FULL } from '../strategies/claude-code/prompt-presets';
+import { requirePreset } from '../strategies/prompt-presets';
 import type { PromptPreset } from '../prompts/types';
 import { computeReplay } from '../replay/compute-replay';
 import { formatTokenProvenance } from '../replay/provenance';
@@ -435,6 +435,7 @@ interface WalkSummary {
 async function computeWalkSummary(input: LearnWalkInput, event: ReplayEvent): Promise<WalkSummary> {
   const { session, sources, signal } = input;
   const spec = event.request;
+  const strategyPreset = spec?.promptPresetId === undefined ? undefined : requirePreset(spec.promptPresetId);
   const request = await buildCompactionRequest(session, sources, {
     uptoEntryIndex: spec?.uptoEntryIndex ?? event.spanToEntryIndex ?? event.afterEntryIndex,
     fromEntryIndex: spec?.fromEntryIndex ?? event.spanFromEntryIndex,
@@ -446,12 +447,12 @@ async function computeWalkSummary(input: LearnWalkInput, event: ReplayEvent): Pr
         ? undefined
         : `[Simulated summary of a previous compaction: about ${fmt(spec.previousSummaryTokens)} tokens]`,
     excludeEntryIndices: spec?.excludeEntryIndices,
-    promptPresetId: spec?.promptPresetId,
+    promptPreset: strategyPreset,
     elideBase64: true,
     signal,
   });
   // The strategy's own prompt preset (its sections and output format), else Claude Code's.
-  const preset = spec?.promptPresetId === undefined ? CLAUDE_CODE_FULL : requirePreset(spec.promptPresetId);
+  const preset = strategyPreset ?? CLAUDE_CODE_FULL;
   const summarizer = createBuiltinSummarizer({ sections: preset.sections, output: preset.output });
   const answer = await summarizer.summarize(
     {

@@ -3,16 +3,6 @@ import type { TokenCount } from '../types';
 // A summarization prompt preset: the text a compaction sends, where it comes from, and the
 // settings that go with it.
 
-export type PresetFamily =
-  | 'claude-code'
-  | 'cline'
-  | 'codex'
-  | 'opencode'
-  | 'gemini-cli'
-  | 'roo'
-  | 'pi'
-  | 'anthropic-sdk';
-
 /** Which span the prompt summarizes, as Claude Code's request builder understands it. */
 export type PromptVariant = 'full' | 'partial' | 'subagent';
 
@@ -60,7 +50,11 @@ export type PresetFidelity = 'verbatim' | 'verbatim-with-gaps' | 'own-words';
 export interface PromptPreset {
   id: string;
   label: string;
-  family: PresetFamily;
+  /**
+   * The id of the strategy whose folder holds the preset and lists it (`CompactionStrategy.promptPresets`;
+   * tests/engine/registry-structure.test.ts checks the two agree).
+   */
+  family: string;
   /**
    * Where the text comes from. `verbatim`: copied from the named reference; `verbatim-with-gaps`:
    * copied, but the reference elides parts (kept as marked gaps or filled from a sibling prompt);

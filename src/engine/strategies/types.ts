@@ -1,4 +1,5 @@
 import type { ContinuationOptions } from '../compact/format-summary';
+import type { PromptPreset } from '../prompts/types';
 import { type ContextWindowInference, getSessionWindow } from '../context-window';
 import type { Restoration, RestoredFile } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
@@ -230,7 +231,7 @@ export type StrategyAction =
        */
       summaryMaxTokens?: TokenCount;
       /**
-       * The prompt preset the summarizer request is built with (prompts/registry.ts id), when not
+       * The prompt preset the summarizer request is built with (one of the strategy's `promptPresets`), when not
        * Claude Code's; its follow-up turns (Gemini CLI's verification probe) are further requests.
        */
       promptPresetId?: string;
@@ -364,6 +365,11 @@ export interface CompactionStrategy<
   /** Lines for the chart. */
   thresholds(knobs: K): ThresholdLine[];
   createRun(knobs: K, prepared: PreparedReplay): StrategyRun;
+  /**
+   * Its summarization prompt presets, in its folder: the picker lists them (strategies/prompt-presets.ts),
+   * and its `summarize` actions name one by `promptPresetId` (none: Claude Code's prompt).
+   */
+  promptPresets?: readonly PromptPreset[];
   /** The knobs the dump's first line lists after the strategy's id, in order (when set). */
   dumpKnobKeys?: readonly (keyof K & string)[];
   /** The dump's words for an event's `detail` (this strategy's own), appended to its line. */

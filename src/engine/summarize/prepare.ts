@@ -2,7 +2,7 @@ import { buildCompactionRequest } from '../compact/build-request';
 import { estimateApiMessagesTokens } from '../compact/normalize-messages';
 import type { ByteSource } from '../parse/source';
 import { getClaudeCodePrompt } from '../prompts/claude-code';
-import { getPreset } from '../prompts/registry';
+import { getPreset } from '../strategies/prompt-presets';
 import { composePrompt } from '../prompts/types';
 import { maskJsonValue, maskText, type RedactionSettings } from '../redact/mask';
 import { extractRetentionFacts } from '../retention/extract';

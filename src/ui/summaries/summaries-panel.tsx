@@ -2,7 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { TabButton } from '../common/tab-button';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useMemo, useState } from 'react';
-import { PROMPT_PRESETS, requirePreset } from '../../engine/prompts/registry';
+import { PROMPT_PRESETS, requirePreset } from '../../engine/strategies/prompt-presets';
 import { createAnthropicSummarizer, toAnthropicParams } from '../../engine/summarize/anthropic';
 import { BUILTIN_MODEL } from '../../engine/summarize/builtin';
 import { toChatBody } from '../../engine/summarize/openai-compatible';

@@ -11,6 +11,7 @@ import type {
   StrategyAction,
   StrategyRun,
 } from '../types';
+import { ANTHROPIC_SDK } from './prompt';
 
 // The Anthropic TypeScript SDK's client-side compaction: the tool runner's `compactionControl`
 // (research/ANCHORS.md §2.1; anthropics/anthropic-sdk-typescript src/lib/tools/CompactionControl.ts
@@ -137,7 +138,7 @@ class AnthropicSdkCompactionRun implements StrategyRun {
       summaryOverheadTokens: 0,
       summaryMaxTokens: this.knobs.summaryMaxTokens,
       requestVariant: 'full',
-      promptPresetId: 'anthropic-sdk',
+      promptPresetId: ANTHROPIC_SDK.id,
       customInstructions: view.manual?.customInstructions,
       note:
         trigger === 'auto'
@@ -177,6 +178,8 @@ export const ANTHROPIC_SDK_COMPACTION_STRATEGY: CompactionStrategy<AnthropicSdkC
     return lines;
   },
   createRun: (knobs, prepared) => new AnthropicSdkCompactionRun(knobs, prepared),
+  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
+  promptPresets: [ANTHROPIC_SDK],
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow'],
 };

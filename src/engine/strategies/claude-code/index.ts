@@ -31,6 +31,7 @@ import type {
   StrategyAction,
   StrategyRun,
 } from '../types';
+import { CLAUDE_CODE_FULL, CLAUDE_CODE_PARTIAL, CLAUDE_CODE_SUBAGENT } from './prompt-presets';
 
 // Claude Code's context management (v2.1.68 and legacy, per ../shared/reference):
 //   after each response, the trigger count (usage, plus the 2.1.x estimate of later messages) is
@@ -537,6 +538,8 @@ export const CLAUDE_CODE_STRATEGY: CompactionStrategy<ClaudeCodeKnobs> = {
   normalizeKnobs: normalizeClaudeCodeKnobs,
   thresholds: getThresholdLines,
   createRun: (knobs, prepared) => new ClaudeCodeRun(knobs, prepared),
+  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
+  promptPresets: [CLAUDE_CODE_FULL, CLAUDE_CODE_PARTIAL, CLAUDE_CODE_SUBAGENT],
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: [
     'profile',

@@ -15,6 +15,8 @@ import type {
   StrategyAction,
   StrategyRun,
 } from '../types';
+import { CLINE_CONDENSE } from './condense-prompt';
+import { CLINE_SUMMARIZE_TASK } from './summarize-task-prompt';
 
 // Cline's classic context management (reference/cline-compact-implementation.md "Automatic
 // Context Management", "File Read Deduplication", "Context Message Management"; research/ANCHORS.md
@@ -462,6 +464,8 @@ export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
     return lines;
   },
   createRun: (knobs, prepared) => new ClineRun(knobs, prepared),
+  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
+  promptPresets: [CLINE_SUMMARIZE_TASK, CLINE_CONDENSE],
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow', 'maxAllowedTokens', 'useAutoCondense'],
 };

@@ -12,6 +12,7 @@ import type {
   StrategyRun,
 } from '../types';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
+import { CODEX } from './prompt';
 
 // OpenAI Codex CLI's local compaction (research/ANCHORS.md §2.1 "OpenAI Codex CLI" row, §2.2,
 // §5.2; sources there: openai/codex `codex-rs/core/src/compact.rs`,
@@ -186,7 +187,7 @@ class CodexRun implements StrategyRun {
       summaryOverheadTokens: CODEX_SUMMARY_PREFIX_TOKENS,
       keptMessages: { entryIndices: kept.map((m) => m.entryIndex), tokens: keptTokens },
       requestVariant: 'full',
-      promptPresetId: 'codex',
+      promptPresetId: CODEX.id,
       customInstructions: view.manual?.customInstructions,
       note: `${kept.length} user messages kept (${keptTokens.toLocaleString('en-US')} of ${this.knobs.userMessageBudgetTokens.toLocaleString('en-US')} tokens) with the prefixed summary`,
     };
@@ -226,6 +227,8 @@ export const CODEX_STRATEGY: CompactionStrategy<CodexKnobs> = {
     return lines;
   },
   createRun: (knobs, prepared) => new CodexRun(knobs, prepared),
+  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
+  promptPresets: [CODEX],
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow'],
 };

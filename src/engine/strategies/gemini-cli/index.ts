@@ -15,6 +15,7 @@ import type {
   StrategyAction,
   StrategyRun,
 } from '../types';
+import { GEMINI_CLI } from './prompt';
 
 // Gemini CLI's chat compression (research/ANCHORS.md §2.1 "Gemini CLI", §2.2, §5.2; sources
 // there: google-gemini/gemini-cli `packages/core/src/context/chatCompressionService.ts`,
@@ -347,7 +348,7 @@ class GeminiCliRun implements StrategyRun {
       continuation: { format: 'v2.1.68', auto: !manual },
       summaryOverheadTokens: GEMINI_ACK_TOKENS,
       requestVariant: 'full',
-      promptPresetId: 'gemini-cli',
+      promptPresetId: GEMINI_CLI.id,
       llmCalls: this.knobs.probe ? 2 : 1,
       customInstructions: view.manual?.customInstructions,
       note: `${manual ? '/compress' : `last prompt ${fmt(view.contextTokens)} tokens ≥ ${this.knobs.compressionThreshold} × ${fmt(this.knobs.tokenLimit)}`}; ${
@@ -406,4 +407,6 @@ export const GEMINI_CLI_STRATEGY: CompactionStrategy<GeminiCliKnobs> = {
     { id: 'window', label: 'Token limit', tokens: knobs.tokenLimit, kind: 'limit' },
   ],
   createRun: (knobs, prepared) => new GeminiCliRun(knobs, prepared),
+  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
+  promptPresets: [GEMINI_CLI],
 };

@@ -15,6 +15,7 @@ import type {
   StrategyAction,
   StrategyRun,
 } from '../types';
+import { OPENCODE } from './prompt';
 
 // OpenCode's context management (research/ANCHORS.md §2.1 "OpenCode", §5.2; sources there:
 // anomalyco/opencode `packages/opencode/src/session/compaction.ts` and `overflow.ts`). Two steps,
@@ -457,7 +458,7 @@ class OpenCodeRun implements StrategyRun {
       continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
       summaryOverheadTokens: OPENCODE_SUMMARY_OVERHEAD_TOKENS,
       requestVariant: 'full',
-      promptPresetId: 'opencode',
+      promptPresetId: OPENCODE.id,
       customInstructions: view.manual?.customInstructions,
       note: notes.join('; '),
     };
@@ -517,6 +518,8 @@ export const OPENCODE_STRATEGY: CompactionStrategy<OpenCodeKnobs> = {
     return lines;
   },
   createRun: (knobs, prepared) => new OpenCodeRun(knobs, prepared),
+  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
+  promptPresets: [OPENCODE],
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['maxOutputTokens'],
 };

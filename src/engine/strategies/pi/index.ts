@@ -13,6 +13,7 @@ import type {
   StrategyAction,
   StrategyRun,
 } from '../types';
+import { PI } from './prompt';
 
 // The pi coding agent's compaction (research/ANCHORS.md §2.1 "pi coding agent"; badlogic/pi-mono
 // packages/coding-agent/docs/compaction.md; code: packages/coding-agent/src/core/compaction/
@@ -343,7 +344,7 @@ class PiRun implements StrategyRun {
       continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
       summaryOverheadTokens: Math.ceil((SUMMARY_WRAPPER_CHARS + fileListChars(files)) / 4),
       requestVariant: keep ? 'partial' : 'full',
-      promptPresetId: 'pi',
+      promptPresetId: PI.id,
       customInstructions: view.manual?.customInstructions,
       detail: createPiDetail(files),
       note: `${why}; kept from the ${splitTurn ? 'middle of a turn (its prefix summarized apart)' : 'start of a turn'} (keepRecentTokens ${fmt(knobs.keepRecentTokens)}); ${files.readFiles.length} read and ${files.modifiedFiles.length} modified files listed`,
@@ -397,6 +398,8 @@ export const PI_STRATEGY: CompactionStrategy<PiKnobs, PiEventDetail> = {
     return lines;
   },
   createRun: (knobs, prepared) => new PiRun(knobs, prepared),
+  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
+  promptPresets: [PI],
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow', 'reserveTokens', 'keepRecentTokens'],
   describeDetail: describePiDetail,

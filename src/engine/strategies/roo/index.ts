@@ -14,6 +14,7 @@ import type {
   StrategyAction,
   StrategyRun,
 } from '../types';
+import { ROO } from './prompt';
 
 // Roo Code's context management (research/ANCHORS.md §2.1 "Roo Code (intelligent condensing)",
 // §5.2; code: RooCodeInc/Roo-Code src/core/context-management/index.ts `manageContext`,
@@ -256,7 +257,7 @@ class RooRun implements StrategyRun {
       continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
       summaryOverheadTokens: SUMMARY_HEADING_TOKENS + extras,
       requestVariant: 'full',
-      promptPresetId: 'roo',
+      promptPresetId: ROO.id,
       customInstructions: view.manual?.customInstructions,
       hide: true,
       note:
@@ -373,6 +374,8 @@ export const ROO_STRATEGY: CompactionStrategy<RooKnobs> = {
     return lines;
   },
   createRun: (knobs, prepared) => new RooRun(knobs, prepared),
+  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
+  promptPresets: [ROO],
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow', 'maxTokens', 'autoCondenseContext'],
 };

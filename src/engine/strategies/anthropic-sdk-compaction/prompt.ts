@@ -1,5 +1,5 @@
-import { CONTINUATION_SECTIONS } from './claude-code-presets';
-import type { PromptPreset } from './types';
+import { CONTINUATION_SECTIONS } from '../../prompts/claude-code';
+import type { PromptPreset } from '../../prompts/types';
 
 // The Anthropic TypeScript SDK's client-side compaction (toolRunner `compactionControl`,
 // src/lib/tools/CompactionControl.ts, DEFAULT_SUMMARY_PROMPT). Only its shape is documented here
@@ -24,7 +24,7 @@ Keep it short but complete enough to avoid repeating work or mistakes. Put the w
 export const ANTHROPIC_SDK: PromptPreset = {
   id: 'anthropic-sdk',
   label: 'Anthropic TS SDK · compactionControl (our wording)',
-  family: 'anthropic-sdk',
+  family: 'anthropic-sdk-compaction',
   fidelity: 'own-words',
   description:
     "The default summary prompt of the Anthropic TypeScript SDK's compaction control: task overview, current state, important discoveries, next steps, context to preserve.",

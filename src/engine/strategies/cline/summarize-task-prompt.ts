@@ -1,4 +1,4 @@
-import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from './types';
+import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from '../../prompts/types';
 
 // Cline's auto-condense prompt `summarizeTask()` (src/core/prompts/contextManagement.ts), copied
 // from ../shared/reference/cline-compact-implementation.md, "Summarize Task Prompt".

@@ -1,37 +1,17 @@
 import {
+  CLAUDE_CODE_SECTIONS,
+  CONTINUATION_SECTIONS,
   FULL_COMPACT_PROMPT,
   PARTIAL_COMPACT_PROMPT,
   SUBAGENT_CONTINUATION_PROMPT,
   SUMMARY_SYSTEM_PROMPT,
-} from './claude-code';
-import { CLAUDE_CODE_SUMMARY_MAX_OUTPUT_TOKENS, type PresetSection, type PromptPreset } from './types';
+} from '../../prompts/claude-code';
+import { CLAUDE_CODE_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from '../../prompts/types';
 
 // Claude Code's three summarization prompts (texts in prompts/claude-code.ts, copied from
 // ../shared/reference/claude-code-compaction-v2.1.68.txt) as presets.
 
 const SOURCE_FILE = '../shared/reference/claude-code-compaction-v2.1.68.txt';
-
-/** The five parts of a continuation summary (Claude Code's sub-agent prompt, the SDK's default). */
-export const CONTINUATION_SECTIONS: PresetSection[] = [
-  { heading: 'Task Overview', fill: 'intent' },
-  { heading: 'Current State', fill: 'progress' },
-  { heading: 'Important Discoveries', fill: 'errors' },
-  { heading: 'Next Steps', fill: 'next-step' },
-  { heading: 'Context to Preserve', fill: 'instructions' },
-];
-
-/** Claude Code's nine summary sections; Roo's CONDENSE template reproduces them. */
-export const CLAUDE_CODE_SECTIONS: PresetSection[] = [
-  { heading: 'Primary Request and Intent', fill: 'intent' },
-  { heading: 'Key Technical Concepts', fill: 'concepts' },
-  { heading: 'Files and Code Sections', fill: 'files' },
-  { heading: 'Errors and fixes', fill: 'errors' },
-  { heading: 'Problem Solving', fill: 'problem-solving' },
-  { heading: 'All user messages', fill: 'user-messages' },
-  { heading: 'Pending Tasks', fill: 'todos' },
-  { heading: 'Current Work', fill: 'current-work' },
-  { heading: 'Optional Next Step', fill: 'next-step' },
-];
 
 export const CLAUDE_CODE_FULL: PromptPreset = {
   id: 'claude-code-full',

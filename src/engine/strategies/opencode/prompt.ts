@@ -1,4 +1,4 @@
-import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from './types';
+import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from '../../prompts/types';
 
 // OpenCode's compaction prompt (packages/opencode/src/session/compaction.ts). Only its shape is
 // documented here (../shared/research/ANCHORS.md §2.1, "OpenCode"): a continuation prompt with

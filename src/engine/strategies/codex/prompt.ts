@@ -1,4 +1,4 @@
-import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from './types';
+import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from '../../prompts/types';
 
 // OpenAI Codex CLI's local compaction prompt (codex-rs/core/templates/compact/prompt.md). Only
 // its shape is documented here (../shared/research/ANCHORS.md §2.1, "OpenAI Codex CLI"): a

@@ -1,5 +1,5 @@
-import { CLAUDE_CODE_SECTIONS } from './claude-code-presets';
-import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from './types';
+import { CLAUDE_CODE_SECTIONS } from '../../prompts/claude-code';
+import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from '../../prompts/types';
 
 // Roo Code's intelligent condensing (src/core/condense/index.ts, src/shared/support-prompt.ts).
 // Only its shape is documented here (../shared/research/ANCHORS.md §2.1, "Roo Code"): a system

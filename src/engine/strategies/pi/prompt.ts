@@ -1,4 +1,4 @@
-import type { PromptPreset } from './types';
+import type { PromptPreset } from '../../prompts/types';
 
 // The pi coding agent's compaction summary (badlogic/pi-mono packages/coding-agent/src/core/
 // compaction/compaction.ts). Its shape is documented in packages/coding-agent/docs/compaction.md

@@ -1,4 +1,4 @@
-import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from './types';
+import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from '../../prompts/types';
 
 // Gemini CLI's history compression (packages/core/src/context/chatCompressionService.ts and
 // prompts/snippets.ts). Only its shape is documented here (../shared/research/ANCHORS.md §2.1,

@@ -1,4 +1,4 @@
-import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from './types';
+import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from '../../prompts/types';
 
 // Cline's manual `/compact` (`/smol`) prompt `condenseToolResponse()` (src/core/prompts/commands.ts),
 // copied from ../shared/reference/cline-compact-implementation.md, "Manual Compact Tool Response".
