@@ -19,6 +19,7 @@ import { getDefaultStrategyId } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import type { Session } from '../../src/engine/types';
 import { generateSession } from '../../src/sample/generate-session';
+import { expectKind } from './events';
 
 // The Cline strategy (strategies/cline.ts): its constants, the fast replay against the naive one
 // (tests/replay/reference/cline.ts) with the invariants on every replay, the Cline task fixture and the
@@ -119,8 +120,7 @@ describe('Cline: the task fixture', () => {
     expect(knobs.contextWindow).toBe(200_000);
     expect(notes.join(' ')).toMatch(/Claude model/);
     const result = run(prepared, knobs);
-    const first = result.events[0]!;
-    expect(first.kind).toBe('truncate');
+    const first = expectKind(result.events[0], 'truncate');
     expect(first.afterCallPos).toBe(3);
     expect(first.afterApiCall).toBe(prepared.calls[3]);
     expect(first.checkTokens).toBe(161_000);

@@ -60,7 +60,7 @@ export function checkReplayInvariants(prepared: PreparedReplay, result: ReplayRe
         problems.push(`event #${index}: entries ${from}–${to} overlap a range an earlier truncation dropped`);
       dropped.push([from, to]);
     }
-    if (e.hidden) {
+    if ((e.kind === 'truncate' || e.kind === 'compact') && e.hidden) {
       const h = e.hidden;
       const [from, to, tokens] =
         e.kind === 'truncate'
@@ -91,7 +91,7 @@ export function checkReplayInvariants(prepared: PreparedReplay, result: ReplayRe
 
   const clearedBy = new Map<string, number>();
   result.events.forEach((e, index) => {
-    for (const id of e.clearedToolIds ?? []) {
+    for (const id of e.kind === 'microcompact' || e.kind === 'replace' ? e.clearedToolIds : []) {
       const before = clearedBy.get(id);
       if (before !== undefined)
         problems.push(`tool result ${id} cleared twice (events #${before} and #${index})`);

@@ -13,6 +13,7 @@ import { generateSession } from '../../src/sample/generate-session';
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { runReplay } from './run-replay';
 import { growingSpec, parseFixture } from './transcript-fixture';
+import { fieldsOf } from './events';
 
 // The fast replay against the deliberately naive one (tests/replay/reference/claude-code.ts) on generated transcripts,
 // over knob sets that exercise every mechanism the naive one models.
@@ -87,6 +88,7 @@ function expectAgreement(prepared: ReturnType<typeof prepareReplay>, name: strin
     expect(Array.from(result.checkTokens), label).toEqual(naive.checkTokens);
     const fast = result.events
       .filter((e) => e.kind !== 'blocked')
+      .map(fieldsOf)
       .map((e) => ({
         kind: e.kind,
         afterCallPos: e.afterCallPos,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
-import type { ReplayEvent } from '../../src/engine/replay/types';
+import type { ReplayEvent, ReplayEventFields } from '../../src/engine/replay/types';
 import { getPiDetail } from '../../src/engine/strategies/pi/detail';
 import {
   computeFileLists,
@@ -17,6 +17,7 @@ import {
 import { getDefaultStrategyId } from '../../src/engine/strategies/registry';
 import { type PiSessionSpec, type PiTurnSpec, parsePiSession } from './pi-session';
 import { logKnobsOf, runStrategy } from './strategy-variants';
+import { fieldsOf } from './events';
 
 // The pi strategy (strategies/pi.ts) on hand-written pi sessions (pi-session.ts) and the committed
 // pi fixture: the trigger at a run's end over window − reserveTokens, the kept ~20,000 tokens cut
@@ -117,7 +118,7 @@ describe('pi: the trigger', () => {
 
 describe('pi: what is kept', () => {
   /** The event's kept part by pi's own estimate, and its first entry. */
-  function kept(prepared: PreparedReplay, event: ReplayEvent) {
+  function kept(prepared: PreparedReplay, event: ReplayEventFields) {
     const { session, ctxEntry, posOfEntry, callPos } = prepared;
     const from = posOfEntry[event.keptFromEntryIndex!]!;
     const to = callPos[event.afterCallPos + 1]!;
@@ -245,7 +246,7 @@ describe("pi: the replay against the log's own compactions", () => {
     expect(c.expected).toBe(1);
     expect(c.reproduced).toBe(1);
     expect(c.counts.extra).toBe(0);
-    const [auto, reset] = result.events.filter((e) => e.kind !== 'blocked');
+    const [auto, reset] = result.events.filter((e) => e.kind !== 'blocked').map(fieldsOf);
     expect(auto?.realCompactionIndex).toBe(0);
     expect(auto?.summarySource).toBe('recorded');
     expect(reset?.kind).toBe('reset');

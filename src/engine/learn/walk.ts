@@ -8,7 +8,7 @@ import { requirePreset } from '../strategies/prompt-presets';
 import type { PromptPreset } from '../prompts/types';
 import { computeReplay } from '../replay/compute-replay';
 import { formatTokenProvenance } from '../replay/provenance';
-import type { ReplayEvent, ReplayResult } from '../replay/types';
+import type { ReplayEvent, ReplayEventFields, ReplayResult } from '../replay/types';
 import type { ClearingProbe } from '../strategies/types';
 import type { PreparedReplay } from '../simulation/prepared';
 import { getBoundaryScores } from '../strategies/boundary-scoring/detail';
@@ -160,7 +160,7 @@ function createBar(
   result: ReplayResult,
   focusPos: number,
   endPos: number,
-  event?: ReplayEvent,
+  event?: ReplayEventFields,
   startPos = 0,
 ): LearnBar {
   const trigger = result.thresholds.find((t) => t.kind === 'trigger');
@@ -207,7 +207,7 @@ interface Context {
   strategyLabel: string;
 }
 
-function checkStep(ctx: Context, event: ReplayEvent | undefined): LearnStep {
+function checkStep(ctx: Context, event: ReplayEventFields | undefined): LearnStep {
   const { result, input, explainer, knobs } = ctx;
   const { prepared, session } = input;
   const trigger = result.thresholds.find((t) => t.kind === 'trigger');
@@ -288,7 +288,7 @@ function checkStep(ctx: Context, event: ReplayEvent | undefined): LearnStep {
 
 function clearStep(ctx: Context, eventIndex: number, id: string): LearnStep {
   const { result, input } = ctx;
-  const event = result.events[eventIndex]!;
+  const event: ReplayEventFields = result.events[eventIndex]!;
   const pos = callPosOf(result, event.afterApiCall);
   const ids = event.clearedToolIds ?? [];
   const replace = event.kind === 'replace';
@@ -348,7 +348,7 @@ function clearStep(ctx: Context, eventIndex: number, id: string): LearnStep {
  * The clearing's attempt at the focus call (microcompact, `clear_tool_uses`), acting or not: what
  * the run's own selection would take there (`StrategyRun.probeClearing`) and why it did not act.
  */
-function attemptStep(ctx: Context, event: ReplayEvent, probe: ClearingProbe): LearnStep {
+function attemptStep(ctx: Context, event: ReplayEventFields, probe: ClearingProbe): LearnStep {
   const { result, input } = ctx;
   const { clearables } = input.prepared;
   const pos = callPosOf(result, event.afterApiCall);
@@ -391,7 +391,7 @@ function attemptStep(ctx: Context, event: ReplayEvent, probe: ClearingProbe): Le
   );
 }
 
-function truncateStep(event: ReplayEvent): LearnStep {
+function truncateStep(event: ReplayEventFields): LearnStep {
   const from = event.droppedFromEntryIndex;
   const to = event.droppedToEntryIndex;
   const records = from !== undefined && to !== undefined ? to - from + 1 : 0;
@@ -432,7 +432,7 @@ interface WalkSummary {
 }
 
 /** The focus event's request (compact/ builder) and the built-in summarizer's answer to it. */
-async function computeWalkSummary(input: LearnWalkInput, event: ReplayEvent): Promise<WalkSummary> {
+async function computeWalkSummary(input: LearnWalkInput, event: ReplayEventFields): Promise<WalkSummary> {
   const { session, sources, signal } = input;
   const spec = event.request;
   const strategyPreset = spec?.promptPresetId === undefined ? undefined : requirePreset(spec.promptPresetId);
@@ -478,7 +478,7 @@ function describeOutput(preset: PromptPreset): string {
   return 'Markdown sections';
 }
 
-function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary): LearnStep[] {
+function summarizeSteps(ctx: Context, event: ReplayEventFields, summary: WalkSummary): LearnStep[] {
   const boundaryScores = getBoundaryScores(event);
   const { input, explainer, knobs } = ctx;
   const { session, prepared } = input;
@@ -756,7 +756,7 @@ function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary):
 }
 
 /** What a summary leaves in the context, part by part (the event's own breakdown). */
-function getSummaryParts(event: ReplayEvent): LearnFigure[] {
+function getSummaryParts(event: ReplayEventFields): LearnFigure[] {
   const p = event.postSource;
   const parts: LearnFigure[] = [
     {
@@ -777,7 +777,7 @@ function getSummaryParts(event: ReplayEvent): LearnFigure[] {
   return parts.filter((f) => Math.round(f.value) !== 0);
 }
 
-function afterStep(ctx: Context, event: ReplayEvent): LearnStep {
+function afterStep(ctx: Context, event: ReplayEventFields): LearnStep {
   const { result } = ctx;
   const pos = callPosOf(result, event.afterApiCall);
   const next = result.simulatedTokens[pos + 1];
@@ -840,7 +840,7 @@ export async function computeLearnWalk(input: LearnWalkInput): Promise<LearnWalk
     ? { index: picked.eventIndex, family: picked.family as LearnFamily }
     : pickFocusEvent(first.events);
   let summary: WalkSummary | undefined;
-  const focus = index >= 0 ? first.events[index] : undefined;
+  const focus: ReplayEventFields | undefined = index >= 0 ? first.events[index] : undefined;
   if (focus && family === 'summarize') summary = await computeWalkSummary(input, focus);
   // Re-run with the summary the class reads (its size is what the context after carries) and
   // the clearing asked what it would take at the focus call.

@@ -2,7 +2,7 @@ import { STRATEGIES } from '../strategies/registry';
 import type { CompactionStrategy } from '../strategies/types';
 import type { PreparedReplay } from './prepare';
 import { formatTokenProvenance } from './provenance';
-import type { ReplayEvent, ReplayResult } from './types';
+import type { CompactEvent, ReplayEvent, ReplayResult, TruncateEvent } from './types';
 
 // A readable replay dump, one line per event, then one line per real compaction and how the
 // replay compares: what golden tests store and `compactlab replay` prints.
@@ -69,7 +69,7 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
 }
 
 /** Tagged, not deleted (Roo): what a rewind restores. */
-function formatHidden(event: ReplayEvent): string {
+function formatHidden(event: TruncateEvent | CompactEvent): string {
   const h = event.hidden;
   return h
     ? `; hidden (${h.tag}) entries ${h.fromEntryIndex}–${h.toEntryIndex}: ${h.entries} entries, ${fmt(h.tokens)} a rewind restores`

@@ -5,7 +5,13 @@ import type { EventDetail, StrategyAction, StrategyRun } from '../strategies/typ
 import type { TokenCount } from '../types';
 import { createTokenProvenance } from './provenance';
 import type { SummarySizeModel } from './summary-size';
-import type { EventRequestSpec, ReplayEvent, TokenProvenance } from './types';
+import type {
+  CompactEvent,
+  CompactFailedEvent,
+  EventRequestSpec,
+  ReplayEvent,
+  TokenProvenance,
+} from './types';
 
 // What one replay holds while it walks the calls: the simulated history, the log's, the events
 // so far, and how each strategy action and each logged compaction changes them. The loop itself
@@ -39,7 +45,7 @@ export class ReplayState {
   /** The last call was refused: a run of refused calls is one event. */
   blocked = false;
   /** The compaction-failed event of the last call, when the step after it failed: a run of failures is one event. */
-  failing: ReplayEvent | undefined;
+  failing: CompactFailedEvent | undefined;
   /** Index into `prepared.real` of the next logged compaction to apply. */
   realPtr = 0;
   private readonly realAutoByCall = new Map<number, number>();
@@ -184,11 +190,11 @@ export class ReplayState {
   applyFail(k: number, boundaryPos: number, action: FailAction, preSource: TokenProvenance): void {
     const last = this.failing;
     if (last && last.failure === action.failure && last.trigger === action.trigger) {
-      last.attempts = (last.attempts ?? 1) + 1;
-      last.requestTokens = Math.max(last.requestTokens ?? 0, action.requestTokens);
+      last.attempts += 1;
+      last.requestTokens = Math.max(last.requestTokens, action.requestTokens);
       return;
     }
-    const event: ReplayEvent = {
+    const event: CompactFailedEvent = {
       kind: 'compact-failed',
       mechanism: action.mechanism,
       trigger: action.trigger,
@@ -380,7 +386,7 @@ export class ReplayState {
       excludeEntryIndices: this.excludedArtifacts(spanStart, spanEnd),
     };
     if (action.promptPresetId !== undefined) request.promptPresetId = action.promptPresetId;
-    const event: ReplayEvent = {
+    const event: CompactEvent = {
       kind: 'compact',
       mechanism: action.mechanism,
       trigger: action.trigger,

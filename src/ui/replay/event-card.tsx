@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ApiMessage } from '../../engine/compact/types';
 import { formatTokenProvenance } from '../../engine/replay/provenance';
-import type { ReplayEvent } from '../../engine/replay/types';
+import type { ReplayEvent, ReplayEventFields } from '../../engine/replay/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
@@ -47,7 +47,7 @@ function messagePreview(m: ApiMessage): string {
   return text.length > MESSAGE_PREVIEW_CHARS ? `${text.slice(0, MESSAGE_PREVIEW_CHARS)}…` : text;
 }
 
-function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: ReplayEvent }) {
+function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: ReplayEventFields }) {
   const spec = event.request!;
   const { data, error, isPending } = useQuery(replayRequestQuery(sessionId, spec));
   if (error) return <div className="panel-message error">Request failed: {error.message}</div>;
@@ -114,7 +114,7 @@ function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: 
 }
 
 /** Where the summary's size came from: a Summaries run, the size model, the log, session memory. */
-function SummarySizeSource({ sessionId, event }: { sessionId: SessionId; event: ReplayEvent }) {
+function SummarySizeSource({ sessionId, event }: { sessionId: SessionId; event: ReplayEventFields }) {
   const supplied = useSuppliedSummarySizes(sessionId)[event.afterApiCall];
   switch (event.summarySource) {
     case 'supplied':
@@ -158,13 +158,15 @@ function SessionMemoryPreview({ sessionId }: { sessionId: SessionId }) {
 
 export function ReplayEventCard({
   sessionId,
-  event,
+  event: replayEvent,
   index,
 }: {
   sessionId: SessionId;
   event: ReplayEvent;
   index: number;
 }) {
+  // The card shows whatever figures the event has.
+  const event: ReplayEventFields = replayEvent;
   const close = useReplayStore((s) => s.openEventCard);
   const selectEntry = useUiStore((s) => s.selectEntry);
   const restored = event.restored;
@@ -180,7 +182,7 @@ export function ReplayEventCard({
     >
       <header>
         <span className="card-title">
-          {describeReplayEvent(event)}{' '}
+          {describeReplayEvent(replayEvent)}{' '}
           <span className="muted small">{formatOrdinal('replay-event', index)}</span>
         </span>
         <button
