@@ -1,5 +1,4 @@
 import type { PromptPreset } from '../prompts/types';
-import { CLAUDE_CODE_FULL } from './claude-code/prompt-presets';
 import { STRATEGIES } from './registry';
 
 // Every summarization prompt preset, in the picker's order: each strategy's own
@@ -8,7 +7,8 @@ import { STRATEGIES } from './registry';
 
 export const PROMPT_PRESETS: readonly PromptPreset[] = STRATEGIES.flatMap((s) => s.promptPresets ?? []);
 
-export const DEFAULT_PRESET_ID = CLAUDE_CODE_FULL.id;
+/** The default strategy's first preset (Claude Code's full compact). */
+export const DEFAULT_PRESET_ID = PROMPT_PRESETS[0]!.id;
 
 /** The preset with this id, or undefined. */
 export function getPreset(id: string): PromptPreset | undefined {
