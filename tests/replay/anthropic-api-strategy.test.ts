@@ -20,9 +20,9 @@ import { corpusJsonl, corpusOrSkip } from '../helpers/corpus';
 import { runStrategy } from './strategy-variants';
 import { type CallSpec, parseFixture, type TranscriptSpec } from './transcript-fixture';
 
-// The Anthropic API's context management (strategies/api-context-editing.ts with
+// The Anthropic API's context management (strategies/api-clear-tool-uses/index.ts with
 // api-clear-thinking.ts and api-compaction.ts) and the TypeScript SDK's compactionControl
-// (strategies/anthropic-sdk-compaction.ts): hand-written transcripts for the rules, every replay
+// (strategies/anthropic-sdk-compaction/index.ts): hand-written transcripts for the rules, every replay
 // checked against the invariants (runStrategy), and the corpus figure for clear_thinking.
 
 const API = API_CONTEXT_EDITING_STRATEGY.id;

@@ -28,7 +28,7 @@ import { createRuleBasedSummary } from '../../src/engine/strategies/boundary-sco
 import type { Entry } from '../../src/engine/types';
 import { buildTranscript, growingSpec } from './transcript-fixture';
 
-// Boundary-scoring microcompaction (strategies/boundary-scoring.ts, microcompaction-deep-dive.md):
+// Boundary-scoring microcompaction (strategies/boundary-scoring/index.ts, microcompaction-deep-dive.md):
 // each score on hand-made transcripts, the search window, the estimator, the rule-based summary,
 // and the strategy in the replay.
 

@@ -21,7 +21,7 @@ import type { Session } from '../../src/engine/types';
 import { generateSession } from '../../src/sample/generate-session';
 import { expectKind } from './events';
 
-// The Cline strategy (strategies/cline.ts): its constants, the fast replay against the naive one
+// The Cline strategy (strategies/cline/index.ts): its constants, the fast replay against the naive one
 // (tests/replay/reference/cline.ts) with the invariants on every replay, the Cline task fixture and the
 // real Cline UI log of the corpus against its own truncations.
 

@@ -14,7 +14,7 @@ import { getDefaultStrategyId, getStrategy } from '../../src/engine/strategies/r
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { corpusFilesOf, corpusOrSkip } from '../helpers/corpus';
 
-// The Codex CLI strategy (strategies/codex.ts): a hand-written rollout for the rules, the
+// The Codex CLI strategy (strategies/codex/index.ts): a hand-written rollout for the rules, the
 // invariants every replay keeps, and the corpus figure of docs/replay-accuracy.md "Codex CLI".
 
 const WINDOW = 100_000;

@@ -25,7 +25,7 @@ import type { Session } from '../../src/engine/types';
 import { buildTranscript, type CallSpec, parseFixture, type TranscriptSpec } from './transcript-fixture';
 import { expectKind } from './events';
 
-// The Gemini CLI strategy (strategies/gemini-cli.ts): the split rule on plain lists, then
+// The Gemini CLI strategy (strategies/gemini-cli/index.ts): the split rule on plain lists, then
 // hand-written logs whose tool outputs have known sizes for the trigger (0.5 of the limit, on
 // the last prompt), the 30% kept from a user message that is not a function response, the
 // function-response budget, and the two summarizer calls (snapshot, probe) the request shows.

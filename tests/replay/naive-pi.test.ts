@@ -14,7 +14,7 @@ import { logKnobsOf } from './strategy-variants';
 import { growingSpec, parseFixture } from './transcript-fixture';
 import { expectSameKeptRangeEvents } from './naive-events';
 
-// The fast pi replay (strategies/pi.ts through compute-replay.ts) against the deliberately naive
+// The fast pi replay (strategies/pi/index.ts through compute-replay.ts) against the deliberately naive
 // one (tests/replay/reference/pi.ts), call by call: the same simulated context and trigger count, the same
 // compactions (call, post-compaction context, summary size, first kept message) and resets, over
 // knob sets that move the trigger (reserveTokens, window), the cut (keepRecentTokens) and the

@@ -18,7 +18,7 @@ import { getStrategy } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { buildTranscript, type CallSpec, parseFixture, type TranscriptSpec } from './transcript-fixture';
 
-// The OpenCode strategy (strategies/opencode.ts): hand-written Claude Code-shaped logs whose tool
+// The OpenCode strategy (strategies/opencode/index.ts): hand-written Claude Code-shaped logs whose tool
 // outputs have known sizes, for the prune rules (protect the newest 40,000 tokens of tool output
 // and the last 2 user turns, protected tools, more than 20,000 tokens or nothing), the compaction
 // line (limit − max output; input limit − reserved) and the stall guard.

@@ -19,7 +19,7 @@ import { type PiSessionSpec, type PiTurnSpec, parsePiSession } from './pi-sessio
 import { logKnobsOf, runStrategy } from './strategy-variants';
 import { fieldsOf } from './events';
 
-// The pi strategy (strategies/pi.ts) on hand-written pi sessions (pi-session.ts) and the committed
+// The pi strategy (strategies/pi/index.ts) on hand-written pi sessions (pi-session.ts) and the committed
 // pi fixture: the trigger at a run's end over window − reserveTokens, the kept ~20,000 tokens cut
 // at a user or assistant message, file operations accumulated across compactions, and the
 // replay compared with the log's own compactions.

@@ -20,7 +20,7 @@ import { logKnobsOf, runStrategy } from './strategy-variants';
 import { growingSpec, parseFixture } from './transcript-fixture';
 import { ofKind } from './events';
 
-// The Roo Code strategy (strategies/roo.ts): the condense trigger (the percent of the window or
+// The Roo Code strategy (strategies/roo/index.ts): the condense trigger (the percent of the window or
 // window × 0.9 − maxTokens), messages tagged rather than deleted (what a rewind restores), and the
 // sliding-window fallback that hides half of the visible messages after the first, in pairs.
 

@@ -8,7 +8,7 @@
  * Sub-agent continuation (Q07)"): the same threshold over its own context, and microcompact on its
  * own tool results; /compact, session memory compact and the full flow's re-attachments (step 7,
  * `bG6`) are the main session's. So: `agentRole` (a subagent file is always replayed as one),
- * session memory (strategies/claude-code.ts skips it for a sub-agent), the re-attachment knobs
+ * session memory (strategies/claude-code/index.ts skips it for a sub-agent), the re-attachment knobs
  * (a sub-agent compaction restores nothing), the SessionStart hooks' output and the /compact or
  * PreCompact instructions (both typed for the session's own compactions).
  */

@@ -81,7 +81,7 @@ export interface EventRequestSpec {
   previousSummaryTokens?: TokenCount;
   /** Real summary / re-attachment entries in the span that the replay did not adopt. */
   excludeEntryIndices: number[];
-  /** The prompt preset (prompts/registry.ts) when not Claude Code's: its system prompt, prompt and follow-ups. */
+  /** The prompt preset (strategies/prompt-presets.ts) when not Claude Code's: its system prompt, prompt and follow-ups. */
   promptPresetId?: string;
 }
 

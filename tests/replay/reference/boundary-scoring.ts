@@ -12,7 +12,7 @@ import type { Entry, TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
 import type { SummaryModelId } from '../../../src/engine/replay/summary-size';
 
-// A deliberately naive replay of the boundary-scoring design (strategies/boundary-scoring.ts
+// A deliberately naive replay of the boundary-scoring design (strategies/boundary-scoring/index.ts
 // through compute-replay.ts; microcompaction-deep-dive.md), a summary with a kept range after it,
 // to check the fast one's bookkeeping on the same transcripts. The simulated history is an
 // explicit message list — the earlier summary's messages, then the positions held verbatim —

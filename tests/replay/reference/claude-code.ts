@@ -21,7 +21,7 @@ import {
 import { SUMMARY_MODELS, type SummaryModelId } from '../../../src/engine/replay/summary-size';
 
 // A deliberately naive replay of Claude Code's rules, to check the fast one (compute-replay.ts +
-// strategies/claude-code.ts) on generated transcripts. It keeps both histories as explicit lists
+// strategies/claude-code/index.ts) on generated transcripts. It keeps both histories as explicit lists
 // and re-adds every token at every call (quadratic), scans every item for every decision, and
 // shares only the prepared attribution, the threshold formula, the array microcompact rule,
 // the restoration rule and the size model with the fast path. No session memory, no manual

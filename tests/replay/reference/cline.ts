@@ -4,7 +4,7 @@ import { type ClineKnobs, getClineMaxAllowed } from '../../../src/engine/strateg
 import type { TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
 
-// A deliberately naive replay of Cline's rules (strategies/cline.ts through compute-replay.ts), to
+// A deliberately naive replay of Cline's rules (strategies/cline/index.ts through compute-replay.ts), to
 // check the fast one on the same transcripts: the truncate and replace families. Both histories
 // are explicit sets of positions, re-priced in full at every call (quadratic); every decision
 // scans every item. Shared with the fast path: the prepared attribution, `maxAllowedSize`, the

@@ -2,7 +2,7 @@ import type { OpenCodeKnobs } from '../../../src/engine/strategies/opencode';
 import type { TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
 
-// A deliberately naive replay of OpenCode's prune (strategies/opencode.ts through
+// A deliberately naive replay of OpenCode's prune (strategies/opencode/index.ts through
 // compute-replay.ts), to check the fast one on the same transcripts: the clear family with
 // turn-ended timing. The pruned set is explicit and every call re-prices it in full; every
 // decision rescans every position and every item. Shared with the fast path: the prepared

@@ -10,7 +10,7 @@ import type { Entry, TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
 import { SUMMARY_MODELS, type SummaryModelId } from '../../../src/engine/replay/summary-size';
 
-// A deliberately naive replay of pi's compaction (strategies/pi.ts through compute-replay.ts), the
+// A deliberately naive replay of pi's compaction (strategies/pi/index.ts through compute-replay.ts), the
 // "summary with a kept range after it" family, to check the fast one on the same transcripts. The
 // simulated history is an explicit list — a summary item (its tokens) and the positions held
 // verbatim — re-priced in full at every call (quadratic). pi's rules are re-derived from

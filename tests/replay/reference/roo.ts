@@ -5,7 +5,7 @@ import { estimateTextTokens } from '../../../src/engine/tokens/estimate';
 import type { TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
 
-// A deliberately naive replay of Roo Code's sliding window (strategies/roo.ts with condensing off
+// A deliberately naive replay of Roo Code's sliding window (strategies/roo/index.ts with condensing off
 // or failing, through compute-replay.ts), to check the fast one on the same transcripts. Both
 // histories are explicit sets of positions, re-priced in full at every call (quadratic). Shared
 // with the fast path: the prepared attribution, `allowedTokens` and the hidden count, the message ↔
