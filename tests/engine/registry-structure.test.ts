@@ -27,16 +27,15 @@ const RULES_TESTS: Record<string, string> = {
   'anthropic-sdk-compaction': 'tests/replay/anthropic-api-strategy.test.ts',
 };
 
-/** Strategies with no naive reference (`tests/replay/reference/<id>.ts`), and why. */
+/** Strategies with no naive reference (`tests/replay/reference/<id>.ts`): what none models yet. */
 const NO_REFERENCE: Record<string, string> = {
   'api-clear-tool-uses':
-    'its edits are each a threshold and a keep count over one list (clear-thinking.ts, compaction.ts); checked against the API’s documented examples and the API fixtures (tests/replay/api-accuracy.test.ts) instead',
+    "the API's context_management edits (clear_thinking's kept turns, clear_tool_uses' trigger, keep, clear_at_least, exclude_tools, compact_20260112's trigger)",
   'anthropic-sdk-compaction':
-    'one summary after a tool call over one threshold, no kept range: the Claude Code reference’s full compaction covers the same bookkeeping',
-  codex:
-    'a full summary plus re-sent user messages whose tokens are frozen with it: checked against the Codex rollouts of the corpus (docs/replay-accuracy.md) and hand-written rollouts instead',
+    "the Anthropic SDK's compactionControl (a check only after tool calls, the whole history to one summary capped at 4,096 tokens)",
+  codex: "Codex CLI's compaction (kept user messages under a token budget)",
   'gemini-cli':
-    'its split and function-response budget are unit-tested on hand-written logs (tests/replay/gemini-cli-strategy.test.ts); a reference is yet to be written',
+    "Gemini CLI's character split, function-response budget and probe; its rules are checked in tests/replay/gemini-cli-strategy.test.ts",
 };
 
 const goldenNames = (id: string): string[] =>
@@ -96,7 +95,7 @@ describe('every registered strategy has its parts', () => {
     const reference = join(TESTS, 'replay/reference', `${id}.ts`);
     const reason = NO_REFERENCE[id];
     if (reason !== undefined) {
-      it.skip(`${id}: a naive reference — none: ${reason}`, () => {});
+      it.skip(`${id}: a naive reference — none models ${reason} yet`, () => {});
       it(`${id}: states no reference and has none`, () => expect(existsSync(reference)).toBe(false));
       continue;
     }

@@ -8,7 +8,6 @@ import {
   DEFAULT_CLAUDE_CODE_KNOBS,
   type ClaudeCodeKnobs,
 } from '../../src/engine/strategies/claude-code/knobs';
-import { STRATEGIES } from '../../src/engine/strategies/registry';
 import { generateSession } from '../../src/sample/generate-session';
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { runReplay } from './run-replay';
@@ -43,19 +42,6 @@ async function generated(seed: number, apiCalls: number) {
   return parseSession(g.files.map((f) => createMemorySource(f.name, f.text)));
 }
 
-/**
- * What the naive reference does not model, per registered strategy it skips; every other strategy
- * must have a case below.
- */
-const NOT_MODELLED: Record<string, string> = {
-  'api-clear-tool-uses':
-    "the API's context_management edits (clear_thinking's kept turns, clear_tool_uses' trigger, keep, clear_at_least, exclude_tools, compact_20260112's trigger)",
-  'anthropic-sdk-compaction':
-    "the Anthropic SDK's compactionControl (a check only after tool calls, the whole history to one summary capped at 4,096 tokens)",
-  codex: "Codex CLI's compaction (kept user messages under a token budget)",
-  'gemini-cli':
-    "Gemini CLI's character split, function-response budget and probe; its rules are checked in tests/replay/gemini-cli-strategy.test.ts",
-};
 // Cline's own naive reference (tests/replay/reference/cline.ts) is checked in tests/replay/cline-strategy.test.ts;
 // OpenCode's prune (tests/replay/reference/opencode.ts: logs without compactions, auto-compaction off) in
 // tests/replay/opencode-strategy.test.ts — its compaction is Claude Code's full summary at another line;
@@ -63,18 +49,7 @@ const NOT_MODELLED: Record<string, string> = {
 // tests/replay/roo-strategy.test.ts; the summaries with a kept range after them, pi's
 // (tests/replay/reference/pi.ts) in tests/replay/naive-pi.test.ts and boundary-scoring's
 // (tests/replay/reference/boundary-scoring.ts, its scores shared) in tests/replay/naive-boundary-scoring.test.ts.
-const MODELLED = new Set(['claude-code', 'cline', 'opencode', 'roo', 'pi', 'boundary-scoring']);
-
-describe('every registered strategy is checked against the naive reference or skipped with a reason', () => {
-  it.each(STRATEGIES.map((s) => s.id))('%s', (id) => {
-    expect(
-      MODELLED.has(id) !== (NOT_MODELLED[id] !== undefined),
-      `${id}: in exactly one of the two lists`,
-    ).toBe(true);
-  });
-  for (const [id, what] of Object.entries(NOT_MODELLED))
-    it.skip(`${id}: naive reference does not model ${what} yet`);
-});
+// Which strategies have a reference, and why the others have none: tests/engine/registry-structure.test.ts.
 
 /** Fast and naive replays of every knob set on one session; the number of events compared. */
 function expectAgreement(prepared: ReturnType<typeof prepareReplay>, name: string): number {
