@@ -93,7 +93,8 @@ export function getPromptElisions(variant: ClaudeCodePromptVariant): PromptElisi
   ];
 }
 
-const NO_TOOLS = `IMPORTANT: Do NOT use any tools. You MUST respond with ONLY the <summary>...</summary> block
+/** The closing line: custom instructions go before it (`CLAUDE_CODE_FULL.customInstructionsBefore`). */
+export const NO_TOOLS = `IMPORTANT: Do NOT use any tools. You MUST respond with ONLY the <summary>...</summary> block
 as your text output.`;
 
 const PARTIAL_OPENING = `Your task is to create a detailed summary of the RECENT portion of the conversation — the

@@ -2,6 +2,7 @@ import {
   CLAUDE_CODE_SECTIONS,
   CONTINUATION_SECTIONS,
   FULL_COMPACT_PROMPT,
+  NO_TOOLS,
   PARTIAL_COMPACT_PROMPT,
   SUBAGENT_CONTINUATION_PROMPT,
   SUMMARY_SYSTEM_PROMPT,
@@ -27,6 +28,8 @@ export const CLAUDE_CODE_FULL: PromptPreset = {
   sections: CLAUDE_CODE_SECTIONS,
   output: { kind: 'tag', tag: 'summary' },
   maxOutputTokens: CLAUDE_CODE_SUMMARY_MAX_OUTPUT_TOKENS,
+  // Custom instructions go before the closing line, as getClaudeCodePrompt puts them (v2.1.68).
+  customInstructionsBefore: NO_TOOLS,
 };
 
 export const CLAUDE_CODE_PARTIAL: PromptPreset = {
