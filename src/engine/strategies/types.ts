@@ -46,6 +46,11 @@ export interface KnobSpec {
    * so take the bar's values: another strategy's knob of the same key is never overwritten.
    */
   timelineBar?: boolean;
+  /**
+   * The main session's loop alone has it: a sub-agent's own replay never takes the user's edit of
+   * it (replay/subagent-knobs.ts; Claude Code's session memory, re-attachments, /compact instructions).
+   */
+  mainSessionOnly?: boolean;
 }
 
 /** A manual compaction the user asks the replay to perform after an API call. */

@@ -179,6 +179,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'agentRole',
+    mainSessionOnly: true,
     label: 'Compacting loop',
     kind: 'select',
     options: [
@@ -292,6 +293,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'restoreMaxFiles',
+    mainSessionOnly: true,
     label: 'Files restored',
     kind: 'number',
     unit: 'count',
@@ -304,6 +306,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'restoreTokensPerFile',
+    mainSessionOnly: true,
     label: 'Tokens per restored file',
     kind: 'number',
     unit: 'tokens',
@@ -315,6 +318,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'restoreTotalTokens',
+    mainSessionOnly: true,
     label: 'Restored files budget',
     kind: 'number',
     unit: 'tokens',
@@ -326,6 +330,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'restoreOversized',
+    mainSessionOnly: true,
     label: 'Files over the limit',
     kind: 'select',
     options: [
@@ -337,6 +342,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'restoreTodos',
+    mainSessionOnly: true,
     label: 'Restore the todo list',
     kind: 'boolean',
     source: `${LEGACY} "Todo List Restoration: fD5()"`,
@@ -344,6 +350,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'restorePlan',
+    mainSessionOnly: true,
     label: 'Restore the plan file',
     kind: 'boolean',
     source: `${LEGACY} "Plan File Restoration: XQ0()"`,
@@ -351,6 +358,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'restoreSkills',
+    mainSessionOnly: true,
     label: 'Restore invoked skills',
     kind: 'boolean',
     source: `${V2168} "Full mechanism" step 7 ("skills (uM4)"); sizes: each skill's body as the log holds it`,
@@ -358,6 +366,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'restoreTokensPerSkill',
+    mainSessionOnly: true,
     label: 'Tokens per restored skill',
     kind: 'number',
     unit: 'tokens',
@@ -369,6 +378,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'restoreSkillsTotalTokens',
+    mainSessionOnly: true,
     label: 'Restored skills budget',
     kind: 'number',
     unit: 'tokens',
@@ -380,6 +390,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'planModeReminderTokens',
+    mainSessionOnly: true,
     label: 'Plan-mode reminder',
     kind: 'number',
     unit: 'tokens',
@@ -391,6 +402,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'sessionStartHookTokens',
+    mainSessionOnly: true,
     label: 'SessionStart hook output',
     kind: 'number',
     unit: 'tokens',
@@ -403,6 +415,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'sessionMemoryTokens',
+    mainSessionOnly: true,
     label: 'Session memory size',
     kind: 'number',
     unit: 'tokens',
@@ -417,6 +430,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'sessionMemoryKeepTokens',
+    mainSessionOnly: true,
     label: 'Recent tokens kept with session memory',
     kind: 'number',
     unit: 'tokens',
@@ -428,6 +442,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   },
   {
     key: 'customInstructions',
+    mainSessionOnly: true,
     label: 'Custom instructions',
     kind: 'text',
     optional: true,
