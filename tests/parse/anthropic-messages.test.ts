@@ -3,7 +3,10 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { detectDialectFromName, detectDialectFromRecord } from '../../src/engine/parse/detect';
-import { describeHistoryChange, fingerprintMessage } from '../../src/engine/parse/dialects/anthropic-history';
+import {
+  describeHistoryChange,
+  fingerprintMessage,
+} from '../../src/engine/parse/dialects/anthropic-messages/history-diff';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { getCallContext, getUsageCoverage } from '../../src/engine/query/usage-coverage';

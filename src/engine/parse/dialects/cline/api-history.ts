@@ -1,6 +1,6 @@
-import { normalizeAnthropicContent } from './anthropic-blocks';
-import { hasClineUiLog } from './cline-ui';
-import { type DialectDescriptor, NO_RESTORATION } from './descriptor';
+import { normalizeAnthropicContent } from '../shared/anthropic-blocks';
+import { hasClineUiLog } from './ui-messages';
+import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
 import {
   createEntry,
   isObject,
@@ -9,7 +9,7 @@ import {
   type RecordExtras,
   type RecordNormalizer,
   typeName,
-} from './record';
+} from '../record';
 
 // Cline's task history, `…/saoudrizwan.claude-dev/tasks/<taskId>/api_conversation_history.json`
 // (FORMAT.md §12): one JSON document, an array of Anthropic-style messages `{role, content, ts,

@@ -1,5 +1,5 @@
-import { hasClineUiLog } from './cline-ui';
-import { type DialectDescriptor, NO_RESTORATION } from './descriptor';
+import { hasClineUiLog } from './ui-messages';
+import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
 import {
   createEntry,
   isObject,
@@ -7,7 +7,7 @@ import {
   type RecordContext,
   type RecordNormalizer,
   typeName,
-} from './record';
+} from '../record';
 
 // Cline's `task_metadata.json`, beside the task's UI log and API history: `{files_in_context:
 // [{path, record_state: "active"|"stale", record_source: "read_tool"|"user_edited"|"cline_edited"|

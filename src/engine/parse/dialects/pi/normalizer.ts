@@ -1,5 +1,4 @@
-import type { Block, Entry } from '../../types';
-import { type DialectDescriptor, NO_RESTORATION } from './descriptor';
+import type { Block, Entry } from '../../../types';
 import {
   createEntry,
   isObject,
@@ -12,7 +11,7 @@ import {
   type RecordExtras,
   type RecordNormalizer,
   typeName,
-} from './record';
+} from '../record';
 
 // pi's session files (badlogic/pi-mono, `packages/coding-agent/docs/session.md`: "Session File
 // Format", entry types and "Tree Structure"; `docs/compaction.md`; types in
@@ -36,9 +35,6 @@ import {
 // A compaction keeps the entries from `firstKeptEntryId` up to the compaction and sends the
 // summary before them (docs/session.md "Context Building"): `tokensBefore` is the context it
 // replaced, so it is the compaction's preTokens.
-
-const NAME = /^\d{4}-\d{2}-\d{2}T[\d-]+Z?_[0-9a-f-]{8,}\.jsonl$/i;
-const FOLDER_FILE = /(?:^|\/)\.pi\/agent\/sessions\/.+\.jsonl$/i;
 
 /** Entry types that only say something about the session (kept as metadata, counted). */
 const META_TYPES = new Set(['model_change', 'thinking_level_change', 'custom', 'label', 'session_info']);
@@ -345,29 +341,3 @@ function describeMeta(record: Json): string {
       return `${String(record.type)} ${String(record.customType ?? '')}`.trim();
   }
 }
-
-export const PI_DIALECT: DialectDescriptor = {
-  id: 'pi',
-  label: 'pi session (<timestamp>_<uuid>.jsonl)',
-  agent: 'pi',
-  createNormalizer: createPiNormalizer,
-  restoration: NO_RESTORATION,
-  defaultStrategyId: 'pi',
-  files: {
-    location: '~/.pi/agent/sessions/--<cwd>--/<timestamp>_<uuid>.jsonl',
-    matchName: (baseName) => NAME.test(baseName),
-    matchRecord: (value) =>
-      isObject(value) &&
-      ((value.type === 'session' && typeof value.id === 'string' && typeof value.cwd === 'string') ||
-        (value.type === 'message' && 'parentId' in value && isObject(value.message)) ||
-        (value.type === 'compaction' && 'firstKeptEntryId' in value)),
-    // A dropped `sessions/` folder, or one project's `--<cwd>--` folder (then only the names say so).
-    folderFile: (path) => FOLDER_FILE.test(path) || NAME.test(path.slice(path.lastIndexOf('/') + 1)),
-  },
-  transcript: {
-    knownSystemSubtypes: new Set(['compaction']),
-    // The compaction entry is its own summary entry: the text is its `summary`.
-    readSummaryText: (record) =>
-      isObject(record) && typeof record.summary === 'string' ? record.summary : undefined,
-  },
-};

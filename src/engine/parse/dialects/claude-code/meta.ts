@@ -1,5 +1,5 @@
-import type { Session, SessionFile } from '../../types';
-import type { DialectFiles } from './descriptor';
+import type { Session, SessionFile } from '../../../types';
+import type { DialectFiles } from '../descriptor';
 
 // Claude Code 2.1.72+ writes `<session>/subagents/agent-<id>.meta.json` next to each subagent log
 // (FORMAT.md §1, §7): `{"agentType":"Explore","description":"…"}`, later also `toolUseId` (the

@@ -1,5 +1,5 @@
-import { type DialectDescriptor, NO_RESTORATION } from './descriptor';
-import { isObject } from './record';
+import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
+import { isObject } from '../record';
 
 // The Claude Agent SDK's `--output-format stream-json` (FORMAT.md §10): recognised, not parsed.
 

@@ -245,12 +245,12 @@ describe('parseSession on bad input', () => {
     expect(at(stream.session.issues, 0).message).toMatch(
       /^stream\.jsonl is a Claude Agent SDK stream-json; this version reads .*Cline task history.*Cline UI messages/,
     );
-    // Cline's UI log is read as the task's calls and events (tests/engine/cline-ui.test.ts).
+    // Cline's UI log is read as the task's calls and events (tests/parse/cline-ui.test.ts).
     const clineUi = await parse('ui_messages.json', '[{"ts":1,"type":"say","say":"text","text":"hi"}]\n');
     expect(clineUi.session.format).toBe('cline-ui');
     expect(clineUi.session.issues).toEqual([]);
     expect(clineUi.session.entries.map((e) => e.kind)).toEqual(['assistant']);
-    // Cline's API history is a whole JSON document, read as records (tests/engine/cline.test.ts).
+    // Cline's API history is a whole JSON document, read as records (tests/parse/cline.test.ts).
     const cline = await parse(
       'api_conversation_history.json',
       '[{"role":"user","content":[{"type":"text","text":"hi"}]}]\n',
@@ -258,7 +258,7 @@ describe('parseSession on bad input', () => {
     expect(cline.session.format).toBe('cline');
     expect(cline.session.issues).toEqual([]);
     expect(cline.session.entries.map((e) => e.kind)).toEqual(['user']);
-    // Codex CLI rollouts are parsed (tests/engine/codex-cli.test.ts), not refused.
+    // Codex CLI rollouts are parsed (tests/parse/codex-cli.test.ts), not refused.
     const codex = await parse(
       'rollout-2026-01-01T00-00-00-x.jsonl',
       '{"timestamp":"2026-01-01T00:00:00.000Z","type":"session_meta","payload":{"cli_version":"0.120.0"}}\n',

@@ -1,5 +1,5 @@
-import type { Block } from '../../types';
-import { isObject, preview, type RecordContext, typeName } from './record';
+import type { Block } from '../../../types';
+import { isObject, preview, type RecordContext, typeName } from '../record';
 
 // Anthropic Messages content blocks, as every dialect that records them writes them (Claude Code's
 // `message.content`, Cline's API history, a raw Messages request): one normalizer, with hooks for

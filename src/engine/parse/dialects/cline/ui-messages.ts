@@ -1,5 +1,5 @@
-import type { Block, Entry, TokenCount } from '../../types';
-import { type DialectDescriptor, NO_RESTORATION } from './descriptor';
+import type { Block, Entry, TokenCount } from '../../../types';
+import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
 import {
   createEntry,
   isObject,
@@ -11,7 +11,7 @@ import {
   type RecordExtras,
   type RecordNormalizer,
   typeName,
-} from './record';
+} from '../record';
 
 // Cline's `ui_messages.json` (FORMAT.md §12): one JSON document, an array of `ClineMessage`s
 // `{ts, type: "say"|"ask", say|ask, text, images, files, partial, modelInfo,
@@ -21,10 +21,10 @@ import {
 // Cline stamps on every message it adds after it truncated or condensed the history.
 //
 // A Cline task folder opens as one session with this file as its main file. The API history
-// (`api_conversation_history.json`, cline.ts) has the model-facing content but no per-request
+// (`api_conversation_history.json`, api-history.ts) has the model-facing content but no per-request
 // token counts and no trace of truncation (Cline keeps the whole history and applies the deleted
 // range when it sends a request), so it is kept beside as a `content` file, like the task
-// metadata (`task_metadata.json`, cline-task-metadata.ts).
+// metadata (`task_metadata.json`, task-metadata.ts).
 
 /** The largest UI log read whole (bytes); the real one seen: ~2.2 MB for a 53-request task. */
 const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;

@@ -1,6 +1,6 @@
-import { isObject } from './record';
+import { isObject } from '../record';
 
-// How one Messages API request's history relates to the one before it (anthropic-messages.ts).
+// How one Messages API request's history relates to the one before it (`index.ts` beside it).
 // Every request carries its whole history, so two successive requests of one conversation share a
 // prefix; when the later one does not extend the earlier, the client changed its history between
 // them: dropped messages (a truncation), replaced them with new text (a summary), or edited

@@ -1,5 +1,4 @@
-import type { Block, Usage } from '../../types';
-import { type DialectDescriptor, NO_RESTORATION, type TranscriptConventions } from './descriptor';
+import type { Block, Usage } from '../../../types';
 import {
   createEntry,
   isObject,
@@ -12,7 +11,7 @@ import {
   type RecordExtras,
   type RecordNormalizer,
   typeName,
-} from './record';
+} from '../record';
 
 // Gemini CLI's chat recordings, `~/.gemini/tmp/<project-hash>/chats/session-<time>-<id8>.json(l)`
 // (google-gemini/gemini-cli `packages/core/src/services/chatRecordingService.ts` and
@@ -39,16 +38,10 @@ import {
 // history) is kept as a metadata record, counted, not read as a compaction. A `$rewindTo` is kept
 // the same way; the rewound messages stay in the session.
 
-/** The largest `.json` chat file read whole (bytes); the CLI keeps one document per session. */
-const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
-
-const NAME = /^session-[\w-]+\.jsonl?$/i;
-const FOLDER_FILE = /(?:^|\/)chats\/session-[^/]+\.jsonl?$/i;
-
 /** Message types that are the CLI's own notices, not the model's or the person's. */
-const NOTICE_TYPES = new Set(['info', 'error', 'warning']);
+export const NOTICE_TYPES = new Set(['info', 'error', 'warning']);
 
-function isMessage(value: Json): boolean {
+export function isMessage(value: Json): boolean {
   return (
     typeof value.id === 'string' &&
     typeof value.timestamp === 'string' &&
@@ -57,7 +50,7 @@ function isMessage(value: Json): boolean {
   );
 }
 
-function isSessionMetadata(value: Json): boolean {
+export function isSessionMetadata(value: Json): boolean {
   return typeof value.sessionId === 'string' && typeof value.projectHash === 'string';
 }
 
@@ -248,44 +241,4 @@ export const geminiNormalizer: RecordNormalizer = {
   // A call is a `gemini` message carrying `tokens`; one without tokens is not counted as a call.
   apiCalls: 'usage-records',
   normalize: normalizeGeminiRecord,
-};
-
-const TRANSCRIPT: TranscriptConventions = { knownSystemSubtypes: NOTICE_TYPES };
-
-/** The newer JSONL log, where a message's later copy replaces its earlier ones. */
-export const GEMINI_CLI_DIALECT: DialectDescriptor = {
-  id: 'gemini-cli',
-  label: 'Gemini CLI chat log (session-*.jsonl)',
-  agent: 'Gemini CLI',
-  createNormalizer: () => geminiNormalizer,
-  restoration: NO_RESTORATION,
-  files: {
-    location: '~/.gemini/tmp/<project-hash>/chats/session-*.jsonl',
-    matchName: (baseName) => NAME.test(baseName) && /\.jsonl$/i.test(baseName),
-    // Its first line (the session metadata, without `messages`) or any message line.
-    matchRecord: (value) =>
-      isObject(value) && ((isSessionMetadata(value) && !('messages' in value)) || isMessage(value)),
-    folderFile: (path) => FOLDER_FILE.test(path),
-    supersedeKey: (record) =>
-      isObject(record) && typeof record.id === 'string' && !isSessionMetadata(record) ? record.id : undefined,
-  },
-  transcript: TRANSCRIPT,
-  defaultStrategyId: 'gemini-cli',
-};
-
-/** The older whole-JSON chat file: the same messages under `messages`. */
-export const GEMINI_CLI_JSON_DIALECT: DialectDescriptor = {
-  id: 'gemini-cli-json',
-  label: 'Gemini CLI chat file (session-*.json)',
-  agent: 'Gemini CLI',
-  createNormalizer: () => ({ ...geminiNormalizer, dialect: 'gemini-cli-json' }),
-  restoration: NO_RESTORATION,
-  files: {
-    location: '~/.gemini/tmp/<project-hash>/chats/session-*.json',
-    matchName: (baseName) => NAME.test(baseName) && /\.json$/i.test(baseName),
-    matchRecord: (value) => isObject(value) && isSessionMetadata(value) && Array.isArray(value.messages),
-    wholeJson: { maxBytes: MAX_DOCUMENT_BYTES, recordsKey: 'messages' },
-  },
-  transcript: TRANSCRIPT,
-  defaultStrategyId: 'gemini-cli',
 };
