@@ -10,6 +10,7 @@ import { type PreparedReplay, prepareReplay } from '../engine/replay/prepare';
 import { computeSubagentReplays } from '../engine/replay/subagent-replays';
 import { computeSweep } from '../engine/replay/sweep';
 import { getReplayTransferables } from '../engine/replay/types';
+import { requirePreset } from '../engine/strategies/prompt-presets';
 import { getStrategy, STRATEGIES } from '../engine/strategies/registry';
 import { getSessionInfo, type KnobValue } from '../engine/strategies/types';
 import type { Session } from '../engine/types';
@@ -153,7 +154,7 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
           ? undefined
           : describeSimulatedSummary(spec.previousSummaryTokens),
       excludeEntryIndices: spec.excludeEntryIndices,
-      promptPresetId: spec.promptPresetId,
+      promptPreset: spec.promptPresetId === undefined ? undefined : requirePreset(spec.promptPresetId),
       elideBase64: request.elideBase64,
       signal,
     });

@@ -71,10 +71,10 @@ export const SHARE_HANDLERS: ShareHandlers = {
         const byPoint = request.summariesByPoint ?? {};
         const summaries: Record<number, string> = {};
         for (const [i, e] of replay.events.entries()) {
+          const real = 'realCompactionIndex' in e ? e.realCompactionIndex : undefined;
           const text =
-            (e.realCompactionIndex !== undefined
-              ? byPoint[`compaction:${e.realCompactionIndex}`]
-              : undefined) ?? byPoint[`api-call:${e.afterApiCall}`];
+            (real !== undefined ? byPoint[`compaction:${real}`] : undefined) ??
+            byPoint[`api-call:${e.afterApiCall}`];
           if (e.kind === 'compact' && text !== undefined) summaries[i] = text;
         }
         return {

@@ -6,9 +6,9 @@ import {
 } from '../compact/format-summary';
 import { readEntryRecord, readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
-import { DEFAULT_PRESET_ID, requirePreset } from '../prompts/registry';
+import { DEFAULT_PRESET_ID, requirePreset } from '../strategies/prompt-presets';
 import { maskJsonValue, maskText, type RedactionSettings } from '../redact/mask';
-import type { ReplayEvent } from '../replay/types';
+import type { ReplayEvent, ReplayEventFields } from '../replay/types';
 import { renderBuiltinSummary } from '../summarize/builtin';
 import type { Session } from '../types';
 import { getCompactedLogRefusal } from './compacted-log-formats';
@@ -71,7 +71,7 @@ function getEnvelope(record: JsonRecord): JsonRecord {
 async function getBuiltinSummary(
   session: Session,
   sources: ByteSource[],
-  event: ReplayEvent,
+  event: ReplayEventFields,
   previousSummary: string | undefined,
   redaction: RedactionSettings | undefined,
   signal?: AbortSignal,
@@ -113,7 +113,7 @@ export async function computeCompactedJsonl(
   if (refusal) throw new Error(refusal);
   const mainFile = session.files.find((f) => f.role === 'main')?.index ?? 0;
   const resets = new Set<number>();
-  const inserts = new Map<number, { event: ReplayEvent; eventIndex: number }[]>();
+  const inserts = new Map<number, { event: ReplayEventFields; eventIndex: number }[]>();
   for (const [eventIndex, event] of options.events.entries()) {
     if (event.kind === 'reset' && event.realCompactionIndex !== undefined)
       resets.add(event.realCompactionIndex);

@@ -1,5 +1,5 @@
 import { formatTokenProvenance } from '../replay/provenance';
-import type { ReplayEvent } from '../replay/types';
+import type { ReplayEventFields } from '../replay/types';
 import type { ClearingProbe } from '../strategies/types';
 import { findMinimumKnob } from './place-knobs';
 import type { LearnFigure, LearnStep } from './types';
@@ -8,7 +8,7 @@ import { callPosOf, type Context, createBar, describeToolResult, fmt, list, step
 // Learn mode's steps around a clearing or a truncation: the trigger check, each clearing, the
 // attempt that did not act, the truncation (walk.ts puts them in order).
 
-export function checkStep(ctx: Context, event: ReplayEvent | undefined): LearnStep {
+export function checkStep(ctx: Context, event: ReplayEventFields | undefined): LearnStep {
   const { result, input, explainer, knobs } = ctx;
   const { prepared, session } = input;
   const trigger = result.thresholds.find((t) => t.kind === 'trigger');
@@ -89,7 +89,7 @@ export function checkStep(ctx: Context, event: ReplayEvent | undefined): LearnSt
 
 export function clearStep(ctx: Context, eventIndex: number, id: string): LearnStep {
   const { result, input } = ctx;
-  const event = result.events[eventIndex]!;
+  const event: ReplayEventFields = result.events[eventIndex]!;
   const pos = callPosOf(result, event.afterApiCall);
   const ids = event.clearedToolIds ?? [];
   const replace = event.kind === 'replace';
@@ -149,7 +149,7 @@ export function clearStep(ctx: Context, eventIndex: number, id: string): LearnSt
  * The clearing's attempt at the focus call (microcompact, `clear_tool_uses`), acting or not: what
  * the run's own selection would take there (`StrategyRun.probeClearing`) and why it did not act.
  */
-export function attemptStep(ctx: Context, event: ReplayEvent, probe: ClearingProbe): LearnStep {
+export function attemptStep(ctx: Context, event: ReplayEventFields, probe: ClearingProbe): LearnStep {
   const { result, input } = ctx;
   const { clearables } = input.prepared;
   const pos = callPosOf(result, event.afterApiCall);
@@ -192,7 +192,7 @@ export function attemptStep(ctx: Context, event: ReplayEvent, probe: ClearingPro
   );
 }
 
-export function truncateStep(event: ReplayEvent): LearnStep {
+export function truncateStep(event: ReplayEventFields): LearnStep {
   const from = event.droppedFromEntryIndex;
   const to = event.droppedToEntryIndex;
   const records = from !== undefined && to !== undefined ? to - from + 1 : 0;

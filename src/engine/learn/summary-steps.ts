@@ -2,10 +2,11 @@ import { createBoundaryMarker } from '../compact/boundary';
 import { buildCompactionRequest } from '../compact/build-request';
 import { cleanSummaryTags } from '../compact/clean-summary';
 import { formatContinuationMessage, getContinuationOverheadTokens } from '../compact/format-summary';
-import { DEFAULT_PRESET_ID, requirePreset } from '../prompts/registry';
+import { DEFAULT_PRESET_ID, requirePreset } from '../strategies/prompt-presets';
 import type { PromptPreset } from '../prompts/types';
 import { formatTokenProvenance } from '../replay/provenance';
-import type { ReplayEvent } from '../replay/types';
+import type { ReplayEventFields } from '../replay/types';
+import { getBoundaryScores } from '../strategies/boundary-scoring/detail';
 import { createBuiltinSummarizer } from '../summarize/builtin';
 import { estimateTextTokens } from '../tokens/estimate';
 import type { CompactionRequest } from '../compact/types';
@@ -27,7 +28,10 @@ export interface WalkSummary {
 }
 
 /** The focus event's request (compact/ builder) and the built-in summarizer's answer to it. */
-export async function computeWalkSummary(input: LearnWalkInput, event: ReplayEvent): Promise<WalkSummary> {
+export async function computeWalkSummary(
+  input: LearnWalkInput,
+  event: ReplayEventFields,
+): Promise<WalkSummary> {
   const { session, sources, signal } = input;
   const spec = event.request;
   const request = await buildCompactionRequest(session, sources, {
@@ -41,7 +45,7 @@ export async function computeWalkSummary(input: LearnWalkInput, event: ReplayEve
         ? undefined
         : `[Simulated summary of a previous compaction: about ${fmt(spec.previousSummaryTokens)} tokens]`,
     excludeEntryIndices: spec?.excludeEntryIndices,
-    promptPresetId: spec?.promptPresetId,
+    promptPreset: spec?.promptPresetId === undefined ? undefined : requirePreset(spec.promptPresetId),
     elideBase64: true,
     signal,
   });
@@ -82,14 +86,14 @@ const BUILDER_FAMILY = requirePreset(DEFAULT_PRESET_ID).family;
 /** What each summary step reads. */
 interface SummaryStepInput {
   ctx: Context;
-  event: ReplayEvent;
+  event: ReplayEventFields;
   summary: WalkSummary;
   /** The request is in the builder's own prompt family (BUILDER_FAMILY): its records and wording apply. */
   builderFamily: boolean;
 }
 
 /** The steps of the focus summary, in the order the agent takes them. */
-export function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSummary): LearnStep[] {
+export function summarizeSteps(ctx: Context, event: ReplayEventFields, summary: WalkSummary): LearnStep[] {
   // Claude Code's records (the tag cleanup, the compact_boundary record) belong to its family.
   const s: SummaryStepInput = {
     ctx,
@@ -113,13 +117,14 @@ export function summarizeSteps(ctx: Context, event: ReplayEvent, summary: WalkSu
 function spanStep(s: SummaryStepInput): LearnStep {
   const { event, summary } = s;
   const { request } = summary;
+  const boundaryScores = getBoundaryScores(event);
   const calls = s.ctx.input.session.apiCalls.filter(
     (c) => c.firstEntryIndex >= request.fromEntryIndex && c.lastEntryIndex <= request.uptoEntryIndex,
   ).length;
   return step(
     'span',
     'The span since the last boundary',
-    `Everything since the last compact boundary (or the start) is summarized: records ${request.fromEntryIndex + 1} to ${request.uptoEntryIndex + 1}.${event.keptFromEntryIndex !== undefined ? ` From record ${event.keptFromEntryIndex + 1} on, messages are kept verbatim.` : ''}${event.boundaryScores?.length ? ` The split was chosen among ${event.boundaryScores.length} scored candidates.` : ''}`,
+    `Everything since the last compact boundary (or the start) is summarized: records ${request.fromEntryIndex + 1} to ${request.uptoEntryIndex + 1}.${event.keptFromEntryIndex !== undefined ? ` From record ${event.keptFromEntryIndex + 1} on, messages are kept verbatim.` : ''}${boundaryScores?.length ? ` The split was chosen among ${boundaryScores.length} scored candidates.` : ''}`,
     {
       figures: [
         {
@@ -139,11 +144,11 @@ function spanStep(s: SummaryStepInput): LearnStep {
           ? [{ label: 'Kept verbatim', value: event.keptTokens, unit: 'tokens' as const }]
           : []),
       ],
-      lists: event.boundaryScores?.length
+      lists: boundaryScores?.length
         ? [
             list(
               'Candidate splits (best first)',
-              [...event.boundaryScores]
+              [...boundaryScores]
                 .sort((a, b) => b.score - a.score)
                 .map(
                   (c) =>

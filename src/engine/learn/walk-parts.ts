@@ -1,5 +1,5 @@
 import type { ByteSource } from '../parse/source';
-import type { ReplayEvent, ReplayResult } from '../replay/types';
+import type { ReplayEventFields, ReplayResult } from '../replay/types';
 import type { PreparedReplay } from '../simulation/prepared';
 import type { KnobSpec, KnobValue } from '../strategies/types';
 import type { Session } from '../types';
@@ -76,7 +76,7 @@ export function createBar(
   result: ReplayResult,
   focusPos: number,
   endPos: number,
-  event?: ReplayEvent,
+  event?: ReplayEventFields,
   startPos = 0,
 ): LearnBar {
   const trigger = result.thresholds.find((t) => t.kind === 'trigger');

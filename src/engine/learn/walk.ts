@@ -1,6 +1,6 @@
 import { computeReplay } from '../replay/compute-replay';
 import { formatTokenProvenance } from '../replay/provenance';
-import type { ReplayEvent } from '../replay/types';
+import type { ReplayEvent, ReplayEventFields } from '../replay/types';
 import { getStrategy } from '../strategies/registry';
 import { getSessionInfo, type KnobValue } from '../strategies/types';
 import { assert } from '../assert';
@@ -92,7 +92,7 @@ export function pickAttempts(events: readonly ReplayEvent[], focus: number): num
 }
 
 /** What a summary leaves in the context, part by part (the event's own breakdown). */
-function getSummaryParts(event: ReplayEvent): LearnFigure[] {
+function getSummaryParts(event: ReplayEventFields): LearnFigure[] {
   const p = event.postSource;
   const parts: LearnFigure[] = [
     {
@@ -113,7 +113,7 @@ function getSummaryParts(event: ReplayEvent): LearnFigure[] {
   return parts.filter((f) => Math.round(f.value) !== 0);
 }
 
-function afterStep(ctx: Context, event: ReplayEvent): LearnStep {
+function afterStep(ctx: Context, event: ReplayEventFields): LearnStep {
   const { result } = ctx;
   const pos = callPosOf(result, event.afterApiCall);
   const next = result.simulatedTokens[pos + 1];
@@ -176,7 +176,7 @@ export async function computeLearnWalk(input: LearnWalkInput): Promise<LearnWalk
     ? { index: picked.eventIndex, family: picked.family as LearnFamily }
     : pickFocusEvent(first.events);
   let summary: WalkSummary | undefined;
-  const focus = index >= 0 ? first.events[index] : undefined;
+  const focus: ReplayEventFields | undefined = index >= 0 ? first.events[index] : undefined;
   if (focus && family === 'summarize') summary = await computeWalkSummary(input, focus);
   // Re-run with the summary the class reads (its size is what the context after carries) and
   // the clearing asked what it would take at the focus call.

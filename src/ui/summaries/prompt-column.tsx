@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { TabButton } from '../common/tab-button';
 import { Suspense, useMemo, useState } from 'react';
-import { requirePreset } from '../../engine/prompts/registry';
+import { requirePreset } from '../../engine/strategies/prompt-presets';
 import { createAnthropicSummarizer } from '../../engine/summarize/anthropic';
 import { formatCount } from '../common/format';
 import { useKeyStore } from './key-store';

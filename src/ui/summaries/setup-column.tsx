@@ -1,6 +1,6 @@
 import { BuiltinHonours } from './prompt-column';
 import { useShallow } from 'zustand/react/shallow';
-import { PROMPT_PRESETS, requirePreset } from '../../engine/prompts/registry';
+import { PROMPT_PRESETS, requirePreset } from '../../engine/strategies/prompt-presets';
 import type { SummariesInfo } from '../../engine/summarize/session-ops';
 import type { CompactionPoint } from '../../engine/summarize/span';
 import { formatCount } from '../common/format';
