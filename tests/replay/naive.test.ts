@@ -9,7 +9,7 @@ import {
   type ClaudeCodeKnobs,
 } from '../../src/engine/strategies/claude-code-knobs';
 import { STRATEGIES } from '../../src/engine/strategies/registry';
-import { generateSession } from '../../src/sample/generate-session';
+import { generateSession } from '../../sample/generate-session';
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { runReplay } from './run-replay';
 import { growingSpec, parseFixture } from './transcript-fixture';
