@@ -66,36 +66,57 @@ function isTypeOnly(specifier: Node): boolean {
   return !clause.name && elements !== undefined && elements.length > 0 && elements.every((e) => e.isTypeOnly);
 }
 
-/**
- * The imports of every file of the TypeScript project `tsconfig` that lies under `under`, read by
- * the compiler (one spawn of the native compiler, about two seconds for this project).
- */
-export function readImportGraph(tsconfig: string, under: string): ImportGraph {
+type Project = NonNullable<ReturnType<ReturnType<API['updateSnapshot']>['getProject']>>;
+
+/** Runs `use` on the compiler's project for `tsconfig` (one spawn of the native compiler). */
+export function withProject<T>(tsconfig: string, use: (project: Project) => T): T {
   const api = new API({ cwd: dirname(tsconfig) });
   try {
     const snapshot = api.updateSnapshot({ openProjects: [tsconfig] });
     const project = snapshot.getProject(tsconfig) ?? snapshot.getProjects()[0];
     if (!project) throw new Error(`no project for ${tsconfig}`);
-    const prefix = `${resolve(under)}/`;
-    const files = project.program
-      .getSourceFileNames()
-      .map((name) => resolve(name))
-      .filter((name) => name.startsWith(prefix));
-    const imports = files.flatMap((file) => {
-      const source = project.program.getSourceFile(file);
-      if (!source) throw new Error(`the compiler has no syntax tree for ${file}`);
-      return source.imports.map((node): ImportEdge => {
-        const spec = (node as unknown as { text: string }).text;
-        return {
-          file,
-          spec,
-          target: spec.startsWith('.') ? resolveRelative(file, spec) : undefined,
-          typeOnly: isTypeOnly(node),
-        };
-      });
-    });
-    return { files, imports };
+    return use(project);
   } finally {
     api.close();
   }
 }
+
+/** The project's source files under the folder `under`, as absolute paths. */
+export function getProjectFiles(project: Project, under: string): string[] {
+  const prefix = `${resolve(under)}/`;
+  return project.program
+    .getSourceFileNames()
+    .map((name) => resolve(name))
+    .filter((name) => name.startsWith(prefix));
+}
+
+/** The imports of every file of `project` under the folder `under`, as the compiler parsed them. */
+export function getImportGraph(project: Project, under: string): ImportGraph {
+  const files = getProjectFiles(project, under);
+  const imports = files.flatMap((file) => {
+    const source = project.program.getSourceFile(file);
+    if (!source) throw new Error(`the compiler has no syntax tree for ${file}`);
+    return source.imports.map((node): ImportEdge => {
+      const spec = (node as unknown as { text: string }).text;
+      return {
+        file,
+        spec,
+        target: spec.startsWith('.') ? resolveRelative(file, spec) : undefined,
+        typeOnly: isTypeOnly(node),
+      };
+    });
+  });
+  return { files, imports };
+}
+
+/** The imports of every file of the TypeScript project `tsconfig` under `under` (about 2 s here). */
+export const readImportGraph = (tsconfig: string, under: string): ImportGraph =>
+  withProject(tsconfig, (project) => getImportGraph(project, under));
+
+/** The package a bare specifier names: `@scope/name` or `name` (`node:fs` stays whole). */
+export const getPackageName = (spec: string): string =>
+  spec
+    .replace(/\?.*$/, '')
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
