@@ -59,21 +59,32 @@ describe('the import graph reads imports as the compiler does', () => {
   const from = graph.imports.filter((i) => i.file.endsWith('x.ts'));
   // Sorted: the compiler lists static imports before dynamic ones and import types.
   const sorted = (rows: unknown[][]) => rows.map((r) => JSON.stringify(r)).sort();
-  const seen = from.map((i) => [i.spec, i.target ? relative(dir, i.target) : null, i.typeOnly]);
+  const seen = from.map((i) => [i.spec, i.target ? relative(dir, i.target) : null, i.typeOnly, i.names]);
 
-  it('finds the imports in code and none in comments or strings', () => {
+  it('finds the imports in code, none in comments or strings, with what each takes', () => {
     expect(sorted(seen)).toEqual(
       sorted([
-        ['../ui/store', 'src/ui/store.ts', true],
-        ['../worker/protocol', 'src/worker/protocol.ts', true],
-        ['../worker/client', 'src/worker/client.ts', false],
-        ['../ui/store', 'src/ui/store.ts', true],
-        ['../ui/app', 'src/ui/app.tsx', false],
-        ['../ui/store', 'src/ui/store.ts', false],
-        ['../ui/store', 'src/ui/store.ts', true],
-        ['react', null, false],
+        ['../ui/store', 'src/ui/store.ts', true, ['Store']], // import type { Store }
+        ['../worker/protocol', 'src/worker/protocol.ts', true, ['Message']], // { type Message }
+        ['../worker/client', 'src/worker/client.ts', false, ['post', 'Message']],
+        ['../ui/store', 'src/ui/store.ts', true, ['Store']], // export type { Store as S }
+        ['../ui/app', 'src/ui/app.tsx', false, ['App']],
+        ['../ui/store', 'src/ui/store.ts', false, '*'], // import('../ui/store')
+        ['../ui/store', 'src/ui/store.ts', true, ['Store']], // import('../ui/store').Store
+        ['react', null, false, ['useState']],
       ]),
     );
+  });
+
+  it('reads what a file exports itself', () => {
+    expect(graph.exports.get(join(dir, 'src/ui/store.ts'))).toEqual(['store', 'Store']);
+    expect(graph.exports.get(join(dir, 'src/engine/x.ts'))).toEqual([
+      'start',
+      'later',
+      'Later',
+      'all',
+      'All',
+    ]);
   });
 
   it('names packages by their scope and name', () => {

@@ -1,6 +1,24 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { type Node, SyntaxKind } from 'typescript/unstable/ast';
+import {
+  type ModifiersBase,
+  ModifierFlags,
+  type Node,
+  type QualifiedName,
+  type SourceFile,
+  SyntaxKind,
+} from 'typescript/unstable/ast';
+import {
+  isExportDeclaration,
+  isImportDeclaration,
+  isImportTypeNode,
+  isLiteralTypeNode,
+  isNamedExports,
+  isNamedImports,
+  isNamespaceImport,
+  isQualifiedName,
+  isVariableStatement,
+} from 'typescript/unstable/ast/is';
 import { API } from 'typescript/unstable/sync';
 
 // Imports as the TypeScript compiler reads them (TypeScript 7's API: `typescript/unstable/sync`
@@ -20,12 +38,16 @@ export interface ImportEdge {
   target: string | undefined;
   /** `import type`, `export type`, every named binding `type`, or an `import('…')` type. */
   typeOnly: boolean;
+  /** What it takes from the module. */
+  names: ImportedNames;
 }
 
 export interface ImportGraph {
   /** Every source file of the project under the given folder, absolute. */
   files: string[];
   imports: ImportEdge[];
+  /** What each of those files exports itself, by name (`getExportedNames`). */
+  exports: Map<string, string[]>;
 }
 
 const EXTENSIONS = ['', '.ts', '.tsx', '.mts', '.cts', '.d.ts', '.js', '/index.ts', '/index.tsx'];
@@ -40,30 +62,78 @@ export function resolveRelative(from: string, spec: string): string {
   return base;
 }
 
-interface ImportNodes {
-  kind: SyntaxKind;
-  parent?: ImportNodes;
-  isTypeOnly?: boolean;
-  importClause?: {
-    phaseModifier?: SyntaxKind;
-    name?: unknown;
-    namedBindings?: { kind: SyntaxKind; elements?: readonly { isTypeOnly: boolean }[] };
-  };
+/** `*`: the whole module (a namespace import, `export *`, a dynamic import). */
+export type ImportedNames = readonly string[] | '*';
+
+const nameText = (node: Node): string => (node as unknown as { text: string }).text;
+
+/** The declaration a module specifier belongs to (an `import('…')` type's literal skipped). */
+function getImportingNode(specifier: Node): Node {
+  const parent = specifier.parent;
+  return isLiteralTypeNode(parent) ? parent.parent : parent;
 }
 
 /** Whether the declaration holding a module specifier brings in types only. */
 function isTypeOnly(specifier: Node): boolean {
-  let node = (specifier as unknown as ImportNodes).parent;
-  // `import('…').T`: the specifier sits in a literal type inside an ImportType node.
-  while (node && node.kind === SyntaxKind.LiteralType) node = node.parent;
-  if (!node) return false;
-  if (node.kind === SyntaxKind.ImportType) return true;
-  if (node.kind === SyntaxKind.ExportDeclaration) return node.isTypeOnly === true;
-  if (node.kind !== SyntaxKind.ImportDeclaration || !node.importClause) return false;
+  const node = getImportingNode(specifier);
+  if (isImportTypeNode(node)) return true;
+  if (isExportDeclaration(node)) return node.isTypeOnly;
+  if (!isImportDeclaration(node) || !node.importClause) return false;
   const clause = node.importClause;
   if (clause.phaseModifier === SyntaxKind.TypeKeyword) return true;
-  const elements = clause.namedBindings?.elements;
-  return !clause.name && elements !== undefined && elements.length > 0 && elements.every((e) => e.isTypeOnly);
+  const bindings = clause.namedBindings;
+  return (
+    !clause.name &&
+    bindings !== undefined &&
+    isNamedImports(bindings) &&
+    bindings.elements.length > 0 &&
+    bindings.elements.every((e) => e.isTypeOnly)
+  );
+}
+
+/** The names a module specifier's declaration takes from the module (as the module exports them). */
+function getImportedNames(specifier: Node): ImportedNames {
+  const node = getImportingNode(specifier);
+  if (isImportDeclaration(node)) {
+    const clause = node.importClause;
+    if (!clause) return []; // `import './x'`: for its effects
+    const bindings = clause.namedBindings;
+    if (bindings && isNamespaceImport(bindings)) return '*';
+    const named = bindings && isNamedImports(bindings) ? bindings.elements : [];
+    return [...(clause.name ? ['default'] : []), ...named.map((e) => nameText(e.propertyName ?? e.name))];
+  }
+  if (isExportDeclaration(node)) {
+    const clause = node.exportClause;
+    return clause && isNamedExports(clause)
+      ? clause.elements.map((e) => nameText(e.propertyName ?? e.name))
+      : '*';
+  }
+  if (isImportTypeNode(node) && node.qualifier)
+    return [nameText(isQualifiedName(node.qualifier) ? getLeftmost(node.qualifier) : node.qualifier)];
+  return '*';
+}
+
+function getLeftmost(name: QualifiedName): Node {
+  return isQualifiedName(name.left) ? getLeftmost(name.left) : name.left;
+}
+
+/** The names a source file exports itself (re-exports from other modules not included). */
+export function getExportedNames(source: SourceFile): string[] {
+  return source.statements.flatMap((statement): string[] => {
+    if (isExportDeclaration(statement)) {
+      const clause = statement.exportClause;
+      return !statement.moduleSpecifier && clause && isNamedExports(clause)
+        ? clause.elements.map((e) => nameText(e.name))
+        : [];
+    }
+    const flags = (statement as Partial<ModifiersBase>).modifierFlags ?? 0;
+    if (!(flags & ModifierFlags.Export)) return [];
+    if (flags & ModifierFlags.Default) return ['default'];
+    if (isVariableStatement(statement))
+      return statement.declarationList.declarations.map((d) => nameText(d.name));
+    const name = (statement as { name?: Node }).name;
+    return name ? [nameText(name)] : [];
+  });
 }
 
 type Project = NonNullable<ReturnType<ReturnType<API['updateSnapshot']>['getProject']>>;
@@ -81,13 +151,13 @@ export function withProject<T>(tsconfig: string, use: (project: Project) => T): 
   }
 }
 
-/** The project's source files under the folder `under`, as absolute paths. */
+/** The project's own source files under the folder `under` (no packages), as absolute paths. */
 export function getProjectFiles(project: Project, under: string): string[] {
   const prefix = `${resolve(under)}/`;
   return project.program
     .getSourceFileNames()
     .map((name) => resolve(name))
-    .filter((name) => name.startsWith(prefix));
+    .filter((name) => name.startsWith(prefix) && !name.includes('/node_modules/'));
 }
 
 /** The imports of every file of `project` under the folder `under`, as the compiler parsed them. */
@@ -97,16 +167,20 @@ export function getImportGraph(project: Project, under: string): ImportGraph {
     const source = project.program.getSourceFile(file);
     if (!source) throw new Error(`the compiler has no syntax tree for ${file}`);
     return source.imports.map((node): ImportEdge => {
-      const spec = (node as unknown as { text: string }).text;
+      const spec = nameText(node);
       return {
         file,
         spec,
         target: spec.startsWith('.') ? resolveRelative(file, spec) : undefined,
         typeOnly: isTypeOnly(node),
+        names: getImportedNames(node),
       };
     });
   });
-  return { files, imports };
+  const exports = new Map(
+    files.map((file) => [file, getExportedNames(project.program.getSourceFile(file)!)]),
+  );
+  return { files, imports, exports };
 }
 
 /** The imports of every file of the TypeScript project `tsconfig` under `under` (about 2 s here). */

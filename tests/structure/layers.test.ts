@@ -312,6 +312,7 @@ describe('the rules catch what they forbid (the checks can fail)', () => {
       spec,
       target: spec.startsWith('.') ? resolve(path, '..', spec) : undefined,
       typeOnly,
+      names: '*',
     };
   };
 
