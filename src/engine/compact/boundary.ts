@@ -3,7 +3,7 @@ import type { TokenCount } from '../types';
 // The compact boundary record Claude Code writes (`S91`, claude-code-compact-system.md,
 // "Boundary Marker: S91()"; FORMAT.md §4.1), for showing what a simulated compaction would log.
 
-export interface BoundaryMarker {
+interface BoundaryMarker {
   type: 'system';
   subtype: 'compact_boundary';
   content: 'Conversation compacted';

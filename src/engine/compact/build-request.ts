@@ -12,7 +12,7 @@ import type { ApiMessage, CompactionRequest, RequestVariant } from './types';
 // mechanism", step 4; compact-system.md `j91` phase 3): the messages since the last boundary
 // (`nk`: the boundary's summary included), normalized by `WZ`, then the prompt.
 
-export interface CompactionRequestOptions {
+interface CompactionRequestOptions {
   /** Last entry of the span (inclusive). */
   uptoEntryIndex: number;
   /**
