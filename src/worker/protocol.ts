@@ -8,7 +8,7 @@ import type { EntryDetail } from '../engine/query/entry-detail';
 import type { FullTextProgress } from '../engine/query/full-text-search';
 import type { RowFilter } from '../engine/query/row-filter';
 import type { RowSummary } from '../engine/query/row-page';
-import type { SessionSummary } from '../engine/query/session-summary';
+import type { SessionOverview } from '../engine/query/session-overview';
 import type { TimelineSeries } from '../engine/query/timeline-series';
 import type { TokenTable } from '../engine/query/token-table';
 import type { CompactionRequest } from '../engine/compact/types';
@@ -33,7 +33,7 @@ import type { CompactionPoint } from '../engine/summarize/span';
 import type { LibraryRow } from '../engine/library/library-row';
 import type { ParseIssue, TokenCount } from '../engine/types';
 
-export type { RowSummary, SessionSummary, TimelineSeries, TokenTable };
+export type { RowSummary, SessionOverview, TimelineSeries, TokenTable };
 
 /** Identifies one loaded session; queries for an older one fail with `StaleSessionError`. */
 export type SessionId = number;
@@ -152,7 +152,11 @@ export type ExportReplayFields = Omit<ReplayRunFields, 'sessionId'>;
 interface ReplayRunFields {
   sessionId: SessionId;
   strategyId: string;
-  knobs: Record<string, KnobValue>;
+  /**
+   * The user's knob edits (`null` clears an optional knob). The worker resolves them over the
+   * log's own knobs (replay-handlers.ts `resolveRunKnobs`): the page never sends knobs back.
+   */
+  overrides: Record<string, KnobValue | null>;
   summaryModel: SummaryModelId;
   manual?: ManualCompactionRequest[];
   /** Real summaries' sizes by API call index (`ReplayOptions.suppliedSummaryTokens`). */
@@ -213,7 +217,7 @@ interface IssuesResult {
 
 /** A live-mode step: the grown session and what the step read. */
 export interface SessionAppendResult {
-  summary: SessionSummary;
+  summary: SessionOverview;
   /** The session's library row (engine/library/library-row.ts), from the grown session: no scan. */
   row: LibraryRow;
   /** Bytes read and parsed (the appended bytes and new files; a file read again whole when `reparsed`). */
@@ -228,7 +232,7 @@ export interface SessionAppendResult {
 }
 
 export interface EngineResults {
-  load: SessionSummary;
+  load: SessionOverview;
   'session-append': SessionAppendResult;
   'row-index': RowIndexResult;
   'row-page': RowSummary[];

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
-import { computeNaiveBoundaryScoringReplay } from '../../src/engine/replay/naive-boundary-scoring';
+import { checkReplayInvariants } from './invariants';
+import { computeNaiveBoundaryScoringReplay } from './reference/boundary-scoring';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { SummaryModelId } from '../../src/engine/replay/summary-size';
 import {
@@ -17,7 +17,7 @@ import { growingSpec, parseFixture } from './transcript-fixture';
 import { expectSameKeptRangeEvents } from './naive-events';
 
 // The fast boundary-scoring replay against the deliberately naive one
-// (replay/naive-boundary-scoring.ts), call by call: the same simulated context, the same
+// (tests/replay/reference/boundary-scoring.ts), call by call: the same simulated context, the same
 // compactions (call, post-compaction context, summary size, first kept message) and resets.
 
 const KNOB_SETS: { name: string; knobs: Partial<BoundaryScoringKnobs>; model?: SummaryModelId }[] = [

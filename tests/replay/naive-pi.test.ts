@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
-import { computeNaivePiReplay } from '../../src/engine/replay/naive-pi';
+import { checkReplayInvariants } from './invariants';
+import { computeNaivePiReplay } from './reference/pi';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { SummaryModelId } from '../../src/engine/replay/summary-size';
 import { estimatePiMessageTokens, PI_STRATEGY, type PiKnobs } from '../../src/engine/strategies/pi';
@@ -14,8 +14,8 @@ import { logKnobsOf } from './strategy-variants';
 import { growingSpec, parseFixture } from './transcript-fixture';
 import { expectSameKeptRangeEvents } from './naive-events';
 
-// The fast pi replay (strategies/pi.ts through compute-replay.ts) against the deliberately naive
-// one (replay/naive-pi.ts), call by call: the same simulated context and trigger count, the same
+// The fast pi replay (strategies/pi/index.ts through compute-replay.ts) against the deliberately naive
+// one (tests/replay/reference/pi.ts), call by call: the same simulated context and trigger count, the same
 // compactions (call, post-compaction context, summary size, first kept message) and resets, over
 // knob sets that move the trigger (reserveTokens, window), the cut (keepRecentTokens) and the
 // summary model.

@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { computeNaiveReplay } from '../../src/engine/replay/naive';
+import { computeNaiveReplay } from './reference/claude-code';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import type { SummaryModelId } from '../../src/engine/replay/summary-size';
 import {
   DEFAULT_CLAUDE_CODE_KNOBS,
   type ClaudeCodeKnobs,
-} from '../../src/engine/strategies/claude-code-knobs';
-import { STRATEGIES } from '../../src/engine/strategies/registry';
+} from '../../src/engine/strategies/claude-code/knobs';
 import { generateSession } from '../../sample/generate-session';
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { runReplay } from './run-replay';
 import { growingSpec, parseFixture } from './transcript-fixture';
+import { fieldsOf } from './events';
 
-// The fast replay against the deliberately naive one (replay/naive.ts) on generated transcripts,
+// The fast replay against the deliberately naive one (tests/replay/reference/claude-code.ts) on generated transcripts,
 // over knob sets that exercise every mechanism the naive one models.
 
 const KNOB_SETS: { name: string; knobs: Partial<ClaudeCodeKnobs>; model?: SummaryModelId }[] = [
@@ -42,38 +42,14 @@ async function generated(seed: number, apiCalls: number) {
   return parseSession(g.files.map((f) => createMemorySource(f.name, f.text)));
 }
 
-/**
- * What the naive reference does not model, per registered strategy it skips; every other strategy
- * must have a case below.
- */
-const NOT_MODELLED: Record<string, string> = {
-  'api-clear-tool-uses':
-    "the API's context_management edits (clear_thinking's kept turns, clear_tool_uses' trigger, keep, clear_at_least, exclude_tools, compact_20260112's trigger)",
-  'anthropic-sdk-compaction':
-    "the Anthropic SDK's compactionControl (a check only after tool calls, the whole history to one summary capped at 4,096 tokens)",
-  codex: "Codex CLI's compaction (kept user messages under a token budget)",
-  'gemini-cli':
-    "Gemini CLI's character split, function-response budget and probe; its rules are checked in tests/replay/gemini-cli-strategy.test.ts",
-};
-// Cline's own naive reference (replay/naive-cline.ts) is checked in tests/replay/cline-strategy.test.ts;
-// OpenCode's prune (replay/naive-opencode.ts: logs without compactions, auto-compaction off) in
+// Cline's own naive reference (tests/replay/reference/cline.ts) is checked in tests/replay/cline-strategy.test.ts;
+// OpenCode's prune (tests/replay/reference/opencode.ts: logs without compactions, auto-compaction off) in
 // tests/replay/opencode-strategy.test.ts — its compaction is Claude Code's full summary at another line;
-// Roo's sliding window (replay/naive-roo.ts; its condense is a full summary as Claude Code's) in
+// Roo's sliding window (tests/replay/reference/roo.ts; its condense is a full summary as Claude Code's) in
 // tests/replay/roo-strategy.test.ts; the summaries with a kept range after them, pi's
-// (replay/naive-pi.ts) in tests/replay/naive-pi.test.ts and boundary-scoring's
-// (replay/naive-boundary-scoring.ts, its scores shared) in tests/replay/naive-boundary-scoring.test.ts.
-const MODELLED = new Set(['claude-code', 'cline', 'opencode', 'roo', 'pi', 'boundary-scoring']);
-
-describe('every registered strategy is checked against the naive reference or skipped with a reason', () => {
-  it.each(STRATEGIES.map((s) => s.id))('%s', (id) => {
-    expect(
-      MODELLED.has(id) !== (NOT_MODELLED[id] !== undefined),
-      `${id}: in exactly one of the two lists`,
-    ).toBe(true);
-  });
-  for (const [id, what] of Object.entries(NOT_MODELLED))
-    it.skip(`${id}: naive reference does not model ${what} yet`);
-});
+// (tests/replay/reference/pi.ts) in tests/replay/naive-pi.test.ts and boundary-scoring's
+// (tests/replay/reference/boundary-scoring.ts, its scores shared) in tests/replay/naive-boundary-scoring.test.ts.
+// Which strategies have a reference, and why the others have none: tests/engine/registry-structure.test.ts.
 
 /** Fast and naive replays of every knob set on one session; the number of events compared. */
 function expectAgreement(prepared: ReturnType<typeof prepareReplay>, name: string): number {
@@ -87,6 +63,7 @@ function expectAgreement(prepared: ReturnType<typeof prepareReplay>, name: strin
     expect(Array.from(result.checkTokens), label).toEqual(naive.checkTokens);
     const fast = result.events
       .filter((e) => e.kind !== 'blocked')
+      .map(fieldsOf)
       .map((e) => ({
         kind: e.kind,
         afterCallPos: e.afterCallPos,

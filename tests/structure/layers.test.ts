@@ -60,7 +60,8 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
     modules: [
       'parse/dialects/',
       'strategies/registry',
-      'prompts/registry',
+      'strategies/knobs',
+      'strategies/prompt-presets',
       'query/entry-kinds',
       'query/bash-summaries',
       'retention/types',
@@ -82,6 +83,9 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'replay/provenance',
       'prompts/claude-code',
       'prompts/sections',
+      'strategies/boundary-scoring/detail',
+      'strategies/pi/detail',
+      'export/compacted-log-formats',
       'redact/mask',
       'tokens/estimate',
       'library/forecast',
@@ -118,10 +122,12 @@ const ENGINE_ROWS: Record<string, readonly string[]> = {
   compact: ['parse', 'prompts', 'tokens'],
   // The model prepareReplay computes and strategies read: below both.
   simulation: ['compact', 'parse', 'tokens'],
-  strategies: ['simulation', 'compact', 'parse', 'tokens'],
+  // A strategy's folder holds its prompt presets (prompts/types.ts: `PromptPreset`).
+  strategies: ['simulation', 'compact', 'parse', 'prompts', 'tokens'],
   // query/usage-coverage.ts: a call's context where its usage is zero (estimated).
   replay: ['strategies', 'simulation', 'compact', 'parse', 'query', 'tokens'],
-  summarize: ['compact', 'parse', 'prompts', 'query', 'redact', 'retention', 'tokens'],
+  // The prompt presets, each in its strategy's folder (strategies/prompt-presets.ts).
+  summarize: ['compact', 'parse', 'prompts', 'query', 'redact', 'retention', 'strategies', 'tokens'],
   // Secrets found in transcript text and masked (before any export or summarizer request).
   redact: ['parse'],
   // Dialect conventions (project instructions, injected text) come from the descriptors.
