@@ -4,7 +4,7 @@
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GENERATOR_VERSION, generateSessionLines } from '../src/sample/generate-session';
+import { GENERATOR_VERSION, generateSessionLines } from '../sample/generate-session';
 
 export const BENCH_SEED = 100;
 export const BENCH_TARGET_BYTES = 100 * 1024 * 1024;

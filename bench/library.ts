@@ -11,7 +11,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { groupSessionFiles } from '../src/engine/library/group-files';
-import { GENERATOR_VERSION, generateSession } from '../src/sample/generate-session';
+import { GENERATOR_VERSION, generateSession } from '../sample/generate-session';
 import type { BenchJob } from './library-worker';
 
 const GOAL = 1.5;

@@ -11,7 +11,7 @@ import { computeReplay } from '../src/engine/replay/compute-replay';
 import { prepareReplay } from '../src/engine/replay/prepare';
 import { CLAUDE_CODE_STRATEGY } from '../src/engine/strategies/claude-code';
 import { getSessionInfo } from '../src/engine/strategies/types';
-import { generateSession } from '../src/sample/generate-session';
+import { generateSession } from '../sample/generate-session';
 
 const FULL_GOAL_MS = 100;
 const KNOB_GOAL_MS = 16;

@@ -4,7 +4,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { generateSession } from '../src/sample/generate-session';
+import { generateSession } from '../sample/generate-session';
 
 export interface LibraryFolder {
   root: string;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generateSession } from '../src/sample/generate-session';
+import { generateSession } from '../sample/generate-session';
 import { expect, FIXTURES_DIR, openEmpty, test } from './fixtures';
 
 // How a folder's files become the library's sessions (engine/library/group-files.ts), on layouts

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generateSession } from '../src/sample/generate-session';
+import { generateSession } from '../sample/generate-session';
 import { expect, openEmpty, shoot, test } from './fixtures';
 import { writeLibraryFolder } from './library-folder';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { generateSession } from '../src/sample/generate-session';
+import { generateSession } from '../sample/generate-session';
 import { expect, FIXTURES_DIR, openEmpty, shoot, test } from './fixtures';
 import { appendOpfsFile, writeOpfsFiles } from './opfs';
 

@@ -6,9 +6,9 @@
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { GENERATOR_VERSION, generateSession } from '../src/sample/generate-session';
-import { SAMPLE_OPTIONS } from '../src/sample/sample-options';
-import { createSampleIndex, type SampleIndex } from '../src/sample/sample-index';
+import { GENERATOR_VERSION, generateSession } from '../sample/generate-session';
+import { SAMPLE_OPTIONS } from '../sample/sample-options';
+import { createSampleIndex, type SampleIndex } from '../sample/sample-index';
 
 const root = resolve(import.meta.dirname, '..');
 const outDir = join(root, 'public', 'samples');

@@ -19,7 +19,7 @@ export const SHARE_OPTIONS = {
 } as const;
 
 /** `k=v` → a knob override: a number, a boolean, a comma list, or the text. */
-export function parseKnobArg(arg: string): [string, unknown] {
+function parseKnobArg(arg: string): [string, unknown] {
   const eq = arg.indexOf('=');
   if (eq <= 0) throw new Error(`--knob expects key=value, got "${arg}"`);
   const key = arg.slice(0, eq).trim();
@@ -30,7 +30,7 @@ export function parseKnobArg(arg: string): [string, unknown] {
   return [key, raw];
 }
 
-export interface LoadedSession {
+interface LoadedSession {
   session: Session;
   sources: ByteSource[];
 }

@@ -19,9 +19,9 @@ import {
 } from './protocol';
 
 /** A cancelled load that has not stopped after this long ends the worker (a hung parse). */
-export const CANCEL_GRACE_MS = 300;
+const CANCEL_GRACE_MS = 300;
 
-export interface RequestOptions<K extends EngineRequestKind = EngineRequestKind> {
+interface RequestOptions<K extends EngineRequestKind = EngineRequestKind> {
   signal?: AbortSignal;
   onProgress?: (progress: ProgressOf<K>) => void;
 }
@@ -38,7 +38,7 @@ export interface WorkerPort {
   terminate(): void;
 }
 
-export type StartPort = (listener: WorkerPortListener) => WorkerPort;
+type StartPort = (listener: WorkerPortListener) => WorkerPort;
 
 export interface EngineClient {
   request<R extends EngineRequest>(
@@ -76,7 +76,7 @@ function waitsForStop(request: EngineRequest): boolean {
   return request.kind === 'load' || request.kind === 'session-append';
 }
 
-export interface EngineClientOptions {
+interface EngineClientOptions {
   /** Starts the worker; called again after a restart. */
   start: StartPort;
   /** Used when `start` throws or the worker fails before its first answer. */

@@ -17,7 +17,7 @@ import {
 } from './protocol';
 
 /** What a handler answers: the result and the buffers to move with it. */
-export interface Reply<K extends EngineRequestKind> {
+interface Reply<K extends EngineRequestKind> {
   result: EngineResults[K];
   transfer?: Transferable[];
 }
@@ -27,7 +27,7 @@ export interface HostState {
   loaded?: LoadedSession;
 }
 
-export interface HandlerContext<K extends EngineRequestKind> {
+interface HandlerContext<K extends EngineRequestKind> {
   state: HostState;
   signal: AbortSignal;
   onProgress: (progress: ProgressOf<K>) => void;
@@ -64,7 +64,7 @@ function toWorkerError(error: unknown, signal: AbortSignal): WorkerError {
   return { name: 'Error', message: String(error) };
 }
 
-export interface EngineHost {
+interface EngineHost {
   receive(message: ToWorker): void;
 }
 

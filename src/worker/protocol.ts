@@ -33,15 +33,7 @@ import type { CompactionPoint } from '../engine/summarize/span';
 import type { LibraryRow } from '../engine/library/library-row';
 import type { ParseIssue, TokenCount } from '../engine/types';
 
-export type {
-  CompactionDetail,
-  EntryDetail,
-  RowFilter,
-  RowSummary,
-  SessionOverview,
-  TimelineSeries,
-  TokenTable,
-};
+export type { RowSummary, SessionOverview, TimelineSeries, TokenTable };
 
 /** Identifies one loaded session; queries for an older one fail with `StaleSessionError`. */
 export type SessionId = number;
@@ -56,7 +48,7 @@ export interface LoadFile {
  * Each request's fields beyond `kind`, by kind. A request is `{ kind, ...fields }` (`EngineRequest`);
  * `EngineResults` gives its result and `EngineProgress` its progress messages.
  */
-export interface EngineRequestFields {
+interface EngineRequestFields {
   /**
    * `live`: the session can be followed (live mode): the parse keeps what a `session-append` needs
    * to read only the bytes appended after this load (engine/parse/live-parse.ts `parseForLive`).
@@ -157,7 +149,7 @@ export type ExportFormat =
 
 export type ExportReplayFields = Omit<ReplayRunFields, 'sessionId'>;
 
-export interface ReplayRunFields {
+interface ReplayRunFields {
   sessionId: SessionId;
   strategyId: string;
   /**
@@ -180,7 +172,7 @@ export type EngineRequest<K extends EngineRequestKind = EngineRequestKind> = {
   [P in K]: { kind: P } & EngineRequestFields[P];
 }[K];
 
-export interface ReplaySetup {
+interface ReplaySetup {
   strategies: { id: string; label: string; description: string }[];
   strategyId: string;
   knobSpecs: KnobSpec[];
@@ -200,24 +192,24 @@ export interface ReplayCompare {
 }
 
 /** Series are transferred. `clearedEntries`: entry holding a cleared result → event index. */
-export interface ReplayRun {
+interface ReplayRun {
   result: ReplayResult;
   clearedEntries: Record<number, number>;
 }
 
-export interface RowIndexResult {
+interface RowIndexResult {
   /** Entry indices in display order (transferred). */
   indices: Int32Array;
 }
 
-export interface RawEntryResult {
+interface RawEntryResult {
   /** Pretty-printed JSON (or the raw line when it is not JSON). */
   text: string;
   isJson: boolean;
   lengthBytes: number;
 }
 
-export interface IssuesResult {
+interface IssuesResult {
   issues: ParseIssue[];
   unknownTypes: Record<string, number>;
   fileNames: string[];
@@ -271,10 +263,10 @@ export interface ParseProgressMessage {
   fileIndex: number;
 }
 
-export type { CompareProgress, FullTextProgress, SummariesInfo, SummariesPrepared, SweepProgress };
+export type { FullTextProgress };
 
 /** What a request's progress messages carry, by request kind (others send none). */
-export interface EngineProgress {
+interface EngineProgress {
   load: ParseProgressMessage;
   /** Only a full-text search (`filter.fullText`) scans the files and reports progress. */
   'row-index': FullTextProgress;

@@ -12,12 +12,12 @@ import type { ScanFile, ScanReply, ScanRequest } from './scan-protocol';
 /** Enough to keep a laptop's cores busy without starving the page's own thread. */
 const MAX_WORKERS = 8;
 
-export interface ScanJob {
+interface ScanJob {
   key: string;
   files: ScanFile[];
 }
 
-export interface ScanCallbacks {
+interface ScanCallbacks {
   onRow: (key: string, row: LibraryRow) => void;
   onFailed: (key: string, message: string) => void;
   /** Bytes read so far over all jobs. */
@@ -26,7 +26,7 @@ export interface ScanCallbacks {
   signal: AbortSignal;
 }
 
-export function getPoolSize(): number {
+function getPoolSize(): number {
   const cores = typeof navigator === 'undefined' ? 2 : (navigator.hardwareConcurrency ?? 2);
   // One core stays with the page (scrolling the list while it fills).
   return Math.max(1, Math.min(MAX_WORKERS, cores - 1));

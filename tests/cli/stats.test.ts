@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { findSessions } from '../../src/cli/stats/find-sessions';
 import { STATS_COLUMNS } from '../../src/cli/stats/stats-row';
-import { generateSession } from '../../src/sample/generate-session';
+import { generateSession } from '../../sample/generate-session';
 
 // `compactlab stats` over a generated projects folder: the folder fixture (a session with 7
 // subagent and compaction files), tiny.jsonl, a sample session, the broken fixture and a file name

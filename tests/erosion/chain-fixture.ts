@@ -1,5 +1,5 @@
-import { createRng } from '../../src/sample/prng';
-import { type JsonObject, TranscriptWriter } from '../../src/sample/transcript-writer';
+import { createRng } from '../../sample/prng';
+import { type JsonObject, TranscriptWriter } from '../../sample/transcript-writer';
 
 // A generated Claude Code session with four compactions whose summaries drop planted facts at
 // known steps: the planted path survives the 1st and 2nd summaries and is gone after the 3rd; the

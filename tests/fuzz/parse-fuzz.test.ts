@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import type { Session } from '../../src/engine/types';
-import { generateSession } from '../../src/sample/generate-session';
+import { generateSession } from '../../sample/generate-session';
 import { joinLines, mutateLines, mutationArb, type OutputLine } from './mutate-session';
 import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 

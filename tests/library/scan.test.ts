@@ -6,7 +6,7 @@ import { getLibraryRow, type LibraryRow } from '../../src/engine/library/library
 import { scanSession } from '../../src/engine/library/scan-session';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { type ByteSource, createMemorySource } from '../../src/engine/parse/source';
-import { generateSession } from '../../src/sample/generate-session';
+import { generateSession } from '../../sample/generate-session';
 
 // The scan skips most lines; its list figures must still be the full parse's, on every corpus
 // file (other people's real logs, read in place), every corpus session folder and generated

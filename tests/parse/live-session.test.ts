@@ -7,7 +7,7 @@ import { LiveParse, type LiveParseResult, parseForLive } from '../../src/engine/
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { RecordCache } from '../../src/engine/parse/record-cache';
 import { type ByteSource, createMemorySource } from '../../src/engine/parse/source';
-import { generateSessionLines } from '../../src/sample/generate-session';
+import { generateSessionLines } from '../../sample/generate-session';
 import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
 // Live mode over a session of several files (a main log and its subagent logs, their .meta.json):

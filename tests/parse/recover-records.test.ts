@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recoverRecords } from '../../src/engine/parse/recover-records';
-import { generateSession } from '../../src/sample/generate-session';
+import { generateSession } from '../../sample/generate-session';
 import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
 const a = { type: 'summary', summary: 'first {"not":"a record"} \\"quoted\\"', leafUuid: 'x' };

@@ -18,7 +18,7 @@ import {
 import { getDefaultStrategyId } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import type { Session } from '../../src/engine/types';
-import { generateSession } from '../../src/sample/generate-session';
+import { generateSession } from '../../sample/generate-session';
 import { expectKind } from './events';
 
 // The Cline strategy (strategies/cline/index.ts): its constants, the fast replay against the naive one

@@ -10,7 +10,7 @@ import {
   BOUNDARY_SCORING_STRATEGY,
   type BoundaryScoringKnobs,
 } from '../../src/engine/strategies/boundary-scoring';
-import { generateSession } from '../../src/sample/generate-session';
+import { generateSession } from '../../sample/generate-session';
 import { parsePiSession } from './pi-session';
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { growingSpec, parseFixture } from './transcript-fixture';

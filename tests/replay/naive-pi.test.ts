@@ -7,7 +7,7 @@ import { computeNaivePiReplay } from './reference/pi';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { SummaryModelId } from '../../src/engine/replay/summary-size';
 import { estimatePiMessageTokens, PI_STRATEGY, type PiKnobs } from '../../src/engine/strategies/pi';
-import { generateSession } from '../../src/sample/generate-session';
+import { generateSession } from '../../sample/generate-session';
 import { type PiSessionSpec, type PiTurnSpec, parsePiSession } from './pi-session';
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { logKnobsOf } from './strategy-variants';

@@ -8,7 +8,7 @@ import {
   DEFAULT_CLAUDE_CODE_KNOBS,
   type ClaudeCodeKnobs,
 } from '../../src/engine/strategies/claude-code/knobs';
-import { generateSession } from '../../src/sample/generate-session';
+import { generateSession } from '../../sample/generate-session';
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { runReplay } from './run-replay';
 import { growingSpec, parseFixture } from './transcript-fixture';

@@ -10,7 +10,7 @@ import { CLAUDE_CODE_STRATEGY } from '../../src/engine/strategies/claude-code';
 import type { ClaudeCodeKnobs } from '../../src/engine/strategies/claude-code/knobs';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import type { Session } from '../../src/engine/types';
-import { generateSession } from '../../src/sample/generate-session';
+import { generateSession } from '../../sample/generate-session';
 import { runReplay } from './run-replay';
 
 // Every event's before / after breakdown sums to the figure it explains ("State how each figure

@@ -4,7 +4,7 @@ import { at } from '../../src/engine/assert';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import type { Session } from '../../src/engine/types';
-import { generateSession } from '../../src/sample/generate-session';
+import { generateSession } from '../../sample/generate-session';
 import { buildTranscript, growingSpec } from './transcript-fixture';
 
 // The transcripts every strategy is replayed on: golden dumps (the first three) and invariants

@@ -14,7 +14,7 @@ import {
   ROO_STRATEGY,
   type RooKnobs,
 } from '../../src/engine/strategies/roo';
-import { generateSession } from '../../src/sample/generate-session';
+import { generateSession } from '../../sample/generate-session';
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { logKnobsOf, runStrategy } from './strategy-variants';
 import { growingSpec, parseFixture } from './transcript-fixture';

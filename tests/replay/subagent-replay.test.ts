@@ -13,7 +13,7 @@ import { computeSubagentReplays } from '../../src/engine/replay/subagent-replays
 import type { SubagentReplay } from '../../src/engine/replay/types';
 import { CLAUDE_CODE_STRATEGY } from '../../src/engine/strategies/claude-code';
 import { getSessionInfo } from '../../src/engine/strategies/types';
-import { generateSession } from '../../src/sample/generate-session';
+import { generateSession } from '../../sample/generate-session';
 import type { HostState } from '../../src/worker/engine-host';
 import { REPLAY_HANDLERS } from '../../src/worker/replay-handlers';
 import { corpusOrSkip, corpusSessionGroups } from '../helpers/corpus';
@@ -148,7 +148,7 @@ describe.runIf(corpusOrSkip('subagent replays on the corpus'))('the corpus: suba
 });
 
 describe('a generated session: the user’s knob edits reach its subagent’s replay', async () => {
-  // The sample generator's session (src/sample/generate-session.ts): a main file and one subagent
+  // The sample generator's session (sample/generate-session.ts): a main file and one subagent
   // of 5 calls peaking near 17k tokens, far under the 2.1.19 threshold at its own knobs.
   const generated = generateSession({ seed: 7, apiCalls: 120 });
   const sources = generated.files

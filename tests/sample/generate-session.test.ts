@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAIN_MODEL } from '../../src/sample/accounting';
-import { createCompactionModel } from '../../src/sample/compaction-model';
+import { MAIN_MODEL } from '../../sample/accounting';
+import { createCompactionModel } from '../../sample/compaction-model';
 import {
   GENERATOR_VERSION,
   type GeneratedFile,
   generateSession,
   generateSessionLines,
-} from '../../src/sample/generate-session';
-import { createSampleIndex, type SampleIndex } from '../../src/sample/sample-index';
-import { SAMPLE_OPTIONS, TINY_OPTIONS } from '../../src/sample/sample-options';
+} from '../../sample/generate-session';
+import { createSampleIndex, type SampleIndex } from '../../sample/sample-index';
+import { SAMPLE_OPTIONS, TINY_OPTIONS } from '../../sample/sample-options';
 import { buildFixtures } from '../fixtures/make-fixtures';
 
 // Everything below is checked on the raw JSON lines, independently of the engine's parser.

@@ -9,12 +9,12 @@ import { checkReplayInvariants } from '../replay/invariants';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import { CLAUDE_CODE_STRATEGY } from '../../src/engine/strategies/claude-code';
 import { getSessionInfo } from '../../src/engine/strategies/types';
-import { generateSession } from '../../src/sample/generate-session';
-import type { SampleIndex } from '../../src/sample/sample-index';
-import { DEFAULT_CLAUDE_CODE_VERSION } from '../../src/sample/session-sim';
+import { generateSession } from '../../sample/generate-session';
+import type { SampleIndex } from '../../sample/sample-index';
+import { DEFAULT_CLAUDE_CODE_VERSION } from '../../sample/session-sim';
 
 // The bundled sample replayed at its own knobs (the knobs the app picks for it) must reproduce
-// its own compactions: the generator applies the replay model's rules (src/sample/compaction-model.ts).
+// its own compactions: the generator applies the replay model's rules (sample/compaction-model.ts).
 // Version label: 2.1.19, the one version whose knobs have everything the sample shows —
 // microcompact (seen only in 2.1.9–2.1.19), the 2.1.x pending estimate, auto and manual compaction.
 

@@ -24,7 +24,7 @@ interface CacheFile {
   figures: LiveFigures;
 }
 
-export function getLiveCacheDir(): string {
+function getLiveCacheDir(): string {
   return process.env.COMPACTLAB_CACHE_DIR ?? join(tmpdir(), 'compactlab-statusline');
 }
 

@@ -1,5 +1,5 @@
 /** One RFC 4180 field: quoted when it holds a comma, a quote, CR or LF; quotes doubled. */
-export function formatCsvField(value: string | number | undefined): string {
+function formatCsvField(value: string | number | undefined): string {
   const text = value === undefined ? '' : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

@@ -13,7 +13,7 @@ import {
 // Symbolic links are followed (a `~/.claude` kept in a dotfiles repository is one), each real
 // folder walked once, so a link back up the tree does not loop.
 
-export interface SessionGroup {
+interface SessionGroup {
   /** The main file: the row's `file`. */
   file: string;
   /** The main file first, then the session's other files. */

@@ -13,7 +13,7 @@ import type { Usage } from '../../engine/types';
 // NDJSON or CSV as is.
 
 /** When the list prices of summarize/prices.ts were read ("seen 2026-11"). */
-export const PRICES_AS_OF = '2026-11';
+const PRICES_AS_OF = '2026-11';
 
 /** Column order of the CSV; NDJSON rows carry the same keys. */
 export const STATS_COLUMNS = [
@@ -47,7 +47,7 @@ export const STATS_COLUMNS = [
   'error',
 ] as const;
 
-export type StatsColumn = (typeof STATS_COLUMNS)[number];
+type StatsColumn = (typeof STATS_COLUMNS)[number];
 export type StatsRow = Partial<Record<StatsColumn, string | number>>;
 
 const addUsage = (sum: Usage, u: Usage) => {

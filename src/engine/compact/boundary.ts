@@ -2,7 +2,7 @@ import type { TokenCount } from '../types';
 
 // The compact boundary record Claude Code writes (`S91`, docs/sources.md#ccs-boundary; docs/sources.md#fmt-compact-boundary), for showing what a simulated compaction would log.
 
-export interface BoundaryMarker {
+interface BoundaryMarker {
   type: 'system';
   subtype: 'compact_boundary';
   content: 'Conversation compacted';

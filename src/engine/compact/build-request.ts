@@ -10,7 +10,7 @@ import type { ApiMessage, CompactionRequest, RequestVariant } from './types';
 // What a compaction would send to the summarizer at any point of a transcript (Claude Code 2.1.68 (docs/sources.md#cc-full-mechanism step 4); docs/sources.md#ccs-manual-compact `j91`, phase 3): the messages since the last boundary
 // (`nk`: the boundary's summary included), normalized by `WZ`, then the prompt.
 
-export interface CompactionRequestOptions {
+interface CompactionRequestOptions {
   /** Last entry of the span (inclusive). */
   uptoEntryIndex: number;
   /**

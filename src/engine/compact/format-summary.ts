@@ -25,13 +25,13 @@ export const LEGACY_CONTINUATION_OPENING =
   'This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:';
 export const CONTINUATION_OPENING =
   'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.';
-export const LEGACY_CONTINUE_INSTRUCTION =
+const LEGACY_CONTINUE_INSTRUCTION =
   'Please continue the conversation from where we left it off without asking the user any further questions. Continue with the last task that you were asked to work on.';
-export const CONTINUE_INSTRUCTION =
+const CONTINUE_INSTRUCTION =
   'Please continue the conversation from where we left off without asking the user any further questions. Continue with the last task that you were asked to work on.';
-export const PARTIAL_NOTE = 'Recent messages are preserved verbatim.';
+const PARTIAL_NOTE = 'Recent messages are preserved verbatim.';
 
-export function getTranscriptHint(transcriptPath: string): string {
+function getTranscriptHint(transcriptPath: string): string {
   return `If you need specific details from before compaction (like exact code snippets, error messages, or content you generated), read the full transcript at: ${transcriptPath}`;
 }
 

@@ -17,12 +17,12 @@ export interface RecordInput {
   record: unknown;
 }
 
-export interface NormalizeOptions {
+interface NormalizeOptions {
   /** Replace base64 payloads by an empty string (display only: the result is no longer sendable). */
   elideBase64?: boolean;
 }
 
-export interface NormalizedMessages {
+interface NormalizedMessages {
   messages: ApiMessage[];
   /** For each message, the entries merged into it. */
   sources: number[][];
@@ -196,7 +196,7 @@ export function normalizeMessages(inputs: RecordInput[], options: NormalizeOptio
 }
 
 /** `iI2` for a tool_result block, `gG`/`lI2` for the rest (docs/sources.md#ccs-token-counting). */
-export function estimateApiBlockTokens(block: ApiBlock): TokenCount {
+function estimateApiBlockTokens(block: ApiBlock): TokenCount {
   switch (block.type) {
     case 'text':
       return estimateTextTokens((block as { text: string }).text.length);

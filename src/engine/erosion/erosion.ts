@@ -31,7 +31,7 @@ import type { Session } from '../types';
 // opening the next span, as compacted-jsonl.ts writes them; the replay itself models sizes only).
 
 /** A fact in the chain: where the session first held it, and whether each step's summary kept it. */
-export interface ErosionFact {
+interface ErosionFact {
   id: number;
   category: FactCategory;
   text: string;
@@ -46,7 +46,7 @@ export interface ErosionFact {
   kept: boolean[];
 }
 
-export interface ErosionStep {
+interface ErosionStep {
   index: number;
   /** "compaction 2 (auto) at line 812" / "replay compact 3 after API call 40". */
   label: string;
@@ -84,7 +84,7 @@ export interface ErosionChain {
 }
 
 /** One step's input to the pure core: the span's facts, located, and the text that replaced it. */
-export interface ErosionStepInput {
+interface ErosionStepInput {
   label: string;
   compactionIndex?: number;
   eventIndex?: number;
@@ -206,7 +206,7 @@ function collectStrings(value: unknown, out: string[]): void {
       if (key !== 'id' && key !== 'tool_use_id') collectStrings(v, out);
 }
 
-export interface SpanRange {
+interface SpanRange {
   fromEntryIndex: number;
   uptoEntryIndex: number;
   excludeEntryIndices?: readonly number[];
@@ -216,7 +216,7 @@ export interface SpanRange {
  * A span's facts (`extractRetentionFacts` over the messages `WZ` would send), each located at the
  * first entry whose text holds it. One read of the span's records.
  */
-export async function extractLocatedFacts(
+async function extractLocatedFacts(
   session: Session,
   sources: ByteSource[],
   range: SpanRange,
@@ -275,7 +275,7 @@ async function readSummaryText(session: Session, sources: ByteSource[], entryInd
   return extractMessageText(await readEntryText(sources, session, entryIndex)) ?? '';
 }
 
-export interface ErosionOptions {
+interface ErosionOptions {
   redaction?: RedactionSettings;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;

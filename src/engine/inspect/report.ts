@@ -14,7 +14,7 @@ import { countFoldedCopies } from '../parse/fold-copies';
 // The inspect report: the plain-data analysis the CLI prints (`compactlab inspect --json`) and
 // the UI's session header shows. Built from a Session; no I/O.
 
-export interface ReportApiCall {
+interface ReportApiCall {
   index: number;
   messageId?: string;
   requestId?: string;
@@ -26,7 +26,7 @@ export interface ReportApiCall {
   contextTokens: TokenCount;
 }
 
-export interface ReportCompaction {
+interface ReportCompaction {
   kind: Compaction['kind'];
   trigger: string;
   preTokens?: TokenCount;
@@ -53,7 +53,7 @@ export interface ReportCompaction {
   compactionCall?: ReportCompactionCall;
 }
 
-export interface ReportCompactionCall {
+interface ReportCompactionCall {
   file: string;
   usage: Usage;
   /** The summary call's recorded output is a partial snapshot (far below its text's chars/4). */

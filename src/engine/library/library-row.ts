@@ -6,7 +6,7 @@ import type { Session, TokenCount } from '../types';
 // function whether the session came from the scan (`scan-session.ts`) or the full parse, so the
 // two agree wherever the scan kept the records a figure needs.
 
-export interface CompactionCounts {
+interface CompactionCounts {
   auto: number;
   manual: number;
   /** Microcompactions (cleared tool results), any trigger. */
@@ -115,10 +115,7 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
  * compaction-call log that repeats a parent's response is not paid twice; streamed lines of one
  * response count their input once and their largest output snapshot (docs/sources.md#fmt-usage).
  */
-export function computeSessionCost(
-  session: Session,
-  overrides?: PriceOverrides,
-): { usd: number; unpriced: number } {
+function computeSessionCost(session: Session, overrides?: PriceOverrides): { usd: number; unpriced: number } {
   interface Call {
     model: string;
     input: number;

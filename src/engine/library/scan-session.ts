@@ -9,7 +9,7 @@ import { FIRST_PROMPT_CHARS, getLibraryRow, type LibraryRow } from './library-ro
 // only when it holds one of its dialect's `listNeedles` (API calls, compactions, models); the
 // others are looked at for a timestamp and skipped. A dialect without needles is parsed whole.
 
-export interface ScanOptions {
+interface ScanOptions {
   signal?: AbortSignal;
   chunkBytes?: number;
   onProgress?: (bytesRead: number, totalBytes: number) => void;
@@ -21,7 +21,7 @@ const TIMESTAMP_KEY = '"timestamp":"';
  * Where a line's needles are looked for: its first bytes. Claude Code writes `message.role` and a
  * system record's `subtype` before the content, Codex its `payload.type` first (docs/sources.md#fmt-envelope, #fmt-codex), so a 100 kB tool result is never searched, let alone decoded.
  */
-export const LIST_NEEDLE_WINDOW_BYTES = 1024;
+const LIST_NEEDLE_WINDOW_BYTES = 1024;
 /** Codex's `{"timestamp":"…"` opens the line; Claude Code's ends it, before a few short fields. */
 const HEAD_TIMESTAMP_BYTES = 160;
 /** Lines whose timestamp was not found at either end, kept to be read whole at the end. */
@@ -56,13 +56,13 @@ function timestampAt(text: string, at: number): number | undefined {
 }
 
 /** The first `timestamp` of a line's head, when it is the record's own (Codex writes it first). */
-export function getHeadTimestampMs(head: string): number | undefined {
+function getHeadTimestampMs(head: string): number | undefined {
   const first = head.indexOf(TIMESTAMP_KEY);
   return first >= 0 && depthAcross(head, 0, first) === 1 ? timestampAt(head, first) : undefined;
 }
 
 /** The last `timestamp` of a line's tail, when it is the record's own (Claude Code writes it late). */
-export function getTailTimestampMs(tail: string): number | undefined {
+function getTailTimestampMs(tail: string): number | undefined {
   const last = tail.lastIndexOf(TIMESTAMP_KEY);
   if (last < 0) return undefined;
   const afterValue = tail.indexOf('"', last + TIMESTAMP_KEY.length) + 1;
@@ -72,7 +72,7 @@ export function getTailTimestampMs(tail: string): number | undefined {
 }
 
 /** The record's own `timestamp` of a whole raw line, without parsing it. */
-export function getRawTimestampMs(text: string): number | undefined {
+function getRawTimestampMs(text: string): number | undefined {
   return getTailTimestampMs(text) ?? getHeadTimestampMs(text);
 }
 

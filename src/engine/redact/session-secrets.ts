@@ -8,7 +8,7 @@ import { applyMasks, getMaskText } from './mask';
 // record (re-read in full by offset), each finding with where it occurs.
 
 /** One occurrence of a secret. */
-export interface SecretFinding {
+interface SecretFinding {
   id: string;
   kind: SecretKind;
   entryIndex: number;

@@ -11,7 +11,7 @@ import type { FactCategory, RetentionFact } from './types';
 /** Facts kept per category: enough to judge, few enough to read. */
 export const MAX_FACTS_PER_CATEGORY = 80;
 /** Longest text kept for one fact; a longer text keeps its start (no ellipsis, so it still matches). */
-export const MAX_FACT_CHARS = 300;
+const MAX_FACT_CHARS = 300;
 
 /** The first `max` characters of a one-line form of `text`, cut at a word boundary when possible. */
 export function truncateFact(text: string, max = MAX_FACT_CHARS): string {

@@ -39,7 +39,7 @@ function shingles(list: string[]): string[] {
 }
 
 /** A summary prepared once for matching many facts. */
-export interface PreparedSummary {
+interface PreparedSummary {
   raw: string;
   normalized: string;
   shingles: Set<string>;

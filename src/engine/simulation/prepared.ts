@@ -4,7 +4,7 @@ import type { Compaction, Session, TokenCount } from '../types';
 
 // The replay's shared model: what `prepareReplay` computes once per session and both the replay
 // loop and the strategies read. It lives apart from `replay/` so that strategies depend on the
-// model, not on the loop that runs them (tests/engine/layers.test.ts checks the direction).
+// model, not on the loop that runs them (tests/structure/layers.test.ts checks the direction).
 
 /** Tokens of the placeholder a cleared result keeps (`"[Old tool result content cleared]"`, docs/sources.md#fmt-microcompact-boundary). */
 export const PLACEHOLDER_TOKENS: TokenCount = estimateTextTokens('[Old tool result content cleared]'.length);

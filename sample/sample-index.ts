@@ -22,7 +22,7 @@ export function getSampleFileRole(path: string): SampleFileRole {
 
 export function createSampleIndex(session: GeneratedSession, generatorVersion: number): SampleIndex {
   return {
-    generator: 'src/sample/generate-session.ts (npm run sample)',
+    generator: 'sample/generate-session.ts (npm run sample)',
     generatorVersion,
     sessionId: session.sessionId,
     title: 'Building tally, a TypeScript CLI for expense journals (generated sample session)',

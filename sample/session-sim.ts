@@ -36,7 +36,7 @@ import {
   type ToolOutcome,
 } from './tools';
 import { type JsonObject, TranscriptWriter } from './transcript-writer';
-import { TOKENS_PER_IMAGE } from '../engine/tokens/estimate';
+import { TOKENS_PER_IMAGE } from '../src/engine/tokens/estimate';
 import type { GeneratedLine, GenerateSessionOptions, SessionFeatures } from './generate-session';
 
 /**

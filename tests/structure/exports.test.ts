@@ -1,0 +1,60 @@
+import { relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readImportGraph } from './import-graph';
+
+// An export nothing imports goes: it widens a module's surface for no reader and hides dead code
+// from `noUnusedLocals`. Every file of the project counts as a reader (src/, tests/, scripts/,
+// bench/, e2e/, sample/), read by the compiler (./import-graph.ts). The folders checked are
+// listed; a folder joins the list once its exports are cleaned.
+
+const ROOT = resolve(__dirname, '../..');
+
+const CHECKED = [
+  'src/cli',
+  'src/worker',
+  'src/engine/tokens',
+  'src/engine/retention',
+  'src/engine/erosion',
+  'src/engine/redact',
+  'src/engine/library',
+  'src/engine/inspect',
+  'src/engine/compact',
+];
+
+/** Exports JavaScript reads, outside the compiler's view (the project compiles no .mjs). */
+const READ_FROM_JAVASCRIPT: Record<string, readonly string[]> = {
+  // bin/compactlab.mjs: `({ main } = await import(...))`, the bundle's or the source's.
+  'src/cli/main.ts': ['main'],
+};
+
+describe('exports something imports', () => {
+  const graph = readImportGraph(resolve(ROOT, 'tsconfig.json'), ROOT);
+  const rel = (file: string) => relative(ROOT, file);
+  const checked = graph.files.filter((f) => CHECKED.some((folder) => rel(f).startsWith(`${folder}/`)));
+
+  it('has files to check in every listed folder', () => {
+    for (const folder of CHECKED)
+      expect(
+        checked.some((f) => rel(f).startsWith(`${folder}/`)),
+        folder,
+      ).toBe(true);
+  });
+
+  it('every export of a checked folder has a reader', () => {
+    const read = new Map<string, Set<string> | '*'>();
+    for (const i of graph.imports) {
+      if (!i.target) continue;
+      const seen = read.get(i.target) ?? new Set<string>();
+      if (seen === '*' || i.names === '*') read.set(i.target, '*');
+      else read.set(i.target, new Set([...seen, ...i.names]));
+    }
+    const unread = checked.flatMap((file) => {
+      const readers = read.get(file);
+      if (readers === '*') return [];
+      return (graph.exports.get(file) ?? [])
+        .filter((name) => !readers?.has(name) && !READ_FROM_JAVASCRIPT[rel(file)]?.includes(name))
+        .map((name) => `${rel(file)}: ${name}`);
+    });
+    expect(unread, 'drop the export (or the declaration, when nothing in its file uses it)').toEqual([]);
+  });
+});
