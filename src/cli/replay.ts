@@ -100,7 +100,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     typeof first.strategy === 'string'
       ? first.strategy
       : preparsed
-        ? getDefaultStrategyId(preparsed.session.format)
+        ? getDefaultStrategyId(preparsed.session.format, preparsed.session.meta.agent)
         : DEFAULT_STRATEGY_ID;
   if (strategyArg === 'all' || strategyArg.includes(',')) return compareCommand(args, strategyArg, out);
   const strategy = getStrategy(strategyArg);

@@ -46,7 +46,7 @@ export function runReplay(
   strategyId: string | undefined,
   knobArgs: readonly string[] = [],
 ): ReplayResult {
-  const strategy = getStrategy(strategyId ?? getDefaultStrategyId(session.format));
+  const strategy = getStrategy(strategyId ?? getDefaultStrategyId(session.format, session.meta.agent));
   const prepared = prepareReplay(session);
   const { knobs: sessionKnobs, notes } = strategy.getSessionKnobs(getSessionInfo(prepared));
   const overrides = Object.fromEntries(knobArgs.map(parseKnobArg));

@@ -107,7 +107,7 @@ export async function computeStatsRow(file: string, sources: ByteSource[]): Prom
   });
   if (session.apiCalls.length > 0) {
     const prepared = prepareReplay(session);
-    const strategy = getStrategy(getDefaultStrategyId(session.format));
+    const strategy = getStrategy(getDefaultStrategyId(session.format, session.meta.agent));
     const { knobs } = strategy.getSessionKnobs(getSessionInfo(prepared));
     const result = computeReplay(prepared, strategy.id, knobs);
     let summarizedTokens = 0;

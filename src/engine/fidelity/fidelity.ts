@@ -115,7 +115,7 @@ export async function computeSessionFidelity(
   sources: readonly ByteSource[],
 ): Promise<FidelityRow[]> {
   const session = await parseSession([...sources]);
-  const strategyId = getDefaultStrategyId(session.format);
+  const strategyId = getDefaultStrategyId(session.format, session.meta.agent);
   const strategy = getStrategy(strategyId);
   const rows: FidelityRow[] = [];
   // Subagents are counted under the session's version (their files name the same CLI).

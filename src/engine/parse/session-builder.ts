@@ -129,6 +129,7 @@ export class SessionBuilder {
     if (extras.version && !this.versions.includes(extras.version)) this.versions.push(extras.version);
     if (extras.model && !this.models.includes(extras.model)) this.models.push(extras.model);
     if (isMainFile) {
+      if (extras.agent) this.meta.agent = extras.agent;
       this.meta.contextWindow ??= extras.contextWindow;
       this.meta.contextEdits ??= extras.contextEdits;
       if (extras.compactedContextTokens !== undefined) {

@@ -136,7 +136,7 @@ export async function compareStrategies(
   const { signal, onProgress } = options;
   const strategies = entries.map((e) => getStrategy(e.strategyId));
   const info = getSessionInfo(prepared);
-  const ownStrategyId = getDefaultStrategyId(prepared.session.format);
+  const ownStrategyId = getDefaultStrategyId(prepared.session.format, prepared.session.meta.agent);
   const results: ReplayResult[] = [];
   const rows: StrategyFigures[] = [];
   for (let i = 0; i < entries.length; i++) {

@@ -8,7 +8,7 @@ import { GEMINI_CLI_STRATEGY } from './gemini-cli';
 import { OPENCODE_STRATEGY } from './opencode';
 import { PI_STRATEGY } from './pi';
 import { ROO_STRATEGY } from './roo';
-import { getDialect } from '../parse/dialects/registry';
+import { DIALECTS, getDialect } from '../parse/dialects/registry';
 import type { DialectId } from '../types';
 import type { CompactionStrategy, KnobValue } from './types';
 
@@ -33,9 +33,18 @@ export const STRATEGIES: readonly AnyStrategy[] = [
 
 export const DEFAULT_STRATEGY_ID = CLAUDE_CODE_STRATEGY.id;
 
-/** The strategy of the agent that wrote the log: what the replay shows first. */
-export function getDefaultStrategyId(format: DialectId | undefined): string {
-  const id = getDialect(format)?.defaultStrategyId;
+/**
+ * The strategy of the agent that wrote the log: what the replay shows first. `agent`
+ * (`Session.meta.agent`) names it when the records say who sent them and that is not the
+ * dialect's own agent (a claude-trace log of Claude Code is Claude Code's, not an API user's).
+ */
+export function getDefaultStrategyId(format: DialectId | undefined, agent?: string): string {
+  const own = getDialect(format);
+  const dialect =
+    agent !== undefined && own?.agent !== undefined && agent !== own.agent
+      ? (DIALECTS.find((d) => d.agent === agent) ?? own)
+      : own;
+  const id = dialect?.defaultStrategyId;
   return id !== undefined && STRATEGIES.some((s) => s.id === id) ? id : DEFAULT_STRATEGY_ID;
 }
 

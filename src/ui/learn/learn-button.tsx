@@ -26,7 +26,7 @@ export function LearnButton() {
       onClick={() => {
         const { open, close } = useLearnStore.getState();
         if (openId !== undefined) close();
-        else if (summary) open(getDefaultStrategyId(summary.format));
+        else if (summary) open(getDefaultStrategyId(summary.format, summary.meta.agent));
       }}
     >
       Learn

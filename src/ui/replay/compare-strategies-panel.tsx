@@ -321,8 +321,8 @@ export function CompareStrategiesPanel({
   strategies: { id: string; label: string; description: string }[];
   onClose: () => void;
 }) {
-  const format = useQuery(sessionOverviewQuery(sessionId)).data?.format;
-  const ownId = getDefaultStrategyId(format);
+  const overview = useQuery(sessionOverviewQuery(sessionId)).data;
+  const ownId = getDefaultStrategyId(overview?.format, overview?.meta.agent);
   const ids = strategies.map((s) => s.id);
   const [picked, setPicked] = useState<string[]>(() => getDefaultPicked(ids, ownId));
   const summaryModel = useReplayStore((s) => s.summaryModel);

@@ -17,8 +17,9 @@ export const REPLAY_DEBOUNCE_MS = 120;
 /** The strategy's setup for this session; starts the session's replay state with the session. */
 export function useReplaySetup(sessionId: SessionId) {
   const strategyId = useReplayStore((s) => s.strategyId);
-  const format = useQuery(sessionOverviewQuery(sessionId)).data?.format;
-  const wanted = getDefaultStrategyId(format);
+  const overview = useQuery(sessionOverviewQuery(sessionId)).data;
+  const format = overview?.format;
+  const wanted = getDefaultStrategyId(format, overview?.meta.agent);
   // A new session shows its own agent's strategy first (Codex rollouts: Codex), unless the user
   // picked one, and its replay state (overrides, manual compactions) starts at once: the knob bar
   // is there as soon as the session is, and an edit typed while the strategy's setup is prepared

@@ -31,6 +31,11 @@ export interface RecordExtras {
   contextWindow?: TokenCount;
   /** A raw API request's `context_management.edits`. */
   contextEdits?: LoggedContextEdits;
+  /**
+   * The agent the records name when it is not the dialect's own: a claude-trace log's requests
+   * name Claude Code (its user-agent, its system prompt), so the session is Claude Code's.
+   */
+  agent?: string;
   /** The context right after the latest compaction, as the agent estimated it (Codex). */
   compactedContextTokens?: TokenCount;
 }

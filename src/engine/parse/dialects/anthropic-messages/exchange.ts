@@ -34,6 +34,56 @@ export interface Exchange {
   timestampMs?: number;
   /** A token-counting request (`/v1/messages/count_tokens`): not a call; its count when answered. */
   countTokens?: { inputTokens?: number };
+  /** The client the request names (readClient), when it names one. */
+  client?: Client;
+}
+
+/** The program that sent a request, as the request names it. */
+export interface Client {
+  agent: string;
+  version?: string;
+}
+
+/** Claude Code's user-agent: `claude-cli/<version> (external, cli)` (claude-trace logs the headers). */
+const CLAUDE_CODE_USER_AGENT = /^claude-cli\/(\d+\.\d+\.\d+)/;
+/**
+ * Claude Code's `metadata.user_id`: `user_<hash>_account_<uuid>_session_<uuid>` (1.x), or a JSON
+ * object string with `session_id` (2.x).
+ */
+const CLAUDE_CODE_USER_ID = /_session_[0-9a-f-]{36}$|"session_id"/;
+const CLAUDE_CODE_SYSTEM = "You are Claude Code, Anthropic's official CLI for Claude";
+
+function headerOf(headers: unknown, name: string): string | undefined {
+  if (!isObject(headers)) return undefined;
+  for (const [k, v] of Object.entries(headers))
+    if (k.toLowerCase() === name && typeof v === 'string') return v;
+  return undefined;
+}
+
+function systemText(system: unknown): string {
+  if (typeof system === 'string') return system;
+  if (!Array.isArray(system)) return '';
+  return system.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n');
+}
+
+/**
+ * Claude Code, when the request says so: its user-agent (with its version), `x-app: cli`, a
+ * `claude-code-*` beta, its `metadata.user_id`, or its system prompt's first line (every request
+ * Claude Code sends but its quota probe opens with it). Requests a client sends through a proxy
+ * keep the body; the headers only claude-trace's pairs carry.
+ */
+export function readClient(headers: unknown, body: Json): Client | undefined {
+  const version = CLAUDE_CODE_USER_AGENT.exec(headerOf(headers, 'user-agent') ?? '')?.[1];
+  if (version) return { agent: 'Claude Code', version };
+  const userId = isObject(body.metadata) ? body.metadata.user_id : undefined;
+  if (
+    headerOf(headers, 'x-app') === 'cli' ||
+    /(?:^|,)\s*claude-code-/.test(headerOf(headers, 'anthropic-beta') ?? '') ||
+    (typeof userId === 'string' && CLAUDE_CODE_USER_ID.test(userId)) ||
+    systemText(body.system).includes(CLAUDE_CODE_SYSTEM)
+  )
+    return { agent: 'Claude Code' };
+  return undefined;
 }
 
 /**
@@ -101,7 +151,11 @@ export function readExchange(record: Json): Exchange {
     const req = record.request as Json;
     const request = isRequestBody(req.body) ? req.body : req;
     const res = record.response;
-    const out: Exchange = { request, timestampMs: timestampOf(record) };
+    const out: Exchange = {
+      request,
+      timestampMs: timestampOf(record),
+      client: readClient(req.headers, request),
+    };
     if (typeof req.url === 'string' && req.url.includes('/count_tokens')) {
       const counted = isObject(res) && isObject(res.body) ? res.body.input_tokens : undefined;
       out.countTokens = typeof counted === 'number' ? { inputTokens: counted } : {};
@@ -126,7 +180,7 @@ export function readExchange(record: Json): Exchange {
     }
     return out;
   }
-  if (isRequestBody(record)) return { request: record };
+  if (isRequestBody(record)) return { request: record, client: readClient(undefined, record) };
   return { response: record };
 }
 

@@ -11,7 +11,7 @@ import {
 } from '../record';
 import { normalizeAnthropicContent } from '../shared/anthropic-blocks';
 import { getClearableResults, readAppliedEdits, readEdits } from './context-edits';
-import { contextOf, isAnthropicMessagesRecord, readExchange, usageOf } from './exchange';
+import { type Client, contextOf, isAnthropicMessagesRecord, readExchange, usageOf } from './exchange';
 import { describeHistoryChange, fingerprintMessage, systemKey } from './history-diff';
 
 // Each request is one API call. Its context is the response's usage when there is one, else
@@ -30,6 +30,71 @@ import { describeHistoryChange, fingerprintMessage, systemKey } from './history-
 // so a clear_tool_uses event names only the results newly cleared (its `cleared_tool_uses` oldest
 // non-excluded results, less those cleared before) and saves the growth of `cleared_input_tokens`;
 // the same clearing re-applied to a longer request, clearing nothing new, adds no event.
+
+// Side calls: a request that asks for one token is a probe (Claude Code's quota check: haiku, no
+// system prompt, `max_tokens: 1`, "quota"), and a request of a client known to send tools with
+// every main-loop request (Claude Code) that sends none is a side call (its topic detection per
+// prompt, titles); neither leads the file. A side conversation keeps its own history, and a side
+// request that does not extend it starts over: only the main conversation's history changes are
+// events (a side call's is a new one-off question, not a compaction).
+//
+// Claude Code's summary request (`/compact` or auto-compact) is the one whose last user message
+// opens with its summary prompt (docs/sources.md#cc-prompt-1, #cc-prompt-2): a side call of its
+// own, and the main conversation's next change of history is that compaction, its trigger read
+// from where the request came (summaryTrigger).
+
+/** The opening of Claude Code's summary prompts, full and partial (docs/sources.md#cc-prompt-1, #cc-prompt-2). */
+const SUMMARY_PROMPT_OPENING =
+  /^\s*Your task is to create a detailed summary of the (?:conversation so far|RECENT portion)/;
+
+/**
+ * Below this share of the window, a Claude Code summary request between turns is a manual
+ * `/compact`: ours (auto-compact fires only near the window: at about the window less a 13,000
+ * buffer and the output reserve, docs/sources.md#cc-prompt-1 and the claude-code strategy's
+ * thresholds, over 80% of 200,000 in every profile).
+ */
+const MANUAL_BELOW_WINDOW_SHARE = 0.6;
+/** Claude Code's window for the models a trace names, unless a 1M beta is asked for (ours: the 200k default). */
+const CLAUDE_CODE_WINDOW_TOKENS = 200_000;
+
+/** The text of a message: its string content, or its text blocks joined. */
+function messageText(message: unknown): string {
+  if (!isObject(message)) return '';
+  if (typeof message.content === 'string') return message.content;
+  if (!Array.isArray(message.content)) return '';
+  return message.content.map((b) => (isObject(b) && b.type === 'text' ? String(b.text) : '')).join('\n');
+}
+
+/** True when the request is Claude Code's summary request (its last message is the summary prompt). */
+function isSummaryRequest(messages: unknown[]): boolean {
+  const last = messages.at(-1);
+  return isObject(last) && last.role === 'user' && SUMMARY_PROMPT_OPENING.test(messageText(last));
+}
+
+/**
+ * Manual or automatic, from the summary request: its history ending in a tool result means it
+ * came between a tool's result and the next call (only auto-compact fires there); between turns,
+ * a main context far under the window is a `/compact` (auto-compact fires only near it).
+ */
+function summaryTrigger(
+  messages: unknown[],
+  mainContext: TokenCount | undefined,
+): { trigger: string; why: string } {
+  const before = messages.at(-2);
+  const midTurn =
+    isObject(before) &&
+    before.role === 'user' &&
+    Array.isArray(before.content) &&
+    before.content.some((b) => isObject(b) && b.type === 'tool_result');
+  if (midTurn)
+    return { trigger: 'auto', why: 'between a tool result and the next call, where only auto-compact fires' };
+  if (mainContext === undefined)
+    return { trigger: 'auto', why: 'no context recorded before it; auto by default' };
+  const pct = Math.round((mainContext / CLAUDE_CODE_WINDOW_TOKENS) * 100);
+  return mainContext < CLAUDE_CODE_WINDOW_TOKENS * MANUAL_BELOW_WINDOW_SHARE
+    ? { trigger: 'manual', why: `between turns at ${pct}% of the window, far under auto-compact: a /compact` }
+    : { trigger: 'auto', why: `between turns at ${pct}% of the window, near auto-compact` };
+}
 
 /** True when `held` is a non-empty prefix of `next`. */
 function extendsHistory(held: readonly string[], next: readonly string[]): boolean {
@@ -64,6 +129,10 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
   let uuids = 0;
   /** The request still waiting for its response record, and the entry that stands for its call. */
   let pending: { thread: Thread; entry: Entry } | undefined;
+  /** The client the requests name (Claude Code), once one does. */
+  let client: Client | undefined;
+  /** Claude Code's latest summary request, until the main conversation's change that follows it. */
+  let summary: { request: number; trigger: string; why: string } | undefined;
 
   const normalize = (record: unknown, ctx: RecordContext, index: number): NormalizedRecord => {
     const extras: RecordExtras = {};
@@ -108,26 +177,41 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
       return finish();
     }
     let thread: Thread | undefined;
+    if (exchange.client && (client === undefined || (exchange.client.version && !client.version)))
+      client = exchange.client;
+    if (client) {
+      extras.agent = client.agent;
+      if (client.version) extras.version = client.version;
+    }
     if (exchange.request) {
       const body = exchange.request;
       const tools = Array.isArray(body.tools) && body.tools.length > 0;
       const messages = body.messages as unknown[];
       const prints = messages.map(fingerprintMessage);
+      const isSummary = client?.agent === 'Claude Code' && isSummaryRequest(messages);
+      // A probe, a tool-less call of a client whose main loop sends tools, a summary request:
+      // side calls, never the main conversation.
+      const side = body.max_tokens === 1 || isSummary || (client !== undefined && !tools);
       // The conversation with this system prompt; under a system prompt not seen before, the one
       // with tools as this one has whose whole history it extends (a per-request header in the
       // prompt must not make every request a conversation of its own; an agent's summary call,
       // which extends the history without tools, stays apart).
-      const key = systemKey(body.system);
+      const key = isSummary ? 'summary-request' : systemKey(body.system);
       thread =
         threads.get(key) ??
-        [...threads.values()].find((t) => t.hasTools === tools && extendsHistory(t.held, prints));
+        [...threads.values()].find(
+          (t) => t.hasTools === tools && t.key !== 'summary-request' && extendsHistory(t.held, prints),
+        );
       if (!thread) {
         thread = { key, held: [], lastMainCall: -1, hasTools: false };
         threads.set(key, thread);
       }
       thread.hasTools ||= tools;
-      // The conversation with tools is the agent's; before one is seen, the first one.
-      if (main === undefined || (!main.hasTools && tools)) main = thread;
+      // The conversation with tools is the agent's; before one is seen, the first one not a side call.
+      if (!side && (main === undefined || (!main.hasTools && tools))) main = thread;
+      if (isSummary) {
+        summary = { request: requests + 1, ...summaryTrigger(messages, main?.lastContext) };
+      }
       if (typeof body.model === 'string') extras.model = body.model;
       pending = undefined;
       requests++;
@@ -136,8 +220,14 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
       while (k < held.length && k < prints.length && held[k] === prints[k]) k++;
       let from = k;
       let summaryAt: number | undefined;
-      if (k < held.length) {
+      if (k < held.length && thread !== main) {
+        // A side call that does not extend the one before it: a new question of its own.
+        from = 0;
+        thread.held = [];
+      } else if (k < held.length) {
         const change = describeHistoryChange(held, prints);
+        const after = change.kind === 'compact' ? summary : undefined;
+        if (after) summary = undefined;
         const event = next();
         link(event, thread);
         event.type = 'history-change';
@@ -146,7 +236,7 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
         const range = change.droppedRange;
         event.compact = {
           kind: change.kind,
-          trigger: 'client',
+          trigger: after?.trigger ?? 'client',
           resendsHistory: true,
           ...(thread.lastContext !== undefined ? { preTokens: thread.lastContext } : {}),
           ...(range ? { deletedRange: range } : {}),
@@ -160,13 +250,13 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
               : `${change.dropped} of ${held.length} messages replaced by ${change.replaced} new`;
         event.summaryText = `request ${requests} does not extend the previous one: ${what}${
           range ? ` (held messages ${range[0]}–${range[1]})` : ''
-        }`;
+        }${after ? ` · after Claude Code's summary request (request ${after.request}): ${after.trigger}, ${after.why}` : ''}`;
         if (change.kind === 'compact' && change.editedInPlace < change.replaced)
           summaryAt = change.firstReplaced;
         from = 0;
         thread.held = [];
       }
-      const before = from === 0 && k < held.length ? new Set(held) : undefined;
+      const before = thread === main && from === 0 && k < held.length ? new Set(held) : undefined;
       for (let i = from; i < messages.length; i++) {
         const m = messages[i];
         const e = next();
