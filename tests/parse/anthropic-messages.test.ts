@@ -11,9 +11,14 @@ import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { getCallContext, getUsageCoverage } from '../../src/engine/query/usage-coverage';
 import type { Session } from '../../src/engine/types';
+import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-code/knobs';
+import { getDefaultStrategyId } from '../../src/engine/strategies/registry';
+import { getSessionInfo } from '../../src/engine/strategies/types';
+import { prepareReplay } from '../../src/engine/replay/prepare';
 import {
   BROKEN_LOG,
   buildApiFixtures,
+  CLAUDE_CODE_TRACE_LOG,
   ONE_REQUEST,
   REQUEST_LIST,
   TRACE_LOG,
@@ -259,5 +264,67 @@ describe('compactlab inspect', () => {
         compactions,
       ]);
     }
+  });
+});
+
+// Issue 18 item 4: a real claude-trace log of one Claude Code session (16 main-thread calls, one
+// /compact) read as 43 compactions: the quota probe and each prompt's topic detection were taken
+// into the main thread, and each side request that did not extend the one before became a
+// `truncate` or `compact`. The fixture follows Claude Code's request shapes (make-api-fixtures.ts,
+// claudeCodeTraceLog): main at the time read it as 3 compactions (two from topic detection), 10
+// main-thread calls (the quota probe among them), agent "Anthropic Messages API", strategy
+// api-clear-tool-uses.
+describe('a claude-trace log of Claude Code', () => {
+  it('keeps the quota probe, topic detection and the summary request apart from the main thread', async () => {
+    const s = await load(CLAUDE_CODE_TRACE_LOG);
+    // 14 requests: 1 quota probe, 3 topic detections, 1 summary request, 9 main-thread calls.
+    expect(s.apiCalls).toHaveLength(9);
+    expect(s.apiCalls.every((c) => c.model === 'claude-sonnet-4-20250514')).toBe(true);
+    expect(s.sidechains.reduce((n, c) => n + c.apiCalls, 0)).toBe(5);
+    expect(
+      s.entries.filter(
+        (e) =>
+          e.kind === 'user' &&
+          !e.isSidechain &&
+          !e.isMeta &&
+          !e.isCompactSummary &&
+          e.blocks[0]?.kind === 'text',
+      ),
+    ).toHaveLength(2);
+  });
+
+  it('reads the /compact as one manual compaction, and nothing else as one', async () => {
+    const s = await load(CLAUDE_CODE_TRACE_LOG);
+    expect(s.compactions.map((c) => [c.kind, c.trigger, c.preTokens, c.postTokens])).toEqual([
+      ['compact', 'manual', 19_184, 14_864],
+    ]);
+    const event = s.entries[s.compactions[0]!.entryIndex]!;
+    expect(event.summaryText).toContain(
+      "after Claude Code's summary request (request 11): manual, between turns at 10% of the window, far under auto-compact: a /compact",
+    );
+    expect(s.entries[s.compactions[0]!.summaryEntryIndex!]?.isCompactSummary).toBe(true);
+  });
+
+  it('is Claude Code 1.0.62: its strategy and its profile', async () => {
+    const s = await load(CLAUDE_CODE_TRACE_LOG);
+    expect(s.meta).toMatchObject({ agent: 'Claude Code', versions: ['1.0.62'] });
+    expect(s.format).toBe('anthropic-messages');
+    expect(getDefaultStrategyId(s.format, s.meta.agent)).toBe('claude-code');
+    expect(getDefaultStrategyId(s.format)).toBe('api-clear-tool-uses');
+    const { notes } = getClaudeCodeSessionKnobs(getSessionInfo(prepareReplay(s)));
+    expect(notes).toContain('Threshold profile legacy for Claude Code 1.0.62.');
+  });
+
+  it('names Claude Code from the body alone (a proxy log without headers)', async () => {
+    const lines = text(CLAUDE_CODE_TRACE_LOG)
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.stringify(JSON.parse(l).request.body));
+    const s = await load('x', 'run.anthropic.jsonl', `${lines.join('\n')}\n`);
+    expect(s.meta.agent).toBe('Claude Code');
+    expect(s.meta.versions).toEqual([]);
+    expect(s.apiCalls).toHaveLength(9);
+    // No responses: the main conversation's changes are still only the one after the summary request.
+    expect(s.compactions.map((c) => [c.kind, c.trigger])).toEqual([['compact', 'auto']]);
   });
 });

@@ -67,6 +67,10 @@ export const FIXTURES: Record<DialectId, Fixture[]> = {
     { name: 'anthropic-trace', files: ['tests/fixtures/api/log-2026-03-09-10-00-00.jsonl'] },
     { name: 'anthropic-request', files: ['tests/fixtures/api/request.json'] },
     { name: 'anthropic-broken', files: ['tests/fixtures/api/broken.anthropic.jsonl'] },
+    {
+      name: 'anthropic-claude-code-trace',
+      files: ['tests/fixtures/api/claude-code/log-2025-08-04-14-20-00.jsonl'],
+    },
   ],
   'anthropic-messages-json': [
     { name: 'anthropic-list', files: ['tests/fixtures/api/session.anthropic.json'] },

@@ -245,13 +245,15 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
         const what =
           change.kind === 'truncate'
             ? `${change.dropped} of ${held.length} messages dropped`
-            : change.editedInPlace === change.replaced && change.dropped === change.replaced
+            : !after && change.editedInPlace === change.replaced && change.dropped === change.replaced
               ? `${change.editedInPlace} message${change.editedInPlace === 1 ? '' : 's'} edited in place`
               : `${change.dropped} of ${held.length} messages replaced by ${change.replaced} new`;
         event.summaryText = `request ${requests} does not extend the previous one: ${what}${
           range ? ` (held messages ${range[0]}–${range[1]})` : ''
         }${after ? ` · after Claude Code's summary request (request ${after.request}): ${after.trigger}, ${after.why}` : ''}`;
-        if (change.kind === 'compact' && change.editedInPlace < change.replaced)
+        // After a summary request, the first new message is its summary, even where it takes the
+        // place of a user message of the held history (Claude Code's continuation message).
+        if (change.kind === 'compact' && (after !== undefined || change.editedInPlace < change.replaced))
           summaryAt = change.firstReplaced;
         from = 0;
         thread.held = [];
