@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildOpenCodeFixtures } from '../tests/fixtures/make-opencode-fixtures';
-import { dropFiles, expect, FIXTURES_DIR, openEmpty, shoot, test } from './fixtures';
+import { dropFiles, expect, FIXTURES_DIR, openEmpty, test } from './fixtures';
 
 // Raw Anthropic Messages traffic and OpenCode's session storage, dropped (or pasted) on the page
 // (fixtures from tests/fixtures/make-api-fixtures.ts and make-opencode-fixtures.ts): the header
@@ -10,9 +10,7 @@ import { dropFiles, expect, FIXTURES_DIR, openEmpty, shoot, test } from './fixtu
 const api = (name: string): string => fs.readFileSync(path.join(FIXTURES_DIR, 'api', name), 'utf8');
 const TRACE = 'log-2026-03-09-10-00-00.jsonl';
 
-test('a claude-trace log opens with its calls, its compaction, truncation and clearing', async ({
-  page,
-}, testInfo) => {
+test('a claude-trace log opens with its calls, its compaction, truncation and clearing', async ({ page }) => {
   await openEmpty(page);
   await dropFiles(page, [{ name: TRACE, content: api(TRACE) }]);
   await expect(page.getByTestId('session-header')).toContainText('Anthropic Messages API');
@@ -22,7 +20,6 @@ test('a claude-trace log opens with its calls, its compaction, truncation and cl
     await expect(page.locator(`[data-testid="compaction-marker"][data-kind="${kind}"]`)).toHaveCount(1);
   // Two requests have no usable response: their context is estimated, and the header says so.
   await expect(page.getByTestId('session-header')).toContainText('zero usage on 2 of 10 calls');
-  await shoot(page, testInfo, 'anthropic-trace');
 });
 
 test('a request list dropped as unknown.json still loads', async ({ page }) => {
@@ -33,7 +30,7 @@ test('a request list dropped as unknown.json still loads', async ({ page }) => {
   await expect(page.locator('[data-testid="compaction-marker"][data-kind="compact"]')).toHaveCount(1);
 });
 
-test('one pasted Messages request opens as one estimated call', async ({ page }, testInfo) => {
+test('one pasted Messages request opens as one estimated call', async ({ page }) => {
   await openEmpty(page);
   await page.getByTestId('paste-button').click();
   await page.getByTestId('paste-text').fill(api('request.json'));
@@ -43,7 +40,6 @@ test('one pasted Messages request opens as one estimated call', async ({ page },
   await expect(page.getByTestId('session-header')).toContainText('context estimated');
   const row = page.getByTestId('transcript-row').filter({ hasText: 'Fix it and run the tests.' });
   await expect(row).toBeVisible();
-  await shoot(page, testInfo, 'anthropic-pasted-request');
 });
 
 const { session: OPENCODE } = buildOpenCodeFixtures();
@@ -53,9 +49,7 @@ const opencode = (files: [string, string][]) =>
     content: fs.readFileSync(path.join(FIXTURES_DIR, 'opencode', p), 'utf8'),
   }));
 
-test('an OpenCode session’s files open as one session with its prune and compaction', async ({
-  page,
-}, testInfo) => {
+test('an OpenCode session’s files open as one session with its prune and compaction', async ({ page }) => {
   await openEmpty(page);
   // Dropped in reverse: the ids give the order.
   await dropFiles(page, opencode([...OPENCODE].reverse()));
@@ -64,7 +58,6 @@ test('an OpenCode session’s files open as one session with its prune and compa
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-calls', '8');
   await expect(page.locator('[data-testid="compaction-marker"][data-kind="compact"]')).toHaveCount(1);
   await expect(page.locator('[data-testid="compaction-marker"][data-kind="microcompact"]')).toHaveCount(1);
-  await shoot(page, testInfo, 'opencode-session');
 });
 
 test('an OpenCode message file alone says its parts are missing', async ({ page }) => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, SAMPLES_DIR, shoot, test } from './fixtures';
+import { expect, SAMPLES_DIR, test } from './fixtures';
 
 // The Anthropic API's context management and the SDK's compactionControl on the bundled sample:
 // each edit toggled from the knobs panel, its line drawn, what it clears marked in the transcript.
@@ -16,7 +16,7 @@ test.describe('API strategies', () => {
   test.use({ viewport: { width: 1280, height: 720 } });
   test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
 
-  test('the API edits toggle from the knobs panel, in one request', async ({ page }, testInfo) => {
+  test('the API edits toggle from the knobs panel, in one request', async ({ page }) => {
     await page.goto('/');
     await expect(page.locator('[data-testid="replay-marker"]').first()).toBeVisible();
     await page.getByTestId('replay-strategy').selectOption('api-clear-tool-uses');
@@ -52,11 +52,10 @@ test.describe('API strategies', () => {
     await settled(page);
     await compacts.first().click();
     await expect(page.getByTestId('replay-event-card')).toContainText('pause_after_compaction');
-    await shoot(page, testInfo, 'replay-api-edits');
     await page.keyboard.press('Escape');
   });
 
-  test('the SDK’s compactionControl compacts at 100,000', async ({ page }, testInfo) => {
+  test('the SDK’s compactionControl compacts at 100,000', async ({ page }) => {
     await page.goto('/');
     await expect(page.locator('[data-testid="replay-marker"]').first()).toBeVisible();
     await page.getByTestId('replay-strategy').selectOption('anthropic-sdk-compaction');
@@ -67,6 +66,5 @@ test.describe('API strategies', () => {
     const card = page.getByTestId('replay-event-card');
     await expect(card).toContainText('compactionControl');
     await expect(card).toContainText('4,096');
-    await shoot(page, testInfo, 'replay-sdk-compaction');
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, SAMPLES_DIR, shoot, test } from './fixtures';
+import { expect, SAMPLES_DIR, test } from './fixtures';
 
 // The compare view on the bundled sample: several strategies on the same transcript in the worker,
 // one line each on one chart (colour, dash and number), their threshold lines and events, and the
@@ -22,7 +22,7 @@ test.describe('compare strategies', () => {
   test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
 
   for (const scheme of ['light', 'dark'] as const) {
-    test(`three strategies, three lines and the table (${scheme})`, async ({ page }, testInfo) => {
+    test(`three strategies, three lines and the table (${scheme})`, async ({ page }) => {
       await openSample(page, scheme);
       const open = page.getByTestId('compare-open');
       await open.focus();
@@ -99,7 +99,6 @@ test.describe('compare strategies', () => {
         panel.locator('[data-testid="compare-row"][data-strategy="cline"] td[data-col="real"]'),
       ).toHaveText('-');
       await panel.scrollIntoViewIfNeeded();
-      await shoot(page, testInfo, `compare-strategies-${scheme}`);
 
       // Escape closes the view.
       await page.keyboard.press('Escape');
@@ -107,7 +106,7 @@ test.describe('compare strategies', () => {
     });
   }
 
-  test('the timeline’s bars are the selected strategy’s, under its names', async ({ page }, testInfo) => {
+  test('the timeline’s bars are the selected strategy’s, under its names', async ({ page }) => {
     await openSample(page, 'dark');
     await expect(page.getByTestId('threshold-autocompact')).toHaveText(/^auto-compact /);
     await page.getByTestId('replay-strategy').selectOption('cline');
@@ -116,7 +115,6 @@ test.describe('compare strategies', () => {
     await expect(bar).toHaveText('maxAllowedSize 160,000');
     await expect(page.getByTestId('threshold-autocompact')).toHaveCount(0);
     await expect(page.getByTestId('threshold-blocking')).toHaveCount(0);
-    await shoot(page, testInfo, 'compare-timeline-cline-bars');
     await page.getByTestId('replay-strategy').selectOption('claude-code');
     await expect(page.getByTestId('threshold-autocompact')).toBeVisible();
     await expect(page.getByTestId('threshold-maxallowed')).toHaveCount(0);

@@ -1,14 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { dropFiles, expect, FIXTURES_DIR, openEmpty, shoot, test } from './fixtures';
+import { dropFiles, expect, FIXTURES_DIR, openEmpty, test } from './fixtures';
 
 // Input formats other than Claude Code's JSONL, as the page shows them: a whole-document dialect
 // (Cline's API history) reads as a session, a Cline task folder as one session with its calls and
 // truncations; a recognised but unread one says what it is.
 
-test('a Cline task history opens as a session, each message its own row and raw record', async ({
-  page,
-}, testInfo) => {
+test('a Cline task history opens as a session, each message its own row and raw record', async ({ page }) => {
   const text = fs.readFileSync(path.join(FIXTURES_DIR, 'cline-api_conversation_history.json'), 'utf8');
   await openEmpty(page);
   await dropFiles(page, [{ name: 'api_conversation_history.json', content: text }]);
@@ -21,12 +19,11 @@ test('a Cline task history opens as a session, each message its own row and raw 
   // The raw view re-reads this message's bytes only, not the whole document.
   await expect(page.getByTestId('raw-json')).toContainText('Thanks, also add a test.');
   await expect(page.getByTestId('raw-json')).not.toContainText('read_file');
-  await shoot(page, testInfo, 'cline-history');
 });
 
 test('a Cline task folder opens as one session: its calls, a truncation and a condense on the timeline', async ({
   page,
-}, testInfo) => {
+}) => {
   const names = ['ui_messages.json', 'api_conversation_history.json', 'task_metadata.json'];
   await openEmpty(page);
   await dropFiles(
@@ -63,7 +60,6 @@ test('a Cline task folder opens as one session: its calls, a truncation and a co
   await truncation.click();
   await expect(page.getByTestId('compaction-card')).toContainText(/truncation/i);
   await expect(page.getByTestId('compaction-range')).toHaveText('history 2–5');
-  await shoot(page, testInfo, 'cline-task');
 });
 
 test('a recognised format the app does not read names itself and the formats it reads', async ({ page }) => {

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 
 // Shared e2e fixtures: every test audits the network (nothing may leave localhost) and fails on
 // page errors; helpers drop files onto the page like a user would.
@@ -14,7 +13,6 @@ export const CORPUS_FILE = path.join(
   REPO_ROOT,
   '../shared/corpus/aistrad__work/claude__projects__-home-aiscend-work-vibelife__120e3499-cd68-46de-a639-d9ef55d094fc.jsonl',
 );
-export const SHOTS_DIR = '/tmp/shots';
 
 interface Fixtures {
   /** Non-local URLs the page tried to reach; asserted empty after each test. */
@@ -83,13 +81,6 @@ export async function dropFiles(page: Page, files: DropFile[]): Promise<void> {
 export async function openEmpty(page: Page): Promise<void> {
   await page.goto('/?sample=0');
   await expect(page.getByTestId('dropzone')).toBeVisible();
-}
-
-/** Saves a screenshot in the test's output folder and in /tmp/shots for review. */
-export async function shoot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  await page.screenshot({ path: testInfo.outputPath(`${name}.png`) });
-  fs.mkdirSync(SHOTS_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`) });
 }
 
 /** Compaction events in raw JSONL, counted independently of the app's parser. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, SAMPLES_DIR, shoot, test } from './fixtures';
+import { expect, SAMPLES_DIR, test } from './fixtures';
 
 // The OpenCode and Gemini CLI strategies on the bundled sample: their knobs in the panel (drawn
 // from the specs), OpenCode's prune as a clearing event, and a Gemini CLI compression whose card
@@ -12,7 +12,7 @@ test.describe('OpenCode and Gemini CLI strategies', () => {
   test.use({ viewport: { width: 1280, height: 720 } });
   test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
 
-  test('Gemini CLI: two LLM calls, both requests in the card', async ({ page }, testInfo) => {
+  test('Gemini CLI: two LLM calls, both requests in the card', async ({ page }) => {
     await page.goto('/');
     await expect(page.locator('[data-testid="replay-marker"]').first()).toBeVisible();
     await page.getByTestId('replay-strategy').selectOption('gemini-cli');
@@ -22,7 +22,6 @@ test.describe('OpenCode and Gemini CLI strategies', () => {
     await expect(knobs).toContainText('Model token limit');
     await expect(knobs).toContainText('Verification probe');
     await expect(page.getByTestId('replay-knob-compressionThreshold')).toHaveValue('0.5');
-    await shoot(page, testInfo, 'gemini-cli-knobs');
     await page.getByTestId('replay-knobs-toggle').click();
     const chip = page.locator('[data-testid="replay-event-chip"].kind-compact').first();
     await expect(chip).toBeVisible();
@@ -35,10 +34,9 @@ test.describe('OpenCode and Gemini CLI strategies', () => {
     await expect(request.getByTestId('replay-request-followup')).toContainText('verification probe');
     await request.getByText('Prompt 2').click();
     await expect(request.getByTestId('replay-request-followup')).toContainText('<state_snapshot>');
-    await shoot(page, testInfo, 'gemini-cli-event');
   });
 
-  test('OpenCode: knobs from the specs, prune and compaction events', async ({ page }, testInfo) => {
+  test('OpenCode: knobs from the specs, prune and compaction events', async ({ page }) => {
     await page.goto('/');
     await expect(page.locator('[data-testid="replay-marker"]').first()).toBeVisible();
     await page.getByTestId('replay-strategy').selectOption('opencode');
@@ -53,7 +51,6 @@ test.describe('OpenCode and Gemini CLI strategies', () => {
     ])
       await expect(section).toContainText(label);
     await expect(page.getByTestId('replay-knob-pruneProtectTokens')).toHaveValue('40000');
-    await shoot(page, testInfo, 'opencode-knobs');
     await page.getByTestId('replay-knobs-toggle').click();
     await expect(page.locator('[data-testid="replay-event-chip"].kind-microcompact').first()).toBeVisible();
     const compact = page.locator('[data-testid="replay-event-chip"].kind-compact').first();
@@ -62,6 +59,5 @@ test.describe('OpenCode and Gemini CLI strategies', () => {
     const card = page.getByTestId('replay-event-card');
     await expect(card.getByTestId('replay-llm-calls')).toContainText('1');
     await expect(card.getByTestId('replay-request')).toContainText('prompt “opencode”');
-    await shoot(page, testInfo, 'opencode-event');
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { buildPiSession, type PiTurnSpec } from '../tests/replay/pi-session';
-import { dropFiles, expect, openEmpty, SAMPLES_DIR, shoot, test } from './fixtures';
+import { dropFiles, expect, openEmpty, SAMPLES_DIR, test } from './fixtures';
 
 // The Roo Code and pi strategies in the page: Roo's event card says what a rewind would restore
 // (the messages it tagged instead of deleting); pi's lists the files its summary carries.
@@ -16,9 +16,7 @@ async function settled(page: Page): Promise<void> {
 test.describe('Roo Code on the sample', () => {
   test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
 
-  test('a condense and a sliding-window truncation say what a rewind restores', async ({
-    page,
-  }, testInfo) => {
+  test('a condense and a sliding-window truncation say what a rewind restores', async ({ page }) => {
     await page.goto('/');
     await expect(page.locator('[data-testid="replay-marker"]').first()).toBeVisible();
     await page.getByTestId('replay-strategy').selectOption('roo');
@@ -33,7 +31,6 @@ test.describe('Roo Code on the sample', () => {
     const card = page.getByTestId('replay-event-card');
     await expect(page.getByTestId('replay-hidden')).toHaveAttribute('data-tag', 'condense');
     await expect(page.getByTestId('replay-hidden')).toContainText('condenseParent, not deleted');
-    await shoot(page, testInfo, 'roo-condense');
     await page.getByTestId('replay-card-close').click();
     await expect(card).toHaveCount(0);
 
@@ -47,15 +44,13 @@ test.describe('Roo Code on the sample', () => {
     await truncated.first().click();
     await expect(card).toContainText('tokens hidden');
     await expect(page.getByTestId('replay-hidden')).toContainText('truncationParent');
-    await shoot(page, testInfo, 'roo-sliding-window');
     // The same card in the dark palette.
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect(page.getByTestId('replay-hidden')).toBeVisible();
-    await shoot(page, testInfo, 'roo-sliding-window-dark');
   });
 });
 
-test('pi: the summary event lists the files read and modified so far', async ({ page }, testInfo) => {
+test('pi: the summary event lists the files read and modified so far', async ({ page }) => {
   const turns: PiTurnSpec[] = [];
   // 29 turns of ~6,600 tokens: over window − 16,384 once, at the end of turn 27 (peak < 200,000).
   for (let t = 0; t < 29; t++) {
@@ -82,5 +77,4 @@ test('pi: the summary event lists the files read and modified so far', async ({ 
   await expect(files).toContainText('modified · src/module2.ts');
   await expect(files).toContainText('read · src/module0.ts');
   await expect(files).not.toContainText('read · src/module2.ts');
-  await shoot(page, testInfo, 'pi-tracked-files');
 });
