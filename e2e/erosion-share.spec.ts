@@ -30,8 +30,6 @@ test('the Erosion tab charts the chain and links each lost fact to its transcrip
   await expect(page.getByTestId('erosion-chart')).toHaveAttribute('alt', /after the last, \d+% of all facts/);
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect(page.getByTestId('erosion-chart')).toHaveAttribute('src', /%23111827/); // the dark background
-  // The chart alone, as the tab draws it in the dark palette.
-  await page.getByTestId('erosion-chart').screenshot({ path: path.join('share-erosion-chart-dark.png') });
   await page.emulateMedia({ colorScheme: 'light' });
   // The planted path is lost at the third compaction, and only there.
   const third = page.getByTestId('erosion-step').nth(2);

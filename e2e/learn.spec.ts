@@ -4,9 +4,8 @@ import type { Page } from '@playwright/test';
 import { expect, SAMPLES_DIR, test } from './fixtures';
 
 // Learn mode on the bundled sample: every step of every registry strategy's walk by the
-// keyboard, a screenshot of each walk's key steps at 1280×720 (its compaction, the clearing's
-// attempt; one dark, one in large type), a constant changed mid-walk re-runs the step in place, a
-// step URL reloads onto that step, a later compaction picked and its URL reloaded.
+// keyboard at 1280×720, dark and large type, a constant changed mid-walk re-runs the step in
+// place, a step URL reloads onto that step, a later compaction picked and its URL reloaded.
 
 const INDEX = path.join(SAMPLES_DIR, 'index.json');
 /** Every strategy of the registry (src/engine/strategies/registry.ts), in its order. */
