@@ -220,6 +220,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
       className="replay-section"
       data-testid="replay-section"
       data-busy={run.isFetching || run.isPlaceholderData ? 'true' : 'false'}
+      data-strategy={params?.strategyId}
     >
       <div className="replay-bar">
         <label className="knob" title="Re-run Claude Code's compaction over this transcript under the knobs">
