@@ -25,9 +25,14 @@ export function corpusFiles(filter: (baseName: string) => boolean = () => true):
   if (!corpusPresent) return [];
   const out: string[] = [];
   for (const dir of readdirSync(CORPUS)) {
+    // `foreign/` holds other agents' logs in their original folder trees (foreignFiles reads them).
+    if (dir === 'foreign') continue;
     const path = join(CORPUS, dir);
     if (!statSync(path).isDirectory()) continue;
-    for (const f of readdirSync(path)) if (filter(f)) out.push(join(path, f));
+    for (const f of readdirSync(path)) {
+      const file = join(path, f);
+      if (filter(f) && statSync(file).isFile()) out.push(file);
+    }
   }
   return out.sort();
 }
