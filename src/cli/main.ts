@@ -21,6 +21,7 @@ const usage = async (): Promise<string> => {
     { REPORT_USAGE },
     { EXPORT_USAGE },
     { EROSION_USAGE },
+    { FIDELITY_USAGE },
   ] = await Promise.all([
     import('./replay'),
     import('./summarize'),
@@ -28,6 +29,7 @@ const usage = async (): Promise<string> => {
     import('./report'),
     import('./export'),
     import('./erosion'),
+    import('./fidelity'),
   ]);
   return `compactlab — see and replay how AI coding agents compact their context
 
@@ -45,6 +47,7 @@ ${BASH_SUMMARIES_USAGE}
 ${REPORT_USAGE}
 ${EXPORT_USAGE}
 ${EROSION_USAGE}
+${FIDELITY_USAGE}
 
 Options:
   --json      machine-readable output on stdout
@@ -138,6 +141,7 @@ const COMMANDS: Record<string, Command> = {
   report: async (args, out) => (await import('./report')).reportCommand(args, out),
   export: async (args, out) => (await import('./export')).exportCommand(args, out),
   erosion: async (args, out) => (await import('./erosion')).erosionCommand(args, out),
+  fidelity: async (args, out) => (await import('./fidelity')).fidelityCommand(args, out),
 };
 
 /** Runs the CLI; returns the exit code. */

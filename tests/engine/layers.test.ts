@@ -67,6 +67,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Learn mode's walk: one compaction told step by step from the replay, the request builder and
   // the built-in summarizer.
   learn: ['replay', 'strategies', 'simulation', 'compact', 'summarize', 'prompts', 'parse', 'tokens'],
+  // Fidelity: each log replayed with its own strategy at its own knobs, against its real compactions.
+  fidelity: ['replay', 'strategies', 'parse'],
 };
 
 /**

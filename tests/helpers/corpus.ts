@@ -15,6 +15,45 @@ export function corpusOrSkip(what: string): boolean {
   return corpusPresent;
 }
 
+/** Other agents' real logs (Codex, Gemini CLI, pi, Cline), kept in their original layout with a manifest. */
+export const FOREIGN = join(CORPUS, 'foreign');
+
+/** Every file under the foreign corpus's source folders (original paths kept), sorted; not the manifest. */
+export function foreignFiles(): string[] {
+  if (!existsSync(FOREIGN)) return [];
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (dir !== FOREIGN) out.push(path);
+    }
+  };
+  walk(FOREIGN);
+  return out.sort();
+}
+
+/**
+ * Real logs restored from tests/real-logs/manifest.json's pointers by scripts/restore-real-logs.mjs
+ * (`.real-logs/<owner>__<repo>/<path>`, ignored by git); absent until restored.
+ */
+export const REAL_LOGS = resolve(__dirname, '../../.real-logs');
+
+/** Every file under `.real-logs/`, sorted (none when it was not restored). */
+export function restoredRealLogFiles(): string[] {
+  if (!existsSync(REAL_LOGS)) return [];
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.push(path);
+    }
+  };
+  walk(REAL_LOGS);
+  return out.sort();
+}
+
 /** The corpus path without the corpus folder (`<dir>/<file>`), for test names. */
 export function corpusName(path: string): string {
   return path.slice(CORPUS.length + 1);

@@ -1,0 +1,43 @@
+import { parseJsonLines, type Raw, type Truth, type TruthCall } from './types';
+
+// Gemini CLI chat files (~/.gemini/tmp/<project hash>/chats/session-*.json, or the newer `.jsonl`
+// log of the same messages), read from their raw records alone.
+//
+// * The `.json` document is `{sessionId, projectHash, startTime, lastUpdated, messages: [...]}`;
+//   each message is `{id, timestamp, type: 'user' | 'gemini' | 'info' | …, content, …}`. In the
+//   `.jsonl` log each line is one such message (a later line with the same id replaces it).
+// * API calls: a `gemini` message carries the model's answer and, where the response reported
+//   usage, `tokens: {input, output, cached, thoughts, tool, total}`. Each `gemini` message is one
+//   request; one without `tokens` (or with a `tokens` that is not an object of numbers) has no
+//   recorded context.
+// * Context per call: `tokens.input` (Gemini's promptTokenCount: the whole prompt, cached included).
+// * Compactions: Gemini CLI's chat compression replaces the history in memory and writes no record
+//   of it into these files, so none is derived (none shows in the real files either: no call's
+//   input drops below the one before).
+
+const messagesOf = (text: string): Raw[] => {
+  try {
+    const doc = JSON.parse(text);
+    if (Array.isArray(doc?.messages)) return doc.messages;
+  } catch {
+    // JSON lines
+  }
+  const byId = new Map<string, Raw>();
+  let n = 0;
+  for (const r of parseJsonLines(text)) {
+    if (typeof r.type !== 'string') continue; // the header line
+    byId.set(typeof r.id === 'string' ? r.id : `line ${n++}`, r);
+  }
+  return [...byId.values()];
+};
+
+/** The calls of one Gemini CLI chat file. */
+export function readGeminiCliTruth(text: string): Truth {
+  const calls: TruthCall[] = [];
+  for (const m of messagesOf(text)) {
+    if (m?.type !== 'gemini') continue;
+    const input = m.tokens?.input;
+    calls.push({ id: String(m.id), contextTokens: typeof input === 'number' ? input : undefined });
+  }
+  return { calls, compactions: [] };
+}

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { readClaudeCodeTruth } from './claude-code';
+import { readClineTruth } from './cline';
+import { readCodexTruth } from './codex';
+import { readGeminiCliTruth } from './gemini-cli';
+import { readPiTruth } from './pi';
+import type { Truth } from './types';
+
+// Which truth reader reads a file: by the name each agent gives its files, then by a look at the
+// first record. Independent of the engine's own detection on purpose. No reader: OpenCode and raw
+// Messages API traffic (claude-trace) have no real log on disk yet; Cline's
+// api_conversation_history.json records no usage; the Agent SDK's stream-json is not replayed.
+
+export type TruthFormat = 'claude-code' | 'codex' | 'gemini-cli' | 'pi' | 'cline';
+
+const READERS: Record<TruthFormat, (text: string) => Truth> = {
+  'claude-code': readClaudeCodeTruth,
+  codex: readCodexTruth,
+  'gemini-cli': readGeminiCliTruth,
+  pi: readPiTruth,
+  cline: readClineTruth,
+};
+
+/** The format of a file by its name and first line, or undefined when no truth reader reads it. */
+export function getTruthFormat(path: string, text: string): TruthFormat | undefined {
+  const name = basename(path);
+  if (/ui_messages\.json$/.test(name)) return 'cline';
+  if (/rollout-.*\.jsonl$/.test(name)) return 'codex';
+  if (/session-.*\.jsonl?$/.test(name) && /"(type|messages)"/.test(text.slice(0, 4096))) {
+    if (/"projectHash"|"type"\s*:\s*"(gemini|user)"/.test(text.slice(0, 100_000))) return 'gemini-cli';
+  }
+  if (!name.endsWith('.jsonl')) return undefined;
+  if (/^\{"type":"session","version"/.test(text)) return 'pi'; // pi's header line
+  // Claude Code lines carry `sessionId` and a user/assistant/system/summary… type; the Agent SDK's
+  // stream-json carries `session_id` instead.
+  if (/"sessionId"\s*:/.test(text.slice(0, 200_000)) && /"type"\s*:\s*"(user|assistant)"/.test(text))
+    return 'claude-code';
+  return undefined;
+}
+
+/** The truth of one file, or undefined when no truth reader reads it. */
+export function readTruth(path: string): { format: TruthFormat; truth: Truth } | undefined {
+  const text = readFileSync(path, 'utf8');
+  const format = getTruthFormat(path, text);
+  return format && { format, truth: READERS[format](text) };
+}
