@@ -1,16 +1,11 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/app';
+import { queryClient } from './ui/query-client';
 import { RUNS_QUERY_KEY } from './ui/summaries/summaries-queries';
 import { subscribeToRunsChanged } from './ui/summaries/runs-sync';
 import './ui/styles.css';
-
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: { refetchOnWindowFocus: false, retry: false, staleTime: Number.POSITIVE_INFINITY },
-  },
-});
 
 // A run made or deleted in another tab shows here without a reload.
 subscribeToRunsChanged(() => queryClient.invalidateQueries({ queryKey: RUNS_QUERY_KEY }));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseSession, readEntryText } from '../engine/parse/parse-session';
-import { getPreset, PROMPT_PRESETS, requirePreset } from '../engine/prompts/registry';
+import { getPreset, PROMPT_PRESETS, requirePreset } from '../engine/strategies/prompt-presets';
 import { readSummaryText } from '../engine/query/compaction-detail';
 import { FACT_CATEGORIES, FACT_CATEGORY_LABELS } from '../engine/retention/types';
 import { ANTHROPIC_DEFAULT_MODEL } from '../engine/summarize/anthropic';

@@ -5,10 +5,10 @@
 /** A count of tokens (API usage or an estimate; the field name says which). */
 export type TokenCount = number;
 
-/** Input dialects the detector knows. `claude-code` and `codex-cli` are parsed (parse/dialects/registry.ts). */
 /**
- * An input format: the `id` of a descriptor in `parse/dialects/registry.ts` (each dialect's file
- * exports its id), or `UNKNOWN_DIALECT`. Open, so that adding a dialect edits no type here.
+ * An input format: the `id` of a descriptor in `parse/dialects/registry.ts` (each dialect's folder,
+ * `parse/dialects/<id>/`, exports its descriptor), or `UNKNOWN_DIALECT`. Open, so that adding a
+ * dialect edits no type here.
  */
 export type DialectId = string;
 

@@ -7,8 +7,8 @@
 //     more than the minimum (strategies/claude-code-microcompact.ts), counted in call order.
 // Estimates mirror the parser (parse/dialects/claude-code.ts) and `tokens/estimate.ts`.
 
-import { type ClaudeCodeKnobs, getClaudeCodeSessionKnobs } from '../engine/strategies/claude-code-knobs';
-import { selectMicrocompact } from '../engine/strategies/claude-code-microcompact';
+import { type ClaudeCodeKnobs, getClaudeCodeSessionKnobs } from '../engine/strategies/claude-code/knobs';
+import { selectMicrocompact } from '../engine/strategies/claude-code/microcompact';
 import { computeThresholds, type Thresholds } from '../engine/thresholds';
 import { estimateTextTokens, TOKENS_PER_IMAGE } from '../engine/tokens/estimate';
 import type { TokenCount } from '../engine/types';

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type CSSProperties, useEffect } from 'react';
-import type { SessionId, SessionSummary } from '../worker/protocol';
+import type { SessionId, SessionOverview } from '../worker/protocol';
 import { DIALECTS } from '../engine/parse/dialects/registry';
 import { formatBytes } from './common/format';
 import { markHiddenChars } from './common/visible-text';
@@ -11,7 +11,7 @@ import { listRecentFiles } from './load/recent-files';
 import { RecentFilesList } from './load/recent-files-list';
 import { fetchSampleFiles, isSampleMainFile } from './load/sample';
 import { useLayoutStore } from './layout-store';
-import { FollowBar } from './library/follow-bar';
+import { LiveBar } from './library/live-bar';
 import { requestFolderInput } from './library/folder-buttons';
 import { useLibraryStore } from './library/library-store';
 import { LibraryView } from './library/library-view';
@@ -20,7 +20,7 @@ import { LearnView } from './learn/learn-view';
 import { useLearnStore } from './learn/learn-store';
 import { IssuesPanel } from './panels/issues-panel';
 import { SidePanel } from './panels/side-panel';
-import { sessionSummaryQuery } from './queries';
+import { sessionOverviewQuery } from './queries';
 import { SessionHeader } from './session-header';
 import { useUiStore } from './store';
 import { SummariesDock } from './summaries/summaries-dock';
@@ -146,18 +146,18 @@ function LinkNotice() {
 }
 
 function SessionView({ sessionId }: { sessionId: SessionId }) {
-  const { data: summary } = useQuery(sessionSummaryQuery(sessionId));
+  const { data: overview } = useQuery(sessionOverviewQuery(sessionId));
   const chartHeightPx = useLayoutStore((s) => s.chartHeightPx);
   const setChartHeight = useLayoutStore((s) => s.setChartHeight);
   const sideWidthPx = useLayoutStore((s) => s.sideWidthPx);
   const setSideWidth = useLayoutStore((s) => s.setSideWidth);
-  if (!summary) return null;
-  if (summary.notTranscript) return <NotTranscript sessionId={sessionId} summary={summary} />;
+  if (!overview) return null;
+  if (overview.notTranscript) return <NotTranscript sessionId={sessionId} overview={overview} />;
   return (
     <main className="session-view">
       <LinkNotice />
-      <FollowBar />
-      <SessionHeader summary={summary} />
+      <LiveBar />
+      <SessionHeader overview={overview} />
       <Timeline sessionId={sessionId} />
       <ReplaySection sessionId={sessionId} />
       <Splitter
@@ -177,16 +177,16 @@ function SessionView({ sessionId }: { sessionId: SessionId }) {
           label="Side panel width"
           testId="side-splitter"
         />
-        <SidePanel sessionId={sessionId} summary={summary} />
+        <SidePanel sessionId={sessionId} overview={overview} />
       </div>
       <SummariesDock sessionId={sessionId} />
     </main>
   );
 }
 
-function NotTranscript({ sessionId, summary }: { sessionId: SessionId; summary: SessionSummary }) {
-  const issue = summary.notTranscript!;
-  const name = summary.files[issue.fileIndex]?.name ?? summary.files[0]?.name ?? 'This input';
+function NotTranscript({ sessionId, overview }: { sessionId: SessionId; overview: SessionOverview }) {
+  const issue = overview.notTranscript!;
+  const name = overview.files[issue.fileIndex]?.name ?? overview.files[0]?.name ?? 'This input';
   return (
     <main className="not-transcript">
       <div className="not-transcript-box" data-testid="not-transcript">

@@ -4,7 +4,7 @@ import { collectDroppedFiles } from './load/dropped-files';
 import { fromDrop, isSeveralSessions, openLibrary } from './library/open-folder';
 import { describeFiles, loadSession } from './load/load-session';
 import { captureDropHandles, rememberRecentFiles } from './load/recent-files';
-import { setFollowSource } from './library/follow';
+import { setLiveSource } from './library/live';
 
 function hasFiles(event: DragEvent): boolean {
   return Array.from(event.dataTransfer?.types ?? []).includes('Files');
@@ -48,8 +48,8 @@ export function DropZone({ children }: { children: ReactNode }) {
             return;
           }
           const label = describeFiles(files);
-          // The session followed before is not this one.
-          setFollowSource(undefined);
+          // The live session before is not this one.
+          setLiveSource(undefined);
           void loadSession(queryClient, label, async () => files).then(async (loaded) => {
             // Kept for the start page's recent files once it loaded (where the browser gives handles).
             const kept = await handles;

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getRowFilterKey, type RowFilter } from '../engine/query/row-filter';
 import { getEngineClient } from '../worker/engine-client';
-import type { FullTextProgress, SessionId, SessionSummary } from '../worker/protocol';
+import type { FullTextProgress, SessionId, SessionOverview } from '../worker/protocol';
 
 // queryOptions factories for everything the worker computes. A loaded session never changes, so
 // results never go stale; every key starts with ['session', id] so a new load drops the old ones.
@@ -13,10 +13,10 @@ const immutable = { staleTime: Number.POSITIVE_INFINITY, retry: false } as const
 
 export const sessionKey = (sessionId: SessionId) => ['session', sessionId] as const;
 
-/** The summary is put in the cache by the load (load-session.ts); observers only read it. */
-export function sessionSummaryQuery(sessionId: SessionId) {
-  return queryOptions<SessionSummary>({
-    queryKey: [...sessionKey(sessionId), 'summary'],
+/** The overview is put in the cache by the load (load-session.ts); observers only read it. */
+export function sessionOverviewQuery(sessionId: SessionId) {
+  return queryOptions<SessionOverview>({
+    queryKey: [...sessionKey(sessionId), 'overview'],
     queryFn: () => Promise.reject(new Error(`Session ${sessionId} was not loaded`)),
     ...immutable,
     gcTime: Number.POSITIVE_INFINITY,

@@ -1,4 +1,4 @@
-import type { SessionSummary } from '../worker/protocol';
+import type { SessionOverview } from '../worker/protocol';
 import { formatCount, formatDateTime, formatDuration, formatTokensShort } from './common/format';
 import { useUiStore } from './store';
 import { markHiddenChars, VisibleText } from './common/visible-text';
@@ -27,25 +27,25 @@ function Stat({
   );
 }
 
-export function SessionHeader({ summary }: { summary: SessionSummary }) {
+export function SessionHeader({ overview }: { overview: SessionOverview }) {
   const setPanel = useUiStore((s) => s.setPanel);
-  const { meta } = summary;
+  const { meta } = overview;
   const models = meta.models.join(', ');
-  const tools = Object.entries(summary.toolCalls).sort((a, b) => b[1] - a[1]);
+  const tools = Object.entries(overview.toolCalls).sort((a, b) => b[1] - a[1]);
   const toolTotal = tools.reduce((sum, [, n]) => sum + n, 0);
-  const compacts = summary.compactions.filter((c) => c.kind === 'compact');
+  const compacts = overview.compactions.filter((c) => c.kind === 'compact');
   const auto = compacts.filter((c) => c.trigger === 'auto').length;
   const manual = compacts.filter((c) => c.trigger === 'manual').length;
-  const micro = summary.compactions.filter((c) => c.kind === 'microcompact').length;
-  const truncations = summary.compactions.filter((c) => c.kind === 'truncate').length;
-  const issues = summary.issueCounts.error + summary.issueCounts.warning + summary.issueCounts.info;
-  const subagentLogs = summary.files.filter(
+  const micro = overview.compactions.filter((c) => c.kind === 'microcompact').length;
+  const truncations = overview.compactions.filter((c) => c.kind === 'truncate').length;
+  const issues = overview.issueCounts.error + overview.issueCounts.warning + overview.issueCounts.info;
+  const subagentLogs = overview.files.filter(
     (f) =>
       f.role !== 'main' && f.role !== 'session-memory' && f.role !== 'subagent-meta' && f.role !== 'content',
   );
   const subagentFiles = subagentLogs.length;
-  const folded = summary.files.reduce((n, f) => n + (f.foldedCopies ?? 0), 0);
-  const mainFile = summary.files.find((f) => f.role === 'main');
+  const folded = overview.files.reduce((n, f) => n + (f.foldedCopies ?? 0), 0);
+  const mainFile = overview.files.find((f) => f.role === 'main');
   // A sub-agent's own log opened without its session: read as the main thread, and said so.
   const isSubagentLog =
     mainFile !== undefined && (mainFile.openedAlone === true || mainFile.agentId !== undefined);
@@ -103,7 +103,7 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
         </span>
       </div>
       <div className="session-stats">
-        <Stat label="entries" value={formatCount(summary.entries)} testId="stat-entries" />
+        <Stat label="entries" value={formatCount(overview.entries)} testId="stat-entries" />
         {folded > 0 && (
           <span
             className="muted small"
@@ -113,11 +113,11 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
             ({formatCount(folded)} copies folded)
           </span>
         )}
-        <Stat label="user turns" value={formatCount(summary.userTurns)} testId="stat-user-turns" />
+        <Stat label="user turns" value={formatCount(overview.userTurns)} testId="stat-user-turns" />
         <Stat
           label="API calls"
-          value={formatCount(summary.apiCalls)}
-          title={`${formatCount(summary.mainApiCalls)} in the main conversation`}
+          value={formatCount(overview.apiCalls)}
+          title={`${formatCount(overview.mainApiCalls)} in the main conversation`}
           testId="stat-api-calls"
         />
         <Stat
@@ -135,19 +135,19 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
           {tools.length > TOP_TOOLS && <span className="muted">+{tools.length - TOP_TOOLS}</span>}
         </span>
         <Stat
-          label={summary.compactions.length === 1 ? 'compaction' : 'compactions'}
-          value={formatCount(summary.compactions.length)}
+          label={overview.compactions.length === 1 ? 'compaction' : 'compactions'}
+          value={formatCount(overview.compactions.length)}
           title={`${auto} auto, ${manual} manual, ${micro} microcompact${truncations ? `, ${truncations} truncation` : ''}`}
           testId="stat-compactions"
         />
         <span className="muted small">
           ({auto} auto · {manual} manual · {micro} μ{truncations > 0 && ` · ${truncations} T`})
         </span>
-        <Stat label="peak context" value={formatTokensShort(summary.peakContextTokens)} />
-        {summary.usage.zeroUsageCalls > 0 && (
+        <Stat label="peak context" value={formatTokensShort(overview.peakContextTokens)} />
+        {overview.usage.zeroUsageCalls > 0 && (
           <span className="usage-warning" data-testid="usage-warning">
-            zero usage on {formatCount(summary.usage.zeroUsageCalls)} of{' '}
-            {formatCount(summary.usage.mainCalls)} calls: context estimated
+            zero usage on {formatCount(overview.usage.zeroUsageCalls)} of{' '}
+            {formatCount(overview.usage.mainCalls)} calls: context estimated
           </span>
         )}
         {subagentFiles > 0 && (
@@ -162,7 +162,7 @@ export function SessionHeader({ summary }: { summary: SessionSummary }) {
         )}
         <button
           type="button"
-          className={`stat stat-button ${summary.issueCounts.error > 0 ? 'has-errors' : ''}`}
+          className={`stat stat-button ${overview.issueCounts.error > 0 ? 'has-errors' : ''}`}
           data-testid="stat-issues"
           onClick={() => setPanel('issues')}
         >

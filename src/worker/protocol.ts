@@ -8,7 +8,7 @@ import type { EntryDetail } from '../engine/query/entry-detail';
 import type { FullTextProgress } from '../engine/query/full-text-search';
 import type { RowFilter } from '../engine/query/row-filter';
 import type { RowSummary } from '../engine/query/row-page';
-import type { SessionSummary } from '../engine/query/session-summary';
+import type { SessionOverview } from '../engine/query/session-overview';
 import type { TimelineSeries } from '../engine/query/timeline-series';
 import type { TokenTable } from '../engine/query/token-table';
 import type { CompactionRequest } from '../engine/compact/types';
@@ -38,7 +38,7 @@ export type {
   EntryDetail,
   RowFilter,
   RowSummary,
-  SessionSummary,
+  SessionOverview,
   TimelineSeries,
   TokenTable,
 };
@@ -160,7 +160,11 @@ export type ExportReplayFields = Omit<ReplayRunFields, 'sessionId'>;
 export interface ReplayRunFields {
   sessionId: SessionId;
   strategyId: string;
-  knobs: Record<string, KnobValue>;
+  /**
+   * The user's knob edits (`null` clears an optional knob). The worker resolves them over the
+   * log's own knobs (replay-handlers.ts `resolveRunKnobs`): the page never sends knobs back.
+   */
+  overrides: Record<string, KnobValue | null>;
   summaryModel: SummaryModelId;
   manual?: ManualCompactionRequest[];
   /** Real summaries' sizes by API call index (`ReplayOptions.suppliedSummaryTokens`). */
@@ -221,7 +225,7 @@ export interface IssuesResult {
 
 /** A live-mode step: the grown session and what the step read. */
 export interface SessionAppendResult {
-  summary: SessionSummary;
+  summary: SessionOverview;
   /** The session's library row (engine/library/library-row.ts), from the grown session: no scan. */
   row: LibraryRow;
   /** Bytes read and parsed (the appended bytes and new files; a file read again whole when `reparsed`). */
@@ -236,7 +240,7 @@ export interface SessionAppendResult {
 }
 
 export interface EngineResults {
-  load: SessionSummary;
+  load: SessionOverview;
   'session-append': SessionAppendResult;
   'row-index': RowIndexResult;
   'row-page': RowSummary[];

@@ -10,8 +10,9 @@ import { type PreparedReplay, prepareReplay } from '../engine/replay/prepare';
 import { computeSubagentReplays } from '../engine/replay/subagent-replays';
 import { computeSweep } from '../engine/replay/sweep';
 import { getReplayTransferables } from '../engine/replay/types';
+import { requirePreset } from '../engine/strategies/prompt-presets';
 import { getStrategy, STRATEGIES } from '../engine/strategies/registry';
-import { getSessionInfo } from '../engine/strategies/types';
+import { getSessionInfo, type KnobValue } from '../engine/strategies/types';
 import type { Session } from '../engine/types';
 import { type EngineHandlers, getLoaded } from './engine-host';
 
@@ -25,6 +26,21 @@ export function getPrepared(session: Session): PreparedReplay {
     prepared.set(session, p);
   }
   return p;
+}
+
+/**
+ * The knobs a run uses: the user's edits over the knobs of the log's own agent version, which the
+ * strategy reads from the main line as `replay-setup` does. The one place a run's knobs are
+ * normalized; the page holds the raw edits and shows the same function's answer.
+ */
+export function resolveRunKnobs(
+  session: Session,
+  strategyId: string,
+  overrides: Readonly<Record<string, KnobValue | null>>,
+): Record<string, KnobValue> {
+  const strategy = getStrategy(strategyId);
+  const own = strategy.getSessionKnobs(getSessionInfo(getPrepared(session))).knobs;
+  return strategy.normalizeKnobs(overrides, own);
 }
 
 /** Text that stands in for a summary the replay simulated but did not write. */
@@ -58,7 +74,8 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
     const { session } = getLoaded(state, request.sessionId);
     const p = getPrepared(followBranch(session, request.branchId ?? 0));
     signal.throwIfAborted();
-    const result = computeReplay(p, request.strategyId, request.knobs, {
+    const knobs = resolveRunKnobs(session, request.strategyId, request.overrides);
+    const result = computeReplay(p, request.strategyId, knobs, {
       summaryModel: request.summaryModel,
       manual: request.manual,
       suppliedSummaryTokens: request.suppliedSummaryTokens,
@@ -76,8 +93,10 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
   },
   'replay-sweep': async (request, { state, signal, onProgress }) => {
     // The branch the run follows (parse/branches.ts), so a sweep's figures match the run's.
-    const p = getPrepared(followBranch(getLoaded(state, request.sessionId).session, request.branchId ?? 0));
-    const result = await computeSweep(p, request.strategyId, request.knobs, request.range, {
+    const { session } = getLoaded(state, request.sessionId);
+    const p = getPrepared(followBranch(session, request.branchId ?? 0));
+    const knobs = resolveRunKnobs(session, request.strategyId, request.overrides);
+    const result = await computeSweep(p, request.strategyId, knobs, request.range, {
       summaryModel: request.summaryModel,
       manual: request.manual,
       suppliedSummaryTokens: request.suppliedSummaryTokens,
@@ -135,7 +154,7 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
           ? undefined
           : describeSimulatedSummary(spec.previousSummaryTokens),
       excludeEntryIndices: spec.excludeEntryIndices,
-      promptPresetId: spec.promptPresetId,
+      promptPreset: spec.promptPresetId === undefined ? undefined : requirePreset(spec.promptPresetId),
       elideBase64: request.elideBase64,
       signal,
     });

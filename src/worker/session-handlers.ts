@@ -12,7 +12,7 @@ import { formatRawJson } from '../engine/query/raw-json';
 import { getRowFilterKey, type RowFilter } from '../engine/query/row-filter';
 import { computeRowIndex } from '../engine/query/row-index';
 import { getRowPage } from '../engine/query/row-page';
-import { getSessionSummary } from '../engine/query/session-summary';
+import { getSessionOverview } from '../engine/query/session-overview';
 import { followBranch } from '../engine/parse/branches';
 import { computeTimelineSeries, getTimelineTransferables } from '../engine/query/timeline-series';
 import { computeTokenTable, getTokenTableTransferables } from '../engine/query/token-table';
@@ -117,7 +117,7 @@ export const SESSION_HANDLERS: SessionHandlers = {
       fullTextCache: new Map(),
       live,
     };
-    return { result: getSessionSummary(session) };
+    return { result: getSessionOverview(session) };
   },
   'session-append': async (request, { state, signal }) => {
     const loaded = request.sessionId === undefined ? undefined : getLoaded(state, request.sessionId);
@@ -144,7 +144,7 @@ export const SESSION_HANDLERS: SessionHandlers = {
     };
     return {
       result: {
-        summary: getSessionSummary(step.session),
+        summary: getSessionOverview(step.session),
         row: getLibraryRow(step.session),
         readBytes: step.readBytes,
         newLines: step.newLines,

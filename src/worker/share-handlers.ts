@@ -12,23 +12,17 @@ import {
 import { renderTimelineSvg } from '../engine/export/timeline-svg';
 import { computeTimelineSeries } from '../engine/query/timeline-series';
 import { computeReplay } from '../engine/replay/compute-replay';
-import { type PreparedReplay, prepareReplay } from '../engine/replay/prepare';
 import type { ReplayResult } from '../engine/replay/types';
 import { findSessionSecrets } from '../engine/redact/session-secrets';
 import type { Session } from '../engine/types';
 import { type EngineHandlers, getLoaded } from './engine-host';
 import type { ExportReplayFields } from './protocol';
+import { getPrepared, resolveRunKnobs } from './replay-handlers';
 
-const prepared = new WeakMap<Session, PreparedReplay>();
-
-/** The replay an export (or the erosion view) follows, its preparation kept per session. */
+/** The replay an export (or the erosion view) follows, on the replay's own preparation. */
 export function runReplay(session: Session, fields: ExportReplayFields): ReplayResult {
-  let p = prepared.get(session);
-  if (!p) {
-    p = prepareReplay(session);
-    prepared.set(session, p);
-  }
-  return computeReplay(p, fields.strategyId, fields.knobs, {
+  const knobs = resolveRunKnobs(session, fields.strategyId, fields.overrides);
+  return computeReplay(getPrepared(session), fields.strategyId, knobs, {
     summaryModel: fields.summaryModel,
     manual: fields.manual,
     suppliedSummaryTokens: fields.suppliedSummaryTokens,
@@ -77,10 +71,10 @@ export const SHARE_HANDLERS: ShareHandlers = {
         const byPoint = request.summariesByPoint ?? {};
         const summaries: Record<number, string> = {};
         for (const [i, e] of replay.events.entries()) {
+          const real = 'realCompactionIndex' in e ? e.realCompactionIndex : undefined;
           const text =
-            (e.realCompactionIndex !== undefined
-              ? byPoint[`compaction:${e.realCompactionIndex}`]
-              : undefined) ?? byPoint[`api-call:${e.afterApiCall}`];
+            (real !== undefined ? byPoint[`compaction:${real}`] : undefined) ??
+            byPoint[`api-call:${e.afterApiCall}`];
           if (e.kind === 'compact' && text !== undefined) summaries[i] = text;
         }
         return {

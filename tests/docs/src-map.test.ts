@@ -44,7 +44,7 @@ describe('src/README.md maps src/', () => {
 
   it('names every .ts, .tsx and .css file under src/', () => {
     // A name several files share (`types.ts`, `cline.ts`) says none of them: each of those is
-    // named by a tail of its path (`strategies/cline.ts`), so a new file cannot hide behind an
+    // named by a tail of its path (`strategies/cline/index.ts`), so a new file cannot hide behind an
     // older namesake.
     const mapped = files.filter(isMapped);
     const shared = new Set(mapped.map((f) => basename(f)).filter((n, i, all) => all.indexOf(n) !== i));

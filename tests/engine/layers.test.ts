@@ -21,10 +21,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   compact: ['parse', 'prompts', 'tokens'],
   // The model prepareReplay computes and strategies read: below both.
   simulation: ['compact', 'parse', 'tokens'],
-  strategies: ['simulation', 'compact', 'parse', 'tokens'],
+  // A strategy's folder holds its prompt presets (prompts/types.ts: `PromptPreset`).
+  strategies: ['simulation', 'compact', 'parse', 'prompts', 'tokens'],
   // query/usage-coverage.ts: a call's context where its usage is zero (estimated).
   replay: ['strategies', 'simulation', 'compact', 'parse', 'query', 'tokens'],
-  summarize: ['compact', 'parse', 'prompts', 'query', 'redact', 'retention', 'tokens'],
+  // The prompt presets, each in its strategy's folder (strategies/prompt-presets.ts).
+  summarize: ['compact', 'parse', 'prompts', 'query', 'redact', 'retention', 'strategies', 'tokens'],
   // Secrets found in transcript text and masked (before any export or summarizer request).
   redact: ['parse'],
   // Dialect conventions (project instructions, injected text) come from the descriptors.

@@ -10,16 +10,17 @@ import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prep
 import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { createTokenProvenance } from '../../src/engine/replay/provenance';
 import type { ReplayEvent } from '../../src/engine/replay/types';
-import { CLAUDE_CODE_KNOB_SPECS } from '../../src/engine/strategies/claude-code-knobs';
-import { selectMicrocompact } from '../../src/engine/strategies/claude-code-microcompact';
+import { CLAUDE_CODE_KNOB_SPECS } from '../../src/engine/strategies/claude-code/knobs';
+import { selectMicrocompact } from '../../src/engine/strategies/claude-code/microcompact';
 import { STRATEGIES } from '../../src/engine/strategies/registry';
 import {
   type ClaudeCodeKnobs,
   getClaudeCodeSessionKnobs,
-} from '../../src/engine/strategies/claude-code-knobs';
+} from '../../src/engine/strategies/claude-code/knobs';
 import { getSessionInfo, type KnobSpec } from '../../src/engine/strategies/types';
 import { computeThresholds } from '../../src/engine/thresholds';
 import type { Session } from '../../src/engine/types';
+import { fieldsOf } from '../replay/events';
 
 // Learn mode's step model (engine/learn/): built from the replay's events and the knob specs of
 // each strategy, on the bundled sample (public/samples, committed with the repo).
@@ -346,7 +347,7 @@ describe('the clearing tried at the compaction’s call', () => {
     const walk = await walkOf('claude-code');
     const replay = computeReplay(prepared, 'claude-code', walk.knobs, { summaryModel: 'ratio' });
     const cleared = new Set(
-      replay.events.slice(0, walk.focusEventIndex).flatMap((e) => e.clearedToolIds ?? []),
+      replay.events.slice(0, walk.focusEventIndex).flatMap((e) => fieldsOf(e).clearedToolIds ?? []),
     );
     expect(cleared.size).toBeGreaterThan(0);
     const input = microcompactInput(walk, cleared);

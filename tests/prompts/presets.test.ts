@@ -6,7 +6,7 @@ import {
   getPreset,
   PROMPT_PRESETS,
   requirePreset,
-} from '../../src/engine/prompts/registry';
+} from '../../src/engine/strategies/prompt-presets';
 import { getSectionFill, parsePromptSections } from '../../src/engine/prompts/sections';
 import { composePrompt } from '../../src/engine/prompts/types';
 

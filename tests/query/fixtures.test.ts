@@ -6,7 +6,7 @@ import { createMemorySource } from '../../src/engine/parse/source';
 import { DEFAULT_ROW_FILTER } from '../../src/engine/query/row-filter';
 import { computeRowIndex } from '../../src/engine/query/row-index';
 import { getRowPage } from '../../src/engine/query/row-page';
-import { getSessionSummary } from '../../src/engine/query/session-summary';
+import { getSessionOverview } from '../../src/engine/query/session-overview';
 import { computeTimelineSeries } from '../../src/engine/query/timeline-series';
 import { computeTokenTable } from '../../src/engine/query/token-table';
 
@@ -28,12 +28,12 @@ describe('query functions over tests/fixtures', () => {
     expect(rows.every((r) => !r.text.includes('\n'))).toBe(true);
     expect(computeTimelineSeries(session).contextTokens.length).toBe(session.apiCalls.length);
     expect(computeTokenTable(session).callIndex.length).toBe(session.apiCalls.length);
-    expect(getSessionSummary(session).notTranscript).toBeUndefined();
+    expect(getSessionOverview(session).notTranscript).toBeUndefined();
   });
 
   it.runIf(has('broken.jsonl'))('broken.jsonl: valid lines are rows, bad lines are issues', async () => {
     const session = await parseFixture('broken.jsonl');
-    const summary = getSessionSummary(session);
+    const summary = getSessionOverview(session);
     expect(summary.issueCounts.error + summary.issueCounts.warning).toBeGreaterThan(0);
     expect(summary.notTranscript).toBeUndefined();
     expect(computeRowIndex(session, DEFAULT_ROW_FILTER).length).toBe(session.entries.length);
@@ -49,7 +49,7 @@ describe('query functions over tests/fixtures', () => {
   });
 
   it.runIf(has('not-a-transcript.json'))('not-a-transcript.json: the summary says why', async () => {
-    const summary = getSessionSummary(await parseFixture('not-a-transcript.json'));
+    const summary = getSessionOverview(await parseFixture('not-a-transcript.json'));
     expect(summary.notTranscript?.code).toBe('not-a-transcript');
   });
 });

@@ -10,7 +10,7 @@ import {
 import { followBranch } from '../../src/engine/parse/branches';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { getSessionSummary } from '../../src/engine/query/session-summary';
+import { getSessionOverview } from '../../src/engine/query/session-overview';
 import { computeTimelineSeries } from '../../src/engine/query/timeline-series';
 import {
   getEstimatedCallContext,
@@ -141,7 +141,7 @@ describe('a 1M-context session', () => {
   });
 
   it('gives the header the inferred window and its reasons', async () => {
-    const summary = getSessionSummary(await load('one-million.jsonl'));
+    const summary = getSessionOverview(await load('one-million.jsonl'));
     expect(summary.window).toMatchObject({ windowTokens: 1_000_000, windowSource: 'model-id' });
     expect(summary.usage).toMatchObject({ mainCalls: 10, zeroUsageCalls: 0 });
     expect(summary.branches).toBeUndefined();

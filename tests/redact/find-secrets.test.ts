@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findSecretsInText, getSecretId } from '../../src/engine/redact/find-secrets';
 import { maskJsonValue, maskText } from '../../src/engine/redact/mask';
-import { maskSummaryRequest } from '../../src/engine/summarize/redact-request';
+import { maskSummaryRequest } from './redact-request';
 import { PLANTED_SECRETS } from './planted-secrets';
 
 describe('findSecretsInText', () => {

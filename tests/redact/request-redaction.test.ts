@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { getSecretId } from '../../src/engine/redact/find-secrets';
-import { requirePreset } from '../../src/engine/prompts/registry';
+import { requirePreset } from '../../src/engine/strategies/prompt-presets';
 import type { PromptSettings } from '../../src/engine/summarize/prepare';
 import { prepareSummaryAt } from '../../src/engine/summarize/session-ops';
 import { PLANTED_SECRETS } from './planted-secrets';

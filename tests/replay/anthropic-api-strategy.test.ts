@@ -4,21 +4,25 @@ import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { CLEARABLE_THINKING, type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
-import type { ReplayEvent, ReplayResult } from '../../src/engine/replay/types';
+import type { MicrocompactEvent, ReplayEvent, ReplayResult } from '../../src/engine/replay/types';
+import { ofKind } from './events';
 import {
   ANTHROPIC_SDK_COMPACTION_STRATEGY,
   SDK_DEFAULT_TOKEN_THRESHOLD,
   SDK_SUMMARY_MAX_TOKENS,
 } from '../../src/engine/strategies/anthropic-sdk-compaction';
-import { API_COMPACTION_MIN_TRIGGER, PAUSE_NOTE } from '../../src/engine/strategies/api-compaction';
-import { API_CONTEXT_EDITING_STRATEGY } from '../../src/engine/strategies/api-context-editing';
+import {
+  API_COMPACTION_MIN_TRIGGER,
+  PAUSE_NOTE,
+} from '../../src/engine/strategies/api-clear-tool-uses/compaction';
+import { API_CONTEXT_EDITING_STRATEGY } from '../../src/engine/strategies/api-clear-tool-uses';
 import { corpusJsonl, corpusOrSkip } from '../helpers/corpus';
 import { runStrategy } from './strategy-variants';
 import { type CallSpec, parseFixture, type TranscriptSpec } from './transcript-fixture';
 
-// The Anthropic API's context management (strategies/api-context-editing.ts with
+// The Anthropic API's context management (strategies/api-clear-tool-uses/index.ts with
 // api-clear-thinking.ts and api-compaction.ts) and the TypeScript SDK's compactionControl
-// (strategies/anthropic-sdk-compaction.ts): hand-written transcripts for the rules, every replay
+// (strategies/anthropic-sdk-compaction/index.ts): hand-written transcripts for the rules, every replay
 // checked against the invariants (runStrategy), and the corpus figure for clear_thinking.
 
 const API = API_CONTEXT_EDITING_STRATEGY.id;
@@ -62,9 +66,9 @@ function thinkingItems(p: PreparedReplay): number[] {
 }
 
 const clearedIds = (r: ReplayResult) => new Set(Object.keys(r.clearedToolIds));
-const isThinkingClear = (e: ReplayEvent) =>
+const isThinkingClear = (e: ReplayEvent): e is MicrocompactEvent =>
   e.kind === 'microcompact' && e.note?.startsWith('clear_thinking') === true;
-const isToolClear = (e: ReplayEvent) => e.kind === 'microcompact' && !isThinkingClear(e);
+const isToolClear = (e: ReplayEvent): boolean => e.kind === 'microcompact' && !isThinkingClear(e);
 
 describe('the prepared model knows each assistant turn’s thinking', () => {
   it('one thinking item per thinking block, with the turn of the prompt before it', async () => {
@@ -196,7 +200,7 @@ describe('several edits in one request, in the API’s order', () => {
     const c = compactions.find(
       (e, n) => n > 0 && r.events[r.events.indexOf(e) - 1]?.afterCallPos === e.afterCallPos,
     )!;
-    const clears = r.events.filter((e) => e.afterCallPos === c.afterCallPos && e.kind === 'microcompact');
+    const clears = ofKind(r.events, 'microcompact').filter((e) => e.afterCallPos === c.afterCallPos);
     const same = alone.events.find((e) => e.kind === 'compact' && e.afterCallPos === c.afterCallPos)!;
     expect(clears.length).toBeGreaterThan(0);
     expect(c.checkTokens).toBe(same.checkTokens - clears.reduce((sum, e) => sum + e.savedTokens!, 0));

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import { checkReplayInvariants } from './invariants';
 import { prepareReplay } from '../../src/engine/replay/prepare';
-import { API_CONTEXT_EDITING_STRATEGY } from '../../src/engine/strategies/api-context-editing';
+import { API_CONTEXT_EDITING_STRATEGY } from '../../src/engine/strategies/api-clear-tool-uses';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { API_RULES_PLAN, type ApiAccuracyPlan, buildApiAccuracyLog } from '../fixtures/make-api-fixtures';
 

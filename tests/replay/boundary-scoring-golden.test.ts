@@ -5,9 +5,10 @@ import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { formatReplayDump } from '../../src/engine/replay/dump';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import { checkReplayInvariants } from './invariants';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import { BOUNDARY_SCORING_STRATEGY } from '../../src/engine/strategies/boundary-scoring';
+import { getBoundaryScores } from '../../src/engine/strategies/boundary-scoring/detail';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import type { Session } from '../../src/engine/types';
 import { buildTranscript, growingSpec } from './transcript-fixture';
@@ -28,8 +29,9 @@ function dump(session: Session, variants: { label: string; knobs: Record<string,
     expect(checkReplayInvariants(prepared, result)).toEqual([]);
     parts.push(`== ${label}`, formatReplayDump(prepared, result));
     for (const [i, e] of result.events.entries()) {
-      if (!e.boundaryScores) continue;
-      const scores = e.boundaryScores.map(
+      const boundaryScores = getBoundaryScores(e);
+      if (!boundaryScores) continue;
+      const scores = boundaryScores.map(
         (c) => `${c.messageIndex}:${c.score}${c.chosen ? '*' : ''}${c.unsafe ? '!' : ''}`,
       );
       parts.push(`  #${i} candidates ${scores.join(' ')}`);

@@ -5,8 +5,8 @@ import { main } from '../../src/cli/main';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
-import { computeNaiveClineReplay } from '../../src/engine/replay/naive-cline';
+import { checkReplayInvariants } from './invariants';
+import { computeNaiveClineReplay } from './reference/cline';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
 import {
@@ -19,9 +19,10 @@ import { getDefaultStrategyId } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import type { Session } from '../../src/engine/types';
 import { generateSession } from '../../src/sample/generate-session';
+import { expectKind } from './events';
 
-// The Cline strategy (strategies/cline.ts): its constants, the fast replay against the naive one
-// (replay/naive-cline.ts) with the invariants on every replay, the Cline task fixture and the
+// The Cline strategy (strategies/cline/index.ts): its constants, the fast replay against the naive one
+// (tests/replay/reference/cline.ts) with the invariants on every replay, the Cline task fixture and the
 // real Cline UI log of the corpus against its own truncations.
 
 const ROOT = resolve(__dirname, '../..');
@@ -119,8 +120,7 @@ describe('Cline: the task fixture', () => {
     expect(knobs.contextWindow).toBe(200_000);
     expect(notes.join(' ')).toMatch(/Claude model/);
     const result = run(prepared, knobs);
-    const first = result.events[0]!;
-    expect(first.kind).toBe('truncate');
+    const first = expectKind(result.events[0], 'truncate');
     expect(first.afterCallPos).toBe(3);
     expect(first.afterApiCall).toBe(prepared.calls[3]);
     expect(first.checkTokens).toBe(161_000);

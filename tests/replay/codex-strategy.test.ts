@@ -6,7 +6,7 @@ import { main } from '../../src/cli/main';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import { checkReplayInvariants } from './invariants';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
 import { CODEX_STRATEGY, type CodexKnobs, getCodexThreshold } from '../../src/engine/strategies/codex';
@@ -14,7 +14,7 @@ import { getDefaultStrategyId, getStrategy } from '../../src/engine/strategies/r
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { corpusFilesOf, corpusOrSkip } from '../helpers/corpus';
 
-// The Codex CLI strategy (strategies/codex.ts): a hand-written rollout for the rules, the
+// The Codex CLI strategy (strategies/codex/index.ts): a hand-written rollout for the rules, the
 // invariants every replay keeps, and the corpus figure of docs/replay-accuracy.md "Codex CLI".
 
 const WINDOW = 100_000;

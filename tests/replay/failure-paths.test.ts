@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getSummaryRequestOverheadTokens } from '../../src/engine/compact/build-request';
 import { formatReplayDump } from '../../src/engine/replay/dump';
-import { DEFAULT_CLAUDE_CODE_KNOBS } from '../../src/engine/strategies/claude-code-knobs';
+import { DEFAULT_CLAUDE_CODE_KNOBS } from '../../src/engine/strategies/claude-code/knobs';
 import { computeThresholds } from '../../src/engine/thresholds';
 import { runReplay } from './run-replay';
 import { growingSpec, parseFixture } from './transcript-fixture';

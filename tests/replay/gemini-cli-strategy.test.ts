@@ -6,9 +6,9 @@ import { main } from '../../src/cli/main';
 import { buildCompactionRequest } from '../../src/engine/compact/build-request';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { GEMINI_CLI, GEMINI_CLI_PROBE_PROMPT } from '../../src/engine/prompts/gemini-cli';
+import { GEMINI_CLI, GEMINI_CLI_PROBE_PROMPT } from '../../src/engine/strategies/gemini-cli/prompt';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import { checkReplayInvariants } from './invariants';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
 import {
@@ -18,12 +18,14 @@ import {
   getGeminiThreshold,
   getGeminiTokenLimit,
 } from '../../src/engine/strategies/gemini-cli';
+import { requirePreset } from '../../src/engine/strategies/prompt-presets';
 import { getDefaultStrategyId, getStrategy } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import type { Session } from '../../src/engine/types';
 import { buildTranscript, type CallSpec, parseFixture, type TranscriptSpec } from './transcript-fixture';
+import { expectKind } from './events';
 
-// The Gemini CLI strategy (strategies/gemini-cli.ts): the split rule on plain lists, then
+// The Gemini CLI strategy (strategies/gemini-cli/index.ts): the split rule on plain lists, then
 // hand-written logs whose tool outputs have known sizes for the trigger (0.5 of the limit, on
 // the last prompt), the 30% kept from a user message that is not a function response, the
 // function-response budget, and the two summarizer calls (snapshot, probe) the request shows.
@@ -172,15 +174,15 @@ describe('Gemini CLI strategy', () => {
     // are over it (turns 0–6's 4,000 are not longer than the cut). Truncated, turns 7–9 hold
     // ≈ 5,550 characters each: 70% is reached after turn 7, and turns 8–9 are kept.
     const result = run(prepared, { functionResponseBudgetTokens: 5_000, truncateOutputChars: 5_000 });
-    const [replace, compact, ...rest] = result.events;
+    const [replaceEvent, compactEvent, ...rest] = result.events;
     expect(rest).toHaveLength(0);
-    expect(replace?.kind).toBe('replace');
+    const replace = expectKind(replaceEvent, 'replace');
     expect(replace?.afterCallPos).toBe(9);
     // Only the kept part's truncation survives the summary.
     expect(replace?.clearedToolIds).toEqual(['toolu_8_0', 'toolu_9_0']);
     expect(replace?.note).toMatch(/2 function responses over the 5,000-token budget cut to 5,000 characters/);
-    expect(compact?.kind).toBe('compact');
-    expect(promptOf(session, compact?.keptFromEntryIndex)).toBe('Turn 8: go on.');
+    const compact = expectKind(compactEvent, 'compact');
+    expect(promptOf(session, compact.keptFromEntryIndex)).toBe('Turn 8: go on.');
     // The budget at its default (50,000): nothing is cut.
     expect(run(prepared).events.filter((e) => e.kind === 'replace')).toHaveLength(0);
   });
@@ -190,7 +192,10 @@ describe('Gemini CLI strategy', () => {
     const event = compacts(run(prepared))[0]!;
     expect(event.llmCalls).toBe(2);
     expect(event.request?.promptPresetId).toBe('gemini-cli');
-    const request = await buildCompactionRequest(session, sources, event.request!);
+    const request = await buildCompactionRequest(session, sources, {
+      ...event.request!,
+      promptPreset: requirePreset(event.request!.promptPresetId!),
+    });
     expect(request.system).toBe(GEMINI_CLI.systemPrompt);
     expect(request.prompt).toBe(GEMINI_CLI.prompt);
     expect(request.presetId).toBe('gemini-cli');

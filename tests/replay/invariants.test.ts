@@ -3,7 +3,7 @@ import { prepareReplay } from '../../src/engine/replay/prepare';
 import { INVARIANT_FIXTURES } from './replay-fixtures';
 import { logKnobsOf, runStrategy, strategyCases, variantsOf } from './strategy-variants';
 
-// The replay invariants (replay/invariants.ts: pairs never split, nothing cleared twice, context
+// The replay invariants (tests/replay/invariants.ts: pairs never split, nothing cleared twice, context
 // under the threshold after a compaction or the event says why, series finite) on every
 // registered strategy, at each fixture's own knobs and every variant of the strategy.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectMicrocompact } from '../../src/engine/strategies/claude-code-microcompact';
+import { selectMicrocompact } from '../../src/engine/strategies/claude-code/microcompact';
 
 const v2168 = { variant: 'v2.1.68' as const, keepRecent: 3, protectTokens: 40_000, minSavings: 20_000 };
 const legacy = { variant: 'legacy' as const, keepRecent: 3, protectTokens: 40_000, minSavings: 20_000 };

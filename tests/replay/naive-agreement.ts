@@ -1,19 +1,21 @@
 import { expect } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { computeNaiveReplay } from '../../src/engine/replay/naive';
+import { computeNaiveReplay } from './reference/claude-code';
 import type { prepareReplay } from '../../src/engine/replay/prepare';
 import type { SummaryModelId } from '../../src/engine/replay/summary-size';
 import {
   DEFAULT_CLAUDE_CODE_KNOBS,
   type ClaudeCodeKnobs,
-} from '../../src/engine/strategies/claude-code-knobs';
+} from '../../src/engine/strategies/claude-code/knobs';
 import { generateSession } from '../../src/sample/generate-session';
 import { runReplay } from './run-replay';
+import { fieldsOf } from './events';
 
-// The fast Claude Code replay against the deliberately naive one (replay/naive.ts), over knob sets
-// that exercise every mechanism the naive one models: shared by naive.test.ts (small sessions, per
-// commit) and naive.reference.test.ts (the big generated seeds and the sample, the `reference` stage).
+// The fast Claude Code replay against the deliberately naive one (tests/replay/reference/claude-code.ts),
+// over knob sets that exercise every mechanism the naive one models: shared by naive.test.ts (small
+// sessions, per commit) and naive.reference.test.ts (the big generated seeds and the sample, the
+// `reference` stage).
 
 export const KNOB_SETS: { name: string; knobs: Partial<ClaudeCodeKnobs>; model?: SummaryModelId }[] = [
   { name: 'defaults', knobs: {} },
@@ -53,6 +55,7 @@ function expectAgreement(prepared: ReturnType<typeof prepareReplay>, name: strin
     expect(Array.from(result.checkTokens), label).toEqual(naive.checkTokens);
     const fast = result.events
       .filter((e) => e.kind !== 'blocked')
+      .map(fieldsOf)
       .map((e) => ({
         kind: e.kind,
         afterCallPos: e.afterCallPos,

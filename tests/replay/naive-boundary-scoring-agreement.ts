@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
-import { computeNaiveBoundaryScoringReplay } from '../../src/engine/replay/naive-boundary-scoring';
+import { checkReplayInvariants } from './invariants';
+import { computeNaiveBoundaryScoringReplay } from './reference/boundary-scoring';
 import type { PreparedReplay } from '../../src/engine/replay/prepare';
 import type { SummaryModelId } from '../../src/engine/replay/summary-size';
 import {
@@ -10,9 +10,9 @@ import {
 } from '../../src/engine/strategies/boundary-scoring';
 import { expectSameKeptRangeEvents } from './naive-events';
 
-// The fast boundary-scoring replay against its naive reference, shared by naive-boundary-scoring.test.ts (small sessions,
-// per commit) and naive-boundary-scoring.reference.test.ts (the big generated seeds and the sample, the
-// `reference` stage).
+// The fast boundary-scoring replay against its naive reference (tests/replay/reference/boundary-scoring.ts),
+// shared by naive-boundary-scoring.test.ts (small sessions, per commit) and naive-boundary-scoring.reference.test.ts (the big
+// generated seeds and the sample, the `reference` stage).
 
 export const KNOB_SETS: { name: string; knobs: Partial<BoundaryScoringKnobs>; model?: SummaryModelId }[] = [
   { name: 'defaults', knobs: {} },

@@ -9,12 +9,12 @@ import { REPLAY_FIXTURES } from './replay-fixtures';
 import { growingSpec, parseFixture } from './transcript-fixture';
 
 // The fast boundary-scoring replay against the deliberately naive one
-// (replay/naive-boundary-scoring.ts), call by call: the same simulated context, the same
+// (tests/replay/reference/boundary-scoring.ts), call by call: the same simulated context, the same
 // compactions (call, post-compaction context, summary size, first kept message) and resets.
 
 describe('fast replay = naive replay: boundary-scoring', () => {
-  // Small, per commit; the 300-call seeds and the sample: naive-boundary-scoring.reference.test.ts.
-  // It starts at 100,000 tokens, so 120 calls reach every threshold.
+  // Small, per commit; the 300-call seeds and the sample: naive-boundary-scoring.reference.test.ts. It
+  // starts at 100,000 tokens, so 120 calls reach every threshold.
   it('agrees on a small generated session (seed 3, 120 calls from 100,000 tokens)', async () => {
     const g = generateSession({ seed: 3, apiCalls: 120, initialContextTokens: 100_000 });
     const session = await parseSession(g.files.map((f) => createMemorySource(f.name, f.text)));

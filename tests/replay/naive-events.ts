@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { PreparedReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
+import { fieldsOf } from './events';
 
 /** A naive reference's event, as the kept-range references (pi, boundary scoring) give them. */
 export interface NaiveKeptRangeEvent {
@@ -24,6 +25,7 @@ export function expectSameKeptRangeEvents(
 ): number {
   const fast = result.events
     .filter((e) => e.kind !== 'blocked')
+    .map(fieldsOf)
     .map((e) => ({
       kind: e.kind,
       afterCallPos: e.afterCallPos,

@@ -1,16 +1,16 @@
 import { expect } from 'vitest';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
-import { computeNaivePiReplay } from '../../src/engine/replay/naive-pi';
+import { checkReplayInvariants } from './invariants';
+import { computeNaivePiReplay } from './reference/pi';
 import type { PreparedReplay } from '../../src/engine/replay/prepare';
 import type { SummaryModelId } from '../../src/engine/replay/summary-size';
 import { PI_STRATEGY, type PiKnobs } from '../../src/engine/strategies/pi';
 import { logKnobsOf } from './strategy-variants';
 import { expectSameKeptRangeEvents } from './naive-events';
 
-// The fast pi replay against its naive reference, shared by naive-pi.test.ts (small sessions,
-// per commit) and naive-pi.reference.test.ts (the big generated seeds and the sample, the
-// `reference` stage).
+// The fast pi replay against its naive reference (tests/replay/reference/pi.ts),
+// shared by naive-pi.test.ts (small sessions, per commit) and naive-pi.reference.test.ts (the big
+// generated seeds and the sample, the `reference` stage).
 
 export const KNOB_SETS: { name: string; knobs: Partial<PiKnobs>; model?: SummaryModelId }[] = [
   { name: 'log knobs', knobs: {} },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
-import { computeNaivePiReplay } from '../../src/engine/replay/naive-pi';
+import { computeNaivePiReplay } from './reference/pi';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import { estimatePiMessageTokens, PI_STRATEGY } from '../../src/engine/strategies/pi';
 import { generateSession } from '../../src/sample/generate-session';
@@ -12,8 +12,8 @@ import { REPLAY_FIXTURES } from './replay-fixtures';
 import { logKnobsOf } from './strategy-variants';
 import { growingSpec, parseFixture } from './transcript-fixture';
 
-// The fast pi replay (strategies/pi.ts through compute-replay.ts) against the deliberately naive
-// one (replay/naive-pi.ts), call by call: the same simulated context and trigger count, the same
+// The fast pi replay (strategies/pi/index.ts through compute-replay.ts) against the deliberately naive
+// one (tests/replay/reference/pi.ts), call by call: the same simulated context and trigger count, the same
 // compactions (call, post-compaction context, summary size, first kept message) and resets, over
 // knob sets that move the trigger (reserveTokens, window), the cut (keepRecentTokens) and the
 // summary model.
@@ -72,8 +72,8 @@ describe('fast replay = naive replay: pi', () => {
     expect(expectAgreement(prepared, name)).toBeGreaterThan(5);
   });
 
-  // Small, per commit; the 300-call seeds and the sample: naive-pi.reference.test.ts.
-  // It starts at 100,000 tokens, so 120 calls reach every threshold.
+  // Small, per commit; the 300-call seeds and the sample: naive-pi.reference.test.ts. It
+  // starts at 100,000 tokens, so 120 calls reach every threshold.
   it('agrees on a small generated session (seed 3, 120 calls from 100,000 tokens)', async () => {
     const g = generateSession({ seed: 3, apiCalls: 120, initialContextTokens: 100_000 });
     const session = await parseSession(g.files.map((f) => createMemorySource(f.name, f.text)));

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
-import { computeNaiveOpenCodePrune } from '../../src/engine/replay/naive-opencode';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import { computeNaiveOpenCodePrune } from './reference/opencode';
+import { checkReplayInvariants } from './invariants';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
 import {
@@ -18,7 +18,7 @@ import { getStrategy } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { buildTranscript, type CallSpec, parseFixture, type TranscriptSpec } from './transcript-fixture';
 
-// The OpenCode strategy (strategies/opencode.ts): hand-written Claude Code-shaped logs whose tool
+// The OpenCode strategy (strategies/opencode/index.ts): hand-written Claude Code-shaped logs whose tool
 // outputs have known sizes, for the prune rules (protect the newest 40,000 tokens of tool output
 // and the last 2 user turns, protected tools, more than 20,000 tokens or nothing), the compaction
 // line (limit − max output; input limit − reserved) and the stall guard.
@@ -191,7 +191,7 @@ describe('OpenCode strategy', () => {
     expect(out.join('\n')).toMatch(/microcompact: check [\d,]+ ≥ 20,000, cleared 3/);
   });
 
-  it('agrees with the naive prune (replay/naive-opencode.ts) on varied turns, tools and knobs', async () => {
+  it('agrees with the naive prune (tests/replay/reference/opencode.ts) on varied turns, tools and knobs', async () => {
     // Turns of 1–3 calls, each call 0–3 results of varied sizes, some Skill: seeded, no compaction.
     let seed = 7;
     const rand = () => {

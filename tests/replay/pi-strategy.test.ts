@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
-import type { ReplayEvent } from '../../src/engine/replay/types';
+import type { ReplayEvent, ReplayEventFields } from '../../src/engine/replay/types';
+import { getPiDetail } from '../../src/engine/strategies/pi/detail';
 import {
   computeFileLists,
   estimatePiMessageTokens,
@@ -16,8 +17,9 @@ import {
 import { getDefaultStrategyId } from '../../src/engine/strategies/registry';
 import { type PiSessionSpec, type PiTurnSpec, parsePiSession } from './pi-session';
 import { logKnobsOf, runStrategy } from './strategy-variants';
+import { fieldsOf } from './events';
 
-// The pi strategy (strategies/pi.ts) on hand-written pi sessions (pi-session.ts) and the committed
+// The pi strategy (strategies/pi/index.ts) on hand-written pi sessions (pi-session.ts) and the committed
 // pi fixture: the trigger at a run's end over window − reserveTokens, the kept ~20,000 tokens cut
 // at a user or assistant message, file operations accumulated across compactions, and the
 // replay compared with the log's own compactions.
@@ -116,7 +118,7 @@ describe('pi: the trigger', () => {
 
 describe('pi: what is kept', () => {
   /** The event's kept part by pi's own estimate, and its first entry. */
-  function kept(prepared: PreparedReplay, event: ReplayEvent) {
+  function kept(prepared: PreparedReplay, event: ReplayEventFields) {
     const { session, ctxEntry, posOfEntry, callPos } = prepared;
     const from = posOfEntry[event.keptFromEntryIndex!]!;
     const to = callPos[event.afterCallPos + 1]!;
@@ -186,24 +188,24 @@ describe('pi: file operations', () => {
     const knobs = { ...logKnobsOf(prepared, 'pi').knobs, contextWindow: 60_000 };
     const events = compacts(runStrategy(prepared, 'pi', knobs).events);
     expect(events.length).toBeGreaterThanOrEqual(3);
-    const first = events[0]!.trackedFiles!;
+    const first = getPiDetail(events[0]!)!.trackedFiles;
     expect(first.readFiles).toContain('src/r0.ts');
     expect(first.modifiedFiles).toEqual([]);
     for (let i = 1; i < events.length; i++) {
-      const prev = events[i - 1]!.trackedFiles!;
-      const cur = events[i]!.trackedFiles!;
+      const prev = getPiDetail(events[i - 1]!)!.trackedFiles;
+      const cur = getPiDetail(events[i]!)!.trackedFiles;
       const all = new Set([...cur.readFiles, ...cur.modifiedFiles]);
       for (const f of [...prev.readFiles, ...prev.modifiedFiles])
         expect(all.has(f), `${f} carried`).toBe(true);
       for (const f of prev.modifiedFiles) expect(cur.modifiedFiles).toContain(f);
     }
-    const last = events[events.length - 1]!.trackedFiles!;
+    const last = getPiDetail(events[events.length - 1]!)!.trackedFiles;
     expect(last.modifiedFiles).toEqual(expect.arrayContaining(['src/r0.ts', 'src/new.ts']));
     expect(last.readFiles).not.toContain('src/r0.ts');
     // pi's rule (compaction.ts prepareCompaction: only messages after the previous compaction
     // entry are summarized): what one compaction kept, the next drops unsummarized, so the files
     // of those turns (7–12 here) are never listed.
-    for (const e of events) expect(e.trackedFiles!.readFiles).not.toContain('src/r9.ts');
+    for (const e of events) expect(getPiDetail(e)!.trackedFiles.readFiles).not.toContain('src/r9.ts');
     // Only files of summarized messages: the kept ones are not yet listed.
     const keptFrom = prepared.posOfEntry[events[0]!.keptFromEntryIndex!]!;
     const keptPaths = new Set<string>();
@@ -244,7 +246,7 @@ describe("pi: the replay against the log's own compactions", () => {
     expect(c.expected).toBe(1);
     expect(c.reproduced).toBe(1);
     expect(c.counts.extra).toBe(0);
-    const [auto, reset] = result.events.filter((e) => e.kind !== 'blocked');
+    const [auto, reset] = result.events.filter((e) => e.kind !== 'blocked').map(fieldsOf);
     expect(auto?.realCompactionIndex).toBe(0);
     expect(auto?.summarySource).toBe('recorded');
     expect(reset?.kind).toBe('reset');

@@ -7,7 +7,7 @@ import { prepareReplay } from '../../src/engine/replay/prepare';
 import { formatTokenProvenance, sumTokenProvenance } from '../../src/engine/replay/provenance';
 import type { ReplayResult } from '../../src/engine/replay/types';
 import { CLAUDE_CODE_STRATEGY } from '../../src/engine/strategies/claude-code';
-import type { ClaudeCodeKnobs } from '../../src/engine/strategies/claude-code-knobs';
+import type { ClaudeCodeKnobs } from '../../src/engine/strategies/claude-code/knobs';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import type { Session } from '../../src/engine/types';
 import { generateSession } from '../../src/sample/generate-session';

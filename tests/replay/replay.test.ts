@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { getSafeCut } from '../../src/engine/simulation/cuts';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import { checkReplayInvariants } from './invariants';
 import { prepareReplay, TOKEN_SOURCE } from '../../src/engine/replay/prepare';
 import { SUMMARY_SPAN_RATIO } from '../../src/engine/replay/summary-size';
 import { estimateTextTokens } from '../../src/engine/tokens/estimate';
 import { firstCallAtOrAbove, runReplay } from './run-replay';
 import { growingSpec, parseFixture } from './transcript-fixture';
+import { expectKind } from './events';
 
 describe('attribution (prepareReplay)', () => {
   it('gives each group of entries the recorded usage delta, split by estimate', async () => {
@@ -37,7 +38,7 @@ describe('auto-compact', () => {
     const { prepared, result } = runReplay(session);
     const first = firstCallAtOrAbove(prepared, 167_000);
     expect(first).toBeGreaterThan(0);
-    const e = result.events[0]!;
+    const e = expectKind(result.events[0], 'compact');
     expect(e).toMatchObject({
       kind: 'compact',
       mechanism: 'full',
@@ -81,11 +82,13 @@ describe('auto-compact', () => {
       summaryTokens: 3_000,
       summarySource: 'session-memory',
     });
-    const huge = runReplay(session, { sessionMemoryTokens: 190_000 }).result.events[0]!;
+    const huge = expectKind(runReplay(session, { sessionMemoryTokens: 190_000 }).result.events[0], 'compact');
     expect(huge.mechanism).toBe('full');
     expect(huge.note).toMatch(/fell through/);
-    const keep = runReplay(session, { sessionMemoryTokens: 3_000, sessionMemoryKeepTokens: 20_000 }).result
-      .events[0]!;
+    const keep = expectKind(
+      runReplay(session, { sessionMemoryTokens: 3_000, sessionMemoryKeepTokens: 20_000 }).result.events[0],
+      'compact',
+    );
     expect(keep.keptTokens).toBeGreaterThan(0);
     expect(keep.keptTokens).toBeLessThanOrEqual(20_000);
   });
@@ -93,14 +96,14 @@ describe('auto-compact', () => {
   it('sizes summaries with the model, or a supplied figure', async () => {
     const { session } = await parseFixture(growingSpec(60));
     const { prepared, result } = runReplay(session, {}, { summaryModel: 'ratio' });
-    const e = result.events[0]!;
+    const e = expectKind(result.events[0], 'compact');
     expect(e.summarySource).toBe('model');
     expect(e.summaryTokens).toBe(Math.round(e.spanTokens! * SUMMARY_SPAN_RATIO));
     const supplied = runReplay(prepared, {}, { suppliedSummaryTokens: { [e.afterApiCall]: 7_777 } }).result
       .events[0]!;
     expect(supplied).toMatchObject({ summaryTokens: 7_777, summarySource: 'supplied' });
     // The supplied size is what the post-compaction context holds; other calls' sizes do nothing.
-    const unsupplied = runReplay(prepared, {}).result.events[0]!;
+    const unsupplied = expectKind(runReplay(prepared, {}).result.events[0], 'compact');
     expect(supplied.postTokens - unsupplied.postTokens).toBe(7_777 - unsupplied.summaryTokens!);
     const bigger = runReplay(prepared, {}, { suppliedSummaryTokens: { [e.afterApiCall]: 17_777 } }).result
       .events[0]!;
@@ -123,8 +126,10 @@ describe('auto-compact', () => {
     expect(fits.postTokens).toBeLessThan(fits.thresholdTokens);
     expect(fits.postTokens).not.toBe(full.postTokens);
     const huge = 'x'.repeat(190_000 * 4);
-    const over = runReplay(session, { sessionMemoryTokens: estimateTextTokens(huge.length) }).result
-      .events[0]!;
+    const over = expectKind(
+      runReplay(session, { sessionMemoryTokens: estimateTextTokens(huge.length) }).result.events[0],
+      'compact',
+    );
     expect(over.mechanism).toBe('full');
     expect(over.summarySource).not.toBe('session-memory');
     expect(over.postTokens).toBe(full.postTokens);
@@ -234,17 +239,23 @@ describe('manual compaction at a chosen message', () => {
     const pivotEntryIndex = session.apiCalls[p.calls[15]!]!.firstEntryIndex;
     const full = runReplay(p, {}, { manual: [{ afterApiCall, mechanism: 'full' }] }).result.events[0]!;
     expect(full).toMatchObject({ kind: 'compact', trigger: 'manual', mechanism: 'full', afterCallPos: 20 });
-    const upTo = runReplay(p, {}, { manual: [{ afterApiCall, mechanism: 'partial', pivotEntryIndex }] })
-      .result.events[0]!;
+    const upTo = expectKind(
+      runReplay(p, {}, { manual: [{ afterApiCall, mechanism: 'partial', pivotEntryIndex }] }).result
+        .events[0],
+      'compact',
+    );
     expect(upTo).toMatchObject({ mechanism: 'partial', keptFromEntryIndex: pivotEntryIndex });
     expect(upTo.keptTokens).toBeGreaterThan(20_000);
     expect(upTo.postTokens).toBeGreaterThan(full.postTokens);
     expect(upTo.request?.variant).toBe('full');
-    const from = runReplay(
-      p,
-      {},
-      { manual: [{ afterApiCall, mechanism: 'partial', pivotEntryIndex, direction: 'from' }] },
-    ).result.events[0]!;
+    const from = expectKind(
+      runReplay(
+        p,
+        {},
+        { manual: [{ afterApiCall, mechanism: 'partial', pivotEntryIndex, direction: 'from' }] },
+      ).result.events[0],
+      'compact',
+    );
     expect(from.request).toMatchObject({ variant: 'partial', keepFromEntryIndex: pivotEntryIndex });
     expect(from.keptTokens).toBeGreaterThan(50_000);
   });
@@ -265,14 +276,14 @@ describe('another strategy: the API’s clear_tool_uses', () => {
     const prepared = prepareReplay(session);
     const result = computeReplay(prepared, 'api-clear-tool-uses', {});
     expect(checkReplayInvariants(prepared, result)).toEqual([]);
-    const first = result.events[0]!;
+    const first = expectKind(result.events[0], 'microcompact');
     expect(first).toMatchObject({ kind: 'microcompact', thresholdTokens: 100_000 });
     expect(first.checkTokens).toBeGreaterThanOrEqual(100_000);
     const k = first.afterCallPos;
     expect(first.clearedToolIds).toHaveLength(k + 1 - 3);
     expect(first.clearedToolIds).not.toContain(`toolu_${k}_0`);
     // One more result cleared after each later call; never the same one twice.
-    expect(result.events[1]!.clearedToolIds).toEqual([`toolu_${k - 2}_0`]);
+    expect(expectKind(result.events[1], 'microcompact').clearedToolIds).toEqual([`toolu_${k - 2}_0`]);
     expect(result.thresholds.map((t) => t.id)).toEqual(['trigger', 'window']);
     const none = computeReplay(prepared, 'api-clear-tool-uses', { excludeTools: ['Read'] });
     expect(none.events.filter((e) => e.kind === 'microcompact')).toEqual([]);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
-import { computeNaiveRooReplay } from '../../src/engine/replay/naive-roo';
+import { checkReplayInvariants } from './invariants';
+import { computeNaiveRooReplay } from './reference/roo';
 import { prepareReplay } from '../../src/engine/replay/prepare';
-import type { ReplayEvent } from '../../src/engine/replay/types';
+import type { CompactEvent } from '../../src/engine/replay/types';
 import {
   getRooAllowedTokens,
   getRooCondenseTokens,
@@ -18,14 +18,13 @@ import { generateSession } from '../../src/sample/generate-session';
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { logKnobsOf, runStrategy } from './strategy-variants';
 import { growingSpec, parseFixture } from './transcript-fixture';
+import { ofKind } from './events';
 
-// The Roo Code strategy (strategies/roo.ts): the condense trigger (the percent of the window or
+// The Roo Code strategy (strategies/roo/index.ts): the condense trigger (the percent of the window or
 // window × 0.9 − maxTokens), messages tagged rather than deleted (what a rewind restores), and the
 // sliding-window fallback that hides half of the visible messages after the first, in pairs.
 
 const knobs = (input: Partial<RooKnobs> = {}): RooKnobs => ROO_STRATEGY.normalizeKnobs(input);
-const ofKind = (events: readonly ReplayEvent[], kind: ReplayEvent['kind']) =>
-  events.filter((e) => e.kind === kind);
 
 describe('Roo: the thresholds', () => {
   it('allowedTokens is window × (1 − 0.1) − maxTokens (8,192 by default)', () => {
@@ -112,7 +111,7 @@ describe('Roo: condensing, tagged', () => {
     });
     const events = ofKind(result.events, 'compact');
     expect(events.length).toBeGreaterThanOrEqual(2);
-    const [one, two] = events as [ReplayEvent, ReplayEvent];
+    const [one, two] = events as [CompactEvent, CompactEvent];
     expect(one.hidden).toEqual({
       tag: 'condense',
       fromEntryIndex: prepared.ctxEntry[0],
@@ -209,7 +208,7 @@ async function generated(seed: number, apiCalls: number) {
   return parseSession(g.files.map((f) => createMemorySource(f.name, f.text)));
 }
 
-// The sliding window against the naive reference (replay/naive-roo.ts): the same simulated
+// The sliding window against the naive reference (tests/replay/reference/roo.ts): the same simulated
 // series, the same events, the same hidden ranges and tokens.
 describe('Roo: fast replay = naive replay (the sliding window)', () => {
   const SETS: { name: string; knobs: Partial<RooKnobs> }[] = [

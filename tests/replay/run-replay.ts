@@ -1,13 +1,13 @@
 import { at } from '../../src/engine/assert';
 import { expect } from 'vitest';
 import { computeReplay, type ReplayOptions } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import { checkReplayInvariants } from './invariants';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
 import {
   DEFAULT_CLAUDE_CODE_KNOBS,
   type ClaudeCodeKnobs,
-} from '../../src/engine/strategies/claude-code-knobs';
+} from '../../src/engine/strategies/claude-code/knobs';
 import type { Session } from '../../src/engine/types';
 
 /** Runs the Claude Code replay and fails the test on any invariant violation. */

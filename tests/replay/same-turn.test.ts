@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { computeThresholds } from '../../src/engine/thresholds';
-import { DEFAULT_CLAUDE_CODE_KNOBS } from '../../src/engine/strategies/claude-code-knobs';
+import { DEFAULT_CLAUDE_CODE_KNOBS } from '../../src/engine/strategies/claude-code/knobs';
 import { runReplay } from './run-replay';
 import { growingSpec, parseFixture } from './transcript-fixture';
+import { expectKind } from './events';
 
 // claude-code-compaction-v2.1.68.txt, edge case 6: "Microcompact + compaction: both can fire in the
 // same turn; microcompact runs inline during serialization, full compaction runs after".
@@ -16,7 +17,8 @@ describe('microcompact and a full compaction after the same call (edge case 6)',
 
   it('clears first, then compacts the cleared history', () => {
     const { prepared, result } = runReplay(session, { microcompactEnabled: true });
-    const [micro, compact] = result.events;
+    const micro = expectKind(result.events[0], 'microcompact');
+    const compact = expectKind(result.events[1], 'compact');
     expect(micro).toMatchObject({ kind: 'microcompact', afterCallPos: 5 });
     expect(compact).toMatchObject({ kind: 'compact', trigger: 'auto', mechanism: 'full', afterCallPos: 5 });
     expect(micro!.checkTokens).toBeGreaterThanOrEqual(t.warning);
@@ -25,7 +27,7 @@ describe('microcompact and a full compaction after the same call (edge case 6)',
     expect(micro!.clearedToolIds).toHaveLength(3);
     // The summary request is built over the cleared history: its span is smaller by what the
     // clearing saved, against the same replay without microcompact.
-    const alone = runReplay(prepared, { microcompactEnabled: false }).result.events[0]!;
+    const alone = expectKind(runReplay(prepared, { microcompactEnabled: false }).result.events[0], 'compact');
     expect(alone).toMatchObject({ kind: 'compact', afterCallPos: 5 });
     expect(alone.spanTokens! - compact!.spanTokens!).toBeCloseTo(micro!.savedTokens!, 0);
     // The trigger count is the usage, which the clearing does not lower: the compaction fires anyway.

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { computeReplay, type ReplayOptions } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import { checkReplayInvariants } from './invariants';
 import type { PreparedReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
 import { STRATEGIES } from '../../src/engine/strategies/registry';

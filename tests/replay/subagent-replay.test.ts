@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from '../../src/engine/replay/invariants';
+import { checkReplayInvariants } from './invariants';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import { getSubagentOverrides } from '../../src/engine/replay/subagent-knobs';
 import { computeSubagentReplays } from '../../src/engine/replay/subagent-replays';
@@ -194,15 +194,43 @@ describe('a generated session: the user’s knob edits reach its subagent’s re
 
   it('keeps the main session’s own knobs out of a subagent’s replay', async () => {
     expect(
-      getSubagentOverrides({
-        agentRole: 'main',
-        sessionMemoryTokens: 5_000,
-        restoreMaxFiles: 0,
-        customInstructions: 'x',
-        contextWindow: 30_000,
-        microcompactMinSavings: 1_000,
-      }),
+      getSubagentOverrides(
+        {
+          agentRole: 'main',
+          sessionMemoryTokens: 5_000,
+          restoreMaxFiles: 0,
+          customInstructions: 'x',
+          contextWindow: 30_000,
+          microcompactMinSavings: 1_000,
+        },
+        CLAUDE_CODE_STRATEGY.knobSpecs,
+      ),
     ).toEqual({ contextWindow: 30_000, microcompactMinSavings: 1_000 });
+    // Claude Code's main-session knobs, as the reference lists them; another strategy marks none.
+    expect(
+      CLAUDE_CODE_STRATEGY.knobSpecs
+        .filter((s) => s.mainSessionOnly)
+        .map((s) => s.key)
+        .sort(),
+    ).toEqual(
+      [
+        'agentRole',
+        'sessionMemoryTokens',
+        'sessionMemoryKeepTokens',
+        'customInstructions',
+        'restoreMaxFiles',
+        'restoreTokensPerFile',
+        'restoreTotalTokens',
+        'restoreOversized',
+        'restoreTodos',
+        'restorePlan',
+        'restoreSkills',
+        'restoreTokensPerSkill',
+        'restoreSkillsTotalTokens',
+        'planModeReminderTokens',
+        'sessionStartHookTokens',
+      ].sort(),
+    );
     const mixed = await run({ agentRole: 'main', sessionMemoryTokens: 500, autocompactPctOverride: 5 });
     expect(mixed[0]!.result.knobs.agentRole).toBe('subagent');
     expect(mixed[0]!.result.knobs.sessionMemoryTokens).toBeUndefined();

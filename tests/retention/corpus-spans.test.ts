@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { parseSession, readEntryText } from '../../src/engine/parse/parse-session';
-import { requirePreset } from '../../src/engine/prompts/registry';
+import { requirePreset } from '../../src/engine/strategies/prompt-presets';
 import { extractMessageText } from '../../src/engine/query/compaction-detail';
 import { scoreRetention } from '../../src/engine/retention/score';
 import { FACT_CATEGORIES } from '../../src/engine/retention/types';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PROMPT_PRESETS, requirePreset } from '../../src/engine/prompts/registry';
+import { PROMPT_PRESETS, requirePreset } from '../../src/engine/strategies/prompt-presets';
 import { scoreRetention } from '../../src/engine/retention/score';
 import {
   BUILTIN_NOTICE,

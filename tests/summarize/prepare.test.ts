@@ -1,6 +1,6 @@
 import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
-import { requirePreset } from '../../src/engine/prompts/registry';
+import { requirePreset } from '../../src/engine/strategies/prompt-presets';
 import { getPromptToSend, type PromptSettings, prepareSummary } from '../../src/engine/summarize/prepare';
 import { getCompactionSpan, parseCompactionPoint } from '../../src/engine/summarize/span';
 import { FIRST_REQUEST, LAST_REQUEST, loadFixture } from './fixture';

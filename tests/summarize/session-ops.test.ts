@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { requirePreset } from '../../src/engine/prompts/registry';
+import { requirePreset } from '../../src/engine/strategies/prompt-presets';
 import {
   handleSummariesOp,
   type SummariesInfo,

@@ -1,8 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getStrategy } from '../../src/engine/strategies/registry';
-import { DEFAULT_THRESHOLD_KNOBS } from '../../src/engine/thresholds';
 import { useReplayStore } from '../../src/ui/replay/replay-store';
-import { overlayThresholdKnobs } from '../../src/ui/replay/use-knobs';
 
 // One knob state: the user's overrides per strategy, the effective knobs derived from them.
 
@@ -38,15 +36,5 @@ describe('the knob state', () => {
     expect(effective.autocompactPctOverride).toBeUndefined();
     expect(effective.maxOutputTokens).toBe(8_000);
     expect(effective.profile).toBe('v2.0');
-  });
-
-  it("the chart's threshold knobs take the selected strategy's where it has them", () => {
-    const claude = getStrategy('claude-code').normalizeKnobs({ profile: 'v2.0', autocompactPctOverride: 50 });
-    const codex = getStrategy('codex').normalizeKnobs({ contextWindow: 272_000 });
-    const knobs = overlayThresholdKnobs(overlayThresholdKnobs(DEFAULT_THRESHOLD_KNOBS, claude), codex);
-    expect(knobs).toMatchObject({ profile: 'v2.0', contextWindow: 272_000, autocompactPctOverride: 50 });
-    // Cleared in the selected strategy: cleared on the chart.
-    const cleared = getStrategy('claude-code').normalizeKnobs({ autocompactPctOverride: null }, claude);
-    expect(overlayThresholdKnobs(knobs, cleared).autocompactPctOverride).toBeUndefined();
   });
 });

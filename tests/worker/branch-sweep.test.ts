@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { DEFAULT_CLAUDE_CODE_KNOBS } from '../../src/engine/strategies/claude-code-knobs';
+import { DEFAULT_CLAUDE_CODE_KNOBS } from '../../src/engine/strategies/claude-code/knobs';
 import type { HostState } from '../../src/worker/engine-host';
 import { REPLAY_HANDLERS } from '../../src/worker/replay-handlers';
 
@@ -38,7 +38,7 @@ describe('replay handlers on a forked session', () => {
     const base = {
       sessionId: 1,
       strategyId: 'claude-code',
-      knobs: { ...DEFAULT_CLAUDE_CODE_KNOBS },
+      overrides: { ...DEFAULT_CLAUDE_CODE_KNOBS },
       summaryModel: 'recorded' as const,
       range: { knob: 'autocompactPctOverride', from: 50, to: 100, steps: 2 },
     };

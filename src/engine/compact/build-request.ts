@@ -1,8 +1,7 @@
 import { readEntryRecord } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { getClaudeCodePrompt, SUMMARY_SYSTEM_PROMPT } from '../prompts/claude-code';
-import { requirePreset } from '../prompts/registry';
-import { composePrompt } from '../prompts/types';
+import { composePrompt, type PromptPreset } from '../prompts/types';
 import { estimateTextTokens } from '../tokens/estimate';
 import type { Entry, Session, TokenCount } from '../types';
 import { estimateApiMessagesTokens, normalizeMessages, type RecordInput } from './normalize-messages';
@@ -36,8 +35,11 @@ export interface CompactionRequestOptions {
   previousSummaryText?: string;
   /** Entries to leave out: a real compaction's summary and re-attachments the replay did not adopt. */
   excludeEntryIndices?: readonly number[];
-  /** A prompt preset (prompts/registry.ts) in place of Claude Code's prompts: its system prompt, prompt and follow-ups. */
-  promptPresetId?: string;
+  /**
+   * A prompt preset (a strategy's, strategies/prompt-presets.ts) in place of Claude Code's prompts:
+   * its system prompt, prompt and follow-ups.
+   */
+  promptPreset?: PromptPreset;
   /** Empty base64 payloads, for display. */
   elideBase64?: boolean;
   signal?: AbortSignal;
@@ -122,7 +124,7 @@ export async function buildCompactionRequest(
   }
   const promptVariant =
     options.variant === 'partial' && options.keepFromEntryIndex === undefined ? 'full' : options.variant;
-  const preset = options.promptPresetId === undefined ? undefined : requirePreset(options.promptPresetId);
+  const preset = options.promptPreset;
   const prompt = preset
     ? composePrompt(preset.prompt, options.customInstructions, preset.customInstructionsHeading)
     : getClaudeCodePrompt(promptVariant, options.customInstructions);

@@ -41,7 +41,7 @@ export interface CompactionRequest {
   entryIndices: number[];
   /** Entries dropped by the filter, with the reason (progress, system, synthetic error, thinking only). */
   dropped: { entryIndex: number; reason: string }[];
-  /** The prompt preset when not Claude Code's (prompts/registry.ts id). */
+  /** The prompt preset when not Claude Code's (strategies/prompt-presets.ts id). */
   presetId?: string;
   /**
    * Further summarizer calls of the same compaction (Gemini CLI's probe): each sends `messages`,

@@ -4,10 +4,10 @@ import { normalizeMessages, type RecordInput } from '../compact/normalize-messag
 import type { ApiMessage } from '../compact/types';
 import { readEntryRecord, readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
-import { requirePreset } from '../prompts/registry';
+import { requirePreset } from '../strategies/prompt-presets';
 import { extractMessageText } from '../query/compaction-detail';
 import { maskJsonValue, maskText, type RedactionSettings } from '../redact/mask';
-import type { ReplayEvent } from '../replay/types';
+import type { ReplayEvent, ReplayEventFields } from '../replay/types';
 import { extractRetentionFacts } from '../retention/extract';
 import { matchFact, normalizeForMatch, prepareSummary } from '../retention/score';
 import {
@@ -355,7 +355,8 @@ export async function computeReplayErosion(
   let previousSummary: string | undefined;
   let nextFrom = 0;
   const chosen = [...events.entries()].filter(([, e]) => SUMMARY_EVENTS.has(e.kind));
-  for (const [n, [eventIndex, event]] of chosen.entries()) {
+  for (const [n, [eventIndex, replayEvent]] of chosen.entries()) {
+    const event: ReplayEventFields = replayEvent;
     options.onProgress?.(n, chosen.length);
     options.signal?.throwIfAborted();
     const spec = event.request;

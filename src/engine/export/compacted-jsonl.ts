@@ -4,14 +4,14 @@ import {
   formatContinuationMessage,
   LEGACY_CONTINUATION_OPENING,
 } from '../compact/format-summary';
-import { CLAUDE_CODE_DIALECT } from '../parse/dialects/claude-code';
 import { readEntryRecord, readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
-import { DEFAULT_PRESET_ID, requirePreset } from '../prompts/registry';
+import { DEFAULT_PRESET_ID, requirePreset } from '../strategies/prompt-presets';
 import { maskJsonValue, maskText, type RedactionSettings } from '../redact/mask';
-import type { ReplayEvent } from '../replay/types';
+import type { ReplayEvent, ReplayEventFields } from '../replay/types';
 import { renderBuiltinSummary } from '../summarize/builtin';
 import type { Session } from '../types';
+import { getCompactedLogRefusal } from './compacted-log-formats';
 
 // The transcript as Claude Code would have written it under a replay: the main file's records in
 // order, with a `compact_boundary` system record and an `isCompactSummary` user record (FORMAT.md
@@ -71,7 +71,7 @@ function getEnvelope(record: JsonRecord): JsonRecord {
 async function getBuiltinSummary(
   session: Session,
   sources: ByteSource[],
-  event: ReplayEvent,
+  event: ReplayEventFields,
   previousSummary: string | undefined,
   redaction: RedactionSettings | undefined,
   signal?: AbortSignal,
@@ -109,13 +109,11 @@ export async function computeCompactedJsonl(
   sources: ByteSource[],
   options: CompactedJsonlOptions,
 ): Promise<string> {
-  if (session.format !== CLAUDE_CODE_DIALECT.id)
-    throw new Error(
-      `The compacted transcript is written in Claude Code's format; this one is ${session.format}`,
-    );
+  const refusal = getCompactedLogRefusal(session.format);
+  if (refusal) throw new Error(refusal);
   const mainFile = session.files.find((f) => f.role === 'main')?.index ?? 0;
   const resets = new Set<number>();
-  const inserts = new Map<number, { event: ReplayEvent; eventIndex: number }[]>();
+  const inserts = new Map<number, { event: ReplayEventFields; eventIndex: number }[]>();
   for (const [eventIndex, event] of options.events.entries()) {
     if (event.kind === 'reset' && event.realCompactionIndex !== undefined)
       resets.add(event.realCompactionIndex);

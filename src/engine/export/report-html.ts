@@ -199,7 +199,7 @@ export async function computeReportHtml(
     );
     for (const [i, e] of replay.events.entries()) {
       out.push(
-        `<tr><td class="num">${i + 1}</td><td>${t(e.kind)}${e.mechanism ? ` (${t(e.mechanism)})` : ''}</td><td>${t(e.trigger)}</td><td class="num">${e.afterApiCall + 1}</td><td class="num">${fmt(e.preTokens)}</td><td class="num">${fmt(e.postTokens)}</td></tr>`,
+        `<tr><td class="num">${i + 1}</td><td>${t(e.kind)}${'mechanism' in e ? ` (${t(e.mechanism)})` : ''}</td><td>${t(e.trigger)}</td><td class="num">${e.afterApiCall + 1}</td><td class="num">${fmt(e.preTokens)}</td><td class="num">${fmt(e.postTokens)}</td></tr>`,
       );
     }
     out.push('</tbody></table></section>');

@@ -1,6 +1,6 @@
 import { readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
-import { DEFAULT_PRESET_ID, requirePreset } from '../prompts/registry';
+import { DEFAULT_PRESET_ID, requirePreset } from '../strategies/prompt-presets';
 import { extractMessageText } from '../query/compaction-detail';
 import { maskText, type RedactionSettings } from '../redact/mask';
 import { scoreRetention } from '../retention/score';

@@ -1,5 +1,5 @@
 import type { ContinuationOptions } from '../compact/format-summary';
-import type { ClaudeCodeKnobs } from '../strategies/claude-code-knobs';
+import type { ClaudeCodeKnobs } from '../strategies/claude-code/knobs';
 import type { KnobValue } from '../strategies/types';
 import {
   AUTOCOMPACT_BUFFER,

@@ -10,7 +10,7 @@ import { createMemorySource, type ByteSource } from './source';
 // given the cache (`ParseOptions.recordCache`) hands those to its line handler as a scan would,
 // then scans only the bytes past them. Detection, normalizers and the builder run again over the
 // kept values, so the session is a fresh parse's by construction (normalizers only read records:
-// tests/engine/live-session.test.ts re-feeds the same values on every step and compares).
+// tests/parse/live-session.test.ts re-feeds the same values on every step and compares).
 //
 // Kept, per line file: the parsed values (their memory is about that of the file's text; bounded by
 // `limitBytes`), the text of lines that did not parse (recovery and the issue's snippet need it) and

@@ -9,30 +9,16 @@ import type {
   Session,
   SessionFile,
   Severity,
-  Sidechain,
 } from '../types';
 import { UNKNOWN_DIALECT } from '../types';
 import type { DialectDescriptor, TranscriptConventions } from './dialects/descriptor';
 import type { RecordExtras, RecordNormalizer } from './dialects/record';
 import { foldCopiedRecord } from './fold-copies';
+import { addSidechainCall, contextOf, type SidechainAcc, SidechainTracker } from './sidechains';
 
 // Accumulates entries from one or more files into a Session: deduplicates streamed API responses,
 // finds compactions and what follows them, links tool calls to results and sidechains to the
 // calls that spawned them (FORMAT.md §4, §6, §7).
-
-const contextOf = (u: ApiCall['usage']): number =>
-  u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;
-
-interface SidechainAcc {
-  sidechain: Sidechain;
-  callKeys: Set<string>;
-  /** Output of each call so far: streamed lines carry a running snapshot, the max is the total. */
-  outputByKey: Map<string, number>;
-  lastTimestampMs?: number;
-}
-
-/** A compaction call's log ends just before its boundary is written (seen: < 1 s); allow slack. */
-const COMPACTION_CALL_MATCH_MS = { before: 5_000, after: 10 * 60_000 };
 
 export class SessionBuilder {
   readonly files: SessionFile[] = [];
@@ -58,13 +44,9 @@ export class SessionBuilder {
   userTurns = 0;
   /** The entry of the first user turn (what a person first asked). */
   firstUserTurnEntry: number | undefined;
-  private readonly agentToToolUse = new Map<string, string>();
-  private readonly taskPrompts = new Map<string, string>();
-  /** Inline (1.0.x) sidechains: uuid → accumulator of the sidechain it belongs to. */
-  private readonly inlineSidechainOf = new Map<string, SidechainAcc>();
-  private readonly fileSidechains = new Map<number, SidechainAcc>();
-  private readonly sidechainAccs: SidechainAcc[] = [];
   private readonly uuidsByFile = new Map<number, Set<string>>();
+  /** Subagents' and inline (1.0.x) sidechains, and the calls that spawned them. */
+  private readonly sidechains = new SidechainTracker();
   /** The compaction whose summary / re-attachments are still being collected. */
   private openCompaction: Compaction | undefined;
   /** By file index: API calls are entries carrying usage, not assistant entries (see RecordNormalizer). */
@@ -169,8 +151,8 @@ export class SessionBuilder {
 
     // Sidechain membership: subagent files, or inline isSidechain entries (1.0.x).
     let sidechain: SidechainAcc | undefined;
-    if (!isMainFile && !isContent) sidechain = this.sidechainForFile(entry.fileIndex);
-    else if (entry.isSidechain && !file.openedAlone) sidechain = this.inlineSidechain(entry, extras);
+    if (!isMainFile && !isContent) sidechain = this.sidechains.forFile(file);
+    else if (entry.isSidechain && !file.openedAlone) sidechain = this.sidechains.inline(entry, extras);
     if (sidechain) {
       sidechain.sidechain.entryIndices.push(entry.index);
       if (entry.timestampMs !== undefined) sidechain.lastTimestampMs = entry.timestampMs;
@@ -189,7 +171,7 @@ export class SessionBuilder {
       ? entry.usage !== undefined
       : entry.kind === 'assistant' && !entry.isSynthetic;
     if (isCall) {
-      if (sidechain) this.addSidechainCall(sidechain, entry);
+      if (sidechain) addSidechainCall(sidechain, entry);
       else if (isMainFile) this.addMainCall(entry);
     }
 
@@ -236,73 +218,10 @@ export class SessionBuilder {
         if (placeholder && block.text.startsWith(placeholder) && !this.cleared.has(block.toolUseId)) {
           this.cleared.set(block.toolUseId, { toolUseId: block.toolUseId, compactionIndex: -1 });
         }
-        if (extras.spawnedAgentId) this.agentToToolUse.set(extras.spawnedAgentId, block.toolUseId);
+        if (extras.spawnedAgentId) this.sidechains.noteSpawn(extras.spawnedAgentId, block.toolUseId);
       }
     }
-    if (extras.taskPrompts) for (const t of extras.taskPrompts) this.taskPrompts.set(t.prompt, t.toolUseId);
-  }
-
-  private newSidechain(fileIndex: number, agentId?: string, spawnedBy?: string): SidechainAcc {
-    const acc: SidechainAcc = {
-      sidechain: {
-        fileIndex,
-        agentId,
-        spawnedBy,
-        entryIndices: [],
-        apiCalls: 0,
-        peakContextTokens: 0,
-        usage: { inputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 0 },
-      },
-      callKeys: new Set(),
-      outputByKey: new Map(),
-    };
-    this.sidechainAccs.push(acc);
-    return acc;
-  }
-
-  private sidechainForFile(fileIndex: number): SidechainAcc {
-    let acc = this.fileSidechains.get(fileIndex);
-    if (!acc) {
-      const file = at(this.files, fileIndex);
-      acc = this.newSidechain(fileIndex, file.agentId);
-      this.fileSidechains.set(fileIndex, acc);
-    }
-    return acc;
-  }
-
-  private inlineSidechain(entry: Entry, extras: RecordExtras): SidechainAcc {
-    const parent = entry.parentUuid ? this.inlineSidechainOf.get(entry.parentUuid) : undefined;
-    const acc =
-      parent ??
-      this.newSidechain(
-        entry.fileIndex,
-        entry.agentId,
-        extras.promptText !== undefined ? this.taskPrompts.get(extras.promptText) : undefined,
-      );
-    if (entry.uuid) this.inlineSidechainOf.set(entry.uuid, acc);
-    return acc;
-  }
-
-  private addSidechainCall(acc: SidechainAcc, entry: Entry): void {
-    const key = entry.messageId ?? entry.requestId ?? entry.uuid ?? `#${entry.index}`;
-    const total = acc.sidechain.usage;
-    if (!acc.callKeys.has(key)) {
-      acc.callKeys.add(key);
-      acc.sidechain.apiCalls++;
-      if (entry.usage) {
-        acc.sidechain.peakContextTokens = Math.max(acc.sidechain.peakContextTokens, contextOf(entry.usage));
-        total.inputTokens += entry.usage.inputTokens;
-        total.cacheCreationInputTokens += entry.usage.cacheCreationInputTokens;
-        total.cacheReadInputTokens += entry.usage.cacheReadInputTokens;
-      }
-    }
-    // Same rule as the main thread (FORMAT.md §6): input once, output the largest snapshot.
-    const output = entry.usage?.outputTokens ?? 0;
-    const seen = acc.outputByKey.get(key) ?? 0;
-    if (output > seen) {
-      total.outputTokens += output - seen;
-      acc.outputByKey.set(key, output);
-    }
+    if (extras.taskPrompts) this.sidechains.noteTaskPrompts(extras.taskPrompts);
   }
 
   private addMainCall(entry: Entry): void {
@@ -426,32 +345,6 @@ export class SessionBuilder {
     }
   }
 
-  /**
-   * Pairs each compaction call's log with the boundary written right after it ends, so a card can
-   * say what the compaction cost. Nearest boundary in time, each boundary at most once.
-   */
-  private linkCompactionCalls(): void {
-    const boundaries = this.compactions.filter(
-      (c) =>
-        c.kind === 'compact' && c.timestampMs !== undefined && at(this.files, c.fileIndex).role === 'main',
-    );
-    for (const acc of this.sidechainAccs) {
-      const end = acc.lastTimestampMs;
-      if (at(this.files, acc.sidechain.fileIndex).role !== 'compaction-call' || end === undefined) continue;
-      let best: Compaction | undefined;
-      for (const c of boundaries) {
-        const delta = c.timestampMs! - end;
-        if (c.callFileIndex !== undefined || delta < -COMPACTION_CALL_MATCH_MS.before) continue;
-        if (delta > COMPACTION_CALL_MATCH_MS.after) continue;
-        if (!best || Math.abs(delta) < Math.abs(best.timestampMs! - end)) best = c;
-      }
-      if (best) {
-        best.callFileIndex = acc.sidechain.fileIndex;
-        best.callUsage = acc.sidechain.usage;
-      }
-    }
-  }
-
   build(): Session {
     for (const c of this.compactions) {
       if (c.fileIndex !== 0 && at(this.files, c.fileIndex).role !== 'main') continue;
@@ -470,14 +363,8 @@ export class SessionBuilder {
     let unmatchedResults = 0;
     for (const id of this.toolResultEntry.keys()) if (!this.toolUseEntry.has(id)) unmatchedResults++;
 
-    this.linkCompactionCalls();
-    for (const acc of this.sidechainAccs) {
-      const sc = acc.sidechain;
-      if (!sc.spawnedBy && sc.agentId) {
-        sc.spawnedBy = this.agentToToolUse.get(sc.agentId);
-        if (sc.spawnedBy) for (const i of sc.entryIndices) at(this.entries, i).spawnedBy = sc.spawnedBy;
-      }
-    }
+    this.sidechains.linkCompactionCalls(this.compactions, this.files);
+    this.sidechains.linkSpawners(this.entries);
 
     return {
       format: this.format,
@@ -497,7 +384,7 @@ export class SessionBuilder {
       cleared: this.cleared,
       toolUseEntry: this.toolUseEntry,
       toolResultEntry: this.toolResultEntry,
-      sidechains: this.sidechainAccs.map((a) => a.sidechain),
+      sidechains: this.sidechains.list(),
     };
   }
 }

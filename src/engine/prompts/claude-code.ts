@@ -1,3 +1,5 @@
+import type { PresetSection } from './types';
+
 // Claude Code's summarization prompts, copied from ../shared/reference/claude-code-compaction-v2.1.68.txt
 // ("Prompt 1: Full compact ($M4)", "Prompt 2: Partial compact (_M4)", "Prompt 3: Sub-agent
 // continuation (Q07)"), line breaks included. The reference elides two passages, marked there with
@@ -91,7 +93,8 @@ export function getPromptElisions(variant: ClaudeCodePromptVariant): PromptElisi
   ];
 }
 
-const NO_TOOLS = `IMPORTANT: Do NOT use any tools. You MUST respond with ONLY the <summary>...</summary> block
+/** The closing line: custom instructions go before it (`CLAUDE_CODE_FULL.customInstructionsBefore`). */
+export const NO_TOOLS = `IMPORTANT: Do NOT use any tools. You MUST respond with ONLY the <summary>...</summary> block
 as your text output.`;
 
 const PARTIAL_OPENING = `Your task is to create a detailed summary of the RECENT portion of the conversation — the
@@ -164,3 +167,25 @@ export function getClaudeCodePrompt(variant: ClaudeCodePromptVariant, customInst
 export const FULL_COMPACT_PROMPT = getClaudeCodePrompt('full');
 /** Prompt 2 without custom instructions. */
 export const PARTIAL_COMPACT_PROMPT = getClaudeCodePrompt('partial');
+
+/** The five parts of a continuation summary (Claude Code's sub-agent prompt, the SDK's default). */
+export const CONTINUATION_SECTIONS: PresetSection[] = [
+  { heading: 'Task Overview', fill: 'intent' },
+  { heading: 'Current State', fill: 'progress' },
+  { heading: 'Important Discoveries', fill: 'errors' },
+  { heading: 'Next Steps', fill: 'next-step' },
+  { heading: 'Context to Preserve', fill: 'instructions' },
+];
+
+/** Claude Code's nine summary sections; Roo's CONDENSE template reproduces them. */
+export const CLAUDE_CODE_SECTIONS: PresetSection[] = [
+  { heading: 'Primary Request and Intent', fill: 'intent' },
+  { heading: 'Key Technical Concepts', fill: 'concepts' },
+  { heading: 'Files and Code Sections', fill: 'files' },
+  { heading: 'Errors and fixes', fill: 'errors' },
+  { heading: 'Problem Solving', fill: 'problem-solving' },
+  { heading: 'All user messages', fill: 'user-messages' },
+  { heading: 'Pending Tasks', fill: 'todos' },
+  { heading: 'Current Work', fill: 'current-work' },
+  { heading: 'Optional Next Step', fill: 'next-step' },
+];

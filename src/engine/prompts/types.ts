@@ -3,16 +3,6 @@ import type { TokenCount } from '../types';
 // A summarization prompt preset: the text a compaction sends, where it comes from, and the
 // settings that go with it.
 
-export type PresetFamily =
-  | 'claude-code'
-  | 'cline'
-  | 'codex'
-  | 'opencode'
-  | 'gemini-cli'
-  | 'roo'
-  | 'pi'
-  | 'anthropic-sdk';
-
 /** Which span the prompt summarizes, as Claude Code's request builder understands it. */
 export type PromptVariant = 'full' | 'partial' | 'subagent';
 
@@ -60,7 +50,11 @@ export type PresetFidelity = 'verbatim' | 'verbatim-with-gaps' | 'own-words';
 export interface PromptPreset {
   id: string;
   label: string;
-  family: PresetFamily;
+  /**
+   * The id of the strategy whose folder holds the preset and lists it (`CompactionStrategy.promptPresets`;
+   * tests/engine/registry-structure.test.ts checks the two agree).
+   */
+  family: string;
   /**
    * Where the text comes from. `verbatim`: copied from the named reference; `verbatim-with-gaps`:
    * copied, but the reference elides parts (kept as marked gaps or filled from a sibling prompt);
@@ -85,6 +79,12 @@ export interface PromptPreset {
   /** How custom instructions are appended; default Claude Code's "Additional Instructions:". */
   customInstructionsHeading?: string;
   /**
+   * Where custom instructions go in the unedited prompt: before the last occurrence of this text,
+   * as their own paragraph (Claude Code's, before its closing "IMPORTANT: Do NOT use any tools…").
+   * Absent, or the prompt edited: appended after it.
+   */
+  customInstructionsBefore?: string;
+  /**
    * Further turns of the same compaction, each a second summarizer call: the request again, the
    * previous answer as the assistant's message, then this prompt (Gemini CLI's verification probe).
    */
@@ -95,6 +95,23 @@ export interface PromptPreset {
 export const CLAUDE_CODE_SUMMARY_MAX_OUTPUT_TOKENS: TokenCount = 20_000;
 /** Output cap used where a tool documents none. */
 export const DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS: TokenCount = 8_192;
+
+/**
+ * A preset's prompt as sent with custom instructions: where the unedited prompt places them
+ * (`customInstructionsBefore`), else appended under its heading (`composePrompt`).
+ */
+export function composePresetPrompt(
+  prompt: string,
+  customInstructions: string | undefined,
+  preset: PromptPreset | undefined,
+): string {
+  const heading = preset?.customInstructionsHeading ?? 'Additional Instructions:';
+  const marker = preset?.customInstructionsBefore;
+  const at = marker === undefined || prompt !== preset?.prompt ? -1 : prompt.lastIndexOf(marker);
+  if (at < 0 || !customInstructions || customInstructions.trim() === '')
+    return composePrompt(prompt, customInstructions, heading);
+  return `${prompt.slice(0, at)}${heading}\n${customInstructions}\n\n${prompt.slice(at)}`;
+}
 
 /**
  * The prompt with custom instructions appended the way Claude Code's `R91` does it:

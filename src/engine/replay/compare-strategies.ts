@@ -57,11 +57,14 @@ export function computeStrategyFigures(
   let llmCalls = 0;
   for (const e of result.events) {
     events[e.kind]++;
-    llmCalls += e.llmCalls ?? 0;
-    if (e.kind === 'microcompact') clearedTokens += e.savedTokens ?? 0;
-    else if (e.kind === 'replace') replacedTokens += e.savedTokens ?? 0;
-    else if (e.kind === 'truncate') truncatedTokens += e.droppedTokens ?? 0;
-    else if (e.kind === 'compact') summarizedTokens += e.spanTokens ?? 0;
+    if (e.kind === 'microcompact') clearedTokens += e.savedTokens;
+    else if (e.kind === 'replace') replacedTokens += e.savedTokens;
+    else if (e.kind === 'truncate') truncatedTokens += e.droppedTokens;
+    else if (e.kind === 'compact') {
+      summarizedTokens += e.spanTokens;
+      // Only a compaction asks an LLM (its summary, and any second call such as a verification).
+      llmCalls += e.llmCalls;
+    }
   }
   let peakContextTokens = 0;
   for (const t of result.simulatedTokens) if (t > peakContextTokens) peakContextTokens = t;

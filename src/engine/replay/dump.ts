@@ -1,6 +1,8 @@
+import { STRATEGIES } from '../strategies/registry';
+import type { CompactionStrategy } from '../strategies/types';
 import type { PreparedReplay } from './prepare';
 import { formatTokenProvenance } from './provenance';
-import type { ReplayEvent, ReplayResult } from './types';
+import type { CompactEvent, ReplayEvent, ReplayResult, TruncateEvent } from './types';
 
 // A readable replay dump, one line per event, then one line per real compaction and how the
 // replay compares: what golden tests store and `compactlab replay` prints.
@@ -8,24 +10,10 @@ import type { ReplayEvent, ReplayResult } from './types';
 const fmt = (n: number | undefined): string =>
   n === undefined ? '—' : Math.round(n).toLocaleString('en-US');
 
-function knobSummary(result: ReplayResult): string {
+function knobSummary(result: ReplayResult, strategy: CompactionStrategy | undefined): string {
   const k = result.knobs;
   const parts = [`strategy ${result.strategyId}`];
-  for (const key of [
-    'profile',
-    'contextWindow',
-    'maxOutputTokens',
-    'autocompactPctOverride',
-    'microcompactEnabled',
-    'microcompactVariant',
-    'countPendingMessages',
-    'maxAllowedTokens',
-    'useAutoCondense',
-    'maxTokens',
-    'autoCondenseContext',
-    'reserveTokens',
-    'keepRecentTokens',
-  ]) {
+  for (const key of strategy?.dumpKnobKeys ?? []) {
     const v = k[key];
     if (v === undefined) continue;
     parts.push(`${key} ${typeof v === 'number' ? fmt(v) : String(v)}`);
@@ -35,9 +23,13 @@ function knobSummary(result: ReplayResult): string {
   return parts.join(' · ');
 }
 
-/** One line for one event, then how its before and after were obtained. */
-export function formatReplayEvent(event: ReplayEvent, index: number): string {
-  return `${formatEventFigures(event, index)} | before: ${formatTokenProvenance(event.preSource)} | after: ${formatTokenProvenance(event.postSource)}`;
+/**
+ * One line for one event (with what its strategy says of its `detail`), then how its before and
+ * after were obtained.
+ */
+export function formatReplayEvent(event: ReplayEvent, index: number, strategy?: CompactionStrategy): string {
+  const detail = event.detail ? (strategy?.describeDetail?.(event.detail) ?? '') : '';
+  return `${formatEventFigures(event, index)}${detail} | before: ${formatTokenProvenance(event.preSource)} | after: ${formatTokenProvenance(event.postSource)}`;
 }
 
 function formatEventFigures(event: ReplayEvent, index: number): string {
@@ -59,7 +51,7 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
       const real =
         event.realCompactionIndex === undefined ? '' : ` [log compaction ${event.realCompactionIndex + 1}]`;
       const note = event.postTokens >= event.thresholdTokens ? ' [still over threshold]' : '';
-      return `${head} compact ${event.trigger} ${event.mechanism}: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, span ${fmt(event.spanTokens)} → ${fmt(event.postTokens)}; ${what.join(', ')}${real}${note}${formatHidden(event)}${formatTrackedFiles(event)}`;
+      return `${head} compact ${event.trigger} ${event.mechanism}: check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}, span ${fmt(event.spanTokens)} → ${fmt(event.postTokens)}; ${what.join(', ')}${real}${note}${formatHidden(event)}`;
     }
     case 'truncate': {
       const real = event.note?.includes('still') ? ' [still over threshold]' : '';
@@ -77,23 +69,18 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
 }
 
 /** Tagged, not deleted (Roo): what a rewind restores. */
-function formatHidden(event: ReplayEvent): string {
+function formatHidden(event: TruncateEvent | CompactEvent): string {
   const h = event.hidden;
   return h
     ? `; hidden (${h.tag}) entries ${h.fromEntryIndex}–${h.toEntryIndex}: ${h.entries} entries, ${fmt(h.tokens)} a rewind restores`
     : '';
 }
 
-/** pi's file lists, accumulated across compactions. */
-function formatTrackedFiles(event: ReplayEvent): string {
-  const f = event.trackedFiles;
-  return f ? `; files read ${f.readFiles.length}, modified ${f.modifiedFiles.length}` : '';
-}
-
 /** The whole dump (stable text: no timings). */
 export function formatReplayDump(prepared: PreparedReplay | undefined, result: ReplayResult): string {
   const lines: string[] = [];
-  lines.push(knobSummary(result));
+  const strategy = STRATEGIES.find((s) => s.id === result.strategyId);
+  lines.push(knobSummary(result, strategy));
   lines.push(
     `thresholds ${result.thresholds
       .filter((t) => !t.off)
@@ -101,7 +88,7 @@ export function formatReplayDump(prepared: PreparedReplay | undefined, result: R
       .join(' · ')} · base ${fmt(result.baseTokens)} · calls ${result.callIndex.length}`,
   );
   result.events.forEach((e, i) => {
-    lines.push(formatReplayEvent(e, i));
+    lines.push(formatReplayEvent(e, i, strategy));
   });
   const c = result.comparison;
   lines.push(

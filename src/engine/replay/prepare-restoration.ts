@@ -7,7 +7,7 @@ import type { CallAxis } from './prepare-call-axis';
 
 // Phase 5 of `prepareReplay`: what a post-compaction restoration may re-attach: file accesses,
 // todo lists, plans. Which tools say so is the dialect's (`DialectDescriptor.restoration`); what is
-// re-attached, and how much, is the strategy's (compact/restore.ts, strategies/claude-code.ts).
+// re-attached, and how much, is the strategy's (compact/restore.ts, strategies/claude-code/index.ts).
 
 /** An empty todo list serializes to `{"todos":[]}`: nothing to restore (`fD5` returns null). */
 const EMPTY_TODOS_CHARS = 14;

@@ -1,11 +1,17 @@
 import { getContinuationOverheadTokens } from '../compact/format-summary';
 import { LoggedHistory, SimulatedHistory } from '../simulation/history';
 import { type PreparedReplay, TOKEN_SOURCE } from '../simulation/prepared';
-import type { StrategyAction, StrategyRun } from '../strategies/types';
+import type { EventDetail, StrategyAction, StrategyRun } from '../strategies/types';
 import type { TokenCount } from '../types';
 import { createTokenProvenance } from './provenance';
 import type { SummarySizeModel } from './summary-size';
-import type { EventRequestSpec, ReplayEvent, TokenProvenance } from './types';
+import type {
+  CompactEvent,
+  CompactFailedEvent,
+  EventRequestSpec,
+  ReplayEvent,
+  TokenProvenance,
+} from './types';
 
 // What one replay holds while it walks the calls: the simulated history, the log's, the events
 // so far, and how each strategy action and each logged compaction changes them. The loop itself
@@ -39,7 +45,7 @@ export class ReplayState {
   /** The last call was refused: a run of refused calls is one event. */
   blocked = false;
   /** The compaction-failed event of the last call, when the step after it failed: a run of failures is one event. */
-  failing: ReplayEvent | undefined;
+  failing: CompactFailedEvent | undefined;
   /** Index into `prepared.real` of the next logged compaction to apply. */
   realPtr = 0;
   private readonly realAutoByCall = new Map<number, number>();
@@ -184,11 +190,11 @@ export class ReplayState {
   applyFail(k: number, boundaryPos: number, action: FailAction, preSource: TokenProvenance): void {
     const last = this.failing;
     if (last && last.failure === action.failure && last.trigger === action.trigger) {
-      last.attempts = (last.attempts ?? 1) + 1;
-      last.requestTokens = Math.max(last.requestTokens ?? 0, action.requestTokens);
+      last.attempts += 1;
+      last.requestTokens = Math.max(last.requestTokens, action.requestTokens);
       return;
     }
-    const event: ReplayEvent = {
+    const event: CompactFailedEvent = {
       kind: 'compact-failed',
       mechanism: action.mechanism,
       trigger: action.trigger,
@@ -204,6 +210,7 @@ export class ReplayState {
       limitTokens: action.limitTokens,
       attempts: 1,
       note: action.note,
+      ...withDetail(action),
     };
     this.events.push(event);
     this.failing = event;
@@ -245,6 +252,7 @@ export class ReplayState {
       savedTokens,
       estimatedSavedTokens: action.estimatedSavedTokens,
       note: action.note,
+      ...withDetail(action),
     });
   }
 
@@ -275,6 +283,7 @@ export class ReplayState {
       savedTokens,
       noticeTokens: action.noticeTokens,
       note: action.note,
+      ...withDetail(action),
     });
   }
 
@@ -330,6 +339,7 @@ export class ReplayState {
       droppedTokens: dropped,
       noticeTokens: notice,
       note,
+      ...withDetail(action),
       ...(action.hide
         ? {
             hidden: {
@@ -376,7 +386,7 @@ export class ReplayState {
       excludeEntryIndices: this.excludedArtifacts(spanStart, spanEnd),
     };
     if (action.promptPresetId !== undefined) request.promptPresetId = action.promptPresetId;
-    const event: ReplayEvent = {
+    const event: CompactEvent = {
       kind: 'compact',
       mechanism: action.mechanism,
       trigger: action.trigger,
@@ -392,7 +402,6 @@ export class ReplayState {
       spanTokens,
       request,
       note: action.note,
-      boundaryScores: action.boundaryScores,
       llmCalls: action.llmCalls ?? (action.mechanism === 'session-memory' ? 0 : 1),
     };
     if (action.hide && spanEnd > spanStart)
@@ -403,7 +412,7 @@ export class ReplayState {
         entries: this.countLive(spanStart, spanEnd),
         tokens: spanTokens,
       };
-    if (action.trackedFiles) event.trackedFiles = action.trackedFiles;
+    if (action.detail) event.detail = action.detail;
     if (spanEnd > spanStart) this.summarizedRanges.push([ctxEntry[spanStart]!, ctxEntry[spanEnd - 1]!]);
 
     if (exactReal !== undefined && model.id === 'recorded' && action.mechanism !== 'session-memory') {
@@ -581,6 +590,11 @@ function sameRanges(
   const na = norm(a);
   const nb = norm(b);
   return na.length === nb.length && na.every(([x, y], i) => x === nb[i]![0] && y === nb[i]![1]);
+}
+
+/** The action's `detail`, as a spread: absent, not undefined, when it has none. */
+function withDetail(action: StrategyAction): { detail?: EventDetail } {
+  return action.detail ? { detail: action.detail } : {};
 }
 
 function joinNotes(a: string | undefined, b: string): string {

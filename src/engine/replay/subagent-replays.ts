@@ -62,7 +62,7 @@ export async function computeSubagentReplays(
   signal?: AbortSignal,
 ): Promise<SubagentReplay[]> {
   const strategy = getStrategy(strategyId);
-  const edits = getSubagentOverrides(overrides);
+  const edits = getSubagentOverrides(overrides, strategy.knobSpecs);
   const byLine = getEntriesByLine(session);
   const out: SubagentReplay[] = [];
   for (const file of session.files) {

@@ -1,34 +1,12 @@
 import type { Restoration } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
-import type {
-  BoundaryCandidate,
-  CompactMechanism,
-  SummarySource,
-  ThresholdLine,
-  TrackedFiles,
-} from '../simulation/types';
+import type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 import type { Compaction, TokenCount } from '../types';
-import type { ClearingProbe } from '../strategies/types';
+import type { ClearingProbe, EventDetail } from '../strategies/types';
 
-export type { CompactMechanism, SummarySource, ThresholdLine, TrackedFiles } from '../simulation/types';
+export type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 
 // A replay's result: plain data that crosses the worker boundary (series as typed arrays).
-
-export type ReplayEventKind =
-  /** Tool results (and images) cleared without an LLM call. */
-  | 'microcompact'
-  /** History replaced by a summary (full, partial or from session memory). */
-  | 'compact'
-  /** A range of messages dropped, tool pairs whole (Cline's truncation). */
-  | 'truncate'
-  /** Tool results replaced by a notice (Cline's file-read dedup). */
-  | 'replace'
-  /** A real manual compaction in the log: the replay continues from the log's own post-compaction context. */
-  | 'reset'
-  /** The simulated context reached the blocking limit (window − 3,000): Claude Code would refuse the request. */
-  | 'blocked'
-  /** A compaction was due but could not be made (`failure` says why); the history is unchanged. */
-  | 'compact-failed';
 
 /**
  * Why a compaction failed or did not do its job (claude-code-compaction-v2.1.68.txt "Edge cases";
@@ -103,13 +81,12 @@ export interface EventRequestSpec {
   previousSummaryTokens?: TokenCount;
   /** Real summary / re-attachment entries in the span that the replay did not adopt. */
   excludeEntryIndices: number[];
-  /** The prompt preset (prompts/registry.ts) when not Claude Code's: its system prompt, prompt and follow-ups. */
+  /** The prompt preset (strategies/prompt-presets.ts) when not Claude Code's: its system prompt, prompt and follow-ups. */
   promptPresetId?: string;
 }
 
-export interface ReplayEvent {
-  kind: ReplayEventKind;
-  mechanism?: CompactMechanism;
+/** What every replay event has, whatever its kind. */
+interface ReplayEventBase {
   trigger: 'auto' | 'manual' | 'log';
   /** Index into `session.apiCalls` (and the inspect report's `apiCalls`) of the call it follows. */
   afterApiCall: number;
@@ -128,15 +105,60 @@ export interface ReplayEvent {
   /** How `preTokens` and `postTokens` were obtained. */
   preSource: TokenProvenance;
   postSource: TokenProvenance;
+  /** Why the context is still above the threshold, or what a log event means. */
+  note?: string;
+  /**
+   * What the strategy that made the event adds to it, tagged by its id (`pi/detail.ts`: the files
+   * its summary lists; `boundary-scoring/detail.ts`: the splits it scored).
+   */
+  detail?: EventDetail;
+}
+
+/** Tool results (and images) cleared without an LLM call. */
+export interface MicrocompactEvent extends ReplayEventBase {
+  kind: 'microcompact';
+  clearedToolIds: string[];
+  /** Tokens the clearing removed from the simulated context. */
+  savedTokens: TokenCount;
+  /** Claude Code's own estimate of the savings (what a microcompact boundary logs as `tokensSaved`). */
+  estimatedSavedTokens: TokenCount;
+}
+
+/** Tool results replaced by a notice (Cline's file-read dedup). */
+export interface ReplaceEvent extends ReplayEventBase {
+  kind: 'replace';
+  clearedToolIds: string[];
+  savedTokens: TokenCount;
+  /** Tokens of the notice each replaced result keeps. */
+  noticeTokens: TokenCount;
+}
+
+/** A range of messages dropped, tool pairs whole (Cline's truncation). */
+export interface TruncateEvent extends ReplayEventBase {
+  kind: 'truncate';
+  /** The entries dropped [from, to] and their tokens. */
+  droppedFromEntryIndex?: number;
+  droppedToEntryIndex?: number;
+  droppedTokens: TokenCount;
+  /** Tokens of the notice the history gained. */
+  noticeTokens: TokenCount;
+  /** Tagged, not deleted (Roo): what a rewind to before this event restores. */
+  hidden?: HiddenRange;
+}
+
+/** History replaced by a summary (full, partial or from session memory). */
+export interface CompactEvent extends ReplayEventBase {
+  kind: 'compact';
+  mechanism: CompactMechanism;
   summaryTokens?: TokenCount;
   summarySource?: SummarySource;
   /** Tokens of the continuation message around the summary (`JQ6` / `T91` text). */
   continuationTokens?: TokenCount;
   /** What was summarized: entries [from, to]. */
-  spanFromEntryIndex?: number;
-  spanToEntryIndex?: number;
-  spanTokens?: TokenCount;
-  /** Partial compaction: the first entry kept verbatim. */
+  spanFromEntryIndex: number;
+  spanToEntryIndex: number;
+  spanTokens: TokenCount;
+  /** Partial compaction (or messages re-sent verbatim): the first entry kept verbatim. */
   keptFromEntryIndex?: number;
   keptTokens?: TokenCount;
   /** What a compaction would re-attach (computed from the transcript's own tool calls). */
@@ -144,41 +166,78 @@ export interface ReplayEvent {
   /** Re-attached tokens the replay applied, and where the figure comes from. */
   reattachedTokens?: TokenCount;
   reattachedSource?: 'computed' | 'recorded';
-  request?: EventRequestSpec;
-  clearedToolIds?: string[];
-  /** Truncate: the entries dropped [from, to] and their tokens. */
-  droppedFromEntryIndex?: number;
-  droppedToEntryIndex?: number;
-  droppedTokens?: TokenCount;
-  /** Truncate / replace: tokens of the notice the history gained. */
-  noticeTokens?: TokenCount;
-  /** Tokens the clearing removed from the simulated context. */
-  savedTokens?: TokenCount;
-  /** Claude Code's own estimate of the savings (what a microcompact boundary logs as `tokensSaved`). */
-  estimatedSavedTokens?: TokenCount;
-  /** Index into `session.compactions` of the real compaction this event is, or adopted. */
+  request: EventRequestSpec;
+  /** Index into `session.compactions` of the real compaction this event adopted, or stood in for. */
   realCompactionIndex?: number;
-  /** Why the context is still above the threshold, or what a log event means. */
-  note?: string;
-  /** A failure path (a `compact-failed` or `blocked` event, or a compaction left over the threshold). */
-  failure?: CompactFailure;
-  /** compact-failed: the summary request's tokens (span + prompt + system prompt) and the limit it broke. */
-  requestTokens?: TokenCount;
-  limitTokens?: TokenCount;
-  /** compact-failed: consecutive calls that tried and failed the same way (one event for the run). */
-  attempts?: number;
-  /** Boundary scoring: the candidate splits and their scores (the event card's chart). */
-  boundaryScores?: BoundaryCandidate[];
-  /**
-   * LLM requests the strategy would make for this event (a compaction's summary call, and any
-   * second call it makes); absent: none (clearing, truncation, a reset the log made).
-   */
-  llmCalls?: number;
+  /** `over-threshold`: the compaction left the context at or above the threshold. */
+  failure?: 'over-threshold';
+  /** LLM requests the strategy would make for this event (the summary call, and any second call). */
+  llmCalls: number;
   /** Tagged, not deleted (Roo): what a rewind to before this event restores. */
   hidden?: HiddenRange;
-  /** The files the summary lists, accumulated across compactions (pi's `<read-files>`, `<modified-files>`). */
-  trackedFiles?: TrackedFiles;
 }
+
+/** A real manual compaction in the log: the replay continues from the log's own post-compaction context. */
+export interface ResetEvent extends ReplayEventBase {
+  kind: 'reset';
+  trigger: 'log';
+  summaryTokens?: TokenCount;
+  summarySource: SummarySource;
+  /** Index into `session.compactions` of the real compaction adopted. */
+  realCompactionIndex: number;
+}
+
+/** The simulated context reached the blocking limit (window − 3,000): Claude Code would refuse the request. */
+export interface BlockedEvent extends ReplayEventBase {
+  kind: 'blocked';
+  failure: 'blocking-limit';
+}
+
+/** A compaction was due but could not be made (`failure` says why); the history is unchanged. */
+export interface CompactFailedEvent extends ReplayEventBase {
+  kind: 'compact-failed';
+  mechanism: CompactMechanism;
+  failure: CompactFailure;
+  /** The summary request's tokens (span + prompt + system prompt) and the limit it broke. */
+  requestTokens: TokenCount;
+  limitTokens: TokenCount;
+  /** Consecutive calls that tried and failed the same way (one event for the run). */
+  attempts: number;
+}
+
+/** One replay event, tagged by `kind`. */
+export type ReplayEvent =
+  | MicrocompactEvent
+  | ReplaceEvent
+  | TruncateEvent
+  | CompactEvent
+  | ResetEvent
+  | BlockedEvent
+  | CompactFailedEvent;
+
+export type ReplayEventKind = ReplayEvent['kind'];
+
+/** The event of one kind. */
+export type ReplayEventOf<K extends ReplayEventKind> = Extract<ReplayEvent, { kind: K }>;
+
+/** A kind's own fields (its tag and the base's left out: intersecting the tags would give `never`). */
+type OwnFields<E> = Omit<E, keyof ReplayEventBase | 'kind' | 'failure'>;
+type AllEventFields = OwnFields<MicrocompactEvent> &
+  OwnFields<ReplaceEvent> &
+  OwnFields<TruncateEvent> &
+  OwnFields<CompactEvent> &
+  OwnFields<ResetEvent> &
+  OwnFields<CompactFailedEvent>;
+
+/**
+ * Any event read as one flat record, every field of another kind absent: for display code that
+ * shows whatever figures an event has (the event card, learn mode's steps). Code that acts on an
+ * event narrows `ReplayEvent` by `kind` instead.
+ */
+export type ReplayEventFields = ReplayEventBase & {
+  kind: ReplayEventKind;
+  failure?: CompactFailure;
+} & Partial<AllEventFields>;
 
 export type RealOutcomeStatus =
   /** Reproduced at the same API call. */

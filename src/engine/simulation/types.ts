@@ -32,27 +32,3 @@ export type SummarySource =
   /** A size supplied from outside (a real summarizer's answer). */
   | 'supplied'
   | 'session-memory';
-
-/** One boundary a strategy scored (boundary-scoring.ts): the chart beside an event shows them. */
-export interface BoundaryCandidate {
-  /** The first entry kept if the split falls here. */
-  entryIndex: number;
-  /** Index among the messages the strategy searched (the split's message index). */
-  messageIndex: number;
-  score: number;
-  /** The score's terms that applied (base included), in points. */
-  factors: { id: string; points: number }[];
-  chosen: boolean;
-  /** The split would part a tool_use from its result (or a streamed response): never chosen. */
-  unsafe?: boolean;
-}
-
-/**
- * Files a summary lists as read and as modified, accumulated across a chain of compactions (pi's
- * `CompactionDetails {readFiles, modifiedFiles}`: a file both read and modified is listed once, as
- * modified). Sorted.
- */
-export interface TrackedFiles {
-  readFiles: string[];
-  modifiedFiles: string[];
-}

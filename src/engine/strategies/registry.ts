@@ -1,5 +1,5 @@
 import { ANTHROPIC_SDK_COMPACTION_STRATEGY } from './anthropic-sdk-compaction';
-import { API_CONTEXT_EDITING_STRATEGY } from './api-context-editing';
+import { API_CONTEXT_EDITING_STRATEGY } from './api-clear-tool-uses';
 import { BOUNDARY_SCORING_STRATEGY } from './boundary-scoring';
 import { CLAUDE_CODE_STRATEGY } from './claude-code';
 import { CLINE_STRATEGY } from './cline';
@@ -12,7 +12,8 @@ import { getDialect } from '../parse/dialects/registry';
 import type { DialectId } from '../types';
 import type { CompactionStrategy, KnobValue } from './types';
 
-// Every strategy the replay knows. Adding one: a file next to claude-code.ts and a line here.
+// Every strategy the replay knows. Adding one: a folder `<id>/` (its `index.ts` exports the
+// descriptor; its helpers, knobs and prompt presets beside it) and a line here.
 
 // biome-ignore lint/suspicious/noExplicitAny: strategies differ in their knob types; each validates its own input.
 type AnyStrategy = CompactionStrategy<any>;

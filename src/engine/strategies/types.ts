@@ -1,21 +1,16 @@
 import type { ContinuationOptions } from '../compact/format-summary';
+import type { PromptPreset } from '../prompts/types';
 import { type ContextWindowInference, getSessionWindow } from '../context-window';
 import type { Restoration, RestoredFile } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
 import type { PreparedReplay, RealCompactionInfo } from '../simulation/prepared';
-import type {
-  BoundaryCandidate,
-  CompactMechanism,
-  SummarySource,
-  ThresholdLine,
-  TrackedFiles,
-} from '../simulation/types';
+import type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 import type { DialectId, LoggedContextEdits, TokenCount } from '../types';
 
 // The one interface every compaction strategy implements (Claude Code now; Cline, Codex,
 // OpenCode, Gemini CLI, Roo, API context editing later). The replay loop (replay/compute-replay.ts)
 // owns the simulated context (simulation/history.ts); a strategy only looks at it through `ReplayView` after each API call
-// and answers with actions. Adding a strategy = one file + one line in registry.ts.
+// and answers with actions. Adding a strategy = one folder (`<id>/index.ts`) + one line in registry.ts.
 
 export type KnobValue = number | boolean | string | string[] | undefined;
 
@@ -51,6 +46,11 @@ export interface KnobSpec {
    * so take the bar's values: another strategy's knob of the same key is never overwritten.
    */
   timelineBar?: boolean;
+  /**
+   * The main session's loop alone has it: a sub-agent's own replay never takes the user's edit of
+   * it (replay/subagent-knobs.ts; Claude Code's session memory, re-attachments, /compact instructions).
+   */
+  mainSessionOnly?: boolean;
 }
 
 /** A manual compaction the user asks the replay to perform after an API call. */
@@ -130,6 +130,16 @@ export interface ReplayView {
   readonly firstPairEndPos: number;
 }
 
+/**
+ * What one strategy adds to its events, tagged by the strategy's id and defined in its own folder
+ * (`pi/detail.ts`, `boundary-scoring/detail.ts`): the replay copies it from the action to the event
+ * and never reads it; the strategy's `describeDetail` puts it in the dump, and its readers narrow it
+ * by `kind` through the folder's accessor.
+ */
+export interface EventDetail {
+  readonly kind: string;
+}
+
 export type StrategyAction =
   | {
       /**
@@ -146,6 +156,7 @@ export type StrategyAction =
       requestTokens: TokenCount;
       limitTokens: TokenCount;
       note: string;
+      detail?: EventDetail;
     }
   | {
       /** Tool results replaced by a notice (Cline's file-read dedup). */
@@ -157,6 +168,7 @@ export type StrategyAction =
       checkTokens: TokenCount;
       thresholdTokens: TokenCount;
       note?: string;
+      detail?: EventDetail;
     }
   | {
       /**
@@ -176,6 +188,7 @@ export type StrategyAction =
        */
       hide?: boolean;
       note?: string;
+      detail?: EventDetail;
     }
   | {
       kind: 'clear';
@@ -188,6 +201,7 @@ export type StrategyAction =
       checkTokens: TokenCount;
       thresholdTokens: TokenCount;
       note?: string;
+      detail?: EventDetail;
     }
   | {
       kind: 'summarize';
@@ -221,10 +235,8 @@ export type StrategyAction =
        * (the Anthropic SDK's compactionControl caps its summary at 4,096).
        */
       summaryMaxTokens?: TokenCount;
-      /** The candidate boundaries the strategy scored, carried to the event. */
-      boundaryScores?: BoundaryCandidate[];
       /**
-       * The prompt preset the summarizer request is built with (prompts/registry.ts id), when not
+       * The prompt preset the summarizer request is built with (one of the strategy's `promptPresets`), when not
        * Claude Code's; its follow-up turns (Gemini CLI's verification probe) are further requests.
        */
       promptPresetId?: string;
@@ -239,8 +251,8 @@ export type StrategyAction =
        * history and a rewind past the summary restores it; the event records it (`ReplayEvent.hidden`).
        */
       hide?: boolean;
-      /** The files the summary lists as read and modified, accumulated across compactions (pi). */
-      trackedFiles?: TrackedFiles;
+      /** What the strategy adds to the event, carried to it untouched (`ReplayEvent.detail`). */
+      detail?: EventDetail;
       note?: string;
     };
 
@@ -342,7 +354,10 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
   };
 }
 
-export interface CompactionStrategy<K extends object = Record<string, KnobValue>> {
+export interface CompactionStrategy<
+  K extends object = Record<string, KnobValue>,
+  D extends EventDetail = EventDetail,
+> {
   id: string;
   label: string;
   description: string;
@@ -355,4 +370,13 @@ export interface CompactionStrategy<K extends object = Record<string, KnobValue>
   /** Lines for the chart. */
   thresholds(knobs: K): ThresholdLine[];
   createRun(knobs: K, prepared: PreparedReplay): StrategyRun;
+  /**
+   * Its summarization prompt presets, in its folder: the picker lists them (strategies/prompt-presets.ts),
+   * and its `summarize` actions name one by `promptPresetId` (none: Claude Code's prompt).
+   */
+  promptPresets?: readonly PromptPreset[];
+  /** The knobs the dump's first line lists after the strategy's id, in order (when set). */
+  dumpKnobKeys?: readonly (keyof K & string)[];
+  /** The dump's words for an event's `detail` (this strategy's own), appended to its line. */
+  describeDetail?(detail: D): string;
 }

@@ -1,9 +1,8 @@
 import { buildCompactionRequest } from '../compact/build-request';
 import { estimateApiMessagesTokens } from '../compact/normalize-messages';
 import type { ByteSource } from '../parse/source';
-import { getClaudeCodePrompt } from '../prompts/claude-code';
-import { getPreset } from '../prompts/registry';
-import { composePrompt } from '../prompts/types';
+import { getPreset } from '../strategies/prompt-presets';
+import { composePresetPrompt } from '../prompts/types';
 import { maskJsonValue, maskText, type RedactionSettings } from '../redact/mask';
 import { extractRetentionFacts } from '../retention/extract';
 import type { RetentionFact } from '../retention/types';
@@ -46,16 +45,12 @@ export interface PreparedSummary {
 }
 
 /**
- * The prompt as sent. An unedited Claude Code preset puts custom instructions where Claude Code
- * does (before the closing "IMPORTANT: Do NOT use any tools…"); any other prompt gets them
- * appended under "Additional Instructions:".
+ * The prompt as sent. An unedited preset puts custom instructions where its agent does (Claude
+ * Code's before its closing "IMPORTANT: Do NOT use any tools…": `customInstructionsBefore`); any
+ * other prompt gets them appended under its heading ("Additional Instructions:").
  */
 export function getPromptToSend(settings: PromptSettings): string {
-  const preset = getPreset(settings.presetId);
-  if (preset?.family === 'claude-code' && settings.prompt === preset.prompt) {
-    return getClaudeCodePrompt(preset.variant, settings.customInstructions);
-  }
-  return composePrompt(settings.prompt, settings.customInstructions, preset?.customInstructionsHeading);
+  return composePresetPrompt(settings.prompt, settings.customInstructions, getPreset(settings.presetId));
 }
 
 /** Builds the exact request for a compaction point and extracts the span's facts. */

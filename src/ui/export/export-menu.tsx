@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { CLAUDE_CODE_DIALECT } from '../../engine/parse/dialects/claude-code';
+import { getCompactedLogRefusal } from '../../engine/export/compacted-log-formats';
 import { getEngineClient } from '../../worker/engine-client';
 import type { ExportFormat, SessionId } from '../../worker/protocol';
 import { useEscapeLayer } from '../common/use-escape';
-import { sessionSummaryQuery } from '../queries';
-import { useEffectiveKnobs } from '../replay/use-knobs';
+import { sessionOverviewQuery } from '../queries';
+import { useEffectiveKnobs, useKnobOverrides } from '../replay/use-knobs';
 import { useReplayStore } from '../replay/replay-store';
 import { summariesInfoQuery, summaryRunsQuery } from '../summaries/summaries-queries';
 import { useSummariesStore } from '../summaries/summaries-store';
@@ -74,16 +74,17 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
     document.addEventListener('pointerdown', onDown);
     return () => document.removeEventListener('pointerdown', onDown);
   }, [open]);
-  const summary = useQuery(sessionSummaryQuery(sessionId)).data;
+  const overview = useQuery(sessionOverviewQuery(sessionId)).data;
   const strategyId = useReplayStore((s) => s.strategyId);
   const summaryModel = useReplayStore((s) => s.summaryModel);
   const manual = useReplayStore((s) => s.manual);
   const replayShown = useReplayStore((s) => s.enabled);
   const knobs = useEffectiveKnobs(sessionId, strategyId);
+  const overrides = useKnobOverrides(sessionId, strategyId);
   const selectedRunIds = useSummariesStore((s) => s.selectedRunIds);
-  if (!summary || summary.notTranscript) return null;
-  const name = summary.files.find((f) => f.role === 'main')?.name ?? summary.files[0]?.name ?? 'transcript';
-  const hasCalls = summary.apiCalls > 0;
+  if (!overview || overview.notTranscript) return null;
+  const name = overview.files.find((f) => f.role === 'main')?.name ?? overview.files[0]?.name ?? 'transcript';
+  const hasCalls = overview.apiCalls > 0;
 
   const getRuns = async () => {
     const [info, runs] = await Promise.all([
@@ -130,7 +131,7 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
         // The report and the SVG show the replay when the page does; the compacted transcript is one.
         replay:
           knobs && hasCalls && (replayShown || item.id === 'compacted-jsonl')
-            ? { strategyId, knobs, summaryModel, manual }
+            ? { strategyId, overrides, summaryModel, manual }
             : undefined,
         runs,
         summariesByPoint,
@@ -145,8 +146,8 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
   };
 
   const disabled = (item: Item): string | undefined => {
-    if (item.id === 'compacted-jsonl' && summary.format !== CLAUDE_CODE_DIALECT.id)
-      return "Written in Claude Code's format: only for Claude Code sessions";
+    const refusal = item.id === 'compacted-jsonl' ? getCompactedLogRefusal(overview.format) : undefined;
+    if (refusal) return refusal;
     if (item.id === 'compacted-jsonl' && (!hasCalls || !knobs))
       return 'Needs a replay: no API call to replay';
     if (item.id === 'run-comparison-md' && selectedRunIds.length !== 2)

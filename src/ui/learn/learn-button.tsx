@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { getDefaultStrategyId } from '../../engine/strategies/registry';
-import { sessionSummaryQuery } from '../queries';
+import { sessionOverviewQuery } from '../queries';
 import { useUiStore } from '../store';
 import { useLearnStore } from './learn-store';
 
@@ -10,7 +10,7 @@ import { useLearnStore } from './learn-store';
 export function LearnButton() {
   const sessionId = useUiStore((s) => s.currentSessionId);
   const { data: summary } = useQuery({
-    ...sessionSummaryQuery(sessionId ?? -1),
+    ...sessionOverviewQuery(sessionId ?? -1),
     enabled: sessionId !== undefined,
   });
   const openId = useLearnStore((s) => s.strategyId);

@@ -1,11 +1,24 @@
+import { DIALECTS } from '../../engine/parse/dialects/registry';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useUiStore } from '../store';
+import { libraryListingQuery } from './library-queries';
 import { useLibraryStore } from './library-store';
 import { fromFileList, getDirectoryPicker, openDirectoryHandle, openLibrary } from './open-folder';
 
 let openInput: (() => void) | undefined;
 
 /** Opens the directory input (the reopen button of a listing restored without a handle). */
+/** The folders the agents write their sessions in, from the dialects' locations (`~/.codex/sessions`). */
+const AGENT_FOLDERS = [
+  ...new Set(
+    DIALECTS.flatMap((d) => {
+      const folder = d.files.location?.split(/[<( ]/)[0]?.replace(/[/-]+$/, '');
+      return folder?.startsWith('~/') ? [folder] : [];
+    }),
+  ),
+];
+
 export function requestFolderInput(): void {
   openInput?.();
 }
@@ -13,7 +26,7 @@ export function requestFolderInput(): void {
 /** The top bar's library entries: "Open folder…" and, once a folder is listed, the view switch. */
 export function FolderButtons() {
   const inputRef = useRef<HTMLInputElement>(null);
-  const folderName = useLibraryStore((s) => s.folderName);
+  const folderName = useQuery(libraryListingQuery()).data?.folderName;
   const view = useLibraryStore((s) => s.view);
   const showView = useLibraryStore((s) => s.showView);
   // After a reload the list comes back but no session is open: the switch would lead to nothing.
@@ -42,7 +55,7 @@ export function FolderButtons() {
         type="button"
         className="btn"
         data-testid="open-folder"
-        title="List every session of a folder (~/.claude/projects, ~/.codex/sessions, …); nothing is uploaded"
+        title={`List every session of a folder (${AGENT_FOLDERS.join(', ')}, …); nothing is uploaded`}
         onClick={() => void pick()}
       >
         Open folder…

@@ -1,21 +1,25 @@
-import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { memo, useMemo, useRef, useState } from 'react';
 import { PRICES_SEEN } from '../../engine/summarize/prices';
 import { formatBytes } from '../common/format';
 import { VirtualList } from '../common/virtual-list';
 import { ProgressBar } from '../top-bar/load-progress';
 import { GRID_TEMPLATE, LIBRARY_COLUMNS, selectSessions, TABLE_MIN_WIDTH } from './library-columns';
+import { libraryListingQuery } from './library-queries';
 import { type LibrarySession, useLibraryStore } from './library-store';
 import { openLibrarySession } from './open-session';
 import { cancelScan, getRestoredHandle, openDirectoryHandle } from './open-folder';
 
 const ROW_HEIGHT_PX = 30;
 const TABLE_STYLE = { gridTemplateColumns: GRID_TEMPLATE, minWidth: TABLE_MIN_WIDTH };
+const NO_SESSIONS: LibrarySession[] = [];
 
 /** Every session of the opened folder: sortable, filterable, searchable; a click opens one. */
 export function LibraryView({ onReopen }: { onReopen: () => void }) {
   const queryClient = useQueryClient();
-  const { folderName, sessions, scan, sort, search, agent, filesOpen } = useLibraryStore();
+  const listing = useQuery(libraryListingQuery()).data;
+  const { folderName = '', sessions = NO_SESSIONS, scan, filesOpen = false } = listing ?? {};
+  const { sort, search, agent } = useLibraryStore();
   const { setSort, setSearch, setAgent } = useLibraryStore.getState();
   const shown = useMemo(() => selectSessions(sessions, sort, search, agent), [sessions, sort, search, agent]);
   const agents = useMemo(

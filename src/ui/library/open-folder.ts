@@ -10,6 +10,7 @@ import type { LibraryRow } from '../../engine/library/library-row';
 import { isFolderFileName, loadsAfterMain } from '../../engine/parse/detect';
 import { scanInPool } from '../../worker/scan-pool';
 import { type CachedRow, getCachedRows, getLastFolder, putCachedRows, saveLastFolder } from './library-db';
+import { getListing, setListing, setListingRows, setListingScan } from './library-queries';
 import { type LibrarySession, useLibraryStore } from './library-store';
 
 // Opening a folder as a library: its files from a directory input, a File System Access handle or
@@ -180,7 +181,6 @@ export async function openLibrary(
   const cached = await getCachedRows([...stamps.values()], yieldToPage);
   await yieldToPage();
   if (scanAbort !== abort) return;
-  const store = useLibraryStore.getState();
   const sessions: LibrarySession[] = list.map((g) => {
     const row = cached.get(stamps.get(g.key)!);
     return {
@@ -194,9 +194,14 @@ export async function openLibrary(
   const jobs = list.filter((g) => !cached.has(stamps.get(g.key)!));
   const totalBytes = jobs.reduce((s, g) => s + g.files.reduce((t, f) => t + f.sizeBytes, 0), 0);
   const progress = { bytesRead: 0, totalBytes, sessionsDone: 0, sessionsTotal: jobs.length };
-  store.setFolder(name, sessions, true, show);
-  // In the same task: the list never shows as done while its scan is about to start.
-  store.setScan(jobs.length > 0 ? { ...progress } : undefined);
+  // With its scan's progress: the list never shows as done while its scan is about to start.
+  setListing({
+    folderName: name,
+    filesOpen: true,
+    sessions,
+    scan: jobs.length > 0 ? { ...progress } : undefined,
+  });
+  if (show) useLibraryStore.getState().showView('library');
   await yieldToPage();
   void saveLastFolder({
     name,
@@ -219,11 +224,11 @@ export async function openLibrary(
   const isCurrent = () => scanAbort === abort;
   const flush = () => {
     timer = undefined;
-    if (pending.size > 0 && isCurrent()) useLibraryStore.getState().setRows(new Map(pending));
+    if (pending.size > 0 && isCurrent()) setListingRows(new Map(pending));
     pending.clear();
     void putCachedRows(toCache);
     toCache = [];
-    if (isCurrent()) useLibraryStore.getState().setScan(abort.signal.aborted ? undefined : { ...progress });
+    if (isCurrent()) setListingScan(abort.signal.aborted ? undefined : { ...progress });
   };
   const schedule = () => {
     timer ??= setTimeout(flush, FLUSH_MS);
@@ -252,19 +257,20 @@ export async function openLibrary(
   flush();
   if (!isCurrent()) return;
   scanAbort = undefined;
-  useLibraryStore.getState().setScan(undefined);
+  setListingScan(undefined);
 }
 
 /** Brings back the last folder's listing from the cache (after a reload); files are not open. */
 export async function restoreLastFolder(): Promise<FileSystemDirectoryHandle | undefined> {
   const last = await getLastFolder().catch(() => undefined);
-  if (!last || useLibraryStore.getState().folderName !== undefined) return undefined;
+  if (!last || getListing() !== undefined) return undefined;
   const cached = await getCachedRows(last.sessions.map((s) => s.stamp));
   // Before the listing: the view reads the handle as it renders the "Reopen" button.
   lastHandle = last.handle;
-  useLibraryStore.getState().setFolder(
-    last.name,
-    last.sessions.map((s) => {
+  setListing({
+    folderName: last.name,
+    filesOpen: false,
+    sessions: last.sessions.map((s) => {
       const row = cached.get(s.stamp);
       return {
         key: s.key,
@@ -274,8 +280,8 @@ export async function restoreLastFolder(): Promise<FileSystemDirectoryHandle | u
         fromCache: row !== undefined,
       };
     }),
-    false,
-  );
+  });
+  useLibraryStore.getState().showView('library');
   return last.handle;
 }
 

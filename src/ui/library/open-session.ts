@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoadFile } from '../../worker/protocol';
 import { loadSession } from '../load/load-session';
-import { createHandleFollowSource, type FollowFile, setFollowSource } from './follow';
+import { createHandleLiveSource, type LiveFile, setLiveSource } from './live';
 import { useLibraryStore } from './library-store';
 import { type FolderFile, getFolderHandle, getSessionFiles, listFolderFiles } from './open-folder';
 
@@ -15,8 +15,8 @@ export async function openLibrarySession(queryClient: QueryClient, key: string):
   const files = getSessionFiles(key);
   if (!files) return;
   const [main, ...others] = files;
-  // The session followed before is not this one; this one's source comes with its fresh files.
-  setFollowSource(undefined);
+  // The live session before is not this one; this one's source comes with its fresh files.
+  setLiveSource(undefined);
   useLibraryStore.getState().showView('session');
   // Each step reads the files again: through their handles where the folder gave them.
   const followed = others.map((f) => ({
@@ -31,8 +31,8 @@ export async function openLibrarySession(queryClient: QueryClient, key: string):
     async () => {
       const loadFiles = await Promise.all(files.map(readNow));
       if (live)
-        setFollowSource(
-          createHandleFollowSource(
+        setLiveSource(
+          createHandleLiveSource(
             main!.handle!,
             main!.path,
             followed,
@@ -56,10 +56,7 @@ async function readNow(f: FolderFile): Promise<LoadFile> {
  * `.meta.json`), which a running session creates as it starts subagents. Listed through the
  * picked folder's directory handle; undefined where the folder came without one.
  */
-function discoverSessionFiles(
-  mainPath: string,
-  known: FollowFile[],
-): (() => Promise<FollowFile[]>) | undefined {
+function discoverSessionFiles(mainPath: string, known: LiveFile[]): (() => Promise<LiveFile[]>) | undefined {
   const cut = mainPath.lastIndexOf('/');
   const project = cut > 0 ? getFolderHandle(mainPath.slice(0, cut)) : undefined;
   if (!project || !/\.jsonl$/i.test(mainPath)) return undefined;

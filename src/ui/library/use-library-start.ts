@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { createUrlFollowSource, setFollowSource, startFollowing } from './follow';
+import { createUrlLiveSource, setLiveSource, startLive } from './live';
 import { reopenIfAllowed, restoreLastFolder } from './open-folder';
 
 let started = false;
@@ -19,8 +19,8 @@ export function useLibraryOnStart(): void {
     void restoreLastFolder().then((handle) => handle && reopenIfAllowed(handle));
     const follow = new URLSearchParams(window.location.search).getAll('follow');
     if (follow.length > 0) {
-      setFollowSource(createUrlFollowSource(follow));
-      startFollowing(queryClient);
+      setLiveSource(createUrlLiveSource(follow));
+      startLive(queryClient);
     }
   }, [queryClient]);
 }

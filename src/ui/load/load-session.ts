@@ -2,7 +2,7 @@ import { isCancelledError, type QueryClient } from '@tanstack/react-query';
 import { loadsAfterMain } from '../../engine/parse/detect';
 import { getEngineClient } from '../../worker/engine-client';
 import { ABORT_ERROR, type LoadFile, type SessionAppendResult, type SessionId } from '../../worker/protocol';
-import { sessionKey, sessionSummaryQuery } from '../queries';
+import { sessionKey, sessionOverviewQuery } from '../queries';
 import { useUiStore } from '../store';
 
 let nextSessionId: SessionId = 1;
@@ -47,7 +47,7 @@ export async function loadSession(
       label === describeFiles(files) ? label : `${label} (${describeFiles(files)})`,
     );
     await queryClient.fetchQuery({
-      ...sessionSummaryQuery(sessionId),
+      ...sessionOverviewQuery(sessionId),
       queryFn: ({ signal }) => {
         const forward = () => abort.abort();
         signal.addEventListener('abort', forward, { once: true });
@@ -100,7 +100,7 @@ export async function appendSession(
   let step: SessionAppendResult | undefined;
   try {
     await queryClient.fetchQuery({
-      ...sessionSummaryQuery(sessionId),
+      ...sessionOverviewQuery(sessionId),
       queryFn: async () => {
         step = await getEngineClient().request(
           { kind: 'session-append', sessionId: current, newSessionId: sessionId, file, others },

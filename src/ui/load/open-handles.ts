@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoadFile } from '../../worker/protocol';
-import { createHandleFollowSource, setFollowSource } from '../library/follow';
+import { createHandleLiveSource, setLiveSource } from '../library/live';
 import { describeFiles, loadSession, sortSessionFiles } from './load-session';
 import { readFileHandles, type RecentFile, rememberRecentFiles } from './recent-files';
 
@@ -8,7 +8,7 @@ import { readFileHandles, type RecentFile, rememberRecentFiles } from './recent-
 // has `showOpenFilePicker` (Chromium), or reopened from the start page's recent files. They load
 // as the file input's do (one session: the main file, then its subagent files), picked ones are
 // kept in recent files as dropped ones are, and a single file can be followed: live mode reads it
-// again through its handle, as it reads the library's sessions (library/follow.ts).
+// again through its handle, as it reads the library's sessions (library/live.ts).
 
 /**
  * The picker's options (WICG File System Access, `showOpenFilePicker`): several files at once,
@@ -45,8 +45,8 @@ export async function openHandleFiles(
   label: string,
   files: RecentFile['files'],
 ): Promise<LoadFile[] | undefined> {
-  // The session followed before is not this one.
-  setFollowSource(undefined);
+  // The live session before is not this one.
+  setLiveSource(undefined);
   const single = files.length === 1 ? files[0] : undefined;
   let read: LoadFile[] = [];
   const loaded = await loadSession(
@@ -61,7 +61,7 @@ export async function openHandleFiles(
     { live: single !== undefined },
   );
   if (!loaded) return undefined;
-  if (single) setFollowSource(createHandleFollowSource(single.handle, single.name, []));
+  if (single) setLiveSource(createHandleLiveSource(single.handle, single.name, []));
   return read;
 }
 

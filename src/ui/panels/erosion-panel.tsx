@@ -10,7 +10,7 @@ import { useColorScheme } from '../common/use-color-scheme';
 import { VisibleText } from '../common/visible-text';
 import { sessionKey } from '../queries';
 import { useReplayStore } from '../replay/replay-store';
-import { useEffectiveKnobs } from '../replay/use-knobs';
+import { useEffectiveKnobs, useKnobOverrides } from '../replay/use-knobs';
 import { useUiStore } from '../store';
 
 // The Erosion tab: every summary of a chain scored against everything the session held since its
@@ -52,8 +52,10 @@ export function ErosionPanel({ sessionId, hasCalls }: { sessionId: SessionId; ha
   const strategyId = useReplayStore((s) => s.strategyId);
   const summaryModel = useReplayStore((s) => s.summaryModel);
   const manual = useReplayStore((s) => s.manual);
-  const knobs = useEffectiveKnobs(sessionId, strategyId);
-  const replay = source === 'replay' && knobs ? { strategyId, knobs, summaryModel, manual } : undefined;
+  // The setup is in (its knobs resolve); the worker resolves the user's edits over them.
+  const ready = useEffectiveKnobs(sessionId, strategyId) !== undefined;
+  const overrides = useKnobOverrides(sessionId, strategyId);
+  const replay = source === 'replay' && ready ? { strategyId, overrides, summaryModel, manual } : undefined;
   const { data, error, isFetching } = useQuery({
     ...erosionQuery(sessionId, replay),
     enabled: source === 'log' || replay !== undefined,

@@ -1,4 +1,4 @@
-import type { SessionId, SessionSummary } from '../../worker/protocol';
+import type { SessionId, SessionOverview } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { EntryDetailPane } from '../detail/entry-detail-pane';
 import { type SidePanel as Panel, useUiStore } from '../store';
@@ -10,19 +10,19 @@ import { SecretsPanel } from './secrets-panel';
 import { TokensPanel } from './tokens-panel';
 import { formatOrdinalTitle } from '../../engine/query/numbering';
 
-export function SidePanel({ sessionId, summary }: { sessionId: SessionId; summary: SessionSummary }) {
+export function SidePanel({ sessionId, overview }: { sessionId: SessionId; overview: SessionOverview }) {
   const panel = useUiStore((s) => s.panel);
   const setPanel = useUiStore((s) => s.setPanel);
   const openCompaction = useUiStore((s) => s.openCompaction);
   const closeCompaction = useUiStore((s) => s.openCompactionCard);
-  const issues = summary.issueCounts.error + summary.issueCounts.warning + summary.issueCounts.info;
+  const issues = overview.issueCounts.error + overview.issueCounts.warning + overview.issueCounts.info;
   const tabs: { id: Panel; label: string }[] = [
     { id: 'detail', label: 'Entry' },
     { id: 'tokens', label: 'Tokens' },
     { id: 'issues', label: `Issues ${formatCount(issues)}` },
     { id: 'bash', label: 'Bash outputs' },
     { id: 'secrets', label: 'Secrets' },
-    ...(summary.compactions.length > 0 || summary.apiCalls > 0
+    ...(overview.compactions.length > 0 || overview.apiCalls > 0
       ? [{ id: 'erosion' as const, label: 'Erosion' }]
       : []),
   ];
@@ -35,7 +35,7 @@ export function SidePanel({ sessionId, summary }: { sessionId: SessionId; summar
             key={tab.id}
             role="tab"
             aria-selected={openCompaction === undefined && panel === tab.id}
-            className={`${openCompaction === undefined && panel === tab.id ? 'on' : ''} ${tab.id === 'issues' && summary.issueCounts.error > 0 ? 'has-errors' : ''}`}
+            className={`${openCompaction === undefined && panel === tab.id ? 'on' : ''} ${tab.id === 'issues' && overview.issueCounts.error > 0 ? 'has-errors' : ''}`}
             data-testid={`tab-${tab.id}`}
             onClick={() => {
               closeCompaction(undefined);
@@ -67,7 +67,7 @@ export function SidePanel({ sessionId, summary }: { sessionId: SessionId; summar
             {panel === 'issues' && <IssuesPanel sessionId={sessionId} />}
             {panel === 'bash' && <BashSummariesPanel sessionId={sessionId} />}
             {panel === 'secrets' && <SecretsPanel sessionId={sessionId} />}
-            {panel === 'erosion' && <ErosionPanel sessionId={sessionId} hasCalls={summary.apiCalls > 0} />}
+            {panel === 'erosion' && <ErosionPanel sessionId={sessionId} hasCalls={overview.apiCalls > 0} />}
           </>
         )}
       </div>

@@ -1,6 +1,6 @@
-import type { BoundaryCandidate } from '../../engine/simulation/types';
+import type { BoundaryCandidate } from '../../engine/strategies/boundary-scoring/detail';
 
-// The candidate splits a boundary-scoring compaction weighed (strategies/boundary-scoring.ts):
+// The candidate splits a boundary-scoring compaction weighed (strategies/boundary-scoring/index.ts):
 // one bar per candidate message, its score as the height, the chosen one marked, so a user sees
 // why the split fell where it did. Hovering a bar lists its terms.
 

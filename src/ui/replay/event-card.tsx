@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ApiMessage } from '../../engine/compact/types';
 import { formatTokenProvenance } from '../../engine/replay/provenance';
-import type { ReplayEvent } from '../../engine/replay/types';
+import type { ReplayEvent, ReplayEventFields } from '../../engine/replay/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
@@ -16,6 +16,8 @@ import { useSessionMemory } from './use-replay';
 import { markHiddenChars, VisibleText } from '../common/visible-text';
 import { formatOrdinal, formatPlural } from '../../engine/query/numbering';
 import { getPromptElisions } from '../../engine/prompts/claude-code';
+import { getBoundaryScores } from '../../engine/strategies/boundary-scoring/detail';
+import { getPiDetail } from '../../engine/strategies/pi/detail';
 
 // One replay event: before and after, what it cleared or summarized, what a compaction would
 // send to the summarizer (built in the worker from the full records) and what comes back after it.
@@ -45,7 +47,7 @@ function messagePreview(m: ApiMessage): string {
   return text.length > MESSAGE_PREVIEW_CHARS ? `${text.slice(0, MESSAGE_PREVIEW_CHARS)}…` : text;
 }
 
-function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: ReplayEvent }) {
+function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: ReplayEventFields }) {
   const spec = event.request!;
   const { data, error, isPending } = useQuery(replayRequestQuery(sessionId, spec));
   if (error) return <div className="panel-message error">Request failed: {error.message}</div>;
@@ -112,7 +114,7 @@ function SummarizerRequest({ sessionId, event }: { sessionId: SessionId; event: 
 }
 
 /** Where the summary's size came from: a Summaries run, the size model, the log, session memory. */
-function SummarySizeSource({ sessionId, event }: { sessionId: SessionId; event: ReplayEvent }) {
+function SummarySizeSource({ sessionId, event }: { sessionId: SessionId; event: ReplayEventFields }) {
   const supplied = useSuppliedSummarySizes(sessionId)[event.afterApiCall];
   switch (event.summarySource) {
     case 'supplied':
@@ -156,16 +158,20 @@ function SessionMemoryPreview({ sessionId }: { sessionId: SessionId }) {
 
 export function ReplayEventCard({
   sessionId,
-  event,
+  event: replayEvent,
   index,
 }: {
   sessionId: SessionId;
   event: ReplayEvent;
   index: number;
 }) {
+  // The card shows whatever figures the event has.
+  const event: ReplayEventFields = replayEvent;
   const close = useReplayStore((s) => s.openEventCard);
   const selectEntry = useUiStore((s) => s.selectEntry);
   const restored = event.restored;
+  const boundaryScores = getBoundaryScores(event);
+  const trackedFiles = getPiDetail(event)?.trackedFiles;
   useEscapeLayer(() => close(undefined));
   return (
     <aside
@@ -176,7 +182,7 @@ export function ReplayEventCard({
     >
       <header>
         <span className="card-title">
-          {describeReplayEvent(event)}{' '}
+          {describeReplayEvent(replayEvent)}{' '}
           <span className="muted small">{formatOrdinal('replay-event', index)}</span>
         </span>
         <button
@@ -299,7 +305,7 @@ export function ReplayEventCard({
         </dl>
         {event.mechanism === 'session-memory' && <SessionMemoryPreview sessionId={sessionId} />}
         {event.note && <p className="replay-note">{event.note}</p>}
-        {event.boundaryScores && <BoundaryScores candidates={event.boundaryScores} />}
+        {boundaryScores && <BoundaryScores candidates={boundaryScores} />}
         <button type="button" className="btn small" onClick={() => selectEntry(event.afterEntryIndex, true)}>
           Show where it happens
         </button>
@@ -332,24 +338,24 @@ export function ReplayEventCard({
             </ul>
           </>
         )}
-        {event.trackedFiles && (
+        {trackedFiles && (
           <>
             <h4>
               Files the summary lists{' '}
               <span className="muted small">read and modified so far, across compactions</span>
             </h4>
             <ul className="link-list mono small" data-testid="replay-tracked-files">
-              {event.trackedFiles.modifiedFiles.map((f) => (
+              {trackedFiles.modifiedFiles.map((f) => (
                 <li key={`m-${f}`} title={markHiddenChars(f)}>
                   modified · <VisibleText text={f} />
                 </li>
               ))}
-              {event.trackedFiles.readFiles.map((f) => (
+              {trackedFiles.readFiles.map((f) => (
                 <li key={`r-${f}`} title={markHiddenChars(f)}>
                   read · <VisibleText text={f} />
                 </li>
               ))}
-              {!event.trackedFiles.modifiedFiles.length && !event.trackedFiles.readFiles.length && (
+              {!trackedFiles.modifiedFiles.length && !trackedFiles.readFiles.length && (
                 <li className="muted">none</li>
               )}
             </ul>

@@ -2,7 +2,8 @@ import { type ReactNode, useState } from 'react';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
-import { describeKnob, KNOBS_BAR_KEYS } from '../timeline/knobs-bar';
+import { getTimelineBarKeys } from '../../engine/strategies/knobs';
+import { describeKnob } from '../timeline/knobs-bar';
 import { useReplayStore } from './replay-store';
 import { useSessionMemory } from './use-replay';
 
@@ -205,9 +206,11 @@ export function ReplayKnobs({
 }) {
   const setKnob = useReplayStore((s) => s.setKnob);
   const resetKnobs = useReplayStore((s) => s.resetKnobs);
+  // The knobs bar above the chart shows these.
+  const barKeys = getTimelineBarKeys(specs);
   const groups = new Map<string, KnobSpec[]>();
   for (const spec of specs) {
-    if (KNOBS_BAR_KEYS.includes(spec.key)) continue;
+    if (barKeys.includes(spec.key)) continue;
     const list = groups.get(spec.group) ?? [];
     list.push(spec);
     groups.set(spec.group, list);

@@ -23,7 +23,7 @@ export function replaySetupQuery(sessionId: SessionId, strategyId: string) {
 
 /** `branchId`: the uuid-tree branch the replay follows (timeline/branch-store.ts), 0 = the main line. */
 export function replayRunQuery(params: ReplayRunParams, branchId = 0) {
-  const { sessionId, strategyId, knobs, summaryModel, manual, suppliedSummaryTokens } = params;
+  const { sessionId, strategyId, overrides, summaryModel, manual, suppliedSummaryTokens } = params;
   return queryOptions({
     queryKey: [
       ...sessionKey(sessionId),
@@ -31,7 +31,7 @@ export function replayRunQuery(params: ReplayRunParams, branchId = 0) {
       'run',
       branchId,
       strategyId,
-      JSON.stringify(knobs),
+      JSON.stringify(overrides),
       summaryModel,
       JSON.stringify(manual),
       JSON.stringify(suppliedSummaryTokens),
@@ -42,7 +42,7 @@ export function replayRunQuery(params: ReplayRunParams, branchId = 0) {
           kind: 'replay-run',
           sessionId,
           strategyId,
-          knobs,
+          overrides,
           summaryModel,
           manual,
           suppliedSummaryTokens,
@@ -92,7 +92,7 @@ export function replaySubagentsQuery(
 
 /** A knob sweep; `onProgress` hears the worker's progress (not part of the key). */
 export function replaySweepQuery(params: ReplaySweepParams, onProgress?: (progress: SweepProgress) => void) {
-  const { sessionId, strategyId, baseKnobs, range, summaryModel, manual, suppliedSummaryTokens } = params;
+  const { sessionId, strategyId, overrides, range, summaryModel, manual, suppliedSummaryTokens } = params;
   const branchId = params.branchId ?? 0;
   return queryOptions({
     queryKey: [
@@ -101,7 +101,7 @@ export function replaySweepQuery(params: ReplaySweepParams, onProgress?: (progre
       'sweep',
       branchId,
       strategyId,
-      JSON.stringify(baseKnobs),
+      JSON.stringify(overrides),
       JSON.stringify(range),
       summaryModel,
       JSON.stringify(manual),
@@ -113,7 +113,7 @@ export function replaySweepQuery(params: ReplaySweepParams, onProgress?: (progre
           kind: 'replay-sweep',
           sessionId,
           strategyId,
-          knobs: baseKnobs,
+          overrides,
           range,
           summaryModel,
           manual,

@@ -1,3 +1,4 @@
+import { getStrategy } from '../../engine/strategies/registry';
 import { useEscapeLayer } from '../common/use-escape';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -223,7 +224,10 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
       data-strategy={params?.strategyId}
     >
       <div className="replay-bar">
-        <label className="knob" title="Re-run Claude Code's compaction over this transcript under the knobs">
+        <label
+          className="knob"
+          title={`Re-run ${getStrategy(strategyId).label}'s compaction over this transcript under the knobs`}
+        >
           <input
             type="checkbox"
             data-testid="replay-toggle"

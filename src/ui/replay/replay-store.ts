@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { DEFAULT_STRATEGY_ID } from '../../engine/strategies/registry';
 import type { SummaryModelId } from '../../engine/replay/summary-size';
 import type { SweepRange } from '../../engine/replay/sweep';
 import type { KnobValue, ManualCompactionRequest } from '../../engine/strategies/types';
@@ -20,7 +21,8 @@ export const NO_OVERRIDES: KnobOverrides = Object.freeze({});
 export interface ReplayRunParams {
   sessionId: SessionId;
   strategyId: string;
-  knobs: Record<string, KnobValue>;
+  /** The user's edits as they are: the worker resolves them over the log's knobs. */
+  overrides: KnobOverrides;
   summaryModel: SummaryModelId;
   manual: ManualCompactionRequest[];
   /** Summary sizes of the Summaries view's runs, by API call index. */
@@ -28,8 +30,7 @@ export interface ReplayRunParams {
 }
 
 /** A knob sweep as Run froze it: later knob edits (a click on a result) do not re-run it. */
-export interface ReplaySweepParams extends Omit<ReplayRunParams, 'knobs'> {
-  baseKnobs: Record<string, KnobValue>;
+export interface ReplaySweepParams extends ReplayRunParams {
   range: SweepRange;
   /** The uuid-tree branch the sweep follows, as the run does (timeline/branch-store.ts); 0 = the main line. */
   branchId?: number;
@@ -39,7 +40,7 @@ export interface ReplaySweepParams extends Omit<ReplayRunParams, 'knobs'> {
 export const NO_RUN_PARAMS: ReplayRunParams = {
   sessionId: -1,
   strategyId: '',
-  knobs: {},
+  overrides: NO_OVERRIDES,
   summaryModel: 'recorded',
   manual: [],
   suppliedSummaryTokens: {},
@@ -90,7 +91,7 @@ export interface ReplayUiState {
 }
 
 export const useReplayStore = create<ReplayUiState>()((set) => ({
-  strategyId: 'claude-code',
+  strategyId: DEFAULT_STRATEGY_ID,
   strategyChosen: false,
   enabled: true,
   knobsOpen: false,

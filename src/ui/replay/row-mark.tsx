@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useUiStore } from '../store';
-import { useFollowedBranch } from '../timeline/branch-store';
+import { useBranchPath } from '../timeline/branch-store';
 import { replayRunQuery } from './replay-queries';
 import { NO_RUN_PARAMS, useReplayStore } from './replay-store';
 import { formatOrdinal } from '../../engine/query/numbering';
@@ -13,7 +13,7 @@ type Mark = { kind: 'cleared'; event: number } | { kind: 'summarized' } | undefi
 
 export function ReplayRowMark({ entryIndex }: { entryIndex: number }) {
   const params = useReplayStore((s) => s.runParams);
-  const branchId = useFollowedBranch(params?.sessionId ?? -1);
+  const branchId = useBranchPath(params?.sessionId ?? -1);
   const enabled = useReplayStore((s) => s.enabled);
   const sessionId = useUiStore((s) => s.currentSessionId);
   const active = enabled && params !== undefined && params.sessionId === sessionId;

@@ -16,9 +16,9 @@ import { useEscapeLayer } from '../common/use-escape';
 import { ProgressBar } from '../top-bar/load-progress';
 import { replaySweepQuery } from './replay-queries';
 import { type ReplaySweepParams, useReplayStore } from './replay-store';
-import { useReplayKnobs } from './use-replay';
+import { useReplayKnobs, useReplayOverrides } from './use-replay';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
-import { useFollowedBranch } from '../timeline/branch-store';
+import { useBranchPath } from '../timeline/branch-store';
 
 // The knob sweep: the replay re-run in the worker for each value of one numeric knob, shown as a
 // line chart (compactions fired, real ones matched) and a table scored by precision and recall
@@ -261,6 +261,7 @@ function NumberField({
 export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: KnobSpec[] }) {
   const numeric = specs.filter((s) => s.kind === 'number');
   const knobs = useReplayKnobs(sessionId);
+  const overrides = useReplayOverrides(sessionId);
   const strategyId = useReplayStore((s) => s.strategyId);
   const summaryModel = useReplayStore((s) => s.summaryModel);
   const manual = useReplayStore((s) => s.manual);
@@ -269,7 +270,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
   const setSweepOpen = useReplayStore((s) => s.setSweepOpen);
   const setKnob = useReplayStore((s) => s.setKnob);
   const supplied = useSuppliedSummaryTokens(sessionId);
-  const branchId = useFollowedBranch(sessionId);
+  const branchId = useBranchPath(sessionId);
   const queryClient = useQueryClient();
   useEscapeLayer(() => setSweepOpen(false));
 
@@ -317,7 +318,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
     const params: ReplaySweepParams = {
       sessionId,
       strategyId,
-      baseKnobs: knobs,
+      overrides,
       range: { knob: spec.key, ...range },
       summaryModel,
       manual,
@@ -446,7 +447,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
 const NO_SWEEP: ReplaySweepParams = {
   sessionId: -1,
   strategyId: '',
-  baseKnobs: {},
+  overrides: {},
   range: { knob: '', from: 0, to: 0, steps: 1 },
   summaryModel: 'recorded',
   manual: [],

@@ -4,12 +4,12 @@ import { getDefaultStrategyId } from '../../engine/strategies/registry';
 import { estimateTextTokens } from '../../engine/tokens/estimate';
 import type { TokenCount } from '../../engine/types';
 import type { SessionId } from '../../worker/protocol';
-import { sessionSummaryQuery } from '../queries';
+import { sessionOverviewQuery } from '../queries';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
-import { useFollowedBranch } from '../timeline/branch-store';
+import { useBranchPath } from '../timeline/branch-store';
 import { replayRunQuery, replaySetupQuery } from './replay-queries';
-import { NO_RUN_PARAMS, useReplayStore } from './replay-store';
-import { type Knobs, useEffectiveKnobs } from './use-knobs';
+import { type KnobOverrides, NO_RUN_PARAMS, useReplayStore } from './replay-store';
+import { type Knobs, useEffectiveKnobs, useKnobOverrides } from './use-knobs';
 
 /** Knob edits settle this long before the worker re-runs the replay. */
 export const REPLAY_DEBOUNCE_MS = 120;
@@ -17,7 +17,7 @@ export const REPLAY_DEBOUNCE_MS = 120;
 /** The strategy's setup for this session; starts the session's replay state with the session. */
 export function useReplaySetup(sessionId: SessionId) {
   const strategyId = useReplayStore((s) => s.strategyId);
-  const format = useQuery(sessionSummaryQuery(sessionId)).data?.format;
+  const format = useQuery(sessionOverviewQuery(sessionId)).data?.format;
   const wanted = getDefaultStrategyId(format);
   // A new session shows its own agent's strategy first (Codex rollouts: Codex), unless the user
   // picked one, and its replay state (overrides, manual compactions) starts at once: the knob bar
@@ -44,7 +44,7 @@ export interface SessionMemoryInput {
 
 /** The session memory text: the user's, else the one given with the transcript. */
 export function useSessionMemory(sessionId: SessionId): SessionMemoryInput {
-  const given = useQuery(sessionSummaryQuery(sessionId)).data?.sessionMemory;
+  const given = useQuery(sessionOverviewQuery(sessionId)).data?.sessionMemory;
   const typed = useReplayStore((s) => s.sessionMemoryText);
   const text = typed ?? given?.text ?? '';
   return useMemo(
@@ -68,15 +68,35 @@ export function useReplayKnobs(sessionId: SessionId): Knobs | undefined {
   return useEffectiveKnobs(sessionId, strategyId, extra);
 }
 
+/** The user's edits the replay runs with: the selected strategy's overrides and the session memory text's size. */
+export function useReplayOverrides(sessionId: SessionId): KnobOverrides {
+  const strategyId = useReplayStore((s) => s.strategyId);
+  const memoryTokens = useSessionMemory(sessionId).tokens;
+  const overrides = useKnobOverrides(sessionId, strategyId);
+  return useMemo(
+    () => (memoryTokens > 0 ? { ...overrides, sessionMemoryTokens: memoryTokens } : overrides),
+    [memoryTokens, overrides],
+  );
+}
+
 /** Publishes the run parameters after the knobs have been still for REPLAY_DEBOUNCE_MS. */
 export function useDebouncedRunParams(sessionId: SessionId): void {
+  // Runs wait for the strategy's setup (its knobs shown), as the bar's edits wait for the session.
   const knobs = useReplayKnobs(sessionId);
+  const overrides = useReplayOverrides(sessionId);
   const strategyId = useReplayStore((s) => s.strategyId);
   const summaryModel = useReplayStore((s) => s.summaryModel);
   const manual = useReplayStore((s) => s.manual);
   const ready = useReplayStore((s) => s.sessionId === sessionId);
   const suppliedSummaryTokens = useSuppliedSummaryTokens(sessionId);
-  const key = JSON.stringify([knobs, strategyId, summaryModel, manual, suppliedSummaryTokens]);
+  const key = JSON.stringify([
+    overrides,
+    knobs === undefined,
+    strategyId,
+    summaryModel,
+    manual,
+    suppliedSummaryTokens,
+  ]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the values it serializes.
   useEffect(() => {
     if (!knobs || !ready) return;
@@ -84,7 +104,7 @@ export function useDebouncedRunParams(sessionId: SessionId): void {
       useReplayStore.getState().setRunParams({
         sessionId,
         strategyId,
-        knobs,
+        overrides,
         summaryModel,
         manual,
         suppliedSummaryTokens: { ...suppliedSummaryTokens },
@@ -101,7 +121,7 @@ export function useDebouncedRunParams(sessionId: SessionId): void {
 /** The current replay run (the previous one stays while a new one computes). */
 export function useReplayRun() {
   const params = useReplayStore((s) => s.runParams);
-  const branchId = useFollowedBranch(params?.sessionId ?? -1);
+  const branchId = useBranchPath(params?.sessionId ?? -1);
   const enabled = useReplayStore((s) => s.enabled);
   return useQuery({
     ...replayRunQuery(params ?? NO_RUN_PARAMS, branchId),

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { create } from 'zustand';
-import { getPreset } from '../../engine/prompts/registry';
+import { getPreset } from '../../engine/strategies/prompt-presets';
 import { BUILTIN_MODEL } from '../../engine/summarize/builtin';
 import { createSummarizer, type SummarizerConfig } from '../../engine/summarize/create';
 import type { PromptSettings } from '../../engine/summarize/prepare';

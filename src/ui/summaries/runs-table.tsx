@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
-import { PROMPT_PRESETS } from '../../engine/prompts/registry';
+import { PROMPT_PRESETS } from '../../engine/strategies/prompt-presets';
 import { formatCount, formatDateTime } from '../common/format';
 import { CompareView, formatRunDuration } from './compare-view';
 import { RetentionBadge } from './retention-view';

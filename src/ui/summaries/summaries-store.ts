@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { DEFAULT_PRESET_ID, requirePreset } from '../../engine/prompts/registry';
+import { DEFAULT_PRESET_ID, requirePreset } from '../../engine/strategies/prompt-presets';
 import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MODEL } from '../../engine/summarize/anthropic';
 import { OPENAI_DEFAULT_BASE_URL } from '../../engine/summarize/openai-compatible';
 import type { CompactionPoint } from '../../engine/summarize/span';

@@ -2,10 +2,10 @@ import type { Branch, BranchFork } from '../../engine/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { useUiStore } from '../store';
-import { useBranchStore, useFollowedBranch } from './branch-store';
+import { useBranchStore, useBranchPath } from './branch-store';
 
 // Where the session forked (a rewind, an edited prompt, a resume from an earlier point), which
-// branch went on, and a control to follow another: the timeline re-queries its series for it.
+// branch went on, and a control to take another: the timeline re-queries its series for it.
 // Previews are transcript text: rendered as text nodes only.
 
 function branchLabel(b: Branch): string {
@@ -23,8 +23,8 @@ export function BranchPicker({
   forks: BranchFork[];
   branches: Branch[];
 }) {
-  const followed = useFollowedBranch(sessionId);
-  const follow = useBranchStore((s) => s.follow);
+  const branchPath = useBranchPath(sessionId);
+  const setBranchPath = useBranchStore((s) => s.setBranchPath);
   const selectEntry = useUiStore((s) => s.selectEntry);
   return (
     <div className="branch-picker" data-testid="branch-picker">
@@ -35,8 +35,8 @@ export function BranchPicker({
         <span>Follow</span>
         <select
           data-testid="branch-select"
-          value={followed}
-          onChange={(e) => follow(sessionId, Number(e.currentTarget.value))}
+          value={branchPath}
+          onChange={(e) => setBranchPath(sessionId, Number(e.currentTarget.value))}
         >
           {branches.map((b) => (
             <option key={b.id} value={b.id}>

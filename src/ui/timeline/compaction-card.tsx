@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { SessionId } from '../../worker/protocol';
 import { formatClock, formatCount, formatDuration } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
-import { compactionDetailQuery, sessionSummaryQuery } from '../queries';
+import { compactionDetailQuery, sessionOverviewQuery } from '../queries';
 import { useUiStore } from '../store';
-import { markerColor } from './timeline';
+import { markerColor } from './timeline-markers';
 import { VisibleText } from '../common/visible-text';
 import { formatOrdinalTitle, formatPlural } from '../../engine/query/numbering';
 
@@ -19,7 +19,7 @@ export function CompactionCard({
   const close = useUiStore((s) => s.openCompactionCard);
   const selectEntry = useUiStore((s) => s.selectEntry);
   useEscapeLayer(() => close(undefined));
-  const total = useQuery(sessionSummaryQuery(sessionId)).data?.compactions.length;
+  const total = useQuery(sessionOverviewQuery(sessionId)).data?.compactions.length;
   const c = data?.compaction;
   const ordinal = formatOrdinalTitle('compaction', compactionIndex, total);
   const title = c

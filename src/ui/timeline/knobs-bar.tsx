@@ -1,47 +1,58 @@
 import { useMemo, useState } from 'react';
+import { getTimelineBarKeys } from '../../engine/strategies/knobs';
 import { getStrategy } from '../../engine/strategies/registry';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
-import {
-  DEFAULT_CONTEXT_WINDOW,
-  DEFAULT_MAX_OUTPUT_TOKENS,
-  EXTENDED_CONTEXT_WINDOW,
-  THRESHOLD_PROFILES,
-  type ThresholdKnobs,
-} from '../../engine/thresholds';
+import { DEFAULT_CONTEXT_WINDOW, EXTENDED_CONTEXT_WINDOW } from '../../engine/thresholds';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount, formatTokensShort } from '../common/format';
 import { useReplayStore } from '../replay/replay-store';
+import { CONTEXT_WINDOW_KEY, type Knobs, useShownKnobs } from '../replay/use-knobs';
 import type { ThresholdBars } from './threshold-bars';
 
-// The threshold knobs above the chart. It shows only the knobs the selected strategy has and
-// writes them where every knob is written (replay-store.ts `setKnob`), so another strategy's knob
-// of the same name is never touched; the knobs panel shows the rest.
+// The threshold knobs above the chart: the selected strategy's specs that say `timelineBar`
+// (strategies/knobs.ts getTimelineBarKeys), drawn from the spec (a select's options, a number's
+// range, a switch), and the readout of the lines `strategy.thresholds(knobs)` gives. It writes
+// where every knob is written (replay-store.ts `setKnob`), so another strategy's knob of the same
+// name is never touched; the knobs panel shows the rest.
 
-/** The knobs this bar shows (when the selected strategy has them); the knobs panel skips them. */
-export const KNOBS_BAR_KEYS: readonly string[] = [
-  'profile',
-  'contextWindow',
-  'maxOutputTokens',
-  'autocompactPctOverride',
-];
+/**
+ * How the bar draws a knob in little room: a short label and the test id (the e2e specs'); a
+ * window knob offers the two windows models have besides any value typed. Others: the spec's label.
+ */
+const BAR_LOOKS: Readonly<Record<string, { label: string; testId: string; choices?: readonly number[] }>> = {
+  profile: { label: 'Profile', testId: 'knob-profile' },
+  [CONTEXT_WINDOW_KEY]: {
+    label: 'Window',
+    testId: 'knob-window',
+    choices: [DEFAULT_CONTEXT_WINDOW, EXTENDED_CONTEXT_WINDOW],
+  },
+  maxOutputTokens: { label: 'Max output', testId: 'knob-max-output' },
+  autocompactPctOverride: { label: 'Auto-compact %', testId: 'knob-pct' },
+  blockingLimitOverride: { label: 'Blocking at', testId: 'knob-blocking-limit' },
+  autoCompactEnabled: { label: 'Auto-compact', testId: 'knob-auto-compact' },
+};
 
 /** The tooltip of a knob: its name, help and where its default comes from. */
 export function describeKnob(spec: KnobSpec): string {
   return `${spec.label}${spec.help ? `\n${spec.help}` : ''}\nSource: ${spec.source}`;
 }
 
+const UNIT_SHORT: Record<NonNullable<KnobSpec['unit']>, string> = {
+  tokens: 'tokens',
+  percent: '%',
+  count: '',
+};
+
 /** A number input that keeps what the user types and commits only valid values. */
 function NumberKnob(props: {
+  spec: KnobSpec;
   testId: string;
   label: string;
   value: number | undefined;
-  placeholder?: string;
-  min: number;
-  max: number;
-  title: string;
-  unit?: string;
-  onCommit: (value: number | undefined) => void;
+  fallback: KnobValue;
+  onCommit: (value: KnobValue | null) => void;
 }) {
+  const { spec } = props;
   const [text, setText] = useState(props.value === undefined ? '' : String(props.value));
   const [seen, setSeen] = useState(props.value);
   if (seen !== props.value) {
@@ -49,122 +60,149 @@ function NumberKnob(props: {
     setSeen(props.value);
     setText(props.value === undefined ? '' : String(props.value));
   }
-  const parsed = text.trim() === '' ? undefined : Number(text.replace(/[,_\s]/g, ''));
-  const valid =
-    parsed === undefined || (Number.isFinite(parsed) && parsed >= props.min && parsed <= props.max);
+  const parse = (t: string) => (t.trim() === '' ? undefined : Number(t.replace(/[,_\s]/g, '')));
+  const isValid = (n: number | undefined) =>
+    n === undefined ||
+    (Number.isFinite(n) &&
+      n >= (spec.min ?? Number.NEGATIVE_INFINITY) &&
+      n <= (spec.max ?? Number.POSITIVE_INFINITY));
+  // The unit is in the tooltip: the bar has room for the knobs and the readout on one line at 1280 px.
+  const unit = spec.unit ? UNIT_SHORT[spec.unit] : '';
   return (
-    <label className="knob" title={props.title}>
+    <label className="knob" title={`${describeKnob(spec)}${unit ? `\nIn ${unit}` : ''}`}>
       <span>{props.label}</span>
       <input
         data-testid={props.testId}
-        className={valid ? 'mono' : 'mono invalid'}
+        className={isValid(parse(text)) ? 'mono' : 'mono invalid'}
         inputMode="numeric"
         value={text}
-        placeholder={props.placeholder}
-        size={8}
+        placeholder={spec.optional ? 'default' : undefined}
+        size={6}
         onChange={(e) => {
           const next = e.currentTarget.value;
           setText(next);
-          const n = next.trim() === '' ? undefined : Number(next.replace(/[,_\s]/g, ''));
-          if (n === undefined || (Number.isFinite(n) && n >= props.min && n <= props.max)) {
-            setSeen(n);
-            props.onCommit(n);
-          }
+          const n = parse(next);
+          if (!isValid(n)) return;
+          setSeen(n);
+          // Empty: an optional knob is cleared (`null`), another goes back to its default.
+          props.onCommit(n ?? (spec.optional ? null : props.fallback));
         }}
       />
-      {props.unit && <span className="muted">{props.unit}</span>}
     </label>
   );
 }
 
+/** One knob of the bar, drawn from its spec. */
+function BarKnob({
+  spec,
+  value,
+  fallback,
+  onCommit,
+}: {
+  spec: KnobSpec;
+  value: KnobValue;
+  fallback: KnobValue;
+  onCommit: (value: KnobValue | null) => void;
+}) {
+  const look = BAR_LOOKS[spec.key] ?? { label: spec.label, testId: `knob-${spec.key}` };
+  if (spec.kind === 'select') {
+    const option = spec.options?.find((o) => o.value === value);
+    return (
+      <label className="knob" title={`${option?.label ?? ''}\n${describeKnob(spec)}`}>
+        <span>{look.label}</span>
+        <select
+          data-testid={look.testId}
+          value={String(value ?? '')}
+          onChange={(e) => onCommit(e.currentTarget.value)}
+        >
+          {spec.options?.map((o) => (
+            <option key={o.value} value={o.value} title={o.label}>
+              {o.value}
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  }
+  if (spec.kind === 'boolean') {
+    return (
+      <label className="knob" title={describeKnob(spec)}>
+        <input
+          type="checkbox"
+          data-testid={look.testId}
+          checked={value === true}
+          onChange={(e) => onCommit(e.currentTarget.checked)}
+        />
+        <span>{look.label}</span>
+      </label>
+    );
+  }
+  if (spec.kind === 'number' && look.choices && typeof value === 'number') {
+    return (
+      <label className="knob" title={describeKnob(spec)}>
+        <span>{look.label}</span>
+        <select
+          data-testid={look.testId}
+          value={value}
+          onChange={(e) => onCommit(Number(e.currentTarget.value))}
+        >
+          {look.choices.map((c) => (
+            <option key={c} value={c}>
+              {formatTokensShort(c)}
+            </option>
+          ))}
+          {/* A value the log states or the knobs panel set that is none of them. */}
+          {!look.choices.includes(value) && <option value={value}>{formatTokensShort(value)}</option>}
+        </select>
+      </label>
+    );
+  }
+  if (spec.kind === 'number') {
+    return (
+      <NumberKnob
+        spec={spec}
+        testId={look.testId}
+        label={look.label}
+        value={typeof value === 'number' ? value : undefined}
+        fallback={fallback}
+        onCommit={onCommit}
+      />
+    );
+  }
+  return null;
+}
+
 export function KnobsBar({
   sessionId,
-  knobs,
   thresholds,
 }: {
   sessionId: SessionId;
-  /** The chart's threshold knobs (replay/use-knobs.ts `useThresholdKnobs`). */
-  knobs: ThresholdKnobs;
   /** The selected strategy's lines (undefined until its knobs are in). */
   thresholds?: ThresholdBars;
 }) {
   const strategyId = useReplayStore((s) => s.strategyId);
   const ready = useReplayStore((s) => s.sessionId === sessionId);
   const setKnob = useReplayStore((s) => s.setKnob);
-  const specs = useMemo(
-    () => new Map(getStrategy(strategyId).knobSpecs.map((spec) => [spec.key, spec])),
-    [strategyId],
-  );
-  const profile = specs.get('profile');
-  const window = specs.get('contextWindow');
-  const maxOutput = specs.get('maxOutputTokens');
-  const pct = specs.get('autocompactPctOverride');
+  const knobs: Knobs = useShownKnobs(sessionId, strategyId);
+  const strategy = getStrategy(strategyId);
+  const specs = useMemo(() => {
+    const keys = new Set(getTimelineBarKeys(strategy.knobSpecs));
+    return strategy.knobSpecs.filter((spec) => keys.has(spec.key));
+  }, [strategy]);
   // Edits wait for the session's knobs (an edit before them would belong to the previous session).
   const set = (key: string, value: KnobValue | null) => ready && setKnob(key, value);
+  const defaults: Knobs = strategy.defaultKnobs;
   return (
     <div className="knobs-bar">
-      {profile && (
-        <label
-          className="knob"
-          title={`${THRESHOLD_PROFILES.find((p) => p.id === knobs.profile)?.label ?? ''}\n${describeKnob(profile)}`}
-        >
-          <span>Profile</span>
-          <select
-            data-testid="knob-profile"
-            value={knobs.profile}
-            onChange={(e) => set('profile', e.currentTarget.value)}
-          >
-            {THRESHOLD_PROFILES.map((p) => (
-              <option key={p.id} value={p.id} title={`${p.label} — ${p.source}`}>
-                {p.id}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
-      {window && (
-        <label className="knob" title={describeKnob(window)}>
-          <span>Window</span>
-          <select
-            data-testid="knob-window"
-            value={knobs.contextWindow}
-            onChange={(e) => set('contextWindow', Number(e.currentTarget.value))}
-          >
-            <option value={DEFAULT_CONTEXT_WINDOW}>200k</option>
-            <option value={EXTENDED_CONTEXT_WINDOW}>1M</option>
-            {/* A window the log states (e.g. Codex's model_context_window) that is neither. */}
-            {knobs.contextWindow !== DEFAULT_CONTEXT_WINDOW &&
-              knobs.contextWindow !== EXTENDED_CONTEXT_WINDOW && (
-                <option value={knobs.contextWindow}>{formatTokensShort(knobs.contextWindow)}</option>
-              )}
-          </select>
-        </label>
-      )}
-      {maxOutput && (
-        <NumberKnob
-          testId="knob-max-output"
-          label="Max output"
-          unit="tokens"
-          value={knobs.maxOutputTokens}
-          min={1}
-          max={1_000_000}
-          title={`Claude Code reserves min(this, 20,000) for the answer\n${describeKnob(maxOutput)}`}
-          onCommit={(v) => set('maxOutputTokens', v ?? DEFAULT_MAX_OUTPUT_TOKENS)}
+      {specs.map((spec) => (
+        <BarKnob
+          key={spec.key}
+          spec={spec}
+          value={knobs[spec.key]}
+          fallback={defaults[spec.key]}
+          onCommit={(v) => set(spec.key, v)}
         />
-      )}
-      {pct && (
-        <NumberKnob
-          testId="knob-pct"
-          label="Auto-compact %"
-          value={knobs.autocompactPctOverride}
-          placeholder="default"
-          min={1}
-          max={100}
-          title={`CLAUDE_AUTOCOMPACT_PCT_OVERRIDE (1–100); it can only lower the threshold\n${describeKnob(pct)}`}
-          // Empty: no override (`null` clears an optional knob).
-          onCommit={(v) => set('autocompactPctOverride', v ?? null)}
-        />
-      )}
+      ))}
       <div className="threshold-readout mono" data-testid="threshold-readout">
         {thresholds?.bars.map((bar) => (
           <span

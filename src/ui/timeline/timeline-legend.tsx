@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatCount } from '../common/format';
 import { EVENT_COLORS, EVENT_GLYPHS } from '../replay/replay-overlay';
-import { markerColor, markerGlyph } from './timeline';
+import { markerColor, markerGlyph } from './timeline-markers';
 
 // The line under the chart: which calls are shown, how to zoom, a reset, and what each marker
 // glyph means (log markers along the top lane, replay events along the bottom).

@@ -3,8 +3,9 @@ import type { WindowSource } from '../../engine/context-window';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount, formatTokensShort } from '../common/format';
 import { markHiddenChars, VisibleText } from '../common/visible-text';
-import { sessionSummaryQuery } from '../queries';
-import { useThresholdKnobs } from '../replay/use-knobs';
+import { sessionOverviewQuery } from '../queries';
+import { useReplayStore } from '../replay/replay-store';
+import { CONTEXT_WINDOW_KEY, useShownKnobs } from '../replay/use-knobs';
 import { BranchPicker } from './branch-picker';
 import { ESTIMATED_COLOR } from './draw-estimated';
 
@@ -16,16 +17,19 @@ const SOURCE_LABELS: Record<WindowSource, string> = {
   stated: 'stated by the log',
   'model-id': 'from the model id',
   observed: 'from the observed context',
-  default: 'Claude Code default',
+  default: 'the default window',
 };
 
 export function TimelineNotes({ sessionId }: { sessionId: SessionId }) {
-  const summary = useQuery(sessionSummaryQuery(sessionId)).data;
-  const knobWindow = useThresholdKnobs(sessionId).contextWindow;
-  if (!summary) return null;
-  const { window, usage, branches } = summary;
-  const overridden = knobWindow !== window.windowTokens;
-  // Claude Code's default window needs no line of its own (its reason is the Window knob's
+  const overview = useQuery(sessionOverviewQuery(sessionId)).data;
+  const strategyId = useReplayStore((s) => s.strategyId);
+  const shown = useShownKnobs(sessionId, strategyId)[CONTEXT_WINDOW_KEY];
+  // The selected strategy's window knob, when it has one (else the log's window stands).
+  const knobWindow = typeof shown === 'number' ? shown : undefined;
+  if (!overview) return null;
+  const { window, usage, branches } = overview;
+  const overridden = knobWindow !== undefined && knobWindow !== window.windowTokens;
+  // The default window needs no line of its own (its reason is the Window knob's
   // tooltip); an inferred, stated or overridden one does. No line at all keeps the transcript's rows.
   const showWindow = window.windowSource !== 'default' || overridden;
   if (!showWindow && usage.zeroUsageCalls === 0 && !branches) return null;
@@ -41,7 +45,7 @@ export function TimelineNotes({ sessionId }: { sessionId: SessionId }) {
         >
           <VisibleText text={window.reasons[0] ?? ''} />{' '}
           <span className="muted">({SOURCE_LABELS[window.windowSource]})</span>
-          {overridden && <span className="muted"> · overridden: {formatTokensShort(knobWindow)}</span>}
+          {overridden && <span className="muted"> · overridden: {formatTokensShort(knobWindow ?? 0)}</span>}
         </span>
       )}
       {usage.zeroUsageCalls > 0 && (

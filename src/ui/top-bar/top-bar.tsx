@@ -6,7 +6,7 @@ import { cancelLoad, describeFiles, loadSession } from '../load/load-session';
 import { fetchSampleFiles } from '../load/sample';
 import { LearnButton } from '../learn/learn-button';
 import { ExportMenu } from '../export/export-menu';
-import { setFollowSource } from '../library/follow';
+import { setLiveSource } from '../library/live';
 import { FolderButtons } from '../library/folder-buttons';
 import { getFilePicker, openPickedFiles } from '../load/open-handles';
 import { useUiStore } from '../store';
@@ -30,7 +30,7 @@ export function TopBar() {
 
   /** A load that cannot be followed: the session followed before is not this one. */
   const load = (label: string, prepare: (signal: AbortSignal) => Promise<LoadFile[]>) => {
-    setFollowSource(undefined);
+    setLiveSource(undefined);
     void loadSession(queryClient, label, prepare);
   };
 

@@ -5,7 +5,7 @@ import type { FullTextProgress, SessionId } from '../../worker/protocol';
 import { VirtualList } from '../common/virtual-list';
 import { ROW_PAGE_SIZE, rowIndexQuery, rowPageQuery } from '../queries';
 import { useUiStore } from '../store';
-import { useFollowStore } from '../timeline/follow-store';
+import { useRevealStore } from '../timeline/reveal-store';
 import { FilterBar } from './filter-bar';
 import { PlaceholderRow, TranscriptRow } from './transcript-row';
 
@@ -79,11 +79,11 @@ function TranscriptList(props: { sessionId: SessionId; filter?: RowFilter; indic
     [revealNonce, selectedRow],
   );
 
-  const follow = useFollowStore((s) => s.follow);
+  const reveal = useRevealStore((s) => s.reveal);
   const alignTopRequest = useMemo(
     () =>
-      follow && indices ? { index: lowerBound(indices, follow.entryIndex), nonce: follow.nonce } : undefined,
-    [follow, indices],
+      reveal && indices ? { index: lowerBound(indices, reveal.entryIndex), nonce: reveal.nonce } : undefined,
+    [reveal, indices],
   );
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {

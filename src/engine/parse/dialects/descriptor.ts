@@ -159,7 +159,7 @@ export interface TranscriptConventions {
   readonly knownSystemSubtypes?: ReadonlySet<string>;
   /**
    * The summary a compaction's summary entry holds, from its parsed record, for a dialect whose
-   * summary is not a message's `message.content` (pi's compaction entry keeps it in `summary`).
+   * summary is not a message's `message.content` (a compaction entry that keeps it in `summary`).
    */
   readonly readSummaryText?: (record: unknown) => string | undefined;
   /** The text a cleared tool result starts with (context editing). */

@@ -29,7 +29,7 @@ export interface RecordExtras {
   model?: string;
   /** The model's context window as the log states it (Codex `model_context_window`). */
   contextWindow?: TokenCount;
-  /** A raw API request's `context_management.edits` (anthropic-messages.ts). */
+  /** A raw API request's `context_management.edits`. */
   contextEdits?: LoggedContextEdits;
   /** The context right after the latest compaction, as the agent estimated it (Codex). */
   compactedContextTokens?: TokenCount;

@@ -1,10 +1,8 @@
 import type { DialectId } from '../../types';
 import { ANTHROPIC_MESSAGES_DIALECT, ANTHROPIC_MESSAGES_JSON_DIALECT } from './anthropic-messages';
-import { CLAUDE_SDK_STREAM_DIALECT } from './claude-sdk-stream';
 import { CLAUDE_CODE_DIALECT } from './claude-code';
-import { CLINE_DIALECT } from './cline';
-import { CLINE_TASK_METADATA_DIALECT } from './cline-task-metadata';
-import { CLINE_UI_DIALECT } from './cline-ui';
+import { CLAUDE_SDK_STREAM_DIALECT } from './claude-sdk-stream';
+import { CLINE_DIALECT, CLINE_TASK_METADATA_DIALECT, CLINE_UI_DIALECT } from './cline';
 import { CODEX_CLI_DIALECT } from './codex-cli';
 import type { DialectDescriptor } from './descriptor';
 import { GEMINI_CLI_DIALECT, GEMINI_CLI_JSON_DIALECT } from './gemini-cli';
@@ -12,7 +10,8 @@ import { OPENCODE_DIALECT } from './opencode';
 import { PI_DIALECT } from './pi';
 
 /**
- * Every dialect the engine knows. Adding one: its file (exporting a descriptor) and a line here.
+ * Every dialect the engine knows. Adding one: its folder (`dialects/<id>/`, an `index.ts` exporting
+ * its descriptor, a fixture and a golden: tests/parse/dialect-structure.test.ts) and a line here.
  * Detection asks them in this order and the first match wins, so a narrower shape comes before a
  * broader one it overlaps (the SDK's stream-json before Claude Code's session records).
  */

@@ -1,0 +1,23 @@
+import { CLAUDE_CODE_DIALECT } from '../parse/dialects/claude-code';
+import { getDialect } from '../parse/dialects/registry';
+import type { DialectId } from '../types';
+
+// The log formats a compacted transcript can be written in: the dialect of the log read, as its
+// records are written back with the replay's compactions in that dialect's own records. One line
+// per writer (compacted-jsonl.ts writes Claude Code's: `compact_boundary`, `isCompactSummary`,
+// FORMAT.md §4.1-§4.2). The Export menu and the worker ask here; neither names an agent.
+
+const WRITABLE_DIALECTS: readonly DialectId[] = [CLAUDE_CODE_DIALECT.id];
+
+/** Whether a compacted transcript can be written for a log of this dialect. */
+export function canWriteCompactedLog(format: DialectId | undefined): boolean {
+  return format !== undefined && WRITABLE_DIALECTS.includes(format);
+}
+
+/** Why a log of this dialect gets no compacted transcript (undefined: it does). */
+export function getCompactedLogRefusal(format: DialectId | undefined): string | undefined {
+  if (canWriteCompactedLog(format)) return undefined;
+  const writable = WRITABLE_DIALECTS.map((id) => getDialect(id)?.agent ?? id).join(', ');
+  const agent = getDialect(format)?.agent ?? getDialect(format)?.label ?? format ?? 'this';
+  return `Written in the log's own format, for ${writable} logs only; this is a ${agent} log`;
+}

@@ -1,0 +1,45 @@
+import type { TokenCount } from '../types';
+import type { LiveFigures } from './live-figures';
+
+// The updates every dialect's line reader makes to live figures (line-readers.ts): a call, a
+// compaction; and the guards they read records with.
+
+/** Calls the pace is averaged over: recent enough to follow a change of pace. */
+export const PACE_WINDOW_CALLS = 10;
+
+export type Json = Record<string, unknown>;
+export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/** Records a call's context; growth counts only when no compaction came in between. */
+export function addCall(
+  f: LiveFigures,
+  contextTokens: TokenCount,
+  outputTokens: TokenCount,
+  afterReset: boolean,
+) {
+  if (f.apiCalls > 0 && !afterReset) {
+    f.recentGrowthTokens.push(contextTokens - f.contextTokens);
+    if (f.recentGrowthTokens.length > PACE_WINDOW_CALLS) f.recentGrowthTokens.shift();
+  }
+  f.apiCalls++;
+  f.contextTokens = contextTokens;
+  f.outputTokens = outputTokens;
+}
+
+/** Records a compaction: the predictions since the last one are scored against it. */
+export function markCompaction(f: LiveFigures, line: number, trigger: string, preTokens: number | undefined) {
+  f.compactions++;
+  f.lastCompaction = {
+    line,
+    trigger,
+    preTokens,
+    thresholdTokens: f.lastPrediction?.thresholdTokens,
+    callsTaken: f.firstPrediction ? f.apiCalls - f.firstPrediction.atCall : undefined,
+    callsPredicted: f.firstPrediction?.callsLeft,
+  };
+  f.firstPrediction = undefined;
+  f.lastPrediction = undefined;
+  f.recentGrowthTokens = [];
+  f.afterCompaction = true;
+}

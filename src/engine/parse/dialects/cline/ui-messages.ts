@@ -1,0 +1,368 @@
+import type { Block, Entry, TokenCount } from '../../../types';
+import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
+import {
+  createEntry,
+  isObject,
+  type Json,
+  type NormalizedRecord,
+  num,
+  preview,
+  type RecordContext,
+  type RecordExtras,
+  type RecordNormalizer,
+  typeName,
+} from '../record';
+
+// Cline's `ui_messages.json` (FORMAT.md §12): one JSON document, an array of `ClineMessage`s
+// `{ts, type: "say"|"ask", say|ask, text, images, files, partial, modelInfo,
+// conversationHistoryIndex, conversationHistoryDeletedRange}` (cline/cline
+// src/shared/ExtensionMessage.ts). This is the log the session's calls and context events come
+// from: one `say: "api_req_started"` per API request with its token counts, and the deleted range
+// Cline stamps on every message it adds after it truncated or condensed the history.
+//
+// A Cline task folder opens as one session with this file as its main file. The API history
+// (`api_conversation_history.json`, api-history.ts) has the model-facing content but no per-request
+// token counts and no trace of truncation (Cline keeps the whole history and applies the deleted
+// range when it sends a request), so it is kept beside as a `content` file, like the task
+// metadata (`task_metadata.json`, task-metadata.ts).
+
+/** The largest UI log read whole (bytes); the real one seen: ~2.2 MB for a 53-request task. */
+const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+
+/** `say` values that are the person's words. */
+const USER_SAYS = new Set(['task', 'user_feedback', 'user_feedback_diff']);
+/** `say` values that are the model's words. */
+const ASSISTANT_SAYS = new Set(['text', 'completion_result']);
+/** `ask` values that put the model's words to the person (JSON `{question|response, options}`). */
+const ASSISTANT_ASKS = new Set(['followup', 'plan_mode_respond', 'act_mode_respond']);
+/** Tool calls the UI shows: `{tool, path, content, …}` JSON, or a command line. */
+const TOOL_TYPES = new Set(['tool', 'command', 'browser_action_launch', 'use_mcp_server']);
+/** Output of the latest command (ask while it runs, say when it ends). */
+const TOOL_OUTPUTS = new Set(['command_output', 'browser_action_result', 'mcp_server_response']);
+/**
+ * Messages Cline writes about the task rather than the conversation (ExtensionMessage.ts's
+ * ClineSay and ClineAsk): shown as meta rows, not counted as unknown.
+ */
+const META_TYPES = new Set([
+  'api_req_finished',
+  'api_req_retried',
+  'api_req_failed',
+  'error',
+  'error_retry',
+  'info',
+  'checkpoint_created',
+  'task_progress',
+  'deleted_api_reqs',
+  'diff_error',
+  'clineignore_error',
+  'command_permission_denied',
+  'shell_integration_warning',
+  'shell_integration_warning_with_suggestion',
+  'browser_action',
+  'mcp_server_request_started',
+  'mcp_notification',
+  'load_mcp_documentation',
+  'generate_explanation',
+  'hook_status',
+  'hook_output_stream',
+  'subagent',
+  'use_subagents',
+  'subagent_usage',
+  'conditional_rules_applied',
+  'resume_task',
+  'resume_completed_task',
+  'mistake_limit_reached',
+  'new_task',
+  'report_bug',
+]);
+
+/** `[start, end]` of the API history no longer sent, or undefined when absent or malformed. */
+function rangeOf(value: unknown): [number, number] | undefined {
+  return Array.isArray(value) &&
+    value.length === 2 &&
+    Number.isInteger(value[0]) &&
+    Number.isInteger(value[1])
+    ? [value[0] as number, value[1] as number]
+    : undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function textBlock(text: string, ctx: RecordContext): Block {
+  return { kind: 'text', text: preview(text, ctx.previewChars), chars: text.length };
+}
+
+/** A normalizer for one UI log (it keeps per-file state: create one per file). */
+export function createClineUiNormalizer(): RecordNormalizer {
+  let model: string | undefined;
+  /** Context of each `api_req_started` so far (tokensIn + cacheWrites + cacheReads). */
+  const contexts: TokenCount[] = [];
+  let range: [number, number] | undefined;
+  /** A condense summary waiting for the range change that applies it, and the call it answered. */
+  let pendingCompact: { trigger: string; summaryEntryIndex: number; call: number } | undefined;
+  let lastCommandId: string | undefined;
+
+  /** The event a changed deleted range shows, as the entry placed before this message's. */
+  const rangeEvent = (next: [number, number], ctx: RecordContext, index: number): Entry => {
+    const event = createEntry(ctx, index);
+    event.type = 'conversationHistoryDeletedRange';
+    event.kind = 'meta';
+    const from = range ? ` (was ${range[0]}–${range[1]})` : '';
+    if (pendingCompact) {
+      // Condense and summarize_task set the range when the summary's tool call ends, so the
+      // next request is the first without the deleted messages (CondenseHandler.ts,
+      // SummarizeTaskHandler.ts): the event follows the call the summary answered.
+      const { trigger, summaryEntryIndex, call } = pendingCompact;
+      event.compact = {
+        kind: 'compact',
+        trigger,
+        preTokens: contexts[call],
+        deletedRange: next,
+        followsFileCall: call,
+        summaryEntryIndex,
+      };
+      event.summaryText = `context condensed: API history messages ${next[0]}–${next[1]} dropped${from}`;
+      pendingCompact = undefined;
+    } else {
+      // Cline truncates inside the request it is starting, after its `api_req_started` is written
+      // and before it is sent (ContextManager.getNewContextMessagesAndMetadata, called from
+      // attemptApiRequest; cline-compact-implementation.md "Automatic Context Management"), so
+      // the range shows first on a later message: the event follows the request before that one.
+      const started = contexts.length - 1;
+      event.compact = {
+        kind: 'truncate',
+        // The trigger is the previous request's size (shouldCompactContextWindow): automatic.
+        trigger: 'auto',
+        preTokens: contexts[started - 1],
+        deletedRange: next,
+        followsFileCall: started - 1,
+      };
+      event.summaryText = `context truncated: API history messages ${next[0]}–${next[1]} dropped${from}`;
+    }
+    range = next;
+    return event;
+  };
+
+  const apiRequest = (entry: Entry, text: string, ctx: RecordContext): void => {
+    const info = parseJson(text);
+    if (!isObject(info)) {
+      ctx.issue(
+        'wrong-shape',
+        'warning',
+        `At text: expected the request's JSON (tokensIn, tokensOut, …), got ${typeName(info)}`,
+        'text',
+      );
+      return;
+    }
+    // Anthropic's split (FORMAT.md §12): tokensIn is the uncached input, cacheWrites and
+    // cacheReads the cached parts, so the context sent is their sum; Cline's own trigger adds
+    // tokensOut (shouldCompactContextWindow, cline-compact-implementation.md; ANCHORS.md §2.1).
+    entry.usage = {
+      inputTokens: num(info.tokensIn),
+      cacheCreationInputTokens: num(info.cacheWrites),
+      cacheReadInputTokens: num(info.cacheReads),
+      outputTokens: num(info.tokensOut),
+    };
+    entry.model = model ?? 'unknown';
+    const u = entry.usage;
+    const context = u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;
+    contexts.push(context);
+    const cost = typeof info.cost === 'number' ? ` · $${info.cost.toFixed(4)}` : '';
+    const cancel = typeof info.cancelReason === 'string' ? ` · ${info.cancelReason}` : '';
+    entry.summaryText = `request: ${context} tokens in context, ${u.outputTokens} out${cost}${cancel}`;
+    if (typeof info.request === 'string') entry.blocks = [textBlock(info.request, ctx)];
+  };
+
+  const toolCall = (entry: Entry, name: string, text: string, ctx: RecordContext, ts: number): void => {
+    entry.kind = 'assistant';
+    entry.role = 'assistant';
+    const id = `${entry.type}:${name}@${ts}`;
+    if (name === 'command') {
+      lastCommandId = id;
+      entry.blocks = [
+        {
+          kind: 'tool-use',
+          id,
+          name: 'execute_command',
+          inputPreview: preview(text, ctx.previewChars),
+          inputChars: text.length,
+          command: preview(text, ctx.previewChars),
+        },
+      ];
+      return;
+    }
+    const input = parseJson(text);
+    const fields: Json = isObject(input) ? input : {};
+    const tool =
+      typeof fields.tool === 'string'
+        ? fields.tool
+        : typeof fields.toolName === 'string'
+          ? fields.toolName
+          : name;
+    entry.blocks = [
+      {
+        kind: 'tool-use',
+        id,
+        name: tool,
+        inputPreview: preview(text, ctx.previewChars),
+        inputChars: text.length,
+        filePath: typeof fields.path === 'string' ? fields.path : undefined,
+      },
+    ];
+  };
+
+  const normalize = (record: unknown, ctx: RecordContext, index: number): NormalizedRecord => {
+    const extras: RecordExtras = {};
+    if (!isObject(record)) {
+      const entry = createEntry(ctx, index);
+      ctx.issue(
+        'wrong-shape',
+        'error',
+        `Expected a message object per array element, got ${typeName(record)}`,
+      );
+      return { entry, extras };
+    }
+    const type = record.type;
+    const value = type === 'say' ? record.say : type === 'ask' ? record.ask : undefined;
+    if (typeof value !== 'string') {
+      const entry = createEntry(ctx, index);
+      entry.type = typeof type === 'string' ? type : '';
+      ctx.issue(
+        'wrong-shape',
+        'warning',
+        `At ${type === 'ask' ? 'ask' : 'say'}: expected a say or ask type, got ${typeName(value)}`,
+        type === 'ask' ? 'ask' : 'say',
+      );
+      return { entry, extras };
+    }
+    if (isObject(record.modelInfo) && typeof record.modelInfo.modelId === 'string') {
+      model = record.modelInfo.modelId;
+      extras.model = model;
+    }
+    const isRequest = type === 'say' && value === 'api_req_started';
+    // A change of range is read before this message counts as a request: a range already on an
+    // `api_req_started` was set while the request before it ran.
+    const next = rangeOf(record.conversationHistoryDeletedRange);
+    let event: Entry | undefined;
+    if (next && (range === undefined || next[0] !== range[0] || next[1] !== range[1])) {
+      event = rangeEvent(next, ctx, index);
+      index++;
+    }
+    // A condense not applied by the time the next request starts was declined (the person
+    // answered it with feedback instead).
+    if (isRequest) pendingCompact = undefined;
+
+    const entry = createEntry(ctx, index);
+    entry.type = type as string;
+    entry.subtype = value;
+    if (typeof record.ts === 'number' && Number.isFinite(record.ts)) entry.timestampMs = record.ts;
+    if (event) event.timestampMs = entry.timestampMs;
+    const text = typeof record.text === 'string' ? record.text : '';
+    const ts = entry.timestampMs ?? index;
+
+    if (isRequest) {
+      entry.kind = 'meta';
+      apiRequest(entry, text, ctx);
+    } else if (type === 'say' && USER_SAYS.has(value)) {
+      entry.kind = 'user';
+      entry.role = 'user';
+      entry.blocks = [textBlock(text, ctx)];
+      if (Array.isArray(record.images))
+        for (const image of record.images) {
+          const data = typeof image === 'string' ? image : '';
+          entry.blocks.push({
+            kind: 'image',
+            mediaType: /^data:([^;,]+)/.exec(data)?.[1] ?? 'image',
+            base64Chars: data.length,
+          });
+        }
+    } else if (type === 'say' && value === 'reasoning') {
+      entry.kind = 'assistant';
+      entry.role = 'assistant';
+      entry.blocks = [
+        { kind: 'thinking', text: preview(text, ctx.previewChars), chars: text.length, redacted: false },
+      ];
+    } else if (
+      (type === 'say' && ASSISTANT_SAYS.has(value)) ||
+      (type === 'ask' && ASSISTANT_ASKS.has(value))
+    ) {
+      entry.kind = 'assistant';
+      entry.role = 'assistant';
+      const asked = type === 'ask' ? parseJson(text) : undefined;
+      const words = isObject(asked) ? (asked.question ?? asked.response) : undefined;
+      entry.blocks = [textBlock(typeof words === 'string' ? words : text, ctx)];
+    } else if (type === 'ask' && (value === 'condense' || value === 'summarize_task')) {
+      // The summary, put to the person (condense, manual) or written by the model when Cline
+      // asked for it (summarize_task, automatic); applied by the range change that follows.
+      entry.kind = 'assistant';
+      entry.role = 'assistant';
+      entry.blocks = [textBlock(text, ctx)];
+      const trigger = value === 'condense' ? 'manual' : 'auto';
+      pendingCompact = { trigger, summaryEntryIndex: index, call: contexts.length - 1 };
+    } else if (TOOL_TYPES.has(value)) {
+      toolCall(entry, value, text, ctx, ts);
+      const tool = entry.blocks[0]?.kind === 'tool-use' ? entry.blocks[0].name : '';
+      // `{tool: "summarizeTask", content}`: the summary of an automatic condense.
+      if (tool === 'summarizeTask' && record.partial !== true)
+        pendingCompact = { trigger: 'auto', summaryEntryIndex: index, call: contexts.length - 1 };
+    } else if (TOOL_OUTPUTS.has(value)) {
+      entry.kind = 'user';
+      entry.role = 'user';
+      const id = value === 'command_output' ? lastCommandId : undefined;
+      // Tool output, not the person's words: not a turn.
+      entry.isMeta = id === undefined;
+      entry.blocks =
+        id === undefined
+          ? [textBlock(text, ctx)]
+          : [
+              {
+                kind: 'tool-result',
+                toolUseId: id,
+                text: preview(text, ctx.previewChars),
+                chars: text.length,
+                isError: false,
+                images: 0,
+                persisted: false,
+              },
+            ];
+    } else if (META_TYPES.has(value) || (type === 'ask' && value === 'completion_result')) {
+      entry.kind = 'meta';
+      if (text) entry.summaryText = preview(text, ctx.previewChars);
+    } else {
+      // Left as 'unknown': kept, shown and counted (as `say:<value>`) by the session builder.
+      if (text) entry.summaryText = preview(text, ctx.previewChars);
+    }
+    return event ? { entry, extras, event } : { entry, extras };
+  };
+
+  return { dialect: 'cline-ui', agent: 'Cline', apiCalls: 'usage-records', normalize };
+}
+
+const UI_NAME = /ui_messages\.json$/i;
+
+export const CLINE_UI_DIALECT: DialectDescriptor = {
+  id: 'cline-ui',
+  label: 'Cline UI messages (ui_messages.json)',
+  agent: 'Cline',
+  defaultStrategyId: 'cline',
+  createNormalizer: createClineUiNormalizer,
+  restoration: NO_RESTORATION,
+  files: {
+    location: '…/globalStorage/saoudrizwan.claude-dev/tasks/<task-id>/ui_messages.json',
+    matchName: (baseName) => UI_NAME.test(baseName),
+    matchRecord: (value) =>
+      Array.isArray(value) && isObject(value[0]) && ('say' in value[0] || 'ask' in value[0]),
+    folderFile: (path) => UI_NAME.test(path),
+    wholeJson: { maxBytes: MAX_DOCUMENT_BYTES },
+  },
+};
+
+/** True when a dropped set holds a Cline UI log: the task folder's other files are its content. */
+export const hasClineUiLog = (baseNames: readonly string[]): boolean =>
+  baseNames.some((name) => UI_NAME.test(name));

@@ -1,0 +1,32 @@
+import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
+import { isObject } from '../record';
+import { createCodexCliNormalizer } from './normalizer';
+
+// Codex CLI as a dialect: its rollout records are read by normalizer.ts.
+
+/** Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`, `{type, payload}` lines, FORMAT.md §9). */
+export const CODEX_CLI_DIALECT: DialectDescriptor = {
+  id: 'codex-cli',
+  label: 'Codex CLI rollout',
+  agent: 'Codex CLI',
+  defaultStrategyId: 'codex',
+  createNormalizer: createCodexCliNormalizer,
+  usageFollowsResponse: true,
+  // Codex's shell tools: `shell` / `shell_command` / `exec_command` function calls, `local_shell_call` items (FORMAT.md §9).
+  shellTools: ['shell', 'shell_command', 'exec_command', 'local_shell_call'],
+  // Codex re-sends recent user messages, not files, after a compaction (strategies/codex.ts).
+  restoration: NO_RESTORATION,
+  // Calls are `token_count` events, models come from `turn_context`, compactions are `compacted`
+  // lines (FORMAT.md §9, §11).
+  listNeedles: ['"token_count"', '"turn_context"', '"session_meta"', '"compacted"'],
+  files: {
+    location: '~/.codex/sessions/<yyyy>/<mm>/<dd>/rollout-*.jsonl',
+    matchName: (baseName) => /^rollout-.*\.jsonl$/i.test(baseName),
+    matchRecord: (value) =>
+      isObject(value) && typeof value.type === 'string' && RECORD_TYPES.has(value.type) && 'payload' in value,
+    folderFile: (path) => /\.jsonl$/i.test(path),
+  },
+};
+
+/** The `type`s of a rollout line (FORMAT.md §11). */
+const RECORD_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);

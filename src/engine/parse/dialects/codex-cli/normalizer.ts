@@ -1,0 +1,416 @@
+import type { Block, Entry, TokenCount, Usage } from '../../../types';
+import {
+  createEntry,
+  isObject,
+  type Json,
+  type NormalizedRecord,
+  num,
+  parseTimestamp,
+  preview,
+  type RecordContext,
+  type RecordExtras,
+  type RecordNormalizer,
+  typeName,
+} from '../record';
+
+// Codex CLI rollout records → engine entries (../shared/research/FORMAT.md §11). Every line is
+// `{timestamp, type, payload}`. Unlike Claude Code, a response is not one record: its reasoning,
+// messages and tool calls are separate `response_item`s, and its usage arrives afterwards as an
+// `event_msg` `token_count`. So a `token_count` entry is the API call, and the normalizer keeps a
+// little per-file state (current model, last counts) to fill compactions, which carry no numbers.
+
+/** `event_msg` payload types seen in rollouts 0.116–0.121 (FORMAT.md §11); others are unknown. */
+const PROGRESS_EVENTS = new Set([
+  'user_message',
+  'agent_message',
+  'agent_reasoning',
+  'exec_command_end',
+  'mcp_tool_call_end',
+  'patch_apply_end',
+  'web_search_end',
+  'item_completed',
+]);
+const META_EVENTS = new Set(['task_started', 'task_complete', 'turn_aborted', 'context_compacted', 'error']);
+
+/** `response_item` payload types that are tool calls; the value is the payload's input field. */
+const TOOL_CALL_INPUT: Record<string, string> = {
+  function_call: 'arguments',
+  custom_tool_call: 'input',
+  local_shell_call: 'action',
+  web_search_call: 'action',
+};
+
+/** Text blocks of a user message that are injected context, not typed by the person. */
+const INJECTED_USER_PREFIXES = [
+  '<environment_context>',
+  '# AGENTS.md instructions',
+  '<user_instructions>',
+  '<turn_aborted>',
+];
+
+/** `apply_patch` names each file it touches on a header line. */
+const PATCH_FILE = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/m;
+
+interface TokenUsage {
+  inputTokens: TokenCount;
+  cachedInputTokens: TokenCount;
+  outputTokens: TokenCount;
+  reasoningOutputTokens: TokenCount;
+  totalTokens: TokenCount;
+}
+
+function tokenUsageOf(value: unknown): TokenUsage | undefined {
+  if (!isObject(value)) return undefined;
+  return {
+    inputTokens: num(value.input_tokens),
+    cachedInputTokens: num(value.cached_input_tokens),
+    outputTokens: num(value.output_tokens),
+    reasoningOutputTokens: num(value.reasoning_output_tokens),
+    totalTokens: num(value.total_tokens),
+  };
+}
+
+const sameUsage = (a: TokenUsage, b: TokenUsage): boolean =>
+  a.inputTokens === b.inputTokens &&
+  a.cachedInputTokens === b.cachedInputTokens &&
+  a.outputTokens === b.outputTokens &&
+  a.reasoningOutputTokens === b.reasoningOutputTokens &&
+  a.totalTokens === b.totalTokens;
+
+/** `input_tokens` is the whole context (cached part included), so contextTokens = input_tokens. */
+function usageOf(last: TokenUsage): Usage {
+  const cached = Math.min(last.cachedInputTokens, last.inputTokens);
+  return {
+    inputTokens: last.inputTokens - cached,
+    cacheCreationInputTokens: 0,
+    cacheReadInputTokens: cached,
+    outputTokens: last.outputTokens + last.reasoningOutputTokens,
+  };
+}
+
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  return JSON.stringify(value) ?? '';
+}
+
+function contentBlocks(content: unknown, ctx: RecordContext): Block[] {
+  if (typeof content === 'string') {
+    return [{ kind: 'text', text: preview(content, ctx.previewChars), chars: content.length }];
+  }
+  if (!Array.isArray(content)) {
+    ctx.issue(
+      'wrong-shape',
+      'error',
+      `At payload.content: expected an array of content parts, got ${typeName(content)}`,
+      'payload.content',
+    );
+    return [];
+  }
+  const blocks: Block[] = [];
+  for (let i = 0; i < content.length; i++) {
+    const part = content[i];
+    if (!isObject(part)) {
+      ctx.issue(
+        'wrong-shape',
+        'warning',
+        `At payload.content[${i}]: expected a content part object, got ${typeName(part)}`,
+        `payload.content[${i}]`,
+      );
+      continue;
+    }
+    if (part.type === 'input_text' || part.type === 'output_text') {
+      const text = typeof part.text === 'string' ? part.text : '';
+      blocks.push({ kind: 'text', text: preview(text, ctx.previewChars), chars: text.length });
+    } else if (part.type === 'input_image') {
+      const url = typeof part.image_url === 'string' ? part.image_url : '';
+      const mediaType = /^data:([^;,]+)/.exec(url)?.[1] ?? 'image';
+      blocks.push({ kind: 'image', mediaType, base64Chars: url.length });
+    } else {
+      const type = typeof part.type === 'string' ? part.type : '(untyped)';
+      blocks.push({ kind: 'other', type, chars: (JSON.stringify(part) ?? '').length });
+    }
+  }
+  return blocks;
+}
+
+function reasoningBlock(p: Json, ctx: RecordContext): Block {
+  let text = '';
+  for (const list of [p.summary, p.content]) {
+    if (!Array.isArray(list)) continue;
+    for (const part of list) {
+      if (isObject(part) && typeof part.text === 'string') text += (text ? '\n' : '') + part.text;
+    }
+    if (text) break;
+  }
+  if (text)
+    return { kind: 'thinking', text: preview(text, ctx.previewChars), chars: text.length, redacted: false };
+  const encrypted = typeof p.encrypted_content === 'string' ? p.encrypted_content.length : 0;
+  return { kind: 'thinking', text: '', chars: encrypted, redacted: true };
+}
+
+function toolUseBlock(p: Json, type: string, ctx: RecordContext): Block {
+  const max = ctx.previewChars;
+  const inputKey = TOOL_CALL_INPUT[type];
+  const raw = inputKey === undefined ? undefined : p[inputKey];
+  const inputJson = textOf(raw);
+  // `arguments` is a JSON *string* (FORMAT.md §11); parse it for the file path and command.
+  let input: unknown = raw;
+  if (type === 'function_call' && typeof raw === 'string') {
+    try {
+      input = JSON.parse(raw);
+    } catch {
+      input = undefined;
+    }
+  }
+  let filePath: string | undefined;
+  let command: unknown;
+  if (isObject(input)) {
+    const path = input.file_path ?? input.path;
+    if (typeof path === 'string') filePath = path;
+    command = input.command ?? input.cmd;
+  } else if (type === 'custom_tool_call' && typeof raw === 'string') {
+    filePath = PATCH_FILE.exec(raw)?.[1]?.trim();
+  }
+  if (Array.isArray(command)) command = command.join(' ');
+  const name =
+    typeof p.name === 'string'
+      ? p.name
+      : type === 'function_call' || type === 'custom_tool_call'
+        ? '(unnamed)'
+        : type;
+  const id =
+    typeof p.call_id === 'string' ? p.call_id : typeof p.id === 'string' ? p.id : `${type}@L${ctx.line}`;
+  if (typeof p.call_id !== 'string' && type !== 'web_search_call') {
+    ctx.issue(
+      'wrong-shape',
+      'warning',
+      `At payload.call_id: expected a string, got ${typeName(p.call_id)}`,
+      'payload.call_id',
+    );
+  }
+  return {
+    kind: 'tool-use',
+    id,
+    name,
+    inputPreview: preview(inputJson, max),
+    inputChars: inputJson.length,
+    filePath,
+    command: typeof command === 'string' ? preview(command, max) : undefined,
+  };
+}
+
+function toolResultBlock(p: Json, ctx: RecordContext): Block | undefined {
+  if (typeof p.call_id !== 'string') {
+    ctx.issue(
+      'wrong-shape',
+      'warning',
+      `At payload.call_id: expected a string, got ${typeName(p.call_id)}`,
+      'payload.call_id',
+    );
+    return undefined;
+  }
+  // A string, or (some versions) `{content, success}`.
+  const output = p.output;
+  const content = isObject(output) && 'content' in output ? output.content : output;
+  const text = textOf(content);
+  return {
+    kind: 'tool-result',
+    toolUseId: p.call_id,
+    text: preview(text, ctx.previewChars),
+    chars: text.length,
+    isError: isObject(output) && output.success === false,
+    images: 0,
+    persisted: false,
+  };
+}
+
+/** A normalizer for one rollout file (it keeps per-file state: create one per file). */
+export function createCodexCliNormalizer(): RecordNormalizer {
+  let model: string | undefined;
+  /** `total_token_usage` of the previous `token_count`: an unchanged total means no new request. */
+  let lastTotal: TokenUsage | undefined;
+  /** Context of the latest request, for the next compaction's `preTokens`. */
+  let lastContextTokens: TokenCount | undefined;
+  let compactedSinceLastCall = false;
+
+  const tokenCount = (entry: Entry, p: Json, extras: RecordExtras): void => {
+    const info = isObject(p.info) ? p.info : undefined;
+    if (info && typeof info.model_context_window === 'number')
+      extras.contextWindow = info.model_context_window;
+    const last = info ? tokenUsageOf(info.last_token_usage) : undefined;
+    if (!last) {
+      entry.summaryText = 'rate limits only (no request)';
+      return;
+    }
+    const total = tokenUsageOf(info?.total_token_usage);
+    // Codex re-sends the latest count (rate-limit updates, turn end); the running total then
+    // stays put. After a compaction it also sends the new history's estimate: zero input, an
+    // unchanged total and `total_tokens` = the compacted context.
+    const repeat = total !== undefined && lastTotal !== undefined && sameUsage(total, lastTotal);
+    if (total) lastTotal = total;
+    if (repeat) {
+      if (
+        last.inputTokens === 0 &&
+        last.outputTokens === 0 &&
+        last.totalTokens > 0 &&
+        compactedSinceLastCall
+      ) {
+        extras.compactedContextTokens = last.totalTokens;
+        entry.summaryText = `context after compaction, estimated: ${last.totalTokens} tokens (no request)`;
+      } else {
+        entry.summaryText = 'repeat of the previous count (no new request)';
+      }
+      return;
+    }
+    entry.usage = usageOf(last);
+    entry.model = model ?? 'unknown';
+    lastContextTokens = last.inputTokens;
+    compactedSinceLastCall = false;
+    entry.summaryText = `request: ${last.inputTokens} tokens in, ${last.outputTokens + last.reasoningOutputTokens} out`;
+  };
+
+  const normalize = (record: unknown, ctx: RecordContext, index: number): NormalizedRecord => {
+    const extras: RecordExtras = {};
+    const entry = createEntry(ctx, index);
+    if (!isObject(record)) {
+      ctx.issue('wrong-shape', 'error', `Expected a JSON object per line, got ${typeName(record)}`);
+      return { entry, extras };
+    }
+    const type = typeof record.type === 'string' ? record.type : '';
+    entry.type = type;
+    entry.timestampMs = parseTimestamp(record.timestamp, ctx);
+    const p = record.payload;
+    if (!isObject(p)) {
+      ctx.issue('wrong-shape', 'error', `At payload: expected an object, got ${typeName(p)}`, 'payload');
+      return { entry, extras };
+    }
+    const payloadType = typeof p.type === 'string' ? p.type : undefined;
+
+    switch (type) {
+      case 'session_meta': {
+        entry.kind = 'meta';
+        if (typeof p.cli_version === 'string') extras.version = p.cli_version;
+        if (typeof p.cwd === 'string') extras.cwd = p.cwd;
+        if (typeof p.id === 'string') extras.sessionId = p.id;
+        if (isObject(p.git) && typeof p.git.branch === 'string') extras.gitBranch = p.git.branch;
+        entry.summaryText = [p.originator, p.cli_version, p.model_provider]
+          .filter((x) => typeof x === 'string')
+          .join(' ');
+        break;
+      }
+      case 'turn_context': {
+        entry.kind = 'meta';
+        if (typeof p.model === 'string') {
+          model = p.model;
+          extras.model = p.model;
+          entry.model = p.model;
+        }
+        if (typeof p.cwd === 'string') extras.cwd = p.cwd;
+        entry.summaryText = [p.model, p.effort ?? p.reasoning_effort, p.approval_policy]
+          .filter((x) => typeof x === 'string')
+          .join(' · ');
+        break;
+      }
+      case 'compacted': {
+        entry.kind = 'meta';
+        // No trigger or token numbers in the record (FORMAT.md §11): Codex compacts on its own
+        // when the context nears the window, so 'auto'; the numbers come from `token_count`s.
+        entry.compact = { trigger: 'auto', preTokens: lastContextTokens };
+        compactedSinceLastCall = true;
+        const history = Array.isArray(p.replacement_history) ? p.replacement_history.length : undefined;
+        const message = typeof p.message === 'string' ? p.message : '';
+        entry.summaryText =
+          history === undefined
+            ? `compacted${message ? `: ${preview(message, ctx.previewChars)}` : ''}`
+            : `replacement history: ${history} items${message ? ` · ${preview(message, ctx.previewChars)}` : ''}`;
+        break;
+      }
+      case 'response_item': {
+        entry.subtype = payloadType;
+        responseItem(entry, p, payloadType, ctx, extras);
+        break;
+      }
+      case 'event_msg': {
+        entry.subtype = payloadType;
+        entry.detailType = payloadType;
+        if (payloadType === 'token_count') {
+          entry.kind = 'meta';
+          tokenCount(entry, p, extras);
+        } else if (payloadType !== undefined && PROGRESS_EVENTS.has(payloadType)) {
+          entry.kind = 'progress';
+          const text = p.message ?? p.text;
+          if (typeof text === 'string') entry.summaryText = preview(text, ctx.previewChars);
+        } else if (payloadType !== undefined && META_EVENTS.has(payloadType)) {
+          entry.kind = 'meta';
+          if (typeof p.message === 'string') entry.summaryText = preview(p.message, ctx.previewChars);
+          else if (typeof p.reason === 'string') entry.summaryText = p.reason;
+          if (typeof p.model_context_window === 'number') extras.contextWindow = p.model_context_window;
+        }
+        break;
+      }
+    }
+    return { entry, extras };
+  };
+
+  return { dialect: 'codex-cli', agent: 'Codex CLI', apiCalls: 'usage-records', normalize };
+}
+
+function responseItem(
+  entry: Entry,
+  p: Json,
+  payloadType: string | undefined,
+  ctx: RecordContext,
+  extras: RecordExtras,
+): void {
+  switch (payloadType) {
+    case 'message': {
+      const role = p.role;
+      if (role !== 'user' && role !== 'assistant' && role !== 'developer' && role !== 'system') {
+        ctx.issue(
+          'wrong-shape',
+          'warning',
+          `At payload.role: expected user, assistant or developer, got ${JSON.stringify(role)}`,
+          'payload.role',
+        );
+        return;
+      }
+      const kind = role === 'assistant' ? 'assistant' : 'user';
+      entry.kind = kind;
+      entry.role = kind;
+      entry.blocks = contentBlocks(p.content, ctx);
+      if (role === 'developer' || role === 'system') entry.isMeta = true;
+      else if (kind === 'user') {
+        const first = entry.blocks[0];
+        const text = first?.kind === 'text' ? first.text.trimStart() : '';
+        if (INJECTED_USER_PREFIXES.some((prefix) => text.startsWith(prefix))) entry.isMeta = true;
+        else if (text) extras.promptText = text;
+      }
+      return;
+    }
+    case 'reasoning':
+      entry.kind = 'assistant';
+      entry.role = 'assistant';
+      entry.blocks = [reasoningBlock(p, ctx)];
+      return;
+    case 'function_call':
+    case 'custom_tool_call':
+    case 'local_shell_call':
+    case 'web_search_call':
+      entry.kind = 'assistant';
+      entry.role = 'assistant';
+      entry.blocks = [toolUseBlock(p, payloadType, ctx)];
+      return;
+    case 'function_call_output':
+    case 'custom_tool_call_output': {
+      entry.kind = 'user';
+      entry.role = 'user';
+      const block = toolResultBlock(p, ctx);
+      if (block) entry.blocks = [block];
+      return;
+    }
+    default:
+      // Left as 'unknown': kept, shown and counted by the session builder.
+      return;
+  }
+}

@@ -1,0 +1,244 @@
+import type { Block, Usage } from '../../../types';
+import {
+  createEntry,
+  isObject,
+  type Json,
+  type NormalizedRecord,
+  num,
+  parseTimestamp,
+  preview,
+  type RecordContext,
+  type RecordExtras,
+  type RecordNormalizer,
+  typeName,
+} from '../record';
+
+// Gemini CLI's chat recordings, `~/.gemini/tmp/<project-hash>/chats/session-<time>-<id8>.json(l)`
+// (google-gemini/gemini-cli `packages/core/src/services/chatRecordingService.ts` and
+// `chatRecordingTypes.ts`; `docs/cli/session-management.md`). No real public transcript was
+// found (FORMAT.md, end notes): the fixtures are written from those sources.
+//
+// Two layouts, one record shape:
+// - `session-*.json` (older): one document `{sessionId, projectHash, startTime, lastUpdated,
+//   messages: [...]}`; each message is a record (the descriptor's whole-document hook).
+// - `session-*.jsonl` (newer): the first line is that metadata without `messages`; then each
+//   message record is appended whenever it changes (tokens patched in, tool calls added), so a
+//   later line with the same `id` replaces the earlier one (`pushMessage`); `{"$set": {...}}`
+//   updates the metadata and `{"$rewindTo": id}` marks a rewind.
+//
+// A message record: `{id, timestamp, type: "user" | "gemini" | "info" | "error" | "warning",
+// content (string or Gemini parts), displayContent?, toolCalls?: [{id, name, args, result
+// (parts with functionResponse), status, …}], thoughts?: [{subject, description, timestamp}],
+// tokens?: {input, output, cached, thoughts, tool, total}, model?}`. `tokens` is one response's
+// usageMetadata: input = promptTokenCount (cached included), cached = cachedContentTokenCount,
+// output = candidatesTokenCount, thoughts = thoughtsTokenCount (billed as output).
+//
+// Compression (`chatCompressionService.ts`) is not written as its own record: the chat file keeps
+// the messages as they were sent, and a `$set` of `messages` (the CLI syncing its in-memory
+// history) is kept as a metadata record, counted, not read as a compaction. A `$rewindTo` is kept
+// the same way; the rewound messages stay in the session.
+
+/** Message types that are the CLI's own notices, not the model's or the person's. */
+export const NOTICE_TYPES = new Set(['info', 'error', 'warning']);
+
+export function isMessage(value: Json): boolean {
+  return (
+    typeof value.id === 'string' &&
+    typeof value.timestamp === 'string' &&
+    'content' in value &&
+    (value.type === 'user' || value.type === 'gemini')
+  );
+}
+
+export function isSessionMetadata(value: Json): boolean {
+  return typeof value.sessionId === 'string' && typeof value.projectHash === 'string';
+}
+
+/** The text of a `PartListUnion` (a string, one part or an array of parts), and its length. */
+function partsText(content: unknown, max: number): { text: string; chars: number } {
+  if (typeof content === 'string') return { text: preview(content, max), chars: content.length };
+  const parts = Array.isArray(content) ? content : [content];
+  let text = '';
+  let chars = 0;
+  for (const part of parts) {
+    const t =
+      typeof part === 'string' ? part : isObject(part) && typeof part.text === 'string' ? part.text : '';
+    if (t === '') continue;
+    chars += t.length;
+    if (text.length < max) text += (text ? '\n' : '') + preview(t, max - text.length);
+  }
+  return { text, chars };
+}
+
+/** A tool call's result: the `functionResponse.response` of its parts, as JSON text. */
+function resultText(result: unknown, max: number): { text: string; chars: number; isError: boolean } {
+  const parts = Array.isArray(result) ? result : result == null ? [] : [result];
+  let text = '';
+  let isError = false;
+  for (const part of parts) {
+    if (!isObject(part)) continue;
+    const response = isObject(part.functionResponse) ? part.functionResponse.response : undefined;
+    if (isObject(response)) {
+      if ('error' in response) isError = true;
+      const out = response.output ?? response.error ?? response;
+      text += (text ? '\n' : '') + (typeof out === 'string' ? out : (JSON.stringify(out) ?? ''));
+    } else if (typeof part.text === 'string') text += (text ? '\n' : '') + part.text;
+  }
+  return { text: preview(text, max), chars: text.length, isError };
+}
+
+function toolBlocks(calls: unknown, ctx: RecordContext): Block[] {
+  if (calls === undefined) return [];
+  if (!Array.isArray(calls)) {
+    ctx.issue(
+      'wrong-shape',
+      'warning',
+      `At toolCalls: expected an array, got ${typeName(calls)}`,
+      'toolCalls',
+    );
+    return [];
+  }
+  const uses: Block[] = [];
+  const results: Block[] = [];
+  const max = ctx.previewChars;
+  calls.forEach((call, i) => {
+    if (!isObject(call) || typeof call.id !== 'string') {
+      ctx.issue(
+        'wrong-shape',
+        'warning',
+        `At toolCalls[${i}].id: expected a string, got ${typeName(isObject(call) ? call.id : call)}`,
+        `toolCalls[${i}].id`,
+      );
+      return;
+    }
+    const args = isObject(call.args) ? call.args : {};
+    const argsJson = JSON.stringify(args) ?? '';
+    const filePath = args.file_path ?? args.absolute_path ?? args.path;
+    uses.push({
+      kind: 'tool-use',
+      id: call.id,
+      name: typeof call.name === 'string' ? call.name : '(unnamed)',
+      inputPreview: preview(argsJson, max),
+      inputChars: argsJson.length,
+      filePath: typeof filePath === 'string' ? filePath : undefined,
+      command: typeof args.command === 'string' ? preview(args.command, max) : undefined,
+    });
+    // The result is recorded on the call itself; it went back to the model as the next request's
+    // functionResponse part, so it is shown as the call's result block.
+    if (call.result !== undefined && call.result !== null) {
+      const { text, chars, isError } = resultText(call.result, max);
+      results.push({
+        kind: 'tool-result',
+        toolUseId: call.id,
+        text,
+        chars,
+        images: 0,
+        isError: isError || call.status === 'error',
+        persisted: false,
+      });
+    }
+  });
+  return [...uses, ...results];
+}
+
+function readUsage(tokens: unknown, ctx: RecordContext): Usage | undefined {
+  if (tokens === undefined || tokens === null) return undefined;
+  if (!isObject(tokens)) {
+    ctx.issue('wrong-shape', 'warning', `At tokens: expected an object, got ${typeName(tokens)}`, 'tokens');
+    return undefined;
+  }
+  const input = num(tokens.input);
+  const cached = Math.min(num(tokens.cached), input);
+  return {
+    inputTokens: input - cached,
+    cacheCreationInputTokens: 0,
+    cacheReadInputTokens: cached,
+    outputTokens: num(tokens.output) + num(tokens.thoughts),
+  };
+}
+
+/** One record of either layout → one entry. Never throws: shape problems become issues. */
+export function normalizeGeminiRecord(record: unknown, ctx: RecordContext, index: number): NormalizedRecord {
+  const extras: RecordExtras = {};
+  const entry = createEntry(ctx, index);
+  if (!isObject(record)) {
+    ctx.issue('wrong-shape', 'error', `Expected a record object, got ${typeName(record)}`);
+    return { entry, extras };
+  }
+  if (isObject(record.$set)) {
+    entry.type = '$set';
+    entry.kind = 'meta';
+    entry.summaryText = `metadata: ${Object.keys(record.$set).join(', ')}`;
+    if (typeof record.$set.sessionId === 'string') extras.sessionId = record.$set.sessionId;
+    return { entry, extras };
+  }
+  if (typeof record.$rewindTo === 'string') {
+    entry.type = '$rewindTo';
+    entry.kind = 'meta';
+    entry.summaryText = `rewind to message ${record.$rewindTo}`;
+    return { entry, extras };
+  }
+  if (isSessionMetadata(record) && record.id === undefined) {
+    entry.type = 'session';
+    entry.kind = 'meta';
+    extras.sessionId = record.sessionId as string;
+    entry.timestampMs = parseTimestamp(record.startTime, ctx);
+    entry.summaryText = `session ${String(record.sessionId)}`;
+    return { entry, extras };
+  }
+  const type = record.type;
+  entry.type = typeof type === 'string' ? type : '';
+  if (typeof record.id !== 'string') {
+    ctx.issue('wrong-shape', 'warning', `At id: expected a string, got ${typeName(record.id)}`, 'id');
+  } else entry.messageId = record.id;
+  entry.timestampMs = parseTimestamp(record.timestamp, ctx);
+  const { text, chars } = partsText(record.content, ctx.previewChars);
+  if (type === 'user') {
+    entry.kind = 'user';
+    entry.role = 'user';
+    entry.blocks = [{ kind: 'text', text, chars }];
+    return { entry, extras };
+  }
+  if (typeof type === 'string' && NOTICE_TYPES.has(type)) {
+    entry.kind = 'system';
+    entry.subtype = type;
+    entry.summaryText = preview(text, ctx.previewChars);
+    return { entry, extras };
+  }
+  if (type !== 'gemini') {
+    // An unknown message type is kept and counted (bad-input rules).
+    entry.kind = 'unknown';
+    return { entry, extras };
+  }
+  entry.kind = 'assistant';
+  entry.role = 'assistant';
+  if (typeof record.model === 'string') {
+    entry.model = record.model;
+    extras.model = record.model;
+  }
+  if (Array.isArray(record.thoughts)) {
+    for (const thought of record.thoughts) {
+      if (!isObject(thought)) continue;
+      const t = [thought.subject, thought.description].filter((s) => typeof s === 'string').join(': ');
+      entry.blocks.push({
+        kind: 'thinking',
+        text: preview(t, ctx.previewChars),
+        chars: t.length,
+        redacted: false,
+      });
+    }
+  }
+  if (chars > 0) entry.blocks.push({ kind: 'text', text, chars });
+  entry.blocks.push(...toolBlocks(record.toolCalls, ctx));
+  entry.usage = readUsage(record.tokens, ctx);
+  return { entry, extras };
+}
+
+/** Stateless per record: the replaced copies are dropped before records reach it. */
+export const geminiNormalizer: RecordNormalizer = {
+  dialect: 'gemini-cli',
+  agent: 'Gemini CLI',
+  // A call is a `gemini` message carrying `tokens`; one without tokens is not counted as a call.
+  apiCalls: 'usage-records',
+  normalize: normalizeGeminiRecord,
+};

@@ -1,0 +1,46 @@
+import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
+import { isObject } from '../record';
+import { createOpenCodeNormalizer } from './normalizer';
+import { OPENCODE_CLEARED } from './parts';
+import {
+  groupFiles,
+  ID_NAME,
+  isMessageInfo,
+  isPart,
+  isSessionInfo,
+  loadOrderKey,
+  MAX_RECORD_BYTES,
+  MESSAGE_PATH,
+  PART_PATH,
+  SESSION_PATH,
+} from './storage';
+
+// OpenCode's session storage as a dialect: a file per session, message and part (storage.ts),
+// read in id order by one normalizer for all of them (normalizer.ts, parts.ts).
+
+export { OPENCODE_CLEARED } from './parts';
+
+export const OPENCODE_DIALECT: DialectDescriptor = {
+  id: 'opencode',
+  label: 'OpenCode session storage',
+  agent: 'OpenCode',
+  defaultStrategyId: 'opencode',
+  createNormalizer: createOpenCodeNormalizer,
+  sharedNormalizer: true,
+  restoration: NO_RESTORATION,
+  shellTools: ['bash'],
+  files: {
+    location: '~/.local/share/opencode/storage/ (session/, message/, part/)',
+    matchName: (baseName) => ID_NAME.test(baseName),
+    matchRecord: (value) =>
+      isObject(value) && (isMessageInfo(value) || isPart(value) || isSessionInfo(value)),
+    folderFile: (path) => SESSION_PATH.test(path) || MESSAGE_PATH.test(path) || PART_PATH.test(path),
+    loadOrderKey,
+    groupFiles,
+    wholeJson: { maxBytes: MAX_RECORD_BYTES, objectIsRecord: true },
+  },
+  transcript: {
+    knownSystemSubtypes: new Set(['compaction', 'prune']),
+    clearedPlaceholder: OPENCODE_CLEARED,
+  },
+};

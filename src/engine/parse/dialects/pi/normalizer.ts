@@ -1,0 +1,343 @@
+import type { Block, Entry } from '../../../types';
+import {
+  createEntry,
+  isObject,
+  type Json,
+  type NormalizedRecord,
+  num,
+  parseTimestamp,
+  preview,
+  type RecordContext,
+  type RecordExtras,
+  type RecordNormalizer,
+  typeName,
+} from '../record';
+
+// pi's session files (badlogic/pi-mono, `packages/coding-agent/docs/session.md`: "Session File
+// Format", entry types and "Tree Structure"; `docs/compaction.md`; types in
+// `packages/coding-agent/src/core/session-manager.ts` and `packages/ai/src/types.ts`), at
+// `~/.pi/agent/sessions/--<cwd>--/<timestamp>_<uuid>.jsonl`. No real public transcript was found:
+// the fixtures are written from those documents.
+//
+// Line 1 is the header `{type: "session", version, id, timestamp, cwd, parentSession?}`. Every
+// other line is an entry `{type, id, parentId, timestamp, …}`; the entries form a tree by
+// id/parentId (version 2+), branching in place. The tree is the same shape as Claude Code's uuid
+// tree, so `id`/`parentId` become the entry's uuid/parentUuid and `branches.ts` finds the forks
+// and the main line (the path to the last message) with no pi-specific code.
+//
+// Entry types: `message` (an AgentMessage: user, assistant with `usage {input, output, cacheRead,
+// cacheWrite, totalTokens, cost}`, toolResult, bashExecution, custom, branchSummary,
+// compactionSummary), `compaction {summary, firstKeptEntryId, tokensBefore, details?, fromHook?}`,
+// `branch_summary {fromId, summary}`, `model_change {provider, modelId}`, `thinking_level_change
+// {thinkingLevel}`, `custom {customType, data}` (extension state, never sent), `custom_message
+// {customType, content, display}` (sent), `label {targetId, label}`, `session_info {name}`.
+//
+// A compaction keeps the entries from `firstKeptEntryId` up to the compaction and sends the
+// summary before them (docs/session.md "Context Building"): `tokensBefore` is the context it
+// replaced, so it is the compaction's preTokens.
+
+/** Entry types that only say something about the session (kept as metadata, counted). */
+const META_TYPES = new Set(['model_change', 'thinking_level_change', 'custom', 'label', 'session_info']);
+
+function textBlocks(content: unknown, path: string, ctx: RecordContext): Block[] {
+  const max = ctx.previewChars;
+  if (typeof content === 'string')
+    return [{ kind: 'text', text: preview(content, max), chars: content.length }];
+  if (!Array.isArray(content)) {
+    ctx.issue(
+      'wrong-shape',
+      'error',
+      `At ${path}: expected a string or an array, got ${typeName(content)}`,
+      path,
+    );
+    return [];
+  }
+  const blocks: Block[] = [];
+  content.forEach((part, i) => {
+    const at = `${path}[${i}]`;
+    if (!isObject(part)) {
+      ctx.issue(
+        'wrong-shape',
+        'warning',
+        `At ${at}: expected a content block object, got ${typeName(part)}`,
+        at,
+      );
+      return;
+    }
+    if (part.type === 'text' && typeof part.text === 'string')
+      blocks.push({ kind: 'text', text: preview(part.text, max), chars: part.text.length });
+    else if (part.type === 'thinking') {
+      const t = typeof part.thinking === 'string' ? part.thinking : '';
+      blocks.push({ kind: 'thinking', text: preview(t, max), chars: t.length, redacted: t === '' });
+    } else if (part.type === 'image') {
+      blocks.push({
+        kind: 'image',
+        mediaType: typeof part.mimeType === 'string' ? part.mimeType : 'image',
+        base64Chars: typeof part.data === 'string' ? part.data.length : 0,
+      });
+    } else if (part.type === 'toolCall') {
+      if (typeof part.id !== 'string') {
+        ctx.issue(
+          'wrong-shape',
+          'warning',
+          `At ${at}.id: expected a string, got ${typeName(part.id)}`,
+          `${at}.id`,
+        );
+        return;
+      }
+      const args = isObject(part.arguments) ? part.arguments : {};
+      const json = JSON.stringify(args) ?? '';
+      const filePath = args.path ?? args.file_path;
+      blocks.push({
+        kind: 'tool-use',
+        id: part.id,
+        name: typeof part.name === 'string' ? part.name : '(unnamed)',
+        inputPreview: preview(json, max),
+        inputChars: json.length,
+        filePath: typeof filePath === 'string' ? filePath : undefined,
+        command: typeof args.command === 'string' ? preview(args.command, max) : undefined,
+      });
+    } else {
+      blocks.push({
+        kind: 'other',
+        type: typeof part.type === 'string' ? part.type : '(untyped)',
+        chars: (JSON.stringify(part) ?? '').length,
+      });
+    }
+  });
+  return blocks;
+}
+
+function joinedText(blocks: Block[]): { text: string; chars: number } {
+  let text = '';
+  let chars = 0;
+  for (const b of blocks) {
+    if (b.kind !== 'text') continue;
+    text += (text ? '\n' : '') + b.text;
+    chars += b.chars;
+  }
+  return { text, chars };
+}
+
+/** A `message` entry's AgentMessage, into `entry`. */
+function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: RecordContext): void {
+  const role = message.role;
+  entry.subtype = typeof role === 'string' ? role : undefined;
+  const max = ctx.previewChars;
+  switch (role) {
+    case 'user':
+      entry.kind = 'user';
+      entry.role = 'user';
+      entry.blocks = textBlocks(message.content, 'message.content', ctx);
+      return;
+    case 'assistant': {
+      entry.kind = 'assistant';
+      entry.role = 'assistant';
+      entry.blocks = textBlocks(message.content, 'message.content', ctx);
+      if (typeof message.model === 'string') {
+        entry.model = message.model;
+        extras.model = message.model;
+      }
+      const usage = message.usage;
+      if (isObject(usage)) {
+        entry.usage = {
+          inputTokens: num(usage.input),
+          cacheCreationInputTokens: num(usage.cacheWrite),
+          cacheReadInputTokens: num(usage.cacheRead),
+          outputTokens: num(usage.output),
+        };
+      } else {
+        ctx.issue(
+          'wrong-shape',
+          'warning',
+          `At message.usage: expected an object, got ${typeName(usage)}`,
+          'message.usage',
+        );
+      }
+      entry.isApiError = message.stopReason === 'error';
+      return;
+    }
+    case 'toolResult': {
+      entry.kind = 'user';
+      entry.role = 'user';
+      if (typeof message.toolCallId !== 'string') {
+        ctx.issue(
+          'wrong-shape',
+          'warning',
+          `At message.toolCallId: expected a string, got ${typeName(message.toolCallId)}`,
+          'message.toolCallId',
+        );
+        return;
+      }
+      const parts = textBlocks(message.content, 'message.content', ctx);
+      const { text, chars } = joinedText(parts);
+      entry.blocks = [
+        {
+          kind: 'tool-result',
+          toolUseId: message.toolCallId,
+          text,
+          chars,
+          images: parts.filter((b) => b.kind === 'image').length,
+          isError: message.isError === true,
+          persisted: false,
+        },
+      ];
+      return;
+    }
+    case 'bashExecution': {
+      // A `!command` the person ran: its output is sent unless `excludeFromContext` (`!!`).
+      entry.kind = 'user';
+      entry.role = 'user';
+      entry.isMeta = true;
+      const out = `$ ${String(message.command ?? '')}\n${String(message.output ?? '')}`;
+      entry.blocks = [{ kind: 'text', text: preview(out, max), chars: out.length }];
+      return;
+    }
+    case 'custom':
+    case 'branchSummary':
+    case 'compactionSummary': {
+      entry.kind = 'user';
+      entry.role = 'user';
+      entry.isMeta = role !== 'compactionSummary';
+      entry.isCompactSummary = role === 'compactionSummary';
+      entry.blocks =
+        role === 'custom'
+          ? textBlocks(message.content, 'message.content', ctx)
+          : textBlocks(String(message.summary ?? ''), 'message.summary', ctx);
+      return;
+    }
+    default:
+      ctx.issue(
+        'wrong-shape',
+        'warning',
+        `At message.role: expected a pi message role, got ${JSON.stringify(role)}`,
+        'message.role',
+      );
+  }
+}
+
+/** One file's normalizer: remembers the entries seen so far, so a compaction can name its kept range. */
+export function createPiNormalizer(): RecordNormalizer {
+  const entryById = new Map<string, { index: number; line: number }>();
+  // Version 1 sessions are a linear list without ids (docs/session.md "Session Version"): a
+  // missing id is only a problem from version 2 on.
+  let isTree = true;
+  return {
+    dialect: 'pi',
+    agent: 'pi',
+    apiCalls: 'assistant-entries',
+    normalize(record: unknown, ctx: RecordContext, index: number): NormalizedRecord {
+      const extras: RecordExtras = {};
+      const entry = createEntry(ctx, index);
+      if (!isObject(record)) {
+        ctx.issue('wrong-shape', 'error', `Expected a record object, got ${typeName(record)}`);
+        return { entry, extras };
+      }
+      const type = record.type;
+      entry.type = typeof type === 'string' ? type : '';
+      entry.timestampMs = parseTimestamp(record.timestamp, ctx);
+      if (type === 'session') {
+        entry.kind = 'meta';
+        if (typeof record.id === 'string') extras.sessionId = record.id;
+        if (typeof record.cwd === 'string') extras.cwd = record.cwd;
+        if (record.version !== undefined) extras.version = `session v${String(record.version)}`;
+        isTree = typeof record.version === 'number' && record.version >= 2;
+        entry.summaryText = `session ${String(record.id ?? '?')}`;
+        return { entry, extras };
+      }
+      if (typeof record.id === 'string') {
+        entry.uuid = record.id;
+        entry.messageId = record.id;
+        entryById.set(record.id, { index, line: ctx.line });
+      } else if (isTree)
+        ctx.issue('wrong-shape', 'warning', `At id: expected a string, got ${typeName(record.id)}`, 'id');
+      if (record.parentId === null || typeof record.parentId === 'string') entry.parentUuid = record.parentId;
+
+      switch (type) {
+        case 'message':
+          if (!isObject(record.message)) {
+            ctx.issue(
+              'wrong-shape',
+              'error',
+              `At message: expected an object, got ${typeName(record.message)}`,
+              'message',
+            );
+            return { entry, extras };
+          }
+          readMessage(record.message, entry, extras, ctx);
+          return { entry, extras };
+        case 'compaction': {
+          entry.kind = 'system';
+          entry.subtype = 'compaction';
+          const summary = typeof record.summary === 'string' ? record.summary : '';
+          entry.blocks = [{ kind: 'text', text: preview(summary, ctx.previewChars), chars: summary.length }];
+          if (typeof record.tokensBefore !== 'number')
+            ctx.issue(
+              'wrong-shape',
+              'warning',
+              `At tokensBefore: expected a number, got ${typeName(record.tokensBefore)}`,
+              'tokensBefore',
+            );
+          const kept =
+            typeof record.firstKeptEntryId === 'string' ? entryById.get(record.firstKeptEntryId) : undefined;
+          if (kept === undefined)
+            ctx.issue(
+              'wrong-shape',
+              'warning',
+              `At firstKeptEntryId: ${JSON.stringify(record.firstKeptEntryId)} names no earlier entry of this file`,
+              'firstKeptEntryId',
+            );
+          entry.compact = {
+            kind: 'compact',
+            // pi does not record what started it; an extension's compaction says so (`fromHook`).
+            trigger: record.fromHook === true ? 'extension' : 'unrecorded',
+            preTokens: typeof record.tokensBefore === 'number' ? record.tokensBefore : undefined,
+            summaryEntryIndex: index,
+            ...(kept ? { keptFromEntryIndex: kept.index } : {}),
+          };
+          entry.summaryText = kept
+            ? `kept from line ${kept.line} (entry ${String(record.firstKeptEntryId)})`
+            : 'kept range unknown';
+          return { entry, extras };
+        }
+        case 'branch_summary':
+        case 'custom_message': {
+          // Both are sent to the model as a user message (docs/session.md "Context Building").
+          entry.kind = 'user';
+          entry.role = 'user';
+          entry.isMeta = true;
+          entry.blocks = textBlocks(
+            type === 'branch_summary' ? String(record.summary ?? '') : record.content,
+            type === 'branch_summary' ? 'summary' : 'content',
+            ctx,
+          );
+          return { entry, extras };
+        }
+        default:
+          if (typeof type === 'string' && META_TYPES.has(type)) {
+            entry.kind = 'meta';
+            if (type === 'model_change' && typeof record.modelId === 'string') extras.model = record.modelId;
+            entry.summaryText = describeMeta(record);
+            return { entry, extras };
+          }
+          // Kept and counted as unknown (bad-input rules).
+          return { entry, extras };
+      }
+    },
+  };
+}
+
+function describeMeta(record: Json): string {
+  switch (record.type) {
+    case 'model_change':
+      return `model ${String(record.provider ?? '?')}/${String(record.modelId ?? '?')}`;
+    case 'thinking_level_change':
+      return `thinking level ${String(record.thinkingLevel ?? '?')}`;
+    case 'label':
+      return `label ${JSON.stringify(record.label ?? null)} on ${String(record.targetId ?? '?')}`;
+    case 'session_info':
+      return `session name ${JSON.stringify(record.name ?? '')}`;
+    default:
+      return `${String(record.type)} ${String(record.customType ?? '')}`.trim();
+  }
+}

@@ -1,0 +1,200 @@
+import type { SessionFile } from '../types';
+import { baseName, detectDialectFromRecord } from './detect';
+import type { DialectDescriptor, DialectFiles } from './dialects/descriptor';
+import { scanJsonArray } from './json-document';
+import { type AddRecord, snippet } from './line-records';
+import type { SessionBuilder } from './session-builder';
+import type { ByteSource } from './source';
+
+// A file that is one JSON value, not JSON lines (`DialectFiles.wholeJson`): read whole, each
+// array element a record with its own byte range and line; and what a file that is one JSON
+// document holds when no dialect claimed its lines.
+
+export interface DocumentRead {
+  source: ByteSource;
+  file: SessionFile;
+  dialect: DialectDescriptor;
+  builder: SessionBuilder;
+  signal?: AbortSignal;
+  /** The whole file was read (progress). */
+  onRead: () => void;
+  addRecord: AddRecord;
+}
+
+/** Reads a whole-document file's records (`layout` is the dialect's `files.wholeJson`). */
+export async function readDocument(
+  read: DocumentRead,
+  layout: NonNullable<DialectFiles['wholeJson']>,
+): Promise<void> {
+  const { source, file, dialect, builder, addRecord } = read;
+  const fileIndex = file.index;
+  const { maxBytes, recordsKey } = layout;
+  if (source.sizeBytes === 0) {
+    builder.issue(
+      fileIndex,
+      0,
+      'empty-file',
+      'warning',
+      `${baseName(source.name)} is empty: there is nothing to show`,
+    );
+    return;
+  }
+  if (source.sizeBytes > maxBytes) {
+    builder.issue(
+      fileIndex,
+      0,
+      'document-too-large',
+      'error',
+      `${baseName(source.name)} is ${source.sizeBytes.toLocaleString('en-US')} bytes; a ${dialect.label} is read whole, up to ${maxBytes.toLocaleString('en-US')} bytes`,
+    );
+    return;
+  }
+  const bytes = await source.read(0, source.sizeBytes);
+  read.signal?.throwIfAborted();
+  read.onRead();
+  const scan = scanJsonArray(bytes, recordsKey);
+  file.lines = scan.lines;
+  if (!scan.isArray && layout.objectIsRecord && firstByte(bytes) === 0x7b) {
+    readWholeRecord(read, bytes);
+    return;
+  }
+  if (!scan.isArray) {
+    builder.issue(
+      fileIndex,
+      0,
+      'not-a-transcript',
+      'error',
+      `${baseName(source.name)} is not a ${dialect.label}: it is not a JSON ${
+        recordsKey === undefined ? 'array' : `object with a "${recordsKey}" array`
+      }`,
+    );
+    return;
+  }
+  const decoder = new TextDecoder();
+  for (const element of scan.elements) {
+    read.signal?.throwIfAborted();
+    const text = decoder.decode(
+      bytes.subarray(element.offsetBytes, element.offsetBytes + element.lengthBytes),
+    );
+    let record: unknown;
+    try {
+      record = JSON.parse(text);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      builder.issue(
+        fileIndex,
+        element.line,
+        element.complete ? 'not-json' : 'truncated-line',
+        'error',
+        element.complete
+          ? `The record at line ${element.line} is not JSON: ${reason} — starts ${snippet(text)}`
+          : `The record at line ${element.line} is cut off: the file ends inside it (${reason})`,
+      );
+      continue;
+    }
+    addRecord(record, element.line, element.offsetBytes, element.lengthBytes);
+  }
+  if (scan.truncated && scan.elements.at(-1)?.complete !== false) {
+    builder.issue(
+      fileIndex,
+      scan.lines,
+      'truncated-line',
+      'error',
+      `${baseName(source.name)} ends before the array's closing bracket`,
+    );
+  }
+  if (scan.trailingLine !== undefined) {
+    builder.issue(
+      fileIndex,
+      scan.trailingLine,
+      'not-json',
+      'warning',
+      `Line ${scan.trailingLine} has text after the document's closing bracket; it was ignored`,
+    );
+  }
+}
+
+/** A file that is one JSON object: the one record, at line 1 (a pasted API request). */
+function readWholeRecord(read: DocumentRead, bytes: Uint8Array): void {
+  const text = new TextDecoder().decode(bytes);
+  let record: unknown;
+  try {
+    record = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const line = lineOfPosition(text, /position (\d+)/.exec(reason)?.[1]);
+    read.builder.issue(
+      read.file.index,
+      line,
+      'not-json',
+      'error',
+      `${baseName(read.source.name)} is not JSON at line ${line}: ${reason}`,
+    );
+    return;
+  }
+  read.addRecord(record, 1, 0, bytes.length);
+}
+
+/** The first byte that is not whitespace (or a UTF-8 byte order mark). */
+function firstByte(bytes: Uint8Array): number | undefined {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (
+    i < bytes.length &&
+    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
+  )
+    i++;
+  return bytes[i];
+}
+
+/** The 1-based line of a character position a JSON error names (1 when it names none). */
+function lineOfPosition(text: string, position: string | undefined): number {
+  if (position === undefined) return 1;
+  const end = Math.min(Number(position), text.length);
+  let line = 1;
+  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+function describeJson(value: unknown): string {
+  if (Array.isArray(value)) return `a JSON array of ${value.length} items`;
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value).slice(0, 6);
+    return `a JSON object (keys: ${keys.join(', ')}${Object.keys(value).length > 6 ? ', …' : ''})`;
+  }
+  return `a JSON ${typeof value}`;
+}
+
+/**
+ * What a file that is one JSON document holds. A document that does not parse as a whole (one
+ * bad element) is still recognised from its first array element.
+ */
+export async function diagnoseWholeJson(
+  source: ByteSource,
+  dialects: readonly DialectDescriptor[],
+): Promise<
+  { dialect?: DialectDescriptor; description: string; value?: unknown; isObject?: boolean } | undefined
+> {
+  const bytes = await source.read(0, source.sizeBytes);
+  const text = new TextDecoder().decode(bytes);
+  try {
+    const value: unknown = JSON.parse(text);
+    return {
+      dialect: detectDialectFromRecord(value, dialects),
+      description: describeJson(value),
+      value,
+      isObject: value !== null && typeof value === 'object' && !Array.isArray(value),
+    };
+  } catch {
+    const first = scanJsonArray(bytes).elements[0];
+    if (!first?.complete) return undefined;
+    try {
+      const value: unknown = JSON.parse(
+        new TextDecoder().decode(bytes.subarray(first.offsetBytes, first.offsetBytes + first.lengthBytes)),
+      );
+      const dialect = detectDialectFromRecord([value], dialects);
+      return dialect ? { dialect, description: 'a JSON array' } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}

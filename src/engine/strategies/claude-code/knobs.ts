@@ -1,0 +1,555 @@
+import type { ContinuationFormat } from '../../compact/format-summary';
+import { getInferredWindowKnobs } from '../../context-window';
+import {
+  type OversizedFilePolicy,
+  PLAN_MODE_REMINDER_TOKENS,
+  RESTORE_MAX_FILES,
+  RESTORE_SKILLS_TOTAL_TOKENS,
+  RESTORE_TOKENS_PER_SKILL,
+  RESTORE_TOKENS_PER_FILE,
+  RESTORE_TOTAL_TOKENS,
+} from '../../compact/restore';
+import {
+  computeThresholds,
+  DEFAULT_THRESHOLD_KNOBS,
+  getContextWindowForModel,
+  getOutputReservation,
+  getThresholdProfileForVersion,
+  type ThresholdKnobs,
+} from '../../thresholds';
+import type { TokenCount } from '../../types';
+import { createKnobNormalizer, contextWindowSpec } from '../knobs';
+import type { KnobSpec, SessionInfo } from '../types';
+
+// Claude Code's knobs: the threshold knobs (thresholds.ts) plus microcompact, restoration, session
+// memory and the disable switches, each with the reference its default comes from.
+
+export type MicrocompactVariant = 'v2.1.68' | 'legacy';
+
+/**
+ * Whose loop compacts: the main session (auto-compact, Prompt 1, restoration, /compact), or an
+ * in-process sub-agent ("Sub-agent compact": before its next turn, Prompt 3, its own history).
+ */
+export type AgentRole = 'main' | 'subagent';
+
+export interface ClaudeCodeKnobs extends ThresholdKnobs {
+  agentRole: AgentRole;
+  /** DISABLE_COMPACT: no compaction at all, not even the log's own /compact (v2.1.68 "Configuration"). */
+  disableCompact: boolean;
+  /** !DISABLE_MICROCOMPACT. */
+  microcompactEnabled: boolean;
+  microcompactVariant: MicrocompactVariant;
+  /** `F3Y` / `cD5`: most recent eligible results always kept. */
+  microcompactKeepRecent: number;
+  /** `g3Y`: most recent tool-result tokens protected (v2.1.68); `dD5` (legacy). */
+  microcompactProtectTokens: TokenCount;
+  /** `B3Y` / `mD5`: savings below this are not worth clearing. */
+  microcompactMinSavings: TokenCount;
+  /** v2.1.68 also clears images and documents in user messages. */
+  microcompactClearImages: boolean;
+  /** Tools whose results may be cleared. */
+  microcompactTools: string[];
+  /** Count Claude Code's estimate of the messages after the last response (2.1.x), not the usage alone. */
+  countPendingMessages: boolean;
+  restoreMaxFiles: number;
+  restoreTokensPerFile: TokenCount;
+  restoreTotalTokens: TokenCount;
+  /** Files over the per-file limit: path-only reference, or truncated content. */
+  restoreOversized: OversizedFilePolicy;
+  restoreTodos: boolean;
+  restorePlan: boolean;
+  /** Invoked skills re-attached (v2.1.68 step 7, `uM4`), each cut to `restoreTokensPerSkill`, within `restoreSkillsTotalTokens`. */
+  restoreSkills: boolean;
+  restoreTokensPerSkill: TokenCount;
+  restoreSkillsTotalTokens: TokenCount;
+  /** The plan-mode reminder (`mM4`) re-attached while plan mode is on; 0: none. */
+  planModeReminderTokens: TokenCount;
+  /** SessionStart hooks' output after a compaction (step 8); absent: what the log's hooks printed. */
+  sessionStartHookTokens?: TokenCount;
+  /** Session memory to compact with instead of a summary (no LLM), in tokens; absent = none. */
+  sessionMemoryTokens?: TokenCount;
+  /** Session memory compaction keeps this many tokens of the most recent messages verbatim. */
+  sessionMemoryKeepTokens: TokenCount;
+  /** `/compact <instructions>` or a PreCompact hook's: appended to the prompt. */
+  customInstructions?: string;
+  continuationFormat: ContinuationFormat;
+}
+
+/** Tools whose results microcompact clears: Read, Bash, Grep, Glob, Edit, Write were seen cleared in 2.1.9–2.1.19 boundaries (MCP, Task, TodoWrite never were); WebFetch / WebSearch per "bash, read_file, grep, etc." (v2.1.68 "Microcompact"). */
+export const DEFAULT_MICROCOMPACT_TOOLS = [
+  'Read',
+  'Bash',
+  'Grep',
+  'Glob',
+  'Edit',
+  'Write',
+  'WebFetch',
+  'WebSearch',
+];
+
+export const DEFAULT_CLAUDE_CODE_KNOBS: ClaudeCodeKnobs = {
+  ...DEFAULT_THRESHOLD_KNOBS,
+  agentRole: 'main',
+  disableCompact: false,
+  microcompactEnabled: true,
+  microcompactVariant: 'v2.1.68',
+  microcompactKeepRecent: 3,
+  microcompactProtectTokens: 40_000,
+  microcompactMinSavings: 20_000,
+  microcompactClearImages: true,
+  microcompactTools: DEFAULT_MICROCOMPACT_TOOLS,
+  countPendingMessages: true,
+  restoreMaxFiles: RESTORE_MAX_FILES,
+  restoreTokensPerFile: RESTORE_TOKENS_PER_FILE,
+  restoreTotalTokens: RESTORE_TOTAL_TOKENS,
+  restoreOversized: 'reference',
+  restoreTodos: true,
+  restorePlan: true,
+  restoreSkills: true,
+  restoreTokensPerSkill: RESTORE_TOKENS_PER_SKILL,
+  restoreSkillsTotalTokens: RESTORE_SKILLS_TOTAL_TOKENS,
+  planModeReminderTokens: PLAN_MODE_REMINDER_TOKENS,
+  sessionMemoryKeepTokens: 0,
+  continuationFormat: 'v2.1.68',
+};
+
+const V2168 = 'claude-code-compaction-v2.1.68.txt';
+const LEGACY = 'claude-code-compact-system.md';
+
+export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
+  {
+    key: 'profile',
+    label: 'Threshold profile',
+    kind: 'select',
+    options: [
+      { value: 'v2.1.68', label: '2.1.x: window − min(max output, 20k) − 13k' },
+      { value: 'v2.0', label: '2.0.x: window − min(max output, 32k) − 13k' },
+      { value: 'legacy', label: 'legacy: window − 13k' },
+    ],
+    source: `${V2168} "Threshold"; ${LEGACY} "Three-Tier Threshold System"; 2.0.x measured (docs/replay-accuracy.md)`,
+    group: 'Thresholds',
+    timelineBar: true,
+    cliFlag: 'profile',
+  },
+  contextWindowSpec(`${V2168} "Threshold" (BcK = 200,000; 1M for [1m] models)`, 'Thresholds', {
+    timelineBar: true,
+  }),
+  {
+    key: 'maxOutputTokens',
+    label: 'Max output tokens',
+    kind: 'number',
+    unit: 'tokens',
+    min: 1_000,
+    max: 200_000,
+    step: 1_000,
+    source: `${V2168} "Threshold" (reserved up to 20,000, a5Y)`,
+    group: 'Thresholds',
+    timelineBar: true,
+    cliFlag: 'max-output',
+  },
+  {
+    key: 'autocompactPctOverride',
+    label: 'Auto-compact at % of the window',
+    help: 'Claude Code’s CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: can only lower the threshold',
+    kind: 'number',
+    unit: 'percent',
+    min: 1,
+    max: 100,
+    step: 1,
+    optional: true,
+    source: `${V2168} "Threshold" (fQ6: can only lower the threshold)`,
+    group: 'Thresholds',
+    timelineBar: true,
+    cliFlag: 'pct',
+  },
+  {
+    key: 'blockingLimitOverride',
+    label: 'Blocking limit',
+    help: 'Claude Code’s CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE: the context at which a request is refused',
+    kind: 'number',
+    unit: 'tokens',
+    min: 10_000,
+    max: 2_000_000,
+    step: 1_000,
+    optional: true,
+    source: `${V2168} "Configuration"`,
+    group: 'Thresholds',
+    timelineBar: true,
+    cliFlag: 'blocking-limit',
+  },
+  {
+    key: 'agentRole',
+    mainSessionOnly: true,
+    label: 'Compacting loop',
+    kind: 'select',
+    options: [
+      { value: 'main', label: 'main session: auto-compact, Prompt 1, files/todos/plan re-attached' },
+      {
+        value: 'subagent',
+        label: 'sub-agent: before its next turn, Prompt 3 (continuation), nothing re-attached',
+      },
+    ],
+    source: `${V2168} "Five compaction mechanisms" (Sub-agent compact: "Before turn in sub-agent loop", "Sub-agent history") and "Prompt 3: Sub-agent continuation (Q07)"`,
+    help: 'A subagent transcript (opened alone or in its session folder) is replayed as a sub-agent.',
+    group: 'Thresholds',
+  },
+  {
+    key: 'countPendingMessages',
+    label: 'Count messages after the last response',
+    kind: 'boolean',
+    source:
+      'corpus: 2.1.x preTokens = usage + estimate of later messages; 2.0.x = usage alone (docs/replay-accuracy.md)',
+    group: 'Thresholds',
+  },
+  {
+    key: 'autoCompactEnabled',
+    label: 'Auto-compact',
+    help: 'Off is Claude Code’s DISABLE_AUTO_COMPACT',
+    kind: 'boolean',
+    source: `${V2168} "Configuration"`,
+    group: 'Switches',
+    timelineBar: true,
+    cliFlag: 'auto-compact',
+  },
+  {
+    key: 'disableCompact',
+    label: 'Compaction disabled (also ignores the log’s /compact)',
+    help: 'Claude Code’s DISABLE_COMPACT',
+    kind: 'boolean',
+    source: `${V2168} "Configuration"`,
+    group: 'Switches',
+    cliFlag: 'compact',
+    cliInverted: true,
+  },
+  {
+    key: 'microcompactEnabled',
+    label: 'Microcompact (off = DISABLE_MICROCOMPACT)',
+    kind: 'boolean',
+    source: `${V2168} "Configuration"`,
+    group: 'Switches',
+    cliFlag: 'microcompact',
+  },
+  {
+    key: 'microcompactVariant',
+    label: 'Microcompact variant',
+    kind: 'select',
+    options: [
+      { value: 'v2.1.68', label: '2.1.x: above warning, protect 40k recent, images too' },
+      { value: 'legacy', label: 'legacy: at auto-compact, keep last 3, before full compact' },
+    ],
+    source: `${V2168} "Microcompact"; ${LEGACY} "Micro-Compact Function: Si()"`,
+    group: 'Microcompact',
+  },
+  {
+    key: 'microcompactKeepRecent',
+    label: 'Keep last N results',
+    kind: 'number',
+    unit: 'count',
+    min: 0,
+    max: 50,
+    step: 1,
+    source: `${V2168} "Microcompact" (F3Y = 3); ${LEGACY} (cD5 = 3)`,
+    group: 'Microcompact',
+    integer: true,
+    cliFlag: 'keep-recent',
+  },
+  {
+    key: 'microcompactProtectTokens',
+    label: 'Protect recent result tokens',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 500_000,
+    step: 1_000,
+    source: `${V2168} "Microcompact" (g3Y = 40,000); ${LEGACY} (dD5 = 40,000)`,
+    group: 'Microcompact',
+    cliFlag: 'protect',
+  },
+  {
+    key: 'microcompactMinSavings',
+    label: 'Minimum savings',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 200_000,
+    step: 1_000,
+    source: `${V2168} "Microcompact" (B3Y = 20,000); ${LEGACY} (mD5 = 20,000)`,
+    group: 'Microcompact',
+    cliFlag: 'min-savings',
+  },
+  {
+    key: 'microcompactClearImages',
+    label: 'Clear images and documents',
+    kind: 'boolean',
+    source: `${V2168} "Microcompact" step 5`,
+    group: 'Microcompact',
+  },
+  {
+    key: 'microcompactTools',
+    label: 'Eligible tools',
+    kind: 'list',
+    source: `${V2168} "Microcompact" ("bash, read_file, grep, etc."); tools seen cleared in the corpus`,
+    group: 'Microcompact',
+  },
+  {
+    key: 'restoreMaxFiles',
+    mainSessionOnly: true,
+    label: 'Files restored',
+    kind: 'number',
+    unit: 'count',
+    min: 0,
+    max: 50,
+    step: 1,
+    source: `${LEGACY} "File Read Restoration" (_D5 = 5)`,
+    group: 'Restoration',
+    integer: true,
+  },
+  {
+    key: 'restoreTokensPerFile',
+    mainSessionOnly: true,
+    label: 'Tokens per restored file',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 100_000,
+    step: 500,
+    source: `${LEGACY} (yD5 = 5,000)`,
+    group: 'Restoration',
+  },
+  {
+    key: 'restoreTotalTokens',
+    mainSessionOnly: true,
+    label: 'Restored files budget',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 500_000,
+    step: 1_000,
+    source: `${LEGACY} (kD5 = 50,000)`,
+    group: 'Restoration',
+  },
+  {
+    key: 'restoreOversized',
+    mainSessionOnly: true,
+    label: 'Files over the limit',
+    kind: 'select',
+    options: [
+      { value: 'reference', label: 'path only (the read fails)' },
+      { value: 'truncate', label: 'first tokens only' },
+    ],
+    source: `${LEGACY} "File Read Restoration" (maxTokens read limit); research/ANCHORS.md §2.1 ("path only")`,
+    group: 'Restoration',
+  },
+  {
+    key: 'restoreTodos',
+    mainSessionOnly: true,
+    label: 'Restore the todo list',
+    kind: 'boolean',
+    source: `${LEGACY} "Todo List Restoration: fD5()"`,
+    group: 'Restoration',
+  },
+  {
+    key: 'restorePlan',
+    mainSessionOnly: true,
+    label: 'Restore the plan file',
+    kind: 'boolean',
+    source: `${LEGACY} "Plan File Restoration: XQ0()"`,
+    group: 'Restoration',
+  },
+  {
+    key: 'restoreSkills',
+    mainSessionOnly: true,
+    label: 'Restore invoked skills',
+    kind: 'boolean',
+    source: `${V2168} "Full mechanism" step 7 ("skills (uM4)"); sizes: each skill's body as the log holds it`,
+    group: 'Restoration',
+  },
+  {
+    key: 'restoreTokensPerSkill',
+    mainSessionOnly: true,
+    label: 'Tokens per restored skill',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 100_000,
+    step: 500,
+    source: `${V2168} step 7 gives no size: ours, a file's limit (yD5 = 5,000, ${LEGACY})`,
+    group: 'Restoration',
+  },
+  {
+    key: 'restoreSkillsTotalTokens',
+    mainSessionOnly: true,
+    label: 'Restored skills budget',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 500_000,
+    step: 1_000,
+    source: `${V2168} step 7 gives no size: ours, half the files' budget (kD5 = 50,000)`,
+    group: 'Restoration',
+  },
+  {
+    key: 'planModeReminderTokens',
+    mainSessionOnly: true,
+    label: 'Plan-mode reminder',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 20_000,
+    step: 100,
+    source: `${V2168} step 7 ("plan mode (mM4)"), charged while the log is in plan mode (EnterPlanMode, no ExitPlanMode yet); 600 is our estimate of the reminder's text`,
+    group: 'Restoration',
+  },
+  {
+    key: 'sessionStartHookTokens',
+    mainSessionOnly: true,
+    label: 'SessionStart hook output',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 200_000,
+    step: 100,
+    optional: true,
+    source: `${V2168} "Full mechanism" step 8 ("Run session start hooks"); empty: the log's own hook output before its first call`,
+    group: 'Restoration',
+  },
+  {
+    key: 'sessionMemoryTokens',
+    mainSessionOnly: true,
+    label: 'Session memory size',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    // Up to the largest window: a memory bigger than the window is valid input, it falls through.
+    max: 2_000_000,
+    step: 100,
+    optional: true,
+    source: `${V2168} "Full mechanism" step 3 and edge case 7`,
+    help: 'Compact with this session memory instead of a summary; falls through to a full compaction when the result is still over the threshold.',
+    group: 'Session memory',
+  },
+  {
+    key: 'sessionMemoryKeepTokens',
+    mainSessionOnly: true,
+    label: 'Recent tokens kept with session memory',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 200_000,
+    step: 1_000,
+    source: 'claude-code-summarization-architecture.md §1 ("keeping recent messages intact"; no size given)',
+    group: 'Session memory',
+  },
+  {
+    key: 'customInstructions',
+    mainSessionOnly: true,
+    label: 'Custom instructions',
+    kind: 'text',
+    optional: true,
+    source: `${LEGACY} "Prompt Template: R91()"`,
+    group: 'Summary',
+  },
+  {
+    key: 'continuationFormat',
+    label: 'Continuation message',
+    kind: 'select',
+    options: [
+      { value: 'v2.1.68', label: 'JQ6 (2.1.x)' },
+      { value: 'legacy', label: 'T91 (legacy, 2.0.x)' },
+    ],
+    source: `${V2168} "Continuation message"; ${LEGACY} "Summary Message Generation: T91()"`,
+    group: 'Summary',
+  },
+];
+
+/** Validates any input into complete knobs (unknown keys ignored, numbers clamped to their specs). */
+export const normalizeClaudeCodeKnobs = createKnobNormalizer(
+  CLAUDE_CODE_KNOB_SPECS,
+  DEFAULT_CLAUDE_CODE_KNOBS,
+);
+
+/** Orders version strings numerically ("2.1.101" after "2.1.92"). */
+function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Microcompact boundaries appear in the corpus only in 2.1.9–2.1.19 (FORMAT.md §4.4). */
+const MICROCOMPACT_FIRST_SEEN = '2.1.9';
+const MICROCOMPACT_LAST_SEEN = '2.1.19';
+
+/** The knobs of the log's own Claude Code version, with the reasons for each choice. */
+export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCodeKnobs; notes: string[] } {
+  const notes: string[] = [];
+  const versions = [...info.versions].sort(compareVersions);
+  const version = versions.at(-1);
+  const profile = getThresholdProfileForVersion(version);
+  const profiles = new Set(versions.map(getThresholdProfileForVersion));
+  if (profiles.size > 1)
+    notes.push(`The log spans versions ${versions.join(', ')}; the profile of ${version} is used.`);
+  const contextWindow = Math.max(
+    DEFAULT_THRESHOLD_KNOBS.contextWindow,
+    ...info.models.map(getContextWindowForModel),
+  );
+  const inferred =
+    info.window && getInferredWindowKnobs(info.window, getOutputReservation(profile, Infinity));
+  const knobs: ClaudeCodeKnobs = {
+    ...DEFAULT_CLAUDE_CODE_KNOBS,
+    profile,
+    contextWindow: inferred?.contextWindow ?? contextWindow,
+    maxOutputTokens: inferred?.maxOutputTokens ?? DEFAULT_CLAUDE_CODE_KNOBS.maxOutputTokens,
+  };
+  notes.push(
+    `Threshold profile ${profile} for Claude Code ${version ?? '(version unknown)'}.`,
+    ...(inferred?.notes ?? []),
+  );
+  if (info.isSubagent) {
+    knobs.agentRole = 'subagent';
+    notes.push(
+      'Sub-agent transcript: replayed under the sub-agent rules (v2.1.68 "Sub-agent compact"): the same threshold on its own context and model, checked before its next turn; Prompt 3 (continuation summary) over its own history; no file, todo or plan re-attachment and no /compact (the reference gives those to the main session only).',
+    );
+  }
+  const is21 = version !== undefined && compareVersions(version, '2.1.0') >= 0;
+  const inMicrocompactRange =
+    version !== undefined &&
+    compareVersions(version, MICROCOMPACT_FIRST_SEEN) >= 0 &&
+    compareVersions(version, MICROCOMPACT_LAST_SEEN) <= 0;
+  if (profile === 'legacy') {
+    knobs.microcompactVariant = 'legacy';
+    knobs.microcompactClearImages = false;
+    knobs.countPendingMessages = false;
+    knobs.continuationFormat = 'legacy';
+    notes.push(
+      "Legacy profile: microcompact is tried before a full compaction, as compact-system.md describes (not verifiable: the corpus's 1.0.x logs never compact).",
+    );
+  } else {
+    knobs.microcompactEnabled = inMicrocompactRange || info.microcompactions > 0;
+    notes.push(
+      info.microcompactions > 0
+        ? `Microcompact on: the log has ${info.microcompactions} microcompact boundar${info.microcompactions === 1 ? 'y' : 'ies'}.`
+        : inMicrocompactRange
+          ? `Microcompact on: ${version} is in the range where microcompact boundaries are seen (${MICROCOMPACT_FIRST_SEEN}–${MICROCOMPACT_LAST_SEEN}).`
+          : `Microcompact off: no microcompact boundary appears in logs outside ${MICROCOMPACT_FIRST_SEEN}–${MICROCOMPACT_LAST_SEEN}, and their contexts never drop without a compaction.`,
+    );
+    if (!is21) {
+      knobs.countPendingMessages = false;
+      knobs.continuationFormat = 'legacy';
+      notes.push(
+        '2.0.x: the trigger counts the last usage alone (preTokens equal it), the continuation message is T91.',
+      );
+    }
+  }
+  const autoCompact = computeThresholds(knobs).autoCompact;
+  if (info.autoCompactions === 0 && info.continuedPeakTokens >= autoCompact) {
+    knobs.autoCompactEnabled = false;
+    notes.push(
+      `Auto-compact off: the log went on past ${info.continuedPeakTokens.toLocaleString('en-US')} tokens (over the ${autoCompact.toLocaleString('en-US')} threshold) without compacting, and never auto-compacted.`,
+    );
+  }
+  return { knobs, notes };
+}

@@ -1,0 +1,412 @@
+import type { Restoration } from '../../compact/restore';
+import { isSafeCut } from '../../simulation/cuts';
+import type { PreparedReplay } from '../../simulation/prepared';
+import { lowerBound } from '../../simulation/search';
+import { getPositionFacts } from '../../simulation/turns';
+import type { ThresholdLine } from '../../simulation/types';
+import { CHARS_PER_TOKEN, estimateTextTokens } from '../../tokens/estimate';
+import type { TokenCount } from '../../types';
+import { createKnobNormalizer } from '../knobs';
+import type {
+  CompactionStrategy,
+  KnobSpec,
+  ReplayView,
+  StepOutcome,
+  StrategyAction,
+  StrategyRun,
+} from '../types';
+import { GEMINI_CLI } from './prompt';
+
+// Gemini CLI's chat compression (research/ANCHORS.md §2.1 "Gemini CLI", §2.2, §5.2; sources
+// there: google-gemini/gemini-cli `packages/core/src/context/chatCompressionService.ts`,
+// `packages/core/src/prompts/snippets.ts`, docs/cli/settings.md):
+//   - before a request, the last response's prompt token count (its input, `promptTokenCount`)
+//     ≥ `model.compressionThreshold` (0.5) × the model's token limit starts a compression;
+//   - tool output first: newest first, function responses are counted against a 50,000-token
+//     budget (`COMPRESSION_FUNCTION_RESPONSE_TOKEN_BUDGET`); once over it, a response longer than
+//     the tool-output truncation threshold is cut to that many characters (first 20%, last 80%)
+//     with a pointer to the full output saved on disk (`truncateHistoryToBudget`,
+//     fileUtils.ts `formatTruncatedToolOutput`) — the `replace` action on the kept part;
+//   - the split (`findCompressSplitPoint`, fraction 1 − `COMPRESSION_PRESERVE_THRESHOLD` 0.3):
+//     characters of each message (`JSON.stringify(content).length`) summed from the oldest; the
+//     first user message that is not a function response at or past 70% of the total is where the
+//     kept part starts (else the last such message; everything when the history ends on a model
+//     answer without a function call). Nothing older than the kept part: no compression;
+//   - the older part is summarized into a `<state_snapshot>`, then a second call (the "probe")
+//     asks the model to check its snapshot and re-emit it: two LLM calls. The history becomes the
+//     snapshot (a user message), the model's acknowledgement and the kept part;
+//   - a compression that would leave more tokens than it started from is discarded
+//     (`COMPRESSION_FAILED_INFLATED_TOKEN_COUNT`) and later automatic attempts only truncate tool
+//     output (`hasFailedCompressionAttempt`).
+// Characters come from simulation/turns.ts (block lengths plus a serialization envelope); a
+// summary the replay simulated counts 4 characters per token.
+
+export interface GeminiCliKnobs {
+  /** `tokenLimit(model)`: 1,048,576 for Gemini 2.x / 3 models. */
+  tokenLimit: TokenCount;
+  /** `model.compressionThreshold`, a fraction of the token limit. */
+  compressionThreshold: number;
+  /** `COMPRESSION_PRESERVE_THRESHOLD`: the fraction of the history (by characters) kept. */
+  preserveFraction: number;
+  /** `COMPRESSION_FUNCTION_RESPONSE_TOKEN_BUDGET`. */
+  functionResponseBudgetTokens: TokenCount;
+  /** `truncateToolOutputThreshold`: characters a truncated function response keeps. */
+  truncateOutputChars: number;
+  /** The verification probe: a second summarizer call. */
+  probe: boolean;
+}
+
+/** tokenLimits.ts `DEFAULT_TOKEN_LIMIT` (and the Gemini 2.x / 3 models' limit). */
+export const GEMINI_DEFAULT_TOKEN_LIMIT: TokenCount = 1_048_576;
+
+const DEFAULTS: GeminiCliKnobs = {
+  tokenLimit: GEMINI_DEFAULT_TOKEN_LIMIT,
+  compressionThreshold: 0.5,
+  preserveFraction: 0.3,
+  functionResponseBudgetTokens: 50_000,
+  truncateOutputChars: 40_000,
+  probe: true,
+};
+
+const SOURCE =
+  'research/ANCHORS.md §2.1 "Gemini CLI" (google-gemini/gemini-cli packages/core/src/context/chatCompressionService.ts)';
+
+const SPECS: readonly KnobSpec[] = [
+  {
+    key: 'tokenLimit',
+    label: 'Model token limit',
+    kind: 'number',
+    unit: 'tokens',
+    min: 10_000,
+    max: 4_000_000,
+    step: 1_000,
+    source:
+      'google-gemini/gemini-cli packages/core/src/core/tokenLimits.ts: 1,048,576 (DEFAULT_TOKEN_LIMIT; Gemini 2.x and 3), 2,097,152 for gemini-1.5-pro',
+    group: 'Gemini CLI',
+    cliFlag: 'window',
+  },
+  {
+    key: 'compressionThreshold',
+    label: 'Compress at (fraction of the limit)',
+    kind: 'number',
+    min: 0.01,
+    max: 1,
+    step: 0.05,
+    help: 'model.compressionThreshold in settings.json',
+    source: `${SOURCE}: DEFAULT_COMPRESSION_TOKEN_THRESHOLD 0.5 (0.95 → 0.7 in PR #2898 → 0.5); docs/cli/settings.md`,
+    group: 'Gemini CLI',
+  },
+  {
+    key: 'preserveFraction',
+    label: 'Kept (fraction of the characters)',
+    kind: 'number',
+    min: 0.01,
+    max: 0.99,
+    step: 0.05,
+    source: `${SOURCE}: COMPRESSION_PRESERVE_THRESHOLD 0.3`,
+    group: 'Gemini CLI',
+  },
+  {
+    key: 'functionResponseBudgetTokens',
+    label: 'Function responses kept in full',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 1_000_000,
+    step: 1_000,
+    source: `${SOURCE}: COMPRESSION_FUNCTION_RESPONSE_TOKEN_BUDGET 50,000`,
+    group: 'Gemini CLI',
+  },
+  {
+    key: 'truncateOutputChars',
+    label: 'A truncated response keeps',
+    kind: 'number',
+    min: 100,
+    max: 4_000_000,
+    step: 1_000,
+    help: 'Characters (first 20%, last 80%) of a function response over the budget',
+    source:
+      'google-gemini/gemini-cli packages/core/src/config/config.ts DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD 40,000 characters (read from the source; not in ANCHORS.md; older releases 4,000,000), utils/fileUtils.ts formatTruncatedToolOutput',
+    group: 'Gemini CLI',
+  },
+  {
+    key: 'probe',
+    label: 'Verification probe (2nd call)',
+    kind: 'boolean',
+    source: `${SOURCE}: the "probe" turn that asks the model to check and re-emit its <state_snapshot>`,
+    group: 'Gemini CLI',
+    cliFlag: 'probe',
+  },
+];
+
+/** The compression trigger in tokens: a whole count ≥ fraction × limit is ≥ its ceiling. */
+export function getGeminiThreshold(knobs: GeminiCliKnobs): TokenCount {
+  return Math.ceil(knobs.compressionThreshold * knobs.tokenLimit);
+}
+
+/** The model's acknowledgement after the snapshot ("Got it. Thanks for the additional context!"). */
+export const GEMINI_ACK_TOKENS: TokenCount = estimateTextTokens(
+  'Got it. Thanks for the additional context!'.length,
+);
+
+/** formatTruncatedToolOutput's header line and omission marker around the kept characters. */
+const TRUNCATION_NOTICE_CHARS = 200;
+
+const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
+
+/** The characters of `[fromPos, …)` the split walks, with a carried summary first. */
+export interface SplitInput {
+  /** Characters of a leading synthetic summary (0: none). */
+  headChars: number;
+  /** Live positions, ascending, and their characters (truncated responses at their new size). */
+  positions: number[];
+  chars: number[];
+  /** Positions where a split may fall (user turns, safe cuts). */
+  candidate: (pos: number) => boolean;
+  /** The history ends on a model answer without a function call. */
+  endsOnAnswer: boolean;
+}
+
+/**
+ * `findCompressSplitPoint`: the first kept position, `Infinity` to compress everything, or −1
+ * when nothing would be compressed (the split falls on the summary itself or the first message).
+ */
+export function findGeminiSplit(input: SplitInput, fraction: number): number {
+  let total = input.headChars;
+  for (const c of input.chars) total += c;
+  const target = total * fraction;
+  // The carried summary is a user message that is not a function response: split point 0.
+  let last = -1;
+  let cumulative = input.headChars;
+  for (let i = 0; i < input.positions.length; i++) {
+    const p = input.positions[i]!;
+    if (input.candidate(p)) {
+      // Index 0 of Gemini's list (the first message, or the summary before it) compresses nothing.
+      const first = i === 0 && input.headChars === 0;
+      if (cumulative >= target) return first ? -1 : p;
+      if (!first) last = p;
+    }
+    cumulative += input.chars[i]!;
+  }
+  if (input.endsOnAnswer) return Number.POSITIVE_INFINITY;
+  return last;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+interface Plan {
+  /** Clearable items to truncate (tool results over the budget, longer than the kept size). */
+  truncated: number[];
+  /** Tokens the truncation saves (attributed, net of the notice). */
+  truncatedSaved: TokenCount;
+  noticeTokens: TokenCount;
+}
+
+class GeminiCliRun implements StrategyRun {
+  readonly allowsManualCompaction = true;
+  readonly countsPending = false;
+  readonly blockingTokens: TokenCount;
+  private readonly threshold: TokenCount;
+  private readonly chars: Float64Array;
+  private readonly userTurn: Uint8Array;
+  private readonly noticeTokens: TokenCount;
+  /** `hasFailedCompressionAttempt`: later automatic attempts only truncate. */
+  private failed = false;
+
+  constructor(
+    private readonly knobs: GeminiCliKnobs,
+    private readonly prepared: PreparedReplay,
+  ) {
+    this.blockingTokens = knobs.tokenLimit;
+    this.threshold = getGeminiThreshold(knobs);
+    const facts = getPositionFacts(prepared);
+    this.chars = facts.chars;
+    this.userTurn = new Uint8Array(prepared.ctxEntry.length);
+    for (const p of facts.userTurnPos) this.userTurn[p] = 1;
+    this.noticeTokens = estimateTextTokens(knobs.truncateOutputChars + TRUNCATION_NOTICE_CHARS);
+  }
+
+  /** `truncateHistoryToBudget` over the live history [from, to): newest first. */
+  private planTruncation(view: ReplayView, from: number): Plan {
+    const { pos, tool, estimate, tokens } = this.prepared.clearables;
+    const { truncateOutputChars, functionResponseBudgetTokens } = this.knobs;
+    const truncated: number[] = [];
+    let counter = 0;
+    let saved = 0;
+    for (let i = lowerBound(pos, view.boundaryPos) - 1; i >= 0 && pos[i]! >= from; i--) {
+      if (tool[i]! < 0) continue;
+      const cleared = view.isCleared(i);
+      const t = cleared ? this.noticeTokens : estimate[i]!;
+      if (
+        counter + t > functionResponseBudgetTokens &&
+        !cleared &&
+        estimate[i]! * CHARS_PER_TOKEN > truncateOutputChars
+      ) {
+        truncated.push(i);
+        counter += this.noticeTokens;
+        saved += Math.max(0, tokens[i]! - this.noticeTokens);
+      } else counter += t;
+    }
+    return { truncated: truncated.reverse(), truncatedSaved: saved, noticeTokens: this.noticeTokens };
+  }
+
+  step(view: ReplayView): StepOutcome | undefined {
+    const manual = view.manual !== undefined;
+    // `lastPromptTokenCount`: the last request's input, not its output.
+    if (!manual && view.contextTokens < this.threshold) return undefined;
+    const { prepared } = this;
+    const from = view.liveFromPos;
+    const plan = this.planTruncation(view, from);
+    const truncate = (items: number[], why: string): StrategyAction => ({
+      kind: 'replace',
+      items,
+      noticeTokens: plan.noticeTokens,
+      checkTokens: view.contextTokens,
+      thresholdTokens: this.threshold,
+      note: `${why}: ${items.length} function responses over the ${fmt(this.knobs.functionResponseBudgetTokens)}-token budget cut to ${fmt(this.knobs.truncateOutputChars)} characters`,
+    });
+    if (this.failed && !manual) {
+      // A failed compression earlier: truncation only, when it reduces anything.
+      return plan.truncated.length
+        ? { actions: [truncate(plan.truncated, 'an earlier compression failed, truncation only')] }
+        : undefined;
+    }
+
+    // The split over the history as truncated.
+    const synthetic = Math.max(
+      0,
+      view.contextTokens - prepared.baseTokens - view.getLiveTokens(from, prepared.callPos[view.callPos]!),
+    );
+    // A summary (simulated or the log's) heads the history only after a compaction.
+    const headChars = from > 0 ? synthetic * CHARS_PER_TOKEN : 0;
+    const truncatedSet = new Set(plan.truncated);
+    const { pos: itemPos, estimate } = prepared.clearables;
+    const positions: number[] = [];
+    const chars: number[] = [];
+    let item = lowerBound(itemPos, from);
+    for (let p = from; p < view.boundaryPos; p++) {
+      let c = this.chars[p]!;
+      for (; item < itemPos.length && itemPos[item]! === p; item++) {
+        if (truncatedSet.has(item) || view.isCleared(item))
+          c -= Math.max(
+            0,
+            estimate[item]! * CHARS_PER_TOKEN - this.knobs.truncateOutputChars - TRUNCATION_NOTICE_CHARS,
+          );
+      }
+      positions.push(p);
+      chars.push(Math.max(0, c));
+    }
+    const lastPos = positions[positions.length - 1];
+    const lastEntry =
+      lastPos === undefined ? undefined : prepared.session.entries[prepared.ctxEntry[lastPos]!];
+    const endsOnAnswer =
+      lastEntry?.kind === 'assistant' && lastEntry.blocks.every((b) => b.kind !== 'tool-use');
+    const split = findGeminiSplit(
+      {
+        headChars,
+        positions,
+        chars,
+        candidate: (p) => this.userTurn[p] === 1 && isSafeCut(prepared, p, view.boundaryPos),
+        endsOnAnswer,
+      },
+      1 - this.knobs.preserveFraction,
+    );
+    if (split < 0) return undefined;
+    const keepAll = split === Number.POSITIVE_INFINITY;
+    const keepFromPos = keepAll ? undefined : split;
+    if (keepFromPos !== undefined && keepFromPos <= from && headChars === 0) return undefined;
+
+    // The truncation is applied to the whole history; only the kept part's survives the summary.
+    const keptTruncated =
+      keepFromPos === undefined ? [] : plan.truncated.filter((i) => itemPos[i]! >= keepFromPos);
+    let keptSaved = 0;
+    for (const i of keptTruncated)
+      keptSaved += Math.max(0, prepared.clearables.tokens[i]! - plan.noticeTokens);
+    const mechanism = keepFromPos === undefined ? 'full' : 'partial';
+    const summary = view.getSummaryTokens(mechanism, keepFromPos) + GEMINI_ACK_TOKENS;
+    const post = view.estimatePostTokens(summary, 0, keepFromPos) - keptSaved;
+    if (post > view.contextTokens && !manual) {
+      // COMPRESSION_FAILED_INFLATED_TOKEN_COUNT: the new history is discarded.
+      this.failed = true;
+      return undefined;
+    }
+    const actions: StrategyAction[] = [];
+    if (keptTruncated.length) actions.push(truncate(keptTruncated, 'before compressing'));
+    const keptChars =
+      keepFromPos === undefined ? 0 : chars.slice(positions.indexOf(keepFromPos)).reduce((a, b) => a + b, 0);
+    let totalChars = headChars;
+    for (const c of chars) totalChars += c;
+    actions.push({
+      kind: 'summarize',
+      mechanism,
+      trigger: manual ? 'manual' : 'auto',
+      checkTokens: view.contextTokens,
+      thresholdTokens: this.threshold,
+      restoration: NO_RESTORATION,
+      keepFromPos,
+      keepDirection: keepFromPos === undefined ? undefined : 'up-to',
+      continuation: { format: 'v2.1.68', auto: !manual },
+      summaryOverheadTokens: GEMINI_ACK_TOKENS,
+      requestVariant: 'full',
+      promptPresetId: GEMINI_CLI.id,
+      llmCalls: this.knobs.probe ? 2 : 1,
+      customInstructions: view.manual?.customInstructions,
+      note: `${manual ? '/compress' : `last prompt ${fmt(view.contextTokens)} tokens ≥ ${this.knobs.compressionThreshold} × ${fmt(this.knobs.tokenLimit)}`}; ${
+        keepFromPos === undefined
+          ? 'the history ends on an answer: all of it compressed'
+          : `newest ${fmt(keptChars)} of ${fmt(totalChars)} characters kept (${Math.round((keptChars / Math.max(1, totalChars)) * 100)}%), from a user message`
+      }; <state_snapshot>${this.knobs.probe ? ' and the verification probe (2 LLM calls)' : ''}`,
+    });
+    return { actions };
+  }
+}
+
+/** tokenLimits.ts: the limit of a Gemini model id, or undefined for another family. */
+export function getGeminiTokenLimit(model: string): TokenCount | undefined {
+  const id = model.toLowerCase();
+  if (!id.includes('gemini')) return undefined;
+  if (id.includes('gemini-1.5-pro')) return 2_097_152;
+  return GEMINI_DEFAULT_TOKEN_LIMIT;
+}
+
+export const GEMINI_CLI_STRATEGY: CompactionStrategy<GeminiCliKnobs> = {
+  id: 'gemini-cli',
+  label: 'Gemini CLI',
+  description:
+    "Compresses when the last prompt reaches half the model's token limit: the newest 30% of the characters kept from a user message, their function responses held to a 50,000-token budget, the rest a <state_snapshot> checked by a second (probe) call.",
+  knobSpecs: SPECS,
+  defaultKnobs: DEFAULTS,
+  getSessionKnobs: (info) => {
+    const knobs = { ...DEFAULTS };
+    const notes: string[] = [];
+    const inferred = info.window;
+    const limits = info.models.map(getGeminiTokenLimit).filter((t): t is number => t !== undefined);
+    if (limits.length) {
+      knobs.tokenLimit = Math.max(...limits);
+      notes.push(`Token limit ${fmt(knobs.tokenLimit)}: Gemini CLI's for ${info.models.join(', ')}.`);
+    } else if (inferred && inferred.windowTokens > 0) {
+      knobs.tokenLimit = inferred.windowTokens;
+      notes.push(
+        `Token limit ${fmt(knobs.tokenLimit)}: the log's window (${inferred.reasons[0] ?? 'inferred'}), as Gemini CLI would use for that model.`,
+      );
+    } else notes.push(`Token limit ${fmt(knobs.tokenLimit)}: Gemini CLI's default.`);
+    notes.push(`Compresses at ${fmt(getGeminiThreshold(knobs))} (0.5 × the limit).`);
+    if (info.format !== 'gemini-cli' && info.format !== 'gemini-cli-json')
+      notes.push('The log is not a Gemini CLI chat, so its compactions are not expected to match.');
+    // parse/dialects/gemini-cli.ts: the chat file keeps the messages as sent, a compression writes
+    // no record of its own (chatRecordingService.ts), so there is no real event to compare with.
+    else
+      notes.push(
+        "Gemini CLI's chat file records no compression: the replay's compressions have no logged event to be compared with (only the model's limit is the log's).",
+      );
+    return { knobs, notes };
+  },
+  normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),
+  thresholds: (knobs): ThresholdLine[] => [
+    { id: 'compress', label: 'Gemini CLI compression', tokens: getGeminiThreshold(knobs), kind: 'trigger' },
+    { id: 'window', label: 'Token limit', tokens: knobs.tokenLimit, kind: 'limit' },
+  ],
+  createRun: (knobs, prepared) => new GeminiCliRun(knobs, prepared),
+  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
+  promptPresets: [GEMINI_CLI],
+};

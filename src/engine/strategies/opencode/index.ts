@@ -1,0 +1,525 @@
+import type { Restoration } from '../../compact/restore';
+import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../simulation/prepared';
+import { lowerBound } from '../../simulation/search';
+import { getPositionFacts } from '../../simulation/turns';
+import type { ThresholdLine } from '../../simulation/types';
+import { estimateTextTokens } from '../../tokens/estimate';
+import type { TokenCount } from '../../types';
+import { createKnobNormalizer } from '../knobs';
+import type {
+  ClearingProbe,
+  CompactionStrategy,
+  KnobSpec,
+  ReplayView,
+  StepOutcome,
+  StrategyAction,
+  StrategyRun,
+} from '../types';
+import { OPENCODE } from './prompt';
+
+// OpenCode's context management (research/ANCHORS.md §2.1 "OpenCode", §5.2; sources there:
+// anomalyco/opencode `packages/opencode/src/session/compaction.ts` and `overflow.ts`). Two steps,
+// both replayed:
+//   - prune (`SessionCompaction.prune`, no LLM): when the agent's turn ends, walk the history back
+//     from the newest message, skipping the last 2 user turns; stop at a summary or at an output
+//     already pruned; skip protected tools (`PRUNE_PROTECTED_TOOLS = ["skill"]`); add each
+//     completed tool output's estimate (chars / 4) to a total, and once the total is over
+//     `PRUNE_PROTECT` (40,000) the output is marked for pruning (the crossing one included). Only
+//     when more than `PRUNE_MINIMUM` (20,000) tokens are marked are they pruned: each output is sent
+//     as "[Old tool result content cleared]" from then on (the `clear` action);
+//   - compaction (`isOverflow`, after each step): the last response's tokens (input + output +
+//     cache read + cache write) ≥ usable, where usable = `limit.input` − reserved when the model
+//     states an input limit (reserved = `compaction.reserved` ?? min(20,000, max output)), else
+//     `limit.context` − max output. The whole history becomes the compaction prompt, the summary
+//     (an assistant message marked `summary: true`) and an automatic "continue" (`summarize`).
+//   - stall guard (`overflow.ts` `autoCompactStalled`): when the response after an auto-compaction
+//     is still over the limit and reports ≥ 95% of the tokens that triggered it, the compaction
+//     made no progress (the configured window is larger than what the provider serves) and
+//     auto-compaction stops instead of looping.
+// On an OpenCode log (parse/dialects/opencode.ts) its prunes and compactions are the real events the
+// replay is compared with; on any log the window and max output are the log's.
+
+export interface OpenCodeKnobs {
+  /** `model.limit.context`. */
+  contextLimit: TokenCount;
+  /** `model.limit.input`, when the model states one (0: none). */
+  inputLimit: TokenCount;
+  /** `ProviderTransform.maxOutputTokens`: min(`model.limit.output`, `OUTPUT_TOKEN_MAX` 32,000). */
+  maxOutputTokens: TokenCount;
+  /** `compaction.reserved`; undefined: min(20,000, max output). */
+  reservedTokens: TokenCount | undefined;
+  /** `compaction.auto` (and not `OPENCODE_DISABLE_AUTOCOMPACT`). */
+  autoCompact: boolean;
+  /** `compaction.prune`. */
+  prune: boolean;
+  /** `PRUNE_PROTECT`: newest tool output kept, in tokens. */
+  pruneProtectTokens: TokenCount;
+  /** `PRUNE_MINIMUM`: prune only when more than this is prunable. */
+  pruneMinimumTokens: TokenCount;
+  /** User turns the prune never touches (`turns < 2`). */
+  protectTurns: number;
+  /** `PRUNE_PROTECTED_TOOLS`. */
+  protectedTools: string[];
+  /** `autoCompactStalled` threshold: a compaction that leaves ≥ this % of its trigger stalls. */
+  stallPercent: number;
+}
+
+/** `COMPACTION_BUFFER` (overflow.ts). */
+export const OPENCODE_COMPACTION_BUFFER: TokenCount = 20_000;
+
+const DEFAULTS: OpenCodeKnobs = {
+  contextLimit: 200_000,
+  inputLimit: 0,
+  maxOutputTokens: 32_000,
+  reservedTokens: undefined,
+  autoCompact: true,
+  prune: true,
+  pruneProtectTokens: 40_000,
+  pruneMinimumTokens: 20_000,
+  protectTurns: 2,
+  protectedTools: ['skill'],
+  stallPercent: 95,
+};
+
+const SOURCE = 'research/ANCHORS.md §2.1 "OpenCode" (anomalyco/opencode packages/opencode/src/session';
+const COMPACTION = `${SOURCE}/compaction.ts)`;
+const OVERFLOW = `${SOURCE}/overflow.ts)`;
+
+const SPECS: readonly KnobSpec[] = [
+  {
+    key: 'contextLimit',
+    label: 'Model context limit',
+    kind: 'number',
+    unit: 'tokens',
+    min: 10_000,
+    max: 2_000_000,
+    step: 1_000,
+    source: `${OVERFLOW}: model.limit.context; 200,000 for Claude models (the log's window when it is known)`,
+    group: 'OpenCode',
+    cliFlag: 'window',
+  },
+  {
+    key: 'inputLimit',
+    label: 'Model input limit (0: none)',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 2_000_000,
+    step: 1_000,
+    source: `${OVERFLOW}: model.limit.input, stated by few models; usable = input − reserved when set`,
+    group: 'OpenCode',
+  },
+  {
+    key: 'maxOutputTokens',
+    label: 'Max output',
+    kind: 'number',
+    unit: 'tokens',
+    min: 1_000,
+    max: 200_000,
+    step: 1_000,
+    source: `${OVERFLOW}: ProviderTransform.maxOutputTokens = min(model.limit.output, OUTPUT_TOKEN_MAX 32,000)`,
+    group: 'OpenCode',
+    cliFlag: 'max-output',
+  },
+  {
+    key: 'reservedTokens',
+    label: 'Reserved (compaction.reserved)',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 500_000,
+    step: 1_000,
+    optional: true,
+    help: 'Empty: min(20,000, max output). Used with an input limit only',
+    source: `${OVERFLOW}: compaction.reserved ?? min(COMPACTION_BUFFER 20,000, max output)`,
+    group: 'OpenCode',
+  },
+  {
+    key: 'autoCompact',
+    label: 'Auto-compact',
+    kind: 'boolean',
+    source: `${OVERFLOW}: compaction.auto, default true`,
+    group: 'OpenCode',
+    cliFlag: 'auto-compact',
+  },
+  {
+    key: 'prune',
+    label: 'Prune old tool output',
+    kind: 'boolean',
+    source: `${COMPACTION}: compaction.prune, default true`,
+    group: 'OpenCode prune',
+    cliFlag: 'prune',
+  },
+  {
+    key: 'pruneProtectTokens',
+    label: 'Protect newest tool output',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 1_000_000,
+    step: 1_000,
+    source: `${COMPACTION}: PRUNE_PROTECT 40,000`,
+    group: 'OpenCode prune',
+  },
+  {
+    key: 'pruneMinimumTokens',
+    label: 'Prune only above',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 1_000_000,
+    step: 1_000,
+    source: `${COMPACTION}: PRUNE_MINIMUM 20,000 (pruned > minimum)`,
+    group: 'OpenCode prune',
+  },
+  {
+    key: 'protectTurns',
+    label: 'Untouched user turns',
+    kind: 'number',
+    unit: 'count',
+    min: 0,
+    max: 50,
+    step: 1,
+    integer: true,
+    source: `${COMPACTION}: the walk skips messages until it has passed 2 user turns`,
+    group: 'OpenCode prune',
+  },
+  {
+    key: 'protectedTools',
+    label: 'Tools never pruned',
+    kind: 'list',
+    help: 'Compared without case (OpenCode’s skill, Claude Code’s Skill)',
+    source: `${COMPACTION}: PRUNE_PROTECTED_TOOLS ["skill"]`,
+    group: 'OpenCode prune',
+  },
+  {
+    key: 'stallPercent',
+    label: 'Stall guard (% of the trigger left)',
+    kind: 'number',
+    unit: 'percent',
+    min: 1,
+    max: 100,
+    step: 1,
+    source: `${OVERFLOW}: autoCompactStalled threshold 0.95 (less than a 5% reduction)`,
+    group: 'OpenCode',
+  },
+];
+
+/** `usable()` of overflow.ts: where the overflow check fires. */
+export function getOpenCodeUsable(knobs: OpenCodeKnobs): TokenCount {
+  if (knobs.inputLimit > 0) {
+    const reserved = knobs.reservedTokens ?? Math.min(OPENCODE_COMPACTION_BUFFER, knobs.maxOutputTokens);
+    return Math.max(0, knobs.inputLimit - reserved);
+  }
+  return Math.max(0, knobs.contextLimit - knobs.maxOutputTokens);
+}
+
+/**
+ * The summary's own messages besides its text: the compaction request's user message and the
+ * automatic continue OpenCode sends after it (their wording is OpenCode's; sized here, not sent).
+ */
+export const OPENCODE_SUMMARY_OVERHEAD_TOKENS: TokenCount = estimateTextTokens(
+  'What did we do so far?'.length +
+    'Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.'
+      .length,
+);
+
+const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
+
+export interface PruneSelection {
+  /** Indices into `prepared.clearables`, ascending. */
+  items: number[];
+  /** Tokens marked (OpenCode's `pruned`) and seen (`total`). */
+  prunedTokens: TokenCount;
+  totalTokens: TokenCount;
+  /** The first position of the protected user turns (the walk starts before it). */
+  protectFromPos: number;
+}
+
+/**
+ * `SessionCompaction.prune`'s walk over the live history [liveFrom, endPos): the items it would
+ * prune, or undefined when it would prune nothing (too few turns, or not more than the minimum).
+ */
+export function selectOpenCodePrune(
+  prepared: PreparedReplay,
+  knobs: OpenCodeKnobs,
+  liveFromPos: number,
+  endPos: number,
+  isCleared: (item: number) => boolean,
+): PruneSelection | undefined {
+  const walk = inspectOpenCodePrune(prepared, knobs, liveFromPos, endPos, isCleared);
+  if (!walk.enoughTurns || !walk.passes) return undefined;
+  const { items, prunedTokens, totalTokens, protectFromPos } = walk;
+  return { items, prunedTokens, totalTokens, protectFromPos };
+}
+
+/**
+ * The same walk, whatever its outcome (learn mode's attempt step): the outputs it looks at, newest
+ * first reversed to oldest first (`seen`), those it would prune, and whether it would act.
+ */
+export function inspectOpenCodePrune(
+  prepared: PreparedReplay,
+  knobs: OpenCodeKnobs,
+  liveFromPos: number,
+  endPos: number,
+  isCleared: (item: number) => boolean,
+): PruneSelection & { seen: number[]; enoughTurns: boolean; passes: boolean } {
+  const { userTurnPos } = getPositionFacts(prepared);
+  const { pos, tool, estimate } = prepared.clearables;
+  // The last `protectTurns` user turns before endPos (and everything after them) are skipped.
+  const turnEnd = lowerBound(userTurnPos, endPos);
+  const turnStart = lowerBound(userTurnPos, liveFromPos);
+  if (turnEnd - turnStart < knobs.protectTurns)
+    return {
+      items: [],
+      seen: [],
+      prunedTokens: 0,
+      totalTokens: 0,
+      protectFromPos: endPos,
+      enoughTurns: false,
+      passes: false,
+    };
+  const protectFromPos = knobs.protectTurns === 0 ? endPos : userTurnPos[turnEnd - knobs.protectTurns]!;
+  const protectedTools = new Set(knobs.protectedTools.map((t) => t.toLowerCase()));
+  const items: number[] = [];
+  const seen: number[] = [];
+  let total = 0;
+  let pruned = 0;
+  for (let i = lowerBound(pos, protectFromPos) - 1; i >= 0 && pos[i]! >= liveFromPos; i--) {
+    const t = tool[i]!;
+    // Tool outputs only: an image a person pasted is not a tool part.
+    if (t < 0) continue;
+    if (protectedTools.has(prepared.toolNames[t]!.toLowerCase())) continue;
+    // An output already pruned: everything older was pruned with it.
+    if (isCleared(i)) break;
+    const e = estimate[i]!;
+    seen.push(i);
+    total += e;
+    if (total > knobs.pruneProtectTokens) {
+      pruned += e;
+      items.push(i);
+    }
+  }
+  return {
+    items: items.reverse(),
+    seen: seen.reverse(),
+    prunedTokens: pruned,
+    totalTokens: total,
+    protectFromPos,
+    enoughTurns: true,
+    passes: pruned > knobs.pruneMinimumTokens,
+  };
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+class OpenCodeRun implements StrategyRun {
+  readonly allowsManualCompaction = true;
+  readonly countsPending = false;
+  readonly blockingTokens: TokenCount;
+  private readonly usable: TokenCount;
+  private readonly userTurnPos: Int32Array;
+  /** The trigger count of the last auto-compaction, until the response after it is checked. */
+  private previousTrigger: TokenCount | undefined;
+  private stalled = false;
+  /**
+   * On an OpenCode log, the calls that are the log's own compaction requests: OpenCode sends the
+   * summary request as one more step of the session (compaction.ts `process`, the history plus the
+   * compaction prompt), logged as the `summary: true` assistant message the dialect places the
+   * compaction after. An overflow found just before such a call is compacted by that call.
+   */
+  private readonly summaryRequests = new Set<number>();
+
+  constructor(
+    private readonly knobs: OpenCodeKnobs,
+    private readonly prepared: PreparedReplay,
+  ) {
+    this.usable = getOpenCodeUsable(knobs);
+    this.blockingTokens = knobs.inputLimit > 0 ? knobs.inputLimit : knobs.contextLimit;
+    this.userTurnPos = getPositionFacts(prepared).userTurnPos;
+    if (prepared.session.format === 'opencode')
+      for (const r of prepared.real)
+        if (r.kind === 'compact' && r.afterCall >= 0) this.summaryRequests.add(r.afterCall);
+  }
+
+  step(view: ReplayView): StepOutcome | undefined {
+    const actions: StrategyAction[] = [];
+    const prune = this.prune(view);
+    if (prune) actions.push(prune);
+    const count = view.usageTokens;
+    if (view.manual) {
+      actions.push(this.compaction(view, 'manual'));
+      return { actions };
+    }
+    const overflow = this.knobs.autoCompact && !this.stalled && count >= this.usable;
+    if (this.previousTrigger !== undefined) {
+      // `autoCompactStalled`: the response after an auto-compaction, still over the limit.
+      if (overflow && count > this.previousTrigger * (this.knobs.stallPercent / 100)) this.stalled = true;
+      this.previousTrigger = undefined;
+    }
+    // The next call is the log's summary request: the compaction it answers follows that call.
+    if (overflow && !this.stalled && !this.summaryRequests.has(view.callPos + 1)) {
+      actions.push(this.compaction(view, 'auto'));
+      this.previousTrigger = count;
+    }
+    return actions.length ? { actions } : undefined;
+  }
+
+  /**
+   * The prune at this call, acting or not: over the history up to the turn that ends here, or up
+   * to the next request when no turn ends (prune runs only when one does).
+   */
+  probeClearing(view: ReplayView): ClearingProbe {
+    const k = this.knobs;
+    const endPos = this.turnEndPos(view);
+    const walk = inspectOpenCodePrune(
+      this.prepared,
+      k,
+      view.liveFromPos,
+      endPos ?? view.boundaryPos,
+      view.isCleared,
+    );
+    const reason = !k.prune
+      ? 'pruning is off (compaction.prune)'
+      : endPos === undefined
+        ? 'the agent’s turn does not end at this call: prune runs when a turn ends'
+        : !walk.enoughTurns
+          ? `the history holds fewer than ${k.protectTurns} user turns`
+          : !walk.passes
+            ? `it would free ${fmt(walk.prunedTokens)}, not more than the minimum, ${fmt(k.pruneMinimumTokens)}`
+            : undefined;
+    return {
+      mechanism: 'prune',
+      considered: walk.seen,
+      items: walk.items,
+      savings: walk.prunedTokens,
+      minSavings: k.pruneMinimumTokens,
+      passes: walk.passes,
+      acts: reason === undefined,
+      reason,
+      source: `${SOURCE}/compaction.ts, SessionCompaction.prune)`,
+    };
+  }
+
+  /** Where the agent's turn ends, when it ends before the next call: a user turn starts. */
+  private turnEndPos(view: ReplayView): number | undefined {
+    const { callPos } = this.prepared;
+    const next = lowerBound(this.userTurnPos, callPos[view.callPos]! + 1);
+    if (next >= this.userTurnPos.length || this.userTurnPos[next]! >= view.boundaryPos) return undefined;
+    return this.userTurnPos[next]!;
+  }
+
+  /** Prune when the agent's turn ends: a user turn starts before the next call. */
+  private prune(view: ReplayView): StrategyAction | undefined {
+    if (!this.knobs.prune) return undefined;
+    const endPos = this.turnEndPos(view);
+    if (endPos === undefined) return undefined;
+    const selection = selectOpenCodePrune(
+      this.prepared,
+      this.knobs,
+      view.liveFromPos,
+      endPos,
+      view.isCleared,
+    );
+    if (!selection) return undefined;
+    return {
+      kind: 'clear',
+      items: selection.items,
+      placeholderTokens: PLACEHOLDER_TOKENS,
+      estimatedSavedTokens: selection.prunedTokens,
+      // The prune's own test: the tokens it would free against its minimum.
+      checkTokens: selection.prunedTokens,
+      thresholdTokens: this.knobs.pruneMinimumTokens,
+      note: `turn ended: prune ${selection.items.length} tool outputs (${fmt(selection.prunedTokens)} tokens > ${fmt(this.knobs.pruneMinimumTokens)}) older than the newest ${fmt(this.knobs.pruneProtectTokens)} tokens of tool output and the last ${this.knobs.protectTurns} user turns`,
+    };
+  }
+
+  private compaction(view: ReplayView, trigger: 'auto' | 'manual'): StrategyAction {
+    const summary = view.getSummaryTokens('full') + OPENCODE_SUMMARY_OVERHEAD_TOKENS;
+    const post = view.estimatePostTokens(summary, 0);
+    const count = view.usageTokens;
+    const stallLine = count * (this.knobs.stallPercent / 100);
+    const notes = [
+      trigger === 'auto'
+        ? `${fmt(count)} tokens (last response: input + output) ≥ usable ${fmt(this.usable)}`
+        : '/compact: the whole history summarized (OpenCode has no partial compaction)',
+    ];
+    if (trigger === 'auto' && post + view.pendingEstimate >= stallLine)
+      notes.push(
+        `about ${fmt(post)} tokens left: if the next response still reports over ${fmt(stallLine)}, the stall guard stops auto-compaction`,
+      );
+    return {
+      kind: 'summarize',
+      mechanism: 'full',
+      trigger,
+      checkTokens: count,
+      thresholdTokens: this.usable,
+      restoration: NO_RESTORATION,
+      continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
+      summaryOverheadTokens: OPENCODE_SUMMARY_OVERHEAD_TOKENS,
+      requestVariant: 'full',
+      promptPresetId: OPENCODE.id,
+      customInstructions: view.manual?.customInstructions,
+      note: notes.join('; '),
+    };
+  }
+}
+
+export const OPENCODE_STRATEGY: CompactionStrategy<OpenCodeKnobs> = {
+  id: 'opencode',
+  label: 'OpenCode',
+  description:
+    'Prunes tool output older than the newest 40,000 tokens and the last 2 user turns when a turn ends (if more than 20,000 tokens go); compacts at the model’s limit − max output (input limit − min(20,000, max output)); stops auto-compacting when one does not help.',
+  knobSpecs: SPECS,
+  defaultKnobs: DEFAULTS,
+  getSessionKnobs: (info) => {
+    const knobs = { ...DEFAULTS };
+    const notes: string[] = [];
+    const inferred = info.window;
+    if (info.contextWindow !== undefined && info.contextWindow > 0) {
+      knobs.contextLimit = info.contextWindow;
+      if (inferred) knobs.maxOutputTokens = Math.min(32_000, Math.max(1_000, inferred.maxOutputTokens));
+      notes.push(`Context limit ${fmt(knobs.contextLimit)}: stated by the log.`);
+    } else if (inferred && inferred.windowTokens > 0) {
+      knobs.contextLimit = inferred.windowTokens;
+      knobs.maxOutputTokens = Math.min(32_000, Math.max(1_000, inferred.maxOutputTokens));
+      notes.push(
+        `Context limit ${fmt(knobs.contextLimit)} and max output ${fmt(knobs.maxOutputTokens)} (the log's, capped at OUTPUT_TOKEN_MAX 32,000): ${inferred.reasons[0] ?? 'inferred from the log'}`,
+      );
+    } else notes.push('The log shows no window: a 200,000-token model with 32,000 of output.');
+    notes.push(
+      `Compacts at ${fmt(getOpenCodeUsable(knobs))} (limit − max output; the model states no input limit).`,
+    );
+    if (info.format === 'opencode') {
+      // OpenCode's messages name the model (modelID, providerID) but not its limits, which come
+      // from models.dev: the window is the one the model id and the log's peak imply.
+      notes.push(
+        `An OpenCode session${info.models.length ? ` (${info.models.join(', ')})` : ''}: its prunes (outputs with time.compacted) and compactions (a compaction part answered by a summary) are compared with the replay's; the summary request the log records is the call each compaction follows.`,
+      );
+    } else notes.push('The log is not an OpenCode session, so its compactions are not expected to match.');
+    return { knobs, notes };
+  },
+  normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),
+  thresholds: (knobs): ThresholdLine[] => {
+    const lines: ThresholdLine[] = [];
+    if (knobs.autoCompact)
+      lines.push({
+        id: 'compact',
+        label: 'OpenCode compaction',
+        tokens: getOpenCodeUsable(knobs),
+        kind: 'trigger',
+      });
+    lines.push({
+      id: 'window',
+      label: 'Context limit',
+      tokens: knobs.inputLimit > 0 ? knobs.inputLimit : knobs.contextLimit,
+      kind: 'limit',
+    });
+    return lines;
+  },
+  createRun: (knobs, prepared) => new OpenCodeRun(knobs, prepared),
+  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
+  promptPresets: [OPENCODE],
+  // The knobs the golden dump's first line lists.
+  dumpKnobKeys: ['maxOutputTokens'],
+};

@@ -1,0 +1,406 @@
+import type { Restoration } from '../../compact/restore';
+import { isSafeCut } from '../../simulation/cuts';
+import type { PreparedReplay, RealCompactionInfo } from '../../simulation/prepared';
+import type { ThresholdLine } from '../../simulation/types';
+import { createPiDetail, describePiDetail, type PiEventDetail, type TrackedFiles } from './detail';
+import type { Entry, TokenCount } from '../../types';
+import { createKnobNormalizer, contextWindowSpec } from '../knobs';
+import type {
+  CompactionStrategy,
+  KnobSpec,
+  ReplayView,
+  StepOutcome,
+  StrategyAction,
+  StrategyRun,
+} from '../types';
+import { PI } from './prompt';
+
+// The pi coding agent's compaction (research/ANCHORS.md §2.1 "pi coding agent"; badlogic/pi-mono
+// packages/coding-agent/docs/compaction.md; code: packages/coding-agent/src/core/compaction/
+// {compaction.ts, utils.ts}, src/core/agent-session.ts `_checkCompaction`, src/core/messages.ts):
+//   - pi checks when an agent run ends (the model answered without calling a tool) and before the
+//     next prompt, never between the tool calls of a run: `contextTokens > contextWindow −
+//     reserveTokens` (16,384), with contextTokens the last response's `totalTokens` (input, cache
+//     and output). Mid-run, only a request the window refuses compacts (the overflow case: compact
+//     and retry); the replay takes a run whose next request would not fit (this call's total and
+//     what follows it) as that case;
+//   - `findCutPoint` walks back from the newest message adding chars / 4 estimates until
+//     `keepRecentTokens` (20,000) is reached, and cuts at the first valid cut point at or after
+//     that message: a user, assistant, bash or custom message, never a tool result (a cut at an
+//     assistant message splits its turn; pi then summarizes the turn's prefix apart). Only
+//     messages after the previous compaction are candidates;
+//   - the messages before the cut become a structured summary (an update of the previous one),
+//     sent as a user message inside "The conversation history before this point was compacted
+//     into the following summary: <summary>…</summary>", followed by the kept messages;
+//   - file operations: the `read`, `write` and `edit` tool calls of the summarized messages, with
+//     the previous compaction's `details`, give `readFiles` (read, never modified) and
+//     `modifiedFiles`, appended to the summary as `<read-files>` and `<modified-files>` and stored
+//     in the compaction's `details`: they accumulate across compactions.
+// The replay's summary span starts at its live history, so the kept messages of the previous
+// compaction are in it; pi neither keeps nor re-summarizes those (its next summary is an update
+// of the previous one): the context after is the same, the summarizer's request differs.
+
+export interface PiKnobs {
+  /** The model's `contextWindow` (pi's models.json). */
+  contextWindow: TokenCount;
+  /** `compaction.enabled`: off, only `/compact` and the overflow case compact. */
+  enabled: boolean;
+  reserveTokens: TokenCount;
+  keepRecentTokens: TokenCount;
+  /** Compact a run whose next request would not fit the window (agent-session.ts's overflow case). */
+  overflowRecovery: boolean;
+}
+
+/** compaction.ts `DEFAULT_COMPACTION_SETTINGS`. */
+export const PI_DEFAULT_RESERVE_TOKENS: TokenCount = 16_384;
+export const PI_DEFAULT_KEEP_RECENT_TOKENS: TokenCount = 20_000;
+/** messages.ts `COMPACTION_SUMMARY_PREFIX` (96 characters) and `COMPACTION_SUMMARY_SUFFIX` (11). */
+const SUMMARY_WRAPPER_CHARS = 96 + 11;
+/** compaction.ts `estimateTokens`: an image is 4,800 characters. */
+const IMAGE_CHARS = 4_800;
+
+const DEFAULTS: PiKnobs = {
+  contextWindow: 200_000,
+  enabled: true,
+  reserveTokens: PI_DEFAULT_RESERVE_TOKENS,
+  keepRecentTokens: PI_DEFAULT_KEEP_RECENT_TOKENS,
+  overflowRecovery: true,
+};
+
+const DOC = 'pi-mono packages/coding-agent/docs/compaction.md';
+const CODE = 'pi-mono packages/coding-agent/src/core/compaction/compaction.ts';
+
+const SPECS: readonly KnobSpec[] = [
+  contextWindowSpec(
+    "pi-mono agent-session.ts _checkCompaction: this.model.contextWindow (the model's, from models.json)",
+    'pi',
+  ),
+  {
+    key: 'enabled',
+    label: 'Auto-compaction',
+    kind: 'boolean',
+    source: `${DOC} "Settings": compaction.enabled true`,
+    group: 'pi',
+    cliFlag: 'auto-compact',
+  },
+  {
+    key: 'reserveTokens',
+    label: 'reserveTokens',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 500_000,
+    step: 1_024,
+    integer: true,
+    source: `${DOC} "When It Triggers": contextTokens > contextWindow − reserveTokens, 16,384 (ANCHORS.md §2.1)`,
+    group: 'pi',
+    cliFlag: 'reserve',
+  },
+  {
+    key: 'keepRecentTokens',
+    label: 'keepRecentTokens',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 1_000_000,
+    step: 1_000,
+    integer: true,
+    source: `${DOC} "How It Works": keepRecentTokens 20,000, cut at a user or assistant message (${CODE} findCutPoint)`,
+    group: 'pi',
+    cliFlag: 'keep',
+  },
+  {
+    key: 'overflowRecovery',
+    label: 'Compact on overflow mid-run',
+    kind: 'boolean',
+    source:
+      'pi-mono agent-session.ts _checkCompaction case 1: a context overflow error compacts and retries once',
+    help: 'Mid-run pi never checks the threshold; a request the window refuses is compacted and retried.',
+    group: 'pi',
+    cliFlag: 'overflow',
+  },
+];
+
+/** The threshold: pi compacts when the context is over it. */
+export function getPiThreshold(knobs: PiKnobs): TokenCount {
+  return knobs.contextWindow - knobs.reserveTokens;
+}
+
+/** compaction.ts `estimateTokens`: ⌈chars / 4⌉ of a message's text, thinking, tool calls and results. */
+export function estimatePiMessageTokens(entry: Entry): TokenCount {
+  let chars = 0;
+  for (const b of entry.blocks) {
+    if (b.kind === 'text' || b.kind === 'thinking' || b.kind === 'other') chars += b.chars;
+    else if (b.kind === 'tool-use') chars += b.name.length + b.inputChars;
+    else if (b.kind === 'tool-result') chars += b.chars + b.images * IMAGE_CHARS;
+    else if (b.kind === 'image' || b.kind === 'document') chars += IMAGE_CHARS;
+  }
+  return Math.ceil(chars / 4);
+}
+
+const isToolResult = (e: Entry): boolean =>
+  e.kind === 'user' && e.blocks.length > 0 && e.blocks.every((b) => b.kind === 'tool-result');
+
+/** A turn start (`findTurnStartIndex`): a prompt, a bash execution or a custom message, not results. */
+const isTurnStart = (e: Entry): boolean => e.kind === 'user' && !isToolResult(e);
+
+/** Tool names of utils.ts `extractFileOpsFromMessage` (`read`, `write`, `edit`), and other agents' same tools. */
+const READ_TOOL = /^(read|read_?file)$/i;
+const WRITE_TOOL = /^(write|write_?to_?file|create_?file)$/i;
+const EDIT_TOOL = /^(edit|multi_?edit|str_replace_editor|replace_in_file|apply_diff)$/i;
+
+/** Collects the file operations of the tool calls in `entries` into `read` and `modified`. */
+export function collectFileOps(entries: Iterable<Entry>, read: Set<string>, modified: Set<string>): void {
+  for (const e of entries) {
+    if (e.kind !== 'assistant') continue;
+    for (const b of e.blocks) {
+      if (b.kind !== 'tool-use' || b.filePath === undefined || b.filePath === '') continue;
+      if (READ_TOOL.test(b.name)) read.add(b.filePath);
+      else if (WRITE_TOOL.test(b.name) || EDIT_TOOL.test(b.name)) modified.add(b.filePath);
+    }
+  }
+}
+
+/** utils.ts `computeFileLists`: read-only files and modified files, each sorted. */
+export function computeFileLists(read: ReadonlySet<string>, modified: ReadonlySet<string>): TrackedFiles {
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return {
+    readFiles: [...read].filter((f) => !modified.has(f)).sort(cmp),
+    modifiedFiles: [...modified].sort(cmp),
+  };
+}
+
+/** Characters utils.ts `formatFileOperations` appends to a summary. */
+function fileListChars(files: TrackedFiles): number {
+  const section = (tag: string, list: string[]) =>
+    list.length === 0 ? 0 : `<${tag}>\n${list.join('\n')}\n</${tag}>`.length;
+  const parts = [
+    section('read-files', files.readFiles),
+    section('modified-files', files.modifiedFiles),
+  ].filter((n) => n > 0);
+  return parts.length === 0 ? 0 : 2 + parts.reduce((a, b) => a + b, 0) + 2 * (parts.length - 1);
+}
+
+const estimateCache = new WeakMap<PreparedReplay, Float64Array>();
+/** pi's own estimate per context position (prefix sums, length n + 1). */
+function getPiEstimatePrefix(prepared: PreparedReplay): Float64Array {
+  let prefix = estimateCache.get(prepared);
+  if (!prefix) {
+    const { ctxEntry, session } = prepared;
+    prefix = new Float64Array(ctxEntry.length + 1);
+    // A logged compaction's artifacts count nothing: pi walks message entries only.
+    for (let p = 0; p < ctxEntry.length; p++)
+      prefix[p + 1] =
+        prefix[p]! +
+        (prepared.artifactOf[p] === 0 ? estimatePiMessageTokens(session.entries[ctxEntry[p]!]!) : 0);
+    estimateCache.set(prepared, prefix);
+  }
+  return prefix;
+}
+
+/** `findCutPoint` on the context positions [start, end): the first kept position and whether it splits a turn. */
+export function findPiCut(
+  prepared: PreparedReplay,
+  start: number,
+  end: number,
+  keepRecentTokens: TokenCount,
+): { keepFromPos: number; splitTurn: boolean } {
+  const { session, ctxEntry, artifactOf } = prepared;
+  const entryAt = (p: number) => session.entries[ctxEntry[p]!]!;
+  // Valid cut points: not a tool result, and (a log's streamed response) not inside a response.
+  // A logged compaction's summary (an artifact) is no message entry of pi's: never a cut point.
+  const isCut = (p: number) =>
+    artifactOf[p] === 0 && !isToolResult(entryAt(p)) && isSafeCut(prepared, p, end);
+  const est = getPiEstimatePrefix(prepared);
+  let cut = -1;
+  for (let p = start; p < end; p++)
+    if (isCut(p)) {
+      cut = p;
+      break;
+    }
+  if (cut < 0) return { keepFromPos: start, splitTurn: false };
+  for (let p = end - 1; p >= start; p--) {
+    if (est[end]! - est[p]! < keepRecentTokens) continue;
+    let c = p;
+    while (c < end && !isCut(c)) c++;
+    if (c < end) cut = c;
+    break;
+  }
+  return { keepFromPos: cut, splitTurn: !isTurnStart(entryAt(cut)) };
+}
+
+const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
+
+class PiRun implements StrategyRun {
+  readonly allowsManualCompaction = true;
+  readonly countsPending = false;
+  readonly blockingTokens: TokenCount;
+  private readonly threshold: TokenCount;
+  /** Where the last compaction's boundary was (pi's cut candidates start after it), and the live start it left. */
+  private lastBoundary = 0;
+  private lastLiveFrom = 0;
+  /** File operations accumulated across the chain (pi's `details`). */
+  private read = new Set<string>();
+  private modified = new Set<string>();
+
+  constructor(
+    private readonly knobs: PiKnobs,
+    private readonly prepared: PreparedReplay,
+  ) {
+    this.blockingTokens = knobs.contextWindow;
+    this.threshold = getPiThreshold(knobs);
+  }
+
+  /** pi records no trigger: a compaction over the threshold was automatic, one under it `/compact`. */
+  inferLoggedTrigger(real: RealCompactionInfo): 'auto' | 'manual' | undefined {
+    if (real.kind !== 'compact' || real.trigger !== 'unrecorded' || real.preTokens === undefined)
+      return undefined;
+    return real.preTokens > this.threshold ? 'auto' : 'manual';
+  }
+
+  step(view: ReplayView): StepOutcome | undefined {
+    this.followHistory(view);
+    if (view.manual)
+      return this.compact(view, 'manual', view.usageTokens, this.threshold, 'by hand (/compact)');
+    // `_checkCompaction` returns at once when compaction is off, the overflow case included.
+    if (!this.knobs.enabled) return undefined;
+    const total = view.usageTokens;
+    if (this.endsRun(view)) {
+      if (!(total > this.threshold)) return undefined;
+      return this.compact(
+        view,
+        'auto',
+        total,
+        this.threshold,
+        `the run ended at ${fmt(total)} > window − reserveTokens ${fmt(this.threshold)}`,
+      );
+    }
+    // Mid-run: only a request the window refuses compacts (and is retried).
+    const next = total + view.pendingEstimate;
+    const window = this.knobs.contextWindow;
+    if (!this.knobs.overflowRecovery || next <= window) return undefined;
+    return this.compact(
+      view,
+      'auto',
+      next,
+      window,
+      `mid-run, the next request (${fmt(next)}: this call's total and what follows it) overflows the ${fmt(window)} window: compact and retry`,
+    );
+  }
+
+  /** A compaction the run did not make (the log's, adopted) restarts the chain at its boundary. */
+  private followHistory(view: ReplayView): void {
+    if (view.liveFromPos === this.lastLiveFrom) return;
+    const { session, ctxEntry } = this.prepared;
+    this.lastBoundary = view.liveFromPos;
+    this.lastLiveFrom = view.liveFromPos;
+    // Its `details` are not parsed: the files of every tool call before it stand in for them.
+    this.read = new Set();
+    this.modified = new Set();
+    const before: Entry[] = [];
+    for (let p = 0; p < view.liveFromPos; p++) before.push(session.entries[ctxEntry[p]!]!);
+    collectFileOps(before, this.read, this.modified);
+  }
+
+  /** The call's response ends the agent run: it called no tool. */
+  private endsRun(view: ReplayView): boolean {
+    const { session, ctxEntry, callPos } = this.prepared;
+    for (let p = callPos[view.callPos]!; p < view.boundaryPos; p++) {
+      const e = session.entries[ctxEntry[p]!]!;
+      if (e.kind === 'assistant' && e.blocks.some((b) => b.kind === 'tool-use')) return false;
+    }
+    return true;
+  }
+
+  private compact(
+    view: ReplayView,
+    trigger: 'auto' | 'manual',
+    checkTokens: TokenCount,
+    thresholdTokens: TokenCount,
+    why: string,
+  ): StepOutcome | undefined {
+    const { prepared, knobs } = this;
+    const start = Math.max(view.liveFromPos, this.lastBoundary);
+    const { keepFromPos, splitTurn } = findPiCut(prepared, start, view.boundaryPos, knobs.keepRecentTokens);
+    // Less than keepRecentTokens in all: pi still compacts, keeping everything from the first cut
+    // point after a summary of what precedes it (nothing, or only the earlier summary).
+    const { session, ctxEntry } = prepared;
+    const summarized: Entry[] = [];
+    for (let p = start; p < keepFromPos; p++) summarized.push(session.entries[ctxEntry[p]!]!);
+    collectFileOps(summarized, this.read, this.modified);
+    const files = computeFileLists(this.read, this.modified);
+    this.lastBoundary = view.boundaryPos;
+    this.lastLiveFrom = keepFromPos;
+    const keep = keepFromPos < view.boundaryPos;
+    const action: StrategyAction = {
+      kind: 'summarize',
+      mechanism: keep ? 'partial' : 'full',
+      trigger,
+      checkTokens,
+      thresholdTokens,
+      restoration: NO_RESTORATION,
+      keepFromPos: keep ? keepFromPos : undefined,
+      keepDirection: keep ? 'up-to' : undefined,
+      continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
+      summaryOverheadTokens: Math.ceil((SUMMARY_WRAPPER_CHARS + fileListChars(files)) / 4),
+      requestVariant: keep ? 'partial' : 'full',
+      promptPresetId: PI.id,
+      customInstructions: view.manual?.customInstructions,
+      detail: createPiDetail(files),
+      note: `${why}; kept from the ${splitTurn ? 'middle of a turn (its prefix summarized apart)' : 'start of a turn'} (keepRecentTokens ${fmt(knobs.keepRecentTokens)}); ${files.readFiles.length} read and ${files.modifiedFiles.length} modified files listed`,
+    };
+    return { actions: [action] };
+  }
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+export const PI_STRATEGY: CompactionStrategy<PiKnobs, PiEventDetail> = {
+  id: 'pi',
+  label: 'pi',
+  description:
+    'When a run ends over window − 16,384 (reserveTokens), the messages before the newest ~20,000 tokens (keepRecentTokens, cut at a user or assistant message) become a summary listing the files read and modified so far.',
+  knobSpecs: SPECS,
+  defaultKnobs: DEFAULTS,
+  getSessionKnobs: (info) => {
+    const notes: string[] = [];
+    let contextWindow = DEFAULTS.contextWindow;
+    if (info.contextWindow !== undefined && info.contextWindow > 0) {
+      contextWindow = info.contextWindow;
+      notes.push(`Window ${fmt(contextWindow)} tokens: stated by the log.`);
+    } else if (info.window) {
+      const inferred = info.window;
+      contextWindow = inferred.windowTokens;
+      notes.push(`Window ${fmt(contextWindow)} tokens: ${inferred.reasons[0] ?? 'inferred'}`);
+    }
+    const knobs: PiKnobs = { ...DEFAULTS, contextWindow };
+    notes.push(
+      `pi's settings are not in its session file: reserveTokens ${fmt(knobs.reserveTokens)} and keepRecentTokens ${fmt(knobs.keepRecentTokens)} (the defaults), compacting over ${fmt(getPiThreshold(knobs))}.`,
+    );
+    if (info.format === 'pi')
+      notes.push(
+        "pi records no trigger: the log's compactions with tokensBefore over the threshold are taken as automatic (expected to match), the others as /compact.",
+      );
+    else notes.push('The log is not a pi session, so its compactions are not expected to match.');
+    return { knobs, notes };
+  },
+  normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),
+  thresholds: (knobs): ThresholdLine[] => {
+    const lines: ThresholdLine[] = [];
+    if (knobs.enabled)
+      lines.push({
+        id: 'compact',
+        label: 'window − reserveTokens',
+        tokens: getPiThreshold(knobs),
+        kind: 'trigger',
+      });
+    lines.push({ id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' });
+    return lines;
+  },
+  createRun: (knobs, prepared) => new PiRun(knobs, prepared),
+  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
+  promptPresets: [PI],
+  // The knobs the golden dump's first line lists.
+  dumpKnobKeys: ['contextWindow', 'reserveTokens', 'keepRecentTokens'],
+  describeDetail: describePiDetail,
+};

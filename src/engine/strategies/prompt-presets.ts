@@ -1,0 +1,26 @@
+import type { PromptPreset } from '../prompts/types';
+import { STRATEGIES } from './registry';
+
+// Every summarization prompt preset, in the picker's order: each strategy's own
+// (`CompactionStrategy.promptPresets`, files in its folder), in the registry's order. Adding a
+// preset means adding it to its strategy's list; there is no list of them here.
+
+export const PROMPT_PRESETS: readonly PromptPreset[] = STRATEGIES.flatMap((s) => s.promptPresets ?? []);
+
+/** The default strategy's first preset (Claude Code's full compact). */
+export const DEFAULT_PRESET_ID = PROMPT_PRESETS[0]!.id;
+
+/** The preset with this id, or undefined. */
+export function getPreset(id: string): PromptPreset | undefined {
+  return PROMPT_PRESETS.find((p) => p.id === id);
+}
+
+/** The preset with this id; throws with the known ids when there is none. */
+export function requirePreset(id: string): PromptPreset {
+  const preset = getPreset(id);
+  if (!preset)
+    throw new RangeError(
+      `Unknown preset "${id}". Known presets: ${PROMPT_PRESETS.map((p) => p.id).join(', ')}`,
+    );
+  return preset;
+}

@@ -1,0 +1,381 @@
+import type { Restoration } from '../../compact/restore';
+import { getSafeCut } from '../../simulation/cuts';
+import { getMessageRangePositions } from '../../simulation/message-pairs';
+import type { PreparedReplay } from '../../simulation/prepared';
+import type { ThresholdLine } from '../../simulation/types';
+import { estimateTextTokens } from '../../tokens/estimate';
+import type { TokenCount } from '../../types';
+import { createKnobNormalizer, contextWindowSpec } from '../knobs';
+import type {
+  CompactionStrategy,
+  KnobSpec,
+  ReplayView,
+  StepOutcome,
+  StrategyAction,
+  StrategyRun,
+} from '../types';
+import { ROO } from './prompt';
+
+// Roo Code's context management (research/ANCHORS.md §2.1 "Roo Code (intelligent condensing)",
+// §5.2; code: RooCodeInc/Roo-Code src/core/context-management/index.ts `manageContext`,
+// `truncateConversation`, `willManageContext`; src/core/condense/index.ts `summarizeConversation`,
+// `getEffectiveApiHistory`; src/core/task/Task.ts `attemptApiRequest`; src/shared/api.ts
+// `getModelMaxOutputTokens`):
+//   - before each request, `prevContextTokens` = the previous request's total (tokensIn, cache
+//     included, + tokensOut: consolidateTokenUsage.ts) + the last message's tokens (the results or
+//     prompt about to be sent);
+//   - `allowedTokens` = window × (1 − TOKEN_BUFFER_PERCENTAGE 0.1) − maxTokens (the reserved
+//     output: `maxTokens || ANTHROPIC_DEFAULT_MAX_TOKENS` 8,192);
+//   - with `autoCondenseContext` (on by default) it condenses when the context is at or over
+//     `autoCondenseContextPercent` of the window (100 by default; a profile's own threshold in
+//     `profileThresholds`, −1 = inherit, 5–100 valid, anything else falls back) or over
+//     `allowedTokens`. Condensing is a "fresh start": every message gets `condenseParent` and the
+//     next request holds only the summary (a user message) — nothing is deleted, so a rewind that
+//     removes the summary restores them;
+//   - with condensing off, or when it fails, and the context over `allowedTokens`: the sliding
+//     window (`truncateConversation(messages, 0.5)`) tags half of the visible messages after the
+//     first (an even count, so user–assistant pairs stay whole) with `truncationParent` and
+//     inserts a marker before the first kept one. Visible means not already truncated: messages an
+//     earlier condense hid still count, so a truncation after a condense may hide nothing live.
+// Roo's API history has Cline's shape (one user and one assistant message per request: Roo is a
+// Cline fork), so a message range is placed on the call axis as Cline's is
+// (simulation/message-pairs.ts).
+
+export interface RooKnobs {
+  /** The model's `contextWindow`. */
+  contextWindow: TokenCount;
+  /** Output tokens reserved (`getModelMaxOutputTokens`). */
+  maxTokens: TokenCount;
+  /** `TOKEN_BUFFER_PERCENTAGE` × 100. */
+  bufferPercent: number;
+  autoCondenseContext: boolean;
+  /** The global `autoCondenseContextPercent`. */
+  autoCondensePercent: number;
+  /** The current profile's entry in `profileThresholds`: −1 = inherit; undefined = none. */
+  profileThresholdPercent: number | undefined;
+  /** What-if: the condensing call fails (an API error, an empty summary): the sliding window takes over. */
+  condenseFails: boolean;
+  /** The fraction the sliding window hides (`truncateConversation(messages, 0.5)`), in percent. */
+  truncatePercent: number;
+  /** Folded file definitions and environment details added to an automatic summary. */
+  summaryExtrasTokens: TokenCount;
+}
+
+/** @roo-code/types providers/anthropic.ts `ANTHROPIC_DEFAULT_MAX_TOKENS`. */
+export const ROO_DEFAULT_MAX_TOKENS: TokenCount = 8_192;
+/** condense/index.ts `MIN_CONDENSE_THRESHOLD`, `MAX_CONDENSE_THRESHOLD`. */
+const MIN_CONDENSE_PERCENT = 5;
+const MAX_CONDENSE_PERCENT = 100;
+/** The summary message's heading, `## Conversation Summary\n` (24 characters), at chars / 4. */
+const SUMMARY_HEADING_TOKENS = estimateTextTokens(24);
+/** The marker `[Sliding window truncation: N messages hidden to reduce context]` (~66 characters). */
+const MARKER_TOKENS = estimateTextTokens(66);
+
+const DEFAULTS: RooKnobs = {
+  contextWindow: 200_000,
+  maxTokens: ROO_DEFAULT_MAX_TOKENS,
+  bufferPercent: 10,
+  autoCondenseContext: true,
+  autoCondensePercent: 100,
+  profileThresholdPercent: undefined,
+  condenseFails: false,
+  truncatePercent: 50,
+  summaryExtrasTokens: 0,
+};
+
+const CM = 'Roo-Code src/core/context-management/index.ts';
+const ANCHOR = 'ANCHORS.md §2.1 "Roo Code"';
+
+const SPECS: readonly KnobSpec[] = [
+  contextWindowSpec(`${CM} (modelInfo.contextWindow): the model's window`, 'Roo Code'),
+  {
+    key: 'maxTokens',
+    label: 'Reserved output (maxTokens)',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 200_000,
+    step: 1_024,
+    integer: true,
+    source:
+      "Roo-Code src/shared/api.ts getModelMaxOutputTokens: 8,192 (ANTHROPIC_DEFAULT_MAX_TOKENS) for Claude models, else the model's max output capped at 20% of the window",
+    group: 'Roo Code',
+    cliFlag: 'max-tokens',
+  },
+  {
+    key: 'bufferPercent',
+    label: 'Buffer (% of window)',
+    kind: 'number',
+    unit: 'percent',
+    min: 0,
+    max: 90,
+    step: 1,
+    source: `${CM}: TOKEN_BUFFER_PERCENTAGE 0.1 (allowedTokens = window × 0.9 − maxTokens)`,
+    group: 'Roo Code',
+    cliFlag: 'buffer-pct',
+  },
+  {
+    key: 'autoCondenseContext',
+    label: 'Auto-condense',
+    kind: 'boolean',
+    source: `${ANCHOR}: autoCondenseContext true`,
+    group: 'Roo Code',
+    cliFlag: 'auto-condense',
+  },
+  {
+    key: 'autoCondensePercent',
+    label: 'Condense at (% of window)',
+    kind: 'number',
+    unit: 'percent',
+    min: MIN_CONDENSE_PERCENT,
+    max: MAX_CONDENSE_PERCENT,
+    step: 1,
+    source: `${ANCHOR}: autoCondenseContextPercent 100 (slider 5–100)`,
+    group: 'Roo Code',
+    cliFlag: 'condense-pct',
+  },
+  {
+    key: 'profileThresholdPercent',
+    label: "Profile's threshold (%)",
+    kind: 'number',
+    unit: 'percent',
+    min: -1,
+    max: MAX_CONDENSE_PERCENT,
+    step: 1,
+    optional: true,
+    source: `${ANCHOR}: profileThresholds[currentProfileId], −1 = inherit; empty = no entry`,
+    help: 'Replaces the global percent when 5–100; −1 inherits it; other values are ignored, as Roo does.',
+    group: 'Roo Code',
+    cliFlag: 'profile-pct',
+  },
+  {
+    key: 'condenseFails',
+    label: 'Condensing fails (what-if)',
+    kind: 'boolean',
+    source: `${CM} manageContext: on a condense error the sliding window runs`,
+    help: 'Every condense returns an error, so the sliding-window fallback is what acts.',
+    group: 'Roo Code',
+    cliFlag: 'condense-fails',
+  },
+  {
+    key: 'truncatePercent',
+    label: 'Sliding window hides (%)',
+    kind: 'number',
+    unit: 'percent',
+    min: 1,
+    max: 100,
+    step: 1,
+    source: `${CM}: truncateConversation(messages, 0.5)`,
+    group: 'Roo Code',
+    cliFlag: 'truncate-pct',
+  },
+  {
+    key: 'summaryExtrasTokens',
+    label: 'Folded files + environment in a summary',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 100_000,
+    step: 500,
+    integer: true,
+    source:
+      "Roo-Code src/core/condense/{index.ts,foldedFileContext.ts}: tree-sitter definitions of files read (≤ 50,000 characters) and environment details on auto; their size is the workspace's, not in a log: 0 by default",
+    group: 'Roo Code',
+  },
+];
+
+/** `allowedTokens` = window × (1 − buffer) − maxTokens (manageContext). */
+export function getRooAllowedTokens(knobs: RooKnobs): TokenCount {
+  return knobs.contextWindow * (1 - knobs.bufferPercent / 100) - knobs.maxTokens;
+}
+
+/** The percent in force: the profile's when it is 5–100, else the global one (manageContext). */
+export function getRooEffectivePercent(knobs: RooKnobs): number {
+  const p = knobs.profileThresholdPercent;
+  if (p === undefined || p === -1) return knobs.autoCondensePercent;
+  return p >= MIN_CONDENSE_PERCENT && p <= MAX_CONDENSE_PERCENT ? p : knobs.autoCondensePercent;
+}
+
+/** The context a condense fires at: the percent of the window, or just over `allowedTokens`. */
+export function getRooCondenseTokens(knobs: RooKnobs): TokenCount {
+  return Math.min((getRooEffectivePercent(knobs) * knobs.contextWindow) / 100, getRooAllowedTokens(knobs));
+}
+
+/** `truncateConversation`'s count: ⌊(visible − 1) × fraction⌋, rounded down to an even number. */
+export function getRooTruncateCount(visible: number, fraction: number): number {
+  const raw = Math.floor((visible - 1) * fraction);
+  return Math.max(0, raw - (raw % 2));
+}
+
+const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
+
+class RooRun implements StrategyRun {
+  readonly allowsManualCompaction = true;
+  /** `prevContextTokens` adds the last message (the results or prompt the next request sends). */
+  readonly countsPending = true;
+  readonly blockingTokens: TokenCount;
+  private readonly allowed: TokenCount;
+  private readonly percent: number;
+  /** API history messages the sliding window has hidden so far: [1, hiddenMessages] (message 0, the task, never). */
+  private hiddenMessages = 0;
+
+  constructor(
+    private readonly knobs: RooKnobs,
+    private readonly prepared: PreparedReplay,
+  ) {
+    this.blockingTokens = knobs.contextWindow;
+    this.allowed = getRooAllowedTokens(knobs);
+    this.percent = getRooEffectivePercent(knobs);
+  }
+
+  step(view: ReplayView): StepOutcome | undefined {
+    // A manual condense ("Condense context") summarizes without the environment details.
+    if (view.manual) return { actions: [this.condense(view, 'manual')] };
+    const prev = view.checkTokens;
+    const { knobs } = this;
+    if (knobs.autoCondenseContext && !knobs.condenseFails) {
+      const contextPercent = (100 * prev) / knobs.contextWindow;
+      if (contextPercent >= this.percent || prev > this.allowed)
+        return { actions: [this.condense(view, 'auto')] };
+    }
+    if (prev <= this.allowed) return undefined;
+    const truncate = this.slidingWindow(view, prev);
+    return truncate ? { actions: [truncate] } : undefined;
+  }
+
+  /** `summarizeConversation`: everything since the last summary, the summary alone after it. */
+  private condense(view: ReplayView, trigger: 'auto' | 'manual'): StrategyAction {
+    const extras = trigger === 'auto' ? this.knobs.summaryExtrasTokens : 0;
+    const over = view.checkTokens > this.allowed;
+    return {
+      kind: 'summarize',
+      mechanism: 'full',
+      trigger,
+      checkTokens: view.checkTokens,
+      thresholdTokens: over ? this.allowed : (this.percent * this.knobs.contextWindow) / 100,
+      restoration: NO_RESTORATION,
+      continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
+      summaryOverheadTokens: SUMMARY_HEADING_TOKENS + extras,
+      requestVariant: 'full',
+      promptPresetId: ROO.id,
+      customInstructions: view.manual?.customInstructions,
+      hide: true,
+      note:
+        trigger === 'manual'
+          ? 'condensed by hand: every message tagged condenseParent, the summary alone after it'
+          : `${over ? `over allowedTokens (window × ${(100 - this.knobs.bufferPercent) / 100} − ${this.knobs.maxTokens.toLocaleString('en-US')})` : `at ${this.percent}% of the window`}: every message tagged condenseParent, the summary alone after it`,
+    };
+  }
+
+  /** `truncateConversation(messages, 0.5)` on the API history, applied to what is still live. */
+  private slidingWindow(view: ReplayView, prev: TokenCount): StrategyAction | undefined {
+    const { callPos } = this.prepared;
+    // Roo's history when it truncates: the task, one user and one assistant per call so far, and
+    // the message being sent (2n + 1 for call n); its visible part is all but what truncations hid.
+    const messages = 2 * (view.callPos + 1) + 1;
+    const visible = messages - this.hiddenMessages;
+    const count = getRooTruncateCount(visible, this.knobs.truncatePercent / 100);
+    if (count <= 0) return undefined;
+    const first = this.hiddenMessages + 1;
+    const last = this.hiddenMessages + count;
+    this.hiddenMessages = last;
+    const [from0, to0] = getMessageRangePositions(callPos, first, last);
+    // Messages a summary already replaced are tagged too, with no effect on the context. A log's
+    // adopted summary is held beside the live messages, not among them: it is not hidden.
+    const { artifactOf } = this.prepared;
+    let lo = Math.max(from0, view.liveFromPos);
+    while (lo < view.boundaryPos && artifactOf[lo] !== 0) lo++;
+    const fromPos = getSafeCut(this.prepared, lo, view.liveFromPos, view.boundaryPos);
+    const toPos = getSafeCut(
+      this.prepared,
+      Math.min(to0, view.boundaryPos),
+      view.liveFromPos,
+      view.boundaryPos,
+    );
+    if (toPos <= fromPos) return undefined;
+    return {
+      kind: 'truncate',
+      fromPos,
+      toPos,
+      noticeTokens: MARKER_TOKENS,
+      checkTokens: prev,
+      thresholdTokens: this.allowed,
+      hide: true,
+      note: `sliding window: ${count} of ${visible} visible API history messages hidden (messages ${first}–${last}, truncationParent), the first kept, a marker inserted${this.knobs.autoCondenseContext ? ' (condensing failed)' : ' (condensing off)'}`,
+    };
+  }
+}
+
+/**
+ * The reserved output as `getModelMaxOutputTokens` picks it: 8,192 for a Claude model (a hybrid
+ * reasoning model without a budget, or one with no maxTokens); another model's own maxTokens capped
+ * at 20% of the window, which the log does not state: 8,192 stands in.
+ */
+function maxTokensForModel(models: readonly string[]): { tokens: TokenCount; why: string } {
+  return {
+    tokens: ROO_DEFAULT_MAX_TOKENS,
+    why: models.some((m) => /claude/i.test(m))
+      ? 'a Claude model without a reasoning budget: ANTHROPIC_DEFAULT_MAX_TOKENS 8,192'
+      : "the model's own maxTokens is not in the log: ANTHROPIC_DEFAULT_MAX_TOKENS 8,192",
+  };
+}
+
+export const ROO_STRATEGY: CompactionStrategy<RooKnobs> = {
+  id: 'roo',
+  label: 'Roo Code',
+  description:
+    'Before each request, the last total + the message being sent: at the condense percent (100%) or over window × 0.9 − max tokens, every message is tagged and the summary alone goes on (a rewind restores them); with condensing off or failing, a sliding window hides half of the messages after the first.',
+  knobSpecs: SPECS,
+  defaultKnobs: DEFAULTS,
+  getSessionKnobs: (info) => {
+    const notes: string[] = [];
+    let contextWindow = DEFAULTS.contextWindow;
+    if (info.contextWindow !== undefined && info.contextWindow > 0) {
+      contextWindow = info.contextWindow;
+      notes.push(`Window ${contextWindow.toLocaleString('en-US')} tokens: stated by the log.`);
+    } else if (info.window) {
+      const inferred = info.window;
+      contextWindow = inferred.windowTokens;
+      notes.push(
+        `Window ${contextWindow.toLocaleString('en-US')} tokens: ${inferred.reasons[0] ?? 'inferred'}`,
+      );
+    } else notes.push("The log names no window: Roo's default here, 200,000.");
+    const max = maxTokensForModel(info.models);
+    const knobs: RooKnobs = { ...DEFAULTS, contextWindow, maxTokens: max.tokens };
+    notes.push(
+      `maxTokens ${max.tokens.toLocaleString('en-US')} (${max.why}); allowedTokens ${Math.round(getRooAllowedTokens(knobs)).toLocaleString('en-US')}; condense at 100% (Roo's default, no profile threshold).`,
+    );
+    if (info.format !== undefined && !/^cline/.test(info.format))
+      notes.push('The log is not a Roo Code task, so its compactions are not expected to match.');
+    return { knobs, notes };
+  },
+  normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),
+  thresholds: (knobs): ThresholdLine[] => {
+    const lines: ThresholdLine[] = [];
+    const allowed = getRooAllowedTokens(knobs);
+    const condense = (getRooEffectivePercent(knobs) * knobs.contextWindow) / 100;
+    if (knobs.autoCondenseContext && condense < allowed)
+      lines.push({
+        id: 'condense',
+        label: `Condense (${getRooEffectivePercent(knobs)}%)`,
+        tokens: condense,
+        kind: 'trigger',
+      });
+    lines.push({
+      id: 'allowed',
+      label:
+        knobs.autoCondenseContext && !knobs.condenseFails
+          ? 'allowedTokens (condense)'
+          : 'allowedTokens (sliding window)',
+      tokens: allowed,
+      kind: 'trigger',
+    });
+    lines.push({ id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' });
+    return lines;
+  },
+  createRun: (knobs, prepared) => new RooRun(knobs, prepared),
+  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
+  promptPresets: [ROO],
+  // The knobs the golden dump's first line lists.
+  dumpKnobKeys: ['contextWindow', 'maxTokens', 'autoCondenseContext'],
+};

@@ -1,0 +1,67 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { formatCount, formatTokensShort } from '../common/format';
+import { liveReadingQuery, startLive, stopLive, useLiveStore } from './live';
+
+/**
+ * Live mode's line over the session: the context now, this log's auto-compact threshold, the
+ * tokens left and about how many calls that is at the recent pace; the last forecast's score.
+ */
+export function LiveBar() {
+  const queryClient = useQueryClient();
+  const { source, live, step, bytes, error } = useLiveStore();
+  const reading = useQuery(liveReadingQuery()).data;
+  const forecast = reading?.forecast;
+  const score = reading?.score;
+  if (!source) return null;
+  return (
+    <div className="follow-bar" data-testid="follow-bar">
+      <button
+        type="button"
+        className={`btn${live ? ' primary' : ''}`}
+        aria-pressed={live}
+        data-testid="follow-toggle"
+        onClick={() => (live ? stopLive() : startLive(queryClient))}
+      >
+        {live ? '● Live' : 'Go live'}
+      </button>
+      {forecast ? (
+        <span className="mono" data-testid="follow-forecast">
+          context now {formatTokensShort(forecast.contextTokens)} · threshold{' '}
+          {formatTokensShort(forecast.thresholdTokens)} · left {formatTokensShort(forecast.leftTokens)} ·{' '}
+          {forecast.callsLeft === undefined
+            ? 'not growing'
+            : `~${formatCount(forecast.callsLeft)} calls at this pace`}
+        </span>
+      ) : (
+        <span className="muted">
+          {live ? 'Waiting for the first calls…' : 'Live mode reads the file again every second.'}
+        </span>
+      )}
+      {score && (
+        <span className="follow-score" data-testid="follow-score">
+          Compaction fired after call {formatCount(score.firedAtCall)}; forecast said{' '}
+          {formatCount(score.predictedAtCall)} ({score.firedAtCall - score.predictedAtCall >= 0 ? '+' : ''}
+          {score.firedAtCall - score.predictedAtCall} calls)
+        </span>
+      )}
+      {live && step && (
+        <span
+          className="muted"
+          data-testid="follow-step"
+          data-reparsed={step.reparsed ? 'true' : 'false'}
+          title={
+            step.reparsed
+              ? `Read again from the start: ${step.reparsed}`
+              : 'Only the bytes appended since the last read were read and parsed'
+          }
+        >
+          {formatCount(bytes)} bytes · read{' '}
+          <span data-testid="follow-read-bytes">{formatCount(step.readBytes)}</span> bytes
+          {step.reparsed ? ` (${step.reparsed})` : ''}, +{formatCount(step.newLines)} lines in{' '}
+          {formatCount(step.ms)} ms at {new Date(step.atMs).toLocaleTimeString()}
+        </span>
+      )}
+      {error && <span className="notice error">{error}</span>}
+    </div>
+  );
+}

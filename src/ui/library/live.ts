@@ -1,0 +1,259 @@
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
+import { create } from 'zustand';
+import { type CompactionForecast, computeForecast } from '../../engine/library/forecast';
+import type { LibraryRow } from '../../engine/library/library-row';
+import { appendSession } from '../load/load-session';
+import { queryClient as pageQueryClient } from '../query-client';
+import { setListingRows } from './library-queries';
+
+// Live mode ("live" is its one word; the transcript's scrolling is "reveal", the uuid tree's choice the "branch path"): while the agent writes a session, its files (the main log, its subagent logs and
+// their .meta.json) are looked at again every second; only whole lines count (a last line without
+// its newline waits). When one has grown, the engine worker is given them, JSON-lines files cut at
+// their last newline, and reads only the bytes past its last read of each (a new file whole;
+// engine/parse/live-parse.ts): the timeline grows, and the library row and the header's forecast
+// come from the grown session (no scan). When a new compaction lands, the forecast made before it
+// is scored. A file that shrank or was replaced is parsed again whole, and the bar says why.
+
+/** A file of the live session besides its main file, read again on each step. */
+export interface LiveFile {
+  /** Its name, as the parser should see it (`<session>/subagents/agent-….jsonl`). */
+  name: string;
+  read(): Promise<Blob>;
+}
+
+/** Where the live file's current bytes come from. */
+export interface LiveSource {
+  label: string;
+  /** The main file's name, as the parser should see it. */
+  name: string;
+  read(): Promise<Blob>;
+  /** Files loaded with it (subagent logs, their .meta.json), read again on each step. */
+  others: LiveFile[];
+  /**
+   * The session's other files as they are now, where the source can list its folder: a running
+   * session starts subagents, whose logs appear after it was opened. Called on each step.
+   */
+  discover?: () => Promise<LiveFile[]>;
+  /** The library row it was opened from: the row grows with it. */
+  libraryKey?: string;
+}
+
+/** The agent flushes a line at a time; a second is what a person reading along notices. */
+const POLL_MS = 1_000;
+
+export interface ForecastScore {
+  predictedAtCall: number;
+  firedAtCall: number;
+}
+
+export interface LiveStep {
+  /** Bytes the engine read and parsed (the appended bytes, or the whole file when `reparsed`). */
+  readBytes: number;
+  newLines: number;
+  /** Time of the step, read and parse (ms). */
+  ms: number;
+  /** When it happened (ms since the epoch). */
+  atMs: number;
+  reparsed?: string;
+}
+
+/**
+ * What live mode read of the grown session: its row, the forecast made from it, and the latest
+ * compaction's forecast against where it fired. An async result: in the query cache
+ * (`liveReadingQuery`), written by each step; the bar reads it.
+ */
+export interface LiveReading {
+  row: LibraryRow;
+  forecast?: CompactionForecast;
+  score?: ForecastScore;
+}
+
+const READING_KEY = ['live', 'reading'] as const;
+pageQueryClient.setQueryDefaults(READING_KEY, { gcTime: Number.POSITIVE_INFINITY, structuralSharing: false });
+
+/** Live mode's last reading; null before the first step (or after another session opened). */
+export function liveReadingQuery() {
+  return queryOptions<LiveReading | null>({
+    queryKey: READING_KEY,
+    queryFn: () => pageQueryClient.getQueryData<LiveReading | null>(READING_KEY) ?? null,
+    initialData: null,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+    structuralSharing: false,
+  });
+}
+
+function setReading(reading: LiveReading | null): void {
+  pageQueryClient.setQueryData(READING_KEY, reading);
+}
+
+/** Live mode's UI state: the source, on or off, and how the last step went. */
+interface LiveState {
+  source?: LiveSource;
+  live: boolean;
+  bytes: number;
+  /** The last step that read something: bytes read and parsed, its time, why it was a whole parse. */
+  step?: LiveStep;
+  /** The last read that failed (the file moved, the server went away); live mode goes on. */
+  error?: string;
+}
+
+export const useLiveStore = create<LiveState>()(() => ({ live: false, bytes: 0 }));
+
+let timer: ReturnType<typeof setTimeout> | undefined;
+let generation = 0;
+
+/** Offers live mode for the session just opened from `source` (undefined: it cannot go live). */
+export function setLiveSource(source: LiveSource | undefined): void {
+  stopLive();
+  useLiveStore.setState({ source, live: false, bytes: 0, step: undefined, error: undefined });
+  setReading(null);
+}
+
+export function stopLive(): void {
+  generation++;
+  if (timer) clearTimeout(timer);
+  timer = undefined;
+  useLiveStore.setState({ live: false });
+}
+
+/** The offset just past the last newline of `blob` from `from` on (undefined: none yet). */
+async function getWholeLinesEnd(blob: Blob, from: number): Promise<number | undefined> {
+  const tail = new Uint8Array(await blob.slice(from).arrayBuffer());
+  const at = tail.lastIndexOf(0x0a);
+  return at < 0 ? undefined : from + at + 1;
+}
+
+export function startLive(queryClient: QueryClient): void {
+  const { source } = useLiveStore.getState();
+  if (!source) return;
+  stopLive();
+  const mine = ++generation;
+  useLiveStore.setState({ live: true });
+  let cut = 0;
+  /** Each other file's bytes given at the last step. */
+  let otherCuts = new Map<string, number>();
+  const tick = async (): Promise<void> => {
+    if (mine !== generation) return;
+    try {
+      const blob = await source.read();
+      // A file shorter than the last read was replaced or cut: look at it from the start.
+      if (blob.size < cut) cut = 0;
+      const end = blob.size > cut ? await getWholeLinesEnd(blob, cut) : undefined;
+      const files = source.discover ? await source.discover() : source.others;
+      const others = await Promise.all(files.map(async (f) => ({ name: f.name, blob: await f.read() })));
+      const nextCuts = new Map<string, number>();
+      let othersChanged = false;
+      for (const f of others) {
+        const before = otherCuts.get(f.name);
+        let size = f.blob.size;
+        if (f.name.endsWith('.jsonl')) {
+          const from = before === undefined || size < before ? 0 : before;
+          size = (size > from ? await getWholeLinesEnd(f.blob, from) : undefined) ?? from;
+        }
+        if (size !== before) othersChanged = true;
+        nextCuts.set(f.name, size);
+      }
+      if ((end !== undefined || othersChanged) && mine === generation) {
+        const mainEnd = end ?? cut;
+        const started = performance.now();
+        const step = await appendSession(
+          queryClient,
+          source.label,
+          { name: source.name, blob: blob.slice(0, mainEnd) },
+          others.map((f) => ({ name: f.name, blob: f.blob.slice(0, nextCuts.get(f.name)) })),
+        );
+        if (!step || mine !== generation) return;
+        cut = mainEnd;
+        otherCuts = nextCuts;
+        const row = step.row;
+        const before = pageQueryClient.getQueryData<LiveReading | null>(READING_KEY);
+        const update: Partial<LiveState> = {
+          bytes: mainEnd,
+          step: {
+            readBytes: step.readBytes,
+            newLines: step.newLines,
+            ms: performance.now() - started,
+            atMs: Date.now(),
+            reparsed: step.reparsed,
+          },
+          error: undefined,
+        };
+        if (source.libraryKey !== undefined) {
+          let sizeBytes = mainEnd;
+          for (const size of nextCuts.values()) sizeBytes += size;
+          setListingRows(new Map([[source.libraryKey, { row, sizeBytes }]]));
+        }
+        const reading: LiveReading = { row, forecast: computeForecast(row), score: before?.score };
+        const compactsBefore = before?.row
+          ? before.row.compactions.auto + before.row.compactions.manual
+          : undefined;
+        const compactsNow = row.compactions.auto + row.compactions.manual;
+        if (
+          compactsBefore !== undefined &&
+          compactsNow > compactsBefore &&
+          before?.forecast?.predictedAtCall
+        ) {
+          reading.score = {
+            predictedAtCall: before.forecast.predictedAtCall,
+            firedAtCall: row.callsBeforeLastCompact,
+          };
+        }
+        setReading(reading);
+        useLiveStore.setState(update);
+      }
+    } catch (error) {
+      useLiveStore.setState({ error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      if (mine === generation) timer = setTimeout(() => void tick(), POLL_MS);
+    }
+  };
+  void tick();
+}
+
+/** A URL's bytes as they are now. */
+async function fetchNow(url: string): Promise<Blob> {
+  const response = await fetch(url, { cache: 'no-store' });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.blob();
+}
+
+/**
+ * A source over URLs read again each time (`?follow=<url>`, repeated for a subagent log: files
+ * another program appends to). The first is the main file; the others are named by their path
+ * from its folder (`<session>/subagents/agent-….jsonl`, as the parser recognises them).
+ */
+export function createUrlLiveSource(urls: readonly string[]): LiveSource {
+  const [main = '', ...rest] = urls;
+  const path = (url: string) => decodeURIComponent(new URL(url, location.href).pathname);
+  const mainPath = path(main);
+  const folder = mainPath.slice(0, mainPath.lastIndexOf('/') + 1);
+  const name = mainPath.split('/').pop() || 'followed.jsonl';
+  return {
+    label: name,
+    name,
+    others: rest.map((url) => {
+      const p = path(url);
+      return { name: p.startsWith(folder) ? p.slice(folder.length) : p, read: () => fetchNow(url) };
+    }),
+    read: () => fetchNow(main),
+  };
+}
+
+/** A source over a File System Access handle: `getFile()` is a fresh snapshot each time. */
+export function createHandleLiveSource(
+  handle: FileSystemFileHandle,
+  path: string,
+  others: LiveFile[],
+  libraryKey?: string,
+  discover?: () => Promise<LiveFile[]>,
+): LiveSource {
+  return {
+    label: path.split('/').pop() ?? path,
+    name: path,
+    others,
+    discover,
+    libraryKey,
+    read: () => handle.getFile(),
+  };
+}

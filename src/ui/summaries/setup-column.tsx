@@ -1,0 +1,250 @@
+import { BuiltinHonours } from './prompt-column';
+import { useShallow } from 'zustand/react/shallow';
+import { PROMPT_PRESETS, requirePreset } from '../../engine/strategies/prompt-presets';
+import type { SummariesInfo } from '../../engine/summarize/session-ops';
+import type { CompactionPoint } from '../../engine/summarize/span';
+import { formatCount } from '../common/format';
+import { useKeyStore } from './key-store';
+import { useSummariesStore } from './summaries-store';
+import { SecretInput } from './secret-input';
+import { formatOrdinal, formatOrdinalTitle } from '../../engine/query/numbering';
+import { FIDELITY_LABELS, parsePointValue, pointValue } from './workbench-helpers';
+
+// The Summaries workbench's first column: the point, the prompt preset and the summarizer.
+
+export function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPoint }) {
+  const s = useSummariesStore(
+    useShallow((st) => ({
+      anthropicBaseUrl: st.anthropicBaseUrl,
+      anthropicModel: st.anthropicModel,
+      choosePreset: st.choosePreset,
+      customInstructions: st.customInstructions,
+      edits: st.edits,
+      keepFromApiCallIndex: st.keepFromApiCallIndex,
+      maxOutputTokens: st.maxOutputTokens,
+      openaiBaseUrl: st.openaiBaseUrl,
+      openaiModel: st.openaiModel,
+      presetId: st.presetId,
+      prompt: st.prompt,
+      resetPrompt: st.resetPrompt,
+      set: st.set,
+      setPoint: st.setPoint,
+      summarizer: st.summarizer,
+      systemPrompt: st.systemPrompt,
+      temperature: st.temperature,
+    })),
+  );
+  const keys = useKeyStore();
+  const preset = requirePreset(s.presetId);
+  const edited = s.prompt !== preset.prompt || s.systemPrompt !== preset.systemPrompt;
+  return (
+    <section className="summaries-setup" aria-label="Summary settings">
+      <label className="field">
+        <span>Compaction point</span>
+        <select
+          data-testid="point-select"
+          value={pointValue(point)}
+          onChange={(e) => s.setPoint(parsePointValue(e.currentTarget.value))}
+        >
+          {info.compactions.length > 0 && (
+            <optgroup label="Real compactions in the transcript">
+              {info.compactions.map((c) => (
+                <option key={c.compactionIndex} value={`c:${c.compactionIndex}`}>
+                  {formatOrdinalTitle('compaction', c.compactionIndex)} ({c.trigger}) · line {c.line}
+                  {c.preTokens ? ` · ${formatCount(c.preTokens)} tokens` : ''}
+                </option>
+              ))}
+            </optgroup>
+          )}
+          <optgroup label="After API call (what a compaction there would replace)">
+            {info.apiCalls.map((c) => (
+              <option key={c.index} value={`a:${c.index}`}>
+                After {formatOrdinal('api-call', c.index)} · {formatCount(c.contextTokens)} tokens
+              </option>
+            ))}
+          </optgroup>
+        </select>
+      </label>
+      <label className="field">
+        <span>Preset</span>
+        <select
+          data-testid="preset-select"
+          value={s.presetId}
+          onChange={(e) => s.choosePreset(e.currentTarget.value)}
+        >
+          {PROMPT_PRESETS.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
+              {s.edits[p.id] ? ' · edited' : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      {edited && (
+        <p className="small edited-mark" data-testid="prompt-edited">
+          Prompt edited from the preset (kept if you pick another preset).{' '}
+          <button type="button" className="btn link small" data-testid="prompt-reset" onClick={s.resetPrompt}>
+            Reset to the preset
+          </button>
+        </p>
+      )}
+      <p className="muted small preset-source" data-testid="preset-source" data-fidelity={preset.fidelity}>
+        <b>{FIDELITY_LABELS[preset.fidelity]}.</b> {preset.description}
+      </p>
+      {preset.variant === 'partial' && (
+        <label className="field">
+          <span>Recent portion starts at</span>
+          <select
+            value={s.keepFromApiCallIndex ?? ''}
+            onChange={(e) =>
+              s.set({
+                keepFromApiCallIndex:
+                  e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value),
+              })
+            }
+          >
+            <option value="">middle of the span</option>
+            {info.apiCalls.map((c) => (
+              <option key={c.index} value={c.index}>
+                {formatOrdinalTitle('api-call', c.index)}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <label className="field">
+        <span>Custom instructions (as /compact &lt;instructions&gt; or a PreCompact hook adds them)</span>
+        <textarea
+          data-testid="custom-instructions"
+          rows={2}
+          value={s.customInstructions}
+          onChange={(e) => s.set({ customInstructions: e.currentTarget.value })}
+        />
+      </label>
+      <label className="field">
+        <span>System prompt</span>
+        <textarea
+          data-testid="system-prompt"
+          rows={3}
+          value={s.systemPrompt}
+          onChange={(e) => s.set({ systemPrompt: e.currentTarget.value })}
+        />
+      </label>
+      <div className="field-row">
+        <label className="field">
+          <span>Max output tokens</span>
+          <input
+            className="mono"
+            inputMode="numeric"
+            value={s.maxOutputTokens}
+            onChange={(e) => {
+              const n = Number(e.currentTarget.value);
+              if (Number.isFinite(n) && n > 0) s.set({ maxOutputTokens: Math.round(n) });
+            }}
+          />
+        </label>
+        <label className="field">
+          <span>Temperature</span>
+          <input
+            className="mono"
+            inputMode="decimal"
+            placeholder="default"
+            value={s.temperature ?? ''}
+            onChange={(e) => {
+              const text = e.currentTarget.value.trim();
+              const n = Number(text);
+              if (text === '') s.set({ temperature: undefined });
+              else if (Number.isFinite(n) && n >= 0 && n <= 2) s.set({ temperature: n });
+            }}
+          />
+        </label>
+      </div>
+      <fieldset className="summarizer-choice">
+        <legend>Summarizer</legend>
+        {(
+          [
+            ['builtin', 'Built-in (offline, no LLM)'],
+            ['anthropic', 'Anthropic API'],
+            ['openai', 'OpenAI-compatible server'],
+            ['recorded', 'Recorded (the transcript’s own)'],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value} className="radio">
+            <input
+              type="radio"
+              name="summarizer"
+              data-testid={`summarizer-${value}`}
+              checked={s.summarizer === value}
+              onChange={() => s.set({ summarizer: value })}
+            />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      {s.summarizer === 'builtin' && <BuiltinHonours prompt={s.prompt} presetId={s.presetId} />}
+      {s.summarizer === 'anthropic' && (
+        <div className="provider">
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is SecretInput, rendered inside. */}
+          <label className="field">
+            <span>API key (kept in this tab’s memory)</span>
+            <SecretInput testId="anthropic-key" value={keys.anthropicKey} onChange={keys.setAnthropicKey} />
+          </label>
+          <label className="radio">
+            <input
+              type="checkbox"
+              data-testid="remember-key"
+              checked={keys.rememberAnthropic}
+              onChange={(e) => keys.setRememberAnthropic(e.currentTarget.checked)}
+            />
+            Remember in this browser: stored in plain text in its localStorage
+          </label>
+          <label className="field">
+            <span>Model</span>
+            <input
+              className="mono"
+              data-testid="anthropic-model"
+              value={s.anthropicModel}
+              onChange={(e) => s.set({ anthropicModel: e.currentTarget.value })}
+            />
+          </label>
+          <label className="field">
+            <span>Base URL</span>
+            <input
+              className="mono"
+              data-testid="anthropic-base-url"
+              value={s.anthropicBaseUrl}
+              onChange={(e) => s.set({ anthropicBaseUrl: e.currentTarget.value })}
+            />
+          </label>
+        </div>
+      )}
+      {s.summarizer === 'openai' && (
+        <div className="provider">
+          <label className="field">
+            <span>Base URL (Ollama, llama.cpp, LM Studio, vLLM)</span>
+            <input
+              className="mono"
+              data-testid="openai-base-url"
+              value={s.openaiBaseUrl}
+              onChange={(e) => s.set({ openaiBaseUrl: e.currentTarget.value })}
+            />
+          </label>
+          <label className="field">
+            <span>Model</span>
+            <input
+              className="mono"
+              data-testid="openai-model"
+              value={s.openaiModel}
+              onChange={(e) => s.set({ openaiModel: e.currentTarget.value })}
+            />
+          </label>
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is SecretInput, rendered inside. */}
+          <label className="field">
+            <span>API key (optional)</span>
+            <SecretInput testId="openai-key" value={keys.openaiKey} onChange={keys.setOpenaiKey} />
+          </label>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,259 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main';
+import { detectDialectFromName, detectDialectFromRecord } from '../../src/engine/parse/detect';
+import {
+  describeHistoryChange,
+  fingerprintMessage,
+} from '../../src/engine/parse/dialects/anthropic-messages/history-diff';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
+import { getCallContext, getUsageCoverage } from '../../src/engine/query/usage-coverage';
+import type { Session } from '../../src/engine/types';
+import {
+  BROKEN_LOG,
+  buildApiFixtures,
+  ONE_REQUEST,
+  REQUEST_LIST,
+  TRACE_LOG,
+} from '../fixtures/make-api-fixtures';
+
+// Raw Anthropic Messages requests (src/engine/parse/dialects/anthropic-messages.ts) on fixtures
+// written from the documented shapes (tests/fixtures/make-api-fixtures.ts).
+
+const FIXTURES = resolve(__dirname, '../fixtures');
+const text = (name: string): string => readFileSync(join(FIXTURES, name), 'utf8');
+const baseName = (name: string): string => name.split('/').pop()!;
+
+async function load(name: string, as = baseName(name), body = text(name)): Promise<Session> {
+  return parseSession([createMemorySource(as, new TextEncoder().encode(body))]);
+}
+
+describe('raw Anthropic Messages fixtures', () => {
+  it('equal a fresh build (regenerate with tests/fixtures/make-api-fixtures.ts)', () => {
+    for (const [name, fresh] of Object.entries(buildApiFixtures())) expect(text(name), name).toBe(fresh);
+  });
+});
+
+describe('detection', () => {
+  it('by name: claude-trace logs and our *.anthropic.json(l) convention', () => {
+    expect(detectDialectFromName('/p/.claude-trace/log-2026-03-09-10-00-00.jsonl')?.id).toBe(
+      'anthropic-messages',
+    );
+    expect(detectDialectFromName('run.anthropic.jsonl')?.id).toBe('anthropic-messages');
+    expect(detectDialectFromName('run.anthropic.json')?.id).toBe('anthropic-messages-json');
+    expect(detectDialectFromName('log.jsonl')).toBeUndefined();
+  });
+
+  it('by structure: a request, a response, a pair, an array of them', () => {
+    const request = { model: 'm', max_tokens: 10, messages: [] };
+    const response = { type: 'message', role: 'assistant', content: [], usage: {} };
+    expect(detectDialectFromRecord(request)?.id).toBe('anthropic-messages');
+    expect(detectDialectFromRecord(response)?.id).toBe('anthropic-messages');
+    expect(detectDialectFromRecord({ request: { body: request }, response: null, logged_at: 'x' })?.id).toBe(
+      'anthropic-messages',
+    );
+    expect(detectDialectFromRecord([request, response])?.id).toBe('anthropic-messages-json');
+  });
+
+  it("does not take other dialects' records", () => {
+    // A Claude Code assistant line holds a response-shaped `message`; Cline's history is an array
+    // of `{role, content}`; neither is a request list.
+    const claude = {
+      type: 'assistant',
+      uuid: 'u',
+      message: { type: 'message', role: 'assistant', content: [] },
+    };
+    expect(detectDialectFromRecord(claude)?.id).toBe('claude-code');
+    expect(detectDialectFromRecord([{ role: 'user', content: 'hi' }])?.id).toBe('cline');
+    expect(detectDialectFromRecord({ messages: 'not a list', model: 'm' })).toBeUndefined();
+  });
+
+  it('reads each fixture the same under its name and renamed', async () => {
+    for (const name of [TRACE_LOG, REQUEST_LIST, ONE_REQUEST, BROKEN_LOG]) {
+      const own = await load(name);
+      const renamed = await load(name, 'unknown');
+      expect(renamed.entries.length, name).toBe(own.entries.length);
+      expect(
+        renamed.apiCalls.map((c) => c.contextTokens),
+        name,
+      ).toEqual(own.apiCalls.map((c) => c.contextTokens));
+    }
+  });
+});
+
+describe('a claude-trace log', () => {
+  it('is one call per request, side conversations apart, usage from each response', async () => {
+    const s = await load(TRACE_LOG);
+    expect(s.format).toBe('anthropic-messages');
+    // 11 requests; the summary call has its own system prompt and no tools: a sidechain.
+    expect(s.apiCalls).toHaveLength(10);
+    expect(s.sidechains).toHaveLength(1);
+    expect(s.sidechains[0]?.apiCalls).toBe(1);
+    // The streamed response (SSE in body_raw): usage from message_start + message_delta.
+    const streamed = s.apiCalls.find((c) => c.messageId === 'msg_03')!;
+    expect(streamed.contextTokens).toBe(6190);
+    expect(streamed.usage.outputTokens).toBe(60);
+  });
+
+  it('names context editing, the compaction and the truncation', async () => {
+    const s = await load(TRACE_LOG);
+    expect(s.compactions.map((c) => [c.kind, c.trigger, c.preTokens, c.postTokens])).toEqual([
+      // Server-side clearing: before it, the call's context plus what was cleared.
+      ['microcompact', 'clear_tool_uses_20250919', 2060 + 2800, 2060],
+      ['compact', 'client', 2100, 930],
+      ['truncate', 'client', 930, 720],
+    ]);
+    const compact = s.compactions[1]!;
+    expect(s.entries[compact.summaryEntryIndex!]?.isCompactSummary).toBe(true);
+    // The truncation kept the summary and the read: the prompt between them was dropped.
+    expect(s.compactions[2]?.deletedRange).toEqual([1, 1]);
+  });
+
+  it('estimates the context of requests without a response, from their messages', async () => {
+    const s = await load(TRACE_LOG);
+    const failed = s.apiCalls.find((c) => c.requestId === 'request-9')!;
+    expect(s.entries[failed.firstEntryIndex]?.isApiError).toBe(true);
+    const context = getCallContext(s, failed.index);
+    expect(context.estimated).toBe(true);
+    // Its messages since the compaction only (summary, prompt, read, result: ~90 tokens by
+    // chars/4); counted from the start, the 3,065-char shell output alone would add ~1,000.
+    expect(context.tokens).toBeGreaterThan(50);
+    expect(context.tokens).toBeLessThan(500);
+    expect(getUsageCoverage(s).zeroUsageCalls).toBe(2);
+  });
+});
+
+describe('claude-trace extras', () => {
+  it('a count_tokens request is kept as a row, not a call', async () => {
+    const pair = {
+      request: {
+        timestamp: 1_773_050_400,
+        method: 'POST',
+        url: 'https://api.anthropic.com/v1/messages/count_tokens?beta=true',
+        headers: {},
+        body: { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] },
+      },
+      response: { timestamp: 1_773_050_401, status_code: 200, headers: {}, body: { input_tokens: 1234 } },
+      logged_at: '2026-03-09T10:00:01.000Z',
+    };
+    const s = await load('x', 'log-2026-03-09-10-00-00.jsonl', `${JSON.stringify(pair)}\n`);
+    expect(s.apiCalls).toHaveLength(0);
+    expect(s.entries.map((e) => [e.kind, e.summaryText])).toEqual([
+      ['meta', 'count_tokens: 1234 input tokens'],
+    ]);
+  });
+});
+
+describe('conversations', () => {
+  it('a system prompt that changes on every request does not split the conversation', async () => {
+    const tools = [{ name: 'bash', input_schema: { type: 'object' } }];
+    const m1 = { role: 'user', content: 'list files' };
+    const m2 = { role: 'assistant', content: [{ type: 'text', text: 'ok' }] };
+    const m3 = { role: 'user', content: 'again' };
+    const req = (n: number, messages: unknown[]) => ({
+      model: 'm',
+      max_tokens: 10,
+      system: [
+        { type: 'text', text: `x-request-header: ${n}` },
+        { type: 'text', text: 'You are an agent.' },
+      ],
+      tools,
+      messages,
+    });
+    const body = [req(1, [m1]), req(2, [m1, m2, m3])].map((r) => JSON.stringify(r)).join('\n');
+    const s = await load('x', 'unknown', `${body}\n`);
+    expect(s.apiCalls).toHaveLength(2);
+    expect(s.sidechains).toHaveLength(0);
+    // The second request's new messages only: one user prompt each, no history event.
+    expect(s.entries.filter((e) => e.kind === 'user')).toHaveLength(2);
+    expect(s.compactions).toEqual([]);
+  });
+});
+
+describe('other layouts', () => {
+  it('a JSON array of requests and responses: each response completes the request before it', async () => {
+    const s = await load(REQUEST_LIST);
+    expect(s.format).toBe('anthropic-messages-json');
+    expect(s.apiCalls.map((c) => c.contextTokens)).toEqual([3212, 3290, 6250, 1260]);
+    // The big shell output cleared in place before the fourth request.
+    expect(s.compactions.map((c) => c.kind)).toEqual(['compact']);
+    expect(s.entries[s.compactions[0]!.entryIndex]?.summaryText).toMatch(/1 message edited in place/);
+  });
+
+  it('one pasted request: one estimated call, whatever its name', async () => {
+    for (const as of ['request.json', 'pasted.anthropic.json', 'unknown']) {
+      const s = await load(ONE_REQUEST, as);
+      expect(s.apiCalls, as).toHaveLength(1);
+      expect(
+        s.entries.filter((e) => e.kind === 'user' || e.kind === 'assistant'),
+        as,
+      ).toHaveLength(7);
+      expect(getCallContext(s, 0).estimated, as).toBe(true);
+      expect(s.issues, as).toEqual([]);
+    }
+  });
+
+  it('a single request that is not JSON names the line', async () => {
+    const body = '{\n  "model": "m"\n  "messages": []\n}\n';
+    const s = await load('x', 'pasted.anthropic.json', body);
+    expect(s.issues[0]).toMatchObject({ code: 'not-json', line: 3 });
+    expect(s.issues[0]?.message).toMatch(/^pasted\.anthropic\.json is not JSON at line 3: /);
+  });
+});
+
+describe('bad input', () => {
+  it('names each bad line and reads the rest', async () => {
+    const s = await load(BROKEN_LOG);
+    expect(s.issues.map((i) => [i.line, i.code])).toEqual([
+      [2, 'not-json'],
+      [3, 'wrong-shape'],
+      [4, 'unknown-record'],
+      [5, 'concatenated-records'],
+      [6, 'truncated-line'],
+    ]);
+    expect(s.issues[1]?.path).toBe('messages[0].content');
+    expect(s.unknownTypes).toEqual({ ping: 1 });
+    expect(s.apiCalls).toHaveLength(4);
+  });
+
+  it('compares histories in linear time', () => {
+    const n = 50_000;
+    const held = Array.from({ length: n }, (_, i) => fingerprintMessage({ role: 'user', content: `m${i}` }));
+    const next = held.filter((_, i) => i % 2 === 0);
+    const t0 = performance.now();
+    const change = describeHistoryChange(held, next);
+    expect(performance.now() - t0).toBeLessThan(500);
+    expect(change).toMatchObject({ kind: 'truncate', dropped: n / 2, replaced: 0 });
+  });
+
+  it('a moved cache_control marker is not a change of history', () => {
+    const plain = { role: 'user', content: [{ type: 'text', text: 'x' }] };
+    const marked = {
+      role: 'user',
+      content: [{ type: 'text', text: 'x', cache_control: { type: 'ephemeral' } }],
+    };
+    expect(fingerprintMessage(marked)).toBe(fingerprintMessage(plain));
+    expect(fingerprintMessage({ role: 'user', content: 'x' })).toBe(fingerprintMessage(plain));
+  });
+});
+
+describe('compactlab inspect', () => {
+  it('reports the format, the calls and the events', async () => {
+    for (const [name, format, calls, compactions] of [
+      [TRACE_LOG, 'anthropic-messages', 10, 3],
+      [REQUEST_LIST, 'anthropic-messages-json', 4, 1],
+      [ONE_REQUEST, 'anthropic-messages', 1, 0],
+    ] as const) {
+      const out: string[] = [];
+      expect(await main(['inspect', join(FIXTURES, name), '--json'], (t) => out.push(t))).toBe(0);
+      const report = JSON.parse(out.join('\n'));
+      expect([report.format, report.apiCalls.length, report.compactions.length], name).toEqual([
+        format,
+        calls,
+        compactions,
+      ]);
+    }
+  });
+});
