@@ -9,10 +9,10 @@ import { parseSession } from '../engine/parse/parse-session';
 import { openSessionFiles } from './session-files';
 
 // `compactlab bash-summaries`: the shell results Claude Code's bash-output summarization would
-// catch (claude-code-summarization-architecture.md §4), our log-spew judgement and the tokens saved.
+// catch (docs/sources.md#csa-bash-summaries), our log-spew judgement and the tokens saved.
 
 export const BASH_SUMMARIES_USAGE = `  compactlab bash-summaries <session.jsonl> [subagent files…] [--json]
-      Shell results over 5,000 characters (§4 of claude-code-summarization-architecture.md):
+      Shell results over 5,000 characters (§4 of docs/sources.md#csa):
       whether each looks like log spew (our heuristics), the summary it would get (overview,
       detailed summary, errors, 3+ verbatim snippets) and the tokens that saves; a total.`;
 

@@ -2,8 +2,7 @@ import type { PreparedReplay } from '../engine/simulation/prepared';
 import type { ManualCompactionRequest } from '../engine/strategies/types';
 
 // `compactlab replay --compact-at N [--partial up-to|from --pivot M]`: manual compactions
-// (Claude Code's `/compact`, full or partial, claude-code-compaction-v2.1.68.txt "Five compaction
-// mechanisms" and "Prompt 2") asked for on the command line. Kept apart from replay.ts so the
+// (Claude Code's `/compact`, full or partial, docs/sources.md#cc-five-mechanisms, #cc-prompt-2) asked for on the command line. Kept apart from replay.ts so the
 // strategy flags there and these stay separate.
 //
 // N is the 1-based API call number the replay dump prints ("event 1 after API call N"); M is the

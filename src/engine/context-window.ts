@@ -8,10 +8,10 @@ import type { Session, TokenCount } from './types';
 
 // Which context window and max output a log ran with, inferred from the log itself, with the
 // reasons. Claude Code's window is `BcK` = 200,000 unless the model is run extended (the `[1m]`
-// model suffix or the `context-1m` beta): claude-code-compaction-v2.1.68.txt, "Threshold". The
+// model suffix or the `context-1m` beta): docs/sources.md#cc-threshold. The
 // log never states it, but three things in it bound it from below:
 //   1. a model id that names the 1M variant (`claude-sonnet-4-5-20250929[1m]`);
-//   2. the context a call really sent (input + cache creation + cache read, FORMAT.md §6): the API
+//   2. the context a call really sent (input + cache creation + cache read, docs/sources.md#fmt-usage): the API
 //      refuses a prompt larger than the window, so a call at 586k ran on a window ≥ 586k;
 //   3. the log's own auto-compaction points (`compactMetadata.preTokens`): Claude Code fires them
 //      below its threshold, so one over 200k means a larger window, and ones near 167k fit 200k.
@@ -155,7 +155,7 @@ export function getWindowEvidence(session: Session): WindowEvidence {
 /**
  * The threshold knobs an inference sets, with a note for each that departs from the defaults
  * (200k window, 64k max output). The max output only moves the thresholds through the reserved
- * `min(max output, cap)` (v2.1.68 "Threshold": cap a5Y = 20,000; 32,000 in 2.0.x), so it is set
+ * `min(max output, cap)` (Claude Code 2.1.68 (docs/sources.md#cc-threshold): cap a5Y = 20,000; 32,000 in 2.0.x), so it is set
  * only when the model's is below the cap; a larger one reserves the cap like the default does.
  */
 export function getInferredWindowKnobs(

@@ -1,18 +1,18 @@
 import type { TokenCount } from './types';
 
 // Claude Code's context thresholds, computed exactly as the reference documents give them.
-//   v2.1.68 profile: ../shared/reference/claude-code-compaction-v2.1.68.txt, section "Threshold".
-//   legacy profile:  ../shared/reference/claude-code-compact-system.md, "Three-Tier Threshold System".
+//   v2.1.68 profile: docs/sources.md#cc-threshold.
+//   legacy profile:  docs/sources.md#ccs-thresholds.
 //   v2.0 profile:    the v2.1.68 formula with a 32,000-token output reservation cap, measured on the
 //                    corpus for 2.0.x–2.1.19 (2.0.67–2.0.76 auto-compactions fire at the first call
 //                    whose usage reaches 155,000 = 200,000 − 32,000 − 13,000; 2.1.9–2.1.19
 //                    microcompactions at 148,000 = 168,000 − 20,000; docs/replay-accuracy.md).
 
-/** `BcK`: the default context window for non-extended models (v2.1.68 "Threshold"). */
+/** `BcK`: the default context window for non-extended models (Claude Code 2.1.68 (docs/sources.md#cc-threshold)). */
 export const DEFAULT_CONTEXT_WINDOW: TokenCount = 200_000;
 /** The extended (1M) context window, selectable for models that have it. */
 export const EXTENDED_CONTEXT_WINDOW: TokenCount = 1_000_000;
-/** `a5Y`: output reservation cap (v2.1.68 "Threshold"). */
+/** `a5Y`: output reservation cap (Claude Code 2.1.68 (docs/sources.md#cc-threshold)). */
 export const OUTPUT_RESERVATION_CAP: TokenCount = 20_000;
 /**
  * Output reservation cap of Claude Code 2.0.x. Not in the references: derived from the corpus
@@ -26,7 +26,7 @@ export const AUTOCOMPACT_BUFFER: TokenCount = 13_000;
 export const WARNING_BUFFER: TokenCount = 20_000;
 /** `oD5`: error shown this far below the limit ("Three-Tier Threshold System"). */
 export const ERROR_BUFFER: TokenCount = 20_000;
-/** Blocking limit: window − 3,000, an absolute hard stop (v2.1.68 "Threshold"). */
+/** Blocking limit: window − 3,000, an absolute hard stop (Claude Code 2.1.68 (docs/sources.md#cc-threshold)). */
 export const BLOCKING_BUFFER: TokenCount = 3_000;
 /** Max output tokens Claude Code assumes for current models (Sonnet/Opus 4.x allow 64k or more). */
 export const DEFAULT_MAX_OUTPUT_TOKENS: TokenCount = 64_000;
@@ -43,7 +43,7 @@ export const THRESHOLD_PROFILES: readonly ThresholdProfile[] = [
   {
     id: 'v2.1.68',
     label: 'Claude Code 2.1.x (effective window − 13k)',
-    source: 'claude-code-compaction-v2.1.68.txt, "Threshold"',
+    source: 'docs/sources.md#cc-threshold',
   },
   {
     id: 'v2.0',
@@ -54,7 +54,7 @@ export const THRESHOLD_PROFILES: readonly ThresholdProfile[] = [
   {
     id: 'legacy',
     label: 'Claude Code legacy (context limit − 13k)',
-    source: 'claude-code-compact-system.md, "Three-Tier Threshold System"',
+    source: 'docs/sources.md#ccs-thresholds',
   },
 ];
 
@@ -125,7 +125,7 @@ export function getThresholdProfileForVersion(version: string | undefined): Thre
 /** All of Claude Code's thresholds for one set of knobs. */
 export function computeThresholds(knobs: ThresholdKnobs): Thresholds {
   const window = knobs.contextWindow;
-  // v2.1.68 `B96`; the legacy `aI2` works from the total context limit (`TYA`) directly.
+  // v2.1.68 `B96` (docs/sources.md#cc-threshold); the legacy `aI2` works from the total context limit (`TYA`) directly.
   const effectiveWindow = window - getOutputReservation(knobs.profile, knobs.maxOutputTokens);
   const base = effectiveWindow - AUTOCOMPACT_BUFFER;
   // Both profiles: the override is a percentage of the same base window, floored, and never

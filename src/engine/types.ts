@@ -236,7 +236,7 @@ export interface Compaction {
   callUsage?: Usage;
   /** Every call the compaction call's log holds, and which one produced the summary. */
   callCost?: CompactionCallCost;
-  /** The range of the model-facing history no longer sent, inclusive (Cline, FORMAT.md §12). */
+  /** The range of the model-facing history no longer sent, inclusive (Cline, docs/sources.md#fmt-cline). */
   deletedRange?: [number, number];
   /** Microcompact only. */
   tokensSaved?: TokenCount;

@@ -1,5 +1,5 @@
 // Bash tool calls of the story: what the command prints, as the model sees it (`content`) and as
-// Claude Code stores it (`toolUseResult` with stdout/stderr, FORMAT.md §5).
+// Claude Code stores it (`toolUseResult` with stdout/stderr, docs/sources.md#fmt-messages).
 
 import type { BashRun } from './plan';
 import {
@@ -176,7 +176,7 @@ export function runBash(env: ToolEnv, run: BashRun): ToolOutcome {
         true,
       );
     case 'export-big': {
-      // Over Claude Code's inline limit: the result is a `<persisted-output>` stub (FORMAT.md §4.5).
+      // Over Claude Code's inline limit: the result is a `<persisted-output>` stub (docs/sources.md#fmt-persisted-output).
       const preview = formatExportCsv(rng, 40).slice(0, 2048);
       const stub = `<persisted-output>\nOutput too large (${(5.8 + rng.next()).toFixed(1)}MB). Full output saved to: ${PROJECT_DIR}/${env.sessionId}/tool-results/${randomBase36(rng, 9)}.txt\n\nPreview (first 2KB):\n${preview}\n...\n</persisted-output>`;
       return {

@@ -96,7 +96,7 @@ export interface ClearableItem {
   offset: number;
 }
 
-/** v2.1.68 `Rg` over the live items, oldest first; undefined when microcompact would do nothing. */
+/** v2.1.68 `Rg` (docs/sources.md#cc-microcompact) over the live items, oldest first; undefined when microcompact would do nothing. */
 export function selectClearable(
   model: CompactionModel,
   live: readonly ClearableItem[],

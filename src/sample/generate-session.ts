@@ -1,6 +1,6 @@
 // A deterministic, realistic Claude Code 2.1.x session: several hundred API calls of a developer
 // building a small CLI, with auto and manual compaction, a microcompaction, a subagent and the
-// compaction-call files, in the on-disk JSONL format of research/FORMAT.md. Pure TypeScript (no
+// compaction-call files, in the on-disk JSONL format of docs/sources.md#fmt. Pure TypeScript (no
 // DOM, no Node), streamed line by line so a 100 MB benchmark file never sits in memory.
 //
 // Auto-compaction and microcompaction happen exactly where the replay model puts them for the

@@ -7,7 +7,7 @@ import { createRng, type Rng } from './prng';
 
 export const PROJECT_NAME = 'tally';
 export const PROJECT_CWD = '/home/mira/code/tally';
-/** `<encoded-cwd>` of FORMAT.md §1: `/` and `.` become `-`. */
+/** `<encoded-cwd>` of docs/sources.md#fmt-files: `/` and `.` become `-`. */
 export const PROJECT_DIR = '/home/mira/.claude/projects/-home-mira-code-tally';
 
 export type FileKind = 'ts' | 'test' | 'json' | 'md' | 'journal';

@@ -49,7 +49,7 @@ import type { GeneratedLine, GenerateSessionOptions, SessionFeatures } from './g
 export const DEFAULT_CLAUDE_CODE_VERSION = '2.1.19';
 /** Files re-read into context after a compaction are capped (recent reads, newest first). */
 const RESTORED_FILES_MAX_TOKENS = 6_000;
-/** The placeholder a cleared result keeps (FORMAT.md §4.4). */
+/** The placeholder a cleared result keeps (docs/sources.md#fmt-microcompact-boundary). */
 const CLEARED_PLACEHOLDER = '[Old tool result content cleared]';
 /**
  * Bank exports read in one call, once per session before the first auto-compaction: started when
@@ -507,7 +507,7 @@ export class SessionSim {
         });
       }
     });
-    // PostToolUse format hook after file changes, chained (FORMAT.md §3 `hook_progress`).
+    // PostToolUse format hook after file changes, chained (docs/sources.md#fmt-entry-types `hook_progress`).
     for (const c of changed) {
       if (!c.path.startsWith('src/')) continue;
       m.tick(this.rng.int(20, 120));

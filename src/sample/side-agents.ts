@@ -1,5 +1,5 @@
 // The two kinds of subagent file a 2.1.x session has besides the main transcript: an Explore
-// agent run by the Task tool (FORMAT.md §7) and the compaction call (FORMAT.md §4.3).
+// agent run by the Task tool (docs/sources.md#fmt-subagents) and the compaction call (docs/sources.md#fmt-around-compaction).
 
 import {
   type Account,
@@ -151,7 +151,7 @@ export function runExploreAgent(
   }
   const subLines = w.drain();
   // agent_progress entries mirror the subagent's messages inside the main file, on a side
-  // branch from the Task tool_use (FORMAT.md §7: count them once).
+  // branch from the Task tool_use (docs/sources.md#fmt-subagents: count them once).
   let parent: string | null = source;
   for (const line of subLines) {
     const record = JSON.parse(line) as JsonObject;
@@ -201,7 +201,7 @@ export function runExploreAgent(
   };
 }
 
-/** The compaction request as a subagent file (2.1.37+, FORMAT.md §4.3). Returns its duration. */
+/** The compaction request as a subagent file (2.1.37+, docs/sources.md#fmt-around-compaction). Returns its duration. */
 export function writeCompactionCall(
   host: SideAgentHost,
   preTokens: number,
@@ -225,7 +225,7 @@ export function writeCompactionCall(
   const output = countTokens(answer);
   const input = 3;
   // Its own short system prompt is cached; the conversation is written to the cache anew
-  // (FORMAT.md §4.3: e.g. 170,469 created, 10,495 read).
+  // (docs/sources.md#fmt-around-compaction: e.g. 170,469 created, 10,495 read).
   const cacheRead = host.rng.int(9_000, 11_000);
   const total = preTokens + countTokens(prompt);
   const usage: UsageTokens = { input, cacheRead, cacheCreation: total - input - cacheRead, output };

@@ -1,11 +1,11 @@
-// The compaction summary (FORMAT.md §4.2) and the compaction call's prompt and answer
-// (FORMAT.md §4.3), written from what the simulated session actually did. The nine sections
+// The compaction summary (docs/sources.md#fmt-summary-message) and the compaction call's prompt and answer
+// (docs/sources.md#fmt-around-compaction), written from what the simulated session actually did. The nine sections
 // are the ones Claude Code's compaction prompt asks for
-// (reference/claude-code-compact-system.md, "Summary sections").
+// (docs/sources.md#ccs-summary-message).
 
 import { PROJECT_CWD, PROJECT_DIR } from './project';
 
-/** 2.1.x opening line of every compaction summary (FORMAT.md §4.2). */
+/** 2.1.x opening line of every compaction summary (docs/sources.md#fmt-summary-message). */
 export const SUMMARY_PREFIX =
   'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.';
 
@@ -13,7 +13,7 @@ export const SUMMARY_PREFIX =
 const CONTINUE_INSTRUCTION =
   'Please continue the conversation from where we left off without asking the user any further questions. Continue with the last task that you were asked to work on.';
 
-/** Opening of the compaction prompt (FORMAT.md §4.3 quotes its first sentence). */
+/** Opening of the compaction prompt (docs/sources.md#fmt-around-compaction quotes its first sentence). */
 export const COMPACTION_PROMPT_HEAD =
   "Your task is to create a detailed summary of the conversation so far, paying close attention to the user's explicit requests and your previous actions.\nThis summary should be thorough in capturing technical details, code patterns, and architectural decisions that would be essential for continuing development work without losing context.";
 

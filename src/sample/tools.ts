@@ -1,6 +1,6 @@
 // Runs a planned tool call against the simulated project: the tool_use input, the tool_result
 // content the model sees, and the structured `toolUseResult` Claude Code stores beside it
-// (shapes per FORMAT.md §5).
+// (shapes per docs/sources.md#fmt-messages).
 
 import { runBash } from './bash-tool';
 import type { ToolAction } from './plan';

@@ -1,4 +1,4 @@
-// Builds Claude Code JSONL records in the on-disk shape (research/FORMAT.md §2–§7): the common
+// Builds Claude Code JSONL records in the on-disk shape (docs/sources.md#fmt-envelope–§7): the common
 // envelope, the parentUuid chain, one line per streamed content block, usage on every line.
 // It knows nothing about the story being told; `generate-session.ts` drives it.
 
@@ -12,7 +12,7 @@ export interface WriterOptions {
   gitBranch: string;
   slug: string;
   startMs: number;
-  /** Set in subagent and compaction-call files (FORMAT.md §7). */
+  /** Set in subagent and compaction-call files (docs/sources.md#fmt-subagents). */
   agentId?: string;
 }
 
@@ -42,7 +42,7 @@ export interface WrittenResponse {
   uuids: string[];
 }
 
-/** Usage object as written by 2.1.x (1-hour cache writes, FORMAT.md §6). */
+/** Usage object as written by 2.1.x (1-hour cache writes, docs/sources.md#fmt-usage). */
 export function createUsageJson(usage: UsageTokens, outputSnapshot: number): JsonObject {
   return {
     input_tokens: usage.input,
@@ -159,7 +159,7 @@ export class TranscriptWriter {
   /**
    * One API response, written as one line per content block sharing `message.id` and
    * `requestId`. Every line carries the usage; `output_tokens` is the streaming snapshot so
-   * far, and only the last line has the final count and a `stop_reason` (FORMAT.md §6).
+   * far, and only the last line has the final count and a `stop_reason` (docs/sources.md#fmt-usage).
    */
   response(model: string, usage: UsageTokens, blocks: StreamedBlock[], stopReason: string): WrittenResponse {
     const messageId = randomMessageId(this.rng);

@@ -310,7 +310,7 @@ describe('the boundary-scoring strategy in the replay', () => {
 
   it('its knobs are specs: every one has a source and a CLI flag; --help lists them', async () => {
     for (const spec of BOUNDARY_SCORING_STRATEGY.knobSpecs) {
-      expect(spec.source, spec.key).toMatch(/microcompaction-deep-dive\.md|ours/);
+      expect(spec.source, spec.key).toMatch(/docs\/sources\.md#mdd|ours/);
       expect(spec.cliFlag, spec.key).toBeTruthy();
     }
     const out: string[] = [];

@@ -1,7 +1,6 @@
 import type { TokenCount } from '../types';
 
-// The compact boundary record Claude Code writes (`S91`, claude-code-compact-system.md,
-// "Boundary Marker: S91()"; FORMAT.md §4.1), for showing what a simulated compaction would log.
+// The compact boundary record Claude Code writes (`S91`, docs/sources.md#ccs-boundary; docs/sources.md#fmt-compact-boundary), for showing what a simulated compaction would log.
 
 export interface BoundaryMarker {
   type: 'system';

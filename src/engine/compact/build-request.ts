@@ -7,8 +7,7 @@ import type { Entry, Session, TokenCount } from '../types';
 import { estimateApiMessagesTokens, normalizeMessages, type RecordInput } from './normalize-messages';
 import type { ApiMessage, CompactionRequest, RequestVariant } from './types';
 
-// What a compaction would send to the summarizer at any point of a transcript (v2.1.68 "Full
-// mechanism", step 4; compact-system.md `j91` phase 3): the messages since the last boundary
+// What a compaction would send to the summarizer at any point of a transcript (Claude Code 2.1.68 (docs/sources.md#cc-full-mechanism step 4); docs/sources.md#ccs-manual-compact `j91`, phase 3): the messages since the last boundary
 // (`nk`: the boundary's summary included), normalized by `WZ`, then the prompt.
 
 export interface CompactionRequestOptions {
@@ -66,7 +65,7 @@ export function getSpanStart(session: Session, uptoEntryIndex: number): number {
 /**
  * Tokens a summary request adds to the messages it summarizes: the prompt (custom instructions
  * included) and the system prompt, by Claude Code's estimate. (The request also carries its one
- * tool, read_file, v2.1.68 "Full mechanism" step 4, whose schema no source gives: not counted.)
+ * tool, read_file, Claude Code 2.1.68 (docs/sources.md#cc-full-mechanism step 4), whose schema no source gives: not counted.)
  */
 export function getSummaryRequestOverheadTokens(
   variant: RequestVariant,

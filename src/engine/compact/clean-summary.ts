@@ -1,5 +1,4 @@
-// Claude Code's tag cleanup of a summarizer's answer, `MD5` (claude-code-compact-system.md,
-// "Summary Content Handling: MD5()"): the first <analysis> block becomes "Analysis:\n…", the first
+// Claude Code's tag cleanup of a summarizer's answer, `MD5` (docs/sources.md#ccs-summary-message): the first <analysis> block becomes "Analysis:\n…", the first
 // <summary> block "Summary:\n…", runs of blank lines collapse to one, and the result is trimmed.
 
 const ANALYSIS_BLOCK = /<analysis>([\s\S]*?)<\/analysis>/;

@@ -3,10 +3,9 @@ import type { TokenCount } from '../types';
 import { cleanSummaryTags } from './clean-summary';
 
 // The user message that opens the history after a compaction.
-//   legacy `T91` (claude-code-compact-system.md, "Summary Message Generation: T91()"), seen in
+//   legacy `T91` (docs/sources.md#ccs-summary-message), seen in
 //     2.0.67–2.0.76 transcripts;
-//   v2.1.68 `JQ6` (claude-code-compaction-v2.1.68.txt, "Continuation message injected after
-//     compaction"), seen from 2.1.9 on. Line breaks between the parts follow the real 2.1.x
+//   v2.1.68 `JQ6` (docs/sources.md#cc-continuation) (docs/sources.md#cc-continuation), seen from 2.1.9 on. Line breaks between the parts follow the real 2.1.x
 //     messages in the corpus (blank line before the transcript hint, one newline before
 //     "Please continue…").
 

@@ -2,7 +2,7 @@ import { estimateTextTokens, TOKENS_PER_IMAGE } from '../tokens/estimate';
 import type { TokenCount } from '../types';
 import type { ApiBlock, ApiMessage } from './types';
 
-// Claude Code's `WZ` (claude-code-compact-system.md, "Message Filtering: WZ()"), applied to raw
+// Claude Code's `WZ` (docs/sources.md#ccs-message-filtering), applied to raw
 // transcript records: attachments folded into the previous user message, progress / system /
 // synthetic API-error records and meta user messages dropped, consecutive user messages merged,
 // streamed assistant lines merged by message id, thinking-only assistant messages dropped (`NQ0`:
@@ -111,7 +111,7 @@ export function normalizeMessages(inputs: RecordInput[], options: NormalizeOptio
       dropped.push({ entryIndex, reason: `not a message (${String(type)})` });
       continue;
     }
-    // `u59` (isUserMessageVisible, compact-system.md "Filtering Predicates"): meta user messages
+    // `u59` (isUserMessageVisible, docs/sources.md#ccs-message-filtering): meta user messages
     // (command caveats, skill bodies, reminders the UI hides) are not summarized. A compact summary
     // is one too (`j91` makes it with `createMetaBlock`), but "Summary Chaining" has it included.
     if (type === 'user' && record.isMeta === true && record.isCompactSummary !== true) {
@@ -137,7 +137,7 @@ export function normalizeMessages(inputs: RecordInput[], options: NormalizeOptio
       continue;
     }
     // Assistant: merge into an earlier line of the same response when only tool results of that
-    // response sit between (parallel tool calls streamed one block per line, FORMAT.md §6).
+    // response sit between (parallel tool calls streamed one block per line, docs/sources.md#fmt-usage).
     const messageId = typeof message.id === 'string' ? message.id : undefined;
     let merged = false;
     if (messageId !== undefined) {
@@ -195,7 +195,7 @@ export function normalizeMessages(inputs: RecordInput[], options: NormalizeOptio
   };
 }
 
-/** `iI2` for a tool_result block, `gG`/`lI2` for the rest (compact-system.md "Token Counting"). */
+/** `iI2` for a tool_result block, `gG`/`lI2` for the rest (docs/sources.md#ccs-token-counting). */
 export function estimateApiBlockTokens(block: ApiBlock): TokenCount {
   switch (block.type) {
     case 'text':

@@ -1,8 +1,8 @@
 import { estimateTextTokens } from '../tokens/estimate';
 import type { TokenCount } from '../types';
 
-// Post-compact restoration (claude-code-compact-system.md, "Context Preservation": `bD5`, `fD5`,
-// `XQ0`, and "Message Reconstruction Order"; v2.1.68 "Full mechanism" step 7), fed from the
+// Post-compact restoration (docs/sources.md#ccs-context-preservation: `bD5`, `fD5`,
+// `XQ0`, and "Message Reconstruction Order"; Claude Code 2.1.68 (docs/sources.md#cc-full-mechanism step 7)), fed from the
 // transcript's own tool calls instead of the disk: the files its Read/Edit/Write calls touched,
 // its last TodoWrite, its last plan.
 
@@ -16,14 +16,14 @@ export const RESTORE_TOTAL_TOKENS: TokenCount = 50_000;
 /**
  * What happens to a file over `tokensPerFile`. `bD5` reads it with `fileReadingLimits.maxTokens`,
  * and a read over that limit fails (`return J ? l9(J) : null`): the file comes back as a path-only
- * reference (`compact_file_reference` attachments, FORMAT.md §4.3; "(>5k-token files as path
- * only)", research/ANCHORS.md §2.1). compact-system.md reads the limit as a truncation instead:
+ * reference (`compact_file_reference` attachments, docs/sources.md#fmt-around-compaction; "(>5k-token files as path
+ * only)", docs/sources.md#agents). docs/sources.md#ccs reads the limit as a truncation instead:
  * `truncate` keeps its first `tokensPerFile` tokens.
  */
 export type OversizedFilePolicy = 'reference' | 'truncate';
 
 /**
- * Per invoked skill, re-attached after a compaction (v2.1.68 "Full mechanism" step 7: "skills
+ * Per invoked skill, re-attached after a compaction (Claude Code 2.1.68 (docs/sources.md#cc-full-mechanism step 7): "skills
  * (uM4)"; no size given): our cap, the same as a file's (`yD5`).
  */
 export const RESTORE_TOKENS_PER_SKILL: TokenCount = 5_000;
@@ -110,8 +110,7 @@ export interface Restoration {
 export const EMPTY_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
 
 /**
- * `hD5` and the documented exclusions (claude-code-summarization-architecture.md,
- * "Post-Compaction Restoration"): the todo file, the plan file, CLAUDE.md / memory files and agent
+ * `hD5` and the documented exclusions (docs/sources.md#csa-restoration): the todo file, the plan file, CLAUDE.md / memory files and agent
  * files are never re-attached.
  */
 export function isExcludedFromRestore(path: string): boolean {

@@ -14,8 +14,7 @@ import type { Session } from '../types';
 import { getCompactedLogRefusal } from './compacted-log-formats';
 
 // The transcript as Claude Code would have written it under a replay: the main file's records in
-// order, with a `compact_boundary` system record and an `isCompactSummary` user record (FORMAT.md
-// §4.1, §4.2) after the entry each replayed compaction follows. The log's own compactions that the
+// order, with a `compact_boundary` system record and an `isCompactSummary` user record (docs/sources.md#fmt-compact-boundary, #fmt-summary-message) after the entry each replayed compaction follows. The log's own compactions that the
 // replay did not keep (it only keeps manual ones, as resets) are left out, so the file re-opens
 // with the replay's compactions and no others.
 
@@ -58,7 +57,7 @@ function maskLine(line: string, redaction: RedactionSettings): string {
   }
 }
 
-/** The envelope fields a Claude Code record repeats (FORMAT.md §2), taken from a nearby record. */
+/** The envelope fields a Claude Code record repeats (docs/sources.md#fmt-envelope), taken from a nearby record. */
 function getEnvelope(record: JsonRecord): JsonRecord {
   const out: JsonRecord = {};
   for (const key of ['isSidechain', 'userType', 'cwd', 'sessionId', 'version', 'gitBranch', 'slug'])

@@ -5,7 +5,7 @@ import type { DialectId } from '../types';
 // The log formats a compacted transcript can be written in: the dialect of the log read, as its
 // records are written back with the replay's compactions in that dialect's own records. One line
 // per writer (compacted-jsonl.ts writes Claude Code's: `compact_boundary`, `isCompactSummary`,
-// FORMAT.md §4.1-§4.2). The Export menu and the worker ask here; neither names an agent.
+// docs/sources.md#fmt-compact-boundary-§4.2). The Export menu and the worker ask here; neither names an agent.
 
 const WRITABLE_DIALECTS: readonly DialectId[] = [CLAUDE_CODE_DIALECT.id];
 

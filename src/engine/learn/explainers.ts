@@ -29,8 +29,6 @@ export interface LearnExplainer {
   continuation?(knobs: Record<string, KnobValue>, auto: boolean, partial: boolean): ContinuationOptions;
 }
 
-const V2168 = 'claude-code-compaction-v2.1.68.txt';
-const LEGACY = 'claude-code-compact-system.md';
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 const CLAUDE_CODE_EXPLAINER: LearnExplainer = {
@@ -73,7 +71,7 @@ const CLAUDE_CODE_EXPLAINER: LearnExplainer = {
           key: 'AUTOCOMPACT_BUFFER',
           label: 'Free-space buffer (wk8)',
           value: AUTOCOMPACT_BUFFER,
-          source: `${V2168} "Threshold"; ${LEGACY} "Three-Tier Threshold System"`,
+          source: `docs/sources.md#cc-threshold; docs/sources.md#ccs-thresholds`,
           note: 'fixed in Claude Code; Auto-compact at % of the window lowers the threshold instead',
         },
         {
@@ -85,21 +83,21 @@ const CLAUDE_CODE_EXPLAINER: LearnExplainer = {
               : knobs.profile === 'legacy'
                 ? 0
                 : OUTPUT_RESERVATION_CAP,
-          source: `${V2168} "Threshold" (20,000); 2.0.x 32,000 measured (docs/replay-accuracy.md)`,
+          source: `docs/sources.md#cc-threshold (20,000); 2.0.x 32,000 measured (docs/replay-accuracy.md)`,
           note: 'the Threshold profile knob picks it',
         },
         {
           key: 'BLOCKING_BUFFER',
           label: 'Blocking limit below the window',
           value: BLOCKING_BUFFER,
-          source: `${V2168} "Threshold"`,
+          source: `docs/sources.md#cc-threshold`,
           note: 'Blocking limit overrides it',
         },
         {
           key: 'CHARS_PER_TOKEN',
           label: 'Pending estimate: characters per token',
           value: CHARS_PER_TOKEN,
-          source: `${LEGACY} "Token Counting" (gG: length / 4, images ${fmt(TOKENS_PER_IMAGE)}, × ${SAFETY_MULTIPLIER.toFixed(3)})`,
+          source: `docs/sources.md#ccs-token-counting (gG: length / 4, images ${fmt(TOKENS_PER_IMAGE)}, × ${SAFETY_MULTIPLIER.toFixed(3)})`,
           note: 'fixed in Claude Code; Count messages after the last response turns the estimate off',
         },
       ],
@@ -108,7 +106,7 @@ const CLAUDE_CODE_EXPLAINER: LearnExplainer = {
           key: 'WARNING_BUFFER',
           label: 'Warning threshold below auto-compact (rD5)',
           value: WARNING_BUFFER,
-          source: `${LEGACY} "Three-Tier Threshold System"; ${V2168} "Microcompact" (fires above the warning threshold)`,
+          source: `docs/sources.md#ccs-thresholds; docs/sources.md#cc-microcompact (fires above the warning threshold)`,
           note: 'fixed in Claude Code; it follows the auto-compact threshold',
         },
       ],

@@ -193,7 +193,7 @@ function filterStep(s: SummaryStepInput): LearnStep {
           [...reasons].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r}: ${fmt(n)}`),
         ),
       ],
-      source: 'claude-code-compact-system.md "Message Filtering: WZ()"',
+      source: 'docs/sources.md#ccs-message-filtering',
     },
   );
 }
@@ -220,7 +220,7 @@ function promptStep(s: SummaryStepInput): LearnStep {
         { title: 'System prompt', ...cut(request.system) },
         { title: 'Prompt (last user message)', ...cut(request.prompt, 8_000) },
       ],
-      source: builderFamily ? 'claude-code-compaction-v2.1.68.txt "Full mechanism", step 4' : preset.source,
+      source: builderFamily ? 'docs/sources.md#cc-full-mechanism step 4' : preset.source,
     },
   );
 }
@@ -272,7 +272,7 @@ function cleanupStep(s: SummaryStepInput): LearnStep | undefined {
         { label: 'After', value: cleaned.length, unit: 'count', how: 'characters', strong: true },
       ],
       texts: [{ title: 'Cleaned', ...cut(cleaned, 800) }],
-      source: 'claude-code-compact-system.md "Summary Content Handling: MD5()"',
+      source: 'docs/sources.md#ccs-summary-message',
     },
   );
 }
@@ -301,7 +301,7 @@ function boundaryStep(s: SummaryStepInput): LearnStep | undefined {
           ...cut(JSON.stringify(createBoundaryMarker(trigger, Math.round(event.preTokens)), null, 2)),
         },
       ],
-      source: 'claude-code-compact-system.md "Boundary Marker: S91()"',
+      source: 'docs/sources.md#ccs-boundary',
     },
   );
 }
@@ -344,7 +344,7 @@ function restoreStep(s: SummaryStepInput): LearnStep | undefined {
           ...(r?.overBudget ?? []).map((f) => `over budget: ${f.path} (${fmt(f.tokens)} tokens)`),
         ]),
       ],
-      source: 'claude-code-compact-system.md "Context Preservation"',
+      source: 'docs/sources.md#ccs-context-preservation',
     },
   );
 }
@@ -392,9 +392,7 @@ function continuationStep(s: SummaryStepInput): LearnStep | undefined {
           : []),
       ],
       texts: message ? [{ title: 'The message', ...cut(message, 1_600) }] : [],
-      source: builderFamily
-        ? 'claude-code-compaction-v2.1.68.txt "Continuation message injected after compaction"'
-        : undefined,
+      source: builderFamily ? 'docs/sources.md#cc-continuation' : undefined,
     },
   );
 }

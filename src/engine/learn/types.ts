@@ -42,7 +42,7 @@ export interface LearnConstant {
   key: string;
   label: string;
   value: KnobValue;
-  /** The reference section (../shared/reference/…) or measurement the value comes from. */
+  /** Where the value comes from: a docs/sources.md anchor (the agent's source restated) or a measurement. */
   source: string;
   spec?: KnobSpec;
   /** For a fixed constant: which knob, if any, moves it. */

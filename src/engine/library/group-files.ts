@@ -3,7 +3,7 @@ import { DIALECTS } from '../parse/dialects/registry';
 
 // A folder of transcripts (`~/.claude/projects`, `~/.codex/sessions`, any folder) → sessions.
 // Claude Code keeps a session's subagent logs in a folder named like the transcript
-// (`<project>/<id>.jsonl` + `<project>/<id>/subagents/agent-*.jsonl`, FORMAT.md §1, §4.3): every
+// (`<project>/<id>.jsonl` + `<project>/<id>/subagents/agent-*.jsonl`, docs/sources.md#fmt-files, #fmt-around-compaction): every
 // file under `<id>/` joins `<id>.jsonl`; a `subagents/` folder whose transcript is gone is one
 // session of its own (its first log the main file). Any other transcript file is a session of its own.
 
@@ -109,7 +109,7 @@ export function getGroupStamp(group: SessionGroup): string {
 }
 
 /**
- * Claude Code 2.0.x's subagent logs: `agent-<id>.jsonl` beside the session's file (FORMAT.md §7;
+ * Claude Code 2.0.x's subagent logs: `agent-<id>.jsonl` beside the session's file (docs/sources.md#fmt-subagents;
  * 7–8 hex digits then, 17 characters in later ids). Not those in a `subagents/` folder.
  */
 const SIBLING_SUBAGENT = /^((?:[^/]*\/)*)agent-[0-9a-z_-]+\.jsonl$/i;
@@ -119,7 +119,7 @@ const SESSION_ID = /"sessionId"\s*:\s*"([0-9a-fA-F-]{8,64})"/;
 
 /**
  * Joins 2.0.x subagent logs to their session. Their path does not say whose they are: their lines
- * carry the parent's `sessionId` (FORMAT.md §7), so each one's head is read (`readHead`: the
+ * carry the parent's `sessionId` (docs/sources.md#fmt-subagents), so each one's head is read (`readHead`: the
  * file's first `SIBLING_HEAD_BYTES` as text) and the log joins `<its folder>/<sessionId>.jsonl`
  * when that session is in the list. The logs of one session that is not there make one session
  * (as a `subagents/` folder without its transcript does), its first log the main file.

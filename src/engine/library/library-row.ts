@@ -113,7 +113,7 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
  * Cost at list prices of every call in the session's entries. A call is keyed as the session
  * builder keys it (message id, request id, uuid), over all files at once: a subagent or
  * compaction-call log that repeats a parent's response is not paid twice; streamed lines of one
- * response count their input once and their largest output snapshot (FORMAT.md §6).
+ * response count their input once and their largest output snapshot (docs/sources.md#fmt-usage).
  */
 export function computeSessionCost(
   session: Session,

@@ -19,8 +19,7 @@ export interface ScanOptions {
 const TIMESTAMP_KEY = '"timestamp":"';
 /**
  * Where a line's needles are looked for: its first bytes. Claude Code writes `message.role` and a
- * system record's `subtype` before the content, Codex its `payload.type` first (FORMAT.md §2,
- * §11), so a 100 kB tool result is never searched, let alone decoded.
+ * system record's `subtype` before the content, Codex its `payload.type` first (docs/sources.md#fmt-envelope, #fmt-codex), so a 100 kB tool result is never searched, let alone decoded.
  */
 export const LIST_NEEDLE_WINDOW_BYTES = 1024;
 /** Codex's `{"timestamp":"…"` opens the line; Claude Code's ends it, before a few short fields. */

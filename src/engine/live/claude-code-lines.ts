@@ -3,7 +3,7 @@ import type { LiveLineReader } from './line-readers';
 import { addCall, isObject, type Json, markCompaction, num } from './figure-updates';
 import type { LiveFigures } from './live-figures';
 
-// Claude Code's lines for live figures (FORMAT.md §4 usage, §6 compact boundaries): the version
+// Claude Code's lines for live figures (docs/sources.md#fmt-compaction usage, §6 compact boundaries): the version
 // on every record, a call per distinct message id (streamed chunks repeat it), the boundaries.
 
 function addClaudeCodeRecord(f: LiveFigures, r: Json, line: number): void {

@@ -3,7 +3,7 @@ import type { LiveLineReader } from './line-readers';
 import { addCall, isObject, type Json, markCompaction, num } from './figure-updates';
 import type { LiveFigures } from './live-figures';
 
-// Codex rollouts' lines for live figures (`event_msg` `token_count`, `compacted`; FORMAT.md,
+// Codex rollouts' lines for live figures (`event_msg` `token_count`, `compacted`; docs/sources.md#fmt,
 // Codex usage): the window the rollout states, a call per changed total.
 
 const CODEX_RECORD_TYPES = new Set(['session_meta', 'event_msg', 'turn_context', 'compacted']);
@@ -27,7 +27,7 @@ function addCodexRecord(f: LiveFigures, r: Json, line: number): void {
   const key = total === undefined ? undefined : `total:${total}`;
   if (!last || (key !== undefined && key === f.lastMessageId)) return;
   f.lastMessageId = key;
-  // Codex's input_tokens already include the cached ones (FORMAT.md, Codex usage).
+  // Codex's input_tokens already include the cached ones (docs/sources.md#fmt, Codex usage).
   addCall(f, num(last.input_tokens), num(last.output_tokens), f.afterCompaction === true);
   f.afterCompaction = false;
 }

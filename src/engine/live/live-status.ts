@@ -25,7 +25,7 @@ export interface LiveStatus {
   version?: string;
   contextWindowTokens: TokenCount;
   contextTokens: TokenCount;
-  /** Context + output of the latest call: what the next auto-compact check compares (FORMAT.md §6, `preTokens`). */
+  /** Context + output of the latest call: what the next auto-compact check compares (docs/sources.md#fmt-usage, `preTokens`). */
   usedTokens: TokenCount;
   autoCompactTokens?: TokenCount;
   /** Tokens left before auto-compact fires; 0 when past it. */

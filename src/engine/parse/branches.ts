@@ -1,12 +1,12 @@
 import type { Branch, BranchFork, Entry, Session, SessionBranches } from '../types';
 
 // The forks of a Claude Code uuid tree: where a rewind, an edited earlier prompt or a retried
-// request made a second continuation of one entry (FORMAT.md §2: "Retries, edits and resumes
+// request made a second continuation of one entry (docs/sources.md#fmt-envelope: "Retries, edits and resumes
 // create branches. Take the current conversation by walking back from the last leaf").
 //
 // The tree. Nodes are the main thread's entries that have a uuid. An entry's parent is its
 // `parentUuid`; where that is null or names no entry of the file (a compact boundary, a resumed
-// session, a dangling link: FORMAT.md §8.4) it is the `logicalParentUuid` when that exists, else
+// session, a dangling link: docs/sources.md#fmt-tolerate) it is the `logicalParentUuid` when that exists, else
 // the node before it in the file: a root in the middle of a file continues what precedes it.
 //
 // A fork is a node with two or more *branch children*: children whose subtree holds a user

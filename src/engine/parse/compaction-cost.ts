@@ -1,7 +1,7 @@
 import { CHARS_PER_TOKEN } from '../tokens/estimate';
 import type { CompactionCallCost, CompactionCallUsage, Entry, Session } from '../types';
 
-// What a compaction cost, from its own log (`agent-acompact-*.jsonl`, FORMAT.md §4.3). That log
+// What a compaction cost, from its own log (`agent-acompact-*.jsonl`, docs/sources.md#fmt-around-compaction). That log
 // can hold several calls (the conversation re-sent while the summary streams, retries): the cost
 // is the call that produced the summary, not their sum.
 

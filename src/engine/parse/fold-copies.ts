@@ -2,7 +2,7 @@ import type { Entry, SessionFile } from '../types';
 
 // Claude Code's side-question agents (`agent-aside_question-*`) and compaction calls
 // (`agent-acompact-*`, 2.1.72) write the main thread's records again into their own logs, with
-// the same uuids, compaction boundaries included (FORMAT.md §4.3, §8.3). Opened with the main
+// the same uuids, compaction boundaries included (docs/sources.md#fmt-around-compaction, #fmt-tolerate). Opened with the main
 // file, those copies would count every boundary, turn and call twice. Files are read main first,
 // so the first file to hold a uuid owns it and later copies in other files are folded.
 

@@ -4,7 +4,7 @@ import type { MetadataFileText } from './dialects/descriptor';
 import type { SessionBuilder } from './session-builder';
 import type { ByteSource } from './source';
 
-/** Real metadata files are under 1 KB (FORMAT.md §1); anything this big is not one. */
+/** Real metadata files are under 1 KB (docs/sources.md#fmt-files); anything this big is not one. */
 const METADATA_LIMIT_BYTES = 1024 * 1024;
 
 /**

@@ -85,7 +85,7 @@ interface KeptWhole {
  * bounds the cache near 75 MB of heap; a step over that much is about 0.2 s of normalizing.
  */
 export const RECORD_CACHE_LIMIT_BYTES = 64 * 1024 * 1024;
-/** Whole-read files kept as bytes up to this size (a `.meta.json` is under 1 KB, FORMAT.md §1). */
+/** Whole-read files kept as bytes up to this size (a `.meta.json` is under 1 KB, docs/sources.md#fmt-files). */
 const WHOLE_KEEP_LIMIT_BYTES = 64 * 1024;
 
 /** Parsed lines of a session's files, kept between the parses of live mode's steps. */

@@ -64,7 +64,7 @@ function tryParse(text: string): { value: unknown } | undefined {
 /**
  * Recovers the whole records of a line that failed to parse: two writers appending at once
  * leave a record cut off mid-write (or a whole one) followed by whole records, with no newline
- * between them (FORMAT.md §8.1). Returns undefined when the line does not end with a whole record.
+ * between them (docs/sources.md#fmt-tolerate). Returns undefined when the line does not end with a whole record.
  *
  * Linear in the line's length: one backwards walk from the end peels off whole `{…}` objects
  * (see `findObjectStart`), each glued to the next with at most whitespace between; the walks

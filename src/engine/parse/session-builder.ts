@@ -18,7 +18,7 @@ import { addSidechainCall, contextOf, type SidechainAcc, SidechainTracker } from
 
 // Accumulates entries from one or more files into a Session: deduplicates streamed API responses,
 // finds compactions and what follows them, links tool calls to results and sidechains to the
-// calls that spawned them (FORMAT.md §4, §6, §7).
+// calls that spawned them (docs/sources.md#fmt-compaction, #fmt-usage, #fmt-subagents).
 
 export class SessionBuilder {
   readonly files: SessionFile[] = [];

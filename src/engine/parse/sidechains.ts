@@ -2,7 +2,7 @@ import { at } from '../assert';
 import type { ApiCall, Compaction, Entry, SessionFile, Sidechain } from '../types';
 import type { RecordExtras } from './dialects/record';
 
-// A session's sidechains (FORMAT.md §7): a subagent's own file, or inline `isSidechain` entries
+// A session's sidechains (docs/sources.md#fmt-subagents): a subagent's own file, or inline `isSidechain` entries
 // (1.0.x) linked by uuid; the call that spawned each (its agent id, or its prompt), their usage,
 // and a compaction call's log paired with the boundary it wrote.
 
@@ -34,7 +34,7 @@ export function addSidechainCall(acc: SidechainAcc, entry: Entry): void {
       total.cacheReadInputTokens += entry.usage.cacheReadInputTokens;
     }
   }
-  // Same rule as the main thread (FORMAT.md §6): input once, output the largest snapshot.
+  // Same rule as the main thread (docs/sources.md#fmt-usage): input once, output the largest snapshot.
   const output = entry.usage?.outputTokens ?? 0;
   const seen = acc.outputByKey.get(key) ?? 0;
   if (output > seen) {

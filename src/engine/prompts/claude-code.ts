@@ -1,6 +1,6 @@
 import type { PresetSection } from './types';
 
-// Claude Code's summarization prompts, copied from ../shared/reference/claude-code-compaction-v2.1.68.txt
+// Claude Code's summarization prompts, copied from docs/sources.md#cc-v2168
 // ("Prompt 1: Full compact ($M4)", "Prompt 2: Partial compact (_M4)", "Prompt 3: Sub-agent
 // continuation (Q07)"), line breaks included. The reference elides two passages, marked there with
 // brackets (`REFERENCE_ELISIONS`): they are neither filled with invented text nor sent as literal
@@ -8,9 +8,9 @@ import type { PresetSection } from './types';
 // says where the gaps are (`getPromptElisions`).
 // Custom instructions go where the reference puts them: after the body, before the closing
 // "IMPORTANT: Do NOT use any tools…" (v2.1.68); the wording "Additional Instructions:" is `R91`'s
-// (claude-code-compact-system.md, "Prompt Template: R91()").
+// (docs/sources.md#ccs-prompt-template).
 
-/** `$M4`'s system prompt (v2.1.68 "Prompt 1"; the same text in compact-system.md `j91`). */
+/** `$M4`'s system prompt (Claude Code 2.1.68 (docs/sources.md#cc-prompt-1); the same text in docs/sources.md#ccs-manual-compact `j91`). */
 export const SUMMARY_SYSTEM_PROMPT = 'You are a helpful AI assistant tasked with summarizing conversations.';
 
 /** The reference's own elision marks that remain in the texts below. */
@@ -105,7 +105,7 @@ accomplished in the recent messages only.`;
 const PARTIAL_CLOSING = `Please provide your summary based on the RECENT messages only (after the retained earlier
 context), following this structure and ensuring precision and thoroughness in your response.`;
 
-/** `Q07`, verbatim (v2.1.68 "Prompt 3"). */
+/** `Q07`, verbatim (Claude Code 2.1.68 (docs/sources.md#cc-prompt-3)). */
 export const SUBAGENT_CONTINUATION_PROMPT = `You have been working on the task described above but have not yet completed it. Write a
 continuation summary that will allow you (or another instance of yourself) to resume work
 efficiently in a future context window where the conversation history will be replaced with
@@ -136,7 +136,7 @@ Wrap your summary in <summary></summary> tags.`;
 
 export type ClaudeCodePromptVariant = 'full' | 'partial' | 'subagent';
 
-/** `R91`'s custom-instruction block (compact-system.md "Prompt Template"); empty for blank input. */
+/** `R91`'s custom-instruction block (docs/sources.md#ccs-prompt-template); empty for blank input. */
 export function getCustomInstructionsBlock(customInstructions: string | undefined): string {
   if (!customInstructions || customInstructions.trim() === '') return '';
   return `Additional Instructions:\n${customInstructions}`;

@@ -91,7 +91,7 @@ export interface PromptPreset {
   followUps?: { label: string; prompt: string }[];
 }
 
-/** Claude Code's cap on the summary call (`maxOutputTokensOverride: 20000`, v2.1.68 "Full mechanism"). */
+/** Claude Code's cap on the summary call (`maxOutputTokensOverride: 20000`, Claude Code 2.1.68 (docs/sources.md#cc-full-mechanism)). */
 export const CLAUDE_CODE_SUMMARY_MAX_OUTPUT_TOKENS: TokenCount = 20_000;
 /** Output cap used where a tool documents none. */
 export const DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS: TokenCount = 8_192;
@@ -115,8 +115,7 @@ export function composePresetPrompt(
 
 /**
  * The prompt with custom instructions appended the way Claude Code's `R91` does it:
- * `${prompt}\n\nAdditional Instructions:\n${instructions}` (claude-code-compact-system.md,
- * "Prompt Template"); nothing is added for blank instructions.
+ * `${prompt}\n\nAdditional Instructions:\n${instructions}` (docs/sources.md#ccs-prompt-template); nothing is added for blank instructions.
  */
 export function composePrompt(
   prompt: string,

@@ -2,7 +2,7 @@ import { getDialect } from '../parse/dialects/registry';
 import { estimateTextTokens } from '../tokens/estimate';
 import type { Session, TokenCount } from '../types';
 
-// Claude Code's bash-output summarization (claude-code-summarization-architecture.md §4, "§4"
+// Claude Code's bash-output summarization (docs/sources.md#csa-bash-summaries
 // below): a shell result over 5,000 characters goes to a smaller model that judges whether it is
 // "log spew" (build logs, test output, repetitive debug logs) or unique content; spew becomes a
 // markdown summary (overview, detailed summary, errors, 3+ verbatim snippets) and the raw output

@@ -10,7 +10,7 @@ import { getCallLanes } from './call-lanes';
 // of what they sent instead (tokens/estimate.ts: chars/4, images 2,000), flagged as estimated.
 //
 // What a call sent: the chain of its first entry's ancestors in the uuid tree (parse/branches.ts),
-// from the last compact boundary on (the boundary restarts the context: FORMAT.md §4), counting
+// from the last compact boundary on (the boundary restarts the context: docs/sources.md#fmt-compaction), counting
 // main-thread user, assistant and attachment entries. The system prompt and tools are in no
 // entry: they are taken from the first call that has usage (its usage minus its entries'
 // estimate), or counted as 0 when no call has usage, which the page says.
@@ -18,7 +18,7 @@ import { getCallLanes } from './call-lanes';
 const SYNTHETIC_MODEL = '<synthetic>';
 
 export interface UsageCoverage {
-  /** Main-thread calls (synthetic ones left out, FORMAT.md §6). */
+  /** Main-thread calls (synthetic ones left out, docs/sources.md#fmt-usage). */
   mainCalls: number;
   /** Those whose usage is all zeros (no input, cache or output tokens). */
   zeroUsageCalls: number;

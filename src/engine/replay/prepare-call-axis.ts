@@ -9,7 +9,7 @@ import type { Session } from '../types';
 // entries (main-thread user / assistant / attachment records) in order, and where each call's
 // first line sits among them.
 
-/** The model of local error / interrupt messages: no API call (FORMAT.md §6). */
+/** The model of local error / interrupt messages: no API call (docs/sources.md#fmt-usage). */
 const SYNTHETIC_MODEL = '<synthetic>';
 
 export interface CallAxis {

@@ -7,7 +7,7 @@ import type { KnobSpec } from '../strategies/types';
  * The user's knob edits as a subagent's replay takes them: every edit but those of knobs the
  * strategy marks `mainSessionOnly` (Claude Code's: the reference gives a sub-agent one mechanism,
  * "Sub-agent compact — before turn in sub-agent loop — sub-agent history",
- * claude-code-compaction-v2.1.68.txt "Five compaction mechanisms", with "Prompt 3: Sub-agent
+ * docs/sources.md#cc-five-mechanisms, with "Prompt 3: Sub-agent
  * continuation (Q07)": the same threshold over its own context and microcompact on its own tool
  * results; `agentRole`, session memory, the full flow's re-attachments (step 7, `bG6`), the
  * SessionStart hooks' output and the /compact or PreCompact instructions are the main session's).

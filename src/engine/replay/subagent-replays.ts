@@ -8,8 +8,7 @@ import { prepareReplay } from './prepare';
 import { getSubagentOverrides } from './subagent-knobs';
 import type { SubagentReplay } from './types';
 
-// Each subagent of a session folder replayed on its own line (claude-code-compaction-v2.1.68.txt
-// "Five compaction mechanisms": "Sub-agent compact — before turn in sub-agent loop — sub-agent
+// Each subagent of a session folder replayed on its own line (docs/sources.md#cc-five-mechanisms: "Sub-agent compact — before turn in sub-agent loop — sub-agent
 // history"). A subagent's calls run in its own context: the parent's replay never counts them
 // (its call axis is the main thread's, replay/prepare-call-axis.ts), and each subagent's file is
 // parsed again alone, so that its own calls are its main thread, under the strategy's knobs for a

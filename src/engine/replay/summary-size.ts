@@ -5,17 +5,17 @@ import type { CompactMechanism, SummarySource } from './types';
 // stands in until the summarize layer supplies real answers (`ReplayOptions.suppliedSummaryTokens`).
 //
 // The built-in ratio model comes from the corpus (docs/replay-accuracy.md, "Summary size"): over
-// the 61 compact summaries in ../shared/corpus (Claude Code 2.0.67–2.1.101), the summary message is
+// the 61 compact summaries of the real-log corpus (tests/real-logs/shared-corpus.json) (Claude Code 2.0.67–2.1.101), the summary message is
 // 784–4,780 tokens (chars / 4, median 2,036) for spans (preTokens) of 155k–205k, a median 1.14% of
 // the span (p10 0.64%, p90 2.03%). The spans are too alike to show how size grows with span, so
 // the model is linear, floored at the smallest summary seen and capped at the summary call's max
-// output (20,000, v2.1.68 "Full mechanism").
+// output (20,000, Claude Code 2.1.68 (docs/sources.md#cc-full-mechanism)).
 
 /** Median summary / span ratio in the corpus. */
 export const SUMMARY_SPAN_RATIO = 0.0114;
 /** Smallest summary in the corpus, in tokens. */
 export const SUMMARY_MIN_TOKENS: TokenCount = 800;
-/** `maxOutputTokensOverride: 20000` of the summary call (v2.1.68 "Full mechanism", step 4). */
+/** `maxOutputTokensOverride: 20000` of the summary call (Claude Code 2.1.68 (docs/sources.md#cc-full-mechanism step 4)). */
 export const SUMMARY_MAX_TOKENS: TokenCount = 20_000;
 
 export interface SummarySizeInput {

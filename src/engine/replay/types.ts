@@ -9,8 +9,8 @@ export type { CompactMechanism, SummarySource, ThresholdLine } from '../simulati
 // A replay's result: plain data that crosses the worker boundary (series as typed arrays).
 
 /**
- * Why a compaction failed or did not do its job (claude-code-compaction-v2.1.68.txt "Edge cases";
- * compact-system.md "Failure Telemetry: tengu_compact_failed", "Threshold Exceeded"):
+ * Why a compaction failed or did not do its job (docs/sources.md#cc-edge-cases;
+ * docs/sources.md#ccs-failure-telemetry, #ccs-thresholds):
  * `prompt-too-long`: the summary request itself is over the context window (edge case 4);
  * `blocking-limit`: the context is at or above the blocking limit, the request is refused;
  * `over-threshold`: the compaction left the context at or above the threshold, so the next call's

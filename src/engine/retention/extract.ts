@@ -6,7 +6,7 @@ import type { RequestMessage } from '../summarize/types';
 import type { FactCategory, RetentionFact } from './types';
 
 // What a continuation needs from the summarized span, in the categories users measure
-// (ANCHORS.md §4 item 9: file paths, commands, numbers, decisions/instructions).
+// (docs/sources.md#user-asks item 9: file paths, commands, numbers, decisions/instructions).
 
 /** Facts kept per category: enough to judge, few enough to read. */
 export const MAX_FACTS_PER_CATEGORY = 80;

@@ -6,7 +6,7 @@ import type { Compaction, Session, TokenCount } from '../types';
 // loop and the strategies read. It lives apart from `replay/` so that strategies depend on the
 // model, not on the loop that runs them (tests/engine/layers.test.ts checks the direction).
 
-/** Tokens of the placeholder a cleared result keeps (`"[Old tool result content cleared]"`, FORMAT.md §4.4). */
+/** Tokens of the placeholder a cleared result keeps (`"[Old tool result content cleared]"`, docs/sources.md#fmt-microcompact-boundary). */
 export const PLACEHOLDER_TOKENS: TokenCount = estimateTextTokens('[Old tool result content cleared]'.length);
 
 /** How an entry's token figure was obtained. */
@@ -33,7 +33,7 @@ export const CLEARABLE_IMAGE = -1;
 export const CLEARABLE_DOCUMENT = -2;
 /**
  * A thinking block of an assistant message (`thinking` or `redacted_thinking`): what the API's
- * `clear_thinking_20251015` edit removes (research/ANCHORS.md §2.1). Strategies that clear tool
+ * `clear_thinking_20251015` edit removes (docs/sources.md#api-clear-thinking). Strategies that clear tool
  * results or images never pick it.
  */
 export const CLEARABLE_THINKING = -3;

@@ -144,7 +144,7 @@ export type StrategyAction =
   | {
       /**
        * A compaction was due and cannot be made: the history stays as it is (Claude Code's
-       * auto-compact "silently returns { wasCompacted: false }", v2.1.68 edge case 5).
+       * auto-compact "silently returns { wasCompacted: false }", Claude Code 2.1.68 (docs/sources.md#cc-edge-cases edge case 5)).
        */
       kind: 'fail';
       failure: 'prompt-too-long';

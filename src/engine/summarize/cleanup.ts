@@ -23,7 +23,7 @@ export function cleanupSummary(raw: string, output: PresetOutput): string {
   }
 }
 
-/** Opening of Claude Code's continuation message (`T91` / v2.1.68 `JQ6`). */
+/** Opening of Claude Code's continuation message (`T91` / v2.1.68 `JQ6` (docs/sources.md#cc-continuation)). */
 const CONTINUATION_OPENING =
   /^This session is being continued from a previous conversation that ran out of context\.[^\n]*\n+/;
 /** Trailers `JQ6` may append after the summary. */

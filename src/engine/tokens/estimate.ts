@@ -1,11 +1,10 @@
 import type { Block, Entry, TokenCount } from '../types';
 
-// Claude Code's own local estimator (claude-code-compact-system.md, "Token Counting for Tool
-// Results": gG = round(length / 4), lI2 = 2,000 per image, EQ0 applies ×4/3).
+// Claude Code's own local estimator (docs/sources.md#ccs-token-counting: gG = round(length / 4), lI2 = 2,000 per image, EQ0 applies ×4/3).
 
 /** Characters per token in Claude Code's approximate counter (`gG`). */
 export const CHARS_PER_TOKEN = 4;
-/** Fixed estimate per image or document (`lI2`, v2.1.68 `eV8`). */
+/** Fixed estimate per image or document (`lI2`, v2.1.68 `eV8` (docs/sources.md#cc-microcompact)). */
 export const TOKENS_PER_IMAGE: TokenCount = 2_000;
 /** Safety multiplier applied by `EQ0` to a whole-message estimate. */
 export const SAFETY_MULTIPLIER = 4 / 3;

@@ -19,7 +19,6 @@ import './learn.css';
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** A step source naming a reference file (else it is a sentence: another agent's preset source). */
-const REFERENCE_FILE = /^[\w.-]+\.(md|txt)\b/;
 
 const FAMILY_NAMES: Record<LearnCompaction['family'], string> = {
   summarize: 'summary',
@@ -180,12 +179,7 @@ export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; str
             {current.title}
           </h1>
           <p className="learn-lead">{current.lead}</p>
-          {current.source && (
-            <p className="learn-source">
-              Source: {REFERENCE_FILE.test(current.source) ? '../shared/reference/' : ''}
-              {current.source}
-            </p>
-          )}
+          {current.source && <p className="learn-source">Source: {current.source}</p>}
           <div className="learn-columns">
             <div className="learn-main">
               {current.bar && <LearnBarChart bar={current.bar} large={large} />}

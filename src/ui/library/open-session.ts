@@ -52,7 +52,7 @@ async function readNow(f: FolderFile): Promise<LoadFile> {
 
 /**
  * A Claude Code session's files as they are now: those it was opened with and whatever is under
- * its `<id>/` folder beside the transcript (FORMAT.md §7: `subagents/agent-*.jsonl` and their
+ * its `<id>/` folder beside the transcript (docs/sources.md#fmt-subagents: `subagents/agent-*.jsonl` and their
  * `.meta.json`), which a running session creates as it starts subagents. Listed through the
  * picked folder's directory handle; undefined where the folder came without one.
  */

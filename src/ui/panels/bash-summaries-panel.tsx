@@ -7,7 +7,7 @@ import { bashSummariesQuery } from '../queries';
 import { useUiStore } from '../store';
 
 // The shell results Claude Code's bash-output summarization would catch
-// (claude-code-summarization-architecture.md §4): a list with entry links, and the total saved.
+// (docs/sources.md#csa-bash-summaries): a list with entry links, and the total saved.
 
 export function BashSummariesPanel({ sessionId }: { sessionId: SessionId }) {
   const { data, error } = useQuery(bashSummariesQuery(sessionId));

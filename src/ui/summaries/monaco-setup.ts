@@ -1,4 +1,4 @@
-// Monaco, bundled and fully offline (../shared/research/STACK.md, "Monaco offline setup: slim").
+// Monaco, bundled and fully offline (docs/sources.md#stack-monaco).
 // The core API plus the features and languages this view uses; workers come from the bundle;
 // `loader.config({ monaco })` stops @monaco-editor/react from fetching Monaco from a CDN.
 import { loader } from '@monaco-editor/react';

@@ -8,7 +8,7 @@ import type { RecordNormalizer } from './record';
 
 /**
  * Which tools' calls say what a post-compaction restoration re-attaches (Claude Code's
- * `bD5`/`fD5`, claude-code-compact-system.md §5). Empty lists: the agent restores nothing.
+ * `bD5`/`fD5`, docs/sources.md#ccs-context-preservation). Empty lists: the agent restores nothing.
  */
 export interface RestorationHints {
   /** Tools whose tool_use names the file it touches (`block.filePath`). */
@@ -124,8 +124,7 @@ export interface TodoItem {
 }
 
 /**
- * What generic code asks a dialect about its texts: the session builder about entries (FORMAT.md
- * §3, §4), the span digest and retention about the user texts of a request.
+ * What generic code asks a dialect about its texts: the session builder about entries (docs/sources.md#fmt-entry-types, #fmt-compaction), the span digest and retention about the user texts of a request.
  */
 export interface TranscriptConventions {
   /** User text the agent wrote rather than the person (command output, reminders): not a turn. */

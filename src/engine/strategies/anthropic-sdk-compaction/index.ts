@@ -14,7 +14,7 @@ import type {
 import { ANTHROPIC_SDK } from './prompt';
 
 // The Anthropic TypeScript SDK's client-side compaction: the tool runner's `compactionControl`
-// (research/ANCHORS.md §2.1; anthropics/anthropic-sdk-typescript src/lib/tools/CompactionControl.ts
+// (docs/sources.md#anthropic-sdk-compaction; anthropics/anthropic-sdk-typescript src/lib/tools/CompactionControl.ts
 // and BetaToolRunner.ts). After a response that called tools, once its tool results are in the
 // history, the runner compares the response's usage (input + cache creation + cache read +
 // output) with `contextTokenThreshold` (default 100,000); at or over it, it asks the model for a
@@ -47,7 +47,7 @@ const DEFAULTS: AnthropicSdkCompactionKnobs = {
 };
 
 const SOURCE =
-  'research/ANCHORS.md §2.1 (anthropics/anthropic-sdk-typescript src/lib/tools/CompactionControl.ts, compactionControl)';
+  'docs/sources.md#anthropic-sdk-compaction (anthropics/anthropic-sdk-typescript src/lib/tools/CompactionControl.ts, compactionControl)';
 
 const SPECS: readonly KnobSpec[] = [
   {

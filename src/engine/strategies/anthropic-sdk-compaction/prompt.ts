@@ -3,11 +3,11 @@ import type { PromptPreset } from '../../prompts/types';
 
 // The Anthropic TypeScript SDK's client-side compaction (toolRunner `compactionControl`,
 // src/lib/tools/CompactionControl.ts, DEFAULT_SUMMARY_PROMPT). Only its shape is documented here
-// (../shared/research/ANCHORS.md §2.1, "Anthropic TS SDK client-side compaction"): Task Overview ·
+// (docs/sources.md#anthropic-sdk-compaction): Task Overview ·
 // Current State · Important Discoveries · Next Steps · Context to Preserve, in `<summary>`, with a
 // 4,096-token cap. The wording is ours.
 
-/** `compactionControl` summary cap (ANCHORS.md §2.1). */
+/** `compactionControl` summary cap (docs/sources.md#anthropic-sdk-compaction). */
 const SDK_SUMMARY_MAX_OUTPUT_TOKENS = 4_096;
 
 const PROMPT = `You have been working on the task above and it is not finished. The conversation so far is about to be replaced by a summary you write now, so that you can resume in a fresh context.
@@ -29,7 +29,7 @@ export const ANTHROPIC_SDK: PromptPreset = {
   description:
     "The default summary prompt of the Anthropic TypeScript SDK's compaction control: task overview, current state, important discoveries, next steps, context to preserve.",
   source:
-    "Shape of anthropics/anthropic-sdk-typescript src/lib/tools/CompactionControl.ts DEFAULT_SUMMARY_PROMPT as described in ../shared/research/ANCHORS.md §2.1 (Task Overview · Current State · Important Discoveries · Next Steps · Context to Preserve, in <summary>; summary max tokens 4,096). The wording is CompactLab's. The same five parts appear in Claude Code's sub-agent continuation prompt.",
+    "Shape of anthropics/anthropic-sdk-typescript src/lib/tools/CompactionControl.ts DEFAULT_SUMMARY_PROMPT as described in docs/sources.md#anthropic-sdk-compaction (Task Overview · Current State · Important Discoveries · Next Steps · Context to Preserve, in <summary>; summary max tokens 4,096). The wording is CompactLab's. The same five parts appear in Claude Code's sub-agent continuation prompt.",
   prompt: PROMPT,
   systemPrompt: 'You are a helpful assistant that writes continuation summaries.',
   variant: 'full',

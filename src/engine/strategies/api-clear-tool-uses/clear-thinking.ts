@@ -4,7 +4,7 @@ import type { TokenCount } from '../../types';
 import type { ReplayView } from '../types';
 
 // The API's `clear_thinking_20251015` edit (beta `context-management-2025-06-27`;
-// research/ANCHORS.md §2.1, platform.claude.com "Context editing", "Thinking block clearing"):
+// docs/sources.md#api-clear-tool-uses, platform.claude.com "Context editing", "Thinking block clearing"):
 // `keep: {type: "thinking_turns", value: N}` (N > 0, default 1) keeps the thinking blocks of the N
 // most recent assistant turns that have any, `keep: "all"` keeps every one. Older thinking blocks
 // are removed from the prompt; no trigger, no placeholder. An assistant turn may hold several

@@ -3,7 +3,7 @@ import type { TokenCount } from '../../types';
 import type { ReplayView, StrategyAction } from '../types';
 
 // The API's server-side compaction, the `compact_20260112` edit (beta `compact-2026-01-12`;
-// research/ANCHORS.md §2.1, platform.claude.com "Compaction"): when a request's input reaches
+// docs/sources.md#api-compaction, platform.claude.com "Compaction"): when a request's input reaches
 // `trigger.input_tokens` (default 150,000, at least 50,000), the API first summarizes the whole
 // conversation into a compaction block, then answers from it; later requests drop everything
 // before that block. `instructions` replace the default summary prompt (state, next steps,

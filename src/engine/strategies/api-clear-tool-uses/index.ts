@@ -21,7 +21,7 @@ import type {
 } from '../types';
 
 // The Anthropic API's context management: the edits one request's `context_management.edits`
-// can hold, each toggled by its knobs (research/ANCHORS.md §2.1). The server applies them to every
+// can hold, each toggled by its knobs (docs/sources.md#agents). The server applies them to every
 // request before the prompt reaches Claude, in the order of the array, each to what the one before
 // it left; the client keeps its full history.
 // 1. `clear_thinking_20251015` (api-clear-thinking.ts): thinking blocks of all but the last N
@@ -82,10 +82,11 @@ const DEFAULTS: ApiContextEditingKnobs = {
   contextWindow: 200_000,
 };
 
-const EDITING = 'research/ANCHORS.md §2.1 (platform.claude.com "Context editing"';
+const EDITING = 'docs/sources.md#api-clear-tool-uses (platform.claude.com "Context editing"';
 const SOURCE = `${EDITING}, clear_tool_uses_20250919)`;
 const THINKING_SOURCE = `${EDITING}, "Thinking block clearing", clear_thinking_20251015)`;
-const COMPACTION_SOURCE = 'research/ANCHORS.md §2.1 (platform.claude.com "Compaction", compact_20260112)';
+const COMPACTION_SOURCE =
+  'docs/sources.md#api-compaction (platform.claude.com "Compaction", compact_20260112)';
 
 const SPECS: readonly KnobSpec[] = [
   {

@@ -16,7 +16,7 @@ import { createRuleBasedSummary } from './summary';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import type { CompactionStrategy, KnobSpec, ReplayView, StepOutcome, StrategyRun } from '../types';
 
-// Boundary-scoring microcompaction (microcompaction-deep-dive.md, "MD" below): once the messages'
+// Boundary-scoring microcompaction (docs/sources.md#mdd below): once the messages'
 // estimate reaches the threshold (or their count 500) and there are at least 10, the split is
 // searched ±5 messages around half the messages, each candidate scored ("Boundary Scoring
 // Algorithm"); the messages before the best split become a rule-based summary (no LLM call) and
@@ -36,12 +36,11 @@ export interface BoundaryScoringKnobs extends SearchKnobs {
   contextWindow: TokenCount;
 }
 
-const MD = 'microcompaction-deep-dive.md';
-const S_CONST = `${MD} "System Constants"`;
-const S_WINDOW = `${MD} "Intelligent Boundary Finding"`;
-const S_SCORE = `${MD} "Boundary Scoring Algorithm"`;
-const S_BREAK = `${MD} "Natural Break Detection"`;
-const S_CRIT = `${MD} "Critical Tool Identification"`;
+const S_CONST = `docs/sources.md#mdd-constants`;
+const S_WINDOW = `docs/sources.md#mdd-boundary-finding`;
+const S_SCORE = `docs/sources.md#mdd-boundary-scoring`;
+const S_BREAK = `docs/sources.md#mdd-natural-breaks`;
+const S_CRIT = `docs/sources.md#mdd-critical-tools`;
 
 export const DEFAULT_BOUNDARY_SCORING_KNOBS: BoundaryScoringKnobs = {
   thresholdTokens: 150_000,
@@ -117,7 +116,7 @@ const SPECS: readonly KnobSpec[] = [
       { value: 'own', label: "the document's estimator (messages only)" },
       { value: 'context', label: "the replay's simulated context" },
     ],
-    source: `${MD} "Token Estimation": estimateMessagesTokenCount`,
+    source: `docs/sources.md#mdd-token-estimation: estimateMessagesTokenCount`,
     group: G_TRIGGER,
     cliFlag: 'counter',
   },
@@ -129,7 +128,7 @@ const SPECS: readonly KnobSpec[] = [
     min: 1,
     max: 100_000,
     integer: true,
-    source: `${MD} "Compaction Triggers": messages.length > 500`,
+    source: `docs/sources.md#mdd-triggers: messages.length > 500`,
     group: G_TRIGGER,
     cliFlag: 'max-messages',
   },
@@ -146,7 +145,7 @@ const SPECS: readonly KnobSpec[] = [
     cliFlag: 'min-messages',
   },
   contextWindowSpec(
-    `not in ${MD}: the window inferred from the log, else 200,000 (requests over it fail)`,
+    `not in docs/sources.md#mdd: the window inferred from the log, else 200,000 (requests over it fail)`,
     G_TRIGGER,
   ),
   {
@@ -257,7 +256,7 @@ const SPECS: readonly KnobSpec[] = [
     key: 'preserveToolCalls',
     label: 'Tool usage summary',
     kind: 'boolean',
-    source: `${MD} "The MicrocompactionManager Class": preserveToolCalls defaults to true`,
+    source: `docs/sources.md#mdd-constants: preserveToolCalls defaults to true`,
     group: G_SUMMARY,
     cliFlag: 'tool-summary',
   },
@@ -265,7 +264,7 @@ const SPECS: readonly KnobSpec[] = [
     key: 'preserveToolResults',
     label: 'Preserve critical tool results',
     kind: 'boolean',
-    source: `${MD} "Tool Result Preservation": critical results kept in full`,
+    source: `docs/sources.md#mdd-critical-tools: critical results kept in full`,
     group: G_SUMMARY,
     cliFlag: 'preserve-results',
   },
@@ -474,7 +473,7 @@ export const BOUNDARY_SCORING_STRATEGY: CompactionStrategy<BoundaryScoringKnobs>
     return {
       knobs,
       notes: [
-        `A model of ${MD}, not an agent's release: no log is expected to match its compactions.`,
+        `A model of a published boundary-scoring design (docs/sources.md#mdd), not an agent's release: no log is expected to match its compactions.`,
         `Window ${knobs.contextWindow.toLocaleString('en-US')} tokens${window ? ' (inferred from the log)' : ''}.`,
       ],
     };

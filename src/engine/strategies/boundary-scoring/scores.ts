@@ -1,7 +1,7 @@
 import type { BoundaryCandidate } from './detail';
 import type { Block, Entry, TokenCount } from '../../types';
 
-// The boundary search, its scores and its token estimator, as microcompaction-deep-dive.md
+// The boundary search, its scores and its token estimator, as docs/sources.md#mdd
 // writes them ("Boundary Detection Logic", "Token Management"). The design calls helpers it
 // never defines (`hasNearbyErrors`, `detectsTopicChange`, `calculateRepetition`); ours are
 // stated where they are defined, in our words. A "message" is one context entry (Claude Code

@@ -1,7 +1,7 @@
 import { estimateTextTokens } from '../../tokens/estimate';
 import type { Entry, TokenCount } from '../../types';
 
-// The rule-based summary of microcompaction-deep-dive.md "Summarization Strategies" (no LLM call):
+// The rule-based summary of docs/sources.md#mdd-summarization (no LLM call):
 // a system summary (statistics), a tool usage summary, the conversation narrative and the critical
 // information with preserved tool results ("Tool Call Preservation"). The document leaves
 // `extractTopics`, `summarizeActions`, `extractKeyPoints`, `categorizeErrors`,

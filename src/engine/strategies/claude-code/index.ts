@@ -33,14 +33,14 @@ import type {
 } from '../types';
 import { CLAUDE_CODE_FULL, CLAUDE_CODE_PARTIAL, CLAUDE_CODE_SUBAGENT } from './prompt-presets';
 
-// Claude Code's context management (v2.1.68 and legacy, per ../shared/reference):
+// Claude Code's context management (v2.1.68 and legacy, per docs/sources.md):
 //   after each response, the trigger count (usage, plus the 2.1.x estimate of later messages) is
 //   compared with the thresholds (thresholds.ts):
-//   - v2.1.68 (claude-code-compaction-v2.1.68.txt, "Five compaction mechanisms", "Microcompact"):
+//   - Claude Code 2.1.68 (docs/sources.md#cc-five-mechanisms, #cc-microcompact):
 //     at the auto-compact threshold a full compaction (session memory first, edge case 7); else,
 //     above the warning threshold, microcompact clears old tool results when that frees > 20k.
 //     Both "can fire in the same turn" (edge case 6); a full compaction makes the clearing moot.
-//   - legacy (claude-code-compact-system.md, "Main Dispatcher Function: sI2()"): at the
+//   - legacy (docs/sources.md#ccs-main-dispatcher): at the
 //     auto-compact threshold microcompact is tried first; a full compaction only when it fails.
 //   Full compaction summarizes everything since the last boundary and re-attaches files, todos and
 //   plan (compact/restore.ts). DISABLE_COMPACT stops everything, DISABLE_AUTO_COMPACT the automatic
@@ -48,7 +48,7 @@ import { CLAUDE_CODE_FULL, CLAUDE_CODE_PARTIAL, CLAUDE_CODE_SUBAGENT } from './p
 
 /** v2.1.68's placeholder for a cleared result ("Microcompact", step 5). */
 export const V2168_PLACEHOLDER = '[Tool result cleared]';
-/** The legacy placeholder (compact-system.md `Si`, step 5). */
+/** The legacy placeholder (docs/sources.md#ccs-microcompact `Si`, step 5). */
 export const LEGACY_PLACEHOLDER = '[Old tool result content cleared]';
 
 function getThresholdLines(knobs: ClaudeCodeKnobs): ThresholdLine[] {
@@ -184,7 +184,7 @@ class ClaudeCodeRun implements StrategyRun {
       const clear = k.microcompactEnabled ? this.selectLegacy(view) : undefined;
       return { actions: [clear ?? this.checkRequest(view, this.autoCompaction(view))] };
     }
-    // Microcompact looks at the latest response's usage (`ZK`, compact-system.md "Token Counting"):
+    // Microcompact looks at the latest response's usage (`ZK`, docs/sources.md#ccs-token-counting):
     // the 2.1.9–2.1.19 boundaries fire on it, not on the pending estimate (docs/replay-accuracy.md).
     const clear =
       k.microcompactEnabled && view.usageTokens >= this.warningThreshold ? this.selectV2168(view) : undefined;
@@ -285,13 +285,11 @@ class ClaudeCodeRun implements StrategyRun {
       passes: pick.passes,
       acts: reason === undefined,
       reason,
-      source: legacy
-        ? 'claude-code-compact-system.md "Micro-Compact Function: Si()"'
-        : 'claude-code-compaction-v2.1.68.txt "Microcompact"',
+      source: legacy ? 'docs/sources.md#ccs-microcompact' : 'docs/sources.md#cc-microcompact',
     };
   }
 
-  /** v2.1.68 `Rg`, incrementally (same rules as `selectMicrocompact`), in call order. */
+  /** v2.1.68 `Rg` (docs/sources.md#cc-microcompact), incrementally (same rules as `selectMicrocompact`), in call order. */
   private selectV2168(view: ReplayView): StrategyAction | undefined {
     this.syncLive(view);
     const k = this.knobs;
@@ -402,8 +400,8 @@ class ClaudeCodeRun implements StrategyRun {
    * The summary request must fit the window itself: the history it summarizes, the prompt and the
    * system prompt. Over it, the API answers "prompt too long" and Claude Code gives up: /compact
    * says the context is too large to compact, auto-compact "silently returns { wasCompacted: false }"
-   * and the session goes on with its history (v2.1.68 edge cases 4 and 5; `sI2` swallows
-   * prompt_too_long, compact-system.md "Main Dispatcher Function"). Session memory sends none.
+   * and the session goes on with its history (Claude Code 2.1.68 (docs/sources.md#cc-edge-cases edge cases 4 and 5); `sI2` swallows
+   * prompt_too_long, docs/sources.md#ccs-main-dispatcher). Session memory sends none.
    */
   private checkRequest(view: ReplayView, action: SummarizeAction): StrategyAction {
     if (action.mechanism === 'session-memory') return action;
@@ -428,7 +426,7 @@ class ClaudeCodeRun implements StrategyRun {
     };
   }
 
-  /** v2.1.68 "Full mechanism": session memory when it fits (step 3, edge case 7), else the LLM summary. */
+  /** Claude Code 2.1.68 (docs/sources.md#cc-full-mechanism): session memory when it fits (step 3, edge case 7), else the LLM summary. */
   private autoCompaction(view: ReplayView): SummarizeAction {
     const k = this.knobs;
     const restoration = this.restoration(view);

@@ -34,7 +34,7 @@ export type AgentRole = 'main' | 'subagent';
 
 export interface ClaudeCodeKnobs extends ThresholdKnobs {
   agentRole: AgentRole;
-  /** DISABLE_COMPACT: no compaction at all, not even the log's own /compact (v2.1.68 "Configuration"). */
+  /** DISABLE_COMPACT: no compaction at all, not even the log's own /compact (Claude Code 2.1.68 (docs/sources.md#cc-configuration)). */
   disableCompact: boolean;
   /** !DISABLE_MICROCOMPACT. */
   microcompactEnabled: boolean;
@@ -58,7 +58,7 @@ export interface ClaudeCodeKnobs extends ThresholdKnobs {
   restoreOversized: OversizedFilePolicy;
   restoreTodos: boolean;
   restorePlan: boolean;
-  /** Invoked skills re-attached (v2.1.68 step 7, `uM4`), each cut to `restoreTokensPerSkill`, within `restoreSkillsTotalTokens`. */
+  /** Invoked skills re-attached (v2.1.68 `uM4` (docs/sources.md#cc-full-mechanism step 7)), each cut to `restoreTokensPerSkill`, within `restoreSkillsTotalTokens`. */
   restoreSkills: boolean;
   restoreTokensPerSkill: TokenCount;
   restoreSkillsTotalTokens: TokenCount;
@@ -75,7 +75,7 @@ export interface ClaudeCodeKnobs extends ThresholdKnobs {
   continuationFormat: ContinuationFormat;
 }
 
-/** Tools whose results microcompact clears: Read, Bash, Grep, Glob, Edit, Write were seen cleared in 2.1.9–2.1.19 boundaries (MCP, Task, TodoWrite never were); WebFetch / WebSearch per "bash, read_file, grep, etc." (v2.1.68 "Microcompact"). */
+/** Tools whose results microcompact clears: Read, Bash, Grep, Glob, Edit, Write were seen cleared in 2.1.9–2.1.19 boundaries (MCP, Task, TodoWrite never were); WebFetch / WebSearch per "bash, read_file, grep, etc." (Claude Code 2.1.68 (docs/sources.md#cc-microcompact)). */
 export const DEFAULT_MICROCOMPACT_TOOLS = [
   'Read',
   'Bash',
@@ -113,9 +113,6 @@ export const DEFAULT_CLAUDE_CODE_KNOBS: ClaudeCodeKnobs = {
   continuationFormat: 'v2.1.68',
 };
 
-const V2168 = 'claude-code-compaction-v2.1.68.txt';
-const LEGACY = 'claude-code-compact-system.md';
-
 export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
   {
     key: 'profile',
@@ -126,12 +123,12 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
       { value: 'v2.0', label: '2.0.x: window − min(max output, 32k) − 13k' },
       { value: 'legacy', label: 'legacy: window − 13k' },
     ],
-    source: `${V2168} "Threshold"; ${LEGACY} "Three-Tier Threshold System"; 2.0.x measured (docs/replay-accuracy.md)`,
+    source: `docs/sources.md#cc-threshold; docs/sources.md#ccs-thresholds; 2.0.x measured (docs/replay-accuracy.md)`,
     group: 'Thresholds',
     timelineBar: true,
     cliFlag: 'profile',
   },
-  contextWindowSpec(`${V2168} "Threshold" (BcK = 200,000; 1M for [1m] models)`, 'Thresholds', {
+  contextWindowSpec(`docs/sources.md#cc-threshold (BcK = 200,000; 1M for [1m] models)`, 'Thresholds', {
     timelineBar: true,
   }),
   {
@@ -142,7 +139,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 1_000,
     max: 200_000,
     step: 1_000,
-    source: `${V2168} "Threshold" (reserved up to 20,000, a5Y)`,
+    source: `docs/sources.md#cc-threshold (reserved up to 20,000, a5Y)`,
     group: 'Thresholds',
     timelineBar: true,
     cliFlag: 'max-output',
@@ -157,7 +154,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     max: 100,
     step: 1,
     optional: true,
-    source: `${V2168} "Threshold" (fQ6: can only lower the threshold)`,
+    source: `docs/sources.md#cc-threshold (fQ6: can only lower the threshold)`,
     group: 'Thresholds',
     timelineBar: true,
     cliFlag: 'pct',
@@ -172,7 +169,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     max: 2_000_000,
     step: 1_000,
     optional: true,
-    source: `${V2168} "Configuration"`,
+    source: `docs/sources.md#cc-configuration`,
     group: 'Thresholds',
     timelineBar: true,
     cliFlag: 'blocking-limit',
@@ -189,7 +186,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
         label: 'sub-agent: before its next turn, Prompt 3 (continuation), nothing re-attached',
       },
     ],
-    source: `${V2168} "Five compaction mechanisms" (Sub-agent compact: "Before turn in sub-agent loop", "Sub-agent history") and "Prompt 3: Sub-agent continuation (Q07)"`,
+    source: `docs/sources.md#cc-five-mechanisms (Sub-agent compact: "Before turn in sub-agent loop", "Sub-agent history") and "Prompt 3: Sub-agent continuation (Q07)"`,
     help: 'A subagent transcript (opened alone or in its session folder) is replayed as a sub-agent.',
     group: 'Thresholds',
   },
@@ -206,7 +203,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     label: 'Auto-compact',
     help: 'Off is Claude Code’s DISABLE_AUTO_COMPACT',
     kind: 'boolean',
-    source: `${V2168} "Configuration"`,
+    source: `docs/sources.md#cc-configuration`,
     group: 'Switches',
     timelineBar: true,
     cliFlag: 'auto-compact',
@@ -216,7 +213,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     label: 'Compaction disabled (also ignores the log’s /compact)',
     help: 'Claude Code’s DISABLE_COMPACT',
     kind: 'boolean',
-    source: `${V2168} "Configuration"`,
+    source: `docs/sources.md#cc-configuration`,
     group: 'Switches',
     cliFlag: 'compact',
     cliInverted: true,
@@ -225,7 +222,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     key: 'microcompactEnabled',
     label: 'Microcompact (off = DISABLE_MICROCOMPACT)',
     kind: 'boolean',
-    source: `${V2168} "Configuration"`,
+    source: `docs/sources.md#cc-configuration`,
     group: 'Switches',
     cliFlag: 'microcompact',
   },
@@ -237,7 +234,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
       { value: 'v2.1.68', label: '2.1.x: above warning, protect 40k recent, images too' },
       { value: 'legacy', label: 'legacy: at auto-compact, keep last 3, before full compact' },
     ],
-    source: `${V2168} "Microcompact"; ${LEGACY} "Micro-Compact Function: Si()"`,
+    source: `docs/sources.md#cc-microcompact; docs/sources.md#ccs-microcompact`,
     group: 'Microcompact',
   },
   {
@@ -248,7 +245,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 50,
     step: 1,
-    source: `${V2168} "Microcompact" (F3Y = 3); ${LEGACY} (cD5 = 3)`,
+    source: `docs/sources.md#cc-microcompact (F3Y = 3); docs/sources.md#ccs (cD5 = 3)`,
     group: 'Microcompact',
     integer: true,
     cliFlag: 'keep-recent',
@@ -261,7 +258,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 500_000,
     step: 1_000,
-    source: `${V2168} "Microcompact" (g3Y = 40,000); ${LEGACY} (dD5 = 40,000)`,
+    source: `docs/sources.md#cc-microcompact (g3Y = 40,000); docs/sources.md#ccs (dD5 = 40,000)`,
     group: 'Microcompact',
     cliFlag: 'protect',
   },
@@ -273,7 +270,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 200_000,
     step: 1_000,
-    source: `${V2168} "Microcompact" (B3Y = 20,000); ${LEGACY} (mD5 = 20,000)`,
+    source: `docs/sources.md#cc-microcompact (B3Y = 20,000); docs/sources.md#ccs (mD5 = 20,000)`,
     group: 'Microcompact',
     cliFlag: 'min-savings',
   },
@@ -281,14 +278,14 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     key: 'microcompactClearImages',
     label: 'Clear images and documents',
     kind: 'boolean',
-    source: `${V2168} "Microcompact" step 5`,
+    source: `docs/sources.md#cc-microcompact step 5`,
     group: 'Microcompact',
   },
   {
     key: 'microcompactTools',
     label: 'Eligible tools',
     kind: 'list',
-    source: `${V2168} "Microcompact" ("bash, read_file, grep, etc."); tools seen cleared in the corpus`,
+    source: `docs/sources.md#cc-microcompact ("bash, read_file, grep, etc."); tools seen cleared in the corpus`,
     group: 'Microcompact',
   },
   {
@@ -300,7 +297,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 50,
     step: 1,
-    source: `${LEGACY} "File Read Restoration" (_D5 = 5)`,
+    source: `docs/sources.md#ccs-context-preservation (_D5 = 5)`,
     group: 'Restoration',
     integer: true,
   },
@@ -313,7 +310,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 100_000,
     step: 500,
-    source: `${LEGACY} (yD5 = 5,000)`,
+    source: `docs/sources.md#ccs (yD5 = 5,000)`,
     group: 'Restoration',
   },
   {
@@ -325,7 +322,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 500_000,
     step: 1_000,
-    source: `${LEGACY} (kD5 = 50,000)`,
+    source: `docs/sources.md#ccs (kD5 = 50,000)`,
     group: 'Restoration',
   },
   {
@@ -337,7 +334,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
       { value: 'reference', label: 'path only (the read fails)' },
       { value: 'truncate', label: 'first tokens only' },
     ],
-    source: `${LEGACY} "File Read Restoration" (maxTokens read limit); research/ANCHORS.md §2.1 ("path only")`,
+    source: `docs/sources.md#ccs-context-preservation (maxTokens read limit); docs/sources.md#claude-code-community ("path only")`,
     group: 'Restoration',
   },
   {
@@ -345,7 +342,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     mainSessionOnly: true,
     label: 'Restore the todo list',
     kind: 'boolean',
-    source: `${LEGACY} "Todo List Restoration: fD5()"`,
+    source: `docs/sources.md#ccs-context-preservation`,
     group: 'Restoration',
   },
   {
@@ -353,7 +350,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     mainSessionOnly: true,
     label: 'Restore the plan file',
     kind: 'boolean',
-    source: `${LEGACY} "Plan File Restoration: XQ0()"`,
+    source: `docs/sources.md#ccs-context-preservation`,
     group: 'Restoration',
   },
   {
@@ -361,7 +358,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     mainSessionOnly: true,
     label: 'Restore invoked skills',
     kind: 'boolean',
-    source: `${V2168} "Full mechanism" step 7 ("skills (uM4)"); sizes: each skill's body as the log holds it`,
+    source: `docs/sources.md#cc-full-mechanism step 7 ("skills (uM4)"); sizes: each skill's body as the log holds it`,
     group: 'Restoration',
   },
   {
@@ -373,7 +370,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 100_000,
     step: 500,
-    source: `${V2168} step 7 gives no size: ours, a file's limit (yD5 = 5,000, ${LEGACY})`,
+    source: `docs/sources.md#cc-full-mechanism step 7 gives no size: ours, a file's limit (yD5 = 5,000, docs/sources.md#ccs)`,
     group: 'Restoration',
   },
   {
@@ -385,7 +382,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 500_000,
     step: 1_000,
-    source: `${V2168} step 7 gives no size: ours, half the files' budget (kD5 = 50,000)`,
+    source: `docs/sources.md#cc-full-mechanism step 7 gives no size: ours, half the files' budget (kD5 = 50,000)`,
     group: 'Restoration',
   },
   {
@@ -397,7 +394,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 20_000,
     step: 100,
-    source: `${V2168} step 7 ("plan mode (mM4)"), charged while the log is in plan mode (EnterPlanMode, no ExitPlanMode yet); 600 is our estimate of the reminder's text`,
+    source: `docs/sources.md#cc-full-mechanism step 7 ("plan mode (mM4)"), charged while the log is in plan mode (EnterPlanMode, no ExitPlanMode yet); 600 is our estimate of the reminder's text`,
     group: 'Restoration',
   },
   {
@@ -410,7 +407,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     max: 200_000,
     step: 100,
     optional: true,
-    source: `${V2168} "Full mechanism" step 8 ("Run session start hooks"); empty: the log's own hook output before its first call`,
+    source: `docs/sources.md#cc-full-mechanism step 8 ("Run session start hooks"); empty: the log's own hook output before its first call`,
     group: 'Restoration',
   },
   {
@@ -424,7 +421,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     max: 2_000_000,
     step: 100,
     optional: true,
-    source: `${V2168} "Full mechanism" step 3 and edge case 7`,
+    source: `docs/sources.md#cc-full-mechanism step 3, edge case 7`,
     help: 'Compact with this session memory instead of a summary; falls through to a full compaction when the result is still over the threshold.',
     group: 'Session memory',
   },
@@ -437,7 +434,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 200_000,
     step: 1_000,
-    source: 'claude-code-summarization-architecture.md §1 ("keeping recent messages intact"; no size given)',
+    source: 'docs/sources.md#csa-auto-compaction ("keeping recent messages intact"; no size given)',
     group: 'Session memory',
   },
   {
@@ -446,7 +443,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     label: 'Custom instructions',
     kind: 'text',
     optional: true,
-    source: `${LEGACY} "Prompt Template: R91()"`,
+    source: `docs/sources.md#ccs-prompt-template`,
     group: 'Summary',
   },
   {
@@ -457,7 +454,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
       { value: 'v2.1.68', label: 'JQ6 (2.1.x)' },
       { value: 'legacy', label: 'T91 (legacy, 2.0.x)' },
     ],
-    source: `${V2168} "Continuation message"; ${LEGACY} "Summary Message Generation: T91()"`,
+    source: `docs/sources.md#cc-continuation; docs/sources.md#ccs-summary-message`,
     group: 'Summary',
   },
 ];
@@ -479,7 +476,7 @@ function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-/** Microcompact boundaries appear in the corpus only in 2.1.9–2.1.19 (FORMAT.md §4.4). */
+/** Microcompact boundaries appear in the corpus only in 2.1.9–2.1.19 (docs/sources.md#fmt-microcompact-boundary). */
 const MICROCOMPACT_FIRST_SEEN = '2.1.9';
 const MICROCOMPACT_LAST_SEEN = '2.1.19';
 
@@ -511,7 +508,7 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
   if (info.isSubagent) {
     knobs.agentRole = 'subagent';
     notes.push(
-      'Sub-agent transcript: replayed under the sub-agent rules (v2.1.68 "Sub-agent compact"): the same threshold on its own context and model, checked before its next turn; Prompt 3 (continuation summary) over its own history; no file, todo or plan re-attachment and no /compact (the reference gives those to the main session only).',
+      'Sub-agent transcript: replayed under the sub-agent rules (Claude Code 2.1.68 (docs/sources.md#cc-five-mechanisms)): the same threshold on its own context and model, checked before its next turn; Prompt 3 (continuation summary) over its own history; no file, todo or plan re-attachment and no /compact (the reference gives those to the main session only).',
     );
   }
   const is21 = version !== undefined && compareVersions(version, '2.1.0') >= 0;
@@ -525,7 +522,7 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
     knobs.countPendingMessages = false;
     knobs.continuationFormat = 'legacy';
     notes.push(
-      "Legacy profile: microcompact is tried before a full compaction, as compact-system.md describes (not verifiable: the corpus's 1.0.x logs never compact).",
+      "Legacy profile: microcompact is tried before a full compaction, as docs/sources.md#ccs describes (not verifiable: the corpus's 1.0.x logs never compact).",
     );
   } else {
     knobs.microcompactEnabled = inMicrocompactRange || info.microcompactions > 0;

@@ -8,13 +8,13 @@ import type { MicrocompactVariant } from './knobs';
 // incremental version of the same rules (claude-code.ts); the naive reference (tests/replay/reference/claude-code.ts) and the unit tests use
 // this one.
 //
-// v2.1.68 `Rg` (claude-code-compaction-v2.1.68.txt, "Microcompact"): the last F3Y results are
+// v2.1.68 `Rg` (docs/sources.md#cc-microcompact) (docs/sources.md#cc-microcompact): the last F3Y results are
 // always kept; scanning back from the newest, results are protected while their running total
 // stays within g3Y tokens; the result that crosses it and everything older may be cleared, if
 // that frees more than B3Y tokens. (The crossing result is cleared: the 2.1.19 boundaries in the
 // corpus clear exactly that set, e.g. 35,393 protected + 4,609 cleared.)
 //
-// legacy `Si` (claude-code-compact-system.md, "Micro-Compact Function: Si()"): oldest first, every
+// legacy `Si` (docs/sources.md#ccs-microcompact): oldest first, every
 // result but the last cD5 is cleared while the results' total minus what is already saved stays
 // above the threshold (dD5); nothing happens when the savings stay under mD5.
 

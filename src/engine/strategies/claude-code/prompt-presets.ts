@@ -10,9 +10,7 @@ import {
 import { CLAUDE_CODE_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from '../../prompts/types';
 
 // Claude Code's three summarization prompts (texts in prompts/claude-code.ts, copied from
-// ../shared/reference/claude-code-compaction-v2.1.68.txt) as presets.
-
-const SOURCE_FILE = '../shared/reference/claude-code-compaction-v2.1.68.txt';
+// docs/sources.md#cc-v2168) as presets.
 
 export const CLAUDE_CODE_FULL: PromptPreset = {
   id: 'claude-code-full',
@@ -21,7 +19,7 @@ export const CLAUDE_CODE_FULL: PromptPreset = {
   fidelity: 'verbatim-with-gaps',
   description:
     'What Claude Code sends on auto-compact and /compact: a nine-part analysis of the conversation, then the summary. The source we copied from leaves out part of item 9 and the example output; the text goes on without them (the reference’s marks are not sent).',
-  source: `Claude Code v2.1.68 \`$M4\` (auto-compact and /compact), deobfuscated: ${SOURCE_FILE}, "Prompt 1: Full compact". The reference elides part of item 9 and the example output block; those gaps are left out, not sent as marks.`,
+  source: `Claude Code v2.1.68 \`$M4\` (auto-compact and /compact), deobfuscated: docs/sources.md#cc-prompt-1. The reference elides part of item 9 and the example output block; those gaps are left out, not sent as marks.`,
   prompt: FULL_COMPACT_PROMPT,
   systemPrompt: SUMMARY_SYSTEM_PROMPT,
   variant: 'full',
@@ -38,7 +36,7 @@ export const CLAUDE_CODE_PARTIAL: PromptPreset = {
   label: 'Claude Code · partial compact ("RECENT portion")',
   description:
     'What Claude Code sends for /compact from a chosen message: only the recent portion is summarized. Only the opening and closing paragraphs are published; the middle is taken from the full-compact prompt.',
-  source: `Claude Code v2.1.68 \`_M4\` (/compact from a message index): ${SOURCE_FILE}, "Prompt 2: Partial compact". The reference gives the opening and closing paragraphs and says the rest is Prompt 1's; it is filled in from there.`,
+  source: `Claude Code v2.1.68 \`_M4\` (/compact from a message index): docs/sources.md#cc-prompt-2. The reference gives the opening and closing paragraphs and says the rest is Prompt 1's; it is filled in from there.`,
   prompt: PARTIAL_COMPACT_PROMPT,
   variant: 'partial',
 };
@@ -50,7 +48,7 @@ export const CLAUDE_CODE_SUBAGENT: PromptPreset = {
   fidelity: 'verbatim',
   description:
     "What Claude Code sends when a sub-agent nears its context limit, as a user message in the sub-agent's own conversation.",
-  source: `Claude Code v2.1.68 \`Q07\` (in-process sub-agent near its context limit): ${SOURCE_FILE}, "Prompt 3: Sub-agent continuation". Sent as a user message in the sub-agent's own conversation.`,
+  source: `Claude Code v2.1.68 \`Q07\` (in-process sub-agent near its context limit): docs/sources.md#cc-prompt-3. Sent as a user message in the sub-agent's own conversation.`,
   prompt: SUBAGENT_CONTINUATION_PROMPT,
   systemPrompt: SUMMARY_SYSTEM_PROMPT,
   variant: 'subagent',

@@ -1,7 +1,7 @@
 import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from '../../prompts/types';
 
 // Cline's manual `/compact` (`/smol`) prompt `condenseToolResponse()` (src/core/prompts/commands.ts),
-// copied from ../shared/reference/cline-compact-implementation.md, "Manual Compact Tool Response".
+// copied from docs/sources.md#cline-condense.
 
 const PROMPT = `<explicit_instructions type="condense">
 The user has explicitly asked you to create a detailed summary of the conversation so far, which will be used to compact the current context window while retaining key information.
@@ -34,7 +34,7 @@ export const CLINE_CONDENSE: PromptPreset = {
   description:
     "Cline's /compact (/smol) instruction. Cline sends it inside its agent conversation under its own system prompt; here a one-line system prompt stands in.",
   source:
-    'Cline src/core/prompts/commands.ts `condenseToolResponse()`, as quoted in ../shared/reference/cline-compact-implementation.md ("Manual Compact Tool Response"). Cline substitutes it for the /compact command inside its normal agent conversation; CompactLab uses a one-line system prompt instead of Cline\'s agent prompt.',
+    'Cline src/core/prompts/commands.ts `condenseToolResponse()`, as quoted in docs/sources.md#cline-doc ("Manual Compact Tool Response"). Cline substitutes it for the /compact command inside its normal agent conversation; CompactLab uses a one-line system prompt instead of Cline\'s agent prompt.',
   prompt: PROMPT,
   systemPrompt:
     'You are Cline, a highly skilled software engineer. Respond only with the condense tool call.',

@@ -18,9 +18,7 @@ import type {
 import { CLINE_CONDENSE } from './condense-prompt';
 import { CLINE_SUMMARIZE_TASK } from './summarize-task-prompt';
 
-// Cline's classic context management (reference/cline-compact-implementation.md "Automatic
-// Context Management", "File Read Deduplication", "Context Message Management"; research/ANCHORS.md
-// §2.1 "Cline (classic, ≤Feb 2026)"; code: cline/cline src/core/context/context-management/
+// Cline's classic context management (docs/sources.md#cline-auto-context, #cline-file-read-dedup, #cline-context-messages; docs/sources.md#cline-classic; code: cline/cline src/core/context/context-management/
 // {ContextManager.ts, context-window-utils.ts}, src/core/prompts/{responses.ts,contextManagement.ts}):
 //   - before each request, the previous request's tokensIn + tokensOut + cacheWrites + cacheReads
 //     (`shouldCompactContextWindow`) is compared with `maxAllowedSize`, a table by window
@@ -96,8 +94,8 @@ const DEFAULTS: ClineKnobs = {
   continuationTokens: CONTINUATION_TOKENS,
 };
 
-const TABLE = 'ANCHORS.md §2.1 (context-window-utils.ts getContextWindowInfo)';
-const MANAGER = 'cline-compact-implementation.md "Automatic Context Management"; ContextManager.ts';
+const TABLE = 'docs/sources.md#cline-classic (context-window-utils.ts getContextWindowInfo)';
+const MANAGER = 'docs/sources.md#cline-auto-context; ContextManager.ts';
 
 const tokens = (
   key: keyof ClineKnobs,
@@ -147,7 +145,7 @@ const SPECS: readonly KnobSpec[] = [
     key: 'dedupEnabled',
     label: 'File-read dedup',
     kind: 'boolean',
-    source: `cline-compact-implementation.md "File Read Deduplication"; ${MANAGER}`,
+    source: `docs/sources.md#cline-file-read-dedup; ${MANAGER}`,
     group: 'Cline',
     cliFlag: 'dedup',
   },
@@ -172,7 +170,7 @@ const SPECS: readonly KnobSpec[] = [
       { value: 'half', label: 'half' },
       { value: 'quarter', label: 'a quarter' },
     ],
-    source: `ANCHORS.md §2.1; ${MANAGER} (getNextTruncationRange)`,
+    source: `docs/sources.md#cline-classic; ${MANAGER} (getNextTruncationRange)`,
     group: 'Cline',
     cliFlag: 'keep',
   },
@@ -181,7 +179,7 @@ const SPECS: readonly KnobSpec[] = [
     label: 'Auto-condense (summarize_task)',
     kind: 'boolean',
     source:
-      'ANCHORS.md §2.1: useAutoCondense, off by default, next-gen models only; removed 2026-02-18 (cline#9396)',
+      'docs/sources.md#cline-classic: useAutoCondense, off by default, next-gen models only; removed 2026-02-18 (cline#9396)',
     group: 'Cline',
     cliFlag: 'auto-condense',
   },
@@ -193,7 +191,7 @@ const SPECS: readonly KnobSpec[] = [
     min: 1,
     max: 100,
     step: 1,
-    source: 'ANCHORS.md §2.1: autoCondenseThreshold 0.75',
+    source: 'docs/sources.md#cline-classic: autoCondenseThreshold 0.75',
     group: 'Cline',
     cliFlag: 'condense-pct',
   },
@@ -207,12 +205,10 @@ const SPECS: readonly KnobSpec[] = [
     'responses.ts contextTruncationNotice (290 characters)',
     { step: 1, max: 10_000 },
   ),
-  tokens(
-    'continuationTokens',
-    'Continuation prompt',
-    'cline-compact-implementation.md "Continuation Prompt System" (605 characters)',
-    { step: 1, max: 10_000 },
-  ),
+  tokens('continuationTokens', 'Continuation prompt', 'docs/sources.md#cline-continuation (605 characters)', {
+    step: 1,
+    max: 10_000,
+  }),
 ];
 
 /** `maxAllowedSize` for these knobs: the override, else context-window-utils.ts's table. */

@@ -1,7 +1,7 @@
 import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from '../../prompts/types';
 
 // Cline's auto-condense prompt `summarizeTask()` (src/core/prompts/contextManagement.ts), copied
-// from ../shared/reference/cline-compact-implementation.md, "Summarize Task Prompt".
+// from docs/sources.md#cline-summarize-task.
 
 const PROMPT = `<explicit_instructions type="summarize_task">
 The current conversation is rapidly running out of context. Now, your urgent task is to create a comprehensive detailed summary of the conversation so far, paying close attention to the user's explicit requests and your previous actions.
@@ -33,7 +33,7 @@ export const CLINE_SUMMARIZE_TASK: PromptPreset = {
   description:
     "Cline's automatic condense when the context fills. Cline sends it inside its agent conversation under its own system prompt; here a one-line system prompt stands in.",
   source:
-    'Cline src/core/prompts/contextManagement.ts `summarizeTask()`, as quoted in ../shared/reference/cline-compact-implementation.md ("Summarize Task Prompt"). Cline sends it as a user message inside its normal agent conversation, under its full agent system prompt; CompactLab uses a one-line system prompt instead.',
+    'Cline src/core/prompts/contextManagement.ts `summarizeTask()`, as quoted in docs/sources.md#cline-doc ("Summarize Task Prompt"). Cline sends it as a user message inside its normal agent conversation, under its full agent system prompt; CompactLab uses a one-line system prompt instead.',
   prompt: PROMPT,
   systemPrompt:
     'You are Cline, a highly skilled software engineer. Respond only with the summarize_task tool call.',

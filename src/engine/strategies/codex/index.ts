@@ -14,7 +14,7 @@ import type {
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import { CODEX } from './prompt';
 
-// OpenAI Codex CLI's local compaction (research/ANCHORS.md §2.1 "OpenAI Codex CLI" row, §2.2,
+// OpenAI Codex CLI's local compaction (docs/sources.md#codex row, §2.2,
 // §5.2; sources there: openai/codex `codex-rs/core/src/compact.rs`,
 // `codex-rs/core/templates/compact/{prompt.md,summary_prefix.md}`,
 // `codex-rs/protocol/src/openai_models.rs`):
@@ -40,7 +40,7 @@ export interface CodexKnobs {
   autoCompactEnabled: boolean;
 }
 
-/** Codex's 272k models at `effective_context_window_percent` 95 (ANCHORS §2.1): what rollouts log. */
+/** Codex's 272k models at `effective_context_window_percent` 95 (docs/sources.md#codex): what rollouts log. */
 export const CODEX_DEFAULT_CONTEXT_WINDOW: TokenCount = 258_400;
 /** summary_prefix.md is 400 characters; Codex prices text at 4 bytes per token (truncate.rs). */
 export const CODEX_SUMMARY_PREFIX_TOKENS: TokenCount = 100;
@@ -52,7 +52,7 @@ const DEFAULTS: CodexKnobs = {
   autoCompactEnabled: true,
 };
 
-const SOURCE = 'research/ANCHORS.md §2.1 (openai/codex compact.rs, openai_models.rs)';
+const SOURCE = 'docs/sources.md#codex (openai/codex compact.rs, openai_models.rs)';
 
 const SPECS: readonly KnobSpec[] = [
   contextWindowSpec(`${SOURCE}: the log's model_context_window, else 272,000 × 95%`, 'Codex'),

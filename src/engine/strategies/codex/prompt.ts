@@ -1,7 +1,7 @@
 import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from '../../prompts/types';
 
 // OpenAI Codex CLI's local compaction prompt (codex-rs/core/templates/compact/prompt.md). Only
-// its shape is documented here (../shared/research/ANCHORS.md §2.1, "OpenAI Codex CLI"): a
+// its shape is documented here (docs/sources.md#codex): a
 // "CONTEXT CHECKPOINT COMPACTION" handoff summary covering goal, progress and decisions,
 // constraints and preferences, remaining steps, and critical data. The wording is ours.
 
@@ -24,7 +24,7 @@ export const CODEX: PromptPreset = {
   description:
     'A handoff note in the shape Codex CLI documents: goal, progress and decisions, constraints, remaining steps, critical data. Codex then keeps recent user messages beside the summary.',
   source:
-    'Shape of openai/codex codex-rs/core/templates/compact/prompt.md as described in ../shared/research/ANCHORS.md §2.1 (goal, progress & decisions, constraints/preferences, remaining steps, critical data). The wording is CompactLab\'s; Codex\'s own text is not reproduced. Codex then prefixes the summary with summary_prefix.md ("Another language model started to solve this problem…") and keeps up to 20,000 tokens of recent user messages beside it.',
+    'Shape of openai/codex codex-rs/core/templates/compact/prompt.md as described in docs/sources.md#codex (goal, progress & decisions, constraints/preferences, remaining steps, critical data). The wording is CompactLab\'s; Codex\'s own text is not reproduced. Codex then prefixes the summary with summary_prefix.md ("Another language model started to solve this problem…") and keeps up to 20,000 tokens of recent user messages beside it.',
   prompt: PROMPT,
   systemPrompt: 'You are a coding agent writing a handoff note for the next agent. Do not call tools.',
   variant: 'full',

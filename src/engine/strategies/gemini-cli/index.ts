@@ -17,7 +17,7 @@ import type {
 } from '../types';
 import { GEMINI_CLI } from './prompt';
 
-// Gemini CLI's chat compression (research/ANCHORS.md §2.1 "Gemini CLI", §2.2, §5.2; sources
+// Gemini CLI's chat compression (docs/sources.md#gemini-cli, #agents-observations, #agents-simulate-first; sources
 // there: google-gemini/gemini-cli `packages/core/src/context/chatCompressionService.ts`,
 // `packages/core/src/prompts/snippets.ts`, docs/cli/settings.md):
 //   - before a request, the last response's prompt token count (its input, `promptTokenCount`)
@@ -69,7 +69,7 @@ const DEFAULTS: GeminiCliKnobs = {
 };
 
 const SOURCE =
-  'research/ANCHORS.md §2.1 "Gemini CLI" (google-gemini/gemini-cli packages/core/src/context/chatCompressionService.ts)';
+  'docs/sources.md#gemini-cli (google-gemini/gemini-cli packages/core/src/context/chatCompressionService.ts)';
 
 const SPECS: readonly KnobSpec[] = [
   {
@@ -126,7 +126,7 @@ const SPECS: readonly KnobSpec[] = [
     step: 1_000,
     help: 'Characters (first 20%, last 80%) of a function response over the budget',
     source:
-      'google-gemini/gemini-cli packages/core/src/config/config.ts DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD 40,000 characters (read from the source; not in ANCHORS.md; older releases 4,000,000), utils/fileUtils.ts formatTruncatedToolOutput',
+      'google-gemini/gemini-cli packages/core/src/config/config.ts DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD 40,000 characters (read from the source; not in docs/sources.md#gemini-cli; older releases 4,000,000), utils/fileUtils.ts formatTruncatedToolOutput',
     group: 'Gemini CLI',
   },
   {

@@ -1,12 +1,11 @@
 import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from '../../prompts/types';
 
 // Gemini CLI's history compression (packages/core/src/context/chatCompressionService.ts and
-// prompts/snippets.ts). Only its shape is documented here (../shared/research/ANCHORS.md §2.1,
-// "Gemini CLI"): a system prompt with rules against instructions hidden in the history, a
+// prompts/snippets.ts). Only its shape is documented here (docs/sources.md#gemini-cli): a system prompt with rules against instructions hidden in the history, a
 // `<scratchpad>`, then an XML `<state_snapshot>` with overall_goal · active_constraints ·
 // key_knowledge · artifact_trail · file_system_state · recent_actions · task_state. The wording
 // is ours. Gemini's second "probe" turn (the model checks its snapshot against the history and
-// re-emits it) is the preset's follow-up: ANCHORS.md records only its purpose, so its wording is
+// re-emits it) is the preset's follow-up: docs/sources.md#gemini-cli records only its purpose, so its wording is
 // ours too. The replay's Gemini CLI strategy sends it as a second summarizer call.
 
 const SYSTEM_PROMPT = `You compress a conversation between a user and a coding agent into a state snapshot that will replace the conversation.
@@ -43,7 +42,7 @@ export const GEMINI_CLI: PromptPreset = {
   description:
     'A state snapshot in the shape Gemini CLI documents: a scratchpad, then goal, constraints, knowledge, artifacts, file state, recent actions and task state as XML.',
   source:
-    'Shape of google-gemini/gemini-cli packages/core/src/context/chatCompressionService.ts and prompts/snippets.ts as described in ../shared/research/ANCHORS.md §2.1 (system prompt with anti-injection rules; <scratchpad>, then <state_snapshot> with overall_goal, active_constraints, key_knowledge, artifact_trail, file_system_state, recent_actions, task_state). The wording is CompactLab\'s, the verification "probe" turn\'s too (ANCHORS.md: a second turn that asks the model to self-check and re-emit).',
+    'Shape of google-gemini/gemini-cli packages/core/src/context/chatCompressionService.ts and prompts/snippets.ts as described in docs/sources.md#gemini-cli (system prompt with anti-injection rules; <scratchpad>, then <state_snapshot> with overall_goal, active_constraints, key_knowledge, artifact_trail, file_system_state, recent_actions, task_state). The wording is CompactLab\'s, the verification "probe" turn\'s too (docs/sources.md#gemini-cli: a second turn that asks the model to self-check and re-emit).',
   prompt: PROMPT,
   systemPrompt: SYSTEM_PROMPT,
   variant: 'full',

@@ -17,7 +17,7 @@ import type {
 } from '../types';
 import { OPENCODE } from './prompt';
 
-// OpenCode's context management (research/ANCHORS.md §2.1 "OpenCode", §5.2; sources there:
+// OpenCode's context management (docs/sources.md#opencode, #agents-simulate-first; sources there:
 // anomalyco/opencode `packages/opencode/src/session/compaction.ts` and `overflow.ts`). Two steps,
 // both replayed:
 //   - prune (`SessionCompaction.prune`, no LLM): when the agent's turn ends, walk the history back
@@ -81,7 +81,7 @@ const DEFAULTS: OpenCodeKnobs = {
   stallPercent: 95,
 };
 
-const SOURCE = 'research/ANCHORS.md §2.1 "OpenCode" (anomalyco/opencode packages/opencode/src/session';
+const SOURCE = 'docs/sources.md#opencode (anomalyco/opencode packages/opencode/src/session';
 const COMPACTION = `${SOURCE}/compaction.ts)`;
 const OVERFLOW = `${SOURCE}/overflow.ts)`;
 

@@ -1,9 +1,9 @@
 import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from '../../prompts/types';
 
 // OpenCode's compaction prompt (packages/opencode/src/session/compaction.ts). Only its shape is
-// documented here (../shared/research/ANCHORS.md §2.1, "OpenCode"): a continuation prompt with
+// documented here (docs/sources.md#opencode): a continuation prompt with
 // Goal · Instructions · Discoveries · Accomplished · Relevant files/directories. The wording is
-// ours apart from the opening request that ANCHORS.md quotes.
+// ours apart from the opening request that docs/sources.md#opencode quotes.
 
 const PROMPT = `Provide a detailed prompt for continuing our conversation above. Focus on what another agent would need to carry on the work without asking the user anything again.
 
@@ -32,7 +32,7 @@ export const OPENCODE: PromptPreset = {
   description:
     'A continuation prompt in the shape OpenCode documents: goal, instructions, discoveries, what was accomplished, relevant files.',
   source:
-    'Shape of anomalyco/opencode packages/opencode/src/session/compaction.ts as described in ../shared/research/ANCHORS.md §2.1 (Goal · Instructions · Discoveries · Accomplished · Relevant files/directories; opening "Provide a detailed prompt for continuing our conversation above…"). The rest of the wording is CompactLab\'s. OpenCode stores the answer as an assistant message marked summary:true and then sends an automatic "continue".',
+    'Shape of anomalyco/opencode packages/opencode/src/session/compaction.ts as described in docs/sources.md#opencode (Goal · Instructions · Discoveries · Accomplished · Relevant files/directories; opening "Provide a detailed prompt for continuing our conversation above…"). The rest of the wording is CompactLab\'s. OpenCode stores the answer as an assistant message marked summary:true and then sends an automatic "continue".',
   prompt: PROMPT,
   systemPrompt:
     'You are a helpful AI assistant tasked with summarizing conversations so that work can continue.',

@@ -15,7 +15,7 @@ import type {
 } from '../types';
 import { PI } from './prompt';
 
-// The pi coding agent's compaction (research/ANCHORS.md §2.1 "pi coding agent"; badlogic/pi-mono
+// The pi coding agent's compaction (docs/sources.md#pi; badlogic/pi-mono
 // packages/coding-agent/docs/compaction.md; code: packages/coding-agent/src/core/compaction/
 // {compaction.ts, utils.ts}, src/core/agent-session.ts `_checkCompaction`, src/core/messages.ts):
 //   - pi checks when an agent run ends (the model answered without calling a tool) and before the
@@ -92,7 +92,7 @@ const SPECS: readonly KnobSpec[] = [
     max: 500_000,
     step: 1_024,
     integer: true,
-    source: `${DOC} "When It Triggers": contextTokens > contextWindow − reserveTokens, 16,384 (ANCHORS.md §2.1)`,
+    source: `${DOC} "When It Triggers": contextTokens > contextWindow − reserveTokens, 16,384 (docs/sources.md#pi)`,
     group: 'pi',
     cliFlag: 'reserve',
   },

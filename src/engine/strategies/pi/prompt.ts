@@ -2,7 +2,7 @@ import type { PromptPreset } from '../../prompts/types';
 
 // The pi coding agent's compaction summary (badlogic/pi-mono packages/coding-agent/src/core/
 // compaction/compaction.ts). Its shape is documented in packages/coding-agent/docs/compaction.md
-// "Summary Format" (../shared/research/ANCHORS.md §2.1, "pi coding agent"): the conversation sent
+// "Summary Format" (docs/sources.md#pi): the conversation sent
 // as serialized text, then a structured checkpoint — Goal · Constraints & Preferences · Progress
 // (Done, In Progress, Blocked) · Key Decisions · Next Steps · Critical Context — to which pi itself
 // appends `<read-files>` and `<modified-files>`; a later compaction updates the previous summary.
@@ -40,7 +40,7 @@ export const PI: PromptPreset = {
   description:
     'A structured checkpoint in the shape the pi coding agent documents: goal, constraints, progress (done, in progress, blocked), key decisions, next steps, critical context. pi then lists the files read and modified.',
   source:
-    'Shape of badlogic/pi-mono packages/coding-agent/docs/compaction.md "Summary Format" (src/core/compaction/compaction.ts), as ../shared/research/ANCHORS.md §2.1 "pi coding agent" points to it: Goal · Constraints & Preferences · Progress (Done / In Progress / Blocked) · Key Decisions · Next Steps · Critical Context, then <read-files> and <modified-files> appended by pi. The wording is CompactLab\'s.',
+    'Shape of badlogic/pi-mono packages/coding-agent/docs/compaction.md "Summary Format" (src/core/compaction/compaction.ts), as docs/sources.md#pi points to it: Goal · Constraints & Preferences · Progress (Done / In Progress / Blocked) · Key Decisions · Next Steps · Critical Context, then <read-files> and <modified-files> appended by pi. The wording is CompactLab\'s.',
   prompt: PROMPT,
   systemPrompt:
     'You summarize a conversation between a user and a coding assistant into a structured checkpoint. Do not continue the conversation or answer anything in it: write only the summary.',

@@ -16,8 +16,7 @@ import type {
 } from '../types';
 import { ROO } from './prompt';
 
-// Roo Code's context management (research/ANCHORS.md §2.1 "Roo Code (intelligent condensing)",
-// §5.2; code: RooCodeInc/Roo-Code src/core/context-management/index.ts `manageContext`,
+// Roo Code's context management (docs/sources.md#roo, #agents-simulate-first; code: RooCodeInc/Roo-Code src/core/context-management/index.ts `manageContext`,
 // `truncateConversation`, `willManageContext`; src/core/condense/index.ts `summarizeConversation`,
 // `getEffectiveApiHistory`; src/core/task/Task.ts `attemptApiRequest`; src/shared/api.ts
 // `getModelMaxOutputTokens`):
@@ -84,7 +83,7 @@ const DEFAULTS: RooKnobs = {
 };
 
 const CM = 'Roo-Code src/core/context-management/index.ts';
-const ANCHOR = 'ANCHORS.md §2.1 "Roo Code"';
+const ANCHOR = 'docs/sources.md#roo';
 
 const SPECS: readonly KnobSpec[] = [
   contextWindowSpec(`${CM} (modelInfo.contextWindow): the model's window`, 'Roo Code'),

@@ -2,7 +2,7 @@ import { CLAUDE_CODE_SECTIONS } from '../../prompts/claude-code';
 import { DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, type PromptPreset } from '../../prompts/types';
 
 // Roo Code's intelligent condensing (src/core/condense/index.ts, src/shared/support-prompt.ts).
-// Only its shape is documented here (../shared/research/ANCHORS.md §2.1, "Roo Code"): a system
+// Only its shape is documented here (docs/sources.md#roo): a system
 // SUMMARY_PROMPT that says the call is for summarization only (no tools) and that this last
 // message is not part of the user's intent, and a user CONDENSE template with Claude Code's nine
 // sections, `<analysis>` then `<summary>`. The wording is ours.
@@ -35,7 +35,7 @@ export const ROO: PromptPreset = {
   description:
     'A condense prompt in the shape Roo Code documents: summarization only, no tools; an analysis, then a nine-section summary.',
   source:
-    'Shape of RooCodeInc/Roo-Code src/core/condense/index.ts (SUMMARY_PROMPT) and src/shared/support-prompt.ts (CONDENSE template) as described in ../shared/research/ANCHORS.md §2.1: a system prompt saying "summarization only, no tools; exclude this message from intent" and a nine-section template, <analysis> then <summary>. The wording is CompactLab\'s.',
+    'Shape of RooCodeInc/Roo-Code src/core/condense/index.ts (SUMMARY_PROMPT) and src/shared/support-prompt.ts (CONDENSE template) as described in docs/sources.md#roo: a system prompt saying "summarization only, no tools; exclude this message from intent" and a nine-section template, <analysis> then <summary>. The wording is CompactLab\'s.',
   prompt: PROMPT,
   systemPrompt: SYSTEM_PROMPT,
   variant: 'full',

@@ -5,12 +5,12 @@ import { META_TYPES } from './normalizer';
 
 // What Claude Code's records and files look like from outside (detection, file roles, session
 // memory) and what its user texts are (commands, reminders, the continuation summary, todos):
-// the descriptor's hooks, FORMAT.md §2–§8.
+// the descriptor's hooks, docs/sources.md#fmt-envelope–§8.
 
-/** Record types Claude Code writes: the conversation's and the session metadata (FORMAT.md §3). */
+/** Record types Claude Code writes: the conversation's and the session metadata (docs/sources.md#fmt-entry-types). */
 const RECORD_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progress', ...META_TYPES]);
 
-/** Envelope fields only Claude Code's records carry (FORMAT.md §2). */
+/** Envelope fields only Claude Code's records carry (docs/sources.md#fmt-envelope). */
 const ENVELOPE_KEYS = [
   'uuid',
   'parentUuid',
@@ -52,7 +52,7 @@ export function isSessionMemory(path: string, withTranscript: boolean): boolean 
 
 /**
  * Slash-command traces are `<command-…>` / `<local-command-…>` user texts; a manual `/compact`'s
- * trace carries its instructions in `<command-args>` (FORMAT.md §4).
+ * trace carries its instructions in `<command-args>` (docs/sources.md#fmt-compaction).
  */
 export function readCommandTrace(text: string): { isTrace: boolean; compactInstructions?: string } {
   const isTrace = text.startsWith('<command-') || text.startsWith('<local-command-');
@@ -69,7 +69,7 @@ export function stripInjected(text: string): string {
     .replace(/<local-command-caveat>[\s\S]*?<\/local-command-caveat>/g, '');
 }
 
-/** The continuation message a compacted session starts with (claude-code-compact-system.md). */
+/** The continuation message a compacted session starts with (docs/sources.md#ccs). */
 const PREVIOUS_SUMMARY = /^This session is being continued from a previous conversation/;
 const INTERRUPT = /^\[Request interrupted by user/;
 

@@ -15,7 +15,7 @@ import { CLEARED_PLACEHOLDER, claudeCodeNormalizer, KNOWN_SYSTEM_SUBTYPES } from
 // Claude Code as a dialect: its records (normalizer.ts), how its files and texts are recognised
 // (conventions.ts), its subagents' metadata files (meta.ts).
 
-/** Claude Code session JSONL (`~/.claude/projects/<project>/<session>.jsonl`, FORMAT.md §2–§8). */
+/** Claude Code session JSONL (`~/.claude/projects/<project>/<session>.jsonl`, docs/sources.md#fmt-envelope–§8). */
 export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
   id: 'claude-code',
   label: 'Claude Code session (JSONL)',
@@ -23,7 +23,7 @@ export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
   defaultStrategyId: 'claude-code',
   createNormalizer: () => claudeCodeNormalizer,
   shellTools: ['Bash'],
-  // claude-code-compact-system.md §5 (post-compact restoration): files read or edited, todos, plans.
+  // docs/sources.md#ccs-context-preservation (post-compact restoration): files read or edited, todos, plans.
   restoration: {
     fileTools: ['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'NotebookRead'],
     readTools: ['Read', 'NotebookRead'],
@@ -31,13 +31,13 @@ export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
     todoTool: 'TodoWrite',
     planTool: 'ExitPlanMode',
     planPath: /(^|[\\/])\.claude[\\/]plans[\\/]/,
-    // v2.1.68 "Full mechanism" steps 7–8: skills, plan mode, SessionStart hook output. A skill's
+    // Claude Code 2.1.68 (docs/sources.md#cc-full-mechanism steps 7–8): skills, plan mode, SessionStart hook output. A skill's
     // body is the meta user message after the Skill result; hook output comes as attachments.
     skillTool: 'Skill',
     planModeTool: 'EnterPlanMode',
     hookAttachments: ['hook_success', 'hook_additional_context'],
   },
-  // API calls are assistant records; compactions are system boundaries (FORMAT.md §4, §6). Quoted
+  // API calls are assistant records; compactions are system boundaries (docs/sources.md#fmt-compaction, #fmt-usage). Quoted
   // whole: inside a JSON string the quotes would be escaped, so only structure matches.
   listNeedles: ['"assistant"', '"compact_boundary"', '"microcompact_boundary"'],
   // A response's content (its text, thinking and tool inputs: most of its bytes) comes between

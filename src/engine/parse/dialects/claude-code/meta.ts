@@ -2,8 +2,8 @@ import type { Session, SessionFile } from '../../../types';
 import type { DialectFiles } from '../descriptor';
 
 // Claude Code 2.1.72+ writes `<session>/subagents/agent-<id>.meta.json` next to each subagent log
-// (FORMAT.md §1, §7): `{"agentType":"Explore","description":"…"}`, later also `toolUseId` (the
-// spawning Task/Agent call; ANCHORS.md, claude-code-log `dev-docs/agents.md` §5), `name`,
+// (docs/sources.md#fmt-files, #fmt-subagents): `{"agentType":"Explore","description":"…"}`, later also `toolUseId` (the
+// spawning Task/Agent call; docs/sources.md#claude-code-community, claude-code-log `dev-docs/agents.md` §5), `name`,
 // `isFork`, `spawnDepth`. A small JSON object read whole: metadata, never a transcript.
 
 /** What a subagent's `.meta.json` says; every field optional (older files have fewer). */

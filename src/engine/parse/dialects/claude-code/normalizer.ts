@@ -14,10 +14,10 @@ import {
   typeName,
 } from '../record';
 
-// Claude Code's JSONL records → engine entries (../shared/research/FORMAT.md §2–7).
+// Claude Code's JSONL records → engine entries (docs/sources.md#fmt-envelope–7).
 // One record per line; this file knows the record shapes, nothing about files or sessions.
 
-/** Record types that are session metadata rather than conversation (FORMAT.md §3). */
+/** Record types that are session metadata rather than conversation (docs/sources.md#fmt-entry-types). */
 export const META_TYPES = new Set([
   'summary',
   'file-history-snapshot',
@@ -34,7 +34,7 @@ export const META_TYPES = new Set([
   'fork-context-ref',
 ]);
 
-/** System subtypes seen in real files (FORMAT.md §3); others are kept and counted as unknown. */
+/** System subtypes seen in real files (docs/sources.md#fmt-entry-types); others are kept and counted as unknown. */
 export const KNOWN_SYSTEM_SUBTYPES = new Set([
   'turn_duration',
   'stop_hook_summary',
@@ -51,7 +51,7 @@ export const KNOWN_SYSTEM_SUBTYPES = new Set([
   'thinking',
 ]);
 
-/** Placeholder the API's context editing writes into cleared tool results (FORMAT.md §4.4). */
+/** Placeholder the API's context editing writes into cleared tool results (docs/sources.md#fmt-microcompact-boundary). */
 export const CLEARED_PLACEHOLDER = '[Old tool result content cleared]';
 
 function parseUsage(value: unknown): Usage | undefined {
@@ -158,7 +158,7 @@ export function normalizeClaudeCodeRecord(
     ctx.issue('wrong-shape', 'warning', `At type: expected a string, got ${typeName(r.type)}`, 'type');
   }
 
-  // Envelope (FORMAT.md §2).
+  // Envelope (docs/sources.md#fmt-envelope).
   if (typeof r.uuid === 'string') entry.uuid = r.uuid;
   if (typeof r.parentUuid === 'string' || r.parentUuid === null) entry.parentUuid = r.parentUuid;
   else if (r.parentUuid !== undefined) {
@@ -244,7 +244,7 @@ export function normalizeClaudeCodeRecord(
         entry.detailType = typeof a.type === 'string' ? a.type : undefined;
         const { text, chars } = attachmentSummary(a);
         entry.summaryText = text;
-        // Attachments are folded into the next request (v2.1.68 "Full mechanism"), so they cost context.
+        // Attachments are folded into the next request (Claude Code 2.1.68 (docs/sources.md#cc-full-mechanism)), so they cost context.
         if (chars > 0)
           entry.blocks = [{ kind: 'other', type: `attachment:${entry.detailType ?? ''}`, chars }];
       } else {

@@ -12,7 +12,7 @@ import {
 } from '../record';
 
 // Cline's task history, `…/saoudrizwan.claude-dev/tasks/<taskId>/api_conversation_history.json`
-// (FORMAT.md §12): one JSON document, an array of Anthropic-style messages `{role, content, ts,
+// (docs/sources.md#fmt-cline): one JSON document, an array of Anthropic-style messages `{role, content, ts,
 // modelInfo, metrics}`. Each array element is one record. Token counts (`metrics.tokens`) are not
 // read yet: the session has no API calls.
 
@@ -65,7 +65,7 @@ export const clineNormalizer: RecordNormalizer = {
   normalize: normalizeClineMessage,
 };
 
-/** A task folder's files: the two logs of FORMAT.md §12 and the `task_metadata.json` beside them. */
+/** A task folder's files: the two logs of docs/sources.md#fmt-cline and the `task_metadata.json` beside them. */
 const TASK_FILE = /^(.*\/)?(api_conversation_history|ui_messages|task_metadata)\.json$/i;
 
 /**
@@ -96,7 +96,7 @@ export const CLINE_DIALECT: DialectDescriptor = {
   label: 'Cline task history (api_conversation_history.json)',
   agent: 'Cline',
   createNormalizer: () => clineNormalizer,
-  // What Cline keeps after condensing is not modelled yet (cline-compact-implementation.md).
+  // What Cline keeps after condensing is not modelled yet (docs/sources.md#cline-doc).
   restoration: NO_RESTORATION,
   files: {
     location: '…/globalStorage/saoudrizwan.claude-dev/tasks/<task-id>/api_conversation_history.json',
@@ -113,7 +113,7 @@ export const CLINE_DIALECT: DialectDescriptor = {
     wholeJson: { maxBytes: MAX_DOCUMENT_BYTES },
   },
   transcript: {
-    // Tool results come back as user text, "[read_file for 'x'] Result:" (FORMAT.md §12): not a turn.
+    // Tool results come back as user text, "[read_file for 'x'] Result:" (docs/sources.md#fmt-cline): not a turn.
     isInjectedUserText: (text) => TOOL_RESULT_TEXT.test(text),
   },
 };

@@ -13,7 +13,7 @@ import {
 // [{path, record_state: "active"|"stale", record_source: "read_tool"|"user_edited"|"cline_edited"|
 // "file_mentioned", cline_read_date, cline_edit_date, user_edit_date}], model_usage: [{ts,
 // model_id, model_provider_id, mode}]}` (cline/cline src/core/context/context-tracking/
-// ContextTrackerTypes.ts; FORMAT.md §12 names the folder). Each file in context is one entry;
+// ContextTrackerTypes.ts; docs/sources.md#fmt-cline names the folder). Each file in context is one entry;
 // `model_usage` is not read (the UI log names each message's model).
 
 /** A metadata file is small (one line per file the task touched); anything larger is not one. */

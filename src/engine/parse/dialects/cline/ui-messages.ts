@@ -13,7 +13,7 @@ import {
   typeName,
 } from '../record';
 
-// Cline's `ui_messages.json` (FORMAT.md §12): one JSON document, an array of `ClineMessage`s
+// Cline's `ui_messages.json` (docs/sources.md#fmt-cline): one JSON document, an array of `ClineMessage`s
 // `{ts, type: "say"|"ask", say|ask, text, images, files, partial, modelInfo,
 // conversationHistoryIndex, conversationHistoryDeletedRange}` (cline/cline
 // src/shared/ExtensionMessage.ts). This is the log the session's calls and context events come
@@ -132,7 +132,7 @@ export function createClineUiNormalizer(): RecordNormalizer {
     } else {
       // Cline truncates inside the request it is starting, after its `api_req_started` is written
       // and before it is sent (ContextManager.getNewContextMessagesAndMetadata, called from
-      // attemptApiRequest; cline-compact-implementation.md "Automatic Context Management"), so
+      // attemptApiRequest; docs/sources.md#cline-auto-context), so
       // the range shows first on a later message: the event follows the request before that one.
       const started = contexts.length - 1;
       event.compact = {
@@ -160,9 +160,9 @@ export function createClineUiNormalizer(): RecordNormalizer {
       );
       return;
     }
-    // Anthropic's split (FORMAT.md §12): tokensIn is the uncached input, cacheWrites and
+    // Anthropic's split (docs/sources.md#fmt-cline): tokensIn is the uncached input, cacheWrites and
     // cacheReads the cached parts, so the context sent is their sum; Cline's own trigger adds
-    // tokensOut (shouldCompactContextWindow, cline-compact-implementation.md; ANCHORS.md §2.1).
+    // tokensOut (shouldCompactContextWindow, docs/sources.md#cline-doc; docs/sources.md#cline-classic).
     entry.usage = {
       inputTokens: num(info.tokensIn),
       cacheCreationInputTokens: num(info.cacheWrites),

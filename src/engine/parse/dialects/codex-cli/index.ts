@@ -4,7 +4,7 @@ import { createCodexCliNormalizer } from './normalizer';
 
 // Codex CLI as a dialect: its rollout records are read by normalizer.ts.
 
-/** Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`, `{type, payload}` lines, FORMAT.md §9). */
+/** Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`, `{type, payload}` lines, docs/sources.md#fmt-timeline). */
 export const CODEX_CLI_DIALECT: DialectDescriptor = {
   id: 'codex-cli',
   label: 'Codex CLI rollout',
@@ -12,12 +12,12 @@ export const CODEX_CLI_DIALECT: DialectDescriptor = {
   defaultStrategyId: 'codex',
   createNormalizer: createCodexCliNormalizer,
   usageFollowsResponse: true,
-  // Codex's shell tools: `shell` / `shell_command` / `exec_command` function calls, `local_shell_call` items (FORMAT.md §9).
+  // Codex's shell tools: `shell` / `shell_command` / `exec_command` function calls, `local_shell_call` items (docs/sources.md#fmt-timeline).
   shellTools: ['shell', 'shell_command', 'exec_command', 'local_shell_call'],
   // Codex re-sends recent user messages, not files, after a compaction (strategies/codex.ts).
   restoration: NO_RESTORATION,
   // Calls are `token_count` events, models come from `turn_context`, compactions are `compacted`
-  // lines (FORMAT.md §9, §11).
+  // lines (docs/sources.md#fmt-timeline, #fmt-codex).
   listNeedles: ['"token_count"', '"turn_context"', '"session_meta"', '"compacted"'],
   files: {
     location: '~/.codex/sessions/<yyyy>/<mm>/<dd>/rollout-*.jsonl',
@@ -28,5 +28,5 @@ export const CODEX_CLI_DIALECT: DialectDescriptor = {
   },
 };
 
-/** The `type`s of a rollout line (FORMAT.md §11). */
+/** The `type`s of a rollout line (docs/sources.md#fmt-codex). */
 const RECORD_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);

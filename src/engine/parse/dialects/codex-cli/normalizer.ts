@@ -13,13 +13,13 @@ import {
   typeName,
 } from '../record';
 
-// Codex CLI rollout records → engine entries (../shared/research/FORMAT.md §11). Every line is
+// Codex CLI rollout records → engine entries (docs/sources.md#fmt-codex). Every line is
 // `{timestamp, type, payload}`. Unlike Claude Code, a response is not one record: its reasoning,
 // messages and tool calls are separate `response_item`s, and its usage arrives afterwards as an
 // `event_msg` `token_count`. So a `token_count` entry is the API call, and the normalizer keeps a
 // little per-file state (current model, last counts) to fill compactions, which carry no numbers.
 
-/** `event_msg` payload types seen in rollouts 0.116–0.121 (FORMAT.md §11); others are unknown. */
+/** `event_msg` payload types seen in rollouts 0.116–0.121 (docs/sources.md#fmt-codex); others are unknown. */
 const PROGRESS_EVENTS = new Set([
   'user_message',
   'agent_message',
@@ -154,7 +154,7 @@ function toolUseBlock(p: Json, type: string, ctx: RecordContext): Block {
   const inputKey = TOOL_CALL_INPUT[type];
   const raw = inputKey === undefined ? undefined : p[inputKey];
   const inputJson = textOf(raw);
-  // `arguments` is a JSON *string* (FORMAT.md §11); parse it for the file path and command.
+  // `arguments` is a JSON *string* (docs/sources.md#fmt-codex); parse it for the file path and command.
   let input: unknown = raw;
   if (type === 'function_call' && typeof raw === 'string') {
     try {
@@ -314,7 +314,7 @@ export function createCodexCliNormalizer(): RecordNormalizer {
       }
       case 'compacted': {
         entry.kind = 'meta';
-        // No trigger or token numbers in the record (FORMAT.md §11): Codex compacts on its own
+        // No trigger or token numbers in the record (docs/sources.md#fmt-codex): Codex compacts on its own
         // when the context nears the window, so 'auto'; the numbers come from `token_count`s.
         entry.compact = { trigger: 'auto', preTokens: lastContextTokens };
         compactedSinceLastCall = true;

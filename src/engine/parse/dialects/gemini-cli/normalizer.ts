@@ -16,7 +16,7 @@ import {
 // Gemini CLI's chat recordings, `~/.gemini/tmp/<project-hash>/chats/session-<time>-<id8>.json(l)`
 // (google-gemini/gemini-cli `packages/core/src/services/chatRecordingService.ts` and
 // `chatRecordingTypes.ts`; `docs/cli/session-management.md`). No real public transcript was
-// found (FORMAT.md, end notes): the fixtures are written from those sources.
+// found (docs/sources.md#fmt, end notes): the fixtures are written from those sources.
 //
 // Two layouts, one record shape:
 // - `session-*.json` (older): one document `{sessionId, projectHash, startTime, lastUpdated,
