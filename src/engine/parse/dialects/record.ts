@@ -66,8 +66,9 @@ export interface RecordNormalizer {
   /**
    * Called once after the session's last file, for what only the whole set can show (a shared
    * normalizer's message whose part files never came); `ctx.issue` reports at `ctx.fileIndex`.
+   * Returns the entries it still held (numbered from `nextIndex`), added after all others.
    */
-  finish?(ctx: RecordContext): void;
+  finish?(ctx: RecordContext, nextIndex: number): Entry[] | undefined;
 }
 
 export type Json = Record<string, unknown>;
