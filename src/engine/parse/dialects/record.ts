@@ -36,7 +36,12 @@ export interface RecordExtras {
 }
 
 export interface NormalizedRecord {
-  entry: Entry;
+  /**
+   * The record's entry; none when the normalizer holds what the record made for later (an
+   * OpenCode step's parts wait for the step's call): it returns them in a later record's
+   * `preceding`, or from `finish`.
+   */
+  entry?: Entry;
   extras: RecordExtras;
   /**
    * An event the record is the first to show, added just before its entry (Cline's truncation,

@@ -72,10 +72,13 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
   /** The message whose step is open (`step-start` read, its `step-finish` not yet). */
   let openStep: string | undefined;
   /**
-   * Tool results read inside an open step, held until its `step-finish`: they go out with the
-   * next request, so they follow the step's call (as Codex's outputs follow its token_count).
+   * What an open step wrote (reasoning, text, tool calls, their results), held until its
+   * `step-finish`: the call comes first, then what it answered, as in every other log (a replay
+   * counts what follows a call as sent with the next one).
    */
   let held: Entry[] = [];
+  /** Fix-ups run once held entries have their numbers (the summary an event names). */
+  let placeAfterRelease: (() => void)[] = [];
   /** Tool outputs pruned, by prune time: shown as one clearing event before a later message. */
   const prunes = new Map<number, { ids: string[]; chars: number }>();
   const reportedMissing = new Set<string>();
@@ -95,8 +98,12 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
         made.push(e);
       }
       held = [];
+      for (const place of placeAfterRelease) place();
+      placeAfterRelease = [];
     };
     const finish = (): NormalizedRecord => {
+      // Everything this record made is held for its step's call: no entry now.
+      if (made.length === 0) return { extras };
       const entry = made.pop()!;
       return made.length > 0 ? { entry, extras, preceding: made } : { entry, extras };
     };
@@ -240,15 +247,17 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
     release: () => void,
   ): void {
     const type = part.type as string;
+    // Inside an open step, what the step wrote waits for its call (held, released after it).
+    const inStep = openStep !== undefined && openStep === part.messageID && type !== 'step-finish';
+    const make = inStep
+      ? (): Entry => {
+          const e = createEntry(ctx, -1);
+          held.push(e);
+          return e;
+        }
+      : next;
     if (type === 'tool') {
-      // Inside an open step, its result waits for the step's call (held, released after it).
-      const inStep = openStep !== undefined && openStep === part.messageID;
-      const hold = (): Entry => {
-        const e = createEntry(ctx, -1);
-        held.push(e);
-        return e;
-      };
-      readToolPart(part, ctx, next, notePrune, inStep ? hold : next);
+      readToolPart(part, ctx, make, notePrune);
       return;
     }
     const role = message?.role ?? (type === 'reasoning' || type.startsWith('step-') ? 'assistant' : 'user');
@@ -256,9 +265,10 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
     if (type === 'step-finish') {
       readStepFinish(part, message, next);
       openStep = undefined;
-      release();
+      // The summary call: its compaction event next, then the summary it wrote (held till now).
       if (summary && summary.messageId === part.messageID && summary.textEntry !== undefined)
         flushSummaryEvent(next, ctx);
+      release();
       return;
     }
     if (type === 'step-start') {
@@ -266,7 +276,7 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
       openStep = typeof part.messageID === 'string' ? part.messageID : undefined;
     }
     const isSummary = type === 'text' && message?.summary === true && summary?.messageId === part.messageID;
-    const e = next();
+    const e = make();
     // The summary's text: the compaction event follows it and the summary call.
     if (isSummary && summary && summary.textEntry === undefined) summary.textEntry = e;
     const request = fillPart(e, part, role, isSummary, ctx.previewChars);
@@ -377,9 +387,19 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
       kind: 'compact',
       trigger: s.trigger,
       ...(s.preTokens !== undefined ? { preTokens: s.preTokens } : {}),
+      // The summary's index once placed (a held entry is numbered when released, before the
+      // builder reads this event).
       ...(s.textEntry !== undefined ? { summaryEntryIndex: s.textEntry.index } : {}),
       ...(tail ? { keptFromEntryIndex: tail.entryIndex } : { resendsHistory: true }),
     };
+    const text = s.textEntry;
+    if (text && text.index < 0) {
+      const compact = event.compact;
+      const place = (): void => {
+        compact.summaryEntryIndex = text.index;
+      };
+      placeAfterRelease.push(place);
+    }
     event.summaryText = `compacted (${s.trigger}): the summary replaces the history${tail ? ` before line ${tail.line}` : ''}`;
   }
 
@@ -392,6 +412,8 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
       // Results of a step that never finished (the session cut off inside it): last.
       const rest = held.map((e, i) => Object.assign(e, { index: nextIndex + i }));
       held = [];
+      for (const place of placeAfterRelease) place();
+      placeAfterRelease = [];
       const last = current?.state;
       const lastUsage = last && last.steps === 0 ? usageOf(last.tokens) : undefined;
       if (last && lastUsage && contextOf(lastUsage) + lastUsage.outputTokens > 0) {

@@ -178,7 +178,6 @@ export function readToolPart(
   ctx: RecordContext,
   next: () => Entry,
   onPruned: (atMs: number, toolUseId: string, chars: number) => void,
-  nextResult: () => Entry = next,
 ): void {
   const max = ctx.previewChars;
   const state = isObject(part.state) ? part.state : undefined;
@@ -218,7 +217,7 @@ export function readToolPart(
   const output = status === 'completed' ? state.output : state.error;
   const out = typeof output === 'string' ? output : '';
   const compacted = timeOf(state.time, 'compacted');
-  const result = nextResult();
+  const result = next();
   result.type = 'part';
   result.subtype = 'tool-result';
   result.kind = 'user';
