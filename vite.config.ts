@@ -8,7 +8,9 @@ import { defineConfig, type Plugin } from 'vite';
 // worker-src blob: and style-src 'unsafe-inline' are what Monaco needs.
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  // 'wasm-unsafe-eval': compiling WebAssembly (sql.js, for OpenCode's opencode.db), and nothing
+  // else: it allows no eval of scripts (CSP Level 3).
+  "script-src 'self' 'wasm-unsafe-eval'",
   "worker-src 'self' blob:",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",

@@ -1,4 +1,5 @@
 import { type ByteSource, createMemorySource } from '../../source';
+import { isOpenCodeDatabaseName, splitDatabaseName, walNameOf } from './database-name';
 import { mergeWal } from './sqlite-wal';
 
 // OpenCode's newer storage: one SQLite database, `~/.local/share/opencode/opencode.db` (with its
@@ -20,19 +21,7 @@ export interface SqlDatabase {
 /** Opens database bytes (sql.js: `new SQL.Database(bytes)`). */
 export type SqlOpener = (bytes: Uint8Array) => Promise<SqlDatabase>;
 
-/**
- * `opencode.db` (and a copy's `opencode-….db`), optionally naming one of its sessions after `#`
- * (`opencode.db#ses_…`: how a library row and the command line pick one); its log `-wal`.
- */
-export const OPENCODE_DB_NAME = /(?:^|\/)(opencode[^/#]*\.db)(?:#(ses_[0-9A-Za-z]+))?$/;
-export const OPENCODE_WAL_NAME = /(?:^|\/)opencode[^/#]*\.db-wal$/;
-export const isOpenCodeDatabaseName = (path: string): boolean => OPENCODE_DB_NAME.test(path);
-/** The database's own path (without `#session`) and the session it names, if any. */
-export function splitDatabaseName(path: string): { dbPath: string; sessionId?: string } {
-  const hash = path.indexOf('#');
-  return hash < 0 ? { dbPath: path } : { dbPath: path.slice(0, hash), sessionId: path.slice(hash + 1) };
-}
-export const walNameOf = (dbPath: string): string => `${dbPath}-wal`;
+export { isOpenCodeDatabaseName, splitDatabaseName, walNameOf } from './database-name';
 
 /** One session of a database: its storage files, ready for `parseSession`. */
 export interface DatabaseSession {

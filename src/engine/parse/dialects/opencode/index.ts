@@ -1,6 +1,6 @@
 import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
 import { isObject } from '../record';
-import { OPENCODE_DB_NAME, OPENCODE_WAL_NAME } from './database';
+import { OPENCODE_DB_NAME, OPENCODE_WAL_NAME } from './database-name';
 import { createOpenCodeNormalizer } from './normalizer';
 import { OPENCODE_CLEARED } from './parts';
 import {

@@ -1,5 +1,5 @@
 import { isObject, type Json } from '../record';
-import { OPENCODE_DB_NAME, OPENCODE_WAL_NAME, splitDatabaseName, walNameOf } from './database';
+import { OPENCODE_DB_NAME, OPENCODE_WAL_NAME, splitDatabaseName, walNameOf } from './database-name';
 
 // OpenCode's session storage (sst/opencode, indexed as anomalyco/opencode: `packages/opencode/src/
 // session/message-v2.ts` for the shapes, `session/index.ts` for where they are written), under
