@@ -6,7 +6,7 @@ import type { SqlDatabase, SqlOpener } from '../engine/parse/dialects/opencode/d
 
 let engine: Promise<SqlJsStatic> | undefined;
 
-export function wrapSqlJs(db: Database): SqlDatabase {
+function wrapSqlJs(db: Database): SqlDatabase {
   return {
     rows(sql, params = []) {
       const statement = db.prepare(sql);

@@ -27,7 +27,7 @@ function wrap(db: Database): SqlDatabase {
   };
 }
 
-export const openSqlJsInBrowser: SqlOpener = async (bytes) => {
+const openSqlJsInBrowser: SqlOpener = async (bytes) => {
   engine ??= Promise.all([
     import('sql.js'),
     import('sql.js/dist/sql-wasm-browser.wasm?url').then((m) => m.default as string),

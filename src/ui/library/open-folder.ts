@@ -9,9 +9,7 @@ import {
 import type { LibraryRow } from '../../engine/library/library-row';
 import { isFolderFileName, loadsAfterMain } from '../../engine/parse/detect';
 import { isOpenCodeDatabaseName, walNameOf } from '../../engine/parse/dialects/opencode/database-name';
-import { createBlobSource } from '../../worker/blob-source';
-import { scanInPool } from '../../worker/scan-pool';
-import { listDatabaseSessions as listSessionsOf } from '../../worker/sqlite';
+import { listDatabaseFileSessions, scanInPool } from '../../worker/scan-pool';
 import { type CachedRow, getCachedRows, getLastFolder, putCachedRows, saveLastFolder } from './library-db';
 import { getListing, setListing, setListingRows, setListingScan } from './library-queries';
 import { type LibrarySession, useLibraryStore } from './library-store';
@@ -169,9 +167,9 @@ async function listDatabaseSessions(files: FolderFile[]): Promise<FolderFile[]> 
     }
     const wal = files.find((w) => w.path === walNameOf(f.path));
     try {
-      const sessions = await listSessionsOf(
-        createBlobSource(f.path, f.file),
-        wal && createBlobSource(wal.path, wal.file),
+      const sessions = await listDatabaseFileSessions(
+        { name: f.path, blob: f.file },
+        wal && { name: wal.path, blob: wal.file },
       );
       for (const s of sessions) out.push({ ...f, path: `${f.path}#${s.id}` });
     } catch {
