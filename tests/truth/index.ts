@@ -8,8 +8,9 @@ import { readPiTruth } from './pi';
 import type { Truth } from './types';
 
 // Which truth reader reads a file: by the name each agent gives its files, then by a look at the
-// first record. Independent of the engine's own detection on purpose. No reader: OpenCode and raw
-// Messages API traffic (claude-trace) have no real log on disk yet; Cline's
+// first record. Independent of the engine's own detection on purpose. OpenCode's sessions span many
+// files (or a SQLite database): its reader (opencode.ts) is run by tests/parse/opencode-db.test.ts.
+// No reader: raw Messages API traffic (claude-trace) has no real log on disk yet; Cline's
 // api_conversation_history.json records no usage; the Agent SDK's stream-json is not replayed.
 
 export type TruthFormat = 'claude-code' | 'codex' | 'gemini-cli' | 'pi' | 'cline';
