@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import {
   expandOpenCodeDatabases,
   isOpenCodeDatabaseName,
+  listOpenCodeDatabaseSessions,
   splitDatabaseName,
   walNameOf,
 } from '../engine/parse/dialects/opencode/database';
@@ -47,8 +48,27 @@ export async function openSessionFiles(paths: readonly string[]): Promise<ByteSo
     files.push(...sessions[0]!.paths);
   }
   // Read ahead: exports, the erosion chain and the secrets scan read entry after entry.
-  const sources = await expandOpenCodeDatabases(files.map(openNodeFile), openSqlJsInNode);
+  const sources = await openPathSources(files);
   return sources.map((s) => createReadAheadSource(s));
+}
+
+/** Files on disk as sources, an OpenCode database as the session it names (`opencode.db#ses_…`). */
+export function openPathSources(paths: readonly string[]): Promise<ByteSource[]> {
+  return expandOpenCodeDatabases(paths.map(openNodeFile), openSqlJsInNode);
+}
+
+/**
+ * The sessions of an OpenCode database on disk (with its `-wal` when beside it), named as
+ * `openPathSources` reads them: `opencode.db#ses_…`.
+ */
+export async function listDatabaseSessionPaths(dbPath: string): Promise<string[][]> {
+  const wal = walNameOf(dbPath);
+  const sessions = await listOpenCodeDatabaseSessions(
+    createNodeFileSource(dbPath),
+    existsSync(wal) ? createNodeFileSource(wal) : undefined,
+    openSqlJsInNode,
+  );
+  return sessions.map((s) => (existsSync(wal) ? [`${dbPath}#${s.id}`, wal] : [`${dbPath}#${s.id}`]));
 }
 
 /** A file on disk; a database's session (`opencode.db#ses_…`) is its database file so named. */
