@@ -24,8 +24,9 @@ import { num, type Raw, type Truth, type TruthCall, type TruthCompaction } from 
 // * Context per call: input + cache.read + cache.write, `input` being the uncached part. OpenCode
 //   stores the AI SDK's usage through `getUsage` (session/index.ts): in 0.6.x `input` was
 //   `usage.inputTokens`, which for OpenAI-compatible providers counts the cached tokens too (the
-//   Anthropic and Bedrock SDKs report them apart); later versions subtract the cache for every
-//   provider and record `tokens.total`. So a step without `total`, from a provider other than
+//   Anthropic and Bedrock SDKs report them apart); later versions subtract the cache unless the
+//   Anthropic or Bedrock SDK reported it apart, and record `tokens.total`
+//   (anomalyco/opencode@901135543fe03ad58caeb01c17ac422ffd596cbf:packages/opencode/src/session/index.ts). So a step without `total`, from a provider other than
 //   Anthropic's, whose `input` is at least its `cache.read`, already holds the cache read
 //   (the real 0.6.x session of issue 18: input 20,049 of which 13,184 were cache reads).
 // * Compactions: a user message with a `compaction` part asks for a summary, answered by an

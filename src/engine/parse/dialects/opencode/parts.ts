@@ -16,14 +16,15 @@ export const ZERO: Usage = {
 
 /**
  * Whether a step's `input` already counts the tokens read from the cache. OpenCode stores what
- * the AI SDK reports: before `getUsage` subtracted the cache (0.6.x: `input: usage.inputTokens`,
- * `cache.read: usage.cachedInputTokens`; sst/opencode packages/opencode/src/session/index.ts
- * `getUsage`), `inputTokens` is the whole prompt for OpenAI-compatible providers and only the
- * uncached part for Anthropic's and Bedrock's (their SDKs report the cache apart). Later versions
- * subtract the cache for every provider (`adjustedInputTokens`, same function) and record
- * `tokens.total`. So: a record without `total`, from a provider that is not Anthropic's, whose
- * `input` is at least its cache read, counted it (one real 0.6.x session: input 20,049 with
- * 13,184 read from the cache); an `input` below the cache read cannot contain it.
+ * its `getUsage` makes of the AI SDK's usage. Later versions subtract the cache reads and writes
+ * from `inputTokens` unless the Anthropic or Bedrock SDK reported them apart, and record
+ * `tokens.total` (anomalyco/opencode@901135543fe03ad58caeb01c17ac422ffd596cbf:
+ * packages/opencode/src/session/index.ts, `getUsage`: "OpenRouter provides inputTokens as the
+ * total count of input tokens (including cached)… Anthropic does it differently"); earlier ones
+ * (0.6.x) stored `input: usage.inputTokens` as it came, with `cache.read` beside it. So a record
+ * without `total`, from a provider that is not Anthropic's, whose `input` is at least its cache
+ * read, counted it (a real 0.6.x session of issue 18: input 20,049 of which 13,184 were cache
+ * reads, its peak doubled when added again); an `input` below the cache read cannot contain it.
  */
 export function inputIncludesCacheRead(tokens: Json, providerId: unknown, modelId: unknown): boolean {
   const cache = isObject(tokens.cache) ? tokens.cache : {};
