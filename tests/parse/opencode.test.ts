@@ -67,7 +67,7 @@ describe('a session folder', () => {
     expect(inOrder.meta.cwd).toBe('/home/mira/code/tally');
   });
 
-  it('each assistant message is a call with its tokens', async () => {
+  it('each step (step-finish) is a call with its own tokens', async () => {
     const s = await load(SESSION);
     expect(s.apiCalls.map((c) => c.contextTokens)).toEqual([
       9012, 10500, 13600, 14350, 14690, 58400, 58600, 4220,
