@@ -91,7 +91,7 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
       made.push(e);
       return e;
     };
-    /** Adds the results held back, after what this record made so far. */
+    /** Adds the entries held back (an open step's), after what this record made so far. */
     const release = (): void => {
       for (const e of held) {
         e.index = index + made.length;
