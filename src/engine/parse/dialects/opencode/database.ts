@@ -1,4 +1,3 @@
-import { type ByteSource, createMemorySource } from '../../source';
 import { isOpenCodeDatabaseName, splitDatabaseName, walNameOf } from './database-name';
 import { mergeWal } from './sqlite-wal';
 
@@ -11,6 +10,24 @@ import { mergeWal } from './sqlite-wal';
 // tests/fixtures/opencode/README.md). Each session becomes the files the JSON storage would hold,
 // read by the same dialect. The SQL engine is given (sql.js in the worker and the command line):
 // the engine stays free of WebAssembly and of how it is loaded.
+
+/** A file's bytes (parse/source.ts `ByteSource`, restated: a dialect imports only dialect code). */
+export interface ByteSource {
+  readonly name: string;
+  readonly sizeBytes: number;
+  read(offsetBytes: number, lengthBytes: number): Promise<Uint8Array>;
+}
+
+const encoder = new TextEncoder();
+/** One record as the storage's file would hold it. */
+function createMemorySource(name: string, text: string): ByteSource {
+  const bytes = encoder.encode(text);
+  return {
+    name,
+    sizeBytes: bytes.byteLength,
+    read: async (offsetBytes, lengthBytes) => bytes.subarray(offsetBytes, offsetBytes + lengthBytes),
+  };
+}
 
 /** A database opened by the caller's SQL engine: rows of one query as objects. */
 export interface SqlDatabase {
