@@ -72,3 +72,20 @@ describe('pickProfile', () => {
     expect(getProfile(PROFILES, 'nope').id).toBe('always');
   });
 });
+
+describe('pickProfile on another agent’s log', () => {
+  it('ignores the versions of another dialect and goes by the date', () => {
+    const info = {
+      versions: ['2.1.68'],
+      startedAt: '2026-03-01T00:00:00.000Z',
+      format: 'claude-code' as const,
+    };
+    const pick = pickProfile(PROFILES, info, 'Gemini CLI', ['gemini-cli']);
+    expect(pick.basis).toBe('date');
+    expect(pick.profile.id).toBe('default-on');
+    expect(pick.note).toContain("the log is not Gemini CLI's");
+    expect(pickProfile(PROFILES, { ...info, format: 'gemini-cli' as never }, 'G', ['gemini-cli']).basis).toBe(
+      'version',
+    );
+  });
+});

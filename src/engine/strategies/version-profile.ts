@@ -27,7 +27,7 @@ export interface ProfilePick<Id extends string = string> {
 }
 
 /** What `pickProfile` reads from a session. */
-export type ProfileInput = Pick<SessionInfo, 'versions' | 'startedAt'>;
+export type ProfileInput = Pick<SessionInfo, 'versions' | 'startedAt'> & Pick<Partial<SessionInfo>, 'format'>;
 
 /**
  * Numeric semver order of `x.y.z` (missing parts 0). A prerelease (`0.30.0-preview.1`) counts as its
@@ -73,14 +73,19 @@ function describeFrom(p: VersionProfile): string {
 /**
  * The profile for a log: by the highest agent version it states (semver), else by its start date,
  * else the newest profile. `profiles` are declared oldest first. `agent` names the agent in the note.
+ * `ownFormats`: the agent's own dialects — a log of another dialect states another agent's
+ * versions, so only its date counts (what the agent did on that day).
  */
 export function pickProfile<Id extends string>(
   profiles: readonly VersionProfile<Id>[],
   info: ProfileInput,
   agent: string,
+  ownFormats?: readonly string[],
 ): ProfilePick<Id> {
   if (profiles.length === 0) throw new Error('pickProfile: no profiles');
-  const versions = info.versions.filter(isVersion).sort(compareVersions);
+  const foreign =
+    ownFormats !== undefined && (info.format === undefined || !ownFormats.includes(info.format));
+  const versions = foreign ? [] : info.versions.filter(isVersion).sort(compareVersions);
   const version = versions.at(-1);
   if (version !== undefined) {
     const at = (v: string) =>
@@ -101,7 +106,7 @@ export function pickProfile<Id extends string>(
     return {
       profile,
       basis: 'date',
-      note: `${agent}: the log states no version; it started ${date} → profile '${profile.id}' (${describeFrom(profile)}).`,
+      note: `${agent}: ${foreign ? `the log is not ${agent}'s, its versions are another agent's` : 'the log states no version'}; it started ${date} → profile '${profile.id}' (${describeFrom(profile)}).`,
     };
   }
   const profile = profiles.at(-1)!;
