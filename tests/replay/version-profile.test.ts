@@ -89,3 +89,16 @@ describe('pickProfile on another agent’s log', () => {
     );
   });
 });
+
+describe('pickProfile with dated profiles only', () => {
+  it('goes by the date even when the log states a version', () => {
+    const dated: VersionProfile[] = [
+      { id: 'a', label: 'A', from: {}, source: 'ours (x)' },
+      { id: 'b', label: 'B', from: { date: '2025-10-17' }, source: 'ours (y)' },
+    ];
+    const pick = pickProfile(dated, { versions: ['0.47.0'], startedAt: '2025-10-19T19:26:51Z' }, 'Codex CLI');
+    expect(pick.basis).toBe('date');
+    expect(pick.profile.id).toBe('b');
+    expect(pick.note).toContain('its profiles are dated, not versioned');
+  });
+});

@@ -85,7 +85,9 @@ export function pickProfile<Id extends string>(
   if (profiles.length === 0) throw new Error('pickProfile: no profiles');
   const foreign =
     ownFormats !== undefined && (info.format === undefined || !ownFormats.includes(info.format));
-  const versions = foreign ? [] : info.versions.filter(isVersion).sort(compareVersions);
+  // Profiles dated only (PR merge dates, no release known) go by the date even when a version is logged.
+  const byVersion = profiles.some((p) => p.from.version !== undefined);
+  const versions = foreign || !byVersion ? [] : info.versions.filter(isVersion).sort(compareVersions);
   const version = versions.at(-1);
   if (version !== undefined) {
     const at = (v: string) =>
@@ -106,7 +108,7 @@ export function pickProfile<Id extends string>(
     return {
       profile,
       basis: 'date',
-      note: `${agent}: ${foreign ? `the log is not ${agent}'s, its versions are another agent's` : 'the log states no version'}; it started ${date} → profile '${profile.id}' (${describeFrom(profile)}).`,
+      note: `${agent}: ${foreign ? `the log is not ${agent}'s, its versions are another agent's` : byVersion ? 'the log states no version' : 'its profiles are dated, not versioned'}; it started ${date} → profile '${profile.id}' (${describeFrom(profile)}).`,
     };
   }
   const profile = profiles.at(-1)!;
