@@ -94,6 +94,10 @@ describe('a long session where masking fires', () => {
     expect(on.events.at(-1)!.postTokens).toBeLessThan(
       off.events.at(-1)?.postTokens ?? Number.POSITIVE_INFINITY,
     );
+    // The responses the next request sends are not in the history `mask` sees, and the latest
+    // history entry is the model's answer: protecting it changes nothing on this log.
+    const unprotected = masks(run(prepared, { profile: 'masking-default', maskingProtectLatestTurn: false }));
+    expect(unprotected.map((e) => e.clearedToolIds)).toEqual(events.map((e) => e.clearedToolIds));
     // The setting off in the opt-in / default-on releases: nothing.
     expect(masks(run(prepared, { profile: 'masking-default', maskingEnabled: 'off' }))).toEqual([]);
     // A higher minimum waits for a bigger batch.

@@ -122,14 +122,23 @@ export function planMasking(
   exempt: ReadonlySet<string>,
 ): MaskingPlan | undefined {
   const { pos, tool, estimate } = prepared.clearables;
-  // The latest history entry: the model's last answer (its function calls), or the last response.
-  const latest = view.boundaryPos - 1;
+  // `mask` runs on `getHistory()` before the request is added to it: the function responses the
+  // request sends (after the model's last answer) are not in the history yet. The latest history
+  // entry is then that answer; it holds no function response, so protecting it changes nothing
+  // here unless the history ends on responses (ours: positions after the last model entry are the
+  // pending request).
+  const { session, ctxEntry } = prepared;
+  let historyEnd = view.boundaryPos;
+  while (historyEnd > view.liveFromPos && session.entries[ctxEntry[historyEnd - 1]!]?.kind !== 'assistant')
+    historyEnd--;
+  if (historyEnd === view.liveFromPos) historyEnd = view.boundaryPos;
+  const latest = historyEnd - 1;
   let protectedTokens = 0;
   let crossed = false;
   let prunableTokens = 0;
   const prunable: number[] = [];
   const first = lowerBound(pos, view.liveFromPos);
-  for (let i = lowerBound(pos, view.boundaryPos) - 1; i >= first; i--) {
+  for (let i = lowerBound(pos, historyEnd) - 1; i >= first; i--) {
     if (tool[i]! < 0) continue;
     if (knobs.maskingProtectLatestTurn && pos[i]! >= latest) continue;
     if (exempt.has(prepared.toolNames[tool[i]!]!)) continue;
