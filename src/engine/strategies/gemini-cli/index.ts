@@ -107,7 +107,7 @@ const SPECS: readonly KnobSpec[] = [
     max: 4_000_000,
     step: 1_000,
     source:
-      'google-gemini/gemini-cli packages/core/src/core/tokenLimits.ts: 1,048,576 (DEFAULT_TOKEN_LIMIT; Gemini 2.x and 3), 2,097,152 for gemini-1.5-pro',
+      'google-gemini/gemini-cli@5411f113cafae26161b4969b0237b8e1e024e2c2:packages/core/src/core/tokenLimits.ts:20: 1,048,576 (DEFAULT_TOKEN_LIMIT; Gemini 2.x and 3); 2,097,152 for gemini-1.5-pro in google-gemini/gemini-cli@fa5b616a10497802f0af5b6c9534eef66fff7159:packages/core/src/core/tokenLimits.ts:17',
     group: 'Gemini CLI',
     cliFlag: 'window',
   },
@@ -175,7 +175,7 @@ const SPECS: readonly KnobSpec[] = [
     ],
     help: 'experimental.toolOutputMasking.enabled (0.29–0.36); from 0.37 masking always runs',
     source:
-      'google-gemini/gemini-cli@v0.29.0:packages/core/src/config/config.ts:761 (?? false); google-gemini/gemini-cli@v0.30.0-preview.0:packages/core/src/config/config.ts:767 (?? true)',
+      'google-gemini/gemini-cli@d924ed0128690dc99c5d7e3bfc1f23051dbd429e:packages/core/src/config/config.ts:761 (v0.29.0: ?? false); google-gemini/gemini-cli@339c4984aa67c98890647a8a8c2b772e3eeb67bc:packages/core/src/config/config.ts:767 (v0.30.0-preview.0: ?? true)',
     group: 'Tool-output masking',
   },
   {
