@@ -31,7 +31,7 @@ export function applyMasks(
   let at = 0;
   for (const m of matches) {
     if (unmasked?.has(m.id)) continue;
-    out += text.slice(at, m.start) + getMaskText(m.kind);
+    out += text.slice(at, m.start) + (m.rule ? `[REDACTED:${m.rule}]` : getMaskText(m.kind));
     at = m.end;
   }
   return at === 0 ? text : out + text.slice(at);

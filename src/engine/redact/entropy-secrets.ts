@@ -1,0 +1,67 @@
+import { getShannonEntropy } from './gitleaks-rules';
+
+// Secrets no rule names: a long random-looking token standing alone (a whole line) or after a word
+// that introduces a credential (key, token, secret, password, Bearer, --access-token, …).
+//
+// Threshold (ours): ≥ 20 characters and ≥ MIN_ENTROPY_BITS bits per character, with letters and
+// digits both present. A random base62 token of 20 characters has about 4.0 bits per character
+// (its 20 characters are nearly all distinct: log2(20) = 4.3 is the ceiling), 32 characters about
+// 4.6; English words, identifiers and paths of that length stay under 3.7 mostly, and the shapes
+// below (uuids, hex hashes, ids with a known prefix, paths, versions) are excluded by form, since
+// their entropy alone would pass. The false positives this leaves on the real corpora are counted
+// by tests/redact/entropy-corpus.test.ts against the budget in docs/sharing-and-privacy.md.
+
+export const MIN_TOKEN_CHARS = 20;
+const MAX_TOKEN_CHARS = 512;
+export const MIN_ENTROPY_BITS = 4;
+
+const TOKEN = /^[A-Za-z0-9+/=_.~-]+$/;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+const HEX = /^(?:0x)?[0-9a-f]+$/i;
+/** Ids agents and APIs print (tool calls, messages, requests, files): not secrets. */
+const KNOWN_ID = /^(?:toolu|srvtoolu|msg|req|file|call|fc|resp|chatcmpl|run|thread|asst|evt|cus|sess|ses|prt|ch|compl)_/i;
+const PATH_LIKE = /^(?:\/|\.{1,2}\/|~\/)|\/\/|\.(?:[a-z]{1,5})$|^[\w.-]+(?:\/[\w.-]+){2,}$/;
+const VERSION_LIKE = /^v?\d+(?:\.\d+){1,3}/;
+const IDENTIFIER_LIKE = /^[A-Za-z_][A-Za-z_.-]*\d{0,4}$/;
+
+/** Whether a token is random enough, and of no excluded shape, to be a secret. */
+export function isHighEntropySecret(token: string): boolean {
+  if (token.length < MIN_TOKEN_CHARS || token.length > MAX_TOKEN_CHARS || !TOKEN.test(token)) return false;
+  if (!/[0-9]/.test(token) || !/[A-Za-z]/.test(token)) return false;
+  if (UUID.test(token) || HEX.test(token) || KNOWN_ID.test(token) || PATH_LIKE.test(token)) return false;
+  if (VERSION_LIKE.test(token) || IDENTIFIER_LIKE.test(token)) return false;
+  return getShannonEntropy(token) >= MIN_ENTROPY_BITS;
+}
+
+/** A word that introduces a credential, then a separator, then the token. */
+const AFTER_WORD =
+  /(?<![A-Za-z0-9])(?:key|token|secret|password|passwd|pwd|pass|bearer|apikey|api[_-]key|auth|credentials?|--access-token|--token|--api-key|--password)(?![A-Za-z0-9])["']?[ \t]{0,4}[=:]?[ \t]{0,4}["']?([A-Za-z0-9+/=_.~-]{20,512})(?![A-Za-z0-9+/=_.~-])/gi;
+
+/** `[start, end)` of each high-entropy secret in a text, in order. Linear in the text's length. */
+export function findHighEntropySecrets(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  // A token alone on its line (or as the whole text).
+  for (let from = 0; from <= text.length; ) {
+    let to = text.indexOf('\n', from);
+    if (to < 0) to = text.length;
+    if (to - from >= MIN_TOKEN_CHARS && to - from <= MAX_TOKEN_CHARS + 8) {
+      const line = text.slice(from, to);
+      const token = line.trim().replace(/^["'`]|["'`,]$/g, '');
+      if (isHighEntropySecret(token) && !HEX.test(token)) {
+        const start = from + line.indexOf(token);
+        out.push({ start, end: start + token.length });
+      }
+    }
+    from = to + 1;
+  }
+  if (text.length >= MIN_TOKEN_CHARS) {
+    AFTER_WORD.lastIndex = 0;
+    for (let m = AFTER_WORD.exec(text); m !== null; m = AFTER_WORD.exec(text)) {
+      const token = m[1]!;
+      if (!isHighEntropySecret(token)) continue;
+      const start = m.index + m[0].length - token.length;
+      out.push({ start, end: start + token.length });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
