@@ -6,30 +6,43 @@ import { getShannonEntropy } from './gitleaks-rules';
 // Threshold (ours): ≥ 20 characters and ≥ MIN_ENTROPY_BITS bits per character, with letters and
 // digits both present. A random base62 token of 20 characters has about 4.0 bits per character
 // (its 20 characters are nearly all distinct: log2(20) = 4.3 is the ceiling), 32 characters about
-// 4.6; English words, identifiers and paths of that length stay under 3.7 mostly, and the shapes
+// 4.6, and holds a lower-case letter, a capital and a digit; English words, identifiers and paths of that length stay under 3.7 mostly, and the shapes
 // below (uuids, hex hashes, ids with a known prefix, paths, versions) are excluded by form, since
 // their entropy alone would pass. The false positives this leaves on the real corpora are counted
 // by tests/redact/entropy-corpus.test.ts against the budget in docs/sharing-and-privacy.md.
 
 export const MIN_TOKEN_CHARS = 20;
-const MAX_TOKEN_CHARS = 512;
+/** Longer random blobs are signatures (thinking blocks), images and encodings, not credentials. */
+const MAX_TOKEN_CHARS = 200;
 export const MIN_ENTROPY_BITS = 4;
 
-const TOKEN = /^[A-Za-z0-9+/=_.~-]+$/;
+/** Base64, base64url and the usual token alphabets; `=` only as padding at the end. */
+const TOKEN = /^[A-Za-z0-9+/_.~-]+={0,2}$/;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const HEX = /^(?:0x)?[0-9a-f]+$/i;
 /** Ids agents and APIs print (tool calls, messages, requests, files): not secrets. */
-const KNOWN_ID = /^(?:toolu|srvtoolu|msg|req|file|call|fc|resp|chatcmpl|run|thread|asst|evt|cus|sess|ses|prt|ch|compl)_/i;
-const PATH_LIKE = /^(?:\/|\.{1,2}\/|~\/)|\/\/|\.(?:[a-z]{1,5})$|^[\w.-]+(?:\/[\w.-]+){2,}$/;
+const KNOWN_ID = /^(?:[a-z]+_)*(?:toolu|srvtoolu|msg|req|file|call|fc|resp|chatcmpl|run|thread|asst|evt|cus|sess|ses|prt|ch|compl|cse)_|^[a-z_]{2,24}_01[1-9A-HJ-NP-Za-km-z]{20,}$/i;
+const PATH_LIKE = /^(?:\/|\.{1,2}\/|~\/)|\/\/|\.[A-Za-z0-9]{1,5}$|^[\w.-]+(?:\/[\w.-]+){2,}$/;
 const VERSION_LIKE = /^v?\d+(?:\.\d+){1,3}/;
 const IDENTIFIER_LIKE = /^[A-Za-z_][A-Za-z_.-]*\d{0,4}$/;
+/** `aside_question-ac9ee4804d56a951`: a name and a hex id (agent and task ids). */
+const NAMED_HEX_ID = /^[A-Za-z][A-Za-z_.-]*[-_][0-9a-f]{6,}$/;
+
+/** `trv2StatDynamicRingTable`, `Config.in.Product_Packages`: mostly words, not random. */
+function isWordLike(token: string): boolean {
+  let wordChars = 0;
+  for (const m of token.matchAll(/[A-Z]?[a-z]{3,}/g)) wordChars += m[0].length;
+  return wordChars * 2 >= token.length;
+}
 
 /** Whether a token is random enough, and of no excluded shape, to be a secret. */
 export function isHighEntropySecret(token: string): boolean {
   if (token.length < MIN_TOKEN_CHARS || token.length > MAX_TOKEN_CHARS || !TOKEN.test(token)) return false;
-  if (!/[0-9]/.test(token) || !/[A-Za-z]/.test(token)) return false;
+  // Random tokens of 20+ base62 characters hold all three; words, names and dates rarely do.
+  if (!/[0-9]/.test(token) || !/[a-z]/.test(token) || !/[A-Z]/.test(token)) return false;
   if (UUID.test(token) || HEX.test(token) || KNOWN_ID.test(token) || PATH_LIKE.test(token)) return false;
-  if (VERSION_LIKE.test(token) || IDENTIFIER_LIKE.test(token)) return false;
+  if (VERSION_LIKE.test(token) || IDENTIFIER_LIKE.test(token) || NAMED_HEX_ID.test(token)) return false;
+  if (isWordLike(token)) return false;
   return getShannonEntropy(token) >= MIN_ENTROPY_BITS;
 }
 

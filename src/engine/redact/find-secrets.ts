@@ -216,6 +216,13 @@ const RULES: readonly Rule[] = [
       /(?:\/home\/|\/Users\/|[A-Za-z]:\\{1,2}Users\\{1,2})(?!(?:Shared|Public|Default|All Users)(?![A-Za-z0-9._-]))[A-Za-z0-9._-]{1,64}/g,
     hint: has('/home/', '/Users/', 'Users\\'),
   },
+  {
+    kind: 'home-path',
+    // Claude Code's project folders encode the path: `-home-<user>-work-…`, `-Users-<user>-…`.
+    pattern: /(?<![A-Za-z0-9])-(?:home|Users)-([A-Za-z0-9._]{1,64})(?=-)/g,
+    group: 1,
+    hint: has('-home-', '-Users-'),
+  },
 ];
 
 /** FNV-1a, 32 bits, over UTF-16 code units: a short stable id, not a security measure. */
