@@ -48,8 +48,14 @@ export function isHighEntropySecret(token: string): boolean {
 
 /** A word that introduces a credential, then a separator, then the token. */
 const AFTER_WORD =
-  /(?<![A-Za-z0-9])(?:key|token|secret|password|passwd|pwd|pass|bearer|apikey|api[_-]key|auth|credentials?|--access-token|--token|--api-key|--password)(?![A-Za-z0-9])["']?[ \t]{0,4}[=:]?[ \t]{0,4}["']?([A-Za-z0-9+/=_.~-]{20,512})(?![A-Za-z0-9+/=_.~-])/gi;
+  /(?:key|token|secret|password|passwd|pwd|pass|bearer|apikey|api[_-]key|auth|credentials?|--access-token|--token|--api-key|--password)(?![A-Za-z0-9])["']?[ \t]{0,4}[=:]?[ \t]{0,4}["']?([A-Za-z0-9+/=_.~-]{20,512})(?![A-Za-z0-9+/=_.~-])/iy;
 
+/** A line that is one token (quoted or not): fails at the first space, so most lines cost little. */
+const LONE_TOKEN_LINE = /[ \t"'`]{0,8}[A-Za-z0-9+/_.~-]{20,200}={0,2}[ \t"'`,]{0,8}(?:\r?\n|$)/y;
+
+/** Where AFTER_WORD can start: each word's first letters, found with `indexOf` (fast), then the
+ * sticky pattern is tried there only. `--` forms start at their `-`. */
+const AFTER_WORD_STARTS = ['key', 'token', 'secret', 'pass', 'pwd', 'bearer', 'apikey', 'api', 'auth', 'credential', '--'];
 /** `[start, end)` of each high-entropy secret in a text, in order. Linear in the text's length. */
 export function findHighEntropySecrets(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
@@ -57,7 +63,8 @@ export function findHighEntropySecrets(text: string): { start: number; end: numb
   for (let from = 0; from <= text.length; ) {
     let to = text.indexOf('\n', from);
     if (to < 0) to = text.length;
-    if (to - from >= MIN_TOKEN_CHARS && to - from <= MAX_TOKEN_CHARS + 8) {
+    LONE_TOKEN_LINE.lastIndex = from;
+    if (to - from >= MIN_TOKEN_CHARS && to - from <= MAX_TOKEN_CHARS + 8 && LONE_TOKEN_LINE.test(text)) {
       const line = text.slice(from, to);
       const token = line.trim().replace(/^["'`]|["'`,]$/g, '');
       if (isHighEntropySecret(token) && !HEX.test(token)) {
@@ -68,13 +75,28 @@ export function findHighEntropySecrets(text: string): { start: number; end: numb
     from = to + 1;
   }
   if (text.length >= MIN_TOKEN_CHARS) {
-    AFTER_WORD.lastIndex = 0;
-    for (let m = AFTER_WORD.exec(text); m !== null; m = AFTER_WORD.exec(text)) {
+    const lower = text.toLowerCase();
+    const starts = new Set<number>();
+    for (const w of AFTER_WORD_STARTS) {
+      for (let at = lower.indexOf(w); at >= 0; at = lower.indexOf(w, at + 1)) {
+        const before = at > 0 ? text.charCodeAt(at - 1) : 32;
+        if (w !== '--' && isAlphaNumeric(before)) continue;
+        starts.add(at);
+      }
+    }
+    for (const at of starts) {
+      AFTER_WORD.lastIndex = at;
+      const m = AFTER_WORD.exec(text);
+      if (!m) continue;
       const token = m[1]!;
       if (!isHighEntropySecret(token)) continue;
-      const start = m.index + m[0].length - token.length;
+      const start = at + m[0].length - token.length;
       out.push({ start, end: start + token.length });
     }
   }
   return out.sort((a, b) => a.start - b.start);
+}
+
+function isAlphaNumeric(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }

@@ -50,49 +50,74 @@ export function getShannonEntropy(text: string): number {
   return bits;
 }
 
-// --- keyword automaton (Aho-Corasick over lower-cased UTF-16 code units) ------------------------
+// --- keyword automaton (Aho-Corasick, compiled to a DFA over the keywords' characters) ---------
 
 interface Automaton {
-  next: Map<number, number>[];
-  fail: number[];
+  /** Character code (< 128, lower-cased) → column; 0 for a character no keyword holds. */
+  column: Uint8Array;
+  columns: number;
+  /** state × column → next state, failures folded in. */
+  delta: Int32Array;
   /** Rule indices whose keyword ends at this state (its own and its fail chain's). */
   out: number[][];
 }
 
+const ASCII = 128;
+const MIN_SECRET_GROUP_CHARS = 8;
+
 function buildAutomaton(): Automaton {
-  const next: Map<number, number>[] = [new Map()];
+  const column = new Uint8Array(ASCII);
+  let columns = 1;
+  for (const rule of RULES) {
+    for (const keyword of rule.keywords) {
+      for (let i = 0; i < keyword.length; i++) {
+        const c = keyword.charCodeAt(i);
+        if (c >= ASCII) continue;
+        if (column[c] === 0) column[c] = columns++;
+        // Upper-case letters share their lower-case column: keywords match case-insensitively.
+        if (c >= 97 && c <= 122) column[c - 32] = column[c]!;
+      }
+    }
+  }
+  const goto: Map<number, number>[] = [new Map()];
   const out: number[][] = [[]];
   RULES.forEach((rule, ruleIndex) => {
     for (const keyword of rule.keywords) {
       let s = 0;
       for (let i = 0; i < keyword.length; i++) {
-        const c = keyword.charCodeAt(i);
-        let t = next[s]!.get(c);
+        const code = keyword.charCodeAt(i);
+        const c = code < ASCII ? column[code]! : 0;
+        let t = goto[s]!.get(c);
         if (t === undefined) {
-          t = next.length;
-          next.push(new Map());
+          t = goto.length;
+          goto.push(new Map());
           out.push([]);
-          next[s]!.set(c, t);
+          goto[s]!.set(c, t);
         }
         s = t;
       }
       out[s]!.push(ruleIndex);
     }
   });
-  const fail = new Array<number>(next.length).fill(0);
-  const queue: number[] = [...next[0]!.values()];
+  const delta = new Int32Array(goto.length * columns);
+  const fail = new Int32Array(goto.length);
+  // Breadth first: a state's row is its goto, else its fail state's row (already complete).
+  for (let c = 1; c < columns; c++) delta[c] = goto[0]!.get(c) ?? 0;
+  const queue: number[] = [...goto[0]!.values()];
   for (let q = 0; q < queue.length; q++) {
     const s = queue[q]!;
-    for (const [c, t] of next[s]!) {
-      let f = fail[s]!;
-      while (f !== 0 && !next[f]!.has(c)) f = fail[f]!;
-      const g = next[f]!.get(c);
-      fail[t] = g !== undefined && g !== t ? g : 0;
-      out[t] = [...out[t]!, ...out[fail[t]!]!];
-      queue.push(t);
+    for (let c = 1; c < columns; c++) {
+      const t = goto[s]!.get(c);
+      if (t === undefined) delta[s * columns + c] = delta[fail[s]! * columns + c]!;
+      else {
+        fail[t] = delta[fail[s]! * columns + c]!;
+        out[t] = [...out[t]!, ...out[fail[t]!]!];
+        delta[s * columns + c] = t;
+        queue.push(t);
+      }
     }
   }
-  return { next, fail, out };
+  return { column, columns, delta, out };
 }
 
 let automaton: Automaton | undefined;
@@ -117,30 +142,22 @@ function getRule(i: number): CompiledRule {
   return rule;
 }
 
-const A_CODE = 65;
-const Z_CODE = 90;
-
 /** The rules whose keywords the text holds (case-insensitively), in rule order. */
 export function getCandidateRules(text: string): number[] {
   automaton ??= buildAutomaton();
-  const { next, fail, out } = automaton;
-  const hit = new Set<number>();
+  const { column, columns, delta, out } = automaton;
+  let hit: Set<number> | undefined;
   let s = 0;
   for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c >= A_CODE && c <= Z_CODE) c += 32;
-    for (;;) {
-      const t = next[s]!.get(c);
-      if (t !== undefined) {
-        s = t;
-        break;
-      }
-      if (s === 0) break;
-      s = fail[s]!;
+    const code = text.charCodeAt(i);
+    s = delta[s * columns + (code < ASCII ? column[code]! : 0)]!;
+    const rules = out[s]!;
+    if (rules.length > 0) {
+      hit ??= new Set();
+      for (const r of rules) hit.add(r);
     }
-    for (const r of out[s]!) hit.add(r);
   }
-  return [...hit].sort((a, b) => a - b);
+  return hit ? [...hit].sort((a, b) => a - b) : [];
 }
 
 /** Every provider secret gitleaks' rules find in a text (overlaps allowed; the caller resolves). */
@@ -155,6 +172,9 @@ export function findProviderSecrets(text: string): ProviderMatch[] {
       // gitleaks: the secret is the given group, else the first non-empty group, else the match.
       let secret = rule.secretGroup !== undefined ? m[rule.secretGroup] : undefined;
       if (secret === undefined) secret = m.slice(1).find((g) => g) ?? m[0];
+      // A repeated group's last piece (`([a-z0-9]{4}-){3}` in microsoft-teams-webhook) is no
+      // secret on its own: mask the whole match (ours).
+      if (secret.length < MIN_SECRET_GROUP_CHARS) secret = m[0];
       if (!secret) continue;
       if (rule.entropy > 0 && getShannonEntropy(secret) < rule.entropy) continue;
       if (rule.allowSecret.some((r) => r.test(secret)) || GLOBAL_ALLOW.some((r) => r.test(secret))) continue;

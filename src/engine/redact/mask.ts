@@ -146,6 +146,9 @@ export function findSurvivingSecret(
   for (const [i, line] of lines.entries()) {
     for (const m of findAllSecrets(line, r.known)) {
       if (r.unmasked.has(m.id)) continue;
+      // A mask read as part of a secret's shape (`http://[REDACTED:x]@host` as user:password@).
+      if (line.slice(m.start, m.end).includes('REDACTED:')) continue;
+      if (/\[REDACTED:[\w.-]*$/.test(line.slice(Math.max(0, m.start - 80), m.start))) continue;
       return { rule: m.rule ?? m.kind, line: i + 1 };
     }
   }
