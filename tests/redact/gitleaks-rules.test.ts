@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import data from '../../src/engine/redact/rules/gitleaks-rules.json';
-import { findProviderSecrets, getCandidateRules, listProviderRules } from '../../src/engine/redact/gitleaks-rules';
+import {
+  findProviderSecrets,
+  getCandidateRules,
+  listProviderRules,
+} from '../../src/engine/redact/gitleaks-rules';
 
 // The gitleaks rule set (issue 22, item 1): taken as data with its version and licence, every kept
 // rule proved to do bounded work per match attempt by a static check (no flake), and the keyword
@@ -83,7 +87,10 @@ describe('gitleaks rules', () => {
       ['sendgrid-api-token', `SG.${r.slice(0, 22)}.${r.slice(0, 39)}x${r.slice(0, 3)}`],
       ['digitalocean-pat', `dop_v1_${'a1b2c3d4e5f6a7b8'.repeat(4)}`],
     ] as const) {
-      expect(findProviderSecrets(`here: ${text} ok`).map((m) => m.rule), id).toContain(id);
+      expect(
+        findProviderSecrets(`here: ${text} ok`).map((m) => m.rule),
+        id,
+      ).toContain(id);
     }
   });
 

@@ -45,6 +45,14 @@ const HAND_WRITTEN: Record<string, string> = {
   'nuget-config-password': '<add key="ClearTextPassword" value="Xq7mWz2LkP9v" />',
 };
 
+/** The fields of a transcript record this test plants into (real records hold more). */
+interface SessionRecord {
+  type?: string;
+  isCompactSummary?: boolean;
+  isMeta?: boolean;
+  message: { content: string | { type: string; text?: string; input?: Record<string, unknown> }[] };
+}
+
 interface Plant {
   label: string;
   /** The line planted with its context. */
@@ -57,8 +65,11 @@ function makePlants(): Plant[] {
   const plants: Plant[] = [];
   for (const rule of listProviderRules()) {
     for (let seed = 1; seed < 30; seed++) {
-      const value = HAND_WRITTEN[rule.id] ?? generateFromRegex(rule.regex, seededRandom(seed * 7919 + rule.id.length));
-      const keyword = rule.keywords.some((k) => value.toLowerCase().includes(k)) ? '' : `${rule.keywords[0] ?? ''} `;
+      const value =
+        HAND_WRITTEN[rule.id] ?? generateFromRegex(rule.regex, seededRandom(seed * 7919 + rule.id.length));
+      const keyword = rule.keywords.some((k) => value.toLowerCase().includes(k))
+        ? ''
+        : `${rule.keywords[0] ?? ''} `;
       const line = `${keyword}${value} ok`;
       const hit = findProviderSecrets(line).find((p) => p.rule === rule.id);
       if (hit && findSecretsInText(line).length > 0) {
@@ -117,7 +128,7 @@ describe.skipIf(!session)('planted secrets (issue 22): none survives any redacte
     const records = readFileSync(session!, 'utf8')
       .split('\n')
       .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as Record<string, any>);
+      .map((l) => JSON.parse(l) as SessionRecord);
     const user = records.find((r) => r.type === 'user' && !r.isCompactSummary && !r.isMeta)!;
     const block = plants.map((p) => p.line).join('\n\n');
     const content = user.message.content;
@@ -129,20 +140,26 @@ describe.skipIf(!session)('planted secrets (issue 22): none survives any redacte
     const bareOf = (p: Plant): string => {
       const at = p.line.indexOf(p.secret);
       const over = findSecretsInText(p.line).filter((m) => m.start < at + p.secret.length && m.end > at);
-      return p.line.slice(Math.min(at, ...over.map((m) => m.start)), Math.max(at + p.secret.length, ...over.map((m) => m.end)));
+      return p.line.slice(
+        Math.min(at, ...over.map((m) => m.start)),
+        Math.max(at + p.secret.length, ...over.map((m) => m.end)),
+      );
     };
     const bare = plants.map((p) => `it used ${bareOf(p)} there`).join('\n');
     const sc = summary.message.content;
     summary.message.content =
       typeof sc === 'string' ? `${sc}\n${bare}` : [...sc, { type: 'text', text: bare }];
     const toolUse = records.find(
-      (r) => r.type === 'assistant' && Array.isArray(r.message?.content) && r.message.content.some((b: any) => b.type === 'tool_use'),
+      (r) =>
+        r.type === 'assistant' &&
+        Array.isArray(r.message?.content) &&
+        r.message.content.some((b: { type: string }) => b.type === 'tool_use'),
     );
     const keyName = plants.find((p) => p.label === 'anthropic-api-key')?.secret;
-    if (toolUse && keyName) {
-      const b = toolUse.message.content.find((x: any) => x.type === 'tool_use');
-      b.input = { ...b.input, [keyName]: 'as a key name' };
-    }
+    const b = Array.isArray(toolUse?.message.content)
+      ? toolUse.message.content.find((x) => x.type === 'tool_use')
+      : undefined;
+    if (b && keyName) b.input = { ...b.input, [keyName]: 'as a key name' };
     const file = join(dir, 'session.jsonl');
     writeFileSync(file, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
 

@@ -21,7 +21,8 @@ const TOKEN = /^[A-Za-z0-9+/_.~-]+={0,2}$/;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const HEX = /^(?:0x)?[0-9a-f]+$/i;
 /** Ids agents and APIs print (tool calls, messages, requests, files): not secrets. */
-const KNOWN_ID = /^(?:[a-z]+_)*(?:toolu|srvtoolu|msg|req|file|call|fc|resp|chatcmpl|run|thread|asst|evt|cus|sess|ses|prt|ch|compl|cse)_|^[a-z_]{2,24}_01[1-9A-HJ-NP-Za-km-z]{20,}$/i;
+const KNOWN_ID =
+  /^(?:[a-z]+_)*(?:toolu|srvtoolu|msg|req|file|call|fc|resp|chatcmpl|run|thread|asst|evt|cus|sess|ses|prt|ch|compl|cse)_|^[a-z_]{2,24}_01[1-9A-HJ-NP-Za-km-z]{20,}$/i;
 const PATH_LIKE = /^(?:\/|\.{1,2}\/|~\/)|\/\/|\.[A-Za-z0-9]{1,5}$|^[\w.-]+(?:\/[\w.-]+){2,}$/;
 const VERSION_LIKE = /^v?\d+(?:\.\d+){1,3}/;
 const IDENTIFIER_LIKE = /^[A-Za-z_][A-Za-z_.-]*\d{0,4}$/;
@@ -55,7 +56,19 @@ const LONE_TOKEN_LINE = /[ \t"'`]{0,8}[A-Za-z0-9+/_.~-]{20,200}={0,2}[ \t"'`,]{0
 
 /** Where AFTER_WORD can start: each word's first letters, found with `indexOf` (fast), then the
  * sticky pattern is tried there only. `--` forms start at their `-`. */
-const AFTER_WORD_STARTS = ['key', 'token', 'secret', 'pass', 'pwd', 'bearer', 'apikey', 'api', 'auth', 'credential', '--'];
+const AFTER_WORD_STARTS = [
+  'key',
+  'token',
+  'secret',
+  'pass',
+  'pwd',
+  'bearer',
+  'apikey',
+  'api',
+  'auth',
+  'credential',
+  '--',
+];
 /** `[start, end)` of each high-entropy secret in a text, in order. Linear in the text's length. */
 export function findHighEntropySecrets(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];

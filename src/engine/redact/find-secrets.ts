@@ -172,7 +172,8 @@ const RULES: readonly Rule[] = [
   },
   {
     kind: 'discord-token',
-    pattern: /(?<![A-Za-z0-9_.-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/g,
+    pattern:
+      /(?<![A-Za-z0-9_.-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/g,
     // The shape alone is tried only where the text names Discord or a token: a run of dotted
     // base64 elsewhere is more often something else, and the scan stays fast.
     hint: (text) => /discord|token|bot /i.test(text),
@@ -313,7 +314,14 @@ export function findSecretsInText(text: string): SecretMatch[] {
   const after = RULES.length;
   for (const p of findProviderSecrets(text)) {
     const value = text.slice(p.start, p.end);
-    found.push({ kind: 'provider-token', rule: p.rule, start: p.start, end: p.end, id: getSecretId('provider-token', value), rank: after });
+    found.push({
+      kind: 'provider-token',
+      rule: p.rule,
+      start: p.start,
+      end: p.end,
+      id: getSecretId('provider-token', value),
+      rank: after,
+    });
   }
   for (const e of findHighEntropySecrets(text)) {
     const value = text.slice(e.start, e.end);

@@ -133,8 +133,12 @@ function getRule(i: number): CompiledRule {
       pattern: new RegExp(d.regex, 'g'),
       entropy: d.entropy ?? 0,
       secretGroup: d.secretGroup,
-      allowSecret: allow.filter((a) => a.target === 'secret').flatMap((a) => a.regexes.map((r) => new RegExp(r))),
-      allowMatch: allow.filter((a) => a.target === 'match').flatMap((a) => a.regexes.map((r) => new RegExp(r))),
+      allowSecret: allow
+        .filter((a) => a.target === 'secret')
+        .flatMap((a) => a.regexes.map((r) => new RegExp(r))),
+      allowMatch: allow
+        .filter((a) => a.target === 'match')
+        .flatMap((a) => a.regexes.map((r) => new RegExp(r))),
       stopwords: allow.flatMap((a) => a.stopwords ?? []),
     };
     compiled[i] = rule;
@@ -189,6 +193,11 @@ export function findProviderSecrets(text: string): ProviderMatch[] {
 }
 
 /** For tests: the kept rules' ids, patterns and keywords. */
-export function listProviderRules(): readonly { id: string; regex: string; keywords: string[]; entropy?: number }[] {
+export function listProviderRules(): readonly {
+  id: string;
+  regex: string;
+  keywords: string[];
+  entropy?: number;
+}[] {
   return RULES;
 }

@@ -77,7 +77,13 @@ export function findAllSecrets(text: string, known: readonly KnownSecret[]): Sec
   const extra: SecretMatch[] = [];
   for (const k of known) {
     for (let at = text.indexOf(k.value); at >= 0; at = text.indexOf(k.value, at + k.value.length)) {
-      extra.push({ kind: k.kind, start: at, end: at + k.value.length, id: k.id, ...(k.rule ? { rule: k.rule } : {}) });
+      extra.push({
+        kind: k.kind,
+        start: at,
+        end: at + k.value.length,
+        id: k.id,
+        ...(k.rule ? { rule: k.rule } : {}),
+      });
     }
   }
   if (extra.length === 0) return found;

@@ -70,7 +70,12 @@ export async function findSessionSecrets(
       for (const [k, m] of matches.entries()) {
         total++;
         if (known && m.kind !== 'home-path' && !known.has(m.id)) {
-          known.set(m.id, { id: m.id, kind: m.kind, value: value.slice(m.start, m.end), ...(m.rule ? { rule: m.rule } : {}) });
+          known.set(m.id, {
+            id: m.id,
+            kind: m.kind,
+            value: value.slice(m.start, m.end),
+            ...(m.rule ? { rule: m.rule } : {}),
+          });
         }
         const entry = session.entries[entryIndex]!;
         const block = /^message\.content\[(\d+)\]/.exec(path);
