@@ -6,6 +6,7 @@ import type { ThresholdLine } from '../../simulation/types';
 import { estimateTextTokens } from '../../tokens/estimate';
 import type { TokenCount } from '../../types';
 import { createKnobNormalizer } from '../knobs';
+import { getProfile, pickProfile, profileKnobSpec, type VersionProfile } from '../version-profile';
 import type {
   ClearingProbe,
   CompactionStrategy,
@@ -39,7 +40,37 @@ import { OPENCODE } from './prompt';
 // On an OpenCode log (parse/dialects/opencode.ts) its prunes and compactions are the real events the
 // replay is compared with; on any log the window and max output are the log's.
 
+export type OpenCodeProfileId = 'early-2026' | 'prune-opt-in';
+
+/**
+ * OpenCode's releases as far as the sources establish them (the stored-file index's copies of
+ * anomalyco/opencode also hold fork content, so its commits are not proven upstream and carry no
+ * date). Not modelled: the tail kept verbatim (clamp(25% of usable, 2,000, 15,000) tokens), the
+ * 2,000-character tool outputs and the anchored previous summary of a newer `compaction.ts` — they
+ * were seen only in fork copies, with no upstream commit found; nor core's "compact v2"
+ * (anomalyco/opencode PR #30986, 2026-06-05), whose trigger and kept tail differ.
+ */
+export const OPENCODE_PROFILES: readonly VersionProfile<OpenCodeProfileId>[] = [
+  {
+    id: 'early-2026',
+    label: 'early 2026: overflow at usable; prune on unless compaction.prune is false',
+    from: {},
+    source:
+      'anomalyco/opencode@fd78ec63492f89beb0bcff15321ebbb23f214cc2:packages/opencode/src/session/compaction.ts:30-91 (index copy; the code issue #10016 of 2026-01-22 quotes)',
+  },
+  {
+    id: 'prune-opt-in',
+    label:
+      'from 2026-04-24 at the latest: prune only when compaction.prune is true (tail/anchor rules of forks not modelled)',
+    from: { date: '2026-04-24' },
+    source:
+      'anomalyco/opencode@08f74b9bb5a7dac12b2624a9b1dba4abf7d5b3f2:packages/opencode/src/session/overflow.ts:6-22 (usable, index copy); prune opt-in: `if (!cfg.compaction?.prune) return` per issue #24108 (2026-04-24) and PR #24127 ("disabled by default intentionally"); flip commit not found',
+  },
+];
+
 export interface OpenCodeKnobs {
+  /** The release profile: sets the prune default when a log is opened. */
+  profile: OpenCodeProfileId;
   /** `model.limit.context`. */
   contextLimit: TokenCount;
   /** `model.limit.input`, when the model states one (0: none). */
@@ -68,12 +99,13 @@ export interface OpenCodeKnobs {
 export const OPENCODE_COMPACTION_BUFFER: TokenCount = 20_000;
 
 const DEFAULTS: OpenCodeKnobs = {
+  profile: 'prune-opt-in',
   contextLimit: 200_000,
   inputLimit: 0,
   maxOutputTokens: 32_000,
   reservedTokens: undefined,
   autoCompact: true,
-  prune: true,
+  prune: false,
   pruneProtectTokens: 40_000,
   pruneMinimumTokens: 20_000,
   protectTurns: 2,
@@ -86,6 +118,10 @@ const COMPACTION = `${SOURCE}/compaction.ts)`;
 const OVERFLOW = `${SOURCE}/overflow.ts)`;
 
 const SPECS: readonly KnobSpec[] = [
+  {
+    ...profileKnobSpec(OPENCODE_PROFILES, 'OpenCode'),
+    help: 'Picked from the log’s start date (the releases are dated, not versioned); it sets the prune default when the log is opened',
+  },
   {
     key: 'contextLimit',
     label: 'Model context limit',
@@ -146,7 +182,7 @@ const SPECS: readonly KnobSpec[] = [
     key: 'prune',
     label: 'Prune old tool output',
     kind: 'boolean',
-    source: `${COMPACTION}: compaction.prune, default true`,
+    source: `${COMPACTION}: compaction.prune — on unless false in early 2026, off unless true by 2026-04-24 (issue #24108, PR #24127)`,
     group: 'OpenCode prune',
     cliFlag: 'prune',
   },
@@ -473,8 +509,18 @@ export const OPENCODE_STRATEGY: CompactionStrategy<OpenCodeKnobs> = {
   knobSpecs: SPECS,
   defaultKnobs: DEFAULTS,
   getSessionKnobs: (info) => {
-    const knobs = { ...DEFAULTS };
-    const notes: string[] = [];
+    const pick = pickProfile(OPENCODE_PROFILES, info, 'OpenCode', ['opencode']);
+    const knobs: OpenCodeKnobs = {
+      ...DEFAULTS,
+      profile: pick.profile.id,
+      prune: pick.profile.id === 'early-2026',
+    };
+    const notes: string[] = [
+      pick.note,
+      knobs.prune
+        ? 'Prune on (compaction.prune unset means on in this release).'
+        : `Prune off: ${getProfile(OPENCODE_PROFILES, knobs.profile).label.split(':')[1]?.trim() ?? ''}; set it on to replay a configured prune.`,
+    ];
     const inferred = info.window;
     if (info.contextWindow !== undefined && info.contextWindow > 0) {
       knobs.contextLimit = info.contextWindow;
