@@ -38,7 +38,9 @@ export type IssueCode =
   /** A whole-document file (one JSON value, not JSON lines) larger than its dialect reads whole. */
   | 'document-too-large'
   /** The same uuid twice in one file: the later copy is kept and flagged. */
-  | 'duplicate-uuid';
+  | 'duplicate-uuid'
+  /** The log records no usage at all (an early Codex rollout): no API call has a context. */
+  | 'no-usage';
 
 export interface ParseIssue {
   fileIndex: number;

@@ -1,12 +1,13 @@
 import { at } from '../../src/engine/assert';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import type { Block, Session } from '../../src/engine/types';
 import { CODEX_ROLLOUT as FIXTURE, timeAt } from '../fixtures/codex-rollout';
-import { corpusFilesOf, corpusName, corpusOrSkip } from '../helpers/corpus';
+import { CORPUS, corpusFilesOf, corpusName, corpusOrSkip, restoredRealLogFiles } from '../helpers/corpus';
 
 // Codex CLI rollouts (FORMAT.md §11): a hand-written rollout covering every mapping, then the real
 // rollouts in ../shared/corpus checked against figures computed here from the raw lines.
@@ -146,7 +147,9 @@ describe('Codex CLI rollouts (hand-written fixture)', () => {
       apiCallBefore: 1,
       apiCallAfter: 2,
     });
-    expect(entryAt(session, 22).summaryText).toBe('replacement history: 3 items');
+    expect(entryAt(session, 22).summaryText).toBe(
+      'replacement history: 3 items · auto, inferred: inside a turn, after the model answered: only the automatic check runs there',
+    );
   });
 
   it('keeps and counts unknown record kinds, with no errors or warnings', async () => {
@@ -223,5 +226,115 @@ describe.skipIf(codexFiles.length === 0)('Codex CLI rollouts (corpus)', () => {
       expect(session.toolResultEntry.has(id)).toBe(true);
       expect(session.toolUseEntry.has(id)).toBe(true);
     }
+  });
+});
+
+// Issue 18 item 8: the trigger of a compaction, inferred from where it falls (normalizer.ts,
+// inferTrigger). The three real ones of the corpus are automatic: two inside a turn right after a
+// tool output, one at a turn boundary after a call at 97% of the window. The manual shape (a
+// compaction between turns at 29% of the window) is the last of them with the call before it
+// lowered to 29%: the real records, one number changed.
+const AT_TURN_START = join(
+  CORPUS,
+  'LAF-US__IDAHO-VAULT/codex__archived_sessions__rollout-2026-03-29T22-19-12-019d3cf7-965c-7fb0-8eca-afeca7fe7b00.jsonl',
+);
+describe.skipIf(!existsSync(AT_TURN_START))(
+  'Codex CLI: manual or automatic compaction (real rollouts)',
+  () => {
+    it('reads the corpus compactions as automatic, each saying why', async () => {
+      const why: string[] = [];
+      for (const path of codexFiles) {
+        const session = await parseSession([createNodeFileSource(path)]);
+        for (const c of session.compactions) {
+          expect(c.trigger).toBe('auto');
+          why.push(String(session.entries[c.entryIndex]?.summaryText).replace(/^.* · auto, inferred: /, ''));
+        }
+      }
+      expect(why.sort()).toEqual([
+        'at a turn boundary with the last call at 97% of the window, near the automatic limit',
+        'inside a turn, after the model answered: only the automatic check runs there',
+        'inside a turn, after the model answered: only the automatic check runs there',
+      ]);
+    });
+
+    it('reads a compaction between turns far under the limit as a manual /compact', async () => {
+      const lines = readFileSync(AT_TURN_START, 'utf8').split('\n');
+      const at = lines.findIndex((l) => l.includes('"type":"compacted"'));
+      const call = lines
+        .slice(0, at)
+        .map((l, i) => (l.includes('"last_token_usage"') ? i : -1))
+        .reduce((a, b) => Math.max(a, b));
+      const record = JSON.parse(lines[call]!);
+      record.payload.info.last_token_usage.input_tokens = 75_000; // 29% of 258,400
+      lines[call] = JSON.stringify(record);
+      const session = await parseSession([createMemorySource(basename(AT_TURN_START), lines.join('\n'))]);
+      expect(session.compactions).toHaveLength(1);
+      expect(session.compactions[0]).toMatchObject({ trigger: 'manual', preTokens: 75_000 });
+      expect(session.entries[session.compactions[0]!.entryIndex]?.summaryText).toContain(
+        'manual, inferred: at a turn boundary with the last call at 29% of the window, far under the automatic limit',
+      );
+    });
+  },
+);
+
+describe('Codex CLI: known records', () => {
+  it('keeps a ghost_snapshot (the /undo snapshot) as a known meta record', async () => {
+    // Shape: openai/codex@001cb8e233f250c7086c791c51390286c087faea:codex-rs/protocol/src/models.rs ResponseItem::GhostSnapshot.
+    const text = `${FIXTURE}\n${JSON.stringify({
+      timestamp: timeAt(14),
+      type: 'response_item',
+      payload: {
+        type: 'ghost_snapshot',
+        ghost_commit: { id: 'abc123', parent: 'def456', preexisting_untracked_files: [] },
+      },
+    })}\n`;
+    const session = await parseSession([
+      createMemorySource('rollout-2026-05-01T09-00-00-sess-1.jsonl', text),
+    ]);
+    expect(session.entries.at(-1)).toMatchObject({ kind: 'meta', subtype: 'ghost_snapshot' });
+    expect(session.unknownTypes['response_item:ghost_snapshot']).toBeUndefined();
+  });
+});
+
+// Issue 18 item 8: rollouts of Aug–Sep 2025, before openai/codex PR #3380 (JaydenXsoe/ocodex's
+// committed ~/.codex, restored by scripts/restore-real-logs.mjs): a `{id, timestamp,
+// instructions, git}` line, bare response items, `{record_type: "state"}` lines, no token counts.
+// Each read to the last line: no errors (34 files gave "At payload: expected an object" before),
+// tool calls paired with their outputs, no API call, and a note that no usage is recorded.
+const earlyRollouts = restoredRealLogFiles().filter((f) => f.includes('JaydenXsoe__ocodex/.codex/sessions/'));
+describe.skipIf(earlyRollouts.length === 0)('Codex CLI: the early rollout format (real logs)', () => {
+  it.each(earlyRollouts.map((f) => [basename(f), f]))('%s', async (_name, path) => {
+    const records: Raw[] = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l));
+    const session = await parseSession([createNodeFileSource(path)]);
+    expect(session.format).toBe('codex-cli');
+    expect(session.issues.filter((i) => i.severity !== 'info')).toEqual([]);
+    expect(session.issues.map((i) => i.code)).toEqual(['no-usage']);
+    expect(session.entries).toHaveLength(records.length);
+    expect(session.unknownTypes).toEqual({});
+    expect(session.apiCalls).toEqual([]);
+    expect(session.meta.sessionId).toBe(records[0]!.id);
+    const callIds = records.filter((r) => r.type === 'function_call').map((r) => r.call_id);
+    for (const id of callIds) {
+      expect(session.toolUseEntry.has(id)).toBe(true);
+      expect(session.toolResultEntry.has(id)).toBe(true);
+    }
+    const prompts = records.filter(
+      (r) =>
+        r.type === 'message' &&
+        r.role === 'user' &&
+        !/^<(user_instructions|environment_context)>/.test(r.content?.[0]?.text ?? ''),
+    );
+    expect(
+      session.entries.filter((e) => e.kind === 'user' && !e.isMeta && e.blocks[0]?.kind === 'text'),
+    ).toHaveLength(prompts.length);
+  });
+
+  it('is detected by its first line alone', async () => {
+    const path = earlyRollouts.find((f) => f.endsWith('.jsonl'))!;
+    const session = await parseSession([createMemorySource('anything.jsonl', readFileSync(path, 'utf8'))]);
+    expect(session.format).toBe('codex-cli');
   });
 });

@@ -13,7 +13,13 @@ import { num, parseJsonLines, type Truth, type TruthCall, type TruthCompaction }
 // * Compactions: a `compacted` line (the new history, in full: `replacement_history`), followed by
 //   an `event_msg` `context_compacted`. It follows the last call before it. The rollout says
 //   neither trigger nor pre/post tokens.
-// * Rollouts of 2025 without the `{type, payload}` wrapper carry no usage: no calls are derived.
+// * Compaction trigger: the rollout does not say it (the engine infers one from where it falls;
+//   the truth leaves it undefined, so it is not compared).
+// * Early rollouts (before openai/codex PR #3380, 2025-09-09; JaydenXsoe/ocodex@097782c7755f5df3016f580f9c9bc9c7f9d47755:codex-rs/core/src/rollout.rs:303-346):
+//   a first line `{id, timestamp, instructions, git?}`, then response items written bare
+//   (`{type: "message" | "function_call" | …}`) and `{record_type: "state"}` lines. Codex wrote
+//   no event then, so no `token_count`: no call can be derived, and its `/compact` kept the
+//   summary in memory only (codex.rs:2607-2611 there), so no compaction either.
 
 /** The calls and compactions of one Codex rollout. */
 export function readCodexTruth(text: string): Truth {
@@ -21,7 +27,10 @@ export function readCodexTruth(text: string): Truth {
   const compactions: TruthCompaction[] = [];
   let lastRunningSum: number | undefined;
   let line = 0;
-  for (const r of parseJsonLines(text)) {
+  const records = parseJsonLines(text);
+  const first = records[0];
+  if (first && typeof first.instructions === 'string' && !('type' in first)) return { calls, compactions };
+  for (const r of records) {
     line++;
     const p = r.payload;
     if (r.type === 'compacted') {

@@ -323,6 +323,11 @@ export interface SessionInfo {
   continuedPeakTokens: TokenCount;
   /** The log's dialect. */
   format?: DialectId;
+  /**
+   * The agent that wrote the log (`Session.meta.agent`: "Claude Code", "Codex CLI", …): `versions`
+   * are that agent's, so a strategy reads them only when they are its own agent's.
+   */
+  agent?: string;
   /** The window the log states (Codex's `model_context_window`), when it states one. */
   contextWindow?: TokenCount;
   /** The context window and max output inferred from the log (engine/context-window). */
@@ -350,6 +355,7 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
     microcompactions: real.filter((r) => r.kind === 'microcompact').length,
     continuedPeakTokens,
     format: session.format,
+    agent: session.meta.agent,
     contextWindow: session.meta.contextWindow,
     window: getSessionWindow(session),
     contextEdits: session.meta.contextEdits,

@@ -476,6 +476,9 @@ function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/** `Session.meta.agent` of a Claude Code log (its dialect's agent name). */
+const CLAUDE_CODE_AGENT = 'Claude Code';
+
 /** Microcompact boundaries appear in the corpus only in 2.1.9–2.1.19 (docs/sources.md#fmt-microcompact-boundary). */
 const MICROCOMPACT_FIRST_SEEN = '2.1.9';
 const MICROCOMPACT_LAST_SEEN = '2.1.19';
@@ -483,7 +486,13 @@ const MICROCOMPACT_LAST_SEEN = '2.1.19';
 /** The knobs of the log's own Claude Code version, with the reasons for each choice. */
 export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCodeKnobs; notes: string[] } {
   const notes: string[] = [];
-  const versions = [...info.versions].sort(compareVersions);
+  // Another agent's log names that agent's versions (Codex 0.77.0 is no Claude Code version).
+  const ownVersions = info.agent === undefined || info.agent === CLAUDE_CODE_AGENT;
+  if (!ownVersions && info.versions.length > 0)
+    notes.push(
+      `The log is ${info.agent}'s: its version ${info.versions.join(', ')} is not a Claude Code version, so no Claude Code version is assumed.`,
+    );
+  const versions = ownVersions ? [...info.versions].sort(compareVersions) : [];
   const version = versions.at(-1);
   const profile = getThresholdProfileForVersion(version);
   const profiles = new Set(versions.map(getThresholdProfileForVersion));

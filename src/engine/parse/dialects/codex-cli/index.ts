@@ -1,6 +1,6 @@
 import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
 import { isObject } from '../record';
-import { createCodexCliNormalizer } from './normalizer';
+import { createCodexCliNormalizer, RECORD_TYPES } from './normalizer';
 
 // Codex CLI as a dialect: its rollout records are read by normalizer.ts.
 
@@ -18,15 +18,18 @@ export const CODEX_CLI_DIALECT: DialectDescriptor = {
   restoration: NO_RESTORATION,
   // Calls are `token_count` events, models come from `turn_context`, compactions are `compacted`
   // lines (docs/sources.md#fmt-timeline, #fmt-codex).
-  listNeedles: ['"token_count"', '"turn_context"', '"session_meta"', '"compacted"'],
+  listNeedles: ['"token_count"', '"turn_context"', '"session_meta"', '"compacted"', '"instructions"'],
   files: {
     location: '~/.codex/sessions/<yyyy>/<mm>/<dd>/rollout-*.jsonl',
     matchName: (baseName) => /^rollout-.*\.jsonl$/i.test(baseName),
+    // The early format's first line is `{id, timestamp, instructions, git?}` (normalizer.ts, earlyRecord).
     matchRecord: (value) =>
-      isObject(value) && typeof value.type === 'string' && RECORD_TYPES.has(value.type) && 'payload' in value,
+      isObject(value) &&
+      ((typeof value.type === 'string' && RECORD_TYPES.has(value.type) && 'payload' in value) ||
+        (typeof value.id === 'string' &&
+          typeof value.timestamp === 'string' &&
+          typeof value.instructions === 'string' &&
+          !('type' in value))),
     folderFile: (path) => /\.jsonl$/i.test(path),
   },
 };
-
-/** The `type`s of a rollout line (docs/sources.md#fmt-codex). */
-const RECORD_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);

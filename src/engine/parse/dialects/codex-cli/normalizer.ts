@@ -228,9 +228,71 @@ function toolResultBlock(p: Json, ctx: RecordContext): Block | undefined {
   };
 }
 
+/**
+ * Below this share of the recorded window, a compaction at a turn boundary is read as a manual
+ * `/compact`: ours (Codex's automatic limit is 90% of the raw window, openai/codex@0d4367d0e6a976082b36d9eea8f8a579fca368cb:codex-rs/protocol/src/openai_models.rs
+ * `auto_compact_token_limit`, ≈ 95% of the `model_context_window` it records, which is 95% of the
+ * raw one; a pre-turn automatic compaction therefore follows a call near that limit, and the
+ * margin leaves room for the estimate of the items added since the last call).
+ */
+const MANUAL_BELOW_WINDOW_SHARE = 0.75;
+
+/** Where the rollout stands in its turn, to tell a manual `/compact` from an automatic one. */
+interface TurnState {
+  /** The model answered (reasoning, a message, a tool call) since the turn began. */
+  modelOutput: boolean;
+  /** A turn is under way (a prompt or `task_started` seen, no `task_complete` since). */
+  open: boolean;
+  /** The latest prompt the person typed. */
+  prompt?: string;
+  window?: TokenCount;
+}
+
+/**
+ * A `compacted` record's trigger, inferred from its position, and why. Codex writes the same
+ * records for both (turn_context, `compacted`, `context_compacted`; the only manual-only event,
+ * TaskStarted of the compact task, is not persisted in some versions: openai/codex@001cb8e233f250c7086c791c51390286c087faea:codex-rs/core/src/rollout/policy.rs:52-53,
+ * codex-rs/core/src/compact.rs `run_compact_task_inner`). So:
+ * - after a prompt `/compact` with no model output since: manual;
+ * - inside a turn, after the model answered: automatic (the automatic check runs after each
+ *   sampling request, `token_limit_reached` then `continue`; a manual `/compact` is a task of its
+ *   own, run between turns);
+ * - at a turn boundary: manual when the last call's context is under 75% of the recorded window
+ *   (far under the automatic limit), automatic when near it (the pre-turn check);
+ * - no window or no call known: automatic, as Codex's default.
+ */
+function inferTrigger(
+  turn: TurnState,
+  lastContext: TokenCount | undefined,
+): { trigger: string; why: string } {
+  if (turn.prompt?.trimStart().startsWith('/compact') && !turn.modelOutput)
+    return { trigger: 'manual', why: 'a /compact prompt with no model output after it' };
+  if (turn.open && turn.modelOutput)
+    return {
+      trigger: 'auto',
+      why: 'inside a turn, after the model answered: only the automatic check runs there',
+    };
+  if (lastContext === undefined || turn.window === undefined || turn.window <= 0)
+    return {
+      trigger: 'auto',
+      why: 'at a turn boundary; no window or call recorded to tell, automatic by default',
+    };
+  const pct = Math.round((lastContext / turn.window) * 100);
+  return lastContext < turn.window * MANUAL_BELOW_WINDOW_SHARE
+    ? {
+        trigger: 'manual',
+        why: `at a turn boundary with the last call at ${pct}% of the window, far under the automatic limit`,
+      }
+    : {
+        trigger: 'auto',
+        why: `at a turn boundary with the last call at ${pct}% of the window, near the automatic limit`,
+      };
+}
+
 /** A normalizer for one rollout file (it keeps per-file state: create one per file). */
 export function createCodexCliNormalizer(): RecordNormalizer {
   let model: string | undefined;
+  const turn: TurnState = { modelOutput: false, open: false };
   /** `total_token_usage` of the previous `token_count`: an unchanged total means no new request. */
   let lastTotal: TokenUsage | undefined;
   /** Context of the latest request, for the next compaction's `preTokens`. */
@@ -239,8 +301,10 @@ export function createCodexCliNormalizer(): RecordNormalizer {
 
   const tokenCount = (entry: Entry, p: Json, extras: RecordExtras): void => {
     const info = isObject(p.info) ? p.info : undefined;
-    if (info && typeof info.model_context_window === 'number')
+    if (info && typeof info.model_context_window === 'number') {
       extras.contextWindow = info.model_context_window;
+      turn.window = info.model_context_window;
+    }
     const last = info ? tokenUsageOf(info.last_token_usage) : undefined;
     if (!last) {
       entry.summaryText = 'rate limits only (no request)';
@@ -273,6 +337,13 @@ export function createCodexCliNormalizer(): RecordNormalizer {
     entry.summaryText = `request: ${last.inputTokens} tokens in, ${last.outputTokens + last.reasoningOutputTokens} out`;
   };
 
+  /** A response item moves the turn on: a prompt starts one, the model's items are its output. */
+  const followTurn = (entry: Entry, extras: RecordExtras): void => {
+    if (entry.kind === 'assistant') turn.modelOutput = true;
+    else if (extras.promptText !== undefined)
+      Object.assign(turn, { open: true, modelOutput: false, prompt: extras.promptText });
+  };
+
   const normalize = (record: unknown, ctx: RecordContext, index: number): NormalizedRecord => {
     const extras: RecordExtras = {};
     const entry = createEntry(ctx, index);
@@ -281,6 +352,7 @@ export function createCodexCliNormalizer(): RecordNormalizer {
       return { entry, extras };
     }
     const type = typeof record.type === 'string' ? record.type : '';
+    if (!('payload' in record) && !RECORD_TYPES.has(type)) return earlyRecord(record, entry, ctx, extras);
     entry.type = type;
     entry.timestampMs = parseTimestamp(record.timestamp, ctx);
     const p = record.payload;
@@ -317,26 +389,31 @@ export function createCodexCliNormalizer(): RecordNormalizer {
       }
       case 'compacted': {
         entry.kind = 'meta';
-        // No trigger or token numbers in the record (docs/sources.md#fmt-codex): Codex compacts on its own
-        // when the context nears the window, so 'auto'; the numbers come from `token_count`s.
-        entry.compact = { trigger: 'auto', preTokens: lastContextTokens };
+        // No trigger or token numbers in the record (docs/sources.md#fmt-codex): the trigger is
+        // inferred from where it falls (inferTrigger), the numbers come from `token_count`s.
+        const { trigger, why } = inferTrigger(turn, lastContextTokens);
+        entry.compact = { trigger, preTokens: lastContextTokens };
         compactedSinceLastCall = true;
         const history = Array.isArray(p.replacement_history) ? p.replacement_history.length : undefined;
         const message = typeof p.message === 'string' ? p.message : '';
-        entry.summaryText =
+        entry.summaryText = `${
           history === undefined
             ? `compacted${message ? `: ${preview(message, ctx.previewChars)}` : ''}`
-            : `replacement history: ${history} items${message ? ` · ${preview(message, ctx.previewChars)}` : ''}`;
+            : `replacement history: ${history} items${message ? ` · ${preview(message, ctx.previewChars)}` : ''}`
+        } · ${trigger}, inferred: ${why}`;
         break;
       }
       case 'response_item': {
         entry.subtype = payloadType;
         responseItem(entry, p, payloadType, ctx, extras);
+        followTurn(entry, extras);
         break;
       }
       case 'event_msg': {
         entry.subtype = payloadType;
         entry.detailType = payloadType;
+        if (payloadType === 'task_started') Object.assign(turn, { open: true, modelOutput: false });
+        else if (payloadType === 'task_complete' || payloadType === 'turn_aborted') turn.open = false;
         if (payloadType === 'token_count') {
           entry.kind = 'meta';
           tokenCount(entry, p, extras);
@@ -357,6 +434,56 @@ export function createCodexCliNormalizer(): RecordNormalizer {
   };
 
   return { dialect: 'codex-cli', agent: 'Codex CLI', apiCalls: 'usage-records', normalize };
+}
+
+/** The `type`s of a rollout line since openai/codex PR #3380 (2025-09-09, docs/sources.md#fmt-codex). */
+export const RECORD_TYPES = new Set([
+  'session_meta',
+  'turn_context',
+  'response_item',
+  'event_msg',
+  'compacted',
+]);
+
+/**
+ * A line of the early rollout format (Codex before openai/codex PR #3380, merged 2025-09-09;
+ * JaydenXsoe/ocodex@097782c7755f5df3016f580f9c9bc9c7f9d47755:codex-rs/core/src/rollout.rs:29-42,
+ * :303-346): a first line `{id, timestamp, instructions, git?}`, then response items written bare
+ * (`{type: "message" | "function_call" | "function_call_output" | "reasoning" | …}`) and
+ * `{record_type: "state"}` lines. No event is written, so no `token_count`: the format records no
+ * usage, and its calls cannot be counted or given a context (a session-wide `no-usage` note).
+ * Its `/compact` kept the summary in memory only (codex.rs:2607-2611): no compaction is written.
+ */
+function earlyRecord(record: Json, entry: Entry, ctx: RecordContext, extras: RecordExtras): NormalizedRecord {
+  if (record.record_type === 'state') {
+    entry.type = 'state';
+    entry.kind = 'meta';
+    entry.summaryText = 'session state (early rollout format)';
+  } else if (typeof record.type === 'string') {
+    entry.type = 'response_item';
+    entry.subtype = record.type;
+    responseItem(entry, record, record.type, ctx, extras);
+  } else if (typeof record.id === 'string' && 'instructions' in record) {
+    entry.type = 'session_meta';
+    entry.kind = 'meta';
+    entry.timestampMs = parseTimestamp(record.timestamp, ctx);
+    extras.sessionId = record.id;
+    if (isObject(record.git) && typeof record.git.branch === 'string') extras.gitBranch = record.git.branch;
+    entry.summaryText = 'early rollout format (before openai/codex PR #3380): no usage recorded';
+    ctx.issue(
+      'no-usage',
+      'info',
+      'Early Codex rollout format (before openai/codex PR #3380, 2025-09-09): it records no token counts, so no API call with a context can be read',
+    );
+  } else {
+    ctx.issue(
+      'wrong-shape',
+      'error',
+      `At payload: expected an object, got ${typeName(record.payload)}`,
+      'payload',
+    );
+  }
+  return { entry, extras };
 }
 
 function responseItem(
@@ -412,6 +539,12 @@ function responseItem(
       if (block) entry.blocks = [block];
       return;
     }
+    case 'ghost_snapshot':
+      // A git snapshot Codex takes for `/undo`, kept across compactions; not sent to the model
+      // (openai/codex@001cb8e233f250c7086c791c51390286c087faea:codex-rs/core/src/rollout/policy.rs:30).
+      entry.kind = 'meta';
+      entry.summaryText = 'ghost snapshot (for /undo)';
+      return;
     default:
       // Left as 'unknown': kept, shown and counted by the session builder.
       return;

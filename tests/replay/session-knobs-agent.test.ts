@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createNodeFileSource } from '../../src/cli/node-source';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { prepareReplay } from '../../src/engine/replay/prepare';
+import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-code/knobs';
+import { getSessionInfo } from '../../src/engine/strategies/types';
+import { CORPUS } from '../helpers/corpus';
+
+// Issue 18 item 8: `replay --strategy all` on a Codex log read its Codex version as a Claude Code
+// version ("Threshold profile legacy for Claude Code 0.77.0"). SessionInfo names the log's agent,
+// and Claude Code's knobs read a version only when the log is Claude Code's.
+
+const CODEX_LOG = join(
+  CORPUS,
+  'LAF-US__IDAHO-VAULT/codex__archived_sessions__rollout-2026-03-29T22-19-12-019d3cf7-965c-7fb0-8eca-afeca7fe7b00.jsonl',
+);
+
+describe.skipIf(!existsSync(CODEX_LOG))(
+  'Claude Code knobs on another agent’s log (real Codex rollout)',
+  () => {
+    it('ignores the Codex version and says so', async () => {
+      const info = getSessionInfo(prepareReplay(await parseSession([createNodeFileSource(CODEX_LOG)])));
+      expect(info).toMatchObject({ agent: 'Codex CLI', format: 'codex-cli', versions: ['0.117.0'] });
+      const { knobs, notes } = getClaudeCodeSessionKnobs(info);
+      expect(knobs.profile).toBe(getClaudeCodeSessionKnobs({ ...info, versions: [] }).knobs.profile);
+      expect(notes).toContain(
+        "The log is Codex CLI's: its version 0.117.0 is not a Claude Code version, so no Claude Code version is assumed.",
+      );
+      expect(notes.join('\n')).not.toMatch(/Claude Code 0\.117/);
+    });
+
+    it('still reads a Claude Code version', () => {
+      const info = {
+        versions: ['0.2.77'],
+        models: [],
+        isSubagent: false,
+        autoCompactions: 0,
+        microcompactions: 0,
+        continuedPeakTokens: 0,
+        agent: 'Claude Code',
+      };
+      expect(getClaudeCodeSessionKnobs(info).notes).toContain(
+        'Threshold profile legacy for Claude Code 0.2.77.',
+      );
+    });
+  },
+);
