@@ -11,10 +11,10 @@ import { getShannonEntropy } from './gitleaks-rules';
 // their entropy alone would pass. The false positives this leaves on the real corpora are counted
 // by tests/redact/entropy-corpus.test.ts against the budget in docs/sharing-and-privacy.md.
 
-export const MIN_TOKEN_CHARS = 20;
+const MIN_TOKEN_CHARS = 20;
 /** Longer random blobs are signatures (thinking blocks), images and encodings, not credentials. */
 const MAX_TOKEN_CHARS = 200;
-export const MIN_ENTROPY_BITS = 4;
+const MIN_ENTROPY_BITS = 4;
 
 /** Base64, base64url and the usual token alphabets; `=` only as padding at the end. */
 const TOKEN = /^[A-Za-z0-9+/_.~-]+={0,2}$/;

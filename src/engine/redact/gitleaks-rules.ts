@@ -27,13 +27,12 @@ interface CompiledRule {
 }
 
 /** One provider secret: `[start, end)` in the text, and the rule that found it. */
-export interface ProviderMatch {
+interface ProviderMatch {
   rule: string;
   start: number;
   end: number;
 }
 
-export const GITLEAKS_SOURCE: { version?: string; commit?: string } = data.source;
 const RULES = data.rules as RuleData[];
 const GLOBAL_ALLOW = (data.globalAllowRegexes as string[]).map((r) => new RegExp(r));
 

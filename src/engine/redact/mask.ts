@@ -71,7 +71,7 @@ export function applyMasks(
 }
 
 /** The rules' matches plus every occurrence of a known value, sorted, without overlaps. */
-export function findAllSecrets(text: string, known: readonly KnownSecret[]): SecretMatch[] {
+function findAllSecrets(text: string, known: readonly KnownSecret[]): SecretMatch[] {
   const found = findSecretsInText(text);
   if (known.length === 0) return found;
   const extra: SecretMatch[] = [];
