@@ -17,8 +17,18 @@ const PORT = Number(process.env.E2E_PORT) || (DEV ? 5173 : 4173);
 export default defineConfig({
   testDir: './e2e',
   timeout: 60_000,
-  expect: { timeout: 20_000 },
-  workers: 1,
+  // Compared screenshots (e2e/visual.spec.ts): a pixel whose colour moved less than `threshold`
+  // (YIQ distance, 0–1) is the same, and up to 1% of pixels may differ, so font antialiasing and
+  // subpixel layout do not fail a run while a moved panel or a changed palette does.
+  expect: {
+    timeout: 20_000,
+    toHaveScreenshot: { threshold: 0.2, maxDiffPixelRatio: 0.01, animations: 'disabled' },
+  },
+  // One file per worker at a time, two at once: no e2e test measures time any more (the budgets
+  // are in bench/browser-timing/), so two browsers share the two cores. E2E_WORKERS overrides.
+  workers: Number(process.env.E2E_WORKERS) || 2,
+  // Golden screenshots live with the specs, one name per view, the same on every platform.
+  snapshotPathTemplate: '{testDir}/__screenshots__/{testFileName}/{arg}{ext}',
   retries: 0,
   reporter: [['list']],
   outputDir: 'test-results',

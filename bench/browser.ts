@@ -112,3 +112,15 @@ try {
   await browser.close();
   await new Promise<void>((done) => server.httpServer.close(() => done()));
 }
+
+// The e2e tests with timing budgets (bench/browser-timing.config.ts), in one browser.
+log('timing budgets of the e2e tests (playwright test -c bench/browser-timing.config.ts)…');
+const timed = spawnSync(
+  'npx',
+  ['playwright', 'test', '-c', 'bench/browser-timing.config.ts', '--reporter=list'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
+if (timed.status !== 0) process.exitCode = 1;

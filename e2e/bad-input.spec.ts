@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { createFixtureText } from '../tests/summarize/fixture';
-import { dropFiles, expect, FIXTURES_DIR, openEmpty, shoot, test } from './fixtures';
+import { dropFiles, expect, FIXTURES_DIR, openEmpty, test } from './fixtures';
 
 function fixture(name: string, fallback: () => string): string {
   const file = path.join(FIXTURES_DIR, name);
@@ -62,9 +62,7 @@ function badLines(text: string): number[] {
   return out;
 }
 
-test('a broken file shows its issues with line numbers while its valid lines load', async ({
-  page,
-}, testInfo) => {
+test('a broken file shows its issues with line numbers while its valid lines load', async ({ page }) => {
   const text = fixture('broken.jsonl', brokenFallback);
   const bad = badLines(text);
   expect(bad.length).toBeGreaterThan(0);
@@ -79,10 +77,9 @@ test('a broken file shows its issues with line numbers while its valid lines loa
     await expect(panel.locator(`[data-testid="issue-row"][data-line="${line}"]`).first()).toBeVisible();
   }
   await expect(panel.getByTestId('issue-row').first()).toContainText(`L${bad[0]}`);
-  await shoot(page, testInfo, 'broken-issues');
 });
 
-test('a file that is not a transcript says so plainly', async ({ page }, testInfo) => {
+test('a file that is not a transcript says so plainly', async ({ page }) => {
   const text = fixture('not-a-transcript.json', () =>
     JSON.stringify({ name: 'package', version: '1.0.0' }, null, 2),
   );
@@ -91,10 +88,9 @@ test('a file that is not a transcript says so plainly', async ({ page }, testInf
   const message = page.getByTestId('not-transcript');
   await expect(message).toBeVisible();
   await expect(message).toContainText('not a transcript');
-  await shoot(page, testInfo, 'not-a-transcript');
 });
 
-test('transcript text is shown as text and never runs', async ({ page }, testInfo) => {
+test('transcript text is shown as text and never runs', async ({ page }) => {
   const text = fixture('xss.jsonl', xssFallback);
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {
@@ -117,15 +113,12 @@ test('transcript text is shown as text and never runs', async ({ page }, testInf
   expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
   expect(dialogs).toEqual([]);
   expect(await page.locator('#root script, #root img[onerror], #root a[href^="javascript"]').count()).toBe(0);
-  await shoot(page, testInfo, 'xss');
 });
 
-test('pasted text loads like a file', async ({ page }, testInfo) => {
+test('pasted text loads like a file', async ({ page }) => {
   await openEmpty(page);
-  await shoot(page, testInfo, 'empty-state');
   await page.getByTestId('paste-button').click();
   await page.getByTestId('paste-text').fill(brokenFallback());
-  await shoot(page, testInfo, 'paste-dialog');
   await page.getByTestId('paste-load').click();
   await expect(page.getByTestId('session-header')).toBeVisible();
   await expect(page.getByTestId('transcript-row').filter({ hasText: 'line 6' })).toBeVisible();
@@ -174,7 +167,7 @@ function hostileSession(): string {
 
 test('bidi overrides and zero-width characters are shown, not obeyed; the header clips long values', async ({
   page,
-}, testInfo) => {
+}) => {
   await openEmpty(page);
   await dropFiles(page, [{ name: 'hostile.jsonl', content: hostileSession() }]);
   await expect(page.getByTestId('session-header')).toBeVisible();
@@ -217,7 +210,6 @@ test('bidi overrides and zero-width characters are shown, not obeyed; the header
     return found;
   });
   expect(leftover).toEqual([]);
-  await shoot(page, testInfo, 'hostile-text');
 });
 
 const KEY = 'sk-ant-bad-input-e2e-key';

@@ -1,32 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { dropFiles, expect, openEmpty, SAMPLES_DIR, shoot, test } from './fixtures';
+import { dropFiles, expect, openEmpty, SAMPLES_DIR, test } from './fixtures';
 
-// The boundary-scoring strategy on the bundled sample: its event card charts the candidate
-// splits with the chosen one marked; the side panel's "Bash outputs" tab lists long shell results.
+// The side panel's "Bash outputs" tab lists long shell results (the boundary-scoring chart is in
+// strategies.spec.ts).
 
 const INDEX = path.join(SAMPLES_DIR, 'index.json');
 
-test.describe('boundary scoring and bash outputs', () => {
+test.describe('bash outputs', () => {
   test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
-
-  test('charts the candidate boundaries of a boundary-scoring compaction', async ({ page }, testInfo) => {
-    await page.goto('/');
-    await expect(page.locator('[data-testid="replay-marker"]').first()).toBeVisible();
-    await page.getByTestId('replay-strategy').selectOption('boundary-scoring');
-    await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
-    const chip = page.locator('[data-testid="replay-event-chip"].kind-compact').first();
-    await expect(chip).toBeVisible();
-    await chip.click();
-    const card = page.getByTestId('replay-event-card');
-    await expect(card).toContainText('split at message');
-    const chart = card.getByTestId('boundary-scores');
-    await expect(chart).toBeVisible();
-    const bars = chart.getByTestId('boundary-score-bar');
-    expect(await bars.count()).toBeGreaterThan(1);
-    await expect(chart.locator('[data-testid="boundary-score-bar"][data-chosen="true"]')).toHaveCount(1);
-    await shoot(page, testInfo, 'boundary-scores');
-  });
 
   test('lists shell outputs over 5,000 characters in the Bash outputs tab', async ({ page }) => {
     await page.goto('/');
@@ -38,7 +20,7 @@ test.describe('boundary scoring and bash outputs', () => {
     await expect(page.getByTestId('bash-summaries-total')).toHaveText(/^[\d,]+$/);
   });
 
-  test('links each long shell output to its entry, with the total saved', async ({ page }, testInfo) => {
+  test('links each long shell output to its entry, with the total saved', async ({ page }) => {
     await openEmpty(page);
     await dropFiles(page, [{ name: 'long-bash.jsonl', content: longBashSession() }]);
     await expect(page.getByTestId('session-header')).toBeVisible();
@@ -50,7 +32,6 @@ test.describe('boundary scoring and bash outputs', () => {
     const saved = Number(await rows.first().getAttribute('data-saved'));
     expect(saved).toBeGreaterThan(0);
     await expect(page.getByTestId('bash-summaries-total')).toHaveText(saved.toLocaleString('en-US'));
-    await shoot(page, testInfo, 'bash-outputs');
     await rows.first().getByRole('button').click();
     await expect(page.getByTestId('entry-detail')).toHaveAttribute('data-entry-index', /\d+/);
   });

@@ -6,14 +6,13 @@ import {
   expect,
   getSummaryTexts,
   openEmpty,
-  shoot,
   test,
 } from './fixtures';
 
 test.describe('a real transcript dropped onto the page', () => {
   test.skip(!fs.existsSync(CORPUS_FILE), `corpus file not found at ${CORPUS_FILE}`);
 
-  test('shows one marker per compaction, and the card shows the full summary', async ({ page }, testInfo) => {
+  test('shows one marker per compaction, and the card shows the full summary', async ({ page }) => {
     const text = fs.readFileSync(CORPUS_FILE, 'utf8');
     const expected = countCompactions(text);
     const summaries = getSummaryTexts(text);
@@ -34,7 +33,6 @@ test.describe('a real transcript dropped onto the page', () => {
       expected.microcompact,
     );
     await expect(page.getByTestId('transcript-row').first()).toBeVisible();
-    await shoot(page, testInfo, 'corpus-loaded');
 
     // The second compaction's card: the complete summary, not the 2,000-char preview.
     await page.locator('[data-testid="compaction-marker"][data-kind="compact"]').nth(1).click();
@@ -45,13 +43,11 @@ test.describe('a real transcript dropped onto the page', () => {
     const shown = await summary.textContent();
     expect(shown).toBe(summaries[1]);
     expect(summaries[1]!.length).toBeGreaterThan(2_000);
-    await shoot(page, testInfo, 'corpus-compaction-card');
 
     // The microcompact card lists the cleared tool results.
     await page.locator('[data-testid="compaction-marker"][data-kind="microcompact"]').click();
     await expect(card).toHaveAttribute('data-kind', 'microcompact');
     await expect(card.getByTestId('cleared-tools').locator('li')).toHaveCount(8);
-    await shoot(page, testInfo, 'corpus-microcompact-card');
 
     // Following a cleared id reveals its result in the transcript, marked "cleared".
     await card.getByTestId('cleared-tools').locator('button').first().click();
@@ -61,6 +57,5 @@ test.describe('a real transcript dropped onto the page', () => {
     await card.getByTestId('compaction-card-close').click();
     await expect(card).toBeHidden();
     await expect(page.getByTestId('entry-detail')).toContainText('Cleared by microcompact');
-    await shoot(page, testInfo, 'corpus-cleared');
   });
 });

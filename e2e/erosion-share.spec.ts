@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { makeErosionChain, PLANTED_PATH } from '../tests/erosion/chain-fixture';
-import { dropFiles, expect, FIXTURES_DIR, openEmpty, SHOTS_DIR, shoot, test } from './fixtures';
+import { dropFiles, expect, FIXTURES_DIR, openEmpty, test } from './fixtures';
 
 // Erosion across compactions, shareable links and recent files end to end: the Erosion tab on a
 // generated session with four compactions (a planted path lost at the third), a link that brings
@@ -22,22 +22,14 @@ async function openChain(page: Page) {
   await expect(page.getByTestId('session-header')).toBeVisible();
 }
 
-test('the Erosion tab charts the chain and links each lost fact to its transcript line', async ({
-  page,
-}, testInfo) => {
+test('the Erosion tab charts the chain and links each lost fact to its transcript line', async ({ page }) => {
   await openChain(page);
   await page.getByTestId('tab-erosion').click();
   await expect(page.getByTestId('erosion-chart')).toBeVisible();
   await expect(page.getByTestId('erosion-step')).toHaveCount(4);
   await expect(page.getByTestId('erosion-chart')).toHaveAttribute('alt', /after the last, \d+% of all facts/);
-  await shoot(page, testInfo, 'share-erosion-light');
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect(page.getByTestId('erosion-chart')).toHaveAttribute('src', /%23111827/); // the dark background
-  await shoot(page, testInfo, 'share-erosion-dark');
-  // The chart alone, as the tab draws it in the dark palette.
-  await page
-    .getByTestId('erosion-chart')
-    .screenshot({ path: path.join(SHOTS_DIR, 'share-erosion-chart-dark.png') });
   await page.emulateMedia({ colorScheme: 'light' });
   // The planted path is lost at the third compaction, and only there.
   const third = page.getByTestId('erosion-step').nth(2);
@@ -54,7 +46,6 @@ test('the Erosion tab charts the chain and links each lost fact to its transcrip
         .locator('[data-testid="erosion-lost-fact"][data-category="path"]')
         .filter({ hasText: PLANTED_PATH }),
     ).toHaveCount(0);
-  await shoot(page, testInfo, 'share-erosion-lost');
   // The fact's link: the transcript row that held it, selected and shown.
   await lost.getByRole('button').click();
   await expect(page.getByTestId('tab-detail')).toHaveAttribute('aria-selected', 'true');
@@ -69,7 +60,7 @@ test('the Erosion tab charts the chain and links each lost fact to its transcrip
 
 test('a copied link brings the view back once the same file is dropped; another file is refused', async ({
   page,
-}, testInfo) => {
+}) => {
   await openChain(page);
   await page.getByTestId('replay-strategy').selectOption('codex');
   await page.getByTestId('replay-knobs-toggle').click();
@@ -114,7 +105,6 @@ test('a copied link brings the view back once the same file is dropped; another 
   await expect(page.getByTestId('replay-knob-thresholdPercent')).toHaveValue('70');
   await expect(page.locator('[data-testid="transcript-row"][aria-selected="true"]')).toHaveCount(1);
   await expect(async () => expect(new URL(page.url()).searchParams.get('entry')).toBe(entry)).toPass();
-  await shoot(page, testInfo, 'share-link-restored');
 
   // The same link with another file: said so, nothing applied.
   await page.goto(link);
@@ -125,12 +115,11 @@ test('a copied link brings the view back once the same file is dropped; another 
   );
   await expect(page.getByTestId('replay-strategy')).toHaveValue('claude-code');
   await expect(page.getByTestId('tab-detail')).toHaveAttribute('aria-selected', 'true');
-  await shoot(page, testInfo, 'share-link-other-file');
 });
 
 test('recent files: a stored handle is listed after a reload and reopens the session with one click', async ({
   page,
-}, testInfo) => {
+}) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await openEmpty(page);
   expect(
@@ -180,7 +169,6 @@ test('recent files: a stored handle is listed after a reload and reopens the ses
   await expect(page.getByTestId('recent-files')).toBeVisible();
   await expect(page.getByTestId('reopen-last')).toContainText(CHAIN_NAME);
   await expect(page.getByTestId('recent-file')).toHaveCount(1);
-  await shoot(page, testInfo, 'share-recent-files');
   await page.getByTestId('reopen-last').click();
   await expect(page.getByTestId('session-header')).toBeVisible();
   await expect(page.locator('.current-label')).toContainText(CHAIN_NAME);
@@ -226,7 +214,6 @@ test('the HTML report opened from disk with the network blocked shows the erosio
   );
   await expect(page.locator('script')).toHaveCount(0);
   await section.scrollIntoViewIfNeeded();
-  await shoot(page, testInfo, 'share-erosion-report');
   expect(requests).toEqual([]);
 });
 

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 
 // Shared e2e fixtures: every test audits the network (nothing may leave localhost) and fails on
 // page errors; helpers drop files onto the page like a user would.
@@ -10,11 +9,16 @@ const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 export const FIXTURES_DIR = path.join(REPO_ROOT, 'tests', 'fixtures');
 export const SAMPLES_DIR = path.join(REPO_ROOT, 'public', 'samples');
+/**
+ * True under `npm run bench` (bench/browser-timing.config.ts), where the e2e tests that time the
+ * page also hold it to their budgets; in `npm test` they run with the other tests, two browsers at
+ * once on a shared machine, so they assert behaviour and only report the figures.
+ */
+export const TIMING_BUDGETS = process.env.E2E_TIMING_BUDGETS === '1';
 export const CORPUS_FILE = path.join(
   REPO_ROOT,
   '../shared/corpus/aistrad__work/claude__projects__-home-aiscend-work-vibelife__120e3499-cd68-46de-a639-d9ef55d094fc.jsonl',
 );
-export const SHOTS_DIR = '/tmp/shots';
 
 interface Fixtures {
   /** Non-local URLs the page tried to reach; asserted empty after each test. */
@@ -83,13 +87,6 @@ export async function dropFiles(page: Page, files: DropFile[]): Promise<void> {
 export async function openEmpty(page: Page): Promise<void> {
   await page.goto('/?sample=0');
   await expect(page.getByTestId('dropzone')).toBeVisible();
-}
-
-/** Saves a screenshot in the test's output folder and in /tmp/shots for review. */
-export async function shoot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  await page.screenshot({ path: testInfo.outputPath(`${name}.png`) });
-  fs.mkdirSync(SHOTS_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`) });
 }
 
 /** Compaction events in raw JSONL, counted independently of the app's parser. */

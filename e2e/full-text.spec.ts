@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, SAMPLES_DIR, shoot, test } from './fixtures';
+import { expect, SAMPLES_DIR, test } from './fixtures';
 
 const INDEX = path.join(SAMPLES_DIR, 'index.json');
 /** Past the 2,000-character preview the engine keeps of each block, with a margin. */
@@ -82,7 +82,7 @@ function findDeepNeedle(
 test.describe('full-text search', () => {
   test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
 
-  test('finds text past the preview only with full text on', async ({ page }, testInfo) => {
+  test('finds text past the preview only with full text on', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByTestId('session-header')).toBeVisible();
     const index = (await (await page.request.get('/samples/index.json')).json()) as {
@@ -104,7 +104,6 @@ test.describe('full-text search', () => {
     await expect(count).toHaveAttribute('data-shown', String(lines));
     await expect(page.getByTestId('search-progress')).toBeHidden();
     await expect(page.getByTestId('transcript-row')).toHaveCount(lines);
-    await shoot(page, testInfo, 'full-text-search');
 
     await page.getByTestId('search-full-text').uncheck();
     await expect(count).toHaveAttribute('data-shown', '0');

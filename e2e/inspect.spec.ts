@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import { CORPUS_FILE, dropFiles, expect, openEmpty, shoot, test } from './fixtures';
+import { CORPUS_FILE, dropFiles, expect, openEmpty, test } from './fixtures';
 
 test.describe('inspecting a transcript', () => {
   test.skip(!fs.existsSync(CORPUS_FILE), `corpus file not found at ${CORPUS_FILE}`);
 
-  test('row detail, raw JSON, search, tokens panel and knobs', async ({ page }, testInfo) => {
+  test('row detail, raw JSON, search, tokens panel and knobs', async ({ page }) => {
     const text = fs.readFileSync(CORPUS_FILE, 'utf8');
     await openEmpty(page);
     await dropFiles(page, [{ name: 'session.jsonl', content: text }]);
@@ -21,7 +21,6 @@ test.describe('inspecting a transcript', () => {
     const raw = page.getByTestId('raw-json');
     await expect(raw).toContainText('"type": "assistant"');
     await expect(raw).toContainText('"name": "TodoWrite"');
-    await shoot(page, testInfo, 'inspect-raw-json');
 
     // Keyboard navigation moves the selection.
     const before = await detail.getAttribute('data-entry-index');
@@ -33,7 +32,6 @@ test.describe('inspecting a transcript', () => {
     const tokens = page.getByTestId('tokens-panel');
     await expect(tokens).toBeVisible();
     await expect(tokens.getByTestId('token-row').first()).toBeVisible();
-    await shoot(page, testInfo, 'inspect-tokens');
 
     // Knobs move the thresholds.
     const auto = page.getByTestId('threshold-autocompact');
@@ -57,6 +55,5 @@ test.describe('inspecting a transcript', () => {
     const box = (await timeline.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.6);
     await expect(page.getByTestId('timeline-tooltip')).toContainText('context');
-    await shoot(page, testInfo, 'inspect-hover');
   });
 });

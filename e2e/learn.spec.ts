@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, SAMPLES_DIR, shoot, test } from './fixtures';
+import { expect, SAMPLES_DIR, test } from './fixtures';
 
 // Learn mode on the bundled sample: every step of every registry strategy's walk by the
-// keyboard, a screenshot of each walk's key steps at 1280×720 (its compaction, the clearing's
-// attempt; one dark, one in large type), a constant changed mid-walk re-runs the step in place, a
-// step URL reloads onto that step, a later compaction picked and its URL reloaded.
+// keyboard at 1280×720, dark and large type, a constant changed mid-walk re-runs the step in
+// place, a step URL reloads onto that step, a later compaction picked and its URL reloaded.
 
 const INDEX = path.join(SAMPLES_DIR, 'index.json');
 /** Every strategy of the registry (src/engine/strategies/registry.ts), in its order. */
@@ -22,17 +21,6 @@ const STRATEGY_IDS = [
   'roo',
   'pi',
 ];
-/** The steps worth a picture: what the walk is about. */
-const KEY_STEPS = new Set([
-  'check',
-  'attempt',
-  'clear',
-  'replace',
-  'truncate',
-  'span',
-  'summary',
-  'continuation',
-]);
 
 async function stepCount(page: Page): Promise<number> {
   await expect(page.getByTestId('learn-count')).toHaveText(/^Step \d+ of \d+$/);
@@ -51,7 +39,7 @@ test.describe('learn mode', () => {
   test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
   test.use({ viewport: { width: 1280, height: 720 } });
 
-  test('walks every step of every strategy with the keyboard', async ({ page }, testInfo) => {
+  test('walks every step of every strategy with the keyboard', async ({ page }) => {
     await openLearn(page);
     // The sample is Claude Code's: its walk opens first, and says so in the URL.
     await expect(page.getByTestId('learn-strategy-claude-code')).toHaveAttribute('aria-pressed', 'true');
@@ -69,7 +57,6 @@ test.describe('learn mode', () => {
         await expect(page).toHaveURL(new RegExp(`[?&]learn=${id}&step=${i + 1}\\b`));
         const stepId = await page.getByTestId('learn-step').getAttribute('data-step-id');
         seen.push(stepId ?? '');
-        if (KEY_STEPS.has(stepId ?? '')) await shoot(page, testInfo, `learn-${id}-${i + 1}-${stepId}`);
         await page.keyboard.press('ArrowRight');
       }
       // Past the end nothing moves; ← goes back.
@@ -110,7 +97,7 @@ test.describe('learn mode', () => {
     expect(page.url()).not.toContain('learn=');
   });
 
-  test('a constant changed mid-walk re-runs the step in place', async ({ page }, testInfo) => {
+  test('a constant changed mid-walk re-runs the step in place', async ({ page }) => {
     await openLearn(page);
     await page.getByTestId('learn-title').focus();
     await page.keyboard.press('ArrowRight');
@@ -130,7 +117,6 @@ test.describe('learn mode', () => {
     await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'check');
     await expect(page.getByTestId('figure-Count compared')).not.toHaveText(callBefore ?? '');
     await expect(page).toHaveURL(/[?&]step=2\b/);
-    await shoot(page, testInfo, 'learn-changed-window');
     // A fixed constant shows its value and source, no control.
     await expect(page.getByTestId('learn-fixed-AUTOCOMPACT_BUFFER')).toHaveText('13,000');
     // Escape in a field being edited undoes the edit and stays in learn mode.
@@ -142,7 +128,7 @@ test.describe('learn mode', () => {
     await expect(threshold).toHaveText('155,000 tokens');
   });
 
-  test('a step URL reloads onto that step, other parameters kept', async ({ page }, testInfo) => {
+  test('a step URL reloads onto that step, other parameters kept', async ({ page }) => {
     // `ref` stands for any parameter learn mode does not own (the link's own ones are url-state.ts's).
     await page.goto('/?ref=class&learn=claude-code&step=7');
     await expect(page.getByTestId('learn-view')).toBeVisible();
@@ -159,22 +145,19 @@ test.describe('learn mode', () => {
     await expect(page.getByTestId('learn-step')).toContainText('Built-in summary by CompactLab');
     await page.getByTestId('learn-large').check();
     await expect(page).toHaveURL(/[?&]large=1(&|$)/);
-    await shoot(page, testInfo, 'learn-large-summary');
   });
 
-  test('reads in dark and in large type', async ({ page }, testInfo) => {
+  test('reads in dark and in large type', async ({ page }) => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto('/?learn=claude-code&step=2');
     await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'check');
     await expect(page.getByTestId('learn-bar')).toBeVisible();
-    await shoot(page, testInfo, 'learn-dark-check');
     await page.goto('/?learn=claude-code&step=2&large=1');
     await expect(page.getByTestId('learn-view')).toHaveClass(/learn-large/);
     await expect(page.getByTestId('learn-bar')).toBeVisible();
-    await shoot(page, testInfo, 'learn-large-check');
   });
 
-  test('picks a later compaction; its URL reloads onto it', async ({ page }, testInfo) => {
+  test('picks a later compaction; its URL reloads onto it', async ({ page }) => {
     await page.goto('/?view=timeline&learn=gemini-cli&step=2');
     await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'check');
     const picker = page.getByTestId('learn-event');
@@ -192,7 +175,6 @@ test.describe('learn mode', () => {
     await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'check');
     await expect(page.getByTestId('learn-step')).toContainText(`At API call ${call} of the main thread`);
     await expect(page.getByTestId('figure-Count compared')).not.toHaveText(countBefore ?? '');
-    await shoot(page, testInfo, 'learn-gemini-cli-later-compaction');
     await page.reload();
     await expect(picker).toHaveValue(last!);
     await expect(page.getByTestId('learn-step')).toContainText(`At API call ${call} of the main thread`);

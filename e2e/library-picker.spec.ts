@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, openEmpty, shoot, test } from './fixtures';
+import { expect, openEmpty, test } from './fixtures';
 import { type LibraryFolder, writeLibraryFolder } from './library-folder';
 import { appendOpfsFile, readTree, removeOpfsEntry, type TreeFile, writeOpfsFiles } from './opfs';
 
@@ -62,7 +62,7 @@ const callsOf = (text: string | null) =>
 test.describe('library through the directory picker', () => {
   test('pick a folder, sort, open a session; after a reload it is read again without a pick and only a changed file is rescanned', async ({
     page,
-  }, testInfo) => {
+  }) => {
     const folder = writeLibraryFolder(path.join(os.tmpdir(), `compactlab-picker-e2e-${process.pid}`, FOLDER));
     const { files, grown, tails } = splitFolder(folder);
     const grownKey = `${FOLDER}/${grown}`;
@@ -210,10 +210,6 @@ test.describe('library through the directory picker', () => {
       'title',
       '/home/mira/code/tally',
     );
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await shoot(page, testInfo, `library-picker-1280-${scheme}`);
-    }
     await page.emulateMedia({ colorScheme: 'light' });
 
     // A row opens from the reopened folder, still without a pick.
@@ -225,7 +221,7 @@ test.describe('library through the directory picker', () => {
 
   test('where the browser asks again after a reload, one click on Reopen asks for read permission and lists the folder', async ({
     page,
-  }, testInfo) => {
+  }) => {
     const folder = writeLibraryFolder(path.join(os.tmpdir(), `compactlab-picker-e2e-${process.pid}`, FOLDER));
     await stubDirectoryPicker(page);
     await openEmpty(page);
@@ -274,7 +270,6 @@ test.describe('library through the directory picker', () => {
     await reopen.click();
     await expect(restored).toContainText(`Reading ${FOLDER} was not allowed`);
     expect(await requests()).toEqual([true]);
-    await shoot(page, testInfo, 'library-picker-refused');
     await reopen.click();
     await expect(restored).toHaveCount(0);
     expect(await requests()).toEqual([true, true]);

@@ -1,10 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
-import { expect, openEmpty, shoot, test } from './fixtures';
+import { expect, openEmpty, TIMING_BUDGETS, test } from './fixtures';
 import { writeBigLibraryFolder } from './library-folder';
 
 // The page stays responsive while a folder of hundreds of sessions is scanned: no main-thread task
-// over 50 ms (PerformanceObserver 'longtask', installed before the page's own code runs) and a
+// over 50 ms (a budget held under `npm run bench` only, TIMING_BUDGETS) (PerformanceObserver 'longtask', installed before the page's own code runs) and a
 // setInterval heartbeat that measures how late each tick fires, from the moment the folder input
 // is filled until the last row is listed; and the list fills while the scan runs (streaming).
 
@@ -25,7 +25,7 @@ interface Probe {
 
 // A task stretched by another process's turn on the shared 2-core test machine is not the page's
 // doing; a rerun tells that from a page that holds its thread (which fails every time).
-test.describe.configure({ retries: 2 });
+test.describe.configure({ retries: TIMING_BUDGETS ? 2 : 0 });
 
 test('scanning a folder of hundreds of sessions keeps every main-thread task under 50 ms', async ({
   page,
@@ -146,11 +146,13 @@ test('scanning a folder of hundreds of sessions keeps every main-thread task und
   expect(doneSteps.size, 'distinct "Scanning N of M" counts seen during the scan').toBeGreaterThanOrEqual(5);
   const scannedSteps = new Set(beats.map((b) => b.scanned));
   expect(scannedSteps.size, 'distinct counts of scanned rows in view').toBeGreaterThanOrEqual(3);
-  expect(figures.scanSeconds, 'the scan takes long enough to measure').toBeGreaterThan(2);
-  expect(
-    tasks.map((t) => Math.round(t.durationMs)).filter((d) => d > limitMs),
-    `main-thread tasks over ${Math.round(limitMs)} ms during the scan`,
-  ).toEqual([]);
+  if (TIMING_BUDGETS) {
+    expect(figures.scanSeconds, 'the scan takes long enough to measure').toBeGreaterThan(2);
+    expect(
+      tasks.map((t) => Math.round(t.durationMs)).filter((d) => d > limitMs),
+      `main-thread tasks over ${Math.round(limitMs)} ms during the scan`,
+    ).toEqual([]);
+  }
 
   // Every session listed, the broken one with its issues.
   const broken = page.locator('[data-key$="broken.jsonl"] [data-col="issues"]');
@@ -171,10 +173,6 @@ test('scanning a folder of hundreds of sessions keeps every main-thread task und
   await expect(costCell).toHaveText(/^\$|–/);
   const cellBox = await costCell.boundingBox();
   expect(cellBox!.x + cellBox!.width).toBeLessThanOrEqual(1280);
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await shoot(page, testInfo, `library-1280-${scheme}`);
-  }
   await page.setViewportSize({ width: 900, height: 720 });
   const list = page.getByTestId('library-rows');
   await list.evaluate((el) => {
@@ -188,5 +186,4 @@ test('scanning a folder of hundreds of sessions keeps every main-thread task und
     .poll(async () => (await cost.boundingBox())!.x + (await cost.boundingBox())!.width)
     .toBeLessThanOrEqual(900);
   await page.emulateMedia({ colorScheme: 'light' });
-  await shoot(page, testInfo, 'library-900-scrolled');
 });

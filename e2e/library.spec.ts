@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateSession } from '../sample/generate-session';
-import { expect, openEmpty, shoot, test } from './fixtures';
+import { expect, openEmpty, test } from './fixtures';
 import { writeLibraryFolder } from './library-folder';
 
 // The session library: a folder opened through the directory input (Chromium takes a directory in
@@ -53,7 +53,6 @@ test.describe('session library', () => {
     await page.getByTestId('library-search').fill('beta');
     await expect(rows).toHaveCount(1);
     await page.getByTestId('library-search').fill('');
-    await shoot(page, testInfo, 'library');
 
     const key = await rows.first().getAttribute('data-key');
     await rows.first().click();
@@ -71,7 +70,7 @@ test.describe('session library', () => {
     );
   });
 
-  test('live mode follows a file the test appends to and scores the forecast', async ({ page }, testInfo) => {
+  test('live mode follows a file the test appends to and scores the forecast', async ({ page }) => {
     const { files } = generateSession({ seed: 21, apiCalls: 400 });
     const lines = files[0]!.text.trimEnd().split('\n');
     const boundary = lines.findIndex((l) => l.includes('"compact_boundary"') && l.includes('"auto"'));
@@ -114,7 +113,6 @@ test.describe('session library', () => {
     await expect(step).toHaveAttribute('data-reparsed', 'false');
     await expect.poll(entries).toBeGreaterThan(entriesBefore + 10 + 30);
     await page.setViewportSize({ width: 1280, height: 720 });
-    await shoot(page, testInfo, 'live-follow');
     await expect(page.getByTestId('follow-score')).toContainText(
       /Compaction fired after call \d+; forecast said \d+/,
     );

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { dropFiles, expect, FIXTURES_DIR, openEmpty, shoot, test } from './fixtures';
+import { dropFiles, expect, FIXTURES_DIR, openEmpty, test } from './fixtures';
 
 // The log shapes of "Real logs read right" items 4–6 on the page: a session without usage, a
 // 1M-context session and a rewind (fixtures from tests/fixtures/make-shape-fixtures.ts).
@@ -28,7 +28,7 @@ async function hoverCall(page: Page, x: number): Promise<string> {
   return tooltip.innerText();
 }
 
-test('a session without usage says so and draws its context as estimated', async ({ page }, testInfo) => {
+test('a session without usage says so and draws its context as estimated', async ({ page }) => {
   await open(page, 'zero-usage.jsonl');
   await expect(page.getByTestId('usage-warning')).toHaveText('zero usage on 7 of 8 calls: context estimated');
   await expect(page.getByTestId('estimated-legend')).toContainText('7 of 8 calls recorded no usage');
@@ -40,10 +40,9 @@ test('a session without usage says so and draws its context as estimated', async
   expect(estimated).toContain('(estimated: no usage)');
   expect(estimated).toMatch(/context ~\d/);
   await expect(page.locator('body')).not.toContainText('→ 0 tokens');
-  await shoot(page, testInfo, 'log-shapes-zero-usage');
 });
 
-test('a 1M-context session is drawn against a 1M window, with the reason', async ({ page }, testInfo) => {
+test('a 1M-context session is drawn against a 1M window, with the reason', async ({ page }) => {
   await open(page, 'one-million.jsonl');
   const note = page.getByTestId('window-note');
   await expect(note).toHaveAttribute('data-window', '1000000');
@@ -56,13 +55,12 @@ test('a 1M-context session is drawn against a 1M window, with the reason', async
   await expect(page.getByTestId('threshold-autocompact')).toHaveAttribute('data-value', '967000');
   await expect(page.getByTestId('usage-warning')).toHaveCount(0);
   expect(await hoverCall(page, 9)).not.toContain('over auto-compact');
-  await shoot(page, testInfo, 'log-shapes-one-million');
   // The user overrides the window: the note says so.
   await page.getByTestId('knob-window').selectOption('200000');
   await expect(note).toContainText('overridden: 200k');
 });
 
-test('a rewind lists its fork and the timeline follows the branch picked', async ({ page }, testInfo) => {
+test('a rewind lists its fork and the timeline follows the branch picked', async ({ page }) => {
   await open(page, 'rewind.jsonl');
   const picker = page.getByTestId('branch-picker');
   await expect(picker.getByTestId('fork')).toHaveCount(1);
@@ -70,11 +68,9 @@ test('a rewind lists its fork and the timeline follows the branch picked', async
   await expect(picker.locator('[data-went-on="false"]')).toContainText('running balance');
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-calls', '4');
   await expect.poll(() => hoverCall(page, 3)).toMatch(/context 21,600 tok[\s\S]*replay 21,600/);
-  await shoot(page, testInfo, 'log-shapes-rewind-main');
   await page.getByTestId('branch-select').selectOption('1');
   // The series and the replay both follow the abandoned branch's history.
   await expect.poll(() => hoverCall(page, 3)).toMatch(/context 36,000 tok[\s\S]*replay 36,000/);
-  await shoot(page, testInfo, 'log-shapes-rewind-branch');
   await page.getByTestId('branch-select').selectOption('0');
   await expect.poll(() => hoverCall(page, 3)).toContain('21,600');
 });

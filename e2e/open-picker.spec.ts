@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { generateSession } from '../sample/generate-session';
-import { expect, FIXTURES_DIR, openEmpty, shoot, test } from './fixtures';
+import { expect, FIXTURES_DIR, openEmpty, test } from './fixtures';
 import { appendOpfsFile, writeOpfsFiles } from './opfs';
 
 // "Open files…" through `showOpenFilePicker` where the browser has it (load/open-handles.ts):
@@ -67,7 +67,7 @@ function sessionWithSubagent() {
 test.describe('Open files… through the file picker', () => {
   test('picked files open as one session, are kept in recent files and reopen after a reload', async ({
     page,
-  }, testInfo) => {
+  }) => {
     const { main, others, mainApiCalls } = sessionWithSubagent();
     expect(others.map((f) => f.name)).toEqual([expect.stringMatching(/^agent-.*\.jsonl$/)]);
     // The subagent log first: the session still starts from the main file.
@@ -121,9 +121,7 @@ test.describe('Open files… through the file picker', () => {
     await page.goto('/');
     await expect(page.getByTestId('reopen-last')).toHaveText(`Reopen ${label}`);
     await expect(page.getByTestId('recent-file')).toHaveCount(0);
-    await shoot(page, testInfo, 'open-picker-recent-light');
     await page.emulateMedia({ colorScheme: 'dark' });
-    await shoot(page, testInfo, 'open-picker-recent-dark');
     await page.emulateMedia({ colorScheme: 'light' });
     await page.getByTestId('reopen-last').click();
     await expect(page.locator('.current-label')).toHaveText(label);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, openEmpty, SAMPLES_DIR, shoot, test } from './fixtures';
+import { expect, openEmpty, SAMPLES_DIR, test } from './fixtures';
 
 // The page as a new user meets it at 1280×720: what the empty page says, the light theme, the
 // filter chips, Escape, a second session, the sweep's scoring and the numbering.
@@ -12,13 +12,12 @@ test.use({ viewport: { width: 1280, height: 720 } });
 test.describe('the page', () => {
   test('the empty page says what the app does; the theme follows the system and the toggle', async ({
     page,
-  }, testInfo) => {
+  }) => {
     await page.emulateMedia({ colorScheme: 'light' });
     await openEmpty(page);
     await expect(page.getByTestId('empty-what')).toContainText('compacted');
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(await background()).toBe('rgb(247, 248, 250)');
-    await shoot(page, testInfo, 'page-empty-light');
 
     // Auto → Light → Dark: the choice outlives a reload.
     const toggle = page.getByTestId('theme-toggle');
@@ -35,7 +34,7 @@ test.describe('the page', () => {
     expect(await background()).toBe('rgb(247, 248, 250)');
   });
 
-  test('chips turn a kind on, All resets, the count says shown of total', async ({ page }, testInfo) => {
+  test('chips turn a kind on, All resets, the count says shown of total', async ({ page }) => {
     test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
     await page.goto('/');
     const count = page.getByTestId('row-count');
@@ -54,7 +53,6 @@ test.describe('the page', () => {
     // Tool calls are what is shown (a row names its tool), not what is hidden.
     await expect(page.locator('[data-testid="transcript-row"][data-kind="tool-call"]').first()).toBeVisible();
     await expect(page.locator('[data-testid="transcript-row"][data-kind="user-text"]')).toHaveCount(0);
-    await shoot(page, testInfo, 'page-filter-tool-calls');
 
     // A second chip adds its kind; clicking the last one on again is "All".
     await page.getByTestId('filter-user-text').click();
@@ -69,7 +67,7 @@ test.describe('the page', () => {
     await expect(count).toHaveAttribute('data-shown', String(total));
   });
 
-  test('Escape closes the topmost layer first and focus comes back', async ({ page }, testInfo) => {
+  test('Escape closes the topmost layer first and focus comes back', async ({ page }) => {
     test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
     await page.goto('/');
     await expect(page.getByTestId('replay-compare')).toBeVisible();
@@ -80,7 +78,6 @@ test.describe('the page', () => {
     const sweepOpen = page.getByTestId('sweep-open');
     await sweepOpen.click();
     await expect(page.getByTestId('sweep-panel')).toBeVisible();
-    await shoot(page, testInfo, 'page-card-and-sweep');
 
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('sweep-panel')).toHaveCount(0);
@@ -110,7 +107,7 @@ test.describe('the page', () => {
     await expect(chip).toBeFocused();
   });
 
-  test('a new session opens at its start, with no selection and no card', async ({ page }, testInfo) => {
+  test('a new session opens at its start, with no selection and no card', async ({ page }) => {
     test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
     await page.goto('/');
     const list = page.getByTestId('transcript-list');
@@ -129,10 +126,9 @@ test.describe('the page', () => {
     await expect(page.getByTestId('transcript-row').first()).toBeVisible();
     expect(await page.getByTestId('transcript-list').evaluate((el) => el.scrollTop)).toBe(0);
     await expect(page.locator('[data-testid="transcript-row"][aria-selected="true"]')).toHaveCount(0);
-    await shoot(page, testInfo, 'page-second-session');
   });
 
-  test('the sweep scores matched, extra and missed, and names its axis', async ({ page }, testInfo) => {
+  test('the sweep scores matched, extra and missed, and names its axis', async ({ page }) => {
     test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
     await page.goto('/');
     await expect(page.getByTestId('replay-compare')).toBeVisible();
@@ -158,23 +154,20 @@ test.describe('the page', () => {
     const bestF1 = Number(best[0]!.f1);
     for (const s of scores) if (s.f1 !== '') expect(Number(s.f1)).toBeLessThanOrEqual(bestF1);
     await expect(page.getByTestId('sweep-best')).toContainText(/best F1 [\d.]+ at \d+%/);
-    await shoot(page, testInfo, 'page-sweep-scored');
   });
 
-  test('light theme over a session, replay marks quiet', async ({ page }, testInfo) => {
+  test('light theme over a session, replay marks quiet', async ({ page }) => {
     test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
     await page.emulateMedia({ colorScheme: 'light' });
     await page.goto('/');
     await expect(page.getByTestId('replay-compare')).toBeVisible();
     await expect(page.getByTestId('transcript-row').first()).toBeVisible();
-    await shoot(page, testInfo, 'page-session-light');
     await page.emulateMedia({ colorScheme: 'dark' });
-    await shoot(page, testInfo, 'page-session-dark');
   });
 
   test('Summaries: an edit survives a preset switch, the run says so, a delete can be undone', async ({
     page,
-  }, testInfo) => {
+  }) => {
     test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
     test.setTimeout(90_000);
     await page.goto('/');
@@ -205,7 +198,6 @@ test.describe('the page', () => {
     await page.getByTestId('preset-select').selectOption('claude-code-full');
     await expect(page.getByTestId('prompt-edited')).toBeVisible();
     await expect(page.getByTestId('prompt-editor')).toContainText(line);
-    await shoot(page, testInfo, 'page-summaries-edited');
 
     await page.getByTestId('run-summary').click();
     await expect(page.getByTestId('run-status')).toHaveText(/Done/);
@@ -218,6 +210,5 @@ test.describe('the page', () => {
     await page.getByTestId('runs-undo').click();
     await expect(page.getByTestId('run-row')).toHaveCount(1);
     await expect(page.getByTestId('runs-notice')).toContainText('Restored');
-    await shoot(page, testInfo, 'page-summaries-undo');
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { expect, SAMPLES_DIR, shoot, test } from './fixtures';
+import { expect, SAMPLES_DIR, test } from './fixtures';
 
 // The replay on the bundled sample: knob changes re-run it in the worker and its events move on
 // the timeline; an event card shows before/after, the summarizer request and what is restored.
@@ -20,7 +20,7 @@ async function settled(page: Page): Promise<void> {
 test.describe('replay', () => {
   test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
 
-  test('moves its events when a knob changes', async ({ page }, testInfo) => {
+  test('moves its events when a knob changes', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByTestId('session-header')).toBeVisible();
     const section = page.getByTestId('replay-section');
@@ -33,7 +33,6 @@ test.describe('replay', () => {
     const compactsBefore = await afterCalls(
       page.locator('[data-testid="replay-marker"][data-kind="compact"]'),
     );
-    await shoot(page, testInfo, 'replay-start');
 
     // A lower auto-compact percentage makes the replay compact earlier and more often.
     await page.getByTestId('knob-pct').fill('50');
@@ -47,7 +46,6 @@ test.describe('replay', () => {
     expect(lowered[0]!).toBeLessThan(Math.min(...before.filter((c) => c >= 0), Number.POSITIVE_INFINITY));
     // 50% of the v2.0 profile's effective window (200k − 32k) for the sample's 2.1.19.
     await expect(page.getByTestId('threshold-autocompact')).toHaveAttribute('data-value', '84000');
-    await shoot(page, testInfo, 'replay-pct-50');
 
     // Back to the log's value: the events come back where they were.
     await page.getByTestId('knob-pct').fill('');
@@ -56,14 +54,11 @@ test.describe('replay', () => {
     // A 1M window: no auto-compaction at all in this session.
     await page.getByTestId('knob-window').selectOption('1000000');
     await expect(async () => expect(await afterCalls(compacts)).toEqual([])).toPass();
-    await shoot(page, testInfo, 'replay-1m');
     await page.getByTestId('knob-window').selectOption('200000');
     await expect(async () => expect(await afterCalls(markers)).toEqual(before)).toPass();
   });
 
-  test('opens an event card with the summarizer request and the restored files', async ({
-    page,
-  }, testInfo) => {
+  test('opens an event card with the summarizer request and the restored files', async ({ page }) => {
     await page.goto('/');
     // At its own knobs the sample's replay already auto-compacts once (where the log does, with the
     // log's summary, nothing restored); wait for the 60% run, which compacts earlier as well.
@@ -102,12 +97,11 @@ test.describe('replay', () => {
     await expect(card.getByTestId('replay-request-prompt')).toContainText(
       'Your task is to create a detailed summary',
     );
-    await shoot(page, testInfo, 'replay-card');
     await page.getByTestId('replay-card-close').click();
     await expect(card).toHaveCount(0);
   });
 
-  test('microcompact knobs clear tool results, marked in the transcript', async ({ page }, testInfo) => {
+  test('microcompact knobs clear tool results, marked in the transcript', async ({ page }) => {
     await page.goto('/');
     await expect(page.locator('[data-testid="replay-marker"]').first()).toBeVisible();
     await page.getByTestId('replay-knobs-toggle').click();
@@ -120,14 +114,12 @@ test.describe('replay', () => {
     await page.getByTestId('replay-knob-microcompactMinSavings').fill('2000');
     await expect(micro.first()).toBeVisible();
     await settled(page);
-    await shoot(page, testInfo, 'replay-microcompact');
     // The first results of the session are among those cleared: marked at the top of the list.
     await expect(page.locator('[data-testid="replay-row-cleared"]').first()).toBeVisible();
     await page.locator('[data-testid="replay-event-chip"]').first().click();
     const card = page.getByTestId('replay-event-card');
     await expect(card).toHaveAttribute('data-kind', 'microcompact');
     await expect(card).toContainText('results, −');
-    await shoot(page, testInfo, 'replay-cleared-rows');
     await page.getByTestId('replay-card-close').click();
     // Turning microcompact off removes the marks.
     await page.getByTestId('replay-knob-microcompactEnabled').uncheck();
@@ -137,7 +129,7 @@ test.describe('replay', () => {
     await expect(micro.first()).toBeVisible();
   });
 
-  test('compacts by hand at the selected message', async ({ page }, testInfo) => {
+  test('compacts by hand at the selected message', async ({ page }) => {
     await page.goto('/');
     await expect(page.locator('[data-testid="replay-marker"]').first()).toBeVisible();
     await page.locator('[data-testid="transcript-row"]').nth(12).click();
@@ -146,10 +138,9 @@ test.describe('replay', () => {
     await expect(manual).toHaveCount(1);
     await manual.click();
     await expect(page.getByTestId('replay-event-card')).toContainText('full compaction (manual)');
-    await shoot(page, testInfo, 'replay-manual');
   });
 
-  test('switches to another strategy', async ({ page }, testInfo) => {
+  test('switches to another strategy', async ({ page }) => {
     await page.goto('/');
     await expect(page.locator('[data-testid="replay-marker"]').first()).toBeVisible();
     await page.getByTestId('replay-strategy').selectOption('api-clear-tool-uses');
@@ -157,7 +148,6 @@ test.describe('replay', () => {
     const cleared = page.locator('[data-testid="replay-event-chip"].kind-microcompact');
     await expect(async () => expect(await cleared.count()).toBeGreaterThan(5)).toPass();
     await settled(page);
-    await shoot(page, testInfo, 'replay-api-strategy');
     await page.getByTestId('replay-strategy').selectOption('claude-code');
     await expect(async () => expect(await cleared.count()).toBeLessThan(5)).toPass();
   });

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { countCompactions, expect, getSummaryTexts, SAMPLES_DIR, shoot, test } from './fixtures';
+import { countCompactions, expect, getSummaryTexts, SAMPLES_DIR, test } from './fixtures';
 
 const INDEX = path.join(SAMPLES_DIR, 'index.json');
 
 test.describe('the bundled sample', () => {
   test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
 
-  test('opens on start with its compactions', async ({ page }, testInfo) => {
+  test('opens on start with its compactions', async ({ page }) => {
     await page.goto('/');
     const header = page.getByTestId('session-header');
     await expect(header).toBeVisible();
@@ -22,7 +22,6 @@ test.describe('the bundled sample', () => {
     await expect(auto.first()).toBeVisible();
     await expect(manual).toHaveCount(1);
     await expect(micro.first()).toBeVisible();
-    await shoot(page, testInfo, 'sample-start');
 
     // The main file as the server serves it (the build's copy of public/), read independently:
     // marker count and the full text of every summary.
@@ -51,12 +50,10 @@ test.describe('the bundled sample', () => {
       await expect(summary).toBeVisible();
       expect(await summary.textContent()).toBe(summaries[i]);
       expect(costs).toContain(await page.getByTestId('compaction-cost').textContent());
-      if (i === 0) await shoot(page, testInfo, 'sample-card');
     }
     await micro.first().click();
     await expect(page.getByTestId('compaction-card')).toHaveAttribute('data-kind', 'microcompact');
     await expect(page.getByTestId('cleared-tools').locator('li').first()).toBeVisible();
-    await shoot(page, testInfo, 'sample-microcompact');
 
     // Subagent rows sit indented under the Task call that spawned them.
     await page.getByTestId('compaction-card-close').click();
@@ -73,7 +70,6 @@ test.describe('the bundled sample', () => {
     }
     await expect(subagentRow).toBeVisible();
     await subagentRow.scrollIntoViewIfNeeded();
-    await shoot(page, testInfo, 'sample-subagent');
   });
 
   test('?sample=0 skips it', async ({ page }) => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { FOLDER_FILES } from '../tests/fixtures/make-folder-fixtures';
-import { countCompactions, dropFiles, expect, FIXTURES_DIR, openEmpty, shoot, test } from './fixtures';
+import { countCompactions, dropFiles, expect, FIXTURES_DIR, openEmpty, test } from './fixtures';
 
 // A whole Claude Code session folder dropped at once (tests/fixtures/folder): side-question and
 // compaction-call logs that copy the main thread, and the subagents' .meta.json files.
@@ -13,9 +13,7 @@ const read = (name: string) => ({
 });
 
 test.describe('a session folder dropped whole', () => {
-  test('shows one marker per real compaction, the copies folded, the compaction calls', async ({
-    page,
-  }, testInfo) => {
+  test('shows one marker per real compaction, the copies folded, the compaction calls', async ({ page }) => {
     const files = Object.values(FOLDER_FILES).map(read);
     const main = files.find((f) => f.name === path.basename(FOLDER_FILES.main))!;
     const expected = countCompactions(main.content);
@@ -42,7 +40,6 @@ test.describe('a session folder dropped whole', () => {
     // A subagent's entry shows the agent type its .meta.json gives.
     await page.getByTestId('transcript-row').filter({ hasText: 'nothing else feeds tokenizeLine' }).click();
     await expect(page.getByTestId('entry-agent')).toContainText('a0f1e2d3c4b5a6978 Explore');
-    await shoot(page, testInfo, 'session-folder');
 
     // First compaction: its log holds a cut-off answer and the retry; the cost is the retry's.
     const markers = page.locator('[data-testid="compaction-marker"][data-kind="compact"]');
@@ -58,7 +55,6 @@ test.describe('a session folder dropped whole', () => {
     await markers.nth(1).click();
     await expect(card.getByTestId('compaction-cost')).toContainText('42,859 in · 2 out');
     await expect(card.getByTestId('compaction-cost').getByTestId('compaction-cost-partial')).toBeVisible();
-    await shoot(page, testInfo, 'session-folder-compaction-card');
   });
 
   test('a side-question log opened alone says it is a sub-agent transcript', async ({ page }) => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { PLANTED_SECRETS } from '../tests/redact/planted-secrets';
-import { dropFiles, expect, FIXTURES_DIR, openEmpty, shoot, test } from './fixtures';
+import { dropFiles, expect, FIXTURES_DIR, openEmpty, test } from './fixtures';
 
 // Sharing end to end: every export of the Export menu with the planted secrets masked, the
 // Secrets tab and its unmask toggle, the summarizer request shown masked, the compacted JSONL
@@ -35,11 +35,10 @@ function expectMasked(text: string, what: string) {
     expect(text.includes(fragment), `${fragment} in ${what}`).toBe(false);
 }
 
-test('every export masks each planted secret; PNG and SVG timelines', async ({ page }, testInfo) => {
+test('every export masks each planted secret; PNG and SVG timelines', async ({ page }) => {
   await openSecrets(page);
   await page.getByTestId('export-button').click();
   await expect(page.getByTestId('export-menu')).toBeVisible();
-  await shoot(page, testInfo, 'share-1-export-menu');
   const texts: Record<string, string> = {};
   for (const item of ['summaries-md', 'summaries-json', 'compacted-jsonl', 'report-html', 'timeline-svg']) {
     const { name, bytes } = await exportFile(page, item);
@@ -61,7 +60,7 @@ test('every export masks each planted secret; PNG and SVG timelines', async ({ p
 
 test('the Secrets tab lists each kind without the secret; unmasking one puts it back in exports', async ({
   page,
-}, testInfo) => {
+}) => {
   await openSecrets(page);
   await page.getByTestId('tab-secrets').click();
   const panel = page.getByTestId('secrets-panel');
@@ -69,7 +68,6 @@ test('the Secrets tab lists each kind without the secret; unmasking one puts it 
   for (const p of PLANTED_SECRETS)
     await expect(panel.locator(`[data-kind="${p.kind}"]`).first()).toBeVisible();
   expectMasked(await panel.evaluate((el) => el.outerHTML), 'the Secrets panel');
-  await shoot(page, testInfo, 'share-2-secrets');
   await panel.locator('[data-kind="aws-key"]').getByTestId('secret-unmask').check();
   const { bytes } = await exportFile(page, 'compacted-jsonl');
   const text = bytes.toString('utf8');
@@ -78,7 +76,7 @@ test('the Secrets tab lists each kind without the secret; unmasking one puts it 
     if (p.kind !== 'aws-key') expect(text.includes(p.secret), p.kind).toBe(false);
 });
 
-test('the request shown before sending is masked', async ({ page }, testInfo) => {
+test('the request shown before sending is masked', async ({ page }) => {
   await openSecrets(page);
   await page.getByTestId('summaries-toggle').click();
   await expect(page.getByTestId('point-select')).toBeVisible();
@@ -89,7 +87,6 @@ test('the request shown before sending is masked', async ({ page }, testInfo) =>
   await expect(preview).toContainText('[REDACTED:anthropic-key]');
   await expect(preview).toContainText('[REDACTED:private-key]');
   expectMasked(await preview.innerText(), 'the request preview');
-  await shoot(page, testInfo, 'share-3-request-masked');
   // The built-in run is made from that request: its summary quotes no secret either.
   await page.getByTestId('run-summary').click();
   await expect(page.getByTestId('run-status')).toHaveText(/Done/);
@@ -169,7 +166,6 @@ test('the HTML report opens from disk with the network blocked, whole', async ({
   await expect(page.locator('#summaries .retention')).toContainText(/kept \d+ of \d+ facts/);
   await expect(page.locator('#compactions table tbody tr')).toHaveCount(1);
   await expect(page.locator('script')).toHaveCount(0);
-  await shoot(page, testInfo, 'share-4-report');
   expect(requests).toEqual([]);
   expectMasked(await page.content(), 'the report page');
 });

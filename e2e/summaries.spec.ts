@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createMockServer } from '../mock/anthropic-mock.mjs';
 import { createMockServer as createOpenAiMock } from '../mock/openai-mock.mjs';
 import { createFixtureText } from '../tests/summarize/fixture';
-import { dropFiles, expect, openEmpty, shoot, test } from './fixtures';
+import { dropFiles, expect, openEmpty, test } from './fixtures';
 
 // The Summaries view end to end: edit the prompt, run the built-in summarizer, run the Anthropic
 // summarizer (streamed) against a local mock of the API started here, see each API error in
@@ -50,7 +50,7 @@ async function openSummaries(page: import('@playwright/test').Page) {
 test('summaries: edit, run built-in and Anthropic (streamed), errors, reload, diff, export, import', async ({
   page,
   foreignRequests,
-}, testInfo) => {
+}) => {
   test.setTimeout(120_000);
   await openSummaries(page);
 
@@ -70,7 +70,6 @@ test('summaries: edit, run built-in and Anthropic (streamed), errors, reload, di
   await page.keyboard.type(ADDED_LINE);
   await expect(page.getByTestId('prompt-editor')).toContainText(ADDED_LINE);
   await page.getByTestId('custom-instructions').fill('Keep every file path.');
-  await shoot(page, testInfo, 'summaries-1-prompt-edited');
 
   // Built-in summarizer (the default): instant, offline.
   await page.getByTestId('run-summary').click();
@@ -109,7 +108,6 @@ test('summaries: edit, run built-in and Anthropic (streamed), errors, reload, di
     await expect(page.getByTestId('run-error')).toContainText(message);
     await expect(page.getByTestId('run-error')).not.toContainText(KEY);
   }
-  await shoot(page, testInfo, 'summaries-2-api-error');
   await expect(page.getByTestId('run-row')).toHaveCount(1);
 
   // Cancel stops a stream in progress.
@@ -138,7 +136,6 @@ test('summaries: edit, run built-in and Anthropic (streamed), errors, reload, di
   await expect(page.getByTestId('summary-output')).toContainText('summarized by the local mock server');
   await expect(page.getByTestId('run-figures')).toContainText(/\$0\.\d{4}/);
   await expect(page.getByTestId('run-row')).toHaveCount(2);
-  await shoot(page, testInfo, 'summaries-3-anthropic-done');
   // count_tokens gives the request's exact size once a key is set.
   await page.getByTestId('count-exact').click();
   await expect(page.getByTestId('request-tokens')).toContainText(/[\d,]+ tokens \(provider's count\)/);
@@ -176,11 +173,9 @@ test('summaries: edit, run built-in and Anthropic (streamed), errors, reload, di
   await expect(page.getByTestId('diff-changes')).toContainText(/\d+ changed region/);
   await expect(page.getByTestId('compare-table')).toContainText('Retention');
   await scrollDockTo(page, 'run-diff');
-  await shoot(page, testInfo, 'summaries-4-diff');
   await page.getByTestId('diff-only-changes').check();
   await page.getByTestId('diff-inline').check();
   await expect(page.locator('.monaco-diff-editor')).toBeVisible();
-  await shoot(page, testInfo, 'summaries-5-diff-inline');
 
   // Export both, delete them, import the file: the same runs come back unchanged.
   const [download] = await Promise.all([
@@ -203,15 +198,12 @@ test('summaries: edit, run built-in and Anthropic (streamed), errors, reload, di
   const after = JSON.parse(fs.readFileSync(await again.path(), 'utf8')).runs;
   const byId = (runs: { id: string }[]) => [...runs].sort((a, b) => a.id.localeCompare(b.id));
   expect(byId(after)).toEqual(byId(before));
-  await shoot(page, testInfo, 'summaries-6-imported');
   // Every request went to the app's own server or the local mock.
   expect(foreignRequests).toEqual([]);
   expect(mock.requests.length).toBeGreaterThan(0);
 });
 
-test('summaries: an OpenAI-compatible server, then a third run opens the matrix view', async ({
-  page,
-}, testInfo) => {
+test('summaries: an OpenAI-compatible server, then a third run opens the matrix view', async ({ page }) => {
   await openSummaries(page);
   await page.getByTestId('summarizer-openai').check();
   await page.getByTestId('openai-base-url').fill(openAiUrl);
@@ -242,5 +234,4 @@ test('summaries: an OpenAI-compatible server, then a third run opens the matrix 
   await expect(page.getByTestId('runs-matrix')).toBeVisible();
   await expect(page.getByTestId('matrix-table')).toContainText('Summary tokens');
   await scrollDockTo(page, 'runs-matrix');
-  await shoot(page, testInfo, 'summaries-7-matrix');
 });

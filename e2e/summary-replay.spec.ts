@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { dropFiles, expect, openEmpty, SAMPLES_DIR, shoot, test } from './fixtures';
+import { dropFiles, expect, openEmpty, SAMPLES_DIR, test } from './fixtures';
 
 // Summaries feed the replay: a built-in run at the point where the replay compacts gives that
 // event its real size; a session memory dropped with the transcript is compacted with instead.
@@ -21,7 +21,7 @@ function sampleFile(): string | undefined {
 test.describe('summaries in the replay', () => {
   test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
 
-  test('a built-in run at a compaction point sizes the replay event', async ({ page }, testInfo) => {
+  test('a built-in run at a compaction point sizes the replay event', async ({ page }) => {
     test.setTimeout(90_000);
     await page.goto('/');
     // The sample loaded first: a knob typed before the session is there is the previous one's.
@@ -65,12 +65,11 @@ test.describe('summaries in the replay', () => {
     await expect(card.getByTestId('replay-post')).not.toHaveText(postBefore ?? '');
     await page.getByTestId('summaries-toggle').click();
     await card.scrollIntoViewIfNeeded();
-    await shoot(page, testInfo, 'summary-replay-run-size');
   });
 
   test('a session memory dropped with the transcript is compacted with, and can be edited', async ({
     page,
-  }, testInfo) => {
+  }) => {
     const file = sampleFile()!;
     const memory = `# Session memory\n\n## Task\nAdd a --verbose flag to the CLI.\n\n## Done\n${'- kept a fact\n'.repeat(200)}`;
     await openEmpty(page);
@@ -92,7 +91,6 @@ test.describe('summaries in the replay', () => {
     await expect(card.getByTestId('replay-summary')).toHaveAttribute('data-source', 'session-memory');
     await expect(card.getByTestId('replay-summary')).toContainText(`${tokens} tok`);
     await expect(card.getByTestId('replay-session-memory')).toContainText('# Session memory');
-    await shoot(page, testInfo, 'summary-replay-session-memory');
 
     // A shorter text is a smaller summary.
     await text.fill('# Session memory\nOnly this.');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeBigSession } from './big-session';
-import { expect, openEmpty, SAMPLES_DIR, shoot, test } from './fixtures';
+import { expect, openEmpty, SAMPLES_DIR, test } from './fixtures';
 
 // The knob sweep: the replay re-run in the worker for each value of one knob, with progress and
 // cancel; a value's button sets the knob and the main replay follows.
@@ -9,7 +9,7 @@ import { expect, openEmpty, SAMPLES_DIR, shoot, test } from './fixtures';
 const INDEX = path.join(SAMPLES_DIR, 'index.json');
 
 test.describe('knob sweep', () => {
-  test('sweeps the auto-compact % on the sample; a value sets the knob', async ({ page }, testInfo) => {
+  test('sweeps the auto-compact % on the sample; a value sets the knob', async ({ page }) => {
     test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
     await page.goto('/');
     await expect(page.getByTestId('session-header')).toBeVisible();
@@ -34,7 +34,6 @@ test.describe('knob sweep', () => {
     );
     for (let i = 1; i < fired.length; i++) expect(fired[i]!).toBeLessThanOrEqual(fired[i - 1]!);
     expect(fired[0]!).toBeGreaterThan(fired[fired.length - 1]!);
-    await shoot(page, testInfo, 'sweep-sample');
 
     // 50%: the knobs bar shows it and the main replay runs it (the sweep's figure).
     const row = page.locator('[data-testid="sweep-row"][data-value="50"]');
@@ -47,7 +46,6 @@ test.describe('knob sweep', () => {
     await expect(page.getByTestId('threshold-autocompact')).toHaveAttribute('data-value', '84000');
     // The sweep froze its knobs: the result stays.
     await expect(rows).toHaveCount(15);
-    await shoot(page, testInfo, 'sweep-picked');
   });
 
   test('a long sweep shows progress and can be cancelled', async ({ page }, testInfo) => {
@@ -71,7 +69,6 @@ test.describe('knob sweep', () => {
       expect(Number(await progress.getAttribute('data-done'))).toBeGreaterThan(0),
     ).toPass();
     expect(await progress.getAttribute('data-total')).toBe('200');
-    await shoot(page, testInfo, 'sweep-progress');
     await page.getByTestId('sweep-cancel').click();
     await expect(progress).toHaveCount(0);
     await expect(page.getByTestId('sweep-notice')).toContainText(/Cancelled after \d+ of 200 values/);

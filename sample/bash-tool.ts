@@ -2,15 +2,8 @@
 // Claude Code stores it (`toolUseResult` with stdout/stderr, docs/sources.md#fmt-messages).
 
 import type { BashRun } from './plan';
-import {
-  countTests,
-  FILES,
-  formatExportCsv,
-  formatReport,
-  formatVitestRun,
-  PROJECT_DIR,
-  type TestFailure,
-} from './project';
+import { countTests, formatExportCsv, formatReport, formatVitestRun, type TestFailure } from './project';
+import { FILES, PROJECT_DIR } from './project-files';
 import { randomBase36, randomHex } from './prng';
 import type { ProjectState, ToolEnv, ToolOutcome } from './tools';
 import type { JsonObject } from './transcript-writer';

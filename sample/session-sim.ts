@@ -22,7 +22,8 @@ import {
 } from './compaction-model';
 import { buildPlan, type CallPlan } from './plan';
 import { createRng, randomToolUseId, randomUuid, type Rng } from './prng';
-import { CATEGORIES, FILES, PAYEES, PROJECT_CWD } from './project';
+import { CATEGORIES, PAYEES } from './project';
+import { FILES, PROJECT_CWD } from './project-files';
 import { runExploreAgent, writeCompactionCall } from './side-agents';
 import { createFollowUp, type PromptSpec, STORY } from './story';
 import { createWorkLog, formatCompactSummary, type WorkLog } from './summary';

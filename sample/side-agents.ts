@@ -13,7 +13,7 @@ import {
 } from './accounting';
 import type { CallPlan } from './plan';
 import { randomHex, randomToolUseId, type Rng } from './prng';
-import { PROJECT_CWD } from './project';
+import { PROJECT_CWD } from './project-files';
 import type { PromptSpec } from './story';
 import { formatCompactionAnswer, formatCompactionPrompt, type WorkLog } from './summary';
 import { type ProjectState, runTool, type TodoItem, type ToolOutcome } from './tools';

@@ -3,7 +3,7 @@
 // are the ones Claude Code's compaction prompt asks for
 // (docs/sources.md#ccs-summary-message).
 
-import { PROJECT_CWD, PROJECT_DIR } from './project';
+import { PROJECT_CWD, PROJECT_DIR } from './project-files';
 
 /** 2.1.x opening line of every compaction summary (docs/sources.md#fmt-summary-message). */
 export const SUMMARY_PREFIX =

@@ -4,7 +4,8 @@
 
 import { runBash } from './bash-tool';
 import type { ToolAction } from './plan';
-import { countTests, FILES, formatNumbered, getFileSpec, PROJECT_CWD, synthesizeFile } from './project';
+import { countTests, formatNumbered, synthesizeFile } from './project';
+import { FILES, getFileSpec, PROJECT_CWD } from './project-files';
 import type { Rng } from './prng';
 import type { PromptSpec } from './story';
 import type { JsonObject } from './transcript-writer';

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // The whole test suite, as CI and developers run it (`npm test`): typecheck, lint, unit/golden/
-// corpus tests (vitest), then a production build and the Playwright e2e tests in Chromium.
-// Prints one closing line with the totals: "tests: N passed, N failed, N skipped".
+// corpus tests (vitest project `unit`), the naive-reference checks on the big generated sessions
+// (vitest project `reference`), then a production build and the Playwright e2e tests in Chromium
+// (two at a time; the timing budgets are `npm run bench`'s). `npm test -- unit e2e` runs just those
+// stages. Prints each stage's time and one closing line with the totals:
+// "tests: N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -9,9 +12,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 const OUT = '.test-reports';
 mkdirSync(OUT, { recursive: true });
 const VITEST_JSON = `${OUT}/vitest.json`;
+const REFERENCE_JSON = `${OUT}/vitest-reference.json`;
 const PLAYWRIGHT_JSON = `${OUT}/playwright.json`;
-rmSync(VITEST_JSON, { force: true });
-rmSync(PLAYWRIGHT_JSON, { force: true });
+for (const report of [VITEST_JSON, REFERENCE_JSON, PLAYWRIGHT_JSON]) rmSync(report, { force: true });
 
 const only = process.argv.slice(2); // e.g. `npm test -- unit` runs just that stage
 const stages = [
@@ -21,7 +24,26 @@ const stages = [
   [
     'unit',
     'npx',
-    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`],
+    [
+      'vitest',
+      'run',
+      '--project=unit',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${VITEST_JSON}`,
+    ],
+  ],
+  [
+    'reference',
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--project=reference',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${REFERENCE_JSON}`,
+    ],
   ],
   ['build', 'npx', ['vite', 'build']],
   [
@@ -47,6 +69,8 @@ function ensureChromium() {
 }
 
 const failedStages = [];
+const times = [];
+const suiteStarted = Date.now();
 for (const [name, cmd, args, env] of stages) {
   if (only.length && !only.includes(name)) continue;
   if (name === 'e2e' && !ensureChromium()) {
@@ -63,13 +87,16 @@ for (const [name, cmd, args, env] of stages) {
     // A broken build makes the e2e stage meaningless; later independent stages still run.
     if (name === 'build') break;
   } else console.log(`=== ${name}: ok (${seconds} s)`);
+  times.push(`${name} ${seconds} s`);
 }
+console.log(`\nstage times: ${times.join(', ')}; total ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`);
 
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-if (existsSync(VITEST_JSON)) {
-  const v = JSON.parse(readFileSync(VITEST_JSON, 'utf8'));
+for (const report of [VITEST_JSON, REFERENCE_JSON]) {
+  if (!existsSync(report)) continue;
+  const v = JSON.parse(readFileSync(report, 'utf8'));
   passed += v.numPassedTests;
   failed += v.numFailedTests;
   skipped += v.numPendingTests + v.numTodoTests;
@@ -81,7 +108,7 @@ if (existsSync(PLAYWRIGHT_JSON)) {
   skipped += s.skipped;
 }
 // A stage that failed without failing a test (typecheck, lint, build) still fails the run.
-failed += failedStages.filter((s) => s !== 'unit' && s !== 'e2e').length;
+failed += failedStages.filter((s) => !['unit', 'reference', 'e2e'].includes(s)).length;
 if (failedStages.length) console.log(`\nfailed stages: ${failedStages.join(', ')}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failedStages.length ? 1 : 0);

@@ -7,6 +7,10 @@ import {
   formatSummariesMarkdown,
   type SummaryExportHeader,
 } from '../engine/export/summary-export';
+import { findSurvivingSecret, type RedactionSettings } from '../engine/redact/mask';
+import { collectKnownSecrets } from '../engine/redact/session-secrets';
+import type { ByteSource } from '../engine/parse/source';
+import type { Session } from '../engine/types';
 import { loadSession, runReplay, SHARE_OPTIONS } from './share-args';
 
 // `compactlab export`: the compacted transcript (after a replay) or the summaries.
@@ -41,7 +45,7 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
     process.stderr.write('compactlab export: nothing could be read as a transcript\n');
     return 1;
   }
-  const redaction = values.redact ? { unmasked: [] } : undefined;
+  const redaction = values.redact ? await getCliRedaction(session, sources) : undefined;
   let text: string;
   if (values.jsonl) {
     if (session.apiCalls.length === 0) {
@@ -62,7 +66,26 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
       ? formatSummariesMarkdown(header, summaries, redaction)
       : formatSummariesJson(header, summaries, redaction);
   }
+  if (redaction && !checkRedacted('export', text, redaction)) return 1;
   writeFileSync(target, text);
   out(`wrote ${target} (${text.length.toLocaleString('en-US')} characters)`);
   return 0;
+}
+
+/** `--redact`: the session's found values too, so every occurrence of each is masked. */
+export async function getCliRedaction(session: Session, sources: ByteSource[]): Promise<RedactionSettings> {
+  return { unmasked: [], known: await collectKnownSecrets(session, sources) };
+}
+
+/**
+ * Scans a redacted output once more before it is written: a found secret that survived stops the
+ * command, naming the rule and the line (never the value).
+ */
+export function checkRedacted(command: string, output: string, redaction: RedactionSettings): boolean {
+  const survivor = findSurvivingSecret(output, redaction);
+  if (!survivor) return true;
+  process.stderr.write(
+    `compactlab ${command}: refusing to write: a secret (${survivor.rule}) survived redaction on output line ${survivor.line}\n`,
+  );
+  return false;
 }

@@ -5,7 +5,7 @@ import {
   type FidelityRow,
   type FidelityTotals,
 } from '../engine/fidelity/fidelity';
-import { createNodeFileSource } from './node-source';
+import { openPathSources } from './session-files';
 import { findSessions } from './stats/find-sessions';
 import { escapeJsonText, escapeTerminalText } from './terminal-text';
 
@@ -94,12 +94,7 @@ export async function computeFidelityReport(roots: string[]): Promise<FidelityRe
   const errors: FidelityReport['errors'] = [];
   for (const group of await findSessions(roots)) {
     try {
-      rows.push(
-        ...(await computeSessionFidelity(
-          group.file,
-          group.paths.map((p) => createNodeFileSource(p)),
-        )),
-      );
+      rows.push(...(await computeSessionFidelity(group.file, await openPathSources(group.paths))));
     } catch (error) {
       errors.push({ session: group.file, error: error instanceof Error ? error.message : String(error) });
     }

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { computeReportHtml } from '../engine/export/report-html';
+import { checkRedacted, getCliRedaction } from './export';
 import { loadSession, runReplay, SHARE_OPTIONS } from './share-args';
 
 // `compactlab report`: the one-file HTML report, as the app's Export menu writes it.
@@ -25,10 +26,9 @@ export async function reportCommand(args: string[], out: Out): Promise<number> {
     return 1;
   }
   const replay = session.apiCalls.length > 0 ? runReplay(session, values.strategy, values.knob) : undefined;
-  const html = await computeReportHtml(session, sources, {
-    replay,
-    redaction: values.redact ? { unmasked: [] } : undefined,
-  });
+  const redaction = values.redact ? await getCliRedaction(session, sources) : undefined;
+  const html = await computeReportHtml(session, sources, { replay, redaction });
+  if (redaction && !checkRedacted('report', html, redaction)) return 1;
   writeFileSync(target, html);
   out(`wrote ${target} (${html.length.toLocaleString('en-US')} characters)`);
   return 0;

@@ -1,6 +1,14 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import {
+  expandOpenCodeDatabases,
+  isOpenCodeDatabaseName,
+  listOpenCodeDatabaseSessions,
+  splitDatabaseName,
+  walNameOf,
+} from '../engine/parse/dialects/opencode/database';
 import { type ByteSource, createReadAheadSource } from '../engine/parse/source';
 import { createNodeFileSource } from './node-source';
+import { openSqlJsInNode } from './sqlite';
 import { findSessions } from './stats/find-sessions';
 
 /** Sessions named in the error when a folder holds several. */
@@ -10,11 +18,20 @@ const LISTED = 5;
  * The files a command reads for the paths it was given: a file as it is; a folder as the session
  * it holds (its transcript with its subagent and compaction-call files, grouped as the library
  * groups them). A folder of several sessions is an error that lists them: a command reads one
- * session, `compactlab stats` reads many.
+ * session, `compactlab stats` reads many. An OpenCode database is the session it names
+ * (`opencode.db#ses_…`) or its only one, read with its `-wal`.
  */
 export async function openSessionFiles(paths: readonly string[]): Promise<ByteSource[]> {
   const files: string[] = [];
   for (const path of paths) {
+    if (isOpenCodeDatabaseName(path)) {
+      // An OpenCode database (`opencode.db`, or `opencode.db#ses_…` for one of its sessions),
+      // with its log when it is beside it.
+      files.push(path);
+      const wal = walNameOf(splitDatabaseName(path).dbPath);
+      if (existsSync(wal) && !paths.includes(wal)) files.push(wal);
+      continue;
+    }
     if (!statSync(path).isDirectory()) {
       files.push(path);
       continue;
@@ -31,5 +48,32 @@ export async function openSessionFiles(paths: readonly string[]): Promise<ByteSo
     files.push(...sessions[0]!.paths);
   }
   // Read ahead: exports, the erosion chain and the secrets scan read entry after entry.
-  return files.map((p) => createReadAheadSource(createNodeFileSource(p)));
+  const sources = await openPathSources(files);
+  return sources.map((s) => createReadAheadSource(s));
+}
+
+/** Files on disk as sources, an OpenCode database as the session it names (`opencode.db#ses_…`). */
+export function openPathSources(paths: readonly string[]): Promise<ByteSource[]> {
+  return expandOpenCodeDatabases(paths.map(openNodeFile), openSqlJsInNode);
+}
+
+/**
+ * The sessions of an OpenCode database on disk (with its `-wal` when beside it), named as
+ * `openPathSources` reads them: `opencode.db#ses_…`.
+ */
+export async function listDatabaseSessionPaths(dbPath: string): Promise<string[][]> {
+  const wal = walNameOf(dbPath);
+  const sessions = await listOpenCodeDatabaseSessions(
+    createNodeFileSource(dbPath),
+    existsSync(wal) ? createNodeFileSource(wal) : undefined,
+    openSqlJsInNode,
+  );
+  return sessions.map((s) => (existsSync(wal) ? [`${dbPath}#${s.id}`, wal] : [`${dbPath}#${s.id}`]));
+}
+
+/** A file on disk; a database's session (`opencode.db#ses_…`) is its database file so named. */
+function openNodeFile(path: string): ByteSource {
+  const { dbPath, sessionId } = splitDatabaseName(path);
+  if (sessionId === undefined || !isOpenCodeDatabaseName(path)) return createNodeFileSource(path);
+  return { ...createNodeFileSource(dbPath), name: path };
 }

@@ -12,6 +12,8 @@ import { type PromptSettings, prepareSummary } from '../engine/summarize/prepare
 import { runSummary } from '../engine/summarize/run';
 import { parseCompactionPoint } from '../engine/summarize/span';
 import { SummarizerError } from '../engine/summarize/types';
+import { type KnownSecret, maskText, type RedactionSettings } from '../engine/redact/mask';
+import { collectKnownSecrets } from '../engine/redact/session-secrets';
 import { openSessionFiles } from './session-files';
 
 // `compactlab summarize`: the span a compaction would replace, the exact request, the summary,
@@ -19,11 +21,13 @@ import { openSessionFiles } from './session-files';
 
 export const SUMMARIZE_USAGE = `  compactlab summarize <session.jsonl> [subagent files…] --at <api-call index | c<N> | compaction uuid>
         [--preset <id>] [--prompt-file <file>] [--instructions <text>] [--summarizer builtin|anthropic|openai|recorded]
-        [--model <id>] [--base-url <url>] [--max-tokens <n>] [--temperature <t>] [--keep-from <api call>] [--json]
+        [--model <id>] [--base-url <url>] [--max-tokens <n>] [--temperature <t>] [--keep-from <api call>] [--json] [--send-unmasked]
       Summarize the span a compaction would replace at that point (after an API call, or a real
       compaction) and score which facts the summary kept. --at and --keep-from take 0-based
       indices, as in --json output: "API call 12" in text is index 11, c0 is "compaction 1". Anthropic reads ANTHROPIC_API_KEY,
       openai reads OPENAI_API_KEY (optional for local servers); keys are never printed.
+      Secrets found in the session are masked in the request (as the page does) and in what comes
+      back; --send-unmasked sends the span as it is.
       Presets: ${PROMPT_PRESETS.map((p) => p.id).join(', ')}.`;
 
 const fmt = (n: number | undefined): string =>
@@ -58,6 +62,29 @@ function summarizerConfig(
   }
 }
 
+/** The API keys the environment configures, masked wherever they appear in what is printed. */
+function getConfiguredKeys(): KnownSecret[] {
+  return ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'].flatMap((name) => {
+    const value = process.env[name];
+    return value ? [{ id: `configured-${name}`, kind: 'env-secret' as const, value }] : [];
+  });
+}
+
+/** A base URL without credentials or query string (either can hold a key). */
+export function getPrintableUrl(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    u.search = '';
+    u.hash = '';
+    return u.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
 function number(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -81,6 +108,7 @@ export const summarize: Command = async (args, out) => {
       temperature: { type: 'string' },
       'keep-from': { type: 'string' },
       json: { type: 'boolean' },
+      'send-unmasked': { type: 'boolean' },
     },
   });
   if (positionals.length === 0 || values.at === undefined) {
@@ -92,6 +120,13 @@ export const summarize: Command = async (args, out) => {
   const session = await parseSession(sources);
   const point = parseCompactionPoint(session, values.at);
   const kind = values.summarizer ?? 'builtin';
+  // Masks the request (unless --send-unmasked) and, always, what comes back: a server may echo the
+  // configured key or a secret of the span (issue 22, item 5).
+  const redaction: RedactionSettings = {
+    unmasked: [],
+    known: [...(await collectKnownSecrets(session, sources)), ...getConfiguredKeys()],
+  };
+  const unmask = (text: string): string => maskText(text, redaction);
   const model =
     values.model ??
     (kind === 'anthropic'
@@ -110,6 +145,7 @@ export const summarize: Command = async (args, out) => {
     maxOutputTokens: number(values['max-tokens'], 'max-tokens') ?? preset.maxOutputTokens,
     temperature: number(values.temperature, 'temperature'),
     keepFromApiCallIndex: number(values['keep-from'], 'keep-from'),
+    ...(redaction && !values['send-unmasked'] ? { redact: redaction } : {}),
   };
   const prepared = await prepareSummary(session, sources, point, settings);
   const config = await summarizerConfig(kind, values['base-url'], async () => {
@@ -128,12 +164,18 @@ export const summarize: Command = async (args, out) => {
     outcome = await runSummary(summarizer, prepared.request, preset.output, prepared.facts);
   } catch (error) {
     if (error instanceof SummarizerError) {
-      process.stderr.write(`compactlab summarize: ${error.message}\n`);
+      process.stderr.write(`compactlab summarize: ${unmask(error.message)}\n`);
       return 1;
     }
     throw error;
   }
-  const { result, retention } = outcome;
+  const { result } = outcome;
+  result.text = unmask(result.text);
+  outcome.text = unmask(outcome.text);
+  const retention = {
+    ...outcome.retention,
+    missed: outcome.retention.missed.map((m) => ({ ...m, text: unmask(m.text) })),
+  };
 
   if (values.json) {
     out(
@@ -147,7 +189,9 @@ export const summarize: Command = async (args, out) => {
           },
           summarizer: {
             kind: config.kind,
-            ...(config.kind === 'anthropic' || config.kind === 'openai' ? { baseUrl: config.baseUrl } : {}),
+            ...(config.kind === 'anthropic' || config.kind === 'openai'
+              ? { baseUrl: getPrintableUrl(config.baseUrl) }
+              : {}),
           },
           summary: {
             raw: result.text,

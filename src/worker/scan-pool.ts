@@ -2,6 +2,7 @@ import type { LibraryRow } from '../engine/library/library-row';
 import { scanSession } from '../engine/library/scan-session';
 import type { PriceOverrides } from '../engine/summarize/prices';
 import { createBlobSource } from './blob-source';
+import { expandDatabases, listDatabaseSessions } from './sqlite';
 import type { ScanFile, ScanReply, ScanRequest } from './scan-protocol';
 
 // A pool of scan workers sized to the machine: each takes the next session from the queue, so a
@@ -109,7 +110,7 @@ async function scanOnPage(queue: ScanJob[], callbacks: ScanCallbacks): Promise<v
     if (callbacks.signal.aborted) return;
     try {
       const row = await scanSession(
-        job.files.map((f) => createBlobSource(f.name, f.blob)),
+        await expandDatabases(job.files.map((f) => createBlobSource(f.name, f.blob))),
         {
           signal: callbacks.signal,
           prices: callbacks.prices,
@@ -123,4 +124,18 @@ async function scanOnPage(queue: ScanJob[], callbacks: ScanCallbacks): Promise<v
     }
     doneBytes += job.files.reduce((s, f) => s + f.blob.size, 0);
   }
+}
+
+/**
+ * The sessions of an OpenCode database (with its log, when given) for the library's list: SQLite
+ * and the reader load here, on the first database only.
+ */
+export function listDatabaseFileSessions(
+  db: { name: string; blob: Blob },
+  wal: { name: string; blob: Blob } | undefined,
+): Promise<{ id: string; title: string }[]> {
+  return listDatabaseSessions(
+    createBlobSource(db.name, db.blob),
+    wal && createBlobSource(wal.name, wal.blob),
+  );
 }

@@ -2,6 +2,7 @@
 import { scanSession } from '../engine/library/scan-session';
 import { createBlobSource } from './blob-source';
 import type { ScanReply, ScanRequest } from './scan-protocol';
+import { expandDatabases } from './sqlite';
 
 // One scan worker: scans the session it is given and posts its list row.
 
@@ -11,10 +12,10 @@ const post = (reply: ScanReply) => scope.postMessage(reply);
 scope.onmessage = async (event: MessageEvent<ScanRequest>) => {
   const { jobId, files, prices } = event.data;
   try {
-    const row = await scanSession(
-      files.map((f) => createBlobSource(f.name, f.blob)),
-      { prices, onProgress: (bytesRead) => post({ kind: 'progress', jobId, bytesRead }) },
-    );
+    const row = await scanSession(await expandDatabases(files.map((f) => createBlobSource(f.name, f.blob))), {
+      prices,
+      onProgress: (bytesRead) => post({ kind: 'progress', jobId, bytesRead }),
+    });
     post({ kind: 'row', jobId, row });
   } catch (error) {
     post({ kind: 'failed', jobId, message: error instanceof Error ? error.message : String(error) });

@@ -19,6 +19,7 @@ import { computeTokenTable, getTokenTableTransferables } from '../engine/query/t
 import { computeBashSummaries } from '../engine/query/bash-summaries';
 import type { Session } from '../engine/types';
 import { createBlobSource } from './blob-source';
+import { expandDatabases } from './sqlite';
 import { type EngineHandlers, getLoaded } from './engine-host';
 
 export interface LoadedSession {
@@ -99,7 +100,9 @@ type SessionHandlers = Omit<
 
 export const SESSION_HANDLERS: SessionHandlers = {
   load: async (request, { state, signal, onProgress }) => {
-    const sources = request.files.map((f) => createReadAheadSource(createBlobSource(f.name, f.blob)));
+    // An OpenCode database: the session it names, as its storage files (SQLite loaded only then).
+    const files = await expandDatabases(request.files.map((f) => createBlobSource(f.name, f.blob)));
+    const sources = files.map((f) => createReadAheadSource(f));
     let session: Session;
     let live: LiveParse | undefined;
     if (request.live) {

@@ -13,7 +13,8 @@ import { renderTimelineSvg } from '../engine/export/timeline-svg';
 import { computeTimelineSeries } from '../engine/query/timeline-series';
 import { computeReplay } from '../engine/replay/compute-replay';
 import type { ReplayResult } from '../engine/replay/types';
-import { findSessionSecrets } from '../engine/redact/session-secrets';
+import { maskText } from '../engine/redact/mask';
+import { collectKnownSecrets, findSessionSecrets } from '../engine/redact/session-secrets';
 import type { Session } from '../engine/types';
 import { type EngineHandlers, getLoaded } from './engine-host';
 import type { ExportReplayFields } from './protocol';
@@ -38,7 +39,11 @@ export const SHARE_HANDLERS: ShareHandlers = {
   },
   'export-file': async (request, { state, signal }) => {
     const { session, sources } = getLoaded(state, request.sessionId);
-    const { redaction } = request;
+    // Every value found anywhere in the session is masked wherever it occurs (issue 22).
+    const redaction = request.redaction && {
+      ...request.redaction,
+      known: await collectKnownSecrets(session, sources, signal),
+    };
     const name = session.files.find((f) => f.role === 'main')?.name ?? session.files[0]?.name ?? 'transcript';
     const header = {
       name,
@@ -103,7 +108,7 @@ export const SHARE_HANDLERS: ShareHandlers = {
           request.replay && session.apiCalls.length > 0 ? runReplay(session, request.replay) : undefined;
         return {
           result: renderTimelineSvg(computeTimelineSeries(session), {
-            title: `Context timeline of ${name}`,
+            title: `Context timeline of ${redaction ? maskText(name, redaction) : name}`,
             thresholds: replay?.thresholds,
             replay: replay ? { simulatedTokens: replay.simulatedTokens, events: replay.events } : undefined,
           }),

@@ -42,7 +42,7 @@ interface Figures {
 // biome-ignore format: a table, one agent a line.
 const TODAY: Record<string, Figures> = {
   'Claude Code': { sessions: 28, transcripts: 70, real: 54, exact: 50, reproduced: 53, farther: 1, missing: 0, extra: 1, micro: 5, microExact: 4, microReproduced: 5 },
-  'Codex CLI':   { sessions: 8,  transcripts: 8,  real: 3,  exact: 2,  reproduced: 3,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  'Codex CLI':   { sessions: 8,  transcripts: 8,  real: 3,  exact: 3,  reproduced: 3,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   Cline:         { sessions: 3,  transcripts: 3,  real: 4,  exact: 1,  reproduced: 2,  farther: 1, missing: 1, extra: 1, micro: 0, microExact: 0, microReproduced: 0 },
   'Gemini CLI':  { sessions: 4,  transcripts: 4,  real: 0,  exact: 0,  reproduced: 0,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   pi:            { sessions: 3,  transcripts: 3,  real: 0,  exact: 0,  reproduced: 0,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },

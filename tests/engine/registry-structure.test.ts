@@ -90,7 +90,10 @@ describe('every registered strategy has its parts', () => {
     expect(STRATEGY_VARIANTS[id]?.length, `STRATEGY_VARIANTS['${id}']`).toBeGreaterThan(0);
   });
 
-  const tests = walk(join(TESTS, 'replay')).filter((f) => f.endsWith('.test.ts'));
+  // A test file, or the agreement module its unit and reference tests share (naive-agreement.ts).
+  const tests = walk(join(TESTS, 'replay')).filter(
+    (f) => f.endsWith('.test.ts') || f.endsWith('-agreement.ts'),
+  );
   for (const id of ids) {
     const reference = join(TESTS, 'replay/reference', `${id}.ts`);
     const reason = NO_REFERENCE[id];

@@ -123,7 +123,8 @@ describe('Codex CLI rollouts (hand-written fixture)', () => {
         inputTokens: 10_000,
         cacheCreationInputTokens: 0,
         cacheReadInputTokens: 2_000,
-        outputTokens: 400,
+        // output_tokens 300 holds the 100 of reasoning: total_tokens = input + output.
+        outputTokens: 300,
       },
       contextTokens: 12_000,
     });

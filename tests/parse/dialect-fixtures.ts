@@ -46,6 +46,7 @@ export const FIXTURES: Record<DialectId, Fixture[]> = {
         "a task folder's roles (the UI log the main file, the API history and the metadata its content) come from the names Cline gives them",
     },
   ],
+  'gemini-cli-logs': [{ name: 'gemini-logs', files: ['tests/fixtures/gemini-logs/logs.json'] }],
   'gemini-cli-json': [
     { name: 'gemini-json', files: ['tests/fixtures/agents/session-2026-03-09T10-00-1a2b3c4d.json'] },
   ],

@@ -263,19 +263,22 @@ describe('compact_20260112', () => {
 });
 
 describe('the TypeScript SDK’s compactionControl', () => {
-  it('defaults: threshold 100,000 context tokens, summary max 4,096', () => {
+  it("defaults: threshold 100,000 context tokens; the runner's max_tokens 4,096 (ours); deprecated", () => {
     const k = ANTHROPIC_SDK_COMPACTION_STRATEGY.normalizeKnobs({});
     expect(SDK_DEFAULT_TOKEN_THRESHOLD).toBe(100_000);
     expect(SDK_SUMMARY_MAX_TOKENS).toBe(4_096);
     expect(k.contextTokenThreshold).toBe(100_000);
     expect(k.summaryMaxTokens).toBe(4_096);
+    expect(ANTHROPIC_SDK_COMPACTION_STRATEGY.description).toMatch(/deprecated since sdk-v0\.83\.0/);
+    const spec = ANTHROPIC_SDK_COMPACTION_STRATEGY.knobSpecs.find((s) => s.key === 'summaryMaxTokens')!;
+    expect(spec.source).toMatch(/params\.max_tokens.*ours/);
     expect(ANTHROPIC_SDK_COMPACTION_STRATEGY.thresholds(k).map((l) => `${l.id} ${l.tokens}`)).toEqual([
       'threshold 100000',
       'window 200000',
     ]);
   });
 
-  it('checks only after a tool call, on input + output, and caps the summary', async () => {
+  it('checks after every response, a final answer included, on input + output, and caps the summary', async () => {
     // Calls 0–5 read files; call 6 answers without a tool at 104,000; calls 7 and 8 read again.
     const calls: CallSpec[] = Array.from({ length: 9 }, (_, k) => ({
       prompt: k === 0 || k === 7 ? `Prompt ${k}.` : undefined,
@@ -286,10 +289,12 @@ describe('the TypeScript SDK’s compactionControl', () => {
     const p = await prepared({ calls });
     const r = runStrategy(p, SDK, {});
     const compactions = r.events.filter((e) => e.kind === 'compact');
-    // Call 6 (104,500 with its output) called no tool: the runner's loop ends there, unchecked.
-    expect(compactions.map((e) => e.afterCallPos)).toEqual([7]);
+    // Call 6 (104,500 with its output) called no tool: the runner still checks it (anthropics/
+    // anthropic-sdk-typescript@bfa9197f0182084941052be9752c948638421601:src/lib/tools/BetaToolRunner.ts:219,
+    // before it looks at tool_use) and compacts there, where the tool-calls-only rule waited for call 7.
+    expect(compactions.map((e) => e.afterCallPos)[0]).toBe(6);
     const c = compactions[0]!;
-    expect(c.checkTokens).toBe(p.recorded[7]! + p.output[7]!);
+    expect(c.checkTokens).toBe(p.recorded[6]! + p.output[6]!);
     expect(c.thresholdTokens).toBe(100_000);
     expect(c.postTokens).toBe(p.baseTokens + c.summaryTokens!);
 

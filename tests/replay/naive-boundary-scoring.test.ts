@@ -1,64 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { computeReplay } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from './invariants';
-import { computeNaiveBoundaryScoringReplay } from './reference/boundary-scoring';
-import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
-import type { SummaryModelId } from '../../src/engine/replay/summary-size';
-import {
-  BOUNDARY_SCORING_STRATEGY,
-  type BoundaryScoringKnobs,
-} from '../../src/engine/strategies/boundary-scoring';
+import { prepareReplay } from '../../src/engine/replay/prepare';
 import { generateSession } from '../../sample/generate-session';
 import { parsePiSession } from './pi-session';
+import { expectAgreement } from './naive-boundary-scoring-agreement';
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { growingSpec, parseFixture } from './transcript-fixture';
-import { expectSameKeptRangeEvents } from './naive-events';
 
 // The fast boundary-scoring replay against the deliberately naive one
 // (tests/replay/reference/boundary-scoring.ts), call by call: the same simulated context, the same
 // compactions (call, post-compaction context, summary size, first kept message) and resets.
 
-const KNOB_SETS: { name: string; knobs: Partial<BoundaryScoringKnobs>; model?: SummaryModelId }[] = [
-  { name: 'defaults', knobs: {} },
-  { name: 'threshold 60,000', knobs: { thresholdTokens: 60_000 } },
-  {
-    name: 'threshold 30,000, target 30%, radius 8',
-    knobs: { thresholdTokens: 30_000, targetRatioPercent: 30, searchRadiusMessages: 8 },
-  },
-  { name: 'max 120 messages, target 40%', knobs: { maxMessages: 120, targetRatioPercent: 40 } },
-  {
-    name: 'context counter at 80,000, ratio',
-    knobs: { counter: 'context', thresholdTokens: 80_000 },
-    model: 'ratio',
-  },
-  { name: 'max 40 messages, min 20, tail 10', knobs: { maxMessages: 40, minMessages: 20, tailMessages: 10 } },
-];
-
-function expectAgreement(prepared: PreparedReplay, name: string): number {
-  let compactions = 0;
-  for (const set of KNOB_SETS) {
-    const knobs = BOUNDARY_SCORING_STRATEGY.normalizeKnobs({ ...set.knobs });
-    const summaryModel = set.model ?? 'recorded';
-    const result = computeReplay(prepared, 'boundary-scoring', knobs, { summaryModel });
-    expect(checkReplayInvariants(prepared, result)).toEqual([]);
-    const naive = computeNaiveBoundaryScoringReplay(prepared, knobs, summaryModel);
-    const label = `${name}, ${set.name}`;
-    expect(Array.from(result.simulatedTokens), label).toEqual(naive.simulatedTokens);
-    compactions += expectSameKeptRangeEvents(prepared, result, naive.events, label);
-  }
-  return compactions;
-}
-
 describe('fast replay = naive replay: boundary-scoring', () => {
-  for (const seed of [3, 11]) {
-    it(`agrees on a generated session (seed ${seed})`, async () => {
-      const g = generateSession({ seed, apiCalls: 300 });
-      const session = await parseSession(g.files.map((f) => createMemorySource(f.name, f.text)));
-      expect(expectAgreement(prepareReplay(session), `seed ${seed}`)).toBeGreaterThan(5);
-    });
-  }
+  // Small, per commit; the 300-call seeds and the sample: naive-boundary-scoring.reference.test.ts. It
+  // starts at 100,000 tokens, so 120 calls reach every threshold.
+  it('agrees on a small generated session (seed 3, 120 calls from 100,000 tokens)', async () => {
+    const g = generateSession({ seed: 3, apiCalls: 120, initialContextTokens: 100_000 });
+    const session = await parseSession(g.files.map((f) => createMemorySource(f.name, f.text)));
+    expect(expectAgreement(prepareReplay(session), 'seed 3, 120 calls')).toBeGreaterThan(5);
+  });
 
   it('agrees on a generated transcript that grows past every window', async () => {
     const prepared = prepareReplay((await parseFixture(growingSpec(40))).session);
@@ -89,7 +50,7 @@ describe('fast replay = naive replay: boundary-scoring', () => {
     expect(expectAgreement(prepared, 'pi session')).toBeGreaterThan(0);
   });
 
-  it.each(REPLAY_FIXTURES)('agrees on $label', async ({ name, load }) => {
+  it.each(REPLAY_FIXTURES.filter((f) => f.name !== 'sample'))('agrees on $label', async ({ name, load }) => {
     const prepared = prepareReplay(await load());
     expect(expectAgreement(prepared, name)).toBeGreaterThan(0);
   });

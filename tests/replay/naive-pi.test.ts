@@ -2,59 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
-import { checkReplayInvariants } from './invariants';
 import { computeNaivePiReplay } from './reference/pi';
-import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
-import type { SummaryModelId } from '../../src/engine/replay/summary-size';
-import { estimatePiMessageTokens, PI_STRATEGY, type PiKnobs } from '../../src/engine/strategies/pi';
+import { prepareReplay } from '../../src/engine/replay/prepare';
+import { estimatePiMessageTokens, PI_STRATEGY } from '../../src/engine/strategies/pi';
 import { generateSession } from '../../sample/generate-session';
 import { type PiSessionSpec, type PiTurnSpec, parsePiSession } from './pi-session';
+import { expectAgreement } from './naive-pi-agreement';
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { logKnobsOf } from './strategy-variants';
 import { growingSpec, parseFixture } from './transcript-fixture';
-import { expectSameKeptRangeEvents } from './naive-events';
 
 // The fast pi replay (strategies/pi/index.ts through compute-replay.ts) against the deliberately naive
 // one (tests/replay/reference/pi.ts), call by call: the same simulated context and trigger count, the same
 // compactions (call, post-compaction context, summary size, first kept message) and resets, over
 // knob sets that move the trigger (reserveTokens, window), the cut (keepRecentTokens) and the
 // summary model.
-
-const KNOB_SETS: { name: string; knobs: Partial<PiKnobs>; model?: SummaryModelId }[] = [
-  { name: 'log knobs', knobs: {} },
-  { name: 'log knobs, ratio model', knobs: {}, model: 'ratio' },
-  { name: 'window 100,000', knobs: { contextWindow: 100_000 } },
-  { name: 'reserve 60,000, keep 5,000', knobs: { reserveTokens: 60_000, keepRecentTokens: 5_000 } },
-  {
-    name: 'window 80,000, keep 40,000, ratio',
-    knobs: { contextWindow: 80_000, keepRecentTokens: 40_000 },
-    model: 'ratio',
-  },
-  {
-    name: 'window 60,000, keep 0, no overflow',
-    knobs: { contextWindow: 60_000, keepRecentTokens: 0, overflowRecovery: false },
-  },
-  { name: 'window 50,000, reserve 0', knobs: { contextWindow: 50_000, reserveTokens: 0 } },
-  { name: 'off', knobs: { contextWindow: 60_000, enabled: false } },
-];
-
-/** Fast and naive replays of every knob set on one session; the number of compactions compared. */
-function expectAgreement(prepared: PreparedReplay, name: string): number {
-  let compactions = 0;
-  const log = logKnobsOf(prepared, 'pi').knobs;
-  for (const set of KNOB_SETS) {
-    const knobs = PI_STRATEGY.normalizeKnobs({ ...log, ...set.knobs });
-    const summaryModel = set.model ?? 'recorded';
-    const result = computeReplay(prepared, 'pi', knobs, { summaryModel });
-    expect(checkReplayInvariants(prepared, result)).toEqual([]);
-    const naive = computeNaivePiReplay(prepared, knobs, summaryModel);
-    const label = `${name}, ${set.name}`;
-    expect(Array.from(result.simulatedTokens), label).toEqual(naive.simulatedTokens);
-    expect(Array.from(result.checkTokens), label).toEqual(naive.checkTokens);
-    compactions += expectSameKeptRangeEvents(prepared, result, naive.events, label);
-  }
-  return compactions;
-}
 
 /** A turn that reads one file (`resultChars` of it) and then answers. */
 const readTurn = (path: string, resultChars: number, promptChars = 400): PiTurnSpec => ({
@@ -110,20 +72,20 @@ describe('fast replay = naive replay: pi', () => {
     expect(expectAgreement(prepared, name)).toBeGreaterThan(5);
   });
 
-  for (const seed of [3, 11]) {
-    it(`agrees on a generated session (seed ${seed})`, async () => {
-      const g = generateSession({ seed, apiCalls: 300 });
-      const session = await parseSession(g.files.map((f) => createMemorySource(f.name, f.text)));
-      expect(expectAgreement(prepareReplay(session), `seed ${seed}`)).toBeGreaterThan(5);
-    });
-  }
+  // Small, per commit; the 300-call seeds and the sample: naive-pi.reference.test.ts. It
+  // starts at 100,000 tokens, so 120 calls reach every threshold.
+  it('agrees on a small generated session (seed 3, 120 calls from 100,000 tokens)', async () => {
+    const g = generateSession({ seed: 3, apiCalls: 120, initialContextTokens: 100_000 });
+    const session = await parseSession(g.files.map((f) => createMemorySource(f.name, f.text)));
+    expect(expectAgreement(prepareReplay(session), 'seed 3, 120 calls')).toBeGreaterThan(5);
+  });
 
   it('agrees on a generated transcript that grows past every window', async () => {
     const prepared = prepareReplay((await parseFixture(growingSpec(40))).session);
     expect(expectAgreement(prepared, 'growing 40')).toBeGreaterThan(0);
   });
 
-  it.each(REPLAY_FIXTURES)('agrees on $label', async ({ name, load }) => {
+  it.each(REPLAY_FIXTURES.filter((f) => f.name !== 'sample'))('agrees on $label', async ({ name, load }) => {
     const prepared = prepareReplay(await load());
     expect(expectAgreement(prepared, name)).toBeGreaterThan(0);
   });

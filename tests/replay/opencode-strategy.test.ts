@@ -44,8 +44,18 @@ async function prepare(spec: TranscriptSpec): Promise<PreparedReplay> {
 /** Far from compacting: the prune alone. */
 const WIDE: Partial<OpenCodeKnobs> = { contextLimit: 2_000_000 };
 
+/**
+ * The prune as configured (`compaction.prune: true`): off by default in the newest profile, on in
+ * early 2026 (strategies/opencode/index.ts OPENCODE_PROFILES); these tests are about what it does.
+ */
+const PRUNING: Partial<OpenCodeKnobs> = { prune: true };
+
 function run(prepared: PreparedReplay, knobs: Partial<OpenCodeKnobs> = {}): ReplayResult {
-  const result = computeReplay(prepared, 'opencode', { ...OPENCODE_STRATEGY.defaultKnobs, ...knobs });
+  const result = computeReplay(prepared, 'opencode', {
+    ...OPENCODE_STRATEGY.defaultKnobs,
+    ...PRUNING,
+    ...knobs,
+  });
   expect(checkReplayInvariants(prepared, result)).toEqual([]);
   return result;
 }
@@ -62,6 +72,9 @@ describe('OpenCode strategy', () => {
       protectTurns: 2,
       protectedTools: ['skill'],
       stallPercent: 95,
+      // The newest profile: prune only when configured.
+      profile: 'prune-opt-in',
+      prune: false,
     });
     for (const spec of OPENCODE_STRATEGY.knobSpecs) expect(spec.source).toMatch(/opencode|ANCHORS/);
     const out: string[] = [];
@@ -88,7 +101,7 @@ describe('OpenCode strategy', () => {
     expect(compacts(result)).toHaveLength(0);
 
     // The walk ends where turn 9's prompt starts (the line before call 9).
-    const knobs = { ...OPENCODE_STRATEGY.defaultKnobs };
+    const knobs = { ...OPENCODE_STRATEGY.defaultKnobs, ...PRUNING };
     const direct = selectOpenCodePrune(prepared, knobs, 0, prepared.callPos[9]! - 1, () => false);
     expect(direct?.prunedTokens).toBe(30_000);
     expect(direct?.totalTokens).toBe(70_000);
@@ -178,6 +191,20 @@ describe('OpenCode strategy', () => {
     expect(notes.join('\n')).toMatch(/not an OpenCode session/);
   });
 
+  it('picks its profile by the log’s date: prune on unless false in early 2026, off unless true from 2026-04-24', async () => {
+    const info = getSessionInfo(await prepare(turnsSpec(4)));
+    const early = OPENCODE_STRATEGY.getSessionKnobs({ ...info, startedAt: '2026-02-01T00:00:00Z' });
+    expect(early.knobs).toMatchObject({ profile: 'early-2026', prune: true });
+    const late = OPENCODE_STRATEGY.getSessionKnobs({ ...info, startedAt: '2026-06-01T00:00:00Z' });
+    expect(late.knobs).toMatchObject({ profile: 'prune-opt-in', prune: false });
+    expect(late.notes[0]).toMatch(/→ profile 'prune-opt-in'/);
+    expect(late.notes[1]).toMatch(/^Prune off/);
+    // The fork-only tail / anchor rules are not modelled as upstream, and the profile says so.
+    expect(OPENCODE_STRATEGY.knobSpecs.find((k) => k.key === 'profile')?.options?.[1]?.label).toMatch(
+      /tail\/anchor rules of forks not modelled/,
+    );
+  });
+
   it('runs from the CLI with --strategy opencode and --knob', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'compactlab-opencode-'));
     const file = join(dir, 'session.jsonl');
@@ -222,7 +249,7 @@ describe('OpenCode strategy', () => {
       { pruneMinimumTokens: 5_000, protectedTools: [] },
       { pruneProtectTokens: 80_000, pruneMinimumTokens: 0 },
     ] as Partial<OpenCodeKnobs>[]) {
-      const full = OPENCODE_STRATEGY.normalizeKnobs({ ...WIDE, autoCompact: false, ...knobs });
+      const full = OPENCODE_STRATEGY.normalizeKnobs({ ...WIDE, ...PRUNING, autoCompact: false, ...knobs });
       const fast = run(prepared, full);
       const naive = computeNaiveOpenCodePrune(prepared, full);
       expect(Array.from(fast.simulatedTokens), JSON.stringify(knobs)).toEqual(naive.simulatedTokens);

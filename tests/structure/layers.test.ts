@@ -30,7 +30,8 @@ interface Area {
 const AREAS: Record<string, Area> = {
   // @anthropic-ai/sdk: the Anthropic summarizer's client, fetch-based, runs anywhere.
   engine: { areas: [], packages: ['@anthropic-ai/sdk'] },
-  worker: { areas: ['engine'], packages: [] },
+  // sql.js: SQLite in WebAssembly, for OpenCode's opencode.db (the engine is given a database).
+  worker: { areas: ['engine'], packages: ['sql.js', 'sql.js/'] },
   ui: {
     areas: ['engine', 'worker'],
     packages: [
@@ -43,7 +44,7 @@ const AREAS: Record<string, Area> = {
       'dexie',
     ],
   },
-  cli: { areas: ['engine'], packages: ['node:'] },
+  cli: { areas: ['engine'], packages: ['node:', 'sql.js'] },
   'main.tsx': { areas: ['ui'], packages: ['react', 'react-dom', '@tanstack/react-query'] },
 };
 

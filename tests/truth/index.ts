@@ -1,15 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { readClaudeCodeTruth } from './claude-code';
 import { readClineTruth } from './cline';
 import { readCodexTruth } from './codex';
 import { readGeminiCliTruth } from './gemini-cli';
+import { hasPythonSqlite, readOpenCodeDatabaseTruth } from './opencode';
 import { readPiTruth } from './pi';
 import type { Truth } from './types';
 
 // Which truth reader reads a file: by the name each agent gives its files, then by a look at the
-// first record. Independent of the engine's own detection on purpose. No reader: OpenCode and raw
-// Messages API traffic (claude-trace) have no real log on disk yet; Cline's
+// first record. Independent of the engine's own detection on purpose. OpenCode's sessions span many
+// files or a SQLite database: a database's session, named as the engine names it, is read here
+// (opencode.ts, through python3's sqlite3); tests/parse/opencode-db.test.ts runs the rest.
+// No reader: raw Messages API traffic (claude-trace) has no real log on disk yet; Cline's
 // api_conversation_history.json records no usage; the Agent SDK's stream-json is not replayed.
 
 export type TruthFormat = 'claude-code' | 'codex' | 'gemini-cli' | 'pi' | 'cline';
@@ -39,8 +42,24 @@ export function getTruthFormat(path: string, text: string): TruthFormat | undefi
   return undefined;
 }
 
+/** `<…/opencode.db>/session/<project>/<ses_…>.json`: how the engine names a database's session. */
+const OPENCODE_DB_SESSION = /^(.*\/opencode[^/]*\.db)\/session\/[^/]+\/(ses_[0-9A-Za-z]+)\.json$/;
+const databaseTruths = new Map<string, Map<string, Truth>>();
+
 /** The truth of one file, or undefined when no truth reader reads it. */
-export function readTruth(path: string): { format: TruthFormat; truth: Truth } | undefined {
+export function readTruth(path: string): { format: TruthFormat | 'opencode'; truth: Truth } | undefined {
+  // A session of an OpenCode database, read by SQLite itself (python3), once per database.
+  const db = OPENCODE_DB_SESSION.exec(path);
+  if (db && existsSync(db[1]!) && statSync(db[1]!).isFile()) {
+    if (!hasPythonSqlite()) return undefined;
+    let truths = databaseTruths.get(db[1]!);
+    if (!truths) {
+      truths = readOpenCodeDatabaseTruth(db[1]!);
+      databaseTruths.set(db[1]!, truths);
+    }
+    const truth = truths.get(db[2]!);
+    return truth && { format: 'opencode', truth };
+  }
   const text = readFileSync(path, 'utf8');
   const format = getTruthFormat(path, text);
   return format && { format, truth: READERS[format](text) };

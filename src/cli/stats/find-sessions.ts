@@ -6,6 +6,8 @@ import {
   type LibraryFile,
   SIBLING_HEAD_BYTES,
 } from '../../engine/library/group-files';
+import { isOpenCodeDatabaseName } from '../../engine/parse/dialects/opencode/database-name';
+import { listDatabaseSessionPaths } from '../session-files';
 
 // The sessions under some folders, grouped as the page's library groups a picked folder
 // (engine/library/group-files.ts: Claude Code's subagent folders with their session, Cline's task
@@ -94,5 +96,18 @@ export async function findSessions(roots: string[]): Promise<SessionGroup[]> {
       ...g.files.filter((f) => /\.meta\.json$/i.test(f.path)),
     ].map((f) => fromLibraryPath(f.path)),
   }));
-  return [...named, ...grouped].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  // An OpenCode database: a session per session it holds (`opencode.db#ses_…`, with its log).
+  const expanded: SessionGroup[] = [];
+  for (const g of [...named, ...grouped]) {
+    if (!isOpenCodeDatabaseName(g.file) || g.file.includes('#')) {
+      expanded.push(g);
+      continue;
+    }
+    try {
+      for (const paths of await listDatabaseSessionPaths(g.file)) expanded.push({ file: paths[0]!, paths });
+    } catch {
+      expanded.push(g); // not readable as a database: its row says why
+    }
+  }
+  return expanded.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }

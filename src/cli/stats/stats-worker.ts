@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { createNodeFileSource } from '../node-source';
+import { openPathSources } from '../session-files';
 import { computeStatsRow, type StatsRow } from './stats-row';
 
 // A `compactlab stats` worker: receives one session's paths at a time, answers with its row.
@@ -22,7 +22,8 @@ export async function runStatsJob(job: StatsJob): Promise<StatsAnswer> {
       id: job.id,
       row: await computeStatsRow(
         job.file,
-        job.paths.map((p) => createNodeFileSource(p)),
+        // An OpenCode database's session (`opencode.db#ses_…`) read from the database.
+        await openPathSources(job.paths),
       ),
     };
   } catch (error) {

@@ -234,7 +234,7 @@ async function extractLocatedFacts(
   }
   const normalized = normalizeMessages(inputs);
   const messages: ApiMessage[] = redaction
-    ? maskJsonValue(normalized.messages, redaction.unmasked)
+    ? maskJsonValue(normalized.messages, redaction)
     : normalized.messages;
   const facts = extractRetentionFacts(messages);
   // One normalized text of the span, each message's start recorded, to find a fact in one search.
@@ -323,7 +323,7 @@ export async function computeLogErosion(
       spanFromEntryIndex: range.fromEntryIndex,
       spanToEntryIndex: range.uptoEntryIndex,
       facts,
-      summary: options.redaction ? maskText(raw, options.redaction.unmasked) : raw,
+      summary: options.redaction ? maskText(raw, options.redaction) : raw,
       summarySource: 'recorded',
     });
   }
@@ -371,7 +371,7 @@ export async function computeReplayErosion(
     let summarySource: ErosionStepInput['summarySource'];
     if (event.kind === 'reset' && realSummary?.summaryEntryIndex !== undefined) {
       const raw = await readSummaryText(session, sources, realSummary.summaryEntryIndex);
-      summary = options.redaction ? maskText(raw, options.redaction.unmasked) : raw;
+      summary = options.redaction ? maskText(raw, options.redaction) : raw;
       summarySource = 'recorded';
       // The replay continues from the log's own context after it.
       nextFrom = realSummary.entryIndex;
@@ -390,7 +390,7 @@ export async function computeReplayErosion(
         spanInputs.push({ entryIndex: i, record: await readEntryRecord(sources, session, i) });
       }
       let messages = normalizeMessages(spanInputs, { elideBase64: true }).messages;
-      if (options.redaction) messages = maskJsonValue(messages, options.redaction.unmasked);
+      if (options.redaction) messages = maskJsonValue(messages, options.redaction);
       if (spec?.previousSummaryTokens !== undefined && previousSummary !== undefined)
         messages = [{ role: 'user', content: [{ type: 'text', text: previousSummary }] }, ...messages];
       summary = renderBuiltinSummary(

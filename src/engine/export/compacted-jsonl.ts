@@ -51,9 +51,9 @@ function makeUuid(seed: string): string {
  */
 function maskLine(line: string, redaction: RedactionSettings): string {
   try {
-    return JSON.stringify(maskJsonValue(JSON.parse(line), redaction.unmasked));
+    return JSON.stringify(maskJsonValue(JSON.parse(line), redaction));
   } catch {
-    return maskText(line, redaction.unmasked);
+    return maskText(line, redaction);
   }
 }
 
@@ -89,7 +89,7 @@ async function getBuiltinSummary(
     signal,
   });
   // Summarized from the masked span when redacting, so no fragment of a secret is quoted.
-  const messages = redaction ? maskJsonValue(built.messages, redaction.unmasked) : built.messages;
+  const messages = redaction ? maskJsonValue(built.messages, redaction) : built.messages;
   return renderBuiltinSummary(
     {
       system: built.system,
@@ -129,7 +129,7 @@ export async function computeCompactedJsonl(
     if (c.summaryEntryIndex !== undefined) dropped.add(c.summaryEntryIndex);
   }
   const mask = (record: unknown): unknown =>
-    options.redaction ? maskJsonValue(record, options.redaction.unmasked) : record;
+    options.redaction ? maskJsonValue(record, options.redaction) : record;
   const lines: string[] = [];
   let lastLine = -1;
   let previousSummary: string | undefined;

@@ -50,7 +50,7 @@ export async function computeReportHtml(
   sources: ByteSource[],
   options: ReportOptions = {},
 ): Promise<string> {
-  const unmasked = options.redaction?.unmasked;
+  const unmasked = options.redaction;
   /** Transcript text to HTML: masked when redacting, then escaped. */
   const t = (text: string | undefined): string =>
     escapeHtml(options.redaction ? maskText(text ?? '', unmasked) : (text ?? ''));

@@ -105,13 +105,13 @@ function redactAll(summaries: readonly ExportedSummary[], redaction?: RedactionS
   if (!redaction) return [...summaries];
   return summaries.map((s) => ({
     ...s,
-    label: maskText(s.label, redaction.unmasked),
-    text: maskText(s.text, redaction.unmasked),
+    label: maskText(s.label, redaction),
+    text: maskText(s.text, redaction),
     ...(s.retention
       ? {
           retention: {
             ...s.retention,
-            missed: s.retention.missed.map((m) => ({ ...m, text: maskText(m.text, redaction.unmasked) })),
+            missed: s.retention.missed.map((m) => ({ ...m, text: maskText(m.text, redaction) })),
           },
         }
       : {}),
@@ -150,7 +150,7 @@ export function formatSummariesMarkdown(
   redaction?: RedactionSettings,
 ): string {
   const list = redactAll(summaries, redaction);
-  const name = redaction ? maskText(header.name, redaction.unmasked) : header.name;
+  const name = redaction ? maskText(header.name, redaction) : header.name;
   return [
     `# Summaries of ${name}`,
     '',
@@ -167,7 +167,7 @@ export function formatSummariesJson(
   summaries: readonly ExportedSummary[],
   redaction?: RedactionSettings,
 ): string {
-  const name = redaction ? maskText(header.name, redaction.unmasked) : header.name;
+  const name = redaction ? maskText(header.name, redaction) : header.name;
   return `${JSON.stringify({ transcript: { ...header, name }, summaries: redactAll(summaries, redaction) }, null, 2)}\n`;
 }
 

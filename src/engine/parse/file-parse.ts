@@ -162,7 +162,7 @@ export class FileParse {
     );
     if (event) builder.addEntry(event, {});
     if (preceding) for (const e of preceding) builder.addEntry(e, {});
-    builder.addEntry(entry, extras);
+    if (entry) builder.addEntry(entry, extras);
   }
 
   private scan(raw: ByteSource): Promise<number> {

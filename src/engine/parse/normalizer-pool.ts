@@ -26,7 +26,7 @@ export class NormalizerPool {
     return normalizer;
   }
 
-  /** Calls each `finish`, its issues at the file it first read. */
+  /** Calls each `finish`, its issues at the file it first read, the entries it held last. */
   finish(builder: SessionBuilder, previewChars: number): void {
     for (const { normalizer, fileIndex } of this.finishers) {
       const ctx: RecordContext = {
@@ -38,7 +38,8 @@ export class NormalizerPool {
         issue: (code, severity, message, path) =>
           builder.issue(ctx.fileIndex, ctx.line, code, severity, message, path),
       };
-      normalizer.finish!(ctx);
+      const held = normalizer.finish!(ctx, builder.entries.length);
+      if (held) for (const e of held) builder.addEntry(e, {});
     }
   }
 }

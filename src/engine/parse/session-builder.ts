@@ -127,7 +127,6 @@ export class SessionBuilder {
     }
 
     if (extras.version && !this.versions.includes(extras.version)) this.versions.push(extras.version);
-    if (extras.model && !this.models.includes(extras.model)) this.models.push(extras.model);
     if (isMainFile) {
       if (extras.agent) this.meta.agent = extras.agent;
       this.meta.contextWindow ??= extras.contextWindow;
@@ -160,17 +159,20 @@ export class SessionBuilder {
       if (sidechain.sidechain.spawnedBy) entry.spawnedBy = sidechain.sidechain.spawnedBy;
     }
 
+    const isCall = this.callsFromUsage[entry.fileIndex]
+      ? entry.usage !== undefined
+      : entry.kind === 'assistant' && !entry.isSynthetic;
+    // The session's models are those that answered, in order of first use: a model the log only
+    // switched to or configured (a dialect's `extras.model`) is not one until a call of it is
+    // recorded; an `unknown` placeholder is none.
     if (
-      entry.kind === 'assistant' &&
+      (isCall || (entry.kind === 'assistant' && !entry.isSynthetic)) &&
       entry.model &&
-      !entry.isSynthetic &&
+      entry.model !== 'unknown' &&
       !this.models.includes(entry.model)
     ) {
       this.models.push(entry.model);
     }
-    const isCall = this.callsFromUsage[entry.fileIndex]
-      ? entry.usage !== undefined
-      : entry.kind === 'assistant' && !entry.isSynthetic;
     if (isCall) {
       if (sidechain) addSidechainCall(sidechain, entry);
       else if (isMainFile) this.addMainCall(entry);

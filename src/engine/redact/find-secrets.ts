@@ -4,7 +4,11 @@
 // Every pattern runs in linear time: no quantified group holds another quantifier, every
 // quantifier that can backtrack is bounded, and patterns that would start inside a run of the
 // same characters are anchored at the run's start (a look-behind or `\b`), so one attempt per run.
-// Private keys are found with `indexOf` (BEGIN … END), not a regex.
+// Private keys are found with `indexOf` (BEGIN … END), not a regex. gitleaks' provider rules
+// (gitleaks-rules.ts) and the entropy rule (entropy-secrets.ts) add what these name nowhere.
+
+import { findHighEntropySecrets } from './entropy-secrets';
+import { findProviderSecrets } from './gitleaks-rules';
 
 export type SecretKind =
   | 'anthropic-key'
@@ -20,6 +24,14 @@ export type SecretKind =
   | 'url-password'
   | 'private-key'
   | 'jwt'
+  | 'basic-auth'
+  | 'cli-password'
+  | 'webhook-url'
+  | 'discord-token'
+  | 'google-oauth-token'
+  | 'azure-key'
+  | 'provider-token'
+  | 'high-entropy'
   | 'email'
   | 'home-path';
 
@@ -37,6 +49,14 @@ export const SECRET_KIND_LABELS: Record<SecretKind, string> = {
   'url-password': 'Password in a URL',
   'private-key': 'Private key',
   jwt: 'JSON Web Token',
+  'basic-auth': 'Basic auth credentials',
+  'cli-password': 'Password on a command line',
+  'webhook-url': 'Webhook URL',
+  'discord-token': 'Discord token',
+  'google-oauth-token': 'Google OAuth token',
+  'azure-key': 'Azure account key',
+  'provider-token': 'Provider token (gitleaks rule)',
+  'high-entropy': 'Random-looking token',
   email: 'Email address',
   'home-path': 'Home path with a user name',
 };
@@ -48,6 +68,8 @@ export interface SecretMatch {
   end: number;
   /** Stable across texts and sessions: the same secret has the same id wherever it occurs. */
   id: string;
+  /** The gitleaks rule that found it (kind `provider-token`). */
+  rule?: string;
 }
 
 interface Rule {
@@ -75,7 +97,7 @@ const NOT_A_VALUE = /^(?:\d+|true|false|null|none|undefined|required|optional|st
 const CODE_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 
 /** The names `env-secret` looks for, without the name's prefix tried at every word start. */
-const ENV_SECRET_NAME = /PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PRIVATE_KEY/i;
+const ENV_SECRET_NAME = /PASSWORD|PASSWD|SECRET|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE_KEY/i;
 
 // Order is priority: where two rules match at the same place, the earlier (more specific) wins.
 const RULES: readonly Rule[] = [
@@ -93,7 +115,7 @@ const RULES: readonly Rule[] = [
   {
     kind: 'aws-secret',
     pattern:
-      /\baws_?secret_?(?:access_?)?key["']?[ \t]{0,4}[=:][ \t]{0,4}["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
+      /\baws_?secret_?(?:access_?)?key["']?[ \t]{0,4}[=: \t][ \t]{0,4}["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
     group: 1,
     hint: (text) => /aws_?secret/i.test(text),
   },
@@ -115,7 +137,10 @@ const RULES: readonly Rule[] = [
   },
   {
     kind: 'jwt',
-    pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}/g,
+    // A terminal wraps a long JWT over lines: a newline (and indent) may sit between characters.
+    // The two alternatives start differently, so a run splits one way only: linear.
+    pattern:
+      /(?<![A-Za-z0-9_-])eyJ(?:[A-Za-z0-9_-]|\r?\n[ \t]{0,8}){8,4096}\.(?:\r?\n[ \t]{0,8})?eyJ(?:[A-Za-z0-9_-]|\r?\n[ \t]{0,8}){8,8192}\.(?:[A-Za-z0-9_-]|\r?\n[ \t]{0,8}){7,4096}[A-Za-z0-9_-]/g,
     hint: has('eyJ'),
   },
   {
@@ -123,6 +148,46 @@ const RULES: readonly Rule[] = [
     pattern: /\b[Bb]earer[ \t]{1,8}([A-Za-z0-9._~+/=-]{16,4096})/g,
     group: 1,
     hint: has('earer'),
+  },
+  {
+    kind: 'basic-auth',
+    pattern: /\bBasic[ \t]{1,8}([A-Za-z0-9+/]{12,1024}={0,2})(?![A-Za-z0-9+/=])/g,
+    group: 1,
+    reject: (s) => /^[A-Za-z]+$/.test(s),
+    hint: has('Basic'),
+  },
+  {
+    kind: 'cli-password',
+    // mysql -p<pw> (no space: with one, -p prompts), mysqldump/mysqladmin alike.
+    pattern: /(?<![\w-])mysql(?:dump|admin)?(?:[ \t][^\n]{0,200}?)?[ \t]-p([^\s'"`-][^\s'"`]{2,127})/g,
+    group: 1,
+    reject: (s) => PLACEHOLDER.test(s),
+    hint: has('mysql'),
+  },
+  {
+    kind: 'webhook-url',
+    pattern:
+      /https:\/\/(?:hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,120}|(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{5,30}\/[A-Za-z0-9_-]{30,100})/g,
+    hint: has('hooks.slack.com', '/api/webhooks/'),
+  },
+  {
+    kind: 'discord-token',
+    pattern:
+      /(?<![A-Za-z0-9_.-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/g,
+    // The shape alone is tried only where the text names Discord or a token: a run of dotted
+    // base64 elsewhere is more often something else, and the scan stays fast.
+    hint: (text) => /discord|token|bot /i.test(text),
+  },
+  {
+    kind: 'google-oauth-token',
+    pattern: /(?<![A-Za-z0-9_-])ya29\.[0-9A-Za-z_-]{20,2048}/g,
+    hint: has('ya29.'),
+  },
+  {
+    kind: 'azure-key',
+    pattern: /\b(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,128}={0,2})/g,
+    group: 1,
+    hint: has('AccessKey=', 'AccountKey='),
   },
   {
     kind: 'url-password',
@@ -136,7 +201,7 @@ const RULES: readonly Rule[] = [
     kind: 'env-secret',
     // NAME=value, NAME: value, "name": "value" where the name ends in PASSWORD, SECRET, TOKEN, …
     pattern:
-      /(?<![A-Za-z0-9_])[A-Za-z0-9_]{0,64}(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PRIVATE_KEY)["']?[ \t]{0,4}[=:][ \t]{0,4}["']?([^\s"'`\\&,;()]{4,512})/gi,
+      /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{0,64}(?:PASSWORD|PASSWD|SECRET|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE_KEY)["']?[ \t]{0,4}[=:][ \t]{0,4}["']?([^\s"'`\\&,;()]{4,512})/gi,
     group: 1,
     reject: (s) => PLACEHOLDER.test(s) || NOT_A_VALUE.test(s) || CODE_EXPRESSION.test(s),
     hint: (text) => ENV_SECRET_NAME.test(text),
@@ -153,6 +218,13 @@ const RULES: readonly Rule[] = [
     pattern:
       /(?:\/home\/|\/Users\/|[A-Za-z]:\\{1,2}Users\\{1,2})(?!(?:Shared|Public|Default|All Users)(?![A-Za-z0-9._-]))[A-Za-z0-9._-]{1,64}/g,
     hint: has('/home/', '/Users/', 'Users\\'),
+  },
+  {
+    kind: 'home-path',
+    // Claude Code's project folders encode the path: `-home-<user>-work-…`, `-Users-<user>-…`.
+    pattern: /(?<![A-Za-z0-9])-(?:home|Users)-([A-Za-z0-9._]{1,64})(?=-)/g,
+    group: 1,
+    hint: has('-home-', '-Users-'),
   },
 ];
 
@@ -239,13 +311,29 @@ export function findSecretsInText(text: string): SecretMatch[] {
       });
     }
   });
+  const after = RULES.length;
+  for (const p of findProviderSecrets(text)) {
+    const value = text.slice(p.start, p.end);
+    found.push({
+      kind: 'provider-token',
+      rule: p.rule,
+      start: p.start,
+      end: p.end,
+      id: getSecretId('provider-token', value),
+      rank: after,
+    });
+  }
+  for (const e of findHighEntropySecrets(text)) {
+    const value = text.slice(e.start, e.end);
+    found.push({ kind: 'high-entropy', ...e, id: getSecretId('high-entropy', value), rank: after + 1 });
+  }
   if (found.length === 0) return [];
   found.sort((a, b) => a.start - b.start || a.rank - b.rank || b.end - a.end);
   const out: SecretMatch[] = [];
   let covered = 0;
   for (const f of found) {
     if (f.start < covered) continue;
-    out.push({ kind: f.kind, start: f.start, end: f.end, id: f.id });
+    out.push({ kind: f.kind, start: f.start, end: f.end, id: f.id, ...(f.rule ? { rule: f.rule } : {}) });
     covered = f.end;
   }
   return out;

@@ -1,23 +1,56 @@
 import { findSecretsInText, type SecretKind, type SecretMatch } from './find-secrets';
 
-// Masks what `find-secrets.ts` finds: each secret becomes `[REDACTED:<kind>]`, a home path `~`.
-// Secrets are matched by id, so unmasking one unmasks it wherever it occurs.
+// Masks what `find-secrets.ts` finds: each secret becomes `[REDACTED:<kind>]` (a gitleaks rule's
+// `[REDACTED:<rule id>]`), a home path `~`. Secrets are matched by id, so unmasking one unmasks it
+// wherever it occurs; and a value found anywhere in the session (`known`) is masked wherever it
+// occurs, even where no rule would find it (pasted bare, quoted in a summary, in a file path).
 
-/** What a redaction pass leaves alone: ids of secrets the user unmasked. */
+/** A secret's value found somewhere in the session, masked everywhere it occurs. */
+export interface KnownSecret {
+  id: string;
+  kind: SecretKind;
+  value: string;
+  rule?: string;
+}
+
+/** What a redaction pass leaves alone (ids the user unmasked) and what it adds (known values). */
 export interface RedactionSettings {
   unmasked: readonly string[];
+  known?: readonly KnownSecret[];
 }
+
+type MaskOptions = RedactionSettings | RedactionSettings['unmasked'] | ReadonlySet<string> | undefined;
+
+/** Known values shorter than this are not searched for bare (too many accidental matches). */
+const MIN_KNOWN_CHARS = 8;
 
 /** The text that replaces a secret of this kind. */
 export function getMaskText(kind: SecretKind): string {
   return kind === 'home-path' ? '~' : `[REDACTED:${kind}]`;
 }
 
-function toSet(
-  unmasked: RedactionSettings['unmasked'] | ReadonlySet<string> | undefined,
-): ReadonlySet<string> {
-  if (!unmasked) return new Set();
-  return unmasked instanceof Set ? unmasked : new Set(unmasked as readonly string[]);
+interface Resolved {
+  unmasked: ReadonlySet<string>;
+  known: readonly KnownSecret[];
+}
+
+const resolvedCache = new WeakMap<object, Resolved>();
+
+function resolve(options: MaskOptions): Resolved {
+  if (!options) return { unmasked: new Set(), known: [] };
+  if (options instanceof Set) return { unmasked: options, known: [] };
+  if (Array.isArray(options)) return { unmasked: new Set(options as readonly string[]), known: [] };
+  const settings = options as RedactionSettings;
+  let r = resolvedCache.get(settings);
+  if (!r) {
+    const unmasked = new Set(settings.unmasked);
+    r = {
+      unmasked,
+      known: (settings.known ?? []).filter((k) => k.value.length >= MIN_KNOWN_CHARS && !unmasked.has(k.id)),
+    };
+    resolvedCache.set(settings, r);
+  }
+  return r;
 }
 
 /** Replaces the given matches (sorted, non-overlapping) in a text. */
@@ -31,29 +64,99 @@ export function applyMasks(
   let at = 0;
   for (const m of matches) {
     if (unmasked?.has(m.id)) continue;
-    out += text.slice(at, m.start) + getMaskText(m.kind);
+    out += text.slice(at, m.start) + (m.rule ? `[REDACTED:${m.rule}]` : getMaskText(m.kind));
     at = m.end;
   }
   return at === 0 ? text : out + text.slice(at);
 }
 
-/** The text with every secret masked except the unmasked ones. */
-export function maskText(text: string, unmasked?: readonly string[] | ReadonlySet<string>): string {
-  return applyMasks(text, findSecretsInText(text), toSet(unmasked));
+/** The rules' matches plus every occurrence of a known value, sorted, without overlaps. */
+function findAllSecrets(text: string, known: readonly KnownSecret[]): SecretMatch[] {
+  const found = findSecretsInText(text);
+  if (known.length === 0) return found;
+  const extra: SecretMatch[] = [];
+  for (const k of known) {
+    for (let at = text.indexOf(k.value); at >= 0; at = text.indexOf(k.value, at + k.value.length)) {
+      extra.push({
+        kind: k.kind,
+        start: at,
+        end: at + k.value.length,
+        id: k.id,
+        ...(k.rule ? { rule: k.rule } : {}),
+      });
+    }
+  }
+  if (extra.length === 0) return found;
+  const all = [...found, ...extra].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: SecretMatch[] = [];
+  let covered = 0;
+  for (const m of all) {
+    if (m.start < covered) {
+      // Overlapping: widen the previous mask to cover both (a known value inside a longer match).
+      const last = out.at(-1)!;
+      if (m.end > last.end) out[out.length - 1] = { ...last, end: m.end };
+      covered = Math.max(covered, m.end);
+      continue;
+    }
+    out.push(m);
+    covered = m.end;
+  }
+  return out;
 }
 
-/** A JSON value with every string in it masked (object keys are kept). A new value; the input is not changed. */
-export function maskJsonValue<T>(value: T, unmasked?: readonly string[] | ReadonlySet<string>): T {
-  const set = toSet(unmasked);
+/** The text with every secret masked except the unmasked ones. */
+export function maskText(text: string, options?: MaskOptions): string {
+  const r = resolve(options);
+  return applyMasks(text, findAllSecrets(text, r.known), r.unmasked);
+}
+
+/** Object keys that name a credential: their string value is read as `key=value`. */
+const SECRET_KEY_NAME = /pass|secret|token|api[_-]?key|access[_-]?key|auth|credential/i;
+
+/**
+ * A JSON value with every string in it masked, object keys too (a secret used as a key name).
+ * A new value; the input is not changed.
+ */
+export function maskJsonValue<T>(value: T, options?: MaskOptions): T {
+  const r = resolve(options);
+  const mask = (s: string): string => applyMasks(s, findAllSecrets(s, r.known), r.unmasked);
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return applyMasks(v, findSecretsInText(v), set);
+    if (typeof v === 'string') return mask(v);
     if (Array.isArray(v)) return v.map(walk);
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
+      for (const [k, x] of Object.entries(v)) {
+        if (typeof x === 'string' && SECRET_KEY_NAME.test(k) && x.length > 0) {
+          // `{"api_key": "…"}`: the name and the value are in different strings; read them together.
+          const joined = `${k}=${x}`;
+          const matches = findAllSecrets(joined, r.known)
+            .filter((m) => m.start >= k.length + 1)
+            .map((m) => ({ ...m, start: m.start - k.length - 1, end: m.end - k.length - 1 }));
+          out[mask(k)] = applyMasks(x, matches, r.unmasked);
+        } else out[mask(k)] = walk(x);
+      }
       return out;
     }
     return v;
   };
   return walk(value) as T;
+}
+
+/** The first found secret an output still holds: its kind or rule and its 1-based line, never the value. */
+export function findSurvivingSecret(
+  output: string,
+  settings: RedactionSettings,
+): { rule: string; line: number } | undefined {
+  const r = resolve(settings);
+  const lines = output.split('\n');
+  for (const [i, line] of lines.entries()) {
+    for (const m of findAllSecrets(line, r.known)) {
+      if (r.unmasked.has(m.id)) continue;
+      // A mask read as part of a secret's shape (`http://[REDACTED:x]@host` as user:password@).
+      if (line.slice(m.start, m.end).includes('REDACTED:')) continue;
+      if (/\[REDACTED:[\w.-]*$/.test(line.slice(Math.max(0, m.start - 80), m.start))) continue;
+      return { rule: m.rule ?? m.kind, line: i + 1 };
+    }
+  }
+  return undefined;
 }

@@ -2,7 +2,7 @@ import { readEntryRecord } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import type { Session } from '../types';
 import { findSecretsInText, type SecretKind } from './find-secrets';
-import { applyMasks, getMaskText } from './mask';
+import { applyMasks, getMaskText, type KnownSecret } from './mask';
 
 // The secrets of a whole session, for the Secrets panel and the CLI: every string of every
 // record (re-read in full by offset), each finding with where it occurs.
@@ -59,6 +59,8 @@ export async function findSessionSecrets(
   session: Session,
   sources: ByteSource[],
   signal?: AbortSignal,
+  /** Filled with each secret's value, for masking every occurrence (exports only; never shown). */
+  known?: Map<string, KnownSecret>,
 ): Promise<SessionSecrets> {
   const groups = new Map<string, SecretGroup>();
   let total = 0;
@@ -67,6 +69,14 @@ export async function findSessionSecrets(
       const matches = findSecretsInText(value);
       for (const [k, m] of matches.entries()) {
         total++;
+        if (known && m.kind !== 'home-path' && !known.has(m.id)) {
+          known.set(m.id, {
+            id: m.id,
+            kind: m.kind,
+            value: value.slice(m.start, m.end),
+            ...(m.rule ? { rule: m.rule } : {}),
+          });
+        }
         const entry = session.entries[entryIndex]!;
         const block = /^message\.content\[(\d+)\]/.exec(path);
         const finding: SecretFinding = {
@@ -116,7 +126,11 @@ export async function findSessionSecrets(
     } else if (Array.isArray(value)) {
       for (const [i, v] of value.entries()) visit(v, `${path}[${i}]`, entryIndex);
     } else if (value !== null && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) visit(v, path ? `${path}.${k}` : k, entryIndex);
+      for (const [k, v] of Object.entries(value)) {
+        // A secret used as a key name (`{"sk-ant-…": …}`) is a secret too.
+        if (k.length >= 8) visit(k, path ? `${path}.<key>` : '<key>', entryIndex);
+        visit(v, path ? `${path}.${k}` : k, entryIndex);
+      }
     }
   };
   for (let i = 0; i < session.entries.length; i++) {
@@ -124,4 +138,15 @@ export async function findSessionSecrets(
     visit(await readEntryRecord(sources, session, i), '', i);
   }
   return { groups: [...groups.values()], total };
+}
+
+/** Every secret's value in the session (home paths aside: the rule finds each), to mask everywhere. */
+export async function collectKnownSecrets(
+  session: Session,
+  sources: ByteSource[],
+  signal?: AbortSignal,
+): Promise<KnownSecret[]> {
+  const known = new Map<string, KnownSecret>();
+  await findSessionSecrets(session, sources, signal, known);
+  return [...known.values()];
 }

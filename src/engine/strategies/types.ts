@@ -334,6 +334,8 @@ export interface SessionInfo {
   window?: ContextWindowInference;
   /** The `context_management.edits` a raw API request states (parse/dialects/anthropic-messages.ts). */
   contextEdits?: LoggedContextEdits;
+  /** When the session started (ISO 8601, from `session.meta.startMs`): picks a version profile when no version is logged. */
+  startedAt?: string;
 }
 
 /** Reads what `getSessionKnobs` needs from a prepared session. */
@@ -357,6 +359,7 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
     contextWindow: session.meta.contextWindow,
     window: getSessionWindow(session),
     contextEdits: session.meta.contextEdits,
+    startedAt: session.meta.startMs !== undefined ? new Date(session.meta.startMs).toISOString() : undefined,
   };
 }
 

@@ -88,8 +88,8 @@ export async function prepareSummary(
   });
   // The one place the request text is produced: the redaction pass goes here.
   const redact = settings.redact;
-  const mask = <T>(value: T): T => (redact ? maskJsonValue(value, redact.unmasked) : value);
-  const prompt = redact ? maskText(getPromptToSend(settings), redact.unmasked) : getPromptToSend(settings);
+  const mask = <T>(value: T): T => (redact ? maskJsonValue(value, redact) : value);
+  const prompt = redact ? maskText(getPromptToSend(settings), redact) : getPromptToSend(settings);
   const request: SummaryRequest = {
     system: settings.systemPrompt,
     messages: mask(built.messages),

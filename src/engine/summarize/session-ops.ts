@@ -118,7 +118,7 @@ export async function prepareSummaryAt(
     );
     // The recorded summarizer sends this text on: masked like the request.
     if (recordedContinuation !== undefined && settings.redact)
-      recordedContinuation = maskText(recordedContinuation, settings.redact.unmasked);
+      recordedContinuation = maskText(recordedContinuation, settings.redact);
   }
   return { op: 'prepare', ...prepared, recordedContinuation };
 }

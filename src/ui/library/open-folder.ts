@@ -8,7 +8,8 @@ import {
 } from '../../engine/library/group-files';
 import type { LibraryRow } from '../../engine/library/library-row';
 import { isFolderFileName, loadsAfterMain } from '../../engine/parse/detect';
-import { scanInPool } from '../../worker/scan-pool';
+import { isOpenCodeDatabaseName, walNameOf } from '../../engine/parse/dialects/opencode/database-name';
+import { listDatabaseFileSessions, scanInPool } from '../../worker/scan-pool';
 import { type CachedRow, getCachedRows, getLastFolder, putCachedRows, saveLastFolder } from './library-db';
 import { getListing, setListing, setListingRows, setListingScan } from './library-queries';
 import { type LibrarySession, useLibraryStore } from './library-store';
@@ -132,6 +133,8 @@ export async function listFolderFiles(
  * timeline). Loose subagent logs next to a transcript (1.0.x `agent-*.jsonl`) do not count.
  */
 export function isSeveralSessions(files: readonly { name: string; blob: Blob }[]): boolean {
+  // An OpenCode database holds sessions: listed, each a row.
+  if (files.some((f) => isOpenCodeDatabaseName(f.name) && !f.name.includes('#'))) return true;
   if (!files.some((f) => f.name.includes('/'))) return false;
   const groups = groupSessionFiles(
     files.map((f) => ({ path: f.name, sizeBytes: f.blob.size, modifiedMs: 0 })),
@@ -146,6 +149,34 @@ export function fromDrop(files: readonly { name: string; blob: Blob }[]): Folder
     modifiedMs: f.blob instanceof File ? f.blob.lastModified : 0,
     file: f.blob instanceof File ? f.blob : new File([f.blob], f.name),
   }));
+}
+
+/**
+ * `files` with each OpenCode database replaced by one entry per session it holds, named
+ * `opencode.db#ses_…` (the same file: the scan and the load read that session from it). SQLite
+ * loads here only when there is a database; one that cannot be read stays as it is (its scan
+ * says why).
+ */
+async function listDatabaseSessions(files: FolderFile[]): Promise<FolderFile[]> {
+  if (!files.some((f) => isOpenCodeDatabaseName(f.path) && !f.path.includes('#'))) return files;
+  const out: FolderFile[] = [];
+  for (const f of files) {
+    if (!isOpenCodeDatabaseName(f.path) || f.path.includes('#')) {
+      out.push(f);
+      continue;
+    }
+    const wal = files.find((w) => w.path === walNameOf(f.path));
+    try {
+      const sessions = await listDatabaseFileSessions(
+        { name: f.path, blob: f.file },
+        wal && { name: wal.path, blob: wal.file },
+      );
+      for (const s of sessions) out.push({ ...f, path: `${f.path}#${s.id}` });
+    } catch {
+      out.push(f);
+    }
+  }
+  return out;
 }
 
 export function cancelScan(): void {
@@ -169,6 +200,9 @@ export async function openLibrary(
   // Each step of a big folder's start is a task of its own (grouping, the cache lookup in chunks,
   // the first render), so none of them holds the page for 50 ms.
   await yieldToPage();
+  // An OpenCode database: one file per session it holds (`opencode.db#ses_…`), grouped with its log.
+  files = await listDatabaseSessions(files);
+  if (scanAbort !== abort) return;
   // 2.0.x subagent logs beside their session name it only inside: their heads are read (a few).
   const list = await joinSiblingSubagents(groupSessionFiles(files), (f) =>
     f.file.slice(0, SIBLING_HEAD_BYTES).text(),

@@ -1,6 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoadFile } from '../../worker/protocol';
+import { isOpenCodeDatabaseName } from '../../engine/parse/dialects/opencode/database-name';
 import { createHandleLiveSource, setLiveSource } from '../library/live';
+import { fromDrop, openLibrary } from '../library/open-folder';
 import { describeFiles, loadSession, sortSessionFiles } from './load-session';
 import { readFileHandles, type RecentFile, rememberRecentFiles } from './recent-files';
 
@@ -71,6 +73,12 @@ export async function openPickedFiles(
   handles: FileSystemFileHandle[],
 ): Promise<void> {
   if (handles.length === 0) return;
+  // An OpenCode database holds several sessions: the library lists them.
+  if (handles.some((h) => isOpenCodeDatabaseName(h.name))) {
+    const picked = await Promise.all(handles.map(async (h) => ({ name: h.name, blob: await h.getFile() })));
+    await openLibrary(handles[0]!.name, fromDrop(picked));
+    return;
+  }
   const files = sortSessionFiles(handles.map((handle) => ({ name: handle.name, handle })));
   const label = describeFiles(files);
   const read = await openHandleFiles(queryClient, label, files);

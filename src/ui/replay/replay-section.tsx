@@ -221,6 +221,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
       className="replay-section"
       data-testid="replay-section"
       data-busy={run.isFetching || run.isPlaceholderData ? 'true' : 'false'}
+      data-strategy={params?.strategyId}
     >
       <div className="replay-bar">
         <label

@@ -8,6 +8,7 @@ import { LearnButton } from '../learn/learn-button';
 import { ExportMenu } from '../export/export-menu';
 import { setLiveSource } from '../library/live';
 import { FolderButtons } from '../library/folder-buttons';
+import { fromDrop, isSeveralSessions, openLibrary } from '../library/open-folder';
 import { getFilePicker, openPickedFiles } from '../load/open-handles';
 import { useUiStore } from '../store';
 import { LoadProgress } from './load-progress';
@@ -37,6 +38,11 @@ export function TopBar() {
   const openFiles = (list: FileList | null) => {
     if (!list || list.length === 0) return;
     const files = toLoadFiles(list);
+    // An OpenCode database holds several sessions: the library lists them.
+    if (isSeveralSessions(files)) {
+      void openLibrary(files[0]!.name, fromDrop(files));
+      return;
+    }
     load(describeFiles(files), async () => files);
   };
 
@@ -67,7 +73,7 @@ export function TopBar() {
         ref={inputRef}
         type="file"
         multiple
-        accept=".jsonl,.json,.txt,application/json,application/x-ndjson,text/plain"
+        accept=".jsonl,.json,.txt,.db,.db-wal,application/json,application/x-ndjson,text/plain"
         data-testid="file-input"
         className="visually-hidden"
         onChange={(e) => {

@@ -41,7 +41,12 @@ export interface RecordExtras {
 }
 
 export interface NormalizedRecord {
-  entry: Entry;
+  /**
+   * The record's entry; none when the normalizer holds what the record made for later (an
+   * OpenCode step's parts wait for the step's call): it returns them in a later record's
+   * `preceding`, or from `finish`.
+   */
+  entry?: Entry;
   extras: RecordExtras;
   /**
    * An event the record is the first to show, added just before its entry (Cline's truncation,
@@ -71,8 +76,9 @@ export interface RecordNormalizer {
   /**
    * Called once after the session's last file, for what only the whole set can show (a shared
    * normalizer's message whose part files never came); `ctx.issue` reports at `ctx.fileIndex`.
+   * Returns the entries it still held (numbered from `nextIndex`), added after all others.
    */
-  finish?(ctx: RecordContext): void;
+  finish?(ctx: RecordContext, nextIndex: number): Entry[] | undefined;
 }
 
 export type Json = Record<string, unknown>;

@@ -5,7 +5,7 @@ import { CLAUDE_SDK_STREAM_DIALECT } from './claude-sdk-stream';
 import { CLINE_DIALECT, CLINE_TASK_METADATA_DIALECT, CLINE_UI_DIALECT } from './cline';
 import { CODEX_CLI_DIALECT } from './codex-cli';
 import type { DialectDescriptor } from './descriptor';
-import { GEMINI_CLI_DIALECT, GEMINI_CLI_JSON_DIALECT } from './gemini-cli';
+import { GEMINI_CLI_DIALECT, GEMINI_CLI_JSON_DIALECT, GEMINI_CLI_PROMPT_LOG_DIALECT } from './gemini-cli';
 import { OPENCODE_DIALECT } from './opencode';
 import { PI_DIALECT } from './pi';
 
@@ -24,6 +24,7 @@ export const DIALECTS: readonly DialectDescriptor[] = [
   CLINE_TASK_METADATA_DIALECT,
   GEMINI_CLI_JSON_DIALECT,
   GEMINI_CLI_DIALECT,
+  GEMINI_CLI_PROMPT_LOG_DIALECT,
   PI_DIALECT,
   OPENCODE_DIALECT,
   // Last: a request list is recognised by its own keys (`messages`, `request.body`), which no

@@ -1,5 +1,4 @@
 import type { Restoration } from '../../compact/restore';
-import type { PreparedReplay } from '../../simulation/prepared';
 import type { ThresholdLine } from '../../simulation/types';
 import type { TokenCount } from '../../types';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
@@ -14,29 +13,40 @@ import type {
 import { ANTHROPIC_SDK } from './prompt';
 
 // The Anthropic TypeScript SDK's client-side compaction: the tool runner's `compactionControl`
-// (docs/sources.md#anthropic-sdk-compaction; anthropics/anthropic-sdk-typescript src/lib/tools/CompactionControl.ts
-// and BetaToolRunner.ts). After a response that called tools, once its tool results are in the
-// history, the runner compares the response's usage (input + cache creation + cache read +
-// output) with `contextTokenThreshold` (default 100,000); at or over it, it asks the model for a
-// summary (DEFAULT_SUMMARY_PROMPT: task overview, current state, important discoveries, next
-// steps, context to preserve, in `<summary>`; our wording is the `anthropic-sdk` prompt preset) and
-// replaces the whole message list by one user message holding that summary. The summary request
-// is capped at COMPACTION_SUMMARY_MAX_TOKENS, 4,096. Nothing is re-attached, nothing kept.
+// (docs/sources.md#anthropic-sdk-compaction; anthropics/anthropic-sdk-typescript@bfa9197f0182084941052be9752c948638421601:src/lib/tools/BetaToolRunner.ts:93-173).
+// Deprecated since sdk-v0.83.0 (2026-04-03, release commit 0b536ae0e9c16ef63bf08a0e4b7150211b085d6e):
+// `@deprecated` and a console.warn pointing to the API's server-side `compact_20260112`
+// (CompactionControl.ts:29-33, BetaToolRunner.ts:84-90); introduced in sdk-v0.71.0 (2025-11-24).
+// After **every** response, streamed or not, before the runner looks at its tool calls
+// (BetaToolRunner.ts:219), it compares that response's usage (input + cache creation + cache read
+// + output, :100-108) with `contextTokenThreshold` (default 100,000, CompactionControl.ts:3); at
+// or over it, it asks the model for a summary (DEFAULT_SUMMARY_PROMPT: task overview, current
+// state, important discoveries, next steps, context to preserve, in `<summary>`; our wording is
+// the `anthropic-sdk` prompt preset) and replaces the whole message list by one user message
+// holding that summary (:164-173); the response that triggered it is not appended and its tools
+// are not run, and the loop goes on with the summary alone (a final answer compacts too). Before
+// asking, a trailing assistant message's `tool_use` blocks are stripped (:125-139): a `tool_use`
+// without its result would be refused. The summary request's `max_tokens` is the runner's own
+// (`this.#state.params.max_tokens`, :141-157): no fixed summary cap exists in the source (the
+// 4,096 our earlier notes gave is not there). Nothing is re-attached, nothing kept.
 
 export interface AnthropicSdkCompactionKnobs {
   /** `compactionControl.enabled`. */
   enabled: boolean;
   /** `contextTokenThreshold`, default 100,000 (`DEFAULT_TOKEN_THRESHOLD`). */
   contextTokenThreshold: TokenCount;
-  /** The summary request's max_tokens, 4,096 (`COMPACTION_SUMMARY_MAX_TOKENS`). */
+  /** The runner's own `max_tokens`, which the summary request reuses (no constant of its own). */
   summaryMaxTokens: TokenCount;
   /** The request window, for the blocking line: requests over it fail. */
   contextWindow: TokenCount;
 }
 
-/** `DEFAULT_TOKEN_THRESHOLD` in CompactionControl.ts. */
+/** `DEFAULT_TOKEN_THRESHOLD` in CompactionControl.ts:3. */
 export const SDK_DEFAULT_TOKEN_THRESHOLD: TokenCount = 100_000;
-/** `COMPACTION_SUMMARY_MAX_TOKENS` in CompactionControl.ts. */
+/**
+ * Ours: the runner's `max_tokens` is the caller's and not in a log; 4,096 stands in (the value our
+ * notes had wrongly read as a constant of the SDK), so replays stay as they were.
+ */
 export const SDK_SUMMARY_MAX_TOKENS: TokenCount = 4_096;
 
 const DEFAULTS: AnthropicSdkCompactionKnobs = {
@@ -46,8 +56,10 @@ const DEFAULTS: AnthropicSdkCompactionKnobs = {
   contextWindow: 200_000,
 };
 
-const SOURCE =
-  'docs/sources.md#anthropic-sdk-compaction (anthropics/anthropic-sdk-typescript src/lib/tools/CompactionControl.ts, compactionControl)';
+const CONTROL =
+  'anthropics/anthropic-sdk-typescript@bfa9197f0182084941052be9752c948638421601:src/lib/tools/CompactionControl.ts';
+const RUNNER =
+  'anthropics/anthropic-sdk-typescript@bfa9197f0182084941052be9752c948638421601:src/lib/tools/BetaToolRunner.ts';
 
 const SPECS: readonly KnobSpec[] = [
   {
@@ -55,7 +67,7 @@ const SPECS: readonly KnobSpec[] = [
     label: 'compactionControl',
     help: 'compactionControl.enabled: the tool runner compacts on its own',
     kind: 'boolean',
-    source: `${SOURCE}: enabled`,
+    source: `${RUNNER}:93-97 (compactionControl.enabled; deprecated since sdk-v0.83.0, ${CONTROL}:29-33)`,
     group: 'SDK compaction',
     cliFlag: 'auto-compact',
   },
@@ -68,23 +80,27 @@ const SPECS: readonly KnobSpec[] = [
     min: 1_000,
     max: 2_000_000,
     step: 1_000,
-    source: `${SOURCE}: DEFAULT_TOKEN_THRESHOLD 100,000`,
+    source: `${CONTROL}:3 DEFAULT_TOKEN_THRESHOLD 100,000; compared with input + cache + output at ${RUNNER}:100-118`,
     group: 'SDK compaction',
     cliFlag: 'threshold',
   },
   {
     key: 'summaryMaxTokens',
-    label: 'Summary max tokens',
+    label: "Runner's max_tokens (summary cap)",
+    help: "The tool runner's own max_tokens: the summary request reuses it",
     kind: 'number',
     unit: 'tokens',
     min: 256,
     max: 64_000,
     step: 256,
     integer: true,
-    source: `${SOURCE}: COMPACTION_SUMMARY_MAX_TOKENS 4,096`,
+    source: `${RUNNER}:141-157 (max_tokens: this.#state.params.max_tokens, the runner's own); default 4,096: ours (the caller sets it and a log does not hold it)`,
     group: 'SDK compaction',
   },
-  contextWindowSpec('the model', 'SDK compaction'),
+  contextWindowSpec(
+    "ours (the model's window, inferred from the log; 200,000, or 1,000,000 for a [1m] model): the runner has no window of its own",
+    'SDK compaction',
+  ),
 ];
 
 const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
@@ -95,31 +111,15 @@ class AnthropicSdkCompactionRun implements StrategyRun {
   readonly allowsManualCompaction = true;
   readonly countsPending = false;
   readonly blockingTokens: TokenCount;
-  /** 1 where the call's response holds a tool_use: only then does the runner check. */
-  private readonly calledTools: Uint8Array;
 
-  constructor(
-    private readonly knobs: AnthropicSdkCompactionKnobs,
-    prepared: PreparedReplay,
-  ) {
+  constructor(private readonly knobs: AnthropicSdkCompactionKnobs) {
     this.blockingTokens = knobs.contextWindow;
-    const { callPos, ctxEntry, session } = prepared;
-    const n = prepared.calls.length;
-    this.calledTools = new Uint8Array(n);
-    for (let k = 0; k < n; k++) {
-      for (let p = callPos[k]!; p < callPos[k + 1]!; p++) {
-        const e = session.entries[ctxEntry[p]!]!;
-        if (e.kind === 'assistant' && e.blocks.some((b) => b.kind === 'tool-use')) {
-          this.calledTools[k] = 1;
-          break;
-        }
-      }
-    }
   }
 
   step(view: ReplayView): StepOutcome | undefined {
     if (view.manual) return { actions: [this.compaction(view, 'manual')] };
-    if (!this.knobs.enabled || !this.calledTools[view.callPos]) return undefined;
+    // Checked after every response, a final answer included (BetaToolRunner.ts:219).
+    if (!this.knobs.enabled) return undefined;
     // `tokensUsed < threshold` returns early: at the threshold it compacts.
     if (view.usageTokens < this.knobs.contextTokenThreshold) return undefined;
     return { actions: [this.compaction(view, 'auto')] };
@@ -142,7 +142,7 @@ class AnthropicSdkCompactionRun implements StrategyRun {
       customInstructions: view.manual?.customInstructions,
       note:
         trigger === 'auto'
-          ? `usage ${fmt(view.usageTokens)} after a tool call reached compactionControl's ${fmt(this.knobs.contextTokenThreshold)}: the messages become one summary (max ${fmt(this.knobs.summaryMaxTokens)} tokens)`
+          ? `usage ${fmt(view.usageTokens)} reached compactionControl's ${fmt(this.knobs.contextTokenThreshold)}: the messages become one summary (the runner's max_tokens ${fmt(this.knobs.summaryMaxTokens)}); the response is not kept, a pending tool_use is stripped`
           : `the messages become one summary (max ${fmt(this.knobs.summaryMaxTokens)} tokens)`,
     };
   }
@@ -152,7 +152,7 @@ export const ANTHROPIC_SDK_COMPACTION_STRATEGY: CompactionStrategy<AnthropicSdkC
   id: 'anthropic-sdk-compaction',
   label: 'Anthropic SDK compactionControl',
   description:
-    "The TypeScript SDK tool runner's client-side compaction: after a tool call whose usage (input + output) reaches 100,000 tokens, the whole history becomes one summary of at most 4,096 tokens.",
+    "The TypeScript SDK tool runner's client-side compaction (deprecated since sdk-v0.83.0, April 2026, for the API's server-side compact_20260112): after any response whose usage (input + cache + output) reaches 100,000 tokens, the whole history becomes one summary, capped by the runner's own max_tokens.",
   knobSpecs: SPECS,
   defaultKnobs: DEFAULTS,
   getSessionKnobs: (info) => ({
@@ -161,7 +161,7 @@ export const ANTHROPIC_SDK_COMPACTION_STRATEGY: CompactionStrategy<AnthropicSdkC
       contextWindow: info.models.some((m) => /\[1m\]|-1m\b/i.test(m)) ? 1_000_000 : DEFAULTS.contextWindow,
     },
     notes: [
-      "The SDK's defaults (threshold 100,000 context tokens, summary max 4,096); the log was not written by the SDK's tool runner, so its compactions are not expected to match.",
+      "The SDK's default threshold (100,000 context tokens); the summary is capped by the runner's max_tokens, which a log does not hold: 4,096 is ours. compactionControl is deprecated since sdk-v0.83.0 (2026-04-03) in favour of the API's compact_20260112. The log was not written by the SDK's tool runner, so its compactions are not expected to match.",
     ],
   }),
   normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),
@@ -177,7 +177,7 @@ export const ANTHROPIC_SDK_COMPACTION_STRATEGY: CompactionStrategy<AnthropicSdkC
     lines.push({ id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' });
     return lines;
   },
-  createRun: (knobs, prepared) => new AnthropicSdkCompactionRun(knobs, prepared),
+  createRun: (knobs) => new AnthropicSdkCompactionRun(knobs),
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [ANTHROPIC_SDK],
   // The knobs the golden dump's first line lists.

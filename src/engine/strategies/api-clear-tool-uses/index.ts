@@ -210,7 +210,10 @@ const SPECS: readonly KnobSpec[] = [
     source: `${COMPACTION_SOURCE}: default false`,
     group: 'Compaction',
   },
-  contextWindowSpec('the model', 'Context editing'),
+  contextWindowSpec(
+    "ours (the model's window, inferred from the log; 200,000, or 1,000,000 for a [1m] model): the edits have no window of their own",
+    'Context editing',
+  ),
 ];
 
 /** The API's placeholder is not documented in our references; priced like Claude Code's. */

@@ -95,7 +95,14 @@ const score = (key: string, label: string, def: number, flag: string, why: strin
   cliFlag: flag,
 });
 
-const SPECS: readonly KnobSpec[] = [
+/**
+ * Every value below comes from a third-party design write-up (docs/sources.md#mdd) whose public
+ * origin our notes do not record, and no agent ships it: each source says so, as our own choice.
+ */
+const DESIGN_ONLY =
+  'ours (following a third-party design write-up whose public origin is not recorded; no agent ships it)';
+
+const DESIGN_SPECS: readonly KnobSpec[] = [
   {
     key: 'thresholdTokens',
     label: 'Compact at',
@@ -145,7 +152,7 @@ const SPECS: readonly KnobSpec[] = [
     cliFlag: 'min-messages',
   },
   contextWindowSpec(
-    `not in docs/sources.md#mdd: the window inferred from the log, else 200,000 (requests over it fail)`,
+    `ours (not in docs/sources.md#mdd: the window inferred from the log, else 200,000; requests over it fail)`,
     G_TRIGGER,
   ),
   {
@@ -285,6 +292,10 @@ const SPECS: readonly KnobSpec[] = [
     cliFlag: 'system-commands',
   },
 ];
+
+const SPECS: readonly KnobSpec[] = DESIGN_SPECS.map((spec) =>
+  spec.source.includes('ours (') ? spec : { ...spec, source: `${spec.source}; ${DESIGN_ONLY}` },
+);
 
 const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
 

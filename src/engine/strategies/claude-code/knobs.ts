@@ -195,7 +195,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     label: 'Count messages after the last response',
     kind: 'boolean',
     source:
-      'corpus: 2.1.x preTokens = usage + estimate of later messages; 2.0.x = usage alone (docs/replay-accuracy.md)',
+      'ours (measured on the corpus, docs/replay-accuracy.md: 2.1.x preTokens = usage + estimate of later messages; 2.0.x = usage alone)',
     group: 'Thresholds',
   },
   {
@@ -297,7 +297,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 50,
     step: 1,
-    source: `docs/sources.md#ccs-context-preservation (_D5 = 5)`,
+    source: `docs/sources.md#claude-code-community ("up to 5 recently read or edited files"); docs/sources.md#ccs-context-preservation (_D5 = 5)`,
     group: 'Restoration',
     integer: true,
   },
@@ -310,7 +310,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 100_000,
     step: 500,
-    source: `docs/sources.md#ccs (yD5 = 5,000)`,
+    source: `docs/sources.md#claude-code-community (a file over 5,000 tokens as its path only); docs/sources.md#ccs (yD5 = 5,000)`,
     group: 'Restoration',
   },
   {
@@ -322,7 +322,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 500_000,
     step: 1_000,
-    source: `docs/sources.md#ccs (kD5 = 50,000)`,
+    source: `docs/sources.md#ccs (kD5 = 50,000): ours (an earlier build's deobfuscation whose public origin is not recorded; no public source gives the total)`,
     group: 'Restoration',
   },
   {
@@ -342,7 +342,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     mainSessionOnly: true,
     label: 'Restore the todo list',
     kind: 'boolean',
-    source: `docs/sources.md#ccs-context-preservation`,
+    source: `docs/sources.md#ccs-context-preservation: ours (an earlier build's deobfuscation whose public origin is not recorded; the todo list is not in the public "What survives compaction" list)`,
     group: 'Restoration',
   },
   {
@@ -350,7 +350,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     mainSessionOnly: true,
     label: 'Restore the plan file',
     kind: 'boolean',
-    source: `docs/sources.md#ccs-context-preservation`,
+    source: `docs/sources.md#claude-code-community (the plan is re-attached); docs/sources.md#cc-full-mechanism step 7 (the plan file)`,
     group: 'Restoration',
   },
   {
@@ -434,7 +434,8 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 200_000,
     step: 1_000,
-    source: 'docs/sources.md#csa-auto-compaction ("keeping recent messages intact"; no size given)',
+    source:
+      'docs/sources.md#csa-auto-compaction ("keeping recent messages intact"; no size given): ours (no public source gives the size)',
     group: 'Session memory',
   },
   {
@@ -443,7 +444,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     label: 'Custom instructions',
     kind: 'text',
     optional: true,
-    source: `docs/sources.md#ccs-prompt-template`,
+    source: `docs/sources.md#cc-prompt-1 (custom instructions from /compact <text> or a PreCompact hook are appended); docs/sources.md#ccs-prompt-template`,
     group: 'Summary',
   },
   {

@@ -94,8 +94,12 @@ const DEFAULTS: ClineKnobs = {
   continuationTokens: CONTINUATION_TOKENS,
 };
 
-const TABLE = 'docs/sources.md#cline-classic (context-window-utils.ts getContextWindowInfo)';
-const MANAGER = 'docs/sources.md#cline-auto-context; ContextManager.ts';
+const UTILS =
+  'cline/cline@7fa0a4924b579fa7329e514b01cefab9f2ad20af:src/core/context/context-management/context-window-utils.ts';
+const TABLE = `docs/sources.md#cline-classic (getContextWindowInfo, ${UTILS}:10-34)`;
+const MANAGER =
+  'cline/cline@7c782abaf4d2b9c944e7cd7370c542151fec7e3e:src/core/context/context-management/ContextManager.ts';
+const STATE = 'cline/cline@7c782abaf4d2b9c944e7cd7370c542151fec7e3e:src/shared/storage/state-keys.ts';
 
 const tokens = (
   key: keyof ClineKnobs,
@@ -117,18 +121,27 @@ const tokens = (
 });
 
 const SPECS: readonly KnobSpec[] = [
-  tokens('contextWindow', 'Context window', `${TABLE}: the model's window, 128,000 when unknown`, {
-    min: 10_000,
-    cliFlag: 'window',
-  }),
+  tokens(
+    'contextWindow',
+    'Context window',
+    `${UTILS}:11 (the model's window, 128,000 when unknown); ${TABLE}`,
+    {
+      min: 10_000,
+      cliFlag: 'window',
+    },
+  ),
   tokens('maxAllowedTokens', 'maxAllowedSize (override)', `${TABLE}: empty = the table by window`, {
     optional: true,
     cliFlag: 'max-allowed',
   }),
-  tokens('buffer64kTokens', 'Buffer, 64k window', `${TABLE}: 27,000 (DeepSeek)`, { cliFlag: 'buffer-64k' }),
-  tokens('buffer128kTokens', 'Buffer, 128k window', `${TABLE}: 30,000`, { cliFlag: 'buffer-128k' }),
-  tokens('buffer200kTokens', 'Buffer, 200k window', `${TABLE}: 40,000 (Claude)`, { cliFlag: 'buffer-200k' }),
-  tokens('bufferOtherTokens', 'Buffer, other windows', `${TABLE}: 40,000`, { cliFlag: 'buffer-other' }),
+  tokens('buffer64kTokens', 'Buffer, 64k window', `${UTILS}:21-22: 27,000 (DeepSeek)`, {
+    cliFlag: 'buffer-64k',
+  }),
+  tokens('buffer128kTokens', 'Buffer, 128k window', `${UTILS}:24-25: 30,000`, { cliFlag: 'buffer-128k' }),
+  tokens('buffer200kTokens', 'Buffer, 200k window', `${UTILS}:27-28: 40,000 (Claude)`, {
+    cliFlag: 'buffer-200k',
+  }),
+  tokens('bufferOtherTokens', 'Buffer, other windows', `${UTILS}:31: 40,000`, { cliFlag: 'buffer-other' }),
   {
     key: 'otherMinPercent',
     label: 'Other windows: at least (% of window)',
@@ -137,7 +150,7 @@ const SPECS: readonly KnobSpec[] = [
     min: 1,
     max: 100,
     step: 1,
-    source: `${TABLE}: 80%`,
+    source: `${UTILS}:31: 80%`,
     group: 'Cline',
     cliFlag: 'other-pct',
   },
@@ -145,7 +158,7 @@ const SPECS: readonly KnobSpec[] = [
     key: 'dedupEnabled',
     label: 'File-read dedup',
     kind: 'boolean',
-    source: `docs/sources.md#cline-file-read-dedup; ${MANAGER}`,
+    source: `docs/sources.md#cline-file-read-dedup; ${MANAGER}:246-249 (attemptFileReadOptimizationCore before truncating)`,
     group: 'Cline',
     cliFlag: 'dedup',
   },
@@ -157,7 +170,7 @@ const SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 100,
     step: 1,
-    source: `${MANAGER} (charactersSavedPercentage >= 0.3)`,
+    source: `${MANAGER}:648 (needToTruncate: percentSaved < 0.3)`,
     group: 'Cline',
     cliFlag: 'dedup-enough-pct',
   },
@@ -170,7 +183,7 @@ const SPECS: readonly KnobSpec[] = [
       { value: 'half', label: 'half' },
       { value: 'quarter', label: 'a quarter' },
     ],
-    source: `docs/sources.md#cline-classic; ${MANAGER} (getNextTruncationRange)`,
+    source: `${MANAGER}:246 (keep = totalTokens / 2 > maxAllowedSize ? "quarter" : "half"), getNextTruncationRange :293-332`,
     group: 'Cline',
     cliFlag: 'keep',
   },
@@ -178,8 +191,7 @@ const SPECS: readonly KnobSpec[] = [
     key: 'useAutoCondense',
     label: 'Auto-condense (summarize_task)',
     kind: 'boolean',
-    source:
-      'docs/sources.md#cline-classic: useAutoCondense, off by default, next-gen models only; removed 2026-02-18 (cline#9396)',
+    source: `${STATE}:257 (useAutoCondense default false); honoured for next-gen models only, cline/cline@7c782abaf4d2b9c944e7cd7370c542151fec7e3e:src/core/task/index.ts:2372-2374`,
     group: 'Cline',
     cliFlag: 'auto-condense',
   },
@@ -191,24 +203,34 @@ const SPECS: readonly KnobSpec[] = [
     min: 1,
     max: 100,
     step: 1,
-    source: 'docs/sources.md#cline-classic: autoCondenseThreshold 0.75',
+    source: `${STATE}:269 (autoCondenseThreshold 0.75, from v3.31.0; removed in v3.66.0, 9fd2b99be45f049ccc35ccbc5f8afcc80f458958: the trigger is maxAllowedSize again)`,
     group: 'Cline',
     cliFlag: 'condense-pct',
   },
-  tokens('dedupNoticeTokens', 'Dedup notice', 'responses.ts duplicateFileReadNotice (153 characters)', {
-    step: 1,
-    max: 10_000,
-  }),
+  tokens(
+    'dedupNoticeTokens',
+    'Dedup notice',
+    'cline/cline@7c782abaf4d2b9c944e7cd7370c542151fec7e3e:src/core/prompts/responses.ts:10-11 (duplicateFileReadNotice, 153 characters)',
+    {
+      step: 1,
+      max: 10_000,
+    },
+  ),
   tokens(
     'truncationNoticeTokens',
     'Truncation notice',
-    'responses.ts contextTruncationNotice (290 characters)',
+    'cline/cline@7c782abaf4d2b9c944e7cd7370c542151fec7e3e:src/core/prompts/responses.ts:13-14 (contextTruncationNotice, 290 characters)',
     { step: 1, max: 10_000 },
   ),
-  tokens('continuationTokens', 'Continuation prompt', 'docs/sources.md#cline-continuation (605 characters)', {
-    step: 1,
-    max: 10_000,
-  }),
+  tokens(
+    'continuationTokens',
+    'Continuation prompt',
+    'cline/cline@7c782abaf4d2b9c944e7cd7370c542151fec7e3e:src/core/prompts/contextManagement.ts:112 (continuationPrompt without the summary, 605 characters; docs/sources.md#cline-continuation)',
+    {
+      step: 1,
+      max: 10_000,
+    },
+  ),
 ];
 
 /** `maxAllowedSize` for these knobs: the override, else context-window-utils.ts's table. */

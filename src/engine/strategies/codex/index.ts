@@ -1,4 +1,5 @@
 import type { Restoration } from '../../compact/restore';
+import { isSafeCut } from '../../simulation/cuts';
 import { lowerBound } from '../../simulation/search';
 import type { PreparedReplay } from '../../simulation/prepared';
 import type { ThresholdLine } from '../../simulation/types';
@@ -12,28 +13,60 @@ import type {
   StrategyRun,
 } from '../types';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
+import { getProfile, pickProfile, profileKnobSpec, type VersionProfile } from '../version-profile';
+import { getPositionFacts } from '../../simulation/turns';
 import { CODEX } from './prompt';
 
 // OpenAI Codex CLI's local compaction (docs/sources.md#codex row, §2.2,
 // §5.2; sources there: openai/codex `codex-rs/core/src/compact.rs`,
 // `codex-rs/core/templates/compact/{prompt.md,summary_prefix.md}`,
 // `codex-rs/protocol/src/openai_models.rs`):
-//   - after each response, the last request's `total_tokens` (its input plus its output) is
-//     compared with `model_auto_compact_token_limit`, by default 90% of the model's context window;
+//   - after each sampling request, `get_total_token_usage` is compared with
+//     `auto_compact_token_limit`: the model's explicit limit, else 90% of its *raw* window
+//     (`context_window * 9 / 10`: 244,800 for 272,000) — openai/codex@0d4367d0e6a976082b36d9eea8f8a579fca368cb:codex-rs/protocol/src/openai_models.rs
+//     (`ModelInfo::auto_compact_token_limit`; [index] copy, see the note below). The count is the
+//     last response's `total_tokens` plus Codex's estimate of the encrypted reasoning items before
+//     the last user message (`get_non_last_reasoning_items_tokens`: each item's
+//     `encrypted_content.len() × 3/4 − 650` bytes, summed, / 4) — openai/codex history.rs
+//     `get_total_token_usage` ([index] file 27803137400); newer copies add an estimate of the
+//     items after the last model-generated item (tool outputs) and skip the reasoning term when
+//     the server reports it counted — openai/codex@023fad268e08c252b94e4a95cb3c7f2f08c2a972:codex-rs/core/src/context_manager/history.rs
+//     (`items_after_last_model_generated_item`; [index], no release known);
+//   - the earlier model here compared the last usage alone with 90% of the *logged* (effective)
+//     window, 232,560: a value that fits one rollout (LAF-US__IDAHO-VAULT 2026-04-01, a compaction
+//     at 233,087), not the source's default. The source's count explains all three real
+//     compactions of the corpus (213,218 + 32,027 reasoning; 253,066 + 2,703; 232,571 + 16,383 ≥ 244,800);
+//   - when the compaction request itself exceeds the window (`ContextWindowExceeded`), Codex drops
+//     the oldest history item (and its call/output partner) and retries (`remove_first_item`,
+//     compact.rs `run_compact_task_inner` @0100b103625752f6a10c21b79a8c423761dc4c6a, [index]): the
+//     replay drops the oldest positions until the request fits, a `truncate` before the summary;
 //   - at or above it, the whole history is summarized and replaced by: the initial context (system
 //     prompt, tools: the replay's base), the most recent *user* messages up to 20,000 tokens
 //     (`COMPACT_USER_MESSAGE_MAX_TOKENS`; the message that crosses the budget is truncated to what
 //     is left), and the summary as a user message prefixed with summary_prefix.md.
 // No tool results survive, no files are re-attached. The window is the one rollouts log as
-// `model_context_window`, which is already the effective window (272,000 × 95% = 258,400, the
-// `effective_context_window_percent` of §2.1). docs/replay-accuracy.md "Codex CLI" has the
-// corpus figure and what Codex counts.
+// `model_context_window`, which is already the effective window (272,000 × 95% = 258,400,
+// `effective_context_window_percent` 95, openai_models.rs `default_effective_context_window_percent`);
+// the raw window is that ÷ 0.95. [index]: the stored-file index's copy of openai/codex also holds
+// fork content, so its commits are not proven upstream (/work notes, issue 19 §3).
 
 export interface CodexKnobs {
+  /** The release profile: whether and how Codex compacts on its own. */
+  profile: CodexProfileId;
   /** `model_context_window` (effective). Requests over it fail. */
   contextWindow: TokenCount;
-  /** Auto-compact limit as a percent of the window, default 90. */
+  /** `effective_context_window_percent`: the logged window's share of the raw one, default 95. */
+  effectiveWindowPercent: number;
+  /** Auto-compact limit as a percent of the raw window, default 90. */
   thresholdPercent: number;
+  /** `model_auto_compact_token_limit` set explicitly (undefined: the percent). */
+  autoCompactTokenLimit?: TokenCount;
+  /** Count the estimate of the encrypted reasoning before the last user message. */
+  countReasoning: boolean;
+  /** Count an estimate of the items after the last model-generated item (tool outputs). */
+  countItemsSinceUsage: boolean;
+  /** Drop the oldest items while the compaction request exceeds the raw window. */
+  overflowTrim: boolean;
   /** `COMPACT_USER_MESSAGE_MAX_TOKENS`, default 20,000. */
   userMessageBudgetTokens: TokenCount;
   /** Off: no automatic compaction (a `/compact` still works). */
@@ -45,28 +78,117 @@ export const CODEX_DEFAULT_CONTEXT_WINDOW: TokenCount = 258_400;
 /** summary_prefix.md is 400 characters; Codex prices text at 4 bytes per token (truncate.rs). */
 export const CODEX_SUMMARY_PREFIX_TOKENS: TokenCount = 100;
 
+export type CodexProfileId = 'manual-only' | 'fixed-limit' | 'percent-90';
+
+/** Dated by the PRs (no release tag known for them): pickProfile goes by the log's start date. */
+export const CODEX_PROFILES: readonly VersionProfile<CodexProfileId>[] = [
+  {
+    id: 'manual-only',
+    label: 'before 2025-09-23: /compact only, no automatic compaction',
+    from: {},
+    source:
+      'JaydenXsoe/ocodex@097782c7755f5df3016f580f9c9bc9c7f9d47755:codex-rs/core/src/codex.rs:1240-1256 (upstream history to 2025-08-22: no auto-compaction)',
+  },
+  {
+    id: 'fixed-limit',
+    label:
+      '2025-09-23: fixed per-model limits (gpt-5-codex 350,000 from 2025-09-24; PR threads, values not verified)',
+    from: { date: '2025-09-23' },
+    source: 'ours (why: openai/codex PR #4093, #4135, #4156 threads; the merged constants were not read)',
+  },
+  {
+    id: 'percent-90',
+    label: '2025-10-17: 90% of the raw window (244,800 for 272,000)',
+    from: { date: '2025-10-17' },
+    source:
+      'openai/codex@0d4367d0e6a976082b36d9eea8f8a579fca368cb:codex-rs/protocol/src/openai_models.rs (auto_compact_token_limit; PR #5292)',
+  },
+];
+
+/** PR #4156's limit for gpt-5-codex (context_window 272,000): above the window. */
+const FIXED_LIMIT_TOKENS: TokenCount = 350_000;
+
 const DEFAULTS: CodexKnobs = {
+  profile: 'percent-90',
   contextWindow: CODEX_DEFAULT_CONTEXT_WINDOW,
+  effectiveWindowPercent: 95,
   thresholdPercent: 90,
+  countReasoning: true,
+  countItemsSinceUsage: false,
+  overflowTrim: true,
   userMessageBudgetTokens: 20_000,
   autoCompactEnabled: true,
 };
 
 const SOURCE = 'docs/sources.md#codex (openai/codex compact.rs, openai_models.rs)';
 
+const MODELS_SOURCE =
+  'openai/codex@0d4367d0e6a976082b36d9eea8f8a579fca368cb:codex-rs/protocol/src/openai_models.rs';
+const HISTORY_SOURCE =
+  'openai/codex@023fad268e08c252b94e4a95cb3c7f2f08c2a972:codex-rs/core/src/context_manager/history.rs';
+
 const SPECS: readonly KnobSpec[] = [
+  profileKnobSpec(CODEX_PROFILES, 'Codex'),
   contextWindowSpec(`${SOURCE}: the log's model_context_window, else 272,000 × 95%`, 'Codex'),
   {
-    key: 'thresholdPercent',
-    label: 'Auto-compact at (% of window)',
+    key: 'effectiveWindowPercent',
+    label: 'Logged window (% of the raw one)',
     kind: 'number',
     unit: 'percent',
     min: 1,
     max: 100,
     step: 1,
-    source: `${SOURCE}: default 90%`,
+    source: `${MODELS_SOURCE} (default_effective_context_window_percent 95)`,
+    group: 'Codex',
+  },
+  {
+    key: 'thresholdPercent',
+    label: 'Auto-compact at (% of the raw window)',
+    kind: 'number',
+    unit: 'percent',
+    min: 1,
+    max: 100,
+    step: 1,
+    source: `${MODELS_SOURCE} (auto_compact_token_limit: context_window * 9 / 10)`,
     group: 'Codex',
     cliFlag: 'pct',
+  },
+  {
+    key: 'autoCompactTokenLimit',
+    label: 'Explicit auto-compact limit',
+    kind: 'number',
+    unit: 'tokens',
+    min: 1_000,
+    max: 4_000_000,
+    step: 1_000,
+    optional: true,
+    help: 'model_auto_compact_token_limit in config.toml; empty: the percent of the raw window',
+    source: `${MODELS_SOURCE} (auto_compact_token_limit.or(…))`,
+    group: 'Codex',
+  },
+  {
+    key: 'countReasoning',
+    label: 'Count earlier reasoning',
+    kind: 'boolean',
+    help: 'Encrypted reasoning before the last user message: (length × 3/4 − 650) bytes / 4 each',
+    source: `${HISTORY_SOURCE} (get_total_token_usage, get_non_last_reasoning_items_tokens, estimate_reasoning_length)`,
+    group: 'Codex',
+  },
+  {
+    key: 'countItemsSinceUsage',
+    label: 'Count items since the last usage',
+    kind: 'boolean',
+    help: 'Tool outputs after the last model item, characters / 4 (ours: Codex estimates the truncated item it stores, serialized, bytes / 4)',
+    source: `${HISTORY_SOURCE} (items_after_last_model_generated_item; newer copies only, release unknown: off by default)`,
+    group: 'Codex',
+  },
+  {
+    key: 'overflowTrim',
+    label: 'Trim the oldest items on overflow',
+    kind: 'boolean',
+    source:
+      'openai/codex@0100b103625752f6a10c21b79a8c423761dc4c6a:codex-rs/core/src/compact.rs (run_compact_task_inner: ContextWindowExceeded → history.remove_first_item, retry)',
+    group: 'Codex',
   },
   {
     key: 'userMessageBudgetTokens',
@@ -89,12 +211,24 @@ const SPECS: readonly KnobSpec[] = [
   },
 ];
 
-/** `auto_compact_token_limit`: `(context_window * 9) / 10` in integers at the default. */
+/** The raw window: the logged (effective) one ÷ `effective_context_window_percent`. */
+export function getCodexRawWindow(knobs: CodexKnobs): TokenCount {
+  return Math.round((knobs.contextWindow * 100) / knobs.effectiveWindowPercent);
+}
+
+/** `auto_compact_token_limit`: the explicit limit, else `(context_window * 9) / 10` of the raw window. */
 export function getCodexThreshold(knobs: CodexKnobs): TokenCount {
-  return Math.floor((knobs.contextWindow * knobs.thresholdPercent) / 100);
+  if (knobs.profile === 'fixed-limit') return knobs.autoCompactTokenLimit ?? FIXED_LIMIT_TOKENS;
+  return knobs.autoCompactTokenLimit ?? Math.floor((getCodexRawWindow(knobs) * knobs.thresholdPercent) / 100);
+}
+
+/** `estimate_reasoning_length`: the decoded bytes of a base64 `encrypted_content`, less its overhead. */
+export function estimateCodexReasoningBytes(encodedChars: number): number {
+  return Math.max(0, Math.floor((encodedChars * 3) / 4) - 650);
 }
 
 const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 interface KeptMessage {
   entryIndex: number;
@@ -106,6 +240,7 @@ class CodexRun implements StrategyRun {
   readonly countsPending = false;
   readonly blockingTokens: TokenCount;
   private readonly threshold: TokenCount;
+  private readonly rawWindow: TokenCount;
   /** Context positions of messages the person typed (no tool output, no injected context). */
   private readonly userPos: Int32Array;
   /** Boundaries of the log's own compactions: after adopting one, its history is the log's. */
@@ -113,6 +248,11 @@ class CodexRun implements StrategyRun {
   /** User messages the last simulated compaction kept, and the position it resumed from. */
   private kept: KeptMessage[] = [];
   private keptFromPos = -1;
+  /** Prefix sums of `estimate_reasoning_length` bytes of the encrypted reasoning at each position. */
+  private readonly reasoningBytes: Float64Array;
+  /** Positions of user-role messages (typed or injected; not tool outputs): `rposition(role == "user")`. */
+  private readonly userMessagePos: Int32Array;
+  private readonly chars: Float64Array;
 
   constructor(
     private readonly knobs: CodexKnobs,
@@ -120,6 +260,7 @@ class CodexRun implements StrategyRun {
   ) {
     this.blockingTokens = knobs.contextWindow;
     this.threshold = getCodexThreshold(knobs);
+    this.rawWindow = getCodexRawWindow(knobs);
     const { session, ctxEntry, artifactOf } = prepared;
     const list: number[] = [];
     for (let p = 0; p < ctxEntry.length; p++) {
@@ -138,14 +279,95 @@ class CodexRun implements StrategyRun {
     }
     this.userPos = Int32Array.from(list);
     this.realBoundaries = new Set(prepared.real.map((r) => r.boundaryPos));
+    this.reasoningBytes = new Float64Array(ctxEntry.length + 1);
+    const messages: number[] = [];
+    for (let p = 0; p < ctxEntry.length; p++) {
+      const e = session.entries[ctxEntry[p]!];
+      let bytes = 0;
+      if (e && artifactOf[p] === 0 && e.kind === 'assistant')
+        for (const b of e.blocks)
+          if (b.kind === 'thinking' && b.redacted) bytes += estimateCodexReasoningBytes(b.chars);
+      this.reasoningBytes[p + 1] = this.reasoningBytes[p]! + bytes;
+      if (
+        e &&
+        artifactOf[p] === 0 &&
+        e.kind === 'user' &&
+        e.blocks.length > 0 &&
+        e.blocks.every((b) => b.kind === 'text' || b.kind === 'image')
+      )
+        messages.push(p);
+    }
+    this.userMessagePos = Int32Array.from(messages);
+    this.chars = getPositionFacts(prepared).chars;
+  }
+
+  /**
+   * `get_total_token_usage`: the last response's `total_tokens`, plus the estimate of the
+   * encrypted reasoning before the last user message, plus (newer copies) the items after the
+   * last model-generated item. Returns the count and what it added.
+   */
+  private count(view: ReplayView): { tokens: TokenCount; reasoning: TokenCount; since: TokenCount } {
+    let reasoning = 0;
+    if (this.knobs.countReasoning) {
+      const last = lowerBound(this.userMessagePos, view.boundaryPos) - 1;
+      const lastUser = last >= 0 ? this.userMessagePos[last]! : -1;
+      if (lastUser > view.liveFromPos)
+        reasoning = Math.ceil((this.reasoningBytes[lastUser]! - this.reasoningBytes[view.liveFromPos]!) / 4);
+    }
+    let since = 0;
+    if (this.knobs.countItemsSinceUsage) {
+      const { session, ctxEntry, artifactOf, callPos } = this.prepared;
+      let q = view.boundaryPos - 1;
+      while (q > callPos[view.callPos]! && session.entries[ctxEntry[q]!]?.kind !== 'assistant') q--;
+      let chars = 0;
+      for (let p = q + 1; p < view.boundaryPos; p++) if (artifactOf[p] === 0) chars += this.chars[p]!;
+      since = Math.ceil(chars / 4);
+    }
+    return { tokens: view.usageTokens + reasoning + since, reasoning, since };
   }
 
   step(view: ReplayView): StepOutcome | undefined {
-    if (view.manual) return { actions: [this.compaction(view, 'manual')] };
-    if (!this.knobs.autoCompactEnabled) return undefined;
-    // `total_tokens` of the last response: its input and its output (docs/replay-accuracy.md).
-    if (view.usageTokens < this.threshold) return undefined;
-    return { actions: [this.compaction(view, 'auto')] };
+    if (view.manual)
+      return { actions: this.withOverflow(view, this.compaction(view, 'manual', view.checkTokens)) };
+    if (!this.knobs.autoCompactEnabled || this.knobs.profile === 'manual-only') return undefined;
+    const count = this.count(view);
+    if (count.tokens < this.threshold) return undefined;
+    const action = this.compaction(view, 'auto', count.tokens);
+    if (action.kind === 'summarize' && (count.reasoning || count.since))
+      action.note = `count ${fmt(view.usageTokens)} last usage${count.reasoning ? ` + ${fmt(count.reasoning)} earlier reasoning` : ''}${count.since ? ` + ${fmt(count.since)} items since` : ''}; ${action.note}`;
+    return { actions: this.withOverflow(view, action) };
+  }
+
+  /**
+   * The overflow path: while the compaction request exceeds the raw window, Codex drops the
+   * oldest item (with its call/output partner) and retries — here one cut at the first safe
+   * position that brings the request under the window.
+   */
+  private withOverflow(view: ReplayView, action: StrategyAction): StrategyAction[] {
+    if (!this.knobs.overflowTrim) return [action];
+    const request = view.getSpanTokens();
+    const excess = request - this.rawWindow;
+    if (excess <= 0) return [action];
+    const from = view.liveFromPos;
+    let q = from + 1;
+    while (
+      q < view.boundaryPos &&
+      (view.getLiveTokens(from, q) < excess || !isSafeCut(this.prepared, q, view.boundaryPos))
+    )
+      q++;
+    if (q >= view.boundaryPos) return [action];
+    return [
+      {
+        kind: 'truncate',
+        fromPos: from,
+        toPos: q,
+        noticeTokens: 0,
+        checkTokens: request,
+        thresholdTokens: this.rawWindow,
+        note: `the compaction request (${fmt(request)}) exceeds the ${fmt(this.rawWindow)}-token window: the oldest items dropped until it fits (remove_first_item, then retry)`,
+      },
+      action,
+    ];
   }
 
   /** compact.rs `build_compacted_history`: newest user messages first, until the budget is spent. */
@@ -170,7 +392,7 @@ class CodexRun implements StrategyRun {
     return selected.reverse();
   }
 
-  private compaction(view: ReplayView, trigger: 'auto' | 'manual'): StrategyAction {
+  private compaction(view: ReplayView, trigger: 'auto' | 'manual', checkTokens: TokenCount): StrategyAction {
     const kept = this.selectUserMessages(view);
     let keptTokens = 0;
     for (const m of kept) keptTokens += m.tokens;
@@ -180,7 +402,7 @@ class CodexRun implements StrategyRun {
       kind: 'summarize',
       mechanism: 'full',
       trigger,
-      checkTokens: view.checkTokens,
+      checkTokens,
       thresholdTokens: this.threshold,
       restoration: NO_RESTORATION,
       continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
@@ -198,13 +420,22 @@ export const CODEX_STRATEGY: CompactionStrategy<CodexKnobs> = {
   id: 'codex',
   label: 'Codex CLI',
   description:
-    "Auto-compact at 90% of the model's window (last request's input + output); the history becomes the most recent user messages (≤ 20,000 tokens) and a prefixed summary.",
+    "Auto-compact at 90% of the model's raw window (244,800 of 272,000) on the last request's total plus Codex's estimate of the earlier encrypted reasoning; the history becomes the most recent user messages (≤ 20,000 tokens) and a prefixed summary (the oldest items dropped first when the request overflows).",
   knobSpecs: SPECS,
   defaultKnobs: DEFAULTS,
   getSessionKnobs: (info) => {
     const fromLog = info.contextWindow !== undefined && info.contextWindow > 0;
-    const knobs = { ...DEFAULTS, contextWindow: fromLog ? info.contextWindow! : DEFAULTS.contextWindow };
+    const pick = pickProfile(CODEX_PROFILES, info, 'Codex CLI', ['codex-cli']);
+    const knobs: CodexKnobs = {
+      ...DEFAULTS,
+      profile: pick.profile.id,
+      contextWindow: fromLog ? info.contextWindow! : DEFAULTS.contextWindow,
+    };
     const notes = [
+      pick.note,
+      knobs.profile === 'manual-only'
+        ? `${getProfile(CODEX_PROFILES, knobs.profile).label}: the replay compacts only where asked.`
+        : `Auto-compacts at ${fmt(getCodexThreshold(knobs))} on the last usage plus Codex's estimate of the earlier encrypted reasoning${knobs.profile === 'percent-90' ? ` (90% of the raw window ${fmt(getCodexRawWindow(knobs))})` : ''}.`,
       fromLog
         ? `Window ${knobs.contextWindow.toLocaleString('en-US')} tokens: the log's model_context_window.`
         : `The log states no window: Codex's ${DEFAULTS.contextWindow.toLocaleString('en-US')} (272,000 × 95%).`,
@@ -216,7 +447,7 @@ export const CODEX_STRATEGY: CompactionStrategy<CodexKnobs> = {
   normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),
   thresholds: (knobs): ThresholdLine[] => {
     const lines: ThresholdLine[] = [];
-    if (knobs.autoCompactEnabled)
+    if (knobs.autoCompactEnabled && knobs.profile !== 'manual-only')
       lines.push({
         id: 'auto-compact',
         label: 'Auto-compact',

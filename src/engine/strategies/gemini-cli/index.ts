@@ -15,6 +15,17 @@ import type {
   StrategyAction,
   StrategyRun,
 } from '../types';
+import { getProfile, pickProfile, profileKnobSpec } from '../version-profile';
+import {
+  GEMINI_PROFILES,
+  type GeminiProfileId,
+  isMaskingOn,
+  MASKED_RESPONSE_TOKENS,
+  MASKING_EXEMPT_TOOLS,
+  MASKING_SOURCE,
+  MEMORY_TOOL,
+  planMasking,
+} from './masking';
 import { GEMINI_CLI } from './prompt';
 
 // Gemini CLI's chat compression (docs/sources.md#gemini-cli, #agents-observations, #agents-simulate-first; sources
@@ -54,6 +65,16 @@ export interface GeminiCliKnobs {
   truncateOutputChars: number;
   /** The verification probe: a second summarizer call. */
   probe: boolean;
+  /** The release profile (strategies/version-profile.ts): whether tool-output masking exists and its default. */
+  profile: GeminiProfileId;
+  /** `experimental.toolOutputMasking.enabled`: 'profile' (its default), 'on', 'off' (ignored where masking is always on). */
+  maskingEnabled: string;
+  /** DEFAULT_TOOL_PROTECTION_THRESHOLD: the newest function responses kept whole. */
+  maskingProtectionTokens: TokenCount;
+  /** DEFAULT_MIN_PRUNABLE_TOKENS_THRESHOLD: masking waits for this much to prune. */
+  maskingMinPrunableTokens: TokenCount;
+  /** DEFAULT_PROTECT_LATEST_TURN: the last history entry is never masked. */
+  maskingProtectLatestTurn: boolean;
 }
 
 /** tokenLimits.ts `DEFAULT_TOKEN_LIMIT` (and the Gemini 2.x / 3 models' limit). */
@@ -66,6 +87,11 @@ const DEFAULTS: GeminiCliKnobs = {
   functionResponseBudgetTokens: 50_000,
   truncateOutputChars: 40_000,
   probe: true,
+  profile: 'masking-no-memory',
+  maskingEnabled: 'profile',
+  maskingProtectionTokens: 50_000,
+  maskingMinPrunableTokens: 30_000,
+  maskingProtectLatestTurn: true,
 };
 
 const SOURCE =
@@ -81,7 +107,7 @@ const SPECS: readonly KnobSpec[] = [
     max: 4_000_000,
     step: 1_000,
     source:
-      'google-gemini/gemini-cli packages/core/src/core/tokenLimits.ts: 1,048,576 (DEFAULT_TOKEN_LIMIT; Gemini 2.x and 3), 2,097,152 for gemini-1.5-pro',
+      'google-gemini/gemini-cli@5411f113cafae26161b4969b0237b8e1e024e2c2:packages/core/src/core/tokenLimits.ts:20: 1,048,576 (DEFAULT_TOKEN_LIMIT; Gemini 2.x and 3); 2,097,152 for gemini-1.5-pro in google-gemini/gemini-cli@fa5b616a10497802f0af5b6c9534eef66fff7159:packages/core/src/core/tokenLimits.ts:17',
     group: 'Gemini CLI',
     cliFlag: 'window',
   },
@@ -136,6 +162,50 @@ const SPECS: readonly KnobSpec[] = [
     source: `${SOURCE}: the "probe" turn that asks the model to check and re-emit its <state_snapshot>`,
     group: 'Gemini CLI',
     cliFlag: 'probe',
+  },
+  profileKnobSpec(GEMINI_PROFILES, 'Gemini CLI'),
+  {
+    key: 'maskingEnabled',
+    label: 'Tool-output masking',
+    kind: 'select',
+    options: [
+      { value: 'profile', label: "the profile's default" },
+      { value: 'on', label: 'on' },
+      { value: 'off', label: 'off' },
+    ],
+    help: 'experimental.toolOutputMasking.enabled (0.29–0.36); from 0.37 masking always runs',
+    source:
+      'google-gemini/gemini-cli@d924ed0128690dc99c5d7e3bfc1f23051dbd429e:packages/core/src/config/config.ts:761 (v0.29.0: ?? false); google-gemini/gemini-cli@339c4984aa67c98890647a8a8c2b772e3eeb67bc:packages/core/src/config/config.ts:767 (v0.30.0-preview.0: ?? true)',
+    group: 'Tool-output masking',
+  },
+  {
+    key: 'maskingProtectionTokens',
+    label: 'Newest tool output protected',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 1_000_000,
+    step: 1_000,
+    source: `${MASKING_SOURCE}:25 (DEFAULT_TOOL_PROTECTION_THRESHOLD 50,000)`,
+    group: 'Tool-output masking',
+  },
+  {
+    key: 'maskingMinPrunableTokens',
+    label: 'Mask once at least',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 1_000_000,
+    step: 1_000,
+    source: `${MASKING_SOURCE}:26 (DEFAULT_MIN_PRUNABLE_TOKENS_THRESHOLD 30,000)`,
+    group: 'Tool-output masking',
+  },
+  {
+    key: 'maskingProtectLatestTurn',
+    label: 'Protect the latest turn',
+    kind: 'boolean',
+    source: `${MASKING_SOURCE}:27 (DEFAULT_PROTECT_LATEST_TURN true), :92-94`,
+    group: 'Tool-output masking',
   },
 ];
 
@@ -212,6 +282,8 @@ class GeminiCliRun implements StrategyRun {
   private readonly noticeTokens: TokenCount;
   /** `hasFailedCompressionAttempt`: later automatic attempts only truncate. */
   private failed = false;
+  private readonly masking: boolean;
+  private readonly exempt: ReadonlySet<string>;
 
   constructor(
     private readonly knobs: GeminiCliKnobs,
@@ -224,6 +296,10 @@ class GeminiCliRun implements StrategyRun {
     this.userTurn = new Uint8Array(prepared.ctxEntry.length);
     for (const p of facts.userTurnPos) this.userTurn[p] = 1;
     this.noticeTokens = estimateTextTokens(knobs.truncateOutputChars + TRUNCATION_NOTICE_CHARS);
+    this.masking = isMaskingOn(knobs.profile, knobs.maskingEnabled);
+    this.exempt = new Set(
+      knobs.profile === 'masking-no-memory' ? MASKING_EXEMPT_TOOLS : [...MASKING_EXEMPT_TOOLS, MEMORY_TOOL],
+    );
   }
 
   /** `truncateHistoryToBudget` over the live history [from, to): newest first. */
@@ -250,7 +326,34 @@ class GeminiCliRun implements StrategyRun {
     return { truncated: truncated.reverse(), truncatedSaved: saved, noticeTokens: this.noticeTokens };
   }
 
+  /**
+   * Before each request: chat compression, then tool-output masking of the history as it then
+   * stands (client.ts:689-699). After a compression the replay masks at the next request (ours: the
+   * replay applies one step's actions to the history the step saw).
+   */
   step(view: ReplayView): StepOutcome | undefined {
+    return this.compress(view) ?? this.mask(view);
+  }
+
+  private mask(view: ReplayView): StepOutcome | undefined {
+    if (!this.masking) return undefined;
+    const plan = planMasking(view, this.prepared, this.knobs, this.exempt);
+    if (!plan) return undefined;
+    return {
+      actions: [
+        {
+          kind: 'replace',
+          items: plan.items,
+          noticeTokens: MASKED_RESPONSE_TOKENS,
+          checkTokens: plan.prunableTokens,
+          thresholdTokens: this.knobs.maskingMinPrunableTokens,
+          note: `tool-output masking: ${plan.items.length} function responses older than the newest ${fmt(this.knobs.maskingProtectionTokens)} tokens of tool output (${fmt(plan.prunableTokens)} prunable ≥ ${fmt(this.knobs.maskingMinPrunableTokens)}) replaced by <tool_output_masked> previews`,
+        },
+      ],
+    };
+  }
+
+  private compress(view: ReplayView): StepOutcome | undefined {
     const manual = view.manual !== undefined;
     // `lastPromptTokenCount`: the last request's input, not its output.
     if (!manual && view.contextTokens < this.threshold) return undefined;
@@ -373,12 +476,18 @@ export const GEMINI_CLI_STRATEGY: CompactionStrategy<GeminiCliKnobs> = {
   id: 'gemini-cli',
   label: 'Gemini CLI',
   description:
-    "Compresses when the last prompt reaches half the model's token limit: the newest 30% of the characters kept from a user message, their function responses held to a 50,000-token budget, the rest a <state_snapshot> checked by a second (probe) call.",
+    "Compresses when the last prompt reaches half the model's token limit: the newest 30% of the characters kept from a user message, their function responses held to a 50,000-token budget, the rest a <state_snapshot> checked by a second (probe) call. From 0.30 (opt-in in 0.29), function responses older than the newest 50,000 tokens of tool output are masked to previews once 30,000 tokens can go.",
   knobSpecs: SPECS,
   defaultKnobs: DEFAULTS,
   getSessionKnobs: (info) => {
-    const knobs = { ...DEFAULTS };
-    const notes: string[] = [];
+    const pick = pickProfile(GEMINI_PROFILES, info, 'Gemini CLI', ['gemini-cli', 'gemini-cli-json']);
+    const knobs = { ...DEFAULTS, profile: pick.profile.id };
+    const notes: string[] = [pick.note];
+    notes.push(
+      isMaskingOn(knobs.profile, knobs.maskingEnabled)
+        ? 'Tool-output masking on: before each request, function responses older than the newest 50,000 tokens of tool output are replaced by previews once 30,000 tokens can go.'
+        : `Tool-output masking off (${getProfile(GEMINI_PROFILES, knobs.profile).label}).`,
+    );
     const inferred = info.window;
     const limits = info.models.map(getGeminiTokenLimit).filter((t): t is number => t !== undefined);
     if (limits.length) {

@@ -6,15 +6,25 @@ import type { ThresholdLine } from '../../simulation/types';
 import { estimateTextTokens } from '../../tokens/estimate';
 import type { TokenCount } from '../../types';
 import { createKnobNormalizer } from '../knobs';
+import { getProfile, pickProfile } from '../version-profile';
 import type {
   ClearingProbe,
   CompactionStrategy,
-  KnobSpec,
   ReplayView,
   StepOutcome,
   StrategyAction,
   StrategyRun,
 } from '../types';
+import {
+  OPENCODE_COMPACTION_BUFFER,
+  OPENCODE_DEFAULT_KNOBS,
+  OPENCODE_KNOB_SPECS,
+  OPENCODE_PROFILES,
+  OPENCODE_SOURCE,
+  type OpenCodeKnobs,
+} from './knobs';
+
+export type { OpenCodeKnobs } from './knobs';
 import { OPENCODE } from './prompt';
 
 // OpenCode's context management (docs/sources.md#opencode, #agents-simulate-first; sources there:
@@ -38,172 +48,6 @@ import { OPENCODE } from './prompt';
 //     auto-compaction stops instead of looping.
 // On an OpenCode log (parse/dialects/opencode.ts) its prunes and compactions are the real events the
 // replay is compared with; on any log the window and max output are the log's.
-
-export interface OpenCodeKnobs {
-  /** `model.limit.context`. */
-  contextLimit: TokenCount;
-  /** `model.limit.input`, when the model states one (0: none). */
-  inputLimit: TokenCount;
-  /** `ProviderTransform.maxOutputTokens`: min(`model.limit.output`, `OUTPUT_TOKEN_MAX` 32,000). */
-  maxOutputTokens: TokenCount;
-  /** `compaction.reserved`; undefined: min(20,000, max output). */
-  reservedTokens: TokenCount | undefined;
-  /** `compaction.auto` (and not `OPENCODE_DISABLE_AUTOCOMPACT`). */
-  autoCompact: boolean;
-  /** `compaction.prune`. */
-  prune: boolean;
-  /** `PRUNE_PROTECT`: newest tool output kept, in tokens. */
-  pruneProtectTokens: TokenCount;
-  /** `PRUNE_MINIMUM`: prune only when more than this is prunable. */
-  pruneMinimumTokens: TokenCount;
-  /** User turns the prune never touches (`turns < 2`). */
-  protectTurns: number;
-  /** `PRUNE_PROTECTED_TOOLS`. */
-  protectedTools: string[];
-  /** `autoCompactStalled` threshold: a compaction that leaves ≥ this % of its trigger stalls. */
-  stallPercent: number;
-}
-
-/** `COMPACTION_BUFFER` (overflow.ts). */
-export const OPENCODE_COMPACTION_BUFFER: TokenCount = 20_000;
-
-const DEFAULTS: OpenCodeKnobs = {
-  contextLimit: 200_000,
-  inputLimit: 0,
-  maxOutputTokens: 32_000,
-  reservedTokens: undefined,
-  autoCompact: true,
-  prune: true,
-  pruneProtectTokens: 40_000,
-  pruneMinimumTokens: 20_000,
-  protectTurns: 2,
-  protectedTools: ['skill'],
-  stallPercent: 95,
-};
-
-const SOURCE = 'docs/sources.md#opencode (anomalyco/opencode packages/opencode/src/session';
-const COMPACTION = `${SOURCE}/compaction.ts)`;
-const OVERFLOW = `${SOURCE}/overflow.ts)`;
-
-const SPECS: readonly KnobSpec[] = [
-  {
-    key: 'contextLimit',
-    label: 'Model context limit',
-    kind: 'number',
-    unit: 'tokens',
-    min: 10_000,
-    max: 2_000_000,
-    step: 1_000,
-    source: `${OVERFLOW}: model.limit.context; 200,000 for Claude models (the log's window when it is known)`,
-    group: 'OpenCode',
-    cliFlag: 'window',
-  },
-  {
-    key: 'inputLimit',
-    label: 'Model input limit (0: none)',
-    kind: 'number',
-    unit: 'tokens',
-    min: 0,
-    max: 2_000_000,
-    step: 1_000,
-    source: `${OVERFLOW}: model.limit.input, stated by few models; usable = input − reserved when set`,
-    group: 'OpenCode',
-  },
-  {
-    key: 'maxOutputTokens',
-    label: 'Max output',
-    kind: 'number',
-    unit: 'tokens',
-    min: 1_000,
-    max: 200_000,
-    step: 1_000,
-    source: `${OVERFLOW}: ProviderTransform.maxOutputTokens = min(model.limit.output, OUTPUT_TOKEN_MAX 32,000)`,
-    group: 'OpenCode',
-    cliFlag: 'max-output',
-  },
-  {
-    key: 'reservedTokens',
-    label: 'Reserved (compaction.reserved)',
-    kind: 'number',
-    unit: 'tokens',
-    min: 0,
-    max: 500_000,
-    step: 1_000,
-    optional: true,
-    help: 'Empty: min(20,000, max output). Used with an input limit only',
-    source: `${OVERFLOW}: compaction.reserved ?? min(COMPACTION_BUFFER 20,000, max output)`,
-    group: 'OpenCode',
-  },
-  {
-    key: 'autoCompact',
-    label: 'Auto-compact',
-    kind: 'boolean',
-    source: `${OVERFLOW}: compaction.auto, default true`,
-    group: 'OpenCode',
-    cliFlag: 'auto-compact',
-  },
-  {
-    key: 'prune',
-    label: 'Prune old tool output',
-    kind: 'boolean',
-    source: `${COMPACTION}: compaction.prune, default true`,
-    group: 'OpenCode prune',
-    cliFlag: 'prune',
-  },
-  {
-    key: 'pruneProtectTokens',
-    label: 'Protect newest tool output',
-    kind: 'number',
-    unit: 'tokens',
-    min: 0,
-    max: 1_000_000,
-    step: 1_000,
-    source: `${COMPACTION}: PRUNE_PROTECT 40,000`,
-    group: 'OpenCode prune',
-  },
-  {
-    key: 'pruneMinimumTokens',
-    label: 'Prune only above',
-    kind: 'number',
-    unit: 'tokens',
-    min: 0,
-    max: 1_000_000,
-    step: 1_000,
-    source: `${COMPACTION}: PRUNE_MINIMUM 20,000 (pruned > minimum)`,
-    group: 'OpenCode prune',
-  },
-  {
-    key: 'protectTurns',
-    label: 'Untouched user turns',
-    kind: 'number',
-    unit: 'count',
-    min: 0,
-    max: 50,
-    step: 1,
-    integer: true,
-    source: `${COMPACTION}: the walk skips messages until it has passed 2 user turns`,
-    group: 'OpenCode prune',
-  },
-  {
-    key: 'protectedTools',
-    label: 'Tools never pruned',
-    kind: 'list',
-    help: 'Compared without case (OpenCode’s skill, Claude Code’s Skill)',
-    source: `${COMPACTION}: PRUNE_PROTECTED_TOOLS ["skill"]`,
-    group: 'OpenCode prune',
-  },
-  {
-    key: 'stallPercent',
-    label: 'Stall guard (% of the trigger left)',
-    kind: 'number',
-    unit: 'percent',
-    min: 1,
-    max: 100,
-    step: 1,
-    source: `${OVERFLOW}: autoCompactStalled threshold 0.95 (less than a 5% reduction)`,
-    group: 'OpenCode',
-  },
-];
 
 /** `usable()` of overflow.ts: where the overflow check fires. */
 export function getOpenCodeUsable(knobs: OpenCodeKnobs): TokenCount {
@@ -397,7 +241,7 @@ class OpenCodeRun implements StrategyRun {
       passes: walk.passes,
       acts: reason === undefined,
       reason,
-      source: `${SOURCE}/compaction.ts, SessionCompaction.prune)`,
+      source: `${OPENCODE_SOURCE}/compaction.ts, SessionCompaction.prune)`,
     };
   }
 
@@ -470,11 +314,21 @@ export const OPENCODE_STRATEGY: CompactionStrategy<OpenCodeKnobs> = {
   label: 'OpenCode',
   description:
     'Prunes tool output older than the newest 40,000 tokens and the last 2 user turns when a turn ends (if more than 20,000 tokens go); compacts at the model’s limit − max output (input limit − min(20,000, max output)); stops auto-compacting when one does not help.',
-  knobSpecs: SPECS,
-  defaultKnobs: DEFAULTS,
+  knobSpecs: OPENCODE_KNOB_SPECS,
+  defaultKnobs: OPENCODE_DEFAULT_KNOBS,
   getSessionKnobs: (info) => {
-    const knobs = { ...DEFAULTS };
-    const notes: string[] = [];
+    const pick = pickProfile(OPENCODE_PROFILES, info, 'OpenCode', ['opencode']);
+    const knobs: OpenCodeKnobs = {
+      ...OPENCODE_DEFAULT_KNOBS,
+      profile: pick.profile.id,
+      prune: pick.profile.id === 'early-2026',
+    };
+    const notes: string[] = [
+      pick.note,
+      knobs.prune
+        ? 'Prune on (compaction.prune unset means on in this release).'
+        : `Prune off: ${getProfile(OPENCODE_PROFILES, knobs.profile).label.split(':')[1]?.trim() ?? ''}; set it on to replay a configured prune.`,
+    ];
     const inferred = info.window;
     if (info.contextWindow !== undefined && info.contextWindow > 0) {
       knobs.contextLimit = info.contextWindow;
@@ -499,7 +353,7 @@ export const OPENCODE_STRATEGY: CompactionStrategy<OpenCodeKnobs> = {
     } else notes.push('The log is not an OpenCode session, so its compactions are not expected to match.');
     return { knobs, notes };
   },
-  normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),
+  normalizeKnobs: createKnobNormalizer(OPENCODE_KNOB_SPECS, OPENCODE_DEFAULT_KNOBS),
   thresholds: (knobs): ThresholdLine[] => {
     const lines: ThresholdLine[] = [];
     if (knobs.autoCompact)

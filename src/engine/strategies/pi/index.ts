@@ -67,19 +67,21 @@ const DEFAULTS: PiKnobs = {
   overflowRecovery: true,
 };
 
-const DOC = 'pi-mono packages/coding-agent/docs/compaction.md';
-const CODE = 'pi-mono packages/coding-agent/src/core/compaction/compaction.ts';
+const DOC =
+  'badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/docs/compaction.md';
+const CODE =
+  'badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/compaction/compaction.ts';
 
 const SPECS: readonly KnobSpec[] = [
   contextWindowSpec(
-    "pi-mono agent-session.ts _checkCompaction: this.model.contextWindow (the model's, from models.json)",
+    "badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/agent-session.ts:1749 (this.model.contextWindow: the model's, from models.json)",
     'pi',
   ),
   {
     key: 'enabled',
     label: 'Auto-compaction',
     kind: 'boolean',
-    source: `${DOC} "Settings": compaction.enabled true`,
+    source: `${CODE}:114-118 (DEFAULT_COMPACTION_SETTINGS enabled true); ${DOC} "Settings"`,
     group: 'pi',
     cliFlag: 'auto-compact',
   },
@@ -92,7 +94,7 @@ const SPECS: readonly KnobSpec[] = [
     max: 500_000,
     step: 1_024,
     integer: true,
-    source: `${DOC} "When It Triggers": contextTokens > contextWindow − reserveTokens, 16,384 (docs/sources.md#pi)`,
+    source: `${CODE}:114-118 reserveTokens 16,384; trigger contextTokens > contextWindow − reserveTokens :212-215 (docs/sources.md#pi)`,
     group: 'pi',
     cliFlag: 'reserve',
   },
@@ -105,7 +107,7 @@ const SPECS: readonly KnobSpec[] = [
     max: 1_000_000,
     step: 1_000,
     integer: true,
-    source: `${DOC} "How It Works": keepRecentTokens 20,000, cut at a user or assistant message (${CODE} findCutPoint)`,
+    source: `${CODE}:114-118 keepRecentTokens 20,000; cut at a user or assistant message, never a tool result (findCutPoint :376-436)`,
     group: 'pi',
     cliFlag: 'keep',
   },
@@ -114,7 +116,7 @@ const SPECS: readonly KnobSpec[] = [
     label: 'Compact on overflow mid-run',
     kind: 'boolean',
     source:
-      'pi-mono agent-session.ts _checkCompaction case 1: a context overflow error compacts and retries once',
+      'badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/agent-session.ts:1768-1791 (_checkCompaction case 1: a context overflow error compacts and retries once)',
     help: 'Mid-run pi never checks the threshold; a request the window refuses is compacted and retried.',
     group: 'pi',
     cliFlag: 'overflow',
@@ -198,13 +200,17 @@ function getPiEstimatePrefix(prepared: PreparedReplay): Float64Array {
   return prefix;
 }
 
-/** `findCutPoint` on the context positions [start, end): the first kept position and whether it splits a turn. */
+/**
+ * `findCutPoint` on the context positions [start, end): the first kept position, whether it
+ * splits a turn, and where that turn starts (`turnStartIndex`: the nearest turn start before the
+ * cut; none → not a split, badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/compaction/compaction.ts:430-436).
+ */
 export function findPiCut(
   prepared: PreparedReplay,
   start: number,
   end: number,
   keepRecentTokens: TokenCount,
-): { keepFromPos: number; splitTurn: boolean } {
+): { keepFromPos: number; splitTurn: boolean; turnStartPos: number } {
   const { session, ctxEntry, artifactOf } = prepared;
   const entryAt = (p: number) => session.entries[ctxEntry[p]!]!;
   // Valid cut points: not a tool result, and (a log's streamed response) not inside a response.
@@ -218,7 +224,7 @@ export function findPiCut(
       cut = p;
       break;
     }
-  if (cut < 0) return { keepFromPos: start, splitTurn: false };
+  if (cut < 0) return { keepFromPos: start, splitTurn: false, turnStartPos: -1 };
   for (let p = end - 1; p >= start; p--) {
     if (est[end]! - est[p]! < keepRecentTokens) continue;
     let c = p;
@@ -226,7 +232,14 @@ export function findPiCut(
     if (c < end) cut = c;
     break;
   }
-  return { keepFromPos: cut, splitTurn: !isTurnStart(entryAt(cut)) };
+  if (isTurnStart(entryAt(cut))) return { keepFromPos: cut, splitTurn: false, turnStartPos: -1 };
+  let turnStartPos = -1;
+  for (let p = cut - 1; p >= start; p--)
+    if (artifactOf[p] === 0 && isTurnStart(entryAt(p))) {
+      turnStartPos = p;
+      break;
+    }
+  return { keepFromPos: cut, splitTurn: turnStartPos >= 0, turnStartPos };
 }
 
 const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
@@ -321,7 +334,17 @@ class PiRun implements StrategyRun {
   ): StepOutcome | undefined {
     const { prepared, knobs } = this;
     const start = Math.max(view.liveFromPos, this.lastBoundary);
-    const { keepFromPos, splitTurn } = findPiCut(prepared, start, view.boundaryPos, knobs.keepRecentTokens);
+    const { keepFromPos, splitTurn, turnStartPos } = findPiCut(
+      prepared,
+      start,
+      view.boundaryPos,
+      knobs.keepRecentTokens,
+    );
+    // A split turn is summarized by two requests in parallel, the history before the turn and the
+    // turn's prefix, merged into one summary; with no history before the turn the first is the
+    // literal "No prior history." and only the prefix is asked for
+    // (badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/compaction/compaction.ts:727-745).
+    const llmCalls = splitTurn && turnStartPos > start ? 2 : 1;
     // Less than keepRecentTokens in all: pi still compacts, keeping everything from the first cut
     // point after a summary of what precedes it (nothing, or only the earlier summary).
     const { session, ctxEntry } = prepared;
@@ -347,7 +370,8 @@ class PiRun implements StrategyRun {
       promptPresetId: PI.id,
       customInstructions: view.manual?.customInstructions,
       detail: createPiDetail(files),
-      note: `${why}; kept from the ${splitTurn ? 'middle of a turn (its prefix summarized apart)' : 'start of a turn'} (keepRecentTokens ${fmt(knobs.keepRecentTokens)}); ${files.readFiles.length} read and ${files.modifiedFiles.length} modified files listed`,
+      llmCalls,
+      note: `${why}; kept from the ${splitTurn ? `middle of a turn (its prefix summarized apart: ${llmCalls} summarization requests)` : 'start of a turn'} (keepRecentTokens ${fmt(knobs.keepRecentTokens)}); ${files.readFiles.length} read and ${files.modifiedFiles.length} modified files listed`,
     };
     return { actions: [action] };
   }

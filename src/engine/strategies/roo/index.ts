@@ -3,6 +3,7 @@ import { getSafeCut } from '../../simulation/cuts';
 import { getMessageRangePositions } from '../../simulation/message-pairs';
 import type { PreparedReplay } from '../../simulation/prepared';
 import type { ThresholdLine } from '../../simulation/types';
+import { getMaxOutputForModel } from '../../context-window';
 import { estimateTextTokens } from '../../tokens/estimate';
 import type { TokenCount } from '../../types';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
@@ -56,8 +57,10 @@ export interface RooKnobs {
   condenseFails: boolean;
   /** The fraction the sliding window hides (`truncateConversation(messages, 0.5)`), in percent. */
   truncatePercent: number;
-  /** Folded file definitions and environment details added to an automatic summary. */
+  /** Folded file definitions added to a summary, automatic or manual. */
   summaryExtrasTokens: TokenCount;
+  /** Environment details added to an automatic summary only. */
+  environmentDetailsTokens: TokenCount;
 }
 
 /** @roo-code/types providers/anthropic.ts `ANTHROPIC_DEFAULT_MAX_TOKENS`. */
@@ -80,13 +83,15 @@ const DEFAULTS: RooKnobs = {
   condenseFails: false,
   truncatePercent: 50,
   summaryExtrasTokens: 0,
+  environmentDetailsTokens: 0,
 };
 
-const CM = 'Roo-Code src/core/context-management/index.ts';
+const CM =
+  'RooCodeInc/Roo-Code@cb836567180a3ff1da6d082f3178b90c3bd22a70:src/core/context-management/index.ts';
 const ANCHOR = 'docs/sources.md#roo';
 
 const SPECS: readonly KnobSpec[] = [
-  contextWindowSpec(`${CM} (modelInfo.contextWindow): the model's window`, 'Roo Code'),
+  contextWindowSpec(`${CM}:284 (modelInfo.contextWindow): the model's window`, 'Roo Code'),
   {
     key: 'maxTokens',
     label: 'Reserved output (maxTokens)',
@@ -97,7 +102,7 @@ const SPECS: readonly KnobSpec[] = [
     step: 1_024,
     integer: true,
     source:
-      "Roo-Code src/shared/api.ts getModelMaxOutputTokens: 8,192 (ANTHROPIC_DEFAULT_MAX_TOKENS) for Claude models, else the model's max output capped at 20% of the window",
+      "RooCodeInc/Roo-Code@cb836567180a3ff1da6d082f3178b90c3bd22a70:src/shared/api.ts:105-157 getModelMaxOutputTokens: 8,192 (ANTHROPIC_DEFAULT_MAX_TOKENS) for Claude hybrid-reasoning models and models without maxTokens; any other model's maxTokens capped at 20% of the window (:147), Claude's included; GPT-5 uncapped",
     group: 'Roo Code',
     cliFlag: 'max-tokens',
   },
@@ -109,7 +114,7 @@ const SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 90,
     step: 1,
-    source: `${CM}: TOKEN_BUFFER_PERCENTAGE 0.1 (allowedTokens = window × 0.9 − maxTokens)`,
+    source: `${CM}:26 TOKEN_BUFFER_PERCENTAGE 0.1 (allowedTokens = window × 0.9 − maxTokens)`,
     group: 'Roo Code',
     cliFlag: 'buffer-pct',
   },
@@ -151,7 +156,7 @@ const SPECS: readonly KnobSpec[] = [
     key: 'condenseFails',
     label: 'Condensing fails (what-if)',
     kind: 'boolean',
-    source: `${CM} manageContext: on a condense error the sliding window runs`,
+    source: `${CM}:323-335 manageContext: on a condense error the sliding window runs`,
     help: 'Every condense returns an error, so the sliding-window fallback is what acts.',
     group: 'Roo Code',
     cliFlag: 'condense-fails',
@@ -164,13 +169,13 @@ const SPECS: readonly KnobSpec[] = [
     min: 1,
     max: 100,
     step: 1,
-    source: `${CM}: truncateConversation(messages, 0.5)`,
+    source: `${CM}:335 truncateConversation(messages, 0.5)`,
     group: 'Roo Code',
     cliFlag: 'truncate-pct',
   },
   {
     key: 'summaryExtrasTokens',
-    label: 'Folded files + environment in a summary',
+    label: 'Folded files in a summary',
     kind: 'number',
     unit: 'tokens',
     min: 0,
@@ -178,7 +183,20 @@ const SPECS: readonly KnobSpec[] = [
     step: 500,
     integer: true,
     source:
-      "Roo-Code src/core/condense/{index.ts,foldedFileContext.ts}: tree-sitter definitions of files read (≤ 50,000 characters) and environment details on auto; their size is the workspace's, not in a log: 0 by default",
+      "RooCodeInc/Roo-Code@cb836567180a3ff1da6d082f3178b90c3bd22a70:src/core/condense/index.ts:417-439 (one <system-reminder> block per file read, tree-sitter definitions ≤ 50,000 characters, foldedFileContext.ts:80), passed on automatic (Task.ts:4108-4112) and manual condense (Task.ts:1696,1715); their size is the workspace's, not in a log: ours (0 by default, a log cannot give it)",
+    group: 'Roo Code',
+  },
+  {
+    key: 'environmentDetailsTokens',
+    label: 'Environment details in an automatic summary',
+    kind: 'number',
+    unit: 'tokens',
+    min: 0,
+    max: 100_000,
+    step: 500,
+    integer: true,
+    source:
+      "RooCodeInc/Roo-Code@cb836567180a3ff1da6d082f3178b90c3bd22a70:src/core/condense/index.ts:444-447 (isAutomaticTrigger && environmentDetails); their size is the workspace's, not in a log: ours (0 by default, a log cannot give it)",
     group: 'Roo Code',
   },
 ];
@@ -244,7 +262,9 @@ class RooRun implements StrategyRun {
 
   /** `summarizeConversation`: everything since the last summary, the summary alone after it. */
   private condense(view: ReplayView, trigger: 'auto' | 'manual'): StrategyAction {
-    const extras = trigger === 'auto' ? this.knobs.summaryExtrasTokens : 0;
+    // Folded files go into every summary (auto and manual), environment details only into an automatic one.
+    const extras =
+      this.knobs.summaryExtrasTokens + (trigger === 'auto' ? this.knobs.environmentDetailsTokens : 0);
     const over = view.checkTokens > this.allowed;
     return {
       kind: 'summarize',
@@ -305,17 +325,47 @@ class RooRun implements StrategyRun {
   }
 }
 
+/** Claude models with a reasoning budget (`supportsReasoningBudget`): 3.7 and every 4.x and later. */
+const HYBRID_REASONING_CLAUDE = /claude-(?:3-7|3\.7|(?:opus|sonnet|haiku)-[4-9]|[4-9])/i;
+
 /**
- * The reserved output as `getModelMaxOutputTokens` picks it: 8,192 for a Claude model (a hybrid
- * reasoning model without a budget, or one with no maxTokens); another model's own maxTokens capped
- * at 20% of the window, which the log does not state: 8,192 stands in.
+ * The reserved output as `getModelMaxOutputTokens` picks it (RooCodeInc/Roo-Code@cb836567180a3ff1da6d082f3178b90c3bd22a70:src/shared/api.ts:105-157):
+ * a Claude hybrid-reasoning model (no reasoning budget set) or a Claude model with no maxTokens →
+ * ANTHROPIC_DEFAULT_MAX_TOKENS 8,192; any other model with a maxTokens → min(maxTokens,
+ * ceil(20% of the window)) (:147), except GPT-5 ids, which keep their full maxTokens (:141-144).
+ * The 20% cap covers Claude models too unless they are hybrid-reasoning ones (issue 19 said
+ * "non-Claude"; the source wins). A reasoning budget (settings.modelMaxTokens || 16,384) is a
+ * setting the log does not hold: not modelled. The model's maxTokens is not in a Roo log either:
+ * the engine's table of model max outputs (engine/context-window) stands in when it knows the model.
  */
-function maxTokensForModel(models: readonly string[]): { tokens: TokenCount; why: string } {
+export function getRooMaxOutputTokens(
+  models: readonly string[],
+  contextWindow: TokenCount,
+): { tokens: TokenCount; why: string } {
+  const model = models[0];
+  const known = model === undefined ? undefined : getMaxOutputForModel(model);
+  const claude = model !== undefined && /claude/i.test(model);
+  if (claude && HYBRID_REASONING_CLAUDE.test(model))
+    return {
+      tokens: ROO_DEFAULT_MAX_TOKENS,
+      why: `${model} is a Claude hybrid-reasoning model: ANTHROPIC_DEFAULT_MAX_TOKENS 8,192`,
+    };
+  if (known === undefined)
+    return {
+      tokens: ROO_DEFAULT_MAX_TOKENS,
+      why: claude
+        ? 'a Claude model without maxTokens: ANTHROPIC_DEFAULT_MAX_TOKENS 8,192'
+        : "the model's own maxTokens is unknown: ANTHROPIC_DEFAULT_MAX_TOKENS 8,192 stands in",
+    };
+  if (/gpt-5/i.test(model!))
+    return {
+      tokens: known.tokens,
+      why: `${model}: GPT-5 keeps its full maxTokens ${known.tokens.toLocaleString('en-US')}`,
+    };
+  const cap = Math.ceil(contextWindow * 0.2);
   return {
-    tokens: ROO_DEFAULT_MAX_TOKENS,
-    why: models.some((m) => /claude/i.test(m))
-      ? 'a Claude model without a reasoning budget: ANTHROPIC_DEFAULT_MAX_TOKENS 8,192'
-      : "the model's own maxTokens is not in the log: ANTHROPIC_DEFAULT_MAX_TOKENS 8,192",
+    tokens: Math.min(known.tokens, cap),
+    why: `${model}: min(maxTokens ${known.tokens.toLocaleString('en-US')}, 20% of the window ${cap.toLocaleString('en-US')})`,
   };
 }
 
@@ -339,7 +389,7 @@ export const ROO_STRATEGY: CompactionStrategy<RooKnobs> = {
         `Window ${contextWindow.toLocaleString('en-US')} tokens: ${inferred.reasons[0] ?? 'inferred'}`,
       );
     } else notes.push("The log names no window: Roo's default here, 200,000.");
-    const max = maxTokensForModel(info.models);
+    const max = getRooMaxOutputTokens(info.models, contextWindow);
     const knobs: RooKnobs = { ...DEFAULTS, contextWindow, maxTokens: max.tokens };
     notes.push(
       `maxTokens ${max.tokens.toLocaleString('en-US')} (${max.why}); allowedTokens ${Math.round(getRooAllowedTokens(knobs)).toLocaleString('en-US')}; condense at 100% (Roo's default, no profile threshold).`,

@@ -84,7 +84,10 @@ function usageOf(last: TokenUsage): Usage {
     inputTokens: last.inputTokens - cached,
     cacheCreationInputTokens: 0,
     cacheReadInputTokens: cached,
-    outputTokens: last.outputTokens + last.reasoningOutputTokens,
+    // `reasoning_output_tokens` is part of `output_tokens`, not added to it: `total_tokens` =
+    // input + output (a real rollout: input 187,803 + output 2,296 = total 190,099, reasoning 1,539
+    // of the output; LAF-US__IDAHO-VAULT rollout-2026-03-24T21-27-50). Adding it counted reasoning twice.
+    outputTokens: last.outputTokens,
   };
 }
 

@@ -2,7 +2,9 @@ import { type DialectDescriptor, NO_RESTORATION, type TranscriptConventions } fr
 import { isObject } from '../record';
 import { geminiNormalizer, isMessage, isSessionMetadata, NOTICE_TYPES } from './normalizer';
 
-// Gemini CLI as two dialects, its chat log's two layouts; normalizer.ts reads their messages.
+// Gemini CLI as three dialects: its chat log's two layouts (normalizer.ts reads their messages) and
+// the project's prompt log (prompt-log.ts).
+export { GEMINI_CLI_PROMPT_LOG_DIALECT } from './prompt-log';
 
 /** The largest `.json` chat file read whole (bytes); the CLI keeps one document per session. */
 const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;

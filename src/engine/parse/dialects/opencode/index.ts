@@ -1,5 +1,6 @@
 import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
 import { isObject } from '../record';
+import { OPENCODE_DB_NAME, OPENCODE_WAL_NAME } from './database-name';
 import { createOpenCodeNormalizer } from './normalizer';
 import { OPENCODE_CLEARED } from './parts';
 import {
@@ -16,7 +17,8 @@ import {
 } from './storage';
 
 // OpenCode's session storage as a dialect: a file per session, message and part (storage.ts),
-// read in id order by one normalizer for all of them (normalizer.ts, parts.ts).
+// read in id order by one normalizer for all of them (normalizer.ts, parts.ts). The newer SQLite
+// storage (database.ts) becomes the same files, one session at a time, before parsing.
 
 export { OPENCODE_CLEARED } from './parts';
 
@@ -30,11 +32,17 @@ export const OPENCODE_DIALECT: DialectDescriptor = {
   restoration: NO_RESTORATION,
   shellTools: ['bash'],
   files: {
-    location: '~/.local/share/opencode/storage/ (session/, message/, part/)',
-    matchName: (baseName) => ID_NAME.test(baseName),
+    location:
+      '~/.local/share/opencode/storage/ (session/, message/, part/), or ~/.local/share/opencode/opencode.db (with opencode.db-wal)',
+    matchName: (baseName) => ID_NAME.test(baseName) || OPENCODE_DB_NAME.test(baseName),
     matchRecord: (value) =>
       isObject(value) && (isMessageInfo(value) || isPart(value) || isSessionInfo(value)),
-    folderFile: (path) => SESSION_PATH.test(path) || MESSAGE_PATH.test(path) || PART_PATH.test(path),
+    folderFile: (path) =>
+      SESSION_PATH.test(path) ||
+      MESSAGE_PATH.test(path) ||
+      PART_PATH.test(path) ||
+      OPENCODE_DB_NAME.test(path) ||
+      OPENCODE_WAL_NAME.test(path),
     loadOrderKey,
     groupFiles,
     wholeJson: { maxBytes: MAX_RECORD_BYTES, objectIsRecord: true },

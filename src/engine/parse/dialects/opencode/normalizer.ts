@@ -9,14 +9,29 @@ import {
   type RecordNormalizer,
   typeName,
 } from '../record';
-import { type CompactionRequest, contextOf, fillPart, readToolPart, timeOf, usageOf, ZERO } from './parts';
+import {
+  type CompactionRequest,
+  contextOf,
+  fillPart,
+  isImplausibleTime,
+  readToolPart,
+  timeOf,
+  usageOf,
+  ZERO,
+} from './parts';
 import { isMessageInfo, isPart, isSessionInfo } from './storage';
 
-// Each assistant message is one API call: its `tokens` are the usage of its (last) step, the
-// context it sent being input + cache read + cache write. A multi-step message's earlier steps
-// show as their `step-finish` rows, not as calls. A compaction is a user message holding a
-// `compaction` part (the request, "What did we do so far?") answered by an assistant message with
-// `summary: true`; the event sits after that summary call. Pruning (`SessionCompaction.prune`)
+// Each step of an assistant message is one API call: OpenCode's processor writes a `step-start`
+// part when it sends a request and a `step-finish` part with that request's own `tokens` and
+// `cost` when it ends (message-v2.ts `StepFinishPart`); the message's `tokens` are only its last
+// step's. So each `step-finish` is a call, its context input + cache read + cache write (input
+// made the uncached part: parts.ts `usageOf`). An assistant message with no step parts (an
+// older write) is one call with its own `tokens`, emitted once its parts have been read; one with
+// zero tokens and no step (a shell command the person ran, `!ls`) called no model; a `step-start`
+// never finished (the session cut off, the request aborted) recorded no usage and is no call.
+// A compaction is a user message holding a `compaction` part (the request, "What did we do so
+// far?") answered by an assistant message with `summary: true`; the event sits after that
+// summary call. Pruning (`SessionCompaction.prune`)
 // sets `state.time.compacted` on old tool outputs, which are then sent as "[Old tool result
 // content cleared]" (message-v2.ts `toModelMessages`): shown cleared, and as one clearing event
 // before the first message written after the prune.
@@ -28,6 +43,14 @@ interface MessageState {
   fileIndex: number;
   parts: number;
   summary: boolean;
+  providerId?: unknown;
+  modelId?: unknown;
+  /** Its `step-finish` parts read so far. */
+  steps: number;
+  /** An assistant message's own `tokens` (its last step's). */
+  tokens?: unknown;
+  /** Its call emitted (a message without step parts): once. */
+  called?: boolean;
 }
 
 /** The normalizer of one OpenCode session: one for all its files (`sharedNormalizer`). */
@@ -40,7 +63,22 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
   /** A compaction requested (its part seen) and not yet answered by its summary. */
   let requested: CompactionRequest | undefined;
   /** The summary message whose first text part is the summary, and the context it summarized. */
-  let summary: { messageId: string; trigger: string; preTokens?: TokenCount; tail?: string } | undefined;
+  let summary:
+    | { messageId: string; trigger: string; preTokens?: TokenCount; tail?: string; textEntry?: Entry }
+    | undefined;
+  /** The assistant message whose parts are being read: its call, when it has no steps, follows them. */
+  let current: { id: string; state: MessageState } | undefined;
+  let implausibleTimes = 0;
+  /** The message whose step is open (`step-start` read, its `step-finish` not yet). */
+  let openStep: string | undefined;
+  /**
+   * What an open step wrote (reasoning, text, tool calls, their results), held until its
+   * `step-finish`: the call comes first, then what it answered, as in every other log (a replay
+   * counts what follows a call as sent with the next one).
+   */
+  let held: Entry[] = [];
+  /** Fix-ups run once held entries have their numbers (the summary an event names). */
+  let placeAfterRelease: (() => void)[] = [];
   /** Tool outputs pruned, by prune time: shown as one clearing event before a later message. */
   const prunes = new Map<number, { ids: string[]; chars: number }>();
   const reportedMissing = new Set<string>();
@@ -53,7 +91,19 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
       made.push(e);
       return e;
     };
+    /** Adds the entries held back (an open step's), after what this record made so far. */
+    const release = (): void => {
+      for (const e of held) {
+        e.index = index + made.length;
+        made.push(e);
+      }
+      held = [];
+      for (const place of placeAfterRelease) place();
+      placeAfterRelease = [];
+    };
     const finish = (): NormalizedRecord => {
+      // Everything this record made is held for its step's call: no entry now.
+      if (made.length === 0) return { extras };
       const entry = made.pop()!;
       return made.length > 0 ? { entry, extras, preceding: made } : { entry, extras };
     };
@@ -80,6 +130,8 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
     }
 
     if (isSessionInfo(record)) {
+      flushMessageCall(next);
+      release();
       const e = next();
       e.type = 'session';
       e.kind = 'meta';
@@ -96,8 +148,12 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
     if (isMessageInfo(record)) {
       const id = record.id as string;
       const created = timeOf(record.time, 'created');
+      noteTime(record.time, 'created', ctx);
+      flushMessageCall(next);
+      release();
       flushPrunes(created, next);
-      flushSummary(ctx, next, false);
+      // A summary call without steps: its event before the next message.
+      flushSummaryEvent(next, ctx);
       const e = next();
       e.type = 'message';
       e.subtype = record.role as string;
@@ -110,6 +166,7 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
         fileIndex: ctx.fileIndex,
         parts: 0,
         summary: record.summary === true,
+        steps: 0,
       };
       messages.set(id, state);
       if (record.role === 'user') {
@@ -120,12 +177,16 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
         e.summaryText = `user message · agent ${String(record.agent ?? '?')} · ${model}`;
         return finish();
       }
-      // An assistant message: one API call.
+      // An assistant message: its calls are its steps (read from its parts), or itself.
       e.kind = 'assistant';
       e.role = 'assistant';
       e.model = typeof record.modelID === 'string' ? record.modelID : 'unknown';
       extras.model = e.model;
-      const usage = usageOf(record.tokens);
+      state.providerId = record.providerID;
+      state.modelId = record.modelID;
+      state.tokens = record.tokens;
+      current = { id, state };
+      const usage = usageOf(record.tokens, record.providerID, record.modelID);
       if (!usage)
         ctx.issue(
           'wrong-shape',
@@ -133,7 +194,6 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
           `At tokens: expected an object, got ${typeName(record.tokens)}`,
           'tokens',
         );
-      e.usage = usage ?? { ...ZERO };
       e.isApiError = record.error !== undefined;
       const error = isObject(record.error) ? ` · error ${String(record.error.name ?? '')}` : '';
       e.summaryText = `${record.summary === true ? 'compaction summary · ' : ''}${String(record.providerID ?? '?')}/${e.model}${
@@ -143,17 +203,20 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
         summary = {
           messageId: id,
           trigger: requested.trigger,
-          preTokens: contextOf(e.usage),
+          ...(usage ? { preTokens: contextOf(usage) } : {}),
           tail: requested.tail,
         };
         requested = undefined;
       }
-      if (contextOf(e.usage) > 0) lastContext = contextOf(e.usage);
       return finish();
     }
 
     if (isPart(record)) {
       const messageId = record.messageID as string;
+      if (current && current.id !== messageId) {
+        flushMessageCall(next);
+        release();
+      }
       const message = messages.get(messageId);
       if (message) message.parts++;
       else if (!reportedMissing.has(messageId)) {
@@ -165,7 +228,7 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
           'messageID',
         );
       }
-      readPart(record, message, ctx, next);
+      readPart(record, message, ctx, next, release);
       return finish();
     }
 
@@ -181,17 +244,92 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
     message: MessageState | undefined,
     ctx: RecordContext,
     next: () => Entry,
+    release: () => void,
   ): void {
     const type = part.type as string;
+    // Inside an open step, what the step wrote waits for its call (held, released after it).
+    const inStep = openStep !== undefined && openStep === part.messageID && type !== 'step-finish';
+    const make = inStep
+      ? (): Entry => {
+          const e = createEntry(ctx, -1);
+          held.push(e);
+          return e;
+        }
+      : next;
     if (type === 'tool') {
-      readToolPart(part, ctx, next, notePrune);
+      readToolPart(part, ctx, make, notePrune);
       return;
     }
     const role = message?.role ?? (type === 'reasoning' || type.startsWith('step-') ? 'assistant' : 'user');
+    noteTime(part.time, 'start', ctx);
+    if (type === 'step-finish') {
+      readStepFinish(part, message, next);
+      openStep = undefined;
+      // The summary call: its compaction event next, then the summary it wrote (held till now).
+      if (summary && summary.messageId === part.messageID && summary.textEntry !== undefined)
+        flushSummaryEvent(next, ctx);
+      release();
+      return;
+    }
+    if (type === 'step-start') {
+      release();
+      openStep = typeof part.messageID === 'string' ? part.messageID : undefined;
+    }
     const isSummary = type === 'text' && message?.summary === true && summary?.messageId === part.messageID;
-    if (isSummary) flushSummary(ctx, next, true);
-    const request = fillPart(next(), part, role, isSummary, ctx.previewChars);
+    const e = make();
+    // The summary's text: the compaction event follows it and the summary call.
+    if (isSummary && summary && summary.textEntry === undefined) summary.textEntry = e;
+    const request = fillPart(e, part, role, isSummary, ctx.previewChars);
     if (request) requested = request;
+  }
+
+  /** A `step-finish`: one API call, with that step's own tokens. */
+  function readStepFinish(part: Json, message: MessageState | undefined, next: () => Entry): void {
+    const e = next();
+    fillPart(e, part, 'assistant', false, 0);
+    if (message) message.steps++;
+    const usage = usageOf(part.tokens, message?.providerId, message?.modelId);
+    if (usage && message?.role !== 'user') {
+      // Its own key: the builder merges calls by message id, and a message holds several steps.
+      e.messageId = undefined;
+      e.requestId = typeof part.id === 'string' ? part.id : undefined;
+      e.model = typeof message?.modelId === 'string' ? message.modelId : 'unknown';
+      e.usage = usage;
+      e.summaryText = `step finish (${String(part.reason ?? '?')}): ${contextOf(usage)} tokens in context, ${usage.outputTokens} out`;
+      if (contextOf(usage) > 0) lastContext = contextOf(usage);
+    }
+  }
+
+  /** The call of an assistant message read without any step (an older write), after its parts. */
+  function flushMessageCall(next: () => Entry): void {
+    const open = current;
+    current = undefined;
+    if (!open || open.state.steps > 0 || open.state.called) return;
+    open.state.called = true;
+    const read = usageOf(open.state.tokens, open.state.providerId, open.state.modelId);
+    // Zero tokens and no step: no model was called (a shell command run by the person). Tokens
+    // unreadable (said at the message): a call whose usage is unknown.
+    if (read && contextOf(read) + read.outputTokens === 0) return;
+    const usage = read ?? { ...ZERO };
+    const e = next();
+    e.type = 'message-usage';
+    e.kind = 'meta';
+    e.messageId = open.id;
+    e.model = typeof open.state.modelId === 'string' ? open.state.modelId : 'unknown';
+    e.usage = usage;
+    e.summaryText = `call of message ${open.id} (no step parts): ${contextOf(usage)} tokens in context`;
+    lastContext = contextOf(usage) > 0 ? contextOf(usage) : lastContext;
+  }
+
+  /** A time that is there but implausible (`time.start: 0`): not used, said once per session. */
+  function noteTime(value: unknown, key: string, ctx: RecordContext): void {
+    if (!isImplausibleTime(value, key) || implausibleTimes++ > 0) return;
+    ctx.issue(
+      'wrong-shape',
+      'info',
+      `At time.${key}: ${String((value as Json)[key])} is no real time (before 2015): left out, so it does not move the session's start`,
+      `time.${key}`,
+    );
   }
 
   /** A tool output pruned at `atMs`: part of that prune's one clearing event. */
@@ -226,16 +364,16 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
   }
 
   /**
-   * The compaction event, once its summary call is known: before the summary's first text part
-   * (`beforeSummary`: that part's entry comes next), or before the next message when it had none.
+   * The compaction event, after its summary call: it names the summary's text entry (read just
+   * before the call's `step-finish`) as the summary.
    */
-  function flushSummary(ctx: RecordContext, next: () => Entry, beforeSummary: boolean): void {
+  function flushSummaryEvent(next: () => Entry, ctx?: RecordContext): void {
     if (!summary) return;
     const s = summary;
     summary = undefined;
     const tail = s.tail !== undefined ? messages.get(s.tail) : undefined;
     if (s.tail !== undefined && !tail)
-      ctx.issue(
+      ctx?.issue(
         'wrong-shape',
         'warning',
         `At tail_start_id: ${s.tail} names no message read before`,
@@ -249,9 +387,19 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
       kind: 'compact',
       trigger: s.trigger,
       ...(s.preTokens !== undefined ? { preTokens: s.preTokens } : {}),
-      ...(beforeSummary ? { summaryEntryIndex: event.index + 1 } : {}),
+      // The summary's index once placed (a held entry is numbered when released, before the
+      // builder reads this event).
+      ...(s.textEntry !== undefined ? { summaryEntryIndex: s.textEntry.index } : {}),
       ...(tail ? { keptFromEntryIndex: tail.entryIndex } : { resendsHistory: true }),
     };
+    const text = s.textEntry;
+    if (text && text.index < 0) {
+      const compact = event.compact;
+      const place = (): void => {
+        compact.summaryEntryIndex = text.index;
+      };
+      placeAfterRelease.push(place);
+    }
     event.summaryText = `compacted (${s.trigger}): the summary replaces the history${tail ? ` before line ${tail.line}` : ''}`;
   }
 
@@ -260,9 +408,25 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
     agent: 'OpenCode',
     apiCalls: 'usage-records',
     normalize,
-    finish(ctx: RecordContext): void {
+    finish(ctx: RecordContext, nextIndex: number): Entry[] | undefined {
+      // Results of a step that never finished (the session cut off inside it): last.
+      const rest = held.map((e, i) => Object.assign(e, { index: nextIndex + i }));
+      held = [];
+      for (const place of placeAfterRelease) place();
+      placeAfterRelease = [];
+      const last = current?.state;
+      const lastUsage = last && last.steps === 0 ? usageOf(last.tokens) : undefined;
+      if (last && lastUsage && contextOf(lastUsage) + lastUsage.outputTokens > 0) {
+        ctx.fileIndex = last.fileIndex;
+        ctx.line = last.line;
+        ctx.issue(
+          'wrong-shape',
+          'warning',
+          `The last message (${current!.id}) has tokens but no step parts, and nothing was read after it: its call is not counted`,
+        );
+      }
       const bare = [...messages.entries()].filter(([, m]) => m.parts === 0);
-      if (bare.length === 0) return;
+      if (bare.length === 0) return rest;
       const [id, first] = bare[0]!;
       ctx.fileIndex = first.fileIndex;
       ctx.line = first.line;
@@ -271,6 +435,7 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
         'warning',
         `${bare.length} message${bare.length === 1 ? ' has' : 's have'} no parts (first: ${id}): their part files (part/<messageID>/*.json) were not opened, so their text and tool calls are missing`,
       );
+      return rest;
     },
   };
 }

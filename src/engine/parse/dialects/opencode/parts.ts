@@ -14,13 +14,40 @@ export const ZERO: Usage = {
   outputTokens: 0,
 };
 
-export function usageOf(tokens: unknown): Usage | undefined {
+/**
+ * Whether a step's `input` already counts the tokens read from the cache. OpenCode stores what
+ * its `getUsage` makes of the AI SDK's usage. Later versions subtract the cache reads and writes
+ * from `inputTokens` unless the Anthropic or Bedrock SDK reported them apart, and record
+ * `tokens.total` (anomalyco/opencode@901135543fe03ad58caeb01c17ac422ffd596cbf:
+ * packages/opencode/src/session/index.ts, `getUsage`: "OpenRouter provides inputTokens as the
+ * total count of input tokens (including cached)… Anthropic does it differently"); earlier ones
+ * (0.6.x) stored `input: usage.inputTokens` as it came, with `cache.read` beside it. So a record
+ * without `total`, from a provider that is not Anthropic's, whose `input` is at least its cache
+ * read, counted it (a real 0.6.x session of issue 18: input 20,049 of which 13,184 were cache
+ * reads, its peak doubled when added again); an `input` below the cache read cannot contain it.
+ */
+export function inputIncludesCacheRead(tokens: Json, providerId: unknown, modelId: unknown): boolean {
+  const cache = isObject(tokens.cache) ? tokens.cache : {};
+  const read = num(cache.read);
+  if (read === 0 || 'total' in tokens) return false;
+  const anthropic =
+    /anthropic|bedrock/i.test(String(providerId ?? '')) || /claude/i.test(String(modelId ?? ''));
+  return !anthropic && num(tokens.input) >= read;
+}
+
+/**
+ * A `tokens` record as usage, its input the uncached part (`inputIncludesCacheRead` says when
+ * OpenCode's `input` holds the cache read too).
+ */
+export function usageOf(tokens: unknown, providerId?: unknown, modelId?: unknown): Usage | undefined {
   if (!isObject(tokens)) return undefined;
   const cache = isObject(tokens.cache) ? tokens.cache : {};
+  const read = num(cache.read);
+  const input = num(tokens.input);
   return {
-    inputTokens: num(tokens.input),
+    inputTokens: inputIncludesCacheRead(tokens, providerId, modelId) ? input - read : input,
     cacheCreationInputTokens: num(cache.write),
-    cacheReadInputTokens: num(cache.read),
+    cacheReadInputTokens: read,
     // Reasoning is output the model wrote (message-v2.ts keeps it apart).
     outputTokens: num(tokens.output) + num(tokens.reasoning),
   };
@@ -28,10 +55,22 @@ export function usageOf(tokens: unknown): Usage | undefined {
 
 export const contextOf = (u: Usage): TokenCount =>
   u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;
+
+/** The earliest time taken as real (2015-01-01): OpenCode writes 0 for a part it never timed. */
+export const EARLIEST_PLAUSIBLE_MS = Date.UTC(2015, 0, 1);
+
+/** A time field in ms, or undefined when absent or implausible (`time.start: 0` is not 1970). */
 export const timeOf = (value: unknown, key: string): number | undefined =>
-  isObject(value) && typeof value[key] === 'number' && Number.isFinite(value[key])
+  isObject(value) &&
+  typeof value[key] === 'number' &&
+  Number.isFinite(value[key]) &&
+  (value[key] as number) >= EARLIEST_PLAUSIBLE_MS
     ? (value[key] as number)
     : undefined;
+
+/** A time field that is there but implausible (0, or before 2015): said once, not used. */
+export const isImplausibleTime = (value: unknown, key: string): boolean =>
+  isObject(value) && typeof value[key] === 'number' && timeOf(value, key) === undefined;
 
 /** A compaction's request, from its `compaction` part. */
 export interface CompactionRequest {

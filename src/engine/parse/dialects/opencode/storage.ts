@@ -1,4 +1,5 @@
 import { isObject, type Json } from '../record';
+import { OPENCODE_DB_NAME, OPENCODE_WAL_NAME, splitDatabaseName, walNameOf } from './database-name';
 
 // OpenCode's session storage (sst/opencode, indexed as anomalyco/opencode: `packages/opencode/src/
 // session/message-v2.ts` for the shapes, `session/index.ts` for where they are written), under
@@ -39,8 +40,18 @@ export function loadOrderKey(path: string): string | undefined {
   return folder ? `1${folder[1]!.slice(4)}\u0001${name[2]}` : `1${name[2]}`;
 }
 
-/** A storage folder's files → one group per session (its info file, messages and their parts). */
+/**
+ * A storage folder's files → one group per session (its info file, messages and their parts);
+ * a database (`opencode.db`, or one of its sessions `opencode.db#ses_…`) with its log.
+ */
 export function groupFiles(paths: readonly string[]): { key: string; paths: string[] }[] {
+  const databases: { key: string; paths: string[] }[] = [];
+  const logs = new Set(paths.filter((p) => OPENCODE_WAL_NAME.test(p)));
+  for (const p of paths) {
+    if (!OPENCODE_DB_NAME.test(p)) continue;
+    const wal = walNameOf(splitDatabaseName(p).dbPath);
+    databases.push({ key: p, paths: logs.has(wal) ? [p, wal] : [p] });
+  }
   const bySession = new Map<string, { key: string; paths: string[] }>();
   const sessionOfMessage = new Map<string, string>();
   const group = (sessionId: string, fallbackKey: string) => {
@@ -72,7 +83,7 @@ export function groupFiles(paths: readonly string[]): { key: string; paths: stri
     // A part whose message is not in the folder: a session of its own, which says what is missing.
     group(session ?? part[1]!, p.slice(0, p.lastIndexOf('/'))).paths.push(p);
   }
-  return [...bySession.values()];
+  return [...databases, ...bySession.values()];
 }
 
 export const isSessionInfo = (v: Json): boolean =>
