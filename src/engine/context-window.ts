@@ -96,7 +96,7 @@ export function inferContextWindow(evidence: WindowEvidence): ContextWindowInfer
     windowSource = 'default';
     const pre = evidence.autoCompactPreTokens;
     reasons.push(
-      `Window 200k (Claude Code's default): no model id names the 1M context and the context peaked at ${fmt(observed)} tokens${pre.length > 0 ? `; its auto-compactions fired at ${fmt(Math.min(...pre))}–${fmt(Math.max(...pre))}, below a 200k window` : ''}.`,
+      `Window 200k, assumed (ours: the standard context of the Claude models; the log states no window): no model id names the 1M context and the context peaked at ${fmt(observed)} tokens${pre.length > 0 ? `; its auto-compactions fired at ${fmt(Math.min(...pre))}–${fmt(Math.max(...pre))}, below a 200k window` : ''}.`,
     );
   }
   const known = evidence.models

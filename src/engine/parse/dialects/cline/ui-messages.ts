@@ -77,6 +77,21 @@ const META_TYPES = new Set([
 ]);
 
 /** `[start, end]` of the API history no longer sent, or undefined when absent or malformed. */
+
+/**
+ * The window a request states: Cline sends "<used> / <window ÷ 1,000>K tokens used (<percent>%)"
+ * in the environment details of each request, which `api_req_started`'s `text` holds. The
+ * percentage fixes the unit: on the real task of Jeehunter/mcp-vscode-server (Oct 2025),
+ * "91,679 / 128K tokens used (72%)" is 71.6% of 128,000 and 69.9% of 131,072, so K is 1,000.
+ * Undefined when the request names none.
+ */
+export function readStatedWindow(text: string): TokenCount | undefined {
+  const m = /[\d,]+ \/ ([\d.,]+)K tokens used/.exec(text);
+  if (!m) return undefined;
+  const thousands = Number(m[1]!.replace(/,/g, ''));
+  return Number.isFinite(thousands) && thousands > 0 ? Math.round(thousands * 1000) : undefined;
+}
+
 function rangeOf(value: unknown): [number, number] | undefined {
   return Array.isArray(value) &&
     value.length === 2 &&
@@ -269,6 +284,8 @@ export function createClineUiNormalizer(): RecordNormalizer {
     if (isRequest) {
       entry.kind = 'meta';
       apiRequest(entry, text, ctx);
+      const window = readStatedWindow(text);
+      if (window !== undefined) extras.contextWindow = window;
     } else if (type === 'say' && USER_SAYS.has(value)) {
       entry.kind = 'user';
       entry.role = 'user';
