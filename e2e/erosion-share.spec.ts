@@ -65,6 +65,8 @@ test('a copied link brings the view back once the same file is dropped; another 
   await page.getByTestId('replay-strategy').selectOption('codex');
   await page.getByTestId('replay-knobs-toggle').click();
   await page.getByTestId('replay-knob-thresholdPercent').fill('70');
+  // Codex's knobs panel (its version profile and count knobs) reaches over the transcript: closed.
+  await page.getByTestId('replay-knobs-toggle').click();
   await page.getByTestId('transcript-row').nth(3).click();
   await page.getByTestId('tab-erosion').click();
   await expect(async () => {
