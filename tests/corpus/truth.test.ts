@@ -27,7 +27,7 @@ import { getTruthPeak, type Truth } from '../truth/types';
 
 const present = corpusOrSkip('truth-reader corpus tests');
 
-type Figure = 'calls' | 'contexts' | 'peak' | 'compactions';
+type Figure = 'calls' | 'contexts' | 'peak' | 'compactions' | 'failed';
 
 interface KnownDisagreement {
   /** The file's path under ../shared/corpus. */
@@ -48,6 +48,8 @@ function engineFigures(report: ReturnType<typeof computeInspectReport>): Record<
     contexts: report.apiCalls.map((c) => c.contextTokens).join(','),
     peak: String(report.peakContextTokens),
     compactions: report.compactions.map((c) => `${c.kind}@${c.apiCallBefore ?? -1}`).join(' '),
+    // Requests that brought back no answer, apart from the calls (issue 18 item 5).
+    failed: (report.failedRequests ?? []).map((f) => `${f.reason}@${f.afterApiCall}`).join(' '),
   };
 }
 
@@ -63,6 +65,7 @@ function truthFigures(truth: Truth, engineContexts: number[]): Record<Figure, st
       .join(','),
     peak: String(getTruthPeak(truth)),
     compactions: truth.compactions.map((c) => `${c.kind}@${c.afterCall}`).join(' '),
+    failed: (truth.failed ?? []).map((f) => `${f.reason}@${f.afterCall}`).join(' '),
   };
 }
 

@@ -158,6 +158,21 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
         );
       }
       entry.isApiError = message.stopReason === 'error';
+      // An answer that never came: pi records an HTTP error or an abort as an assistant message
+      // with `stopReason` 'error' or 'aborted' and all-zero usage (StopReason and errorMessage,
+      // badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/ai/src/types.ts:182-198); the
+      // real termux-monorepo log ends on one ('402 You have depleted your monthly included
+      // credits'). A failed request, not a call of context 0. An abort after usage came is a call.
+      const u = entry.usage;
+      if (
+        (message.stopReason === 'error' || message.stopReason === 'aborted') &&
+        (u === undefined ||
+          u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens + u.outputTokens === 0)
+      ) {
+        entry.failedRequest = { reason: message.stopReason };
+        if (typeof message.errorMessage === 'string')
+          entry.failedRequest.detail = preview(message.errorMessage, max);
+      }
       return;
     }
     case 'toolResult': {
