@@ -73,6 +73,14 @@ function renderInspect(report: InspectReport): string {
     `  cwd ${report.cwd ?? '?'} · branch ${report.gitBranch ?? '?'} · ${report.start ?? '?'} → ${report.end ?? '?'}`,
     `  entries ${fmt(report.entries)} · user turns ${fmt(report.userTurns)} · API calls ${fmt(report.apiCalls.length)} · peak context ${fmt(report.peakContextTokens)} tokens`,
   );
+  const failed = report.failedRequests ?? [];
+  if (failed.length) {
+    const byReason = new Map<string, number>();
+    for (const f of failed) byReason.set(f.reason, (byReason.get(f.reason) ?? 0) + 1);
+    lines.push(
+      `  ${fmt(failed.length)} failed ${failed.length === 1 ? 'request' : 'requests'}, not API calls (no answer, no usage): ${[...byReason].map(([r, n]) => `${r} ×${n}`).join(', ')}`,
+    );
+  }
   if (report.foldedCopies > 0)
     lines.push(
       `  ${fmt(report.foldedCopies)} records folded: copies of records held once (a subagent log's copy of the main thread, or a record the log wrote again later)`,

@@ -179,6 +179,11 @@ export interface Entry {
   spawnedBy?: string;
   compact?: CompactMeta;
   microcompact?: MicrocompactMeta;
+  /**
+   * A request that failed or was cancelled before the model answered (the log records no usage):
+   * not an API call; the session lists it in `failedRequests`.
+   */
+  failedRequest?: { reason: string; detail?: string };
   /** Attachment records: `attachment.type`; progress records: `data.type`. */
   detailType?: string;
   /** A one-line description of non-message records (system content, attachment file path, …). */
@@ -201,6 +206,25 @@ export interface ApiCall {
   usage: Usage;
   /** input + cache creation + cache read: the size of the context sent with this call. */
   contextTokens: TokenCount;
+}
+
+/**
+ * A request the agent sent that brought back no answer: failed (an HTTP error, a stream that broke)
+ * or cancelled before the model's usage came. Its usage is all zeros, so it has no context and is no
+ * API call: call numbers and the context series run over real calls only.
+ */
+export interface FailedRequest {
+  /** The entry that records it (Cline's `api_req_started`, pi's assistant message). */
+  entryIndex: number;
+  fileIndex: number;
+  line: number;
+  timestampMs?: number;
+  /** As the log names it: Cline's `cancelReason` (`streaming_failed`, `user_cancelled`), pi's `stopReason` (`error`, `aborted`). */
+  reason: string;
+  /** The error the log gives with it, cut to a preview (pi's `errorMessage`). */
+  detail?: string;
+  /** The last API call before it (index into `Session.apiCalls`); −1 before the first. */
+  afterApiCall: number;
 }
 
 export interface Compaction {
@@ -364,6 +388,8 @@ export interface Session {
   files: SessionFile[];
   entries: Entry[];
   apiCalls: ApiCall[];
+  /** Main-thread requests that failed or were cancelled before an answer: not in `apiCalls`. */
+  failedRequests?: FailedRequest[];
   compactions: Compaction[];
   issues: ParseIssue[];
   countsByType: Record<string, number>;

@@ -22,12 +22,12 @@ import { getTruthPeak, type Truth } from '../truth/types';
 //
 // Where the engine and the truth disagree and the raw records prove the truth right, the case is
 // a defect listed in KNOWN below with the engine's value as it is today: the test fails when that
-// value changes, so a fix removes its row. Today every real file agrees (89 files, 2026-11-27);
-// one of our fixtures does not.
+// value changes, so a fix removes its row. Today every real file and every fixture agrees
+// (89 real files, 2026-11-27).
 
 const present = corpusOrSkip('truth-reader corpus tests');
 
-type Figure = 'calls' | 'contexts' | 'peak' | 'compactions';
+type Figure = 'calls' | 'contexts' | 'peak' | 'compactions' | 'failed';
 
 interface KnownDisagreement {
   /** The file's path under ../shared/corpus. */
@@ -39,22 +39,7 @@ interface KnownDisagreement {
   why: string;
 }
 
-const KNOWN: readonly KnownDisagreement[] = [
-  {
-    file: 'agents/session-2026-03-09T13-00-9c0d1e2f.jsonl',
-    figure: 'calls',
-    engine: '1',
-    truth: '3',
-    why: 'two `gemini` messages whose `tokens` is missing or not an object (g-1: "many"; g-2: cut off, its earlier copy without tokens) are model responses, so requests; the engine counts only a message with usage as a call (defect: keep it, its context estimated)',
-  },
-  {
-    file: 'agents/session-2026-03-09T13-00-9c0d1e2f.jsonl',
-    figure: 'contexts',
-    engine: '5000',
-    truth: '?,?,5000',
-    why: 'the same two responses',
-  },
-];
+const KNOWN: readonly KnownDisagreement[] = [];
 
 /** Each figure, rendered as a string so one table can hold them all. */
 function engineFigures(report: ReturnType<typeof computeInspectReport>): Record<Figure, string> {
@@ -63,6 +48,8 @@ function engineFigures(report: ReturnType<typeof computeInspectReport>): Record<
     contexts: report.apiCalls.map((c) => c.contextTokens).join(','),
     peak: String(report.peakContextTokens),
     compactions: report.compactions.map((c) => `${c.kind}@${c.apiCallBefore ?? -1}`).join(' '),
+    // Requests that brought back no answer, apart from the calls (issue 18 item 5).
+    failed: (report.failedRequests ?? []).map((f) => `${f.reason}@${f.afterApiCall}`).join(' '),
   };
 }
 
@@ -78,6 +65,7 @@ function truthFigures(truth: Truth, engineContexts: number[]): Record<Figure, st
       .join(','),
     peak: String(getTruthPeak(truth)),
     compactions: truth.compactions.map((c) => `${c.kind}@${c.afterCall}`).join(' '),
+    failed: (truth.failed ?? []).map((f) => `${f.reason}@${f.afterCall}`).join(' '),
   };
 }
 

@@ -141,7 +141,13 @@ describe('Gemini CLI', () => {
     expect(s.issues.find((i) => i.line === 4)?.path).toBe('tokens');
     expect(s.entries.find((e) => e.messageId === 'g-2')?.line).toBe(6);
     expect(s.unknownTypes).toEqual({ 'x-future-message': 1 });
-    expect(s.apiCalls).toHaveLength(1);
+    // Each `gemini` message is a request, its `tokens` broken or not (issue 18): the two without
+    // valid tokens are calls with no usage, whose context the page estimates.
+    expect(s.apiCalls.map((c) => [c.messageId, c.contextTokens])).toEqual([
+      ['g-1', 0],
+      ['g-2', 0],
+      ['g-3', 5000],
+    ]);
   });
 });
 

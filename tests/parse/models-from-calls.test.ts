@@ -8,8 +8,9 @@ import { FOREIGN, corpusOrSkip } from '../helpers/corpus';
 
 // Issue 18 item 9: a session's models are the models that answered its calls, in order of first
 // use. A real pi session (../shared/corpus/foreign, termux-monorepo, 2026-05-07: two `model_change`
-// records, 2 calls of the first model and 13 of the second) gets one more `model_change`, to a model
-// it then never calls (as the issue's session did): the model list and `stats` must not name it.
+// records, 2 calls of the first model and 12 of the second, then a failed request) gets one more
+// `model_change`, to a model it then never calls (as the issue's session did): the model list and
+// `stats` must not name it.
 
 const present = corpusOrSkip('models-from-calls test');
 const PI =
@@ -37,8 +38,10 @@ describe.skipIf(!present)('models come from the calls', () => {
     for (const c of session.apiCalls) byModel.set(c.model, (byModel.get(c.model) ?? 0) + 1);
     expect(Object.fromEntries(byModel)).toEqual({
       'Qwen/Qwen3-235B-A22B-Thinking-2507': 2,
-      'deepseek-ai/DeepSeek-V4-Pro': 13,
+      // 13 responses, the last a failed request (402, usage all 0): no call (issue 18 item 5).
+      'deepseek-ai/DeepSeek-V4-Pro': 12,
     });
+    expect(session.failedRequests?.map((f) => f.reason)).toEqual(['error']);
   });
 
   it('stats names the model that answered last, not the one switched to', async () => {

@@ -1,4 +1,4 @@
-import { num, type Raw, type Truth, type TruthCall, type TruthCompaction } from './types';
+import { num, type Raw, type Truth, type TruthCall, type TruthCompaction, type TruthFailed } from './types';
 
 // Cline's ui_messages.json (…/saoudrizwan.claude-dev/tasks/<taskId>/ui_messages.json): one JSON
 // array of `{ts, type: 'say' | 'ask', say | ask, text, conversationHistoryIndex,
@@ -6,11 +6,17 @@ import { num, type Raw, type Truth, type TruthCall, type TruthCompaction } from 
 //
 // * API calls: Cline says `api_req_started` before each request and fills its `text` (a JSON
 //   string) with `tokensIn, tokensOut, cacheWrites, cacheReads, cost` when the response ends. One
-//   `api_req_started` is one request, whether it succeeded or not (`api_req_retried` marks a
-//   retry inside that request, not another one).
+//   `api_req_started` is one request (`api_req_retried` marks a retry inside that request, not
+//   another one).
+// * Failed requests: a request Cline gave up on says why in the same JSON, `cancelReason`
+//   (`streaming_failed`, `user_cancelled`, `retries_exhausted`) or `streamingFailedMessage`. With
+//   all four token fields zero or absent, no answer came: it is a failed request, counted apart and
+//   not a call (issue 18 item 5; this reader counted them as calls of unknown context before: the
+//   real haram-333/fineye task's 7 such requests have all-zero usage, each after its retries and
+//   `api_req_failed`). Cancelled after its usage came, it is a call.
 // * Context per call: tokensIn + cacheWrites + cacheReads (Anthropic's split: tokensIn is the
-//   uncached part). A request with all three zero or absent (failed, cancelled before usage) has no
-//   recorded context.
+//   uncached part). A call with all three zero or absent (no usage recorded, no cancel reason) has
+//   no recorded context.
 // * Truncations: every message carries the `conversationHistoryDeletedRange` in force when it was
 //   written. The `api_req_started` is written before Cline's context manager runs for that request,
 //   so a new range first shows on the messages after it, while the request itself already went
@@ -36,7 +42,11 @@ export function readClineTruth(text: string): Truth {
   const messages: Raw[] = JSON.parse(text);
   const calls: TruthCall[] = [];
   const compactions: TruthCompaction[] = [];
+  const failed: TruthFailed[] = [];
   let range = 'null';
+  // The latest request was a failed one: a range it set first shows on the messages after it, and
+  // the first call that went out cut is the next one.
+  let lastFailed = false;
   let pendingCondense: { trigger: string; afterCall: number } | undefined;
   for (const m of messages) {
     const isRequest = m.type === 'say' && m.say === 'api_req_started';
@@ -47,7 +57,7 @@ export function readClineTruth(text: string): Truth {
       else {
         // The cut precedes the first request that went out with it: this message's own request
         // when it is an `api_req_started`, else the one said just before it.
-        const firstCut = isRequest ? calls.length : calls.length - 1;
+        const firstCut = isRequest || lastFailed ? calls.length : calls.length - 1;
         compactions.push({ kind: 'truncate', afterCall: firstCut - 1, trigger: 'auto' });
       }
       pendingCondense = undefined;
@@ -60,7 +70,15 @@ export function readClineTruth(text: string): Truth {
     if (!isRequest) continue;
     const usage = parseText(m);
     const context = num(usage.tokensIn) + num(usage.cacheWrites) + num(usage.cacheReads);
-    calls.push({ id: `ts ${m.ts}`, contextTokens: context > 0 ? context : undefined });
+    const reason =
+      typeof usage.cancelReason === 'string'
+        ? usage.cancelReason
+        : typeof usage.streamingFailedMessage === 'string'
+          ? 'streaming_failed'
+          : undefined;
+    lastFailed = reason !== undefined && context + num(usage.tokensOut) === 0;
+    if (lastFailed) failed.push({ id: `ts ${m.ts}`, afterCall: calls.length - 1, reason: reason! });
+    else calls.push({ id: `ts ${m.ts}`, contextTokens: context > 0 ? context : undefined });
   }
-  return { calls, compactions };
+  return { calls, compactions, failed };
 }

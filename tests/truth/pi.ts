@@ -1,11 +1,24 @@
-import { num, parseJsonLines, type Truth, type TruthCall, type TruthCompaction } from './types';
+import {
+  num,
+  parseJsonLines,
+  type Truth,
+  type TruthCall,
+  type TruthCompaction,
+  type TruthFailed,
+} from './types';
 
-// pi's session JSONL (~/.pi/agent/sessions/<cwd>/<time>_<id>.jsonl, version 3), read from its raw
-// lines alone. Every line after the `session` header is an entry `{type, id, parentId, timestamp}`.
+// pi's session JSONL (~/.pi/agent/sessions/<cwd>/<time>_<id>.jsonl), read from its raw lines
+// alone. Every line after the `session` header is an entry `{type, id, parentId, timestamp}` (version
+// 1, without `version` in the header, has no id or parentId; the records are read the same).
 //
 // * API calls: an entry `{type: 'message', message: {role: 'assistant', usage, stopReason, …}}` is
-//   one model response; each is one request. A request that failed (`stopReason: 'error'`) is
-//   still a request; its usage is all zeros, so its context is not recorded.
+//   one model response; each is one request.
+// * Failed requests: a response with `stopReason` 'error' or 'aborted' and all-zero usage (input,
+//   output, cacheRead, cacheWrite) is pi's record of an answer that never came (an HTTP error, an
+//   abort; `errorMessage` says which): counted apart, not a call (issue 18 item 5; this reader
+//   counted it as a call of unknown context before: the real termux-monorepo log's last response
+//   is one, '402 You have depleted your monthly included credits', usage all 0). Aborted after
+//   usage came, it is a call.
 // * Context per call: usage.input + usage.cacheRead + usage.cacheWrite (pi's `input` excludes the
 //   cached part, as Anthropic's does; `totalTokens` adds the output).
 // * Compactions: an entry `{type: 'compaction', summary, firstKeptEntryId, tokensBefore}` written
@@ -17,6 +30,7 @@ import { num, parseJsonLines, type Truth, type TruthCall, type TruthCompaction }
 export function readPiTruth(text: string): Truth {
   const calls: TruthCall[] = [];
   const compactions: TruthCompaction[] = [];
+  const failed: TruthFailed[] = [];
   for (const r of parseJsonLines(text)) {
     if (r.type === 'compaction') {
       compactions.push({
@@ -29,10 +43,10 @@ export function readPiTruth(text: string): Truth {
     if (r.type !== 'message' || r.message?.role !== 'assistant') continue;
     const u = r.message.usage;
     const context = u ? num(u.input) + num(u.cacheRead) + num(u.cacheWrite) : 0;
-    calls.push({
-      id: String(r.id),
-      contextTokens: r.message.stopReason === 'error' && context === 0 ? undefined : context,
-    });
+    const stop = r.message.stopReason;
+    if ((stop === 'error' || stop === 'aborted') && context + num(u?.output) === 0)
+      failed.push({ id: String(r.id), afterCall: calls.length - 1, reason: stop });
+    else calls.push({ id: String(r.id), contextTokens: context });
   }
-  return { calls, compactions };
+  return { calls, compactions, failed };
 }

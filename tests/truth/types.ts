@@ -25,9 +25,20 @@ export interface TruthCompaction {
   preTokens?: number;
 }
 
+/** A request that brought back no answer (failed or cancelled; the log records no usage): no call. */
+export interface TruthFailed {
+  id: string;
+  /** Index into `calls` of the last call before it (-1: before the first call). */
+  afterCall: number;
+  /** The log's word for it (Cline's cancelReason, pi's stopReason). */
+  reason: string;
+}
+
 export interface Truth {
   calls: TruthCall[];
   compactions: TruthCompaction[];
+  /** Failed requests, apart from the calls; absent where the format records none. */
+  failed?: TruthFailed[];
 }
 
 /** The largest recorded context of any call (0 when none is recorded). */

@@ -31,6 +31,7 @@ export const STATS_COLUMNS = [
   'subagentFiles',
   'entries',
   'userTurns',
+  'failedRequests',
   'autoCompactions',
   'microcompactions',
   'inputTokens',
@@ -99,6 +100,8 @@ export async function computeStatsRow(file: string, sources: ByteSource[]): Prom
     model: model ?? '',
     entries: report.entries,
     userTurns: report.userTurns,
+    // Requests that brought back no answer: not in apiCalls (issue 18 item 5).
+    failedRequests: report.failedRequests?.length ?? 0,
     autoCompactions: report.compactions.filter((c) => c.kind === 'compact' && c.trigger === 'auto').length,
     microcompactions: report.compactions.filter((c) => c.kind === 'microcompact').length,
     ...usage,

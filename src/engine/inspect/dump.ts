@@ -41,7 +41,12 @@ function describeEntry(session: Session, e: Entry): string {
     e.spawnedBy && `under ${e.spawnedBy}`,
   ].filter(Boolean);
   const head = `${file}L${e.line} ${e.type || '(none)'}${e.subtype ? `/${e.subtype}` : ''}${e.detailType ? `:${e.detailType}` : ''}`;
-  const call = e.apiCallIndex !== undefined ? ` call#${e.apiCallIndex}` : '';
+  const call =
+    e.apiCallIndex !== undefined
+      ? ` call#${e.apiCallIndex}`
+      : e.failedRequest
+        ? ` failed-request(${e.failedRequest.reason})`
+        : '';
   const body =
     e.blocks.map(describeBlock).join(' | ') || (e.summaryText ? JSON.stringify(clip(e.summaryText)) : '');
   return `${head}${call}${flags.length ? ` [${flags.join(', ')}]` : ''} ${body}`.trimEnd();
@@ -60,6 +65,14 @@ export function formatSessionDump(session: Session): string {
     out.push(
       `  #${c.index} L${c.line} ${c.messageId ?? c.requestId ?? '?'} ctx=${c.contextTokens} (in ${u.inputTokens} + cc ${u.cacheCreationInputTokens} + cr ${u.cacheReadInputTokens}) out ${u.outputTokens}`,
     );
+  }
+  // Listed only when the session has some, so dumps of sessions without stay as they were.
+  if (session.failedRequests?.length) {
+    out.push('', 'failed requests (not API calls):');
+    for (const f of session.failedRequests)
+      out.push(
+        `  L${f.line} ${f.reason} after call#${f.afterApiCall < 0 ? '-' : f.afterApiCall}${f.detail ? ` ${JSON.stringify(clip(f.detail))}` : ''}`,
+      );
   }
   out.push('', 'compactions:');
   for (const c of session.compactions) {

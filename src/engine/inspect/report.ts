@@ -100,6 +100,16 @@ export interface InspectReport {
   issues: (Omit<ParseIssue, 'fileIndex'> & { file: string })[];
   issueCounts: { error: number; warning: number; info: number };
   apiCalls: ReportApiCall[];
+  /** Requests that failed or were cancelled before an answer (no usage): not API calls. Absent when none. */
+  failedRequests?: {
+    line: number;
+    file: string;
+    timestamp?: string;
+    reason: string;
+    detail?: string;
+    /** The last API call before it; −1 before the first. */
+    afterApiCall: number;
+  }[];
   compactions: ReportCompaction[];
   clearedToolResults: number;
   peakContextTokens: TokenCount;
@@ -207,6 +217,18 @@ export function computeInspectReport(session: Session): InspectReport {
     issues: session.issues.map(({ fileIndex, ...rest }) => ({ file: fileName(fileIndex), ...rest })),
     issueCounts,
     apiCalls: session.apiCalls.map(reportCall),
+    ...(session.failedRequests?.length
+      ? {
+          failedRequests: session.failedRequests.map((f) => ({
+            line: f.line,
+            file: fileName(f.fileIndex),
+            timestamp: iso(f.timestampMs),
+            reason: f.reason,
+            ...(f.detail !== undefined ? { detail: f.detail } : {}),
+            afterApiCall: f.afterApiCall,
+          })),
+        }
+      : {}),
     compactions: session.compactions.map((c) => ({
       kind: c.kind,
       trigger: c.trigger,

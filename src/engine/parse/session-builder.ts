@@ -4,6 +4,7 @@ import type {
   Compaction,
   DialectId,
   Entry,
+  FailedRequest,
   IssueCode,
   ParseIssue,
   Session,
@@ -24,6 +25,7 @@ export class SessionBuilder {
   readonly files: SessionFile[] = [];
   readonly entries: Entry[] = [];
   readonly apiCalls: ApiCall[] = [];
+  readonly failedRequests: FailedRequest[] = [];
   readonly compactions: Compaction[] = [];
   readonly issues: ParseIssue[] = [];
   readonly countsByType: Record<string, number> = {};
@@ -159,14 +161,17 @@ export class SessionBuilder {
       if (sidechain.sidechain.spawnedBy) entry.spawnedBy = sidechain.sidechain.spawnedBy;
     }
 
-    const isCall = this.callsFromUsage[entry.fileIndex]
-      ? entry.usage !== undefined
-      : entry.kind === 'assistant' && !entry.isSynthetic;
+    // A request that brought back no answer is no call (its dialect says so: failedRequest).
+    const isCall =
+      entry.failedRequest === undefined &&
+      (this.callsFromUsage[entry.fileIndex]
+        ? entry.usage !== undefined
+        : entry.kind === 'assistant' && !entry.isSynthetic);
     // The session's models are those that answered, in order of first use: a model the log only
     // switched to or configured (a dialect's `extras.model`) is not one until a call of it is
     // recorded; an `unknown` placeholder is none.
     if (
-      (isCall || (entry.kind === 'assistant' && !entry.isSynthetic)) &&
+      (isCall || (entry.kind === 'assistant' && !entry.isSynthetic && !entry.failedRequest)) &&
       entry.model &&
       entry.model !== 'unknown' &&
       !this.models.includes(entry.model)
@@ -176,6 +181,17 @@ export class SessionBuilder {
     if (isCall) {
       if (sidechain) addSidechainCall(sidechain, entry);
       else if (isMainFile) this.addMainCall(entry);
+    } else if (entry.failedRequest && !sidechain && isMainFile) {
+      const failed: FailedRequest = {
+        entryIndex: entry.index,
+        fileIndex: entry.fileIndex,
+        line: entry.line,
+        timestampMs: entry.timestampMs,
+        reason: entry.failedRequest.reason,
+        afterApiCall: this.apiCalls.length - 1,
+      };
+      if (entry.failedRequest.detail !== undefined) failed.detail = entry.failedRequest.detail;
+      this.failedRequests.push(failed);
     }
 
     const isMainThread = isMainFile && (!entry.isSidechain || file.openedAlone === true);
@@ -374,6 +390,7 @@ export class SessionBuilder {
       files: this.files,
       entries: this.entries,
       apiCalls: this.apiCalls,
+      failedRequests: this.failedRequests,
       compactions: this.compactions,
       issues: this.issues,
       countsByType: this.countsByType,

@@ -35,6 +35,8 @@ export interface RowSummary {
   isMeta: boolean;
   isError: boolean;
   isSynthetic: boolean;
+  /** The entry records a request that brought back no answer (not an API call): the log's reason. */
+  failedRequest?: string;
 }
 
 /** "[image · ~2,000 tok]"; several: "[3 images · ~6,000 tok]". */
@@ -154,6 +156,7 @@ export function getRowSummary(session: Session, entryIndex: number, row: number)
     isMeta: entry.isMeta,
     isError: entry.isApiError,
     isSynthetic: entry.isSynthetic,
+    ...(entry.failedRequest ? { failedRequest: entry.failedRequest.reason } : {}),
   };
 }
 

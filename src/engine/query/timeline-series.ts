@@ -39,7 +39,18 @@ export interface TimelineSeries {
   /** Subagent calls, x on the main call axis (NaN when they cannot be placed). */
   side: { callIndex: Int32Array; x: Float64Array; contextTokens: Float64Array };
   markers: TimelineMarker[];
+  /** Failed requests of the followed history (no answer, no usage: not calls), placed between calls. */
+  failed: TimelineFailedRequest[];
   peakContextTokens: TokenCount;
+}
+
+/** A request that brought back no answer, as the chart marks it (types.ts FailedRequest). */
+export interface TimelineFailedRequest {
+  /** Position on the call axis: half a call after the last call before it (−0.5 before the first). */
+  x: number;
+  entryIndex: number;
+  reason: string;
+  detail?: string;
 }
 
 const SYNTHETIC_MODEL = '<synthetic>';
@@ -132,6 +143,19 @@ export function computeTimelineSeries(session: Session): TimelineSeries {
     };
   });
 
+  const failed: TimelineFailedRequest[] = [];
+  for (const f of session.failedRequests ?? []) {
+    if (!isOnFollowedBranch(session, f.entryIndex)) continue;
+    const before = f.afterApiCall < 0 ? -1 : (positionByCall.get(f.afterApiCall) ?? Number.NaN);
+    const x = Number.isNaN(before) ? getXForTime(timestampMs, f.timestampMs) : before + 0.5;
+    failed.push({
+      x: Number.isNaN(x) ? -0.5 : x,
+      entryIndex: f.entryIndex,
+      reason: f.reason,
+      ...(f.detail !== undefined ? { detail: f.detail } : {}),
+    });
+  }
+
   return {
     callIndex,
     contextTokens,
@@ -141,6 +165,7 @@ export function computeTimelineSeries(session: Session): TimelineSeries {
     firstEntryIndex,
     side: { callIndex: Int32Array.from(side), x: sideX, contextTokens: sideTokens },
     markers,
+    failed,
     peakContextTokens: peak,
   };
 }

@@ -10,6 +10,7 @@ import { OverviewStrip } from './overview-strip';
 import { TimelineLegend } from './timeline-legend';
 
 import { CompactionMarkers, markerColor } from './timeline-markers';
+import { FailedRequestMarkers } from './failed-request-markers';
 import { useChartZoom } from './use-chart-zoom';
 import { CallTooltip } from './call-tooltip';
 
@@ -183,6 +184,7 @@ export function TimelineChart({
           />
         )}
         <CompactionMarkers series={series} geometry={geometry} onZoomTo={zoomTo} />
+        <FailedRequestMarkers series={series} geometry={geometry} />
         {hoverX !== undefined && (
           <CallTooltip
             series={series}

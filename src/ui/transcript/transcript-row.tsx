@@ -52,6 +52,15 @@ export const TranscriptRow = memo(function TranscriptRow(props: {
       <span className="t-time mono">{formatClock(row.timestampMs)}</span>
       <span className="t-text" style={{ paddingLeft: row.depth * INDENT_PX }}>
         {row.depth > 0 && <span className="t-branch">└ </span>}
+        {row.failedRequest && (
+          <span
+            className="t-failed"
+            data-testid="failed-request-label"
+            title={`Failed request (${row.failedRequest.replace(/_/g, ' ')}): no answer and no usage, so no API call and no context`}
+          >
+            failed · {row.failedRequest.replace(/_/g, ' ')}
+          </span>
+        )}
         {row.toolName && row.kind === 'tool-call' && (
           <span className="t-tool">
             <VisibleText text={row.toolName} />

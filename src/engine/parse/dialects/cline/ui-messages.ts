@@ -122,6 +122,8 @@ export function createClineUiNormalizer(): RecordNormalizer {
   /** A condense summary waiting for the range change that applies it, and the call it answered. */
   let pendingCompact: { trigger: string; summaryEntryIndex: number; call: number } | undefined;
   let lastCommandId: string | undefined;
+  /** The latest `api_req_started` was a failed request (no call). */
+  let lastRequestFailed = false;
 
   /** The event a changed deleted range shows, as the entry placed before this message's. */
   const rangeEvent = (next: [number, number], ctx: RecordContext, index: number): Entry => {
@@ -149,14 +151,15 @@ export function createClineUiNormalizer(): RecordNormalizer {
       // and before it is sent (ContextManager.getNewContextMessagesAndMetadata, called from
       // attemptApiRequest; docs/sources.md#cline-auto-context), so
       // the range shows first on a later message: the event follows the request before that one.
-      const started = contexts.length - 1;
+      // A failed request is no call: when the one started was one, the cut precedes the next call.
+      const follows = lastRequestFailed ? contexts.length - 1 : contexts.length - 2;
       event.compact = {
         kind: 'truncate',
         // The trigger is the previous request's size (shouldCompactContextWindow): automatic.
         trigger: 'auto',
-        preTokens: contexts[started - 1],
+        preTokens: contexts[follows],
         deletedRange: next,
-        followsFileCall: started - 1,
+        followsFileCall: follows,
       };
       event.summaryText = `context truncated: API history messages ${next[0]}–${next[1]} dropped${from}`;
     }
@@ -178,20 +181,35 @@ export function createClineUiNormalizer(): RecordNormalizer {
     // Anthropic's split (docs/sources.md#fmt-cline): tokensIn is the uncached input, cacheWrites and
     // cacheReads the cached parts, so the context sent is their sum; Cline's own trigger adds
     // tokensOut (shouldCompactContextWindow, docs/sources.md#cline-doc; docs/sources.md#cline-classic).
-    entry.usage = {
+    const u = {
       inputTokens: num(info.tokensIn),
       cacheCreationInputTokens: num(info.cacheWrites),
       cacheReadInputTokens: num(info.cacheReads),
       outputTokens: num(info.tokensOut),
     };
-    entry.model = model ?? 'unknown';
-    const u = entry.usage;
     const context = u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;
+    if (typeof info.request === 'string') entry.blocks = [textBlock(info.request, ctx)];
+    // A request Cline gave up on says why (`cancelReason`: streaming_failed, user_cancelled,
+    // retries_exhausted; `streamingFailedMessage`: the error; ClineApiReqInfo,
+    // cline/cline@21cb8d2525bcedf1f4b6890b27a74a14fe7451e4:apps/vscode/src/shared/ExtensionMessage.ts:369-403).
+    // With no usage it brought back no answer: a failed request, not a call of context 0 (the
+    // real haram-333/fineye task has 7 of 31, each after its `api_req_retried` and `api_req_failed`).
+    // A request cancelled after its usage came is a call.
+    const failedMessage = typeof info.streamingFailedMessage === 'string' ? info.streamingFailedMessage : '';
+    const reason =
+      typeof info.cancelReason === 'string' ? info.cancelReason : failedMessage && 'streaming_failed';
+    if (reason && context + u.outputTokens === 0) {
+      entry.failedRequest = { reason };
+      if (failedMessage) entry.failedRequest.detail = preview(failedMessage, ctx.previewChars);
+      entry.summaryText = `request ${reason.replace(/_/g, ' ')}: no answer, no usage`;
+      return;
+    }
+    entry.usage = u;
+    entry.model = model ?? 'unknown';
     contexts.push(context);
     const cost = typeof info.cost === 'number' ? ` · $${info.cost.toFixed(4)}` : '';
-    const cancel = typeof info.cancelReason === 'string' ? ` · ${info.cancelReason}` : '';
+    const cancel = reason ? ` · ${reason}` : '';
     entry.summaryText = `request: ${context} tokens in context, ${u.outputTokens} out${cost}${cancel}`;
-    if (typeof info.request === 'string') entry.blocks = [textBlock(info.request, ctx)];
   };
 
   const toolCall = (entry: Entry, name: string, text: string, ctx: RecordContext, ts: number): void => {
@@ -284,6 +302,7 @@ export function createClineUiNormalizer(): RecordNormalizer {
     if (isRequest) {
       entry.kind = 'meta';
       apiRequest(entry, text, ctx);
+      lastRequestFailed = entry.failedRequest !== undefined;
       const window = readStatedWindow(text);
       if (window !== undefined) extras.contextWindow = window;
     } else if (type === 'say' && USER_SAYS.has(value)) {

@@ -238,7 +238,9 @@ export function normalizeGeminiRecord(record: unknown, ctx: RecordContext, index
 export const geminiNormalizer: RecordNormalizer = {
   dialect: 'gemini-cli',
   agent: 'Gemini CLI',
-  // A call is a `gemini` message carrying `tokens`; one without tokens is not counted as a call.
-  apiCalls: 'usage-records',
+  // A call is a `gemini` message: each is one model response, so one request. One without a valid
+  // `tokens` (cut off mid-write, or written by a CLI that did not patch them in) is still a call:
+  // its usage is all zeros and the page estimates its context, saying so (query/usage-coverage.ts).
+  apiCalls: 'assistant-entries',
   normalize: normalizeGeminiRecord,
 };

@@ -21,7 +21,8 @@ export const PI_DIALECT: DialectDescriptor = {
       isObject(value) &&
       ((value.type === 'session' && typeof value.id === 'string' && typeof value.cwd === 'string') ||
         (value.type === 'message' && 'parentId' in value && isObject(value.message)) ||
-        (value.type === 'compaction' && 'firstKeptEntryId' in value)),
+        // Version 1's compaction names its kept range by position (normalizer.ts).
+        (value.type === 'compaction' && ('firstKeptEntryId' in value || 'firstKeptEntryIndex' in value))),
     // A dropped `sessions/` folder, or one project's `--<cwd>--` folder (then only the names say so).
     folderFile: (path) => FOLDER_FILE.test(path) || NAME.test(path.slice(path.lastIndexOf('/') + 1)),
   },

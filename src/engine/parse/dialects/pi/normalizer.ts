@@ -32,6 +32,9 @@ import {
 // {thinkingLevel}`, `custom {customType, data}` (extension state, never sent), `custom_message
 // {customType, content, display}` (sent), `label {targetId, label}`, `session_info {name}`.
 //
+// Version 1 (no `version` in the header) has no ids: the list is linear and a compaction names its
+// kept range by position, `firstKeptEntryIndex` (createPiNormalizer).
+//
 // A compaction keeps the entries from `firstKeptEntryId` up to the compaction and sends the
 // summary before them (docs/session.md "Context Building"): `tokensBefore` is the context it
 // replaced, so it is the compaction's preTokens.
@@ -155,6 +158,21 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
         );
       }
       entry.isApiError = message.stopReason === 'error';
+      // An answer that never came: pi records an HTTP error or an abort as an assistant message
+      // with `stopReason` 'error' or 'aborted' and all-zero usage (StopReason and errorMessage,
+      // badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/ai/src/types.ts:182-198); the
+      // real termux-monorepo log ends on one ('402 You have depleted your monthly included
+      // credits'). A failed request, not a call of context 0. An abort after usage came is a call.
+      const u = entry.usage;
+      if (
+        (message.stopReason === 'error' || message.stopReason === 'aborted') &&
+        (u === undefined ||
+          u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens + u.outputTokens === 0)
+      ) {
+        entry.failedRequest = { reason: message.stopReason };
+        if (typeof message.errorMessage === 'string')
+          entry.failedRequest.detail = preview(message.errorMessage, max);
+      }
       return;
     }
     case 'toolResult': {
@@ -193,6 +211,9 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
       entry.blocks = [{ kind: 'text', text: preview(out, max), chars: out.length }];
       return;
     }
+    // `hookMessage` is the role's name before session version 3 (migrateV2ToV3 renames it to
+    // `custom`: badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/session-manager.ts:237-253).
+    case 'hookMessage':
     case 'custom':
     case 'branchSummary':
     case 'compactionSummary': {
@@ -201,7 +222,7 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
       entry.isMeta = role !== 'compactionSummary';
       entry.isCompactSummary = role === 'compactionSummary';
       entry.blocks =
-        role === 'custom'
+        role === 'custom' || role === 'hookMessage'
           ? textBlocks(message.content, 'message.content', ctx)
           : textBlocks(String(message.summary ?? ''), 'message.summary', ctx);
       return;
@@ -216,12 +237,41 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
   }
 }
 
+/** The first entry a compaction keeps, found by id (version 2+) or by file position (version 1). */
+interface KeptEntry {
+  index: number;
+  line: number;
+  /** How the record named it, for the row's text. */
+  named: string;
+}
+
 /** One file's normalizer: remembers the entries seen so far, so a compaction can name its kept range. */
 export function createPiNormalizer(): RecordNormalizer {
   const entryById = new Map<string, { index: number; line: number }>();
-  // Version 1 sessions are a linear list without ids (docs/session.md "Session Version"): a
-  // missing id is only a problem from version 2 on.
+  // Every record of the file in order, the header included: version 1's `firstKeptEntryIndex` is a
+  // position in that list (pi's parseSessionEntries skips a line that is not JSON, as we do).
+  const fileEntries: { index: number; line: number }[] = [];
+  // Version 1 sessions (pi v0.12.7 to v0.30.x: no `version` in the header) are a linear list
+  // without ids, whose compaction names its kept range by position (`firstKeptEntryIndex`); pi
+  // migrates them on load, giving each entry an id and its predecessor as parent and turning the
+  // position into that entry's id (migrateV1ToV2,
+  // badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/session-manager.ts:208-235;
+  // a missing version is 1: :259-268). We read the position as it is: a missing id is only a
+  // problem from version 2 on.
   let isTree = true;
+  const keptEntry = (record: Json): KeptEntry | undefined => {
+    if (typeof record.firstKeptEntryId === 'string') {
+      const kept = entryById.get(record.firstKeptEntryId);
+      return kept && { ...kept, named: `entry ${record.firstKeptEntryId}` };
+    }
+    const at = record.firstKeptEntryIndex;
+    // pi keeps the position only when it names an entry that is not the header (:224-227).
+    if (typeof at === 'number' && Number.isInteger(at) && at > 0 && at < fileEntries.length) {
+      const kept = fileEntries[at]!;
+      return { ...kept, named: `entry #${at} of the file` };
+    }
+    return undefined;
+  };
   return {
     dialect: 'pi',
     agent: 'pi',
@@ -229,6 +279,7 @@ export function createPiNormalizer(): RecordNormalizer {
     normalize(record: unknown, ctx: RecordContext, index: number): NormalizedRecord {
       const extras: RecordExtras = {};
       const entry = createEntry(ctx, index);
+      fileEntries.push({ index, line: ctx.line });
       if (!isObject(record)) {
         ctx.issue('wrong-shape', 'error', `Expected a record object, got ${typeName(record)}`);
         return { entry, extras };
@@ -278,15 +329,16 @@ export function createPiNormalizer(): RecordNormalizer {
               `At tokensBefore: expected a number, got ${typeName(record.tokensBefore)}`,
               'tokensBefore',
             );
-          const kept =
-            typeof record.firstKeptEntryId === 'string' ? entryById.get(record.firstKeptEntryId) : undefined;
-          if (kept === undefined)
+          const kept = keptEntry(record);
+          if (kept === undefined) {
+            const field = 'firstKeptEntryIndex' in record ? 'firstKeptEntryIndex' : 'firstKeptEntryId';
             ctx.issue(
               'wrong-shape',
               'warning',
-              `At firstKeptEntryId: ${JSON.stringify(record.firstKeptEntryId)} names no earlier entry of this file`,
-              'firstKeptEntryId',
+              `At ${field}: ${JSON.stringify(record[field])} names no earlier entry of this file`,
+              field,
             );
+          }
           entry.compact = {
             kind: 'compact',
             // pi does not record what started it; an extension's compaction says so (`fromHook`).
@@ -295,9 +347,7 @@ export function createPiNormalizer(): RecordNormalizer {
             summaryEntryIndex: index,
             ...(kept ? { keptFromEntryIndex: kept.index } : {}),
           };
-          entry.summaryText = kept
-            ? `kept from line ${kept.line} (entry ${String(record.firstKeptEntryId)})`
-            : 'kept range unknown';
+          entry.summaryText = kept ? `kept from line ${kept.line} (${kept.named})` : 'kept range unknown';
           return { entry, extras };
         }
         case 'branch_summary':
