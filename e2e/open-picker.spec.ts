@@ -117,9 +117,13 @@ test.describe('Open files… through the file picker', () => {
     // Two files: not offered to live mode.
     await expect(page.getByTestId('follow-bar')).toHaveCount(0);
 
-    // After a reload the start page offers them again instead of opening the sample.
-    await page.goto('/');
-    await expect(page.getByTestId('reopen-last')).toHaveText(`Reopen ${label}`);
+    // After a reload the start page offers them again instead of opening the sample. The recent
+    // files are written to IndexedDB after the session opens: on a busy machine the first reload
+    // can come before the write, so reload until it shows (it must within the timeout).
+    await expect(async () => {
+      await page.goto('/');
+      await expect(page.getByTestId('reopen-last')).toHaveText(`Reopen ${label}`, { timeout: 3_000 });
+    }).toPass({ timeout: 20_000 });
     await expect(page.getByTestId('recent-file')).toHaveCount(0);
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.emulateMedia({ colorScheme: 'light' });

@@ -19,8 +19,14 @@ async function openSecrets(page: Page) {
 
 /** Clicks an Export menu item and returns the downloaded file's name and bytes. */
 async function exportFile(page: Page, item: string): Promise<{ name: string; bytes: Buffer }> {
-  if (!(await page.getByTestId('export-menu').isVisible())) await page.getByTestId('export-button').click();
-  await expect(page.getByTestId(`export-${item}`)).toBeEnabled();
+  // The menu may be closing from the last export when it is looked at (a busy machine): open it
+  // until the item shows, rather than trusting one look.
+  const target = page.getByTestId(`export-${item}`);
+  await expect(async () => {
+    if (!(await target.isVisible())) await page.getByTestId('export-button').click();
+    await expect(target).toBeVisible({ timeout: 2_000 });
+  }).toPass();
+  await expect(target).toBeEnabled();
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByTestId(`export-${item}`).click(),
