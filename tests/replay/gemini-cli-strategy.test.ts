@@ -14,10 +14,10 @@ import type { ReplayResult } from '../../src/engine/replay/types';
 import {
   findGeminiSplit,
   GEMINI_CLI_STRATEGY,
-  type GeminiCliKnobs,
   getGeminiThreshold,
   getGeminiTokenLimit,
 } from '../../src/engine/strategies/gemini-cli';
+import type { GeminiCliKnobs } from '../../src/engine/strategies/gemini-cli/knobs';
 import { requirePreset } from '../../src/engine/strategies/prompt-presets';
 import { getDefaultStrategyId, getStrategy } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
