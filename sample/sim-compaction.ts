@@ -56,7 +56,7 @@ export function applyModel(sim: SessionSim, upcomingTokens: number, upcomingImag
 }
 
 /** Restored context after a compaction: the most recently read files, newest first, capped. */
-export function restoredTokens(sim: SessionSim): number {
+function restoredTokens(sim: SessionSim): number {
   let total = 0;
   for (const r of sim.recentReads) {
     if (total + r.tokens > RESTORED_FILES_MAX_TOKENS) break;
@@ -143,12 +143,7 @@ export function compact(
 }
 
 /** Clears `items` (model-selected, oldest first); `savings` is Claude Code's estimate of what it frees. */
-export function microcompact(
-  sim: SessionSim,
-  items: ClearableItem[],
-  savings: number,
-  preTokens: number,
-): void {
+function microcompact(sim: SessionSim, items: ClearableItem[], savings: number, preTokens: number): void {
   const toolIds = items.filter((c) => !c.id.includes(':image:')).map((c) => c.id);
   const images = items.filter((c) => c.id.includes(':image:')).map((c) => c.id.slice(0, c.id.indexOf(':')));
   sim.main.tick(sim.rng.int(5, 40));

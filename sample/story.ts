@@ -7,7 +7,7 @@
 import { CATEGORIES, PAYEES } from './project';
 import type { Rng } from './prng';
 
-export type Special =
+type Special =
   | 'image'
   | 'task'
   | 'webfetch'

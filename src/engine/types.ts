@@ -364,7 +364,7 @@ export interface LoggedContextEdits {
 }
 
 /** Cleared state of a tool result, applied by tool id from a microcompact boundary onward. */
-export interface ClearedToolResult {
+interface ClearedToolResult {
   toolUseId: string;
   /** Index into `Session.compactions` of the boundary that cleared it. */
   compactionIndex: number;

@@ -7,7 +7,7 @@ import { escapeHtml } from './escape-html';
 // and, when given, a replay's simulated series and its events. Colours are attributes, so the
 // picture looks the same in a file viewer, an <img> and inline in the report.
 
-export interface SvgThreshold {
+interface SvgThreshold {
   label: string;
   tokens: TokenCount;
   kind: 'trigger' | 'warning' | 'limit';
@@ -15,13 +15,13 @@ export interface SvgThreshold {
   off?: boolean;
 }
 
-export interface SvgReplay {
+interface SvgReplay {
   /** Simulated context per main call (same x axis as the series). */
   simulatedTokens: ArrayLike<number>;
   events: readonly { kind: string; afterCallPos: number }[];
 }
 
-export interface TimelineSvgOptions {
+interface TimelineSvgOptions {
   thresholds?: readonly SvgThreshold[];
   replay?: SvgReplay;
   widthPx?: number;

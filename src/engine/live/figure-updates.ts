@@ -5,7 +5,7 @@ import type { LiveFigures } from './live-figures';
 // compaction; and the guards they read records with.
 
 /** Calls the pace is averaged over: recent enough to follow a change of pace. */
-export const PACE_WINDOW_CALLS = 10;
+const PACE_WINDOW_CALLS = 10;
 
 export type Json = Record<string, unknown>;
 export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,15 +1,13 @@
 import type { DialectId, TokenCount } from '../types';
-import { isObject, PACE_WINDOW_CALLS } from './figure-updates';
+import { isObject } from './figure-updates';
 import { LIVE_LINE_READERS } from './line-readers';
-
-export { PACE_WINDOW_CALLS };
 
 // Running figures of a session being written, built line by line from the appended records of a
 // log whose dialect has a live line reader (line-readers.ts: one file per dialect). They are plain
 // data so a cache can keep them between processes; they hold no message text, only counts, the
 // agent version and the model id.
 
-export interface LivePrediction {
+interface LivePrediction {
   /** API call (1-based count) the prediction was made at. */
   atCall: number;
   /** Auto-compact threshold predicted for this log's version, in tokens. */

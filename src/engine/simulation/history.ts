@@ -18,7 +18,7 @@ import type { SummarySource } from './types';
 // log's prices exactly as the log's usage.
 
 /** The synthetic parts at the head of the history, by kind (provenance). */
-export interface SyntheticParts {
+interface SyntheticParts {
   /** Summary message, continuation text included. */
   summaryTokens: TokenCount;
   summarySource?: SummarySource;
@@ -28,7 +28,7 @@ export interface SyntheticParts {
   keptTokens: TokenCount;
 }
 
-export interface SummarizeOperation {
+interface SummarizeOperation {
   /** The first position after the summarized part (the next call's first entry). */
   boundaryPos: number;
   /** Partial, `up-to`: [keepFromPos, boundary) stays live; `from`: [liveFrom, keepFromPos) is frozen beside the summary. */
