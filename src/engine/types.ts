@@ -398,8 +398,11 @@ export interface Session {
   toolCalls: Record<string, number>;
   toolPairs: { matched: number; unmatchedUses: number; unmatchedResults: number };
   userTurns: number;
-  /** Index of the first main-thread user turn's entry. */
-  firstUserTurnEntry?: number;
+  /**
+   * What a person first asked, as it reads (wrappers removed, a command as typed); a bare command
+   * (`/clear`) only when no prompt follows it. Cut to the parse's `previewChars`.
+   */
+  firstPrompt?: string;
   peakContextTokens: TokenCount;
   /** tool_use id → cleared state (microcompact). */
   cleared: Map<string, ClearedToolResult>;

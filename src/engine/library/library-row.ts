@@ -68,11 +68,7 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
   }
   let sidechainCalls = 0;
   for (const s of session.sidechains) sidechainCalls += s.apiCalls;
-  const first =
-    session.firstUserTurnEntry === undefined ? undefined : session.entries[session.firstUserTurnEntry];
-  const block = first?.blocks[0];
-  const firstPrompt =
-    block?.kind === 'text' ? block.text.trimStart().slice(0, FIRST_PROMPT_CHARS).trimEnd() : undefined;
+  const firstPrompt = session.firstPrompt?.slice(0, FIRST_PROMPT_CHARS).trimEnd();
   const cost = computeSessionCost(session, overrides);
   // The files one shared normalizer reads (OpenCode's file per record) are one log.
   const shared = new Set(DIALECTS.filter((d) => d.sharedNormalizer).map((d) => d.id));

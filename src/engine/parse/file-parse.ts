@@ -187,7 +187,7 @@ export class FileParse {
       readLine:
         listLine &&
         ((bytes, start, end, offsetBytes) =>
-          this.decided && !this.stopped && builder.userTurns > 0 && looksWhole(bytes, start, end)
+          this.decided && !this.stopped && builder.firstPrompt !== undefined && looksWhole(bytes, start, end)
             ? listLine(bytes, start, end, offsetBytes, file, this.dialect!)
             : undefined),
     };

@@ -44,8 +44,13 @@ export class SessionBuilder {
   };
   /** Main-thread user turns so far. */
   userTurns = 0;
-  /** The entry of the first user turn (what a person first asked). */
-  firstUserTurnEntry: number | undefined;
+  /**
+   * What a person first asked, as it reads: the first main-thread user turn with a prompt, its
+   * agent's wrappers removed and a command as typed (`/review the parser`); undefined until one is
+   * seen. A bare command (`/clear`, `/context`) is only the fallback (`firstBareCommand`).
+   */
+  firstPrompt: string | undefined;
+  private firstBareCommand: string | undefined;
   private readonly uuidsByFile = new Map<number, Set<string>>();
   /** Subagents' and inline (1.0.x) sidechains, and the calls that spawned them. */
   private readonly sidechains = new SidechainTracker();
@@ -196,7 +201,7 @@ export class SessionBuilder {
 
     const isMainThread = isMainFile && (!entry.isSidechain || file.openedAlone === true);
     if (isMainThread && entry.kind === 'user' && this.isUserTurn(entry)) {
-      this.firstUserTurnEntry ??= entry.index;
+      if (this.firstPrompt === undefined) this.notePrompt(entry);
       this.userTurns++;
     }
 
@@ -215,6 +220,24 @@ export class SessionBuilder {
         `Record type "${key}" is not modelled; it is kept and shown as is (first seen here)`,
         key.startsWith('system:') ? 'subtype' : entry.subtype !== undefined ? 'payload.type' : 'type',
       );
+    }
+  }
+
+  /** Takes a user turn's first text a person typed as the first prompt (see `firstPrompt`). */
+  private notePrompt(entry: Entry): void {
+    const c = this.conventions[entry.fileIndex] ?? {};
+    for (const block of entry.blocks) {
+      if (block.kind !== 'text') continue;
+      const text = (c.stripInjected?.(block.text) ?? block.text).trim();
+      if (text === '') continue;
+      const read = c.readUserText?.(text);
+      if (read === null) continue;
+      if (read?.kind === 'command' && !/\s/.test(read.text)) {
+        this.firstBareCommand ??= read.text;
+        return;
+      }
+      this.firstPrompt = read?.text ?? text;
+      return;
     }
   }
 
@@ -399,7 +422,7 @@ export class SessionBuilder {
       toolCalls: this.toolCalls,
       toolPairs: { matched, unmatchedUses: this.toolUseEntry.size - matched, unmatchedResults },
       userTurns: this.userTurns,
-      firstUserTurnEntry: this.firstUserTurnEntry,
+      firstPrompt: this.firstPrompt ?? this.firstBareCommand,
       peakContextTokens: peak,
       cleared: this.cleared,
       toolUseEntry: this.toolUseEntry,

@@ -62,11 +62,16 @@ export function readCommandTrace(text: string): { isTrace: boolean; compactInstr
   return { isTrace };
 }
 
-/** Strips the wrappers Claude Code adds around user text (system reminders and similar). */
+/**
+ * Strips the wrappers Claude Code adds around user text: system reminders, the command caveat, and
+ * what an IDE extension attaches (`<ide_opened_file>`, `<ide_selection>`: the file open or the lines
+ * selected, not typed). An IDE wrapper cut off by a preview ends the text.
+ */
 export function stripInjected(text: string): string {
   return text
     .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '')
-    .replace(/<local-command-caveat>[\s\S]*?<\/local-command-caveat>/g, '');
+    .replace(/<local-command-caveat>[\s\S]*?<\/local-command-caveat>/g, '')
+    .replace(/<ide_(?:opened_file|selection)>[\s\S]*?(?:<\/ide_(?:opened_file|selection)>|$)/g, '');
 }
 
 /** The continuation message a compacted session starts with (docs/sources.md#ccs). */
