@@ -11,6 +11,8 @@ interface CompactionCounts {
   manual: number;
   /** Microcompactions (cleared tool results), any trigger. */
   micro: number;
+  /** Truncations (Cline's context manager dropping a range of messages, no summary). */
+  truncated: number;
 }
 
 export interface LibraryRow {
@@ -48,16 +50,24 @@ export interface LibraryRow {
   unpricedCalls: number;
 }
 
+/**
+ * What a row holds and how its figures are computed, as a number: a change of either bumps it, so
+ * rows cached by an earlier build (the page's IndexedDB) are read again rather than shown stale.
+ * 2: the first prompt as a person typed it; truncations counted apart.
+ */
+export const LIBRARY_ROW_VERSION = 2;
+
 export const FIRST_PROMPT_CHARS = 200;
 /** Calls kept for the pace of the live forecast. */
 const RECENT_CALLS = 12;
 
 /** A session's list figures. `overrides` replaces list prices (by price key). */
 export function getLibraryRow(session: Session, overrides?: PriceOverrides): LibraryRow {
-  const compactions: CompactionCounts = { auto: 0, manual: 0, micro: 0 };
+  const compactions: CompactionCounts = { auto: 0, manual: 0, micro: 0, truncated: 0 };
   for (const c of session.compactions) {
     if (session.files[c.fileIndex]?.role !== 'main') continue;
     if (c.kind === 'microcompact') compactions.micro++;
+    else if (c.kind === 'truncate') compactions.truncated++;
     else if (c.trigger === 'manual') compactions.manual++;
     else compactions.auto++;
   }

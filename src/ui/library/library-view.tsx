@@ -46,7 +46,7 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
         </h2>
         <span className="muted" data-testid="library-count">
           {shown.length === sessions.length ? sessions.length : `${shown.length} of ${sessions.length}`}{' '}
-          sessions · {formatBytes(totalBytes)}
+          {sessions.length === 1 ? 'session' : 'sessions'} · {formatBytes(totalBytes)}
         </span>
         {filesOpen && !scan && <CacheStatus sessions={sessions} />}
         <input

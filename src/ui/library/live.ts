@@ -186,9 +186,9 @@ export function startLive(queryClient: QueryClient): void {
         }
         const reading: LiveReading = { row, forecast: computeForecast(row), score: before?.score };
         const compactsBefore = before?.row
-          ? before.row.compactions.auto + before.row.compactions.manual
+          ? before.row.compactions.auto + before.row.compactions.manual + before.row.compactions.truncated
           : undefined;
-        const compactsNow = row.compactions.auto + row.compactions.manual;
+        const compactsNow = row.compactions.auto + row.compactions.manual + row.compactions.truncated;
         if (
           compactsBefore !== undefined &&
           compactsNow > compactsBefore &&

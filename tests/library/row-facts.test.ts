@@ -7,7 +7,7 @@ import { scanSession } from '../../src/engine/library/scan-session';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 
-// The library's first prompt is what a person first asked, as it reads: not the `/clear` that
+// What a library row says of a session. Its first prompt is what a person first asked, as it reads: not the `/clear` that
 // opened the file, not the raw `<command-name>` markup of a command, not the file an IDE
 // extension attached before the prompt. The scan (which stops reading most lines once it has the
 // prompt) and the full parse agree on it.
@@ -143,5 +143,16 @@ describe.skipIf(!present)('the first prompt on real sessions', () => {
     }
     expect(withPrompt).toBeGreaterThan(10);
     expect(markup).toEqual([]);
+  });
+});
+
+describe("a row's compactions", () => {
+  it('counts a Cline truncation as a truncation, not an auto compaction (as the session header does)', async () => {
+    const dir = resolve(__dirname, '../fixtures/cline-task');
+    const sources = () => readdirSync(dir).map((f) => createNodeFileSource(join(dir, f)));
+    const scanned = await scanSession(sources());
+    const full = getLibraryRow(await parseSession(sources()));
+    for (const row of [scanned, full])
+      expect(row.compactions).toEqual({ auto: 1, manual: 0, micro: 0, truncated: 1 });
   });
 });
