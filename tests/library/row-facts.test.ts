@@ -7,10 +7,10 @@ import { scanSession } from '../../src/engine/library/scan-session';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 
-// What a library row says of a session. Its first prompt is what a person first asked, as it reads: not the `/clear` that
-// opened the file, not the raw `<command-name>` markup of a command, not the file an IDE
-// extension attached before the prompt. The scan (which stops reading most lines once it has the
-// prompt) and the full parse agree on it.
+// What a library row says of a session. Its first prompt is what a person first asked, as it
+// reads: not the `/clear` that opened the file, not the raw `<command-name>` markup of a command,
+// not the file an IDE extension attached before the prompt. The scan (which stops reading most
+// lines once it has the prompt) and the full parse agree on it, and on the compactions counted.
 
 const SESSION = '0b5c1a52-8d0e-4c3e-9a57-1d2f3e4a5b6c';
 let n = 0;
