@@ -22,6 +22,10 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
   const { sort, search, agent } = useLibraryStore();
   const { setSort, setSearch, setAgent } = useLibraryStore.getState();
   const shown = useMemo(() => selectSessions(sessions, sort, search, agent), [sessions, sort, search, agent]);
+  // A new order or filter shows its first rows (sorted by peak, the largest), not the old scroll.
+  const toTop = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new sort, search or agent is the trigger
+  const alignTop = useMemo(() => ({ index: 0, nonce: ++toTop.current }), [sort, search, agent]);
   const agents = useMemo(
     () => [...new Set(sessions.map((s) => s.row?.agent).filter((a): a is string => !!a))].sort(),
     [sessions],
@@ -122,6 +126,7 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
       <VirtualList
         count={shown.length}
         rowHeightPx={ROW_HEIGHT_PX}
+        alignTopRequest={alignTop}
         className="library-rows"
         testId="library-rows"
         ariaLabel="Sessions"
