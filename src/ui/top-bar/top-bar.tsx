@@ -76,6 +76,9 @@ export function TopBar() {
         accept=".jsonl,.json,.txt,.db,.db-wal,application/json,application/x-ndjson,text/plain"
         data-testid="file-input"
         className="visually-hidden"
+        // The "Open files…" button opens it: no Tab stop of its own (nothing visible to focus).
+        tabIndex={-1}
+        aria-hidden="true"
         onChange={(e) => {
           openFiles(e.currentTarget.files);
           e.currentTarget.value = '';
