@@ -44,6 +44,10 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
       f.role !== 'main' && f.role !== 'session-memory' && f.role !== 'subagent-meta' && f.role !== 'content',
   );
   const subagentFiles = subagentLogs.length;
+  // What the other logs are, in the words the replay strip uses ("Subagents (1)").
+  const roleCounts = new Map<string, number>();
+  for (const f of subagentLogs) roleCounts.set(f.role, (roleCounts.get(f.role) ?? 0) + 1);
+  const logsLabel = describeOtherLogs(roleCounts);
   const folded = overview.files.reduce((n, f) => n + (f.foldedCopies ?? 0), 0);
   const mainFile = overview.files.find((f) => f.role === 'main');
   // A sub-agent's own log opened without its session: read as the main thread, and said so.
@@ -152,7 +156,7 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
         )}
         {subagentFiles > 0 && (
           <Stat
-            label={subagentFiles === 1 ? 'subagent file' : 'subagent files'}
+            label={logsLabel}
             value={formatCount(subagentFiles)}
             title={subagentLogs
               .map((f) => `${f.agentType ?? f.role}${f.agentDescription ? `: ${f.agentDescription}` : ''}`)
@@ -172,4 +176,29 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
       </div>
     </section>
   );
+}
+
+const ROLE_NOUNS: Record<string, [string, string]> = {
+  subagent: ['subagent', 'subagents'],
+  'side-question': ['side question', 'side questions'],
+  'compaction-call': ['compaction call', 'compaction calls'],
+};
+
+/**
+ * The other logs of a session by what they are: "subagent logs" when all are subagents, else
+ * "other logs (1 subagent, 2 compaction calls)".
+ */
+function describeOtherLogs(roleCounts: ReadonlyMap<string, number>): string {
+  const total = [...roleCounts.values()].reduce((a, b) => a + b, 0);
+  const log = total === 1 ? 'log' : 'logs';
+  if (roleCounts.size === 1 && roleCounts.has('subagent')) return `subagent ${log}`;
+  const order = Object.keys(ROLE_NOUNS);
+  const rank = (role: string) => (order.includes(role) ? order.indexOf(role) : order.length);
+  const parts = [...roleCounts]
+    .sort(([a], [b]) => rank(a) - rank(b))
+    .map(([role, n]) => {
+      const [one, many] = ROLE_NOUNS[role] ?? [role, role];
+      return `${n} ${n === 1 ? one : many}`;
+    });
+  return `other ${log} (${parts.join(', ')})`;
 }
