@@ -10,7 +10,7 @@ import { useReplayStore } from '../replay/replay-store';
 import { summariesInfoQuery, summaryRunsQuery } from '../summaries/summaries-queries';
 import { useSummariesStore } from '../summaries/summaries-store';
 import { useUiStore } from '../store';
-import { canvasToPng, downloadFile, getExportFileName, getTimelineCanvas } from './download';
+import { downloadFile, getExportFileName, svgToPng } from './download';
 import { getSummarySizes } from '../summaries/summary-sizes';
 import { toExportedSummary } from './exported-runs';
 import './export.css';
@@ -99,12 +99,6 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
     setError(undefined);
     try {
       const fileName = getExportFileName(name, item.suffix);
-      if (item.id === 'timeline-png') {
-        const canvas = getTimelineCanvas();
-        if (!canvas) throw new Error('The timeline is not on the page');
-        downloadFile(await canvasToPng(canvas), fileName, item.mimeType);
-        return;
-      }
       let runs = undefined as ReturnType<typeof toExportedSummary>[] | undefined;
       let summariesByPoint: Record<string, string> | undefined;
       if (item.id === 'compacted-jsonl') {
@@ -126,7 +120,8 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
       const text = await getEngineClient().request({
         kind: 'export-file',
         sessionId,
-        format: item.id,
+        // The PNG is the SVG picture (title, thresholds, markers, legend) drawn at twice its size.
+        format: item.id === 'timeline-png' ? 'timeline-svg' : item.id,
         redaction: getRedaction(sessionId),
         // The report and the SVG show the replay when the page does; the compacted transcript is one.
         replay:
@@ -136,7 +131,7 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
         runs,
         summariesByPoint,
       });
-      downloadFile(text, fileName, item.mimeType);
+      downloadFile(item.id === 'timeline-png' ? await svgToPng(text) : text, fileName, item.mimeType);
       setOpen(false);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
