@@ -90,6 +90,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'redact/mask',
       'tokens/estimate',
       'library/forecast',
+      'library/row-version',
       'export/erosion-svg',
     ],
   },

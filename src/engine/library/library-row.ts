@@ -50,13 +50,6 @@ export interface LibraryRow {
   unpricedCalls: number;
 }
 
-/**
- * What a row holds and how its figures are computed, as a number: a change of either bumps it, so
- * rows cached by an earlier build (the page's IndexedDB) are read again rather than shown stale.
- * 2: the first prompt as a person typed it; truncations counted apart.
- */
-export const LIBRARY_ROW_VERSION = 2;
-
 export const FIRST_PROMPT_CHARS = 200;
 /** Calls kept for the pace of the live forecast. */
 const RECENT_CALLS = 12;

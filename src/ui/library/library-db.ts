@@ -1,5 +1,6 @@
 import Dexie, { type Table } from 'dexie';
-import { LIBRARY_ROW_VERSION, type LibraryRow } from '../../engine/library/library-row';
+import type { LibraryRow } from '../../engine/library/library-row';
+import { LIBRARY_ROW_VERSION } from '../../engine/library/row-version';
 
 // The library's cache in IndexedDB: each session's row under the stamp of its files (path, size,
 // modification time of every file), so reopening a folder rescans only what changed; and the last
