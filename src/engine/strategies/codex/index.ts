@@ -427,7 +427,8 @@ export const CODEX_STRATEGY: CompactionStrategy<CodexKnobs> = {
     const fromLog = info.contextWindow !== undefined && info.contextWindow > 0;
     // Another agent's log: its model's window, as Codex would see that model (its raw window, 95%
     // of it effective), not GPT-5's 272,000 (a Claude log is not replayed past its 200k).
-    const foreign = !fromLog && info.format !== undefined && info.format !== 'codex-cli' ? info.window : undefined;
+    const foreign =
+      !fromLog && info.format !== undefined && info.format !== 'codex-cli' ? info.window : undefined;
     const pick = pickProfile(CODEX_PROFILES, info, 'Codex CLI', ['codex-cli']);
     const knobs: CodexKnobs = {
       ...DEFAULTS,
