@@ -84,6 +84,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'replay/provenance',
       'prompts/claude-code',
       'prompts/sections',
+      'prompts/prompt-asks',
       'strategies/boundary-scoring/detail',
       'strategies/pi/detail',
       'export/compacted-log-formats',
