@@ -68,6 +68,17 @@ test.describe('session library', () => {
     await expect(page.locator(`[data-key="${key}"] [data-col="calls"]`)).toContainText(
       String(folder.mostCalls),
     );
+
+    // A file opened while the library is on screen is shown, not only named in the top bar.
+    const one = generateSession({ seed: 5, apiCalls: 20 }).files[0]!;
+    await page.getByTestId('file-input').setInputFiles({
+      name: one.name,
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(one.text),
+    });
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    await expect(page.getByTestId('library')).toHaveCount(0);
+    await expect(page.getByTestId('library-toggle')).toHaveText('Library');
   });
 
   test('live mode follows a file the test appends to and scores the forecast', async ({ page }) => {

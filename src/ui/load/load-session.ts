@@ -3,6 +3,7 @@ import { loadsAfterMain } from '../../engine/parse/detect';
 import { getEngineClient } from '../../worker/engine-client';
 import { ABORT_ERROR, type LoadFile, type SessionAppendResult, type SessionId } from '../../worker/protocol';
 import { sessionKey, sessionOverviewQuery } from '../queries';
+import { useLibraryStore } from '../library/library-store';
 import { useUiStore } from '../store';
 
 let nextSessionId: SessionId = 1;
@@ -30,9 +31,14 @@ export async function loadSession(
   queryClient: QueryClient,
   label: string,
   prepare: (signal: AbortSignal) => Promise<LoadFile[]>,
-  options: { live?: boolean } = {},
+  options: {
+    live?: boolean;
+    /** The person opened it (a pick, a drop, a recent file): show the session, not the library. */
+    show?: boolean;
+  } = {},
 ): Promise<boolean> {
   cancelLoad();
+  if (options.show) useLibraryStore.getState().showView('session');
   const sessionId = nextSessionId++;
   const abort = new AbortController();
   inFlight = { sessionId, abort };

@@ -32,7 +32,7 @@ export function TopBar() {
   /** A load that cannot be followed: the session followed before is not this one. */
   const load = (label: string, prepare: (signal: AbortSignal) => Promise<LoadFile[]>) => {
     setLiveSource(undefined);
-    void loadSession(queryClient, label, prepare);
+    void loadSession(queryClient, label, prepare, { show: true });
   };
 
   const openFiles = (list: FileList | null) => {
