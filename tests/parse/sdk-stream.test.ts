@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
@@ -65,6 +66,22 @@ describe('the stream-json fixture (derived from a real stream)', () => {
       cacheReadInputTokens: 91_724 + 6_787_492,
       outputTokens: 1_087 + 26_497,
     });
+  });
+});
+
+describe('compactlab inspect on a stream', () => {
+  it("prints the log's own totals beside the counted ones, and gives them in --json", async () => {
+    const out: string[] = [];
+    expect(await main(['inspect', FIXTURE], (t) => out.push(t))).toBe(0);
+    const text = out.join('\n');
+    expect(text).toContain('[claude-sdk-stream]');
+    expect(text).toContain('API calls 11 · peak context 167,001 tokens');
+    expect(text).toContain(
+      'stated by the log over 2 runs: 61 turns · input 7,075,862 · output 27,584 tokens · cost $6.28',
+    );
+    const json: string[] = [];
+    expect(await main(['inspect', FIXTURE, '--json'], (t) => json.push(t))).toBe(0);
+    expect(JSON.parse(json.join('\n')).statedTotals).toMatchObject({ runs: 2, turns: 61 });
   });
 });
 
