@@ -19,9 +19,10 @@ export const CLAUDE_SDK_STREAM_DIALECT: DialectDescriptor = {
   createNormalizer: createSdkStreamNormalizer,
   shellTools: CLAUDE_CODE_SHELL_TOOLS,
   restoration: CLAUDE_CODE_RESTORATION,
-  // Calls are assistant records, compactions system boundaries, the stated totals `result` records;
-  // `system/init` names the version. Quoted whole, so only structure matches.
-  listNeedles: ['"assistant"', '"compact_boundary"', '"result"', '"init"'],
+  // Calls are assistant records, compactions system boundaries; `system/init` names the version and
+  // `result` ends each run (its stated totals, the run's last time). Quoted whole, so only
+  // structure matches.
+  listNeedles: ['"assistant"', '"compact_boundary"', '"init"', '"result"'],
   // The message object is the API's, as in the session JSONL: its content is not needed for a list.
   listCut: { from: '"content":[', to: '],"stop_reason"' },
   files: {
