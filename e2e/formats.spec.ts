@@ -49,6 +49,8 @@ const CASES: Record<DialectId, Case | { with: DialectId }> = {
       await expect(markers(page, 'compact')).toHaveCount(1);
       // The version is system/init's: the replay picks Claude Code's profile by it.
       await expect(page.getByTestId('session-header')).toContainText('2.1.41');
+      // Its two runs' result records state a cost; the header shows their sum.
+      await expect(page.getByTestId('stat-stated-cost')).toHaveText('$6.28 cost stated by the log');
     },
   },
   'gemini-cli-logs': { files: [file('logs.json', 'gemini-logs', 'logs.json')], calls: 0 },
