@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -115,6 +116,14 @@ describe('bad and unknown stream records', () => {
 });
 
 describe.skipIf(!present)('the real stream against the session file of the same session', () => {
+  it('is what the committed fixture was derived from (derive.py, run again, writes it byte for byte)', () => {
+    const derive = join(ROOT, 'tests/fixtures/claude-sdk-stream/derive.py');
+    const run = spawnSync('python3', [derive, STREAM, '--stdout'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (run.error) return void console.warn('fixture derivation check skipped: python3 is absent');
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe(readFileSync(FIXTURE, 'utf8'));
+  });
+
   it('has the same calls, contexts and compactions as the session JSONL Claude Code wrote', async () => {
     const stream = await parseSession([createNodeFileSource(STREAM)]);
     const session = await parseSession([createNodeFileSource(SESSION)]);
