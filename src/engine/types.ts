@@ -343,6 +343,29 @@ export interface SessionMeta {
   contextWindow?: TokenCount;
   /** The `context_management.edits` a raw API request states (the main conversation's first). */
   contextEdits?: LoggedContextEdits;
+  /** What the log states as its own totals (the Agent SDK stream's `result` records), summed over its runs. */
+  statedTotals?: StatedTotals;
+}
+
+/**
+ * Totals a log states itself, as opposed to what the engine adds up from its calls: the Agent SDK
+ * stream's `result` record, one per run (`claude -p`, a `query()` call), each for that run alone
+ * (docs/sources.md#fmt-sdk-stream). The session's are their sum.
+ */
+export interface StatedTotals {
+  /** The records that stated them. */
+  runs: number;
+  /** Of those, runs that ended in an error (`is_error`, or a subtype other than `success`). */
+  errors: number;
+  /** The main thread's calls (the stream's `usage`: subagents not included). */
+  usage: Usage;
+  /** The agent's own estimate (`total_cost_usd`: every model, subagents included); absent when no run states it. */
+  costUsd?: number;
+  /** Turns (`num_turns`). */
+  turns: number;
+  /** Wall time and API time (`duration_ms`, `duration_api_ms`). */
+  durationMs: number;
+  durationApiMs: number;
 }
 
 /**

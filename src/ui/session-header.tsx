@@ -1,3 +1,4 @@
+import type { StatedTotals } from '../engine/types';
 import type { SessionOverview } from '../worker/protocol';
 import { formatCount, formatDateTime, formatDuration, formatTokensShort } from './common/format';
 import { useUiStore } from './store';
@@ -27,9 +28,24 @@ function Stat({
   );
 }
 
+/** What the log states about itself (Claude Code's stream-json `result` records), for a tooltip. */
+function statedTitle(t: StatedTotals): string {
+  const u = t.usage;
+  const input = u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;
+  return [
+    `Stated by the log's ${formatCount(t.runs)} result ${t.runs === 1 ? 'record' : 'records'} (one per run), summed:`,
+    `the agent's own cost estimate, every model and subagent included`,
+    `${formatCount(t.turns)} turns · main-thread input ${formatCount(input)} · output ${formatCount(u.outputTokens)} tokens`,
+    ...(t.errors > 0
+      ? [`${formatCount(t.errors)} ${t.errors === 1 ? 'run' : 'runs'} ended in an error`]
+      : []),
+  ].join('\n');
+}
+
 export function SessionHeader({ overview }: { overview: SessionOverview }) {
   const setPanel = useUiStore((s) => s.setPanel);
   const { meta } = overview;
+  const stated = meta.statedTotals;
   const models = meta.models.join(', ');
   const tools = Object.entries(overview.toolCalls).sort((a, b) => b[1] - a[1]);
   const toolTotal = tools.reduce((sum, [, n]) => sum + n, 0);
@@ -153,6 +169,14 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
             zero usage on {formatCount(overview.usage.zeroUsageCalls)} of{' '}
             {formatCount(overview.usage.mainCalls)} calls: context estimated
           </span>
+        )}
+        {stated?.costUsd !== undefined && (
+          <Stat
+            label="cost stated by the log"
+            value={`$${stated.costUsd.toFixed(2)}`}
+            title={statedTitle(stated)}
+            testId="stat-stated-cost"
+          />
         )}
         {subagentFiles > 0 && (
           <Stat

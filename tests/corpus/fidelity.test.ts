@@ -38,10 +38,10 @@ interface Figures {
   microReproduced: number;
 }
 
-/** Today's figures (2026-11-27): `farther`, `missing` and `extra` lower is better, the rest higher. */
+/** Today's figures (2026-11-28; Claude Code's include its stream-json, audit.jsonl): `farther`, `missing` and `extra` lower is better, the rest higher. */
 // biome-ignore format: a table, one agent a line.
 const TODAY: Record<string, Figures> = {
-  'Claude Code': { sessions: 28, transcripts: 70, real: 54, exact: 50, reproduced: 53, farther: 1, missing: 0, extra: 1, micro: 5, microExact: 4, microReproduced: 5 },
+  'Claude Code': { sessions: 29, transcripts: 71, real: 56, exact: 51, reproduced: 55, farther: 1, missing: 0, extra: 1, micro: 5, microExact: 4, microReproduced: 5 },
   'Codex CLI':   { sessions: 8,  transcripts: 8,  real: 3,  exact: 3,  reproduced: 3,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   Cline:         { sessions: 3,  transcripts: 3,  real: 4,  exact: 1,  reproduced: 2,  farther: 1, missing: 1, extra: 1, micro: 0, microExact: 0, microReproduced: 0 },
   'Gemini CLI':  { sessions: 4,  transcripts: 4,  real: 0,  exact: 0,  reproduced: 0,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },

@@ -68,7 +68,8 @@ export async function parseSessionKeeping(
     ),
     cache,
     parsed,
-    lineAgents: parsed.filter((d) => !d.files.wholeJson && d.agent).map((d) => d.agent!),
+    // Each agent once: two dialects may be one agent's (Claude Code's session file and stream).
+    lineAgents: [...new Set(parsed.filter((d) => !d.files.wholeJson && d.agent).map((d) => d.agent!))],
   };
   const side = new SideFiles();
   let kept: KeptLineParse | undefined;

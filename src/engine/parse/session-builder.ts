@@ -10,6 +10,7 @@ import type {
   Session,
   SessionFile,
   Severity,
+  StatedTotals,
 } from '../types';
 import { UNKNOWN_DIALECT } from '../types';
 import type { DialectDescriptor, TranscriptConventions } from './dialects/descriptor';
@@ -146,6 +147,7 @@ export class SessionBuilder {
       this.meta.cwd ??= extras.cwd;
       this.meta.gitBranch ??= extras.gitBranch;
       this.meta.sessionId ??= extras.sessionId;
+      if (extras.statedTotals) this.addStatedTotals(extras.statedTotals);
       if (entry.timestampMs !== undefined) {
         if (this.meta.startMs === undefined || entry.timestampMs < this.meta.startMs)
           this.meta.startMs = entry.timestampMs;
@@ -206,6 +208,25 @@ export class SessionBuilder {
     }
 
     if (countsTowardsSession) this.trackCompactions(entry);
+  }
+
+  /** Each run states its own totals (docs/sources.md#fmt-sdk-stream): the session's are their sum. */
+  private addStatedTotals(run: StatedTotals): void {
+    const total = this.meta.statedTotals;
+    if (!total) {
+      this.meta.statedTotals = { ...run, usage: { ...run.usage } };
+      return;
+    }
+    total.runs += run.runs;
+    total.errors += run.errors;
+    total.usage.inputTokens += run.usage.inputTokens;
+    total.usage.cacheCreationInputTokens += run.usage.cacheCreationInputTokens;
+    total.usage.cacheReadInputTokens += run.usage.cacheReadInputTokens;
+    total.usage.outputTokens += run.usage.outputTokens;
+    if (run.costUsd !== undefined) total.costUsd = (total.costUsd ?? 0) + run.costUsd;
+    total.turns += run.turns;
+    total.durationMs += run.durationMs;
+    total.durationApiMs += run.durationApiMs;
   }
 
   private noteUnknown(key: string, entry: Entry): void {

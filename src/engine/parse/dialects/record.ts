@@ -1,4 +1,12 @@
-import type { DialectId, Entry, IssueCode, LoggedContextEdits, Severity, TokenCount } from '../../types';
+import type {
+  DialectId,
+  Entry,
+  IssueCode,
+  LoggedContextEdits,
+  Severity,
+  StatedTotals,
+  TokenCount,
+} from '../../types';
 
 // What every dialect's record normalizer implements, and the small helpers they share. A
 // normalizer knows record shapes only; files, detection and sessions belong to parse-session.ts
@@ -38,6 +46,8 @@ export interface RecordExtras {
   agent?: string;
   /** The context right after the latest compaction, as the agent estimated it (Codex). */
   compactedContextTokens?: TokenCount;
+  /** Totals the record states for its run (the SDK stream's `result`): added to the session's. */
+  statedTotals?: StatedTotals;
 }
 
 export interface NormalizedRecord {
