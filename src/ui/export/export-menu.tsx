@@ -10,6 +10,7 @@ import { useReplayStore } from '../replay/replay-store';
 import { summariesInfoQuery, summaryRunsQuery } from '../summaries/summaries-queries';
 import { useSummariesStore } from '../summaries/summaries-store';
 import { useUiStore } from '../store';
+import { getCurrentLink } from '../use-url-state';
 import { downloadFile, getExportFileName, svgToPng } from './download';
 import { getSummarySizes } from '../summaries/summary-sizes';
 import { toExportedSummary } from './exported-runs';
@@ -165,6 +166,7 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
       {open && (
         <div className="export-popup" role="menu" data-testid="export-menu">
           <p className="muted small">Secrets are masked (see the Secrets tab to unmask one).</p>
+          <CopyLinkItem />
           {ITEMS.map((item) => {
             const why = disabled(item);
             return (
@@ -191,5 +193,44 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * Copies the link to this view (file hash and name, strategy, knobs, selection, tab, search: never
+ * the file's content) to the clipboard; says so, or why it could not.
+ */
+function CopyLinkItem() {
+  const [said, setSaid] = useState<string>();
+  const copy = async () => {
+    const link = getCurrentLink();
+    if (!link) {
+      setSaid('The link is ready once the file is read (a moment after it opens)');
+      return;
+    }
+    try {
+      await navigator.clipboard.writeText(link);
+      setSaid('Link copied: it opens this view on the same file, which the receiver drops in');
+    } catch {
+      setSaid(`Copy this link: ${link}`);
+    }
+  };
+  return (
+    <>
+      <button
+        type="button"
+        role="menuitem"
+        className="btn export-item"
+        data-testid="copy-link"
+        onClick={() => void copy()}
+      >
+        Copy link to this view
+      </button>
+      {said && (
+        <p className="muted small" role="status" data-testid="copy-link-status">
+          {said}
+        </p>
+      )}
+    </>
   );
 }
