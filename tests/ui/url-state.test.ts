@@ -14,6 +14,7 @@ describe('shareable URL state', () => {
       entry: 42,
       event: 2,
       view: 'erosion',
+      search: 'npm test & more',
     });
     const params = new URLSearchParams(search);
     expect(params.get('learn')).toBe('tour');
@@ -29,6 +30,7 @@ describe('shareable URL state', () => {
       entry: 42,
       event: 2,
       view: 'erosion',
+      search: 'npm test & more',
     });
     expect(isSameFile(readUrlState(search)!, HASH)).toBe(true);
     expect(isSameFile(readUrlState(search)!, `0${HASH.slice(1)}`)).toBe(false);
