@@ -57,7 +57,7 @@ const CONTINUATION_TOKENS = estimateTextTokens(605);
 export const CLINE_DEFAULT_WINDOW: TokenCount = 128_000;
 
 export const CLINE_DEFAULT_KNOBS: ClineKnobs = {
-  profile: 'classic-v3.66',
+  profile: 'classic-v3.34',
   contextWindow: 200_000,
   maxAllowedTokens: undefined,
   buffer64kTokens: 27_000,
