@@ -15,6 +15,7 @@ import { createBoundaryScoringDetail } from './detail';
 import { createRuleBasedSummary } from './summary';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import type { CompactionStrategy, KnobSpec, ReplayView, StepOutcome, StrategyRun } from '../types';
+import { borrowedSummarySize } from '../summary-size';
 
 // Boundary-scoring microcompaction (docs/sources.md#mdd below): once the messages'
 // estimate reaches the threshold (or their count 500) and there are at least 10, the split is
@@ -501,6 +502,7 @@ export const BOUNDARY_SCORING_STRATEGY: CompactionStrategy<BoundaryScoringKnobs>
     { id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' },
   ],
   createRun: (knobs, prepared) => new BoundaryScoringRun(knobs, prepared),
+  summarySize: () => borrowedSummarySize('a design, not an agent: no logs of its own'),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow'],
 };

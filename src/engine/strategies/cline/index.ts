@@ -1,6 +1,7 @@
 import type { ThresholdLine } from '../../simulation/types';
 import type { TokenCount } from '../../types';
 import { createKnobNormalizer } from '../knobs';
+import { borrowedSummarySize, limitedSummarySize } from '../summary-size';
 import type { CompactionStrategy } from '../types';
 import { getProfile, pickProfile } from '../version-profile';
 import { ClineRun } from './classic-run';
@@ -14,7 +15,7 @@ import {
   getClineMaxAllowed,
   getClineSdkTrigger,
 } from './knobs';
-import { CLINE_PROFILES } from './profiles';
+import { CLINE_PROFILES, CLINE_V4_1_8 } from './profiles';
 import { ClineSdkRun } from './sdk-run';
 import {
   CLINE_SDK_SUMMARY,
@@ -131,6 +132,17 @@ export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
     CLINE_SDK_SUMMARY,
     CLINE_CONDENSE,
   ],
+  // The SDK caps its summary; classic Cline's summarize_task states no cap, and no real Cline task
+  // condensed (the corpus' 4 tasks hold no summarize_task): Claude Code's fit, whose sections it has.
+  summarySize: (knobs) =>
+    getProfile(CLINE_PROFILES, knobs.profile).engine === 'sdk'
+      ? limitedSummarySize(
+          knobs.summaryMaxTokens,
+          `DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, ${CLINE_V4_1_8}:sdk/packages/core/src/extensions/context/compaction-shared.ts:20 (4,096; 1,024 before 4.1.8)`,
+        )
+      : borrowedSummarySize(
+          "the corpus' 4 real Cline tasks hold no summarize_task or condense, and summarize_task states no cap (its sections are Claude Code's)",
+        ),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow', 'maxAllowedTokens', 'useAutoCondense'],
 };
