@@ -14,8 +14,9 @@ import type { ClineProfile } from './profiles';
 //   - the request's estimate against the trigger: 4.0.x the messages' estimate >
 //     min(max input − 16,384, 90% of it); 4.1+ the whole request's (system prompt, messages,
 //     tools) ≥ 90% of the usable input (the model's maxInputTokens, else 90% of its window);
-//   - `basic` (4.0.x): the oldest messages after the first prompt dropped (tool pairs whole)
-//     until the messages fit the trigger; the latest prompt and answer stay;
+//   - `basic` (4.0.x): every tool result before the latest turn cut to 2,000 characters, then
+//     the oldest messages after the first prompt dropped (tool pairs whole) until the messages
+//     fit the trigger; the latest turn stays;
 //   - `agentic` (4.1+): every message before the newest ~20,000 tokens (the cut never past the
 //     latest typed prompt, never inside a tool pair) summarized by a separate call (≤ 1,024
 //     output tokens, 4,096 from 4.1.8) into one "Context summary:" message, a previous summary
@@ -24,6 +25,8 @@ import type { ClineProfile } from './profiles';
 // usage plus the tokens attributed to what came after it, its own measure of the same request.
 
 const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
+/** A tool result cut to TOOL_RESULT_CHAR_LIMIT (2,000) characters and its `\n...[truncated N chars]`. */
+const TOOL_RESULT_LIMIT_TOKENS = estimateTextTokens(2_000 + '\n...[truncated 00000 chars]'.length);
 /** buildSummaryMessage: `Context summary:\n\n` before the summary. */
 const SUMMARY_PREFIX_TOKENS = estimateTextTokens('Context summary:\n\n'.length);
 
@@ -64,21 +67,24 @@ export class ClineSdkRun implements StrategyRun {
 
   step(view: ReplayView): StepOutcome | undefined {
     if (view.manual) {
-      const action =
+      const actions =
         this.sdk.strategy === 'basic'
           ? this.trim(view, Math.min(this.trigger, Math.floor(this.count(view) * 0.5)), 'manual')
-          : this.summarize(view, 'manual');
-      return action ? { actions: [action] } : undefined;
+          : [this.summarize(view, 'manual')].filter((a) => a !== undefined);
+      return actions.length ? { actions } : undefined;
     }
     if (!this.knobs.useAutoCondense) return undefined;
     const count = this.count(view);
     const due = this.sdk.trigger === 'reserve' ? count > this.trigger : count >= this.trigger;
     if (!due) return undefined;
-    const action =
-      this.sdk.strategy === 'basic' ? this.trim(view, this.trigger, 'auto') : this.summarize(view, 'auto');
-    if (!action) return undefined;
-    action.note = `request ${fmt(count)} ${this.sdk.trigger === 'reserve' ? '>' : '≥'} ${fmt(this.trigger)}; ${action.note ?? ''}`;
-    return { actions: [action] };
+    const actions =
+      this.sdk.strategy === 'basic'
+        ? this.trim(view, this.trigger, 'auto')
+        : [this.summarize(view, 'auto')].filter((a) => a !== undefined);
+    if (actions.length === 0) return undefined;
+    const first = actions[0]!;
+    first.note = `request ${fmt(count)} ${this.sdk.trigger === 'reserve' ? '>' : '≥'} ${fmt(this.trigger)}; ${first.note ?? ''}`;
+    return { actions };
   }
 
   /** Where the rest starts: after the first prompt, past what earlier trims dropped. */
@@ -96,20 +102,56 @@ export class ClineSdkRun implements StrategyRun {
     return -1;
   }
 
-  /** basic-compaction.ts: the oldest messages after the first prompt dropped until the rest fits `target`. */
-  private trim(view: ReplayView, target: TokenCount, trigger: 'auto' | 'manual'): StrategyAction | undefined {
+  /**
+   * basic-compaction.ts: every tool result before the latest turn cut to 2,000 characters
+   * (`sanitizeMessageForBasic`), then the oldest messages after the first prompt dropped (tool pairs
+   * whole) until the rest fits `target`; the latest turn stays.
+   */
+  private trim(view: ReplayView, target: TokenCount, trigger: 'auto' | 'manual'): StrategyAction[] {
     const from = this.restPos(view);
-    const excess = this.count(view) - target;
-    // The latest prompt's turn and the last answer stay.
+    const count = this.count(view);
     const last = this.lastTurnStart(view);
     const limit = last > from ? last : view.boundaryPos;
-    if (excess <= 0 || from >= limit) return undefined;
-    // The first position whose drop [from, q) covers the excess (binary search: live tokens grow with q).
+    if (count <= target) return [];
+    const actions: StrategyAction[] = [];
+    // Tool results over the limit, live and before the latest turn: cut to it.
+    const { clearables } = this.prepared;
+    const items: number[] = [];
+    const savedAt: [number, number][] = [];
+    let saved = 0;
+    for (let i = view.clearableFrom; i < view.clearableTo; i++) {
+      const pos = clearables.pos[i]!;
+      if (clearables.tool[i]! < 0 || view.isCleared(i) || pos >= limit || !view.holds(pos)) continue;
+      if (view.truncatedRanges.some(([a, b]) => pos >= a && pos < b)) continue;
+      const over = clearables.tokens[i]! - TOOL_RESULT_LIMIT_TOKENS;
+      if (over <= 0) continue;
+      items.push(i);
+      savedAt.push([pos, over]);
+      saved += over;
+    }
+    if (items.length > 0)
+      actions.push({
+        kind: 'replace',
+        items,
+        noticeTokens: TOOL_RESULT_LIMIT_TOKENS,
+        checkTokens: count,
+        thresholdTokens: target,
+        note: `basic compaction${trigger === 'manual' ? ' (manual)' : ''}: ${items.length} tool results cut to 2,000 characters (TOOL_RESULT_CHAR_LIMIT), about ${fmt(saved)} tokens`,
+      });
+    const excess = count - saved - target;
+    if (excess <= 0 || from >= limit) return actions;
+    // The first position whose drop [from, q) covers the rest of the excess, the cut results
+    // counted at their new size (binary search: the dropped tokens grow with q).
+    const dropped = (q: number) => {
+      let t = view.getLiveTokens(from, q);
+      for (const [pos, over] of savedAt) if (pos >= from && pos < q) t -= over;
+      return t;
+    };
     let lo = from + 1;
     let hi = limit;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (view.getLiveTokens(from, mid) >= excess) hi = mid;
+      if (dropped(mid) >= excess) hi = mid;
       else lo = mid + 1;
     }
     // Tool pairs are removed whole (collectAtomicRemovalIndexes): move on to a safe cut.
@@ -117,16 +159,17 @@ export class ClineSdkRun implements StrategyRun {
     while (to < limit && !isSafeCut(this.prepared, to, view.boundaryPos)) to++;
     if (!isSafeCut(this.prepared, to, view.boundaryPos))
       to = getSafeCut(this.prepared, to, from, view.boundaryPos);
-    if (to <= from) return undefined;
-    return {
+    if (to <= from) return actions;
+    actions.push({
       kind: 'truncate',
       fromPos: from,
       toPos: to,
       noticeTokens: 0,
-      checkTokens: this.count(view),
+      checkTokens: count,
       thresholdTokens: target,
-      note: `basic compaction${trigger === 'manual' ? ' (manual)' : ''}: the oldest ${fmt(view.getLiveTokens(from, to))} tokens after the first prompt dropped to fit ${fmt(target)}`,
-    };
+      note: `basic compaction${trigger === 'manual' ? ' (manual)' : ''}: the oldest ${fmt(dropped(to))} tokens after the first prompt dropped to fit ${fmt(target)}`,
+    });
+    return actions;
   }
 
   /** agentic-compaction.ts: all but the newest `preserveRecentTokens` summarized. */
