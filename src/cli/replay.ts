@@ -18,6 +18,7 @@ import {
 import {
   DEFAULT_STRATEGY_ID,
   getDefaultStrategyId,
+  getSessionSetup,
   getStrategy,
   STRATEGIES,
 } from '../engine/strategies/registry';
@@ -148,7 +149,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     return 1;
   }
   const prepared = prepareReplay(session);
-  const { knobs: sessionKnobs, notes } = strategy.getSessionKnobs(getSessionInfo(prepared));
+  const { knobs: sessionKnobs, notes } = getSessionSetup(strategy, getSessionInfo(prepared));
   const overrides = knobFlags.overrides;
   const memoryTokens = getSessionMemoryTokens(values['session-memory'], session.sessionMemory?.text);
   if (typeof memoryTokens === 'string') {

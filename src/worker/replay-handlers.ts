@@ -11,7 +11,7 @@ import { computeSubagentReplays } from '../engine/replay/subagent-replays';
 import { computeSweep } from '../engine/replay/sweep';
 import { getReplayTransferables } from '../engine/replay/types';
 import { requirePreset } from '../engine/strategies/prompt-presets';
-import { getStrategy, STRATEGIES } from '../engine/strategies/registry';
+import { getSessionSetup, getStrategy, STRATEGIES } from '../engine/strategies/registry';
 import { getSessionInfo, type KnobValue } from '../engine/strategies/types';
 import type { Session } from '../engine/types';
 import { type EngineHandlers, getLoaded } from './engine-host';
@@ -57,7 +57,7 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
   'replay-setup': async (request, { state }) => {
     const p = getPrepared(getLoaded(state, request.sessionId).session);
     const strategy = getStrategy(request.strategyId);
-    const { knobs, notes } = strategy.getSessionKnobs(getSessionInfo(p));
+    const { knobs, notes } = getSessionSetup(strategy, getSessionInfo(p));
     return {
       result: {
         strategies: STRATEGIES.map(({ id, label, description }) => ({ id, label, description })),

@@ -1,4 +1,4 @@
-import { getDefaultStrategyId, getStrategy } from '../strategies/registry';
+import { getDefaultStrategyId, getSessionSetup, getStrategy } from '../strategies/registry';
 import { getSessionInfo, type KnobValue } from '../strategies/types';
 import type { TokenCount } from '../types';
 import { computeReplay, type ReplayOptions } from './compute-replay';
@@ -143,7 +143,7 @@ export async function compareStrategies(
     if (signal?.aborted) throw createAbortError();
     const strategy = strategies[i]!;
     onProgress?.({ done: i, total: entries.length, strategyId: strategy.id });
-    const { knobs: sessionKnobs, notes } = strategy.getSessionKnobs(info);
+    const { knobs: sessionKnobs, notes } = getSessionSetup(strategy, info);
     const knobs = strategy.normalizeKnobs(entries[i]?.overrides ?? {}, sessionKnobs);
     const result = computeReplay(prepared, strategy.id, knobs, {
       summaryModel: options.summaryModel,

@@ -10,7 +10,8 @@ import { PI_STRATEGY } from './pi';
 import { ROO_STRATEGY } from './roo';
 import { DIALECTS, getDialect } from '../parse/dialects/registry';
 import type { DialectId } from '../types';
-import type { CompactionStrategy, KnobValue } from './types';
+import { CLAUDE_CODE_SUMMARY_SIZE, describeSummarySize } from './summary-size';
+import type { CompactionStrategy, KnobValue, SessionInfo } from './types';
 
 // Every strategy the replay knows. Adding one: a folder `<id>/` (its `index.ts` exports the
 // descriptor; its helpers, knobs and prompt presets beside it) and a line here.
@@ -54,4 +55,18 @@ export function getStrategy(id: string): CompactionStrategy<Record<string, KnobV
   if (!strategy)
     throw new RangeError(`Unknown strategy "${id}" (known: ${STRATEGIES.map((s) => s.id).join(', ')})`);
   return strategy;
+}
+
+/**
+ * A strategy's knobs for a log with the notes a replay shows: its own, then the summary size its
+ * replay takes and what that rests on (issue 19: each agent's fit, its stated cap, or Claude
+ * Code's fit and why). Every caller that shows notes takes them from here.
+ */
+export function getSessionSetup<K extends object>(
+  strategy: CompactionStrategy<K>,
+  info: SessionInfo,
+): { knobs: K; notes: string[] } {
+  const { knobs, notes } = strategy.getSessionKnobs(info);
+  const spec = strategy.summarySize?.(knobs) ?? CLAUDE_CODE_SUMMARY_SIZE;
+  return { knobs, notes: [...notes, describeSummarySize(strategy.label, spec)] };
 }

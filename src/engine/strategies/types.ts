@@ -5,6 +5,7 @@ import type { Restoration, RestoredFile } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
 import type { PreparedReplay, RealCompactionInfo } from '../simulation/prepared';
 import type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
+import type { SummarySizeSpec } from './summary-size';
 import type { DialectId, LoggedContextEdits, TokenCount } from '../types';
 
 // The one interface every compaction strategy implements (Claude Code now; Cline, Codex,
@@ -384,6 +385,11 @@ export interface CompactionStrategy<
    * and its `summarize` actions name one by `promptPresetId` (none: Claude Code's prompt).
    */
   promptPresets?: readonly PromptPreset[];
+  /**
+   * How large its agent's summaries are (strategies/summary-size.ts): fitted on the agent's real
+   * summaries, its stated cap, or Claude Code's fit with the reason. Absent: Claude Code's fit.
+   */
+  summarySize?(knobs: K): SummarySizeSpec;
   /** The knobs the dump's first line lists after the strategy's id, in order (when set). */
   dumpKnobKeys?: readonly (keyof K & string)[];
   /** The dump's words for an event's `detail` (this strategy's own), appended to its line. */

@@ -8,7 +8,8 @@ import {
 } from '../../../src/engine/strategies/pi';
 import type { Entry, TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
-import { SUMMARY_MODELS, type SummaryModelId } from '../../../src/engine/replay/summary-size';
+import { createSummaryModel, type SummaryModelId } from '../../../src/engine/replay/summary-size';
+import { limitedSummarySize } from '../../../src/engine/strategies/summary-size';
 
 // A deliberately naive replay of pi's compaction (strategies/pi/index.ts through compute-replay.ts), the
 // "summary with a kept range after it" family, to check the fast one on the same transcripts. The
@@ -61,7 +62,11 @@ export function computeNaivePiReplay(
   const { session, calls, recorded, output, pendingEstimate, callPos, ctxEntry, tokens, artifactOf } =
     prepared;
   const { clearables, real, baseTokens } = prepared;
-  const model = SUMMARY_MODELS[summaryModel];
+  // pi's summary size: Claude Code's ratio under generateSummary's ⌊0.8 × reserveTokens⌋.
+  const model = createSummaryModel(
+    summaryModel,
+    limitedSummarySize(Math.floor(0.8 * knobs.reserveTokens), 'pi'),
+  );
   const n = calls.length;
   const threshold = getPiThreshold(knobs);
   const entryAt = (p: number): Entry => session.entries[ctxEntry[p]!]!;

@@ -11,6 +11,7 @@ import type {
   StrategyRun,
 } from '../types';
 import { ANTHROPIC_SDK } from './prompt';
+import { limitedSummarySize } from '../summary-size';
 
 // The Anthropic TypeScript SDK's client-side compaction: the tool runner's `compactionControl`
 // (docs/sources.md#anthropic-sdk-compaction; anthropics/anthropic-sdk-typescript@bfa9197f0182084941052be9752c948638421601:src/lib/tools/BetaToolRunner.ts:93-173).
@@ -180,6 +181,12 @@ export const ANTHROPIC_SDK_COMPACTION_STRATEGY: CompactionStrategy<AnthropicSdkC
   createRun: (knobs) => new AnthropicSdkCompactionRun(knobs),
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [ANTHROPIC_SDK],
+  // The summary request reuses the runner's max_tokens.
+  summarySize: (knobs) =>
+    limitedSummarySize(
+      knobs.summaryMaxTokens,
+      `the runner's own max_tokens, ${RUNNER}:141-157; its default here is ours`,
+    ),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow'],
 };

@@ -19,6 +19,7 @@ import type {
   StrategyAction,
   StrategyRun,
 } from '../types';
+import { borrowedSummarySize } from '../summary-size';
 
 // The Anthropic API's context management: the edits one request's `context_management.edits`
 // can hold, each toggled by its knobs (docs/sources.md#agents). The server applies them to every
@@ -452,6 +453,10 @@ export const API_CONTEXT_EDITING_STRATEGY: CompactionStrategy<ApiContextEditingK
     return lines;
   },
   createRun: (knobs, prepared) => new ApiContextEditingRun(knobs, prepared),
+  summarySize: () =>
+    borrowedSummarySize(
+      "no real API log with a server-side compaction block is in the corpus, and the API's compaction states no summary cap",
+    ),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow'],
 };

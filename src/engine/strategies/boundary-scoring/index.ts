@@ -15,6 +15,7 @@ import { createRuleBasedSummary } from './summary';
 import { createKnobNormalizer } from '../knobs';
 import type { CompactionStrategy, ReplayView, StepOutcome, StrategyRun } from '../types';
 import { type BoundaryScoringKnobs, DEFAULT_BOUNDARY_SCORING_KNOBS, SPECS } from './knobs';
+import { borrowedSummarySize } from '../summary-size';
 
 // Boundary-scoring microcompaction (docs/sources.md#mdd below): once the messages'
 // estimate reaches the threshold (or their count 500) and there are at least 10, the split is
@@ -228,6 +229,7 @@ export const BOUNDARY_SCORING_STRATEGY: CompactionStrategy<BoundaryScoringKnobs>
     { id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' },
   ],
   createRun: (knobs, prepared) => new BoundaryScoringRun(knobs, prepared),
+  summarySize: () => borrowedSummarySize('a design, not an agent: no logs of its own'),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow'],
 };

@@ -32,6 +32,7 @@ import type {
   StrategyRun,
 } from '../types';
 import { CLAUDE_CODE_FULL, CLAUDE_CODE_PARTIAL, CLAUDE_CODE_SUBAGENT } from './prompt-presets';
+import { CLAUDE_CODE_SUMMARY_SIZE } from '../summary-size';
 
 // Claude Code's context management (v2.1.68 and legacy, per docs/sources.md):
 //   after each response, the trigger count (usage, plus the 2.1.x estimate of later messages) is
@@ -538,6 +539,8 @@ export const CLAUDE_CODE_STRATEGY: CompactionStrategy<ClaudeCodeKnobs> = {
   createRun: (knobs, prepared) => new ClaudeCodeRun(knobs, prepared),
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [CLAUDE_CODE_FULL, CLAUDE_CODE_PARTIAL, CLAUDE_CODE_SUBAGENT],
+  // Fitted on its own real summaries (strategies/summary-size.ts).
+  summarySize: () => CLAUDE_CODE_SUMMARY_SIZE,
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: [
     'profile',

@@ -1,424 +1,34 @@
-import type { Restoration } from '../../compact/restore';
-import { getSafeCut } from '../../simulation/cuts';
-import { getMessageAt, getMessageRangePositions } from '../../simulation/message-pairs';
-import type { PreparedReplay } from '../../simulation/prepared';
-import { lowerBound } from '../../simulation/search';
 import type { ThresholdLine } from '../../simulation/types';
-import { estimateTextTokens } from '../../tokens/estimate';
 import type { TokenCount } from '../../types';
 import { createKnobNormalizer } from '../knobs';
-import type {
-  CompactionStrategy,
-  KnobSpec,
-  ReplayView,
-  StepOutcome,
-  StrategyAction,
-  StrategyRun,
-} from '../types';
+import { borrowedSummarySize, limitedSummarySize } from '../summary-size';
+import type { CompactionStrategy } from '../types';
+import { getProfile, pickProfile } from '../version-profile';
+import { ClineRun } from './classic-run';
 import { CLINE_CONDENSE } from './condense-prompt';
-import { CLINE_SUMMARIZE_TASK } from './summarize-task-prompt';
+import {
+  CLINE_DEFAULT_KNOBS,
+  CLINE_DEFAULT_WINDOW,
+  CLINE_KNOB_SPECS,
+  type ClineKnobs,
+  getClineCondenseThreshold,
+  getClineMaxAllowed,
+  getClineSdkTrigger,
+} from './knobs';
+import { CLINE_PROFILES, CLINE_V4_1_8 } from './profiles';
+import { ClineSdkRun } from './sdk-run';
+import {
+  CLINE_SDK_SUMMARY,
+  CLINE_SUMMARIZE_TASK,
+  CLINE_SUMMARIZE_TASK_V3_25,
+  CLINE_SUMMARIZE_TASK_V3_28,
+} from './summarize-task-prompt';
 
-// Cline's classic context management (docs/sources.md#cline-auto-context, #cline-file-read-dedup, #cline-context-messages; docs/sources.md#cline-classic; code: cline/cline src/core/context/context-management/
-// {ContextManager.ts, context-window-utils.ts}, src/core/prompts/{responses.ts,contextManagement.ts}):
-//   - before each request, the previous request's tokensIn + tokensOut + cacheWrites + cacheReads
-//     (`shouldCompactContextWindow`) is compared with `maxAllowedSize`, a table by window
-//     (`getContextWindowInfo`: 64k → −27k, 128k → −30k, 200k → −40k, else max(−40k, 80%));
-//   - at or above it, first the file-read dedup (`applyContextOptimizations`): every read of a
-//     file but the latest is replaced by a notice; when that saves ≥ 30% of the in-context
-//     characters, no truncation (`charactersSavedPercentage >= 0.3`);
-//   - else truncation (`getNextTruncationRange`): the first user–assistant pair is always kept,
-//     half of the remaining messages dropped in whole pairs (three quarters when the total is
-//     over twice the limit: `keep = totalTokens / 2 > maxAllowedSize ? "quarter" : "half"`), and
-//     the first assistant message's text becomes the truncation notice, once;
-//   - with `useAutoCondense` (off by default; honoured for next-gen models only,
-//     `isNextGenModelFamily`; removed 2026-02-18, cline#9396) the model is asked to call
-//     `summarize_task` instead, at min(⌊window × autoCondenseThreshold⌋, maxAllowedSize) with
-//     `autoCondenseThreshold` 0.75; the history then restarts from the first pair and the
-//     summary wrapped in the continuation prompt.
-// Cline counts in API history messages (one user and one assistant per request); the replay's
-// call axis has the same pairs (simulation/message-pairs.ts), so the deleted range is computed
-// in messages as Cline does and applied as whole calls.
+// Cline: the classic ContextManager (classic-run.ts) until 3.89, the Cline SDK's compaction
+// (sdk-run.ts) from 4.0; the release profile (profiles.ts) picks which, and its prompt.
 
-export interface ClineKnobs {
-  /** The model's window (`contextWindow`, 128,000 when the model states none). */
-  contextWindow: TokenCount;
-  /** An explicit `maxAllowedSize`; undefined = the table by window size. */
-  maxAllowedTokens: TokenCount | undefined;
-  /** The table's buffers: window − this for a 64k, 128k and 200k window, else max(window − other, other% of the window). */
-  buffer64kTokens: TokenCount;
-  buffer128kTokens: TokenCount;
-  buffer200kTokens: TokenCount;
-  bufferOtherTokens: TokenCount;
-  otherMinPercent: number;
-  /** File-read dedup before truncating. */
-  dedupEnabled: boolean;
-  /** Dedup savings (percent of the in-context size) that make the truncation unnecessary. */
-  dedupEnoughPercent: number;
-  /** `auto`: half, a quarter kept when the total is over twice the limit. */
-  truncateKeep: 'auto' | 'half' | 'quarter';
-  /** Auto-condense through `summarize_task` instead of truncating. */
-  useAutoCondense: boolean;
-  autoCondensePercent: number;
-  /** Tokens of the notices. */
-  dedupNoticeTokens: TokenCount;
-  truncationNoticeTokens: TokenCount;
-  /** The continuation prompt around a condensed summary. */
-  continuationTokens: TokenCount;
-}
-
-// Sizes of Cline's own texts (responses.ts `duplicateFileReadNotice`, 153 characters;
-// `contextTruncationNotice`, 290; contextManagement.ts `continuationPrompt` without the summary,
-// 605), priced at Claude Code's chars / 4 (tokens/estimate.ts).
-const DEDUP_NOTICE_TOKENS = estimateTextTokens(153);
-const TRUNCATION_NOTICE_TOKENS = estimateTextTokens(290);
-const CONTINUATION_TOKENS = estimateTextTokens(605);
-
-/** context-window-utils.ts: the window when the model states none. */
-export const CLINE_DEFAULT_WINDOW: TokenCount = 128_000;
-
-const DEFAULTS: ClineKnobs = {
-  contextWindow: 200_000,
-  maxAllowedTokens: undefined,
-  buffer64kTokens: 27_000,
-  buffer128kTokens: 30_000,
-  buffer200kTokens: 40_000,
-  bufferOtherTokens: 40_000,
-  otherMinPercent: 80,
-  dedupEnabled: true,
-  dedupEnoughPercent: 30,
-  truncateKeep: 'auto',
-  useAutoCondense: false,
-  autoCondensePercent: 75,
-  dedupNoticeTokens: DEDUP_NOTICE_TOKENS,
-  truncationNoticeTokens: TRUNCATION_NOTICE_TOKENS,
-  continuationTokens: CONTINUATION_TOKENS,
-};
-
-const UTILS =
-  'cline/cline@7fa0a4924b579fa7329e514b01cefab9f2ad20af:src/core/context/context-management/context-window-utils.ts';
-const TABLE = `docs/sources.md#cline-classic (getContextWindowInfo, ${UTILS}:10-34)`;
-const MANAGER =
-  'cline/cline@7c782abaf4d2b9c944e7cd7370c542151fec7e3e:src/core/context/context-management/ContextManager.ts';
-const STATE = 'cline/cline@7c782abaf4d2b9c944e7cd7370c542151fec7e3e:src/shared/storage/state-keys.ts';
-
-const tokens = (
-  key: keyof ClineKnobs,
-  label: string,
-  source: string,
-  more: Partial<KnobSpec> = {},
-): KnobSpec => ({
-  key,
-  label,
-  kind: 'number',
-  unit: 'tokens',
-  min: 0,
-  max: 2_000_000,
-  step: 1_000,
-  integer: true,
-  source,
-  group: 'Cline',
-  ...more,
-});
-
-const SPECS: readonly KnobSpec[] = [
-  tokens(
-    'contextWindow',
-    'Context window',
-    `${UTILS}:11 (the model's window, 128,000 when unknown); ${TABLE}`,
-    {
-      min: 10_000,
-      cliFlag: 'window',
-    },
-  ),
-  tokens('maxAllowedTokens', 'maxAllowedSize (override)', `${TABLE}: empty = the table by window`, {
-    optional: true,
-    cliFlag: 'max-allowed',
-  }),
-  tokens('buffer64kTokens', 'Buffer, 64k window', `${UTILS}:21-22: 27,000 (DeepSeek)`, {
-    cliFlag: 'buffer-64k',
-  }),
-  tokens('buffer128kTokens', 'Buffer, 128k window', `${UTILS}:24-25: 30,000`, { cliFlag: 'buffer-128k' }),
-  tokens('buffer200kTokens', 'Buffer, 200k window', `${UTILS}:27-28: 40,000 (Claude)`, {
-    cliFlag: 'buffer-200k',
-  }),
-  tokens('bufferOtherTokens', 'Buffer, other windows', `${UTILS}:31: 40,000`, { cliFlag: 'buffer-other' }),
-  {
-    key: 'otherMinPercent',
-    label: 'Other windows: at least (% of window)',
-    kind: 'number',
-    unit: 'percent',
-    min: 1,
-    max: 100,
-    step: 1,
-    source: `${UTILS}:31: 80%`,
-    group: 'Cline',
-    cliFlag: 'other-pct',
-  },
-  {
-    key: 'dedupEnabled',
-    label: 'File-read dedup',
-    kind: 'boolean',
-    source: `docs/sources.md#cline-file-read-dedup; ${MANAGER}:246-249 (attemptFileReadOptimizationCore before truncating)`,
-    group: 'Cline',
-    cliFlag: 'dedup',
-  },
-  {
-    key: 'dedupEnoughPercent',
-    label: 'Dedup saving that skips truncation',
-    kind: 'number',
-    unit: 'percent',
-    min: 0,
-    max: 100,
-    step: 1,
-    source: `${MANAGER}:648 (needToTruncate: percentSaved < 0.3)`,
-    group: 'Cline',
-    cliFlag: 'dedup-enough-pct',
-  },
-  {
-    key: 'truncateKeep',
-    label: 'Truncation keeps',
-    kind: 'select',
-    options: [
-      { value: 'auto', label: 'half; a quarter when over twice the limit' },
-      { value: 'half', label: 'half' },
-      { value: 'quarter', label: 'a quarter' },
-    ],
-    source: `${MANAGER}:246 (keep = totalTokens / 2 > maxAllowedSize ? "quarter" : "half"), getNextTruncationRange :293-332`,
-    group: 'Cline',
-    cliFlag: 'keep',
-  },
-  {
-    key: 'useAutoCondense',
-    label: 'Auto-condense (summarize_task)',
-    kind: 'boolean',
-    source: `${STATE}:257 (useAutoCondense default false); honoured for next-gen models only, cline/cline@7c782abaf4d2b9c944e7cd7370c542151fec7e3e:src/core/task/index.ts:2372-2374`,
-    group: 'Cline',
-    cliFlag: 'auto-condense',
-  },
-  {
-    key: 'autoCondensePercent',
-    label: 'Auto-condense at (% of window)',
-    kind: 'number',
-    unit: 'percent',
-    min: 1,
-    max: 100,
-    step: 1,
-    source: `${STATE}:269 (autoCondenseThreshold 0.75, from v3.31.0; removed in v3.66.0, 9fd2b99be45f049ccc35ccbc5f8afcc80f458958: the trigger is maxAllowedSize again)`,
-    group: 'Cline',
-    cliFlag: 'condense-pct',
-  },
-  tokens(
-    'dedupNoticeTokens',
-    'Dedup notice',
-    'cline/cline@7c782abaf4d2b9c944e7cd7370c542151fec7e3e:src/core/prompts/responses.ts:10-11 (duplicateFileReadNotice, 153 characters)',
-    {
-      step: 1,
-      max: 10_000,
-    },
-  ),
-  tokens(
-    'truncationNoticeTokens',
-    'Truncation notice',
-    'cline/cline@7c782abaf4d2b9c944e7cd7370c542151fec7e3e:src/core/prompts/responses.ts:13-14 (contextTruncationNotice, 290 characters)',
-    { step: 1, max: 10_000 },
-  ),
-  tokens(
-    'continuationTokens',
-    'Continuation prompt',
-    'cline/cline@7c782abaf4d2b9c944e7cd7370c542151fec7e3e:src/core/prompts/contextManagement.ts:112 (continuationPrompt without the summary, 605 characters; docs/sources.md#cline-continuation)',
-    {
-      step: 1,
-      max: 10_000,
-    },
-  ),
-];
-
-/** `maxAllowedSize` for these knobs: the override, else context-window-utils.ts's table. */
-export function getClineMaxAllowed(knobs: ClineKnobs): TokenCount {
-  if (knobs.maxAllowedTokens !== undefined) return knobs.maxAllowedTokens;
-  const w = knobs.contextWindow;
-  if (w === 64_000) return w - knobs.buffer64kTokens;
-  if (w === 128_000) return w - knobs.buffer128kTokens;
-  if (w === 200_000) return w - knobs.buffer200kTokens;
-  return Math.max(w - knobs.bufferOtherTokens, (w * knobs.otherMinPercent) / 100);
-}
-
-/** The auto-condense threshold: min(⌊window × pct⌋, maxAllowedSize) (Task `shouldCompactBeforeNextRequest`). */
-export function getClineCondenseThreshold(knobs: ClineKnobs): TokenCount {
-  return Math.min(
-    Math.floor((knobs.contextWindow * knobs.autoCondensePercent) / 100),
-    getClineMaxAllowed(knobs),
-  );
-}
-
-const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
-/** Tools whose result is a whole file (Cline's `read_file`, Claude Code's Read). */
-const READ_TOOLS = /^(read|read_?file)$/i;
-
-class ClineRun implements StrategyRun {
-  readonly allowsManualCompaction = true;
-  readonly countsPending = false;
-  readonly blockingTokens: TokenCount;
-  private readonly maxAllowed: TokenCount;
-  private readonly condenseAt: TokenCount;
-  /** Per clearable: the file a read result holds, else undefined. */
-  private readonly readPath: (string | undefined)[];
-  /** Whether the history already holds the truncation notice (Cline sets it once). */
-  private noticed = false;
-
-  constructor(
-    private readonly knobs: ClineKnobs,
-    private readonly prepared: PreparedReplay,
-  ) {
-    this.blockingTokens = knobs.contextWindow;
-    this.maxAllowed = getClineMaxAllowed(knobs);
-    this.condenseAt = getClineCondenseThreshold(knobs);
-    const { session, ctxEntry, clearables, toolNames } = prepared;
-    this.readPath = clearables.ids.map((id, i) => {
-      const t = clearables.tool[i]!;
-      const use = clearables.usePos[i]!;
-      if (t < 0 || use < 0 || !READ_TOOLS.test(toolNames[t]!)) return undefined;
-      const block = session.entries[ctxEntry[use]!]!.blocks.find((b) => b.kind === 'tool-use' && b.id === id);
-      return block?.kind === 'tool-use' ? block.filePath : undefined;
-    });
-  }
-
-  step(view: ReplayView): StepOutcome | undefined {
-    if (view.manual) return { actions: [this.condense(view, 'manual')] };
-    // The previous request's tokensIn + tokensOut + cacheWrites + cacheReads.
-    const total = view.usageTokens;
-    if (this.knobs.useAutoCondense) {
-      if (total < this.condenseAt) return undefined;
-      return { actions: [this.condense(view, 'auto')] };
-    }
-    if (total < this.maxAllowed) return undefined;
-    if (view.truncatedRanges.length === 0) this.noticed = false;
-    const actions: StrategyAction[] = [];
-    let saved = 0;
-    if (this.knobs.dedupEnabled) {
-      const dedup = this.dedup(view);
-      if (dedup) {
-        actions.push(dedup.action);
-        saved = dedup.savedTokens;
-      }
-    }
-    // Cline compares characters saved with the characters in context; tokens stand in for them.
-    const inContext = view.getLiveTokens(view.liveFromPos, view.boundaryPos);
-    if (saved > 0 && saved >= (inContext * this.knobs.dedupEnoughPercent) / 100) return { actions };
-    const truncate = this.truncate(view, total);
-    if (truncate) actions.push(truncate);
-    return actions.length ? { actions } : undefined;
-  }
-
-  /** Every live read of a file but the latest, replaced by the notice. */
-  private dedup(view: ReplayView): { action: StrategyAction; savedTokens: TokenCount } | undefined {
-    const { pos, tokens } = this.prepared.clearables;
-    const byPath = new Map<string, number[]>();
-    for (let i = view.clearableFrom; i < view.clearableTo; i++) {
-      const path = this.readPath[i];
-      if (path === undefined || view.isCleared(i) || this.isTruncated(view, pos[i]!)) continue;
-      const list = byPath.get(path);
-      if (list) list.push(i);
-      else byPath.set(path, [i]);
-    }
-    const items: number[] = [];
-    let saved = 0;
-    let files = 0;
-    for (const list of byPath.values()) {
-      if (list.length > 1) files++;
-      for (const i of list.slice(0, -1)) {
-        items.push(i);
-        saved += Math.max(0, tokens[i]! - this.knobs.dedupNoticeTokens);
-      }
-    }
-    if (items.length === 0) return undefined;
-    items.sort((a, b) => a - b);
-    return {
-      savedTokens: saved,
-      action: {
-        kind: 'replace',
-        items,
-        noticeTokens: this.knobs.dedupNoticeTokens,
-        checkTokens: view.usageTokens,
-        thresholdTokens: this.maxAllowed,
-        note: `${items.length} earlier reads of ${files} files replaced by the duplicate-read notice`,
-      },
-    };
-  }
-
-  private isTruncated(view: ReplayView, p: number): boolean {
-    return view.truncatedRanges.some(([a, b]) => p >= a && p < b);
-  }
-
-  /** `getNextTruncationRange` in API messages (one pair per call), applied as whole calls. */
-  private truncate(view: ReplayView, total: TokenCount): StrategyAction | undefined {
-    const { callPos } = this.prepared;
-    // What follows the first pair (the live history's first call stands for it when a summary
-    // has replaced the original one), past what earlier truncations dropped.
-    let restPos =
-      view.liveFromPos < view.firstPairEndPos
-        ? view.firstPairEndPos
-        : (callPos[lowerBound(callPos, view.liveFromPos + 1)] ?? view.boundaryPos);
-    for (const [a, b] of view.truncatedRanges) if (a <= restPos && b > restPos) restPos = b;
-    const nextCall = view.callPos + 1;
-    // Cline's history when it truncates: the task, one user and one assistant per call so far,
-    // and the request being started (2n + 1 messages for call n).
-    const messages = 2 * nextCall + 1;
-    const startOfRest = getMessageAt(callPos, restPos);
-    const keep =
-      this.knobs.truncateKeep === 'auto'
-        ? total / 2 > this.maxAllowed
-          ? 'quarter'
-          : 'half'
-        : this.knobs.truncateKeep;
-    const remaining = Math.max(0, messages - startOfRest);
-    const remove = keep === 'half' ? Math.floor(remaining / 4) * 2 : Math.floor((remaining * 3) / 4 / 2) * 2;
-    if (remove <= 0) return undefined;
-    const lastMessage = startOfRest + remove - 1;
-    const [from0, to0] = getMessageRangePositions(callPos, startOfRest, lastMessage);
-    const fromPos = getSafeCut(this.prepared, from0, view.liveFromPos, view.boundaryPos);
-    const toPos = getSafeCut(
-      this.prepared,
-      Math.min(to0, view.boundaryPos),
-      view.liveFromPos,
-      view.boundaryPos,
-    );
-    if (toPos <= fromPos) return undefined;
-    const notice = this.noticed ? 0 : this.knobs.truncationNoticeTokens;
-    this.noticed = true;
-    return {
-      kind: 'truncate',
-      fromPos,
-      toPos,
-      noticeTokens: notice,
-      checkTokens: total,
-      thresholdTokens: this.maxAllowed,
-      note: `keep ${keep}: API history messages ${startOfRest}–${lastMessage} dropped (the results of calls ${startOfRest / 2 - 1}–${Math.floor(lastMessage / 2) - 1}), the first pair kept`,
-    };
-  }
-
-  /** summarize_task: the first pair kept, the rest summarized, the continuation prompt around it. */
-  private condense(view: ReplayView, trigger: 'auto' | 'manual'): StrategyAction {
-    const keepPair = view.liveFromPos < view.firstPairEndPos && view.firstPairEndPos < view.boundaryPos;
-    return {
-      kind: 'summarize',
-      mechanism: 'full',
-      trigger,
-      checkTokens: view.usageTokens,
-      thresholdTokens: this.knobs.useAutoCondense ? this.condenseAt : this.maxAllowed,
-      restoration: NO_RESTORATION,
-      keepFromPos: keepPair ? view.firstPairEndPos : undefined,
-      keepDirection: keepPair ? 'from' : undefined,
-      continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
-      summaryOverheadTokens: this.knobs.continuationTokens,
-      requestVariant: 'full',
-      customInstructions: view.manual?.customInstructions,
-      note: keepPair
-        ? 'summarize_task: the first user–assistant pair kept before the summary'
-        : 'summarize_task',
-    };
-  }
-}
+export type { ClineKnobs } from './knobs';
+export { CLINE_DEFAULT_WINDOW, getClineCondenseThreshold, getClineMaxAllowed } from './knobs';
 
 /** Cline's window for a model id when the log states none (context-window-utils.ts, its providers). */
 function windowForModel(models: readonly string[]): { tokens: TokenCount; why: string } | undefined {
@@ -429,42 +39,68 @@ function windowForModel(models: readonly string[]): { tokens: TokenCount; why: s
   return undefined;
 }
 
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+/** The formats Cline writes (its UI log, its API history, its task metadata). */
+const CLINE_FORMATS = ['cline-ui', 'cline', 'cline-task-metadata'];
+
 export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
   id: 'cline',
-  label: 'Cline (classic)',
+  label: 'Cline',
   description:
-    "Before each request, the previous one's total (in + out + cache) against maxAllowedSize (window − 40k on 200k): earlier reads of a file replaced by a notice, then half of the history after the first pair dropped; or summarize_task at 75% with auto-condense.",
-  knobSpecs: SPECS,
-  defaultKnobs: DEFAULTS,
+    "Classic Cline (to 3.x): before each request, the previous one's total (in + out + cache) against maxAllowedSize (window − 40k on 200k): earlier reads of a file replaced by a notice, then half of the history after the first pair dropped; or summarize_task with auto-condense. Cline 4 (its SDK): from 4.1, at 90% of the usable input, everything but the newest ~20k tokens summarized in a short note.",
+  knobSpecs: CLINE_KNOB_SPECS,
+  defaultKnobs: CLINE_DEFAULT_KNOBS,
   getSessionKnobs: (info) => {
-    const notes: string[] = [];
+    const pick = pickProfile(CLINE_PROFILES, info, 'Cline', CLINE_FORMATS);
+    const profile = pick.profile;
+    const notes: string[] = [pick.note];
     const byModel = windowForModel(info.models);
     let contextWindow = CLINE_DEFAULT_WINDOW;
     if (info.contextWindow !== undefined && info.contextWindow > 0) {
       contextWindow = info.contextWindow;
-      notes.push(`Window ${contextWindow.toLocaleString('en-US')} tokens: stated by the log.`);
+      notes.push(`Window ${fmt(contextWindow)} tokens: stated by the log.`);
     } else if (byModel) {
       contextWindow = byModel.tokens;
       notes.push(`Window from the model (${info.models.join(', ')}): ${byModel.why}.`);
     } else if (info.window) {
       const inferred = info.window;
       contextWindow = inferred.windowTokens;
-      notes.push(
-        `Window ${contextWindow.toLocaleString('en-US')} tokens, inferred: ${inferred.reasons[0] ?? ''}`,
-      );
+      notes.push(`Window ${fmt(contextWindow)} tokens, inferred: ${inferred.reasons[0] ?? ''}`);
     } else notes.push("The log names no known model: Cline's default window, 128,000.");
-    const knobs = { ...DEFAULTS, contextWindow };
-    notes.push(
-      `maxAllowedSize ${getClineMaxAllowed(knobs).toLocaleString('en-US')}; auto-condense off (Cline's default, and the UI log shows no summarize_task).`,
-    );
-    if (info.format !== undefined && info.format !== 'cline-ui' && info.format !== 'cline')
+    const knobs: ClineKnobs = { ...CLINE_DEFAULT_KNOBS, profile: profile.id, contextWindow };
+    if (profile.engine === 'classic') {
+      knobs.autoCondensePercent = profile.condense?.percent ?? 100;
+      notes.push(
+        `maxAllowedSize ${fmt(getClineMaxAllowed(knobs))}; auto-condense off (Cline's default${profile.condense ? '' : ', and this release has none'}; the UI log shows no summarize_task).`,
+      );
+    } else {
+      const sdk = profile.sdk!;
+      knobs.useAutoCondense = sdk.autoDefault;
+      knobs.summaryMaxTokens = sdk.summaryMaxTokens;
+      // The SDK's model catalog states Claude models' input limit as their window
+      // (cline/cline@7e31fb9e0d5f38f3437d6f12a01711a0142fccca:sdk/packages/llms/src/catalog/catalog.generated.ts:1227-1228).
+      if (/claude/i.test(info.models.join(' '))) knobs.sdkMaxInputTokens = contextWindow;
+      notes.push(
+        `Cline SDK: ${sdk.autoDefault ? `auto-compact on (the default), ${sdk.strategy}` : 'auto-condense off (the default): no automatic compaction'}; compacts at ${fmt(getClineSdkTrigger(knobs, sdk.trigger))}${knobs.sdkMaxInputTokens !== undefined ? ' (the catalog states the input limit as the window)' : ' (90% of the window is the usable input)'}.`,
+      );
+    }
+    if (info.format !== undefined && !CLINE_FORMATS.includes(info.format))
       notes.push('The log is not a Cline task, so its compactions are not expected to match.');
     return { knobs, notes };
   },
-  normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),
+  normalizeKnobs: createKnobNormalizer(CLINE_KNOB_SPECS, CLINE_DEFAULT_KNOBS),
   thresholds: (knobs): ThresholdLine[] => {
+    const profile = getProfile(CLINE_PROFILES, knobs.profile);
     const lines: ThresholdLine[] = [];
-    if (knobs.useAutoCondense)
+    if (profile.engine === 'sdk') {
+      if (knobs.useAutoCondense)
+        lines.push({
+          id: 'sdk-compact',
+          label: 'SDK compaction',
+          tokens: getClineSdkTrigger(knobs, profile.sdk!.trigger),
+          kind: 'trigger',
+        });
+    } else if (knobs.useAutoCondense && profile.condense)
       lines.push({
         id: 'auto-condense',
         label: 'Auto-condense',
@@ -481,9 +117,32 @@ export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
     lines.push({ id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' });
     return lines;
   },
-  createRun: (knobs, prepared) => new ClineRun(knobs, prepared),
-  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
-  promptPresets: [CLINE_SUMMARIZE_TASK, CLINE_CONDENSE],
+  createRun: (knobs, prepared) => {
+    const profile = getProfile(CLINE_PROFILES, knobs.profile);
+    if (profile.engine === 'sdk') return new ClineSdkRun(knobs, prepared, profile);
+    // A release without auto-condense truncates whatever the knob says.
+    const run = profile.condense ? knobs : { ...knobs, useAutoCondense: false };
+    return new ClineRun(run, prepared, profile.presetId);
+  },
+  // Its summarization prompt presets (the picker lists them; each compaction names its release's).
+  promptPresets: [
+    CLINE_SUMMARIZE_TASK,
+    CLINE_SUMMARIZE_TASK_V3_28,
+    CLINE_SUMMARIZE_TASK_V3_25,
+    CLINE_SDK_SUMMARY,
+    CLINE_CONDENSE,
+  ],
+  // The SDK caps its summary; classic Cline's summarize_task states no cap, and no real Cline task
+  // condensed (the corpus' 4 tasks hold no summarize_task): Claude Code's fit, whose sections it has.
+  summarySize: (knobs) =>
+    getProfile(CLINE_PROFILES, knobs.profile).engine === 'sdk'
+      ? limitedSummarySize(
+          knobs.summaryMaxTokens,
+          `DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, ${CLINE_V4_1_8}:sdk/packages/core/src/extensions/context/compaction-shared.ts:20 (4,096; 1,024 before 4.1.8)`,
+        )
+      : borrowedSummarySize(
+          "the corpus' 4 real Cline tasks hold no summarize_task or condense, and summarize_task states no cap (its sections are Claude Code's)",
+        ),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow', 'maxAllowedTokens', 'useAutoCondense'],
 };

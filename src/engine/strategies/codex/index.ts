@@ -16,6 +16,7 @@ import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import { getProfile, pickProfile, profileKnobSpec, type VersionProfile } from '../version-profile';
 import { getPositionFacts } from '../../simulation/turns';
 import { CODEX } from './prompt';
+import { borrowedSummarySize } from '../summary-size';
 
 // OpenAI Codex CLI's local compaction (docs/sources.md#codex row, §2.2,
 // §5.2; sources there: openai/codex `codex-rs/core/src/compact.rs`,
@@ -470,6 +471,11 @@ export const CODEX_STRATEGY: CompactionStrategy<CodexKnobs> = {
   createRun: (knobs, prepared) => new CodexRun(knobs, prepared),
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [CODEX],
+  // Its real rollouts' compactions carry the summary encrypted: no size to fit on.
+  summarySize: () =>
+    borrowedSummarySize(
+      "the 3 compactions of the corpus' real Codex rollouts (CLI 0.117–0.118, 2026-03/04) carry their summary encrypted (a `compaction` item, the `compacted` record's message empty) and Codex's compact prompt states no cap",
+    ),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow'],
 };

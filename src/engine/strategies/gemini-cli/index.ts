@@ -19,6 +19,7 @@ import {
 } from './masking';
 import { GEMINI_CLI } from './prompt';
 import { DEFAULTS, GEMINI_DEFAULT_TOKEN_LIMIT, type GeminiCliKnobs, SPECS } from './knobs';
+import { borrowedSummarySize } from '../summary-size';
 
 // Gemini CLI's chat compression (docs/sources.md#gemini-cli, #agents-observations, #agents-simulate-first; sources
 // there: google-gemini/gemini-cli `packages/core/src/context/chatCompressionService.ts`,
@@ -353,4 +354,9 @@ export const GEMINI_CLI_STRATEGY: CompactionStrategy<GeminiCliKnobs> = {
   createRun: (knobs, prepared) => new GeminiCliRun(knobs, prepared),
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [GEMINI_CLI],
+  // Its chat files record no compression: no summary to fit on.
+  summarySize: () =>
+    borrowedSummarySize(
+      "Gemini CLI's chat files record no compression (the corpus' 4 real chats hold no summary) and its prompt states no cap",
+    ),
 };

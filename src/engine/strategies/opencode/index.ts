@@ -26,6 +26,7 @@ import {
 
 export type { OpenCodeKnobs } from './knobs';
 import { OPENCODE } from './prompt';
+import { borrowedSummarySize } from '../summary-size';
 
 // OpenCode's context management (docs/sources.md#opencode, #agents-simulate-first; sources there:
 // anomalyco/opencode `packages/opencode/src/session/compaction.ts` and `overflow.ts`). Two steps,
@@ -374,6 +375,11 @@ export const OPENCODE_STRATEGY: CompactionStrategy<OpenCodeKnobs> = {
   createRun: (knobs, prepared) => new OpenCodeRun(knobs, prepared),
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [OPENCODE],
+  // The real OpenCode database holds no summary message: no size to fit on.
+  summarySize: () =>
+    borrowedSummarySize(
+      'the real OpenCode database (3 sessions) holds no summary message and its prompt states no cap',
+    ),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['maxOutputTokens'],
 };

@@ -14,6 +14,7 @@ import type {
   StrategyRun,
 } from '../types';
 import { PI } from './prompt';
+import { limitedSummarySize } from '../summary-size';
 
 // The pi coding agent's compaction (docs/sources.md#pi; badlogic/pi-mono
 // packages/coding-agent/docs/compaction.md; code: packages/coding-agent/src/core/compaction/
@@ -424,6 +425,12 @@ export const PI_STRATEGY: CompactionStrategy<PiKnobs, PiEventDetail> = {
   createRun: (knobs, prepared) => new PiRun(knobs, prepared),
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [PI],
+  // generateSummary's maxTokens: ⌊0.8 × reserveTokens⌋ (13,107 at the default 16,384).
+  summarySize: (knobs) =>
+    limitedSummarySize(
+      Math.floor(0.8 * knobs.reserveTokens),
+      `generateSummary maxTokens = ⌊0.8 × reserveTokens⌋, ${CODE}:529; the corpus' 3 real pi sessions hold no compaction`,
+    ),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow', 'reserveTokens', 'keepRecentTokens'],
   describeDetail: describePiDetail,

@@ -16,6 +16,7 @@ import type {
   StrategyRun,
 } from '../types';
 import { ROO } from './prompt';
+import { borrowedSummarySize } from '../summary-size';
 
 // Roo Code's context management (docs/sources.md#roo, #agents-simulate-first; code: RooCodeInc/Roo-Code src/core/context-management/index.ts `manageContext`,
 // `truncateConversation`, `willManageContext`; src/core/condense/index.ts `summarizeConversation`,
@@ -425,6 +426,8 @@ export const ROO_STRATEGY: CompactionStrategy<RooKnobs> = {
   createRun: (knobs, prepared) => new RooRun(knobs, prepared),
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [ROO],
+  summarySize: () =>
+    borrowedSummarySize('no real Roo Code task is in the corpus and its condense prompt states no cap'),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow', 'maxTokens', 'autoCondenseContext'],
 };
