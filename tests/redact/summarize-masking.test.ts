@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
-import { getPrintableUrl } from '../../src/cli/summarize';
+import { getPrintableUrl } from '../../src/engine/redact/printable-url';
 import { createFixtureText } from '../summarize/fixture';
 
 // Issue 22, item 5: what goes to a model. `compactlab summarize` masks the span's secrets by

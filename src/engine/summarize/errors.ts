@@ -1,3 +1,4 @@
+import { getPrintableUrl } from '../redact/printable-url';
 import { SummarizerError } from './types';
 
 // User-facing wording for the failures the issue names (401, 403, 429, overloaded, network,
@@ -68,7 +69,7 @@ export function createNetworkError(provider: string, baseUrl: string, cause: unk
   const reason = cause instanceof Error && cause.message ? ` (${cause.message})` : '';
   return new SummarizerError(
     'network',
-    `Could not reach ${provider} at ${baseUrl}${reason}. Check the URL and your connection; in the browser the server must also allow this page's origin (CORS).`,
+    `Could not reach ${provider} at ${getPrintableUrl(baseUrl)}${reason}. Check the URL and your connection; in the browser the server must also allow this page's origin (CORS).`,
   );
 }
 

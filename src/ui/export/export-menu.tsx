@@ -98,7 +98,14 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
     setBusy(item.id);
     setError(undefined);
     try {
-      const fileName = getExportFileName(name, item.suffix);
+      // The file's name masked too (a secret or a user name in a path), by the worker's scan.
+      const [maskedName] = await getEngineClient().request({
+        kind: 'redact-texts',
+        sessionId,
+        texts: [name],
+        redaction: getRedaction(sessionId),
+      });
+      const fileName = getExportFileName(maskedName ?? name, item.suffix);
       if (item.id === 'timeline-png') {
         const canvas = getTimelineCanvas();
         if (!canvas) throw new Error('The timeline is not on the page');
