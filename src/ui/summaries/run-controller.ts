@@ -140,16 +140,27 @@ export async function startRun(queryClient: QueryClient, input: RunInput): Promi
     // Stored (IndexedDB, runs.json) and shown masked: a server may echo the key or a secret.
     const { prompt, customInstructions, systemPrompt } = input.settings;
     const missed = retention.missed.map((m) => m.text);
-    const [summary, rawSummary, model, maskedPrompt, maskedInstructions, maskedSystem, ...maskedMissed] =
-      await maskReturned(input, [
-        outcome.text,
-        result.text,
-        rawModel,
-        prompt,
-        customInstructions,
-        systemPrompt,
-        ...missed,
-      ]);
+    const [
+      summary,
+      rawSummary,
+      model,
+      transcriptName,
+      pointLabel,
+      maskedPrompt,
+      maskedInstructions,
+      maskedSystem,
+      ...maskedMissed
+    ] = await maskReturned(input, [
+      outcome.text,
+      result.text,
+      rawModel,
+      input.info.name.split('/').pop() ?? input.info.name,
+      input.pointLabel,
+      prompt,
+      customInstructions,
+      systemPrompt,
+      ...missed,
+    ]);
     abort.signal.throwIfAborted();
     const settings = {
       ...input.settings,
@@ -161,13 +172,13 @@ export async function startRun(queryClient: QueryClient, input: RunInput): Promi
       id: createId(),
       schemaVersion: RUN_SCHEMA_VERSION,
       createdAt: Date.now(),
-      name: `${preset.id} · ${model} · ${input.pointLabel}`,
+      name: `${preset.id} · ${model} · ${pointLabel}`,
       starred: false,
       transcript: {
         contentHash: input.info.contentHash,
-        name: input.info.name.split('/').pop() ?? input.info.name,
+        name: transcriptName!,
       },
-      point: { ...input.point, label: input.pointLabel },
+      point: { ...input.point, label: pointLabel! },
       settings,
       summarizer: {
         kind: input.choice,
