@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { listProviderRules } from '../../src/engine/redact/gitleaks-rules';
+import { getRedactionRefusal } from '../../src/engine/redact/mask';
 import { findSession, findSurvivors, writePlantedSession } from './planted-session';
 
 // Issue 22, item 6, the CLI: every planted value (planted-session.ts: each kept gitleaks rule's,
@@ -29,6 +30,17 @@ describe.skipIf(!session)('planted secrets (issue 22): none survives any redacte
       outputs[name] = readFileSync(target, 'utf8');
     }
     expect(findSurvivors(planted, outputs)).toEqual([]);
+    // The re-scan the CLI and the page run before writing: a planted line put back into an export
+    // is named by its rule and line, never by its value.
+    for (const [name, text] of Object.entries(outputs)) {
+      const plant = planted.plants[0]!;
+      const tampered = `${text}\n${plant.line}`;
+      const refusal = getRedactionRefusal(tampered, { unmasked: [] });
+      expect(refusal, name).toBe(
+        `a secret (${plant.label}) survived redaction on output line ${tampered.split('\n').length}`,
+      );
+      expect(getRedactionRefusal(text, { unmasked: [] }), name).toBeUndefined();
+    }
     // The same export unredacted holds them all (the plants reach the outputs checked above).
     const plain = join(planted.dir, 'plain.md');
     expect(await main(['export', planted.main, planted.subagent, '--md', '-o', plain], () => {})).toBe(0);

