@@ -208,6 +208,7 @@ export function SetupColumn({ info, point }: { info: SummariesInfo; point: Compa
               onChange={(e) => s.set({ anthropicModel: e.currentTarget.value })}
             />
           </label>
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is BaseUrlInput, rendered inside. */}
           <label className="field">
             <span>Base URL</span>
             <BaseUrlInput
@@ -220,6 +221,7 @@ export function SetupColumn({ info, point }: { info: SummariesInfo; point: Compa
       )}
       {s.summarizer === 'openai' && (
         <div className="provider">
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is BaseUrlInput, rendered inside. */}
           <label className="field">
             <span>Base URL (Ollama, llama.cpp, LM Studio, vLLM)</span>
             <BaseUrlInput
