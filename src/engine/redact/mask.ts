@@ -143,7 +143,7 @@ export function maskJsonValue<T>(value: T, options?: MaskOptions): T {
 }
 
 /** The first found secret an output still holds: its kind or rule and its 1-based line, never the value. */
-export function findSurvivingSecret(
+function findSurvivingSecret(
   output: string,
   settings: RedactionSettings,
 ): { rule: string; line: number } | undefined {
