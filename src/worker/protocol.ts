@@ -122,7 +122,15 @@ interface EngineRequestFields {
   'replay-subagents': { sessionId: SessionId; strategyId: string; overrides?: Record<string, unknown> };
   /** Secrets in the transcript (worker/share-handlers.ts), with where they occur. */
   'secrets-find': { sessionId: SessionId };
-  /** One export of the Export menu, as text; masked by `redaction`. */
+  /**
+   * Texts masked by `redaction` plus every value the session's scan found (what a summarizer sent
+   * back: the summary, an error message), so that the page can show and store them.
+   */
+  'redact-texts': { sessionId: SessionId; texts: string[]; redaction: RedactionSettings };
+  /**
+   * One export of the Export menu, as text; masked by `redaction` and the session's found values,
+   * and refused (an error naming the rule and line) when a found value survived.
+   */
   'export-file': {
     sessionId: SessionId;
     format: ExportFormat;
@@ -255,6 +263,7 @@ export interface EngineResults {
   'replay-subagents': SubagentReplay[];
   'secrets-find': SessionSecrets;
   'export-file': string;
+  'redact-texts': string[];
 }
 
 export interface ParseProgressMessage {

@@ -89,6 +89,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'strategies/pi/detail',
       'export/compacted-log-formats',
       'redact/mask',
+      'redact/printable-url',
       'tokens/estimate',
       'library/forecast',
       'library/row-version',

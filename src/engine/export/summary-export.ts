@@ -101,11 +101,16 @@ function fence(text: string): string {
   return '`'.repeat(longest + 1);
 }
 
+/** Every text field masked: a run's model, label and point come from a server or an imported file. */
 function redactAll(summaries: readonly ExportedSummary[], redaction?: RedactionSettings): ExportedSummary[] {
   if (!redaction) return [...summaries];
   return summaries.map((s) => ({
     ...s,
     label: maskText(s.label, redaction),
+    pointLabel: maskText(s.pointLabel, redaction),
+    ...(s.trigger === undefined ? {} : { trigger: maskText(s.trigger, redaction) }),
+    ...(s.model === undefined ? {} : { model: maskText(s.model, redaction) }),
+    ...(s.presetId === undefined ? {} : { presetId: maskText(s.presetId, redaction) }),
     text: maskText(s.text, redaction),
     ...(s.retention
       ? {
@@ -116,6 +121,19 @@ function redactAll(summaries: readonly ExportedSummary[], redaction?: RedactionS
         }
       : {}),
   }));
+}
+
+/** The header's texts masked (the file's name and path, and the log's model and version strings). */
+function redactHeader(header: SummaryExportHeader, redaction?: RedactionSettings): SummaryExportHeader {
+  if (!redaction) return header;
+  const mask = (v: string) => maskText(v, redaction);
+  return {
+    ...header,
+    name: mask(header.name),
+    agent: mask(header.agent),
+    versions: header.versions.map(mask),
+    models: header.models.map(mask),
+  };
 }
 
 function formatSummaryMarkdown(s: ExportedSummary): string {
@@ -150,11 +168,11 @@ export function formatSummariesMarkdown(
   redaction?: RedactionSettings,
 ): string {
   const list = redactAll(summaries, redaction);
-  const name = redaction ? maskText(header.name, redaction) : header.name;
+  const h = redactHeader(header, redaction);
   return [
-    `# Summaries of ${name}`,
+    `# Summaries of ${h.name}`,
     '',
-    `${header.agent} ${header.versions.join(', ')} · models ${header.models.join(', ') || '?'} · ${list.length} ${list.length === 1 ? 'summary' : 'summaries'}`,
+    `${h.agent} ${h.versions.join(', ')} · models ${h.models.join(', ') || '?'} · ${list.length} ${list.length === 1 ? 'summary' : 'summaries'}`,
     '',
     ...list.map(formatSummaryMarkdown),
     '',
@@ -167,8 +185,7 @@ export function formatSummariesJson(
   summaries: readonly ExportedSummary[],
   redaction?: RedactionSettings,
 ): string {
-  const name = redaction ? maskText(header.name, redaction) : header.name;
-  return `${JSON.stringify({ transcript: { ...header, name }, summaries: redactAll(summaries, redaction) }, null, 2)}\n`;
+  return `${JSON.stringify({ transcript: redactHeader(header, redaction), summaries: redactAll(summaries, redaction) }, null, 2)}\n`;
 }
 
 /** Two summaries side by side (a Markdown table of their lines) with their retention scores. */

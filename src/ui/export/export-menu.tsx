@@ -99,7 +99,14 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
     setBusy(item.id);
     setError(undefined);
     try {
-      const fileName = getExportFileName(name, item.suffix);
+      // The file's name masked too (a secret or a user name in a path), by the worker's scan.
+      const [maskedName] = await getEngineClient().request({
+        kind: 'redact-texts',
+        sessionId,
+        texts: [name],
+        redaction: getRedaction(sessionId),
+      });
+      const fileName = getExportFileName(maskedName ?? name, item.suffix);
       let runs = undefined as ReturnType<typeof toExportedSummary>[] | undefined;
       let summariesByPoint: Record<string, string> | undefined;
       if (item.id === 'compacted-jsonl') {

@@ -5,6 +5,7 @@ import { requirePreset } from '../../engine/strategies/prompt-presets';
 import { createAnthropicSummarizer } from '../../engine/summarize/anthropic';
 import { formatCount } from '../common/format';
 import { useKeyStore } from './key-store';
+import { maskKey } from './run-controller';
 import { PromptEditor, ReadOnlyViewer } from './lazy-editors';
 import { useSummariesStore } from './summaries-store';
 import { formatPlural } from '../../engine/query/numbering';
@@ -105,7 +106,7 @@ export function PromptColumn(props: {
               createAnthropicSummarizer({ apiKey: keys.anthropicKey, baseUrl: s.anthropicBaseUrl })
                 .countTokens!(request).then(
                 (tokens) => setExact({ request, tokens }),
-                (error: Error) => setExact({ request, error: error.message }),
+                (error: Error) => setExact({ request, error: maskKey(error.message, keys.anthropicKey) }),
               );
             }}
           >
