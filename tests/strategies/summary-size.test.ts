@@ -67,7 +67,9 @@ describe('summary size per agent', () => {
     const own = computeReplay(p, 'pi', knobs, { summaryModel: 'ratio' });
     const cc = computeReplay(p, 'pi', knobs, { summaryModel: createSummaryModel('ratio') });
     const sizes = (r: typeof own) =>
-      r.events.flatMap((e) => (e.kind === 'compact' && e.summarySource === 'model' ? [e.summaryTokens ?? 0] : []));
+      r.events.flatMap((e) =>
+        e.kind === 'compact' && e.summarySource === 'model' ? [e.summaryTokens ?? 0] : [],
+      );
     expect(sizes(own).length).toBeGreaterThan(0);
     expect(Math.max(...sizes(cc))).toBeGreaterThan(800);
     expect(sizes(own).every((t) => t <= 800)).toBe(true);
