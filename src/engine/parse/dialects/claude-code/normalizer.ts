@@ -56,12 +56,16 @@ export const CLEARED_PLACEHOLDER = '[Old tool result content cleared]';
 
 function parseUsage(value: unknown): Usage | undefined {
   if (!isObject(value)) return undefined;
-  return {
+  const usage: Usage = {
     inputTokens: num(value.input_tokens),
     cacheCreationInputTokens: num(value.cache_creation_input_tokens),
     cacheReadInputTokens: num(value.cache_read_input_tokens),
     outputTokens: num(value.output_tokens),
   };
+  // The writes split by cache lifetime (docs/sources.md#cost-cache): kept only when some are 1-hour.
+  const oneHour = isObject(value.cache_creation) ? num(value.cache_creation.ephemeral_1h_input_tokens) : 0;
+  if (oneHour > 0) usage.cacheCreation1hInputTokens = oneHour;
+  return usage;
 }
 
 /** Claude Code's additions to the Anthropic block mapping: Task/Agent prompts, persisted outputs. */
