@@ -1,9 +1,16 @@
 import { at } from '../engine/assert';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { createReplayPricer, getCostFigures, computeReplayCost } from '../engine/cost/replay-cost';
 import { parseSession } from '../engine/parse/parse-session';
 import { computeReplay } from '../engine/replay/compute-replay';
-import { compareStrategies, formatCompareTable } from '../engine/replay/compare-strategies';
+import {
+  compareStrategies,
+  formatCompareTable,
+  formatMillions,
+  formatUsd,
+  formatUsdDelta,
+} from '../engine/replay/compare-strategies';
 import { formatReplayDump } from '../engine/replay/dump';
 import { prepareReplay } from '../engine/replay/prepare';
 import type { SummaryModelId } from '../engine/replay/summary-size';
@@ -21,6 +28,7 @@ import {
   getStrategy,
   STRATEGIES,
 } from '../engine/strategies/registry';
+import type { ReplayCostFigures } from '../engine/replay/types';
 import type { Session } from '../engine/types';
 import { type CompactionStrategy, getSessionInfo, type KnobValue } from '../engine/strategies/types';
 import { estimateTextTokens } from '../engine/tokens/estimate';
@@ -168,7 +176,10 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
       process.stderr.write(`compactlab replay: --sweep ${range}\n`);
       return 2;
     }
-    const sweep = await computeSweep(prepared, strategy.id, knobs as never, range, { summaryModel });
+    const sweep = await computeSweep(prepared, strategy.id, knobs as never, range, {
+      summaryModel,
+      costOf: createReplayPricer(session),
+    });
     if (values.json) out(JSON.stringify(sweep, null, 2));
     else out([...formatSweepLines(sweep), ...notes.map((n) => `note: ${n}`)].join('\n'));
     return 0;
@@ -180,13 +191,15 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
   }
   const result = computeReplay(prepared, strategy.id, knobs, { summaryModel, manual });
   result.notes.push(...notes);
+  const cost = getCostFigures(computeReplayCost(session, result));
   const subagents = await getSubagentReplays(prepared, sources, strategy.id, knobFlags.overrides);
   if (subagents.length > 0) result.subagents = subagents;
-  if (values.json) out(JSON.stringify(toJson(result), null, 2));
+  if (values.json) out(JSON.stringify({ ...(toJson(result) as object), cost }, null, 2));
   else
     out(
       [
         formatReplayDump(prepared, result),
+        formatCostLine(cost),
         ...notes.map((n) => `note: ${n}`),
         ...formatSubagentReplays(subagents),
       ].join('\n'),
@@ -314,7 +327,10 @@ async function compareCommand(args: string[], strategyArg: string, out: Out): Pr
   });
   // Prepared once: every strategy reads the same call axis, attribution and restoration sources.
   const prepared = prepareReplay(session);
-  const compared = await compareStrategies(prepared, entries, { summaryModel });
+  const compared = await compareStrategies(prepared, entries, {
+    summaryModel,
+    costOf: createReplayPricer(session),
+  });
   if (values.json) {
     out(
       JSON.stringify(
@@ -376,8 +392,22 @@ export function formatSweepLines(sweep: SweepResult): string[] {
       `summarized ${fmt(p.summarizedTokens)}`,
       `summaries ${fmt(p.summaryTokens)}`,
       `first ${p.firstCompactApiCall === undefined ? '-' : formatOrdinal('api-call', p.firstCompactApiCall)}`,
+      p.cost ? formatCostLine(p.cost) : '',
     ]
       .filter(Boolean)
       .join('  '),
   );
+}
+
+/** `cost $1.23 (real $1.30, −$0.07) · cache read/write/uncached 12.3M/1.1M/0 · 2 summaries $0.10 · prices 2026-11`. */
+export function formatCostLine(c: ReplayCostFigures): string {
+  return [
+    `cost ${formatUsd(c.usd)} (real ${formatUsd(c.realUsd)}${c.realSummariesEstimated > 0 ? `, ${c.realSummariesEstimated} of its summary calls estimated` : ''}, ${formatUsdDelta(c.usd - c.realUsd)})`,
+    `cache read/write/uncached ${[c.cacheReadTokens, c.cacheWriteTokens, c.uncachedTokens].map(formatMillions).join('/')}`,
+    `${c.summaryCalls} summaries ${formatUsd(c.summaryUsd)}`,
+    c.unpricedCalls > 0 ? `${c.unpricedCalls} calls unpriced` : '',
+    `prices ${c.pricesSeen}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }

@@ -80,8 +80,8 @@ describe('cost of a replay, generated sessions', () => {
     expect(early.summaries.calls).toBeGreaterThan(own.summaries.calls);
     // A summary call's input is the context it summarized, its output the summary.
     // (A manual compaction the log made is adopted as a reset: its summary call is paid too.)
-    const compacts = earlyResult.events.filter(
-      (e) => (e.kind === 'compact' && e.llmCalls > 0) || e.kind === 'reset',
+    const compacts = earlyResult.events.flatMap((e) =>
+      (e.kind === 'compact' && e.llmCalls > 0) || e.kind === 'reset' ? [e] : [],
     );
     const s = early.summaries;
     expect(s.cacheRead + s.cacheWrite5m + s.cacheWrite1h + s.uncached).toBeCloseTo(

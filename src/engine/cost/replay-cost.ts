@@ -1,4 +1,5 @@
-import type { ReplayResult } from '../replay/types';
+import type { ReplayCostFigures, ReplayResult } from '../replay/types';
+import { estimateEntryTokens } from '../tokens/estimate';
 import type { Session, TokenCount } from '../types';
 import { type CacheModel, getCacheModel } from './cache-model';
 import {
@@ -40,8 +41,10 @@ export interface ReplayCost {
   /** The log's own cost over the same calls: recorded usage at the same prices. */
   real: {
     calls: CostSplit;
-    /** The log's compaction calls whose usage it recorded (Claude Code's compaction-call logs). */
+    /** The log's compactions' summary calls: recorded where the log has them, else estimated. */
     summaries: CostSplit;
+    /** Of those, the ones estimated (the log has no record of the call). */
+    estimatedSummaries: number;
     usd: number;
   };
   cache: CacheModel;
@@ -178,13 +181,36 @@ function getLoggedHitShare(
   return modelled > 0 ? Math.min(1, read / modelled) : 1;
 }
 
-/** The log's real compactions with a recorded call, priced at the model of the call before each. */
-function addRealSummaries(session: Session, split: CostSplit, prices?: PriceOverrides): void {
-  for (const c of session.compactions) {
-    if (!c.callUsage || session.files[c.fileIndex]?.role !== 'main') continue;
-    let model = session.meta.models[0] ?? '';
-    for (const a of session.apiCalls) if (a.firstEntryIndex <= c.entryIndex) model = a.model;
-    addBilled(split, model, getBilledTokens(c.callUsage), prices);
+/**
+ * The log's real compactions' summary calls: their recorded usage where the log has their call
+ * (Claude Code's compaction-call logs), else estimated as the replay's are (the context before
+ * it in, read from the cache the call before it left; the summary out). Priced at the model of
+ * the call before each.
+ */
+function addRealSummaries(
+  session: Session,
+  result: ReplayResult,
+  real: ReplayCost['real'],
+  cache: CacheModel,
+  prices?: PriceOverrides,
+): void {
+  // The compactions on the replayed line (the comparison's outcomes), not an abandoned branch's.
+  for (const outcome of result.comparison.outcomes) {
+    const c = session.compactions[outcome.compactionIndex];
+    if (c?.kind !== 'compact') continue;
+    // The call before it on the replayed line (a resumed log's `apiCallBefore` may be another branch's).
+    const before = outcome.afterApiCall === undefined ? undefined : session.apiCalls[outcome.afterApiCall];
+    const model = before?.model ?? session.meta.models[0] ?? '';
+    if (c.callUsage) {
+      addBilled(real.summaries, model, getBilledTokens(c.callUsage), prices);
+      continue;
+    }
+    const summary = c.summaryEntryIndex === undefined ? undefined : session.entries[c.summaryEntryIndex];
+    const output = c.summaryTokens ?? (summary ? estimateEntryTokens(summary) : 0);
+    const input = c.preTokens ?? before?.contextTokens ?? 0;
+    const prefix = (before?.contextTokens ?? 0) * cache.hitShare;
+    addBilled(real.summaries, model, billInput(input, prefix, output, cache), prices);
+    real.estimatedSummaries++;
   }
 }
 
@@ -218,7 +244,7 @@ export function computeReplayCost(
   const cache: CacheModel = { ...model, ...options.cache, ttlMs, hitShare };
   const calls = emptySplit();
   const summaries = emptySplit();
-  const real = { calls: emptySplit(), summaries: emptySplit(), usd: 0 };
+  const real = { calls: emptySplit(), summaries: emptySplit(), estimatedSummaries: 0, usd: 0 };
   const n = result.callIndex.length;
   const cached = getCachedPrefixes(
     result.simulatedTokens,
@@ -249,7 +275,35 @@ export function computeReplayCost(
     for (const s of summaryCalls.get(p) ?? [])
       addBilled(summaries, callModel, billInput(s.input, prefix * hitShare, s.output, cache), prices);
   }
-  addRealSummaries(session, real.summaries, prices);
+  addRealSummaries(session, result, real, cache, prices);
   real.usd = real.calls.usd + real.summaries.usd;
   return { calls, summaries, usd: calls.usd + summaries.usd, real, cache, pricesSeen: PRICES_SEEN };
+}
+
+/** The figures of a replay's cost that tables and charts show. */
+export function getCostFigures(cost: ReplayCost): ReplayCostFigures {
+  const { calls, summaries } = cost;
+  const sum = (k: keyof BilledTokens) => calls[k] + summaries[k];
+  return {
+    usd: cost.usd,
+    realUsd: cost.real.usd,
+    cacheReadTokens: sum('cacheRead'),
+    cacheWriteTokens: sum('cacheWrite5m') + sum('cacheWrite1h'),
+    uncachedTokens: sum('uncached'),
+    outputTokens: sum('output'),
+    summaryCalls: summaries.calls,
+    summaryUsd: summaries.usd,
+    realSummaryCalls: cost.real.summaries.calls,
+    realSummariesEstimated: cost.real.estimatedSummaries,
+    unpricedCalls: calls.unpricedCalls + summaries.unpricedCalls,
+    pricesSeen: cost.pricesSeen,
+  };
+}
+
+/** A pricer for the sweep's and the compare table's hook (`costOf`): every replay of `session`. */
+export function createReplayPricer(
+  session: Session,
+  options: ReplayCostOptions = {},
+): (result: ReplayResult) => ReplayCostFigures {
+  return (result) => getCostFigures(computeReplayCost(session, result, options));
 }
