@@ -67,6 +67,9 @@ ${formatKnobFlags(DEFAULT_STRATEGY)}
       --strategy a,b,c (or all): each strategy on the same transcript, one table (events by kind,
       tokens cleared / replaced / truncated / summarized, LLM calls, peak and final context, the
       log's compactions reproduced by its own agent's strategy); --json one object per strategy.
+      Each replay, sweep value and table row gives its cost at list prices beside the real cost
+      (the log's usage, same prices), the difference, and its cache reads / writes / uncached
+      input (docs/cost.md).
       --knob <strategy>.<key>=<value> sets one strategy's knob; --knob <key>=<value> and named
       flags set it in every strategy that has it.
 ${MANUAL_USAGE}`;
@@ -353,7 +356,7 @@ async function compareCommand(args: string[], strategyArg: string, out: Out): Pr
 
 /** `<knob>=<from>:<to>:<steps>`, the knob a key of the strategy or its flag; a string is the error. */
 // biome-ignore lint/suspicious/noExplicitAny: strategies differ in their knob types.
-function parseSweepArg(arg: string, strategy: CompactionStrategy<any>): SweepRange | string {
+export function parseSweepArg(arg: string, strategy: CompactionStrategy<any>): SweepRange | string {
   const m = /^([\w-]+)=([^:]+):([^:]+):(\d+)$/.exec(arg.trim());
   const knobs = getSweepableKnobs(strategy.id).map((s) => s.key);
   if (!m) return `expects <knob>=<from>:<to>:<steps>, got "${arg}"`;

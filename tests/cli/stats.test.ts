@@ -5,6 +5,8 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { findSessions } from '../../src/cli/stats/find-sessions';
+import { formatCsvRecord } from '../../src/cli/stats/csv';
+import { SETTING_COLUMNS } from '../../src/cli/stats/setting-rows';
 import { STATS_COLUMNS } from '../../src/cli/stats/stats-row';
 import { generateSession } from '../../sample/generate-session';
 
@@ -48,8 +50,18 @@ function parseCsv(text: string): string[][] {
 
 async function run(args: string[]) {
   const out: string[] = [];
-  const code = await main(args, (t) => out.push(t));
-  return { code, text: out.join('\n') };
+  const err: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((t: string) => {
+    err.push(String(t));
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    const code = await main(args, (t) => out.push(t));
+    return { code, text: out.join('\n'), err: err.join('') };
+  } finally {
+    process.stderr.write = write;
+  }
 }
 
 const NUMERIC: string[] = [
@@ -145,5 +157,72 @@ describe('compactlab stats', () => {
   it('exits 1 when the folders hold no session', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'compactlab-stats-empty-'));
     expect((await run(['stats', empty])).code).toBe(1);
+  });
+
+  it('--strategy replays every session at each setting of a sweep: a row per session and setting, totals per setting', async () => {
+    const { code, text, err } = await run([
+      'stats',
+      projects,
+      '--strategy',
+      'claude-code',
+      '--sweep',
+      'autocompactPctOverride=50:90:3',
+      '--sessions',
+      '--jobs',
+      '0',
+    ]);
+    expect(code).toBe(0);
+    // Progress on stderr, the rows alone on stdout.
+    expect(err).toMatch(/compactlab stats: 5\/5 sessions/);
+    const rows = text.split('\n').map((l) => JSON.parse(l) as Record<string, string | number>);
+    const sessions = rows.filter((r) => r.row === 'session');
+    const totals = rows.filter((r) => r.row === 'total');
+    expect(totals.map((t) => t.value)).toEqual([50, 70, 90]);
+    expect(totals.map((t) => t.setting)).toEqual([
+      'autocompactPctOverride=50',
+      'autocompactPctOverride=70',
+      'autocompactPctOverride=90',
+    ]);
+    for (const total of totals) {
+      const mine = sessions.filter((r) => r.value === total.value);
+      expect(mine.length).toBeGreaterThan(0);
+      for (const column of ['sessions', 'apiCalls', 'compactions', 'summarizedTokens', 'cacheReadTokens'])
+        expect(total[column], `${total.setting} ${column}`).toBe(
+          mine.reduce((a, r) => a + Number(r[column]), 0),
+        );
+      expect(Number(total.costUsd)).toBeCloseTo(
+        mine.reduce((a, r) => a + Number(r.costUsd), 0),
+        4,
+      );
+      // The real cost does not depend on the setting.
+      expect(total.realCostUsd).toBe(totals[0]!.realCostUsd);
+    }
+    // A lower threshold compacts at least as often and summarizes more.
+    expect(Number(totals[0]!.compactions)).toBeGreaterThanOrEqual(Number(totals[2]!.compactions));
+    expect(Number(totals[0]!.compactions)).toBeGreaterThan(0);
+    expect(Number(totals[0]!.costUsd)).toBeGreaterThan(0);
+  });
+
+  it('--strategy totals are the same with workers, and CSV has the setting columns', async () => {
+    const args = ['stats', projects, '--strategy', 'claude-code', '--knob', 'autocompactPctOverride=60'];
+    const pooled = (await run([...args, '--jobs', '2'])).text;
+    const here = (await run([...args, '--jobs', '0'])).text;
+    expect(pooled).toBe(here);
+    const total = JSON.parse(here);
+    expect(total).toMatchObject({ row: 'total', setting: 'autocompactPctOverride=60', sessions: 5 });
+    const csv = parseCsv((await run([...args, '--csv', '--jobs', '0'])).text);
+    expect(csv[0]).toEqual([...SETTING_COLUMNS]);
+    expect(csv).toHaveLength(2);
+  });
+
+  it('refuses an unknown strategy and a sweep without one', async () => {
+    expect((await run(['stats', projects, '--strategy', 'nope'])).code).toBe(2);
+    expect((await run(['stats', projects, '--sweep', 'x=1:2:2'])).code).toBe(2);
+  });
+
+  it('neutralises CSV cells a spreadsheet would run as formulas (OWASP), numbers kept as numbers', () => {
+    expect(formatCsvRecord(['=HYPERLINK("x")', '+1', '-2', '@SUM(A1)', '\tx', 'plain', -1.5, 0])).toBe(
+      `"'=HYPERLINK(""x"")",'+1,'-2,'@SUM(A1),'\tx,plain,-1.5,0`,
+    );
   });
 });
