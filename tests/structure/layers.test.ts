@@ -67,7 +67,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'query/bash-summaries',
       'retention/types',
       'redact/find-secrets',
-      'cost/prices',
+      'cost/prices-seen',
       'thresholds',
       'replay/subagent-knobs',
       'replay/sweep',

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { PRICES_SEEN } from '../../engine/cost/prices';
+import { PRICES_SEEN } from '../../engine/cost/prices-seen';
 import { getSweepValues } from '../../engine/replay/sweep';
 import { getStrategy, STRATEGIES } from '../../engine/strategies/registry';
 import type { KnobValue } from '../../engine/strategies/types';

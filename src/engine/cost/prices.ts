@@ -4,10 +4,8 @@ import type { TokenCount } from '../types';
 // 5-minute and the 1-hour lifetime, cache reads), OpenAI and Google (input, cached input, output;
 // their caching is automatic and bills no write). Each row names the page it was read from;
 // PRICES_SEEN is when. A user's overrides replace a row or add one, by price key
-// (`getPriceKey`). A model without a row gets no cost rather than a guess.
-
-/** When the table below was read off the providers' pages (the page shows it beside every cost). */
-export const PRICES_SEEN = '2026-11';
+// (`getPriceKey`). A model without a row gets no cost rather than a guess. When the rows were
+// read: prices-seen.ts.
 
 const ANTHROPIC = 'https://platform.claude.com/docs/en/about-claude/pricing';
 const OPENAI = 'https://developers.openai.com/api/docs/pricing';

@@ -6,10 +6,10 @@ import {
   type BilledTokens,
   getBilledTokens,
   getPrice,
-  PRICES_SEEN,
   type PriceOverrides,
   priceBilledTokens,
 } from './prices';
+import { PRICES_SEEN } from './prices-seen';
 
 // What a replay would have cost (issue 21): each replayed call's input split into cache reads,
 // cache writes and uncached tokens as the session's cache would produce them (cache-model.ts),
