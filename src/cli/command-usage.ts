@@ -17,10 +17,14 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
       (cells a spreadsheet would run as formulas start with '). Sessions are parsed in N worker
       threads (default: the machine's parallelism, none under 4 sessions; 0: no workers).
   compactlab stats <folder or file>… --strategy <id> [--knob <key>=<value>]… [knob flags]
-                   [--sweep <knob>=<from>:<to>:<steps>] [--sessions] [--json | --csv] [--jobs N]
+                   [--sweep <knob>=<from>:<to>:<steps>] [--sessions] [--retention] [--prices <file.json>]
+                   [--json | --csv] [--jobs N]
       Every session replayed under one strategy at each setting (the knobs given over each log's
       own; each value of the swept knob): per setting, the totals of sessions, API calls,
       compactions, LLM calls, tokens summarized, the replayed cost (costUsd) beside the real one
       (realCostUsd, the log's usage at the same list prices), deltaUsd, the cache's read, write and
       uncached tokens, summary calls and their cost (docs/cost.md). --sessions adds a row per
-      session and setting before the totals (column row: session or total). Progress on stderr.`;
+      session and setting before the totals (column row: session or total). --retention adds what
+      the setting's summaries keep (the built-in summarizer, offline): facts held since the start
+      and still kept after the last compaction (retention, retainedFacts, heldFacts) and factsLost.
+      --prices replaces list prices by price key (as replay's). Progress on stderr.`;

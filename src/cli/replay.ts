@@ -1,6 +1,7 @@
 import { at } from '../engine/assert';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { PriceOverrides } from '../engine/cost/prices';
 import { createReplayPricer, getCostFigures, computeReplayCost } from '../engine/cost/replay-cost';
 import { parseSession } from '../engine/parse/parse-session';
 import { computeReplay } from '../engine/replay/compute-replay';
@@ -44,6 +45,7 @@ import {
 } from './replay-knobs';
 import { MANUAL_OPTIONS, MANUAL_USAGE, parseManualArgs } from './replay-manual';
 import { formatSubagentReplays, getSubagentReplays } from './replay-subagents';
+import { readPriceFile } from './price-file';
 import { openSessionFiles } from './session-files';
 
 // `compactlab replay`: the same engine code as the app's replay, on the command line.
@@ -69,7 +71,8 @@ ${formatKnobFlags(DEFAULT_STRATEGY)}
       log's compactions reproduced by its own agent's strategy); --json one object per strategy.
       Each replay, sweep value and table row gives its cost at list prices beside the real cost
       (the log's usage, same prices), the difference, and its cache reads / writes / uncached
-      input (docs/cost.md).
+      input (docs/cost.md); --prices <file.json> replaces list prices by price key
+      ({"opus-4-6": {"inputPerMTok": 5, "outputPerMTok": 25, "cacheReadPerMTok": 0.5}}).
       --knob <strategy>.<key>=<value> sets one strategy's knob; --knob <key>=<value> and named
       flags set it in every strategy that has it.
 ${MANUAL_USAGE}`;
@@ -93,6 +96,7 @@ const COMMON_OPTIONS = {
   'summary-model': { type: 'string' },
   'session-memory': { type: 'string' },
   sweep: { type: 'string' },
+  prices: { type: 'string' },
   ...MANUAL_OPTIONS,
 } as const;
 
@@ -139,6 +143,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     'summary-model'?: string;
     'session-memory'?: string;
     sweep?: string;
+    prices?: string;
   };
   if (positionals.length === 0) {
     out(`Usage:\n${REPLAY_USAGE}`);
@@ -147,6 +152,11 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
   const knobFlags = getKnobOverrides(strategy, values);
   if ('error' in knobFlags) {
     process.stderr.write(`compactlab replay: ${knobFlags.error}\n`);
+    return 2;
+  }
+  const prices = readPrices(values.prices);
+  if (typeof prices === 'string') {
+    process.stderr.write(`compactlab replay: ${prices}\n`);
     return 2;
   }
   const sources = await openSessionFiles(positionals);
@@ -181,7 +191,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     }
     const sweep = await computeSweep(prepared, strategy.id, knobs as never, range, {
       summaryModel,
-      costOf: createReplayPricer(session),
+      costOf: createReplayPricer(session, { prices }),
     });
     if (values.json) out(JSON.stringify(sweep, null, 2));
     else out([...formatSweepLines(sweep), ...notes.map((n) => `note: ${n}`)].join('\n'));
@@ -194,7 +204,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
   }
   const result = computeReplay(prepared, strategy.id, knobs, { summaryModel, manual });
   result.notes.push(...notes);
-  const cost = getCostFigures(computeReplayCost(session, result));
+  const cost = getCostFigures(computeReplayCost(session, result, { prices }));
   const subagents = await getSubagentReplays(prepared, sources, strategy.id, knobFlags.overrides);
   if (subagents.length > 0) result.subagents = subagents;
   if (values.json) out(JSON.stringify({ ...(toJson(result) as object), cost }, null, 2));
@@ -292,6 +302,7 @@ async function compareCommand(args: string[], strategyArg: string, out: Out): Pr
     'summary-model'?: string;
     'session-memory'?: string;
     sweep?: string;
+    prices?: string;
   };
   if (parsed.positionals.length === 0) {
     out(`Usage:\n${REPLAY_USAGE}`);
@@ -309,6 +320,11 @@ async function compareCommand(args: string[], strategyArg: string, out: Out): Pr
   const summaryModel = (values['summary-model'] ?? 'recorded') as SummaryModelId;
   if (summaryModel !== 'recorded' && summaryModel !== 'ratio') {
     process.stderr.write(`compactlab replay: --summary-model is recorded or ratio, got "${summaryModel}"\n`);
+    return 2;
+  }
+  const prices = readPrices(values.prices);
+  if (typeof prices === 'string') {
+    process.stderr.write(`compactlab replay: ${prices}\n`);
     return 2;
   }
   const session = await parseSession(await openSessionFiles(parsed.positionals));
@@ -332,7 +348,7 @@ async function compareCommand(args: string[], strategyArg: string, out: Out): Pr
   const prepared = prepareReplay(session);
   const compared = await compareStrategies(prepared, entries, {
     summaryModel,
-    costOf: createReplayPricer(session),
+    costOf: createReplayPricer(session, { prices }),
   });
   if (values.json) {
     out(
@@ -413,4 +429,9 @@ export function formatCostLine(c: ReplayCostFigures): string {
   ]
     .filter(Boolean)
     .join(' · ');
+}
+
+/** `--prices <file.json>` read, undefined without it; a string is the error. */
+function readPrices(path: string | undefined): PriceOverrides | undefined | string {
+  return path === undefined ? undefined : readPriceFile(path);
 }

@@ -215,6 +215,69 @@ describe('compactlab stats', () => {
     expect(csv).toHaveLength(2);
   });
 
+  it('--retention adds what each setting’s summaries keep: facts held and kept after the last compaction, facts lost', async () => {
+    const { code, text } = await run([
+      'stats',
+      projects,
+      '--strategy',
+      'claude-code',
+      '--knob',
+      'autocompactPctOverride=50',
+      '--retention',
+      '--sessions',
+      '--jobs',
+      '0',
+    ]);
+    expect(code).toBe(0);
+    const rows = text.split('\n').map((l) => JSON.parse(l) as Record<string, number | string | undefined>);
+    const total = rows.find((r) => r.row === 'total')!;
+    const sessions = rows.filter((r) => r.row === 'session');
+    const scored = sessions.filter((r) => r.heldFacts !== undefined);
+    expect(scored.length).toBeGreaterThan(0);
+    // Every session the replay compacts is scored (one that only adopts the log's manual
+    // compaction is too, on its recorded summary).
+    for (const r of sessions)
+      if (Number(r.compactions) > 0) expect(r.heldFacts, String(r.file)).toBeDefined();
+    for (const r of scored) {
+      expect(Number(r.retainedFacts)).toBeLessThanOrEqual(Number(r.heldFacts));
+      expect(Number(r.retention)).toBeCloseTo(Number(r.retainedFacts) / Number(r.heldFacts), 3);
+    }
+    const sum = (k: string) => scored.reduce((a, r) => a + Number(r[k]), 0);
+    expect(total.retainedFacts).toBe(sum('retainedFacts'));
+    expect(total.heldFacts).toBe(sum('heldFacts'));
+    expect(total.factsLost).toBe(sum('factsLost'));
+    expect(Number(total.retention)).toBeGreaterThan(0);
+    expect(Number(total.retention)).toBeLessThan(1);
+  });
+
+  it('--prices replaces list prices by price key: twice every rate, twice every cost', async () => {
+    const { PRICE_TABLE } = await import('../../src/engine/cost/prices');
+    const doubled = Object.fromEntries(
+      Object.entries(PRICE_TABLE).map(([key, p]) => [
+        key,
+        {
+          inputPerMTok: p.inputPerMTok * 2,
+          outputPerMTok: p.outputPerMTok * 2,
+          cacheWrite5mPerMTok: (p.cacheWrite5mPerMTok ?? p.inputPerMTok * 1.25) * 2,
+          cacheWrite1hPerMTok: (p.cacheWrite1hPerMTok ?? p.inputPerMTok * 2) * 2,
+          cacheReadPerMTok: (p.cacheReadPerMTok ?? p.inputPerMTok * 0.1) * 2,
+        },
+      ]),
+    );
+    const file = join(root, 'prices.json');
+    writeFileSync(file, JSON.stringify(doubled));
+    const args = ['stats', projects, '--strategy', 'claude-code', '--jobs', '0'];
+    const list = JSON.parse((await run(args)).text);
+    const own = JSON.parse((await run([...args, '--prices', file])).text);
+    expect(list.costUsd).toBeGreaterThan(0);
+    expect(own.costUsd).toBeCloseTo(list.costUsd * 2, 4);
+    expect(own.realCostUsd).toBeCloseTo(list.realCostUsd * 2, 4);
+    writeFileSync(file, JSON.stringify({ 'opus-4-6': { inputPerMTok: 'five', outputPerMTok: 25 } }));
+    const bad = await run([...args, '--prices', file]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('"opus-4-6".inputPerMTok must be a number');
+  });
+
   it('refuses an unknown strategy and a sweep without one', async () => {
     expect((await run(['stats', projects, '--strategy', 'nope'])).code).toBe(2);
     expect((await run(['stats', projects, '--sweep', 'x=1:2:2'])).code).toBe(2);

@@ -1,4 +1,6 @@
+import type { PriceOverrides } from '../../engine/cost/prices';
 import { computeReplayCost } from '../../engine/cost/replay-cost';
+import { computeReplayErosion } from '../../engine/erosion/erosion';
 import { parseSession } from '../../engine/parse/parse-session';
 import type { ByteSource } from '../../engine/parse/source';
 import { computeReplay } from '../../engine/replay/compute-replay';
@@ -39,6 +41,10 @@ export const SETTING_COLUMNS = [
   'summaryUsd',
   'realSummariesEstimated',
   'unpricedCalls',
+  'retention',
+  'retainedFacts',
+  'heldFacts',
+  'factsLost',
   'errors',
   'pricesAsOf',
   'error',
@@ -54,6 +60,13 @@ export interface SettingsSpec {
   overrides: Record<string, KnobValue>;
   /** The swept knob and its values; absent: one setting, the overrides alone. */
   sweep?: { knob: string; values: number[] };
+  /**
+   * Score what each setting's summaries keep (engine/erosion/: the built-in summarizer, offline):
+   * the facts held since the start still kept after the last compaction, and those lost on the way.
+   */
+  retention?: boolean;
+  /** A user's own prices over the list prices (`--prices`). */
+  prices?: PriceOverrides;
 }
 
 /** The label of a setting: `autocompactPctOverride=70`, or the overrides given (`own knobs` when none). */
@@ -79,10 +92,12 @@ export async function computeSettingRows(
   const { knobs: sessionKnobs } = strategy.getSessionKnobs(getSessionInfo(prepared));
   const labels = getSettingLabels(spec);
   const values: (number | undefined)[] = spec.sweep ? spec.sweep.values : [undefined];
-  return values.map((value, i) => {
+  const rows: SettingRow[] = [];
+  for (const [i, value] of values.entries()) {
     const overrides = value === undefined ? spec.overrides : { ...spec.overrides, [spec.sweep!.knob]: value };
     const result = computeReplay(prepared, strategy.id, strategy.normalizeKnobs(overrides, sessionKnobs));
-    const cost = computeReplayCost(session, result);
+    const cost = computeReplayCost(session, result, { prices: spec.prices });
+    const retention = spec.retention ? await getRetention(sources, session, result) : {};
     let compactions = 0;
     let llmCalls = 0;
     let summarizedTokens = 0;
@@ -94,7 +109,7 @@ export async function computeSettingRows(
     }
     const { calls, summaries } = cost;
     const priced = cost.real.calls.usd > 0;
-    return {
+    rows.push({
       row: 'session',
       strategy: strategy.id,
       setting: labels[i],
@@ -122,10 +137,29 @@ export async function computeSettingRows(
       summaryUsd: usd(summaries.usd),
       realSummariesEstimated: cost.real.estimatedSummaries,
       unpricedCalls: calls.unpricedCalls + summaries.unpricedCalls,
+      ...retention,
       errors: 0,
       pricesAsOf: cost.pricesSeen,
-    };
-  });
+    });
+  }
+  return rows;
+}
+
+/** The retention figures of one replay: none when it made no summary (nothing was forgotten). */
+async function getRetention(
+  sources: ByteSource[],
+  session: Parameters<typeof computeReplayErosion>[0],
+  result: ReturnType<typeof computeReplay>,
+): Promise<SettingRow> {
+  const chain = await computeReplayErosion(session, sources, result.events, result.strategyId);
+  const last = chain.steps.at(-1);
+  if (!last) return {};
+  return {
+    retention: Number(last.ratio.toFixed(4)),
+    retainedFacts: last.kept,
+    heldFacts: last.total,
+    factsLost: chain.steps.reduce((a, s) => a + s.lost.length, 0),
+  };
 }
 
 const SUMMED: readonly SettingColumn[] = [
@@ -146,14 +180,19 @@ const SUMMED: readonly SettingColumn[] = [
   'summaryUsd',
   'realSummariesEstimated',
   'unpricedCalls',
+  'retainedFacts',
+  'heldFacts',
+  'factsLost',
   'errors',
 ];
 
 /** Totals per setting, in the settings' order: sums of the session rows, the failed sessions as `errors`. */
 export class SettingTotals {
   private readonly totals: SettingRow[];
+  private readonly retention: boolean;
 
   constructor(spec: SettingsSpec, pricesAsOf: string) {
+    this.retention = spec.retention === true;
     const values: (number | undefined)[] = spec.sweep ? spec.sweep.values : [undefined];
     this.totals = getSettingLabels(spec).map((setting, i) => ({
       row: 'total',
@@ -180,9 +219,14 @@ export class SettingTotals {
   }
 
   rows(): SettingRow[] {
-    for (const t of this.totals)
+    for (const t of this.totals) {
       for (const c of ['costUsd', 'realCostUsd', 'deltaUsd', 'summaryUsd'] as const)
         t[c] = usd(t[c] as number);
+      // Facts kept over facts held, pooled over the sessions that summarized (none: no figure).
+      const held = t.heldFacts as number;
+      if (this.retention && held > 0) t.retention = Number(((t.retainedFacts as number) / held).toFixed(4));
+      if (!this.retention) for (const c of ['retainedFacts', 'heldFacts', 'factsLost'] as const) delete t[c];
+    }
     return this.totals;
   }
 }

@@ -6,6 +6,7 @@ import { getSweepValues } from '../../engine/replay/sweep';
 import { getStrategy, STRATEGIES } from '../../engine/strategies/registry';
 import type { KnobValue } from '../../engine/strategies/types';
 import { STATS_USAGE } from '../command-usage';
+import { readPriceFile } from '../price-file';
 import { parseSweepArg } from '../replay';
 import { getKnobFlagOptions, getKnobOverrides } from '../replay-knobs';
 import { formatCsvRecord } from './csv';
@@ -124,7 +125,13 @@ function parseSettings(
   const spec: SettingsSpec = {
     strategyId: strategy.id,
     overrides: knobs.overrides as Record<string, KnobValue>,
+    retention: parsed.values.retention === true,
   };
+  if (typeof parsed.values.prices === 'string') {
+    const prices = readPriceFile(parsed.values.prices);
+    if (typeof prices === 'string') return prices;
+    spec.prices = prices;
+  }
   const sweepArg = parsed.values.sweep;
   if (typeof sweepArg === 'string') {
     const range = parseSweepArg(sweepArg, strategy);
@@ -142,6 +149,8 @@ const STATS_OPTIONS = {
   strategy: { type: 'string' },
   sweep: { type: 'string' },
   sessions: { type: 'boolean' },
+  retention: { type: 'boolean' },
+  prices: { type: 'string' },
 } as const;
 
 export async function statsCommand(args: string[], out: (text: string) => void): Promise<number> {
@@ -163,8 +172,15 @@ export async function statsCommand(args: string[], out: (text: string) => void):
       process.stderr.write(`compactlab stats: ${(error as Error).message}\n`);
       return 2;
     }
-    if (parsed.values.sweep !== undefined || parsed.values.sessions) {
-      process.stderr.write('compactlab stats: --sweep and --sessions need --strategy <id>\n');
+    if (
+      parsed.values.sweep !== undefined ||
+      parsed.values.sessions ||
+      parsed.values.retention ||
+      parsed.values.prices
+    ) {
+      process.stderr.write(
+        'compactlab stats: --sweep, --sessions, --retention and --prices need --strategy <id>\n',
+      );
       return 2;
     }
   }
