@@ -95,6 +95,29 @@ describe('cost of a replay, generated sessions', () => {
     expect(writesPerRead(early.calls)).toBeGreaterThan(writesPerRead(own.calls));
   });
 
+  it('a log without any cache figure is priced without a cache; reads without writes, as automatic caching', async () => {
+    const session = await generated(14, 100);
+    for (const call of session.apiCalls) {
+      const u = call.usage;
+      u.inputTokens += u.cacheReadInputTokens + u.cacheCreationInputTokens;
+      u.cacheReadInputTokens = 0;
+      u.cacheCreationInputTokens = 0;
+    }
+    const cost = computeReplayCost(session, replayAt(session));
+    expect(cost.cache.kind).toBe('none');
+    expect(cost.calls.cacheRead + cost.calls.cacheWrite5m + cost.calls.cacheWrite1h).toBe(0);
+    expect(cost.calls.usd).toBeCloseTo(cost.real.calls.usd, 6);
+    // Reads but no writes (a gateway that does not report them): no write is billed.
+    for (const call of session.apiCalls) {
+      call.usage.cacheReadInputTokens = Math.floor(call.usage.inputTokens / 2);
+      call.usage.inputTokens -= call.usage.cacheReadInputTokens;
+    }
+    const readsOnly = computeReplayCost(session, replayAt(session));
+    expect(readsOnly.cache.kind).toBe('automatic');
+    expect(readsOnly.calls.cacheWrite5m + readsOnly.calls.cacheWrite1h).toBe(0);
+    expect(readsOnly.calls.cacheRead).toBeGreaterThan(0);
+  });
+
   it('the cache is gone after an idle gap over its lifetime, kept under it', async () => {
     const session = await generated(13, 120);
     const result = replayAt(session);

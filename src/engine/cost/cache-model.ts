@@ -13,8 +13,12 @@ import { getPrice } from './prices';
 
 /** What the cost model needs to know of a session's cache. */
 export interface CacheModel {
-  /** `write`: Anthropic's explicit cache (writes billed); `automatic`: OpenAI's and Google's. */
-  kind: 'write' | 'automatic';
+  /**
+   * `write`: Anthropic's explicit cache (writes billed); `automatic`: OpenAI's and Google's;
+   * `none`: the log records no cache read or write at all (its agent or provider did not cache, or
+   * did not say): every input token is paid in full.
+   */
+  kind: 'write' | 'automatic' | 'none';
   /** Idle time after which the cache is gone (ms). */
   ttlMs: number;
   /** Share of cache writes billed at the 1-hour rate (0 … 1), as the log's own writes are split. */
@@ -38,10 +42,12 @@ const ONE_HOUR = 60 * 60_000;
  */
 export function getCacheModel(session: Session): CacheModel {
   let writes = 0;
+  let reads = 0;
   let oneHour = 0;
   const providers = new Map<string, number>();
   for (const call of session.apiCalls) {
     writes += call.usage.cacheCreationInputTokens;
+    reads += call.usage.cacheReadInputTokens;
     oneHour += call.usage.cacheCreation1hInputTokens ?? 0;
     const provider = getPrice(call.model)?.provider;
     if (provider) providers.set(provider, (providers.get(provider) ?? 0) + 1);
@@ -49,6 +55,24 @@ export function getCacheModel(session: Session): CacheModel {
   const provider =
     [...providers].sort((a, b) => b[1] - a[1])[0]?.[0] ??
     (session.format === 'claude-code' || session.format === 'anthropic-messages' ? 'anthropic' : 'openai');
+  if (writes === 0 && reads === 0 && session.apiCalls.length > 0)
+    return {
+      kind: 'none',
+      ttlMs: FIVE_MINUTES,
+      oneHourShare: 0,
+      hitShare: 0,
+      note: 'no cache: the log records no cache read or write, so every input token is paid in full',
+    };
+  // An Anthropic model whose log records reads but never a write (a gateway that does not report
+  // them): its writes are not billed as far as the log shows, so it is priced as automatic caching.
+  if (provider === 'anthropic' && writes === 0)
+    return {
+      kind: 'automatic',
+      ttlMs: FIVE_MINUTES,
+      oneHourShare: 0,
+      hitShare: 1,
+      note: 'the log records cache reads but no write: cached input at the read rate, the rest in full',
+    };
   if (provider !== 'anthropic')
     return {
       kind: 'automatic',

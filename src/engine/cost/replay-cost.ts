@@ -93,7 +93,7 @@ function billInput(
   output: TokenCount,
   cache: CacheModel,
 ): BilledTokens {
-  const read = Math.max(0, Math.min(cached, input));
+  const read = cache.kind === 'none' ? 0 : Math.max(0, Math.min(cached, input));
   const rest = input - read;
   return cache.kind === 'write'
     ? { uncached: 0, ...writes(rest, cache), cacheRead: read, output }
