@@ -59,6 +59,11 @@ export interface Usage {
   cacheCreationInputTokens: TokenCount;
   cacheReadInputTokens: TokenCount;
   outputTokens: TokenCount;
+  /**
+   * Of `cacheCreationInputTokens`, those written with the 1-hour lifetime, when the log says so
+   * (Anthropic's `usage.cache_creation.ephemeral_1h_input_tokens`; absent when none).
+   */
+  cacheCreation1hInputTokens?: TokenCount;
 }
 
 /**

@@ -13,7 +13,12 @@ import type { TimelineSeries } from '../engine/query/timeline-series';
 import type { TokenTable } from '../engine/query/token-table';
 import type { CompactionRequest } from '../engine/compact/types';
 import type { LearnWalk } from '../engine/learn/types';
-import type { ReplayResult, EventRequestSpec, SubagentReplay } from '../engine/replay/types';
+import type {
+  ReplayCostFigures,
+  ReplayResult,
+  EventRequestSpec,
+  SubagentReplay,
+} from '../engine/replay/types';
 import type { SummaryModelId } from '../engine/replay/summary-size';
 import type { SweepProgress, SweepRange, SweepResult } from '../engine/replay/sweep';
 import type {
@@ -203,6 +208,8 @@ export interface ReplayCompare {
 interface ReplayRun {
   result: ReplayResult;
   clearedEntries: Record<number, number>;
+  /** What the replay would have cost, beside the log's real cost (engine/cost/replay-cost.ts). */
+  cost: ReplayCostFigures;
 }
 
 interface RowIndexResult {

@@ -5,7 +5,7 @@ import { computeReplay } from '../../engine/replay/compute-replay';
 import { prepareReplay } from '../../engine/replay/prepare';
 import { getDefaultStrategyId, getStrategy } from '../../engine/strategies/registry';
 import { getSessionInfo } from '../../engine/strategies/types';
-import { computeCostUsd } from '../../engine/summarize/prices';
+import { computeCostUsd } from '../../engine/cost/prices';
 import type { Usage } from '../../engine/types';
 
 // One row of `compactlab stats` per session: the figures of `inspect --json`, the cost at list

@@ -1,4 +1,4 @@
-import { computeCostUsd, type PriceOverrides } from '../summarize/prices';
+import { computeCostUsd, type PriceOverrides } from '../cost/prices';
 import { DIALECTS } from '../parse/dialects/registry';
 import type { Session, TokenCount } from '../types';
 
@@ -120,6 +120,7 @@ function computeSessionCost(session: Session, overrides?: PriceOverrides): { usd
     input: number;
     cacheWrite: number;
     cacheRead: number;
+    cacheWrite1h?: number;
     output: number;
   }
   const calls = new Map<string, Call>();
@@ -139,6 +140,7 @@ function computeSessionCost(session: Session, overrides?: PriceOverrides): { usd
       input: usage.inputTokens,
       cacheWrite: usage.cacheCreationInputTokens,
       cacheRead: usage.cacheReadInputTokens,
+      cacheWrite1h: usage.cacheCreation1hInputTokens,
       output: usage.outputTokens,
     });
   }
@@ -152,6 +154,7 @@ function computeSessionCost(session: Session, overrides?: PriceOverrides): { usd
         outputTokens: c.output,
         cacheCreationInputTokens: c.cacheWrite,
         cacheReadInputTokens: c.cacheRead,
+        cacheCreation1hInputTokens: c.cacheWrite1h,
       },
       overrides,
     );

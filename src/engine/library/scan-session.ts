@@ -1,7 +1,7 @@
 import type { DialectDescriptor } from '../parse/dialects/descriptor';
 import { parseSession } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
-import type { PriceOverrides } from '../summarize/prices';
+import type { PriceOverrides } from '../cost/prices';
 import { FIRST_PROMPT_CHARS, getLibraryRow, type LibraryRow } from './library-row';
 
 // The scan a session list is made of: the full parse's own pipeline (detection, normalizers, the

@@ -3,7 +3,7 @@ import { getSessionInfo, type KnobValue } from '../strategies/types';
 import type { TokenCount } from '../types';
 import { computeReplay, type ReplayOptions } from './compute-replay';
 import type { PreparedReplay } from './prepare';
-import type { ReplayEventKind, ReplayResult, ThresholdLine } from './types';
+import type { ReplayCostFigures, ReplayEventKind, ReplayResult, ThresholdLine } from './types';
 
 // Several strategies over one prepared transcript (prepared once): each strategy's replay and one
 // row of figures per strategy. The CLI's `compactlab replay --strategy a,b,c` table and the app's
@@ -41,6 +41,8 @@ export interface StrategyFigures {
    */
   real?: { reproduced: number; expected: number };
   thresholds: ThresholdLine[];
+  /** What the replay would have cost, when the caller prices replays (`CompareOptions.costOf`). */
+  cost?: ReplayCostFigures;
 }
 
 /** The figures of one replay. `ownStrategyId`: the strategy of the agent that wrote the log. */
@@ -102,6 +104,8 @@ export interface CompareProgress {
 
 export interface CompareOptions extends Pick<ReplayOptions, 'summaryModel' | 'toleranceCalls'> {
   signal?: AbortSignal;
+  /** Prices each replay (engine/cost/replay-cost.ts `createReplayPricer`; cost sits above replay). */
+  costOf?: (result: ReplayResult) => ReplayCostFigures;
   onProgress?: (progress: CompareProgress) => void;
 }
 
@@ -151,7 +155,9 @@ export async function compareStrategies(
     });
     result.notes.push(...notes);
     results.push(result);
-    rows.push(computeStrategyFigures(result, strategy.label, ownStrategyId));
+    const row = computeStrategyFigures(result, strategy.label, ownStrategyId);
+    if (options.costOf) row.cost = options.costOf(result);
+    rows.push(row);
     if (i + 1 < entries.length) await yieldToEventLoop();
   }
   if (signal?.aborted) throw createAbortError();
@@ -224,7 +230,40 @@ export const COMPARE_COLUMNS: readonly {
     label: 'real reproduced',
     value: (r) => (r.real ? `${r.real.reproduced}/${r.real.expected}` : '-'),
   },
+  { key: 'cost', label: 'cost', value: (r) => (r.cost ? formatUsd(r.cost.usd) : '-') },
+  { key: 'realCost', label: 'real cost', value: (r) => (r.cost ? formatUsd(r.cost.realUsd) : '-') },
+  {
+    key: 'costDelta',
+    label: 'Δ cost',
+    value: (r) => (r.cost ? formatUsdDelta(r.cost.usd - r.cost.realUsd) : '-'),
+  },
+  {
+    key: 'cache',
+    label: 'cache read/write/uncached',
+    value: (r) =>
+      r.cost
+        ? [r.cost.cacheReadTokens, r.cost.cacheWriteTokens, r.cost.uncachedTokens]
+            .map(formatMillions)
+            .join('/')
+        : '-',
+  },
 ];
+
+/** Dollars with cents (a tenth of a cent under $1). */
+export function formatUsd(usd: number): string {
+  return `$${usd.toFixed(Math.abs(usd) < 1 ? 3 : 2)}`;
+}
+
+/** A signed difference in dollars. */
+export function formatUsdDelta(usd: number): string {
+  return `${usd < 0 ? '−' : '+'}${formatUsd(Math.abs(usd))}`;
+}
+
+/** Tokens in millions with one decimal (`12.3M`), thousands under a million (`830k`), units under a thousand. */
+export function formatMillions(tokens: number): string {
+  if (tokens >= 1e6) return `${(tokens / 1e6).toFixed(1)}M`;
+  return tokens >= 1e3 ? `${Math.round(tokens / 1e3)}k` : String(Math.round(tokens));
+}
 
 /** The rows as an aligned text table (numbers right-aligned), a header line first. */
 export function formatCompareTable(rows: readonly StrategyFigures[]): string {

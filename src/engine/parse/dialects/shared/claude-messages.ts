@@ -11,12 +11,16 @@ import { type AnthropicBlockHooks, normalizeAnthropicContent } from './anthropic
 export function parseClaudeUsage(value: unknown): Usage | undefined {
   if (!isObject(value)) return undefined;
   const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  return {
+  const usage: Usage = {
     inputTokens: n(value.input_tokens),
     cacheCreationInputTokens: n(value.cache_creation_input_tokens),
     cacheReadInputTokens: n(value.cache_read_input_tokens),
     outputTokens: n(value.output_tokens),
   };
+  // The writes split by cache lifetime (docs/sources.md#cost-cache): kept only when some are 1-hour.
+  const oneHour = isObject(value.cache_creation) ? n(value.cache_creation.ephemeral_1h_input_tokens) : 0;
+  if (oneHour > 0) usage.cacheCreation1hInputTokens = oneHour;
+  return usage;
 }
 
 /** Claude Code's additions to the Anthropic block mapping: Task/Agent prompts, persisted outputs. */
