@@ -180,11 +180,14 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
         )}
         {subagentFiles > 0 && (
           <Stat
-            label={logsLabel}
+            label={logsLabel.label}
             value={formatCount(subagentFiles)}
-            title={subagentLogs
-              .map((f) => `${f.agentType ?? f.role}${f.agentDescription ? `: ${f.agentDescription}` : ''}`)
-              .join('\n')}
+            title={[
+              logsLabel.parts,
+              ...subagentLogs.map(
+                (f) => `${f.agentType ?? f.role}${f.agentDescription ? `: ${f.agentDescription}` : ''}`,
+              ),
+            ].join('\n')}
             testId="stat-subagents"
           />
         )}
@@ -210,12 +213,12 @@ const ROLE_NOUNS: Record<string, [string, string]> = {
 
 /**
  * The other logs of a session by what they are: "subagent logs" when all are subagents, else
- * "other logs (1 subagent, 2 compaction calls)".
+ * "other logs" (short: the header's line fits 1280 px), with "1 subagent, 2 compaction calls" for
+ * the tooltip's first line.
  */
-function describeOtherLogs(roleCounts: ReadonlyMap<string, number>): string {
+function describeOtherLogs(roleCounts: ReadonlyMap<string, number>): { label: string; parts: string } {
   const total = [...roleCounts.values()].reduce((a, b) => a + b, 0);
   const log = total === 1 ? 'log' : 'logs';
-  if (roleCounts.size === 1 && roleCounts.has('subagent')) return `subagent ${log}`;
   const order = Object.keys(ROLE_NOUNS);
   const rank = (role: string) => (order.includes(role) ? order.indexOf(role) : order.length);
   const parts = [...roleCounts]
@@ -224,5 +227,6 @@ function describeOtherLogs(roleCounts: ReadonlyMap<string, number>): string {
       const [one, many] = ROLE_NOUNS[role] ?? [role, role];
       return `${n} ${n === 1 ? one : many}`;
     });
-  return `other ${log} (${parts.join(', ')})`;
+  const onlySubagents = roleCounts.size === 1 && roleCounts.has('subagent');
+  return { label: onlySubagents ? `subagent ${log}` : `other ${log}`, parts: parts.join(', ') };
 }
