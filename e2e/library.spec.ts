@@ -104,6 +104,10 @@ test.describe('session library', () => {
           ?.replace(/,/g, ''),
       );
     const entriesBefore = await entries();
+    // A knob set before the file grows stays set after (the grown session is the same session).
+    await page.getByTestId('replay-knobs-toggle').click();
+    await page.getByTestId('replay-knob-microcompactKeepRecent').fill('4');
+    await page.getByTestId('replay-knobs-toggle').click();
 
     // Half a line: it waits for its end.
     const next = lines.slice(boundary - 30, boundary - 20).join('\n');
@@ -117,6 +121,9 @@ test.describe('session library', () => {
     await expect(readBytes).toHaveText(Buffer.byteLength(`${next}\n`).toLocaleString('en-US'));
     await expect(step).toHaveAttribute('data-reparsed', 'false');
     await expect(step).toContainText('+10 lines');
+    await page.getByTestId('replay-knobs-toggle').click();
+    await expect(page.getByTestId('replay-knob-microcompactKeepRecent')).toHaveValue('4');
+    await page.getByTestId('replay-knobs-toggle').click();
     const rest = `${lines[boundary - 20]!.slice(50)}\n${lines.slice(boundary - 19, boundary + 12).join('\n')}\n`;
     fs.appendFileSync(live, rest);
     // The half line's first 50 bytes were waiting: read with the rest, once whole.

@@ -4,6 +4,7 @@ import { getEngineClient } from '../../worker/engine-client';
 import { ABORT_ERROR, type LoadFile, type SessionAppendResult, type SessionId } from '../../worker/protocol';
 import { sessionKey, sessionOverviewQuery } from '../queries';
 import { useLibraryStore } from '../library/library-store';
+import { useReplayStore } from '../replay/replay-store';
 import { useUiStore } from '../store';
 
 let nextSessionId: SessionId = 1;
@@ -115,6 +116,10 @@ export async function appendSession(
         return step.summary;
       },
     });
+    // The same session, grown: its replay state (strategy, knob overrides, manual compactions)
+    // carries over to the new id rather than starting again as for another file.
+    const replay = useReplayStore.getState();
+    if (current !== undefined && replay.sessionId === current) useReplayStore.setState({ sessionId });
     // Appended entries keep their indices: the selection stays, unless they moved (the main file
     // grew under subagent entries) or a file was parsed again.
     if (step?.indicesKept) useUiStore.setState({ currentSessionId: sessionId });
