@@ -1,12 +1,11 @@
 import { getContinuationOverheadTokens } from '../../../src/engine/compact/format-summary';
 import { computeRestoration, type RestoredFile } from '../../../src/engine/compact/restore';
 import type { ClaudeCodeKnobs } from '../../../src/engine/strategies/claude-code/knobs';
+import { LEGACY_PLACEHOLDER, V2168_PLACEHOLDER } from '../../../src/engine/strategies/claude-code';
 import {
   getRestorationExtras,
   getRestoreLimits,
-  LEGACY_PLACEHOLDER,
-  V2168_PLACEHOLDER,
-} from '../../../src/engine/strategies/claude-code';
+} from '../../../src/engine/strategies/claude-code/compactions';
 import { getSummaryRequestOverheadTokens } from '../../../src/engine/compact/build-request';
 import { selectMicrocompact } from '../../../src/engine/strategies/claude-code/microcompact';
 import { computeThresholds } from '../../../src/engine/thresholds';
