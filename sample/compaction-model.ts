@@ -38,6 +38,8 @@ export function createCompactionModel(
     // A generated log always auto-compacts when it crosses the threshold: auto-compact is on.
     autoCompactions: 1,
     microcompactions: microcompact ? 1 : 0,
+    // Its microcompaction fires alone at the warning threshold (below): the knobs say so.
+    microcompactsAlone: microcompact ? 1 : 0,
     continuedPeakTokens: 0,
   });
   if (!microcompact) knobs.microcompactEnabled = false;

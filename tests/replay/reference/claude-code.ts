@@ -273,7 +273,12 @@ export function computeNaiveReplay(
         }
       } else {
         // Edge case 6: the clearing first, then the full compaction over what it left.
-        if (knobs.microcompactEnabled && S + output[k]! >= t.warning) {
+        // Before 2.1.68 with auto-compact on, only when auto-compact is due.
+        const due =
+          knobs.microcompactTrigger === 'with-auto-compact' && knobs.autoCompactEnabled
+            ? auto
+            : S + output[k]! >= t.warning;
+        if (knobs.microcompactEnabled && due) {
           const items = micro();
           if (items) clear(items);
         }

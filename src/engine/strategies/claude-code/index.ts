@@ -41,6 +41,11 @@ export const V2168_PLACEHOLDER = '[Tool result cleared]';
 /** The legacy placeholder (docs/sources.md#ccs-microcompact `Si`, step 5). */
 export const LEGACY_PLACEHOLDER = '[Old tool result content cleared]';
 
+/** The 2.1.x clearing waits for auto-compact (it is tried first when auto-compact is due). */
+function clearsWithAutoCompact(knobs: ClaudeCodeKnobs): boolean {
+  return knobs.microcompactTrigger === 'with-auto-compact' && knobs.autoCompactEnabled;
+}
+
 function getThresholdLines(knobs: ClaudeCodeKnobs): ThresholdLine[] {
   const t = computeThresholds(knobs);
   const lines: ThresholdLine[] = [];
@@ -54,7 +59,12 @@ function getThresholdLines(knobs: ClaudeCodeKnobs): ThresholdLine[] {
     kind: 'trigger',
     ...(autoCompactOff ? { off: true } : {}),
   });
-  if (knobs.microcompactEnabled && !knobs.disableCompact && knobs.microcompactVariant === 'v2.1.68') {
+  if (
+    knobs.microcompactEnabled &&
+    !knobs.disableCompact &&
+    knobs.microcompactVariant === 'v2.1.68' &&
+    !clearsWithAutoCompact(knobs)
+  ) {
     lines.push({
       id: 'microcompact',
       label: 'microcompact = warning = error',
@@ -133,8 +143,10 @@ class ClaudeCodeRun implements StrategyRun {
     }
     // Microcompact looks at the latest response's usage (`ZK`, docs/sources.md#ccs-token-counting):
     // the 2.1.9–2.1.19 boundaries fire on it, not on the pending estimate (docs/replay-accuracy.md).
-    const clear =
-      k.microcompactEnabled && view.usageTokens >= this.warningThreshold ? this.selectV2168(view) : undefined;
+    // Before 2.1.68, with auto-compact on, it is tried only when auto-compact is due
+    // (`microcompactTrigger`): the logs clear after the same call as the compaction, never alone.
+    const due = clearsWithAutoCompact(k) ? auto : view.usageTokens >= this.warningThreshold;
+    const clear = k.microcompactEnabled && due ? this.selectV2168(view) : undefined;
     // Edge case 6: both can fire in the same turn, microcompact inline as the messages are
     // serialized, the full compaction after it, over the cleared history. The trigger count is
     // the usage (with the pending estimate), which the clearing does not lower.
@@ -216,13 +228,15 @@ class ClaudeCodeRun implements StrategyRun {
         ? 'microcompact is off in this version (the microcompactEnabled knob)'
         : legacy && !auto
           ? 'under the auto-compact threshold: the legacy microcompact is tried only there'
-          : !legacy && auto
-            ? 'the auto-compact threshold is reached: a full compaction runs, microcompact is tried only between the warning and the auto-compact thresholds'
-            : !legacy && view.usageTokens < this.warningThreshold
-              ? `the usage, ${fmt(view.usageTokens)}, is under the warning threshold, ${fmt(this.warningThreshold)}`
-              : !pick.passes
-                ? `the savings, ${fmt(pick.savings)}, do not pass the minimum, ${fmt(k.microcompactMinSavings)}`
-                : undefined;
+          : !legacy && clearsWithAutoCompact(k) && !auto
+            ? 'under the auto-compact threshold: in these versions microcompact is tried only when auto-compact is due, before it'
+            : !legacy && auto && !clearsWithAutoCompact(k)
+              ? 'the auto-compact threshold is reached: a full compaction runs, microcompact is tried only between the warning and the auto-compact thresholds'
+              : !legacy && !clearsWithAutoCompact(k) && view.usageTokens < this.warningThreshold
+                ? `the usage, ${fmt(view.usageTokens)}, is under the warning threshold, ${fmt(this.warningThreshold)}`
+                : !pick.passes
+                  ? `the savings, ${fmt(pick.savings)}, do not pass the minimum, ${fmt(k.microcompactMinSavings)}`
+                  : undefined;
     return {
       mechanism: 'microcompact',
       considered,
@@ -263,12 +277,13 @@ class ClaudeCodeRun implements StrategyRun {
     const items: number[] = [];
     for (let r = firstRank; r <= cutRank; r++) if (isLive(order[r]!)) items.push(order[r]!);
     items.sort((a, b) => a - b);
+    const withAuto = clearsWithAutoCompact(k);
     return this.clearAction(
       view,
       items,
       savings,
-      this.warningThreshold,
-      `above the warning threshold; ${items.length} results beyond the ${k.microcompactProtectTokens.toLocaleString('en-US')} most recent result tokens`,
+      withAuto ? this.autoThreshold : this.warningThreshold,
+      `${withAuto ? 'auto-compact is due: tried first, the full compaction after it' : 'above the warning threshold'}; ${items.length} results beyond the ${k.microcompactProtectTokens.toLocaleString('en-US')} most recent result tokens`,
     );
   }
 

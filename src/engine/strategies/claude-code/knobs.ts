@@ -19,6 +19,13 @@ import type { KnobSpec } from '../types';
 export type MicrocompactVariant = 'v2.1.68' | 'legacy';
 
 /**
+ * When the v2.1.68 microcompact acts: above the warning threshold on its own (2.1.68), or, with
+ * auto-compact on, only when auto-compact is due, before the full compaction of the same call
+ * (2.1.x before 2.1.68, as their logs show); with auto-compact off both act at the warning threshold.
+ */
+export type MicrocompactTrigger = 'warning' | 'with-auto-compact';
+
+/**
  * Whose loop compacts: the main session (auto-compact, Prompt 1, restoration, /compact), or an
  * in-process sub-agent ("Sub-agent compact": before its next turn, Prompt 3, its own history).
  */
@@ -31,6 +38,7 @@ export interface ClaudeCodeKnobs extends ThresholdKnobs {
   /** !DISABLE_MICROCOMPACT. */
   microcompactEnabled: boolean;
   microcompactVariant: MicrocompactVariant;
+  microcompactTrigger: MicrocompactTrigger;
   /** `F3Y` / `cD5`: most recent eligible results always kept. */
   microcompactKeepRecent: number;
   /** `g3Y`: most recent tool-result tokens protected (v2.1.68); `dD5` (legacy). */
@@ -85,6 +93,7 @@ export const DEFAULT_CLAUDE_CODE_KNOBS: ClaudeCodeKnobs = {
   disableCompact: false,
   microcompactEnabled: true,
   microcompactVariant: 'v2.1.68',
+  microcompactTrigger: 'warning',
   microcompactKeepRecent: 3,
   microcompactProtectTokens: 40_000,
   microcompactMinSavings: 20_000,
@@ -227,6 +236,22 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
       { value: 'legacy', label: 'legacy: at auto-compact, keep last 3, before full compact' },
     ],
     source: `docs/sources.md#cc-microcompact; docs/sources.md#ccs-microcompact`,
+    group: 'Microcompact',
+  },
+  {
+    key: 'microcompactTrigger',
+    label: 'Microcompact fires',
+    kind: 'select',
+    options: [
+      { value: 'warning', label: 'above the warning threshold, on its own (2.1.68)' },
+      {
+        value: 'with-auto-compact',
+        label:
+          'when auto-compact is due, before it (2.1.x before 2.1.68; auto-compact off: at the warning threshold)',
+      },
+    ],
+    source: `warning: docs/sources.md#cc-microcompact ("Warning threshold hit"); with-auto-compact: docs/sources.md#ccs-main-dispatcher (the cheap tier tried first when auto-compact is due) with docs/sources.md#cc-edge-cases 6 (the full compaction after it on the same turn), as 2.1.x logs show both after one call (docs/replay-accuracy.md)`,
+    help: 'Only for the 2.1.x clearing (variant v2.1.68); the legacy variant is always tried at the auto-compact threshold instead of a full compaction.',
     group: 'Microcompact',
   },
   {

@@ -30,6 +30,8 @@ const CLAUDE_CODE_AGENT = 'Claude Code';
 /** Microcompact boundaries appear in the corpus only in 2.1.9–2.1.19 (docs/sources.md#fmt-microcompact-boundary). */
 const MICROCOMPACT_FIRST_SEEN = '2.1.9';
 const MICROCOMPACT_LAST_SEEN = '2.1.19';
+/** The version the gist read (docs/sources.md#cc-v2168): microcompact at the warning threshold on its own. */
+const MICROCOMPACT_AT_WARNING_FROM = '2.1.68';
 
 /** The knobs of the log's own Claude Code version, with the reasons for each choice. */
 export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCodeKnobs; notes: string[] } {
@@ -105,5 +107,44 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
       `Auto-compact off: the log went on past ${info.continuedPeakTokens.toLocaleString('en-US')} tokens (over the ${autoCompact.toLocaleString('en-US')} threshold) without compacting, and never auto-compacted.`,
     );
   }
+  if (knobs.microcompactEnabled && knobs.microcompactVariant === 'v2.1.68')
+    pickMicrocompactTrigger(knobs, info, version, notes);
   return { knobs, notes };
+}
+
+/**
+ * When these versions clear: 2.1.x before 2.1.68 try microcompact when auto-compact is due and
+ * compact after it on the same call (their logs show both boundaries after one call; never one
+ * alone between the warning and the auto-compact threshold); 2.1.68 clears at the warning
+ * threshold on its own (docs/sources.md#cc-microcompact). A log's own boundaries decide over its
+ * version: a clearing after the same call as an auto-compaction, or one alone while auto-compact
+ * was on.
+ */
+function pickMicrocompactTrigger(
+  knobs: ClaudeCodeKnobs,
+  info: SessionInfo,
+  version: string | undefined,
+  notes: string[],
+): void {
+  const withAuto = info.microcompactsWithAutoCompact ?? 0;
+  const alone = info.microcompactsAlone ?? 0;
+  const before2168 = version !== undefined && compareVersions(version, MICROCOMPACT_AT_WARNING_FROM) < 0;
+  if (withAuto > 0) {
+    knobs.microcompactTrigger = 'with-auto-compact';
+    notes.push(
+      `Microcompact when auto-compact is due, before it: the log cleared after the same call as ${withAuto === 1 ? 'an auto-compaction' : `${withAuto} auto-compactions`}.`,
+    );
+  } else if (alone > 0 && knobs.autoCompactEnabled) {
+    knobs.microcompactTrigger = 'warning';
+    notes.push(
+      `Microcompact at the warning threshold, on its own: the log cleared ${alone === 1 ? 'once' : `${alone} times`} with no compaction after that call while auto-compact was on.`,
+    );
+  } else if (before2168) {
+    knobs.microcompactTrigger = 'with-auto-compact';
+    notes.push(
+      knobs.autoCompactEnabled
+        ? `Microcompact when auto-compact is due, before it (Claude Code before ${MICROCOMPACT_AT_WARNING_FROM}: their logs clear after the same call as an auto-compaction, never alone below it).`
+        : 'Microcompact at the warning threshold: auto-compact is off.',
+    );
+  }
 }
