@@ -124,7 +124,7 @@ export class ReplayState {
       this.addSynthetic(p);
       this.addMessages(p, this.history.liveFrom, pos);
       p.clearedTokens = this.history.savedTokens + this.history.droppedTokens;
-      p.correctionTokens = recorded[k]! - this.log.contextBefore(pos);
+      p.correctionTokens = recorded[k]! - this.log.contextBefore(pos) + this.history.carriedTokens;
     }
     if (withCheck) {
       p.outputTokens = output[k]!;
@@ -284,7 +284,8 @@ export class ReplayState {
   /**
    * Live positions [fromPos, toPos) dropped. `history.truncate` refuses a cut that splits a tool
    * pair (RangeError: a strategy bug). Dropping what the log's own truncation after this call
-   * drops keeps the histories equal (the log's figures already hold Cline's notice).
+   * drops keeps the histories equal: the notice is then what the log's truncation left unlogged
+   * (its notice, as the log's next usage shows it).
    */
   applyTruncate(
     k: number,
@@ -294,7 +295,7 @@ export class ReplayState {
     preSource: TokenProvenance,
   ): void {
     const { prepared, history } = this;
-    const sameAsReal = prepared.real.some(
+    const same = prepared.real.find(
       (r) =>
         r.kind === 'truncate' &&
         r.afterCall === k &&
@@ -304,10 +305,11 @@ export class ReplayState {
           [...this.log.truncated, r.droppedRange],
         ),
     );
+    const sameAsReal = same !== undefined;
     const hiddenEntries = action.hide ? this.countLive(action.fromPos, action.toPos) : 0;
     const dropped = history.truncate(action.fromPos, action.toPos, boundaryPos);
-    const notice = sameAsReal ? 0 : action.noticeTokens;
-    if (notice > 0) history.addNotice(notice);
+    const notice = same ? same.unloggedTokens : action.noticeTokens;
+    if (notice !== 0) history.addNotice(notice);
     if (!sameAsReal) this.differs = true;
     const post = count - dropped + notice;
     const postSource = { ...preSource, clearedTokens: preSource.clearedTokens + dropped };
@@ -364,7 +366,7 @@ export class ReplayState {
     while (this.realPtr < real.length && real[this.realPtr]!.afterCall < 0) {
       const r = real[this.realPtr]!;
       if (r.kind === 'compact') {
-        this.log.compact(r.boundaryPos);
+        this.log.compact(r.boundaryPos, r.unloggedTokens);
         this.history.adopt(this.realPtr);
       }
       this.realPtr++;
@@ -381,10 +383,13 @@ export class ReplayState {
         this.log.clear(r.cleared);
         if (!r.cleared.every((i) => history.isReplaced(i))) this.differs = true;
       } else if (r.kind === 'truncate' && r.droppedRange) {
-        this.log.truncate(r.droppedRange[0], r.droppedRange[1]);
-        if (!sameRanges(history.truncatedRanges, this.log.truncated)) this.differs = true;
+        this.log.truncate(r.droppedRange[0], r.droppedRange[1], r.unloggedTokens);
+        if (!sameRanges(history.truncatedRanges, this.log.truncated)) {
+          this.differs = true;
+          history.carry(r.driftTokens);
+        }
       } else {
-        this.log.compact(r.boundaryPos);
+        this.log.compact(r.boundaryPos, r.unloggedTokens);
         const adopted = history.adoptedReal === this.realPtr;
         const trigger = this.loggedTriggers[this.realPtr];
         if (trigger !== 'auto' && this.run.allowsManualCompaction && !adopted) {
@@ -409,8 +414,10 @@ export class ReplayState {
             realCompactionIndex: r.compactionIndex,
             note: `manual /compact in the log (${r.trigger}): the replay continues from the log's post-compaction history`,
           });
-        } else if (!adopted) this.differs = true;
-        else if (trigger === 'auto') this.differs = false;
+        } else if (!adopted) {
+          this.differs = true;
+          history.carry(r.driftTokens);
+        } else if (trigger === 'auto') this.differs = false;
       }
       this.realPtr++;
     }

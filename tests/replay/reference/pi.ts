@@ -89,6 +89,8 @@ export function computeNaivePiReplay(
   let modified = new Set<string>();
   // The log's history: its positions from its last compaction, less what its microcompacts cleared.
   let logFrom = 0;
+  // What the log's context holds beyond its records since its last compaction (unloggedTokens).
+  let logUnlogged = 0;
   const logCleared = new Set<number>();
   const events: NaivePiEvent[] = [];
   const simulatedTokens: number[] = [];
@@ -99,9 +101,14 @@ export function computeNaivePiReplay(
     for (let p = grownTo; p < to; p++) if (holds(p)) held.push(p);
     grownTo = Math.max(grownTo, to);
   };
-  const simSum = () => baseTokens + summaryItem + held.reduce((a, p) => a + tokens[p]!, 0);
+  // An adopted log compaction brings what it holds unlogged.
+  const simSum = () =>
+    baseTokens +
+    summaryItem +
+    (adopted >= 0 ? real[adopted]!.unloggedTokens : 0) +
+    held.reduce((a, p) => a + tokens[p]!, 0);
   const logSum = (to: number) => {
-    let sum = baseTokens;
+    let sum = baseTokens + logUnlogged;
     for (let p = logFrom; p < to; p++) sum += tokens[p]!;
     for (const i of logCleared) sum -= Math.max(0, clearables.tokens[i]! - PLACEHOLDER_TOKENS);
     return sum;
@@ -120,6 +127,7 @@ export function computeNaivePiReplay(
   for (let r = 0; r < real.length && real[r]!.afterCall < 0; r++) {
     if (real[r]!.kind !== 'compact') continue;
     logFrom = real[r]!.boundaryPos;
+    logUnlogged = real[r]!.unloggedTokens;
     logCleared.clear();
     adopt(r);
   }
@@ -186,7 +194,10 @@ export function computeNaivePiReplay(
         lastLiveFrom = cut;
         const keep = cut < boundary;
         // The summary replaces everything before the cut: the previous summary and kept range too.
-        const spanTokens = summaryItem + held.filter((p) => p < cut).reduce((a, p) => a + tokens[p]!, 0);
+        const spanTokens =
+          summaryItem +
+          (adopted >= 0 ? real[adopted]!.unloggedTokens : 0) +
+          held.filter((p) => p < cut).reduce((a, p) => a + tokens[p]!, 0);
         const exact = realAutoAt(k);
         if (exact >= 0 && model.id === 'recorded') {
           adopt(exact);
@@ -238,6 +249,7 @@ export function computeNaivePiReplay(
         for (const i of info.cleared) if (clearables.pos[i]! >= logFrom) logCleared.add(i);
       } else if (info.kind === 'compact') {
         logFrom = info.boundaryPos;
+        logUnlogged = info.unloggedTokens;
         logCleared.clear();
         if (loggedTrigger[r] !== 'auto' && adopted !== r) {
           adopt(r);
