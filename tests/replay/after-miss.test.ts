@@ -17,6 +17,7 @@ import {
   restoredRealLogFiles,
 } from '../helpers/corpus';
 import { checkReplayInvariants } from './invariants';
+import { type PiSessionSpec, type PiTurnSpec, parsePiSession } from './pi-session';
 
 // Issue 19 item 9: a replay that stays true after it misses. Where the log compacted (or
 // truncated) and the replay did not, the simulated history goes on from what the session really
@@ -102,5 +103,39 @@ describe.skipIf(!present)('a replay after a missed compaction grows with the log
     // The corpus's Claude Code, Codex and Cline logs hold dozens of automatic compactions; off,
     // each is a miss the series above went through.
     expect(missed).toBeGreaterThan(20);
+  });
+});
+
+// pi keeps a range before its compaction entry ([firstKeptEntryId, compaction)) while the log's
+// history restarts at the entry: that kept range is in the log's next usage and in no record after
+// the boundary. The foreign corpus's pi sessions never compact, so pi sessions written the way pi
+// writes them (tests/replay/pi-session.ts) with two compactions, replayed with compaction off.
+describe('a pi replay after its log compacted grows with the log (pi session files)', () => {
+  const turns: PiTurnSpec[] = Array.from({ length: 70 }, (_, t) => ({
+    promptChars: 400,
+    calls: [
+      { tools: [{ name: 'read', path: `src/f${t % 11}.ts`, resultChars: 8_000 + ((t * 7919) % 40_000) }] },
+      { textChars: 600 },
+    ],
+  }));
+  const spec: PiSessionSpec = {
+    turns,
+    compactions: [
+      { afterTurn: 24, firstKeptTurn: 20, summaryChars: 12_000 },
+      { afterTurn: 50, firstKeptTurn: 47, summaryChars: 9_000 },
+    ],
+  };
+  it('off: never above the log by more than it carried, and no jump at either compaction', async () => {
+    const prepared = prepareReplay(await parsePiSession(spec));
+    const own = getStrategy('pi').getSessionKnobs(getSessionInfo(prepared)).knobs as Record<
+      string,
+      KnobValue
+    >;
+    const result = computeReplay(prepared, 'pi', { ...own, enabled: false });
+    expect(checkReplayInvariants(prepared, result)).toEqual([]);
+    expect(prepared.real.filter((r) => r.kind === 'compact')).toHaveLength(2);
+    expect(excessGrowth(prepared, result)).toEqual([]);
+    // Each kept range is measured as its compaction's unlogged part, in the log's history only.
+    for (const r of prepared.real) expect(r.unloggedTokens).toBeGreaterThan(0);
   });
 });
