@@ -74,6 +74,8 @@ export function computeNaiveReplay(
   let sim: Item[] = [];
   let simFrom = 0;
   let logItems: number[] = [];
+  /** What the log's context holds beyond its records since its last compaction (unloggedTokens). */
+  let logUnlogged = 0;
   let adopted = -1;
   let carried: RestoredFile[] = [];
   const events: NaiveEvent[] = [];
@@ -101,7 +103,7 @@ export function computeNaiveReplay(
     return v;
   };
   const simSum = () => sim.reduce((sum, it) => sum + ('pos' in it ? priceSim(it.pos) : it.synthetic), 0);
-  const logSum = () => logItems.reduce((sum, p) => sum + priceLog(p), 0);
+  const logSum = () => logUnlogged + logItems.reduce((sum, p) => sum + priceLog(p), 0);
   const simHas = (p: number) => sim.some((it) => 'pos' in it && it.pos === p);
   /** Appends context positions < `to` the simulation does not hold yet. */
   const growSim = (to: number) => {
@@ -118,7 +120,8 @@ export function computeNaiveReplay(
     const info = real[r]!;
     adopted = r;
     simFrom = info.boundaryPos;
-    sim = [];
+    // What the log's compaction holds beyond its records comes with it.
+    sim = info.unloggedTokens === 0 ? [] : [{ synthetic: info.unloggedTokens }];
     carried = [];
   };
   const isEligible = (i: number) => {
@@ -147,6 +150,7 @@ export function computeNaiveReplay(
   for (let r = 0; r < real.length && real[r]!.afterCall < 0; r++) {
     if (real[r]!.kind !== 'compact') continue;
     logFrom = real[r]!.boundaryPos;
+    logUnlogged = real[r]!.unloggedTokens;
     adopt(r);
   }
 
@@ -295,7 +299,11 @@ export function computeNaiveReplay(
       growLog(logFrom, r.boundaryPos);
       logFrom = r.boundaryPos;
       logItems = [];
+      logUnlogged = r.unloggedTokens;
       realCleared.clear();
+      // A log compaction this history does not make or take: it carries the log's drift.
+      if ((r.trigger === 'auto' || knobs.disableCompact) && adopted !== real.indexOf(r))
+        sim.push({ synthetic: r.driftTokens });
       if (r.trigger !== 'auto' && !knobs.disableCompact && adopted !== real.indexOf(r)) {
         adopt(real.indexOf(r));
         events.push({
