@@ -66,6 +66,8 @@ export function computeNaiveBoundaryScoringReplay(
   let summaryOwn = 0;
   let grownTo = 0;
   let adopted = -1;
+  /** The log's drift carried from a log compaction this history did not make or take (driftTokens). */
+  let carriedDrift = 0;
   let logFrom = 0;
   // What the log's context holds beyond its records since its last compaction (unloggedTokens).
   let logUnlogged = 0;
@@ -81,6 +83,7 @@ export function computeNaiveBoundaryScoringReplay(
   const positions = () => list.flatMap((it) => ('pos' in it ? [it.pos] : []));
   // An adopted log compaction brings what it holds unlogged.
   const simSum = () =>
+    carriedDrift +
     baseTokens +
     summaryTokens +
     (adopted >= 0 ? real[adopted]!.unloggedTokens : 0) +
@@ -92,6 +95,7 @@ export function computeNaiveBoundaryScoringReplay(
     return sum;
   };
   const adopt = (r: number) => {
+    carriedDrift = 0;
     adopted = r;
     list = [];
     summaryTokens = 0;
@@ -175,6 +179,7 @@ export function computeNaiveBoundaryScoringReplay(
           summaryTokens = summary.tokens;
           summaryOwn = summary.tokens;
           adopted = -1;
+          carriedDrift = 0;
           events.push({
             kind: 'compact',
             afterCallPos: k,
@@ -195,6 +200,7 @@ export function computeNaiveBoundaryScoringReplay(
         logFrom = info.boundaryPos;
         logUnlogged = info.unloggedTokens;
         logCleared.clear();
+        if (info.trigger === 'auto' && adopted !== r) carriedDrift += info.driftTokens;
         if (info.trigger !== 'auto' && adopted !== r) {
           adopt(r);
           events.push({

@@ -82,6 +82,8 @@ export function computeNaivePiReplay(
   /** The first position of the live history (pi's kept range, or the adopted log boundary). */
   let simFrom = 0;
   let adopted = -1;
+  /** The log's drift carried from a log compaction this history did not make or take (driftTokens). */
+  let carriedDrift = 0;
   // pi's chain: cut candidates start after the last compaction; file operations accumulate.
   let lastBoundary = 0;
   let lastLiveFrom = 0;
@@ -103,6 +105,7 @@ export function computeNaivePiReplay(
   };
   // An adopted log compaction brings what it holds unlogged.
   const simSum = () =>
+    carriedDrift +
     baseTokens +
     summaryItem +
     (adopted >= 0 ? real[adopted]!.unloggedTokens : 0) +
@@ -114,6 +117,7 @@ export function computeNaivePiReplay(
     return sum;
   };
   const adopt = (r: number) => {
+    carriedDrift = 0;
     // The log's summary and re-attachments are positions (its artifacts) the history then holds.
     adopted = r;
     summaryItem = 0;
@@ -231,6 +235,7 @@ export function computeNaivePiReplay(
           held = held.filter((p) => p >= cut);
           simFrom = keep ? cut : boundary;
           adopted = -1;
+          carriedDrift = 0;
           events.push({
             kind: 'compact',
             afterCallPos: k,
@@ -251,6 +256,7 @@ export function computeNaivePiReplay(
         logFrom = info.boundaryPos;
         logUnlogged = info.unloggedTokens;
         logCleared.clear();
+        if (loggedTrigger[r] === 'auto' && adopted !== r) carriedDrift += info.driftTokens;
         if (loggedTrigger[r] !== 'auto' && adopted !== r) {
           adopt(r);
           events.push({
