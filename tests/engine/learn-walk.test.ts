@@ -13,10 +13,8 @@ import type { ReplayEvent } from '../../src/engine/replay/types';
 import { CLAUDE_CODE_KNOB_SPECS } from '../../src/engine/strategies/claude-code/knobs';
 import { selectMicrocompact } from '../../src/engine/strategies/claude-code/microcompact';
 import { STRATEGIES } from '../../src/engine/strategies/registry';
-import {
-  type ClaudeCodeKnobs,
-  getClaudeCodeSessionKnobs,
-} from '../../src/engine/strategies/claude-code/knobs';
+import type { ClaudeCodeKnobs } from '../../src/engine/strategies/claude-code/knobs';
+import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-code/session-knobs';
 import { getSessionInfo, type KnobSpec } from '../../src/engine/strategies/types';
 import { computeThresholds } from '../../src/engine/thresholds';
 import type { Session } from '../../src/engine/types';

@@ -11,7 +11,7 @@ import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { getCallContext, getUsageCoverage } from '../../src/engine/query/usage-coverage';
 import type { Session } from '../../src/engine/types';
-import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-code/knobs';
+import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-code/session-knobs';
 import { getDefaultStrategyId } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { prepareReplay } from '../../src/engine/replay/prepare';

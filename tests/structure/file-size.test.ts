@@ -18,9 +18,6 @@ const CODE = /\.(?:ts|tsx|mts|mjs|js|cjs)$/;
  * the list only shrinks).
  */
 const PENDING: Record<string, string> = {
-  'src/engine/replay/replay-state.ts': 'issue 19 items 9-10 split it (the replay after a missed compaction)',
-  'src/engine/strategies/claude-code/index.ts': 'issue 19 item 10 splits it with the microcompact change',
-  'src/engine/strategies/claude-code/knobs.ts': 'issue 19 item 10 splits it with the microcompact change',
   'src/engine/parse/dialects/codex-cli/normalizer.ts':
     'split after issue 25 item 5 (token_count order) lands',
 };

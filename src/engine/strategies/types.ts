@@ -317,6 +317,10 @@ export interface SessionInfo {
   autoCompactions: number;
   /** Real microcompact boundaries of the main thread. */
   microcompactions: number;
+  /** Of those, the ones after the same call as a real auto-compaction (both acted on one call). */
+  microcompactsWithAutoCompact?: number;
+  /** Of those, the ones after a call no compaction followed (the clearing acted on its own). */
+  microcompactsAlone?: number;
   /**
    * The highest usage (context + output) of a call that the next call followed without any
    * compaction in between: above an auto-compact threshold, auto-compact was off.
@@ -354,6 +358,15 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
     isSubagent: main?.openedAlone === true || main?.agentId !== undefined,
     autoCompactions: real.filter((r) => r.kind === 'compact' && r.trigger === 'auto').length,
     microcompactions: real.filter((r) => r.kind === 'microcompact').length,
+    microcompactsWithAutoCompact: real.filter(
+      (r) =>
+        r.kind === 'microcompact' &&
+        real.some((c) => c.kind === 'compact' && c.trigger === 'auto' && c.afterCall === r.afterCall),
+    ).length,
+    microcompactsAlone: real.filter(
+      (r) =>
+        r.kind === 'microcompact' && !real.some((c) => c.kind === 'compact' && c.afterCall === r.afterCall),
+    ).length,
     continuedPeakTokens,
     format: session.format,
     agent: session.meta.agent,

@@ -87,6 +87,8 @@ export function computeNaivePiReplay(
   /** The first position of the live history (pi's kept range, or the adopted log boundary). */
   let simFrom = 0;
   let adopted = -1;
+  /** The log's drift carried from a log compaction this history did not make or take (driftTokens). */
+  let carriedDrift = 0;
   // pi's chain: cut candidates start after the last compaction; file operations accumulate.
   let lastBoundary = 0;
   let lastLiveFrom = 0;
@@ -94,6 +96,8 @@ export function computeNaivePiReplay(
   let modified = new Set<string>();
   // The log's history: its positions from its last compaction, less what its microcompacts cleared.
   let logFrom = 0;
+  // What the log's context holds beyond its records since its last compaction (unloggedTokens).
+  let logUnlogged = 0;
   const logCleared = new Set<number>();
   const events: NaivePiEvent[] = [];
   const simulatedTokens: number[] = [];
@@ -104,14 +108,21 @@ export function computeNaivePiReplay(
     for (let p = grownTo; p < to; p++) if (holds(p)) held.push(p);
     grownTo = Math.max(grownTo, to);
   };
-  const simSum = () => baseTokens + summaryItem + held.reduce((a, p) => a + tokens[p]!, 0);
+  // An adopted log compaction brings what it holds unlogged.
+  const simSum = () =>
+    carriedDrift +
+    baseTokens +
+    summaryItem +
+    (adopted >= 0 ? real[adopted]!.unloggedTokens : 0) +
+    held.reduce((a, p) => a + tokens[p]!, 0);
   const logSum = (to: number) => {
-    let sum = baseTokens;
+    let sum = baseTokens + logUnlogged;
     for (let p = logFrom; p < to; p++) sum += tokens[p]!;
     for (const i of logCleared) sum -= Math.max(0, clearables.tokens[i]! - PLACEHOLDER_TOKENS);
     return sum;
   };
   const adopt = (r: number) => {
+    carriedDrift = 0;
     // The log's summary and re-attachments are positions (its artifacts) the history then holds.
     adopted = r;
     summaryItem = 0;
@@ -125,6 +136,7 @@ export function computeNaivePiReplay(
   for (let r = 0; r < real.length && real[r]!.afterCall < 0; r++) {
     if (real[r]!.kind !== 'compact') continue;
     logFrom = real[r]!.boundaryPos;
+    logUnlogged = real[r]!.unloggedTokens;
     logCleared.clear();
     adopt(r);
   }
@@ -191,7 +203,10 @@ export function computeNaivePiReplay(
         lastLiveFrom = cut;
         const keep = cut < boundary;
         // The summary replaces everything before the cut: the previous summary and kept range too.
-        const spanTokens = summaryItem + held.filter((p) => p < cut).reduce((a, p) => a + tokens[p]!, 0);
+        const spanTokens =
+          summaryItem +
+          (adopted >= 0 ? real[adopted]!.unloggedTokens : 0) +
+          held.filter((p) => p < cut).reduce((a, p) => a + tokens[p]!, 0);
         const exact = realAutoAt(k);
         if (exact >= 0 && model.id === 'recorded') {
           adopt(exact);
@@ -225,6 +240,7 @@ export function computeNaivePiReplay(
           held = held.filter((p) => p >= cut);
           simFrom = keep ? cut : boundary;
           adopted = -1;
+          carriedDrift = 0;
           events.push({
             kind: 'compact',
             afterCallPos: k,
@@ -243,7 +259,9 @@ export function computeNaivePiReplay(
         for (const i of info.cleared) if (clearables.pos[i]! >= logFrom) logCleared.add(i);
       } else if (info.kind === 'compact') {
         logFrom = info.boundaryPos;
+        logUnlogged = info.unloggedTokens;
         logCleared.clear();
+        if (loggedTrigger[r] === 'auto' && adopted !== r) carriedDrift += info.driftTokens;
         if (loggedTrigger[r] !== 'auto' && adopted !== r) {
           adopt(r);
           events.push({
