@@ -64,6 +64,8 @@ describe('the stream-json fixture (derived from a real stream)', () => {
     expect(t!.usage).toEqual({
       inputTokens: 4 + 65,
       cacheCreationInputTokens: 20_544 + 176_033,
+      // The first run's writes were 1-hour ones (its `cache_creation.ephemeral_1h_input_tokens`).
+      cacheCreation1hInputTokens: 20_544,
       cacheReadInputTokens: 91_724 + 6_787_492,
       outputTokens: 1_087 + 26_497,
     });

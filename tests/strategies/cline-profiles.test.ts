@@ -173,12 +173,22 @@ describe('Cline SDK compaction on a generated session', () => {
 // a ClineSay of the focus chain that v3.25.0 introduced:
 // cline/cline@612a67ee8998e6aa48db5110ee4236543bcf7c1b:src/shared/ExtensionMessage.ts:137),
 // dated before 4.0: classic profiles, picked by their start dates.
-const REAL: { path: string; profile: ClineProfileId; calls: number; truncations: number }[] = [
+// `replayed`: the replay's own truncations where they differ from the log's: on CoreGems the replay
+// after a missed truncation stays with the log's growth (issue 19 item 9), so its truncations come
+// 6 calls early and 2 late, 3 in all, where a jump once gave a fourth.
+const REAL: {
+  path: string;
+  profile: ClineProfileId;
+  calls: number;
+  truncations: number;
+  replayed?: number;
+}[] = [
   {
     path: join(CORPUS, 'CoreGems__Cline-Xray/task_sample__ui_messages.json'),
     profile: 'classic-v3.34',
     calls: 53,
     truncations: 4,
+    replayed: 3,
   },
   {
     path: join(CORPUS, 'mike4567__MRA04242026/api_conversation_history.json'),
@@ -216,7 +226,9 @@ describe.skipIf(!corpusOrSkip('Cline profiles on the real Cline tasks'))(
       if (name === 'ui_messages.json') expect(bytes.toString('utf8')).toMatch(/"say":\s*"task_progress"/);
       expect(p.calls.length).toBe(real.calls);
       const result = run(p, knobs);
-      expect(result.events.filter((e) => e.kind === 'truncate').length).toBe(real.truncations);
+      expect(result.events.filter((e) => e.kind === 'truncate').length).toBe(
+        real.replayed ?? real.truncations,
+      );
       expect(p.real.length).toBe(real.truncations);
     });
   },
