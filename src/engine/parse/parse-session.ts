@@ -1,3 +1,4 @@
+import { capDepth } from './depth-cap';
 import { at } from '../assert';
 import type { Session, SessionFile } from '../types';
 import { computeBranches } from './branches';
@@ -129,8 +130,9 @@ export async function readEntryRecord(
   entryIndex: number,
 ): Promise<unknown> {
   const text = await readEntryText(sources, session, entryIndex);
+  let record: unknown;
   try {
-    return JSON.parse(text);
+    record = JSON.parse(text);
   } catch {
     // A recovered concatenated line holds several records, one entry each, added in line order:
     // this entry's position among the entries of that line picks its record.
@@ -141,6 +143,8 @@ export async function readEntryRecord(
       if (other.fileIndex !== entry.fileIndex || other.line !== entry.line) break;
       k++;
     }
-    return recoverRecords(text)?.records[k];
+    record = recoverRecords(text)?.records[k];
   }
+  // What reads the record next recurses over it: a part nested too deep is cut (depth-cap.ts).
+  return capDepth(record);
 }

@@ -103,6 +103,26 @@ export function preview(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)} `.slice(0, -1) : text;
 }
 
+/**
+ * `value` as JSON text, or '' when it is nested deeper than `JSON.stringify`'s recursion can go
+ * (a tool input 5,000 objects deep): then a warning at `path`, and the record keeps its other
+ * fields instead of failing whole.
+ */
+export function jsonText(value: unknown, ctx: RecordContext, path: string): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    ctx.issue(
+      'unreadable-record',
+      'warning',
+      `At ${path}: nested too deep to show; the record is kept without it`,
+      path,
+    );
+    return '';
+  }
+}
+
 export const num = (value: unknown): number =>
   typeof value === 'number' && Number.isFinite(value) ? value : 0;
 

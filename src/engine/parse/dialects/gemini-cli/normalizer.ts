@@ -2,6 +2,7 @@ import type { Block, Usage } from '../../../types';
 import {
   createEntry,
   isObject,
+  jsonText,
   type Json,
   type NormalizedRecord,
   num,
@@ -112,7 +113,7 @@ function toolBlocks(calls: unknown, ctx: RecordContext): Block[] {
       return;
     }
     const args = isObject(call.args) ? call.args : {};
-    const argsJson = JSON.stringify(args) ?? '';
+    const argsJson = jsonText(args, ctx, `toolCalls[${i}].args`);
     const filePath = args.file_path ?? args.absolute_path ?? args.path;
     uses.push({
       kind: 'tool-use',

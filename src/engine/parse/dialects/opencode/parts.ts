@@ -1,5 +1,5 @@
 import type { Block, Entry, TokenCount, Usage } from '../../../types';
-import { isObject, type Json, num, preview, type RecordContext, typeName } from '../record';
+import { isObject, type Json, jsonText, num, preview, type RecordContext, typeName } from '../record';
 
 // One OpenCode part (message-v2.ts `Part`) as entries: what a part holds, apart from the session
 // state a compaction and a prune leave (normalizer.ts).
@@ -185,7 +185,7 @@ export function readToolPart(
   const id = typeof part.callID === 'string' ? part.callID : String(part.id);
   const name = typeof part.tool === 'string' ? part.tool : '(unnamed)';
   const input = state && isObject(state.input) ? state.input : {};
-  const json = JSON.stringify(input) ?? '';
+  const json = jsonText(input, ctx, 'state.input');
   const filePath = input.filePath ?? input.path ?? input.file_path;
   const use = next();
   use.type = 'part';

@@ -2,6 +2,7 @@ import type { Block, Entry } from '../../../types';
 import {
   createEntry,
   isObject,
+  jsonText,
   type Json,
   type NormalizedRecord,
   num,
@@ -89,7 +90,7 @@ function textBlocks(content: unknown, path: string, ctx: RecordContext): Block[]
         return;
       }
       const args = isObject(part.arguments) ? part.arguments : {};
-      const json = JSON.stringify(args) ?? '';
+      const json = jsonText(args, ctx, 'message.content.arguments');
       const filePath = args.path ?? args.file_path;
       blocks.push({
         kind: 'tool-use',
