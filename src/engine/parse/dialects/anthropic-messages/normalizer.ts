@@ -328,7 +328,7 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
       /** The request's clearable tool results, oldest first, when the request is known. */
       clearable?: () => string[],
     ): void {
-      const usage = usageOf(body.usage);
+      const usage = usageOf(body.usage, ctx);
       const applied = isObject(body.context_management) ? body.context_management.applied_edits : undefined;
       const cleared = Array.isArray(applied) ? readAppliedEdits(applied, thread, clearable) : undefined;
       if (cleared) {

@@ -1,11 +1,14 @@
 import type { CompactMeta, EntryKind, MicrocompactMeta, Usage } from '../../../types';
-import { type AnthropicBlockHooks, normalizeAnthropicContent } from '../shared/anthropic-blocks';
+import {
+  type AnthropicBlockHooks,
+  anthropicUsageOf,
+  normalizeAnthropicContent,
+} from '../shared/anthropic-blocks';
 import {
   createEntry,
   isObject,
   type Json,
   type NormalizedRecord,
-  num,
   parseTimestamp,
   preview,
   type RecordContext,
@@ -54,14 +57,8 @@ export const KNOWN_SYSTEM_SUBTYPES = new Set([
 /** Placeholder the API's context editing writes into cleared tool results (docs/sources.md#fmt-microcompact-boundary). */
 export const CLEARED_PLACEHOLDER = '[Old tool result content cleared]';
 
-function parseUsage(value: unknown): Usage | undefined {
-  if (!isObject(value)) return undefined;
-  return {
-    inputTokens: num(value.input_tokens),
-    cacheCreationInputTokens: num(value.cache_creation_input_tokens),
-    cacheReadInputTokens: num(value.cache_read_input_tokens),
-    outputTokens: num(value.output_tokens),
-  };
+function parseUsage(value: unknown, ctx: RecordContext): Usage | undefined {
+  return anthropicUsageOf(value, ctx, 'message.usage');
 }
 
 /** Claude Code's additions to the Anthropic block mapping: Task/Agent prompts, persisted outputs. */
@@ -219,7 +216,7 @@ export function normalizeClaudeCodeRecord(
         if (typeof r.requestId === 'string') entry.requestId = r.requestId;
         if (typeof message.model === 'string') entry.model = message.model;
         entry.isSynthetic = message.model === '<synthetic>';
-        entry.usage = parseUsage(message.usage);
+        entry.usage = parseUsage(message.usage, ctx);
       } else {
         if (typeof message.content === 'string')
           extras.promptText = preview(message.content, ctx.previewChars);

@@ -5,7 +5,7 @@ import {
   jsonText,
   type Json,
   type NormalizedRecord,
-  num,
+  readTokenCount,
   parseTimestamp,
   preview,
   type RecordContext,
@@ -148,13 +148,14 @@ function readUsage(tokens: unknown, ctx: RecordContext): Usage | undefined {
     ctx.issue('wrong-shape', 'warning', `At tokens: expected an object, got ${typeName(tokens)}`, 'tokens');
     return undefined;
   }
-  const input = num(tokens.input);
-  const cached = Math.min(num(tokens.cached), input);
+  const count = (key: string) => readTokenCount(tokens[key], `tokens.${key}`, ctx);
+  const input = count('input');
+  const cached = Math.min(count('cached'), input);
   return {
     inputTokens: input - cached,
     cacheCreationInputTokens: 0,
     cacheReadInputTokens: cached,
-    outputTokens: num(tokens.output) + num(tokens.thoughts),
+    outputTokens: count('output') + count('thoughts'),
   };
 }
 

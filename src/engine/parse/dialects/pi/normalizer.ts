@@ -5,7 +5,7 @@ import {
   jsonText,
   type Json,
   type NormalizedRecord,
-  num,
+  readTokenCount,
   parseTimestamp,
   preview,
   type RecordContext,
@@ -145,10 +145,10 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
       const usage = message.usage;
       if (isObject(usage)) {
         entry.usage = {
-          inputTokens: num(usage.input),
-          cacheCreationInputTokens: num(usage.cacheWrite),
-          cacheReadInputTokens: num(usage.cacheRead),
-          outputTokens: num(usage.output),
+          inputTokens: readTokenCount(usage.input, 'message.usage.input', ctx),
+          cacheCreationInputTokens: readTokenCount(usage.cacheWrite, 'message.usage.cacheWrite', ctx),
+          cacheReadInputTokens: readTokenCount(usage.cacheRead, 'message.usage.cacheRead', ctx),
+          outputTokens: readTokenCount(usage.output, 'message.usage.output', ctx),
         };
       } else {
         ctx.issue(
