@@ -119,12 +119,14 @@ describe('implausible times in every dialect', () => {
 
 describe('one implausible time among good ones', () => {
   it("is an issue at its line and leaves the session's span to the others", async () => {
-    const [tiny] = fixtureFiles(FIXTURES['claude-code'][0]!);
-    const lines = tiny!.text.trimEnd().split('\n');
-    const clean = await parse([tiny!]);
+    const tiny = fixtureFiles(FIXTURES['claude-code']![0]!)[0]!;
+    const lines = tiny.text.trimEnd().split('\n');
+    const clean = await parse([tiny]);
+    const lastCall =
+      lines.length - 1 - [...lines].reverse().findIndex((l) => l.includes('"type":"assistant"'));
     for (const [k, time] of [
       [2, '9999-12-31T00:00:00.000Z'],
-      [lines.findLastIndex((l) => l.includes('"type":"assistant"')), '1969-12-31T23:59:59.000Z'],
+      [lastCall, '1969-12-31T23:59:59.000Z'],
     ] as const) {
       const changed = lines.map((l, i) =>
         i === k ? l.replace(/"timestamp":"[^"]*"/, `"timestamp":"${time}"`) : l,
