@@ -1,5 +1,7 @@
 /// <reference types="vitest/config" />
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -69,12 +71,33 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
+/**
+ * Empties the build's folder but for `cli/`, the CLI's bundle (`npm install`'s `prepare`): Vite's
+ * own emptying deleted it, and `compactlab` then ran silently from the sources through tsx.
+ */
+export function keepCliBundle(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'compactlab-keep-cli-bundle',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    buildStart() {
+      if (!existsSync(outDir)) return;
+      for (const name of readdirSync(outDir))
+        if (name !== 'cli') rmSync(join(outDir, name), { recursive: true, force: true });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), contentSecurityPolicy()],
+  plugins: [react(), contentSecurityPolicy(), keepCliBundle()],
   worker: { format: 'es' },
   server: { host: '127.0.0.1', port: 5173, strictPort: true, headers: DEV_HEADERS },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: PREVIEW_HEADERS },
-  build: { target: 'es2022', chunkSizeWarningLimit: 4096 },
+  // keepCliBundle empties the folder instead, keeping dist/cli.
+  build: { target: 'es2022', chunkSizeWarningLimit: 4096, emptyOutDir: false },
   test: {
     environment: 'node',
     testTimeout: 60_000,
