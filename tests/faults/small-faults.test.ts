@@ -83,3 +83,30 @@ describe('npm run build', () => {
     expect(existsSync(join(root, 'dist', 'cli', 'compactlab.mjs'))).toBe(true);
   });
 });
+
+describe('a file truncated while it is read', () => {
+  it('is an issue, and the header gives the size that was read', async () => {
+    const { parseSession } = await import('../../src/engine/parse/parse-session');
+    const text = new TextEncoder().encode(fixture('tiny.jsonl'));
+    const cut = text.lastIndexOf(10, Math.floor(text.length / 2)) + 1;
+    let reads = 0;
+    // The file as it was at open (its size), then cut after the first chunk was read.
+    const source = {
+      name: 'tiny.jsonl',
+      sizeBytes: text.length,
+      read: async (at: number, length: number) =>
+        reads++ === 0
+          ? text.subarray(at, at + length)
+          : text.subarray(Math.min(at, cut), Math.min(at + length, cut)),
+    };
+    const session = await parseSession([source], { chunkBytes: 4_096 });
+    expect(session.issues).toContainEqual(
+      expect.objectContaining({
+        code: 'file-shrunk',
+        message: expect.stringContaining(`cut to ${cut} bytes`),
+      }),
+    );
+    expect(session.files[0]!.sizeBytes).toBe(cut);
+    expect(session.entries.length).toBeGreaterThan(0);
+  });
+});

@@ -189,6 +189,16 @@ export class FileParse {
       onUtf16: (byteOrder) => {
         this.utf16 = byteOrder;
       },
+      onShrunk: (sizeBytes) => {
+        builder.issue(
+          fileIndex,
+          0,
+          'file-shrunk',
+          'warning',
+          `${source.name} was cut to ${sizeBytes} bytes while it was read (it had ${source.sizeBytes} when opened): what it had after that is not read`,
+        );
+        file.sizeBytes = sizeBytes;
+      },
       readLine:
         listLine &&
         ((bytes, start, end, offsetBytes) =>
