@@ -110,3 +110,29 @@ describe('a file truncated while it is read', () => {
     expect(session.entries.length).toBeGreaterThan(0);
   });
 });
+
+describe('an OpenCode message file ending in NUL bytes', () => {
+  it('is read (its trailing zeros an issue), not dropped', async () => {
+    const { parseSession } = await import('../../src/engine/parse/parse-session');
+    const { createMemorySource } = await import('../../src/engine/parse/source');
+    const { FIXTURES } = await import('../parse/dialect-fixtures');
+    const paths = FIXTURES.opencode![0]!.files as string[];
+    const files = paths.map((p) => ({
+      name: p,
+      text: new Uint8Array(readFileSync(join(__dirname, '../..', p))),
+    }));
+    const clean = await parseSession(files.map((f) => createMemorySource(f.name, f.text)));
+    const k = files.findIndex((f) => f.name.includes('/message/'));
+    const padded = new Uint8Array(files[k]!.text.length + 64);
+    padded.set(files[k]!.text);
+    files[k] = { ...files[k]!, text: padded };
+    const session = await parseSession(files.map((f) => createMemorySource(f.name, f.text)));
+    expect(session.entries.length).toBe(clean.entries.length);
+    expect(session.apiCalls.length).toBe(clean.apiCalls.length);
+    expect(session.issues.filter((i) => i.code === 'not-json')).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/ends with 64 NUL bytes after its JSON/),
+      }),
+    ]);
+  });
+});
