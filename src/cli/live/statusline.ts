@@ -1,5 +1,5 @@
 import { computeLiveStatus, type LiveOverrides } from '../../engine/live/live-status';
-import { createLiveFigures, type LiveFigures } from '../../engine/live/live-figures';
+import { createLiveFigures, type LiveFigures, whyNotFollowed } from '../../engine/live/live-figures';
 import { formatStatusLine } from './format-status';
 import { readLiveFiguresCached } from './live-cache';
 
@@ -58,6 +58,8 @@ export async function computeStatusLine(payloadText: string): Promise<string> {
     } catch {
       // A session not written yet: the payload alone still gives a line.
     }
+    const why = whyNotFollowed(payload.transcript_path, figures);
+    if (why !== undefined) return `compactlab: ${why}`;
   }
   return formatStatusLine(computeLiveStatus(figures, getPayloadOverrides(payload)));
 }

@@ -1,0 +1,81 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { watchCommand } from '../../src/cli/live/watch';
+import { computeStatusLine } from '../../src/cli/live/statusline';
+import { FIXTURES } from '../parse/dialect-fixtures';
+
+// watch and statusline know Claude Code's and Codex's thresholds only: a pi, Gemini CLI, Cline,
+// OpenCode or claude-trace log is said to be one they cannot follow, never shown against Claude
+// Code's 200k window; a folder, an empty file and out-of-range counts are said or left out.
+
+const ROOT = join(__dirname, '../..');
+// The status line's cache in a folder of this test's own.
+process.env.COMPACTLAB_CACHE_DIR = mkdtempSync(join(tmpdir(), 'compactlab-statusline-'));
+
+async function watchOnce(path: string): Promise<{ code: number; out: string[]; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    err.push(String(chunk));
+    return true;
+  });
+  try {
+    const code = await watchCommand([path, '--once', '--json'], (t) => out.push(t));
+    return { code, out, err: err.join('') };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** Each fixture of a dialect without a live reader, as one file on disk. */
+const others = Object.entries(FIXTURES)
+  .filter(([id]) => !['claude-code', 'codex-cli', 'claude-sdk-stream', 'cline-task-metadata'].includes(id))
+  .flatMap(([id, fixtures]) =>
+    fixtures.filter((f) => !f.name.includes('broken')).map((f) => ({ id, path: f.files[0] })),
+  )
+  .filter((f): f is { id: string; path: string } => typeof f.path === 'string');
+
+describe('watch and statusline on logs of other agents', () => {
+  it(`say they cannot follow them (${others.length} fixtures), never Claude Code's thresholds`, async () => {
+    expect(others.length).toBeGreaterThanOrEqual(7);
+    const problems: string[] = [];
+    for (const { id, path } of others) {
+      const full = join(ROOT, path);
+      const { code, out, err } = await watchOnce(full);
+      if (code !== 1 || !/the live status follows only/.test(err))
+        problems.push(`${id} watch: exit ${code}, stderr ${JSON.stringify(err)}`);
+      if (out.some((l) => l.includes('"autoCompactTokens"'))) problems.push(`${id} watch printed a status`);
+      const line = await computeStatusLine(JSON.stringify({ transcript_path: full }));
+      if (!/the live status follows only/.test(line) || /200k/.test(line))
+        problems.push(`${id} statusline: ${line}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('says a folder is one, and an empty file that nothing was read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compactlab-watch-'));
+    const folder = await watchOnce(dir);
+    expect([folder.code, folder.err]).toEqual([2, expect.stringContaining('is a folder')]);
+    expect(folder.err).not.toContain('EISDIR');
+    writeFileSync(join(dir, 'empty.jsonl'), '');
+    const empty = await watchOnce(join(dir, 'empty.jsonl'));
+    expect([empty.code, empty.err]).toEqual([1, expect.stringContaining('no API call or compaction read')]);
+  });
+
+  it('leaves a negative usage out of the context (no "ctx -50004/200k")', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compactlab-watch-'));
+    const file = join(dir, 'session.jsonl');
+    const text = readFileSync(join(ROOT, 'tests/fixtures/tiny.jsonl'), 'utf8').replace(
+      /"input_tokens":\d+/g,
+      '"input_tokens":-984990',
+    );
+    writeFileSync(file, text);
+    const line = await computeStatusLine(JSON.stringify({ transcript_path: file }));
+    expect(line).toMatch(/^ctx \d/);
+    const { out } = await watchOnce(file);
+    const status = out.map((l) => JSON.parse(l)).find((l) => l.kind === 'status');
+    expect(status.usedTokens).toBeGreaterThanOrEqual(0);
+  });
+});
