@@ -296,6 +296,10 @@ export function createCodexCliNormalizer(): RecordNormalizer {
   const turn: TurnState = { modelOutput: false, open: false };
   /** `total_token_usage` of the previous `token_count`: an unchanged total means no new request. */
   let lastTotal: TokenUsage | undefined;
+  /** Every running total seen: one seen before, not just before, is a repeat out of order. */
+  const seenTotals = new Set<string>();
+  let outOfOrderSaid = false;
+  let highestTotal = 0;
   /** Context of the latest request, for the next compaction's `preTokens`. */
   let lastContextTokens: TokenCount | undefined;
   let compactedSinceLastCall = false;
@@ -316,6 +320,25 @@ export function createCodexCliNormalizer(): RecordNormalizer {
     // stays put. After a compaction it also sends the new history's estimate: zero input, an
     // unchanged total and `total_tokens` = the compacted context.
     const repeat = total !== undefined && lastTotal !== undefined && sameUsage(total, lastTotal);
+    const key = total && Object.values(total).join(',');
+    // The running total only grows: a count seen before that comes back later, or one below the
+    // highest, is a line out of order (a shuffled or spliced rollout).
+    const seenBefore = !repeat && key !== undefined && seenTotals.has(key);
+    if ((seenBefore || (total && total.totalTokens < highestTotal)) && !outOfOrderSaid) {
+      outOfOrderSaid = true;
+      ctx.issue(
+        'wrong-shape',
+        'warning',
+        `At payload.info.total_token_usage: a running total below one before it (token_count lines out of order)${seenBefore ? ': a repeat, not counted again' : ''}`,
+        'payload.info.total_token_usage',
+      );
+    }
+    if (seenBefore) {
+      entry.summaryText = 'repeat of an earlier count, out of order (no new request)';
+      return;
+    }
+    if (key !== undefined) seenTotals.add(key);
+    if (total) highestTotal = Math.max(highestTotal, total.totalTokens);
     if (total) lastTotal = total;
     if (repeat) {
       if (

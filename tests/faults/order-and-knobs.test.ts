@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
+import { corpusOrSkip, foreignFiles } from '../helpers/corpus';
+
+// Codex's running total only grows: a token_count line moved after later ones repeats a request
+// already counted (a shuffled rollout counted 75 calls for 65). A knob out of its range is an
+// error, not a value clamped without a word (--window 0 became 10,000 with negative thresholds).
+
+const rollouts = foreignFiles().filter((f) => /rollout-.*\.jsonl$/.test(f));
+
+describe('Codex token_count lines out of order', () => {
+  it.skipIf(!corpusOrSkip('Codex token_count order'))(
+    'count each request once on real rollouts whose token_count lines run backwards',
+    async () => {
+      expect(rollouts.length).toBeGreaterThan(0);
+      for (const path of rollouts) {
+        const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+        const at = lines.flatMap((l, k) => (l.includes('"type":"token_count"') ? [k] : []));
+        // Each token_count line moved to the place of another, in reverse order.
+        const reversed = [...lines];
+        at.forEach((k, i) => {
+          reversed[k] = lines[at[at.length - 1 - i]!]!;
+        });
+        const name = path.split('/').pop()!;
+        const clean = await parseSession([createMemorySource(name, `${lines.join('\n')}\n`)]);
+        const shuffled = await parseSession([createMemorySource(name, `${reversed.join('\n')}\n`)]);
+        expect(shuffled.apiCalls.length, name).toBe(clean.apiCalls.length);
+        if (at.length > 2)
+          expect(shuffled.issues.map((i) => i.message).join('\n'), name).toMatch(/out of order/);
+      }
+    },
+  );
+});
+
+describe('replay knobs out of range', () => {
+  it('--window 0 is an error naming the minimum, not a silent 10,000', async () => {
+    const err: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      err.push(String(chunk));
+      return true;
+    });
+    try {
+      const code = await main(['replay', 'tests/fixtures/tiny.jsonl', '--window', '0'], () => {});
+      expect(code).toBe(2);
+      expect(err.join('')).toContain('--window is at least 10,000 tokens, got "0"');
+      err.length = 0;
+      expect(
+        await main(['replay', 'tests/fixtures/tiny.jsonl', '--knob', 'contextWindow=-5'], () => {}),
+      ).toBe(2);
+      expect(err.join('')).toContain('--knob contextWindow is at least 10,000 tokens');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
