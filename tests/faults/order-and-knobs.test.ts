@@ -56,3 +56,23 @@ describe('replay knobs out of range', () => {
     }
   });
 });
+
+describe('an OpenCode storage folder missing one message file', () => {
+  it('is one session (its orphan parts named), not two of one id', async () => {
+    const { cpSync, mkdtempSync, readdirSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'compactlab-opencode-'));
+    cpSync('tests/fixtures/opencode/storage', dir, { recursive: true });
+    const messages = join(dir, 'message', readdirSync(join(dir, 'message'))[0]!);
+    const gone = readdirSync(messages).sort()[2]!;
+    rmSync(join(messages, gone));
+    const out: string[] = [];
+    expect(await main(['stats', dir, '--jobs', '1'], (t) => out.push(t))).toBe(0);
+    expect(out).toHaveLength(1);
+    const report: string[] = [];
+    expect(await main(['inspect', dir, '--json'], (t) => report.push(t))).toBe(0);
+    const issues = JSON.parse(report.join('\n')).issues.map((i: { message: string }) => i.message);
+    expect(issues.join('\n')).toContain(gone.replace('.json', ''));
+  });
+});
