@@ -76,3 +76,29 @@ describe('an OpenCode storage folder missing one message file', () => {
     expect(issues.join('\n')).toContain(gone.replace('.json', ''));
   });
 });
+
+describe('a Cline task folder mixed from two tasks', () => {
+  it('says its API history was written away from its UI log, and reads a real folder without it', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = 'tests/fixtures/cline-task';
+    const names = ['ui_messages.json', 'api_conversation_history.json', 'task_metadata.json'];
+    const files = names.map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
+    const own = await parseSession(files.map((f) => createMemorySource(f.name, f.text)));
+    expect(own.issues.filter((i) => /two sessions/.test(i.message))).toEqual([]);
+    // The other task: the same history written three days later.
+    const history = JSON.parse(files[1]!.text) as { ts?: number }[];
+    for (const m of history) if (m.ts !== undefined) m.ts += 3 * 86_400_000;
+    files[1] = { ...files[1]!, text: JSON.stringify(history) };
+    const mixed = await parseSession(files.map((f) => createMemorySource(f.name, f.text)));
+    expect(mixed.issues).toContainEqual(
+      expect.objectContaining({
+        fileIndex: 1,
+        code: 'wrong-shape',
+        message: expect.stringMatching(
+          /^api_conversation_history\.json was written from .* away from ui_messages\.json .*two sessions/,
+        ),
+      }),
+    );
+  });
+});

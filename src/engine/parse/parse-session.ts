@@ -8,6 +8,7 @@ import { DIALECTS } from './dialects/registry';
 import { assignRoles, orderFiles } from './file-order';
 import { FileParse, type ParseRun } from './file-parse';
 import type { PendingLine } from './line-records';
+import { mixedContentIssues } from './mixed-files';
 import { NormalizerPool } from './normalizer-pool';
 import { DEFAULT_PREVIEW_CHARS, type ParseOptions, ProgressCounter } from './parse-options';
 import { recoverRecords } from './recover-records';
@@ -106,6 +107,7 @@ export function finishSession(builder: SessionBuilder): Session {
 /** The figures computed over the whole session once its files are read. */
 export function deriveSession(session: Session): Session {
   applyCompactionCallCosts(session);
+  session.issues.push(...mixedContentIssues(session));
   const branches = computeBranches(session);
   if (branches) session.branches = branches;
   return session;
