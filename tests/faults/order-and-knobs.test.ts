@@ -102,3 +102,35 @@ describe('a Cline task folder mixed from two tasks', () => {
     );
   });
 });
+
+describe('a claude-trace request re-sending an old message changed', () => {
+  it('is an edit of the history (the edited message and an issue), not the whole history again', async () => {
+    const { readFileSync } = await import('node:fs');
+    const name = 'log-2025-08-04-14-20-00.jsonl';
+    const lines = readFileSync(`tests/fixtures/api/claude-code/${name}`, 'utf8').trimEnd().split('\n');
+    const parse = (text: string) => parseSession([createMemorySource(name, text)]);
+    const clean = await parse(`${lines.join('\n')}\n`);
+    // The last request whose body re-sends three or more messages: its first message changed by one character.
+    const sends = lines.map((l) => (JSON.parse(l).request?.body?.messages?.length ?? 0) >= 3);
+    const k = sends.lastIndexOf(true);
+    expect(k).toBeGreaterThan(0);
+    const record = JSON.parse(lines[k]!);
+    const first = record.request.body.messages[0];
+    if (typeof first.content === 'string') first.content = `${first.content}!`;
+    else first.content[0].text = `${first.content[0].text}!`;
+    const changed = [...lines];
+    changed[k] = JSON.stringify(record);
+    const session = await parse(`${changed.join('\n')}\n`);
+    // One history-change event and the edited message: two entries more, not every message again.
+    expect(session.entries.length).toBe(clean.entries.length + 2);
+    expect(session.apiCalls.length).toBe(clean.apiCalls.length);
+    expect(session.issues).toContainEqual(
+      expect.objectContaining({
+        line: k + 1,
+        message: expect.stringMatching(
+          /re-sends 1 earlier message changed \(messages\[0\]\): an edit of the history/,
+        ),
+      }),
+    );
+  });
+});
