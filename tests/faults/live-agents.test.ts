@@ -79,3 +79,40 @@ describe('watch and statusline on logs of other agents', () => {
     expect(status.usedTokens).toBeGreaterThanOrEqual(0);
   });
 });
+
+describe('watch and statusline on a file that goes away or is no file', () => {
+  it('watch waits for a deleted file to come back, then reads it again', async () => {
+    const { rmSync } = await import('node:fs');
+    const dir = mkdtempSync(join(tmpdir(), 'compactlab-watch-'));
+    const file = join(dir, 'session.jsonl');
+    const text = readFileSync(join(ROOT, 'tests/fixtures/tiny.jsonl'), 'utf8');
+    writeFileSync(file, text);
+    const out: string[] = [];
+    const stop = new AbortController();
+    const done = watchCommand([file, '--json', '--interval-ms', '50'], (t) => out.push(t), stop.signal);
+    const waitFor = async (ok: () => boolean) => {
+      for (let waited = 0; !ok(); waited += 25) {
+        if (waited > 10_000) throw new Error('timed out');
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+    await waitFor(() => out.some((l) => l.includes('"apiCalls":6')));
+    rmSync(file);
+    await waitFor(() => out.some((l) => l.includes('"apiCalls":0')));
+    writeFileSync(file, text);
+    await waitFor(() => out.filter((l) => l.includes('"apiCalls":6')).length >= 2);
+    stop.abort();
+    expect(await done).toBe(0);
+  });
+
+  it.skipIf(process.platform === 'win32')('statusline never blocks on a FIFO', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const fifo = join(mkdtempSync(join(tmpdir(), 'compactlab-fifo-')), 'session.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const start = process.cpuUsage();
+    const line = await computeStatusLine(JSON.stringify({ transcript_path: fifo }));
+    expect(line).toMatch(/^ctx /);
+    const used = process.cpuUsage(start);
+    expect((used.user + used.system) / 1000).toBeLessThan(1_000);
+  });
+});

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -57,6 +57,12 @@ function saveCache(c: CacheFile): void {
 
 /** The figures of a transcript, reading only what was appended since the cached call. */
 export async function readLiveFiguresCached(transcriptPath: string): Promise<LiveFigures> {
+  // Never a wait: a path that is not a regular file (a FIFO would block the open) reads nothing.
+  try {
+    if (!statSync(transcriptPath).isFile()) return createLiveFigures();
+  } catch {
+    return createLiveFigures();
+  }
   const cached = loadCache(transcriptPath);
   let figures = cached?.figures ?? createLiveFigures();
   const source = createGrowingFileSource(transcriptPath);
