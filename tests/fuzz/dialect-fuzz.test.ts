@@ -181,7 +181,9 @@ function problemsOf(session: Session, clean: Session, valid: boolean, mutations:
  */
 function liveProblems(text: string): string[] {
   const figures = createLiveFigures();
-  text.split('\n').forEach((line, k) => addLiveLine(figures, line, k + 1));
+  text.split('\n').forEach((line, k) => {
+    addLiveLine(figures, line, k + 1);
+  });
   const status = computeLiveStatus(figures);
   return Object.entries(status).flatMap(([key, x]) =>
     typeof x === 'number' && (!Number.isFinite(x) || x < 0) ? [`live ${key} = ${x}`] : [],

@@ -26,7 +26,8 @@ export function createGrowingFileSource(path: string): GrowingSource & { close()
         fd = undefined;
         return 0;
       }
-      if (!isFile) throw new Error(`${path} is not a regular file (a folder, a FIFO, a device): it cannot be followed`);
+      if (!isFile)
+        throw new Error(`${path} is not a regular file (a folder, a FIFO, a device): it cannot be followed`);
       return fstatSync(reopen()).size;
     },
     async read(offsetBytes, lengthBytes) {

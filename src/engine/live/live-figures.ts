@@ -84,15 +84,22 @@ export function addLiveLine(f: LiveFigures, text: string, line: number): void {
   const notRecord = () => {
     f.notRecordLines = (f.notRecordLines ?? 0) + 1;
   };
-  if (text.charCodeAt(0) !== 0x7b /* { */) return notRecord();
+  if (text.charCodeAt(0) !== 0x7b /* { */) {
+    notRecord();
+    return;
+  }
   let r: unknown;
   try {
     r = JSON.parse(text);
   } catch {
-    return notRecord();
+    notRecord();
+    return;
   }
   if (f.unsupportedAgent !== undefined) return;
-  if (!isObject(r)) return notRecord();
+  if (!isObject(r)) {
+    notRecord();
+    return;
+  }
   if (f.format === undefined) {
     // The first record that names its dialect: one without a live reader is said, not misread
     // (Claude Code's reader takes any record).
