@@ -116,3 +116,19 @@ describe('watch and statusline on a file that goes away or is no file', () => {
     expect((used.user + used.system) / 1000).toBeLessThan(1_000);
   });
 });
+
+describe('statusline payload counts out of range', () => {
+  it('leaves a negative or infinite count out (no "ctx -50004/200k (-25%)")', async () => {
+    const line = await computeStatusLine(
+      JSON.stringify({
+        context_window: {
+          context_window_size: 200_000,
+          current_usage: { input_tokens: -50_004, output_tokens: 3 },
+        },
+      }),
+    );
+    expect(line).toMatch(/^ctx 3\/200k \(0%\)/);
+    const huge = await computeStatusLine('{"context_window":{"context_window_size":1e999}}');
+    expect(huge).not.toMatch(/Infinity|NaN|-\d/);
+  });
+});

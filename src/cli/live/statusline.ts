@@ -13,7 +13,8 @@ import { readLiveFiguresCached } from './live-cache';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const numOrUndefined = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+/** A count from the payload: a number from 0 to 1e10 (the parse's bound); else left out, not shown. */
+const numOrUndefined = (v: unknown) => (typeof v === 'number' && v >= 0 && v <= 1e10 ? v : undefined);
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
