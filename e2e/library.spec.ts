@@ -137,6 +137,27 @@ test.describe('session library', () => {
     await expect(
       page.locator('[data-testid="compaction-marker"][data-kind="compact"]').first(),
     ).toBeVisible();
+
+    // The file cannot be read (404): its last figures are not shown as current, the error is.
+    let missing = true;
+    await page.unroute((url) => url.pathname === '/live/session.jsonl');
+    await page.route(
+      (url) => url.pathname === '/live/session.jsonl',
+      (route) =>
+        missing
+          ? route.fulfill({ status: 404, body: 'gone' })
+          : route.fulfill({ body: fs.readFileSync(live), contentType: 'application/x-ndjson' }),
+    );
+    await expect(page.getByTestId('follow-bar')).toContainText('HTTP 404');
+    await expect(page.getByTestId('follow-forecast')).toHaveCount(0);
+    await expect(page.getByTestId('follow-score')).toHaveCount(0);
+    // Back: the figures come back as they were.
+    missing = false;
+    await expect(page.getByTestId('follow-score')).toBeVisible();
+    await expect(page.getByTestId('follow-bar')).not.toContainText('HTTP 404');
+    // Cut to its first lines (a new session written over it): the old compaction's score goes.
+    fs.writeFileSync(live, `${lines.slice(0, 20).join('\n')}\n`);
+    await expect(page.getByTestId('follow-score')).toHaveCount(0);
     fs.rmSync(live, { force: true });
   });
   test('live mode follows a session folder: the subagent log appended to is read past its last read', async ({

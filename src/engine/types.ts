@@ -28,6 +28,13 @@ export type IssueCode =
   | 'concatenated-records'
   /** Valid JSON whose field has the wrong type; the message names the path. */
   | 'wrong-shape'
+  /** The file was truncated while it was read: its size is what was read. */
+  | 'file-shrunk'
+  /** A valid JSON record that could not be read (nested deeper than the stack allows): skipped. */
+  | 'unreadable-record'
+  /** A value outside what it can be (negative or non-numeric usage, a time outside the Date range
+   * or before the agents existed): left out of the figures. */
+  | 'out-of-range'
   /** A record type (or system subtype) the engine does not model; kept, counted and shown. */
   | 'unknown-record'
   /** The file as a whole is not a transcript the engine knows. */

@@ -244,7 +244,10 @@ describe('parseSession on bad input', () => {
     expect(stream.session.issues).toEqual([]);
     expect(stream.session.entries.map((e) => `${e.kind}/${e.subtype}`)).toEqual(['system/init']);
     // Cline's UI log is read as the task's calls and events (tests/parse/cline-ui.test.ts).
-    const clineUi = await parse('ui_messages.json', '[{"ts":1,"type":"say","say":"text","text":"hi"}]\n');
+    const clineUi = await parse(
+      'ui_messages.json',
+      '[{"ts":1760000000000,"type":"say","say":"text","text":"hi"}]\n',
+    );
     expect(clineUi.session.format).toBe('cline-ui');
     expect(clineUi.session.issues).toEqual([]);
     expect(clineUi.session.entries.map((e) => e.kind)).toEqual(['assistant']);

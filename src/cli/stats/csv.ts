@@ -1,15 +1,14 @@
 /**
- * A text cell a spreadsheet would read as a formula starts with one of these (OWASP, "CSV
- * Injection": `=`, `+`, `-`, `@`, tab, carriage return); such a cell gets a leading `'`. Numbers
- * are written as numbers: a negative figure is not a formula, and DuckDB reads it as a number.
+ * One RFC 4180 field: quoted when it holds a comma, a quote, CR or LF; quotes doubled. A text that
+ * a spreadsheet would run as a formula (it begins with `=`, `+`, `-`, `@`, a tab or CR: a session id
+ * `=HYPERLINK(…)` from a transcript) gets a leading `'` and is quoted, as OWASP's CSV Injection
+ * page says (owasp.org/www-community/attacks/CSV_Injection); numbers are ours and stay numbers.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** One RFC 4180 field: quoted when it holds a comma, a quote, CR or LF; quotes doubled. */
 function formatCsvField(value: string | number | undefined): string {
-  let text = value === undefined ? '' : String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const text = value === undefined ? '' : String(value);
+  const formula = typeof value === 'string' && /^[=+\-@\t\r]/.test(text);
+  const safe = formula ? `'${text}` : text;
+  return formula || /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
 /** One CSV record (no line ending). */

@@ -231,5 +231,9 @@ export async function statsCommand(args: string[], out: (text: string) => void):
   if (totals) for (const row of totals.rows()) out(formatRecord(columns, row, csv));
   if (failed > 0)
     process.stderr.write(`compactlab stats: ${failed} of ${jobs.length} sessions could not be read\n`);
-  return jobs.length === 0 ? 1 : 0;
+  if (jobs.length > 0) return 0;
+  process.stderr.write(
+    `compactlab stats: no session file found in ${positionals.join(', ')} (none of its files is an agent's transcript, grouped as the page's session library groups a folder)\n`,
+  );
+  return 1;
 }

@@ -8,6 +8,13 @@ import { FACT_CATEGORIES, FACT_CATEGORY_LABELS, type RetentionScore } from '../r
 import { prepareSummary } from '../summarize/prepare';
 import { getMainCompactions } from '../summarize/span';
 import type { Session, TokenCount } from '../types';
+import { escapeHtml } from './escape-html';
+
+/**
+ * Transcript text in Markdown outside a code fence: HTML in it is escaped (as the HTML report
+ * does), so `<img onerror=…>` from a transcript is shown, never rendered; line breaks become spaces.
+ */
+const md = (text: string): string => escapeHtml(text.replace(/\s+/g, ' '));
 
 // The session's summaries as Markdown and JSON: the ones the log recorded at each compaction and
 // any summary runs passed in, each with its retention score; and two runs side by side.
@@ -147,12 +154,12 @@ function formatSummaryMarkdown(s: ExportedSummary): string {
         .join(' · ')
     : '';
   return [
-    `## ${s.source === 'log' ? 'Recorded' : 'Run'}: ${s.label.replace(/\s+/g, ' ')}`,
+    `## ${s.source === 'log' ? 'Recorded' : 'Run'}: ${md(s.label)}`,
     '',
-    `- at: ${s.pointLabel}`,
-    ...(s.trigger ? [`- trigger: ${s.trigger}`] : []),
+    `- at: ${md(s.pointLabel)}`,
+    ...(s.trigger ? [`- trigger: ${md(s.trigger)}`] : []),
     ...(s.preTokens !== undefined ? [`- tokens: ${fmt(s.preTokens)} → ${fmt(s.postTokens)}`] : []),
-    ...(s.model ? [`- model: ${s.model}${s.presetId ? ` (preset ${s.presetId})` : ''}`] : []),
+    ...(s.model ? [`- model: ${md(s.model)}${s.presetId ? ` (preset ${md(s.presetId)})` : ''}`] : []),
     `- retention: ${formatRetention(s.retention)}${facts ? ` — ${facts}` : ''}`,
     '',
     `${f}text`,
@@ -170,9 +177,9 @@ export function formatSummariesMarkdown(
   const list = redactAll(summaries, redaction);
   const h = redactHeader(header, redaction);
   return [
-    `# Summaries of ${h.name}`,
+    `# Summaries of ${md(h.name)}`,
     '',
-    `${h.agent} ${h.versions.join(', ')} · models ${h.models.join(', ') || '?'} · ${list.length} ${list.length === 1 ? 'summary' : 'summaries'}`,
+    `${md(h.agent)} ${md(h.versions.join(', '))} · models ${md(h.models.join(', ')) || '?'} · ${list.length} ${list.length === 1 ? 'summary' : 'summaries'}`,
     '',
     ...list.map(formatSummaryMarkdown),
     '',
@@ -196,7 +203,10 @@ export function formatRunComparisonMarkdown(
 ): string {
   const [x, y] = redactAll([a, b], redaction) as [ExportedSummary, ExportedSummary];
   const cell = (t: string | undefined) =>
-    (t ?? '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/`/g, '\\`');
+    escapeHtml(t ?? '')
+      .replace(/\\/g, '\\\\')
+      .replace(/\|/g, '\\|')
+      .replace(/`/g, '\\`');
   const left = x.text.split('\n');
   const right = y.text.split('\n');
   const rows: string[] = [];
@@ -206,7 +216,7 @@ export function formatRunComparisonMarkdown(
     const kept = new Set(q.retention?.missed.map((m) => m.text) ?? []);
     return (p.retention?.missed ?? [])
       .filter((m) => !kept.has(m.text))
-      .map((m) => `- ${m.category}: ${m.text}`);
+      .map((m) => `- ${m.category}: ${md(m.text)}`);
   };
   return [
     '# Run comparison',

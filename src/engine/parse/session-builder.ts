@@ -14,7 +14,12 @@ import type {
 } from '../types';
 import { UNKNOWN_DIALECT } from '../types';
 import type { DialectDescriptor, TranscriptConventions } from './dialects/descriptor';
-import type { RecordExtras, RecordNormalizer } from './dialects/record';
+import {
+  implausibleTimeMessage,
+  isPlausibleTimeMs,
+  type RecordExtras,
+  type RecordNormalizer,
+} from './dialects/record';
 import { foldCopiedRecord } from './fold-copies';
 import { addSidechainCall, contextOf, type SidechainAcc, SidechainTracker } from './sidechains';
 
@@ -97,6 +102,16 @@ export class SessionBuilder {
   addEntry(entry: Entry, extras: RecordExtras): void {
     const file = at(this.files, entry.fileIndex);
     if (foldCopiedRecord(this.uuidsByFile, entry, file)) return;
+    if (entry.timestampMs !== undefined && !isPlausibleTimeMs(entry.timestampMs)) {
+      this.issue(
+        entry.fileIndex,
+        entry.line,
+        'out-of-range',
+        'warning',
+        implausibleTimeMessage(entry.timestampMs),
+      );
+      entry.timestampMs = undefined;
+    }
     const isMainFile = file.role === 'main';
     // A content file's calls, tools and turns are the main file's too: kept, not counted again.
     const isContent = file.role === 'content';

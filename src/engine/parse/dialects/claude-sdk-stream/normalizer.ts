@@ -48,7 +48,7 @@ function statedTotalsOf(r: Json): StatedTotals {
   const totals: StatedTotals = {
     runs: 1,
     errors: r.is_error === true || (typeof r.subtype === 'string' && r.subtype !== 'success') ? 1 : 0,
-    usage: parseClaudeUsage(r.usage) ?? {
+    usage: parseClaudeUsage(r.usage, undefined, 'usage') ?? {
       inputTokens: 0,
       cacheCreationInputTokens: 0,
       cacheReadInputTokens: 0,

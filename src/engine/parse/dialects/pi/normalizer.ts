@@ -2,9 +2,10 @@ import type { Block, Entry } from '../../../types';
 import {
   createEntry,
   isObject,
+  jsonText,
   type Json,
   type NormalizedRecord,
-  num,
+  readTokenCount,
   parseTimestamp,
   preview,
   type RecordContext,
@@ -97,7 +98,7 @@ function textBlocks(content: unknown, path: string, ctx: RecordContext): Block[]
         return;
       }
       const args = isObject(part.arguments) ? part.arguments : {};
-      const json = JSON.stringify(args) ?? '';
+      const json = jsonText(args, ctx, 'message.content.arguments');
       const filePath = args.path ?? args.file_path;
       blocks.push({
         kind: 'tool-use',
@@ -152,10 +153,10 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
       const usage = message.usage;
       if (isObject(usage)) {
         entry.usage = {
-          inputTokens: num(usage.input),
-          cacheCreationInputTokens: num(usage.cacheWrite),
-          cacheReadInputTokens: num(usage.cacheRead),
-          outputTokens: num(usage.output),
+          inputTokens: readTokenCount(usage.input, 'message.usage.input', ctx),
+          cacheCreationInputTokens: readTokenCount(usage.cacheWrite, 'message.usage.cacheWrite', ctx),
+          cacheReadInputTokens: readTokenCount(usage.cacheRead, 'message.usage.cacheRead', ctx),
+          outputTokens: readTokenCount(usage.output, 'message.usage.output', ctx),
         };
       } else {
         ctx.issue(

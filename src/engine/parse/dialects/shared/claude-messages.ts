@@ -1,24 +1,39 @@
 import type { CompactMeta, Entry, Usage } from '../../../types';
-import { isObject, type Json, preview, type RecordContext, type RecordExtras, typeName } from '../record';
-import { type AnthropicBlockHooks, normalizeAnthropicContent } from './anthropic-blocks';
+import {
+  isObject,
+  type Json,
+  preview,
+  type RecordContext,
+  type RecordExtras,
+  readTokenCount,
+  typeName,
+} from '../record';
+import { type AnthropicBlockHooks, anthropicUsageOf, normalizeAnthropicContent } from './anthropic-blocks';
 
 // Claude Code's conversation messages, as both of its log forms write them: its session JSONL
 // (`~/.claude/projects/…`) and the stream it prints with `--output-format stream-json` or the
 // Agent SDK emits. Both wrap the same API message in `{type: "user" | "assistant", message}`
 // (docs/sources.md#fmt-envelope, #fmt-sdk-stream); only the envelope around it differs.
 
-/** API usage of one response (docs/sources.md#fmt-usage). */
-export function parseClaudeUsage(value: unknown): Usage | undefined {
-  if (!isObject(value)) return undefined;
-  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-  const usage: Usage = {
-    inputTokens: n(value.input_tokens),
-    cacheCreationInputTokens: n(value.cache_creation_input_tokens),
-    cacheReadInputTokens: n(value.cache_read_input_tokens),
-    outputTokens: n(value.output_tokens),
-  };
+/**
+ * API usage of one response (docs/sources.md#fmt-usage); a count out of range is an issue at `path`
+ * and counts 0 (shared/anthropic-blocks.ts `anthropicUsageOf`).
+ */
+export function parseClaudeUsage(
+  value: unknown,
+  ctx?: RecordContext,
+  path = 'message.usage',
+): Usage | undefined {
+  const usage = anthropicUsageOf(value, ctx, path);
+  if (!usage || !isObject(value)) return usage;
   // The writes split by cache lifetime (docs/sources.md#cost-cache): kept only when some are 1-hour.
-  const oneHour = isObject(value.cache_creation) ? n(value.cache_creation.ephemeral_1h_input_tokens) : 0;
+  const oneHour = isObject(value.cache_creation)
+    ? readTokenCount(
+        value.cache_creation.ephemeral_1h_input_tokens,
+        `${path}.cache_creation.ephemeral_1h_input_tokens`,
+        ctx,
+      )
+    : 0;
   if (oneHour > 0) usage.cacheCreation1hInputTokens = oneHour;
   return usage;
 }
@@ -94,7 +109,7 @@ export function normalizeClaudeMessage(
     if (typeof message.id === 'string') entry.messageId = message.id;
     if (typeof message.model === 'string') entry.model = message.model;
     entry.isSynthetic = message.model === '<synthetic>';
-    entry.usage = parseClaudeUsage(message.usage);
+    entry.usage = parseClaudeUsage(message.usage, ctx);
   } else {
     if (typeof message.content === 'string') extras.promptText = preview(message.content, ctx.previewChars);
     if (isObject(toolResult) && typeof toolResult.agentId === 'string')
