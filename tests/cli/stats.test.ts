@@ -285,7 +285,7 @@ describe('compactlab stats', () => {
 
   it('neutralises CSV cells a spreadsheet would run as formulas (OWASP), numbers kept as numbers', () => {
     expect(formatCsvRecord(['=HYPERLINK("x")', '+1', '-2', '@SUM(A1)', '\tx', 'plain', -1.5, 0])).toBe(
-      `"'=HYPERLINK(""x"")",'+1,'-2,'@SUM(A1),'\tx,plain,-1.5,0`,
+      `"'=HYPERLINK(""x"")","'+1","'-2","'@SUM(A1)","'\tx",plain,-1.5,0`,
     );
   });
 });
