@@ -17,10 +17,7 @@ const CODE = /\.(?:ts|tsx|mts|mjs|js|cjs)$/;
  * is a debt with an owner, and the test fails when a listed file is already under the limit (so
  * the list only shrinks).
  */
-const PENDING: Record<string, string> = {
-  'src/engine/parse/dialects/codex-cli/normalizer.ts':
-    'split after issue 25 item 5 (token_count order) lands',
-};
+const PENDING: Record<string, string> = {};
 
 function trackedCode(): string[] {
   const out = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' });

@@ -1,4 +1,4 @@
-import type { Block, Entry, TokenCount, Usage } from '../../../types';
+import type { Entry, TokenCount, Usage } from '../../../types';
 import {
   createEntry,
   isObject,
@@ -12,6 +12,9 @@ import {
   type RecordNormalizer,
   typeName,
 } from '../record';
+
+import { contentBlocks, reasoningBlock, toolResultBlock, toolUseBlock } from './blocks';
+import { inferTrigger, type TurnState } from './trigger';
 
 // Codex CLI rollout records → engine entries (docs/sources.md#fmt-codex). Every line is
 // `{timestamp, type, payload}`. Unlike Claude Code, a response is not one record: its reasoning,
@@ -32,14 +35,6 @@ const PROGRESS_EVENTS = new Set([
 ]);
 const META_EVENTS = new Set(['task_started', 'task_complete', 'turn_aborted', 'context_compacted', 'error']);
 
-/** `response_item` payload types that are tool calls; the value is the payload's input field. */
-const TOOL_CALL_INPUT: Record<string, string> = {
-  function_call: 'arguments',
-  custom_tool_call: 'input',
-  local_shell_call: 'action',
-  web_search_call: 'action',
-};
-
 /** Text blocks of a user message that are injected context, not typed by the person. */
 const INJECTED_USER_PREFIXES = [
   '<environment_context>',
@@ -47,9 +42,6 @@ const INJECTED_USER_PREFIXES = [
   '<user_instructions>',
   '<turn_aborted>',
 ];
-
-/** `apply_patch` names each file it touches on a header line. */
-const PATCH_FILE = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/m;
 
 interface TokenUsage {
   inputTokens: TokenCount;
@@ -90,204 +82,6 @@ function usageOf(last: TokenUsage): Usage {
     // of the output; LAF-US__IDAHO-VAULT rollout-2026-03-24T21-27-50). Adding it counted reasoning twice.
     outputTokens: last.outputTokens,
   };
-}
-
-function textOf(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined || value === null) return '';
-  return JSON.stringify(value) ?? '';
-}
-
-function contentBlocks(content: unknown, ctx: RecordContext): Block[] {
-  if (typeof content === 'string') {
-    return [{ kind: 'text', text: preview(content, ctx.previewChars), chars: content.length }];
-  }
-  if (!Array.isArray(content)) {
-    ctx.issue(
-      'wrong-shape',
-      'error',
-      `At payload.content: expected an array of content parts, got ${typeName(content)}`,
-      'payload.content',
-    );
-    return [];
-  }
-  const blocks: Block[] = [];
-  for (let i = 0; i < content.length; i++) {
-    const part = content[i];
-    if (!isObject(part)) {
-      ctx.issue(
-        'wrong-shape',
-        'warning',
-        `At payload.content[${i}]: expected a content part object, got ${typeName(part)}`,
-        `payload.content[${i}]`,
-      );
-      continue;
-    }
-    if (part.type === 'input_text' || part.type === 'output_text') {
-      const text = typeof part.text === 'string' ? part.text : '';
-      blocks.push({ kind: 'text', text: preview(text, ctx.previewChars), chars: text.length });
-    } else if (part.type === 'input_image') {
-      const url = typeof part.image_url === 'string' ? part.image_url : '';
-      const mediaType = /^data:([^;,]+)/.exec(url)?.[1] ?? 'image';
-      blocks.push({ kind: 'image', mediaType, base64Chars: url.length });
-    } else {
-      const type = typeof part.type === 'string' ? part.type : '(untyped)';
-      blocks.push({ kind: 'other', type, chars: (JSON.stringify(part) ?? '').length });
-    }
-  }
-  return blocks;
-}
-
-function reasoningBlock(p: Json, ctx: RecordContext): Block {
-  let text = '';
-  for (const list of [p.summary, p.content]) {
-    if (!Array.isArray(list)) continue;
-    for (const part of list) {
-      if (isObject(part) && typeof part.text === 'string') text += (text ? '\n' : '') + part.text;
-    }
-    if (text) break;
-  }
-  if (text)
-    return { kind: 'thinking', text: preview(text, ctx.previewChars), chars: text.length, redacted: false };
-  const encrypted = typeof p.encrypted_content === 'string' ? p.encrypted_content.length : 0;
-  return { kind: 'thinking', text: '', chars: encrypted, redacted: true };
-}
-
-function toolUseBlock(p: Json, type: string, ctx: RecordContext): Block {
-  const max = ctx.previewChars;
-  const inputKey = TOOL_CALL_INPUT[type];
-  const raw = inputKey === undefined ? undefined : p[inputKey];
-  const inputJson = textOf(raw);
-  // `arguments` is a JSON *string* (docs/sources.md#fmt-codex); parse it for the file path and command.
-  let input: unknown = raw;
-  if (type === 'function_call' && typeof raw === 'string') {
-    try {
-      input = JSON.parse(raw);
-    } catch {
-      input = undefined;
-    }
-  }
-  let filePath: string | undefined;
-  let command: unknown;
-  if (isObject(input)) {
-    const path = input.file_path ?? input.path;
-    if (typeof path === 'string') filePath = path;
-    command = input.command ?? input.cmd;
-  } else if (type === 'custom_tool_call' && typeof raw === 'string') {
-    filePath = PATCH_FILE.exec(raw)?.[1]?.trim();
-  }
-  if (Array.isArray(command)) command = command.join(' ');
-  const name =
-    typeof p.name === 'string'
-      ? p.name
-      : type === 'function_call' || type === 'custom_tool_call'
-        ? '(unnamed)'
-        : type;
-  const id =
-    typeof p.call_id === 'string' ? p.call_id : typeof p.id === 'string' ? p.id : `${type}@L${ctx.line}`;
-  if (typeof p.call_id !== 'string' && type !== 'web_search_call') {
-    ctx.issue(
-      'wrong-shape',
-      'warning',
-      `At payload.call_id: expected a string, got ${typeName(p.call_id)}`,
-      'payload.call_id',
-    );
-  }
-  return {
-    kind: 'tool-use',
-    id,
-    name,
-    inputPreview: preview(inputJson, max),
-    inputChars: inputJson.length,
-    filePath,
-    command: typeof command === 'string' ? preview(command, max) : undefined,
-  };
-}
-
-function toolResultBlock(p: Json, ctx: RecordContext): Block | undefined {
-  if (typeof p.call_id !== 'string') {
-    ctx.issue(
-      'wrong-shape',
-      'warning',
-      `At payload.call_id: expected a string, got ${typeName(p.call_id)}`,
-      'payload.call_id',
-    );
-    return undefined;
-  }
-  // A string, or (some versions) `{content, success}`.
-  const output = p.output;
-  const content = isObject(output) && 'content' in output ? output.content : output;
-  const text = textOf(content);
-  return {
-    kind: 'tool-result',
-    toolUseId: p.call_id,
-    text: preview(text, ctx.previewChars),
-    chars: text.length,
-    isError: isObject(output) && output.success === false,
-    images: 0,
-    persisted: false,
-  };
-}
-
-/**
- * Below this share of the recorded window, a compaction at a turn boundary is read as a manual
- * `/compact`: ours (Codex's automatic limit is 90% of the raw window, openai/codex@0d4367d0e6a976082b36d9eea8f8a579fca368cb:codex-rs/protocol/src/openai_models.rs
- * `auto_compact_token_limit`, ≈ 95% of the `model_context_window` it records, which is 95% of the
- * raw one; a pre-turn automatic compaction therefore follows a call near that limit, and the
- * margin leaves room for the estimate of the items added since the last call).
- */
-const MANUAL_BELOW_WINDOW_SHARE = 0.75;
-
-/** Where the rollout stands in its turn, to tell a manual `/compact` from an automatic one. */
-interface TurnState {
-  /** The model answered (reasoning, a message, a tool call) since the turn began. */
-  modelOutput: boolean;
-  /** A turn is under way (a prompt or `task_started` seen, no `task_complete` since). */
-  open: boolean;
-  /** The latest prompt the person typed. */
-  prompt?: string;
-  window?: TokenCount;
-}
-
-/**
- * A `compacted` record's trigger, inferred from its position, and why. Codex writes the same
- * records for both (turn_context, `compacted`, `context_compacted`; the only manual-only event,
- * TaskStarted of the compact task, is not persisted in some versions: openai/codex@001cb8e233f250c7086c791c51390286c087faea:codex-rs/core/src/rollout/policy.rs:52-53,
- * codex-rs/core/src/compact.rs `run_compact_task_inner`). So:
- * - after a prompt `/compact` with no model output since: manual;
- * - inside a turn, after the model answered: automatic (the automatic check runs after each
- *   sampling request, `token_limit_reached` then `continue`; a manual `/compact` is a task of its
- *   own, run between turns);
- * - at a turn boundary: manual when the last call's context is under 75% of the recorded window
- *   (far under the automatic limit), automatic when near it (the pre-turn check);
- * - no window or no call known: automatic, as Codex's default.
- */
-function inferTrigger(
-  turn: TurnState,
-  lastContext: TokenCount | undefined,
-): { trigger: string; why: string } {
-  if (turn.prompt?.trimStart().startsWith('/compact') && !turn.modelOutput)
-    return { trigger: 'manual', why: 'a /compact prompt with no model output after it' };
-  if (turn.open && turn.modelOutput)
-    return {
-      trigger: 'auto',
-      why: 'inside a turn, after the model answered: only the automatic check runs there',
-    };
-  if (lastContext === undefined || turn.window === undefined || turn.window <= 0)
-    return {
-      trigger: 'auto',
-      why: 'at a turn boundary; no window or call recorded to tell, automatic by default',
-    };
-  const pct = Math.round((lastContext / turn.window) * 100);
-  return lastContext < turn.window * MANUAL_BELOW_WINDOW_SHARE
-    ? {
-        trigger: 'manual',
-        why: `at a turn boundary with the last call at ${pct}% of the window, far under the automatic limit`,
-      }
-    : {
-        trigger: 'auto',
-        why: `at a turn boundary with the last call at ${pct}% of the window, near the automatic limit`,
-      };
 }
 
 /** A normalizer for one rollout file (it keeps per-file state: create one per file). */
