@@ -59,8 +59,11 @@ test.describe('learn mode', () => {
         seen.push(stepId ?? '');
         await page.keyboard.press('ArrowRight');
       }
-      // Past the end nothing moves; ← goes back.
+      // Past the end nothing moves, and Next looks as unusable as it is; ← goes back.
       await expect(page.getByTestId('learn-count')).toHaveText(`Step ${n} of ${n}`);
+      const next = page.getByTestId('learn-next');
+      await expect(next).toBeDisabled();
+      expect(await next.evaluate((el) => getComputedStyle(el).borderStyle)).toBe('dashed');
       await page.keyboard.press('ArrowLeft');
       await expect(page.getByTestId('learn-count')).toHaveText(`Step ${n - 1} of ${n}`);
       expect(new Set(seen).size, `${id}: step ids are distinct`).toBe(n);

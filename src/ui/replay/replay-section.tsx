@@ -121,9 +121,12 @@ function CostSummary({ cost }: { cost: ReplayCostFigures }) {
       data-testid="replay-cost"
       data-usd={cost.usd.toFixed(6)}
       data-real-usd={cost.realUsd.toFixed(6)}
-      title={details.join('\n')}
+      title={[
+        `Replayed ${formatUsd(cost.usd)}, the log's real usage ${formatUsd(cost.realUsd)} at the same prices (${formatUsdDelta(cost.usd - cost.realUsd)})`,
+        ...details,
+      ].join('\n')}
     >
-      cost {formatUsd(cost.usd)} · real {formatUsd(cost.realUsd)} ({formatUsdDelta(cost.usd - cost.realUsd)})
+      cost {formatUsd(cost.usd)} · real {formatUsd(cost.realUsd)}
     </span>
   );
 }
@@ -286,15 +289,18 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
               className="mono small muted"
               data-testid="replay-event-count"
               data-count={result.events.length}
+              title={`Replayed in ${formatCount(result.computeMs < 1 ? 1 : Math.round(result.computeMs))} ms`}
             >
-              {plural(result.events.filter((e) => e.kind === 'compact').length, 'compaction')} ·{' '}
-              {plural(result.events.filter((e) => e.kind === 'microcompact').length, 'clearing')} ·{' '}
-              {result.events.some((e) => e.kind === 'truncate') &&
-                `${plural(result.events.filter((e) => e.kind === 'truncate').length, 'truncation')} · `}
-              {formatCount(result.computeMs < 1 ? 1 : Math.round(result.computeMs))} ms
+              {[
+                plural(result.events.filter((e) => e.kind === 'compact').length, 'compaction'),
+                plural(result.events.filter((e) => e.kind === 'microcompact').length, 'clearing'),
+                ...(result.events.some((e) => e.kind === 'truncate')
+                  ? [plural(result.events.filter((e) => e.kind === 'truncate').length, 'truncation')]
+                  : []),
+              ].join(' · ')}
             </span>
-            <CompareSummary comparison={result.comparison} />
             {current?.cost && <CostSummary cost={current.cost} />}
+            <CompareSummary comparison={result.comparison} />
           </>
         )}
         {enabled && (
