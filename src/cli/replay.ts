@@ -3,24 +3,15 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseSession } from '../engine/parse/parse-session';
 import { computeReplay } from '../engine/replay/compute-replay';
-import { compareStrategies, formatCompareTable } from '../engine/replay/compare-strategies';
+import { compareStrategies } from '../engine/replay/compare-strategies';
+import { formatCompareTable } from '../engine/replay/compare-table';
 import { formatReplayDump } from '../engine/replay/dump';
 import { prepareReplay } from '../engine/replay/prepare';
 import type { SummaryModelId } from '../engine/replay/summary-size';
-import {
-  computeSweep,
-  getSweepableKnobs,
-  getSweepScore,
-  MAX_SWEEP_STEPS,
-  type SweepRange,
-  type SweepResult,
-} from '../engine/replay/sweep';
-import {
-  DEFAULT_STRATEGY_ID,
-  getDefaultStrategyId,
-  getStrategy,
-  STRATEGIES,
-} from '../engine/strategies/registry';
+import { computeSweep, getSweepableKnobs, type SweepRange, type SweepResult } from '../engine/replay/sweep';
+import { getSweepScore, MAX_SWEEP_STEPS } from '../engine/replay/sweep-score';
+import { getStrategy, STRATEGIES } from '../engine/strategies/registry';
+import { DEFAULT_STRATEGY_ID, getDefaultStrategyId } from '../engine/strategies/descriptors';
 import type { Session } from '../engine/types';
 import { type CompactionStrategy, getSessionInfo, type KnobValue } from '../engine/strategies/types';
 import { estimateTextTokens } from '../engine/tokens/estimate';

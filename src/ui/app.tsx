@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type CSSProperties, useEffect } from 'react';
+import { type CSSProperties, lazy, Suspense, useEffect } from 'react';
 import type { SessionId, SessionOverview } from '../worker/protocol';
 import { DIALECTS } from '../engine/parse/dialects/registry';
 import { formatBytes } from './common/format';
@@ -16,7 +16,6 @@ import { requestFolderInput } from './library/folder-buttons';
 import { useLibraryStore } from './library/library-store';
 import { LibraryView } from './library/library-view';
 import { useLibraryOnStart } from './library/use-library-start';
-import { LearnView } from './learn/learn-view';
 import { useLearnStore } from './learn/learn-store';
 import { IssuesPanel } from './panels/issues-panel';
 import { SidePanel } from './panels/side-panel';
@@ -57,6 +56,9 @@ function useSampleOnStart() {
   }, [queryClient]);
 }
 
+/** Learn mode's walk, loaded when a walk starts: not part of the page's first load. */
+const LearnView = lazy(() => import('./learn/learn-view').then((m) => ({ default: m.LearnView })));
+
 export function App() {
   useSampleOnStart();
   useLibraryOnStart();
@@ -72,7 +74,9 @@ export function App() {
       ) : sessionId === undefined ? (
         <EmptyState />
       ) : learnStrategy !== undefined ? (
-        <LearnView sessionId={sessionId} strategyId={learnStrategy} />
+        <Suspense fallback={<p className="muted small">Loading the walk…</p>}>
+          <LearnView sessionId={sessionId} strategyId={learnStrategy} />
+        </Suspense>
       ) : (
         <SessionView sessionId={sessionId} />
       )}

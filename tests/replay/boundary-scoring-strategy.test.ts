@@ -8,10 +8,8 @@ import { createMemorySource } from '../../src/engine/parse/source';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { checkReplayInvariants } from './invariants';
 import { prepareReplay } from '../../src/engine/replay/prepare';
-import {
-  BOUNDARY_SCORING_STRATEGY,
-  DEFAULT_BOUNDARY_SCORING_KNOBS as K,
-} from '../../src/engine/strategies/boundary-scoring';
+import { BOUNDARY_SCORING_STRATEGY } from '../../src/engine/strategies/boundary-scoring';
+import { DEFAULT_BOUNDARY_SCORING_KNOBS as K } from '../../src/engine/strategies/boundary-scoring/descriptor';
 import {
   type BoundaryMessage,
   detectsTopicChange,

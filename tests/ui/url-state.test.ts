@@ -9,17 +9,19 @@ const HASH = 'a3f9c2e41b7d0856ffeeddccbbaa99887766554433221100aabbccddeeff0011';
 
 describe('shareable URL state', () => {
   it('round-trips the view state and keeps parameters it does not own', () => {
-    const search = writeUrlState('?learn=tour&step=3&sample=0', {
-      file: HASH,
-      name: 'session one.jsonl',
-      strategy: 'codex',
-      knobs: { autoCompactPct: 80, sessionMemory: false, clearToolTypes: ['Read', 'Bash'], optional: null },
-      entry: 42,
-      event: 2,
-      view: 'erosion',
-    },
-        looksSecret,
-      );
+    const search = writeUrlState(
+      '?learn=tour&step=3&sample=0',
+      {
+        file: HASH,
+        name: 'session one.jsonl',
+        strategy: 'codex',
+        knobs: { autoCompactPct: 80, sessionMemory: false, clearToolTypes: ['Read', 'Bash'], optional: null },
+        entry: 42,
+        event: 2,
+        view: 'erosion',
+      },
+      looksSecret,
+    );
     const params = new URLSearchParams(search);
     expect(params.get('learn')).toBe('tour');
     expect(params.get('step')).toBe('3');
@@ -54,12 +56,14 @@ describe('shareable URL state', () => {
     for (const planted of PLANTED_SECRETS) {
       // As written in context (some patterns need theirs: `aws_secret_access_key=…`).
       expect(looksSecret(planted.text), planted.kind).toBe(true);
-      const search = writeUrlState('', {
-        file: HASH,
-        name: planted.text,
-        strategy: planted.text,
-        knobs: { apiKey: planted.text },
-      },
+      const search = writeUrlState(
+        '',
+        {
+          file: HASH,
+          name: planted.text,
+          strategy: planted.text,
+          knobs: { apiKey: planted.text },
+        },
         looksSecret,
       );
       expect(decodeURIComponent(search).includes(planted.secret), planted.kind).toBe(false);

@@ -1,4 +1,4 @@
-import { getStrategy } from '../../engine/strategies/registry';
+import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
 import { useEscapeLayer } from '../common/use-escape';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -226,7 +226,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
       <div className="replay-bar">
         <label
           className="knob"
-          title={`Re-run ${getStrategy(strategyId).label}'s compaction over this transcript under the knobs`}
+          title={`Re-run ${getStrategyDescriptor(strategyId).label}'s compaction over this transcript under the knobs`}
         >
           <input
             type="checkbox"

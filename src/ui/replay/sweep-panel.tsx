@@ -1,13 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import {
-  DEFAULT_SWEEP_STEPS,
-  getSweepScore,
-  MAX_SWEEP_STEPS,
-  type SweepPoint,
-  type SweepProgress,
-  type SweepResult,
-} from '../../engine/replay/sweep';
+import type { SweepPoint, SweepProgress, SweepResult } from '../../engine/replay/sweep';
+import { DEFAULT_SWEEP_STEPS, getSweepScore, MAX_SWEEP_STEPS } from '../../engine/replay/sweep-score';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatOrdinal, formatPlural } from '../../engine/query/numbering';

@@ -2,10 +2,9 @@ import type { QueryClient } from '@tanstack/react-query';
 import { create } from 'zustand';
 import { getPreset } from '../../engine/strategies/prompt-presets';
 import { BUILTIN_MODEL } from '../../engine/summarize/builtin';
-import { createSummarizer, type SummarizerConfig } from '../../engine/summarize/create';
+import type { SummarizerConfig } from '../../engine/summarize/create';
 import type { PromptSettings } from '../../engine/summarize/prepare';
 import { RECORDED_MODEL } from '../../engine/summarize/recorded';
-import { runSummary } from '../../engine/summarize/run';
 import type { SummariesInfo } from '../../engine/summarize/session-ops';
 import type { CompactionPoint } from '../../engine/summarize/span';
 import { SummarizerError } from '../../engine/summarize/types';
@@ -87,6 +86,12 @@ export async function startRun(queryClient: QueryClient, input: RunInput): Promi
         config = { kind: 'recorded', continuation: prepared.recordedContinuation };
         break;
     }
+    // The summarizers and the scoring load with the first run, not with the page.
+    const [{ createSummarizer }, { runSummary }] = await Promise.all([
+      import('../../engine/summarize/create'),
+      import('../../engine/summarize/run'),
+    ]);
+    abort.signal.throwIfAborted();
     const summarizer = createSummarizer(config, preset);
     set({ status: 'running' });
     let text = '';

@@ -1,6 +1,6 @@
 import { getDialect } from '../../../src/engine/parse/dialects/registry';
 import { isSafeCut } from '../../../src/engine/simulation/cuts';
-import type { BoundaryScoringKnobs } from '../../../src/engine/strategies/boundary-scoring';
+import type { BoundaryScoringKnobs } from '../../../src/engine/strategies/boundary-scoring/descriptor';
 import {
   type BoundaryMessage,
   estimateOwnMessageTokens,
