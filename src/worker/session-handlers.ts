@@ -4,7 +4,7 @@
 import { getLibraryRow } from '../engine/library/library-row';
 import { LiveParse, type LiveParseResult, parseForLive } from '../engine/parse/live-parse';
 import { parseSession, readEntryText } from '../engine/parse/parse-session';
-import { type ByteSource, createReadAheadSource } from '../engine/parse/source';
+import { type ByteSource, createPrefetchSource, createReadAheadSource } from '../engine/parse/source';
 import { getCompactionDetail } from '../engine/query/compaction-detail';
 import { getEntryDetail } from '../engine/query/entry-detail';
 import { computeFullTextMatches, type FullTextProgress } from '../engine/query/full-text-search';
@@ -100,9 +100,13 @@ type SessionHandlers = Omit<
 
 export const SESSION_HANDLERS: SessionHandlers = {
   load: async (request, { state, signal, onProgress }) => {
+    // The load's steps as user-timing marks (one set per load): bench/browser-load.ts reads them
+    // from a Chrome trace.
+    performance.mark('compactlab:worker:load-start');
     // An OpenCode database: the session it names, as its storage files (SQLite loaded only then).
     const files = await expandDatabases(request.files.map((f) => createBlobSource(f.name, f.blob)));
-    const sources = files.map((f) => createReadAheadSource(f));
+    // Reads ahead while the parse runs (the parse's chunks), and in 1 MB windows after it.
+    const sources = files.map((f) => createReadAheadSource(createPrefetchSource(f)));
     let session: Session;
     let live: LiveParse | undefined;
     if (request.live) {
@@ -112,6 +116,7 @@ export const SESSION_HANDLERS: SessionHandlers = {
       session = parsed.session;
     } else session = await parseSession(sources, { signal, onProgress });
     signal.throwIfAborted();
+    performance.mark('compactlab:worker:parsed');
     state.loaded = {
       sessionId: request.sessionId,
       session,
@@ -120,7 +125,9 @@ export const SESSION_HANDLERS: SessionHandlers = {
       fullTextCache: new Map(),
       live,
     };
-    return { result: getSessionOverview(session) };
+    const overview = getSessionOverview(session);
+    performance.mark('compactlab:worker:overview');
+    return { result: overview };
   },
   'session-append': async (request, { state, signal }) => {
     const loaded = request.sessionId === undefined ? undefined : getLoaded(state, request.sessionId);
@@ -185,6 +192,7 @@ export const SESSION_HANDLERS: SessionHandlers = {
     const series = computeTimelineSeries(
       followBranch(getLoaded(state, request.sessionId).session, request.branchId ?? 0),
     );
+    performance.mark('compactlab:worker:timeline-series');
     return { result: series, transfer: getTimelineTransferables(series) };
   },
   'token-table': async (request, { state }) => {

@@ -47,3 +47,76 @@ export function createReadAheadSource(source: ByteSource, windowBytes = READ_AHE
     },
   };
 }
+
+/** Reads this long or longer (a parse's chunks) start the read of what follows them. */
+const PREFETCH_MIN_BYTES = 2 * 1024 * 1024;
+
+/**
+ * A source that overlaps reading with parsing: after a forward read of `PREFETCH_MIN_BYTES` or
+ * more (the line reader's chunks), it starts reading as many bytes from where that read ended, so
+ * the next chunk is in when the parse of this one is done. In the page each read of a `File` is
+ * an asynchronous slice, and the parse used to wait for each (issue 20: the worker sat idle for a
+ * third of a 105 MB load). The last read and the one read ahead are kept: the line reader's next
+ * read starts at its last newline, inside the last read, and is served from both (copied together
+ * when it spans them). Smaller or backward reads go to the source and drop what is held.
+ */
+export function createPrefetchSource(source: ByteSource, minBytes = PREFETCH_MIN_BYTES): ByteSource {
+  let last: { start: number; bytes: Uint8Array } | undefined;
+  let ahead: { start: number; length: number; bytes: Promise<Uint8Array | undefined> } | undefined;
+  const readAhead = (start: number, length: number) => {
+    // A failed read ahead is read again when asked for (which then reports the error).
+    const bytes = source.read(start, length).then(
+      (b) => b,
+      () => undefined,
+    );
+    ahead = { start, length, bytes };
+  };
+  return {
+    name: source.name,
+    sizeBytes: source.sizeBytes,
+    async read(offsetBytes, lengthBytes) {
+      const end = offsetBytes + lengthBytes;
+      const forward = last !== undefined && offsetBytes >= last.start;
+      if (lengthBytes < minBytes || (last !== undefined && !forward)) {
+        last = undefined;
+        ahead = undefined;
+        return source.read(offsetBytes, lengthBytes);
+      }
+      const held: { start: number; bytes: Uint8Array }[] = last ? [last] : [];
+      if (ahead && ahead.start < end && ahead.start + ahead.length > offsetBytes) {
+        const bytes = await ahead.bytes;
+        if (bytes) held.push({ start: ahead.start, bytes });
+      }
+      const parts: Uint8Array[] = [];
+      let pos = offsetBytes;
+      for (const h of held) {
+        const hEnd = h.start + h.bytes.byteLength;
+        if (h.start > pos || hEnd <= pos) continue;
+        const part = h.bytes.subarray(pos - h.start, Math.min(hEnd, end) - h.start);
+        parts.push(part);
+        pos += part.byteLength;
+        if (pos >= end) break;
+      }
+      if (pos < end) {
+        const rest = await source.read(pos, end - pos);
+        parts.push(rest);
+        pos += rest.byteLength;
+      }
+      let bytes: Uint8Array;
+      if (parts.length === 1) bytes = parts[0]!;
+      else {
+        bytes = new Uint8Array(pos - offsetBytes);
+        let at = 0;
+        for (const part of parts) {
+          bytes.set(part, at);
+          at += part.byteLength;
+        }
+      }
+      last = { start: offsetBytes, bytes };
+      const next = offsetBytes + bytes.byteLength;
+      if (next < source.sizeBytes) readAhead(next, Math.min(lengthBytes, source.sizeBytes - next));
+      else ahead = undefined;
+      return bytes;
+    },
+  };
+}

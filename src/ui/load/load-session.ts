@@ -57,6 +57,7 @@ export async function loadSession(
         );
       },
     });
+    performance.mark('compactlab:load:overview-received');
     const previous = useUiStore.getState().currentSessionId;
     useUiStore.getState().finishLoad(sessionId);
     if (previous !== undefined && previous !== sessionId)
