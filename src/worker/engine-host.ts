@@ -75,61 +75,39 @@ export function createEngineHost(
 ): EngineHost {
   const state: HostState = {};
   const controllers = new Map<number, AbortController>();
-  /** Requests received and not started yet: started together, those the first draw needs first. */
-  let waiting: Extract<ToWorker, { type: 'request' }>[] = [];
-  const start = ({ id, request }: Extract<ToWorker, { type: 'request' }>) => {
-    const controller = controllers.get(id)!;
-    const onProgress = (progress: AnyProgress) => post({ type: 'progress', id, progress }, []);
-    Promise.resolve()
-      .then(() => dispatch(handlers, request, { state, signal: controller.signal, onProgress }))
-      .then(
-        ({ result, transfer }) => post({ type: 'result', id, result }, transfer ?? []),
-        (error: unknown) => post({ type: 'error', id, error: toWorkerError(error, controller.signal) }, []),
-      )
-      .finally(() => controllers.delete(id));
-  };
-  const startWaiting = () => {
-    const batch = orderBatch(waiting);
-    waiting = [];
-    for (const message of batch) start(message);
-  };
   return {
     receive(message) {
       if (message.type === 'cancel') {
         controllers.get(message.id)?.abort();
         return;
       }
-      controllers.set(message.id, new AbortController());
-      // The page posts a freshly loaded session's requests in one go (the replay's setup before the
-      // timeline, by React's order): they start on the next task, in `orderBatch`'s order.
-      if (waiting.length === 0) setTimeout(startWaiting, 0);
-      waiting.push(message);
+      const { id, request } = message;
+      const controller = new AbortController();
+      controllers.set(id, controller);
+      const onProgress = (progress: AnyProgress) => post({ type: 'progress', id, progress }, []);
+      Promise.resolve()
+        .then(() => {
+          traceMark(`compactlab:request:${request.kind}`);
+          return dispatch(handlers, request, { state, signal: controller.signal, onProgress });
+        })
+        .then((reply) => {
+          traceMark(`compactlab:answered:${request.kind}`);
+          return reply;
+        })
+        .then(
+          ({ result, transfer }) => post({ type: 'result', id, result }, transfer ?? []),
+          (error: unknown) => post({ type: 'error', id, error: toWorkerError(error, controller.signal) }, []),
+        )
+        .finally(() => controllers.delete(id));
     },
   };
 }
 
 /**
- * What the first draw of a session waits on, answered first: the timeline, then the transcript's
- * rows; every other request after them (the replay's setup took 270 ms of a 105 MB load before the
- * timeline's 20, issue 20). Stable, and a load or a live append stays where it was: requests
- * before it are for the session it replaces.
+ * A user-timing mark a Chrome trace records (bench/browser-load.ts reads them), removed from the
+ * performance buffer at once: one per request would otherwise pile up for as long as the page lives.
  */
-const FIRST: Partial<Record<EngineRequestKind, number>> = { timeline: 0, 'row-index': 1, 'row-page': 1 };
-
-function orderBatch<M extends { request: EngineRequest }>(batch: readonly M[]): M[] {
-  const out: M[] = [];
-  let run: M[] = [];
-  const rank = (m: M) => FIRST[m.request.kind] ?? 2;
-  const flush = () => {
-    out.push(...run.sort((a, b) => rank(a) - rank(b)));
-    run = [];
-  };
-  for (const m of batch) {
-    if (m.request.kind === 'load' || m.request.kind === 'session-append') {
-      flush();
-      out.push(m);
-    } else run.push(m);
-  }
-  flush();
-  return out;
+function traceMark(name: string): void {
+  performance.mark(name);
+  performance.clearMarks(name);
 }
