@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type CSSProperties, lazy, Suspense, useEffect } from 'react';
+import { getEngineClient } from '../worker/engine-client';
 import type { SessionId, SessionOverview } from '../worker/protocol';
 import { DIALECTS } from '../engine/parse/dialects/registry';
 import { formatBytes } from './common/format';
@@ -59,7 +60,25 @@ function useSampleOnStart() {
 /** Learn mode's walk, loaded when a walk starts: not part of the page's first load. */
 const LearnView = lazy(() => import('./learn/learn-view').then((m) => ({ default: m.LearnView })));
 
+/**
+ * The engine's worker started once the page is idle, so that the first file given does not wait
+ * for it: about 200 ms on the project's machine to start the worker and compile its module
+ * (issue 20). A page opening the sample starts it at once anyway.
+ */
+function useEngineWarmUp(): void {
+  useEffect(() => {
+    const idle = window.requestIdleCallback;
+    if (!idle) {
+      const timer = setTimeout(() => getEngineClient(), 500);
+      return () => clearTimeout(timer);
+    }
+    const id = idle(() => getEngineClient(), { timeout: 2_000 });
+    return () => window.cancelIdleCallback(id);
+  }, []);
+}
+
 export function App() {
+  useEngineWarmUp();
   useSampleOnStart();
   useLibraryOnStart();
   useUrlState();

@@ -4,7 +4,7 @@
 import { getLibraryRow } from '../engine/library/library-row';
 import { LiveParse, type LiveParseResult, parseForLive } from '../engine/parse/live-parse';
 import { parseSession, readEntryText } from '../engine/parse/parse-session';
-import { type ByteSource, createPrefetchSource, createReadAheadSource } from '../engine/parse/source';
+import { type ByteSource, createReadAheadSource } from '../engine/parse/source';
 import { getCompactionDetail } from '../engine/query/compaction-detail';
 import { getEntryDetail } from '../engine/query/entry-detail';
 import { computeFullTextMatches, type FullTextProgress } from '../engine/query/full-text-search';
@@ -105,8 +105,7 @@ export const SESSION_HANDLERS: SessionHandlers = {
     performance.mark('compactlab:worker:load-start');
     // An OpenCode database: the session it names, as its storage files (SQLite loaded only then).
     const files = await expandDatabases(request.files.map((f) => createBlobSource(f.name, f.blob)));
-    // Reads ahead while the parse runs (the parse's chunks), and in 1 MB windows after it.
-    const sources = files.map((f) => createReadAheadSource(createPrefetchSource(f)));
+    const sources = files.map((f) => createReadAheadSource(f));
     let session: Session;
     let live: LiveParse | undefined;
     if (request.live) {
