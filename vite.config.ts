@@ -1,12 +1,14 @@
 /// <reference types="vitest/config" />
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
-// The page's Content-Security-Policy. Applied to the built app only: in dev, Vite and the React
-// refresh preamble inject inline scripts that `script-src 'self'` would block.
+// The page's Content-Security-Policy, in the built app's <meta> tag and `vite preview`'s headers;
+// the dev server sends it with Vite's inline scripts and WebSocket allowed (DEV_HEADERS).
 // worker-src blob: and style-src 'unsafe-inline' are what Monaco needs.
-const CONTENT_SECURITY_POLICY = [
+export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   // 'wasm-unsafe-eval': compiling WebAssembly (sql.js, for OpenCode's opencode.db), and nothing
   // else: it allows no eval of scripts (CSP Level 3).
@@ -24,8 +26,7 @@ const CONTENT_SECURITY_POLICY = [
 /**
  * Headers for servers that can send them (`vite preview`; copy them to the production host).
  * frame-ancestors and X-Frame-Options are ignored in a <meta> tag, so clickjacking protection
- * needs the header. The dev server gets only the framing rules: the full policy would block
- * Vite's inline scripts.
+ * needs the header.
  */
 const FRAME_ANCESTORS = "frame-ancestors 'none'";
 export const PREVIEW_HEADERS = {
@@ -34,7 +35,27 @@ export const PREVIEW_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
 };
-const DEV_HEADERS = { 'Content-Security-Policy': FRAME_ANCESTORS, 'X-Frame-Options': 'DENY' };
+/**
+ * The dev server (`npm start`) sends the build's policy too, so that `?follow=` and the summarizers
+ * reach there only what they reach in the build: two directives differ, for Vite and nothing else.
+ * Its scripts: the React refresh preamble and Vite's client are inline. Its connections: the
+ * hot-reload WebSocket on the dev server's own host (`ws:` on 127.0.0.1 or localhost).
+ */
+export const DEV_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.split('; ')
+  .map((d) =>
+    d.startsWith('script-src ')
+      ? `${d} 'unsafe-inline'`
+      : d.startsWith('connect-src ')
+        ? `${d} ws://127.0.0.1:* ws://localhost:*`
+        : d,
+  )
+  .join('; ');
+export const DEV_HEADERS = {
+  'Content-Security-Policy': `${DEV_CONTENT_SECURITY_POLICY}; ${FRAME_ANCESTORS}`,
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
 
 function contentSecurityPolicy(): Plugin {
   return {
@@ -50,14 +71,35 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
+/**
+ * Empties the build's folder but for `cli/`, the CLI's bundle (`npm install`'s `prepare`): Vite's
+ * own emptying deleted it, and `compactlab` then ran silently from the sources through tsx.
+ */
+export function keepCliBundle(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'compactlab-keep-cli-bundle',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    buildStart() {
+      if (!existsSync(outDir)) return;
+      for (const name of readdirSync(outDir))
+        if (name !== 'cli') rmSync(join(outDir, name), { recursive: true, force: true });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), contentSecurityPolicy()],
+  plugins: [react(), contentSecurityPolicy(), keepCliBundle()],
   worker: { format: 'es' },
   server: { host: '127.0.0.1', port: 5173, strictPort: true, headers: DEV_HEADERS },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: PREVIEW_HEADERS },
-  // The manifest lists each chunk's static imports: scripts/entry-size.mjs holds the page's startup
-  // JavaScript (the entry and what it imports statically) to its budget from it.
-  build: { target: 'es2022', chunkSizeWarningLimit: 4096, manifest: true },
+  // keepCliBundle empties the folder instead, keeping dist/cli. The manifest lists each chunk's
+  // static imports: scripts/entry-size.mjs holds the page's startup JavaScript (the entry and what
+  // it imports statically) to its budget from it.
+  build: { target: 'es2022', chunkSizeWarningLimit: 4096, emptyOutDir: false, manifest: true },
   test: {
     environment: 'node',
     testTimeout: 60_000,

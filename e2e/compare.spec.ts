@@ -99,6 +99,12 @@ test.describe('compare strategies', () => {
     await expect(
       panel.locator('[data-testid="compare-row"][data-strategy="cline"] td[data-col="real"]'),
     ).toHaveText('-');
+    // Cost columns (issue 21): each strategy's replayed cost, the same real cost on every row.
+    await expect(panel.getByTestId('compare-table').locator('th[data-col="cost"]')).toHaveText('cost');
+    const realCosts = await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-real-cost')));
+    expect(new Set(realCosts).size).toBe(1);
+    expect(Number(realCosts[0])).toBeGreaterThan(0);
+    await expect(claude.locator('td[data-col="cost"]')).toHaveText(/^\$[\d.]+$/);
     await panel.scrollIntoViewIfNeeded();
 
     // Escape closes the view.

@@ -13,7 +13,7 @@ const CHAIN = makeErosionChain();
 const CHAIN_NAME = 'erosion-chain.jsonl';
 const TINY = fs.readFileSync(path.join(FIXTURES_DIR, 'tiny.jsonl'), 'utf8');
 /** The parameters the page may put in its address: its own and the ones it was opened with. */
-const ALLOWED_PARAMS = /^(?:file|name|strategy|entry|event|view|sample|knob\.[A-Za-z][\w-]*)$/;
+const ALLOWED_PARAMS = /^(?:file|name|strategy|entry|event|view|q|sample|knob\.[A-Za-z][\w-]*)$/;
 
 async function openChain(page: Page) {
   await page.setViewportSize({ width: 1280, height: 720 });
@@ -67,7 +67,11 @@ test('a copied link brings the view back once the same file is dropped; another 
   await page.getByTestId('replay-knob-thresholdPercent').fill('70');
   // Codex's knobs panel (its version profile and count knobs) reaches over the transcript: closed.
   await page.getByTestId('replay-knobs-toggle').click();
-  await page.getByTestId('transcript-row').nth(3).click();
+  await page.getByTestId('search-input').fill('read');
+  // A row the search kept (the filter applies after its debounce).
+  const kept = page.getByTestId('transcript-row').filter({ has: page.getByTestId('search-hit') });
+  await expect(kept.first()).toBeVisible();
+  await kept.last().click();
   await page.getByTestId('tab-erosion').click();
   await expect(async () => {
     const url = new URL(page.url());
@@ -77,6 +81,7 @@ test('a copied link brings the view back once the same file is dropped; another 
     expect(url.searchParams.get('entry')).toMatch(/^\d+$/);
     expect(url.searchParams.get('file')).toMatch(/^[0-9a-f]{16}$/);
     expect(url.searchParams.get('sample')).toBe('0'); // not ours: kept
+    expect(url.searchParams.get('q')).toBe('read');
   }).toPass();
   // An API key typed in the Summaries view never reaches the address.
   const key = 'sk-ant-api03-FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE-urlcheck';
@@ -87,7 +92,14 @@ test('a copied link brings the view back once the same file is dropped; another 
   expect(page.url()).not.toContain('FAKEFAKE');
   expect(decodeURIComponent(page.url())).not.toContain('sk-ant');
   await page.getByTestId('summaries-toggle').click();
-  const link = page.url();
+  // Copy link: the same link as the address bar, on the clipboard.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByTestId('export-button').click();
+  await page.getByTestId('copy-link').click();
+  await expect(page.getByTestId('copy-link-status')).toContainText('Link copied');
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(new URL(link).search).toBe(new URL(page.url()).search);
+  await page.keyboard.press('Escape');
   const params = new URL(link).searchParams;
   for (const key of params.keys()) expect(key).toMatch(ALLOWED_PARAMS);
   // Never the file's content: no line of it, whole or in part, is in the address.
@@ -107,6 +119,9 @@ test('a copied link brings the view back once the same file is dropped; another 
   await expect(page.getByTestId('replay-knob-thresholdPercent')).toHaveValue('70');
   await expect(page.locator('[data-testid="transcript-row"][aria-selected="true"]')).toHaveCount(1);
   await expect(async () => expect(new URL(page.url()).searchParams.get('entry')).toBe(entry)).toPass();
+  // The transcript search came back with it, in the box and in the rows.
+  await expect(page.getByTestId('search-input')).toHaveValue('read');
+  await expect(page.getByTestId('search-hit').first()).toBeVisible();
 
   // The same link with another file: said so, nothing applied.
   await page.goto(link);

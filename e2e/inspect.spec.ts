@@ -14,6 +14,10 @@ test.describe('inspecting a transcript', () => {
     await page.getByTestId('search-input').fill('TODOWRITE');
     const rows = page.getByTestId('transcript-row');
     await expect(rows.first()).toContainText('TodoWrite');
+    // Each row marks where it matched, whatever the case typed.
+    const hit = rows.first().getByTestId('search-hit').first();
+    await expect(hit).toHaveText(/^todowrite$/i);
+    expect(await hit.evaluate((el) => el.tagName)).toBe('MARK');
     await rows.first().click();
     const detail = page.getByTestId('entry-detail');
     await expect(detail).toContainText('TodoWrite');

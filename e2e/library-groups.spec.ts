@@ -60,4 +60,9 @@ test('a folder of 2.0.x sibling subagents, orphans and a Cline task lists one ro
   await expect(
     page.locator('[data-key="home/tasks/1763000000000/ui_messages.json"] [data-col="agent"]'),
   ).toContainText('Cline');
+  // The subagents folder without its transcript says so; a session with its transcript does not.
+  await expect(page.locator(`[data-key="home/${orphan}"] [data-col="prompt"]`)).toContainText(
+    'subagent logs only',
+  );
+  await expect(old.locator('[data-col="prompt"]')).not.toContainText('subagent logs only');
 });

@@ -163,6 +163,15 @@ test('scanning a folder of hundreds of sessions keeps every main-thread task und
   // first column (Start) in view and the header in step.
   await page.getByTestId('library-search').fill('');
   await page.setViewportSize({ width: 1280, height: 720 });
+
+  // A new sort shows its first rows, not the old scroll position.
+  const list = page.getByTestId('library-rows');
+  await list.evaluate((el) => {
+    el.scrollTop = el.scrollHeight / 2;
+  });
+  await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  await page.getByTestId('library-sort-peak').click();
+  await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBe(0);
   const cost = page.getByTestId('library-sort-cost');
   const right = async () => {
     const box = await cost.boundingBox();
@@ -174,7 +183,6 @@ test('scanning a folder of hundreds of sessions keeps every main-thread task und
   const cellBox = await costCell.boundingBox();
   expect(cellBox!.x + cellBox!.width).toBeLessThanOrEqual(1280);
   await page.setViewportSize({ width: 900, height: 720 });
-  const list = page.getByTestId('library-rows');
   await list.evaluate((el) => {
     el.scrollLeft = 400;
     el.dispatchEvent(new Event('scroll'));

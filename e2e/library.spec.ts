@@ -68,6 +68,17 @@ test.describe('session library', () => {
     await expect(page.locator(`[data-key="${key}"] [data-col="calls"]`)).toContainText(
       String(folder.mostCalls),
     );
+
+    // A file opened while the library is on screen is shown, not only named in the top bar.
+    const one = generateSession({ seed: 5, apiCalls: 20 }).files[0]!;
+    await page.getByTestId('file-input').setInputFiles({
+      name: one.name,
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(one.text),
+    });
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    await expect(page.getByTestId('library')).toHaveCount(0);
+    await expect(page.getByTestId('library-toggle')).toHaveText('Library');
   });
 
   test('live mode follows a file the test appends to and scores the forecast', async ({ page }) => {
@@ -93,6 +104,10 @@ test.describe('session library', () => {
           ?.replace(/,/g, ''),
       );
     const entriesBefore = await entries();
+    // A knob set before the file grows stays set after (the grown session is the same session).
+    await page.getByTestId('replay-knobs-toggle').click();
+    await page.getByTestId('replay-knob-microcompactKeepRecent').fill('4');
+    await page.getByTestId('replay-knobs-toggle').click();
 
     // Half a line: it waits for its end.
     const next = lines.slice(boundary - 30, boundary - 20).join('\n');
@@ -106,6 +121,9 @@ test.describe('session library', () => {
     await expect(readBytes).toHaveText(Buffer.byteLength(`${next}\n`).toLocaleString('en-US'));
     await expect(step).toHaveAttribute('data-reparsed', 'false');
     await expect(step).toContainText('+10 lines');
+    await page.getByTestId('replay-knobs-toggle').click();
+    await expect(page.getByTestId('replay-knob-microcompactKeepRecent')).toHaveValue('4');
+    await page.getByTestId('replay-knobs-toggle').click();
     const rest = `${lines[boundary - 20]!.slice(50)}\n${lines.slice(boundary - 19, boundary + 12).join('\n')}\n`;
     fs.appendFileSync(live, rest);
     // The half line's first 50 bytes were waiting: read with the rest, once whole.
@@ -119,6 +137,27 @@ test.describe('session library', () => {
     await expect(
       page.locator('[data-testid="compaction-marker"][data-kind="compact"]').first(),
     ).toBeVisible();
+
+    // The file cannot be read (404): its last figures are not shown as current, the error is.
+    let missing = true;
+    await page.unroute((url) => url.pathname === '/live/session.jsonl');
+    await page.route(
+      (url) => url.pathname === '/live/session.jsonl',
+      (route) =>
+        missing
+          ? route.fulfill({ status: 404, body: 'gone' })
+          : route.fulfill({ body: fs.readFileSync(live), contentType: 'application/x-ndjson' }),
+    );
+    await expect(page.getByTestId('follow-bar')).toContainText('HTTP 404');
+    await expect(page.getByTestId('follow-forecast')).toHaveCount(0);
+    await expect(page.getByTestId('follow-score')).toHaveCount(0);
+    // Back: the figures come back as they were.
+    missing = false;
+    await expect(page.getByTestId('follow-score')).toBeVisible();
+    await expect(page.getByTestId('follow-bar')).not.toContainText('HTTP 404');
+    // Cut to its first lines (a new session written over it): the old compaction's score goes.
+    fs.writeFileSync(live, `${lines.slice(0, 20).join('\n')}\n`);
+    await expect(page.getByTestId('follow-score')).toHaveCount(0);
     fs.rmSync(live, { force: true });
   });
   test('live mode follows a session folder: the subagent log appended to is read past its last read', async ({

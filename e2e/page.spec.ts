@@ -34,6 +34,31 @@ test.describe('the page', () => {
     expect(await background()).toBe('rgb(247, 248, 250)');
   });
 
+  test('Tab walks the top bar over visible controls only: no stop on a hidden file input', async ({
+    page,
+  }) => {
+    await openEmpty(page);
+    await page.locator('body').click({ position: { x: 5, y: 700 } });
+    const stops: { testId: string; type: string; visible: boolean }[] = [];
+    for (let i = 0; i < 25; i++) {
+      await page.keyboard.press('Tab');
+      stops.push(
+        await page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          const box = el?.getBoundingClientRect();
+          return {
+            testId: el?.getAttribute('data-testid') ?? el?.tagName ?? '',
+            type: el instanceof HTMLInputElement ? el.type : '',
+            visible: !!box && box.width > 2 && box.height > 2,
+          };
+        }),
+      );
+    }
+    expect(stops.filter((s) => s.type === 'file')).toEqual([]);
+    expect(stops.filter((s) => !s.visible && s.testId !== 'BODY')).toEqual([]);
+    expect(stops.map((s) => s.testId)).toContain('open-folder');
+  });
+
   test('chips turn a kind on, All resets, the count says shown of total', async ({ page }) => {
     test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
     await page.goto('/');

@@ -36,6 +36,12 @@ test.describe('a session folder dropped whole', () => {
       'title',
       /Explore: Find the lexer tests/,
     );
+    // The other logs are named as the replay strip names them: subagents apart from compaction calls.
+    await expect(page.getByTestId('stat-subagents')).toContainText('5 other logs');
+    await expect(page.getByTestId('stat-subagents')).toHaveAttribute(
+      'title',
+      /^2 subagents, 1 side question, 2 compaction calls\n/,
+    );
     await expect(page.getByTestId('subagent-transcript')).toHaveCount(0);
     // A subagent's entry shows the agent type its .meta.json gives.
     await page.getByTestId('transcript-row').filter({ hasText: 'nothing else feeds tokenizeLine' }).click();

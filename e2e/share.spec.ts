@@ -62,6 +62,10 @@ test('every export masks each planted secret; PNG and SVG timelines', async ({ p
   expect(texts['compacted-jsonl']!.match(/"subtype":"compact_boundary"/g)).toHaveLength(1);
   const png = await exportFile(page, 'timeline-png');
   expect(png.bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  // The PNG is the SVG's picture (title, markers, legend) at twice its 960×280: IHDR's width, height.
+  expect([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)]).toEqual([1920, 560]);
+  expect(texts['timeline-svg']).toContain('<g class="legend">');
+  expect(texts['timeline-svg']).toMatch(/<text class="title"[^>]*>Context timeline of /);
 });
 
 test('the Secrets tab lists each kind without the secret; unmasking one puts it back in exports', async ({

@@ -235,3 +235,33 @@ test('summaries: an OpenAI-compatible server, then a third run opens the matrix 
   await expect(page.getByTestId('matrix-table')).toContainText('Summary tokens');
   await scrollDockTo(page, 'runs-matrix');
 });
+
+test('summaries: the built-in summarizer follows a length limit the prompt asks, and the diff shows it', async ({
+  page,
+}) => {
+  await openSummaries(page);
+  await page.getByTestId('run-summary').click();
+  await expect(page.getByTestId('run-status')).toHaveText(/Done/);
+  await expect(page.getByTestId('builtin-limit')).toHaveCount(0);
+
+  const editor = page.getByTestId('prompt-editor').locator('.monaco-editor');
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Keep it under 120 words.');
+  // Next to Run: what it follows of that, and what it cannot do.
+  await expect(page.getByTestId('builtin-limit')).toContainText('under 120 words');
+  await expect(page.getByTestId('builtin-honours')).toContainText('writes no new prose');
+  await expect(page.getByTestId('builtin-honours')).toContainText('ollama serve');
+  await page.getByTestId('run-summary').click();
+  await expect(page.getByTestId('run-row')).toHaveCount(2);
+  const output = page.getByTestId('summary-output');
+  await expect(output).toContainText('Followed from the prompt: the limit "under 120 words"');
+  const words = (await output.innerText()).split(/\s+/).filter((w) => w !== '').length;
+  expect(words).toBeLessThanOrEqual(140);
+
+  const boxes = page.getByTestId('run-select');
+  await boxes.nth(0).check();
+  await boxes.nth(1).check();
+  await expect(page.getByTestId('diff-changes')).toContainText(/[1-9]\d* changed region/);
+});

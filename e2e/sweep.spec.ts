@@ -35,15 +35,26 @@ test.describe('knob sweep', () => {
     for (let i = 1; i < fired.length; i++) expect(fired[i]!).toBeLessThanOrEqual(fired[i - 1]!);
     expect(fired[0]!).toBeGreaterThan(fired[fired.length - 1]!);
 
+    // Each value's cost at list prices (issue 21), the cheapest marked once, its line on the chart.
+    const costs = await rows.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-cost'))));
+    for (const c of costs) expect(c).toBeGreaterThan(0);
+    await expect(page.locator('[data-testid="sweep-row"][data-cheapest="true"]')).toHaveCount(1);
+    await expect(page.getByTestId('sweep-cost-line')).toHaveCount(1);
+    await expect(page.getByTestId('sweep-cheapest')).toContainText(`$${Math.min(...costs).toFixed(2)}`);
+
     // 50%: the knobs bar shows it and the main replay runs it (the sweep's figure).
     const row = page.locator('[data-testid="sweep-row"][data-value="50"]');
     const expected = await row.getAttribute('data-compactions');
+    const expectedCost = await row.getAttribute('data-cost');
     await row.getByRole('button').click();
     await expect(page.getByTestId('knob-pct')).toHaveValue('50');
     await expect(row).toHaveClass(/current/);
     await expect(page.getByTestId('replay-event-count')).toContainText(`${expected} compactions`);
     await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
     await expect(page.getByTestId('threshold-autocompact')).toHaveAttribute('data-value', '84000');
+    // The strip shows the same cost beside the real one.
+    await expect(page.getByTestId('replay-cost')).toHaveAttribute('data-usd', expectedCost!);
+    await expect(page.getByTestId('replay-cost')).toContainText(/cost \$[\d.]+ · real \$[\d.]+/);
     // The sweep froze its knobs: the result stays.
     await expect(rows).toHaveCount(15);
   });

@@ -7,4 +7,7 @@ export interface MockRequest {
   body: Record<string, unknown>;
 }
 
-export function createMockServer(options?: { chunkDelayMs?: number }): Server & { requests: MockRequest[] };
+export function createMockServer(options?: {
+  chunkDelayMs?: number;
+  echo?: string[];
+}): Server & { requests: MockRequest[] };

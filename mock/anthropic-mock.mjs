@@ -8,10 +8,12 @@ import { pathToFileURL } from 'node:url';
 import {
   cannedSummary,
   countChars,
+  getEchoText,
   getTrigger,
   pieces,
   readBody,
   runFromCommandLine,
+  sendEcho,
   setCors,
   sleep,
 } from './common.mjs';
@@ -38,7 +40,7 @@ function event(res, name, data) {
 }
 
 /** Creates the server (not listening). `server.requests` records what it received, keys redacted. */
-export function createMockServer({ chunkDelayMs = 8 } = {}) {
+export function createMockServer({ chunkDelayMs = 8, echo = [] } = {}) {
   const requests = [];
   const server = http.createServer(async (req, res) => {
     setCors(req, res);
@@ -76,6 +78,7 @@ export function createMockServer({ chunkDelayMs = 8 } = {}) {
       sendError(res, ERRORS[trigger]);
       return;
     }
+    if (sendEcho(req, res, trigger, echo, sendError)) return;
     if (req.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ input_tokens: Math.ceil(countChars(body) / 4) }));
@@ -85,7 +88,7 @@ export function createMockServer({ chunkDelayMs = 8 } = {}) {
       sendError(res, [404, 'not_found_error', `no route ${req.method} ${url.pathname}`]);
       return;
     }
-    const text = cannedSummary(body.messages ?? []);
+    const text = `${cannedSummary(body.messages ?? [])}${trigger === 'echo-summary' ? `\n${getEchoText(req, echo)}` : ''}`;
     const inputTokens = Math.ceil(countChars(body) / 4);
     const outputTokens = Math.ceil(text.length / 4);
     const model = body.model ?? 'claude-mock';
@@ -174,5 +177,9 @@ export function createMockServer({ chunkDelayMs = 8 } = {}) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runFromCommandLine(createMockServer(), 'anthropic-mock', 8787);
+  runFromCommandLine(
+    createMockServer({ echo: process.env.MOCK_ECHO ? [process.env.MOCK_ECHO] : [] }),
+    'anthropic-mock',
+    8787,
+  );
 }

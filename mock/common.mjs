@@ -30,7 +30,9 @@ export function readBody(req) {
 /**
  * Which failure a request asks for: the model name `mock-<what>` or the header
  * `x-mock-error: <what>`. <what> is 401, 403, 429, 529, 503, too-long, reset, reset-mid-stream,
- * overloaded-stream or slow (chunks every 250 ms, for cancelling).
+ * overloaded-stream or slow (chunks every 250 ms, for cancelling); or an echo, as careless servers
+ * and proxies do (issue 22): echo-key (a 401 whose message quotes the key and `echo` values),
+ * echo-html (a 502 HTML error page quoting them), echo-summary (a summary that quotes them).
  */
 export function getTrigger(req, body) {
   const header = req.headers['x-mock-error'];
@@ -38,6 +40,33 @@ export function getTrigger(req, body) {
   const model = typeof body?.model === 'string' ? body.model : '';
   const match = /^mock-(.+)$/.exec(model);
   return match ? match[1] : undefined;
+}
+
+/**
+ * What an echo quotes: the key the request carried (`x-api-key`, or `authorization: Bearer …`)
+ * and the values the server was created with (`echo`: the secrets a test planted).
+ */
+export function getEchoText(req, echo = []) {
+  const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  const key = req.headers['x-api-key'] ?? bearer ?? '(no key)';
+  return [`key ${key}`, ...echo.map((v) => `saw ${v}`)].join(' ');
+}
+
+/** Answers an echo-key or echo-html trigger; true when it did. */
+export function sendEcho(req, res, trigger, echo, sendJsonError) {
+  const said = getEchoText(req, echo);
+  if (trigger === 'echo-key') {
+    sendJsonError(res, [401, 'authentication_error', `invalid api key: ${said}`]);
+    return true;
+  }
+  if (trigger === 'echo-html') {
+    res.writeHead(502, { 'content-type': 'text/html' });
+    res.end(
+      `<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>upstream refused ${said}</p></body></html>`,
+    );
+    return true;
+  }
+  return false;
 }
 
 function textOf(content) {

@@ -9,10 +9,12 @@ import { pathToFileURL } from 'node:url';
 import {
   cannedSummary,
   countChars,
+  getEchoText,
   getTrigger,
   pieces,
   readBody,
   runFromCommandLine,
+  sendEcho,
   setCors,
   sleep,
 } from './common.mjs';
@@ -39,7 +41,7 @@ function sendError(res, [status, code, message]) {
 }
 
 /** Creates the server (not listening). `server.requests` records what it received. */
-export function createMockServer({ chunkDelayMs = 8 } = {}) {
+export function createMockServer({ chunkDelayMs = 8, echo = [] } = {}) {
   const requests = [];
   const server = http.createServer(async (req, res) => {
     setCors(req, res);
@@ -84,12 +86,13 @@ export function createMockServer({ chunkDelayMs = 8 } = {}) {
       sendError(res, ERRORS[trigger]);
       return;
     }
+    if (sendEcho(req, res, trigger, echo, sendError)) return;
     if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
       sendError(res, [404, 'not_found', `no route ${req.method} ${url.pathname}`]);
       return;
     }
     const messages = body.messages ?? [];
-    const text = cannedSummary(messages.filter((m) => m.role !== 'system'));
+    const text = `${cannedSummary(messages.filter((m) => m.role !== 'system'))}${trigger === 'echo-summary' ? `\n${getEchoText(req, echo)}` : ''}`;
     const usage = {
       prompt_tokens: Math.ceil(countChars(body) / 4),
       completion_tokens: Math.ceil(text.length / 4),
@@ -143,5 +146,9 @@ export function createMockServer({ chunkDelayMs = 8 } = {}) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runFromCommandLine(createMockServer(), 'openai-mock', 8788);
+  runFromCommandLine(
+    createMockServer({ echo: process.env.MOCK_ECHO ? [process.env.MOCK_ECHO] : [] }),
+    'openai-mock',
+    8788,
+  );
 }

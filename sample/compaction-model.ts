@@ -7,7 +7,8 @@
 //     more than the minimum (strategies/claude-code-microcompact.ts), counted in call order.
 // Estimates mirror the parser (parse/dialects/claude-code.ts) and `tokens/estimate.ts`.
 
-import { type ClaudeCodeKnobs, getClaudeCodeSessionKnobs } from '../src/engine/strategies/claude-code/knobs';
+import type { ClaudeCodeKnobs } from '../src/engine/strategies/claude-code/knobs';
+import { getClaudeCodeSessionKnobs } from '../src/engine/strategies/claude-code/session-knobs';
 import { selectMicrocompact } from '../src/engine/strategies/claude-code/microcompact';
 import { computeThresholds, type Thresholds } from '../src/engine/thresholds';
 import { estimateTextTokens, TOKENS_PER_IMAGE } from '../src/engine/tokens/estimate';
@@ -37,6 +38,8 @@ export function createCompactionModel(
     // A generated log always auto-compacts when it crosses the threshold: auto-compact is on.
     autoCompactions: 1,
     microcompactions: microcompact ? 1 : 0,
+    // Its microcompaction fires alone at the warning threshold (below): the knobs say so.
+    microcompactsAlone: microcompact ? 1 : 0,
     continuedPeakTokens: 0,
   });
   if (!microcompact) knobs.microcompactEnabled = false;

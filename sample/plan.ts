@@ -41,7 +41,7 @@ export interface CallPlan {
 const base = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
 /** A short line the assistant writes before using a tool. */
-export function narrate(rng: Rng, action: ToolAction): string {
+function narrate(rng: Rng, action: ToolAction): string {
   switch (action.tool) {
     case 'Read':
       return rng.pick([
@@ -79,7 +79,7 @@ export function narrate(rng: Rng, action: ToolAction): string {
 }
 
 /** Short reasoning between steps, shown in thinking blocks after the first call of a turn. */
-export function reflect(rng: Rng, action: ToolAction, spec: PromptSpec): string | undefined {
+function reflect(rng: Rng, action: ToolAction, spec: PromptSpec): string | undefined {
   if (action.tool === 'Edit' && action.fix && spec.failFirst) {
     return `The failing case is "${spec.failFirst.name}": expected ${spec.failFirst.expected} but got ${spec.failFirst.received}. Looking at the code again, ${spec.failFirst.fix}.`;
   }

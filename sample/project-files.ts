@@ -2,12 +2,11 @@
 // plain-text expense journals and prints balances and monthly reports. Its files: path, kind, size
 // and hand-written head each; project.ts synthesizes their contents.
 
-export const PROJECT_NAME = 'tally';
 export const PROJECT_CWD = '/home/mira/code/tally';
 /** `<encoded-cwd>` of docs/sources.md#fmt-files: `/` and `.` become `-`. */
 export const PROJECT_DIR = '/home/mira/.claude/projects/-home-mira-code-tally';
 
-export type FileKind = 'ts' | 'test' | 'json' | 'md' | 'journal';
+type FileKind = 'ts' | 'test' | 'json' | 'md' | 'journal';
 
 export interface FileSpec {
   path: string;

@@ -4,7 +4,7 @@
 import { utf8Length } from './accounting';
 import type { GeneratedSession } from './generate-session';
 
-export type SampleFileRole = 'main' | 'subagent' | 'compaction-call';
+type SampleFileRole = 'main' | 'subagent' | 'compaction-call';
 
 export interface SampleIndex {
   /** Where the files come from; regenerate with `npm run sample`, never edit by hand. */
@@ -15,7 +15,7 @@ export interface SampleIndex {
   files: { path: string; role: SampleFileRole; bytes: number }[];
 }
 
-export function getSampleFileRole(path: string): SampleFileRole {
+function getSampleFileRole(path: string): SampleFileRole {
   if (!path.includes('/subagents/')) return 'main';
   return path.includes('/agent-acompact-') ? 'compaction-call' : 'subagent';
 }

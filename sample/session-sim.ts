@@ -18,17 +18,18 @@ import {
   type CompactionModel,
   createCompactionModel,
   estimateContentTokens,
-  selectClearable,
 } from './compaction-model';
 import { buildPlan, type CallPlan } from './plan';
 import { createRng, randomToolUseId, randomUuid, type Rng } from './prng';
-import { CATEGORIES, PAYEES } from './project';
 import { FILES, PROJECT_CWD } from './project-files';
-import { runExploreAgent, writeCompactionCall } from './side-agents';
-import { createFollowUp, type PromptSpec, STORY } from './story';
-import { createWorkLog, formatCompactSummary, type WorkLog } from './summary';
+import { runExploreAgent } from './side-agents';
+import { FileHistory, promptContent, writeApiErrors, writeTurnEnd } from './turn-records';
+import { createFollowUp, type PromptSpec } from './story';
+import { STORY } from './story-prompts';
+import { applyModel, compact, shouldManualCompact } from './sim-compaction';
+import { EXPORTS_SPEC, planExportRead, shouldReadExports } from './bank-exports';
+import { createWorkLog, type WorkLog } from './summary';
 import {
-  abs,
   fileExists,
   type ProjectState,
   readProjectFile,
@@ -48,39 +49,10 @@ import type { GeneratedLine, GenerateSessionOptions, SessionFeatures } from './g
  * microcompact) at 135,000 for a 200k window.
  */
 export const DEFAULT_CLAUDE_CODE_VERSION = '2.1.19';
-/** Files re-read into context after a compaction are capped (recent reads, newest first). */
-const RESTORED_FILES_MAX_TOKENS = 6_000;
-/** The placeholder a cleared result keeps (docs/sources.md#fmt-microcompact-boundary). */
-const CLEARED_PLACEHOLDER = '[Old tool result content cleared]';
-/**
- * Bank exports read in one call, once per session before the first auto-compaction: started when
- * the usage is this close below the warning threshold, sized so that the pending estimate carries
- * the count over the auto-compact threshold. With microcompact on, the context otherwise never
- * reaches it (each crossing of the warning threshold clears old results instead).
- */
-const EXPORT_READ_BELOW_WARNING_TOKENS = 8_000;
-/** How far past the auto-compact threshold the exports carry the count. */
-const EXPORT_READ_MARGIN_TOKENS = 1_500;
-/** Read's line limit (Claude Code reads at most 2,000 lines without offset / limit). */
-const READ_MAX_LINES = 2_000;
 const DEFAULT_START_MS = Date.UTC(2026, 2, 9, 8, 47, 12, 318);
-/** A 32×12 PNG of coloured bars, standing in for a pasted screenshot. */
-const SCREENSHOT_PNG_BASE64 =
-  'iVBORw0KGgoAAAANSUhEUgAAACAAAAAMCAIAAACMdijuAAAAXklEQVR42mPQ0DGhKWJA5sw4XImHm7j+PVYjHuSU4hFhINJ0PBbgt4yBSNMJWoDLHwxEmk5+EBFpOqVBREkkEw4iPKYDDcWPiE1FlEcyviCiMJIJBBHlkUxsRqMRAgDSnBgV6YxHWgAAAABJRU5ErkJggg==';
-
 const WORDS_A = ['ticking', 'humble', 'quiet', 'amber', 'brisk', 'gentle', 'lucky', 'velvet'] as const;
 const WORDS_B = ['sailing', 'dancing', 'wandering', 'glowing', 'drifting', 'humming'] as const;
 const WORDS_C = ['lantern', 'otter', 'meadow', 'compass', 'harbor', 'teapot', 'falcon'] as const;
-
-function hash16(text: string, seed: number): string {
-  let h1 = 0x811c9dc5 ^ seed;
-  let h2 = 0x1234567 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    h1 = Math.imul(h1 ^ text.charCodeAt(i), 16777619);
-    h2 = Math.imul(h2 ^ text.charCodeAt(i), 2246822519);
-  }
-  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
-}
 
 export class SessionSim {
   readonly rng: Rng;
@@ -103,27 +75,27 @@ export class SessionSim {
   autoCompactions = 0;
   /** The replay model's knobs for this log: when it compacts and microcompacts. */
   readonly model: CompactionModel;
+  // The compaction state below is shared with sim-compaction.ts and bank-exports.ts.
   /** API call count when the first microcompaction happened. */
-  private microCall?: number;
-  private manualPending = false;
-  private manualDone = false;
-  private exportsRead = false;
+  microCall?: number;
+  manualPending = false;
+  manualDone = false;
+  exportsRead = false;
   /** Clearable items since the last compaction, not cleared, in call order. */
-  private live: ClearableItem[] = [];
+  live: ClearableItem[] = [];
   /** Estimate of the context entries written since the last response's first line (`pendingEstimate`). */
-  private pendingEstimate = 0;
-  private recentReads: { path: string; tokens: number }[] = [];
-  private backups = new Map<string, { version: number; timeMs: number }>();
-  private changedThisTurn = new Set<string>();
+  pendingEstimate = 0;
+  recentReads: { path: string; tokens: number }[] = [];
+  /** Files changed this turn and their backups, for the file-history snapshots. */
+  readonly fileHistory: FileHistory;
   private promptId = '';
   private turnStartMs = 0;
   private turnMessages = 0;
   spec!: PromptSpec;
-  private readonly seed: number;
   private storyIndex: number;
 
   constructor(options: GenerateSessionOptions) {
-    this.seed = options.seed;
+    this.fileHistory = new FileHistory(options.seed);
     this.rng = createRng(options.seed);
     this.sessionId = randomUuid(this.rng);
     this.mainName = `${this.sessionId}.jsonl`;
@@ -177,7 +149,7 @@ export class SessionSim {
           ? (STORY[this.storyIndex] as PromptSpec)
           : createFollowUp(this.rng, ++round);
       this.storyIndex++;
-      if (this.shouldReadExports()) {
+      if (shouldReadExports(this)) {
         this.runPrompt(EXPORTS_SPEC, true);
         yield* this.flush();
         if (this.done()) break;
@@ -232,12 +204,12 @@ export class SessionSim {
     if (this.has('manual-compact')) this.manualPending = true;
     const withImage = this.has('image');
     // Before the prompt is sent: the replay model's check after the last call counts the prompt.
-    const fired = this.applyModel(estimateContentTokens(promptContent(spec.text, withImage)), withImage);
-    if (!fired && this.shouldManualCompact()) this.compact('manual', undefined, 'focus on the parser');
+    const fired = applyModel(this, estimateContentTokens(promptContent(spec.text, withImage)), withImage);
+    if (!fired && shouldManualCompact(this)) compact(this, 'manual', undefined, 'focus on the parser');
 
     const budget = this.targetBytes !== undefined ? 1000 : this.targetCalls - this.apiCalls;
     const plan = readExports
-      ? this.planExportRead()
+      ? planExportRead(this)
       : buildPlan(this.rng, spec, (p) => fileExists(this.project, p), this.features.specials, budget);
     this.writePrompt(spec.text, withImage);
     this.log.intents.push(spec.intent);
@@ -248,8 +220,8 @@ export class SessionSim {
     const queued = 'Also make the --tag match case-insensitive, my journals mix #Shared and #shared.';
     for (let i = 0; i < plan.length; i++) {
       const call = plan[i] as CallPlan;
-      if (i > 0) this.applyModel(0, false);
-      if (i === 1 && this.has('api-error')) this.writeApiErrors();
+      if (i > 0) applyModel(this, 0, false);
+      if (i === 1 && this.has('api-error')) writeApiErrors(this.main, this.rng);
       if (i === queueAt) {
         m.raw({
           type: 'queue-operation',
@@ -291,7 +263,7 @@ export class SessionSim {
     const m = this.main;
     m.tick(this.rng.int(20_000, 240_000));
     const uuid = randomUuid(this.rng);
-    m.raw(this.fileHistorySnapshot(uuid));
+    m.raw(this.fileHistory.snapshot(m, this.rng, uuid));
     this.promptId = randomUuid(this.rng);
     const content = promptContent(text, withImage);
     const after: JsonObject = {
@@ -317,32 +289,6 @@ export class SessionSim {
     this.log.lastUserMessage = text;
   }
 
-  private fileHistorySnapshot(messageId: string): JsonObject {
-    const m = this.main;
-    for (const path of this.changedThisTurn) {
-      const b = this.backups.get(path);
-      this.backups.set(path, {
-        version: (b?.version ?? 0) + 1,
-        timeMs: m.clockMs - this.rng.int(5_000, 60_000),
-      });
-    }
-    this.changedThisTurn.clear();
-    const tracked: JsonObject = {};
-    for (const [path, b] of this.backups) {
-      tracked[path] = {
-        backupFileName: `${hash16(path, this.seed)}@v${b.version}`,
-        version: b.version,
-        backupTime: m.iso(b.timeMs),
-      };
-    }
-    return {
-      type: 'file-history-snapshot',
-      messageId,
-      snapshot: { messageId, trackedFileBackups: tracked, timestamp: m.iso() },
-      isSnapshotUpdate: false,
-    };
-  }
-
   private endTurn(interrupted: boolean): void {
     const m = this.main;
     if (interrupted) {
@@ -352,51 +298,7 @@ export class SessionSim {
       this.pendingEstimate += estimateContentTokens(content);
       return;
     }
-    m.tick(this.rng.int(40, 200));
-    m.system(
-      'stop_hook_summary',
-      {
-        hookCount: 1,
-        hookInfos: [{ command: 'npm run -s lint' }],
-        hookErrors: [],
-        preventedContinuation: false,
-        stopReason: '',
-        hasOutput: false,
-        level: 'suggestion',
-      },
-      { tail: { toolUseID: randomUuid(this.rng) } },
-    );
-    m.tick(this.rng.int(5, 30));
-    m.system('turn_duration', {
-      durationMs: m.clockMs - this.turnStartMs,
-      messageCount: this.turnMessages,
-      isMeta: false,
-    });
-  }
-
-  private writeApiErrors(): void {
-    const m = this.main;
-    for (let attempt = 1; attempt <= 2; attempt++) {
-      const retryInMs = 500 * 2 ** (attempt - 1) * (1 + this.rng.next() * 0.25);
-      m.tick(this.rng.int(1500, 9000));
-      m.system(
-        'api_error',
-        {
-          level: 'error',
-          error: {
-            status: 529,
-            headers: { 'content-type': 'application/json', 'x-should-retry': 'true' },
-            requestID: null,
-            error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
-          },
-          retryInMs,
-          retryAttempt: attempt,
-          maxRetries: 10,
-        },
-        {},
-      );
-      m.tick(retryInMs);
-    }
+    writeTurnEnd(m, this.rng, this.turnStartMs, this.turnMessages);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -553,7 +455,7 @@ export class SessionSim {
       );
     }
     if (o.changed) {
-      this.changedThisTurn.add(o.changed);
+      this.fileHistory.changed(o.changed);
       const spec = o.changed;
       const content = readProjectFile(this.project, spec);
       const snippet = content.split('\n').slice(0, 8).join('\n');
@@ -578,199 +480,6 @@ export class SessionSim {
   // -------------------------------------------------------------------------------------------
   // Subagent (Task → Explore).
 
-  // -------------------------------------------------------------------------------------------
-  // Compaction.
-
-  /** The story asks for `/compact` at one prompt; it runs there or at the first prompt after it where it can. */
-  private shouldManualCompact(): boolean {
-    return (
-      this.features.manualCompact &&
-      this.manualPending &&
-      !this.manualDone &&
-      this.autoCompactions > 0 &&
-      (this.features.microcompact
-        ? this.microCall !== undefined && this.apiCalls >= this.microCall + 3
-        : true)
-    );
-  }
-
-  /**
-   * What the replay model does after the last call, before the next request (which carries
-   * `upcomingTokens` more, estimated: the prompt about to be sent). Returns whether it acted.
-   */
-  private applyModel(upcomingTokens: number, upcomingImage: boolean): boolean {
-    const a = this.acct;
-    // Nothing was sent since the session started or compacted.
-    if (a.lastContext === 0) return false;
-    const { knobs, thresholds } = this.model;
-    const usage = a.lastContext + a.lastOutput;
-    const count = usage + (knobs.countPendingMessages ? this.pendingEstimate + upcomingTokens : 0);
-    if (knobs.autoCompactEnabled && count >= thresholds.autoCompact) {
-      this.compact('auto', count);
-      return true;
-    }
-    // Microcompact looks at the usage alone (docs/replay-accuracy.md).
-    if (!knobs.microcompactEnabled || knobs.microcompactVariant !== 'v2.1.68' || usage < thresholds.warning)
-      return false;
-    // A pasted image in the prompt about to be sent is the newest item (always kept).
-    const upcoming: ClearableItem[] =
-      upcomingImage && knobs.microcompactClearImages
-        ? [{ id: '', estimate: TOKENS_PER_IMAGE, tokens: 0, offset: a.ctx }]
-        : [];
-    const selection = selectClearable(this.model, [...this.live, ...upcoming]);
-    if (!selection) return false;
-    this.microcompact(selection.items, selection.savings, usage);
-    return true;
-  }
-
-  /** Once, before the first auto-compaction (after the first microcompaction when there is one). */
-  private shouldReadExports(): boolean {
-    if (!this.features.specials || this.exportsRead || this.autoCompactions > 0) return false;
-    if (this.features.microcompact && this.microCall === undefined) return false;
-    const usage = this.acct.lastContext + this.acct.lastOutput;
-    return usage >= this.model.thresholds.warning - EXPORT_READ_BELOW_WARNING_TOKENS;
-  }
-
-  /** The exports turn: three CSV files read in parallel, sized to carry the count over the threshold. */
-  private planExportRead(): CallPlan[] {
-    this.exportsRead = true;
-    const request = this.acct.ctx + countTokens(EXPORTS_SPEC.text) + 6;
-    const need =
-      this.model.thresholds.autoCompact + EXPORT_READ_MARGIN_TOKENS - request - this.acct.lastOutput;
-    const paths = EXPORT_FILES.map((f) => f.path);
-    paths.forEach((path, i) => {
-      const content = createBankExport(
-        this.rng,
-        EXPORT_FILES[i] as ExportFile,
-        Math.ceil(need / paths.length),
-      );
-      this.project.files.set(path, content);
-      this.project.revisions.set(path, 1);
-    });
-    return [
-      {
-        thinking: EXPORTS_SPEC.plan,
-        text: "I'll read all three exports at once.",
-        tools: paths.map((path) => ({ tool: 'Read' as const, path })),
-      },
-      { text: EXPORTS_SPEC.done, tools: [] },
-    ];
-  }
-
-  /** Restored context after a compaction: the most recently read files, newest first, capped. */
-  private restoredTokens(): number {
-    let total = 0;
-    for (const r of this.recentReads) {
-      if (total + r.tokens > RESTORED_FILES_MAX_TOKENS) break;
-      total += r.tokens;
-    }
-    return total;
-  }
-
-  /** `preTokens`: the count that triggered it (auto), else the last usage. */
-  private compact(trigger: 'auto' | 'manual', preTokensOverride?: number, customInstructions?: string): void {
-    const m = this.main;
-    const preTokens = preTokensOverride ?? this.acct.lastContext + this.acct.lastOutput;
-    const startedMs = m.clockMs + (trigger === 'manual' ? this.rng.int(15_000, 90_000) : 0);
-    m.clockMs = startedMs;
-    const summary = formatCompactSummary(this.log, this.sessionId, trigger, customInstructions);
-    const durationMs = writeCompactionCall(this, preTokens, customInstructions);
-    const commandUuid = randomUuid(this.rng);
-    if (trigger === 'manual') m.raw(this.fileHistorySnapshot(commandUuid));
-    m.tick(durationMs);
-    const boundary = m.system(
-      'compact_boundary',
-      { content: 'Conversation compacted', isMeta: false },
-      {
-        parentUuid: null,
-        logicalParentUuid: m.parent ?? undefined,
-        tail: { level: 'info', compactMetadata: { trigger, preTokens } },
-      },
-    );
-    m.user(summary, {
-      parentUuid: boundary,
-      before: { isVisibleInTranscriptOnly: true, isCompactSummary: true },
-    });
-    let restored = this.restoredTokens();
-    if (trigger === 'manual') {
-      // The /compact command's own lines come after the summary, with the time it was typed.
-      const typedAt = m.iso(startedMs);
-      m.user(
-        '<local-command-caveat>Caveat: The messages below were generated by the user while running local commands. DO NOT respond to these messages or otherwise consider them in your response unless the user explicitly asks you to.</local-command-caveat>',
-        { timestamp: typedAt, before: { isMeta: true } },
-      );
-      m.user(
-        `<command-name>/compact</command-name>\n            <command-message>compact</command-message>\n            <command-args>${customInstructions ?? ''}</command-args>`,
-        { timestamp: typedAt, uuid: commandUuid },
-      );
-      m.tick(this.rng.int(60, 160));
-      m.user(
-        '<local-command-stdout>\u001b[2mCompacted (ctrl+o to see full summary)\u001b[22m</local-command-stdout>',
-      );
-      m.attachment({
-        type: 'compact_file_reference',
-        filename: abs('src/journal/parser.ts'),
-        displayPath: 'src/journal/parser.ts',
-      });
-      restored = 0;
-      for (const path of ['src/journal/lexer.ts', 'src/journal/ast.ts']) {
-        const content = readProjectFile(this.project, path);
-        const numLines = content.split('\n').length - 1;
-        m.attachment({
-          type: 'file',
-          filename: abs(path),
-          content: {
-            type: 'text',
-            file: { filePath: abs(path), content, numLines, startLine: 1, totalLines: numLines },
-          },
-          displayPath: path,
-        });
-        restored += countTokens(content);
-      }
-      this.manualDone = true;
-      this.log.userMessages.push(`/compact ${customInstructions ?? ''}`.trim());
-    } else {
-      this.autoCompactions++;
-    }
-    this.acct.ctx = SYSTEM_PROMPT_TOKENS + countTokens(summary) + restored;
-    this.acct.cachedPrefix = SYSTEM_PROMPT_TOKENS;
-    this.acct.lastContext = 0;
-    this.acct.lastOutput = 0;
-    this.live = [];
-  }
-
-  /** Clears `items` (model-selected, oldest first); `savings` is Claude Code's estimate of what it frees. */
-  private microcompact(items: ClearableItem[], savings: number, preTokens: number): void {
-    const toolIds = items.filter((c) => !c.id.includes(':image:')).map((c) => c.id);
-    const images = items.filter((c) => c.id.includes(':image:')).map((c) => c.id.slice(0, c.id.indexOf(':')));
-    this.main.tick(this.rng.int(5, 40));
-    this.main.system(
-      'microcompact_boundary',
-      { content: 'Context microcompacted', isMeta: false },
-      {
-        tail: {
-          level: 'info',
-          microcompactMetadata: {
-            trigger: 'auto',
-            preTokens,
-            tokensSaved: savings,
-            compactedToolIds: toolIds,
-            clearedAttachmentUUIDs: images,
-          },
-        },
-      },
-    );
-    // Each cleared result keeps its placeholder (and its tool_result envelope).
-    const placeholder = countTokens(CLEARED_PLACEHOLDER) + 6;
-    let saved = 0;
-    for (const c of items) saved += Math.max(0, c.tokens - placeholder);
-    this.acct.ctx -= saved;
-    this.acct.cachedPrefix = Math.min(this.acct.cachedPrefix, (items[0] as ClearableItem).offset);
-    const ids = new Set(items.map((c) => c.id));
-    this.live = this.live.filter((l) => !ids.has(l.id));
-    this.microCall ??= this.apiCalls;
-  }
-
   private trimLog(): void {
     // Long benchmark sessions: summaries keep the recent history, as real ones condense.
     const cap = <T>(items: T[], n: number): void => {
@@ -784,51 +493,3 @@ export class SessionSim {
 }
 
 const FILE_PURPOSES = new Map<string, string>(FILES.map((f) => [f.path, f.purpose]));
-
-function promptContent(text: string, withImage: boolean): string | JsonObject[] {
-  return withImage
-    ? [
-        { type: 'text', text },
-        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: SCREENSHOT_PNG_BASE64 } },
-      ]
-    : text;
-}
-
-interface ExportFile {
-  path: string;
-  bank: string;
-  currency: string;
-}
-
-const EXPORT_FILES: readonly ExportFile[] = [
-  { path: 'data/exports/girokonto-2025.csv', bank: 'Girokonto', currency: 'EUR' },
-  { path: 'data/exports/credit-card-2025.csv', bank: 'Credit card', currency: 'EUR' },
-  { path: 'data/exports/savings-usd-2025.csv', bank: 'Savings', currency: 'USD' },
-];
-
-/** A bank's CSV export whose Read result is about `estimateTokens` (Claude Code's estimate), at most 2,000 lines. */
-function createBankExport(rng: Rng, file: ExportFile, estimateTokens: number): string {
-  const lines = ['date;payee;memo;amount;currency;balance'];
-  let chars = 0;
-  let balance = rng.int(800_00, 4_000_00);
-  for (let day = 0; chars < estimateTokens * 4 && lines.length < READ_MAX_LINES; day++) {
-    const date = new Date(Date.UTC(2025, 0, 1) + Math.floor(day / 6) * 86_400_000).toISOString().slice(0, 10);
-    const cents = -rng.int(150, 18_000) * (rng.chance(0.08) ? -12 : 1);
-    balance += cents;
-    const amount = `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)},${String(Math.abs(cents) % 100).padStart(2, '0')}`;
-    const line = `${date};${rng.pick(PAYEES)};${file.bank} ${rng.pick(CATEGORIES)};${amount};${file.currency};${(balance / 100).toFixed(2)}`;
-    lines.push(line);
-    // `formatNumbered` prefixes each line with its number and an arrow (7 characters).
-    chars += line.length + 8;
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-/** The user's bank exports, read in one go (see EXPORT_READ_BELOW_WARNING_TOKENS). */
-const EXPORTS_SPEC: PromptSpec = {
-  text: "I dropped last year's bank exports into data/exports/. Read all three and tell me what an importer would have to handle before we write one.",
-  intent: 'Survey the 2025 bank exports in data/exports/ before writing an importer',
-  concepts: ['bank CSV exports: semicolon separators, decimal commas, one currency per file'],
-  plan: 'Three CSV exports, one per account. I should read them side by side to compare the columns, separators and number formats before designing an importer.',
-  done: 'All three exports share one layout: `date;payee;memo;amount;currency;balance`, semicolon-separated, with decimal commas in `amount` and decimal points in `balance`. The savings account is in USD, the others in EUR. An importer has to map the memo to a category, convert the decimal commas, and check the running balance against the journal. Refunds show up as positive amounts.',
-};

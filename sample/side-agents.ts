@@ -26,7 +26,7 @@ import {
 } from './transcript-writer';
 
 /** What a side agent needs from the session that spawns it. */
-export interface SideAgentHost {
+interface SideAgentHost {
   readonly rng: Rng;
   readonly sessionId: string;
   readonly version: string;

@@ -6,7 +6,7 @@
 import { PROJECT_CWD, PROJECT_DIR } from './project-files';
 
 /** 2.1.x opening line of every compaction summary (docs/sources.md#fmt-summary-message). */
-export const SUMMARY_PREFIX =
+const SUMMARY_PREFIX =
   'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.';
 
 /** Appended to auto-compaction summaries so the model resumes without asking. */
@@ -14,7 +14,7 @@ const CONTINUE_INSTRUCTION =
   'Please continue the conversation from where we left off without asking the user any further questions. Continue with the last task that you were asked to work on.';
 
 /** Opening of the compaction prompt (docs/sources.md#fmt-around-compaction quotes its first sentence). */
-export const COMPACTION_PROMPT_HEAD =
+const COMPACTION_PROMPT_HEAD =
   "Your task is to create a detailed summary of the conversation so far, paying close attention to the user's explicit requests and your previous actions.\nThis summary should be thorough in capturing technical details, code patterns, and architectural decisions that would be essential for continuing development work without losing context.";
 
 export interface WorkLog {
@@ -48,7 +48,7 @@ function clip(text: string, chars: number): string {
 }
 
 /** The nine numbered sections, as they appear after "Summary:". */
-export function formatSummarySections(log: WorkLog, customInstructions?: string): string {
+function formatSummarySections(log: WorkLog, customInstructions?: string): string {
   const out: string[] = [];
   out.push(
     '1. Primary Request and Intent:',

@@ -4,7 +4,7 @@
 
 import { type Rng, randomMessageId, randomRequestId, randomUuid } from './prng';
 
-export interface WriterOptions {
+interface WriterOptions {
   rng: Rng;
   sessionId: string;
   cwd: string;

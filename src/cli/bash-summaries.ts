@@ -50,5 +50,11 @@ export async function bashSummariesCommand(args: string[], out: (text: string) =
   const session = await parseSession(await openSessionFiles(positionals));
   const result = computeBashSummaries(session);
   out(values.json ? JSON.stringify(result, null, 2) : render(positionals[0]!, result));
-  return session.entries.length === 0 ? 1 : 0;
+  if (session.entries.length > 0) return 0;
+  // Nothing was read: the exit status says so, and so does a reason (the file's own issue).
+  const why = session.issues.find((i) => i.line === 0) ?? session.issues[0];
+  process.stderr.write(
+    `compactlab bash-summaries: no record read from ${positionals.join(', ')}${why ? `: ${why.message}` : ''}\n`,
+  );
+  return 1;
 }

@@ -13,5 +13,18 @@ export const WATCH_USAGE = `  compactlab watch <session.jsonl> [--json] [--inter
 export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --csv] [--jobs N]
       One row per session (subagent files folded into theirs): file, agent, sessionId, apiCalls,
       peakContextTokens, compactions, costUsd (list prices), usage, the replay's compactions and
-      real ones reproduced, tokens summarized. NDJSON by default (--json), or CSV with a header.
-      Sessions are parsed in N worker threads (default: the machine's parallelism; 0: no workers).`;
+      real ones reproduced, tokens summarized. NDJSON by default (--json), or CSV with a header
+      (cells a spreadsheet would run as formulas start with '). Sessions are parsed in N worker
+      threads (default: the machine's parallelism, none under 4 sessions; 0: no workers).
+  compactlab stats <folder or file>… --strategy <id> [--knob <key>=<value>]… [knob flags]
+                   [--sweep <knob>=<from>:<to>:<steps>] [--sessions] [--retention] [--prices <file.json>]
+                   [--json | --csv] [--jobs N]
+      Every session replayed under one strategy at each setting (the knobs given over each log's
+      own; each value of the swept knob): per setting, the totals of sessions, API calls,
+      compactions, LLM calls, tokens summarized, the replayed cost (costUsd) beside the real one
+      (realCostUsd, the log's usage at the same list prices), deltaUsd, the cache's read, write and
+      uncached tokens, summary calls and their cost (docs/cost.md). --sessions adds a row per
+      session and setting before the totals (column row: session or total). --retention adds what
+      the setting's summaries keep (the built-in summarizer, offline): facts held since the start
+      and still kept after the last compaction (retention, retainedFacts, heldFacts) and factsLost.
+      --prices replaces list prices by price key (as replay's). Progress on stderr.`;

@@ -7,7 +7,7 @@ import {
   formatSummariesMarkdown,
   type SummaryExportHeader,
 } from '../engine/export/summary-export';
-import { findSurvivingSecret, type RedactionSettings } from '../engine/redact/mask';
+import { getRedactionRefusal, type RedactionSettings } from '../engine/redact/mask';
 import { collectKnownSecrets } from '../engine/redact/session-secrets';
 import type { ByteSource } from '../engine/parse/source';
 import type { Session } from '../engine/types';
@@ -82,10 +82,8 @@ export async function getCliRedaction(session: Session, sources: ByteSource[]): 
  * command, naming the rule and the line (never the value).
  */
 export function checkRedacted(command: string, output: string, redaction: RedactionSettings): boolean {
-  const survivor = findSurvivingSecret(output, redaction);
-  if (!survivor) return true;
-  process.stderr.write(
-    `compactlab ${command}: refusing to write: a secret (${survivor.rule}) survived redaction on output line ${survivor.line}\n`,
-  );
+  const refusal = getRedactionRefusal(output, redaction);
+  if (!refusal) return true;
+  process.stderr.write(`compactlab ${command}: refusing to write: ${refusal}\n`);
   return false;
 }

@@ -81,6 +81,18 @@ function renderInspect(report: InspectReport): string {
       `  ${fmt(failed.length)} failed ${failed.length === 1 ? 'request' : 'requests'}, not API calls (no answer, no usage): ${[...byReason].map(([r, n]) => `${r} ×${n}`).join(', ')}`,
     );
   }
+  const stated = report.statedTotals;
+  if (stated) {
+    const u = stated.usage;
+    const input = u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;
+    const cost =
+      stated.costUsd === undefined
+        ? ''
+        : ` · cost $${stated.costUsd.toFixed(2)} (every model, subagents too)`;
+    lines.push(
+      `  stated by the log over ${fmt(stated.runs)} ${stated.runs === 1 ? 'run' : 'runs'}${stated.errors ? ` (${fmt(stated.errors)} ended in an error)` : ''}: ${fmt(stated.turns)} turns · input ${fmt(input)} · output ${fmt(u.outputTokens)} tokens${cost}`,
+    );
+  }
   if (report.foldedCopies > 0)
     lines.push(
       `  ${fmt(report.foldedCopies)} records folded: copies of records held once (a subagent log's copy of the main thread, or a record the log wrote again later)`,

@@ -34,7 +34,15 @@ function parseKnobText(spec: KnobSpec, text: string, flag: string): KnobValue | 
   switch (spec.kind) {
     case 'number': {
       const x = Number(t.replace(/[_,]/g, ''));
-      return t !== '' && Number.isFinite(x) ? x : { error: `${flag} expects a number, got "${text}"` };
+      if (t === '' || !Number.isFinite(x)) return { error: `${flag} expects a number, got "${text}"` };
+      // Out of the knob's range is an error, not a value clamped without a word (--window 0).
+      const unit = spec.unit === 'tokens' ? ' tokens' : spec.unit === 'percent' ? '%' : '';
+      const fmt = (n: number) => `${n.toLocaleString('en-US')}${unit}`;
+      if (spec.min !== undefined && x < spec.min)
+        return { error: `${flag} is at least ${fmt(spec.min)}, got "${text}"` };
+      if (spec.max !== undefined && x > spec.max)
+        return { error: `${flag} is at most ${fmt(spec.max)}, got "${text}"` };
+      return x;
     }
     case 'boolean':
       return t === 'true'

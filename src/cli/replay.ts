@@ -1,17 +1,25 @@
 import { at } from '../engine/assert';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { PriceOverrides } from '../engine/cost/prices';
+import { createReplayPricer, getCostFigures, computeReplayCost } from '../engine/cost/replay-cost';
 import { parseSession } from '../engine/parse/parse-session';
 import { computeReplay } from '../engine/replay/compute-replay';
 import { compareStrategies } from '../engine/replay/compare-strategies';
-import { formatCompareTable } from '../engine/replay/compare-table';
+import {
+  formatCompareTable,
+  formatMillions,
+  formatUsd,
+  formatUsdDelta,
+} from '../engine/replay/compare-table';
 import { formatReplayDump } from '../engine/replay/dump';
 import { prepareReplay } from '../engine/replay/prepare';
 import type { SummaryModelId } from '../engine/replay/summary-size';
 import { computeSweep, getSweepableKnobs, type SweepRange, type SweepResult } from '../engine/replay/sweep';
 import { getSweepScore, MAX_SWEEP_STEPS } from '../engine/replay/sweep-score';
-import { getStrategy, STRATEGIES } from '../engine/strategies/registry';
+import { getSessionSetup, getStrategy, STRATEGIES } from '../engine/strategies/registry';
 import { DEFAULT_STRATEGY_ID, getDefaultStrategyId } from '../engine/strategies/descriptors';
+import type { ReplayCostFigures } from '../engine/replay/types';
 import type { Session } from '../engine/types';
 import { type CompactionStrategy, getSessionInfo, type KnobValue } from '../engine/strategies/types';
 import { estimateTextTokens } from '../engine/tokens/estimate';
@@ -27,6 +35,7 @@ import {
 } from './replay-knobs';
 import { MANUAL_OPTIONS, MANUAL_USAGE, parseManualArgs } from './replay-manual';
 import { formatSubagentReplays, getSubagentReplays } from './replay-subagents';
+import { readPriceFile } from './price-file';
 import { openSessionFiles } from './session-files';
 
 // `compactlab replay`: the same engine code as the app's replay, on the command line.
@@ -50,6 +59,10 @@ ${formatKnobFlags(DEFAULT_STRATEGY)}
       --strategy a,b,c (or all): each strategy on the same transcript, one table (events by kind,
       tokens cleared / replaced / truncated / summarized, LLM calls, peak and final context, the
       log's compactions reproduced by its own agent's strategy); --json one object per strategy.
+      Each replay, sweep value and table row gives its cost at list prices beside the real cost
+      (the log's usage, same prices), the difference, and its cache reads / writes / uncached
+      input (docs/cost.md); --prices <file.json> replaces list prices by price key
+      ({"opus-4-6": {"inputPerMTok": 5, "outputPerMTok": 25, "cacheReadPerMTok": 0.5}}).
       --knob <strategy>.<key>=<value> sets one strategy's knob; --knob <key>=<value> and named
       flags set it in every strategy that has it.
 ${MANUAL_USAGE}`;
@@ -73,6 +86,7 @@ const COMMON_OPTIONS = {
   'summary-model': { type: 'string' },
   'session-memory': { type: 'string' },
   sweep: { type: 'string' },
+  prices: { type: 'string' },
   ...MANUAL_OPTIONS,
 } as const;
 
@@ -119,6 +133,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     'summary-model'?: string;
     'session-memory'?: string;
     sweep?: string;
+    prices?: string;
   };
   if (positionals.length === 0) {
     out(`Usage:\n${REPLAY_USAGE}`);
@@ -127,6 +142,11 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
   const knobFlags = getKnobOverrides(strategy, values);
   if ('error' in knobFlags) {
     process.stderr.write(`compactlab replay: ${knobFlags.error}\n`);
+    return 2;
+  }
+  const prices = readPrices(values.prices);
+  if (typeof prices === 'string') {
+    process.stderr.write(`compactlab replay: ${prices}\n`);
     return 2;
   }
   const sources = await openSessionFiles(positionals);
@@ -139,7 +159,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     return 1;
   }
   const prepared = prepareReplay(session);
-  const { knobs: sessionKnobs, notes } = strategy.getSessionKnobs(getSessionInfo(prepared));
+  const { knobs: sessionKnobs, notes } = getSessionSetup(strategy, getSessionInfo(prepared));
   const overrides = knobFlags.overrides;
   const memoryTokens = getSessionMemoryTokens(values['session-memory'], session.sessionMemory?.text);
   if (typeof memoryTokens === 'string') {
@@ -159,7 +179,10 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
       process.stderr.write(`compactlab replay: --sweep ${range}\n`);
       return 2;
     }
-    const sweep = await computeSweep(prepared, strategy.id, knobs as never, range, { summaryModel });
+    const sweep = await computeSweep(prepared, strategy.id, knobs as never, range, {
+      summaryModel,
+      costOf: createReplayPricer(session, { prices }),
+    });
     if (values.json) out(JSON.stringify(sweep, null, 2));
     else out([...formatSweepLines(sweep), ...notes.map((n) => `note: ${n}`)].join('\n'));
     return 0;
@@ -171,13 +194,15 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
   }
   const result = computeReplay(prepared, strategy.id, knobs, { summaryModel, manual });
   result.notes.push(...notes);
+  const cost = getCostFigures(computeReplayCost(session, result, { prices }));
   const subagents = await getSubagentReplays(prepared, sources, strategy.id, knobFlags.overrides);
   if (subagents.length > 0) result.subagents = subagents;
-  if (values.json) out(JSON.stringify(toJson(result), null, 2));
+  if (values.json) out(JSON.stringify({ ...(toJson(result) as object), cost }, null, 2));
   else
     out(
       [
         formatReplayDump(prepared, result),
+        formatCostLine(cost),
         ...notes.map((n) => `note: ${n}`),
         ...formatSubagentReplays(subagents),
       ].join('\n'),
@@ -267,6 +292,7 @@ async function compareCommand(args: string[], strategyArg: string, out: Out): Pr
     'summary-model'?: string;
     'session-memory'?: string;
     sweep?: string;
+    prices?: string;
   };
   if (parsed.positionals.length === 0) {
     out(`Usage:\n${REPLAY_USAGE}`);
@@ -284,6 +310,11 @@ async function compareCommand(args: string[], strategyArg: string, out: Out): Pr
   const summaryModel = (values['summary-model'] ?? 'recorded') as SummaryModelId;
   if (summaryModel !== 'recorded' && summaryModel !== 'ratio') {
     process.stderr.write(`compactlab replay: --summary-model is recorded or ratio, got "${summaryModel}"\n`);
+    return 2;
+  }
+  const prices = readPrices(values.prices);
+  if (typeof prices === 'string') {
+    process.stderr.write(`compactlab replay: ${prices}\n`);
     return 2;
   }
   const session = await parseSession(await openSessionFiles(parsed.positionals));
@@ -305,7 +336,10 @@ async function compareCommand(args: string[], strategyArg: string, out: Out): Pr
   });
   // Prepared once: every strategy reads the same call axis, attribution and restoration sources.
   const prepared = prepareReplay(session);
-  const compared = await compareStrategies(prepared, entries, { summaryModel });
+  const compared = await compareStrategies(prepared, entries, {
+    summaryModel,
+    costOf: createReplayPricer(session, { prices }),
+  });
   if (values.json) {
     out(
       JSON.stringify(
@@ -328,7 +362,7 @@ async function compareCommand(args: string[], strategyArg: string, out: Out): Pr
 
 /** `<knob>=<from>:<to>:<steps>`, the knob a key of the strategy or its flag; a string is the error. */
 // biome-ignore lint/suspicious/noExplicitAny: strategies differ in their knob types.
-function parseSweepArg(arg: string, strategy: CompactionStrategy<any>): SweepRange | string {
+export function parseSweepArg(arg: string, strategy: CompactionStrategy<any>): SweepRange | string {
   const m = /^([\w-]+)=([^:]+):([^:]+):(\d+)$/.exec(arg.trim());
   const knobs = getSweepableKnobs(strategy.id).map((s) => s.key);
   if (!m) return `expects <knob>=<from>:<to>:<steps>, got "${arg}"`;
@@ -367,8 +401,27 @@ export function formatSweepLines(sweep: SweepResult): string[] {
       `summarized ${fmt(p.summarizedTokens)}`,
       `summaries ${fmt(p.summaryTokens)}`,
       `first ${p.firstCompactApiCall === undefined ? '-' : formatOrdinal('api-call', p.firstCompactApiCall)}`,
+      p.cost ? formatCostLine(p.cost) : '',
     ]
       .filter(Boolean)
       .join('  '),
   );
+}
+
+/** `cost $1.23 (real $1.30, −$0.07) · cache read/write/uncached 12.3M/1.1M/0 · 2 summaries $0.10 · prices 2026-11`. */
+export function formatCostLine(c: ReplayCostFigures): string {
+  return [
+    `cost ${formatUsd(c.usd)} (real ${formatUsd(c.realUsd)}${c.realSummariesEstimated > 0 ? `, ${c.realSummariesEstimated} of its summary calls estimated` : ''}, ${formatUsdDelta(c.usd - c.realUsd)})`,
+    `cache read/write/uncached ${[c.cacheReadTokens, c.cacheWriteTokens, c.uncachedTokens].map(formatMillions).join('/')}`,
+    `${c.summaryCalls} summaries ${formatUsd(c.summaryUsd)}`,
+    c.unpricedCalls > 0 ? `${c.unpricedCalls} calls unpriced` : '',
+    `prices ${c.pricesSeen}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** `--prices <file.json>` read, undefined without it; a string is the error. */
+function readPrices(path: string | undefined): PriceOverrides | undefined | string {
+  return path === undefined ? undefined : readPriceFile(path);
 }

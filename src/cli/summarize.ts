@@ -13,6 +13,7 @@ import { runSummary } from '../engine/summarize/run';
 import { parseCompactionPoint } from '../engine/summarize/span';
 import { SummarizerError } from '../engine/summarize/types';
 import { type KnownSecret, maskText, type RedactionSettings } from '../engine/redact/mask';
+import { getPrintableUrl } from '../engine/redact/printable-url';
 import { collectKnownSecrets } from '../engine/redact/session-secrets';
 import { openSessionFiles } from './session-files';
 
@@ -68,21 +69,6 @@ function getConfiguredKeys(): KnownSecret[] {
     const value = process.env[name];
     return value ? [{ id: `configured-${name}`, kind: 'env-secret' as const, value }] : [];
   });
-}
-
-/** A base URL without credentials or query string (either can hold a key). */
-export function getPrintableUrl(url: string | undefined): string | undefined {
-  if (url === undefined) return undefined;
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    u.search = '';
-    u.hash = '';
-    return u.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
 }
 
 function number(value: string | undefined, name: string): number | undefined {

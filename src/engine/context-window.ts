@@ -40,7 +40,7 @@ const MAX_OUTPUT_BY_MODEL: readonly { pattern: RegExp; tokens: TokenCount; sourc
 /** Rounds up to the next 1,000 tokens (for windows beyond the known ones). */
 const roundUpThousands = (tokens: TokenCount): TokenCount => Math.ceil(tokens / 1_000) * 1_000;
 
-export interface WindowEvidence {
+interface WindowEvidence {
   /** Model ids of the main thread's calls (synthetic excluded). */
   models: string[];
   /** The largest context a main-thread call sent. */
@@ -130,7 +130,7 @@ export function getSessionWindow(session: Session): ContextWindowInference {
   return window;
 }
 
-export function getWindowEvidence(session: Session): WindowEvidence {
+function getWindowEvidence(session: Session): WindowEvidence {
   const main = new Set(session.files.filter((f) => f.role === 'main').map((f) => f.index));
   const models = new Set<string>();
   let peakContextTokens = 0;

@@ -25,38 +25,13 @@ export const AUTOCOMPACT_BUFFER: TokenCount = 13_000;
 /** `rD5`: warning shown this far below the limit ("Three-Tier Threshold System"). */
 export const WARNING_BUFFER: TokenCount = 20_000;
 /** `oD5`: error shown this far below the limit ("Three-Tier Threshold System"). */
-export const ERROR_BUFFER: TokenCount = 20_000;
+const ERROR_BUFFER: TokenCount = 20_000;
 /** Blocking limit: window − 3,000, an absolute hard stop (Claude Code 2.1.68 (docs/sources.md#cc-threshold)). */
 export const BLOCKING_BUFFER: TokenCount = 3_000;
 /** Max output tokens Claude Code assumes for current models (Sonnet/Opus 4.x allow 64k or more). */
 export const DEFAULT_MAX_OUTPUT_TOKENS: TokenCount = 64_000;
 
-export type ThresholdProfileId = 'v2.1.68' | 'v2.0' | 'legacy';
-
-export interface ThresholdProfile {
-  id: ThresholdProfileId;
-  label: string;
-  source: string;
-}
-
-export const THRESHOLD_PROFILES: readonly ThresholdProfile[] = [
-  {
-    id: 'v2.1.68',
-    label: 'Claude Code 2.1.x (effective window − 13k)',
-    source: 'docs/sources.md#cc-threshold',
-  },
-  {
-    id: 'v2.0',
-    label: 'Claude Code 2.0.x–2.1.19 (window − min(max output, 32k) − 13k)',
-    source:
-      'v2.1.68 "Threshold" formula with the 2.0.x 32k output cap measured on the corpus (docs/replay-accuracy.md)',
-  },
-  {
-    id: 'legacy',
-    label: 'Claude Code legacy (context limit − 13k)',
-    source: 'docs/sources.md#ccs-thresholds',
-  },
-];
+type ThresholdProfileId = 'v2.1.68' | 'v2.0' | 'legacy';
 
 export interface ThresholdKnobs {
   profile: ThresholdProfileId;

@@ -28,6 +28,13 @@ export type IssueCode =
   | 'concatenated-records'
   /** Valid JSON whose field has the wrong type; the message names the path. */
   | 'wrong-shape'
+  /** The file was truncated while it was read: its size is what was read. */
+  | 'file-shrunk'
+  /** A valid JSON record that could not be read (nested deeper than the stack allows): skipped. */
+  | 'unreadable-record'
+  /** A value outside what it can be (negative or non-numeric usage, a time outside the Date range
+   * or before the agents existed): left out of the figures. */
+  | 'out-of-range'
   /** A record type (or system subtype) the engine does not model; kept, counted and shown. */
   | 'unknown-record'
   /** The file as a whole is not a transcript the engine knows. */
@@ -59,6 +66,11 @@ export interface Usage {
   cacheCreationInputTokens: TokenCount;
   cacheReadInputTokens: TokenCount;
   outputTokens: TokenCount;
+  /**
+   * Of `cacheCreationInputTokens`, those written with the 1-hour lifetime, when the log says so
+   * (Anthropic's `usage.cache_creation.ephemeral_1h_input_tokens`; absent when none).
+   */
+  cacheCreation1hInputTokens?: TokenCount;
 }
 
 /**
@@ -343,6 +355,29 @@ export interface SessionMeta {
   contextWindow?: TokenCount;
   /** The `context_management.edits` a raw API request states (the main conversation's first). */
   contextEdits?: LoggedContextEdits;
+  /** What the log states as its own totals (the Agent SDK stream's `result` records), summed over its runs. */
+  statedTotals?: StatedTotals;
+}
+
+/**
+ * Totals a log states itself, as opposed to what the engine adds up from its calls: the Agent SDK
+ * stream's `result` record, one per run (`claude -p`, a `query()` call), each for that run alone
+ * (docs/sources.md#fmt-sdk-stream). The session's are their sum.
+ */
+export interface StatedTotals {
+  /** The records that stated them. */
+  runs: number;
+  /** Of those, runs that ended in an error (`is_error`, or a subtype other than `success`). */
+  errors: number;
+  /** The main thread's calls (the stream's `usage`: subagents not included). */
+  usage: Usage;
+  /** The agent's own estimate (`total_cost_usd`: every model, subagents included); absent when no run states it. */
+  costUsd?: number;
+  /** Turns (`num_turns`). */
+  turns: number;
+  /** Wall time and API time (`duration_ms`, `duration_api_ms`). */
+  durationMs: number;
+  durationApiMs: number;
 }
 
 /**
@@ -364,7 +399,7 @@ export interface LoggedContextEdits {
 }
 
 /** Cleared state of a tool result, applied by tool id from a microcompact boundary onward. */
-export interface ClearedToolResult {
+interface ClearedToolResult {
   toolUseId: string;
   /** Index into `Session.compactions` of the boundary that cleared it. */
   compactionIndex: number;
@@ -398,8 +433,11 @@ export interface Session {
   toolCalls: Record<string, number>;
   toolPairs: { matched: number; unmatchedUses: number; unmatchedResults: number };
   userTurns: number;
-  /** Index of the first main-thread user turn's entry. */
-  firstUserTurnEntry?: number;
+  /**
+   * What a person first asked, as it reads (wrappers removed, a command as typed); a bare command
+   * (`/clear`) only when no prompt follows it. Cut to the parse's `previewChars`.
+   */
+  firstPrompt?: string;
   peakContextTokens: TokenCount;
   /** tool_use id → cleared state (microcompact). */
   cleared: Map<string, ClearedToolResult>;

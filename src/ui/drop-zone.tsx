@@ -50,7 +50,7 @@ export function DropZone({ children }: { children: ReactNode }) {
           const label = describeFiles(files);
           // The live session before is not this one.
           setLiveSource(undefined);
-          void loadSession(queryClient, label, async () => files).then(async (loaded) => {
+          void loadSession(queryClient, label, async () => files, { show: true }).then(async (loaded) => {
             // Kept for the start page's recent files once it loaded (where the browser gives handles).
             const kept = await handles;
             if (!loaded || kept.length !== files.length) return;

@@ -1,3 +1,4 @@
+import type { StatedTotals } from '../engine/types';
 import type { SessionOverview } from '../worker/protocol';
 import { formatCount, formatDateTime, formatDuration, formatTokensShort } from './common/format';
 import { useUiStore } from './store';
@@ -27,9 +28,24 @@ function Stat({
   );
 }
 
+/** What the log states about itself (Claude Code's stream-json `result` records), for a tooltip. */
+function statedTitle(t: StatedTotals): string {
+  const u = t.usage;
+  const input = u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;
+  return [
+    `Stated by the log's ${formatCount(t.runs)} result ${t.runs === 1 ? 'record' : 'records'} (one per run), summed:`,
+    `the agent's own cost estimate, every model and subagent included`,
+    `${formatCount(t.turns)} turns · main-thread input ${formatCount(input)} · output ${formatCount(u.outputTokens)} tokens`,
+    ...(t.errors > 0
+      ? [`${formatCount(t.errors)} ${t.errors === 1 ? 'run' : 'runs'} ended in an error`]
+      : []),
+  ].join('\n');
+}
+
 export function SessionHeader({ overview }: { overview: SessionOverview }) {
   const setPanel = useUiStore((s) => s.setPanel);
   const { meta } = overview;
+  const stated = meta.statedTotals;
   const models = meta.models.join(', ');
   const tools = Object.entries(overview.toolCalls).sort((a, b) => b[1] - a[1]);
   const toolTotal = tools.reduce((sum, [, n]) => sum + n, 0);
@@ -44,6 +60,10 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
       f.role !== 'main' && f.role !== 'session-memory' && f.role !== 'subagent-meta' && f.role !== 'content',
   );
   const subagentFiles = subagentLogs.length;
+  // What the other logs are, in the words the replay strip uses ("Subagents (1)").
+  const roleCounts = new Map<string, number>();
+  for (const f of subagentLogs) roleCounts.set(f.role, (roleCounts.get(f.role) ?? 0) + 1);
+  const logsLabel = describeOtherLogs(roleCounts);
   const folded = overview.files.reduce((n, f) => n + (f.foldedCopies ?? 0), 0);
   const mainFile = overview.files.find((f) => f.role === 'main');
   // A sub-agent's own log opened without its session: read as the main thread, and said so.
@@ -150,13 +170,24 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
             {formatCount(overview.usage.mainCalls)} calls: context estimated
           </span>
         )}
+        {stated?.costUsd !== undefined && (
+          <Stat
+            label="cost stated by the log"
+            value={`$${stated.costUsd.toFixed(2)}`}
+            title={statedTitle(stated)}
+            testId="stat-stated-cost"
+          />
+        )}
         {subagentFiles > 0 && (
           <Stat
-            label={subagentFiles === 1 ? 'subagent file' : 'subagent files'}
+            label={logsLabel.label}
             value={formatCount(subagentFiles)}
-            title={subagentLogs
-              .map((f) => `${f.agentType ?? f.role}${f.agentDescription ? `: ${f.agentDescription}` : ''}`)
-              .join('\n')}
+            title={[
+              logsLabel.parts,
+              ...subagentLogs.map(
+                (f) => `${f.agentType ?? f.role}${f.agentDescription ? `: ${f.agentDescription}` : ''}`,
+              ),
+            ].join('\n')}
             testId="stat-subagents"
           />
         )}
@@ -172,4 +203,30 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
       </div>
     </section>
   );
+}
+
+const ROLE_NOUNS: Record<string, [string, string]> = {
+  subagent: ['subagent', 'subagents'],
+  'side-question': ['side question', 'side questions'],
+  'compaction-call': ['compaction call', 'compaction calls'],
+};
+
+/**
+ * The other logs of a session by what they are: "subagent logs" when all are subagents, else
+ * "other logs" (short: the header's line fits 1280 px), with "1 subagent, 2 compaction calls" for
+ * the tooltip's first line.
+ */
+function describeOtherLogs(roleCounts: ReadonlyMap<string, number>): { label: string; parts: string } {
+  const total = [...roleCounts.values()].reduce((a, b) => a + b, 0);
+  const log = total === 1 ? 'log' : 'logs';
+  const order = Object.keys(ROLE_NOUNS);
+  const rank = (role: string) => (order.includes(role) ? order.indexOf(role) : order.length);
+  const parts = [...roleCounts]
+    .sort(([a], [b]) => rank(a) - rank(b))
+    .map(([role, n]) => {
+      const [one, many] = ROLE_NOUNS[role] ?? [role, role];
+      return `${n} ${n === 1 ? one : many}`;
+    });
+  const onlySubagents = roleCounts.size === 1 && roleCounts.has('subagent');
+  return { label: onlySubagents ? `subagent ${log}` : `other ${log}`, parts: parts.join(', ') };
 }

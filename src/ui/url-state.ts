@@ -2,7 +2,7 @@ import type { KnobValue } from '../engine/strategies/types';
 
 // The shareable part of the view, in the page's query string: which file (its content hash and
 // name — never its content), the strategy, the knob overrides (only what the user set), the
-// selected entry, the open replay event and the side panel's tab. Pure: reading and writing a
+// selected entry, the open replay event, the side panel's tab and the transcript search. Pure: reading and writing a
 // query string. Other modules own other parameters (`sample`, a tour's `learn` / `step`): a write
 // changes only the keys below and keeps every other parameter as it was.
 
@@ -13,6 +13,7 @@ export const URL_KEYS = {
   entry: 'entry',
   event: 'event',
   view: 'view',
+  search: 'q',
 } as const;
 /** One parameter per overridden knob: `knob.<key>=<JSON value>`. */
 export const KNOB_PREFIX = 'knob.';
@@ -34,6 +35,8 @@ export interface UrlViewState {
   entry?: number;
   event?: number;
   view?: string;
+  /** The transcript search. */
+  search?: string;
 }
 
 /** Whether a value must never reach a URL: a key, token, password, email, … (the redaction patterns). */
@@ -86,6 +89,7 @@ export function readUrlState(search: string): UrlViewState | undefined {
     entry: readIndex(params.get(URL_KEYS.entry)),
     event: readIndex(params.get(URL_KEYS.event)),
     view: view && /^[\w-]{1,32}$/.test(view) ? view : undefined,
+    search: params.get(URL_KEYS.search)?.slice(0, MAX_VALUE_CHARS) || undefined,
   };
 }
 
@@ -124,6 +128,7 @@ export function writeUrlState(
     set(URL_KEYS.entry, state.entry);
     set(URL_KEYS.event, state.event);
     set(URL_KEYS.view, state.view);
+    set(URL_KEYS.search, state.search?.trim() || undefined);
   }
   const text = params.toString();
   return text ? `?${text}` : '';

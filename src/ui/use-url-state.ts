@@ -57,7 +57,15 @@ function currentState(file: string, name: string): UrlViewState {
     entry: ui.selectedEntry,
     event: replay.openEvent,
     view: ui.panel === 'detail' ? undefined : ui.panel,
+    search: ui.search || undefined,
   };
+}
+
+/** The link to this view, once the loaded file's hash is known (the Copy link button's text). */
+let currentLink: (() => string) | undefined;
+
+export function getCurrentLink(): string | undefined {
+  return currentLink?.();
 }
 
 /** Applies a link's state to a freshly loaded session, once its replay state has started. */
@@ -65,6 +73,8 @@ function applyState(sessionId: number, state: UrlViewState): () => void {
   const ui = useUiStore.getState();
   if (state.strategy && state.strategy !== useReplayStore.getState().strategyId)
     useReplayStore.getState().setStrategy(state.strategy);
+  // The search first: the selected entry is revealed in the rows it leaves.
+  if (state.search) ui.setSearch(state.search);
   if (state.entry !== undefined) ui.selectEntry(state.entry, true);
   if (state.view && (PANELS as readonly string[]).includes(state.view)) ui.setPanel(state.view as SidePanel);
   // Knobs and the open event belong to the session's replay state, which starts (and resets the
@@ -147,8 +157,12 @@ export function useUrlState(): void {
       };
       const a = useUiStore.subscribe(write);
       const b = useReplayStore.subscribe(write);
+      const makeLink = () =>
+        `${window.location.origin}${window.location.pathname}${writeUrlState(window.location.search, currentState(info.contentHash, name), looksSecret)}`;
+      currentLink = makeLink;
       stopWrite = () => {
         clearTimeout(timer);
+        if (currentLink === makeLink) currentLink = undefined;
         a();
         b();
       };

@@ -3,12 +3,15 @@
 
 import { computeLogErosion, computeReplayErosion } from '../engine/erosion/erosion';
 import { type EngineHandlers, getLoaded } from './engine-host';
+import { withSessionSecrets } from './known-secrets';
 import { runReplay } from './share-handlers';
 
 export const EROSION_HANDLERS: Pick<EngineHandlers, 'erosion'> = {
   erosion: async (request, { state, signal }) => {
     const { session, sources } = getLoaded(state, request.sessionId);
-    const options = { redaction: request.redaction, signal };
+    const redaction =
+      request.redaction && (await withSessionSecrets(request.redaction, session, sources, signal));
+    const options = { redaction, signal };
     if (!request.replay) return { result: await computeLogErosion(session, sources, options) };
     const replay = runReplay(session, request.replay);
     return {

@@ -13,7 +13,12 @@ import type { TimelineSeries } from '../engine/query/timeline-series';
 import type { TokenTable } from '../engine/query/token-table';
 import type { CompactionRequest } from '../engine/compact/types';
 import type { LearnWalk } from '../engine/learn/types';
-import type { ReplayResult, EventRequestSpec, SubagentReplay } from '../engine/replay/types';
+import type {
+  ReplayCostFigures,
+  ReplayResult,
+  EventRequestSpec,
+  SubagentReplay,
+} from '../engine/replay/types';
 import type { SummaryModelId } from '../engine/replay/summary-size';
 import type { SweepProgress, SweepRange, SweepResult } from '../engine/replay/sweep';
 import type {
@@ -122,7 +127,15 @@ interface EngineRequestFields {
   'replay-subagents': { sessionId: SessionId; strategyId: string; overrides?: Record<string, unknown> };
   /** Secrets in the transcript (worker/share-handlers.ts), with where they occur. */
   'secrets-find': { sessionId: SessionId };
-  /** One export of the Export menu, as text; masked by `redaction`. */
+  /**
+   * Texts masked by `redaction` plus every value the session's scan found (what a summarizer sent
+   * back: the summary, an error message), so that the page can show and store them.
+   */
+  'redact-texts': { sessionId: SessionId; texts: string[]; redaction: RedactionSettings };
+  /**
+   * One export of the Export menu, as text; masked by `redaction` and the session's found values,
+   * and refused (an error naming the rule and line) when a found value survived.
+   */
   'export-file': {
     sessionId: SessionId;
     format: ExportFormat;
@@ -195,6 +208,8 @@ export interface ReplayCompare {
 interface ReplayRun {
   result: ReplayResult;
   clearedEntries: Record<number, number>;
+  /** What the replay would have cost, beside the log's real cost (engine/cost/replay-cost.ts). */
+  cost: ReplayCostFigures;
 }
 
 interface RowIndexResult {
@@ -255,6 +270,7 @@ export interface EngineResults {
   'replay-subagents': SubagentReplay[];
   'secrets-find': SessionSecrets;
   'export-file': string;
+  'redact-texts': string[];
 }
 
 export interface ParseProgressMessage {

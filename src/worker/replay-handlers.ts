@@ -3,6 +3,7 @@
 // an event on demand. Only plain data and transferable typed arrays go back (protocol.ts).
 
 import { buildCompactionRequest } from '../engine/compact/build-request';
+import { createReplayPricer } from '../engine/cost/replay-cost';
 import { followBranch } from '../engine/parse/branches';
 import { compareStrategies, toCompareSeries } from '../engine/replay/compare-strategies';
 import { computeReplay } from '../engine/replay/compute-replay';
@@ -11,7 +12,7 @@ import { computeSubagentReplays } from '../engine/replay/subagent-replays';
 import { computeSweep } from '../engine/replay/sweep';
 import { getReplayTransferables } from '../engine/replay/types';
 import { requirePreset } from '../engine/strategies/prompt-presets';
-import { getStrategy, STRATEGIES } from '../engine/strategies/registry';
+import { getSessionSetup, getStrategy, STRATEGIES } from '../engine/strategies/registry';
 import { getSessionInfo, type KnobValue } from '../engine/strategies/types';
 import type { Session } from '../engine/types';
 import { type EngineHandlers, getLoaded } from './engine-host';
@@ -57,7 +58,7 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
   'replay-setup': async (request, { state }) => {
     const p = getPrepared(getLoaded(state, request.sessionId).session);
     const strategy = getStrategy(request.strategyId);
-    const { knobs, notes } = strategy.getSessionKnobs(getSessionInfo(p));
+    const { knobs, notes } = getSessionSetup(strategy, getSessionInfo(p));
     return {
       result: {
         strategies: STRATEGIES.map(({ id, label, description }) => ({ id, label, description })),
@@ -89,7 +90,9 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
         (item === undefined ? undefined : p.ctxEntry[p.clearables.pos[item]!]);
       if (entryIndex !== undefined) clearedEntries[entryIndex] = eventIndex;
     }
-    return { result: { result, clearedEntries }, transfer: getReplayTransferables(result) };
+    // Its cost beside the real cost (engine/cost/): figures only, the page does not load the cost code.
+    const cost = createReplayPricer(p.session)(result);
+    return { result: { result, clearedEntries, cost }, transfer: getReplayTransferables(result) };
   },
   'replay-sweep': async (request, { state, signal, onProgress }) => {
     // The branch the run follows (parse/branches.ts), so a sweep's figures match the run's.
@@ -100,6 +103,7 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
       summaryModel: request.summaryModel,
       manual: request.manual,
       suppliedSummaryTokens: request.suppliedSummaryTokens,
+      costOf: createReplayPricer(p.session),
       signal,
       onProgress,
     });
@@ -110,6 +114,7 @@ export const REPLAY_HANDLERS: ReplayHandlers = {
     const p = getPrepared(followBranch(getLoaded(state, request.sessionId).session, request.branchId ?? 0));
     const compared = await compareStrategies(p, request.entries, {
       summaryModel: request.summaryModel,
+      costOf: createReplayPricer(p.session),
       signal,
       onProgress,
     });

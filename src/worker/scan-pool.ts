@@ -1,5 +1,5 @@
 import type { LibraryRow } from '../engine/library/library-row';
-import type { PriceOverrides } from '../engine/summarize/prices';
+import type { PriceOverrides } from '../engine/cost/prices';
 import { createBlobSource } from './blob-source';
 import { expandDatabases, listDatabaseSessions } from './sqlite';
 import type { ScanFile, ScanReply, ScanRequest } from './scan-protocol';

@@ -1,5 +1,5 @@
 import type { LibraryRow } from '../engine/library/library-row';
-import type { PriceOverrides } from '../engine/summarize/prices';
+import type { PriceOverrides } from '../engine/cost/prices';
 
 // The contract between the page's scan pool (`scan-pool.ts`) and each scan worker
 // (`scan.worker.ts`): one session at a time, plain data. Separate from the engine protocol: a scan

@@ -94,6 +94,7 @@ type SessionHandlers = Omit<
   | 'replay-subagents'
   | 'secrets-find'
   | 'export-file'
+  | 'redact-texts'
   | 'learn-walk'
   | 'erosion'
 >;

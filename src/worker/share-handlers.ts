@@ -13,11 +13,14 @@ import { renderTimelineSvg } from '../engine/export/timeline-svg';
 import { computeTimelineSeries } from '../engine/query/timeline-series';
 import { computeReplay } from '../engine/replay/compute-replay';
 import type { ReplayResult } from '../engine/replay/types';
-import { maskText } from '../engine/redact/mask';
-import { collectKnownSecrets, findSessionSecrets } from '../engine/redact/session-secrets';
+import { getRedactionRefusal, maskText } from '../engine/redact/mask';
+import { findSessionSecrets } from '../engine/redact/session-secrets';
+import type { ByteSource } from '../engine/parse/source';
+import type { RedactionSettings } from '../engine/redact/mask';
 import type { Session } from '../engine/types';
 import { type EngineHandlers, getLoaded } from './engine-host';
-import type { ExportReplayFields } from './protocol';
+import { withSessionSecrets } from './known-secrets';
+import type { EngineRequest, ExportReplayFields } from './protocol';
 import { getPrepared, resolveRunKnobs } from './replay-handlers';
 
 /** The replay an export (or the erosion view) follows, on the replay's own preparation. */
@@ -30,7 +33,7 @@ export function runReplay(session: Session, fields: ExportReplayFields): ReplayR
   });
 }
 
-type ShareHandlers = Pick<EngineHandlers, 'secrets-find' | 'export-file'>;
+type ShareHandlers = Pick<EngineHandlers, 'secrets-find' | 'export-file' | 'redact-texts'>;
 
 export const SHARE_HANDLERS: ShareHandlers = {
   'secrets-find': async (request, { state, signal }) => {
@@ -40,80 +43,89 @@ export const SHARE_HANDLERS: ShareHandlers = {
   'export-file': async (request, { state, signal }) => {
     const { session, sources } = getLoaded(state, request.sessionId);
     // Every value found anywhere in the session is masked wherever it occurs (issue 22).
-    const redaction = request.redaction && {
-      ...request.redaction,
-      known: await collectKnownSecrets(session, sources, signal),
-    };
-    const name = session.files.find((f) => f.role === 'main')?.name ?? session.files[0]?.name ?? 'transcript';
-    const header = {
-      name,
-      agent: session.meta.agent,
-      versions: session.meta.versions,
-      models: session.meta.models,
-    };
-    switch (request.format) {
-      case 'summaries-md':
-      case 'summaries-json': {
-        const summaries = [
-          ...(await collectLogSummaries(session, sources, { redaction, signal })),
-          ...(request.runs ?? []),
-        ];
-        return {
-          result:
-            request.format === 'summaries-md'
-              ? formatSummariesMarkdown(header, summaries, redaction)
-              : formatSummariesJson(header, summaries, redaction),
-        };
-      }
-      case 'run-comparison-md': {
-        const [a, b] = request.runs ?? [];
-        if (!a || !b) throw new Error('A comparison needs two runs');
-        return { result: formatRunComparisonMarkdown(a, b, redaction) };
-      }
-      case 'compacted-jsonl': {
-        if (!request.replay) throw new Error('The compacted transcript needs a replay');
-        const replay = runReplay(session, request.replay);
-        const byPoint = request.summariesByPoint ?? {};
-        const summaries: Record<number, string> = {};
-        for (const [i, e] of replay.events.entries()) {
-          const real = 'realCompactionIndex' in e ? e.realCompactionIndex : undefined;
-          const text =
-            (real !== undefined ? byPoint[`compaction:${real}`] : undefined) ??
-            byPoint[`api-call:${e.afterApiCall}`];
-          if (e.kind === 'compact' && text !== undefined) summaries[i] = text;
-        }
-        return {
-          result: await computeCompactedJsonl(session, sources, {
-            events: replay.events,
-            summaries,
-            redaction,
-            signal,
-          }),
-        };
-      }
-      case 'report-html': {
-        const replay =
-          request.replay && session.apiCalls.length > 0 ? runReplay(session, request.replay) : undefined;
-        return {
-          result: await computeReportHtml(session, sources, {
-            replay,
-            runs: request.runs,
-            redaction,
-            signal,
-          }),
-        };
-      }
-      case 'timeline-svg': {
-        const replay =
-          request.replay && session.apiCalls.length > 0 ? runReplay(session, request.replay) : undefined;
-        return {
-          result: renderTimelineSvg(computeTimelineSeries(session), {
-            title: `Context timeline of ${redaction ? maskText(name, redaction) : name}`,
-            thresholds: replay?.thresholds,
-            replay: replay ? { simulatedTokens: replay.simulatedTokens, events: replay.events } : undefined,
-          }),
-        };
-      }
-    }
+    const redaction =
+      request.redaction && (await withSessionSecrets(request.redaction, session, sources, signal));
+    const text = await renderExport(session, sources, request, redaction, signal);
+    // Scanned once more before it leaves the worker: a found value that survived refuses the export.
+    const refusal = redaction && getRedactionRefusal(text, redaction);
+    if (refusal) throw new Error(`Export refused: ${refusal}. Nothing was downloaded.`);
+    return { result: text };
+  },
+  'redact-texts': async (request, { state, signal }) => {
+    const { session, sources } = getLoaded(state, request.sessionId);
+    const redaction = await withSessionSecrets(request.redaction, session, sources, signal);
+    return { result: request.texts.map((t) => maskText(t, redaction)) };
   },
 };
+
+/** One export's text, masked by `redaction` when given. */
+async function renderExport(
+  session: Session,
+  sources: ByteSource[],
+  request: EngineRequest<'export-file'>,
+  redaction: RedactionSettings | undefined,
+  signal: AbortSignal,
+): Promise<string> {
+  const name = session.files.find((f) => f.role === 'main')?.name ?? session.files[0]?.name ?? 'transcript';
+  const header = {
+    name,
+    agent: session.meta.agent,
+    versions: session.meta.versions,
+    models: session.meta.models,
+  };
+  switch (request.format) {
+    case 'summaries-md':
+    case 'summaries-json': {
+      const summaries = [
+        ...(await collectLogSummaries(session, sources, { redaction, signal })),
+        ...(request.runs ?? []),
+      ];
+      return request.format === 'summaries-md'
+        ? formatSummariesMarkdown(header, summaries, redaction)
+        : formatSummariesJson(header, summaries, redaction);
+    }
+    case 'run-comparison-md': {
+      const [a, b] = request.runs ?? [];
+      if (!a || !b) throw new Error('A comparison needs two runs');
+      return formatRunComparisonMarkdown(a, b, redaction);
+    }
+    case 'compacted-jsonl': {
+      if (!request.replay) throw new Error('The compacted transcript needs a replay');
+      const replay = runReplay(session, request.replay);
+      const byPoint = request.summariesByPoint ?? {};
+      const summaries: Record<number, string> = {};
+      for (const [i, e] of replay.events.entries()) {
+        const real = 'realCompactionIndex' in e ? e.realCompactionIndex : undefined;
+        const text =
+          (real !== undefined ? byPoint[`compaction:${real}`] : undefined) ??
+          byPoint[`api-call:${e.afterApiCall}`];
+        if (e.kind === 'compact' && text !== undefined) summaries[i] = text;
+      }
+      return await computeCompactedJsonl(session, sources, {
+        events: replay.events,
+        summaries,
+        redaction,
+        signal,
+      });
+    }
+    case 'report-html': {
+      const replay =
+        request.replay && session.apiCalls.length > 0 ? runReplay(session, request.replay) : undefined;
+      return await computeReportHtml(session, sources, {
+        replay,
+        runs: request.runs,
+        redaction,
+        signal,
+      });
+    }
+    case 'timeline-svg': {
+      const replay =
+        request.replay && session.apiCalls.length > 0 ? runReplay(session, request.replay) : undefined;
+      return renderTimelineSvg(computeTimelineSeries(session), {
+        title: `Context timeline of ${redaction ? maskText(name, redaction) : name}`,
+        thresholds: replay?.thresholds,
+        replay: replay ? { simulatedTokens: replay.simulatedTokens, events: replay.events } : undefined,
+      });
+    }
+  }
+}

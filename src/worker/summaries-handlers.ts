@@ -3,6 +3,7 @@
 
 import { getSummariesInfo, prepareSummaryAt } from '../engine/summarize/session-ops';
 import { type EngineHandlers, getLoaded } from './engine-host';
+import { withSessionSecrets } from './known-secrets';
 
 type SummariesHandlers = Pick<EngineHandlers, 'summaries-info' | 'summaries-prepare'>;
 
@@ -13,6 +14,12 @@ export const SUMMARIES_HANDLERS: SummariesHandlers = {
   },
   'summaries-prepare': async (request, { state, signal }) => {
     const { session, sources } = getLoaded(state, request.sessionId);
-    return { result: await prepareSummaryAt(session, sources, request.point, request.settings, signal) };
+    // Every occurrence of every found value is masked in the request, not only the ones a rule
+    // finds where they stand (issue 22). The values stay here: the settings the page keeps do not gain them.
+    const { redact } = request.settings;
+    const settings = redact
+      ? { ...request.settings, redact: await withSessionSecrets(redact, session, sources, signal) }
+      : request.settings;
+    return { result: await prepareSummaryAt(session, sources, request.point, settings, signal) };
   },
 };

@@ -40,6 +40,7 @@ interface Row {
   finalContextTokens: number;
   real?: { reproduced: number; expected: number };
   knobs: Record<string, unknown>;
+  cost: { usd: number; realUsd: number; cacheReadTokens: number; summaryCalls: number };
 }
 
 interface SingleEvent {
@@ -59,6 +60,7 @@ async function single(file: string, id: string, ...knobs: string[]) {
     simulatedTokens: number[];
     comparison: { expected: number; reproduced: number };
     knobs: Record<string, unknown>;
+    cost: Row['cost'];
   };
   const sum = (kind: string, f: (e: SingleEvent) => number | undefined) =>
     json.events.filter((e) => e.kind === kind).reduce((a, e) => a + (f(e) ?? 0), 0);
@@ -80,6 +82,9 @@ async function expectRowsMatchSingle(file: string, rows: Row[]) {
     const s = await single(file, row.strategyId);
     for (const kind of Object.keys(row.events))
       expect(row.events[kind], `${row.strategyId} ${kind}`).toBe(s.count(kind));
+    // The cost columns are the single replay's cost (issue 21), the real cost the same for all.
+    expect(row.cost, row.strategyId).toEqual(s.json.cost);
+    expect(row.cost.realUsd).toBe(rows[0]!.cost.realUsd);
     expect(row).toMatchObject({
       clearedTokens: s.cleared,
       replacedTokens: s.replaced,
@@ -98,7 +103,7 @@ describe('compactlab replay --strategy a,b,c on the sample', () => {
     expect(r.code).toBe(0);
     const lines = r.text.split('\n');
     expect(lines[0]).toMatch(
-      /^strategy +events +cleared +replaced +truncated +summarized +LLM calls +peak +final +real reproduced$/,
+      /^strategy +events +cleared +replaced +truncated +summarized +LLM calls +peak +final +real reproduced +cost +real cost +Δ cost +cache read\/write\/uncached$/,
     );
     const ids = lines.slice(1, 1 + STRATEGIES.length).map((l) => l.split(/\s+/)[0]);
     expect(ids).toEqual(STRATEGIES.map((s) => s.id));

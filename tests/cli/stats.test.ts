@@ -5,6 +5,8 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { findSessions } from '../../src/cli/stats/find-sessions';
+import { formatCsvRecord } from '../../src/cli/stats/csv';
+import { SETTING_COLUMNS } from '../../src/cli/stats/setting-rows';
 import { STATS_COLUMNS } from '../../src/cli/stats/stats-row';
 import { generateSession } from '../../sample/generate-session';
 
@@ -48,8 +50,18 @@ function parseCsv(text: string): string[][] {
 
 async function run(args: string[]) {
   const out: string[] = [];
-  const code = await main(args, (t) => out.push(t));
-  return { code, text: out.join('\n') };
+  const err: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((t: string) => {
+    err.push(String(t));
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    const code = await main(args, (t) => out.push(t));
+    return { code, text: out.join('\n'), err: err.join('') };
+  } finally {
+    process.stderr.write = write;
+  }
 }
 
 const NUMERIC: string[] = [
@@ -145,5 +157,135 @@ describe('compactlab stats', () => {
   it('exits 1 when the folders hold no session', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'compactlab-stats-empty-'));
     expect((await run(['stats', empty])).code).toBe(1);
+  });
+
+  it('--strategy replays every session at each setting of a sweep: a row per session and setting, totals per setting', async () => {
+    const { code, text, err } = await run([
+      'stats',
+      projects,
+      '--strategy',
+      'claude-code',
+      '--sweep',
+      'autocompactPctOverride=50:90:3',
+      '--sessions',
+      '--jobs',
+      '0',
+    ]);
+    expect(code).toBe(0);
+    // Progress on stderr, the rows alone on stdout.
+    expect(err).toMatch(/compactlab stats: 5\/5 sessions/);
+    const rows = text.split('\n').map((l) => JSON.parse(l) as Record<string, string | number>);
+    const sessions = rows.filter((r) => r.row === 'session');
+    const totals = rows.filter((r) => r.row === 'total');
+    expect(totals.map((t) => t.value)).toEqual([50, 70, 90]);
+    expect(totals.map((t) => t.setting)).toEqual([
+      'autocompactPctOverride=50',
+      'autocompactPctOverride=70',
+      'autocompactPctOverride=90',
+    ]);
+    for (const total of totals) {
+      const mine = sessions.filter((r) => r.value === total.value);
+      expect(mine.length).toBeGreaterThan(0);
+      for (const column of ['sessions', 'apiCalls', 'compactions', 'summarizedTokens', 'cacheReadTokens'])
+        expect(total[column], `${total.setting} ${column}`).toBe(
+          mine.reduce((a, r) => a + Number(r[column]), 0),
+        );
+      expect(Number(total.costUsd)).toBeCloseTo(
+        mine.reduce((a, r) => a + Number(r.costUsd), 0),
+        4,
+      );
+      // The real cost does not depend on the setting.
+      expect(total.realCostUsd).toBe(totals[0]!.realCostUsd);
+    }
+    // A lower threshold compacts at least as often and summarizes more.
+    expect(Number(totals[0]!.compactions)).toBeGreaterThanOrEqual(Number(totals[2]!.compactions));
+    expect(Number(totals[0]!.compactions)).toBeGreaterThan(0);
+    expect(Number(totals[0]!.costUsd)).toBeGreaterThan(0);
+  });
+
+  it('--strategy totals are the same with workers, and CSV has the setting columns', async () => {
+    const args = ['stats', projects, '--strategy', 'claude-code', '--knob', 'autocompactPctOverride=60'];
+    const pooled = (await run([...args, '--jobs', '2'])).text;
+    const here = (await run([...args, '--jobs', '0'])).text;
+    expect(pooled).toBe(here);
+    const total = JSON.parse(here);
+    expect(total).toMatchObject({ row: 'total', setting: 'autocompactPctOverride=60', sessions: 5 });
+    const csv = parseCsv((await run([...args, '--csv', '--jobs', '0'])).text);
+    expect(csv[0]).toEqual([...SETTING_COLUMNS]);
+    expect(csv).toHaveLength(2);
+  });
+
+  it('--retention adds what each setting’s summaries keep: facts held and kept after the last compaction, facts lost', async () => {
+    const { code, text } = await run([
+      'stats',
+      projects,
+      '--strategy',
+      'claude-code',
+      '--knob',
+      'autocompactPctOverride=50',
+      '--retention',
+      '--sessions',
+      '--jobs',
+      '0',
+    ]);
+    expect(code).toBe(0);
+    const rows = text.split('\n').map((l) => JSON.parse(l) as Record<string, number | string | undefined>);
+    const total = rows.find((r) => r.row === 'total')!;
+    const sessions = rows.filter((r) => r.row === 'session');
+    const scored = sessions.filter((r) => r.heldFacts !== undefined);
+    expect(scored.length).toBeGreaterThan(0);
+    // Every session the replay compacts is scored (one that only adopts the log's manual
+    // compaction is too, on its recorded summary).
+    for (const r of sessions)
+      if (Number(r.compactions) > 0) expect(r.heldFacts, String(r.file)).toBeDefined();
+    for (const r of scored) {
+      expect(Number(r.retainedFacts)).toBeLessThanOrEqual(Number(r.heldFacts));
+      expect(Number(r.retention)).toBeCloseTo(Number(r.retainedFacts) / Number(r.heldFacts), 3);
+    }
+    const sum = (k: string) => scored.reduce((a, r) => a + Number(r[k]), 0);
+    expect(total.retainedFacts).toBe(sum('retainedFacts'));
+    expect(total.heldFacts).toBe(sum('heldFacts'));
+    expect(total.factsLost).toBe(sum('factsLost'));
+    expect(Number(total.retention)).toBeGreaterThan(0);
+    expect(Number(total.retention)).toBeLessThan(1);
+  });
+
+  it('--prices replaces list prices by price key: twice every rate, twice every cost', async () => {
+    const { PRICE_TABLE } = await import('../../src/engine/cost/prices');
+    const doubled = Object.fromEntries(
+      Object.entries(PRICE_TABLE).map(([key, p]) => [
+        key,
+        {
+          inputPerMTok: p.inputPerMTok * 2,
+          outputPerMTok: p.outputPerMTok * 2,
+          cacheWrite5mPerMTok: (p.cacheWrite5mPerMTok ?? p.inputPerMTok * 1.25) * 2,
+          cacheWrite1hPerMTok: (p.cacheWrite1hPerMTok ?? p.inputPerMTok * 2) * 2,
+          cacheReadPerMTok: (p.cacheReadPerMTok ?? p.inputPerMTok * 0.1) * 2,
+        },
+      ]),
+    );
+    const file = join(root, 'prices.json');
+    writeFileSync(file, JSON.stringify(doubled));
+    const args = ['stats', projects, '--strategy', 'claude-code', '--jobs', '0'];
+    const list = JSON.parse((await run(args)).text);
+    const own = JSON.parse((await run([...args, '--prices', file])).text);
+    expect(list.costUsd).toBeGreaterThan(0);
+    expect(own.costUsd).toBeCloseTo(list.costUsd * 2, 4);
+    expect(own.realCostUsd).toBeCloseTo(list.realCostUsd * 2, 4);
+    writeFileSync(file, JSON.stringify({ 'opus-4-6': { inputPerMTok: 'five', outputPerMTok: 25 } }));
+    const bad = await run([...args, '--prices', file]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('"opus-4-6".inputPerMTok must be a number');
+  });
+
+  it('refuses an unknown strategy and a sweep without one', async () => {
+    expect((await run(['stats', projects, '--strategy', 'nope'])).code).toBe(2);
+    expect((await run(['stats', projects, '--sweep', 'x=1:2:2'])).code).toBe(2);
+  });
+
+  it('neutralises CSV cells a spreadsheet would run as formulas (OWASP), numbers kept as numbers', () => {
+    expect(formatCsvRecord(['=HYPERLINK("x")', '+1', '-2', '@SUM(A1)', '\tx', 'plain', -1.5, 0])).toBe(
+      `"'=HYPERLINK(""x"")","'+1","'-2","'@SUM(A1)","'\tx",plain,-1.5,0`,
+    );
   });
 });

@@ -94,6 +94,7 @@ const fixtures = withTruth(
       'one-million.jsonl',
       'zero-usage.jsonl',
       'cline-task/ui_messages.json',
+      'claude-sdk-stream/og-system.jsonl',
     ],
     ...readdirSync(join(FIXTURES, 'agents')).map((f) => `agents/${f}`),
   ].map((f) => join(FIXTURES, f)),
@@ -106,6 +107,7 @@ describe.skipIf(!present)('corpus: the engine against the truth readers', () => 
     for (const f of files) byFormat[f.format] = (byFormat[f.format] ?? 0) + 1;
     expect(byFormat).toMatchObject({
       'claude-code': expect.any(Number),
+      'claude-sdk-stream': expect.any(Number),
       codex: expect.any(Number),
       'gemini-cli': expect.any(Number),
       pi: expect.any(Number),
@@ -124,7 +126,7 @@ describe('fixtures: the engine against the truth readers', () => {
 
   it('reads a fixture of each format', () => {
     expect(new Set(fixtures.map((f) => f.format))).toEqual(
-      new Set(['claude-code', 'cline', 'gemini-cli', 'pi']),
+      new Set(['claude-code', 'claude-sdk-stream', 'cline', 'gemini-cli', 'pi']),
     );
   });
   it.each(fixtures.map((f) => [`${f.format} ${f.name}`, f] as const))('%s', (_name, f) =>
@@ -147,6 +149,20 @@ async function compareWithTruth(f: (typeof files)[number]): Promise<void> {
         known.engine,
       );
     } else expect(engine[figure], figure).toBe(truth[figure]);
+  }
+  // Totals the log states itself (the SDK stream's `result` lines), summed over its runs.
+  if (f.truth.stated) {
+    const stated = report.statedTotals;
+    expect(stated, 'stated totals').toBeDefined();
+    const input = stated
+      ? stated.usage.inputTokens + stated.usage.cacheCreationInputTokens + stated.usage.cacheReadInputTokens
+      : 0;
+    expect({
+      runs: stated?.runs,
+      costUsd: stated?.costUsd?.toFixed(6),
+      inputTokens: input,
+      outputTokens: stated?.usage.outputTokens,
+    }).toEqual({ ...f.truth.stated, costUsd: f.truth.stated.costUsd.toFixed(6) });
   }
   // A trigger is compared where the log says it (Codex's and pi's records do not).
   f.truth.compactions.forEach((c, i) => {

@@ -36,6 +36,23 @@ describe('renderTimelineSvg', () => {
     expect(svg.match(/<g class="marker"/g)).toHaveLength(series.markers.filter((m) => m.isMain).length);
     expect(svg.match(/<g class="threshold"/g)).toHaveLength(2);
     expect(svg).toContain('<title>a &lt;b&gt; title</title>');
+    // The title is drawn too, and the legend says what each line and letter is.
+    expect(svg).toContain('font-weight="bold" fill="#111827">a &lt;b&gt; title</text>');
+    expect(svg).toContain('<g class="legend">');
+    expect(svg).toContain('A auto · M manual · µ microcompact · T truncation');
     expect(svg).not.toContain('<b>');
+  });
+
+  it("marks a Cline truncation T and its summary compaction A, as the page's timeline does", async () => {
+    const dir = join(import.meta.dirname, '..', 'fixtures', 'cline-task');
+    const names = ['api_conversation_history.json', 'ui_messages.json', 'task_metadata.json'];
+    const session = await parseSession(
+      names.map((n) => createMemorySource(n, readFileSync(join(dir, n), 'utf8'))),
+    );
+    const svg = renderTimelineSvg(computeTimelineSeries(session));
+    const letters = [...svg.matchAll(/<g class="marker" data-kind="(\w+)">.*\n<text[^>]*>(.)<\/text>/g)].map(
+      (m) => `${m[1]}:${m[2]}`,
+    );
+    expect(letters).toEqual(['truncate:T', 'compact:A']);
   });
 });

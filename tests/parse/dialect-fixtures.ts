@@ -1,5 +1,4 @@
 import type { DialectId } from '../../src/engine/types';
-import { CLAUDE_SDK_STREAM } from '../fixtures/claude-sdk-stream';
 import { CODEX_ROLLOUT } from '../fixtures/codex-rollout';
 import { buildOpenCodeFixtures } from '../fixtures/make-opencode-fixtures';
 
@@ -86,11 +85,9 @@ export const FIXTURES: Record<DialectId, Fixture[]> = {
       nameOnly: "a record file cut off mid-write is known as OpenCode's by its name only",
     },
   ],
-  // Recognised only (no normalizer): the dump is its detection and the refusal that names it.
+  // Derived from a real stream (tests/fixtures/claude-sdk-stream/derive.py): two runs, a compaction,
+  // a subagent's records inline.
   'claude-sdk-stream': [
-    {
-      name: 'claude-sdk-stream',
-      files: [{ name: 'claude-sdk-stream.jsonl', text: `${CLAUDE_SDK_STREAM}\n` }],
-    },
+    { name: 'claude-sdk-stream', files: ['tests/fixtures/claude-sdk-stream/og-system.jsonl'] },
   ],
 };

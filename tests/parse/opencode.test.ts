@@ -121,7 +121,7 @@ describe('the session list', () => {
       apiCalls: 8,
       peakContextTokens: 58600,
       subagentFiles: 0,
-      compactions: { auto: 1, manual: 0, micro: 1 },
+      compactions: { auto: 1, manual: 0, micro: 1, truncated: 0 },
     });
     expect(row.firstPrompt).toBe('Why does `tally report` print the totals twice?');
   });

@@ -66,11 +66,37 @@ describe('prompt presets', () => {
     },
   );
 
-  it.runIf(hasReference)('Cline presets are verbatim copies of the reference', () => {
+  it.runIf(hasReference)('Cline condense preset is a verbatim copy of the reference', () => {
     const reference = flat(readFileSync(resolve(REFERENCE, 'cline-compact-implementation.md'), 'utf8'));
-    for (const id of ['cline-summarize-task', 'cline-condense']) {
-      expect(reference).toContain(flat(requirePreset(id).prompt));
-    }
+    expect(reference).toContain(flat(requirePreset('cline-condense').prompt));
+    // The reference quotes an abridged summarize_task that no Cline release sent (issue 19): the
+    // presets are Cline's own text per release, not the reference's.
+    expect(reference).not.toContain(flat(requirePreset('cline-summarize-task').prompt));
+  });
+
+  it("Cline's summarize_task presets: 7, 8 and 9 sections at v3.25.0, v3.28.0 and v3.34.0", () => {
+    const read = (id: string) => parsePromptSections(requirePreset(id).prompt, []).map((s) => s.heading);
+    const v325 = read('cline-summarize-task-v3.25');
+    const v328 = read('cline-summarize-task-v3.28');
+    const v334 = read('cline-summarize-task');
+    expect(v325).toHaveLength(7);
+    expect(v325.at(-1)).toBe('Optional Next Step');
+    expect(v328).toHaveLength(8);
+    expect(v328).toContain('Task Evolution');
+    expect(v328).not.toContain('Required Files');
+    expect(v334).toHaveLength(9);
+    expect(v334.slice(-3)).toEqual(['Current Work', 'Next Step', 'Required Files']);
+    // What else changed: attempt_completion offered from v3.28.0, PLAN/ACT wording from v3.33.0.
+    expect(requirePreset('cline-summarize-task-v3.25').prompt).not.toMatch(/attempt_completion/);
+    expect(requirePreset('cline-summarize-task-v3.28').prompt).toMatch(/attempt_completion/);
+    expect(requirePreset('cline-summarize-task').prompt).toMatch(/whether you are in PLAN or ACT mode/);
+    expect(requirePreset('cline-sdk-summary').sections.map((s) => s.heading)).toEqual([
+      'Goal',
+      'State',
+      'Highlights',
+      'Next',
+      'Files',
+    ]);
   });
 
   it.runIf(hasReference)('Claude Code presets come from the v2.1.68 reference', () => {

@@ -1,13 +1,18 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createMockServer } from '../../mock/anthropic-mock.mjs';
+import { createMockServer as createOpenAiMock } from '../../mock/openai-mock.mjs';
 import { main } from '../../src/cli/main';
-import { getPrintableUrl } from '../../src/cli/summarize';
+import { getPrintableUrl } from '../../src/engine/redact/printable-url';
 import { createFixtureText } from '../summarize/fixture';
 
 // Issue 22, item 5: what goes to a model. `compactlab summarize` masks the span's secrets by
-// default (--send-unmasked sends it as is) and never prints a base URL's credentials or query.
+// default (--send-unmasked sends it as is) and never prints a base URL's credentials or query; a
+// key or a found secret that a server echoes back (an error, an HTML error page, the summary) is
+// masked in what it prints (the mock servers' echo modes).
 
 const SECRET = 'glpat-Xq7mWz2LkP9vTb4nRc8s';
 
@@ -36,6 +41,74 @@ describe('compactlab summarize masking', () => {
     expect(JSON.stringify(masked.request)).toContain('[REDACTED:gitlab-pat]');
     const raw = JSON.parse(await run(['--send-unmasked']));
     expect(JSON.stringify(raw.request)).toContain(SECRET);
+  });
+
+  const KEY = 'sk-ant-api03-EchoedKeyNeverPrinted0123456789abcdefXYZ-AA';
+  const anthropic = createMockServer({ chunkDelayMs: 0, echo: [SECRET] });
+  const openai = createOpenAiMock({ chunkDelayMs: 0, echo: [SECRET] });
+  const url = { anthropic: '', openai: '' };
+  beforeAll(async () => {
+    for (const [name, server] of [
+      ['anthropic', anthropic],
+      ['openai', openai],
+    ] as const) {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url[name] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }
+  });
+  afterAll(async () => {
+    for (const server of [anthropic, openai])
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  /** Runs summarize against a mock; what it printed on stdout and stderr. */
+  async function runEcho(args: string[]): Promise<{ code: number; printed: string }> {
+    const printed: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((t: string) => {
+      printed.push(String(t));
+      return true;
+    }) as typeof process.stderr.write;
+    vi.stubEnv('ANTHROPIC_API_KEY', KEY);
+    vi.stubEnv('OPENAI_API_KEY', KEY);
+    try {
+      const code = await main(['summarize', file, '--at', 'c0', ...args], (t) => printed.push(t));
+      return { code, printed: printed.join('\n') };
+    } finally {
+      process.stderr.write = write;
+      vi.unstubAllEnvs();
+    }
+  }
+
+  for (const provider of ['anthropic', 'openai'] as const) {
+    it(`masks the key and a found secret that ${provider}’s server echoes in an error, an HTML page or the summary`, async () => {
+      for (const [mode, expected] of [
+        ['echo-key', 1],
+        ['echo-html', 1],
+        ['echo-summary', 0],
+      ] as const) {
+        const base = ['--summarizer', provider, '--base-url', url[provider], '--model', `mock-${mode}`];
+        const { code, printed } = await runEcho([...base, ...(mode === 'echo-summary' ? ['--json'] : [])]);
+        expect(code, mode).toBe(expected);
+        // The server did echo (the masks stand where the key and the secret were).
+        expect(printed, mode).toContain('[REDACTED:');
+        expect(printed, mode).not.toContain(KEY);
+        expect(printed, mode).not.toContain(SECRET);
+      }
+    });
+  }
+
+  it('prints a network error without the base URL’s credentials or query string', async () => {
+    const { code, printed } = await runEcho([
+      '--summarizer',
+      'openai',
+      '--base-url',
+      'http://someone:hunter2pw@127.0.0.1:9/v1?api_key=querykey123',
+    ]);
+    expect(code).toBe(1);
+    expect(printed).toContain('Could not reach');
+    expect(printed).toContain('http://127.0.0.1:9/v1');
+    for (const part of ['someone', 'hunter2pw', 'querykey123']) expect(printed).not.toContain(part);
   });
 
   it('prints a base URL without its credentials or query string', () => {

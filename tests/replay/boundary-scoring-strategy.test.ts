@@ -9,7 +9,7 @@ import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { checkReplayInvariants } from './invariants';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import { BOUNDARY_SCORING_STRATEGY } from '../../src/engine/strategies/boundary-scoring';
-import { DEFAULT_BOUNDARY_SCORING_KNOBS as K } from '../../src/engine/strategies/boundary-scoring/descriptor';
+import { DEFAULT_BOUNDARY_SCORING_KNOBS as K } from '../../src/engine/strategies/boundary-scoring/knobs';
 import {
   type BoundaryMessage,
   detectsTopicChange,

@@ -14,7 +14,7 @@ import {
   type ClineKnobs,
   getClineCondenseThreshold,
   getClineMaxAllowed,
-} from '../../src/engine/strategies/cline/descriptor';
+} from '../../src/engine/strategies/cline/knobs';
 import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import type { Session } from '../../src/engine/types';

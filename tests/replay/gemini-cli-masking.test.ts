@@ -6,7 +6,7 @@ import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
 import { GEMINI_CLI_STRATEGY } from '../../src/engine/strategies/gemini-cli';
-import type { GeminiCliKnobs } from '../../src/engine/strategies/gemini-cli/descriptor';
+import type { GeminiCliKnobs } from '../../src/engine/strategies/gemini-cli/knobs';
 import { isMaskingOn, MASKED_RESPONSE_TOKENS } from '../../src/engine/strategies/gemini-cli/masking';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { corpusOrSkip, foreignFiles } from '../helpers/corpus';

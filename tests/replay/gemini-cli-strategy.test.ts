@@ -16,7 +16,8 @@ import {
   GEMINI_CLI_STRATEGY,
   getGeminiTokenLimit,
 } from '../../src/engine/strategies/gemini-cli';
-import { type GeminiCliKnobs, getGeminiThreshold } from '../../src/engine/strategies/gemini-cli/descriptor';
+import { getGeminiThreshold } from '../../src/engine/strategies/gemini-cli/descriptor';
+import type { GeminiCliKnobs } from '../../src/engine/strategies/gemini-cli/knobs';
 import { requirePreset } from '../../src/engine/strategies/prompt-presets';
 import { getStrategy } from '../../src/engine/strategies/registry';
 import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';

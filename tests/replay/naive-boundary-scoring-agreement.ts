@@ -5,7 +5,7 @@ import { computeNaiveBoundaryScoringReplay } from './reference/boundary-scoring'
 import type { PreparedReplay } from '../../src/engine/replay/prepare';
 import type { SummaryModelId } from '../../src/engine/replay/summary-size';
 import { BOUNDARY_SCORING_STRATEGY } from '../../src/engine/strategies/boundary-scoring';
-import type { BoundaryScoringKnobs } from '../../src/engine/strategies/boundary-scoring/descriptor';
+import type { BoundaryScoringKnobs } from '../../src/engine/strategies/boundary-scoring/knobs';
 import { expectSameKeptRangeEvents } from './naive-events';
 
 // The fast boundary-scoring replay against its naive reference (tests/replay/reference/boundary-scoring.ts),

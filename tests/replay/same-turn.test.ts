@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeThresholds } from '../../src/engine/thresholds';
 import { DEFAULT_CLAUDE_CODE_KNOBS } from '../../src/engine/strategies/claude-code/knobs';
+import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-code/session-knobs';
 import { runReplay } from './run-replay';
 import { growingSpec, parseFixture } from './transcript-fixture';
 import { expectKind } from './events';
@@ -40,5 +41,76 @@ describe('microcompact and a full compaction after the same call (edge case 6)',
     const { result } = runReplay(session, { microcompactEnabled: true, microcompactVariant: 'legacy' });
     const atCall5 = result.events.filter((e) => e.afterCallPos === 5);
     expect(atCall5.map((e) => e.kind)).toEqual(['microcompact']);
+  });
+});
+
+// Claude Code 2.1.x before 2.1.68 (issue 19 item 10): real logs whose microcompact and
+// auto-compaction come after the same call never clear alone at the warning threshold before it.
+// The cheap tier is tried when auto-compact is due (docs/sources.md#ccs-main-dispatcher), the full
+// compaction after it (edge case 6). Knob `microcompactTrigger: 'with-auto-compact'`.
+describe('microcompact tried when auto-compact is due (2.1.x before 2.1.68)', async () => {
+  // 85k, 90k, … : the usage passes the warning threshold (147k) at call 13 and the trigger count
+  // (usage, output and the next 5k Read) the auto-compact threshold (167k) only at call 16.
+  const { session } = await parseFixture(growingSpec(20, { start: 85_000, stepTokens: 5_000 }));
+  const t = computeThresholds(DEFAULT_CLAUDE_CODE_KNOBS);
+
+  it('at the warning threshold (2.1.68) it clears on its own, calls before auto-compact is due', () => {
+    const { result } = runReplay(session, { microcompactEnabled: true, microcompactTrigger: 'warning' });
+    const micro = expectKind(result.events[0], 'microcompact');
+    expect(micro.afterCallPos).toBe(13);
+    expect(micro.checkTokens).toBeLessThan(t.autoCompact);
+  });
+
+  it('with-auto-compact: the clearing comes only with the compaction, at its call, before it', () => {
+    const { result } = runReplay(session, {
+      microcompactEnabled: true,
+      microcompactTrigger: 'with-auto-compact',
+    });
+    const micro = expectKind(result.events[0], 'microcompact');
+    const compact = expectKind(result.events[1], 'compact');
+    expect(compact.trigger).toBe('auto');
+    expect(micro.afterCallPos).toBe(16);
+    expect(compact.afterCallPos).toBe(16);
+    expect(micro.thresholdTokens).toBe(t.autoCompact);
+    expect(micro.note).toMatch(/auto-compact is due/);
+  });
+
+  it('with auto-compact off it clears at the warning threshold (the 2.1.9–2.1.19 logs at 148,000)', () => {
+    const off = {
+      microcompactEnabled: true,
+      microcompactTrigger: 'with-auto-compact' as const,
+      autoCompactEnabled: false,
+    };
+    const { result } = runReplay(session, off);
+    const micro = expectKind(result.events[0], 'microcompact');
+    expect(micro.thresholdTokens).toBe(
+      computeThresholds({ ...DEFAULT_CLAUDE_CODE_KNOBS, autoCompactEnabled: false }).warning,
+    );
+    expect(result.events.some((e) => e.kind === 'compact')).toBe(false);
+  });
+
+  it("the log's knobs: by version, and by the log's own boundaries", () => {
+    const info = {
+      versions: ['2.1.12'],
+      models: ['claude-opus-4-5'],
+      isSubagent: false,
+      autoCompactions: 1,
+      microcompactions: 1,
+      continuedPeakTokens: 0,
+    };
+    expect(getClaudeCodeSessionKnobs(info).knobs.microcompactTrigger).toBe('with-auto-compact');
+    expect(getClaudeCodeSessionKnobs({ ...info, versions: ['2.1.68'] }).knobs.microcompactTrigger).toBe(
+      'warning',
+    );
+    // A newer log that cleared with its auto-compaction; an older one that cleared alone with auto-compact on.
+    const withAuto = getClaudeCodeSessionKnobs({
+      ...info,
+      versions: ['2.1.90'],
+      microcompactsWithAutoCompact: 1,
+    });
+    expect(withAuto.knobs.microcompactTrigger).toBe('with-auto-compact');
+    expect(withAuto.notes.join('\n')).toMatch(/cleared after the same call as an auto-compaction/);
+    const alone = getClaudeCodeSessionKnobs({ ...info, microcompactsAlone: 1 });
+    expect(alone.knobs.microcompactTrigger).toBe('warning');
   });
 });

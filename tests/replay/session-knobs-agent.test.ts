@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { prepareReplay } from '../../src/engine/replay/prepare';
-import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-code/knobs';
+import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-code/session-knobs';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { CORPUS } from '../helpers/corpus';
 

@@ -3,7 +3,7 @@ import { computeReplay, type ReplayOptions } from '../../src/engine/replay/compu
 import { checkReplayInvariants } from './invariants';
 import type { PreparedReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
-import { STRATEGIES } from '../../src/engine/strategies/registry';
+import { getSessionSetup, STRATEGIES } from '../../src/engine/strategies/registry';
 import { getSessionInfo, type KnobValue } from '../../src/engine/strategies/types';
 
 // The knob variants every registered strategy is replayed with, beside its log knobs (golden
@@ -126,7 +126,7 @@ export const strategyCases = () => STRATEGIES.map((s) => ({ id: s.id, strategy: 
 export function logKnobsOf(prepared: PreparedReplay, strategyId: string) {
   const strategy = STRATEGIES.find((s) => s.id === strategyId);
   if (!strategy) throw new RangeError(`unknown strategy ${strategyId}`);
-  return strategy.getSessionKnobs(getSessionInfo(prepared)) as {
+  return getSessionSetup(strategy, getSessionInfo(prepared)) as {
     knobs: Record<string, KnobValue>;
     notes: string[];
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-code/knobs';
+import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-code/session-knobs';
 import {
   computeThresholds,
   DEFAULT_THRESHOLD_KNOBS,

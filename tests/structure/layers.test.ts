@@ -67,7 +67,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'query/bash-summaries',
       'retention/types',
       'redact/secret-kinds',
-      'summarize/prices',
+      'cost/prices-seen',
       'thresholds',
       'replay/subagent-knobs',
       'replay/sweep-score',
@@ -84,17 +84,20 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'replay/provenance',
       'prompts/claude-code',
       'prompts/sections',
+      'prompts/prompt-asks',
       'strategies/boundary-scoring/detail',
       'strategies/pi/detail',
       'export/compacted-log-formats',
+      'redact/printable-url',
       'tokens/estimate',
       'library/forecast',
+      'library/row-version',
       'export/erosion-svg',
     ],
   },
   {
     why: "loaded by import() when first used, never with the page (tests/structure/ui-startup.test.ts): the secrets' rules, to keep them out of a link",
-    modules: ['redact/find-secrets'],
+    modules: ['redact/find-secrets', 'redact/mask'],
   },
   {
     why: 'file-name rules applied while the page walks a dropped or picked folder, before any worker has the files',
@@ -130,8 +133,11 @@ const ENGINE_ROWS: Record<string, readonly string[]> = {
   strategies: ['simulation', 'compact', 'parse', 'prompts', 'tokens'],
   // query/usage-coverage.ts: a call's context where its usage is zero (estimated).
   replay: ['strategies', 'simulation', 'compact', 'parse', 'query', 'tokens'],
+  // What a replay costs: its calls and summaries priced through the session's cache (cost/), the
+  // price table the summarizers and the session list read too.
+  cost: ['replay', 'simulation', 'strategies', 'compact', 'parse', 'tokens'],
   // The prompt presets, each in its strategy's folder (strategies/prompt-presets.ts).
-  summarize: ['compact', 'parse', 'prompts', 'query', 'redact', 'retention', 'strategies', 'tokens'],
+  summarize: ['cost', 'compact', 'parse', 'prompts', 'query', 'redact', 'retention', 'strategies', 'tokens'],
   // Secrets found in transcript text and masked (before any export or summarizer request).
   redact: ['parse'],
   // Dialect conventions (project instructions, injected text) come from the descriptors.
@@ -167,8 +173,8 @@ const ENGINE_ROWS: Record<string, readonly string[]> = {
     'summarize',
     'tokens',
   ],
-  // The session list: a scan made for it, its rows and costs (summarize/prices.ts).
-  library: ['parse', 'summarize', 'tokens'],
+  // The session list: a scan made for it, its rows and costs (cost/prices.ts).
+  library: ['cost', 'parse', 'summarize', 'tokens'],
   // A session being written: running figures against a strategy's thresholds.
   live: ['strategies', 'parse', 'tokens'],
   // Learn mode's walk: one compaction told step by step from the replay, the request builder and

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { readClaudeCodeTruth } from './claude-code';
+import { readClaudeSdkStreamTruth } from './claude-sdk-stream';
 import { readClineTruth } from './cline';
 import { readCodexTruth } from './codex';
 import { readGeminiCliTruth } from './gemini-cli';
@@ -13,12 +14,13 @@ import type { Truth } from './types';
 // files or a SQLite database: a database's session, named as the engine names it, is read here
 // (opencode.ts, through python3's sqlite3); tests/parse/opencode-db.test.ts runs the rest.
 // No reader: raw Messages API traffic (claude-trace) has no real log on disk yet; Cline's
-// api_conversation_history.json records no usage; the Agent SDK's stream-json is not replayed.
+// api_conversation_history.json records no usage.
 
-export type TruthFormat = 'claude-code' | 'codex' | 'gemini-cli' | 'pi' | 'cline';
+export type TruthFormat = 'claude-code' | 'claude-sdk-stream' | 'codex' | 'gemini-cli' | 'pi' | 'cline';
 
 const READERS: Record<TruthFormat, (text: string) => Truth> = {
   'claude-code': readClaudeCodeTruth,
+  'claude-sdk-stream': readClaudeSdkStreamTruth,
   codex: readCodexTruth,
   'gemini-cli': readGeminiCliTruth,
   pi: readPiTruth,
@@ -35,8 +37,11 @@ export function getTruthFormat(path: string, text: string): TruthFormat | undefi
   }
   if (!name.endsWith('.jsonl')) return undefined;
   if (/^\{"type":"session","version"/.test(text)) return 'pi'; // pi's header line
-  // Claude Code lines carry `sessionId` and a user/assistant/system/summary… type; the Agent SDK's
-  // stream-json carries `session_id` instead.
+  // Claude Code lines carry `sessionId` and a user/assistant/system/summary… type; its stream-json
+  // (the Agent SDK's messages) carries `session_id` instead.
+  if (/^\{"type":"(system|user|assistant)"/.test(text) && /"session_id"\s*:/.test(text.slice(0, 4096))) {
+    if (!/"sessionId"\s*:/.test(text.slice(0, 200_000))) return 'claude-sdk-stream';
+  }
   if (/"sessionId"\s*:/.test(text.slice(0, 200_000)) && /"type"\s*:\s*"(user|assistant)"/.test(text))
     return 'claude-code';
   return undefined;

@@ -39,6 +39,11 @@ export interface Truth {
   compactions: TruthCompaction[];
   /** Failed requests, apart from the calls; absent where the format records none. */
   failed?: TruthFailed[];
+  /**
+   * What the log states as its own totals, summed over its runs (the SDK stream's `result` lines);
+   * absent where the format states none. Input counts cache reads and writes.
+   */
+  stated?: { runs: number; costUsd: number; inputTokens: number; outputTokens: number };
 }
 
 /** The largest recorded context of any call (0 when none is recorded). */

@@ -19,6 +19,7 @@ describe('shareable URL state', () => {
         entry: 42,
         event: 2,
         view: 'erosion',
+        search: 'npm test & more',
       },
       looksSecret,
     );
@@ -36,6 +37,7 @@ describe('shareable URL state', () => {
       entry: 42,
       event: 2,
       view: 'erosion',
+      search: 'npm test & more',
     });
     expect(isSameFile(readUrlState(search)!, HASH)).toBe(true);
     expect(isSameFile(readUrlState(search)!, `0${HASH.slice(1)}`)).toBe(false);

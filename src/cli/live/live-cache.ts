@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -15,7 +15,7 @@ import { createGrowingFileSource } from './growing-file';
 // reader's offset and the running figures (counts, version, model id), never transcript text.
 
 /** Bump when the cached shape changes: an old cache is then read again from the start. */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 interface CacheFile {
   v: number;
@@ -57,6 +57,12 @@ function saveCache(c: CacheFile): void {
 
 /** The figures of a transcript, reading only what was appended since the cached call. */
 export async function readLiveFiguresCached(transcriptPath: string): Promise<LiveFigures> {
+  // Never a wait: a path that is not a regular file (a FIFO would block the open) reads nothing.
+  try {
+    if (!statSync(transcriptPath).isFile()) return createLiveFigures();
+  } catch {
+    return createLiveFigures();
+  }
   const cached = loadCache(transcriptPath);
   let figures = cached?.figures ?? createLiveFigures();
   const source = createGrowingFileSource(transcriptPath);

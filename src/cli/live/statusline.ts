@@ -1,5 +1,5 @@
 import { computeLiveStatus, type LiveOverrides } from '../../engine/live/live-status';
-import { createLiveFigures, type LiveFigures } from '../../engine/live/live-figures';
+import { createLiveFigures, type LiveFigures, whyNotFollowed } from '../../engine/live/live-figures';
 import { formatStatusLine } from './format-status';
 import { readLiveFiguresCached } from './live-cache';
 
@@ -13,7 +13,8 @@ import { readLiveFiguresCached } from './live-cache';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const numOrUndefined = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+/** A count from the payload: a number from 0 to 1e10 (the parse's bound); else left out, not shown. */
+const numOrUndefined = (v: unknown) => (typeof v === 'number' && v >= 0 && v <= 1e10 ? v : undefined);
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
@@ -58,6 +59,8 @@ export async function computeStatusLine(payloadText: string): Promise<string> {
     } catch {
       // A session not written yet: the payload alone still gives a line.
     }
+    const why = whyNotFollowed(payload.transcript_path, figures);
+    if (why !== undefined) return `compactlab: ${why}`;
   }
   return formatStatusLine(computeLiveStatus(figures, getPayloadOverrides(payload)));
 }

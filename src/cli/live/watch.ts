@@ -1,6 +1,12 @@
 import { parseArgs } from 'node:util';
 import { INITIAL_READER_STATE, readAppendedLines } from '../../engine/parse/incremental-reader';
-import { addLiveLine, createLiveFigures, type LiveCompactionScore } from '../../engine/live/live-figures';
+import { statSync } from 'node:fs';
+import {
+  addLiveLine,
+  createLiveFigures,
+  type LiveCompactionScore,
+  whyNotFollowed,
+} from '../../engine/live/live-figures';
 import { computeLiveStatus, recordLivePrediction } from '../../engine/live/live-status';
 import { WATCH_USAGE } from '../command-usage';
 import { escapeTerminalText } from '../terminal-text';
@@ -56,6 +62,17 @@ export async function watchCommand(
     );
     return 2;
   }
+  const say = (text: string) => process.stderr.write(`compactlab watch: ${escapeTerminalText(text)}\n`);
+  let isFolder = false;
+  try {
+    isFolder = statSync(path).isDirectory();
+  } catch {
+    // Not there yet: a session about to be written is waited for.
+  }
+  if (isFolder) {
+    say(`${path} is a folder: watch follows one session file (its .jsonl transcript)`);
+    return 2;
+  }
   const tty = !values.json && process.stdout.isTTY === true;
   const source = createGrowingFileSource(path);
   let figures = createLiveFigures();
@@ -85,6 +102,8 @@ export async function watchCommand(
       },
     );
     state = read.state;
+    const why = whyNotFollowed(path, figures);
+    if (why !== undefined) throw new NotFollowed(why);
     const status = computeLiveStatus(figures);
     recordLivePrediction(figures, status);
     const text = values.json
@@ -97,7 +116,11 @@ export async function watchCommand(
   };
   try {
     await tick();
-    if (values.once) return figures.apiCalls === 0 && figures.compactions === 0 ? 1 : 0;
+    if (values.once) {
+      if (figures.apiCalls > 0 || figures.compactions > 0) return 0;
+      say(`no API call or compaction read in ${path} yet (${state.nextLine - 1} lines)`);
+      return 1;
+    }
     await new Promise<void>((resolve, reject) => {
       let busy = false;
       const timer = setInterval(() => {
@@ -122,7 +145,14 @@ export async function watchCommand(
       else process.once('SIGINT', end);
     });
     return 0;
+  } catch (error) {
+    if (!(error instanceof NotFollowed)) throw error;
+    say(error.message);
+    return 1;
   } finally {
     source.close();
   }
 }
+
+/** A log no live reader follows: said once, and watch ends. */
+class NotFollowed extends Error {}

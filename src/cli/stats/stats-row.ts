@@ -6,7 +6,7 @@ import { prepareReplay } from '../../engine/replay/prepare';
 import { getStrategy } from '../../engine/strategies/registry';
 import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
 import { getSessionInfo } from '../../engine/strategies/types';
-import { computeCostUsd } from '../../engine/summarize/prices';
+import { computeCostUsd } from '../../engine/cost/prices';
 import type { Usage } from '../../engine/types';
 
 // One row of `compactlab stats` per session: the figures of `inspect --json`, the cost at list

@@ -1,23 +1,35 @@
 import { parentPort } from 'node:worker_threads';
 import { openPathSources } from '../session-files';
+import { computeSettingRows, type SettingRow, type SettingsSpec } from './setting-rows';
 import { computeStatsRow, type StatsRow } from './stats-row';
 
-// A `compactlab stats` worker: receives one session's paths at a time, answers with its row.
+// A `compactlab stats` worker: receives one session's paths at a time, answers with its row (or,
+// with `--strategy`, its rows per setting).
 
 export interface StatsJob {
   id: number;
   file: string;
   paths: string[];
+  /** Replay the session under this strategy and these settings (`stats --strategy`). */
+  settings?: SettingsSpec;
 }
 
 export interface StatsAnswer {
   id: number;
   row: StatsRow;
+  /** With `settings`: one row per setting (none for a session without API calls). */
+  settingRows?: SettingRow[];
 }
 
 /** The row of one job; a session that cannot be read becomes a row with its error. */
 export async function runStatsJob(job: StatsJob): Promise<StatsAnswer> {
   try {
+    if (job.settings)
+      return {
+        id: job.id,
+        row: { file: job.file },
+        settingRows: await computeSettingRows(job.file, await openPathSources(job.paths), job.settings),
+      };
     return {
       id: job.id,
       row: await computeStatsRow(

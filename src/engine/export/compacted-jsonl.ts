@@ -18,7 +18,7 @@ import { getCompactedLogRefusal } from './compacted-log-formats';
 // replay did not keep (it only keeps manual ones, as resets) are left out, so the file re-opens
 // with the replay's compactions and no others.
 
-export interface CompactedJsonlOptions {
+interface CompactedJsonlOptions {
   /** Replay events; those of kind `compact` become boundaries, `reset` keeps the log's records. */
   events: readonly ReplayEvent[];
   /** Raw summary text per event index (a summarizer's answer); others get the built-in summary. */

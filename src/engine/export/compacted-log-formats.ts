@@ -10,7 +10,7 @@ import type { DialectId } from '../types';
 const WRITABLE_DIALECTS: readonly DialectId[] = [CLAUDE_CODE_DIALECT.id];
 
 /** Whether a compacted transcript can be written for a log of this dialect. */
-export function canWriteCompactedLog(format: DialectId | undefined): boolean {
+function canWriteCompactedLog(format: DialectId | undefined): boolean {
   return format !== undefined && WRITABLE_DIALECTS.includes(format);
 }
 

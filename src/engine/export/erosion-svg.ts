@@ -8,9 +8,9 @@ import { escapeHtml } from './escape-html';
 // colour. Colours are attributes over the picture's own background (light or dark palette), so it
 // looks the same inline in the report, in an <img> in the page and saved as a file.
 
-export type ErosionSvgPalette = 'light' | 'dark';
+type ErosionSvgPalette = 'light' | 'dark';
 
-export interface ErosionSvgOptions {
+interface ErosionSvgOptions {
   title?: string;
   palette?: ErosionSvgPalette;
   widthPx?: number;
@@ -30,7 +30,7 @@ interface SeriesStyle {
 }
 
 /** 'all' is every fact; the rest are the retention categories. */
-export type ErosionSeriesKey = FactCategory | 'all';
+type ErosionSeriesKey = FactCategory | 'all';
 
 export const EROSION_SERIES_STYLES: Record<ErosionSeriesKey, SeriesStyle> = {
   all: { light: '#111827', dark: '#f9fafb', dash: '', shape: 'circle' },
@@ -42,7 +42,7 @@ export const EROSION_SERIES_STYLES: Record<ErosionSeriesKey, SeriesStyle> = {
   'last-request': { light: '#0f766e', dark: '#5eead4', dash: '4 2 1 2', shape: 'bar' },
 };
 
-export const EROSION_SERIES_LABELS: Record<ErosionSeriesKey, string> = {
+const EROSION_SERIES_LABELS: Record<ErosionSeriesKey, string> = {
   all: 'All facts',
   ...FACT_CATEGORY_LABELS,
 };
@@ -53,7 +53,7 @@ const PALETTES = {
 };
 
 /** One series: the ratio after each step (undefined while the category has no fact yet). */
-export interface ErosionSeries {
+interface ErosionSeries {
   key: ErosionSeriesKey;
   label: string;
   values: (number | undefined)[];

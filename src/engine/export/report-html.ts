@@ -16,7 +16,7 @@ import { renderTimelineSvg } from './timeline-svg';
 // SVG, no script and nothing loaded from anywhere (a CSP meta tag forbids it), so it opens offline.
 // Every text from the transcript goes through `escapeHtml` (after the redaction pass, if any).
 
-export interface ReportOptions {
+interface ReportOptions {
   /** A replay to draw and list (its thresholds also draw the threshold lines). */
   replay?: ReplayResult;
   /** Summary runs to include after the log's own summaries. */

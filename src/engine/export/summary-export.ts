@@ -8,6 +8,13 @@ import { FACT_CATEGORIES, FACT_CATEGORY_LABELS, type RetentionScore } from '../r
 import { prepareSummary } from '../summarize/prepare';
 import { getMainCompactions } from '../summarize/span';
 import type { Session, TokenCount } from '../types';
+import { escapeHtml } from './escape-html';
+
+/**
+ * Transcript text in Markdown outside a code fence: HTML in it is escaped (as the HTML report
+ * does), so `<img onerror=…>` from a transcript is shown, never rendered; line breaks become spaces.
+ */
+const md = (text: string): string => escapeHtml(text.replace(/\s+/g, ' '));
 
 // The session's summaries as Markdown and JSON: the ones the log recorded at each compaction and
 // any summary runs passed in, each with its retention score; and two runs side by side.
@@ -101,11 +108,16 @@ function fence(text: string): string {
   return '`'.repeat(longest + 1);
 }
 
+/** Every text field masked: a run's model, label and point come from a server or an imported file. */
 function redactAll(summaries: readonly ExportedSummary[], redaction?: RedactionSettings): ExportedSummary[] {
   if (!redaction) return [...summaries];
   return summaries.map((s) => ({
     ...s,
     label: maskText(s.label, redaction),
+    pointLabel: maskText(s.pointLabel, redaction),
+    ...(s.trigger === undefined ? {} : { trigger: maskText(s.trigger, redaction) }),
+    ...(s.model === undefined ? {} : { model: maskText(s.model, redaction) }),
+    ...(s.presetId === undefined ? {} : { presetId: maskText(s.presetId, redaction) }),
     text: maskText(s.text, redaction),
     ...(s.retention
       ? {
@@ -116,6 +128,19 @@ function redactAll(summaries: readonly ExportedSummary[], redaction?: RedactionS
         }
       : {}),
   }));
+}
+
+/** The header's texts masked (the file's name and path, and the log's model and version strings). */
+function redactHeader(header: SummaryExportHeader, redaction?: RedactionSettings): SummaryExportHeader {
+  if (!redaction) return header;
+  const mask = (v: string) => maskText(v, redaction);
+  return {
+    ...header,
+    name: mask(header.name),
+    agent: mask(header.agent),
+    versions: header.versions.map(mask),
+    models: header.models.map(mask),
+  };
 }
 
 function formatSummaryMarkdown(s: ExportedSummary): string {
@@ -129,12 +154,12 @@ function formatSummaryMarkdown(s: ExportedSummary): string {
         .join(' · ')
     : '';
   return [
-    `## ${s.source === 'log' ? 'Recorded' : 'Run'}: ${s.label.replace(/\s+/g, ' ')}`,
+    `## ${s.source === 'log' ? 'Recorded' : 'Run'}: ${md(s.label)}`,
     '',
-    `- at: ${s.pointLabel}`,
-    ...(s.trigger ? [`- trigger: ${s.trigger}`] : []),
+    `- at: ${md(s.pointLabel)}`,
+    ...(s.trigger ? [`- trigger: ${md(s.trigger)}`] : []),
     ...(s.preTokens !== undefined ? [`- tokens: ${fmt(s.preTokens)} → ${fmt(s.postTokens)}`] : []),
-    ...(s.model ? [`- model: ${s.model}${s.presetId ? ` (preset ${s.presetId})` : ''}`] : []),
+    ...(s.model ? [`- model: ${md(s.model)}${s.presetId ? ` (preset ${md(s.presetId)})` : ''}`] : []),
     `- retention: ${formatRetention(s.retention)}${facts ? ` — ${facts}` : ''}`,
     '',
     `${f}text`,
@@ -150,11 +175,11 @@ export function formatSummariesMarkdown(
   redaction?: RedactionSettings,
 ): string {
   const list = redactAll(summaries, redaction);
-  const name = redaction ? maskText(header.name, redaction) : header.name;
+  const h = redactHeader(header, redaction);
   return [
-    `# Summaries of ${name}`,
+    `# Summaries of ${md(h.name)}`,
     '',
-    `${header.agent} ${header.versions.join(', ')} · models ${header.models.join(', ') || '?'} · ${list.length} ${list.length === 1 ? 'summary' : 'summaries'}`,
+    `${md(h.agent)} ${md(h.versions.join(', '))} · models ${md(h.models.join(', ')) || '?'} · ${list.length} ${list.length === 1 ? 'summary' : 'summaries'}`,
     '',
     ...list.map(formatSummaryMarkdown),
     '',
@@ -167,8 +192,7 @@ export function formatSummariesJson(
   summaries: readonly ExportedSummary[],
   redaction?: RedactionSettings,
 ): string {
-  const name = redaction ? maskText(header.name, redaction) : header.name;
-  return `${JSON.stringify({ transcript: { ...header, name }, summaries: redactAll(summaries, redaction) }, null, 2)}\n`;
+  return `${JSON.stringify({ transcript: redactHeader(header, redaction), summaries: redactAll(summaries, redaction) }, null, 2)}\n`;
 }
 
 /** Two summaries side by side (a Markdown table of their lines) with their retention scores. */
@@ -179,7 +203,10 @@ export function formatRunComparisonMarkdown(
 ): string {
   const [x, y] = redactAll([a, b], redaction) as [ExportedSummary, ExportedSummary];
   const cell = (t: string | undefined) =>
-    (t ?? '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/`/g, '\\`');
+    escapeHtml(t ?? '')
+      .replace(/\\/g, '\\\\')
+      .replace(/\|/g, '\\|')
+      .replace(/`/g, '\\`');
   const left = x.text.split('\n');
   const right = y.text.split('\n');
   const rows: string[] = [];
@@ -189,7 +216,7 @@ export function formatRunComparisonMarkdown(
     const kept = new Set(q.retention?.missed.map((m) => m.text) ?? []);
     return (p.retention?.missed ?? [])
       .filter((m) => !kept.has(m.text))
-      .map((m) => `- ${m.category}: ${m.text}`);
+      .map((m) => `- ${m.category}: ${md(m.text)}`);
   };
   return [
     '# Run comparison',

@@ -7,7 +7,7 @@ import { escapeHtml } from './escape-html';
 // and, when given, a replay's simulated series and its events. Colours are attributes, so the
 // picture looks the same in a file viewer, an <img> and inline in the report.
 
-export interface SvgThreshold {
+interface SvgThreshold {
   label: string;
   tokens: TokenCount;
   kind: 'trigger' | 'warning' | 'limit';
@@ -15,13 +15,13 @@ export interface SvgThreshold {
   off?: boolean;
 }
 
-export interface SvgReplay {
+interface SvgReplay {
   /** Simulated context per main call (same x axis as the series). */
   simulatedTokens: ArrayLike<number>;
   events: readonly { kind: string; afterCallPos: number }[];
 }
 
-export interface TimelineSvgOptions {
+interface TimelineSvgOptions {
   thresholds?: readonly SvgThreshold[];
   replay?: SvgReplay;
   widthPx?: number;
@@ -41,7 +41,8 @@ const COLORS = {
   marker: '#111827',
 };
 
-const MARGIN = { left: 56, right: 12, top: 24, bottom: 28 };
+/** Top: the title's line above the markers' letters; bottom: the axis label and the legend. */
+const MARGIN = { left: 56, right: 12, top: 40, bottom: 28 };
 
 const fmtK = (n: number): string =>
   n === 0 ? '0' : n >= 1_000_000 ? `${+(n / 1_000_000).toFixed(2)}M` : `${Math.round(n / 1000)}k`;
@@ -55,7 +56,7 @@ function getGridStep(max: number): number {
 }
 
 /** Height of a label line, px: threshold labels closer than this are moved apart. */
-const LABEL_GAP_PX = 12;
+const LABEL_GAP_PX = 13;
 
 /** The SVG document (with its XML namespace, so it opens as a file). */
 export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOptions = {}): string {
@@ -80,6 +81,10 @@ export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOp
     `<title>${escapeHtml(options.title ?? 'Context timeline')}</title>`,
     `<rect width="${width}" height="${height}" fill="${COLORS.background}"/>`,
   );
+  if (options.title)
+    parts.push(
+      `<text class="title" x="${MARGIN.left}" y="16" font-size="13" font-weight="bold" fill="${COLORS.marker}">${escapeHtml(options.title)}</text>`,
+    );
   const step = getGridStep(maxY);
   for (let tokens = 0; tokens <= maxY; tokens += step) {
     parts.push(
@@ -88,8 +93,9 @@ export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOp
     );
   }
   parts.push(
-    `<text x="${MARGIN.left + plotW / 2}" y="${height - 6}" text-anchor="middle" fill="${COLORS.axis}">API calls (${n})</text>`,
+    `<text x="${width - MARGIN.right}" y="${height - 6}" text-anchor="end" fill="${COLORS.axis}">API calls (${n})</text>`,
   );
+  parts.push(renderLegend(height - 6, options.replay !== undefined));
   // Labels from the top down, each at least a line below the one before.
   let labelY = Number.NEGATIVE_INFINITY;
   for (const t of [...thresholds].sort((a, b) => b.tokens - a.tokens)) {
@@ -127,7 +133,7 @@ export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOp
   for (const m of series.markers) {
     if (!m.isMain) continue;
     const mx = x(Math.min(Math.max(m.x, 0), Math.max(0, n - 1)));
-    const label = m.kind === 'microcompact' ? 'µ' : m.trigger === 'manual' ? 'M' : 'A';
+    const label = markerLetter(m);
     parts.push(
       `<g class="marker" data-kind="${m.kind}"><line x1="${r(mx)}" x2="${r(mx)}" y1="${MARGIN.top}" y2="${MARGIN.top + plotH}" stroke="${COLORS.marker}" stroke-width="1"/>`,
       `<text x="${r(mx)}" y="${MARGIN.top - 6}" text-anchor="middle" font-weight="bold" fill="${COLORS.marker}">${label}</text></g>`,
@@ -135,4 +141,32 @@ export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOp
   }
   parts.push('</svg>');
   return parts.join('\n');
+}
+
+/** A compaction marker's letter, as the page draws it: A auto, M manual, µ microcompact, T truncation. */
+function markerLetter(m: { kind: string; trigger?: string }): string {
+  if (m.kind === 'microcompact') return 'µ';
+  if (m.kind === 'truncate') return 'T';
+  return m.trigger === 'manual' ? 'M' : 'A';
+}
+
+/** The legend on the bottom line, from the left: what each line and letter is. */
+function renderLegend(baselineY: number, withReplay: boolean): string {
+  const x0 = MARGIN.left;
+  const items = [
+    `<line x1="${x0}" x2="${x0 + 18}" y1="${baselineY - 4}" y2="${baselineY - 4}" stroke="${COLORS.context}" stroke-width="2.5"/>`,
+    `<text x="${x0 + 22}" y="${baselineY}" fill="${COLORS.axis}">context (log)</text>`,
+  ];
+  let x = x0 + 100;
+  if (withReplay) {
+    items.push(
+      `<line x1="${x}" x2="${x + 18}" y1="${baselineY - 4}" y2="${baselineY - 4}" stroke="${COLORS.simulated}" stroke-width="1.5" stroke-dasharray="5 3"/>`,
+      `<text x="${x + 22}" y="${baselineY}" fill="${COLORS.axis}">replay</text>`,
+    );
+    x += 70;
+  }
+  items.push(
+    `<text x="${x}" y="${baselineY}" fill="${COLORS.axis}">A auto · M manual · µ microcompact · T truncation</text>`,
+  );
+  return `<g class="legend">${items.join('')}</g>`;
 }

@@ -6,6 +6,7 @@ import type {
   ParseIssue,
   Session,
   SessionFile,
+  StatedTotals,
   TokenCount,
   Usage,
 } from '../types';
@@ -87,6 +88,8 @@ export interface InspectReport {
   gitBranch?: string;
   /** The model's context window when the log states it (Codex). */
   contextWindow?: TokenCount;
+  /** Totals the log states itself, summed over its runs (the Agent SDK stream's `result` records). */
+  statedTotals?: StatedTotals;
   start?: string;
   end?: string;
   durationMs?: number;
@@ -204,6 +207,7 @@ export function computeInspectReport(session: Session): InspectReport {
     cwd: session.meta.cwd,
     gitBranch: session.meta.gitBranch,
     contextWindow: session.meta.contextWindow,
+    ...(session.meta.statedTotals ? { statedTotals: session.meta.statedTotals } : {}),
     start: iso(startMs),
     end: iso(endMs),
     durationMs: startMs !== undefined && endMs !== undefined ? endMs - startMs : undefined,

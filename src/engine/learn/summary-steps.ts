@@ -68,7 +68,7 @@ export async function computeWalkSummary(
 }
 
 /** A preset's output format, in words. */
-export function describeOutput(preset: PromptPreset): string {
+function describeOutput(preset: PromptPreset): string {
   const o = preset.output;
   if (o.kind === 'tag') return `a <${o.tag}> block`;
   if (o.kind === 'xml') return `an XML <${o.root}> document`;

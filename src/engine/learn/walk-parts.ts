@@ -10,8 +10,8 @@ import type { LearnBar, LearnList, LearnStep, LearnStepKind, LearnText } from '.
 // step builders share, a step, a list and a text cut to what the page shows, the trigger bar.
 
 /** Rows of a list and characters of a text shown before "… more". */
-export const MAX_ROWS = 14;
-export const MAX_TEXT_CHARS = 2_400;
+const MAX_ROWS = 14;
+const MAX_TEXT_CHARS = 2_400;
 /** Calls the bar shows after the focus call (the context after the compaction). */
 export const CALLS_AFTER = 12;
 /** Calls the after step shows before the focus: the drop is the picture there. */

@@ -57,13 +57,13 @@ export function pickFocusEvent(events: readonly ReplayEvent[]): { index: number;
 const FOCUS_KINDS = new Set(FOCUS_ORDER.flatMap((f) => f.kinds));
 
 /** The family of a compaction event's walk, or undefined when the event is no compaction the walk follows. */
-export function getEventFamily(event: ReplayEvent | undefined): Exclude<LearnFamily, 'none'> | undefined {
+function getEventFamily(event: ReplayEvent | undefined): Exclude<LearnFamily, 'none'> | undefined {
   if (!event || event.trigger === 'log' || !FOCUS_KINDS.has(event.kind)) return undefined;
   return FOCUS_ORDER.find((f) => f.kinds.includes(event.kind))!.family;
 }
 
 /** The replay's compactions a walk can follow, in event order. */
-export function listWalkCompactions(events: readonly ReplayEvent[]): LearnCompaction[] {
+function listWalkCompactions(events: readonly ReplayEvent[]): LearnCompaction[] {
   const out: LearnCompaction[] = [];
   events.forEach((e, eventIndex) => {
     const family = getEventFamily(e);

@@ -84,6 +84,14 @@ export function groupSessionFiles<F extends LibraryFile>(files: readonly F[]): S
 /** A file in a session's `subagents/` folder: group 1 is the folder the session's `.jsonl` names. */
 const SUBAGENT_FILE = /^(.+)\/subagents\/[^/]+$/;
 
+/**
+ * Whether a session's key is a subagent log: a `subagents/` folder whose session transcript is not
+ * in the opened folder, listed on its own (its figures are the subagents', not the session's).
+ */
+export function isSubagentsOnly(key: string): boolean {
+  return SUBAGENT_FILE.test(key);
+}
+
 /** Whether a transcript `<dir>.jsonl` exists for `dir` or a folder above it. */
 function hasOwnerJsonl(dir: string, present: Set<string>): boolean {
   for (let cut = dir.length; cut > 0; cut = dir.lastIndexOf('/', cut - 1)) {

@@ -1,4 +1,4 @@
-import { computeCostUsd, type PriceOverrides } from '../summarize/prices';
+import { computeCostUsd, type PriceOverrides } from '../cost/prices';
 import { DIALECTS } from '../parse/dialects/registry';
 import type { Session, TokenCount } from '../types';
 
@@ -11,6 +11,8 @@ interface CompactionCounts {
   manual: number;
   /** Microcompactions (cleared tool results), any trigger. */
   micro: number;
+  /** Truncations (Cline's context manager dropping a range of messages, no summary). */
+  truncated: number;
 }
 
 export interface LibraryRow {
@@ -54,10 +56,11 @@ const RECENT_CALLS = 12;
 
 /** A session's list figures. `overrides` replaces list prices (by price key). */
 export function getLibraryRow(session: Session, overrides?: PriceOverrides): LibraryRow {
-  const compactions: CompactionCounts = { auto: 0, manual: 0, micro: 0 };
+  const compactions: CompactionCounts = { auto: 0, manual: 0, micro: 0, truncated: 0 };
   for (const c of session.compactions) {
     if (session.files[c.fileIndex]?.role !== 'main') continue;
     if (c.kind === 'microcompact') compactions.micro++;
+    else if (c.kind === 'truncate') compactions.truncated++;
     else if (c.trigger === 'manual') compactions.manual++;
     else compactions.auto++;
   }
@@ -68,11 +71,7 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
   }
   let sidechainCalls = 0;
   for (const s of session.sidechains) sidechainCalls += s.apiCalls;
-  const first =
-    session.firstUserTurnEntry === undefined ? undefined : session.entries[session.firstUserTurnEntry];
-  const block = first?.blocks[0];
-  const firstPrompt =
-    block?.kind === 'text' ? block.text.trimStart().slice(0, FIRST_PROMPT_CHARS).trimEnd() : undefined;
+  const firstPrompt = session.firstPrompt?.slice(0, FIRST_PROMPT_CHARS).trimEnd();
   const cost = computeSessionCost(session, overrides);
   // The files one shared normalizer reads (OpenCode's file per record) are one log.
   const shared = new Set(DIALECTS.filter((d) => d.sharedNormalizer).map((d) => d.id));
@@ -121,6 +120,7 @@ function computeSessionCost(session: Session, overrides?: PriceOverrides): { usd
     input: number;
     cacheWrite: number;
     cacheRead: number;
+    cacheWrite1h?: number;
     output: number;
   }
   const calls = new Map<string, Call>();
@@ -140,6 +140,7 @@ function computeSessionCost(session: Session, overrides?: PriceOverrides): { usd
       input: usage.inputTokens,
       cacheWrite: usage.cacheCreationInputTokens,
       cacheRead: usage.cacheReadInputTokens,
+      cacheWrite1h: usage.cacheCreation1hInputTokens,
       output: usage.outputTokens,
     });
   }
@@ -153,6 +154,7 @@ function computeSessionCost(session: Session, overrides?: PriceOverrides): { usd
         outputTokens: c.output,
         cacheCreationInputTokens: c.cacheWrite,
         cacheReadInputTokens: c.cacheRead,
+        cacheCreation1hInputTokens: c.cacheWrite1h,
       },
       overrides,
     );

@@ -1,7 +1,8 @@
 import type { DialectDescriptor } from '../parse/dialects/descriptor';
 import { parseSession } from '../parse/parse-session';
+import { isPlausibleTimeMs } from '../parse/dialects/record';
 import type { ByteSource } from '../parse/source';
-import type { PriceOverrides } from '../summarize/prices';
+import type { PriceOverrides } from '../cost/prices';
 import { FIRST_PROMPT_CHARS, getLibraryRow, type LibraryRow } from './library-row';
 
 // The scan a session list is made of: the full parse's own pipeline (detection, normalizers, the
@@ -52,7 +53,8 @@ function timestampAt(text: string, at: number): number | undefined {
   const end = text.indexOf('"', start);
   if (end < 0 || end - start > TIMESTAMP_MAX_CHARS) return undefined;
   const ms = Date.parse(text.slice(start, end));
-  return Number.isNaN(ms) ? undefined : ms;
+  // An implausible time does not set the row's span (the full parse says so as an issue).
+  return isPlausibleTimeMs(ms) ? ms : undefined;
 }
 
 /** The first `timestamp` of a line's head, when it is the record's own (Codex writes it first). */

@@ -5,11 +5,15 @@ import type { LiveFigures } from './live-figures';
 // compaction; and the guards they read records with.
 
 /** Calls the pace is averaged over: recent enough to follow a change of pace. */
-export const PACE_WINDOW_CALLS = 10;
+const PACE_WINDOW_CALLS = 10;
 
 export type Json = Record<string, unknown>;
 export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-export const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+/**
+ * A token count: a number from 0 to 1e10 (the parse's MAX_TOKEN_COUNT); anything else (a negative,
+ * a string, Infinity) is left out, as the parse leaves it out (with an issue there).
+ */
+export const num = (v: unknown): number => (typeof v === 'number' && v >= 0 && v <= 1e10 ? v : 0);
 
 /** Records a call's context; growth counts only when no compaction came in between. */
 export function addCall(

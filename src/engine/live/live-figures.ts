@@ -1,15 +1,15 @@
+import { baseName, detectDialectFromName, detectDialectFromRecord } from '../parse/detect';
+import { DIALECTS } from '../parse/dialects/registry';
 import type { DialectId, TokenCount } from '../types';
-import { isObject, PACE_WINDOW_CALLS } from './figure-updates';
+import { isObject } from './figure-updates';
 import { LIVE_LINE_READERS } from './line-readers';
-
-export { PACE_WINDOW_CALLS };
 
 // Running figures of a session being written, built line by line from the appended records of a
 // log whose dialect has a live line reader (line-readers.ts: one file per dialect). They are plain
 // data so a cache can keep them between processes; they hold no message text, only counts, the
 // agent version and the model id.
 
-export interface LivePrediction {
+interface LivePrediction {
   /** API call (1-based count) the prediction was made at. */
   atCall: number;
   /** Auto-compact threshold predicted for this log's version, in tokens. */
@@ -34,6 +34,14 @@ export interface LiveCompactionScore {
 export interface LiveFigures {
   /** The dialect of the lines read (the first reader that took one). */
   format?: DialectId;
+  /**
+   * The log's agent when it is one no live reader follows (pi, Gemini CLI, Cline, OpenCode, a
+   * claude-trace log): its lines are not read, and the status says so instead of Claude Code's
+   * thresholds over nothing.
+   */
+  unsupportedAgent?: string;
+  /** Lines read that are not a JSON object each (a pretty-printed document's lines). */
+  notRecordLines?: number;
   version?: string;
   model?: string;
   /** The window the log states, where it states one. */
@@ -70,14 +78,35 @@ export function createLiveFigures(): LiveFigures {
 
 /** Folds one transcript line into the figures; lines that are not JSON records, or no reader's, are skipped. */
 export function addLiveLine(f: LiveFigures, text: string, line: number): void {
-  if (text.length === 0 || text.charCodeAt(0) !== 0x7b /* { */) return;
+  if (text.length === 0) return;
+  const notRecord = () => {
+    f.notRecordLines = (f.notRecordLines ?? 0) + 1;
+  };
+  if (text.charCodeAt(0) !== 0x7b /* { */) {
+    notRecord();
+    return;
+  }
   let r: unknown;
   try {
     r = JSON.parse(text);
   } catch {
+    notRecord();
     return;
   }
-  if (!isObject(r)) return;
+  if (f.unsupportedAgent !== undefined) return;
+  if (!isObject(r)) {
+    notRecord();
+    return;
+  }
+  if (f.format === undefined) {
+    // The first record that names its dialect: one without a live reader is said, not misread
+    // (Claude Code's reader takes any record).
+    const dialect = detectDialectFromRecord(r);
+    if (dialect && !LIVE_LINE_READERS.some((x) => x.dialectId === dialect.id)) {
+      f.unsupportedAgent = dialect.agent ?? dialect.label;
+      return;
+    }
+  }
   const reader = LIVE_LINE_READERS.find((x) => x.takes(r));
   if (!reader) return;
   f.format = reader.catchAll ? (f.format ?? reader.dialectId) : reader.dialectId;
@@ -89,4 +118,27 @@ export function getPaceTokensPerCall(f: LiveFigures): number | undefined {
   const growth = f.recentGrowthTokens.filter((g) => g > 0);
   if (growth.length === 0) return undefined;
   return growth.reduce((a, b) => a + b, 0) / growth.length;
+}
+
+/** The agents whose logs live figures follow. */
+const LIVE_AGENTS = LIVE_LINE_READERS.map(
+  (x) => DIALECTS.find((d) => d.id === x.dialectId)?.agent ?? x.dialectId,
+);
+
+/**
+ * Why a log cannot be followed live, from its file name (a Cline task's `ui_messages.json`, an
+ * OpenCode record) or from the records read (`figures`); undefined when it can.
+ */
+export function whyNotFollowed(path: string, figures: LiveFigures): string | undefined {
+  const byName = detectDialectFromName(baseName(path));
+  const agent =
+    figures.unsupportedAgent ??
+    (byName && !LIVE_LINE_READERS.some((x) => x.dialectId === byName.id)
+      ? (byName.agent ?? byName.label)
+      : undefined);
+  if (agent === undefined && figures.format === undefined && (figures.notRecordLines ?? 0) > 0)
+    return `${baseName(path)}: not JSON lines (one record per line); the live status follows only ${LIVE_AGENTS.join(' and ')} logs`;
+  return agent === undefined
+    ? undefined
+    : `${baseName(path)}: a log of ${agent}; the live status follows only ${LIVE_AGENTS.join(' and ')} logs, whose thresholds it knows (compactlab inspect and replay read this one under its own strategy)`;
 }

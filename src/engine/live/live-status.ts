@@ -9,7 +9,7 @@ import { getPaceTokensPerCall, type LiveFigures } from './live-figures';
 // status line, `watch` and the replay agree on the numbers.
 
 /** Microcompact counts as near within this many tokens of its trigger (one large tool result). */
-export const MICROCOMPACT_NEAR_TOKENS: TokenCount = 10_000;
+const MICROCOMPACT_NEAR_TOKENS: TokenCount = 10_000;
 
 /** What the caller knows better than the transcript (Claude Code's statusLine payload). */
 export interface LiveOverrides {

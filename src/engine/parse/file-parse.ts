@@ -155,11 +155,16 @@ export class FileParse {
     ctx.line = line;
     ctx.offsetBytes = offsetBytes;
     ctx.lengthBytes = lengthBytes;
-    const { entry, extras, event, preceding } = this.normalizer!.normalize(
-      record,
-      ctx,
-      builder.entries.length,
-    );
+    let normalized: ReturnType<RecordNormalizer['normalize']>;
+    try {
+      normalized = this.normalizer!.normalize(record, ctx, builder.entries.length);
+    } catch (error) {
+      // One record that cannot be read (nested deeper than the stack allows, say) is one issue at
+      // its line; the records around it, and the session, still load.
+      builder.issue(this.fileIndex, line, 'unreadable-record', 'error', unreadableMessage(line, error));
+      return;
+    }
+    const { entry, extras, event, preceding } = normalized;
     if (event) builder.addEntry(event, {});
     if (preceding) for (const e of preceding) builder.addEntry(e, {});
     if (entry) builder.addEntry(entry, extras);
@@ -184,10 +189,20 @@ export class FileParse {
       onUtf16: (byteOrder) => {
         this.utf16 = byteOrder;
       },
+      onShrunk: (sizeBytes) => {
+        builder.issue(
+          fileIndex,
+          0,
+          'file-shrunk',
+          'warning',
+          `${source.name} was cut to ${sizeBytes} bytes while it was read (it had ${source.sizeBytes} when opened): what it had after that is not read`,
+        );
+        file.sizeBytes = sizeBytes;
+      },
       readLine:
         listLine &&
         ((bytes, start, end, offsetBytes) =>
-          this.decided && !this.stopped && builder.userTurns > 0 && looksWhole(bytes, start, end)
+          this.decided && !this.stopped && builder.firstPrompt !== undefined && looksWhole(bytes, start, end)
             ? listLine(bytes, start, end, offsetBytes, file, this.dialect!)
             : undefined),
     };
@@ -354,4 +369,13 @@ export class FileParse {
       dialect.files.wholeJson!,
     );
   }
+}
+
+/** Why record `line` could not be read, in words (a stack overflow says: nested too deep). */
+function unreadableMessage(line: number, error: unknown): string {
+  const reason =
+    error instanceof RangeError && /call stack/i.test(error.message)
+      ? 'it is nested too deep to read'
+      : `reading it failed (${error instanceof Error ? error.message : String(error)})`;
+  return `Line ${line}: its record is skipped: ${reason}`;
 }

@@ -29,6 +29,11 @@ export interface ScanOptions {
   /** Called instead of reading any line when the source is UTF-16 text. */
   onUtf16?: (byteOrder: Utf16ByteOrder) => void;
   /**
+   * Called when a read ends before the size the source had when it was opened (the file was
+   * truncated while it was read), with the bytes there were: the scan ends there.
+   */
+  onShrunk?: (sizeBytes: number) => void;
+  /**
    * Reads a line's bytes (`[start, end)` of `bytes`, newline excluded; at `offsetBytes` in the
    * source) before they are decoded: `null` counts the line without giving it to the sink, a string
    * is given to the sink instead of the line's text, undefined decodes it as usual. Lines are then
@@ -110,6 +115,7 @@ export async function scanLines(
     const bytes = await next;
     options.signal?.throwIfAborted();
     const atEnd = position + bytes.byteLength >= size || bytes.byteLength < length;
+    if (bytes.byteLength < length) options.onShrunk?.(position + bytes.byteLength);
     const lastNewline = bytes.lastIndexOf(NEWLINE);
     if (lastNewline < 0 && !atEnd) {
       // One line longer than the read: read it again, twice as long.

@@ -1,3 +1,4 @@
+import { capDepth } from './depth-cap';
 import { at } from '../assert';
 import type { Session, SessionFile } from '../types';
 import { computeBranches } from './branches';
@@ -7,6 +8,7 @@ import { DIALECTS } from './dialects/registry';
 import { assignRoles, orderFiles } from './file-order';
 import { FileParse, type ParseRun } from './file-parse';
 import type { PendingLine } from './line-records';
+import { mixedContentIssues } from './mixed-files';
 import { NormalizerPool } from './normalizer-pool';
 import { DEFAULT_PREVIEW_CHARS, type ParseOptions, ProgressCounter } from './parse-options';
 import { recoverRecords } from './recover-records';
@@ -68,7 +70,8 @@ export async function parseSessionKeeping(
     ),
     cache,
     parsed,
-    lineAgents: parsed.filter((d) => !d.files.wholeJson && d.agent).map((d) => d.agent!),
+    // Each agent once: two dialects may be one agent's (Claude Code's session file and stream).
+    lineAgents: [...new Set(parsed.filter((d) => !d.files.wholeJson && d.agent).map((d) => d.agent!))],
   };
   const side = new SideFiles();
   let kept: KeptLineParse | undefined;
@@ -105,6 +108,7 @@ export function finishSession(builder: SessionBuilder): Session {
 /** The figures computed over the whole session once its files are read. */
 export function deriveSession(session: Session): Session {
   applyCompactionCallCosts(session);
+  session.issues.push(...mixedContentIssues(session));
   const branches = computeBranches(session);
   if (branches) session.branches = branches;
   return session;
@@ -129,8 +133,9 @@ export async function readEntryRecord(
   entryIndex: number,
 ): Promise<unknown> {
   const text = await readEntryText(sources, session, entryIndex);
+  let record: unknown;
   try {
-    return JSON.parse(text);
+    record = JSON.parse(text);
   } catch {
     // A recovered concatenated line holds several records, one entry each, added in line order:
     // this entry's position among the entries of that line picks its record.
@@ -141,6 +146,8 @@ export async function readEntryRecord(
       if (other.fileIndex !== entry.fileIndex || other.line !== entry.line) break;
       k++;
     }
-    return recoverRecords(text)?.records[k];
+    record = recoverRecords(text)?.records[k];
   }
+  // What reads the record next recurses over it: a part nested too deep is cut (depth-cap.ts).
+  return capDepth(record);
 }

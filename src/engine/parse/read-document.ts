@@ -115,7 +115,16 @@ export async function readDocument(
 }
 
 /** A file that is one JSON object: the one record, at line 1 (a pasted API request). */
-function readWholeRecord(read: DocumentRead, bytes: Uint8Array): void {
+function readWholeRecord(read: DocumentRead, whole: Uint8Array): void {
+  const bytes = withoutTrailingNul(whole);
+  if (bytes.length < whole.length)
+    read.builder.issue(
+      read.file.index,
+      0,
+      'not-json',
+      'warning',
+      `${baseName(read.source.name)} ends with ${whole.subarray(bytes.length).filter((b) => b === 0).length} NUL bytes after its JSON (a write cut off, or space kept for one): they were ignored`,
+    );
   const text = new TextDecoder().decode(bytes);
   let record: unknown;
   try {
@@ -133,6 +142,22 @@ function readWholeRecord(read: DocumentRead, bytes: Uint8Array): void {
     return;
   }
   read.addRecord(record, 1, 0, bytes.length);
+}
+
+/**
+ * `bytes` without the NUL bytes (and blanks among them) that end it, when NULs are there: a file
+ * whose write was cut off, or whose space was kept ahead of the write, ends in zeros after its JSON
+ * (a real OpenCode message file did). Without a NUL, `bytes` as they are.
+ */
+export function withoutTrailingNul(bytes: Uint8Array): Uint8Array {
+  let end = bytes.length;
+  let nul = false;
+  for (; end > 0; end--) {
+    const b = bytes[end - 1];
+    if (b === 0) nul = true;
+    else if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) break;
+  }
+  return nul ? bytes.subarray(0, end) : bytes;
 }
 
 /** The first byte that is not whitespace (or a UTF-8 byte order mark). */
@@ -174,7 +199,7 @@ export async function diagnoseWholeJson(
 ): Promise<
   { dialect?: DialectDescriptor; description: string; value?: unknown; isObject?: boolean } | undefined
 > {
-  const bytes = await source.read(0, source.sizeBytes);
+  const bytes = withoutTrailingNul(await source.read(0, source.sizeBytes));
   const text = new TextDecoder().decode(bytes);
   try {
     const value: unknown = JSON.parse(text);

@@ -10,10 +10,16 @@ import type {
   Session,
   SessionFile,
   Severity,
+  StatedTotals,
 } from '../types';
 import { UNKNOWN_DIALECT } from '../types';
 import type { DialectDescriptor, TranscriptConventions } from './dialects/descriptor';
-import type { RecordExtras, RecordNormalizer } from './dialects/record';
+import {
+  implausibleTimeMessage,
+  isPlausibleTimeMs,
+  type RecordExtras,
+  type RecordNormalizer,
+} from './dialects/record';
 import { foldCopiedRecord } from './fold-copies';
 import { addSidechainCall, contextOf, type SidechainAcc, SidechainTracker } from './sidechains';
 
@@ -44,8 +50,13 @@ export class SessionBuilder {
   };
   /** Main-thread user turns so far. */
   userTurns = 0;
-  /** The entry of the first user turn (what a person first asked). */
-  firstUserTurnEntry: number | undefined;
+  /**
+   * What a person first asked, as it reads: the first main-thread user turn with a prompt, its
+   * agent's wrappers removed and a command as typed (`/review the parser`); undefined until one is
+   * seen. A bare command (`/clear`, `/context`) is only the fallback (`firstBareCommand`).
+   */
+  firstPrompt: string | undefined;
+  private firstBareCommand: string | undefined;
   private readonly uuidsByFile = new Map<number, Set<string>>();
   /** Subagents' and inline (1.0.x) sidechains, and the calls that spawned them. */
   private readonly sidechains = new SidechainTracker();
@@ -91,6 +102,16 @@ export class SessionBuilder {
   addEntry(entry: Entry, extras: RecordExtras): void {
     const file = at(this.files, entry.fileIndex);
     if (foldCopiedRecord(this.uuidsByFile, entry, file)) return;
+    if (entry.timestampMs !== undefined && !isPlausibleTimeMs(entry.timestampMs)) {
+      this.issue(
+        entry.fileIndex,
+        entry.line,
+        'out-of-range',
+        'warning',
+        implausibleTimeMessage(entry.timestampMs),
+      );
+      entry.timestampMs = undefined;
+    }
     const isMainFile = file.role === 'main';
     // A content file's calls, tools and turns are the main file's too: kept, not counted again.
     const isContent = file.role === 'content';
@@ -141,6 +162,7 @@ export class SessionBuilder {
       this.meta.cwd ??= extras.cwd;
       this.meta.gitBranch ??= extras.gitBranch;
       this.meta.sessionId ??= extras.sessionId;
+      if (extras.statedTotals) this.addStatedTotals(extras.statedTotals);
       if (entry.timestampMs !== undefined) {
         if (this.meta.startMs === undefined || entry.timestampMs < this.meta.startMs)
           this.meta.startMs = entry.timestampMs;
@@ -196,11 +218,30 @@ export class SessionBuilder {
 
     const isMainThread = isMainFile && (!entry.isSidechain || file.openedAlone === true);
     if (isMainThread && entry.kind === 'user' && this.isUserTurn(entry)) {
-      this.firstUserTurnEntry ??= entry.index;
+      if (this.firstPrompt === undefined) this.notePrompt(entry);
       this.userTurns++;
     }
 
     if (countsTowardsSession) this.trackCompactions(entry);
+  }
+
+  /** Each run states its own totals (docs/sources.md#fmt-sdk-stream): the session's are their sum. */
+  private addStatedTotals(run: StatedTotals): void {
+    const total = this.meta.statedTotals;
+    if (!total) {
+      this.meta.statedTotals = { ...run, usage: { ...run.usage } };
+      return;
+    }
+    total.runs += run.runs;
+    total.errors += run.errors;
+    total.usage.inputTokens += run.usage.inputTokens;
+    total.usage.cacheCreationInputTokens += run.usage.cacheCreationInputTokens;
+    total.usage.cacheReadInputTokens += run.usage.cacheReadInputTokens;
+    total.usage.outputTokens += run.usage.outputTokens;
+    if (run.costUsd !== undefined) total.costUsd = (total.costUsd ?? 0) + run.costUsd;
+    total.turns += run.turns;
+    total.durationMs += run.durationMs;
+    total.durationApiMs += run.durationApiMs;
   }
 
   private noteUnknown(key: string, entry: Entry): void {
@@ -215,6 +256,24 @@ export class SessionBuilder {
         `Record type "${key}" is not modelled; it is kept and shown as is (first seen here)`,
         key.startsWith('system:') ? 'subtype' : entry.subtype !== undefined ? 'payload.type' : 'type',
       );
+    }
+  }
+
+  /** Takes a user turn's first text a person typed as the first prompt (see `firstPrompt`). */
+  private notePrompt(entry: Entry): void {
+    const c = this.conventions[entry.fileIndex] ?? {};
+    for (const block of entry.blocks) {
+      if (block.kind !== 'text') continue;
+      const text = (c.stripInjected?.(block.text) ?? block.text).trim();
+      if (text === '') continue;
+      const read = c.readUserText?.(text);
+      if (read === null) continue;
+      if (read?.kind === 'command' && !/\s/.test(read.text)) {
+        this.firstBareCommand ??= read.text;
+        return;
+      }
+      this.firstPrompt = read?.text ?? text;
+      return;
     }
   }
 
@@ -399,7 +458,7 @@ export class SessionBuilder {
       toolCalls: this.toolCalls,
       toolPairs: { matched, unmatchedUses: this.toolUseEntry.size - matched, unmatchedResults },
       userTurns: this.userTurns,
-      firstUserTurnEntry: this.firstUserTurnEntry,
+      firstPrompt: this.firstPrompt ?? this.firstBareCommand,
       peakContextTokens: peak,
       cleared: this.cleared,
       toolUseEntry: this.toolUseEntry,

@@ -48,6 +48,8 @@ export class SidechainTracker {
   private readonly byFile = new Map<number, SidechainAcc>();
   /** Inline (1.0.x) sidechains: uuid → accumulator of the sidechain it belongs to. */
   private readonly inlineOf = new Map<string, SidechainAcc>();
+  /** Inline sidechains by the tool_use id their records name as their spawner. */
+  private readonly inlineBySpawner = new Map<string, SidechainAcc>();
   /** A Task/Agent result's agent id → its tool_use id. */
   private readonly agentToToolUse = new Map<string, string>();
   /** A Task/Agent call's prompt → its tool_use id (1.0.x inline sidechains start with it). */
@@ -71,16 +73,23 @@ export class SidechainTracker {
     return acc;
   }
 
-  /** The inline sidechain an `isSidechain` entry belongs to: its parent's, or a new one. */
+  /**
+   * The inline sidechain an `isSidechain` entry belongs to: its parent's; else, for a record that
+   * names the call that spawned it (`entry.spawnedBy`: the SDK stream's `parent_tool_use_id`), that
+   * call's; or a new one.
+   */
   inline(entry: Entry, extras: RecordExtras): SidechainAcc {
     const parent = entry.parentUuid ? this.inlineOf.get(entry.parentUuid) : undefined;
+    const spawner = entry.spawnedBy;
+    const known = parent ?? (spawner !== undefined ? this.inlineBySpawner.get(spawner) : undefined);
     const acc =
-      parent ??
+      known ??
       this.create(
         entry.fileIndex,
         entry.agentId,
-        extras.promptText !== undefined ? this.taskPrompts.get(extras.promptText) : undefined,
+        spawner ?? (extras.promptText !== undefined ? this.taskPrompts.get(extras.promptText) : undefined),
       );
+    if (!known && spawner !== undefined) this.inlineBySpawner.set(spawner, acc);
     if (entry.uuid) this.inlineOf.set(entry.uuid, acc);
     return acc;
   }

@@ -69,7 +69,7 @@ const NINE_SECTIONS = `Your summary should include the following sections:
    be verbatim to ensure there's no drift in task interpretation.`;
 
 /** Where the sent prompt has a gap the reference marks, for the request preview. */
-export interface PromptElision {
+interface PromptElision {
   /** The reference's own mark. */
   mark: (typeof REFERENCE_ELISIONS)[number];
   /** The sent text the gap follows (a line of the prompt). */
@@ -134,10 +134,10 @@ Be concise but complete — err on the side of including information that would 
 work or repeated mistakes. Write in a way that enables immediate resumption of the task.
 Wrap your summary in <summary></summary> tags.`;
 
-export type ClaudeCodePromptVariant = 'full' | 'partial' | 'subagent';
+type ClaudeCodePromptVariant = 'full' | 'partial' | 'subagent';
 
 /** `R91`'s custom-instruction block (docs/sources.md#ccs-prompt-template); empty for blank input. */
-export function getCustomInstructionsBlock(customInstructions: string | undefined): string {
+function getCustomInstructionsBlock(customInstructions: string | undefined): string {
   if (!customInstructions || customInstructions.trim() === '') return '';
   return `Additional Instructions:\n${customInstructions}`;
 }

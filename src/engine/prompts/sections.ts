@@ -30,6 +30,9 @@ export function getSectionFill(heading: string): SectionFill {
 /** Fewest headings that make a list count as the prompt's section list. */
 const MIN_SECTIONS = 3;
 
+/** Longest numbered item without a `Heading:` label still read as a heading. */
+const MAX_BARE_HEADING = 80;
+
 /** Numbered lists at line start ("1. Heading: …"); the longest run starting at 1 wins, later on ties. */
 function numberedSections(prompt: string): string[] {
   const runs: string[][] = [];
@@ -38,7 +41,11 @@ function numberedSections(prompt: string): string[] {
     const match = /^\s{0,3}(\d{1,2})[.)]\s+(.+)$/.exec(line);
     if (!match) continue;
     const n = Number(match[1]);
-    const heading = at(match, 2)
+    const text = at(match, 2);
+    // A long sentence with no `Heading:` label is an instruction closing the list (Cline's "8. You
+    // should pay special attention to the most recent user message, …"), not a section.
+    if (!text.includes(':') && text.length > MAX_BARE_HEADING) continue;
+    const heading = text
       .split(/:\s|:$/)[0]!
       .replace(/\*\*/g, '')
       .trim();

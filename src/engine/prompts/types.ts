@@ -4,7 +4,7 @@ import type { TokenCount } from '../types';
 // settings that go with it.
 
 /** Which span the prompt summarizes, as Claude Code's request builder understands it. */
-export type PromptVariant = 'full' | 'partial' | 'subagent';
+type PromptVariant = 'full' | 'partial' | 'subagent';
 
 /**
  * What the built-in summarizer puts under a heading (see summarize/builtin.ts):

@@ -21,14 +21,14 @@ export const BASH_SUMMARY_SHAPE = [
 ] as const;
 
 /** §4: what the model is told in place of the raw output. */
-export const BASH_OUTPUT_POINTER = 'The complete bash output is available at <path>';
+const BASH_OUTPUT_POINTER = 'The complete bash output is available at <path>';
 
 /**
  * Our estimate of a summary's size (§4 gives none): 1,200 characters of overview and detailed
  * summary, plus the error lines (up to 10, 120 characters each), the 3 snippets (up to 3 lines,
  * 200 characters each, from the output) and the pointer sentence; never more than the output.
  */
-export const SUMMARY_PROSE_CHARS = 1_200;
+const SUMMARY_PROSE_CHARS = 1_200;
 const MAX_ERROR_LINES = 10;
 const ERROR_LINE_CHARS = 120;
 const SNIPPETS = 3;
@@ -59,7 +59,7 @@ const LOG_LINE =
   /^\s*(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[?\d\d:\d\d:\d\d|\[?(?:INFO|DEBUG|WARN|WARNING|TRACE|ERROR)\]?\b)/;
 const ERROR_LINE = /\b(?:error|failed|failure|exception|panic|traceback)\b/i;
 
-export interface BashSummaryRow {
+interface BashSummaryRow {
   /** The entry holding the result, and the one holding its call. */
   entryIndex: number;
   useEntryIndex?: number;
@@ -119,7 +119,7 @@ export function judgeLogSpew(text: string): { reasons: string[]; errorLines: str
 }
 
 /** Our estimate of the §4 summary of a text: prose, error lines, snippets, pointer (tokens). */
-export function estimateBashSummaryTokens(text: string, errorLines: readonly string[]): TokenCount {
+function estimateBashSummaryTokens(text: string, errorLines: readonly string[]): TokenCount {
   let chars = SUMMARY_PROSE_CHARS + BASH_OUTPUT_POINTER.length;
   for (const l of errorLines.slice(0, MAX_ERROR_LINES)) chars += Math.min(l.length, ERROR_LINE_CHARS) + 3;
   const lines = text.split('\n').filter((l) => l.trim() !== '');

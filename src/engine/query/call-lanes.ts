@@ -3,7 +3,7 @@ import type { Session } from '../types';
 // API calls split into lanes: the main conversation's context, and each subagent's own context.
 // Deltas only make sense between consecutive calls of the same lane.
 
-export interface CallLanes {
+interface CallLanes {
   /** 1 when the call belongs to the main conversation, 0 for subagents / compaction calls. */
   isMain: Uint8Array;
   /** Previous call of the same lane (same file and agent), or -1. */
@@ -11,11 +11,6 @@ export interface CallLanes {
 }
 
 const cache = new WeakMap<Session, CallLanes>();
-
-/** True when an API call belongs to the main conversation. */
-export function isMainCall(session: Session, callIndex: number): boolean {
-  return getCallLanes(session).isMain[callIndex] === 1;
-}
 
 /** Memoized per session. */
 export function getCallLanes(session: Session): CallLanes {

@@ -3,7 +3,7 @@ import type { Session } from '../types';
 // The transcript's display order: the main conversation in file order, with each subagent's
 // entries inserted right under the entry holding the Task/Agent tool_use that spawned it.
 
-export interface DisplayOrder {
+interface DisplayOrder {
   /** Entry indices in display order; every entry appears exactly once. */
   order: Int32Array;
   /** Nesting depth per entry index: 0 = main conversation, 1 = a subagent, 2 = its subagent, … */

@@ -22,7 +22,7 @@ export interface BlockDetail {
   };
 }
 
-export interface ApiCallDetail {
+interface ApiCallDetail {
   index: number;
   model: string;
   usage: Usage;

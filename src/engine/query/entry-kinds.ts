@@ -15,7 +15,7 @@ export type FilterKind =
   | 'unknown'
   | 'compaction';
 
-export interface FilterKindInfo {
+interface FilterKindInfo {
   kind: FilterKind;
   label: string;
 }
@@ -56,7 +56,7 @@ export function getKindMask(kinds: readonly FilterKind[]): number {
 }
 
 /** True when the entry is a compaction event or the summary message that follows one. */
-export function isCompactionEntry(entry: Entry): boolean {
+function isCompactionEntry(entry: Entry): boolean {
   return (
     entry.isCompactSummary ||
     entry.compact !== undefined ||

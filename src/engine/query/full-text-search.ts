@@ -3,14 +3,14 @@ import type { ByteSource } from '../parse/source';
 import type { Session } from '../types';
 
 /** Bytes read per step: amortises the async read, keeps progress and cancel responsive. */
-export const FULL_TEXT_CHUNK_BYTES = 4 * 1024 * 1024;
+const FULL_TEXT_CHUNK_BYTES = 4 * 1024 * 1024;
 
 export interface FullTextProgress {
   bytesRead: number;
   totalBytes: number;
 }
 
-export interface FullTextOptions {
+interface FullTextOptions {
   signal?: AbortSignal;
   onProgress?: (progress: FullTextProgress) => void;
   /** Bytes read per step (default 4 MiB); tests use tiny chunks. A longer line is read whole. */

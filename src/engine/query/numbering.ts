@@ -5,7 +5,7 @@
 import { groupDigits } from './format';
 
 /** What is numbered; the noun each gets in text. */
-export type NumberedKind = 'api-call' | 'compaction' | 'replay-event' | 'entry';
+type NumberedKind = 'api-call' | 'compaction' | 'replay-event' | 'entry';
 
 const NOUNS: Record<NumberedKind, string> = {
   'api-call': 'API call',

@@ -1,5 +1,5 @@
 import type { Entry, Session } from '../types';
-import { ALL_FILTER_KINDS, type FilterKind, getEntryKindMask, getKindMask } from './entry-kinds';
+import { ALL_FILTER_KINDS, type FilterKind, getEntryKindMask } from './entry-kinds';
 
 /** What the transcript shows: entries of these kinds whose text contains `search` (any case). */
 export interface RowFilter {
@@ -36,7 +36,7 @@ export function getToolNameForResult(session: Session, toolUseId: string): strin
  * True when the entry's searchable text contains `needle` (already lower-cased): text previews,
  * tool names, file paths, commands, tool input previews, record types and summaries.
  */
-export function entryMatchesSearch(session: Session, entry: Entry, needle: string): boolean {
+function entryMatchesSearch(session: Session, entry: Entry, needle: string): boolean {
   if (needle === '') return true;
   const has = (text: string | undefined) => text?.toLowerCase().includes(needle) === true;
   if (has(entry.summaryText) || has(entry.type) || has(entry.subtype) || has(entry.detailType)) return true;
@@ -74,5 +74,3 @@ export function entryMatchesFilter(
 ): boolean {
   return (getEntryKindMask(entry) & kindMask) !== 0 && entryMatchesSearch(session, entry, needle);
 }
-
-export { getKindMask };

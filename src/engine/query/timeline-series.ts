@@ -45,7 +45,7 @@ export interface TimelineSeries {
 }
 
 /** A request that brought back no answer, as the chart marks it (types.ts FailedRequest). */
-export interface TimelineFailedRequest {
+interface TimelineFailedRequest {
   /** Position on the call axis: half a call after the last call before it (−0.5 before the first). */
   x: number;
   entryIndex: number;

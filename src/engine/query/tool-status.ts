@@ -3,7 +3,7 @@ import type { Block, Session } from '../types';
 /** How a tool call ended, as the transcript row shows it. */
 export type ToolStatus = 'ok' | 'error' | 'cleared' | 'persisted' | 'no-result';
 
-export interface ToolResultInfo {
+interface ToolResultInfo {
   status: ToolStatus;
   entryIndex?: number;
   chars: number;

@@ -52,7 +52,7 @@ interface Estimates {
 const cache = new WeakMap<Session, Estimates>();
 
 /** Per-call message estimates and the usage coverage of the main thread; memoized per session. */
-export function getUsageEstimates(session: Session): Estimates {
+function getUsageEstimates(session: Session): Estimates {
   const hit = cache.get(session);
   if (hit) return hit;
   const { entries } = session;

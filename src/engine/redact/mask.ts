@@ -139,7 +139,7 @@ export function maskJsonValue<T>(value: T, options?: MaskOptions): T {
 }
 
 /** The first found secret an output still holds: its kind or rule and its 1-based line, never the value. */
-export function findSurvivingSecret(
+function findSurvivingSecret(
   output: string,
   settings: RedactionSettings,
 ): { rule: string; line: number } | undefined {
@@ -155,4 +155,30 @@ export function findSurvivingSecret(
     }
   }
   return undefined;
+}
+
+/**
+ * The re-scan before an export is written (the CLI's `export` / `report` and the page's Export
+ * menu): why the output must not be written, or undefined when no found secret survived.
+ * Names the rule and the line, never the value.
+ */
+export function getRedactionRefusal(output: string, settings: RedactionSettings): string | undefined {
+  const survivor = findSurvivingSecret(output, settings);
+  return survivor
+    ? `a secret (${survivor.rule}) survived redaction on output line ${survivor.line}`
+    : undefined;
+}
+
+/**
+ * The settings plus values to mask wherever they occur (a configured API key a server may echo
+ * back). Values shorter than `MIN_KNOWN_CHARS` are ignored, as every known value is.
+ */
+export function withKnownValues(
+  settings: RedactionSettings,
+  values: readonly { id: string; value: string }[],
+): RedactionSettings {
+  const extra = values
+    .filter((v) => v.value.length > 0)
+    .map((v): KnownSecret => ({ id: v.id, kind: 'env-secret', value: v.value }));
+  return extra.length === 0 ? settings : { ...settings, known: [...(settings.known ?? []), ...extra] };
 }

@@ -1,11 +1,11 @@
-import { getStrategy } from '../strategies/registry';
+import { getSessionSetup, getStrategy } from '../strategies/registry';
 import { getDefaultStrategyId } from '../strategies/descriptors';
 import { getSessionInfo, type KnobValue } from '../strategies/types';
 import type { TokenCount } from '../types';
 import { computeReplay, type ReplayOptions } from './compute-replay';
 import type { PreparedReplay } from './prepare';
 import { EVENT_KINDS } from './compare-table';
-import type { ReplayEventKind, ReplayResult, ThresholdLine } from './types';
+import type { ReplayCostFigures, ReplayEventKind, ReplayResult, ThresholdLine } from './types';
 
 // Several strategies over one prepared transcript (prepared once): each strategy's replay and one
 // row of figures per strategy. The CLI's `compactlab replay --strategy a,b,c` table and the app's
@@ -33,6 +33,8 @@ export interface StrategyFigures {
    */
   real?: { reproduced: number; expected: number };
   thresholds: ThresholdLine[];
+  /** What the replay would have cost, when the caller prices replays (`CompareOptions.costOf`). */
+  cost?: ReplayCostFigures;
 }
 
 /** The figures of one replay. `ownStrategyId`: the strategy of the agent that wrote the log. */
@@ -94,6 +96,8 @@ export interface CompareProgress {
 
 export interface CompareOptions extends Pick<ReplayOptions, 'summaryModel' | 'toleranceCalls'> {
   signal?: AbortSignal;
+  /** Prices each replay (engine/cost/replay-cost.ts `createReplayPricer`; cost sits above replay). */
+  costOf?: (result: ReplayResult) => ReplayCostFigures;
   onProgress?: (progress: CompareProgress) => void;
 }
 
@@ -135,7 +139,7 @@ export async function compareStrategies(
     if (signal?.aborted) throw createAbortError();
     const strategy = strategies[i]!;
     onProgress?.({ done: i, total: entries.length, strategyId: strategy.id });
-    const { knobs: sessionKnobs, notes } = strategy.getSessionKnobs(info);
+    const { knobs: sessionKnobs, notes } = getSessionSetup(strategy, info);
     const knobs = strategy.normalizeKnobs(entries[i]?.overrides ?? {}, sessionKnobs);
     const result = computeReplay(prepared, strategy.id, knobs, {
       summaryModel: options.summaryModel,
@@ -143,7 +147,9 @@ export async function compareStrategies(
     });
     result.notes.push(...notes);
     results.push(result);
-    rows.push(computeStrategyFigures(result, strategy.label, ownStrategyId));
+    const row = computeStrategyFigures(result, strategy.label, ownStrategyId);
+    if (options.costOf) row.cost = options.costOf(result);
+    rows.push(row);
     if (i + 1 < entries.length) await yieldToEventLoop();
   }
   if (signal?.aborted) throw createAbortError();

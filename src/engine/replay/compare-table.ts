@@ -43,7 +43,40 @@ export const COMPARE_COLUMNS: readonly {
     label: 'real reproduced',
     value: (r) => (r.real ? `${r.real.reproduced}/${r.real.expected}` : '-'),
   },
+  { key: 'cost', label: 'cost', value: (r) => (r.cost ? formatUsd(r.cost.usd) : '-') },
+  { key: 'realCost', label: 'real cost', value: (r) => (r.cost ? formatUsd(r.cost.realUsd) : '-') },
+  {
+    key: 'costDelta',
+    label: 'Δ cost',
+    value: (r) => (r.cost ? formatUsdDelta(r.cost.usd - r.cost.realUsd) : '-'),
+  },
+  {
+    key: 'cache',
+    label: 'cache read/write/uncached',
+    value: (r) =>
+      r.cost
+        ? [r.cost.cacheReadTokens, r.cost.cacheWriteTokens, r.cost.uncachedTokens]
+            .map(formatMillions)
+            .join('/')
+        : '-',
+  },
 ];
+
+/** Dollars with cents (a tenth of a cent under $1). */
+export function formatUsd(usd: number): string {
+  return `$${usd.toFixed(Math.abs(usd) < 1 ? 3 : 2)}`;
+}
+
+/** A signed difference in dollars. */
+export function formatUsdDelta(usd: number): string {
+  return `${usd < 0 ? '−' : '+'}${formatUsd(Math.abs(usd))}`;
+}
+
+/** Tokens in millions with one decimal (`12.3M`), thousands under a million (`830k`), units under a thousand. */
+export function formatMillions(tokens: number): string {
+  if (tokens >= 1e6) return `${(tokens / 1e6).toFixed(1)}M`;
+  return tokens >= 1e3 ? `${Math.round(tokens / 1e3)}k` : String(Math.round(tokens));
+}
 
 /** The rows as an aligned text table (numbers right-aligned), a header line first. */
 export function formatCompareTable(rows: readonly StrategyFigures[]): string {

@@ -5,12 +5,8 @@ import type { ClearingProbe, KnobValue, ManualCompactionRequest, ReplayView } fr
 import type { TokenCount } from '../types';
 import { computeComparison, DEFAULT_TOLERANCE_CALLS } from './compare';
 import { ReplayState } from './replay-state';
-import {
-  RECORDED_SUMMARY_MODEL,
-  SUMMARY_MODELS,
-  type SummaryModelId,
-  type SummarySizeModel,
-} from './summary-size';
+import { CLAUDE_CODE_SUMMARY_SIZE } from '../strategies/summary-size';
+import { createSummaryModel, type SummaryModelId, type SummarySizeModel } from './summary-size';
 import type { ReplayResult } from './types';
 
 // The replay loop: walks the main conversation call by call, prices the simulated history
@@ -46,10 +42,14 @@ export function computeReplay(
   const strategy = getStrategy(strategyId);
   const knobs = strategy.normalizeKnobs(knobsInput);
   const run = strategy.createRun(knobs, prepared);
+  // The size model over the strategy's own summary size (its agent's fit or cap; else Claude Code's).
   const model =
     typeof options.summaryModel === 'object'
       ? options.summaryModel
-      : (SUMMARY_MODELS[options.summaryModel ?? 'recorded'] ?? RECORDED_SUMMARY_MODEL);
+      : createSummaryModel(
+          options.summaryModel === 'ratio' ? 'ratio' : 'recorded',
+          strategy.summarySize?.(knobs) ?? CLAUDE_CODE_SUMMARY_SIZE,
+        );
   const tolerance = options.toleranceCalls ?? DEFAULT_TOLERANCE_CALLS;
   const { calls, recorded, output, callPos, pendingEstimate, clearables, baseTokens: base } = prepared;
   const n = calls.length;

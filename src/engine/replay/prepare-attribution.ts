@@ -1,4 +1,10 @@
-import { PLACEHOLDER_TOKENS, type RealCompactionInfo, TOKEN_SOURCE } from '../simulation/prepared';
+import { LoggedHistory } from '../simulation/history';
+import {
+  PLACEHOLDER_TOKENS,
+  type PreparedReplay,
+  type RealCompactionInfo,
+  TOKEN_SOURCE,
+} from '../simulation/prepared';
 import type { TokenCount } from '../types';
 import type { CallAxis } from './prepare-call-axis';
 import type { ClearableItems } from './prepare-clearables';
@@ -108,6 +114,41 @@ export function attributeTokens(
       tokenSource[p] = TOKEN_SOURCE.estimated;
     }
   };
+  const isArtifact = new Uint8Array(m);
+  for (const r of real) for (const p of r.artifactPositions) isArtifact[p] = 1;
+  // The first call after a real compaction or truncation: its usage holds what the event put in
+  // the context (a summary, kept or re-attached messages, a notice) besides the messages sent
+  // since. Those messages are priced on their own (their estimate), not as a share of the whole
+  // figure: a history that did not make the event grows by them alone (issue 19 item 9). What the
+  // compaction put there goes to its artifacts; what no record holds is measured afterwards
+  // (`measureUnloggedTokens`).
+  const assignAfterReset = (from: number, to: number, total: number) => {
+    let own = 0;
+    let artifacts = 0;
+    for (let p = from; p < to; p++)
+      if (isArtifact[p]) artifacts++;
+      else own += estimate[p]!;
+    if (own > total) {
+      assign(from, to, total);
+      return;
+    }
+    weights.length = 0;
+    for (let p = from; p < to; p++) {
+      if (!isArtifact[p]) {
+        tokens[p] = estimate[p]!;
+        tokenSource[p] = TOKEN_SOURCE.estimated;
+      } else weights.push(estimate[p]!);
+    }
+    if (artifacts === 0) return;
+    shares.length = weights.length;
+    splitInteger(total - own, weights, shares);
+    let i = 0;
+    for (let p = from; p < to; p++) {
+      if (!isArtifact[p]) continue;
+      tokens[p] = shares[i++]!;
+      tokenSource[p] = artifacts === 1 ? TOKEN_SOURCE.exact : TOKEN_SOURCE.split;
+    }
+  };
   const clearableTokens = (from: number, to: number) => {
     // The entry's attributed tokens shared over its clearable items by estimate.
     for (let p = from; p < to; p++) {
@@ -128,10 +169,12 @@ export function attributeTokens(
     const to = callPos[k]!;
     // Real events between call k−1 and call k.
     let fullBoundary = -1;
+    let truncated = false;
     let saved = 0;
     while (realIdx < real.length && real[realIdx]!.afterCall < k) {
       const r = real[realIdx]!;
       if (r.kind === 'compact') fullBoundary = Math.max(fullBoundary, r.boundaryPos);
+      else if (r.kind === 'truncate' && r.droppedRange) truncated = true;
       else {
         let own = 0;
         for (const i of r.cleared) own += Math.max(0, clearables.tokens[i]! - PLACEHOLDER_TOKENS);
@@ -145,12 +188,16 @@ export function attributeTokens(
     } else if (k === 0) {
       if (fullBoundary >= 0 && fullBoundary <= to) {
         estimateRange(from, fullBoundary);
-        assign(fullBoundary, to, recorded[0]! - baseTokens);
+        assignAfterReset(fullBoundary, to, recorded[0]! - baseTokens);
       } else assign(from, to, recorded[0]! - baseTokens);
     } else if (fullBoundary >= 0) {
       const cut = Math.min(Math.max(fullBoundary, from), to);
       estimateRange(from, cut);
-      assign(cut, to, recorded[k]! - baseTokens);
+      assignAfterReset(cut, to, recorded[k]! - baseTokens);
+    } else if (truncated) {
+      // The usage fell by what the truncation dropped, net of what was sent since: the messages
+      // sent since are priced on their own (above).
+      estimateRange(from, to);
     } else {
       assign(from, to, recorded[k]! - recorded[k - 1]! + saved);
     }
@@ -213,4 +260,40 @@ export function getPendingEstimates(
     pendingEstimate[k] = sum;
   }
   return pendingEstimate;
+}
+
+/**
+ * Per real compaction or truncation, what the first call after it holds beyond the log's own
+ * history priced per message (`RealCompactionInfo.unloggedTokens`), so that the log's history
+ * prices every call at its recorded usage: the log's history is walked as the replay walks it
+ * (`LoggedHistory`). A compaction's share joins its artifacts: adopting it brings it along.
+ */
+export function measureUnloggedTokens(prepared: PreparedReplay): void {
+  const { real, recorded, callPos } = prepared;
+  const log = new LoggedHistory(prepared);
+  let r = 0;
+  for (let k = 0; k < recorded.length; k++) {
+    let last = -1;
+    while (r < real.length && real[r]!.afterCall < k) {
+      const e = real[r]!;
+      if (e.afterCall >= 0) e.driftTokens = recorded[e.afterCall]! - log.contextBefore(callPos[e.afterCall]!);
+      if (e.kind === 'microcompact') log.clear(e.cleared);
+      else if (e.kind === 'truncate') {
+        if (e.droppedRange) {
+          log.truncate(e.droppedRange[0], e.droppedRange[1]);
+          last = r;
+        }
+      } else {
+        log.compact(e.boundaryPos);
+        last = r;
+      }
+      r++;
+    }
+    if (last < 0) continue;
+    const info = real[last]!;
+    const unlogged = recorded[k]! - log.contextBefore(callPos[k]!);
+    info.unloggedTokens = unlogged;
+    log.addUnlogged(unlogged);
+    if (info.kind === 'compact') info.artifactTokens += unlogged;
+  }
 }

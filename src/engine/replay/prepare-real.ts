@@ -37,6 +37,8 @@ export function getRealCompactions(session: Session, axis: CallAxis): RealCompac
       boundaryPos: getPosAtOrAfter(axis, c.entryIndex + 1),
       artifactPositions: [],
       artifactTokens: 0,
+      unloggedTokens: 0,
+      driftTokens: 0,
       summaryEntryIndex: c.summaryEntryIndex,
       preTokens: c.preTokens,
       cleared: [],

@@ -1,7 +1,12 @@
 import type { PreparedReplay } from '../simulation/prepared';
 import { estimateEntryTokens } from '../tokens/estimate';
 import type { Session } from '../types';
-import { attributeTokens, getPendingEstimates, getPrefixSums } from './prepare-attribution';
+import {
+  attributeTokens,
+  getPendingEstimates,
+  getPrefixSums,
+  measureUnloggedTokens,
+} from './prepare-attribution';
 import { getCallAxis } from './prepare-call-axis';
 import { getClearables } from './prepare-clearables';
 import { getRealCompactions } from './prepare-real';
@@ -45,7 +50,7 @@ export function prepareReplay(session: Session): PreparedReplay {
   }
   const attribution = attributeTokens(axis, real, items, estimate);
   const mainFile = session.files.find((f) => f.role === 'main');
-  return {
+  const prepared: PreparedReplay = {
     session,
     calls: axis.calls,
     recorded: axis.recorded,
@@ -65,6 +70,9 @@ export function prepareReplay(session: Session): PreparedReplay {
     real,
     ...getRestorationInputs(session, axis),
     transcriptPath: mainFile?.name ?? 'transcript.jsonl',
-    prepareMs: performance.now() - t0,
+    prepareMs: 0,
   };
+  measureUnloggedTokens(prepared);
+  prepared.prepareMs = performance.now() - t0;
+  return prepared;
 }

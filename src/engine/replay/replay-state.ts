@@ -1,17 +1,11 @@
-import { getContinuationOverheadTokens } from '../compact/format-summary';
 import { LoggedHistory, SimulatedHistory } from '../simulation/history';
 import { type PreparedReplay, TOKEN_SOURCE } from '../simulation/prepared';
 import type { EventDetail, StrategyAction, StrategyRun } from '../strategies/types';
 import type { TokenCount } from '../types';
+import { applySummarize } from './apply-summarize';
 import { createTokenProvenance } from './provenance';
 import type { SummarySizeModel } from './summary-size';
-import type {
-  CompactEvent,
-  CompactFailedEvent,
-  EventRequestSpec,
-  ReplayEvent,
-  TokenProvenance,
-} from './types';
+import type { CompactFailedEvent, ReplayEvent, TokenProvenance } from './types';
 
 // What one replay holds while it walks the calls: the simulated history, the log's, the events
 // so far, and how each strategy action and each logged compaction changes them. The loop itself
@@ -48,14 +42,14 @@ export class ReplayState {
   failing: CompactFailedEvent | undefined;
   /** Index into `prepared.real` of the next logged compaction to apply. */
   realPtr = 0;
-  private readonly realAutoByCall = new Map<number, number>();
+  readonly realAutoByCall = new Map<number, number>();
   /** Per logged compaction, its trigger as this run reads it. */
   readonly loggedTriggers: readonly string[];
 
   constructor(
     readonly prepared: PreparedReplay,
     readonly run: StrategyRun,
-    private readonly options: ReplayStateOptions,
+    readonly options: ReplayStateOptions,
   ) {
     const n = prepared.calls.length;
     this.history = new SimulatedHistory(prepared);
@@ -70,7 +64,7 @@ export class ReplayState {
   }
 
   /** Live context positions in [from, to) that no truncation hides. */
-  private countLive(from: number, to: number): number {
+  countLive(from: number, to: number): number {
     let n = Math.max(0, to - from);
     for (const [a, b] of this.history.truncatedRanges) n -= Math.max(0, Math.min(b, to) - Math.max(a, from));
     return n;
@@ -91,7 +85,7 @@ export class ReplayState {
     return 0;
   }
 
-  private excludedArtifacts(from: number, to: number): number[] {
+  excludedArtifacts(from: number, to: number): number[] {
     const { artifactOf, ctxEntry } = this.prepared;
     const adopted = this.history.adoptedReal + 1;
     const out: number[] = [];
@@ -101,7 +95,7 @@ export class ReplayState {
   }
 
   /** Adds the history's messages [from, to) by token source (replaced results not subtracted). */
-  private addMessages(p: TokenProvenance, from: number, to: number): void {
+  addMessages(p: TokenProvenance, from: number, to: number): void {
     const s = this.prepared.prefixBySource;
     p.exactTokens += s[TOKEN_SOURCE.exact]![to]! - s[TOKEN_SOURCE.exact]![from]!;
     p.splitTokens += s[TOKEN_SOURCE.split]![to]! - s[TOKEN_SOURCE.split]![from]!;
@@ -109,7 +103,7 @@ export class ReplayState {
     p.clampedMessages += s[TOKEN_SOURCE.clamped]![to]! - s[TOKEN_SOURCE.clamped]![from]!;
   }
 
-  private addSynthetic(p: TokenProvenance): void {
+  addSynthetic(p: TokenProvenance): void {
     const { parts } = this.history;
     p.baseTokens = this.prepared.baseTokens;
     p.summaryTokens = parts.summaryTokens;
@@ -130,7 +124,7 @@ export class ReplayState {
       this.addSynthetic(p);
       this.addMessages(p, this.history.liveFrom, pos);
       p.clearedTokens = this.history.savedTokens + this.history.droppedTokens;
-      p.correctionTokens = recorded[k]! - this.log.contextBefore(pos);
+      p.correctionTokens = recorded[k]! - this.log.contextBefore(pos) + this.history.carriedTokens;
     }
     if (withCheck) {
       p.outputTokens = output[k]!;
@@ -140,7 +134,7 @@ export class ReplayState {
   }
 
   /** The context right after adopting a real compaction: base + its summary and re-attachments. */
-  private describeAdopted(r: number): TokenProvenance {
+  describeAdopted(r: number): TokenProvenance {
     const info = this.prepared.real[r]!;
     const p = createTokenProvenance('attributed');
     p.baseTokens = this.prepared.baseTokens;
@@ -151,7 +145,7 @@ export class ReplayState {
   }
 
   /** The head of an event after call k, at boundary `boundaryPos`. */
-  private eventHead(k: number, boundaryPos: number) {
+  eventHead(k: number, boundaryPos: number) {
     const entry = this.entryBefore(boundaryPos);
     return {
       afterApiCall: this.prepared.calls[k]!,
@@ -290,7 +284,8 @@ export class ReplayState {
   /**
    * Live positions [fromPos, toPos) dropped. `history.truncate` refuses a cut that splits a tool
    * pair (RangeError: a strategy bug). Dropping what the log's own truncation after this call
-   * drops keeps the histories equal (the log's figures already hold Cline's notice).
+   * drops keeps the histories equal: the notice is then what the log's truncation left unlogged
+   * (its notice, as the log's next usage shows it).
    */
   applyTruncate(
     k: number,
@@ -300,7 +295,7 @@ export class ReplayState {
     preSource: TokenProvenance,
   ): void {
     const { prepared, history } = this;
-    const sameAsReal = prepared.real.some(
+    const same = prepared.real.find(
       (r) =>
         r.kind === 'truncate' &&
         r.afterCall === k &&
@@ -310,10 +305,11 @@ export class ReplayState {
           [...this.log.truncated, r.droppedRange],
         ),
     );
+    const sameAsReal = same !== undefined;
     const hiddenEntries = action.hide ? this.countLive(action.fromPos, action.toPos) : 0;
     const dropped = history.truncate(action.fromPos, action.toPos, boundaryPos);
-    const notice = sameAsReal ? 0 : action.noticeTokens;
-    if (notice > 0) history.addNotice(notice);
+    const notice = same ? same.unloggedTokens : action.noticeTokens;
+    if (notice !== 0) history.addNotice(notice);
     if (!sameAsReal) this.differs = true;
     const post = count - dropped + notice;
     const postSource = { ...preSource, clearedTokens: preSource.clearedTokens + dropped };
@@ -354,160 +350,9 @@ export class ReplayState {
     });
   }
 
-  /** The real auto-compaction at call k, or within the tolerance (`near`). */
-  private findRealAuto(k: number, action: SummarizeAction): { exact?: number; near?: number } {
-    if (action.trigger !== 'auto') return {};
-    const exact = this.realAutoByCall.get(k);
-    let near = exact;
-    for (let d = 1; d <= this.options.toleranceCalls && near === undefined; d++)
-      near = this.realAutoByCall.get(k + d) ?? this.realAutoByCall.get(k - d);
-    return { exact, near };
-  }
-
+  /** A summary: the simulated history from the boundary on, or the log's own where it compacted here (apply-summarize.ts). */
   applySummarize(k: number, boundary: number, action: SummarizeAction, preSource: TokenProvenance): void {
-    const { prepared, history } = this;
-    const { ctxEntry, real, baseTokens: base } = prepared;
-    const { model } = this.options;
-    const oldFrom = history.liveFrom;
-    const { exact: exactReal, near: nearReal } = this.findRealAuto(k, action);
-    const keepUpTo = action.keepFromPos !== undefined && action.keepDirection === 'up-to';
-    const keepFrom = action.keepFromPos !== undefined && action.keepDirection === 'from';
-    const spanEnd = keepUpTo ? action.keepFromPos! : boundary;
-    const spanStart = keepFrom ? action.keepFromPos! : oldFrom;
-    const previousInSpan = spanStart === oldFrom ? history.syntheticTokens : 0;
-    const spanTokens = previousInSpan + history.liveTokens(spanStart, spanEnd);
-    const request: EventRequestSpec = {
-      variant: action.requestVariant,
-      fromEntryIndex: ctxEntry[spanStart] ?? this.entryBefore(boundary),
-      uptoEntryIndex: this.entryBefore(spanEnd),
-      keepFromEntryIndex: keepFrom ? ctxEntry[action.keepFromPos!] : undefined,
-      customInstructions: action.customInstructions,
-      previousSummaryTokens: spanStart === oldFrom ? history.previousSummaryTokens : undefined,
-      excludeEntryIndices: this.excludedArtifacts(spanStart, spanEnd),
-    };
-    if (action.promptPresetId !== undefined) request.promptPresetId = action.promptPresetId;
-    const event: CompactEvent = {
-      kind: 'compact',
-      mechanism: action.mechanism,
-      trigger: action.trigger,
-      ...this.eventHead(k, boundary),
-      checkTokens: action.checkTokens,
-      thresholdTokens: action.thresholdTokens,
-      preTokens: action.checkTokens,
-      postTokens: 0,
-      preSource,
-      postSource: preSource,
-      spanFromEntryIndex: request.fromEntryIndex,
-      spanToEntryIndex: request.uptoEntryIndex,
-      spanTokens,
-      request,
-      note: action.note,
-      llmCalls: action.llmCalls ?? (action.mechanism === 'session-memory' ? 0 : 1),
-    };
-    if (action.hide && spanEnd > spanStart)
-      event.hidden = {
-        tag: 'condense',
-        fromEntryIndex: request.fromEntryIndex,
-        toEntryIndex: request.uptoEntryIndex,
-        entries: this.countLive(spanStart, spanEnd),
-        tokens: spanTokens,
-      };
-    if (action.detail) event.detail = action.detail;
-    if (spanEnd > spanStart) this.summarizedRanges.push([ctxEntry[spanStart]!, ctxEntry[spanEnd - 1]!]);
-
-    if (exactReal !== undefined && model.id === 'recorded' && action.mechanism !== 'session-memory') {
-      // The log compacted right here: continue from its own post-compaction history.
-      const r = real[exactReal]!;
-      history.adopt(exactReal);
-      event.summaryTokens = r.summaryTokens;
-      event.summarySource = 'recorded';
-      event.realCompactionIndex = r.compactionIndex;
-      event.postTokens = base + r.artifactTokens;
-      event.postSource = this.describeAdopted(exactReal);
-      event.reattachedTokens = Math.max(0, r.artifactTokens - (r.summaryTokens ?? 0));
-      event.reattachedSource = 'recorded';
-      event.note = joinNotes(
-        event.note,
-        "the log compacted after this call: the replay continues from the log's own summary and re-attachments",
-      );
-    } else {
-      const supplied = this.options.suppliedSummaryTokens?.[prepared.calls[k]!];
-      const near = nearReal === undefined || model.id !== 'recorded' ? undefined : real[nearReal];
-      let summaryTokens: TokenCount;
-      let continuationTokens =
-        action.summaryOverheadTokens ??
-        getContinuationOverheadTokens({ ...action.continuation, transcriptPath: prepared.transcriptPath });
-      let reattachedTokens = action.restoration.totalTokens;
-      event.reattachedSource = 'computed';
-      if (action.summaryTokens !== undefined) {
-        summaryTokens = action.summaryTokens;
-        event.summarySource = action.summarySource ?? 'session-memory';
-      } else if (supplied !== undefined) {
-        summaryTokens = supplied;
-        event.summarySource = 'supplied';
-      } else if (near && near.summaryTokens !== undefined && action.mechanism === 'full') {
-        // A call away from a real compaction: its summary message and what came back with it
-        // (re-attachments older versions did not log) stand in for the simulated ones.
-        summaryTokens = near.summaryTokens;
-        continuationTokens = 0;
-        reattachedTokens = Math.max(0, near.artifactTokens - near.summaryTokens);
-        event.summarySource = 'recorded';
-        event.reattachedSource = 'recorded';
-        event.realCompactionIndex = near.compactionIndex;
-      } else {
-        const sized = model.getSummaryTokens({ spanTokens, mechanism: action.mechanism });
-        summaryTokens = sized.tokens;
-        event.summarySource = sized.source;
-      }
-      if (action.summaryMaxTokens !== undefined && summaryTokens > action.summaryMaxTokens) {
-        event.note = joinNotes(
-          event.note,
-          `summary cut to its ${action.summaryMaxTokens.toLocaleString('en-US')}-token max_tokens (${summaryTokens.toLocaleString('en-US')} before)`,
-        );
-        summaryTokens = action.summaryMaxTokens;
-      }
-      event.summaryTokens = summaryTokens;
-      event.continuationTokens = continuationTokens;
-      event.restored = action.restoration;
-      event.reattachedTokens = reattachedTokens;
-      if (keepFrom) {
-        event.keptFromEntryIndex = ctxEntry[oldFrom];
-        event.keptTokens = history.syntheticTokens + history.liveTokens(oldFrom, action.keepFromPos!);
-      }
-      // Re-sent verbatim from wherever they were: frozen with the summary like a 'from' part.
-      if (action.keptMessages) event.keptTokens = (event.keptTokens ?? 0) + action.keptMessages.tokens;
-      history.summarize({
-        boundaryPos: boundary,
-        keepFromPos: action.keepFromPos,
-        keepDirection: action.keepDirection,
-        summaryTokens,
-        summarySource: event.summarySource,
-        overheadTokens: continuationTokens,
-        restoredTokens: reattachedTokens,
-        keptMessageTokens: action.keptMessages?.tokens,
-        restoredFiles: action.restoration.files,
-      });
-      if (keepUpTo) {
-        event.keptFromEntryIndex = ctxEntry[action.keepFromPos!];
-        event.keptTokens = history.liveTokens(action.keepFromPos!, boundary);
-      }
-      this.differs = true;
-      const live = history.liveTokens(history.liveFrom, boundary);
-      event.postTokens = base + history.syntheticTokens + live;
-      const post = createTokenProvenance('attributed');
-      this.addSynthetic(post);
-      this.addMessages(post, history.liveFrom, boundary);
-      post.clearedTokens = prepared.prefixNon[boundary]! - prepared.prefixNon[history.liveFrom]! - live;
-      event.postSource = post;
-    }
-    if (event.postTokens >= action.thresholdTokens) {
-      event.failure = 'over-threshold';
-      event.note = joinNotes(
-        event.note,
-        `still ${event.postTokens.toLocaleString('en-US')} tokens after compacting, not under the ${action.thresholdTokens.toLocaleString('en-US')} threshold: system prompt and tools ≈ ${base.toLocaleString('en-US')}, summary ${event.summaryTokens?.toLocaleString('en-US') ?? '?'}, re-attached ${(event.restored?.totalTokens ?? 0).toLocaleString('en-US')}, kept ${(event.keptTokens ?? 0).toLocaleString('en-US')}; the next call's check fires again and compacts the summary with what follows it (tengu_sm_compact_threshold_exceeded)`,
-      );
-    }
-    this.events.push(event);
+    applySummarize(this, k, boundary, action, preSource);
   }
 
   /** Whether the log has a compaction to apply after call k. */
@@ -521,7 +366,7 @@ export class ReplayState {
     while (this.realPtr < real.length && real[this.realPtr]!.afterCall < 0) {
       const r = real[this.realPtr]!;
       if (r.kind === 'compact') {
-        this.log.compact(r.boundaryPos);
+        this.log.compact(r.boundaryPos, r.unloggedTokens);
         this.history.adopt(this.realPtr);
       }
       this.realPtr++;
@@ -538,10 +383,13 @@ export class ReplayState {
         this.log.clear(r.cleared);
         if (!r.cleared.every((i) => history.isReplaced(i))) this.differs = true;
       } else if (r.kind === 'truncate' && r.droppedRange) {
-        this.log.truncate(r.droppedRange[0], r.droppedRange[1]);
-        if (!sameRanges(history.truncatedRanges, this.log.truncated)) this.differs = true;
+        this.log.truncate(r.droppedRange[0], r.droppedRange[1], r.unloggedTokens);
+        if (!sameRanges(history.truncatedRanges, this.log.truncated)) {
+          this.differs = true;
+          history.carry(r.driftTokens);
+        }
       } else {
-        this.log.compact(r.boundaryPos);
+        this.log.compact(r.boundaryPos, r.unloggedTokens);
         const adopted = history.adoptedReal === this.realPtr;
         const trigger = this.loggedTriggers[this.realPtr];
         if (trigger !== 'auto' && this.run.allowsManualCompaction && !adopted) {
@@ -566,8 +414,10 @@ export class ReplayState {
             realCompactionIndex: r.compactionIndex,
             note: `manual /compact in the log (${r.trigger}): the replay continues from the log's post-compaction history`,
           });
-        } else if (!adopted) this.differs = true;
-        else if (trigger === 'auto') this.differs = false;
+        } else if (!adopted) {
+          this.differs = true;
+          history.carry(r.driftTokens);
+        } else if (trigger === 'auto') this.differs = false;
       }
       this.realPtr++;
     }
@@ -597,6 +447,6 @@ function withDetail(action: StrategyAction): { detail?: EventDetail } {
   return action.detail ? { detail: action.detail } : {};
 }
 
-function joinNotes(a: string | undefined, b: string): string {
+export function joinNotes(a: string | undefined, b: string): string {
   return a ? `${a}; ${b}` : b;
 }

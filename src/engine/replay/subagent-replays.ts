@@ -1,6 +1,6 @@
 import { parseSession } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
-import { getStrategy } from '../strategies/registry';
+import { getSessionSetup, getStrategy } from '../strategies/registry';
 import { getSessionInfo } from '../strategies/types';
 import type { Session } from '../types';
 import { computeReplay } from './compute-replay';
@@ -73,7 +73,7 @@ export async function computeSubagentReplays(
     if (alone.apiCalls.length === 0) continue;
     const prepared = prepareReplay(alone);
     if (prepared.calls.length === 0) continue;
-    const { knobs, notes } = strategy.getSessionKnobs(getSessionInfo(prepared));
+    const { knobs, notes } = getSessionSetup(strategy, getSessionInfo(prepared));
     const result = computeReplay(prepared, strategy.id, strategy.normalizeKnobs(edits, knobs));
     result.notes.push(...notes);
     let peak = 0;

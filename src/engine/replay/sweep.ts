@@ -3,7 +3,7 @@ import type { KnobSpec, KnobValue } from '../strategies/types';
 import type { TokenCount } from '../types';
 import { computeReplay, type ReplayOptions } from './compute-replay';
 import type { PreparedReplay } from './prepare';
-import type { ReplayEventKind } from './types';
+import type { ReplayCostFigures, ReplayEventKind, ReplayResult } from './types';
 import { MAX_SWEEP_STEPS } from './sweep-score';
 
 // A knob sweep: the replay re-run for each value of one numeric knob, reduced to a few figures
@@ -31,6 +31,8 @@ export interface SweepOptions
   extends Pick<ReplayOptions, 'summaryModel' | 'manual' | 'suppliedSummaryTokens'> {
   signal?: AbortSignal;
   onProgress?: (progress: SweepProgress) => void;
+  /** Prices each replay (engine/cost/replay-cost.ts `createReplayPricer`; cost sits above replay). */
+  costOf?: (result: ReplayResult) => ReplayCostFigures;
   /** Run this long at most before yielding to the event loop (default `DEFAULT_SWEEP_YIELD_MS`). */
   yieldEveryMs?: number;
 }
@@ -51,6 +53,8 @@ export interface SweepPoint {
   summaryTokens: TokenCount;
   /** `session.apiCalls` index of the first call a simulated compaction follows. */
   firstCompactApiCall?: number;
+  /** What the replay at this value would have cost, when the caller prices replays. */
+  cost?: ReplayCostFigures;
 }
 
 export interface SweepResult {
@@ -166,6 +170,7 @@ export async function computeSweep(
       summarizedTokens,
       summaryTokens,
       firstCompactApiCall,
+      cost: options.costOf?.(result),
     });
     // Progress at each yield and at the end: a message per value would flood a slow page.
     if (points.length === values.length) onProgress?.({ done: points.length, total: values.length });

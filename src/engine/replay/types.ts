@@ -277,6 +277,31 @@ export interface ReplayComparison {
   counts: Record<RealOutcomeStatus | 'extra', number>;
 }
 
+/**
+ * What a replay would have cost, beside the log's real cost (engine/cost/replay-cost.ts computes
+ * it; plain numbers, so the sweep, the compare table and the page carry it without the cost code).
+ */
+export interface ReplayCostFigures {
+  /** USD of the replayed calls and their summarization calls. */
+  usd: number;
+  /** USD of the log's recorded usage over the same calls (and its recorded compaction calls). */
+  realUsd: number;
+  /** The replayed calls' input, by how it is billed, and their output (summaries included). */
+  cacheReadTokens: TokenCount;
+  cacheWriteTokens: TokenCount;
+  uncachedTokens: TokenCount;
+  outputTokens: TokenCount;
+  summaryCalls: number;
+  summaryUsd: number;
+  /** The log's own compactions' summary calls in `realUsd`, and how many of them are estimated (not in the log). */
+  realSummaryCalls: number;
+  realSummariesEstimated: number;
+  /** Calls whose model has no list price (not in `usd`). */
+  unpricedCalls: number;
+  /** When the price table was read. */
+  pricesSeen: string;
+}
+
 export interface ReplayResult {
   strategyId: string;
   knobs: Record<string, unknown>;

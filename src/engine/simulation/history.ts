@@ -18,7 +18,7 @@ import type { SummarySource } from './types';
 // log's prices exactly as the log's usage.
 
 /** The synthetic parts at the head of the history, by kind (provenance). */
-export interface SyntheticParts {
+interface SyntheticParts {
   /** Summary message, continuation text included. */
   summaryTokens: TokenCount;
   summarySource?: SummarySource;
@@ -28,7 +28,7 @@ export interface SyntheticParts {
   keptTokens: TokenCount;
 }
 
-export interface SummarizeOperation {
+interface SummarizeOperation {
   /** The first position after the summarized part (the next call's first entry). */
   boundaryPos: number;
   /** Partial, `up-to`: [keepFromPos, boundary) stays live; `from`: [liveFrom, keepFromPos) is frozen beside the summary. */
@@ -60,6 +60,12 @@ export class SimulatedHistory {
   adoptedReal = -1;
   /** First clearable item at or after `liveFrom`. */
   clearableFrom = 0;
+  /**
+   * The log's usage less its history priced per message, carried from a log compaction or
+   * truncation this history did not make (`RealCompactionInfo.driftTokens`): its messages are
+   * still here, priced as the log's were. Gone with the next summary or adoption.
+   */
+  carriedTokens = 0;
   /** Truncated ranges [from, to) of live positions, sorted, disjoint, and their tokens. */
   private truncated: [number, number][] = [];
   private truncatedTokens = 0;
@@ -121,7 +127,8 @@ export class SimulatedHistory {
     // Summed in this order so that a history equal to the log's gives the log's figure exactly.
     const t =
       baseTokens + this.syntheticTokens + prefixNon[pos]! - prefixNon[this.liveFrom]! - this.savedTokens;
-    return this.truncatedTokens === 0 ? t : t - this.truncatedTokens;
+    const u = this.carriedTokens === 0 ? t : t + this.carriedTokens;
+    return this.truncatedTokens === 0 ? u : u - this.truncatedTokens;
   }
 
   /** Tokens the truncated ranges held (for provenance: messages not in the history). */
@@ -147,7 +154,13 @@ export class SimulatedHistory {
     this.carriedFiles = [];
     this.previousSummaryTokens = undefined;
     this.adoptedReal = r;
+    this.carriedTokens = 0;
     this.clearableFrom = lowerBound(this.prepared.clearables.pos, this.liveFrom);
+  }
+
+  /** Carries the log's drift at a log event this history did not make (`carriedTokens`). */
+  carry(tokens: TokenCount): void {
+    this.carriedTokens += tokens;
   }
 
   /**
@@ -263,6 +276,7 @@ export class SimulatedHistory {
     this.carriedFiles = op.restoredFiles;
     this.previousSummaryTokens = op.summaryTokens;
     this.adoptedReal = -1;
+    this.carriedTokens = 0;
     return { frozenTokens: frozen };
   }
 
@@ -282,25 +296,35 @@ export class LoggedHistory {
   /** Ranges [from, to) the log's truncations dropped (Cline's deleted range, cumulative). */
   truncated: [number, number][] = [];
   private truncatedTokens = 0;
+  /** What the log's context holds that no record does (`RealCompactionInfo.unloggedTokens`). */
+  private unloggedTokens = 0;
 
   constructor(private readonly prepared: PreparedReplay) {}
 
   /** The log's context when the next call starts at `pos` (its system prompt and tools included). */
   contextBefore(pos: number): TokenCount {
     const { prefixAll, baseTokens } = this.prepared;
-    return baseTokens + prefixAll[pos]! - prefixAll[this.from]! - this.savedTokens - this.truncatedTokens;
+    const t = baseTokens + prefixAll[pos]! - prefixAll[this.from]! - this.savedTokens - this.truncatedTokens;
+    return this.unloggedTokens === 0 ? t : t + this.unloggedTokens;
   }
 
-  /** A real compaction: the log's history restarts at its boundary. */
-  compact(boundaryPos: number): void {
+  /** A real compaction: the log's history restarts at its boundary, with what it holds unlogged. */
+  compact(boundaryPos: number, unloggedTokens = 0): void {
     this.from = boundaryPos;
     this.savedTokens = 0;
     this.truncated = [];
     this.truncatedTokens = 0;
+    this.unloggedTokens = unloggedTokens;
   }
 
-  /** A real truncation dropping [from, to) (merged with the ranges already dropped). */
-  truncate(from: number, to: number): void {
+  /** What a real event left in the context that no record holds (added from then on). */
+  addUnlogged(tokens: TokenCount): void {
+    this.unloggedTokens += tokens;
+  }
+
+  /** A real truncation dropping [from, to) (merged with the ranges already dropped), and what it left unlogged. */
+  truncate(from: number, to: number, unloggedTokens = 0): void {
+    this.unloggedTokens += unloggedTokens;
     const { prefixAll } = this.prepared;
     let [a, b] = [Math.max(from, this.from), to];
     if (b <= a) return;

@@ -49,7 +49,23 @@ export interface RealCompactionInfo {
   boundaryPos: number;
   /** Context positions of the summary and re-attached entries (compact only). */
   artifactPositions: number[];
+  /** What the compaction put in the context: its logged artifacts' tokens plus `unloggedTokens`. */
   artifactTokens: TokenCount;
+  /**
+   * What the first call after the event holds beyond the log's own messages (a compaction's
+   * replacement history a Codex rollout does not write, a truncation notice, the difference
+   * between the tokens a truncation really dropped and its range's attributed ones): the recorded
+   * usage less the log's history priced per message. Part of the log's history from the event on
+   * (replay-state.ts); a simulated history that did not make the same event never holds it.
+   */
+  unloggedTokens: TokenCount;
+  /**
+   * The log's own usage less its history priced per message at the call the event follows (usage
+   * that fell with no record saying why makes it negative). A history that does not make the
+   * event still holds those messages: it carries this from the event on (replay-state.ts), where
+   * the log's restarts at zero.
+   */
+  driftTokens: TokenCount;
   /** Attributed tokens of the summary message (compact only). */
   summaryTokens?: TokenCount;
   summaryEntryIndex?: number;

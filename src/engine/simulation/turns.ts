@@ -14,7 +14,7 @@ import type { PreparedReplay } from './prepared';
  * A user entry holding no tool result: a turn the person began. Text the agent injects beside a
  * prompt (`isMeta`: reminders, command output) is part of that turn, not a turn of its own.
  */
-export function isUserTurn(entry: Entry): boolean {
+function isUserTurn(entry: Entry): boolean {
   return (
     entry.kind === 'user' &&
     entry.role !== 'assistant' &&
@@ -47,13 +47,13 @@ function blockChars(b: Block): number {
 }
 
 /** Estimated serialized characters of one entry's message. */
-export function estimateEntryChars(entry: Entry): number {
+function estimateEntryChars(entry: Entry): number {
   let chars = MESSAGE_ENVELOPE_CHARS;
   for (const b of entry.blocks) chars += blockChars(b);
   return chars;
 }
 
-export interface PositionFacts {
+interface PositionFacts {
   /** Context positions of user turns (`isUserTurn`), ascending; compaction artifacts excluded. */
   userTurnPos: Int32Array;
   /** Estimated serialized characters per context position (`estimateEntryChars`). */

@@ -9,7 +9,8 @@ import { OPENCODE_STRATEGY } from './opencode';
 import { PI_STRATEGY } from './pi';
 import { ROO_STRATEGY } from './roo';
 import { STRATEGY_DESCRIPTORS } from './descriptors';
-import type { CompactionStrategy, KnobValue } from './types';
+import { CLAUDE_CODE_SUMMARY_SIZE, describeSummarySize } from './summary-size';
+import type { CompactionStrategy, KnobValue, SessionInfo } from './types';
 
 // Every strategy the replay knows. Adding one: a folder `<id>/` (its `descriptor.ts` the knobs and
 // labels the page shows, its `index.ts` the strategy that replays, its helpers, knobs and prompt
@@ -39,4 +40,18 @@ export function getStrategy(id: string): CompactionStrategy<Record<string, KnobV
       `Unknown strategy "${id}" (known: ${STRATEGY_DESCRIPTORS.map((s) => s.id).join(', ')})`,
     );
   return strategy;
+}
+
+/**
+ * A strategy's knobs for a log with the notes a replay shows: its own, then the summary size its
+ * replay takes and what that rests on (issue 19: each agent's fit, its stated cap, or Claude
+ * Code's fit and why). Every caller that shows notes takes them from here.
+ */
+export function getSessionSetup<K extends object>(
+  strategy: CompactionStrategy<K>,
+  info: SessionInfo,
+): { knobs: K; notes: string[] } {
+  const { knobs, notes } = strategy.getSessionKnobs(info);
+  const spec = strategy.summarySize?.(knobs) ?? CLAUDE_CODE_SUMMARY_SIZE;
+  return { knobs, notes: [...notes, describeSummarySize(strategy.label, spec)] };
 }

@@ -5,6 +5,7 @@ import type { Restoration, RestoredFile } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
 import type { PreparedReplay, RealCompactionInfo } from '../simulation/prepared';
 import type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
+import type { SummarySizeSpec } from './summary-size';
 import type { DialectId, LoggedContextEdits, TokenCount } from '../types';
 
 // The one interface every compaction strategy implements (Claude Code now; Cline, Codex,
@@ -316,6 +317,10 @@ export interface SessionInfo {
   autoCompactions: number;
   /** Real microcompact boundaries of the main thread. */
   microcompactions: number;
+  /** Of those, the ones after the same call as a real auto-compaction (both acted on one call). */
+  microcompactsWithAutoCompact?: number;
+  /** Of those, the ones after a call no compaction followed (the clearing acted on its own). */
+  microcompactsAlone?: number;
   /**
    * The highest usage (context + output) of a call that the next call followed without any
    * compaction in between: above an auto-compact threshold, auto-compact was off.
@@ -353,6 +358,15 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
     isSubagent: main?.openedAlone === true || main?.agentId !== undefined,
     autoCompactions: real.filter((r) => r.kind === 'compact' && r.trigger === 'auto').length,
     microcompactions: real.filter((r) => r.kind === 'microcompact').length,
+    microcompactsWithAutoCompact: real.filter(
+      (r) =>
+        r.kind === 'microcompact' &&
+        real.some((c) => c.kind === 'compact' && c.trigger === 'auto' && c.afterCall === r.afterCall),
+    ).length,
+    microcompactsAlone: real.filter(
+      (r) =>
+        r.kind === 'microcompact' && !real.some((c) => c.kind === 'compact' && c.afterCall === r.afterCall),
+    ).length,
     continuedPeakTokens,
     format: session.format,
     agent: session.meta.agent,
@@ -384,6 +398,11 @@ export interface StrategyDescriptor<K extends object = Record<string, KnobValue>
    * and its `summarize` actions name one by `promptPresetId` (none: Claude Code's prompt).
    */
   promptPresets?: readonly PromptPreset[];
+  /**
+   * How large its agent's summaries are (strategies/summary-size.ts): fitted on the agent's real
+   * summaries, its stated cap, or Claude Code's fit with the reason. Absent: Claude Code's fit.
+   */
+  summarySize?(knobs: K): SummarySizeSpec;
   /** The knobs the dump's first line lists after the strategy's id, in order (when set). */
   dumpKnobKeys?: readonly (keyof K & string)[];
 }

@@ -19,8 +19,9 @@ export interface VersionProfile<Id extends string = string> {
   source: string;
 }
 
-export interface ProfilePick<Id extends string = string> {
-  profile: VersionProfile<Id>;
+export interface ProfilePick<Id extends string = string, P extends VersionProfile<Id> = VersionProfile<Id>> {
+  /** The profile (a strategy's own profile type, with what its release does). */
+  profile: P;
   /** What chose it: the log's version, its start date, or nothing (the newest profile). */
   basis: 'version' | 'date' | 'default';
   note: string;
@@ -54,10 +55,7 @@ export function compareVersions(a: string, b: string): number {
 const isVersion = (v: string) => /^v?\d+(\.\d+)*/.test(v);
 
 /** The latest profile (in declaration order, oldest first) whose start is ≤ `at`; else the oldest. */
-function latestFrom<Id extends string>(
-  profiles: readonly VersionProfile<Id>[],
-  starts: (p: VersionProfile<Id>) => boolean,
-): VersionProfile<Id> {
+function latestFrom<P extends VersionProfile>(profiles: readonly P[], starts: (p: P) => boolean): P {
   let pick = profiles[0]!;
   for (const p of profiles) if (starts(p)) pick = p;
   return pick;
@@ -76,12 +74,12 @@ function describeFrom(p: VersionProfile): string {
  * `ownFormats`: the agent's own dialects — a log of another dialect states another agent's
  * versions, so only its date counts (what the agent did on that day).
  */
-export function pickProfile<Id extends string>(
-  profiles: readonly VersionProfile<Id>[],
+export function pickProfile<Id extends string, P extends VersionProfile<Id> = VersionProfile<Id>>(
+  profiles: readonly P[],
   info: ProfileInput,
   agent: string,
   ownFormats?: readonly string[],
-): ProfilePick<Id> {
+): ProfilePick<Id, P> {
   if (profiles.length === 0) throw new Error('pickProfile: no profiles');
   const foreign =
     ownFormats !== undefined && (info.format === undefined || !ownFormats.includes(info.format));
@@ -138,9 +136,6 @@ export function profileKnobSpec(
 }
 
 /** The profile of a knob value (an unknown id: the newest). */
-export function getProfile<Id extends string>(
-  profiles: readonly VersionProfile<Id>[],
-  id: string | undefined,
-): VersionProfile<Id> {
+export function getProfile<P extends VersionProfile>(profiles: readonly P[], id: string | undefined): P {
   return profiles.find((p) => p.id === id) ?? profiles.at(-1)!;
 }

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { getBlocks, getToolResultText, isTextBlock, isToolResultBlock, isToolUseBlock } from './blocks';
 import { createCancelledError, createHttpError, createNetworkError, isAbortError } from './errors';
-import { computeCostUsd } from './prices';
+import { computeCostUsd } from '../cost/prices';
 import {
   getMessagesWithPrompt,
   type RequestMessage,

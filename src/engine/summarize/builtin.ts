@@ -1,3 +1,4 @@
+import { type PromptAsks, readPromptAsks, toWords } from '../prompts/prompt-asks';
 import { parsePromptSections } from '../prompts/sections';
 import type { PresetOutput, PresetSection, SectionFill } from '../prompts/types';
 import { extractInstructions, MAX_FACTS_PER_CATEGORY, truncateFact } from '../retention/extract';
@@ -279,35 +280,116 @@ export function renderBuiltinSummary(request: SummaryRequest, options: BuiltinOp
   const messages = request.messages.slice(request.retainedMessages ?? 0);
   const digest = computeSpanDigest(messages);
   const instructions = extractInstructions(messages, digest);
-  const sections = [...parsePromptSections(request.prompt, options.sections)];
-  for (const fill of ALWAYS) {
-    if (!sections.some((s) => s.fill === fill))
-      sections.push({ heading: `${EXTRA_HEADINGS[fill]} (added by the built-in summarizer)`, fill });
-  }
+  const asks = readPromptAsks(request.prompt);
+  const omitted = new Set(asks.omit.map((o) => o.fill));
+  const sections = parsePromptSections(request.prompt, options.sections).filter((s) => !omitted.has(s.fill));
+  // The sections the retention score checks, when the prompt neither limits the length nor leaves
+  // them out: a limit asks for less, not for more.
+  if (!asks.limit)
+    for (const fill of ALWAYS) {
+      if (!omitted.has(fill) && !sections.some((s) => s.fill === fill))
+        sections.push({ heading: `${EXTRA_HEADINGS[fill]} (added by the built-in summarizer)`, fill });
+    }
   const retained = request.retainedMessages ? ` (after ${request.retainedMessages} retained messages)` : '';
-  const header = `${BUILTIN_NOTICE}\nSummarized${retained}: ${digest.messages} messages, ${digest.userMessages.length} user messages, ${Object.values(digest.toolCounts).reduce((a, b) => a + b, 0)} tool calls.`;
-  if (options.output.kind === 'xml') {
-    const root = options.output.root;
-    const body = sections.map(
-      (s) =>
-        `  <${tagName(s.heading)}>\n${fillSection(s.fill, digest, instructions)}\n  </${tagName(s.heading)}>`,
-    );
+  const followed = describeFollowedAsks(asks);
+  const header = asks.limit
+    ? `${BUILTIN_SHORT_NOTICE}${followed ? ` ${followed}` : ''}`
+    : `${BUILTIN_NOTICE}${followed ? ` ${followed}` : ''}\nSummarized${retained}: ${digest.messages} messages, ${digest.userMessages.length} user messages, ${Object.values(digest.toolCounts).reduce((a, b) => a + b, 0)} tool calls.`;
+  const bodies = sections.map((s) => ({
+    heading: s.heading,
+    body: fillSection(s.fill, digest, instructions),
+  }));
+  if (!asks.limit) return renderSections(header, bodies, options.output);
+  // The wrapper, numbering and markup count as words too: fit, measure, and take off what is over.
+  const limit = toWords(asks.limit);
+  let text = '';
+  for (let budget = limit, round = 0; round < 4; round++) {
+    text = renderSections(header, fitToLimit(header, bodies, budget), options.output);
+    const over = countWords(text) - limit;
+    if (over <= 0) break;
+    budget -= over;
+  }
+  return text;
+}
+
+/** The summary in the preset's output shape, from its header and filled sections. */
+function renderSections(
+  header: string,
+  filled: { heading: string; body: string }[],
+  output: PresetOutput,
+): string {
+  if (output.kind === 'xml') {
+    const root = output.root;
+    const body = filled.map((s) => `  <${tagName(s.heading)}>\n${s.body}\n  </${tagName(s.heading)}>`);
     return `<!-- ${header} -->\n<${root}>\n${body.join('\n')}\n</${root}>`;
   }
-  const rendered = sections.map((s, i) =>
-    options.output.kind === 'markdown'
-      ? `## ${s.heading}\n${fillSection(s.fill, digest, instructions)}`
-      : `${i + 1}. ${s.heading}:\n${fillSection(s.fill, digest, instructions)}`,
+  const rendered = filled.map((s, i) =>
+    output.kind === 'markdown' ? `## ${s.heading}\n${s.body}` : `${i + 1}. ${s.heading}:\n${s.body}`,
   );
   const body = `${header}\n\n${rendered.join('\n\n')}`;
-  switch (options.output.kind) {
+  switch (output.kind) {
     case 'tag':
-      return `<${options.output.tag}>\n${body}\n</${options.output.tag}>`;
+      return `<${output.tag}>\n${body}\n</${output.tag}>`;
     case 'tool':
-      return `<${options.output.tool}>\n<context>\n${body}\n</context>\n</${options.output.tool}>`;
+      return `<${output.tool}>\n<context>\n${body}\n</context>\n</${output.tool}>`;
     default:
       return body;
   }
+}
+
+/** The notice when the prompt limits the length: what the reader must know, in few words. */
+const BUILTIN_SHORT_NOTICE =
+  'Built-in summary (CompactLab, no language model; user messages quoted verbatim).';
+
+/** What the summary did of the prompt's asks, said in it ("Followed: …"); '' when it asked none. */
+export function describeFollowedAsks(asks: PromptAsks): string {
+  const parts: string[] = [];
+  if (asks.limit) parts.push(`the limit "${asks.limit.asked}"`);
+  if (asks.omit.length) parts.push(`left out ${asks.omit.map((o) => `"${o.asked}"`).join(', ')}`);
+  return parts.length ? `Followed from the prompt: ${parts.join('; ')}.` : '';
+}
+
+const countWords = (text: string): number => text.split(/\s+/).filter((w) => w !== '').length;
+
+/** Cuts a text to its first `words` words, marking the cut. */
+function cutWords(text: string, words: number): string {
+  if (words <= 0) return '   - …';
+  let seen = 0;
+  const re = /\S+/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (++seen > words) return `${text.slice(0, m.index).trimEnd()} …`;
+  }
+  return text;
+}
+
+/**
+ * The sections' bodies cut to `limit` words (the prompt's length limit): the header and the
+ * headings count too; each section gets an even share of what is left, a short section giving its
+ * unused share to the longer ones, and a body keeps its first words (lines in the digest's order:
+ * the most recent and most important first where the fill orders them so).
+ */
+function fitToLimit(
+  header: string,
+  sections: { heading: string; body: string }[],
+  limit: number,
+): { heading: string; body: string }[] {
+  if (sections.length === 0) return sections;
+  const fixed = countWords(header) + sections.reduce((n, s) => n + countWords(s.heading) + 1, 0);
+  let left = Math.max(0, limit - fixed);
+  const sizes = sections.map((s) => countWords(s.body));
+  const share = new Array<number>(sections.length).fill(0);
+  // Smallest first: each takes what it needs up to an even share of what remains.
+  const order = sizes.map((_, i) => i).sort((a, b) => (sizes[a] as number) - (sizes[b] as number));
+  order.forEach((i, k) => {
+    const even = Math.floor(left / (order.length - k));
+    share[i] = Math.min(sizes[i] as number, even);
+    left -= share[i] as number;
+  });
+  return sections.map((s, i) =>
+    (share[i] as number) >= (sizes[i] as number)
+      ? s
+      : { ...s, body: cutWords(s.body, (share[i] as number) - 1) },
+  );
 }
 
 function tagName(heading: string): string {

@@ -1,3 +1,4 @@
+import { getPrintableUrl } from '../redact/printable-url';
 import { SummarizerError } from './types';
 
 // User-facing wording for the failures the issue names (401, 403, 429, overloaded, network,
@@ -65,10 +66,13 @@ export function createHttpError(
 
 /** A failure to reach the server at all (DNS, refused, reset, CORS). */
 export function createNetworkError(provider: string, baseUrl: string, cause: unknown): SummarizerError {
-  const reason = cause instanceof Error && cause.message ? ` (${cause.message})` : '';
+  // fetch quotes the URL it refused (`…a URL that includes credentials: http://user:pw@…`).
+  const said =
+    cause instanceof Error ? cause.message.replace(/\bhttps?:\/\/[^\s)'"]+/g, (u) => getPrintableUrl(u)) : '';
+  const reason = said ? ` (${said})` : '';
   return new SummarizerError(
     'network',
-    `Could not reach ${provider} at ${baseUrl}${reason}. Check the URL and your connection; in the browser the server must also allow this page's origin (CORS).`,
+    `Could not reach ${provider} at ${getPrintableUrl(baseUrl)}${reason}. Check the URL and your connection; in the browser the server must also allow this page's origin (CORS).`,
   );
 }
 

@@ -91,7 +91,7 @@ export async function prepareSummary(
   const mask = <T>(value: T): T => (redact ? maskJsonValue(value, redact) : value);
   const prompt = redact ? maskText(getPromptToSend(settings), redact) : getPromptToSend(settings);
   const request: SummaryRequest = {
-    system: settings.systemPrompt,
+    system: redact ? maskText(settings.systemPrompt, redact) : settings.systemPrompt,
     messages: mask(built.messages),
     prompt,
     model: settings.model,

@@ -25,16 +25,30 @@ export function getExportFileName(transcriptName: string, suffix: string): strin
   return `${base}${suffix}`;
 }
 
-/** The timeline's canvas as PNG (the chart as drawn, at the device's pixel ratio). */
-export function getTimelineCanvas(): HTMLCanvasElement | null {
-  return document.querySelector<HTMLCanvasElement>('[data-testid="timeline"] canvas');
-}
-
-export function canvasToPng(canvas: HTMLCanvasElement): Promise<Blob> {
-  return new Promise((resolve, reject) =>
-    canvas.toBlob(
-      (blob) => (blob ? resolve(blob) : reject(new Error('The timeline could not be drawn as PNG'))),
-      'image/png',
-    ),
-  );
+/**
+ * An SVG picture as PNG at `scale` × its size (2: sharp on a high-density screen and in slides).
+ * Drawn from a blob URL the page's CSP allows (`img-src blob:`); an SVG without external
+ * references leaves the canvas untainted, so it can be read back.
+ */
+export async function svgToPng(svg: string, scale = 2): Promise<Blob> {
+  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  try {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.round(image.naturalWidth * scale);
+    canvas.height = Math.round(image.naturalHeight * scale);
+    const context = canvas.getContext('2d');
+    if (!context) throw new Error('The timeline could not be drawn as PNG (no 2D canvas)');
+    context.drawImage(image, 0, 0, canvas.width, canvas.height);
+    return await new Promise((resolve, reject) =>
+      canvas.toBlob(
+        (blob) => (blob ? resolve(blob) : reject(new Error('The timeline could not be drawn as PNG'))),
+        'image/png',
+      ),
+    );
+  } finally {
+    URL.revokeObjectURL(url);
+  }
 }

@@ -10,7 +10,8 @@ import { useReplayStore } from '../replay/replay-store';
 import { summariesInfoQuery, summaryRunsQuery } from '../summaries/summaries-queries';
 import { useSummariesStore } from '../summaries/summaries-store';
 import { useUiStore } from '../store';
-import { canvasToPng, downloadFile, getExportFileName, getTimelineCanvas } from './download';
+import { getCurrentLink } from '../use-url-state';
+import { downloadFile, getExportFileName, svgToPng } from './download';
 import { getSummarySizes } from '../summaries/summary-sizes';
 import { toExportedSummary } from './exported-runs';
 import './export.css';
@@ -98,13 +99,14 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
     setBusy(item.id);
     setError(undefined);
     try {
-      const fileName = getExportFileName(name, item.suffix);
-      if (item.id === 'timeline-png') {
-        const canvas = getTimelineCanvas();
-        if (!canvas) throw new Error('The timeline is not on the page');
-        downloadFile(await canvasToPng(canvas), fileName, item.mimeType);
-        return;
-      }
+      // The file's name masked too (a secret or a user name in a path), by the worker's scan.
+      const [maskedName] = await getEngineClient().request({
+        kind: 'redact-texts',
+        sessionId,
+        texts: [name],
+        redaction: getRedaction(sessionId),
+      });
+      const fileName = getExportFileName(maskedName ?? name, item.suffix);
       let runs = undefined as ReturnType<typeof toExportedSummary>[] | undefined;
       let summariesByPoint: Record<string, string> | undefined;
       if (item.id === 'compacted-jsonl') {
@@ -126,7 +128,8 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
       const text = await getEngineClient().request({
         kind: 'export-file',
         sessionId,
-        format: item.id,
+        // The PNG is the SVG picture (title, thresholds, markers, legend) drawn at twice its size.
+        format: item.id === 'timeline-png' ? 'timeline-svg' : item.id,
         redaction: getRedaction(sessionId),
         // The report and the SVG show the replay when the page does; the compacted transcript is one.
         replay:
@@ -136,7 +139,7 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
         runs,
         summariesByPoint,
       });
-      downloadFile(text, fileName, item.mimeType);
+      downloadFile(item.id === 'timeline-png' ? await svgToPng(text) : text, fileName, item.mimeType);
       setOpen(false);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -170,6 +173,7 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
       {open && (
         <div className="export-popup" role="menu" data-testid="export-menu">
           <p className="muted small">Secrets are masked (see the Secrets tab to unmask one).</p>
+          <CopyLinkItem />
           {ITEMS.map((item) => {
             const why = disabled(item);
             return (
@@ -196,5 +200,44 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * Copies the link to this view (file hash and name, strategy, knobs, selection, tab, search: never
+ * the file's content) to the clipboard; says so, or why it could not.
+ */
+function CopyLinkItem() {
+  const [said, setSaid] = useState<string>();
+  const copy = async () => {
+    const link = getCurrentLink();
+    if (!link) {
+      setSaid('The link is ready once the file is read (a moment after it opens)');
+      return;
+    }
+    try {
+      await navigator.clipboard.writeText(link);
+      setSaid('Link copied: it opens this view on the same file, which the receiver drops in');
+    } catch {
+      setSaid(`Copy this link: ${link}`);
+    }
+  };
+  return (
+    <>
+      <button
+        type="button"
+        role="menuitem"
+        className="btn export-item"
+        data-testid="copy-link"
+        onClick={() => void copy()}
+      >
+        Copy link to this view
+      </button>
+      {said && (
+        <p className="muted small" role="status" data-testid="copy-link-status">
+          {said}
+        </p>
+      )}
+    </>
   );
 }

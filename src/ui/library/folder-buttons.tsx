@@ -65,6 +65,9 @@ export function FolderButtons() {
         type="file"
         data-testid="folder-input"
         className="visually-hidden"
+        // The "Open folder…" button opens it: no Tab stop of its own (nothing visible to focus).
+        tabIndex={-1}
+        aria-hidden="true"
         // biome-ignore lint/suspicious/noExplicitAny: `webkitdirectory` is missing from React's input props.
         {...({ webkitdirectory: '', directory: '' } as any)}
         onChange={(e) => {

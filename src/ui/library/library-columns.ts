@@ -1,3 +1,4 @@
+import { isSubagentsOnly } from '../../engine/library/group-files';
 import type { LibraryRow } from '../../engine/library/library-row';
 import {
   formatBytes,
@@ -7,6 +8,9 @@ import {
   formatTokensShort,
 } from '../common/format';
 import type { LibrarySession, LibrarySortKey } from './library-store';
+
+/** Said before the first prompt of a row of subagent logs listed without their session. */
+const SUBAGENTS_ONLY = 'subagent logs only (no session transcript)';
 
 // The library table's columns: label, sort value, cell text. Rows still scanning sort last.
 
@@ -33,7 +37,8 @@ export function getProjectName(cwd: string): string {
 
 const duration = (r: LibraryRow) =>
   r.startMs !== undefined && r.endMs !== undefined ? r.endMs - r.startMs : -1;
-const compactions = (r: LibraryRow) => r.compactions.auto + r.compactions.manual + r.compactions.micro;
+const compactions = (r: LibraryRow) =>
+  r.compactions.auto + r.compactions.manual + r.compactions.micro + r.compactions.truncated;
 export const formatUsd = (usd: number) => (usd >= 100 ? `$${usd.toFixed(0)}` : `$${usd.toFixed(2)}`);
 
 export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
@@ -73,7 +78,11 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     widthCss: 'minmax(8rem, 2fr)',
     numeric: false,
     value: (_, r) => r.firstPrompt ?? '',
-    text: (_, r) => r.firstPrompt ?? '–',
+    text: (s, r) => `${isSubagentsOnly(s.key) ? `${SUBAGENTS_ONLY} · ` : ''}${r.firstPrompt ?? '–'}`,
+    hint: (s) =>
+      isSubagentsOnly(s.key)
+        ? "Subagent logs whose session transcript is not in this folder: the figures are the subagents' only"
+        : undefined,
   },
   {
     key: 'duration',
@@ -115,11 +124,13 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
   {
     key: 'compactions',
     label: 'Compactions',
-    title: 'Compactions: auto / manual / µ (microcompactions)',
+    title:
+      'Compactions: auto / manual / µ (microcompactions), and T (truncations, Cline) where there are any',
     widthCss: '6rem',
     numeric: true,
     value: (_, r) => compactions(r),
-    text: (_, r) => `${r.compactions.auto} / ${r.compactions.manual} / ${r.compactions.micro}µ`,
+    text: (_, r) =>
+      `${r.compactions.auto} / ${r.compactions.manual} / ${r.compactions.micro}µ${r.compactions.truncated ? ` · ${r.compactions.truncated} T` : ''}`,
   },
   {
     key: 'subagents',

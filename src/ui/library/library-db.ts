@@ -1,5 +1,6 @@
 import Dexie, { type Table } from 'dexie';
 import type { LibraryRow } from '../../engine/library/library-row';
+import { LIBRARY_ROW_VERSION } from '../../engine/library/row-version';
 
 // The library's cache in IndexedDB: each session's row under the stamp of its files (path, size,
 // modification time of every file), so reopening a folder rescans only what changed; and the last
@@ -11,6 +12,9 @@ export interface CachedRow {
   stamp: string;
   row: LibraryRow;
 }
+
+/** The key a row is stored under: its files' stamp and the row version that computed it. */
+const rowKey = (stamp: string): string => `v${LIBRARY_ROW_VERSION}|${stamp}`;
 
 export interface CachedSessionRef {
   key: string;
@@ -60,15 +64,18 @@ export async function getCachedRows(
   const out = new Map<string, LibraryRow>();
   for (let i = 0; i < stamps.length; i += GET_CHUNK) {
     if (i > 0) await between();
-    const found = await getLibraryDb().rows.bulkGet(stamps.slice(i, i + GET_CHUNK));
-    for (const r of found) if (r) out.set(r.stamp, r.row);
+    const chunk = stamps.slice(i, i + GET_CHUNK);
+    const found = await getLibraryDb().rows.bulkGet(chunk.map(rowKey));
+    found.forEach((r, j) => {
+      if (r) out.set(chunk[j] as string, r.row);
+    });
   }
   return out;
 }
 
 /** Several rows in one transaction (the scan writes each batch it hands to the list at once). */
 export async function putCachedRows(rows: readonly CachedRow[]): Promise<void> {
-  if (rows.length > 0) await getLibraryDb().rows.bulkPut(rows);
+  if (rows.length > 0) await getLibraryDb().rows.bulkPut(rows.map((r) => ({ ...r, stamp: rowKey(r.stamp) })));
 }
 
 export async function saveLastFolder(folder: Omit<LastFolder, 'id'>): Promise<void> {

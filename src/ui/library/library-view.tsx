@@ -1,6 +1,6 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { memo, useMemo, useRef, useState } from 'react';
-import { PRICES_SEEN } from '../../engine/summarize/prices';
+import { PRICES_SEEN } from '../../engine/cost/prices-seen';
 import { formatBytes } from '../common/format';
 import { VirtualList } from '../common/virtual-list';
 import { ProgressBar } from '../top-bar/load-progress';
@@ -22,6 +22,10 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
   const { sort, search, agent } = useLibraryStore();
   const { setSort, setSearch, setAgent } = useLibraryStore.getState();
   const shown = useMemo(() => selectSessions(sessions, sort, search, agent), [sessions, sort, search, agent]);
+  // A new order or filter shows its first rows (sorted by peak, the largest), not the old scroll.
+  const toTop = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new sort, search or agent is the trigger
+  const alignTop = useMemo(() => ({ index: 0, nonce: ++toTop.current }), [sort, search, agent]);
   const agents = useMemo(
     () => [...new Set(sessions.map((s) => s.row?.agent).filter((a): a is string => !!a))].sort(),
     [sessions],
@@ -46,7 +50,7 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
         </h2>
         <span className="muted" data-testid="library-count">
           {shown.length === sessions.length ? sessions.length : `${shown.length} of ${sessions.length}`}{' '}
-          sessions · {formatBytes(totalBytes)}
+          {sessions.length === 1 ? 'session' : 'sessions'} · {formatBytes(totalBytes)}
         </span>
         {filesOpen && !scan && <CacheStatus sessions={sessions} />}
         <input
@@ -122,6 +126,7 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
       <VirtualList
         count={shown.length}
         rowHeightPx={ROW_HEIGHT_PX}
+        alignTopRequest={alignTop}
         className="library-rows"
         testId="library-rows"
         ariaLabel="Sessions"

@@ -133,12 +133,25 @@ export function startLive(queryClient: QueryClient): void {
   let cut = 0;
   /** Each other file's bytes given at the last step. */
   let otherCuts = new Map<string, number>();
+  /** The figures hidden while the file could not be read: shown again once it can, unchanged. */
+  let hidden: LiveReading | undefined;
   const tick = async (): Promise<void> => {
     if (mine !== generation) return;
     try {
       const blob = await source.read();
-      // A file shorter than the last read was replaced or cut: look at it from the start.
-      if (blob.size < cut) cut = 0;
+      // A file shorter than the last read was replaced, cut or emptied: looked at from the start,
+      // and the figures of what it held (the forecast, a compaction's score) are gone with it.
+      if (blob.size < cut) {
+        cut = 0;
+        otherCuts = new Map();
+        hidden = undefined;
+        setReading(null);
+        useLiveStore.setState({ bytes: 0, step: undefined });
+      } else if (hidden) {
+        setReading(hidden);
+        hidden = undefined;
+        useLiveStore.setState({ error: undefined });
+      }
       const end = blob.size > cut ? await getWholeLinesEnd(blob, cut) : undefined;
       const files = source.discover ? await source.discover() : source.others;
       const others = await Promise.all(files.map(async (f) => ({ name: f.name, blob: await f.read() })));
@@ -186,9 +199,9 @@ export function startLive(queryClient: QueryClient): void {
         }
         const reading: LiveReading = { row, forecast: computeForecast(row), score: before?.score };
         const compactsBefore = before?.row
-          ? before.row.compactions.auto + before.row.compactions.manual
+          ? before.row.compactions.auto + before.row.compactions.manual + before.row.compactions.truncated
           : undefined;
-        const compactsNow = row.compactions.auto + row.compactions.manual;
+        const compactsNow = row.compactions.auto + row.compactions.manual + row.compactions.truncated;
         if (
           compactsBefore !== undefined &&
           compactsNow > compactsBefore &&
@@ -203,6 +216,11 @@ export function startLive(queryClient: QueryClient): void {
         useLiveStore.setState(update);
       }
     } catch (error) {
+      // The file cannot be read (404, the server gone): its last figures are not shown as current.
+      if (mine === generation) {
+        hidden = pageQueryClient.getQueryData<LiveReading | null>(READING_KEY) ?? hidden;
+        setReading(null);
+      }
       useLiveStore.setState({ error: error instanceof Error ? error.message : String(error) });
     } finally {
       if (mine === generation) timer = setTimeout(() => void tick(), POLL_MS);

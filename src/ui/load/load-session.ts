@@ -3,6 +3,8 @@ import { loadsAfterMain } from '../../engine/parse/detect';
 import { getEngineClient } from '../../worker/engine-client';
 import { ABORT_ERROR, type LoadFile, type SessionAppendResult, type SessionId } from '../../worker/protocol';
 import { sessionKey, sessionOverviewQuery, timelineQuery } from '../queries';
+import { useLibraryStore } from '../library/library-store';
+import { useReplayStore } from '../replay/replay-store';
 import { useUiStore } from '../store';
 
 let nextSessionId: SessionId = 1;
@@ -30,9 +32,14 @@ export async function loadSession(
   queryClient: QueryClient,
   label: string,
   prepare: (signal: AbortSignal) => Promise<LoadFile[]>,
-  options: { live?: boolean } = {},
+  options: {
+    live?: boolean;
+    /** The person opened it (a pick, a drop, a recent file): show the session, not the library. */
+    show?: boolean;
+  } = {},
 ): Promise<boolean> {
   cancelLoad();
+  if (options.show) useLibraryStore.getState().showView('session');
   const sessionId = nextSessionId++;
   const abort = new AbortController();
   inFlight = { sessionId, abort };
@@ -114,6 +121,10 @@ export async function appendSession(
         return step.summary;
       },
     });
+    // The same session, grown: its replay state (strategy, knob overrides, manual compactions)
+    // carries over to the new id rather than starting again as for another file.
+    const replay = useReplayStore.getState();
+    if (current !== undefined && replay.sessionId === current) useReplayStore.setState({ sessionId });
     // Appended entries keep their indices: the selection stays, unless they moved (the main file
     // grew under subagent entries) or a file was parsed again.
     if (step?.indicesKept) useUiStore.setState({ currentSessionId: sessionId });

@@ -60,7 +60,7 @@ export async function openHandleFiles(
     },
     // One file costs live mode nothing beyond a plain parse (engine/parse/live-parse.ts
     // `parseForLive`); several would keep their parsed lines, so they are not offered.
-    { live: single !== undefined },
+    { live: single !== undefined, show: true },
   );
   if (!loaded) return undefined;
   if (single) setLiveSource(createHandleLiveSource(single.handle, single.name, []));

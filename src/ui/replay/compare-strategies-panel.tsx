@@ -273,6 +273,8 @@ function CompareTable({ result }: { result: ReplayCompare }) {
               data-strategy={row.strategyId}
               data-llm-calls={row.llmCalls}
               data-peak={row.peakContextTokens}
+              data-cost={row.cost?.usd.toFixed(6)}
+              data-real-cost={row.cost?.realUsd.toFixed(6)}
             >
               <td className="strat-cell left">
                 <LineSwatch i={i} />

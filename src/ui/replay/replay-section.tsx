@@ -2,7 +2,8 @@ import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
 import { useEscapeLayer } from '../common/use-escape';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { RealOutcome, ReplayComparison } from '../../engine/replay/types';
+import { formatMillions, formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
+import type { RealOutcome, ReplayComparison, ReplayCostFigures } from '../../engine/replay/types';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { timelineQuery } from '../queries';
@@ -98,6 +99,32 @@ function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
         </details>
       )}
     </div>
+  );
+}
+
+/** The replay's cost beside the log's real cost, both at list prices (engine/cost/, docs/cost.md). */
+function CostSummary({ cost }: { cost: ReplayCostFigures }) {
+  const details = [
+    `Cache read / written / uncached input: ${[cost.cacheReadTokens, cost.cacheWriteTokens, cost.uncachedTokens].map(formatMillions).join(' / ')} tokens`,
+    `${cost.summaryCalls} summary call${cost.summaryCalls === 1 ? '' : 's'}: ${formatUsd(cost.summaryUsd)}`,
+    cost.realSummariesEstimated > 0
+      ? `The real cost estimates ${cost.realSummariesEstimated} of the log's summary calls (not in the log)`
+      : '',
+    cost.unpricedCalls > 0
+      ? `${cost.unpricedCalls} calls of a model without a list price are not counted`
+      : '',
+    `List prices as of ${cost.pricesSeen}`,
+  ].filter(Boolean);
+  return (
+    <span
+      className="mono small replay-cost"
+      data-testid="replay-cost"
+      data-usd={cost.usd.toFixed(6)}
+      data-real-usd={cost.realUsd.toFixed(6)}
+      title={details.join('\n')}
+    >
+      cost {formatUsd(cost.usd)} · real {formatUsd(cost.realUsd)} ({formatUsdDelta(cost.usd - cost.realUsd)})
+    </span>
   );
 }
 
@@ -267,6 +294,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
               {formatCount(result.computeMs < 1 ? 1 : Math.round(result.computeMs))} ms
             </span>
             <CompareSummary comparison={result.comparison} />
+            {current?.cost && <CostSummary cost={current.cost} />}
           </>
         )}
         {enabled && (

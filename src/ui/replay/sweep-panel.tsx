@@ -2,15 +2,17 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SweepPoint, SweepProgress, SweepResult } from '../../engine/replay/sweep';
 import { DEFAULT_SWEEP_STEPS, getSweepScore, MAX_SWEEP_STEPS } from '../../engine/replay/sweep-score';
+import { formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
-import { formatOrdinal, formatPlural } from '../../engine/query/numbering';
+import { formatOrdinal } from '../../engine/query/numbering';
 import { formatCount, formatTokensShort } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
 import { ProgressBar } from '../top-bar/load-progress';
 import { replaySweepQuery } from './replay-queries';
 import { type ReplaySweepParams, useReplayStore } from './replay-store';
 import { useReplayKnobs, useReplayOverrides } from './use-replay';
+import { formatValue, formatValueLong, SweepChart } from './sweep-chart';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
 import { useBranchPath } from '../timeline/branch-store';
 
@@ -18,23 +20,6 @@ import { useBranchPath } from '../timeline/branch-store';
 // line chart (compactions fired, real ones matched) and a table scored by precision and recall
 // (matched, extra, missed, F1; the best value marked). A value's button sets the knob, so the
 // main replay shows it. Run freezes the other knobs; Cancel aborts the worker's loop.
-
-const CHART_WIDTH_PX = 380;
-const CHART_HEIGHT_PX = 150;
-const PAD = { left: 30, right: 10, top: 10, bottom: 22 };
-
-function formatValue(value: number, unit: KnobSpec['unit']): string {
-  if (unit === 'percent') return `${value}%`;
-  if (unit === 'tokens') return formatTokensShort(value);
-  return formatCount(value);
-}
-
-/** A value with its unit in words, for titles: "20,000 tokens", "80%". */
-function formatValueLong(value: number, unit: KnobSpec['unit']): string {
-  if (unit === 'percent') return `${value}%`;
-  if (unit === 'tokens') return `${formatCount(value)} tokens`;
-  return formatCount(value);
-}
 
 /** The axis title: the knob's label, and its unit when the ticks do not show it. */
 function getAxisTitle(spec: KnobSpec | undefined, knob: string): string {
@@ -58,85 +43,12 @@ function getBestPoint(points: SweepPoint[]): number | undefined {
 
 const formatF1 = (f1: number | undefined) => (f1 === undefined ? '–' : f1.toFixed(2));
 
-function SweepChart({
-  result,
-  axisTitle,
-  current,
-  onPick,
-}: {
-  result: SweepResult;
-  axisTitle: string;
-  current: KnobValue;
-  onPick: (value: number) => void;
-}) {
-  const { points, unit } = result;
-  const xs = points.map((p) => p.value);
-  const xMin = Math.min(...xs);
-  const xMax = Math.max(...xs);
-  const yMax = Math.max(1, ...points.map((p) => Math.max(p.events.compact, p.expectedReal)));
-  const innerW = CHART_WIDTH_PX - PAD.left - PAD.right;
-  const innerH = CHART_HEIGHT_PX - PAD.top - PAD.bottom;
-  const x = (v: number) => PAD.left + (xMax === xMin ? innerW / 2 : ((v - xMin) / (xMax - xMin)) * innerW);
-  const y = (n: number) => PAD.top + innerH - (n / yMax) * innerH;
-  const line = (get: (p: SweepPoint) => number) =>
-    points.map((p) => `${x(p.value).toFixed(1)},${y(get(p)).toFixed(1)}`).join(' ');
-  const yTicks = yMax <= 4 ? Array.from({ length: yMax + 1 }, (_, i) => i) : [0, Math.round(yMax / 2), yMax];
-  return (
-    <svg
-      className="sweep-chart"
-      data-testid="sweep-chart"
-      data-points={points.length}
-      width={CHART_WIDTH_PX}
-      height={CHART_HEIGHT_PX}
-      viewBox={`0 0 ${CHART_WIDTH_PX} ${CHART_HEIGHT_PX}`}
-      role="img"
-      aria-label={`Compactions fired and real ones matched for each value of ${axisTitle}`}
-    >
-      {yTicks.map((t) => (
-        <g key={t}>
-          <line className="sweep-grid" x1={PAD.left} x2={CHART_WIDTH_PX - PAD.right} y1={y(t)} y2={y(t)} />
-          <text className="sweep-axis" x={PAD.left - 6} y={y(t) + 3} textAnchor="end">
-            {t}
-          </text>
-        </g>
-      ))}
-      <text className="sweep-axis" x={PAD.left} y={CHART_HEIGHT_PX - 6} textAnchor="start">
-        {formatValue(xMin, unit)}
-      </text>
-      <text className="sweep-axis" x={CHART_WIDTH_PX - PAD.right} y={CHART_HEIGHT_PX - 6} textAnchor="end">
-        {formatValue(xMax, unit)}
-      </text>
-      <text
-        className="sweep-axis"
-        data-testid="sweep-axis-title"
-        x={PAD.left + innerW / 2}
-        y={CHART_HEIGHT_PX - 6}
-        textAnchor="middle"
-      >
-        {axisTitle}
-      </text>
-      {typeof current === 'number' && current >= xMin && current <= xMax && (
-        <line className="sweep-current" x1={x(current)} x2={x(current)} y1={PAD.top} y2={PAD.top + innerH} />
-      )}
-      <polyline className="sweep-line fired" points={line((p) => p.events.compact)} />
-      <polyline className="sweep-line matched" points={line((p) => p.matchedReal)} />
-      {points.map((p) => (
-        // The table's buttons are the keyboard path to the same action.
-        <circle
-          key={p.value}
-          className="sweep-dot"
-          cx={x(p.value)}
-          cy={y(p.events.compact)}
-          r={3}
-          onClick={() => onPick(p.value)}
-        >
-          <title>
-            {`${formatValueLong(p.value, unit)}: ${formatPlural(p.events.compact, 'compaction')} fired, ${p.matchedReal} of ${p.expectedReal} real matched, ${p.extraSimulated} extra`}
-          </title>
-        </circle>
-      ))}
-    </svg>
-  );
+/** Index of the cheapest point (the first on ties); undefined when the points carry no cost. */
+function getCheapestPoint(points: SweepPoint[]): number | undefined {
+  let best: number | undefined;
+  for (const [i, p] of points.entries())
+    if (p.cost && p.cost.usd > 0 && (best === undefined || p.cost.usd < points[best]!.cost!.usd)) best = i;
+  return best;
 }
 
 function SweepTable({
@@ -151,6 +63,7 @@ function SweepTable({
   onPick: (value: number) => void;
 }) {
   const best = getBestPoint(result.points);
+  const cheapest = getCheapestPoint(result.points);
   return (
     <div className="sweep-table-wrap">
       <table className="sweep-table mono">
@@ -169,6 +82,9 @@ function SweepTable({
             <th title="Tokens summarized, all compactions">summarized</th>
             <th title="Summary tokens produced">summaries</th>
             <th title="The first API call a compaction follows">first</th>
+            <th title="What the session would have cost at this value, at list prices through the prompt cache (docs/cost.md); the log's real cost in the tooltip">
+              cost
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -182,6 +98,8 @@ function SweepTable({
                 data-compactions={p.events.compact}
                 data-f1={score.f1 ?? ''}
                 data-best={i === best ? 'true' : undefined}
+                data-cost={p.cost?.usd.toFixed(6)}
+                data-cheapest={i === cheapest ? 'true' : undefined}
                 className={
                   [current === p.value ? 'current' : '', i === best ? 'best' : ''].join(' ').trim() ||
                   undefined
@@ -215,6 +133,16 @@ function SweepTable({
                   {p.firstCompactApiCall === undefined
                     ? '–'
                     : formatOrdinal('api-call', p.firstCompactApiCall)}
+                </td>
+                <td
+                  title={
+                    p.cost
+                      ? `Real cost ${formatUsd(p.cost.realUsd)} (${formatUsdDelta(p.cost.usd - p.cost.realUsd)}); ${p.cost.summaryCalls} summary calls ${formatUsd(p.cost.summaryUsd)}${i === cheapest ? '; the cheapest value of the sweep' : ''}`
+                      : undefined
+                  }
+                >
+                  {p.cost ? formatUsd(p.cost.usd) : '–'}
+                  {i === cheapest ? ' $' : ''}
                 </td>
               </tr>
             );
@@ -335,6 +263,8 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
   const resultSpec = result ? numeric.find((s) => s.key === result.knob) : undefined;
   const bestIndex = result ? getBestPoint(result.points) : undefined;
   const bestPoint = bestIndex === undefined ? undefined : result?.points[bestIndex];
+  const cheapestIndex = result ? getCheapestPoint(result.points) : undefined;
+  const cheapestPoint = cheapestIndex === undefined ? undefined : result?.points[cheapestIndex];
   const fraction = progress && progress.total > 0 ? progress.done / progress.total : undefined;
 
   return (
@@ -414,6 +344,13 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
             <div className="sweep-legend small">
               <span className="fired">— compactions fired</span>
               <span className="matched">— real ones matched (of {result.points[0]!.expectedReal})</span>
+              {cheapestPoint?.cost && (
+                <span className="cost" data-testid="sweep-cheapest">
+                  ··· cost: lowest {formatUsd(cheapestPoint.cost.usd)} at{' '}
+                  {formatValueLong(cheapestPoint.value, result.unit)} (real{' '}
+                  {formatUsd(cheapestPoint.cost.realUsd)})
+                </span>
+              )}
               {bestPoint && (
                 <span data-testid="sweep-best">
                   best F1 {formatF1(getSweepScore(bestPoint).f1)} at{' '}

@@ -5,9 +5,11 @@ import { requirePreset } from '../../engine/strategies/prompt-presets';
 import { createAnthropicSummarizer } from '../../engine/summarize/anthropic';
 import { formatCount } from '../common/format';
 import { useKeyStore } from './key-store';
+import { maskKey } from './run-controller';
 import { PromptEditor, ReadOnlyViewer } from './lazy-editors';
 import { useSummariesStore } from './summaries-store';
 import { formatPlural } from '../../engine/query/numbering';
+import { readPromptAsks } from '../../engine/prompts/prompt-asks';
 import { parsePromptSections } from '../../engine/prompts/sections';
 import { type ExactCount, getWireBody } from './workbench-helpers';
 
@@ -17,12 +19,23 @@ import { type ExactCount, getWireBody } from './workbench-helpers';
 export function BuiltinHonours({ prompt, presetId }: { prompt: string; presetId: string }) {
   const preset = requirePreset(presetId);
   const sections = useMemo(() => parsePromptSections(prompt, preset.sections), [prompt, preset]);
+  const asks = useMemo(() => readPromptAsks(prompt), [prompt]);
   return (
     <div className="muted small builtin-honours" data-testid="builtin-honours">
       The built-in summarizer follows the prompt’s section headings (
-      {formatPlural(sections.length, 'section')}: {sections.map((x) => x.heading).join(' · ')}) and the
-      preset’s output shape, and fills each from the transcript’s structure. It does not follow the rest of
-      the wording, the system prompt, the temperature or the output cap.
+      {formatPlural(sections.length, 'section')}: {sections.map((x) => x.heading).join(' · ')}), the preset’s
+      output shape
+      {asks.limit && <span data-testid="builtin-limit">, the length limit “{asks.limit.asked}”</span>}
+      {asks.omit.length > 0 && (
+        <span data-testid="builtin-omit">
+          , and leaves out {asks.omit.map((o) => `“${o.asked}”`).join(', ')}
+        </span>
+      )}
+      . It writes no new prose: it quotes and lists what the transcript holds, so the rest of the wording
+      (tone, emphasis, judgement), the system prompt, the temperature and the output cap are not followed. For
+      a model’s summary without an API key, run a local server and pick OpenAI-compatible with its URL:{' '}
+      <code>ollama serve</code> (http://127.0.0.1:11434/v1), <code>llama-server -m model.gguf</code>{' '}
+      (http://127.0.0.1:8080/v1) or <code>vllm serve &lt;model&gt;</code> (http://127.0.0.1:8000/v1).
     </div>
   );
 }
@@ -93,7 +106,7 @@ export function PromptColumn(props: {
               createAnthropicSummarizer({ apiKey: keys.anthropicKey, baseUrl: s.anthropicBaseUrl })
                 .countTokens!(request).then(
                 (tokens) => setExact({ request, tokens }),
-                (error: Error) => setExact({ request, error: error.message }),
+                (error: Error) => setExact({ request, error: maskKey(error.message, keys.anthropicKey) }),
               );
             }}
           >

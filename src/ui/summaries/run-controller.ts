@@ -1,5 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { create } from 'zustand';
+import type { RedactionSettings } from '../../engine/redact/mask';
+import { getPrintableUrl } from '../../engine/redact/printable-url';
 import { getPreset } from '../../engine/strategies/prompt-presets';
 import { BUILTIN_MODEL } from '../../engine/summarize/builtin';
 import type { SummarizerConfig } from '../../engine/summarize/create';
@@ -8,6 +10,7 @@ import { RECORDED_MODEL } from '../../engine/summarize/recorded';
 import type { SummariesInfo } from '../../engine/summarize/session-ops';
 import type { CompactionPoint } from '../../engine/summarize/span';
 import { SummarizerError } from '../../engine/summarize/types';
+import { getEngineClient } from '../../worker/engine-client';
 import type { SessionId } from '../../worker/protocol';
 import { RUN_SCHEMA_VERSION, type SummaryRun, saveRun } from './runs-db';
 import { preparedSummaryQuery, RUNS_QUERY_KEY } from './summaries-queries';
@@ -46,6 +49,37 @@ export interface RunInput {
 
 function createId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `run-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+const KEY_ID = 'configured-api-key';
+
+/** The configured key masked (a plain search: cheap enough for every streamed piece). */
+export function maskKey(text: string, apiKey: string | undefined): string {
+  return apiKey ? text.split(apiKey).join('[REDACTED:env-secret]') : text;
+}
+
+/**
+ * What came back from a summarizer (the summary, an error, the model's name), as the page may show
+ * and store it: the configured key masked here (it never goes to the worker), then every secret the
+ * session's scan found, by the worker that holds their values (issue 22). Should the worker not
+ * answer (the session was closed), the rules alone mask it.
+ */
+async function maskReturned(input: RunInput, texts: string[]): Promise<string[]> {
+  // The secrets' rules load with the first run's answer, not with the page.
+  const { maskText, withKnownValues } = await import('../../engine/redact/mask');
+  const redaction: RedactionSettings = input.settings.redact ?? { unmasked: [] };
+  const local = withKnownValues(redaction, input.apiKey ? [{ id: KEY_ID, value: input.apiKey }] : []);
+  const keyMasked = texts.map((t) => maskText(maskKey(t, input.apiKey), local));
+  try {
+    return await getEngineClient().request({
+      kind: 'redact-texts',
+      sessionId: input.sessionId,
+      texts: keyMasked,
+      redaction,
+    });
+  } catch {
+    return keyMasked;
+  }
 }
 
 /** Starts a run (cancelling one in progress). Resolves when it is stored, failed or cancelled. */
@@ -99,36 +133,69 @@ export async function startRun(queryClient: QueryClient, input: RunInput): Promi
       signal: abort.signal,
       onText: (delta) => {
         text += delta;
-        set({ text });
+        set({ text: maskKey(text, input.apiKey) });
       },
     });
     const { result } = outcome;
     const { matches: _matches, ...retention } = outcome.retention;
-    const model =
+    const rawModel =
       input.choice === 'builtin'
         ? BUILTIN_MODEL
         : input.choice === 'recorded'
           ? RECORDED_MODEL
           : result.model || input.settings.model;
+    // Stored (IndexedDB, runs.json) and shown masked: a server may echo the key or a secret.
+    const { prompt, customInstructions, systemPrompt } = input.settings;
+    const missed = retention.missed.map((m) => m.text);
+    const [
+      summary,
+      rawSummary,
+      model,
+      transcriptName,
+      pointLabel,
+      maskedPrompt,
+      maskedInstructions,
+      maskedSystem,
+      ...maskedMissed
+    ] = await maskReturned(input, [
+      outcome.text,
+      result.text,
+      rawModel,
+      input.info.name.split('/').pop() ?? input.info.name,
+      input.pointLabel,
+      prompt,
+      customInstructions,
+      systemPrompt,
+      ...missed,
+    ]);
+    abort.signal.throwIfAborted();
+    const settings = {
+      ...input.settings,
+      prompt: maskedPrompt!,
+      customInstructions: maskedInstructions!,
+      systemPrompt: maskedSystem!,
+    };
     const run: SummaryRun = {
       id: createId(),
       schemaVersion: RUN_SCHEMA_VERSION,
       createdAt: Date.now(),
-      name: `${preset.id} · ${model} · ${input.pointLabel}`,
+      name: `${preset.id} · ${model} · ${pointLabel}`,
       starred: false,
       transcript: {
         contentHash: input.info.contentHash,
-        name: input.info.name.split('/').pop() ?? input.info.name,
+        name: transcriptName!,
       },
-      point: { ...input.point, label: input.pointLabel },
-      settings: input.settings,
+      point: { ...input.point, label: pointLabel! },
+      settings,
       summarizer: {
         kind: input.choice,
-        model,
-        ...(input.choice === 'anthropic' || input.choice === 'openai' ? { baseUrl: input.baseUrl } : {}),
+        model: model!,
+        ...(input.choice === 'anthropic' || input.choice === 'openai'
+          ? { baseUrl: getPrintableUrl(input.baseUrl) }
+          : {}),
       },
-      summary: outcome.text,
-      rawSummary: result.text,
+      summary: summary!,
+      rawSummary: rawSummary!,
       tokensIn: result.usage.inputTokens,
       tokensOut: result.usage.outputTokens,
       summaryTokens: outcome.summaryTokens,
@@ -138,19 +205,19 @@ export async function startRun(queryClient: QueryClient, input: RunInput): Promi
       durationMs: Math.round(result.durationMs),
       ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
       ...(result.stopReason === undefined ? {} : { stopReason: result.stopReason }),
-      retention,
+      retention: { ...retention, missed: retention.missed.map((m, i) => ({ ...m, text: maskedMissed[i]! })) },
     };
     await saveRun(run);
     await queryClient.invalidateQueries({ queryKey: RUNS_QUERY_KEY });
-    set({ status: 'done', text: result.text, runId: run.id });
+    set({ status: 'done', text: rawSummary, runId: run.id });
   } catch (error) {
     const cancelled =
       abort.signal.aborted || (error instanceof SummarizerError && error.code === 'cancelled');
-    set(
-      cancelled
-        ? { status: 'cancelled' }
-        : { status: 'error', error: error instanceof Error ? error.message : String(error) },
-    );
+    if (cancelled) set({ status: 'cancelled' });
+    else {
+      const [message] = await maskReturned(input, [error instanceof Error ? error.message : String(error)]);
+      set({ status: 'error', error: message });
+    }
   } finally {
     if (controller === abort) controller = undefined;
   }

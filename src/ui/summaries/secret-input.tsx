@@ -10,10 +10,15 @@ export function SecretInput({
   value,
   onChange,
   testId,
+  type = 'password',
+  className,
 }: {
   value: string;
   onChange: (value: string) => void;
   testId?: string;
+  /** `text` for a value shown as typed but kept out of attributes (a base URL may hold a key). */
+  type?: 'password' | 'text';
+  className?: string;
 }) {
   const ref = useRef<HTMLInputElement>(null);
   useLayoutEffect(() => {
@@ -22,7 +27,8 @@ export function SecretInput({
   return (
     <input
       ref={ref}
-      type="password"
+      type={type}
+      className={className}
       autoComplete="off"
       spellCheck={false}
       data-testid={testId}

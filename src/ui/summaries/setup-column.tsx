@@ -1,6 +1,7 @@
 import { BuiltinHonours } from './prompt-column';
 import { useShallow } from 'zustand/react/shallow';
 import { PROMPT_PRESETS, requirePreset } from '../../engine/strategies/prompt-presets';
+import { getPrintableUrl, hasUrlCredentials } from '../../engine/redact/printable-url';
 import type { SummariesInfo } from '../../engine/summarize/session-ops';
 import type { CompactionPoint } from '../../engine/summarize/span';
 import { formatCount } from '../common/format';
@@ -207,26 +208,26 @@ export function SetupColumn({ info, point }: { info: SummariesInfo; point: Compa
               onChange={(e) => s.set({ anthropicModel: e.currentTarget.value })}
             />
           </label>
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is BaseUrlInput, rendered inside. */}
           <label className="field">
             <span>Base URL</span>
-            <input
-              className="mono"
-              data-testid="anthropic-base-url"
+            <BaseUrlInput
+              testId="anthropic-base-url"
               value={s.anthropicBaseUrl}
-              onChange={(e) => s.set({ anthropicBaseUrl: e.currentTarget.value })}
+              onChange={(anthropicBaseUrl) => s.set({ anthropicBaseUrl })}
             />
           </label>
         </div>
       )}
       {s.summarizer === 'openai' && (
         <div className="provider">
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is BaseUrlInput, rendered inside. */}
           <label className="field">
             <span>Base URL (Ollama, llama.cpp, LM Studio, vLLM)</span>
-            <input
-              className="mono"
-              data-testid="openai-base-url"
+            <BaseUrlInput
+              testId="openai-base-url"
               value={s.openaiBaseUrl}
-              onChange={(e) => s.set({ openaiBaseUrl: e.currentTarget.value })}
+              onChange={(openaiBaseUrl) => s.set({ openaiBaseUrl })}
             />
           </label>
           <label className="field">
@@ -246,5 +247,23 @@ export function SetupColumn({ info, point }: { info: SummariesInfo; point: Compa
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * A base URL field: its value never reaches a DOM attribute, and when it holds credentials or a
+ * query string (either may be a key) the note shows the URL as runs and messages will show it.
+ */
+function BaseUrlInput(props: { value: string; onChange: (value: string) => void; testId: string }) {
+  return (
+    <>
+      <SecretInput type="text" className="mono" {...props} />
+      {hasUrlCredentials(props.value) && (
+        <span className="muted small" data-testid={`${props.testId}-shown`}>
+          Credentials and query string are sent, never shown or stored: runs and messages say{' '}
+          {getPrintableUrl(props.value)}
+        </span>
+      )}
+    </>
   );
 }

@@ -32,7 +32,7 @@ export function TopBar() {
   /** A load that cannot be followed: the session followed before is not this one. */
   const load = (label: string, prepare: (signal: AbortSignal) => Promise<LoadFile[]>) => {
     setLiveSource(undefined);
-    void loadSession(queryClient, label, prepare);
+    void loadSession(queryClient, label, prepare, { show: true });
   };
 
   const openFiles = (list: FileList | null) => {
@@ -76,6 +76,9 @@ export function TopBar() {
         accept=".jsonl,.json,.txt,.db,.db-wal,application/json,application/x-ndjson,text/plain"
         data-testid="file-input"
         className="visually-hidden"
+        // The "Open files…" button opens it: no Tab stop of its own (nothing visible to focus).
+        tabIndex={-1}
+        aria-hidden="true"
         onChange={(e) => {
           openFiles(e.currentTarget.files);
           e.currentTarget.value = '';

@@ -40,6 +40,12 @@ export function FilterBar({
   const fullText = useUiStore((s) => s.fullText);
   const setFullText = useUiStore((s) => s.setFullText);
   const [text, setText] = useState(search);
+  // A search set from outside (a link's `q`) shows in the box too.
+  const [shownSearch, setShownSearch] = useState(search);
+  if (search !== shownSearch) {
+    setShownSearch(search);
+    setText(search);
+  }
 
   useEffect(() => {
     if (text === search) return;

@@ -111,7 +111,14 @@ function TranscriptList(props: { sessionId: SessionId; filter?: RowFilter; indic
     const page = pages[Math.floor(index / ROW_PAGE_SIZE) - firstPage]?.data;
     const row = page?.[index % ROW_PAGE_SIZE];
     if (!row) return <PlaceholderRow />;
-    return <TranscriptRow row={row} selected={row.entryIndex === selectedEntry} onSelect={selectEntry} />;
+    return (
+      <TranscriptRow
+        row={row}
+        selected={row.entryIndex === selectedEntry}
+        onSelect={selectEntry}
+        search={props.filter?.search ?? ''}
+      />
+    );
   };
 
   return (

@@ -3,7 +3,7 @@ import type { FilterKind } from '../../engine/query/entry-kinds';
 import type { RowSummary } from '../../worker/protocol';
 import { formatClock, formatCount, formatTokensShort } from '../common/format';
 import { ReplayRowMark } from '../replay/row-mark';
-import { VisibleText } from '../common/visible-text';
+import { HighlightedText } from '../common/highlighted-text';
 
 export const KIND_TAGS: Record<FilterKind, string> = {
   'user-text': 'USER',
@@ -33,8 +33,10 @@ export const TranscriptRow = memo(function TranscriptRow(props: {
   row: RowSummary;
   selected: boolean;
   onSelect: (entryIndex: number) => void;
+  /** The transcript search: its occurrences in the row are marked. */
+  search: string;
 }) {
-  const { row, selected } = props;
+  const { row, selected, search } = props;
   return (
     <div
       className={`t-row kind-${row.kind} ${selected ? 'selected' : ''} ${row.depth > 0 ? 'side' : ''} ${row.isMeta ? 'meta' : ''}`}
@@ -63,12 +65,13 @@ export const TranscriptRow = memo(function TranscriptRow(props: {
         )}
         {row.toolName && row.kind === 'tool-call' && (
           <span className="t-tool">
-            <VisibleText text={row.toolName} />
+            <HighlightedText text={row.toolName} search={search} />
           </span>
         )}
         <span className="t-body">
-          <VisibleText
+          <HighlightedText
             text={row.kind === 'tool-call' && row.toolName ? stripToolName(row.text, row.toolName) : row.text}
+            search={search}
           />
         </span>
         {row.depth === 0 && <ReplayRowMark entryIndex={row.entryIndex} />}

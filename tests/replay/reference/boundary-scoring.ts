@@ -1,6 +1,6 @@
 import { getDialect } from '../../../src/engine/parse/dialects/registry';
 import { isSafeCut } from '../../../src/engine/simulation/cuts';
-import type { BoundaryScoringKnobs } from '../../../src/engine/strategies/boundary-scoring/descriptor';
+import type { BoundaryScoringKnobs } from '../../../src/engine/strategies/boundary-scoring/knobs';
 import {
   type BoundaryMessage,
   estimateOwnMessageTokens,
@@ -66,7 +66,11 @@ export function computeNaiveBoundaryScoringReplay(
   let summaryOwn = 0;
   let grownTo = 0;
   let adopted = -1;
+  /** The log's drift carried from a log compaction this history did not make or take (driftTokens). */
+  let carriedDrift = 0;
   let logFrom = 0;
+  // What the log's context holds beyond its records since its last compaction (unloggedTokens).
+  let logUnlogged = 0;
   const logCleared = new Set<number>();
   const events: NaiveBoundaryEvent[] = [];
   const simulatedTokens: number[] = [];
@@ -77,14 +81,21 @@ export function computeNaiveBoundaryScoringReplay(
     grownTo = Math.max(grownTo, to);
   };
   const positions = () => list.flatMap((it) => ('pos' in it ? [it.pos] : []));
-  const simSum = () => baseTokens + summaryTokens + positions().reduce((a, p) => a + tokens[p]!, 0);
+  // An adopted log compaction brings what it holds unlogged.
+  const simSum = () =>
+    carriedDrift +
+    baseTokens +
+    summaryTokens +
+    (adopted >= 0 ? real[adopted]!.unloggedTokens : 0) +
+    positions().reduce((a, p) => a + tokens[p]!, 0);
   const logSum = (to: number) => {
-    let sum = baseTokens;
+    let sum = baseTokens + logUnlogged;
     for (let p = logFrom; p < to; p++) sum += tokens[p]!;
     for (const i of logCleared) sum -= Math.max(0, clearables.tokens[i]! - PLACEHOLDER_TOKENS);
     return sum;
   };
   const adopt = (r: number) => {
+    carriedDrift = 0;
     adopted = r;
     list = [];
     summaryTokens = 0;
@@ -97,6 +108,7 @@ export function computeNaiveBoundaryScoringReplay(
   for (let r = 0; r < real.length && real[r]!.afterCall < 0; r++) {
     if (real[r]!.kind !== 'compact') continue;
     logFrom = real[r]!.boundaryPos;
+    logUnlogged = real[r]!.unloggedTokens;
     logCleared.clear();
     adopt(r);
   }
@@ -167,6 +179,7 @@ export function computeNaiveBoundaryScoringReplay(
           summaryTokens = summary.tokens;
           summaryOwn = summary.tokens;
           adopted = -1;
+          carriedDrift = 0;
           events.push({
             kind: 'compact',
             afterCallPos: k,
@@ -185,7 +198,9 @@ export function computeNaiveBoundaryScoringReplay(
         for (const i of info.cleared) if (clearables.pos[i]! >= logFrom) logCleared.add(i);
       } else if (info.kind === 'compact') {
         logFrom = info.boundaryPos;
+        logUnlogged = info.unloggedTokens;
         logCleared.clear();
+        if (info.trigger === 'auto' && adopted !== r) carriedDrift += info.driftTokens;
         if (info.trigger !== 'auto' && adopted !== r) {
           adopt(r);
           events.push({

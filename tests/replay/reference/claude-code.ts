@@ -1,12 +1,11 @@
 import { getContinuationOverheadTokens } from '../../../src/engine/compact/format-summary';
 import { computeRestoration, type RestoredFile } from '../../../src/engine/compact/restore';
 import type { ClaudeCodeKnobs } from '../../../src/engine/strategies/claude-code/knobs';
+import { LEGACY_PLACEHOLDER, V2168_PLACEHOLDER } from '../../../src/engine/strategies/claude-code';
 import {
   getRestorationExtras,
   getRestoreLimits,
-  LEGACY_PLACEHOLDER,
-  V2168_PLACEHOLDER,
-} from '../../../src/engine/strategies/claude-code';
+} from '../../../src/engine/strategies/claude-code/compactions';
 import { getSummaryRequestOverheadTokens } from '../../../src/engine/compact/build-request';
 import { selectMicrocompact } from '../../../src/engine/strategies/claude-code/microcompact';
 import { computeThresholds } from '../../../src/engine/thresholds';
@@ -75,6 +74,8 @@ export function computeNaiveReplay(
   let sim: Item[] = [];
   let simFrom = 0;
   let logItems: number[] = [];
+  /** What the log's context holds beyond its records since its last compaction (unloggedTokens). */
+  let logUnlogged = 0;
   let adopted = -1;
   let carried: RestoredFile[] = [];
   const events: NaiveEvent[] = [];
@@ -102,7 +103,7 @@ export function computeNaiveReplay(
     return v;
   };
   const simSum = () => sim.reduce((sum, it) => sum + ('pos' in it ? priceSim(it.pos) : it.synthetic), 0);
-  const logSum = () => logItems.reduce((sum, p) => sum + priceLog(p), 0);
+  const logSum = () => logUnlogged + logItems.reduce((sum, p) => sum + priceLog(p), 0);
   const simHas = (p: number) => sim.some((it) => 'pos' in it && it.pos === p);
   /** Appends context positions < `to` the simulation does not hold yet. */
   const growSim = (to: number) => {
@@ -119,7 +120,8 @@ export function computeNaiveReplay(
     const info = real[r]!;
     adopted = r;
     simFrom = info.boundaryPos;
-    sim = [];
+    // What the log's compaction holds beyond its records comes with it.
+    sim = info.unloggedTokens === 0 ? [] : [{ synthetic: info.unloggedTokens }];
     carried = [];
   };
   const isEligible = (i: number) => {
@@ -148,6 +150,7 @@ export function computeNaiveReplay(
   for (let r = 0; r < real.length && real[r]!.afterCall < 0; r++) {
     if (real[r]!.kind !== 'compact') continue;
     logFrom = real[r]!.boundaryPos;
+    logUnlogged = real[r]!.unloggedTokens;
     adopt(r);
   }
 
@@ -274,7 +277,12 @@ export function computeNaiveReplay(
         }
       } else {
         // Edge case 6: the clearing first, then the full compaction over what it left.
-        if (knobs.microcompactEnabled && S + output[k]! >= t.warning) {
+        // Before 2.1.68 with auto-compact on, only when auto-compact is due.
+        const due =
+          knobs.microcompactTrigger === 'with-auto-compact' && knobs.autoCompactEnabled
+            ? auto
+            : S + output[k]! >= t.warning;
+        if (knobs.microcompactEnabled && due) {
           const items = micro();
           if (items) clear(items);
         }
@@ -291,7 +299,11 @@ export function computeNaiveReplay(
       growLog(logFrom, r.boundaryPos);
       logFrom = r.boundaryPos;
       logItems = [];
+      logUnlogged = r.unloggedTokens;
       realCleared.clear();
+      // A log compaction this history does not make or take: it carries the log's drift.
+      if ((r.trigger === 'auto' || knobs.disableCompact) && adopted !== real.indexOf(r))
+        sim.push({ synthetic: r.driftTokens });
       if (r.trigger !== 'auto' && !knobs.disableCompact && adopted !== real.indexOf(r)) {
         adopt(real.indexOf(r));
         events.push({

@@ -1,6 +1,6 @@
 import { isSafeCut } from '../../../src/engine/simulation/cuts';
 import { getMessageAt, getMessageRangePositions } from '../../../src/engine/simulation/message-pairs';
-import { type ClineKnobs, getClineMaxAllowed } from '../../../src/engine/strategies/cline/descriptor';
+import { type ClineKnobs, getClineMaxAllowed } from '../../../src/engine/strategies/cline/knobs';
 import type { TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
 
@@ -72,8 +72,10 @@ export function computeNaiveClineReplay(prepared: PreparedReplay, knobs: ClineKn
   };
   /** Results the log's own microcompacts cleared, priced at the log's placeholder. */
   const logCleared = new Set<number>();
+  /** What the log's context holds beyond its records (each event's unloggedTokens). */
+  let logUnlogged = 0;
   const logMessages = (to: number) => {
-    let sum = 0;
+    let sum = logUnlogged;
     for (let p = logFrom; p < to; p++) if (!logDropped[p]) sum += tokens[p]!;
     for (const i of logCleared) sum -= Math.max(0, clearables.tokens[i]! - PLACEHOLDER_TOKENS);
     return sum;
@@ -88,6 +90,8 @@ export function computeNaiveClineReplay(prepared: PreparedReplay, knobs: ClineKn
     if (real[r]!.kind !== 'compact') continue;
     logFrom = real[r]!.boundaryPos;
     simFrom = real[r]!.boundaryPos;
+    logUnlogged = real[r]!.unloggedTokens;
+    simSynthetic = real[r]!.unloggedTokens;
     adopted = r;
   }
 
@@ -153,7 +157,8 @@ export function computeNaiveClineReplay(prepared: PreparedReplay, knobs: ClineKn
             );
             const hadNotice = noticeTokens > 0 || droppedSet(simDropped) !== '';
             for (let p = from; p < to; p++) simDropped[p] = 1;
-            const notice = real || hadNotice ? 0 : knobs.truncationNoticeTokens;
+            // The log's own truncation: its notice is what it left unlogged.
+            const notice = real ? real.unloggedTokens : hadNotice ? 0 : knobs.truncationNoticeTokens;
             noticeTokens += notice;
             simSynthetic += notice;
             events.push({
@@ -175,16 +180,22 @@ export function computeNaiveClineReplay(prepared: PreparedReplay, knobs: ClineKn
       } else if (info.kind === 'truncate' && info.droppedRange) {
         for (let p = Math.max(info.droppedRange[0], logFrom); p < info.droppedRange[1]; p++)
           logDropped[p] = 1;
+        logUnlogged += info.unloggedTokens;
+        // A truncation this history did not make: it carries the log's drift.
+        if (droppedSet(simDropped) !== droppedSet(logDropped)) simSynthetic += info.driftTokens;
       } else if (info.kind === 'compact') {
         logFrom = info.boundaryPos;
         logDropped.fill(0);
         logCleared.clear();
+        logUnlogged = info.unloggedTokens;
+        if (info.trigger === 'auto' && adopted !== r) simSynthetic += info.driftTokens;
         if (info.trigger !== 'auto' && adopted !== r) {
           adopted = r;
           simFrom = info.boundaryPos;
           simDropped.fill(0);
-          // The adopted summary and re-attachments are positions the history holds.
-          simSynthetic = 0;
+          // The adopted summary and re-attachments are positions the history holds, with what
+          // the compaction holds beyond them.
+          simSynthetic = info.unloggedTokens;
           noticeTokens = 0;
           events.push({
             kind: 'reset',

@@ -3,7 +3,8 @@ import { collectFileOps, computeFileLists, estimatePiMessageTokens } from '../..
 import { getPiThreshold, type PiKnobs } from '../../../src/engine/strategies/pi/descriptor';
 import type { Entry, TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
-import { SUMMARY_MODELS, type SummaryModelId } from '../../../src/engine/replay/summary-size';
+import { createSummaryModel, type SummaryModelId } from '../../../src/engine/replay/summary-size';
+import { limitedSummarySize } from '../../../src/engine/strategies/summary-size';
 
 // A deliberately naive replay of pi's compaction (strategies/pi/index.ts through compute-replay.ts), the
 // "summary with a kept range after it" family, to check the fast one on the same transcripts. The
@@ -56,7 +57,11 @@ export function computeNaivePiReplay(
   const { session, calls, recorded, output, pendingEstimate, callPos, ctxEntry, tokens, artifactOf } =
     prepared;
   const { clearables, real, baseTokens } = prepared;
-  const model = SUMMARY_MODELS[summaryModel];
+  // pi's summary size: Claude Code's ratio under generateSummary's ⌊0.8 × reserveTokens⌋.
+  const model = createSummaryModel(
+    summaryModel,
+    limitedSummarySize(Math.floor(0.8 * knobs.reserveTokens), 'pi'),
+  );
   const n = calls.length;
   const threshold = getPiThreshold(knobs);
   const entryAt = (p: number): Entry => session.entries[ctxEntry[p]!]!;
@@ -77,6 +82,8 @@ export function computeNaivePiReplay(
   /** The first position of the live history (pi's kept range, or the adopted log boundary). */
   let simFrom = 0;
   let adopted = -1;
+  /** The log's drift carried from a log compaction this history did not make or take (driftTokens). */
+  let carriedDrift = 0;
   // pi's chain: cut candidates start after the last compaction; file operations accumulate.
   let lastBoundary = 0;
   let lastLiveFrom = 0;
@@ -84,6 +91,8 @@ export function computeNaivePiReplay(
   let modified = new Set<string>();
   // The log's history: its positions from its last compaction, less what its microcompacts cleared.
   let logFrom = 0;
+  // What the log's context holds beyond its records since its last compaction (unloggedTokens).
+  let logUnlogged = 0;
   const logCleared = new Set<number>();
   const events: NaivePiEvent[] = [];
   const simulatedTokens: number[] = [];
@@ -94,14 +103,21 @@ export function computeNaivePiReplay(
     for (let p = grownTo; p < to; p++) if (holds(p)) held.push(p);
     grownTo = Math.max(grownTo, to);
   };
-  const simSum = () => baseTokens + summaryItem + held.reduce((a, p) => a + tokens[p]!, 0);
+  // An adopted log compaction brings what it holds unlogged.
+  const simSum = () =>
+    carriedDrift +
+    baseTokens +
+    summaryItem +
+    (adopted >= 0 ? real[adopted]!.unloggedTokens : 0) +
+    held.reduce((a, p) => a + tokens[p]!, 0);
   const logSum = (to: number) => {
-    let sum = baseTokens;
+    let sum = baseTokens + logUnlogged;
     for (let p = logFrom; p < to; p++) sum += tokens[p]!;
     for (const i of logCleared) sum -= Math.max(0, clearables.tokens[i]! - PLACEHOLDER_TOKENS);
     return sum;
   };
   const adopt = (r: number) => {
+    carriedDrift = 0;
     // The log's summary and re-attachments are positions (its artifacts) the history then holds.
     adopted = r;
     summaryItem = 0;
@@ -115,6 +131,7 @@ export function computeNaivePiReplay(
   for (let r = 0; r < real.length && real[r]!.afterCall < 0; r++) {
     if (real[r]!.kind !== 'compact') continue;
     logFrom = real[r]!.boundaryPos;
+    logUnlogged = real[r]!.unloggedTokens;
     logCleared.clear();
     adopt(r);
   }
@@ -181,7 +198,10 @@ export function computeNaivePiReplay(
         lastLiveFrom = cut;
         const keep = cut < boundary;
         // The summary replaces everything before the cut: the previous summary and kept range too.
-        const spanTokens = summaryItem + held.filter((p) => p < cut).reduce((a, p) => a + tokens[p]!, 0);
+        const spanTokens =
+          summaryItem +
+          (adopted >= 0 ? real[adopted]!.unloggedTokens : 0) +
+          held.filter((p) => p < cut).reduce((a, p) => a + tokens[p]!, 0);
         const exact = realAutoAt(k);
         if (exact >= 0 && model.id === 'recorded') {
           adopt(exact);
@@ -215,6 +235,7 @@ export function computeNaivePiReplay(
           held = held.filter((p) => p >= cut);
           simFrom = keep ? cut : boundary;
           adopted = -1;
+          carriedDrift = 0;
           events.push({
             kind: 'compact',
             afterCallPos: k,
@@ -233,7 +254,9 @@ export function computeNaivePiReplay(
         for (const i of info.cleared) if (clearables.pos[i]! >= logFrom) logCleared.add(i);
       } else if (info.kind === 'compact') {
         logFrom = info.boundaryPos;
+        logUnlogged = info.unloggedTokens;
         logCleared.clear();
+        if (loggedTrigger[r] === 'auto' && adopted !== r) carriedDrift += info.driftTokens;
         if (loggedTrigger[r] !== 'auto' && adopted !== r) {
           adopt(r);
           events.push({

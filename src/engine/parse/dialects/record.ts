@@ -1,4 +1,12 @@
-import type { DialectId, Entry, IssueCode, LoggedContextEdits, Severity, TokenCount } from '../../types';
+import type {
+  DialectId,
+  Entry,
+  IssueCode,
+  LoggedContextEdits,
+  Severity,
+  StatedTotals,
+  TokenCount,
+} from '../../types';
 
 // What every dialect's record normalizer implements, and the small helpers they share. A
 // normalizer knows record shapes only; files, detection and sessions belong to parse-session.ts
@@ -38,6 +46,8 @@ export interface RecordExtras {
   agent?: string;
   /** The context right after the latest compaction, as the agent estimated it (Codex). */
   compactedContextTokens?: TokenCount;
+  /** Totals the record states for its run (the SDK stream's `result`): added to the session's. */
+  statedTotals?: StatedTotals;
 }
 
 export interface NormalizedRecord {
@@ -89,6 +99,7 @@ export function isObject(value: unknown): value is Json {
 
 export function typeName(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
   const t = typeof value;
   return t === 'object' ? 'an object' : `a ${t}`;
@@ -103,8 +114,80 @@ export function preview(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)} `.slice(0, -1) : text;
 }
 
+/**
+ * `value` as JSON text, or '' when it is nested deeper than `JSON.stringify`'s recursion can go
+ * (a tool input 5,000 objects deep): then a warning at `path`, and the record keeps its other
+ * fields instead of failing whole.
+ */
+export function jsonText(value: unknown, ctx: RecordContext, path: string): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    ctx.issue(
+      'unreadable-record',
+      'warning',
+      `At ${path}: nested too deep to show; the record is kept without it`,
+      path,
+    );
+    return '';
+  }
+}
+
+/** ours: a thousand times the largest context window; a count above it is not one. */
+export const MAX_TOKEN_COUNT = 1e10;
+
+/** A value as an issue message shows it: JSON, cut to 40 characters. */
+export function shownValue(value: unknown): string {
+  const text = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/**
+ * A token count the log states at `path`: a number from 0 to `MAX_TOKEN_COUNT`. Anything else (a
+ * negative, a string, `1e999` read as Infinity) is an `out-of-range` issue naming the field and
+ * the value, and counts 0: left out of the figures rather than taken as said. Absent is 0. Without
+ * `ctx` (a second reading of a record already reported) the issue is not repeated.
+ */
+export function readTokenCount(value: unknown, path: string, ctx?: RecordContext): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value === 'number' && value >= 0 && value <= MAX_TOKEN_COUNT) return value;
+  ctx?.issue(
+    'out-of-range',
+    'warning',
+    `At ${path}: expected a token count (a number from 0), got ${shownValue(value)}; left out of the figures`,
+    path,
+  );
+  return 0;
+}
+
 export const num = (value: unknown): number =>
   typeof value === 'number' && Number.isFinite(value) ? value : 0;
+
+// A time a log states is believed only inside a plausible range: a Cline `ts` of 8.64e15 + 1 or an
+// OpenCode `time.created` of 1e20 lies outside what a Date can hold ("Invalid time value" lost the
+// session, the page showed "NaN-NaN-NaN"), and a `time.start` of 0 (a real OpenCode part), 1969
+// or 9999 would make the session start in 1970 or last 8,000 years.
+
+/** ours: 2015-01-01, years before the first of the agents whose logs are read. */
+export const EARLIEST_PLAUSIBLE_MS = Date.UTC(2015, 0, 1);
+/** ours: 2100-01-01; later is a wrong clock or a bad value, not a session. */
+export const LATEST_PLAUSIBLE_MS = Date.UTC(2100, 0, 1);
+
+export function isPlausibleTimeMs(ms: number): boolean {
+  return Number.isFinite(ms) && ms >= EARLIEST_PLAUSIBLE_MS && ms < LATEST_PLAUSIBLE_MS;
+}
+
+/** The issue message for an implausible time (`path`: its field, when known). */
+export function implausibleTimeMessage(ms: number, path?: string): string {
+  return `${path ? `At ${path}: ` : ''}time ${describeTimeMs(ms)} is outside 2015–2099: not believed, and it does not set the session's span`;
+}
+
+/** A time as a message shows it: ISO 8601 when a Date can hold it, else the number of ms. */
+export function describeTimeMs(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? `${ms} ms` : date.toISOString();
+}
 
 export function parseTimestamp(value: unknown, ctx: RecordContext): number | undefined {
   if (value === undefined) return undefined;

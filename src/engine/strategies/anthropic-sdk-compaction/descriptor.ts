@@ -3,6 +3,7 @@ import type { TokenCount } from '../../types';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import type { KnobSpec, StrategyDescriptor } from '../types';
 import { ANTHROPIC_SDK } from './prompt';
+import { limitedSummarySize } from '../summary-size';
 
 // The strategy's descriptor: its knobs, their defaults and the threshold lines they draw, what
 // the page shows without replaying (index.ts holds the rules and their sources).
@@ -104,6 +105,12 @@ export const ANTHROPIC_SDK_COMPACTION_DESCRIPTOR: StrategyDescriptor<AnthropicSd
   },
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [ANTHROPIC_SDK],
+  // The summary request reuses the runner's max_tokens.
+  summarySize: (knobs) =>
+    limitedSummarySize(
+      knobs.summaryMaxTokens,
+      `the runner's own max_tokens, ${RUNNER}:141-157; its default here is ours`,
+    ),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow'],
 };

@@ -4,6 +4,7 @@ import { API_COMPACTION_DEFAULT_TRIGGER, API_COMPACTION_MIN_TRIGGER } from './co
 import { DEFAULT_KEEP_THINKING_TURNS } from './clear-thinking';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import type { KnobSpec, StrategyDescriptor } from '../types';
+import { borrowedSummarySize } from '../summary-size';
 
 // The strategy's descriptor: its knobs, their defaults and the threshold lines they draw, what
 // the page shows without replaying (index.ts holds the rules and their sources).
@@ -218,6 +219,10 @@ export const API_CONTEXT_EDITING_DESCRIPTOR: StrategyDescriptor<ApiContextEditin
     lines.push({ id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' });
     return lines;
   },
+  summarySize: () =>
+    borrowedSummarySize(
+      "no real API log with a server-side compaction block is in the corpus, and the API's compaction states no summary cap",
+    ),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow'],
 };

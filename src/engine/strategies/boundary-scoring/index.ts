@@ -12,11 +12,8 @@ import {
 import { createBoundaryScoringDetail } from './detail';
 import { createRuleBasedSummary } from './summary';
 import type { CompactionStrategy, ReplayView, StepOutcome, StrategyRun } from '../types';
-import {
-  BOUNDARY_SCORING_DESCRIPTOR,
-  type BoundaryScoringKnobs,
-  DEFAULT_BOUNDARY_SCORING_KNOBS,
-} from './descriptor';
+import { BOUNDARY_SCORING_DESCRIPTOR } from './descriptor';
+import { type BoundaryScoringKnobs, DEFAULT_BOUNDARY_SCORING_KNOBS } from './knobs';
 
 // Boundary-scoring microcompaction (docs/sources.md#mdd below): once the messages'
 // estimate reaches the threshold (or their count 500) and there are at least 10, the split is

@@ -7,10 +7,16 @@ import {
   normalizeClaudeCodeKnobs,
 } from './knobs';
 import { CLAUDE_CODE_FULL, CLAUDE_CODE_PARTIAL, CLAUDE_CODE_SUBAGENT } from './prompt-presets';
+import { CLAUDE_CODE_SUMMARY_SIZE } from '../summary-size';
 import type { StrategyDescriptor } from '../types';
 
 // Claude Code's descriptor: its knobs (knobs.ts), their defaults and the threshold lines they draw,
 // what the page shows without replaying (index.ts holds the rules).
+
+/** The 2.1.x clearing waits for auto-compact (it is tried first when auto-compact is due). */
+export function clearsWithAutoCompact(knobs: ClaudeCodeKnobs): boolean {
+  return knobs.microcompactTrigger === 'with-auto-compact' && knobs.autoCompactEnabled;
+}
 
 export function getThresholdLines(knobs: ClaudeCodeKnobs): ThresholdLine[] {
   const t = computeThresholds(knobs);
@@ -25,7 +31,12 @@ export function getThresholdLines(knobs: ClaudeCodeKnobs): ThresholdLine[] {
     kind: 'trigger',
     ...(autoCompactOff ? { off: true } : {}),
   });
-  if (knobs.microcompactEnabled && !knobs.disableCompact && knobs.microcompactVariant === 'v2.1.68') {
+  if (
+    knobs.microcompactEnabled &&
+    !knobs.disableCompact &&
+    knobs.microcompactVariant === 'v2.1.68' &&
+    !clearsWithAutoCompact(knobs)
+  ) {
     lines.push({
       id: 'microcompact',
       label: 'microcompact = warning = error',
@@ -49,6 +60,8 @@ export const CLAUDE_CODE_DESCRIPTOR: StrategyDescriptor<ClaudeCodeKnobs> = {
   thresholds: getThresholdLines,
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [CLAUDE_CODE_FULL, CLAUDE_CODE_PARTIAL, CLAUDE_CODE_SUBAGENT],
+  // Fitted on its own real summaries (strategies/summary-size.ts).
+  summarySize: () => CLAUDE_CODE_SUMMARY_SIZE,
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: [
     'profile',

@@ -1,5 +1,4 @@
 import type { ContinuationFormat } from '../../compact/format-summary';
-import { getInferredWindowKnobs } from '../../context-window';
 import {
   type OversizedFilePolicy,
   PLAN_MODE_REMINDER_TOKENS,
@@ -9,22 +8,22 @@ import {
   RESTORE_TOKENS_PER_FILE,
   RESTORE_TOTAL_TOKENS,
 } from '../../compact/restore';
-import {
-  computeThresholds,
-  DEFAULT_THRESHOLD_KNOBS,
-  getContextWindowForModel,
-  getOutputReservation,
-  getThresholdProfileForVersion,
-  type ThresholdKnobs,
-} from '../../thresholds';
+import { DEFAULT_THRESHOLD_KNOBS, type ThresholdKnobs } from '../../thresholds';
 import type { TokenCount } from '../../types';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
-import type { KnobSpec, SessionInfo } from '../types';
+import type { KnobSpec } from '../types';
 
 // Claude Code's knobs: the threshold knobs (thresholds.ts) plus microcompact, restoration, session
 // memory and the disable switches, each with the reference its default comes from.
 
 export type MicrocompactVariant = 'v2.1.68' | 'legacy';
+
+/**
+ * When the v2.1.68 microcompact acts: above the warning threshold on its own (2.1.68), or, with
+ * auto-compact on, only when auto-compact is due, before the full compaction of the same call
+ * (2.1.x before 2.1.68, as their logs show); with auto-compact off both act at the warning threshold.
+ */
+export type MicrocompactTrigger = 'warning' | 'with-auto-compact';
 
 /**
  * Whose loop compacts: the main session (auto-compact, Prompt 1, restoration, /compact), or an
@@ -39,6 +38,7 @@ export interface ClaudeCodeKnobs extends ThresholdKnobs {
   /** !DISABLE_MICROCOMPACT. */
   microcompactEnabled: boolean;
   microcompactVariant: MicrocompactVariant;
+  microcompactTrigger: MicrocompactTrigger;
   /** `F3Y` / `cD5`: most recent eligible results always kept. */
   microcompactKeepRecent: number;
   /** `g3Y`: most recent tool-result tokens protected (v2.1.68); `dD5` (legacy). */
@@ -93,6 +93,7 @@ export const DEFAULT_CLAUDE_CODE_KNOBS: ClaudeCodeKnobs = {
   disableCompact: false,
   microcompactEnabled: true,
   microcompactVariant: 'v2.1.68',
+  microcompactTrigger: 'warning',
   microcompactKeepRecent: 3,
   microcompactProtectTokens: 40_000,
   microcompactMinSavings: 20_000,
@@ -235,6 +236,22 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
       { value: 'legacy', label: 'legacy: at auto-compact, keep last 3, before full compact' },
     ],
     source: `docs/sources.md#cc-microcompact; docs/sources.md#ccs-microcompact`,
+    group: 'Microcompact',
+  },
+  {
+    key: 'microcompactTrigger',
+    label: 'Microcompact fires',
+    kind: 'select',
+    options: [
+      { value: 'warning', label: 'above the warning threshold, on its own (2.1.68)' },
+      {
+        value: 'with-auto-compact',
+        label:
+          'when auto-compact is due, before it (2.1.x before 2.1.68; auto-compact off: at the warning threshold)',
+      },
+    ],
+    source: `warning: docs/sources.md#cc-microcompact ("Warning threshold hit"); with-auto-compact: docs/sources.md#ccs-main-dispatcher (the cheap tier tried first when auto-compact is due) with docs/sources.md#cc-edge-cases 6 (the full compaction after it on the same turn), as 2.1.x logs show both after one call (docs/replay-accuracy.md)`,
+    help: 'Only for the 2.1.x clearing (variant v2.1.68); the legacy variant is always tried at the auto-compact threshold instead of a full compaction.',
     group: 'Microcompact',
   },
   {
@@ -465,98 +482,3 @@ export const normalizeClaudeCodeKnobs = createKnobNormalizer(
   CLAUDE_CODE_KNOB_SPECS,
   DEFAULT_CLAUDE_CODE_KNOBS,
 );
-
-/** Orders version strings numerically ("2.1.101" after "2.1.92"). */
-function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
-  const pb = b.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-/** `Session.meta.agent` of a Claude Code log (its dialect's agent name). */
-const CLAUDE_CODE_AGENT = 'Claude Code';
-
-/** Microcompact boundaries appear in the corpus only in 2.1.9–2.1.19 (docs/sources.md#fmt-microcompact-boundary). */
-const MICROCOMPACT_FIRST_SEEN = '2.1.9';
-const MICROCOMPACT_LAST_SEEN = '2.1.19';
-
-/** The knobs of the log's own Claude Code version, with the reasons for each choice. */
-export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCodeKnobs; notes: string[] } {
-  const notes: string[] = [];
-  // Another agent's log names that agent's versions (Codex 0.77.0 is no Claude Code version).
-  const ownVersions = info.agent === undefined || info.agent === CLAUDE_CODE_AGENT;
-  if (!ownVersions && info.versions.length > 0)
-    notes.push(
-      `The log is ${info.agent}'s: its version ${info.versions.join(', ')} is not a Claude Code version, so no Claude Code version is assumed.`,
-    );
-  const versions = ownVersions ? [...info.versions].sort(compareVersions) : [];
-  const version = versions.at(-1);
-  const profile = getThresholdProfileForVersion(version);
-  const profiles = new Set(versions.map(getThresholdProfileForVersion));
-  if (profiles.size > 1)
-    notes.push(`The log spans versions ${versions.join(', ')}; the profile of ${version} is used.`);
-  const contextWindow = Math.max(
-    DEFAULT_THRESHOLD_KNOBS.contextWindow,
-    ...info.models.map(getContextWindowForModel),
-  );
-  const inferred =
-    info.window && getInferredWindowKnobs(info.window, getOutputReservation(profile, Infinity));
-  const knobs: ClaudeCodeKnobs = {
-    ...DEFAULT_CLAUDE_CODE_KNOBS,
-    profile,
-    contextWindow: inferred?.contextWindow ?? contextWindow,
-    maxOutputTokens: inferred?.maxOutputTokens ?? DEFAULT_CLAUDE_CODE_KNOBS.maxOutputTokens,
-  };
-  notes.push(
-    `Threshold profile ${profile} for Claude Code ${version ?? '(version unknown)'}.`,
-    ...(inferred?.notes ?? []),
-  );
-  if (info.isSubagent) {
-    knobs.agentRole = 'subagent';
-    notes.push(
-      'Sub-agent transcript: replayed under the sub-agent rules (Claude Code 2.1.68 (docs/sources.md#cc-five-mechanisms)): the same threshold on its own context and model, checked before its next turn; Prompt 3 (continuation summary) over its own history; no file, todo or plan re-attachment and no /compact (the reference gives those to the main session only).',
-    );
-  }
-  const is21 = version !== undefined && compareVersions(version, '2.1.0') >= 0;
-  const inMicrocompactRange =
-    version !== undefined &&
-    compareVersions(version, MICROCOMPACT_FIRST_SEEN) >= 0 &&
-    compareVersions(version, MICROCOMPACT_LAST_SEEN) <= 0;
-  if (profile === 'legacy') {
-    knobs.microcompactVariant = 'legacy';
-    knobs.microcompactClearImages = false;
-    knobs.countPendingMessages = false;
-    knobs.continuationFormat = 'legacy';
-    notes.push(
-      "Legacy profile: microcompact is tried before a full compaction, as docs/sources.md#ccs describes (not verifiable: the corpus's 1.0.x logs never compact).",
-    );
-  } else {
-    knobs.microcompactEnabled = inMicrocompactRange || info.microcompactions > 0;
-    notes.push(
-      info.microcompactions > 0
-        ? `Microcompact on: the log has ${info.microcompactions} microcompact boundar${info.microcompactions === 1 ? 'y' : 'ies'}.`
-        : inMicrocompactRange
-          ? `Microcompact on: ${version} is in the range where microcompact boundaries are seen (${MICROCOMPACT_FIRST_SEEN}–${MICROCOMPACT_LAST_SEEN}).`
-          : `Microcompact off: no microcompact boundary appears in logs outside ${MICROCOMPACT_FIRST_SEEN}–${MICROCOMPACT_LAST_SEEN}, and their contexts never drop without a compaction.`,
-    );
-    if (!is21) {
-      knobs.countPendingMessages = false;
-      knobs.continuationFormat = 'legacy';
-      notes.push(
-        '2.0.x: the trigger counts the last usage alone (preTokens equal it), the continuation message is T91.',
-      );
-    }
-  }
-  const autoCompact = computeThresholds(knobs).autoCompact;
-  if (info.autoCompactions === 0 && info.continuedPeakTokens >= autoCompact) {
-    knobs.autoCompactEnabled = false;
-    notes.push(
-      `Auto-compact off: the log went on past ${info.continuedPeakTokens.toLocaleString('en-US')} tokens (over the ${autoCompact.toLocaleString('en-US')} threshold) without compacting, and never auto-compacted.`,
-    );
-  }
-  return { knobs, notes };
-}

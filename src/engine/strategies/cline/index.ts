@@ -1,208 +1,23 @@
-import type { Restoration } from '../../compact/restore';
-import { getSafeCut } from '../../simulation/cuts';
-import { getMessageAt, getMessageRangePositions } from '../../simulation/message-pairs';
-import type { PreparedReplay } from '../../simulation/prepared';
-import { lowerBound } from '../../simulation/search';
 import type { TokenCount } from '../../types';
-import type { CompactionStrategy, ReplayView, StepOutcome, StrategyAction, StrategyRun } from '../types';
+import type { CompactionStrategy } from '../types';
+import { getProfile, pickProfile } from '../version-profile';
+import { ClineRun } from './classic-run';
+import { CLINE_DESCRIPTOR } from './descriptor';
 import {
+  CLINE_DEFAULT_KNOBS,
   CLINE_DEFAULT_WINDOW,
-  CLINE_DESCRIPTOR,
   type ClineKnobs,
-  DEFAULTS,
-  getClineCondenseThreshold,
   getClineMaxAllowed,
-} from './descriptor';
+  getClineSdkTrigger,
+} from './knobs';
+import { CLINE_PROFILES } from './profiles';
+import { ClineSdkRun } from './sdk-run';
 
-// Cline's classic context management (docs/sources.md#cline-auto-context, #cline-file-read-dedup, #cline-context-messages; docs/sources.md#cline-classic; code: cline/cline src/core/context/context-management/
-// {ContextManager.ts, context-window-utils.ts}, src/core/prompts/{responses.ts,contextManagement.ts}):
-//   - before each request, the previous request's tokensIn + tokensOut + cacheWrites + cacheReads
-//     (`shouldCompactContextWindow`) is compared with `maxAllowedSize`, a table by window
-//     (`getContextWindowInfo`: 64k → −27k, 128k → −30k, 200k → −40k, else max(−40k, 80%));
-//   - at or above it, first the file-read dedup (`applyContextOptimizations`): every read of a
-//     file but the latest is replaced by a notice; when that saves ≥ 30% of the in-context
-//     characters, no truncation (`charactersSavedPercentage >= 0.3`);
-//   - else truncation (`getNextTruncationRange`): the first user–assistant pair is always kept,
-//     half of the remaining messages dropped in whole pairs (three quarters when the total is
-//     over twice the limit: `keep = totalTokens / 2 > maxAllowedSize ? "quarter" : "half"`), and
-//     the first assistant message's text becomes the truncation notice, once;
-//   - with `useAutoCondense` (off by default; honoured for next-gen models only,
-//     `isNextGenModelFamily`; removed 2026-02-18, cline#9396) the model is asked to call
-//     `summarize_task` instead, at min(⌊window × autoCondenseThreshold⌋, maxAllowedSize) with
-//     `autoCondenseThreshold` 0.75; the history then restarts from the first pair and the
-//     summary wrapped in the continuation prompt.
-// Cline counts in API history messages (one user and one assistant per request); the replay's
-// call axis has the same pairs (simulation/message-pairs.ts), so the deleted range is computed
-// in messages as Cline does and applied as whole calls.
+// Cline: the classic ContextManager (classic-run.ts) until 3.89, the Cline SDK's compaction
+// (sdk-run.ts) from 4.0; the release profile (profiles.ts) picks which, and its prompt.
 
-const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
-/** Tools whose result is a whole file (Cline's `read_file`, Claude Code's Read). */
-const READ_TOOLS = /^(read|read_?file)$/i;
-
-class ClineRun implements StrategyRun {
-  readonly allowsManualCompaction = true;
-  readonly countsPending = false;
-  readonly blockingTokens: TokenCount;
-  private readonly maxAllowed: TokenCount;
-  private readonly condenseAt: TokenCount;
-  /** Per clearable: the file a read result holds, else undefined. */
-  private readonly readPath: (string | undefined)[];
-  /** Whether the history already holds the truncation notice (Cline sets it once). */
-  private noticed = false;
-
-  constructor(
-    private readonly knobs: ClineKnobs,
-    private readonly prepared: PreparedReplay,
-  ) {
-    this.blockingTokens = knobs.contextWindow;
-    this.maxAllowed = getClineMaxAllowed(knobs);
-    this.condenseAt = getClineCondenseThreshold(knobs);
-    const { session, ctxEntry, clearables, toolNames } = prepared;
-    this.readPath = clearables.ids.map((id, i) => {
-      const t = clearables.tool[i]!;
-      const use = clearables.usePos[i]!;
-      if (t < 0 || use < 0 || !READ_TOOLS.test(toolNames[t]!)) return undefined;
-      const block = session.entries[ctxEntry[use]!]!.blocks.find((b) => b.kind === 'tool-use' && b.id === id);
-      return block?.kind === 'tool-use' ? block.filePath : undefined;
-    });
-  }
-
-  step(view: ReplayView): StepOutcome | undefined {
-    if (view.manual) return { actions: [this.condense(view, 'manual')] };
-    // The previous request's tokensIn + tokensOut + cacheWrites + cacheReads.
-    const total = view.usageTokens;
-    if (this.knobs.useAutoCondense) {
-      if (total < this.condenseAt) return undefined;
-      return { actions: [this.condense(view, 'auto')] };
-    }
-    if (total < this.maxAllowed) return undefined;
-    if (view.truncatedRanges.length === 0) this.noticed = false;
-    const actions: StrategyAction[] = [];
-    let saved = 0;
-    if (this.knobs.dedupEnabled) {
-      const dedup = this.dedup(view);
-      if (dedup) {
-        actions.push(dedup.action);
-        saved = dedup.savedTokens;
-      }
-    }
-    // Cline compares characters saved with the characters in context; tokens stand in for them.
-    const inContext = view.getLiveTokens(view.liveFromPos, view.boundaryPos);
-    if (saved > 0 && saved >= (inContext * this.knobs.dedupEnoughPercent) / 100) return { actions };
-    const truncate = this.truncate(view, total);
-    if (truncate) actions.push(truncate);
-    return actions.length ? { actions } : undefined;
-  }
-
-  /** Every live read of a file but the latest, replaced by the notice. */
-  private dedup(view: ReplayView): { action: StrategyAction; savedTokens: TokenCount } | undefined {
-    const { pos, tokens } = this.prepared.clearables;
-    const byPath = new Map<string, number[]>();
-    for (let i = view.clearableFrom; i < view.clearableTo; i++) {
-      const path = this.readPath[i];
-      if (path === undefined || view.isCleared(i) || this.isTruncated(view, pos[i]!)) continue;
-      const list = byPath.get(path);
-      if (list) list.push(i);
-      else byPath.set(path, [i]);
-    }
-    const items: number[] = [];
-    let saved = 0;
-    let files = 0;
-    for (const list of byPath.values()) {
-      if (list.length > 1) files++;
-      for (const i of list.slice(0, -1)) {
-        items.push(i);
-        saved += Math.max(0, tokens[i]! - this.knobs.dedupNoticeTokens);
-      }
-    }
-    if (items.length === 0) return undefined;
-    items.sort((a, b) => a - b);
-    return {
-      savedTokens: saved,
-      action: {
-        kind: 'replace',
-        items,
-        noticeTokens: this.knobs.dedupNoticeTokens,
-        checkTokens: view.usageTokens,
-        thresholdTokens: this.maxAllowed,
-        note: `${items.length} earlier reads of ${files} files replaced by the duplicate-read notice`,
-      },
-    };
-  }
-
-  private isTruncated(view: ReplayView, p: number): boolean {
-    return view.truncatedRanges.some(([a, b]) => p >= a && p < b);
-  }
-
-  /** `getNextTruncationRange` in API messages (one pair per call), applied as whole calls. */
-  private truncate(view: ReplayView, total: TokenCount): StrategyAction | undefined {
-    const { callPos } = this.prepared;
-    // What follows the first pair (the live history's first call stands for it when a summary
-    // has replaced the original one), past what earlier truncations dropped.
-    let restPos =
-      view.liveFromPos < view.firstPairEndPos
-        ? view.firstPairEndPos
-        : (callPos[lowerBound(callPos, view.liveFromPos + 1)] ?? view.boundaryPos);
-    for (const [a, b] of view.truncatedRanges) if (a <= restPos && b > restPos) restPos = b;
-    const nextCall = view.callPos + 1;
-    // Cline's history when it truncates: the task, one user and one assistant per call so far,
-    // and the request being started (2n + 1 messages for call n).
-    const messages = 2 * nextCall + 1;
-    const startOfRest = getMessageAt(callPos, restPos);
-    const keep =
-      this.knobs.truncateKeep === 'auto'
-        ? total / 2 > this.maxAllowed
-          ? 'quarter'
-          : 'half'
-        : this.knobs.truncateKeep;
-    const remaining = Math.max(0, messages - startOfRest);
-    const remove = keep === 'half' ? Math.floor(remaining / 4) * 2 : Math.floor((remaining * 3) / 4 / 2) * 2;
-    if (remove <= 0) return undefined;
-    const lastMessage = startOfRest + remove - 1;
-    const [from0, to0] = getMessageRangePositions(callPos, startOfRest, lastMessage);
-    const fromPos = getSafeCut(this.prepared, from0, view.liveFromPos, view.boundaryPos);
-    const toPos = getSafeCut(
-      this.prepared,
-      Math.min(to0, view.boundaryPos),
-      view.liveFromPos,
-      view.boundaryPos,
-    );
-    if (toPos <= fromPos) return undefined;
-    const notice = this.noticed ? 0 : this.knobs.truncationNoticeTokens;
-    this.noticed = true;
-    return {
-      kind: 'truncate',
-      fromPos,
-      toPos,
-      noticeTokens: notice,
-      checkTokens: total,
-      thresholdTokens: this.maxAllowed,
-      note: `keep ${keep}: API history messages ${startOfRest}–${lastMessage} dropped (the results of calls ${startOfRest / 2 - 1}–${Math.floor(lastMessage / 2) - 1}), the first pair kept`,
-    };
-  }
-
-  /** summarize_task: the first pair kept, the rest summarized, the continuation prompt around it. */
-  private condense(view: ReplayView, trigger: 'auto' | 'manual'): StrategyAction {
-    const keepPair = view.liveFromPos < view.firstPairEndPos && view.firstPairEndPos < view.boundaryPos;
-    return {
-      kind: 'summarize',
-      mechanism: 'full',
-      trigger,
-      checkTokens: view.usageTokens,
-      thresholdTokens: this.knobs.useAutoCondense ? this.condenseAt : this.maxAllowed,
-      restoration: NO_RESTORATION,
-      keepFromPos: keepPair ? view.firstPairEndPos : undefined,
-      keepDirection: keepPair ? 'from' : undefined,
-      continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
-      summaryOverheadTokens: this.knobs.continuationTokens,
-      requestVariant: 'full',
-      customInstructions: view.manual?.customInstructions,
-      note: keepPair
-        ? 'summarize_task: the first user–assistant pair kept before the summary'
-        : 'summarize_task',
-    };
-  }
-}
+export type { ClineKnobs } from './knobs';
+export { CLINE_DEFAULT_WINDOW, getClineCondenseThreshold, getClineMaxAllowed } from './knobs';
 
 /** Cline's window for a model id when the log states none (context-window-utils.ts, its providers). */
 function windowForModel(models: readonly string[]): { tokens: TokenCount; why: string } | undefined {
@@ -213,32 +28,55 @@ function windowForModel(models: readonly string[]): { tokens: TokenCount; why: s
   return undefined;
 }
 
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+/** The formats Cline writes (its UI log, its API history, its task metadata). */
+const CLINE_FORMATS = ['cline-ui', 'cline', 'cline-task-metadata'];
+
 export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
   ...CLINE_DESCRIPTOR,
   getSessionKnobs: (info) => {
-    const notes: string[] = [];
+    const pick = pickProfile(CLINE_PROFILES, info, 'Cline', CLINE_FORMATS);
+    const profile = pick.profile;
+    const notes: string[] = [pick.note];
     const byModel = windowForModel(info.models);
     let contextWindow = CLINE_DEFAULT_WINDOW;
     if (info.contextWindow !== undefined && info.contextWindow > 0) {
       contextWindow = info.contextWindow;
-      notes.push(`Window ${contextWindow.toLocaleString('en-US')} tokens: stated by the log.`);
+      notes.push(`Window ${fmt(contextWindow)} tokens: stated by the log.`);
     } else if (byModel) {
       contextWindow = byModel.tokens;
       notes.push(`Window from the model (${info.models.join(', ')}): ${byModel.why}.`);
     } else if (info.window) {
       const inferred = info.window;
       contextWindow = inferred.windowTokens;
-      notes.push(
-        `Window ${contextWindow.toLocaleString('en-US')} tokens, inferred: ${inferred.reasons[0] ?? ''}`,
-      );
+      notes.push(`Window ${fmt(contextWindow)} tokens, inferred: ${inferred.reasons[0] ?? ''}`);
     } else notes.push("The log names no known model: Cline's default window, 128,000.");
-    const knobs = { ...DEFAULTS, contextWindow };
-    notes.push(
-      `maxAllowedSize ${getClineMaxAllowed(knobs).toLocaleString('en-US')}; auto-condense off (Cline's default, and the UI log shows no summarize_task).`,
-    );
-    if (info.format !== undefined && info.format !== 'cline-ui' && info.format !== 'cline')
+    const knobs: ClineKnobs = { ...CLINE_DEFAULT_KNOBS, profile: profile.id, contextWindow };
+    if (profile.engine === 'classic') {
+      knobs.autoCondensePercent = profile.condense?.percent ?? 100;
+      notes.push(
+        `maxAllowedSize ${fmt(getClineMaxAllowed(knobs))}; auto-condense off (Cline's default${profile.condense ? '' : ', and this release has none'}; the UI log shows no summarize_task).`,
+      );
+    } else {
+      const sdk = profile.sdk!;
+      knobs.useAutoCondense = sdk.autoDefault;
+      knobs.summaryMaxTokens = sdk.summaryMaxTokens;
+      // The SDK's model catalog states Claude models' input limit as their window
+      // (cline/cline@7e31fb9e0d5f38f3437d6f12a01711a0142fccca:sdk/packages/llms/src/catalog/catalog.generated.ts:1227-1228).
+      if (/claude/i.test(info.models.join(' '))) knobs.sdkMaxInputTokens = contextWindow;
+      notes.push(
+        `Cline SDK: ${sdk.autoDefault ? `auto-compact on (the default), ${sdk.strategy}` : 'auto-condense off (the default): no automatic compaction'}; compacts at ${fmt(getClineSdkTrigger(knobs, sdk.trigger))}${knobs.sdkMaxInputTokens !== undefined ? ' (the catalog states the input limit as the window)' : ' (90% of the window is the usable input)'}.`,
+      );
+    }
+    if (info.format !== undefined && !CLINE_FORMATS.includes(info.format))
       notes.push('The log is not a Cline task, so its compactions are not expected to match.');
     return { knobs, notes };
   },
-  createRun: (knobs, prepared) => new ClineRun(knobs, prepared),
+  createRun: (knobs, prepared) => {
+    const profile = getProfile(CLINE_PROFILES, knobs.profile);
+    if (profile.engine === 'sdk') return new ClineSdkRun(knobs, prepared, profile);
+    // A release without auto-condense truncates whatever the knob says.
+    const run = profile.condense ? knobs : { ...knobs, useAutoCondense: false };
+    return new ClineRun(run, prepared, profile.presetId);
+  },
 };

@@ -4,6 +4,7 @@ import type { KnobSpec, StrategyDescriptor } from '../types';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import { profileKnobSpec, type VersionProfile } from '../version-profile';
 import { CODEX } from './prompt';
+import { borrowedSummarySize } from '../summary-size';
 
 // Codex CLI's knobs, their defaults and the thresholds they draw: what the page shows without
 // replaying (index.ts holds the rules and their sources).
@@ -201,6 +202,11 @@ export const CODEX_DESCRIPTOR: StrategyDescriptor<CodexKnobs> = {
   },
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [CODEX],
+  // Its real rollouts' compactions carry the summary encrypted: no size to fit on.
+  summarySize: () =>
+    borrowedSummarySize(
+      "the 3 compactions of the corpus' real Codex rollouts (CLI 0.117–0.118, 2026-03/04) carry their summary encrypted (a `compaction` item, the `compacted` record's message empty) and Codex's compact prompt states no cap",
+    ),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow'],
 };

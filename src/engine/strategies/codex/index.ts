@@ -250,11 +250,19 @@ export const CODEX_STRATEGY: CompactionStrategy<CodexKnobs> = {
   ...CODEX_DESCRIPTOR,
   getSessionKnobs: (info) => {
     const fromLog = info.contextWindow !== undefined && info.contextWindow > 0;
+    // Another agent's log: its model's window, as Codex would see that model (its raw window, 95%
+    // of it effective), not GPT-5's 272,000 (a Claude log is not replayed past its 200k).
+    const foreign =
+      !fromLog && info.format !== undefined && info.format !== 'codex-cli' ? info.window : undefined;
     const pick = pickProfile(CODEX_PROFILES, info, 'Codex CLI', ['codex-cli']);
     const knobs: CodexKnobs = {
       ...DEFAULTS,
       profile: pick.profile.id,
-      contextWindow: fromLog ? info.contextWindow! : DEFAULTS.contextWindow,
+      contextWindow: fromLog
+        ? info.contextWindow!
+        : foreign
+          ? Math.round((foreign.windowTokens * DEFAULTS.effectiveWindowPercent) / 100)
+          : DEFAULTS.contextWindow,
     };
     const notes = [
       pick.note,
@@ -263,7 +271,9 @@ export const CODEX_STRATEGY: CompactionStrategy<CodexKnobs> = {
         : `Auto-compacts at ${fmt(getCodexThreshold(knobs))} on the last usage plus Codex's estimate of the earlier encrypted reasoning${knobs.profile === 'percent-90' ? ` (90% of the raw window ${fmt(getCodexRawWindow(knobs))})` : ''}.`,
       fromLog
         ? `Window ${knobs.contextWindow.toLocaleString('en-US')} tokens: the log's model_context_window.`
-        : `The log states no window: Codex's ${DEFAULTS.contextWindow.toLocaleString('en-US')} (272,000 × 95%).`,
+        : foreign
+          ? `Window ${fmt(knobs.contextWindow)} tokens: ${DEFAULTS.effectiveWindowPercent}% of the log's ${fmt(foreign.windowTokens)}-token window, as Codex takes a model's window.`
+          : `The log states no window: Codex's ${DEFAULTS.contextWindow.toLocaleString('en-US')} (272,000 × 95%).`,
     ];
     if (info.format !== undefined && info.format !== 'codex-cli')
       notes.push('The log is not a Codex CLI rollout, so its compactions are not expected to match.');

@@ -16,13 +16,8 @@ import {
   planMasking,
 } from './masking';
 import { GEMINI_CLI } from './prompt';
-import {
-  DEFAULTS,
-  GEMINI_CLI_DESCRIPTOR,
-  GEMINI_DEFAULT_TOKEN_LIMIT,
-  type GeminiCliKnobs,
-  getGeminiThreshold,
-} from './descriptor';
+import { GEMINI_CLI_DESCRIPTOR, getGeminiThreshold } from './descriptor';
+import { DEFAULTS, GEMINI_DEFAULT_TOKEN_LIMIT, type GeminiCliKnobs } from './knobs';
 
 // Gemini CLI's chat compression (docs/sources.md#gemini-cli, #agents-observations, #agents-simulate-first; sources
 // there: google-gemini/gemini-cli `packages/core/src/context/chatCompressionService.ts`,

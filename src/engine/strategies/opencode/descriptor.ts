@@ -9,6 +9,7 @@ import {
 } from './knobs';
 import { OPENCODE } from './prompt';
 import type { StrategyDescriptor } from '../types';
+import { borrowedSummarySize } from '../summary-size';
 
 // The strategy's descriptor: its knobs, their defaults and the threshold lines they draw, what
 // the page shows without replaying (index.ts holds the rules and their sources).
@@ -49,6 +50,11 @@ export const OPENCODE_DESCRIPTOR: StrategyDescriptor<OpenCodeKnobs> = {
   },
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [OPENCODE],
+  // The real OpenCode database holds no summary message: no size to fit on.
+  summarySize: () =>
+    borrowedSummarySize(
+      'the real OpenCode database (3 sessions) holds no summary message and its prompt states no cap',
+    ),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['maxOutputTokens'],
 };

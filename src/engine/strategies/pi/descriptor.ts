@@ -3,6 +3,7 @@ import type { TokenCount } from '../../types';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import type { KnobSpec, StrategyDescriptor } from '../types';
 import { PI } from './prompt';
+import { limitedSummarySize } from '../summary-size';
 
 // The strategy's descriptor: its knobs, their defaults and the threshold lines they draw, what
 // the page shows without replaying (index.ts holds the rules and their sources).
@@ -115,6 +116,12 @@ export const PI_DESCRIPTOR: StrategyDescriptor<PiKnobs> = {
   },
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [PI],
+  // generateSummary's maxTokens: ⌊0.8 × reserveTokens⌋ (13,107 at the default 16,384).
+  summarySize: (knobs) =>
+    limitedSummarySize(
+      Math.floor(0.8 * knobs.reserveTokens),
+      `generateSummary maxTokens = ⌊0.8 × reserveTokens⌋, ${CODE}:529; the corpus' 3 real pi sessions hold no compaction`,
+    ),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow', 'reserveTokens', 'keepRecentTokens'],
 };

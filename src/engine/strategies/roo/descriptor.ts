@@ -3,6 +3,7 @@ import type { TokenCount } from '../../types';
 import { createKnobNormalizer, contextWindowSpec } from '../knobs';
 import type { KnobSpec, StrategyDescriptor } from '../types';
 import { ROO } from './prompt';
+import { borrowedSummarySize } from '../summary-size';
 
 // The strategy's descriptor: its knobs, their defaults and the threshold lines they draw, what
 // the page shows without replaying (index.ts holds the rules and their sources).
@@ -211,6 +212,8 @@ export const ROO_DESCRIPTOR: StrategyDescriptor<RooKnobs> = {
   },
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [ROO],
+  summarySize: () =>
+    borrowedSummarySize('no real Roo Code task is in the corpus and its condense prompt states no cap'),
   // The knobs the golden dump's first line lists.
   dumpKnobKeys: ['contextWindow', 'maxTokens', 'autoCondenseContext'],
 };

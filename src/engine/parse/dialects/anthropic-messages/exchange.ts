@@ -1,5 +1,5 @@
 import type { TokenCount, Usage } from '../../../types';
-import { isObject, type Json, num } from '../record';
+import { isObject, type Json } from '../record';
 
 // Raw Anthropic Messages API traffic: what any API user (or a proxy) can paste. Three shapes of
 // record, one per JSON line, per element of a JSON array, or a whole file of one:
@@ -184,15 +184,7 @@ export function readExchange(record: Json): Exchange {
   return { response: record };
 }
 
-export function usageOf(value: unknown): Usage | undefined {
-  if (!isObject(value)) return undefined;
-  return {
-    inputTokens: num(value.input_tokens),
-    cacheCreationInputTokens: num(value.cache_creation_input_tokens),
-    cacheReadInputTokens: num(value.cache_read_input_tokens),
-    outputTokens: num(value.output_tokens),
-  };
-}
+export { anthropicUsageOf as usageOf } from '../shared/anthropic-blocks';
 
 export const contextOf = (u: Usage): TokenCount =>
   u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;

@@ -220,6 +220,8 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
       while (k < held.length && k < prints.length && held[k] === prints[k]) k++;
       let from = k;
       let summaryAt: number | undefined;
+      /** Held messages the request re-sends changed in place: only they are read again. */
+      let edited: Set<number> | undefined;
       if (k < held.length && thread !== main) {
         // A side call that does not extend the one before it: a new question of its own.
         from = 0;
@@ -234,10 +236,18 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
         event.kind = 'system';
         event.subtype = `history-${change.kind}`;
         const range = change.droppedRange;
+        const inPlace =
+          !after &&
+          change.kind === 'compact' &&
+          change.editedInPlace === change.replaced &&
+          change.dropped === change.replaced &&
+          prints.length >= held.length;
         event.compact = {
           kind: change.kind,
           trigger: after?.trigger ?? 'client',
-          resendsHistory: true,
+          // An edit in place (a cleared tool result, one changed character) keeps the history:
+          // only the edited messages are new entries, the rest is the history already read.
+          ...(inPlace ? {} : { resendsHistory: true }),
           ...(thread.lastContext !== undefined ? { preTokens: thread.lastContext } : {}),
           ...(range ? { deletedRange: range } : {}),
           ...(thread === main ? { followsFileCall: thread.lastMainCall } : {}),
@@ -255,11 +265,33 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
         // place of a user message of the held history (Claude Code's continuation message).
         if (change.kind === 'compact' && (after !== undefined || change.editedInPlace < change.replaced))
           summaryAt = change.firstReplaced;
+        if (inPlace) {
+          edited = new Set();
+          for (let i = 0; i < held.length; i++) if (held[i] !== prints[i]) edited.add(i);
+          ctx.issue(
+            'wrong-shape',
+            'info',
+            `Request ${requests} re-sends ${edited.size} earlier message${edited.size === 1 ? '' : 's'} changed (${[
+              ...edited,
+            ]
+              .slice(0, 5)
+              .map((i) => `messages[${i}]`)
+              .join(
+                ', ',
+              )}${edited.size > 5 ? ', …' : ''}): an edit of the history, read as ${edited.size === 1 ? 'that message' : 'those messages'} again, not the whole history`,
+            'messages',
+          );
+        }
         from = 0;
         thread.held = [];
       }
       const before = thread === main && from === 0 && k < held.length ? new Set(held) : undefined;
       for (let i = from; i < messages.length; i++) {
+        // An edit in place: the unchanged held messages are not read again.
+        if (edited && i < held.length && !edited.has(i)) {
+          thread.held.push(prints[i]!);
+          continue;
+        }
         const m = messages[i];
         const e = next();
         link(e, thread);
@@ -328,7 +360,7 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
       /** The request's clearable tool results, oldest first, when the request is known. */
       clearable?: () => string[],
     ): void {
-      const usage = usageOf(body.usage);
+      const usage = usageOf(body.usage, ctx);
       const applied = isObject(body.context_management) ? body.context_management.applied_edits : undefined;
       const cleared = Array.isArray(applied) ? readAppliedEdits(applied, thread, clearable) : undefined;
       if (cleared) {

@@ -1,11 +1,9 @@
-import type { CompactMeta, EntryKind, MicrocompactMeta, Usage } from '../../../types';
-import { type AnthropicBlockHooks, normalizeAnthropicContent } from '../shared/anthropic-blocks';
+import type { EntryKind, MicrocompactMeta } from '../../../types';
 import {
   createEntry,
   isObject,
   type Json,
   type NormalizedRecord,
-  num,
   parseTimestamp,
   preview,
   type RecordContext,
@@ -13,6 +11,7 @@ import {
   type RecordNormalizer,
   typeName,
 } from '../record';
+import { normalizeClaudeMessage, readCompactMeta } from '../shared/claude-messages';
 
 // Claude Code's JSONL records → engine entries (docs/sources.md#fmt-envelope–7).
 // One record per line; this file knows the record shapes, nothing about files or sessions.
@@ -51,45 +50,9 @@ export const KNOWN_SYSTEM_SUBTYPES = new Set([
   'thinking',
 ]);
 
-/** Placeholder the API's context editing writes into cleared tool results (docs/sources.md#fmt-microcompact-boundary). */
-export const CLEARED_PLACEHOLDER = '[Old tool result content cleared]';
-
-function parseUsage(value: unknown): Usage | undefined {
-  if (!isObject(value)) return undefined;
-  return {
-    inputTokens: num(value.input_tokens),
-    cacheCreationInputTokens: num(value.cache_creation_input_tokens),
-    cacheReadInputTokens: num(value.cache_read_input_tokens),
-    outputTokens: num(value.output_tokens),
-  };
-}
-
-/** Claude Code's additions to the Anthropic block mapping: Task/Agent prompts, persisted outputs. */
-function claudeCodeBlockHooks(ctx: RecordContext, extras: RecordExtras): AnthropicBlockHooks {
-  return {
-    onToolUse(id, name, input) {
-      if ((name === 'Task' || name === 'Agent') && typeof input.prompt === 'string') {
-        extras.taskPrompts ??= [];
-        extras.taskPrompts.push({ toolUseId: id, prompt: preview(input.prompt, ctx.previewChars) });
-      }
-    },
-    isPersisted: (text) => text.startsWith('<persisted-output>'),
-  };
-}
-
 function stripAnsi(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes are control characters.
   return text.replace(/\u001b\[[0-9;]*m/g, '');
-}
-
-function compactMetaOf(value: unknown): CompactMeta {
-  const m = isObject(value) ? value : {};
-  return {
-    trigger: typeof m.trigger === 'string' ? m.trigger : 'unknown',
-    preTokens: typeof m.preTokens === 'number' ? m.preTokens : undefined,
-    postTokens: typeof m.postTokens === 'number' ? m.postTokens : undefined,
-    durationMs: typeof m.durationMs === 'number' ? m.durationMs : undefined,
-  };
 }
 
 function microcompactMetaOf(value: unknown): MicrocompactMeta {
@@ -188,51 +151,15 @@ export function normalizeClaudeCodeRecord(
     case 'user':
     case 'assistant': {
       kind = type;
-      entry.role = type;
-      const message = r.message;
-      if (!isObject(message)) {
-        ctx.issue(
-          'wrong-shape',
-          'error',
-          `At message: expected an object, got ${typeName(message)}`,
-          'message',
-        );
-        break;
-      }
-      const blocks = normalizeAnthropicContent(
-        message.content,
-        'message.content',
-        ctx,
-        claudeCodeBlockHooks(ctx, extras),
-      );
-      if (blocks) entry.blocks = blocks;
-      else if (message.content !== undefined) {
-        ctx.issue(
-          'wrong-shape',
-          'error',
-          `At message.content: expected a string or an array of blocks, got ${typeName(message.content)}`,
-          'message.content',
-        );
-      }
-      if (type === 'assistant') {
-        if (typeof message.id === 'string') entry.messageId = message.id;
-        if (typeof r.requestId === 'string') entry.requestId = r.requestId;
-        if (typeof message.model === 'string') entry.model = message.model;
-        entry.isSynthetic = message.model === '<synthetic>';
-        entry.usage = parseUsage(message.usage);
-      } else {
-        if (typeof message.content === 'string')
-          extras.promptText = preview(message.content, ctx.previewChars);
-        const result = r.toolUseResult;
-        if (isObject(result) && typeof result.agentId === 'string') extras.spawnedAgentId = result.agentId;
-      }
+      normalizeClaudeMessage(r, type, entry, extras, ctx, r.toolUseResult);
+      if (type === 'assistant' && typeof r.requestId === 'string') entry.requestId = r.requestId;
       break;
     }
     case 'system': {
       kind = 'system';
       if (typeof r.subtype === 'string') entry.subtype = r.subtype;
       if (typeof r.content === 'string') entry.summaryText = preview(stripAnsi(r.content), ctx.previewChars);
-      if (r.subtype === 'compact_boundary') entry.compact = compactMetaOf(r.compactMetadata);
+      if (r.subtype === 'compact_boundary') entry.compact = readCompactMeta(r.compactMetadata, 'camelCase');
       else if (r.subtype === 'microcompact_boundary')
         entry.microcompact = microcompactMetaOf(r.microcompactMetadata);
       break;

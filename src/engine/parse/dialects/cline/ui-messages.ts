@@ -5,7 +5,7 @@ import {
   isObject,
   type Json,
   type NormalizedRecord,
-  num,
+  readTokenCount,
   preview,
   type RecordContext,
   type RecordExtras,
@@ -182,10 +182,10 @@ export function createClineUiNormalizer(): RecordNormalizer {
     // cacheReads the cached parts, so the context sent is their sum; Cline's own trigger adds
     // tokensOut (shouldCompactContextWindow, docs/sources.md#cline-doc; docs/sources.md#cline-classic).
     const u = {
-      inputTokens: num(info.tokensIn),
-      cacheCreationInputTokens: num(info.cacheWrites),
-      cacheReadInputTokens: num(info.cacheReads),
-      outputTokens: num(info.tokensOut),
+      inputTokens: readTokenCount(info.tokensIn, 'text.tokensIn', ctx),
+      cacheCreationInputTokens: readTokenCount(info.cacheWrites, 'text.cacheWrites', ctx),
+      cacheReadInputTokens: readTokenCount(info.cacheReads, 'text.cacheReads', ctx),
+      outputTokens: readTokenCount(info.tokensOut, 'text.tokensOut', ctx),
     };
     const context = u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;
     if (typeof info.request === 'string') entry.blocks = [textBlock(info.request, ctx)];

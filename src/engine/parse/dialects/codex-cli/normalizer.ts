@@ -4,7 +4,7 @@ import {
   isObject,
   type Json,
   type NormalizedRecord,
-  num,
+  readTokenCount,
   parseTimestamp,
   preview,
   type RecordContext,
@@ -59,14 +59,15 @@ interface TokenUsage {
   totalTokens: TokenCount;
 }
 
-function tokenUsageOf(value: unknown): TokenUsage | undefined {
+function tokenUsageOf(value: unknown, path: string, ctx: RecordContext): TokenUsage | undefined {
   if (!isObject(value)) return undefined;
+  const count = (key: string) => readTokenCount(value[key], `${path}.${key}`, ctx);
   return {
-    inputTokens: num(value.input_tokens),
-    cachedInputTokens: num(value.cached_input_tokens),
-    outputTokens: num(value.output_tokens),
-    reasoningOutputTokens: num(value.reasoning_output_tokens),
-    totalTokens: num(value.total_tokens),
+    inputTokens: count('input_tokens'),
+    cachedInputTokens: count('cached_input_tokens'),
+    outputTokens: count('output_tokens'),
+    reasoningOutputTokens: count('reasoning_output_tokens'),
+    totalTokens: count('total_tokens'),
   };
 }
 
@@ -295,26 +296,49 @@ export function createCodexCliNormalizer(): RecordNormalizer {
   const turn: TurnState = { modelOutput: false, open: false };
   /** `total_token_usage` of the previous `token_count`: an unchanged total means no new request. */
   let lastTotal: TokenUsage | undefined;
+  /** Every running total seen: one seen before, not just before, is a repeat out of order. */
+  const seenTotals = new Set<string>();
+  let outOfOrderSaid = false;
+  let highestTotal = 0;
   /** Context of the latest request, for the next compaction's `preTokens`. */
   let lastContextTokens: TokenCount | undefined;
   let compactedSinceLastCall = false;
 
-  const tokenCount = (entry: Entry, p: Json, extras: RecordExtras): void => {
+  const tokenCount = (entry: Entry, p: Json, extras: RecordExtras, ctx: RecordContext): void => {
     const info = isObject(p.info) ? p.info : undefined;
     if (info && typeof info.model_context_window === 'number') {
       extras.contextWindow = info.model_context_window;
       turn.window = info.model_context_window;
     }
-    const last = info ? tokenUsageOf(info.last_token_usage) : undefined;
+    const last = info ? tokenUsageOf(info.last_token_usage, 'payload.info.last_token_usage', ctx) : undefined;
     if (!last) {
       entry.summaryText = 'rate limits only (no request)';
       return;
     }
-    const total = tokenUsageOf(info?.total_token_usage);
+    const total = tokenUsageOf(info?.total_token_usage, 'payload.info.total_token_usage', ctx);
     // Codex re-sends the latest count (rate-limit updates, turn end); the running total then
     // stays put. After a compaction it also sends the new history's estimate: zero input, an
     // unchanged total and `total_tokens` = the compacted context.
     const repeat = total !== undefined && lastTotal !== undefined && sameUsage(total, lastTotal);
+    const key = total && Object.values(total).join(',');
+    // The running total only grows: a count seen before that comes back later, or one below the
+    // highest, is a line out of order (a shuffled or spliced rollout).
+    const seenBefore = !repeat && key !== undefined && seenTotals.has(key);
+    if ((seenBefore || (total && total.totalTokens < highestTotal)) && !outOfOrderSaid) {
+      outOfOrderSaid = true;
+      ctx.issue(
+        'wrong-shape',
+        'warning',
+        `At payload.info.total_token_usage: a running total below one before it (token_count lines out of order)${seenBefore ? ': a repeat, not counted again' : ''}`,
+        'payload.info.total_token_usage',
+      );
+    }
+    if (seenBefore) {
+      entry.summaryText = 'repeat of an earlier count, out of order (no new request)';
+      return;
+    }
+    if (key !== undefined) seenTotals.add(key);
+    if (total) highestTotal = Math.max(highestTotal, total.totalTokens);
     if (total) lastTotal = total;
     if (repeat) {
       if (
@@ -416,7 +440,7 @@ export function createCodexCliNormalizer(): RecordNormalizer {
         else if (payloadType === 'task_complete' || payloadType === 'turn_aborted') turn.open = false;
         if (payloadType === 'token_count') {
           entry.kind = 'meta';
-          tokenCount(entry, p, extras);
+          tokenCount(entry, p, extras, ctx);
         } else if (payloadType !== undefined && PROGRESS_EVENTS.has(payloadType)) {
           entry.kind = 'progress';
           const text = p.message ?? p.text;

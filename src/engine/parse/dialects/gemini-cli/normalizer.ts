@@ -2,9 +2,10 @@ import type { Block, Usage } from '../../../types';
 import {
   createEntry,
   isObject,
+  jsonText,
   type Json,
   type NormalizedRecord,
-  num,
+  readTokenCount,
   parseTimestamp,
   preview,
   type RecordContext,
@@ -112,7 +113,7 @@ function toolBlocks(calls: unknown, ctx: RecordContext): Block[] {
       return;
     }
     const args = isObject(call.args) ? call.args : {};
-    const argsJson = JSON.stringify(args) ?? '';
+    const argsJson = jsonText(args, ctx, `toolCalls[${i}].args`);
     const filePath = args.file_path ?? args.absolute_path ?? args.path;
     uses.push({
       kind: 'tool-use',
@@ -147,13 +148,14 @@ function readUsage(tokens: unknown, ctx: RecordContext): Usage | undefined {
     ctx.issue('wrong-shape', 'warning', `At tokens: expected an object, got ${typeName(tokens)}`, 'tokens');
     return undefined;
   }
-  const input = num(tokens.input);
-  const cached = Math.min(num(tokens.cached), input);
+  const count = (key: string) => readTokenCount(tokens[key], `tokens.${key}`, ctx);
+  const input = count('input');
+  const cached = Math.min(count('cached'), input);
   return {
     inputTokens: input - cached,
     cacheCreationInputTokens: 0,
     cacheReadInputTokens: cached,
-    outputTokens: num(tokens.output) + num(tokens.thoughts),
+    outputTokens: count('output') + count('thoughts'),
   };
 }
 

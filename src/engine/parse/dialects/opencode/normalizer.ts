@@ -1,6 +1,7 @@
 import type { Entry, TokenCount } from '../../../types';
 import {
   createEntry,
+  implausibleTimeMessage,
   isObject,
   type Json,
   type NormalizedRecord,
@@ -186,7 +187,7 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
       state.modelId = record.modelID;
       state.tokens = record.tokens;
       current = { id, state };
-      const usage = usageOf(record.tokens, record.providerID, record.modelID);
+      const usage = usageOf(record.tokens, record.providerID, record.modelID, ctx);
       if (!usage)
         ctx.issue(
           'wrong-shape',
@@ -263,7 +264,7 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
     const role = message?.role ?? (type === 'reasoning' || type.startsWith('step-') ? 'assistant' : 'user');
     noteTime(part.time, 'start', ctx);
     if (type === 'step-finish') {
-      readStepFinish(part, message, next);
+      readStepFinish(part, message, next, ctx);
       openStep = undefined;
       // The summary call: its compaction event next, then the summary it wrote (held till now).
       if (summary && summary.messageId === part.messageID && summary.textEntry !== undefined)
@@ -284,11 +285,16 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
   }
 
   /** A `step-finish`: one API call, with that step's own tokens. */
-  function readStepFinish(part: Json, message: MessageState | undefined, next: () => Entry): void {
+  function readStepFinish(
+    part: Json,
+    message: MessageState | undefined,
+    next: () => Entry,
+    ctx: RecordContext,
+  ): void {
     const e = next();
     fillPart(e, part, 'assistant', false, 0);
     if (message) message.steps++;
-    const usage = usageOf(part.tokens, message?.providerId, message?.modelId);
+    const usage = usageOf(part.tokens, message?.providerId, message?.modelId, ctx);
     if (usage && message?.role !== 'user') {
       // Its own key: the builder merges calls by message id, and a message holds several steps.
       e.messageId = undefined;
@@ -325,9 +331,9 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
   function noteTime(value: unknown, key: string, ctx: RecordContext): void {
     if (!isImplausibleTime(value, key) || implausibleTimes++ > 0) return;
     ctx.issue(
-      'wrong-shape',
-      'info',
-      `At time.${key}: ${String((value as Json)[key])} is no real time (before 2015): left out, so it does not move the session's start`,
+      'out-of-range',
+      'warning',
+      implausibleTimeMessage((value as Json)[key] as number, `time.${key}`),
       `time.${key}`,
     );
   }

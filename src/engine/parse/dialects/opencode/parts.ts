@@ -1,5 +1,16 @@
 import type { Block, Entry, TokenCount, Usage } from '../../../types';
-import { isObject, type Json, num, preview, type RecordContext, typeName } from '../record';
+import {
+  describeTimeMs,
+  isObject,
+  isPlausibleTimeMs,
+  type Json,
+  jsonText,
+  num,
+  preview,
+  type RecordContext,
+  readTokenCount,
+  typeName,
+} from '../record';
 
 // One OpenCode part (message-v2.ts `Part`) as entries: what a part holds, apart from the session
 // state a compaction and a prune leave (normalizer.ts).
@@ -39,36 +50,40 @@ export function inputIncludesCacheRead(tokens: Json, providerId: unknown, modelI
  * A `tokens` record as usage, its input the uncached part (`inputIncludesCacheRead` says when
  * OpenCode's `input` holds the cache read too).
  */
-export function usageOf(tokens: unknown, providerId?: unknown, modelId?: unknown): Usage | undefined {
+export function usageOf(
+  tokens: unknown,
+  providerId?: unknown,
+  modelId?: unknown,
+  ctx?: RecordContext,
+): Usage | undefined {
   if (!isObject(tokens)) return undefined;
   const cache = isObject(tokens.cache) ? tokens.cache : {};
-  const read = num(cache.read);
-  const input = num(tokens.input);
+  const read = readTokenCount(cache.read, 'tokens.cache.read', ctx);
+  const input = readTokenCount(tokens.input, 'tokens.input', ctx);
   return {
     inputTokens: inputIncludesCacheRead(tokens, providerId, modelId) ? input - read : input,
-    cacheCreationInputTokens: num(cache.write),
+    cacheCreationInputTokens: readTokenCount(cache.write, 'tokens.cache.write', ctx),
     cacheReadInputTokens: read,
     // Reasoning is output the model wrote (message-v2.ts keeps it apart).
-    outputTokens: num(tokens.output) + num(tokens.reasoning),
+    outputTokens:
+      readTokenCount(tokens.output, 'tokens.output', ctx) +
+      readTokenCount(tokens.reasoning, 'tokens.reasoning', ctx),
   };
 }
 
 export const contextOf = (u: Usage): TokenCount =>
   u.inputTokens + u.cacheCreationInputTokens + u.cacheReadInputTokens;
 
-/** The earliest time taken as real (2015-01-01): OpenCode writes 0 for a part it never timed. */
-export const EARLIEST_PLAUSIBLE_MS = Date.UTC(2015, 0, 1);
-
-/** A time field in ms, or undefined when absent or implausible (`time.start: 0` is not 1970). */
+/**
+ * A time field in ms, or undefined when absent or implausible (`time.start: 0` is not 1970: OpenCode
+ * writes 0 for a part it never timed; 1e20 is past what a Date holds).
+ */
 export const timeOf = (value: unknown, key: string): number | undefined =>
-  isObject(value) &&
-  typeof value[key] === 'number' &&
-  Number.isFinite(value[key]) &&
-  (value[key] as number) >= EARLIEST_PLAUSIBLE_MS
+  isObject(value) && typeof value[key] === 'number' && isPlausibleTimeMs(value[key] as number)
     ? (value[key] as number)
     : undefined;
 
-/** A time field that is there but implausible (0, or before 2015): said once, not used. */
+/** A time field that is there but implausible (0, before 2015, after 2099): said once, not used. */
 export const isImplausibleTime = (value: unknown, key: string): boolean =>
   isObject(value) && typeof value[key] === 'number' && timeOf(value, key) === undefined;
 
@@ -185,7 +200,7 @@ export function readToolPart(
   const id = typeof part.callID === 'string' ? part.callID : String(part.id);
   const name = typeof part.tool === 'string' ? part.tool : '(unnamed)';
   const input = state && isObject(state.input) ? state.input : {};
-  const json = JSON.stringify(input) ?? '';
+  const json = jsonText(input, ctx, 'state.input');
   const filePath = input.filePath ?? input.path ?? input.file_path;
   const use = next();
   use.type = 'part';
@@ -238,7 +253,7 @@ export function readToolPart(
     },
   ];
   if (compacted !== undefined) {
-    result.summaryText = `output pruned at ${new Date(compacted).toISOString()} (${out.length} chars)`;
+    result.summaryText = `output pruned at ${describeTimeMs(compacted)} (${out.length} chars)`;
     onPruned(compacted, id, out.length);
   }
 }

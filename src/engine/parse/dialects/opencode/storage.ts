@@ -76,11 +76,29 @@ export function groupFiles(paths: readonly string[]): { key: string; paths: stri
       group(m[1]!, p.slice(0, p.lastIndexOf('/'))).paths.push(p);
     }
   }
+  // Each session's first and last message id: ids ascend with creation time (id/id.ts).
+  const spans = new Map<string, [string, string]>();
+  for (const [message, session] of sessionOfMessage) {
+    const span = spans.get(session);
+    if (!span) spans.set(session, [message, message]);
+    else if (message < span[0]) span[0] = message;
+    else if (message > span[1]) span[1] = message;
+  }
+  /**
+   * The session of a part whose message file is missing: the one session whose messages were
+   * written around it, or the folder's one session (a missing file must not split a session in
+   * two: the parse then names the message that is missing). None: a session of its own.
+   */
+  const sessionOfOrphan = (message: string): string | undefined => {
+    const around = [...spans].filter(([, [first, last]]) => first <= message && message <= last);
+    if (around.length === 1) return around[0]![0];
+    return around.length === 0 && spans.size === 1 ? [...spans.keys()][0] : undefined;
+  };
   for (const p of paths) {
     const part = PART_PATH.exec(p);
     if (!part) continue;
-    const session = sessionOfMessage.get(part[1]!);
-    // A part whose message is not in the folder: a session of its own, which says what is missing.
+    const session = sessionOfMessage.get(part[1]!) ?? sessionOfOrphan(part[1]!);
+    // A part no session's messages account for: a session of its own, which says what is missing.
     group(session ?? part[1]!, p.slice(0, p.lastIndexOf('/'))).paths.push(p);
   }
   return [...databases, ...bySession.values()];

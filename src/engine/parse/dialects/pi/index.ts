@@ -2,7 +2,9 @@ import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
 import { isObject } from '../record';
 import { createPiNormalizer } from './normalizer';
 
-// pi as a dialect: its session JSONL (an id/parentId tree) is read by normalizer.ts.
+// pi as a dialect: its session JSONL (an id/parentId tree from session version 2; version 1's
+// linear list, whose compactions name their kept range by position) is read by normalizer.ts,
+// failed requests (an error or abort with no usage) apart from the calls.
 
 const NAME = /^\d{4}-\d{2}-\d{2}T[\d-]+Z?_[0-9a-f-]{8,}\.jsonl$/i;
 const FOLDER_FILE = /(?:^|\/)\.pi\/agent\/sessions\/.+\.jsonl$/i;

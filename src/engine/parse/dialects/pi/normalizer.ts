@@ -2,9 +2,10 @@ import type { Block, Entry } from '../../../types';
 import {
   createEntry,
   isObject,
+  jsonText,
   type Json,
   type NormalizedRecord,
-  num,
+  readTokenCount,
   parseTimestamp,
   preview,
   type RecordContext,
@@ -16,8 +17,10 @@ import {
 // pi's session files (badlogic/pi-mono, `packages/coding-agent/docs/session.md`: "Session File
 // Format", entry types and "Tree Structure"; `docs/compaction.md`; types in
 // `packages/coding-agent/src/core/session-manager.ts` and `packages/ai/src/types.ts`), at
-// `~/.pi/agent/sessions/--<cwd>--/<timestamp>_<uuid>.jsonl`. No real public transcript was found:
-// the fixtures are written from those documents.
+// `~/.pi/agent/sessions/--<cwd>--/<timestamp>_<uuid>.jsonl`. Checked on real public sessions of
+// session version 3 (docs/formats.md, "Versions checked"); version 1 from pi's own migration code
+// and a fixture made from a real version 3 log by that migration run backwards
+// (tests/fixtures/make-pi-v1-fixture.ts), since no real version 1 log was found.
 //
 // Line 1 is the header `{type: "session", version, id, timestamp, cwd, parentSession?}`. Every
 // other line is an entry `{type, id, parentId, timestamp, …}`; the entries form a tree by
@@ -26,18 +29,24 @@ import {
 // and the main line (the path to the last message) with no pi-specific code.
 //
 // Entry types: `message` (an AgentMessage: user, assistant with `usage {input, output, cacheRead,
-// cacheWrite, totalTokens, cost}`, toolResult, bashExecution, custom, branchSummary,
-// compactionSummary), `compaction {summary, firstKeptEntryId, tokensBefore, details?, fromHook?}`,
-// `branch_summary {fromId, summary}`, `model_change {provider, modelId}`, `thinking_level_change
-// {thinkingLevel}`, `custom {customType, data}` (extension state, never sent), `custom_message
-// {customType, content, display}` (sent), `label {targetId, label}`, `session_info {name}`.
+// cacheWrite, totalTokens, cost}`, toolResult, bashExecution, custom (`hookMessage` before
+// version 3), branchSummary, compactionSummary), `compaction {summary, firstKeptEntryId,
+// tokensBefore, details?, fromHook?}`, `branch_summary {fromId, summary}`, `model_change
+// {provider, modelId}`, `thinking_level_change {thinkingLevel}`, `custom {customType, data}`
+// (extension state, never sent), `custom_message {customType, content, display}` (sent), `label
+// {targetId, label}`, `session_info {name}`.
 //
-// Version 1 (no `version` in the header) has no ids: the list is linear and a compaction names its
-// kept range by position, `firstKeptEntryIndex` (createPiNormalizer).
+// Version 1 (no `version` in the header; pi v0.12.7 to v0.30.x) has no ids: the list is linear and
+// a compaction names its kept range by position, `firstKeptEntryIndex`, which is read as that
+// position in the file's records (createPiNormalizer).
 //
-// A compaction keeps the entries from `firstKeptEntryId` up to the compaction and sends the
-// summary before them (docs/session.md "Context Building"): `tokensBefore` is the context it
-// replaced, so it is the compaction's preTokens.
+// A compaction keeps the entries from `firstKeptEntryId` (or `firstKeptEntryIndex`) up to the
+// compaction and sends the summary before them (docs/session.md "Context Building"):
+// `tokensBefore` is the context it replaced, so it is the compaction's preTokens.
+//
+// An assistant message with `stopReason` 'error' or 'aborted' and all-zero usage is a request that
+// brought back no answer (an HTTP error, an abort): a failed request with its `errorMessage`, not
+// an API call (readMessage).
 
 /** Entry types that only say something about the session (kept as metadata, counted). */
 const META_TYPES = new Set(['model_change', 'thinking_level_change', 'custom', 'label', 'session_info']);
@@ -89,7 +98,7 @@ function textBlocks(content: unknown, path: string, ctx: RecordContext): Block[]
         return;
       }
       const args = isObject(part.arguments) ? part.arguments : {};
-      const json = JSON.stringify(args) ?? '';
+      const json = jsonText(args, ctx, 'message.content.arguments');
       const filePath = args.path ?? args.file_path;
       blocks.push({
         kind: 'tool-use',
@@ -144,10 +153,10 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
       const usage = message.usage;
       if (isObject(usage)) {
         entry.usage = {
-          inputTokens: num(usage.input),
-          cacheCreationInputTokens: num(usage.cacheWrite),
-          cacheReadInputTokens: num(usage.cacheRead),
-          outputTokens: num(usage.output),
+          inputTokens: readTokenCount(usage.input, 'message.usage.input', ctx),
+          cacheCreationInputTokens: readTokenCount(usage.cacheWrite, 'message.usage.cacheWrite', ctx),
+          cacheReadInputTokens: readTokenCount(usage.cacheRead, 'message.usage.cacheRead', ctx),
+          outputTokens: readTokenCount(usage.output, 'message.usage.output', ctx),
         };
       } else {
         ctx.issue(

@@ -1,5 +1,5 @@
-import type { Block } from '../../../types';
-import { isObject, preview, type RecordContext, typeName } from '../record';
+import type { Block, Usage } from '../../../types';
+import { isObject, jsonText, preview, type RecordContext, readTokenCount, typeName } from '../record';
 
 // Anthropic Messages content blocks, as every dialect that records them writes them (Claude Code's
 // `message.content`, Cline's API history, a raw Messages request): one normalizer, with hooks for
@@ -88,7 +88,7 @@ export function normalizeAnthropicBlock(
       }
       const name = typeof raw.name === 'string' ? raw.name : '(unnamed)';
       const input = isObject(raw.input) ? raw.input : {};
-      const inputJson = JSON.stringify(input) ?? '';
+      const inputJson = jsonText(input, ctx, `${path}.input`);
       const filePath = input.file_path ?? input.path ?? input.notebook_path;
       const block: Block = {
         kind: 'tool-use',
@@ -134,7 +134,7 @@ export function normalizeAnthropicBlock(
     }
     default: {
       const type = typeof raw.type === 'string' ? raw.type : '(untyped)';
-      return { kind: 'other', type, chars: (JSON.stringify(raw) ?? '').length };
+      return { kind: 'other', type, chars: jsonText(raw, ctx, path).length };
     }
   }
 }
@@ -158,4 +158,23 @@ export function normalizeAnthropicContent(
     return blocks;
   }
   return undefined;
+}
+
+/** An Anthropic `usage` object (`path`: where it sits, for the issues of its bad counts). */
+export function anthropicUsageOf(value: unknown, ctx?: RecordContext, path = 'usage'): Usage | undefined {
+  if (!isObject(value)) return undefined;
+  return {
+    inputTokens: readTokenCount(value.input_tokens, `${path}.input_tokens`, ctx),
+    cacheCreationInputTokens: readTokenCount(
+      value.cache_creation_input_tokens,
+      `${path}.cache_creation_input_tokens`,
+      ctx,
+    ),
+    cacheReadInputTokens: readTokenCount(
+      value.cache_read_input_tokens,
+      `${path}.cache_read_input_tokens`,
+      ctx,
+    ),
+    outputTokens: readTokenCount(value.output_tokens, `${path}.output_tokens`, ctx),
+  };
 }

@@ -1,0 +1,232 @@
+import type { PriceOverrides } from '../../engine/cost/prices';
+import { computeReplayCost } from '../../engine/cost/replay-cost';
+import { computeReplayErosion } from '../../engine/erosion/erosion';
+import { parseSession } from '../../engine/parse/parse-session';
+import type { ByteSource } from '../../engine/parse/source';
+import { computeReplay } from '../../engine/replay/compute-replay';
+import { prepareReplay } from '../../engine/replay/prepare';
+import { getStrategy } from '../../engine/strategies/registry';
+import { getSessionInfo, type KnobValue } from '../../engine/strategies/types';
+
+// `compactlab stats --strategy <id> [--knob k=v …] [--sweep knob=from:to:steps]`: every session
+// replayed under one strategy at each setting (the knobs given, and each value of the swept
+// knob), its cost beside its real cost (engine/cost/), compactions and tokens summarized; one row
+// per session and setting, and the totals per setting. Plain numbers and strings, so the rows go
+// to NDJSON or CSV as they are and DuckDB reads them.
+
+/** Column order of the CSV; NDJSON rows carry the same keys. */
+export const SETTING_COLUMNS = [
+  'row',
+  'strategy',
+  'setting',
+  'knob',
+  'value',
+  'file',
+  'agent',
+  'model',
+  'sessions',
+  'pricedSessions',
+  'apiCalls',
+  'compactions',
+  'llmCalls',
+  'summarizedTokens',
+  'costUsd',
+  'realCostUsd',
+  'deltaUsd',
+  'cacheReadTokens',
+  'cacheWriteTokens',
+  'uncachedTokens',
+  'outputTokens',
+  'summaryCalls',
+  'summaryUsd',
+  'realSummariesEstimated',
+  'unpricedCalls',
+  'retention',
+  'retainedFacts',
+  'heldFacts',
+  'factsLost',
+  'errors',
+  'pricesAsOf',
+  'error',
+] as const;
+
+type SettingColumn = (typeof SETTING_COLUMNS)[number];
+export type SettingRow = Partial<Record<SettingColumn, string | number>>;
+
+/** What to replay every session under. */
+export interface SettingsSpec {
+  strategyId: string;
+  /** Knob overrides over each session's own knobs. */
+  overrides: Record<string, KnobValue>;
+  /** The swept knob and its values; absent: one setting, the overrides alone. */
+  sweep?: { knob: string; values: number[] };
+  /**
+   * Score what each setting's summaries keep (engine/erosion/: the built-in summarizer, offline):
+   * the facts held since the start still kept after the last compaction, and those lost on the way.
+   */
+  retention?: boolean;
+  /** A user's own prices over the list prices (`--prices`). */
+  prices?: PriceOverrides;
+}
+
+/** The label of a setting: `autocompactPctOverride=70`, or the overrides given (`own knobs` when none). */
+function getSettingLabels(spec: SettingsSpec): string[] {
+  const given = Object.entries(spec.overrides).map(([k, v]) => `${k}=${v}`);
+  if (!spec.sweep) return [given.join(' ') || 'own knobs'];
+  return spec.sweep.values.map((v) => [...given, `${spec.sweep!.knob}=${v}`].join(' '));
+}
+
+/** USD rounded to a millionth (figures, not floating-point noise, in the output). */
+const usd = (n: number) => Number(n.toFixed(6));
+
+/** One session's rows, a row per setting; a session without API calls has none. */
+export async function computeSettingRows(
+  file: string,
+  sources: ByteSource[],
+  spec: SettingsSpec,
+): Promise<SettingRow[]> {
+  const session = await parseSession(sources);
+  if (session.apiCalls.length === 0) return [];
+  const strategy = getStrategy(spec.strategyId);
+  const prepared = prepareReplay(session);
+  const { knobs: sessionKnobs } = strategy.getSessionKnobs(getSessionInfo(prepared));
+  const labels = getSettingLabels(spec);
+  const values: (number | undefined)[] = spec.sweep ? spec.sweep.values : [undefined];
+  const rows: SettingRow[] = [];
+  for (const [i, value] of values.entries()) {
+    const overrides = value === undefined ? spec.overrides : { ...spec.overrides, [spec.sweep!.knob]: value };
+    const result = computeReplay(prepared, strategy.id, strategy.normalizeKnobs(overrides, sessionKnobs));
+    const cost = computeReplayCost(session, result, { prices: spec.prices });
+    const retention = spec.retention ? await getRetention(sources, session, result) : {};
+    let compactions = 0;
+    let llmCalls = 0;
+    let summarizedTokens = 0;
+    for (const e of result.events) {
+      if (e.kind !== 'compact') continue;
+      compactions++;
+      llmCalls += e.llmCalls;
+      summarizedTokens += e.spanTokens;
+    }
+    const { calls, summaries } = cost;
+    const priced = cost.real.calls.usd > 0;
+    rows.push({
+      row: 'session',
+      strategy: strategy.id,
+      setting: labels[i],
+      knob: spec.sweep?.knob,
+      value,
+      file,
+      agent: session.meta.agent,
+      model: session.meta.models.at(-1) ?? '',
+      sessions: 1,
+      pricedSessions: priced ? 1 : 0,
+      apiCalls: result.callIndex.length,
+      compactions,
+      llmCalls,
+      summarizedTokens,
+      costUsd: usd(cost.usd),
+      realCostUsd: usd(cost.real.usd),
+      deltaUsd: usd(cost.usd - cost.real.usd),
+      cacheReadTokens: Math.round(calls.cacheRead + summaries.cacheRead),
+      cacheWriteTokens: Math.round(
+        calls.cacheWrite5m + calls.cacheWrite1h + summaries.cacheWrite5m + summaries.cacheWrite1h,
+      ),
+      uncachedTokens: Math.round(calls.uncached + summaries.uncached),
+      outputTokens: Math.round(calls.output + summaries.output),
+      summaryCalls: summaries.calls,
+      summaryUsd: usd(summaries.usd),
+      realSummariesEstimated: cost.real.estimatedSummaries,
+      unpricedCalls: calls.unpricedCalls + summaries.unpricedCalls,
+      ...retention,
+      errors: 0,
+      pricesAsOf: cost.pricesSeen,
+    });
+  }
+  return rows;
+}
+
+/** The retention figures of one replay: none when it made no summary (nothing was forgotten). */
+async function getRetention(
+  sources: ByteSource[],
+  session: Parameters<typeof computeReplayErosion>[0],
+  result: ReturnType<typeof computeReplay>,
+): Promise<SettingRow> {
+  const chain = await computeReplayErosion(session, sources, result.events, result.strategyId);
+  const last = chain.steps.at(-1);
+  if (!last) return {};
+  return {
+    retention: Number(last.ratio.toFixed(4)),
+    retainedFacts: last.kept,
+    heldFacts: last.total,
+    factsLost: chain.steps.reduce((a, s) => a + s.lost.length, 0),
+  };
+}
+
+const SUMMED: readonly SettingColumn[] = [
+  'sessions',
+  'pricedSessions',
+  'apiCalls',
+  'compactions',
+  'llmCalls',
+  'summarizedTokens',
+  'costUsd',
+  'realCostUsd',
+  'deltaUsd',
+  'cacheReadTokens',
+  'cacheWriteTokens',
+  'uncachedTokens',
+  'outputTokens',
+  'summaryCalls',
+  'summaryUsd',
+  'realSummariesEstimated',
+  'unpricedCalls',
+  'retainedFacts',
+  'heldFacts',
+  'factsLost',
+  'errors',
+];
+
+/** Totals per setting, in the settings' order: sums of the session rows, the failed sessions as `errors`. */
+export class SettingTotals {
+  private readonly totals: SettingRow[];
+  private readonly retention: boolean;
+
+  constructor(spec: SettingsSpec, pricesAsOf: string) {
+    this.retention = spec.retention === true;
+    const values: (number | undefined)[] = spec.sweep ? spec.sweep.values : [undefined];
+    this.totals = getSettingLabels(spec).map((setting, i) => ({
+      row: 'total',
+      strategy: spec.strategyId,
+      setting,
+      knob: spec.sweep?.knob,
+      value: values[i],
+      ...Object.fromEntries(SUMMED.map((c) => [c, 0])),
+      pricesAsOf,
+    }));
+  }
+
+  add(rows: readonly SettingRow[]): void {
+    for (const row of rows) {
+      const total = this.totals.find((t) => t.setting === row.setting);
+      if (!total) continue;
+      for (const c of SUMMED) total[c] = (total[c] as number) + ((row[c] as number | undefined) ?? 0);
+    }
+  }
+
+  /** A session that could not be read counts against every setting. */
+  addError(): void {
+    for (const total of this.totals) total.errors = (total.errors as number) + 1;
+  }
+
+  rows(): SettingRow[] {
+    for (const t of this.totals) {
+      for (const c of ['costUsd', 'realCostUsd', 'deltaUsd', 'summaryUsd'] as const)
+        t[c] = usd(t[c] as number);
+      // Facts kept over facts held, pooled over the sessions that summarized (none: no figure).
+      const held = t.heldFacts as number;
+      if (this.retention && held > 0) t.retention = Number(((t.retainedFacts as number) / held).toFixed(4));
+      if (!this.retention) for (const c of ['retainedFacts', 'heldFacts', 'factsLost'] as const) delete t[c];
+    }
+    return this.totals;
+  }
+}

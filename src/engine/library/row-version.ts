@@ -1,0 +1,9 @@
+// The version of the library's rows, apart from the row code: the page's cache reads it without
+// loading the engine (what `getLibraryRow` computes runs in the worker).
+
+/**
+ * What a row holds and how its figures are computed, as a number: a change of either bumps it, so
+ * rows cached by an earlier build (the page's IndexedDB) are read again rather than shown stale.
+ * 2: the first prompt as a person typed it; truncations counted apart.
+ */
+export const LIBRARY_ROW_VERSION = 2;

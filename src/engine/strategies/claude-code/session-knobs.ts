@@ -1,0 +1,150 @@
+import { getInferredWindowKnobs } from '../../context-window';
+import {
+  computeThresholds,
+  DEFAULT_THRESHOLD_KNOBS,
+  getContextWindowForModel,
+  getOutputReservation,
+  getThresholdProfileForVersion,
+} from '../../thresholds';
+import type { SessionInfo } from '../types';
+import { type ClaudeCodeKnobs, DEFAULT_CLAUDE_CODE_KNOBS } from './knobs';
+
+// The knobs of the Claude Code version that wrote a log (`CompactionStrategy.getSessionKnobs`):
+// its threshold profile, window and max output, the sub-agent rules, microcompact and the pending
+// estimate by version, auto-compact off where the log shows it was; each choice with its note.
+
+/** Orders version strings numerically ("2.1.101" after "2.1.92"). */
+function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** `Session.meta.agent` of a Claude Code log (its dialect's agent name). */
+const CLAUDE_CODE_AGENT = 'Claude Code';
+
+/** Microcompact boundaries appear in the corpus only in 2.1.9–2.1.19 (docs/sources.md#fmt-microcompact-boundary). */
+const MICROCOMPACT_FIRST_SEEN = '2.1.9';
+const MICROCOMPACT_LAST_SEEN = '2.1.19';
+/** The version the gist read (docs/sources.md#cc-v2168): microcompact at the warning threshold on its own. */
+const MICROCOMPACT_AT_WARNING_FROM = '2.1.68';
+
+/** The knobs of the log's own Claude Code version, with the reasons for each choice. */
+export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCodeKnobs; notes: string[] } {
+  const notes: string[] = [];
+  // Another agent's log names that agent's versions (Codex 0.77.0 is no Claude Code version).
+  const ownVersions = info.agent === undefined || info.agent === CLAUDE_CODE_AGENT;
+  if (!ownVersions && info.versions.length > 0)
+    notes.push(
+      `The log is ${info.agent}'s: its version ${info.versions.join(', ')} is not a Claude Code version, so no Claude Code version is assumed.`,
+    );
+  const versions = ownVersions ? [...info.versions].sort(compareVersions) : [];
+  const version = versions.at(-1);
+  const profile = getThresholdProfileForVersion(version);
+  const profiles = new Set(versions.map(getThresholdProfileForVersion));
+  if (profiles.size > 1)
+    notes.push(`The log spans versions ${versions.join(', ')}; the profile of ${version} is used.`);
+  const contextWindow = Math.max(
+    DEFAULT_THRESHOLD_KNOBS.contextWindow,
+    ...info.models.map(getContextWindowForModel),
+  );
+  const inferred =
+    info.window && getInferredWindowKnobs(info.window, getOutputReservation(profile, Infinity));
+  const knobs: ClaudeCodeKnobs = {
+    ...DEFAULT_CLAUDE_CODE_KNOBS,
+    profile,
+    contextWindow: inferred?.contextWindow ?? contextWindow,
+    maxOutputTokens: inferred?.maxOutputTokens ?? DEFAULT_CLAUDE_CODE_KNOBS.maxOutputTokens,
+  };
+  notes.push(
+    `Threshold profile ${profile} for Claude Code ${version ?? '(version unknown)'}.`,
+    ...(inferred?.notes ?? []),
+  );
+  if (info.isSubagent) {
+    knobs.agentRole = 'subagent';
+    notes.push(
+      'Sub-agent transcript: replayed under the sub-agent rules (Claude Code 2.1.68 (docs/sources.md#cc-five-mechanisms)): the same threshold on its own context and model, checked before its next turn; Prompt 3 (continuation summary) over its own history; no file, todo or plan re-attachment and no /compact (the reference gives those to the main session only).',
+    );
+  }
+  const is21 = version !== undefined && compareVersions(version, '2.1.0') >= 0;
+  const inMicrocompactRange =
+    version !== undefined &&
+    compareVersions(version, MICROCOMPACT_FIRST_SEEN) >= 0 &&
+    compareVersions(version, MICROCOMPACT_LAST_SEEN) <= 0;
+  if (profile === 'legacy') {
+    knobs.microcompactVariant = 'legacy';
+    knobs.microcompactClearImages = false;
+    knobs.countPendingMessages = false;
+    knobs.continuationFormat = 'legacy';
+    notes.push(
+      "Legacy profile: microcompact is tried before a full compaction, as docs/sources.md#ccs describes (not verifiable: the corpus's 1.0.x logs never compact).",
+    );
+  } else {
+    knobs.microcompactEnabled = inMicrocompactRange || info.microcompactions > 0;
+    notes.push(
+      info.microcompactions > 0
+        ? `Microcompact on: the log has ${info.microcompactions} microcompact boundar${info.microcompactions === 1 ? 'y' : 'ies'}.`
+        : inMicrocompactRange
+          ? `Microcompact on: ${version} is in the range where microcompact boundaries are seen (${MICROCOMPACT_FIRST_SEEN}–${MICROCOMPACT_LAST_SEEN}).`
+          : `Microcompact off: no microcompact boundary appears in logs outside ${MICROCOMPACT_FIRST_SEEN}–${MICROCOMPACT_LAST_SEEN}, and their contexts never drop without a compaction.`,
+    );
+    if (!is21) {
+      knobs.countPendingMessages = false;
+      knobs.continuationFormat = 'legacy';
+      notes.push(
+        '2.0.x: the trigger counts the last usage alone (preTokens equal it), the continuation message is T91.',
+      );
+    }
+  }
+  const autoCompact = computeThresholds(knobs).autoCompact;
+  if (info.autoCompactions === 0 && info.continuedPeakTokens >= autoCompact) {
+    knobs.autoCompactEnabled = false;
+    notes.push(
+      `Auto-compact off: the log went on past ${info.continuedPeakTokens.toLocaleString('en-US')} tokens (over the ${autoCompact.toLocaleString('en-US')} threshold) without compacting, and never auto-compacted.`,
+    );
+  }
+  if (knobs.microcompactEnabled && knobs.microcompactVariant === 'v2.1.68')
+    pickMicrocompactTrigger(knobs, info, version, notes);
+  return { knobs, notes };
+}
+
+/**
+ * When these versions clear: 2.1.x before 2.1.68 try microcompact when auto-compact is due and
+ * compact after it on the same call (their logs show both boundaries after one call; never one
+ * alone between the warning and the auto-compact threshold); 2.1.68 clears at the warning
+ * threshold on its own (docs/sources.md#cc-microcompact). A log's own boundaries decide over its
+ * version: a clearing after the same call as an auto-compaction, or one alone while auto-compact
+ * was on.
+ */
+function pickMicrocompactTrigger(
+  knobs: ClaudeCodeKnobs,
+  info: SessionInfo,
+  version: string | undefined,
+  notes: string[],
+): void {
+  const withAuto = info.microcompactsWithAutoCompact ?? 0;
+  const alone = info.microcompactsAlone ?? 0;
+  const before2168 = version !== undefined && compareVersions(version, MICROCOMPACT_AT_WARNING_FROM) < 0;
+  if (withAuto > 0) {
+    knobs.microcompactTrigger = 'with-auto-compact';
+    notes.push(
+      `Microcompact when auto-compact is due, before it: the log cleared after the same call as ${withAuto === 1 ? 'an auto-compaction' : `${withAuto} auto-compactions`}.`,
+    );
+  } else if (alone > 0 && knobs.autoCompactEnabled) {
+    knobs.microcompactTrigger = 'warning';
+    notes.push(
+      `Microcompact at the warning threshold, on its own: the log cleared ${alone === 1 ? 'once' : `${alone} times`} with no compaction after that call while auto-compact was on.`,
+    );
+  } else if (before2168) {
+    knobs.microcompactTrigger = 'with-auto-compact';
+    notes.push(
+      knobs.autoCompactEnabled
+        ? `Microcompact when auto-compact is due, before it (Claude Code before ${MICROCOMPACT_AT_WARNING_FROM}: their logs clear after the same call as an auto-compaction, never alone below it).`
+        : 'Microcompact at the warning threshold: auto-compact is off.',
+    );
+  }
+}
