@@ -109,6 +109,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'summarize/anthropic',
       'summarize/openai-compatible',
       'summarize/builtin',
+      'summarize/model-ids',
       'summarize/recorded',
       'summarize/create',
       'summarize/run',
