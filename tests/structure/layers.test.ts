@@ -108,9 +108,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
     modules: [
       'summarize/anthropic',
       'summarize/openai-compatible',
-      'summarize/builtin',
       'summarize/model-ids',
-      'summarize/recorded',
       'summarize/create',
       'summarize/run',
       'summarize/types',
