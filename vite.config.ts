@@ -96,8 +96,10 @@ export default defineConfig({
   worker: { format: 'es' },
   server: { host: '127.0.0.1', port: 5173, strictPort: true, headers: DEV_HEADERS },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: PREVIEW_HEADERS },
-  // keepCliBundle empties the folder instead, keeping dist/cli.
-  build: { target: 'es2022', chunkSizeWarningLimit: 4096, emptyOutDir: false },
+  // keepCliBundle empties the folder instead, keeping dist/cli. The manifest lists each chunk's
+  // static imports: scripts/entry-size.mjs holds the page's startup JavaScript (the entry and what
+  // it imports statically) to its budget from it.
+  build: { target: 'es2022', chunkSizeWarningLimit: 4096, emptyOutDir: false, manifest: true },
   test: {
     environment: 'node',
     testTimeout: 60_000,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { DIALECTS } from '../src/engine/parse/dialects/registry';
-import { getDefaultStrategyId } from '../src/engine/strategies/registry';
+import { getDefaultStrategyId } from '../src/engine/strategies/descriptors';
 import type { DialectId } from '../src/engine/types';
 import { CODEX_ROLLOUT } from '../tests/fixtures/codex-rollout';
 import { buildOpenCodeFixtures } from '../tests/fixtures/make-opencode-fixtures';

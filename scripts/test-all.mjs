@@ -2,7 +2,8 @@
 // The whole test suite, as CI and developers run it (`npm test`): typecheck, lint, unit/golden/
 // corpus tests (vitest project `unit`), the naive-reference checks on the big generated sessions
 // (vitest project `reference`), then a production build and the Playwright e2e tests in Chromium
-// (two at a time; the timing budgets are `npm run bench`'s). `npm test -- unit e2e` runs just those
+// (two at a time; the timing budgets are `npm run bench`'s). After the build, `entry-size` holds the
+// page's startup JavaScript to its budget (scripts/entry-size.mjs). `npm test -- unit e2e` runs just those
 // stages. Prints each stage's time and one closing line with the totals:
 // "tests: N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process';
@@ -46,6 +47,8 @@ const stages = [
     ],
   ],
   ['build', 'npx', ['vite', 'build']],
+  // The page's startup JavaScript (entry + static imports, gzipped) against its budget (issue 20).
+  ['entry-size', 'node', ['scripts/entry-size.mjs', 'dist']],
   [
     'e2e',
     'npx',

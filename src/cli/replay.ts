@@ -5,31 +5,20 @@ import type { PriceOverrides } from '../engine/cost/prices';
 import { createReplayPricer, getCostFigures, computeReplayCost } from '../engine/cost/replay-cost';
 import { parseSession } from '../engine/parse/parse-session';
 import { computeReplay } from '../engine/replay/compute-replay';
+import { compareStrategies } from '../engine/replay/compare-strategies';
 import {
-  compareStrategies,
   formatCompareTable,
   formatMillions,
   formatUsd,
   formatUsdDelta,
-} from '../engine/replay/compare-strategies';
+} from '../engine/replay/compare-table';
 import { formatReplayDump } from '../engine/replay/dump';
 import { prepareReplay } from '../engine/replay/prepare';
 import type { SummaryModelId } from '../engine/replay/summary-size';
-import {
-  computeSweep,
-  getSweepableKnobs,
-  getSweepScore,
-  MAX_SWEEP_STEPS,
-  type SweepRange,
-  type SweepResult,
-} from '../engine/replay/sweep';
-import {
-  DEFAULT_STRATEGY_ID,
-  getDefaultStrategyId,
-  getSessionSetup,
-  getStrategy,
-  STRATEGIES,
-} from '../engine/strategies/registry';
+import { computeSweep, getSweepableKnobs, type SweepRange, type SweepResult } from '../engine/replay/sweep';
+import { getSweepScore, MAX_SWEEP_STEPS } from '../engine/replay/sweep-score';
+import { getSessionSetup, getStrategy, STRATEGIES } from '../engine/strategies/registry';
+import { DEFAULT_STRATEGY_ID, getDefaultStrategyId } from '../engine/strategies/descriptors';
 import type { ReplayCostFigures } from '../engine/replay/types';
 import type { Session } from '../engine/types';
 import { type CompactionStrategy, getSessionInfo, type KnobValue } from '../engine/strategies/types';

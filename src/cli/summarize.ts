@@ -5,7 +5,7 @@ import { getPreset, PROMPT_PRESETS, requirePreset } from '../engine/strategies/p
 import { readSummaryText } from '../engine/query/compaction-detail';
 import { FACT_CATEGORIES, FACT_CATEGORY_LABELS } from '../engine/retention/types';
 import { ANTHROPIC_DEFAULT_MODEL } from '../engine/summarize/anthropic';
-import { BUILTIN_MODEL } from '../engine/summarize/builtin';
+import { BUILTIN_MODEL } from '../engine/summarize/model-ids';
 import { createSummarizer, type SummarizerConfig } from '../engine/summarize/create';
 import { OPENAI_DEFAULT_BASE_URL } from '../engine/summarize/openai-compatible';
 import { type PromptSettings, prepareSummary } from '../engine/summarize/prepare';

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type CSSProperties, useEffect } from 'react';
+import { type CSSProperties, lazy, Suspense, useEffect } from 'react';
+import { getEngineClient } from '../worker/engine-client';
 import type { SessionId, SessionOverview } from '../worker/protocol';
 import { DIALECTS } from '../engine/parse/dialects/registry';
 import { formatBytes } from './common/format';
@@ -16,7 +17,6 @@ import { requestFolderInput } from './library/folder-buttons';
 import { useLibraryStore } from './library/library-store';
 import { LibraryView } from './library/library-view';
 import { useLibraryOnStart } from './library/use-library-start';
-import { LearnView } from './learn/learn-view';
 import { useLearnStore } from './learn/learn-store';
 import { IssuesPanel } from './panels/issues-panel';
 import { SidePanel } from './panels/side-panel';
@@ -57,7 +57,28 @@ function useSampleOnStart() {
   }, [queryClient]);
 }
 
+/** Learn mode's walk, loaded when a walk starts: not part of the page's first load. */
+const LearnView = lazy(() => import('./learn/learn-view').then((m) => ({ default: m.LearnView })));
+
+/**
+ * The engine's worker started once the page is idle, so that the first file given does not wait
+ * for it: about 200 ms on the project's machine to start the worker and compile its module
+ * (issue 20). A page opening the sample starts it at once anyway.
+ */
+function useEngineWarmUp(): void {
+  useEffect(() => {
+    const idle = window.requestIdleCallback;
+    if (!idle) {
+      const timer = setTimeout(() => getEngineClient(), 500);
+      return () => clearTimeout(timer);
+    }
+    const id = idle(() => getEngineClient(), { timeout: 2_000 });
+    return () => window.cancelIdleCallback(id);
+  }, []);
+}
+
 export function App() {
+  useEngineWarmUp();
   useSampleOnStart();
   useLibraryOnStart();
   useUrlState();
@@ -72,7 +93,9 @@ export function App() {
       ) : sessionId === undefined ? (
         <EmptyState />
       ) : learnStrategy !== undefined ? (
-        <LearnView sessionId={sessionId} strategyId={learnStrategy} />
+        <Suspense fallback={<p className="muted small">Loading the walk…</p>}>
+          <LearnView sessionId={sessionId} strategyId={learnStrategy} />
+        </Suspense>
       ) : (
         <SessionView sessionId={sessionId} />
       )}

@@ -1,4 +1,3 @@
-import { findSecretsInText } from '../engine/redact/find-secrets';
 import type { KnobValue } from '../engine/strategies/types';
 
 // The shareable part of the view, in the page's query string: which file (its content hash and
@@ -40,9 +39,16 @@ export interface UrlViewState {
   search?: string;
 }
 
-/** True for a value that must never reach a URL: a key, token, password, email, … (the redaction patterns). */
-export function looksSecret(text: string): boolean {
-  return findSecretsInText(text).length > 0;
+/** Whether a value must never reach a URL: a key, token, password, email, … (the redaction patterns). */
+export type SecretCheck = (text: string) => boolean;
+
+/**
+ * The secret check, loaded when the first link is written: the patterns (gitleaks' rules among
+ * them) stay out of the page's first load.
+ */
+export async function loadSecretCheck(): Promise<SecretCheck> {
+  const { findSecretsInText } = await import('../engine/redact/find-secrets');
+  return (text) => findSecretsInText(text).length > 0;
 }
 
 const readIndex = (value: string | null): number | undefined => {
@@ -94,9 +100,13 @@ export function hasUrlState(search: string): boolean {
 
 /**
  * The query string with this view state written (or removed, when `state` is undefined). Keys of
- * other modules stay; a value that looks like a secret, or is too long, is left out.
+ * other modules stay; a value that `looksSecret`, or is too long, is left out.
  */
-export function writeUrlState(search: string, state: UrlViewState | undefined): string {
+export function writeUrlState(
+  search: string,
+  state: UrlViewState | undefined,
+  looksSecret: SecretCheck,
+): string {
   const params = new URLSearchParams(search);
   for (const key of [...params.keys()])
     if (key.startsWith(KNOB_PREFIX) || (Object.values(URL_KEYS) as string[]).includes(key))

@@ -4,7 +4,7 @@ import { create } from 'zustand';
 import { useReplayStore } from './replay/replay-store';
 import { type SidePanel, useUiStore } from './store';
 import { summariesInfoQuery } from './summaries/summaries-queries';
-import { isSameFile, readUrlState, type UrlViewState, writeUrlState } from './url-state';
+import { isSameFile, loadSecretCheck, readUrlState, type UrlViewState, writeUrlState } from './url-state';
 
 // Keeps the shareable view state (url-state.ts) in the address bar: read once at start and
 // applied when a file with the same content hash is loaded (else the page says the link was made
@@ -127,6 +127,7 @@ export function useUrlState(): void {
       } catch {
         return; // not a transcript, or replaced by a newer load
       }
+      const looksSecret = await loadSecretCheck();
       if (cancelled) return;
       const name = info.name.split(/[\\/]/).pop() ?? info.name;
       const link = pending;
@@ -141,7 +142,11 @@ export function useUrlState(): void {
         clearTimeout(timer);
         timer = setTimeout(() => {
           if (cancelled || useUiStore.getState().currentSessionId !== sessionId) return;
-          const search = writeUrlState(window.location.search, currentState(info.contentHash, name));
+          const search = writeUrlState(
+            window.location.search,
+            currentState(info.contentHash, name),
+            looksSecret,
+          );
           if (search !== window.location.search)
             window.history.replaceState(
               window.history.state,
@@ -153,7 +158,7 @@ export function useUrlState(): void {
       const a = useUiStore.subscribe(write);
       const b = useReplayStore.subscribe(write);
       const makeLink = () =>
-        `${window.location.origin}${window.location.pathname}${writeUrlState(window.location.search, currentState(info.contentHash, name))}`;
+        `${window.location.origin}${window.location.pathname}${writeUrlState(window.location.search, currentState(info.contentHash, name), looksSecret)}`;
       currentLink = makeLink;
       stopWrite = () => {
         clearTimeout(timer);

@@ -86,7 +86,14 @@ export function createEngineHost(
       controllers.set(id, controller);
       const onProgress = (progress: AnyProgress) => post({ type: 'progress', id, progress }, []);
       Promise.resolve()
-        .then(() => dispatch(handlers, request, { state, signal: controller.signal, onProgress }))
+        .then(() => {
+          traceMark(`compactlab:request:${request.kind}`);
+          return dispatch(handlers, request, { state, signal: controller.signal, onProgress });
+        })
+        .then((reply) => {
+          traceMark(`compactlab:answered:${request.kind}`);
+          return reply;
+        })
         .then(
           ({ result, transfer }) => post({ type: 'result', id, result }, transfer ?? []),
           (error: unknown) => post({ type: 'error', id, error: toWorkerError(error, controller.signal) }, []),
@@ -94,4 +101,13 @@ export function createEngineHost(
         .finally(() => controllers.delete(id));
     },
   };
+}
+
+/**
+ * A user-timing mark a Chrome trace records (bench/browser-load.ts reads them), removed from the
+ * performance buffer at once: one per request would otherwise pile up for as long as the page lives.
+ */
+function traceMark(name: string): void {
+  performance.mark(name);
+  performance.clearMarks(name);
 }

@@ -1,5 +1,4 @@
 import type { LibraryRow } from '../engine/library/library-row';
-import { scanSession } from '../engine/library/scan-session';
 import type { PriceOverrides } from '../engine/cost/prices';
 import { createBlobSource } from './blob-source';
 import { expandDatabases, listDatabaseSessions } from './sqlite';
@@ -105,6 +104,8 @@ export async function scanInPool(jobs: readonly ScanJob[], callbacks: ScanCallba
 }
 
 async function scanOnPage(queue: ScanJob[], callbacks: ScanCallbacks): Promise<void> {
+  // Loaded only here: the scan (the parser, every dialect) is the workers' code, not the page's.
+  const { scanSession } = await import('../engine/library/scan-session');
   let doneBytes = 0;
   for (const job of queue) {
     if (callbacks.signal.aborted) return;

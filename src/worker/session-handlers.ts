@@ -101,6 +101,9 @@ type SessionHandlers = Omit<
 
 export const SESSION_HANDLERS: SessionHandlers = {
   load: async (request, { state, signal, onProgress }) => {
+    // The load's steps as user-timing marks (one set per load): bench/browser-load.ts reads them
+    // from a Chrome trace.
+    performance.mark('compactlab:worker:load-start');
     // An OpenCode database: the session it names, as its storage files (SQLite loaded only then).
     const files = await expandDatabases(request.files.map((f) => createBlobSource(f.name, f.blob)));
     const sources = files.map((f) => createReadAheadSource(f));
@@ -113,6 +116,7 @@ export const SESSION_HANDLERS: SessionHandlers = {
       session = parsed.session;
     } else session = await parseSession(sources, { signal, onProgress });
     signal.throwIfAborted();
+    performance.mark('compactlab:worker:parsed');
     state.loaded = {
       sessionId: request.sessionId,
       session,
@@ -121,7 +125,9 @@ export const SESSION_HANDLERS: SessionHandlers = {
       fullTextCache: new Map(),
       live,
     };
-    return { result: getSessionOverview(session) };
+    const overview = getSessionOverview(session);
+    performance.mark('compactlab:worker:overview');
+    return { result: overview };
   },
   'session-append': async (request, { state, signal }) => {
     const loaded = request.sessionId === undefined ? undefined : getLoaded(state, request.sessionId);
@@ -186,6 +192,7 @@ export const SESSION_HANDLERS: SessionHandlers = {
     const series = computeTimelineSeries(
       followBranch(getLoaded(state, request.sessionId).session, request.branchId ?? 0),
     );
+    performance.mark('compactlab:worker:timeline-series');
     return { result: series, transfer: getTimelineTransferables(series) };
   },
   'token-table': async (request, { state }) => {

@@ -9,7 +9,8 @@ import { computeReplayCost } from '../../src/engine/cost/replay-cost';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { prepareReplay } from '../../src/engine/replay/prepare';
-import { getDefaultStrategyId, getStrategy } from '../../src/engine/strategies/registry';
+import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
+import { getStrategy } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { CORPUS, corpusOrSkip, FOREIGN } from '../helpers/corpus';
 

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROMPT_PRESETS } from '../../src/engine/strategies/prompt-presets';
+import { STRATEGY_DESCRIPTORS } from '../../src/engine/strategies/descriptors';
 import { STRATEGIES } from '../../src/engine/strategies/registry';
 import { REPLAY_FIXTURES } from '../replay/replay-fixtures';
 import { STRATEGY_VARIANTS } from '../replay/strategy-variants';
@@ -76,6 +77,23 @@ describe('every registered strategy has its parts', () => {
     const exports: Record<string, unknown> = await import(index);
     expect(Object.values(exports)).toContain(STRATEGIES.find((s) => s.id === id));
   });
+
+  it('the descriptors list (what the page imports) names the same strategies in the same order', () => {
+    expect(STRATEGY_DESCRIPTORS.map((d) => d.id)).toEqual(ids);
+  });
+
+  it.each(ids)(
+    '%s: its descriptor.ts exports the registered descriptor, which the strategy spreads',
+    async (id) => {
+      const file = join(STRATEGIES_DIR, id, 'descriptor.ts');
+      expect(existsSync(file), `src/engine/strategies/${id}/descriptor.ts`).toBe(true);
+      const descriptor = STRATEGY_DESCRIPTORS.find((d) => d.id === id)!;
+      const exports: Record<string, unknown> = await import(file);
+      expect(Object.values(exports)).toContain(descriptor);
+      const strategy = STRATEGIES.find((s) => s.id === id)! as unknown as Record<string, unknown>;
+      for (const [key, value] of Object.entries(descriptor)) expect(strategy[key], key).toBe(value);
+    },
+  );
 
   it.each(ids)('%s: a rules test that runs it or reads its folder', (id) => {
     const file = RULES_TESTS[id] ?? `tests/replay/${id}-strategy.test.ts`;

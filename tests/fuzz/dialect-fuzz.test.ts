@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addLiveLine, createLiveFigures } from '../../src/engine/live/live-figures';
 import { computeLiveStatus } from '../../src/engine/live/live-status';
-import { getDefaultStrategyId } from '../../src/engine/strategies/registry';
+import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import { computeReplay } from '../../src/engine/replay/compute-replay';

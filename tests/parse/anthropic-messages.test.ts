@@ -12,7 +12,7 @@ import { createMemorySource } from '../../src/engine/parse/source';
 import { getCallContext, getUsageCoverage } from '../../src/engine/query/usage-coverage';
 import type { Session } from '../../src/engine/types';
 import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-code/session-knobs';
-import { getDefaultStrategyId } from '../../src/engine/strategies/registry';
+import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import {

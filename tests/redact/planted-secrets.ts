@@ -1,4 +1,4 @@
-import type { SecretKind } from '../../src/engine/redact/find-secrets';
+import type { SecretKind } from '../../src/engine/redact/secret-kinds';
 
 // One obviously fake secret of each kind, with the text it is planted in and the part a mask
 // must remove. Shared by the unit tests, the CLI tests and the e2e fixture.

@@ -6,7 +6,8 @@ import { createMemorySource } from '../../src/engine/parse/source';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
-import { getDefaultStrategyId, getStrategy } from '../../src/engine/strategies/registry';
+import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
+import { getStrategy } from '../../src/engine/strategies/registry';
 import { getSessionInfo, type KnobValue } from '../../src/engine/strategies/types';
 import {
   CORPUS,

@@ -6,11 +6,11 @@ import { createMemorySource } from '../../src/engine/parse/source';
 import { CLEARABLE_THINKING, type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { MicrocompactEvent, ReplayEvent, ReplayResult } from '../../src/engine/replay/types';
 import { ofKind } from './events';
+import { ANTHROPIC_SDK_COMPACTION_STRATEGY } from '../../src/engine/strategies/anthropic-sdk-compaction';
 import {
-  ANTHROPIC_SDK_COMPACTION_STRATEGY,
   SDK_DEFAULT_TOKEN_THRESHOLD,
   SDK_SUMMARY_MAX_TOKENS,
-} from '../../src/engine/strategies/anthropic-sdk-compaction';
+} from '../../src/engine/strategies/anthropic-sdk-compaction/descriptor';
 import {
   API_COMPACTION_MIN_TRIGGER,
   PAUSE_NOTE,

@@ -9,13 +9,13 @@ import { checkReplayInvariants } from './invariants';
 import { computeNaiveClineReplay } from './reference/cline';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
+import { CLINE_STRATEGY } from '../../src/engine/strategies/cline';
 import {
-  CLINE_STRATEGY,
   type ClineKnobs,
   getClineCondenseThreshold,
   getClineMaxAllowed,
-} from '../../src/engine/strategies/cline';
-import { getDefaultStrategyId } from '../../src/engine/strategies/registry';
+} from '../../src/engine/strategies/cline/knobs';
+import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import type { Session } from '../../src/engine/types';
 import { generateSession } from '../../sample/generate-session';

@@ -9,8 +9,10 @@ import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { checkReplayInvariants } from './invariants';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
-import { CODEX_STRATEGY, type CodexKnobs, getCodexThreshold } from '../../src/engine/strategies/codex';
-import { getDefaultStrategyId, getStrategy } from '../../src/engine/strategies/registry';
+import { CODEX_STRATEGY } from '../../src/engine/strategies/codex';
+import { type CodexKnobs, getCodexThreshold } from '../../src/engine/strategies/codex/descriptor';
+import { getStrategy } from '../../src/engine/strategies/registry';
+import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { corpusFilesOf, corpusOrSkip } from '../helpers/corpus';
 

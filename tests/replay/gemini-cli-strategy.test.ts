@@ -14,12 +14,13 @@ import type { ReplayResult } from '../../src/engine/replay/types';
 import {
   findGeminiSplit,
   GEMINI_CLI_STRATEGY,
-  getGeminiThreshold,
   getGeminiTokenLimit,
 } from '../../src/engine/strategies/gemini-cli';
+import { getGeminiThreshold } from '../../src/engine/strategies/gemini-cli/descriptor';
 import type { GeminiCliKnobs } from '../../src/engine/strategies/gemini-cli/knobs';
 import { requirePreset } from '../../src/engine/strategies/prompt-presets';
-import { getDefaultStrategyId, getStrategy } from '../../src/engine/strategies/registry';
+import { getStrategy } from '../../src/engine/strategies/registry';
+import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import type { Session } from '../../src/engine/types';
 import { buildTranscript, type CallSpec, parseFixture, type TranscriptSpec } from './transcript-fixture';

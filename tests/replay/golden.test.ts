@@ -6,7 +6,7 @@ import { createMemorySource } from '../../src/engine/parse/source';
 import { formatReplayDump } from '../../src/engine/replay/dump';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
-import { getDefaultStrategyId } from '../../src/engine/strategies/registry';
+import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
 import type { Session } from '../../src/engine/types';
 import { CORPUS, corpusJsonl, corpusPresent } from '../helpers/corpus';
 import { expectGolden } from '../helpers/golden';

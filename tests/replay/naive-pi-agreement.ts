@@ -4,7 +4,8 @@ import { checkReplayInvariants } from './invariants';
 import { computeNaivePiReplay } from './reference/pi';
 import type { PreparedReplay } from '../../src/engine/replay/prepare';
 import type { SummaryModelId } from '../../src/engine/replay/summary-size';
-import { PI_STRATEGY, type PiKnobs } from '../../src/engine/strategies/pi';
+import { PI_STRATEGY } from '../../src/engine/strategies/pi';
+import type { PiKnobs } from '../../src/engine/strategies/pi/descriptor';
 import { logKnobsOf } from './strategy-variants';
 import { expectSameKeptRangeEvents } from './naive-events';
 

@@ -9,11 +9,11 @@ import { checkReplayInvariants } from './invariants';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
 import {
-  getOpenCodeUsable,
   OPENCODE_STRATEGY,
   type OpenCodeKnobs,
   selectOpenCodePrune,
 } from '../../src/engine/strategies/opencode';
+import { getOpenCodeUsable } from '../../src/engine/strategies/opencode/descriptor';
 import { getStrategy } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { buildTranscript, type CallSpec, parseFixture, type TranscriptSpec } from './transcript-fixture';

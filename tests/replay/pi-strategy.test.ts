@@ -6,15 +6,13 @@ import { createMemorySource } from '../../src/engine/parse/source';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayEvent, ReplayEventFields } from '../../src/engine/replay/types';
 import { getPiDetail } from '../../src/engine/strategies/pi/detail';
+import { computeFileLists, estimatePiMessageTokens, PI_STRATEGY } from '../../src/engine/strategies/pi';
 import {
-  computeFileLists,
-  estimatePiMessageTokens,
   getPiThreshold,
   PI_DEFAULT_KEEP_RECENT_TOKENS,
   PI_DEFAULT_RESERVE_TOKENS,
-  PI_STRATEGY,
-} from '../../src/engine/strategies/pi';
-import { getDefaultStrategyId } from '../../src/engine/strategies/registry';
+} from '../../src/engine/strategies/pi/descriptor';
+import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
 import { type PiSessionSpec, type PiTurnSpec, parsePiSession } from './pi-session';
 import { logKnobsOf, runStrategy } from './strategy-variants';
 import { fieldsOf } from './events';

@@ -5,15 +5,13 @@ import { checkReplayInvariants } from './invariants';
 import { computeNaiveRooReplay } from './reference/roo';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import type { CompactEvent } from '../../src/engine/replay/types';
+import { getRooCondenseTokens, getRooTruncateCount, ROO_STRATEGY } from '../../src/engine/strategies/roo';
 import {
   getRooAllowedTokens,
-  getRooCondenseTokens,
   getRooEffectivePercent,
-  getRooTruncateCount,
   ROO_DEFAULT_MAX_TOKENS,
-  ROO_STRATEGY,
   type RooKnobs,
-} from '../../src/engine/strategies/roo';
+} from '../../src/engine/strategies/roo/descriptor';
 import { generateSession } from '../../sample/generate-session';
 import { REPLAY_FIXTURES } from './replay-fixtures';
 import { logKnobsOf, runStrategy } from './strategy-variants';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getSweepScore, type SweepPoint } from '../../src/engine/replay/sweep';
+import type { SweepPoint } from '../../src/engine/replay/sweep';
+import { getSweepScore } from '../../src/engine/replay/sweep-score';
 
 function point(matchedReal: number, expectedReal: number, extraSimulated: number): SweepPoint {
   return {

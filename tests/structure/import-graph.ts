@@ -38,6 +38,8 @@ export interface ImportEdge {
   target: string | undefined;
   /** `import type`, `export type`, every named binding `type`, or an `import('…')` type. */
   typeOnly: boolean;
+  /** An `import('…')` call: loaded when the code runs, not with the importing module. */
+  dynamic: boolean;
   /** What it takes from the module. */
   names: ImportedNames;
 }
@@ -173,6 +175,7 @@ export function getImportGraph(project: Project, under: string): ImportGraph {
         spec,
         target: spec.startsWith('.') ? resolveRelative(file, spec) : undefined,
         typeOnly: isTypeOnly(node),
+        dynamic: node.parent.kind === SyntaxKind.CallExpression,
         names: getImportedNames(node),
       };
     });

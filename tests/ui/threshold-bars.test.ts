@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { computeThresholds, DEFAULT_THRESHOLD_KNOBS } from '../../src/engine/thresholds';
 import { CLAUDE_CODE_STRATEGY } from '../../src/engine/strategies/claude-code';
-import { CLINE_STRATEGY, getClineMaxAllowed } from '../../src/engine/strategies/cline';
+import { CLINE_STRATEGY } from '../../src/engine/strategies/cline';
+import { getClineMaxAllowed } from '../../src/engine/strategies/cline/knobs';
 import { STRATEGIES } from '../../src/engine/strategies/registry';
 import { getFirstTrigger, getThresholdBars } from '../../src/ui/timeline/threshold-bars';
 

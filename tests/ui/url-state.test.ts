@@ -1,21 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { isSameFile, looksSecret, readUrlState, writeUrlState } from '../../src/ui/url-state';
+import { isSameFile, loadSecretCheck, readUrlState, writeUrlState } from '../../src/ui/url-state';
 import { PLANTED_SECRETS } from '../redact/planted-secrets';
+
+// The check the page loads before its first write (url-state.ts: kept out of the first load).
+const looksSecret = await loadSecretCheck();
 
 const HASH = 'a3f9c2e41b7d0856ffeeddccbbaa99887766554433221100aabbccddeeff0011';
 
 describe('shareable URL state', () => {
   it('round-trips the view state and keeps parameters it does not own', () => {
-    const search = writeUrlState('?learn=tour&step=3&sample=0', {
-      file: HASH,
-      name: 'session one.jsonl',
-      strategy: 'codex',
-      knobs: { autoCompactPct: 80, sessionMemory: false, clearToolTypes: ['Read', 'Bash'], optional: null },
-      entry: 42,
-      event: 2,
-      view: 'erosion',
-      search: 'npm test & more',
-    });
+    const search = writeUrlState(
+      '?learn=tour&step=3&sample=0',
+      {
+        file: HASH,
+        name: 'session one.jsonl',
+        strategy: 'codex',
+        knobs: { autoCompactPct: 80, sessionMemory: false, clearToolTypes: ['Read', 'Bash'], optional: null },
+        entry: 42,
+        event: 2,
+        view: 'erosion',
+        search: 'npm test & more',
+      },
+      looksSecret,
+    );
     const params = new URLSearchParams(search);
     expect(params.get('learn')).toBe('tour');
     expect(params.get('step')).toBe('3');
@@ -37,26 +44,30 @@ describe('shareable URL state', () => {
   });
 
   it('removes its own keys (and stale knobs) on a new write, never the others', () => {
-    const first = writeUrlState('?step=2', { file: HASH, knobs: { a: 1, b: 2 }, entry: 5 });
-    const second = writeUrlState(first, { file: HASH, knobs: { b: 3 } });
+    const first = writeUrlState('?step=2', { file: HASH, knobs: { a: 1, b: 2 }, entry: 5 }, looksSecret);
+    const second = writeUrlState(first, { file: HASH, knobs: { b: 3 } }, looksSecret);
     const params = new URLSearchParams(second);
     expect(params.get('step')).toBe('2');
     expect(params.has('knob.a')).toBe(false);
     expect(params.get('knob.b')).toBe('3');
     expect(params.has('entry')).toBe(false);
-    expect(writeUrlState(second, undefined)).toBe('?step=2');
+    expect(writeUrlState(second, undefined, looksSecret)).toBe('?step=2');
   });
 
   it('never writes a value that looks like a key, token or password', () => {
     for (const planted of PLANTED_SECRETS) {
       // As written in context (some patterns need theirs: `aws_secret_access_key=…`).
       expect(looksSecret(planted.text), planted.kind).toBe(true);
-      const search = writeUrlState('', {
-        file: HASH,
-        name: planted.text,
-        strategy: planted.text,
-        knobs: { apiKey: planted.text },
-      });
+      const search = writeUrlState(
+        '',
+        {
+          file: HASH,
+          name: planted.text,
+          strategy: planted.text,
+          knobs: { apiKey: planted.text },
+        },
+        looksSecret,
+      );
       expect(decodeURIComponent(search).includes(planted.secret), planted.kind).toBe(false);
     }
   });

@@ -4,7 +4,8 @@ import { computeReplay } from '../replay/compute-replay';
 import { prepareReplay } from '../replay/prepare';
 import { computeSubagentReplays } from '../replay/subagent-replays';
 import type { ReplayResult } from '../replay/types';
-import { getDefaultStrategyId, getStrategy } from '../strategies/registry';
+import { getStrategy } from '../strategies/registry';
+import { getDefaultStrategyId } from '../strategies/descriptors';
 import { getSessionInfo } from '../strategies/types';
 
 // Fidelity (issue 18 item 12): each transcript of a session replayed with the log's own strategy

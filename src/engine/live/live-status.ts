@@ -1,4 +1,5 @@
-import { getDefaultStrategyId, getStrategy } from '../strategies/registry';
+import { getStrategy } from '../strategies/registry';
+import { getDefaultStrategyId } from '../strategies/descriptors';
 import type { SessionInfo } from '../strategies/types';
 import type { TokenCount } from '../types';
 import { getPaceTokensPerCall, type LiveFigures } from './live-figures';

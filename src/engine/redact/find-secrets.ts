@@ -9,57 +9,7 @@
 
 import { findHighEntropySecrets } from './entropy-secrets';
 import { findProviderSecrets } from './gitleaks-rules';
-
-export type SecretKind =
-  | 'anthropic-key'
-  | 'openai-key'
-  | 'aws-key'
-  | 'aws-secret'
-  | 'github-token'
-  | 'google-key'
-  | 'slack-token'
-  | 'stripe-key'
-  | 'bearer-token'
-  | 'env-secret'
-  | 'url-password'
-  | 'private-key'
-  | 'jwt'
-  | 'basic-auth'
-  | 'cli-password'
-  | 'webhook-url'
-  | 'discord-token'
-  | 'google-oauth-token'
-  | 'azure-key'
-  | 'provider-token'
-  | 'high-entropy'
-  | 'email'
-  | 'home-path';
-
-export const SECRET_KIND_LABELS: Record<SecretKind, string> = {
-  'anthropic-key': 'Anthropic API key',
-  'openai-key': 'OpenAI API key',
-  'aws-key': 'AWS access key id',
-  'aws-secret': 'AWS secret access key',
-  'github-token': 'GitHub token',
-  'google-key': 'Google API key',
-  'slack-token': 'Slack token',
-  'stripe-key': 'Stripe key',
-  'bearer-token': 'Bearer token',
-  'env-secret': 'Password or secret assignment',
-  'url-password': 'Password in a URL',
-  'private-key': 'Private key',
-  jwt: 'JSON Web Token',
-  'basic-auth': 'Basic auth credentials',
-  'cli-password': 'Password on a command line',
-  'webhook-url': 'Webhook URL',
-  'discord-token': 'Discord token',
-  'google-oauth-token': 'Google OAuth token',
-  'azure-key': 'Azure account key',
-  'provider-token': 'Provider token (gitleaks rule)',
-  'high-entropy': 'Random-looking token',
-  email: 'Email address',
-  'home-path': 'Home path with a user name',
-};
+import type { SecretKind } from './secret-kinds';
 
 /** One secret in one text: `[start, end)` is what the mask replaces (UTF-16 offsets). */
 export interface SecretMatch {

@@ -1,4 +1,5 @@
-import { findSecretsInText, type SecretKind, type SecretMatch } from './find-secrets';
+import { findSecretsInText, type SecretMatch } from './find-secrets';
+import { getMaskText, type SecretKind } from './secret-kinds';
 
 // Masks what `find-secrets.ts` finds: each secret becomes `[REDACTED:<kind>]` (a gitleaks rule's
 // `[REDACTED:<rule id>]`), a home path `~`. Secrets are matched by id, so unmasking one unmasks it
@@ -23,11 +24,6 @@ type MaskOptions = RedactionSettings | RedactionSettings['unmasked'] | ReadonlyS
 
 /** Known values shorter than this are not searched for bare (too many accidental matches). */
 const MIN_KNOWN_CHARS = 8;
-
-/** The text that replaces a secret of this kind. */
-export function getMaskText(kind: SecretKind): string {
-  return kind === 'home-path' ? '~' : `[REDACTED:${kind}]`;
-}
 
 interface Resolved {
   unmasked: ReadonlySet<string>;

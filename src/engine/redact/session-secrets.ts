@@ -1,8 +1,9 @@
 import { readEntryRecord } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import type { Session } from '../types';
-import { findSecretsInText, type SecretKind } from './find-secrets';
-import { applyMasks, getMaskText, type KnownSecret } from './mask';
+import { findSecretsInText } from './find-secrets';
+import { applyMasks, type KnownSecret } from './mask';
+import { getMaskText, type SecretKind } from './secret-kinds';
 
 // The secrets of a whole session, for the Secrets panel and the CLI: every string of every
 // record (re-read in full by offset), each finding with where it occurs.

@@ -1,23 +1,15 @@
-import { getDefaultStrategyId, getSessionSetup, getStrategy } from '../strategies/registry';
+import { getSessionSetup, getStrategy } from '../strategies/registry';
+import { getDefaultStrategyId } from '../strategies/descriptors';
 import { getSessionInfo, type KnobValue } from '../strategies/types';
 import type { TokenCount } from '../types';
 import { computeReplay, type ReplayOptions } from './compute-replay';
 import type { PreparedReplay } from './prepare';
+import { EVENT_KINDS } from './compare-table';
 import type { ReplayCostFigures, ReplayEventKind, ReplayResult, ThresholdLine } from './types';
 
 // Several strategies over one prepared transcript (prepared once): each strategy's replay and one
 // row of figures per strategy. The CLI's `compactlab replay --strategy a,b,c` table and the app's
 // compare view both read these rows; nothing here names a strategy.
-
-/** Event kinds in the order the table lists them. */
-export const EVENT_KINDS: readonly ReplayEventKind[] = [
-  'compact',
-  'truncate',
-  'replace',
-  'microcompact',
-  'reset',
-  'blocked',
-];
 
 /** One strategy's figures over the whole replay. */
 export interface StrategyFigures {
@@ -165,8 +157,6 @@ export async function compareStrategies(
   return { ownStrategyId, results, rows, computeMs: performance.now() - t0 };
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-
 /** What the compare chart draws of one strategy's replay: plain data, the series transferable. */
 export interface CompareSeries {
   strategyId: string;
@@ -201,86 +191,4 @@ export function toCompareSeries(result: ReplayResult, label: string): CompareSer
       postTokens: e.postTokens,
     })),
   };
-}
-
-/** The columns of the table, shared by the CLI's text and the app's table. */
-export const COMPARE_COLUMNS: readonly {
-  key: string;
-  label: string;
-  value: (r: StrategyFigures) => string;
-}[] = [
-  { key: 'strategy', label: 'strategy', value: (r) => r.strategyId },
-  {
-    key: 'events',
-    label: 'events',
-    value: (r) =>
-      EVENT_KINDS.filter((k) => r.events[k] > 0)
-        .map((k) => `${k} ${r.events[k]}`)
-        .join(', ') || 'none',
-  },
-  { key: 'cleared', label: 'cleared', value: (r) => fmt(r.clearedTokens) },
-  { key: 'replaced', label: 'replaced', value: (r) => fmt(r.replacedTokens) },
-  { key: 'truncated', label: 'truncated', value: (r) => fmt(r.truncatedTokens) },
-  { key: 'summarized', label: 'summarized', value: (r) => fmt(r.summarizedTokens) },
-  { key: 'llm', label: 'LLM calls', value: (r) => String(r.llmCalls) },
-  { key: 'peak', label: 'peak', value: (r) => fmt(r.peakContextTokens) },
-  { key: 'final', label: 'final', value: (r) => fmt(r.finalContextTokens) },
-  {
-    key: 'real',
-    label: 'real reproduced',
-    value: (r) => (r.real ? `${r.real.reproduced}/${r.real.expected}` : '-'),
-  },
-  { key: 'cost', label: 'cost', value: (r) => (r.cost ? formatUsd(r.cost.usd) : '-') },
-  { key: 'realCost', label: 'real cost', value: (r) => (r.cost ? formatUsd(r.cost.realUsd) : '-') },
-  {
-    key: 'costDelta',
-    label: 'Δ cost',
-    value: (r) => (r.cost ? formatUsdDelta(r.cost.usd - r.cost.realUsd) : '-'),
-  },
-  {
-    key: 'cache',
-    label: 'cache read/write/uncached',
-    value: (r) =>
-      r.cost
-        ? [r.cost.cacheReadTokens, r.cost.cacheWriteTokens, r.cost.uncachedTokens]
-            .map(formatMillions)
-            .join('/')
-        : '-',
-  },
-];
-
-/** Dollars with cents (a tenth of a cent under $1). */
-export function formatUsd(usd: number): string {
-  return `$${usd.toFixed(Math.abs(usd) < 1 ? 3 : 2)}`;
-}
-
-/** A signed difference in dollars. */
-export function formatUsdDelta(usd: number): string {
-  return `${usd < 0 ? '−' : '+'}${formatUsd(Math.abs(usd))}`;
-}
-
-/** Tokens in millions with one decimal (`12.3M`), thousands under a million (`830k`), units under a thousand. */
-export function formatMillions(tokens: number): string {
-  if (tokens >= 1e6) return `${(tokens / 1e6).toFixed(1)}M`;
-  return tokens >= 1e3 ? `${Math.round(tokens / 1e3)}k` : String(Math.round(tokens));
-}
-
-/** The rows as an aligned text table (numbers right-aligned), a header line first. */
-export function formatCompareTable(rows: readonly StrategyFigures[]): string {
-  const cells = [
-    COMPARE_COLUMNS.map((c) => c.label),
-    ...rows.map((r) => COMPARE_COLUMNS.map((c) => c.value(r))),
-  ];
-  const widths = COMPARE_COLUMNS.map((_, j) => Math.max(...cells.map((row) => row[j]!.length)));
-  const leftAligned = new Set(['strategy', 'events']);
-  return cells
-    .map((row) =>
-      row
-        .map((cell, j) =>
-          leftAligned.has(COMPARE_COLUMNS[j]!.key) ? cell.padEnd(widths[j]!) : cell.padStart(widths[j]!),
-        )
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
 }

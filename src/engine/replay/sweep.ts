@@ -4,6 +4,7 @@ import type { TokenCount } from '../types';
 import { computeReplay, type ReplayOptions } from './compute-replay';
 import type { PreparedReplay } from './prepare';
 import type { ReplayCostFigures, ReplayEventKind, ReplayResult } from './types';
+import { MAX_SWEEP_STEPS } from './sweep-score';
 
 // A knob sweep: the replay re-run for each value of one numeric knob, reduced to a few figures
 // per value (plain data, small). One replay takes milliseconds, a sweep hundreds of them: the loop
@@ -11,10 +12,6 @@ import type { ReplayCostFigures, ReplayEventKind, ReplayResult } from './types';
 
 /** Long enough to amortize a timer's ~1–4 ms clamp, short enough that a cancel lands at once. */
 export const DEFAULT_SWEEP_YIELD_MS = 12;
-/** Values beyond this are refused: a sweep is a chart, not a search. */
-export const MAX_SWEEP_STEPS = 1_000;
-export const DEFAULT_SWEEP_STEPS = 20;
-
 export interface SweepRange {
   /** A numeric knob of the strategy (`KnobSpec.kind === 'number'`). */
   knob: string;
@@ -66,25 +63,6 @@ export interface SweepResult {
   unit?: KnobSpec['unit'];
   points: SweepPoint[];
   computeMs: number;
-}
-
-export interface SweepScore {
-  matched: number;
-  /** Fired with no real counterpart (false positives). */
-  extra: number;
-  /** Real ones not reproduced (false negatives). */
-  missed: number;
-  /** F1 = 2·matched / (2·matched + extra + missed), in [0, 1]; undefined with nothing to score. */
-  f1?: number;
-}
-
-/** How well a value reproduces the log: recall and precision at once (23 fired for 3 real is not 3/3). */
-export function getSweepScore(point: SweepPoint): SweepScore {
-  const matched = point.matchedReal;
-  const extra = point.extraSimulated;
-  const missed = point.expectedReal - point.matchedReal;
-  const denominator = 2 * matched + extra + missed;
-  return { matched, extra, missed, f1: denominator === 0 ? undefined : (2 * matched) / denominator };
 }
 
 /** The sweepable knobs of a strategy. */

@@ -1,11 +1,13 @@
 import type { PromptPreset } from '../prompts/types';
-import { STRATEGIES } from './registry';
+import { STRATEGY_DESCRIPTORS } from './descriptors';
 
 // Every summarization prompt preset, in the picker's order: each strategy's own
-// (`CompactionStrategy.promptPresets`, files in its folder), in the registry's order. Adding a
+// (`StrategyDescriptor.promptPresets`, files in its folder), in the registry's order. Adding a
 // preset means adding it to its strategy's list; there is no list of them here.
 
-export const PROMPT_PRESETS: readonly PromptPreset[] = STRATEGIES.flatMap((s) => s.promptPresets ?? []);
+export const PROMPT_PRESETS: readonly PromptPreset[] = STRATEGY_DESCRIPTORS.flatMap(
+  (s) => s.promptPresets ?? [],
+);
 
 /** The default strategy's first preset (Claude Code's full compact). */
 export const DEFAULT_PRESET_ID = PROMPT_PRESETS[0]!.id;

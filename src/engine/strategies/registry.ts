@@ -8,13 +8,13 @@ import { GEMINI_CLI_STRATEGY } from './gemini-cli';
 import { OPENCODE_STRATEGY } from './opencode';
 import { PI_STRATEGY } from './pi';
 import { ROO_STRATEGY } from './roo';
-import { DIALECTS, getDialect } from '../parse/dialects/registry';
-import type { DialectId } from '../types';
+import { STRATEGY_DESCRIPTORS } from './descriptors';
 import { CLAUDE_CODE_SUMMARY_SIZE, describeSummarySize } from './summary-size';
 import type { CompactionStrategy, KnobValue, SessionInfo } from './types';
 
-// Every strategy the replay knows. Adding one: a folder `<id>/` (its `index.ts` exports the
-// descriptor; its helpers, knobs and prompt presets beside it) and a line here.
+// Every strategy the replay knows. Adding one: a folder `<id>/` (its `descriptor.ts` the knobs and
+// labels the page shows, its `index.ts` the strategy that replays, its helpers, knobs and prompt
+// presets beside them), a line here and one in descriptors.ts, in the same order.
 
 // biome-ignore lint/suspicious/noExplicitAny: strategies differ in their knob types; each validates its own input.
 type AnyStrategy = CompactionStrategy<any>;
@@ -32,28 +32,13 @@ export const STRATEGIES: readonly AnyStrategy[] = [
   PI_STRATEGY,
 ];
 
-export const DEFAULT_STRATEGY_ID = CLAUDE_CODE_STRATEGY.id;
-
-/**
- * The strategy of the agent that wrote the log: what the replay shows first. `agent`
- * (`Session.meta.agent`) names it when the records say who sent them and that is not the
- * dialect's own agent (a claude-trace log of Claude Code is Claude Code's, not an API user's).
- */
-export function getDefaultStrategyId(format: DialectId | undefined, agent?: string): string {
-  const own = getDialect(format);
-  const dialect =
-    agent !== undefined && own?.agent !== undefined && agent !== own.agent
-      ? (DIALECTS.find((d) => d.agent === agent) ?? own)
-      : own;
-  const id = dialect?.defaultStrategyId;
-  return id !== undefined && STRATEGIES.some((s) => s.id === id) ? id : DEFAULT_STRATEGY_ID;
-}
-
 /** The strategy with this id; throws a RangeError naming the known ids. */
 export function getStrategy(id: string): CompactionStrategy<Record<string, KnobValue>> {
   const strategy = STRATEGIES.find((s) => s.id === id);
   if (!strategy)
-    throw new RangeError(`Unknown strategy "${id}" (known: ${STRATEGIES.map((s) => s.id).join(', ')})`);
+    throw new RangeError(
+      `Unknown strategy "${id}" (known: ${STRATEGY_DESCRIPTORS.map((s) => s.id).join(', ')})`,
+    );
   return strategy;
 }
 

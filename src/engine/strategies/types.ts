@@ -377,22 +377,22 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
   };
 }
 
-export interface CompactionStrategy<
-  K extends object = Record<string, KnobValue>,
-  D extends EventDetail = EventDetail,
-> {
+/**
+ * What the page shows of a strategy without running it: its name, knob specs, defaults, their
+ * validation and the threshold lines they draw (`<id>/descriptor.ts`, listed in descriptors.ts).
+ * Data and cheap pure functions only: the UI imports these, and the code that replays (the
+ * strategy's `createRun`, its reading of the log) stays in the worker's chunk.
+ */
+export interface StrategyDescriptor<K extends object = Record<string, KnobValue>> {
   id: string;
   label: string;
   description: string;
   knobSpecs: readonly KnobSpec[];
   defaultKnobs: K;
-  /** The knobs the log's own agent version used, with the reasons. */
-  getSessionKnobs(info: SessionInfo): { knobs: K; notes: string[] };
   /** Validates untrusted input (CLI, UI, worker messages) into complete knobs; unknown keys are ignored. */
   normalizeKnobs(input: unknown, base?: K): K;
   /** Lines for the chart. */
   thresholds(knobs: K): ThresholdLine[];
-  createRun(knobs: K, prepared: PreparedReplay): StrategyRun;
   /**
    * Its summarization prompt presets, in its folder: the picker lists them (strategies/prompt-presets.ts),
    * and its `summarize` actions name one by `promptPresetId` (none: Claude Code's prompt).
@@ -405,6 +405,16 @@ export interface CompactionStrategy<
   summarySize?(knobs: K): SummarySizeSpec;
   /** The knobs the dump's first line lists after the strategy's id, in order (when set). */
   dumpKnobKeys?: readonly (keyof K & string)[];
+}
+
+/** A strategy: its descriptor, and the code that reads a log's knobs and replays (`<id>/index.ts`). */
+export interface CompactionStrategy<
+  K extends object = Record<string, KnobValue>,
+  D extends EventDetail = EventDetail,
+> extends StrategyDescriptor<K> {
+  /** The knobs the log's own agent version used, with the reasons. */
+  getSessionKnobs(info: SessionInfo): { knobs: K; notes: string[] };
+  createRun(knobs: K, prepared: PreparedReplay): StrategyRun;
   /** The dump's words for an event's `detail` (this strategy's own), appended to its line. */
   describeDetail?(detail: D): string;
 }

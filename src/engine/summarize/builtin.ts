@@ -5,13 +5,12 @@ import { extractInstructions, MAX_FACTS_PER_CATEGORY, truncateFact } from '../re
 import { estimateTextTokens } from '../tokens/estimate';
 import { clip, computeSpanDigest, type SpanDigest } from './digest';
 import { countRequestChars } from './blocks';
+import { BUILTIN_MODEL } from './model-ids';
 import type { SummarizeOptions, Summarizer, SummaryRequest, SummaryResult } from './types';
 
 // The built-in summarizer: deterministic, offline, instant. It fills the prompt's sections from
 // the span's structure (what the user wrote, files, commands, errors, todos) and says plainly
 // that no language model wrote it.
-
-export const BUILTIN_MODEL = 'builtin';
 
 export const BUILTIN_NOTICE =
   "Built-in summary by CompactLab: assembled from the transcript's structure (messages, tool calls, errors, todo list), not written by a language model. User messages are quoted verbatim.";

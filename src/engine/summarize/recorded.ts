@@ -1,12 +1,11 @@
 import { estimateTextTokens } from '../tokens/estimate';
 import type { Compaction } from '../types';
 import { getRecordedSummaryBody } from './cleanup';
+import { RECORDED_MODEL } from './model-ids';
 import type { Summarizer, SummaryResult } from './types';
 
 // The summary the transcript itself holds at a real compaction: what Claude Code's own call
 // produced. It ignores the request; the caller reads the summary entry's text.
-
-export const RECORDED_MODEL = 'recorded';
 
 /**
  * A summarizer that returns a real compaction's summary. `continuation` is the text of the

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { getDefaultStrategyId } from '../../engine/strategies/registry';
+import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
 import { sessionOverviewQuery } from '../queries';
 import { useUiStore } from '../store';
 import { useLearnStore } from './learn-store';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { LearnCompaction, LearnStep } from '../../engine/learn/types';
-import { STRATEGIES } from '../../engine/strategies/registry';
+import { STRATEGY_DESCRIPTORS } from '../../engine/strategies/descriptors';
 import type { SessionId } from '../../worker/protocol';
 import { useEscapeLayer } from '../common/use-escape';
 import { VisibleText } from '../common/visible-text';
@@ -88,7 +88,7 @@ export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; str
         <span className="learn-mark">Learn</span>
         <fieldset className="learn-strategies">
           <legend className="visually-hidden">Strategy</legend>
-          {STRATEGIES.map((s) => (
+          {STRATEGY_DESCRIPTORS.map((s) => (
             <button
               key={s.id}
               type="button"

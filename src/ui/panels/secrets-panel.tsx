@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { SECRET_KIND_LABELS } from '../../engine/redact/find-secrets';
-import { getMaskText } from '../../engine/redact/mask';
+import { getMaskText, SECRET_KIND_LABELS } from '../../engine/redact/secret-kinds';
 import type { SecretGroup } from '../../engine/redact/session-secrets';
 import { getEngineClient } from '../../worker/engine-client';
 import type { SessionId } from '../../worker/protocol';

@@ -1,11 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import {
-  COMPARE_COLUMNS,
-  type CompareProgress,
-  type CompareSeries,
-} from '../../engine/replay/compare-strategies';
-import { getDefaultStrategyId } from '../../engine/strategies/registry';
+import type { CompareProgress, CompareSeries } from '../../engine/replay/compare-strategies';
+import { COMPARE_COLUMNS } from '../../engine/replay/compare-table';
+import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
 import type { ReplayCompare, SessionId } from '../../worker/protocol';
 import { formatCount, formatTokensShort } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';

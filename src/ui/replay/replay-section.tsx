@@ -1,8 +1,8 @@
-import { getStrategy } from '../../engine/strategies/registry';
+import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
 import { useEscapeLayer } from '../common/use-escape';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { formatMillions, formatUsd, formatUsdDelta } from '../../engine/replay/compare-strategies';
+import { formatMillions, formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
 import type { RealOutcome, ReplayComparison, ReplayCostFigures } from '../../engine/replay/types';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { formatCount } from '../common/format';
@@ -256,7 +256,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
       <div className="replay-bar">
         <label
           className="knob"
-          title={`Re-run ${getStrategy(strategyId).label}'s compaction over this transcript under the knobs`}
+          title={`Re-run ${getStrategyDescriptor(strategyId).label}'s compaction over this transcript under the knobs`}
         >
           <input
             type="checkbox"

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { DEFAULT_STRATEGY_ID } from '../../engine/strategies/registry';
+import { DEFAULT_STRATEGY_ID } from '../../engine/strategies/descriptors';
 import type { SummaryModelId } from '../../engine/replay/summary-size';
 import type { SweepRange } from '../../engine/replay/sweep';
 import type { KnobValue, ManualCompactionRequest } from '../../engine/strategies/types';

@@ -1,5 +1,5 @@
 import type { SweepPoint, SweepResult } from '../../engine/replay/sweep';
-import { formatUsd } from '../../engine/replay/compare-strategies';
+import { formatUsd } from '../../engine/replay/compare-table';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import { formatPlural } from '../../engine/query/numbering';
 import { formatCount, formatTokensShort } from '../common/format';

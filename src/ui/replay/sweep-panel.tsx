@@ -1,14 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import {
-  DEFAULT_SWEEP_STEPS,
-  getSweepScore,
-  MAX_SWEEP_STEPS,
-  type SweepPoint,
-  type SweepProgress,
-  type SweepResult,
-} from '../../engine/replay/sweep';
-import { formatUsd, formatUsdDelta } from '../../engine/replay/compare-strategies';
+import type { SweepPoint, SweepProgress, SweepResult } from '../../engine/replay/sweep';
+import { DEFAULT_SWEEP_STEPS, getSweepScore, MAX_SWEEP_STEPS } from '../../engine/replay/sweep-score';
+import { formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatOrdinal } from '../../engine/query/numbering';

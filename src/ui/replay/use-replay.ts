@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
-import { getDefaultStrategyId } from '../../engine/strategies/registry';
+import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
 import { estimateTextTokens } from '../../engine/tokens/estimate';
 import type { TokenCount } from '../../engine/types';
 import type { SessionId } from '../../worker/protocol';

@@ -1,13 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { create } from 'zustand';
-import { maskText, type RedactionSettings, withKnownValues } from '../../engine/redact/mask';
+import type { RedactionSettings } from '../../engine/redact/mask';
 import { getPrintableUrl } from '../../engine/redact/printable-url';
 import { getPreset } from '../../engine/strategies/prompt-presets';
-import { BUILTIN_MODEL } from '../../engine/summarize/builtin';
-import { createSummarizer, type SummarizerConfig } from '../../engine/summarize/create';
+import { BUILTIN_MODEL, RECORDED_MODEL } from '../../engine/summarize/model-ids';
+import type { SummarizerConfig } from '../../engine/summarize/create';
 import type { PromptSettings } from '../../engine/summarize/prepare';
-import { RECORDED_MODEL } from '../../engine/summarize/recorded';
-import { runSummary } from '../../engine/summarize/run';
 import type { SummariesInfo } from '../../engine/summarize/session-ops';
 import type { CompactionPoint } from '../../engine/summarize/span';
 import { SummarizerError } from '../../engine/summarize/types';
@@ -66,6 +64,8 @@ export function maskKey(text: string, apiKey: string | undefined): string {
  * answer (the session was closed), the rules alone mask it.
  */
 async function maskReturned(input: RunInput, texts: string[]): Promise<string[]> {
+  // The secrets' rules load with the first run's answer, not with the page.
+  const { maskText, withKnownValues } = await import('../../engine/redact/mask');
   const redaction: RedactionSettings = input.settings.redact ?? { unmasked: [] };
   const local = withKnownValues(redaction, input.apiKey ? [{ id: KEY_ID, value: input.apiKey }] : []);
   const keyMasked = texts.map((t) => maskText(maskKey(t, input.apiKey), local));
@@ -119,6 +119,12 @@ export async function startRun(queryClient: QueryClient, input: RunInput): Promi
         config = { kind: 'recorded', continuation: prepared.recordedContinuation };
         break;
     }
+    // The summarizers and the scoring load with the first run, not with the page.
+    const [{ createSummarizer }, { runSummary }] = await Promise.all([
+      import('../../engine/summarize/create'),
+      import('../../engine/summarize/run'),
+    ]);
+    abort.signal.throwIfAborted();
     const summarizer = createSummarizer(config, preset);
     set({ status: 'running' });
     let text = '';

@@ -1,15 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import './summaries.css';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
 import { useActiveRun } from './run-controller';
 import { summariesInfoQuery, summaryRunsQuery } from './summaries-queries';
-import { SummariesPanel } from './summaries-panel';
 import { useSummariesStore } from './summaries-store';
 
 // The Summaries view's slot in the app shell: a bar under the workspace that opens into the
 // prompt editor, the runs and their comparison.
+
+/** The open dock's body, loaded when the dock first opens: not part of the page's first load. */
+const SummariesPanel = lazy(() => import('./summaries-panel').then((m) => ({ default: m.SummariesPanel })));
 
 export function SummariesDock({ sessionId }: { sessionId: SessionId }) {
   const open = useSummariesStore((s) => s.open);
@@ -45,7 +48,9 @@ export function SummariesDock({ sessionId }: { sessionId: SessionId }) {
       </div>
       {open && (
         <div className="dock-body">
-          <SummariesPanel sessionId={sessionId} />
+          <Suspense fallback={<p className="muted small">Loading the summaries…</p>}>
+            <SummariesPanel sessionId={sessionId} />
+          </Suspense>
         </div>
       )}
     </section>

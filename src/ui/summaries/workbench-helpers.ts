@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { toAnthropicParams } from '../../engine/summarize/anthropic';
-import { BUILTIN_MODEL } from '../../engine/summarize/builtin';
+import { BUILTIN_MODEL, RECORDED_MODEL } from '../../engine/summarize/model-ids';
 import { toChatBody } from '../../engine/summarize/openai-compatible';
-import { RECORDED_MODEL } from '../../engine/summarize/recorded';
 import type { SummariesInfo } from '../../engine/summarize/session-ops';
 import type { CompactionPoint } from '../../engine/summarize/span';
 import { getMessagesWithPrompt, type SummaryRequest } from '../../engine/summarize/types';

@@ -14,6 +14,9 @@ import { FailedRequestMarkers } from './failed-request-markers';
 import { useChartZoom } from './use-chart-zoom';
 import { CallTooltip } from './call-tooltip';
 
+/** The series drawn once already (the first draw of each is marked). */
+const drawnSeries = new WeakSet<object>();
+
 // The context chart: a canvas drawn a frame after each change, zoom and pan by wheel, keys, drag
 // and a shift-drag brush; a click selects the call's first entry, a zoom reveals the range's
 // first entry in the transcript.
@@ -95,6 +98,11 @@ export function TimelineChart({
         selectedX,
         markerXs: series.markers.map((m) => ({ x: m.x, color: markerColor(m) })),
       });
+      // A user-timing mark on a series' first draw (once per load): bench/browser-load.ts.
+      if (!drawnSeries.has(series)) {
+        drawnSeries.add(series);
+        performance.mark('compactlab:timeline:drawn');
+      }
     });
     return () => cancelAnimationFrame(frame);
   }, [geometry, series, thresholds, hoverX, selectedX]);

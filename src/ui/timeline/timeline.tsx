@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { getStrategy } from '../../engine/strategies/registry';
+import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
 import type { SessionId } from '../../worker/protocol';
 import { getDialect } from '../../engine/parse/dialects/registry';
 import { sessionOverviewQuery, timelineQuery } from '../queries';
@@ -29,7 +29,10 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
   const strategyId = useReplayStore((s) => s.strategyId);
   const strategyKnobs = useEffectiveKnobs(sessionId, strategyId);
   const thresholds = useMemo(
-    () => (strategyKnobs ? getThresholdBars(getStrategy(strategyId).thresholds(strategyKnobs)) : undefined),
+    () =>
+      strategyKnobs
+        ? getThresholdBars(getStrategyDescriptor(strategyId).thresholds(strategyKnobs))
+        : undefined,
     [strategyId, strategyKnobs],
   );
   const unmodelled = dialect !== undefined && dialect.defaultStrategyId === undefined ? dialect : undefined;

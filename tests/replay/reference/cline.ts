@@ -1,6 +1,6 @@
 import { isSafeCut } from '../../../src/engine/simulation/cuts';
 import { getMessageAt, getMessageRangePositions } from '../../../src/engine/simulation/message-pairs';
-import { type ClineKnobs, getClineMaxAllowed } from '../../../src/engine/strategies/cline';
+import { type ClineKnobs, getClineMaxAllowed } from '../../../src/engine/strategies/cline/knobs';
 import type { TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
 

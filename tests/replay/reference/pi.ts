@@ -1,11 +1,6 @@
 import { isSafeCut } from '../../../src/engine/simulation/cuts';
-import {
-  collectFileOps,
-  computeFileLists,
-  estimatePiMessageTokens,
-  getPiThreshold,
-  type PiKnobs,
-} from '../../../src/engine/strategies/pi';
+import { collectFileOps, computeFileLists, estimatePiMessageTokens } from '../../../src/engine/strategies/pi';
+import { getPiThreshold, type PiKnobs } from '../../../src/engine/strategies/pi/descriptor';
 import type { Entry, TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
 import { createSummaryModel, type SummaryModelId } from '../../../src/engine/replay/summary-size';

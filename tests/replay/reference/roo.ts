@@ -1,6 +1,7 @@
 import { isSafeCut } from '../../../src/engine/simulation/cuts';
 import { getMessageRangePositions } from '../../../src/engine/simulation/message-pairs';
-import { getRooAllowedTokens, getRooTruncateCount, type RooKnobs } from '../../../src/engine/strategies/roo';
+import { getRooTruncateCount } from '../../../src/engine/strategies/roo';
+import { getRooAllowedTokens, type RooKnobs } from '../../../src/engine/strategies/roo/descriptor';
 import { estimateTextTokens } from '../../../src/engine/tokens/estimate';
 import type { TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';

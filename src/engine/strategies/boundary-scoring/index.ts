@@ -2,7 +2,6 @@ import type { Restoration } from '../../compact/restore';
 import { getDialect } from '../../parse/dialects/registry';
 import { isSafeCut } from '../../simulation/cuts';
 import type { PreparedReplay } from '../../simulation/prepared';
-import type { ThresholdLine } from '../../simulation/types';
 import type { Entry, TokenCount } from '../../types';
 import {
   type BoundaryMessage,
@@ -12,10 +11,9 @@ import {
 } from './scores';
 import { createBoundaryScoringDetail } from './detail';
 import { createRuleBasedSummary } from './summary';
-import { createKnobNormalizer } from '../knobs';
 import type { CompactionStrategy, ReplayView, StepOutcome, StrategyRun } from '../types';
-import { type BoundaryScoringKnobs, DEFAULT_BOUNDARY_SCORING_KNOBS, SPECS } from './knobs';
-import { borrowedSummarySize } from '../summary-size';
+import { BOUNDARY_SCORING_DESCRIPTOR } from './descriptor';
+import { type BoundaryScoringKnobs, DEFAULT_BOUNDARY_SCORING_KNOBS } from './knobs';
 
 // Boundary-scoring microcompaction (docs/sources.md#mdd below): once the messages'
 // estimate reaches the threshold (or their count 500) and there are at least 10, the split is
@@ -199,12 +197,7 @@ const SUMMARY_MESSAGE: BoundaryMessage = {
 };
 
 export const BOUNDARY_SCORING_STRATEGY: CompactionStrategy<BoundaryScoringKnobs> = {
-  id: 'boundary-scoring',
-  label: 'Boundary-scoring microcompaction',
-  description:
-    'At 150,000 tokens (by its own estimator) and 10+ messages, scores splits ±5 messages around half the messages and replaces the part before the best with a rule-based summary (statistics, tool usage, narrative, critical results).',
-  knobSpecs: SPECS,
-  defaultKnobs: DEFAULT_BOUNDARY_SCORING_KNOBS,
+  ...BOUNDARY_SCORING_DESCRIPTOR,
   getSessionKnobs: (info) => {
     const window = info.window?.windowTokens;
     const knobs = { ...DEFAULT_BOUNDARY_SCORING_KNOBS };
@@ -217,19 +210,5 @@ export const BOUNDARY_SCORING_STRATEGY: CompactionStrategy<BoundaryScoringKnobs>
       ],
     };
   },
-  normalizeKnobs: createKnobNormalizer(SPECS, DEFAULT_BOUNDARY_SCORING_KNOBS),
-  thresholds: (knobs): ThresholdLine[] => [
-    {
-      id: 'compact',
-      // The own estimate counts messages only: the line is where that count, not the chart's, fires.
-      label: knobs.counter === 'own' ? 'Boundary scoring (its own estimate)' : 'Boundary scoring',
-      tokens: knobs.thresholdTokens,
-      kind: 'trigger',
-    },
-    { id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' },
-  ],
   createRun: (knobs, prepared) => new BoundaryScoringRun(knobs, prepared),
-  summarySize: () => borrowedSummarySize('a design, not an agent: no logs of its own'),
-  // The knobs the golden dump's first line lists.
-  dumpKnobKeys: ['contextWindow'],
 };

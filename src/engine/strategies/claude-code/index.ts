@@ -1,16 +1,10 @@
 import { inspectMicrocompact } from './microcompact';
 import { lowerBound } from '../../simulation/search';
 import { CLEARABLE_DOCUMENT, CLEARABLE_IMAGE, type PreparedReplay } from '../../simulation/prepared';
-import type { ThresholdLine } from '../../simulation/types';
 import { computeThresholds } from '../../thresholds';
 import { estimateTextTokens } from '../../tokens/estimate';
 import type { TokenCount } from '../../types';
-import {
-  type ClaudeCodeKnobs,
-  CLAUDE_CODE_KNOB_SPECS,
-  DEFAULT_CLAUDE_CODE_KNOBS,
-  normalizeClaudeCodeKnobs,
-} from './knobs';
+import type { ClaudeCodeKnobs } from './knobs';
 import { getClaudeCodeSessionKnobs } from './session-knobs';
 import type {
   ClearingProbe,
@@ -21,8 +15,7 @@ import type {
   StrategyRun,
 } from '../types';
 import { ClaudeCodeCompactions } from './compactions';
-import { CLAUDE_CODE_FULL, CLAUDE_CODE_PARTIAL, CLAUDE_CODE_SUBAGENT } from './prompt-presets';
-import { CLAUDE_CODE_SUMMARY_SIZE } from '../summary-size';
+import { CLAUDE_CODE_DESCRIPTOR, clearsWithAutoCompact } from './descriptor';
 
 // Claude Code's context management (v2.1.68 and legacy, per docs/sources.md):
 //   after each response, the trigger count (usage, plus the 2.1.x estimate of later messages) is
@@ -41,42 +34,6 @@ import { CLAUDE_CODE_SUMMARY_SIZE } from '../summary-size';
 export const V2168_PLACEHOLDER = '[Tool result cleared]';
 /** The legacy placeholder (docs/sources.md#ccs-microcompact `Si`, step 5). */
 export const LEGACY_PLACEHOLDER = '[Old tool result content cleared]';
-
-/** The 2.1.x clearing waits for auto-compact (it is tried first when auto-compact is due). */
-function clearsWithAutoCompact(knobs: ClaudeCodeKnobs): boolean {
-  return knobs.microcompactTrigger === 'with-auto-compact' && knobs.autoCompactEnabled;
-}
-
-function getThresholdLines(knobs: ClaudeCodeKnobs): ThresholdLine[] {
-  const t = computeThresholds(knobs);
-  const lines: ThresholdLine[] = [];
-  // Labels as Claude Code's own words (thresholds.ts); its warning and error thresholds are both
-  // 20,000 below the limit (`rD5`, `oD5`: "Three-Tier Threshold System"), one line.
-  const autoCompactOff = !knobs.autoCompactEnabled || knobs.disableCompact;
-  lines.push({
-    id: 'auto-compact',
-    label: 'auto-compact',
-    tokens: t.autoCompact,
-    kind: 'trigger',
-    ...(autoCompactOff ? { off: true } : {}),
-  });
-  if (
-    knobs.microcompactEnabled &&
-    !knobs.disableCompact &&
-    knobs.microcompactVariant === 'v2.1.68' &&
-    !clearsWithAutoCompact(knobs)
-  ) {
-    lines.push({
-      id: 'microcompact',
-      label: 'microcompact = warning = error',
-      tokens: t.warning,
-      kind: 'trigger',
-    });
-  } else lines.push({ id: 'warning', label: 'warning = error', tokens: t.warning, kind: 'warning' });
-  lines.push({ id: 'blocking', label: 'blocking', tokens: t.blocking, kind: 'limit' });
-  lines.push({ id: 'window', label: 'window', tokens: t.contextWindow, kind: 'limit' });
-  return lines;
-}
 
 class ClaudeCodeRun implements StrategyRun {
   readonly allowsManualCompaction: boolean;
@@ -328,28 +285,7 @@ class ClaudeCodeRun implements StrategyRun {
 }
 
 export const CLAUDE_CODE_STRATEGY: CompactionStrategy<ClaudeCodeKnobs> = {
-  id: 'claude-code',
-  label: 'Claude Code',
-  description:
-    'Auto-compact at window − min(max output, 20k) − 13k (2.1.x), microcompact of old tool results, full LLM summary with files, todos and plan re-attached.',
-  knobSpecs: CLAUDE_CODE_KNOB_SPECS,
-  defaultKnobs: DEFAULT_CLAUDE_CODE_KNOBS,
+  ...CLAUDE_CODE_DESCRIPTOR,
   getSessionKnobs: getClaudeCodeSessionKnobs,
-  normalizeKnobs: normalizeClaudeCodeKnobs,
-  thresholds: getThresholdLines,
   createRun: (knobs, prepared) => new ClaudeCodeRun(knobs, prepared),
-  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
-  promptPresets: [CLAUDE_CODE_FULL, CLAUDE_CODE_PARTIAL, CLAUDE_CODE_SUBAGENT],
-  // Fitted on its own real summaries (strategies/summary-size.ts).
-  summarySize: () => CLAUDE_CODE_SUMMARY_SIZE,
-  // The knobs the golden dump's first line lists.
-  dumpKnobKeys: [
-    'profile',
-    'contextWindow',
-    'maxOutputTokens',
-    'autocompactPctOverride',
-    'microcompactEnabled',
-    'microcompactVariant',
-    'countPendingMessages',
-  ],
 };

@@ -1,28 +1,17 @@
-import type { ThresholdLine } from '../../simulation/types';
 import type { TokenCount } from '../../types';
-import { createKnobNormalizer } from '../knobs';
-import { borrowedSummarySize, limitedSummarySize } from '../summary-size';
 import type { CompactionStrategy } from '../types';
 import { getProfile, pickProfile } from '../version-profile';
 import { ClineRun } from './classic-run';
-import { CLINE_CONDENSE } from './condense-prompt';
+import { CLINE_DESCRIPTOR } from './descriptor';
 import {
   CLINE_DEFAULT_KNOBS,
   CLINE_DEFAULT_WINDOW,
-  CLINE_KNOB_SPECS,
   type ClineKnobs,
-  getClineCondenseThreshold,
   getClineMaxAllowed,
   getClineSdkTrigger,
 } from './knobs';
-import { CLINE_PROFILES, CLINE_V4_1_8 } from './profiles';
+import { CLINE_PROFILES } from './profiles';
 import { ClineSdkRun } from './sdk-run';
-import {
-  CLINE_SDK_SUMMARY,
-  CLINE_SUMMARIZE_TASK,
-  CLINE_SUMMARIZE_TASK_V3_25,
-  CLINE_SUMMARIZE_TASK_V3_28,
-} from './summarize-task-prompt';
 
 // Cline: the classic ContextManager (classic-run.ts) until 3.89, the Cline SDK's compaction
 // (sdk-run.ts) from 4.0; the release profile (profiles.ts) picks which, and its prompt.
@@ -44,12 +33,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const CLINE_FORMATS = ['cline-ui', 'cline', 'cline-task-metadata'];
 
 export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
-  id: 'cline',
-  label: 'Cline',
-  description:
-    "Classic Cline (to 3.x): before each request, the previous one's total (in + out + cache) against maxAllowedSize (window − 40k on 200k): earlier reads of a file replaced by a notice, then half of the history after the first pair dropped; or summarize_task with auto-condense. Cline 4 (its SDK): from 4.1, at 90% of the usable input, everything but the newest ~20k tokens summarized in a short note.",
-  knobSpecs: CLINE_KNOB_SPECS,
-  defaultKnobs: CLINE_DEFAULT_KNOBS,
+  ...CLINE_DESCRIPTOR,
   getSessionKnobs: (info) => {
     const pick = pickProfile(CLINE_PROFILES, info, 'Cline', CLINE_FORMATS);
     const profile = pick.profile;
@@ -88,35 +72,6 @@ export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
       notes.push('The log is not a Cline task, so its compactions are not expected to match.');
     return { knobs, notes };
   },
-  normalizeKnobs: createKnobNormalizer(CLINE_KNOB_SPECS, CLINE_DEFAULT_KNOBS),
-  thresholds: (knobs): ThresholdLine[] => {
-    const profile = getProfile(CLINE_PROFILES, knobs.profile);
-    const lines: ThresholdLine[] = [];
-    if (profile.engine === 'sdk') {
-      if (knobs.useAutoCondense)
-        lines.push({
-          id: 'sdk-compact',
-          label: 'SDK compaction',
-          tokens: getClineSdkTrigger(knobs, profile.sdk!.trigger),
-          kind: 'trigger',
-        });
-    } else if (knobs.useAutoCondense && profile.condense)
-      lines.push({
-        id: 'auto-condense',
-        label: 'Auto-condense',
-        tokens: getClineCondenseThreshold(knobs),
-        kind: 'trigger',
-      });
-    else
-      lines.push({
-        id: 'max-allowed',
-        label: 'maxAllowedSize',
-        tokens: getClineMaxAllowed(knobs),
-        kind: 'trigger',
-      });
-    lines.push({ id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' });
-    return lines;
-  },
   createRun: (knobs, prepared) => {
     const profile = getProfile(CLINE_PROFILES, knobs.profile);
     if (profile.engine === 'sdk') return new ClineSdkRun(knobs, prepared, profile);
@@ -124,25 +79,4 @@ export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
     const run = profile.condense ? knobs : { ...knobs, useAutoCondense: false };
     return new ClineRun(run, prepared, profile.presetId);
   },
-  // Its summarization prompt presets (the picker lists them; each compaction names its release's).
-  promptPresets: [
-    CLINE_SUMMARIZE_TASK,
-    CLINE_SUMMARIZE_TASK_V3_28,
-    CLINE_SUMMARIZE_TASK_V3_25,
-    CLINE_SDK_SUMMARY,
-    CLINE_CONDENSE,
-  ],
-  // The SDK caps its summary; classic Cline's summarize_task states no cap, and no real Cline task
-  // condensed (the corpus' 4 tasks hold no summarize_task): Claude Code's fit, whose sections it has.
-  summarySize: (knobs) =>
-    getProfile(CLINE_PROFILES, knobs.profile).engine === 'sdk'
-      ? limitedSummarySize(
-          knobs.summaryMaxTokens,
-          `DEFAULT_SUMMARY_MAX_OUTPUT_TOKENS, ${CLINE_V4_1_8}:sdk/packages/core/src/extensions/context/compaction-shared.ts:20 (4,096; 1,024 before 4.1.8)`,
-        )
-      : borrowedSummarySize(
-          "the corpus' 4 real Cline tasks hold no summarize_task or condense, and summarize_task states no cap (its sections are Claude Code's)",
-        ),
-  // The knobs the golden dump's first line lists.
-  dumpKnobKeys: ['contextWindow', 'maxAllowedTokens', 'useAutoCondense'],
 };

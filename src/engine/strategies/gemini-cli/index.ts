@@ -3,10 +3,8 @@ import { isSafeCut } from '../../simulation/cuts';
 import type { PreparedReplay } from '../../simulation/prepared';
 import { lowerBound } from '../../simulation/search';
 import { getPositionFacts } from '../../simulation/turns';
-import type { ThresholdLine } from '../../simulation/types';
 import { CHARS_PER_TOKEN, estimateTextTokens } from '../../tokens/estimate';
 import type { TokenCount } from '../../types';
-import { createKnobNormalizer } from '../knobs';
 import type { CompactionStrategy, ReplayView, StepOutcome, StrategyAction, StrategyRun } from '../types';
 import { getProfile, pickProfile } from '../version-profile';
 import {
@@ -18,8 +16,8 @@ import {
   planMasking,
 } from './masking';
 import { GEMINI_CLI } from './prompt';
-import { DEFAULTS, GEMINI_DEFAULT_TOKEN_LIMIT, type GeminiCliKnobs, SPECS } from './knobs';
-import { borrowedSummarySize } from '../summary-size';
+import { GEMINI_CLI_DESCRIPTOR, getGeminiThreshold } from './descriptor';
+import { DEFAULTS, GEMINI_DEFAULT_TOKEN_LIMIT, type GeminiCliKnobs } from './knobs';
 
 // Gemini CLI's chat compression (docs/sources.md#gemini-cli, #agents-observations, #agents-simulate-first; sources
 // there: google-gemini/gemini-cli `packages/core/src/context/chatCompressionService.ts`,
@@ -44,11 +42,6 @@ import { borrowedSummarySize } from '../summary-size';
 //     output (`hasFailedCompressionAttempt`).
 // Characters come from simulation/turns.ts (block lengths plus a serialization envelope); a
 // summary the replay simulated counts 4 characters per token.
-
-/** The compression trigger in tokens: a whole count ≥ fraction × limit is ≥ its ceiling. */
-export function getGeminiThreshold(knobs: GeminiCliKnobs): TokenCount {
-  return Math.ceil(knobs.compressionThreshold * knobs.tokenLimit);
-}
 
 /** The model's acknowledgement after the snapshot ("Got it. Thanks for the additional context!"). */
 export const GEMINI_ACK_TOKENS: TokenCount = estimateTextTokens(
@@ -309,12 +302,7 @@ export function getGeminiTokenLimit(model: string): TokenCount | undefined {
 }
 
 export const GEMINI_CLI_STRATEGY: CompactionStrategy<GeminiCliKnobs> = {
-  id: 'gemini-cli',
-  label: 'Gemini CLI',
-  description:
-    "Compresses when the last prompt reaches half the model's token limit: the newest 30% of the characters kept from a user message, their function responses held to a 50,000-token budget, the rest a <state_snapshot> checked by a second (probe) call. From 0.30 (opt-in in 0.29), function responses older than the newest 50,000 tokens of tool output are masked to previews once 30,000 tokens can go.",
-  knobSpecs: SPECS,
-  defaultKnobs: DEFAULTS,
+  ...GEMINI_CLI_DESCRIPTOR,
   getSessionKnobs: (info) => {
     const pick = pickProfile(GEMINI_PROFILES, info, 'Gemini CLI', ['gemini-cli', 'gemini-cli-json']);
     const knobs = { ...DEFAULTS, profile: pick.profile.id };
@@ -346,17 +334,5 @@ export const GEMINI_CLI_STRATEGY: CompactionStrategy<GeminiCliKnobs> = {
       );
     return { knobs, notes };
   },
-  normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),
-  thresholds: (knobs): ThresholdLine[] => [
-    { id: 'compress', label: 'Gemini CLI compression', tokens: getGeminiThreshold(knobs), kind: 'trigger' },
-    { id: 'window', label: 'Token limit', tokens: knobs.tokenLimit, kind: 'limit' },
-  ],
   createRun: (knobs, prepared) => new GeminiCliRun(knobs, prepared),
-  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
-  promptPresets: [GEMINI_CLI],
-  // Its chat files record no compression: no summary to fit on.
-  summarySize: () =>
-    borrowedSummarySize(
-      "Gemini CLI's chat files record no compression (the corpus' 4 real chats hold no summary) and its prompt states no cap",
-    ),
 };

@@ -2,10 +2,8 @@ import type { Restoration } from '../../compact/restore';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../simulation/prepared';
 import { lowerBound } from '../../simulation/search';
 import { getPositionFacts } from '../../simulation/turns';
-import type { ThresholdLine } from '../../simulation/types';
 import { estimateTextTokens } from '../../tokens/estimate';
 import type { TokenCount } from '../../types';
-import { createKnobNormalizer } from '../knobs';
 import { getProfile, pickProfile } from '../version-profile';
 import type {
   ClearingProbe,
@@ -15,18 +13,11 @@ import type {
   StrategyAction,
   StrategyRun,
 } from '../types';
-import {
-  OPENCODE_COMPACTION_BUFFER,
-  OPENCODE_DEFAULT_KNOBS,
-  OPENCODE_KNOB_SPECS,
-  OPENCODE_PROFILES,
-  OPENCODE_SOURCE,
-  type OpenCodeKnobs,
-} from './knobs';
+import { OPENCODE_DEFAULT_KNOBS, OPENCODE_PROFILES, OPENCODE_SOURCE, type OpenCodeKnobs } from './knobs';
 
 export type { OpenCodeKnobs } from './knobs';
 import { OPENCODE } from './prompt';
-import { borrowedSummarySize } from '../summary-size';
+import { OPENCODE_DESCRIPTOR, getOpenCodeUsable } from './descriptor';
 
 // OpenCode's context management (docs/sources.md#opencode, #agents-simulate-first; sources there:
 // anomalyco/opencode `packages/opencode/src/session/compaction.ts` and `overflow.ts`). Two steps,
@@ -49,15 +40,6 @@ import { borrowedSummarySize } from '../summary-size';
 //     auto-compaction stops instead of looping.
 // On an OpenCode log (parse/dialects/opencode.ts) its prunes and compactions are the real events the
 // replay is compared with; on any log the window and max output are the log's.
-
-/** `usable()` of overflow.ts: where the overflow check fires. */
-export function getOpenCodeUsable(knobs: OpenCodeKnobs): TokenCount {
-  if (knobs.inputLimit > 0) {
-    const reserved = knobs.reservedTokens ?? Math.min(OPENCODE_COMPACTION_BUFFER, knobs.maxOutputTokens);
-    return Math.max(0, knobs.inputLimit - reserved);
-  }
-  return Math.max(0, knobs.contextLimit - knobs.maxOutputTokens);
-}
 
 /**
  * The summary's own messages besides its text: the compaction request's user message and the
@@ -311,12 +293,7 @@ class OpenCodeRun implements StrategyRun {
 }
 
 export const OPENCODE_STRATEGY: CompactionStrategy<OpenCodeKnobs> = {
-  id: 'opencode',
-  label: 'OpenCode',
-  description:
-    'Prunes tool output older than the newest 40,000 tokens and the last 2 user turns when a turn ends (if more than 20,000 tokens go); compacts at the model’s limit − max output (input limit − min(20,000, max output)); stops auto-compacting when one does not help.',
-  knobSpecs: OPENCODE_KNOB_SPECS,
-  defaultKnobs: OPENCODE_DEFAULT_KNOBS,
+  ...OPENCODE_DESCRIPTOR,
   getSessionKnobs: (info) => {
     const pick = pickProfile(OPENCODE_PROFILES, info, 'OpenCode', ['opencode']);
     const knobs: OpenCodeKnobs = {
@@ -354,32 +331,5 @@ export const OPENCODE_STRATEGY: CompactionStrategy<OpenCodeKnobs> = {
     } else notes.push('The log is not an OpenCode session, so its compactions are not expected to match.');
     return { knobs, notes };
   },
-  normalizeKnobs: createKnobNormalizer(OPENCODE_KNOB_SPECS, OPENCODE_DEFAULT_KNOBS),
-  thresholds: (knobs): ThresholdLine[] => {
-    const lines: ThresholdLine[] = [];
-    if (knobs.autoCompact)
-      lines.push({
-        id: 'compact',
-        label: 'OpenCode compaction',
-        tokens: getOpenCodeUsable(knobs),
-        kind: 'trigger',
-      });
-    lines.push({
-      id: 'window',
-      label: 'Context limit',
-      tokens: knobs.inputLimit > 0 ? knobs.inputLimit : knobs.contextLimit,
-      kind: 'limit',
-    });
-    return lines;
-  },
   createRun: (knobs, prepared) => new OpenCodeRun(knobs, prepared),
-  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
-  promptPresets: [OPENCODE],
-  // The real OpenCode database holds no summary message: no size to fit on.
-  summarySize: () =>
-    borrowedSummarySize(
-      'the real OpenCode database (3 sessions) holds no summary message and its prompt states no cap',
-    ),
-  // The knobs the golden dump's first line lists.
-  dumpKnobKeys: ['maxOutputTokens'],
 };

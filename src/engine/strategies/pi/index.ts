@@ -1,20 +1,11 @@
 import type { Restoration } from '../../compact/restore';
 import { isSafeCut } from '../../simulation/cuts';
 import type { PreparedReplay, RealCompactionInfo } from '../../simulation/prepared';
-import type { ThresholdLine } from '../../simulation/types';
 import { createPiDetail, describePiDetail, type PiEventDetail, type TrackedFiles } from './detail';
 import type { Entry, TokenCount } from '../../types';
-import { createKnobNormalizer, contextWindowSpec } from '../knobs';
-import type {
-  CompactionStrategy,
-  KnobSpec,
-  ReplayView,
-  StepOutcome,
-  StrategyAction,
-  StrategyRun,
-} from '../types';
+import type { CompactionStrategy, ReplayView, StepOutcome, StrategyAction, StrategyRun } from '../types';
 import { PI } from './prompt';
-import { limitedSummarySize } from '../summary-size';
+import { DEFAULTS, PI_DESCRIPTOR, type PiKnobs, getPiThreshold } from './descriptor';
 
 // The pi coding agent's compaction (docs/sources.md#pi; badlogic/pi-mono
 // packages/coding-agent/docs/compaction.md; code: packages/coding-agent/src/core/compaction/
@@ -41,93 +32,10 @@ import { limitedSummarySize } from '../summary-size';
 // compaction are in it; pi neither keeps nor re-summarizes those (its next summary is an update
 // of the previous one): the context after is the same, the summarizer's request differs.
 
-export interface PiKnobs {
-  /** The model's `contextWindow` (pi's models.json). */
-  contextWindow: TokenCount;
-  /** `compaction.enabled`: off, only `/compact` and the overflow case compact. */
-  enabled: boolean;
-  reserveTokens: TokenCount;
-  keepRecentTokens: TokenCount;
-  /** Compact a run whose next request would not fit the window (agent-session.ts's overflow case). */
-  overflowRecovery: boolean;
-}
-
-/** compaction.ts `DEFAULT_COMPACTION_SETTINGS`. */
-export const PI_DEFAULT_RESERVE_TOKENS: TokenCount = 16_384;
-export const PI_DEFAULT_KEEP_RECENT_TOKENS: TokenCount = 20_000;
 /** messages.ts `COMPACTION_SUMMARY_PREFIX` (96 characters) and `COMPACTION_SUMMARY_SUFFIX` (11). */
 const SUMMARY_WRAPPER_CHARS = 96 + 11;
 /** compaction.ts `estimateTokens`: an image is 4,800 characters. */
 const IMAGE_CHARS = 4_800;
-
-const DEFAULTS: PiKnobs = {
-  contextWindow: 200_000,
-  enabled: true,
-  reserveTokens: PI_DEFAULT_RESERVE_TOKENS,
-  keepRecentTokens: PI_DEFAULT_KEEP_RECENT_TOKENS,
-  overflowRecovery: true,
-};
-
-const DOC =
-  'badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/docs/compaction.md';
-const CODE =
-  'badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/compaction/compaction.ts';
-
-const SPECS: readonly KnobSpec[] = [
-  contextWindowSpec(
-    "badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/agent-session.ts:1749 (this.model.contextWindow: the model's, from models.json)",
-    'pi',
-  ),
-  {
-    key: 'enabled',
-    label: 'Auto-compaction',
-    kind: 'boolean',
-    source: `${CODE}:114-118 (DEFAULT_COMPACTION_SETTINGS enabled true); ${DOC} "Settings"`,
-    group: 'pi',
-    cliFlag: 'auto-compact',
-  },
-  {
-    key: 'reserveTokens',
-    label: 'reserveTokens',
-    kind: 'number',
-    unit: 'tokens',
-    min: 0,
-    max: 500_000,
-    step: 1_024,
-    integer: true,
-    source: `${CODE}:114-118 reserveTokens 16,384; trigger contextTokens > contextWindow − reserveTokens :212-215 (docs/sources.md#pi)`,
-    group: 'pi',
-    cliFlag: 'reserve',
-  },
-  {
-    key: 'keepRecentTokens',
-    label: 'keepRecentTokens',
-    kind: 'number',
-    unit: 'tokens',
-    min: 0,
-    max: 1_000_000,
-    step: 1_000,
-    integer: true,
-    source: `${CODE}:114-118 keepRecentTokens 20,000; cut at a user or assistant message, never a tool result (findCutPoint :376-436)`,
-    group: 'pi',
-    cliFlag: 'keep',
-  },
-  {
-    key: 'overflowRecovery',
-    label: 'Compact on overflow mid-run',
-    kind: 'boolean',
-    source:
-      'badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/agent-session.ts:1768-1791 (_checkCompaction case 1: a context overflow error compacts and retries once)',
-    help: 'Mid-run pi never checks the threshold; a request the window refuses is compacted and retried.',
-    group: 'pi',
-    cliFlag: 'overflow',
-  },
-];
-
-/** The threshold: pi compacts when the context is over it. */
-export function getPiThreshold(knobs: PiKnobs): TokenCount {
-  return knobs.contextWindow - knobs.reserveTokens;
-}
 
 /** compaction.ts `estimateTokens`: ⌈chars / 4⌉ of a message's text, thinking, tool calls and results. */
 export function estimatePiMessageTokens(entry: Entry): TokenCount {
@@ -381,12 +289,7 @@ class PiRun implements StrategyRun {
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 export const PI_STRATEGY: CompactionStrategy<PiKnobs, PiEventDetail> = {
-  id: 'pi',
-  label: 'pi',
-  description:
-    'When a run ends over window − 16,384 (reserveTokens), the messages before the newest ~20,000 tokens (keepRecentTokens, cut at a user or assistant message) become a summary listing the files read and modified so far.',
-  knobSpecs: SPECS,
-  defaultKnobs: DEFAULTS,
+  ...PI_DESCRIPTOR,
   getSessionKnobs: (info) => {
     const notes: string[] = [];
     let contextWindow = DEFAULTS.contextWindow;
@@ -409,29 +312,6 @@ export const PI_STRATEGY: CompactionStrategy<PiKnobs, PiEventDetail> = {
     else notes.push('The log is not a pi session, so its compactions are not expected to match.');
     return { knobs, notes };
   },
-  normalizeKnobs: createKnobNormalizer(SPECS, DEFAULTS),
-  thresholds: (knobs): ThresholdLine[] => {
-    const lines: ThresholdLine[] = [];
-    if (knobs.enabled)
-      lines.push({
-        id: 'compact',
-        label: 'window − reserveTokens',
-        tokens: getPiThreshold(knobs),
-        kind: 'trigger',
-      });
-    lines.push({ id: 'window', label: 'Context window', tokens: knobs.contextWindow, kind: 'limit' });
-    return lines;
-  },
   createRun: (knobs, prepared) => new PiRun(knobs, prepared),
-  // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
-  promptPresets: [PI],
-  // generateSummary's maxTokens: ⌊0.8 × reserveTokens⌋ (13,107 at the default 16,384).
-  summarySize: (knobs) =>
-    limitedSummarySize(
-      Math.floor(0.8 * knobs.reserveTokens),
-      `generateSummary maxTokens = ⌊0.8 × reserveTokens⌋, ${CODE}:529; the corpus' 3 real pi sessions hold no compaction`,
-    ),
-  // The knobs the golden dump's first line lists.
-  dumpKnobKeys: ['contextWindow', 'reserveTokens', 'keepRecentTokens'],
   describeDetail: describePiDetail,
 };
