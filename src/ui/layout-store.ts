@@ -6,8 +6,8 @@ import { create } from 'zustand';
 const CHART_KEY = 'compactlab.chartHeightPx';
 const SIDE_KEY = 'compactlab.sidePanelPx';
 
-export const CHART_HEIGHT_LIMITS = { minPx: 90, maxPx: 640 } as const;
-export const SIDE_WIDTH_LIMITS = { minPx: 300, maxPx: 1200 } as const;
+const CHART_HEIGHT_LIMITS = { minPx: 90, maxPx: 640 } as const;
+const SIDE_WIDTH_LIMITS = { minPx: 300, maxPx: 1200 } as const;
 
 function readNumber(key: string): number | undefined {
   try {

@@ -18,7 +18,7 @@ export interface LoadState {
   cancelling?: boolean;
 }
 
-export interface UiState {
+interface UiState {
   currentSessionId?: SessionId;
   currentLabel?: string;
   loading?: LoadState;

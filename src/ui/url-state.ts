@@ -6,7 +6,7 @@ import type { KnobValue } from '../engine/strategies/types';
 // query string. Other modules own other parameters (`sample`, a tour's `learn` / `step`): a write
 // changes only the keys below and keeps every other parameter as it was.
 
-export const URL_KEYS = {
+const URL_KEYS = {
   file: 'file',
   name: 'name',
   strategy: 'strategy',
@@ -16,10 +16,10 @@ export const URL_KEYS = {
   search: 'q',
 } as const;
 /** One parameter per overridden knob: `knob.<key>=<JSON value>`. */
-export const KNOB_PREFIX = 'knob.';
+const KNOB_PREFIX = 'knob.';
 
 /** Characters of the content hash written (64 bits of SHA-256: enough to tell files apart). */
-export const URL_HASH_CHARS = 16;
+const URL_HASH_CHARS = 16;
 
 /** Values longer than this are not written (a knob is a number, a flag or a short word). */
 const MAX_VALUE_CHARS = 200;
@@ -40,7 +40,7 @@ export interface UrlViewState {
 }
 
 /** Whether a value must never reach a URL: a key, token, password, email, … (the redaction patterns). */
-export type SecretCheck = (text: string) => boolean;
+type SecretCheck = (text: string) => boolean;
 
 /**
  * The secret check, loaded when the first link is written: the patterns (gitleaks' rules among
@@ -91,11 +91,6 @@ export function readUrlState(search: string): UrlViewState | undefined {
     view: view && /^[\w-]{1,32}$/.test(view) ? view : undefined,
     search: params.get(URL_KEYS.search)?.slice(0, MAX_VALUE_CHARS) || undefined,
   };
-}
-
-/** True when the query string names a file (a shared link waiting for it). */
-export function hasUrlState(search: string): boolean {
-  return readUrlState(search) !== undefined;
 }
 
 /**

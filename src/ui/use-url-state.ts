@@ -12,7 +12,7 @@ import { isSameFile, loadSecretCheck, readUrlState, type UrlViewState, writeUrlS
 // strategy, knobs, selected entry, open event or tab change.
 
 /** Changes settle this long before the address bar is rewritten. */
-export const URL_WRITE_DEBOUNCE_MS = 300;
+const URL_WRITE_DEBOUNCE_MS = 300;
 /** How long after a load the address first names the file when no link waits for it. */
 const URL_HASH_DELAY_MS = 1_500;
 

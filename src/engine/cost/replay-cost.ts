@@ -24,14 +24,14 @@ import { PRICES_SEEN } from './prices-seen';
 // two calls are further apart than the cache's lifetime (their timestamps).
 
 /** Tokens and dollars of a set of calls, by how they are billed. */
-export interface CostSplit extends BilledTokens {
+interface CostSplit extends BilledTokens {
   calls: number;
   usd: number;
   /** Calls whose model has no price (their tokens are counted, not their cost). */
   unpricedCalls: number;
 }
 
-export interface ReplayCost {
+interface ReplayCost {
   /** The replayed calls. */
   calls: CostSplit;
   /** The summarization calls the replay's compactions would make. */
@@ -51,7 +51,7 @@ export interface ReplayCost {
   pricesSeen: string;
 }
 
-export interface ReplayCostOptions {
+interface ReplayCostOptions {
   prices?: PriceOverrides;
   /** Replaces parts of the session's cache model (its lifetime, its kind). */
   cache?: Partial<CacheModel>;

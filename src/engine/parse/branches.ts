@@ -308,7 +308,7 @@ const followed = new WeakMap<Session, Uint8Array>();
 const views = new WeakMap<Session, Map<number, Session>>();
 
 /** Entries on the root-to-leaf path of a branch, plus the side entries hanging off it. */
-export function computeBranchPath(session: Session, branches: SessionBranches, branchId: number): Uint8Array {
+function computeBranchPath(session: Session, branches: SessionBranches, branchId: number): Uint8Array {
   const n = session.entries.length;
   const parent = branches.parentOfEntry;
   const path = new Uint8Array(n);
@@ -359,7 +359,7 @@ export function followBranch(session: Session, branchId: number): Session {
 }
 
 /** The followed branch of a session (a view from `followBranch`), 0 = the main line. */
-export function getFollowedPath(session: Session): Uint8Array | undefined {
+function getFollowedPath(session: Session): Uint8Array | undefined {
   const path = followed.get(session);
   if (path || !session.branches) return path;
   const main = computeBranchPath(session, session.branches, 0);

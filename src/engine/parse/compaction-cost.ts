@@ -36,7 +36,7 @@ export function isPartialOutput(outputTokens: number, outputChars: number): bool
  * output snapshot), and which one produced the summary: the last whose text opens with
  * `<analysis>` or `<summary>`, else the last call. Undefined when the entries hold no call.
  */
-export function computeCompactionCallCost(
+function computeCompactionCallCost(
   entries: readonly Entry[],
   entryIndices: readonly number[],
 ): CompactionCallCost | undefined {

@@ -5,7 +5,7 @@
 // recursing.
 
 /** ours (real records nest a few dozen levels; `JSON.stringify` overflows Node's stack near 5,000) */
-export const MAX_RECORD_DEPTH = 1_000;
+const MAX_RECORD_DEPTH = 1_000;
 
 /** What stands in for a value nested deeper than `MAX_RECORD_DEPTH`. */
 export const TOO_DEEP_TEXT = `[nested deeper than ${MAX_RECORD_DEPTH} levels: left out]`;

@@ -42,7 +42,7 @@ export function hashBytes(bytes: Uint8Array): number {
   return h;
 }
 
-export interface ReadAppendedResult {
+interface ReadAppendedResult {
   state: IncrementalReaderState;
   /** The file was read again from the start: figures built from earlier lines are stale. */
   restarted: boolean;

@@ -4,7 +4,7 @@
 // JSONL line. Works on bytes: `"`, `\`, brackets, braces and commas are ASCII and never occur
 // inside a UTF-8 multi-byte sequence.
 
-export interface DocumentElement {
+interface DocumentElement {
   offsetBytes: number;
   lengthBytes: number;
   /** 1-based line of the element's first byte. */
@@ -13,7 +13,7 @@ export interface DocumentElement {
   complete: boolean;
 }
 
-export interface DocumentScan {
+interface DocumentScan {
   /** False when the first value is not an array (the caller says what it is instead). */
   isArray: boolean;
   elements: DocumentElement[];

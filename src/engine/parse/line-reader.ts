@@ -2,7 +2,7 @@ import { detectUtf16, ENCODING_SNIFF_BYTES, isValidUtf8, type Utf16ByteOrder } f
 import type { ByteSource } from './source';
 
 /** Bytes read per step: large enough to amortise the async read, small enough to report progress. */
-export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
+const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 const REPLACEMENT_CHARACTER = '\uFFFD';
@@ -11,7 +11,7 @@ const REPLACEMENT_CHARACTER = '\uFFFD';
  * Called once per line, in order. `terminated` is false only for a last line that has no
  * trailing newline (a write that may have been cut off). Returning `false` stops the scan.
  */
-export type LineSink = (
+type LineSink = (
   text: string,
   lineNumber: number,
   offsetBytes: number,

@@ -236,7 +236,7 @@ export class LiveParse {
 }
 
 /** What a load keeps for live mode (`parseForLive`). */
-export interface LiveLoad {
+interface LiveLoad {
   session: Session;
   kept?: KeptLineParse;
   cache?: RecordCache;

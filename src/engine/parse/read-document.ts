@@ -10,7 +10,7 @@ import type { ByteSource } from './source';
 // array element a record with its own byte range and line; and what a file that is one JSON
 // document holds when no dialect claimed its lines.
 
-export interface DocumentRead {
+interface DocumentRead {
   source: ByteSource;
   file: SessionFile;
   dialect: DialectDescriptor;
@@ -149,7 +149,7 @@ function readWholeRecord(read: DocumentRead, whole: Uint8Array): void {
  * whose write was cut off, or whose space was kept ahead of the write, ends in zeros after its JSON
  * (a real OpenCode message file did). Without a NUL, `bytes` as they are.
  */
-export function withoutTrailingNul(bytes: Uint8Array): Uint8Array {
+function withoutTrailingNul(bytes: Uint8Array): Uint8Array {
   let end = bytes.length;
   let nul = false;
   for (; end > 0; end--) {

@@ -53,7 +53,7 @@ export function createScannedLine(
 }
 
 /** The handler of a parse's line scan; `false` stops the scan. */
-export type ScannedLineSink = (p: ScannedLine) => boolean | undefined;
+type ScannedLineSink = (p: ScannedLine) => boolean | undefined;
 
 interface KeptLine extends ScannedLine {
   /** The line's bytes are not valid UTF-8 (its issue is said again on each parse). */
@@ -84,7 +84,7 @@ interface KeptWhole {
  * Claude Code files: 22 MB of heap beside the session's 9 MB, README's live-mode figures), so this
  * bounds the cache near 75 MB of heap; a step over that much is about 0.2 s of normalizing.
  */
-export const RECORD_CACHE_LIMIT_BYTES = 64 * 1024 * 1024;
+const RECORD_CACHE_LIMIT_BYTES = 64 * 1024 * 1024;
 /** Whole-read files kept as bytes up to this size (a `.meta.json` is under 1 KB, docs/sources.md#fmt-files). */
 const WHOLE_KEEP_LIMIT_BYTES = 64 * 1024;
 

@@ -1,5 +1,5 @@
 /** What a line that failed to parse still holds: its whole records, in line order. */
-export interface RecoveredRecords {
+interface RecoveredRecords {
   records: unknown[];
   /** True when the line starts with a record cut off mid-write, which is lost. */
   headLost: boolean;

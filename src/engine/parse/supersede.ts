@@ -16,7 +16,7 @@ export interface HeldRecord {
  * The records of a file whose later records replace earlier ones with the same key: each key's
  * latest record at the place of its first copy; the replaced copies are counted on the file.
  */
-export function keepLatestCopies(held: readonly HeldRecord[], file: SessionFile): HeldRecord[] {
+function keepLatestCopies(held: readonly HeldRecord[], file: SessionFile): HeldRecord[] {
   const latest = new Map<string, HeldRecord>();
   for (const r of held) if (r.key !== undefined) latest.set(r.key, r);
   const placed = new Set<string>();

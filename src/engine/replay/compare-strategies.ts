@@ -38,11 +38,7 @@ export interface StrategyFigures {
 }
 
 /** The figures of one replay. `ownStrategyId`: the strategy of the agent that wrote the log. */
-export function computeStrategyFigures(
-  result: ReplayResult,
-  label: string,
-  ownStrategyId: string,
-): StrategyFigures {
+function computeStrategyFigures(result: ReplayResult, label: string, ownStrategyId: string): StrategyFigures {
   const events = Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<ReplayEventKind, number>;
   let clearedTokens = 0;
   let replacedTokens = 0;
@@ -94,14 +90,14 @@ export interface CompareProgress {
   strategyId?: string;
 }
 
-export interface CompareOptions extends Pick<ReplayOptions, 'summaryModel' | 'toleranceCalls'> {
+interface CompareOptions extends Pick<ReplayOptions, 'summaryModel' | 'toleranceCalls'> {
   signal?: AbortSignal;
   /** Prices each replay (engine/cost/replay-cost.ts `createReplayPricer`; cost sits above replay). */
   costOf?: (result: ReplayResult) => ReplayCostFigures;
   onProgress?: (progress: CompareProgress) => void;
 }
 
-export interface CompareStrategiesResult {
+interface CompareStrategiesResult {
   /** The strategy of the log's own agent. */
   ownStrategyId: string;
   /** One per entry, in the entries' order. */

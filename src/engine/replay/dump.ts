@@ -27,7 +27,7 @@ function knobSummary(result: ReplayResult, strategy: CompactionStrategy | undefi
  * One line for one event (with what its strategy says of its `detail`), then how its before and
  * after were obtained.
  */
-export function formatReplayEvent(event: ReplayEvent, index: number, strategy?: CompactionStrategy): string {
+function formatReplayEvent(event: ReplayEvent, index: number, strategy?: CompactionStrategy): string {
   const detail = event.detail ? (strategy?.describeDetail?.(event.detail) ?? '') : '';
   return `${formatEventFigures(event, index)}${detail} | before: ${formatTokenProvenance(event.preSource)} | after: ${formatTokenProvenance(event.postSource)}`;
 }

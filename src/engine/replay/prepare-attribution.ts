@@ -16,7 +16,7 @@ import type { ClearableItems } from './prepare-clearables';
 // (tokens/estimate.ts). Entries no usage covers (summarized before anything was sent, or after the
 // last call) get the estimate itself. `tokenSource` says which.
 
-export interface Attribution {
+interface Attribution {
   tokens: Float64Array;
   tokenSource: Uint8Array;
   /** System prompt + tools. */
@@ -217,7 +217,7 @@ export function attributeTokens(
   return { tokens, tokenSource, baseTokens };
 }
 
-export interface PrefixSums {
+interface PrefixSums {
   prefixAll: Float64Array;
   prefixNon: Float64Array;
   prefixBySource: Float64Array[];

@@ -8,7 +8,7 @@ import { type CallAxis, getCallBefore, getPosAtOrAfter } from './prepare-call-ax
 // Phase 2 of `prepareReplay`: the log's own compactions of the main thread, placed on the call
 // axis, with the context positions of what each re-attached (its summary, files).
 
-export interface RealCompactions {
+interface RealCompactions {
   /** In entry order. */
   real: RealCompactionInfo[];
   /** Per context position: 1 + index into `real` for real compaction artifacts, else 0. */

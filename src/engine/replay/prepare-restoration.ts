@@ -12,7 +12,7 @@ import type { CallAxis } from './prepare-call-axis';
 /** An empty todo list serializes to `{"todos":[]}`: nothing to restore (`fD5` returns null). */
 const EMPTY_TODOS_CHARS = 14;
 
-export type RestorationInputs = Pick<
+type RestorationInputs = Pick<
   PreparedReplay,
   'fileAccesses' | 'todos' | 'plans' | 'skills' | 'planMode' | 'sessionStartTokens'
 >;

@@ -17,7 +17,7 @@ type ReplaceAction = Extract<StrategyAction, { kind: 'replace' }>;
 type TruncateAction = Extract<StrategyAction, { kind: 'truncate' }>;
 type FailAction = Extract<StrategyAction, { kind: 'fail' }>;
 
-export interface ReplayStateOptions {
+interface ReplayStateOptions {
   model: SummarySizeModel;
   toleranceCalls: number;
   suppliedSummaryTokens?: Readonly<Record<number, TokenCount>>;

@@ -9,12 +9,8 @@ import type { CompactMechanism, SummarySource } from './types';
 
 /** Claude Code's median summary / span ratio (the default spec's). */
 export const SUMMARY_SPAN_RATIO = CLAUDE_CODE_SUMMARY_SIZE.ratio;
-/** Claude Code's smallest summary in the corpus, in tokens. */
-export const SUMMARY_MIN_TOKENS: TokenCount = CLAUDE_CODE_SUMMARY_SIZE.minTokens;
-/** `maxOutputTokensOverride: 20000` of the summary call (Claude Code 2.1.68 (docs/sources.md#cc-full-mechanism step 4)). */
-export const SUMMARY_MAX_TOKENS: TokenCount = CLAUDE_CODE_SUMMARY_SIZE.maxTokens;
 
-export interface SummarySizeInput {
+interface SummarySizeInput {
   /** Tokens of the history being summarized (attributed). */
   spanTokens: TokenCount;
   mechanism: CompactMechanism;
@@ -61,8 +57,8 @@ export function createSummaryModel(
   };
 }
 
-export const RATIO_SUMMARY_MODEL: SummarySizeModel = createSummaryModel('ratio');
-export const RECORDED_SUMMARY_MODEL: SummarySizeModel = createSummaryModel('recorded');
+const RATIO_SUMMARY_MODEL: SummarySizeModel = createSummaryModel('ratio');
+const RECORDED_SUMMARY_MODEL: SummarySizeModel = createSummaryModel('recorded');
 
 export const SUMMARY_MODELS: Record<SummaryModelId, SummarySizeModel> = {
   recorded: RECORDED_SUMMARY_MODEL,

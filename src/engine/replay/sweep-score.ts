@@ -7,7 +7,7 @@ import type { SweepPoint } from './sweep';
 export const MAX_SWEEP_STEPS = 1_000;
 export const DEFAULT_SWEEP_STEPS = 20;
 
-export interface SweepScore {
+interface SweepScore {
   matched: number;
   /** Fired with no real counterpart (false positives). */
   extra: number;

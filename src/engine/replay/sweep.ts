@@ -11,7 +11,7 @@ import { MAX_SWEEP_STEPS } from './sweep-score';
 // yields a macrotask every `yieldEveryMs` so that a worker sees its cancel messages.
 
 /** Long enough to amortize a timer's ~1–4 ms clamp, short enough that a cancel lands at once. */
-export const DEFAULT_SWEEP_YIELD_MS = 12;
+const DEFAULT_SWEEP_YIELD_MS = 12;
 export interface SweepRange {
   /** A numeric knob of the strategy (`KnobSpec.kind === 'number'`). */
   knob: string;
@@ -27,8 +27,7 @@ export interface SweepProgress {
   total: number;
 }
 
-export interface SweepOptions
-  extends Pick<ReplayOptions, 'summaryModel' | 'manual' | 'suppliedSummaryTokens'> {
+interface SweepOptions extends Pick<ReplayOptions, 'summaryModel' | 'manual' | 'suppliedSummaryTokens'> {
   signal?: AbortSignal;
   onProgress?: (progress: SweepProgress) => void;
   /** Prices each replay (engine/cost/replay-cost.ts `createReplayPricer`; cost sits above replay). */

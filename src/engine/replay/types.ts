@@ -16,7 +16,7 @@ export type { CompactMechanism, SummarySource, ThresholdLine } from '../simulati
  * `over-threshold`: the compaction left the context at or above the threshold, so the next call's
  * check fires again (`tengu_sm_compact_threshold_exceeded`).
  */
-export type CompactFailure = 'prompt-too-long' | 'blocking-limit' | 'over-threshold';
+type CompactFailure = 'prompt-too-long' | 'blocking-limit' | 'over-threshold';
 
 /**
  * How a token figure was obtained. The parts sum to it (`sumTokenProvenance`); zero parts are 0.
@@ -58,7 +58,7 @@ export interface TokenProvenance {
  * they leave the context but stay in the task's history, and a rewind to before the event (its
  * summary or truncation marker deleted) restores them.
  */
-export interface HiddenRange {
+interface HiddenRange {
   /** The tag the agent writes on them. */
   tag: 'condense' | 'truncation';
   /** The first and last context entries hidden (inclusive). */
@@ -125,7 +125,7 @@ export interface MicrocompactEvent extends ReplayEventBase {
 }
 
 /** Tool results replaced by a notice (Cline's file-read dedup). */
-export interface ReplaceEvent extends ReplayEventBase {
+interface ReplaceEvent extends ReplayEventBase {
   kind: 'replace';
   clearedToolIds: string[];
   savedTokens: TokenCount;
@@ -178,7 +178,7 @@ export interface CompactEvent extends ReplayEventBase {
 }
 
 /** A real manual compaction in the log: the replay continues from the log's own post-compaction context. */
-export interface ResetEvent extends ReplayEventBase {
+interface ResetEvent extends ReplayEventBase {
   kind: 'reset';
   trigger: 'log';
   summaryTokens?: TokenCount;
@@ -188,7 +188,7 @@ export interface ResetEvent extends ReplayEventBase {
 }
 
 /** The simulated context reached the blocking limit (window − 3,000): Claude Code would refuse the request. */
-export interface BlockedEvent extends ReplayEventBase {
+interface BlockedEvent extends ReplayEventBase {
   kind: 'blocked';
   failure: 'blocking-limit';
 }
@@ -239,7 +239,7 @@ export type ReplayEventFields = ReplayEventBase & {
   failure?: CompactFailure;
 } & Partial<AllEventFields>;
 
-export type RealOutcomeStatus =
+type RealOutcomeStatus =
   /** Reproduced at the same API call. */
   | 'matched'
   /** The replay fired this many calls before (`delta` < 0) or after (`delta` > 0). */

@@ -19,7 +19,7 @@ export interface VersionProfile<Id extends string = string> {
   source: string;
 }
 
-export interface ProfilePick<Id extends string = string, P extends VersionProfile<Id> = VersionProfile<Id>> {
+interface ProfilePick<Id extends string = string, P extends VersionProfile<Id> = VersionProfile<Id>> {
   /** The profile (a strategy's own profile type, with what its release does). */
   profile: P;
   /** What chose it: the log's version, its start date, or nothing (the newest profile). */
@@ -28,7 +28,7 @@ export interface ProfilePick<Id extends string = string, P extends VersionProfil
 }
 
 /** What `pickProfile` reads from a session. */
-export type ProfileInput = Pick<SessionInfo, 'versions' | 'startedAt'> & Pick<Partial<SessionInfo>, 'format'>;
+type ProfileInput = Pick<SessionInfo, 'versions' | 'startedAt'> & Pick<Partial<SessionInfo>, 'format'>;
 
 /**
  * Numeric semver order of `x.y.z` (missing parts 0). A prerelease (`0.30.0-preview.1`) counts as its

@@ -20,7 +20,7 @@ export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-4-6';
 const PROVIDER = 'Anthropic';
 
-export interface AnthropicSummarizerOptions {
+interface AnthropicSummarizerOptions {
   apiKey: string;
   /** Default https://api.anthropic.com; tests point it at the local mock. */
   baseUrl?: string;
@@ -34,7 +34,7 @@ type ToolDef = Anthropic.Tool;
  * tool_result in the next message and vice versa (the span's edges can cut a pair); unpaired
  * blocks become text. Returns the tool names used, which must be declared.
  */
-export function toAnthropicMessages(messages: RequestMessage[]): {
+function toAnthropicMessages(messages: RequestMessage[]): {
   messages: MessageParam[];
   toolNames: string[];
 } {
@@ -115,7 +115,7 @@ interface SdkErrorLike {
 }
 
 /** Maps an SDK error to a SummarizerError with a message a user can act on. */
-export function toSummarizerError(error: unknown, baseUrl: string, signal?: AbortSignal): SummarizerError {
+function toSummarizerError(error: unknown, baseUrl: string, signal?: AbortSignal): SummarizerError {
   if (error instanceof SummarizerError) return error;
   if (isAbortError(error, signal)) return createCancelledError();
   const e = (error ?? {}) as SdkErrorLike;

@@ -3,7 +3,7 @@ import type { RequestBlock, RequestMessage } from './types';
 // Typed views of request blocks. `ApiBlock` keeps unknown block types as they were recorded, so
 // narrowing on `type` alone does not check the fields; these guards do.
 
-export type TextBlock = { type: 'text'; text: string };
+type TextBlock = { type: 'text'; text: string };
 export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown };
 export type ToolResultBlock = {
   type: 'tool_result';

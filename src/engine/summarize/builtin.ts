@@ -27,7 +27,7 @@ const MAX_CODE_NAMES = 40;
 /** Characters of a previous compaction's summary quoted when it opens the span. */
 const MAX_PREVIOUS_SUMMARY_CHARS = 1_200;
 
-export interface BuiltinOptions {
+interface BuiltinOptions {
   /** The preset's sections, used when the prompt's own list cannot be read. */
   sections: PresetSection[];
   output: PresetOutput;
@@ -341,7 +341,7 @@ const BUILTIN_SHORT_NOTICE =
   'Built-in summary (CompactLab, no language model; user messages quoted verbatim).';
 
 /** What the summary did of the prompt's asks, said in it ("Followed: …"); '' when it asked none. */
-export function describeFollowedAsks(asks: PromptAsks): string {
+function describeFollowedAsks(asks: PromptAsks): string {
   const parts: string[] = [];
   if (asks.limit) parts.push(`the limit "${asks.limit.asked}"`);
   if (asks.omit.length) parts.push(`left out ${asks.omit.map((o) => `"${o.asked}"`).join(', ')}`);

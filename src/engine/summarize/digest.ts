@@ -15,16 +15,16 @@ import type { RequestMessage } from './types';
 // what the user said, which files were touched, which commands ran, what failed and what came
 // next, the todo list. The built-in summarizer renders it; retention extracts facts from it.
 
-export type UserMessageKind = 'request' | 'command' | 'previous-summary' | 'interrupt';
+type UserMessageKind = 'request' | 'command' | 'previous-summary' | 'interrupt';
 
-export interface UserMessage {
+interface UserMessage {
   /** Index of the message in the request. */
   index: number;
   kind: UserMessageKind;
   text: string;
 }
 
-export interface FileTouch {
+interface FileTouch {
   path: string;
   reads: number;
   edits: number;
@@ -33,7 +33,7 @@ export interface FileTouch {
   lastIndex: number;
 }
 
-export interface CommandRun {
+interface CommandRun {
   command: string;
   description?: string;
   index: number;
@@ -41,7 +41,7 @@ export interface CommandRun {
   failed: boolean;
 }
 
-export interface ToolError {
+interface ToolError {
   tool: string;
   /** What the call was aimed at: a path, a command, a pattern. */
   target?: string;
@@ -50,8 +50,6 @@ export interface ToolError {
   /** The next action after the error, e.g. "Edit src/a.ts (succeeded)". */
   followUp?: string;
 }
-
-export type { TodoItem };
 
 /**
  * A request's messages do not say which agent wrote them: every dialect's conventions are asked
@@ -113,13 +111,13 @@ export function readUserText(raw: string): { kind: UserMessageKind; text: string
 }
 
 /** The path a file tool works on, if any. */
-export function getToolPath(input: unknown): string | undefined {
+function getToolPath(input: unknown): string | undefined {
   if (!isObject(input)) return undefined;
   return str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
 }
 
 /** A short description of what a tool call aims at. */
-export function describeToolTarget(use: ToolUse): string | undefined {
+function describeToolTarget(use: ToolUse): string | undefined {
   const input = use.input;
   if (!isObject(input)) return undefined;
   const command = str(input.command);

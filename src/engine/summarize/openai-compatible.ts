@@ -29,12 +29,12 @@ interface ResponseLike {
   text(): Promise<string>;
   body: { getReader(): ReaderLike } | null;
 }
-export type FetchLike = (
+type FetchLike = (
   url: string,
   init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal },
 ) => Promise<ResponseLike>;
 
-export interface OpenAiSummarizerOptions {
+interface OpenAiSummarizerOptions {
   /** Server root, e.g. http://127.0.0.1:11434 (Ollama) or http://127.0.0.1:1234/v1 (LM Studio). */
   baseUrl?: string;
   /** Most local servers need none. */
@@ -54,7 +54,7 @@ interface ChatMessage {
 }
 
 /** Renders a request message as plain text (tool calls and results inline). */
-export function renderMessageText(message: RequestMessage): string {
+function renderMessageText(message: RequestMessage): string {
   const parts: string[] = [];
   for (const block of getBlocks(message)) {
     if (isTextBlock(block)) parts.push(block.text);

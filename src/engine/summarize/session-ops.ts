@@ -10,9 +10,7 @@ import { type CompactionPoint, getMainCompactions } from './span';
 // What the Summaries view asks of the worker that holds the session: the transcript's identity
 // and compaction points, and the exact request for a point. Plain data in and out.
 
-export type SummariesOp =
-  | { op: 'info' }
-  | { op: 'prepare'; point: CompactionPoint; settings: PromptSettings };
+type SummariesOp = { op: 'info' } | { op: 'prepare'; point: CompactionPoint; settings: PromptSettings };
 
 export interface SummariesInfo {
   op: 'info';
@@ -40,7 +38,7 @@ export interface SummariesPrepared extends PreparedSummary {
   recordedContinuation?: string;
 }
 
-export type SummariesResult = SummariesInfo | SummariesPrepared;
+type SummariesResult = SummariesInfo | SummariesPrepared;
 
 /** Files above this are hashed by size + head + tail instead of in full. */
 const FULL_HASH_LIMIT_BYTES = 256 * 1024 * 1024;
@@ -51,7 +49,7 @@ function toHex(buffer: ArrayBuffer): string {
 }
 
 /** A transcript's content hash (main file). */
-export async function computeContentHash(
+async function computeContentHash(
   source: ByteSource,
 ): Promise<{ hash: string; kind: SummariesInfo['hashKind'] }> {
   if (source.sizeBytes <= FULL_HASH_LIMIT_BYTES) {

@@ -23,7 +23,7 @@ export interface SummaryRequest {
   retainedMessages?: number;
 }
 
-export interface SummaryUsage {
+interface SummaryUsage {
   inputTokens: TokenCount;
   outputTokens: TokenCount;
   cacheReadInputTokens?: TokenCount;
@@ -58,7 +58,7 @@ export interface Summarizer {
 }
 
 /** Why a call failed, in terms a user can act on. */
-export type SummarizerErrorCode =
+type SummarizerErrorCode =
   | 'auth'
   | 'permission'
   | 'rate-limit'

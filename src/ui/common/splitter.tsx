@@ -3,7 +3,7 @@ import { type KeyboardEvent, type PointerEvent, useRef } from 'react';
 // A drag handle between two panels. Dragging (or arrow keys when focused) reports the new size;
 // `sign` is −1 when moving the pointer right/down should shrink the panel it sizes.
 
-export interface SplitterProps {
+interface SplitterProps {
   axis: 'x' | 'y';
   value: number;
   onChange: (px: number) => void;

@@ -3,7 +3,7 @@ import { useSyncExternalStore } from 'react';
 // The scheme the page shows: <html data-theme> when the user picked one (top-bar toggle), else
 // the system's prefers-color-scheme. For what CSS cannot colour (Monaco's theme).
 
-export type ColorScheme = 'light' | 'dark';
+type ColorScheme = 'light' | 'dark';
 
 const LIGHT_QUERY = '(prefers-color-scheme: light)';
 

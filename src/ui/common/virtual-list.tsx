@@ -3,7 +3,7 @@ import { type KeyboardEvent, type ReactNode, useEffect, useLayoutEffect, useRef,
 // A fixed-row-height virtual list: only the visible rows (plus a little overscan) are in the DOM,
 // so 100,000 rows cost the same as 50.
 
-export interface VirtualListProps {
+interface VirtualListProps {
   count: number;
   rowHeightPx: number;
   renderRow: (index: number) => ReactNode;

@@ -36,7 +36,7 @@ const codePoint = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase()
 const marker = (c: string) => `⟨${codePoint(c)}⟩`;
 
 /** True when `text` holds a character `VisibleText` would show as a marker. */
-export function hasHiddenChars(text: string): boolean {
+function hasHiddenChars(text: string): boolean {
   return HIDDEN_ANY.test(text);
 }
 

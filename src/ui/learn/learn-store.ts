@@ -5,7 +5,7 @@ import { parseLearnParams, replaceLearnUrl } from './learn-url';
 // knob changes per strategy (kept apart from the replay's overrides: a lesson does not move the
 // session view's knobs). Mirrored into the URL (learn-url.ts) so each step has an address.
 
-export interface LearnState {
+interface LearnState {
   /** The strategy whose walk is open; undefined: learn mode is closed. */
   strategyId?: string;
   step: number;

@@ -3,7 +3,7 @@
 // parameters are read and written; every other parameter (the shared view's strategy, knobs,
 // selection) is left as it is, and history.replaceState keeps the back button for real pages.
 
-export interface LearnUrlState {
+interface LearnUrlState {
   strategyId: string;
   /** 0-based here, 1-based in the URL. */
   step: number;

@@ -9,7 +9,7 @@ export const MAX_FOLLOWED_URLS = 32;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-export interface FollowVerdict {
+interface FollowVerdict {
   /** The URLs that may be followed (absolute), in order, each once. */
   urls: string[];
   /** Set when some are on this machine but not the page's origin: the user confirms them first. */

@@ -14,7 +14,7 @@ const SUBAGENTS_ONLY = 'subagent logs only (no session transcript)';
 
 // The library table's columns: label, sort value, cell text. Rows still scanning sort last.
 
-export interface LibraryColumn {
+interface LibraryColumn {
   key: LibrarySortKey;
   label: string;
   title: string;
@@ -39,7 +39,7 @@ const duration = (r: LibraryRow) =>
   r.startMs !== undefined && r.endMs !== undefined ? r.endMs - r.startMs : -1;
 const compactions = (r: LibraryRow) =>
   r.compactions.auto + r.compactions.manual + r.compactions.micro + r.compactions.truncated;
-export const formatUsd = (usd: number) => (usd >= 100 ? `$${usd.toFixed(0)}` : `$${usd.toFixed(2)}`);
+const formatUsd = (usd: number) => (usd >= 100 ? `$${usd.toFixed(0)}` : `$${usd.toFixed(2)}`);
 
 export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
   {

@@ -16,13 +16,13 @@ export interface CachedRow {
 /** The key a row is stored under: its files' stamp and the row version that computed it. */
 const rowKey = (stamp: string): string => `v${LIBRARY_ROW_VERSION}|${stamp}`;
 
-export interface CachedSessionRef {
+interface CachedSessionRef {
   key: string;
   stamp: string;
   files: { path: string; sizeBytes: number; modifiedMs: number }[];
 }
 
-export interface LastFolder {
+interface LastFolder {
   id: 'last';
   name: string;
   openedAtMs: number;
@@ -31,7 +31,7 @@ export interface LastFolder {
   handle?: FileSystemDirectoryHandle;
 }
 
-export class LibraryDatabase extends Dexie {
+class LibraryDatabase extends Dexie {
   rows!: Table<CachedRow, string>;
   folders!: Table<LastFolder, string>;
   constructor(name = 'compactlab-library') {
@@ -42,7 +42,7 @@ export class LibraryDatabase extends Dexie {
 
 let shared: LibraryDatabase | undefined;
 
-export function getLibraryDb(): LibraryDatabase {
+function getLibraryDb(): LibraryDatabase {
   shared ??= new LibraryDatabase();
   return shared;
 }

@@ -7,7 +7,7 @@ import type { LibrarySession, ScanProgress } from './library-store';
 // (live.ts). They live in the query cache, put there by those writers; the view only reads them.
 // One object per update (a batch of rows), never shared structurally: a folder has 10,000 rows.
 
-export interface LibraryListing {
+interface LibraryListing {
   folderName: string;
   /** True when the files are at hand (not only the cached listing after a reload). */
   filesOpen: boolean;

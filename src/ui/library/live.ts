@@ -22,7 +22,7 @@ export interface LiveFile {
 }
 
 /** Where the live file's current bytes come from. */
-export interface LiveSource {
+interface LiveSource {
   label: string;
   /** The main file's name, as the parser should see it. */
   name: string;
@@ -41,12 +41,12 @@ export interface LiveSource {
 /** The agent flushes a line at a time; a second is what a person reading along notices. */
 const POLL_MS = 1_000;
 
-export interface ForecastScore {
+interface ForecastScore {
   predictedAtCall: number;
   firedAtCall: number;
 }
 
-export interface LiveStep {
+interface LiveStep {
   /** Bytes the engine read and parsed (the appended bytes, or the whole file when `reparsed`). */
   readBytes: number;
   newLines: number;
@@ -62,7 +62,7 @@ export interface LiveStep {
  * compaction's forecast against where it fired. An async result: in the query cache
  * (`liveReadingQuery`), written by each step; the bar reads it.
  */
-export interface LiveReading {
+interface LiveReading {
   row: LibraryRow;
   forecast?: CompactionForecast;
   score?: ForecastScore;

@@ -49,7 +49,7 @@ export function getSessionFiles(key: string): FolderFile[] | undefined {
 const SLICE_MS = 12;
 
 /** Lets the page paint and take input: `scheduler.yield()` where Chromium has it, else a task. */
-export function yieldToPage(): Promise<void> {
+function yieldToPage(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
   if (typeof scheduler?.yield === 'function') return scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));
@@ -85,7 +85,7 @@ export function getFolderHandle(path: string): FileSystemDirectoryHandle | undef
 }
 
 /** Walks a directory handle for the files the dialects take (paths start with the folder's name). */
-export async function fromDirectoryHandle(root: FileSystemDirectoryHandle): Promise<FolderFile[]> {
+async function fromDirectoryHandle(root: FileSystemDirectoryHandle): Promise<FolderFile[]> {
   folderHandles = new Map();
   const found = await listFolderFiles(root, root.name, {
     limit: MAX_FOLDER_FILES,

@@ -8,7 +8,7 @@ import type { LoadFile } from '../../worker/protocol';
 // `showOpenFilePicker` behind "Open files…"); elsewhere nothing is stored and the list is not shown.
 
 /** How many sessions the list keeps. */
-export const MAX_RECENT_FILES = 8;
+const MAX_RECENT_FILES = 8;
 
 export interface RecentFile {
   /** The main file's name and size: the same file opened again replaces its entry. */
@@ -20,7 +20,7 @@ export interface RecentFile {
   files: { name: string; handle: FileSystemFileHandle }[];
 }
 
-export class RecentFilesDatabase extends Dexie {
+class RecentFilesDatabase extends Dexie {
   files!: Table<RecentFile, string>;
   constructor(name = 'compactlab-recent') {
     super(name);

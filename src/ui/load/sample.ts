@@ -4,7 +4,7 @@ import type { LoadFile } from '../../worker/protocol';
 // by paths relative to that folder. Fetched from the same origin, then loaded like dropped files.
 
 /** Relative to the page, so the app also works under a sub-path. */
-export const SAMPLE_INDEX_URL = 'samples/index.json';
+const SAMPLE_INDEX_URL = 'samples/index.json';
 
 function asPath(item: unknown): string | undefined {
   if (typeof item === 'string') return item;
@@ -18,7 +18,7 @@ function asPath(item: unknown): string | undefined {
 }
 
 /** Accepts `["a.jsonl", …]`, `{files: [...]}`, `{main, subagents}` or `{sessions: [{files}]}`. */
-export function parseSampleIndex(json: unknown): string[] {
+function parseSampleIndex(json: unknown): string[] {
   if (Array.isArray(json)) return json.map(asPath).filter((p): p is string => p !== undefined);
   if (typeof json !== 'object' || json === null) return [];
   const index = json as Record<string, unknown>;

@@ -14,7 +14,7 @@ import '../export/export.css';
 // where each secret occurs, and a toggle to send one as is. The page holds masked previews and
 // ids only: the worker never sends a secret's text.
 
-export function secretsQuery(sessionId: SessionId) {
+function secretsQuery(sessionId: SessionId) {
   return queryOptions({
     queryKey: [...sessionKey(sessionId), 'secrets'],
     queryFn: ({ signal }) => getEngineClient().request({ kind: 'secrets-find', sessionId }, { signal }),

@@ -41,7 +41,7 @@ function seriesStyle(i: number): { color: string; dash: string } {
 }
 
 /** The first `DEFAULT_PICKED` ids: the log's own strategy first, then the others in list order. */
-export function getDefaultPicked(ids: readonly string[], ownId: string): string[] {
+function getDefaultPicked(ids: readonly string[], ownId: string): string[] {
   const others = ids.filter((id) => id !== ownId);
   return [...(ids.includes(ownId) ? [ownId] : []), ...others].slice(0, DEFAULT_PICKED);
 }

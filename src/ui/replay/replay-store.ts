@@ -46,7 +46,7 @@ export const NO_RUN_PARAMS: ReplayRunParams = {
   suppliedSummaryTokens: {},
 };
 
-export interface ReplayUiState {
+interface ReplayUiState {
   /** The session the overrides and the run belong to; a new session resets them. */
   sessionId?: SessionId;
   strategyId: string;

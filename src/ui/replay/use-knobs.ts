@@ -51,7 +51,7 @@ export function useEffectiveKnobs(
  * The window before the log's knobs are in: the largest its models have, unless the context went
  * past it; then 1M when it went past 200k (only extended-window models can do that).
  */
-export function getLoadedContextWindow(overview: SessionOverview): number {
+function getLoadedContextWindow(overview: SessionOverview): number {
   const window = Math.max(...overview.meta.models.map(getContextWindowForModel), 0);
   if (window > 0 && overview.peakContextTokens <= window) return window;
   return overview.peakContextTokens > DEFAULT_CONTEXT_WINDOW

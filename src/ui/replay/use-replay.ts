@@ -35,7 +35,7 @@ export function useReplaySetup(sessionId: SessionId) {
   return query;
 }
 
-export interface SessionMemoryInput {
+interface SessionMemoryInput {
   text: string;
   /** Claude Code's estimate of the text (chars / 4): the size the replay compacts with. */
   tokens: TokenCount;

@@ -23,7 +23,7 @@ function writeStored(key: string, value: string | undefined): void {
   }
 }
 
-export interface KeyState {
+interface KeyState {
   anthropicKey: string;
   rememberAnthropic: boolean;
   openaiKey: string;

@@ -18,9 +18,9 @@ import type { SummarizerChoice } from './summaries-store';
 // Runs one summarization from the UI: the worker builds the exact request, the summarizer runs
 // on the main thread (streaming into `useActiveRun`), the finished run is stored.
 
-export type RunStatus = 'idle' | 'preparing' | 'running' | 'done' | 'error' | 'cancelled';
+type RunStatus = 'idle' | 'preparing' | 'running' | 'done' | 'error' | 'cancelled';
 
-export interface ActiveRun {
+interface ActiveRun {
   status: RunStatus;
   /** The answer so far, as streamed. */
   text: string;
@@ -33,7 +33,7 @@ export const useActiveRun = create<ActiveRun>()(() => ({ status: 'idle', text: '
 
 let controller: AbortController | undefined;
 
-export interface RunInput {
+interface RunInput {
   sessionId: SessionId;
   info: SummariesInfo;
   point: CompactionPoint;

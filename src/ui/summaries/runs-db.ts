@@ -57,7 +57,7 @@ export class RunsDatabase extends Dexie {
 let shared: RunsDatabase | undefined;
 
 /** The app's runs database, opened on first use. */
-export function getRunsDb(): RunsDatabase {
+function getRunsDb(): RunsDatabase {
   shared ??= new RunsDatabase();
   return shared;
 }
@@ -118,9 +118,9 @@ export async function deleteRuns(ids: string[], db: RunsDatabase = getRunsDb()):
   announceRunsChanged();
 }
 
-export const RUNS_FILE_FORMAT = 'compactlab-summary-runs';
+const RUNS_FILE_FORMAT = 'compactlab-summary-runs';
 
-export interface RunsFile {
+interface RunsFile {
   format: typeof RUNS_FILE_FORMAT;
   version: number;
   exportedAt: string;
@@ -150,7 +150,7 @@ function parseRedaction(value: unknown, path: string): { unmasked: string[] } {
 }
 
 /** A problem in an imported file, with the path of the value at fault. */
-export class RunsFileError extends Error {
+class RunsFileError extends Error {
   constructor(path: string, message: string) {
     super(`At ${path}: ${message}`);
     this.name = 'RunsFileError';

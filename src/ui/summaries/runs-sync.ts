@@ -5,7 +5,7 @@
 
 const RUNS_CHANNEL = 'compactlab-runs';
 
-export interface RunsChangedMessage {
+interface RunsChangedMessage {
   kind: 'runs-changed';
 }
 

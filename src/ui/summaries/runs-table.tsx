@@ -34,7 +34,7 @@ function sortValue(run: SummaryRun, key: SortKey): number | string {
 }
 
 /** The run's prompt or system prompt differs from its preset's (false for a preset this build lacks). */
-export function isEditedPrompt(run: SummaryRun): boolean {
+function isEditedPrompt(run: SummaryRun): boolean {
   const preset = PROMPT_PRESETS.find((p) => p.id === run.settings.presetId);
   return (
     preset !== undefined &&

@@ -17,9 +17,9 @@ export type SortKey =
   | 'tokensIn'
   | 'durationMs'
   | 'costUsd';
-export type CompareTarget = 'summary' | 'prompt';
+type CompareTarget = 'summary' | 'prompt';
 
-export interface SummariesState {
+interface SummariesState {
   open: boolean;
   point?: CompactionPoint;
   presetId: string;

@@ -11,7 +11,7 @@ import { summariesInfoQuery, summaryRunsQuery } from './summaries-queries';
 // transcript, the replay uses its real size for the post-compaction context instead of a guess.
 // Per point, a starred run wins; otherwise the newest run.
 
-export interface SummarySize {
+interface SummarySize {
   summaryTokens: TokenCount;
   /** `api`: the model's output token count; `estimate`: chars / 4 of the cleaned summary. */
   source: 'api' | 'estimate';
@@ -44,17 +44,6 @@ export function getSummarySizes(runs: SummaryRun[], contentHash: string): Map<st
     }
   }
   return new Map([...sizes].map(([key, { starred: _s, createdAt: _c, ...size }]) => [key, size]));
-}
-
-/**
- * Summary sizes for the loaded session, by `getPointKey(point)`. The replay looks up the point
- * where it compacts (`api-call:N` after API call N, or `compaction:N` at a real compaction).
- */
-export function useSummarySizes(sessionId: SessionId | undefined): Map<string, SummarySize> {
-  const info = useQuery({ ...summariesInfoQuery(sessionId ?? -1), enabled: sessionId !== undefined });
-  const runs = useQuery(summaryRunsQuery());
-  const hash = info.data?.contentHash;
-  return useMemo(() => (hash && runs.data ? getSummarySizes(runs.data, hash) : new Map()), [hash, runs.data]);
 }
 
 /**

@@ -19,7 +19,7 @@ const COLORS = {
   overThreshold: '#f0a23b',
 };
 
-export interface DrawState {
+interface DrawState {
   series: TimelineSeries;
   /** The strategy's lines as bars (threshold-bars.ts); undefined: no strategy for the session's agent, no bars. */
   thresholds?: ThresholdBars;

@@ -10,7 +10,7 @@ import { xToPx } from './geometry';
 /** Height of a mark (px); the row sits on the plot's bottom edge. */
 const MARK_PX = 11;
 
-export function failedRequestTitle(f: TimelineSeries['failed'][number]): string {
+function failedRequestTitle(f: TimelineSeries['failed'][number]): string {
   const reason = f.reason.replace(/_/g, ' ');
   const after = f.x < 0 ? 'before the first API call' : `after API call ${Math.floor(f.x) + 1}`;
   return `Failed request (${reason}) ${after}: no answer, no usage — not an API call${f.detail ? ` · ${f.detail}` : ''}`;

@@ -25,7 +25,7 @@ export interface ViewRange {
 export const MIN_VIEW_SPAN = 4;
 
 /** The top padding is the marker lane: compaction markers sit there, above the plot, never on it. */
-export const PLOT_PADDING = { leftPx: 52, rightPx: 14, topPx: 24, bottomPx: 20 } as const;
+const PLOT_PADDING = { leftPx: 52, rightPx: 14, topPx: 24, bottomPx: 20 } as const;
 
 export function createGeometry(
   widthPx: number,
@@ -78,11 +78,6 @@ export function pxToX(g: ChartGeometry, px: number): number {
   const first = Math.max(0, Math.floor(g.from));
   const last = Math.min(g.count - 1, Math.ceil(g.to) - 1);
   return Math.min(last, Math.max(first, x));
-}
-
-/** Whether a call position's centre is inside the visible range. */
-export function isXVisible(g: ChartGeometry, x: number): boolean {
-  return x + 0.5 >= g.from && x + 0.5 <= g.to;
 }
 
 /** The range after zooming by `factor` (<1 in, >1 out) around call position `anchor`. */

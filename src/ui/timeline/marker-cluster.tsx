@@ -3,7 +3,7 @@ import { type CSSProperties, useEffect, useRef, useState } from 'react';
 // One box standing for several markers that would overlap: its glyph (when all members share
 // one) and their count; clicking it lists the members, each opening its own card.
 
-export interface ClusterItem {
+interface ClusterItem {
   key: string;
   glyph: string;
   color: string;

@@ -1,14 +1,14 @@
 // Groups chart markers that would overlap into clusters, so a dense session shows "A 7" once
 // instead of a pile of boxes running over the plot and the panels below.
 
-export interface MarkerCluster<T> {
+interface MarkerCluster<T> {
   /** Members in x order; one member is a plain marker. */
   items: T[];
   /** Where the box is drawn (its centre), CSS px. */
   px: number;
 }
 
-export interface ClusterSizes {
+interface ClusterSizes {
   /** Width of a single marker box; markers closer than this would overlap. */
   markerPx: number;
   /** Width of a cluster box (glyph and count). */

@@ -28,7 +28,7 @@ const KIND_COLORS: Record<ThresholdLine['kind'], readonly string[]> = {
 };
 
 /** The line a strategy names `window` is the context window: the chart's frame, not a bar. */
-export const WINDOW_LINE_ID = 'window';
+const WINDOW_LINE_ID = 'window';
 
 export interface ThresholdBars {
   bars: ThresholdBar[];

@@ -3,13 +3,13 @@ import { useState } from 'react';
 // Light or dark: the system's choice (prefers-color-scheme) until the user picks one here; the
 // pick is kept in localStorage and applied as <html data-theme> (styles.css holds both palettes).
 
-export type ThemeChoice = 'system' | 'light' | 'dark';
+type ThemeChoice = 'system' | 'light' | 'dark';
 
 const STORAGE_KEY = 'compactlab.theme';
 const NEXT: Record<ThemeChoice, ThemeChoice> = { system: 'light', light: 'dark', dark: 'system' };
 const LABELS: Record<ThemeChoice, string> = { system: '◐ Auto', light: '☀ Light', dark: '☾ Dark' };
 
-export function readThemeChoice(): ThemeChoice {
+function readThemeChoice(): ThemeChoice {
   try {
     const stored = localStorage.getItem(STORAGE_KEY);
     return stored === 'light' || stored === 'dark' ? stored : 'system';
@@ -18,7 +18,7 @@ export function readThemeChoice(): ThemeChoice {
   }
 }
 
-export function applyThemeChoice(choice: ThemeChoice): void {
+function applyThemeChoice(choice: ThemeChoice): void {
   const root = document.documentElement;
   if (choice === 'system') delete root.dataset.theme;
   else root.dataset.theme = choice;

@@ -16,7 +16,7 @@ import { PasteDialog } from './paste-dialog';
 import { ThemeToggle } from './theme-toggle';
 
 /** Files from an <input> or a drop, named by their relative path when a folder was given. */
-export function toLoadFiles(files: Iterable<File>) {
+function toLoadFiles(files: Iterable<File>) {
   return Array.from(files, (file) => ({ name: file.webkitRelativePath || file.name, blob: file as Blob }));
 }
 

@@ -10,7 +10,7 @@ const SEARCH_DEBOUNCE_MS = 180;
  * The chips' model: "All" shows every kind; a chip turns its kind on (the first one from "All"
  * shows only that kind), clicking it again turns it off, and turning the last one off is "All".
  */
-export function getNextFilterKinds(current: readonly FilterKind[], kind: FilterKind): FilterKind[] {
+function getNextFilterKinds(current: readonly FilterKind[], kind: FilterKind): FilterKind[] {
   if (current.length === ALL_FILTER_KINDS.length) return [kind];
   if (!current.includes(kind)) {
     const next = [...current, kind];

@@ -9,7 +9,7 @@ import { useRevealStore } from '../timeline/reveal-store';
 import { FilterBar } from './filter-bar';
 import { PlaceholderRow, TranscriptRow } from './transcript-row';
 
-export const ROW_HEIGHT_PX = 22;
+const ROW_HEIGHT_PX = 22;
 
 /** Every row: the denominator of the row count. */
 const NO_FILTER: RowFilter = DEFAULT_ROW_FILTER;

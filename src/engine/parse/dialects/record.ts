@@ -135,10 +135,10 @@ export function jsonText(value: unknown, ctx: RecordContext, path: string): stri
 }
 
 /** ours: a thousand times the largest context window; a count above it is not one. */
-export const MAX_TOKEN_COUNT = 1e10;
+const MAX_TOKEN_COUNT = 1e10;
 
 /** A value as an issue message shows it: JSON, cut to 40 characters. */
-export function shownValue(value: unknown): string {
+function shownValue(value: unknown): string {
   const text = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
@@ -170,9 +170,9 @@ export const num = (value: unknown): number =>
 // or 9999 would make the session start in 1970 or last 8,000 years.
 
 /** ours: 2015-01-01, years before the first of the agents whose logs are read. */
-export const EARLIEST_PLAUSIBLE_MS = Date.UTC(2015, 0, 1);
+const EARLIEST_PLAUSIBLE_MS = Date.UTC(2015, 0, 1);
 /** ours: 2100-01-01; later is a wrong clock or a bad value, not a session. */
-export const LATEST_PLAUSIBLE_MS = Date.UTC(2100, 0, 1);
+const LATEST_PLAUSIBLE_MS = Date.UTC(2100, 0, 1);
 
 export function isPlausibleTimeMs(ms: number): boolean {
   return Number.isFinite(ms) && ms >= EARLIEST_PLAUSIBLE_MS && ms < LATEST_PLAUSIBLE_MS;

@@ -35,13 +35,13 @@ export const DEFAULTS: AnthropicSdkCompactionKnobs = {
   contextWindow: 200_000,
 };
 
-export const CONTROL =
+const CONTROL =
   'anthropics/anthropic-sdk-typescript@bfa9197f0182084941052be9752c948638421601:src/lib/tools/CompactionControl.ts';
 
-export const RUNNER =
+const RUNNER =
   'anthropics/anthropic-sdk-typescript@bfa9197f0182084941052be9752c948638421601:src/lib/tools/BetaToolRunner.ts';
 
-export const SPECS: readonly KnobSpec[] = [
+const SPECS: readonly KnobSpec[] = [
   {
     key: 'enabled',
     label: 'compactionControl',

@@ -16,7 +16,7 @@ export const API_COMPACTION_DEFAULT_TRIGGER: TokenCount = 150_000;
 /** The smallest trigger the API accepts. */
 export const API_COMPACTION_MIN_TRIGGER: TokenCount = 50_000;
 
-export interface ApiCompactionKnobs {
+interface ApiCompactionKnobs {
   triggerTokens: TokenCount;
   instructions?: string;
   pauseAfterCompaction: boolean;

@@ -54,16 +54,16 @@ export const DEFAULTS: ApiContextEditingKnobs = {
   contextWindow: 200_000,
 };
 
-export const EDITING = 'docs/sources.md#api-clear-tool-uses (platform.claude.com "Context editing"';
+const EDITING = 'docs/sources.md#api-clear-tool-uses (platform.claude.com "Context editing"';
 
 export const SOURCE = `${EDITING}, clear_tool_uses_20250919)`;
 
-export const THINKING_SOURCE = `${EDITING}, "Thinking block clearing", clear_thinking_20251015)`;
+const THINKING_SOURCE = `${EDITING}, "Thinking block clearing", clear_thinking_20251015)`;
 
-export const COMPACTION_SOURCE =
+const COMPACTION_SOURCE =
   'docs/sources.md#api-compaction (platform.claude.com "Compaction", compact_20260112)';
 
-export const SPECS: readonly KnobSpec[] = [
+const SPECS: readonly KnobSpec[] = [
   {
     key: 'clearThinking',
     label: 'clear_thinking',

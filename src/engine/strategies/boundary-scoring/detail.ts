@@ -16,7 +16,7 @@ export interface BoundaryCandidate {
   unsafe?: boolean;
 }
 
-export interface BoundaryScoringEventDetail {
+interface BoundaryScoringEventDetail {
   kind: 'boundary-scoring';
   /** The candidate splits and their scores. */
   boundaryScores: BoundaryCandidate[];

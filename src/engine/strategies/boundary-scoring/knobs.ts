@@ -81,7 +81,7 @@ const score = (key: string, label: string, def: number, flag: string, why: strin
 const DESIGN_ONLY =
   'ours (following a third-party design write-up whose public origin is not recorded; no agent ships it)';
 
-export const DESIGN_SPECS: readonly KnobSpec[] = [
+const DESIGN_SPECS: readonly KnobSpec[] = [
   {
     key: 'thresholdTokens',
     label: 'Compact at',

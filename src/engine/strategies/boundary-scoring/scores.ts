@@ -60,7 +60,7 @@ export function toBoundaryMessage(entry: Entry): BoundaryMessage {
   };
 }
 
-export interface ScoreKnobs {
+interface ScoreKnobs {
   baseScore: number;
   scoreAfterToolResult: number;
   scoreAfterAssistant: number;
@@ -213,18 +213,18 @@ export function findCompactionBoundary(
 // "Token Management › Token Estimation" and "Block Token Estimation".
 
 /** Role tokens (3) and message-structure tokens (4) per message. */
-export const MESSAGE_OVERHEAD_TOKENS: TokenCount = 3 + 4;
+const MESSAGE_OVERHEAD_TOKENS: TokenCount = 3 + 4;
 /** Fixed cost of an image "for vision models". */
-export const IMAGE_TOKENS: TokenCount = 765;
+const IMAGE_TOKENS: TokenCount = 765;
 /** A PDF block: 1,000 tokens per 50,000 base64 characters (a page, rounded up). */
-export const DOCUMENT_TOKENS_PER_PAGE: TokenCount = 1_000;
-export const DOCUMENT_CHARS_PER_PAGE = 50_000;
+const DOCUMENT_TOKENS_PER_PAGE: TokenCount = 1_000;
+const DOCUMENT_CHARS_PER_PAGE = 50_000;
 
 /**
  * `calculateRepetition`, undefined in the design. Ours: the share of non-empty lines that repeat
  * an earlier line of the same text (0 to 1).
  */
-export function calculateRepetition(text: string): number {
+function calculateRepetition(text: string): number {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   if (lines.length < 2) return 0;
   const seen = new Set<string>();
@@ -250,7 +250,7 @@ export function estimateStringTokens(text: string, chars = text.length): TokenCo
 }
 
 /** `estimateBlockTokens`. */
-export function estimateOwnBlockTokens(block: Block): TokenCount {
+function estimateOwnBlockTokens(block: Block): TokenCount {
   switch (block.kind) {
     case 'text':
     case 'thinking':

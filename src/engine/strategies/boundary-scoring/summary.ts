@@ -8,7 +8,7 @@ import type { Entry, TokenCount } from '../../types';
 // `analyzeToolUsage` and `extractCriticalInformation` undefined; ours are stated beside each
 // section. Texts of long blocks are previews: a preserved result's size counts its full length.
 
-export interface RuleSummaryOptions {
+interface RuleSummaryOptions {
   /** Messages summarized (the split's index). */
   messageCount: number;
   /** When the split happened (the document's `Date.now()`: ours, the kept message's time, so dumps are stable). */
@@ -28,7 +28,7 @@ export interface RuleSummaryOptions {
   shellTools: readonly string[];
 }
 
-export interface RuleSummary {
+interface RuleSummary {
   /** The summary messages' texts, in order. */
   messages: string[];
   /** Results preserved in full: ids and their full length. */

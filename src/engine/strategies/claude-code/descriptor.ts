@@ -18,7 +18,7 @@ export function clearsWithAutoCompact(knobs: ClaudeCodeKnobs): boolean {
   return knobs.microcompactTrigger === 'with-auto-compact' && knobs.autoCompactEnabled;
 }
 
-export function getThresholdLines(knobs: ClaudeCodeKnobs): ThresholdLine[] {
+function getThresholdLines(knobs: ClaudeCodeKnobs): ThresholdLine[] {
   const t = computeThresholds(knobs);
   const lines: ThresholdLine[] = [];
   // Labels as Claude Code's own words (thresholds.ts); its warning and error thresholds are both

@@ -23,13 +23,13 @@ export type MicrocompactVariant = 'v2.1.68' | 'legacy';
  * auto-compact on, only when auto-compact is due, before the full compaction of the same call
  * (2.1.x before 2.1.68, as their logs show); with auto-compact off both act at the warning threshold.
  */
-export type MicrocompactTrigger = 'warning' | 'with-auto-compact';
+type MicrocompactTrigger = 'warning' | 'with-auto-compact';
 
 /**
  * Whose loop compacts: the main session (auto-compact, Prompt 1, restoration, /compact), or an
  * in-process sub-agent ("Sub-agent compact": before its next turn, Prompt 3, its own history).
  */
-export type AgentRole = 'main' | 'subagent';
+type AgentRole = 'main' | 'subagent';
 
 export interface ClaudeCodeKnobs extends ThresholdKnobs {
   agentRole: AgentRole;
@@ -76,16 +76,7 @@ export interface ClaudeCodeKnobs extends ThresholdKnobs {
 }
 
 /** Tools whose results microcompact clears: Read, Bash, Grep, Glob, Edit, Write were seen cleared in 2.1.9–2.1.19 boundaries (MCP, Task, TodoWrite never were); WebFetch / WebSearch per "bash, read_file, grep, etc." (Claude Code 2.1.68 (docs/sources.md#cc-microcompact)). */
-export const DEFAULT_MICROCOMPACT_TOOLS = [
-  'Read',
-  'Bash',
-  'Grep',
-  'Glob',
-  'Edit',
-  'Write',
-  'WebFetch',
-  'WebSearch',
-];
+const DEFAULT_MICROCOMPACT_TOOLS = ['Read', 'Bash', 'Grep', 'Glob', 'Edit', 'Write', 'WebFetch', 'WebSearch'];
 
 export const DEFAULT_CLAUDE_CODE_KNOBS: ClaudeCodeKnobs = {
   ...DEFAULT_THRESHOLD_KNOBS,

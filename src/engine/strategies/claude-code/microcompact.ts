@@ -18,7 +18,7 @@ import type { MicrocompactVariant } from './knobs';
 // result but the last cD5 is cleared while the results' total minus what is already saved stays
 // above the threshold (dD5); nothing happens when the savings stay under mD5.
 
-export interface MicrocompactParams {
+interface MicrocompactParams {
   variant: MicrocompactVariant;
   keepRecent: number;
   /** v2.1.68: tokens of recent results protected (g3Y); legacy: the threshold (dD5). */
@@ -26,7 +26,7 @@ export interface MicrocompactParams {
   minSavings: TokenCount;
 }
 
-export interface MicrocompactSelection {
+interface MicrocompactSelection {
   /** Indices into the input list. */
   clear: number[];
   /** Claude Code's estimate of the savings. */

@@ -280,7 +280,7 @@ export function getClineCondenseThreshold(knobs: ClineKnobs): TokenCount {
 }
 
 /** SDK: the usable input (`resolveEffectiveMaxInputTokens`): the stated limit, else 90% of the window. */
-export function getClineSdkUsable(knobs: ClineKnobs): TokenCount {
+function getClineSdkUsable(knobs: ClineKnobs): TokenCount {
   return knobs.sdkMaxInputTokens !== undefined
     ? Math.min(knobs.sdkMaxInputTokens, knobs.contextWindow)
     : knobs.contextWindow * 0.9;

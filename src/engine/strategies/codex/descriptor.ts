@@ -33,9 +33,9 @@ export interface CodexKnobs {
 }
 
 /** Codex's 272k models at `effective_context_window_percent` 95 (docs/sources.md#codex): what rollouts log. */
-export const CODEX_DEFAULT_CONTEXT_WINDOW: TokenCount = 258_400;
+const CODEX_DEFAULT_CONTEXT_WINDOW: TokenCount = 258_400;
 
-export type CodexProfileId = 'manual-only' | 'fixed-limit' | 'percent-90';
+type CodexProfileId = 'manual-only' | 'fixed-limit' | 'percent-90';
 
 /** Dated by the PRs (no release tag known for them): pickProfile goes by the log's start date. */
 export const CODEX_PROFILES: readonly VersionProfile<CodexProfileId>[] = [
@@ -63,7 +63,7 @@ export const CODEX_PROFILES: readonly VersionProfile<CodexProfileId>[] = [
 ];
 
 /** PR #4156's limit for gpt-5-codex (context_window 272,000): above the window. */
-export const FIXED_LIMIT_TOKENS: TokenCount = 350_000;
+const FIXED_LIMIT_TOKENS: TokenCount = 350_000;
 
 export const DEFAULTS: CodexKnobs = {
   profile: 'percent-90',
@@ -77,15 +77,15 @@ export const DEFAULTS: CodexKnobs = {
   autoCompactEnabled: true,
 };
 
-export const SOURCE = 'docs/sources.md#codex (openai/codex compact.rs, openai_models.rs)';
+const SOURCE = 'docs/sources.md#codex (openai/codex compact.rs, openai_models.rs)';
 
-export const MODELS_SOURCE =
+const MODELS_SOURCE =
   'openai/codex@0d4367d0e6a976082b36d9eea8f8a579fca368cb:codex-rs/protocol/src/openai_models.rs';
 
-export const HISTORY_SOURCE =
+const HISTORY_SOURCE =
   'openai/codex@023fad268e08c252b94e4a95cb3c7f2f08c2a972:codex-rs/core/src/context_manager/history.rs';
 
-export const SPECS: readonly KnobSpec[] = [
+const SPECS: readonly KnobSpec[] = [
   profileKnobSpec(CODEX_PROFILES, 'Codex'),
   contextWindowSpec(`${SOURCE}: the log's model_context_window, else 272,000 × 95%`, 'Codex'),
   {

@@ -50,10 +50,10 @@ import {
 // fork content, so its commits are not proven upstream (/work notes, issue 19 §3).
 
 /** summary_prefix.md is 400 characters; Codex prices text at 4 bytes per token (truncate.rs). */
-export const CODEX_SUMMARY_PREFIX_TOKENS: TokenCount = 100;
+const CODEX_SUMMARY_PREFIX_TOKENS: TokenCount = 100;
 
 /** `estimate_reasoning_length`: the decoded bytes of a base64 `encrypted_content`, less its overhead. */
-export function estimateCodexReasoningBytes(encodedChars: number): number {
+function estimateCodexReasoningBytes(encodedChars: number): number {
   return Math.max(0, Math.floor((encodedChars * 3) / 4) - 650);
 }
 

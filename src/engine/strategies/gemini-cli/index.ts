@@ -44,9 +44,7 @@ import { DEFAULTS, GEMINI_DEFAULT_TOKEN_LIMIT, type GeminiCliKnobs } from './kno
 // summary the replay simulated counts 4 characters per token.
 
 /** The model's acknowledgement after the snapshot ("Got it. Thanks for the additional context!"). */
-export const GEMINI_ACK_TOKENS: TokenCount = estimateTextTokens(
-  'Got it. Thanks for the additional context!'.length,
-);
+const GEMINI_ACK_TOKENS: TokenCount = estimateTextTokens('Got it. Thanks for the additional context!'.length);
 
 /** formatTruncatedToolOutput's header line and omission marker around the kept characters. */
 const TRUNCATION_NOTICE_CHARS = 200;
@@ -54,7 +52,7 @@ const TRUNCATION_NOTICE_CHARS = 200;
 const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
 
 /** The characters of `[fromPos, …)` the split walks, with a carried summary first. */
-export interface SplitInput {
+interface SplitInput {
   /** Characters of a leading synthetic summary (0: none). */
   headChars: number;
   /** Live positions, ascending, and their characters (truncated responses at their new size). */

@@ -48,7 +48,7 @@ export const DEFAULTS: GeminiCliKnobs = {
   maskingProtectLatestTurn: true,
 };
 
-export const SOURCE =
+const SOURCE =
   'docs/sources.md#gemini-cli (google-gemini/gemini-cli packages/core/src/context/chatCompressionService.ts)';
 
 export const SPECS: readonly KnobSpec[] = [

@@ -29,7 +29,7 @@ export const MASKING_SOURCE =
  * output's preview (first and last 10 lines, :292-358) is taken as the same size — ours (why: the
  * lines' length is not in the source).
  */
-export const MASKED_RESPONSE_CHARS = 33 + 250 + 21 + 250 + 46 + 200 + 24 + 20;
+const MASKED_RESPONSE_CHARS = 33 + 250 + 21 + 250 + 46 + 200 + 24 + 20;
 export const MASKED_RESPONSE_TOKENS: TokenCount = Math.ceil(MASKED_RESPONSE_CHARS / CHARS_PER_TOKEN);
 
 /** EXEMPT_TOOLS (:36-41; names at packages/core/src/tools/definitions/base-declarations.ts:97,101,115,119). */
@@ -95,13 +95,13 @@ export function isMaskingOn(profile: GeminiProfileId, setting: string): boolean 
   return profile === 'masking-default';
 }
 
-export interface MaskingKnobs {
+interface MaskingKnobs {
   maskingProtectionTokens: TokenCount;
   maskingMinPrunableTokens: TokenCount;
   maskingProtectLatestTurn: boolean;
 }
 
-export interface MaskingPlan {
+interface MaskingPlan {
   items: number[];
   /** Gemini's estimate of the prunable responses (what the 30,000 compares). */
   prunableTokens: TokenCount;

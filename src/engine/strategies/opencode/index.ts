@@ -45,7 +45,7 @@ import { OPENCODE_DESCRIPTOR, getOpenCodeUsable } from './descriptor';
  * The summary's own messages besides its text: the compaction request's user message and the
  * automatic continue OpenCode sends after it (their wording is OpenCode's; sized here, not sent).
  */
-export const OPENCODE_SUMMARY_OVERHEAD_TOKENS: TokenCount = estimateTextTokens(
+const OPENCODE_SUMMARY_OVERHEAD_TOKENS: TokenCount = estimateTextTokens(
   'What did we do so far?'.length +
     'Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.'
       .length,
@@ -53,7 +53,7 @@ export const OPENCODE_SUMMARY_OVERHEAD_TOKENS: TokenCount = estimateTextTokens(
 
 const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
 
-export interface PruneSelection {
+interface PruneSelection {
   /** Indices into `prepared.clearables`, ascending. */
   items: number[];
   /** Tokens marked (OpenCode's `pruned`) and seen (`total`). */
@@ -84,7 +84,7 @@ export function selectOpenCodePrune(
  * The same walk, whatever its outcome (learn mode's attempt step): the outputs it looks at, newest
  * first reversed to oldest first (`seen`), those it would prune, and whether it would act.
  */
-export function inspectOpenCodePrune(
+function inspectOpenCodePrune(
   prepared: PreparedReplay,
   knobs: OpenCodeKnobs,
   liveFromPos: number,

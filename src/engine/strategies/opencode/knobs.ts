@@ -4,7 +4,7 @@ import type { KnobSpec } from '../types';
 
 // OpenCode's knobs: its version profiles, the knob values and their specs (index.ts runs them).
 
-export type OpenCodeProfileId = 'early-2026' | 'prune-opt-in';
+type OpenCodeProfileId = 'early-2026' | 'prune-opt-in';
 
 /**
  * OpenCode's releases as far as the sources establish them (the stored-file index's copies of

@@ -32,13 +32,13 @@ export const DEFAULTS: PiKnobs = {
   overflowRecovery: true,
 };
 
-export const DOC =
+const DOC =
   'badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/docs/compaction.md';
 
-export const CODE =
+const CODE =
   'badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/compaction/compaction.ts';
 
-export const SPECS: readonly KnobSpec[] = [
+const SPECS: readonly KnobSpec[] = [
   contextWindowSpec(
     "badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/agent-session.ts:1749 (this.model.contextWindow: the model's, from models.json)",
     'pi',

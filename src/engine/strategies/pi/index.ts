@@ -114,7 +114,7 @@ function getPiEstimatePrefix(prepared: PreparedReplay): Float64Array {
  * splits a turn, and where that turn starts (`turnStartIndex`: the nearest turn start before the
  * cut; none → not a split, badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/compaction/compaction.ts:430-436).
  */
-export function findPiCut(
+function findPiCut(
   prepared: PreparedReplay,
   start: number,
   end: number,

@@ -34,9 +34,9 @@ export interface RooKnobs {
 export const ROO_DEFAULT_MAX_TOKENS: TokenCount = 8_192;
 
 /** condense/index.ts `MIN_CONDENSE_THRESHOLD`, `MAX_CONDENSE_THRESHOLD`. */
-export const MIN_CONDENSE_PERCENT = 5;
+const MIN_CONDENSE_PERCENT = 5;
 
-export const MAX_CONDENSE_PERCENT = 100;
+const MAX_CONDENSE_PERCENT = 100;
 
 export const DEFAULTS: RooKnobs = {
   contextWindow: 200_000,
@@ -51,12 +51,12 @@ export const DEFAULTS: RooKnobs = {
   environmentDetailsTokens: 0,
 };
 
-export const CM =
+const CM =
   'RooCodeInc/Roo-Code@cb836567180a3ff1da6d082f3178b90c3bd22a70:src/core/context-management/index.ts';
 
-export const ANCHOR = 'docs/sources.md#roo';
+const ANCHOR = 'docs/sources.md#roo';
 
-export const SPECS: readonly KnobSpec[] = [
+const SPECS: readonly KnobSpec[] = [
   contextWindowSpec(`${CM}:284 (modelInfo.contextWindow): the model's window`, 'Roo Code'),
   {
     key: 'maxTokens',

@@ -170,7 +170,7 @@ const HYBRID_REASONING_CLAUDE = /claude-(?:3-7|3\.7|(?:opus|sonnet|haiku)-[4-9]|
  * setting the log does not hold: not modelled. The model's maxTokens is not in a Roo log either:
  * the engine's table of model max outputs (engine/context-window) stands in when it knows the model.
  */
-export function getRooMaxOutputTokens(
+function getRooMaxOutputTokens(
   models: readonly string[],
   contextWindow: TokenCount,
 ): { tokens: TokenCount; why: string } {

@@ -73,7 +73,7 @@ export function getClearableResults(messages: unknown[], exclude: readonly strin
 }
 
 /** What a response's `applied_edits` newly cleared (undefined: nothing new, no event). */
-export interface AppliedEdits {
+interface AppliedEdits {
   /** The applied edits' types. */
   names: string[];
   uses: number;

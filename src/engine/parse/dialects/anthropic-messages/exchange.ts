@@ -26,7 +26,7 @@ const isPair = (v: unknown): v is Json =>
 export const isAnthropicMessagesRecord = (v: unknown): boolean =>
   isPair(v) || isRequestBody(v) || isResponseBody(v);
 
-export interface Exchange {
+interface Exchange {
   request?: Json;
   response?: Json;
   /** An HTTP status ≥ 400, or an `{type: "error"}` body. */
@@ -72,7 +72,7 @@ function systemText(system: unknown): string {
  * Claude Code sends but its quota probe opens with it). Requests a client sends through a proxy
  * keep the body; the headers only claude-trace's pairs carry.
  */
-export function readClient(headers: unknown, body: Json): Client | undefined {
+function readClient(headers: unknown, body: Json): Client | undefined {
   const version = CLAUDE_CODE_USER_AGENT.exec(headerOf(headers, 'user-agent') ?? '')?.[1];
   if (version) return { agent: 'Claude Code', version };
   const userId = isObject(body.metadata) ? body.metadata.user_id : undefined;

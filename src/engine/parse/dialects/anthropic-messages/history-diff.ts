@@ -56,7 +56,7 @@ export function fingerprintMessage(message: unknown): string {
 }
 
 /** What changed between a conversation's held history and a request that does not extend it. */
-export interface HistoryChange {
+interface HistoryChange {
   /** `truncate`: messages dropped, nothing new in their place; `compact`: some replaced or edited. */
   kind: 'truncate' | 'compact';
   /** Held messages the request no longer sends. */

@@ -7,7 +7,7 @@ import type { DialectFiles } from '../descriptor';
 // `isFork`, `spawnDepth`. A small JSON object read whole: metadata, never a transcript.
 
 /** What a subagent's `.meta.json` says; every field optional (older files have fewer). */
-export interface SubagentMeta {
+interface SubagentMeta {
   agentType?: string;
   description?: string;
   toolUseId?: string;
@@ -15,7 +15,7 @@ export interface SubagentMeta {
 }
 
 /** A meta file read, with the agent id its name gives. */
-export interface SubagentMetaFile {
+interface SubagentMetaFile {
   fileIndex: number;
   agentId: string;
   meta: SubagentMeta;
@@ -30,7 +30,7 @@ export function getMetaAgentId(name: string): string | undefined {
 }
 
 /** Reads a meta file's text; returns the fields it understands, or an error message. */
-export function parseSubagentMeta(text: string): { meta: SubagentMeta } | { error: string } {
+function parseSubagentMeta(text: string): { meta: SubagentMeta } | { error: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -67,7 +67,7 @@ function findByDescription(session: Session, description: string, taken: Set<str
  * sidechain not linked yet to its Task/Agent call: by the meta's `toolUseId`, else by a unique
  * call whose input has the same `description`.
  */
-export function applySubagentMeta(session: Session, metas: readonly SubagentMetaFile[]): void {
+function applySubagentMeta(session: Session, metas: readonly SubagentMetaFile[]): void {
   const taken = new Set<string>();
   for (const s of session.sidechains) if (s.spawnedBy) taken.add(s.spawnedBy);
   for (const { fileIndex, agentId, meta } of metas) {

@@ -103,11 +103,7 @@ function attachmentSummary(attachment: Json): { text: string; chars: number } {
  * Normalizes one parsed Claude Code record. Never throws: shape problems become issues and the
  * record is kept in the best form possible (at worst as an `unknown` entry).
  */
-export function normalizeClaudeCodeRecord(
-  record: unknown,
-  ctx: RecordContext,
-  index: number,
-): NormalizedRecord {
+function normalizeClaudeCodeRecord(record: unknown, ctx: RecordContext, index: number): NormalizedRecord {
   const extras: RecordExtras = {};
   const entry = createEntry(ctx, index);
   if (!isObject(record)) {

@@ -20,7 +20,7 @@ import {
 const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
 /** One message of the history → one entry. Never throws: shape problems become issues. */
-export function normalizeClineMessage(record: unknown, ctx: RecordContext, index: number): NormalizedRecord {
+function normalizeClineMessage(record: unknown, ctx: RecordContext, index: number): NormalizedRecord {
   const extras: RecordExtras = {};
   const entry = createEntry(ctx, index);
   if (!isObject(record)) {
@@ -58,7 +58,7 @@ export function normalizeClineMessage(record: unknown, ctx: RecordContext, index
 }
 
 /** Stateless per message; no record carries usage yet, so the session has no API calls. */
-export const clineNormalizer: RecordNormalizer = {
+const clineNormalizer: RecordNormalizer = {
   dialect: 'cline',
   agent: 'Cline',
   apiCalls: 'usage-records',

@@ -114,7 +114,7 @@ function textBlock(text: string, ctx: RecordContext): Block {
 }
 
 /** A normalizer for one UI log (it keeps per-file state: create one per file). */
-export function createClineUiNormalizer(): RecordNormalizer {
+function createClineUiNormalizer(): RecordNormalizer {
   let model: string | undefined;
   /** Context of each `api_req_started` so far (tokensIn + cacheWrites + cacheReads). */
   const contexts: TokenCount[] = [];

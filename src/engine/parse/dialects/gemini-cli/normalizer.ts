@@ -160,7 +160,7 @@ function readUsage(tokens: unknown, ctx: RecordContext): Usage | undefined {
 }
 
 /** One record of either layout → one entry. Never throws: shape problems become issues. */
-export function normalizeGeminiRecord(record: unknown, ctx: RecordContext, index: number): NormalizedRecord {
+function normalizeGeminiRecord(record: unknown, ctx: RecordContext, index: number): NormalizedRecord {
   const extras: RecordExtras = {};
   const entry = createEntry(ctx, index);
   if (!isObject(record)) {

@@ -37,7 +37,7 @@ export const ZERO: Usage = {
  * read, counted it (a real 0.6.x session of issue 18: input 20,049 of which 13,184 were cache
  * reads, its peak doubled when added again); an `input` below the cache read cannot contain it.
  */
-export function inputIncludesCacheRead(tokens: Json, providerId: unknown, modelId: unknown): boolean {
+function inputIncludesCacheRead(tokens: Json, providerId: unknown, modelId: unknown): boolean {
   const cache = isObject(tokens.cache) ? tokens.cache : {};
   const read = num(cache.read);
   if (read === 0 || 'total' in tokens) return false;

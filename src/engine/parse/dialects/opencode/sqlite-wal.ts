@@ -17,7 +17,7 @@ const MAGIC = 0x377f0682;
 const WAL_HEADER_BYTES = 32;
 const FRAME_HEADER_BYTES = 24;
 
-export interface WalMerge {
+interface WalMerge {
   /** The database with the log's committed pages in it, in rollback-journal mode. */
   bytes: Uint8Array;
   /** Frames copied (those of committed transactions). */

@@ -38,7 +38,7 @@ function textOfToolResultContent(
  * One Anthropic Messages content block → a `Block` (text, thinking, tool_use, tool_result, image,
  * document; others kept as `other`). Never throws: shape problems become issues at `path`.
  */
-export function normalizeAnthropicBlock(
+function normalizeAnthropicBlock(
   raw: unknown,
   path: string,
   ctx: RecordContext,
