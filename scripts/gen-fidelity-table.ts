@@ -43,10 +43,11 @@ export async function computeFidelityTable(corpus: string): Promise<string> {
         if (!read) continue;
         withTruth++;
         const logged = read.truth.compactions.filter((c) => c.kind === 'compact' || c.kind === 'truncate');
+        // The log's own figures over every branch (the replay's follow one branch path).
         if (
-          row.apiCalls === read.truth.calls.length &&
+          row.loggedApiCalls === read.truth.calls.length &&
           row.peakContextTokens === getTruthPeak(read.truth) &&
-          row.real + row.manual === logged.length
+          row.loggedCompactions === logged.length
         )
           agree++;
       }

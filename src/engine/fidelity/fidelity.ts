@@ -43,6 +43,13 @@ export interface FidelityRow {
   micro: number;
   microExact: number;
   microWithin1: number;
+  /**
+   * The transcript's own API calls and compactions (and truncations) over every branch, a rewind's
+   * abandoned one too: what its truth reader counts. The replay follows one branch path, so
+   * `apiCalls` and `real` + `manual` can be fewer on a forked session.
+   */
+  loggedApiCalls: number;
+  loggedCompactions: number;
 }
 
 /** Figures summed over rows. */
@@ -67,12 +74,15 @@ function toRow(
   result: ReplayResult,
   apiCalls: number,
   peakContextTokens: number,
+  logged?: { apiCalls: number; compactions: number },
 ): FidelityRow {
   const row: FidelityRow = {
     ...base,
     strategyId: result.strategyId,
     apiCalls,
     peakContextTokens,
+    loggedApiCalls: logged?.apiCalls ?? apiCalls,
+    loggedCompactions: logged?.compactions ?? 0,
     real: 0,
     exact: 0,
     within1: 0,
@@ -104,6 +114,7 @@ function toRow(
     else if (Math.abs(o.delta) <= 1) row.within1++;
     else row.farther++;
   }
+  if (!logged) row.loggedCompactions = row.real + row.manual;
   return row;
 }
 
@@ -137,6 +148,14 @@ export async function computeSessionFidelity(
         result,
         prepared.calls.length,
         session.peakContextTokens,
+        {
+          apiCalls: session.apiCalls.length,
+          compactions: session.compactions.filter(
+            (c) =>
+              (c.kind === 'compact' || c.kind === 'truncate') &&
+              session.files[c.fileIndex]?.role === main?.role,
+          ).length,
+        },
       ),
     );
   }
