@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type CSSProperties, lazy, Suspense, useEffect } from 'react';
+import { type CSSProperties, lazy, Suspense, useEffect, useState } from 'react';
+import { hasIndexedDb, NOT_KEPT_WITHOUT_STORAGE } from './common/storage';
 import { getEngineClient } from '../worker/engine-client';
 import type { SessionId, SessionOverview } from '../worker/protocol';
 import { DIALECTS } from '../engine/parse/dialects/registry';
@@ -88,6 +89,7 @@ export function App() {
   return (
     <DropZone>
       <TopBar />
+      <StorageNotice />
       {view === 'library' ? (
         <LibraryView onReopen={requestFolderInput} />
       ) : sessionId === undefined ? (
@@ -162,6 +164,20 @@ function LinkNotice() {
       This link was made for another file: <b>{markHiddenChars(otherFile)}</b>. Its view (strategy, knobs,
       selection, tab) was not applied to this one.
       <button type="button" className="btn link" onClick={dismiss} aria-label="Dismiss">
+        ×
+      </button>
+    </div>
+  );
+}
+
+/** Said once, dismissable, where the browser denies IndexedDB (common/storage.ts). */
+function StorageNotice() {
+  const [dismissed, setDismissed] = useState(false);
+  if (dismissed || hasIndexedDb()) return null;
+  return (
+    <div className="link-notice" role="status" data-testid="storage-notice">
+      {NOT_KEPT_WITHOUT_STORAGE}
+      <button type="button" className="btn link" onClick={() => setDismissed(true)} aria-label="Dismiss">
         ×
       </button>
     </div>

@@ -1,5 +1,6 @@
 import Dexie, { type Table } from 'dexie';
 import type { LibraryRow } from '../../engine/library/library-row';
+import { hasIndexedDb } from '../common/storage';
 import { LIBRARY_ROW_VERSION } from '../../engine/library/row-version';
 
 // The library's cache in IndexedDB: each session's row under the stamp of its files (path, size,
@@ -62,6 +63,7 @@ export async function getCachedRows(
   between: () => Promise<void> = async () => {},
 ): Promise<Map<string, LibraryRow>> {
   const out = new Map<string, LibraryRow>();
+  if (!hasIndexedDb()) return out;
   for (let i = 0; i < stamps.length; i += GET_CHUNK) {
     if (i > 0) await between();
     const chunk = stamps.slice(i, i + GET_CHUNK);
@@ -75,10 +77,12 @@ export async function getCachedRows(
 
 /** Several rows in one transaction (the scan writes each batch it hands to the list at once). */
 export async function putCachedRows(rows: readonly CachedRow[]): Promise<void> {
-  if (rows.length > 0) await getLibraryDb().rows.bulkPut(rows.map((r) => ({ ...r, stamp: rowKey(r.stamp) })));
+  if (rows.length > 0 && hasIndexedDb())
+    await getLibraryDb().rows.bulkPut(rows.map((r) => ({ ...r, stamp: rowKey(r.stamp) })));
 }
 
 export async function saveLastFolder(folder: Omit<LastFolder, 'id'>): Promise<void> {
+  if (!hasIndexedDb()) return;
   try {
     await getLibraryDb().folders.put({ id: 'last', ...folder });
   } catch {
@@ -88,5 +92,5 @@ export async function saveLastFolder(folder: Omit<LastFolder, 'id'>): Promise<vo
 }
 
 export async function getLastFolder(): Promise<LastFolder | undefined> {
-  return getLibraryDb().folders.get('last');
+  return hasIndexedDb() ? getLibraryDb().folders.get('last') : undefined;
 }

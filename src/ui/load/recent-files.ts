@@ -1,4 +1,5 @@
 import Dexie, { type Table } from 'dexie';
+import { hasIndexedDb } from '../common/storage';
 import type { LoadFile } from '../../worker/protocol';
 
 // Recently opened files, kept as File System Access handles in IndexedDB (the library's store
@@ -43,7 +44,7 @@ export function isRecentFilesSupported(): boolean {
     typeof DataTransferItem !== 'undefined' &&
     typeof (DataTransferItem.prototype as HandleItem).getAsFileSystemHandle === 'function';
   const pickerHandles = typeof (window as { showOpenFilePicker?: unknown }).showOpenFilePicker === 'function';
-  return typeof indexedDB !== 'undefined' && (dropHandles || pickerHandles);
+  return hasIndexedDb() && (dropHandles || pickerHandles);
 }
 
 /**
@@ -51,7 +52,7 @@ export function isRecentFilesSupported(): boolean {
  * after it); resolves to [] where the browser gives none, or when a folder was dropped.
  */
 export function captureDropHandles(dataTransfer: DataTransfer): Promise<FileSystemFileHandle[]> {
-  if (typeof indexedDB === 'undefined') return Promise.resolve([]);
+  if (!hasIndexedDb()) return Promise.resolve([]);
   const pending: Promise<FileSystemHandle | null | undefined>[] = [];
   for (const item of Array.from(dataTransfer.items ?? [])) {
     const get = (item as HandleItem).getAsFileSystemHandle;
@@ -70,7 +71,7 @@ export async function rememberRecentFiles(
   nowMs = Date.now(),
 ): Promise<void> {
   const main = files[0];
-  if (!main) return;
+  if (!main || !hasIndexedDb()) return;
   const db = getDb();
   try {
     await db.files.put({ id: `${main.name}\u0000${sizeBytes}`, label, openedAtMs: nowMs, files });
@@ -92,7 +93,7 @@ export async function listRecentFiles(): Promise<RecentFile[]> {
 }
 
 export async function forgetRecentFile(id: string): Promise<void> {
-  await getDb().files.delete(id);
+  if (hasIndexedDb()) await getDb().files.delete(id);
 }
 
 type PermissionHandle = FileSystemFileHandle & {

@@ -1,4 +1,5 @@
 import Dexie, { type Table } from 'dexie';
+import { hasIndexedDb } from '../common/storage';
 import type { RetentionScore } from '../../engine/retention/types';
 import type { PromptSettings } from '../../engine/summarize/prepare';
 import type { CompactionPoint } from '../../engine/summarize/span';
@@ -56,33 +57,40 @@ export class RunsDatabase extends Dexie {
 
 let shared: RunsDatabase | undefined;
 
-/** The app's runs database, opened on first use. */
-function getRunsDb(): RunsDatabase {
+/**
+ * The app's runs database, opened on first use; undefined where the browser keeps no storage (the
+ * runs are then kept in `memoryRuns` until the tab closes, and the page says so).
+ */
+function getRunsDb(): RunsDatabase | undefined {
+  if (!hasIndexedDb()) return undefined;
   shared ??= new RunsDatabase();
   return shared;
 }
 
+/** Runs of a browser without storage, by id. */
+const memoryRuns = new Map<string, SummaryRun>();
+
 /** Runs, newest first. */
-export async function listRuns(db: RunsDatabase = getRunsDb()): Promise<SummaryRun[]> {
+export async function listRuns(db = getRunsDb()): Promise<SummaryRun[]> {
+  if (!db) return [...memoryRuns.values()].sort((a, b) => b.createdAt - a.createdAt);
   return (await db.runs.orderBy('createdAt').reverse().toArray()) as SummaryRun[];
 }
 
-export async function saveRun(run: SummaryRun, db: RunsDatabase = getRunsDb()): Promise<void> {
-  await db.runs.put(run);
+export async function saveRun(run: SummaryRun, db = getRunsDb()): Promise<void> {
+  if (db) await db.runs.put(run);
+  else memoryRuns.set(run.id, run);
   announceRunsChanged();
 }
 
-export async function renameRun(id: string, name: string, db: RunsDatabase = getRunsDb()): Promise<void> {
-  await db.runs.update(id, { name });
+export async function renameRun(id: string, name: string, db = getRunsDb()): Promise<void> {
+  if (db) await db.runs.update(id, { name });
+  else updateMemoryRun(id, { name });
   announceRunsChanged();
 }
 
-export async function setRunStarred(
-  id: string,
-  starred: boolean,
-  db: RunsDatabase = getRunsDb(),
-): Promise<void> {
-  await db.runs.update(id, { starred });
+export async function setRunStarred(id: string, starred: boolean, db = getRunsDb()): Promise<void> {
+  if (db) await db.runs.update(id, { starred });
+  else updateMemoryRun(id, { starred });
   announceRunsChanged();
 }
 
@@ -95,27 +103,42 @@ export async function saveExactTokensOfMatchingRuns(
   point: CompactionPoint,
   settings: PromptSettings,
   requestExactTokens: number,
-  db: RunsDatabase = getRunsDb(),
+  db = getRunsDb(),
 ): Promise<number> {
   const pointKey = getPointKey(point);
   const settingsKey = JSON.stringify(settings);
+  const matches = (run: SummaryRun) =>
+    run.requestExactTokens === undefined &&
+    getPointKey(run.point) === pointKey &&
+    JSON.stringify(run.settings) === settingsKey;
+  if (!db) {
+    let changed = 0;
+    for (const run of memoryRuns.values())
+      if (run.transcript.contentHash === contentHash && matches(run)) {
+        memoryRuns.set(run.id, { ...run, requestExactTokens });
+        changed++;
+      }
+    if (changed > 0) announceRunsChanged();
+    return changed;
+  }
   const changed = await db.runs
     .where('transcript.contentHash')
     .equals(contentHash)
-    .filter(
-      (run) =>
-        run.requestExactTokens === undefined &&
-        getPointKey(run.point) === pointKey &&
-        JSON.stringify(run.settings) === settingsKey,
-    )
+    .filter(matches)
     .modify({ requestExactTokens });
   if (changed > 0) announceRunsChanged();
   return changed;
 }
 
-export async function deleteRuns(ids: string[], db: RunsDatabase = getRunsDb()): Promise<void> {
-  await db.runs.bulkDelete(ids);
+export async function deleteRuns(ids: string[], db = getRunsDb()): Promise<void> {
+  if (db) await db.runs.bulkDelete(ids);
+  else for (const id of ids) memoryRuns.delete(id);
   announceRunsChanged();
+}
+
+function updateMemoryRun(id: string, change: Partial<SummaryRun>): void {
+  const run = memoryRuns.get(id);
+  if (run) memoryRuns.set(id, { ...run, ...change });
 }
 
 const RUNS_FILE_FORMAT = 'compactlab-summary-runs';
@@ -316,9 +339,10 @@ export function parseRunsFile(text: string): SummaryRun[] {
 }
 
 /** Imports runs as they are (same ids: importing twice does not duplicate). Returns how many. */
-export async function importRuns(text: string, db: RunsDatabase = getRunsDb()): Promise<number> {
+export async function importRuns(text: string, db = getRunsDb()): Promise<number> {
   const runs = parseRunsFile(text);
-  await db.runs.bulkPut(runs);
+  if (db) await db.runs.bulkPut(runs);
+  else for (const run of runs) memoryRuns.set(run.id, run);
   announceRunsChanged();
   return runs.length;
 }
