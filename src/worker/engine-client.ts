@@ -178,11 +178,19 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
       for (const [id, entry] of pending) send(id, entry);
       return;
     }
-    const error = createError(WORKER_ERROR, message || 'The engine worker failed');
+    const error = createError(
+      WORKER_ERROR,
+      `${message || 'The engine worker failed'} (the engine was started again${lastLoad ? ' with the session reloaded' : ''}; try again)`,
+    );
     for (const [id, entry] of pending) {
       settle(id, entry);
       entry.reject(error);
     }
+    // A worker that failed after it ran answers nothing more: a fresh one takes the next requests,
+    // the last session loaded into it first, so a later drop or sweep is not sent into the void.
+    port.terminate();
+    port = startPort(usingFallback && options.fallback ? options.fallback : options.start);
+    ready = reloadLastSession();
   }
 
   /** Ends a worker that did not stop, starts a fresh one and gives it the last session again. */

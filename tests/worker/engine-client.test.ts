@@ -150,6 +150,27 @@ describe('the engine client', () => {
     await expect(rows).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('after the worker fails, a fresh one takes the next requests with the session reloaded', async () => {
+    const listeners: WorkerPortListener[] = [];
+    const client = createEngineClient({
+      start: (listener) => {
+        listeners.push(listener);
+        return createInProcessPort(FAKE_HANDLERS, listener);
+      },
+    });
+    await client.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] });
+    const pending = client.request({ kind: 'timeline', sessionId: 1 });
+    listeners[0]!.onError('out of memory');
+    await expect(pending).rejects.toMatchObject({
+      name: 'WorkerError',
+      message: expect.stringContaining('the engine was started again with the session reloaded'),
+    });
+    // A later request is not sent into the dead worker: the new one has the session again.
+    expect(listeners).toHaveLength(2);
+    const series = await client.request({ kind: 'timeline', sessionId: 1 });
+    expect(series.contextTokens.length).toBeGreaterThan(0);
+  });
+
   it('fails pending requests when the worker fails, and falls back in process when it never ran', async () => {
     let listener: WorkerPortListener | undefined;
     const broken = createEngineClient({
@@ -161,7 +182,10 @@ describe('the engine client', () => {
     const pending = broken.request({ kind: 'timeline', sessionId: 1 });
     await Promise.resolve();
     listener!.onError('boom');
-    await expect(pending).rejects.toMatchObject({ name: 'WorkerError', message: 'boom' });
+    await expect(pending).rejects.toMatchObject({
+      name: 'WorkerError',
+      message: expect.stringContaining('boom'),
+    });
 
     const fallback = createEngineClient({
       start: () => {
