@@ -145,9 +145,20 @@ test.describe('the page', () => {
     await expect(page.locator('[data-testid="transcript-row"][aria-selected="true"]')).toHaveCount(1);
     await page.locator('[data-testid="compaction-marker"]').first().click();
     await expect(page.getByTestId('compaction-card')).toBeVisible();
+    // Knobs and Sweep belong to the session: open here, closed on the next one (Esc closes Knobs).
+    await page.getByTestId('replay-knobs-toggle').click();
+    await expect(page.getByTestId('replay-knobs')).toBeVisible();
+    await page.getByTestId('replay-knobs-toggle').focus();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('replay-knobs')).toHaveCount(0);
+    await page.getByTestId('replay-knobs-toggle').click();
+    await page.getByTestId('sweep-open').click();
+    await expect(page.getByTestId('sweep-panel')).toBeVisible();
 
     await page.getByTestId('open-sample').click();
     await expect(page.getByTestId('compaction-card')).toHaveCount(0);
+    await expect(page.getByTestId('replay-knobs')).toHaveCount(0);
+    await expect(page.getByTestId('sweep-panel')).toHaveCount(0);
     await expect(page.getByTestId('transcript-row').first()).toBeVisible();
     expect(await page.getByTestId('transcript-list').evaluate((el) => el.scrollTop)).toBe(0);
     await expect(page.locator('[data-testid="transcript-row"][aria-selected="true"]')).toHaveCount(0);

@@ -232,6 +232,8 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const setStrategy = useReplayStore((s) => s.setStrategy);
   const knobsOpen = useReplayStore((s) => s.knobsOpen);
   const setKnobsOpen = useReplayStore((s) => s.setKnobsOpen);
+  // The knobs panel is a layer while open: Escape closes it.
+  useEscapeLayer(() => setKnobsOpen(false), knobsOpen);
   const summaryModel = useReplayStore((s) => s.summaryModel);
   const setSummaryModel = useReplayStore((s) => s.setSummaryModel);
   const params = useReplayStore((s) => s.runParams);

@@ -100,9 +100,12 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
   manual: [],
   sweepOpen: false,
 
+  // Another session (a live append keeps its id's state: load-session.ts): its panels start closed.
   initSession: (sessionId) =>
     set({
       sessionId,
+      knobsOpen: false,
+      sweepOpen: false,
       overrides: {},
       manual: [],
       openEvent: undefined,
