@@ -188,9 +188,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     }
     // A worker that failed after it ran answers nothing more: a fresh one takes the next requests,
     // the last session loaded into it first, so a later drop or sweep is not sent into the void.
-    port.terminate();
-    port = startPort(usingFallback && options.fallback ? options.fallback : options.start);
-    ready = reloadLastSession();
+    restart();
   }
 
   /** Ends a worker that did not stop, starts a fresh one and gives it the last session again. */

@@ -162,29 +162,21 @@ async function getRetention(
   };
 }
 
-const SUMMED: readonly SettingColumn[] = [
-  'sessions',
-  'pricedSessions',
-  'apiCalls',
-  'compactions',
-  'llmCalls',
-  'summarizedTokens',
-  'costUsd',
-  'realCostUsd',
-  'deltaUsd',
-  'cacheReadTokens',
-  'cacheWriteTokens',
-  'uncachedTokens',
-  'outputTokens',
-  'summaryCalls',
-  'summaryUsd',
-  'realSummariesEstimated',
-  'unpricedCalls',
-  'retainedFacts',
-  'heldFacts',
-  'factsLost',
-  'errors',
-];
+/** Columns that name or describe a row, or a ratio (retention): every other column is summed. */
+const NOT_SUMMED = new Set<SettingColumn>([
+  'row',
+  'strategy',
+  'setting',
+  'knob',
+  'value',
+  'file',
+  'agent',
+  'model',
+  'retention',
+  'pricesAsOf',
+  'error',
+]);
+const SUMMED: readonly SettingColumn[] = SETTING_COLUMNS.filter((c) => !NOT_SUMMED.has(c));
 
 /** Totals per setting, in the settings' order: sums of the session rows, the failed sessions as `errors`. */
 export class SettingTotals {

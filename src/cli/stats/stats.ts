@@ -114,7 +114,6 @@ function parseSettings(
       options: {
         ...STATS_OPTIONS,
         ...getKnobFlagOptions(strategy),
-        knob: { type: 'string', multiple: true },
       },
     });
   } catch (error) {
