@@ -115,6 +115,21 @@ describe('bad and unknown stream records', () => {
     expect(s.meta.statedTotals).toMatchObject({ runs: 1, errors: 1, turns: 2 });
     expect(s.meta.statedTotals?.costUsd).toBeUndefined();
   });
+
+  it("a result's out-of-range usage and cost are issues, left out of the stated totals", async () => {
+    const lines = [
+      '{"type":"system","subtype":"init","session_id":"s","claude_code_version":"2.1.41","model":"m"}',
+      '{"type":"result","subtype":"success","session_id":"s","num_turns":1,"total_cost_usd":1e999,"usage":{"input_tokens":-5,"output_tokens":"x"}}',
+    ];
+    const s = await parseText('stream.jsonl', `${lines.join('\n')}\n`);
+    expect(s.issues.map((i) => `${i.line} ${i.code} ${i.path}`)).toEqual([
+      '2 out-of-range usage.input_tokens',
+      '2 out-of-range usage.output_tokens',
+      '2 out-of-range total_cost_usd',
+    ]);
+    expect(s.meta.statedTotals).toMatchObject({ usage: { inputTokens: 0, outputTokens: 0 } });
+    expect(s.meta.statedTotals?.costUsd).toBeUndefined();
+  });
 });
 
 describe.skipIf(!present)('the real stream against the session file of the same session', () => {

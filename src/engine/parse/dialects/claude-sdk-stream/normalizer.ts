@@ -44,11 +44,11 @@ export const STREAM_RECORD_TYPES = new Set([
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** A `result` record's totals for its run: `usage`, `total_cost_usd`, `num_turns`, durations. */
-function statedTotalsOf(r: Json): StatedTotals {
+function statedTotalsOf(r: Json, ctx: RecordContext): StatedTotals {
   const totals: StatedTotals = {
     runs: 1,
     errors: r.is_error === true || (typeof r.subtype === 'string' && r.subtype !== 'success') ? 1 : 0,
-    usage: parseClaudeUsage(r.usage, undefined, 'usage') ?? {
+    usage: parseClaudeUsage(r.usage, ctx, 'usage') ?? {
       inputTokens: 0,
       cacheCreationInputTokens: 0,
       cacheReadInputTokens: 0,
@@ -58,8 +58,15 @@ function statedTotalsOf(r: Json): StatedTotals {
     durationMs: num(r.duration_ms),
     durationApiMs: num(r.duration_api_ms),
   };
-  if (typeof r.total_cost_usd === 'number' && Number.isFinite(r.total_cost_usd))
-    totals.costUsd = r.total_cost_usd;
+  const cost = r.total_cost_usd;
+  if (typeof cost === 'number' && Number.isFinite(cost) && cost >= 0) totals.costUsd = cost;
+  else if (cost !== undefined && cost !== null)
+    ctx.issue(
+      'out-of-range',
+      'warning',
+      `At total_cost_usd: expected a cost in USD (a number from 0), got ${(typeof cost === 'number' ? String(cost) : String(JSON.stringify(cost))).slice(0, 40)}; left out of the stated totals`,
+      'total_cost_usd',
+    );
   return totals;
 }
 
@@ -143,7 +150,7 @@ export function createSdkStreamNormalizer(): RecordNormalizer {
         case 'result': {
           kind = 'meta';
           if (entry.isSidechain) break;
-          extras.statedTotals = statedTotalsOf(r);
+          extras.statedTotals = statedTotalsOf(r, ctx);
           entry.subtype = str(r.subtype);
           entry.summaryText = preview(resultSummary(r, extras.statedTotals), ctx.previewChars);
           break;
