@@ -97,19 +97,53 @@ console.log(`\nstage times: ${times.join(', ')}; total ${((Date.now() - suiteSta
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// Each failed test by name, with the first lines of its reason, repeated at the end: a CI log is
+// often kept only in part (its tail), and the failure must be readable there.
+const failures = [];
+const firstLines = (text) =>
+  String(text ?? '')
+    .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+    .split('\n')
+    .slice(0, 4)
+    .join(' | ');
 for (const report of [VITEST_JSON, REFERENCE_JSON]) {
   if (!existsSync(report)) continue;
   const v = JSON.parse(readFileSync(report, 'utf8'));
   passed += v.numPassedTests;
   failed += v.numFailedTests;
   skipped += v.numPendingTests + v.numTodoTests;
+  for (const file of v.testResults ?? []) {
+    for (const t of file.assertionResults ?? []) {
+      if (t.status === 'failed')
+        failures.push(
+          `${file.name.replace(`${process.cwd()}/`, '')} › ${t.fullName}: ${firstLines(t.failureMessages?.[0])}`,
+        );
+    }
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'))
+      failures.push(`${file.name.replace(`${process.cwd()}/`, '')}: ${firstLines(file.message)}`);
+  }
 }
 if (existsSync(PLAYWRIGHT_JSON)) {
-  const s = JSON.parse(readFileSync(PLAYWRIGHT_JSON, 'utf8')).stats;
+  const report = JSON.parse(readFileSync(PLAYWRIGHT_JSON, 'utf8'));
+  const s = report.stats;
   passed += s.expected + s.flaky;
   failed += s.unexpected;
   skipped += s.skipped;
+  const walk = (suite, path) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== 'unexpected') continue;
+        const error = t.results?.at(-1)?.error?.message;
+        failures.push(
+          `${spec.file}:${spec.line} › ${[...path, spec.title].join(' › ')}: ${firstLines(error)}`,
+        );
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...path, child.title].filter(Boolean));
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
 }
+if (failures.length) console.log(`\nfailed tests:\n${failures.map((f) => `  ✗ ${f}`).join('\n')}`);
 // A stage that failed without failing a test (typecheck, lint, build) still fails the run.
 failed += failedStages.filter((s) => !['unit', 'reference', 'e2e'].includes(s)).length;
 if (failedStages.length) console.log(`\nfailed stages: ${failedStages.join(', ')}`);
