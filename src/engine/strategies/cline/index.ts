@@ -1,3 +1,4 @@
+import { getLogWindow } from '../session-window';
 import type { TokenCount } from '../../types';
 import type { CompactionStrategy } from '../types';
 import { getProfile, pickProfile } from '../version-profile';
@@ -38,19 +39,13 @@ export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
     const pick = pickProfile(CLINE_PROFILES, info, 'Cline', CLINE_FORMATS);
     const profile = pick.profile;
     const notes: string[] = [pick.note];
-    const byModel = windowForModel(info.models);
-    let contextWindow = CLINE_DEFAULT_WINDOW;
-    if (info.contextWindow !== undefined && info.contextWindow > 0) {
-      contextWindow = info.contextWindow;
-      notes.push(`Window ${fmt(contextWindow)} tokens: stated by the log.`);
-    } else if (byModel) {
-      contextWindow = byModel.tokens;
-      notes.push(`Window from the model (${info.models.join(', ')}): ${byModel.why}.`);
-    } else if (info.window) {
-      const inferred = info.window;
-      contextWindow = inferred.windowTokens;
-      notes.push(`Window ${fmt(contextWindow)} tokens, inferred: ${inferred.reasons[0] ?? ''}`);
-    } else notes.push("The log names no known model: Cline's default window, 128,000.");
+    const window = getLogWindow(info, {
+      fallback: CLINE_DEFAULT_WINDOW,
+      fallbackNote: `The log names no known model: Cline's default window, ${fmt(CLINE_DEFAULT_WINDOW)}.`,
+      byModel: windowForModel,
+    });
+    const contextWindow = window.tokens;
+    notes.push(window.note);
     const knobs: ClineKnobs = { ...CLINE_DEFAULT_KNOBS, profile: profile.id, contextWindow };
     if (profile.engine === 'classic') {
       knobs.autoCondensePercent = profile.condense?.percent ?? 100;

@@ -1,3 +1,4 @@
+import { getLogWindow } from '../session-window';
 import type { Restoration } from '../../compact/restore';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../simulation/prepared';
 import { lowerBound } from '../../simulation/search';
@@ -307,18 +308,19 @@ export const OPENCODE_STRATEGY: CompactionStrategy<OpenCodeKnobs> = {
         ? 'Prune on (compaction.prune unset means on in this release).'
         : `Prune off: ${getProfile(OPENCODE_PROFILES, knobs.profile).label.split(':')[1]?.trim() ?? ''}; set it on to replay a configured prune.`,
     ];
-    const inferred = info.window;
-    if (info.contextWindow !== undefined && info.contextWindow > 0) {
-      knobs.contextLimit = info.contextWindow;
-      if (inferred) knobs.maxOutputTokens = Math.min(32_000, Math.max(1_000, inferred.maxOutputTokens));
-      notes.push(`Context limit ${fmt(knobs.contextLimit)}: stated by the log.`);
-    } else if (inferred && inferred.windowTokens > 0) {
-      knobs.contextLimit = inferred.windowTokens;
-      knobs.maxOutputTokens = Math.min(32_000, Math.max(1_000, inferred.maxOutputTokens));
+    const window = getLogWindow(info, {
+      fallback: knobs.contextLimit,
+      fallbackNote: `The log shows no window: a ${fmt(knobs.contextLimit)}-token model with ${fmt(knobs.maxOutputTokens)} of output.`,
+    });
+    knobs.contextLimit = window.tokens;
+    notes.push(window.note);
+    if (window.inference) {
+      const logged = window.inference.maxOutputTokens;
+      knobs.maxOutputTokens = Math.min(32_000, Math.max(1_000, logged));
       notes.push(
-        `Context limit ${fmt(knobs.contextLimit)} and max output ${fmt(knobs.maxOutputTokens)} (the log's, capped at OUTPUT_TOKEN_MAX 32,000): ${inferred.reasons[0] ?? 'inferred from the log'}`,
+        `${window.inference.reasons[1] ?? `Max output ${fmt(logged)}, inferred.`}${knobs.maxOutputTokens !== logged ? ` OpenCode caps it at OUTPUT_TOKEN_MAX: ${fmt(knobs.maxOutputTokens)}.` : ''}`,
       );
-    } else notes.push('The log shows no window: a 200,000-token model with 32,000 of output.');
+    }
     notes.push(
       `Compacts at ${fmt(getOpenCodeUsable(knobs))} (limit − max output; the model states no input limit).`,
     );

@@ -1,3 +1,4 @@
+import { getLogWindow } from '../session-window';
 import type { Restoration } from '../../compact/restore';
 import { isSafeCut } from '../../simulation/cuts';
 import type { PreparedReplay, RealCompactionInfo } from '../../simulation/prepared';
@@ -291,16 +292,12 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 export const PI_STRATEGY: CompactionStrategy<PiKnobs, PiEventDetail> = {
   ...PI_DESCRIPTOR,
   getSessionKnobs: (info) => {
-    const notes: string[] = [];
-    let contextWindow = DEFAULTS.contextWindow;
-    if (info.contextWindow !== undefined && info.contextWindow > 0) {
-      contextWindow = info.contextWindow;
-      notes.push(`Window ${fmt(contextWindow)} tokens: stated by the log.`);
-    } else if (info.window) {
-      const inferred = info.window;
-      contextWindow = inferred.windowTokens;
-      notes.push(`Window ${fmt(contextWindow)} tokens: ${inferred.reasons[0] ?? 'inferred'}`);
-    }
+    const window = getLogWindow(info, {
+      fallback: DEFAULTS.contextWindow,
+      fallbackNote: `The log names no window: pi's default here, ${fmt(DEFAULTS.contextWindow)}.`,
+    });
+    const contextWindow = window.tokens;
+    const notes: string[] = [window.note];
     const knobs: PiKnobs = { ...DEFAULTS, contextWindow };
     notes.push(
       `pi's settings are not in its session file: reserveTokens ${fmt(knobs.reserveTokens)} and keepRecentTokens ${fmt(knobs.keepRecentTokens)} (the defaults), compacting over ${fmt(getPiThreshold(knobs))}.`,

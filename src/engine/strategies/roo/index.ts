@@ -1,3 +1,4 @@
+import { getLogWindow } from '../session-window';
 import type { Restoration } from '../../compact/restore';
 import { getSafeCut } from '../../simulation/cuts';
 import { getMessageRangePositions } from '../../simulation/message-pairs';
@@ -204,18 +205,12 @@ function getRooMaxOutputTokens(
 export const ROO_STRATEGY: CompactionStrategy<RooKnobs> = {
   ...ROO_DESCRIPTOR,
   getSessionKnobs: (info) => {
-    const notes: string[] = [];
-    let contextWindow = DEFAULTS.contextWindow;
-    if (info.contextWindow !== undefined && info.contextWindow > 0) {
-      contextWindow = info.contextWindow;
-      notes.push(`Window ${contextWindow.toLocaleString('en-US')} tokens: stated by the log.`);
-    } else if (info.window) {
-      const inferred = info.window;
-      contextWindow = inferred.windowTokens;
-      notes.push(
-        `Window ${contextWindow.toLocaleString('en-US')} tokens: ${inferred.reasons[0] ?? 'inferred'}`,
-      );
-    } else notes.push("The log names no window: Roo's default here, 200,000.");
+    const window = getLogWindow(info, {
+      fallback: DEFAULTS.contextWindow,
+      fallbackNote: `The log names no window: Roo's default here, ${DEFAULTS.contextWindow.toLocaleString('en-US')}.`,
+    });
+    const contextWindow = window.tokens;
+    const notes: string[] = [window.note];
     const max = getRooMaxOutputTokens(info.models, contextWindow);
     const knobs: RooKnobs = { ...DEFAULTS, contextWindow, maxTokens: max.tokens };
     notes.push(
