@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { GENERATOR_VERSION, generateSessionLines } from '../sample/generate-session';
 
 export const BENCH_SEED = 100;
-export const BENCH_TARGET_BYTES = 100 * 1024 * 1024;
+const BENCH_TARGET_BYTES = 100 * 1024 * 1024;
 
 interface BenchMeta {
   generatorVersion: number;
@@ -43,11 +43,16 @@ async function writeBenchFile(path: string, seed: number, targetBytes: number): 
 }
 
 /** The path of the benchmark file, generating it when missing or stale. */
-export async function ensureBenchFile(dir: string, log: (text: string) => void): Promise<string> {
+export async function ensureBenchFile(
+  dir: string,
+  log: (text: string) => void,
+  targetBytes = BENCH_TARGET_BYTES,
+): Promise<string> {
   mkdirSync(dir, { recursive: true });
-  const path = join(dir, 'session-100mb.jsonl');
-  const metaPath = join(dir, 'session-100mb.meta.json');
-  const wanted = { generatorVersion: GENERATOR_VERSION, seed: BENCH_SEED, targetBytes: BENCH_TARGET_BYTES };
+  const name = `session-${Math.round(targetBytes / (1024 * 1024))}mb`;
+  const path = join(dir, `${name}.jsonl`);
+  const metaPath = join(dir, `${name}.meta.json`);
+  const wanted = { generatorVersion: GENERATOR_VERSION, seed: BENCH_SEED, targetBytes };
   if (existsSync(path) && existsSync(metaPath)) {
     const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as BenchMeta;
     const same =
@@ -61,7 +66,7 @@ export async function ensureBenchFile(dir: string, log: (text: string) => void):
     }
   }
   const started = performance.now();
-  const bytes = await writeBenchFile(path, BENCH_SEED, BENCH_TARGET_BYTES);
+  const bytes = await writeBenchFile(path, BENCH_SEED, targetBytes);
   writeFileSync(metaPath, `${JSON.stringify({ ...wanted, bytes } satisfies BenchMeta, null, 2)}\n`);
   log(
     `generated ${path}: ${(bytes / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`,

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { preview } from 'vite';
 import { ensureBenchFile } from './bench-file';
+import { BASELINE_WORKER } from './plain-parse-worker';
 
 const root = resolve(import.meta.dirname, '..');
 const log = (text: string): void => {
@@ -24,26 +25,6 @@ const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chro
 );
 const PORT = Number(process.env.BENCH_PORT) || 4191;
 const RUNS = Number(process.env.BENCH_RUNS) || 3;
-
-// The plain parse, as a worker's source: read the File as a stream, decode, split at newlines,
-// JSON.parse each line. Posts the milliseconds from receiving the File to the last line parsed.
-const BASELINE_WORKER = `
-onmessage = async (event) => {
-  const started = performance.now();
-  const reader = event.data.stream().getReader();
-  const decoder = new TextDecoder();
-  let rest = '';
-  let lines = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const parts = (rest + decoder.decode(value, { stream: true })).split('\\n');
-    rest = parts.pop();
-    for (const line of parts) if (line) { JSON.parse(line); lines++; }
-  }
-  if (rest) { JSON.parse(rest); lines++; }
-  postMessage({ ms: performance.now() - started, lines });
-};`;
 
 // Installed before the app runs: long tasks, and the moment the timeline first shows calls.
 const MONITORS = `
