@@ -1,5 +1,6 @@
-import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import Dexie from 'dexie';
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   deleteRuns,
   importRuns,
@@ -63,6 +64,14 @@ function makeRun(overrides: Partial<SummaryRun> = {}): SummaryRun {
     ...overrides,
   };
 }
+
+// The unit project shares modules between test files (vitest `isolate: false`): Dexie may have been
+// imported by an earlier file, when it read the (then absent) IndexedDB globals. Hand it the fake
+// explicitly, whatever ran before (this file failed in CI in some orders of the files).
+beforeAll(() => {
+  Dexie.dependencies.indexedDB = indexedDB;
+  Dexie.dependencies.IDBKeyRange = IDBKeyRange;
+});
 
 const dbs: RunsDatabase[] = [];
 function freshDb(): RunsDatabase {
