@@ -7,8 +7,7 @@ export type TokenCount = number;
 
 /**
  * An input format: the `id` of a descriptor in `parse/dialects/registry.ts` (each dialect's folder,
- * `parse/dialects/<id>/`, exports its descriptor), or `UNKNOWN_DIALECT`. Open, so that adding a
- * dialect edits no type here.
+ * `parse/dialects/<id>/`, exports its descriptor), or `UNKNOWN_DIALECT`. Open: a dialect edits no type here.
  */
 export type DialectId = string;
 
@@ -47,7 +46,9 @@ export type IssueCode =
   /** The same uuid twice in one file: the later copy is kept and flagged. */
   | 'duplicate-uuid'
   /** The log records no usage at all (an early Codex rollout): no API call has a context. */
-  | 'no-usage';
+  | 'no-usage'
+  /** The person stopped the read (Cancel of a load): the session holds the lines read before. */
+  | 'read-stopped';
 
 export interface ParseIssue {
   fileIndex: number;
@@ -357,6 +358,8 @@ export interface SessionMeta {
   contextEdits?: LoggedContextEdits;
   /** What the log states as its own totals (the Agent SDK stream's `result` records), summed over its runs. */
   statedTotals?: StatedTotals;
+  /** The read was stopped (Cancel that keeps what was read): the bytes read of all the files. */
+  partialRead?: { bytesRead: number; totalBytes: number };
 }
 
 /**

@@ -8,6 +8,7 @@ import { formatBytes } from './common/format';
 import { markHiddenChars } from './common/visible-text';
 import { Splitter } from './common/splitter';
 import { DropZone } from './drop-zone';
+import { LoadPreview } from './load/load-preview';
 import { loadSession } from './load/load-session';
 import { listRecentFiles } from './load/recent-files';
 import { RecentFilesList } from './load/recent-files-list';
@@ -86,12 +87,17 @@ export function App() {
   const sessionId = useUiStore((s) => s.currentSessionId);
   const view = useLibraryStore((s) => s.view);
   const learnStrategy = useLearnStore((s) => s.strategyId);
+  const previewing = useUiStore(
+    (s) => s.loading?.phase === 'parsing' && (s.loading.contexts?.length ?? 0) > 0,
+  );
   return (
     <DropZone>
       <TopBar />
       <StorageNotice />
       {view === 'library' ? (
         <LibraryView onReopen={requestFolderInput} />
+      ) : previewing ? (
+        <LoadPreview />
       ) : sessionId === undefined ? (
         <EmptyState />
       ) : learnStrategy !== undefined ? (

@@ -16,6 +16,8 @@ export interface LoadState {
   phase: 'fetching' | 'parsing';
   /** Cancel was pressed: the load ends once the engine has stopped it. */
   cancelling?: boolean;
+  /** The context of each main-thread call read so far: the timeline drawn while the file streams in. */
+  contexts?: number[];
 }
 
 interface UiState {
@@ -60,9 +62,14 @@ export const useUiStore = create<UiState>()((set) => ({
 
   startLoad: (load) => set({ loading: load, notice: undefined }),
   setLoadProgress: (sessionId, progress) =>
-    set((s) =>
-      s.loading?.sessionId === sessionId ? { loading: { ...s.loading, progress, phase: 'parsing' } } : {},
-    ),
+    set((s) => {
+      if (s.loading?.sessionId !== sessionId) return {};
+      const { contexts } = progress;
+      const drawn = contexts
+        ? (s.loading.contexts ?? []).slice(0, contexts.from).concat(contexts.tokens)
+        : s.loading.contexts;
+      return { loading: { ...s.loading, progress, phase: 'parsing', contexts: drawn } };
+    }),
   setLoadPhase: (sessionId, phase, label) =>
     set((s) =>
       s.loading?.sessionId === sessionId

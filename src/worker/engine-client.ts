@@ -23,6 +23,11 @@ const CANCEL_GRACE_MS = 300;
 
 interface RequestOptions<K extends EngineRequestKind = EngineRequestKind> {
   signal?: AbortSignal;
+  /**
+   * Asks the engine to stop and answer with what it has (a load keeps what was read): unlike
+   * `signal`, the request still resolves, with its partial result.
+   */
+  stop?: AbortSignal;
   onProgress?: (progress: ProgressOf<K>) => void;
 }
 
@@ -63,6 +68,8 @@ interface Pending {
   /** Cancelled: the caller is told once the worker has stopped (or been replaced). */
   cancelled?: boolean;
   graceTimer?: ReturnType<typeof setTimeout>;
+  /** Asked to stop and answer with what it has (`RequestOptions.stop`) before it was sent. */
+  stopped?: boolean;
 }
 
 function createError(name: string, message: string): Error {
@@ -120,6 +127,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
   const send = (id: number, entry: Pending) => {
     entry.sent = true;
     port.postMessage({ type: 'request', id, request: entry.request });
+    if (entry.stopped) port.postMessage({ type: 'cancel', id, keep: true });
   };
 
   const settle = (id: number, entry: Pending) => {
@@ -227,7 +235,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
   return {
     request<R extends EngineRequest>(
       request: R,
-      { signal, onProgress }: RequestOptions<R['kind']> = {},
+      { signal, stop, onProgress }: RequestOptions<R['kind']> = {},
     ): Promise<EngineResults[R['kind']]> {
       if (signal?.aborted) return Promise.reject(createError(ABORT_ERROR, 'Cancelled'));
       const id = nextId++;
@@ -261,6 +269,14 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
         };
         pending.set(id, entry);
         signal?.addEventListener('abort', onAbort, { once: true });
+        // Sent once the request is: a stop before that is sent right after it.
+        const onStop = () => {
+          if (pending.get(id) !== entry) return;
+          if (entry.sent) port.postMessage({ type: 'cancel', id, keep: true });
+          else entry.stopped = true;
+        };
+        if (stop?.aborted) entry.stopped = true;
+        else stop?.addEventListener('abort', onStop, { once: true });
         const sentTo = generation;
         void ready.then(() => {
           // A restart in between re-sends what is still pending itself.

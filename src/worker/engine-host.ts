@@ -30,6 +30,8 @@ export interface HostState {
 interface HandlerContext<K extends EngineRequestKind> {
   state: HostState;
   signal: AbortSignal;
+  /** Stop and answer with what is done (`cancel` with `keep`); a handler that cannot, ignores it. */
+  stop?: AbortSignal;
   onProgress: (progress: ProgressOf<K>) => void;
 }
 
@@ -75,20 +77,28 @@ export function createEngineHost(
 ): EngineHost {
   const state: HostState = {};
   const controllers = new Map<number, AbortController>();
+  const stops = new Map<number, AbortController>();
   return {
     receive(message) {
       if (message.type === 'cancel') {
-        controllers.get(message.id)?.abort();
+        (message.keep ? stops : controllers).get(message.id)?.abort();
         return;
       }
       const { id, request } = message;
       const controller = new AbortController();
+      const stop = new AbortController();
       controllers.set(id, controller);
+      stops.set(id, stop);
       const onProgress = (progress: AnyProgress) => post({ type: 'progress', id, progress }, []);
       Promise.resolve()
         .then(() => {
           traceMark(`compactlab:request:${request.kind}`);
-          return dispatch(handlers, request, { state, signal: controller.signal, onProgress });
+          return dispatch(handlers, request, {
+            state,
+            signal: controller.signal,
+            stop: stop.signal,
+            onProgress,
+          });
         })
         .then((reply) => {
           traceMark(`compactlab:answered:${request.kind}`);
@@ -98,7 +108,10 @@ export function createEngineHost(
           ({ result, transfer }) => post({ type: 'result', id, result }, transfer ?? []),
           (error: unknown) => post({ type: 'error', id, error: toWorkerError(error, controller.signal) }, []),
         )
-        .finally(() => controllers.delete(id));
+        .finally(() => {
+          controllers.delete(id);
+          stops.delete(id);
+        });
     },
   };
 }

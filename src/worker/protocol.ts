@@ -277,6 +277,9 @@ export interface ParseProgressMessage {
   bytesRead: number;
   totalBytes: number;
   fileIndex: number;
+  /** Main-thread API calls read so far, and their contexts from `from` on (engine ParseProgress). */
+  calls?: number;
+  contexts?: { from: number; tokens: number[] };
 }
 
 export type { FullTextProgress };
@@ -303,7 +306,8 @@ export type AnyResult = EngineResults[EngineRequestKind];
 /** UI thread → worker. */
 export type ToWorker =
   | { type: 'request'; id: number; request: EngineRequest }
-  | { type: 'cancel'; id: number };
+  /** `keep`: stop and answer with what is done so far (a load keeps what was read), not an abort. */
+  | { type: 'cancel'; id: number; keep?: boolean };
 
 export interface WorkerError {
   /** `AbortError` when cancelled, `StaleSessionError` when the session was replaced. */

@@ -100,7 +100,7 @@ type SessionHandlers = Omit<
 >;
 
 export const SESSION_HANDLERS: SessionHandlers = {
-  load: async (request, { state, signal, onProgress }) => {
+  load: async (request, { state, signal, stop, onProgress }) => {
     // The load's steps as user-timing marks (one set per load): bench/browser-load.ts reads them
     // from a Chrome trace.
     performance.mark('compactlab:worker:load-start');
@@ -114,7 +114,7 @@ export const SESSION_HANDLERS: SessionHandlers = {
       const parsed = await parseForLive(sources, { signal, onProgress });
       live = await LiveParse.adopt(sources, parsed);
       session = parsed.session;
-    } else session = await parseSession(sources, { signal, onProgress });
+    } else session = await parseSession(sources, { signal, stop, onProgress });
     signal.throwIfAborted();
     performance.mark('compactlab:worker:parsed');
     state.loaded = {

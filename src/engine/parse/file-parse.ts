@@ -65,6 +65,8 @@ export class FileParse {
   /** No more lines are read: not a transcript, not parsed, or a document read whole. */
   private stopped = false;
   private asDocument = false;
+  /** Where the person stopped the read (`ParseOptions.stop`), when they did. */
+  stoppedAtBytes: number | undefined;
   /** The name alone said the dialect: no line was scanned. */
   private byName = false;
   /** Records held for a dialect whose later records replace earlier ones (`supersedeKey`). */
@@ -177,6 +179,18 @@ export class FileParse {
     const scanOptions: ScanOptions = {
       chunkBytes: options.chunkBytes,
       signal: options.signal,
+      // Live mode's cache keeps what a parse read: a stopped read is never one it keeps.
+      stop: cache ? undefined : options.stop,
+      onStop: (position) => {
+        this.stoppedAtBytes = position;
+        builder.issue(
+          fileIndex,
+          0,
+          'read-stopped',
+          'warning',
+          `Reading ${source.name} was stopped at ${Math.floor((100 * position) / Math.max(1, source.sizeBytes))}% (byte ${position.toLocaleString('en-US')} of ${source.sizeBytes.toLocaleString('en-US')}): the session holds the lines before it`,
+        );
+      },
       onBytes: (read) => progress.report(read, fileIndex),
       onInvalidUtf8: (line) =>
         builder.issue(

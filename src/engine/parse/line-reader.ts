@@ -22,6 +22,9 @@ type LineSink = (
 export interface ScanOptions {
   chunkBytes?: number;
   signal?: AbortSignal;
+  /** Ends the scan before the next chunk (the lines before it kept); `onStop` gets where. */
+  stop?: AbortSignal;
+  onStop?: (position: number) => void;
   /** Called after each chunk with the bytes consumed so far in this source. */
   onBytes?: (bytesRead: number) => void;
   /** Called before the sink for a line whose bytes are not valid UTF-8 (decoded with U+FFFD). */
@@ -112,6 +115,10 @@ export async function scanLines(
   let next = size > 0 ? readAt(0, length) : undefined;
   while (next) {
     options.signal?.throwIfAborted();
+    if (options.stop?.aborted) {
+      options.onStop?.(position);
+      return lineNumber;
+    }
     const bytes = await next;
     options.signal?.throwIfAborted();
     const atEnd = position + bytes.byteLength >= size || bytes.byteLength < length;

@@ -1,4 +1,4 @@
-import type { SessionFile } from '../types';
+import type { ApiCall, SessionFile } from '../types';
 import type { DialectDescriptor } from './dialects/descriptor';
 import type { RecordCache } from './record-cache';
 
@@ -6,10 +6,24 @@ export interface ParseProgress {
   bytesRead: number;
   totalBytes: number;
   fileIndex: number;
+  /** Main-thread API calls read so far. */
+  calls?: number;
+  /**
+   * The context of each call from `from` on, as read so far: with the earlier reports', the
+   * timeline of what is read, drawn while the rest streams in. `from` repeats the last call sent
+   * (a streamed response's later lines may have updated it).
+   */
+  contexts?: { from: number; tokens: number[] };
 }
 
 export interface ParseOptions {
   signal?: AbortSignal;
+  /**
+   * Stop reading (Cancel of a load that keeps what was read): the read ends at the next chunk and
+   * the session is finished from the lines before it, with a `read-stopped` issue saying where.
+   * Unlike `signal`, the parse resolves.
+   */
+  stop?: AbortSignal;
   onProgress?: (progress: ParseProgress) => void;
   /** Bytes read per step (default 4 MiB). Tests use tiny chunks to catch boundary bugs. */
   chunkBytes?: number;
@@ -47,17 +61,38 @@ export const DEFAULT_PREVIEW_CHARS = 2_000;
 export class ProgressCounter {
   private bytesBefore = 0;
   private readonly totalBytes: number;
+  /** Calls whose context the reports have carried. */
+  private callsSent = 0;
 
   constructor(
     sizesBytes: readonly number[],
     private readonly onProgress: ParseOptions['onProgress'],
+    /** The main-thread calls read so far (the session builder's). */
+    private readonly calls?: readonly ApiCall[],
   ) {
     this.totalBytes = sizesBytes.reduce((sum, s) => sum + s, 0);
   }
 
+  /** The bytes of all files read so far. */
+  get bytesRead(): number {
+    return this.bytesBefore;
+  }
+
   /** `readBytes` of the current file read so far. */
   report(readBytes: number, fileIndex: number): void {
-    this.onProgress?.({ bytesRead: this.bytesBefore + readBytes, totalBytes: this.totalBytes, fileIndex });
+    if (!this.onProgress) return;
+    const progress: ParseProgress = {
+      bytesRead: this.bytesBefore + readBytes,
+      totalBytes: this.totalBytes,
+      fileIndex,
+    };
+    if (this.calls) {
+      const from = Math.max(0, this.callsSent - 1);
+      progress.calls = this.calls.length;
+      progress.contexts = { from, tokens: this.calls.slice(from).map((c) => c.contextTokens) };
+      this.callsSent = this.calls.length;
+    }
+    this.onProgress(progress);
   }
 
   /** The current file is read: the next one's bytes count after its `sizeBytes`. */

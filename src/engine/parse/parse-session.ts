@@ -67,6 +67,7 @@ export async function parseSessionKeeping(
     progress: new ProgressCounter(
       sources.map((s) => s.sizeBytes),
       options.onProgress,
+      builder.apiCalls,
     ),
     cache,
     parsed,
@@ -77,25 +78,47 @@ export async function parseSessionKeeping(
   let kept: KeptLineParse | undefined;
   let whyNot = 'the session has more than its main file';
 
+  let stoppedAt: number | undefined;
   for (const file of orderFiles(files, dialects)) {
     const raw = at(rawSources, file.index);
     const source = at(sources, file.index);
+    if (stoppedAt !== undefined) {
+      builder.issue(
+        file.index,
+        0,
+        'read-stopped',
+        'warning',
+        `${source.name} was not read: reading was stopped before it`,
+      );
+      continue;
+    }
     if (isSideFile(file)) {
       await side.read(file, cache ? await cache.whole(source, raw) : source, builder, options.signal);
     } else {
       const parse = new FileParse(run, file, source);
       await parse.read(raw);
+      if (parse.stoppedAtBytes !== undefined) stoppedAt = run.progress.bytesRead + parse.stoppedAtBytes;
       const why = sources.length === 1 && file.role === 'main' ? parse.whyNotKept() : undefined;
       if (why !== undefined) whyNot = why;
       if (why === '')
         kept = { builder, file, handleLine: parse.handleLine, endBytes: source.sizeBytes, dialects };
     }
-    run.progress.fileDone(source.sizeBytes, file.index);
+    if (stoppedAt === undefined) run.progress.fileDone(source.sizeBytes, file.index);
   }
 
+  if (stoppedAt !== undefined) {
+    // What was not read cannot be followed from where the read stopped.
+    kept = undefined;
+    whyNot = 'the read was stopped';
+  }
   run.normalizers.finish(builder, run.previewChars);
   cache?.end();
   const session = finishSession(builder);
+  if (stoppedAt !== undefined)
+    session.meta.partialRead = {
+      bytesRead: stoppedAt,
+      totalBytes: sources.reduce((n, s) => n + s.sizeBytes, 0),
+    };
   side.apply(session, dialects);
   return { session: deriveSession(session), kept, whyNot };
 }

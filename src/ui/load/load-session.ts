@@ -8,7 +8,7 @@ import { useReplayStore } from '../replay/replay-store';
 import { useUiStore } from '../store';
 
 let nextSessionId: SessionId = 1;
-let inFlight: { sessionId: SessionId; abort: AbortController } | undefined;
+let inFlight: { sessionId: SessionId; abort: AbortController; stop?: AbortController } | undefined;
 
 /** Main transcript first, subagent files after: the order the parser expects the files in. */
 export function sortSessionFiles<F extends { name: string }>(files: readonly F[]): F[] {
@@ -38,11 +38,13 @@ export async function loadSession(
     show?: boolean;
   } = {},
 ): Promise<boolean> {
-  cancelLoad();
+  abortLoad();
   if (options.show) useLibraryStore.getState().showView('session');
   const sessionId = nextSessionId++;
   const abort = new AbortController();
-  inFlight = { sessionId, abort };
+  // Cancel once calls are drawn stops the read and keeps what was read (issue 20 item 2).
+  const stop = new AbortController();
+  inFlight = { sessionId, abort, stop };
   const store = useUiStore.getState();
   store.startLoad({ sessionId, label, phase: 'fetching' });
   try {
@@ -53,14 +55,18 @@ export async function loadSession(
       'parsing',
       label === describeFiles(files) ? label : `${label} (${describeFiles(files)})`,
     );
-    await queryClient.fetchQuery({
+    const overview = await queryClient.fetchQuery({
       ...sessionOverviewQuery(sessionId),
       queryFn: ({ signal }) => {
         const forward = () => abort.abort();
         signal.addEventListener('abort', forward, { once: true });
         return getEngineClient().request(
           { kind: 'load', sessionId, files, live: options.live },
-          { signal: abort.signal, onProgress: (p) => useUiStore.getState().setLoadProgress(sessionId, p) },
+          {
+            signal: abort.signal,
+            stop: stop.signal,
+            onProgress: (p) => useUiStore.getState().setLoadProgress(sessionId, p),
+          },
         );
       },
     });
@@ -71,6 +77,14 @@ export async function loadSession(
     void queryClient.prefetchQuery(timelineQuery(sessionId));
     const previous = useUiStore.getState().currentSessionId;
     useUiStore.getState().finishLoad(sessionId);
+    const partial = overview.meta.partialRead;
+    if (partial)
+      useUiStore.setState({
+        notice: {
+          kind: 'info',
+          text: `Stopped reading ${label} at ${Math.floor((100 * partial.bytesRead) / Math.max(1, partial.totalBytes))}%: the session shows what was read before (partial; its Issues tab says where).`,
+        },
+      });
     if (previous !== undefined && previous !== sessionId)
       queryClient.removeQueries({ queryKey: sessionKey(previous) });
     return true;
@@ -147,6 +161,17 @@ export async function appendSession(
 
 /** Cancels the load in flight, if any; it shows "Cancelled" once the engine has stopped it. */
 export function cancelLoad(): void {
+  if (!inFlight) return;
+  const loading = useUiStore.getState().loading;
+  useUiStore.getState().setLoadCancelling(inFlight.sessionId);
+  // Once calls are drawn, Cancel keeps what was read; before, there is nothing to keep.
+  if (inFlight.stop && loading?.sessionId === inFlight.sessionId && (loading.contexts?.length ?? 0) > 0)
+    inFlight.stop.abort();
+  else inFlight.abort.abort();
+}
+
+/** Cancels the load in flight without keeping anything (another load replaces it). */
+function abortLoad(): void {
   if (!inFlight) return;
   useUiStore.getState().setLoadCancelling(inFlight.sessionId);
   inFlight.abort.abort();

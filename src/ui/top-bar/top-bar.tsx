@@ -114,7 +114,8 @@ export function TopBar() {
           </span>
         ) : null}
       </div>
-      <span className="hint">Drop a transcript (and its subagent files) anywhere</span>
+      {/* While a file loads its progress takes the room (at 1280 px they overlapped). */}
+      {!loading && <span className="hint">Drop a transcript (and its subagent files) anywhere</span>}
       <ThemeToggle />
       {pasteOpen && (
         <PasteDialog
