@@ -2,6 +2,7 @@ import type { ThresholdLine } from '../simulation/types';
 import type { Knobs, KnobDef, Strategy, Threshold } from './api';
 import { CustomStrategyError, createStepView, toStrategyActions } from './custom-actions';
 import { contextWindowSpec, createKnobNormalizer } from './knobs';
+import { borrowedSummarySize } from './summary-size';
 import type { CompactionStrategy, KnobSpec, StrategyRun } from './types';
 
 // A strategy written against the public API (api.ts, docs/custom-strategies.md), checked and
@@ -154,6 +155,9 @@ export function adaptCustomStrategy(value: unknown, host: CustomStrategyHost = D
     defaultKnobs,
     normalizeKnobs: normalize,
     thresholds,
+    // A summary whose size the action does not give: Claude Code's fit, as the replay sizes any.
+    summarySize: () =>
+      borrowedSummarySize('a custom strategy whose summarize action gives no summaryTokens is sized as Claude Code\'s'),
     getSessionKnobs: (info) => {
       const window = info.window?.windowTokens ?? info.contextWindow;
       const knobs =
@@ -181,7 +185,8 @@ export function adaptCustomStrategy(value: unknown, host: CustomStrategyHost = D
             const actions = toStrategyActions(answer, { view, triggerTokens: trigger?.tokens ?? 0, label });
             return actions.length > 0 ? { actions } : undefined;
           } catch (err) {
-            if (err instanceof CustomStrategyError) throw new CustomStrategyError(`${where}: ${err.message}`);
+            if (err instanceof CustomStrategyError)
+              throw new CustomStrategyError(`${host.fileName ? `${host.fileName}: ` : ''}${where}: ${err.message}`);
             throw err;
           }
         },
