@@ -11,8 +11,24 @@ export default {
   label: 'Clear old tool results',
   description: 'Over the trigger, tool results older than keepTurns prompts are cleared, oldest first.',
   knobs: [
-    { key: 'triggerTokens', label: 'Trigger', kind: 'number', unit: 'tokens', default: 100_000, min: 1_000, step: 1_000 },
-    { key: 'keepTurns', label: 'Turns kept whole', kind: 'number', unit: 'count', default: 3, min: 0, integer: true },
+    {
+      key: 'triggerTokens',
+      label: 'Trigger',
+      kind: 'number',
+      unit: 'tokens',
+      default: 100_000,
+      min: 1_000,
+      step: 1_000,
+    },
+    {
+      key: 'keepTurns',
+      label: 'Turns kept whole',
+      kind: 'number',
+      unit: 'count',
+      default: 3,
+      min: 0,
+      integer: true,
+    },
   ],
   thresholds: (k) => [{ label: 'Clear trigger', tokens: k.triggerTokens }],
   step(view, k) {

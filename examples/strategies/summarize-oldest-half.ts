@@ -9,10 +9,27 @@ type Knobs = { triggerPercent: number; keepPercent: number; contextWindow: numbe
 export default {
   id: 'summarize-oldest-half',
   label: 'Summarize the oldest half',
-  description: 'At triggerPercent of the window, what precedes the newest keepPercent of the history becomes a summary.',
+  description:
+    'At triggerPercent of the window, what precedes the newest keepPercent of the history becomes a summary.',
   knobs: [
-    { key: 'triggerPercent', label: 'Trigger (% of window)', kind: 'number', unit: 'percent', default: 80, min: 10, max: 100 },
-    { key: 'keepPercent', label: 'Kept verbatim (% of history)', kind: 'number', unit: 'percent', default: 50, min: 0, max: 90 },
+    {
+      key: 'triggerPercent',
+      label: 'Trigger (% of window)',
+      kind: 'number',
+      unit: 'percent',
+      default: 80,
+      min: 10,
+      max: 100,
+    },
+    {
+      key: 'keepPercent',
+      label: 'Kept verbatim (% of history)',
+      kind: 'number',
+      unit: 'percent',
+      default: 50,
+      min: 0,
+      max: 90,
+    },
   ],
   thresholds: (k) => [{ label: 'Summary trigger', tokens: (k.contextWindow * k.triggerPercent) / 100 }],
   init: () => ({ compactions: 0 }),
@@ -22,6 +39,8 @@ export default {
     const history = view.tokensBetween(view.liveFrom, view.boundary);
     const keepFrom = view.keepRecentFrom((history * k.keepPercent) / 100);
     state.compactions++;
-    return [{ kind: 'summarize', keepFrom, note: `compaction ${state.compactions}: the oldest part summarized` }];
+    return [
+      { kind: 'summarize', keepFrom, note: `compaction ${state.compactions}: the oldest part summarized` },
+    ];
   },
 } satisfies Strategy<Knobs, { compactions: number }>;

@@ -68,7 +68,7 @@ ${formatKnobFlags(DEFAULT_STRATEGY)}
       flags set it in every strategy that has it.
       --strategy-file <my-strategy.ts>: your own strategy, written against the public API
       (docs/custom-strategies.md), compiled and run in a context without Node or the network, its
-      code limited to 10 s over the command; in a list it is a path: --strategy
+      code limited to 10 s a replay; in a list it is a path: --strategy
       claude-code,codex,./my-strategy.ts. Its knobs take --knob <key>=<value>.
 ${MANUAL_USAGE}`;
 
@@ -119,11 +119,17 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
   try {
     if (typeof first['strategy-file'] === 'string') {
       if (typeof first.strategy === 'string') {
-        process.stderr.write('compactlab replay: --strategy-file and --strategy: give one (or --strategy a,./file.ts)\n');
+        process.stderr.write(
+          'compactlab replay: --strategy-file and --strategy: give one (or --strategy a,./file.ts)\n',
+        );
         return 2;
       }
       fileStrategyId = await loadStrategyFile(first['strategy-file']);
-    } else if (typeof first.strategy === 'string' && !first.strategy.includes(',') && isStrategyPath(first.strategy))
+    } else if (
+      typeof first.strategy === 'string' &&
+      !first.strategy.includes(',') &&
+      isStrategyPath(first.strategy)
+    )
       fileStrategyId = await loadStrategyFile(first.strategy);
   } catch (error) {
     process.stderr.write(`compactlab replay: ${(error as Error).message}\n`);
@@ -138,9 +144,9 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
       ? fileStrategyId
       : typeof first.strategy === 'string'
         ? first.strategy
-      : preparsed
-        ? getDefaultStrategyId(preparsed.session.format, preparsed.session.meta.agent)
-        : DEFAULT_STRATEGY_ID;
+        : preparsed
+          ? getDefaultStrategyId(preparsed.session.format, preparsed.session.meta.agent)
+          : DEFAULT_STRATEGY_ID;
   if (strategyArg === 'all' || strategyArg.includes(',')) return compareCommand(args, strategyArg, out);
   const strategy = getStrategy(strategyArg);
   if (first.help) {
@@ -294,7 +300,8 @@ async function compareCommand(args: string[], strategyArg: string, out: Out): Pr
           .filter(Boolean);
   // Items naming a file are custom strategies: loaded and registered, then named by their id.
   try {
-    for (let i = 0; i < ids.length; i++) if (isStrategyPath(ids[i]!)) ids[i] = await loadStrategyFile(ids[i]!);
+    for (let i = 0; i < ids.length; i++)
+      if (isStrategyPath(ids[i]!)) ids[i] = await loadStrategyFile(ids[i]!);
   } catch (error) {
     process.stderr.write(`compactlab replay: ${(error as Error).message}\n`);
     return 2;

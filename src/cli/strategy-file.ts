@@ -3,7 +3,7 @@ import { basename, resolve } from 'node:path';
 import vm from 'node:vm';
 import { CustomStrategyError } from '../engine/strategies/custom-actions';
 import { adaptCustomStrategy, type CustomStrategyHost } from '../engine/strategies/custom';
-import { getStrategy, registerCustomStrategy } from '../engine/strategies/registry';
+import { registerCustomStrategy } from '../engine/strategies/registry';
 import { getErrorSourceLine } from '../engine/strategies/source-map-line';
 import type { CompactionStrategy, KnobValue } from '../engine/strategies/types';
 
@@ -11,11 +11,12 @@ import type { CompactionStrategy, KnobValue } from '../engine/strategies/types';
 // against the public API (docs/custom-strategies.md), compiled by esbuild (TypeScript to
 // JavaScript, a source map to name lines), evaluated in a fresh `node:vm` context (the language's
 // built-ins only: no require, process, fetch or timers) and registered beside the built-ins. Every
-// call into it runs under one time budget for the whole command: an endless loop is stopped there
-// and said so. A plain `.js` file is read the same way.
+// call into it runs under one time budget per replay: an endless loop is stopped there and said
+// so. Memory is the process's: what a step allocates is bounded by that time and by the limits on
+// its answer (custom-actions.ts). A plain `.js` file is read the same way.
 
-/** Ours: the time the strategy's own code may take over one command (its steps, all calls). */
-export const STRATEGY_TIME_LIMIT_MS = 10_000;
+/** Ours: the time the strategy's own code may take over one replay (its steps, all calls), and to load. */
+const STRATEGY_TIME_LIMIT_MS = 10_000;
 /** Ours: a strategy file larger than this is refused before compiling. */
 const MAX_FILE_BYTES = 1_000_000;
 
@@ -33,7 +34,8 @@ export async function loadStrategyFile(path: string, timeLimitMs = STRATEGY_TIME
   if (known !== undefined) return known;
   const stat = fs.statSync(full, { throwIfNoEntry: false });
   if (!stat?.isFile()) throw new CustomStrategyError(`${path}: no such file`);
-  if (stat.size > MAX_FILE_BYTES) throw new CustomStrategyError(`${path}: ${stat.size} bytes (the limit is 1 MB)`);
+  if (stat.size > MAX_FILE_BYTES)
+    throw new CustomStrategyError(`${path}: ${stat.size} bytes (the limit is 1 MB)`);
   const strategy = await compileStrategySource(fs.readFileSync(full, 'utf8'), basename(full), timeLimitMs);
   registerCustomStrategy(strategy);
   loaded.set(full, strategy.id);
@@ -70,11 +72,13 @@ export async function compileStrategySource(
     const e = error as { code?: string; message?: string; stack?: string; name?: string };
     if (e?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
       return new CustomStrategyError(
-        `${fileName}: ${what} was stopped: the strategy's code ran past its time limit (${(timeLimitMs / 1000).toLocaleString('en-US')} s over the command; an endless loop?)`,
+        `${fileName}: ${what} was stopped: the strategy's code ran past its time limit (${(timeLimitMs / 1000).toLocaleString('en-US')} s a replay; an endless loop?)`,
       );
     const line = typeof e?.stack === 'string' ? getErrorSourceLine(e.stack, jsName, mappings) : undefined;
     const message = typeof e?.message === 'string' ? `${e.name ?? 'Error'}: ${e.message}` : String(error);
-    return new CustomStrategyError(`${fileName}${line !== undefined ? `:${line}` : ''}: ${what} threw ${message}`);
+    return new CustomStrategyError(
+      `${fileName}${line !== undefined ? `:${line}` : ''}: ${what} threw ${message}`,
+    );
   };
   const context = vm.createContext(Object.create(null), {
     name: fileName,
@@ -83,6 +87,9 @@ export async function compileStrategySource(
   const run = new vm.Script('globalThis.__call()', { filename: 'compactlab-host.js' });
   const host: CustomStrategyHost = {
     fileName,
+    startRun: () => {
+      spent = 0;
+    },
     call<T>(what: string, fn: () => T): T {
       const left = timeLimitMs - spent;
       if (left <= 0) throw describe({ code: 'ERR_SCRIPT_EXECUTION_TIMEOUT' }, what);
@@ -105,7 +112,9 @@ export async function compileStrategySource(
   const moduleObject = { exports: {} as Record<string, unknown> };
   const requireStub = (id: string) => {
     if (id === 'compactlab/strategy') return {};
-    throw new Error(`imports are not available to a strategy (only "import type" from 'compactlab/strategy'): "${id}"`);
+    throw new Error(
+      `imports are not available to a strategy (only "import type" from 'compactlab/strategy'): "${id}"`,
+    );
   };
   host.call('loading the file', () => {
     const factory = new vm.Script(`(function (module, exports, require) {${compiled.code}\n})`, {
@@ -120,9 +129,4 @@ export async function compileStrategySource(
     if (error instanceof CustomStrategyError) throw new CustomStrategyError(`${fileName}: ${error.message}`);
     throw describe(error, 'its definition');
   }
-}
-
-/** The strategy for a `--strategy` item: a built-in's id, or a file loaded and registered. */
-export async function resolveStrategyItem(item: string): Promise<CompactionStrategy<Record<string, KnobValue>>> {
-  return getStrategy(isStrategyPath(item) ? await loadStrategyFile(item) : item);
 }

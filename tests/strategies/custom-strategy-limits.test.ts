@@ -44,9 +44,9 @@ ${body}
 describe('errors name the reason and the line', () => {
   it('a throw names the file, the line of the throw and the call', async () => {
     // Line 10 is the body's first line.
-    await expect(replayWith('throws', "    if (view.call === 5) throw new Error('no more');\n    return [];")).rejects.toThrow(
-      /^throws\.ts:10: step at call 6 threw Error: no more$/,
-    );
+    await expect(
+      replayWith('throws', "    if (view.call === 5) throw new Error('no more');\n    return [];"),
+    ).rejects.toThrow(/^throws\.ts:10: step at call 6 threw Error: no more$/);
   });
 
   it('a TypeError from a typo names its line', async () => {
@@ -58,43 +58,58 @@ describe('errors name the reason and the line', () => {
   it('an endless loop is stopped by the time limit and said so', async () => {
     const t0 = performance.now();
     await expect(replayWith('endless', '    while (true) state.n++;', 300)).rejects.toThrow(
-      /endless\.ts: step at call 1 was stopped: the strategy's code ran past its time limit \(0\.3 s over the command; an endless loop\?\)/,
+      /endless\.ts: step at call 1 was stopped: the strategy's code ran past its time limit \(0\.3 s a replay; an endless loop\?\)/,
     );
     expect(performance.now() - t0).toBeLessThan(5_000);
   });
 
-  it('the limit is over the whole command: slow steps add up to it', async () => {
+  it('the limit is over the whole replay: slow steps add up to it, and the next replay starts afresh', async () => {
     await expect(
-      replayWith('slow', '    const t = Date.now(); while (Date.now() - t < 5) state.n++;\n    return [];', 200),
+      replayWith(
+        'slow',
+        '    const t = Date.now(); while (Date.now() - t < 5) state.n++;\n    return [];',
+        200,
+      ),
     ).rejects.toThrow(/ran past its time limit/);
   });
 
   it('a huge answer is refused, saying how much and the limit', async () => {
     await expect(
-      replayWith('huge', "    return Array.from({ length: 100000 }, () => ({ kind: 'clear', results: [] }));"),
+      replayWith(
+        'huge',
+        "    return Array.from({ length: 100000 }, () => ({ kind: 'clear', results: [] }));",
+      ),
     ).rejects.toThrow(/step at call 1: step returned 100,000 actions: the limit is 100 a step/);
-    await expect(replayWith('long-note', "    return [{ kind: 'clear', results: [], note: 'x'.repeat(1e6) }];")).rejects.toThrow(
-      /action 1: note of 1,000,000 characters/,
-    );
+    await expect(
+      replayWith('long-note', "    return [{ kind: 'clear', results: [], note: 'x'.repeat(1e6) }];"),
+    ).rejects.toThrow(/action 1: note of 1,000,000 characters/);
   });
 
   it('an unsafe truncation or a made-up result id is refused with the rule', async () => {
-    await expect(replayWith('bad-id', "    return [{ kind: 'clear', results: [123456789] }];")).rejects.toThrow(
-      /action 1 \(clear\): 123456789 is not the id of a result the history holds/,
-    );
     await expect(
-      replayWith('bad-cut', "    return view.call === 40 ? [{ kind: 'truncate', from: view.liveFrom, to: view.boundary + 5 }] : [];"),
+      replayWith('bad-id', "    return [{ kind: 'clear', results: [123456789] }];"),
+    ).rejects.toThrow(/action 1 \(clear\): 123456789 is not the id of a result the history holds/);
+    await expect(
+      replayWith(
+        'bad-cut',
+        "    return view.call === 40 ? [{ kind: 'truncate', from: view.liveFrom, to: view.boundary + 5 }] : [];",
+      ),
     ).rejects.toThrow(/action 1 \(truncate\) to: \d+ is not a position of the history/);
   });
 
   it('an import is refused at load, naming it', async () => {
     await expect(
-      compileStrategySource("import fs from 'node:fs';\nexport default { id: 'imp', label: 'I', step: () => fs };", 'imp.ts'),
+      compileStrategySource(
+        "import fs from 'node:fs';\nexport default { id: 'imp', label: 'I', step: () => fs };",
+        'imp.ts',
+      ),
     ).rejects.toThrow(/imp\.ts:1: loading the file threw Error: imports are not available .*"node:fs"/);
   });
 
   it('a syntax error names its line and column', async () => {
-    await expect(compileStrategySource('export default {\n  id: "x",,\n};', 'syntax.ts')).rejects.toThrow(/^syntax\.ts:2:\d+: /);
+    await expect(compileStrategySource('export default {\n  id: "x",,\n};', 'syntax.ts')).rejects.toThrow(
+      /^syntax\.ts:2:\d+: /,
+    );
   });
 
   it('no Node, no network: process, fetch, timers and eval are absent, require answers nothing', async () => {
@@ -117,9 +132,15 @@ describe('any answer is an action list or an error, never a broken replay', () =
       fc.constant("[{ kind: 'nope' }]"),
       fc.constant("[{ kind: 'summarize', keepFrom: -1 }]"),
       fc.constant("[{ kind: 'summarize', summaryTokens: Infinity }]"),
-      fc.constant("[{ kind: 'replace', results: view.results().slice(0, 2).map((r) => r.id), noticeTokens: -5 }]"),
-      fc.constant("[{ kind: 'replace', results: view.results().slice(0, 2).map((r) => r.id), noticeTokens: 5 }]"),
-      fc.constant("[{ kind: 'truncate', from: view.liveFrom, to: view.safeCut(Math.floor((view.liveFrom + view.boundary) / 2)) }]"),
+      fc.constant(
+        "[{ kind: 'replace', results: view.results().slice(0, 2).map((r) => r.id), noticeTokens: -5 }]",
+      ),
+      fc.constant(
+        "[{ kind: 'replace', results: view.results().slice(0, 2).map((r) => r.id), noticeTokens: 5 }]",
+      ),
+      fc.constant(
+        "[{ kind: 'truncate', from: view.liveFrom, to: view.safeCut(Math.floor((view.liveFrom + view.boundary) / 2)) }]",
+      ),
     );
     let n = 0;
     await fc.assert(

@@ -41,7 +41,9 @@ function checkClearing(p: PreparedReplay, trigger: number, keepTurns: number) {
     expect(e.checkTokens).toBeGreaterThanOrEqual(trigger);
     expect(e.thresholdTokens).toBe(trigger);
     const boundary = p.callPos[e.afterCallPos + 1]!;
-    const turnNow = p.clearables.turn.filter((_, i) => p.clearables.pos[i]! < boundary).reduce((a, b) => Math.max(a, b), 0);
+    const turnNow = p.clearables.turn
+      .filter((_, i) => p.clearables.pos[i]! < boundary)
+      .reduce((a, b) => Math.max(a, b), 0);
     for (const id of e.clearedToolIds) {
       const item = p.clearables.indexById.get(id)!;
       expect(p.clearables.pos[item]!).toBeLessThan(boundary);
@@ -74,7 +76,11 @@ describe('the examples on the bundled sample', () => {
     const kept = computeReplay(p, 'clear-old-results', { triggerTokens: 60_000, keepTurns: 100_000 });
     expect(kept.events.filter((e) => e.kind === 'microcompact')).toEqual([]);
     const peak = Math.max(...kept.checkTokens);
-    expect(computeReplay(p, 'clear-old-results', { triggerTokens: peak + 1 }).events.filter((e) => e.kind === 'microcompact')).toEqual([]);
+    expect(
+      computeReplay(p, 'clear-old-results', { triggerTokens: peak + 1 }).events.filter(
+        (e) => e.kind === 'microcompact',
+      ),
+    ).toEqual([]);
   });
 
   it('summarize-oldest-half summarizes partially at its share of the window, keeping the newest part', () => {
@@ -92,10 +98,12 @@ describe('the examples on the bundled sample', () => {
       expect(e.postTokens).toBeLessThan(e.preTokens);
     }
     // The state counts across one replay and starts fresh in the next.
-    expect(compacts.map((e) => e.note)).toEqual(compacts.map((_, i) => `compaction ${i + 1}: the oldest part summarized`));
-    expect(computeReplay(p, 'summarize-oldest-half', knobs).events.filter((e) => e.kind === 'compact')[0]!.note).toBe(
-      'compaction 1: the oldest part summarized',
+    expect(compacts.map((e) => e.note)).toEqual(
+      compacts.map((_, i) => `compaction ${i + 1}: the oldest part summarized`),
     );
+    expect(
+      computeReplay(p, 'summarize-oldest-half', knobs).events.filter((e) => e.kind === 'compact')[0]!.note,
+    ).toBe('compaction 1: the oldest part summarized');
     // Its threshold lines: the trigger at 60% and the window.
     expect(result.thresholds.map((t) => [t.kind, t.tokens])).toEqual([
       ['trigger', 60_000],
@@ -139,8 +147,12 @@ describe('the examples on real logs', () => {
     if (p.calls.length < 2) return;
     const peak = Math.max(...p.recorded);
     checkClearing(p, Math.max(1_000, Math.round(peak / 2)), 2);
-    const half = computeReplay(p, 'summarize-oldest-half', { contextWindow: Math.max(10_000, Math.round(peak)), triggerPercent: 50 });
-    for (const e of half.events.filter((x) => x.kind === 'compact')) expect(e.checkTokens).toBeGreaterThanOrEqual(half.thresholds[0]!.tokens);
+    const half = computeReplay(p, 'summarize-oldest-half', {
+      contextWindow: Math.max(10_000, Math.round(peak)),
+      triggerPercent: 50,
+    });
+    for (const e of half.events.filter((x) => x.kind === 'compact'))
+      expect(e.checkTokens).toBeGreaterThanOrEqual(half.thresholds[0]!.tokens);
   });
 });
 
@@ -151,15 +163,29 @@ describe('a definition that breaks the API is an error naming the field', () => 
     [{ ...ok, label: '' }, /label must be non-empty text/],
     [{ ...ok, step: 3 }, /step must be a function/],
     [{ ...ok, knobs: [{ key: '1x', label: 'a', kind: 'number', default: 1 }] }, /key "1x"/],
-    [{ ...ok, knobs: [{ key: 'a', label: 'a', kind: 'number', default: Number.NaN }] }, /knob a: default must be a finite number/],
+    [
+      { ...ok, knobs: [{ key: 'a', label: 'a', kind: 'number', default: Number.NaN }] },
+      /knob a: default must be a finite number/,
+    ],
     [{ ...ok, knobs: [{ key: 'a', label: 'a', kind: 'text', default: 1 }] }, /knob a: kind must be/],
-    [{ ...ok, knobs: [{ key: 'a', label: 'a', kind: 'number', default: 1 }, { key: 'a', label: 'b', kind: 'number', default: 2 }] }, /knob a is declared twice/],
+    [
+      {
+        ...ok,
+        knobs: [
+          { key: 'a', label: 'a', kind: 'number', default: 1 },
+          { key: 'a', label: 'b', kind: 'number', default: 2 },
+        ],
+      },
+      /knob a is declared twice/,
+    ],
     [null, /export default/],
   ])('%#', (def, message) => {
     expect(() => adaptCustomStrategy(def)).toThrow(message);
   });
 
   it('a built-in id is refused when registered', () => {
-    expect(() => registerCustomStrategy(adaptCustomStrategy({ ...ok, id: 'codex' }))).toThrow(/built-in strategy's id/);
+    expect(() => registerCustomStrategy(adaptCustomStrategy({ ...ok, id: 'codex' }))).toThrow(
+      /built-in strategy's id/,
+    );
   });
 });

@@ -44,7 +44,8 @@ const AREAS: Record<string, Area> = {
       'dexie',
     ],
   },
-  cli: { areas: ['engine'], packages: ['node:', 'sql.js'] },
+  // esbuild: a custom strategy file's TypeScript compiled to JavaScript (cli/strategy-file.ts).
+  cli: { areas: ['engine'], packages: ['node:', 'sql.js', 'esbuild'] },
   'main.tsx': { areas: ['ui'], packages: ['react', 'react-dom', '@tanstack/react-query'] },
 };
 

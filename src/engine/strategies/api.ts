@@ -138,5 +138,5 @@ export interface Strategy<K extends Knobs = Knobs, S = unknown> {
   /** Fresh state for one replay (a counter, a set of ids); `step` receives it. */
   init?(knobs: K): S;
   /** After each API call: the actions to take now, in order (none: return nothing or []). */
-  step(view: StepView, knobs: K, state: S): readonly Action[] | undefined | void;
+  step(view: StepView, knobs: K, state: S): readonly Action[] | undefined;
 }

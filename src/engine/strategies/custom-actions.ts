@@ -22,9 +22,9 @@ export class CustomStrategyError extends Error {
 }
 
 /** Ours (a step's answer the page can still show): more actions in one step is an error. */
-export const MAX_ACTIONS_PER_STEP = 100;
+const MAX_ACTIONS_PER_STEP = 100;
 /** Ours: a note longer than this is an error (it is shown on an event card). */
-export const MAX_NOTE_CHARS = 2_000;
+const MAX_NOTE_CHARS = 2_000;
 
 const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
 
@@ -69,8 +69,7 @@ export function createStepView(view: ReplayView, callCount: number): StepView {
       }
       return results;
     },
-    tokensBetween: (from, to) =>
-      view.getLiveTokens(clampPos(view, from, 'from'), clampPos(view, to, 'to')),
+    tokensBetween: (from, to) => view.getLiveTokens(clampPos(view, from, 'from'), clampPos(view, to, 'to')),
     keepRecentFrom: (tokens) =>
       getKeepRecentCut(prepared, checkNumber(tokens, 'keepRecentFrom'), view.liveFromPos, view.boundaryPos),
     safeCut: (position) =>
@@ -85,7 +84,10 @@ function checkNumber(x: unknown, what: string): number {
 }
 
 function clampPos(view: ReplayView, pos: unknown, what: string): number {
-  return Math.min(Math.max(Math.round(checkNumber(pos, `tokensBetween ${what}`)), view.liveFromPos), view.boundaryPos);
+  return Math.min(
+    Math.max(Math.round(checkNumber(pos, `tokensBetween ${what}`)), view.liveFromPos),
+    view.boundaryPos,
+  );
 }
 
 function describeValue(x: unknown): string {
@@ -95,7 +97,7 @@ function describeValue(x: unknown): string {
 }
 
 /** What a threshold the event card names defaults to: the strategy's first trigger line. */
-export interface ActionContext {
+interface ActionContext {
   view: ReplayView;
   triggerTokens: number;
   label: string;
@@ -134,7 +136,15 @@ function toAction(a: Action, i: number, ctx: ActionContext): StrategyAction {
           : checkTokenCount(a.placeholderTokens, `${where} (clear) placeholderTokens`);
       const { clearables } = view.prepared;
       const estimatedSavedTokens = items.reduce((s, j) => s + clearables.estimate[j]!, 0);
-      return { kind: 'clear', items, placeholderTokens, estimatedSavedTokens, checkTokens, thresholdTokens, note };
+      return {
+        kind: 'clear',
+        items,
+        placeholderTokens,
+        estimatedSavedTokens,
+        checkTokens,
+        thresholdTokens,
+        note,
+      };
     }
     case 'truncate': {
       const fromPos = checkPosition(a.from, `${where} (truncate) from`, view);
@@ -150,7 +160,9 @@ function toAction(a: Action, i: number, ctx: ActionContext): StrategyAction {
             `${where} (truncate): ${name} ${p} splits a tool call from its result (view.safeCut gives one that does not)`,
           );
       const noticeTokens =
-        a.noticeTokens === undefined ? 0 : checkTokenCount(a.noticeTokens, `${where} (truncate) noticeTokens`);
+        a.noticeTokens === undefined
+          ? 0
+          : checkTokenCount(a.noticeTokens, `${where} (truncate) noticeTokens`);
       return { kind: 'truncate', fromPos, toPos, noticeTokens, checkTokens, thresholdTokens, note };
     }
     case 'summarize': {
@@ -196,7 +208,8 @@ function toAction(a: Action, i: number, ctx: ActionContext): StrategyAction {
 
 function checkNote(note: unknown, where: string): string | undefined {
   if (note === undefined) return undefined;
-  if (typeof note !== 'string') throw new CustomStrategyError(`${where}: note is ${describeValue(note)}, not text`);
+  if (typeof note !== 'string')
+    throw new CustomStrategyError(`${where}: note is ${describeValue(note)}, not text`);
   if (note.length > MAX_NOTE_CHARS)
     throw new CustomStrategyError(
       `${where}: note of ${note.length.toLocaleString('en-US')} characters (the limit is ${MAX_NOTE_CHARS.toLocaleString('en-US')})`,
@@ -220,7 +233,8 @@ function checkPosition(x: unknown, what: string, view: ReplayView): number {
 }
 
 function checkResults(ids: unknown, what: string, view: ReplayView): number[] {
-  if (!Array.isArray(ids)) throw new CustomStrategyError(`${what}: results is ${describeValue(ids)}, not an array of ids`);
+  if (!Array.isArray(ids))
+    throw new CustomStrategyError(`${what}: results is ${describeValue(ids)}, not an array of ids`);
   const span = view.clearableTo - view.clearableFrom;
   if (ids.length > span)
     throw new CustomStrategyError(

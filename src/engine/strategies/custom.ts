@@ -3,7 +3,10 @@ import type { Knobs, KnobDef, Strategy, Threshold } from './api';
 import { CustomStrategyError, createStepView, toStrategyActions } from './custom-actions';
 import { contextWindowSpec, createKnobNormalizer } from './knobs';
 import { borrowedSummarySize } from './summary-size';
-import type { CompactionStrategy, KnobSpec, StrategyRun } from './types';
+import type { CompactionStrategy, KnobSpec, KnobValue, StrategyRun } from './types';
+
+/** The engine's knobs (a custom strategy's are numbers and switches, every one set). */
+type EngineKnobs = Record<string, KnobValue>;
 
 // A strategy written against the public API (api.ts, docs/custom-strategies.md), checked and
 // adapted into the engine's `CompactionStrategy`: its knobs become knob specs (the panel, `--knob`,
@@ -17,6 +20,8 @@ import type { CompactionStrategy, KnobSpec, StrategyRun } from './types';
 export interface CustomStrategyHost {
   /** Runs `fn` (the strategy's own code) under the host's limits; throws a `CustomStrategyError`. */
   call<T>(what: string, fn: () => T): T;
+  /** A replay begins (the host's time limit is per replay: one session at one setting). */
+  startRun?(): void;
   /** The file it came from, for the notes (`my-strategy.ts`). */
   fileName?: string;
 }
@@ -89,7 +94,7 @@ function toKnobSpec(def: KnobDef, i: number): KnobSpec {
   };
 }
 
-function toThresholdLines(lines: unknown, knobs: Knobs): ThresholdLine[] {
+function toThresholdLines(lines: unknown, knobs: EngineKnobs): ThresholdLine[] {
   if (lines === undefined || lines === null) lines = [];
   if (!Array.isArray(lines)) fail('thresholds must return an array');
   if (lines.length > MAX_THRESHOLDS)
@@ -98,7 +103,8 @@ function toThresholdLines(lines: unknown, knobs: Knobs): ThresholdLine[] {
     const where = `threshold ${i + 1}`;
     if (typeof t !== 'object' || t === null) fail(`${where} is not an object`);
     const kind = t.kind ?? 'trigger';
-    if (!['trigger', 'warning', 'limit'].includes(kind)) fail(`${where}: kind must be trigger, warning or limit`);
+    if (!['trigger', 'warning', 'limit'].includes(kind))
+      fail(`${where}: kind must be trigger, warning or limit`);
     return {
       id: `custom-${i}`,
       label: text(t.label, `${where}: label`, MAX_LABEL_CHARS)!,
@@ -115,7 +121,10 @@ function toThresholdLines(lines: unknown, knobs: Knobs): ThresholdLine[] {
  * Checks a strategy definition (a file's default export) and adapts it. Throws a
  * `CustomStrategyError` naming the field and the rule it breaks.
  */
-export function adaptCustomStrategy(value: unknown, host: CustomStrategyHost = DIRECT_HOST): CompactionStrategy<Knobs> {
+export function adaptCustomStrategy(
+  value: unknown,
+  host: CustomStrategyHost = DIRECT_HOST,
+): CompactionStrategy<EngineKnobs> {
   if (typeof value !== 'object' || value === null)
     fail('the file must `export default` a strategy object (see docs/custom-strategies.md)');
   const def = value as Strategy<Knobs, unknown>;
@@ -136,14 +145,16 @@ export function adaptCustomStrategy(value: unknown, host: CustomStrategyHost = D
   const ownWindow = keys.includes('contextWindow');
   if (!ownWindow)
     specs.push(contextWindowSpec("ours (the model's window, inferred from the log; else 200,000)", GROUP));
-  const defaults: Knobs = Object.fromEntries(defs.map((d) => [d.key, d.default]));
+  const defaults: EngineKnobs = Object.fromEntries(defs.map((d) => [d.key, d.default]));
   if (!ownWindow) defaults.contextWindow = DEFAULT_WINDOW;
-  const normalize = createKnobNormalizer<Knobs>(specs, defaults);
+  const normalize = createKnobNormalizer<EngineKnobs>(specs, defaults);
+  // What the strategy's own functions receive: a frozen copy (normalized knobs are all set).
+  const own = (knobs: EngineKnobs): Knobs => Object.freeze({ ...knobs }) as Knobs;
   const defaultKnobs = normalize(defaults);
   const from = host.fileName ? ` (${host.fileName})` : '';
-  const thresholds = (knobs: Knobs): ThresholdLine[] =>
+  const thresholds = (knobs: EngineKnobs): ThresholdLine[] =>
     toThresholdLines(
-      host.call('thresholds', () => def.thresholds?.(Object.freeze({ ...knobs }))),
+      host.call('thresholds', () => def.thresholds?.(own(knobs))),
       knobs,
     );
 
@@ -157,11 +168,15 @@ export function adaptCustomStrategy(value: unknown, host: CustomStrategyHost = D
     thresholds,
     // A summary whose size the action does not give: Claude Code's fit, as the replay sizes any.
     summarySize: () =>
-      borrowedSummarySize('a custom strategy whose summarize action gives no summaryTokens is sized as Claude Code\'s'),
+      borrowedSummarySize(
+        "a custom strategy whose summarize action gives no summaryTokens is sized as Claude Code's",
+      ),
     getSessionKnobs: (info) => {
       const window = info.window?.windowTokens ?? info.contextWindow;
       const knobs =
-        !ownWindow && window !== undefined ? normalize({ contextWindow: window }, defaultKnobs) : defaultKnobs;
+        !ownWindow && window !== undefined
+          ? normalize({ contextWindow: window }, defaultKnobs)
+          : defaultKnobs;
       return {
         knobs,
         notes: [
@@ -170,7 +185,8 @@ export function adaptCustomStrategy(value: unknown, host: CustomStrategyHost = D
       };
     },
     createRun: (knobs, prepared): StrategyRun => {
-      const frozen = Object.freeze({ ...knobs });
+      const frozen = own(knobs);
+      host.startRun?.();
       const state = host.call('init', () => def.init?.(frozen));
       const trigger = thresholds(knobs).find((l) => l.kind === 'trigger');
       const callCount = prepared.calls.length;
@@ -186,7 +202,9 @@ export function adaptCustomStrategy(value: unknown, host: CustomStrategyHost = D
             return actions.length > 0 ? { actions } : undefined;
           } catch (err) {
             if (err instanceof CustomStrategyError)
-              throw new CustomStrategyError(`${host.fileName ? `${host.fileName}: ` : ''}${where}: ${err.message}`);
+              throw new CustomStrategyError(
+                `${host.fileName ? `${host.fileName}: ` : ''}${where}: ${err.message}`,
+              );
             throw err;
           }
         },
