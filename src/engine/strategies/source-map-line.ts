@@ -49,11 +49,20 @@ export function getSourceLine(mappings: string, line: number, column: number): n
   return found;
 }
 
-/** The first `<fileName>:<line>:<column>` frame of an error's stack, mapped to its source line. */
-export function getErrorSourceLine(stack: string, fileName: string, mappings?: string): number | undefined {
+/**
+ * The first `<fileName>:<line>:<column>` frame of an error's stack, mapped to its source line;
+ * `lineOffset`: lines of the file before the compiled code (the page's sandbox prepends its own).
+ */
+export function getErrorSourceLine(
+  stack: string,
+  fileName: string,
+  mappings?: string,
+  lineOffset = 0,
+): number | undefined {
   const escaped = fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const m = new RegExp(`${escaped}:(\\d+):(\\d+)`).exec(stack);
   if (!m) return undefined;
-  const [line, column] = [Number(m[1]), Number(m[2])];
+  const [line, column] = [Number(m[1]) - lineOffset, Number(m[2])];
+  if (line < 1) return undefined;
   return mappings === undefined ? line : getSourceLine(mappings, line, column);
 }
