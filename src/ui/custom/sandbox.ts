@@ -13,7 +13,7 @@ import sandboxRuntimeUrl from '../../worker/sandbox-runtime.ts?worker&url';
 // the worker is terminated and the run said to be stopped.
 
 /** Ours: the time a run in the sandbox may take (the session's load in it included). */
-export const SANDBOX_TIME_LIMIT_MS = 20_000;
+const SANDBOX_TIME_LIMIT_MS = 20_000;
 
 /** Globals removed before the strategy's code runs (from the global and its prototypes). */
 const REMOVED = [
@@ -57,7 +57,7 @@ export interface SandboxRun {
 }
 
 /** Thrown when the run is stopped by the time limit, or the strategy cannot load. */
-export class SandboxError extends Error {
+class SandboxError extends Error {
   override readonly name = 'SandboxError';
 }
 

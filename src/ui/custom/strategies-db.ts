@@ -5,7 +5,7 @@ import { hasIndexedDb } from '../common/storage';
 // when the browser keeps nothing for the page (common/storage.ts). Only the source is kept: it
 // runs again only when the person presses Run.
 
-export interface SavedStrategy {
+interface SavedStrategy {
   /** The file name (`my-strategy.ts`): what exports and the table name it by. */
   name: string;
   source: string;
