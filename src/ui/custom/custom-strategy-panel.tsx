@@ -36,7 +36,7 @@ export function CustomStrategyPanel({
   const [source, setSource] = useState(TEMPLATES[0]!.source);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [saved, setSaved] = useState<string[]>([]);
-  const model = useRef<monaco.editor.ITextModel | null>(null);
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const abort = useRef<AbortController | null>(null);
   const theme = useColorScheme() === 'light' ? 'vs' : 'vs-dark';
 
@@ -52,7 +52,8 @@ export function CustomStrategyPanel({
   };
 
   const run = async () => {
-    if (!model.current) return;
+    const model = editorRef.current?.getModel();
+    if (!model) return;
     const files = getLoadedFiles(sessionId);
     if (!files) {
       setStatus({
@@ -64,7 +65,7 @@ export function CustomStrategyPanel({
     setStatus({ kind: 'running' });
     await saveStrategy(name, source);
     setSaved((s) => [name, ...s.filter((n) => n !== name)]);
-    const { compiled, problems } = await compileModel(model.current, name);
+    const { compiled, problems } = await compileModel(model, name);
     if (!compiled) {
       setStatus({ kind: 'problems', problems });
       return;
@@ -172,8 +173,9 @@ export function CustomStrategyPanel({
           language="typescript"
           theme={theme}
           onChange={(next) => setSource(next ?? '')}
+          height="260px"
           onMount={(editor) => {
-            model.current = editor.getModel();
+            editorRef.current = editor;
           }}
           options={{ minimap: { enabled: false }, fontSize: 12, scrollBeyondLastLine: false, tabSize: 2 }}
           loading={<div className="muted pad">Loading editor…</div>}

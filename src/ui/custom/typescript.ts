@@ -17,7 +17,6 @@ import type { CompiledStrategy } from './sandbox';
 typescriptDefaults.setCompilerOptions({
   target: ScriptTarget.ES2020,
   module: ModuleKind.CommonJS,
-  lib: ['es2022'],
   strict: true,
   sourceMap: true,
   noEmitOnError: false,
