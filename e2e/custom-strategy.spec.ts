@@ -83,9 +83,14 @@ test.describe('custom strategy', () => {
     await page.getByTestId('custom-run').click();
     const table = page.getByTestId('custom-table');
     await expect(table).toBeVisible({ timeout: 60_000 });
-    await expect(table).toContainText('claude-code');
-    await expect(table).toContainText('codex');
-    await expect(table).toContainText('keep-20k');
+    // Its row beside Claude Code's and Codex's (and the log's own, Claude Code here), its line on the chart.
+    await expect(table.getByTestId('compare-row')).toHaveCount(3);
+    expect(
+      await table
+        .getByTestId('compare-row')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-strategy'))),
+    ).toEqual(['claude-code', 'codex', 'keep-20k']);
+    await expect(page.getByTestId('custom-result').getByTestId('compare-series')).toHaveCount(3);
     await expect(page.getByTestId('custom-where-own')).toContainText(/compact after call \d+/);
     await page.getByTestId('custom-strategy').screenshot({ path: 'test-results/custom-strategy.png' });
 

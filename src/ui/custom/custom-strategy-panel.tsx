@@ -1,9 +1,9 @@
 import { Editor } from '@monaco-editor/react';
-import { useEffect, useRef, useState } from 'react';
-import { formatCompareTable } from '../../engine/replay/compare-table';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { SessionId } from '../../worker/protocol';
 import { useColorScheme } from '../common/use-color-scheme';
 import { getLoadedFiles } from '../load/load-session';
+import { CompareChart, CompareTable, LineSwatch } from '../replay/compare-strategies-panel';
 import { runCustomStrategy, type SandboxRun } from './sandbox';
 import { listStrategies, saveStrategy } from './strategies-db';
 import { TEMPLATES } from './templates';
@@ -216,12 +216,30 @@ function CustomStatus({ status }: { status: Status }) {
         {status.message}
       </p>
     );
-  const { compare, id } = status.run;
+  return <CustomResult run={status.run} />;
+}
+
+/** The strategies' context lines on one chart (Compare's), its table, and where each acts. */
+function CustomResult({ run }: { run: SandboxRun }) {
+  const { compare, id } = run;
+  const wrap = useRef<HTMLDivElement>(null);
+  const [widthPx, setWidthPx] = useState(800);
+  useLayoutEffect(() => {
+    if (wrap.current) setWidthPx(wrap.current.clientWidth);
+  }, []);
   return (
-    <div data-testid="custom-result">
-      <pre className="custom-table small" data-testid="custom-table">
-        {formatCompareTable(compare.rows)}
-      </pre>
+    <div data-testid="custom-result" ref={wrap} className="strat-figure">
+      <CompareChart result={compare} widthPx={widthPx} />
+      <div className="strat-legend small">
+        {compare.series.map((s, i) => (
+          <span key={s.strategyId} className="legend-item" title={s.label}>
+            <LineSwatch i={i} /> {s.label}
+          </span>
+        ))}
+      </div>
+      <div data-testid="custom-table">
+        <CompareTable result={compare} />
+      </div>
       <ul className="custom-where small">
         {compare.series.map((s) => (
           <li key={s.strategyId} data-testid={s.strategyId === id ? 'custom-where-own' : 'custom-where'}>
