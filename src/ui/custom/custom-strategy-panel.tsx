@@ -173,7 +173,7 @@ export function CustomStrategyPanel({
           language="typescript"
           theme={theme}
           onChange={(next) => setSource(next ?? '')}
-          height="260px"
+          height="220px"
           onMount={(editor) => {
             editorRef.current = editor;
           }}
@@ -225,7 +225,10 @@ function CustomResult({ run }: { run: SandboxRun }) {
   const wrap = useRef<HTMLDivElement>(null);
   const [widthPx, setWidthPx] = useState(800);
   useLayoutEffect(() => {
-    if (wrap.current) setWidthPx(wrap.current.clientWidth);
+    if (!wrap.current) return;
+    setWidthPx(wrap.current.clientWidth);
+    // The result opens below the editor: bring it into view.
+    wrap.current.scrollIntoView?.({ block: 'nearest' });
   }, []);
   return (
     <div data-testid="custom-result" ref={wrap} className="strat-figure">
