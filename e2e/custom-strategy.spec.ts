@@ -94,6 +94,15 @@ test.describe('custom strategy', () => {
     await expect(page.getByTestId('custom-where-own')).toContainText(/compact after call \d+/);
     await page.getByTestId('custom-strategy').screenshot({ path: 'test-results/custom-strategy.png' });
 
+    // Its knob, set in the panel, takes effect on the next Run: a higher trigger, fewer compactions.
+    const own = () => table.locator('[data-testid="compare-row"][data-strategy="keep-20k"]');
+    const before = Number(await own().getAttribute('data-llm-calls'));
+    expect(before).toBeGreaterThan(1);
+    await page.getByTestId('custom-knobs').locator('[data-knob="trigger"]').fill('150000');
+    await page.getByTestId('custom-run').click();
+    await expect(own()).not.toHaveAttribute('data-llm-calls', String(before), { timeout: 60_000 });
+    expect(Number(await own().getAttribute('data-llm-calls'))).toBeLessThan(before);
+
     await importFile(page, 'throws.ts', THROWS);
     await page.getByTestId('custom-run').click();
     await expect(page.getByTestId('custom-error')).toContainText(

@@ -316,7 +316,15 @@ export interface WorkerError {
  * (its id and label), or why it could not load it (the file's line where that is known).
  */
 export type SandboxReady =
-  | { type: 'sandbox-ready'; id: string; label: string; error?: undefined }
+  | {
+      type: 'sandbox-ready';
+      id: string;
+      label: string;
+      /** Its knobs (the panel sets them for the next run). */
+      knobSpecs: KnobSpec[];
+      defaultKnobs: Record<string, KnobValue>;
+      error?: undefined;
+    }
   | { type: 'sandbox-ready'; error: string };
 
 /** Worker → UI thread. */

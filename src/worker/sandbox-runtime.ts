@@ -63,7 +63,13 @@ function load(): SandboxReady {
     host.call('loading the file', () => source.factory(module, module.exports, require));
     const strategy = adaptCustomStrategy(module.exports.default ?? module.exports, host);
     registerCustomStrategy(strategy);
-    return { type: 'sandbox-ready', id: strategy.id, label: strategy.label };
+    return {
+      type: 'sandbox-ready',
+      id: strategy.id,
+      label: strategy.label,
+      knobSpecs: [...strategy.knobSpecs],
+      defaultKnobs: { ...strategy.defaultKnobs },
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {

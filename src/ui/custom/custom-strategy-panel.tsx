@@ -1,5 +1,6 @@
 import { Editor } from '@monaco-editor/react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
 import { useColorScheme } from '../common/use-color-scheme';
 import { getLoadedFiles } from '../load/load-session';
@@ -36,6 +37,10 @@ export function CustomStrategyPanel({
   const [source, setSource] = useState(TEMPLATES[0]!.source);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [saved, setSaved] = useState<string[]>([]);
+  /** The last run's knobs (its strategy's specs) and the values set for the next run. */
+  const [knobSpecs, setKnobSpecs] = useState<KnobSpec[]>([]);
+  const [knobDefaults, setKnobDefaults] = useState<Record<string, KnobValue>>({});
+  const [overrides, setOverrides] = useState<Record<string, number | boolean>>({});
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const abort = useRef<AbortController | null>(null);
   const theme = useColorScheme() === 'light' ? 'vs' : 'vs-dark';
@@ -49,6 +54,8 @@ export function CustomStrategyPanel({
     setName(nextName);
     setSource(nextSource);
     setStatus({ kind: 'idle' });
+    setKnobSpecs([]);
+    setOverrides({});
   };
 
   const run = async () => {
@@ -77,8 +84,10 @@ export function CustomStrategyPanel({
       overrides: {},
     }));
     try {
-      const result = await runCustomStrategy(compiled, files, builtIns, {}, abort.current.signal);
+      const result = await runCustomStrategy(compiled, files, builtIns, overrides, abort.current.signal);
       setStatus({ kind: 'done', run: result });
+      setKnobSpecs(result.knobSpecs);
+      setKnobDefaults(result.defaultKnobs);
     } catch (error) {
       setStatus({ kind: 'error', message: (error as Error).message });
     }
@@ -181,6 +190,43 @@ export function CustomStrategyPanel({
           loading={<div className="muted pad">Loading editor…</div>}
         />
       </div>
+      {knobSpecs.length > 0 && (
+        <div className="custom-knobs small" data-testid="custom-knobs">
+          {knobSpecs.map((spec) => (
+            <span key={spec.key} className="custom-knob-field" title={spec.help ?? spec.source}>
+              {spec.label}{' '}
+              {spec.kind === 'boolean' ? (
+                <input
+                  type="checkbox"
+                  aria-label={spec.label}
+                  data-knob={spec.key}
+                  checked={Boolean(overrides[spec.key] ?? knobDefaults[spec.key])}
+                  onChange={(e) => setOverrides({ ...overrides, [spec.key]: e.target.checked })}
+                />
+              ) : (
+                <input
+                  type="number"
+                  aria-label={spec.label}
+                  data-knob={spec.key}
+                  className="custom-knob"
+                  min={spec.min}
+                  max={spec.max}
+                  step={spec.step}
+                  placeholder={String(knobDefaults[spec.key] ?? '')}
+                  value={typeof overrides[spec.key] === 'number' ? String(overrides[spec.key]) : ''}
+                  onChange={(e) => {
+                    const { [spec.key]: _, ...rest } = overrides;
+                    setOverrides(
+                      e.target.value === '' ? rest : { ...rest, [spec.key]: Number(e.target.value) },
+                    );
+                  }}
+                />
+              )}
+            </span>
+          ))}
+          <span className="muted">set, then Run again</span>
+        </div>
+      )}
       <CustomStatus status={status} />
     </section>
   );

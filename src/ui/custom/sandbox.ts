@@ -1,4 +1,5 @@
 import type { CompareEntry } from '../../engine/replay/compare-strategies';
+import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import { createEngineClient, type EngineClient } from '../../worker/engine-client';
 import type { FromWorker, LoadFile, ReplayCompare, SandboxReady, SessionId } from '../../worker/protocol';
 import sandboxRuntimeUrl from '../../worker/sandbox-runtime.ts?worker&url';
@@ -53,6 +54,8 @@ function getSandboxSource(compiled: CompiledStrategy): string {
 export interface SandboxRun {
   id: string;
   label: string;
+  knobSpecs: KnobSpec[];
+  defaultKnobs: Record<string, KnobValue>;
   compare: ReplayCompare;
 }
 
@@ -121,7 +124,13 @@ export async function runCustomStrategy(
         entries: [...builtIns, { strategyId: ready.id, overrides }],
         summaryModel: 'recorded',
       });
-      return { id: ready.id, label: ready.label, compare };
+      return {
+        id: ready.id,
+        label: ready.label,
+        knobSpecs: ready.knobSpecs,
+        defaultKnobs: ready.defaultKnobs,
+        compare,
+      };
     };
     return await Promise.race([run(), stopped]);
   } finally {
