@@ -16,7 +16,7 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
       real ones reproduced, tokens summarized. NDJSON by default (--json), or CSV with a header
       (cells a spreadsheet would run as formulas start with '). Sessions are parsed in N worker
       threads (default: the machine's parallelism, none under 4 sessions; 0: no workers).
-  compactlab stats <folder or file>… --strategy <id> [--knob <key>=<value>]… [knob flags]
+  compactlab stats <folder or file>… --strategy <id> | --strategy-file <file.ts> [--knob <key>=<value>]… [knob flags]
                    [--sweep <knob>=<from>:<to>:<steps>] [--sessions] [--retention] [--prices <file.json>]
                    [--json | --csv] [--jobs N]
       Every session replayed under one strategy at each setting (the knobs given over each log's
@@ -27,4 +27,5 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
       session and setting before the totals (column row: session or total). --retention adds what
       the setting's summaries keep (the built-in summarizer, offline): facts held since the start
       and still kept after the last compaction (retention, retainedFacts, heldFacts) and factsLost.
-      --prices replaces list prices by price key (as replay's). Progress on stderr.`;
+      --prices replaces list prices by price key (as replay's). --strategy-file: your own strategy
+      (docs/custom-strategies.md), loaded by every worker thread. Progress on stderr.`;

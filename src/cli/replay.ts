@@ -37,12 +37,13 @@ import { MANUAL_OPTIONS, MANUAL_USAGE, parseManualArgs } from './replay-manual';
 import { formatSubagentReplays, getSubagentReplays } from './replay-subagents';
 import { readPriceFile } from './price-file';
 import { openSessionFiles } from './session-files';
+import { isStrategyPath, loadStrategyFile } from './strategy-file';
 
 // `compactlab replay`: the same engine code as the app's replay, on the command line.
 
 const DEFAULT_STRATEGY = getStrategy(DEFAULT_STRATEGY_ID);
 
-export const REPLAY_USAGE = `  compactlab replay <session.jsonl> [subagent files…] [--strategy <id>] [knobs…] [--json]
+export const REPLAY_USAGE = `  compactlab replay <session.jsonl> [subagent files…] [--strategy <id>] [--strategy-file <file.ts>] [knobs…] [--json]
       Re-run compaction over the transcript under the log's own knobs (or yours) and compare
       with where it really compacted. The strategy is the log's own agent's (claude-code for a
       Claude Code log, pi for a pi log, …) unless --strategy names one. --strategies lists them;
@@ -65,9 +66,23 @@ ${formatKnobFlags(DEFAULT_STRATEGY)}
       ({"opus-4-6": {"inputPerMTok": 5, "outputPerMTok": 25, "cacheReadPerMTok": 0.5}}).
       --knob <strategy>.<key>=<value> sets one strategy's knob; --knob <key>=<value> and named
       flags set it in every strategy that has it.
+      --strategy-file <my-strategy.ts>: your own strategy, written against the public API
+      (docs/custom-strategies.md), compiled and run in a context without Node or the network, its
+      code limited to 10 s a replay; in a list it is a path: --strategy
+      claude-code,codex,./my-strategy.ts. Its knobs take --knob <key>=<value>.
 ${MANUAL_USAGE}`;
 
 type Out = (text: string) => void;
+
+/** A built-in's id, or a custom strategy's a file registered. */
+function isKnownStrategy(id: string): boolean {
+  try {
+    getStrategy(id);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Converts typed arrays to plain arrays for JSON. */
 function toJson(value: unknown): unknown {
@@ -81,6 +96,7 @@ function toJson(value: unknown): unknown {
 const COMMON_OPTIONS = {
   json: { type: 'boolean' },
   strategy: { type: 'string' },
+  'strategy-file': { type: 'string' },
   strategies: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   'summary-model': { type: 'string' },
@@ -98,15 +114,39 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     out(STRATEGIES.map((s) => `${s.id}  ${s.label}`).join('\n'));
     return 0;
   }
+  // A strategy file (docs/custom-strategies.md): compiled, registered, then named by its id.
+  let fileStrategyId: string | undefined;
+  try {
+    if (typeof first['strategy-file'] === 'string') {
+      if (typeof first.strategy === 'string') {
+        process.stderr.write(
+          'compactlab replay: --strategy-file and --strategy: give one (or --strategy a,./file.ts)\n',
+        );
+        return 2;
+      }
+      fileStrategyId = await loadStrategyFile(first['strategy-file']);
+    } else if (
+      typeof first.strategy === 'string' &&
+      !first.strategy.includes(',') &&
+      isStrategyPath(first.strategy)
+    )
+      fileStrategyId = await loadStrategyFile(first.strategy);
+  } catch (error) {
+    process.stderr.write(`compactlab replay: ${(error as Error).message}\n`);
+    return 2;
+  }
   // Without --strategy, the log's own agent's (as the app opens it): its flags are the ones parsed.
   let preparsed: { paths: string[]; session: Session } | undefined;
-  if (typeof first.strategy !== 'string' && !first.help) preparsed = await parseNamedFiles(loose.positionals);
+  if (typeof first.strategy !== 'string' && fileStrategyId === undefined && !first.help)
+    preparsed = await parseNamedFiles(loose.positionals);
   const strategyArg =
-    typeof first.strategy === 'string'
-      ? first.strategy
-      : preparsed
-        ? getDefaultStrategyId(preparsed.session.format, preparsed.session.meta.agent)
-        : DEFAULT_STRATEGY_ID;
+    fileStrategyId !== undefined
+      ? fileStrategyId
+      : typeof first.strategy === 'string'
+        ? first.strategy
+        : preparsed
+          ? getDefaultStrategyId(preparsed.session.format, preparsed.session.meta.agent)
+          : DEFAULT_STRATEGY_ID;
   if (strategyArg === 'all' || strategyArg.includes(',')) return compareCommand(args, strategyArg, out);
   const strategy = getStrategy(strategyArg);
   if (first.help) {
@@ -258,10 +298,18 @@ async function compareCommand(args: string[], strategyArg: string, out: Out): Pr
           .split(',')
           .map((s) => s.trim())
           .filter(Boolean);
-  const unknown = ids.filter((id) => !STRATEGIES.some((s) => s.id === id));
+  // Items naming a file are custom strategies: loaded and registered, then named by their id.
+  try {
+    for (let i = 0; i < ids.length; i++)
+      if (isStrategyPath(ids[i]!)) ids[i] = await loadStrategyFile(ids[i]!);
+  } catch (error) {
+    process.stderr.write(`compactlab replay: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const unknown = ids.filter((id) => !isKnownStrategy(id));
   if (unknown.length > 0 || ids.length === 0) {
     process.stderr.write(
-      `compactlab replay: unknown strategy ${unknown.map((u) => `"${u}"`).join(', ') || '(none given)'} (known: ${STRATEGIES.map((s) => s.id).join(', ')}, or all)\n`,
+      `compactlab replay: unknown strategy ${unknown.map((u) => `"${u}"`).join(', ') || '(none given)'} (known: ${STRATEGIES.map((s) => s.id).join(', ')}, or all; a path such as ./my-strategy.ts is a strategy file)\n`,
     );
     return 2;
   }

@@ -315,6 +315,22 @@ export interface WorkerError {
   message: string;
 }
 
+/**
+ * A custom strategy's sandbox worker (sandbox-runtime.ts), first of all: the strategy it runs
+ * (its id and label), or why it could not load it (the file's line where that is known).
+ */
+export type SandboxReady =
+  | {
+      type: 'sandbox-ready';
+      id: string;
+      label: string;
+      /** Its knobs (the panel sets them for the next run). */
+      knobSpecs: KnobSpec[];
+      defaultKnobs: Record<string, KnobValue>;
+      error?: undefined;
+    }
+  | { type: 'sandbox-ready'; error: string };
+
 /** Worker → UI thread. */
 export type FromWorker =
   | { type: 'progress'; id: number; progress: AnyProgress }

@@ -11,6 +11,12 @@ const ROOT = resolve(__dirname, '../..');
 /** Every file of the app, the engine, the CLI and the sample generator. */
 const CHECKED = ['src', 'sample'];
 
+/**
+ * The public strategy API (docs/custom-strategies.md): its readers are the strategies users write
+ * (`import type … from 'compactlab/strategy'`) and the page's editor, which loads the file as text.
+ */
+const PUBLIC_API = ['src/engine/strategies/api.ts'];
+
 /** Exports JavaScript reads, outside the compiler's view (the project compiles no .mjs). */
 const READ_FROM_JAVASCRIPT: Record<string, readonly string[]> = {
   // bin/compactlab.mjs: `({ main } = await import(...))`, the bundle's or the source's.
@@ -41,7 +47,7 @@ describe('exports something imports', () => {
     }
     const unread = checked.flatMap((file) => {
       const readers = read.get(file);
-      if (readers === '*') return [];
+      if (readers === '*' || PUBLIC_API.includes(rel(file))) return [];
       return (graph.exports.get(file) ?? [])
         .filter((name) => !readers?.has(name) && !READ_FROM_JAVASCRIPT[rel(file)]?.includes(name))
         .map((name) => `${rel(file)}: ${name}`);

@@ -40,6 +40,11 @@ export interface ImportEdge {
   typeOnly: boolean;
   /** An `import('…')` call: loaded when the code runs, not with the importing module. */
   dynamic: boolean;
+  /**
+   * A Vite `?url`, `?raw` or `?worker&url` import: the module's URL or text, not its code (the
+   * sandbox's runtime URL, the public API's declaration for the editor).
+   */
+  asset?: boolean;
   /** What it takes from the module. */
   names: ImportedNames;
 }
@@ -176,6 +181,7 @@ export function getImportGraph(project: Project, under: string): ImportGraph {
         target: spec.startsWith('.') ? resolveRelative(file, spec) : undefined,
         typeOnly: isTypeOnly(node),
         dynamic: node.parent.kind === SyntaxKind.CallExpression,
+        asset: /\?(?:.*&)?(?:url|raw)(?:&|$)/.test(spec),
         names: getImportedNames(node),
       };
     });

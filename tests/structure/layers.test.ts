@@ -44,12 +44,16 @@ const AREAS: Record<string, Area> = {
       'dexie',
     ],
   },
-  cli: { areas: ['engine'], packages: ['node:', 'sql.js'] },
+  // esbuild: a custom strategy file's TypeScript compiled to JavaScript (cli/strategy-file.ts).
+  cli: { areas: ['engine'], packages: ['node:', 'sql.js', 'esbuild'] },
   'main.tsx': { areas: ['ui'], packages: ['react', 'react-dom', '@tanstack/react-query'] },
 };
 
 /** What the UI takes from the worker: the protocol's types and the clients that post to workers. */
 const UI_WORKER_MODULES = ['protocol', 'scan-protocol', 'engine-client', 'scan-pool'];
+
+/** Worker scripts the UI takes the URL of (`?worker&url`), never the code: the custom strategy's sandbox. */
+const UI_WORKER_URLS = ['sandbox-runtime'];
 
 /**
  * The engine modules the UI may import values from (types it may import from any). Everything
@@ -94,6 +98,10 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'library/row-version',
       'export/erosion-svg',
     ],
+  },
+  {
+    why: "the public strategy API's declaration, as text (`?raw`) for the custom strategy editor's TypeScript worker",
+    modules: ['strategies/api'],
   },
   {
     why: "loaded by import() when first used, never with the page (tests/structure/ui-startup.test.ts): the secrets' rules, to keep them out of a link",
@@ -233,7 +241,7 @@ function breaksAreaRule(i: ImportEdge): string | undefined {
   if (!rule.areas.includes(to)) return `${show(i)}: ${from} may not import ${to}`;
   if (from === 'ui' && to === 'worker') {
     const module = relative(resolve(SRC, 'worker'), i.target).replace(/\.tsx?$/, '');
-    if (!UI_WORKER_MODULES.includes(module))
+    if (!UI_WORKER_MODULES.includes(module) && !(i.asset && UI_WORKER_URLS.includes(module)))
       return `${show(i)}: the UI takes only the worker's protocol and clients`;
   }
   if (from === 'ui' && to === 'engine' && !i.typeOnly) {

@@ -56,7 +56,7 @@ const moduleOf = (path: string): string =>
 function findWorkerOnlyReached(imports: readonly ImportEdge[], roots: readonly string[]): string[] {
   const edges = new Map<string, string[]>();
   for (const i of imports) {
-    if (i.typeOnly || i.dynamic || i.target === undefined) continue;
+    if (i.typeOnly || i.dynamic || i.asset || i.target === undefined) continue;
     const from = moduleOf(i.file);
     const list = edges.get(from) ?? [];
     list.push(moduleOf(i.target));

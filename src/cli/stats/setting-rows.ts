@@ -6,6 +6,7 @@ import type { ByteSource } from '../../engine/parse/source';
 import { computeReplay } from '../../engine/replay/compute-replay';
 import { prepareReplay } from '../../engine/replay/prepare';
 import { getStrategy } from '../../engine/strategies/registry';
+import { loadStrategyFile } from '../strategy-file';
 import { getSessionInfo, type KnobValue } from '../../engine/strategies/types';
 
 // `compactlab stats --strategy <id> [--knob k=v …] [--sweep knob=from:to:steps]`: every session
@@ -56,6 +57,8 @@ export type SettingRow = Partial<Record<SettingColumn, string | number>>;
 /** What to replay every session under. */
 export interface SettingsSpec {
   strategyId: string;
+  /** The strategy is a file's (`--strategy-file`): each worker thread loads it from this path. */
+  strategyFile?: string;
   /** Knob overrides over each session's own knobs. */
   overrides: Record<string, KnobValue>;
   /** The swept knob and its values; absent: one setting, the overrides alone. */
@@ -87,6 +90,7 @@ export async function computeSettingRows(
 ): Promise<SettingRow[]> {
   const session = await parseSession(sources);
   if (session.apiCalls.length === 0) return [];
+  if (spec.strategyFile !== undefined) await loadStrategyFile(spec.strategyFile);
   const strategy = getStrategy(spec.strategyId);
   const prepared = prepareReplay(session);
   const { knobs: sessionKnobs } = strategy.getSessionKnobs(getSessionInfo(prepared));

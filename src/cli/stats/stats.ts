@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { PRICES_SEEN } from '../../engine/cost/prices-seen';
 import { getSweepValues } from '../../engine/replay/sweep';
 import { getStrategy, STRATEGIES } from '../../engine/strategies/registry';
+import { loadStrategyFile } from '../strategy-file';
 import type { KnobValue } from '../../engine/strategies/types';
 import { STATS_USAGE } from '../command-usage';
 import { readPriceFile } from '../price-file';
@@ -103,9 +105,14 @@ function parseSettings(
   args: string[],
   strategyId: string,
 ): { spec: SettingsSpec; parsed: ReturnType<typeof parseArgs> } | string {
-  if (!STRATEGIES.some((s) => s.id === strategyId))
-    return `unknown strategy "${strategyId}" (known: ${STRATEGIES.map((s) => s.id).join(', ')})`;
-  const strategy = getStrategy(strategyId);
+  const strategy = (() => {
+    try {
+      return getStrategy(strategyId);
+    } catch {
+      return undefined;
+    }
+  })();
+  if (!strategy) return `unknown strategy "${strategyId}" (known: ${STRATEGIES.map((s) => s.id).join(', ')})`;
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
@@ -146,6 +153,7 @@ const STATS_OPTIONS = {
   csv: { type: 'boolean' },
   jobs: { type: 'string' },
   strategy: { type: 'string' },
+  'strategy-file': { type: 'string' },
   sweep: { type: 'string' },
   sessions: { type: 'boolean' },
   retention: { type: 'boolean' },
@@ -156,13 +164,30 @@ export async function statsCommand(args: string[], out: (text: string) => void):
   const loose = parseArgs({ args, allowPositionals: true, strict: false, options: STATS_OPTIONS });
   let settings: SettingsSpec | undefined;
   let parsed: ReturnType<typeof parseArgs>;
-  if (typeof loose.values.strategy === 'string') {
-    const s = parseSettings(args, loose.values.strategy);
+  // A strategy file (docs/custom-strategies.md): loaded here to check it and read its knobs, and
+  // by each worker thread from the same path.
+  const file = loose.values['strategy-file'];
+  let fileStrategyId: string | undefined;
+  if (typeof file === 'string') {
+    if (typeof loose.values.strategy === 'string') {
+      process.stderr.write('compactlab stats: --strategy-file and --strategy: give one\n');
+      return 2;
+    }
+    try {
+      fileStrategyId = await loadStrategyFile(file);
+    } catch (error) {
+      process.stderr.write(`compactlab stats: ${(error as Error).message}\n`);
+      return 2;
+    }
+  }
+  const strategyArg = fileStrategyId ?? loose.values.strategy;
+  if (typeof strategyArg === 'string') {
+    const s = parseSettings(args, strategyArg);
     if (typeof s === 'string') {
       process.stderr.write(`compactlab stats: ${s}\n`);
       return 2;
     }
-    settings = s.spec;
+    settings = typeof file === 'string' ? { ...s.spec, strategyFile: resolve(file) } : s.spec;
     parsed = s.parsed;
   } else {
     try {
@@ -178,7 +203,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
       parsed.values.prices
     ) {
       process.stderr.write(
-        'compactlab stats: --sweep, --sessions, --retention and --prices need --strategy <id>\n',
+        'compactlab stats: --sweep, --sessions, --retention and --prices need --strategy <id> or --strategy-file <file>\n',
       );
       return 2;
     }

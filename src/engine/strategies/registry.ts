@@ -32,12 +32,26 @@ export const STRATEGIES: readonly AnyStrategy[] = [
   PI_STRATEGY,
 ];
 
+/**
+ * Strategies written against the public API (api.ts) and adapted (custom.ts), registered by the
+ * host that loaded them (the CLI's `--strategy-file`, the page's sandbox worker): `getStrategy`
+ * finds them as it finds the built-ins, so no caller treats them apart.
+ */
+const customStrategies = new Map<string, AnyStrategy>();
+
+/** Registers (or replaces) a custom strategy; a built-in's id is refused. */
+export function registerCustomStrategy(strategy: AnyStrategy): void {
+  if (STRATEGIES.some((s) => s.id === strategy.id))
+    throw new RangeError(`"${strategy.id}" is a built-in strategy's id: give the custom strategy another`);
+  customStrategies.set(strategy.id, strategy);
+}
+
 /** The strategy with this id; throws a RangeError naming the known ids. */
 export function getStrategy(id: string): CompactionStrategy<Record<string, KnobValue>> {
-  const strategy = STRATEGIES.find((s) => s.id === id);
+  const strategy = STRATEGIES.find((s) => s.id === id) ?? customStrategies.get(id);
   if (!strategy)
     throw new RangeError(
-      `Unknown strategy "${id}" (known: ${STRATEGY_DESCRIPTORS.map((s) => s.id).join(', ')})`,
+      `Unknown strategy "${id}" (known: ${[...STRATEGY_DESCRIPTORS.map((s) => s.id), ...customStrategies.keys()].join(', ')})`,
     );
   return strategy;
 }

@@ -19,4 +19,4 @@ export function hasIndexedDb(): boolean {
 
 /** What the page keeps in IndexedDB, said where it cannot. */
 export const NOT_KEPT_WITHOUT_STORAGE =
-  'This browser keeps no storage for the page: summary runs last until the tab closes, and recent files and the library list are not remembered.';
+  'This browser keeps no storage for the page: summary runs last until the tab closes (custom strategies too), and recent files and the library list are not remembered.';

@@ -28,6 +28,13 @@ export function describeFiles(files: readonly { name: string }[]): string {
  * can show progress while it fetches the bytes (`prepare`, e.g. downloading the bundled sample).
  * Resolves to true when this load's session is the one shown (false: it failed or was cancelled).
  */
+let loadedFiles: { sessionId: SessionId; files: LoadFile[] } | undefined;
+
+/** The files of the loaded session (the blobs, not copies), when `sessionId` is the one loaded. */
+export function getLoadedFiles(sessionId: SessionId): LoadFile[] | undefined {
+  return loadedFiles?.sessionId === sessionId ? loadedFiles.files : undefined;
+}
+
 export async function loadSession(
   queryClient: QueryClient,
   label: string,
@@ -85,6 +92,8 @@ export async function loadSession(
           text: `Stopped reading ${label} at ${Math.floor((100 * partial.bytesRead) / Math.max(1, partial.totalBytes))}%: the session shows what was read before (partial; its Issues tab says where).`,
         },
       });
+    // The files, for the custom strategy's sandbox (it loads the session in a worker of its own).
+    loadedFiles = { sessionId, files };
     if (previous !== undefined && previous !== sessionId)
       queryClient.removeQueries({ queryKey: sessionKey(previous) });
     return true;

@@ -57,7 +57,7 @@ function stackLabels<T extends { y: number }>(items: T[], minY: number, maxY: nu
   return sorted;
 }
 
-function CompareChart({ result, widthPx }: { result: ReplayCompare; widthPx: number }) {
+export function CompareChart({ result, widthPx }: { result: ReplayCompare; widthPx: number }) {
   const { series } = result;
   const n = Math.max(0, ...series.map((s) => s.simulatedTokens.length));
   const bars = series.map((s) => getThresholdBars(s.thresholds));
@@ -251,7 +251,7 @@ function SeriesLine({
 /** Text columns, left-aligned; the figures are right-aligned. */
 const LEFT_COLUMNS = new Set(['strategy', 'events']);
 
-function CompareTable({ result }: { result: ReplayCompare }) {
+export function CompareTable({ result }: { result: ReplayCompare }) {
   return (
     <div className="strat-table-wrap">
       <table className="strat-table mono" data-testid="compare-table">
@@ -298,7 +298,7 @@ function CompareTable({ result }: { result: ReplayCompare }) {
 }
 
 /** The line's colour and dash beside its number: the legend of the chart. */
-function LineSwatch({ i }: { i: number }) {
+export function LineSwatch({ i }: { i: number }) {
   const { color, dash } = seriesStyle(i);
   return (
     <span className="strat-swatch">

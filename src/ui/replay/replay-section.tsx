@@ -1,6 +1,6 @@
 import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
 import { useEscapeLayer } from '../common/use-escape';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { formatMillions, formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
 import type { RealOutcome, ReplayComparison, ReplayCostFigures } from '../../engine/replay/types';
@@ -18,6 +18,11 @@ import { CompareStrategiesPanel } from './compare-strategies-panel';
 import { useDebouncedRunParams, useReplayKnobs, useReplayRun, useReplaySetup } from './use-replay';
 import './replay.css';
 import { formatOrdinal } from '../../engine/query/numbering';
+
+// The editor, Monaco's TypeScript worker and the sandbox load only when the panel opens.
+const CustomStrategyPanel = lazy(() =>
+  import('../custom/custom-strategy-panel').then((m) => ({ default: m.CustomStrategyPanel })),
+);
 
 // The replay strip under the timeline: on/off, how the replay compares with the log, the knobs
 // beyond the thresholds, the knob sweep, and the open event card.
@@ -242,6 +247,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const sweepOpen = useReplayStore((s) => s.sweepOpen);
   const setSweepOpen = useReplayStore((s) => s.setSweepOpen);
   const [compareOpen, setCompareOpen] = useState(false);
+  const [customOpen, setCustomOpen] = useState(false);
   const run = useReplayRun();
   const current = params?.sessionId === sessionId ? run.data : undefined;
   const result = current?.result;
@@ -352,6 +358,16 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
                 Compare…
               </button>
             )}
+            <button
+              type="button"
+              className="btn small"
+              data-testid="custom-open"
+              aria-expanded={customOpen}
+              title="Write your own strategy in TypeScript and run it beside the built-ins"
+              onClick={() => setCustomOpen(!customOpen)}
+            >
+              Custom strategy…
+            </button>
             <ManualControls sessionId={sessionId} />
             {setup.data && <SubagentReplays sessionId={sessionId} strategyId={setup.data.strategyId} />}
           </>
@@ -389,6 +405,16 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
           strategies={setup.data.strategies}
           onClose={() => setCompareOpen(false)}
         />
+      )}
+      {enabled && customOpen && setup.data && (
+        <Suspense fallback={<p className="small muted">Loading the editor…</p>}>
+          <CustomStrategyPanel
+            key={sessionId}
+            sessionId={sessionId}
+            ownStrategyId={setup.data.strategyId}
+            onClose={() => setCustomOpen(false)}
+          />
+        </Suspense>
       )}
       {enabled && knobsOpen && setup.data && knobs && (
         <>

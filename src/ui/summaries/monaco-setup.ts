@@ -9,10 +9,13 @@ import 'monaco-editor/languages/definitions/markdown/register';
 import 'monaco-editor/languages/definitions/xml/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/languages/features/json/json.worker?worker';
+import TsWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker';
 
 self.MonacoEnvironment = {
   getWorker(_id: string, label: string) {
     if (label === 'json') return new JsonWorker();
+    // The custom strategy's editor (ui/custom/typescript.ts): types checked and JavaScript emitted.
+    if (label === 'typescript' || label === 'javascript') return new TsWorker();
     // Diff computation, links and the rest run in the generic editor worker.
     return new EditorWorker();
   },

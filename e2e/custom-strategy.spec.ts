@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, SAMPLES_DIR, test } from './fixtures';
+
+// The Custom strategy editor on the bundled sample, at 1280×720: a strategy of ~15 lines imported
+// as a .ts file is shown and runs only on Run, in its sandbox worker (no network, no storage),
+// beside Claude Code's and Codex's; an error names its line; an endless loop is stopped by the
+// time limit while the page stays responsive. The fixtures fail the test on any request that
+// leaves localhost and on any console error (a CSP violation included).
+
+const INDEX = path.join(SAMPLES_DIR, 'index.json');
+
+const SHORT = `import type { Strategy } from 'compactlab/strategy';
+
+// Over 90k, summarize all but the newest 20k tokens; checks first that the sandbox is bare.
+export default {
+  id: 'keep-20k',
+  label: 'Keep the newest 20k',
+  knobs: [{ key: 'trigger', label: 'Trigger', kind: 'number', unit: 'tokens', default: 90_000 }],
+  thresholds: (k) => [{ label: 'Trigger', tokens: k.trigger }],
+  step(view, k) {
+    const g = self as unknown as Record<string, unknown>;
+    const proto = Object.getPrototypeOf(self) as Record<string, unknown>;
+    for (const name of ['fetch', 'XMLHttpRequest', 'WebSocket', 'indexedDB', 'importScripts', 'Worker'])
+      if (g[name] !== undefined || proto[name] !== undefined) throw new Error(name + ' is reachable');
+    if (view.usageTokens < k.trigger) return [];
+    return [{ kind: 'summarize', keepFrom: view.keepRecentFrom(20_000), note: 'kept the newest 20k' }];
+  },
+} satisfies Strategy<{ trigger: number; contextWindow: number }>;
+`;
+
+const THROWS = `import type { Strategy } from 'compactlab/strategy';
+
+export default {
+  id: 'throws',
+  label: 'Throws',
+  step(view) {
+    if (view.call === 3) throw new Error('call three');
+    return [];
+  },
+} satisfies Strategy;
+`;
+
+const ENDLESS = `import type { Strategy } from 'compactlab/strategy';
+
+export default {
+  id: 'endless',
+  label: 'Endless',
+  step() {
+    for (;;) {}
+  },
+} satisfies Strategy;
+`;
+
+async function openCustom(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto('/');
+  await expect(page.getByTestId('session-header')).toBeVisible();
+  await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
+  await page.getByTestId('custom-open').click();
+  await expect(page.getByTestId('custom-editor').locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
+}
+
+async function importFile(page: Page, name: string, text: string): Promise<void> {
+  await page
+    .getByTestId('custom-import')
+    .setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await expect(page.getByTestId('custom-name')).toHaveValue(name);
+}
+
+test.describe('custom strategy', () => {
+  test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
+  test.setTimeout(120_000);
+
+  test('a short strategy runs beside Claude Code and Codex; a throw names its line', async ({ page }) => {
+    await openCustom(page);
+    await importFile(page, 'keep-20k.ts', SHORT);
+    // Imported, shown, not run.
+    await expect(page.getByTestId('custom-result')).toHaveCount(0);
+    await expect(page.getByTestId('custom-editor')).toContainText('Keep the newest 20k');
+    await page.getByTestId('custom-run').click();
+    const table = page.getByTestId('custom-table');
+    await expect(table).toBeVisible({ timeout: 60_000 });
+    // Its row beside Claude Code's and Codex's (and the log's own, Claude Code here), its line on the chart.
+    await expect(table.getByTestId('compare-row')).toHaveCount(3);
+    expect(
+      await table
+        .getByTestId('compare-row')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-strategy'))),
+    ).toEqual(['claude-code', 'codex', 'keep-20k']);
+    await expect(page.getByTestId('custom-result').getByTestId('compare-series')).toHaveCount(3);
+    await expect(page.getByTestId('custom-where-own')).toContainText(/compact after call \d+/);
+    await page.getByTestId('custom-strategy').screenshot({ path: 'test-results/custom-strategy.png' });
+
+    // Its knob, set in the panel, takes effect on the next Run: a higher trigger, fewer compactions.
+    const own = () => table.locator('[data-testid="compare-row"][data-strategy="keep-20k"]');
+    const before = Number(await own().getAttribute('data-llm-calls'));
+    expect(before).toBeGreaterThan(1);
+    await page.getByTestId('custom-knobs').locator('[data-knob="trigger"]').fill('150000');
+    await page.getByTestId('custom-run').click();
+    await expect(own()).not.toHaveAttribute('data-llm-calls', String(before), { timeout: 60_000 });
+    expect(Number(await own().getAttribute('data-llm-calls'))).toBeLessThan(before);
+
+    await importFile(page, 'throws.ts', THROWS);
+    await page.getByTestId('custom-run').click();
+    await expect(page.getByTestId('custom-error')).toContainText(
+      'throws.ts:7: step at call 4 threw Error: call three',
+      {
+        timeout: 60_000,
+      },
+    );
+
+    // A type error is named at its line before anything runs.
+    await importFile(page, 'typo.ts', SHORT.replace('view.usageTokens', 'view.usageTokenz'));
+    await page.getByTestId('custom-run').click();
+    await expect(page.getByTestId('custom-problems')).toContainText(/line 14: .*usageTokenz/, {
+      timeout: 30_000,
+    });
+  });
+
+  test('an endless loop is stopped by the time limit, the page responsive meanwhile', async ({ page }) => {
+    await openCustom(page);
+    await importFile(page, 'endless.ts', ENDLESS);
+    await page.getByTestId('custom-run').click();
+    await expect(page.getByTestId('custom-status')).toBeVisible();
+    // The page answers while the sandbox spins: the knobs panel opens and closes.
+    const t0 = Date.now();
+    expect(await page.evaluate(() => 1 + 1)).toBe(2);
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    await expect(page.getByTestId('custom-error')).toContainText(
+      'endless.ts: stopped: the strategy ran past its time limit',
+      {
+        timeout: 60_000,
+      },
+    );
+    await page
+      .getByTestId('custom-strategy')
+      .screenshot({ path: 'test-results/custom-strategy-endless.png' });
+  });
+});

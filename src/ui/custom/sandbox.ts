@@ -1,0 +1,141 @@
+import type { CompareEntry } from '../../engine/replay/compare-strategies';
+import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
+import { createEngineClient, type EngineClient } from '../../worker/engine-client';
+import type { FromWorker, LoadFile, ReplayCompare, SandboxReady, SessionId } from '../../worker/protocol';
+import sandboxRuntimeUrl from '../../worker/sandbox-runtime.ts?worker&url';
+
+// Runs a compiled custom strategy in a worker of its own (docs/custom-strategies.md): a blob
+// this module writes removes the network, storage and nested workers from the worker's global,
+// defines the strategy's module as a function and imports the sandbox runtime
+// (worker/sandbox-runtime.ts), which runs it and answers engine requests. The blob worker keeps
+// the page's Content-Security-Policy (a blob: worker inherits its creator's): it may load scripts
+// from the page's origin only, and connect nowhere else. The worker gets the session's files and
+// nothing else: no page, no API key. The whole run (load, compare) has one time limit, past which
+// the worker is terminated and the run said to be stopped.
+
+/** Ours: the time a run in the sandbox may take (the session's load in it included). */
+const SANDBOX_TIME_LIMIT_MS = 20_000;
+
+/** Globals removed before the strategy's code runs (from the global and its prototypes). */
+const REMOVED = [
+  'fetch',
+  'XMLHttpRequest',
+  'WebSocket',
+  'WebTransport',
+  'EventSource',
+  'importScripts',
+  'indexedDB',
+  'caches',
+  'BroadcastChannel',
+  'Worker',
+  'SharedWorker',
+];
+
+export interface CompiledStrategy {
+  /** CommonJS JavaScript (the TypeScript worker's emit). */
+  code: string;
+  /** Its source map's `mappings`, to name the source line of an error. */
+  mappings?: string;
+  fileName: string;
+}
+
+/** The blob's text; the compiled code starts on its third line. */
+function getSandboxSource(compiled: CompiledStrategy): string {
+  const runtime = new URL(sandboxRuntimeUrl, self.location.href).href;
+  const meta = JSON.stringify({ fileName: compiled.fileName, mappings: compiled.mappings, lineOffset: 2 });
+  return [
+    `for (const k of ${JSON.stringify(REMOVED)}) { for (let o = self; o; o = Object.getPrototypeOf(o)) { try { delete o[k]; } catch {} } try { Object.defineProperty(self, k, { value: undefined, writable: false, configurable: false }); } catch {} }`,
+    `self.__compactlabStrategy = { ...${meta}, factory: function (module, exports, require) {${compiled.code.replace(/\/\/# sourceMappingURL=.*$/m, '')}`,
+    '} };',
+    `await import(${JSON.stringify(runtime)});`,
+  ].join('\n');
+}
+
+export interface SandboxRun {
+  id: string;
+  label: string;
+  knobSpecs: KnobSpec[];
+  defaultKnobs: Record<string, KnobValue>;
+  compare: ReplayCompare;
+}
+
+/** Thrown when the run is stopped by the time limit, or the strategy cannot load. */
+class SandboxError extends Error {
+  override readonly name = 'SandboxError';
+}
+
+/**
+ * Loads the session into a fresh sandbox, runs the strategy beside `builtIns` (Compare), and stops
+ * the worker: nothing of the user's code outlives the run.
+ */
+export async function runCustomStrategy(
+  compiled: CompiledStrategy,
+  files: LoadFile[],
+  builtIns: CompareEntry[],
+  overrides: Record<string, number | boolean>,
+  signal?: AbortSignal,
+  timeLimitMs = SANDBOX_TIME_LIMIT_MS,
+): Promise<SandboxRun> {
+  let onReady: (ready: SandboxReady) => void = () => {};
+  const readyPromise = new Promise<SandboxReady>((resolve) => {
+    onReady = resolve;
+  });
+  const url = URL.createObjectURL(new Blob([getSandboxSource(compiled)], { type: 'text/javascript' }));
+  const client: EngineClient = createEngineClient({
+    start: (listener) => {
+      const worker = new Worker(url, { type: 'module', name: 'custom-strategy' });
+      worker.onmessage = (event: MessageEvent<FromWorker | SandboxReady>) => {
+        if (event.data.type === 'sandbox-ready') onReady(event.data);
+        else listener.onMessage(event.data);
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        onReady({
+          type: 'sandbox-ready',
+          error: `${compiled.fileName}: ${event.message || 'the worker could not start'}`,
+        });
+        listener.onError(event.message);
+      };
+      return worker;
+    },
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new SandboxError(
+            `${compiled.fileName}: stopped: the strategy ran past its time limit (${timeLimitMs / 1000} s for the run; an endless loop?)`,
+          ),
+        ),
+      timeLimitMs,
+    );
+    signal?.addEventListener('abort', () => reject(new SandboxError('Cancelled')), { once: true });
+  });
+  try {
+    const run = async (): Promise<SandboxRun> => {
+      const ready = await readyPromise;
+      if (ready.error !== undefined) throw new SandboxError(ready.error);
+      const sessionId: SessionId = 1;
+      await client.request({ kind: 'load', sessionId, files });
+      const compare = await client.request({
+        kind: 'replay-compare',
+        sessionId,
+        entries: [...builtIns, { strategyId: ready.id, overrides }],
+        summaryModel: 'recorded',
+      });
+      return {
+        id: ready.id,
+        label: ready.label,
+        knobSpecs: ready.knobSpecs,
+        defaultKnobs: ready.defaultKnobs,
+        compare,
+      };
+    };
+    return await Promise.race([run(), stopped]);
+  } finally {
+    clearTimeout(timer);
+    client.terminate();
+    URL.revokeObjectURL(url);
+  }
+}
