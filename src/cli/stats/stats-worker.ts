@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { openPathSources } from '../session-files';
-import { computeSettingRows, type SettingRow, type SettingsSpec } from './setting-rows';
+import type { SettingRow } from '../../engine/stats/records';
+import { computeSettingRows, type SettingsSpec } from '../../engine/stats/setting-rows';
 import { computeStatsRow, type StatsRow } from './stats-row';
 
 // A `compactlab stats` worker: receives one session's paths at a time, answers with its row (or,

@@ -1,57 +1,19 @@
-import type { PriceOverrides } from '../../engine/cost/prices';
-import { computeReplayCost } from '../../engine/cost/replay-cost';
-import { computeReplayErosion } from '../../engine/erosion/erosion';
-import { parseSession } from '../../engine/parse/parse-session';
-import type { ByteSource } from '../../engine/parse/source';
-import { computeReplay } from '../../engine/replay/compute-replay';
-import { prepareReplay } from '../../engine/replay/prepare';
-import { getStrategy } from '../../engine/strategies/registry';
-import { getSessionInfo, type KnobValue } from '../../engine/strategies/types';
+import type { PriceOverrides } from '../cost/prices';
+import { computeReplayCost } from '../cost/replay-cost';
+import { computeReplayErosion } from '../erosion/erosion';
+import { parseSession } from '../parse/parse-session';
+import type { ByteSource } from '../parse/source';
+import { computeReplay } from '../replay/compute-replay';
+import { prepareReplay } from '../replay/prepare';
+import { getStrategy } from '../strategies/registry';
+import { getSessionInfo, type KnobValue } from '../strategies/types';
+import { SETTING_COLUMNS, type SettingColumn, type SettingRow } from './records';
 
 // `compactlab stats --strategy <id> [--knob k=v …] [--sweep knob=from:to:steps]`: every session
 // replayed under one strategy at each setting (the knobs given, and each value of the swept
 // knob), its cost beside its real cost (engine/cost/), compactions and tokens summarized; one row
 // per session and setting, and the totals per setting. Plain numbers and strings, so the rows go
 // to NDJSON or CSV as they are and DuckDB reads them.
-
-/** Column order of the CSV; NDJSON rows carry the same keys. */
-export const SETTING_COLUMNS = [
-  'row',
-  'strategy',
-  'setting',
-  'knob',
-  'value',
-  'file',
-  'agent',
-  'model',
-  'sessions',
-  'pricedSessions',
-  'apiCalls',
-  'compactions',
-  'llmCalls',
-  'summarizedTokens',
-  'costUsd',
-  'realCostUsd',
-  'deltaUsd',
-  'cacheReadTokens',
-  'cacheWriteTokens',
-  'uncachedTokens',
-  'outputTokens',
-  'summaryCalls',
-  'summaryUsd',
-  'realSummariesEstimated',
-  'unpricedCalls',
-  'retention',
-  'retainedFacts',
-  'heldFacts',
-  'factsLost',
-  'errors',
-  'pricesAsOf',
-  'error',
-] as const;
-
-type SettingColumn = (typeof SETTING_COLUMNS)[number];
-export type SettingRow = Partial<Record<SettingColumn, string | number>>;
 
 /** What to replay every session under. */
 export interface SettingsSpec {
@@ -84,8 +46,9 @@ export async function computeSettingRows(
   file: string,
   sources: ByteSource[],
   spec: SettingsSpec,
+  signal?: AbortSignal,
 ): Promise<SettingRow[]> {
-  const session = await parseSession(sources);
+  const session = await parseSession(sources, { signal });
   if (session.apiCalls.length === 0) return [];
   const strategy = getStrategy(spec.strategyId);
   const prepared = prepareReplay(session);
@@ -94,6 +57,8 @@ export async function computeSettingRows(
   const values: (number | undefined)[] = spec.sweep ? spec.sweep.values : [undefined];
   const rows: SettingRow[] = [];
   for (const [i, value] of values.entries()) {
+    // A cancel lands between settings (the page's what-if over a library: worker/whatif-handlers.ts).
+    signal?.throwIfAborted();
     const overrides = value === undefined ? spec.overrides : { ...spec.overrides, [spec.sweep!.knob]: value };
     const result = computeReplay(prepared, strategy.id, strategy.normalizeKnobs(overrides, sessionKnobs));
     const cost = computeReplayCost(session, result, { prices: spec.prices });
