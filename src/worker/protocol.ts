@@ -113,7 +113,12 @@ interface EngineRequestFields {
    * Holds no session: the files come with it. Progress per session, cancellable between sessions,
    * between settings and in a parse.
    */
-  'library-whatif': { sessions: WhatIfSession[]; spec: SettingsSpec };
+  'library-whatif': {
+    sessions: WhatIfSession[];
+    spec: SettingsSpec;
+    /** A sweep given as a range: the worker spreads its values over the knob's step and bounds (`spec.sweep`'s values then). */
+    range?: SweepRange;
+  };
   /** Learn mode (worker/learn-handlers.ts): one compaction step by step, the teacher's knob changes over the log's own. */
   'learn-walk': {
     sessionId: SessionId;
