@@ -21,9 +21,10 @@ function getShortLabel(row: SettingRow, unit: KnobSpec['unit']): string {
       : String(row.value);
 }
 
-/** Retention as a share and its counts; `–` where no summary was made (nothing forgotten, nothing scored). */
+/** Retention as a share and its counts; where no summary was made, nothing was forgotten (nothing scored). */
 function formatRetention(row: SettingRow): string {
-  if (row.retention === undefined || row.retention === '') return '–';
+  if (row.retention === undefined || row.retention === '')
+    return num(row, 'compactions') === 0 ? 'no summary' : '–';
   return `${(Number(row.retention) * 100).toFixed(1)}% (${num(row, 'retainedFacts')}/${num(row, 'heldFacts')})`;
 }
 
@@ -129,9 +130,11 @@ function CostPerSetting({ totals, labels }: { totals: readonly SettingRow[]; lab
               <text className="whatif-tick" x={cx} y={H - PAD.b + 16} textAnchor="middle">
                 {labels[i]}
               </text>
-              {t.retention !== undefined && (
+              {t.heldFacts !== undefined && (
                 <text className="whatif-tick muted" x={cx} y={H - PAD.b + 30} textAnchor="middle">
-                  kept {(Number(t.retention) * 100).toFixed(0)}%
+                  {t.retention === undefined
+                    ? 'no summary'
+                    : `kept ${(Number(t.retention) * 100).toFixed(0)}%`}
                 </text>
               )}
             </g>
