@@ -31,6 +31,24 @@ test.describe('compare with every strategy, page widened and narrowed', () => {
     await expect(panel).toHaveAttribute('data-running', 'false');
     const count = await picks.count();
     await expect(panel.getByTestId('compare-row')).toHaveCount(count);
+    // Cost against compactions: a point per strategy, at the table's cost and compaction count.
+    const points = panel.getByTestId('compare-cost-point');
+    await expect(points).toHaveCount(count);
+    const table = await panel.getByTestId('compare-row').evaluateAll((rows) =>
+      rows.map((r) => [r.getAttribute('data-strategy'), r.getAttribute('data-cost')]),
+    );
+    const chart = await points.evaluateAll((ps) =>
+      ps.map((p) => [p.getAttribute('data-strategy'), p.getAttribute('data-cost')]),
+    );
+    expect(chart).toEqual(table);
+    const own = points.and(page.locator('[data-strategy="claude-code"]'));
+    expect(Number(await own.getAttribute('data-compactions'))).toBeGreaterThan(0);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await panel.getByTestId('compare-cost-chart').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: testInfo.outputPath(`compare-cost-${scheme}.png`) });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
 
     for (const width of [1280, 2400, 800, 1280]) {
       await page.setViewportSize({ width, height: 720 });
