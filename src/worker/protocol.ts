@@ -185,7 +185,7 @@ export interface WhatIfProgress {
   totals: SettingRow[];
 }
 
-export interface WhatIfResult {
+interface WhatIfResult {
   totals: SettingRow[];
   computeMs: number;
 }

@@ -245,13 +245,20 @@ export default function WhatIfPanel({ keys, filesOpen }: { keys: readonly string
 }
 
 function WhatIfStatus() {
-  const { status, done, total, error } = useWhatIfStore();
+  const { status, done, total, error, sessions } = useWhatIfStore();
   if (status === 'idle') return null;
+  const noCalls = sessions.filter((s) => s.error === undefined && s.rows.length === 0).length;
+  const unread = sessions.filter((s) => s.error !== undefined).length;
+  const notes = [
+    noCalls > 0 ? `${noCalls} without an API call` : '',
+    unread > 0 ? `${unread} could not be read` : '',
+  ].filter(Boolean);
+  const aside = notes.length > 0 ? ` (${notes.join(', ')})` : '';
   const text =
     status === 'running'
       ? `Replaying ${done} of ${total} sessions…`
       : status === 'done'
-        ? `${total} ${total === 1 ? 'session' : 'sessions'} replayed.`
+        ? `${total} ${total === 1 ? 'session' : 'sessions'} replayed${aside}.`
         : status === 'cancelled'
           ? `Cancelled after ${done} of ${total} sessions: the figures below are theirs.`
           : `Failed: ${error}`;

@@ -25,7 +25,15 @@ function getShortLabel(row: SettingRow, unit: KnobSpec['unit']): string {
 function formatRetention(row: SettingRow): string {
   if (row.retention === undefined || row.retention === '')
     return num(row, 'compactions') === 0 ? 'no summary' : '–';
+  // Summaries made, but no fact read in what they summarized (an encrypted or empty history).
+  if (num(row, 'heldFacts') === 0) return 'no facts read';
   return `${(Number(row.retention) * 100).toFixed(1)}% (${num(row, 'retainedFacts')}/${num(row, 'heldFacts')})`;
+}
+
+/** A session's path by its last folder and file: the part that tells sessions apart. */
+function getShortPath(path: string): string {
+  const parts = path.split('/');
+  return parts.length > 2 ? `…/${parts.slice(-2).join('/')}` : path;
 }
 
 export function WhatIfResults({ state, unit }: { state: WhatIfState; unit: KnobSpec['unit'] }) {
@@ -79,6 +87,12 @@ export function WhatIfResults({ state, unit }: { state: WhatIfState; unit: KnobS
           ))}
         </tbody>
       </table>
+      <p className="whatif-note muted">
+        Real cost: the logs' own recorded usage at the same prices ({String(totals[0]?.pricesAsOf ?? '')}),
+        the check on the replay.
+        {scored &&
+          " Kept: of the facts held since each session's start (paths, commands, errors, names), those still in its last summary, written by the built-in summarizer (offline, no model): it compares settings, not models."}
+      </p>
       <div className="whatif-charts">
         <CostPerSetting totals={totals} labels={labels} />
         <CostPerSession state={state} labels={labels} />
@@ -101,7 +115,7 @@ function CostPerSetting({ totals, labels }: { totals: readonly SettingRow[]; lab
   const bar = Math.min(48, slot * 0.6);
   return (
     <figure className="whatif-chart" data-testid="whatif-chart-settings">
-      <figcaption>Cost per setting (dashed: the real cost)</figcaption>
+      <figcaption>Cost per setting (dashed: the real cost, {formatUsd(real)})</figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label="Cost per setting">
         <line className="whatif-axis" x1={PAD.l} x2={W - PAD.r} y1={y(0)} y2={y(0)} />
         <text className="whatif-tick" x={PAD.l - 6} y={y(max / 1.1) + 4} textAnchor="end">
@@ -225,7 +239,7 @@ function SessionTable({
             {state.sessions.map((s) => (
               <tr key={s.file} data-testid="whatif-session">
                 <td className="left whatif-file" title={s.file}>
-                  {s.file}
+                  {getShortPath(s.file)}
                 </td>
                 {s.error !== undefined ? (
                   <td className="whatif-err left" colSpan={1 + labels.length * (scored ? 2 : 1)}>

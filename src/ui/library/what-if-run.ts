@@ -11,7 +11,7 @@ import { getSessionFiles } from './open-folder';
 // and the running totals kept as they come, a cancel that stops the worker's loop, and the result
 // as the CLI writes it (NDJSON or CSV: session rows, then the totals).
 
-export interface WhatIfSessionRows {
+interface WhatIfSessionRows {
   file: string;
   rows: SettingRow[];
   error?: string;
