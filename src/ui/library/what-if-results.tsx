@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { formatMillions, formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
 import type { SettingRow } from '../../engine/stats/records';
 import type { KnobSpec } from '../../engine/strategies/types';
@@ -219,49 +220,53 @@ function SessionTable({
   labels: readonly string[];
   scored: boolean;
 }) {
+  // Rendered only while open: a library of hundreds of sessions is a table of hundreds of rows.
+  const [open, setOpen] = useState(false);
   return (
-    <details className="whatif-sessions">
+    <details className="whatif-sessions" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Per session ({state.sessions.length})</summary>
-      <div className="whatif-sessions-scroll">
-        <table className="whatif-table mono" data-testid="whatif-session-table">
-          <thead>
-            <tr>
-              <th className="left">session</th>
-              <th>real cost</th>
-              {labels.map((l, i) => (
-                <th key={l} colSpan={scored ? 2 : 1}>
-                  <span className="whatif-swatch" style={{ background: color(i) }} /> {l}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {state.sessions.map((s) => (
-              <tr key={s.file} data-testid="whatif-session">
-                <td className="left whatif-file" title={s.file}>
-                  {getShortPath(s.file)}
-                </td>
-                {s.error !== undefined ? (
-                  <td className="whatif-err left" colSpan={1 + labels.length * (scored ? 2 : 1)}>
-                    {s.error}
-                  </td>
-                ) : s.rows.length === 0 ? (
-                  <td className="muted left" colSpan={1 + labels.length * (scored ? 2 : 1)}>
-                    no API call
-                  </td>
-                ) : (
-                  <>
-                    <td>{formatUsd(num(s.rows[0]!, 'realCostUsd'))}</td>
-                    {s.rows.map((r) => (
-                      <SessionCells key={String(r.setting)} row={r} scored={scored} />
-                    ))}
-                  </>
-                )}
+      {open && (
+        <div className="whatif-sessions-scroll">
+          <table className="whatif-table mono" data-testid="whatif-session-table">
+            <thead>
+              <tr>
+                <th className="left">session</th>
+                <th>real cost</th>
+                {labels.map((l, i) => (
+                  <th key={l} colSpan={scored ? 2 : 1}>
+                    <span className="whatif-swatch" style={{ background: color(i) }} /> {l}
+                  </th>
+                ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {state.sessions.map((s) => (
+                <tr key={s.file} data-testid="whatif-session">
+                  <td className="left whatif-file" title={s.file}>
+                    {getShortPath(s.file)}
+                  </td>
+                  {s.error !== undefined ? (
+                    <td className="whatif-err left" colSpan={1 + labels.length * (scored ? 2 : 1)}>
+                      {s.error}
+                    </td>
+                  ) : s.rows.length === 0 ? (
+                    <td className="muted left" colSpan={1 + labels.length * (scored ? 2 : 1)}>
+                      no API call
+                    </td>
+                  ) : (
+                    <>
+                      <td>{formatUsd(num(s.rows[0]!, 'realCostUsd'))}</td>
+                      {s.rows.map((r) => (
+                        <SessionCells key={String(r.setting)} row={r} scored={scored} />
+                      ))}
+                    </>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </details>
   );
 }

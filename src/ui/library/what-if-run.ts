@@ -35,6 +35,8 @@ const IDLE: WhatIfState = { status: 'idle', done: 0, total: 0, totals: [], sessi
 export const useWhatIfStore = create<WhatIfState>()(() => IDLE);
 
 let running: AbortController | undefined;
+/** Least time between two renders of a run's progress (ms). */
+const FLUSH_MS = 100;
 
 /** The listed sessions whose files are at hand, as the worker takes them. */
 function toWhatIfSessions(keys: readonly string[]): WhatIfSession[] {
@@ -55,6 +57,17 @@ export async function runWhatIf(
   running = controller;
   const sessions = toWhatIfSessions(keys);
   const rows: WhatIfSessionRows[] = [];
+  // Progress reaches the page at most every FLUSH_MS: hundreds of small sessions do not render the
+  // results hundreds of times.
+  let latest: Pick<WhatIfState, 'done' | 'total' | 'totals'> | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    timer = undefined;
+    if (latest && running === controller) useWhatIfStore.setState({ ...latest, sessions: [...rows] });
+  };
+  const flushSoon = () => {
+    timer ??= setTimeout(flush, FLUSH_MS);
+  };
   useWhatIfStore.setState({
     ...IDLE,
     status: 'running',
@@ -69,14 +82,18 @@ export async function runWhatIf(
         onProgress: (p) => {
           if (running !== controller) return;
           rows.push({ file: p.file, rows: p.rows, error: p.error });
-          // The rows array is shared and only grows: a new reference per progress is enough.
-          useWhatIfStore.setState({ done: p.done, total: p.total, totals: p.totals, sessions: [...rows] });
+          latest = { done: p.done, total: p.total, totals: p.totals };
+          flushSoon();
         },
       },
     );
+    if (timer !== undefined) clearTimeout(timer);
+    flush();
     if (running === controller) useWhatIfStore.setState({ status: 'done', totals: result.totals });
   } catch (error) {
     if (running !== controller) return;
+    if (timer !== undefined) clearTimeout(timer);
+    flush();
     const e = error instanceof Error ? error : new Error(String(error));
     useWhatIfStore.setState(
       e.name === ABORT_ERROR ? { status: 'cancelled' } : { status: 'failed', error: e.message },
