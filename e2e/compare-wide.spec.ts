@@ -34,9 +34,9 @@ test.describe('compare with every strategy, page widened and narrowed', () => {
     // Cost against compactions: a point per strategy, at the table's cost and compaction count.
     const points = panel.getByTestId('compare-cost-point');
     await expect(points).toHaveCount(count);
-    const table = await panel.getByTestId('compare-row').evaluateAll((rows) =>
-      rows.map((r) => [r.getAttribute('data-strategy'), r.getAttribute('data-cost')]),
-    );
+    const table = await panel
+      .getByTestId('compare-row')
+      .evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-strategy'), r.getAttribute('data-cost')]));
     const chart = await points.evaluateAll((ps) =>
       ps.map((p) => [p.getAttribute('data-strategy'), p.getAttribute('data-cost')]),
     );

@@ -23,7 +23,10 @@ const SQL_WORDS = new Set(['SELECT', 'AS', 'FROM', 'WHERE', 'GROUP', 'BY', 'ORDE
 
 /** The columns a query reads: its identifiers less keywords, functions, aliases and string literals. */
 function getColumns(sql: string): { read: string[]; summed: string[] } {
-  const bare = sql.replace(/'[^']*'/g, ' ').replace(/--[^\n]*/g, ' ').replace(/\\"/g, '"');
+  const bare = sql
+    .replace(/'[^']*'/g, ' ')
+    .replace(/--[^\n]*/g, ' ')
+    .replace(/\\"/g, '"');
   const aliases = new Set([...bare.matchAll(/\bAS\s+(\w+)/gi)].map((m) => m[1]!));
   const read = new Set<string>();
   for (const m of bare.matchAll(/"?\b([A-Za-z_]\w*)\b"?(\s*\()?/g)) {

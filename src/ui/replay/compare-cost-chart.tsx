@@ -29,7 +29,8 @@ export default function CompareCostChart({ result }: { result: ReplayCompare }) 
   const offset = new Map<string, number>();
   for (const n of new Set(points.map((p) => p.compactions))) {
     const same = points.filter((p) => p.compactions === n).sort((a, b) => a.usd - b.usd);
-    same.forEach((p, j) => offset.set(p.row.strategyId, (j - (same.length - 1) / 2) * SPREAD_PX));
+    for (const [j, p] of same.entries())
+      offset.set(p.row.strategyId, (j - (same.length - 1) / 2) * SPREAD_PX);
   }
   const y = (usd: number) => PAD.t + (H - PAD.t - PAD.b) * (1 - (usd - minUsd) / (maxUsd - minUsd || 1));
   const ticks = maxX <= 8 ? Array.from({ length: maxX + 1 }, (_, k) => k) : [0, Math.round(maxX / 2), maxX];
