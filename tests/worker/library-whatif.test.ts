@@ -32,6 +32,8 @@ const SPEC = {
   retention: true,
 };
 
+const ONE_SETTING = { ...SPEC, sweep: { knob: 'autocompactPctOverride', values: [55] } };
+
 async function run(all: WhatIfSession[], signal = new AbortController().signal) {
   const progress: WhatIfProgress[] = [];
   const reply = await WHATIF_HANDLERS['library-whatif'](
@@ -93,5 +95,39 @@ describe('library-whatif in the worker', () => {
     );
     await expect(running).rejects.toMatchObject({ name: ABORT_ERROR });
     expect(progress.map((p) => p.done)).toEqual([1, 2]);
+  });
+
+  it('stops inside a session too: the parse, each setting and the retention scoring take the signal', async () => {
+    const { computeSettingRows } = await import('../../src/engine/stats/setting-rows');
+    const { createBlobSource } = await import('../../src/worker/blob-source');
+    const s = sessions.at(-1)!;
+    const sources = () => s.files.map((f) => createBlobSource(f.name, f.blob));
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(computeSettingRows(s.file, sources(), SPEC, aborted.signal)).rejects.toMatchObject({
+      name: ABORT_ERROR,
+    });
+    // Aborted at the first read after the parse (the retention scoring reads the spans again):
+    // the run stops there, with no row.
+    const { parseSession } = await import('../../src/engine/parse/parse-session');
+    let reads = 0;
+    const counted = (abortAt: number, controller?: AbortController) =>
+      sources().map((src) => ({
+        name: src.name,
+        sizeBytes: src.sizeBytes,
+        read: (offset: number, length: number) => {
+          if (++reads === abortAt) controller?.abort();
+          return src.read(offset, length);
+        },
+      }));
+    await parseSession(counted(0));
+    const parseReads = reads;
+    reads = 0;
+    const late = new AbortController();
+    await expect(
+      // One setting: no check between settings after it, the scoring itself must stop.
+      computeSettingRows(s.file, counted(parseReads + 1, late), ONE_SETTING, late.signal),
+    ).rejects.toMatchObject({ name: ABORT_ERROR });
+    expect(reads).toBeGreaterThan(parseReads);
   });
 });

@@ -62,7 +62,7 @@ export async function computeSettingRows(
     const overrides = value === undefined ? spec.overrides : { ...spec.overrides, [spec.sweep!.knob]: value };
     const result = computeReplay(prepared, strategy.id, strategy.normalizeKnobs(overrides, sessionKnobs));
     const cost = computeReplayCost(session, result, { prices: spec.prices });
-    const retention = spec.retention ? await getRetention(sources, session, result) : {};
+    const retention = spec.retention ? await getRetention(sources, session, result, signal) : {};
     let compactions = 0;
     let llmCalls = 0;
     let summarizedTokens = 0;
@@ -115,8 +115,9 @@ async function getRetention(
   sources: ByteSource[],
   session: Parameters<typeof computeReplayErosion>[0],
   result: ReturnType<typeof computeReplay>,
+  signal: AbortSignal | undefined,
 ): Promise<SettingRow> {
-  const chain = await computeReplayErosion(session, sources, result.events, result.strategyId);
+  const chain = await computeReplayErosion(session, sources, result.events, result.strategyId, { signal });
   const last = chain.steps.at(-1);
   if (!last) return {};
   return {
