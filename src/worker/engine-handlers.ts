@@ -7,6 +7,7 @@ import { REPLAY_HANDLERS } from './replay-handlers';
 import { SESSION_HANDLERS } from './session-handlers';
 import { SHARE_HANDLERS } from './share-handlers';
 import { SUMMARIES_HANDLERS } from './summaries-handlers';
+import { WHATIF_HANDLERS } from './whatif-handlers';
 
 export const ENGINE_HANDLERS: EngineHandlers = {
   ...SESSION_HANDLERS,
@@ -15,4 +16,5 @@ export const ENGINE_HANDLERS: EngineHandlers = {
   ...LEARN_HANDLERS,
   ...SHARE_HANDLERS,
   ...EROSION_HANDLERS,
+  ...WHATIF_HANDLERS,
 };

@@ -36,6 +36,8 @@ import type { PromptSettings } from '../engine/summarize/prepare';
 import type { SummariesInfo, SummariesPrepared } from '../engine/summarize/session-ops';
 import type { CompactionPoint } from '../engine/summarize/span';
 import type { LibraryRow } from '../engine/library/library-row';
+import type { SettingRow } from '../engine/stats/records';
+import type { SettingsSpec } from '../engine/stats/setting-rows';
 import type { ParseIssue, TokenCount } from '../engine/types';
 
 export type { RowSummary, SessionOverview, TimelineSeries, TokenTable };
@@ -105,6 +107,18 @@ interface EngineRequestFields {
     summaryModel: SummaryModelId;
     branchId?: number;
   };
+  /**
+   * The library's what-if (worker/whatif-handlers.ts): every listed session replayed under one
+   * strategy at each setting, as `compactlab stats --strategy` does (engine/stats/setting-rows.ts).
+   * Holds no session: the files come with it. Progress per session, cancellable between sessions,
+   * between settings and in a parse.
+   */
+  'library-whatif': {
+    sessions: WhatIfSession[];
+    spec: SettingsSpec;
+    /** A sweep given as a range: the worker spreads its values over the knob's step and bounds (`spec.sweep`'s values then). */
+    range?: SweepRange;
+  };
   /** Learn mode (worker/learn-handlers.ts): one compaction step by step, the teacher's knob changes over the log's own. */
   'learn-walk': {
     sessionId: SessionId;
@@ -150,6 +164,30 @@ interface EngineRequestFields {
      */
     summariesByPoint?: Record<string, string>;
   };
+}
+
+/** One session of a what-if: its key in the list and its files (main first). */
+export interface WhatIfSession {
+  file: string;
+  files: LoadFile[];
+}
+
+/** A what-if's progress after each session: its rows and the running totals per setting. */
+export interface WhatIfProgress {
+  done: number;
+  total: number;
+  file: string;
+  /** One row per setting (none: the session has no API call). */
+  rows: SettingRow[];
+  /** Why the session could not be read. */
+  error?: string;
+  /** The totals so far, one row per setting (`row: 'total'`). */
+  totals: SettingRow[];
+}
+
+interface WhatIfResult {
+  totals: SettingRow[];
+  computeMs: number;
 }
 
 export type ExportFormat =
@@ -265,6 +303,7 @@ export interface EngineResults {
   'replay-request': CompactionRequest;
   'replay-sweep': SweepResult;
   'replay-compare': ReplayCompare;
+  'library-whatif': WhatIfResult;
   'learn-walk': LearnWalk;
   erosion: ErosionChain;
   'replay-subagents': SubagentReplay[];
@@ -291,6 +330,7 @@ interface EngineProgress {
   'row-index': FullTextProgress;
   'replay-sweep': SweepProgress;
   'replay-compare': CompareProgress;
+  'library-whatif': WhatIfProgress;
 }
 
 export type ProgressOf<K extends EngineRequestKind> = K extends keyof EngineProgress

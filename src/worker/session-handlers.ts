@@ -97,6 +97,7 @@ type SessionHandlers = Omit<
   | 'redact-texts'
   | 'learn-walk'
   | 'erosion'
+  | 'library-whatif'
 >;
 
 export const SESSION_HANDLERS: SessionHandlers = {

@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { findSessions } from '../../src/cli/stats/find-sessions';
-import { formatCsvRecord } from '../../src/cli/stats/csv';
-import { SETTING_COLUMNS } from '../../src/cli/stats/setting-rows';
+import { formatCsvRecord } from '../../src/engine/stats/records';
+import { SETTING_COLUMNS } from '../../src/engine/stats/records';
 import { STATS_COLUMNS } from '../../src/cli/stats/stats-row';
 import { generateSession } from '../../sample/generate-session';
 

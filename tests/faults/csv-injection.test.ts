@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
-import { formatCsvRecord } from '../../src/cli/stats/csv';
+import { formatCsvRecord } from '../../src/engine/stats/records';
 import { CONTENT_SECURITY_POLICY, DEV_HEADERS, PREVIEW_HEADERS } from '../../vite.config';
 
 // Text from a transcript written into a CSV must not become a formula in a spreadsheet (OWASP's

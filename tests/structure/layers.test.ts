@@ -97,6 +97,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'library/forecast',
       'library/row-version',
       'export/erosion-svg',
+      'stats/records',
     ],
   },
   {
@@ -187,6 +188,9 @@ const ENGINE_ROWS: Record<string, readonly string[]> = {
   // Learn mode's walk: one compaction told step by step from the replay, the request builder and
   // the built-in summarizer.
   learn: ['replay', 'strategies', 'simulation', 'compact', 'summarize', 'prompts', 'parse', 'tokens'],
+  // What-if over many sessions (`compactlab stats --strategy`, the library's what-if): each session
+  // replayed at each setting, priced, its retention scored; rows and their NDJSON/CSV records.
+  stats: ['cost', 'erosion', 'parse', 'replay', 'strategies', 'simulation', 'compact', 'tokens'],
   // Fidelity: each log replayed with its own strategy at its own knobs, against its real compactions.
   fidelity: ['replay', 'strategies', 'parse'],
 };

@@ -36,3 +36,18 @@ describe('timeline geometry with a visible range', () => {
     expect(clampView({ from: -5, to: 5 }, 100)).toEqual({ from: 0, to: 10 });
   });
 });
+
+describe('a chart narrower than its padding', () => {
+  // Issue 21: at 0 px the plot's width was −66 px, and the replay line's decimation walked the
+  // calls backwards ("index -3 is out of range (length 380)").
+  it.each([0, 1, 30, 66])('keeps a plot at least 1 px wide, its positions in range, at %i px', (widthPx) => {
+    const g = createGeometry(widthPx, 200, 380, 1000);
+    expect(g.rightPx - g.leftPx).toBeGreaterThanOrEqual(1);
+    for (const px of [-50, 0, 10, 52, 53, 100, 1000]) {
+      const x = pxToX(g, px);
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x).toBeLessThan(380);
+    }
+    expect(Number.isFinite(xToPx(g, 379))).toBe(true);
+  });
+});

@@ -1,6 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { openPathSources } from '../session-files';
-import { computeSettingRows, type SettingRow, type SettingsSpec } from './setting-rows';
+import { loadStrategyFile } from '../strategy-file';
+import type { SettingRow } from '../../engine/stats/records';
+import { computeSettingRows, type SettingsSpec } from '../../engine/stats/setting-rows';
 import { computeStatsRow, type StatsRow } from './stats-row';
 
 // A `compactlab stats` worker: receives one session's paths at a time, answers with its row (or,
@@ -24,6 +26,8 @@ export interface StatsAnswer {
 /** The row of one job; a session that cannot be read becomes a row with its error. */
 export async function runStatsJob(job: StatsJob): Promise<StatsAnswer> {
   try {
+    // A strategy file is compiled once per thread (loadStrategyFile keeps it by path).
+    if (job.settings?.strategyFile !== undefined) await loadStrategyFile(job.settings.strategyFile);
     if (job.settings)
       return {
         id: job.id,

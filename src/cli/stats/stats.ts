@@ -11,9 +11,9 @@ import { STATS_USAGE } from '../command-usage';
 import { readPriceFile } from '../price-file';
 import { parseSweepArg } from '../replay';
 import { getKnobFlagOptions, getKnobOverrides } from '../replay-knobs';
-import { formatCsvRecord } from './csv';
+import { formatCsvRecord, formatRecord, SETTING_COLUMNS, type SettingRow } from '../../engine/stats/records';
 import { findSessions } from './find-sessions';
-import { SETTING_COLUMNS, type SettingRow, SettingTotals, type SettingsSpec } from './setting-rows';
+import { SettingTotals, type SettingsSpec } from '../../engine/stats/setting-rows';
 import { STATS_COLUMNS } from './stats-row';
 import type { StatsAnswer, StatsJob } from './stats-worker';
 
@@ -64,20 +64,6 @@ async function runJobs(
         }),
     ),
   );
-}
-
-/** One record as NDJSON (keys in column order, absent ones left out, so NDJSON and CSV read alike) or CSV. */
-function formatRecord(
-  columns: readonly string[],
-  row: Partial<Record<string, string | number>>,
-  csv: boolean,
-): string {
-  const cells = columns.map((c) => row[c]);
-  return csv
-    ? formatCsvRecord(cells)
-    : JSON.stringify(
-        Object.fromEntries(columns.flatMap((c, i) => (cells[i] === undefined ? [] : [[c, cells[i]]]))),
-      );
 }
 
 /** Sessions done, on stderr: one updating line on a terminal, a line per tenth otherwise. */

@@ -1,5 +1,5 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import { memo, useMemo, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useMemo, useRef, useState } from 'react';
 import { PRICES_SEEN } from '../../engine/cost/prices-seen';
 import { formatBytes } from '../common/format';
 import { VirtualList } from '../common/virtual-list';
@@ -11,6 +11,8 @@ import { openLibrarySession } from './open-session';
 import { cancelScan, getRestoredHandle, openDirectoryHandle } from './open-folder';
 
 const ROW_HEIGHT_PX = 30;
+/** The what-if: loaded when first opened (the replay's settings form, its charts). */
+const WhatIfPanel = lazy(() => import('./what-if-panel'));
 const TABLE_STYLE = { gridTemplateColumns: GRID_TEMPLATE, minWidth: TABLE_MIN_WIDTH };
 const NO_SESSIONS: LibrarySession[] = [];
 
@@ -34,6 +36,8 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
   const handle = getRestoredHandle();
   const headRef = useRef<HTMLDivElement>(null);
   const [reopenError, setReopenError] = useState<string>();
+  const [whatIf, setWhatIf] = useState(false);
+  const shownKeys = useMemo(() => shown.map((s) => s.key), [shown]);
   const reopen = () => {
     if (!handle) return onReopen();
     setReopenError(undefined);
@@ -78,7 +82,22 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
         <span className="muted" title="Anthropic list prices; cache writes 1.25× and reads 0.1× input">
           Prices as of {PRICES_SEEN}
         </span>
+        <button
+          type="button"
+          className="btn"
+          aria-expanded={whatIf}
+          onClick={() => setWhatIf(!whatIf)}
+          title="Replay the listed sessions under a strategy at two settings (or a sweep): what each would have cost and kept"
+          data-testid="library-whatif"
+        >
+          What if…
+        </button>
       </div>
+      {whatIf && (
+        <Suspense fallback={<div className="whatif muted">Loading…</div>}>
+          <WhatIfPanel keys={shownKeys} filesOpen={filesOpen} />
+        </Suspense>
+      )}
       {scan && (
         <div className="library-scan" data-testid="library-scan">
           <span>

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CompareProgress, CompareSeries } from '../../engine/replay/compare-strategies';
 import { COMPARE_COLUMNS } from '../../engine/replay/compare-table';
 import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
@@ -23,6 +23,8 @@ import { EVENT_GLYPHS } from './replay-overlay';
 
 /** How many strategies the view starts with: the log's own and the next ones in registry order. */
 const DEFAULT_PICKED = 3;
+/** Cost against compactions, loaded after a first compare (compare-cost-chart.tsx). */
+const CompareCostChart = lazy(() => import('./compare-cost-chart'));
 const CHART_HEIGHT_PX = 240;
 const PAD = { left: 44, right: 12, top: 10, bottom: 22 };
 /** Height of a label line at the right edge (labels closer than this are moved apart). */
@@ -471,6 +473,9 @@ export function CompareStrategiesPanel({
               </span>
             </div>
             <CompareTable result={result} />
+            <Suspense fallback={null}>
+              <CompareCostChart result={result} />
+            </Suspense>
           </>
         )}
       </div>

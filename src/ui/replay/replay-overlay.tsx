@@ -123,7 +123,7 @@ export function ReplayOverlay({
     const plotWidthPx = geometry.rightPx - geometry.leftPx;
     // Points per visible call over all calls: decimate to ~2 points per px of the visible range.
     const visibleShare = (geometry.to - geometry.from) / geometry.count;
-    const step = n * visibleShare > plotWidthPx * 2 ? (n * visibleShare) / (plotWidthPx * 2) : 1;
+    const step = Math.max(1, (n * visibleShare) / (plotWidthPx * 2));
     clipToPlot(ctx, geometry);
     ctx.strokeStyle = SIM_COLOR;
     ctx.lineWidth = 1.5;

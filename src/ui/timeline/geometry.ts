@@ -41,7 +41,9 @@ export function createGeometry(
     widthPx,
     heightPx,
     leftPx: PLOT_PADDING.leftPx,
-    rightPx: widthPx - PLOT_PADDING.rightPx,
+    // A chart narrower than its padding (0 px while a layout squeezes it) keeps a 1 px plot: a
+    // negative width turned every px ↔ call mapping around ("index -3 is out of range", issue 21).
+    rightPx: Math.max(PLOT_PADDING.leftPx + 1, widthPx - PLOT_PADDING.rightPx),
     topPx: PLOT_PADDING.topPx,
     bottomPx: heightPx - PLOT_PADDING.bottomPx,
     count: Math.max(1, count),

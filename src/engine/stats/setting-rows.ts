@@ -1,13 +1,13 @@
-import type { PriceOverrides } from '../../engine/cost/prices';
-import { computeReplayCost } from '../../engine/cost/replay-cost';
-import { computeReplayErosion } from '../../engine/erosion/erosion';
-import { parseSession } from '../../engine/parse/parse-session';
-import type { ByteSource } from '../../engine/parse/source';
-import { computeReplay } from '../../engine/replay/compute-replay';
-import { prepareReplay } from '../../engine/replay/prepare';
-import { getStrategy } from '../../engine/strategies/registry';
-import { loadStrategyFile } from '../strategy-file';
-import { getSessionInfo, type KnobValue } from '../../engine/strategies/types';
+import type { PriceOverrides } from '../cost/prices';
+import { computeReplayCost } from '../cost/replay-cost';
+import { computeReplayErosion } from '../erosion/erosion';
+import { parseSession } from '../parse/parse-session';
+import type { ByteSource } from '../parse/source';
+import { computeReplay } from '../replay/compute-replay';
+import { prepareReplay } from '../replay/prepare';
+import { getStrategy } from '../strategies/registry';
+import { getSessionInfo, type KnobValue } from '../strategies/types';
+import { SETTING_COLUMNS, type SettingColumn, type SettingRow } from './records';
 
 // `compactlab stats --strategy <id> [--knob k=v …] [--sweep knob=from:to:steps]`: every session
 // replayed under one strategy at each setting (the knobs given, and each value of the swept
@@ -15,49 +15,13 @@ import { getSessionInfo, type KnobValue } from '../../engine/strategies/types';
 // per session and setting, and the totals per setting. Plain numbers and strings, so the rows go
 // to NDJSON or CSV as they are and DuckDB reads them.
 
-/** Column order of the CSV; NDJSON rows carry the same keys. */
-export const SETTING_COLUMNS = [
-  'row',
-  'strategy',
-  'setting',
-  'knob',
-  'value',
-  'file',
-  'agent',
-  'model',
-  'sessions',
-  'pricedSessions',
-  'apiCalls',
-  'compactions',
-  'llmCalls',
-  'summarizedTokens',
-  'costUsd',
-  'realCostUsd',
-  'deltaUsd',
-  'cacheReadTokens',
-  'cacheWriteTokens',
-  'uncachedTokens',
-  'outputTokens',
-  'summaryCalls',
-  'summaryUsd',
-  'realSummariesEstimated',
-  'unpricedCalls',
-  'retention',
-  'retainedFacts',
-  'heldFacts',
-  'factsLost',
-  'errors',
-  'pricesAsOf',
-  'error',
-] as const;
-
-type SettingColumn = (typeof SETTING_COLUMNS)[number];
-export type SettingRow = Partial<Record<SettingColumn, string | number>>;
-
 /** What to replay every session under. */
 export interface SettingsSpec {
   strategyId: string;
-  /** The strategy is a file's (`--strategy-file`): each worker thread loads it from this path. */
+  /**
+   * The strategy is a file's (`--strategy-file`): the path each CLI worker thread loads it from
+   * before its sessions (cli/stats/stats-worker.ts), so that `getStrategy` finds it.
+   */
   strategyFile?: string;
   /** Knob overrides over each session's own knobs. */
   overrides: Record<string, KnobValue>;
@@ -87,10 +51,10 @@ export async function computeSettingRows(
   file: string,
   sources: ByteSource[],
   spec: SettingsSpec,
+  signal?: AbortSignal,
 ): Promise<SettingRow[]> {
-  const session = await parseSession(sources);
+  const session = await parseSession(sources, { signal });
   if (session.apiCalls.length === 0) return [];
-  if (spec.strategyFile !== undefined) await loadStrategyFile(spec.strategyFile);
   const strategy = getStrategy(spec.strategyId);
   const prepared = prepareReplay(session);
   const { knobs: sessionKnobs } = strategy.getSessionKnobs(getSessionInfo(prepared));
@@ -98,10 +62,12 @@ export async function computeSettingRows(
   const values: (number | undefined)[] = spec.sweep ? spec.sweep.values : [undefined];
   const rows: SettingRow[] = [];
   for (const [i, value] of values.entries()) {
+    // A cancel lands between settings (the page's what-if over a library: worker/whatif-handlers.ts).
+    signal?.throwIfAborted();
     const overrides = value === undefined ? spec.overrides : { ...spec.overrides, [spec.sweep!.knob]: value };
     const result = computeReplay(prepared, strategy.id, strategy.normalizeKnobs(overrides, sessionKnobs));
     const cost = computeReplayCost(session, result, { prices: spec.prices });
-    const retention = spec.retention ? await getRetention(sources, session, result) : {};
+    const retention = spec.retention ? await getRetention(sources, session, result, signal) : {};
     let compactions = 0;
     let llmCalls = 0;
     let summarizedTokens = 0;
@@ -154,8 +120,9 @@ async function getRetention(
   sources: ByteSource[],
   session: Parameters<typeof computeReplayErosion>[0],
   result: ReturnType<typeof computeReplay>,
+  signal: AbortSignal | undefined,
 ): Promise<SettingRow> {
-  const chain = await computeReplayErosion(session, sources, result.events, result.strategyId);
+  const chain = await computeReplayErosion(session, sources, result.events, result.strategyId, { signal });
   const last = chain.steps.at(-1);
   if (!last) return {};
   return {

@@ -1,0 +1,74 @@
+// The records `compactlab stats` writes and the page's what-if exports: NDJSON or CSV, one
+// record per row, keys in column order. Plain strings; no Node, no DOM, so the CLI and the page
+// write the same bytes.
+
+/** Column order of `stats --strategy`'s CSV (and of the page's what-if export); NDJSON rows carry the same keys. */
+export const SETTING_COLUMNS = [
+  'row',
+  'strategy',
+  'setting',
+  'knob',
+  'value',
+  'file',
+  'agent',
+  'model',
+  'sessions',
+  'pricedSessions',
+  'apiCalls',
+  'compactions',
+  'llmCalls',
+  'summarizedTokens',
+  'costUsd',
+  'realCostUsd',
+  'deltaUsd',
+  'cacheReadTokens',
+  'cacheWriteTokens',
+  'uncachedTokens',
+  'outputTokens',
+  'summaryCalls',
+  'summaryUsd',
+  'realSummariesEstimated',
+  'unpricedCalls',
+  'retention',
+  'retainedFacts',
+  'heldFacts',
+  'factsLost',
+  'errors',
+  'pricesAsOf',
+  'error',
+] as const;
+
+export type SettingColumn = (typeof SETTING_COLUMNS)[number];
+export type SettingRow = Partial<Record<SettingColumn, string | number>>;
+
+/**
+ * One RFC 4180 field: quoted when it holds a comma, a quote, CR or LF; quotes doubled. A text that
+ * a spreadsheet would run as a formula (it begins with `=`, `+`, `-`, `@`, a tab or CR: a session id
+ * `=HYPERLINK(…)` from a transcript) gets a leading `'` and is quoted, as OWASP's CSV Injection
+ * page says (owasp.org/www-community/attacks/CSV_Injection); numbers are ours and stay numbers.
+ */
+function formatCsvField(value: string | number | undefined): string {
+  const text = value === undefined ? '' : String(value);
+  const formula = typeof value === 'string' && /^[=+\-@\t\r]/.test(text);
+  const safe = formula ? `'${text}` : text;
+  return formula || /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** One CSV record (no line ending). */
+export function formatCsvRecord(values: readonly (string | number | undefined)[]): string {
+  return values.map(formatCsvField).join(',');
+}
+
+/** One record as NDJSON (keys in column order, absent ones left out, so NDJSON and CSV read alike) or CSV. */
+export function formatRecord(
+  columns: readonly string[],
+  row: Partial<Record<string, string | number>>,
+  csv: boolean,
+): string {
+  const cells = columns.map((c) => row[c]);
+  return csv
+    ? formatCsvRecord(cells)
+    : JSON.stringify(
+        Object.fromEntries(columns.flatMap((c, i) => (cells[i] === undefined ? [] : [[c, cells[i]]]))),
+      );
+}
