@@ -77,6 +77,10 @@ export function createEngineHost(
   const controllers = new Map<number, AbortController>();
   return {
     receive(message) {
+      if (message.type === 'ping') {
+        post({ type: 'pong' }, []);
+        return;
+      }
       if (message.type === 'cancel') {
         controllers.get(message.id)?.abort();
         return;

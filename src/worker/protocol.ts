@@ -303,7 +303,9 @@ export type AnyResult = EngineResults[EngineRequestKind];
 /** UI thread → worker. */
 export type ToWorker =
   | { type: 'request'; id: number; request: EngineRequest }
-  | { type: 'cancel'; id: number };
+  | { type: 'cancel'; id: number }
+  /** Liveness (engine-client.ts): the host answers `pong` as soon as its thread is free. */
+  | { type: 'ping' };
 
 export interface WorkerError {
   /** `AbortError` when cancelled, `StaleSessionError` when the session was replaced. */
@@ -315,7 +317,8 @@ export interface WorkerError {
 export type FromWorker =
   | { type: 'progress'; id: number; progress: AnyProgress }
   | { type: 'result'; id: number; result: AnyResult }
-  | { type: 'error'; id: number; error: WorkerError };
+  | { type: 'error'; id: number; error: WorkerError }
+  | { type: 'pong' };
 
 export const STALE_SESSION_ERROR = 'StaleSessionError';
 /** The worker failed (a crash, or it could not start); pending requests get this name. */
