@@ -30,9 +30,9 @@ const CANCEL_GRACE_MS = 300;
 export const PING_INTERVAL_MS = 2_000;
 /**
  * A ping unanswered this long means the worker is dead. Ours: the engine yields between 4 MiB
- * chunks of a parse and between a sweep's or a comparison's replays, so a long load or sweep
- * answers within a second; the longest single synchronous step measured (a replay of the 105 MB
- * bench session, docs/benchmarks.md) is a few seconds on a loaded 2-core machine, well under this.
+ * chunks of a parse and between a sweep's or a comparison's replays; the longest stretch without
+ * a turn of its event loop measured over a load, the timeline and a replay of a 105 MB generated
+ * session was 1.1 s (Node, the project's 2-core machine under a load of 2.5), far under this.
  */
 export const SILENCE_DEADLINE_MS = 20_000;
 
