@@ -72,7 +72,8 @@ export interface LiveRead {
 export async function readLiveFiguresCached(transcriptPath: string, deadline = Infinity): Promise<LiveRead> {
   // Never a wait: a path that is not a regular file (a FIFO would block the open) reads nothing.
   try {
-    if (!(await stat(transcriptPath)).isFile()) return { figures: createLiveFigures(), readBytes: 0, sizeBytes: 0 };
+    if (!(await stat(transcriptPath)).isFile())
+      return { figures: createLiveFigures(), readBytes: 0, sizeBytes: 0 };
   } catch {
     return { figures: createLiveFigures(), readBytes: 0, sizeBytes: 0 };
   }
