@@ -8,7 +8,7 @@ import { DIALECTS } from './dialects/registry';
 import { assignRoles, orderFiles } from './file-order';
 import { FileParse, type ParseRun } from './file-parse';
 import type { PendingLine } from './line-records';
-import { mixedContentIssues } from './mixed-files';
+import { findMixedContent } from './mixed-files';
 import { NormalizerPool } from './normalizer-pool';
 import { DEFAULT_PREVIEW_CHARS, type ParseOptions, ProgressCounter } from './parse-options';
 import { recoverRecords } from './recover-records';
@@ -50,6 +50,26 @@ export async function parseSessionKeeping(
   rawSources: ByteSource[],
   options: ParseOptions = {},
 ): Promise<{ session: Session; kept?: KeptLineParse; whyNot: string }> {
+  const first = await parseFiles(rawSources, options, new Set());
+  // A content file of another session (mixed-files.ts) is never merged: the session is read again
+  // without it (a rare case: one more read of the files), the file listed with an issue.
+  const foreign = findMixedContent(first.session);
+  if (foreign.length === 0) return first;
+  const again = await parseFiles(
+    rawSources,
+    { ...options, onProgress: undefined },
+    new Set(foreign.map((issue) => issue.fileIndex)),
+  );
+  again.session.issues.push(...foreign);
+  return again;
+}
+
+/** One read of the session's files, those of `skipped` listed but not read. */
+async function parseFiles(
+  rawSources: ByteSource[],
+  options: ParseOptions,
+  skipped: ReadonlySet<number>,
+): Promise<{ session: Session; kept?: KeptLineParse; whyNot: string }> {
   const cache = options.recordCache;
   cache?.begin();
   const sources = cache ? rawSources.map((s) => cache.counted(s)) : rawSources;
@@ -80,7 +100,9 @@ export async function parseSessionKeeping(
   for (const file of orderFiles(files, dialects)) {
     const raw = at(rawSources, file.index);
     const source = at(sources, file.index);
-    if (isSideFile(file)) {
+    if (skipped.has(file.index)) {
+      // Listed, not read.
+    } else if (isSideFile(file)) {
       await side.read(file, cache ? await cache.whole(source, raw) : source, builder, options.signal);
     } else {
       const parse = new FileParse(run, file, source);
@@ -108,7 +130,6 @@ export function finishSession(builder: SessionBuilder): Session {
 /** The figures computed over the whole session once its files are read. */
 export function deriveSession(session: Session): Session {
   applyCompactionCallCosts(session);
-  session.issues.push(...mixedContentIssues(session));
   const branches = computeBranches(session);
   if (branches) session.branches = branches;
   return session;
