@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeStatusLine } from '../../src/cli/live/statusline';
 import { READ_CHUNK_BYTES } from '../../src/engine/parse/incremental-reader';
 import { generateSessionLines } from '../../sample/generate-session';
@@ -11,18 +11,6 @@ import { generateSessionLines } from '../../sample/generate-session';
 // to read in the budget gives the line of what was read, saying how much, and the next calls go on
 // from there to the same line a whole read gives; a disk that does not answer gives the payload's
 // line; a stdin never closed gives the line or a short message, and the process ends.
-
-/** The next `open` of the transcript returns a handle whose reads never settle (a stuck disk). */
-const stuck = vi.hoisted(() => ({ path: '' }));
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs/promises')>();
-  const open: typeof real.open = async (...args) => {
-    const handle = await real.open(...args);
-    if (args[0] !== stuck.path) return handle;
-    return Object.assign(Object.create(handle), { read: () => new Promise(() => {}) });
-  };
-  return { ...real, open, default: { ...real, open } };
-});
 
 const ROOT = join(__dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'compactlab-statusline-budget-'));
@@ -45,14 +33,17 @@ describe('statusline within its budget', () => {
 
   it('reads a big transcript over several calls, each stopping at its deadline, to the whole read’s line', async () => {
     process.env.COMPACTLAB_CACHE_DIR = join(dir, 'whole');
-    const whole = await computeStatusLine(payloadFor(big), Infinity);
+    const whole = await computeStatusLine(payloadFor(big), { deadline: Number.POSITIVE_INFINITY });
     expect(whole).not.toContain('transcript read');
 
     process.env.COMPACTLAB_CACHE_DIR = join(dir, 'budgeted');
     const lines: string[] = [];
     // A read time already past: each call reads one chunk, then answers.
     for (let i = 0; i < 10; i++) {
-      const line = await computeStatusLine(payloadFor(big), Number.POSITIVE_INFINITY, performance.now());
+      const line = await computeStatusLine(payloadFor(big), {
+        deadline: Number.POSITIVE_INFINITY,
+        readUntil: performance.now(),
+      });
       lines.push(line);
       if (!line.includes('transcript read')) break;
     }
@@ -67,14 +58,15 @@ describe('statusline within its budget', () => {
 
   it('answers from the payload when the disk does not, saying so', async () => {
     process.env.COMPACTLAB_CACHE_DIR = join(dir, 'stuck');
-    stuck.path = big;
-    try {
-      const line = await computeStatusLine(payloadFor(big), performance.now() + 200);
+    {
+      // A reader whose disk never answers: the read neither ends nor fails.
+      const line = await computeStatusLine(payloadFor(big), {
+        deadline: performance.now() + 200,
+        readTranscript: () => new Promise(() => {}),
+      });
       // The payload's own context (context-window.json: 122,920 of 200k) and the reason.
       expect(line).toMatch(/^ctx 122\.9k\/200k \(61%\)/);
       expect(line).toContain('transcript not read in time (slow disk?)');
-    } finally {
-      stuck.path = '';
     }
   });
 

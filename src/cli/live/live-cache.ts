@@ -57,7 +57,7 @@ function saveCache(c: CacheFile): void {
 }
 
 /** What a budgeted read got: the figures so far and how much of the file they cover. */
-export interface LiveRead {
+interface LiveRead {
   figures: LiveFigures;
   /** Bytes read (up to the last complete line) and the file's size when the read began. */
   readBytes: number;

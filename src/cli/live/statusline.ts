@@ -33,12 +33,15 @@ const READ_MARGIN_MS = 300;
 
 const NO_PAYLOAD = 'compactlab: statusline expects the statusLine JSON on stdin';
 
-/** Resolves `undefined` at `deadline` (a `performance.now()` time) unless `work` settled first. */
-function within<T>(work: Promise<T>, deadline: number): Promise<T | undefined> {
+/** What `within` gives when the deadline came first. */
+const LATE = Symbol('late');
+
+/** Resolves `LATE` at `deadline` (a `performance.now()` time) unless `work` settled first. */
+function within<T>(work: Promise<T>, deadline: number): Promise<T | typeof LATE> {
   if (deadline === Number.POSITIVE_INFINITY) return work;
   let cancel = () => {};
-  const late = new Promise<undefined>((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - performance.now()));
+  const late = new Promise<typeof LATE>((resolve) => {
+    const timer = setTimeout(() => resolve(LATE), Math.max(0, deadline - performance.now()));
     cancel = () => clearTimeout(timer);
   });
   return Promise.race([work, late]).finally(cancel);
@@ -84,8 +87,17 @@ export function getPayloadOverrides(payload: Json): LiveOverrides {
  */
 export async function computeStatusLine(
   payloadText: string,
-  deadline = performance.now() + STATUSLINE_BUDGET_MS,
-  readUntil = deadline - READ_MARGIN_MS,
+  {
+    deadline = performance.now() + STATUSLINE_BUDGET_MS,
+    readUntil = deadline - READ_MARGIN_MS,
+    readTranscript = readLiveFiguresCached,
+  }: {
+    deadline?: number;
+    /** When a transcript's read stops at the end of a chunk (before `deadline`). */
+    readUntil?: number;
+    /** The transcript's reader (a test gives one whose disk does not answer). */
+    readTranscript?: typeof readLiveFiguresCached;
+  } = {},
 ): Promise<string> {
   let payload: unknown;
   try {
@@ -98,15 +110,14 @@ export async function computeStatusLine(
   let note = '';
   if (typeof payload.transcript_path === 'string' && payload.transcript_path) {
     const read = await within(
-      readLiveFiguresCached(payload.transcript_path, readUntil).catch(() => undefined),
+      readTranscript(payload.transcript_path, readUntil).catch(() => undefined),
       deadline,
     ).catch(() => undefined);
-    if (read) {
+    if (read === LATE) note = ' · transcript not read in time (slow disk?)';
+    else if (read) {
       figures = read.figures;
       if (read.readBytes < read.sizeBytes)
         note = ` · transcript read ${Math.floor((read.readBytes / read.sizeBytes) * 100)}% (more next time)`;
-    } else if (performance.now() >= deadline) {
-      note = ' · transcript not read in time (slow disk?)';
     }
     // A session not written yet (no read): the payload alone still gives a line.
     const why = whyNotFollowed(payload.transcript_path, figures);
@@ -127,10 +138,11 @@ export async function statuslineCommand(_args: string[], out: (text: string) => 
       parsed = false;
     }
     if (!parsed) out(`compactlab: no statusLine JSON on stdin within ${STATUSLINE_BUDGET_MS / 1000} s`);
-    else out(await computeStatusLine(stdin.text, deadline));
-  } else out(await computeStatusLine(stdin.text, deadline));
+    else out(await computeStatusLine(stdin.text, { deadline }));
+  } else out(await computeStatusLine(stdin.text, { deadline }));
   // The line is out. Past the budget, a read still stuck on a slow disk would keep the process
   // (and Claude Code waiting for it) alive: it ends once the line is written.
-  if (performance.now() >= deadline) setTimeout(() => process.exit(0), 50).unref();
+  // (A timer may fire a millisecond before the deadline it was set for.)
+  if (performance.now() >= deadline - 5) setTimeout(() => process.exit(0), 50).unref();
   return 0;
 }
