@@ -53,7 +53,6 @@ function loadWithCodeCache(path) {
   const script = new vm.Script(Module.wrap(readFileSync(path, 'utf8')), {
     filename: path,
     cachedData,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const module = { exports: {} };
   script

@@ -46,6 +46,9 @@ await esbuild.build({
   target: 'node20',
   packages: 'external',
   define: { 'import.meta.url': '__compactlabEsmUrl' },
+  // `import()` of a package (sql.js, the Anthropic SDK) as `require`: a script run from the code
+  // cache has no dynamic-import callback (and Node 20's is experimental).
+  supported: { 'dynamic-import': false },
   banner: {
     js: "const __compactlabEsmUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, 'compactlab.mjs')).href;",
   },

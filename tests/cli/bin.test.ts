@@ -42,6 +42,12 @@ describe('bin/compactlab.mjs', () => {
     const second = runBin(['inspect', join(FIXTURES, 'tiny.jsonl'), '--json']);
     expect(second.code).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({ format: 'claude-code', entries: 25 });
+    // A package the commands load on demand (sql.js for an OpenCode database) loads from the cache too.
+    for (let run = 0; run < 2; run++) {
+      const db = runBin(['inspect', join(FIXTURES, 'opencode/db/opencode.db'), '--json']);
+      expect([db.code, db.stderr.replace(/^compactlab: running .*\n/, '')]).toEqual([0, '']);
+      expect(JSON.parse(db.stdout)).toMatchObject({ format: 'opencode' });
+    }
   });
 
   it('runs the status line on a payload piped to stdin', () => {
