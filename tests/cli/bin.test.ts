@@ -26,28 +26,11 @@ describe('bin/compactlab.mjs', () => {
     const { code, stderr } = runBin(['--help']);
     expect(code).toBe(0);
     expect(stderr).toMatch(
-      /^compactlab: (running .*dist[\\/]cli[\\/]compactlab\.[cm]js|no fresh build in dist\/cli)/,
+      /^compactlab: (running .*dist[\\/]cli[\\/]compactlab\.mjs|no fresh build in dist\/cli)/,
     );
     const quiet = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' });
     expect(quiet.stderr).toBe('');
     expect(quiet.stdout).toMatch(/compactlab statusline/);
-  });
-
-  it('runs the CommonJS bundle through a V8 code cache it writes beside it, when the bundle is fresh', () => {
-    const bundle = join(ROOT, 'dist/cli/compactlab.cjs');
-    const first = runBin(['inspect', join(FIXTURES, 'tiny.jsonl')]);
-    if (!first.stderr.includes('compactlab.cjs')) return; // no fresh bundle: tsx ran (tested above)
-    expect(first.code).toBe(0);
-    expect(existsSync(`${bundle}.cache`)).toBe(true);
-    const second = runBin(['inspect', join(FIXTURES, 'tiny.jsonl'), '--json']);
-    expect(second.code).toBe(0);
-    expect(JSON.parse(second.stdout)).toMatchObject({ format: 'claude-code', entries: 25 });
-    // A package the commands load on demand (sql.js for an OpenCode database) loads from the cache too.
-    for (let run = 0; run < 2; run++) {
-      const db = runBin(['inspect', join(FIXTURES, 'opencode/db/opencode.db'), '--json']);
-      expect([db.code, db.stderr.replace(/^compactlab: running .*\n/, '')]).toEqual([0, '']);
-      expect(JSON.parse(db.stdout)).toMatchObject({ format: 'opencode' });
-    }
   });
 
   it('runs the status line on a payload piped to stdin', () => {
