@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type CSSProperties, lazy, Suspense, useEffect, useState } from 'react';
 import { hasIndexedDb, NOT_KEPT_WITHOUT_STORAGE } from './common/storage';
-import { getEngineClient } from '../worker/engine-client';
+import { getEngineClient, subscribeEngineRestarts } from '../worker/engine-client';
 import type { SessionId, SessionOverview } from '../worker/protocol';
 import { DIALECTS } from '../engine/parse/dialects/registry';
 import { formatBytes } from './common/format';
@@ -94,6 +94,7 @@ export function App() {
     <DropZone>
       <TopBar />
       <StorageNotice />
+      <EngineNotice />
       {view === 'library' ? (
         <LibraryView onReopen={requestFolderInput} />
       ) : previewing ? (
@@ -184,6 +185,24 @@ function StorageNotice() {
     <div className="link-notice" role="status" data-testid="storage-notice">
       {NOT_KEPT_WITHOUT_STORAGE}
       <button type="button" className="btn link" onClick={() => setDismissed(true)} aria-label="Dismiss">
+        ×
+      </button>
+    </div>
+  );
+}
+
+/**
+ * The engine's worker failed or stopped answering and a fresh one was started (engine-client.ts):
+ * said until dismissed; what was running has failed with the same words where it was shown.
+ */
+function EngineNotice() {
+  const [message, setMessage] = useState<string>();
+  useEffect(() => subscribeEngineRestarts(setMessage), []);
+  if (message === undefined) return null;
+  return (
+    <div className="link-notice" role="alert" data-testid="engine-notice">
+      {message}
+      <button type="button" className="btn link" onClick={() => setMessage(undefined)} aria-label="Dismiss">
         ×
       </button>
     </div>

@@ -1,7 +1,8 @@
 // The page's proxy for the engine: one promise per request, progress callbacks, cancel. It starts
 // the engine worker (or, when no worker can start, runs the same handlers in process), and
-// restarts it when a cancelled load does not stop: the previous session is loaded again in the
-// fresh worker, so it stays usable.
+// restarts it when a cancelled load does not stop, when it fails, and when it goes silent (killed,
+// out of memory, stuck in a loop: no error event then): the previous session is loaded again in
+// the fresh worker, so it stays usable, and the requests it held fail saying what happened.
 
 import {
   ABORT_ERROR,
@@ -20,6 +21,20 @@ import {
 
 /** A cancelled load that has not stopped after this long ends the worker (a hung parse). */
 const CANCEL_GRACE_MS = 300;
+
+/**
+ * Liveness: while a request is out, the client pings the worker this often; the host answers at
+ * once when its thread is free (engine-host.ts), and any message (a progress, a result) counts.
+ * ours (a ping is a few bytes; 2 s keeps an idle page's cost nil and a death seen within seconds).
+ */
+export const PING_INTERVAL_MS = 2_000;
+/**
+ * A ping unanswered this long means the worker is dead. Ours: the engine yields between 4 MiB
+ * chunks of a parse and between a sweep's or a comparison's replays; the longest stretch without
+ * a turn of its event loop measured over a load, the timeline and a replay of a 105 MB generated
+ * session was 1.1 s (Node, the project's 2-core machine under a load of 2.5), far under this.
+ */
+export const SILENCE_DEADLINE_MS = 20_000;
 
 interface RequestOptions<K extends EngineRequestKind = EngineRequestKind> {
   signal?: AbortSignal;
@@ -65,6 +80,8 @@ interface Pending {
   onProgress?(progress: AnyProgress): void;
   /** Posted to the worker (requests wait while a restarted worker reloads the session). */
   sent?: boolean;
+  /** The last session given again to a fresh worker (not a caller's request). */
+  reload?: boolean;
   /** Cancelled: the caller is told once the worker has stopped (or been replaced). */
   cancelled?: boolean;
   graceTimer?: ReturnType<typeof setTimeout>;
@@ -89,10 +106,16 @@ interface EngineClientOptions {
   /** Used when `start` throws or the worker fails before its first answer. */
   fallback?: StartPort;
   cancelGraceMs?: number;
+  pingIntervalMs?: number;
+  silenceDeadlineMs?: number;
+  /** Told when a worker that ran failed or went silent and a fresh one was started. */
+  onRestart?: (message: string) => void;
 }
 
 export function createEngineClient(options: EngineClientOptions): EngineClient {
   const graceMs = options.cancelGraceMs ?? CANCEL_GRACE_MS;
+  const pingMs = options.pingIntervalMs ?? PING_INTERVAL_MS;
+  const deadlineMs = options.silenceDeadlineMs ?? SILENCE_DEADLINE_MS;
   const pending = new Map<number, Pending>();
   let nextId = 1;
   /** The last load the worker finished: what a fresh worker is given again. */
@@ -128,7 +151,35 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     entry.sent = true;
     port.postMessage({ type: 'request', id, request: entry.request });
     if (entry.stopped) port.postMessage({ type: 'cancel', id, keep: true });
+    watch();
   };
+
+  /** When the oldest unanswered ping was sent (undefined: none out). */
+  let pingSentAt: number | undefined;
+  let watchTimer: ReturnType<typeof setInterval> | undefined;
+  /**
+   * Measured from an unanswered ping, not from the last message: a page in a background tab whose
+   * timers are throttled sends its pings late, and that is not the worker's silence.
+   */
+  const checkLiveness = () => {
+    if (![...pending.values()].some((entry) => entry.sent)) {
+      clearInterval(watchTimer);
+      watchTimer = undefined;
+      pingSentAt = undefined;
+      return;
+    }
+    if (pingSentAt === undefined) {
+      pingSentAt = performance.now();
+      port.postMessage({ type: 'ping' });
+    } else if (performance.now() - pingSentAt > deadlineMs) {
+      replaceDeadWorker(
+        `The engine stopped answering (no sign of life for ${Math.round(deadlineMs / 1000)} s: it was killed, ran out of memory or is stuck)`,
+      );
+    }
+  };
+  function watch(): void {
+    watchTimer ??= setInterval(checkLiveness, pingMs);
+  }
 
   const settle = (id: number, entry: Pending) => {
     pending.delete(id);
@@ -137,6 +188,8 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
 
   function onMessage(message: FromWorker): void {
     answered = true;
+    pingSentAt = undefined;
+    if (message.type === 'pong') return;
     const entry = pending.get(message.id);
     if (!entry) return; // let go already
     switch (message.type) {
@@ -186,17 +239,33 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
       for (const [id, entry] of pending) send(id, entry);
       return;
     }
-    const error = createError(
-      WORKER_ERROR,
-      `${message || 'The engine worker failed'} (the engine was started again${lastLoad ? ' with the session reloaded' : ''}; try again)`,
-    );
+    replaceDeadWorker(message || 'The engine worker failed');
+  }
+
+  /**
+   * A worker that failed or went silent after it ran answers nothing more: what it held fails
+   * saying so, and a fresh one takes the next requests, the last session loaded into it first, so
+   * a later drop or sweep is not sent into the void. A worker that died reloading that session
+   * (the session itself kills it: out of memory) is not given it again, or it would die forever.
+   */
+  function replaceDeadWorker(cause: string): void {
+    const diedReloading = [...pending.values()].some((entry) => entry.reload);
+    if (diedReloading) lastLoad = undefined;
+    const message = `${cause}. The engine was started again${
+      lastLoad
+        ? ' with the session reloaded'
+        : diedReloading
+          ? '; the session could not be reloaded: open it again'
+          : ''
+    }; run what was running again.`;
+    const error = createError(WORKER_ERROR, message);
     for (const [id, entry] of pending) {
       settle(id, entry);
-      entry.reject(error);
+      entry.reject(entry.cancelled ? createError(ABORT_ERROR, 'Cancelled') : error);
     }
-    // A worker that failed after it ran answers nothing more: a fresh one takes the next requests,
-    // the last session loaded into it first, so a later drop or sweep is not sent into the void.
+    pingSentAt = undefined;
     restart();
+    options.onRestart?.(message);
   }
 
   /** Ends a worker that did not stop, starts a fresh one and gives it the last session again. */
@@ -220,6 +289,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     if (!reload) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const entry: Pending = {
+        reload: true,
         request: { kind: 'load', sessionId: reload.sessionId, files: reload.files, live: reload.live },
         resolve: () => resolve(),
         reject: () => resolve(),
@@ -287,6 +357,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     terminate() {
       port.terminate();
       generation++;
+      clearInterval(watchTimer);
       for (const [id, entry] of pending) {
         settle(id, entry);
         entry.reject(createError(ABORT_ERROR, 'Engine stopped'));
@@ -328,12 +399,22 @@ function startInProcess(listener: WorkerPortListener): WorkerPort {
 }
 
 let shared: EngineClient | undefined;
+const restartListeners = new Set<(message: string) => void>();
+
+/** Hears each restart of the app's engine after a failure or a silence (the page says so). */
+export function subscribeEngineRestarts(listener: (message: string) => void): () => void {
+  restartListeners.add(listener);
+  return () => restartListeners.delete(listener);
+}
 
 /** The app's one engine, started on first use: a worker, or this thread when none can start. */
 export function getEngineClient(): EngineClient {
   shared ??= createEngineClient({
     start: typeof Worker === 'undefined' ? startInProcess : startWorker,
     fallback: startInProcess,
+    onRestart: (message) => {
+      for (const listener of restartListeners) listener(message);
+    },
   });
   return shared;
 }

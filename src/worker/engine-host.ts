@@ -80,6 +80,10 @@ export function createEngineHost(
   const stops = new Map<number, AbortController>();
   return {
     receive(message) {
+      if (message.type === 'ping') {
+        post({ type: 'pong' }, []);
+        return;
+      }
       if (message.type === 'cancel') {
         (message.keep ? stops : controllers).get(message.id)?.abort();
         return;

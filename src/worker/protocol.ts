@@ -347,7 +347,9 @@ export type AnyResult = EngineResults[EngineRequestKind];
 export type ToWorker =
   | { type: 'request'; id: number; request: EngineRequest }
   /** `keep`: stop and answer with what is done so far (a load keeps what was read), not an abort. */
-  | { type: 'cancel'; id: number; keep?: boolean };
+  | { type: 'cancel'; id: number; keep?: boolean }
+  /** Liveness (engine-client.ts): the host answers `pong` as soon as its thread is free. */
+  | { type: 'ping' };
 
 export interface WorkerError {
   /** `AbortError` when cancelled, `StaleSessionError` when the session was replaced. */
@@ -375,7 +377,8 @@ export type SandboxReady =
 export type FromWorker =
   | { type: 'progress'; id: number; progress: AnyProgress }
   | { type: 'result'; id: number; result: AnyResult }
-  | { type: 'error'; id: number; error: WorkerError };
+  | { type: 'error'; id: number; error: WorkerError }
+  | { type: 'pong' };
 
 export const STALE_SESSION_ERROR = 'StaleSessionError';
 /** The worker failed (a crash, or it could not start); pending requests get this name. */

@@ -1,6 +1,7 @@
 import type { LibraryRow } from '../engine/library/library-row';
 import type { PriceOverrides } from '../engine/cost/prices';
 import { createBlobSource } from './blob-source';
+import { PING_INTERVAL_MS, SILENCE_DEADLINE_MS } from './engine-client';
 import { expandDatabases, listDatabaseSessions } from './sqlite';
 import type { ScanFile, ScanReply, ScanRequest } from './scan-protocol';
 
@@ -61,38 +62,77 @@ export async function scanInPool(jobs: readonly ScanJob[], callbacks: ScanCallba
   if (workers.length === 0) return scanOnPage(queue, callbacks);
 
   let nextJobId = 1;
-  const runOn = (worker: Worker): Promise<void> =>
+  /**
+   * Each worker scans job after job; one that stops answering (killed, out of memory, stuck: no
+   * error event then) is ended, its session listed as failed saying so, and a fresh worker takes
+   * the rest of its queue. Liveness as the engine's (engine-client.ts): a ping unanswered for
+   * the deadline, any message counting as an answer.
+   */
+  const runOn = (first: Worker): Promise<void> =>
     new Promise((resolve) => {
+      let worker = first;
+      let pingSentAt: number | undefined;
+      let running: { jobId: number; job: ScanJob } | undefined;
+      const timer = setInterval(() => {
+        if (!running) return;
+        if (pingSentAt === undefined) {
+          pingSentAt = performance.now();
+          worker.postMessage({ kind: 'ping' } satisfies ScanRequest);
+        } else if (performance.now() - pingSentAt > SILENCE_DEADLINE_MS) {
+          const { jobId, job } = running;
+          worker.terminate();
+          const fresh = startWorker();
+          finish(
+            jobId,
+            job,
+            `the scan worker stopped answering (no sign of life for ${Math.round(SILENCE_DEADLINE_MS / 1000)} s: killed, out of memory or stuck)`,
+          );
+          if (!fresh) return stop();
+          workers.push(fresh);
+          worker = fresh;
+          next();
+        }
+      }, PING_INTERVAL_MS);
+      const stop = () => {
+        clearInterval(timer);
+        running = undefined;
+        resolve();
+      };
+      const finish = (jobId: number, job: ScanJob, failed?: string) => {
+        running = undefined;
+        inFlightBytes.delete(jobId);
+        doneBytes += sizeOf(job);
+        if (failed !== undefined) callbacks.onFailed(job.key, failed);
+        report();
+      };
       const next = () => {
+        pingSentAt = undefined;
         const job = queue.shift();
-        if (!job || callbacks.signal.aborted) return resolve();
+        if (!job || callbacks.signal.aborted) return stop();
         const jobId = nextJobId++;
+        running = { jobId, job };
         const request: ScanRequest = { kind: 'scan', jobId, files: job.files, prices: callbacks.prices };
         worker.onmessage = (event: MessageEvent<ScanReply>) => {
+          pingSentAt = undefined;
           const reply = event.data;
-          if (reply.jobId !== jobId) return;
+          if (reply.kind === 'pong' || reply.jobId !== jobId) return;
           if (reply.kind === 'progress') {
             inFlightBytes.set(jobId, reply.bytesRead);
             report();
             return;
           }
-          inFlightBytes.delete(jobId);
-          doneBytes += sizeOf(job);
           if (reply.kind === 'row') callbacks.onRow(job.key, reply.row);
-          else callbacks.onFailed(job.key, reply.message);
-          report();
+          finish(jobId, job, reply.kind === 'failed' ? reply.message : undefined);
           next();
         };
         worker.onerror = (event) => {
           event.preventDefault();
-          inFlightBytes.delete(jobId);
-          doneBytes += sizeOf(job);
-          callbacks.onFailed(job.key, event.message || 'the scan worker stopped');
+          finish(jobId, job, event.message || 'the scan worker stopped');
           next();
         };
         worker.postMessage(request);
       };
-      callbacks.signal.addEventListener('abort', () => resolve(), { once: true });
+      callbacks.signal.addEventListener('abort', stop, { once: true });
       next();
     });
 

@@ -11,15 +11,14 @@ export interface ScanFile {
   blob: Blob;
 }
 
-export interface ScanRequest {
-  kind: 'scan';
-  jobId: number;
-  files: ScanFile[];
-  prices?: PriceOverrides;
-}
+export type ScanRequest =
+  | { kind: 'scan'; jobId: number; files: ScanFile[]; prices?: PriceOverrides }
+  /** Liveness (scan-pool.ts): answered with `pong` as soon as the worker's thread is free. */
+  | { kind: 'ping' };
 
 export type ScanReply =
   | { kind: 'row'; jobId: number; row: LibraryRow }
   | { kind: 'failed'; jobId: number; message: string }
   /** Bytes of this job read so far. */
-  | { kind: 'progress'; jobId: number; bytesRead: number };
+  | { kind: 'progress'; jobId: number; bytesRead: number }
+  | { kind: 'pong' };

@@ -10,6 +10,10 @@ const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (reply: ScanReply) => scope.postMessage(reply);
 
 scope.onmessage = async (event: MessageEvent<ScanRequest>) => {
+  if (event.data.kind === 'ping') {
+    scope.postMessage({ kind: 'pong' } satisfies ScanReply);
+    return;
+  }
   const { jobId, files, prices } = event.data;
   try {
     const row = await scanSession(await expandDatabases(files.map((f) => createBlobSource(f.name, f.blob))), {

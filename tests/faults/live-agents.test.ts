@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -62,6 +62,16 @@ describe('watch and statusline on logs of other agents', () => {
     writeFileSync(join(dir, 'empty.jsonl'), '');
     const empty = await watchOnce(join(dir, 'empty.jsonl'));
     expect([empty.code, empty.err]).toEqual([1, expect.stringContaining('no API call or compaction read')]);
+  });
+
+  it('follows a Claude Code log named as a Gemini CLI chat is (session-….jsonl): its records decide', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compactlab-named-'));
+    const file = join(dir, 'session-10mb.jsonl');
+    copyFileSync(join(ROOT, 'tests/fixtures/tiny.jsonl'), file);
+    const line = await computeStatusLine(JSON.stringify({ transcript_path: file }));
+    expect(line).toMatch(/^ctx \d[^ ]*\/200k .* compact at 167k \(v2\.1\.68\)/);
+    const { code } = await watchOnce(file);
+    expect(code).toBe(0);
   });
 
   it('leaves a negative usage out of the context (no "ctx -50004/200k")', async () => {

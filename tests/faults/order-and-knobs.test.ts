@@ -78,7 +78,7 @@ describe('an OpenCode storage folder missing one message file', () => {
 });
 
 describe('a Cline task folder mixed from two tasks', () => {
-  it('says its API history was written away from its UI log, and reads a real folder without it', async () => {
+  it('says its API history was written away from its UI log and reads the task without it (never merged); a real folder reads whole', async () => {
     const { readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const dir = 'tests/fixtures/cline-task';
@@ -96,10 +96,20 @@ describe('a Cline task folder mixed from two tasks', () => {
         fileIndex: 1,
         code: 'wrong-shape',
         message: expect.stringMatching(
-          /^api_conversation_history\.json was written from .* away from ui_messages\.json .*two sessions/,
+          /^api_conversation_history\.json was written from .* away from ui_messages\.json .*another session's file .*left out of this one: open it alone/,
         ),
       }),
     );
+    // Not merged: the task read is the UI log's alone (its entries, none of the other file's), the
+    // other file listed; opened alone, the other task reads as its own session.
+    const uiOnly = await parseSession([files[0]!, files[2]!].map((f) => createMemorySource(f.name, f.text)));
+    expect(mixed.entries.length).toBe(uiOnly.entries.length);
+    expect(mixed.entries.filter((e) => e.fileIndex === 1)).toEqual([]);
+    expect(mixed.apiCalls.length).toBe(uiOnly.apiCalls.length);
+    expect(mixed.files.map((f) => f.name)).toEqual(names);
+    expect(own.entries.length).toBeGreaterThan(uiOnly.entries.length);
+    const other = await parseSession([createMemorySource(files[1]!.name, files[1]!.text)]);
+    expect(other.entries.length).toBeGreaterThan(0);
   });
 });
 

@@ -23,6 +23,8 @@ const file = (name: string): LoadFile => ({ name, blob: new Blob([new Uint8Array
 const waitForCancel: EngineHandlers['load'] = (_request, { signal }) =>
   new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
 
+const LONG_LOAD_MS = 600;
+
 /** A load that never yields to its signal (a hung JSON recovery). */
 const neverStops: EngineHandlers['load'] = () => new Promise(() => {});
 
@@ -32,6 +34,11 @@ const FAKE_HANDLERS: EngineHandlers = {
     const name = request.files[0]?.name;
     if (name === 'slow.jsonl') return waitForCancel(request, context);
     if (name === 'hung.jsonl') return neverStops(request, context);
+    // Longer than the test clients' silence deadline, yielding as a chunked parse does.
+    if (name === 'long.jsonl')
+      return new Promise((resolve) => setTimeout(resolve, LONG_LOAD_MS)).then(() =>
+        ENGINE_HANDLERS.load(request, context),
+      );
     // Finishes regardless of its cancel (the cancel came too late to stop it).
     if (name === 'late.jsonl')
       return new Promise((resolve) => setTimeout(resolve, 20)).then(() =>
@@ -163,7 +170,7 @@ describe('the engine client', () => {
     listeners[0]!.onError('out of memory');
     await expect(pending).rejects.toMatchObject({
       name: 'WorkerError',
-      message: expect.stringContaining('the engine was started again with the session reloaded'),
+      message: expect.stringContaining('The engine was started again with the session reloaded'),
     });
     // A later request is not sent into the dead worker: the new one has the session again.
     expect(listeners).toHaveLength(2);
@@ -195,5 +202,90 @@ describe('the engine client', () => {
     });
     const summary = await fallback.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] });
     expect(summary.entries).toBeGreaterThan(0);
+  });
+
+  describe('a worker that dies without an error event', () => {
+    /** Ports that can be made to go silent (killed, stuck): nothing answered, no error event. */
+    function createSilencingClient(silentFromStart: number[] = []) {
+      const ports: { silent: boolean }[] = [];
+      const restarts: string[] = [];
+      const client = createEngineClient({
+        start: (listener) => {
+          const state = { silent: silentFromStart.includes(ports.length) };
+          ports.push(state);
+          const inner = createInProcessPort(FAKE_HANDLERS, {
+            onMessage: (message) => !state.silent && listener.onMessage(message),
+            onError: (message) => !state.silent && listener.onError(message),
+          });
+          return {
+            postMessage: (message) => !state.silent && inner.postMessage(message),
+            terminate: () => inner.terminate(),
+          };
+        },
+        pingIntervalMs: 10,
+        silenceDeadlineMs: 100,
+        onRestart: (message) => restarts.push(message),
+      });
+      return { client, ports, restarts };
+    }
+
+    it('is found dead by its unanswered ping: pending work fails saying so, a fresh worker has the session', async () => {
+      const { client, ports, restarts } = createSilencingClient();
+      await client.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] });
+      ports[0]!.silent = true;
+      const started = performance.now();
+      const sweep = client.request({
+        kind: 'replay-sweep',
+        sessionId: 1,
+        strategyId: 'claude-code',
+        overrides: {},
+        summaryModel: 'ratio',
+        range: { knob: 'autocompactPctOverride', from: 30, to: 90, steps: 4 },
+      });
+      await expect(sweep).rejects.toMatchObject({
+        name: 'WorkerError',
+        message: expect.stringContaining('The engine stopped answering'),
+      });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(100);
+      expect(restarts).toEqual([expect.stringContaining('started again with the session reloaded')]);
+      expect(ports).toHaveLength(2);
+      // The next request goes to the fresh worker, which was given session 1 again.
+      const series = await client.request({ kind: 'timeline', sessionId: 1 });
+      expect(series.contextTokens.length).toBeGreaterThan(0);
+      await expect(
+        client.request({ kind: 'load', sessionId: 2, files: [file('other.jsonl')] }),
+      ).resolves.toMatchObject({ entries: expect.any(Number) });
+      client.terminate();
+    });
+
+    it('is not mistaken for dead while it works longer than the deadline but answers', async () => {
+      const { client, ports, restarts } = createSilencingClient();
+      const summary = await client.request({ kind: 'load', sessionId: 1, files: [file('long.jsonl')] });
+      expect(summary.entries).toBeGreaterThan(0);
+      expect(restarts).toEqual([]);
+      expect(ports).toHaveLength(1);
+      client.terminate();
+    });
+
+    it('is not given the session again when it died reloading it (no endless restarts)', async () => {
+      // The fresh worker dies too, while the session is being given to it again.
+      const { client, ports, restarts } = createSilencingClient([1]);
+      await client.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] });
+      ports[0]!.silent = true;
+      await expect(client.request({ kind: 'issues', sessionId: 1 })).rejects.toMatchObject({
+        name: 'WorkerError',
+      });
+      await expect.poll(() => restarts.length, { timeout: 5_000 }).toBe(2);
+      expect(restarts[1]).toContain('the session could not be reloaded: open it again');
+      // The third worker is not given the session: it answers at once, and a new load works.
+      await expect(client.request({ kind: 'issues', sessionId: 1 })).rejects.toMatchObject({
+        name: 'StaleSessionError',
+      });
+      await expect(
+        client.request({ kind: 'load', sessionId: 2, files: [file('tiny.jsonl')] }),
+      ).resolves.toMatchObject({ entries: expect.any(Number) });
+      expect(ports).toHaveLength(3);
+      client.terminate();
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import type { GrowingSource } from '../../engine/parse/incremental-reader';
 
 /**
@@ -6,44 +6,45 @@ import type { GrowingSource } from '../../engine/parse/incremental-reader';
  * the same name (a new inode) is seen as it is now, not as the descriptor first opened. A file
  * that is gone (deleted, not yet written) reads as empty, waited for until it is back; anything
  * but a regular file (a FIFO would block the open, a folder cannot be read) is an error that says so.
+ * Every call is asynchronous: a slow or stuck disk holds this read, never the thread, so a caller
+ * with a time budget (the status line) still answers on time.
  */
 export function createGrowingFileSource(path: string): GrowingSource & { close(): void } {
-  let fd: number | undefined;
-  const reopen = () => {
-    if (fd !== undefined) closeSync(fd);
-    fd = undefined;
-    fd = openSync(path, 'r');
-    return fd;
+  let handle: FileHandle | undefined;
+  const drop = () => {
+    void handle?.close().catch(() => {});
+    handle = undefined;
+  };
+  const reopen = async () => {
+    drop();
+    handle = await open(path, 'r');
+    return handle;
   };
   return {
     async getSizeBytes() {
       let isFile: boolean;
       try {
-        isFile = statSync(path).isFile();
+        isFile = (await stat(path)).isFile();
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        if (fd !== undefined) closeSync(fd);
-        fd = undefined;
+        drop();
         return 0;
       }
       if (!isFile)
         throw new Error(`${path} is not a regular file (a folder, a FIFO, a device): it cannot be followed`);
-      return fstatSync(reopen()).size;
+      return (await (await reopen()).stat()).size;
     },
     async read(offsetBytes, lengthBytes) {
-      const handle = fd ?? reopen();
+      const file = handle ?? (await reopen());
       const buffer = new Uint8Array(lengthBytes);
       let done = 0;
       while (done < lengthBytes) {
-        const n = readSync(handle, buffer, done, lengthBytes - done, offsetBytes + done);
-        if (n === 0) break;
-        done += n;
+        const { bytesRead } = await file.read(buffer, done, lengthBytes - done, offsetBytes + done);
+        if (bytesRead === 0) break;
+        done += bytesRead;
       }
       return done === lengthBytes ? buffer : buffer.subarray(0, done);
     },
-    close() {
-      if (fd !== undefined) closeSync(fd);
-      fd = undefined;
-    },
+    close: drop,
   };
 }

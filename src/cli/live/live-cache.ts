@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -55,28 +56,42 @@ function saveCache(c: CacheFile): void {
   }
 }
 
-/** The figures of a transcript, reading only what was appended since the cached call. */
-export async function readLiveFiguresCached(transcriptPath: string): Promise<LiveFigures> {
+/** What a budgeted read got: the figures so far and how much of the file they cover. */
+interface LiveRead {
+  figures: LiveFigures;
+  /** Bytes read (up to the last complete line) and the file's size when the read began. */
+  readBytes: number;
+  sizeBytes: number;
+}
+
+/**
+ * The figures of a transcript, reading only what was appended since the cached call, and no
+ * further than `deadline` (a `performance.now()` time): a read cut short is cached where it
+ * stopped, so the next call goes on from there and a huge file is read over a few calls.
+ */
+export async function readLiveFiguresCached(transcriptPath: string, deadline = Infinity): Promise<LiveRead> {
   // Never a wait: a path that is not a regular file (a FIFO would block the open) reads nothing.
   try {
-    if (!statSync(transcriptPath).isFile()) return createLiveFigures();
+    if (!(await stat(transcriptPath)).isFile())
+      return { figures: createLiveFigures(), readBytes: 0, sizeBytes: 0 };
   } catch {
-    return createLiveFigures();
+    return { figures: createLiveFigures(), readBytes: 0, sizeBytes: 0 };
   }
   const cached = loadCache(transcriptPath);
   let figures = cached?.figures ?? createLiveFigures();
   const source = createGrowingFileSource(transcriptPath);
   try {
-    const { state } = await readAppendedLines(
+    const { state, pendingBytes } = await readAppendedLines(
       source,
       cached?.reader ?? INITIAL_READER_STATE,
       (text, line) => addLiveLine(figures, text, line),
       () => {
         figures = createLiveFigures();
       },
+      () => performance.now() >= deadline,
     );
     saveCache({ v: CACHE_VERSION, path: transcriptPath, reader: state, figures });
-    return figures;
+    return { figures, readBytes: state.offsetBytes, sizeBytes: state.offsetBytes + pendingBytes };
   } finally {
     source.close();
   }

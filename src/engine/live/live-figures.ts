@@ -131,9 +131,11 @@ const LIVE_AGENTS = LIVE_LINE_READERS.map(
  */
 export function whyNotFollowed(path: string, figures: LiveFigures): string | undefined {
   const byName = detectDialectFromName(baseName(path));
+  // The records, once a live reader took them, win over the name (a Claude Code log saved as
+  // `session-….jsonl` is not a Gemini CLI chat for being named like one).
   const agent =
     figures.unsupportedAgent ??
-    (byName && !LIVE_LINE_READERS.some((x) => x.dialectId === byName.id)
+    (figures.format === undefined && byName && !LIVE_LINE_READERS.some((x) => x.dialectId === byName.id)
       ? (byName.agent ?? byName.label)
       : undefined);
   if (agent === undefined && figures.format === undefined && (figures.notRecordLines ?? 0) > 0)

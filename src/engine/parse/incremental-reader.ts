@@ -46,7 +46,7 @@ interface ReadAppendedResult {
   state: IncrementalReaderState;
   /** The file was read again from the start: figures built from earlier lines are stale. */
   restarted: boolean;
-  /** Bytes of an unfinished last line, left for the next call. */
+  /** Bytes left for the next call: an unfinished last line, or what a stop left unread. */
   pendingBytes: number;
 }
 
@@ -60,6 +60,8 @@ export async function readAppendedLines(
   state: IncrementalReaderState,
   onLine: (text: string, line: number) => void,
   onRestart: () => void = () => {},
+  /** Asked after each chunk: true stops there, the state at its last complete line (a time budget). */
+  shouldStop: () => boolean = () => false,
 ): Promise<ReadAppendedResult> {
   const sizeBytes = await source.getSizeBytes();
   let next = { ...state };
@@ -100,6 +102,7 @@ export async function readAppendedLines(
       start = i + 1;
     }
     next.offsetBytes = offset - carry.byteLength;
+    if (shouldStop()) break;
   }
   return { state: next, restarted, pendingBytes: sizeBytes - next.offsetBytes };
 }

@@ -4,7 +4,8 @@ import type { ParseIssue, Session } from '../types';
 
 // A session's content file (a Cline task's API history beside its UI log) written at other times
 // than its main file is another session's: a task folder mixed from two tasks merged them without
-// a word (269 entries became 407, the other task's model listed). It is said, at the content file.
+// a word (269 entries became 407, the other task's model listed). The session is read again
+// without it (parse-session.ts), and it is said, at the content file, with how to open it.
 
 /** ours: a content file written an hour or more away from every main-file record is not its own. */
 const MIXED_GAP_MS = 60 * 60 * 1000;
@@ -21,7 +22,7 @@ function spanOf(session: Session, fileIndex: number): [number, number] | undefin
 }
 
 /** An issue for each content file whose records' times lie away from the main file's. */
-export function mixedContentIssues(session: Session): ParseIssue[] {
+export function findMixedContent(session: Session): ParseIssue[] {
   const main = session.files.find((f) => f.role === 'main');
   const mainSpan = main && spanOf(session, main.index);
   if (!main || !mainSpan) return [];
@@ -35,7 +36,7 @@ export function mixedContentIssues(session: Session): ParseIssue[] {
       line: 0,
       code: 'wrong-shape',
       severity: 'warning',
-      message: `${baseName(file.name)} was written from ${describeTimeMs(span[0])} to ${describeTimeMs(span[1])}, away from ${baseName(main.name)} (${describeTimeMs(mainSpan[0])} to ${describeTimeMs(mainSpan[1])}): the files of two sessions (a task folder mixed from two tasks?) are read as one`,
+      message: `${baseName(file.name)} was written from ${describeTimeMs(span[0])} to ${describeTimeMs(span[1])}, away from ${baseName(main.name)} (${describeTimeMs(mainSpan[0])} to ${describeTimeMs(mainSpan[1])}): another session's file (a task folder mixed from two tasks?), left out of this one: open it alone to see that session`,
     });
   }
   return issues;

@@ -8,7 +8,7 @@ import { DIALECTS } from './dialects/registry';
 import { assignRoles, orderFiles } from './file-order';
 import { FileParse, type ParseRun } from './file-parse';
 import type { PendingLine } from './line-records';
-import { mixedContentIssues } from './mixed-files';
+import { findMixedContent } from './mixed-files';
 import { NormalizerPool } from './normalizer-pool';
 import { DEFAULT_PREVIEW_CHARS, type ParseOptions, ProgressCounter } from './parse-options';
 import { recoverRecords } from './recover-records';
@@ -49,6 +49,31 @@ export interface KeptLineParse {
 export async function parseSessionKeeping(
   rawSources: ByteSource[],
   options: ParseOptions = {},
+): Promise<{ session: Session; kept?: KeptLineParse; whyNot: string }> {
+  const first = await parseFiles(rawSources, options, new Set());
+  // A content file of another session (mixed-files.ts) is never merged: the session is read again
+  // without it (a rare case: one more read of the files), the file listed with an issue.
+  const foreign = findMixedContent(first.session);
+  if (foreign.length === 0) return first;
+  // A read the person stopped is not read again: what it holds is kept, the file named.
+  if (first.session.meta.partialRead) {
+    first.session.issues.push(...foreign);
+    return first;
+  }
+  const again = await parseFiles(
+    rawSources,
+    { ...options, onProgress: undefined, stop: undefined },
+    new Set(foreign.map((issue) => issue.fileIndex)),
+  );
+  again.session.issues.push(...foreign);
+  return again;
+}
+
+/** One read of the session's files, those of `skipped` listed but not read. */
+async function parseFiles(
+  rawSources: ByteSource[],
+  options: ParseOptions,
+  skipped: ReadonlySet<number>,
 ): Promise<{ session: Session; kept?: KeptLineParse; whyNot: string }> {
   const cache = options.recordCache;
   cache?.begin();
@@ -92,7 +117,9 @@ export async function parseSessionKeeping(
       );
       continue;
     }
-    if (isSideFile(file)) {
+    if (skipped.has(file.index)) {
+      // Listed, not read.
+    } else if (isSideFile(file)) {
       await side.read(file, cache ? await cache.whole(source, raw) : source, builder, options.signal);
     } else {
       const parse = new FileParse(run, file, source);
@@ -131,7 +158,6 @@ export function finishSession(builder: SessionBuilder): Session {
 /** The figures computed over the whole session once its files are read. */
 export function deriveSession(session: Session): Session {
   applyCompactionCallCosts(session);
-  session.issues.push(...mixedContentIssues(session));
   const branches = computeBranches(session);
   if (branches) session.branches = branches;
   return session;

@@ -69,6 +69,8 @@ interface HistoryChange {
   firstReplaced?: number;
   /** Replacing messages at the index of a held message with the same role (edited in place). */
   editedInPlace: number;
+  /** Index in the request of its last message the held history also has (-1: none). */
+  lastShared: number;
 }
 
 /**
@@ -114,6 +116,7 @@ export function describeHistoryChange(held: readonly string[], next: readonly st
     ...(first >= 0 ? { droppedRange: [first, last] as [number, number] } : {}),
     ...(firstReplaced !== undefined ? { firstReplaced } : {}),
     editedInPlace,
+    lastShared,
   };
 }
 

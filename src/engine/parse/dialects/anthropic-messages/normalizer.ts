@@ -222,6 +222,8 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
       let summaryAt: number | undefined;
       /** Held messages the request re-sends changed in place: only they are read again. */
       let edited: Set<number> | undefined;
+      /** The request's messages before this index re-send the held history (edited or not). */
+      let resentEnd = 0;
       if (k < held.length && thread !== main) {
         // A side call that does not extend the one before it: a new question of its own.
         from = 0;
@@ -242,12 +244,22 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
           change.editedInPlace === change.replaced &&
           change.dropped === change.replaced &&
           prints.length >= held.length;
+        // Some held messages edited, others dropped, the rest re-sent as they were (a clearing
+        // that also removes old turns): an edit of the history too, not a new history. A summary
+        // (a new message where the held one had another role, or after a summary request) is not.
+        const editAndDrop =
+          !inPlace &&
+          !after &&
+          change.kind === 'compact' &&
+          change.editedInPlace === change.replaced &&
+          change.lastShared >= 0;
+        resentEnd = inPlace ? held.length : editAndDrop ? change.lastShared + 1 : 0;
         event.compact = {
           kind: change.kind,
           trigger: after?.trigger ?? 'client',
           // An edit in place (a cleared tool result, one changed character) keeps the history:
           // only the edited messages are new entries, the rest is the history already read.
-          ...(inPlace ? {} : { resendsHistory: true }),
+          ...(inPlace || editAndDrop ? {} : { resendsHistory: true }),
           ...(thread.lastContext !== undefined ? { preTokens: thread.lastContext } : {}),
           ...(range ? { deletedRange: range } : {}),
           ...(thread === main ? { followsFileCall: thread.lastMainCall } : {}),
@@ -255,9 +267,11 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
         const what =
           change.kind === 'truncate'
             ? `${change.dropped} of ${held.length} messages dropped`
-            : !after && change.editedInPlace === change.replaced && change.dropped === change.replaced
+            : inPlace
               ? `${change.editedInPlace} message${change.editedInPlace === 1 ? '' : 's'} edited in place`
-              : `${change.dropped} of ${held.length} messages replaced by ${change.replaced} new`;
+              : editAndDrop
+                ? `${change.editedInPlace} message${change.editedInPlace === 1 ? '' : 's'} edited, ${change.dropped - change.editedInPlace} of ${held.length} dropped`
+                : `${change.dropped} of ${held.length} messages replaced by ${change.replaced} new`;
         event.summaryText = `request ${requests} does not extend the previous one: ${what}${
           range ? ` (held messages ${range[0]}–${range[1]})` : ''
         }${after ? ` · after Claude Code's summary request (request ${after.request}): ${after.trigger}, ${after.why}` : ''}`;
@@ -265,15 +279,16 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
         // place of a user message of the held history (Claude Code's continuation message).
         if (change.kind === 'compact' && (after !== undefined || change.editedInPlace < change.replaced))
           summaryAt = change.firstReplaced;
-        if (inPlace) {
+        if (inPlace || editAndDrop) {
           edited = new Set();
-          for (let i = 0; i < held.length; i++) if (held[i] !== prints[i]) edited.add(i);
+          const inHeld = new Set(held);
+          for (let i = 0; i < resentEnd; i++) if (!inHeld.has(prints[i]!)) edited.add(i);
           ctx.issue(
             'wrong-shape',
             'info',
-            `Request ${requests} re-sends ${edited.size} earlier message${edited.size === 1 ? '' : 's'} changed (${[
-              ...edited,
-            ]
+            `Request ${requests} re-sends ${edited.size} earlier message${edited.size === 1 ? '' : 's'} changed${
+              editAndDrop ? ` and drops ${change.dropped - change.editedInPlace}` : ''
+            } (${[...edited]
               .slice(0, 5)
               .map((i) => `messages[${i}]`)
               .join(
@@ -287,8 +302,8 @@ export function createAnthropicMessagesNormalizer(): RecordNormalizer {
       }
       const before = thread === main && from === 0 && k < held.length ? new Set(held) : undefined;
       for (let i = from; i < messages.length; i++) {
-        // An edit in place: the unchanged held messages are not read again.
-        if (edited && i < held.length && !edited.has(i)) {
+        // An edit of the history: the unchanged held messages are not read again.
+        if (edited && i < resentEnd && !edited.has(i)) {
           thread.held.push(prints[i]!);
           continue;
         }
