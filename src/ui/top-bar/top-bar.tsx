@@ -1,3 +1,4 @@
+import { ShortcutsButton } from '../help/shortcuts-overlay';
 import { markHiddenChars } from '../common/visible-text';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
@@ -115,6 +116,7 @@ export function TopBar() {
         ) : null}
       </div>
       <span className="hint">Drop a transcript (and its subagent files) anywhere</span>
+      <ShortcutsButton />
       <ThemeToggle />
       {pasteOpen && (
         <PasteDialog
