@@ -11,6 +11,7 @@ import type { RowSummary } from '../engine/query/row-page';
 import type { SessionOverview } from '../engine/query/session-overview';
 import type { TimelineSeries } from '../engine/query/timeline-series';
 import type { TokenTable } from '../engine/query/token-table';
+import type { RangeTotals } from '../engine/query/range-totals';
 import type { CompactionRequest } from '../engine/compact/types';
 import type { LearnWalk } from '../engine/learn/types';
 import type {
@@ -80,6 +81,8 @@ interface EngineRequestFields {
   /** `branchId`: the uuid-tree branch to follow (engine/parse/branches.ts); 0 or absent = the main line. */
   timeline: { sessionId: SessionId; branchId?: number };
   'token-table': { sessionId: SessionId };
+  /** Totals over calls a timeline range holds (indices into `session.apiCalls`). */
+  'range-totals': { sessionId: SessionId; callIndices: number[]; subagentIndices: number[] };
   /** Shell results bash-output summarization would catch (engine/query/bash-summaries.ts). */
   'bash-summaries': { sessionId: SessionId };
   issues: { sessionId: SessionId };
@@ -256,6 +259,7 @@ export interface EngineResults {
   'compaction-detail': CompactionDetail;
   timeline: TimelineSeries;
   'token-table': TokenTable;
+  'range-totals': RangeTotals;
   'bash-summaries': BashSummaries;
   issues: IssuesResult;
   'summaries-info': SummariesInfo;

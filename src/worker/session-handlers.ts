@@ -16,6 +16,7 @@ import { getSessionOverview } from '../engine/query/session-overview';
 import { followBranch } from '../engine/parse/branches';
 import { computeTimelineSeries, getTimelineTransferables } from '../engine/query/timeline-series';
 import { computeTokenTable, getTokenTableTransferables } from '../engine/query/token-table';
+import { computeRangeTotals } from '../engine/query/range-totals';
 import { computeBashSummaries } from '../engine/query/bash-summaries';
 import type { Session } from '../engine/types';
 import { createBlobSource } from './blob-source';
@@ -199,6 +200,13 @@ export const SESSION_HANDLERS: SessionHandlers = {
     const table = computeTokenTable(getLoaded(state, request.sessionId).session);
     return { result: table, transfer: getTokenTableTransferables(table) };
   },
+  'range-totals': async (request, { state }) => ({
+    result: computeRangeTotals(
+      getLoaded(state, request.sessionId).session,
+      request.callIndices,
+      request.subagentIndices,
+    ),
+  }),
   'bash-summaries': async (request, { state }) => ({
     result: computeBashSummaries(getLoaded(state, request.sessionId).session),
   }),
