@@ -4,7 +4,7 @@ import { expect, SAMPLES_DIR, test } from './fixtures';
 
 // Issue 24 item 9: a range selected on the timeline (shift-drag) shows its totals (calls, tokens,
 // cost) in the legend row, at 1280×720 in light and dark; reset zoom puts the hint back.
-// The figures themselves are checked against the raw records in tests/query/range-totals.test.ts.
+// The figures themselves are checked against the raw records in tests/cost/range-totals.test.ts.
 
 test.skip(!fs.existsSync(path.join(SAMPLES_DIR, 'index.json')), 'no bundled sample');
 

@@ -11,7 +11,7 @@ import type { RowSummary } from '../engine/query/row-page';
 import type { SessionOverview } from '../engine/query/session-overview';
 import type { TimelineSeries } from '../engine/query/timeline-series';
 import type { TokenTable } from '../engine/query/token-table';
-import type { RangeTotals } from '../engine/query/range-totals';
+import type { RangeTotals } from '../engine/cost/range-totals';
 import type { CompactionRequest } from '../engine/compact/types';
 import type { LearnWalk } from '../engine/learn/types';
 import type {
@@ -161,7 +161,9 @@ export type ExportFormat =
   | 'run-comparison-md'
   | 'compacted-jsonl'
   | 'report-html'
-  | 'timeline-svg';
+  | 'timeline-svg'
+  | 'transcript-md'
+  | 'transcript-html';
 
 export type ExportReplayFields = Omit<ReplayRunFields, 'sessionId'>;
 

@@ -16,7 +16,7 @@ import { getSessionOverview } from '../engine/query/session-overview';
 import { followBranch } from '../engine/parse/branches';
 import { computeTimelineSeries, getTimelineTransferables } from '../engine/query/timeline-series';
 import { computeTokenTable, getTokenTableTransferables } from '../engine/query/token-table';
-import { computeRangeTotals } from '../engine/query/range-totals';
+import { computeRangeTotals } from '../engine/cost/range-totals';
 import { computeBashSummaries } from '../engine/query/bash-summaries';
 import type { Session } from '../engine/types';
 import { createBlobSource } from './blob-source';

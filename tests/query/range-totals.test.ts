@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { computeCostUsd } from '../../src/engine/cost/prices';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { computeRangeTotals } from '../../src/engine/query/range-totals';
+import { computeRangeTotals } from '../../src/engine/cost/range-totals';
 import { computeTimelineSeries } from '../../src/engine/query/timeline-series';
 
 // A timeline range's totals (issue 24 item 9) against a plain count of the sample's raw records:

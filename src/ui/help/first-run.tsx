@@ -38,8 +38,7 @@ export function FirstRunLine() {
         <button type="button" className="btn link" onClick={() => openShortcuts(true)}>
           press ?
         </button>
-        , or drop a log of{' '}
-        <span data-testid="first-run-agents">{formatList(getReadAgents(), 'or')}</span>.
+        , or drop a log of <span data-testid="first-run-agents">{formatList(getReadAgents(), 'or')}</span>.
       </span>
       <button
         type="button"

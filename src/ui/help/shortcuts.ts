@@ -3,12 +3,12 @@
 // transcript/transcript-pane.tsx, common/splitter.tsx, common/use-escape.ts, learn/learn-view.tsx,
 // library/library-view.tsx, help/shortcuts-overlay.tsx, transcript/conversation-view.tsx).
 
-export interface Shortcut {
+interface Shortcut {
   keys: readonly string[];
   what: string;
 }
 
-export interface ShortcutGroup {
+interface ShortcutGroup {
   where: string;
   shortcuts: readonly Shortcut[];
 }

@@ -7,7 +7,7 @@ import { useUiStore } from '../store';
 
 // Totals for the range the chart shows once zoomed (a shift-drag selects a range and zooms to it):
 // the calls in it (main, and subagents' placed in it), their tokens by kind and their cost at list
-// prices, summed in the worker (engine/query/range-totals.ts). The range's ends are the legend's.
+// prices, summed in the worker (engine/cost/range-totals.ts). The range's ends are the legend's.
 
 /** The main calls `first..last` (1-based, the legend's) and the subagent calls placed in it. */
 function getRangeCalls(series: TimelineSeries, first: number, last: number) {

@@ -1,4 +1,4 @@
-import { computeCostUsd } from '../cost/prices';
+import { computeCostUsd } from './prices';
 import type { Session, TokenCount } from '../types';
 
 // Totals over a range of the timeline (the calls a shift-drag selected): tokens by kind, cost at
