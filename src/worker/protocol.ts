@@ -11,6 +11,7 @@ import type { RowSummary } from '../engine/query/row-page';
 import type { SessionOverview } from '../engine/query/session-overview';
 import type { TimelineSeries } from '../engine/query/timeline-series';
 import type { TokenTable } from '../engine/query/token-table';
+import type { ConversationTurn } from '../engine/query/conversation';
 import type { RangeTotals } from '../engine/cost/range-totals';
 import type { CompactionRequest } from '../engine/compact/types';
 import type { LearnWalk } from '../engine/learn/types';
@@ -81,6 +82,8 @@ interface EngineRequestFields {
   /** `branchId`: the uuid-tree branch to follow (engine/parse/branches.ts); 0 or absent = the main line. */
   timeline: { sessionId: SessionId; branchId?: number };
   'token-table': { sessionId: SessionId };
+  /** The conversation view's turns `start..start+count` (previews). */
+  'conversation-page': { sessionId: SessionId; start: number; count: number };
   /** Totals over calls a timeline range holds (indices into `session.apiCalls`). */
   'range-totals': { sessionId: SessionId; callIndices: number[]; subagentIndices: number[] };
   /** Shell results bash-output summarization would catch (engine/query/bash-summaries.ts). */
@@ -261,6 +264,7 @@ export interface EngineResults {
   'compaction-detail': CompactionDetail;
   timeline: TimelineSeries;
   'token-table': TokenTable;
+  'conversation-page': { total: number; turns: ConversationTurn[] };
   'range-totals': RangeTotals;
   'bash-summaries': BashSummaries;
   issues: IssuesResult;

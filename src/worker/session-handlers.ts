@@ -17,6 +17,7 @@ import { followBranch } from '../engine/parse/branches';
 import { computeTimelineSeries, getTimelineTransferables } from '../engine/query/timeline-series';
 import { computeTokenTable, getTokenTableTransferables } from '../engine/query/token-table';
 import { computeRangeTotals } from '../engine/cost/range-totals';
+import { getConversation } from '../engine/query/conversation';
 import { computeBashSummaries } from '../engine/query/bash-summaries';
 import type { Session } from '../engine/types';
 import { createBlobSource } from './blob-source';
@@ -199,6 +200,11 @@ export const SESSION_HANDLERS: SessionHandlers = {
   'token-table': async (request, { state }) => {
     const table = computeTokenTable(getLoaded(state, request.sessionId).session);
     return { result: table, transfer: getTokenTableTransferables(table) };
+  },
+  'conversation-page': async (request, { state }) => {
+    const turns = getConversation(getLoaded(state, request.sessionId).session);
+    const start = Math.max(0, Math.floor(request.start));
+    return { result: { total: turns.length, turns: turns.slice(start, start + Math.max(0, request.count)) } };
   },
   'range-totals': async (request, { state }) => ({
     result: computeRangeTotals(

@@ -110,6 +110,7 @@ describe('transcript export', () => {
       for (const m of html.matchAll(/href="([^"]*)"/g)) expect(m[1]).toMatch(/^(https?:\/\/|mailto:)/);
       expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
       expect(html).not.toContain(ESC);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: finding controls is the point.
       expect(html).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     });
 

@@ -2,7 +2,8 @@
 // each view draws that tree itself (React elements in the conversation view, escaped HTML in the
 // transcript export), so no text from a transcript ever becomes markup, code or a loaded resource.
 // Read: fenced code, headings, lists, block quotes, rules, paragraphs; inline code, **strong**,
-// *emphasis*, links (a target only for http, https and mailto; any other scheme stays text),
+// *emphasis* (underscores stay text: they fill identifiers), links (a target only for http, https
+// and mailto; any other scheme stays text),
 // images as their alt text (never loaded). Raw HTML is text. Terminal control sequences (ANSI
 // escapes) and other control characters are removed first. Linear in the text.
 
@@ -15,7 +16,7 @@ export type MdInline =
   | { t: 'link'; s: string; href?: string }
   | { t: 'image'; alt: string };
 
-type MdBlock =
+export type MdBlock =
   | { t: 'p'; inl: MdInline[] }
   | { t: 'h'; level: number; inl: MdInline[] }
   | { t: 'code'; lang: string; s: string }
@@ -24,7 +25,9 @@ type MdBlock =
   | { t: 'hr' };
 
 // CSI / OSC / other ESC sequences, then C0 and C1 controls but tab and newline; carriage returns too.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching ESC is the point.
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching controls is the point.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** The text without terminal control sequences and control characters (tab and newline kept). */
@@ -41,7 +44,7 @@ function getSafeHref(url: string): string | undefined {
 }
 
 const INLINE =
-  /`([^`\n]+)`|\*\*([^*\n]+)\*\*|__([^_\n]+)__|\*([^*\n]+)\*|!\[([^\]\n]*)\]\(([^)\s]*)\)|\[([^\]\n]+)\]\(([^)\s]*)\)/g;
+  /`([^`\n]+)`|\*\*([^*\n]+)\*\*|()\*([^*\s][^*\n]*)\*|!\[([^\]\n]*)\]\(([^)\s]*)\)|\[([^\]\n]+)\]\(([^)\s]*)\)/g;
 
 function parseInline(text: string): MdInline[] {
   const out: MdInline[] = [];
@@ -49,7 +52,7 @@ function parseInline(text: string): MdInline[] {
   for (const m of text.matchAll(INLINE)) {
     if (m.index > last) out.push({ t: 'text', s: text.slice(last, m.index) });
     if (m[1] !== undefined) out.push({ t: 'code', s: m[1] });
-    else if (m[2] !== undefined || m[3] !== undefined) out.push({ t: 'strong', s: (m[2] ?? m[3])! });
+    else if (m[2] !== undefined) out.push({ t: 'strong', s: m[2] });
     else if (m[4] !== undefined) out.push({ t: 'em', s: m[4] });
     else if (m[5] !== undefined) out.push({ t: 'image', alt: m[5] });
     else if (m[7] !== undefined) {

@@ -131,6 +131,7 @@ function inlineHtml(inl: readonly MdInline[]): string {
             ? `<a href="${escapeHtml(n.href)}" rel="noopener noreferrer nofollow">${escapeHtml(n.s)}</a>`
             : escapeHtml(n.s);
       }
+      return '';
     })
     .join('');
 }
@@ -155,6 +156,7 @@ function renderMarkdownHtml(text: string): string {
         case 'hr':
           return '<hr>';
       }
+      return '';
     })
     .join('\n');
 }

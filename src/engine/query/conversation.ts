@@ -32,6 +32,18 @@ export interface ConversationTurn {
   images: number;
 }
 
+const cache = new WeakMap<Session, ConversationTurn[]>();
+
+/** `computeConversation`, memoized per session (a session is immutable once parsed). */
+export function getConversation(session: Session): ConversationTurn[] {
+  let turns = cache.get(session);
+  if (!turns) {
+    turns = computeConversation(session);
+    cache.set(session, turns);
+  }
+  return turns;
+}
+
 /** The conversation's turns; linear in entries and blocks. */
 export function computeConversation(session: Session): ConversationTurn[] {
   const results = new Map<string, { text: string; chars: number; isError: boolean }>();
