@@ -48,7 +48,7 @@ for (const scheme of ['light', 'dark'] as const) {
       const lineBox = (await line.boundingBox())!;
       const header = (await page.getByTestId('session-header').boundingBox())!;
       expect(lineBox.width).toBeGreaterThan(1200);
-      expect(lineBox.height).toBeLessThanOrEqual(24); // one line
+      expect(lineBox.height).toBeLessThanOrEqual(18); // one line
       expect(lineBox.y + lineBox.height).toBeLessThanOrEqual(header.y + 1);
       await page.screenshot({ path: testInfo.outputPath(`first-run-${scheme}.png`) });
       await page.getByTestId('first-run-dismiss').click();

@@ -12,6 +12,12 @@ import type { SessionOverview } from '../engine/query/session-overview';
 import type { TimelineSeries } from '../engine/query/timeline-series';
 import type { TokenTable } from '../engine/query/token-table';
 import type { ConversationTurn } from '../engine/query/conversation';
+import type { MdBlock } from '../engine/export/markdown-lite';
+
+/** A conversation turn with its texts' Markdown read in the worker (the conversation view). */
+export type DrawnTurn = Omit<ConversationTurn, 'texts'> & {
+  texts: (ConversationTurn['texts'][number] & { blocks: MdBlock[] })[];
+};
 import type { RangeTotals } from '../engine/cost/range-totals';
 import type { CompactionRequest } from '../engine/compact/types';
 import type { LearnWalk } from '../engine/learn/types';
@@ -264,7 +270,7 @@ export interface EngineResults {
   'compaction-detail': CompactionDetail;
   timeline: TimelineSeries;
   'token-table': TokenTable;
-  'conversation-page': { total: number; turns: ConversationTurn[] };
+  'conversation-page': { total: number; turns: DrawnTurn[] };
   'range-totals': RangeTotals;
   'bash-summaries': BashSummaries;
   issues: IssuesResult;

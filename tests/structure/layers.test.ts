@@ -88,8 +88,6 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'strategies/boundary-scoring/detail',
       'strategies/pi/detail',
       'export/compacted-log-formats',
-      // One message's text read as Markdown, drawn by the conversation view (loaded on demand).
-      'export/markdown-lite',
       'redact/printable-url',
       'tokens/estimate',
       'library/forecast',

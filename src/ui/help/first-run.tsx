@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { formatList, getReadAgents } from '../common/agents';
 import { useUiStore } from '../store';
-import { useShortcutsStore } from './shortcuts-overlay';
+import { useShortcutsStore } from './shortcuts-store';
 
 // The sample's first-run line: what the page shows and what to try, naming every agent whose logs
 // the page reads (the dialect registry's list). Dismissed once, it stays dismissed (localStorage).

@@ -54,14 +54,3 @@ export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
     shortcuts: [{ keys: ['←', '→'], what: 'Previous or next step' }],
   },
 ];
-
-/** Whether a key event is typing in a field (where `?` is a character, not a shortcut). */
-export function isTypingTarget(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return (
-    target.isContentEditable ||
-    target instanceof HTMLTextAreaElement ||
-    target instanceof HTMLSelectElement ||
-    (target instanceof HTMLInputElement && !['button', 'checkbox', 'radio'].includes(target.type))
-  );
-}

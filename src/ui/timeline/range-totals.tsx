@@ -2,7 +2,6 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getEngineClient } from '../../worker/engine-client';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { formatCount, formatTokensShort } from '../common/format';
-import { sessionKey } from '../queries';
 import { useUiStore } from '../store';
 
 // Totals for the range the chart shows once zoomed (a shift-drag selects a range and zooms to it):
@@ -43,7 +42,7 @@ function RangeTotalsFor(props: {
 }) {
   const { sessionId, series, first, last } = props;
   const { data } = useQuery({
-    queryKey: [...sessionKey(sessionId), 'range-totals', series.callIndex.length, first, last],
+    queryKey: ['session', sessionId, 'range-totals', series.callIndex.length, first, last],
     queryFn: ({ signal }) => {
       const { main, side } = getRangeCalls(series, first, last);
       return getEngineClient().request(
@@ -56,16 +55,7 @@ function RangeTotalsFor(props: {
   if (!data) return null;
   const cost = data.costUsd.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
   const inTokens = data.inputTokens + data.cacheCreationInputTokens + data.cacheReadInputTokens;
-  const detail = [
-    `Calls ${formatCount(first)}–${formatCount(last)} shown: ${formatCount(data.calls)} calls`,
-    data.subagentCalls > 0 ? ` (${formatCount(data.subagentCalls)} of them subagents')` : '',
-    `, ${formatCount(inTokens)} input tokens (${formatCount(data.inputTokens)} uncached, `,
-    `${formatCount(data.cacheCreationInputTokens)} cache writes, ${formatCount(data.cacheReadInputTokens)} cache reads), `,
-    `${formatCount(data.outputTokens)} output tokens, ${cost} at list prices`,
-    data.unpricedCalls > 0
-      ? ` (${formatCount(data.unpricedCalls)} calls of a model without a known price left out)`
-      : '',
-  ].join('');
+  const detail = `Calls ${first}–${last} shown: ${data.calls} calls (${data.subagentCalls} subagents'), input ${data.inputTokens} + cache writes ${data.cacheCreationInputTokens} + cache reads ${data.cacheReadInputTokens}, output ${data.outputTokens}; ${cost} at list prices, ${data.unpricedCalls} calls unpriced`;
   return (
     <span className="range-totals mono" data-testid="range-totals" data-calls={data.calls} title={detail}>
       Σ <span data-testid="range-calls">{formatCount(data.calls)}</span> calls ·{' '}

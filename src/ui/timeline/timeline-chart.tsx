@@ -13,6 +13,7 @@ import { CompactionMarkers, markerColor } from './timeline-markers';
 import { FailedRequestMarkers } from './failed-request-markers';
 import { useChartZoom } from './use-chart-zoom';
 import { CallTooltip } from './call-tooltip';
+
 import { RangeTotals } from './range-totals';
 
 /** The series drawn once already (the first draw of each is marked). */
@@ -213,7 +214,11 @@ export function TimelineChart({
         to={geometry.to}
         zoomed={!isFullView(geometry)}
         onReset={() => changeView(undefined)}
-        totals={<RangeTotals series={series} first={rangeFirst} last={rangeLast} />}
+        totals={
+          isFullView(geometry) ? undefined : (
+            <RangeTotals series={series} first={rangeFirst} last={rangeLast} />
+          )
+        }
         overview={
           <OverviewStrip values={series.contextTokens} count={n} view={current} onChange={changeView} />
         }

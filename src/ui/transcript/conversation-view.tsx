@@ -1,22 +1,15 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { type MdBlock, type MdInline, parseMarkdown, stripControls } from '../../engine/export/markdown-lite';
+import type { MdBlock, MdInline } from '../../engine/export/markdown-lite';
 import type { ConversationTurn } from '../../engine/query/conversation';
-import { getEngineClient } from '../../worker/engine-client';
-import type { SessionId } from '../../worker/protocol';
+import type { DrawnTurn } from '../../worker/protocol';
 import { formatClock, formatCount } from '../common/format';
 import { VisibleText } from '../common/visible-text';
-import { sessionKey } from '../queries';
-import { useUiStore } from '../store';
-import './conversation.css';
 
 // The conversation view (loaded on demand): the transcript read as a chat, Markdown drawn as React
-// elements from markdown-lite's plain-string tree (transcript text is never HTML: no raw HTML,
+// elements from markdown-lite's plain-string tree (read in the worker) (transcript text is never HTML: no raw HTML,
 // links only to http/https/mailto and opened only when clicked, images as their alt text, control
 // sequences removed), each tool call folded with its result under it. Texts are the parser's
 // previews; an entry's button opens the whole entry in the side panel.
-
-const PAGE_TURNS = 150;
 
 function Inline({ nodes }: { nodes: readonly MdInline[] }) {
   return (
@@ -65,8 +58,7 @@ function Inline({ nodes }: { nodes: readonly MdInline[] }) {
   );
 }
 
-function Markdown({ text }: { text: string }) {
-  const blocks: MdBlock[] = parseMarkdown(text);
+function Markdown({ blocks }: { blocks: readonly MdBlock[] }) {
   return (
     <div className="md">
       {blocks.map((b, i): ReactNode => {
@@ -126,8 +118,7 @@ function more(chars: number | undefined, shown: number): string | undefined {
     : undefined;
 }
 
-function Turn({ turn }: { turn: ConversationTurn }) {
-  const selectEntry = useUiStore((s) => s.selectEntry);
+function Turn({ turn, onOpen }: { turn: DrawnTurn; onOpen: (entryIndex: number) => void }) {
   return (
     <article
       className={`conv-turn conv-${turn.role}`}
@@ -143,7 +134,7 @@ function Turn({ turn }: { turn: ConversationTurn }) {
         <button
           type="button"
           className="btn link small"
-          onClick={() => selectEntry(turn.entryIndex, true)}
+          onClick={() => onOpen(turn.entryIndex)}
           title="Show this entry in the side panel and the row list"
         >
           entry {formatCount(turn.entryIndex + 1)}
@@ -153,7 +144,7 @@ function Turn({ turn }: { turn: ConversationTurn }) {
         const cut = more(t.chars, t.text.length);
         const body = (
           <>
-            <Markdown text={t.text} />
+            <Markdown blocks={t.blocks} />
             {cut && <p className="muted small">{cut}</p>}
           </>
         );
@@ -175,18 +166,18 @@ function Turn({ turn }: { turn: ConversationTurn }) {
         return (
           <details key={tool.id} className="conv-tool" data-testid="conv-tool">
             <summary className="small">
-              <b className="conv-tool-name">{stripControls(tool.name)}</b>{' '}
+              <b className="conv-tool-name">{tool.name}</b>{' '}
               <span className="mono">
-                <VisibleText text={stripControls(tool.summary)} />
+                <VisibleText text={tool.summary} />
               </span>{' '}
               <span className={`conv-status conv-${status.replace(' ', '-')}`}>{status}</span>
             </summary>
             <pre className="conv-input">
-              <VisibleText text={stripControls(tool.input)} />
+              <VisibleText text={tool.input} />
             </pre>
             {tool.result !== undefined && (
               <pre className={`conv-result ${tool.isError ? 'error' : ''}`} data-testid="conv-result">
-                <VisibleText text={stripControls(tool.result)} />
+                <VisibleText text={tool.result} />
               </pre>
             )}
             {cut && <p className="muted small">{cut}</p>}
@@ -197,43 +188,16 @@ function Turn({ turn }: { turn: ConversationTurn }) {
   );
 }
 
-export function ConversationView({ sessionId }: { sessionId: SessionId }) {
-  const query = useInfiniteQuery({
-    queryKey: [...sessionKey(sessionId), 'conversation'],
-    initialPageParam: 0,
-    queryFn: ({ pageParam, signal }) =>
-      getEngineClient().request(
-        { kind: 'conversation-page', sessionId, start: pageParam, count: PAGE_TURNS },
-        { signal },
-      ),
-    getNextPageParam: (last, pages) => {
-      const shown = pages.reduce((n, p) => n + p.turns.length, 0);
-      return shown < last.total ? shown : undefined;
-    },
-  });
-  if (query.error) return <div className="panel-message error">{query.error.message}</div>;
-  const pages = query.data?.pages ?? [];
-  const total = pages[0]?.total;
-  const turns = pages.flatMap((p) => p.turns);
+/** The turns fetched so far (conversation-data.tsx fetches them), drawn. */
+export function ConversationTurns(props: {
+  turns: readonly DrawnTurn[];
+  onOpen: (entryIndex: number) => void;
+}) {
   return (
-    <div className="conversation" data-testid="conversation" role="feed" aria-label="Conversation">
-      {total === undefined && <p className="muted small">Reading the conversation…</p>}
-      {total === 0 && <p className="muted small">No messages in this transcript.</p>}
-      {turns.map((turn) => (
-        <Turn key={turn.entryIndex} turn={turn} />
+    <>
+      {props.turns.map((turn) => (
+        <Turn key={turn.entryIndex} turn={turn} onOpen={props.onOpen} />
       ))}
-      {query.hasNextPage && (
-        <button
-          type="button"
-          className="btn conv-more"
-          data-testid="conv-more"
-          disabled={query.isFetchingNextPage}
-          onClick={() => void query.fetchNextPage()}
-        >
-          Show {formatCount(Math.min(PAGE_TURNS, (total ?? 0) - turns.length))} more of{' '}
-          {formatCount((total ?? 0) - turns.length)} messages
-        </button>
-      )}
-    </div>
+    </>
   );
 }

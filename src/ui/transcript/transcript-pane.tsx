@@ -1,20 +1,16 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { type KeyboardEvent, lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { type KeyboardEvent, useCallback, useMemo, useState } from 'react';
 import { DEFAULT_ROW_FILTER, getRowFilterKey, type RowFilter } from '../../engine/query/row-filter';
 import type { FullTextProgress, SessionId } from '../../worker/protocol';
 import { VirtualList } from '../common/virtual-list';
 import { ROW_PAGE_SIZE, rowIndexQuery, rowPageQuery } from '../queries';
 import { useUiStore } from '../store';
 import { useRevealStore } from '../timeline/reveal-store';
+import { ConversationView } from './conversation-data';
 import { FilterBar } from './filter-bar';
 import { PlaceholderRow, TranscriptRow } from './transcript-row';
 
 const ROW_HEIGHT_PX = 22;
-
-/** The conversation view, loaded the first time it is shown: not part of the page's first load. */
-const ConversationView = lazy(() =>
-  import('./conversation-view').then((m) => ({ default: m.ConversationView })),
-);
 
 type TranscriptView = 'rows' | 'conversation';
 const VIEW_KEY = 'compactlab.transcriptView';
@@ -83,9 +79,7 @@ export function TranscriptPane({ sessionId }: { sessionId: SessionId }) {
     return (
       <section className="transcript-pane">
         <ViewToggle view={view} onChange={setView} />
-        <Suspense fallback={<p className="muted small">Loading the conversation view…</p>}>
-          <ConversationView sessionId={sessionId} />
-        </Suspense>
+        <ConversationView sessionId={sessionId} />
       </section>
     );
   return (
