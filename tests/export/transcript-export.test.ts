@@ -144,6 +144,15 @@ describe('transcript export', () => {
     expect(html.indexOf('</details>', call)).toBeGreaterThan(html.indexOf('END-OF-LONG-RESULT'));
   });
 
+  it('keeps a result whose call is not in the log', async () => {
+    const lines = hostileSession().split('\n');
+    // The call's line gone: its result stays, where it was.
+    const { turns, html } = await exportsOf([lines[0], lines[2]].join('\n'));
+    expect(turns.map((t) => t.role)).toEqual(['user', 'user']);
+    expect(turns[1]!.tools[0]!.name).toBe('(a call not in this log)');
+    expect(html).toContain('END-OF-LONG-RESULT');
+  });
+
   it('says how much a preview left out when the texts are previews', async () => {
     const { md } = await exportsOf(hostileSession(), 2_000);
     expect(md).not.toContain('END-OF-LONG-RESULT');

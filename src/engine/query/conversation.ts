@@ -75,6 +75,17 @@ export function computeConversation(session: Session): ConversationTurn[] {
         else if (b.kind === 'thinking' && b.text)
           turn.texts.push({ text: b.text, chars: b.chars, thinking: true });
         else if (b.kind === 'image') turn.images++;
+        else if (b.kind === 'tool-result' && !session.toolUseEntry.has(b.toolUseId))
+          // A result whose call is not in the log (a cut or resumed file) is shown where it is.
+          turn.tools.push({
+            id: b.toolUseId,
+            name: '(a call not in this log)',
+            summary: '',
+            input: '',
+            result: b.text,
+            resultChars: b.chars,
+            isError: b.isError,
+          });
         else if (b.kind === 'tool-use') {
           const result = results.get(b.id);
           turn.tools.push({

@@ -172,9 +172,11 @@ function Turn({ turn, onOpen }: { turn: DrawnTurn; onOpen: (entryIndex: number) 
               </span>{' '}
               <span className={`conv-status conv-${status.replace(' ', '-')}`}>{status}</span>
             </summary>
-            <pre className="conv-input">
-              <VisibleText text={tool.input} />
-            </pre>
+            {tool.input && (
+              <pre className="conv-input">
+                <VisibleText text={tool.input} />
+              </pre>
+            )}
             {tool.result !== undefined && (
               <pre className={`conv-result ${tool.isError ? 'error' : ''}`} data-testid="conv-result">
                 <VisibleText text={tool.result} />
