@@ -74,7 +74,7 @@ test.describe('the bundled sample', () => {
 
   test('?sample=0 skips it', async ({ page }) => {
     await page.goto('/?sample=0');
-    await expect(page.getByText('Drop a Claude Code transcript here')).toBeVisible();
+    await expect(page.getByTestId('empty-title')).toBeVisible();
     await expect(page.getByTestId('session-header')).toHaveCount(0);
   });
 });

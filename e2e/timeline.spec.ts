@@ -69,6 +69,8 @@ test('at 1280×720 the transcript shows at least 12 rows', async ({ page }) => {
   await expect(page.getByTestId('session-header')).toBeVisible();
   await expect(page.getByTestId('transcript-row').first()).toBeVisible();
   await expect(page.getByTestId('timeline-legend')).toBeVisible();
+  // The sample's first-run line (one line, dismissed once: e2e/help.spec.ts) dismissed, as after a first visit.
+  await page.getByTestId('first-run-dismiss').click();
   const rows = await page.getByTestId('transcript-list').evaluate((list) => {
     const box = list.getBoundingClientRect();
     return [...list.querySelectorAll('[data-testid="transcript-row"]')].filter((r) => {

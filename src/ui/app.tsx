@@ -5,10 +5,14 @@ import { getEngineClient, subscribeEngineRestarts } from '../worker/engine-clien
 import type { SessionId, SessionOverview } from '../worker/protocol';
 import { DIALECTS } from '../engine/parse/dialects/registry';
 import { formatBytes } from './common/format';
+import { formatList, getReadAgents } from './common/agents';
 import { markHiddenChars } from './common/visible-text';
 import { Splitter } from './common/splitter';
 import { DropZone } from './drop-zone';
 import { LoadPreview } from './load/load-preview';
+import { FirstRunLine } from './help/first-run';
+import { ShortcutsOverlay, useShortcutsKey } from './help/shortcuts-overlay';
+import './help/help.css';
 import { loadSession } from './load/load-session';
 import { listRecentFiles } from './load/recent-files';
 import { RecentFilesList } from './load/recent-files-list';
@@ -84,6 +88,7 @@ export function App() {
   useSampleOnStart();
   useLibraryOnStart();
   useUrlState();
+  useShortcutsKey();
   const sessionId = useUiStore((s) => s.currentSessionId);
   const view = useLibraryStore((s) => s.view);
   const learnStrategy = useLearnStore((s) => s.strategyId);
@@ -95,6 +100,7 @@ export function App() {
       <TopBar />
       <StorageNotice />
       <EngineNotice />
+      <ShortcutsOverlay />
       {view === 'library' ? (
         <LibraryView onReopen={requestFolderInput} />
       ) : previewing ? (
@@ -130,22 +136,34 @@ function EmptyState() {
         </div>
       ) : (
         <>
-          <h1>Drop a Claude Code transcript here</h1>
+          <h1 data-testid="empty-title">Drop a {formatList(getReadAgents(), 'or')} transcript here</h1>
           <p data-testid="empty-what">
             CompactLab shows how an AI coding agent's context filled up, where it was compacted and what the
             summaries kept, and replays the session with other compaction settings.
           </p>
           <p className="muted">
-            A session is{' '}
-            <span className="mono">~/.claude/projects/&lt;project&gt;/&lt;session&gt;.jsonl</span>, plus its{' '}
-            <span className="mono">&lt;session&gt;/subagents/agent-*.jsonl</span> files. Drop them together,
-            use Open files…, or Paste. Everything stays in this browser tab.
+            Drop a session's files together (a main log and its subagent files), or its folder, use Open
+            files…, or Paste. Everything stays in this browser tab. Where each agent keeps them:
           </p>
+          <ReadFormats />
           <LinkWaiting />
           <RecentFilesList />
         </>
       )}
     </main>
+  );
+}
+
+/** Every format the dialect registry reads, with where its agent writes it. */
+function ReadFormats() {
+  return (
+    <ul className="muted read-formats" data-testid="read-formats">
+      {DIALECTS.filter((d) => d.createNormalizer && d.files.location).map((d) => (
+        <li key={d.id}>
+          {d.label}: <span className="mono">{d.files.location}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -220,6 +238,7 @@ function SessionView({ sessionId }: { sessionId: SessionId }) {
   return (
     <main className="session-view">
       <LinkNotice />
+      <FirstRunLine />
       <LiveBar />
       <SessionHeader overview={overview} />
       <Timeline sessionId={sessionId} />
@@ -257,13 +276,7 @@ function NotTranscript({ sessionId, overview }: { sessionId: SessionId; overview
         <h1>{name.split('/').pop()} is not a transcript CompactLab can read</h1>
         <p>{issue.message}</p>
         <p className="muted">CompactLab reads these files; drop one anywhere on this page:</p>
-        <ul className="muted">
-          {DIALECTS.filter((d) => d.createNormalizer && d.files.location).map((d) => (
-            <li key={d.id}>
-              {d.label}: <span className="mono">{d.files.location}</span>
-            </li>
-          ))}
-        </ul>
+        <ReadFormats />
       </div>
       <IssuesPanel sessionId={sessionId} />
     </main>

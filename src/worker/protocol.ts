@@ -11,6 +11,14 @@ import type { RowSummary } from '../engine/query/row-page';
 import type { SessionOverview } from '../engine/query/session-overview';
 import type { TimelineSeries } from '../engine/query/timeline-series';
 import type { TokenTable } from '../engine/query/token-table';
+import type { ConversationTurn } from '../engine/query/conversation';
+import type { MdBlock } from '../engine/export/markdown-lite';
+
+/** A conversation turn with its texts' Markdown read in the worker (the conversation view). */
+export type DrawnTurn = Omit<ConversationTurn, 'texts'> & {
+  texts: (ConversationTurn['texts'][number] & { blocks: MdBlock[] })[];
+};
+import type { RangeTotals } from '../engine/cost/range-totals';
 import type { CompactionRequest } from '../engine/compact/types';
 import type { LearnWalk } from '../engine/learn/types';
 import type {
@@ -82,6 +90,10 @@ interface EngineRequestFields {
   /** `branchId`: the uuid-tree branch to follow (engine/parse/branches.ts); 0 or absent = the main line. */
   timeline: { sessionId: SessionId; branchId?: number };
   'token-table': { sessionId: SessionId };
+  /** The conversation view's turns `start..start+count` (previews). */
+  'conversation-page': { sessionId: SessionId; start: number; count: number };
+  /** Totals over calls a timeline range holds (indices into `session.apiCalls`). */
+  'range-totals': { sessionId: SessionId; callIndices: number[]; subagentIndices: number[] };
   /** Shell results bash-output summarization would catch (engine/query/bash-summaries.ts). */
   'bash-summaries': { sessionId: SessionId };
   issues: { sessionId: SessionId };
@@ -196,7 +208,9 @@ export type ExportFormat =
   | 'run-comparison-md'
   | 'compacted-jsonl'
   | 'report-html'
-  | 'timeline-svg';
+  | 'timeline-svg'
+  | 'transcript-md'
+  | 'transcript-html';
 
 export type ExportReplayFields = Omit<ReplayRunFields, 'sessionId'>;
 
@@ -294,6 +308,8 @@ export interface EngineResults {
   'compaction-detail': CompactionDetail;
   timeline: TimelineSeries;
   'token-table': TokenTable;
+  'conversation-page': { total: number; turns: DrawnTurn[] };
+  'range-totals': RangeTotals;
   'bash-summaries': BashSummaries;
   issues: IssuesResult;
   'summaries-info': SummariesInfo;

@@ -16,11 +16,30 @@ import { getSessionOverview } from '../engine/query/session-overview';
 import { followBranch } from '../engine/parse/branches';
 import { computeTimelineSeries, getTimelineTransferables } from '../engine/query/timeline-series';
 import { computeTokenTable, getTokenTableTransferables } from '../engine/query/token-table';
+import { computeRangeTotals } from '../engine/cost/range-totals';
+import { type ConversationTurn, getConversation } from '../engine/query/conversation';
+import { parseMarkdown, stripControls } from '../engine/export/markdown-lite';
 import { computeBashSummaries } from '../engine/query/bash-summaries';
 import type { Session } from '../engine/types';
+import type { DrawnTurn } from './protocol';
 import { createBlobSource } from './blob-source';
 import { expandDatabases } from './sqlite';
 import { type EngineHandlers, getLoaded } from './engine-host';
+
+/** A turn as the conversation view draws it: Markdown read here, control sequences removed. */
+function toDrawnTurn(turn: ConversationTurn): DrawnTurn {
+  return {
+    ...turn,
+    texts: turn.texts.map((t) => ({ ...t, blocks: parseMarkdown(t.text) })),
+    tools: turn.tools.map((tool) => ({
+      ...tool,
+      name: stripControls(tool.name),
+      summary: stripControls(tool.summary),
+      input: stripControls(tool.input),
+      result: tool.result === undefined ? undefined : stripControls(tool.result),
+    })),
+  };
+}
 
 export interface LoadedSession {
   sessionId: number;
@@ -200,6 +219,19 @@ export const SESSION_HANDLERS: SessionHandlers = {
     const table = computeTokenTable(getLoaded(state, request.sessionId).session);
     return { result: table, transfer: getTokenTableTransferables(table) };
   },
+  'conversation-page': async (request, { state }) => {
+    const turns = getConversation(getLoaded(state, request.sessionId).session);
+    const start = Math.max(0, Math.floor(request.start));
+    const page = turns.slice(start, start + Math.max(0, request.count));
+    return { result: { total: turns.length, turns: page.map(toDrawnTurn) } };
+  },
+  'range-totals': async (request, { state }) => ({
+    result: computeRangeTotals(
+      getLoaded(state, request.sessionId).session,
+      request.callIndices,
+      request.subagentIndices,
+    ),
+  }),
   'bash-summaries': async (request, { state }) => ({
     result: computeBashSummaries(getLoaded(state, request.sessionId).session),
   }),

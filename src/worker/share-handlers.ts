@@ -10,6 +10,9 @@ import {
   formatSummariesMarkdown,
 } from '../engine/export/summary-export';
 import { renderTimelineSvg } from '../engine/export/timeline-svg';
+import { formatTranscriptHtml, formatTranscriptMarkdown } from '../engine/export/transcript-export';
+import { parseSession } from '../engine/parse/parse-session';
+import { computeConversation } from '../engine/query/conversation';
 import { computeTimelineSeries } from '../engine/query/timeline-series';
 import { computeReplay } from '../engine/replay/compute-replay';
 import type { ReplayResult } from '../engine/replay/types';
@@ -117,6 +120,17 @@ async function renderExport(
         redaction,
         signal,
       });
+    }
+    case 'transcript-md':
+    case 'transcript-html': {
+      // The whole texts: the files read again with no preview limit (the loaded session keeps
+      // 2,000-character previews), then dropped once written.
+      const full = await parseSession(sources, { signal, previewChars: Number.MAX_SAFE_INTEGER });
+      const turns = computeConversation(full);
+      const transcriptHeader = { name: header.name, agent: header.agent, models: header.models };
+      return request.format === 'transcript-md'
+        ? formatTranscriptMarkdown(transcriptHeader, turns, { redaction })
+        : formatTranscriptHtml(transcriptHeader, turns, { redaction });
     }
     case 'timeline-svg': {
       const replay =

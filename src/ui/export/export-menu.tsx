@@ -17,7 +17,8 @@ import { toExportedSummary } from './exported-runs';
 import './export.css';
 import { getRedaction } from './redaction-store';
 
-// The Export menu: the session's summaries (Markdown, JSON), the compacted transcript under the
+// The Export menu: the session's summaries (Markdown, JSON), the whole transcript as a
+// conversation (Markdown, HTML), the compacted transcript under the
 // replay's strategy and knobs (JSONL), the one-file report (HTML), the timeline (SVG, PNG) and a
 // comparison of two selected runs. Every text export is masked (redaction-store.ts) in the worker.
 
@@ -41,6 +42,18 @@ const ITEMS: readonly Item[] = [
     label: 'Compacted transcript (JSONL)',
     suffix: '-compacted.jsonl',
     mimeType: 'application/x-ndjson',
+  },
+  {
+    id: 'transcript-md',
+    label: 'Transcript (Markdown)',
+    suffix: '-transcript.md',
+    mimeType: 'text/markdown',
+  },
+  {
+    id: 'transcript-html',
+    label: 'Transcript (HTML, one file)',
+    suffix: '-transcript.html',
+    mimeType: 'text/html',
   },
   { id: 'report-html', label: 'Report (HTML, one file)', suffix: '-report.html', mimeType: 'text/html' },
   { id: 'timeline-svg', label: 'Timeline (SVG)', suffix: '-timeline.svg', mimeType: 'image/svg+xml' },

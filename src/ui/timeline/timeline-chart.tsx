@@ -14,6 +14,8 @@ import { FailedRequestMarkers } from './failed-request-markers';
 import { useChartZoom } from './use-chart-zoom';
 import { CallTooltip } from './call-tooltip';
 
+import { RangeTotals } from './range-totals';
+
 /** The series drawn once already (the first draw of each is marked). */
 const drawnSeries = new WeakSet<object>();
 
@@ -110,6 +112,9 @@ export function TimelineChart({
   const current = { from: geometry.from, to: geometry.to };
   const { changeView, zoomTo, onKeyDown } = useChartZoom(containerRef, series, geometry, setView);
 
+  // The range shown, 1-based and inclusive, as the legend numbers it.
+  const rangeFirst = Math.min(n, Math.max(1, Math.ceil(geometry.from + 0.5)));
+  const rangeLast = Math.min(n, Math.max(rangeFirst, Math.floor(geometry.to + 0.5)));
   const plotX = (clientX: number) => clientX - (containerRef.current?.getBoundingClientRect().left ?? 0);
 
   return (
@@ -209,6 +214,11 @@ export function TimelineChart({
         to={geometry.to}
         zoomed={!isFullView(geometry)}
         onReset={() => changeView(undefined)}
+        totals={
+          isFullView(geometry) ? undefined : (
+            <RangeTotals series={series} first={rangeFirst} last={rangeLast} />
+          )
+        }
         overview={
           <OverviewStrip values={series.contextTokens} count={n} view={current} onChange={changeView} />
         }

@@ -65,6 +65,8 @@ export function TimelineLegend(props: {
   onReset: () => void;
   /** The overview strip, drawn first. */
   overview?: ReactNode;
+  /** Shown in place of the hint once zoomed: the range's totals. */
+  totals?: ReactNode;
 }) {
   const first = Math.min(props.count, Math.max(1, Math.ceil(props.from + 0.5)));
   const last = Math.min(props.count, Math.max(first, Math.floor(props.to + 0.5)));
@@ -85,7 +87,13 @@ export function TimelineLegend(props: {
       >
         reset zoom
       </button>
-      <span className="muted timeline-hint">wheel zoom · drag pan · shift-drag select · keys + − ← → 0</span>
+      {props.zoomed && props.totals ? (
+        props.totals
+      ) : (
+        <span className="muted timeline-hint">
+          wheel zoom · drag pan · shift-drag select · keys + − ← → 0
+        </span>
+      )}
       <span className="legend-items" data-testid="timeline-legend-items">
         {ITEMS.map((item) => (
           <span key={item.text} className="legend-item" title={item.title}>

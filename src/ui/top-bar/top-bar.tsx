@@ -1,3 +1,4 @@
+import { ShortcutsButton } from '../help/shortcuts-overlay';
 import { markHiddenChars } from '../common/visible-text';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
@@ -116,6 +117,7 @@ export function TopBar() {
       </div>
       {/* While a file loads its progress takes the room (at 1280 px they overlapped). */}
       {!loading && <span className="hint">Drop a transcript (and its subagent files) anywhere</span>}
+      <ShortcutsButton />
       <ThemeToggle />
       {pasteOpen && (
         <PasteDialog

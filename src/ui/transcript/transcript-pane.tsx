@@ -6,10 +6,50 @@ import { VirtualList } from '../common/virtual-list';
 import { ROW_PAGE_SIZE, rowIndexQuery, rowPageQuery } from '../queries';
 import { useUiStore } from '../store';
 import { useRevealStore } from '../timeline/reveal-store';
+import { ConversationView } from './conversation-data';
 import { FilterBar } from './filter-bar';
 import { PlaceholderRow, TranscriptRow } from './transcript-row';
 
 const ROW_HEIGHT_PX = 22;
+
+type TranscriptView = 'rows' | 'conversation';
+const VIEW_KEY = 'compactlab.transcriptView';
+
+function readView(): TranscriptView {
+  try {
+    return localStorage.getItem(VIEW_KEY) === 'conversation' ? 'conversation' : 'rows';
+  } catch {
+    return 'rows';
+  }
+}
+
+/** Rows or conversation, kept across reloads. */
+function ViewToggle({ view, onChange }: { view: TranscriptView; onChange: (view: TranscriptView) => void }) {
+  return (
+    <fieldset className="transcript-view-toggle">
+      <legend className="visually-hidden">Transcript view</legend>
+      {(['rows', 'conversation'] as const).map((v) => (
+        <button
+          key={v}
+          type="button"
+          className="btn small"
+          aria-pressed={view === v}
+          data-testid={`view-${v}`}
+          onClick={() => {
+            onChange(v);
+            try {
+              localStorage.setItem(VIEW_KEY, v);
+            } catch {
+              // Storage denied: the choice lasts for this page.
+            }
+          }}
+        >
+          {v === 'rows' ? 'Rows' : 'Conversation'}
+        </button>
+      ))}
+    </fieldset>
+  );
+}
 
 /** Every row: the denominator of the row count. */
 const NO_FILTER: RowFilter = DEFAULT_ROW_FILTER;
@@ -34,8 +74,17 @@ export function TranscriptPane({ sessionId }: { sessionId: SessionId }) {
   const scanning = indexQuery.isFetching && fullText && search.trim() !== '';
   const scanProgress = scanning && scan?.key === filterKey ? scan.progress : undefined;
 
+  const [view, setView] = useState<TranscriptView>(readView);
+  if (view === 'conversation')
+    return (
+      <section className="transcript-pane">
+        <ViewToggle view={view} onChange={setView} />
+        <ConversationView sessionId={sessionId} />
+      </section>
+    );
   return (
     <section className="transcript-pane">
+      <ViewToggle view={view} onChange={setView} />
       <FilterBar
         shown={indices ? count : undefined}
         total={totalQuery.data?.indices.length}

@@ -1,0 +1,61 @@
+import { useEffect, useRef } from 'react';
+import { useEscapeLayer } from '../common/use-escape';
+import { SHORTCUT_GROUPS } from './shortcuts';
+import { useShortcutsStore } from './shortcuts-store';
+
+// The `?` overlay's dialog (shown by shortcuts-overlay.tsx): every shortcut of
+// shortcuts.ts by where it works; Escape, Close or a click outside closes it.
+
+export function ShortcutsDialog() {
+  const setOpen = useShortcutsStore((s) => s.setOpen);
+  const close = () => setOpen(false);
+  useEscapeLayer(close);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => closeRef.current?.focus(), []);
+  return (
+    <div
+      className="shortcuts-backdrop"
+      onClick={(e) => {
+        if (e.target === e.currentTarget) close();
+      }}
+    >
+      <div
+        className="shortcuts-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="shortcuts-title"
+        data-testid="shortcuts-overlay"
+      >
+        <div className="shortcuts-head">
+          <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+          <button ref={closeRef} type="button" className="btn" data-testid="shortcuts-close" onClick={close}>
+            Close
+          </button>
+        </div>
+        <div className="shortcuts-groups">
+          {SHORTCUT_GROUPS.map((g) => (
+            <section key={g.where}>
+              <h3>{g.where}</h3>
+              <dl>
+                {g.shortcuts.map((s) => (
+                  <div key={s.what} className="shortcut-row" data-testid="shortcut-row">
+                    <dt>
+                      {s.keys.map((k, i) => (
+                        <span key={k}>
+                          {i > 0 && ' '}
+                          <kbd>{k}</kbd>
+                        </span>
+                      ))}
+                    </dt>
+                    <dd>{s.what}</dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
+          ))}
+        </div>
+        <p className="muted small">Esc closes this list.</p>
+      </div>
+    </div>
+  );
+}

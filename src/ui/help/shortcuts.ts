@@ -1,0 +1,56 @@
+// Every keyboard shortcut the page has, by where it works: the `?` overlay lists exactly these.
+// A shortcut added to a view is added here (the handlers: timeline/use-chart-zoom.ts,
+// transcript/transcript-pane.tsx, common/splitter.tsx, common/use-escape.ts, learn/learn-view.tsx,
+// library/library-view.tsx, help/shortcuts-overlay.tsx, transcript/conversation-view.tsx).
+
+interface Shortcut {
+  keys: readonly string[];
+  what: string;
+}
+
+interface ShortcutGroup {
+  where: string;
+  shortcuts: readonly Shortcut[];
+}
+
+export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
+  {
+    where: 'Anywhere',
+    shortcuts: [
+      { keys: ['?'], what: 'Show this list of shortcuts' },
+      { keys: ['Esc'], what: 'Close the topmost card, popover, menu, drawer or dialog' },
+      { keys: ['Tab', 'Shift+Tab'], what: 'Move between controls' },
+    ],
+  },
+  {
+    where: 'Timeline (focus the chart)',
+    shortcuts: [
+      { keys: ['+', '='], what: 'Zoom in' },
+      { keys: ['−', '_'], what: 'Zoom out' },
+      { keys: ['←', '→'], what: 'Pan' },
+      { keys: ['0'], what: 'Show every call' },
+      { keys: ['Shift+drag'], what: 'Select a range: zoom to it and total its tokens, cost and calls' },
+      { keys: ['Wheel', 'Drag'], what: 'Zoom, pan' },
+    ],
+  },
+  {
+    where: 'Transcript rows (focus the list)',
+    shortcuts: [
+      { keys: ['↑', '↓'], what: 'Select the previous or next row' },
+      { keys: ['PgUp', 'PgDn'], what: 'Move a screen up or down' },
+      { keys: ['Home', 'End'], what: 'First or last row' },
+    ],
+  },
+  {
+    where: 'Session library',
+    shortcuts: [{ keys: ['Enter'], what: 'Open the focused session' }],
+  },
+  {
+    where: 'Splitters',
+    shortcuts: [{ keys: ['←', '→', '↑', '↓'], what: 'Resize the chart or the side panel' }],
+  },
+  {
+    where: 'Learn mode',
+    shortcuts: [{ keys: ['←', '→'], what: 'Previous or next step' }],
+  },
+];
