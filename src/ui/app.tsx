@@ -25,6 +25,7 @@ import { sessionOverviewQuery } from './queries';
 import { SessionHeader } from './session-header';
 import { useUiStore } from './store';
 import { SummariesDock } from './summaries/summaries-dock';
+import { ReplayDrawer } from './replay/replay-drawer';
 import { ReplaySection } from './replay/replay-section';
 import { Timeline } from './timeline/timeline';
 import { getLoadFraction, ProgressBar } from './top-bar/load-progress';
@@ -217,6 +218,7 @@ function SessionView({ sessionId }: { sessionId: SessionId }) {
           testId="side-splitter"
         />
         <SidePanel sessionId={sessionId} overview={overview} />
+        <ReplayDrawer sessionId={sessionId} />
       </div>
       <SummariesDock sessionId={sessionId} />
     </main>

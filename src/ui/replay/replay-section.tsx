@@ -9,13 +9,10 @@ import { formatCount } from '../common/format';
 import { timelineQuery } from '../queries';
 import { useUiStore } from '../store';
 import { ReplayEventCard } from './event-card';
-import { ReplayKnobs } from './replay-knobs';
 import { describeReplayEvent, EVENT_GLYPHS } from './replay-overlay';
 import { useReplayStore } from './replay-store';
 import { SubagentReplays } from './subagent-replays';
-import { SweepPanel } from './sweep-panel';
-import { CompareStrategiesPanel } from './compare-strategies-panel';
-import { useDebouncedRunParams, useReplayKnobs, useReplayRun, useReplaySetup } from './use-replay';
+import { useDebouncedRunParams, useReplayRun, useReplaySetup } from './use-replay';
 import './replay.css';
 import { formatOrdinal } from '../../engine/query/numbering';
 
@@ -225,7 +222,6 @@ function ManualControls({ sessionId }: { sessionId: SessionId }) {
 export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const setup = useReplaySetup(sessionId);
   useDebouncedRunParams(sessionId);
-  const knobs = useReplayKnobs(sessionId);
   const enabled = useReplayStore((s) => s.enabled);
   const setEnabled = useReplayStore((s) => s.setEnabled);
   const strategyId = useReplayStore((s) => s.strategyId);
@@ -241,7 +237,8 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const openEventCard = useReplayStore((s) => s.openEventCard);
   const sweepOpen = useReplayStore((s) => s.sweepOpen);
   const setSweepOpen = useReplayStore((s) => s.setSweepOpen);
-  const [compareOpen, setCompareOpen] = useState(false);
+  const compareOpen = useReplayStore((s) => s.compareOpen);
+  const setCompareOpen = useReplayStore((s) => s.setCompareOpen);
   const run = useReplayRun();
   const current = params?.sessionId === sessionId ? run.data : undefined;
   const result = current?.result;
@@ -377,33 +374,6 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
             </button>
           ))}
         </div>
-      )}
-      {enabled && sweepOpen && setup.data && (
-        <SweepPanel key={setup.data.strategyId} sessionId={sessionId} specs={setup.data.knobSpecs} />
-      )}
-      {enabled && compareOpen && setup.data && (
-        <CompareStrategiesPanel
-          // A new session starts the view afresh (its picks, its run).
-          key={sessionId}
-          sessionId={sessionId}
-          strategies={setup.data.strategies}
-          onClose={() => setCompareOpen(false)}
-        />
-      )}
-      {enabled && knobsOpen && setup.data && knobs && (
-        <>
-          <ReplayKnobs
-            sessionId={sessionId}
-            specs={setup.data.knobSpecs}
-            knobs={knobs}
-            logKnobs={setup.data.sessionKnobs}
-          />
-          <ul className="replay-notes small muted">
-            {setup.data.notes.map((n) => (
-              <li key={n}>{n}</li>
-            ))}
-          </ul>
-        </>
       )}
       {enabled && event && openEvent !== undefined && (
         <ReplayEventCard sessionId={sessionId} event={event} index={openEvent} />

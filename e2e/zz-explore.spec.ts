@@ -1,0 +1,20 @@
+import { expect, test } from './fixtures';
+test('explore', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  await expect(page.getByTestId('session-header')).toBeVisible();
+  await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
+  await page.getByTestId('compare-open').click();
+  const panel = page.getByTestId('compare-panel');
+  await expect(panel).toBeVisible();
+  for (const box of await panel.getByTestId('compare-pick').all()) if (!(await box.isChecked())) await box.check();
+  await panel.getByTestId('compare-run').click();
+  await expect(panel).toHaveAttribute('data-running', 'false');
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: '/tmp/lay/2-compare.png' });
+  await page.getByTestId('replay-drawer').evaluate((e) => e.scrollTo(0, 400));
+  await page.screenshot({ path: '/tmp/lay/2b-compare.png' });
+  await page.getByTestId('replay-knobs-toggle').click();
+  await page.getByTestId('sweep-open').click();
+  await page.screenshot({ path: '/tmp/lay/3-knobs.png' });
+});
