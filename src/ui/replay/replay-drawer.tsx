@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { SessionId } from '../../worker/protocol';
 import { CompareStrategiesPanel } from './compare-strategies-panel';
 import { ReplayKnobs } from './replay-knobs';
@@ -19,15 +20,37 @@ export function ReplayDrawer({ sessionId }: { sessionId: SessionId }) {
   const compareOpen = useReplayStore((s) => s.compareOpen);
   const setCompareOpen = useReplayStore((s) => s.setCompareOpen);
   const data = setup.data;
+  // A panel opened while others are shown is scrolled into view (the drawer keeps its scroll).
+  const drawerRef = useRef<HTMLElement>(null);
+  const shown = useRef({ knobsOpen, sweepOpen, compareOpen });
+  useEffect(() => {
+    const before = shown.current;
+    shown.current = { knobsOpen, sweepOpen, compareOpen };
+    const opened =
+      compareOpen && !before.compareOpen
+        ? 'compare-panel'
+        : sweepOpen && !before.sweepOpen
+          ? 'sweep-panel'
+          : knobsOpen && !before.knobsOpen
+            ? 'replay-knobs'
+            : undefined;
+    if (opened)
+      drawerRef.current?.querySelector(`[data-testid="${opened}"]`)?.scrollIntoView({ block: 'start' });
+  }, [knobsOpen, sweepOpen, compareOpen]);
   if (!enabled || !data) return null;
   const showKnobs = knobsOpen && knobs !== undefined;
   const showCompare = compareOpen && data.strategies.length > 1;
   if (!showKnobs && !sweepOpen && !showCompare) return null;
   return (
-    <aside className="replay-drawer" data-testid="replay-drawer" aria-label="Replay panels">
+    <aside ref={drawerRef} className="replay-drawer" data-testid="replay-drawer" aria-label="Replay panels">
       {showKnobs && (
         <>
-          <ReplayKnobs sessionId={sessionId} specs={data.knobSpecs} knobs={knobs} logKnobs={data.sessionKnobs} />
+          <ReplayKnobs
+            sessionId={sessionId}
+            specs={data.knobSpecs}
+            knobs={knobs}
+            logKnobs={data.sessionKnobs}
+          />
           <ul className="replay-notes small muted">
             {data.notes.map((n) => (
               <li key={n}>{n}</li>

@@ -91,13 +91,15 @@ export function TimelineChart({
       if (!canvas) return;
       const ctx = prepareCanvas(canvas, geometry.widthPx, geometry.heightPx);
       if (!ctx) return;
-      drawTimeline(ctx, geometry, {
+      const labels = drawTimeline(ctx, geometry, {
         series,
         thresholds,
         hoverX,
         selectedX,
         markerXs: series.markers.map((m) => ({ x: m.x, color: markerColor(m) })),
       });
+      // Where the threshold labels went (drawn boxes, or folded into the readout): e2e/layout.spec.ts.
+      containerRef.current?.setAttribute('data-threshold-labels', JSON.stringify(labels));
       // A user-timing mark on a series' first draw (once per load): bench/browser-load.ts.
       if (!drawnSeries.has(series)) {
         drawnSeries.add(series);
