@@ -30,7 +30,7 @@ interface DrawState {
 }
 
 /** Where a threshold label was drawn (CSS px in the canvas), or that it folded into the readout. */
-export type ThresholdLabelBox =
+type ThresholdLabelBox =
   | { text: string; folded: false; x0: number; x1: number; y0: number; y1: number }
   | { text: string; folded: true };
 
