@@ -14,7 +14,7 @@ import { EVENT_GLYPHS } from './replay-overlay';
 const CHART_HEIGHT_PX = 240;
 const PAD = { left: 44, right: 12, top: 10, bottom: 22 };
 /** Height of a label line at the right edge (labels closer than this are moved apart). */
-const LABEL_PX = 12;
+const LABEL_PX = 13;
 /** Width of one character of the 10px monospace labels. */
 const MONO_CHAR_PX = 6.1;
 /** Series styles by position among the picked: colours from the palette (light-dark), dashes. */

@@ -1,6 +1,6 @@
 import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
 import { useEscapeLayer } from '../common/use-escape';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { formatMillions, formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
 import type { RealOutcome, ReplayComparison, ReplayCostFigures } from '../../engine/replay/types';
@@ -42,6 +42,16 @@ function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
   const [differsOpen, setDiffersOpen] = useState(false);
   useEscapeLayer(() => setDiffersOpen(false), differsOpen);
   const openEventCard = useReplayStore((s) => s.openEventCard);
+  const listRef = useRef<HTMLUListElement>(null);
+  // The popover stays inside the viewport: moved left by what would run past the right edge.
+  useLayoutEffect(() => {
+    const ul = listRef.current;
+    if (!differsOpen || !ul) return;
+    ul.style.left = '0px';
+    const box = ul.getBoundingClientRect();
+    const overflow = box.right - (document.documentElement.clientWidth - 8);
+    if (overflow > 0) ul.style.left = `${-Math.min(overflow, box.left - 8)}px`;
+  }, [differsOpen]);
   const c = comparison;
   const compactions = c.outcomes.filter((o) => o.kind === 'compact' || o.kind === 'truncate');
   return (
@@ -68,7 +78,7 @@ function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
       {compactions.length > 0 && (
         <details open={differsOpen} onToggle={(e) => setDiffersOpen(e.currentTarget.open)}>
           <summary>where it differs</summary>
-          <ul className="mono small">
+          <ul ref={listRef} className="mono small" data-testid="replay-differs">
             {c.outcomes.map((o) => (
               <li key={o.compactionIndex} className={`outcome-${o.status}`}>
                 {formatOrdinal('compaction', o.compactionIndex)} {o.kind} ({o.trigger}) {outcomeText(o)}
