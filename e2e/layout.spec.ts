@@ -44,6 +44,14 @@ async function expectPageHolds(page: Page, transcriptHeight: number): Promise<vo
   expect(list.y + list.height).toBeLessThanOrEqual(720);
 }
 
+/** Clicks a strip's ‹ or › until the strip's end is reached and it goes (a scroll can detach it mid-click). */
+async function clickUntilGone(button: Locator): Promise<void> {
+  for (let k = 0; k < 8 && (await button.count()) > 0; k++) {
+    await button.click({ timeout: 2_000 }).catch(() => undefined);
+    await button.page().waitForTimeout(150);
+  }
+}
+
 /** Select boxes whose shown option is wider than the room the box gives it. */
 async function getCutSelects(scope: Locator): Promise<string[]> {
   return scope.evaluate((root) => {
@@ -138,12 +146,21 @@ for (const scheme of ['light', 'dark'] as const) {
         '[data-testid="compare-row"][data-strategy="opencode"] td[data-col="real"]',
       );
       await expect(opencode).toHaveText(/^\d+\/1$/);
+      const inTable = await opencode.textContent();
       await page.screenshot({ path: path.join(SHOTS, `compare-ten-${scheme}.png`) });
 
       // Escape closes it; the side panel is back.
       await page.keyboard.press('Escape');
       await expect(page.getByTestId('replay-drawer')).toHaveCount(0);
       await expect(page.getByTestId('side-tabs')).toBeVisible();
+      // The strip under OpenCode says the same (issue 24: the table said "-" where the strip said 1/1).
+      await page.getByTestId('replay-strategy').selectOption('opencode');
+      await expect(page.getByTestId('replay-section')).toHaveAttribute('data-strategy', 'opencode');
+      await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
+      const strip = page.getByTestId('replay-compare');
+      expect(
+        `${await strip.getAttribute('data-reproduced')}/${await strip.getAttribute('data-expected')}`,
+      ).toBe(inTable);
     });
 
     test('Knobs and Sweep open in the drawer; the page holds; no select cuts its text', async ({ page }) => {
@@ -240,14 +257,12 @@ for (const scheme of ['light', 'dark'] as const) {
       const tabs = page.getByTestId('side-tabs');
       await expect(tabs).toHaveAttribute('data-overflow', 'true');
       await expect(page.getByTestId('side-tabs-after')).toBeVisible();
-      for (let k = 0; k < 5 && (await page.getByTestId('side-tabs-after').count()) > 0; k++)
-        await page.getByTestId('side-tabs-after').click();
+      await clickUntilGone(page.getByTestId('side-tabs-after'));
       await expect(page.getByTestId('side-tabs-after')).toHaveCount(0);
       await expect(page.getByTestId('tab-erosion')).toBeInViewport();
       await expect(page.getByTestId('side-tabs-before')).toBeVisible();
       // A compaction opened from the chart: its tab, last in the strip, is scrolled into view.
-      for (let k = 0; k < 5 && (await page.getByTestId('side-tabs-before').count()) > 0; k++)
-        await page.getByTestId('side-tabs-before').click();
+      await clickUntilGone(page.getByTestId('side-tabs-before'));
       await expect(page.getByTestId('side-tabs-before')).toHaveCount(0);
       await page.getByTestId('compaction-marker').first().click();
       const compactionTab = page.getByTestId('tab-compaction');
@@ -257,6 +272,43 @@ for (const scheme of ['light', 'dark'] as const) {
       expect(tab.x).toBeGreaterThanOrEqual(strip.x - 0.5);
       expect(tab.x + tab.width).toBeLessThanOrEqual(strip.x + strip.width + 0.5);
       await page.screenshot({ path: path.join(SHOTS, `side-tabs-${scheme}.png`) });
+    });
+
+    test('another agent’s strategy keeps the model’s window; its note is whole and says what it means', async ({
+      page,
+    }) => {
+      await openSample(page, scheme);
+      const timeline = page.getByTestId('timeline');
+      await expect(timeline).toHaveAttribute('data-window', '200000');
+      const strategy = page.getByTestId('replay-strategy');
+      const ids = await strategy
+        .locator('option')
+        .evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
+      expect(ids.length).toBe(10);
+      for (const id of ids) {
+        await strategy.selectOption(id);
+        await expect(page.getByTestId('replay-section')).toHaveAttribute('data-strategy', id);
+        await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
+        await expect(timeline, id).toHaveAttribute('data-window', '200000');
+        const note = page.getByTestId('window-note');
+        if ((await note.count()) === 0) continue;
+        // Never "overridden" unless the user set the window; whole, inside the viewport.
+        await expect(note, id).not.toContainText('overridden');
+        const box = (await note.boundingBox())!;
+        expect(box.x + box.width, id).toBeLessThanOrEqual(1280);
+        expect(await note.evaluate((e) => e.scrollWidth <= e.clientWidth + 1), id).toBe(true);
+        if (id === 'codex') {
+          await expect(page.getByTestId('window-own-rule')).toContainText(
+            'Codex CLI works within 190k of it',
+          );
+          await page.screenshot({ path: path.join(SHOTS, `codex-window-${scheme}.png`) });
+        }
+      }
+      // The user's Window knob is what moves the frame (Claude Code's Window select).
+      await strategy.selectOption('claude-code');
+      await page.getByTestId('knob-window').selectOption('1000000');
+      await expect(timeline).toHaveAttribute('data-window', '1000000');
+      await expect(page.getByTestId('window-note')).toContainText('overridden: 1M');
     });
   });
 }

@@ -121,6 +121,7 @@ export function TimelineChart({
         className={`timeline ${brush ? 'brushing' : ''}`}
         data-testid="timeline"
         data-calls={n}
+        data-window={thresholds?.windowTokens}
         data-view-from={geometry.from.toFixed(2)}
         data-view-to={geometry.to.toFixed(2)}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the chart takes keys for zoom and pan.
