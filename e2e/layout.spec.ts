@@ -310,5 +310,41 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(timeline).toHaveAttribute('data-window', '1000000');
       await expect(page.getByTestId('window-note')).toContainText('overridden: 1M');
     });
+
+    test('a partial /compact acts at the selected message, or says before acting why it cannot', async ({
+      page,
+    }) => {
+      await openSample(page, scheme);
+      await page.getByTestId('transcript-row').nth(12).click();
+      await expect(page.getByTestId('entry-number')).toContainText(/entry \d+/);
+      const at = page.getByTestId('replay-partial-at');
+      // Empty, the field means the call that sends the selected message, not the last call.
+      const placeholder = Number(await at.getAttribute('placeholder'));
+      expect(placeholder).toBeGreaterThan(0);
+      expect(placeholder).toBeLessThan(20);
+      const upTo = page.getByTestId('replay-partial-here');
+      await expect(upTo).toBeEnabled();
+      await expect(page.getByTestId('replay-partial-why')).toHaveCount(0);
+      await upTo.click();
+      const chip = page.locator(`[data-testid="replay-event-chip"][data-after-call="${placeholder - 1}"]`);
+      await expect(chip).toHaveCount(1);
+      await chip.click();
+      await expect(page.getByTestId('replay-event-card')).toContainText('partial compaction (manual)');
+      await page.keyboard.press('Escape');
+      // At the last call the message is long summarized (the compaction after call 268): said
+      // beside the buttons, which are off and look it.
+      await at.fill('380');
+      const why = page.getByTestId('replay-partial-why');
+      await expect(why).toContainText('the message is summarized');
+      await expect(why).toBeInViewport();
+      await expect(upTo).toBeDisabled();
+      await expect(page.getByTestId('replay-partial-from')).toBeDisabled();
+      const looks = await upTo.evaluate((b) => {
+        const cs = getComputedStyle(b);
+        return { border: cs.borderStyle, cursor: cs.cursor };
+      });
+      expect(looks).toEqual({ border: 'dashed', cursor: 'not-allowed' });
+      await page.screenshot({ path: path.join(SHOTS, `partial-why-${scheme}.png`) });
+    });
   });
 }

@@ -3,7 +3,12 @@ import { useEscapeLayer } from '../common/use-escape';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { formatMillions, formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
-import type { RealOutcome, ReplayComparison, ReplayCostFigures } from '../../engine/replay/types';
+import type {
+  RealOutcome,
+  ReplayComparison,
+  ReplayCostFigures,
+  ReplayEvent,
+} from '../../engine/replay/types';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { timelineQuery } from '../queries';
@@ -151,7 +156,14 @@ function getCallAtOrBefore(series: TimelineSeries, entryIndex: number): number |
  * (Prompt 2): "up to" summarizes what precedes it and keeps it and what follows, "from" keeps
  * what precedes it and summarizes it onward; at the API call the field names (the last by default).
  */
-function ManualControls({ sessionId }: { sessionId: SessionId }) {
+/** The first main call at or after an entry: the call that sends it (or, for a response, its own). */
+function getCallAtOrAfter(series: TimelineSeries, entryIndex: number): number | undefined {
+  for (let x = 0; x < series.firstEntryIndex.length; x++)
+    if (series.firstEntryIndex[x]! >= entryIndex) return series.callIndex[x];
+  return undefined;
+}
+
+function ManualControls({ sessionId, events }: { sessionId: SessionId; events?: readonly ReplayEvent[] }) {
   const selectedEntry = useUiStore((s) => s.selectedEntry);
   const { data: series } = useQuery(timelineQuery(sessionId));
   const manual = useReplayStore((s) => s.manual);
@@ -161,16 +173,38 @@ function ManualControls({ sessionId }: { sessionId: SessionId }) {
   const call = series && selectedEntry !== undefined ? getCallAtOrBefore(series, selectedEntry) : undefined;
   const mainCalls = series?.callIndex;
   const lastCall = mainCalls?.[mainCalls.length - 1];
-  // The field takes the API call number people read (1-based); a main-thread call at or after
-  // the selected message, else the last call.
+  // The field takes the API call number people read (1-based); empty, the call that sends the
+  // selected message (issue 24 item 5: a partial acts at the selected message), else the last.
+  const carrying =
+    series && selectedEntry !== undefined ? getCallAtOrAfter(series, selectedEntry) : undefined;
+  const defaultCall = carrying ?? lastCall;
   const typed = Number.parseInt(atText, 10);
   const atCall =
     Number.isFinite(typed) && mainCalls?.includes(typed - 1)
       ? typed - 1
       : atText.trim() === ''
-        ? lastCall
+        ? defaultCall
         : undefined;
-  const pivotOk = selectedEntry !== undefined && atCall !== undefined && call !== undefined && call <= atCall;
+  // A compaction of the replay between the message and the call has already summarized it: a
+  // partial there would keep nothing on one side (the strategy then compacts in full). Said here,
+  // before acting.
+  const boundary =
+    atCall === undefined || selectedEntry === undefined
+      ? undefined
+      : [...(events ?? [])]
+          .reverse()
+          .find((e) => e.kind === 'compact' && e.afterApiCall < atCall && e.afterEntryIndex >= selectedEntry);
+  const why =
+    selectedEntry === undefined
+      ? 'select a message for a partial'
+      : atCall === undefined
+        ? 'that is not a main API call'
+        : call !== undefined && call > atCall
+          ? `the message comes after ${formatOrdinal('api-call', atCall)}`
+          : boundary
+            ? `by ${formatOrdinal('api-call', atCall)} the message is summarized (compaction after ${formatOrdinal('api-call', boundary.afterApiCall)}): pick an earlier call`
+            : undefined;
+  const pivotOk = why === undefined && call !== undefined;
   const partial = (direction: 'up-to' | 'from') =>
     pivotOk &&
     addManual({ afterApiCall: atCall!, mechanism: 'partial', pivotEntryIndex: selectedEntry, direction });
@@ -193,8 +227,8 @@ function ManualControls({ sessionId }: { sessionId: SessionId }) {
           className="replay-partial-at mono"
           data-testid="replay-partial-at"
           inputMode="numeric"
-          placeholder={lastCall === undefined ? '' : String(lastCall + 1)}
-          aria-label="API call of the partial /compact (empty: the last)"
+          placeholder={defaultCall === undefined ? '' : String(defaultCall + 1)}
+          aria-label="API call of the partial /compact (empty: the call that sends the selected message)"
           aria-invalid={atCall === undefined}
           value={atText}
           onChange={(e) => setAtText(e.currentTarget.value)}
@@ -219,6 +253,11 @@ function ManualControls({ sessionId }: { sessionId: SessionId }) {
         >
           from here
         </button>
+        {why !== undefined && selectedEntry !== undefined && (
+          <span className="muted small replay-partial-why" data-testid="replay-partial-why">
+            {why}
+          </span>
+        )}
       </fieldset>
       {manual.length > 0 && (
         <button type="button" className="btn link small" onClick={clearManual}>
@@ -359,7 +398,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
                 Compare…
               </button>
             )}
-            <ManualControls sessionId={sessionId} />
+            <ManualControls sessionId={sessionId} events={result?.events} />
             {setup.data && <SubagentReplays sessionId={sessionId} strategyId={setup.data.strategyId} />}
           </>
         )}
