@@ -346,5 +346,48 @@ for (const scheme of ['light', 'dark'] as const) {
       expect(looks).toEqual({ border: 'dashed', cursor: 'not-allowed' });
       await page.screenshot({ path: path.join(SHOTS, `partial-why-${scheme}.png`) });
     });
+
+    test('learn mode: one figure for the compaction, the log’s after beside the replay’s, the last Next off', async ({
+      page,
+    }) => {
+      await openSample(page, scheme);
+      await page.getByTestId('learn-button').click();
+      await expect(page.getByTestId('learn-view')).toBeVisible();
+      await expect(page.getByTestId('learn-count')).toHaveText(/^Step 1 of \d+$/);
+      const n = Number((await page.getByTestId('learn-count').textContent())!.match(/of (\d+)/)![1]);
+      await page
+        .locator('.learn-dot')
+        .nth(n - 1)
+        .click();
+      await expect(page.getByTestId('learn-count')).toHaveText(`Step ${n} of ${n}`);
+      const next = page.getByTestId('learn-next');
+      await expect(next).toBeDisabled();
+      const looks = await next.evaluate((b) => {
+        const cs = getComputedStyle(b);
+        return { border: cs.borderStyle, cursor: cs.cursor, background: cs.backgroundColor };
+      });
+      expect(looks.border).toBe('dashed');
+      expect(looks.cursor).toBe('not-allowed');
+      expect(looks.background).toBe('rgba(0, 0, 0, 0)');
+      // The step "The context after": the replay's figure and the log's, side by side.
+      const dots = page.locator('.learn-dot');
+      for (let i = 0; i < n; i++) {
+        await dots.nth(i).click();
+        if ((await page.getByTestId('learn-step').getAttribute('data-step-id')) === 'after') break;
+      }
+      const step = page.getByTestId('learn-step');
+      await expect(step).toHaveAttribute('data-step-id', 'after');
+      await expect(step).toContainText('In the log, next call');
+      await expect(step.getByTestId('learn-bar-recorded')).toBeAttached();
+      await expect(step.getByTestId('learn-bar')).toContainText('the log');
+      // The lead's "drops to" figure is the picker's (when there is a picker) and the After figure.
+      const lead = (await step.locator('.learn-lead').textContent())!;
+      const [, before, after] = lead.match(/From ([\d,]+) tokens the context drops to ([\d,]+)/)!;
+      await expect(step).toContainText(after!);
+      const picker = page.getByTestId('learn-event');
+      if ((await picker.count()) > 0)
+        await expect(picker.locator('option:checked')).toContainText(`at ${before} tokens`);
+      await page.screenshot({ path: path.join(SHOTS, `learn-after-${scheme}.png`) });
+    });
   });
 }
