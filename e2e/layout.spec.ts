@@ -389,5 +389,30 @@ for (const scheme of ['light', 'dark'] as const) {
         await expect(picker.locator('option:checked')).toContainText(`at ${before} tokens`);
       await page.screenshot({ path: path.join(SHOTS, `learn-after-${scheme}.png`) });
     });
+
+    test('the zoom range is in the link: a reload opens the timeline zoomed where it was', async ({
+      page,
+    }) => {
+      await openSample(page, scheme);
+      const timeline = page.getByTestId('timeline');
+      await timeline.focus();
+      await page.keyboard.press('+');
+      await page.keyboard.press('+');
+      await page.keyboard.press('ArrowRight');
+      const from = Number(await timeline.getAttribute('data-view-from'));
+      const to = Number(await timeline.getAttribute('data-view-to'));
+      expect(to - from).toBeLessThan(380);
+      await expect(async () =>
+        expect(new URL(page.url()).searchParams.get('zoom')).toMatch(/^[\d.]+-[\d.]+$/),
+      ).toPass();
+      await page.reload();
+      await expect(page.getByTestId('session-header')).toBeVisible();
+      await expect(timeline).toHaveAttribute('data-view-from', from.toFixed(2), { timeout: 20_000 });
+      await expect(timeline).toHaveAttribute('data-view-to', to.toFixed(2));
+      // Reset zoom takes it out of the address again.
+      await timeline.focus();
+      await page.keyboard.press('0');
+      await expect(async () => expect(new URL(page.url()).searchParams.get('zoom')).toBeNull()).toPass();
+    });
   });
 }

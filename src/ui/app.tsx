@@ -92,7 +92,10 @@ export function App() {
       <TopBar />
       <StorageNotice />
       {view === 'library' ? (
-        <LibraryView onReopen={requestFolderInput} />
+        <>
+          {sessionId === undefined && <LinkWaiting />}
+          <LibraryView onReopen={requestFolderInput} />
+        </>
       ) : sessionId === undefined ? (
         <EmptyState />
       ) : learnStrategy !== undefined ? (
@@ -149,8 +152,8 @@ function LinkWaiting() {
   if (name === undefined) return null;
   return (
     <p className="link-waiting" data-testid="link-waiting">
-      This link shows a view of <b>{markHiddenChars(name || 'a file')}</b>: drop that file to see it. The file
-      itself is not in the link, only a hash of its content.
+      This link shows a view of <b>{markHiddenChars(name || 'a file')}</b>: open that file (drop it, or pick
+      it from a listed folder) to see it. The file itself is not in the link, only a hash of its content.
     </p>
   );
 }

@@ -1,6 +1,6 @@
 import { prepareCanvas } from '../common/canvas';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { TimelineSeries } from '../../worker/protocol';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { useUiStore } from '../store';
 import { drawTimeline } from './draw-timeline';
 import { createGeometry, isFullView, panView, pxToPosition, pxToX, type ViewRange } from './geometry';
@@ -12,6 +12,7 @@ import { TimelineLegend } from './timeline-legend';
 import { CompactionMarkers, markerColor } from './timeline-markers';
 import { FailedRequestMarkers } from './failed-request-markers';
 import { useChartZoom } from './use-chart-zoom';
+import { useZoomStore } from './zoom-store';
 import { CallTooltip } from './call-tooltip';
 
 /** The series drawn once already (the first draw of each is marked). */
@@ -40,10 +41,12 @@ function findCallAtOrBefore(series: TimelineSeries, entryIndex: number): number 
 }
 
 export function TimelineChart({
+  sessionId,
   series,
   thresholds,
   heightPx,
 }: {
+  sessionId: SessionId;
   series: TimelineSeries;
   thresholds?: ThresholdBars;
   heightPx: number;
@@ -52,7 +55,11 @@ export function TimelineChart({
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [widthPx, setWidthPx] = useState(800);
   const [hoverX, setHoverX] = useState<number>();
-  const [view, setView] = useState<ViewRange>();
+  const view = useZoomStore((s) => (s.sessionId === sessionId ? s.view : undefined));
+  const setView = useCallback(
+    (next: ViewRange | undefined) => useZoomStore.getState().setView(sessionId, next),
+    [sessionId],
+  );
   const [brush, setBrush] = useState<{ fromPx: number; toPx: number }>();
   const drag = useRef<{ startPx: number; view: ViewRange; brush: boolean; moved: boolean }>(undefined);
   const selectedEntry = useUiStore((s) => s.selectedEntry);

@@ -54,7 +54,12 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
       {error ? (
         <div className="panel-message error">Timeline failed: {error.message}</div>
       ) : series ? (
-        <TimelineChart series={series} thresholds={unmodelled ? undefined : thresholds} heightPx={heightPx} />
+        <TimelineChart
+          sessionId={sessionId}
+          series={series}
+          thresholds={unmodelled ? undefined : thresholds}
+          heightPx={heightPx}
+        />
       ) : (
         <div className="timeline placeholder" style={{ height: heightPx }} />
       )}
