@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { expect, SAMPLES_DIR, test } from './fixtures';
+import { createFixtureText } from '../tests/summarize/fixture';
+import { dropFiles, expect, openEmpty, SAMPLES_DIR, test } from './fixtures';
 
 // Issue 24 item 3, what a person sees at 1280×720 in both palettes: Compare with all ten
 // strategies, Knobs and Sweep open in a drawer beside the transcript (the page never scrolls, the
@@ -413,6 +414,44 @@ for (const scheme of ['light', 'dark'] as const) {
       await timeline.focus();
       await page.keyboard.press('0');
       await expect(async () => expect(new URL(page.url()).searchParams.get('zoom')).toBeNull()).toPass();
+    });
+
+    test('the summaries diff shows its B column whole beside A', async ({ page }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await openEmpty(page);
+      await dropFiles(page, [{ name: 'fixture-session.jsonl', content: createFixtureText() }]);
+      await expect(page.getByTestId('session-header')).toBeVisible();
+      await page.getByTestId('summaries-toggle').click();
+      await expect(page.getByTestId('point-select')).toBeVisible();
+      await page.getByTestId('run-summary').click();
+      await expect(page.getByTestId('run-status')).toHaveText(/Done/);
+      await page.getByTestId('prompt-editor').locator('.monaco-editor').click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('Keep it under 120 words.');
+      await page.getByTestId('run-summary').click();
+      await expect(page.getByTestId('run-row')).toHaveCount(2);
+      const boxes = page.getByTestId('run-select');
+      await boxes.nth(0).check();
+      await boxes.nth(1).check();
+      const table = page.getByTestId('run-diff').getByTestId('compare-table');
+      await expect(table).toBeVisible();
+      await table.scrollIntoViewIfNeeded();
+      const side = (await page.locator('.compare-side').boundingBox())!;
+      const b = page.locator('th[data-run="B"]');
+      await expect(b).toHaveText('B');
+      // Every cell of B lies inside the side panel, none cut at its right edge.
+      const right = await table.evaluate((t) =>
+        Math.max(
+          ...[...t.querySelectorAll('tr')].map((r) => r.lastElementChild!.getBoundingClientRect().right),
+        ),
+      );
+      expect(right).toBeLessThanOrEqual(side.x + side.width + 0.5);
+      const bBox = (await b.boundingBox())!;
+      expect(bBox.width).toBeGreaterThan(80);
+      await page.screenshot({ path: path.join(SHOTS, `diff-${scheme}.png`) });
     });
   });
 }
