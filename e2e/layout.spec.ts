@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { createFixtureText } from '../tests/summarize/fixture';
-import { dropFiles, expect, openEmpty, SAMPLES_DIR, test } from './fixtures';
+import { FOLDER_FILES } from '../tests/fixtures/make-folder-fixtures';
+import { dropFiles, expect, FIXTURES_DIR, openEmpty, SAMPLES_DIR, test } from './fixtures';
 
 // Issue 24 item 3, what a person sees at 1280×720 in both palettes: Compare with all ten
 // strategies, Knobs and Sweep open in a drawer beside the transcript (the page never scrolls, the
@@ -452,6 +453,44 @@ for (const scheme of ['light', 'dark'] as const) {
       const bBox = (await b.boundingBox())!;
       expect(bBox.width).toBeGreaterThan(80);
       await page.screenshot({ path: path.join(SHOTS, `diff-${scheme}.png`) });
+    });
+
+    test('a compaction call’s own rows show where it ran, above its boundary, with their file line', async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await openEmpty(page);
+      const dir = path.join(FIXTURES_DIR, 'folder');
+      await dropFiles(
+        page,
+        Object.values(FOLDER_FILES).map((name) => ({
+          name: path.basename(name),
+          content: fs.readFileSync(path.join(dir, name), 'utf8'),
+        })),
+      );
+      await expect(page.getByTestId('session-header')).toBeVisible();
+      await page.getByTestId('transcript-list').evaluate((el) => {
+        el.scrollTop = 0;
+      });
+      // The first compaction's call: nested rows, before the first boundary row, not at the end.
+      const rows = page.getByTestId('transcript-row');
+      await expect(rows.first()).toBeVisible();
+      const kinds = await rows.evaluateAll((els) =>
+        els.map((e) => ({
+          depth: Number(e.getAttribute('data-depth')),
+          kind: e.getAttribute('data-kind'),
+          text: e.textContent ?? '',
+        })),
+      );
+      const boundary = kinds.findIndex((r) => r.kind === 'compaction');
+      expect(boundary).toBeGreaterThan(0);
+      const nestedBefore = kinds.slice(0, boundary).filter((r) => r.depth > 0);
+      expect(nestedBefore.length).toBeGreaterThan(0);
+      // The nested row just before the boundary is the compaction call's: its detail names its file.
+      await rows.nth(boundary - 1).click();
+      await expect(page.getByTestId('entry-number')).toContainText('agent-acompact-1a2b3c4d5e6f7a8b.jsonl:');
+      await page.screenshot({ path: path.join(SHOTS, `compaction-call-rows-${scheme}.png`) });
     });
   });
 }
