@@ -177,7 +177,9 @@ describe('the folder’s transcript order', () => {
     const session = await open(ALL);
     const { order, depthByEntry } = getDisplayOrder(session);
     const rowOf = new Map<number, number>();
-    order.forEach((entryIndex, row) => rowOf.set(entryIndex, row));
+    order.forEach((entryIndex, row) => {
+      rowOf.set(entryIndex, row);
+    });
     const mainRows = [...order].filter((i) => session.files[session.entries[i]!.fileIndex]!.role === 'main');
     const lastMainRow = rowOf.get(mainRows.at(-1)!)!;
     for (const role of ['compaction-call', 'side-question'] as const) {

@@ -9,9 +9,20 @@ const HASH = 'a3f9c2e41b7d0856ffeeddccbbaa99887766554433221100aabbccddeeff0011';
 
 describe('shareable URL state', () => {
   it('reads a zoom range only when it is two ordered positions', () => {
-    const at = (zoom: string) => readUrlState(`?file=${HASH.slice(0, 16)}&zoom=${encodeURIComponent(zoom)}`)?.zoom;
+    const at = (zoom: string) =>
+      readUrlState(`?file=${HASH.slice(0, 16)}&zoom=${encodeURIComponent(zoom)}`)?.zoom;
     expect(at('10-20.5')).toEqual({ from: 10, to: 20.5 });
-    for (const bad of ['20-10', '5-5', '-1-4', '1e3-2e3', '1-2-3', 'a-b', '1.234-5', `${'9'.repeat(12)}-1`, ''])
+    for (const bad of [
+      '20-10',
+      '5-5',
+      '-1-4',
+      '1e3-2e3',
+      '1-2-3',
+      'a-b',
+      '1.234-5',
+      `${'9'.repeat(12)}-1`,
+      '',
+    ])
       expect(at(bad), bad).toBeUndefined();
   });
 
