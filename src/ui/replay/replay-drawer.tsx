@@ -1,15 +1,19 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import type { SessionId } from '../../worker/protocol';
-import { CompareStrategiesPanel } from './compare-strategies-panel';
 import { ReplayKnobs } from './replay-knobs';
 import { useReplayStore } from './replay-store';
-import { SweepPanel } from './sweep-panel';
 import { useReplayKnobs, useReplaySetup } from './use-replay';
 
 // The replay's larger panels (Knobs, Sweep, Compare) open in a drawer over the side panel, beside
 // the transcript: the page never scrolls as a whole, the header and the timeline stay where they
 // are, and the transcript keeps its height and most of its width (issue 24 item 3). The drawer
 // scrolls on its own when its panels are taller than the workspace.
+
+/** Loaded when first opened: neither is part of the page's first load (scripts/entry-size.mjs). */
+const CompareStrategiesPanel = lazy(() =>
+  import('./compare-strategies-panel').then((m) => ({ default: m.CompareStrategiesPanel })),
+);
+const SweepPanel = lazy(() => import('./sweep-panel').then((m) => ({ default: m.SweepPanel })));
 
 export function ReplayDrawer({ sessionId }: { sessionId: SessionId }) {
   const setup = useReplaySetup(sessionId);
@@ -34,8 +38,17 @@ export function ReplayDrawer({ sessionId }: { sessionId: SessionId }) {
           : knobsOpen && !before.knobsOpen
             ? 'replay-knobs'
             : undefined;
-    if (opened)
-      drawerRef.current?.querySelector(`[data-testid="${opened}"]`)?.scrollIntoView({ block: 'start' });
+    if (!opened) return;
+    // A panel still loading (lazy) is scrolled to once it is there: a frame at a time, 3 s at most.
+    const start = performance.now();
+    let frame = 0;
+    const scroll = () => {
+      const el = drawerRef.current?.querySelector(`[data-testid="${opened}"]`);
+      if (el) el.scrollIntoView({ block: 'start' });
+      else if (performance.now() - start < 3_000) frame = requestAnimationFrame(scroll);
+    };
+    scroll();
+    return () => cancelAnimationFrame(frame);
   }, [knobsOpen, sweepOpen, compareOpen]);
   if (!enabled || !data) return null;
   const showKnobs = knobsOpen && knobs !== undefined;
@@ -58,16 +71,18 @@ export function ReplayDrawer({ sessionId }: { sessionId: SessionId }) {
           </ul>
         </>
       )}
-      {sweepOpen && <SweepPanel key={data.strategyId} sessionId={sessionId} specs={data.knobSpecs} />}
-      {showCompare && (
-        <CompareStrategiesPanel
-          // A new session starts the view afresh (its picks, its run).
-          key={sessionId}
-          sessionId={sessionId}
-          strategies={data.strategies}
-          onClose={() => setCompareOpen(false)}
-        />
-      )}
+      <Suspense fallback={<p className="muted small pad">Loading…</p>}>
+        {sweepOpen && <SweepPanel key={data.strategyId} sessionId={sessionId} specs={data.knobSpecs} />}
+        {showCompare && (
+          <CompareStrategiesPanel
+            // A new session starts the view afresh (its picks, its run).
+            key={sessionId}
+            sessionId={sessionId}
+            strategies={data.strategies}
+            onClose={() => setCompareOpen(false)}
+          />
+        )}
+      </Suspense>
     </aside>
   );
 }
