@@ -96,9 +96,11 @@ test.describe('compare strategies', () => {
     await expect(
       panel.locator('[data-testid="compare-row"][data-strategy="boundary-scoring"]'),
     ).toHaveAttribute('data-llm-calls', '0');
+    // Every row says how many of the log's real compactions its strategy reproduces, as the strip
+    // says under that strategy (Cline truncates instead: none of the sample's one).
     await expect(
       panel.locator('[data-testid="compare-row"][data-strategy="cline"] td[data-col="real"]'),
-    ).toHaveText('-');
+    ).toHaveText('0/1');
     // Cost columns (issue 21): each strategy's replayed cost, the same real cost on every row.
     await expect(panel.getByTestId('compare-table').locator('th[data-col="cost"]')).toHaveText('cost');
     const realCosts = await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-real-cost')));

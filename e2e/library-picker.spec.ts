@@ -286,4 +286,46 @@ test.describe('library through the directory picker', () => {
     await rows.first().click();
     await expect(page.getByTestId('session-header')).toBeVisible();
   });
+
+  test('a link opened as the library comes back reopens its session; one for a file not listed says which it waits for', async ({
+    page,
+  }) => {
+    const folder = writeLibraryFolder(path.join(os.tmpdir(), `compactlab-link-e2e-${process.pid}`, FOLDER));
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await stubDirectoryPicker(page);
+    await openEmpty(page);
+    await writeOpfsFiles(page, FOLDER, readTree(folder.root), true);
+    await page.reload();
+    await page.getByTestId('open-folder').click();
+    const rows = page.getByTestId('library-row');
+    await expect(rows).toHaveCount(folder.sessions);
+    await page.getByTestId('library-sort-calls').click();
+    await rows.first().click();
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    const calls = await page.getByTestId('stat-api-calls').textContent();
+    await page.getByTestId('tab-tokens').click();
+    await expect(async () => {
+      const url = new URL(page.url());
+      expect(url.searchParams.get('view')).toBe('tokens');
+      expect(url.searchParams.get('file')).toMatch(/^[0-9a-f]{16}$/);
+    }).toPass();
+    const link = page.url();
+
+    // The link opened again (a reload, a pasted address): the library comes back and the link's
+    // session opens from it, with the link's view.
+    await page.goto(link);
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    await expect(page.getByTestId('stat-api-calls')).toHaveText(calls!);
+    await expect(page.getByTestId('tab-tokens')).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId('link-notice')).toHaveCount(0);
+
+    // A link to a file the folder does not hold: the library says which file it waits for.
+    const other = new URL(link);
+    other.searchParams.set('file', 'ffffffffffffffff');
+    other.searchParams.set('name', 'not-listed-here.jsonl');
+    await page.goto(other.toString());
+    await expect(page.getByTestId('library')).toBeVisible();
+    await expect(page.getByTestId('link-waiting')).toContainText('not-listed-here.jsonl');
+    await expect(page.getByTestId('link-waiting')).toBeInViewport();
+  });
 });

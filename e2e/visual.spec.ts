@@ -40,7 +40,8 @@ test.describe('compared screenshots', () => {
     const panel = page.getByTestId('compare-panel');
     await expect(panel.getByTestId('compare-row')).toHaveCount(3);
     await expect(panel).toHaveAttribute('data-running', 'false');
-    await expect(panel).toHaveScreenshot('compare-view-light.png', {
+    // The whole page: the drawer beside the transcript, the header and the timeline above it.
+    await expect(page).toHaveScreenshot('compare-view-light.png', {
       mask: [panel.locator('span.muted').filter({ hasText: / ms$/ }), page.getByTestId('replay-event-count')],
     });
   });

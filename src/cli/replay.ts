@@ -59,7 +59,7 @@ ${formatKnobFlags(DEFAULT_STRATEGY)}
       or its flag, e.g. pct=100:30:15) and print one line per value.
       --strategy a,b,c (or all): each strategy on the same transcript, one table (events by kind,
       tokens cleared / replaced / truncated / summarized, LLM calls, peak and final context, the
-      log's compactions reproduced by its own agent's strategy); --json one object per strategy.
+      log's compactions each strategy reproduces); --json one object per strategy.
       Each replay, sweep value and table row gives its cost at list prices beside the real cost
       (the log's usage, same prices), the difference, and its cache reads / writes / uncached
       input (docs/cost.md); --prices <file.json> replaces list prices by price key

@@ -30,6 +30,7 @@ import { sessionOverviewQuery } from './queries';
 import { SessionHeader } from './session-header';
 import { useUiStore } from './store';
 import { SummariesDock } from './summaries/summaries-dock';
+import { ReplayDrawer } from './replay/replay-drawer';
 import { ReplaySection } from './replay/replay-section';
 import { Timeline } from './timeline/timeline';
 import { getLoadFraction, ProgressBar } from './top-bar/load-progress';
@@ -102,7 +103,10 @@ export function App() {
       <EngineNotice />
       <ShortcutsOverlay />
       {view === 'library' ? (
-        <LibraryView onReopen={requestFolderInput} />
+        <>
+          {sessionId === undefined && <LinkWaiting />}
+          <LibraryView onReopen={requestFolderInput} />
+        </>
       ) : previewing ? (
         <LoadPreview />
       ) : sessionId === undefined ? (
@@ -173,8 +177,8 @@ function LinkWaiting() {
   if (name === undefined) return null;
   return (
     <p className="link-waiting" data-testid="link-waiting">
-      This link shows a view of <b>{markHiddenChars(name || 'a file')}</b>: drop that file to see it. The file
-      itself is not in the link, only a hash of its content.
+      This link shows a view of <b>{markHiddenChars(name || 'a file')}</b>: open that file (drop it, or pick
+      it from a listed folder) to see it. The file itself is not in the link, only a hash of its content.
     </p>
   );
 }
@@ -261,6 +265,7 @@ function SessionView({ sessionId }: { sessionId: SessionId }) {
           testId="side-splitter"
         />
         <SidePanel sessionId={sessionId} overview={overview} />
+        <ReplayDrawer sessionId={sessionId} />
       </div>
       <SummariesDock sessionId={sessionId} />
     </main>

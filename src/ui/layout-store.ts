@@ -29,12 +29,14 @@ function writeNumber(key: string, value: number): void {
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
 /**
- * Default chart height: about a fifth of the window, 110px at 720px tall, so that at 1280×720 the
- * transcript keeps at least 12 rows under the header, knobs and replay bars (e2e/timeline.spec.ts).
+ * Default chart height: about a fifth of the window, 136px at 720px tall (its plot, between the
+ * marker row and the call axis, 92px: issue 24 found 90 too flat), so that at 1280×720 the
+ * transcript still keeps at least 12 rows under the header, knobs and replay bars
+ * (e2e/timeline.spec.ts, e2e/layout.spec.ts).
  */
 function defaultChartHeightPx(): number {
   const h = globalThis.innerHeight || 900;
-  return clamp(Math.round(h * 0.33 - 128), 110, 260);
+  return clamp(Math.round(h * 0.33 - 102), 136, 280);
 }
 
 function defaultSideWidthPx(): number {

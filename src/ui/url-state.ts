@@ -2,7 +2,8 @@ import type { KnobValue } from '../engine/strategies/types';
 
 // The shareable part of the view, in the page's query string: which file (its content hash and
 // name — never its content), the strategy, the knob overrides (only what the user set), the
-// selected entry, the open replay event, the side panel's tab and the transcript search. Pure: reading and writing a
+// selected entry, the open replay event, the side panel's tab, the transcript search and the
+// timeline's zoom range. Pure: reading and writing a
 // query string. Other modules own other parameters (`sample`, a tour's `learn` / `step`): a write
 // changes only the keys below and keeps every other parameter as it was.
 
@@ -14,6 +15,7 @@ const URL_KEYS = {
   event: 'event',
   view: 'view',
   search: 'q',
+  zoom: 'zoom',
 } as const;
 /** One parameter per overridden knob: `knob.<key>=<JSON value>`. */
 const KNOB_PREFIX = 'knob.';
@@ -37,7 +39,22 @@ export interface UrlViewState {
   view?: string;
   /** The transcript search. */
   search?: string;
+  /** The timeline's zoom range: call positions, `from` < `to` (`zoom=from-to`, two decimals). */
+  zoom?: { from: number; to: number };
 }
+
+const ZOOM_PATTERN = /^(\d{1,9}(?:\.\d{1,2})?)-(\d{1,9}(?:\.\d{1,2})?)$/;
+
+function readZoom(value: string | null): UrlViewState['zoom'] {
+  const m = value === null ? null : ZOOM_PATTERN.exec(value);
+  if (!m) return undefined;
+  const from = Number(m[1]);
+  const to = Number(m[2]);
+  return to > from ? { from, to } : undefined;
+}
+
+/** Two decimals at most, no trailing zeros. */
+const formatPosition = (x: number) => String(Math.round(x * 100) / 100);
 
 /** Whether a value must never reach a URL: a key, token, password, email, … (the redaction patterns). */
 type SecretCheck = (text: string) => boolean;
@@ -90,6 +107,7 @@ export function readUrlState(search: string): UrlViewState | undefined {
     event: readIndex(params.get(URL_KEYS.event)),
     view: view && /^[\w-]{1,32}$/.test(view) ? view : undefined,
     search: params.get(URL_KEYS.search)?.slice(0, MAX_VALUE_CHARS) || undefined,
+    zoom: readZoom(params.get(URL_KEYS.zoom)),
   };
 }
 
@@ -124,6 +142,8 @@ export function writeUrlState(
     set(URL_KEYS.event, state.event);
     set(URL_KEYS.view, state.view);
     set(URL_KEYS.search, state.search?.trim() || undefined);
+    if (state.zoom && state.zoom.to > state.zoom.from && state.zoom.from >= 0)
+      set(URL_KEYS.zoom, `${formatPosition(state.zoom.from)}-${formatPosition(state.zoom.to)}`);
   }
   const text = params.toString();
   return text ? `?${text}` : '';

@@ -4,6 +4,7 @@ import { create } from 'zustand';
 import { useReplayStore } from './replay/replay-store';
 import { type SidePanel, useUiStore } from './store';
 import { summariesInfoQuery } from './summaries/summaries-queries';
+import { useZoomStore } from './timeline/zoom-store';
 import { isSameFile, loadSecretCheck, readUrlState, type UrlViewState, writeUrlState } from './url-state';
 
 // Keeps the shareable view state (url-state.ts) in the address bar: read once at start and
@@ -48,6 +49,7 @@ export function getPendingLinkName(): string | undefined {
 function currentState(file: string, name: string): UrlViewState {
   const ui = useUiStore.getState();
   const replay = useReplayStore.getState();
+  const zoom = useZoomStore.getState();
   const overrides = replay.overrides[replay.strategyId] ?? {};
   return {
     file,
@@ -58,6 +60,7 @@ function currentState(file: string, name: string): UrlViewState {
     event: replay.openEvent,
     view: ui.panel === 'detail' ? undefined : ui.panel,
     search: ui.search || undefined,
+    zoom: zoom.sessionId === ui.currentSessionId ? zoom.view : undefined,
   };
 }
 
@@ -77,6 +80,8 @@ function applyState(sessionId: number, state: UrlViewState): () => void {
   if (state.search) ui.setSearch(state.search);
   if (state.entry !== undefined) ui.selectEntry(state.entry, true);
   if (state.view && (PANELS as readonly string[]).includes(state.view)) ui.setPanel(state.view as SidePanel);
+  // The zoom range (the chart clamps it to the session's calls).
+  if (state.zoom) useZoomStore.getState().setView(sessionId, state.zoom);
   // Knobs and the open event belong to the session's replay state, which starts (and resets the
   // overrides) once the strategy's setup is in.
   let done = false;
@@ -157,6 +162,7 @@ export function useUrlState(): void {
       };
       const a = useUiStore.subscribe(write);
       const b = useReplayStore.subscribe(write);
+      const c = useZoomStore.subscribe(write);
       const makeLink = () =>
         `${window.location.origin}${window.location.pathname}${writeUrlState(window.location.search, currentState(info.contentHash, name), looksSecret)}`;
       currentLink = makeLink;
@@ -165,6 +171,7 @@ export function useUrlState(): void {
         if (currentLink === makeLink) currentLink = undefined;
         a();
         b();
+        c();
       };
       write();
     })();

@@ -258,6 +258,16 @@ describe("Claude Code's walk on the sample", () => {
       6,
     );
     expect(figure(after, 'Summary message')).toBe(carried + wrapper);
+    // One figure, one meaning (issue 24 item 6): the picker's entry for the focus is the step's.
+    const focus = walk.compactions.find((c) => c.eventIndex === walk.focusEventIndex)!;
+    expect(focus.preTokens).toBe(figure(after, 'Before'));
+    expect(focus.postTokens).toBe(figure(after, 'After'));
+    // Beside the replay's after, the log's own recorded context at the next call (issue 24 item 8).
+    const real = after.figures.find((f) => f.label === 'In the log, next call')!;
+    const pos = after.bar!.focus;
+    expect(real.value).toBe(after.bar!.recordedTokens[pos + 1]);
+    expect(real.value).toBeGreaterThan(0);
+    expect(real.value).not.toBe(figure(after, 'After'));
     const cleanup = stepOf(walk, 'cleanup');
     expect(cleanup.texts[0]!.body).toMatch(/^Summary:\n/);
     const boundary = JSON.parse(stepOf(walk, 'boundary').texts[0]!.body);

@@ -7,6 +7,7 @@ import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { isPartialOutput } from '../../src/engine/parse/compaction-cost';
 import { getCompactionDetail } from '../../src/engine/query/compaction-detail';
+import { getDisplayOrder } from '../../src/engine/query/display-order';
 import { buildFolderFixtures, FOLDER_FILES } from '../fixtures/make-folder-fixtures';
 
 // A whole Claude Code session folder (tests/fixtures/folder, written by make-folder-fixtures.ts):
@@ -168,5 +169,44 @@ describe('a .meta.json that is not one', () => {
     expect(session.issues.map((i) => [i.fileIndex, i.code, i.severity])).toEqual([
       [1, 'wrong-shape', 'warning'],
     ]);
+  });
+});
+
+describe('the folder’s transcript order', () => {
+  it('shows a compaction call’s and a side question’s own rows where they ran, not after the last row', async () => {
+    const session = await open(ALL);
+    const { order, depthByEntry } = getDisplayOrder(session);
+    const rowOf = new Map<number, number>();
+    order.forEach((entryIndex, row) => {
+      rowOf.set(entryIndex, row);
+    });
+    const mainRows = [...order].filter((i) => session.files[session.entries[i]!.fileIndex]!.role === 'main');
+    const lastMainRow = rowOf.get(mainRows.at(-1)!)!;
+    for (const role of ['compaction-call', 'side-question'] as const) {
+      const own = session.entries
+        .map((e, i) => ({ e, i }))
+        .filter(({ e }) => session.files[e.fileIndex]!.role === role);
+      expect(own.length, role).toBeGreaterThan(0);
+      for (const { e, i } of own) {
+        // Nested, after the last main row before it in time and before the first one after it
+        // (they were all appended after the session's last row).
+        expect(depthByEntry[i]).toBeGreaterThan(0);
+        const t = e.timestampMs ?? 0;
+        const before = mainRows.filter((m) => (session.entries[m]!.timestampMs ?? 0) <= t);
+        const after = mainRows.filter((m) => (session.entries[m]!.timestampMs ?? 0) > t);
+        if (before.length > 0)
+          expect(rowOf.get(i)!, `${role} entry ${i}`).toBeGreaterThan(rowOf.get(before.at(-1)!)!);
+        if (after.length > 0) expect(rowOf.get(i)!, `${role} entry ${i}`).toBeLessThan(rowOf.get(after[0]!)!);
+      }
+      // The compaction calls ran mid-session: their rows are no longer after the last one.
+      if (role === 'compaction-call') expect(own.some(({ i }) => rowOf.get(i)! < lastMainRow)).toBe(true);
+    }
+    // The first compaction's call ran before its boundary: its rows come right before it.
+    const first = session.compactions.find((c) => c.callFileIndex !== undefined && c.kind === 'compact')!;
+    const callRows = session.entries
+      .map((e, i) => ({ e, i }))
+      .filter(({ e }) => e.fileIndex === first.callFileIndex)
+      .map(({ i }) => rowOf.get(i)!);
+    expect(Math.max(...callRows)).toBeLessThan(rowOf.get(first.entryIndex)!);
   });
 });

@@ -8,6 +8,24 @@ const looksSecret = await loadSecretCheck();
 const HASH = 'a3f9c2e41b7d0856ffeeddccbbaa99887766554433221100aabbccddeeff0011';
 
 describe('shareable URL state', () => {
+  it('reads a zoom range only when it is two ordered positions', () => {
+    const at = (zoom: string) =>
+      readUrlState(`?file=${HASH.slice(0, 16)}&zoom=${encodeURIComponent(zoom)}`)?.zoom;
+    expect(at('10-20.5')).toEqual({ from: 10, to: 20.5 });
+    for (const bad of [
+      '20-10',
+      '5-5',
+      '-1-4',
+      '1e3-2e3',
+      '1-2-3',
+      'a-b',
+      '1.234-5',
+      `${'9'.repeat(12)}-1`,
+      '',
+    ])
+      expect(at(bad), bad).toBeUndefined();
+  });
+
   it('round-trips the view state and keeps parameters it does not own', () => {
     const search = writeUrlState(
       '?learn=tour&step=3&sample=0',
@@ -20,6 +38,7 @@ describe('shareable URL state', () => {
         event: 2,
         view: 'erosion',
         search: 'npm test & more',
+        zoom: { from: 100.456, to: 220 },
       },
       looksSecret,
     );
@@ -38,7 +57,10 @@ describe('shareable URL state', () => {
       event: 2,
       view: 'erosion',
       search: 'npm test & more',
+      // The zoom range at two decimals (issue 24 item 2).
+      zoom: { from: 100.46, to: 220 },
     });
+    expect(params.get('zoom')).toBe('100.46-220');
     expect(isSameFile(readUrlState(search)!, HASH)).toBe(true);
     expect(isSameFile(readUrlState(search)!, `0${HASH.slice(1)}`)).toBe(false);
   });

@@ -55,6 +55,8 @@ export interface LearnBar {
   apiCalls: number[];
   /** The count the trigger compared after each call (`ReplayResult.checkTokens`). */
   checkTokens: number[];
+  /** The log's own context at each call (`ReplayResult.recordedTokens`): the real line beside the replay's. */
+  recordedTokens: number[];
   thresholdTokens: TokenCount;
   thresholdLabel: string;
   /** The window or blocking limit: the bar's full scale. */

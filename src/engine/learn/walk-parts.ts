@@ -91,6 +91,7 @@ export function createBar(
     checkTokens: Array.from(result.checkTokens.subarray(start, end), (t, i) =>
       Math.round(event && i + start === focusPos ? event.checkTokens : t),
     ),
+    recordedTokens: Array.from(result.recordedTokens.subarray(start, end), Math.round),
     thresholdTokens: event?.thresholdTokens || trigger?.tokens || 0,
     thresholdLabel: trigger?.label ?? 'Threshold',
     limitTokens: limit?.tokens ?? Math.max(...result.checkTokens),

@@ -134,6 +134,17 @@ function afterStep(ctx: Context, event: ReplayEventFields): LearnStep {
         },
         ...(event.kind === 'compact' ? getSummaryParts(event) : []),
         { label: 'Freed', value: event.preTokens - event.postTokens, unit: 'tokens' },
+        ...(result.recordedTokens[pos + 1] === undefined
+          ? []
+          : [
+              {
+                // Beside the replay's after, the log's own (issue 24 item 8).
+                label: 'In the log, next call',
+                value: result.recordedTokens[pos + 1]!,
+                unit: 'tokens' as const,
+                how: `the real context at API call ${fmt(result.callIndex[pos + 1]! + 1)}${next === undefined ? '' : `; the replay's: ${fmt(next)}`}`,
+              },
+            ]),
         ...(next === undefined
           ? []
           : [
@@ -195,6 +206,15 @@ export async function computeLearnWalk(input: LearnWalkInput): Promise<LearnWalk
     event === undefined || (event.kind === focus?.kind && event.afterApiCall === focus.afterApiCall),
     'a supplied summary size changed the events before the focus',
   );
+  // The focus as the walk tells it: the figures of the run its steps read (the summary's own size),
+  // so the picker and the steps give one figure for one thing (issue 24 item 6).
+  const listed = compactions.findIndex((c) => c.eventIndex === index);
+  if (event && listed >= 0)
+    compactions[listed] = {
+      ...compactions[listed]!,
+      preTokens: event.preTokens,
+      postTokens: event.postTokens,
+    };
   const explainer = LEARN_EXPLAINERS[strategy.id];
   const ctx: Context = {
     input,

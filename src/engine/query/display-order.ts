@@ -1,7 +1,8 @@
 import type { Session } from '../types';
 
 // The transcript's display order: the main conversation in file order, with each subagent's
-// entries inserted right under the entry holding the Task/Agent tool_use that spawned it.
+// entries inserted right under the entry holding the Task/Agent tool_use that spawned it, and a
+// compaction call's or side question's own log under the entry it followed.
 
 interface DisplayOrder {
   /** Entry indices in display order; every entry appears exactly once. */
@@ -52,6 +53,19 @@ export function computeDisplayOrder(session: Session): DisplayOrder {
     else spawnedAt.set(spawner, [s]);
   });
 
+  // A compaction call's or side question's own log names no spawner: its rows go where they ran in
+  // the conversation (issue 24 item 6: they were appended after the session's last rows), under
+  // the main entry they follow: the one its first record's parent link names, else the last one
+  // before the boundary its compaction wrote, else the last one before its first record's time.
+  const mainFlow: number[] = [];
+  for (let i = 0; i < n; i++) if (sidechainOf[i] === -1) mainFlow.push(i);
+  const anchored = placeOrphans(session, orphans, mainFlow);
+  for (const [s, anchor] of anchored) {
+    const list = spawnedAt.get(anchor);
+    if (list) list.push(s);
+    else spawnedAt.set(anchor, [s]);
+  }
+
   const order = new Int32Array(n);
   const depthByEntry = new Uint8Array(n);
   const emitted = new Uint8Array(n);
@@ -93,8 +107,6 @@ export function computeDisplayOrder(session: Session): DisplayOrder {
     }
   };
 
-  const mainFlow: number[] = [];
-  for (let i = 0; i < n; i++) if (sidechainOf[i] === -1) mainFlow.push(i);
   emitFrom(mainFlow, 0);
   for (const s of orphans) {
     if (sidechainDone[s]) continue;
@@ -109,4 +121,68 @@ export function computeDisplayOrder(session: Session): DisplayOrder {
   const positionByEntry = new Int32Array(n).fill(-1);
   for (let row = 0; row < count; row++) positionByEntry[order[row]!] = row;
   return { order: count === n ? order : order.slice(0, count), depthByEntry, positionByEntry };
+}
+
+/** Sidechains of these file roles are placed in the conversation when no call spawned them. */
+const PLACED_ROLES = new Set(['compaction-call', 'side-question']);
+
+/**
+ * The main-flow entry each orphan compaction-call or side-question sidechain follows (linear in
+ * entries, a binary search per sidechain): by parent link, by its compaction's boundary, by time.
+ */
+function placeOrphans(
+  session: Session,
+  orphans: readonly number[],
+  mainFlow: readonly number[],
+): Map<number, number> {
+  const { entries, sidechains, files, compactions } = session;
+  const out = new Map<number, number>();
+  const wanted = orphans.filter((s) => PLACED_ROLES.has(files[sidechains[s]!.fileIndex]?.role ?? ''));
+  if (wanted.length === 0 || mainFlow.length === 0) return out;
+  const mainByUuid = new Map<string, number>();
+  const positionInFlow = new Map<number, number>();
+  // The running latest time along the main flow: a binary search finds the last entry at or before a time.
+  const latest = new Float64Array(mainFlow.length);
+  let max = Number.NEGATIVE_INFINITY;
+  mainFlow.forEach((entryIndex, k) => {
+    const e = entries[entryIndex]!;
+    if (e.uuid) mainByUuid.set(e.uuid, entryIndex);
+    positionInFlow.set(entryIndex, k);
+    if (e.timestampMs !== undefined && e.timestampMs > max) max = e.timestampMs;
+    latest[k] = max;
+  });
+  const boundaryOfFile = new Map<number, number>();
+  for (const c of compactions)
+    if (c.callFileIndex !== undefined) boundaryOfFile.set(c.callFileIndex, c.entryIndex);
+  for (const s of wanted) {
+    const sc = sidechains[s]!;
+    const first = sc.entryIndices[0];
+    if (first === undefined) continue;
+    const head = entries[first]!;
+    const parent = head.parentUuid ? mainByUuid.get(head.parentUuid) : undefined;
+    if (parent !== undefined) {
+      out.set(s, parent);
+      continue;
+    }
+    const boundary = boundaryOfFile.get(sc.fileIndex);
+    const at = boundary === undefined ? undefined : positionInFlow.get(boundary);
+    if (at !== undefined && at > 0) {
+      out.set(s, mainFlow[at - 1]!);
+      continue;
+    }
+    const t = head.timestampMs;
+    if (t === undefined) continue;
+    let lo = 0;
+    let hi = latest.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (latest[mid]! <= t) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (found >= 0) out.set(s, mainFlow[found]!);
+  }
+  return out;
 }

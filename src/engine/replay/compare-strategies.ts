@@ -28,8 +28,8 @@ export interface StrategyFigures {
   /** The context of the last call. */
   finalContextTokens: TokenCount;
   /**
-   * The log's real compactions this replay reproduces: only for the log's own agent's strategy,
-   * and only when the log has compactions it should reproduce.
+   * The log's real compactions this replay reproduces, under any strategy (the replay strip's
+   * figure for the same run: issue 24 item 3), when the log has compactions it should reproduce.
    */
   real?: { reproduced: number; expected: number };
   thresholds: ThresholdLine[];
@@ -37,8 +37,8 @@ export interface StrategyFigures {
   cost?: ReplayCostFigures;
 }
 
-/** The figures of one replay. `ownStrategyId`: the strategy of the agent that wrote the log. */
-function computeStrategyFigures(result: ReplayResult, label: string, ownStrategyId: string): StrategyFigures {
+/** The figures of one replay. */
+function computeStrategyFigures(result: ReplayResult, label: string): StrategyFigures {
   const events = Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<ReplayEventKind, number>;
   let clearedTokens = 0;
   let replacedTokens = 0;
@@ -71,7 +71,7 @@ function computeStrategyFigures(result: ReplayResult, label: string, ownStrategy
     llmCalls,
     peakContextTokens,
     finalContextTokens: n > 0 ? (result.simulatedTokens[n - 1] ?? 0) : 0,
-    real: result.strategyId === ownStrategyId && expected > 0 ? { reproduced, expected } : undefined,
+    real: expected > 0 ? { reproduced, expected } : undefined,
     thresholds: result.thresholds,
   };
 }
@@ -143,7 +143,7 @@ export async function compareStrategies(
     });
     result.notes.push(...notes);
     results.push(result);
-    const row = computeStrategyFigures(result, strategy.label, ownStrategyId);
+    const row = computeStrategyFigures(result, strategy.label);
     if (options.costOf) row.cost = options.costOf(result);
     rows.push(row);
     if (i + 1 < entries.length) await yieldToEventLoop();

@@ -34,7 +34,8 @@ export function LearnBarChart({ bar, large }: { bar: LearnBar; large: boolean })
     frame.current = requestAnimationFrame(tick);
   };
 
-  const top = Math.max(bar.limitTokens, bar.thresholdTokens, ...bar.checkTokens) * 1.02 || 1;
+  const top =
+    Math.max(bar.limitTokens, bar.thresholdTokens, ...bar.checkTokens, ...bar.recordedTokens) * 1.02 || 1;
   const widthPx = 1000;
   const heightPx = large ? 220 : 150;
   const w = widthPx / Math.max(n, 1);
@@ -89,6 +90,15 @@ export function LearnBarChart({ bar, large }: { bar: LearnBar; large: boolean })
           />
         )}
         <line x1={0} x2={widthPx} y1={y(bar.limitTokens)} y2={y(bar.limitTokens)} className="limit" />
+        {/* The log's own context, call by call, beside the replay's bars (issue 24 item 8). */}
+        <polyline
+          className="recorded"
+          data-testid="learn-bar-recorded"
+          points={bar.recordedTokens
+            .slice(0, visible)
+            .map((t, i) => `${((i + 0.5) * w).toFixed(1)},${y(t).toFixed(1)}`)
+            .join(' ')}
+        />
       </svg>
       <figcaption>
         <button type="button" className="btn" data-testid="learn-fill" onClick={fill}>
@@ -104,6 +114,8 @@ export function LearnBarChart({ bar, large }: { bar: LearnBar; large: boolean })
             <span className="learn-key after">■</span> after the compaction
           </>
         )}
+        {' · '}
+        <span className="learn-key recorded">—</span> the log
         {' · '}
         <span className="learn-key threshold">—</span> {bar.thresholdLabel} {fmt(bar.thresholdTokens)}
         {' · '}

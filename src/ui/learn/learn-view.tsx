@@ -150,7 +150,9 @@ export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; str
             >
               {walk.compactions.map((c, i) => (
                 <option key={c.eventIndex} value={c.eventIndex}>
-                  {`${i + 1}. ${FAMILY_NAMES[c.family]} at call ${c.afterApiCall + 1}: ${fmt(c.preTokens)} → ${fmt(c.postTokens)}`}
+                  {/* The context it acts on: the same in every run of the walk (what follows it
+                      depends on the summary the walk writes, told in the steps; issue 24 item 6). */}
+                  {`${i + 1}. ${FAMILY_NAMES[c.family]} at call ${c.afterApiCall + 1}, at ${fmt(c.preTokens)} tokens`}
                 </option>
               ))}
             </select>

@@ -4,6 +4,9 @@ import { useUiStore } from '../store';
 import { checkFollowUrls } from './follow-urls';
 import { createUrlLiveSource, setLiveSource, startLive } from './live';
 import { reopenIfAllowed, restoreLastFolder } from './open-folder';
+import { getListing } from './library-queries';
+import { openLibrarySession } from './open-session';
+import { getPendingLinkName } from '../use-url-state';
 
 let started = false;
 
@@ -19,7 +22,18 @@ export function useLibraryOnStart(): void {
   useEffect(() => {
     if (started) return; // StrictMode runs effects twice in dev
     started = true;
-    void restoreLastFolder().then((handle) => handle && reopenIfAllowed(handle));
+    void restoreLastFolder().then(async (handle) => {
+      if (!handle) return;
+      const readable = await reopenIfAllowed(handle);
+      // A link opened as the library comes back (issue 24 item 2): its session is opened from the
+      // folder when the folder names one file so called and can be read without asking; else the
+      // library says which file the link waits for (app.tsx's LinkWaiting).
+      const name = getPendingLinkName();
+      if (!readable || !name || useUiStore.getState().currentSessionId !== undefined) return;
+      const keys = getListing()?.sessions.map((s) => s.key) ?? [];
+      const matches = keys.filter((key) => (key.split('/').pop() ?? key) === name);
+      if (matches.length === 1) void openLibrarySession(queryClient, matches[0]!);
+    });
     const follow = new URLSearchParams(window.location.search).getAll('follow');
     if (follow.length === 0) return;
     // Only the page's own files, or this machine's once the user says so (follow-urls.ts).

@@ -1,3 +1,4 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { SessionId, SessionOverview } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { EntryDetailPane } from '../detail/entry-detail-pane';
@@ -26,34 +27,64 @@ export function SidePanel({ sessionId, overview }: { sessionId: SessionId; overv
       ? [{ id: 'erosion' as const, label: 'Erosion' }]
       : []),
   ];
+  const activeKey = openCompaction !== undefined ? `compaction-${openCompaction}` : panel;
+  const strip = useTabStrip(activeKey);
   return (
     <section className="side-panel">
-      <div className="tabs" role="tablist">
-        {tabs.map((tab) => (
+      <div className="tabs-strip" data-testid="side-tabs" data-overflow={strip.overflow}>
+        {strip.before && (
           <button
             type="button"
-            key={tab.id}
-            role="tab"
-            aria-selected={openCompaction === undefined && panel === tab.id}
-            className={`${openCompaction === undefined && panel === tab.id ? 'on' : ''} ${tab.id === 'issues' && overview.issueCounts.error > 0 ? 'has-errors' : ''}`}
-            data-testid={`tab-${tab.id}`}
-            onClick={() => {
-              closeCompaction(undefined);
-              setPanel(tab.id);
-            }}
+            className="tabs-scroll before"
+            data-testid="side-tabs-before"
+            aria-label="Earlier tabs"
+            title="Earlier tabs"
+            onClick={() => strip.scrollBy(-1)}
           >
-            {tab.label}
+            ‹
           </button>
-        ))}
-        {openCompaction !== undefined && (
+        )}
+        <div className="tabs" role="tablist" ref={strip.ref}>
+          {tabs.map((tab) => (
+            <button
+              type="button"
+              key={tab.id}
+              role="tab"
+              aria-selected={openCompaction === undefined && panel === tab.id}
+              className={`${openCompaction === undefined && panel === tab.id ? 'on' : ''} ${tab.id === 'issues' && overview.issueCounts.error > 0 ? 'has-errors' : ''}`}
+              data-testid={`tab-${tab.id}`}
+              data-tab-key={tab.id}
+              onClick={() => {
+                closeCompaction(undefined);
+                setPanel(tab.id);
+              }}
+            >
+              {tab.label}
+            </button>
+          ))}
+          {openCompaction !== undefined && (
+            <button
+              type="button"
+              role="tab"
+              aria-selected
+              className="on compaction-tab"
+              data-testid="tab-compaction"
+              data-tab-key={`compaction-${openCompaction}`}
+            >
+              {formatOrdinalTitle('compaction', openCompaction)}
+            </button>
+          )}
+        </div>
+        {strip.after && (
           <button
             type="button"
-            role="tab"
-            aria-selected
-            className="on compaction-tab"
-            data-testid="tab-compaction"
+            className="tabs-scroll after"
+            data-testid="side-tabs-after"
+            aria-label="Later tabs"
+            title="Later tabs"
+            onClick={() => strip.scrollBy(1)}
           >
-            {formatOrdinalTitle('compaction', openCompaction)}
+            ›
           </button>
         )}
       </div>
@@ -73,4 +104,45 @@ export function SidePanel({ sessionId, overview }: { sessionId: SessionId; overv
       </div>
     </section>
   );
+}
+
+/**
+ * The side panel's tab strip when its tabs overflow a narrow panel (issue 24 item 3): the active
+ * tab is scrolled into view whenever it changes, and a ‹ or › at an edge says that more tabs lie
+ * that way and scrolls to them.
+ */
+function useTabStrip(activeKey: string) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [edges, setEdges] = useState({ before: false, after: false });
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () =>
+      setEdges({
+        before: el.scrollLeft > 1,
+        after: el.scrollLeft + el.clientWidth < el.scrollWidth - 1,
+      });
+    measure();
+    el.addEventListener('scroll', measure, { passive: true });
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => {
+      el.removeEventListener('scroll', measure);
+      observer.disconnect();
+    };
+  }, []);
+  useEffect(() => {
+    const active = ref.current?.querySelector<HTMLElement>(`[data-tab-key="${activeKey}"]`);
+    active?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [activeKey]);
+  return {
+    ref,
+    before: edges.before,
+    after: edges.after,
+    overflow: edges.before || edges.after ? 'true' : 'false',
+    scrollBy: (direction: 1 | -1) => {
+      const el = ref.current;
+      if (el) el.scrollBy({ left: direction * Math.max(60, el.clientWidth * 0.6) });
+    },
+  };
 }

@@ -1,21 +1,23 @@
 import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
 import { useEscapeLayer } from '../common/use-escape';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useLayoutEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { formatMillions, formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
-import type { RealOutcome, ReplayComparison, ReplayCostFigures } from '../../engine/replay/types';
+import type {
+  RealOutcome,
+  ReplayComparison,
+  ReplayCostFigures,
+  ReplayEvent,
+} from '../../engine/replay/types';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { timelineQuery } from '../queries';
 import { useUiStore } from '../store';
 import { ReplayEventCard } from './event-card';
-import { ReplayKnobs } from './replay-knobs';
 import { describeReplayEvent, EVENT_GLYPHS } from './replay-overlay';
 import { useReplayStore } from './replay-store';
 import { SubagentReplays } from './subagent-replays';
-import { SweepPanel } from './sweep-panel';
-import { CompareStrategiesPanel } from './compare-strategies-panel';
-import { useDebouncedRunParams, useReplayKnobs, useReplayRun, useReplaySetup } from './use-replay';
+import { useDebouncedRunParams, useReplayRun, useReplaySetup } from './use-replay';
 import './replay.css';
 import { formatOrdinal } from '../../engine/query/numbering';
 
@@ -50,6 +52,16 @@ function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
   const [differsOpen, setDiffersOpen] = useState(false);
   useEscapeLayer(() => setDiffersOpen(false), differsOpen);
   const openEventCard = useReplayStore((s) => s.openEventCard);
+  const listRef = useRef<HTMLUListElement>(null);
+  // The popover stays inside the viewport: moved left by what would run past the right edge.
+  useLayoutEffect(() => {
+    const ul = listRef.current;
+    if (!differsOpen || !ul) return;
+    ul.style.left = '0px';
+    const box = ul.getBoundingClientRect();
+    const overflow = box.right - (document.documentElement.clientWidth - 8);
+    if (overflow > 0) ul.style.left = `${-Math.min(overflow, box.left - 8)}px`;
+  }, [differsOpen]);
   const c = comparison;
   const compactions = c.outcomes.filter((o) => o.kind === 'compact' || o.kind === 'truncate');
   return (
@@ -76,7 +88,7 @@ function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
       {compactions.length > 0 && (
         <details open={differsOpen} onToggle={(e) => setDiffersOpen(e.currentTarget.open)}>
           <summary>where it differs</summary>
-          <ul className="mono small">
+          <ul ref={listRef} className="mono small" data-testid="replay-differs">
             {c.outcomes.map((o) => (
               <li key={o.compactionIndex} className={`outcome-${o.status}`}>
                 {formatOrdinal('compaction', o.compactionIndex)} {o.kind} ({o.trigger}) {outcomeText(o)}
@@ -149,7 +161,14 @@ function getCallAtOrBefore(series: TimelineSeries, entryIndex: number): number |
  * (Prompt 2): "up to" summarizes what precedes it and keeps it and what follows, "from" keeps
  * what precedes it and summarizes it onward; at the API call the field names (the last by default).
  */
-function ManualControls({ sessionId }: { sessionId: SessionId }) {
+/** The first main call at or after an entry: the call that sends it (or, for a response, its own). */
+function getCallAtOrAfter(series: TimelineSeries, entryIndex: number): number | undefined {
+  for (let x = 0; x < series.firstEntryIndex.length; x++)
+    if (series.firstEntryIndex[x]! >= entryIndex) return series.callIndex[x];
+  return undefined;
+}
+
+function ManualControls({ sessionId, events }: { sessionId: SessionId; events?: readonly ReplayEvent[] }) {
   const selectedEntry = useUiStore((s) => s.selectedEntry);
   const { data: series } = useQuery(timelineQuery(sessionId));
   const manual = useReplayStore((s) => s.manual);
@@ -159,16 +178,38 @@ function ManualControls({ sessionId }: { sessionId: SessionId }) {
   const call = series && selectedEntry !== undefined ? getCallAtOrBefore(series, selectedEntry) : undefined;
   const mainCalls = series?.callIndex;
   const lastCall = mainCalls?.[mainCalls.length - 1];
-  // The field takes the API call number people read (1-based); a main-thread call at or after
-  // the selected message, else the last call.
+  // The field takes the API call number people read (1-based); empty, the call that sends the
+  // selected message (issue 24 item 5: a partial acts at the selected message), else the last.
+  const carrying =
+    series && selectedEntry !== undefined ? getCallAtOrAfter(series, selectedEntry) : undefined;
+  const defaultCall = carrying ?? lastCall;
   const typed = Number.parseInt(atText, 10);
   const atCall =
     Number.isFinite(typed) && mainCalls?.includes(typed - 1)
       ? typed - 1
       : atText.trim() === ''
-        ? lastCall
+        ? defaultCall
         : undefined;
-  const pivotOk = selectedEntry !== undefined && atCall !== undefined && call !== undefined && call <= atCall;
+  // A compaction of the replay between the message and the call has already summarized it: a
+  // partial there would keep nothing on one side (the strategy then compacts in full). Said here,
+  // before acting.
+  const boundary =
+    atCall === undefined || selectedEntry === undefined
+      ? undefined
+      : [...(events ?? [])]
+          .reverse()
+          .find((e) => e.kind === 'compact' && e.afterApiCall < atCall && e.afterEntryIndex >= selectedEntry);
+  const why =
+    selectedEntry === undefined
+      ? 'select a message for a partial'
+      : atCall === undefined
+        ? 'that is not a main API call'
+        : call !== undefined && call > atCall
+          ? `the message comes after ${formatOrdinal('api-call', atCall)}`
+          : boundary
+            ? `by ${formatOrdinal('api-call', atCall)} the message is summarized (compaction after ${formatOrdinal('api-call', boundary.afterApiCall)}): pick an earlier call`
+            : undefined;
+  const pivotOk = why === undefined && call !== undefined;
   const partial = (direction: 'up-to' | 'from') =>
     pivotOk &&
     addManual({ afterApiCall: atCall!, mechanism: 'partial', pivotEntryIndex: selectedEntry, direction });
@@ -191,8 +232,8 @@ function ManualControls({ sessionId }: { sessionId: SessionId }) {
           className="replay-partial-at mono"
           data-testid="replay-partial-at"
           inputMode="numeric"
-          placeholder={lastCall === undefined ? '' : String(lastCall + 1)}
-          aria-label="API call of the partial /compact (empty: the last)"
+          placeholder={defaultCall === undefined ? '' : String(defaultCall + 1)}
+          aria-label="API call of the partial /compact (empty: the call that sends the selected message)"
           aria-invalid={atCall === undefined}
           value={atText}
           onChange={(e) => setAtText(e.currentTarget.value)}
@@ -217,6 +258,11 @@ function ManualControls({ sessionId }: { sessionId: SessionId }) {
         >
           from here
         </button>
+        {why !== undefined && selectedEntry !== undefined && (
+          <span className="muted small replay-partial-why" data-testid="replay-partial-why">
+            {why}
+          </span>
+        )}
       </fieldset>
       {manual.length > 0 && (
         <button type="button" className="btn link small" onClick={clearManual}>
@@ -230,7 +276,6 @@ function ManualControls({ sessionId }: { sessionId: SessionId }) {
 export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const setup = useReplaySetup(sessionId);
   useDebouncedRunParams(sessionId);
-  const knobs = useReplayKnobs(sessionId);
   const enabled = useReplayStore((s) => s.enabled);
   const setEnabled = useReplayStore((s) => s.setEnabled);
   const strategyId = useReplayStore((s) => s.strategyId);
@@ -246,7 +291,8 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const openEventCard = useReplayStore((s) => s.openEventCard);
   const sweepOpen = useReplayStore((s) => s.sweepOpen);
   const setSweepOpen = useReplayStore((s) => s.setSweepOpen);
-  const [compareOpen, setCompareOpen] = useState(false);
+  const compareOpen = useReplayStore((s) => s.compareOpen);
+  const setCompareOpen = useReplayStore((s) => s.setCompareOpen);
   const [customOpen, setCustomOpen] = useState(false);
   const run = useReplayRun();
   const current = params?.sessionId === sessionId ? run.data : undefined;
@@ -368,7 +414,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
             >
               Custom strategy…
             </button>
-            <ManualControls sessionId={sessionId} />
+            <ManualControls sessionId={sessionId} events={result?.events} />
             {setup.data && <SubagentReplays sessionId={sessionId} strategyId={setup.data.strategyId} />}
           </>
         )}
@@ -394,18 +440,6 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
           ))}
         </div>
       )}
-      {enabled && sweepOpen && setup.data && (
-        <SweepPanel key={setup.data.strategyId} sessionId={sessionId} specs={setup.data.knobSpecs} />
-      )}
-      {enabled && compareOpen && setup.data && (
-        <CompareStrategiesPanel
-          // A new session starts the view afresh (its picks, its run).
-          key={sessionId}
-          sessionId={sessionId}
-          strategies={setup.data.strategies}
-          onClose={() => setCompareOpen(false)}
-        />
-      )}
       {enabled && customOpen && setup.data && (
         <Suspense fallback={<p className="small muted">Loading the editor…</p>}>
           <CustomStrategyPanel
@@ -415,21 +449,6 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
             onClose={() => setCustomOpen(false)}
           />
         </Suspense>
-      )}
-      {enabled && knobsOpen && setup.data && knobs && (
-        <>
-          <ReplayKnobs
-            sessionId={sessionId}
-            specs={setup.data.knobSpecs}
-            knobs={knobs}
-            logKnobs={setup.data.sessionKnobs}
-          />
-          <ul className="replay-notes small muted">
-            {setup.data.notes.map((n) => (
-              <li key={n}>{n}</li>
-            ))}
-          </ul>
-        </>
       )}
       {enabled && event && openEvent !== undefined && (
         <ReplayEventCard sessionId={sessionId} event={event} index={openEvent} />

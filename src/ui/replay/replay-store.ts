@@ -67,6 +67,8 @@ interface ReplayUiState {
   /** What the overlay, the cards and the transcript marks show (debounced knob changes). */
   runParams?: ReplayRunParams;
   sweepOpen: boolean;
+  /** The compare view is open (in the replay drawer, beside the transcript). */
+  compareOpen: boolean;
   /** The sweep to show (its result is in TanStack Query); undefined: none, or cancelled. */
   sweep?: ReplaySweepParams;
 
@@ -87,6 +89,7 @@ interface ReplayUiState {
   setSessionMemoryText(text: string | undefined): void;
   setRunParams(params: ReplayRunParams | undefined): void;
   setSweepOpen(open: boolean): void;
+  setCompareOpen(open: boolean): void;
   setSweep(sweep: ReplaySweepParams | undefined): void;
 }
 
@@ -99,6 +102,7 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
   summaryModel: 'recorded',
   manual: [],
   sweepOpen: false,
+  compareOpen: false,
 
   // Another session (a live append keeps its id's state: load-session.ts): its panels start closed.
   initSession: (sessionId) =>
@@ -106,6 +110,7 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
       sessionId,
       knobsOpen: false,
       sweepOpen: false,
+      compareOpen: false,
       overrides: {},
       manual: [],
       openEvent: undefined,
@@ -138,5 +143,6 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
   setSessionMemoryText: (sessionMemoryText) => set({ sessionMemoryText }),
   setRunParams: (runParams) => set({ runParams }),
   setSweepOpen: (sweepOpen) => set({ sweepOpen }),
+  setCompareOpen: (compareOpen) => set({ compareOpen }),
   setSweep: (sweep) => set({ sweep }),
 }));

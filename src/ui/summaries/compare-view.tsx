@@ -125,14 +125,19 @@ function MetricRows({ runs, metrics, section }: { runs: SummaryRun[]; metrics: M
 
 function MetricsTable({ runs, testId }: { runs: SummaryRun[]; testId: string }) {
   return (
-    <table className="compare-table" data-testid={testId}>
+    // Two runs (the diff): A and B, named in the toolbar above, in columns of equal width beside
+    // the labels, so B is never pushed out of the side panel by A's long name (issue 24 item 3).
+    <table className={`compare-table${runs.length === 2 ? ' two-runs' : ''}`} data-testid={testId}>
       <thead>
         <tr>
           <th />
           {runs.map((run, i) => (
-            <th key={run.id} title={run.name}>
-              {runs.length === 2 ? (i === 0 ? 'A · ' : 'B · ') : ''}
-              {run.name}
+            <th
+              key={run.id}
+              title={run.name}
+              data-run={runs.length === 2 ? (i === 0 ? 'A' : 'B') : undefined}
+            >
+              {runs.length === 2 ? (i === 0 ? 'A' : 'B') : run.name}
             </th>
           ))}
         </tr>

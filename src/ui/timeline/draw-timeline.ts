@@ -1,7 +1,7 @@
 import type { TimelineSeries } from '../../worker/protocol';
 import { formatTokensShort } from '../common/format';
 import { drawEstimated } from './draw-estimated';
-import { type ChartGeometry, clipToPlot, getNiceStep, xToPx, yToPx } from './geometry';
+import { type ChartGeometry, clipToPlot, getNiceStep, pxToX, xToPx, yToPx } from './geometry';
 import type { ThresholdBars } from './threshold-bars';
 
 /** Height of one threshold label (10px font + gap). */
@@ -29,8 +29,33 @@ interface DrawState {
   markerXs: { x: number; color: string }[];
 }
 
-/** Draws the whole chart; cheap enough to call on every hover move (decimates above 2 points/px). */
-export function drawTimeline(ctx: CanvasRenderingContext2D, g: ChartGeometry, state: DrawState): void {
+/** Where a threshold label was drawn (CSS px in the canvas), or that it folded into the readout. */
+type ThresholdLabelBox =
+  | { text: string; folded: false; x0: number; x1: number; y0: number; y1: number }
+  | { text: string; folded: true };
+
+/**
+ * The highest point (smallest y, CSS px) the context line reaches over the pixel columns `x0..x1`,
+ * a call before and after included; the plot's bottom where no call falls there.
+ */
+function getDataTopPx(g: ChartGeometry, values: Float64Array, x0: number, x1: number): number {
+  if (values.length === 0) return g.bottomPx;
+  const from = Math.max(0, pxToX(g, x0) - 1);
+  const to = Math.min(values.length - 1, pxToX(g, x1) + 1);
+  let max = 0;
+  for (let k = from; k <= to; k++) if (values[k]! > max) max = values[k]!;
+  return Math.max(g.topPx, yToPx(g, max) - 1);
+}
+
+/**
+ * Draws the whole chart; cheap enough to call on every hover move (decimates above 2 points/px).
+ * Returns where each threshold label went.
+ */
+export function drawTimeline(
+  ctx: CanvasRenderingContext2D,
+  g: ChartGeometry,
+  state: DrawState,
+): ThresholdLabelBox[] {
   const { series, thresholds } = state;
   ctx.clearRect(0, 0, g.widthPx, g.heightPx);
   ctx.font = '10px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace';
@@ -113,22 +138,50 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, g: ChartGeometry, st
   }
   ctx.setLineDash([]);
   groups.sort((a, b) => b.value - a.value);
-  ctx.textAlign = 'right';
+  ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
+  // Each label at the right edge, else the left, wherever the data does not reach its box; where
+  // it would sit on the data at both, it folds into the knobs bar's readout above the chart,
+  // which names every line with its value (issue 24 item 3: labels never sit on the data).
+  const windowTokens = thresholds?.windowTokens;
+  const windowBox =
+    windowTokens !== undefined && windowTokens <= g.yMaxTokens
+      ? { x0: g.leftPx, x1: g.leftPx + 80, y0: yToPx(g, windowTokens) - 14, y1: yToPx(g, windowTokens) }
+      : undefined;
+  const placed: ThresholdLabelBox[] = [];
   let previousY = Number.NEGATIVE_INFINITY;
   for (const group of groups) {
     const text = `${group.labels.join(' = ')} ${formatTokensShort(group.value)}`;
     const y = Math.max(yToPx(g, group.value) - 7, previousY + LABEL_HEIGHT_PX);
-    previousY = y;
     const widthPx = ctx.measureText(text).width + 8;
+    const y0 = y - LABEL_HEIGHT_PX / 2;
+    const y1 = y0 + LABEL_HEIGHT_PX - 1;
+    const candidates = [g.rightPx - widthPx, g.leftPx + 2];
+    const x0 = candidates.find(
+      (x) =>
+        x >= g.leftPx &&
+        y1 < getDataTopPx(g, series.contextTokens, x, x + widthPx) &&
+        !(
+          windowBox &&
+          x < windowBox.x1 &&
+          x + widthPx > windowBox.x0 &&
+          y0 < windowBox.y1 &&
+          y1 > windowBox.y0
+        ),
+    );
+    if (x0 === undefined || y0 < 0) {
+      placed.push({ text, folded: true });
+      continue;
+    }
+    previousY = y;
     ctx.fillStyle = 'rgba(21,23,28,0.85)';
-    ctx.fillRect(g.rightPx - widthPx, y - LABEL_HEIGHT_PX / 2, widthPx, LABEL_HEIGHT_PX - 1);
+    ctx.fillRect(x0, y0, widthPx, LABEL_HEIGHT_PX - 1);
     ctx.fillStyle = group.color;
-    ctx.fillText(text, g.rightPx - 4, y);
+    ctx.fillText(text, x0 + 4, y);
+    placed.push({ text, folded: false, x0, x1: x0 + widthPx, y0, y1 });
   }
   ctx.textBaseline = 'bottom';
   ctx.setLineDash([]);
-  const windowTokens = thresholds?.windowTokens;
   if (windowTokens !== undefined && windowTokens <= g.yMaxTokens) {
     const windowY = yToPx(g, windowTokens);
     ctx.strokeStyle = COLORS.window;
@@ -140,6 +193,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, g: ChartGeometry, st
     ctx.textAlign = 'left';
     ctx.fillText(`window ${formatTokensShort(windowTokens)}`, g.leftPx + 4, windowY - 2);
   }
+  return placed;
 }
 
 function drawSeries(ctx: CanvasRenderingContext2D, g: ChartGeometry, values: Float64Array) {

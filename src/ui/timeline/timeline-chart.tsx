@@ -1,6 +1,6 @@
 import { prepareCanvas } from '../common/canvas';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { TimelineSeries } from '../../worker/protocol';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { useUiStore } from '../store';
 import { drawTimeline } from './draw-timeline';
 import { createGeometry, isFullView, panView, pxToPosition, pxToX, type ViewRange } from './geometry';
@@ -12,6 +12,7 @@ import { TimelineLegend } from './timeline-legend';
 import { CompactionMarkers, markerColor } from './timeline-markers';
 import { FailedRequestMarkers } from './failed-request-markers';
 import { useChartZoom } from './use-chart-zoom';
+import { useZoomStore } from './zoom-store';
 import { CallTooltip } from './call-tooltip';
 
 import { RangeTotals } from './range-totals';
@@ -42,10 +43,12 @@ function findCallAtOrBefore(series: TimelineSeries, entryIndex: number): number 
 }
 
 export function TimelineChart({
+  sessionId,
   series,
   thresholds,
   heightPx,
 }: {
+  sessionId: SessionId;
   series: TimelineSeries;
   thresholds?: ThresholdBars;
   heightPx: number;
@@ -54,7 +57,11 @@ export function TimelineChart({
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [widthPx, setWidthPx] = useState(800);
   const [hoverX, setHoverX] = useState<number>();
-  const [view, setView] = useState<ViewRange>();
+  const view = useZoomStore((s) => (s.sessionId === sessionId ? s.view : undefined));
+  const setView = useCallback(
+    (next: ViewRange | undefined) => useZoomStore.getState().setView(sessionId, next),
+    [sessionId],
+  );
   const [brush, setBrush] = useState<{ fromPx: number; toPx: number }>();
   const drag = useRef<{ startPx: number; view: ViewRange; brush: boolean; moved: boolean }>(undefined);
   const selectedEntry = useUiStore((s) => s.selectedEntry);
@@ -93,13 +100,15 @@ export function TimelineChart({
       if (!canvas) return;
       const ctx = prepareCanvas(canvas, geometry.widthPx, geometry.heightPx);
       if (!ctx) return;
-      drawTimeline(ctx, geometry, {
+      const labels = drawTimeline(ctx, geometry, {
         series,
         thresholds,
         hoverX,
         selectedX,
         markerXs: series.markers.map((m) => ({ x: m.x, color: markerColor(m) })),
       });
+      // Where the threshold labels went (drawn boxes, or folded into the readout): e2e/layout.spec.ts.
+      containerRef.current?.setAttribute('data-threshold-labels', JSON.stringify(labels));
       // A user-timing mark on a series' first draw (once per load): bench/browser-load.ts.
       if (!drawnSeries.has(series)) {
         drawnSeries.add(series);
@@ -124,6 +133,7 @@ export function TimelineChart({
         className={`timeline ${brush ? 'brushing' : ''}`}
         data-testid="timeline"
         data-calls={n}
+        data-window={thresholds?.windowTokens}
         data-view-from={geometry.from.toFixed(2)}
         data-view-to={geometry.to.toFixed(2)}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the chart takes keys for zoom and pan.

@@ -5,7 +5,8 @@ import { formatCount, formatTokensShort } from '../common/format';
 import { markHiddenChars, VisibleText } from '../common/visible-text';
 import { sessionOverviewQuery } from '../queries';
 import { useReplayStore } from '../replay/replay-store';
-import { CONTEXT_WINDOW_KEY, useShownKnobs } from '../replay/use-knobs';
+import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
+import { CONTEXT_WINDOW_KEY, useKnobOverrides, useShownKnobs } from '../replay/use-knobs';
 import { BranchPicker } from './branch-picker';
 import { ESTIMATED_COLOR } from './draw-estimated';
 
@@ -24,15 +25,20 @@ export function TimelineNotes({ sessionId }: { sessionId: SessionId }) {
   const overview = useQuery(sessionOverviewQuery(sessionId)).data;
   const strategyId = useReplayStore((s) => s.strategyId);
   const shown = useShownKnobs(sessionId, strategyId)[CONTEXT_WINDOW_KEY];
+  const userWindow = useKnobOverrides(sessionId, strategyId)[CONTEXT_WINDOW_KEY];
   // The selected strategy's window knob, when it has one (else the log's window stands).
   const knobWindow = typeof shown === 'number' ? shown : undefined;
   if (!overview) return null;
   const { window, usage, branches } = overview;
-  const overridden = knobWindow !== undefined && knobWindow !== window.windowTokens;
+  // Overridden only when the user set the window (issue 24 item 4): a strategy that works within
+  // less of the model's window by its own rule (Codex's 95%) says so, and the window stays.
+  const overridden = typeof userWindow === 'number' && userWindow !== window.windowTokens;
+  const ownRule = !overridden && knobWindow !== undefined && knobWindow !== window.windowTokens;
   // The default window needs no line of its own (its reason is the Window knob's
   // tooltip); an inferred, stated or overridden one does. No line at all keeps the transcript's rows.
-  const showWindow = window.windowSource !== 'default' || overridden;
+  const showWindow = window.windowSource !== 'default' || overridden || ownRule;
   if (!showWindow && usage.zeroUsageCalls === 0 && !branches) return null;
+  const reasons = markHiddenChars(window.reasons.join('\n'));
   return (
     <div className="timeline-notes">
       {showWindow && (
@@ -41,11 +47,24 @@ export function TimelineNotes({ sessionId }: { sessionId: SessionId }) {
           data-testid="window-note"
           data-window={window.windowTokens}
           data-source={window.windowSource}
-          title={markHiddenChars(window.reasons.join('\n'))}
+          title={reasons}
         >
-          <VisibleText text={window.reasons[0] ?? ''} />{' '}
+          Window {formatTokensShort(window.windowTokens)}{' '}
           <span className="muted">({SOURCE_LABELS[window.windowSource]})</span>
-          {overridden && <span className="muted"> · overridden: {formatTokensShort(knobWindow ?? 0)}</span>}
+          {overridden && <span className="muted"> · overridden: {formatTokensShort(userWindow)}</span>}
+          {ownRule && (
+            <span className="muted" data-testid="window-own-rule">
+              {' '}
+              · {getStrategyDescriptor(strategyId).label} works within {formatTokensShort(knobWindow ?? 0)} of
+              it, by its own rule (Knobs)
+            </span>
+          )}
+          <details className="window-why">
+            <summary>why</summary>
+            <div className="window-why-text small">
+              <VisibleText text={window.reasons.join(' ')} />
+            </div>
+          </details>
         </span>
       )}
       {usage.zeroUsageCalls > 0 && (

@@ -4,7 +4,7 @@ import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
 import type { SessionId } from '../../worker/protocol';
 import { getDialect } from '../../engine/parse/dialects/registry';
 import { sessionOverviewQuery, timelineQuery } from '../queries';
-import { useEffectiveKnobs } from '../replay/use-knobs';
+import { CONTEXT_WINDOW_KEY, useEffectiveKnobs, useKnobOverrides } from '../replay/use-knobs';
 import { useLayoutStore } from '../layout-store';
 import { KnobsBar } from './knobs-bar';
 import { useReplayStore } from '../replay/replay-store';
@@ -28,13 +28,16 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
   // the strategy; a dialect with no strategy of its own gets none.
   const strategyId = useReplayStore((s) => s.strategyId);
   const strategyKnobs = useEffectiveKnobs(sessionId, strategyId);
-  const thresholds = useMemo(
-    () =>
-      strategyKnobs
-        ? getThresholdBars(getStrategyDescriptor(strategyId).thresholds(strategyKnobs))
-        : undefined,
-    [strategyId, strategyKnobs],
-  );
+  const userWindow = useKnobOverrides(sessionId, strategyId)[CONTEXT_WINDOW_KEY];
+  const logWindow = overview?.window.windowTokens;
+  const thresholds = useMemo(() => {
+    if (!strategyKnobs) return undefined;
+    const bars = getThresholdBars(getStrategyDescriptor(strategyId).thresholds(strategyKnobs));
+    // The frame is the model's window, as the log shows it; a strategy's own window (Codex's 95%
+    // of it) does not move it, the user's Window knob does (issue 24 item 4).
+    const windowTokens = typeof userWindow === 'number' ? userWindow : (logWindow ?? bars.windowTokens);
+    return { ...bars, windowTokens };
+  }, [strategyId, strategyKnobs, userWindow, logWindow]);
   const unmodelled = dialect !== undefined && dialect.defaultStrategyId === undefined ? dialect : undefined;
   const heightPx = useLayoutStore((s) => s.chartHeightPx);
   return (
@@ -51,7 +54,12 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
       {error ? (
         <div className="panel-message error">Timeline failed: {error.message}</div>
       ) : series ? (
-        <TimelineChart series={series} thresholds={unmodelled ? undefined : thresholds} heightPx={heightPx} />
+        <TimelineChart
+          sessionId={sessionId}
+          series={series}
+          thresholds={unmodelled ? undefined : thresholds}
+          heightPx={heightPx}
+        />
       ) : (
         <div className="timeline placeholder" style={{ height: heightPx }} />
       )}

@@ -25,11 +25,7 @@ export function useChartZoom(
   const n = series.contextTokens.length;
   const revealTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const requestReveal = useRevealStore((s) => s.requestReveal);
-  // A new session starts unzoomed.
-  useEffect(() => {
-    void series;
-    setView(undefined);
-  }, [series, setView]);
+  // A new session starts unzoomed: the range is kept by session (zoom-store.ts).
   useEffect(() => () => clearTimeout(revealTimer.current), []);
 
   /** Sets the visible range from a zoom/pan; the transcript then shows its first entry. */

@@ -1,0 +1,88 @@
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import type { SessionId } from '../../worker/protocol';
+import { ReplayKnobs } from './replay-knobs';
+import { useReplayStore } from './replay-store';
+import { useReplayKnobs, useReplaySetup } from './use-replay';
+
+// The replay's larger panels (Knobs, Sweep, Compare) open in a drawer over the side panel, beside
+// the transcript: the page never scrolls as a whole, the header and the timeline stay where they
+// are, and the transcript keeps its height and most of its width (issue 24 item 3). The drawer
+// scrolls on its own when its panels are taller than the workspace.
+
+/** Loaded when first opened: neither is part of the page's first load (scripts/entry-size.mjs). */
+const CompareStrategiesPanel = lazy(() =>
+  import('./compare-strategies-panel').then((m) => ({ default: m.CompareStrategiesPanel })),
+);
+const SweepPanel = lazy(() => import('./sweep-panel').then((m) => ({ default: m.SweepPanel })));
+
+export function ReplayDrawer({ sessionId }: { sessionId: SessionId }) {
+  const setup = useReplaySetup(sessionId);
+  const knobs = useReplayKnobs(sessionId);
+  const enabled = useReplayStore((s) => s.enabled);
+  const knobsOpen = useReplayStore((s) => s.knobsOpen);
+  const sweepOpen = useReplayStore((s) => s.sweepOpen);
+  const compareOpen = useReplayStore((s) => s.compareOpen);
+  const setCompareOpen = useReplayStore((s) => s.setCompareOpen);
+  const data = setup.data;
+  // A panel opened while others are shown is scrolled into view (the drawer keeps its scroll).
+  const drawerRef = useRef<HTMLElement>(null);
+  const shown = useRef({ knobsOpen, sweepOpen, compareOpen });
+  useEffect(() => {
+    const before = shown.current;
+    shown.current = { knobsOpen, sweepOpen, compareOpen };
+    const opened =
+      compareOpen && !before.compareOpen
+        ? 'compare-panel'
+        : sweepOpen && !before.sweepOpen
+          ? 'sweep-panel'
+          : knobsOpen && !before.knobsOpen
+            ? 'replay-knobs'
+            : undefined;
+    if (!opened) return;
+    // A panel still loading (lazy) is scrolled to once it is there: a frame at a time, 3 s at most.
+    const start = performance.now();
+    let frame = 0;
+    const scroll = () => {
+      const el = drawerRef.current?.querySelector(`[data-testid="${opened}"]`);
+      if (el) el.scrollIntoView({ block: 'start' });
+      else if (performance.now() - start < 3_000) frame = requestAnimationFrame(scroll);
+    };
+    scroll();
+    return () => cancelAnimationFrame(frame);
+  }, [knobsOpen, sweepOpen, compareOpen]);
+  if (!enabled || !data) return null;
+  const showKnobs = knobsOpen && knobs !== undefined;
+  const showCompare = compareOpen && data.strategies.length > 1;
+  if (!showKnobs && !sweepOpen && !showCompare) return null;
+  return (
+    <aside ref={drawerRef} className="replay-drawer" data-testid="replay-drawer" aria-label="Replay panels">
+      {showKnobs && (
+        <>
+          <ReplayKnobs
+            sessionId={sessionId}
+            specs={data.knobSpecs}
+            knobs={knobs}
+            logKnobs={data.sessionKnobs}
+          />
+          <ul className="replay-notes small muted">
+            {data.notes.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      <Suspense fallback={<p className="muted small pad">Loading…</p>}>
+        {sweepOpen && <SweepPanel key={data.strategyId} sessionId={sessionId} specs={data.knobSpecs} />}
+        {showCompare && (
+          <CompareStrategiesPanel
+            // A new session starts the view afresh (its picks, its run).
+            key={sessionId}
+            sessionId={sessionId}
+            strategies={data.strategies}
+            onClose={() => setCompareOpen(false)}
+          />
+        )}
+      </Suspense>
+    </aside>
+  );
+}
