@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generateSessionLines } from '../sample/generate-session';
 
-// A big file is drawn while it is read, and Cancel keeps what was read (issue 20 item 2). The file
+// A big file is drawn while it is read, and Stop here keeps what was read (issue 20 item 2). The file
 // is generated: ~80 MB, enough for several progress reports at the parse's 4 MiB reads.
 
 let file: string;
@@ -74,7 +74,7 @@ test('the timeline is drawn while the file is read and grows until the session r
   expect(drawn[0]!).toBeLessThan(totalCalls);
 });
 
-test('Cancel while the file is read keeps what was read and says it is partial (dark)', async ({
+test('Stop here while the file is read keeps what was read and says it is partial (dark)', async ({
   page,
 }, info) => {
   await page.emulateMedia({ colorScheme: 'dark' });
@@ -83,7 +83,7 @@ test('Cancel while the file is read keeps what was read and says it is partial (
   await page.getByTestId('file-input').setInputFiles(file);
   const preview = page.getByTestId('load-preview');
   await expect(preview).toBeVisible({ timeout: 30_000 });
-  await page.getByTestId('load-preview-cancel').click();
+  await page.getByTestId('load-preview-stop').click();
   await page.screenshot({ path: info.outputPath('load-preview-dark.png') });
   // The session read so far is shown, said to be partial.
   await expect(page.getByTestId('load-notice')).toContainText(/Stopped reading big\.jsonl at \d+%/, {

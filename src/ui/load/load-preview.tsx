@@ -1,7 +1,7 @@
 import { formatBytes, formatTokensShort } from '../common/format';
 import { useUiStore } from '../store';
 import { getLoadFraction, ProgressBar } from '../top-bar/load-progress';
-import { cancelLoad } from './load-session';
+import { cancelLoad, stopLoad } from './load-session';
 
 const WIDTH = 1000;
 const HEIGHT = 220;
@@ -46,8 +46,8 @@ export function LoadPreview() {
         <polyline points={points} className="load-preview-line" vectorEffect="non-scaling-stroke" />
       </svg>
       <p className="muted small">
-        Peak so far {formatTokensShort(peak)} tokens. The timeline grows as the file is read; Cancel keeps
-        what is read and says the session is partial.
+        Peak so far {formatTokensShort(peak)} tokens. The timeline grows as the file is read. Stop here opens
+        what is read, said to be partial; Cancel drops the load.
       </p>
       <div className="load-preview-bar">
         <ProgressBar fraction={getLoadFraction(loading)} />
@@ -56,12 +56,21 @@ export function LoadPreview() {
         </span>
         <button
           type="button"
+          className="btn"
+          data-testid="load-preview-stop"
+          disabled={loading.cancelling}
+          onClick={stopLoad}
+        >
+          {loading.cancelling ? 'Stopping…' : 'Stop here (keep what is read)'}
+        </button>
+        <button
+          type="button"
           className="btn danger"
           data-testid="load-preview-cancel"
           disabled={loading.cancelling}
           onClick={cancelLoad}
         >
-          {loading.cancelling ? 'Stopping…' : 'Cancel (keep what is read)'}
+          Cancel
         </button>
       </div>
     </main>

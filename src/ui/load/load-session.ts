@@ -45,7 +45,7 @@ export async function loadSession(
     show?: boolean;
   } = {},
 ): Promise<boolean> {
-  abortLoad();
+  cancelLoad();
   if (options.show) useLibraryStore.getState().showView('session');
   const sessionId = nextSessionId++;
   const abort = new AbortController();
@@ -168,20 +168,27 @@ export async function appendSession(
   }
 }
 
-/** Cancels the load in flight, if any; it shows "Cancelled" once the engine has stopped it. */
+/**
+ * Cancels the load in flight, if any, keeping nothing of it (the session shown stays); it shows
+ * "Cancelled" once the engine has stopped it.
+ */
 export function cancelLoad(): void {
-  if (!inFlight) return;
-  const loading = useUiStore.getState().loading;
-  useUiStore.getState().setLoadCancelling(inFlight.sessionId);
-  // Once calls are drawn, Cancel keeps what was read; before, there is nothing to keep.
-  if (inFlight.stop && loading?.sessionId === inFlight.sessionId && (loading.contexts?.length ?? 0) > 0)
-    inFlight.stop.abort();
-  else inFlight.abort.abort();
-}
-
-/** Cancels the load in flight without keeping anything (another load replaces it). */
-function abortLoad(): void {
   if (!inFlight) return;
   useUiStore.getState().setLoadCancelling(inFlight.sessionId);
   inFlight.abort.abort();
+}
+
+/**
+ * Stops the read in flight and opens what was read, said to be partial (the load preview's button,
+ * once calls are drawn); before any call is read there is nothing to keep, and it cancels.
+ */
+export function stopLoad(): void {
+  if (!inFlight) return;
+  const loading = useUiStore.getState().loading;
+  if (!inFlight.stop || loading?.sessionId !== inFlight.sessionId || (loading.contexts?.length ?? 0) === 0) {
+    cancelLoad();
+    return;
+  }
+  useUiStore.getState().setLoadCancelling(inFlight.sessionId);
+  inFlight.stop.abort();
 }

@@ -409,10 +409,10 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
               className="btn small"
               data-testid="custom-open"
               aria-expanded={customOpen}
-              title="Write your own strategy in TypeScript and run it beside the built-ins"
+              title="Custom strategy: write your own in TypeScript and run it beside the built-ins"
               onClick={() => setCustomOpen(!customOpen)}
             >
-              Custom strategy…
+              Custom…
             </button>
             <ManualControls sessionId={sessionId} events={result?.events} />
             {setup.data && <SubagentReplays sessionId={sessionId} strategyId={setup.data.strategyId} />}
