@@ -7,10 +7,9 @@ import {
 import { fileRoleOf, isClaudeCodeRecord, isSessionMemory, KNOWN_SYSTEM_SUBTYPES } from './conventions';
 import { CLAUDE_CODE_METADATA, getMetaAgentId } from './meta';
 
-// Claude Code as a dialect, what the page knows of it (index.ts adds its normalizer): its records
-// (normalizer.ts), how its files are recognised
-// (conventions.ts), its subagents' metadata files (meta.ts); its texts and restoration, shared
-// with its stream-json, in ../shared/claude-conventions.ts.
+// Claude Code as a dialect, what the page knows of it (index.ts adds its normalizer, normalizer.ts):
+// how its records and files are recognised (conventions.ts), its subagents' metadata files
+// (meta.ts); its texts and restoration, shared with its stream-json, in ../shared/claude-conventions.ts.
 
 /** Claude Code session JSONL (`~/.claude/projects/<project>/<session>.jsonl`, docs/sources.md#fmt-envelope–§8). */
 export const CLAUDE_CODE_DIALECT_INFO: DialectInfo = {
