@@ -3,7 +3,7 @@ import { type CSSProperties, lazy, Suspense, useEffect, useState } from 'react';
 import { hasIndexedDb, NOT_KEPT_WITHOUT_STORAGE } from './common/storage';
 import { getEngineClient, subscribeEngineRestarts } from '../worker/engine-client';
 import type { SessionId, SessionOverview } from '../worker/protocol';
-import { DIALECTS } from '../engine/parse/dialects/registry';
+import { DIALECT_INFOS } from '../engine/parse/dialects/descriptors';
 import { formatBytes } from './common/format';
 import { formatList, getReadAgents } from './common/agents';
 import { markHiddenChars } from './common/visible-text';
@@ -162,7 +162,7 @@ function EmptyState() {
 function ReadFormats() {
   return (
     <ul className="muted read-formats" data-testid="read-formats">
-      {DIALECTS.filter((d) => d.createNormalizer && d.files.location).map((d) => (
+      {DIALECT_INFOS.filter((d) => d.parsed && d.files.location).map((d) => (
         <li key={d.id}>
           {d.label}: <span className="mono">{d.files.location}</span>
         </li>

@@ -38,6 +38,7 @@ const TOY: DialectDescriptor = {
   id: 'toy',
   label: 'Toy log',
   agent: 'Toy Agent',
+  parsed: true,
   createNormalizer: () => toyNormalizer,
   restoration: NO_RESTORATION,
   files: {
@@ -54,6 +55,7 @@ const TOY: DialectDescriptor = {
 const TOY_SEEN_ONLY: DialectDescriptor = {
   id: 'toy-ui',
   label: 'Toy UI state',
+  parsed: false,
   restoration: NO_RESTORATION,
   files: { matchName: (base) => base === 'toy-ui.json' },
 };
@@ -63,6 +65,7 @@ const TOY_CHAT: DialectDescriptor = {
   id: 'toy-chat',
   label: 'Toy chat',
   agent: 'Toy Chat',
+  parsed: true,
   createNormalizer: () => ({
     ...toyNormalizer,
     normalize: (record, ctx, index) =>

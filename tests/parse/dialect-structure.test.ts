@@ -2,15 +2,17 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { DialectDescriptor } from '../../src/engine/parse/dialects/descriptor';
+import type { DialectDescriptor, DialectInfo } from '../../src/engine/parse/dialects/descriptor';
+import { DIALECT_INFOS } from '../../src/engine/parse/dialects/descriptors';
 import { DIALECTS } from '../../src/engine/parse/dialects/registry';
 import { FIXTURES } from './dialect-fixtures';
 
 // Adding a dialect is a folder and a registry line (issue 17 §1, STYLE.md §3 and §11). This test
 // holds the parse tree to that shape: each dialect id has a fixture and a golden dump; each folder
 // under dialects/ is one family (its `index.ts` exports descriptors whose ids are the folder's
-// name or start with it) and imports only its own files and the shared dialect code; and the
-// generic parse code names no dialect id, so a new dialect never needs an edit there.
+// name or start with it, its `info.ts` their infos: what the page imports, without the
+// normalizers) and imports only its own files and the shared dialect code; and the generic parse
+// code names no dialect id, so a new dialect never needs an edit there.
 
 const ROOT = resolve(__dirname, '../..');
 const PARSE = join(ROOT, 'src/engine/parse');
@@ -87,6 +89,25 @@ describe('each dialect folder', () => {
     }
   });
 
+  it.each(folders)(
+    "%s: its info.ts exports its descriptors' infos, none with a normalizer",
+    async (folder) => {
+      const info = join(DIALECTS_DIR, folder, 'info.ts');
+      expect(existsSync(info), `${folder}/info.ts`).toBe(true);
+      const module: Record<string, unknown> = await import(pathToFileURL(info).href);
+      const exported = Object.values(module).filter(
+        (v): v is DialectInfo =>
+          typeof v === 'object' && v !== null && 'id' in v && 'files' in v && 'restoration' in v,
+      );
+      expect(exported.length, `${folder}/info.ts exports an info`).toBeGreaterThan(0);
+      for (const d of exported) {
+        expect(folderOf(d.id), `${d.id} belongs in dialects/${d.id}/`).toBe(folder);
+        expect(DIALECT_INFOS, `${d.id} has a line in descriptors.ts`).toContain(d);
+        expect(d, `${d.id}'s info carries no normalizer`).not.toHaveProperty('createNormalizer');
+      }
+    },
+  );
+
   it.each(folders)('%s: imports only its own files and the shared dialect code', (folder) => {
     const stray: string[] = [];
     for (const path of walk(join(DIALECTS_DIR, folder))) {
@@ -104,13 +125,28 @@ describe('each dialect folder', () => {
   });
 });
 
+describe("the dialects' infos (what the page imports)", () => {
+  it('name the same dialects as the registry, in the same order (detection asks in this order)', () => {
+    expect(DIALECT_INFOS.map((d) => d.id)).toEqual(ids);
+  });
+
+  it.each(ids)('%s: the descriptor is its info and a normalizer, and `parsed` says it has one', (id) => {
+    const info = DIALECT_INFOS.find((d) => d.id === id)!;
+    const { createNormalizer, ...rest } = DIALECTS.find((d) => d.id === id)!;
+    expect(rest).toEqual(info);
+    expect(info.parsed).toBe(createNormalizer !== undefined);
+  });
+});
+
 describe('the generic parse code', () => {
-  // Everything under parse/ outside the dialect folders, registry.ts aside (its one line each).
+  // Everything under parse/ outside the dialect folders, registry.ts and descriptors.ts aside (their
+  // one line each).
   const core = walk(PARSE).filter(
     (p) =>
       p.endsWith('.ts') &&
       !folders.some((f) => p.startsWith(`${join(DIALECTS_DIR, f)}/`)) &&
-      p !== join(DIALECTS_DIR, 'registry.ts'),
+      p !== join(DIALECTS_DIR, 'registry.ts') &&
+      p !== join(DIALECTS_DIR, 'descriptors.ts'),
   );
 
   it('there are files to check', () => {

@@ -1,4 +1,5 @@
-import { relative, resolve, sep } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type ImportEdge, readImportGraph } from './import-graph';
 
@@ -6,12 +7,38 @@ import { type ImportEdge, readImportGraph } from './import-graph';
 // (issue 20, "Startup"). The UI takes the strategies' descriptors (knob specs, labels, threshold
 // lines), never the strategies themselves; the replay, the parser's session building, the
 // secrets' rules and the summarizers load in the worker, or on the page only through `import()`
-// when they are used there (the in-process fallback, a summary run, the first link written).
+// when they are used there (the in-process fallback, a summary run, the first link written). So
+// too the dialects: the UI detects, walks folders and lists with their infos (dialects/
+// descriptors.ts), never with the normalizers the registry adds.
 // This test follows every static value import from src/ui/ and main.tsx, through any module, and
 // fails when one reaches a module below; `scripts/entry-size.mjs` holds the bundle to its budget.
 
 const ROOT = resolve(__dirname, '../..');
 const SRC = resolve(ROOT, 'src');
+
+const moduleOf = (path: string): string =>
+  relative(SRC, path)
+    .split(sep)
+    .join('/')
+    .replace(/\.(d\.)?[cm]?tsx?$/, '');
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+/**
+ * The dialects' reading code, found by its text so a new dialect's is held too: every module of a
+ * dialect's folder that builds entries (`createEntry(`) or gives a descriptor its normalizer.
+ */
+const DIALECT_READERS: readonly string[] = walk(resolve(SRC, 'engine/parse/dialects'))
+  .filter((p) => /\/dialects\/[\w-]+\/[\w-]+\.ts$/.test(p))
+  .filter((p) => /\bcreateEntry\(|\bcreateNormalizer:/.test(readFileSync(p, 'utf8')))
+  .map((p) => moduleOf(p));
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
 /** Modules (under src/, no extension) only the worker, the CLI or an `import()` may load, and why. */
 const WORKER_ONLY: readonly { modules: RegExp; why: string }[] = [
@@ -22,6 +49,14 @@ const WORKER_ONLY: readonly { modules: RegExp; why: string }[] = [
   {
     modules: /^engine\/replay\/(compute-replay|replay-state|prepare|sweep|compare-strategies)$/,
     why: 'the replay runs in the worker; the UI reads its results',
+  },
+  {
+    modules: new RegExp(`^(${DIALECT_READERS.map(escapeRegExp).join('|')})$`),
+    why: "a dialect's normalizer: the UI reads the dialects' infos (parse/dialects/descriptors.ts)",
+  },
+  {
+    modules: /^engine\/parse\/dialects\/(registry|shared\/(claude-messages|anthropic-blocks))$/,
+    why: 'the dialects with their normalizers, and the message readers they share',
   },
   {
     modules: /^engine\/parse\/(parse-session|session-builder|file-parse|line-reader|live-parse)$/,
@@ -42,12 +77,6 @@ const WORKER_ONLY: readonly { modules: RegExp; why: string }[] = [
     why: "the worker's handlers: on the page only when no worker can start",
   },
 ];
-
-const moduleOf = (path: string): string =>
-  relative(SRC, path)
-    .split(sep)
-    .join('/')
-    .replace(/\.(d\.)?[cm]?tsx?$/, '');
 
 /**
  * Every worker-only module the roots reach through static value imports, with the chain of
@@ -98,6 +127,17 @@ describe("the page's first load", () => {
   it('has UI files and imports to follow', () => {
     expect(roots.length).toBeGreaterThan(100);
     expect(graph.imports.some((i) => i.dynamic)).toBe(true);
+  });
+
+  it("finds every dialect's normalizer to hold the page to", () => {
+    for (const m of [
+      'engine/parse/dialects/claude-code/normalizer',
+      'engine/parse/dialects/cline/ui-messages',
+      'engine/parse/dialects/gemini-cli/prompt-log',
+      'engine/parse/dialects/opencode/index',
+    ])
+      expect(DIALECT_READERS).toContain(m);
+    expect(DIALECT_READERS.some((m) => m.endsWith('/info'))).toBe(false);
   });
 
   it('src/ui imports no engine code only the worker needs (statically, through any module)', () => {

@@ -1,5 +1,5 @@
-import { CLAUDE_CODE_DIALECT } from '../parse/dialects/claude-code';
-import { getDialect } from '../parse/dialects/registry';
+import { CLAUDE_CODE_DIALECT_INFO } from '../parse/dialects/claude-code/info';
+import { getDialectInfo } from '../parse/dialects/descriptors';
 import type { DialectId } from '../types';
 
 // The log formats a compacted transcript can be written in: the dialect of the log read, as its
@@ -7,7 +7,7 @@ import type { DialectId } from '../types';
 // per writer (compacted-jsonl.ts writes Claude Code's: `compact_boundary`, `isCompactSummary`,
 // docs/sources.md#fmt-compact-boundary-§4.2). The Export menu and the worker ask here; neither names an agent.
 
-const WRITABLE_DIALECTS: readonly DialectId[] = [CLAUDE_CODE_DIALECT.id];
+const WRITABLE_DIALECTS: readonly DialectId[] = [CLAUDE_CODE_DIALECT_INFO.id];
 
 /** Whether a compacted transcript can be written for a log of this dialect. */
 function canWriteCompactedLog(format: DialectId | undefined): boolean {
@@ -17,7 +17,7 @@ function canWriteCompactedLog(format: DialectId | undefined): boolean {
 /** Why a log of this dialect gets no compacted transcript (undefined: it does). */
 export function getCompactedLogRefusal(format: DialectId | undefined): string | undefined {
   if (canWriteCompactedLog(format)) return undefined;
-  const writable = WRITABLE_DIALECTS.map((id) => getDialect(id)?.agent ?? id).join(', ');
-  const agent = getDialect(format)?.agent ?? getDialect(format)?.label ?? format ?? 'this';
+  const writable = WRITABLE_DIALECTS.map((id) => getDialectInfo(id)?.agent ?? id).join(', ');
+  const agent = getDialectInfo(format)?.agent ?? getDialectInfo(format)?.label ?? format ?? 'this';
   return `Written in the log's own format, for ${writable} logs only; this is a ${agent} log`;
 }

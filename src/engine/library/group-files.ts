@@ -1,5 +1,5 @@
 import { isFolderFileName } from '../parse/detect';
-import { DIALECTS } from '../parse/dialects/registry';
+import { DIALECT_INFOS } from '../parse/dialects/descriptors';
 
 // A folder of transcripts (`~/.claude/projects`, `~/.codex/sessions`, any folder) → sessions.
 // Claude Code keeps a session's subagent logs in a folder named like the transcript
@@ -27,7 +27,7 @@ export function groupSessionFiles<F extends LibraryFile>(files: readonly F[]): S
   let taken = files.filter((f) => isFolderFileName(f.path));
   // Dialects whose sessions span many files (OpenCode's storage) group their own.
   const own: SessionGroup<F>[] = [];
-  for (const d of DIALECTS) {
+  for (const d of DIALECT_INFOS) {
     if (!d.files.groupFiles) continue;
     const byPath = new Map(taken.map((f) => [f.path, f]));
     const grouped = new Set<string>();

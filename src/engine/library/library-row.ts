@@ -1,5 +1,5 @@
 import { computeCostUsd, type PriceOverrides } from '../cost/prices';
-import { DIALECTS } from '../parse/dialects/registry';
+import { DIALECT_INFOS } from '../parse/dialects/descriptors';
 import type { Session, TokenCount } from '../types';
 
 // One session as the library lists it. Built from a `Session` by `getLibraryRow`, the same
@@ -74,7 +74,7 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
   const firstPrompt = session.firstPrompt?.slice(0, FIRST_PROMPT_CHARS).trimEnd();
   const cost = computeSessionCost(session, overrides);
   // The files one shared normalizer reads (OpenCode's file per record) are one log.
-  const shared = new Set(DIALECTS.filter((d) => d.sharedNormalizer).map((d) => d.id));
+  const shared = new Set(DIALECT_INFOS.filter((d) => d.sharedNormalizer).map((d) => d.id));
   const counted = new Set<string>();
   const transcripts = session.files.filter((f) => {
     if (f.role === 'session-memory' || f.role === 'subagent-meta') return false;

@@ -1,4 +1,4 @@
-import type { DialectDescriptor } from '../parse/dialects/descriptor';
+import type { DialectInfo } from '../parse/dialects/descriptor';
 import { parseSession } from '../parse/parse-session';
 import { isPlausibleTimeMs } from '../parse/dialects/record';
 import type { ByteSource } from '../parse/source';
@@ -109,12 +109,7 @@ function lastIndexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number, t
 const cutDecoder = new TextDecoder();
 
 /** A needed line's text, without its dialect's `listCut` part when the line has it; else undefined. */
-function cutLine(
-  bytes: Uint8Array,
-  start: number,
-  end: number,
-  dialect: DialectDescriptor,
-): string | undefined {
+function cutLine(bytes: Uint8Array, start: number, end: number, dialect: DialectInfo): string | undefined {
   const cut = getCutBytes(dialect.listCut);
   if (!cut) return undefined;
   const from = indexOfBytes(bytes, cut.from, start, Math.min(end, start + LIST_NEEDLE_WINDOW_BYTES));
@@ -126,7 +121,7 @@ function cutLine(
 }
 
 const cutCache = new WeakMap<object, { from: Uint8Array; to: Uint8Array }>();
-function getCutBytes(cut: DialectDescriptor['listCut']): { from: Uint8Array; to: Uint8Array } | undefined {
+function getCutBytes(cut: DialectInfo['listCut']): { from: Uint8Array; to: Uint8Array } | undefined {
   if (!cut) return undefined;
   let bytes = cutCache.get(cut);
   if (!bytes) {

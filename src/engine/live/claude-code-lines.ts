@@ -1,4 +1,4 @@
-import { CLAUDE_CODE_DIALECT } from '../parse/dialects/claude-code';
+import { CLAUDE_CODE_DIALECT_INFO } from '../parse/dialects/claude-code/info';
 import type { LiveLineReader } from './line-readers';
 import { addCall, isObject, type Json, markCompaction, num } from './figure-updates';
 import type { LiveFigures } from './live-figures';
@@ -42,7 +42,7 @@ function addClaudeCodeRecord(f: LiveFigures, r: Json, line: number): void {
 }
 
 export const CLAUDE_CODE_LIVE_LINES: LiveLineReader = {
-  dialectId: CLAUDE_CODE_DIALECT.id,
+  dialectId: CLAUDE_CODE_DIALECT_INFO.id,
   // Any other record: Claude Code's lines have no single marker (the last reader, it takes the rest).
   takes: () => true,
   catchAll: true,

@@ -1,4 +1,4 @@
-import { CODEX_CLI_DIALECT } from '../parse/dialects/codex-cli';
+import { CODEX_CLI_DIALECT_INFO } from '../parse/dialects/codex-cli/info';
 import type { LiveLineReader } from './line-readers';
 import { addCall, isObject, type Json, markCompaction, num } from './figure-updates';
 import type { LiveFigures } from './live-figures';
@@ -33,7 +33,7 @@ function addCodexRecord(f: LiveFigures, r: Json, line: number): void {
 }
 
 export const CODEX_CLI_LIVE_LINES: LiveLineReader = {
-  dialectId: CODEX_CLI_DIALECT.id,
+  dialectId: CODEX_CLI_DIALECT_INFO.id,
   takes: (r) => typeof r.type === 'string' && CODEX_RECORD_TYPES.has(r.type),
   add: addCodexRecord,
 };

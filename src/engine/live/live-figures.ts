@@ -1,5 +1,5 @@
 import { baseName, detectDialectFromName, detectDialectFromRecord } from '../parse/detect';
-import { DIALECTS } from '../parse/dialects/registry';
+import { DIALECT_INFOS } from '../parse/dialects/descriptors';
 import type { DialectId, TokenCount } from '../types';
 import { isObject } from './figure-updates';
 import { LIVE_LINE_READERS } from './line-readers';
@@ -122,7 +122,7 @@ export function getPaceTokensPerCall(f: LiveFigures): number | undefined {
 
 /** The agents whose logs live figures follow. */
 const LIVE_AGENTS = LIVE_LINE_READERS.map(
-  (x) => DIALECTS.find((d) => d.id === x.dialectId)?.agent ?? x.dialectId,
+  (x) => DIALECT_INFOS.find((d) => d.id === x.dialectId)?.agent ?? x.dialectId,
 );
 
 /**

@@ -1,24 +1,36 @@
 import type { FileRole } from '../types';
-import type { DialectDescriptor } from './dialects/descriptor';
-import { DIALECTS } from './dialects/registry';
+import type { DialectInfo } from './dialects/descriptor';
+import { DIALECT_INFOS } from './dialects/descriptors';
 
 // Two-pass detection (STYLE.md §3): the file name first, then the structure of the first records.
 // Each dialect's descriptor says what its names and records look like; this file only asks them.
+// Their infos (dialects/descriptors.ts) are enough, so the page detects and walks folders without
+// the parsing code; the parser passes its own list (the registry's descriptors) and gets them back.
 
 /** The dialect the file name alone suggests. */
+export function detectDialectFromName(name: string): DialectInfo | undefined;
+export function detectDialectFromName<D extends DialectInfo>(
+  name: string,
+  dialects: readonly D[],
+): D | undefined;
 export function detectDialectFromName(
   name: string,
-  dialects: readonly DialectDescriptor[] = DIALECTS,
-): DialectDescriptor | undefined {
+  dialects: readonly DialectInfo[] = DIALECT_INFOS,
+): DialectInfo | undefined {
   const base = baseName(name);
   return dialects.find((d) => d.files.matchName?.(base));
 }
 
 /** The dialect one parsed JSON value (a line, or a whole document) proves, if any. */
+export function detectDialectFromRecord(value: unknown): DialectInfo | undefined;
+export function detectDialectFromRecord<D extends DialectInfo>(
+  value: unknown,
+  dialects: readonly D[],
+): D | undefined;
 export function detectDialectFromRecord(
   value: unknown,
-  dialects: readonly DialectDescriptor[] = DIALECTS,
-): DialectDescriptor | undefined {
+  dialects: readonly DialectInfo[] = DIALECT_INFOS,
+): DialectInfo | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   return dialects.find((d) => d.files.matchRecord?.(value));
 }
@@ -32,7 +44,7 @@ export function baseName(path: string): string {
 export function isSessionMemoryName(
   path: string,
   withTranscript: boolean,
-  dialects: readonly DialectDescriptor[] = DIALECTS,
+  dialects: readonly DialectInfo[] = DIALECT_INFOS,
 ): boolean {
   return dialects.some((d) => d.files.sessionMemory?.(path, withTranscript));
 }
@@ -43,7 +55,7 @@ export function isSessionMemoryName(
  */
 export function detectFileRole(
   name: string,
-  dialects: readonly DialectDescriptor[] = DIALECTS,
+  dialects: readonly DialectInfo[] = DIALECT_INFOS,
   names: readonly string[] = [name],
 ): { role: FileRole; agentId?: string } {
   const base = baseName(name);
@@ -68,11 +80,11 @@ function baseNamesOf(names: readonly string[]): string[] {
 }
 
 /** A file a dropped folder's walk takes: some dialect's file, or a session-memory side file. */
-export function isFolderFileName(path: string, dialects: readonly DialectDescriptor[] = DIALECTS): boolean {
+export function isFolderFileName(path: string, dialects: readonly DialectInfo[] = DIALECT_INFOS): boolean {
   return dialects.some((d) => d.files.folderFile?.(path)) || isSessionMemoryName(path, true, dialects);
 }
 
 /** A file the main transcript is loaded before (a subagent's log and the like), by its path. */
-export function loadsAfterMain(path: string, dialects: readonly DialectDescriptor[] = DIALECTS): boolean {
+export function loadsAfterMain(path: string, dialects: readonly DialectInfo[] = DIALECT_INFOS): boolean {
   return dialects.some((d) => d.files.loadsAfterMain?.(path));
 }

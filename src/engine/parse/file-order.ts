@@ -1,7 +1,7 @@
 import { at } from '../assert';
 import { type FileRole, type SessionFile, UNKNOWN_DIALECT } from '../types';
 import { detectFileRole, isSessionMemoryName } from './detect';
-import type { DialectDescriptor } from './dialects/descriptor';
+import type { DialectInfo } from './dialects/descriptor';
 import type { ByteSource } from './source';
 
 // Which part each dropped file plays, and the order the files are read in: the main transcript
@@ -20,7 +20,7 @@ const ROLE_ORDER: Record<FileRole, number> = {
 };
 
 /** Decides each file's role; when no file looks like a main transcript, the first one is. */
-export function assignRoles(sources: ByteSource[], dialects: readonly DialectDescriptor[]): SessionFile[] {
+export function assignRoles(sources: ByteSource[], dialects: readonly DialectInfo[]): SessionFile[] {
   const memory = sources.map((s) => isSessionMemoryName(s.name, false, dialects));
   // Once for all files (a storage folder can hold thousands: a copy per file was quadratic).
   const names = sources.map((s) => s.name);
@@ -71,10 +71,7 @@ export function assignRoles(sources: ByteSource[], dialects: readonly DialectDes
 }
 
 /** The files in the order they are read: by role, then load-order key, then drop order. */
-export function orderFiles(
-  files: readonly SessionFile[],
-  dialects: readonly DialectDescriptor[],
-): SessionFile[] {
+export function orderFiles(files: readonly SessionFile[], dialects: readonly DialectInfo[]): SessionFile[] {
   const keys = files.map((f) => loadOrderKey(f.name, dialects));
   return [...files].sort(
     (a, b) =>
@@ -85,7 +82,7 @@ export function orderFiles(
 }
 
 /** A file's read-order key from the dialect whose files name one (`loadOrderKey`). */
-function loadOrderKey(path: string, dialects: readonly DialectDescriptor[]): string | undefined {
+function loadOrderKey(path: string, dialects: readonly DialectInfo[]): string | undefined {
   for (const d of dialects) {
     const key = d.files.loadOrderKey?.(path);
     if (key !== undefined) return key;

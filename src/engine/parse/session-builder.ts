@@ -13,7 +13,7 @@ import type {
   StatedTotals,
 } from '../types';
 import { UNKNOWN_DIALECT } from '../types';
-import type { DialectDescriptor, TranscriptConventions } from './dialects/descriptor';
+import type { DialectInfo, TranscriptConventions } from './dialects/descriptor';
 import {
   implausibleTimeMessage,
   isPlausibleTimeMs,
@@ -74,7 +74,7 @@ export class SessionBuilder {
   }
 
   /** Says which dialect and normalizer read a file, before its first entry is added. */
-  setFileDialect(fileIndex: number, dialect: DialectDescriptor, normalizer: RecordNormalizer): void {
+  setFileDialect(fileIndex: number, dialect: DialectInfo, normalizer: RecordNormalizer): void {
     this.callsFromUsage[fileIndex] = normalizer.apiCalls === 'usage-records';
     this.conventions[fileIndex] = dialect.transcript ?? {};
     if (at(this.files, fileIndex).role === 'main' || this.meta.agent === '')

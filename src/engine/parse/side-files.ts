@@ -1,6 +1,6 @@
 import type { Session, SessionFile, SessionMemory } from '../types';
 import { baseName } from './detect';
-import type { DialectDescriptor, MetadataFileText } from './dialects/descriptor';
+import type { DialectInfo, MetadataFileText } from './dialects/descriptor';
 import { readMetadataFile } from './read-meta-file';
 import type { SessionBuilder } from './session-builder';
 import type { ByteSource } from './source';
@@ -34,7 +34,7 @@ export class SideFiles {
   }
 
   /** Adds the session memory and folds each dialect's metadata files into `session`. */
-  apply(session: Session, dialects: readonly DialectDescriptor[]): void {
+  apply(session: Session, dialects: readonly DialectInfo[]): void {
     if (this.sessionMemory) session.sessionMemory = this.sessionMemory;
     for (const d of dialects) {
       const files = this.metadata.filter((m) => session.files[m.fileIndex]?.dialect === d.id);

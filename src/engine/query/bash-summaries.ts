@@ -1,4 +1,4 @@
-import { getDialect } from '../parse/dialects/registry';
+import { getDialectInfo } from '../parse/dialects/descriptors';
 import { estimateTextTokens } from '../tokens/estimate';
 import type { Session, TokenCount } from '../types';
 
@@ -133,7 +133,7 @@ function estimateBashSummaryTokens(text: string, errorLines: readonly string[]):
 
 /** Which shell results §4 would catch, its judgement, and the tokens summarizing them saves. Linear in entries. */
 export function computeBashSummaries(session: Session): BashSummaries {
-  const shellTools = [...(getDialect(session.format)?.shellTools ?? ['Bash'])];
+  const shellTools = [...(getDialectInfo(session.format)?.shellTools ?? ['Bash'])];
   const uses = new Map<string, { name: string; command?: string; entryIndex: number }>();
   const out: BashSummaries = {
     thresholdChars: BASH_SUMMARY_THRESHOLD_CHARS,

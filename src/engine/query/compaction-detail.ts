@@ -1,4 +1,4 @@
-import { getDialect } from '../parse/dialects/registry';
+import { getDialectInfo } from '../parse/dialects/descriptors';
 import type { Compaction, Session } from '../types';
 import { withEstimatedPost } from './usage-coverage';
 import { getToolNameForResult } from './row-filter';
@@ -54,7 +54,7 @@ export function extractMessageText(rawLine: string): string | undefined {
  */
 export function readSummaryText(session: Session, entryIndex: number, rawLine: string): string | undefined {
   const entry = session.entries[entryIndex];
-  const read = entry && getDialect(session.files[entry.fileIndex]?.dialect)?.transcript?.readSummaryText;
+  const read = entry && getDialectInfo(session.files[entry.fileIndex]?.dialect)?.transcript?.readSummaryText;
   if (!read) return extractMessageText(rawLine);
   try {
     return read(JSON.parse(rawLine));

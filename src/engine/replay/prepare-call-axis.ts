@@ -1,6 +1,6 @@
 import { isMainThreadEntry } from '../compact/build-request';
 import { isOnFollowedBranch } from '../parse/branches';
-import { getDialect } from '../parse/dialects/registry';
+import { getDialectInfo } from '../parse/dialects/descriptors';
 import { getCallContext } from '../query/usage-coverage';
 import { lowerBound } from '../simulation/search';
 import type { Session } from '../types';
@@ -72,7 +72,7 @@ export function getCallAxis(session: Session): CallAxis {
     // A dialect that logs a call's usage after its response items (Codex's `token_count`): the
     // call's first line is the first of the assistant items just before it (not before the
     // previous call's usage).
-    const dialect = getDialect(session.files[call.fileIndex]?.dialect);
+    const dialect = getDialectInfo(session.files[call.fileIndex]?.dialect);
     if (dialect?.usageFollowsResponse) {
       const floor = k > 0 ? lowerBound(ctxEntry, callFirstEntry[k - 1]!) : 0;
       while (pos > floor && entries[ctxEntry[pos - 1]!]!.kind === 'assistant') pos--;

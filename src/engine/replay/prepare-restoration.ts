@@ -1,5 +1,5 @@
 import type { FileAccess } from '../compact/restore';
-import { getDialect } from '../parse/dialects/registry';
+import { getDialectInfo } from '../parse/dialects/descriptors';
 import type { PreparedReplay } from '../simulation/prepared';
 import { estimateBlockTokens, estimateEntryTokens, estimateTextTokens } from '../tokens/estimate';
 import type { Session } from '../types';
@@ -44,7 +44,7 @@ export function getRestorationInputs(session: Session, axis: CallAxis): Restorat
   const firstCallPos = axis.callPos[0] ?? ctxEntry.length;
   for (let p = 0; p < ctxEntry.length; p++) {
     const entry = entries[ctxEntry[p]!]!;
-    const hints = getDialect(session.files[entry.fileIndex]?.dialect ?? session.format)?.restoration;
+    const hints = getDialectInfo(session.files[entry.fileIndex]?.dialect ?? session.format)?.restoration;
     if (!hints) continue;
     if (entry.kind === 'attachment') {
       // Hook output before the first call is the SessionStart hooks' (step 8 runs them again).

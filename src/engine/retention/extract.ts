@@ -1,5 +1,5 @@
 import { at } from '../assert';
-import { DIALECTS } from '../parse/dialects/registry';
+import { DIALECT_INFOS } from '../parse/dialects/descriptors';
 import { getBlocks, isTextBlock } from '../summarize/blocks';
 import { computeSpanDigest, readUserText, type SpanDigest, stripReminders } from '../summarize/digest';
 import type { RequestMessage } from '../summarize/types';
@@ -70,7 +70,7 @@ function sentencesOf(text: string): string[] {
 /** Rules from the project instructions an agent pasted into a user text (Claude Code's CLAUDE.md). */
 function memoryRules(raw: string): string[] {
   const rules: string[] = [];
-  for (const dialect of DIALECTS) {
+  for (const dialect of DIALECT_INFOS) {
     for (const body of dialect.transcript?.projectInstructions?.(raw) ?? []) {
       for (const line of body.split('\n')) {
         const rule = line.replace(/^[-*•\d.)\s]+/, '').trim();

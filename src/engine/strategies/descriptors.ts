@@ -8,7 +8,7 @@ import { GEMINI_CLI_DESCRIPTOR } from './gemini-cli/descriptor';
 import { OPENCODE_DESCRIPTOR } from './opencode/descriptor';
 import { PI_DESCRIPTOR } from './pi/descriptor';
 import { ROO_DESCRIPTOR } from './roo/descriptor';
-import { DIALECTS, getDialect } from '../parse/dialects/registry';
+import { DIALECT_INFOS, getDialectInfo } from '../parse/dialects/descriptors';
 import type { DialectId } from '../types';
 import type { KnobValue, StrategyDescriptor } from './types';
 
@@ -41,10 +41,10 @@ export const DEFAULT_STRATEGY_ID = CLAUDE_CODE_DESCRIPTOR.id;
  * dialect's own agent (a claude-trace log of Claude Code is Claude Code's, not an API user's).
  */
 export function getDefaultStrategyId(format: DialectId | undefined, agent?: string): string {
-  const own = getDialect(format);
+  const own = getDialectInfo(format);
   const dialect =
     agent !== undefined && own?.agent !== undefined && agent !== own.agent
-      ? (DIALECTS.find((d) => d.agent === agent) ?? own)
+      ? (DIALECT_INFOS.find((d) => d.agent === agent) ?? own)
       : own;
   const id = dialect?.defaultStrategyId;
   return id !== undefined && STRATEGY_DESCRIPTORS.some((s) => s.id === id) ? id : DEFAULT_STRATEGY_ID;

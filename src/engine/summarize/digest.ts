@@ -8,7 +8,7 @@ import {
   type ToolUseBlock,
 } from './blocks';
 import type { TodoItem, TranscriptConventions } from '../parse/dialects/descriptor';
-import { DIALECTS } from '../parse/dialects/registry';
+import { DIALECT_INFOS } from '../parse/dialects/descriptors';
 import type { RequestMessage } from './types';
 
 // The structure of a span, read from the request's messages the way a person would skim them:
@@ -55,7 +55,7 @@ interface ToolError {
  * A request's messages do not say which agent wrote them: every dialect's conventions are asked
  * (each recognises only its own wrappers and commands).
  */
-const CONVENTIONS: readonly TranscriptConventions[] = DIALECTS.flatMap((d) =>
+const CONVENTIONS: readonly TranscriptConventions[] = DIALECT_INFOS.flatMap((d) =>
   d.transcript ? [d.transcript] : [],
 );
 

@@ -1,4 +1,4 @@
-import { DIALECTS } from '../../engine/parse/dialects/registry';
+import { DIALECT_INFOS } from '../../engine/parse/dialects/descriptors';
 
 // The agents and formats the page reads, derived from the dialect registry (never a list of our
 // own): the empty page and the sample's first-run line name them.
@@ -6,7 +6,7 @@ import { DIALECTS } from '../../engine/parse/dialects/registry';
 /** Each agent whose logs a registered dialect reads, once, in the registry's order. */
 export function getReadAgents(): string[] {
   const seen = new Set<string>();
-  for (const d of DIALECTS) if (d.createNormalizer && d.agent) seen.add(d.agent);
+  for (const d of DIALECT_INFOS) if (d.parsed && d.agent) seen.add(d.agent);
   return [...seen];
 }
 

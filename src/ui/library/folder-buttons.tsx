@@ -1,4 +1,4 @@
-import { DIALECTS } from '../../engine/parse/dialects/registry';
+import { DIALECT_INFOS } from '../../engine/parse/dialects/descriptors';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useUiStore } from '../store';
@@ -12,7 +12,7 @@ let openInput: (() => void) | undefined;
 /** The folders the agents write their sessions in, from the dialects' locations (`~/.codex/sessions`). */
 const AGENT_FOLDERS = [
   ...new Set(
-    DIALECTS.flatMap((d) => {
+    DIALECT_INFOS.flatMap((d) => {
       const folder = d.files.location?.split(/[<( ]/)[0]?.replace(/[/-]+$/, '');
       return folder?.startsWith('~/') ? [folder] : [];
     }),

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
 import type { SessionId } from '../../worker/protocol';
-import { getDialect } from '../../engine/parse/dialects/registry';
+import { getDialectInfo } from '../../engine/parse/dialects/descriptors';
 import { sessionOverviewQuery, timelineQuery } from '../queries';
 import { CONTEXT_WINDOW_KEY, useEffectiveKnobs, useKnobOverrides } from '../replay/use-knobs';
 import { useLayoutStore } from '../layout-store';
@@ -23,7 +23,7 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
     placeholderData: (d) => d,
   });
   const { data: overview } = useQuery(sessionOverviewQuery(sessionId));
-  const dialect = getDialect(overview?.format);
+  const dialect = getDialectInfo(overview?.format);
   // The bars are the lines the selected strategy gives for its knobs (threshold-bars.ts), whatever
   // the strategy; a dialect with no strategy of its own gets none.
   const strategyId = useReplayStore((s) => s.strategyId);

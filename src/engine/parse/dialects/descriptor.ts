@@ -165,7 +165,14 @@ export interface TranscriptConventions {
   readonly clearedPlaceholder?: string;
 }
 
-export interface DialectDescriptor {
+/**
+ * What the page knows of a dialect (`descriptors.ts`): its data and the small predicates that
+ * detect its files and read its conventions, never its normalizer, so the page's first load does
+ * not carry the parsing code (issue 20, tests/structure/ui-startup.test.ts). Each dialect's
+ * `info.ts` exports it; its `index.ts` adds the normalizer (`DialectDescriptor`, `registry.ts`),
+ * for the worker and the CLI.
+ */
+export interface DialectInfo {
   readonly id: DialectId;
   /** Human name, as the header and the issues name the format. */
   readonly label: string;
@@ -173,8 +180,11 @@ export interface DialectDescriptor {
   readonly agent?: string;
   /** The strategy the replay shows first for a log of this dialect. */
   readonly defaultStrategyId?: string;
-  /** One file's normalizer (a normalizer may keep per-file state); absent: `unsupported-dialect`. */
-  readonly createNormalizer?: () => RecordNormalizer;
+  /**
+   * True when the engine reads its records (its descriptor has `createNormalizer`); false: the
+   * format is recognised, and refused as `unsupported-dialect`.
+   */
+  readonly parsed: boolean;
   /**
    * One normalizer reads all of a session's files of this dialect, in `loadOrderKey` order, so it
    * can keep state across them (OpenCode: a part's file names its message, read before it).
@@ -201,6 +211,12 @@ export interface DialectDescriptor {
   readonly listCut?: { readonly from: string; readonly to: string };
   readonly files: DialectFiles;
   readonly transcript?: TranscriptConventions;
+}
+
+/** A dialect with the code that reads it: what the worker's and the CLI's parser take. */
+export interface DialectDescriptor extends DialectInfo {
+  /** One file's normalizer (a normalizer may keep per-file state); absent: `unsupported-dialect`. */
+  readonly createNormalizer?: () => RecordNormalizer;
 }
 
 export const NO_RESTORATION: RestorationHints = { fileTools: [], readTools: [], wholeWriteTools: [] };

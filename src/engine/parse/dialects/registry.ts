@@ -10,8 +10,10 @@ import { OPENCODE_DIALECT } from './opencode';
 import { PI_DIALECT } from './pi';
 
 /**
- * Every dialect the engine knows. Adding one: its folder (`dialects/<id>/`, an `index.ts` exporting
- * its descriptor, a fixture and a golden: tests/parse/dialect-structure.test.ts) and a line here.
+ * Every dialect the engine knows, with the code that reads it: what the worker's and the CLI's
+ * parser take (the page takes descriptors.ts's infos, in the same order). Adding one: its folder
+ * (`dialects/<id>/`, an `info.ts` exporting its info and an `index.ts` its descriptor, a fixture
+ * and a golden: tests/parse/dialect-structure.test.ts) and a line here and in descriptors.ts.
  * Detection asks them in this order and the first match wins, so a narrower shape comes before a
  * broader one it overlaps (the SDK's stream-json before Claude Code's session records).
  */

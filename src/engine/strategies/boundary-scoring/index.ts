@@ -1,5 +1,5 @@
 import type { Restoration } from '../../compact/restore';
-import { getDialect } from '../../parse/dialects/registry';
+import { getDialectInfo } from '../../parse/dialects/descriptors';
 import { isSafeCut } from '../../simulation/cuts';
 import type { PreparedReplay } from '../../simulation/prepared';
 import type { Entry, TokenCount } from '../../types';
@@ -75,7 +75,7 @@ class BoundaryScoringRun implements StrategyRun {
   ) {
     this.blockingTokens = knobs.contextWindow;
     this.own = getOwnPrefix(prepared);
-    this.shellTools = getDialect(prepared.session.format)?.shellTools ?? ['Bash'];
+    this.shellTools = getDialectInfo(prepared.session.format)?.shellTools ?? ['Bash'];
   }
 
   step(view: ReplayView): StepOutcome | undefined {

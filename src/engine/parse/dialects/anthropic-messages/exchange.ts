@@ -1,5 +1,6 @@
 import type { TokenCount, Usage } from '../../../types';
 import { isObject, type Json } from '../record';
+import { isPair, isRequestBody, isResponseBody } from './info';
 
 // Raw Anthropic Messages API traffic: what any API user (or a proxy) can paste. Three shapes of
 // record, one per JSON line, per element of a JSON array, or a whole file of one:
@@ -11,20 +12,6 @@ import { isObject, type Json } from '../record';
 //   response: {timestamp, status_code, headers, body?, body_raw?} | null, logged_at}`
 //   (badlogic/lemmy apps/claude-trace src/types.ts `RawPair`; `body_raw` is the SSE stream of a
 //   streamed response), or a plain `{request: <body>, response: <body>}`.
-
-const isRequestBody = (v: unknown): v is Json =>
-  isObject(v) && Array.isArray(v.messages) && (typeof v.model === 'string' || 'max_tokens' in v);
-const isResponseBody = (v: unknown): v is Json =>
-  isObject(v) && v.type === 'message' && v.role === 'assistant' && 'content' in v;
-const isPair = (v: unknown): v is Json =>
-  isObject(v) &&
-  isObject(v.request) &&
-  (isRequestBody(v.request.body) || isRequestBody(v.request)) &&
-  ('response' in v || 'logged_at' in v);
-
-/** One record of any of the three shapes (detection). */
-export const isAnthropicMessagesRecord = (v: unknown): boolean =>
-  isPair(v) || isRequestBody(v) || isResponseBody(v);
 
 interface Exchange {
   request?: Json;

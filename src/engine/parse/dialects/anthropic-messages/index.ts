@@ -1,51 +1,18 @@
-import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
-import { isAnthropicMessagesRecord } from './exchange';
+import type { DialectDescriptor } from '../descriptor';
+import { ANTHROPIC_MESSAGES_DIALECT_INFO, ANTHROPIC_MESSAGES_JSON_DIALECT_INFO } from './info';
 import { createAnthropicMessagesNormalizer } from './normalizer';
 
-// Raw Anthropic Messages API traffic as two dialects: JSON lines (a proxy's or claude-trace's log)
-// and one JSON array. The record shapes are in exchange.ts, how requests become entries in
-// normalizer.ts.
+// Anthropic Messages API traffic as the worker and the CLI read it: the infos (info.ts) and the
+// normalizer both layouts share (normalizer.ts).
 
-const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
-
-/** claude-trace's log name: `.claude-trace/log-YYYY-MM-DD-HH-MM-SS.jsonl` (claude-trace's logger). */
-const TRACE_NAME = /^log-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\.jsonl$/i;
-/** Our own convention for a saved request list: `*.anthropic.jsonl` / `anthropic-messages*.jsonl`. */
-const LINES_NAME = /(?:\.anthropic\.jsonl|^anthropic-messages[\w.-]*\.jsonl)$/i;
-const DOCUMENT_NAME = /(?:\.anthropic\.json|^anthropic-messages[\w.-]*\.json)$/i;
-
-const TRANSCRIPT = { knownSystemSubtypes: new Set(['history-truncate', 'history-compact', 'applied_edits']) };
-
-/** Messages API requests and responses, one per JSON line (a proxy's or claude-trace's log). */
+/** Messages API requests and responses, one per JSON line, with the normalizer. */
 export const ANTHROPIC_MESSAGES_DIALECT: DialectDescriptor = {
-  id: 'anthropic-messages',
-  label: 'Anthropic Messages API requests',
-  agent: 'Anthropic Messages API',
-  // An API user's own context tool is the API's server-side clearing (context editing); Claude
-  // Code's compaction is one agent's behaviour, not what a raw request list runs with.
-  defaultStrategyId: 'api-clear-tool-uses',
+  ...ANTHROPIC_MESSAGES_DIALECT_INFO,
   createNormalizer: createAnthropicMessagesNormalizer,
-  restoration: NO_RESTORATION,
-  files: {
-    location: 'a proxy log, or claude-trace: .claude-trace/log-<date>.jsonl',
-    matchName: (baseName) => TRACE_NAME.test(baseName) || LINES_NAME.test(baseName),
-    matchRecord: isAnthropicMessagesRecord,
-    folderFile: (path) => /(?:^|\/)\.claude-trace\/log-[\d-]+\.jsonl$/i.test(path),
-  },
-  transcript: TRANSCRIPT,
 };
 
-/**
- * The same records as one JSON array (or, named so, one pretty-printed request; unnamed, that one
- * is read by the line dialect above as the file's one record).
- */
+/** The same records as one JSON array, with the same normalizer. */
 export const ANTHROPIC_MESSAGES_JSON_DIALECT: DialectDescriptor = {
-  ...ANTHROPIC_MESSAGES_DIALECT,
-  id: 'anthropic-messages-json',
-  label: 'Anthropic Messages API requests (JSON array)',
-  files: {
-    matchName: (baseName) => DOCUMENT_NAME.test(baseName),
-    matchRecord: (value) => Array.isArray(value) && isAnthropicMessagesRecord(value[0]),
-    wholeJson: { maxBytes: MAX_DOCUMENT_BYTES, objectIsRecord: true },
-  },
+  ...ANTHROPIC_MESSAGES_JSON_DIALECT_INFO,
+  createNormalizer: createAnthropicMessagesNormalizer,
 };

@@ -11,7 +11,8 @@ import {
 } from '../record';
 import { normalizeAnthropicContent } from '../shared/anthropic-blocks';
 import { getClearableResults, readAppliedEdits, readEdits } from './context-edits';
-import { type Client, contextOf, isAnthropicMessagesRecord, readExchange, usageOf } from './exchange';
+import { type Client, contextOf, readExchange, usageOf } from './exchange';
+import { isAnthropicMessagesRecord } from './info';
 import { describeHistoryChange, fingerprintMessage, systemKey } from './history-diff';
 
 // Each request is one API call. Its context is the response's usage when there is one, else

@@ -1,11 +1,44 @@
 import type { FileRoleMatch } from '../descriptor';
 import { isObject } from '../record';
-import { META_TYPES } from './normalizer';
 
 // What Claude Code's records and files look like from outside (detection, file roles, session
 // memory): the descriptor's hooks, docs/sources.md#fmt-envelope–§8. What its user texts are
 // (commands, reminders, the continuation summary, todos) is in ../shared/claude-conventions.ts,
 // shared with its stream-json.
+
+/** Record types that are session metadata rather than conversation (docs/sources.md#fmt-entry-types). */
+export const META_TYPES = new Set([
+  'summary',
+  'file-history-snapshot',
+  'file-history-delta',
+  'queue-operation',
+  'last-prompt',
+  'permission-mode',
+  'mode',
+  'bridge-session',
+  'custom-title',
+  'agent-name',
+  'ai-title',
+  'pr-link',
+  'fork-context-ref',
+]);
+
+/** System subtypes seen in real files (docs/sources.md#fmt-entry-types); others are kept and counted as unknown. */
+export const KNOWN_SYSTEM_SUBTYPES = new Set([
+  'turn_duration',
+  'stop_hook_summary',
+  'compact_boundary',
+  'microcompact_boundary',
+  'api_error',
+  'away_summary',
+  'local_command',
+  'bridge_status',
+  'scheduled_task_fire',
+  'informational',
+  'api_metrics',
+  'agents_killed',
+  'thinking',
+]);
 
 /** Record types Claude Code writes: the conversation's and the session metadata (docs/sources.md#fmt-entry-types). */
 const RECORD_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progress', ...META_TYPES]);

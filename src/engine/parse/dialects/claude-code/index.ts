@@ -1,41 +1,11 @@
 import type { DialectDescriptor } from '../descriptor';
-import {
-  CLAUDE_CODE_RESTORATION,
-  CLAUDE_CODE_SHELL_TOOLS,
-  CLAUDE_CODE_TEXTS,
-} from '../shared/claude-conventions';
-import { fileRoleOf, isClaudeCodeRecord, isSessionMemory } from './conventions';
-import { CLAUDE_CODE_METADATA, getMetaAgentId } from './meta';
-import { claudeCodeNormalizer, KNOWN_SYSTEM_SUBTYPES } from './normalizer';
+import { CLAUDE_CODE_DIALECT_INFO } from './info';
+import { claudeCodeNormalizer } from './normalizer';
 
-// Claude Code as a dialect: its records (normalizer.ts), how its files are recognised
-// (conventions.ts), its subagents' metadata files (meta.ts); its texts and restoration, shared
-// with its stream-json, in ../shared/claude-conventions.ts.
+// Claude Code as the worker and the CLI read it: its info (info.ts) and its records' normalizer.
 
-/** Claude Code session JSONL (`~/.claude/projects/<project>/<session>.jsonl`, docs/sources.md#fmt-envelope–§8). */
+/** Claude Code session JSONL, with its normalizer. */
 export const CLAUDE_CODE_DIALECT: DialectDescriptor = {
-  id: 'claude-code',
-  label: 'Claude Code session (JSONL)',
-  agent: 'Claude Code',
-  defaultStrategyId: 'claude-code',
+  ...CLAUDE_CODE_DIALECT_INFO,
   createNormalizer: () => claudeCodeNormalizer,
-  shellTools: CLAUDE_CODE_SHELL_TOOLS,
-  restoration: CLAUDE_CODE_RESTORATION,
-  // API calls are assistant records; compactions are system boundaries (docs/sources.md#fmt-compaction, #fmt-usage). Quoted
-  // whole: inside a JSON string the quotes would be escaped, so only structure matches.
-  listNeedles: ['"assistant"', '"compact_boundary"', '"microcompact_boundary"'],
-  // A response's content (its text, thinking and tool inputs: most of its bytes) comes between
-  // `"content":[` and `],"stop_reason"`; the list needs its id, model and usage only.
-  listCut: { from: '"content":[', to: '],"stop_reason"' },
-  files: {
-    location: '~/.claude/projects/<project>/<session>.jsonl',
-    matchRecord: isClaudeCodeRecord,
-    folderFile: (path) => /\.jsonl$/i.test(path) || getMetaAgentId(path) !== undefined,
-    metadata: CLAUDE_CODE_METADATA,
-    fileRole: fileRoleOf,
-    // Subagent logs live in `<session-id>/subagents/` (2.1+) or next to the session (`agent-*.jsonl`).
-    loadsAfterMain: (path) => /(^|\/)agent-[^/]*\.jsonl$/i.test(path) || /\/subagents\//.test(path),
-    sessionMemory: isSessionMemory,
-  },
-  transcript: { ...CLAUDE_CODE_TEXTS, knownSystemSubtypes: KNOWN_SYSTEM_SUBTYPES },
 };

@@ -12,43 +12,10 @@ import {
   typeName,
 } from '../record';
 import { normalizeClaudeMessage, readCompactMeta } from '../shared/claude-messages';
+import { META_TYPES } from './conventions';
 
 // Claude Code's JSONL records → engine entries (docs/sources.md#fmt-envelope–7).
 // One record per line; this file knows the record shapes, nothing about files or sessions.
-
-/** Record types that are session metadata rather than conversation (docs/sources.md#fmt-entry-types). */
-export const META_TYPES = new Set([
-  'summary',
-  'file-history-snapshot',
-  'file-history-delta',
-  'queue-operation',
-  'last-prompt',
-  'permission-mode',
-  'mode',
-  'bridge-session',
-  'custom-title',
-  'agent-name',
-  'ai-title',
-  'pr-link',
-  'fork-context-ref',
-]);
-
-/** System subtypes seen in real files (docs/sources.md#fmt-entry-types); others are kept and counted as unknown. */
-export const KNOWN_SYSTEM_SUBTYPES = new Set([
-  'turn_duration',
-  'stop_hook_summary',
-  'compact_boundary',
-  'microcompact_boundary',
-  'api_error',
-  'away_summary',
-  'local_command',
-  'bridge_status',
-  'scheduled_task_fire',
-  'informational',
-  'api_metrics',
-  'agents_killed',
-  'thinking',
-]);
 
 function stripAnsi(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes are control characters.

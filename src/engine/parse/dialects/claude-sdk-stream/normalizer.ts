@@ -20,27 +20,6 @@ import { normalizeClaudeMessage, parseClaudeUsage, readCompactMeta } from '../sh
 // in a snake_case envelope (`session_id`, `parent_tool_use_id`, no `parentUuid` tree), framed per
 // run by `system/init` and `result`.
 
-/** System subtypes the stream writes that the engine reads or shows (docs/sources.md#fmt-sdk-stream). */
-export const STREAM_SYSTEM_SUBTYPES = new Set([
-  'init',
-  'status',
-  'compact_boundary',
-  'hook_response',
-  'permission_request',
-  'permission_response',
-]);
-
-/** Record types of the stream (docs/sources.md#fmt-sdk-stream); others are kept and counted as unknown. */
-export const STREAM_RECORD_TYPES = new Set([
-  'system',
-  'user',
-  'assistant',
-  'result',
-  'tool_use_summary',
-  'stream_event',
-  'tool_progress',
-]);
-
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** A `result` record's totals for its run: `usage`, `total_cost_usd`, `num_turns`, durations. */

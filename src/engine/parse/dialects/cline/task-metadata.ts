@@ -1,5 +1,4 @@
-import { hasClineUiLog } from './ui-messages';
-import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
+import type { DialectDescriptor } from '../descriptor';
 import {
   createEntry,
   isObject,
@@ -8,6 +7,7 @@ import {
   type RecordNormalizer,
   typeName,
 } from '../record';
+import { CLINE_TASK_METADATA_DIALECT_INFO } from './info';
 
 // Cline's `task_metadata.json`, beside the task's UI log and API history: `{files_in_context:
 // [{path, record_state: "active"|"stale", record_source: "read_tool"|"user_edited"|"cline_edited"|
@@ -15,11 +15,6 @@ import {
 // model_id, model_provider_id, mode}]}` (cline/cline src/core/context/context-tracking/
 // ContextTrackerTypes.ts; docs/sources.md#fmt-cline names the folder). Each file in context is one entry;
 // `model_usage` is not read (the UI log names each message's model).
-
-/** A metadata file is small (one line per file the task touched); anything larger is not one. */
-const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
-
-const METADATA_NAME = /task_metadata\.json$/i;
 
 function normalizeFileInContext(record: unknown, ctx: RecordContext, index: number): NormalizedRecord {
   const entry = createEntry(ctx, index);
@@ -49,20 +44,8 @@ const taskMetadataNormalizer: RecordNormalizer = {
   normalize: normalizeFileInContext,
 };
 
+/** The task metadata, with its normalizer (the page reads its info, info.ts). */
 export const CLINE_TASK_METADATA_DIALECT: DialectDescriptor = {
-  id: 'cline-task-metadata',
-  label: 'Cline task metadata (task_metadata.json)',
-  agent: 'Cline',
+  ...CLINE_TASK_METADATA_DIALECT_INFO,
   createNormalizer: () => taskMetadataNormalizer,
-  restoration: NO_RESTORATION,
-  files: {
-    location: '…/globalStorage/saoudrizwan.claude-dev/tasks/<task-id>/task_metadata.json',
-    matchName: (baseName) => METADATA_NAME.test(baseName),
-    matchRecord: (value) =>
-      isObject(value) && Array.isArray(value.files_in_context) && 'model_usage' in value,
-    folderFile: (path) => METADATA_NAME.test(path),
-    fileRole: (baseName, baseNames) =>
-      METADATA_NAME.test(baseName) && hasClineUiLog(baseNames) ? { role: 'content' } : undefined,
-    wholeJson: { maxBytes: MAX_DOCUMENT_BYTES, recordsKey: 'files_in_context' },
-  },
 };

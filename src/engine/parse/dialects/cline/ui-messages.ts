@@ -1,5 +1,5 @@
 import type { Block, Entry, TokenCount } from '../../../types';
-import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
+import type { DialectDescriptor } from '../descriptor';
 import {
   createEntry,
   isObject,
@@ -12,6 +12,7 @@ import {
   type RecordNormalizer,
   typeName,
 } from '../record';
+import { CLINE_UI_DIALECT_INFO } from './info';
 
 // Cline's `ui_messages.json` (docs/sources.md#fmt-cline): one JSON document, an array of `ClineMessage`s
 // `{ts, type: "say"|"ask", say|ask, text, images, files, partial, modelInfo,
@@ -25,9 +26,6 @@ import {
 // token counts and no trace of truncation (Cline keeps the whole history and applies the deleted
 // range when it sends a request), so it is kept beside as a `content` file, like the task
 // metadata (`task_metadata.json`, task-metadata.ts).
-
-/** The largest UI log read whole (bytes); the real one seen: ~2.2 MB for a 53-request task. */
-const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
 /** `say` values that are the person's words. */
 const USER_SAYS = new Set(['task', 'user_feedback', 'user_feedback_diff']);
@@ -380,25 +378,8 @@ function createClineUiNormalizer(): RecordNormalizer {
   return { dialect: 'cline-ui', agent: 'Cline', apiCalls: 'usage-records', normalize };
 }
 
-const UI_NAME = /ui_messages\.json$/i;
-
+/** The UI log, with its normalizer (the page reads its info, info.ts). */
 export const CLINE_UI_DIALECT: DialectDescriptor = {
-  id: 'cline-ui',
-  label: 'Cline UI messages (ui_messages.json)',
-  agent: 'Cline',
-  defaultStrategyId: 'cline',
+  ...CLINE_UI_DIALECT_INFO,
   createNormalizer: createClineUiNormalizer,
-  restoration: NO_RESTORATION,
-  files: {
-    location: '…/globalStorage/saoudrizwan.claude-dev/tasks/<task-id>/ui_messages.json',
-    matchName: (baseName) => UI_NAME.test(baseName),
-    matchRecord: (value) =>
-      Array.isArray(value) && isObject(value[0]) && ('say' in value[0] || 'ask' in value[0]),
-    folderFile: (path) => UI_NAME.test(path),
-    wholeJson: { maxBytes: MAX_DOCUMENT_BYTES },
-  },
 };
-
-/** True when a dropped set holds a Cline UI log: the task folder's other files are its content. */
-export const hasClineUiLog = (baseNames: readonly string[]): boolean =>
-  baseNames.some((name) => UI_NAME.test(name));

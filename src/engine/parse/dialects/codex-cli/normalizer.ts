@@ -12,6 +12,7 @@ import {
   type RecordNormalizer,
   typeName,
 } from '../record';
+import { RECORD_TYPES } from './info';
 
 import { contentBlocks, reasoningBlock, toolResultBlock, toolUseBlock } from './blocks';
 import { inferTrigger, type TurnState } from './trigger';
@@ -253,15 +254,6 @@ export function createCodexCliNormalizer(): RecordNormalizer {
 
   return { dialect: 'codex-cli', agent: 'Codex CLI', apiCalls: 'usage-records', normalize };
 }
-
-/** The `type`s of a rollout line since openai/codex PR #3380 (2025-09-09, docs/sources.md#fmt-codex). */
-export const RECORD_TYPES = new Set([
-  'session_meta',
-  'turn_context',
-  'response_item',
-  'event_msg',
-  'compacted',
-]);
 
 /**
  * A line of the early rollout format (Codex before openai/codex PR #3380, merged 2025-09-09;

@@ -3,7 +3,6 @@ import {
   createEntry,
   isObject,
   jsonText,
-  type Json,
   type NormalizedRecord,
   readTokenCount,
   parseTimestamp,
@@ -13,6 +12,7 @@ import {
   type RecordNormalizer,
   typeName,
 } from '../record';
+import { isSessionMetadata, NOTICE_TYPES } from './info';
 
 // Gemini CLI's chat recordings, `~/.gemini/tmp/<project-hash>/chats/session-<time>-<id8>.json(l)`
 // (google-gemini/gemini-cli `packages/core/src/services/chatRecordingService.ts` and
@@ -38,22 +38,6 @@ import {
 // the messages as they were sent, and a `$set` of `messages` (the CLI syncing its in-memory
 // history) is kept as a metadata record, counted, not read as a compaction. A `$rewindTo` is kept
 // the same way; the rewound messages stay in the session.
-
-/** Message types that are the CLI's own notices, not the model's or the person's. */
-export const NOTICE_TYPES = new Set(['info', 'error', 'warning']);
-
-export function isMessage(value: Json): boolean {
-  return (
-    typeof value.id === 'string' &&
-    typeof value.timestamp === 'string' &&
-    'content' in value &&
-    (value.type === 'user' || value.type === 'gemini')
-  );
-}
-
-export function isSessionMetadata(value: Json): boolean {
-  return typeof value.sessionId === 'string' && typeof value.projectHash === 'string';
-}
 
 /** The text of a `PartListUnion` (a string, one part or an array of parts), and its length. */
 function partsText(content: unknown, max: number): { text: string; chars: number } {

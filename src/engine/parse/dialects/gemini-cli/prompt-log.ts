@@ -1,13 +1,13 @@
-import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
+import type { DialectDescriptor } from '../descriptor';
 import {
   createEntry,
-  isObject,
   type NormalizedRecord,
   parseTimestamp,
   type RecordContext,
   type RecordNormalizer,
   typeName,
 } from '../record';
+import { GEMINI_CLI_PROMPT_LOG_DIALECT_INFO, isPrompt } from './info';
 
 // Gemini CLI's prompt log, `~/.gemini/tmp/<project-hash>/logs.json`, beside the project's `chats/`:
 // one JSON array of `{sessionId, messageId, type: "user", message, timestamp}`, every prompt the user
@@ -15,30 +15,6 @@ import {
 // tests/real-logs/shared-corpus.json, brexp/infra and Tar-ive/brain-system). It records no model
 // call: each prompt is a user entry, so the file reads as what it is (prompts, no API calls) and
 // is listed beside its chats instead of being refused as not a transcript.
-
-/** A prompt log grows one short record a prompt; anything larger is not one. */
-const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
-
-const NAME = /^logs\.json$/i;
-const FOLDER_FILE = /(?:^|\/)\.gemini\/tmp\/[^/]+\/logs\.json$/i;
-
-/** A prompt record: its session, its number in that session, its text. */
-interface PromptRecord {
-  sessionId: string;
-  messageId: number;
-  message: string;
-  type?: unknown;
-  timestamp?: unknown;
-}
-
-function isPrompt(value: unknown): value is PromptRecord {
-  return (
-    isObject(value) &&
-    typeof value.sessionId === 'string' &&
-    typeof value.messageId === 'number' &&
-    typeof value.message === 'string'
-  );
-}
 
 function normalizePrompt(record: unknown, ctx: RecordContext, index: number): NormalizedRecord {
   const entry = createEntry(ctx, index);
@@ -73,19 +49,8 @@ const promptLogNormalizer: RecordNormalizer = {
   normalize: normalizePrompt,
 };
 
+/** The project's prompt log, with its normalizer (the page reads its info, info.ts). */
 export const GEMINI_CLI_PROMPT_LOG_DIALECT: DialectDescriptor = {
-  id: 'gemini-cli-logs',
-  label: 'Gemini CLI prompt log (logs.json: the prompts typed in a project, no model calls)',
-  agent: 'Gemini CLI',
+  ...GEMINI_CLI_PROMPT_LOG_DIALECT_INFO,
   createNormalizer: () => promptLogNormalizer,
-  restoration: NO_RESTORATION,
-  files: {
-    location: '~/.gemini/tmp/<project-hash>/logs.json',
-    matchName: (baseName) => NAME.test(baseName),
-    matchRecord: (value) => Array.isArray(value) && value.length > 0 && isPrompt(value[0]),
-    folderFile: (path) => FOLDER_FILE.test(path),
-    wholeJson: { maxBytes: MAX_DOCUMENT_BYTES },
-  },
-  transcript: { knownSystemSubtypes: new Set() },
-  defaultStrategyId: 'gemini-cli',
 };

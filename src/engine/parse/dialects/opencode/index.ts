@@ -1,54 +1,13 @@
-import { type DialectDescriptor, NO_RESTORATION } from '../descriptor';
-import { isObject } from '../record';
-import { OPENCODE_DB_NAME, OPENCODE_WAL_NAME } from './database-name';
+import type { DialectDescriptor } from '../descriptor';
+import { OPENCODE_DIALECT_INFO } from './info';
 import { createOpenCodeNormalizer } from './normalizer';
-import { OPENCODE_CLEARED } from './parts';
-import {
-  groupFiles,
-  ID_NAME,
-  isMessageInfo,
-  isPart,
-  isSessionInfo,
-  loadOrderKey,
-  MAX_RECORD_BYTES,
-  MESSAGE_PATH,
-  PART_PATH,
-  SESSION_PATH,
-} from './storage';
 
-// OpenCode's session storage as a dialect: a file per session, message and part (storage.ts),
-// read in id order by one normalizer for all of them (normalizer.ts, parts.ts). The newer SQLite
-// storage (database.ts) becomes the same files, one session at a time, before parsing.
+// OpenCode's storage as the worker and the CLI read it: its info (info.ts) and one normalizer for
+// all of a session's files (normalizer.ts, parts.ts).
 
-export { OPENCODE_CLEARED } from './parts';
+export { OPENCODE_CLEARED } from './info';
 
 export const OPENCODE_DIALECT: DialectDescriptor = {
-  id: 'opencode',
-  label: 'OpenCode session storage',
-  agent: 'OpenCode',
-  defaultStrategyId: 'opencode',
+  ...OPENCODE_DIALECT_INFO,
   createNormalizer: createOpenCodeNormalizer,
-  sharedNormalizer: true,
-  restoration: NO_RESTORATION,
-  shellTools: ['bash'],
-  files: {
-    location:
-      '~/.local/share/opencode/storage/ (session/, message/, part/), or ~/.local/share/opencode/opencode.db (with opencode.db-wal)',
-    matchName: (baseName) => ID_NAME.test(baseName) || OPENCODE_DB_NAME.test(baseName),
-    matchRecord: (value) =>
-      isObject(value) && (isMessageInfo(value) || isPart(value) || isSessionInfo(value)),
-    folderFile: (path) =>
-      SESSION_PATH.test(path) ||
-      MESSAGE_PATH.test(path) ||
-      PART_PATH.test(path) ||
-      OPENCODE_DB_NAME.test(path) ||
-      OPENCODE_WAL_NAME.test(path),
-    loadOrderKey,
-    groupFiles,
-    wholeJson: { maxBytes: MAX_RECORD_BYTES, objectIsRecord: true },
-  },
-  transcript: {
-    knownSystemSubtypes: new Set(['compaction', 'prune']),
-    clearedPlaceholder: OPENCODE_CLEARED,
-  },
 };

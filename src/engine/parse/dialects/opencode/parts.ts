@@ -11,12 +11,10 @@ import {
   readTokenCount,
   typeName,
 } from '../record';
+import { OPENCODE_CLEARED } from './info';
 
 // One OpenCode part (message-v2.ts `Part`) as entries: what a part holds, apart from the session
 // state a compaction and a prune leave (normalizer.ts).
-
-/** What OpenCode sends in place of a pruned tool output (message-v2.ts `toModelMessages`). */
-export const OPENCODE_CLEARED = '[Old tool result content cleared]';
 
 export const ZERO: Usage = {
   inputTokens: 0,

@@ -1,0 +1,111 @@
+import { type DialectInfo, NO_RESTORATION } from '../descriptor';
+import { isObject } from '../record';
+
+// Cline's three task files as the page knows them (docs/sources.md#fmt-cline): their names, shapes
+// and how a task folder groups them. What reads them is in ui-messages.ts, api-history.ts and
+// task-metadata.ts, which add the normalizers.
+
+/** The largest UI log read whole (bytes); the real one seen: ~2.2 MB for a 53-request task. */
+const MAX_UI_LOG_BYTES = 256 * 1024 * 1024;
+/** The largest history read whole (bytes); real task histories seen: ~1.5 MB. */
+const MAX_HISTORY_BYTES = 256 * 1024 * 1024;
+/** A metadata file is small (one line per file the task touched); anything larger is not one. */
+const MAX_METADATA_BYTES = 64 * 1024 * 1024;
+
+const UI_NAME = /ui_messages\.json$/i;
+const METADATA_NAME = /task_metadata\.json$/i;
+/** A task folder's files: the two logs of docs/sources.md#fmt-cline and the `task_metadata.json` beside them. */
+const TASK_FILE = /^(.*\/)?(api_conversation_history|ui_messages|task_metadata)\.json$/i;
+
+/**
+ * Cline's task folders: `tasks/<id>/` holds the API history, the UI log and the task's metadata;
+ * together they are one session, keyed by the UI log when there is one (the main file then, the
+ * history its content: `fileRole` below), else by the history.
+ */
+function groupTaskFiles(paths: readonly string[]): { key: string; paths: string[] }[] {
+  const byFolder = new Map<string, string[]>();
+  for (const p of paths) {
+    const m = TASK_FILE.exec(p);
+    if (!m) continue;
+    const folder = m[1] ?? '';
+    const list = byFolder.get(folder) ?? [];
+    if (list.length === 0) byFolder.set(folder, list);
+    list.push(p);
+  }
+  const rank = (p: string) =>
+    /ui_messages\.json$/i.test(p) ? 0 : /api_conversation_history/i.test(p) ? 1 : 2;
+  return [...byFolder.values()].map((list) => {
+    const ordered = [...list].sort((a, b) => rank(a) - rank(b));
+    return { key: ordered[0]!, paths: ordered };
+  });
+}
+
+/** True when a dropped set holds a Cline UI log: the task folder's other files are its content. */
+const hasClineUiLog = (baseNames: readonly string[]): boolean => baseNames.some((name) => UI_NAME.test(name));
+
+const TOOL_RESULT_TEXT = /^\[[\w-]+(?: for [^\]\n]*)?\] Result:/;
+
+/** The UI log (ui-messages.ts reads it): the task's main file. */
+export const CLINE_UI_DIALECT_INFO: DialectInfo = {
+  id: 'cline-ui',
+  label: 'Cline UI messages (ui_messages.json)',
+  agent: 'Cline',
+  defaultStrategyId: 'cline',
+  parsed: true,
+  restoration: NO_RESTORATION,
+  files: {
+    location: '…/globalStorage/saoudrizwan.claude-dev/tasks/<task-id>/ui_messages.json',
+    matchName: (baseName) => UI_NAME.test(baseName),
+    matchRecord: (value) =>
+      Array.isArray(value) && isObject(value[0]) && ('say' in value[0] || 'ask' in value[0]),
+    folderFile: (path) => UI_NAME.test(path),
+    wholeJson: { maxBytes: MAX_UI_LOG_BYTES },
+  },
+};
+
+/** The task history (api-history.ts reads it). */
+export const CLINE_DIALECT_INFO: DialectInfo = {
+  id: 'cline',
+  label: 'Cline task history (api_conversation_history.json)',
+  agent: 'Cline',
+  parsed: true,
+  // What Cline keeps after condensing is not modelled yet (docs/sources.md#cline-doc).
+  restoration: NO_RESTORATION,
+  files: {
+    location: '…/globalStorage/saoudrizwan.claude-dev/tasks/<task-id>/api_conversation_history.json',
+    matchName: (baseName) => /api_conversation_history\.json$/i.test(baseName),
+    matchRecord: (value) =>
+      Array.isArray(value) && isObject(value[0]) && 'role' in value[0] && 'content' in value[0],
+    folderFile: (path) => /api_conversation_history\.json$/i.test(path),
+    groupFiles: groupTaskFiles,
+    // With the task's UI log, which gives the calls and the truncations, this is its content.
+    fileRole: (baseName, baseNames) =>
+      /api_conversation_history\.json$/i.test(baseName) && hasClineUiLog(baseNames)
+        ? { role: 'content' }
+        : undefined,
+    wholeJson: { maxBytes: MAX_HISTORY_BYTES },
+  },
+  transcript: {
+    // Tool results come back as user text, "[read_file for 'x'] Result:" (docs/sources.md#fmt-cline): not a turn.
+    isInjectedUserText: (text) => TOOL_RESULT_TEXT.test(text),
+  },
+};
+
+/** The task metadata (task-metadata.ts reads it). */
+export const CLINE_TASK_METADATA_DIALECT_INFO: DialectInfo = {
+  id: 'cline-task-metadata',
+  label: 'Cline task metadata (task_metadata.json)',
+  agent: 'Cline',
+  parsed: true,
+  restoration: NO_RESTORATION,
+  files: {
+    location: '…/globalStorage/saoudrizwan.claude-dev/tasks/<task-id>/task_metadata.json',
+    matchName: (baseName) => METADATA_NAME.test(baseName),
+    matchRecord: (value) =>
+      isObject(value) && Array.isArray(value.files_in_context) && 'model_usage' in value,
+    folderFile: (path) => METADATA_NAME.test(path),
+    fileRole: (baseName, baseNames) =>
+      METADATA_NAME.test(baseName) && hasClineUiLog(baseNames) ? { role: 'content' } : undefined,
+    wholeJson: { maxBytes: MAX_METADATA_BYTES, recordsKey: 'files_in_context' },
+  },
+};
