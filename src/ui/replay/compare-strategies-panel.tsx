@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { CompareProgress, CompareSeries } from '../../engine/replay/compare-strategies';
 import { COMPARE_COLUMNS } from '../../engine/replay/compare-table';
 import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
+import { isCustomStrategyId } from '../custom/custom-registry';
 import type { ReplayCompare, SessionId } from '../../worker/protocol';
 import { formatCount, formatTokensShort } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
@@ -41,9 +42,11 @@ function seriesStyle(i: number): { color: string; dash: string } {
 }
 
 /** The first `DEFAULT_PICKED` ids: the log's own strategy first, then the others in list order. */
+/** The log's own strategy, then the first others; every custom strategy the user ran besides. */
 function getDefaultPicked(ids: readonly string[], ownId: string): string[] {
-  const others = ids.filter((id) => id !== ownId);
-  return [...(ids.includes(ownId) ? [ownId] : []), ...others].slice(0, DEFAULT_PICKED);
+  const custom = ids.filter(isCustomStrategyId);
+  const others = ids.filter((id) => id !== ownId && !custom.includes(id));
+  return [...[...(ids.includes(ownId) ? [ownId] : []), ...others].slice(0, DEFAULT_PICKED), ...custom];
 }
 
 /** Labels at the right edge moved apart so that none overprints the one above. */

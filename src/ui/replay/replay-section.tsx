@@ -1,6 +1,6 @@
-import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
+import { getPageStrategyDescriptor, useCustomStrategies } from '../custom/custom-registry';
 import { useEscapeLayer } from '../common/use-escape';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { formatMillions, formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
 import type { RealOutcome, ReplayComparison, ReplayCostFigures } from '../../engine/replay/types';
@@ -253,6 +253,15 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const result = current?.result;
   const event = openEvent === undefined ? undefined : result?.events[openEvent];
   const selectEntry = useUiStore((s) => s.selectEntry);
+  // The built-ins (the setup's list) and the custom strategies the user ran on this session.
+  const customs = useCustomStrategies((s) => s.entries);
+  const strategies = useMemo(() => {
+    if (!setup.data) return undefined;
+    const own = Object.values(customs)
+      .filter((c) => c.sessionId === sessionId)
+      .map(({ descriptor: { id, label, description } }) => ({ id, label, description }));
+    return [...setup.data.strategies.filter((x) => customs[x.id] === undefined), ...own];
+  }, [setup.data, customs, sessionId]);
 
   return (
     <section
@@ -264,7 +273,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
       <div className="replay-bar">
         <label
           className="knob"
-          title={`Re-run ${getStrategyDescriptor(strategyId).label}'s compaction over this transcript under the knobs`}
+          title={`Re-run ${getPageStrategyDescriptor(strategyId).label}'s compaction over this transcript under the knobs`}
         >
           <input
             type="checkbox"
@@ -275,15 +284,15 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
           <span className="replay-title">Replay</span>
         </label>
         {setup.error && <span className="error small">Replay setup failed: {setup.error.message}</span>}
-        {enabled && setup.data && setup.data.strategies.length > 1 && (
-          <label className="knob" title={setup.data.strategies.find((x) => x.id === strategyId)?.description}>
+        {enabled && strategies && strategies.length > 1 && (
+          <label className="knob" title={strategies.find((x) => x.id === strategyId)?.description}>
             <span>Strategy</span>
             <select
               data-testid="replay-strategy"
               value={strategyId}
               onChange={(e) => setStrategy(e.currentTarget.value)}
             >
-              {setup.data.strategies.map((x) => (
+              {strategies.map((x) => (
                 <option key={x.id} value={x.id}>
                   {x.label}
                 </option>
@@ -346,7 +355,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
             >
               Sweep…
             </button>
-            {setup.data && setup.data.strategies.length > 1 && (
+            {strategies && strategies.length > 1 && (
               <button
                 type="button"
                 className="btn small"
@@ -397,12 +406,12 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
       {enabled && sweepOpen && setup.data && (
         <SweepPanel key={setup.data.strategyId} sessionId={sessionId} specs={setup.data.knobSpecs} />
       )}
-      {enabled && compareOpen && setup.data && (
+      {enabled && compareOpen && strategies && (
         <CompareStrategiesPanel
           // A new session starts the view afresh (its picks, its run).
           key={sessionId}
           sessionId={sessionId}
-          strategies={setup.data.strategies}
+          strategies={strategies}
           onClose={() => setCompareOpen(false)}
         />
       )}

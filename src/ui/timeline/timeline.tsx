@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
+import { getPageStrategyDescriptor, useCustomStrategies } from '../custom/custom-registry';
 import type { SessionId } from '../../worker/protocol';
 import { getDialect } from '../../engine/parse/dialects/registry';
 import { sessionOverviewQuery, timelineQuery } from '../queries';
@@ -28,12 +28,15 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
   // the strategy; a dialect with no strategy of its own gets none.
   const strategyId = useReplayStore((s) => s.strategyId);
   const strategyKnobs = useEffectiveKnobs(sessionId, strategyId);
+  // A custom strategy's lines come with its runs (its code runs in its sandbox only).
+  const customVersion = useCustomStrategies((s) => s.version);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `customVersion`: a custom strategy's run brought new lines.
   const thresholds = useMemo(
     () =>
       strategyKnobs
-        ? getThresholdBars(getStrategyDescriptor(strategyId).thresholds(strategyKnobs))
+        ? getThresholdBars(getPageStrategyDescriptor(strategyId).thresholds(strategyKnobs))
         : undefined,
-    [strategyId, strategyKnobs],
+    [strategyId, strategyKnobs, customVersion],
   );
   const unmodelled = dialect !== undefined && dialect.defaultStrategyId === undefined ? dialect : undefined;
   const heightPx = useLayoutStore((s) => s.chartHeightPx);

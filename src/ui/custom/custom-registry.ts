@@ -1,0 +1,124 @@
+import { create } from 'zustand';
+import type { ThresholdLine } from '../../engine/simulation/types';
+import { DEFAULT_STRATEGY_ID, getStrategyDescriptor } from '../../engine/strategies/descriptors';
+import { createKnobNormalizer } from '../../engine/strategies/knobs';
+import type { KnobSpec, KnobValue, StrategyDescriptor } from '../../engine/strategies/types';
+import { type EngineClient, getEngineClient } from '../../worker/engine-client';
+import type { SessionId } from '../../worker/protocol';
+import { useReplayStore } from '../replay/replay-store';
+
+// The custom strategies the user has Run, for the rest of the page (docs/custom-strategies.md,
+// "Beside the built-ins"). Each is a plain-data descriptor the sandbox gave (id, label, knob specs,
+// defaults; its threshold lines as its runs return them) and the client of its sandbox worker,
+// which keeps the session loaded. The page looks strategies up here first (getPageStrategyDescriptor)
+// and sends a request that names a custom strategy to its sandbox (getStrategyClient), never to the
+// engine worker: the user's code runs in its sandbox only, and only after Run. This module is
+// small and loads with the page; the sandbox and the editor load on demand.
+
+export interface CustomStrategyData {
+  id: string;
+  label: string;
+  description: string;
+  knobSpecs: KnobSpec[];
+  defaultKnobs: Record<string, KnobValue>;
+}
+
+interface CustomEntry {
+  sessionId: SessionId;
+  descriptor: StrategyDescriptor<Record<string, KnobValue>>;
+  client: EngineClient;
+  /** Threshold lines by the run's knobs (JSON), as the sandbox returned them. */
+  thresholds: Map<string, ThresholdLine[]>;
+  lastThresholds: ThresholdLine[];
+}
+
+interface CustomStrategiesState {
+  entries: Readonly<Record<string, CustomEntry>>;
+  /** Bumped when a run brings threshold lines: what shows them re-reads them. */
+  version: number;
+}
+
+export const useCustomStrategies = create<CustomStrategiesState>(() => ({ entries: {}, version: 0 }));
+
+const knobsKey = (knobs: unknown) => JSON.stringify(knobs, Object.keys((knobs ?? {}) as object).sort());
+
+/**
+ * Registers a strategy the user ran (its sandbox keeps `sessionId` loaded); one of the same id
+ * before it is replaced and its sandbox stopped.
+ */
+export function registerPageCustomStrategy(
+  data: CustomStrategyData,
+  client: EngineClient,
+  sessionId: SessionId,
+): void {
+  const normalize = createKnobNormalizer<Record<string, KnobValue>>(data.knobSpecs, data.defaultKnobs);
+  const entry: CustomEntry = {
+    sessionId,
+    client,
+    thresholds: new Map(),
+    lastThresholds: [],
+    descriptor: {
+      id: data.id,
+      label: data.label,
+      description: data.description,
+      knobSpecs: data.knobSpecs,
+      defaultKnobs: data.defaultKnobs,
+      normalizeKnobs: normalize,
+      // The strategy's own function runs in its sandbox: the lines of the run at these knobs, else
+      // the last run's.
+      thresholds: (knobs) => entry.thresholds.get(knobsKey(knobs)) ?? entry.lastThresholds,
+    },
+  };
+  const previous = useCustomStrategies.getState().entries[data.id];
+  useCustomStrategies.setState((s) => ({ entries: { ...s.entries, [data.id]: entry } }));
+  previous?.client.terminate();
+}
+
+/** Forgets a custom strategy and stops its sandbox (a run past its time limit, a new session). */
+export function unregisterPageCustomStrategy(id: string): void {
+  const entry = useCustomStrategies.getState().entries[id];
+  if (!entry) return;
+  const { [id]: _, ...rest } = useCustomStrategies.getState().entries;
+  useCustomStrategies.setState({ entries: rest });
+  entry.client.terminate();
+  // The strip showed it: it shows the log's own strategy's default again.
+  const replay = useReplayStore.getState();
+  if (replay.strategyId === id) replay.setStrategy(DEFAULT_STRATEGY_ID);
+}
+
+/** The custom strategies run on this session, in the order they were run. */
+export function getPageCustomStrategies(
+  sessionId: SessionId,
+): StrategyDescriptor<Record<string, KnobValue>>[] {
+  return Object.values(useCustomStrategies.getState().entries)
+    .filter((e) => e.sessionId === sessionId)
+    .map((e) => e.descriptor);
+}
+
+export function isCustomStrategyId(id: string): boolean {
+  return useCustomStrategies.getState().entries[id] !== undefined;
+}
+
+/** A strategy's descriptor: a custom one's, else the built-in's (throws naming the known ids). */
+export function getPageStrategyDescriptor(id: string): StrategyDescriptor<Record<string, KnobValue>> {
+  return useCustomStrategies.getState().entries[id]?.descriptor ?? getStrategyDescriptor(id);
+}
+
+/**
+ * Where a request that runs these strategies goes: the sandbox of the custom one among them (it
+ * has the built-ins too), else the engine worker.
+ */
+export function getStrategyClient(...strategyIds: string[]): EngineClient {
+  const { entries } = useCustomStrategies.getState();
+  const custom = strategyIds.find((id) => entries[id] !== undefined);
+  return custom === undefined ? getEngineClient() : entries[custom]!.client;
+}
+
+/** Keeps the threshold lines a custom strategy's run returned, for the chart's bars. */
+export function noteCustomThresholds(strategyId: string, knobs: unknown, lines: ThresholdLine[]): void {
+  const entry = useCustomStrategies.getState().entries[strategyId];
+  if (!entry) return;
+  entry.thresholds.set(knobsKey(knobs), lines);
+  entry.lastThresholds = lines;
+  useCustomStrategies.setState((s) => ({ version: s.version + 1 }));
+}
