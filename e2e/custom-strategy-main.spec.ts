@@ -6,7 +6,8 @@ import { expect, SAMPLES_DIR, test } from './fixtures';
 // timeline, the event cards … and Compare beside the built-ins"), at 1280×720, light and dark: a
 // short strategy imported, Run in the panel, then picked in the replay strip as "Custom: <label>";
 // its events draw on the timeline, an event card opens, its knob shows in the knobs drawer and
-// re-runs it there, and Compare runs it beside Claude Code and Codex. Its requests go to its
+// re-runs it there, Compare runs it beside Claude Code and Codex, Sweep sweeps its knob and learn
+// mode walks it. Its requests go to its
 // sandbox worker: the fixtures fail the test on a console error or a request off localhost.
 
 const INDEX = path.join(SAMPLES_DIR, 'index.json');
@@ -113,6 +114,31 @@ test.describe('custom strategy in the main replay', () => {
       expect(ids).toEqual(expect.arrayContaining(['claude-code', 'codex', 'keep-20k']));
       await expect(panel.locator('[data-testid="compare-series"][data-strategy="keep-20k"]')).toHaveCount(1);
       await panel.screenshot({ path: `test-results/custom-main-compare-${scheme}.png` });
+      await page.getByTestId('compare-open').click();
+
+      // Sweep its knob: a higher trigger never compacts more.
+      await page.getByTestId('sweep-open').click();
+      await page.getByTestId('sweep-knob').selectOption('trigger');
+      await page.getByTestId('sweep-from').fill('60000');
+      await page.getByTestId('sweep-to').fill('180000');
+      await page.getByTestId('sweep-steps').fill('4');
+      await page.getByTestId('sweep-run').click();
+      const sweepRows = page.getByTestId('sweep-row');
+      await expect(sweepRows).toHaveCount(4, { timeout: 60_000 });
+      const fired = await sweepRows.evaluateAll((els) =>
+        els.map((el) => Number(el.getAttribute('data-compactions'))),
+      );
+      for (let i = 1; i < fired.length; i++) expect(fired[i]!).toBeLessThanOrEqual(fired[i - 1]!);
+      expect(fired[0]!).toBeGreaterThan(fired[fired.length - 1]!);
+      await page.getByTestId('sweep-open').click();
+
+      // Learn mode walks one of its compactions.
+      await page.getByTestId('learn-button').click();
+      await expect(page.getByTestId('learn-view')).toBeVisible();
+      await page.getByTestId('learn-strategy-keep-20k').click();
+      await expect(page.getByTestId('learn-strategy-keep-20k')).toHaveAttribute('aria-pressed', 'true');
+      await expect(page.getByTestId('learn-count')).toHaveText(/^Step 1 of \d+$/, { timeout: 30_000 });
+      await page.screenshot({ path: `test-results/custom-main-learn-${scheme}.png` });
     });
   }
 });
