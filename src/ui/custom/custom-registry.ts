@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { create } from 'zustand';
 import type { ThresholdLine } from '../../engine/simulation/types';
 import { DEFAULT_STRATEGY_ID, getStrategyDescriptor } from '../../engine/strategies/descriptors';
@@ -15,7 +16,7 @@ import { useReplayStore } from '../replay/replay-store';
 // engine worker: the user's code runs in its sandbox only, and only after Run. This module is
 // small and loads with the page; the sandbox and the editor load on demand.
 
-export interface CustomStrategyData {
+interface CustomStrategyData {
   id: string;
   label: string;
   description: string;
@@ -86,13 +87,18 @@ export function unregisterPageCustomStrategy(id: string): void {
   if (replay.strategyId === id) replay.setStrategy(DEFAULT_STRATEGY_ID);
 }
 
-/** The custom strategies run on this session, in the order they were run. */
-export function getPageCustomStrategies(
+/** The custom strategies run on this session, in the order they were run (re-renders on a change). */
+export function usePageCustomStrategies(
   sessionId: SessionId,
 ): StrategyDescriptor<Record<string, KnobValue>>[] {
-  return Object.values(useCustomStrategies.getState().entries)
-    .filter((e) => e.sessionId === sessionId)
-    .map((e) => e.descriptor);
+  const entries = useCustomStrategies((s) => s.entries);
+  return useMemo(
+    () =>
+      Object.values(entries)
+        .filter((e) => e.sessionId === sessionId)
+        .map((e) => e.descriptor),
+    [entries, sessionId],
+  );
 }
 
 export function isCustomStrategyId(id: string): boolean {

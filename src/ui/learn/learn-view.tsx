@@ -4,7 +4,7 @@ import type { LearnCompaction, LearnStep } from '../../engine/learn/types';
 import { STRATEGY_DESCRIPTORS } from '../../engine/strategies/descriptors';
 import type { SessionId } from '../../worker/protocol';
 import { useEscapeLayer } from '../common/use-escape';
-import { useCustomStrategies } from '../custom/custom-registry';
+import { usePageCustomStrategies } from '../custom/custom-registry';
 import { VisibleText } from '../common/visible-text';
 import { useBranchStore } from '../timeline/branch-store';
 import { LearnBarChart } from './learn-bar';
@@ -43,16 +43,8 @@ export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; str
   const branchId = useBranchStore((s) => (s.sessionId === sessionId ? s.branchId : 0));
   // The built-ins, then the custom strategies the user ran on this session (their walks come from
   // their sandboxes: custom-registry.ts).
-  const customs = useCustomStrategies((s) => s.entries);
-  const strategies = useMemo(
-    () => [
-      ...STRATEGY_DESCRIPTORS,
-      ...Object.values(customs)
-        .filter((c) => c.sessionId === sessionId)
-        .map((c) => c.descriptor),
-    ],
-    [customs, sessionId],
-  );
+  const customs = usePageCustomStrategies(sessionId);
+  const strategies = useMemo(() => [...STRATEGY_DESCRIPTORS, ...customs], [customs]);
   const {
     data: walk,
     error,

@@ -1,4 +1,4 @@
-import { getPageStrategyDescriptor, useCustomStrategies } from '../custom/custom-registry';
+import { getPageStrategyDescriptor, usePageCustomStrategies } from '../custom/custom-registry';
 import { useEscapeLayer } from '../common/use-escape';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -254,14 +254,13 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const event = openEvent === undefined ? undefined : result?.events[openEvent];
   const selectEntry = useUiStore((s) => s.selectEntry);
   // The built-ins (the setup's list) and the custom strategies the user ran on this session.
-  const customs = useCustomStrategies((s) => s.entries);
+  const customs = usePageCustomStrategies(sessionId);
   const strategies = useMemo(() => {
     if (!setup.data) return undefined;
-    const own = Object.values(customs)
-      .filter((c) => c.sessionId === sessionId)
-      .map(({ descriptor: { id, label, description } }) => ({ id, label, description }));
-    return [...setup.data.strategies.filter((x) => customs[x.id] === undefined), ...own];
-  }, [setup.data, customs, sessionId]);
+    const own = customs.map(({ id, label, description }) => ({ id, label, description }));
+    // A custom strategy's sandbox lists it among the built-ins too: listed once, last.
+    return [...setup.data.strategies.filter((x) => !own.some((c) => c.id === x.id)), ...own];
+  }, [setup.data, customs]);
 
   return (
     <section
