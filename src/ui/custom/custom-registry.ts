@@ -82,9 +82,15 @@ export function unregisterPageCustomStrategy(id: string): void {
   const { [id]: _, ...rest } = useCustomStrategies.getState().entries;
   useCustomStrategies.setState({ entries: rest });
   entry.client.terminate();
-  // The strip showed it: it shows the log's own strategy's default again.
-  const replay = useReplayStore.getState();
-  if (replay.strategyId === id) replay.setStrategy(DEFAULT_STRATEGY_ID);
+  // The strip showed it: it shows the default again, which a new session replaces by its own.
+  if (useReplayStore.getState().strategyId === id)
+    useReplayStore.setState({ strategyId: DEFAULT_STRATEGY_ID, strategyChosen: false, openEvent: undefined });
+}
+
+/** A new session replaced the one the custom strategies ran on: their sandboxes are stopped. */
+export function forgetCustomStrategiesOtherThan(sessionId: SessionId): void {
+  for (const entry of Object.values(useCustomStrategies.getState().entries))
+    if (entry.sessionId !== sessionId) unregisterPageCustomStrategy(entry.descriptor.id);
 }
 
 /** The custom strategies run on this session, in the order they were run (re-renders on a change). */
