@@ -97,6 +97,9 @@ test.describe('custom strategy in the main replay', () => {
         Number(at90k),
       );
       await page.getByTestId('replay-knobs-toggle').click();
+      // The address bar's link leaves it out (no link names code to run), its knobs too.
+      await expect.poll(() => page.url()).toMatch(/[?&]file=/);
+      expect(page.url()).not.toMatch(/keep-20k|trigger/);
 
       // Compare: beside Claude Code and Codex, under the knob set above.
       await page.getByTestId('compare-open').click();
