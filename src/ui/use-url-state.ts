@@ -1,6 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { create } from 'zustand';
+import { STRATEGY_DESCRIPTORS } from '../engine/strategies/descriptors';
+import { isCustomStrategyId } from './custom/custom-registry';
 import { useReplayStore } from './replay/replay-store';
 import { type SidePanel, useUiStore } from './store';
 import { summariesInfoQuery } from './summaries/summaries-queries';
@@ -50,11 +52,13 @@ function currentState(file: string, name: string): UrlViewState {
   const ui = useUiStore.getState();
   const replay = useReplayStore.getState();
   const zoom = useZoomStore.getState();
-  const overrides = replay.overrides[replay.strategyId] ?? {};
+  // A custom strategy stays out of links: it exists only where it was run (custom-registry.ts).
+  const custom = isCustomStrategyId(replay.strategyId);
+  const overrides = custom ? {} : (replay.overrides[replay.strategyId] ?? {});
   return {
     file,
     name,
-    strategy: replay.strategyChosen ? replay.strategyId : undefined,
+    strategy: replay.strategyChosen && !custom ? replay.strategyId : undefined,
     knobs: { ...overrides },
     entry: ui.selectedEntry,
     event: replay.openEvent,
@@ -72,8 +76,14 @@ export function getCurrentLink(): string | undefined {
 }
 
 /** Applies a link's state to a freshly loaded session, once its replay state has started. */
-function applyState(sessionId: number, state: UrlViewState): () => void {
+function applyState(sessionId: number, linked: UrlViewState): () => void {
   const ui = useUiStore.getState();
+  // A strategy the page does not know (a custom one's id: no link runs code) is ignored, and its knobs.
+  const known = (id: string) => STRATEGY_DESCRIPTORS.some((d) => d.id === id) || isCustomStrategyId(id);
+  const state =
+    linked.strategy !== undefined && !known(linked.strategy)
+      ? { ...linked, strategy: undefined, knobs: {} }
+      : linked;
   if (state.strategy && state.strategy !== useReplayStore.getState().strategyId)
     useReplayStore.getState().setStrategy(state.strategy);
   // The search first: the selected entry is revealed in the rows it leaves.

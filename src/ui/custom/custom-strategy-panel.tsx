@@ -1,4 +1,5 @@
 import { Editor } from '@monaco-editor/react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
@@ -6,6 +7,7 @@ import { useColorScheme } from '../common/use-color-scheme';
 import { getLoadedFiles } from '../load/load-session';
 import { CompareChart, LineSwatch } from '../replay/compare-chart';
 import { CompareTable } from '../replay/compare-strategies-panel';
+import { registerPageCustomStrategy, unregisterPageCustomStrategy } from './custom-registry';
 import { runCustomStrategy, type SandboxRun } from './sandbox';
 import { listStrategies, saveStrategy } from './strategies-db';
 import { TEMPLATES } from './templates';
@@ -42,6 +44,7 @@ export function CustomStrategyPanel({
   const [knobSpecs, setKnobSpecs] = useState<KnobSpec[]>([]);
   const [knobDefaults, setKnobDefaults] = useState<Record<string, KnobValue>>({});
   const [overrides, setOverrides] = useState<Record<string, number | boolean>>({});
+  const queryClient = useQueryClient();
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const abort = useRef<AbortController | null>(null);
   const theme = useColorScheme() === 'light' ? 'vs' : 'vs-dark';
@@ -85,7 +88,37 @@ export function CustomStrategyPanel({
       overrides: {},
     }));
     try {
-      const result = await runCustomStrategy(compiled, files, builtIns, overrides, abort.current.signal);
+      const result = await runCustomStrategy(
+        compiled,
+        files,
+        builtIns,
+        overrides,
+        abort.current.signal,
+        undefined,
+        sessionId,
+        (message) => {
+          unregisterPageCustomStrategy(result.id);
+          setStatus({ kind: 'error', message });
+        },
+      );
+      // The page's strip, timeline, cards, knobs and Compare may now pick it (custom-registry.ts);
+      // its requests go to this sandbox, which keeps the session loaded.
+      // Results of an earlier run of the same id came from its earlier code: dropped.
+      queryClient.removeQueries({
+        predicate: (q) =>
+          q.queryKey.some((k) => k === result.id || (typeof k === 'string' && k.includes(`"${result.id}"`))),
+      });
+      registerPageCustomStrategy(
+        {
+          id: result.id,
+          label: result.label,
+          description: `A custom strategy (${compiled.fileName}), run in its sandbox.`,
+          knobSpecs: result.knobSpecs,
+          defaultKnobs: result.defaultKnobs,
+        },
+        result.client,
+        sessionId,
+      );
       setStatus({ kind: 'done', run: result });
       setKnobSpecs(result.knobSpecs);
       setKnobDefaults(result.defaultKnobs);

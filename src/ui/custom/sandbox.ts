@@ -57,6 +57,12 @@ export interface SandboxRun {
   knobSpecs: KnobSpec[];
   defaultKnobs: Record<string, KnobValue>;
   compare: ReplayCompare;
+  /**
+   * The sandbox, still running with the session loaded, for the page's later requests that name
+   * the strategy (custom-registry.ts); each request has the time limit, past which the worker is
+   * stopped. The caller terminates it.
+   */
+  client: EngineClient;
 }
 
 /** Thrown when the run is stopped by the time limit, or the strategy cannot load. */
@@ -65,8 +71,38 @@ class SandboxError extends Error {
 }
 
 /**
- * Loads the session into a fresh sandbox, runs the strategy beside `builtIns` (Compare), and stops
- * the worker: nothing of the user's code outlives the run.
+ * A client whose every request must answer within `timeLimitMs`: past it the worker is terminated
+ * (an endless loop in the strategy), this request and later ones are refused, and `onStopped` hears.
+ */
+function withTimeLimit(
+  client: EngineClient,
+  fileName: string,
+  timeLimitMs: number,
+  onStopped: (message: string) => void,
+): EngineClient {
+  let stopped: string | undefined;
+  return {
+    request: (request, options) => {
+      if (stopped !== undefined) return Promise.reject(new SandboxError(stopped));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const limit = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          stopped = `${fileName}: stopped: the strategy ran past its time limit (${timeLimitMs / 1000} s for a request; an endless loop?)`;
+          client.terminate();
+          onStopped(stopped);
+          reject(new SandboxError(stopped));
+        }, timeLimitMs);
+      });
+      return Promise.race([client.request(request, options), limit]).finally(() => clearTimeout(timer));
+    },
+    terminate: () => client.terminate(),
+  };
+}
+
+/**
+ * Loads the session into a fresh sandbox (under the page's `sessionId`) and runs the strategy
+ * beside `builtIns` (Compare). On success the worker stays for the page's later requests
+ * (`SandboxRun.client`, `onStopped` when one passes the limit); on failure it is stopped.
  */
 export async function runCustomStrategy(
   compiled: CompiledStrategy,
@@ -75,6 +111,8 @@ export async function runCustomStrategy(
   overrides: Record<string, number | boolean>,
   signal?: AbortSignal,
   timeLimitMs = SANDBOX_TIME_LIMIT_MS,
+  sessionId: SessionId = 1,
+  onStopped: (message: string) => void = () => {},
 ): Promise<SandboxRun> {
   let onReady: (ready: SandboxReady) => void = () => {};
   const readyPromise = new Promise<SandboxReady>((resolve) => {
@@ -116,7 +154,6 @@ export async function runCustomStrategy(
     const run = async (): Promise<SandboxRun> => {
       const ready = await readyPromise;
       if (ready.error !== undefined) throw new SandboxError(ready.error);
-      const sessionId: SessionId = 1;
       await client.request({ kind: 'load', sessionId, files });
       const compare = await client.request({
         kind: 'replay-compare',
@@ -130,12 +167,15 @@ export async function runCustomStrategy(
         knobSpecs: ready.knobSpecs,
         defaultKnobs: ready.defaultKnobs,
         compare,
+        client: withTimeLimit(client, compiled.fileName, timeLimitMs, onStopped),
       };
     };
     return await Promise.race([run(), stopped]);
+  } catch (error) {
+    client.terminate();
+    throw error;
   } finally {
     clearTimeout(timer);
-    client.terminate();
     URL.revokeObjectURL(url);
   }
 }

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { getCompactedLogRefusal } from '../../engine/export/compacted-log-formats';
 import { getEngineClient } from '../../worker/engine-client';
+import { getStrategyClient } from '../custom/custom-registry';
 import type { ExportFormat, SessionId } from '../../worker/protocol';
 import { useEscapeLayer } from '../common/use-escape';
 import { sessionOverviewQuery } from '../queries';
@@ -138,7 +139,8 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
         const all = await queryClient.fetchQuery(summaryRunsQuery());
         runs = selectedRunIds.flatMap((id) => all.filter((r) => r.id === id)).map(toExportedSummary);
       }
-      const text = await getEngineClient().request({
+      // With a custom strategy's replay, its sandbox writes it (custom-registry.ts).
+      const text = await getStrategyClient(strategyId).request({
         kind: 'export-file',
         sessionId,
         // The PNG is the SVG picture (title, thresholds, markers, legend) drawn at twice its size.

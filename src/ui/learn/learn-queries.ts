@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { getEngineClient } from '../../worker/engine-client';
 import type { SessionId } from '../../worker/protocol';
+import { getStrategyClient } from '../custom/custom-registry';
 import { sessionKey } from '../queries';
 
 // Learn mode's walk from the worker (worker/learn-handlers.ts). A knob change is a new key; the
@@ -23,7 +23,7 @@ export function learnWalkQuery(
       eventIndex ?? -1,
     ],
     queryFn: ({ signal }) =>
-      getEngineClient().request(
+      getStrategyClient(strategyId).request(
         { kind: 'learn-walk', sessionId, strategyId, knobOverrides, branchId, eventIndex },
         { signal },
       ),

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { LearnCompaction, LearnStep } from '../../engine/learn/types';
 import { STRATEGY_DESCRIPTORS } from '../../engine/strategies/descriptors';
 import type { SessionId } from '../../worker/protocol';
 import { useEscapeLayer } from '../common/use-escape';
+import { usePageCustomStrategies } from '../custom/custom-registry';
 import { VisibleText } from '../common/visible-text';
 import { useBranchStore } from '../timeline/branch-store';
 import { LearnBarChart } from './learn-bar';
@@ -40,6 +41,10 @@ export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; str
   const event = useLearnStore((s) => s.event);
   const { setStep, setLarge, setEvent, close, open } = useLearnStore.getState();
   const branchId = useBranchStore((s) => (s.sessionId === sessionId ? s.branchId : 0));
+  // The built-ins, then the custom strategies the user ran on this session (their walks come from
+  // their sandboxes: custom-registry.ts).
+  const customs = usePageCustomStrategies(sessionId);
+  const strategies = useMemo(() => [...STRATEGY_DESCRIPTORS, ...customs], [customs]);
   const {
     data: walk,
     error,
@@ -88,7 +93,7 @@ export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; str
         <span className="learn-mark">Learn</span>
         <fieldset className="learn-strategies">
           <legend className="visually-hidden">Strategy</legend>
-          {STRATEGY_DESCRIPTORS.map((s) => (
+          {strategies.map((s) => (
             <button
               key={s.id}
               type="button"

@@ -1,6 +1,7 @@
 import { isCancelledError, type QueryClient } from '@tanstack/react-query';
 import { loadsAfterMain } from '../../engine/parse/detect';
 import { getEngineClient } from '../../worker/engine-client';
+import { forgetCustomStrategiesOtherThan } from '../custom/custom-registry';
 import { ABORT_ERROR, type LoadFile, type SessionAppendResult, type SessionId } from '../../worker/protocol';
 import { sessionKey, sessionOverviewQuery, timelineQuery } from '../queries';
 import { useLibraryStore } from '../library/library-store';
@@ -96,6 +97,7 @@ export async function loadSession(
     loadedFiles = { sessionId, files };
     if (previous !== undefined && previous !== sessionId)
       queryClient.removeQueries({ queryKey: sessionKey(previous) });
+    forgetCustomStrategiesOtherThan(sessionId);
     return true;
   } catch (error) {
     queryClient.removeQueries({ queryKey: sessionKey(sessionId) });

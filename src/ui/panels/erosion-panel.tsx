@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import type { ErosionChain } from '../../engine/erosion/erosion';
 import { renderErosionSvg } from '../../engine/export/erosion-svg';
 import { FACT_CATEGORIES, FACT_CATEGORY_LABELS } from '../../engine/retention/types';
-import { getEngineClient } from '../../worker/engine-client';
+import { getStrategyClient } from '../custom/custom-registry';
 import type { ExportReplayFields, SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { useColorScheme } from '../common/use-color-scheme';
@@ -20,7 +20,8 @@ import { useUiStore } from '../store';
 function erosionQuery(sessionId: SessionId, replay: ExportReplayFields | undefined) {
   return queryOptions({
     queryKey: [...sessionKey(sessionId), 'erosion', replay ?? 'log'],
-    queryFn: ({ signal }) => getEngineClient().request({ kind: 'erosion', sessionId, replay }, { signal }),
+    queryFn: ({ signal }) =>
+      getStrategyClient(replay?.strategyId ?? '').request({ kind: 'erosion', sessionId, replay }, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
     structuralSharing: false,

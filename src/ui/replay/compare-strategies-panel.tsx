@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 're
 import type { CompareProgress } from '../../engine/replay/compare-strategies';
 import { COMPARE_COLUMNS } from '../../engine/replay/compare-table';
 import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
+import { isCustomStrategyId } from '../custom/custom-registry';
 import type { ReplayCompare, SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
@@ -26,9 +27,11 @@ const CompareCostChart = lazy(() => import('./compare-cost-chart'));
 const DEFAULT_PICKED = 3;
 
 /** The first `DEFAULT_PICKED` ids: the log's own strategy first, then the others in list order. */
+/** The log's own strategy, then the first others; every custom strategy the user ran besides. */
 function getDefaultPicked(ids: readonly string[], ownId: string): string[] {
-  const others = ids.filter((id) => id !== ownId);
-  return [...(ids.includes(ownId) ? [ownId] : []), ...others].slice(0, DEFAULT_PICKED);
+  const custom = ids.filter(isCustomStrategyId);
+  const others = ids.filter((id) => id !== ownId && !custom.includes(id));
+  return [...[...(ids.includes(ownId) ? [ownId] : []), ...others].slice(0, DEFAULT_PICKED), ...custom];
 }
 
 /** Text columns, left-aligned; the figures are right-aligned. */

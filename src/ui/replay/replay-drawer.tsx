@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import type { SessionId } from '../../worker/protocol';
+import { useStrategyChoices } from '../custom/custom-registry';
 import { ReplayKnobs } from './replay-knobs';
 import { useReplayStore } from './replay-store';
 import { useReplayKnobs, useReplaySetup } from './use-replay';
@@ -24,6 +25,8 @@ export function ReplayDrawer({ sessionId }: { sessionId: SessionId }) {
   const compareOpen = useReplayStore((s) => s.compareOpen);
   const setCompareOpen = useReplayStore((s) => s.setCompareOpen);
   const data = setup.data;
+  // Custom strategies the user has run are compared beside the built-ins (their sandbox runs it).
+  const strategies = useStrategyChoices(sessionId, data?.strategies) ?? [];
   // A panel opened while others are shown is scrolled into view (the drawer keeps its scroll).
   const drawerRef = useRef<HTMLElement>(null);
   const shown = useRef({ knobsOpen, sweepOpen, compareOpen });
@@ -52,7 +55,7 @@ export function ReplayDrawer({ sessionId }: { sessionId: SessionId }) {
   }, [knobsOpen, sweepOpen, compareOpen]);
   if (!enabled || !data) return null;
   const showKnobs = knobsOpen && knobs !== undefined;
-  const showCompare = compareOpen && data.strategies.length > 1;
+  const showCompare = compareOpen && strategies.length > 1;
   if (!showKnobs && !sweepOpen && !showCompare) return null;
   return (
     <aside ref={drawerRef} className="replay-drawer" data-testid="replay-drawer" aria-label="Replay panels">
@@ -78,7 +81,7 @@ export function ReplayDrawer({ sessionId }: { sessionId: SessionId }) {
             // A new session starts the view afresh (its picks, its run).
             key={sessionId}
             sessionId={sessionId}
-            strategies={data.strategies}
+            strategies={strategies}
             onClose={() => setCompareOpen(false)}
           />
         )}

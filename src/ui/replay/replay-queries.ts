@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { EventRequestSpec } from '../../engine/replay/types';
-import { getEngineClient } from '../../worker/engine-client';
+import { getStrategyClient, noteCustomThresholds } from '../custom/custom-registry';
 import type { SessionId } from '../../worker/protocol';
 import { sessionKey } from '../queries';
 import type { SweepProgress } from '../../engine/replay/sweep';
@@ -15,7 +15,7 @@ export function replaySetupQuery(sessionId: SessionId, strategyId: string) {
   return queryOptions({
     queryKey: [...sessionKey(sessionId), 'replay', 'setup', strategyId],
     queryFn: ({ signal }) =>
-      getEngineClient().request({ kind: 'replay-setup', sessionId, strategyId }, { signal }),
+      getStrategyClient(strategyId).request({ kind: 'replay-setup', sessionId, strategyId }, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
@@ -36,8 +36,8 @@ export function replayRunQuery(params: ReplayRunParams, branchId = 0) {
       JSON.stringify(manual),
       JSON.stringify(suppliedSummaryTokens),
     ],
-    queryFn: ({ signal }) =>
-      getEngineClient().request(
+    queryFn: async ({ signal }) => {
+      const run = await getStrategyClient(strategyId).request(
         {
           kind: 'replay-run',
           sessionId,
@@ -49,7 +49,10 @@ export function replayRunQuery(params: ReplayRunParams, branchId = 0) {
           branchId,
         },
         { signal },
-      ),
+      );
+      noteCustomThresholds(strategyId, run.result.knobs, run.result.thresholds);
+      return run;
+    },
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 30_000,
     retry: false,
@@ -61,7 +64,7 @@ export function replayRequestQuery(sessionId: SessionId, spec: EventRequestSpec)
   return queryOptions({
     queryKey: [...sessionKey(sessionId), 'replay', 'request', JSON.stringify(spec)],
     queryFn: ({ signal }) =>
-      getEngineClient().request({ kind: 'replay-request', sessionId, spec, elideBase64: true }, { signal }),
+      getStrategyClient().request({ kind: 'replay-request', sessionId, spec, elideBase64: true }, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 60_000,
     retry: false,
@@ -82,7 +85,10 @@ export function replaySubagentsQuery(
   return queryOptions({
     queryKey: [...sessionKey(sessionId), 'replay', 'subagents', strategyId, JSON.stringify(overrides)],
     queryFn: ({ signal }) =>
-      getEngineClient().request({ kind: 'replay-subagents', sessionId, strategyId, overrides }, { signal }),
+      getStrategyClient(strategyId).request(
+        { kind: 'replay-subagents', sessionId, strategyId, overrides },
+        { signal },
+      ),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 60_000,
     retry: false,
@@ -108,7 +114,7 @@ export function replaySweepQuery(params: ReplaySweepParams, onProgress?: (progre
       JSON.stringify(suppliedSummaryTokens),
     ],
     queryFn: ({ signal }) =>
-      getEngineClient().request(
+      getStrategyClient(strategyId).request(
         {
           kind: 'replay-sweep',
           sessionId,
@@ -150,7 +156,7 @@ export function replayCompareQuery(params: ReplayCompareParams, onProgress?: (p:
       summaryModel,
     ],
     queryFn: ({ signal }) =>
-      getEngineClient().request(
+      getStrategyClient(...entries.map((e) => e.strategyId)).request(
         { kind: 'replay-compare', sessionId, entries, summaryModel, branchId },
         { signal, onProgress },
       ),

@@ -1,4 +1,4 @@
-import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
+import { getPageStrategyDescriptor, useStrategyChoices } from '../custom/custom-registry';
 import { useEscapeLayer } from '../common/use-escape';
 import { lazy, Suspense, useLayoutEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -299,6 +299,8 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const result = current?.result;
   const event = openEvent === undefined ? undefined : result?.events[openEvent];
   const selectEntry = useUiStore((s) => s.selectEntry);
+  // The built-ins (the setup's list) and the custom strategies the user ran on this session.
+  const strategies = useStrategyChoices(sessionId, setup.data?.strategies);
 
   return (
     <section
@@ -310,7 +312,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
       <div className="replay-bar">
         <label
           className="knob"
-          title={`Re-run ${getStrategyDescriptor(strategyId).label}'s compaction over this transcript under the knobs`}
+          title={`Re-run ${getPageStrategyDescriptor(strategyId).label}'s compaction over this transcript under the knobs`}
         >
           <input
             type="checkbox"
@@ -321,15 +323,15 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
           <span className="replay-title">Replay</span>
         </label>
         {setup.error && <span className="error small">Replay setup failed: {setup.error.message}</span>}
-        {enabled && setup.data && setup.data.strategies.length > 1 && (
-          <label className="knob" title={setup.data.strategies.find((x) => x.id === strategyId)?.description}>
+        {enabled && strategies && strategies.length > 1 && (
+          <label className="knob" title={strategies.find((x) => x.id === strategyId)?.description}>
             <span>Strategy</span>
             <select
               data-testid="replay-strategy"
               value={strategyId}
               onChange={(e) => setStrategy(e.currentTarget.value)}
             >
-              {setup.data.strategies.map((x) => (
+              {strategies.map((x) => (
                 <option key={x.id} value={x.id}>
                   {x.label}
                 </option>
@@ -392,7 +394,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
             >
               Sweep…
             </button>
-            {setup.data && setup.data.strategies.length > 1 && (
+            {strategies && strategies.length > 1 && (
               <button
                 type="button"
                 className="btn small"

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { getSubagentOverrides } from '../../engine/replay/subagent-knobs';
-import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
+import { getPageStrategyDescriptor } from '../custom/custom-registry';
 import type { SubagentReplay } from '../../engine/replay/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
@@ -19,7 +19,9 @@ import { REPLAY_DEBOUNCE_MS } from './use-replay';
 /** The user's edits a subagent's replay takes, once they have been still for REPLAY_DEBOUNCE_MS. */
 function useSubagentOverrides(sessionId: SessionId, strategyId: string): Record<string, unknown> {
   const overrides = useKnobOverrides(sessionId, strategyId);
-  const key = JSON.stringify(getSubagentOverrides(overrides, getStrategyDescriptor(strategyId).knobSpecs));
+  const key = JSON.stringify(
+    getSubagentOverrides(overrides, getPageStrategyDescriptor(strategyId).knobSpecs),
+  );
   const [settled, setSettled] = useState(key);
   useEffect(() => {
     const timer = setTimeout(() => setSettled(key), REPLAY_DEBOUNCE_MS);

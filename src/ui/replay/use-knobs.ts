@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { SessionOverview } from '../../engine/query/session-overview';
-import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
+import { getPageStrategyDescriptor } from '../custom/custom-registry';
 import type { KnobValue } from '../../engine/strategies/types';
 import {
   DEFAULT_CONTEXT_WINDOW,
@@ -39,7 +39,7 @@ export function useEffectiveKnobs(
   return useMemo(
     () =>
       sessionKnobs &&
-      getStrategyDescriptor(strategyId).normalizeKnobs(
+      getPageStrategyDescriptor(strategyId).normalizeKnobs(
         extra ? { ...overrides, ...extra } : overrides,
         sessionKnobs,
       ),
@@ -70,7 +70,7 @@ export function useShownKnobs(sessionId: SessionId, strategyId: string): Knobs {
   const overview = useQuery(sessionOverviewQuery(sessionId)).data;
   return useMemo(() => {
     if (effective) return effective;
-    const strategy = getStrategyDescriptor(strategyId);
+    const strategy = getPageStrategyDescriptor(strategyId);
     const base: Knobs = { ...strategy.defaultKnobs };
     if (overview && CONTEXT_WINDOW_KEY in base) base[CONTEXT_WINDOW_KEY] = getLoadedContextWindow(overview);
     return strategy.normalizeKnobs(overrides, base);

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { getTimelineBarKeys } from '../../engine/strategies/knobs';
-import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
+import { getPageStrategyDescriptor } from '../custom/custom-registry';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import { DEFAULT_CONTEXT_WINDOW, EXTENDED_CONTEXT_WINDOW } from '../../engine/thresholds';
 import type { SessionId } from '../../worker/protocol';
@@ -184,7 +184,7 @@ export function KnobsBar({
   const ready = useReplayStore((s) => s.sessionId === sessionId);
   const setKnob = useReplayStore((s) => s.setKnob);
   const knobs: Knobs = useShownKnobs(sessionId, strategyId);
-  const strategy = getStrategyDescriptor(strategyId);
+  const strategy = getPageStrategyDescriptor(strategyId);
   const specs = useMemo(() => {
     const keys = new Set(getTimelineBarKeys(strategy.knobSpecs));
     return strategy.knobSpecs.filter((spec) => keys.has(spec.key));

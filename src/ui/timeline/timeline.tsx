@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { getStrategyDescriptor } from '../../engine/strategies/descriptors';
+import { getPageStrategyDescriptor, useCustomStrategies } from '../custom/custom-registry';
 import type { SessionId } from '../../worker/protocol';
 import { getDialectInfo } from '../../engine/parse/dialects/descriptors';
 import { sessionOverviewQuery, timelineQuery } from '../queries';
@@ -30,14 +30,17 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
   const strategyKnobs = useEffectiveKnobs(sessionId, strategyId);
   const userWindow = useKnobOverrides(sessionId, strategyId)[CONTEXT_WINDOW_KEY];
   const logWindow = overview?.window.windowTokens;
+  // A custom strategy's lines come with its runs (its code runs in its sandbox only).
+  const customVersion = useCustomStrategies((s) => s.version);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `customVersion`: a custom strategy's run brought new lines.
   const thresholds = useMemo(() => {
     if (!strategyKnobs) return undefined;
-    const bars = getThresholdBars(getStrategyDescriptor(strategyId).thresholds(strategyKnobs));
+    const bars = getThresholdBars(getPageStrategyDescriptor(strategyId).thresholds(strategyKnobs));
     // The frame is the model's window, as the log shows it; a strategy's own window (Codex's 95%
     // of it) does not move it, the user's Window knob does (issue 24 item 4).
     const windowTokens = typeof userWindow === 'number' ? userWindow : (logWindow ?? bars.windowTokens);
     return { ...bars, windowTokens };
-  }, [strategyId, strategyKnobs, userWindow, logWindow]);
+  }, [strategyId, strategyKnobs, userWindow, logWindow, customVersion]);
   const unmodelled = dialect !== undefined && dialect.defaultStrategyId === undefined ? dialect : undefined;
   const heightPx = useLayoutStore((s) => s.chartHeightPx);
   return (
