@@ -84,6 +84,15 @@ test.describe('custom strategy in the main replay', () => {
       await page.screenshot({ path: `test-results/custom-main-card-${scheme}.png` });
       await page.getByTestId('replay-card-close').click();
 
+      // The HTML report names it (issue 23 item 4: named in exports and reports).
+      await page.getByTestId('export-button').click();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByTestId('export-report-html').click(),
+      ]);
+      const report = fs.readFileSync((await download.path())!, 'utf8');
+      expect(report).toContain('Keep the newest 20k');
+
       // Its knob in the knobs drawer; a higher trigger re-runs it in its sandbox: fewer events.
       await page.getByTestId('replay-knobs-toggle').click();
       const trigger = page.getByTestId('replay-knob-trigger');

@@ -4,6 +4,7 @@ import type { ByteSource } from '../parse/source';
 import { computeTimelineSeries } from '../query/timeline-series';
 import { maskText, type RedactionSettings } from '../redact/mask';
 import type { ReplayResult } from '../replay/types';
+import { getStrategy } from '../strategies/registry';
 import { FACT_CATEGORIES, FACT_CATEGORY_LABELS } from '../retention/types';
 import type { Session } from '../types';
 import { renderErosionSvg } from './erosion-svg';
@@ -98,7 +99,7 @@ export async function computeReportHtml(
   out.push('</dl></header>');
   out.push('<section id="timeline"><h2>Timeline</h2><figure>', svg, '</figure>');
   out.push(
-    `<p class="muted">Blue: context of each API call as recorded.${replay ? ` Orange: replay with ${t(replay.strategyId)} (${fmt(replay.events.filter((e) => e.kind === 'compact').length)} compactions).` : ''} A/M: auto/manual compaction, µ: microcompact.</p></section>`,
+    `<p class="muted">Blue: context of each API call as recorded.${replay ? ` Orange: replay with ${t(strategyName(replay.strategyId))} (${fmt(replay.events.filter((e) => e.kind === 'compact').length)} compactions).` : ''} A/M: auto/manual compaction, µ: microcompact.</p></section>`,
   );
   out.push('<section id="compactions"><h2>Compactions</h2>');
   if (report.compactions.length === 0) out.push('<p>None in this transcript.</p>');
@@ -189,7 +190,7 @@ export async function computeReportHtml(
   out.push('</section>');
   if (options.runs?.length) summarySection('Summary runs', 'runs', options.runs);
   if (replay) {
-    out.push(`<section id="replay"><h2>Replay: ${t(replay.strategyId)}</h2>`);
+    out.push(`<section id="replay"><h2>Replay: ${t(strategyName(replay.strategyId))}</h2>`);
     const c = replay.comparison.counts;
     out.push(
       `<p>Against the log: ${fmt(c.matched)} matched, ${fmt(c.early)} early, ${fmt(c.late)} late, ${fmt(c.missing)} missing, ${fmt(c.extra)} extra.</p>`,
@@ -212,4 +213,14 @@ export async function computeReportHtml(
     '',
   );
   return out.join('\n');
+}
+
+/** A strategy's name as the page shows it (a custom one's "Custom: <label>"), with its id; the id alone if unknown. */
+function strategyName(id: string): string {
+  try {
+    const { label } = getStrategy(id);
+    return label === id ? id : `${label} (${id})`;
+  } catch {
+    return id;
+  }
 }
