@@ -39,13 +39,13 @@ export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
     const pick = pickProfile(CLINE_PROFILES, info, 'Cline', CLINE_FORMATS);
     const profile = pick.profile;
     const notes: string[] = [pick.note];
-    const window = getLogWindow(info, {
+    const logWindow = getLogWindow(info, {
       fallback: CLINE_DEFAULT_WINDOW,
       fallbackNote: `The log names no known model: Cline's default window, ${fmt(CLINE_DEFAULT_WINDOW)}.`,
       byModel: windowForModel,
     });
-    const contextWindow = window.tokens;
-    notes.push(window.note);
+    const contextWindow = logWindow.tokens;
+    notes.push(logWindow.note);
     const knobs: ClineKnobs = { ...CLINE_DEFAULT_KNOBS, profile: profile.id, contextWindow };
     if (profile.engine === 'classic') {
       knobs.autoCondensePercent = profile.condense?.percent ?? 100;

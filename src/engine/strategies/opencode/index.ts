@@ -308,17 +308,17 @@ export const OPENCODE_STRATEGY: CompactionStrategy<OpenCodeKnobs> = {
         ? 'Prune on (compaction.prune unset means on in this release).'
         : `Prune off: ${getProfile(OPENCODE_PROFILES, knobs.profile).label.split(':')[1]?.trim() ?? ''}; set it on to replay a configured prune.`,
     ];
-    const window = getLogWindow(info, {
+    const logWindow = getLogWindow(info, {
       fallback: knobs.contextLimit,
       fallbackNote: `The log shows no window: a ${fmt(knobs.contextLimit)}-token model with ${fmt(knobs.maxOutputTokens)} of output.`,
     });
-    knobs.contextLimit = window.tokens;
-    notes.push(window.note);
-    if (window.inference) {
-      const logged = window.inference.maxOutputTokens;
+    knobs.contextLimit = logWindow.tokens;
+    notes.push(logWindow.note);
+    if (logWindow.inference) {
+      const logged = logWindow.inference.maxOutputTokens;
       knobs.maxOutputTokens = Math.min(32_000, Math.max(1_000, logged));
       notes.push(
-        `${window.inference.reasons[1] ?? `Max output ${fmt(logged)}, inferred.`}${knobs.maxOutputTokens !== logged ? ` OpenCode caps it at OUTPUT_TOKEN_MAX: ${fmt(knobs.maxOutputTokens)}.` : ''}`,
+        `${logWindow.inference.reasons[1] ?? `Max output ${fmt(logged)}, inferred.`}${knobs.maxOutputTokens !== logged ? ` OpenCode caps it at OUTPUT_TOKEN_MAX: ${fmt(knobs.maxOutputTokens)}.` : ''}`,
       );
     }
     notes.push(

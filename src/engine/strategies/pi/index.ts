@@ -292,12 +292,12 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 export const PI_STRATEGY: CompactionStrategy<PiKnobs, PiEventDetail> = {
   ...PI_DESCRIPTOR,
   getSessionKnobs: (info) => {
-    const window = getLogWindow(info, {
+    const logWindow = getLogWindow(info, {
       fallback: DEFAULTS.contextWindow,
       fallbackNote: `The log names no window: pi's default here, ${fmt(DEFAULTS.contextWindow)}.`,
     });
-    const contextWindow = window.tokens;
-    const notes: string[] = [window.note];
+    const contextWindow = logWindow.tokens;
+    const notes: string[] = [logWindow.note];
     const knobs: PiKnobs = { ...DEFAULTS, contextWindow };
     notes.push(
       `pi's settings are not in its session file: reserveTokens ${fmt(knobs.reserveTokens)} and keepRecentTokens ${fmt(knobs.keepRecentTokens)} (the defaults), compacting over ${fmt(getPiThreshold(knobs))}.`,

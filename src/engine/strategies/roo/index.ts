@@ -205,12 +205,12 @@ function getRooMaxOutputTokens(
 export const ROO_STRATEGY: CompactionStrategy<RooKnobs> = {
   ...ROO_DESCRIPTOR,
   getSessionKnobs: (info) => {
-    const window = getLogWindow(info, {
+    const logWindow = getLogWindow(info, {
       fallback: DEFAULTS.contextWindow,
       fallbackNote: `The log names no window: Roo's default here, ${DEFAULTS.contextWindow.toLocaleString('en-US')}.`,
     });
-    const contextWindow = window.tokens;
-    const notes: string[] = [window.note];
+    const contextWindow = logWindow.tokens;
+    const notes: string[] = [logWindow.note];
     const max = getRooMaxOutputTokens(info.models, contextWindow);
     const knobs: RooKnobs = { ...DEFAULTS, contextWindow, maxTokens: max.tokens };
     notes.push(
