@@ -177,15 +177,26 @@ test.describe('session library', () => {
     fs.mkdirSync(path.dirname(subPath), { recursive: true });
     fs.writeFileSync(mainPath, `${main.slice(0, 200).join('\n')}\n`);
     fs.writeFileSync(subPath, `${sub.slice(0, 4).join('\n')}\n`);
-    // The page polls both addresses; each request reads the file as it is now.
+    // The page polls both addresses, the main file first in each step; each request reads the
+    // file as it is now. `atNextStep` holds the next step's main request until `change` has
+    // written, so a change to both files is seen by one step whole (not by two, when it landed
+    // between a step's two requests).
+    let held: (() => void) | undefined;
+    const atNextStep = (change: () => void) =>
+      new Promise<void>((done) => {
+        held = () => {
+          held = undefined;
+          change();
+          done();
+        };
+      });
     await page.route(
       (url) => url.pathname.startsWith('/live/'),
       (route) => {
-        const file = path.join(
-          dir,
-          decodeURIComponent(new URL(route.request().url()).pathname.slice('/live/'.length)),
-        );
-        return route.fulfill({ body: fs.readFileSync(file), contentType: 'application/x-ndjson' });
+        const name = decodeURIComponent(new URL(route.request().url()).pathname.slice('/live/'.length));
+        if (name === mainFile!.name) held?.();
+        const body = fs.readFileSync(path.join(dir, name));
+        return route.fulfill({ body, contentType: 'application/x-ndjson' });
       },
     );
     await page.goto(`/?sample=0&follow=/live/${mainFile!.name}&follow=/live/${subFile!.name}`);
@@ -215,8 +226,10 @@ test.describe('session library', () => {
     // half line waits for its end.
     const mainNext = `${main.slice(200, 210).join('\n')}\n`;
     const subMore = `${sub.slice(7, 10).join('\n')}\n`;
-    fs.appendFileSync(mainPath, mainNext);
-    fs.appendFileSync(subPath, `${subMore}${sub[10]!.slice(0, 40)}`);
+    await atNextStep(() => {
+      fs.appendFileSync(mainPath, mainNext);
+      fs.appendFileSync(subPath, `${subMore}${sub[10]!.slice(0, 40)}`);
+    });
     await expect.poll(entries).toBe(entriesBefore + 3 + 10 + 3);
     await expect(readBytes).toHaveText(
       (Buffer.byteLength(mainNext) + Buffer.byteLength(subMore)).toLocaleString('en-US'),

@@ -124,6 +124,8 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
   let ready: Promise<void> = Promise.resolve();
   let answered = false;
   let usingFallback = false;
+  /** The engine failed to start (its code could not load): none runs until the next request. */
+  let down = false;
   let port: WorkerPort;
   /** Ports from earlier generations answer no more: their messages are dropped. */
   let generation = 0;
@@ -239,7 +241,26 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
       for (const [id, entry] of pending) send(id, entry);
       return;
     }
-    replaceDeadWorker(message || 'The engine worker failed');
+    if (!answered) failStart(message || 'The engine could not start');
+    else replaceDeadWorker(message || 'The engine worker failed');
+  }
+
+  /**
+   * An engine that failed before it answered anything (its code could not load: the app was
+   * updated under the page, the network went, a test's environment was torn down) is not started
+   * again at once, or a start that fails at once would loop forever: what waited fails saying so,
+   * and the next request starts it again (`request` below).
+   */
+  function failStart(cause: string): void {
+    const error = createError(WORKER_ERROR, `${cause}. It will be started again at the next request.`);
+    for (const [id, entry] of pending) {
+      settle(id, entry);
+      entry.reject(entry.cancelled ? createError(ABORT_ERROR, 'Cancelled') : error);
+    }
+    pingSentAt = undefined;
+    port.terminate();
+    generation++;
+    down = true;
   }
 
   /**
@@ -308,6 +329,11 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
       { signal, stop, onProgress }: RequestOptions<R['kind']> = {},
     ): Promise<EngineResults[R['kind']]> {
       if (signal?.aborted) return Promise.reject(createError(ABORT_ERROR, 'Cancelled'));
+      if (down) {
+        down = false;
+        port = startPort(usingFallback && options.fallback ? options.fallback : options.start);
+        ready = reloadLastSession();
+      }
       const id = nextId++;
       return new Promise<EngineResults[R['kind']]>((resolve, reject) => {
         const entry: Pending = {

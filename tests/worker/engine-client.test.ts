@@ -204,6 +204,42 @@ describe('the engine client', () => {
     expect(summary.entries).toBeGreaterThan(0);
   });
 
+  it('does not start again and again an engine whose code cannot load: the next request tries once more', async () => {
+    // As the in-process engine when its import fails (the app updated under the page, a test's
+    // environment torn down): each start fails at once, before it answered anything. This looped
+    // forever in microtasks (a restart per failure), freezing the thread.
+    let starts = 0;
+    let loads = false;
+    const client = createEngineClient({
+      start: (listener) => {
+        starts++;
+        if (loads) return createInProcessPort(ENGINE_HANDLERS, listener);
+        void Promise.resolve().then(() => listener.onError('The engine could not start: import failed'));
+        return { postMessage: () => {}, terminate: () => {} };
+      },
+    });
+    await expect(
+      client.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] }),
+    ).rejects.toMatchObject({
+      name: 'WorkerError',
+      message: expect.stringContaining('import failed. It will be started again at the next request.'),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(starts).toBe(1);
+    await expect(
+      client.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] }),
+    ).rejects.toMatchObject({
+      name: 'WorkerError',
+    });
+    expect(starts).toBe(2);
+    // Once its code loads again, the next request is answered.
+    loads = true;
+    const summary = await client.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] });
+    expect(summary.entries).toBeGreaterThan(0);
+    expect(starts).toBe(3);
+    client.terminate();
+  });
+
   describe('a worker that dies without an error event', () => {
     /** Ports that can be made to go silent (killed, stuck): nothing answered, no error event. */
     function createSilencingClient(silentFromStart: number[] = []) {
