@@ -6,9 +6,10 @@
 //   node bin/run-ts.mjs scripts/gen-fidelity-table.ts          rewrites README.md
 //   (tests/docs/fidelity-table.test.ts fails when the README's table is not today's)
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { computeFidelityReport } from '../src/cli/fidelity';
 import { readTruth } from '../tests/truth/index';
 import { getTruthPeak } from '../tests/truth/types';
@@ -17,6 +18,37 @@ export const START = '<!-- fidelity:start -->';
 export const END = '<!-- fidelity:end -->';
 
 const n = (x: number) => x.toLocaleString('en-US');
+
+/**
+ * The corpus the table is computed on, named by its files: a hash of every file's path and size.
+ * The corpus grows (real logs found by sessions join it), and a table is true of the corpus it
+ * was written on: the README names it, so its test compares only like with like.
+ */
+export function getCorpusFingerprint(corpus: string): string {
+  const entries: string[] = [];
+  let bytes = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else {
+        const size = statSync(path).size;
+        bytes += size;
+        entries.push(`${relative(corpus, path)}\t${size}`);
+      }
+    }
+  };
+  walk(corpus);
+  const hash = createHash('sha256').update(entries.sort().join('\n')).digest('hex').slice(0, 12);
+  return `${entries.length} files, ${(bytes / 1e6).toFixed(1)} MB, ${hash}`;
+}
+
+const CORPUS_LINE = /^Corpus: (.*)\.$/m;
+
+/** The corpus fingerprint a README's table names (undefined: none). */
+export function getShownCorpus(shown: string): string | undefined {
+  return CORPUS_LINE.exec(shown)?.[1];
+}
 
 /** The table, computed now over `corpus` (../shared/corpus) and its foreign/ folder. */
 export async function computeFidelityTable(corpus: string): Promise<string> {
@@ -56,6 +88,7 @@ export async function computeFidelityTable(corpus: string): Promise<string> {
         `| ${t.agent} | ${span} | ${t.sessions} | ${t.transcripts} | ${n(t.apiCalls)} | ${agree}/${withTruth} | ${t.real} | ${t.exact} | ${t.within1} | ${t.farther} | ${t.missing} | ${t.extra} | ${t.manual} |`,
       );
     }
+    lines.push('', `Corpus: ${getCorpusFingerprint(corpus)}.`);
     return lines.join('\n');
   } finally {
     rmSync(tree, { recursive: true, force: true });

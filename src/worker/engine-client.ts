@@ -124,9 +124,12 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
   let ready: Promise<void> = Promise.resolve();
   let answered = false;
   let usingFallback = false;
-  /** The engine failed to start (its code could not load): none runs until the next request. */
-  let down = false;
-  let port: WorkerPort;
+  /**
+   * No engine runs: none was asked for yet (it starts with the first request, so a client that is
+   * only created loads nothing), or the last failed to start (its code could not load).
+   */
+  let down = true;
+  let port: WorkerPort = IDLE_PORT;
   /** Ports from earlier generations answer no more: their messages are dropped. */
   let generation = 0;
 
@@ -140,6 +143,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
   };
 
   const openPort = (): WorkerPort => {
+    if (usingFallback && options.fallback) return startPort(options.fallback);
     try {
       return startPort(options.start);
     } catch (error) {
@@ -259,6 +263,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     }
     pingSentAt = undefined;
     port.terminate();
+    port = IDLE_PORT;
     generation++;
     down = true;
   }
@@ -321,8 +326,6 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     });
   }
 
-  port = openPort();
-
   return {
     request<R extends EngineRequest>(
       request: R,
@@ -331,7 +334,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
       if (signal?.aborted) return Promise.reject(createError(ABORT_ERROR, 'Cancelled'));
       if (down) {
         down = false;
-        port = startPort(usingFallback && options.fallback ? options.fallback : options.start);
+        port = openPort();
         ready = reloadLastSession();
       }
       const id = nextId++;
@@ -391,6 +394,9 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     },
   };
 }
+
+/** The port while no engine runs: nothing is sent before a request starts one. */
+const IDLE_PORT: WorkerPort = { postMessage: () => {}, terminate: () => {} };
 
 function startWorker(listener: WorkerPortListener): WorkerPort {
   const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), {
