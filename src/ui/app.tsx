@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type CSSProperties, lazy, Suspense, useEffect, useState } from 'react';
 import { hasIndexedDb, NOT_KEPT_WITHOUT_STORAGE } from './common/storage';
-import { getEngineClient, subscribeEngineRestarts } from '../worker/engine-client';
+import { subscribeEngineRestarts, warmEngineClient } from '../worker/engine-client';
 import type { SessionId, SessionOverview } from '../worker/protocol';
 import { DIALECT_INFOS } from '../engine/parse/dialects/descriptors';
 import { formatBytes } from './common/format';
@@ -76,10 +76,10 @@ function useEngineWarmUp(): void {
   useEffect(() => {
     const idle = window.requestIdleCallback;
     if (!idle) {
-      const timer = setTimeout(() => getEngineClient(), 500);
+      const timer = setTimeout(warmEngineClient, 500);
       return () => clearTimeout(timer);
     }
-    const id = idle(() => getEngineClient(), { timeout: 2_000 });
+    const id = idle(warmEngineClient, { timeout: 2_000 });
     return () => window.cancelIdleCallback(id);
   }, []);
 }

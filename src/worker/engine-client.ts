@@ -110,6 +110,11 @@ interface EngineClientOptions {
   silenceDeadlineMs?: number;
   /** Told when a worker that ran failed or went silent and a fresh one was started. */
   onRestart?: (message: string) => void;
+  /**
+   * Start the worker now, not at the first request: for a worker that speaks first (the custom
+   * strategy's sandbox says whether its code loaded before it is asked anything).
+   */
+  eager?: boolean;
 }
 
 export function createEngineClient(options: EngineClientOptions): EngineClient {
@@ -326,6 +331,11 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     });
   }
 
+  if (options.eager) {
+    down = false;
+    port = openPort();
+  }
+
   return {
     request<R extends EngineRequest>(
       request: R,
@@ -439,14 +449,24 @@ export function subscribeEngineRestarts(listener: (message: string) => void): ()
   return () => restartListeners.delete(listener);
 }
 
-/** The app's one engine, started on first use: a worker, or this thread when none can start. */
-export function getEngineClient(): EngineClient {
-  shared ??= createEngineClient({
+function createSharedClient(eager: boolean): EngineClient {
+  return createEngineClient({
     start: typeof Worker === 'undefined' ? startInProcess : startWorker,
     fallback: startInProcess,
     onRestart: (message) => {
       for (const listener of restartListeners) listener(message);
     },
+    eager,
   });
+}
+
+/** The app's one engine, started at its first request: a worker, or this thread when none can. */
+export function getEngineClient(): EngineClient {
+  shared ??= createSharedClient(false);
   return shared;
+}
+
+/** Starts the app's engine before anything is asked of it (the page, once idle: issue 20). */
+export function warmEngineClient(): void {
+  shared ??= createSharedClient(true);
 }

@@ -204,6 +204,26 @@ describe('the engine client', () => {
     expect(summary.entries).toBeGreaterThan(0);
   });
 
+  it('starts its engine at the first request, or at once when eager (the page warming it)', async () => {
+    const lazy = createFakeClient();
+    expect(lazy.starts()).toBe(0);
+    await lazy.client.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] });
+    expect(lazy.starts()).toBe(1);
+    let eagerStarts = 0;
+    const eager = createEngineClient({
+      start: (listener) => {
+        eagerStarts++;
+        return createInProcessPort(FAKE_HANDLERS, listener);
+      },
+      eager: true,
+    });
+    expect(eagerStarts).toBe(1);
+    await eager.request({ kind: 'load', sessionId: 1, files: [file('tiny.jsonl')] });
+    expect(eagerStarts).toBe(1);
+    lazy.client.terminate();
+    eager.terminate();
+  });
+
   it('does not start again and again an engine whose code cannot load: the next request tries once more', async () => {
     // As the in-process engine when its import fails (the app updated under the page, a test's
     // environment torn down): each start fails at once, before it answered anything. This looped

@@ -120,6 +120,7 @@ export async function runCustomStrategy(
   });
   const url = URL.createObjectURL(new Blob([getSandboxSource(compiled)], { type: 'text/javascript' }));
   const client: EngineClient = createEngineClient({
+    eager: true,
     start: (listener) => {
       const worker = new Worker(url, { type: 'module', name: 'custom-strategy' });
       worker.onmessage = (event: MessageEvent<FromWorker | SandboxReady>) => {
