@@ -1,8 +1,11 @@
 import type { Session, TokenCount } from '../types';
+import { computeCostUsd, type PriceOverrides } from './prices';
 
-// A session's billed calls as its entries record them, each once over all its files: what the
-// library's cost (library/library-row.ts) and its usage by day and project (stats/usage.ts) are
-// summed from, so the two agree.
+// A session's billed calls as its entries record them, each once over all its files, and the same
+// calls in buckets of a quarter hour (UTC) and a model: what the library's cost
+// (library/library-row.ts) and its usage by day and project (stats/usage.ts) are summed from, so
+// the two agree. Each call is priced on its own (a request over a long-context bound is priced
+// whole at its rates, so summed tokens are never priced); models priced apart.
 
 /** One call's recorded usage, with the model it is priced at and when it was answered. */
 export interface SessionCall {
@@ -58,4 +61,64 @@ export function getCallUsage(c: SessionCall) {
     cacheReadInputTokens: c.cacheRead,
     cacheCreation1hInputTokens: c.cacheWrite1h,
   };
+}
+
+/**
+ * A bucket's span. Ours (the coarsest that gives every call's local date exactly): every time zone
+ * in use is a whole number of quarter hours from UTC (Nepal +05:45, Chatham +12:45 the finest),
+ * and daylight saving moves on a quarter hour too (the IANA tz database, eggert/tz).
+ */
+export const USAGE_SLOT_MS = 15 * 60_000;
+
+/** One session's calls of one model within one quarter hour. */
+export interface UsageBucket {
+  /** `floor(ms / USAGE_SLOT_MS)` of the calls' UTC time; absent: calls whose log gives no time. */
+  slot?: number;
+  model: string;
+  calls: number;
+  /** Input neither read from nor written to a cache. */
+  input: TokenCount;
+  output: TokenCount;
+  cacheRead: TokenCount;
+  /** Cache writes, both lifetimes. */
+  cacheWrite: TokenCount;
+  /** USD at list prices of the priced calls. */
+  costUsd: number;
+  /** Calls whose model has no price (their tokens are counted, their cost is not). */
+  unpricedCalls: number;
+}
+
+/** A session's calls in buckets, oldest first (the undated last). */
+export function getUsageBuckets(calls: readonly SessionCall[], overrides?: PriceOverrides): UsageBucket[] {
+  const buckets = new Map<string, UsageBucket>();
+  for (const c of calls) {
+    const slot = c.timestampMs === undefined ? undefined : Math.floor(c.timestampMs / USAGE_SLOT_MS);
+    const key = `${slot ?? ''}|${c.model}`;
+    let b = buckets.get(key);
+    if (!b) {
+      b = {
+        slot,
+        model: c.model,
+        calls: 0,
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        costUsd: 0,
+        unpricedCalls: 0,
+      };
+      buckets.set(key, b);
+    }
+    b.calls++;
+    b.input += c.input;
+    b.output += c.output;
+    b.cacheRead += c.cacheRead;
+    b.cacheWrite += c.cacheWrite;
+    const usd = computeCostUsd(c.model, getCallUsage(c), overrides);
+    if (usd === undefined) b.unpricedCalls++;
+    else b.costUsd += usd;
+  }
+  return [...buckets.values()].sort(
+    (a, b) => (a.slot ?? Number.POSITIVE_INFINITY) - (b.slot ?? Number.POSITIVE_INFINITY),
+  );
 }

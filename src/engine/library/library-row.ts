@@ -1,6 +1,11 @@
 import { computeCostUsd, type PriceOverrides } from '../cost/prices';
-import { getCallUsage, getSessionCalls, type SessionCall } from '../cost/session-calls';
-import { getUsageBuckets, type UsageBucket } from '../stats/usage';
+import {
+  getCallUsage,
+  getSessionCalls,
+  getUsageBuckets,
+  type SessionCall,
+  type UsageBucket,
+} from '../cost/session-calls';
 import { DIALECT_INFOS } from '../parse/dialects/descriptors';
 import type { Session, TokenCount } from '../types';
 

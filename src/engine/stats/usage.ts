@@ -1,73 +1,10 @@
-import { computeCostUsd, type PriceOverrides } from '../cost/prices';
-import { getCallUsage, type SessionCall } from '../cost/session-calls';
+import { USAGE_SLOT_MS, type UsageBucket } from '../cost/session-calls';
 import type { TokenCount } from '../types';
 
 // Usage and cost by day and by project, as ccusage's `daily` and claude-code-viewer's usage page
-// give them: each session's calls kept in buckets of a quarter hour (UTC) and a model, so that the
-// library caches them with its row and a day is a local date in any time zone, one call at a time
-// (a session across midnight counts on both days). Costs are each call's own at list prices (a
-// request over a long-context bound is priced whole at its rates, so tokens are never priced
-// summed); models priced apart.
-
-/**
- * A bucket's span. Ours (the coarsest that gives every call's local date exactly): every time zone
- * in use is a whole number of quarter hours from UTC (Nepal +05:45, Chatham +12:45 the finest),
- * and daylight saving moves on a quarter hour too (the IANA tz database, eggert/tz).
- */
-export const USAGE_SLOT_MS = 15 * 60_000;
-
-/** One session's calls of one model within one quarter hour. */
-export interface UsageBucket {
-  /** `floor(ms / USAGE_SLOT_MS)` of the calls' UTC time; absent: calls whose log gives no time. */
-  slot?: number;
-  model: string;
-  calls: number;
-  /** Input neither read from nor written to a cache. */
-  input: TokenCount;
-  output: TokenCount;
-  cacheRead: TokenCount;
-  /** Cache writes, both lifetimes. */
-  cacheWrite: TokenCount;
-  /** USD at list prices of the priced calls. */
-  costUsd: number;
-  /** Calls whose model has no price (their tokens are counted, their cost is not). */
-  unpricedCalls: number;
-}
-
-/** A session's calls in buckets, oldest first (the undated last). */
-export function getUsageBuckets(calls: readonly SessionCall[], overrides?: PriceOverrides): UsageBucket[] {
-  const buckets = new Map<string, UsageBucket>();
-  for (const c of calls) {
-    const slot = c.timestampMs === undefined ? undefined : Math.floor(c.timestampMs / USAGE_SLOT_MS);
-    const key = `${slot ?? ''}|${c.model}`;
-    let b = buckets.get(key);
-    if (!b) {
-      b = {
-        slot,
-        model: c.model,
-        calls: 0,
-        input: 0,
-        output: 0,
-        cacheRead: 0,
-        cacheWrite: 0,
-        costUsd: 0,
-        unpricedCalls: 0,
-      };
-      buckets.set(key, b);
-    }
-    b.calls++;
-    b.input += c.input;
-    b.output += c.output;
-    b.cacheRead += c.cacheRead;
-    b.cacheWrite += c.cacheWrite;
-    const usd = computeCostUsd(c.model, getCallUsage(c), overrides);
-    if (usd === undefined) b.unpricedCalls++;
-    else b.costUsd += usd;
-  }
-  return [...buckets.values()].sort(
-    (a, b) => (a.slot ?? Number.POSITIVE_INFINITY) - (b.slot ?? Number.POSITIVE_INFINITY),
-  );
-}
+// give them, summed from each session's buckets (cost/session-calls.ts: a quarter hour of one
+// model's calls, kept with the library's row): a day is a local date in any time zone, call by
+// call (a session across midnight counts on both days); a project is a working directory.
 
 export type UsageBy = 'day' | 'project';
 
@@ -103,7 +40,7 @@ export interface UsageGroup extends UsageFigures {
 }
 
 /** The last folder of a working directory, the project's name ("/home/mira/code/tally" → "tally"). */
-export function getProjectName(cwd: string): string {
+function getProjectName(cwd: string): string {
   const parts = cwd.split(/[\\/]+/).filter((p) => p !== '');
   return parts.at(-1) ?? cwd;
 }
