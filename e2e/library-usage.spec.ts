@@ -64,7 +64,7 @@ test.describe('library usage by day and project', () => {
       bars.map((b) => ({ key: b.getAttribute('data-key'), cost: Number(b.getAttribute('data-cost')) })),
     );
     expect(drawn.map((d) => d.key)).toEqual(byDay.map((g) => g.key));
-    drawn.forEach((d, i) => expect(d.cost).toBeCloseTo(byDay[i]!.costUsd, 6));
+    for (const [i, d] of drawn.entries()) expect(d.cost).toBeCloseTo(byDay[i]!.costUsd, 6);
     const total = byProject.reduce((s, g) => s + g.costUsd, 0);
     await expect(page.getByTestId('usage-summary')).toContainText(
       `$${total.toFixed(2)} over ${sessions.filter((s) => s.buckets.length > 0).length} sessions`,

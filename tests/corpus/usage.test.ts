@@ -181,6 +181,14 @@ describe.skipIf(!present || !python)('corpus: usage by day and by project, again
     }
   });
 
+  it('days oldest first, projects most expensive first; an unknown zone is named', () => {
+    const days = groupUsage(scanned, 'day', 'UTC').map((g) => g.key);
+    expect(days).toEqual([...days].sort());
+    const costs = groupUsage(scanned, 'project', 'UTC').map((g) => g.costUsd);
+    expect(costs).toEqual([...costs].sort((a, b) => b - a));
+    expect(() => groupUsage(scanned, 'day', 'Mars/Base')).toThrow(/unknown time zone "Mars\/Base"/);
+  });
+
   it('a session’s cost in the list is the sum of its days', () => {
     for (const s of scanned) {
       const byDay = groupUsage([s], 'day', 'UTC');

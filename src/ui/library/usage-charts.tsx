@@ -7,7 +7,7 @@ import { formatCount } from '../common/format';
 // what-if's charts are (an SVG in a figure, the same axis and tick styles). Each bar is a button:
 // a click, Enter or Space chooses its day or project (the list shows its sessions).
 
-export type UsageMetric = 'cost' | 'tokens';
+type UsageMetric = 'cost' | 'tokens';
 
 /** The token kinds stacked in a tokens bar, bottom up, with their colour variables (usage.css). */
 export const TOKEN_KINDS = [
@@ -18,8 +18,7 @@ export const TOKEN_KINDS = [
 ] as const;
 
 const totalTokens = (g: UsageGroup) => g.input + g.output + g.cacheRead + g.cacheWrite;
-export const metricValue = (g: UsageGroup, metric: UsageMetric) =>
-  metric === 'cost' ? g.costUsd : totalTokens(g);
+const metricValue = (g: UsageGroup, metric: UsageMetric) => (metric === 'cost' ? g.costUsd : totalTokens(g));
 const formatMetric = (v: number, metric: UsageMetric) =>
   metric === 'cost' ? formatUsd(v) : formatMillions(v);
 

@@ -4,7 +4,7 @@ import type { LibrarySession } from './library-store';
 // The library's usage charts' state: the zone days are counted in, what the bars measure, chart or
 // table, and the day or project a click chose (it filters the list; library-view.tsx applies it).
 
-export interface UsageFilter {
+interface UsageFilter {
   by: 'day' | 'project';
   /** The group's key (a date, a working directory). */
   key: string;
