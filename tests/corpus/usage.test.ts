@@ -8,6 +8,7 @@ import { findSessions } from '../../src/cli/stats/find-sessions';
 import { computeCostUsd } from '../../src/engine/cost/prices';
 import { scanSession } from '../../src/engine/library/scan-session';
 import { groupUsage, type UsageBy, type UsageGroup, type UsageSession } from '../../src/engine/stats/usage';
+import { packUsage, unpackUsage } from '../../src/engine/stats/usage-pack';
 import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
 // Usage by day and by project over the restored corpus (other people's real Claude Code and Codex
@@ -187,6 +188,10 @@ describe.skipIf(!present || !python)('corpus: usage by day and by project, again
     const costs = groupUsage(scanned, 'project', 'UTC').map((g) => g.costUsd);
     expect(costs).toEqual([...costs].sort((a, b) => b - a));
     expect(() => groupUsage(scanned, 'day', 'Mars/Base')).toThrow(/unknown time zone "Mars\/Base"/);
+  });
+
+  it('the packed form the page sends the worker gives back every bucket', () => {
+    expect(unpackUsage(structuredClone(packUsage(scanned)))).toEqual(scanned);
   });
 
   it('a session’s cost in the list is the sum of its days', () => {

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { PRICES_SEEN } from '../../engine/cost/prices-seen';
 import { formatMillions, formatUsd } from '../../engine/replay/compare-table';
 import type { UsageGroup, UsageSession } from '../../engine/stats/usage';
+import { packUsage } from '../../engine/stats/usage-pack';
 import { getEngineClient } from '../../worker/engine-client';
 import { ABORT_ERROR } from '../../worker/protocol';
 import { formatCount } from '../common/format';
@@ -53,7 +54,7 @@ export default function UsagePanel({
     // The scan's batches come every 100 ms: one grouping per pause, the last one always.
     const timer = setTimeout(() => {
       getEngineClient()
-        .request({ kind: 'library-usage', sessions: input, timeZone }, { signal: abort.signal })
+        .request({ kind: 'library-usage', usage: packUsage(input), timeZone }, { signal: abort.signal })
         .then((r) => {
           setGrouped({
             byDay: r.byDay,
