@@ -95,6 +95,7 @@ test.describe('library usage by day and project', () => {
     await expect(page.getByTestId('usage-filter')).toContainText(top.key);
     await expect(page.getByTestId('library-count')).toContainText(`${top.sessions} of ${sessions.length}`);
     await expect(page.getByTestId('library-row')).toHaveCount(top.sessions);
+    await page.screenshot({ path: testInfo.outputPath('usage-picked-light.png') });
     await page.locator(`[data-testid="usage-bar-day"][data-key="${top.key}"]`).click();
     await expect(page.getByTestId('usage-filter')).toHaveCount(0);
     await expect(page.getByTestId('library-count')).toContainText(`${sessions.length} sessions`);
@@ -103,6 +104,9 @@ test.describe('library usage by day and project', () => {
     await page.getByTestId('usage-view').focus();
     await page.keyboard.press('Tab');
     await expect(dayBars.first()).toBeFocused();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: testInfo.outputPath('usage-focus-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('library-count')).toContainText(
       `${byDay[0]!.sessions} of ${sessions.length}`,
