@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { PRICES_SEEN } from '../../engine/cost/prices-seen';
 import { formatMillions, formatUsd } from '../../engine/replay/compare-table';
 import type { UsageGroup, UsageSession } from '../../engine/stats/usage';
@@ -17,7 +17,7 @@ import './usage.css';
 // with `compactlab stats --by`'s code, drawn as bars or as tables; a day or a project chosen filters
 // the list to its sessions.
 
-/** Least time between two groupings while the scan hands over rows (ms). */
+/** Least time between two groupings while the scan hands over rows (ms). Ours: 4 a second. */
 const REGROUP_MS = 250;
 
 interface Grouped {
@@ -49,29 +49,34 @@ export default function UsagePanel({
       ),
     [sessions],
   );
+  const lastRun = useRef(Number.NEGATIVE_INFINITY);
+  const latest = useRef(0);
   useEffect(() => {
-    const abort = new AbortController();
-    // The scan's batches come every 100 ms: one grouping per pause, the last one always.
-    const timer = setTimeout(() => {
-      getEngineClient()
-        .request({ kind: 'library-usage', usage: packUsage(input), timeZone }, { signal: abort.signal })
-        .then((r) => {
-          setGrouped({
-            byDay: r.byDay,
-            byProject: r.byProject,
-            sessions: input.filter((s) => s.buckets.length > 0).length,
+    // The scan hands over rows every 100 ms: the charts follow it at most every REGROUP_MS (a
+    // throttle, not a debounce, so they grow while the scan runs), the latest answer shown.
+    const timer = setTimeout(
+      () => {
+        lastRun.current = performance.now();
+        const mine = ++latest.current;
+        getEngineClient()
+          .request({ kind: 'library-usage', usage: packUsage(input), timeZone })
+          .then((r) => {
+            if (mine !== latest.current) return;
+            setGrouped({
+              byDay: r.byDay,
+              byProject: r.byProject,
+              sessions: input.filter((s) => s.buckets.length > 0).length,
+            });
+            setError(undefined);
+          })
+          .catch((e: unknown) => {
+            if (mine === latest.current && !(e instanceof Error && e.name === ABORT_ERROR))
+              setError(e instanceof Error ? e.message : String(e));
           });
-          setError(undefined);
-        })
-        .catch((e: unknown) => {
-          if (!(e instanceof Error && e.name === ABORT_ERROR))
-            setError(e instanceof Error ? e.message : String(e));
-        });
-    }, REGROUP_MS);
-    return () => {
-      clearTimeout(timer);
-      abort.abort();
-    };
+      },
+      Math.max(0, lastRun.current + REGROUP_MS - performance.now()),
+    );
+    return () => clearTimeout(timer);
   }, [input, timeZone]);
 
   const pick = (by: 'day' | 'project') => (g: UsageGroup) =>
