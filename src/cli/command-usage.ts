@@ -16,6 +16,16 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
       real ones reproduced, tokens summarized. NDJSON by default (--json), or CSV with a header
       (cells a spreadsheet would run as formulas start with '). Sessions are parsed in N worker
       threads (default: the machine's parallelism, none under 4 sessions; 0: no workers).
+  compactlab stats <folder or file>… --by day|project [--tz <zone>] [--prices <file.json>]
+                   [--json | --csv | --table] [--jobs N]
+      Usage and cost over all the sessions, by day or by project, as the page's library charts it:
+      per group, the sessions with a call in it, API calls, input, output, cache read and cache
+      write tokens, costUsd at list prices (each call priced at its own model; unpricedCalls have
+      none) and the cost per model; then a total row. A day is the local date of each call (a
+      session across midnight counts on both days) in --tz (an IANA zone such as Europe/Paris, or
+      UTC; default this machine's zone); a project is the working directory the log names.
+      --table prints an aligned table for reading. Each response is counted once per session, as
+      the list's cost column counts it.
   compactlab stats <folder or file>… --strategy <id> | --strategy-file <file.ts> [--knob <key>=<value>]… [knob flags]
                    [--sweep <knob>=<from>:<to>:<steps>] [--sessions] [--retention] [--prices <file.json>]
                    [--json | --csv] [--jobs N]

@@ -2,6 +2,8 @@
 // (structured clone); big numeric series travel as transferable typed arrays. Files cross as
 // Blob/File objects, which the worker reads lazily by slices.
 
+import type { UsageGroup } from '../engine/stats/usage';
+import type { PackedUsage } from '../engine/stats/usage-pack';
 import type { BashSummaries } from '../engine/query/bash-summaries';
 import type { CompactionDetail } from '../engine/query/compaction-detail';
 import type { EntryDetail } from '../engine/query/entry-detail';
@@ -131,6 +133,11 @@ interface EngineRequestFields {
     /** A sweep given as a range: the worker spreads its values over the knob's step and bounds (`spec.sweep`'s values then). */
     range?: SweepRange;
   };
+  /**
+   * The library's usage by day and by project (worker/usage-handlers.ts, engine/stats/usage.ts):
+   * the listed sessions' buckets (their rows' `usage`) grouped, days in `timeZone`.
+   */
+  'library-usage': { usage: PackedUsage; timeZone: string };
   /** Learn mode (worker/learn-handlers.ts): one compaction step by step, the teacher's knob changes over the log's own. */
   'learn-walk': {
     sessionId: SessionId;
@@ -320,6 +327,7 @@ export interface EngineResults {
   'replay-sweep': SweepResult;
   'replay-compare': ReplayCompare;
   'library-whatif': WhatIfResult;
+  'library-usage': { byDay: UsageGroup[]; byProject: UsageGroup[]; computeMs: number };
   'learn-walk': LearnWalk;
   erosion: ErosionChain;
   'replay-subagents': SubagentReplay[];

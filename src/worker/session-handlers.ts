@@ -117,6 +117,7 @@ type SessionHandlers = Omit<
   | 'learn-walk'
   | 'erosion'
   | 'library-whatif'
+  | 'library-usage'
 >;
 
 export const SESSION_HANDLERS: SessionHandlers = {

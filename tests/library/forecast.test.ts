@@ -20,6 +20,7 @@ function row(recentContexts: number[], extra: Partial<LibraryRow> = {}): Library
     brokenLines: 0,
     costUsd: 0,
     unpricedCalls: 0,
+    usage: [],
     ...extra,
   };
 }

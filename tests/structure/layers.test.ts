@@ -98,6 +98,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'library/row-version',
       'export/erosion-svg',
       'stats/records',
+      'stats/usage-pack',
     ],
   },
   {

@@ -1,7 +1,10 @@
 import { parentPort } from 'node:worker_threads';
 import { openPathSources } from '../session-files';
 import { loadStrategyFile } from '../strategy-file';
+import type { PriceOverrides } from '../../engine/cost/prices';
+import { scanSession } from '../../engine/library/scan-session';
 import type { SettingRow } from '../../engine/stats/records';
+import type { UsageSession } from '../../engine/stats/usage';
 import { computeSettingRows, type SettingsSpec } from '../../engine/stats/setting-rows';
 import { computeStatsRow, type StatsRow } from './stats-row';
 
@@ -14,6 +17,8 @@ export interface StatsJob {
   paths: string[];
   /** Replay the session under this strategy and these settings (`stats --strategy`). */
   settings?: SettingsSpec;
+  /** Scan the session as the library does, for its usage by day or project (`stats --by`). */
+  usage?: { prices?: PriceOverrides };
 }
 
 export interface StatsAnswer {
@@ -21,6 +26,8 @@ export interface StatsAnswer {
   row: StatsRow;
   /** With `settings`: one row per setting (none for a session without API calls). */
   settingRows?: SettingRow[];
+  /** With `usage`: the session's calls in buckets (engine/stats/usage.ts). */
+  usage?: UsageSession;
 }
 
 /** The row of one job; a session that cannot be read becomes a row with its error. */
@@ -28,6 +35,14 @@ export async function runStatsJob(job: StatsJob): Promise<StatsAnswer> {
   try {
     // A strategy file is compiled once per thread (loadStrategyFile keeps it by path).
     if (job.settings?.strategyFile !== undefined) await loadStrategyFile(job.settings.strategyFile);
+    if (job.usage) {
+      const row = await scanSession(await openPathSources(job.paths), { prices: job.usage.prices });
+      return {
+        id: job.id,
+        row: { file: job.file },
+        usage: { key: job.file, cwd: row.cwd ?? '', buckets: row.usage },
+      };
+    }
     if (job.settings)
       return {
         id: job.id,

@@ -15,6 +15,9 @@ import { formatCsvRecord, formatRecord, SETTING_COLUMNS, type SettingRow } from 
 import { findSessions } from './find-sessions';
 import { SettingTotals, type SettingsSpec } from '../../engine/stats/setting-rows';
 import { STATS_COLUMNS } from './stats-row';
+import type { PriceOverrides } from '../../engine/cost/prices';
+import { createSlotDater, getLocalTimeZone, groupUsage, type UsageSession } from '../../engine/stats/usage';
+import { formatUsageRows } from './usage-rows';
 import type { StatsAnswer, StatsJob } from './stats-worker';
 
 // `compactlab stats <folder>…`: one row per session, parsed in a pool of worker threads and
@@ -144,7 +147,86 @@ const STATS_OPTIONS = {
   sessions: { type: 'boolean' },
   retention: { type: 'boolean' },
   prices: { type: 'string' },
+  by: { type: 'string' },
+  tz: { type: 'string' },
+  table: { type: 'boolean' },
 } as const;
+
+/**
+ * `stats --by day|project`: every session scanned as the page's library scans it, its calls
+ * grouped by local day (in `--tz`, default this machine's zone) or by working directory
+ * (engine/stats/usage.ts), then printed with a total.
+ */
+async function statsByCommand(
+  parsed: ReturnType<typeof parseArgs>,
+  out: (text: string) => void,
+): Promise<number> {
+  const values = parsed.values as {
+    by?: string;
+    tz?: string;
+    csv?: boolean;
+    table?: boolean;
+    jobs?: string;
+    prices?: string;
+  };
+  const by = values.by;
+  if (by !== 'day' && by !== 'project') {
+    process.stderr.write(`compactlab stats: --by expects day or project, got "${by}"\n`);
+    return 2;
+  }
+  if (values.csv && values.table) {
+    process.stderr.write('compactlab stats: --csv and --table: give one\n');
+    return 2;
+  }
+  const timeZone = values.tz ?? getLocalTimeZone();
+  try {
+    createSlotDater(timeZone);
+  } catch (error) {
+    process.stderr.write(`compactlab stats: --tz: ${(error as Error).message}\n`);
+    return 2;
+  }
+  let prices: PriceOverrides | undefined;
+  if (typeof values.prices === 'string') {
+    const read = readPriceFile(values.prices);
+    if (typeof read === 'string') {
+      process.stderr.write(`compactlab stats: ${read}\n`);
+      return 2;
+    }
+    prices = read;
+  }
+  let workers = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
+  if (!Number.isInteger(workers) || workers < 0) {
+    process.stderr.write(`compactlab stats: --jobs expects a whole number, got "${values.jobs}"\n`);
+    return 2;
+  }
+  const groups = await findSessions(parsed.positionals);
+  if (values.jobs === undefined && groups.length < MIN_SESSIONS_FOR_WORKERS) workers = 0;
+  const sessions: UsageSession[] = [];
+  const progress = createProgress(groups.length);
+  let failed = 0;
+  await runJobs(
+    groups.map((g, id) => ({ id, file: g.file, paths: g.paths, usage: { prices } })),
+    workers,
+    (answer) => {
+      progress.tick();
+      if (answer.usage) sessions.push(answer.usage);
+      else {
+        failed++;
+        process.stderr.write(`compactlab stats: ${answer.row.file}: ${answer.row.error}\n`);
+      }
+    },
+  );
+  progress.end();
+  // Completion order varies with the pool: a session's place in a group's keys does not.
+  sessions.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const format = values.csv ? 'csv' : values.table ? 'table' : 'ndjson';
+  for (const line of formatUsageRows(groupUsage(sessions, by, timeZone), by, timeZone, format)) out(line);
+  if (failed > 0)
+    process.stderr.write(`compactlab stats: ${failed} of ${groups.length} sessions could not be read\n`);
+  if (groups.length > 0) return 0;
+  process.stderr.write(`compactlab stats: no session file found in ${parsed.positionals.join(', ')}\n`);
+  return 1;
+}
 
 export async function statsCommand(args: string[], out: (text: string) => void): Promise<number> {
   const loose = parseArgs({ args, allowPositionals: true, strict: false, options: STATS_OPTIONS });
@@ -152,6 +234,38 @@ export async function statsCommand(args: string[], out: (text: string) => void):
   let parsed: ReturnType<typeof parseArgs>;
   // A strategy file (docs/custom-strategies.md): loaded here to check it and read its knobs, and
   // by each worker thread from the same path.
+  if (
+    loose.values.by !== undefined &&
+    loose.values.strategy === undefined &&
+    loose.values['strategy-file'] === undefined
+  ) {
+    let parsed: ReturnType<typeof parseArgs>;
+    try {
+      parsed = parseArgs({ args, allowPositionals: true, options: STATS_OPTIONS });
+    } catch (error) {
+      process.stderr.write(`compactlab stats: ${(error as Error).message}\n`);
+      return 2;
+    }
+    if (parsed.positionals.length === 0) {
+      out(`Usage:\n${STATS_USAGE}`);
+      return 2;
+    }
+    if (parsed.values.sweep !== undefined || parsed.values.sessions || parsed.values.retention) {
+      process.stderr.write(
+        'compactlab stats: --sweep, --sessions and --retention need --strategy, not --by\n',
+      );
+      return 2;
+    }
+    return statsByCommand(parsed, out);
+  }
+  if (loose.values.by !== undefined || loose.values.tz !== undefined || loose.values.table !== undefined) {
+    process.stderr.write(
+      loose.values.by === undefined
+        ? 'compactlab stats: --tz and --table go with --by day|project\n'
+        : 'compactlab stats: --by and --strategy: give one\n',
+    );
+    return 2;
+  }
   const file = loose.values['strategy-file'];
   let fileStrategyId: string | undefined;
   if (typeof file === 'string') {

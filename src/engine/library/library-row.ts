@@ -1,4 +1,11 @@
 import { computeCostUsd, type PriceOverrides } from '../cost/prices';
+import {
+  getCallUsage,
+  getSessionCalls,
+  getUsageBuckets,
+  type SessionCall,
+  type UsageBucket,
+} from '../cost/session-calls';
 import { DIALECT_INFOS } from '../parse/dialects/descriptors';
 import type { Session, TokenCount } from '../types';
 
@@ -48,6 +55,8 @@ export interface LibraryRow {
   costUsd: number;
   /** Calls whose model has no price (their cost is not in `costUsd`). */
   unpricedCalls: number;
+  /** The calls by quarter hour and model: the library's usage by day and project (stats/usage.ts). */
+  usage: UsageBucket[];
 }
 
 export const FIRST_PROMPT_CHARS = 200;
@@ -72,7 +81,8 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
   let sidechainCalls = 0;
   for (const s of session.sidechains) sidechainCalls += s.apiCalls;
   const firstPrompt = session.firstPrompt?.slice(0, FIRST_PROMPT_CHARS).trimEnd();
-  const cost = computeSessionCost(session, overrides);
+  const calls = getSessionCalls(session);
+  const cost = computeSessionCost(calls, overrides);
   // The files one shared normalizer reads (OpenCode's file per record) are one log.
   const shared = new Set(DIALECT_INFOS.filter((d) => d.sharedNormalizer).map((d) => d.id));
   const counted = new Set<string>();
@@ -105,59 +115,19 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
     brokenLines: session.issues.filter((i) => i.code === 'not-json' || i.code === 'truncated-line').length,
     costUsd: cost.usd,
     unpricedCalls: cost.unpriced,
+    usage: getUsageBuckets(calls, overrides),
   };
 }
 
-/**
- * Cost at list prices of every call in the session's entries. A call is keyed as the session
- * builder keys it (message id, request id, uuid), over all files at once: a subagent or
- * compaction-call log that repeats a parent's response is not paid twice; streamed lines of one
- * response count their input once and their largest output snapshot (docs/sources.md#fmt-usage).
- */
-function computeSessionCost(session: Session, overrides?: PriceOverrides): { usd: number; unpriced: number } {
-  interface Call {
-    model: string;
-    input: number;
-    cacheWrite: number;
-    cacheRead: number;
-    cacheWrite1h?: number;
-    output: number;
-  }
-  const calls = new Map<string, Call>();
-  const modelOfFile = new Map<number, string>();
-  for (const entry of session.entries) {
-    if (entry.model) modelOfFile.set(entry.fileIndex, entry.model);
-    const usage = entry.usage;
-    if (!usage || entry.isSynthetic) continue;
-    const key = entry.messageId ?? entry.requestId ?? entry.uuid ?? `#${entry.index}`;
-    const known = calls.get(key);
-    if (known) {
-      known.output = Math.max(known.output, usage.outputTokens);
-      continue;
-    }
-    calls.set(key, {
-      model: entry.model ?? modelOfFile.get(entry.fileIndex) ?? session.meta.models[0] ?? '',
-      input: usage.inputTokens,
-      cacheWrite: usage.cacheCreationInputTokens,
-      cacheRead: usage.cacheReadInputTokens,
-      cacheWrite1h: usage.cacheCreation1hInputTokens,
-      output: usage.outputTokens,
-    });
-  }
+/** Cost at list prices of the session's calls (each once over all its files: cost/session-calls.ts). */
+function computeSessionCost(
+  calls: readonly SessionCall[],
+  overrides?: PriceOverrides,
+): { usd: number; unpriced: number } {
   let usd = 0;
   let unpriced = 0;
-  for (const c of calls.values()) {
-    const cost = computeCostUsd(
-      c.model,
-      {
-        inputTokens: c.input,
-        outputTokens: c.output,
-        cacheCreationInputTokens: c.cacheWrite,
-        cacheReadInputTokens: c.cacheRead,
-        cacheCreation1hInputTokens: c.cacheWrite1h,
-      },
-      overrides,
-    );
+  for (const c of calls) {
+    const cost = computeCostUsd(c.model, getCallUsage(c), overrides);
     if (cost === undefined) unpriced++;
     else usd += cost;
   }

@@ -9,10 +9,13 @@ import { libraryListingQuery } from './library-queries';
 import { type LibrarySession, useLibraryStore } from './library-store';
 import { openLibrarySession } from './open-session';
 import { cancelScan, getRestoredHandle, openDirectoryHandle } from './open-folder';
+import { filterByUsage, useUsageStore } from './usage-store';
 
 const ROW_HEIGHT_PX = 30;
 /** The what-if: loaded when first opened (the replay's settings form, its charts). */
 const WhatIfPanel = lazy(() => import('./what-if-panel'));
+/** Usage and cost by day and project (charts, tables): loaded when first opened. */
+const UsagePanel = lazy(() => import('./usage-panel'));
 const TABLE_STYLE = { gridTemplateColumns: GRID_TEMPLATE, minWidth: TABLE_MIN_WIDTH };
 const NO_SESSIONS: LibrarySession[] = [];
 
@@ -23,11 +26,16 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
   const { folderName = '', sessions = NO_SESSIONS, scan, filesOpen = false } = listing ?? {};
   const { sort, search, agent } = useLibraryStore();
   const { setSort, setSearch, setAgent } = useLibraryStore.getState();
-  const shown = useMemo(() => selectSessions(sessions, sort, search, agent), [sessions, sort, search, agent]);
+  const listed = useMemo(
+    () => selectSessions(sessions, sort, search, agent),
+    [sessions, sort, search, agent],
+  );
+  const { open: usageOpen, filter: usageFilter } = useUsageStore();
+  const shown = useMemo(() => filterByUsage(listed, usageFilter), [listed, usageFilter]);
   // A new order or filter shows its first rows (sorted by peak, the largest), not the old scroll.
   const toTop = useRef(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new sort, search or agent is the trigger
-  const alignTop = useMemo(() => ({ index: 0, nonce: ++toTop.current }), [sort, search, agent]);
+  const alignTop = useMemo(() => ({ index: 0, nonce: ++toTop.current }), [sort, search, agent, usageFilter]);
   const agents = useMemo(
     () => [...new Set(sessions.map((s) => s.row?.agent).filter((a): a is string => !!a))].sort(),
     [sessions],
@@ -92,7 +100,22 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
         >
           What if…
         </button>
+        <button
+          type="button"
+          className="btn"
+          aria-expanded={usageOpen}
+          onClick={() => useUsageStore.getState().setOpen(!usageOpen)}
+          title="Usage and cost of the listed sessions by day and by project, as charts or tables"
+          data-testid="library-usage"
+        >
+          Usage
+        </button>
       </div>
+      {usageOpen && (
+        <Suspense fallback={<div className="whatif muted">Loading…</div>}>
+          <UsagePanel sessions={listed} scanning={scan !== undefined} />
+        </Suspense>
+      )}
       {whatIf && (
         <Suspense fallback={<div className="whatif muted">Loading…</div>}>
           <WhatIfPanel keys={shownKeys} filesOpen={filesOpen} />

@@ -1,0 +1,147 @@
+import { PRICES_SEEN } from '../../engine/cost/prices-seen';
+import { formatCsvRecord, formatRecord } from '../../engine/stats/records';
+import type { UsageBy, UsageGroup } from '../../engine/stats/usage';
+import { escapeJsonText, escapeTerminalText } from '../terminal-text';
+
+// What `compactlab stats --by day|project` prints: one record per day or project, then a total,
+// as NDJSON, CSV or a table for reading.
+
+/** Column order of `stats --by`'s CSV; NDJSON rows carry the same keys (the second is `day` or `project`). */
+function getUsageColumns(by: UsageBy): readonly string[] {
+  return [
+    'row',
+    by,
+    ...(by === 'project' ? ['name'] : []),
+    'sessions',
+    'apiCalls',
+    'inputTokens',
+    'outputTokens',
+    'cacheReadInputTokens',
+    'cacheCreationInputTokens',
+    'costUsd',
+    'unpricedCalls',
+    'models',
+    ...(by === 'day' ? ['timeZone'] : []),
+    'pricesAsOf',
+  ];
+}
+
+type Record_ = Partial<Record<string, string | number>>;
+
+function toRecord(g: Omit<UsageGroup, 'sessionKeys'>, by: UsageBy, row: string, timeZone: string): Record_ {
+  return {
+    row,
+    [by]: g.key,
+    name: by === 'project' ? g.label : undefined,
+    sessions: g.sessions,
+    apiCalls: g.calls,
+    inputTokens: g.input,
+    outputTokens: g.output,
+    cacheReadInputTokens: g.cacheRead,
+    cacheCreationInputTokens: g.cacheWrite,
+    costUsd: Number(g.costUsd.toFixed(6)),
+    unpricedCalls: g.unpricedCalls,
+    // `model=usd` by cost, `;` apart: one cell.
+    models: g.models.map((m) => `${m.model || '?'}=${Number(m.costUsd.toFixed(6))}`).join(';'),
+    timeZone: by === 'day' ? timeZone : undefined,
+    pricesAsOf: PRICES_SEEN,
+  };
+}
+
+/** The groups' sum; `sessions` is the sessions with a call at all (one across midnight counts once). */
+function getTotal(groups: readonly UsageGroup[]): Omit<UsageGroup, 'sessionKeys'> {
+  const keys = new Set<string>();
+  const models = new Map<string, UsageGroup['models'][number]>();
+  const total = {
+    key: '',
+    label: 'total',
+    sessions: 0,
+    calls: 0,
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    costUsd: 0,
+    unpricedCalls: 0,
+  };
+  for (const g of groups) {
+    for (const k of g.sessionKeys) keys.add(k);
+    total.calls += g.calls;
+    total.input += g.input;
+    total.output += g.output;
+    total.cacheRead += g.cacheRead;
+    total.cacheWrite += g.cacheWrite;
+    total.costUsd += g.costUsd;
+    total.unpricedCalls += g.unpricedCalls;
+    for (const m of g.models) {
+      const t = models.get(m.model) ?? { ...m, calls: 0, costUsd: 0 };
+      t.calls += m.calls;
+      t.costUsd += m.costUsd;
+      models.set(m.model, t);
+    }
+  }
+  return {
+    ...total,
+    sessions: keys.size,
+    models: [...models.values()].sort((a, b) => b.costUsd - a.costUsd),
+  };
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+const usd = (n: number) => `$${n.toFixed(2)}`;
+
+/** An aligned text table: a header, one line per group, a rule and the total. */
+function formatTable(groups: readonly UsageGroup[], by: UsageBy, timeZone: string): string[] {
+  const head = [
+    by === 'day' ? `Day (${timeZone})` : 'Project',
+    'Sessions',
+    'Calls',
+    'Input',
+    'Output',
+    'Cache read',
+    'Cache write',
+    'Cost',
+    ...(by === 'project' ? ['Folder'] : []),
+  ];
+  const cells = (g: Omit<UsageGroup, 'sessionKeys'>, label: string, folder = '') => [
+    escapeTerminalText(label),
+    count(g.sessions),
+    count(g.calls),
+    count(g.input),
+    count(g.output),
+    count(g.cacheRead),
+    count(g.cacheWrite),
+    `${usd(g.costUsd)}${g.unpricedCalls > 0 ? ` (+${g.unpricedCalls} unpriced)` : ''}`,
+    ...(by === 'project' ? [escapeTerminalText(folder)] : []),
+  ];
+  const body = groups.map((g) => cells(g, g.label, g.key));
+  const total = cells(getTotal(groups), 'Total');
+  const widths = head.map((h, i) => Math.max(h.length, ...[...body, total].map((r) => r[i]!.length)));
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === 0 || i === 8 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(head), ...body.map(line), widths.map((w) => '─'.repeat(w)).join('  '), line(total)];
+}
+
+/** The lines `stats --by` prints. */
+export function formatUsageRows(
+  groups: readonly UsageGroup[],
+  by: UsageBy,
+  timeZone: string,
+  format: 'ndjson' | 'csv' | 'table',
+): string[] {
+  if (format === 'table') return formatTable(groups, by, timeZone);
+  const columns = getUsageColumns(by);
+  const records = [
+    ...groups.map((g) => toRecord(g, by, by, timeZone)),
+    toRecord(getTotal(groups), by, 'total', timeZone),
+  ];
+  const lines = records.map((r) =>
+    format === 'csv'
+      ? escapeTerminalText(formatRecord(columns, r, true))
+      : escapeJsonText(formatRecord(columns, r, false)),
+  );
+  return format === 'csv' ? [formatCsvRecord(columns), ...lines] : lines;
+}

@@ -1,0 +1,140 @@
+import { USAGE_SLOT_MS, type UsageBucket } from '../cost/session-calls';
+import type { TokenCount } from '../types';
+
+// Usage and cost by day and by project, as ccusage's `daily` and claude-code-viewer's usage page
+// give them, summed from each session's buckets (cost/session-calls.ts: a quarter hour of one
+// model's calls, kept with the library's row): a day is a local date in any time zone, call by
+// call (a session across midnight counts on both days); a project is a working directory.
+
+export type UsageBy = 'day' | 'project';
+
+/** A listed session as the grouping takes it. */
+export interface UsageSession {
+  key: string;
+  /** Its working directory ('' when the log names none). */
+  cwd: string;
+  buckets: readonly UsageBucket[];
+}
+
+interface UsageFigures {
+  calls: number;
+  input: TokenCount;
+  output: TokenCount;
+  cacheRead: TokenCount;
+  cacheWrite: TokenCount;
+  costUsd: number;
+  unpricedCalls: number;
+}
+
+/** One day's or one project's usage. */
+export interface UsageGroup extends UsageFigures {
+  /** `YYYY-MM-DD` (local date; '' for calls without a time), or the working directory ('' for none). */
+  key: string;
+  /** What the group is called: the date, or the project's folder name. */
+  label: string;
+  /** Sessions with a call in the group. */
+  sessions: number;
+  sessionKeys: string[];
+  /** By model, most expensive first. */
+  models: ({ model: string } & UsageFigures)[];
+}
+
+/** The last folder of a working directory, the project's name ("/home/mira/code/tally" → "tally"). */
+function getProjectName(cwd: string): string {
+  const parts = cwd.split(/[\\/]+/).filter((p) => p !== '');
+  return parts.at(-1) ?? cwd;
+}
+
+/** The time zone this runtime is in (the user's, in a browser). */
+export function getLocalTimeZone(): string {
+  return new Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/**
+ * The local date (`YYYY-MM-DD`) of a quarter-hour slot in `timeZone` (an IANA name or `UTC`);
+ * throws a RangeError naming it when the runtime does not know the zone.
+ */
+export function createSlotDater(timeZone: string): (slot: number) => string {
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+  } catch {
+    throw new RangeError(`unknown time zone "${timeZone}" (an IANA name such as Europe/Paris, or UTC)`);
+  }
+  const dates = new Map<number, string>();
+  return (slot) => {
+    let date = dates.get(slot);
+    if (date === undefined) {
+      const parts = Object.fromEntries(
+        format.formatToParts(new Date(slot * USAGE_SLOT_MS)).map((p) => [p.type, p.value]),
+      );
+      date = `${parts.year}-${parts.month}-${parts.day}`;
+      dates.set(slot, date);
+    }
+    return date;
+  };
+}
+
+const emptyFigures = (): UsageFigures => ({
+  calls: 0,
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  costUsd: 0,
+  unpricedCalls: 0,
+});
+
+function addFigures(to: UsageFigures, b: UsageFigures): void {
+  to.calls += b.calls;
+  to.input += b.input;
+  to.output += b.output;
+  to.cacheRead += b.cacheRead;
+  to.cacheWrite += b.cacheWrite;
+  to.costUsd += b.costUsd;
+  to.unpricedCalls += b.unpricedCalls;
+}
+
+/**
+ * The sessions' usage by local day in `timeZone` (oldest first, undated calls last) or by project
+ * (working directory; most expensive first). Linear in the buckets.
+ */
+export function groupUsage(sessions: readonly UsageSession[], by: UsageBy, timeZone: string): UsageGroup[] {
+  const dateOf = createSlotDater(timeZone);
+  const groups = new Map<string, UsageGroup & { byModel: Map<string, { model: string } & UsageFigures> }>();
+  for (const s of sessions) {
+    const counted = new Set<string>();
+    for (const b of s.buckets) {
+      const key = by === 'project' ? s.cwd : b.slot === undefined ? '' : dateOf(b.slot);
+      let g = groups.get(key);
+      if (!g) {
+        const label = by === 'project' ? (key ? getProjectName(key) : '(no folder)') : key || '(no time)';
+        g = { key, label, sessions: 0, sessionKeys: [], models: [], byModel: new Map(), ...emptyFigures() };
+        groups.set(key, g);
+      }
+      if (!counted.has(key)) {
+        counted.add(key);
+        g.sessionKeys.push(s.key);
+        g.sessions++;
+      }
+      addFigures(g, b);
+      let m = g.byModel.get(b.model);
+      if (!m) {
+        m = { model: b.model, ...emptyFigures() };
+        g.byModel.set(b.model, m);
+      }
+      addFigures(m, b);
+    }
+  }
+  const out: UsageGroup[] = [...groups.values()].map(({ byModel, ...g }) => ({
+    ...g,
+    models: [...byModel.values()].sort((a, b) => b.costUsd - a.costUsd || b.calls - a.calls),
+  }));
+  if (by === 'project') return out.sort((a, b) => b.costUsd - a.costUsd || a.key.localeCompare(b.key));
+  return out.sort((a, b) => (a.key === '' ? 1 : b.key === '' ? -1 : a.key.localeCompare(b.key)));
+}
