@@ -7,6 +7,7 @@ import { REPLAY_HANDLERS } from './replay-handlers';
 import { SESSION_HANDLERS } from './session-handlers';
 import { SHARE_HANDLERS } from './share-handlers';
 import { SUMMARIES_HANDLERS } from './summaries-handlers';
+import { SEARCH_HANDLERS } from './search-handlers';
 import { WHATIF_HANDLERS } from './whatif-handlers';
 
 export const ENGINE_HANDLERS: EngineHandlers = {
@@ -17,4 +18,5 @@ export const ENGINE_HANDLERS: EngineHandlers = {
   ...SHARE_HANDLERS,
   ...EROSION_HANDLERS,
   ...WHATIF_HANDLERS,
+  ...SEARCH_HANDLERS,
 };

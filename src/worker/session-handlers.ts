@@ -117,6 +117,7 @@ type SessionHandlers = Omit<
   | 'learn-walk'
   | 'erosion'
   | 'library-whatif'
+  | 'library-search'
 >;
 
 export const SESSION_HANDLERS: SessionHandlers = {
