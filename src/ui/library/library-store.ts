@@ -19,7 +19,10 @@ export type LibrarySortKey =
   | 'cost';
 
 export interface LibrarySession {
+  /** The main file's path, starting with its root's id: unique across roots. */
   key: string;
+  /** The id of the root (library-queries.ts `LibraryRoot`) it was listed from. */
+  root: string;
   sizeBytes: number;
   fileCount: number;
   row?: LibraryRow;

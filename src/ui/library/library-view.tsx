@@ -5,22 +5,30 @@ import { formatBytes } from '../common/format';
 import { VirtualList } from '../common/virtual-list';
 import { ProgressBar } from '../top-bar/load-progress';
 import { GRID_TEMPLATE, LIBRARY_COLUMNS, selectSessions, TABLE_MIN_WIDTH } from './library-columns';
-import { libraryListingQuery } from './library-queries';
+import { getTotalScan, type LibraryRoot, libraryListingQuery } from './library-queries';
+import { LibraryRoots } from './library-roots';
 import { type LibrarySession, useLibraryStore } from './library-store';
 import { openLibrarySession } from './open-session';
-import { cancelScan, getRestoredHandle, openDirectoryHandle } from './open-folder';
+import { cancelScan } from './open-folder';
 
 const ROW_HEIGHT_PX = 30;
 /** The what-if: loaded when first opened (the replay's settings form, its charts). */
 const WhatIfPanel = lazy(() => import('./what-if-panel'));
 const TABLE_STYLE = { gridTemplateColumns: GRID_TEMPLATE, minWidth: TABLE_MIN_WIDTH };
 const NO_SESSIONS: LibrarySession[] = [];
+const NO_ROOTS: LibraryRoot[] = [];
 
-/** Every session of the opened folder: sortable, filterable, searchable; a click opens one. */
+/** Every session of the opened folders: sortable, filterable, searchable; a click opens one. */
 export function LibraryView({ onReopen }: { onReopen: () => void }) {
   const queryClient = useQueryClient();
   const listing = useQuery(libraryListingQuery()).data;
-  const { folderName = '', sessions = NO_SESSIONS, scan, filesOpen = false } = listing ?? {};
+  const { roots = NO_ROOTS, sessions = NO_SESSIONS } = listing ?? {};
+  const scan = getTotalScan(roots);
+  const folderName = roots.map((r) => r.id).join(' + ');
+  const openRoots = useMemo(() => new Set(roots.filter((r) => r.filesOpen).map((r) => r.id)), [roots]);
+  const filesOpen = openRoots.size > 0;
+  // Rows say their folder once there are several.
+  const showRoot = roots.length > 1;
   const { sort, search, agent } = useLibraryStore();
   const { setSort, setSearch, setAgent } = useLibraryStore.getState();
   const shown = useMemo(() => selectSessions(sessions, sort, search, agent), [sessions, sort, search, agent]);
@@ -33,18 +41,13 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
     [sessions],
   );
   const totalBytes = sessions.reduce((s, x) => s + x.sizeBytes, 0);
-  const handle = getRestoredHandle();
   const headRef = useRef<HTMLDivElement>(null);
-  const [reopenError, setReopenError] = useState<string>();
   const [whatIf, setWhatIf] = useState(false);
-  const shownKeys = useMemo(() => shown.map((s) => s.key), [shown]);
-  const reopen = () => {
-    if (!handle) return onReopen();
-    setReopenError(undefined);
-    openDirectoryHandle(handle).catch((e: unknown) =>
-      setReopenError(e instanceof Error ? e.message : String(e)),
-    );
-  };
+  // What-if and the search take every listed session whose folder is open, across roots.
+  const shownKeys = useMemo(
+    () => shown.filter((s) => openRoots.has(s.root)).map((s) => s.key),
+    [shown, openRoots],
+  );
 
   return (
     <main className="library-view" data-testid="library">
@@ -110,19 +113,7 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
           </button>
         </div>
       )}
-      {!filesOpen && (
-        <div className="library-scan" data-testid="library-restored">
-          <span>Listed from the last visit; the files are not open.</span>
-          <button type="button" className="btn" onClick={reopen} data-testid="library-reopen">
-            Reopen {folderName}
-          </button>
-          {reopenError && (
-            <span className="library-error" role="alert">
-              {reopenError}
-            </span>
-          )}
-        </div>
-      )}
+      <LibraryRoots roots={roots} sessions={sessions} onReopen={onReopen} />
       <div className="library-head-wrap" ref={headRef}>
         <div className="library-head" style={TABLE_STYLE}>
           {LIBRARY_COLUMNS.map((c) => (
@@ -153,7 +144,12 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
           if (headRef.current) headRef.current.scrollLeft = px;
         }}
         renderRow={(i) => (
-          <LibraryRowView session={shown[i]!} filesOpen={filesOpen} queryClient={queryClient} />
+          <LibraryRowView
+            session={shown[i]!}
+            filesOpen={openRoots.has(shown[i]!.root)}
+            showRoot={showRoot}
+            queryClient={queryClient}
+          />
         )}
       />
     </main>
@@ -190,10 +186,13 @@ function CacheStatus({ sessions }: { sessions: readonly LibrarySession[] }) {
 const LibraryRowView = memo(function LibraryRowView({
   session: s,
   filesOpen,
+  showRoot,
   queryClient,
 }: {
   session: LibrarySession;
   filesOpen: boolean;
+  /** Several folders are listed: the row says which it came from. */
+  showRoot: boolean;
   queryClient: QueryClient;
 }) {
   const row = s.row;
@@ -203,6 +202,7 @@ const LibraryRowView = memo(function LibraryRowView({
       style={TABLE_STYLE}
       data-testid="library-row"
       data-key={s.key}
+      data-root={s.root}
       data-from-cache={s.fromCache === true}
       role="option"
       aria-selected={false}
@@ -221,6 +221,15 @@ const LibraryRowView = memo(function LibraryRowView({
             data-col={c.key}
             title={c.hint?.(s, row)}
           >
+            {showRoot && c.key === 'project' && (
+              <span
+                className="library-root-tag"
+                title={`From the folder ${s.root}`}
+                data-testid="library-row-root"
+              >
+                {s.root}
+              </span>
+            )}
             {c.text(s, row)}
           </span>
         ))
