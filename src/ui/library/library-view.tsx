@@ -14,6 +14,8 @@ import { cancelScan } from './open-folder';
 const ROW_HEIGHT_PX = 30;
 /** The what-if: loaded when first opened (the replay's settings form, its charts). */
 const WhatIfPanel = lazy(() => import('./what-if-panel'));
+/** Find in transcripts: loaded when first opened. */
+const FindPanel = lazy(() => import('./find-panel'));
 const TABLE_STYLE = { gridTemplateColumns: GRID_TEMPLATE, minWidth: TABLE_MIN_WIDTH };
 const NO_SESSIONS: LibrarySession[] = [];
 const NO_ROOTS: LibraryRoot[] = [];
@@ -43,6 +45,7 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
   const totalBytes = sessions.reduce((s, x) => s + x.sizeBytes, 0);
   const headRef = useRef<HTMLDivElement>(null);
   const [whatIf, setWhatIf] = useState(false);
+  const [find, setFind] = useState(false);
   // What-if and the search take every listed session whose folder is open, across roots.
   const shownKeys = useMemo(
     () => shown.filter((s) => openRoots.has(s.root)).map((s) => s.key),
@@ -95,10 +98,25 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
         >
           What if…
         </button>
+        <button
+          type="button"
+          className="btn"
+          aria-expanded={find}
+          onClick={() => setFind(!find)}
+          title="Find a text in every listed session's transcript: the sessions holding it, how often, and where first"
+          data-testid="library-find-toggle"
+        >
+          Find in transcripts…
+        </button>
       </div>
       {whatIf && (
         <Suspense fallback={<div className="whatif muted">Loading…</div>}>
           <WhatIfPanel keys={shownKeys} filesOpen={filesOpen} />
+        </Suspense>
+      )}
+      {find && (
+        <Suspense fallback={<div className="muted">Loading…</div>}>
+          <FindPanel keys={shownKeys} sessions={sessions} />
         </Suspense>
       )}
       {scan && (
