@@ -83,7 +83,12 @@ describe('excerpts', () => {
 
 describe('searchSessionText', () => {
   const main = [
-    line({ type: 'user', cwd: '/home/ada/needle-proj', message: { content: 'Find the Needle' } }),
+    line({
+      type: 'user',
+      uuid: 'needle-1',
+      cwd: '/home/ada/needle-proj',
+      message: { content: 'Find the Needle' },
+    }),
     'this line is not JSON (needle)',
     line({ type: 'assistant', message: { content: [{ type: 'text', text: 'needle, NEEDLE and needle' }] } }),
     line({
@@ -102,7 +107,7 @@ describe('searchSessionText', () => {
         'NeEdLe',
         { chunkBytes },
       );
-      // cwd 1 + prompt 1, the plain line 1, three in one text, the quoted one 1, the subagent's 1.
+      // cwd 1 + prompt 1 (not the uuid), the plain line 1, three in one text, the quoted one 1, the subagent's 1.
       expect(r).toMatchObject({ matches: 8, records: 5, bytesRead: main.length + sub.length });
       expect(r.first).toEqual({ file: 's.jsonl', line: 1, excerpt: '/home/ada/needle-proj' });
     }
@@ -166,6 +171,7 @@ function countPlainly(
           const opaque =
             key === 'signature' ||
             key === 'encrypted_content' ||
+            (key !== undefined && /(?:^id|_id|Id|ID|[uU]uid)$/.test(key)) ||
             (value.length >= 256 && (value.startsWith('data:') || /^[A-Za-z0-9+/=_-]+$/.test(value)));
           if (opaque) return;
           const folded = value.toLowerCase();

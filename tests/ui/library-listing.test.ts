@@ -24,12 +24,14 @@ describe('the library listing', () => {
           id: 'projects',
           name: 'projects',
           filesOpen: true,
+          listedAtMs: 1,
           scan: { bytesRead: 5, totalBytes: 30, sessionsDone: 0, sessionsTotal: 2 },
         },
         {
           id: 'sessions',
           name: 'sessions',
           filesOpen: true,
+          listedAtMs: 1,
           scan: { bytesRead: 1, totalBytes: 4, sessionsDone: 1, sessionsTotal: 3 },
         },
       ],
@@ -76,7 +78,7 @@ describe('the library listing', () => {
 });
 
 describe('library roots', () => {
-  const projects = { id: 'projects', name: 'projects', filesOpen: true };
+  const projects = { id: 'projects', name: 'projects', filesOpen: true, listedAtMs: 1 };
   const keys = new Map([['projects', ['projects/-home-ada/1.jsonl', 'projects/-home-ada/2.jsonl']]]);
   const keysOf = (r: { id: string }) => keys.get(r.id) ?? [];
 
@@ -124,8 +126,20 @@ describe('library roots', () => {
         path,
       }) as unknown as FileSystemDirectoryHandle;
     const roots = [
-      { id: 'projects', name: 'projects', filesOpen: true, handle: handle('/home/ada/.claude/projects') },
-      { id: 'sessions', name: 'sessions', filesOpen: true, handle: handle('/home/ada/.codex/sessions') },
+      {
+        id: 'projects',
+        name: 'projects',
+        filesOpen: true,
+        listedAtMs: 1,
+        handle: handle('/home/ada/.claude/projects'),
+      },
+      {
+        id: 'sessions',
+        name: 'sessions',
+        filesOpen: true,
+        listedAtMs: 1,
+        handle: handle('/home/ada/.codex/sessions'),
+      },
     ];
     expect(await placeRoot('projects', handle('/home/ada/.claude/projects'), [], roots, keysOf)).toEqual({
       kind: 'same',

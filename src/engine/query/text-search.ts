@@ -6,8 +6,9 @@ import { getFullTextNeedles } from './full-text-search';
 // files streamed line by line (never a whole file held), each line tested as the transcript's
 // full-text search tests it (full-text-search.ts: the lower-cased raw line holds the query, or its
 // JSON-escaped form); a line that does is then read for its text: the string values of the record
-// (not its keys, not opaque blobs: thinking signatures, encrypted reasoning, base64 images), where
-// the query's occurrences are counted and the first one's excerpt is cut. Linear in the bytes read.
+// (not its keys, identifiers or opaque blobs: thinking signatures, encrypted reasoning, base64
+// images), where the query's occurrences are counted and the first one's excerpt is cut. Linear in
+// the bytes read.
 
 /** Characters of an excerpt before the match and after it (ours: one line of the library's panel). */
 const EXCERPT_BEFORE_CHARS = 60;
@@ -20,6 +21,11 @@ const BLOB_MIN_CHARS = 256;
 const BLOB = /^[A-Za-z0-9+/=_-]+$/;
 /** Keys whose values are opaque by definition: a thinking block's signature, Codex's encrypted reasoning. */
 const OPAQUE_KEYS = new Set(['signature', 'encrypted_content']);
+/**
+ * Keys of identifiers (`uuid`, `parentUuid`, `sessionId`, `tool_use_id`, `call_id`, `id`…): a
+ * search for a word found it in every hex id (ours: ids are not what a person reads).
+ */
+const ID_KEY = /(?:^id|_id|Id|ID|[uU]uid)$/;
 
 export interface TextSearchHit {
   /** The file (a source's name) and 1-based line of the first occurrence. */
@@ -60,7 +66,7 @@ function decodeLiteral(raw: string, escaped: boolean): string {
 }
 
 const isOpaque = (key: string | undefined, value: string) =>
-  (key !== undefined && OPAQUE_KEYS.has(key)) ||
+  (key !== undefined && (OPAQUE_KEYS.has(key) || ID_KEY.test(key))) ||
   (value.length >= BLOB_MIN_CHARS && (value.startsWith('data:') || BLOB.test(value)));
 
 /**

@@ -29,6 +29,7 @@ interface StoredRoot {
   /** The root's id (library-queries.ts `LibraryRoot`); absent from the older record. */
   root?: string;
   name: string;
+  /** When the root was first listed: the roots' order. */
   openedAtMs: number;
   sessions: CachedSessionRef[];
   /** A File System Access directory handle (structured-cloneable); absent from an <input>. */

@@ -20,6 +20,8 @@ export interface LibraryRoot {
   filesOpen: boolean;
   /** Its File System Access handle, where the browser gave one: reopened and compared through it. */
   handle?: FileSystemDirectoryHandle;
+  /** When it was first listed (ms since the epoch): roots keep that order, across reloads too. */
+  listedAtMs: number;
   /** Its scan's progress while it runs. */
   scan?: ScanProgress;
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { formatCount } from '../common/format';
 import './library-roots.css';
 import type { LibraryRoot } from './library-queries';
@@ -13,10 +13,13 @@ export function LibraryRoots({
   roots,
   sessions,
   onReopen,
+  children,
 }: {
   roots: readonly LibraryRoot[];
   sessions: readonly LibrarySession[];
   onReopen: () => void;
+  /** Drawn at the end of the folders' line (the library's actions over all of them). */
+  children?: ReactNode;
 }) {
   const [reopenError, setReopenError] = useState<string>();
   const counts = new Map<string, number>();
@@ -31,39 +34,42 @@ export function LibraryRoots({
   };
   return (
     <>
-      <ul className="library-roots" aria-label="Folders listed" data-testid="library-roots">
-        {roots.map((r) => (
-          <li
-            key={r.id}
-            className="library-root"
-            data-testid="library-root"
-            data-root={r.id}
-            data-open={r.filesOpen}
-          >
-            <span
-              className="library-root-name"
-              title={r.id === r.name ? r.name : `${r.name} (listed as ${r.id})`}
+      <div className="library-roots-line">
+        <ul className="library-roots" aria-label="Folders listed" data-testid="library-roots">
+          {roots.map((r) => (
+            <li
+              key={r.id}
+              className="library-root"
+              data-testid="library-root"
+              data-root={r.id}
+              data-open={r.filesOpen}
             >
-              {r.id}
-            </span>
-            <span className="muted">
-              {' '}
-              · {formatCount(counts.get(r.id) ?? 0)} {counts.get(r.id) === 1 ? 'session' : 'sessions'}
-              {r.filesOpen ? '' : ' · not open'}
-            </span>
-            <button
-              type="button"
-              className="library-root-remove"
-              aria-label={`Remove ${r.id} from the library`}
-              title={`Remove ${r.id} from the library (its files are not touched)`}
-              data-testid="library-root-remove"
-              onClick={() => removeRoot(r.id)}
-            >
-              ×
-            </button>
-          </li>
-        ))}
-      </ul>
+              <span
+                className="library-root-name"
+                title={r.id === r.name ? r.name : `${r.name} (listed as ${r.id})`}
+              >
+                {r.id}
+              </span>
+              <span className="muted">
+                {' '}
+                · {formatCount(counts.get(r.id) ?? 0)} {counts.get(r.id) === 1 ? 'session' : 'sessions'}
+                {r.filesOpen ? '' : ' · not open'}
+              </span>
+              <button
+                type="button"
+                className="library-root-remove"
+                aria-label={`Remove ${r.id} from the library`}
+                title={`Remove ${r.id} from the library (its files are not touched)`}
+                data-testid="library-root-remove"
+                onClick={() => removeRoot(r.id)}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+        {children}
+      </div>
       {closed.length > 0 && (
         <div className="library-scan" data-testid="library-restored">
           <span>Listed from the last visit; the files are not open.</span>

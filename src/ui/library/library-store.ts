@@ -43,7 +43,10 @@ interface LibraryState {
   sort: { key: LibrarySortKey; descending: boolean };
   search: string;
   agent: string;
+  /** "Find in transcripts" is open: it stays so (with its results) while a found session is read. */
+  findOpen: boolean;
   showView(view: 'session' | 'library'): void;
+  setFindOpen(open: boolean): void;
   setSort(key: LibrarySortKey): void;
   setSearch(search: string): void;
   setAgent(agent: string): void;
@@ -54,7 +57,9 @@ export const useLibraryStore = create<LibraryState>()((set) => ({
   sort: { key: 'start', descending: true },
   search: '',
   agent: '',
+  findOpen: false,
   showView: (view) => set({ view }),
+  setFindOpen: (findOpen) => set({ findOpen }),
   setSort: (key) =>
     set((s) => ({
       sort: {

@@ -45,7 +45,7 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
   const totalBytes = sessions.reduce((s, x) => s + x.sizeBytes, 0);
   const headRef = useRef<HTMLDivElement>(null);
   const [whatIf, setWhatIf] = useState(false);
-  const [find, setFind] = useState(false);
+  const find = useLibraryStore((s) => s.findOpen);
   // What-if and the search take every listed session whose folder is open, across roots.
   const shownKeys = useMemo(
     () => shown.filter((s) => openRoots.has(s.root)).map((s) => s.key),
@@ -98,25 +98,10 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
         >
           What if…
         </button>
-        <button
-          type="button"
-          className="btn"
-          aria-expanded={find}
-          onClick={() => setFind(!find)}
-          title="Find a text in every listed session's transcript: the sessions holding it, how often, and where first"
-          data-testid="library-find-toggle"
-        >
-          Find in transcripts…
-        </button>
       </div>
       {whatIf && (
         <Suspense fallback={<div className="whatif muted">Loading…</div>}>
           <WhatIfPanel keys={shownKeys} filesOpen={filesOpen} />
-        </Suspense>
-      )}
-      {find && (
-        <Suspense fallback={<div className="muted">Loading…</div>}>
-          <FindPanel keys={shownKeys} sessions={sessions} />
         </Suspense>
       )}
       {scan && (
@@ -131,7 +116,23 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
           </button>
         </div>
       )}
-      <LibraryRoots roots={roots} sessions={sessions} onReopen={onReopen} />
+      <LibraryRoots roots={roots} sessions={sessions} onReopen={onReopen}>
+        <button
+          type="button"
+          className="btn small"
+          aria-expanded={find}
+          onClick={() => useLibraryStore.getState().setFindOpen(!find)}
+          title="Find a text in every listed session's transcript: the sessions holding it, how often, and where first"
+          data-testid="library-find-toggle"
+        >
+          Find in transcripts…
+        </button>
+      </LibraryRoots>
+      {find && (
+        <Suspense fallback={<div className="muted">Loading…</div>}>
+          <FindPanel keys={shownKeys} sessions={sessions} />
+        </Suspense>
+      )}
       <div className="library-head-wrap" ref={headRef}>
         <div className="library-head" style={TABLE_STYLE}>
           {LIBRARY_COLUMNS.map((c) => (

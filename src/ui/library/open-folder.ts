@@ -283,16 +283,17 @@ export async function openLibrary(
   const totalBytes = jobs.reduce((s, g) => s + sizeOf(g), 0);
   const progress = { bytesRead: 0, totalBytes, sessionsDone: 0, sessionsTotal: jobs.length };
   // With its scan's progress: the list never shows as done while its scan is about to start.
+  const before = getListing();
+  const roots = before?.roots.filter((r) => !replaced.has(r.id)) ?? [];
+  const at = roots.findIndex((r) => r.id === id);
   const root: LibraryRoot = {
     id,
     name,
     filesOpen: true,
     handle,
+    listedAtMs: roots[at]?.listedAtMs ?? Date.now(),
     scan: jobs.length > 0 ? { ...progress } : undefined,
   };
-  const before = getListing();
-  const roots = before?.roots.filter((r) => !replaced.has(r.id)) ?? [];
-  const at = roots.findIndex((r) => r.id === id);
   setListing({
     roots: at >= 0 ? roots.map((r, i) => (i === at ? root : r)) : [...roots, root],
     sessions: [
@@ -305,7 +306,7 @@ export async function openLibrary(
   void saveRoot({
     root: id,
     name,
-    openedAtMs: Date.now(),
+    openedAtMs: root.listedAtMs,
     handle,
     sessions: list.map((g) => ({
       key: g.key,
@@ -388,8 +389,9 @@ export function removeRoot(id: string): void {
   if (!listing) return;
   const roots = listing.roots.filter((r) => r.id !== id);
   if (roots.length === 0) {
+    // Nothing listed: the session open, or the start page.
     clearListing();
-    if (useUiStore.getState().currentSessionId !== undefined) useLibraryStore.getState().showView('session');
+    useLibraryStore.getState().showView('session');
     return;
   }
   setListing({ roots, sessions: listing.sessions.filter((s) => s.root !== id) });
@@ -410,6 +412,7 @@ export async function restoreRoots(): Promise<LibraryRoot[]> {
     name: r.name,
     filesOpen: false,
     handle: r.handle,
+    listedAtMs: r.openedAtMs,
   }));
   setListing({
     roots,
