@@ -6,7 +6,7 @@ import { createMemorySource } from '../src/engine/parse/source';
 import { searchSessionText } from '../src/engine/query/text-search';
 import { expect, openEmpty, test } from './fixtures';
 import { writeLibraryFolder } from './library-folder';
-import { readTree, type TreeFile, writeOpfsFiles } from './opfs';
+import { appendOpfsFile, readTree, type TreeFile, writeOpfsFiles } from './opfs';
 
 // Issue 24 items 7 and 9: several folders listed at once (a Claude Code projects folder, a Codex
 // sessions folder, a second projects folder of the same name), each row saying its folder, each
@@ -93,7 +93,7 @@ test.describe('library of several folders', () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await stubPicker(page);
     await openEmpty(page);
-    const { counts } = await writeFolders(page);
+    const { counts, other } = await writeFolders(page);
     expect(counts).toEqual({ projects: 4, sessions: 1, other: 2 });
     const rows = page.getByTestId('library-row');
 
@@ -159,18 +159,38 @@ test.describe('library of several folders', () => {
     await expect(page.getByRole('button', { name: `Replay ${total} sessions` })).toBeVisible();
     await page.getByTestId('library-whatif').click();
 
-    // A session of the second projects folder opens from its own files.
-    await page.locator('[data-root="projects (2)"][data-testid="library-row"]').first().click();
+    // A session of the second projects folder opens from its own files, and live mode follows it
+    // through its handle (its row in the list grows with it).
+    const [first] = other;
+    const lines = first!.text.trimEnd().split('\n');
+    const cut = Math.floor((lines.length * 2) / 3);
+    await writeOpfsFiles(
+      page,
+      'c',
+      [{ path: `projects/${first!.path}`, text: `${lines.slice(0, cut).join('\n')}\n` }],
+      false,
+    );
+    const key = `projects (2)/${first!.path}`;
+    await page.locator(`[data-key="${key}"]`).click();
     await expect(page.getByTestId('session-header')).toBeVisible();
-    await expect(page.getByTestId('stat-api-calls')).toHaveText('15 API calls');
+    const apiCalls = page.getByTestId('stat-api-calls');
+    await expect(apiCalls).not.toHaveText('15 API calls');
+    await page.getByTestId('follow-toggle').click();
+    await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'true');
+    await appendOpfsFile(page, 'c', `projects/${first!.path}`, `${lines.slice(cut).join('\n')}\n`);
+    await expect(apiCalls).toHaveText('15 API calls');
+    await page.getByTestId('follow-toggle').click();
     await page.getByTestId('library-toggle').click();
+    await expect(page.locator(`[data-key="${key}"] [data-col="calls"]`)).toHaveText('15');
 
     // After a reload all three come back, read again through their handles.
     await page.reload();
     await expect(rows).toHaveCount(total);
     expect(await rootsOf(page)).toEqual(['projects', 'sessions', 'projects (2)']);
     await expect(page.getByTestId('library-restored')).toHaveCount(0);
-    await expect(page.getByTestId('library-cache')).toHaveText(`0 scanned, ${total} from the cache`);
+    // Only the session that grew on disk is read again.
+    await expect(page.getByTestId('library-cache')).toHaveText(`1 scanned, ${total - 1} from the cache`);
+    await expect(page.locator(`[data-key="${key}"] [data-col="calls"]`)).toHaveText('15');
 
     // Removed, a folder's rows leave; it stays removed after a reload.
     await page.locator('[data-root="projects (2)"] [data-testid="library-root-remove"]').click();
