@@ -26,6 +26,8 @@ export default function FindPanel({
   const [text, setText] = useState(state.query);
   const running = state.status === 'running';
   const byKey = new Map(sessions.map((s) => [s.key, s]));
+  // Hits of a folder taken out of the list since are not shown.
+  const hits = state.hits.filter((h) => byKey.has(h.key));
   const start = () => {
     if (text.trim() !== '') void runFind(keys, text);
   };
@@ -75,9 +77,9 @@ export default function FindPanel({
           </span>
         )}
       </form>
-      {state.hits.length > 0 && (
+      {hits.length > 0 && (
         <ul className="find-results" data-testid="library-find-results">
-          {state.hits.map((hit) => (
+          {hits.map((hit) => (
             <HitRow
               key={hit.key}
               hit={hit}

@@ -119,6 +119,8 @@ const MAX_PAGES = 20;
  * entry shown), and selects the row of the first hit (its file and line), else the first match.
  */
 export async function openAtHit(queryClient: QueryClient, hit: FindHit, query: string): Promise<void> {
+  // Its folder was taken out of the list since: nothing to open.
+  if (!getSessionFiles(hit.key)) return;
   await openLibrarySession(queryClient, hit.key);
   const ui = useUiStore.getState();
   const sessionId = ui.currentSessionId;

@@ -91,7 +91,7 @@ const storedId = (root: string) => `root:${root}`;
 
 export type SavedRoot = Omit<StoredRoot, 'id' | 'root'> & { root: string };
 
-/** Keeps a root's listing (replacing what was kept of it, and the older single-folder record). */
+/** Keeps a root's listing (replacing what was kept of it). */
 export async function saveRoot(folder: SavedRoot): Promise<void> {
   if (!hasIndexedDb()) return;
   const db = getLibraryDb();
@@ -102,18 +102,25 @@ export async function saveRoot(folder: SavedRoot): Promise<void> {
     // A handle some browser cannot clone: keep the listing without it.
     await db.folders.put({ ...record, handle: undefined });
   }
-  await db.folders.delete(LEGACY_ID);
 }
 
 export async function deleteRoot(root: string): Promise<void> {
   if (hasIndexedDb()) await getLibraryDb().folders.delete(storedId(root));
 }
 
-/** Every kept root, oldest opening first (the older single-folder record as a root of its name). */
+/** Every kept root, first listed first (the older single-folder record made a root of its name). */
 export async function getSavedRoots(): Promise<SavedRoot[]> {
   if (!hasIndexedDb()) return [];
-  const all = await getLibraryDb().folders.toArray();
+  const db = getLibraryDb();
+  const legacy = await db.folders.get(LEGACY_ID);
+  if (legacy) {
+    // Kept as a root of its name (its sessions' paths start with it), unless one is kept already.
+    const { id: _, ...rest } = legacy;
+    if (!(await db.folders.get(storedId(legacy.name)))) await saveRoot({ ...rest, root: legacy.name });
+    await db.folders.delete(LEGACY_ID);
+  }
+  const all = await db.folders.toArray();
   return all
-    .map(({ id, root, ...rest }) => ({ ...rest, root: root ?? (id === LEGACY_ID ? rest.name : id) }))
+    .map(({ id, root, ...rest }) => ({ ...rest, root: root ?? id.slice('root:'.length) }))
     .sort((a, b) => a.openedAtMs - b.openedAtMs);
 }
