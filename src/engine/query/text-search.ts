@@ -27,7 +27,7 @@ const OPAQUE_KEYS = new Set(['signature', 'encrypted_content']);
  */
 const ID_KEY = /(?:^id|_id|Id|ID|[uU]uid)$/;
 
-export interface TextSearchHit {
+interface TextSearchHit {
   /** The file (a source's name) and 1-based line of the first occurrence. */
   file: string;
   line: number;

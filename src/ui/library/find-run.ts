@@ -20,7 +20,7 @@ export interface FindHit {
   matches: SessionTextMatches;
 }
 
-export interface FindState {
+interface FindState {
   status: 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
   /** The text searched for (trimmed). */
   query: string;

@@ -6,7 +6,7 @@ import type { LibraryRoot } from './library-queries';
 // browser's own answer: `isSameEntry`, `resolve`); a folder from a directory input or a drop has no
 // identity, so it is the same as a listed root of its name that lists one of the same sessions.
 
-export type RootPlace =
+type RootPlace =
   /** A listed root is this folder: its listing is replaced. */
   | { kind: 'same'; id: string }
   /** This folder is inside a listed root, whose listing already holds its sessions. */
