@@ -292,12 +292,51 @@ test.describe('library of several folders', () => {
     await input.press('Enter');
     await expect(page.getByTestId('library-find-summary')).toHaveText('0 of 7 sessions hold “zzqx-nowhere”');
     await expect(hits).toHaveCount(0);
+    // A fourth folder with one big generated log (40 MB of one prompt's lines, written in the page),
+    // and the CPU slowed (Chromium's throttling), so the search is cancelled while it reads it.
+    await page.evaluate(async () => {
+      const top = await (await navigator.storage.getDirectory()).getDirectoryHandle('d', { create: true });
+      const dir = await top.getDirectoryHandle('big', { create: true });
+      const file = await (await dir.getFileHandle('big-session.jsonl', { create: true })).createWritable();
+      const line = `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'the quick brown fox jumps over the lazy dog '.repeat(20) } })}\n`;
+      const chunk = line.repeat(Math.ceil((1024 * 1024) / line.length));
+      for (let i = 0; i < 40; i++) await file.write(chunk);
+      await file.close();
+    });
+    await pick(page, 'd/big');
+    await expect(rows).toHaveCount(8);
+    await expect(page.getByTestId('library-scan')).toHaveCount(0, { timeout: 60_000 });
+    // Sorted by size, largest first: the listed order is the search's, the big log first.
+    await page.getByTestId('library-sort-size').click();
+    await expect(page.getByTestId('library-sort-size')).toHaveAttribute('data-sort', 'descending');
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 20 });
     await input.fill('the');
-    await page.getByTestId('library-find-run').click();
-    await page
-      .getByTestId('library-find-cancel')
-      .click({ timeout: 2000 })
-      .catch(() => undefined);
-    await expect(page.getByTestId('library-find-summary')).toHaveText(/sessions? holds? “the”/);
+    // Cancel pressed as soon as it shows (from the page: a round trip from the test per step took
+    // longer than the search of 40 MB).
+    const progressSeen = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const cancelNow = () => {
+            const cancel = document.querySelector<HTMLButtonElement>('[data-testid="library-find-cancel"]');
+            if (!cancel) return false;
+            const progress =
+              document.querySelector('[data-testid="library-find-progress"]')?.textContent ?? '';
+            cancel.click();
+            resolve(progress);
+            return true;
+          };
+          new MutationObserver((_, observer) => {
+            if (cancelNow()) observer.disconnect();
+          }).observe(document.body, { childList: true, subtree: true });
+          document.querySelector<HTMLButtonElement>('[data-testid="library-find-run"]')!.click();
+        }),
+    );
+    expect(progressSeen).toMatch(/^0 of 8 · /);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    await expect(page.getByTestId('library-find-summary')).toHaveText(
+      /^\d of \d sessions? holds? “the” \(cancelled after \d of 8\)$/,
+    );
+    await expect(page.getByTestId('library-find-progress')).toHaveCount(0);
   });
 });
