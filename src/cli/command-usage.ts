@@ -39,3 +39,10 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
       and still kept after the last compaction (retention, retainedFacts, heldFacts) and factsLost.
       --prices replaces list prices by price key (as replay's). --strategy-file: your own strategy
       (docs/custom-strategies.md), loaded by every worker thread. Progress on stderr.`;
+
+export const SEARCH_USAGE = `  compactlab search <folder or file>… <text> [--json]
+      Every session under the folders (grouped as stats and the page's library group them) whose
+      text holds <text>, ignoring case (plain text, not a pattern; keys, signatures and base64
+      blobs are not text): per session, the matches, the records holding them and the first one's
+      file, line and excerpt. One line each, or one JSON object each with --json. Files are read one
+      after the other, line by line. Exit code 1 when no session holds it.`;

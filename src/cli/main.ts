@@ -1,4 +1,4 @@
-import { STATS_USAGE, STATUSLINE_USAGE, WATCH_USAGE } from './command-usage';
+import { SEARCH_USAGE, STATS_USAGE, STATUSLINE_USAGE, WATCH_USAGE } from './command-usage';
 import { escapeJsonText, escapeTerminalText } from './terminal-text';
 
 /**
@@ -36,6 +36,7 @@ ${SUMMARIZE_USAGE}
 ${STATUSLINE_USAGE}
 ${WATCH_USAGE}
 ${STATS_USAGE}
+${SEARCH_USAGE}
 ${BASH_SUMMARIES_USAGE}
 ${REPORT_USAGE}
 ${EXPORT_USAGE}
@@ -59,6 +60,7 @@ const COMMANDS: Record<string, Command> = {
   statusline: async (args, out) => (await import('./live/statusline')).statuslineCommand(args, out),
   watch: async (args, out) => (await import('./live/watch')).watchCommand(args, out),
   stats: async (args, out) => (await import('./stats/stats')).statsCommand(args, out),
+  search: async (args, out) => (await import('./search')).searchCommand(args, out),
   'bash-summaries': async (args, out) => (await import('./bash-summaries')).bashSummariesCommand(args, out),
   report: async (args, out) => (await import('./report')).reportCommand(args, out),
   export: async (args, out) => (await import('./export')).exportCommand(args, out),

@@ -8,6 +8,7 @@ import { SESSION_HANDLERS } from './session-handlers';
 import { SHARE_HANDLERS } from './share-handlers';
 import { SUMMARIES_HANDLERS } from './summaries-handlers';
 import { USAGE_HANDLERS } from './usage-handlers';
+import { SEARCH_HANDLERS } from './search-handlers';
 import { WHATIF_HANDLERS } from './whatif-handlers';
 
 export const ENGINE_HANDLERS: EngineHandlers = {
@@ -19,4 +20,5 @@ export const ENGINE_HANDLERS: EngineHandlers = {
   ...EROSION_HANDLERS,
   ...WHATIF_HANDLERS,
   ...USAGE_HANDLERS,
+  ...SEARCH_HANDLERS,
 };

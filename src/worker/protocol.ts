@@ -8,6 +8,7 @@ import type { BashSummaries } from '../engine/query/bash-summaries';
 import type { CompactionDetail } from '../engine/query/compaction-detail';
 import type { EntryDetail } from '../engine/query/entry-detail';
 import type { FullTextProgress } from '../engine/query/full-text-search';
+import type { SessionTextMatches } from '../engine/query/text-search';
 import type { RowFilter } from '../engine/query/row-filter';
 import type { RowSummary } from '../engine/query/row-page';
 import type { SessionOverview } from '../engine/query/session-overview';
@@ -138,6 +139,12 @@ interface EngineRequestFields {
    * the listed sessions' buckets (their rows' `usage`) grouped, days in `timeZone`.
    */
   'library-usage': { usage: PackedUsage; timeZone: string };
+  /**
+   * The library's search across sessions (worker/search-handlers.ts, engine/query/text-search.ts):
+   * each session's files streamed in turn, those that hold the query sent back as progress.
+   * Holds no session; cancellable between sessions and between a file's chunks.
+   */
+  'library-search': { sessions: WhatIfSession[]; query: string };
   /** Learn mode (worker/learn-handlers.ts): one compaction step by step, the teacher's knob changes over the log's own. */
   'learn-walk': {
     sessionId: SessionId;
@@ -202,6 +209,23 @@ export interface WhatIfProgress {
   error?: string;
   /** The totals so far, one row per setting (`row: 'total'`). */
   totals: SettingRow[];
+}
+
+/** A search's progress: after each session (its hit, when it has one) and during a big one. */
+export interface LibrarySearchProgress {
+  /** Sessions searched, of `total`. */
+  done: number;
+  total: number;
+  bytesRead: number;
+  totalBytes: number;
+  /** The session just searched, when it holds the query or could not be read. */
+  hit?: { file: string; matches: SessionTextMatches; error?: undefined } | { file: string; error: string };
+}
+
+interface LibrarySearchResult {
+  searched: number;
+  matched: number;
+  computeMs: number;
 }
 
 interface WhatIfResult {
@@ -328,6 +352,7 @@ export interface EngineResults {
   'replay-compare': ReplayCompare;
   'library-whatif': WhatIfResult;
   'library-usage': { byDay: UsageGroup[]; byProject: UsageGroup[]; computeMs: number };
+  'library-search': LibrarySearchResult;
   'learn-walk': LearnWalk;
   erosion: ErosionChain;
   'replay-subagents': SubagentReplay[];
@@ -355,6 +380,7 @@ interface EngineProgress {
   'replay-sweep': SweepProgress;
   'replay-compare': CompareProgress;
   'library-whatif': WhatIfProgress;
+  'library-search': LibrarySearchProgress;
 }
 
 export type ProgressOf<K extends EngineRequestKind> = K extends keyof EngineProgress

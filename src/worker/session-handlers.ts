@@ -118,6 +118,7 @@ type SessionHandlers = Omit<
   | 'erosion'
   | 'library-whatif'
   | 'library-usage'
+  | 'library-search'
 >;
 
 export const SESSION_HANDLERS: SessionHandlers = {

@@ -11,7 +11,7 @@ function session(key: string, cwd: string | undefined): LibrarySession {
     cwd,
     apiCalls: 1,
   } as unknown as LibraryRow;
-  return { key, sizeBytes: 1, fileCount: 1, row };
+  return { key, root: 'projects', sizeBytes: 1, fileCount: 1, row };
 }
 
 describe('library columns', () => {

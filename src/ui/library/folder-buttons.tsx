@@ -26,7 +26,7 @@ export function requestFolderInput(): void {
 /** The top bar's library entries: "Open folder…" and, once a folder is listed, the view switch. */
 export function FolderButtons() {
   const inputRef = useRef<HTMLInputElement>(null);
-  const folderName = useQuery(libraryListingQuery()).data?.folderName;
+  const listed = (useQuery(libraryListingQuery()).data?.roots.length ?? 0) > 0;
   const view = useLibraryStore((s) => s.view);
   const showView = useLibraryStore((s) => s.showView);
   // After a reload the list comes back but no session is open: the switch would lead to nothing.
@@ -55,7 +55,7 @@ export function FolderButtons() {
         type="button"
         className="btn"
         data-testid="open-folder"
-        title={`List every session of a folder (${AGENT_FOLDERS.join(', ')}, …); nothing is uploaded`}
+        title={`List every session of a folder (${AGENT_FOLDERS.join(', ')}, …), beside the folders listed already; nothing is uploaded`}
         onClick={() => void pick()}
       >
         Open folder…
@@ -79,7 +79,7 @@ export function FolderButtons() {
           e.currentTarget.value = '';
         }}
       />
-      {folderName !== undefined && (view !== 'library' || sessionOpen) && (
+      {listed && (view !== 'library' || sessionOpen) && (
         <button
           type="button"
           className="btn"

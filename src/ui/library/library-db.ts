@@ -4,9 +4,9 @@ import { hasIndexedDb } from '../common/storage';
 import { LIBRARY_ROW_VERSION } from '../../engine/library/row-version';
 
 // The library's cache in IndexedDB: each session's row under the stamp of its files (path, size,
-// modification time of every file), so reopening a folder rescans only what changed; and the last
-// opened folder (its listing, and its directory handle where the browser gives one) so the list
-// comes back after a reload.
+// modification time of every file), so reopening a folder rescans only what changed; and each
+// listed folder (its listing, and its directory handle where the browser gives one) so the list
+// of every root comes back after a reload.
 
 export interface CachedRow {
   /** `getGroupStamp` of the session's files. */
@@ -23,9 +23,13 @@ interface CachedSessionRef {
   files: { path: string; sizeBytes: number; modifiedMs: number }[];
 }
 
-interface LastFolder {
-  id: 'last';
+interface StoredRoot {
+  /** `root:<root id>`; `last` for the one folder an older version kept. */
+  id: string;
+  /** The root's id (library-queries.ts `LibraryRoot`); absent from the older record. */
+  root?: string;
   name: string;
+  /** When the root was first listed: the roots' order. */
   openedAtMs: number;
   sessions: CachedSessionRef[];
   /** A File System Access directory handle (structured-cloneable); absent from an <input>. */
@@ -34,7 +38,7 @@ interface LastFolder {
 
 class LibraryDatabase extends Dexie {
   rows!: Table<CachedRow, string>;
-  folders!: Table<LastFolder, string>;
+  folders!: Table<StoredRoot, string>;
   constructor(name = 'compactlab-library') {
     super(name);
     this.version(1).stores({ rows: 'stamp', folders: 'id' });
@@ -81,16 +85,42 @@ export async function putCachedRows(rows: readonly CachedRow[]): Promise<void> {
     await getLibraryDb().rows.bulkPut(rows.map((r) => ({ ...r, stamp: rowKey(r.stamp) })));
 }
 
-export async function saveLastFolder(folder: Omit<LastFolder, 'id'>): Promise<void> {
+/** The record of the one folder an older version kept: read as a root, then replaced. */
+const LEGACY_ID = 'last';
+const storedId = (root: string) => `root:${root}`;
+
+export type SavedRoot = Omit<StoredRoot, 'id' | 'root'> & { root: string };
+
+/** Keeps a root's listing (replacing what was kept of it). */
+export async function saveRoot(folder: SavedRoot): Promise<void> {
   if (!hasIndexedDb()) return;
+  const db = getLibraryDb();
+  const record: StoredRoot = { id: storedId(folder.root), ...folder };
   try {
-    await getLibraryDb().folders.put({ id: 'last', ...folder });
+    await db.folders.put(record);
   } catch {
     // A handle some browser cannot clone: keep the listing without it.
-    await getLibraryDb().folders.put({ id: 'last', ...folder, handle: undefined });
+    await db.folders.put({ ...record, handle: undefined });
   }
 }
 
-export async function getLastFolder(): Promise<LastFolder | undefined> {
-  return hasIndexedDb() ? getLibraryDb().folders.get('last') : undefined;
+export async function deleteRoot(root: string): Promise<void> {
+  if (hasIndexedDb()) await getLibraryDb().folders.delete(storedId(root));
+}
+
+/** Every kept root, first listed first (the older single-folder record made a root of its name). */
+export async function getSavedRoots(): Promise<SavedRoot[]> {
+  if (!hasIndexedDb()) return [];
+  const db = getLibraryDb();
+  const legacy = await db.folders.get(LEGACY_ID);
+  if (legacy) {
+    // Kept as a root of its name (its sessions' paths start with it), unless one is kept already.
+    const { id: _, ...rest } = legacy;
+    if (!(await db.folders.get(storedId(legacy.name)))) await saveRoot({ ...rest, root: legacy.name });
+    await db.folders.delete(LEGACY_ID);
+  }
+  const all = await db.folders.toArray();
+  return all
+    .map(({ id, root, ...rest }) => ({ ...rest, root: root ?? id.slice('root:'.length) }))
+    .sort((a, b) => a.openedAtMs - b.openedAtMs);
 }

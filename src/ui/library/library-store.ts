@@ -19,7 +19,10 @@ export type LibrarySortKey =
   | 'cost';
 
 export interface LibrarySession {
+  /** The main file's path, starting with its root's id: unique across roots. */
   key: string;
+  /** The id of the root (library-queries.ts `LibraryRoot`) it was listed from. */
+  root: string;
   sizeBytes: number;
   fileCount: number;
   row?: LibraryRow;
@@ -40,7 +43,10 @@ interface LibraryState {
   sort: { key: LibrarySortKey; descending: boolean };
   search: string;
   agent: string;
+  /** "Find in transcripts" is open: it stays so (with its results) while a found session is read. */
+  findOpen: boolean;
   showView(view: 'session' | 'library'): void;
+  setFindOpen(open: boolean): void;
   setSort(key: LibrarySortKey): void;
   setSearch(search: string): void;
   setAgent(agent: string): void;
@@ -51,7 +57,9 @@ export const useLibraryStore = create<LibraryState>()((set) => ({
   sort: { key: 'start', descending: true },
   search: '',
   agent: '',
+  findOpen: false,
   showView: (view) => set({ view }),
+  setFindOpen: (findOpen) => set({ findOpen }),
   setSort: (key) =>
     set((s) => ({
       sort: {

@@ -5,10 +5,11 @@ import { formatBytes } from '../common/format';
 import { VirtualList } from '../common/virtual-list';
 import { ProgressBar } from '../top-bar/load-progress';
 import { GRID_TEMPLATE, LIBRARY_COLUMNS, selectSessions, TABLE_MIN_WIDTH } from './library-columns';
-import { libraryListingQuery } from './library-queries';
+import { getTotalScan, type LibraryRoot, libraryListingQuery } from './library-queries';
+import { LibraryRoots } from './library-roots';
 import { type LibrarySession, useLibraryStore } from './library-store';
 import { openLibrarySession } from './open-session';
-import { cancelScan, getRestoredHandle, openDirectoryHandle } from './open-folder';
+import { cancelScan } from './open-folder';
 import { filterByUsage, useUsageStore } from './usage-store';
 
 const ROW_HEIGHT_PX = 30;
@@ -16,14 +17,23 @@ const ROW_HEIGHT_PX = 30;
 const WhatIfPanel = lazy(() => import('./what-if-panel'));
 /** Usage and cost by day and project (charts, tables): loaded when first opened. */
 const UsagePanel = lazy(() => import('./usage-panel'));
+/** Find in transcripts: loaded when first opened. */
+const FindPanel = lazy(() => import('./find-panel'));
 const TABLE_STYLE = { gridTemplateColumns: GRID_TEMPLATE, minWidth: TABLE_MIN_WIDTH };
 const NO_SESSIONS: LibrarySession[] = [];
+const NO_ROOTS: LibraryRoot[] = [];
 
-/** Every session of the opened folder: sortable, filterable, searchable; a click opens one. */
+/** Every session of the opened folders: sortable, filterable, searchable; a click opens one. */
 export function LibraryView({ onReopen }: { onReopen: () => void }) {
   const queryClient = useQueryClient();
   const listing = useQuery(libraryListingQuery()).data;
-  const { folderName = '', sessions = NO_SESSIONS, scan, filesOpen = false } = listing ?? {};
+  const { roots = NO_ROOTS, sessions = NO_SESSIONS } = listing ?? {};
+  const scan = getTotalScan(roots);
+  const folderName = roots.map((r) => r.id).join(' + ');
+  const openRoots = useMemo(() => new Set(roots.filter((r) => r.filesOpen).map((r) => r.id)), [roots]);
+  const filesOpen = openRoots.size > 0;
+  // Rows say their folder once there are several.
+  const showRoot = roots.length > 1;
   const { sort, search, agent } = useLibraryStore();
   const { setSort, setSearch, setAgent } = useLibraryStore.getState();
   const listed = useMemo(
@@ -41,18 +51,14 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
     [sessions],
   );
   const totalBytes = sessions.reduce((s, x) => s + x.sizeBytes, 0);
-  const handle = getRestoredHandle();
   const headRef = useRef<HTMLDivElement>(null);
-  const [reopenError, setReopenError] = useState<string>();
   const [whatIf, setWhatIf] = useState(false);
-  const shownKeys = useMemo(() => shown.map((s) => s.key), [shown]);
-  const reopen = () => {
-    if (!handle) return onReopen();
-    setReopenError(undefined);
-    openDirectoryHandle(handle).catch((e: unknown) =>
-      setReopenError(e instanceof Error ? e.message : String(e)),
-    );
-  };
+  const find = useLibraryStore((s) => s.findOpen);
+  // What-if and the search take every listed session whose folder is open, across roots.
+  const shownKeys = useMemo(
+    () => shown.filter((s) => openRoots.has(s.root)).map((s) => s.key),
+    [shown, openRoots],
+  );
 
   return (
     <main className="library-view" data-testid="library">
@@ -133,18 +139,22 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
           </button>
         </div>
       )}
-      {!filesOpen && (
-        <div className="library-scan" data-testid="library-restored">
-          <span>Listed from the last visit; the files are not open.</span>
-          <button type="button" className="btn" onClick={reopen} data-testid="library-reopen">
-            Reopen {folderName}
-          </button>
-          {reopenError && (
-            <span className="library-error" role="alert">
-              {reopenError}
-            </span>
-          )}
-        </div>
+      <LibraryRoots roots={roots} sessions={sessions} onReopen={onReopen}>
+        <button
+          type="button"
+          className="btn small"
+          aria-expanded={find}
+          onClick={() => useLibraryStore.getState().setFindOpen(!find)}
+          title="Find a text in every listed session's transcript: the sessions holding it, how often, and where first"
+          data-testid="library-find-toggle"
+        >
+          Find in transcripts…
+        </button>
+      </LibraryRoots>
+      {find && (
+        <Suspense fallback={<div className="muted">Loading…</div>}>
+          <FindPanel keys={shownKeys} sessions={sessions} />
+        </Suspense>
       )}
       <div className="library-head-wrap" ref={headRef}>
         <div className="library-head" style={TABLE_STYLE}>
@@ -176,7 +186,12 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
           if (headRef.current) headRef.current.scrollLeft = px;
         }}
         renderRow={(i) => (
-          <LibraryRowView session={shown[i]!} filesOpen={filesOpen} queryClient={queryClient} />
+          <LibraryRowView
+            session={shown[i]!}
+            filesOpen={openRoots.has(shown[i]!.root)}
+            showRoot={showRoot}
+            queryClient={queryClient}
+          />
         )}
       />
     </main>
@@ -213,10 +228,13 @@ function CacheStatus({ sessions }: { sessions: readonly LibrarySession[] }) {
 const LibraryRowView = memo(function LibraryRowView({
   session: s,
   filesOpen,
+  showRoot,
   queryClient,
 }: {
   session: LibrarySession;
   filesOpen: boolean;
+  /** Several folders are listed: the row says which it came from. */
+  showRoot: boolean;
   queryClient: QueryClient;
 }) {
   const row = s.row;
@@ -226,6 +244,7 @@ const LibraryRowView = memo(function LibraryRowView({
       style={TABLE_STYLE}
       data-testid="library-row"
       data-key={s.key}
+      data-root={s.root}
       data-from-cache={s.fromCache === true}
       role="option"
       aria-selected={false}
@@ -244,6 +263,15 @@ const LibraryRowView = memo(function LibraryRowView({
             data-col={c.key}
             title={c.hint?.(s, row)}
           >
+            {showRoot && c.key === 'project' && (
+              <span
+                className="library-root-tag"
+                title={`From the folder ${s.root}`}
+                data-testid="library-row-root"
+              >
+                {s.root}
+              </span>
+            )}
             {c.text(s, row)}
           </span>
         ))

@@ -10,8 +10,24 @@ import type { LibraryRow } from '../../engine/library/library-row';
 import { isFolderFileName, loadsAfterMain } from '../../engine/parse/detect';
 import { isOpenCodeDatabaseName, walNameOf } from '../../engine/parse/dialects/opencode/database-name';
 import { listDatabaseFileSessions, scanInPool } from '../../worker/scan-pool';
-import { type CachedRow, getCachedRows, getLastFolder, putCachedRows, saveLastFolder } from './library-db';
-import { getListing, setListing, setListingRows, setListingScan } from './library-queries';
+import {
+  type CachedRow,
+  deleteRoot,
+  getCachedRows,
+  getSavedRoots,
+  putCachedRows,
+  saveRoot,
+} from './library-db';
+import {
+  clearListing,
+  getListing,
+  type LibraryRoot,
+  setListing,
+  setListingRows,
+  setListingScan,
+} from './library-queries';
+import { placeRoot, toRootPath } from './root-identity';
+import { useUiStore } from '../store';
 import { type LibrarySession, useLibraryStore } from './library-store';
 
 // Opening a folder as a library: its files from a directory input, a File System Access handle or
@@ -29,13 +45,8 @@ const FLUSH_MS = 100;
 /** Folder walks stop here: a home directory picked by mistake should not hang the tab. */
 const MAX_FOLDER_FILES = 50_000;
 
-let groups = new Map<string, SessionGroup<FolderFile>>();
-let scanAbort: AbortController | undefined;
-/**
- * Counts the folder openings: a directory walk that ends after another folder was opened (a
- * big folder reopened at start, then another picked) is dropped, not listed over the newer one.
- */
-let openTicket = 0;
+/** Every listed session's files, by key (keys are unique across roots). */
+const groups = new Map<string, SessionGroup<FolderFile>>();
 
 /** The files of a listed session (main first), when the folder's files are at hand. */
 export function getSessionFiles(key: string): FolderFile[] | undefined {
@@ -76,20 +87,24 @@ export async function fromFileList(files: readonly File[]): Promise<FolderFile[]
   return out;
 }
 
-/** The picked folder's directories by path (`<root>/<project>`…): live mode lists them again. */
-let folderHandles = new Map<string, FileSystemDirectoryHandle>();
+/** The picked folders' directories by path (`<root>/<project>`…): live mode lists them again. */
+const folderHandles = new Map<string, FileSystemDirectoryHandle>();
 
-/** A directory of the folder last walked through its handle, by its path in the list. */
+/** The directories of the last walk of each folder handle, by path as walked (`<name>/…`). */
+const walkedDirs = new WeakMap<FileSystemDirectoryHandle, Map<string, FileSystemDirectoryHandle>>();
+
+/** A directory of a folder walked through its handle, by its path in the list. */
 export function getFolderHandle(path: string): FileSystemDirectoryHandle | undefined {
   return folderHandles.get(path);
 }
 
 /** Walks a directory handle for the files the dialects take (paths start with the folder's name). */
 async function fromDirectoryHandle(root: FileSystemDirectoryHandle): Promise<FolderFile[]> {
-  folderHandles = new Map();
+  const dirs = new Map<string, FileSystemDirectoryHandle>();
+  walkedDirs.set(root, dirs);
   const found = await listFolderFiles(root, root.name, {
     limit: MAX_FOLDER_FILES,
-    onFolder: (path, dir) => folderHandles.set(path, dir),
+    onFolder: (path, dir) => dirs.set(path, dir),
   });
   const out: FolderFile[] = [];
   for (const { path, handle } of found) {
@@ -180,66 +195,118 @@ async function listDatabaseSessions(files: FolderFile[]): Promise<FolderFile[]> 
 }
 
 export function cancelScan(): void {
-  scanAbort?.abort();
+  for (const abort of scans.values()) abort.abort();
 }
 
+/** Each root's running scan, by root id: a newer opening of the root replaces it. */
+const scans = new Map<string, AbortController>();
+
+const sizeOf = (g: SessionGroup<FolderFile>) => g.files.reduce((s, f) => s + f.sizeBytes, 0);
+
+/** The keys of a root's listed sessions. */
+const keysOf = (root: LibraryRoot) =>
+  (getListing()?.sessions ?? []).filter((s) => s.root === root.id).map((s) => s.key);
+
 /**
- * Lists a folder: cached rows at once, the others as the pool scans them. `show` false lists it
- * without switching to the library view (the folder reopened on its own after a reload).
+ * Lists a folder as one of the library's roots: cached rows at once, the others as the pool scans
+ * them. The same folder opened again replaces its own listing; a folder inside a listed root adds
+ * nothing (it says so); another folder is added beside the listed ones (issue 24 item 7). `show`
+ * false lists it without switching to the library view (a folder reopened on its own after a reload).
  */
 export async function openLibrary(
   name: string,
-  files: FolderFile[],
+  opened: FolderFile[],
   handle?: FileSystemDirectoryHandle,
   show = true,
 ): Promise<void> {
-  openTicket++;
-  cancelScan();
+  const listed = getListing()?.roots ?? [];
+  const place = await placeRoot(
+    name,
+    handle,
+    opened.map((f) => f.path),
+    listed,
+    keysOf,
+  );
+  if (place.kind === 'inside') {
+    useUiStore.setState({
+      notice: { kind: 'info', text: `${name} is inside ${place.id}, which is listed already` },
+    });
+    if (show) useLibraryStore.getState().showView('library');
+    return;
+  }
+  const id = place.id;
+  const replaced = new Set(place.kind === 'new' ? place.replaces : []);
+  for (const r of replaced) removeRoot(r);
+  scans.get(id)?.abort();
   const abort = new AbortController();
-  scanAbort = abort;
+  scans.set(id, abort);
+  const isCurrent = () => scans.get(id) === abort;
   // Each step of a big folder's start is a task of its own (grouping, the cache lookup in chunks,
   // the first render), so none of them holds the page for 50 ms.
   await yieldToPage();
+  // Under the root's id: "projects (2)/…" for a second folder named projects.
+  let files = opened.map((f) => (id === name ? f : { ...f, path: toRootPath(f.path, name, id) }));
   // An OpenCode database: one file per session it holds (`opencode.db#ses_…`), grouped with its log.
   files = await listDatabaseSessions(files);
-  if (scanAbort !== abort) return;
+  if (!isCurrent()) return;
   // 2.0.x subagent logs beside their session name it only inside: their heads are read (a few).
   const list = await joinSiblingSubagents(groupSessionFiles(files), (f) =>
     f.file.slice(0, SIBLING_HEAD_BYTES).text(),
   );
   await yieldToPage();
-  if (scanAbort !== abort) return;
-  groups = new Map(list.map((g) => [g.key, g]));
+  if (!isCurrent()) return;
   const stamps = new Map(list.map((g) => [g.key, getGroupStamp(g)]));
   await yieldToPage();
   const cached = await getCachedRows([...stamps.values()], yieldToPage);
   await yieldToPage();
-  if (scanAbort !== abort) return;
+  if (!isCurrent()) return;
+  for (const key of groups.keys()) if (groupRoots.get(key) === id) groups.delete(key);
+  forgetFolderHandles(id);
+  for (const [path, dir] of (handle && walkedDirs.get(handle)) ?? [])
+    folderHandles.set(toRootPath(path, name, id), dir);
+  for (const g of list) {
+    groups.set(g.key, g);
+    groupRoots.set(g.key, id);
+  }
   const sessions: LibrarySession[] = list.map((g) => {
     const row = cached.get(stamps.get(g.key)!);
     return {
       key: g.key,
-      sizeBytes: g.files.reduce((s, f) => s + f.sizeBytes, 0),
+      root: id,
+      sizeBytes: sizeOf(g),
       fileCount: g.files.length,
       row,
       fromCache: row !== undefined,
     };
   });
   const jobs = list.filter((g) => !cached.has(stamps.get(g.key)!));
-  const totalBytes = jobs.reduce((s, g) => s + g.files.reduce((t, f) => t + f.sizeBytes, 0), 0);
+  const totalBytes = jobs.reduce((s, g) => s + sizeOf(g), 0);
   const progress = { bytesRead: 0, totalBytes, sessionsDone: 0, sessionsTotal: jobs.length };
   // With its scan's progress: the list never shows as done while its scan is about to start.
-  setListing({
-    folderName: name,
+  const before = getListing();
+  const roots = before?.roots.filter((r) => !replaced.has(r.id)) ?? [];
+  const at = roots.findIndex((r) => r.id === id);
+  const root: LibraryRoot = {
+    id,
+    name,
     filesOpen: true,
-    sessions,
+    handle,
+    listedAtMs: roots[at]?.listedAtMs ?? Date.now(),
     scan: jobs.length > 0 ? { ...progress } : undefined,
+  };
+  setListing({
+    roots: at >= 0 ? roots.map((r, i) => (i === at ? root : r)) : [...roots, root],
+    sessions: [
+      ...(before?.sessions.filter((s) => s.root !== id && !replaced.has(s.root)) ?? []),
+      ...sessions,
+    ],
   });
   if (show) useLibraryStore.getState().showView('library');
   await yieldToPage();
-  void saveLastFolder({
+  void saveRoot({
+    root: id,
     name,
-    openedAtMs: Date.now(),
+    openedAtMs: root.listedAtMs,
     handle,
     sessions: list.map((g) => ({
       key: g.key,
@@ -248,21 +315,23 @@ export async function openLibrary(
     })),
   });
 
-  if (jobs.length === 0) return;
+  if (jobs.length === 0) {
+    scans.delete(id);
+    return;
+  }
   const pending = new Map<string, Partial<LibrarySession>>();
   // Rows go to the cache per batch, in one transaction: a `put` per row was a transaction per row.
   let toCache: CachedRow[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
-  // A scan another opening replaced leaves the list to the newer one (its rows still go to the
-  // cache: they are keyed by the files' stamps).
-  const isCurrent = () => scanAbort === abort;
+  // A scan another opening of this root replaced leaves the list to the newer one (its rows still
+  // go to the cache: they are keyed by the files' stamps).
   const flush = () => {
     timer = undefined;
     if (pending.size > 0 && isCurrent()) setListingRows(new Map(pending));
     pending.clear();
     void putCachedRows(toCache);
     toCache = [];
-    if (isCurrent()) setListingScan(abort.signal.aborted ? undefined : { ...progress });
+    if (isCurrent()) setListingScan(id, abort.signal.aborted ? undefined : { ...progress });
   };
   const schedule = () => {
     timer ??= setTimeout(flush, FLUSH_MS);
@@ -290,40 +359,79 @@ export async function openLibrary(
   if (timer) clearTimeout(timer);
   flush();
   if (!isCurrent()) return;
-  scanAbort = undefined;
-  setListingScan(undefined);
+  scans.delete(id);
+  setListingScan(id, undefined);
 }
 
-/** Brings back the last folder's listing from the cache (after a reload); files are not open. */
-export async function restoreLastFolder(): Promise<FileSystemDirectoryHandle | undefined> {
-  const last = await getLastFolder().catch(() => undefined);
-  if (!last || getListing() !== undefined) return undefined;
-  const cached = await getCachedRows(last.sessions.map((s) => s.stamp));
-  // Before the listing: the view reads the handle as it renders the "Reopen" button.
-  lastHandle = last.handle;
-  setListing({
-    folderName: last.name,
+function forgetFolderHandles(id: string): void {
+  for (const path of folderHandles.keys())
+    if (path === id || path.startsWith(`${id}/`)) folderHandles.delete(path);
+}
+
+/** Which root each session of `groups` came from. */
+const groupRoots = new Map<string, string>();
+
+/**
+ * Takes a root out of the library: its scan stops, its sessions leave the list (what-if and the
+ * search take the rest), and it is not brought back after a reload. The session open stays open.
+ */
+export function removeRoot(id: string): void {
+  scans.get(id)?.abort();
+  scans.delete(id);
+  for (const [key, root] of groupRoots) {
+    if (root !== id) continue;
+    groups.delete(key);
+    groupRoots.delete(key);
+  }
+  forgetFolderHandles(id);
+  void deleteRoot(id).catch(() => undefined);
+  const listing = getListing();
+  if (!listing) return;
+  const roots = listing.roots.filter((r) => r.id !== id);
+  if (roots.length === 0) {
+    // Nothing listed: the session open, or the start page.
+    clearListing();
+    useLibraryStore.getState().showView('session');
+    return;
+  }
+  setListing({ roots, sessions: listing.sessions.filter((s) => s.root !== id) });
+}
+
+/**
+ * Brings back every kept root's listing from the cache (after a reload); their files are not open.
+ * Resolves to the roots brought back (with their handles where the browser gave them).
+ */
+export async function restoreRoots(): Promise<LibraryRoot[]> {
+  const saved = await getSavedRoots().catch(() => []);
+  if (saved.length === 0 || getListing() !== undefined) return [];
+  const cached = await getCachedRows(saved.flatMap((r) => r.sessions.map((s) => s.stamp)));
+  // Two records of one root id (an older version's and a newer one's): the newer wins.
+  const byId = new Map(saved.map((r) => [r.root, r]));
+  const roots: LibraryRoot[] = [...byId.values()].map((r) => ({
+    id: r.root,
+    name: r.name,
     filesOpen: false,
-    sessions: last.sessions.map((s) => {
-      const row = cached.get(s.stamp);
-      return {
-        key: s.key,
-        sizeBytes: s.files.reduce((t, f) => t + f.sizeBytes, 0),
-        fileCount: s.files.length,
-        row,
-        fromCache: row !== undefined,
-      };
-    }),
+    handle: r.handle,
+    listedAtMs: r.openedAtMs,
+  }));
+  setListing({
+    roots,
+    sessions: [...byId.values()].flatMap((r) =>
+      r.sessions.map((s) => {
+        const row = cached.get(s.stamp);
+        return {
+          key: s.key,
+          root: r.root,
+          sizeBytes: s.files.reduce((t, f) => t + f.sizeBytes, 0),
+          fileCount: s.files.length,
+          row,
+          fromCache: row !== undefined,
+        };
+      }),
+    ),
   });
   useLibraryStore.getState().showView('library');
-  return last.handle;
-}
-
-let lastHandle: FileSystemDirectoryHandle | undefined;
-
-/** The stored directory handle of the restored listing, if the browser gave one. */
-export function getRestoredHandle(): FileSystemDirectoryHandle | undefined {
-  return lastHandle;
+  return roots;
 }
 
 type PermissionHandle = FileSystemDirectoryHandle & {
@@ -344,7 +452,6 @@ async function canReadNow(handle: FileSystemDirectoryHandle): Promise<boolean> {
  * when reading is refused or the folder is gone.
  */
 export async function openDirectoryHandle(handle: FileSystemDirectoryHandle, show = true): Promise<void> {
-  const ticket = ++openTicket;
   if (!(await canReadNow(handle))) {
     const state = (await (handle as PermissionHandle).requestPermission?.({ mode: 'read' })) ?? 'denied';
     if (state !== 'granted') throw new Error(`Reading ${handle.name} was not allowed`);
@@ -355,7 +462,7 @@ export async function openDirectoryHandle(handle: FileSystemDirectoryHandle, sho
   } catch {
     throw new Error(`${handle.name} can no longer be read (moved or deleted?)`);
   }
-  if (ticket === openTicket) await openLibrary(handle.name, files, handle, show);
+  await openLibrary(handle.name, files, handle, show);
 }
 
 /**

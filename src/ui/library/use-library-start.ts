@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useUiStore } from '../store';
 import { checkFollowUrls } from './follow-urls';
 import { createUrlLiveSource, setLiveSource, startLive } from './live';
-import { reopenIfAllowed, restoreLastFolder } from './open-folder';
+import { reopenIfAllowed, restoreRoots } from './open-folder';
 import { getListing } from './library-queries';
 import { openLibrarySession } from './open-session';
 import { getPendingLinkName } from '../use-url-state';
@@ -11,8 +11,8 @@ import { getPendingLinkName } from '../use-url-state';
 let started = false;
 
 /**
- * At start: the last folder's listing comes back from the cache (and its folder is read again
- * where a kept directory handle may still be read without asking), and `?follow=<url>` follows a
+ * At start: every listed folder's listing comes back from the cache (and each folder is read again
+ * where its kept directory handle may still be read without asking), and `?follow=<url>` follows a
  * file served at that address (a log another program appends to; the e2e test's live source),
  * with the files of further `follow` parameters (its subagent logs, their .meta.json): the page's
  * own origin, or another server on this machine once the user confirms, never another host.
@@ -22,9 +22,10 @@ export function useLibraryOnStart(): void {
   useEffect(() => {
     if (started) return; // StrictMode runs effects twice in dev
     started = true;
-    void restoreLastFolder().then(async (handle) => {
-      if (!handle) return;
-      const readable = await reopenIfAllowed(handle);
+    void restoreRoots().then(async (roots) => {
+      let readable = false;
+      // One after the other: each reopening is a folder walk and a scan of what changed.
+      for (const root of roots) if (root.handle && (await reopenIfAllowed(root.handle))) readable = true;
       // A link opened as the library comes back (issue 24 item 2): its session is opened from the
       // folder when the folder names one file so called and can be read without asking; else the
       // library says which file the link waits for (app.tsx's LinkWaiting).

@@ -1,0 +1,48 @@
+import { parseArgs } from 'node:util';
+import { searchSessionText } from '../engine/query/text-search';
+import { SEARCH_USAGE } from './command-usage';
+import { openPathSources } from './session-files';
+import { findSessions } from './stats/find-sessions';
+
+// `compactlab search <folder>… <text>`: the library's search across sessions (the page's "Find in
+// transcripts"), the same engine code (engine/query/text-search.ts), one session after another.
+
+export async function searchCommand(args: string[], out: (text: string) => void): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: 'boolean' } },
+  });
+  const query = positionals.at(-1);
+  const paths = positionals.slice(0, -1);
+  if (paths.length === 0 || query === undefined || query.trim() === '') {
+    process.stderr.write(
+      `compactlab search: name a folder (or files) and the text to find\n\n${SEARCH_USAGE}\n`,
+    );
+    return 2;
+  }
+  const sessions = await findSessions(paths);
+  let matched = 0;
+  for (const s of sessions) {
+    let line: string;
+    try {
+      const found = await searchSessionText(await openPathSources(s.paths), query);
+      if (found.matches === 0) continue;
+      matched++;
+      const { matches, records, first } = found;
+      line = values.json
+        ? JSON.stringify({ file: s.file, matches, records, first })
+        : `${s.file}: ${matches} ${matches === 1 ? 'match' : 'matches'} in ${records} ${records === 1 ? 'record' : 'records'}\n  ${first!.file}:${first!.line}: ${first!.excerpt}`;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      line = values.json
+        ? JSON.stringify({ file: s.file, error: message })
+        : `${s.file}: could not be read: ${message}`;
+    }
+    out(line);
+  }
+  process.stderr.write(
+    `${matched} of ${sessions.length} ${sessions.length === 1 ? 'session holds' : 'sessions hold'} "${query.trim()}"\n`,
+  );
+  return matched > 0 ? 0 : 1;
+}

@@ -1,0 +1,192 @@
+import { scanLines } from '../parse/line-reader';
+import type { ByteSource } from '../parse/source';
+import { getFullTextNeedles } from './full-text-search';
+
+// Search across sessions (the library's "Find in transcripts", `compactlab search`): a session's
+// files streamed line by line (never a whole file held), each line tested as the transcript's
+// full-text search tests it (full-text-search.ts: the lower-cased raw line holds the query, or its
+// JSON-escaped form); a line that does is then read for its text: the string values of the record
+// (not its keys, identifiers or opaque blobs: thinking signatures, encrypted reasoning, base64
+// images), where the query's occurrences are counted and the first one's excerpt is cut. Linear in
+// the bytes read.
+
+/** Characters of an excerpt before the match and after it (ours: one line of the library's panel). */
+const EXCERPT_BEFORE_CHARS = 60;
+const EXCERPT_AFTER_CHARS = 120;
+/**
+ * A string value this long with no space, dot or colon in it is an encoded blob (a base64 image,
+ * an id list), not text (ours: a sentence or a path has them long before 256 characters).
+ */
+const BLOB_MIN_CHARS = 256;
+const BLOB = /^[A-Za-z0-9+/=_-]+$/;
+/** Keys whose values are opaque by definition: a thinking block's signature, Codex's encrypted reasoning. */
+const OPAQUE_KEYS = new Set(['signature', 'encrypted_content']);
+/**
+ * Keys of identifiers (`uuid`, `parentUuid`, `sessionId`, `tool_use_id`, `call_id`, `id`…): a
+ * search for a word found it in every hex id (ours: ids are not what a person reads).
+ */
+const ID_KEY = /(?:^id|_id|Id|ID|[uU]uid)$/;
+
+interface TextSearchHit {
+  /** The file (a source's name) and 1-based line of the first occurrence. */
+  file: string;
+  line: number;
+  /** The text around it: plain, one line, control and direction characters removed. */
+  excerpt: string;
+}
+
+export interface SessionTextMatches {
+  /** Occurrences of the query in the session's text (not overlapping). */
+  matches: number;
+  /** Lines (records) holding at least one. */
+  records: number;
+  /** Bytes read (every file of the session). */
+  bytesRead: number;
+  first?: TextSearchHit;
+}
+
+interface TextSearchOptions {
+  signal?: AbortSignal;
+  /** Bytes of this session read so far, of its total. */
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /** Bytes read per step (the line reader's default: 4 MiB); tests use tiny chunks. */
+  chunkBytes?: number;
+}
+
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+
+/** A JSON string literal's content decoded; as it is when it has no escape or is malformed. */
+function decodeLiteral(raw: string, escaped: boolean): string {
+  if (!escaped) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw;
+  }
+}
+
+const isOpaque = (key: string | undefined, value: string) =>
+  (key !== undefined && (OPAQUE_KEYS.has(key) || ID_KEY.test(key))) ||
+  (value.length >= BLOB_MIN_CHARS && (value.startsWith('data:') || BLOB.test(value)));
+
+/**
+ * Calls `visit` with each text of a raw line: the string values of a JSON record (a key is a
+ * literal followed by `:`), whatever the line's shape (a whole record, a line of a pretty-printed
+ * document, a record cut short); a line with no string literal (plain text) is one text. Stops
+ * when `visit` returns false.
+ */
+export function forEachLineText(line: string, visit: (text: string) => boolean | undefined): void {
+  const n = line.length;
+  let i = line.indexOf('"');
+  if (i < 0) {
+    visit(line);
+    return;
+  }
+  let key: string | undefined;
+  while (i >= 0) {
+    let j = i + 1;
+    let escaped = false;
+    while (j < n) {
+      const c = line.charCodeAt(j);
+      if (c === 92) {
+        escaped = true;
+        j += 2;
+      } else if (c === 34) break;
+      else j++;
+    }
+    if (j >= n) {
+      // A literal cut off with the line: what there is of it is text.
+      const rest = line.slice(i + 1);
+      if (!isOpaque(key, rest)) visit(rest);
+      return;
+    }
+    const raw = line.slice(i + 1, j);
+    let k = j + 1;
+    while (k < n && isSpace(line.charCodeAt(k))) k++;
+    if (line.charCodeAt(k) === 58) key = decodeLiteral(raw, escaped);
+    else {
+      const value = decodeLiteral(raw, escaped);
+      if (!isOpaque(key, value) && visit(value) === false) return;
+      key = undefined;
+    }
+    i = line.indexOf('"', j + 1);
+  }
+}
+
+/** Control characters (C0, DEL, C1) and bidirectional overrides and isolates: never shown as they are. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters removed.
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** A lone surrogate half left by a cut. */
+const LONE_SURROGATE = /^[\udc00-\udfff]|[\ud800-\udbff]$/g;
+
+/** `text` as one plain line: whitespace runs made one space, unsafe characters removed. */
+export function toExcerptText(text: string): string {
+  return text.replace(UNSAFE, '').replace(/\s+/g, ' ');
+}
+
+/** The excerpt around `[at, at + length)` of `text`, with "…" where it was cut. */
+export function cutExcerpt(text: string, at: number, length: number): string {
+  const from = Math.max(0, at - EXCERPT_BEFORE_CHARS);
+  const to = Math.min(text.length, at + length + EXCERPT_AFTER_CHARS);
+  const part = text.slice(from, to).replace(LONE_SURROGATE, '');
+  return `${from > 0 ? '…' : ''}${toExcerptText(part).trim()}${to < text.length ? '…' : ''}`;
+}
+
+/**
+ * Occurrences of `query` (ignoring case, as plain text; trimmed) in the text of a session's files
+ * (`sources`, read one after the other, each streamed line by line). Throws `AbortError` when the
+ * signal aborts. An empty query finds nothing.
+ */
+export async function searchSessionText(
+  sources: readonly ByteSource[],
+  query: string,
+  options: TextSearchOptions = {},
+): Promise<SessionTextMatches> {
+  const result: SessionTextMatches = { matches: 0, records: 0, bytesRead: 0 };
+  const needles = getFullTextNeedles(query);
+  const needle = needles[0];
+  if (needle === undefined) return result;
+  const totalBytes = sources.reduce((s, f) => s + f.sizeBytes, 0);
+  let doneBytes = 0;
+  for (const source of sources) {
+    options.signal?.throwIfAborted();
+    await scanLines(
+      source,
+      (text, lineNumber) => {
+        const lower = text.toLowerCase();
+        if (!needles.some((n) => lower.includes(n))) return;
+        let inLine = 0;
+        forEachLineText(text, (value) => {
+          const folded = value.toLowerCase();
+          // Offsets in the folded text are the value's own unless folding changed its length (`İ`).
+          const shown = folded.length === value.length ? value : folded;
+          for (let at = folded.indexOf(needle); at >= 0; at = folded.indexOf(needle, at + needle.length)) {
+            if (inLine === 0 && result.first === undefined)
+              result.first = {
+                file: source.name,
+                line: lineNumber,
+                excerpt: cutExcerpt(shown, at, needle.length),
+              };
+            inLine++;
+          }
+          return undefined;
+        });
+        if (inLine > 0) {
+          result.matches += inLine;
+          result.records++;
+        }
+      },
+      {
+        signal: options.signal,
+        chunkBytes: options.chunkBytes,
+        onBytes: (read) => options.onProgress?.(doneBytes + read, totalBytes),
+        // UTF-16 text (a log saved by an editor): not read here; the parse says so when opened.
+        onUtf16: () => {},
+      },
+    );
+    doneBytes += source.sizeBytes;
+    result.bytesRead = doneBytes;
+  }
+  options.onProgress?.(totalBytes, totalBytes);
+  return result;
+}

@@ -1,0 +1,90 @@
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main';
+import { openPathSources } from '../../src/cli/session-files';
+import { findSessions } from '../../src/cli/stats/find-sessions';
+import { searchSessionText } from '../../src/engine/query/text-search';
+
+// `compactlab search <folder>… <text>`: the sessions holding a text, the engine's own figures
+// (engine/query/text-search.ts), over two roots: a projects folder and a Codex sessions folder.
+
+const FIXTURES = join(__dirname, '../fixtures');
+const root = mkdtempSync(join(tmpdir(), 'compactlab-search-'));
+const projects = join(root, 'projects');
+const codex = join(root, 'sessions');
+
+async function run(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((t: string) => {
+    err.push(String(t));
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    const code = await main(args, (t) => out.push(t));
+    return { code, out, err: err.join('') };
+  } finally {
+    process.stderr.write = write;
+  }
+}
+
+describe('compactlab search', () => {
+  beforeAll(() => {
+    cpSync(join(FIXTURES, 'folder'), join(projects, '-home-user-tally'), { recursive: true });
+    mkdirSync(join(projects, '-home-user-other'), { recursive: true });
+    cpSync(join(FIXTURES, 'broken.jsonl'), join(projects, '-home-user-other', 'broken.jsonl'));
+    cpSync(join(FIXTURES, 'xss.jsonl'), join(projects, '-home-user-other', 'xss.jsonl'));
+    mkdirSync(join(codex, '2026', '05'), { recursive: true });
+    const rollout = [
+      { type: 'session_meta', payload: { id: 'c0dex', cwd: '/home/ada/garden', cli_version: '0.61.0' } },
+      {
+        type: 'response_item',
+        payload: {
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: 'Water the Tomato beds\u001b]0;pwned\u0007' }],
+        },
+      },
+    ].map((r, i) =>
+      JSON.stringify({ timestamp: new Date(Date.UTC(2026, 4, 1, 9, 0, i)).toISOString(), ...r }),
+    );
+    writeFileSync(
+      join(codex, '2026', '05', 'rollout-2026-05-01T09-00-00-c0dex.jsonl'),
+      `${rollout.join('\n')}\n`,
+    );
+  });
+
+  it('lists each session holding the text with the engine’s counts, across several folders', async () => {
+    const { code, out, err } = await run(['search', projects, codex, 'the', '--json']);
+    expect(code).toBe(0);
+    const rows = out.map((l) => JSON.parse(l));
+    const sessions = await findSessions([projects, codex]);
+    const expected = [];
+    for (const s of sessions) {
+      const found = await searchSessionText(await openPathSources(s.paths), 'the');
+      if (found.matches > 0)
+        expected.push({ file: s.file, matches: found.matches, records: found.records, first: found.first });
+    }
+    expect(expected.length).toBeGreaterThan(1);
+    expect(rows).toEqual(expected);
+    expect(err).toContain(`${expected.length} of ${sessions.length} sessions hold "the"`);
+  });
+
+  it('prints a plain line per session, its excerpt without control sequences; exit 1 when none holds it', async () => {
+    const { code, out } = await run(['search', codex, 'TOMATO']);
+    expect(code).toBe(0);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(
+      /rollout-2026-05-01T09-00-00-c0dex\.jsonl: 1 match in 1 record\n {2}.+:2: Water the Tomato beds\]0;pwned$/,
+    );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: none may reach the terminal.
+    expect(out[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    const none = await run(['search', projects, codex, 'zzqx-nowhere']);
+    expect(none.code).toBe(1);
+    expect(none.out).toEqual([]);
+    expect((await run(['search', projects])).code).toBe(2);
+  });
+});

@@ -1,0 +1,244 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPathSources } from '../../src/cli/session-files';
+import { findSessions } from '../../src/cli/stats/find-sessions';
+import { createMemorySource } from '../../src/engine/parse/source';
+import {
+  cutExcerpt,
+  forEachLineText,
+  searchSessionText,
+  toExcerptText,
+} from '../../src/engine/query/text-search';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
+
+// The library's search across sessions (engine/query/text-search.ts): occurrences of a plain
+// string in the text of a session's records, streamed line by line, with the first one's place and
+// excerpt. Checked on made-up lines for each shape a line takes, and on the restored corpus
+// against a plain count: every line JSON.parse'd whole, its string values walked.
+
+const line = (record: unknown) => JSON.stringify(record);
+const texts = (raw: string) => {
+  const out: string[] = [];
+  forEachLineText(raw, (t) => {
+    out.push(t);
+    return undefined;
+  });
+  return out;
+};
+
+describe('forEachLineText', () => {
+  it('gives the string values of a record, not its keys, numbers or opaque blobs', () => {
+    const blob = 'A'.repeat(300);
+    const raw = line({
+      type: 'assistant',
+      n: 3,
+      message: {
+        content: [
+          { type: 'thinking', thinking: 'why "quoted"\nnext', signature: 'sig-text' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: blob } },
+          { type: 'text', text: 'done' },
+        ],
+      },
+    });
+    expect(texts(raw)).toEqual([
+      'assistant',
+      'thinking',
+      'why "quoted"\nnext',
+      'image',
+      'base64',
+      'image/png',
+      'text',
+      'done',
+    ]);
+  });
+
+  it('reads a line of a pretty-printed document, a record cut short, and plain text', () => {
+    expect(texts('    "text": "hello \\u00e9",')).toEqual(['hello é']);
+    expect(texts('{"type":"user","message":{"content":"the end was cut of')).toEqual([
+      'user',
+      'the end was cut of',
+    ]);
+    expect(texts('this line is not JSON')).toEqual(['this line is not JSON']);
+  });
+});
+
+describe('excerpts', () => {
+  it('are one plain line: control, escape and direction characters removed, whitespace folded', () => {
+    expect(toExcerptText('a\u001b[31mred\u001b[0m\n\tb\u202Ec <b>x</b>')).toBe('a[31mred[0m bc <b>x</b>');
+  });
+
+  it('are cut around the match with an ellipsis, never splitting a character in two', () => {
+    const text = `${'😀'.repeat(50)}needle${'x'.repeat(300)}`;
+    const at = text.indexOf('needle');
+    const cut = cutExcerpt(text, at, 6);
+    expect(cut.startsWith('…')).toBe(true);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(cut).toContain('needle');
+    expect(cut).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  });
+});
+
+describe('searchSessionText', () => {
+  const main = [
+    line({
+      type: 'user',
+      uuid: 'needle-1',
+      cwd: '/home/ada/needle-proj',
+      message: { content: 'Find the Needle' },
+    }),
+    'this line is not JSON (needle)',
+    line({ type: 'assistant', message: { content: [{ type: 'text', text: 'needle, NEEDLE and needle' }] } }),
+    line({
+      type: 'assistant',
+      message: { content: [{ type: 'thinking', thinking: 'x', signature: 'needle' }] },
+    }),
+    line({ needle: 'a key is not text' }),
+    line({ type: 'user', message: { content: 'say "needle"\nplease' } }),
+  ].join('\n');
+  const sub = `${line({ type: 'user', message: { content: 'subagent needle' } })}\n`;
+
+  it('counts occurrences in every file, ignoring case, keys and signatures, at any chunk size', async () => {
+    for (const chunkBytes of [1, 7, 64, 1 << 20]) {
+      const r = await searchSessionText(
+        [createMemorySource('s.jsonl', main), createMemorySource('s/subagents/agent-a.jsonl', sub)],
+        'NeEdLe',
+        { chunkBytes },
+      );
+      // cwd 1 + prompt 1 (not the uuid), the plain line 1, three in one text, the quoted one 1, the subagent's 1.
+      expect(r).toMatchObject({ matches: 8, records: 5, bytesRead: main.length + sub.length });
+      expect(r.first).toEqual({ file: 's.jsonl', line: 1, excerpt: '/home/ada/needle-proj' });
+    }
+  });
+
+  it('finds a query JSON escapes in the raw line (quotes, newlines)', async () => {
+    const r = await searchSessionText([createMemorySource('s.jsonl', main)], '"needle"\nplease');
+    expect(r).toMatchObject({ matches: 1, records: 1 });
+    expect(r.first).toMatchObject({ line: 6, excerpt: 'say "needle" please' });
+  });
+
+  it('finds nothing for an empty query or an absent one', async () => {
+    expect((await searchSessionText([createMemorySource('s.jsonl', main)], '  ')).matches).toBe(0);
+    const r = await searchSessionText([createMemorySource('s.jsonl', main)], 'haystack');
+    expect(r).toEqual({ matches: 0, records: 0, bytesRead: main.length });
+  });
+
+  it('reports progress and stops when cancelled', async () => {
+    const seen: number[] = [];
+    const big = `${Array.from({ length: 2000 }, (_, i) => line({ text: `line ${i}` })).join('\n')}\n`;
+    await searchSessionText([createMemorySource('a.jsonl', big)], 'line 1999', {
+      chunkBytes: 4096,
+      onProgress: (read, total) => {
+        expect(total).toBe(big.length);
+        seen.push(read);
+      },
+    });
+    expect(seen.length).toBeGreaterThan(5);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.at(-1)).toBe(big.length);
+    const abort = new AbortController();
+    abort.abort();
+    await expect(
+      searchSessionText([createMemorySource('a.jsonl', big)], 'line', { signal: abort.signal }),
+    ).rejects.toThrow(/abort/i);
+  });
+});
+
+const present = corpusOrSkip('text search corpus test');
+const python = spawnSync('python3', ['--version']).status === 0;
+
+/** The plain count: each line JSON.parse'd whole, its string values walked (keys and opaque blobs left out). */
+function countPlainly(
+  paths: readonly string[],
+  needle: string,
+): { matches: number; records: number } | undefined {
+  let matches = 0;
+  let records = 0;
+  for (const path of paths) {
+    for (const raw of readFileSync(path, 'utf8').split('\n')) {
+      if (raw.trim() === '') continue;
+      let record: unknown;
+      try {
+        record = JSON.parse(raw);
+      } catch {
+        return undefined; // a line that is not a whole record: counted by another rule
+      }
+      let inLine = 0;
+      const walk = (value: unknown, key?: string): void => {
+        if (typeof value === 'string') {
+          const opaque =
+            key === 'signature' ||
+            key === 'encrypted_content' ||
+            (key !== undefined && /(?:^id|_id|Id|ID|[uU]uid)$/.test(key)) ||
+            (value.length >= 256 && (value.startsWith('data:') || /^[A-Za-z0-9+/=_-]+$/.test(value)));
+          if (opaque) return;
+          const folded = value.toLowerCase();
+          for (let at = folded.indexOf(needle); at >= 0; at = folded.indexOf(needle, at + needle.length))
+            inLine++;
+        } else if (Array.isArray(value)) {
+          for (const v of value) walk(v, key);
+        } else if (value && typeof value === 'object') {
+          for (const [k, v] of Object.entries(value)) walk(v, k);
+        }
+      };
+      walk(record);
+      matches += inLine;
+      if (inLine > 0) records++;
+    }
+  }
+  return { matches, records };
+}
+
+describe.skipIf(!present || !python)('text search over the restored corpus', () => {
+  let tree = '';
+  beforeAll(() => {
+    tree = mkdtempSync(join(tmpdir(), 'compactlab-search-'));
+    const restore = spawnSync('python3', [join(CORPUS, 'stats.py'), '--restore-tree', tree], {
+      encoding: 'utf8',
+    });
+    if (restore.status !== 0) throw new Error(`stats.py --restore-tree failed: ${restore.stderr}`);
+  });
+  afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+  it('agrees with a plain count of every session of JSON lines, for words common and rare', async () => {
+    const sessions = await findSessions([tree]);
+    expect(sessions.length).toBeGreaterThan(30);
+    let compared = 0;
+    let found = 0;
+    for (const query of ['the', 'Compact', 'error:', 'README.md']) {
+      const needle = query.toLowerCase();
+      for (const s of sessions) {
+        const expected = countPlainly(s.paths, needle);
+        if (!expected) continue;
+        const got = await searchSessionText(await openPathSources(s.paths), query);
+        expect({ session: s.file, query, matches: got.matches, records: got.records }).toEqual({
+          session: s.file,
+          query,
+          ...expected,
+        });
+        compared++;
+        if (got.matches > 0) {
+          found++;
+          // The first hit is where it says: that line of that file holds the query.
+          const lineText = readFileSync(got.first!.file, 'utf8').split('\n')[got.first!.line - 1]!;
+          expect(lineText.toLowerCase()).toContain(JSON.stringify(needle).slice(1, -1));
+          expect(got.first!.excerpt.toLowerCase()).toContain(needle);
+        } else expect(got.first).toBeUndefined();
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+    expect(found).toBeGreaterThan(50);
+  });
+
+  it('reads every byte of every session once: bytesRead is the files’ size', async () => {
+    const sessions = await findSessions([tree]);
+    for (const s of sessions.slice(0, 30)) {
+      const sources = await openPathSources(s.paths);
+      const got = await searchSessionText(sources, 'zzqx-not-there');
+      expect(got).toMatchObject({ matches: 0, records: 0 });
+      expect(got.bytesRead).toBe(sources.reduce((t, f) => t + f.sizeBytes, 0));
+    }
+  });
+});
