@@ -36,8 +36,15 @@ describe('Cline task history (a whole JSON document)', () => {
     expect(session.userTurns).toBe(2);
     expect(session.toolCalls).toEqual({ read_file: 1, replace_in_file: 1, attempt_completion: 1 });
     expect(session.toolPairs).toEqual({ matched: 1, unmatchedUses: 2, unmatchedResults: 0 });
-    // No token counts are read yet: no API calls.
-    expect(session.apiCalls).toEqual([]);
+    // Each assistant message's `metrics.tokens` is a call: `prompt` the whole input, `cached` the
+    // part of it read from the cache.
+    expect(session.apiCalls.map((c) => c.contextTokens)).toEqual([11200, 11450, 11700, 11900]);
+    expect(session.apiCalls.map((c) => c.usage)).toEqual([
+      { inputTokens: 11200, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens: 64 },
+      { inputTokens: 250, cacheCreationInputTokens: 0, cacheReadInputTokens: 11200, outputTokens: 120 },
+      { inputTokens: 250, cacheCreationInputTokens: 0, cacheReadInputTokens: 11450, outputTokens: 90 },
+      { inputTokens: 200, cacheCreationInputTokens: 0, cacheReadInputTokens: 11700, outputTokens: 210 },
+    ]);
     expect(at(session.files, 0).lines).toBe(fixtureText.split('\n').length - 1);
   });
 

@@ -193,8 +193,11 @@ const REAL: {
   {
     path: join(CORPUS, 'mike4567__MRA04242026/api_conversation_history.json'),
     profile: 'classic-v3.66',
-    calls: 0,
+    // Its assistant messages' `metrics.tokens` (one all zero: a failed request); the file alone
+    // records no truncation.
+    calls: 220,
     truncations: 0,
+    replayed: 1,
   },
   {
     path: join(FOREIGN, 'haram-333__fineye/ui_messages.json'),

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { readClaudeCodeTruth } from './claude-code';
 import { readClaudeSdkStreamTruth } from './claude-sdk-stream';
 import { readClineTruth } from './cline';
+import { readClineHistoryTruth } from './cline-history';
 import { readCodexTruth } from './codex';
 import { readGeminiCliTruth } from './gemini-cli';
 import { hasPythonSqlite, readOpenCodeDatabaseTruth } from './opencode';
@@ -13,10 +14,16 @@ import type { Truth } from './types';
 // first record. Independent of the engine's own detection on purpose. OpenCode's sessions span many
 // files or a SQLite database: a database's session, named as the engine names it, is read here
 // (opencode.ts, through python3's sqlite3); tests/parse/opencode-db.test.ts runs the rest.
-// No reader: raw Messages API traffic (claude-trace) has no real log on disk yet; Cline's
-// api_conversation_history.json records no usage.
+// No reader: raw Messages API traffic (claude-trace) has no real log on disk yet.
 
-export type TruthFormat = 'claude-code' | 'claude-sdk-stream' | 'codex' | 'gemini-cli' | 'pi' | 'cline';
+export type TruthFormat =
+  | 'claude-code'
+  | 'claude-sdk-stream'
+  | 'codex'
+  | 'gemini-cli'
+  | 'pi'
+  | 'cline'
+  | 'cline-history';
 
 const READERS: Record<TruthFormat, (text: string) => Truth> = {
   'claude-code': readClaudeCodeTruth,
@@ -25,12 +32,14 @@ const READERS: Record<TruthFormat, (text: string) => Truth> = {
   'gemini-cli': readGeminiCliTruth,
   pi: readPiTruth,
   cline: readClineTruth,
+  'cline-history': readClineHistoryTruth,
 };
 
 /** The format of a file by its name and first line, or undefined when no truth reader reads it. */
 export function getTruthFormat(path: string, text: string): TruthFormat | undefined {
   const name = basename(path);
   if (/ui_messages\.json$/.test(name)) return 'cline';
+  if (/api_conversation_history\.json$/.test(name)) return 'cline-history';
   if (/rollout-.*\.jsonl$/.test(name)) return 'codex';
   if (/session-.*\.jsonl?$/.test(name) && /"(type|messages)"/.test(text.slice(0, 4096))) {
     if (/"projectHash"|"type"\s*:\s*"(gemini|user)"/.test(text.slice(0, 100_000))) return 'gemini-cli';

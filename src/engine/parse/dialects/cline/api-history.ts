@@ -1,5 +1,6 @@
 import { normalizeAnthropicContent } from '../shared/anthropic-blocks';
 import type { DialectDescriptor } from '../descriptor';
+import type { Entry } from '../../../types';
 import {
   createEntry,
   isObject,
@@ -7,14 +8,57 @@ import {
   type RecordContext,
   type RecordExtras,
   type RecordNormalizer,
+  readTokenCount,
   typeName,
 } from '../record';
 import { CLINE_DIALECT_INFO } from './info';
 
 // Cline's task history, `…/saoudrizwan.claude-dev/tasks/<taskId>/api_conversation_history.json`
 // (docs/sources.md#fmt-cline): one JSON document, an array of Anthropic-style messages `{role, content, ts,
-// modelInfo, metrics}`. Each array element is one record. Token counts (`metrics.tokens`) are not
-// read yet: the session has no API calls.
+// modelInfo, metrics}`. Each array element is one record. Newer Cline writes each answer's usage on
+// its assistant message, `metrics.tokens: {prompt, completion, cached}`, `prompt` the whole input
+// (cached and not) and `cached` the part of it read from the cache
+// (cline/cline@64fde3a39be0f0311a2c97729c8fa927b01ff8b0:src/shared/messages/metrics.ts): such a
+// message is an API call (read alone; beside its UI log, the UI log's calls count, session-builder.ts).
+
+/** An assistant message's `metrics.tokens` as its call's usage (none recorded: no call). */
+function readMetrics(metrics: unknown, entry: Entry, ctx: RecordContext): void {
+  if (!isObject(metrics) || metrics.tokens === undefined) return;
+  const tokens = metrics.tokens;
+  if (!isObject(tokens)) {
+    ctx.issue(
+      'wrong-shape',
+      'warning',
+      `At metrics.tokens: expected an object, got ${typeName(tokens)}`,
+      'metrics.tokens',
+    );
+    return;
+  }
+  const prompt = readTokenCount(tokens.prompt, 'metrics.tokens.prompt', ctx);
+  const cached = readTokenCount(tokens.cached, 'metrics.tokens.cached', ctx);
+  const completion = readTokenCount(tokens.completion, 'metrics.tokens.completion', ctx);
+  if (cached > prompt)
+    ctx.issue(
+      'out-of-range',
+      'warning',
+      `At metrics.tokens.cached: ${cached} cached of ${prompt} prompt tokens (a part of them): read as all cached`,
+      'metrics.tokens.cached',
+    );
+  // All zero: no answer came (the real mike4567/MRA04242026 task has one, its text ending
+  // "[Response interrupted by API Error]"): a failed request, not a call of context 0, as the UI
+  // log's all-zero requests are (ui-messages.ts).
+  if (prompt + cached + completion === 0) {
+    entry.failedRequest = { reason: 'no_usage' };
+    return;
+  }
+  entry.usage = {
+    inputTokens: Math.max(0, prompt - cached),
+    cacheCreationInputTokens: 0,
+    cacheReadInputTokens: Math.min(cached, prompt),
+    outputTokens: completion,
+  };
+  entry.model ??= 'unknown';
+}
 
 /** One message of the history → one entry. Never throws: shape problems become issues. */
 function normalizeClineMessage(record: unknown, ctx: RecordContext, index: number): NormalizedRecord {
@@ -41,6 +85,7 @@ function normalizeClineMessage(record: unknown, ctx: RecordContext, index: numbe
   entry.kind = role;
   entry.role = role;
   if (role === 'assistant' && extras.model !== undefined) entry.model = extras.model;
+  if (role === 'assistant') readMetrics(record.metrics, entry, ctx);
   const blocks = normalizeAnthropicContent(record.content, 'content', ctx);
   if (blocks) entry.blocks = blocks;
   else {
@@ -54,7 +99,7 @@ function normalizeClineMessage(record: unknown, ctx: RecordContext, index: numbe
   return { entry, extras };
 }
 
-/** Stateless per message; no record carries usage yet, so the session has no API calls. */
+/** Stateless per message: an assistant message with `metrics.tokens` is a call. */
 const clineNormalizer: RecordNormalizer = {
   dialect: 'cline',
   agent: 'Cline',

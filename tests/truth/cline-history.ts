@@ -1,0 +1,31 @@
+import type { Truth, TruthCall, TruthFailed } from './types';
+
+// Cline's api_conversation_history.json (…/saoudrizwan.claude-dev/tasks/<taskId>/), read alone: a
+// JSON array of Anthropic-style messages. Newer Cline puts each answer's usage on its assistant
+// message, `"metrics":{"tokens":{"prompt":N,"completion":N,"cached":N}}` (`prompt` the whole input,
+// `cached` a part of it; cline/cline@64fde3a3:src/shared/messages/metrics.ts).
+//
+// * API calls: each `metrics.tokens` object, in the order written; its context is `prompt`.
+// * Failed requests: one whose three counts are all zero (no answer came).
+// * Compactions: none; a condense or truncation leaves no mark in this file alone.
+//
+// Read from the text of each `metrics` object, not by parsing the whole document: a real file
+// (mike4567/MRA04242026) holds escapes `\X` that the corpus's secret masking wrote, which no JSON
+// parser reads; the engine loses that one message and says so, and it carries no metrics.
+
+const METRICS = /"metrics"\s*:\s*\{\s*"tokens"\s*:\s*(\{[^{}]*\})/g;
+
+/** The calls of one Cline api_conversation_history.json. */
+export function readClineHistoryTruth(text: string): Truth {
+  const calls: TruthCall[] = [];
+  const failed: TruthFailed[] = [];
+  let n = 0;
+  for (const match of text.matchAll(METRICS)) {
+    const tokens = JSON.parse(match[1]!) as { prompt?: number; completion?: number; cached?: number };
+    const id = `metrics ${++n}`;
+    if (!tokens.prompt && !tokens.completion && !tokens.cached)
+      failed.push({ id, afterCall: calls.length - 1, reason: 'no_usage' });
+    else calls.push({ id, contextTokens: tokens.prompt ?? 0 });
+  }
+  return { calls, compactions: [], failed };
+}
