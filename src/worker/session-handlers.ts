@@ -117,6 +117,7 @@ type SessionHandlers = Omit<
   | 'learn-walk'
   | 'erosion'
   | 'library-whatif'
+  | 'library-whatif-answer'
 >;
 
 export const SESSION_HANDLERS: SessionHandlers = {
