@@ -212,7 +212,7 @@ export interface WhatIfCall {
     runId: string;
     callId: number;
     request: SummaryRequest;
-    info: ModelStepInfo & { file: string; setting: string };
+    info: ModelStepInfo & { file: string; setting: string; estimatedInputUsd?: number };
   };
 }
 

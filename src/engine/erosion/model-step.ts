@@ -32,7 +32,7 @@ export interface ModelStepInfo {
  * Produces a step's summary: the model's raw answer. Throws to report the call failed (that step
  * is then not scored, the others are); an abort ends the whole chain.
  */
-export type ModelStepSummarizer = (request: SummaryRequest, info: ModelStepInfo) => Promise<string>;
+type ModelStepSummarizer = (request: SummaryRequest, info: ModelStepInfo) => Promise<string>;
 
 /** The model a step's request names (the summarizer's own model id). */
 export interface ModelStepOptions {

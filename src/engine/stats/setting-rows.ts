@@ -1,4 +1,4 @@
-import type { PriceOverrides } from '../cost/prices';
+import { getPrice, type PriceOverrides } from '../cost/prices';
 import { computeReplayCost } from '../cost/replay-cost';
 import { computeReplayErosion } from '../erosion/erosion';
 import type { ModelStepInfo, ModelStepOptions } from '../erosion/model-step';
@@ -42,7 +42,8 @@ export interface SettingsModel {
   model: string;
   summarize(
     request: Parameters<ModelStepOptions['summarize']>[0],
-    info: ModelStepInfo & { file: string; setting: string },
+    /** `estimatedInputUsd`: the request's estimate at the model's list price (absent: no list price). */
+    info: ModelStepInfo & { file: string; setting: string; estimatedInputUsd?: number },
   ): Promise<string>;
 }
 
@@ -81,7 +82,11 @@ export async function computeSettingRows(
     const cost = computeReplayCost(session, result, { prices: spec.prices });
     const stepModel: ModelStepOptions | undefined = model && {
       model: model.model,
-      summarize: (request, info) => model.summarize(request, { ...info, file, setting: labels[i]! }),
+      summarize: (request, info) => {
+        const price = getPrice(model.model, spec.prices);
+        const estimatedInputUsd = price && (info.estimatedTokens * price.inputPerMTok) / 1_000_000;
+        return model.summarize(request, { ...info, file, setting: labels[i]!, estimatedInputUsd });
+      },
     };
     const retention = spec.retention ? await getRetention(sources, session, result, signal, stepModel) : {};
     let compactions = 0;

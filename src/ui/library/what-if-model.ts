@@ -1,4 +1,3 @@
-import { getPrice } from '../../engine/cost/prices';
 import { getPrintableUrl } from '../../engine/redact/printable-url';
 import type { Summarizer } from '../../engine/summarize/types';
 import { getEngineClient } from '../../worker/engine-client';
@@ -34,7 +33,7 @@ export interface WhatIfPlan {
 }
 
 /** A call that failed, named by its session, setting and compaction. */
-export interface WhatIfCallFailure {
+interface WhatIfCallFailure {
   file: string;
   setting: string;
   label: string;
@@ -60,11 +59,6 @@ const answers = new Map<string, string>();
 
 const cacheKey = (config: WhatIfModelConfig, hash: string) =>
   `${config.kind}|${getPrintableUrl(config.baseUrl)}|${hash}`;
-
-/** How many answers are cached (a test reads it). */
-export function getCachedAnswerCount(): number {
-  return answers.size;
-}
 
 async function createModelSummarizer(config: WhatIfModelConfig): Promise<Summarizer> {
   if (config.kind === 'anthropic') {
@@ -93,7 +87,6 @@ async function reply(call: WhatIfCall['call'], answer: { text?: string; error?: 
  * will), the others with an empty summary, counted.
  */
 export function createPlanAnswerer(config: WhatIfModelConfig, plan: WhatIfPlan) {
-  const price = getPrice(config.model);
   return (call: WhatIfCall['call']) => {
     const cached = answers.get(cacheKey(config, call.info.hash));
     if (cached !== undefined) plan.cached++;
@@ -101,8 +94,8 @@ export function createPlanAnswerer(config: WhatIfModelConfig, plan: WhatIfPlan) 
       plan.calls++;
       plan.inputTokens += call.info.estimatedTokens;
       plan.maxOutputTokens += call.request.maxOutputTokens;
-      if (price)
-        plan.inputUsd = ((plan.inputUsd ?? 0) * 1e6 + call.info.estimatedTokens * price.inputPerMTok) / 1e6;
+      if (call.info.estimatedInputUsd !== undefined)
+        plan.inputUsd = (plan.inputUsd ?? 0) + call.info.estimatedInputUsd;
     }
     void reply(call, { text: cached ?? '' });
   };

@@ -67,7 +67,7 @@ export function clearWhatIf(): void {
 }
 
 /** Retention by a model: `plan` counts the calls without making them; `run` makes them. */
-export interface WhatIfModelRun {
+interface WhatIfModelRun {
   config: WhatIfModelConfig;
   mode: 'plan' | 'run';
 }
