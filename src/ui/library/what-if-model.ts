@@ -43,6 +43,7 @@ interface WhatIfCallFailure {
 /** A run's calls so far. */
 export interface WhatIfCalls {
   model: string;
+  /** Calls sent (answered, failed or in flight). */
   made: number;
   cached: number;
   failed: WhatIfCallFailure[];
@@ -122,6 +123,7 @@ export function createRunAnswerer(
       return;
     }
     calls.current = `${call.info.file} · ${call.info.setting} · ${call.info.label}`;
+    calls.made++;
     onChange();
     summarizer ??= createModelSummarizer(config);
     void summarizer
@@ -130,12 +132,10 @@ export function createRunAnswerer(
         (result) => {
           const text = maskKey(result.text, config.apiKey);
           answers.set(key, text);
-          calls.made++;
           return { text };
         },
         (e: unknown) => {
           const error = maskKey(e instanceof Error ? e.message : String(e), config.apiKey);
-          calls.made++;
           if (!signal.aborted)
             calls.failed.push({
               file: call.info.file,

@@ -16,7 +16,14 @@ import {
   WhatIfModelChoice,
   WhatIfPlanNotice,
 } from './what-if-model-form';
-import { cancelWhatIf, clearWhatIf, formatWhatIfRecords, runWhatIf, useWhatIfStore } from './what-if-run';
+import {
+  cancelWhatIf,
+  clearWhatIf,
+  formatWhatIfRecords,
+  isWhatIfOfOtherSessions,
+  runWhatIf,
+  useWhatIfStore,
+} from './what-if-run';
 import './what-if.css';
 
 // The library's "what if": pick a strategy, a numeric knob and two values (or a sweep over it),
@@ -75,10 +82,8 @@ export default function WhatIfPanel({ keys, filesOpen }: { keys: readonly string
   const runKeys = state.keys;
   const stale = runKeys !== undefined && runKeys.join('\u0000') !== listed;
   useEffect(() => {
-    if (!runKeys) return;
-    const now = new Set(listed.split('\u0000'));
-    if (!runKeys.some((k) => now.has(k))) clearWhatIf();
-  }, [listed, runKeys]);
+    if (isWhatIfOfOtherSessions(keys)) clearWhatIf();
+  }, [keys]);
 
   const pickStrategy = (id: string) => {
     setStrategyId(id);

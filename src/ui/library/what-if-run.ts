@@ -59,6 +59,20 @@ function toWhatIfSessions(keys: readonly string[]): WhatIfSession[] {
   });
 }
 
+/** The files each session of the last run was read from: another folder opened has other files. */
+let runFiles = new Map<string, unknown>();
+
+/**
+ * True when the last run's results are not the listed sessions': none of them is listed, or a
+ * folder opened since holds them (the same names, other files).
+ */
+export function isWhatIfOfOtherSessions(listed: readonly string[]): boolean {
+  const keys = useWhatIfStore.getState().keys;
+  if (!keys) return false;
+  const now = new Set(listed);
+  return !keys.some((k) => now.has(k)) || keys.some((k) => runFiles.get(k) !== getSessionFiles(k));
+}
+
 /** Forgets the results (the listed sessions changed): a run going is cancelled. */
 export function clearWhatIf(): void {
   running?.abort();
@@ -85,6 +99,7 @@ export async function runWhatIf(
   const controller = new AbortController();
   running = controller;
   const sessions = toWhatIfSessions(keys);
+  runFiles = new Map(keys.map((k) => [k, getSessionFiles(k)]));
   const plan: WhatIfPlan | undefined =
     model?.mode === 'plan' ? { calls: 0, cached: 0, inputTokens: 0, maxOutputTokens: 0 } : undefined;
   const calls: WhatIfCalls | undefined =
