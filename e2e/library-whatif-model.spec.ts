@@ -154,6 +154,8 @@ test.describe('library what-if: retention by a model', () => {
     writeFolder(other, 900);
     await page.getByTestId('folder-input').setInputFiles(other);
     await expect(page.getByTestId('library-row')).toHaveCount(SESSIONS);
+    if (!(await page.getByTestId('whatif').isVisible())) await page.getByTestId('library-whatif').click();
+    await expect(page.getByTestId('whatif')).toBeVisible();
     await expect(totals).toHaveCount(0);
     await expect(status).toHaveCount(0);
     fs.rmSync(base, { recursive: true, force: true });
