@@ -12,7 +12,7 @@ import type { Summarizer } from '../../engine/summarize/types';
 // the cache replayed, the others left empty) and says what they will cost; only `--yes` makes them.
 // Answers are cached on disk by request hash, so a second run makes no call.
 
-export interface ModelRetentionOptions {
+interface ModelRetentionOptions {
   kind: 'anthropic' | 'openai';
   model: string;
   baseUrl?: string;

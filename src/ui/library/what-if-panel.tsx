@@ -232,7 +232,7 @@ export default function WhatIfPanel({ keys, filesOpen }: { keys: readonly string
             />
           </label>
         )}
-        <label title="Each setting's summaries written by the built-in summarizer (offline, no model) and scored: the facts held since the session's start still kept after its last compaction">
+        <label title="Each setting's summaries written (by the built-in summarizer, offline, or the model chosen beside) and scored: the facts held since the session's start still kept after its last compaction">
           <input
             type="checkbox"
             checked={retention}
