@@ -94,7 +94,7 @@ describe('stats --retention-summarizer', () => {
 
     const again = await run(['--retention-model', 'mock-model']);
     expect(again.code).toBe(0);
-    expect(again.err).toContain(`0 summary calls to mock-model`);
+    expect(again.err).toContain(`no summary call to make: the ${calls} answers are in the cache`);
     expect(server.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(calls);
     expect(JSON.parse(again.out.trim().split('\n').at(-1)!)).toEqual(total);
   });

@@ -9,7 +9,7 @@ import type { Summarizer } from '../../engine/summarize/types';
 // `stats --strategy … --retention --retention-summarizer anthropic|openai`: the retention scored on
 // a model's summaries. The keys come from the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY) and
 // are never printed: every message is masked. A plan pass counts the calls (answers already in
-// the cache replayed, the others left empty) and says what they will cost; only `--yes` makes them.
+// the cache replayed, the others answered by a stand-in) and says what they will cost; only `--yes` makes them.
 // Answers are cached on disk by request hash, so a second run makes no call.
 
 interface ModelRetentionOptions {
@@ -79,32 +79,41 @@ function writeCached(options: ModelRetentionOptions, hash: string, text: string)
 }
 
 export interface ModelPlan {
+  /** Distinct requests to send. */
   calls: number;
+  /** Answered by the cache, or by a call of this run made for the same request. */
   cached: number;
   inputTokens: number;
   inputUsd?: number;
 }
 
-/** A plan pass's model: cached answers replayed, the others counted and answered empty. */
+/** A plan pass's model: cached answers replayed, the others counted and answered by a stand-in. */
 export function createPlanModel(options: ModelRetentionOptions, plan: ModelPlan): SettingsModel {
+  // A request seen before in this pass (two settings compacting alike) is answered by that call.
+  const counted = new Set<string>();
   return {
     model: options.model,
     summarize: async (_request, info) => {
       const cached = readCached(options, info.hash);
-      if (cached !== undefined) {
+      // A stand-in per request: chains that differ go on differing, as their real answers will.
+      const standIn = `[summary of request ${info.hash}]`;
+      if (cached !== undefined || counted.has(info.hash)) {
         plan.cached++;
-        return cached;
+        return cached ?? standIn;
       }
+      counted.add(info.hash);
       plan.calls++;
       plan.inputTokens += info.estimatedTokens;
       if (info.estimatedInputUsd !== undefined) plan.inputUsd = (plan.inputUsd ?? 0) + info.estimatedInputUsd;
-      return '';
+      return standIn;
     },
   };
 }
 
 /** The plan in words, for stderr. */
 export function describePlan(options: ModelRetentionOptions, plan: ModelPlan): string {
+  if (plan.calls === 0)
+    return `no summary call to make: the ${plan.cached} answers are in the cache (${options.cacheDir})`;
   const where =
     options.kind === 'anthropic'
       ? 'the Anthropic API'
@@ -113,7 +122,7 @@ export function describePlan(options: ModelRetentionOptions, plan: ModelPlan): s
     plan.inputUsd === undefined
       ? `no list price for ${options.model}`
       : `≈ $${plan.inputUsd.toFixed(4)} of input at list price`;
-  return `${plan.calls} summary calls to ${options.model} (${where}): ≈ ${plan.inputTokens} input tokens, ${usd}; ${plan.cached} answered from the cache (${options.cacheDir})`;
+  return `${plan.calls} summary calls to ${options.model} (${where}): ≈ ${plan.inputTokens} input tokens, ${usd}; ${plan.cached} more answered from the cache (${options.cacheDir}) or by the same request's call`;
 }
 
 /** A run's model: the cache, else the call; each call and each failure said on stderr. */

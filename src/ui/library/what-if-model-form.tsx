@@ -138,7 +138,9 @@ export function WhatIfPlanNotice({ config, onRun }: { config: WhatIfModelConfig;
         {plan.calls === 0
           ? `No call to make: the ${fmt(plan.cached)} summaries are in the cache.`
           : `${fmt(plan.calls)} summary ${plan.calls === 1 ? 'call' : 'calls'} to ${config.model} on ${where}: ≈ ${fmt(plan.inputTokens)} input tokens (${usd}), output up to ${fmt(plan.maxOutputTokens)} tokens.`}
-        {plan.calls > 0 && plan.cached > 0 && ` ${fmt(plan.cached)} more from the cache.`}
+        {plan.calls > 0 &&
+          plan.cached > 0 &&
+          ` ${fmt(plan.cached)} more from the cache or the same request’s call.`}
       </p>
       <button type="button" className="btn primary" onClick={onRun} data-testid="whatif-confirm">
         {plan.calls === 0 ? 'Score them' : `Make ${fmt(plan.calls)} ${plan.calls === 1 ? 'call' : 'calls'}`}

@@ -6,7 +6,7 @@ import type { WhatIfCall } from '../../worker/protocol';
 // The what-if's retention written by a language model: the worker sends each compaction's request
 // (`call` progress), the page answers it here — from the cache of answers by request hash, or by
 // calling the configured API / local server with the key it holds (never sent to the worker,
-// never stored). A plan run answers without calling (an empty summary), counting the calls and
+// never stored). A plan run answers without calling (a stand-in per request), counting the calls and
 // their estimated input, so the user reads what a run will cost before it is made.
 
 /** The summarizer the user picked for the retention (built-in: none of this runs). */
@@ -22,7 +22,7 @@ export interface WhatIfModelConfig {
 export interface WhatIfPlan {
   /** Calls the run will make (not answered from the cache). */
   calls: number;
-  /** Calls the cache answers. */
+  /** Calls the cache answers (or a call of the same run made for the same request). */
   cached: number;
   /** Claude Code's estimate (chars / 4) of the calls' input. */
   inputTokens: number;
@@ -85,20 +85,24 @@ async function reply(call: WhatIfCall['call'], answer: { text?: string; error?: 
 
 /**
  * Answers a plan's calls: the cached ones with their answer (so the chain goes on as the run
- * will), the others with an empty summary, counted.
+ * will), the others with a stand-in naming the request, counted once per distinct request.
  */
 export function createPlanAnswerer(config: WhatIfModelConfig, plan: WhatIfPlan) {
+  // A request seen before in this plan (two settings compacting alike) is answered by that call.
+  const counted = new Set<string>();
   return (call: WhatIfCall['call']) => {
     const cached = answers.get(cacheKey(config, call.info.hash));
-    if (cached !== undefined) plan.cached++;
+    if (cached !== undefined || counted.has(call.info.hash)) plan.cached++;
     else {
+      counted.add(call.info.hash);
       plan.calls++;
       plan.inputTokens += call.info.estimatedTokens;
       plan.maxOutputTokens += call.request.maxOutputTokens;
       if (call.info.estimatedInputUsd !== undefined)
         plan.inputUsd = (plan.inputUsd ?? 0) + call.info.estimatedInputUsd;
     }
-    void reply(call, { text: cached ?? '' });
+    // A stand-in per request: chains that differ go on differing, as their real answers will.
+    void reply(call, { text: cached ?? `[summary of request ${call.info.hash}]` });
   };
 }
 

@@ -163,7 +163,7 @@ export async function runWhatIf(
     );
     if (timer !== undefined) clearTimeout(timer);
     flush();
-    // A plan's figures are scored on empty summaries: only its count is shown.
+    // A plan's figures are scored on stand-in summaries: only its count is shown.
     if (running === controller)
       useWhatIfStore.setState(
         plan
