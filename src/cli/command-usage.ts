@@ -28,7 +28,8 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
       the list's cost column counts it.
   compactlab stats <folder or file>… --strategy <id> | --strategy-file <file.ts> [--knob <key>=<value>]… [knob flags]
                    [--sweep <knob>=<from>:<to>:<steps>] [--sessions] [--retention] [--prices <file.json>]
-                   [--json | --csv] [--jobs N]
+                   [--retention-summarizer builtin|anthropic|openai --retention-model <id> [--base-url <url>]
+                    [--summary-cache <dir>] [--yes]] [--json | --csv] [--jobs N]
       Every session replayed under one strategy at each setting (the knobs given over each log's
       own; each value of the swept knob): per setting, the totals of sessions, API calls,
       compactions, LLM calls, tokens summarized, the replayed cost (costUsd) beside the real one
@@ -38,7 +39,16 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
       the setting's summaries keep (the built-in summarizer, offline): facts held since the start
       and still kept after the last compaction (retention, retainedFacts, heldFacts) and factsLost.
       --prices replaces list prices by price key (as replay's). --strategy-file: your own strategy
-      (docs/custom-strategies.md), loaded by every worker thread. Progress on stderr.`;
+      (docs/custom-strategies.md), loaded by every worker thread. Progress on stderr.
+      --retention-summarizer anthropic|openai: each compaction's summary written by that model
+      (--retention-model) from the request the compaction would send, then scored the same way
+      (columns retentionModel, retentionCalls, retentionCallsFailed; a failed call leaves its
+      compaction unscored, the rest score). A first pass counts the calls and their input tokens
+      and list-price cost and sends nothing: without --yes it stops there (exit 2). Anthropic reads
+      ANTHROPIC_API_KEY, the OpenAI-compatible server OPENAI_API_KEY (optional; --base-url, default
+      http://127.0.0.1:11434); keys are masked in all output. Answers are cached by request hash in
+      --summary-cache (default $XDG_CACHE_HOME or ~/.cache, then compactlab/summaries): a second run
+      makes no call. One session at a time, in this thread.`;
 
 export const SEARCH_USAGE = `  compactlab search <folder or file>… <text> [--json]
       Every session under the folders (grouped as stats and the page's library group them) whose

@@ -41,6 +41,8 @@ import type {
 import type { KnobSpec, KnobValue, ManualCompactionRequest } from '../engine/strategies/types';
 import type { ExportedSummary } from '../engine/export/summary-export';
 import type { ErosionChain } from '../engine/erosion/erosion';
+import type { ModelStepInfo } from '../engine/erosion/model-step';
+import type { SummaryRequest } from '../engine/summarize/types';
 import type { RedactionSettings } from '../engine/redact/mask';
 import type { SessionSecrets } from '../engine/redact/session-secrets';
 import type { PromptSettings } from '../engine/summarize/prepare';
@@ -133,6 +135,11 @@ interface EngineRequestFields {
     spec: SettingsSpec;
     /** A sweep given as a range: the worker spreads its values over the knob's step and bounds (`spec.sweep`'s values then). */
     range?: SweepRange;
+    /**
+     * Retention on a language model's summaries: each compaction's request goes to the page as a
+     * `call` progress and waits for its `library-whatif-answer` (the page holds the key and makes the call).
+     */
+    model?: { model: string; runId: string };
   };
   /**
    * The library's usage by day and by project (worker/usage-handlers.ts, engine/stats/usage.ts):
@@ -145,6 +152,8 @@ interface EngineRequestFields {
    * Holds no session; cancellable between sessions and between a file's chunks.
    */
   'library-search': { sessions: WhatIfSession[]; query: string };
+  /** The page's answer to a what-if's summary call: the model's raw text, or why the call failed. */
+  'library-whatif-answer': { runId: string; callId: number; text?: string; error?: string };
   /** Learn mode (worker/learn-handlers.ts): one compaction step by step, the teacher's knob changes over the log's own. */
   'learn-walk': {
     sessionId: SessionId;
@@ -226,6 +235,16 @@ interface LibrarySearchResult {
   searched: number;
   matched: number;
   computeMs: number;
+}
+
+/** A what-if asks the page for one compaction's summary (the model's), and waits for the answer. */
+export interface WhatIfCall {
+  call: {
+    runId: string;
+    callId: number;
+    request: SummaryRequest;
+    info: ModelStepInfo & { file: string; setting: string; estimatedInputUsd?: number };
+  };
 }
 
 interface WhatIfResult {
@@ -353,6 +372,7 @@ export interface EngineResults {
   'library-whatif': WhatIfResult;
   'library-usage': { byDay: UsageGroup[]; byProject: UsageGroup[]; computeMs: number };
   'library-search': LibrarySearchResult;
+  'library-whatif-answer': boolean;
   'learn-walk': LearnWalk;
   erosion: ErosionChain;
   'replay-subagents': SubagentReplay[];
@@ -379,7 +399,7 @@ interface EngineProgress {
   'row-index': FullTextProgress;
   'replay-sweep': SweepProgress;
   'replay-compare': CompareProgress;
-  'library-whatif': WhatIfProgress;
+  'library-whatif': WhatIfProgress | WhatIfCall;
   'library-search': LibrarySearchProgress;
 }
 

@@ -119,6 +119,7 @@ type SessionHandlers = Omit<
   | 'library-whatif'
   | 'library-usage'
   | 'library-search'
+  | 'library-whatif-answer'
 >;
 
 export const SESSION_HANDLERS: SessionHandlers = {

@@ -38,7 +38,7 @@ async function run(all: WhatIfSession[], signal = new AbortController().signal) 
   const progress: WhatIfProgress[] = [];
   const reply = await WHATIF_HANDLERS['library-whatif'](
     { kind: 'library-whatif', sessions: all, spec: SPEC },
-    { state: {}, signal, onProgress: (p) => progress.push(p) },
+    { state: {}, signal, onProgress: (p) => progress.push(p as WhatIfProgress) },
   );
   return { result: reply.result, progress };
 }
@@ -88,6 +88,7 @@ describe('library-whatif in the worker', () => {
         state: {},
         signal: controller.signal,
         onProgress: (p) => {
+          if (!('done' in p)) return;
           progress.push(p);
           if (p.done === 2) controller.abort();
         },

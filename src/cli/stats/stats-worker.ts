@@ -5,7 +5,7 @@ import type { PriceOverrides } from '../../engine/cost/prices';
 import { scanSession } from '../../engine/library/scan-session';
 import type { SettingRow } from '../../engine/stats/records';
 import type { UsageSession } from '../../engine/stats/usage';
-import { computeSettingRows, type SettingsSpec } from '../../engine/stats/setting-rows';
+import { computeSettingRows, type SettingsModel, type SettingsSpec } from '../../engine/stats/setting-rows';
 import { computeStatsRow, type StatsRow } from './stats-row';
 
 // A `compactlab stats` worker: receives one session's paths at a time, answers with its row (or,
@@ -30,8 +30,11 @@ export interface StatsAnswer {
   usage?: UsageSession;
 }
 
-/** The row of one job; a session that cannot be read becomes a row with its error. */
-export async function runStatsJob(job: StatsJob): Promise<StatsAnswer> {
+/**
+ * The row of one job; a session that cannot be read becomes a row with its error. `model`: the
+ * retention on a model's summaries (in this thread only: it holds the calls).
+ */
+export async function runStatsJob(job: StatsJob, model?: SettingsModel): Promise<StatsAnswer> {
   try {
     // A strategy file is compiled once per thread (loadStrategyFile keeps it by path).
     if (job.settings?.strategyFile !== undefined) await loadStrategyFile(job.settings.strategyFile);
@@ -47,7 +50,13 @@ export async function runStatsJob(job: StatsJob): Promise<StatsAnswer> {
       return {
         id: job.id,
         row: { file: job.file },
-        settingRows: await computeSettingRows(job.file, await openPathSources(job.paths), job.settings),
+        settingRows: await computeSettingRows(
+          job.file,
+          await openPathSources(job.paths),
+          job.settings,
+          undefined,
+          model,
+        ),
       };
     return {
       id: job.id,

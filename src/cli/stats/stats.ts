@@ -13,7 +13,14 @@ import { parseSweepArg } from '../replay';
 import { getKnobFlagOptions, getKnobOverrides } from '../replay-knobs';
 import { formatCsvRecord, formatRecord, SETTING_COLUMNS, type SettingRow } from '../../engine/stats/records';
 import { findSessions } from './find-sessions';
-import { SettingTotals, type SettingsSpec } from '../../engine/stats/setting-rows';
+import { type SettingsModel, SettingTotals, type SettingsSpec } from '../../engine/stats/setting-rows';
+import {
+  createPlanModel,
+  createRunModel,
+  describePlan,
+  type ModelPlan,
+  parseModelRetention,
+} from './model-retention';
 import { STATS_COLUMNS } from './stats-row';
 import type { PriceOverrides } from '../../engine/cost/prices';
 import { createSlotDater, getLocalTimeZone, groupUsage, type UsageSession } from '../../engine/stats/usage';
@@ -41,10 +48,11 @@ async function runJobs(
   jobs: StatsJob[],
   workers: number,
   onAnswer: (answer: StatsAnswer) => void,
+  model?: SettingsModel,
 ): Promise<void> {
-  if (workers === 0 || jobs.length === 0) {
+  if (workers === 0 || jobs.length === 0 || model) {
     const { runStatsJob } = await import('./stats-worker');
-    for (const job of jobs) onAnswer(await runStatsJob(job));
+    for (const job of jobs) onAnswer(await runStatsJob(job, model));
     return;
   }
   let next = 0;
@@ -150,6 +158,11 @@ const STATS_OPTIONS = {
   by: { type: 'string' },
   tz: { type: 'string' },
   table: { type: 'boolean' },
+  'retention-summarizer': { type: 'string' },
+  'retention-model': { type: 'string' },
+  'base-url': { type: 'string' },
+  'summary-cache': { type: 'string' },
+  yes: { type: 'boolean' },
 } as const;
 
 /**
@@ -300,10 +313,11 @@ export async function statsCommand(args: string[], out: (text: string) => void):
       parsed.values.sweep !== undefined ||
       parsed.values.sessions ||
       parsed.values.retention ||
-      parsed.values.prices
+      parsed.values.prices ||
+      parsed.values['retention-summarizer']
     ) {
       process.stderr.write(
-        'compactlab stats: --sweep, --sessions, --retention and --prices need --strategy <id> or --strategy-file <file>\n',
+        'compactlab stats: --sweep, --sessions, --retention, --retention-summarizer and --prices need --strategy <id> or --strategy-file <file>\n',
       );
       return 2;
     }
@@ -320,38 +334,66 @@ export async function statsCommand(args: string[], out: (text: string) => void):
     process.stderr.write(`compactlab stats: --jobs expects a whole number, got "${values.jobs}"\n`);
     return 2;
   }
+  const modelOptions = settings ? parseModelRetention(parsed.values) : undefined;
+  if (typeof modelOptions === 'string') {
+    process.stderr.write(`compactlab stats: ${modelOptions}\n`);
+    return 2;
+  }
   const groups = await findSessions(positionals);
   if (values.jobs === undefined && groups.length < MIN_SESSIONS_FOR_WORKERS) workers = 0;
   const jobs: StatsJob[] = groups.map((g, id) => ({ id, file: g.file, paths: g.paths, settings }));
+  let model: (SettingsModel & { failed: number }) | undefined;
+  if (modelOptions) {
+    // The calls cost: counted first (nothing sent), made only with --yes.
+    const plan: ModelPlan = { calls: 0, cached: 0, inputTokens: 0 };
+    await runJobs(jobs, 0, () => {}, createPlanModel(modelOptions, plan));
+    process.stderr.write(`compactlab stats: ${describePlan(modelOptions, plan)}\n`);
+    if (!modelOptions.yes && plan.calls > 0) {
+      process.stderr.write('compactlab stats: nothing was sent; add --yes to make these calls\n');
+      return 2;
+    }
+    model = createRunModel(modelOptions, plan.calls, (line) =>
+      process.stderr.write(`compactlab stats: ${line}\n`),
+    );
+  }
   const columns: readonly string[] = settings ? SETTING_COLUMNS : STATS_COLUMNS;
   if (csv) out(formatCsvRecord(columns));
-  const totals = settings && new SettingTotals(settings, PRICES_SEEN);
+  const totals = settings && new SettingTotals(settings, PRICES_SEEN, model?.model);
   const progress = createProgress(jobs.length);
   let failed = 0;
-  await runJobs(jobs, workers, (answer) => {
-    progress.tick();
-    if (answer.row.error !== undefined) failed++;
-    if (!totals) {
-      out(formatRecord(columns, answer.row, csv));
-      return;
-    }
-    if (answer.row.error !== undefined) {
-      totals.addError();
-      if (values.sessions)
-        out(
-          formatRecord(
-            columns,
-            { row: 'session', file: answer.row.file, errors: 1, error: answer.row.error },
-            csv,
-          ),
-        );
-      return;
-    }
-    const rows: SettingRow[] = answer.settingRows ?? [];
-    totals.add(rows);
-    if (values.sessions) for (const row of rows) out(formatRecord(columns, row, csv));
-  });
+  await runJobs(
+    jobs,
+    workers,
+    (answer) => {
+      progress.tick();
+      if (answer.row.error !== undefined) failed++;
+      if (!totals) {
+        out(formatRecord(columns, answer.row, csv));
+        return;
+      }
+      if (answer.row.error !== undefined) {
+        totals.addError();
+        if (values.sessions)
+          out(
+            formatRecord(
+              columns,
+              { row: 'session', file: answer.row.file, errors: 1, error: answer.row.error },
+              csv,
+            ),
+          );
+        return;
+      }
+      const rows: SettingRow[] = answer.settingRows ?? [];
+      totals.add(rows);
+      if (values.sessions) for (const row of rows) out(formatRecord(columns, row, csv));
+    },
+    model,
+  );
   progress.end();
+  if (model && model.failed > 0)
+    process.stderr.write(
+      `compactlab stats: ${model.failed} summary calls failed; those compactions are not scored\n`,
+    );
   if (totals) for (const row of totals.rows()) out(formatRecord(columns, row, csv));
   if (failed > 0)
     process.stderr.write(`compactlab stats: ${failed} of ${jobs.length} sessions could not be read\n`);

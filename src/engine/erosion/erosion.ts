@@ -18,6 +18,12 @@ import {
 } from '../retention/types';
 import { renderBuiltinSummary } from '../summarize/builtin';
 import { getMainCompactions } from '../summarize/span';
+import {
+  buildModelStepRequest,
+  cleanModelSummary,
+  hashSummaryRequest,
+  type ModelStepOptions,
+} from './model-step';
 import type { Session } from '../types';
 
 // Erosion across compactions: retention (retention/score.ts) scores a summary against the span it
@@ -58,7 +64,7 @@ interface ErosionStep {
   spanFromEntryIndex: number;
   spanToEntryIndex: number;
   /** Whose text the step is scored on. */
-  summarySource: 'recorded' | 'builtin';
+  summarySource: 'recorded' | 'builtin' | 'model';
   summaryChars: number;
   /** Facts first held in this step's span. */
   newFacts: number;
@@ -81,6 +87,10 @@ export interface ErosionChain {
   steps: ErosionStep[];
   facts: ErosionFact[];
   notes: string[];
+  /** Replay chain with a model: the steps whose summary call failed (not scored; their facts join the next step's). */
+  failures?: { eventIndex: number; label: string; error: string }[];
+  /** Replay chain with a model: the steps whose summary it produced. */
+  modelSteps?: number;
 }
 
 /** One step's input to the pure core: the span's facts, located, and the text that replaced it. */
@@ -92,7 +102,7 @@ interface ErosionStepInput {
   spanToEntryIndex: number;
   facts: LocatedFact[];
   summary: string;
-  summarySource: 'recorded' | 'builtin';
+  summarySource: 'recorded' | 'builtin' | 'model';
 }
 
 export interface LocatedFact extends RetentionFact {
@@ -277,6 +287,8 @@ async function readSummaryText(session: Session, sources: ByteSource[], entryInd
 
 interface ErosionOptions {
   redaction?: RedactionSettings;
+  /** A replay's compactions summarized by a language model (model-step.ts) instead of the built-in summarizer. */
+  model?: ModelStepOptions;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
 }
@@ -348,9 +360,13 @@ export async function computeReplayErosion(
   options: ErosionOptions = {},
 ): Promise<ErosionChain> {
   const preset = requirePreset('claude-code-full');
+  const model = options.model;
   const notes: string[] = [
-    'Replayed summaries are written by the built-in summarizer (offline, no language model): the replay models their sizes only.',
+    model
+      ? `Replayed summaries are written by ${model.model} from the request each compaction would send.`
+      : 'Replayed summaries are written by the built-in summarizer (offline, no language model): the replay models their sizes only.',
   ];
+  const failures: NonNullable<ErosionChain['failures']> = [];
   const inputs: ErosionStepInput[] = [];
   let previousSummary: string | undefined;
   let nextFrom = 0;
@@ -376,6 +392,36 @@ export async function computeReplayErosion(
       // The replay continues from the log's own context after it.
       nextFrom = realSummary.entryIndex;
       exclude.length = 0;
+    } else if (model) {
+      const label = `replay compaction ${n + 1} after API call ${event.afterApiCall + 1}`;
+      const built = await buildModelStepRequest(
+        session,
+        sources,
+        event,
+        previousSummary,
+        model.model,
+        options.redaction,
+        options.signal,
+      );
+      const info = {
+        eventIndex,
+        step: n,
+        label,
+        hash: await hashSummaryRequest(built.request),
+        estimatedTokens: built.estimatedTokens,
+      };
+      try {
+        const raw = await model.summarize(built.request, info);
+        summary = cleanModelSummary(options.redaction ? maskText(raw, options.redaction) : raw, built.preset);
+      } catch (e) {
+        options.signal?.throwIfAborted();
+        // Not scored; its span's facts join the next step's (as a log compaction without a summary).
+        failures.push({ eventIndex, label, error: e instanceof Error ? e.message : String(e) });
+        notes.push(`${label}: the summary call failed; not scored`);
+        continue;
+      }
+      summarySource = 'model';
+      nextFrom = upto + 1;
     } else {
       const span = {
         fromEntryIndex: spec?.fromEntryIndex ?? event.spanFromEntryIndex ?? nextFrom,
@@ -414,5 +460,7 @@ export async function computeReplayErosion(
   }
   options.onProgress?.(chosen.length, chosen.length);
   if (chosen.length === 0) notes.push(`The replay with ${strategyId} summarizes nothing.`);
-  return { ...computeErosionChain('replay', inputs, notes), strategyId };
+  const chain = { ...computeErosionChain('replay', inputs, notes), strategyId };
+  if (!model) return chain;
+  return { ...chain, failures, modelSteps: inputs.filter((i) => i.summarySource === 'model').length };
 }

@@ -1,6 +1,7 @@
-import type { PriceOverrides } from '../cost/prices';
+import { getPrice, type PriceOverrides } from '../cost/prices';
 import { computeReplayCost } from '../cost/replay-cost';
 import { computeReplayErosion } from '../erosion/erosion';
+import type { ModelStepInfo, ModelStepOptions } from '../erosion/model-step';
 import { parseSession } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { computeReplay } from '../replay/compute-replay';
@@ -36,6 +37,16 @@ export interface SettingsSpec {
   prices?: PriceOverrides;
 }
 
+/** Retention scored on a language model's summaries: the step's setting and session named to the caller. */
+export interface SettingsModel {
+  model: string;
+  summarize(
+    request: Parameters<ModelStepOptions['summarize']>[0],
+    /** `estimatedInputUsd`: the request's estimate at the model's list price (absent: no list price). */
+    info: ModelStepInfo & { file: string; setting: string; estimatedInputUsd?: number },
+  ): Promise<string>;
+}
+
 /** The label of a setting: `autocompactPctOverride=70`, or the overrides given (`own knobs` when none). */
 function getSettingLabels(spec: SettingsSpec): string[] {
   const given = Object.entries(spec.overrides).map(([k, v]) => `${k}=${v}`);
@@ -52,6 +63,8 @@ export async function computeSettingRows(
   sources: ByteSource[],
   spec: SettingsSpec,
   signal?: AbortSignal,
+  /** With `spec.retention`: each compaction's summary by this model rather than the built-in summarizer. */
+  model?: SettingsModel,
 ): Promise<SettingRow[]> {
   const session = await parseSession(sources, { signal });
   if (session.apiCalls.length === 0) return [];
@@ -67,7 +80,15 @@ export async function computeSettingRows(
     const overrides = value === undefined ? spec.overrides : { ...spec.overrides, [spec.sweep!.knob]: value };
     const result = computeReplay(prepared, strategy.id, strategy.normalizeKnobs(overrides, sessionKnobs));
     const cost = computeReplayCost(session, result, { prices: spec.prices });
-    const retention = spec.retention ? await getRetention(sources, session, result, signal) : {};
+    const stepModel: ModelStepOptions | undefined = model && {
+      model: model.model,
+      summarize: (request, info) => {
+        const price = getPrice(model.model, spec.prices);
+        const estimatedInputUsd = price && (info.estimatedTokens * price.inputPerMTok) / 1_000_000;
+        return model.summarize(request, { ...info, file, setting: labels[i]!, estimatedInputUsd });
+      },
+    };
+    const retention = spec.retention ? await getRetention(sources, session, result, signal, stepModel) : {};
     let compactions = 0;
     let llmCalls = 0;
     let summarizedTokens = 0;
@@ -121,11 +142,23 @@ async function getRetention(
   session: Parameters<typeof computeReplayErosion>[0],
   result: ReturnType<typeof computeReplay>,
   signal: AbortSignal | undefined,
+  model: ModelStepOptions | undefined,
 ): Promise<SettingRow> {
-  const chain = await computeReplayErosion(session, sources, result.events, result.strategyId, { signal });
+  const chain = await computeReplayErosion(session, sources, result.events, result.strategyId, {
+    signal,
+    model,
+  });
+  const calls: SettingRow = model
+    ? {
+        retentionModel: model.model,
+        retentionCalls: (chain.modelSteps ?? 0) + (chain.failures?.length ?? 0),
+        retentionCallsFailed: chain.failures?.length ?? 0,
+      }
+    : {};
   const last = chain.steps.at(-1);
-  if (!last) return {};
+  if (!last) return calls;
   return {
+    ...calls,
     retention: Number(last.ratio.toFixed(4)),
     retainedFacts: last.kept,
     heldFacts: last.total,
@@ -144,6 +177,7 @@ const NOT_SUMMED = new Set<SettingColumn>([
   'agent',
   'model',
   'retention',
+  'retentionModel',
   'pricesAsOf',
   'error',
 ]);
@@ -154,8 +188,12 @@ export class SettingTotals {
   private readonly totals: SettingRow[];
   private readonly retention: boolean;
 
-  constructor(spec: SettingsSpec, pricesAsOf: string) {
+  private readonly model: string | undefined;
+
+  /** `model`: the retention's summaries are that model's (its calls counted), else the built-in summarizer's. */
+  constructor(spec: SettingsSpec, pricesAsOf: string, model?: string) {
     this.retention = spec.retention === true;
+    this.model = this.retention ? model : undefined;
     const values: (number | undefined)[] = spec.sweep ? spec.sweep.values : [undefined];
     this.totals = getSettingLabels(spec).map((setting, i) => ({
       row: 'total',
@@ -189,6 +227,9 @@ export class SettingTotals {
       const held = t.heldFacts as number;
       if (this.retention && held > 0) t.retention = Number(((t.retainedFacts as number) / held).toFixed(4));
       if (!this.retention) for (const c of ['retainedFacts', 'heldFacts', 'factsLost'] as const) delete t[c];
+      if (this.model === undefined)
+        for (const c of ['retentionCalls', 'retentionCallsFailed'] as const) delete t[c];
+      else t.retentionModel = this.model;
     }
     return this.totals;
   }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   DEFAULT_STRATEGY_ID,
   getStrategyDescriptor,
@@ -9,7 +9,21 @@ import { DEFAULT_SWEEP_STEPS, MAX_SWEEP_STEPS } from '../../engine/replay/sweep-
 import { downloadFile } from '../export/download';
 import { ProgressBar } from '../top-bar/load-progress';
 import { WhatIfResults } from './what-if-results';
-import { cancelWhatIf, formatWhatIfRecords, runWhatIf, useWhatIfStore } from './what-if-run';
+import {
+  type RetentionSummarizer,
+  useWhatIfModelConfig,
+  WhatIfCallsStatus,
+  WhatIfModelChoice,
+  WhatIfPlanNotice,
+} from './what-if-model-form';
+import {
+  cancelWhatIf,
+  clearWhatIf,
+  formatWhatIfRecords,
+  isWhatIfOfOtherSessions,
+  runWhatIf,
+  useWhatIfStore,
+} from './what-if-run';
 import './what-if.css';
 
 // The library's "what if": pick a strategy, a numeric knob and two values (or a sweep over it),
@@ -56,8 +70,20 @@ export default function WhatIfPanel({ keys, filesOpen }: { keys: readonly string
   const [values, setValues] = useState(() => getStartValues(strategyId, knob));
   const [steps, setSteps] = useState(String(Math.min(DEFAULT_SWEEP_STEPS, 6)));
   const [retention, setRetention] = useState(true);
+  const [summarizer, setSummarizer] = useState<RetentionSummarizer>('builtin');
+  const modelConfig = useWhatIfModelConfig(retention ? summarizer : 'builtin');
   const state = useWhatIfStore();
-  const running = state.status === 'running';
+  const running = state.status === 'running' || state.status === 'planning';
+  /** The model run a plan counted, made when the user confirms it. */
+  const planned = useRef<() => void>(undefined);
+  // The results are the sessions' they were computed over: another folder clears them; a list
+  // that changed otherwise (a filter) marks them.
+  const listed = keys.join('\u0000');
+  const runKeys = state.keys;
+  const stale = runKeys !== undefined && runKeys.join('\u0000') !== listed;
+  useEffect(() => {
+    if (isWhatIfOfOtherSessions(keys)) clearWhatIf();
+  }, [keys]);
 
   const pickStrategy = (id: string) => {
     setStrategyId(id);
@@ -79,6 +105,7 @@ export default function WhatIfPanel({ keys, filesOpen }: { keys: readonly string
   if (!filesOpen) problem = 'Reopen the folder to replay its sessions.';
   else if (keys.length === 0) problem = 'No session is listed.';
   else if (!knob) problem = `${descriptor.label} has no numeric knob to vary.`;
+  else if (typeof modelConfig === 'string') problem = modelConfig;
   const a = knob ? readValue(values[0], knob) : 'no knob';
   const b = knob ? readValue(values[1], knob) : 'no knob';
   const stepCount = Number(steps);
@@ -94,9 +121,21 @@ export default function WhatIfPanel({ keys, filesOpen }: { keys: readonly string
   const run = () => {
     if (problem || !knob || typeof a === 'string' || typeof b === 'string') return;
     const spec = { strategyId, overrides: {}, retention };
-    if (mode === 'two')
-      void runWhatIf(keys, { ...spec, sweep: { knob: knob.key, values: a === b ? [a] : [a, b] } });
-    else void runWhatIf(keys, spec, { knob: knob.key, from: a, to: b, steps: stepCount });
+    const config = typeof modelConfig === 'object' ? modelConfig : undefined;
+    const start = (m?: 'plan' | 'run') => {
+      const model = config && m ? { config, mode: m } : undefined;
+      if (mode === 'two')
+        void runWhatIf(
+          keys,
+          { ...spec, sweep: { knob: knob.key, values: a === b ? [a] : [a, b] } },
+          undefined,
+          model,
+        );
+      else void runWhatIf(keys, spec, { knob: knob.key, from: a, to: b, steps: stepCount }, model);
+    };
+    // A model's calls cost: counted first, made once the user confirms.
+    planned.current = config ? () => start('run') : undefined;
+    start(config ? 'plan' : undefined);
   };
   const exportAs = (csv: boolean) =>
     downloadFile(
@@ -193,7 +232,7 @@ export default function WhatIfPanel({ keys, filesOpen }: { keys: readonly string
             />
           </label>
         )}
-        <label title="Each setting's summaries written by the built-in summarizer (offline, no model) and scored: the facts held since the session's start still kept after its last compaction">
+        <label title="Each setting's summaries written (by the built-in summarizer, offline, or the model chosen beside) and scored: the facts held since the session's start still kept after its last compaction">
           <input
             type="checkbox"
             checked={retention}
@@ -203,6 +242,7 @@ export default function WhatIfPanel({ keys, filesOpen }: { keys: readonly string
           />{' '}
           what it keeps
         </label>
+        {retention && <WhatIfModelChoice choice={summarizer} onChoose={setSummarizer} disabled={running} />}
         {running ? (
           <button type="button" className="btn" onClick={cancelWhatIf} data-testid="whatif-cancel">
             Cancel
@@ -226,6 +266,15 @@ export default function WhatIfPanel({ keys, filesOpen }: { keys: readonly string
         )}
       </div>
       <WhatIfStatus />
+      {state.status === 'planned' && typeof modelConfig === 'object' && (
+        <WhatIfPlanNotice config={modelConfig} onRun={() => planned.current?.()} />
+      )}
+      <WhatIfCallsStatus />
+      {stale && state.totals.length > 0 && (
+        <p className="whatif-stale muted" data-testid="whatif-stale">
+          The list changed since: these figures are for the {runKeys?.length} sessions listed then.
+        </p>
+      )}
       {state.totals.length > 0 && (
         <>
           <WhatIfResults state={state} unit={knob?.unit} />
@@ -255,17 +304,23 @@ function WhatIfStatus() {
   ].filter(Boolean);
   const aside = notes.length > 0 ? ` (${notes.join(', ')})` : '';
   const text =
-    status === 'running'
-      ? `Replaying ${done} of ${total} sessions…`
-      : status === 'done'
-        ? `${total} ${total === 1 ? 'session' : 'sessions'} replayed${aside}.`
-        : status === 'cancelled'
-          ? `Cancelled after ${done} of ${total} sessions: the figures below are theirs.`
-          : `Failed: ${error}`;
+    status === 'planning'
+      ? `Counting the summary calls: ${done} of ${total} sessions…`
+      : status === 'planned'
+        ? `${total} ${total === 1 ? 'session' : 'sessions'} replayed to count the calls; nothing was sent.`
+        : status === 'running'
+          ? `Replaying ${done} of ${total} sessions…`
+          : status === 'done'
+            ? `${total} ${total === 1 ? 'session' : 'sessions'} replayed${aside}.`
+            : status === 'cancelled'
+              ? `Cancelled after ${done} of ${total} sessions: the figures below are theirs.`
+              : `Failed: ${error}`;
   return (
     <div className="whatif-status" data-testid="whatif-status" data-status={status} data-done={done}>
       <span role={status === 'failed' ? 'alert' : 'status'}>{text}</span>
-      {status === 'running' && <ProgressBar fraction={total > 0 ? done / total : 0} />}
+      {(status === 'running' || status === 'planning') && (
+        <ProgressBar fraction={total > 0 ? done / total : 0} />
+      )}
     </div>
   );
 }

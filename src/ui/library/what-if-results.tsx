@@ -92,7 +92,9 @@ export function WhatIfResults({ state, unit }: { state: WhatIfState; unit: KnobS
         Real cost: the logs' own recorded usage at the same prices ({String(totals[0]?.pricesAsOf ?? '')}),
         the check on the replay.
         {scored &&
-          " Kept: of the facts held since each session's start (paths, commands, errors, names), those still in its last summary, written by the built-in summarizer (offline, no model): it compares settings, not models."}
+          (totals[0]?.retentionModel === undefined
+            ? " Kept: of the facts held since each session's start (paths, commands, errors, names), those still in its last summary, written by the built-in summarizer (offline, no model): it compares settings, not models."
+            : ` Kept: of the facts held since each session's start (paths, commands, errors, names), those still in its last summary, written by ${String(totals[0].retentionModel)} from the request each compaction would send; a compaction whose call failed is not scored.`)}
       </p>
       <div className="whatif-charts">
         <CostPerSetting totals={totals} labels={labels} />

@@ -5,6 +5,13 @@ import type { SettingsSpec } from '../../engine/stats/setting-rows';
 import { getEngineClient } from '../../worker/engine-client';
 import { ABORT_ERROR, type WhatIfSession } from '../../worker/protocol';
 import { getSessionFiles } from './open-folder';
+import {
+  createPlanAnswerer,
+  createRunAnswerer,
+  type WhatIfCalls,
+  type WhatIfModelConfig,
+  type WhatIfPlan,
+} from './what-if-model';
 
 // The library's what-if run: the listed sessions sent to the engine worker with one strategy and
 // its settings (`library-whatif`, the code of `compactlab stats --strategy`), each session's rows
@@ -18,7 +25,8 @@ interface WhatIfSessionRows {
 }
 
 export interface WhatIfState {
-  status: 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
+  /** `planning`/`planned`: counting a model run's calls before it is made (`plan`). */
+  status: 'idle' | 'planning' | 'planned' | 'running' | 'done' | 'cancelled' | 'failed';
   /** Sessions replayed so far, of `total`. */
   done: number;
   total: number;
@@ -28,6 +36,11 @@ export interface WhatIfState {
   error?: string;
   /** The run's spec, for the export's file name and the charts' labels. */
   strategyId?: string;
+  /** The sessions it was computed over (the listed ones then): its figures are theirs. */
+  keys?: readonly string[];
+  /** A model's retention: what the plan counted, and the run's calls. */
+  plan?: WhatIfPlan;
+  calls?: WhatIfCalls;
 }
 
 const IDLE: WhatIfState = { status: 'idle', done: 0, total: 0, totals: [], sessions: [] };
@@ -46,16 +59,56 @@ function toWhatIfSessions(keys: readonly string[]): WhatIfSession[] {
   });
 }
 
+/** The files each session of the last run was read from: another folder opened has other files. */
+let runFiles = new Map<string, unknown>();
+
+/**
+ * True when the last run's results are not the listed sessions': none of them is listed, or a
+ * folder opened since holds them (the same names, other files).
+ */
+export function isWhatIfOfOtherSessions(listed: readonly string[]): boolean {
+  const keys = useWhatIfStore.getState().keys;
+  if (!keys) return false;
+  const now = new Set(listed);
+  return !keys.some((k) => now.has(k)) || keys.some((k) => runFiles.get(k) !== getSessionFiles(k));
+}
+
+/** Forgets the results (the listed sessions changed): a run going is cancelled. */
+export function clearWhatIf(): void {
+  running?.abort();
+  running = undefined;
+  useWhatIfStore.setState(IDLE, true);
+}
+
+/** Retention by a model: `plan` counts the calls without making them; `run` makes them. */
+interface WhatIfModelRun {
+  config: WhatIfModelConfig;
+  mode: 'plan' | 'run';
+}
+
+let runIds = 0;
+
 /** Replays `keys` under `spec` (a sweep as `range`); a run already going is cancelled first. */
 export async function runWhatIf(
   keys: readonly string[],
   spec: SettingsSpec,
   range?: SweepRange,
+  model?: WhatIfModelRun,
 ): Promise<void> {
   running?.abort();
   const controller = new AbortController();
   running = controller;
   const sessions = toWhatIfSessions(keys);
+  runFiles = new Map(keys.map((k) => [k, getSessionFiles(k)]));
+  const plan: WhatIfPlan | undefined =
+    model?.mode === 'plan' ? { calls: 0, cached: 0, inputTokens: 0, maxOutputTokens: 0 } : undefined;
+  const calls: WhatIfCalls | undefined =
+    model?.mode === 'run' ? { model: model.config.model, made: 0, cached: 0, failed: [] } : undefined;
+  const answerCall = !model
+    ? undefined
+    : plan
+      ? createPlanAnswerer(model.config, plan)
+      : createRunAnswerer(model.config, calls!, controller.signal, () => flushSoon());
   const rows: WhatIfSessionRows[] = [];
   // Progress reaches the page at most every FLUSH_MS: hundreds of small sessions do not render the
   // results hundreds of times.
@@ -63,24 +116,45 @@ export async function runWhatIf(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
     timer = undefined;
-    if (latest && running === controller) useWhatIfStore.setState({ ...latest, sessions: [...rows] });
+    if (running !== controller) return;
+    if (plan) useWhatIfStore.setState({ done: latest?.done ?? 0, plan: { ...plan } });
+    else if (latest || calls)
+      useWhatIfStore.setState({
+        ...latest,
+        sessions: [...rows],
+        ...(calls ? { calls: { ...calls, failed: [...calls.failed] } } : {}),
+      });
   };
   const flushSoon = () => {
     timer ??= setTimeout(flush, FLUSH_MS);
   };
   useWhatIfStore.setState({
     ...IDLE,
-    status: 'running',
+    status: plan ? 'planning' : 'running',
     total: sessions.length,
     strategyId: spec.strategyId,
+    keys: [...keys],
+    plan,
+    calls,
   });
+  const runId = `whatif-${++runIds}`;
   try {
     const result = await getEngineClient().request(
-      { kind: 'library-whatif', sessions, spec, range },
+      {
+        kind: 'library-whatif',
+        sessions,
+        spec,
+        range,
+        ...(model ? { model: { model: model.config.model, runId } } : {}),
+      },
       {
         signal: controller.signal,
         onProgress: (p) => {
           if (running !== controller) return;
+          if ('call' in p) {
+            answerCall?.(p.call);
+            return;
+          }
           rows.push({ file: p.file, rows: p.rows, error: p.error });
           latest = { done: p.done, total: p.total, totals: p.totals };
           flushSoon();
@@ -89,7 +163,13 @@ export async function runWhatIf(
     );
     if (timer !== undefined) clearTimeout(timer);
     flush();
-    if (running === controller) useWhatIfStore.setState({ status: 'done', totals: result.totals });
+    // A plan's figures are scored on stand-in summaries: only its count is shown.
+    if (running === controller)
+      useWhatIfStore.setState(
+        plan
+          ? { status: 'planned', totals: [], sessions: [], plan: { ...plan } }
+          : { status: 'done', totals: result.totals },
+      );
   } catch (error) {
     if (running !== controller) return;
     if (timer !== undefined) clearTimeout(timer);
