@@ -216,6 +216,8 @@ test('the HTML report opened from disk with the network blocked shows the erosio
   ]);
   const file = testInfo.outputPath('erosion-report.html');
   fs.copyFileSync(await download.path(), file);
+  // Away from the app first: a chunk it was still loading is not the report's request.
+  await page.goto('about:blank');
   const requests: string[] = [];
   await context.route('**/*', (route) => {
     if (route.request().url() === `file://${file}`) return route.continue();
