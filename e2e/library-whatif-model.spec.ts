@@ -143,7 +143,8 @@ test.describe('library what-if: retention by a model', () => {
     await expect(made).toHaveAttribute('data-made', '1');
     await page.screenshot({ path: testInfo.outputPath('whatif-model-cancelled.png') });
 
-    // Results belong to their sessions: another folder clears them.
+    // Results belong to their sessions: another folder listed beside marks them as the sessions
+    // listed then; their folder taken out of the list takes them with it.
     await page.getByTestId('whatif-model').fill('mock-model');
     await page.getByTestId('whatif-run').click();
     await expect(plan).toBeVisible({ timeout: 120_000 });
@@ -153,9 +154,13 @@ test.describe('library what-if: retention by a model', () => {
     const other = path.join(base, 'b', 'projects');
     writeFolder(other, 900);
     await page.getByTestId('folder-input').setInputFiles(other);
-    await expect(page.getByTestId('library-row')).toHaveCount(SESSIONS);
+    await expect(page.getByTestId('library-row')).toHaveCount(2 * SESSIONS);
     if (!(await page.getByTestId('whatif').isVisible())) await page.getByTestId('library-whatif').click();
     await expect(page.getByTestId('whatif')).toBeVisible();
+    await expect(page.getByTestId('whatif-stale')).toContainText(`for the ${SESSIONS} sessions listed then`);
+    await expect(totals).toHaveCount(2);
+    await page.locator('[data-root="projects"] [data-testid="library-root-remove"]').click();
+    await expect(page.getByTestId('library-row')).toHaveCount(SESSIONS);
     await expect(totals).toHaveCount(0);
     await expect(status).toHaveCount(0);
     fs.rmSync(base, { recursive: true, force: true });
