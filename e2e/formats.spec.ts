@@ -71,7 +71,8 @@ const CASES: Record<DialectId, Case | { with: DialectId }> = {
   },
   cline: {
     files: [file('api_conversation_history.json', 'cline-api_conversation_history.json')],
-    calls: 0,
+    // An assistant message's `metrics.tokens` is a call.
+    calls: 4,
     more: async (page) => {
       // Each message its own row; the raw view re-reads this message's bytes only.
       const row = page.getByTestId('transcript-row').filter({ hasText: 'Thanks, also add a test.' });
