@@ -119,21 +119,32 @@ export async function runCustomStrategy(
     onReady = resolve;
   });
   const url = URL.createObjectURL(new Blob([getSandboxSource(compiled)], { type: 'text/javascript' }));
+  // The worker starts now, not at the client's first request (engine-client.ts starts its worker
+  // then): its first word is whether the strategy loaded, awaited before any request is sent (a
+  // request sent while its module still loads would find no handler).
+  let listener: Parameters<Parameters<typeof createEngineClient>[0]['start']>[0] | undefined;
+  const startWorker = (): Worker => {
+    const worker = new Worker(url, { type: 'module', name: 'custom-strategy' });
+    worker.onmessage = (event: MessageEvent<FromWorker | SandboxReady>) => {
+      if (event.data.type === 'sandbox-ready') onReady(event.data);
+      else listener?.onMessage(event.data);
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      onReady({
+        type: 'sandbox-ready',
+        error: `${compiled.fileName}: ${event.message || 'the worker could not start'}`,
+      });
+      listener?.onError(event.message);
+    };
+    return worker;
+  };
+  let first: Worker | undefined = startWorker();
   const client: EngineClient = createEngineClient({
-    start: (listener) => {
-      const worker = new Worker(url, { type: 'module', name: 'custom-strategy' });
-      worker.onmessage = (event: MessageEvent<FromWorker | SandboxReady>) => {
-        if (event.data.type === 'sandbox-ready') onReady(event.data);
-        else listener.onMessage(event.data);
-      };
-      worker.onerror = (event) => {
-        event.preventDefault();
-        onReady({
-          type: 'sandbox-ready',
-          error: `${compiled.fileName}: ${event.message || 'the worker could not start'}`,
-        });
-        listener.onError(event.message);
-      };
+    start: (heard) => {
+      listener = heard;
+      const worker = first ?? startWorker();
+      first = undefined;
       return worker;
     },
   });
@@ -173,6 +184,7 @@ export async function runCustomStrategy(
     return await Promise.race([run(), stopped]);
   } catch (error) {
     client.terminate();
+    first?.terminate();
     throw error;
   } finally {
     clearTimeout(timer);
