@@ -18,7 +18,11 @@ try {
 // Chunks are named by content hash: a stale one from an earlier build would stay beside the new.
 rmSync('dist/cli', { recursive: true, force: true });
 await esbuild.build({
-  entryPoints: { compactlab: 'src/cli/main.ts', 'stats-worker': 'src/cli/stats/stats-worker.ts' },
+  entryPoints: {
+    compactlab: 'src/cli/main.ts',
+    'stats-worker': 'src/cli/stats/stats-worker.ts',
+    'strategy-worker': 'src/cli/strategy-worker.ts',
+  },
   outdir: 'dist/cli',
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -29,7 +29,7 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
   compactlab stats <folder or file>… --strategy <id> | --strategy-file <file.ts> [--knob <key>=<value>]… [knob flags]
                    [--sweep <knob>=<from>:<to>:<steps>] [--sessions] [--retention] [--prices <file.json>]
                    [--retention-summarizer builtin|anthropic|openai --retention-model <id> [--base-url <url>]
-                    [--summary-cache <dir>] [--yes]] [--json | --csv] [--jobs N]
+                    [--summary-cache <dir>] [--yes]] [--json | --csv] [--jobs N] [--strategy-memory <MB>]
       Every session replayed under one strategy at each setting (the knobs given over each log's
       own; each value of the swept knob): per setting, the totals of sessions, API calls,
       compactions, LLM calls, tokens summarized, the replayed cost (costUsd) beside the real one
@@ -39,7 +39,9 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
       the setting's summaries keep (the built-in summarizer, offline): facts held since the start
       and still kept after the last compaction (retention, retainedFacts, heldFacts) and factsLost.
       --prices replaces list prices by price key (as replay's). --strategy-file: your own strategy
-      (docs/custom-strategies.md), loaded by every worker thread. Progress on stderr.
+      (docs/custom-strategies.md), loaded by every worker thread (at least one, whatever --jobs),
+      each with a heap limit of --strategy-memory MB (ours: 2,048): a session whose replay runs
+      out of it is a row with that error, and the others go on. Progress on stderr.
       --retention-summarizer anthropic|openai: each compaction's summary written by that model
       (--retention-model) from the request the compaction would send, then scored the same way
       (columns retentionModel, retentionCalls, retentionCallsFailed; a failed call leaves its

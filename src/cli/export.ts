@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { computeCompactedJsonl } from '../engine/export/compacted-jsonl';
+import { describeReplayedStrategy } from '../engine/export/strategy-name';
 import {
   collectLogSummaries,
   formatSummariesJson,
@@ -53,7 +54,11 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
       return 1;
     }
     const replay = runReplay(session, values.strategy, values.knob);
-    text = await computeCompactedJsonl(session, sources, { events: replay.events, redaction });
+    text = await computeCompactedJsonl(session, sources, {
+      events: replay.events,
+      strategy: describeReplayedStrategy(replay.strategyId),
+      redaction,
+    });
   } else {
     const header: SummaryExportHeader = {
       name: session.files[0]?.name ?? 'transcript',

@@ -38,6 +38,13 @@ import { formatSubagentReplays, getSubagentReplays } from './replay-subagents';
 import { readPriceFile } from './price-file';
 import { openSessionFiles } from './session-files';
 import { isStrategyPath, loadStrategyFile } from './strategy-file';
+import {
+  canStartStrategyThread,
+  DEFAULT_STRATEGY_MEMORY_MB,
+  parseStrategyMemory,
+  runCommandInStrategyThread,
+  STRATEGY_MEMORY_OPTION,
+} from './strategy-thread';
 
 // `compactlab replay`: the same engine code as the app's replay, on the command line.
 
@@ -69,7 +76,9 @@ ${formatKnobFlags(DEFAULT_STRATEGY)}
       --strategy-file <my-strategy.ts>: your own strategy, written against the public API
       (docs/custom-strategies.md), compiled and run in a context without Node or the network, its
       code limited to 10 s a replay; in a list it is a path: --strategy
-      claude-code,codex,./my-strategy.ts. Its knobs take --knob <key>=<value>.
+      claude-code,codex,./my-strategy.ts. Its knobs take --knob <key>=<value>. The replay that
+      names a file runs in a worker thread of ${DEFAULT_STRATEGY_MEMORY_MB.toLocaleString('en-US')} MB of heap (ours);
+      --strategy-memory <MB> sets it.
 ${MANUAL_USAGE}`;
 
 type Out = (text: string) => void;
@@ -97,6 +106,7 @@ const COMMON_OPTIONS = {
   json: { type: 'boolean' },
   strategy: { type: 'string' },
   'strategy-file': { type: 'string' },
+  ...STRATEGY_MEMORY_OPTION,
   strategies: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   'summary-model': { type: 'string' },
@@ -114,6 +124,20 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     out(STRATEGIES.map((s) => `${s.id}  ${s.label}`).join('\n'));
     return 0;
   }
+  // A strategy file's code runs in a thread with a heap limit: the whole replay goes there.
+  const files = [
+    ...(typeof first['strategy-file'] === 'string' ? [first['strategy-file']] : []),
+    ...(typeof first.strategy === 'string' ? first.strategy.split(',').map((s) => s.trim()) : []).filter(
+      isStrategyPath,
+    ),
+  ];
+  const memory = parseStrategyMemory(first['strategy-memory']);
+  if (typeof memory === 'string') {
+    process.stderr.write(`compactlab replay: ${memory}\n`);
+    return 2;
+  }
+  if (files.length > 0 && canStartStrategyThread())
+    return runCommandInStrategyThread('replay', args, out, memory, files);
   // A strategy file (docs/custom-strategies.md): compiled, registered, then named by its id.
   let fileStrategyId: string | undefined;
   try {

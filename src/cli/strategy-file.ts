@@ -12,8 +12,8 @@ import type { CompactionStrategy, KnobValue } from '../engine/strategies/types';
 // JavaScript, a source map to name lines), evaluated in a fresh `node:vm` context (the language's
 // built-ins only: no require, process, fetch or timers) and registered beside the built-ins. Every
 // call into it runs under one time budget per replay: an endless loop is stopped there and said
-// so. Memory is the process's: what a step allocates is bounded by that time and by the limits on
-// its answer (custom-actions.ts). A plain `.js` file is read the same way.
+// so. Memory: a command that names a file runs it in a worker thread with a heap limit
+// (strategy-thread.ts). A plain `.js` file is read the same way.
 
 /** Ours: the time the strategy's own code may take over one replay (its steps, all calls), and to load. */
 const STRATEGY_TIME_LIMIT_MS = 10_000;
@@ -26,6 +26,12 @@ export function isStrategyPath(item: string): boolean {
 }
 
 const loaded = new Map<string, string>();
+let onLoaded: ((path: string, id: string) => void) | undefined;
+
+/** Called with each file's full path and strategy id as it loads (a strategy thread tells its parent). */
+export function setStrategyLoadListener(listener: (path: string, id: string) => void): void {
+  onLoaded = listener;
+}
 
 /** A loaded file's strategy id (cached per path for this process and thread). */
 export async function loadStrategyFile(path: string, timeLimitMs = STRATEGY_TIME_LIMIT_MS): Promise<string> {
@@ -39,6 +45,7 @@ export async function loadStrategyFile(path: string, timeLimitMs = STRATEGY_TIME
   const strategy = await compileStrategySource(fs.readFileSync(full, 'utf8'), basename(full), timeLimitMs);
   registerCustomStrategy(strategy);
   loaded.set(full, strategy.id);
+  onLoaded?.(full, strategy.id);
   return strategy.id;
 }
 

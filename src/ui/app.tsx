@@ -1,3 +1,4 @@
+import { UnfinishedRunNotice } from './custom/run-marker';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type CSSProperties, lazy, Suspense, useEffect, useState } from 'react';
 import { hasIndexedDb, NOT_KEPT_WITHOUT_STORAGE } from './common/storage';
@@ -101,6 +102,7 @@ export function App() {
       <TopBar />
       <StorageNotice />
       <EngineNotice />
+      <UnfinishedRunNotice />
       <ShortcutsOverlay />
       {view === 'library' ? (
         <>

@@ -1,6 +1,7 @@
 // The worker side of sharing: the session's secrets, and every export the Export menu offers
 // (engine/export/ does the work; the redaction settings come with each request).
 
+import { describeReplayedStrategy } from '../engine/export/strategy-name';
 import { computeCompactedJsonl } from '../engine/export/compacted-jsonl';
 import { computeReportHtml } from '../engine/export/report-html';
 import {
@@ -70,11 +71,14 @@ async function renderExport(
   signal: AbortSignal,
 ): Promise<string> {
   const name = session.files.find((f) => f.role === 'main')?.name ?? session.files[0]?.name ?? 'transcript';
+  // The strategy the page replays, named (a custom one with how to load it) where an export says it.
+  const strategy = request.replay ? describeReplayedStrategy(request.replay.strategyId) : undefined;
   const header = {
     name,
     agent: session.meta.agent,
     versions: session.meta.versions,
     models: session.meta.models,
+    ...(strategy ? { replay: strategy } : {}),
   };
   switch (request.format) {
     case 'summaries-md':
@@ -107,6 +111,7 @@ async function renderExport(
       return await computeCompactedJsonl(session, sources, {
         events: replay.events,
         summaries,
+        strategy,
         redaction,
         signal,
       });
@@ -136,7 +141,7 @@ async function renderExport(
       const replay =
         request.replay && session.apiCalls.length > 0 ? runReplay(session, request.replay) : undefined;
       return renderTimelineSvg(computeTimelineSeries(session), {
-        title: `Context timeline of ${redaction ? maskText(name, redaction) : name}`,
+        title: `Context timeline of ${redaction ? maskText(name, redaction) : name}${replay && strategy ? `, replayed under ${redaction ? maskText(strategy.name, redaction) : strategy.name}` : ''}`,
         thresholds: replay?.thresholds,
         replay: replay ? { simulatedTokens: replay.simulatedTokens, events: replay.events } : undefined,
       });

@@ -117,6 +117,59 @@ describe('replay --strategy-file', () => {
   }, 30_000);
 });
 
+// A strategy that keeps what it allocates, a few MB a call, without end: the thread's heap limit
+// stops it (not the process), and the command names the strategy and the limit.
+const HOG =
+  "const kept: number[][] = [];\nexport default {\n  id: 'hog',\n  label: 'Hog',\n  step() {\n    for (let i = 0; i < 1e9; i++) kept.push(new Array(1e5).fill(i));\n    return [];\n  },\n};\n";
+
+describe('a strategy file under a memory limit', () => {
+  it('replay: a strategy that allocates without end is stopped by the heap limit, named, exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strategy-'));
+    const hog = join(dir, 'hog.ts');
+    writeFileSync(hog, HOG);
+    const r = await run('replay', SAMPLE, '--strategy-file', hog, '--strategy-memory', '64');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /compactlab replay: hog\.ts \(strategy "hog"\): stopped: the replay ran out of its memory limit \(64 MB of heap/,
+    );
+    // In a comparison, the same; and the process is still here to run the next command.
+    const cmp = await run('replay', SAMPLE, '--strategy', `codex,${hog}`, '--strategy-memory', '64');
+    expect(cmp.code).toBe(1);
+    expect(cmp.err).toMatch(/hog\.ts \(strategy "hog"\): stopped: .*64 MB/);
+    const ok = await run('replay', SAMPLE, '--strategy-file', CLEAR, '--strategy-memory', '64', '--json');
+    expect(ok.code, ok.err).toBe(0);
+    expect((JSON.parse(ok.text) as Json).strategyId).toBe('clear-old-results');
+    const bad = await run('replay', SAMPLE, '--strategy-file', CLEAR, '--strategy-memory', 'lots');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--strategy-memory expects a whole number of MB/);
+  }, 90_000);
+
+  it('stats: a session whose replay runs out of the limit is a row with that error, and stats goes on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strategy-'));
+    const hog = join(dir, 'hog.ts');
+    writeFileSync(hog, HOG);
+    const r = await run(
+      'stats',
+      SAMPLE_DIR,
+      '--strategy-file',
+      hog,
+      '--strategy-memory',
+      '64',
+      '--sessions',
+      '--jobs',
+      '0',
+    );
+    expect(r.code, r.err).toBe(0);
+    const rows = r.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { row: string; error?: string; errors: number });
+    expect(rows[0]!.error).toMatch(/hog\.ts \(strategy "hog"\): stopped: .*64 MB of heap/);
+    expect(rows.at(-1)).toMatchObject({ row: 'total', errors: 1 });
+    expect(r.err).toMatch(/1 of 1 sessions could not be read/);
+  }, 90_000);
+});
+
 describe('stats --strategy-file', () => {
   it('replays every session of a folder with the file, in worker threads too', async () => {
     const inline = await run(

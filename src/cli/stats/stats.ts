@@ -13,6 +13,12 @@ import { parseSweepArg } from '../replay';
 import { getKnobFlagOptions, getKnobOverrides } from '../replay-knobs';
 import { formatCsvRecord, formatRecord, SETTING_COLUMNS, type SettingRow } from '../../engine/stats/records';
 import { findSessions } from './find-sessions';
+import {
+  describeOutOfMemory,
+  parseStrategyMemory,
+  STRATEGY_MEMORY_OPTION,
+  strategyResourceLimits,
+} from '../strategy-thread';
 import { type SettingsModel, SettingTotals, type SettingsSpec } from '../../engine/stats/setting-rows';
 import {
   createPlanModel,
@@ -36,10 +42,12 @@ import type { StatsAnswer, StatsJob } from './stats-worker';
 const MIN_SESSIONS_FOR_WORKERS = 4;
 
 /** The worker's entry: the built chunk next to this one, or the TypeScript through tsx. */
-function createStatsWorker(): Worker {
+function createStatsWorker(memoryMb?: number): Worker {
   const built = import.meta.url.endsWith('.mjs');
   return new Worker(
     new URL(built ? './stats-worker.mjs' : './stats-worker-from-source.mjs', import.meta.url),
+    // A strategy file's code: under a heap limit (strategy-thread.ts).
+    memoryMb !== undefined ? { resourceLimits: strategyResourceLimits(memoryMb) } : undefined,
   );
 }
 
@@ -49,6 +57,7 @@ async function runJobs(
   workers: number,
   onAnswer: (answer: StatsAnswer) => void,
   model?: SettingsModel,
+  memory?: { mb: number; file: string; id: string },
 ): Promise<void> {
   if (workers === 0 || jobs.length === 0 || model) {
     const { runStatsJob } = await import('./stats-worker');
@@ -56,22 +65,35 @@ async function runJobs(
     return;
   }
   let next = 0;
-  const pool = Array.from({ length: Math.min(workers, jobs.length) }, createStatsWorker);
+  const threads = Math.min(workers, jobs.length);
   await Promise.all(
-    pool.map(
-      (worker) =>
+    Array.from(
+      { length: threads },
+      () =>
         new Promise<void>((resolve, reject) => {
-          const feed = () => {
-            const job = jobs[next++];
-            if (job) worker.postMessage(job);
-            else worker.terminate().then(() => resolve(), reject);
-          };
-          worker.on('message', (answer: StatsAnswer) => {
-            onAnswer(answer);
+          // A thread stopped by its heap limit fails its session (named) and a fresh one goes on.
+          const start = () => {
+            const worker = createStatsWorker(memory?.mb);
+            let job: StatsJob | undefined;
+            const feed = () => {
+              job = jobs[next++];
+              if (job) worker.postMessage(job);
+              else worker.terminate().then(() => resolve(), reject);
+            };
+            worker.on('message', (answer: StatsAnswer) => {
+              job = undefined;
+              onAnswer(answer);
+              feed();
+            });
+            worker.on('error', (error: Error & { code?: string }) => {
+              if (error.code !== 'ERR_WORKER_OUT_OF_MEMORY' || !memory || !job) return reject(error);
+              const why = describeOutOfMemory([{ path: memory.file, id: memory.id }], memory.mb);
+              onAnswer({ id: job.id, row: { file: job.file, error: why } });
+              start();
+            });
             feed();
-          });
-          worker.on('error', reject);
-          feed();
+          };
+          start();
         }),
     ),
   );
@@ -151,6 +173,7 @@ const STATS_OPTIONS = {
   jobs: { type: 'string' },
   strategy: { type: 'string' },
   'strategy-file': { type: 'string' },
+  ...STRATEGY_MEMORY_OPTION,
   sweep: { type: 'string' },
   sessions: { type: 'boolean' },
   retention: { type: 'boolean' },
@@ -339,8 +362,15 @@ export async function statsCommand(args: string[], out: (text: string) => void):
     process.stderr.write(`compactlab stats: ${modelOptions}\n`);
     return 2;
   }
+  const memoryMb = parseStrategyMemory(parsed.values['strategy-memory']);
+  if (typeof memoryMb === 'string') {
+    process.stderr.write(`compactlab stats: ${memoryMb}\n`);
+    return 2;
+  }
   const groups = await findSessions(positionals);
   if (values.jobs === undefined && groups.length < MIN_SESSIONS_FOR_WORKERS) workers = 0;
+  // A strategy file's code runs in threads with a heap limit, however few the sessions.
+  if (typeof file === 'string' && fileStrategyId !== undefined) workers = Math.max(workers, 1);
   const jobs: StatsJob[] = groups.map((g, id) => ({ id, file: g.file, paths: g.paths, settings }));
   let model: (SettingsModel & { failed: number }) | undefined;
   if (modelOptions) {
@@ -361,6 +391,10 @@ export async function statsCommand(args: string[], out: (text: string) => void):
   const totals = settings && new SettingTotals(settings, PRICES_SEEN, model?.model);
   const progress = createProgress(jobs.length);
   let failed = 0;
+  const memory =
+    typeof file === 'string' && fileStrategyId !== undefined
+      ? { mb: memoryMb, file: resolve(file), id: fileStrategyId }
+      : undefined;
   await runJobs(
     jobs,
     workers,
@@ -388,6 +422,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
       if (values.sessions) for (const row of rows) out(formatRecord(columns, row, csv));
     },
     model,
+    memory,
   );
   progress.end();
   if (model && model.failed > 0)

@@ -13,6 +13,7 @@ import { renderBuiltinSummary } from '../summarize/builtin';
 import type { Session } from '../types';
 import { getCompactedLogRefusal } from './compacted-log-formats';
 
+import type { ReplayedStrategy } from './strategy-name';
 // The transcript as Claude Code would have written it under a replay: the main file's records in
 // order, with a `compact_boundary` system record and an `isCompactSummary` user record (docs/sources.md#fmt-compact-boundary, #fmt-summary-message) after the entry each replayed compaction follows. The log's own compactions that the
 // replay did not keep (it only keeps manual ones, as resets) are left out, so the file re-opens
@@ -23,6 +24,11 @@ interface CompactedJsonlOptions {
   events: readonly ReplayEvent[];
   /** Raw summary text per event index (a summarizer's answer); others get the built-in summary. */
   summaries?: Readonly<Record<number, string>>;
+  /**
+   * The strategy replayed (strategy-name.ts): each boundary names it in a `compactlab` field (a
+   * reader of the agent's format ignores it), a custom one with how to load it.
+   */
+  strategy?: ReplayedStrategy;
   /** Mask secrets in every record written. Absent: records are written as read. */
   redaction?: RedactionSettings;
   signal?: AbortSignal;
@@ -182,6 +188,14 @@ export async function computeCompactedJsonl(
         uuid: boundaryUuid,
         level: 'info',
         compactMetadata: { trigger, preTokens: Math.round(event.preTokens) },
+        ...(options.strategy
+          ? {
+              compactlab: {
+                replayedStrategy: options.strategy.name,
+                ...(options.strategy.custom ? { customStrategy: options.strategy.custom } : {}),
+              },
+            }
+          : {}),
       };
       const summary: JsonRecord = {
         parentUuid: boundaryUuid,

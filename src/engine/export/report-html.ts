@@ -4,7 +4,7 @@ import type { ByteSource } from '../parse/source';
 import { computeTimelineSeries } from '../query/timeline-series';
 import { maskText, type RedactionSettings } from '../redact/mask';
 import type { ReplayResult } from '../replay/types';
-import { getStrategy } from '../strategies/registry';
+import { describeReplayedStrategy } from './strategy-name';
 import { FACT_CATEGORIES, FACT_CATEGORY_LABELS } from '../retention/types';
 import type { Session } from '../types';
 import { renderErosionSvg } from './erosion-svg';
@@ -191,6 +191,11 @@ export async function computeReportHtml(
   if (options.runs?.length) summarySection('Summary runs', 'runs', options.runs);
   if (replay) {
     out.push(`<section id="replay"><h2>Replay: ${t(strategyName(replay.strategyId))}</h2>`);
+    const custom = describeReplayedStrategy(replay.strategyId).custom;
+    if (custom)
+      out.push(
+        `<p class="muted" data-custom-strategy>${t(`${strategyName(replay.strategyId)} is ${custom.howToLoad}.`)}</p>`,
+      );
     const c = replay.comparison.counts;
     out.push(
       `<p>Against the log: ${fmt(c.matched)} matched, ${fmt(c.early)} early, ${fmt(c.late)} late, ${fmt(c.missing)} missing, ${fmt(c.extra)} extra.</p>`,
@@ -215,12 +220,5 @@ export async function computeReportHtml(
   return out.join('\n');
 }
 
-/** A strategy's name as the page shows it (a custom one's "Custom: <label>"), with its id; the id alone if unknown. */
-function strategyName(id: string): string {
-  try {
-    const { label } = getStrategy(id);
-    return label === id ? id : `${label} (${id})`;
-  } catch {
-    return id;
-  }
-}
+/** A strategy's name as the page shows it (a custom one's "Custom: <label>"), with its id. */
+const strategyName = (id: string): string => describeReplayedStrategy(id).name;

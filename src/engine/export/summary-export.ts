@@ -2,13 +2,14 @@ import { readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { DEFAULT_PRESET_ID, requirePreset } from '../strategies/prompt-presets';
 import { extractMessageText } from '../query/compaction-detail';
-import { maskText, type RedactionSettings } from '../redact/mask';
+import { maskJsonValue, maskText, type RedactionSettings } from '../redact/mask';
 import { scoreRetention } from '../retention/score';
 import { FACT_CATEGORIES, FACT_CATEGORY_LABELS, type RetentionScore } from '../retention/types';
 import { prepareSummary } from '../summarize/prepare';
 import { getMainCompactions } from '../summarize/span';
 import type { Session, TokenCount } from '../types';
 import { escapeHtml } from './escape-html';
+import type { ReplayedStrategy } from './strategy-name';
 
 /**
  * Transcript text in Markdown outside a code fence: HTML in it is escaped (as the HTML report
@@ -43,6 +44,8 @@ export interface SummaryExportHeader {
   agent: string;
   versions: string[];
   models: string[];
+  /** The strategy the page replayed when the export was made (strategy-name.ts), when it did. */
+  replay?: ReplayedStrategy;
 }
 
 /**
@@ -138,6 +141,7 @@ function redactHeader(header: SummaryExportHeader, redaction?: RedactionSettings
     ...header,
     name: mask(header.name),
     agent: mask(header.agent),
+    ...(header.replay ? { replay: maskJsonValue(header.replay, redaction) as ReplayedStrategy } : {}),
     versions: header.versions.map(mask),
     models: header.models.map(mask),
   };
@@ -181,6 +185,12 @@ export function formatSummariesMarkdown(
     '',
     `${md(h.agent)} ${md(h.versions.join(', '))} · models ${md(h.models.join(', ')) || '?'} · ${list.length} ${list.length === 1 ? 'summary' : 'summaries'}`,
     '',
+    ...(h.replay
+      ? [
+          `Replayed under ${md(h.replay.name)}${h.replay.custom ? `: ${md(h.replay.custom.howToLoad)}.` : '.'}`,
+          '',
+        ]
+      : []),
     ...list.map(formatSummaryMarkdown),
     '',
   ].join('\n');

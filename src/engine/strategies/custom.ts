@@ -162,6 +162,7 @@ export function adaptCustomStrategy(
     id: def.id,
     label: `Custom: ${label}`,
     description: description ?? `A custom strategy${from}.`,
+    custom: host.fileName ? { fileName: host.fileName } : {},
     knobSpecs: specs,
     defaultKnobs,
     normalizeKnobs: normalize,

@@ -405,6 +405,11 @@ export interface StrategyDescriptor<K extends object = Record<string, KnobValue>
   summarySize?(knobs: K): SummarySizeSpec;
   /** The knobs the dump's first line lists after the strategy's id, in order (when set). */
   dumpKnobKeys?: readonly (keyof K & string)[];
+  /**
+   * Set for a strategy written against the public API (custom.ts): its code is not the page's nor
+   * the CLI's, so what names it (exports, links) says where it came from and how to load it.
+   */
+  custom?: { fileName?: string };
 }
 
 /** A strategy: its descriptor, and the code that reads a log's knobs and replays (`<id>/index.ts`). */

@@ -8,6 +8,7 @@ import { getLoadedFiles } from '../load/load-session';
 import { CompareChart, LineSwatch } from '../replay/compare-chart';
 import { CompareTable } from '../replay/compare-strategies-panel';
 import { registerPageCustomStrategy, unregisterPageCustomStrategy } from './custom-registry';
+import { markCustomRunEnded, markCustomRunStarted } from './run-marker';
 import { runCustomStrategy, type SandboxRun } from './sandbox';
 import { listStrategies, saveStrategy } from './strategies-db';
 import { TEMPLATES } from './templates';
@@ -87,6 +88,8 @@ export function CustomStrategyPanel({
       strategyId,
       overrides: {},
     }));
+    // Cleared when the run ends: a page that opens with it set crashed during it (run-marker.tsx).
+    markCustomRunStarted(compiled.fileName);
     try {
       const result = await runCustomStrategy(
         compiled,
@@ -124,6 +127,8 @@ export function CustomStrategyPanel({
       setKnobDefaults(result.defaultKnobs);
     } catch (error) {
       setStatus({ kind: 'error', message: (error as Error).message });
+    } finally {
+      markCustomRunEnded();
     }
   };
 

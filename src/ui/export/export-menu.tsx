@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { getCompactedLogRefusal } from '../../engine/export/compacted-log-formats';
 import { getEngineClient } from '../../worker/engine-client';
-import { getStrategyClient } from '../custom/custom-registry';
+import { getPageStrategyDescriptor, getStrategyClient, isCustomStrategyId } from '../custom/custom-registry';
 import type { ExportFormat, SessionId } from '../../worker/protocol';
 import { useEscapeLayer } from '../common/use-escape';
 import { sessionOverviewQuery } from '../queries';
@@ -230,11 +230,16 @@ function CopyLinkItem() {
       setSaid('The link is ready once the file is read (a moment after it opens)');
       return;
     }
+    // A custom strategy's code is in no link: the link leaves it out and says how to share it.
+    const strategyId = useReplayStore.getState().strategyId;
+    const custom = isCustomStrategyId(strategyId)
+      ? ` It leaves out the custom strategy ${getPageStrategyDescriptor(strategyId).label} (${strategyId}): a link never carries a strategy’s code. Send its .ts file too (Export .ts in the Custom strategy editor); the receiver imports it there and presses Run.`
+      : '';
     try {
       await navigator.clipboard.writeText(link);
-      setSaid('Link copied: it opens this view on the same file, which the receiver drops in');
+      setSaid(`Link copied: it opens this view on the same file, which the receiver drops in.${custom}`);
     } catch {
-      setSaid(`Copy this link: ${link}`);
+      setSaid(`Copy this link: ${link}.${custom}`);
     }
   };
   return (

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LearnCompaction, LearnStep } from '../../engine/learn/types';
-import { STRATEGY_DESCRIPTORS } from '../../engine/strategies/descriptors';
+import { DEFAULT_STRATEGY_ID, STRATEGY_DESCRIPTORS } from '../../engine/strategies/descriptors';
 import type { SessionId } from '../../worker/protocol';
 import { useEscapeLayer } from '../common/use-escape';
 import { usePageCustomStrategies } from '../custom/custom-registry';
+import { UnloadedStrategyNotice } from '../custom/unloaded-notice';
+import { useReplayStore } from '../replay/replay-store';
 import { VisibleText } from '../common/visible-text';
 import { useBranchStore } from '../timeline/branch-store';
 import { LearnBarChart } from './learn-bar';
@@ -45,11 +47,24 @@ export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; str
   // their sandboxes: custom-registry.ts).
   const customs = usePageCustomStrategies(sessionId);
   const strategies = useMemo(() => [...STRATEGY_DESCRIPTORS, ...customs], [customs]);
+  // A link naming a strategy this page does not hold (a custom one: no link carries its code, and
+  // a reload forgets what was run) walks the log's own strategy instead, and says so.
+  const known = strategies.some((s) => s.id === strategyId);
+  const [unloaded, setUnloaded] = useState<string>();
+  useEffect(() => {
+    if (known) return;
+    setUnloaded(strategyId);
+    const own = useReplayStore.getState().strategyId;
+    open(STRATEGY_DESCRIPTORS.some((d) => d.id === own) ? own : DEFAULT_STRATEGY_ID, 0);
+  }, [known, strategyId, open]);
   const {
     data: walk,
     error,
     isFetching,
-  } = useQuery(learnWalkQuery(sessionId, strategyId, overrides ?? {}, branchId, event));
+  } = useQuery({
+    ...learnWalkQuery(sessionId, strategyId, overrides ?? {}, branchId, event),
+    enabled: known,
+  });
   const count = walk?.strategyId === strategyId ? walk.steps.length : 0;
   const index = count ? Math.min(step, count - 1) : step;
   const current = walk?.strategyId === strategyId ? walk.steps[index] : undefined;
@@ -119,6 +134,13 @@ export function LearnView({ sessionId, strategyId }: { sessionId: SessionId; str
           Leave (Esc)
         </button>
       </div>
+      {unloaded !== undefined && (
+        <UnloadedStrategyNotice
+          strategyId={unloaded}
+          shownLabel={strategies.find((s) => s.id === strategyId)?.label ?? strategyId}
+          onDismiss={() => setUnloaded(undefined)}
+        />
+      )}
       <nav className="learn-nav" aria-label="Steps">
         <button
           type="button"

@@ -293,7 +293,8 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const setSweepOpen = useReplayStore((s) => s.setSweepOpen);
   const compareOpen = useReplayStore((s) => s.compareOpen);
   const setCompareOpen = useReplayStore((s) => s.setCompareOpen);
-  const [customOpen, setCustomOpen] = useState(false);
+  const customOpen = useReplayStore((s) => s.customOpen);
+  const setCustomOpen = useReplayStore((s) => s.setCustomOpen);
   const run = useReplayRun();
   const current = params?.sessionId === sessionId ? run.data : undefined;
   const result = current?.result;
@@ -328,6 +329,8 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
             <span>Strategy</span>
             <select
               data-testid="replay-strategy"
+              // The whole name on hover: a long custom label may be cut to the strip's width.
+              title={strategies.find((x) => x.id === strategyId)?.label}
               value={strategyId}
               onChange={(e) => setStrategy(e.currentTarget.value)}
             >

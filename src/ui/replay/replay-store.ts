@@ -54,6 +54,8 @@ interface ReplayUiState {
   strategyChosen: boolean;
   enabled: boolean;
   knobsOpen: boolean;
+  /** The Custom strategy editor is open (a notice may open it: custom/unloaded-notice.tsx). */
+  customOpen: boolean;
   /**
    * The user's knob values, by strategy id, for `sessionId`: only what the user set. `null` clears
    * an optional knob; a key absent takes the log's value.
@@ -78,6 +80,7 @@ interface ReplayUiState {
   setDefaultStrategy(strategyId: string): void;
   setEnabled(enabled: boolean): void;
   setKnobsOpen(open: boolean): void;
+  setCustomOpen(open: boolean): void;
   /** Sets one knob of the selected strategy (`null` clears an optional one). */
   setKnob(key: string, value: KnobValue | null): void;
   /** The selected strategy back to the log's knobs. */
@@ -98,6 +101,7 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
   strategyChosen: false,
   enabled: true,
   knobsOpen: false,
+  customOpen: false,
   overrides: {},
   summaryModel: 'recorded',
   manual: [],
@@ -123,6 +127,7 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
     set((s) => (s.strategyChosen || s.strategyId === strategyId ? {} : { strategyId, openEvent: undefined })),
   setEnabled: (enabled) => set({ enabled, openEvent: undefined }),
   setKnobsOpen: (knobsOpen) => set({ knobsOpen }),
+  setCustomOpen: (customOpen) => set({ customOpen }),
   setKnob: (key, value) =>
     set((s) => ({
       overrides: {
