@@ -1,6 +1,6 @@
 import { PRICES_SEEN } from '../../engine/cost/prices-seen';
 import { formatCsvRecord, formatRecord } from '../../engine/stats/records';
-import type { UsageBy, UsageGroup } from '../../engine/stats/usage';
+import { getUsageTotal, type UsageBy, type UsageGroup } from '../../engine/stats/usage';
 import { escapeJsonText, escapeTerminalText } from '../terminal-text';
 
 // What `compactlab stats --by day|project` prints: one record per day or project, then a total,
@@ -48,45 +48,6 @@ function toRecord(g: Omit<UsageGroup, 'sessionKeys'>, by: UsageBy, row: string, 
   };
 }
 
-/** The groups' sum; `sessions` is the sessions with a call at all (one across midnight counts once). */
-function getTotal(groups: readonly UsageGroup[]): Omit<UsageGroup, 'sessionKeys'> {
-  const keys = new Set<string>();
-  const models = new Map<string, UsageGroup['models'][number]>();
-  const total = {
-    key: '',
-    label: 'total',
-    sessions: 0,
-    calls: 0,
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
-    costUsd: 0,
-    unpricedCalls: 0,
-  };
-  for (const g of groups) {
-    for (const k of g.sessionKeys) keys.add(k);
-    total.calls += g.calls;
-    total.input += g.input;
-    total.output += g.output;
-    total.cacheRead += g.cacheRead;
-    total.cacheWrite += g.cacheWrite;
-    total.costUsd += g.costUsd;
-    total.unpricedCalls += g.unpricedCalls;
-    for (const m of g.models) {
-      const t = models.get(m.model) ?? { ...m, calls: 0, costUsd: 0 };
-      t.calls += m.calls;
-      t.costUsd += m.costUsd;
-      models.set(m.model, t);
-    }
-  }
-  return {
-    ...total,
-    sessions: keys.size,
-    models: [...models.values()].sort((a, b) => b.costUsd - a.costUsd),
-  };
-}
-
 const count = (n: number) => n.toLocaleString('en-US');
 const usd = (n: number) => `$${n.toFixed(2)}`;
 
@@ -115,7 +76,7 @@ function formatTable(groups: readonly UsageGroup[], by: UsageBy, timeZone: strin
     ...(by === 'project' ? [escapeTerminalText(folder)] : []),
   ];
   const body = groups.map((g) => cells(g, g.label, g.key));
-  const total = cells(getTotal(groups), 'Total');
+  const total = cells(getUsageTotal(groups), 'Total');
   const widths = head.map((h, i) => Math.max(h.length, ...[...body, total].map((r) => r[i]!.length)));
   const line = (r: string[]) =>
     r
@@ -136,7 +97,7 @@ export function formatUsageRows(
   const columns = getUsageColumns(by);
   const records = [
     ...groups.map((g) => toRecord(g, by, by, timeZone)),
-    toRecord(getTotal(groups), by, 'total', timeZone),
+    toRecord(getUsageTotal(groups), by, 'total', timeZone),
   ];
   const lines = records.map((r) =>
     format === 'csv'

@@ -100,6 +100,30 @@ function addFigures(to: UsageFigures, b: UsageFigures): void {
   to.unpricedCalls += b.unpricedCalls;
 }
 
+/** The groups' sum; `sessions` counts the sessions with a call at all (one across midnight once). */
+export function getUsageTotal(groups: readonly UsageGroup[]): Omit<UsageGroup, 'sessionKeys'> {
+  const keys = new Set<string>();
+  const models = new Map<string, { model: string } & UsageFigures>();
+  const total = { key: '', label: 'total', ...emptyFigures() };
+  for (const g of groups) {
+    for (const k of g.sessionKeys) keys.add(k);
+    addFigures(total, g);
+    for (const m of g.models) {
+      let t = models.get(m.model);
+      if (!t) {
+        t = { model: m.model, ...emptyFigures() };
+        models.set(m.model, t);
+      }
+      addFigures(t, m);
+    }
+  }
+  return {
+    ...total,
+    sessions: keys.size,
+    models: [...models.values()].sort((a, b) => b.costUsd - a.costUsd),
+  };
+}
+
 /**
  * The sessions' usage by local day in `timeZone` (oldest first, undated calls last) or by project
  * (working directory; most expensive first). Linear in the buckets.
