@@ -63,7 +63,11 @@ export async function computeFidelityTable(corpus: string): Promise<string> {
       '| agent | versions | sessions | transcripts | API calls | calls, peak, compactions = truth reader | real compactions | same call | ±1 call | farther | missing | extra | manual |',
       '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ];
-    for (const t of report.perAgent) {
+    // By agent name: the report lists agents in the order their sessions were found, which
+    // follows the absolute paths of the two roots (a temporary folder and ../shared), so differs
+    // between machines.
+    const perAgent = [...report.perAgent].sort((a, b) => a.agent.localeCompare(b.agent, 'en'));
+    for (const t of perAgent) {
       const rows = report.rows.filter((r) => r.agent === t.agent);
       const versions = [...new Set(rows.map((r) => r.version).filter((v) => v))].sort((a, b) =>
         a.localeCompare(b, 'en', { numeric: true }),
