@@ -56,9 +56,12 @@ test('the timeline is drawn while the file is read and grows until the session r
     }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-calls'] });
   `);
   await page.goto('/?sample=0');
+  // The parse's 4 MiB chunks are read by the engine's reader worker (worker/blob-reader.ts).
+  const reader = page.context().waitForEvent('request', { predicate: (r) => /read\.worker/.test(r.url()) });
   await page.getByTestId('file-input').setInputFiles(file);
   const preview = page.getByTestId('load-preview');
   await expect(preview).toBeVisible({ timeout: 30_000 });
+  await reader;
   const box = (await preview.locator('svg').boundingBox())!;
   expect(box.width).toBeGreaterThan(1000);
   expect(box.height).toBeGreaterThan(200);

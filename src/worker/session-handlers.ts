@@ -22,7 +22,9 @@ import { parseMarkdown, stripControls } from '../engine/export/markdown-lite';
 import { computeBashSummaries } from '../engine/query/bash-summaries';
 import type { Session } from '../engine/types';
 import type { DrawnTurn } from './protocol';
+import { getBlobReader } from './blob-reader';
 import { createBlobSource } from './blob-source';
+import { throttleProgress } from './progress-throttle';
 import { expandDatabases } from './sqlite';
 import { type EngineHandlers, getLoaded } from './engine-host';
 
@@ -128,16 +130,25 @@ export const SESSION_HANDLERS: SessionHandlers = {
     // from a Chrome trace.
     performance.mark('compactlab:worker:load-start');
     // An OpenCode database: the session it names, as its storage files (SQLite loaded only then).
-    const files = await expandDatabases(request.files.map((f) => createBlobSource(f.name, f.blob)));
+    // The parse's chunks are read by a reader worker while this one parses (blob-reader.ts).
+    const readLarge = getBlobReader();
+    const files = await expandDatabases(
+      request.files.map((f) => createBlobSource(f.name, f.blob, readLarge)),
+    );
     const sources = files.map((f) => createReadAheadSource(f));
     let session: Session;
     let live: LiveParse | undefined;
-    if (request.live) {
-      // Kept for live mode: its first step reads only what was appended after this load.
-      const parsed = await parseForLive(sources, { signal, onProgress });
-      live = await LiveParse.adopt(sources, parsed);
-      session = parsed.session;
-    } else session = await parseSession(sources, { signal, stop, onProgress });
+    const progress = throttleProgress(onProgress);
+    try {
+      if (request.live) {
+        // Kept for live mode: its first step reads only what was appended after this load.
+        const parsed = await parseForLive(sources, { signal, onProgress: progress.report });
+        live = await LiveParse.adopt(sources, parsed);
+        session = parsed.session;
+      } else session = await parseSession(sources, { signal, stop, onProgress: progress.report });
+    } finally {
+      progress.drop();
+    }
     signal.throwIfAborted();
     performance.mark('compactlab:worker:parsed');
     state.loaded = {
