@@ -282,10 +282,7 @@ export interface Compaction {
   clearedToolIds?: string[];
 }
 
-/**
- * `content`: records of the session kept for reading, whose calls, tools and turns the main file
- * already counts (Cline's API history and task metadata beside its UI log).
- */
+/** `content`: records kept for reading whose calls, tools, turns and events the main file counts. */
 export type FileRole =
   | 'main'
   | 'subagent'
@@ -354,6 +351,8 @@ export interface SessionMeta {
   endMs?: number;
   /** The model's context window as the log states it (Codex `model_context_window`). */
   contextWindow?: TokenCount;
+  /** The providers the main thread's calls went through (Cline's `providerId`). */
+  providers?: string[];
   /** The `context_management.edits` a raw API request states (the main conversation's first). */
   contextEdits?: LoggedContextEdits;
   /** What the log states as its own totals (the Agent SDK stream's `result` records), summed over its runs. */

@@ -169,11 +169,26 @@ describe.skipIf(!corpusPresent)('Cline corpus files', () => {
     // One message holds invalid escapes (a redacted key, `\X`): it alone is lost.
     expect(session.issues.map((i) => i.code)).toEqual(['not-json']);
     const kinds = new Set(session.entries.map((e) => e.kind));
-    expect(kinds).toEqual(new Set(['user', 'assistant']));
+    expect(kinds).toEqual(new Set(['user', 'assistant', 'meta']));
     expect(session.toolCalls.read_file).toBeGreaterThan(0);
+    // Six truncations, read from the input falling while the history only grew (api-history.ts):
+    // each an event just before the message of the first call it shaped, at that message's bytes.
+    const truncations = session.compactions.filter((c) => c.kind === 'truncate');
+    expect(truncations.map((c) => c.preTokens)).toEqual([97_679, 96_001, 98_694, 103_615, 98_916, 123_806]);
+    expect(truncations.map((c) => c.postTokens)).toEqual([48_018, 60_648, 48_793, 70_123, 56_535, 15_976]);
+    for (const c of truncations) {
+      expect(at(session.entries, c.entryIndex).compact?.deletedRange?.[0]).toBe(2);
+      expect(at(session.entries, c.entryIndex + 1).offsetBytes).toBe(
+        at(session.entries, c.entryIndex).offsetBytes,
+      );
+    }
+    // Cumulative ranges, as Cline keeps them.
+    const ends = truncations.map((c) => at(session.entries, c.entryIndex).compact!.deletedRange![1]);
+    expect(ends).toEqual([...ends].sort((a, b) => a - b));
+    const events = new Set(truncations.map((c) => c.entryIndex));
     for (const index of [0, 1, 2, Math.floor(session.entries.length / 2), session.entries.length - 1]) {
       const record = (await readEntryRecord(sources, session, index)) as { role: string };
-      expect(record.role).toBe(at(session.entries, index).kind);
+      expect(record.role).toBe(at(session.entries, events.has(index) ? index + 1 : index).kind);
     }
   });
 

@@ -7,7 +7,8 @@ import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
 import { CLINE_STRATEGY, type ClineKnobs } from '../../src/engine/strategies/cline';
-import { getClineSdkTrigger } from '../../src/engine/strategies/cline/knobs';
+import { getClineMaxAllowed, getClineSdkTrigger } from '../../src/engine/strategies/cline/knobs';
+import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
 import { CLINE_PROFILES, type ClineProfileId } from '../../src/engine/strategies/cline/profiles';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { generateSession } from '../../sample/generate-session';
@@ -94,6 +95,26 @@ describe('Cline profiles', () => {
     ]);
     expect(v41.notes.join(' ')).toMatch(/compacts at 180,000/);
     expect(open('2026-09-01T00:00:00Z').knobs.summaryMaxTokens).toBe(4_096);
+  });
+
+  it("take the OpenAI-compatible provider's window (128,000 unless set) whatever the model id names", () => {
+    const open = (providers: string[]) =>
+      CLINE_STRATEGY.getSessionKnobs({
+        ...baseInfo,
+        contextWindow: undefined,
+        startedAt: '2026-04-24T00:00:00Z',
+        models: ['claude_4_5_opus'],
+        providers,
+      });
+    const viaOpenAi = open(['openai']);
+    expect(viaOpenAi.knobs.contextWindow).toBe(128_000);
+    expect(getClineMaxAllowed(viaOpenAi.knobs)).toBe(98_000);
+    expect(viaOpenAi.notes.join(' ')).toMatch(/OpenAI-compatible provider.*src\/shared\/api\.ts:1324-1326/);
+    expect(open(['anthropic']).knobs.contextWindow).toBe(200_000);
+    expect(open([]).knobs.contextWindow).toBe(200_000);
+    // A Cline history opens with Cline's strategy (it opened with Claude Code's).
+    expect(getDefaultStrategyId('cline')).toBe('cline');
+    expect(getDefaultStrategyId('cline-task-metadata')).toBe('cline');
   });
 });
 
@@ -193,11 +214,11 @@ const REAL: {
   {
     path: join(CORPUS, 'mike4567__MRA04242026/api_conversation_history.json'),
     profile: 'classic-v3.66',
-    // Its assistant messages' `metrics.tokens` (one all zero: a failed request); the file alone
-    // records no truncation.
+    // Its assistant messages' `metrics.tokens` (one all zero: a failed request); its six
+    // truncations read from the input falling (the file alone records none).
     calls: 220,
-    truncations: 0,
-    replayed: 1,
+    truncations: 6,
+    replayed: 8,
   },
   {
     path: join(FOREIGN, 'haram-333__fineye/ui_messages.json'),

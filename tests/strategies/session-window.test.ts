@@ -19,7 +19,7 @@ const inferred = inferContextWindow({
 const rule = {
   fallback: 128_000,
   fallbackNote: 'default',
-  byModel: (models: readonly string[]) =>
+  byModel: ({ models }: SessionInfo) =>
     models.some((m) => m.includes('deepseek')) ? { tokens: 64_000, why: 'DeepSeek' } : undefined,
 };
 

@@ -1,4 +1,4 @@
-import type { Truth, TruthCall, TruthFailed } from './types';
+import type { Truth, TruthCall, TruthCompaction, TruthFailed } from './types';
 
 // Cline's api_conversation_history.json (…/saoudrizwan.claude-dev/tasks/<taskId>/), read alone: a
 // JSON array of Anthropic-style messages. Newer Cline puts each answer's usage on its assistant
@@ -7,7 +7,9 @@ import type { Truth, TruthCall, TruthFailed } from './types';
 //
 // * API calls: each `metrics.tokens` object, in the order written; its context is `prompt`.
 // * Failed requests: one whose three counts are all zero (no answer came).
-// * Compactions: none; a condense or truncation leaves no mark in this file alone.
+// * Truncations: the history only grows (Cline keeps what it drops as a range in the task's state),
+//   so a call whose `prompt` is below 80% of the call before it was sent truncated: one after the
+//   call before (the engine's rule, api-history.ts, counted here from the raw numbers alone).
 //
 // Read from the text of each `metrics` object, not by parsing the whole document: a real file
 // (mike4567/MRA04242026) holds escapes `\X` that the corpus's secret masking wrote, which no JSON
@@ -19,13 +21,25 @@ const METRICS = /"metrics"\s*:\s*\{\s*"tokens"\s*:\s*(\{[^{}]*\})/g;
 export function readClineHistoryTruth(text: string): Truth {
   const calls: TruthCall[] = [];
   const failed: TruthFailed[] = [];
+  const compactions: TruthCompaction[] = [];
   let n = 0;
   for (const match of text.matchAll(METRICS)) {
     const tokens = JSON.parse(match[1]!) as { prompt?: number; completion?: number; cached?: number };
     const id = `metrics ${++n}`;
     if (!tokens.prompt && !tokens.completion && !tokens.cached)
       failed.push({ id, afterCall: calls.length - 1, reason: 'no_usage' });
-    else calls.push({ id, contextTokens: tokens.prompt ?? 0 });
+    else {
+      const before = calls.at(-1)?.contextTokens;
+      const prompt = tokens.prompt ?? 0;
+      if (before !== undefined && prompt < before * 0.8)
+        compactions.push({
+          kind: 'truncate',
+          afterCall: calls.length - 1,
+          trigger: 'auto',
+          preTokens: before,
+        });
+      calls.push({ id, contextTokens: prompt });
+    }
   }
-  return { calls, compactions: [], failed };
+  return { calls, compactions, failed };
 }

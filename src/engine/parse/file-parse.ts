@@ -91,6 +91,7 @@ export class FileParse {
       offsetBytes: 0,
       lengthBytes: 0,
       previewChars: run.previewChars,
+      role: file.role,
       issue: (code, severity, message, path) =>
         builder.issue(fileIndex, ctx.line, code, severity, message, path),
     };

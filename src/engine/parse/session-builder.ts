@@ -153,6 +153,8 @@ export class SessionBuilder {
     if (isMainFile) {
       if (extras.agent) this.meta.agent = extras.agent;
       this.meta.contextWindow ??= extras.contextWindow;
+      if (extras.provider !== undefined && !this.meta.providers?.includes(extras.provider))
+        this.meta.providers = [...(this.meta.providers ?? []), extras.provider];
       this.meta.contextEdits ??= extras.contextEdits;
       if (extras.compactedContextTokens !== undefined) {
         const last = this.compactions.at(-1);

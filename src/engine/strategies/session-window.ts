@@ -20,8 +20,8 @@ interface LogWindowRule {
   fallback: TokenCount;
   /** What the notes say when the default is used. */
   fallbackNote: string;
-  /** The strategy's own window for the log's models, tried before the inference. */
-  byModel?: (models: readonly string[]) => { tokens: TokenCount; why: string } | undefined;
+  /** The strategy's own window for the log's models (and providers), tried before the inference. */
+  byModel?: (info: SessionInfo) => { tokens: TokenCount; why: string } | undefined;
 }
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -36,7 +36,7 @@ export function getLogWindow(info: SessionInfo, rule: LogWindowRule): LogWindow 
       note: `Window ${fmt(info.contextWindow)} tokens: stated by the log.`,
       inference,
     };
-  const byModel = rule.byModel?.(info.models);
+  const byModel = rule.byModel?.(info);
   if (byModel)
     return {
       tokens: byModel.tokens,

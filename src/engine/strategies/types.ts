@@ -335,6 +335,8 @@ export interface SessionInfo {
   agent?: string;
   /** The window the log states (Codex's `model_context_window`), when it states one. */
   contextWindow?: TokenCount;
+  /** The providers the calls went through, as the log names them (Cline's `providerId`). */
+  providers?: string[];
   /** The context window and max output inferred from the log (engine/context-window). */
   window?: ContextWindowInference;
   /** The `context_management.edits` a raw API request states (parse/dialects/anthropic-messages.ts). */
@@ -355,6 +357,7 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
   return {
     versions: session.meta.versions,
     models: session.meta.models,
+    providers: session.meta.providers ?? [],
     isSubagent: main?.openedAlone === true || main?.agentId !== undefined,
     autoCompactions: real.filter((r) => r.kind === 'compact' && r.trigger === 'auto').length,
     microcompactions: real.filter((r) => r.kind === 'microcompact').length,

@@ -1,6 +1,7 @@
 import type {
   DialectId,
   Entry,
+  FileRole,
   IssueCode,
   LoggedContextEdits,
   Severity,
@@ -18,6 +19,8 @@ export interface RecordContext {
   offsetBytes: number;
   lengthBytes: number;
   previewChars: number;
+  /** The file's role in its session, when known (a Cline history beside its UI log is content). */
+  role?: FileRole;
   issue(code: IssueCode, severity: Severity, message: string, path?: string): void;
 }
 
@@ -37,6 +40,8 @@ export interface RecordExtras {
   model?: string;
   /** The model's context window as the log states it (Codex `model_context_window`). */
   contextWindow?: TokenCount;
+  /** The provider the call went through, as the log names it (Cline's `modelInfo.providerId`). */
+  provider?: string;
   /** A raw API request's `context_management.edits`. */
   contextEdits?: LoggedContextEdits;
   /**

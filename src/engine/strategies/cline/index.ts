@@ -1,6 +1,6 @@
 import { getLogWindow } from '../session-window';
 import type { TokenCount } from '../../types';
-import type { CompactionStrategy } from '../types';
+import type { CompactionStrategy, SessionInfo } from '../types';
 import { getProfile, pickProfile } from '../version-profile';
 import { ClineRun } from './classic-run';
 import { CLINE_DESCRIPTOR } from './descriptor';
@@ -20,9 +20,22 @@ import { ClineSdkRun } from './sdk-run';
 export type { ClineKnobs } from './knobs';
 export { CLINE_DEFAULT_WINDOW, getClineCondenseThreshold, getClineMaxAllowed } from './knobs';
 
+/** `openAiModelInfoSaneDefaults`, and the provider's model info falling back to it. */
+const OPENAI_DEFAULTS =
+  'cline/cline@7fa0a4924b579fa7329e514b01cefab9f2ad20af:src/shared/api.ts:1324-1326, src/core/api/providers/openai.ts:185';
+
 /** Cline's window for a model id when the log states none (context-window-utils.ts, its providers). */
-function windowForModel(models: readonly string[]): { tokens: TokenCount; why: string } | undefined {
-  const m = models.join(' ').toLowerCase();
+function windowForModel(info: SessionInfo): { tokens: TokenCount; why: string } | undefined {
+  // The OpenAI-compatible provider ("openai") uses the model info the person set for it, else
+  // these defaults, whatever the model id names: an id like "claude_4_5_opus" through it has a
+  // 128,000-token window unless they set another (the log does not say). A real task through it
+  // truncated each time the context crossed 98,000 (128,000 − 30,000).
+  if (info.providers?.length && info.providers.every((p) => p === 'openai'))
+    return {
+      tokens: 128_000,
+      why: `through Cline's OpenAI-compatible provider, whose window is the person's setting, else 128,000 (${OPENAI_DEFAULTS})`,
+    };
+  const m = info.models.join(' ').toLowerCase();
   if (/deepseek/.test(m))
     return { tokens: 64_000, why: 'a DeepSeek model: 64,000 (context-window-utils.ts)' };
   if (/claude/.test(m)) return { tokens: 200_000, why: 'a Claude model: 200,000' };

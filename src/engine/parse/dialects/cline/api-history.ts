@@ -1,6 +1,6 @@
 import { normalizeAnthropicContent } from '../shared/anthropic-blocks';
 import type { DialectDescriptor } from '../descriptor';
-import type { Entry } from '../../../types';
+import type { Block, Entry } from '../../../types';
 import {
   createEntry,
   isObject,
@@ -73,6 +73,8 @@ function normalizeClineMessage(record: unknown, ctx: RecordContext, index: numbe
   if (typeof record.ts === 'number' && Number.isFinite(record.ts)) entry.timestampMs = record.ts;
   if (isObject(record.modelInfo) && typeof record.modelInfo.modelId === 'string')
     extras.model = record.modelInfo.modelId;
+  if (isObject(record.modelInfo) && typeof record.modelInfo.providerId === 'string')
+    extras.provider = record.modelInfo.providerId;
   if (role !== 'user' && role !== 'assistant') {
     ctx.issue(
       'wrong-shape',
@@ -99,16 +101,106 @@ function normalizeClineMessage(record: unknown, ctx: RecordContext, index: numbe
   return { entry, extras };
 }
 
-/** Stateless per message: an assistant message with `metrics.tokens` is a call. */
-const clineNormalizer: RecordNormalizer = {
-  dialect: 'cline',
-  agent: 'Cline',
-  apiCalls: 'usage-records',
-  normalize: normalizeClineMessage,
-};
+/**
+ * A call whose input is below this share of the call before it had a truncation before it (ours).
+ * The history only grows (Cline writes every message to it and keeps what a truncation or a
+ * condense dropped as a range in the task's state, not in this file: ContextManager
+ * `getNextTruncationRange`, docs/sources.md#cline-auto-context), so an input that shrinks was cut
+ * before it was sent. A truncation keeps the first exchange and drops half or a quarter of the
+ * rest; 80% leaves room for what else moves an input by a few percent (the system prompt of plan
+ * and act modes). Measured on the real mike4567 task (a 128,000 window, truncating at 98,000):
+ * its six drops are 24–87% of the input, every other step moves it by under 6%.
+ */
+const TRUNCATED_BELOW_SHARE = 0.8;
+
+function getBlocksChars(blocks: readonly Block[]): number {
+  let chars = 0;
+  for (const b of blocks)
+    chars += b.kind === 'tool-use' ? b.inputChars : b.kind === 'image' || b.kind === 'document' ? 0 : b.chars;
+  return chars;
+}
+
+/**
+ * The range Cline's truncation kept as deleted before a request of `messages` messages
+ * (`getNextTruncationRange`, docs/sources.md#cline-auto-context: from message 2, after the first
+ * pair; from the end of the range before, half of the rest ("half") or three quarters ("quarter")
+ * in whole pairs, ending on an assistant message). Cline picks between the two by the window's
+ * limit, which the log does not state: the one whose dropped messages come nearer the drop the
+ * log shows is taken. Undefined when neither drops anything.
+ */
+function getLikelyTruncation(
+  sizes: readonly number[],
+  messages: number,
+  before: [number, number] | undefined,
+  dropTokens: number,
+): [number, number] | undefined {
+  const startOfRest = before ? before[1] + 1 : 2;
+  const rest = messages - startOfRest;
+  let best: { range: [number, number]; miss: number } | undefined;
+  for (const remove of [Math.floor(rest / 4) * 2, Math.floor((rest * 3) / 4 / 2) * 2]) {
+    if (remove <= 0) continue;
+    let end = startOfRest + remove - 1;
+    // Cline's ranges end on an assistant message: in the history, user and assistant alternate
+    // from the task (message 0), so an assistant message is odd.
+    if (end % 2 === 0) end--;
+    let dropped = 0;
+    for (let m = startOfRest; m <= end; m++) dropped += sizes[m] ?? 0;
+    const miss = Math.abs(dropped - dropTokens);
+    if (!best || miss < best.miss) best = { range: [2, end], miss };
+  }
+  return best?.range;
+}
+
+/**
+ * An assistant message with `metrics.tokens` is a call; a call whose input fell below
+ * `TRUNCATED_BELOW_SHARE` of the one before follows a truncation the file does not record, given
+ * as an event before it (its UI log records truncations itself: beside one, this file is content
+ * and its events are not counted, session-builder.ts).
+ */
+function createClineNormalizer(): RecordNormalizer {
+  let calls = 0;
+  let lastInput: number | undefined;
+  /** Per message of the history so far, its size (characters / 4). */
+  const sizes: number[] = [];
+  /** The range Cline keeps as deleted, in messages (0-based, inclusive), once it truncated. */
+  let deleted: [number, number] | undefined;
+  return {
+    dialect: 'cline',
+    agent: 'Cline',
+    apiCalls: 'usage-records',
+    normalize(record, ctx, index) {
+      const normalized = normalizeClineMessage(record, ctx, index);
+      const { entry } = normalized;
+      const message = sizes.length;
+      sizes.push(entry ? getBlocksChars(entry.blocks) / 4 : 0);
+      const usage = entry?.usage;
+      // Beside its UI log the history is content: the UI log records the truncations itself.
+      if (!entry || !usage || entry.failedRequest || ctx.role === 'content') return normalized;
+      const input = usage.inputTokens + usage.cacheReadInputTokens;
+      calls++;
+      const before = lastInput;
+      lastInput = input;
+      if (before === undefined || input >= before * TRUNCATED_BELOW_SHARE) return normalized;
+      // The request this message answers was sent with the `message` messages before it.
+      const range = getLikelyTruncation(sizes, message, deleted, before - input);
+      const event = createEntry(ctx, index);
+      event.type = 'truncation';
+      event.kind = 'meta';
+      event.compact = { kind: 'truncate', trigger: 'auto', preTokens: before, followsFileCall: calls - 2 };
+      if (range) {
+        event.compact.deletedRange = range;
+        deleted = range;
+      }
+      event.summaryText = `context truncated: the input fell from ${before.toLocaleString('en-US')} to ${input.toLocaleString('en-US')} tokens while the history only grew (read from the drop: the file does not record truncations)${range ? `; API history messages ${range[0]}–${range[1]} dropped, as Cline's rule would for that drop` : ''}`;
+      event.timestampMs = entry.timestampMs;
+      entry.index = index + 1;
+      return { ...normalized, event };
+    },
+  };
+}
 
 /** The task history, with its normalizer (the page reads its info, info.ts). */
 export const CLINE_DIALECT: DialectDescriptor = {
   ...CLINE_DIALECT_INFO,
-  createNormalizer: () => clineNormalizer,
+  createNormalizer: createClineNormalizer,
 };

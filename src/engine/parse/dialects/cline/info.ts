@@ -68,6 +68,7 @@ export const CLINE_DIALECT_INFO: DialectInfo = {
   id: 'cline',
   label: 'Cline task history (api_conversation_history.json)',
   agent: 'Cline',
+  defaultStrategyId: 'cline',
   parsed: true,
   // What Cline keeps after condensing is not modelled yet (docs/sources.md#cline-doc).
   restoration: NO_RESTORATION,
@@ -96,6 +97,7 @@ export const CLINE_TASK_METADATA_DIALECT_INFO: DialectInfo = {
   id: 'cline-task-metadata',
   label: 'Cline task metadata (task_metadata.json)',
   agent: 'Cline',
+  defaultStrategyId: 'cline',
   parsed: true,
   restoration: NO_RESTORATION,
   files: {

@@ -276,6 +276,8 @@ function createClineUiNormalizer(): RecordNormalizer {
       model = record.modelInfo.modelId;
       extras.model = model;
     }
+    if (isObject(record.modelInfo) && typeof record.modelInfo.providerId === 'string')
+      extras.provider = record.modelInfo.providerId;
     const isRequest = type === 'say' && value === 'api_req_started';
     // A change of range is read before this message counts as a request: a range already on an
     // `api_req_started` was set while the request before it ran.
