@@ -171,11 +171,15 @@ describe.skipIf(!corpusPresent)('Cline corpus files', () => {
     const kinds = new Set(session.entries.map((e) => e.kind));
     expect(kinds).toEqual(new Set(['user', 'assistant', 'meta']));
     expect(session.toolCalls.read_file).toBeGreaterThan(0);
-    // Six truncations, read from the input falling while the history only grew (api-history.ts):
+    // Nine truncations, read from the input falling while the history only grew (api-history.ts):
     // each an event just before the message of the first call it shaped, at that message's bytes.
     const truncations = session.compactions.filter((c) => c.kind === 'truncate');
-    expect(truncations.map((c) => c.preTokens)).toEqual([97_679, 96_001, 98_694, 103_615, 98_916, 123_806]);
-    expect(truncations.map((c) => c.postTokens)).toEqual([48_018, 60_648, 48_793, 70_123, 56_535, 15_976]);
+    expect(truncations.map((c) => c.preTokens)).toEqual([
+      97_679, 96_001, 98_694, 103_615, 98_916, 177_696, 145_911, 131_412, 123_806,
+    ]);
+    expect(truncations.map((c) => c.postTokens)).toEqual([
+      48_018, 60_648, 48_793, 70_123, 56_535, 145_911, 131_412, 123_806, 15_976,
+    ]);
     for (const c of truncations) {
       expect(at(session.entries, c.entryIndex).compact?.deletedRange?.[0]).toBe(2);
       expect(at(session.entries, c.entryIndex + 1).offsetBytes).toBe(

@@ -214,11 +214,10 @@ const REAL: {
   {
     path: join(CORPUS, 'mike4567__MRA04242026/api_conversation_history.json'),
     profile: 'classic-v3.66',
-    // Its assistant messages' `metrics.tokens` (one all zero: a failed request); its six
+    // Its assistant messages' `metrics.tokens` (one all zero: a failed request); its nine
     // truncations read from the input falling (the file alone records none).
     calls: 220,
-    truncations: 6,
-    replayed: 8,
+    truncations: 9,
   },
   {
     path: join(FOREIGN, 'haram-333__fineye/ui_messages.json'),

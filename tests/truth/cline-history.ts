@@ -8,7 +8,7 @@ import type { Truth, TruthCall, TruthCompaction, TruthFailed } from './types';
 // * API calls: each `metrics.tokens` object, in the order written; its context is `prompt`.
 // * Failed requests: one whose three counts are all zero (no answer came).
 // * Truncations: the history only grows (Cline keeps what it drops as a range in the task's state),
-//   so a call whose `prompt` is below 80% of the call before it was sent truncated: one after the
+//   so a call whose `prompt` is below 98% of the call before it was sent truncated: one after the
 //   call before (the engine's rule, api-history.ts, counted here from the raw numbers alone).
 //
 // Read from the text of each `metrics` object, not by parsing the whole document: a real file
@@ -31,7 +31,7 @@ export function readClineHistoryTruth(text: string): Truth {
     else {
       const before = calls.at(-1)?.contextTokens;
       const prompt = tokens.prompt ?? 0;
-      if (before !== undefined && prompt < before * 0.8)
+      if (before !== undefined && prompt < before * 0.98)
         compactions.push({
           kind: 'truncate',
           afterCall: calls.length - 1,
