@@ -8,7 +8,7 @@ import type { ReplayResult } from '../../src/engine/replay/types';
 // 3. a cleared or replaced tool result is cleared once and never comes back; a truncation drops
 //    no message an earlier one already dropped, and its cuts split no tool pair;
 // 4. where the simulated history equals the log's, the simulated context is the recorded one;
-// 5. events come in call order and the series are finite; after one call a clearing comes before
+// 5. events come in call order and the series are finite and never negative; after one call a clearing comes before
 //    a compaction (claude-code-compaction-v2.1.68.txt edge case 6: microcompact inline, the full
 //    compaction after it).
 // 6. what an event tagged instead of deleting (Roo) is what it took out of the context: a rewind
@@ -109,6 +109,7 @@ export function checkReplayInvariants(prepared: PreparedReplay, result: ReplayRe
     const s = at(result.simulatedTokens, k);
     if (!Number.isFinite(s) || !Number.isFinite(at(result.checkTokens, k)))
       problems.push(`call ${k}: non-finite simulated figure`);
+    else if (s < 0) problems.push(`call ${k}: a negative context (${s})`);
     if (result.diverged[k] === 0 && s !== result.recordedTokens[k]) {
       problems.push(`call ${k}: history unchanged but simulated ${s} ≠ recorded ${result.recordedTokens[k]}`);
     }
