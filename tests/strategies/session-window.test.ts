@@ -25,7 +25,10 @@ const rule = {
 
 describe('getLogWindow', () => {
   it('takes the window the log states before anything else', () => {
-    const w = getLogWindow({ ...base, contextWindow: 400_000, window: inferred, models: ['deepseek'] }, rule);
+    const w = getLogWindow(
+      { ...base, contextWindow: 400_000, windowInference: inferred, models: ['deepseek'] },
+      rule,
+    );
     expect(w).toMatchObject({ tokens: 400_000, source: 'stated' });
     expect(w.note).toContain('stated by the log');
     // The inference still travels with it (OpenCode reads its max output).
@@ -33,11 +36,13 @@ describe('getLogWindow', () => {
   });
 
   it("then the strategy's rule for the model, then the inference, then the default", () => {
-    expect(getLogWindow({ ...base, window: inferred, models: ['deepseek-chat'] }, rule)).toMatchObject({
+    expect(
+      getLogWindow({ ...base, windowInference: inferred, models: ['deepseek-chat'] }, rule),
+    ).toMatchObject({
       tokens: 64_000,
       source: 'model',
     });
-    const fromLog = getLogWindow({ ...base, window: inferred }, rule);
+    const fromLog = getLogWindow({ ...base, windowInference: inferred }, rule);
     expect(fromLog).toMatchObject({
       tokens: inferred.windowTokens,
       source: 'inferred',
@@ -48,6 +53,6 @@ describe('getLogWindow', () => {
 
   it('ignores a stated or inferred window of zero', () => {
     const zero = { ...inferred, windowTokens: 0 };
-    expect(getLogWindow({ ...base, contextWindow: 0, window: zero }, rule).source).toBe('default');
+    expect(getLogWindow({ ...base, contextWindow: 0, windowInference: zero }, rule).source).toBe('default');
   });
 });

@@ -25,7 +25,7 @@ beforeAll(async () => {
 
 describe("every strategy on a Claude Code log (the bundled sample, a 200k model's)", () => {
   it('the log window is 200k', () => {
-    expect(getSessionInfo(prepared).window?.windowTokens).toBe(200_000);
+    expect(getSessionInfo(prepared).windowInference?.windowTokens).toBe(200_000);
   });
 
   for (const strategy of STRATEGIES) {

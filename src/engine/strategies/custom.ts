@@ -173,7 +173,7 @@ export function adaptCustomStrategy(
         "a custom strategy whose summarize action gives no summaryTokens is sized as Claude Code's",
       ),
     getSessionKnobs: (info) => {
-      const window = info.window?.windowTokens ?? info.contextWindow;
+      const window = info.windowInference?.windowTokens ?? info.contextWindow;
       const knobs =
         !ownWindow && window !== undefined
           ? normalize({ contextWindow: window }, defaultKnobs)

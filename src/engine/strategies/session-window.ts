@@ -1,7 +1,7 @@
 // The window a strategy replays a log with, chosen the same way by every strategy that reads the
 // window from the log: the window the log states, else the strategy's own rule for the log's model
 // (Cline's context-window-utils), else the window inferred from the log's models and peaks
-// (engine/context-window.ts), else the strategy's default. One rule, one note per source.
+// (the engine's context-window inference), else the strategy's default. One rule, one note per source.
 import type { ContextWindowInference } from '../context-window';
 import type { TokenCount } from '../types';
 import type { SessionInfo } from './types';
@@ -28,7 +28,8 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 /** The window for `info` under `rule`, with its note. */
 export function getLogWindow(info: SessionInfo, rule: LogWindowRule): LogWindow {
-  const inference = info.window && info.window.windowTokens > 0 ? info.window : undefined;
+  const inference =
+    info.windowInference && info.windowInference.windowTokens > 0 ? info.windowInference : undefined;
   if (info.contextWindow !== undefined && info.contextWindow > 0)
     return {
       tokens: info.contextWindow,

@@ -338,7 +338,7 @@ export interface SessionInfo {
   /** The providers the calls went through, as the log names them (Cline's `providerId`). */
   providers?: string[];
   /** The context window and max output inferred from the log (engine/context-window). */
-  window?: ContextWindowInference;
+  windowInference?: ContextWindowInference;
   /** The `context_management.edits` a raw API request states (parse/dialects/anthropic-messages.ts). */
   contextEdits?: LoggedContextEdits;
   /** When the session started (ISO 8601, from `session.meta.startMs`): picks a version profile when no version is logged. */
@@ -374,7 +374,7 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
     format: session.format,
     agent: session.meta.agent,
     contextWindow: session.meta.contextWindow,
-    window: getSessionWindow(session),
+    windowInference: getSessionWindow(session),
     contextEdits: session.meta.contextEdits,
     startedAt: session.meta.startMs !== undefined ? new Date(session.meta.startMs).toISOString() : undefined,
   };

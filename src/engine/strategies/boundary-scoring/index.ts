@@ -199,7 +199,7 @@ const SUMMARY_MESSAGE: BoundaryMessage = {
 export const BOUNDARY_SCORING_STRATEGY: CompactionStrategy<BoundaryScoringKnobs> = {
   ...BOUNDARY_SCORING_DESCRIPTOR,
   getSessionKnobs: (info) => {
-    const window = info.window?.windowTokens;
+    const window = info.windowInference?.windowTokens;
     const knobs = { ...DEFAULT_BOUNDARY_SCORING_KNOBS };
     if (window !== undefined && window > 0) knobs.contextWindow = window;
     return {

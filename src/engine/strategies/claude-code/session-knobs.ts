@@ -53,7 +53,8 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
     ...info.models.map(getContextWindowForModel),
   );
   const inferred =
-    info.window && getInferredWindowKnobs(info.window, getOutputReservation(profile, Infinity));
+    info.windowInference &&
+    getInferredWindowKnobs(info.windowInference, getOutputReservation(profile, Infinity));
   const knobs: ClaudeCodeKnobs = {
     ...DEFAULT_CLAUDE_CODE_KNOBS,
     profile,

@@ -34,7 +34,7 @@ export interface ClineKnobs {
   truncationNoticeTokens: TokenCount;
   /** The continuation prompt around a condensed summary. */
   continuationTokens: TokenCount;
-  /** SDK: the model's stated input limit (`maxInputTokens`); undefined = 90% of the window. */
+  /** SDK: the model's stated input limit (`maxInputTokens`); undefined = 90% of the window's size. */
   sdkMaxInputTokens: TokenCount | undefined;
   /** SDK: compact at this % of the usable input. */
   sdkTriggerPercent: number;
@@ -279,7 +279,7 @@ export function getClineCondenseThreshold(knobs: ClineKnobs): TokenCount {
   );
 }
 
-/** SDK: the usable input (`resolveEffectiveMaxInputTokens`): the stated limit, else 90% of the window. */
+/** SDK: the usable input (`resolveEffectiveMaxInputTokens`): the stated limit, else 90% of the window's size. */
 function getClineSdkUsable(knobs: ClineKnobs): TokenCount {
   return knobs.sdkMaxInputTokens !== undefined
     ? Math.min(knobs.sdkMaxInputTokens, knobs.contextWindow)

@@ -24,7 +24,7 @@ export interface CodexKnobs {
   countReasoning: boolean;
   /** Count an estimate of the items after the last model-generated item (tool outputs). */
   countItemsSinceUsage: boolean;
-  /** Drop the oldest items while the compaction request exceeds the raw window. */
+  /** Drop the oldest items while the compaction request exceeds the raw window's size. */
   overflowTrim: boolean;
   /** `COMPACT_USER_MESSAGE_MAX_TOKENS`, default 20,000. */
   userMessageBudgetTokens: TokenCount;
@@ -62,7 +62,7 @@ export const CODEX_PROFILES: readonly VersionProfile<CodexProfileId>[] = [
   },
 ];
 
-/** PR #4156's limit for gpt-5-codex (context_window 272,000): above the window. */
+/** PR #4156's limit for gpt-5-codex (context_window 272,000): above the window's size. */
 const FIXED_LIMIT_TOKENS: TokenCount = 350_000;
 
 export const DEFAULTS: CodexKnobs = {
@@ -174,7 +174,7 @@ export function getCodexRawWindow(knobs: CodexKnobs): TokenCount {
   return Math.round((knobs.contextWindow * 100) / knobs.effectiveWindowPercent);
 }
 
-/** `auto_compact_token_limit`: the explicit limit, else `(context_window * 9) / 10` of the raw window. */
+/** `auto_compact_token_limit`: the explicit limit, else `(context_window * 9) / 10` of the raw window's size. */
 export function getCodexThreshold(knobs: CodexKnobs): TokenCount {
   if (knobs.profile === 'fixed-limit') return knobs.autoCompactTokenLimit ?? FIXED_LIMIT_TOKENS;
   return knobs.autoCompactTokenLimit ?? Math.floor((getCodexRawWindow(knobs) * knobs.thresholdPercent) / 100);

@@ -171,7 +171,7 @@ class CodexRun implements StrategyRun {
   /**
    * The overflow path: while the compaction request exceeds the raw window, Codex drops the
    * oldest item (with its call/output partner) and retries — here one cut at the first safe
-   * position that brings the request under the window.
+   * position that brings the request under the window's size.
    */
   private withOverflow(view: ReplayView, action: StrategyAction): StrategyAction[] {
     if (!this.knobs.overflowTrim) return [action];
@@ -253,7 +253,7 @@ export const CODEX_STRATEGY: CompactionStrategy<CodexKnobs> = {
     // Another agent's log: its model's window, as Codex would see that model (its raw window, 95%
     // of it effective), not GPT-5's 272,000 (a Claude log is not replayed past its 200k).
     const foreign =
-      !fromLog && info.format !== undefined && info.format !== 'codex-cli' ? info.window : undefined;
+      !fromLog && info.format !== undefined && info.format !== 'codex-cli' ? info.windowInference : undefined;
     const pick = pickProfile(CODEX_PROFILES, info, 'Codex CLI', ['codex-cli']);
     const knobs: CodexKnobs = {
       ...DEFAULTS,
@@ -272,7 +272,7 @@ export const CODEX_STRATEGY: CompactionStrategy<CodexKnobs> = {
       fromLog
         ? `Window ${knobs.contextWindow.toLocaleString('en-US')} tokens: the log's model_context_window.`
         : foreign
-          ? `Window ${fmt(knobs.contextWindow)} tokens: ${DEFAULTS.effectiveWindowPercent}% of the log's ${fmt(foreign.windowTokens)}-token window, as Codex takes a model's window.`
+          ? `Window ${fmt(knobs.contextWindow)} tokens: ${DEFAULTS.effectiveWindowPercent}% of the log's ${fmt(foreign.windowTokens)}-token window, the share of a model's window Codex uses.`
           : `The log states no window: Codex's ${DEFAULTS.contextWindow.toLocaleString('en-US')} (272,000 × 95%).`,
     ];
     if (info.format !== undefined && info.format !== 'codex-cli')

@@ -310,7 +310,7 @@ export const GEMINI_CLI_STRATEGY: CompactionStrategy<GeminiCliKnobs> = {
         ? 'Tool-output masking on: before each request, function responses older than the newest 50,000 tokens of tool output are replaced by previews once 30,000 tokens can go.'
         : `Tool-output masking off (${getProfile(GEMINI_PROFILES, knobs.profile).label}).`,
     );
-    const inferred = info.window;
+    const inferred = info.windowInference;
     const limits = info.models.map(getGeminiTokenLimit).filter((t): t is number => t !== undefined);
     if (limits.length) {
       knobs.tokenLimit = Math.max(...limits);
