@@ -153,13 +153,16 @@ function getLikelyTruncation(
 /**
  * An assistant message with `metrics.tokens` is a call; a call whose input fell below
  * `TRUNCATED_BELOW_SHARE` of the one before follows a truncation the file does not record, given
- * as an event before it (its UI log records truncations itself: beside one, this file is content
- * and its events are not counted, session-builder.ts).
+ * as an event before it. Beside its UI log, which records the truncations itself, this file is
+ * content (`ctx.role`) and gives none.
  */
 function createClineNormalizer(): RecordNormalizer {
   let calls = 0;
   let lastInput: number | undefined;
-  /** Per message of the history so far, its size (characters / 4). */
+  /**
+   * Per message of the history so far, its size (characters / 4). A message that is not JSON is
+   * never given to the normalizer: the ranges after one are a message early.
+   */
   const sizes: number[] = [];
   /** The range Cline keeps as deleted, in messages (0-based, inclusive), once it truncated. */
   let deleted: [number, number] | undefined;
