@@ -46,11 +46,11 @@ interface Figures {
  * - Claude Code reproduced 53 → 52, farther 1 → 2: `05541cb5` compaction 6 (after call 225,
  *   0-based) was matched one call late only because the count jumped to 182,576 after call 226; the
  *   series now grows with the log and the replay compacts after call 227 (+2).
- * - Cline real 4 → 13, exact 1 → 7, reproduced 1 → 8, farther 2 → 4: the history-only task
+ * - Cline real 4 → 13, exact 1 → 10, reproduced 1 → 10: the history-only task
  *   (mike4567) truncated nine times, which its file shows only as its input falling (now read as
  *   truncations, parse/dialects/cline/api-history.ts), and it replays with Cline's strategy at its
  *   provider's 128,000 window (it ran as Claude Code's at 200,000, with nothing to compare):
- *   6 at the same call, 1 within one, 2 farther.
+ *   all 9 at the same call, each with the range read from the log.
  * - Cline reproduced 2 → 1, farther 1 → 2, extra 1 → 0: the corpus task's truncation after call 31
  *   was matched by a truncation after call 32, after a jump from 123,236 to 171,649 in one call
  *   while the log grew 1,782 bytes; now the replay's truncation after call 25 is that one's nearest
@@ -60,7 +60,7 @@ interface Figures {
 const TODAY: Record<string, Figures> = {
   'Claude Code': { sessions: 29, transcripts: 71, real: 56, exact: 51, reproduced: 54, farther: 2, missing: 0, extra: 1, micro: 5, microExact: 4, microReproduced: 5 },
   'Codex CLI':   { sessions: 8,  transcripts: 8,  real: 3,  exact: 3,  reproduced: 3,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
-  Cline:         { sessions: 3,  transcripts: 3,  real: 13, exact: 7,  reproduced: 8,  farther: 4, missing: 1, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  Cline:         { sessions: 3,  transcripts: 3,  real: 13, exact: 10, reproduced: 10, farther: 2, missing: 1, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   'Gemini CLI':  { sessions: 4,  transcripts: 4,  real: 0,  exact: 0,  reproduced: 0,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   pi:            { sessions: 3,  transcripts: 3,  real: 0,  exact: 0,  reproduced: 0,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
 };

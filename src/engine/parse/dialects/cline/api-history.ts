@@ -124,17 +124,21 @@ function getBlocksChars(blocks: readonly Block[]): number {
  * (`getNextTruncationRange`, docs/sources.md#cline-auto-context: from message 2, after the first
  * pair; from the end of the range before, half of the rest ("half") or three quarters ("quarter")
  * in whole pairs, ending on an assistant message). Cline picks between the two by the window's
- * limit, which the log does not state: the one whose dropped messages come nearer the drop the
- * log shows is taken. Undefined when neither drops anything.
+ * limit, which the log does not state: the one whose share of the messages it could drop comes
+ * nearer the share of them the log's input lost (`droppedShare`) is taken. Shares, not tokens:
+ * the sizes are characters / 4, which undercounts code and JSON; the ratio between messages
+ * holds. Undefined when neither drops anything.
  */
 function getLikelyTruncation(
   sizes: readonly number[],
   messages: number,
   before: [number, number] | undefined,
-  dropTokens: number,
+  droppedShare: number,
 ): [number, number] | undefined {
   const startOfRest = before ? before[1] + 1 : 2;
   const rest = messages - startOfRest;
+  let droppable = 0;
+  for (let m = startOfRest; m < messages; m++) droppable += sizes[m] ?? 0;
   let best: { range: [number, number]; miss: number } | undefined;
   for (const remove of [Math.floor(rest / 4) * 2, Math.floor((rest * 3) / 4 / 2) * 2]) {
     if (remove <= 0) continue;
@@ -144,7 +148,7 @@ function getLikelyTruncation(
     if (end % 2 === 0) end--;
     let dropped = 0;
     for (let m = startOfRest; m <= end; m++) dropped += sizes[m] ?? 0;
-    const miss = Math.abs(dropped - dropTokens);
+    const miss = Math.abs(dropped / Math.max(1, droppable) - droppedShare);
     if (!best || miss < best.miss) best = { range: [2, end], miss };
   }
   return best?.range;
@@ -159,6 +163,8 @@ function getLikelyTruncation(
 function createClineNormalizer(): RecordNormalizer {
   let calls = 0;
   let lastInput: number | undefined;
+  /** The first call's input: the system prompt, the tools and the task, which no truncation drops. */
+  let firstInput: number | undefined;
   /**
    * Per message of the history so far, its size (characters / 4). A message that is not JSON is
    * never given to the normalizer: the ranges after one are a message early.
@@ -180,11 +186,15 @@ function createClineNormalizer(): RecordNormalizer {
       if (!entry || !usage || entry.failedRequest || ctx.role === 'content') return normalized;
       const input = usage.inputTokens + usage.cacheReadInputTokens;
       calls++;
+      firstInput ??= input;
       const before = lastInput;
       lastInput = input;
       if (before === undefined || input >= before * TRUNCATED_BELOW_SHARE) return normalized;
       // The request this message answers was sent with the `message` messages before it.
-      const range = getLikelyTruncation(sizes, message, deleted, before - input);
+      // The share of what a truncation could drop (all but the system prompt, tools and task,
+      // as the first call sent them) that the input lost.
+      const share = (before - input) / Math.max(1, before - (firstInput ?? 0));
+      const range = getLikelyTruncation(sizes, message, deleted, share);
       const event = createEntry(ctx, index);
       event.type = 'truncation';
       event.kind = 'meta';
