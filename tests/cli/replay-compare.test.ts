@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
+import { runCli } from '../helpers/run-cli';
 import { STRATEGIES } from '../../src/engine/strategies/registry';
 import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
@@ -12,21 +12,7 @@ import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 const SAMPLE_DIR = join(__dirname, '../../public/samples');
 const SAMPLE = join(SAMPLE_DIR, readdirSync(SAMPLE_DIR).find((f) => f.endsWith('.jsonl')) ?? 'missing');
 
-async function run(...args: string[]): Promise<{ code: number; text: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const write = process.stderr.write;
-  process.stderr.write = ((t: string) => {
-    err.push(String(t));
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    const code = await main(['replay', ...args], (t) => out.push(t));
-    return { code, text: out.join('\n'), err: err.join('') };
-  } finally {
-    process.stderr.write = write;
-  }
-}
+const run = (...args: string[]) => runCli(['replay', ...args]);
 
 interface Row {
   strategyId: string;

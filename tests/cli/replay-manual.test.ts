@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
+import { runCli } from '../helpers/run-cli';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { prepareReplay } from '../../src/engine/replay/prepare';
@@ -18,16 +18,8 @@ describe('compactlab replay --compact-at', async () => {
   writeFileSync(file, text);
   const prepared = prepareReplay(await parseSession([createMemorySource('session.jsonl', text)]));
   const run = async (...args: string[]) => {
-    const out: string[] = [];
-    const errors: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((t: string) => errors.push(String(t)) !== 0) as typeof process.stderr.write;
-    try {
-      const code = await main(['replay', file, '--no-auto-compact', ...args], (t) => out.push(t));
-      return { code, text: out.join('\n'), error: errors.join('') };
-    } finally {
-      process.stderr.write = write;
-    }
+    const { code, text, err } = await runCli(['replay', file, '--no-auto-compact', ...args]);
+    return { code, text, error: err };
   };
   /** The 1-based number of the first entry of main call k (0-based), as the app shows it. */
   const entryOfCall = (k: number) => prepared.ctxEntry[prepared.callPos[k]!]! + 1;

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
+import { runCli } from '../helpers/run-cli';
 import { openPathSources } from '../../src/cli/session-files';
 import { findSessions } from '../../src/cli/stats/find-sessions';
 import { searchSessionText } from '../../src/engine/query/text-search';
@@ -16,19 +16,8 @@ const projects = join(root, 'projects');
 const codex = join(root, 'sessions');
 
 async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const write = process.stderr.write;
-  process.stderr.write = ((t: string) => {
-    err.push(String(t));
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    const code = await main(args, (t) => out.push(t));
-    return { code, out, err: err.join('') };
-  } finally {
-    process.stderr.write = write;
-  }
+  const { code, lines, err } = await runCli(args);
+  return { code, out: lines, err };
 }
 
 describe('compactlab search', () => {

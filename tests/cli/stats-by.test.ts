@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
+import { runCli } from '../helpers/run-cli';
 import { openPathSources } from '../../src/cli/session-files';
 import { findSessions } from '../../src/cli/stats/find-sessions';
 import { scanSession } from '../../src/engine/library/scan-session';
@@ -15,21 +15,7 @@ import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 const present = corpusOrSkip('stats --by test');
 const FOLDERS = present ? [join(CORPUS, 'aistrad__work'), join(CORPUS, 'iansherr__claude-code-log')] : [];
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const write = process.stderr.write;
-  process.stderr.write = ((t: string) => {
-    err.push(String(t));
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    const code = await main(args, (t) => out.push(t));
-    return { code, lines: out, err: err.join('') };
-  } finally {
-    process.stderr.write = write;
-  }
-}
+const run = runCli;
 
 const ndjson = (lines: string[]) => lines.map((l) => JSON.parse(l) as Record<string, string | number>);
 const sum = (rows: Record<string, string | number>[], key: string) =>

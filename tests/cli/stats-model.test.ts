@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer } from '../../mock/openai-mock.mjs';
 import { generateSession } from '../../sample/generate-session';
-import { main } from '../../src/cli/main';
+import { runCli } from '../helpers/run-cli';
 
 // `compactlab stats --strategy … --retention --retention-summarizer openai` against the local
 // OpenAI-compatible mock: the plan sends nothing and stops without --yes; with it, the calls it
@@ -33,13 +33,6 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 async function run(extra: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const write = process.stderr.write;
-  process.stderr.write = ((t: string) => {
-    err.push(t);
-    return true;
-  }) as typeof process.stderr.write;
   const previous = process.env.OPENAI_API_KEY;
   process.env.OPENAI_API_KEY = KEY;
   try {
@@ -60,10 +53,9 @@ async function run(extra: string[]): Promise<{ code: number; out: string; err: s
       '--summary-cache',
       cache,
     ];
-    const code = await main([...args, ...base, ...extra], (t) => out.push(t));
-    return { code, out: out.join('\n'), err: err.join('') };
+    const { code, text, err } = await runCli([...args, ...base, ...extra]);
+    return { code, out: text, err };
   } finally {
-    process.stderr.write = write;
     if (previous === undefined) delete process.env.OPENAI_API_KEY;
     else process.env.OPENAI_API_KEY = previous;
   }

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
+import { runCli } from '../helpers/run-cli';
 import { findSessions } from '../../src/cli/stats/find-sessions';
 import { formatCsvRecord } from '../../src/engine/stats/records';
 import { SETTING_COLUMNS } from '../../src/engine/stats/records';
@@ -48,21 +48,7 @@ function parseCsv(text: string): string[][] {
   return records;
 }
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const write = process.stderr.write;
-  process.stderr.write = ((t: string) => {
-    err.push(String(t));
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    const code = await main(args, (t) => out.push(t));
-    return { code, text: out.join('\n'), err: err.join('') };
-  } finally {
-    process.stderr.write = write;
-  }
-}
+const run = runCli;
 
 const NUMERIC: string[] = [
   'apiCalls',

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
+import { runCli } from '../helpers/run-cli';
 
 // `compactlab replay --strategy-file`, a file among `--strategy a,b,./file.ts`, and
 // `stats --strategy-file`: the same file as the page's editor runs, its figures the replay's.
@@ -13,21 +13,7 @@ const EXAMPLES = join(__dirname, '../../examples/strategies');
 const CLEAR = join(EXAMPLES, 'clear-old-results.ts');
 const HALF = join(EXAMPLES, 'summarize-oldest-half.ts');
 
-async function run(...args: string[]): Promise<{ code: number; text: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const write = process.stderr.write;
-  process.stderr.write = ((t: string) => {
-    err.push(String(t));
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    const code = await main(args, (t) => out.push(t));
-    return { code, text: out.join('\n'), err: err.join('') };
-  } finally {
-    process.stderr.write = write;
-  }
-}
+const run = (...args: string[]) => runCli(args);
 
 interface Json {
   strategyId: string;
