@@ -130,15 +130,16 @@ function getBlocksChars(blocks: readonly Block[]): number {
  * holds. Undefined when neither drops anything.
  */
 function getLikelyTruncation(
-  sizes: readonly number[],
+  /** Per message m, the size of messages 0 … m − 1 (a prefix sum: each range in O(1)). */
+  sizeBefore: readonly number[],
   messages: number,
   before: [number, number] | undefined,
   droppedShare: number,
 ): [number, number] | undefined {
   const startOfRest = before ? before[1] + 1 : 2;
   const rest = messages - startOfRest;
-  let droppable = 0;
-  for (let m = startOfRest; m < messages; m++) droppable += sizes[m] ?? 0;
+  const size = (from: number, to: number) => (sizeBefore[to] ?? 0) - (sizeBefore[from] ?? 0);
+  const droppable = size(startOfRest, messages);
   let best: { range: [number, number]; miss: number } | undefined;
   for (const remove of [Math.floor(rest / 4) * 2, Math.floor((rest * 3) / 4 / 2) * 2]) {
     if (remove <= 0) continue;
@@ -146,8 +147,7 @@ function getLikelyTruncation(
     // Cline's ranges end on an assistant message: in the history, user and assistant alternate
     // from the task (message 0), so an assistant message is odd.
     if (end % 2 === 0) end--;
-    let dropped = 0;
-    for (let m = startOfRest; m <= end; m++) dropped += sizes[m] ?? 0;
+    const dropped = size(startOfRest, end + 1);
     const miss = Math.abs(dropped / Math.max(1, droppable) - droppedShare);
     if (!best || miss < best.miss) best = { range: [2, end], miss };
   }
@@ -166,10 +166,11 @@ function createClineNormalizer(): RecordNormalizer {
   /** The first call's input: the system prompt, the tools and the task, which no truncation drops. */
   let firstInput: number | undefined;
   /**
-   * Per message of the history so far, its size (characters / 4). A message that is not JSON is
-   * never given to the normalizer: the ranges after one are a message early.
+   * Per message m of the history so far, the size of the messages before it (characters / 4,
+   * summed). A message that is not JSON is never given to the normalizer: the ranges after one
+   * are a message early.
    */
-  const sizes: number[] = [];
+  const sizeBefore: number[] = [0];
   /** The range Cline keeps as deleted, in messages (0-based, inclusive), once it truncated. */
   let deleted: [number, number] | undefined;
   return {
@@ -179,8 +180,8 @@ function createClineNormalizer(): RecordNormalizer {
     normalize(record, ctx, index) {
       const normalized = normalizeClineMessage(record, ctx, index);
       const { entry } = normalized;
-      const message = sizes.length;
-      sizes.push(entry ? getBlocksChars(entry.blocks) / 4 : 0);
+      const message = sizeBefore.length - 1;
+      sizeBefore.push(sizeBefore[message]! + (entry ? getBlocksChars(entry.blocks) / 4 : 0));
       const usage = entry?.usage;
       // Beside its UI log the history is content: the UI log records the truncations itself.
       if (!entry || !usage || entry.failedRequest || ctx.role === 'content') return normalized;
@@ -194,7 +195,7 @@ function createClineNormalizer(): RecordNormalizer {
       // The share of what a truncation could drop (all but the system prompt, tools and task,
       // as the first call sent them) that the input lost.
       const share = (before - input) / Math.max(1, before - (firstInput ?? 0));
-      const range = getLikelyTruncation(sizes, message, deleted, share);
+      const range = getLikelyTruncation(sizeBefore, message, deleted, share);
       const event = createEntry(ctx, index);
       event.type = 'truncation';
       event.kind = 'meta';
