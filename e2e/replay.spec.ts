@@ -20,6 +20,24 @@ async function settled(page: Page): Promise<void> {
 test.describe('replay', () => {
   test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
 
+  test("says it is busy until the run under the page's knobs is shown (a slow machine)", async ({ page }) => {
+    // CI's failed run: `data-busy` read "false" before the first run had started, so the events and
+    // comparison rows appeared after it and moved the page by a row. A 6× slower CPU widens that gap.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+    await page.goto('/');
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    await settled(page);
+    await expect(page.getByTestId('replay-events')).toBeVisible({ timeout: 1 });
+    await expect(page.getByTestId('replay-compare')).toBeVisible({ timeout: 1 });
+    const shown = await page.getByTestId('replay-event-count').textContent();
+    // An edit waiting out the debounce is busy too, and "false" again means its run is shown.
+    await page.getByTestId('knob-pct').fill('50');
+    await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'true', { timeout: 1 });
+    await settled(page);
+    await expect(page.getByTestId('replay-event-count')).not.toHaveText(shown!, { timeout: 1 });
+  });
+
   test('moves its events when a knob changes', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByTestId('session-header')).toBeVisible();

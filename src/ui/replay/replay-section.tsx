@@ -275,7 +275,7 @@ function ManualControls({ sessionId, events }: { sessionId: SessionId; events?: 
 
 export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const setup = useReplaySetup(sessionId);
-  useDebouncedRunParams(sessionId);
+  const unpublished = useDebouncedRunParams(sessionId);
   const enabled = useReplayStore((s) => s.enabled);
   const setEnabled = useReplayStore((s) => s.setEnabled);
   const strategyId = useReplayStore((s) => s.strategyId);
@@ -302,12 +302,16 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const selectEntry = useUiStore((s) => s.selectEntry);
   // The built-ins (the setup's list) and the custom strategies the user ran on this session.
   const strategies = useStrategyChoices(sessionId, setup.data?.strategies);
+  // Busy until this session's run under the page's knobs is shown: before the first run starts
+  // too, so the bar's rows (events, comparison) never appear after `data-busy` said "false".
+  const busy =
+    enabled && (unpublished || run.isFetching || run.isPlaceholderData || (!current && !run.isError));
 
   return (
     <section
       className="replay-section"
       data-testid="replay-section"
-      data-busy={run.isFetching || run.isPlaceholderData ? 'true' : 'false'}
+      data-busy={busy ? 'true' : 'false'}
       data-strategy={params?.strategyId}
     >
       <div className="replay-bar">

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
 import { estimateTextTokens } from '../../engine/tokens/estimate';
 import type { TokenCount } from '../../engine/types';
@@ -80,8 +80,12 @@ export function useReplayOverrides(sessionId: SessionId): KnobOverrides {
   );
 }
 
-/** Publishes the run parameters after the knobs have been still for REPLAY_DEBOUNCE_MS. */
-export function useDebouncedRunParams(sessionId: SessionId): void {
+/**
+ * Publishes the run parameters after the knobs have been still for REPLAY_DEBOUNCE_MS. Returns
+ * whether the page's knobs are not yet published (the setup still loading, or an edit waiting out
+ * the debounce): the replay is busy then, though no run is fetching yet.
+ */
+export function useDebouncedRunParams(sessionId: SessionId): boolean {
   // Runs wait for the strategy's setup (its knobs shown), as the bar's edits wait for the session.
   const knobs = useReplayKnobs(sessionId);
   const overrides = useReplayOverrides(sessionId);
@@ -98,10 +102,12 @@ export function useDebouncedRunParams(sessionId: SessionId): void {
     manual,
     suppliedSummaryTokens,
   ]);
+  const published = useRef<string | undefined>(undefined);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the values it serializes.
   useEffect(() => {
     if (!knobs || !ready) return;
-    const publish = () =>
+    const publish = () => {
+      published.current = `${sessionId}:${key}`;
       useReplayStore.getState().setRunParams({
         sessionId,
         strategyId,
@@ -110,6 +116,7 @@ export function useDebouncedRunParams(sessionId: SessionId): void {
         manual,
         suppliedSummaryTokens: { ...suppliedSummaryTokens },
       });
+    };
     if (!useReplayStore.getState().runParams) {
       publish();
       return;
@@ -117,6 +124,7 @@ export function useDebouncedRunParams(sessionId: SessionId): void {
     const timer = setTimeout(publish, REPLAY_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [key, sessionId, ready]);
+  return published.current !== `${sessionId}:${key}`;
 }
 
 /** The current replay run (the previous one stays while a new one computes). */
