@@ -35,7 +35,11 @@ describe('Cline task history (a whole JSON document)', () => {
     // The task and "Thanks, also add a test."; the "[read_file …] Result:" text is a tool result.
     expect(session.userTurns).toBe(2);
     expect(session.toolCalls).toEqual({ read_file: 1, replace_in_file: 1, attempt_completion: 1 });
-    expect(session.toolPairs).toEqual({ matched: 1, unmatchedUses: 2, unmatchedResults: 0 });
+    // read_file's result is text, its header block then its output (older Cline): still its result.
+    expect(session.toolPairs).toEqual({ matched: 2, unmatchedUses: 1, unmatchedResults: 0 });
+    const read = session.entries[2]!.blocks;
+    expect(read.map((b) => b.kind)).toEqual(['tool-result']);
+    expect(read[0]).toMatchObject({ toolUseId: 'toolu_01', chars: 39 + 86 });
     // Each assistant message's `metrics.tokens` is a call: `prompt` the whole input, `cached` the
     // part of it read from the cache.
     expect(session.apiCalls.map((c) => c.contextTokens)).toEqual([11200, 11450, 11700, 11900]);
@@ -171,6 +175,13 @@ describe.skipIf(!corpusPresent)('Cline corpus files', () => {
     const kinds = new Set(session.entries.map((e) => e.kind));
     expect(kinds).toEqual(new Set(['user', 'assistant', 'meta']));
     expect(session.toolCalls.read_file).toBeGreaterThan(0);
+    // Its results are user text ("[read_file for 'x'] Result:…"), each after the message of its
+    // tool_use, some headers holding "]" (a search pattern) or newlines (a question): a plain count
+    // of the file (its broken message repaired) pairs 223 of 231 calls, 8 interrupted before a
+    // result; the lost message held one result. Its person's turns: the task, two messages and
+    // seven resumptions (one lost), not the results nor Cline's seven "[ERROR]" retry prompts.
+    expect(session.toolPairs).toEqual({ matched: 222, unmatchedUses: 9, unmatchedResults: 0 });
+    expect(session.userTurns).toBe(10);
     // Nine truncations, read from the input falling while the history only grew (api-history.ts):
     // each an event just before the message of the first call it shaped, at that message's bytes.
     const truncations = session.compactions.filter((c) => c.kind === 'truncate');

@@ -256,3 +256,35 @@ describe.skipIf(!corpusOrSkip('Cline profiles on the real Cline tasks'))(
     });
   },
 );
+
+describe.skipIf(!corpusOrSkip('the real OpenAI-compatible Cline task'))(
+  "Cline's window is its own setting through the OpenAI-compatible provider, not the API's",
+  () => {
+    const path = join(CORPUS, 'mike4567__MRA04242026/api_conversation_history.json');
+    it('a request no larger than one the log shows answered is not refused; others are', async () => {
+      if (!existsSync(path)) return;
+      const p = prepareReplay(await parseSession([createMemorySource(basename(path), readFileSync(path))]));
+      const { knobs } = CLINE_STRATEGY.getSessionKnobs(getSessionInfo(p));
+      expect(knobs.contextWindow).toBe(128_000);
+      const peak = Math.max(...p.recorded);
+      // The model behind the proxy answered 177,696 tokens while Cline worked within 128,000.
+      expect(peak).toBe(177_696);
+      const asLogged = run(p, knobs);
+      expect(asLogged.events.filter((e) => e.kind === 'blocked')).toEqual([]);
+      // A smaller window set for Cline moves its truncations, not what the model accepts.
+      const smaller = run(p, { ...knobs, contextWindow: 100_000 });
+      expect(smaller.events.filter((e) => e.kind === 'truncate').length).toBeGreaterThan(9);
+      expect(smaller.events.filter((e) => e.kind === 'blocked')).toEqual([]);
+      // Without truncations the context outgrows what the log shows answered: that is refused,
+      // and the event says who refuses it.
+      const never = run(p, { ...knobs, maxAllowedTokens: 10_000_000 });
+      expect(never.events.filter((e) => e.kind === 'truncate')).toEqual([]);
+      const blocked = never.events.find((e) => e.kind === 'blocked');
+      expect(blocked?.thresholdTokens).toBe(peak + 1);
+      expect(blocked?.preTokens).toBeGreaterThan(peak);
+      expect(blocked?.note).toMatch(
+        /the API would refuse it, and Cline would truncate a quarter and retry once/,
+      );
+    });
+  },
+);

@@ -155,8 +155,8 @@ export class ReplayState {
     };
   }
 
-  /** The simulated request reached the blocking limit. */
-  block(k: number, contextTokens: TokenCount): void {
+  /** The simulated request reached the blocking limit (`limitTokens`). */
+  block(k: number, contextTokens: TokenCount, limitTokens: TokenCount): void {
     if (!this.blocked) {
       const source = this.describeCall(k, false);
       this.events.push({
@@ -164,13 +164,15 @@ export class ReplayState {
         trigger: 'auto',
         ...this.eventHead(k, this.prepared.callPos[k + 1]!),
         checkTokens: contextTokens,
-        thresholdTokens: this.run.blockingTokens,
+        thresholdTokens: limitTokens,
         preTokens: contextTokens,
         postTokens: contextTokens,
         preSource: source,
         postSource: source,
         failure: 'blocking-limit',
-        note: 'the simulated request reaches the blocking limit: Claude Code would refuse it ("prompt too long")',
+        note:
+          this.run.blockingNote ??
+          "the simulated request reaches the model's window: the API would refuse it (the prompt is too long)",
       });
     }
     this.blocked = true;

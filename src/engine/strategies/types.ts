@@ -271,6 +271,8 @@ export interface StrategyRun {
   readonly countsPending: boolean;
   /** The window: a simulated context at or above `blockingTokens` is refused. */
   readonly blockingTokens: TokenCount;
+  /** Who refuses it, in the replay's event (default: the API, over the model's window). */
+  readonly blockingNote?: string;
   /**
    * The trigger of a logged compaction whose log does not record one (pi's): `auto` when these
    * knobs' trigger explains it, `manual` when it does not. Absent, or undefined: the log's own.

@@ -39,6 +39,8 @@ class ClaudeCodeRun implements StrategyRun {
   readonly allowsManualCompaction: boolean;
   readonly countsPending: boolean;
   readonly blockingTokens: TokenCount;
+  readonly blockingNote =
+    'the simulated request reaches the blocking limit: Claude Code would refuse it ("prompt too long")';
   private readonly autoThreshold: TokenCount;
   private readonly warningThreshold: TokenCount;
   private readonly eligible: Uint8Array;

@@ -6,7 +6,13 @@ import { lowerBound } from '../../simulation/search';
 import type { TokenCount } from '../../types';
 import type { ReplayView, StepOutcome, StrategyAction, StrategyRun } from '../types';
 import { CLINE_CONDENSE } from './condense-prompt';
-import { type ClineKnobs, getClineCondenseThreshold, getClineMaxAllowed } from './knobs';
+import {
+  CLINE_BLOCKING_NOTE,
+  type ClineKnobs,
+  getClineBlockingTokens,
+  getClineCondenseThreshold,
+  getClineMaxAllowed,
+} from './knobs';
 
 // Cline's classic context management (docs/sources.md#cline-auto-context, #cline-file-read-dedup, #cline-context-messages; docs/sources.md#cline-classic; code: cline/cline src/core/context/context-management/
 // {ContextManager.ts, context-window-utils.ts}, src/core/prompts/{responses.ts,contextManagement.ts}):
@@ -38,6 +44,7 @@ export class ClineRun implements StrategyRun {
   readonly allowsManualCompaction = true;
   readonly countsPending = false;
   readonly blockingTokens: TokenCount;
+  readonly blockingNote = CLINE_BLOCKING_NOTE;
   private readonly maxAllowed: TokenCount;
   private readonly condenseAt: TokenCount;
   /** Per clearable: the file a read result holds, else undefined. */
@@ -51,7 +58,7 @@ export class ClineRun implements StrategyRun {
     /** The summarize_task preset of the profile's release. */
     private readonly presetId: string,
   ) {
-    this.blockingTokens = knobs.contextWindow;
+    this.blockingTokens = getClineBlockingTokens(knobs, prepared.session.meta.providers, prepared.recorded);
     this.maxAllowed = getClineMaxAllowed(knobs);
     this.condenseAt = getClineCondenseThreshold(knobs);
     const { session, ctxEntry, clearables, toolNames } = prepared;

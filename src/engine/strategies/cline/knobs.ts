@@ -297,3 +297,24 @@ export function getClineSdkTrigger(knobs: ClineKnobs, trigger: 'reserve' | 'usab
   }
   return (getClineSdkUsable(knobs) * knobs.sdkTriggerPercent) / 100;
 }
+
+/**
+ * Where the API refuses a request: the window, except through Cline's OpenAI-compatible provider,
+ * whose window is Cline's own setting (128,000 unless the person set another) and not the model's:
+ * there a request no larger than the largest the log shows answered is not refused (ours: a real
+ * task through it truncated at Cline's 98,000 and the model behind it answered 177,696 tokens).
+ */
+export function getClineBlockingTokens(
+  knobs: ClineKnobs,
+  providers: readonly string[] | undefined,
+  recorded: ArrayLike<number>,
+): TokenCount {
+  if (!providers?.length || !providers.every((p) => p === 'openai')) return knobs.contextWindow;
+  let answered = 0;
+  for (let k = 0; k < recorded.length; k++) answered = Math.max(answered, recorded[k]!);
+  return Math.max(knobs.contextWindow, answered + 1);
+}
+
+/** What refuses a request at the blocking limit, in the replay's event. */
+export const CLINE_BLOCKING_NOTE =
+  "the simulated request reaches the model's window: the API would refuse it, and Cline would truncate a quarter and retry once (cline/cline@7fa0a4924b579fa7329e514b01cefab9f2ad20af:src/core/task/index.ts:1905-1913, 1680)";

@@ -4,7 +4,7 @@ import type { PreparedReplay } from '../../simulation/prepared';
 import { estimateTextTokens } from '../../tokens/estimate';
 import type { Entry, TokenCount } from '../../types';
 import type { ReplayView, StepOutcome, StrategyAction, StrategyRun } from '../types';
-import { type ClineKnobs, getClineSdkTrigger } from './knobs';
+import { CLINE_BLOCKING_NOTE, type ClineKnobs, getClineBlockingTokens, getClineSdkTrigger } from './knobs';
 import type { ClineProfile } from './profiles';
 
 // Cline 4.x: the VS Code extension compacts through the Cline SDK (docs/sources.md#cline-sdk;
@@ -41,6 +41,7 @@ export class ClineSdkRun implements StrategyRun {
   readonly allowsManualCompaction = true;
   readonly countsPending = false;
   readonly blockingTokens: TokenCount;
+  readonly blockingNote = CLINE_BLOCKING_NOTE;
   private readonly trigger: TokenCount;
   private readonly sdk: NonNullable<ClineProfile['sdk']>;
 
@@ -49,7 +50,7 @@ export class ClineSdkRun implements StrategyRun {
     private readonly prepared: PreparedReplay,
     private readonly profile: ClineProfile,
   ) {
-    this.blockingTokens = knobs.contextWindow;
+    this.blockingTokens = getClineBlockingTokens(knobs, prepared.session.meta.providers, prepared.recorded);
     this.sdk = profile.sdk!;
     this.trigger = getClineSdkTrigger(knobs, this.sdk.trigger);
   }

@@ -11,7 +11,7 @@ import {
   readTokenCount,
   typeName,
 } from '../record';
-import { CLINE_DIALECT_INFO } from './info';
+import { CLINE_DIALECT_INFO, TOOL_RESULT_TEXT } from './info';
 
 // Cline's task history, `…/saoudrizwan.claude-dev/tasks/<taskId>/api_conversation_history.json`
 // (docs/sources.md#fmt-cline): one JSON document, an array of Anthropic-style messages `{role, content, ts,
@@ -102,6 +102,54 @@ function normalizeClineMessage(record: unknown, ctx: RecordContext, index: numbe
 }
 
 /**
+ * Pairs the user message's tool results with the tool_use blocks of the assistant message before
+ * it (`uses`, their ids in order). Cline writes the result of a tool_use whose `call_id` it cannot
+ * map as user text, "${description} Result:\n…", not a tool_result block, in the order it ran the
+ * tools (cline/cline@7fa0a4924b579fa7329e514b01cefab9f2ad20af:src/core/task/tools/utils/ToolResultUtils.ts:36-49,
+ * 70-76): the real mike4567 task writes all 231 of its results so, and each names its tool. Such a
+ * text block becomes the tool_result it is; the rest of the message stays text.
+ */
+function pairTextResults(blocks: Block[], uses: readonly string[], previewChars: number): Block[] {
+  const out: Block[] = [];
+  let next = 0;
+  let result: Extract<Block, { kind: 'tool-result' }> | undefined;
+  for (const b of blocks) {
+    if (b.kind === 'text' && next < uses.length && TOOL_RESULT_TEXT.test(b.text)) {
+      result = {
+        kind: 'tool-result',
+        toolUseId: uses[next++]!,
+        text: b.text,
+        chars: b.chars,
+        isError: false,
+        images: 0,
+        persisted: false,
+      };
+      out.push(result);
+      continue;
+    }
+    // Older releases write the header alone and the output in the blocks after it, up to the next
+    // header or the environment details.
+    if (
+      result &&
+      b.kind === 'text' &&
+      !b.text.startsWith('<environment_details>') &&
+      !TOOL_RESULT_TEXT.test(b.text)
+    ) {
+      result.chars += b.chars;
+      if (result.text.length < previewChars) result.text = `${result.text}\n${b.text}`.slice(0, previewChars);
+      continue;
+    }
+    if (result && b.kind === 'image') {
+      result.images++;
+      continue;
+    }
+    result = undefined;
+    out.push(b);
+  }
+  return out;
+}
+
+/**
  * A call whose input is below this share of the call before it had a truncation before it (ours).
  * The history only grows (Cline writes every message to it and keeps what a truncation or a
  * condense dropped as a range in the task's state, not in this file: ContextManager
@@ -173,6 +221,8 @@ function createClineNormalizer(): RecordNormalizer {
   const sizeBefore: number[] = [0];
   /** The range Cline keeps as deleted, in messages (0-based, inclusive), once it truncated. */
   let deleted: [number, number] | undefined;
+  /** The tool_use ids of the last assistant message, for the results the next message writes as text. */
+  let uses: string[] = [];
   return {
     dialect: 'cline',
     agent: 'Cline',
@@ -180,6 +230,13 @@ function createClineNormalizer(): RecordNormalizer {
     normalize(record, ctx, index) {
       const normalized = normalizeClineMessage(record, ctx, index);
       const { entry } = normalized;
+      if (entry?.role === 'user' && uses.length > 0)
+        entry.blocks = pairTextResults(entry.blocks, uses, ctx.previewChars);
+      if (entry?.role === 'assistant' || entry?.role === 'user')
+        uses =
+          entry.role === 'assistant'
+            ? entry.blocks.flatMap((b) => (b.kind === 'tool-use' ? [b.id] : []))
+            : [];
       const message = sizeBefore.length - 1;
       sizeBefore.push(sizeBefore[message]! + (entry ? getBlocksChars(entry.blocks) / 4 : 0));
       const usage = entry?.usage;

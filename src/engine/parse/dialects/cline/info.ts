@@ -43,7 +43,18 @@ function groupTaskFiles(paths: readonly string[]): { key: string; paths: string[
 /** True when a dropped set holds a Cline UI log: the task folder's other files are its content. */
 const hasClineUiLog = (baseNames: readonly string[]): boolean => baseNames.some((name) => UI_NAME.test(name));
 
-const TOOL_RESULT_TEXT = /^\[[\w-]+(?: for [^\]\n]*)?\] Result:/;
+/**
+ * A tool's result as Cline writes it, user text "[read_file for 'x'] Result:…" (docs/sources.md#fmt-cline).
+ * What follows "for" may itself hold "]" (a search pattern) and newlines (a follow-up question): the
+ * header ends at the first "] Result:" (one lazy scan from the start: linear in the text).
+ */
+export const TOOL_RESULT_TEXT = /^\[[\w-]+(?: for [\s\S]*?)?\] Result:/;
+
+/**
+ * Cline's own words in a user message, not the person's: a tool result, or "[ERROR] You did not use
+ * a tool…" (formatResponse.noToolsUsed, cline/cline@7fa0a4924b579fa7329e514b01cefab9f2ad20af:src/core/prompts/responses.ts:34).
+ */
+const INJECTED_USER_TEXT = /^\[ERROR\] /;
 
 /** The UI log (ui-messages.ts reads it): the task's main file. */
 export const CLINE_UI_DIALECT_INFO: DialectInfo = {
@@ -87,8 +98,9 @@ export const CLINE_DIALECT_INFO: DialectInfo = {
     wholeJson: { maxBytes: MAX_HISTORY_BYTES },
   },
   transcript: {
-    // Tool results come back as user text, "[read_file for 'x'] Result:" (docs/sources.md#fmt-cline): not a turn.
-    isInjectedUserText: (text) => TOOL_RESULT_TEXT.test(text),
+    // Tool results come back as user text, "[read_file for 'x'] Result:" (docs/sources.md#fmt-cline): not a
+    // turn, nor is Cline's "[ERROR]" retry prompt. A "[TASK RESUMPTION]" is: the person resumed the task.
+    isInjectedUserText: (text) => TOOL_RESULT_TEXT.test(text) || INJECTED_USER_TEXT.test(text),
   },
 };
 
