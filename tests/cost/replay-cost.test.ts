@@ -65,11 +65,35 @@ describe('cost of a replay, generated sessions', () => {
     const cost = computeReplayCost(session, result);
     expect(cost.real.calls.calls).toBe(result.callIndex.length);
     expect(cost.real.calls.usd).toBeGreaterThan(0);
-    expect(Math.abs(cost.calls.usd / cost.real.calls.usd - 1)).toBeLessThan(0.05);
+    // Its replay reproduces the log's compactions and its history never differs from the log's:
+    // every call billed as recorded.
+    expect(result.diverged.every((d) => d === 0)).toBe(true);
+    expect(cost.calls.usd).toBeCloseTo(cost.real.calls.usd, 9);
+    // The cache model prices the same calls within 5%.
+    const modelled = computeReplayCost(session, result, { modelledCalls: 'all' });
+    expect(Math.abs(modelled.calls.usd / cost.real.calls.usd - 1)).toBeLessThan(0.05);
     // Input tokens are conserved: read + written + uncached = the simulated context of every call.
     const sent = result.simulatedTokens.reduce((a, b) => a + b, 0);
     const c = cost.calls;
     expect(c.cacheRead + c.cacheWrite5m + c.cacheWrite1h + c.uncached).toBeCloseTo(sent, 3);
+  });
+
+  it('a replay that changes nothing costs exactly what the log did', async () => {
+    // Before the sample's first compaction nothing differs: every call as recorded.
+    const session = await generated(15, 200);
+    // A cache miss the transcript shows no cause for (a provider's): the call wrote its prefix again.
+    const missed = session.apiCalls[40]!.usage;
+    missed.cacheCreationInputTokens += missed.cacheReadInputTokens;
+    missed.cacheReadInputTokens = 0;
+    const result = replayAt(session, { disableAutoCompact: true, disableCompact: true });
+    expect(result.events).toEqual([]);
+    expect(result.diverged.every((d) => d === 0)).toBe(true);
+    const cost = computeReplayCost(session, result);
+    expect(cost.calls.usd).toBeCloseTo(cost.real.calls.usd, 9);
+    expect(cost.calls.cacheRead).toBe(cost.real.calls.cacheRead);
+    // The documented cache alone would not: it reads that prefix.
+    const modelled = computeReplayCost(session, result, { modelledCalls: 'all', cache: { hitShare: 1 } });
+    expect(modelled.calls.cacheRead).toBeGreaterThan(cost.real.calls.cacheRead);
   });
 
   it('compacting earlier adds summaries and cache writes, and reads less', async () => {
@@ -121,8 +145,14 @@ describe('cost of a replay, generated sessions', () => {
   it('the cache is gone after an idle gap over its lifetime, kept under it', async () => {
     const session = await generated(13, 120);
     const result = replayAt(session);
-    const kept = computeReplayCost(session, result, { cache: { ttlMs: 1e12, hitShare: 1 } });
-    const none = computeReplayCost(session, result, { cache: { ttlMs: -1, hitShare: 1 } });
+    const kept = computeReplayCost(session, result, {
+      cache: { ttlMs: 1e12, hitShare: 1 },
+      modelledCalls: 'all',
+    });
+    const none = computeReplayCost(session, result, {
+      cache: { ttlMs: -1, hitShare: 1 },
+      modelledCalls: 'all',
+    });
     expect(none.calls.cacheRead).toBe(0);
     expect(kept.calls.cacheRead).toBeGreaterThan(0);
     expect(none.calls.usd).toBeGreaterThan(kept.calls.usd);

@@ -17,6 +17,10 @@ import { PRICES_SEEN } from './prices-seen';
 // its recorded usage priced the same way. Main-conversation calls only: subagents' calls are
 // neither replayed here nor counted on the real side.
 //
+// A call whose history is still the log's is billed as the log recorded it (its real cache reads):
+// only the calls after the replay changed something are priced by the model, so a replay that
+// changes nothing costs what the log did (a Codex rollout without compactions was +11% otherwise).
+//
 // The cache, call by call: the prefix the previous call sent is cached; a call reads what of it
 // it sends again and writes (Anthropic) or pays in full (automatic caching) the rest. The prefix
 // breaks back to the system prompt and tools (`baseTokens`) when the history was edited between
@@ -55,6 +59,12 @@ interface ReplayCostOptions {
   prices?: PriceOverrides;
   /** Replaces parts of the session's cache model (its lifetime, its kind). */
   cache?: Partial<CacheModel>;
+  /**
+   * Which replayed calls the cache model prices: `diverged` (default), those whose history differs
+   * from the log's, the others billed as the log recorded them, so a replay that changes nothing
+   * costs what the log did; `all`, every call (what measures the model against the log).
+   */
+  modelledCalls?: 'diverged' | 'all';
 }
 
 const emptySplit = (): CostSplit => ({
@@ -254,6 +264,7 @@ export function computeReplayCost(
     ttlMs,
   );
   const summaryCalls = getSummaryCalls(result);
+  const modelEveryCall = options.modelledCalls === 'all';
   let callModel = session.meta.models[0] ?? '';
   // p = −1: summaries before the first call (a log that opens on a compaction).
   for (let p = -1; p < n; p++) {
@@ -262,10 +273,16 @@ export function computeReplayCost(
       const call = session.apiCalls[result.callIndex[p]!]!;
       callModel = call.model;
       const input = result.simulatedTokens[p]!;
+      // Up to the replay's first change the history is the log's: its call cost what it recorded.
+      const asLogged = modelEveryCall
+        ? false
+        : result.diverged[p] === 0 && input === result.recordedTokens[p];
       addBilled(
         calls,
         callModel,
-        billInput(input, cached[p]! * hitShare, call.usage.outputTokens, cache),
+        asLogged
+          ? getBilledTokens(call.usage)
+          : billInput(input, cached[p]! * hitShare, call.usage.outputTokens, cache),
         prices,
       );
       addBilled(real.calls, callModel, getBilledTokens(call.usage), prices);
