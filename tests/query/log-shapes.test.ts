@@ -6,7 +6,7 @@ import {
   getInferredWindowKnobs,
   getMaxOutputForModel,
   inferContextWindow,
-} from '../../src/engine/context-window';
+} from '../../src/engine/parse/context-window';
 import { followBranch } from '../../src/engine/parse/branches';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';

@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { buildCompactionRequest } from '../../src/engine/compact/build-request';
@@ -11,11 +11,10 @@ import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { checkReplayInvariants } from './invariants';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { ReplayResult } from '../../src/engine/replay/types';
-import {
-  findGeminiSplit,
-  GEMINI_CLI_STRATEGY,
-  getGeminiTokenLimit,
-} from '../../src/engine/strategies/gemini-cli';
+import { getSessionWindow } from '../../src/engine/parse/context-window';
+import { getGeminiTokenLimit } from '../../src/engine/parse/dialects/gemini-cli/info';
+import { corpusOrSkip, foreignFiles } from '../helpers/corpus';
+import { findGeminiSplit, GEMINI_CLI_STRATEGY } from '../../src/engine/strategies/gemini-cli';
 import { getGeminiThreshold } from '../../src/engine/strategies/gemini-cli/descriptor';
 import type { GeminiCliKnobs } from '../../src/engine/strategies/gemini-cli/knobs';
 import { requirePreset } from '../../src/engine/strategies/prompt-presets';
@@ -292,4 +291,23 @@ it('compares nothing on a Gemini CLI log at its own knobs: the chat file records
   const low = run(prepared, { tokenLimit: 10_000 });
   expect(low.comparison.extraEventIndices).toHaveLength(compacts(low).length);
   expect(compacts(low).length).toBeGreaterThan(0);
+});
+
+describe.skipIf(!corpusOrSkip('the Gemini CLI window on real chats'))("a Gemini CLI log's window", () => {
+  it("is Gemini CLI's token limit for its model, not Claude's 200k: the chart's frame and the strategy agree", async () => {
+    const chats = foreignFiles().filter((f) => /chats\/session-[^/]+\.json$/.test(f));
+    expect(chats.length).toBeGreaterThan(0);
+    for (const path of chats) {
+      const session = await parseSession([createMemorySource(basename(path), readFileSync(path))]);
+      const window = getSessionWindow(session);
+      expect(
+        session.meta.models.some((m) => m.startsWith('gemini-')),
+        path,
+      ).toBe(true);
+      expect(window, path).toMatchObject({ windowTokens: 1_048_576, windowSource: 'model-id' });
+      expect(window.reasons[0]).toMatch(/^Window 1,048,576: Gemini CLI's token limit for gemini-/);
+      const { knobs } = GEMINI_CLI_STRATEGY.getSessionKnobs(getSessionInfo(prepareReplay(session)));
+      expect(knobs.tokenLimit).toBe(window.windowTokens);
+    }
+  });
 });

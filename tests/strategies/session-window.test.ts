@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inferContextWindow } from '../../src/engine/context-window';
+import { inferContextWindow } from '../../src/engine/parse/context-window';
 import { getLogWindow } from '../../src/engine/strategies/session-window';
 import type { SessionInfo } from '../../src/engine/strategies/types';
 

@@ -8,7 +8,7 @@ import type {
   Session,
   TokenCount,
 } from '../types';
-import { type ContextWindowInference, getSessionWindow } from '../context-window';
+import { type ContextWindowInference, getSessionWindow } from '../parse/context-window';
 import type { Branch, BranchFork } from '../types';
 import { getCallLanes } from './call-lanes';
 import { getUsageCoverage, type UsageCoverage, withEstimatedPost } from './usage-coverage';

@@ -2,7 +2,7 @@
 // window from the log: the window the log states, else the strategy's own rule for the log's model
 // (Cline's context-window-utils), else the window inferred from the log's models and peaks
 // (the engine's context-window inference), else the strategy's default. One rule, one note per source.
-import type { ContextWindowInference } from '../context-window';
+import type { ContextWindowInference } from '../parse/context-window';
 import type { TokenCount } from '../types';
 import type { SessionInfo } from './types';
 

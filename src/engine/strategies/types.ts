@@ -1,6 +1,6 @@
 import type { ContinuationOptions } from '../compact/format-summary';
 import type { PromptPreset } from '../prompts/types';
-import { type ContextWindowInference, getSessionWindow } from '../context-window';
+import { type ContextWindowInference, getSessionWindow } from '../parse/context-window';
 import type { Restoration, RestoredFile } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
 import type { PreparedReplay, RealCompactionInfo } from '../simulation/prepared';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { WindowSource } from '../../engine/context-window';
+import type { WindowSource } from '../../engine/parse/context-window';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount, formatTokensShort } from '../common/format';
 import { markHiddenChars, VisibleText } from '../common/visible-text';

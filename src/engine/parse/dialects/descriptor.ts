@@ -196,6 +196,12 @@ export interface DialectInfo {
    */
   readonly usageFollowsResponse?: boolean;
   readonly restoration: RestorationHints;
+  /**
+   * The window the agent gives a model id its log names (Gemini CLI's `tokenLimit`), with where
+   * that comes from: the log's window when it states none (context-window.ts). Undefined for a
+   * model it does not know.
+   */
+  readonly modelWindow?: (model: string) => { tokens: number; why: string } | undefined;
   /** The agent's shell tools, by tool_use name (bash-output summarization, boundary scoring). */
   readonly shellTools?: readonly string[];
   /**

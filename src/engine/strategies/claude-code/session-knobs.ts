@@ -1,4 +1,4 @@
-import { getInferredWindowKnobs } from '../../context-window';
+import { getInferredWindowKnobs } from '../../parse/context-window';
 import {
   computeThresholds,
   DEFAULT_THRESHOLD_KNOBS,

@@ -17,7 +17,8 @@ import {
 } from './masking';
 import { GEMINI_CLI } from './prompt';
 import { GEMINI_CLI_DESCRIPTOR, getGeminiThreshold } from './descriptor';
-import { DEFAULTS, GEMINI_DEFAULT_TOKEN_LIMIT, type GeminiCliKnobs } from './knobs';
+import { getGeminiTokenLimit } from '../../parse/dialects/gemini-cli/info';
+import { DEFAULTS, type GeminiCliKnobs } from './knobs';
 
 // Gemini CLI's chat compression (docs/sources.md#gemini-cli, #agents-observations, #agents-simulate-first; sources
 // there: google-gemini/gemini-cli `packages/core/src/context/chatCompressionService.ts`,
@@ -289,14 +290,6 @@ class GeminiCliRun implements StrategyRun {
     });
     return { actions };
   }
-}
-
-/** tokenLimits.ts: the limit of a Gemini model id, or undefined for another family. */
-export function getGeminiTokenLimit(model: string): TokenCount | undefined {
-  const id = model.toLowerCase();
-  if (!id.includes('gemini')) return undefined;
-  if (id.includes('gemini-1.5-pro')) return 2_097_152;
-  return GEMINI_DEFAULT_TOKEN_LIMIT;
 }
 
 export const GEMINI_CLI_STRATEGY: CompactionStrategy<GeminiCliKnobs> = {

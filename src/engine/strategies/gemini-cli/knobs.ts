@@ -31,8 +31,7 @@ export interface GeminiCliKnobs {
   maskingProtectLatestTurn: boolean;
 }
 
-/** tokenLimits.ts `DEFAULT_TOKEN_LIMIT` (and the Gemini 2.x / 3 models' limit). */
-export const GEMINI_DEFAULT_TOKEN_LIMIT: TokenCount = 1_048_576;
+import { GEMINI_DEFAULT_TOKEN_LIMIT } from '../../parse/dialects/gemini-cli/info';
 
 export const DEFAULTS: GeminiCliKnobs = {
   tokenLimit: GEMINI_DEFAULT_TOKEN_LIMIT,

@@ -3,7 +3,7 @@ import type { Restoration } from '../../compact/restore';
 import { getSafeCut } from '../../simulation/cuts';
 import { getMessageRangePositions } from '../../simulation/message-pairs';
 import type { PreparedReplay } from '../../simulation/prepared';
-import { getMaxOutputForModel } from '../../context-window';
+import { getMaxOutputForModel } from '../../parse/context-window';
 import { estimateTextTokens } from '../../tokens/estimate';
 import type { TokenCount } from '../../types';
 import type { CompactionStrategy, ReplayView, StepOutcome, StrategyAction, StrategyRun } from '../types';

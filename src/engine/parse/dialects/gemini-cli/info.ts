@@ -29,6 +29,25 @@ const FOLDER_FILE = /(?:^|\/)chats\/session-[^/]+\.jsonl?$/i;
 
 const TRANSCRIPT: TranscriptConventions = { knownSystemSubtypes: NOTICE_TYPES };
 
+/** tokenLimits.ts `DEFAULT_TOKEN_LIMIT`, the limit of the Gemini 2.x / 3 models (docs/sources.md#gemini-cli). */
+export const GEMINI_DEFAULT_TOKEN_LIMIT = 1_048_576;
+
+/** tokenLimits.ts: the limit Gemini CLI gives a Gemini model id, or undefined for another family. */
+export function getGeminiTokenLimit(model: string): number | undefined {
+  const id = model.toLowerCase();
+  if (!id.includes('gemini')) return undefined;
+  if (id.includes('gemini-1.5-pro')) return 2_097_152;
+  return GEMINI_DEFAULT_TOKEN_LIMIT;
+}
+
+/** The window of a model a Gemini CLI log names: Gemini CLI's token limit for it. */
+function geminiModelWindow(model: string): { tokens: number; why: string } | undefined {
+  const tokens = getGeminiTokenLimit(model);
+  return tokens === undefined
+    ? undefined
+    : { tokens, why: `Gemini CLI's token limit for ${model} (tokenLimits.ts, docs/sources.md#gemini-cli)` };
+}
+
 /** The newer JSONL log, where a message's later copy replaces its earlier ones. */
 export const GEMINI_CLI_DIALECT_INFO: DialectInfo = {
   id: 'gemini-cli',
@@ -48,6 +67,7 @@ export const GEMINI_CLI_DIALECT_INFO: DialectInfo = {
   },
   transcript: TRANSCRIPT,
   defaultStrategyId: 'gemini-cli',
+  modelWindow: geminiModelWindow,
 };
 
 /** The older whole-JSON chat file: the same messages under `messages`. */
@@ -65,6 +85,7 @@ export const GEMINI_CLI_JSON_DIALECT_INFO: DialectInfo = {
   },
   transcript: TRANSCRIPT,
   defaultStrategyId: 'gemini-cli',
+  modelWindow: geminiModelWindow,
 };
 
 /** A prompt log grows one short record a prompt; anything larger is not one. */

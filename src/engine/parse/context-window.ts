@@ -1,10 +1,11 @@
+import { getDialectInfo } from './dialects/descriptors';
 import {
   DEFAULT_CONTEXT_WINDOW,
   DEFAULT_MAX_OUTPUT_TOKENS,
   EXTENDED_CONTEXT_WINDOW,
   getContextWindowForModel,
-} from './thresholds';
-import type { Session, TokenCount } from './types';
+} from '../thresholds';
+import type { Session, TokenCount } from '../types';
 
 // Which context window and max output a log ran with, inferred from the log itself, with the
 // reasons. Claude Code's window is `BcK` = 200,000 unless the model is run extended (the `[1m]`
@@ -49,6 +50,8 @@ interface WindowEvidence {
   autoCompactPreTokens: TokenCount[];
   /** A window the log states (Codex `model_context_window`). */
   statedWindowTokens?: TokenCount;
+  /** The window the log's own agent gives its models (Gemini CLI's token limit), when it knows them. */
+  agentWindow?: { tokens: TokenCount; why: string };
 }
 
 export type WindowSource = 'stated' | 'model-id' | 'observed' | 'default';
@@ -81,6 +84,11 @@ export function inferContextWindow(evidence: WindowEvidence): ContextWindowInfer
     windowTokens = evidence.statedWindowTokens;
     windowSource = 'stated';
     reasons.push(`Window ${fmt(windowTokens)}: the log states it.`);
+  } else if (evidence.agentWindow && evidence.agentWindow.tokens >= observed) {
+    // Not Claude's 200k for another agent's model: its own limit for it, as its strategy uses.
+    windowTokens = evidence.agentWindow.tokens;
+    windowSource = 'model-id';
+    reasons.push(`Window ${fmt(windowTokens)}: ${evidence.agentWindow.why}.`);
   } else if (extendedModel !== undefined && observed <= EXTENDED_CONTEXT_WINDOW) {
     windowTokens = EXTENDED_CONTEXT_WINDOW;
     windowSource = 'model-id';
@@ -149,7 +157,23 @@ function getWindowEvidence(session: Session): WindowEvidence {
     peakContextTokens,
     autoCompactPreTokens,
     ...(session.meta.contextWindow !== undefined ? { statedWindowTokens: session.meta.contextWindow } : {}),
+    ...getAgentWindow(session.format, models),
   };
+}
+
+/** The largest window the log's agent gives the log's models, when its dialect knows them. */
+function getAgentWindow(
+  format: Session['format'],
+  models: ReadonlySet<string>,
+): Pick<WindowEvidence, 'agentWindow'> {
+  const byModel = getDialectInfo(format)?.modelWindow;
+  let agentWindow: WindowEvidence['agentWindow'];
+  if (byModel)
+    for (const model of models) {
+      const w = byModel(model);
+      if (w && (!agentWindow || w.tokens > agentWindow.tokens)) agentWindow = w;
+    }
+  return agentWindow ? { agentWindow } : {};
 }
 
 /**
