@@ -31,8 +31,7 @@ export type IssueCode =
   | 'file-shrunk'
   /** A valid JSON record that could not be read (nested deeper than the stack allows): skipped. */
   | 'unreadable-record'
-  /** A value outside what it can be (negative or non-numeric usage, a time outside the Date range
-   * or before the agents existed): left out of the figures. */
+  /** A value outside what it can be (bad usage, an impossible time): left out of the figures. */
   | 'out-of-range'
   /** A record type (or system subtype) the engine does not model; kept, counted and shown. */
   | 'unknown-record'
@@ -47,6 +46,8 @@ export type IssueCode =
   | 'duplicate-uuid'
   /** The log records no usage at all (an early Codex rollout): no API call has a context. */
   | 'no-usage'
+  /** Calls whose recorded output cannot hold their answer (usage of the stream's start). */
+  | 'understated-output'
   /** The person stopped the read (Cancel of a load): the session holds the lines read before. */
   | 'read-stopped';
 

@@ -20,6 +20,7 @@ import {
   type RecordExtras,
   type RecordNormalizer,
 } from './dialects/record';
+import { findUnderstatedOutput } from './understated-output';
 import { foldCopiedRecord } from './fold-copies';
 import { addSidechainCall, contextOf, type SidechainAcc, SidechainTracker } from './sidechains';
 
@@ -443,6 +444,8 @@ export class SessionBuilder {
     let unmatchedResults = 0;
     for (const id of this.toolResultEntry.keys()) if (!this.toolUseEntry.has(id)) unmatchedResults++;
 
+    const understated = findUnderstatedOutput(this.entries, this.apiCalls);
+    if (understated) this.issues.push(understated);
     this.sidechains.linkCompactionCalls(this.compactions, this.files);
     this.sidechains.linkSpawners(this.entries);
 

@@ -1,0 +1,53 @@
+import { estimateEntryTokens } from '../tokens/estimate';
+import type { ApiCall, Entry, ParseIssue, TokenCount } from '../types';
+
+// Calls whose recorded output cannot hold their own answer. Claude Code wrote some releases'
+// assistant records with the usage of the stream's start (`output_tokens` 1 or 2) and never the
+// final count (Claude Code's issue 10259 on GitHub; ccusage's 866): in the corpus, 2.1.9–2.1.41
+// sessions record 1–2 output tokens on 40–90% of their calls, answers of hundreds to thousands of
+// tokens. The figures stay the log's (a reader agrees with the raw records); the session says
+// which calls and by about how much their output, and its cost, are understated.
+
+/** A call is understated when its answer's estimate is at least this (ours: below it, a short answer's tokenization may differ)… */
+const MIN_ANSWER_TOKENS = 50;
+/** …and its recorded output under this share of the estimate (ours: chars / 4 is within 2× of a tokenizer). */
+const MAX_SHARE = 0.25;
+
+/** The estimate of a call's answer: its entries' text, thinking and tool calls (characters / 4). */
+function getAnswerTokens(entries: readonly Entry[], call: ApiCall): TokenCount {
+  let tokens = 0;
+  for (let i = call.firstEntryIndex; i <= call.lastEntryIndex; i++) {
+    const e = entries[i];
+    if (e?.kind === 'assistant' && (call.messageId === undefined || e.messageId === call.messageId))
+      tokens += estimateEntryTokens(e);
+  }
+  return tokens;
+}
+
+/** The session's note on understated output, or undefined when every call's output holds its answer. */
+export function findUnderstatedOutput(
+  entries: readonly Entry[],
+  apiCalls: readonly ApiCall[],
+): ParseIssue | undefined {
+  let count = 0;
+  let missing = 0;
+  let first: { call: ApiCall; answer: TokenCount } | undefined;
+  for (const call of apiCalls) {
+    const answer = getAnswerTokens(entries, call);
+    const recorded = call.usage.outputTokens;
+    if (answer < MIN_ANSWER_TOKENS || recorded >= answer * MAX_SHARE) continue;
+    count++;
+    missing += answer - recorded;
+    first ??= { call, answer };
+  }
+  if (!first) return undefined;
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  const { call, answer } = first;
+  return {
+    fileIndex: call.fileIndex,
+    line: call.line,
+    code: 'understated-output',
+    severity: 'info',
+    message: `${fmt(count)} of ${fmt(apiCalls.length)} API calls record fewer output tokens than their answers hold (first, line ${call.line}: ${fmt(call.usage.outputTokens)} recorded for an answer of about ${fmt(answer)}): the log wrote the usage of the stream's start, not its end (Claude Code's GitHub issue 10259). Their output, and its cost, are understated by about ${fmt(missing)} tokens (the answers' characters / 4; ours).`,
+  };
+}

@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
+import { generateSession } from '../../sample/generate-session';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
+
+// Calls whose recorded output cannot hold their answer (parse/understated-output.ts): a real
+// Claude Code 2.1.12 session records 1 output token on nearly every answer; a 2.1.97 one records
+// its answers whole. Checked against a plain count of the raw records: every answer whose lines
+// all record at most 2 output tokens, with more than 400 characters of content, is flagged.
+
+const AFFECTED = join(
+  CORPUS,
+  'aistrad__work/claude__projects__-home-aiscend-work-vibelife__120e3499-cd68-46de-a639-d9ef55d094fc.jsonl',
+);
+const WHOLE = join(
+  CORPUS,
+  '4thehalibit__omarchy-backup/claude__projects__-home-vwestberg-Claude__1fb5e404-604d-4a2b-baf1-3beb42a67371.jsonl',
+);
+
+/** Answers (by message id) whose every line records ≤ 2 output tokens, their content over 400 characters. */
+function plainCount(text: string): { stubs: number; answers: number } {
+  const byId = new Map<string, { out: number; chars: number }>();
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const r = JSON.parse(line);
+    if (r.type !== 'assistant' || r.message?.model === '<synthetic>') continue;
+    const a = byId.get(r.message.id) ?? { out: 0, chars: 0 };
+    a.out = Math.max(a.out, r.message.usage?.output_tokens ?? 0);
+    a.chars += JSON.stringify(r.message.content).length;
+    byId.set(r.message.id, a);
+  }
+  let stubs = 0;
+  for (const a of byId.values()) if (a.out <= 2 && a.chars > 400) stubs++;
+  return { stubs, answers: byId.size };
+}
+
+describe.skipIf(!corpusOrSkip('understated output on real logs'))(
+  'output recorded at the stream start',
+  () => {
+    it('a Claude Code 2.1.12 session: its stub answers flagged, with their count and the first line', async () => {
+      const text = readFileSync(AFFECTED, 'utf8');
+      const session = await parseSession([createMemorySource(basename(AFFECTED), text)]);
+      const notes = session.issues.filter((i) => i.code === 'understated-output');
+      expect(notes).toHaveLength(1);
+      const note = notes[0]!;
+      expect(note.severity).toBe('info');
+      const [, flagged, of] = note.message.match(/^(\d+) of (\d+) API calls/)!.map(Number);
+      const plain = plainCount(text);
+      expect(of).toBe(plain.answers);
+      expect(plain.stubs).toBeGreaterThan(60);
+      expect(flagged).toBeGreaterThanOrEqual(plain.stubs);
+      expect(flagged).toBeLessThanOrEqual(of!);
+      // The first flagged call's line is an assistant record of that message.
+      const first = session.apiCalls.find((c) => c.line === note.line);
+      expect(first?.usage.outputTokens).toBeLessThanOrEqual(2);
+      // The figures stay the log's: the recorded output, summed, is what the records say.
+      expect(session.apiCalls.reduce((a, c) => a + c.usage.outputTokens, 0)).toBe(309);
+    });
+
+    it('a Claude Code 2.1.97 session records its answers whole: no note', async () => {
+      const text = readFileSync(WHOLE, 'utf8');
+      const session = await parseSession([createMemorySource(basename(WHOLE), text)]);
+      expect(plainCount(text).stubs).toBe(0);
+      expect(session.issues.filter((i) => i.code === 'understated-output')).toEqual([]);
+    });
+  },
+);
+
+describe('a generated session', () => {
+  it('whose usage counts each answer: no note', async () => {
+    const main = generateSession({ seed: 5, targetBytes: 2 * 1024 * 1024 }).files[0]!;
+    const session = await parseSession([createMemorySource(main.name, main.text)]);
+    expect(session.apiCalls.length).toBeGreaterThan(50);
+    expect(session.issues.filter((i) => i.code === 'understated-output')).toEqual([]);
+  });
+});
