@@ -4,7 +4,7 @@ import type { ApiCall, Entry, ParseIssue, TokenCount } from '../types';
 // Calls whose recorded output cannot hold their own answer. Claude Code wrote some releases'
 // assistant records with the usage of the stream's start (`output_tokens` 1 or 2) and never the
 // final count (Claude Code's issue 10259 on GitHub; ccusage's 866): in the corpus, 2.1.9–2.1.41
-// sessions record 1–2 output tokens on 40–90% of their calls, answers of hundreds to thousands of
+// sessions record 1–2 output tokens on 40–100% of their calls, answers of hundreds to thousands of
 // tokens. The figures stay the log's (a reader agrees with the raw records); the session says
 // which calls and by about how much their output, and its cost, are understated.
 

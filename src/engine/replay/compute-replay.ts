@@ -74,7 +74,7 @@ export function computeReplay(
     state.simulatedTokens[k] = S;
     state.checkTokens[k] = T;
     state.diverged[k] = state.differs ? 1 : 0;
-    if (S >= run.blockingTokens) state.block(k, S, run.blockingTokens);
+    if (S >= run.blockingTokens) state.block(k, S);
     else state.blocked = false;
 
     const boundaryPos = callPos[k + 1]!;

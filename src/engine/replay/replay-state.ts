@@ -155,8 +155,8 @@ export class ReplayState {
     };
   }
 
-  /** The simulated request reached the blocking limit (`limitTokens`). */
-  block(k: number, contextTokens: TokenCount, limitTokens: TokenCount): void {
+  /** The simulated request reached the blocking limit. */
+  block(k: number, contextTokens: TokenCount): void {
     if (!this.blocked) {
       const source = this.describeCall(k, false);
       this.events.push({
@@ -164,7 +164,7 @@ export class ReplayState {
         trigger: 'auto',
         ...this.eventHead(k, this.prepared.callPos[k + 1]!),
         checkTokens: contextTokens,
-        thresholdTokens: limitTokens,
+        thresholdTokens: this.run.blockingTokens,
         preTokens: contextTokens,
         postTokens: contextTokens,
         preSource: source,

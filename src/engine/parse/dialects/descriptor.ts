@@ -198,8 +198,8 @@ export interface DialectInfo {
   readonly restoration: RestorationHints;
   /**
    * The window the agent gives a model id its log names (Gemini CLI's `tokenLimit`), with where
-   * that comes from: the log's window when it states none (the window inference, parse/context-window). Undefined for a
-   * model it does not know.
+   * that comes from: the log's window when it states none (the window inference in
+   * parse/context-window). Undefined for a model it does not know.
    */
   readonly modelWindow?: (model: string) => { tokens: number; why: string } | undefined;
   /** The agent's shell tools, by tool_use name (bash-output summarization, boundary scoring). */

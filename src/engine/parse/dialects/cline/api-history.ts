@@ -106,8 +106,9 @@ function normalizeClineMessage(record: unknown, ctx: RecordContext, index: numbe
  * it (`uses`, their ids in order). Cline writes the result of a tool_use whose `call_id` it cannot
  * map as user text, "${description} Result:\n…", not a tool_result block, in the order it ran the
  * tools (cline/cline@7fa0a4924b579fa7329e514b01cefab9f2ad20af:src/core/task/tools/utils/ToolResultUtils.ts:36-49,
- * 70-76): the real mike4567 task writes all 231 of its results so, and each names its tool. Such a
- * text block becomes the tool_result it is; the rest of the message stays text.
+ * 70-76): the real mike4567 task writes 223 of its 231 results so, each naming its tool (the other
+ * 8 calls were interrupted: no result follows). Such a text block, with the output blocks after it,
+ * becomes the tool_result it is; the rest of the message stays text.
  */
 function pairTextResults(blocks: Block[], uses: readonly string[], previewChars: number): Block[] {
   const out: Block[] = [];
