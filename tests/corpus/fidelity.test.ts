@@ -55,10 +55,14 @@ interface Figures {
  *   was matched by a truncation after call 32, after a jump from 123,236 to 171,649 in one call
  *   while the log grew 1,782 bytes; now the replay's truncation after call 25 is that one's nearest
  *   (6 early) and the one after call 37 comes after call 39.
+ * Raised since (2026-11-28, fifth session): Claude Code exact 51 → 53, extra 1 → 0. Calls whose log
+ * kept the usage of the stream's start count their answer's estimate as output (the agent held the
+ * final usage; replay/prepare-call-axis.ts): `588184d4` and its stream (audit.jsonl) compact after
+ * call 27 as logged (one call late before), `19722b8a` no longer compacts where the log did not.
  */
 // biome-ignore format: a table, one agent a line.
 const TODAY: Record<string, Figures> = {
-  'Claude Code': { sessions: 29, transcripts: 71, real: 56, exact: 51, reproduced: 54, farther: 2, missing: 0, extra: 1, micro: 5, microExact: 4, microReproduced: 5 },
+  'Claude Code': { sessions: 29, transcripts: 71, real: 56, exact: 53, reproduced: 54, farther: 2, missing: 0, extra: 0, micro: 5, microExact: 4, microReproduced: 5 },
   'Codex CLI':   { sessions: 8,  transcripts: 8,  real: 3,  exact: 3,  reproduced: 3,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   Cline:         { sessions: 3,  transcripts: 3,  real: 13, exact: 10, reproduced: 10, farther: 2, missing: 1, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   'Gemini CLI':  { sessions: 4,  transcripts: 4,  real: 0,  exact: 0,  reproduced: 0,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },

@@ -24,6 +24,15 @@ function getAnswerTokens(entries: readonly Entry[], call: ApiCall): TokenCount {
   return tokens;
 }
 
+/**
+ * A call's output as its answer shows it, where the recorded output cannot hold the answer (else
+ * undefined): what the agent itself held in memory, the final usage of the stream.
+ */
+export function getAnswerOutput(entries: readonly Entry[], call: ApiCall): TokenCount | undefined {
+  const answer = getAnswerTokens(entries, call);
+  return answer >= MIN_ANSWER_TOKENS && call.usage.outputTokens < answer * MAX_SHARE ? answer : undefined;
+}
+
 /** The session's note on understated output, or undefined when every call's output holds its answer. */
 export function findUnderstatedOutput(
   entries: readonly Entry[],
@@ -33,11 +42,10 @@ export function findUnderstatedOutput(
   let missing = 0;
   let first: { call: ApiCall; answer: TokenCount } | undefined;
   for (const call of apiCalls) {
-    const answer = getAnswerTokens(entries, call);
-    const recorded = call.usage.outputTokens;
-    if (answer < MIN_ANSWER_TOKENS || recorded >= answer * MAX_SHARE) continue;
+    const answer = getAnswerOutput(entries, call);
+    if (answer === undefined) continue;
     count++;
-    missing += answer - recorded;
+    missing += answer - call.usage.outputTokens;
     first ??= { call, answer };
   }
   if (!first) return undefined;

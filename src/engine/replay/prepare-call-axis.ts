@@ -1,6 +1,7 @@
 import { isMainThreadEntry } from '../compact/build-request';
 import { isOnFollowedBranch } from '../parse/branches';
 import { getDialectInfo } from '../parse/dialects/descriptors';
+import { getAnswerOutput } from '../parse/understated-output';
 import { getCallContext } from '../query/usage-coverage';
 import { lowerBound } from '../simulation/search';
 import type { Session } from '../types';
@@ -52,7 +53,11 @@ export function getCallAxis(session: Session): CallAxis {
     callFirstEntry[k] = call.firstEntryIndex;
     // The recorded context, or Claude Code's estimate where the call recorded no usage.
     recorded[k] = getCallContext(session, call.index).tokens;
-    output[k] = call.usage.outputTokens;
+    // A call whose log kept the usage of the stream's start (parse/understated-output.ts): the agent
+    // counted the final output it held in memory, estimated from the answer (ours). On the real
+    // Claude Code 2.1.34–2.1.41 session 588184d4 that puts the first auto-compaction after the
+    // logged call, one call late on the recorded output; no other replay of the corpus moves.
+    output[k] = getAnswerOutput(entries, call) ?? call.usage.outputTokens;
   }
 
   const posOfEntry = new Int32Array(entries.length).fill(-1);
