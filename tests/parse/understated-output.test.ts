@@ -3,6 +3,8 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
+import { getAnswerOutputs } from '../../src/engine/parse/understated-output';
+import { cpuMs } from '../helpers/cpu-time';
 import { generateSession } from '../../sample/generate-session';
 import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
@@ -75,5 +77,45 @@ describe('a generated session', () => {
     const session = await parseSession([createMemorySource(main.name, main.text)]);
     expect(session.apiCalls.length).toBeGreaterThan(50);
     expect(session.issues.filter((i) => i.code === 'understated-output')).toEqual([]);
+  });
+});
+
+describe('answers whose lines lie far apart', () => {
+  /** `n` answers, each written as two lines, the second lines in reverse order after all the first ones. */
+  function nested(n: number): string {
+    const line = (i: number, part: number) =>
+      JSON.stringify({
+        type: 'assistant',
+        uuid: `u-${i}-${part}`,
+        parentUuid: null,
+        timestamp: '2026-01-19T02:23:00.000Z',
+        message: {
+          id: `msg-${i}`,
+          role: 'assistant',
+          model: 'claude-opus-4-5-20251101',
+          content: [{ type: 'text', text: 'x'.repeat(400) }],
+          usage: { input_tokens: 3, cache_read_input_tokens: 1000, output_tokens: 1 },
+        },
+      });
+    const lines: string[] = [];
+    for (let i = 0; i < n; i++) lines.push(line(i, 0));
+    for (let i = n - 1; i >= 0; i--) lines.push(line(i, 1));
+    return `${lines.join('\n')}\n`;
+  }
+
+  it('are summed in one pass: linear in the entries, each answer flagged', async () => {
+    const time = async (n: number) => {
+      const session = await parseSession([createMemorySource('nested.jsonl', nested(n))]);
+      expect(session.apiCalls).toHaveLength(n);
+      const answers = getAnswerOutputs(session.entries, session.apiCalls);
+      // Two lines of 100 characters-worth tokens each, recorded as 1.
+      expect(answers.every((a) => a === 200)).toBe(true);
+      return cpuMs(() => getAnswerOutputs(session.entries, session.apiCalls));
+    };
+    const small = await time(10_000);
+    const large = await time(20_000);
+    // Walking each call's span of lines was quadratic here (every span holds all the calls inside it).
+    expect(large).toBeLessThan(4 * Math.max(small, 5));
+    expect(large).toBeLessThan(2_000);
   });
 });

@@ -13,24 +13,23 @@ const MIN_ANSWER_TOKENS = 50;
 /** …and its recorded output under this share of the estimate (ours: chars / 4 is within 2× of a tokenizer). */
 const MAX_SHARE = 0.25;
 
-/** The estimate of a call's answer: its entries' text, thinking and tool calls (characters / 4). */
-function getAnswerTokens(entries: readonly Entry[], call: ApiCall): TokenCount {
-  let tokens = 0;
-  for (let i = call.firstEntryIndex; i <= call.lastEntryIndex; i++) {
-    const e = entries[i];
-    if (e?.kind === 'assistant' && (call.messageId === undefined || e.messageId === call.messageId))
-      tokens += estimateEntryTokens(e);
-  }
-  return tokens;
-}
-
 /**
- * A call's output as its answer shows it, where the recorded output cannot hold the answer (else
- * undefined): what the agent itself held in memory, the final usage of the stream.
+ * Per API call, its output as its answer shows it where the recorded output cannot hold the answer,
+ * else 0: what the agent itself held in memory, the final usage of the stream. The answer is the
+ * call's assistant entries' text, thinking and tool calls (characters / 4), summed in one pass over
+ * the entries (a call's lines may lie far apart).
  */
-export function getAnswerOutput(entries: readonly Entry[], call: ApiCall): TokenCount | undefined {
-  const answer = getAnswerTokens(entries, call);
-  return answer >= MIN_ANSWER_TOKENS && call.usage.outputTokens < answer * MAX_SHARE ? answer : undefined;
+export function getAnswerOutputs(entries: readonly Entry[], apiCalls: readonly ApiCall[]): Float64Array {
+  const answers = new Float64Array(apiCalls.length);
+  for (const e of entries)
+    if (e.kind === 'assistant' && e.apiCallIndex !== undefined && e.apiCallIndex < answers.length)
+      answers[e.apiCallIndex]! += estimateEntryTokens(e);
+  for (const call of apiCalls) {
+    const answer = answers[call.index]!;
+    answers[call.index] =
+      answer >= MIN_ANSWER_TOKENS && call.usage.outputTokens < answer * MAX_SHARE ? answer : 0;
+  }
+  return answers;
 }
 
 /** The session's note on understated output, or undefined when every call's output holds its answer. */
@@ -41,9 +40,10 @@ export function findUnderstatedOutput(
   let count = 0;
   let missing = 0;
   let first: { call: ApiCall; answer: TokenCount } | undefined;
+  const answers = getAnswerOutputs(entries, apiCalls);
   for (const call of apiCalls) {
-    const answer = getAnswerOutput(entries, call);
-    if (answer === undefined) continue;
+    const answer = answers[call.index]!;
+    if (answer === 0) continue;
     count++;
     missing += answer - call.usage.outputTokens;
     first ??= { call, answer };

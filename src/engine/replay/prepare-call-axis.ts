@@ -1,7 +1,7 @@
 import { isMainThreadEntry } from '../compact/build-request';
 import { isOnFollowedBranch } from '../parse/branches';
 import { getDialectInfo } from '../parse/dialects/descriptors';
-import { getAnswerOutput } from '../parse/understated-output';
+import { getAnswerOutputs } from '../parse/understated-output';
 import { getCallContext } from '../query/usage-coverage';
 import { lowerBound } from '../simulation/search';
 import type { Session } from '../types';
@@ -48,6 +48,7 @@ export function getCallAxis(session: Session): CallAxis {
   const callFirstEntry = new Int32Array(n);
   const recorded = new Float64Array(n);
   const output = new Float64Array(n);
+  const answers = getAnswerOutputs(entries, session.apiCalls);
   for (let k = 0; k < n; k++) {
     const call = session.apiCalls[calls[k]!]!;
     callFirstEntry[k] = call.firstEntryIndex;
@@ -57,7 +58,7 @@ export function getCallAxis(session: Session): CallAxis {
     // counted the final output it held in memory, estimated from the answer (ours). On the real
     // Claude Code 2.1.34–2.1.41 session 588184d4 that puts the first auto-compaction after the
     // logged call, one call late on the recorded output; no other replay of the corpus moves.
-    output[k] = getAnswerOutput(entries, call) ?? call.usage.outputTokens;
+    output[k] = answers[call.index] || call.usage.outputTokens;
   }
 
   const posOfEntry = new Int32Array(entries.length).fill(-1);
