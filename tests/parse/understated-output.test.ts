@@ -6,7 +6,7 @@ import { createMemorySource } from '../../src/engine/parse/source';
 import { getAnswerOutputs } from '../../src/engine/parse/understated-output';
 import { cpuMs } from '../helpers/cpu-time';
 import { generateSession } from '../../sample/generate-session';
-import { CORPUS, corpusOrSkip } from '../helpers/corpus';
+import { CORPUS, corpusOrSkip, foreignFiles } from '../helpers/corpus';
 
 // Calls whose recorded output cannot hold their answer (parse/understated-output.ts): a real
 // Claude Code 2.1.12 session records 1 output token on nearly every answer; a 2.1.97 one records
@@ -117,5 +117,19 @@ describe('answers whose lines lie far apart', () => {
     // Walking each call's span of lines was quadratic here (every span holds all the calls inside it).
     expect(large).toBeLessThan(4 * Math.max(small, 5));
     expect(large).toBeLessThan(2_000);
+  });
+});
+
+describe.skipIf(!corpusOrSkip("understated output on other agents' logs"))("other agents' real logs", () => {
+  it('get no note: their records count the whole answer (a Gemini CLI record also holds its tool results)', async () => {
+    const files = foreignFiles().filter((f) => /\.jsonl?$/.test(f));
+    expect(files.length).toBeGreaterThan(5);
+    for (const path of files) {
+      const session = await parseSession([createMemorySource(basename(path), readFileSync(path))]);
+      expect(
+        session.issues.filter((i) => i.code === 'understated-output'),
+        path,
+      ).toEqual([]);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { estimateEntryTokens } from '../tokens/estimate';
+import { estimateBlockTokens } from '../tokens/estimate';
 import type { ApiCall, Entry, ParseIssue, TokenCount } from '../types';
 
 // Calls whose recorded output cannot hold their own answer. Claude Code wrote some releases'
@@ -21,9 +21,13 @@ const MAX_SHARE = 0.25;
  */
 export function getAnswerOutputs(entries: readonly Entry[], apiCalls: readonly ApiCall[]): Float64Array {
   const answers = new Float64Array(apiCalls.length);
-  for (const e of entries)
-    if (e.kind === 'assistant' && e.apiCallIndex !== undefined && e.apiCallIndex < answers.length)
-      answers[e.apiCallIndex]! += estimateEntryTokens(e);
+  for (const e of entries) {
+    if (e.kind !== 'assistant' || e.apiCallIndex === undefined || e.apiCallIndex >= answers.length) continue;
+    // What the model wrote: a Gemini CLI record also holds its tool calls' results.
+    for (const b of e.blocks)
+      if (b.kind === 'text' || b.kind === 'thinking' || b.kind === 'tool-use')
+        answers[e.apiCallIndex]! += estimateBlockTokens(b);
+  }
   for (const call of apiCalls) {
     const answer = answers[call.index]!;
     answers[call.index] =
