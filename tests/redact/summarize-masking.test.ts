@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMockServer } from '../../mock/anthropic-mock.mjs';
 import { createMockServer as createOpenAiMock } from '../../mock/openai-mock.mjs';
-import { main } from '../../src/cli/main';
 import { getPrintableUrl } from '../../src/engine/redact/printable-url';
+import { runCli } from '../helpers/run-cli';
 import { createFixtureText } from '../summarize/fixture';
 
 // Issue 22, item 5: what goes to a model. `compactlab summarize` masks the span's secrets by
@@ -30,9 +30,9 @@ describe('compactlab summarize masking', () => {
   writeFileSync(file, lines.join('\n'));
 
   async function run(args: string[]): Promise<string> {
-    const out: string[] = [];
-    expect(await main(['summarize', file, '--at', 'c0', '--json', ...args], (t) => out.push(t))).toBe(0);
-    return out.join('\n');
+    const { code, text } = await runCli(['summarize', file, '--at', 'c0', '--json', ...args]);
+    expect(code).toBe(0);
+    return text;
   }
 
   it('masks the request by default and sends it as is with --send-unmasked', async () => {
@@ -63,19 +63,12 @@ describe('compactlab summarize masking', () => {
 
   /** Runs summarize against a mock; what it printed on stdout and stderr. */
   async function runEcho(args: string[]): Promise<{ code: number; printed: string }> {
-    const printed: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((t: string) => {
-      printed.push(String(t));
-      return true;
-    }) as typeof process.stderr.write;
     vi.stubEnv('ANTHROPIC_API_KEY', KEY);
     vi.stubEnv('OPENAI_API_KEY', KEY);
     try {
-      const code = await main(['summarize', file, '--at', 'c0', ...args], (t) => printed.push(t));
-      return { code, printed: printed.join('\n') };
+      const { code, text, err } = await runCli(['summarize', file, '--at', 'c0', ...args]);
+      return { code, printed: `${text}\n${err}` };
     } finally {
-      process.stderr.write = write;
       vi.unstubAllEnvs();
     }
   }

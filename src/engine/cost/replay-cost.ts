@@ -274,9 +274,7 @@ export function computeReplayCost(
       callModel = call.model;
       const input = result.simulatedTokens[p]!;
       // Up to the replay's first change the history is the log's: its call cost what it recorded.
-      const asLogged = modelEveryCall
-        ? false
-        : result.diverged[p] === 0 && input === result.recordedTokens[p];
+      const asLogged = !modelEveryCall && result.diverged[p] === 0 && input === result.recordedTokens[p];
       addBilled(
         calls,
         callModel,
