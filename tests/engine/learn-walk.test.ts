@@ -219,6 +219,15 @@ describe("Claude Code's walk on the sample", () => {
     expect(invalid.knobs.contextWindow).toBe(base.knobs.contextWindow);
   });
 
+  it('says so in its title and first sentence when nothing compacts under the knobs', async () => {
+    const walk = await walkOf('gemini-cli', { tokenLimit: 4_000_000, maskingEnabled: 'off' });
+    const overview = stepOf(walk, 'overview');
+    expect(figure(overview, 'Compaction events in the replay')).toBe(0);
+    expect(overview.title).toBe('Gemini CLI: why nothing compacts here');
+    expect(overview.lead).toContain('On this transcript it does not compact with these settings.');
+    expect(stepOf(await walkOf('gemini-cli'), 'overview').title).toMatch(/one compaction, step by step$/);
+  });
+
   it('clears results only when the savings pass the minimum, and says which', async () => {
     const walk = await walkOf('claude-code');
     const clear = stepOf(walk, 'clear');

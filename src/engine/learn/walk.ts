@@ -169,7 +169,7 @@ const FAMILY_WORDS: Record<LearnFamily, string> = {
   summarize: 'summarizes: the history since the last boundary is replaced by a summary',
   truncate: 'truncates: older messages are dropped whole, without a summary',
   clear: 'clears: old tool results give way to a placeholder, the messages stay',
-  none: 'did not compact on this transcript with these settings',
+  none: 'does not compact with these settings',
 };
 
 /** The walk of a strategy over a prepared session. Pure but for reading records from `sources`. */
@@ -228,7 +228,9 @@ export async function computeLearnWalk(input: LearnWalkInput): Promise<LearnWalk
   const steps: LearnStep[] = [
     step(
       'overview',
-      `${strategy.label}: one compaction, step by step`,
+      family === 'none'
+        ? `${strategy.label}: why nothing compacts here`
+        : `${strategy.label}: one compaction, step by step`,
       `${strategy.description} On this transcript it ${FAMILY_WORDS[family]}${event ? `; this walk follows compaction ${compactions.findIndex((c) => c.eventIndex === index) + 1} of ${compactions.length}, after API call ${event.afterApiCall + 1}` : ''}. Use ← → to move, Esc to leave.`,
       {
         figures: [
