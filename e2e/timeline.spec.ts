@@ -222,6 +222,34 @@ test('dragging the splitter changes the chart height, and it is remembered', asy
   expect((await page.getByTestId('timeline').boundingBox())!.height).toBeCloseTo(after, 0);
 });
 
+test('a context far under its window: the height fits it on demand, from the keyboard too', async ({
+  page,
+}) => {
+  // The bundled sample climbs to its thresholds: nothing to fit.
+  await page.goto('/');
+  await expect(page.getByTestId('session-header')).toBeVisible();
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-calls', /[1-9]/);
+  await expect(page.getByTestId('timeline-fit-height')).toHaveCount(0);
+
+  // A Gemini CLI chat peaks at 10,100 tokens of a 1,048,576 window.
+  const file = path.join(REPO_ROOT, 'tests/fixtures/agents/session-2026-03-09T10-00-1a2b3c4d.json');
+  await dropFiles(page, [{ name: path.basename(file), content: fs.readFileSync(file, 'utf8') }]);
+  const chart = page.getByTestId('timeline');
+  await expect(chart).toHaveAttribute('data-window', '1048576');
+  expect(Number(await chart.getAttribute('data-y-max'))).toBeGreaterThan(1_048_576);
+  const fit = page.getByTestId('timeline-fit-height');
+  await expect(fit).toHaveAttribute('aria-pressed', 'false');
+  await fit.focus();
+  await page.keyboard.press('Enter');
+  await expect(fit).toHaveAttribute('aria-pressed', 'true');
+  await expect(fit).toHaveText('show the window');
+  const fitted = Number(await chart.getAttribute('data-y-max'));
+  expect(fitted).toBeGreaterThanOrEqual(10_100);
+  expect(fitted).toBeLessThan(20_000);
+  await fit.click();
+  expect(Number(await chart.getAttribute('data-y-max'))).toBeGreaterThan(1_048_576);
+});
+
 test.describe('a dense real session', () => {
   test.skip(!fs.existsSync(DENSE_CORPUS), `corpus file not found at ${DENSE_CORPUS}`);
 

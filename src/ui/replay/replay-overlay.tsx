@@ -55,7 +55,7 @@ export function describeReplayEvent(e: ReplayEvent): string {
 }
 
 /** The replay's result for the session on screen, if any. */
-function useShownReplayResult() {
+export function useShownReplayResult() {
   const sessionId = useUiStore((s) => s.currentSessionId);
   const params = useReplayStore((s) => s.runParams);
   const { data } = useReplayRun();

@@ -4,7 +4,7 @@ import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { useUiStore } from '../store';
 import { drawTimeline } from './draw-timeline';
 import { createGeometry, isFullView, panView, pxToPosition, pxToX, type ViewRange } from './geometry';
-import { ReplayOverlay } from '../replay/replay-overlay';
+import { ReplayOverlay, useShownReplayResult } from '../replay/replay-overlay';
 import type { ThresholdBars } from './threshold-bars';
 import { OverviewStrip } from './overview-strip';
 import { TimelineLegend } from './timeline-legend';
@@ -23,6 +23,12 @@ const drawnSeries = new WeakSet<object>();
 // The context chart: a canvas drawn a frame after each change, zoom and pan by wheel, keys, drag
 // and a shift-drag brush; a click selects the call's first entry, a zoom reveals the range's
 // first entry in the transcript.
+
+/**
+ * The chart offers to fit its height to the context when the highest point drawn stays under this
+ * share of the window's frame (ours: below half, the curve uses less than half the chart's height).
+ */
+const FIT_OFFER_SHARE = 0.5;
 
 /** Pointer travel below which a press is a click (select a call), not a drag. */
 const DRAG_THRESHOLD_PX = 3;
@@ -77,14 +83,26 @@ export function TimelineChart({
   }, []);
 
   const n = series.contextTokens.length;
-  const yMax = useMemo(() => {
+  const replay = useShownReplayResult();
+  // The highest point drawn: the log's context, its markers' pre-compaction figures, subagent
+  // calls and the replay's simulated context.
+  const dataMax = useMemo(() => {
     let max = series.peakContextTokens;
-    for (const bar of thresholds?.bars ?? []) max = Math.max(max, bar.tokens);
     for (const m of series.markers) max = Math.max(max, m.preTokens ?? 0);
     for (let k = 0; k < series.side.contextTokens.length; k++)
       max = Math.max(max, series.side.contextTokens[k]!);
+    for (const tokens of replay?.simulatedTokens ?? []) max = Math.max(max, tokens);
+    return max;
+  }, [series, replay]);
+  // The frame: the window and every threshold line, with the data.
+  const frameMax = useMemo(() => {
+    let max = dataMax;
+    for (const bar of thresholds?.bars ?? []) max = Math.max(max, bar.tokens);
     return Math.max(thresholds?.windowTokens ?? 0, max) * 1.04;
-  }, [series, thresholds]);
+  }, [dataMax, thresholds]);
+  const fitOffered = dataMax > 0 && dataMax < frameMax * FIT_OFFER_SHARE;
+  const fitHeight = useZoomStore((s) => s.fitHeight) && fitOffered;
+  const yMax = fitHeight ? dataMax * 1.1 : frameMax;
   const geometry = useMemo(
     () => createGeometry(widthPx, heightPx, n, yMax, view),
     [widthPx, heightPx, n, yMax, view],
@@ -134,6 +152,7 @@ export function TimelineChart({
         data-testid="timeline"
         data-calls={n}
         data-window={thresholds?.windowTokens}
+        data-y-max={Math.round(yMax)}
         data-view-from={geometry.from.toFixed(2)}
         data-view-to={geometry.to.toFixed(2)}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the chart takes keys for zoom and pan.
@@ -224,6 +243,8 @@ export function TimelineChart({
         to={geometry.to}
         zoomed={!isFullView(geometry)}
         onReset={() => changeView(undefined)}
+        fitHeight={fitOffered ? fitHeight : undefined}
+        onFitHeight={(fit) => useZoomStore.getState().setFitHeight(fit)}
         totals={
           isFullView(geometry) ? undefined : (
             <RangeTotals series={series} first={rangeFirst} last={rangeLast} />

@@ -67,6 +67,9 @@ export function TimelineLegend(props: {
   overview?: ReactNode;
   /** Shown in place of the hint once zoomed: the range's totals. */
   totals?: ReactNode;
+  /** Whether the height fits the context (undefined: not offered, the context fills the frame). */
+  fitHeight?: boolean;
+  onFitHeight?: (fit: boolean) => void;
 }) {
   const first = Math.min(props.count, Math.max(1, Math.ceil(props.from + 0.5)));
   const last = Math.min(props.count, Math.max(first, Math.floor(props.to + 0.5)));
@@ -87,6 +90,22 @@ export function TimelineLegend(props: {
       >
         reset zoom
       </button>
+      {props.fitHeight !== undefined && (
+        <button
+          type="button"
+          className="btn link small"
+          data-testid="timeline-fit-height"
+          aria-pressed={props.fitHeight}
+          title={
+            props.fitHeight
+              ? 'The height is the context’s: the window and the lines above it are named in the readout. Show them.'
+              : 'The context stays under half the window: fit the height to it'
+          }
+          onClick={() => props.onFitHeight?.(!props.fitHeight)}
+        >
+          {props.fitHeight ? 'show the window' : 'fit height'}
+        </button>
+      )}
       {props.zoomed && props.totals ? (
         props.totals
       ) : (
