@@ -67,7 +67,14 @@ const CASES: Record<DialectId, Case | { with: DialectId }> = {
       },
     ],
     calls: 3,
-    more: async (page) => expect(markers(page, 'compact')).toHaveCount(1),
+    more: async (page) => {
+      await expect(markers(page, 'compact')).toHaveCount(1);
+      // The `compacted` record is its own summary entry; this one's message is empty.
+      await markers(page, 'compact').click();
+      await expect(page.getByTestId('compaction-summary-note')).toHaveText(
+        'No summary in this record: its `message` is empty.',
+      );
+    },
   },
   cline: {
     files: [file('api_conversation_history.json', 'cline-api_conversation_history.json')],

@@ -5,7 +5,7 @@ import type { ApiMessage } from '../compact/types';
 import { readEntryRecord, readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { requirePreset } from '../strategies/prompt-presets';
-import { extractMessageText } from '../query/compaction-detail';
+import { readSummaryNote, readSummaryText as readSummaryOf } from '../query/compaction-detail';
 import { maskJsonValue, maskText, type RedactionSettings } from '../redact/mask';
 import type { ReplayEvent, ReplayEventFields } from '../replay/types';
 import { extractRetentionFacts } from '../retention/extract';
@@ -281,8 +281,18 @@ async function extractLocatedFacts(
   });
 }
 
-async function readSummaryText(session: Session, sources: ByteSource[], entryIndex: number): Promise<string> {
-  return extractMessageText(await readEntryText(sources, session, entryIndex)) ?? '';
+/**
+ * A summary entry's text as its dialect reads it (pi's compaction keeps it in `summary`, Codex's in
+ * `message`); `note` says why there is none to read (a remote Codex compaction's is encrypted).
+ */
+async function readSummary(
+  session: Session,
+  sources: ByteSource[],
+  entryIndex: number,
+): Promise<{ text?: string; note?: string }> {
+  const raw = await readEntryText(sources, session, entryIndex);
+  const text = readSummaryOf(session, entryIndex, raw);
+  return text === undefined ? { note: readSummaryNote(session, entryIndex, raw) } : { text };
 }
 
 interface ErosionOptions {
@@ -321,14 +331,18 @@ export async function computeLogErosion(
     ];
     const label = `compaction ${compactionIndex + 1} (${compaction.trigger}) at line ${compaction.line}`;
     const facts = await extractLocatedFacts(session, sources, range, options.redaction, options.signal);
-    if (compaction.summaryEntryIndex === undefined) {
+    const read =
+      compaction.summaryEntryIndex === undefined
+        ? undefined
+        : await readSummary(session, sources, compaction.summaryEntryIndex);
+    if (read?.text === undefined) {
       // Its facts still join the pool, through the next span's step.
-      notes.push(`${label}: no summary recorded; not scored`);
+      notes.push(`${label}: ${read?.note ?? 'no summary recorded'}; not scored`);
       from = range.fromEntryIndex;
       exclude = [...range.excludeEntryIndices, compaction.entryIndex];
       continue;
     }
-    const raw = await readSummaryText(session, sources, compaction.summaryEntryIndex);
+    const raw = read.text;
     inputs.push({
       label,
       compactionIndex,
@@ -386,7 +400,7 @@ export async function computeReplayErosion(
     let summary: string;
     let summarySource: ErosionStepInput['summarySource'];
     if (event.kind === 'reset' && realSummary?.summaryEntryIndex !== undefined) {
-      const raw = await readSummaryText(session, sources, realSummary.summaryEntryIndex);
+      const raw = (await readSummary(session, sources, realSummary.summaryEntryIndex)).text ?? '';
       summary = options.redaction ? maskText(raw, options.redaction) : raw;
       summarySource = 'recorded';
       // The replay continues from the log's own context after it.

@@ -131,6 +131,7 @@ export async function computeReportHtml(
       out.push(
         `<p class="retention">Retention: ${t(formatRetention(s.retention))}${facts ? ` — ${t(facts)}` : ''}${s.model ? ` · model ${t(s.model)}` : ''}</p>`,
       );
+      if (s.note) out.push(`<p class="note">${t(s.note)}</p>`);
       if (s.retention && s.retention.missed.length > 0) {
         out.push(`<details><summary>${s.retention.missed.length} facts missed</summary><ul>`);
         for (const m of s.retention.missed) out.push(`<li>${t(m.category)}: ${t(m.text)}</li>`);

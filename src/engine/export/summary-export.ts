@@ -1,7 +1,7 @@
 import { readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { DEFAULT_PRESET_ID, requirePreset } from '../strategies/prompt-presets';
-import { extractMessageText } from '../query/compaction-detail';
+import { readSummaryNote, readSummaryText } from '../query/compaction-detail';
 import { maskJsonValue, maskText, type RedactionSettings } from '../redact/mask';
 import { scoreRetention } from '../retention/score';
 import { FACT_CATEGORIES, FACT_CATEGORY_LABELS, type RetentionScore } from '../retention/types';
@@ -36,6 +36,8 @@ export interface ExportedSummary {
   createdAtMs?: number;
   text: string;
   retention?: Omit<RetentionScore, 'matches'>;
+  /** Why a recorded summary has no text to show (a remote Codex compaction's is encrypted): not scored. */
+  note?: string;
 }
 
 export interface SummaryExportHeader {
@@ -63,8 +65,11 @@ export async function collectLogSummaries(
   const out: ExportedSummary[] = [];
   for (const { compactionIndex, compaction } of getMainCompactions(session)) {
     if (compaction.summaryEntryIndex === undefined) continue;
-    const text =
-      extractMessageText(await readEntryText(sources, session, compaction.summaryEntryIndex)) ?? '';
+    // What the summary entry holds, as its dialect reads it (pi's `summary`, Codex's `message`).
+    const raw = await readEntryText(sources, session, compaction.summaryEntryIndex);
+    const read = readSummaryText(session, compaction.summaryEntryIndex, raw);
+    const note = read === undefined ? readSummaryNote(session, compaction.summaryEntryIndex, raw) : undefined;
+    const text = read ?? '';
     const prepared = await prepareSummary(
       session,
       sources,
@@ -80,6 +85,19 @@ export async function collectLogSummaries(
       },
       signal,
     );
+    if (note !== undefined) {
+      out.push({
+        source: 'log',
+        label: prepared.span.label,
+        pointLabel: prepared.span.label,
+        trigger: compaction.trigger,
+        preTokens: compaction.preTokens,
+        postTokens: compaction.postTokens,
+        text,
+        note,
+      });
+      continue;
+    }
     const { matches: _matches, ...retention } = scoreRetention(prepared.facts, text);
     out.push({
       source: 'log',
@@ -122,6 +140,7 @@ function redactAll(summaries: readonly ExportedSummary[], redaction?: RedactionS
     ...(s.model === undefined ? {} : { model: maskText(s.model, redaction) }),
     ...(s.presetId === undefined ? {} : { presetId: maskText(s.presetId, redaction) }),
     text: maskText(s.text, redaction),
+    ...(s.note === undefined ? {} : { note: maskText(s.note, redaction) }),
     ...(s.retention
       ? {
           retention: {
@@ -165,6 +184,7 @@ function formatSummaryMarkdown(s: ExportedSummary): string {
     ...(s.preTokens !== undefined ? [`- tokens: ${fmt(s.preTokens)} → ${fmt(s.postTokens)}`] : []),
     ...(s.model ? [`- model: ${md(s.model)}${s.presetId ? ` (preset ${md(s.presetId)})` : ''}`] : []),
     `- retention: ${formatRetention(s.retention)}${facts ? ` — ${facts}` : ''}`,
+    ...(s.note ? [`- ${md(s.note)}`] : []),
     '',
     `${f}text`,
     s.text,

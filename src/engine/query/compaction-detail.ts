@@ -13,6 +13,8 @@ export interface CompactionDetail {
   /** The full text of the `isCompactSummary` message (re-read from the file). */
   summaryText?: string;
   summaryChars?: number;
+  /** Why the summary entry holds no summary to read, when its dialect says (Codex: encrypted). */
+  summaryNote?: string;
   reattached: RowSummary[];
   /** Microcompact: the cleared tool results and the tools that produced them. */
   clearedTools: { toolUseId: string; toolName?: string; resultEntryIndex?: number }[];
@@ -53,14 +55,29 @@ export function extractMessageText(rawLine: string): string | undefined {
  * summary is (`TranscriptConventions.readSummaryText`), else the message text.
  */
 export function readSummaryText(session: Session, entryIndex: number, rawLine: string): string | undefined {
-  const entry = session.entries[entryIndex];
-  const read = entry && getDialectInfo(session.files[entry.fileIndex]?.dialect)?.transcript?.readSummaryText;
+  const read = conventionsOf(session, entryIndex)?.readSummaryText;
   if (!read) return extractMessageText(rawLine);
   try {
     return read(JSON.parse(rawLine));
   } catch {
     return undefined;
   }
+}
+
+/** Why a summary entry (`rawLine`) holds no summary to read, when its dialect says. */
+export function readSummaryNote(session: Session, entryIndex: number, rawLine: string): string | undefined {
+  const read = conventionsOf(session, entryIndex)?.readSummaryNote;
+  if (!read) return undefined;
+  try {
+    return read(JSON.parse(rawLine));
+  } catch {
+    return undefined;
+  }
+}
+
+function conventionsOf(session: Session, entryIndex: number) {
+  const entry = session.entries[entryIndex];
+  return entry && getDialectInfo(session.files[entry.fileIndex]?.dialect)?.transcript;
 }
 
 /** The card's data; `summaryRawLine` is the summary entry's raw line when the caller has read it. */
@@ -76,12 +93,17 @@ export function getCompactionDetail(
     summaryRawLine === undefined || compaction.summaryEntryIndex === undefined
       ? undefined
       : readSummaryText(session, compaction.summaryEntryIndex, summaryRawLine);
+  const summaryNote =
+    summaryText === undefined && summaryRawLine !== undefined && compaction.summaryEntryIndex !== undefined
+      ? readSummaryNote(session, compaction.summaryEntryIndex, summaryRawLine)
+      : undefined;
   return {
     compactionIndex,
     compaction: withEstimatedPost(session, compaction),
     fileName: session.files[compaction.fileIndex]?.name ?? `file ${compaction.fileIndex}`,
     summaryText,
     summaryChars: summaryText?.length,
+    summaryNote,
     reattached: compaction.reattachedEntryIndices.map((entryIndex, i) =>
       getRowSummary(session, entryIndex, i),
     ),

@@ -171,7 +171,9 @@ export function CompactionCard({
                 )}
               </h4>
               {data.summaryText === undefined ? (
-                <div className="muted">No summary message follows this boundary.</div>
+                <div className="muted" data-testid="compaction-summary-note">
+                  {data.summaryNote ?? 'No summary message follows this boundary.'}
+                </div>
               ) : (
                 <pre className="text-block summary" data-testid="compaction-summary">
                   <VisibleText text={data.summaryText} />

@@ -161,6 +161,11 @@ export interface TranscriptConventions {
    * summary is not a message's `message.content` (a compaction entry that keeps it in `summary`).
    */
   readonly readSummaryText?: (record: unknown) => string | undefined;
+  /**
+   * Why a summary entry's record holds no summary to read, when the dialect knows (Codex's remote
+   * compaction: the summary is encrypted); asked when `readSummaryText` gives none.
+   */
+  readonly readSummaryNote?: (record: unknown) => string | undefined;
   /** The text a cleared tool result starts with (context editing). */
   readonly clearedPlaceholder?: string;
 }

@@ -13,6 +13,9 @@ export const RECORD_TYPES = new Set([
   'compacted',
 ]);
 
+/** Replacement-history items that hold a remote compaction's encrypted summary. */
+const ENCRYPTED_SUMMARY_TYPES = new Set(['compaction', 'compaction_summary', 'context_compaction']);
+
 /** Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`, `{type, payload}` lines, docs/sources.md#fmt-timeline). */
 export const CODEX_CLI_DIALECT_INFO: DialectInfo = {
   id: 'codex-cli',
@@ -40,5 +43,42 @@ export const CODEX_CLI_DIALECT_INFO: DialectInfo = {
           typeof value.instructions === 'string' &&
           !('type' in value))),
     folderFile: (path) => /\.jsonl$/i.test(path),
+  },
+  transcript: {
+    // A `compacted` record is its own summary entry (normalizer.ts). A local compaction writes
+    // the summary, prefixed with Codex's hand-off sentence, as `message` (openai/codex@0100b103
+    // codex-rs/core/src/compact.rs: `CompactedItem { message: summary_text, … }`); a remote one
+    // writes an empty `message` and the history the compaction endpoint returned
+    // (openai/codex@001cb8e2 codex-rs/core/src/compact_remote.rs), where the summary is a
+    // `compaction` item whose `encrypted_content` only OpenAI can read (codex-rs/protocol/src/models.rs:
+    // `Compaction { encrypted_content }`, read also as `compaction_summary`; later releases add
+    // `ContextCompaction`, `context_compaction`).
+    readSummaryText: (record) => {
+      const message = isObject(record) && isObject(record.payload) ? record.payload.message : undefined;
+      return typeof message === 'string' && message !== '' ? message : undefined;
+    },
+    readSummaryNote: (record) => {
+      const history =
+        isObject(record) && isObject(record.payload) ? record.payload.replacement_history : undefined;
+      if (!Array.isArray(history)) return undefined;
+      let encryptedChars = 0;
+      let compactionItems = 0;
+      const kept: Record<string, number> = {};
+      for (const item of history) {
+        if (!isObject(item)) continue;
+        if (typeof item.type === 'string' && ENCRYPTED_SUMMARY_TYPES.has(item.type)) {
+          compactionItems++;
+          if (typeof item.encrypted_content === 'string') encryptedChars += item.encrypted_content.length;
+        } else if (item.type === 'message' && typeof item.role === 'string')
+          kept[item.role] = (kept[item.role] ?? 0) + 1;
+      }
+      const keptText = Object.entries(kept)
+        .map(([role, n]) => `${n} ${role}`)
+        .join(', ');
+      const rest = keptText ? ` Its replacement history keeps ${keptText} messages beside it.` : '';
+      return compactionItems > 0
+        ? `Encrypted: a remote compaction (OpenAI's compaction endpoint wrote the summary as ${compactionItems === 1 ? 'a `compaction` item' : `${compactionItems} \`compaction\` items`} of ${encryptedChars.toLocaleString('en-US')} characters of ciphertext); its text is not in the log.${rest}`
+        : `No summary in this record: its \`message\` is empty.${rest}`;
+    },
   },
 };

@@ -211,7 +211,9 @@ export function createCodexCliNormalizer(): RecordNormalizer {
         // No trigger or token numbers in the record (docs/sources.md#fmt-codex): the trigger is
         // inferred from where it falls (inferTrigger), the numbers come from `token_count`s.
         const { trigger, why } = inferTrigger(turn, lastContextTokens);
-        entry.compact = { trigger, preTokens: lastContextTokens };
+        // The record is its own summary entry: `message` holds the summary of a local compaction;
+        // a remote one's is encrypted in its replacement history (info.ts, readSummaryNote).
+        entry.compact = { trigger, preTokens: lastContextTokens, summaryEntryIndex: index };
         compactedSinceLastCall = true;
         const history = Array.isArray(p.replacement_history) ? p.replacement_history.length : undefined;
         const message = typeof p.message === 'string' ? p.message : '';
