@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createMockServer } from '../mock/anthropic-mock.mjs';
 import { createMockServer as createOpenAiMock } from '../mock/openai-mock.mjs';
+import { CODEX_ROLLOUT } from '../tests/fixtures/codex-rollout';
 import { createFixtureText } from '../tests/summarize/fixture';
 import { dropFiles, expect, openEmpty, test } from './fixtures';
 
@@ -264,4 +265,37 @@ test('summaries: the built-in summarizer follows a length limit the prompt asks,
   await boxes.nth(0).check();
   await boxes.nth(1).check();
   await expect(page.getByTestId('diff-changes')).toContainText(/[1-9]\d* changed region/);
+});
+
+test("summaries: another agent's log opens with its own prompt and sends its messages, until a preset is picked", async ({
+  page,
+}) => {
+  await openEmpty(page);
+  await dropFiles(page, [
+    {
+      name: 'rollout-2026-05-01T09-00-00-0196b1c2-aaaa-7bbb-8ccc-123456789abc.jsonl',
+      content: CODEX_ROLLOUT,
+    },
+  ]);
+  await expect(page.getByTestId('session-header')).toContainText('Codex CLI');
+  await page.getByTestId('summaries-toggle').click();
+  await expect(page.getByTestId('preset-select')).toHaveValue('codex');
+  // The span's messages are read through the dialect (they were 0: every record read as Claude Code's).
+  await expect(page.getByTestId('request-tokens')).toContainText(/Request: [1-9]\d* messages? ·/);
+  await page.getByTestId('run-summary').click();
+  await expect(page.getByTestId('run-status')).toHaveText(/Done/);
+  await expect(page.getByTestId('summary-output')).toContainText('tool calls');
+
+  // A preset the person picks stays for the next session.
+  await page.getByTestId('preset-select').selectOption('claude-code-full');
+  await dropFiles(page, [{ name: 'fixture-session.jsonl', content: FIXTURE }]);
+  await expect(page.getByTestId('session-header')).toContainText('Claude Code');
+  await dropFiles(page, [
+    {
+      name: 'rollout-2026-05-01T09-00-00-0196b1c2-aaaa-7bbb-8ccc-123456789abc.jsonl',
+      content: CODEX_ROLLOUT,
+    },
+  ]);
+  await expect(page.getByTestId('session-header')).toContainText('Codex CLI');
+  await expect(page.getByTestId('preset-select')).toHaveValue('claude-code-full');
 });

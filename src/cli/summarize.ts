@@ -1,8 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseSession, readEntryText } from '../engine/parse/parse-session';
-import { getPreset, PROMPT_PRESETS, requirePreset } from '../engine/strategies/prompt-presets';
-import { readSummaryText } from '../engine/query/compaction-detail';
+import {
+  getAgentPresetId,
+  getPreset,
+  PROMPT_PRESETS,
+  requirePreset,
+} from '../engine/strategies/prompt-presets';
+import { getDialectInfo } from '../engine/parse/dialects/descriptors';
+import { readSummaryNote, readSummaryText } from '../engine/query/compaction-detail';
 import { FACT_CATEGORIES, FACT_CATEGORY_LABELS } from '../engine/retention/types';
 import { ANTHROPIC_DEFAULT_MODEL } from '../engine/summarize/anthropic';
 import { BUILTIN_MODEL } from '../engine/summarize/model-ids';
@@ -21,7 +27,7 @@ import { openSessionFiles } from './session-files';
 // its tokens and its retention score. API keys come from the environment and are never printed.
 
 export const SUMMARIZE_USAGE = `  compactlab summarize <session.jsonl> [subagent files…] --at <api-call index | c<N> | compaction uuid>
-        [--preset <id>] [--prompt-file <file>] [--instructions <text>] [--summarizer builtin|anthropic|openai|recorded]
+        [--preset <id> (default: the log's own agent's)] [--prompt-file <file>] [--instructions <text>] [--summarizer builtin|anthropic|openai|recorded]
         [--model <id>] [--base-url <url>] [--max-tokens <n>] [--temperature <t>] [--keep-from <api call>] [--json] [--send-unmasked]
       Summarize the span a compaction would replace at that point (after an API call, or a real
       compaction) and score which facts the summary kept. --at and --keep-from take 0-based
@@ -101,9 +107,12 @@ export const summarize: Command = async (args, out) => {
     out(`Usage:\n${SUMMARIZE_USAGE}`);
     return 2;
   }
-  const preset = requirePreset(values.preset ?? 'claude-code-full');
   const sources = await openSessionFiles(positionals);
   const session = await parseSession(sources);
+  // The log's own agent's prompt unless one is named (Codex's for a Codex rollout).
+  const preset = requirePreset(
+    values.preset ?? getAgentPresetId(getDialectInfo(session.format)?.defaultStrategyId),
+  );
   const point = parseCompactionPoint(session, values.at);
   const kind = values.summarizer ?? 'builtin';
   // Masks the request (unless --send-unmasked) and, always, what comes back: a server may echo the
@@ -142,7 +151,13 @@ export const summarize: Command = async (args, out) => {
     if (compaction?.summaryEntryIndex === undefined)
       throw new Error('--summarizer recorded needs --at on a real compaction with a summary');
     const index = compaction.summaryEntryIndex;
-    return readSummaryText(session, index, await readEntryText(sources, session, index)) ?? '';
+    const raw = await readEntryText(sources, session, index);
+    const text = readSummaryText(session, index, raw);
+    if (text === undefined)
+      throw new Error(
+        `--summarizer recorded: the log holds no summary to read there. ${readSummaryNote(session, index, raw) ?? ''}`.trim(),
+      );
+    return text;
   });
   const summarizer = createSummarizer(config, preset);
   let outcome: Awaited<ReturnType<typeof runSummary>>;

@@ -7,6 +7,8 @@ import { collectLogSummaries } from '../../src/engine/export/summary-export';
 import { parseSession, readEntryText } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { getCompactionDetail } from '../../src/engine/query/compaction-detail';
+import { getSummariesInfo } from '../../src/engine/summarize/session-ops';
+import { runCli } from '../helpers/run-cli';
 import { CODEX_ROLLOUT as FIXTURE } from '../fixtures/codex-rollout';
 import { corpusFilesOf, corpusName, corpusOrSkip } from '../helpers/corpus';
 
@@ -126,6 +128,17 @@ describe.skipIf(withCompactions.length === 0)('Codex CLI compaction summaries (c
         expect(e.note).toMatch(/^Encrypted: a remote compaction/);
         expect(e.retention).toBeUndefined();
       }
+      // The Summaries view offers no recorded summary there, and picks Codex's prompt.
+      const info = await getSummariesInfo(session, [source]);
+      expect(info.compactions.map((c) => c.hasSummary)).toEqual(records.map(() => false));
+      expect(info.agentPresetId).toBe('codex');
+      // So does the CLI: Codex's prompt by default, and no recorded summary to give back.
+      const run = await runCli(['summarize', path, '--at', 'c0']);
+      expect(run.code).toBe(0);
+      expect(run.text).toContain('Request: preset codex ·');
+      const recorded = await runCli(['summarize', path, '--at', 'c0', '--summarizer', 'recorded']);
+      expect(recorded.code).toBe(1);
+      expect(recorded.err).toContain('the log holds no summary to read there. Encrypted: a remote compaction');
       // …and so does the log's erosion chain.
       const chain = await computeLogErosion(session, [source]);
       expect(chain.notes.filter((n) => /Encrypted: a remote compaction.*not scored$/.test(n))).toHaveLength(

@@ -36,6 +36,7 @@ const info = {
   name: 'x.jsonl',
   compactions: [{ compactionIndex: 0, trigger: 'auto', line: 10, apiCallBefore: 4, hasSummary: true }],
   apiCalls: [],
+  agentPresetId: 'claude-code-full',
 } satisfies SummariesInfo;
 
 describe('summary sizes for the replay', () => {

@@ -1,10 +1,10 @@
-import { readEntryRecord } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { getClaudeCodePrompt, SUMMARY_SYSTEM_PROMPT } from '../prompts/claude-code';
 import { composePrompt, type PromptPreset } from '../prompts/types';
 import { estimateTextTokens } from '../tokens/estimate';
-import type { Entry, Session, TokenCount } from '../types';
-import { estimateApiMessagesTokens, normalizeMessages, type RecordInput } from './normalize-messages';
+import type { Session, TokenCount } from '../types';
+import { estimateApiMessagesTokens } from './normalize-messages';
+import { isMainThreadEntry, readSpanMessages } from './span-messages';
 import type { ApiMessage, CompactionRequest, RequestVariant } from './types';
 
 // What a compaction would send to the summarizer at any point of a transcript (Claude Code 2.1.68 (docs/sources.md#cc-full-mechanism step 4); docs/sources.md#ccs-manual-compact `j91`, phase 3): the messages since the last boundary
@@ -44,13 +44,6 @@ interface CompactionRequestOptions {
   signal?: AbortSignal;
 }
 
-/** True for entries of the main conversation (not a subagent's sidechain, not another file). */
-export function isMainThreadEntry(session: Session, entry: Entry): boolean {
-  const file = session.files[entry.fileIndex];
-  if (file?.role !== 'main') return false;
-  return !entry.isSidechain || file.openedAlone === true;
-}
-
 /** `nk`'s start: the last main compact boundary at or before `entryIndex`, or 0. */
 export function getSpanStart(session: Session, uptoEntryIndex: number): number {
   let from = 0;
@@ -77,10 +70,6 @@ export function getSummaryRequestOverheadTokens(
   );
 }
 
-/** Entry kinds a summarizer request is built from (the rest `WZ` drops or never sees). */
-export const MESSAGE_KINDS: ReadonlySet<string> = new Set(['user', 'assistant', 'attachment']);
-const DROPPED_KINDS = new Set(['system', 'progress']);
-
 /**
  * Builds the summarizer request for a span of a session. Reads each entry's full record from the
  * sources (entries in memory hold previews only). Rejects only when `signal` aborts or a source
@@ -93,21 +82,12 @@ export async function buildCompactionRequest(
 ): Promise<CompactionRequest> {
   const upto = Math.min(options.uptoEntryIndex, session.entries.length - 1);
   const from = Math.max(0, options.fromEntryIndex ?? getSpanStart(session, upto));
-  const exclude = new Set(options.excludeEntryIndices ?? []);
-  const inputs: RecordInput[] = [];
-  const skipped: CompactionRequest['dropped'] = [];
-  for (let i = from; i <= upto; i++) {
-    const entry = session.entries[i]!;
-    if (exclude.has(i) || !MESSAGE_KINDS.has(entry.kind) || !isMainThreadEntry(session, entry)) {
-      // `WZ` drops progress and system records; no need to read them.
-      if (DROPPED_KINDS.has(entry.kind) && isMainThreadEntry(session, entry))
-        skipped.push({ entryIndex: i, reason: entry.kind });
-      continue;
-    }
-    options.signal?.throwIfAborted();
-    inputs.push({ entryIndex: i, record: await readEntryRecord(sources, session, i) });
-  }
-  const normalized = normalizeMessages(inputs, { elideBase64: options.elideBase64 });
+  const normalized = await readSpanMessages(
+    session,
+    sources,
+    { fromEntryIndex: from, uptoEntryIndex: upto, excludeEntryIndices: options.excludeEntryIndices },
+    { elideBase64: options.elideBase64, signal: options.signal },
+  );
   const messages: ApiMessage[] = normalized.messages;
   if (options.previousSummaryText !== undefined) {
     const first = messages[0];
@@ -153,6 +133,6 @@ export async function buildCompactionRequest(
     fromEntryIndex: from,
     uptoEntryIndex: upto,
     entryIndices: normalized.entryIndices,
-    dropped: [...skipped, ...normalized.dropped].sort((a, b) => a.entryIndex - b.entryIndex),
+    dropped: normalized.dropped,
   };
 }

@@ -20,9 +20,14 @@ export interface RecordInput {
 interface NormalizeOptions {
   /** Replace base64 payloads by an empty string (display only: the result is no longer sendable). */
   elideBase64?: boolean;
+  /**
+   * Merge adjacent assistant messages: records that each hold one item of a response (another
+   * agent's, span-messages.ts), where Claude Code's lines of one response share a message id.
+   */
+  mergeAssistantItems?: boolean;
 }
 
-interface NormalizedMessages {
+export interface NormalizedMessages {
   messages: ApiMessage[];
   /** For each message, the entries merged into it. */
   sources: number[][];
@@ -165,7 +170,7 @@ export function normalizeMessages(inputs: RecordInput[], options: NormalizeOptio
 
   // Thinking-only assistant messages (`NQ0`) go; the user messages around them then merge.
   const kept: Pending[] = [];
-  for (const p of result) {
+  for (const p of options.mergeAssistantItems ? mergeAdjacentAssistants(result) : result) {
     if (p.message.role === 'assistant' && p.message.content.every(isThinking)) {
       for (const entryIndex of p.entries) dropped.push({ entryIndex, reason: 'thinking only' });
       continue;
@@ -190,9 +195,23 @@ export function normalizeMessages(inputs: RecordInput[], options: NormalizeOptio
   return {
     messages: kept.map((p) => p.message),
     sources: kept.map((p) => p.entries),
-    entryIndices: kept.flatMap((p) => p.entries).sort((a, b) => a - b),
+    // One entry may hold several messages (a replacement history): each index once.
+    entryIndices: [...new Set(kept.flatMap((p) => p.entries))].sort((a, b) => a - b),
     dropped: dropped.sort((a, b) => a.entryIndex - b.entryIndex),
   };
+}
+
+/** Adjacent assistant messages as one: a response's items, each its own record. */
+function mergeAdjacentAssistants(list: Pending[]): Pending[] {
+  const out: Pending[] = [];
+  for (const p of list) {
+    const last = out.at(-1);
+    if (last && last.message.role === 'assistant' && p.message.role === 'assistant') {
+      last.message.content.push(...p.message.content);
+      last.entries.push(...p.entries);
+    } else out.push(p);
+  }
+  return out;
 }
 
 /** `iI2` for a tool_result block, `gG`/`lI2` for the rest (docs/sources.md#ccs-token-counting). */

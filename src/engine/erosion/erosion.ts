@@ -1,8 +1,7 @@
 import { at } from '../assert';
-import { isMainThreadEntry, MESSAGE_KINDS } from '../compact/build-request';
-import { normalizeMessages, type RecordInput } from '../compact/normalize-messages';
+import { readSpanMessages } from '../compact/span-messages';
 import type { ApiMessage } from '../compact/types';
-import { readEntryRecord, readEntryText } from '../parse/parse-session';
+import { readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { requirePreset } from '../strategies/prompt-presets';
 import { readSummaryNote, readSummaryText as readSummaryOf } from '../query/compaction-detail';
@@ -233,16 +232,7 @@ async function extractLocatedFacts(
   redaction?: RedactionSettings,
   signal?: AbortSignal,
 ): Promise<LocatedFact[]> {
-  const exclude = new Set(range.excludeEntryIndices ?? []);
-  const inputs: RecordInput[] = [];
-  const upto = Math.min(range.uptoEntryIndex, session.entries.length - 1);
-  for (let i = Math.max(0, range.fromEntryIndex); i <= upto; i++) {
-    const entry = at(session.entries, i);
-    if (exclude.has(i) || !MESSAGE_KINDS.has(entry.kind) || !isMainThreadEntry(session, entry)) continue;
-    signal?.throwIfAborted();
-    inputs.push({ entryIndex: i, record: await readEntryRecord(sources, session, i) });
-  }
-  const normalized = normalizeMessages(inputs);
+  const normalized = await readSpanMessages(session, sources, range, { signal });
   const messages: ApiMessage[] = redaction
     ? maskJsonValue(normalized.messages, redaction)
     : normalized.messages;
@@ -256,7 +246,7 @@ async function extractLocatedFacts(
     collectStrings(m.content, strings);
     joined += `${normalizeForMatch(strings.join('\n'))}\n`;
   }
-  const fallback = inputs[0]?.entryIndex ?? Math.max(0, range.fromEntryIndex);
+  const fallback = normalized.entryIndices[0] ?? Math.max(0, range.fromEntryIndex);
   const locate = (fact: RetentionFact): number => {
     for (const text of [fact.text, ...(fact.variants ?? [])]) {
       const needle = normalizeForMatch(text);
@@ -442,14 +432,7 @@ export async function computeReplayErosion(
         uptoEntryIndex: upto,
         excludeEntryIndices: exclude,
       };
-      const spanInputs: RecordInput[] = [];
-      for (let i = span.fromEntryIndex; i <= Math.min(upto, session.entries.length - 1); i++) {
-        const entry = at(session.entries, i);
-        if (exclude.includes(i) || !MESSAGE_KINDS.has(entry.kind) || !isMainThreadEntry(session, entry))
-          continue;
-        spanInputs.push({ entryIndex: i, record: await readEntryRecord(sources, session, i) });
-      }
-      let messages = normalizeMessages(spanInputs, { elideBase64: true }).messages;
+      let messages = (await readSpanMessages(session, sources, span, { elideBase64: true })).messages;
       if (options.redaction) messages = maskJsonValue(messages, options.redaction);
       if (spec?.previousSummaryTokens !== undefined && previousSummary !== undefined)
         messages = [{ role: 'user', content: [{ type: 'text', text: previousSummary }] }, ...messages];

@@ -1,4 +1,4 @@
-import { isMainThreadEntry } from '../compact/build-request';
+import { isMainThreadEntry } from '../compact/span-messages';
 import { isOnFollowedBranch } from '../parse/branches';
 import { getDialectInfo } from '../parse/dialects/descriptors';
 import { getAnswerOutputs } from '../parse/understated-output';

@@ -12,6 +12,15 @@ export const PROMPT_PRESETS: readonly PromptPreset[] = STRATEGY_DESCRIPTORS.flat
 /** The default strategy's first preset (Claude Code's full compact). */
 export const DEFAULT_PRESET_ID = PROMPT_PRESETS[0]!.id;
 
+/**
+ * The preset a log's own agent summarizes with: its default strategy's first (Codex's for a Codex
+ * rollout), else Claude Code's.
+ */
+export function getAgentPresetId(strategyId: string | undefined): string {
+  const strategy = STRATEGY_DESCRIPTORS.find((s) => s.id === strategyId);
+  return strategy?.promptPresets?.[0]?.id ?? DEFAULT_PRESET_ID;
+}
+
 /** The preset with this id, or undefined. */
 export function getPreset(id: string): PromptPreset | undefined {
   return PROMPT_PRESETS.find((p) => p.id === id);

@@ -1,7 +1,9 @@
-import { isMainThreadEntry } from '../compact/build-request';
+import { isMainThreadEntry } from '../compact/span-messages';
 import { readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
+import { getDialectInfo } from '../parse/dialects/descriptors';
 import { readSummaryText } from '../query/compaction-detail';
+import { getAgentPresetId } from '../strategies/prompt-presets';
 import { maskText } from '../redact/mask';
 import type { Session, TokenCount } from '../types';
 import { type PreparedSummary, type PromptSettings, prepareSummary } from './prepare';
@@ -30,6 +32,8 @@ export interface SummariesInfo {
   }[];
   /** Main-thread API calls: index and context size. */
   apiCalls: { index: number; contextTokens: TokenCount }[];
+  /** The prompt preset the log's own agent summarizes with (prompt-presets.ts, getAgentPresetId). */
+  agentPresetId: string;
 }
 
 export interface SummariesPrepared extends PreparedSummary {
@@ -71,26 +75,35 @@ async function computeContentHash(
 export async function getSummariesInfo(session: Session, sources: ByteSource[]): Promise<SummariesInfo> {
   const mainIndex = session.files.find((f) => f.role === 'main')?.index ?? 0;
   const { hash, kind } = await computeContentHash(sources[mainIndex]!);
-  return {
-    op: 'info',
-    contentHash: hash,
-    hashKind: kind,
-    name: session.files[mainIndex]?.name ?? 'transcript',
-    compactions: getMainCompactions(session).map(({ compactionIndex, compaction }) => ({
+  const compactions: SummariesInfo['compactions'] = [];
+  for (const { compactionIndex, compaction } of getMainCompactions(session)) {
+    const at = compaction.summaryEntryIndex;
+    compactions.push({
       compactionIndex,
       uuid: compaction.uuid,
       trigger: compaction.trigger,
       line: compaction.line,
       preTokens: compaction.preTokens,
       apiCallBefore: compaction.apiCallBefore,
-      hasSummary: compaction.summaryEntryIndex !== undefined,
-    })),
+      // A summary there is to read (a remote Codex compaction's is encrypted).
+      hasSummary:
+        at !== undefined &&
+        readSummaryText(session, at, await readEntryText(sources, session, at)) !== undefined,
+    });
+  }
+  return {
+    op: 'info',
+    contentHash: hash,
+    hashKind: kind,
+    name: session.files[mainIndex]?.name ?? 'transcript',
+    compactions,
     apiCalls: session.apiCalls
       .filter((call) => {
         const entry = session.entries[call.firstEntryIndex];
         return entry !== undefined && isMainThreadEntry(session, entry);
       })
       .map((call) => ({ index: call.index, contextTokens: call.contextTokens })),
+    agentPresetId: getAgentPresetId(getDialectInfo(session.format)?.defaultStrategyId),
   };
 }
 

@@ -1,4 +1,5 @@
-import { getSpanStart, isMainThreadEntry } from '../compact/build-request';
+import { getSpanStart } from '../compact/build-request';
+import { isMainThreadEntry } from '../compact/span-messages';
 import type { Compaction, Session } from '../types';
 import { formatOrdinal } from '../query/numbering';
 

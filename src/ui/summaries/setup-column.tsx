@@ -71,7 +71,10 @@ export function SetupColumn({ info, point }: { info: SummariesInfo; point: Compa
         <select
           data-testid="preset-select"
           value={s.presetId}
-          onChange={(e) => s.choosePreset(e.currentTarget.value)}
+          onChange={(e) => {
+            s.choosePreset(e.currentTarget.value);
+            useSummariesStore.setState({ presetPicked: true });
+          }}
         >
           {PROMPT_PRESETS.map((p) => (
             <option key={p.id} value={p.id}>

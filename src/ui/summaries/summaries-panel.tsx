@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { PromptSettings } from '../../engine/summarize/prepare';
 import type { SummariesInfo } from '../../engine/summarize/session-ops';
 import type { SessionId } from '../../worker/protocol';
@@ -41,6 +41,12 @@ export function SummariesPanel({ sessionId }: { sessionId: SessionId }) {
 }
 
 function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesInfo }) {
+  // Each session opens with its own agent's prompt (Codex's for a Codex rollout) until the person
+  // picks one; edits to a preset's prompt are kept by preset (summaries-store.ts).
+  useEffect(() => {
+    const st = useSummariesStore.getState();
+    if (!st.presetPicked && st.presetId !== info.agentPresetId) st.choosePreset(info.agentPresetId);
+  }, [info.agentPresetId]);
   const s = useSummariesStore(
     useShallow((st) => ({
       anthropicModel: st.anthropicModel,

@@ -47,6 +47,11 @@ interface SummariesState {
   compareTarget: CompareTarget;
   /** Prompt edits of the presets not shown now, by preset id: picking another preset keeps them. */
   edits: Record<string, { prompt: string; systemPrompt: string }>;
+  /**
+   * The person picked the preset: a session opened later keeps it. Until then each session opens
+   * with its own agent's preset (`SummariesInfo.agentPresetId`).
+   */
+  presetPicked: boolean;
 
   setOpen(open: boolean): void;
   setPoint(point: CompactionPoint | undefined): void;
@@ -89,6 +94,7 @@ export const useSummariesStore = create<SummariesState>()((set) => ({
   diffOnlyChanges: false,
   compareTarget: 'summary',
   edits: {},
+  presetPicked: false,
 
   setOpen: (open) => set({ open }),
   setPoint: (point) => set({ point }),

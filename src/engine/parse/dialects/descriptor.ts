@@ -1,4 +1,4 @@
-import type { DialectId, FileRole, Session } from '../../types';
+import type { DialectId, Entry, FileRole, Session } from '../../types';
 import type { RecordNormalizer } from './record';
 
 // A dialect is data (STYLE.md §11): everything generic code needs to know about one input format,
@@ -224,10 +224,35 @@ export interface DialectInfo {
   readonly transcript?: TranscriptConventions;
 }
 
+/**
+ * A message as Claude Code writes it in a session file (`{type, message: {role, content, id?}}`,
+ * content in the Anthropic Messages API's blocks): the shape the summarizer's message filter reads
+ * (compact/normalize-messages.ts).
+ */
+export interface MessageRecord {
+  type: 'user' | 'assistant';
+  message: { role: 'user' | 'assistant'; content: Record<string, unknown>[]; id?: string };
+}
+
 /** A dialect with the code that reads it: what the worker's and the CLI's parser take. */
 export interface DialectDescriptor extends DialectInfo {
   /** One file's normalizer (a normalizer may keep per-file state); absent: `unsupported-dialect`. */
   readonly createNormalizer?: () => RecordNormalizer;
+  /**
+   * A reader of the dialect's raw records, in order, as the messages each adds to the
+   * conversation, whole (an entry in memory holds previews only): what a summary request, the
+   * erosion chain and the retention score are built from. One reader per pass over a span (it may
+   * keep state: Cline pairs a result with the call before it). `[]`: the record is no message (an
+   * event, a count). Absent: the records are Claude Code's own shape.
+   */
+  readonly createMessageReader?: () => MessageReader;
 }
+
+/**
+ * Reads one raw record as the messages it holds (`DialectDescriptor.createMessageReader`); `entry`
+ * is the entry read from it (a record may give more than one: a Cline message and the truncation
+ * found before it).
+ */
+export type MessageReader = (record: unknown, entry: Entry) => MessageRecord[];
 
 export const NO_RESTORATION: RestorationHints = { fileTools: [], readTools: [], wholeWriteTools: [] };

@@ -1,3 +1,4 @@
+import { createClineMessageReader } from './message-records';
 import { normalizeAnthropicContent } from '../shared/anthropic-blocks';
 import type { DialectDescriptor } from '../descriptor';
 import type { Block, Entry } from '../../../types';
@@ -274,4 +275,5 @@ function createClineNormalizer(): RecordNormalizer {
 export const CLINE_DIALECT: DialectDescriptor = {
   ...CLINE_DIALECT_INFO,
   createNormalizer: createClineNormalizer,
+  createMessageReader: createClineMessageReader,
 };

@@ -1,0 +1,78 @@
+import type { MessageReader } from '../parse/dialects/descriptor';
+import { getDialect } from '../parse/dialects/registry';
+import { readEntryRecord } from '../parse/parse-session';
+import type { ByteSource } from '../parse/source';
+import type { Entry, Session } from '../types';
+import { type NormalizedMessages, normalizeMessages, type RecordInput } from './normalize-messages';
+
+// The messages of a span of a transcript as the summarizer would be sent them: each entry's whole
+// record re-read (an entry in memory holds previews only), in Claude Code's record shape (another
+// agent's records through its dialect's `createMessageReader`), then `WZ` (normalize-messages.ts).
+// The summary request, the erosion chain and the retention score all read a span through here.
+
+/** True for entries of the main conversation (not a subagent's sidechain, not another file). */
+export function isMainThreadEntry(session: Session, entry: Entry): boolean {
+  const file = session.files[entry.fileIndex];
+  if (file?.role !== 'main') return false;
+  return !entry.isSidechain || file.openedAlone === true;
+}
+
+/** Entry kinds a Claude Code span's request is built from (the rest `WZ` drops or never sees). */
+const MESSAGE_KINDS: ReadonlySet<string> = new Set(['user', 'assistant', 'attachment']);
+const DROPPED_KINDS = new Set(['system', 'progress']);
+
+interface SpanRange {
+  fromEntryIndex: number;
+  /** Inclusive. */
+  uptoEntryIndex: number;
+  excludeEntryIndices?: readonly number[];
+}
+
+/** The span's messages; `dropped` also names the progress and system entries never read. */
+export async function readSpanMessages(
+  session: Session,
+  sources: ByteSource[],
+  range: SpanRange,
+  options: { elideBase64?: boolean; signal?: AbortSignal } = {},
+): Promise<NormalizedMessages> {
+  const upto = Math.min(range.uptoEntryIndex, session.entries.length - 1);
+  const exclude = new Set(range.excludeEntryIndices ?? []);
+  const inputs: RecordInput[] = [];
+  const skipped: NormalizedMessages['dropped'] = [];
+  let converted = false;
+  const readers = new Map<number, MessageReader | undefined>();
+  const readerOf = (fileIndex: number): MessageReader | undefined => {
+    if (!readers.has(fileIndex))
+      readers.set(fileIndex, getDialect(session.files[fileIndex]?.dialect)?.createMessageReader?.());
+    return readers.get(fileIndex);
+  };
+  for (let i = Math.max(0, range.fromEntryIndex); i <= upto; i++) {
+    const entry = session.entries[i]!;
+    if (exclude.has(i) || !isMainThreadEntry(session, entry)) continue;
+    const convert = readerOf(entry.fileIndex);
+    if (convert) {
+      // Another agent's record: its dialect says which messages it holds (none for most events).
+      options.signal?.throwIfAborted();
+      const records = convert(await readEntryRecord(sources, session, i), entry);
+      for (const record of records) inputs.push({ entryIndex: i, record });
+      converted = true;
+      continue;
+    }
+    if (!MESSAGE_KINDS.has(entry.kind)) {
+      // `WZ` drops progress and system records; no need to read them.
+      if (DROPPED_KINDS.has(entry.kind)) skipped.push({ entryIndex: i, reason: entry.kind });
+      continue;
+    }
+    options.signal?.throwIfAborted();
+    inputs.push({ entryIndex: i, record: await readEntryRecord(sources, session, i) });
+  }
+  // Another agent writes one item per record: a response's text and tool calls are one message.
+  const normalized = normalizeMessages(inputs, {
+    elideBase64: options.elideBase64,
+    mergeAssistantItems: converted,
+  });
+  return {
+    ...normalized,
+    dropped: [...skipped, ...normalized.dropped].sort((a, b) => a.entryIndex - b.entryIndex),
+  };
+}

@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createNodeFileSource } from '../../src/cli/node-source';
+import { buildCompactionRequest } from '../../src/engine/compact/build-request';
+import type { ApiBlock, ApiMessage } from '../../src/engine/compact/types';
+import { getDialect } from '../../src/engine/parse/dialects/registry';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
+import { corpusFilesOf, corpusOrSkip, foreignFiles } from '../helpers/corpus';
+
+// The summary request of another agent's log (compact/span-messages.ts with each dialect's
+// `createMessageReader`). It was empty: the request read every record as Claude Code's, so a Codex,
+// Gemini CLI, pi or Cline span sent 0 messages (1 for a Gemini chat) and the summarizer, the
+// retention score and the erosion chain saw nothing. Held here on the corpus's real logs: whole
+// texts, every call paired with its result as the API requires, roles alternating.
+
+/** Every string under a JSON value. */
+function strings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) strings(v, out);
+  return out;
+}
+
+/** Every string of a file's records: one JSON document, or JSON lines (a line that fails is skipped). */
+function rawStrings(raw: string): string[] {
+  try {
+    return strings(JSON.parse(raw));
+  } catch {
+    return raw.split('\n').flatMap((line) => {
+      try {
+        return strings(JSON.parse(line));
+      } catch {
+        return [];
+      }
+    });
+  }
+}
+
+const blocksOf = (m: ApiMessage): ApiBlock[] => (typeof m.content === 'string' ? [] : m.content);
+
+/** Calls and results pair as the Messages API requires; roles alternate. */
+function expectWellFormed(messages: ApiMessage[]): void {
+  for (const [i, m] of messages.entries()) {
+    if (i > 0) expect(m.role, `message ${i} repeats the role before it`).not.toBe(messages[i - 1]!.role);
+    if (m.role !== 'user') continue;
+    const results = blocksOf(m).flatMap((b) => (b.type === 'tool_result' ? [String(b.tool_use_id)] : []));
+    const calls =
+      i > 0 ? blocksOf(messages[i - 1]!).flatMap((b) => (b.type === 'tool_use' ? [String(b.id)] : [])) : [];
+    for (const id of results)
+      expect(calls, `result ${id} answers a call of the message before`).toContain(id);
+    // Tool results come first in their message.
+    const firstOther = blocksOf(m).findIndex((b) => b.type !== 'tool_result');
+    if (firstOther >= 0)
+      expect(
+        blocksOf(m)
+          .slice(firstOther)
+          .some((b) => b.type === 'tool_result'),
+      ).toBe(false);
+  }
+}
+
+corpusOrSkip('Summary requests of other agents’ real logs');
+const files = [
+  ...foreignFiles().filter((f) => /\.(jsonl|json)$/.test(f) && !/ui_messages|logs\.json/.test(f)),
+  ...corpusFilesOf('codex-cli'),
+  ...corpusFilesOf('cline'),
+];
+
+describe.skipIf(files.length === 0)('summary requests of other agents’ real logs', () => {
+  it.each(files.map((f) => [basename(f), f]))('%s', async (_name, path) => {
+    const source = createNodeFileSource(path);
+    const session = await parseSession([source]);
+    expect(
+      getDialect(session.format)?.createMessageReader,
+      `${session.format} has a message reader`,
+    ).toBeDefined();
+    const upto = session.entries.length - 1;
+    const request = await buildCompactionRequest(session, [source], {
+      uptoEntryIndex: upto,
+      fromEntryIndex: 0,
+      variant: 'full',
+    });
+    // Messages of both roles, the person's requests among them.
+    expect(request.messages.some((m) => m.role === 'user')).toBe(true);
+    expect(request.messages.some((m) => m.role === 'assistant')).toBe(true);
+    expectWellFormed(request.messages);
+    // Whole, not the 2,000-character previews the session keeps: the longest text of the file
+    // that is not ciphertext or an image is in the request as it is.
+    const raw = readFileSync(path, 'utf8');
+    const sent = new Set(strings(request.messages));
+    const sentText = [...sent].join('\n');
+    const longest = rawStrings(raw)
+      .filter((s) => s.length > 2_000 && !/^(gAAAA|data:|[A-Za-z0-9+/=]{2000,}$)/.test(s))
+      .sort((a, b) => b.length - a.length)[0];
+    if (longest !== undefined)
+      expect(sentText.includes(longest), `the longest text (${longest.length} chars) is sent whole`).toBe(
+        true,
+      );
+  });
+});
+
+describe('a Cline history whose results are user text', () => {
+  it('pairs each "[tool] Result:" text with the call before it, in order; other text stays', async () => {
+    const history = [
+      { role: 'user', content: [{ type: 'text', text: '<task>List the files</task>' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Looking.' },
+          { type: 'tool_use', id: 't1', name: 'list_files', input: { path: '.' } },
+          { type: 'tool_use', id: 't2', name: 'read_file', input: { path: 'a.ts' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: "[list_files for '.'] Result:" },
+          { type: 'text', text: 'a.ts\nb.ts' },
+          { type: 'text', text: "[read_file for 'a.ts'] Result:\nexport {}" },
+          { type: 'text', text: '<environment_details>\n# Current Time\n</environment_details>' },
+        ],
+      },
+    ];
+    const source = createMemorySource('api_conversation_history.json', JSON.stringify(history));
+    const session = await parseSession([source]);
+    const request = await buildCompactionRequest(session, [source], {
+      uptoEntryIndex: session.entries.length - 1,
+      variant: 'full',
+    });
+    expect(request.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(request.messages[2]!.content).toEqual([
+      { type: 'tool_result', tool_use_id: 't1', content: "[list_files for '.'] Result:\na.ts\nb.ts" },
+      { type: 'tool_result', tool_use_id: 't2', content: "[read_file for 'a.ts'] Result:\nexport {}" },
+      { type: 'text', text: '<environment_details>\n# Current Time\n</environment_details>' },
+    ]);
+  });
+});
