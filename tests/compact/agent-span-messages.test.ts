@@ -7,7 +7,10 @@ import type { ApiBlock, ApiMessage } from '../../src/engine/compact/types';
 import { getDialect } from '../../src/engine/parse/dialects/registry';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { corpusFilesOf, corpusOrSkip, foreignFiles } from '../helpers/corpus';
+import { corpusFilesOf, corpusOrSkip, foreignFiles, REAL_LOGS } from '../helpers/corpus';
+import { runCli } from '../helpers/run-cli';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 // The summary request of another agent's log (compact/span-messages.ts with each dialect's
 // `createMessageReader`). It was empty: the request read every record as Claude Code's, so a Codex,
@@ -135,5 +138,28 @@ describe('a Cline history whose results are user text', () => {
       { type: 'tool_result', tool_use_id: 't2', content: "[read_file for 'a.ts'] Result:\nexport {}" },
       { type: 'text', text: '<environment_details>\n# Current Time\n</environment_details>' },
     ]);
+  });
+});
+
+// OpenCode: a part is a record, its message's role is the entry's; a tool part is its call and its
+// result. Through the CLI, as a person would ask: the fixture storage, the fixture database (made
+// from a real one) and, when restored, the real database of .real-logs/.
+const REAL_DB = join(REAL_LOGS, 'richardaiand__aiand-portfolio-web/.local/share/opencode/opencode.db');
+const openCodeCases: [string, string][] = [
+  ['fixture storage', join(__dirname, '../fixtures/opencode/storage')],
+  ['fixture database', join(__dirname, '../fixtures/opencode/db/opencode.db')],
+  ...(existsSync(REAL_DB)
+    ? [['real database', `${REAL_DB}#ses_1279fce82ffeZOJhNwml1w1Fu4`] as [string, string]]
+    : []),
+];
+describe('summary requests of OpenCode sessions', () => {
+  it.each(openCodeCases)('%s', async (_name, path) => {
+    const run = await runCli(['summarize', path, '--at', '1', '--json']);
+    expect(run.code).toBe(0);
+    const { request } = JSON.parse(run.text) as { request: { messages: ApiMessage[] } };
+    expect(request.messages.some((m) => m.role === 'user')).toBe(true);
+    expect(request.messages.some((m) => m.role === 'assistant')).toBe(true);
+    expect(request.messages.some((m) => blocksOf(m).some((b) => b.type === 'tool_use'))).toBe(true);
+    expectWellFormed(request.messages);
   });
 });
