@@ -182,7 +182,6 @@ export interface Entry {
   isApiError: boolean;
   role?: 'user' | 'assistant';
   blocks: Block[];
-  /** For string-content messages and system/attachment records: a short text preview. */
   messageId?: string;
   requestId?: string;
   model?: string;
@@ -193,13 +192,12 @@ export interface Entry {
   spawnedBy?: string;
   compact?: CompactMeta;
   microcompact?: MicrocompactMeta;
-  /**
-   * A request that failed or was cancelled before the model answered (the log records no usage):
-   * not an API call; the session lists it in `failedRequests`.
-   */
+  /** A request that failed or was cancelled unanswered (no usage): not an API call (`failedRequests`). */
   failedRequest?: { reason: string; detail?: string };
   /** Attachment records: `attachment.type`; progress records: `data.type`. */
   detailType?: string;
+  /** Where its message sits in a record that holds several: a raw request's `messages[3]`, `content`. */
+  recordPath?: string;
   /** A one-line description of non-message records (system content, attachment file path, …). */
   summaryText?: string;
 }

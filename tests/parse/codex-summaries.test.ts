@@ -138,7 +138,9 @@ describe.skipIf(withCompactions.length === 0)('Codex CLI compaction summaries (c
       expect(run.text).toContain('Request: preset codex ·');
       const recorded = await runCli(['summarize', path, '--at', 'c0', '--summarizer', 'recorded']);
       expect(recorded.code).toBe(1);
-      expect(recorded.err).toContain('the log holds no summary to read there. Encrypted: a remote compaction');
+      expect(recorded.err).toContain(
+        'the log holds no summary to read there. Encrypted: a remote compaction',
+      );
       // …and so does the log's erosion chain.
       const chain = await computeLogErosion(session, [source]);
       expect(chain.notes.filter((n) => /Encrypted: a remote compaction.*not scored$/.test(n))).toHaveLength(

@@ -48,8 +48,10 @@ interface CompactionRequestOptions {
 export function getSpanStart(session: Session, uptoEntryIndex: number): number {
   let from = 0;
   for (const c of session.compactions) {
-    if (c.kind !== 'compact' || c.entryIndex > uptoEntryIndex) continue;
+    if (c.entryIndex > uptoEntryIndex) continue;
     const entry = session.entries[c.entryIndex];
+    // A truncation after which the log holds the whole history again (raw API traffic) restarts too.
+    if (c.kind !== 'compact' && entry?.compact?.resendsHistory !== true) continue;
     if (entry && isMainThreadEntry(session, entry)) from = Math.max(from, c.entryIndex);
   }
   return from;

@@ -4,6 +4,7 @@ import { readEntryRecord } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import type { Entry, Session } from '../types';
 import { type NormalizedMessages, normalizeMessages, type RecordInput } from './normalize-messages';
+import type { ApiMessage } from './types';
 
 // The messages of a span of a transcript as the summarizer would be sent them: each entry's whole
 // record re-read (an entry in memory holds previews only), in Claude Code's record shape (another
@@ -71,8 +72,56 @@ export async function readSpanMessages(
     elideBase64: options.elideBase64,
     mergeAssistantItems: converted,
   });
+  if (converted) pairCallsWithResults(normalized.messages);
   return {
     ...normalized,
     dropped: [...skipped, ...normalized.dropped].sort((a, b) => a.entryIndex - b.entryIndex),
   };
+}
+
+type Block = Exclude<ApiMessage['content'], string>[number];
+const idsOf = (m: ApiMessage | undefined, type: 'tool_use' | 'tool_result', key: 'id' | 'tool_use_id') =>
+  new Set(
+    !m || typeof m.content === 'string'
+      ? []
+      : m.content.flatMap((b) => (b.type === type ? [String((b as Record<string, unknown>)[key])] : [])),
+  );
+
+/**
+ * Another agent's span as the Messages API takes it: a result whose call is not in the message
+ * before (the call fell before the span's start, or the agent rewrote the history) and a call no
+ * result follows (interrupted) become text, the results first in their message.
+ */
+function pairCallsWithResults(messages: ApiMessage[]): void {
+  for (const [i, m] of messages.entries()) {
+    if (typeof m.content === 'string') continue;
+    if (m.role === 'assistant') {
+      const next = messages[i + 1]?.role === 'user' ? messages[i + 1] : undefined;
+      const results = idsOf(next, 'tool_result', 'tool_use_id');
+      m.content = m.content.map(
+        (b): Block =>
+          b.type === 'tool_use' && !results.has(String(b.id))
+            ? {
+                type: 'text',
+                text: `[call ${String(b.name)} ${JSON.stringify(b.input ?? {})}: no result follows]`,
+              }
+            : b,
+      );
+      continue;
+    }
+    const calls = idsOf(
+      messages[i - 1]?.role === 'assistant' ? messages[i - 1] : undefined,
+      'tool_use',
+      'id',
+    );
+    const content = m.content.map((b): Block => {
+      if (b.type !== 'tool_result' || calls.has(String(b.tool_use_id))) return b;
+      const text = typeof b.content === 'string' ? b.content : JSON.stringify(b.content);
+      return { type: 'text', text: `[result of ${String(b.tool_use_id)}]\n${text}` };
+    });
+    m.content = [
+      ...content.filter((b) => b.type === 'tool_result'),
+      ...content.filter((b) => b.type !== 'tool_result'),
+    ];
+  }
 }

@@ -443,6 +443,8 @@ function readMessage(message: unknown, path: string, entry: Entry, ctx: RecordCo
     );
     return;
   }
+  // A summary request re-reads the message from the record by it (message-records.ts).
+  entry.recordPath = path;
   const role = message.role;
   if (!isBody) {
     entry.type = typeof role === 'string' ? role : '';

@@ -1,5 +1,6 @@
 import type { MessageRecord } from '../descriptor';
 import { isObject, type Json } from '../record';
+import { RECORD_TYPES } from './info';
 
 // Codex CLI's rollout records as the messages a summary request is built from (FORMAT.md §11):
 // each `response_item` is one item of the model's history (a message, a reasoning item, a tool
@@ -129,7 +130,11 @@ function itemMessages(p: Json): MessageRecord[] {
 
 /** A rollout line as the messages it adds to the model's history. */
 export function toCodexMessageRecords(record: unknown): MessageRecord[] {
-  if (!isObject(record) || !isObject(record.payload)) return [];
+  if (!isObject(record)) return [];
+  // The early format (2025) writes the items themselves, unwrapped (normalizer.ts, earlyRecord).
+  if (!('payload' in record) && typeof record.type === 'string' && !RECORD_TYPES.has(record.type))
+    return itemMessages(record);
+  if (!isObject(record.payload)) return [];
   const p = record.payload;
   if (record.type === 'response_item') return itemMessages(p);
   if (record.type === 'compacted') {
