@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
@@ -7,6 +8,7 @@ import type { ApiBlock, ApiMessage } from '../../src/engine/compact/types';
 import { getDialect } from '../../src/engine/parse/dialects/registry';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
+import { computeSpanDigest } from '../../src/engine/summarize/digest';
 import {
   corpusFilesOf,
   corpusOrSkip,
@@ -165,3 +167,37 @@ describe('summary requests of OpenCode sessions', () => {
     expectWellFormed(request.messages);
   });
 });
+
+// What the built-in summary reads as the person's requests in a Codex span: not the context Codex
+// injects (developer instructions, environment, AGENTS.md; they led its "First request") but the
+// user messages the rollout marks as typed (`event_msg` `user_message`), counted from the raw lines.
+const codexWithCompaction = corpusFilesOf('codex-cli').filter((f) =>
+  readFileSync(f, 'utf8').includes('"compacted"'),
+);
+describe.skipIf(codexWithCompaction.length === 0)(
+  'the requests a Codex span holds (built-in summary)',
+  () => {
+    it.each(codexWithCompaction.map((f) => [basename(f), f]))('%s', async (_name, path) => {
+      const lines = readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l));
+      const compactedAt = lines.findIndex((r) => r.type === 'compacted');
+      const typed = lines
+        .slice(0, compactedAt)
+        .filter((r) => r.type === 'event_msg' && r.payload?.type === 'user_message')
+        .map((r) => String(r.payload.message).trim());
+      const source = createNodeFileSource(path);
+      const session = await parseSession([source]);
+      const request = await buildCompactionRequest(session, [source], {
+        uptoEntryIndex: session.compactions[0]!.entryIndex - 1,
+        variant: 'full',
+      });
+      const requests = computeSpanDigest(request.messages).userMessages.filter((m) => m.kind === 'request');
+      expect(requests.length).toBeGreaterThan(0);
+      expect(requests[0]!.text.trim()).toBe(typed[0]);
+      for (const m of requests)
+        expect(typed, 'every request is one the person typed').toContain(m.text.trim());
+    });
+  },
+);

@@ -13,6 +13,20 @@ export const RECORD_TYPES = new Set([
   'compacted',
 ]);
 
+/** Text blocks of a user message that are injected context, not typed by the person. */
+export const INJECTED_USER_PREFIXES = [
+  '<environment_context>',
+  '# AGENTS.md instructions',
+  '<user_instructions>',
+  '<turn_aborted>',
+];
+
+/**
+ * Context that is no request of the person's in a summary request: a developer or system message
+ * (message-records.ts keeps its role as a tag), an attached image's markers.
+ */
+const CONTEXT_TEXT = /^(?:<(?:developer|system)>\n|<\/?image\b)/;
+
 /** Replacement-history items that hold a remote compaction's encrypted summary. */
 const ENCRYPTED_SUMMARY_TYPES = new Set(['compaction', 'compaction_summary', 'context_compaction']);
 
@@ -45,6 +59,15 @@ export const CODEX_CLI_DIALECT_INFO: DialectInfo = {
     folderFile: (path) => /\.jsonl$/i.test(path),
   },
   transcript: {
+    // Context Codex injects is no request of the person's (the built-in summary's "requests"); an
+    // interruption notice says the person stopped the turn.
+    readUserText: (text) => {
+      const start = text.trimStart();
+      if (start.startsWith('<turn_aborted>')) return { kind: 'interrupt', text: start };
+      return INJECTED_USER_PREFIXES.some((p) => start.startsWith(p)) || CONTEXT_TEXT.test(start)
+        ? null
+        : undefined;
+    },
     // A `compacted` record is its own summary entry (normalizer.ts). A local compaction writes
     // the summary, prefixed with Codex's hand-off sentence, as `message` (openai/codex@0100b103
     // codex-rs/core/src/compact.rs: `CompactedItem { message: summary_text, … }`); a remote one

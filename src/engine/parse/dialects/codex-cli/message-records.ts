@@ -61,8 +61,14 @@ function itemMessages(p: Json): MessageRecord[] {
     case 'message': {
       const content = contentOf(p.content);
       if (content.length === 0) return [];
-      // Developer and system messages are instructions the model reads: user text here.
-      return [p.role === 'assistant' ? assistant(content) : user(content)];
+      if (p.role === 'assistant') return [assistant(content)];
+      // Developer and system messages are instructions the model reads: user text here, in a tag
+      // that keeps their role (the Messages API has none for them).
+      if (p.role === 'developer' || p.role === 'system')
+        return [
+          user(content.map((b) => ({ type: 'text', text: `<${p.role}>\n${String(b.text)}\n</${p.role}>` }))),
+        ];
+      return [user(content)];
     }
     case 'reasoning': {
       // Readable only as its summary (the reasoning itself is encrypted).

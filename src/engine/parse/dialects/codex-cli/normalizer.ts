@@ -12,7 +12,7 @@ import {
   type RecordNormalizer,
   typeName,
 } from '../record';
-import { RECORD_TYPES } from './info';
+import { INJECTED_USER_PREFIXES, RECORD_TYPES } from './info';
 
 import { contentBlocks, reasoningBlock, toolResultBlock, toolUseBlock } from './blocks';
 import { inferTrigger, type TurnState } from './trigger';
@@ -35,14 +35,6 @@ const PROGRESS_EVENTS = new Set([
   'item_completed',
 ]);
 const META_EVENTS = new Set(['task_started', 'task_complete', 'turn_aborted', 'context_compacted', 'error']);
-
-/** Text blocks of a user message that are injected context, not typed by the person. */
-const INJECTED_USER_PREFIXES = [
-  '<environment_context>',
-  '# AGENTS.md instructions',
-  '<user_instructions>',
-  '<turn_aborted>',
-];
 
 interface TokenUsage {
   inputTokens: TokenCount;
