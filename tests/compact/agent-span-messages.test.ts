@@ -59,9 +59,14 @@ function expectWellFormed(messages: ApiMessage[]): void {
 
 corpusOrSkip('Summary requests of other agents’ real logs');
 const files = [
-  ...foreignFiles().filter((f) => /\.(jsonl|json)$/.test(f) && !/ui_messages|logs\.json/.test(f)),
+  // Every real log of the other agents (Gemini CLI's prompt log aside: no conversation), Cline's UI
+  // logs among them.
+  ...foreignFiles().filter((f) => /\.(jsonl|json)$/.test(f) && !/logs\.json$/.test(f)),
+  ...corpusFilesOf('cline-ui'),
   ...corpusFilesOf('codex-cli'),
   ...corpusFilesOf('cline'),
+  // A Cline task opened as its folder: the UI log is the main file.
+  join(__dirname, '../fixtures/cline-task/ui_messages.json'),
   // Codex rollouts restored from public repositories (.real-logs/), the early unwrapped format among them.
   ...restoredRealLogFiles().filter((f) => /rollout-.*\.jsonl$/.test(f)),
   // Raw Messages API traffic: the fixtures (a claude-trace log of Claude Code among them).
@@ -201,3 +206,24 @@ describe.skipIf(codexWithCompaction.length === 0)(
     });
   },
 );
+
+// Cline: a request's tool results ("[read_file for 'x'] Result:") and the environment details it
+// appends are Cline's, not the person's; the built-in summary quoted them as the person's requests
+// (32 "requests" in a real history span, where the person wrote 3).
+const clineLogs = [...corpusFilesOf('cline'), ...corpusFilesOf('cline-ui')];
+describe.skipIf(clineLogs.length === 0)('the requests a Cline span holds (built-in summary)', () => {
+  it.each(clineLogs.map((f) => [basename(f), f]))('%s', async (_name, path) => {
+    const source = createNodeFileSource(path);
+    const session = await parseSession([source]);
+    const request = await buildCompactionRequest(session, [source], {
+      uptoEntryIndex: session.entries.length - 1,
+      variant: 'full',
+    });
+    const requests = computeSpanDigest(request.messages).userMessages.filter((m) => m.kind === 'request');
+    expect(requests.length).toBeGreaterThan(0);
+    for (const m of requests) {
+      expect(m.text).not.toMatch(/^\[[\w-]+(?: for [\s\S]*?)?\] Result:/);
+      expect(m.text).not.toContain('<environment_details>');
+    }
+  });
+});

@@ -102,6 +102,9 @@ export function stripReminders(text: string): string {
 export function readUserText(raw: string): { kind: UserMessageKind; text: string } | undefined {
   const text = stripReminders(raw);
   if (text === '') return undefined;
+  // Text the agent wrote into the person's turn (a tool's result as text, command output): the
+  // parse does not count it as a turn either.
+  if (CONVENTIONS.some((c) => c.isInjectedUserText?.(text))) return undefined;
   for (const c of CONVENTIONS) {
     const read = c.readUserText?.(text);
     if (read === null) return undefined;

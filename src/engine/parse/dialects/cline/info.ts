@@ -56,6 +56,24 @@ export const TOOL_RESULT_TEXT = /^\[[\w-]+(?: for [\s\S]*?)?\] Result:/;
  */
 const INJECTED_USER_TEXT = /^\[ERROR\] /;
 
+/**
+ * Removes the `<environment_details>` Cline appends to every request (open tabs, time, context
+ * used, mode): the agent's, not the person's words. One forward scan (an unclosed tag ends it).
+ */
+function stripEnvironmentDetails(text: string): string {
+  const open = '<environment_details>';
+  const close = '</environment_details>';
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(open); at >= 0; at = text.indexOf(open, from)) {
+    const end = text.indexOf(close, at + open.length);
+    if (end < 0) break;
+    out += text.slice(from, at);
+    from = end + close.length;
+  }
+  return out + text.slice(from);
+}
+
 /** The UI log (ui-messages.ts reads it): the task's main file. */
 export const CLINE_UI_DIALECT_INFO: DialectInfo = {
   id: 'cline-ui',
@@ -101,6 +119,7 @@ export const CLINE_DIALECT_INFO: DialectInfo = {
     // Tool results come back as user text, "[read_file for 'x'] Result:" (docs/sources.md#fmt-cline): not a
     // turn, nor is Cline's "[ERROR]" retry prompt. A "[TASK RESUMPTION]" is: the person resumed the task.
     isInjectedUserText: (text) => TOOL_RESULT_TEXT.test(text) || INJECTED_USER_TEXT.test(text),
+    stripInjected: stripEnvironmentDetails,
   },
 };
 

@@ -13,6 +13,7 @@ import {
   typeName,
 } from '../record';
 import { CLINE_UI_DIALECT_INFO } from './info';
+import { toClineUiMessageRecords } from './ui-message-records';
 
 // Cline's `ui_messages.json` (docs/sources.md#fmt-cline): one JSON document, an array of `ClineMessage`s
 // `{ts, type: "say"|"ask", say|ask, text, images, files, partial, modelInfo,
@@ -30,11 +31,11 @@ import { CLINE_UI_DIALECT_INFO } from './info';
 /** `say` values that are the person's words. */
 const USER_SAYS = new Set(['task', 'user_feedback', 'user_feedback_diff']);
 /** `say` values that are the model's words. */
-const ASSISTANT_SAYS = new Set(['text', 'completion_result']);
+export const ASSISTANT_SAYS = new Set(['text', 'completion_result']);
 /** `ask` values that put the model's words to the person (JSON `{question|response, options}`). */
-const ASSISTANT_ASKS = new Set(['followup', 'plan_mode_respond', 'act_mode_respond']);
+export const ASSISTANT_ASKS = new Set(['followup', 'plan_mode_respond', 'act_mode_respond']);
 /** Tool calls the UI shows: `{tool, path, content, …}` JSON, or a command line. */
-const TOOL_TYPES = new Set(['tool', 'command', 'browser_action_launch', 'use_mcp_server']);
+export const TOOL_TYPES = new Set(['tool', 'command', 'browser_action_launch', 'use_mcp_server']);
 /** Output of the latest command (ask while it runs, say when it ends). */
 const TOOL_OUTPUTS = new Set(['command_output', 'browser_action_result', 'mcp_server_response']);
 /**
@@ -384,4 +385,5 @@ function createClineUiNormalizer(): RecordNormalizer {
 export const CLINE_UI_DIALECT: DialectDescriptor = {
   ...CLINE_UI_DIALECT_INFO,
   createNormalizer: createClineUiNormalizer,
+  createMessageReader: () => toClineUiMessageRecords,
 };
