@@ -327,7 +327,9 @@ export async function computeLogErosion(
         : await readSummary(session, sources, compaction.summaryEntryIndex);
     if (read?.text === undefined) {
       // Its facts still join the pool, through the next span's step.
-      notes.push(`${label}: ${read?.note ?? 'no summary recorded'}; not scored`);
+      notes.push(
+        read?.note ? `${label}: ${read.note} Not scored.` : `${label}: no summary recorded; not scored`,
+      );
       from = range.fromEntryIndex;
       exclude = [...range.excludeEntryIndices, compaction.entryIndex];
       continue;
