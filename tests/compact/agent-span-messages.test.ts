@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { buildCompactionRequest } from '../../src/engine/compact/build-request';
+import { estimateApiMessagesTokens } from '../../src/engine/compact/normalize-messages';
 import { isMainThreadEntry } from '../../src/engine/compact/span-messages';
 import type { ApiBlock, ApiMessage } from '../../src/engine/compact/types';
 import { getDialect } from '../../src/engine/parse/dialects/registry';
@@ -103,7 +104,9 @@ describe.skipIf(files.length === 0)('summary requests of other agents’ real lo
     // is sent at its full length at least (a Cline result joined to its header is longer).
     const sent = strings(request.messages).map((t) => t.length);
     const longest = Math.max(0, ...sent);
-    for (const e of main)
+    // (of the entries it sends: a truncation's range is left out, below)
+    const sentEntries = new Set(request.entryIndices);
+    for (const e of main.filter((x) => sentEntries.has(x.index)))
       for (const b of e.blocks)
         if ((b.kind === 'text' || b.kind === 'tool-result') && b.chars > 2_000 && !e.isMeta)
           expect(
@@ -227,3 +230,28 @@ describe.skipIf(clineLogs.length === 0)('the requests a Cline span holds (built-
     }
   });
 });
+
+// Cline keeps in its history file what a truncation dropped, and sends the history without the
+// truncation's range: a summary request at a call holds no more than that call sent. On the real
+// history (nine truncations) the span's messages came to up to 17× the call's recorded context.
+const clineHistories = corpusFilesOf('cline');
+describe.skipIf(clineHistories.length === 0)(
+  'a Cline history span leaves out what truncations dropped',
+  () => {
+    it.each(clineHistories.map((f) => [basename(f), f]))('%s: at every call', async (_name, path) => {
+      const source = createNodeFileSource(path);
+      const session = await parseSession([source]);
+      expect(session.compactions.some((c) => c.kind === 'truncate' && c.deletedRange)).toBe(true);
+      for (const call of session.apiCalls) {
+        const request = await buildCompactionRequest(session, [source], {
+          uptoEntryIndex: call.lastEntryIndex,
+          variant: 'full',
+        });
+        // The system prompt and the tools are the rest of what the call sent.
+        expect(estimateApiMessagesTokens(request.messages), `call ${call.index}`).toBeLessThanOrEqual(
+          call.contextTokens,
+        );
+      }
+    });
+  },
+);

@@ -143,9 +143,9 @@ describe.skipIf(withCompactions.length === 0)('Codex CLI compaction summaries (c
       );
       // …and so does the log's erosion chain.
       const chain = await computeLogErosion(session, [source]);
-      expect(chain.notes.filter((n) => /Encrypted: a remote compaction.* Not scored\.$/.test(n))).toHaveLength(
-        records.length,
-      );
+      expect(
+        chain.notes.filter((n) => /Encrypted: a remote compaction.* Not scored\.$/.test(n)),
+      ).toHaveLength(records.length);
     },
   );
 });

@@ -2,7 +2,7 @@ import type { MessageReader } from '../parse/dialects/descriptor';
 import { getDialect } from '../parse/dialects/registry';
 import { readEntryRecord } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
-import type { Entry, Session } from '../types';
+import type { Compaction, Entry, Session } from '../types';
 import { type NormalizedMessages, normalizeMessages, type RecordInput } from './normalize-messages';
 import type { ApiMessage } from './types';
 
@@ -29,6 +29,28 @@ interface SpanRange {
   excludeEntryIndices?: readonly number[];
 }
 
+/**
+ * The entries the last truncation at or before `upto` took out of what the agent sends, where the
+ * log keeps them (Cline's API history: `deletedRange` counts its messages, `historyIndexed`).
+ */
+function getTruncatedEntries(session: Session, upto: number): number[] {
+  let last: Compaction | undefined;
+  for (const c of session.compactions)
+    if (c.kind === 'truncate' && c.deletedRange && c.entryIndex <= upto) last = c;
+  const event = last && session.entries[last.entryIndex];
+  if (!last?.deletedRange || !event || !isMainThreadEntry(session, event)) return [];
+  if (!getDialect(session.files[event.fileIndex]?.dialect)?.historyIndexed) return [];
+  const [first, lastMessage] = last.deletedRange;
+  const out: number[] = [];
+  let message = 0;
+  for (const e of session.entries) {
+    if (e.fileIndex !== event.fileIndex || e.compact) continue;
+    if (message >= first) out.push(e.index);
+    if (++message > lastMessage) break;
+  }
+  return out;
+}
+
 /** The span's messages; `dropped` also names the progress and system entries never read. */
 export async function readSpanMessages(
   session: Session,
@@ -37,7 +59,7 @@ export async function readSpanMessages(
   options: { elideBase64?: boolean; signal?: AbortSignal } = {},
 ): Promise<NormalizedMessages> {
   const upto = Math.min(range.uptoEntryIndex, session.entries.length - 1);
-  const exclude = new Set(range.excludeEntryIndices ?? []);
+  const exclude = new Set([...(range.excludeEntryIndices ?? []), ...getTruncatedEntries(session, upto)]);
   const inputs: RecordInput[] = [];
   const skipped: NormalizedMessages['dropped'] = [];
   let converted = false;

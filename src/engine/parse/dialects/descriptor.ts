@@ -200,6 +200,11 @@ export interface DialectInfo {
    * `token_count`), so a call's first context line is the first of the assistant items before it.
    */
   readonly usageFollowsResponse?: boolean;
+  /**
+   * Its entries (events aside) are the model-facing history's messages in order, as a truncation's
+   * `deletedRange` counts them (Cline's API history, which keeps what a truncation dropped).
+   */
+  readonly historyIndexed?: boolean;
   readonly restoration: RestorationHints;
   /**
    * The window the agent gives a model id its log names (Gemini CLI's `tokenLimit`), with where

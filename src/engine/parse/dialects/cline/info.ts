@@ -99,6 +99,8 @@ export const CLINE_DIALECT_INFO: DialectInfo = {
   agent: 'Cline',
   defaultStrategyId: 'cline',
   parsed: true,
+  // Cline sends the history without the truncation's range (ContextManager.getTruncatedMessages).
+  historyIndexed: true,
   // What Cline keeps after condensing is not modelled yet (docs/sources.md#cline-doc).
   restoration: NO_RESTORATION,
   files: {
