@@ -85,21 +85,7 @@ export async function collectLogSummaries(
       },
       signal,
     );
-    if (note !== undefined) {
-      out.push({
-        source: 'log',
-        label: prepared.span.label,
-        pointLabel: prepared.span.label,
-        trigger: compaction.trigger,
-        preTokens: compaction.preTokens,
-        postTokens: compaction.postTokens,
-        text,
-        note,
-      });
-      continue;
-    }
-    const { matches: _matches, ...retention } = scoreRetention(prepared.facts, text);
-    out.push({
+    const recorded: ExportedSummary = {
       source: 'log',
       label: prepared.span.label,
       pointLabel: prepared.span.label,
@@ -107,8 +93,14 @@ export async function collectLogSummaries(
       preTokens: compaction.preTokens,
       postTokens: compaction.postTokens,
       text,
-      retention,
-    });
+    };
+    if (note !== undefined) {
+      // No text to score: the note says why.
+      out.push({ ...recorded, note });
+      continue;
+    }
+    const { matches: _matches, ...retention } = scoreRetention(prepared.facts, text);
+    out.push({ ...recorded, retention });
   }
   return out;
 }

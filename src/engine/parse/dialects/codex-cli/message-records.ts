@@ -52,6 +52,17 @@ function parseArguments(args: unknown): unknown {
 const callId = (p: Json, fallback: string): string =>
   typeof p.call_id === 'string' ? p.call_id : typeof p.id === 'string' ? p.id : fallback;
 
+/** A named tool call (`function_call`, `custom_tool_call`) with its input. */
+const toolUse = (p: Json, input: unknown): MessageRecord =>
+  assistant([
+    {
+      type: 'tool_use',
+      id: callId(p, String(p.type)),
+      name: typeof p.name === 'string' ? p.name : '(unnamed)',
+      input,
+    },
+  ]);
+
 /** Types a remote compaction's encrypted summary is written as (codex-cli/info.ts). */
 const ENCRYPTED_SUMMARY = new Set(['compaction', 'compaction_summary', 'context_compaction']);
 
@@ -80,27 +91,9 @@ function itemMessages(p: Json): MessageRecord[] {
       return text ? [assistant([{ type: 'thinking', thinking: text }])] : [];
     }
     case 'function_call':
-      return [
-        assistant([
-          {
-            type: 'tool_use',
-            id: callId(p, 'function_call'),
-            name: typeof p.name === 'string' ? p.name : '(unnamed)',
-            input: parseArguments(p.arguments),
-          },
-        ]),
-      ];
+      return [toolUse(p, parseArguments(p.arguments))];
     case 'custom_tool_call':
-      return [
-        assistant([
-          {
-            type: 'tool_use',
-            id: callId(p, 'custom_tool_call'),
-            name: typeof p.name === 'string' ? p.name : '(unnamed)',
-            input: { input: p.input },
-          },
-        ]),
-      ];
+      return [toolUse(p, { input: p.input })];
     case 'local_shell_call':
       return [
         assistant([
