@@ -81,6 +81,24 @@ describe('inferContextWindow', () => {
     expect(auto.reasons[0]).toContain('167,731–175,199');
   });
 
+  it("assumes 200k for another maker's model saying it knows none for it, not reasoning from Claude's ids", () => {
+    const other = inferContextWindow({
+      models: ['Qwen/Qwen3-235B-A22B-Thinking-2507', 'deepseek-ai/DeepSeek-V4-Pro'],
+      peakContextTokens: 18_807,
+      autoCompactPreTokens: [],
+    });
+    expect(other).toMatchObject({ windowTokens: 200_000, windowSource: 'default' });
+    expect(other.reasons[0]).toBe(
+      "Window 200k, assumed (ours: the log states no window, and none is known here for Qwen/Qwen3-235B-A22B-Thinking-2507, deepseek-ai/DeepSeek-V4-Pro: 200k is the Claude models' standard context) and the context peaked at 18,807 tokens.",
+    );
+    const claude = inferContextWindow({
+      models: ['claude-sonnet-4-5'],
+      peakContextTokens: 1_000,
+      autoCompactPreTokens: [],
+    });
+    expect(claude.reasons[0]).toContain('no model id names the 1M context');
+  });
+
   it('keeps a window the log states, and goes past 1M only on evidence', () => {
     expect(
       inferContextWindow({
