@@ -1,6 +1,6 @@
 import type { MessageRecord } from '../descriptor';
 import { isObject } from '../record';
-import { ASSISTANT_ASKS, ASSISTANT_SAYS, TOOL_TYPES } from './ui-messages';
+import { ASSISTANT_ASKS, ASSISTANT_SAYS, parseJson, TOOL_TYPES } from './ui-messages';
 
 // A Cline UI log (ui-messages.ts) as the messages a summary request is built from, for a task
 // opened as its folder or its UI log alone (the UI log is then the main file; the API history, when
@@ -12,14 +12,6 @@ import { ASSISTANT_ASKS, ASSISTANT_SAYS, TOOL_TYPES } from './ui-messages';
 
 const text = (role: 'user' | 'assistant', value: string): MessageRecord[] =>
   value === '' ? [] : [{ type: role, message: { role, content: [{ type: 'text', text: value }] } }];
-
-function parseJson(value: string): unknown {
-  try {
-    return JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-}
 
 /** One UI message as the messages it stands for in the conversation. */
 export function toClineUiMessageRecords(record: unknown): MessageRecord[] {

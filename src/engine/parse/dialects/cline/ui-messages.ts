@@ -100,7 +100,7 @@ function rangeOf(value: unknown): [number, number] | undefined {
     : undefined;
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -28,7 +28,7 @@ export const INJECTED_USER_PREFIXES = [
 const CONTEXT_TEXT = /^(?:<(?:developer|system)>\n|<\/?image\b)/;
 
 /** Replacement-history items that hold a remote compaction's encrypted summary. */
-const ENCRYPTED_SUMMARY_TYPES = new Set(['compaction', 'compaction_summary', 'context_compaction']);
+export const ENCRYPTED_SUMMARY_TYPES = new Set(['compaction', 'compaction_summary', 'context_compaction']);
 
 /** Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`, `{type, payload}` lines, docs/sources.md#fmt-timeline). */
 export const CODEX_CLI_DIALECT_INFO: DialectInfo = {

@@ -1,6 +1,6 @@
 import type { MessageRecord } from '../descriptor';
 import { isObject, type Json } from '../record';
-import { RECORD_TYPES } from './info';
+import { ENCRYPTED_SUMMARY_TYPES, RECORD_TYPES } from './info';
 
 // Codex CLI's rollout records as the messages a summary request is built from (FORMAT.md §11):
 // each `response_item` is one item of the model's history (a message, a reasoning item, a tool
@@ -63,9 +63,6 @@ const toolUse = (p: Json, input: unknown): MessageRecord =>
     },
   ]);
 
-/** Types a remote compaction's encrypted summary is written as (codex-cli/info.ts). */
-const ENCRYPTED_SUMMARY = new Set(['compaction', 'compaction_summary', 'context_compaction']);
-
 /** One history item (a `response_item` payload, or an item of a replacement history). */
 function itemMessages(p: Json): MessageRecord[] {
   switch (p.type) {
@@ -112,7 +109,7 @@ function itemMessages(p: Json): MessageRecord[] {
         ]),
       ];
     default:
-      if (typeof p.type === 'string' && ENCRYPTED_SUMMARY.has(p.type)) {
+      if (typeof p.type === 'string' && ENCRYPTED_SUMMARY_TYPES.has(p.type)) {
         const chars = typeof p.encrypted_content === 'string' ? p.encrypted_content.length : 0;
         return [
           user([

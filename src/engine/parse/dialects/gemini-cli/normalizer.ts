@@ -40,7 +40,7 @@ import { isSessionMetadata, NOTICE_TYPES } from './info';
 // the same way; the rewound messages stay in the session.
 
 /** The text of a `PartListUnion` (a string, one part or an array of parts), and its length. */
-function partsText(content: unknown, max: number): { text: string; chars: number } {
+export function partsText(content: unknown, max: number): { text: string; chars: number } {
   if (typeof content === 'string') return { text: preview(content, max), chars: content.length };
   const parts = Array.isArray(content) ? content : [content];
   let text = '';
@@ -56,7 +56,7 @@ function partsText(content: unknown, max: number): { text: string; chars: number
 }
 
 /** A tool call's result: the `functionResponse.response` of its parts, as JSON text. */
-function resultText(result: unknown, max: number): { text: string; chars: number; isError: boolean } {
+export function resultText(result: unknown, max: number): { text: string; chars: number; isError: boolean } {
   const parts = Array.isArray(result) ? result : result == null ? [] : [result];
   let text = '';
   let isError = false;
