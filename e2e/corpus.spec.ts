@@ -58,4 +58,28 @@ test.describe('a real transcript dropped onto the page', () => {
     await expect(card).toBeHidden();
     await expect(page.getByTestId('entry-detail')).toContainText('Cleared by microcompact');
   });
+
+  test('two sessions opened together: the first is read, the other listed as left out', async ({ page }) => {
+    const other = CORPUS_FILE.replace(
+      '120e3499-cd68-46de-a639-d9ef55d094fc',
+      '19722b8a-e1b0-467d-9bc0-4a199bfdafd7',
+    );
+    test.skip(!fs.existsSync(other), `corpus file not found at ${other}`);
+    const first = fs.readFileSync(CORPUS_FILE, 'utf8');
+    const lines = first.split('\n').filter((l) => l.trim() !== '').length;
+    await openEmpty(page);
+    await dropFiles(page, [
+      { name: '120e3499-cd68-46de-a639-d9ef55d094fc.jsonl', content: first },
+      { name: '19722b8a-e1b0-467d-9bc0-4a199bfdafd7.jsonl', content: fs.readFileSync(other, 'utf8') },
+    ]);
+    // The entries are the first file's alone (they were both files' interleaved, drawn as a fork).
+    await expect(page.getByTestId('stat-entries')).toContainText(lines.toLocaleString('en-US'));
+    const chip = page.getByTestId('other-sessions');
+    await expect(chip).toHaveText('1 file of other sessions left out');
+    await chip.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('issues-panel')).toContainText(
+      '19722b8a-e1b0-467d-9bc0-4a199bfdafd7.jsonl states another session (19722b8a-e1b0-467d-9bc0-4a199bfdafd7',
+    );
+  });
 });

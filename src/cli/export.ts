@@ -61,7 +61,7 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
     });
   } else {
     const header: SummaryExportHeader = {
-      name: session.files[0]?.name ?? 'transcript',
+      name: (session.files.find((f) => f.role === 'main') ?? session.files[0])?.name ?? 'transcript',
       agent: session.meta.agent,
       versions: session.meta.versions,
       models: session.meta.models,

@@ -13,7 +13,7 @@ const fmt = (n: number | undefined): string => (n === undefined ? '—' : groupD
 
 function renderInspect(report: InspectReport): string {
   const lines: string[] = [];
-  const main = report.files[0];
+  const main = report.files.find((f) => f.role === 'main') ?? report.files[0];
   lines.push(`${main?.name ?? '(no file)'}  [${report.format}]`);
   const sub = report.subagentTranscript;
   if (sub)

@@ -57,7 +57,11 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
   const issues = overview.issueCounts.error + overview.issueCounts.warning + overview.issueCounts.info;
   const subagentLogs = overview.files.filter(
     (f) =>
-      f.role !== 'main' && f.role !== 'session-memory' && f.role !== 'subagent-meta' && f.role !== 'content',
+      f.role !== 'main' &&
+      f.role !== 'session-memory' &&
+      f.role !== 'subagent-meta' &&
+      f.role !== 'content' &&
+      f.role !== 'other-session',
   );
   const subagentFiles = subagentLogs.length;
   // What the other logs are, in the words the replay strip uses ("Subagents (1)").
@@ -69,6 +73,8 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
   // A sub-agent's own log opened without its session: read as the main thread, and said so.
   const isSubagentLog =
     mainFile !== undefined && (mainFile.openedAlone === true || mainFile.agentId !== undefined);
+  // Files of other sessions opened with this one: listed, not read (engine parse/other-sessions.ts).
+  const otherSessionFiles = overview.files.filter((f) => f.role === 'other-session');
   const duration =
     meta.startMs !== undefined && meta.endMs !== undefined ? meta.endMs - meta.startMs : undefined;
 
@@ -94,6 +100,18 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
           >
             sub-agent transcript{mainFile.agentType ? ` · ${mainFile.agentType}` : ''}
           </span>
+        )}
+        {otherSessionFiles.length > 0 && (
+          <button
+            type="button"
+            className="chip chip-button"
+            data-testid="other-sessions"
+            title={`Opened with this session but of others, so not read (the issues say which session each states):\n${markHiddenChars(otherSessionFiles.map((f) => f.name).join('\n'))}`}
+            onClick={() => setPanel('issues')}
+          >
+            {otherSessionFiles.length === 1 ? '1 file' : `${formatCount(otherSessionFiles.length)} files`} of
+            other sessions left out
+          </button>
         )}
         {models && (
           <span className="chip mono clip" title={markHiddenChars(models)} data-testid="header-models">

@@ -17,6 +17,7 @@ const ROLE_ORDER: Record<FileRole, number> = {
   content: 4,
   'session-memory': 5,
   'subagent-meta': 6,
+  'other-session': 7,
 };
 
 /** Decides each file's role; when no file looks like a main transcript, the first one is. */

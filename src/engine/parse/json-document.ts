@@ -23,6 +23,8 @@ interface DocumentScan {
   truncated: boolean;
   /** Non-whitespace found after the array's closing bracket, at this 1-based line. */
   trailingLine?: number;
+  /** With a key: where the array sits in its object, `[start, end)` (read-document.ts: the rest). */
+  keyed?: { start: number; end: number };
 }
 
 const NL = 0x0a;
@@ -54,6 +56,7 @@ export function scanJsonArray(bytes: Uint8Array, key?: string): DocumentScan {
     line = found.line;
   }
   if (bytes[i] !== 0x5b) return { isArray: false, elements: [], lines, truncated: false };
+  const arrayStart = i;
 
   const elements: DocumentElement[] = [];
   let depth = 0;
@@ -82,7 +85,14 @@ export function scanJsonArray(bytes: Uint8Array, key?: string): DocumentScan {
       if (depth === 0) {
         if (start >= 0)
           elements.push({ offsetBytes: start, lengthBytes: end - start, line: startLine, complete: true });
-        if (key !== undefined) return { isArray: true, elements, lines, truncated: false };
+        if (key !== undefined)
+          return {
+            isArray: true,
+            elements,
+            lines,
+            truncated: false,
+            keyed: { start: arrayStart, end: i + 1 },
+          };
         for (i++; i < bytes.length; i++) {
           if (bytes[i] === NL) line++;
           else if (!isSpace(bytes[i]!))

@@ -10,6 +10,7 @@ import { FileParse, type ParseRun } from './file-parse';
 import type { PendingLine } from './line-records';
 import { findMixedContent } from './mixed-files';
 import { NormalizerPool } from './normalizer-pool';
+import { findOtherSessions } from './other-sessions';
 import { DEFAULT_PREVIEW_CHARS, type ParseOptions, ProgressCounter } from './parse-options';
 import { recoverRecords } from './recover-records';
 import { SessionBuilder } from './session-builder';
@@ -51,9 +52,10 @@ export async function parseSessionKeeping(
   options: ParseOptions = {},
 ): Promise<{ session: Session; kept?: KeptLineParse; whyNot: string }> {
   const first = await parseFiles(rawSources, options, new Set());
-  // A content file of another session (mixed-files.ts) is never merged: the session is read again
-  // without it (a rare case: one more read of the files), the file listed with an issue.
-  const foreign = findMixedContent(first.session);
+  // A content file of another session (mixed-files.ts) or another session's transcript
+  // (other-sessions.ts) is never merged: the session is read again without it (a rare case: one
+  // more read of the files), the file listed with an issue.
+  const foreign = [...findMixedContent(first.session), ...findOtherSessions(first.session)];
   if (foreign.length === 0) return first;
   // A read the person stopped is not read again: what it holds is kept, the file named.
   if (first.session.meta.partialRead) {
@@ -64,6 +66,7 @@ export async function parseSessionKeeping(
     rawSources,
     { ...options, onProgress: undefined, stop: undefined },
     new Set(foreign.map((issue) => issue.fileIndex)),
+    new Set(foreign.filter((issue) => issue.code === 'other-session').map((issue) => issue.fileIndex)),
   );
   again.session.issues.push(...foreign);
   return again;
@@ -74,6 +77,7 @@ async function parseFiles(
   rawSources: ByteSource[],
   options: ParseOptions,
   skipped: ReadonlySet<number>,
+  otherSessions: ReadonlySet<number> = new Set(),
 ): Promise<{ session: Session; kept?: KeptLineParse; whyNot: string }> {
   const cache = options.recordCache;
   cache?.begin();
@@ -81,7 +85,10 @@ async function parseFiles(
   const dialects = options.dialects ?? DIALECTS;
   const builder = new SessionBuilder();
   const files = assignRoles(sources, dialects);
-  for (const file of files) builder.addFile(file);
+  for (const file of files) {
+    if (otherSessions.has(file.index)) file.role = 'other-session';
+    builder.addFile(file);
+  }
   const parsed = dialects.filter((d) => d.createNormalizer !== undefined);
   const run: ParseRun = {
     builder,

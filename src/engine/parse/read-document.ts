@@ -1,6 +1,7 @@
 import type { SessionFile } from '../types';
 import { baseName, detectDialectFromRecord } from './detect';
 import type { DialectDescriptor, DialectFiles } from './dialects/descriptor';
+import { isObject } from './dialects/record';
 import { scanJsonArray } from './json-document';
 import { type AddRecord, snippet } from './line-records';
 import type { SessionBuilder } from './session-builder';
@@ -71,6 +72,8 @@ export async function readDocument(
     return;
   }
   const decoder = new TextDecoder();
+  if (layout.sessionIdKey !== undefined && scan.keyed)
+    file.sessionId ??= readSessionId(bytes, scan.keyed, layout.sessionIdKey, decoder);
   for (const element of scan.elements) {
     read.signal?.throwIfAborted();
     const text = decoder.decode(
@@ -111,6 +114,26 @@ export async function readDocument(
       'warning',
       `Line ${scan.trailingLine} has text after the document's closing bracket; it was ignored`,
     );
+  }
+}
+
+/**
+ * The session id the document's object states beside its records (the object without the array,
+ * parsed once; other-sessions.ts tells sessions apart by it). Undefined when it states none.
+ */
+function readSessionId(
+  bytes: Uint8Array,
+  keyed: { start: number; end: number },
+  key: string,
+  decoder: TextDecoder,
+): string | undefined {
+  const rest = `${decoder.decode(bytes.subarray(0, keyed.start))}[]${decoder.decode(bytes.subarray(keyed.end))}`;
+  try {
+    const value: unknown = JSON.parse(rest);
+    const id = isObject(value) ? value[key] : undefined;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
   }
 }
 

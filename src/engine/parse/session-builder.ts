@@ -151,6 +151,7 @@ export class SessionBuilder {
     }
 
     if (extras.version && !this.versions.includes(extras.version)) this.versions.push(extras.version);
+    if (extras.sessionId !== undefined) file.sessionId ??= extras.sessionId;
     if (isMainFile) {
       if (extras.agent) this.meta.agent = extras.agent;
       this.meta.contextWindow ??= extras.contextWindow;

@@ -65,8 +65,8 @@ export interface DialectFiles {
    */
   readonly fileRole?: (baseName: string, baseNames: readonly string[]) => FileRoleMatch | undefined;
   /**
-   * For a dialect that writes one file per record (OpenCode: a file per message and per part):
-   * the order its files are read in, as a sort key from the path (undefined: by drop order).
+   * The order its files are read in, as a sort key from the path (undefined: by drop order, before
+   * keyed files): OpenCode's file per message and per part; Gemini CLI's prompt log after its chats.
    */
   readonly loadOrderKey?: (path: string) => string | undefined;
   /**
@@ -92,6 +92,8 @@ export interface DialectFiles {
     readonly recordsKey?: string;
     /** A top-level object (not an array) is the file's one record (a pasted API request). */
     readonly objectIsRecord?: boolean;
+    /** With `recordsKey`: the object's key beside the records that names the file's session. */
+    readonly sessionIdKey?: string;
   };
   /**
    * For logs that append a record again each time it changes (Gemini CLI's JSONL chat log): the

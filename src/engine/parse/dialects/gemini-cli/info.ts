@@ -81,7 +81,7 @@ export const GEMINI_CLI_JSON_DIALECT_INFO: DialectInfo = {
     location: '~/.gemini/tmp/<project-hash>/chats/session-*.json',
     matchName: (baseName) => NAME.test(baseName) && /\.json$/i.test(baseName),
     matchRecord: (value) => isObject(value) && isSessionMetadata(value) && Array.isArray(value.messages),
-    wholeJson: { maxBytes: MAX_DOCUMENT_BYTES, recordsKey: 'messages' },
+    wholeJson: { maxBytes: MAX_DOCUMENT_BYTES, recordsKey: 'messages', sessionIdKey: 'sessionId' },
   },
   transcript: TRANSCRIPT,
   defaultStrategyId: 'gemini-cli',
@@ -124,6 +124,10 @@ export const GEMINI_CLI_PROMPT_LOG_DIALECT_INFO: DialectInfo = {
     matchName: (baseName) => PROMPT_LOG_NAME.test(baseName),
     matchRecord: (value) => Array.isArray(value) && value.length > 0 && isPrompt(value[0]),
     folderFile: (path) => PROMPT_LOG_FOLDER_FILE.test(path),
+    // After the chats opened with it: a chat is the session, the prompt log another's (see
+    // parse/other-sessions.ts; a file with no key reads first).
+    loadOrderKey: (path) =>
+      PROMPT_LOG_NAME.test(path.slice(path.lastIndexOf('/') + 1)) ? 'prompt-log' : undefined,
     wholeJson: { maxBytes: MAX_PROMPT_LOG_BYTES },
   },
   transcript: { knownSystemSubtypes: new Set() },

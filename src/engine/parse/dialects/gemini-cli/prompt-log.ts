@@ -29,17 +29,20 @@ function normalizePrompt(record: unknown, ctx: RecordContext, index: number): No
   entry.type = typeof record.type === 'string' ? record.type : 'user';
   entry.timestampMs = parseTimestamp(record.timestamp, ctx);
   entry.messageId = `${record.sessionId}#${record.messageId}`;
+  // The first prompt's session names the file's (other-sessions.ts): opened beside a chat, the log
+  // (every session's prompts) is read after it (`loadOrderKey`) and left out as another session's.
+  const extras = { sessionId: record.sessionId };
   if (record.type !== undefined && record.type !== 'user') {
     // Only `user` records are known; another kind is kept and counted (bad-input rules).
     entry.kind = 'unknown';
-    return { entry, extras: {} };
+    return { entry, extras };
   }
   entry.kind = 'user';
   entry.role = 'user';
   entry.blocks = [
     { kind: 'text', text: record.message.slice(0, ctx.previewChars), chars: record.message.length },
   ];
-  return { entry, extras: {} };
+  return { entry, extras };
 }
 
 const promptLogNormalizer: RecordNormalizer = {
