@@ -132,8 +132,11 @@ describe.skipIf(!present)('sessions opened together (real logs)', () => {
         .map((i) => s.files[i.fileIndex]!.name)
         .sort(),
     ).toEqual(['logs.json', ...chats.slice(1).map((c) => `chats/${c}`)].sort());
-    // Each chat file states its session: the document's `sessionId` beside its messages.
-    expect(s.files.find((f) => f.role === 'main')!.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    // Each chat file states its session: the document's `sessionId` beside its messages, which
+    // is the session's (`compactlab stats` listed these chats with an empty session id).
+    const stated = JSON.parse(readFileSync(join(dir, 'chats', chats[0]!), 'utf8')) as { sessionId: string };
+    expect(s.files.find((f) => f.role === 'main')!.sessionId).toBe(stated.sessionId);
+    expect(alone.meta.sessionId).toBe(stated.sessionId);
   });
 });
 

@@ -449,6 +449,9 @@ export class SessionBuilder {
     if (understated) this.issues.push(understated);
     this.sidechains.linkCompactionCalls(this.compactions, this.files);
     this.sidechains.linkSpawners(this.entries);
+    // A whole-document chat states its session beside its records (read-document.ts), not in one.
+    const stated = this.files.find((f) => f.role === 'main' && f.sessionId !== undefined)?.sessionId;
+    if (this.meta.sessionId === undefined && stated !== undefined) this.meta.sessionId = stated;
 
     return {
       format: this.format,
