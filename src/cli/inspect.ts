@@ -45,6 +45,10 @@ function renderInspect(report: InspectReport): string {
       `  stated by the log over ${fmt(stated.runs)} ${stated.runs === 1 ? 'run' : 'runs'}${stated.errors ? ` (${fmt(stated.errors)} ended in an error)` : ''}: ${fmt(stated.turns)} turns · input ${fmt(input)} · output ${fmt(u.outputTokens)} tokens${cost}`,
     );
   }
+  if (report.statedCost)
+    lines.push(
+      `  cost stated by the log: $${report.statedCost.usd.toFixed(2)}, the agent's own figure summed over ${fmt(report.statedCost.records)} ${report.statedCost.records === 1 ? 'record' : 'records'}`,
+    );
   if (report.foldedCopies > 0)
     lines.push(
       `  ${fmt(report.foldedCopies)} records folded: copies of records held once (a subagent log's copy of the main thread, or a record the log wrote again later)`,

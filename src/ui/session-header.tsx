@@ -196,6 +196,14 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
             testId="stat-stated-cost"
           />
         )}
+        {meta.statedCost && stated?.costUsd === undefined && (
+          <Stat
+            label="cost stated by the log"
+            value={`$${meta.statedCost.usd.toFixed(2)}`}
+            title={`${meta.agent || 'The agent'}'s own figure: the cost it wrote on ${formatCount(meta.statedCost.records)} of its records, summed as it sums them (compare the replay's cost, priced here)`}
+            testId="stat-stated-cost"
+          />
+        )}
         {subagentFiles > 0 && (
           <Stat
             label={logsLabel.label}

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { computeInspectReport } from '../../src/engine/inspect/report';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { CORPUS } from '../helpers/corpus';
+import { CORPUS, foreignFiles } from '../helpers/corpus';
 
 // Cline's ui_messages.json (FORMAT.md §12): a call per `api_req_started`, and each change of
 // `conversationHistoryDeletedRange` a truncation (or, after a condense summary, a compaction),
@@ -214,5 +214,54 @@ describe('Cline UI messages', () => {
     );
     // Each truncated request really carried less context than the one before it.
     for (const c of session.compactions) expect(c.postTokens!).toBeLessThan(c.preTokens!);
+  });
+});
+
+describe("Cline's own cost, stated on its request messages", () => {
+  // Cline's task header sums `cost` over its request, deleted-requests and subagent-usage messages
+  // (getApiMetrics, docs of COST_SAYS in ui-messages.ts). A real UI log with no model id had no
+  // cost at all here (none to price it by), though Cline showed one.
+  const uiLogs = [REAL_UI, ...foreignFiles().filter((p) => p.endsWith('ui_messages.json'))].filter((p) =>
+    existsSync(p),
+  );
+
+  it.each(uiLogs.map((p) => [p.slice(p.lastIndexOf('corpus/') + 7), p]))(
+    '%s: the sum of the costs its messages state',
+    async (_name, path) => {
+      const messages = JSON.parse(readFileSync(path, 'utf8')) as UiMessage[];
+      let usd = 0;
+      let records = 0;
+      for (const m of messages) {
+        if (m.type !== 'say' || !['api_req_started', 'deleted_api_reqs', 'subagent_usage'].includes(m.say!))
+          continue;
+        let info: { cost?: unknown } = {};
+        try {
+          info = JSON.parse(m.text ?? '');
+        } catch {
+          continue;
+        }
+        if (typeof info.cost !== 'number') continue;
+        usd += info.cost;
+        records++;
+      }
+      const session = await parseSession([source('ui_messages.json', readFileSync(path))]);
+      if (records === 0) {
+        expect(session.meta.statedCost).toBeUndefined();
+        return;
+      }
+      expect(session.meta.statedCost?.records).toBe(records);
+      expect(session.meta.statedCost?.usd).toBeCloseTo(usd, 9);
+      expect(computeInspectReport(session).statedCost).toEqual(session.meta.statedCost);
+    },
+  );
+
+  it.skipIf(uiLogs.length === 0)('reads a cost from the real logs that state one', async () => {
+    let stating = 0;
+    for (const path of uiLogs) {
+      const session = await parseSession([source('ui_messages.json', readFileSync(path))]);
+      if ((session.meta.statedCost?.records ?? 0) > 0) stating++;
+    }
+    // The corpus' three real UI logs all write `cost` on their requests.
+    expect(stating).toBe(uiLogs.length);
   });
 });

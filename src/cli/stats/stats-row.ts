@@ -1,4 +1,4 @@
-import { computeInspectReport } from '../../engine/inspect/report';
+import { computeInspectReport, type InspectReport } from '../../engine/inspect/report';
 import { parseSession } from '../../engine/parse/parse-session';
 import type { ByteSource } from '../../engine/parse/source';
 import { computeReplay } from '../../engine/replay/compute-replay';
@@ -26,6 +26,7 @@ export const STATS_COLUMNS = [
   'compactions',
   'costUsd',
   'pricesAsOf',
+  'statedCostUsd',
   'format',
   'version',
   'model',
@@ -58,6 +59,11 @@ const addUsage = (sum: Usage, u: Usage) => {
   sum.cacheReadInputTokens += u.cacheReadInputTokens;
   sum.outputTokens += u.outputTokens;
 };
+
+function statedCostOf(report: InspectReport): number | undefined {
+  const usd = report.statedCost?.usd ?? report.statedTotals?.costUsd;
+  return usd === undefined ? undefined : Number(usd.toFixed(6));
+}
 
 /**
  * The row of one session: `sources[0]` is its main file, the rest its subagent and compaction
@@ -96,6 +102,8 @@ export async function computeStatsRow(file: string, sources: ByteSource[]): Prom
     peakContextTokens: report.peakContextTokens,
     compactions: report.compactions.filter((c) => c.kind === 'compact').length,
     costUsd: cost === undefined ? '' : Number(cost.toFixed(6)),
+    // The agent's own figure where it writes one (Cline's task cost, the SDK stream's total).
+    statedCostUsd: statedCostOf(report) ?? '',
     format: report.format,
     version: report.versions.at(-1) ?? '',
     model: model ?? '',

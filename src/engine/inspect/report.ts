@@ -90,6 +90,8 @@ export interface InspectReport {
   contextWindow?: TokenCount;
   /** Totals the log states itself, summed over its runs (the Agent SDK stream's `result` records). */
   statedTotals?: StatedTotals;
+  /** The costs the agent wrote on its records, summed (Cline's task cost). */
+  statedCost?: { usd: number; records: number };
   start?: string;
   end?: string;
   durationMs?: number;
@@ -208,6 +210,7 @@ export function computeInspectReport(session: Session): InspectReport {
     gitBranch: session.meta.gitBranch,
     contextWindow: session.meta.contextWindow,
     ...(session.meta.statedTotals ? { statedTotals: session.meta.statedTotals } : {}),
+    ...(session.meta.statedCost ? { statedCost: session.meta.statedCost } : {}),
     start: iso(startMs),
     end: iso(endMs),
     durationMs: startMs !== undefined && endMs !== undefined ? endMs - startMs : undefined,

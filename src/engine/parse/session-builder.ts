@@ -167,6 +167,12 @@ export class SessionBuilder {
       this.meta.gitBranch ??= extras.gitBranch;
       this.meta.sessionId ??= extras.sessionId;
       if (extras.statedTotals) this.addStatedTotals(extras.statedTotals);
+      if (extras.statedCostUsd !== undefined) {
+        const stated = this.meta.statedCost ?? { usd: 0, records: 0 };
+        stated.usd += extras.statedCostUsd;
+        stated.records++;
+        this.meta.statedCost = stated;
+      }
       if (entry.timestampMs !== undefined) {
         if (this.meta.startMs === undefined || entry.timestampMs < this.meta.startMs)
           this.meta.startMs = entry.timestampMs;

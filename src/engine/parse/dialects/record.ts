@@ -53,6 +53,8 @@ export interface RecordExtras {
   compactedContextTokens?: TokenCount;
   /** Totals the record states for its run (the SDK stream's `result`): added to the session's. */
   statedTotals?: StatedTotals;
+  /** A cost in USD the agent wrote on this record itself (Cline's request messages): summed. */
+  statedCostUsd?: number;
 }
 
 export interface NormalizedRecord {

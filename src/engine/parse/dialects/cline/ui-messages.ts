@@ -75,6 +75,21 @@ const META_TYPES = new Set([
   'report_bug',
 ]);
 
+/**
+ * The messages whose `cost` Cline sums into the task's total (getApiMetrics,
+ * cline/cline@21cb8d2525bcedf1f4b6890b27a74a14fe7451e4:apps/vscode/src/shared/getApiMetrics.ts:40-64):
+ * each request, the requests a checkpoint restore deleted, a subagent batch's usage.
+ */
+const COST_SAYS = new Set(['api_req_started', 'deleted_api_reqs', 'subagent_usage']);
+
+/** The cost a message's JSON text states, as getApiMetrics reads it (a number, else none). */
+function readStatedCost(text: string): number | undefined {
+  if (!text.includes('"cost"')) return undefined;
+  const info = parseJson(text);
+  const cost = isObject(info) ? info.cost : undefined;
+  return typeof cost === 'number' && Number.isFinite(cost) ? cost : undefined;
+}
+
 /** `[start, end]` of the API history no longer sent, or undefined when absent or malformed. */
 
 /**
@@ -374,6 +389,10 @@ function createClineUiNormalizer(): RecordNormalizer {
     } else {
       // Left as 'unknown': kept, shown and counted (as `say:<value>`) by the session builder.
       if (text) entry.summaryText = preview(text, ctx.previewChars);
+    }
+    if (type === 'say' && COST_SAYS.has(value)) {
+      const cost = readStatedCost(text);
+      if (cost !== undefined) extras.statedCostUsd = cost;
     }
     return event ? { entry, extras, event } : { entry, extras };
   };
