@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeInspectReport } from '../../src/engine/inspect/report';
+import { getLibraryRow } from '../../src/engine/library/library-row';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { CORPUS, foreignFiles } from '../helpers/corpus';
@@ -252,6 +253,7 @@ describe("Cline's own cost, stated on its request messages", () => {
       expect(session.meta.statedCost?.records).toBe(records);
       expect(session.meta.statedCost?.usd).toBeCloseTo(usd, 9);
       expect(computeInspectReport(session).statedCost).toEqual(session.meta.statedCost);
+      expect(getLibraryRow(session).statedCostUsd).toBe(session.meta.statedCost?.usd);
     },
   );
 

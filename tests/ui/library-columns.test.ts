@@ -39,4 +39,20 @@ describe('library columns', () => {
       selectSessions([a, b, d], { key: 'start', descending: true }, 'srv/zeta', '').map((s) => s.key),
     ).toEqual(['a.jsonl']);
   });
+
+  it("shows the agent's own cost where no call could be priced, marked as its", () => {
+    const cost = LIBRARY_COLUMNS.find((c) => c.key === 'cost')!;
+    const row = (fields: Partial<LibraryRow>) => {
+      const s = session('x.jsonl', '/p');
+      return { ...s, row: { ...s.row!, ...fields } as LibraryRow };
+    };
+    const cline = row({ costUsd: 0, unpricedCalls: 60, statedCostUsd: 0.3095 });
+    expect(cost.text(cline, cline.row!)).toBe('≈$0.31');
+    expect(cost.value(cline, cline.row!)).toBe(0.3095);
+    const none = row({ costUsd: 0, unpricedCalls: 60 });
+    expect(cost.text(none, none.row!)).toBe('–');
+    // Priced calls keep the list-price figure, the stated one aside.
+    const priced = row({ costUsd: 1.5, unpricedCalls: 0, statedCostUsd: 1.2 });
+    expect(cost.text(priced, priced.row!)).toBe('$1.50');
+  });
 });

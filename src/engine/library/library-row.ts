@@ -55,6 +55,8 @@ export interface LibraryRow {
   costUsd: number;
   /** Calls whose model has no price (their cost is not in `costUsd`). */
   unpricedCalls: number;
+  /** The agent's own figure where its log states one (Cline's task cost; the SDK stream's total). */
+  statedCostUsd?: number;
   /** The calls by quarter hour and model: the library's usage by day and project (stats/usage.ts). */
   usage: UsageBucket[];
 }
@@ -115,8 +117,14 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
     brokenLines: session.issues.filter((i) => i.code === 'not-json' || i.code === 'truncated-line').length,
     costUsd: cost.usd,
     unpricedCalls: cost.unpriced,
+    ...statedCostOf(session),
     usage: getUsageBuckets(calls, overrides),
   };
+}
+
+function statedCostOf(session: Session): { statedCostUsd?: number } {
+  const usd = session.meta.statedCost?.usd ?? session.meta.statedTotals?.costUsd;
+  return usd === undefined ? {} : { statedCostUsd: usd };
 }
 
 /** Cost at list prices of the session's calls (each once over all its files: cost/session-calls.ts). */

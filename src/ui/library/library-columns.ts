@@ -153,13 +153,16 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
   {
     key: 'cost',
     label: 'Cost',
-    title: 'At list prices, each call once across files; + when some calls’ models have no price',
+    title:
+      'At list prices, each call once across files; + when some calls’ models have no price; ≈ the agent’s own figure where no call could be priced',
     widthCss: '5rem',
     numeric: true,
-    value: (_, r) => r.costUsd,
+    value: (_, r) => (r.costUsd === 0 && r.unpricedCalls > 0 ? (r.statedCostUsd ?? 0) : r.costUsd),
     text: (_, r) =>
       r.costUsd === 0 && r.unpricedCalls > 0
-        ? '–'
+        ? r.statedCostUsd === undefined
+          ? '–'
+          : `≈${formatUsd(r.statedCostUsd)}`
         : `${formatUsd(r.costUsd)}${r.unpricedCalls > 0 ? '+' : ''}`,
   },
 ];
