@@ -1,4 +1,5 @@
 import type { Restoration } from '../../compact/restore';
+import { getLogWindow } from '../session-window';
 import type { TokenCount } from '../../types';
 import type { CompactionStrategy, ReplayView, StepOutcome, StrategyAction, StrategyRun } from '../types';
 import { ANTHROPIC_SDK } from './prompt';
@@ -73,14 +74,19 @@ class AnthropicSdkCompactionRun implements StrategyRun {
 
 export const ANTHROPIC_SDK_COMPACTION_STRATEGY: CompactionStrategy<AnthropicSdkCompactionKnobs> = {
   ...ANTHROPIC_SDK_COMPACTION_DESCRIPTOR,
-  getSessionKnobs: (info) => ({
-    knobs: {
-      ...DEFAULTS,
-      contextWindow: info.models.some((m) => /\[1m\]|-1m\b/i.test(m)) ? 1_000_000 : DEFAULTS.contextWindow,
-    },
-    notes: [
-      "The SDK's default threshold (100,000 context tokens); the summary is capped by the runner's max_tokens, which a log does not hold: 4,096 is ours. compactionControl is deprecated since sdk-v0.83.0 (2026-04-03) in favour of the API's compact_20260112. The log was not written by the SDK's tool runner, so its compactions are not expected to match.",
-    ],
-  }),
+  getSessionKnobs: (info) => {
+    // The window the log ran with (stated, or inferred from its models and peaks).
+    const logWindow = getLogWindow(info, {
+      fallback: DEFAULTS.contextWindow,
+      fallbackNote: `The log says nothing of its window: ${DEFAULTS.contextWindow.toLocaleString('en-US')}, a Claude model's standard context.`,
+    });
+    return {
+      knobs: { ...DEFAULTS, contextWindow: logWindow.tokens },
+      notes: [
+        "The SDK's default threshold (100,000 context tokens); the summary is capped by the runner's max_tokens, which a log does not hold: 4,096 is ours. compactionControl is deprecated since sdk-v0.83.0 (2026-04-03) in favour of the API's compact_20260112. The log was not written by the SDK's tool runner, so its compactions are not expected to match.",
+        logWindow.note,
+      ],
+    };
+  },
   createRun: (knobs) => new AnthropicSdkCompactionRun(knobs),
 };

@@ -1,4 +1,5 @@
 import { lowerBound } from '../../simulation/search';
+import { getLogWindow } from '../session-window';
 import type { PreparedReplay } from '../../simulation/prepared';
 import { estimateTextTokens } from '../../tokens/estimate';
 import type { TokenCount } from '../../types';
@@ -192,21 +193,25 @@ class ApiContextEditingRun implements StrategyRun {
 export const API_CONTEXT_EDITING_STRATEGY: CompactionStrategy<ApiContextEditingKnobs> = {
   ...API_CONTEXT_EDITING_DESCRIPTOR,
   getSessionKnobs: (info) => {
-    const knobs: ApiContextEditingKnobs = {
-      ...DEFAULTS,
-      contextWindow: info.models.some((m) => /\[1m\]|-1m\b/i.test(m)) ? 1_000_000 : DEFAULTS.contextWindow,
-    };
+    // The window the log ran with (stated, or inferred from its models and peaks: a 1M session
+    // whose model id does not say so was replayed at 200k, and refused past it).
+    const logWindow = getLogWindow(info, {
+      fallback: DEFAULTS.contextWindow,
+      fallbackNote: `The log says nothing of its window: ${fmt(DEFAULTS.contextWindow)}, a Claude model's standard context.`,
+    });
+    const knobs: ApiContextEditingKnobs = { ...DEFAULTS, contextWindow: logWindow.tokens };
     const edits = info.contextEdits;
     if (!edits)
       return {
         knobs,
         notes: [
           'The API defaults (clear_tool_uses: trigger 100,000 input tokens, keep 3 tool uses; clear_thinking and compaction off until listed); the log used Claude Code, so its compactions are not expected to match.',
+          logWindow.note,
         ],
       };
     // The request states its edits: each listed one on, with what it sets (the API's default for
     // a field it leaves out), each one not listed off.
-    const notes: string[] = [];
+    const notes: string[] = [logWindow.note];
     const said: string[] = [];
     knobs.clearToolUses = edits.clearToolUses !== undefined;
     if (edits.clearToolUses) {
