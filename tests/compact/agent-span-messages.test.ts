@@ -9,7 +9,7 @@ import type { ApiBlock, ApiMessage } from '../../src/engine/compact/types';
 import { getDialect } from '../../src/engine/parse/dialects/registry';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { computeSpanDigest } from '../../src/engine/summarize/digest';
+import { computeSpanDigest, stripInlineReasoning } from '../../src/engine/summarize/digest';
 import {
   corpusFilesOf,
   corpusOrSkip,
@@ -17,6 +17,7 @@ import {
   REAL_LOGS,
   restoredRealLogFiles,
 } from '../helpers/corpus';
+import { cpuMs } from '../helpers/cpu-time';
 import { runCli } from '../helpers/run-cli';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -255,3 +256,53 @@ describe.skipIf(clineHistories.length === 0)(
     });
   },
 );
+
+// Models behind OpenAI-compatible servers write their reasoning into the answer's text as
+// `<think>…</think>` (a real pi session on Qwen and DeepSeek): the built-in summary quoted it as
+// the session's decisions ("Wait, the user said…"). The digest reads an answer without it.
+const thinkingLogs = foreignFiles().filter(
+  (f) => f.endsWith('.jsonl') && readFileSync(f, 'utf8').includes('<think>'),
+);
+describe.skipIf(thinkingLogs.length === 0)('answers with inline reasoning (built-in summary)', () => {
+  it.each(thinkingLogs.map((f) => [basename(f), f]))('%s', async (_name, path) => {
+    const source = createNodeFileSource(path);
+    const session = await parseSession([source]);
+    const request = await buildCompactionRequest(session, [source], {
+      uptoEntryIndex: session.entries.length - 1,
+      variant: 'full',
+    });
+    // The request sends the answers as written; the digest reads them without the reasoning.
+    expect(request.messages.some((m) => strings(m.content).some((s) => s.includes('<think>')))).toBe(true);
+    const digest = computeSpanDigest(request.messages);
+    for (const { text } of digest.assistantTexts) {
+      expect(text).not.toContain('<think>');
+      expect(text).not.toContain('</think>');
+    }
+  });
+});
+
+describe('stripInlineReasoning', () => {
+  it('keeps what is outside the reasoning, drops an unclosed one to the end', () => {
+    expect(stripInlineReasoning('<think>\nhmm\n</think>\n\nDone.')).toBe('\n\nDone.');
+    expect(stripInlineReasoning('a<think>x</think>b<think>y</think>c')).toBe('abc');
+    expect(stripInlineReasoning('answer <think>cut off')).toBe('answer ');
+    // Reasoning the template opened in the prompt: the answer starts inside it.
+    expect(stripInlineReasoning('Okay, the user wants…\n</think>\n\nDone.')).toBe('\n\nDone.');
+    expect(stripInlineReasoning('plain answer')).toBe('plain answer');
+  });
+
+  it('is linear: a megabyte of openings without a close, of closes, of pairs', () => {
+    for (const [text, kept] of [
+      ['x<think>'.repeat(131_072), 'x'],
+      // Only a close before any opening ends reasoning; later stray closes are text.
+      ['</think>x'.repeat(131_072), `${'x</think>'.repeat(131_071)}x`],
+      ['<think>a</think>b'.repeat(65_536), 'b'.repeat(65_536)],
+    ] as const) {
+      let out = '';
+      // CPU time (helpers/cpu-time.ts): a hang detector, far above the few ms it takes; a
+      // quadratic scan of 1 MB would take minutes.
+      expect(cpuMs(() => (out = stripInlineReasoning(text)), 1)).toBeLessThan(1_000);
+      expect(out).toBe(kept);
+    }
+  });
+});

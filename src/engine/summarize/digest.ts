@@ -98,6 +98,29 @@ export function stripReminders(text: string): string {
   return out.trim();
 }
 
+/**
+ * An answer's text without the reasoning a model wrote into it: `<think>…</think>`, as models
+ * behind OpenAI-compatible servers (DeepSeek, Qwen) write it inline (a real pi session on them: the
+ * built-in summary quoted "Wait, the user said…" as a decision). A `</think>` with no opening before
+ * it ends reasoning that began with the answer (the chat template opened it in the prompt); an
+ * unclosed `<think>` runs to the end (a cut answer). One forward scan (ours).
+ */
+export function stripInlineReasoning(text: string): string {
+  const firstClose = text.indexOf('</think>');
+  if (firstClose < 0 && !text.includes('<think>')) return text;
+  const firstOpen = text.indexOf('<think>');
+  let out = '';
+  let at = firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen) ? firstClose + 8 : 0;
+  for (;;) {
+    const open = text.indexOf('<think>', at);
+    if (open < 0) return out + text.slice(at);
+    out += text.slice(at, open);
+    const close = text.indexOf('</think>', open + 7);
+    if (close < 0) return out;
+    at = close + 8;
+  }
+}
+
 /** Classifies and cleans one user text; undefined when nothing a person typed is left. */
 export function readUserText(raw: string): { kind: UserMessageKind; text: string } | undefined {
   const text = stripReminders(raw);
@@ -213,7 +236,7 @@ export function computeSpanDigest(messages: RequestMessage[]): SpanDigest {
             followUp(`the user wrote: "${clip(read.text, 100)}"`);
         }
       } else if (message.role === 'assistant' && isTextBlock(block)) {
-        const text = block.text.trim();
+        const text = stripInlineReasoning(block.text).trim();
         if (text) digest.assistantTexts.push({ index, text });
       } else if (isToolUseBlock(block)) {
         uses.set(block.id, { use: block, index });
