@@ -1,6 +1,6 @@
 // Writes the e2e library folder: several Claude Code sessions (one with a subagent folder), a
-// Codex rollout, a broken transcript and a file no dialect takes, laid out as ~/.claude/projects
-// and ~/.codex/sessions are.
+// Codex rollout, a broken transcript, a file no dialect takes and the two agents' prompt
+// histories, laid out as ~/.claude/projects and ~/.codex/sessions are.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -77,6 +77,16 @@ export function writeLibraryFolder(root: string): LibraryFolder {
   broken.splice(3, 0, 'this line is not JSON');
   write('projects/-home-ada-gamma/broken.jsonl', broken.join('\n').slice(0, -200));
   write('projects/notes.txt', 'not a transcript');
+  // The agents' prompt histories in their folders (~/.claude/history.jsonl, ~/.codex/history.jsonl):
+  // not sessions, so not listed (they were, as broken ones).
+  write(
+    '.claude/history.jsonl',
+    `${JSON.stringify({ display: 'List the beds', pastedContents: {}, timestamp: Date.UTC(2026, 3, 11, 10), project: '/home/ada/alpha' })}\n`,
+  );
+  write(
+    '.codex/history.jsonl',
+    `${JSON.stringify({ session_id: 'c0dex', ts: 1777626000, text: 'List the beds' })}\n`,
+  );
   return { root, sessions: specs.length + 2, mostCalls, fewestCalls };
 }
 

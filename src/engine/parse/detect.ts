@@ -1,5 +1,5 @@
 import type { FileRole } from '../types';
-import type { DialectInfo } from './dialects/descriptor';
+import type { DialectInfo, NotSessionFile } from './dialects/descriptor';
 import { DIALECT_INFOS } from './dialects/descriptors';
 
 // Two-pass detection (STYLE.md §3): the file name first, then the structure of the first records.
@@ -81,7 +81,26 @@ function baseNamesOf(names: readonly string[]): string[] {
 
 /** A file a dropped folder's walk takes: some dialect's file, or a session-memory side file. */
 export function isFolderFileName(path: string, dialects: readonly DialectInfo[] = DIALECT_INFOS): boolean {
+  if (findNotSessionByPath(path, dialects)) return false;
   return dialects.some((d) => d.files.folderFile?.(path)) || isSessionMemoryName(path, true, dialects);
+}
+
+/** The agent file that is not a session (a prompt history) `path` names, if any. */
+export function findNotSessionByPath(
+  path: string,
+  dialects: readonly DialectInfo[] = DIALECT_INFOS,
+): NotSessionFile | undefined {
+  for (const d of dialects) for (const n of d.files.notSessions ?? []) if (n.matchPath(path)) return n;
+  return undefined;
+}
+
+/** The agent file that is not a session one of whose records `value` is, if any. */
+export function findNotSessionByRecord(
+  value: unknown,
+  dialects: readonly DialectInfo[] = DIALECT_INFOS,
+): NotSessionFile | undefined {
+  for (const d of dialects) for (const n of d.files.notSessions ?? []) if (n.matchRecord(value)) return n;
+  return undefined;
 }
 
 /** A file the main transcript is loaded before (a subagent's log and the like), by its path. */

@@ -1,6 +1,6 @@
 import { type SessionFile, UNKNOWN_DIALECT } from '../types';
-import { baseName, detectDialectFromName, detectDialectFromRecord } from './detect';
-import type { DialectDescriptor } from './dialects/descriptor';
+import { baseName, detectDialectFromName, detectDialectFromRecord, findNotSessionByRecord } from './detect';
+import type { DialectDescriptor, NotSessionFile } from './dialects/descriptor';
 import type { RecordContext, RecordNormalizer } from './dialects/record';
 import type { Utf16ByteOrder } from './encoding';
 import { type ScanOptions, scanLines } from './line-reader';
@@ -56,6 +56,8 @@ export class FileParse {
   private nonEmpty = 0;
   private jsonLines = 0;
   private firstJsonError: string | undefined;
+  /** An agent's file that is not a session (its prompt history), when a record says so. */
+  private notSession: NotSessionFile | undefined;
   private opensDocument = false;
   private opensArrayAlone = false;
   private utf16: Utf16ByteOrder | undefined;
@@ -264,6 +266,7 @@ export class FileParse {
       const found = detectDialectFromRecord(p.value, this.run.dialects);
       this.jsonLines++;
       if (found) this.dialect = found;
+      else this.notSession ??= findNotSessionByRecord(p.value, this.run.dialects);
     } else this.firstJsonError ??= p.error;
     const windowFull = this.nonEmpty >= DETECTION_WINDOW_LINES;
     if (this.dialect === undefined && windowFull && this.jsonLines === 0 && this.opensDocument) {
@@ -285,7 +288,9 @@ export class FileParse {
       const message =
         this.jsonLines === 0
           ? `${baseName(source.name)} is not a transcript: none of its first lines is JSON (line 1: ${this.firstJsonError ?? 'empty'})`
-          : `${baseName(source.name)} is not a transcript: its lines are JSON, but none is a ${listOf(this.run.lineAgents, 'or')} record`;
+          : this.notSession
+            ? `${baseName(source.name)} is not a transcript: it is ${this.notSession.what}`
+            : `${baseName(source.name)} is not a transcript: its lines are JSON, but none is a ${listOf(this.run.lineAgents, 'or')} record`;
       builder.issue(fileIndex, 0, 'not-a-transcript', 'error', message);
       this.stopped = true;
       return;

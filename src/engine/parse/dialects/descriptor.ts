@@ -47,6 +47,19 @@ export interface MetadataFileText {
   text: string;
 }
 
+/**
+ * A file an agent keeps beside its sessions that is not one (its prompt history): left out of a
+ * folder's walk, and named when opened alone instead of "not a transcript".
+ */
+export interface NotSessionFile {
+  /** What it is, for the message: "Claude Code's prompt history (…)". */
+  readonly what: string;
+  /** By its path within a folder. */
+  readonly matchPath: (path: string) => boolean;
+  /** By one of its records, whatever its name. */
+  readonly matchRecord: (value: unknown) => boolean;
+}
+
 export interface DialectFiles {
   /** Where the agent writes these files, as the UI tells a user where to look. */
   readonly location?: string;
@@ -74,6 +87,8 @@ export interface DialectFiles {
    * paths it groups are left out of the generic grouping (`engine/library/group-files.ts`).
    */
   readonly groupFiles?: (paths: readonly string[]) => { key: string; paths: string[] }[];
+  /** The agent's files that are not sessions (NotSessionFile). */
+  readonly notSessions?: readonly NotSessionFile[];
   /** A file the main transcript is loaded after (the UI's drop order), by its path. */
   readonly loadsAfterMain?: (path: string) => boolean;
   /**

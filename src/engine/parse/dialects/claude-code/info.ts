@@ -1,4 +1,5 @@
-import type { DialectInfo } from '../descriptor';
+import type { DialectInfo, NotSessionFile } from '../descriptor';
+import { isObject } from '../record';
 import {
   CLAUDE_CODE_RESTORATION,
   CLAUDE_CODE_SHELL_TOOLS,
@@ -10,6 +11,23 @@ import { CLAUDE_CODE_METADATA, getMetaAgentId } from './meta';
 // Claude Code as a dialect, what the page knows of it (index.ts adds its normalizer, normalizer.ts):
 // how its records and files are recognised (conventions.ts), its subagents' metadata files
 // (meta.ts); its texts and restoration, shared with its stream-json, in ../shared/claude-conventions.ts.
+
+/**
+ * `~/.claude/history.jsonl`: every prompt typed, across projects, one `{display, pastedContents,
+ * timestamp, project, sessionId?}` a line (the input's up-arrow history; no model calls). Opening
+ * `~/.claude` listed it as a broken session.
+ */
+const CLAUDE_CODE_PROMPT_HISTORY: NotSessionFile = {
+  what: "Claude Code's prompt history (~/.claude/history.jsonl: the prompts typed, across projects, without the model's answers); the sessions are under ~/.claude/projects/",
+  // In the `.claude` folder, or the folder opened (a file of that name there is no session's).
+  matchPath: (path) => /(?:^|\/)\.claude\/history\.jsonl$|^history\.jsonl$/i.test(path),
+  matchRecord: (value) =>
+    isObject(value) &&
+    typeof value.display === 'string' &&
+    'pastedContents' in value &&
+    !('type' in value) &&
+    !('message' in value),
+};
 
 /** Claude Code session JSONL (`~/.claude/projects/<project>/<session>.jsonl`, docs/sources.md#fmt-envelope–§8). */
 export const CLAUDE_CODE_DIALECT_INFO: DialectInfo = {
@@ -35,6 +53,7 @@ export const CLAUDE_CODE_DIALECT_INFO: DialectInfo = {
     // Subagent logs live in `<session-id>/subagents/` (2.1+) or next to the session (`agent-*.jsonl`).
     loadsAfterMain: (path) => /(^|\/)agent-[^/]*\.jsonl$/i.test(path) || /\/subagents\//.test(path),
     sessionMemory: isSessionMemory,
+    notSessions: [CLAUDE_CODE_PROMPT_HISTORY],
   },
   transcript: { ...CLAUDE_CODE_TEXTS, knownSystemSubtypes: KNOWN_SYSTEM_SUBTYPES },
 };

@@ -1,4 +1,4 @@
-import { type DialectInfo, NO_RESTORATION } from '../descriptor';
+import { type DialectInfo, NO_RESTORATION, type NotSessionFile } from '../descriptor';
 import { isObject } from '../record';
 
 // Codex CLI as a dialect, what the page knows of it: its rollout records are read by
@@ -30,6 +30,22 @@ const CONTEXT_TEXT = /^(?:<(?:developer|system)>\n|<\/?image\b)/;
 /** Replacement-history items that hold a remote compaction's encrypted summary. */
 export const ENCRYPTED_SUMMARY_TYPES = new Set(['compaction', 'compaction_summary', 'context_compaction']);
 
+/**
+ * `~/.codex/history.jsonl`: every prompt typed, one `{session_id, ts, text}` a line (named
+ * `conversation_id` in some releases; openai/codex codex-rs/core/src/message_history.rs,
+ * `HistoryEntry`). Opening `~/.codex` listed it as a broken session.
+ */
+const CODEX_PROMPT_HISTORY: NotSessionFile = {
+  what: "Codex CLI's prompt history (~/.codex/history.jsonl: the prompts typed, without the model's answers); the sessions are the rollouts under ~/.codex/sessions/",
+  // In the `.codex` folder, or the folder opened.
+  matchPath: (path) => /(?:^|\/)\.codex\/history\.jsonl$|^history\.jsonl$/i.test(path),
+  matchRecord: (value) =>
+    isObject(value) &&
+    (typeof value.conversation_id === 'string' || typeof value.session_id === 'string') &&
+    typeof value.ts === 'number' &&
+    typeof value.text === 'string',
+};
+
 /** Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`, `{type, payload}` lines, docs/sources.md#fmt-timeline). */
 export const CODEX_CLI_DIALECT_INFO: DialectInfo = {
   id: 'codex-cli',
@@ -57,6 +73,7 @@ export const CODEX_CLI_DIALECT_INFO: DialectInfo = {
           typeof value.instructions === 'string' &&
           !('type' in value))),
     folderFile: (path) => /\.jsonl$/i.test(path),
+    notSessions: [CODEX_PROMPT_HISTORY],
   },
   transcript: {
     // Context Codex injects is no request of the person's (the built-in summary's "requests"); an

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { groupSessionFiles } from '../../src/engine/library/group-files';
+import { isFolderFileName } from '../../src/engine/parse/detect';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
+
+// The agents' prompt histories (~/.claude/history.jsonl, ~/.codex/history.jsonl) sit beside their
+// sessions: opening ~/.claude or ~/.codex listed each as a broken session ("not a transcript: its
+// lines are JSON, but none is a … record"). They are left out of a folder's walk, and opened alone
+// say what they are. Records as the agents write them (Claude Code's display/pastedContents/
+// timestamp/project/sessionId; Codex's message_history.rs HistoryEntry).
+
+const CLAUDE_HISTORY = [
+  { display: 'fix the failing test', pastedContents: {}, timestamp: 1772230832330, project: '/home/ada/p' },
+  {
+    display: '/compact',
+    pastedContents: {},
+    timestamp: 1772230999000,
+    project: '/home/ada/p',
+    sessionId: '0f0f0f0f-aaaa-4bbb-8ccc-000000000123',
+  },
+];
+const CODEX_HISTORY = [
+  { session_id: '019d6d75-b03d-7f83-a2c7-c3478007d5e0', ts: 1775700000, text: 'fix the tests' },
+  { conversation_id: '019d6d75-b03d-7f83-a2c7-c3478007d5e0', ts: 1775700100, text: 'now commit' },
+];
+const lines = (records: object[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
+
+describe("the agents' prompt histories", () => {
+  it('are left out of a folder walk; sessions of the same name under their folders are not', () => {
+    expect(isFolderFileName('.claude/history.jsonl')).toBe(false);
+    expect(isFolderFileName('/home/ada/.codex/history.jsonl')).toBe(false);
+    expect(isFolderFileName('.claude/projects/-home-ada-p/history.jsonl')).toBe(true);
+    expect(isFolderFileName('.codex/sessions/2026/04/08/history.jsonl')).toBe(true);
+    // The folder opened is the agent's own (its name is not in the paths of a walk from inside).
+    expect(isFolderFileName('history.jsonl')).toBe(false);
+    const groups = groupSessionFiles(
+      ['.claude/history.jsonl', '.claude/projects/-home-ada-p/0f0f0f0f.jsonl', '.codex/history.jsonl'].map(
+        (path) => ({ path, sizeBytes: 1, modifiedMs: 0 }),
+      ),
+    );
+    expect(groups.map((g) => g.key)).toEqual(['.claude/projects/-home-ada-p/0f0f0f0f.jsonl']);
+  });
+
+  it.each([
+    ['Claude Code', CLAUDE_HISTORY, "Claude Code's prompt history"],
+    ['Codex CLI', CODEX_HISTORY, "Codex CLI's prompt history"],
+  ] as const)('%s: opened alone, it says what it is', async (_agent, records, what) => {
+    // Under any name: the records tell.
+    const session = await parseSession([createMemorySource('prompts.jsonl', lines([...records]))]);
+    expect(session.entries).toEqual([]);
+    const [issue] = session.issues;
+    expect(issue?.code).toBe('not-a-transcript');
+    expect(issue?.message).toContain(`prompts.jsonl is not a transcript: it is ${what}`);
+  });
+
+  it('a file of other JSON still says none of its lines is a record of the known agents', async () => {
+    const session = await parseSession([createMemorySource('x.jsonl', lines([{ a: 1 }, { b: 2 }]))]);
+    expect(session.issues[0]?.message).toMatch(/its lines are JSON, but none is a .* record/);
+  });
+});
