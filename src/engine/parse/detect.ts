@@ -81,17 +81,8 @@ function baseNamesOf(names: readonly string[]): string[] {
 
 /** A file a dropped folder's walk takes: some dialect's file, or a session-memory side file. */
 export function isFolderFileName(path: string, dialects: readonly DialectInfo[] = DIALECT_INFOS): boolean {
-  if (findNotSessionByPath(path, dialects)) return false;
+  if (dialects.some((d) => d.files.notSessions?.some((n) => n.matchPath(path)))) return false;
   return dialects.some((d) => d.files.folderFile?.(path)) || isSessionMemoryName(path, true, dialects);
-}
-
-/** The agent file that is not a session (a prompt history) `path` names, if any. */
-export function findNotSessionByPath(
-  path: string,
-  dialects: readonly DialectInfo[] = DIALECT_INFOS,
-): NotSessionFile | undefined {
-  for (const d of dialects) for (const n of d.files.notSessions ?? []) if (n.matchPath(path)) return n;
-  return undefined;
 }
 
 /** The agent file that is not a session one of whose records `value` is, if any. */
