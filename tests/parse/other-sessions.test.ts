@@ -25,6 +25,14 @@ function folderSources(main: string, subagents: readonly string[]): ByteSource[]
   ];
 }
 
+/** A real session's lines, and the session they make read whole. */
+async function readWhole(path: string): Promise<{ lines: string[]; whole: Session }> {
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+  return { lines, whole: await parseSession([createMemorySource('whole.jsonl', lines.join('\n'))]) };
+}
+
 const otherSessionIssues = (s: Session) => s.issues.filter((i) => i.code === 'other-session');
 const countsOf = (s: Session) => ({
   entries: s.entries.length,
@@ -60,11 +68,7 @@ describe.skipIf(!present)('sessions opened together (real logs)', () => {
   });
 
   it('keeps a resumed file that copies the history: one conversation, the copies folded', async () => {
-    const main = groups[0]!.main!;
-    const lines = readFileSync(main, 'utf8')
-      .split('\n')
-      .filter((l) => l !== '');
-    const whole = await parseSession([createMemorySource('whole.jsonl', lines.join('\n'))]);
+    const { lines, whole } = await readWhole(groups[0]!.main!);
     const half = Math.floor(lines.length / 2);
     const originalId = whole.meta.sessionId!;
     const resumedId = '00000000-0000-4000-8000-000000000001';
@@ -88,11 +92,7 @@ describe.skipIf(!present)('sessions opened together (real logs)', () => {
   });
 
   it('keeps a file whose records link to the first (a continuation under a new id)', async () => {
-    const main = groups[0]!.main!;
-    const lines = readFileSync(main, 'utf8')
-      .split('\n')
-      .filter((l) => l !== '');
-    const whole = await parseSession([createMemorySource('whole.jsonl', lines.join('\n'))]);
+    const { lines, whole } = await readWhole(groups[0]!.main!);
     // Cut where the next record names an earlier one as its parent.
     const uuids = new Set<string>();
     let cut = -1;

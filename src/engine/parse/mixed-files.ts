@@ -10,7 +10,8 @@ import type { ParseIssue, Session } from '../types';
 /** ours: a content file written an hour or more away from every main-file record is not its own. */
 const MIXED_GAP_MS = 60 * 60 * 1000;
 
-function spanOf(session: Session, fileIndex: number): [number, number] | undefined {
+/** First and last record times of one file of the session; undefined when none has a time. */
+export function spanOf(session: Session, fileIndex: number): [number, number] | undefined {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   for (const e of session.entries) {

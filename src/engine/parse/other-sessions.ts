@@ -1,5 +1,6 @@
 import { baseName } from './detect';
 import { describeTimeMs } from './dialects/record';
+import { spanOf } from './mixed-files';
 import type { ParseIssue, Session, SessionFile } from '../types';
 
 // Two transcripts of different sessions opened together (two files picked at once, two chats of
@@ -38,14 +39,8 @@ function overlaps(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 
 /** First and last record times of a file, for the message. */
 function spanText(session: Session, fileIndex: number): string {
-  let first = Number.POSITIVE_INFINITY;
-  let last = Number.NEGATIVE_INFINITY;
-  for (const e of session.entries) {
-    if (e.fileIndex !== fileIndex || e.timestampMs === undefined) continue;
-    first = Math.min(first, e.timestampMs);
-    last = Math.max(last, e.timestampMs);
-  }
-  return first <= last ? `, written ${describeTimeMs(first)} to ${describeTimeMs(last)}` : '';
+  const span = spanOf(session, fileIndex);
+  return span ? `, written ${describeTimeMs(span[0])} to ${describeTimeMs(span[1])}` : '';
 }
 
 /** An issue for each file of a session other than the first main file's; empty when none. */
