@@ -93,8 +93,23 @@ export async function main(
   try {
     return await command(rest, safeOut);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`compactlab ${name}: ${escapeTerminalText(message)}\n`);
+    process.stderr.write(`compactlab ${name}: ${escapeTerminalText(describeError(error))}\n`);
     return 1;
   }
+}
+
+/** Node's file errors in words ("ENOENT: no such file or directory, stat '…'" named the call). */
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'a folder, where a file was expected',
+  ENOTDIR: 'a part of the path is not a folder',
+};
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { code, path } = error as NodeJS.ErrnoException;
+  const words = code === undefined ? undefined : FILE_ERRORS[code];
+  return words && path ? `${path}: ${words}` : error.message;
 }
