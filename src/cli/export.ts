@@ -12,7 +12,9 @@ import { getRedactionRefusal, type RedactionSettings } from '../engine/redact/ma
 import { collectKnownSecrets } from '../engine/redact/session-secrets';
 import type { ByteSource } from '../engine/parse/source';
 import type { Session } from '../engine/types';
+import { describeNoCalls } from './session-files';
 import { loadSession, runReplay, SHARE_OPTIONS } from './share-args';
+import { escapeTerminalText } from './terminal-text';
 
 // `compactlab export`: the compacted transcript (after a replay) or the summaries.
 
@@ -50,7 +52,7 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
   let text: string;
   if (values.jsonl) {
     if (session.apiCalls.length === 0) {
-      process.stderr.write('compactlab export: no API call in this transcript: nothing to replay\n');
+      process.stderr.write(`compactlab export: ${escapeTerminalText(describeNoCalls(session))}\n`);
       return 1;
     }
     const replay = runReplay(session, values.strategy, values.knob);

@@ -36,7 +36,8 @@ import {
 import { MANUAL_OPTIONS, MANUAL_USAGE, parseManualArgs } from './replay-manual';
 import { formatSubagentReplays, getSubagentReplays } from './replay-subagents';
 import { readPriceFile } from './price-file';
-import { openSessionFiles } from './session-files';
+import { describeNoCalls, openSessionFiles } from './session-files';
+import { escapeTerminalText } from './terminal-text';
 import { isStrategyPath, loadStrategyFile } from './strategy-file';
 import {
   canStartStrategyThread,
@@ -219,7 +220,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
       ? preparsed.session
       : await parseSession(sources);
   if (session.apiCalls.length === 0) {
-    process.stderr.write('compactlab replay: no API call in this transcript: nothing to replay\n');
+    process.stderr.write(`compactlab replay: ${escapeTerminalText(describeNoCalls(session))}\n`);
     return 1;
   }
   const prepared = prepareReplay(session);
@@ -391,7 +392,7 @@ async function compareCommand(args: string[], strategyArg: string, out: Out): Pr
   }
   const session = await parseSession(await openSessionFiles(parsed.positionals));
   if (session.apiCalls.length === 0) {
-    process.stderr.write('compactlab replay: no API call in this transcript: nothing to replay\n');
+    process.stderr.write(`compactlab replay: ${escapeTerminalText(describeNoCalls(session))}\n`);
     return 1;
   }
   const memoryTokens = getSessionMemoryTokens(values['session-memory'], session.sessionMemory?.text);

@@ -7,6 +7,7 @@ import {
   walNameOf,
 } from '../engine/parse/dialects/opencode/database';
 import { type ByteSource, createReadAheadSource } from '../engine/parse/source';
+import type { Session } from '../engine/types';
 import { createNodeFileSource } from './node-source';
 import { openSqlJsInNode } from './sqlite';
 import { findSessions } from './stats/find-sessions';
@@ -76,4 +77,15 @@ function openNodeFile(path: string): ByteSource {
   const { dbPath, sessionId } = splitDatabaseName(path);
   if (sessionId === undefined || !isOpenCodeDatabaseName(path)) return createNodeFileSource(path);
   return { ...createNodeFileSource(dbPath), name: path };
+}
+
+/**
+ * Why a session has no API call to replay, for a command's error: the parse's own word when the
+ * input is no transcript at all (a picture, a prompt history), else that its transcript has none.
+ */
+export function describeNoCalls(session: Session): string {
+  const refused = session.issues.find(
+    (i) => i.severity === 'error' && (i.code === 'not-a-transcript' || i.code === 'unsupported-dialect'),
+  );
+  return refused ? refused.message : 'no API call in this transcript: nothing to replay';
 }
