@@ -164,6 +164,8 @@ async function compareWithTruth(f: (typeof files)[number]): Promise<void> {
       outputTokens: stated?.usage.outputTokens,
     }).toEqual({ ...f.truth.stated, costUsd: f.truth.stated.costUsd.toFixed(6) });
   }
+  // The cost the agent wrote on its records (Cline, OpenCode), summed; none where it writes none.
+  expect(report.statedCost?.usd.toFixed(6), 'stated cost').toBe(f.truth.statedCostUsd?.toFixed(6));
   // A trigger is compared where the log says it (Codex's and pi's records do not).
   f.truth.compactions.forEach((c, i) => {
     if (c.trigger !== undefined)

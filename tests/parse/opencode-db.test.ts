@@ -73,6 +73,8 @@ async function engineFigures(sources: ByteSource[]) {
     contexts: report.apiCalls.map((c) => c.contextTokens).join(','),
     peak: report.peakContextTokens,
     compactions: report.compactions.map((c) => `${c.kind}@${c.apiCallBefore ?? -1}`).join(' '),
+    // OpenCode's own cost of its messages, summed (none priced here: the real sessions' model).
+    statedCost: report.statedCost?.usd.toFixed(6),
   };
 }
 
@@ -82,6 +84,7 @@ function truthFigures(truth: Truth) {
     contexts: truth.calls.map((c) => c.contextTokens).join(','),
     peak: getTruthPeak(truth),
     compactions: truth.compactions.map((c) => `${c.kind}@${c.afterCall}`).join(' '),
+    statedCost: truth.statedCostUsd?.toFixed(6),
   };
 }
 

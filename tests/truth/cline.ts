@@ -48,7 +48,14 @@ export function readClineTruth(text: string): Truth {
   // the first call that went out cut is the next one.
   let lastFailed = false;
   let pendingCondense: { trigger: string; afterCall: number } | undefined;
+  // Cline's task total (getApiMetrics): the `cost` of its request, deleted-requests and
+  // subagent-usage messages.
+  let statedCostUsd: number | undefined;
   for (const m of messages) {
+    if (m.type === 'say' && ['api_req_started', 'deleted_api_reqs', 'subagent_usage'].includes(m.say)) {
+      const cost = parseText(m).cost;
+      if (typeof cost === 'number') statedCostUsd = (statedCostUsd ?? 0) + cost;
+    }
     const isRequest = m.type === 'say' && m.say === 'api_req_started';
     const current = JSON.stringify(m.conversationHistoryDeletedRange ?? null);
     if (current !== range) {
@@ -80,5 +87,5 @@ export function readClineTruth(text: string): Truth {
     if (lastFailed) failed.push({ id: `ts ${m.ts}`, afterCall: calls.length - 1, reason: reason! });
     else calls.push({ id: `ts ${m.ts}`, contextTokens: context > 0 ? context : undefined });
   }
-  return { calls, compactions, failed };
+  return { calls, compactions, failed, ...(statedCostUsd === undefined ? {} : { statedCostUsd }) };
 }

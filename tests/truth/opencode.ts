@@ -65,6 +65,7 @@ export function readOpenCodeSessionTruth({ messages, partsOf }: SessionRecords):
     }
   const pending = [...prunes].sort((a, b) => a - b);
   let summaryAsked: string | undefined;
+  let statedCostUsd: number | undefined;
   for (const m of ordered) {
     const created = num(m.time?.created);
     while (pending.length > 0 && pending[0]! <= created) {
@@ -78,6 +79,8 @@ export function readOpenCodeSessionTruth({ messages, partsOf }: SessionRecords):
       continue;
     }
     if (m.role !== 'assistant') continue;
+    // OpenCode's own cost of the message (each step's added as it finished), summed over the session.
+    if (typeof m.cost === 'number') statedCostUsd = (statedCostUsd ?? 0) + m.cost;
     const steps = parts.filter((p) => p.type === 'step-finish' && p.tokens && typeof p.tokens === 'object');
     if (steps.length > 0)
       for (const s of steps)
@@ -94,7 +97,7 @@ export function readOpenCodeSessionTruth({ messages, partsOf }: SessionRecords):
   }
   for (const _ of pending)
     compactions.push({ kind: 'microcompact', afterCall: calls.length - 1, trigger: 'prune' });
-  return { calls, compactions };
+  return { calls, compactions, ...(statedCostUsd === undefined ? {} : { statedCostUsd }) };
 }
 
 /** The sessions of a JSON storage tree, given as its files (path, text): by session id. */

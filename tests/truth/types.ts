@@ -44,6 +44,11 @@ export interface Truth {
    * absent where the format states none. Input counts cache reads and writes.
    */
   stated?: { runs: number; costUsd: number; inputTokens: number; outputTokens: number };
+  /**
+   * The cost the agent wrote on its records, summed as the agent sums it (Cline's request messages,
+   * OpenCode's assistant messages); absent where no record states one.
+   */
+  statedCostUsd?: number;
 }
 
 /** The largest recorded context of any call (0 when none is recorded). */

@@ -183,6 +183,10 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
       e.role = 'assistant';
       e.model = typeof record.modelID === 'string' ? record.modelID : 'unknown';
       extras.model = e.model;
+      // OpenCode's own cost of the message: each step's added as it finishes
+      // (sst/opencode packages/opencode/src/session/processor.ts, `assistantMessage.cost +=
+      // usage.cost`); the session's is their sum, as its header shows.
+      if (typeof record.cost === 'number' && Number.isFinite(record.cost)) extras.statedCostUsd = record.cost;
       state.providerId = record.providerID;
       state.modelId = record.modelID;
       state.tokens = record.tokens;
