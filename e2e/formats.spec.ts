@@ -119,7 +119,7 @@ const CASES: Record<DialectId, Case | { with: DialectId }> = {
       await expect(page.getByTestId('compaction-range')).toHaveText('history 2–5');
       await page.keyboard.press('Escape');
       // Cline's own cost, as its task header sums it: the `cost` on each of its 8 requests.
-      await expect(page.getByTestId('stat-stated-cost')).toHaveText('$0.28 cost stated by the log');
+      await expect(page.getByTestId('stat-stated-cost')).toHaveText('$0.280 cost stated by the log');
     },
   },
   'cline-task-metadata': { with: 'cline-ui' },

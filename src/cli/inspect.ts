@@ -4,6 +4,7 @@ import { computeInspectReport, type InspectReport } from '../engine/inspect/repo
 import { parseSession } from '../engine/parse/parse-session';
 import { groupDigits } from '../engine/query/format';
 import { formatOrdinal, formatOrdinalTitle } from '../engine/query/numbering';
+import { formatUsd } from '../engine/replay/compare-table';
 import { openSessionFiles } from './session-files';
 
 // `compactlab inspect`: where compaction fired, every call's context and the parse issues, as
@@ -47,7 +48,7 @@ function renderInspect(report: InspectReport): string {
   }
   if (report.statedCost)
     lines.push(
-      `  cost stated by the log: $${report.statedCost.usd.toFixed(2)}, the agent's own figure summed over ${fmt(report.statedCost.records)} ${report.statedCost.records === 1 ? 'record' : 'records'}`,
+      `  cost stated by the log: ${formatUsd(report.statedCost.usd)}, the agent's own figure summed over ${fmt(report.statedCost.records)} ${report.statedCost.records === 1 ? 'record' : 'records'}`,
     );
   if (report.foldedCopies > 0)
     lines.push(

@@ -316,7 +316,7 @@ export interface SessionMeta {
   contextEdits?: LoggedContextEdits;
   /** What the log states as its own totals (the Agent SDK stream's `result` records), summed over its runs. */
   statedTotals?: StatedTotals;
-  /** The costs the agent wrote on its records, summed as the agent sums them (Cline's, OpenCode's). */
+  /** The costs the agent wrote on its records, summed as the agent sums them (Cline, OpenCode, pi). */
   statedCost?: { usd: number; records: number };
   /** The read was stopped (Cancel that keeps what was read): the bytes read of all the files. */
   partialRead?: { bytesRead: number; totalBytes: number };

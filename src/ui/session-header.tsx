@@ -199,7 +199,7 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
         {meta.statedCost && stated?.costUsd === undefined && (
           <Stat
             label="cost stated by the log"
-            value={`$${meta.statedCost.usd.toFixed(2)}`}
+            value={`$${meta.statedCost.usd.toFixed(meta.statedCost.usd < 1 ? 3 : 2)}`}
             title={`${meta.agent || 'The agent'}'s own figure: the cost it wrote on ${formatCount(meta.statedCost.records)} of its records, summed as it sums them (compare the replay's cost, priced here)`}
             testId="stat-stated-cost"
           />

@@ -31,6 +31,7 @@ export function readPiTruth(text: string): Truth {
   const calls: TruthCall[] = [];
   const compactions: TruthCompaction[] = [];
   const failed: TruthFailed[] = [];
+  let statedCostUsd: number | undefined;
   for (const r of parseJsonLines(text)) {
     if (r.type === 'compaction') {
       compactions.push({
@@ -42,11 +43,13 @@ export function readPiTruth(text: string): Truth {
     }
     if (r.type !== 'message' || r.message?.role !== 'assistant') continue;
     const u = r.message.usage;
+    // pi's own cost of each answer (`usage.cost.total`), summed.
+    if (typeof u?.cost?.total === 'number') statedCostUsd = (statedCostUsd ?? 0) + u.cost.total;
     const context = u ? num(u.input) + num(u.cacheRead) + num(u.cacheWrite) : 0;
     const stop = r.message.stopReason;
     if ((stop === 'error' || stop === 'aborted') && context + num(u?.output) === 0)
       failed.push({ id: String(r.id), afterCall: calls.length - 1, reason: stop });
     else calls.push({ id: String(r.id), contextTokens: context });
   }
-  return { calls, compactions, failed };
+  return { calls, compactions, failed, ...(statedCostUsd === undefined ? {} : { statedCostUsd }) };
 }

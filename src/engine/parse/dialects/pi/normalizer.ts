@@ -158,6 +158,10 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
           cacheReadInputTokens: readTokenCount(usage.cacheRead, 'message.usage.cacheRead', ctx),
           outputTokens: readTokenCount(usage.output, 'message.usage.output', ctx),
         };
+        // pi's own cost of the answer, at its model catalog's prices (`Usage.cost.total`,
+        // badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/ai/src/types.ts:167-180).
+        const total = isObject(usage.cost) ? usage.cost.total : undefined;
+        if (typeof total === 'number' && Number.isFinite(total)) extras.statedCostUsd = total;
       } else {
         ctx.issue(
           'wrong-shape',
