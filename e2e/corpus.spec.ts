@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import {
   CORPUS_FILE,
   countCompactions,
@@ -81,5 +82,21 @@ test.describe('a real transcript dropped onto the page', () => {
     await expect(page.getByTestId('issues-panel')).toContainText(
       '19722b8a-e1b0-467d-9bc0-4a199bfdafd7.jsonl states another session (19722b8a-e1b0-467d-9bc0-4a199bfdafd7',
     );
+  });
+
+  test("a pi session on models without a list price: pi's own cost, and the replay says it has no price", async ({
+    page,
+  }) => {
+    const pi = path.join(
+      path.dirname(CORPUS_FILE),
+      '../foreign/timerloggedout-spec__termux-monorepo/.pi/agent/sessions/--data-data-com.termux-files-home--/2026-05-07T13-49-54-044Z_019e02b3-bbeb-74cc-ab75-076b653c68a7.jsonl',
+    );
+    test.skip(!fs.existsSync(pi), `corpus file not found at ${pi}`);
+    await openEmpty(page);
+    await dropFiles(page, [{ name: path.basename(pi), content: fs.readFileSync(pi, 'utf8') }]);
+    // The sum of the answers' usage.cost.total, as pi states them.
+    await expect(page.getByTestId('stat-stated-cost')).toHaveText('$0.106 cost stated by the log');
+    // It read "cost $0.000 · real $0.000".
+    await expect(page.getByTestId('replay-cost')).toHaveText("cost: no list price for the log's 14 calls");
   });
 });

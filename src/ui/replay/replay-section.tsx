@@ -143,7 +143,12 @@ function CostSummary({ cost }: { cost: ReplayCostFigures }) {
         ...details,
       ].join('\n')}
     >
-      cost {formatUsd(cost.usd)} · real {formatUsd(cost.realUsd)}
+      {/* A pi or OpenCode session on a model with no list price read "cost $0.000 · real $0.000". */}
+      {cost.unpricedCalls === 0
+        ? `cost ${formatUsd(cost.usd)} · real ${formatUsd(cost.realUsd)}`
+        : cost.usd === 0 && cost.realUsd === 0
+          ? `cost: no list price for the log's ${cost.unpricedCalls === 1 ? 'call' : `${cost.unpricedCalls} calls`}`
+          : `cost ${formatUsd(cost.usd)} · real ${formatUsd(cost.realUsd)} (+${cost.unpricedCalls} unpriced)`}
     </span>
   );
 }
