@@ -82,6 +82,21 @@ test.describe('a real transcript dropped onto the page', () => {
     await expect(page.getByTestId('issues-panel')).toContainText(
       '19722b8a-e1b0-467d-9bc0-4a199bfdafd7.jsonl states another session (19722b8a-e1b0-467d-9bc0-4a199bfdafd7',
     );
+    // The other session opens alone from the header, from the keyboard.
+    const list = page.getByTestId('other-sessions-open');
+    await list.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await expect(list).not.toHaveAttribute('open');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('other-session').focus();
+    await page.keyboard.press('Enter');
+    const otherLines = fs
+      .readFileSync(other, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '').length;
+    await expect(page.getByTestId('stat-entries')).toContainText(otherLines.toLocaleString('en-US'));
+    await expect(page.getByTestId('other-sessions')).toHaveCount(0);
   });
 
   test("a pi session on models without a list price: pi's own cost, and the replay says it has no price", async ({

@@ -1,6 +1,7 @@
 import type { StatedTotals } from '../engine/types';
 import type { SessionOverview } from '../worker/protocol';
 import { formatCount, formatDateTime, formatDuration, formatTokensShort } from './common/format';
+import { OtherSessions } from './other-sessions';
 import { useUiStore } from './store';
 import { markHiddenChars, VisibleText } from './common/visible-text';
 
@@ -113,6 +114,7 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
             other sessions left out
           </button>
         )}
+        {otherSessionFiles.length > 0 && <OtherSessions files={otherSessionFiles} />}
         {models && (
           <span className="chip mono clip" title={markHiddenChars(models)} data-testid="header-models">
             <VisibleText text={models} />

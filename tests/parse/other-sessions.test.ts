@@ -55,6 +55,13 @@ describe.skipIf(!present)('sessions opened together (real logs)', () => {
     const together = await parseSession([...aSources, ...bSources]);
     expect(countsOf(together)).toEqual(countsOf(alone));
     const issues = otherSessionIssues(together);
+    const bSessionId = (
+      JSON.parse(
+        readFileSync(b.main!, 'utf8')
+          .split('\n')
+          .find((l) => l.includes('"sessionId"'))!,
+      ) as { sessionId: string }
+    ).sessionId;
     // Every file of b (its transcript and each subagent log) is named, none of a's.
     expect(issues.map((i) => together.files[i.fileIndex]!.name).sort()).toEqual(
       bSources.map((s) => s.name).sort(),
@@ -63,6 +70,8 @@ describe.skipIf(!present)('sessions opened together (real logs)', () => {
       expect(i.severity).toBe('warning');
       expect(i.message).toContain(`not to ${aSources[0]!.name}'s`);
       expect(together.files[i.fileIndex]!.role).toBe('other-session');
+      // The session it states stays known (the page opens it from the header by it).
+      expect(together.files[i.fileIndex]!.sessionId).toBe(bSessionId);
     }
     expect(together.files.filter((f) => f.role === 'main').map((f) => f.name)).toEqual([aSources[0]!.name]);
   });

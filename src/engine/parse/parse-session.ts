@@ -69,6 +69,9 @@ export async function parseSessionKeeping(
     new Set(foreign.filter((issue) => issue.code === 'other-session').map((issue) => issue.fileIndex)),
   );
   again.session.issues.push(...foreign);
+  // A file left out is not read again: the session it states is the first read's.
+  for (const file of again.session.files)
+    if (file.role === 'other-session') file.sessionId = first.session.files[file.index]?.sessionId;
   return again;
 }
 
