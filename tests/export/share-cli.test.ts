@@ -54,6 +54,16 @@ describe('compactlab report', () => {
     expect(html).not.toMatch(/url\(\s*['"]?(?:https?:)?\/\//i);
   });
 
+  it("states the agent's own cost where its log writes one (a Cline task: $0.280)", async () => {
+    const target = join(dir, 'cline.html');
+    const task = join(FIXTURES, 'cline-task', 'ui_messages.json');
+    expect((await run('report', task, '-o', target)).code).toBe(0);
+    expect(readFileSync(target, 'utf8')).toContain('<dt>cost stated by the log</dt><dd>$0.280</dd>');
+    // None where the log states none (the bundled sample, Claude Code).
+    expect((await run('report', SAMPLE, '-o', target)).code).toBe(0);
+    expect(readFileSync(target, 'utf8')).not.toContain('cost stated by the log');
+  });
+
   it('escapes every transcript text (the XSS fixture)', async () => {
     const target = join(dir, 'xss.html');
     expect((await run('report', join(FIXTURES, 'xss.jsonl'), '-o', target)).code).toBe(0);
