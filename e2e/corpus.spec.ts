@@ -80,7 +80,7 @@ test.describe('a real transcript dropped onto the page', () => {
     await chip.focus();
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('issues-panel')).toContainText(
-      '19722b8a-e1b0-467d-9bc0-4a199bfdafd7.jsonl states another session (19722b8a-e1b0-467d-9bc0-4a199bfdafd7',
+      '19722b8a-e1b0-467d-9bc0-4a199bfdafd7.jsonl is another session (19722b8a-e1b0-467d-9bc0-4a199bfdafd7',
     );
     // The other session opens alone from the header, from the keyboard.
     const list = page.getByTestId('other-sessions-open');

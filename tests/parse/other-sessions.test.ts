@@ -68,7 +68,7 @@ describe.skipIf(!present)('sessions opened together (real logs)', () => {
     );
     for (const i of issues) {
       expect(i.severity).toBe('warning');
-      expect(i.message).toContain(`not to ${aSources[0]!.name}'s`);
+      expect(i.message).toContain(` than ${aSources[0]!.name}'s`);
       expect(together.files[i.fileIndex]!.role).toBe('other-session');
       // The session it states stays known (the page opens it from the header by it).
       expect(together.files[i.fileIndex]!.sessionId).toBe(bSessionId);
@@ -180,7 +180,7 @@ describe('sessions opened together (generated)', () => {
     expect(s.entries.map((e) => e.uuid)).toEqual(['u1', 'u2']);
     const [issue] = otherSessionIssues(s);
     expect(issue?.message).toMatch(
-      /^b\.jsonl states another session \(s-b, written .*\), not to a\.jsonl's \(s-a\)/,
+      /^b\.jsonl is another session \(s-b, written .*\) than a\.jsonl's \(s-a\): left out of it; open it alone$/,
     );
     expect(s.issues.filter((i) => i.code === 'duplicate-uuid')).toEqual([]);
   });

@@ -74,14 +74,14 @@ export function findOtherSessions(session: Session): ParseIssue[] {
     if (!main) continue;
     const what =
       file === main
-        ? `${baseName(file.name)} states another session (${file.sessionId}${spanText(session, file.index)})`
+        ? `${baseName(file.name)} is another session (${file.sessionId}${spanText(session, file.index)})`
         : `${baseName(file.name)} belongs to another session (${file.sessionId}, ${baseName(main.name)}'s)`;
     issues.push({
       fileIndex: file.index,
       line: 0,
       code: 'other-session',
       severity: 'warning',
-      message: `${what}, not to ${baseName(own.name)}'s (${own.sessionId}): left out of this one; open it alone, or their folder to list the sessions`,
+      message: `${what} than ${baseName(own.name)}'s (${own.sessionId}): left out of it; open it alone`,
     });
   }
   return issues;
