@@ -211,18 +211,23 @@ describe.skipIf(codexWithCompaction.length === 0)(
   },
 );
 
+/** The summary request of a real log's whole span, as the built-in summary reads it. */
+async function requestOfWholeLog(path: string) {
+  const source = createNodeFileSource(path);
+  const session = await parseSession([source]);
+  return buildCompactionRequest(session, [source], {
+    uptoEntryIndex: session.entries.length - 1,
+    variant: 'full',
+  });
+}
+
 // Cline: a request's tool results ("[read_file for 'x'] Result:") and the environment details it
 // appends are Cline's, not the person's; the built-in summary quoted them as the person's requests
 // (32 "requests" in a real history span, where the person wrote 3).
 const clineLogs = [...corpusFilesOf('cline'), ...corpusFilesOf('cline-ui')];
 describe.skipIf(clineLogs.length === 0)('the requests a Cline span holds (built-in summary)', () => {
   it.each(clineLogs.map((f) => [basename(f), f]))('%s', async (_name, path) => {
-    const source = createNodeFileSource(path);
-    const session = await parseSession([source]);
-    const request = await buildCompactionRequest(session, [source], {
-      uptoEntryIndex: session.entries.length - 1,
-      variant: 'full',
-    });
+    const request = await requestOfWholeLog(path);
     const requests = computeSpanDigest(request.messages).userMessages.filter((m) => m.kind === 'request');
     expect(requests.length).toBeGreaterThan(0);
     for (const m of requests) {
@@ -265,12 +270,7 @@ const thinkingLogs = foreignFiles().filter(
 );
 describe.skipIf(thinkingLogs.length === 0)('answers with inline reasoning (built-in summary)', () => {
   it.each(thinkingLogs.map((f) => [basename(f), f]))('%s', async (_name, path) => {
-    const source = createNodeFileSource(path);
-    const session = await parseSession([source]);
-    const request = await buildCompactionRequest(session, [source], {
-      uptoEntryIndex: session.entries.length - 1,
-      variant: 'full',
-    });
+    const request = await requestOfWholeLog(path);
     // The request sends the answers as written; the digest reads them without the reasoning.
     expect(request.messages.some((m) => strings(m.content).some((s) => s.includes('<think>')))).toBe(true);
     const digest = computeSpanDigest(request.messages);
