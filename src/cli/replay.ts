@@ -454,7 +454,7 @@ export function parseSweepArg(arg: string, strategy: CompactionStrategy<any>): S
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-const formatF1 = (f1: number | undefined): string => (f1 === undefined ? '-' : f1.toFixed(2));
+const formatF1 = (f1: number): string => f1.toFixed(2);
 
 /** One line per swept value. */
 export function formatSweepLines(sweep: SweepResult): string[] {

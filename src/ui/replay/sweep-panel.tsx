@@ -1,7 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SweepPoint, SweepProgress, SweepResult } from '../../engine/replay/sweep';
-import { DEFAULT_SWEEP_STEPS, getSweepScore, MAX_SWEEP_STEPS } from '../../engine/replay/sweep-score';
+import {
+  DEFAULT_SWEEP_STEPS,
+  getBestSweepPoint,
+  getSweepScore,
+  MAX_SWEEP_STEPS,
+} from '../../engine/replay/sweep-score';
 import { formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
@@ -27,21 +32,7 @@ function getAxisTitle(spec: KnobSpec | undefined, knob: string): string {
   return spec?.unit === 'tokens' ? `${label} (tokens)` : label;
 }
 
-/** Index of the point with the highest F1 (the first on ties); undefined when none has a score. */
-function getBestPoint(points: SweepPoint[]): number | undefined {
-  let best: number | undefined;
-  let bestF1 = -1;
-  for (const [i, p] of points.entries()) {
-    const f1 = getSweepScore(p).f1;
-    if (f1 !== undefined && f1 > bestF1) {
-      bestF1 = f1;
-      best = i;
-    }
-  }
-  return best;
-}
-
-const formatF1 = (f1: number | undefined) => (f1 === undefined ? '–' : f1.toFixed(2));
+const formatF1 = (f1: number) => f1.toFixed(2);
 
 /** Index of the cheapest point (the first on ties); undefined when the points carry no cost. */
 function getCheapestPoint(points: SweepPoint[]): number | undefined {
@@ -62,7 +53,7 @@ function SweepTable({
   current: KnobValue;
   onPick: (value: number) => void;
 }) {
-  const best = getBestPoint(result.points);
+  const best = getBestSweepPoint(result.points, typeof current === 'number' ? current : undefined);
   const cheapest = getCheapestPoint(result.points);
   return (
     <div className="sweep-table-wrap">
@@ -96,7 +87,7 @@ function SweepTable({
                 data-testid="sweep-row"
                 data-value={p.value}
                 data-compactions={p.events.compact}
-                data-f1={score.f1 ?? ''}
+                data-f1={score.f1}
                 data-best={i === best ? 'true' : undefined}
                 data-cost={p.cost?.usd.toFixed(6)}
                 data-cheapest={i === cheapest ? 'true' : undefined}
@@ -261,7 +252,9 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
   };
   const current = result ? knobs?.[result.knob] : undefined;
   const resultSpec = result ? numeric.find((s) => s.key === result.knob) : undefined;
-  const bestIndex = result ? getBestPoint(result.points) : undefined;
+  const bestIndex = result
+    ? getBestSweepPoint(result.points, typeof current === 'number' ? current : undefined)
+    : undefined;
   const bestPoint = bestIndex === undefined ? undefined : result?.points[bestIndex];
   const cheapestIndex = result ? getCheapestPoint(result.points) : undefined;
   const cheapestPoint = cheapestIndex === undefined ? undefined : result?.points[cheapestIndex];
