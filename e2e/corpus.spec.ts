@@ -77,6 +77,10 @@ test.describe('a real transcript dropped onto the page', () => {
     await expect(page.getByTestId('stat-entries')).toContainText(lines.toLocaleString('en-US'));
     const chip = page.getByTestId('other-sessions');
     await expect(chip).toHaveText('1 file of other sessions left out');
+    // The top bar names what was read.
+    await expect(page.locator('.current-label')).toHaveText(
+      '120e3499-cd68-46de-a639-d9ef55d094fc.jsonl (1 of other sessions left out)',
+    );
     await chip.focus();
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('issues-panel')).toContainText(

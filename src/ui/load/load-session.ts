@@ -85,6 +85,13 @@ export async function loadSession(
     void queryClient.prefetchQuery(timelineQuery(sessionId));
     const previous = useUiStore.getState().currentSessionId;
     useUiStore.getState().finishLoad(sessionId);
+    // Files of other sessions were left out (engine parse/other-sessions.ts): the label names what
+    // was read ("logs.json + 3 more files" named a file not read).
+    const read = overview.files.filter((f) => f.role !== 'other-session');
+    if (read.length < overview.files.length && useUiStore.getState().currentSessionId === sessionId)
+      useUiStore.setState({
+        currentLabel: `${describeFiles(read)} (${overview.files.length - read.length} of other sessions left out)`,
+      });
     const partial = overview.meta.partialRead;
     if (partial)
       useUiStore.setState({
