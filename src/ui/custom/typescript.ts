@@ -39,12 +39,33 @@ function flatten(text: string | { messageText: string; next?: unknown[] }): stri
   return typeof text === 'string' ? text : text.messageText;
 }
 
+/** How long a compile waits for Monaco to set TypeScript up (ours: 5 s, 100 tries of 50 ms). */
+const SETUP_TRIES = 100;
+const SETUP_WAIT_MS = 50;
+
+/**
+ * Monaco's TypeScript worker factory. Monaco sets the language up when a model of it is first
+ * seen, in a later task; a compile asked for before then is refused with "TypeScript not
+ * registered!" (a CI run, the machine loaded: the custom strategy's first Run failed with it). So
+ * it is asked again until the setup is done, a bounded number of times.
+ */
+async function getWorkerFactory(): Promise<Awaited<ReturnType<typeof getTypeScriptWorker>>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await getTypeScriptWorker();
+    } catch (error) {
+      if (attempt >= SETUP_TRIES || String(error) !== 'TypeScript not registered!') throw error;
+      await new Promise((resolve) => setTimeout(resolve, SETUP_WAIT_MS));
+    }
+  }
+}
+
 /** Checks and compiles the editor's model; the problems (syntax and types) block the run. */
 export async function compileModel(
   model: monaco.editor.ITextModel,
   fileName: string,
 ): Promise<{ compiled?: CompiledStrategy; problems: CompileProblem[] }> {
-  const getWorker = await getTypeScriptWorker();
+  const getWorker = await getWorkerFactory();
   const worker = await getWorker(model.uri);
   const uri = model.uri.toString();
   const diagnostics = [
