@@ -23,7 +23,7 @@ interface DocumentScan {
   truncated: boolean;
   /** Non-whitespace found after the array's closing bracket, at this 1-based line. */
   trailingLine?: number;
-  /** With a key: where the array sits in its object, `[start, end)` (read-document.ts: the rest). */
+  /** With a key: where the array sits in its object, `[start, end)` (`readDocument` reads the rest). */
   keyed?: { start: number; end: number };
 }
 

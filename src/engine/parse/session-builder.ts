@@ -455,7 +455,7 @@ export class SessionBuilder {
     if (understated) this.issues.push(understated);
     this.sidechains.linkCompactionCalls(this.compactions, this.files);
     this.sidechains.linkSpawners(this.entries);
-    // A whole-document chat states its session beside its records (read-document.ts), not in one.
+    // A whole-document chat states its session beside its records (`readDocument`), not in one.
     const stated = this.files.find((f) => f.role === 'main' && f.sessionId !== undefined)?.sessionId;
     if (this.meta.sessionId === undefined && stated !== undefined) this.meta.sessionId = stated;
 
