@@ -1,4 +1,5 @@
-import { computeInspectReport, type InspectReport } from '../../engine/inspect/report';
+import { getStatedCostUsd } from '../../engine/parse/stated-cost';
+import { computeInspectReport } from '../../engine/inspect/report';
 import { parseSession } from '../../engine/parse/parse-session';
 import type { ByteSource } from '../../engine/parse/source';
 import { computeReplay } from '../../engine/replay/compute-replay';
@@ -60,11 +61,6 @@ const addUsage = (sum: Usage, u: Usage) => {
   sum.outputTokens += u.outputTokens;
 };
 
-function statedCostOf(report: InspectReport): number | undefined {
-  const usd = report.statedCost?.usd ?? report.statedTotals?.costUsd;
-  return usd === undefined ? undefined : Number(usd.toFixed(6));
-}
-
 /**
  * The row of one session: `sources[0]` is its main file, the rest its subagent and compaction
  * files. Sub-agent usage is priced at the session's main model (their records carry no model of
@@ -95,6 +91,7 @@ export async function computeStatsRow(file: string, sources: ByteSource[]): Prom
     addUsage(usage, side.usage);
     price(model, side.usage);
   }
+  const stated = getStatedCostUsd(report);
   Object.assign(row, {
     agent: report.agent,
     sessionId: report.sessionId ?? '',
@@ -103,7 +100,7 @@ export async function computeStatsRow(file: string, sources: ByteSource[]): Prom
     compactions: report.compactions.filter((c) => c.kind === 'compact').length,
     costUsd: cost === undefined ? '' : Number(cost.toFixed(6)),
     // The agent's own figure where it writes one (Cline's task cost, the SDK stream's total).
-    statedCostUsd: statedCostOf(report) ?? '',
+    statedCostUsd: stated === undefined ? '' : Number(stated.toFixed(6)),
     format: report.format,
     version: report.versions.at(-1) ?? '',
     model: model ?? '',

@@ -3,6 +3,7 @@ import { computeInspectReport } from '../inspect/report';
 import type { ByteSource } from '../parse/source';
 import { computeTimelineSeries } from '../query/timeline-series';
 import { maskText, type RedactionSettings } from '../redact/mask';
+import { getStatedCostUsd } from '../parse/stated-cost';
 import { formatUsd } from '../replay/compare-table';
 import type { ReplayResult } from '../replay/types';
 import { describeReplayedStrategy } from './strategy-name';
@@ -95,7 +96,7 @@ export async function computeReportHtml(
     `${fmt(report.entries)} entries · ${fmt(report.userTurns)} user turns · ${fmt(report.apiCalls.length)} API calls · peak context ${fmt(report.peakContextTokens)} tokens`,
   );
   // The agent's own figure where its log writes one (Cline, OpenCode, pi; the SDK stream's runs).
-  const stated = report.statedCost?.usd ?? report.statedTotals?.costUsd;
+  const stated = getStatedCostUsd(report);
   if (stated !== undefined) row('cost stated by the log', formatUsd(stated));
   row('compactions', `${report.compactions.length}`);
   row('parse issues', `${report.issues.length}`);

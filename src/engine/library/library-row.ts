@@ -1,4 +1,5 @@
 import { computeCostUsd, type PriceOverrides } from '../cost/prices';
+import { getStatedCostUsd } from '../parse/stated-cost';
 import {
   getCallUsage,
   getSessionCalls,
@@ -85,6 +86,7 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
   const firstPrompt = session.firstPrompt?.slice(0, FIRST_PROMPT_CHARS).trimEnd();
   const calls = getSessionCalls(session);
   const cost = computeSessionCost(calls, overrides);
+  const stated = getStatedCostUsd(session.meta);
   // The files one shared normalizer reads (OpenCode's file per record) are one log.
   const shared = new Set(DIALECT_INFOS.filter((d) => d.sharedNormalizer).map((d) => d.id));
   const counted = new Set<string>();
@@ -117,14 +119,9 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
     brokenLines: session.issues.filter((i) => i.code === 'not-json' || i.code === 'truncated-line').length,
     costUsd: cost.usd,
     unpricedCalls: cost.unpriced,
-    ...statedCostOf(session),
+    ...(stated === undefined ? {} : { statedCostUsd: stated }),
     usage: getUsageBuckets(calls, overrides),
   };
-}
-
-function statedCostOf(session: Session): { statedCostUsd?: number } {
-  const usd = session.meta.statedCost?.usd ?? session.meta.statedTotals?.costUsd;
-  return usd === undefined ? {} : { statedCostUsd: usd };
 }
 
 /** Cost at list prices of the session's calls (each once over all its files: cost/session-calls.ts). */

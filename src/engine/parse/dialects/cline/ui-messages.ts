@@ -82,10 +82,8 @@ const META_TYPES = new Set([
  */
 const COST_SAYS = new Set(['api_req_started', 'deleted_api_reqs', 'subagent_usage']);
 
-/** The cost a message's JSON text states, as getApiMetrics reads it (a number, else none). */
-function readStatedCost(text: string): number | undefined {
-  if (!text.includes('"cost"')) return undefined;
-  const info = parseJson(text);
+/** The cost a message's parsed JSON text states, as getApiMetrics reads it (a number, else none). */
+function statedCostOf(info: unknown): number | undefined {
   const cost = isObject(info) ? info.cost : undefined;
   return typeof cost === 'number' && Number.isFinite(cost) ? cost : undefined;
 }
@@ -181,7 +179,8 @@ function createClineUiNormalizer(): RecordNormalizer {
     return event;
   };
 
-  const apiRequest = (entry: Entry, text: string, ctx: RecordContext): void => {
+  /** Reads a request's usage onto its entry; its parsed text, for the cost it states. */
+  const apiRequest = (entry: Entry, text: string, ctx: RecordContext): unknown => {
     const info = parseJson(text);
     if (!isObject(info)) {
       ctx.issue(
@@ -190,7 +189,7 @@ function createClineUiNormalizer(): RecordNormalizer {
         `At text: expected the request's JSON (tokensIn, tokensOut, …), got ${typeName(info)}`,
         'text',
       );
-      return;
+      return info;
     }
     // Anthropic's split (docs/sources.md#fmt-cline): tokensIn is the uncached input, cacheWrites and
     // cacheReads the cached parts, so the context sent is their sum; Cline's own trigger adds
@@ -216,7 +215,7 @@ function createClineUiNormalizer(): RecordNormalizer {
       entry.failedRequest = { reason };
       if (failedMessage) entry.failedRequest.detail = preview(failedMessage, ctx.previewChars);
       entry.summaryText = `request ${reason.replace(/_/g, ' ')}: no answer, no usage`;
-      return;
+      return info;
     }
     entry.usage = u;
     entry.model = model ?? 'unknown';
@@ -224,6 +223,7 @@ function createClineUiNormalizer(): RecordNormalizer {
     const cost = typeof info.cost === 'number' ? ` · $${info.cost.toFixed(4)}` : '';
     const cancel = reason ? ` · ${reason}` : '';
     entry.summaryText = `request: ${context} tokens in context, ${u.outputTokens} out${cost}${cancel}`;
+    return info;
   };
 
   const toolCall = (entry: Entry, name: string, text: string, ctx: RecordContext, ts: number): void => {
@@ -314,10 +314,11 @@ function createClineUiNormalizer(): RecordNormalizer {
     if (event) event.timestampMs = entry.timestampMs;
     const text = typeof record.text === 'string' ? record.text : '';
     const ts = entry.timestampMs ?? index;
+    let requestInfo: unknown;
 
     if (isRequest) {
       entry.kind = 'meta';
-      apiRequest(entry, text, ctx);
+      requestInfo = apiRequest(entry, text, ctx);
       lastRequestFailed = entry.failedRequest !== undefined;
       const window = readStatedWindow(text);
       if (window !== undefined) extras.contextWindow = window;
@@ -390,8 +391,11 @@ function createClineUiNormalizer(): RecordNormalizer {
       // Left as 'unknown': kept, shown and counted (as `say:<value>`) by the session builder.
       if (text) entry.summaryText = preview(text, ctx.previewChars);
     }
+    // A request's text was parsed above; the other messages Cline sums are parsed here, once.
     if (type === 'say' && COST_SAYS.has(value)) {
-      const cost = readStatedCost(text);
+      const cost = statedCostOf(
+        isRequest ? requestInfo : text.includes('"cost"') ? parseJson(text) : undefined,
+      );
       if (cost !== undefined) extras.statedCostUsd = cost;
     }
     return event ? { entry, extras, event } : { entry, extras };
