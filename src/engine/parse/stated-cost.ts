@@ -1,7 +1,7 @@
 import type { SessionMeta } from '../types';
 
 // The agent's own figure for what a session cost, where its log writes one: the costs it wrote on
-// its records (Cline, OpenCode, pi: `statedCost`), else the Agent SDK stream's runs' total. Shown
+// its records (`statedCost`, summed by the builder), else the stated totals of its runs. Shown
 // beside the cost at list prices, never in its place (the library's Cost column aside, where no
 // call could be priced).
 
