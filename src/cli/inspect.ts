@@ -12,6 +12,19 @@ import { openSessionFiles } from './session-files';
 
 const fmt = (n: number | undefined): string => (n === undefined ? '—' : groupDigits(n));
 
+/**
+ * A compaction's sizes as its kind has them: a summary or a truncation, the context before and
+ * after; a microcompaction, what it saved and cleared (a truncation clears no tool result: it
+ * drops whole messages, Cline's deleted range).
+ */
+function describeCompaction(c: InspectReport['compactions'][number]): string {
+  if (c.kind === 'microcompact')
+    return `saved ${fmt(c.tokensSaved)} tokens, cleared ${c.clearedToolIds?.length ?? 0} tool results`;
+  const sizes = `${fmt(c.preTokens)} → ${fmt(c.postTokens)} tokens`;
+  if (c.kind !== 'truncate' || !c.deletedRange) return sizes;
+  return `${sizes}, API history messages ${fmt(c.deletedRange[0])}–${fmt(c.deletedRange[1])} dropped`;
+}
+
 function renderInspect(report: InspectReport): string {
   const lines: string[] = [];
   const main = report.files.find((f) => f.role === 'main') ?? report.files[0];
@@ -61,10 +74,7 @@ function renderInspect(report: InspectReport): string {
   );
   lines.push('', `Compactions (${report.compactions.length}):`);
   for (const [i, c] of report.compactions.entries()) {
-    const what =
-      c.kind === 'compact'
-        ? `${fmt(c.preTokens)} → ${fmt(c.postTokens)} tokens`
-        : `saved ${fmt(c.tokensSaved)} tokens, cleared ${c.clearedToolIds?.length ?? 0} tool results`;
+    const what = describeCompaction(c);
     lines.push(
       `  ${formatOrdinalTitle('compaction', i, report.compactions.length)}  line ${c.line}  ${c.kind} (${c.trigger})  ${what}  after ${c.apiCallBefore === undefined ? 'no API call' : formatOrdinal('api-call', c.apiCallBefore, report.apiCalls.length)}`,
     );

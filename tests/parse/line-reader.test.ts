@@ -64,6 +64,35 @@ describe('scanLines', () => {
     }
   });
 
+  // A whole file's parse starts on a small first read while the next chunk is read (the page's
+  // worker waited for a whole first chunk): the reads, then chunks; the lines as with one size.
+  it('reads a first chunk of its own size, then whole chunks, and gives the same lines', async () => {
+    const text = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ i, pad: 'y'.repeat(i % 97) })).join(
+      '\n',
+    );
+    const inner = createMemorySource('t.jsonl', text);
+    const reads: number[] = [];
+    const lines: string[] = [];
+    await scanLines(
+      {
+        ...inner,
+        read: (offset, length) => {
+          reads.push(length);
+          return inner.read(offset, length);
+        },
+      },
+      (line) => {
+        lines.push(line);
+        return undefined;
+      },
+      { chunkBytes: 16_384, firstChunkBytes: 1024 },
+    );
+    expect(lines).toEqual(text.split('\n'));
+    expect(reads[0]).toBe(1024);
+    expect(reads.slice(1, -1).every((n) => n === 16_384)).toBe(true);
+    expect(reads.length).toBeGreaterThan(2);
+  });
+
   it('stops when the sink returns false', async () => {
     let seen = 0;
     await scanLines(createMemorySource('t', 'a\nb\nc\n'), () => {

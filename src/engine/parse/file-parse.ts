@@ -3,7 +3,7 @@ import { baseName, detectDialectFromName, detectDialectFromRecord, findNotSessio
 import type { DialectDescriptor, NotSessionFile } from './dialects/descriptor';
 import type { RecordContext, RecordNormalizer } from './dialects/record';
 import type { Utf16ByteOrder } from './encoding';
-import { type ScanOptions, scanLines } from './line-reader';
+import { FIRST_CHUNK_BYTES, type ScanOptions, scanLines } from './line-reader';
 import {
   type AddRecord,
   isBlankLine,
@@ -181,6 +181,7 @@ export class FileParse {
     const listLine = options.listLine;
     const scanOptions: ScanOptions = {
       chunkBytes: options.chunkBytes,
+      firstChunkBytes: FIRST_CHUNK_BYTES,
       signal: options.signal,
       // Live mode's cache keeps what a parse read: a stopped read is never one it keeps.
       stop: cache ? undefined : options.stop,
