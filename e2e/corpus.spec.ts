@@ -60,6 +60,32 @@ test.describe('a real transcript dropped onto the page', () => {
     await expect(page.getByTestId('entry-detail')).toContainText('Cleared by microcompact');
   });
 
+  // The file begins with `summary` records of earlier sessions (their leafUuid in none of its
+  // records); its own comes later. The header names it by its own, and the list's scan agrees.
+  test("is named by its own summary, not by the earlier sessions' that lead the file", async ({ page }) => {
+    const text = fs.readFileSync(CORPUS_FILE, 'utf8');
+    const records = text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { type?: string; uuid?: string; leafUuid?: string; summary?: string });
+    const uuids = new Set(records.map((r) => r.uuid));
+    const summaries = records.filter((r) => r.type === 'summary');
+    const own = summaries.filter((r) => uuids.has(r.leafUuid));
+    const others = summaries.filter((r) => !uuids.has(r.leafUuid));
+    expect(others.length).toBeGreaterThan(0);
+    // Every earlier session's summary leads the file (the list's scan relies on it: session-title.ts).
+    expect(records.indexOf(others.at(-1)!)).toBe(others.length - 1);
+    const expected = own.at(-1)!.summary!;
+    await openEmpty(page);
+    await dropFiles(page, [{ name: path.basename(CORPUS_FILE), content: text }]);
+    const title = page.getByTestId('header-title');
+    await expect(title).toHaveText(expected);
+    await expect(title).toHaveAttribute(
+      'title',
+      new RegExp(`its summary record, line ${records.indexOf(own.at(-1)!) + 1}$`),
+    );
+  });
+
   test('two sessions opened together: the first is read, the other listed as left out', async ({ page }) => {
     const other = CORPUS_FILE.replace(
       '120e3499-cd68-46de-a639-d9ef55d094fc',

@@ -34,6 +34,10 @@ function renderInspect(report: InspectReport): string {
     lines.push(
       `  sub-agent transcript${sub.agentType ? ` (${sub.agentType})` : ''}${sub.agentId ? ` · agent ${sub.agentId}` : ''}, opened without its parent session`,
     );
+  if (report.title)
+    lines.push(
+      `  title ${JSON.stringify(report.title.text)} (the log's ${report.title.source}, line ${fmt(report.title.line)})`,
+    );
   lines.push(
     `  agent ${report.agent} ${report.versions.join(', ') || '?'} · models ${report.models.join(', ') || '?'}`,
     `  cwd ${report.cwd ?? '?'} · branch ${report.gitBranch ?? '?'} · ${report.start ?? '?'} → ${report.end ?? '?'}`,

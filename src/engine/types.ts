@@ -318,8 +318,19 @@ export interface SessionMeta {
   statedTotals?: StatedTotals;
   /** The costs the agent wrote on its records, summed as the agent sums them (Cline, OpenCode, pi). */
   statedCost?: { usd: number; records: number };
+  /** The session's name as the agent's own session list shows it (parse/session-title.ts). */
+  title?: SessionTitle;
   /** The read was stopped (Cancel that keeps what was read): the bytes read of all the files. */
   partialRead?: { bytesRead: number; totalBytes: number };
+}
+
+/** A session's name, and the record that gave it. */
+export interface SessionTitle {
+  text: string;
+  /** The record: `custom-title`, `ai-title`, `summary` (Claude Code), `thread_name_updated` (Codex), … */
+  source: string;
+  /** 1-based line of that record in its file. */
+  line: number;
 }
 
 /**

@@ -93,6 +93,15 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
             </>
           )}
         </span>
+        {meta.title && (
+          <span
+            className="header-title ellipsis clip"
+            title={`${markHiddenChars(meta.title.text)}\nThe session's name as ${meta.agent || 'its agent'} lists it: its ${meta.title.source} record, line ${formatCount(meta.title.line)}`}
+            data-testid="header-title"
+          >
+            <VisibleText text={meta.title.text} />
+          </span>
+        )}
         {isSubagentLog && (
           <span
             className="chip"

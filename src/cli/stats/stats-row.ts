@@ -22,6 +22,7 @@ export const STATS_COLUMNS = [
   'file',
   'agent',
   'sessionId',
+  'title',
   'apiCalls',
   'peakContextTokens',
   'compactions',
@@ -95,6 +96,7 @@ export async function computeStatsRow(file: string, sources: ByteSource[]): Prom
   Object.assign(row, {
     agent: report.agent,
     sessionId: report.sessionId ?? '',
+    title: report.title?.text ?? '',
     apiCalls: report.apiCalls.length,
     peakContextTokens: report.peakContextTokens,
     compactions: report.compactions.filter((c) => c.kind === 'compact').length,

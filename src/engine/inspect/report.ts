@@ -9,6 +9,7 @@ import type {
   StatedTotals,
   TokenCount,
   Usage,
+  SessionTitle,
 } from '../types';
 import { countFoldedCopies } from '../parse/fold-copies';
 
@@ -84,6 +85,8 @@ export interface InspectReport {
   versions: string[];
   models: string[];
   sessionId?: string;
+  /** The session's name as the agent lists it, and the record that gave it. */
+  title?: SessionTitle;
   cwd?: string;
   gitBranch?: string;
   /** The model's context window when the log states it (Codex). */
@@ -206,6 +209,7 @@ export function computeInspectReport(session: Session): InspectReport {
     versions: session.meta.versions,
     models: session.meta.models,
     sessionId: session.meta.sessionId,
+    ...(session.meta.title ? { title: session.meta.title } : {}),
     cwd: session.meta.cwd,
     gitBranch: session.meta.gitBranch,
     contextWindow: session.meta.contextWindow,

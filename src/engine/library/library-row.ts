@@ -31,6 +31,8 @@ export interface LibraryRow {
   sessionId?: string;
   /** What the person first asked, cut to `FIRST_PROMPT_CHARS`. */
   firstPrompt?: string;
+  /** The session's name as the agent lists it (parse/session-title.ts). */
+  title?: string;
   startMs?: number;
   endMs?: number;
   /** Deduplicated API calls of the main thread. */
@@ -104,6 +106,7 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
     cwd: session.meta.cwd,
     sessionId: session.meta.sessionId,
     firstPrompt,
+    ...(session.meta.title ? { title: session.meta.title.text } : {}),
     startMs: session.meta.startMs,
     endMs: session.meta.endMs,
     apiCalls: session.apiCalls.length,

@@ -5,6 +5,7 @@
  * What a row holds and how its figures are computed, as a number: a change of either bumps it, so
  * rows cached by an earlier build (the page's IndexedDB) are read again rather than shown stale.
  * 2: the first prompt as a person typed it; truncations counted apart. 3: usage by quarter hour.
- * 4: the agent's own stated cost (Cline's).
+ * 4: the agent's own stated cost (Cline's). 5: the session's name (Claude Code's titles, Codex's
+ * thread name, pi's session name, OpenCode's title).
  */
-export const LIBRARY_ROW_VERSION = 4;
+export const LIBRARY_ROW_VERSION = 5;

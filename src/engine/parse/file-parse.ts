@@ -179,6 +179,8 @@ export class FileParse {
     const { options, cache, progress } = this.run;
     const { builder, fileIndex, file, source } = this;
     const listLine = options.listLine;
+    // The list's scan skips lines: the session's uuids are not all known (session-title.ts).
+    if (listLine) builder.skipsLines = true;
     const scanOptions: ScanOptions = {
       chunkBytes: options.chunkBytes,
       firstChunkBytes: FIRST_CHUNK_BYTES,

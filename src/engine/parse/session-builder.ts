@@ -22,6 +22,7 @@ import {
 } from './dialects/record';
 import { findUnderstatedOutput } from './understated-output';
 import { foldCopiedRecord } from './fold-copies';
+import { SessionTitles } from './session-title';
 import { addSidechainCall, contextOf, type SidechainAcc, SidechainTracker } from './sidechains';
 
 // Accumulates entries from one or more files into a Session: deduplicates streamed API responses,
@@ -59,6 +60,11 @@ export class SessionBuilder {
   firstPrompt: string | undefined;
   private firstBareCommand: string | undefined;
   private readonly uuidsByFile = new Map<number, Set<string>>();
+  private readonly titles = new SessionTitles();
+  /** Lines are skipped unread (the library's scan): not every uuid of the session is known. */
+  skipsLines = false;
+  /** A main-file record that names no session was added: names after it are the session's own. */
+  private sawMainRecord = false;
   /** Subagents' and inline (1.0.x) sidechains, and the calls that spawned them. */
   private readonly sidechains = new SidechainTracker();
   /** The compaction whose summary / re-attachments are still being collected. */
@@ -166,6 +172,8 @@ export class SessionBuilder {
       this.meta.cwd ??= extras.cwd;
       this.meta.gitBranch ??= extras.gitBranch;
       this.meta.sessionId ??= extras.sessionId;
+      if (extras.title) this.titles.note(extras.title, entry.line, this.sawMainRecord);
+      else this.sawMainRecord = true;
       if (extras.statedTotals) this.addStatedTotals(extras.statedTotals);
       if (extras.statedCostUsd !== undefined) {
         const stated = this.meta.statedCost ?? { usd: 0, records: 0 };
@@ -458,6 +466,12 @@ export class SessionBuilder {
     // A whole-document chat states its session beside its records (`readDocument`), not in one.
     const stated = this.files.find((f) => f.role === 'main' && f.sessionId !== undefined)?.sessionId;
     if (this.meta.sessionId === undefined && stated !== undefined) this.meta.sessionId = stated;
+    const title = this.titles.resolve(
+      (uuid) => this.files.some((f) => f.role === 'main' && this.uuidsByFile.get(f.index)?.has(uuid)),
+      !this.skipsLines,
+    );
+    if (title) this.meta.title = title;
+    else delete this.meta.title;
 
     return {
       format: this.format,

@@ -122,7 +122,7 @@ function HitRow({
           <span className="library-root-tag">{session?.root ?? hit.key.split('/')[0]}</span>
           <span className="find-hit-project">{where}</span>
           <span className="muted find-hit-prompt">
-            <VisibleText text={row?.firstPrompt ?? hit.key.split('/').at(-1) ?? ''} />
+            <VisibleText text={row?.title ?? row?.firstPrompt ?? hit.key.split('/').at(-1) ?? ''} />
           </span>
           <span
             className="find-hit-count"

@@ -73,16 +73,19 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
   },
   {
     key: 'prompt',
-    label: 'First prompt',
-    title: 'What the person first asked',
+    label: 'Session',
+    title: "The session's name as its agent lists it, else what the person first asked",
     widthCss: 'minmax(8rem, 2fr)',
     numeric: false,
-    value: (_, r) => r.firstPrompt ?? '',
-    text: (s, r) => `${isSubagentsOnly(s.key) ? `${SUBAGENTS_ONLY} · ` : ''}${r.firstPrompt ?? '–'}`,
-    hint: (s) =>
+    value: (_, r) => r.title ?? r.firstPrompt ?? '',
+    text: (s, r) =>
+      `${isSubagentsOnly(s.key) ? `${SUBAGENTS_ONLY} · ` : ''}${r.title ?? r.firstPrompt ?? '–'}`,
+    hint: (s, r) =>
       isSubagentsOnly(s.key)
         ? "Subagent logs whose session transcript is not in this folder: the figures are the subagents' only"
-        : undefined,
+        : r.title !== undefined && r.firstPrompt !== undefined
+          ? `First prompt: ${r.firstPrompt}`
+          : undefined,
   },
   {
     key: 'duration',
@@ -195,7 +198,7 @@ export function selectSessions(
   const kept = sessions.filter((s) => {
     if (agent && s.row?.agent !== agent) return false;
     if (!needle) return true;
-    const hay = `${s.key}\n${s.row?.cwd ?? ''}\n${s.row?.firstPrompt ?? ''}\n${s.row?.models.join(' ') ?? ''}`;
+    const hay = `${s.key}\n${s.row?.cwd ?? ''}\n${s.row?.title ?? ''}\n${s.row?.firstPrompt ?? ''}\n${s.row?.models.join(' ') ?? ''}`;
     return hay.toLowerCase().includes(needle);
   });
   const sign = sort.descending ? -1 : 1;

@@ -55,6 +55,21 @@ export interface RecordExtras {
   statedTotals?: StatedTotals;
   /** A cost in USD the agent wrote on this record itself (Cline's request messages): summed. */
   statedCostUsd?: number;
+  /** A name the record gives the session (parse/session-title.ts). */
+  title?: TitleNote;
+}
+
+/**
+ * A session name a record states. Of a log's names, the highest `rank` wins, then the latest: a
+ * person's rename over a generated title over a summary. Empty `text` takes back the names of its
+ * rank (Codex's `thread_name` cleared). `leafUuid`: the name holds only when that entry is the
+ * session's (Claude Code's `summary` records also name earlier sessions).
+ */
+export interface TitleNote {
+  text: string;
+  source: string;
+  rank: number;
+  leafUuid?: string;
 }
 
 export interface NormalizedRecord {

@@ -38,9 +38,17 @@ export const CLAUDE_CODE_DIALECT_INFO: DialectInfo = {
   parsed: true,
   shellTools: CLAUDE_CODE_SHELL_TOOLS,
   restoration: CLAUDE_CODE_RESTORATION,
-  // API calls are assistant records; compactions are system boundaries (docs/sources.md#fmt-compaction, #fmt-usage). Quoted
-  // whole: inside a JSON string the quotes would be escaped, so only structure matches.
-  listNeedles: ['"assistant"', '"compact_boundary"', '"microcompact_boundary"'],
+  // API calls are assistant records; compactions are system boundaries (docs/sources.md#fmt-compaction, #fmt-usage); the
+  // session's name is a title or summary record (parse/session-title.ts). Quoted whole: inside a
+  // JSON string the quotes would be escaped, so only structure matches.
+  listNeedles: [
+    '"assistant"',
+    '"compact_boundary"',
+    '"microcompact_boundary"',
+    '"custom-title"',
+    '"ai-title"',
+    '"summary"',
+  ],
   // A response's content (its text, thinking and tool inputs: most of its bytes) comes between
   // `"content":[` and `],"stop_reason"`; the list needs its id, model and usage only.
   listCut: { from: '"content":[', to: '],"stop_reason"' },

@@ -9,6 +9,7 @@ import {
   type RecordContext,
   type RecordExtras,
   type RecordNormalizer,
+  type TitleNote,
   typeName,
 } from '../record';
 import { normalizeClaudeMessage, readCompactMeta } from '../shared/claude-messages';
@@ -51,6 +52,33 @@ function summaryOfMeta(r: Json): string | undefined {
       return typeof r.agentName === 'string' ? r.agentName : undefined;
     case 'permission-mode':
       return typeof r.permissionMode === 'string' ? r.permissionMode : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The name a meta record gives the session, ranked as the session list picks it (ours, from the
+ * records: a real session renamed with /rename writes `custom-title` beside its generated
+ * `ai-title`; `summary` records name the conversation ending at `leafUuid`, often another one).
+ */
+function titleOfMeta(r: Json): TitleNote | undefined {
+  switch (r.type) {
+    case 'custom-title':
+      return typeof r.customTitle === 'string'
+        ? { text: r.customTitle, source: 'custom-title', rank: 3 }
+        : undefined;
+    case 'ai-title':
+      return typeof r.aiTitle === 'string' ? { text: r.aiTitle, source: 'ai-title', rank: 2 } : undefined;
+    case 'summary':
+      return typeof r.summary === 'string'
+        ? {
+            text: r.summary,
+            source: 'summary',
+            rank: 1,
+            ...(typeof r.leafUuid === 'string' ? { leafUuid: r.leafUuid } : {}),
+          }
+        : undefined;
     default:
       return undefined;
   }
@@ -157,6 +185,8 @@ function normalizeClaudeCodeRecord(record: unknown, ctx: RecordContext, index: n
         kind = 'meta';
         const text = summaryOfMeta(r);
         if (text !== undefined) entry.summaryText = preview(text, ctx.previewChars);
+        const title = titleOfMeta(r);
+        if (title) extras.title = title;
       } else {
         kind = 'unknown';
       }

@@ -60,7 +60,14 @@ export const CODEX_CLI_DIALECT_INFO: DialectInfo = {
   restoration: NO_RESTORATION,
   // Calls are `token_count` events, models come from `turn_context`, compactions are `compacted`
   // lines (docs/sources.md#fmt-timeline, #fmt-codex).
-  listNeedles: ['"token_count"', '"turn_context"', '"session_meta"', '"compacted"', '"instructions"'],
+  listNeedles: [
+    '"token_count"',
+    '"turn_context"',
+    '"session_meta"',
+    '"compacted"',
+    '"instructions"',
+    '"thread_name_updated"',
+  ],
   files: {
     location: '~/.codex/sessions/<yyyy>/<mm>/<dd>/rollout-*.jsonl',
     matchName: (baseName) => /^rollout-.*\.jsonl$/i.test(baseName),

@@ -230,6 +230,16 @@ export function createCodexCliNormalizer(): RecordNormalizer {
         if (payloadType === 'token_count') {
           entry.kind = 'meta';
           tokenCount(entry, p, extras, ctx);
+        } else if (payloadType === 'thread_name_updated') {
+          // The thread's name, set by the person or generated (`Op::AutoRenameThread`); no
+          // `thread_name`: taken back (openai/codex@edb4efee codex-rs/protocol/src/protocol.rs,
+          // `ThreadNameUpdatedEvent`; written to the rollout, policy.rs).
+          entry.kind = 'meta';
+          const name = typeof p.thread_name === 'string' ? p.thread_name : '';
+          entry.summaryText = name
+            ? `thread name: ${preview(name, ctx.previewChars)}`
+            : 'thread name cleared';
+          extras.title = { text: name, source: 'thread_name_updated', rank: 1 };
         } else if (payloadType !== undefined && PROGRESS_EVENTS.has(payloadType)) {
           entry.kind = 'progress';
           const text = p.message ?? p.text;

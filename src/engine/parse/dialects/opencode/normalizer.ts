@@ -22,6 +22,9 @@ import {
 } from './parts';
 import { isMessageInfo, isPart, isSessionInfo } from './storage';
 
+/** OpenCode's title of a session not yet named (`isDefaultTitle`). */
+const DEFAULT_TITLE = /^(New session - |Child session - )\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 // Each step of an assistant message is one API call: OpenCode's processor writes a `step-start`
 // part when it sends a request and a `step-finish` part with that request's own `tokens` and
 // `cost` when it ends (message-v2.ts `StepFinishPart`); the message's `tokens` are only its last
@@ -143,6 +146,11 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
       e.timestampMs = timeOf(record.time, 'created');
       const parent = typeof record.parentID === 'string' ? ` · subagent session of ${record.parentID}` : '';
       e.summaryText = `session ${JSON.stringify(String(record.title ?? ''))}${parent}`;
+      // Its title (generated from the first message, or the person's): not OpenCode's placeholder
+      // "New session - <ISO time>" (`isDefaultTitle`, anomalyco/opencode@90113554
+      // packages/opencode/src/session/index.ts), which names nothing (ours: then none).
+      if (typeof record.title === 'string' && !DEFAULT_TITLE.test(record.title))
+        extras.title = { text: record.title, source: 'session title', rank: 1 };
       return finish();
     }
 

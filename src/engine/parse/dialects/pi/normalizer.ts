@@ -380,6 +380,10 @@ export function createPiNormalizer(): RecordNormalizer {
           if (typeof type === 'string' && META_TYPES.has(type)) {
             entry.kind = 'meta';
             if (type === 'model_change' && typeof record.modelId === 'string') extras.model = record.modelId;
+            // The session's name: the latest `session_info` with one, an empty one skipped
+            // (badlogic/pi-mono@83378aad packages/coding-agent/src/core/session-manager.ts:914-925).
+            if (type === 'session_info' && typeof record.name === 'string' && record.name.trim())
+              extras.title = { text: record.name, source: 'session_info', rank: 1 };
             entry.summaryText = describeMeta(record);
             return { entry, extras };
           }
