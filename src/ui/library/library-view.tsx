@@ -74,7 +74,7 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
         <input
           type="search"
           className="library-search"
-          placeholder="Search project, prompt, path, model"
+          placeholder="Search project, name, prompt, path, model"
           aria-label="Search sessions"
           data-testid="library-search"
           value={search}
