@@ -24,6 +24,19 @@ const CODEX_HISTORY = [
   { session_id: '019d6d75-b03d-7f83-a2c7-c3478007d5e0', ts: 1775700000, text: 'fix the tests' },
   { conversation_id: '019d6d75-b03d-7f83-a2c7-c3478007d5e0', ts: 1775700100, text: 'now commit' },
 ];
+// Codex's thread names (codex-rs/core/src/rollout/session_index.rs `SessionIndexEntry`).
+const CODEX_THREAD_NAMES = [
+  {
+    id: '019d6d75-b03d-7f83-a2c7-c3478007d5e0',
+    thread_name: 'Fix the parser',
+    updated_at: '2026-04-08T22:30:00Z',
+  },
+  {
+    id: '019d6d67-1952-7e83-93ef-94497e3c15b6',
+    thread_name: 'Write docs',
+    updated_at: '2026-04-08T22:40:00Z',
+  },
+];
 const lines = (records: object[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
 
 describe("the agents' prompt histories", () => {
@@ -34,10 +47,15 @@ describe("the agents' prompt histories", () => {
     expect(isFolderFileName('.codex/sessions/2026/04/08/history.jsonl')).toBe(true);
     // The folder opened is the agent's own (its name is not in the paths of a walk from inside).
     expect(isFolderFileName('history.jsonl')).toBe(false);
+    expect(isFolderFileName('/home/ada/.codex/session_index.jsonl')).toBe(false);
+    expect(isFolderFileName('session_index.jsonl')).toBe(false);
     const groups = groupSessionFiles(
-      ['.claude/history.jsonl', '.claude/projects/-home-ada-p/0f0f0f0f.jsonl', '.codex/history.jsonl'].map(
-        (path) => ({ path, sizeBytes: 1, modifiedMs: 0 }),
-      ),
+      [
+        '.claude/history.jsonl',
+        '.claude/projects/-home-ada-p/0f0f0f0f.jsonl',
+        '.codex/history.jsonl',
+        '.codex/session_index.jsonl',
+      ].map((path) => ({ path, sizeBytes: 1, modifiedMs: 0 })),
     );
     expect(groups.map((g) => g.key)).toEqual(['.claude/projects/-home-ada-p/0f0f0f0f.jsonl']);
   });
@@ -45,6 +63,7 @@ describe("the agents' prompt histories", () => {
   it.each([
     ['Claude Code', CLAUDE_HISTORY, "Claude Code's prompt history"],
     ['Codex CLI', CODEX_HISTORY, "Codex CLI's prompt history"],
+    ['Codex CLI', CODEX_THREAD_NAMES, "Codex CLI's thread names"],
   ] as const)('%s: opened alone, it says what it is', async (_agent, records, what) => {
     // Under any name: the records tell.
     const session = await parseSession([createMemorySource('prompts.jsonl', lines([...records]))]);

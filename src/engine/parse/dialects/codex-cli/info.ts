@@ -46,6 +46,22 @@ const CODEX_PROMPT_HISTORY: NotSessionFile = {
     typeof value.text === 'string',
 };
 
+/**
+ * Codex's thread names: `~/.codex/session_index.jsonl`, one `{id, thread_name, updated_at}` line
+ * per rename, the newest per thread winning (openai/codex@3186b173
+ * codex-rs/core/src/rollout/session_index.rs, `SessionIndexEntry`). A rollout states its own
+ * name (`thread_name_updated`, read by the normalizer).
+ */
+const CODEX_THREAD_NAMES: NotSessionFile = {
+  what: "Codex CLI's thread names (~/.codex/session_index.jsonl: a name per thread, no conversation); the sessions are the rollouts under ~/.codex/sessions/",
+  matchPath: (path) => /(?:^|\/)\.codex\/session_index\.jsonl$|^session_index\.jsonl$/i.test(path),
+  matchRecord: (value) =>
+    isObject(value) &&
+    typeof value.id === 'string' &&
+    typeof value.thread_name === 'string' &&
+    typeof value.updated_at === 'string',
+};
+
 /** Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`, `{type, payload}` lines, docs/sources.md#fmt-timeline). */
 export const CODEX_CLI_DIALECT_INFO: DialectInfo = {
   id: 'codex-cli',
@@ -80,7 +96,7 @@ export const CODEX_CLI_DIALECT_INFO: DialectInfo = {
           typeof value.instructions === 'string' &&
           !('type' in value))),
     folderFile: (path) => /\.jsonl$/i.test(path),
-    notSessions: [CODEX_PROMPT_HISTORY],
+    notSessions: [CODEX_PROMPT_HISTORY, CODEX_THREAD_NAMES],
   },
   transcript: {
     // Context Codex injects is no request of the person's (the built-in summary's "requests"); an
