@@ -86,6 +86,8 @@ export async function computeReportHtml(
     '<dl class="header">',
   );
   const row = (label: string, value: string) => out.push(`<dt>${label}</dt><dd>${value}</dd>`);
+  // The session's name as its agent lists it (the log's own records, so masked when redacting).
+  if (report.title) row('name', t(report.title.text));
   row('agent', `${t(report.agent)} ${t(report.versions.join(', '))}`);
   row('models', t(report.models.join(', ') || '?'));
   row('cwd', t(report.cwd ?? '?'));
