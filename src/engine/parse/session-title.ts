@@ -23,7 +23,9 @@ export class SessionTitles {
   private readonly notes: Noted[] = [];
 
   note(title: TitleNote, line: number, afterRecords: boolean): void {
-    this.notes.push({ ...title, line, afterRecords });
+    // Kept cut: a name is a line, and a record's text can be megabytes.
+    const text = title.text.trimStart().slice(0, 4 * MAX_TITLE_CHARS);
+    this.notes.push({ ...title, text, line, afterRecords });
   }
 
   /**
