@@ -170,8 +170,13 @@ describe.skipIf(!corpusPresent)('Cline corpus files', () => {
     expect(session.format).toBe('cline');
     expect(session.meta.agent).toBe('Cline');
     expect(session.entries.length).toBeGreaterThan(400);
-    // One message holds invalid escapes (a redacted key, `\X`): it alone is lost.
+    // One message holds invalid escapes (a redacted key, `\X`): it alone is lost, and the issue
+    // says which (the document is one line: every record is at line 1; a plain count of the
+    // array's elements puts the bad escape in its 227th of 443).
     expect(session.issues.map((i) => i.code)).toEqual(['not-json']);
+    expect(at(session.issues, 0).message).toMatch(
+      /^The record at line 1 \(element 227 of the array\) is not JSON: /,
+    );
     const kinds = new Set(session.entries.map((e) => e.kind));
     expect(kinds).toEqual(new Set(['user', 'assistant', 'meta']));
     expect(session.toolCalls.read_file).toBeGreaterThan(0);

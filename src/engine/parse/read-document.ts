@@ -23,6 +23,15 @@ interface DocumentRead {
 }
 
 /** Reads a whole-document file's records (`layout` is the dialect's `files.wholeJson`). */
+
+/**
+ * Where a record of a document is: its line, and its place in the array (a document written on
+ * one line, as Cline writes its histories, has every record at line 1).
+ */
+function where(index: number, line: number): string {
+  return `The record at line ${line} (element ${index + 1} of the array)`;
+}
+
 export async function readDocument(
   read: DocumentRead,
   layout: NonNullable<DialectFiles['wholeJson']>,
@@ -74,7 +83,7 @@ export async function readDocument(
   const decoder = new TextDecoder();
   if (layout.sessionIdKey !== undefined && scan.keyed)
     file.sessionId ??= readSessionId(bytes, scan.keyed, layout.sessionIdKey, decoder);
-  for (const element of scan.elements) {
+  for (const [index, element] of scan.elements.entries()) {
     read.signal?.throwIfAborted();
     const text = decoder.decode(
       bytes.subarray(element.offsetBytes, element.offsetBytes + element.lengthBytes),
@@ -90,8 +99,8 @@ export async function readDocument(
         element.complete ? 'not-json' : 'truncated-line',
         'error',
         element.complete
-          ? `The record at line ${element.line} is not JSON: ${reason} — starts ${snippet(text)}`
-          : `The record at line ${element.line} is cut off: the file ends inside it (${reason})`,
+          ? `${where(index, element.line)} is not JSON: ${reason} — starts ${snippet(text)}`
+          : `${where(index, element.line)} is cut off: the file ends inside it (${reason})`,
       );
       continue;
     }
