@@ -63,17 +63,28 @@ test.describe('the bundled sample', () => {
     await page.getByTestId('filter-tool-call').click();
     await page.getByTestId('filter-assistant-text').click();
     const list = page.getByTestId('transcript-list');
-    for (let k = 0; k <= 40 && !(await subagentRow.isVisible()); k++) {
-      await list.evaluate((el, f) => {
-        el.scrollTop = el.scrollHeight * f;
-      }, k / 40);
-      // The rows of that place load from the worker first (placeholders meanwhile): look once they
-      // are in (a loaded machine passed the subagent's rows while they were still placeholders).
+    // Down the list a viewport at a time (steps of a fortieth of its height skipped rows on a long
+    // list), each step's rows rendered (two frames) and loaded before they are looked at (a loaded
+    // CI machine passed the subagent's rows while they were placeholders, or before they rendered).
+    const inDom = async () => (await subagentRow.count()) > 0;
+    for (let k = 0; k < 400 && !(await inDom()); k++) {
+      const atEnd = await list.evaluate((el) => {
+        const before = el.scrollTop;
+        el.scrollTop = before + el.clientHeight * 0.8;
+        return el.scrollTop === before;
+      });
+      await page.evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+      );
       await expect(list.locator('.t-row.placeholder')).toHaveCount(0);
+      if (atEnd) break;
     }
     // Polled: the virtual list re-renders its rows while the scroll settles and their pages load
     // (a one-shot scrollIntoViewIfNeeded on the row found first failed once, the row re-rendered).
-    await expect(subagentRow).toBeInViewport();
+    await expect(async () => {
+      await subagentRow.scrollIntoViewIfNeeded({ timeout: 1000 });
+      await expect(subagentRow).toBeInViewport({ timeout: 1000 });
+    }).toPass();
   });
 
   test('?sample=0 skips it', async ({ page }) => {
