@@ -84,6 +84,8 @@ test.describe('a real transcript dropped onto the page', () => {
       'title',
       new RegExp(`its summary record, line ${records.indexOf(own.at(-1)!) + 1}$`),
     );
+    // The tab names it too (several tabs of sessions told apart).
+    await expect(page).toHaveTitle(`${expected} · CompactLab`);
   });
 
   test('two sessions opened together: the first is read, the other listed as left out', async ({ page }) => {

@@ -55,9 +55,10 @@ test('the timeline is drawn while the file is read and grows until the session r
       if (n > 0 && window.__drawn.at(-1) !== n) window.__drawn.push(n);
     }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-calls'] });
   `);
-  await page.goto('/?sample=0');
-  // The parse's 4 MiB chunks are read by the engine's reader worker (worker/blob-reader.ts).
+  // The parse's 4 MiB chunks are read by the engine's reader worker (worker/blob-reader.ts), started
+  // with the engine worker when the page is first idle: listened for before the page loads.
   const reader = page.context().waitForEvent('request', { predicate: (r) => /read\.worker/.test(r.url()) });
+  await page.goto('/?sample=0');
   await page.getByTestId('file-input').setInputFiles(file);
   const preview = page.getByTestId('load-preview');
   await expect(preview).toBeVisible({ timeout: 30_000 });

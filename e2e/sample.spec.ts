@@ -12,6 +12,10 @@ test.describe('the bundled sample', () => {
     const header = page.getByTestId('session-header');
     await expect(header).toBeVisible();
     await expect(page.getByTestId('stat-entries')).not.toContainText(/^0 /);
+    // The tab names what is open: the session's name, as the header shows it.
+    const name = page.getByTestId('header-title');
+    await expect(name).toHaveText('Tally CLI: journal parser, report and export commands');
+    await expect(page).toHaveTitle(`${await name.textContent()} · CompactLab`);
     await expect(page.getByTestId('stat-user-turns')).toBeVisible();
     await expect(page.getByTestId('stat-api-calls')).toBeVisible();
     const auto = page.locator('[data-testid="compaction-marker"][data-kind="compact"][data-trigger="auto"]');
@@ -91,5 +95,6 @@ test.describe('the bundled sample', () => {
     await page.goto('/?sample=0');
     await expect(page.getByTestId('empty-title')).toBeVisible();
     await expect(page.getByTestId('session-header')).toHaveCount(0);
+    await expect(page).toHaveTitle('CompactLab');
   });
 });

@@ -233,8 +233,22 @@ function EngineNotice() {
   );
 }
 
+/** The tab names the session shown (its name as its agent lists it, else what was opened). */
+function useDocumentTitle(name: string | undefined): void {
+  useEffect(() => {
+    if (!name) return;
+    // Transcript text: its bidi controls and zero-width characters shown, not acting on the tab's text.
+    document.title = `${markHiddenChars(name)} · CompactLab`;
+    return () => {
+      document.title = 'CompactLab';
+    };
+  }, [name]);
+}
+
 function SessionView({ sessionId }: { sessionId: SessionId }) {
   const { data: overview } = useQuery(sessionOverviewQuery(sessionId));
+  const label = useUiStore((s) => s.currentLabel);
+  useDocumentTitle(overview?.meta.title?.text ?? label);
   const chartHeightPx = useLayoutStore((s) => s.chartHeightPx);
   const setChartHeight = useLayoutStore((s) => s.setChartHeight);
   const sideWidthPx = useLayoutStore((s) => s.sideWidthPx);
