@@ -60,6 +60,17 @@ export interface NotSessionFile {
   readonly matchRecord: (value: unknown) => boolean;
 }
 
+/**
+ * `NotSessionFile.matchPath` for a file the agent keeps in its own folder (`.codex/history.jsonl`),
+ * or at the top of the folder opened (that folder is the agent's: a walk from inside it does not
+ * name it). Case-insensitive, as the paths of a walk on any system.
+ */
+export function matchAgentFolderFile(folder: string, name: string): (path: string) => boolean {
+  const quote = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`(?:^|/)${quote(folder)}/${quote(name)}$|^${quote(name)}$`, 'i');
+  return (path) => pattern.test(path);
+}
+
 export interface DialectFiles {
   /** Where the agent writes these files, as the UI tells a user where to look. */
   readonly location?: string;

@@ -1,4 +1,4 @@
-import type { DialectInfo, NotSessionFile } from '../descriptor';
+import { type DialectInfo, matchAgentFolderFile, type NotSessionFile } from '../descriptor';
 import { isObject } from '../record';
 import {
   CLAUDE_CODE_RESTORATION,
@@ -20,7 +20,7 @@ import { CLAUDE_CODE_METADATA, getMetaAgentId } from './meta';
 const CLAUDE_CODE_PROMPT_HISTORY: NotSessionFile = {
   what: "Claude Code's prompt history (~/.claude/history.jsonl: the prompts typed, across projects, without the model's answers); the sessions are under ~/.claude/projects/",
   // In the `.claude` folder, or the folder opened (a file of that name there is no session's).
-  matchPath: (path) => /(?:^|\/)\.claude\/history\.jsonl$|^history\.jsonl$/i.test(path),
+  matchPath: matchAgentFolderFile('.claude', 'history.jsonl'),
   matchRecord: (value) =>
     isObject(value) &&
     typeof value.display === 'string' &&

@@ -1,4 +1,4 @@
-import { type DialectInfo, NO_RESTORATION, type NotSessionFile } from '../descriptor';
+import { type DialectInfo, matchAgentFolderFile, NO_RESTORATION, type NotSessionFile } from '../descriptor';
 import { isObject } from '../record';
 
 // Codex CLI as a dialect, what the page knows of it: its rollout records are read by
@@ -38,7 +38,7 @@ export const ENCRYPTED_SUMMARY_TYPES = new Set(['compaction', 'compaction_summar
 const CODEX_PROMPT_HISTORY: NotSessionFile = {
   what: "Codex CLI's prompt history (~/.codex/history.jsonl: the prompts typed, without the model's answers); the sessions are the rollouts under ~/.codex/sessions/",
   // In the `.codex` folder, or the folder opened.
-  matchPath: (path) => /(?:^|\/)\.codex\/history\.jsonl$|^history\.jsonl$/i.test(path),
+  matchPath: matchAgentFolderFile('.codex', 'history.jsonl'),
   matchRecord: (value) =>
     isObject(value) &&
     (typeof value.conversation_id === 'string' || typeof value.session_id === 'string') &&
@@ -54,7 +54,7 @@ const CODEX_PROMPT_HISTORY: NotSessionFile = {
  */
 const CODEX_THREAD_NAMES: NotSessionFile = {
   what: "Codex CLI's thread names (~/.codex/session_index.jsonl: a name per thread, no conversation); the sessions are the rollouts under ~/.codex/sessions/",
-  matchPath: (path) => /(?:^|\/)\.codex\/session_index\.jsonl$|^session_index\.jsonl$/i.test(path),
+  matchPath: matchAgentFolderFile('.codex', 'session_index.jsonl'),
   matchRecord: (value) =>
     isObject(value) &&
     typeof value.id === 'string' &&
