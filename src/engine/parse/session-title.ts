@@ -5,7 +5,7 @@ import type { SessionTitle } from '../types';
 // the agent's own session list shows. The highest rank wins, then the latest of that rank; a
 // name tied to an entry (`leafUuid`) holds only when that entry is in the session, since a Claude
 // Code session file begins with `summary` records of the sessions before it (a real corpus file
-// holds six, none of its own entries). The library's scan skips most lines, so it does not know
+// begins with fifteen, their leafUuid in none of its records). The library's scan skips most lines, so it does not know
 // every uuid: there a tied name holds when a record naming nothing came before it (ours: the
 // earlier sessions' summaries lead the file; on every real corpus file the two rules agree,
 // tests/parse/session-title.test.ts).
