@@ -22,8 +22,6 @@ interface DocumentRead {
   addRecord: AddRecord;
 }
 
-/** Reads a whole-document file's records (`layout` is the dialect's `files.wholeJson`). */
-
 /**
  * Where a record of a document is: its line, and its place in the array (a document written on
  * one line, as Cline writes its histories, has every record at line 1).
@@ -32,6 +30,7 @@ function where(index: number, line: number): string {
   return `The record at line ${line} (element ${index + 1} of the array)`;
 }
 
+/** Reads a whole-document file's records (`layout` is the dialect's `files.wholeJson`). */
 export async function readDocument(
   read: DocumentRead,
   layout: NonNullable<DialectFiles['wholeJson']>,
