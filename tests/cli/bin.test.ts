@@ -46,7 +46,7 @@ describe('bin/compactlab.mjs', () => {
     const stats = runBin(['stats', join(FIXTURES, 'folder'), '--jobs', '1']);
     expect(stats.code).toBe(0);
     const row = JSON.parse(stats.stdout);
-    expect(row).toMatchObject({ apiCalls: 7, compactions: 2, subagentFiles: 7 });
+    expect(row).toMatchObject({ apiCalls: 7, compactions: 2, subagentFiles: 5 });
     const watch = runBin(['watch', join(FIXTURES, 'tiny.jsonl'), '--once', '--json']);
     expect(watch.code).toBe(0);
     const lines = watch.stdout

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPathSources } from '../../src/cli/session-files';
 import { findSessions } from '../../src/cli/stats/find-sessions';
+import { computeStatsRow } from '../../src/cli/stats/stats-row';
 import { computeCostUsd } from '../../src/engine/cost/prices';
 import { scanSession } from '../../src/engine/library/scan-session';
 import { groupUsage, type UsageBy, type UsageGroup, type UsageSession } from '../../src/engine/stats/usage';
@@ -130,7 +131,7 @@ const figures = (g: UsageGroup | PlainGroup) => ({
 
 let tree = '';
 const scanned: UsageSession[] = [];
-const plain: { key: string; calls: PlainCall[] }[] = [];
+const plain: { key: string; calls: PlainCall[]; paths: string[] }[] = [];
 
 describe.skipIf(!present || !python)('corpus: usage by day and by project, against the raw records', () => {
   beforeAll(async () => {
@@ -146,7 +147,7 @@ describe.skipIf(!present || !python)('corpus: usage by day and by project, again
       if (row.agent !== 'Claude Code' || !group.paths.every((p) => p.endsWith('.jsonl'))) continue;
       if (group.paths.some((p) => p.endsWith('audit.jsonl'))) continue;
       scanned.push({ key: group.file, cwd: row.cwd ?? '', buckets: row.usage });
-      plain.push({ key: group.file, calls: plainCalls(group.paths) });
+      plain.push({ key: group.file, calls: plainCalls(group.paths), paths: group.paths });
     }
   }, 120_000);
   afterAll(() => {
@@ -202,4 +203,44 @@ describe.skipIf(!present || !python)('corpus: usage by day and by project, again
       expect(byDay.reduce((t, g) => t + g.costUsd, 0)).toBeCloseTo(total, 9);
     }
   });
+
+  // `stats` priced a session's subagent usage summed, at the main model: a real session whose
+  // subagents ran on claude-haiku-4-5 cost $30.21 in its row and $26.55 in `stats --by`.
+  it('a stats row: its cost and tokens are every call once at its own model, its counts the main thread', async () => {
+    let withSubagents = 0;
+    for (const p of plain) {
+      const row = await computeStatsRow(p.key, await openPathSources(p.paths));
+      const [want] = plainGroups([p], 'project', 'UTC').values();
+      if (!want) {
+        expect(row.costUsd, p.key).toBe('');
+        continue;
+      }
+      expect(
+        {
+          calls: Number(row.apiCalls) + Number(row.subagentApiCalls),
+          input: row.inputTokens,
+          output: row.outputTokens,
+          cacheRead: row.cacheReadInputTokens,
+          cacheWrite: row.cacheCreationInputTokens,
+        },
+        p.key,
+      ).toEqual({
+        calls: want.calls,
+        input: want.input,
+        output: want.output,
+        cacheRead: want.cacheRead,
+        cacheWrite: want.cacheWrite,
+      });
+      expect(Number(row.costUsd), p.key).toBeCloseTo(want.costUsd, 5);
+      // The compactions of the main file's own records (every branch), not its subagents'.
+      const main = readFileSync(p.paths[0]!, 'utf8');
+      const boundaries = main.split('\n').filter((l) => /"subtype":\s*"compact_boundary"/.test(l)).length;
+      expect(row.compactions, p.key).toBe(boundaries);
+      // Transcripts only: a subagent's `.meta.json` is not a file of its own.
+      const transcripts = p.paths.filter((f) => f.endsWith('.jsonl')).length;
+      expect(row.subagentFiles, p.key).toBe(transcripts - 1);
+      if (transcripts > 1) withSubagents++;
+    }
+    expect(withSubagents).toBeGreaterThan(3);
+  }, 120_000);
 });

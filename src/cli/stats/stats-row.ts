@@ -7,8 +7,7 @@ import { prepareReplay } from '../../engine/replay/prepare';
 import { getStrategy } from '../../engine/strategies/registry';
 import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
 import { getSessionInfo } from '../../engine/strategies/types';
-import { computeCostUsd } from '../../engine/cost/prices';
-import type { Usage } from '../../engine/types';
+import { getLibraryRow } from '../../engine/library/library-row';
 
 // One row of `compactlab stats` per session: the figures of `inspect --json`, the cost at list
 // prices and the replay under the log's own knobs. Plain numbers and strings, so the row goes to
@@ -28,16 +27,19 @@ export const STATS_COLUMNS = [
   'compactions',
   'costUsd',
   'pricesAsOf',
+  'unpricedCalls',
   'statedCostUsd',
   'format',
   'version',
   'model',
   'subagentFiles',
+  'subagentApiCalls',
   'entries',
   'userTurns',
   'failedRequests',
   'autoCompactions',
   'microcompactions',
+  'truncations',
   'inputTokens',
   'cacheCreationInputTokens',
   'cacheReadInputTokens',
@@ -55,64 +57,57 @@ export const STATS_COLUMNS = [
 type StatsColumn = (typeof STATS_COLUMNS)[number];
 export type StatsRow = Partial<Record<StatsColumn, string | number>>;
 
-const addUsage = (sum: Usage, u: Usage) => {
-  sum.inputTokens += u.inputTokens;
-  sum.cacheCreationInputTokens += u.cacheCreationInputTokens;
-  sum.cacheReadInputTokens += u.cacheReadInputTokens;
-  sum.outputTokens += u.outputTokens;
-};
-
 /**
  * The row of one session: `sources[0]` is its main file, the rest its subagent and compaction
- * files. Sub-agent usage is priced at the session's main model (their records carry no model of
- * their own in the session's summary); calls of a model without a list price add no cost, and a
- * session with none priced has no `costUsd`.
+ * files. Its figures are the library's (library/library-row.ts), so the two never disagree:
+ * `apiCalls`, `peakContextTokens` and the compaction counts are the main thread's (as `inspect`
+ * and the page's timeline count them), `subagentApiCalls` the calls of its other transcripts;
+ * the usage totals and `costUsd` cover every call once over all its files, each call priced at its
+ * own model (cost/session-calls.ts), the figures `stats --by` sums. A session with no priced
+ * call has no `costUsd` (its calls are `unpricedCalls`).
  */
 export async function computeStatsRow(file: string, sources: ByteSource[]): Promise<StatsRow> {
-  const row: StatsRow = { file, subagentFiles: sources.length - 1, pricesAsOf: PRICES_AS_OF };
+  const row: StatsRow = { file, pricesAsOf: PRICES_AS_OF };
   const session = await parseSession(sources);
   const report = computeInspectReport(session);
+  const listed = getLibraryRow(session);
   const model = report.models.at(-1);
-  const usage: Usage = {
-    inputTokens: 0,
-    cacheCreationInputTokens: 0,
-    cacheReadInputTokens: 0,
-    outputTokens: 0,
-  };
-  let cost: number | undefined;
-  const price = (m: string | undefined, u: Usage) => {
-    const c = m ? computeCostUsd(m, u) : undefined;
-    if (c !== undefined) cost = (cost ?? 0) + c;
-  };
-  for (const call of report.apiCalls) {
-    addUsage(usage, call.usage);
-    price(call.model, call.usage);
+  let [inputTokens, cacheCreationInputTokens, cacheReadInputTokens, outputTokens] = [0, 0, 0, 0];
+  for (const b of listed.usage) {
+    inputTokens += b.input;
+    cacheCreationInputTokens += b.cacheWrite;
+    cacheReadInputTokens += b.cacheRead;
+    outputTokens += b.output;
   }
-  for (const side of session.sidechains ?? []) {
-    addUsage(usage, side.usage);
-    price(model, side.usage);
-  }
+  const calls = listed.usage.reduce((n, b) => n + b.calls, 0);
   const stated = getStatedCostUsd(report);
   Object.assign(row, {
     agent: report.agent,
     sessionId: report.sessionId ?? '',
     title: report.title?.text ?? '',
-    apiCalls: report.apiCalls.length,
-    peakContextTokens: report.peakContextTokens,
-    compactions: report.compactions.filter((c) => c.kind === 'compact').length,
-    costUsd: cost === undefined ? '' : Number(cost.toFixed(6)),
+    apiCalls: listed.apiCalls,
+    peakContextTokens: listed.peakContextTokens,
+    compactions: listed.compactions.auto + listed.compactions.manual,
+    costUsd: listed.unpricedCalls === calls ? '' : Number(listed.costUsd.toFixed(6)),
+    unpricedCalls: listed.unpricedCalls,
     // The agent's own figure where it writes one (Cline's task cost, the SDK stream's total).
     statedCostUsd: stated === undefined ? '' : Number(stated.toFixed(6)),
     format: report.format,
     version: report.versions.at(-1) ?? '',
     model: model ?? '',
+    subagentFiles: listed.subagentFiles,
+    subagentApiCalls: listed.sidechainCalls,
     entries: report.entries,
     userTurns: report.userTurns,
     // Requests that brought back no answer: not in apiCalls (issue 18 item 5).
     failedRequests: report.failedRequests?.length ?? 0,
-    autoCompactions: report.compactions.filter((c) => c.kind === 'compact' && c.trigger === 'auto').length,
-    microcompactions: report.compactions.filter((c) => c.kind === 'microcompact').length,
-    ...usage,
+    autoCompactions: listed.compactions.auto,
+    microcompactions: listed.compactions.micro,
+    truncations: listed.compactions.truncated,
+    inputTokens,
+    cacheCreationInputTokens,
+    cacheReadInputTokens,
+    outputTokens,
     issueErrors: report.issueCounts.error,
     issueWarnings: report.issueCounts.warning,
   });
