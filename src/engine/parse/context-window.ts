@@ -45,7 +45,7 @@ const roundUpThousands = (tokens: TokenCount): TokenCount => Math.ceil(tokens / 
  * What a log shows of its window. A parsed session's (`getSessionWindow`) and a live session's
  * read so far (engine/live/live-status.ts) are both read through `inferContextWindow`: one rule.
  */
-export interface WindowEvidence {
+interface WindowEvidence {
   /** Model ids of the main thread's calls (synthetic excluded). */
   models: string[];
   /** The largest context a main-thread call sent. */
