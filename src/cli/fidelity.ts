@@ -18,9 +18,9 @@ export const FIDELITY_USAGE = `  compactlab fidelity <folder or file>… [--json
       How well each log's own strategy, at the log's own knobs, reproduces the compactions that
       really happened: per agent and version, the real automatic compactions (and truncations)
       reproduced at the same API call, within ±1 call, farther, missing, and the replay's extra
-      ones; manual ones; microcompactions (µ) apart; API calls replayed. Subagent transcripts
-      count as their own. --sessions adds a row per
-      transcript; --json prints rows, totals per agent and per version.`;
+      ones; manual ones; those on a branch the log did not go on with (off branch: not replayed);
+      microcompactions (µ) apart; API calls replayed. Subagent transcripts count as their own.
+      --sessions adds a row per transcript; --json prints rows, totals per agent and per version.`;
 
 type Out = (text: string) => void;
 
@@ -37,6 +37,7 @@ const COLUMNS = [
   ['missing', 'missing'],
   ['extra', 'extra'],
   ['manual', 'manual'],
+  ['offBranch', 'off branch'],
   ['micro', 'micro'],
   ['microExact', 'µ exact'],
   ['microWithin1', 'µ ±1'],
@@ -75,7 +76,7 @@ function renderRows(rows: readonly FidelityRow[]): string {
   return rows
     .map(
       (r) =>
-        `${escapeTerminalText(r.file)} [${r.role}, ${escapeTerminalText(r.agent)} ${escapeTerminalText(r.version) || '?'}, ${r.strategyId}] calls ${r.apiCalls} · real ${r.real}: exact ${r.exact}, ±1 ${r.within1}, farther ${r.farther}, missing ${r.missing} · extra ${r.extra} · manual ${r.manual} · micro ${r.micro}: exact ${r.microExact}, ±1 ${r.microWithin1}`,
+        `${escapeTerminalText(r.file)} [${r.role}, ${escapeTerminalText(r.agent)} ${escapeTerminalText(r.version) || '?'}, ${r.strategyId}] calls ${r.apiCalls} · real ${r.real}: exact ${r.exact}, ±1 ${r.within1}, farther ${r.farther}, missing ${r.missing} · extra ${r.extra} · manual ${r.manual} · off branch ${r.offBranch} · micro ${r.micro}: exact ${r.microExact}, ±1 ${r.microWithin1}`,
     )
     .join('\n');
 }

@@ -25,6 +25,43 @@ function describeCompaction(c: InspectReport['compactions'][number]): string {
   return `${sizes}, API history messages ${fmt(c.deletedRange[0])}–${fmt(c.deletedRange[1])} dropped`;
 }
 
+/** What the other logs of a session are, by the roles the app's header names them with (session-header.tsx). */
+const SIDECHAIN_KINDS: Record<string, [string, string]> = {
+  main: ['inline in the main file', 'inline in the main file'],
+  subagent: ['subagent log', 'subagent logs'],
+  'compaction-call': ['compaction-call log', 'compaction-call logs'],
+  'side-question': ['side-question log', 'side-question logs'],
+};
+
+/**
+ * The session's sidechains in one line: how many, of which kind, their API calls. The figures
+ * before it (API calls, peak context, user turns) are the main thread's only (session-builder.ts),
+ * so without this line a 1.0.x log's inline sidechains (`isSidechain` records in its own file,
+ * docs/sources.md#fmt-subagents) or a 2.x session's subagent logs went unsaid in the text.
+ */
+function describeSidechains(report: InspectReport): string | undefined {
+  const list = report.sidechains;
+  if (list.length === 0) return undefined;
+  const byKind = new Map<string, number>();
+  for (const s of list) byKind.set(s.role, (byKind.get(s.role) ?? 0) + 1);
+  const kinds = [...byKind].map(([role, n]) => {
+    const [one, many] = SIDECHAIN_KINDS[role] ?? [role, role];
+    return `${fmt(n)} ${n === 1 ? one : many}`;
+  });
+  const calls = list.reduce((n, s) => n + s.apiCalls, 0);
+  const peak = Math.max(0, ...list.map((s) => s.peakContextTokens));
+  return `  sidechains: ${kinds.join(', ')}; ${fmt(calls)} API ${calls === 1 ? 'call' : 'calls'}, peak context ${fmt(peak)} tokens, not in the main thread's figures above (each one in --json: sidechains)`;
+}
+
+/** The tool pairs, each figure split between the main thread and the sidechains when there are any. */
+function describeToolPairs(report: InspectReport): string {
+  const all = report.toolPairs;
+  const by = report.toolPairsByThread;
+  const split = (key: keyof InspectReport['toolPairs']) =>
+    by && all[key] > 0 ? ` (${fmt(by.main[key])} main thread, ${fmt(by.sidechains[key])} in sidechains)` : '';
+  return `${fmt(all.matched)} matched${split('matched')}, ${fmt(all.unmatchedUses)} without result${split('unmatchedUses')}, ${fmt(all.unmatchedResults)} results without call${split('unmatchedResults')}`;
+}
+
 function renderInspect(report: InspectReport): string {
   const lines: string[] = [];
   const main = report.files.find((f) => f.role === 'main') ?? report.files[0];
@@ -41,8 +78,10 @@ function renderInspect(report: InspectReport): string {
   lines.push(
     `  agent ${report.agent} ${report.versions.join(', ') || '?'} · models ${report.models.join(', ') || '?'}`,
     `  cwd ${report.cwd ?? '?'} · branch ${report.gitBranch ?? '?'} · ${report.start ?? '?'} → ${report.end ?? '?'}`,
-    `  entries ${fmt(report.entries)} · user turns ${fmt(report.userTurns)} · API calls ${fmt(report.apiCalls.length)} · peak context ${fmt(report.peakContextTokens)} tokens`,
+    `  entries ${fmt(report.entries)}${report.sidechains.length > 0 ? ' (all threads)' : ''} · user turns ${fmt(report.userTurns)} · API calls ${fmt(report.apiCalls.length)}${report.sidechains.length > 0 ? ' in the main thread' : ''} · peak context ${fmt(report.peakContextTokens)} tokens`,
   );
+  const sidechains = describeSidechains(report);
+  if (sidechains) lines.push(sidechains);
   const failed = report.failedRequests ?? [];
   if (failed.length) {
     const byReason = new Map<string, number>();
@@ -72,10 +111,11 @@ function renderInspect(report: InspectReport): string {
       `  ${fmt(report.foldedCopies)} records folded: copies of records held once (a subagent log's copy of the main thread, or a record the log wrote again later)`,
     );
   const tools = Object.entries(report.toolCalls).sort((a, b) => b[1] - a[1]);
-  if (tools.length) lines.push(`  tool calls ${tools.map(([name, n]) => `${name} ${n}`).join(', ')}`);
-  lines.push(
-    `  tool pairs: ${report.toolPairs.matched} matched, ${report.toolPairs.unmatchedUses} without result, ${report.toolPairs.unmatchedResults} results without call`,
-  );
+  if (tools.length)
+    lines.push(
+      `  tool calls${report.toolPairsByThread ? ' (all threads)' : ''} ${tools.map(([name, n]) => `${name} ${n}`).join(', ')}`,
+    );
+  lines.push(`  tool pairs: ${describeToolPairs(report)}`);
   lines.push('', `Compactions (${report.compactions.length}):`);
   for (const [i, c] of report.compactions.entries()) {
     const what = describeCompaction(c);

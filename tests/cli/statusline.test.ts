@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeStatusLine } from '../../src/cli/live/statusline';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
 // The status line against the recorded stdin payloads of tests/fixtures/statusline/ (written from
 // Claude Code's statusLine documentation), over a copy of tests/fixtures/tiny.jsonl.
@@ -123,3 +124,37 @@ describe('compactlab statusline', () => {
     expect(await computeStatusLine('not json')).toMatch(/expects the statusLine JSON/);
   });
 });
+
+// A real 1M session of the corpus (hannibal8856/claude_backup bdcc4d2c, claude-opus-5, context up to
+// 678,975; tests/corpus/long-context.test.ts): without `context_window` in the payload and no `[1m]`
+// in the model id, the window is inferred from the transcript as inspect and replay infer it (it
+// said `ctx 679.7k/200k (340%)` before).
+describe.skipIf(!corpusOrSkip('statusline over a real 1M session'))(
+  'compactlab statusline, 1M transcript',
+  () => {
+    const real = join(
+      CORPUS,
+      'hannibal8856__claude_backup',
+      'claude__projects__-home-moxa-sdc1-home-moxa-mds4xgl3-buildroot-dl__bdcc4d2c-9721-438a-afe2-8482c5b0ae9b.jsonl',
+    );
+
+    it('infers the 1M window from the transcript when the payload states none', async () => {
+      process.env.COMPACTLAB_CACHE_DIR = join(dir, 'cache-1m');
+      try {
+        const { context, output } = await lastCallOf(real);
+        const line = await computeStatusLine(payload('no-context-window.json', real), {
+          deadline: Number.POSITIVE_INFINITY,
+        });
+        // The payload's version 2.0.76 is the v2.0 profile: 1,000,000 − 32,000 − 13,000 = 955,000.
+        expect(line).toMatch(
+          new RegExp(
+            `^ctx ${k(context + output).replace('.', '\\.')}/1M \\(68%\\) · compact at 955k \\(v2\\.0\\.76\\)`,
+          ),
+        );
+      } finally {
+        if (previousCacheDir === undefined) delete process.env.COMPACTLAB_CACHE_DIR;
+        else process.env.COMPACTLAB_CACHE_DIR = previousCacheDir;
+      }
+    });
+  },
+);

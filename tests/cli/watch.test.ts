@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { watchCommand } from '../../src/cli/live/watch';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,5 +47,29 @@ describe('compactlab watch', () => {
       line: boundary + 1,
     });
     expect(events.at(-1)).toMatchObject({ kind: 'status', compactions: 1, apiCalls: 6 });
+  });
+});
+
+// The tester's report: on a session whose context went past 200k, `watch --once` printed
+// `ctx …/200k (204%) · compaction due` where `replay` said "Window 1M". A real 1M session of the
+// corpus (hannibal8856/claude_backup bdcc4d2c, context up to 678,975, Claude Code 2.1.229, no
+// `[1m]` in its model id): watch infers the replay's window and threshold
+// (tests/corpus/long-context.test.ts holds the live rule to the replay's on every corpus session).
+describe.skipIf(!corpusOrSkip('watch over a real 1M session'))('compactlab watch, 1M session', () => {
+  it('--once infers the 1M window from the log, as replay does', async () => {
+    const file = join(
+      CORPUS,
+      'hannibal8856__claude_backup',
+      'claude__projects__-home-moxa-sdc1-home-moxa-mds4xgl3-buildroot-dl__bdcc4d2c-9721-438a-afe2-8482c5b0ae9b.jsonl',
+    );
+    const out: string[] = [];
+    expect(await watchCommand([file, '--once', '--json'], (t) => out.push(t))).toBe(0);
+    // 2.1.68 profile on a 1M window: 1,000,000 − 20,000 − 13,000 = 967,000.
+    expect(JSON.parse(at(out, out.length - 1))).toMatchObject({
+      kind: 'status',
+      contextWindowTokens: 1_000_000,
+      autoCompactTokens: 967_000,
+      contextTokens: 678_975,
+    });
   });
 });

@@ -6,6 +6,9 @@ import { createMemorySource } from '../../src/engine/parse/source';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import { CLAUDE_CODE_STRATEGY } from '../../src/engine/strategies/claude-code';
 import { getSessionInfo } from '../../src/engine/strategies/types';
+import { addLiveLine, createLiveFigures } from '../../src/engine/live/live-figures';
+import { computeLiveStatus } from '../../src/engine/live/live-status';
+import { computeThresholds } from '../../src/engine/thresholds';
 import { runReplay } from '../replay/run-replay';
 import { corpusJsonl, corpusOrSkip } from '../helpers/corpus';
 
@@ -13,6 +16,7 @@ import { corpusJsonl, corpusOrSkip } from '../helpers/corpus';
 // 586,660 and 678,975, subagents at 421k–426k) ran on a 1M window. At the log's own knobs the
 // window must be inferred 1M, auto-compact must not be inferred off, and the replay must not
 // "block" a context the API really accepted. Every other Claude Code session stays at 200k.
+// The live status (`watch`, `statusline`) reads the same window by the same rule as the replay.
 
 const present = corpusOrSkip('long-context corpus tests');
 
@@ -65,6 +69,59 @@ describe.skipIf(!present)('corpus: sessions past 200k', () => {
     },
   );
 
+  /** The live status of a whole file read line by line, as `watch --once` reads it. */
+  function liveStatusOf(text: string) {
+    const f = createLiveFigures();
+    text.split('\n').forEach((line, i) => {
+      addLiveLine(f, line, i + 1);
+    });
+    return computeLiveStatus(f);
+  }
+
+  /** The replay's window and auto-compact threshold at the log's own knobs. */
+  function replayWindowOf(session: Awaited<ReturnType<typeof parseSession>>) {
+    const { knobs } = CLAUDE_CODE_STRATEGY.getSessionKnobs(getSessionInfo(prepareReplay(session)));
+    return { window: knobs.contextWindow, autoCompact: computeThresholds(knobs).autoCompact };
+  }
+
+  // The tester's case: watch said `ctx 679.7k/200k (340%) · compact at 167k` where replay said
+  // "Window 1M: the log's context reached 678,975 tokens". Main files only: the live status
+  // follows a main transcript (a subagent's lines are all sidechain).
+  it.each(long.filter((f) => !f.includes('__subagents__')).map((f) => [basename(f), f]))(
+    '%s: the live status infers the replay’s 1M window and threshold',
+    async (_name, file) => {
+      const text = readFileSync(file, 'utf8');
+      const replay = replayWindowOf(await parseSession([createMemorySource(basename(file), text)]));
+      expect(replay.window).toBe(1_000_000);
+      const live = liveStatusOf(text);
+      expect(live.contextWindowTokens).toBe(replay.window);
+      expect(live.autoCompactTokens).toBe(replay.autoCompact);
+    },
+  );
+
+  it('infers a 1M window live from auto-compactions past 200k (c76ab3a5, usage and preTokens ×4)', async () => {
+    // The tester's synthetic file: a real 2.0.76 session that auto-compacts 3 times, its input
+    // usage and compactMetadata.preTokens multiplied by 4 (peaks past 600k): one rule for both.
+    const file = files.find((f) => f.includes('c76ab3a5-d2b2-4e46-b7c5-6f2a31a55eb0'))!;
+    const scaled = readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line) => {
+        if (!line.includes('"usage"') && !line.includes('"preTokens"')) return line;
+        const r = JSON.parse(line);
+        const u = r.message?.usage;
+        if (u)
+          for (const k of ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'])
+            if (typeof u[k] === 'number') u[k] *= 4;
+        if (typeof r.compactMetadata?.preTokens === 'number') r.compactMetadata.preTokens *= 4;
+        return JSON.stringify(r);
+      })
+      .join('\n');
+    const replay = replayWindowOf(await parseSession([createMemorySource('scaled.jsonl', scaled)]));
+    expect(replay.window).toBe(1_000_000);
+    const live = liveStatusOf(scaled);
+    expect(live).toMatchObject({ contextWindowTokens: replay.window, autoCompactTokens: replay.autoCompact });
+  });
+
   it('keeps every other Claude Code session at the 200k default', async () => {
     let checked = 0;
     for (const file of files) {
@@ -73,6 +130,10 @@ describe.skipIf(!present)('corpus: sessions past 200k', () => {
       if (session.format !== 'claude-code' || session.apiCalls.length === 0) continue;
       const { knobs } = CLAUDE_CODE_STRATEGY.getSessionKnobs(getSessionInfo(prepareReplay(session)));
       expect(knobs.contextWindow, basename(file)).toBe(DEFAULT_WINDOW);
+      if (!file.includes('__subagents__'))
+        expect(liveStatusOf(readFileSync(file, 'utf8')).contextWindowTokens, basename(file)).toBe(
+          DEFAULT_WINDOW,
+        );
       checked++;
     }
     expect(checked).toBeGreaterThan(50);

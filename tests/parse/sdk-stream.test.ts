@@ -82,7 +82,9 @@ describe('compactlab inspect on a stream', () => {
     expect(await main(['inspect', FIXTURE], (t) => out.push(t))).toBe(0);
     const text = out.join('\n');
     expect(text).toContain('[claude-sdk-stream]');
-    expect(text).toContain('API calls 11 · peak context 167,001 tokens');
+    // Its subagent's records are inline (`parent_tool_use_id`): the calls counted are the main thread's.
+    expect(text).toContain('API calls 11 in the main thread · peak context 167,001 tokens');
+    expect(text).toContain('sidechains: 1 inline in the main file; 1 API call, peak context 4,132 tokens');
     expect(text).toContain(
       'stated by the log over 2 runs: 61 turns · input 7,075,862 · output 27,584 tokens · cost $6.28',
     );

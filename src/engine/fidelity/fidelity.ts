@@ -39,6 +39,12 @@ export interface FidelityRow {
   manual: number;
   /** The replay's automatic compactions and truncations with no real one near. */
   extra: number;
+  /**
+   * Real compactions and truncations (automatic or manual) on a branch the replay does not follow
+   * (a resume or a rewind from before them: replay/off-branch.ts): in no figure above, counted here
+   * so none drops silently (c76ab3a5's line 209).
+   */
+  offBranch: number;
   /** Real automatic microcompactions (Claude Code's cleared tool results), and those reproduced at the same call or ±1. */
   micro: number;
   microExact: number;
@@ -63,6 +69,7 @@ export type FidelityTotals = Pick<
   | 'missing'
   | 'manual'
   | 'extra'
+  | 'offBranch'
   | 'micro'
   | 'microExact'
   | 'microWithin1'
@@ -90,6 +97,7 @@ function toRow(
     missing: 0,
     manual: 0,
     extra: result.comparison.extraEventIndices.length,
+    offBranch: result.comparison.leftOut.filter((l) => l.kind === 'compact' || l.kind === 'truncate').length,
     micro: 0,
     microExact: 0,
     microWithin1: 0,
@@ -181,6 +189,7 @@ const SUMMED = [
   'missing',
   'manual',
   'extra',
+  'offBranch',
   'micro',
   'microExact',
   'microWithin1',
@@ -225,6 +234,7 @@ export function computeFidelityTotals(rows: readonly FidelityRow[], byVersion = 
         missing: 0,
         manual: 0,
         extra: 0,
+        offBranch: 0,
         micro: 0,
         microExact: 0,
         microWithin1: 0,

@@ -103,8 +103,16 @@ export interface InspectReport {
   countsByType: Record<string, number>;
   systemSubtypes: Record<string, number>;
   unknownTypes: Record<string, number>;
+  /** Tool calls by name, every thread's (the main thread's and its sidechains'). */
   toolCalls: Record<string, number>;
+  /** Tool pairs of every thread; `toolPairsByThread` splits them when the session has sidechains. */
   toolPairs: Session['toolPairs'];
+  /**
+   * The same pairs by thread: a pair (or a call without result) where its call is, a result
+   * without call where the result is; a sidechain is a subagent's (or compaction call's) file or
+   * 1.0.x inline `isSidechain` records. Absent when the session has no sidechain.
+   */
+  toolPairsByThread?: { main: Session['toolPairs']; sidechains: Session['toolPairs'] };
   issues: (Omit<ParseIssue, 'fileIndex'> & { file: string })[];
   issueCounts: { error: number; warning: number; info: number };
   apiCalls: ReportApiCall[];
@@ -131,7 +139,25 @@ export interface InspectReport {
     entries: number;
     apiCalls: number;
     peakContextTokens: TokenCount;
+    usage: Usage;
   }[];
+}
+
+/** `toolPairsByThread`: the session's tool pairs split between the main thread and its sidechains. */
+function splitToolPairs(session: Session): InspectReport['toolPairsByThread'] {
+  if (session.sidechains.length === 0) return undefined;
+  const inSidechain = new Set<number>();
+  for (const s of session.sidechains) for (const i of s.entryIndices) inSidechain.add(i);
+  const main = { matched: 0, unmatchedUses: 0, unmatchedResults: 0 };
+  const sidechains = { matched: 0, unmatchedUses: 0, unmatchedResults: 0 };
+  for (const [id, entry] of session.toolUseEntry) {
+    const thread = inSidechain.has(entry) ? sidechains : main;
+    if (session.toolResultEntry.has(id)) thread.matched++;
+    else thread.unmatchedUses++;
+  }
+  for (const [id, entry] of session.toolResultEntry)
+    if (!session.toolUseEntry.has(id)) (inSidechain.has(entry) ? sidechains : main).unmatchedResults++;
+  return { main, sidechains };
 }
 
 const iso = (ms: number | undefined): string | undefined =>
@@ -225,6 +251,7 @@ export function computeInspectReport(session: Session): InspectReport {
     unknownTypes: session.unknownTypes,
     toolCalls: session.toolCalls,
     toolPairs: session.toolPairs,
+    ...(session.sidechains.length > 0 ? { toolPairsByThread: splitToolPairs(session) } : {}),
     issues: session.issues.map(({ fileIndex, ...rest }) => ({ file: fileName(fileIndex), ...rest })),
     issueCounts,
     apiCalls: session.apiCalls.map(reportCall),

@@ -1,6 +1,6 @@
 import { CLAUDE_CODE_DIALECT_INFO } from '../parse/dialects/claude-code/info';
 import type { LiveLineReader } from './line-readers';
-import { addCall, isObject, type Json, markCompaction, num } from './figure-updates';
+import { addCall, isObject, type Json, markCompaction, num, setModel } from './figure-updates';
 import type { LiveFigures } from './live-figures';
 
 // Claude Code's lines for live figures (docs/sources.md#fmt-compaction usage, §6 compact boundaries): the version
@@ -26,7 +26,7 @@ function addClaudeCodeRecord(f: LiveFigures, r: Json, line: number): void {
   if (r.type !== 'assistant' || r.isSidechain === true || !isObject(r.message)) return;
   const m = r.message;
   if (m.model === '<synthetic>' || !isObject(m.usage)) return;
-  if (typeof m.model === 'string') f.model = m.model;
+  if (typeof m.model === 'string') setModel(f, m.model);
   const u = m.usage;
   const context = num(u.input_tokens) + num(u.cache_creation_input_tokens) + num(u.cache_read_input_tokens);
   const id = typeof m.id === 'string' ? m.id : undefined;
@@ -34,6 +34,7 @@ function addClaudeCodeRecord(f: LiveFigures, r: Json, line: number): void {
   if (id !== undefined && id === f.lastMessageId) {
     f.contextTokens = context;
     f.outputTokens = num(u.output_tokens);
+    f.peakContextTokens = Math.max(f.peakContextTokens, context);
     return;
   }
   f.lastMessageId = id;

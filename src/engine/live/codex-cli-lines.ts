@@ -1,6 +1,6 @@
 import { CODEX_CLI_DIALECT_INFO } from '../parse/dialects/codex-cli/info';
 import type { LiveLineReader } from './line-readers';
-import { addCall, isObject, type Json, markCompaction, num } from './figure-updates';
+import { addCall, isObject, type Json, markCompaction, num, setModel } from './figure-updates';
 import type { LiveFigures } from './live-figures';
 
 // Codex rollouts' lines for live figures (`event_msg` `token_count`, `compacted`; docs/sources.md#fmt,
@@ -11,7 +11,7 @@ const CODEX_RECORD_TYPES = new Set(['session_meta', 'event_msg', 'turn_context',
 function addCodexRecord(f: LiveFigures, r: Json, line: number): void {
   const p = isObject(r.payload) ? r.payload : {};
   if (r.type === 'session_meta' && typeof p.cli_version === 'string') f.version = p.cli_version;
-  if (r.type === 'turn_context' && typeof p.model === 'string') f.model = p.model;
+  if (r.type === 'turn_context' && typeof p.model === 'string') setModel(f, p.model);
   if (r.type === 'compacted') {
     markCompaction(f, line, 'auto', f.contextTokens);
     return;

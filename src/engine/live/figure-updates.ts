@@ -29,11 +29,20 @@ export function addCall(
   f.apiCalls++;
   f.contextTokens = contextTokens;
   f.outputTokens = outputTokens;
+  f.peakContextTokens = Math.max(f.peakContextTokens, contextTokens);
+}
+
+/** The latest call's model; each distinct one kept, as the window's evidence (parse/context-window.ts). */
+export function setModel(f: LiveFigures, model: string) {
+  f.model = model;
+  if (!f.models.includes(model)) f.models.push(model);
 }
 
 /** Records a compaction: the predictions since the last one are scored against it. */
 export function markCompaction(f: LiveFigures, line: number, trigger: string, preTokens: number | undefined) {
   f.compactions++;
+  // Auto ones only bound the window: a manual /compact may follow "prompt is too long" (context-window.ts).
+  if (trigger === 'auto' && preTokens !== undefined) f.autoCompactPreTokens.push(preTokens);
   f.lastCompaction = {
     line,
     trigger,

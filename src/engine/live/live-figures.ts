@@ -44,6 +44,13 @@ export interface LiveFigures {
   notRecordLines?: number;
   version?: string;
   model?: string;
+  /**
+   * What the window is inferred from, as a parsed session's is (parse/context-window.ts): the
+   * main-thread calls' model ids, their largest context, the auto-compactions' `preTokens`.
+   */
+  models: string[];
+  peakContextTokens: TokenCount;
+  autoCompactPreTokens: TokenCount[];
   /** The window the log states, where it states one. */
   contextWindow?: TokenCount;
   /** Main-thread API calls (one per distinct message id). */
@@ -67,6 +74,9 @@ export interface LiveFigures {
 
 export function createLiveFigures(): LiveFigures {
   return {
+    models: [],
+    peakContextTokens: 0,
+    autoCompactPreTokens: [],
     apiCalls: 0,
     contextTokens: 0,
     outputTokens: 0,

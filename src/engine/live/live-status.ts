@@ -1,3 +1,4 @@
+import { inferContextWindow } from '../parse/context-window';
 import { getStrategy } from '../strategies/registry';
 import { getDefaultStrategyId } from '../strategies/descriptors';
 import type { SessionInfo } from '../strategies/types';
@@ -54,6 +55,7 @@ export function computeLiveStatus(f: LiveFigures, overrides: LiveOverrides = {})
     continuedPeakTokens: 0,
     format: f.format,
     contextWindow: f.contextWindow,
+    windowInference: getLiveWindow(f, overrides),
   };
   let { knobs } = strategy.getSessionKnobs(info);
   if (overrides.contextWindowTokens !== undefined && overrides.contextWindowTokens > 0)
@@ -84,6 +86,23 @@ export function computeLiveStatus(f: LiveFigures, overrides: LiveOverrides = {})
     compactions: f.compactions,
     microcompactions: f.microcompactions,
   };
+}
+
+/**
+ * The window of the session so far, by the rule inspect and replay read a parsed log with
+ * (`inferContextWindow`: stated, a 1M model id, a context or auto-compaction past 200k, else 200k),
+ * over the lines read and what the payload adds (its model id and latest context). A window the
+ * payload states (`context_window_size`) still wins, as the knobs' override after this.
+ */
+function getLiveWindow(f: LiveFigures, overrides: LiveOverrides) {
+  const models =
+    overrides.model && !f.models.includes(overrides.model) ? [...f.models, overrides.model] : f.models;
+  return inferContextWindow({
+    models,
+    peakContextTokens: Math.max(f.peakContextTokens, overrides.contextTokens ?? 0),
+    autoCompactPreTokens: f.autoCompactPreTokens,
+    ...(f.contextWindow !== undefined ? { statedWindowTokens: f.contextWindow } : {}),
+  });
 }
 
 /** Notes the prediction of this moment on the figures, to score it when a compaction lands. */

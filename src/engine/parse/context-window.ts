@@ -41,6 +41,10 @@ const MAX_OUTPUT_BY_MODEL: readonly { pattern: RegExp; tokens: TokenCount; sourc
 /** Rounds up to the next 1,000 tokens (for windows beyond the known ones). */
 const roundUpThousands = (tokens: TokenCount): TokenCount => Math.ceil(tokens / 1_000) * 1_000;
 
+/**
+ * What a log shows of its window. A parsed session's (`getSessionWindow`) and a live session's
+ * read so far (engine/live/live-status.ts) are both read through `inferContextWindow`: one rule.
+ */
 interface WindowEvidence {
   /** Model ids of the main thread's calls (synthetic excluded). */
   models: string[];

@@ -1,4 +1,5 @@
 import { at } from '../assert';
+import { getLeftOutCompactions } from './off-branch';
 import type { PreparedReplay } from './prepare';
 import type { RealOutcome, ReplayComparison, ReplayEvent } from './types';
 
@@ -119,5 +120,6 @@ export function computeComparison(
     expected++;
     if (o.delta !== undefined && Math.abs(o.delta) <= toleranceCalls) reproduced++;
   }
-  return { outcomes, extraEventIndices, expected, reproduced, toleranceCalls, counts };
+  const leftOut = getLeftOutCompactions(prepared.session);
+  return { outcomes, leftOut, extraEventIndices, expected, reproduced, toleranceCalls, counts };
 }

@@ -1,5 +1,6 @@
 import { STRATEGIES } from '../strategies/registry';
 import type { CompactionStrategy } from '../strategies/types';
+import type { Session } from '../types';
 import type { PreparedReplay } from './prepare';
 import { formatTokenProvenance } from './provenance';
 import type { CompactEvent, ReplayEvent, ReplayResult, TruncateEvent } from './types';
@@ -87,23 +88,78 @@ export function formatReplayDump(prepared: PreparedReplay | undefined, result: R
       .map((t) => `${t.id} ${fmt(t.tokens)}`)
       .join(' · ')} · base ${fmt(result.baseTokens)} · calls ${result.callIndex.length}`,
   );
+  const forked = describeFork(prepared, result);
+  if (forked) lines.push(forked);
   result.events.forEach((e, i) => {
     lines.push(formatReplayEvent(e, i, strategy));
   });
   const c = result.comparison;
   lines.push(
-    `log: ${c.reproduced}/${c.expected} auto-compactions reproduced (±${c.toleranceCalls}) · matched ${c.counts.matched} · early ${c.counts.early} · late ${c.counts.late} · missing ${c.counts.missing} · manual ${c.counts.manual} · extra ${c.counts.extra}`,
+    `log: ${c.reproduced}/${c.expected} auto-compactions reproduced (±${c.toleranceCalls}) · matched ${c.counts.matched} · early ${c.counts.early} · late ${c.counts.late} · missing ${c.counts.missing} · manual ${c.counts.manual} · extra ${c.counts.extra}${c.leftOut.length > 0 ? ` · left out ${c.leftOut.length} (on a branch not replayed)` : ''}`,
   );
+  const session = prepared?.session;
+  // A log compaction and what replaced it in the replay, in log order; left-out ones among them.
+  const rows: { index: number; text: string }[] = [];
   for (const o of c.outcomes) {
-    const where = o.afterCallPos >= 0 ? `after main call ${o.afterCallPos + 1}` : 'before the first call';
+    // "API call N" numbers the log's calls as inspect and the page do; "main call N" the
+    // replayed line's (they differ after an abandoned branch's calls).
+    const where =
+      o.afterCallPos >= 0
+        ? `after ${o.afterApiCall === undefined ? '' : `API call ${o.afterApiCall + 1} `}(main call ${o.afterCallPos + 1})`
+        : 'before the first call';
     const delta =
       o.delta === undefined
         ? ''
         : ` (${o.delta > 0 ? '+' : ''}${o.delta}, event ${(o.eventIndex ?? -1) + 1})`;
-    lines.push(
-      `  log compaction ${o.compactionIndex + 1} ${o.kind} ${o.trigger} ${where} pre ${fmt(o.preTokens)}: ${o.status}${delta}${o.note ? ` — ${o.note}` : ''}`,
-    );
+    rows.push({
+      index: o.compactionIndex,
+      text: `  log compaction ${o.compactionIndex + 1} ${o.kind} ${o.trigger} ${where} pre ${fmt(o.preTokens)}: ${o.status}${delta}${o.note ? ` — ${o.note}` : ''}${describeFileOrder(session, o.compactionIndex, o.afterApiCall)}`,
+    });
   }
-  void prepared;
+  for (const l of c.leftOut) {
+    const branch = l.branchId >= 0 ? `branch ${l.branchId}` : 'a branch';
+    const why = l.continued
+      ? `on ${branch}, not the one replayed`
+      : `on ${branch}, which the log did not go on with${l.continuedAtLine !== undefined && l.forkLine !== undefined ? ` (at line ${l.continuedAtLine} it went on from line ${l.forkLine}, before this compaction)` : ''}`;
+    rows.push({
+      index: l.compactionIndex,
+      text: `  log compaction ${l.compactionIndex + 1} ${l.kind} ${l.trigger} at line ${l.line}${l.afterApiCall === undefined ? '' : ` after API call ${l.afterApiCall + 1}`} pre ${fmt(l.preTokens)}: left out — ${why}; the replay follows the main line`,
+    });
+  }
+  for (const row of rows.sort((a, b) => a.index - b.index)) lines.push(row.text);
   return lines.join('\n');
+}
+
+/**
+ * On a forked log (parse/branches.ts), which calls the replay walks: the main line's, numbered
+ * "main call N", beside the log's own "API call N" (inspect's and the page's numbering).
+ */
+function describeFork(prepared: PreparedReplay | undefined, result: ReplayResult): string | undefined {
+  const session = prepared?.session;
+  const branches = session?.branches;
+  if (!session || !branches) return undefined;
+  const abandoned = branches.forks.reduce(
+    (n, f) =>
+      n + f.childApiCalls.filter((_, k) => f.branchIds[k] !== f.continuedBranchId).reduce((a, b) => a + b, 0),
+    0,
+  );
+  return `branches: ${branches.forks.length} fork${branches.forks.length === 1 ? '' : 's'} (${branches.branches.length} branches, ${abandoned} API call${abandoned === 1 ? '' : 's'} on the ones not gone on with); the replay follows the main line: ${result.callIndex.length} of the log's ${session.apiCalls.length} API calls, "main call N" counting them and "API call N" numbering all the log's, as inspect does`;
+}
+
+/**
+ * Where the log wrote a compaction, when that is after another branch's call: inspect's "after API
+ * call N" is the last call written before the boundary, which an abandoned branch may hold
+ * (c76ab3a5: compaction 3 written after API call 57, of the branch abandoned at line 256; on its
+ * own line it follows API call 45).
+ */
+function describeFileOrder(
+  session: Session | undefined,
+  compactionIndex: number,
+  afterApiCall?: number,
+): string {
+  const written = session?.compactions[compactionIndex]?.apiCallBefore;
+  if (!session || written === undefined || afterApiCall === undefined || written === afterApiCall) return '';
+  const call = session.apiCalls[written];
+  const branch = call && session.branches?.branchOfEntry[call.firstEntryIndex];
+  return ` — in the file it comes after API call ${written + 1} (inspect's "after"), of ${branch !== undefined && branch >= 0 ? `branch ${branch}` : 'another branch'}`;
 }

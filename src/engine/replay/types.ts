@@ -265,8 +265,33 @@ export interface RealOutcome {
   note?: string;
 }
 
+/**
+ * A log compaction the replay leaves out: it lies on a branch of the uuid tree the replay does not
+ * follow (replay/off-branch.ts). Not in `outcomes`, `expected` nor `counts`: listed, not dropped.
+ */
+export interface LeftOutCompaction {
+  compactionIndex: number;
+  kind: Compaction['kind'];
+  trigger: string;
+  /** The boundary's line in its file. */
+  line: number;
+  preTokens?: TokenCount;
+  /** The API call it followed on its own branch (`Compaction.apiCallBefore`, inspect's). */
+  afterApiCall?: number;
+  /** Its branch (`SessionBranches.branches`), −1 when none is known. */
+  branchId: number;
+  /** The line of the entry where its branch left the others (the fork's shared entry). */
+  forkLine?: number;
+  /** Whether the log went on along its branch at that fork (it is then another branch's replay that leaves it out). */
+  continued: boolean;
+  /** Where the branch the log went on with starts, when it is another. */
+  continuedAtLine?: number;
+}
+
 export interface ReplayComparison {
   outcomes: RealOutcome[];
+  /** The log's compactions on branches the replay does not follow: not compared, said. */
+  leftOut: LeftOutCompaction[];
   /** Replay compaction events with no real counterpart. */
   extraEventIndices: number[];
   /** Real auto-compactions expected to be reproduced. */

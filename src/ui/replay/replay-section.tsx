@@ -84,6 +84,9 @@ function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
         )}
         {c.counts.extra > 0 && ` · ${c.counts.extra} extra`}
         {c.counts.manual > 0 && ` · ${c.counts.manual} manual in the log`}
+        {/* The log's compactions on a branch not followed: not compared, said (replay/off-branch.ts). */}
+        {c.leftOut.length > 0 &&
+          ` · ${c.leftOut.length} on a branch not followed (${c.leftOut.map((l) => `${formatOrdinal('compaction', l.compactionIndex)}, line ${l.line}`).join('; ')})`}
       </span>
       {compactions.length > 0 && (
         <details open={differsOpen} onToggle={(e) => setDiffersOpen(e.currentTarget.open)}>
