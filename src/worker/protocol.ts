@@ -337,6 +337,11 @@ export interface SessionAppendResult {
   summary: SessionOverview;
   /** The session's library row (engine/library/library-row.ts), from the grown session: no scan. */
   row: LibraryRow;
+  /**
+   * Where the log's own agent compacts this session: the auto-compact line of its strategy under
+   * the log's knobs, the bar the timeline draws (undefined: the strategy has none, or it is off).
+   */
+  autoCompactTokens?: number;
   /** Bytes read and parsed (the appended bytes and new files; a file read again whole when `reparsed`). */
   readBytes: number;
   newLines: number;

@@ -27,6 +27,22 @@ import { createBlobSource } from './blob-source';
 import { throttleProgress } from './progress-throttle';
 import { expandDatabases } from './sqlite';
 import { type EngineHandlers, getLoaded } from './engine-host';
+import { getDefaultStrategyId } from '../engine/strategies/descriptors';
+import { getStrategy } from '../engine/strategies/registry';
+import { resolveRunKnobs } from './replay-handlers';
+
+/**
+ * The auto-compact bar of the log's own agent under the log's knobs (the timeline's): the live
+ * forecast's threshold. The page used Claude Code's formula for every agent (a real Codex 0.118
+ * rollout: 245,400, Claude Code's legacy profile on its stated 258,400, where Codex's own rule is
+ * 244,800) and never read a 1M model id. On the main line, whose prepared replay the timeline's
+ * run then reuses.
+ */
+function getAutoCompactTokens(session: Session): number | undefined {
+  const strategy = getStrategy(getDefaultStrategyId(session.format, session.meta.agent));
+  const knobs = resolveRunKnobs(followBranch(session, 0), strategy.id, {});
+  return strategy.thresholds(knobs).find((l) => l.id === 'auto-compact' && !l.off)?.tokens;
+}
 
 /** A turn as the conversation view draws it: Markdown read here, control sequences removed. */
 function toDrawnTurn(turn: ConversationTurn): DrawnTurn {
@@ -190,6 +206,7 @@ export const SESSION_HANDLERS: SessionHandlers = {
       result: {
         summary: getSessionOverview(step.session),
         row: getLibraryRow(step.session),
+        autoCompactTokens: getAutoCompactTokens(step.session),
         readBytes: step.readBytes,
         newLines: step.newLines,
         reparsed: step.reparsed,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeForecast } from '../../src/engine/library/forecast';
 import type { LibraryRow } from '../../src/engine/library/library-row';
-import { computeThresholds, DEFAULT_THRESHOLD_KNOBS } from '../../src/engine/thresholds';
 
 function row(recentContexts: number[], extra: Partial<LibraryRow> = {}): LibraryRow {
   return {
@@ -26,10 +25,11 @@ function row(recentContexts: number[], extra: Partial<LibraryRow> = {}): Library
 }
 
 describe('computeForecast', () => {
-  const threshold = computeThresholds(DEFAULT_THRESHOLD_KNOBS).autoCompact;
+  // The worker gives the threshold (the log's own agent's: tests/worker/session-append.test.ts).
+  const threshold = 167_000;
 
   it('counts the calls left at the recent pace, up to the threshold of the log’s version', () => {
-    const f = computeForecast(row([100_000, 102_000, 104_000, 106_000]))!;
+    const f = computeForecast(row([100_000, 102_000, 104_000, 106_000]), threshold)!;
     expect(f.thresholdTokens).toBe(threshold);
     expect(f.paceTokensPerCall).toBe(2_000);
     expect(f.leftTokens).toBe(threshold - 106_000);
@@ -41,17 +41,17 @@ describe('computeForecast', () => {
     // Calls 95–100: the compaction came after call 97 (context fell from 160k to 30k).
     const f = computeForecast(
       row([150_000, 155_000, 160_000, 30_000, 33_000, 36_000], { callsBeforeLastCompact: 97 }),
+      threshold,
     )!;
     expect(f.paceTokensPerCall).toBe(3_000);
   });
 
   it('says nothing about calls when the context does not grow, and nothing at all before a call', () => {
-    expect(computeForecast(row([50_000, 50_000]))!.callsLeft).toBeUndefined();
-    expect(computeForecast(row([]))).toBeUndefined();
+    expect(computeForecast(row([50_000, 50_000]), threshold)!.callsLeft).toBeUndefined();
+    expect(computeForecast(row([]), threshold)).toBeUndefined();
   });
 
-  it('uses the 1M window once the log has gone past 200k', () => {
-    const f = computeForecast(row([400_000, 410_000]))!;
-    expect(f.thresholdTokens).toBeGreaterThan(900_000);
+  it('forecasts nothing where the agent has no automatic compaction on', () => {
+    expect(computeForecast(row([100_000, 110_000]), undefined)).toBeUndefined();
   });
 });

@@ -1,11 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { generateSession } from '../../sample/generate-session';
 import type { HostState } from '../../src/worker/engine-host';
 import { SESSION_HANDLERS } from '../../src/worker/session-handlers';
+import { computeReplay } from '../../src/engine/replay/compute-replay';
+import { prepareReplay } from '../../src/engine/replay/prepare';
+import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
+import { getStrategy } from '../../src/engine/strategies/registry';
+import { getSessionInfo } from '../../src/engine/strategies/types';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
 // Live mode's worker step: the grown main file is handed over whole (a Blob: nothing is read until
 // asked), the worker reads only the bytes past its last read, the session takes a new id (queries
@@ -150,3 +156,44 @@ function lineLengths(bytes: Uint8Array): number[] {
   }
   return out;
 }
+
+// The live forecast's threshold (library/forecast.ts) is the worker's: the auto-compact bar of the
+// log's own agent under the log's knobs. The page's forecast used Claude Code's formula for every
+// agent at the window the row guessed.
+describe.skipIf(!corpusOrSkip('live forecast threshold corpus test'))(
+  'session-append: the forecast’s threshold',
+  () => {
+    it.each([
+      // A real 1M-context Claude Code session: 1,000,000 − 20,000 reserved output − 13,000 buffer.
+      [
+        'hannibal8856__claude_backup/claude__projects__-home-moxa-sdc1-home-moxa-mds4xgl3-buildroot-dl__bdcc4d2c-9721-438a-afe2-8482c5b0ae9b.jsonl',
+        967_000,
+      ],
+      // A real Codex rollout of 2026-04: 90% of the raw window 272,000 (strategies/codex).
+      [
+        'foreign/Xu-Wentao__dotfile/.codex/sessions/2026/04/08/rollout-2026-04-08T22-18-42-019d6d75-b03d-7f83-a2c7-c3478007d5e0.jsonl',
+        244_800,
+      ],
+    ])('%s: %d, the timeline’s auto-compact bar', async (path, tokens) => {
+      const bytes = new Uint8Array(readFileSync(join(CORPUS, path)));
+      const state: HostState = {};
+      const { result } = await SESSION_HANDLERS['session-append'](
+        {
+          kind: 'session-append',
+          sessionId: undefined,
+          newSessionId: 1,
+          file: { name: basename(path), blob: new Blob([bytes]) },
+          others: [],
+        },
+        context(state),
+      );
+      expect(result.autoCompactTokens).toBe(tokens);
+      const session = await parseSession([createMemorySource(basename(path), bytes)]);
+      const strategy = getStrategy(getDefaultStrategyId(session.format, session.meta.agent));
+      const prepared = prepareReplay(session);
+      const { knobs } = strategy.getSessionKnobs(getSessionInfo(prepared));
+      const bar = computeReplay(prepared, strategy.id, knobs).thresholds.find((l) => l.id === 'auto-compact');
+      expect(bar?.tokens).toBe(tokens);
+    });
+  },
+);

@@ -1,16 +1,10 @@
-import {
-  computeThresholds,
-  DEFAULT_THRESHOLD_KNOBS,
-  EXTENDED_CONTEXT_WINDOW,
-  getContextWindowForModel,
-  getThresholdProfileForVersion,
-} from '../thresholds';
 import type { TokenCount } from '../types';
 import type { LibraryRow } from './library-row';
 
-// Where the next auto-compaction fires, for a session still being written: the threshold the
-// replay model uses for this log's version and model (thresholds.ts, the rules that reproduce the
-// real compactions), the context now, and the pace of the last calls.
+// Where the next auto-compaction fires, for a session still being written: the threshold of the
+// log's own agent under the log's knobs (the worker's answer to the live step: the bar the
+// timeline draws, from the strategy that reproduces the real compactions), the context now, and
+// the pace of the last calls.
 
 export interface CompactionForecast {
   contextTokens: TokenCount;
@@ -25,18 +19,16 @@ export interface CompactionForecast {
   predictedAtCall?: number;
 }
 
-/** The forecast for a session's list row (undefined before its first call). */
-export function computeForecast(row: LibraryRow): CompactionForecast | undefined {
+/**
+ * The forecast for a session's list row and its agent's auto-compact threshold (undefined before
+ * its first call, and where the agent has no automatic compaction on).
+ */
+export function computeForecast(
+  row: LibraryRow,
+  thresholdTokens: TokenCount | undefined,
+): CompactionForecast | undefined {
   const contexts = row.recentContexts;
-  if (contexts.length === 0) return undefined;
-  let window = row.contextWindow ?? getContextWindowForModel(row.models[0]);
-  // A log that went past the standard window ran with the extended one.
-  if (row.peakContextTokens > window) window = Math.max(window, EXTENDED_CONTEXT_WINDOW);
-  const thresholdTokens = computeThresholds({
-    ...DEFAULT_THRESHOLD_KNOBS,
-    profile: getThresholdProfileForVersion(row.versions.at(-1)),
-    contextWindow: window,
-  }).autoCompact;
+  if (contexts.length === 0 || thresholdTokens === undefined) return undefined;
   const contextTokens = contexts.at(-1)!;
   const leftTokens = Math.max(0, thresholdTokens - contextTokens);
   // Only calls after the latest compaction: its drop is not the pace.

@@ -197,7 +197,11 @@ export function startLive(queryClient: QueryClient): void {
           for (const size of nextCuts.values()) sizeBytes += size;
           setListingRows(new Map([[source.libraryKey, { row, sizeBytes }]]));
         }
-        const reading: LiveReading = { row, forecast: computeForecast(row), score: before?.score };
+        const reading: LiveReading = {
+          row,
+          forecast: computeForecast(row, step.autoCompactTokens),
+          score: before?.score,
+        };
         const compactsBefore = before?.row
           ? before.row.compactions.auto + before.row.compactions.manual + before.row.compactions.truncated
           : undefined;
