@@ -1,3 +1,4 @@
+import { basename, dirname, isAbsolute, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatSessionDump } from '../engine/inspect/dump';
 import { computeInspectReport, type InspectReport } from '../engine/inspect/report';
@@ -23,6 +24,29 @@ function describeCompaction(c: InspectReport['compactions'][number]): string {
   const sizes = `${fmt(c.preTokens)} → ${fmt(c.postTokens)} tokens`;
   if (c.kind !== 'truncate' || !c.deletedRange) return sizes;
   return `${sizes}, API history messages ${fmt(c.deletedRange[0])}–${fmt(c.deletedRange[1])} dropped`;
+}
+
+/**
+ * The files read, when more than the one the header names: a transcript named alone brings its
+ * session's files (session-files.ts), and what was read should be said, not left to `--json`.
+ * Named from the main file's folder, where they are (`<id>/subagents/agent-….jsonl`).
+ */
+function describeFiles(report: InspectReport): string[] {
+  if (report.files.length < 2) return [];
+  const main = report.files.find((f) => f.role === 'main') ?? report.files[0]!;
+  const folder = dirname(main.name);
+  const width = Math.max(...report.files.map((f) => f.role.length));
+  return [
+    '',
+    `Files read (${report.files.length}):`,
+    ...report.files.map((f) => {
+      const near = relative(folder, f.name);
+      const name = near.startsWith('..') || isAbsolute(near) ? f.name : near;
+      const lines =
+        f.role === 'subagent-meta' || f.role === 'session-memory' ? '' : `  ${fmt(f.lines)} lines`;
+      return `  ${f.role.padEnd(width)}  ${name}${lines}`;
+    }),
+  ];
 }
 
 function renderInspect(report: InspectReport): string {
@@ -76,11 +100,14 @@ function renderInspect(report: InspectReport): string {
   lines.push(
     `  tool pairs: ${report.toolPairs.matched} matched, ${report.toolPairs.unmatchedUses} without result, ${report.toolPairs.unmatchedResults} results without call`,
   );
+  lines.push(...describeFiles(report));
   lines.push('', `Compactions (${report.compactions.length}):`);
   for (const [i, c] of report.compactions.entries()) {
     const what = describeCompaction(c);
+    // A subagent's compaction: its line is in its own log, named.
+    const where = c.file === main?.name ? `line ${c.line}` : `${basename(c.file)} line ${c.line}`;
     lines.push(
-      `  ${formatOrdinalTitle('compaction', i, report.compactions.length)}  line ${c.line}  ${c.kind} (${c.trigger})  ${what}  after ${c.apiCallBefore === undefined ? 'no API call' : formatOrdinal('api-call', c.apiCallBefore, report.apiCalls.length)}`,
+      `  ${formatOrdinalTitle('compaction', i, report.compactions.length)}  ${where}  ${c.kind} (${c.trigger})  ${what}  after ${c.apiCallBefore === undefined ? 'no API call' : formatOrdinal('api-call', c.apiCallBefore, report.apiCalls.length)}`,
     );
     const call = c.compactionCall;
     if (call) {

@@ -10,16 +10,18 @@ import { type ByteSource, createReadAheadSource } from '../engine/parse/source';
 import type { Session } from '../engine/types';
 import { createNodeFileSource } from './node-source';
 import { openSqlJsInNode } from './sqlite';
-import { findSessions } from './stats/find-sessions';
+import { findSessionOf, findSessions } from './stats/find-sessions';
 
 /** Sessions named in the error when a folder holds several. */
 const LISTED = 5;
 
 /**
- * The files a command reads for the paths it was given: a file as it is; a folder as the session
- * it holds (its transcript with its subagent and compaction-call files, grouped as the library
- * groups them). A folder of several sessions is an error that lists them: a command reads one
- * session, `compactlab stats` reads many. An OpenCode database is the session it names
+ * The files a command reads for the paths it was given: a folder as the session it holds (its
+ * transcript with its subagent and compaction-call files, grouped as the library groups them); a
+ * transcript named alone as its session (the same files, `findSessionOf`); several files exactly
+ * as named (the user's own pick: a main file without its subagents, one subagent with it). A
+ * folder of several sessions is an error that lists them: a command reads one session,
+ * `compactlab stats` reads many. An OpenCode database is the session it names
  * (`opencode.db#ses_…`) or its only one, read with its `-wal`.
  */
 export async function openSessionFiles(paths: readonly string[]): Promise<ByteSource[]> {
@@ -34,7 +36,7 @@ export async function openSessionFiles(paths: readonly string[]): Promise<ByteSo
       continue;
     }
     if (!statSync(path).isDirectory()) {
-      files.push(path);
+      files.push(...(paths.length === 1 ? await findSessionOf(path) : [path]));
       continue;
     }
     const sessions = await findSessions([path]);
