@@ -10,6 +10,7 @@ import {
 } from '../engine/export/summary-export';
 import { getRedactionRefusal, type RedactionSettings } from '../engine/redact/mask';
 import { collectKnownSecrets } from '../engine/redact/session-secrets';
+import { getShownMainFile } from '../engine/parse/other-sessions';
 import type { ByteSource } from '../engine/parse/source';
 import type { Session } from '../engine/types';
 import { describeNoCalls } from './session-files';
@@ -63,7 +64,7 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
     });
   } else {
     const header: SummaryExportHeader = {
-      name: (session.files.find((f) => f.role === 'main') ?? session.files[0])?.name ?? 'transcript',
+      name: getShownMainFile(session)?.name ?? 'transcript',
       agent: session.meta.agent,
       versions: session.meta.versions,
       models: session.meta.models,

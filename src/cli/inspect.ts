@@ -32,9 +32,8 @@ function describeCompaction(c: InspectReport['compactions'][number]): string {
  * Named from the main file's folder, where they are (`<id>/subagents/agent-….jsonl`).
  */
 function describeFiles(report: InspectReport): string[] {
-  if (report.files.length < 2) return [];
-  const main = report.files.find((f) => f.role === 'main') ?? report.files[0]!;
-  const folder = dirname(main.name);
+  if (report.files.length < 2 || report.mainFile === undefined) return [];
+  const folder = dirname(report.mainFile);
   const width = Math.max(...report.files.map((f) => f.role.length));
   return [
     '',
@@ -51,7 +50,8 @@ function describeFiles(report: InspectReport): string[] {
 
 function renderInspect(report: InspectReport): string {
   const lines: string[] = [];
-  const main = report.files.find((f) => f.role === 'main') ?? report.files[0];
+  // The file whose session is shown (an empty file named first is only listed under "Files read").
+  const main = report.files.find((f) => f.name === report.mainFile);
   lines.push(`${main?.name ?? '(no file)'}  [${report.format}]`);
   const sub = report.subagentTranscript;
   if (sub)
