@@ -6,7 +6,8 @@ import { parseSession } from '../engine/parse/parse-session';
 import { groupDigits } from '../engine/query/format';
 import { formatOrdinal, formatOrdinalTitle } from '../engine/query/numbering';
 import { formatUsd } from '../engine/replay/compare-table';
-import { openSessionFiles } from './session-files';
+import { describeNothingRead, openSessionFiles } from './session-files';
+import { escapeTerminalText } from './terminal-text';
 
 // `compactlab inspect`: where compaction fired, every call's context and the parse issues, as
 // text, JSON (--json) or one line per entry (--dump). Loaded only when it runs (main.ts).
@@ -148,6 +149,9 @@ export async function inspectCommand(
   const report = computeInspectReport(session);
   if (values.dump) out(formatSessionDump(session));
   else out(values.json ? JSON.stringify(report, null, 2) : renderInspect(report));
-  // Exit 1 when nothing could be read as a transcript (an empty file included), so scripts can tell.
-  return session.entries.length === 0 ? 1 : 0;
+  // Exit 1 when nothing could be read as a transcript (an empty file included), so scripts can
+  // tell, with the reason every command gives on stderr.
+  if (session.entries.length > 0) return 0;
+  process.stderr.write(`compactlab inspect: ${escapeTerminalText(describeNothingRead(session))}\n`);
+  return 1;
 }
