@@ -6,7 +6,8 @@ import {
   SPEW_RULES,
 } from '../engine/query/bash-summaries';
 import { parseSession } from '../engine/parse/parse-session';
-import { openSessionFiles } from './session-files';
+import { describeNothingRead, openSessionFiles } from './session-files';
+import { escapeTerminalText } from './terminal-text';
 
 // `compactlab bash-summaries`: the shell results Claude Code's bash-output summarization would
 // catch (docs/sources.md#csa-bash-summaries), our log-spew judgement and the tokens saved.
@@ -51,10 +52,8 @@ export async function bashSummariesCommand(args: string[], out: (text: string) =
   const result = computeBashSummaries(session);
   out(values.json ? JSON.stringify(result, null, 2) : render(positionals[0]!, result));
   if (session.entries.length > 0) return 0;
-  // Nothing was read: the exit status says so, and so does a reason (the file's own issue).
-  const why = session.issues.find((i) => i.line === 0) ?? session.issues[0];
-  process.stderr.write(
-    `compactlab bash-summaries: no record read from ${positionals.join(', ')}${why ? `: ${why.message}` : ''}\n`,
-  );
+  // Nothing was read: the exit status says so, and so does the reason every command gives.
+  const what = `no record read from ${positionals.join(', ')}: ${describeNothingRead(session)}`;
+  process.stderr.write(`compactlab bash-summaries: ${escapeTerminalText(what)}\n`);
   return 1;
 }

@@ -2,7 +2,9 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { computeLogErosion, computeReplayErosion, type ErosionChain } from '../engine/erosion/erosion';
 import { FACT_CATEGORIES, FACT_CATEGORY_LABELS } from '../engine/retention/types';
+import { describeNothingRead } from './session-files';
 import { loadSession, runReplay, SHARE_OPTIONS } from './share-args';
+import { escapeTerminalText } from './terminal-text';
 
 // `compactlab erosion`: what a chain of compactions forgets, step by step (engine/erosion/).
 
@@ -60,7 +62,7 @@ export async function erosionCommand(args: string[], out: Out): Promise<number> 
   }
   const { session, sources } = await loadSession(positionals);
   if (session.entries.length === 0) {
-    process.stderr.write('compactlab erosion: nothing could be read as a transcript\n');
+    process.stderr.write(`compactlab erosion: ${escapeTerminalText(describeNothingRead(session))}\n`);
     return 1;
   }
   let chain: ErosionChain;

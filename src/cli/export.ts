@@ -10,9 +10,10 @@ import {
 } from '../engine/export/summary-export';
 import { getRedactionRefusal, type RedactionSettings } from '../engine/redact/mask';
 import { collectKnownSecrets } from '../engine/redact/session-secrets';
+import { getShownMainFile } from '../engine/parse/other-sessions';
 import type { ByteSource } from '../engine/parse/source';
 import type { Session } from '../engine/types';
-import { describeNoCalls } from './session-files';
+import { describeNoCalls, describeNothingRead } from './session-files';
 import { loadSession, runReplay, SHARE_OPTIONS } from './share-args';
 import { escapeTerminalText } from './terminal-text';
 
@@ -45,7 +46,7 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
   }
   const { session, sources } = await loadSession(positionals);
   if (session.entries.length === 0) {
-    process.stderr.write('compactlab export: nothing could be read as a transcript\n');
+    process.stderr.write(`compactlab export: ${escapeTerminalText(describeNothingRead(session))}\n`);
     return 1;
   }
   const redaction = values.redact ? await getCliRedaction(session, sources) : undefined;
@@ -63,7 +64,7 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
     });
   } else {
     const header: SummaryExportHeader = {
-      name: (session.files.find((f) => f.role === 'main') ?? session.files[0])?.name ?? 'transcript',
+      name: getShownMainFile(session)?.name ?? 'transcript',
       agent: session.meta.agent,
       versions: session.meta.versions,
       models: session.meta.models,

@@ -1,3 +1,4 @@
+import { basename, dirname, isAbsolute, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatSessionDump } from '../engine/inspect/dump';
 import { computeInspectReport, type InspectReport } from '../engine/inspect/report';
@@ -5,7 +6,8 @@ import { parseSession } from '../engine/parse/parse-session';
 import { groupDigits } from '../engine/query/format';
 import { formatOrdinal, formatOrdinalTitle } from '../engine/query/numbering';
 import { formatUsd } from '../engine/replay/compare-table';
-import { openSessionFiles } from './session-files';
+import { describeNothingRead, openSessionFiles } from './session-files';
+import { escapeTerminalText } from './terminal-text';
 
 // `compactlab inspect`: where compaction fired, every call's context and the parse issues, as
 // text, JSON (--json) or one line per entry (--dump). Loaded only when it runs (main.ts).
@@ -62,9 +64,32 @@ function describeToolPairs(report: InspectReport): string {
   return `${fmt(all.matched)} matched${split('matched')}, ${fmt(all.unmatchedUses)} without result${split('unmatchedUses')}, ${fmt(all.unmatchedResults)} results without call${split('unmatchedResults')}`;
 }
 
+/**
+ * The files read, when more than the one the header names: a transcript named alone brings its
+ * session's files (session-files.ts), and what was read should be said, not left to `--json`.
+ * Named from the main file's folder, where they are (`<id>/subagents/agent-….jsonl`).
+ */
+function describeFiles(report: InspectReport): string[] {
+  if (report.files.length < 2 || report.mainFile === undefined) return [];
+  const folder = dirname(report.mainFile);
+  const width = Math.max(...report.files.map((f) => f.role.length));
+  return [
+    '',
+    `Files read (${report.files.length}):`,
+    ...report.files.map((f) => {
+      const near = relative(folder, f.name);
+      const name = near.startsWith('..') || isAbsolute(near) ? f.name : near;
+      const lines =
+        f.role === 'subagent-meta' || f.role === 'session-memory' ? '' : `  ${fmt(f.lines)} lines`;
+      return `  ${f.role.padEnd(width)}  ${name}${lines}`;
+    }),
+  ];
+}
+
 function renderInspect(report: InspectReport): string {
   const lines: string[] = [];
-  const main = report.files.find((f) => f.role === 'main') ?? report.files[0];
+  // The file whose session is shown (an empty file named first is only listed under "Files read").
+  const main = report.files.find((f) => f.name === report.mainFile);
   lines.push(`${main?.name ?? '(no file)'}  [${report.format}]`);
   const sub = report.subagentTranscript;
   if (sub)
@@ -116,11 +141,14 @@ function renderInspect(report: InspectReport): string {
       `  tool calls${report.toolPairsByThread ? ' (all threads)' : ''} ${tools.map(([name, n]) => `${name} ${n}`).join(', ')}`,
     );
   lines.push(`  tool pairs: ${describeToolPairs(report)}`);
+  lines.push(...describeFiles(report));
   lines.push('', `Compactions (${report.compactions.length}):`);
   for (const [i, c] of report.compactions.entries()) {
     const what = describeCompaction(c);
+    // A subagent's compaction: its line is in its own log, named.
+    const where = c.file === main?.name ? `line ${c.line}` : `${basename(c.file)} line ${c.line}`;
     lines.push(
-      `  ${formatOrdinalTitle('compaction', i, report.compactions.length)}  line ${c.line}  ${c.kind} (${c.trigger})  ${what}  after ${c.apiCallBefore === undefined ? 'no API call' : formatOrdinal('api-call', c.apiCallBefore, report.apiCalls.length)}`,
+      `  ${formatOrdinalTitle('compaction', i, report.compactions.length)}  ${where}  ${c.kind} (${c.trigger})  ${what}  after ${c.apiCallBefore === undefined ? 'no API call' : formatOrdinal('api-call', c.apiCallBefore, report.apiCalls.length)}`,
     );
     const call = c.compactionCall;
     if (call) {
@@ -161,6 +189,9 @@ export async function inspectCommand(
   const report = computeInspectReport(session);
   if (values.dump) out(formatSessionDump(session));
   else out(values.json ? JSON.stringify(report, null, 2) : renderInspect(report));
-  // Exit 1 when nothing could be read as a transcript (an empty file included), so scripts can tell.
-  return session.entries.length === 0 ? 1 : 0;
+  // Exit 1 when nothing could be read as a transcript (an empty file included), so scripts can
+  // tell, with the reason every command gives on stderr.
+  if (session.entries.length > 0) return 0;
+  process.stderr.write(`compactlab inspect: ${escapeTerminalText(describeNothingRead(session))}\n`);
+  return 1;
 }

@@ -46,6 +46,12 @@ ${FIDELITY_USAGE}
 Options:
   --json      machine-readable output on stdout
   -h, --help  this text
+
+Files: a transcript named alone is read with its session's files, those a walk of its folder
+groups with it (Claude Code's <session>/ folder: subagent and compaction-call logs, their
+.meta.json, session memory; 2.0.x's agent-*.jsonl beside it that state its session id). Several
+files named are read exactly as named; a subagent's log named alone is read alone; a folder is
+read as the one session it holds.
 `;
 };
 

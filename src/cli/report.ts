@@ -2,7 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { computeReportHtml } from '../engine/export/report-html';
 import { checkRedacted, getCliRedaction } from './export';
+import { describeNothingRead } from './session-files';
 import { loadSession, runReplay, SHARE_OPTIONS } from './share-args';
+import { escapeTerminalText } from './terminal-text';
 
 // `compactlab report`: the one-file HTML report, as the app's Export menu writes it.
 
@@ -22,7 +24,7 @@ export async function reportCommand(args: string[], out: Out): Promise<number> {
   }
   const { session, sources } = await loadSession(positionals);
   if (session.entries.length === 0) {
-    process.stderr.write('compactlab report: nothing could be read as a transcript\n');
+    process.stderr.write(`compactlab report: ${escapeTerminalText(describeNothingRead(session))}\n`);
     return 1;
   }
   const replay = session.apiCalls.length > 0 ? runReplay(session, values.strategy, values.knob) : undefined;

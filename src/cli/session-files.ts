@@ -10,16 +10,18 @@ import { type ByteSource, createReadAheadSource } from '../engine/parse/source';
 import type { Session } from '../engine/types';
 import { createNodeFileSource } from './node-source';
 import { openSqlJsInNode } from './sqlite';
-import { findSessions } from './stats/find-sessions';
+import { findSessionOf, findSessions } from './stats/find-sessions';
 
 /** Sessions named in the error when a folder holds several. */
 const LISTED = 5;
 
 /**
- * The files a command reads for the paths it was given: a file as it is; a folder as the session
- * it holds (its transcript with its subagent and compaction-call files, grouped as the library
- * groups them). A folder of several sessions is an error that lists them: a command reads one
- * session, `compactlab stats` reads many. An OpenCode database is the session it names
+ * The files a command reads for the paths it was given: a folder as the session it holds (its
+ * transcript with its subagent and compaction-call files, grouped as the library groups them); a
+ * transcript named alone as its session (the same files, `findSessionOf`); several files exactly
+ * as named (the user's own pick: a main file without its subagents, one subagent with it). A
+ * folder of several sessions is an error that lists them: a command reads one session,
+ * `compactlab stats` reads many. An OpenCode database is the session it names
  * (`opencode.db#ses_…`) or its only one, read with its `-wal`.
  */
 export async function openSessionFiles(paths: readonly string[]): Promise<ByteSource[]> {
@@ -34,7 +36,7 @@ export async function openSessionFiles(paths: readonly string[]): Promise<ByteSo
       continue;
     }
     if (!statSync(path).isDirectory()) {
-      files.push(path);
+      files.push(...(paths.length === 1 ? await findSessionOf(path) : [path]));
       continue;
     }
     const sessions = await findSessions([path]);
@@ -79,13 +81,30 @@ function openNodeFile(path: string): ByteSource {
   return { ...createNodeFileSource(dbPath), name: path };
 }
 
-/**
- * Why a session has no API call to replay, for a command's error: the parse's own word when the
- * input is no transcript at all (a picture, a prompt history), else that its transcript has none.
- */
-export function describeNoCalls(session: Session): string {
-  const refused = session.issues.find(
+/** The parse's own word that its input is no transcript (a picture, a prompt history, UTF-16 text). */
+const findRefusal = (session: Session) =>
+  session.issues.find(
     (i) => i.severity === 'error' && (i.code === 'not-a-transcript' || i.code === 'unsupported-dialect'),
   );
+
+/**
+ * Why nothing of a session could be read, for the error of every command that opens one: the
+ * parse's own word about the file (UTF-16 text with the iconv line that converts it, a picture, an
+ * empty file: file-parse.ts), the words `inspect` lists among its issues, else that nothing could
+ * be read. `report` said only the last for a UTF-16 file `inspect` named as one.
+ */
+export function describeNothingRead(session: Session): string {
+  const why = findRefusal(session) ?? session.issues.find((i) => i.line === 0 && i.severity !== 'info');
+  return why ? why.message : 'nothing could be read as a transcript';
+}
+
+/**
+ * Why a session has no API call to replay, for a command's error: the parse's own word when the
+ * input is no transcript at all (a picture, a prompt history) or nothing was read, else that its
+ * transcript has none.
+ */
+export function describeNoCalls(session: Session): string {
+  if (session.entries.length === 0) return describeNothingRead(session);
+  const refused = findRefusal(session);
   return refused ? refused.message : 'no API call in this transcript: nothing to replay';
 }

@@ -21,7 +21,8 @@ import { SummarizerError } from '../engine/summarize/types';
 import { type KnownSecret, maskText, type RedactionSettings } from '../engine/redact/mask';
 import { getPrintableUrl } from '../engine/redact/printable-url';
 import { collectKnownSecrets } from '../engine/redact/session-secrets';
-import { openSessionFiles } from './session-files';
+import { describeNoCalls, openSessionFiles } from './session-files';
+import { escapeTerminalText } from './terminal-text';
 
 // `compactlab summarize`: the span a compaction would replace, the exact request, the summary,
 // its tokens and its retention score. API keys come from the environment and are never printed.
@@ -109,6 +110,11 @@ export const summarize: Command = async (args, out) => {
   }
   const sources = await openSessionFiles(positionals);
   const session = await parseSession(sources);
+  if (session.apiCalls.length === 0) {
+    // The reason every command gives (a UTF-16 file, an empty one), not "No API call 1".
+    process.stderr.write(`compactlab summarize: ${escapeTerminalText(describeNoCalls(session))}\n`);
+    return 1;
+  }
   // The log's own agent's prompt unless one is named (Codex's for a Codex rollout).
   const preset = requirePreset(
     values.preset ?? getAgentPresetId(getDialectInfo(session.format)?.defaultStrategyId),

@@ -12,6 +12,7 @@ import {
 } from '../engine/export/summary-export';
 import { renderTimelineSvg } from '../engine/export/timeline-svg';
 import { formatTranscriptHtml, formatTranscriptMarkdown } from '../engine/export/transcript-export';
+import { getShownMainFile } from '../engine/parse/other-sessions';
 import { parseSession } from '../engine/parse/parse-session';
 import { computeConversation } from '../engine/query/conversation';
 import { computeTimelineSeries } from '../engine/query/timeline-series';
@@ -70,7 +71,7 @@ async function renderExport(
   redaction: RedactionSettings | undefined,
   signal: AbortSignal,
 ): Promise<string> {
-  const name = session.files.find((f) => f.role === 'main')?.name ?? session.files[0]?.name ?? 'transcript';
+  const name = getShownMainFile(session)?.name ?? 'transcript';
   // The strategy the page replays, named (a custom one with how to load it) where an export says it.
   const strategy = request.replay ? describeReplayedStrategy(request.replay.strategyId) : undefined;
   const header = {

@@ -42,6 +42,15 @@ describe('bin/compactlab.mjs', () => {
     expect(stdout.trimEnd().split('\n')).toHaveLength(1);
   });
 
+  it('a status line whose transcript is not there says so, exits 0 and names the path on stderr', () => {
+    // The tester's payload: a path and nothing else (it printed `ctx 0/200k (0%) …`, no word).
+    const path = join(cacheDir, 'no-such-session.jsonl');
+    const { code, stdout, stderr } = runBin(['statusline'], JSON.stringify({ transcript_path: path }));
+    expect(code).toBe(0);
+    expect(stdout).toBe('compactlab: transcript not found (no-such-session.jsonl)\n');
+    expect(stderr).toContain(`compactlab statusline: no file at ${path}`);
+  });
+
   it('runs stats in a worker thread and watch --once --json', () => {
     const stats = runBin(['stats', join(FIXTURES, 'folder'), '--jobs', '1']);
     expect(stats.code).toBe(0);

@@ -115,9 +115,42 @@ describe('compactlab statusline', () => {
     expect(line).not.toContain('compacted');
   });
 
-  it('prints a line from the payload alone when the transcript does not exist yet', async () => {
-    const line = await computeStatusLine(payload('context-window.json', join(dir, 'missing.jsonl')));
-    expect(line).toBe('ctx 122.9k/200k (61%) · compact at 167k (v2.1.68) · 44.1k left');
+  // A transcript path with no file there printed `ctx 0/200k (0%) …` for a payload without figures,
+  // and the payload's line unmarked otherwise, with no word anywhere. Claude Code writes a session's
+  // transcript after its first exchange (jarrodwatts/claude-hud#549), so the line says which case
+  // it is, never a made-up context; the path goes to stderr; the command still prints its line.
+  describe('a transcript path with no file there', () => {
+    const missing = join(dir, 'missing.jsonl');
+    const warned = async (text: string) => {
+      const warnings: string[] = [];
+      const line = await computeStatusLine(text, { warn: (t) => warnings.push(t) });
+      return { line, warnings };
+    };
+    const warning = `compactlab statusline: no file at ${missing} (a new session's transcript is written after its first exchange): the line has the payload's figures alone\n`;
+
+    it('after a call (the payload has its usage): the payload’s line, the transcript said not found', async () => {
+      const { line, warnings } = await warned(payload('context-window.json', missing));
+      expect(line).toBe(
+        'ctx 122.9k/200k (61%) · compact at 167k (v2.1.68) · 44.1k left · transcript not found',
+      );
+      expect(warnings).toEqual([warning]);
+    });
+
+    it('before the first call (current_usage null): the payload’s line, no transcript yet', async () => {
+      const { line, warnings } = await warned(payload('current-usage-null.json', missing));
+      expect(line).toBe('ctx 0/1M (0%) · compact at 967k (v2.1.68) · 967k left · no transcript yet');
+      expect(warnings).toEqual([warning]);
+    });
+
+    it('a payload without figures: the words, not ctx 0/200k', async () => {
+      const { line, warnings } = await warned(JSON.stringify({ transcript_path: missing }));
+      expect(line).toBe('compactlab: transcript not found (missing.jsonl)');
+      expect(warnings).toEqual([warning]);
+    });
+
+    it('an existing transcript warns of nothing', async () => {
+      expect((await warned(payload('context-window.json'))).warnings).toEqual([]);
+    });
   });
 
   it('says what it expects on stdin that is not a payload', async () => {

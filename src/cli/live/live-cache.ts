@@ -62,6 +62,8 @@ interface LiveRead {
   /** Bytes read (up to the last complete line) and the file's size when the read began. */
   readBytes: number;
   sizeBytes: number;
+  /** No file at the path (a new session before its first exchange, or a wrong path). */
+  missing?: true;
 }
 
 /**
@@ -74,8 +76,9 @@ export async function readLiveFiguresCached(transcriptPath: string, deadline = I
   try {
     if (!(await stat(transcriptPath)).isFile())
       return { figures: createLiveFigures(), readBytes: 0, sizeBytes: 0 };
-  } catch {
-    return { figures: createLiveFigures(), readBytes: 0, sizeBytes: 0 };
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT' ? { missing: true as const } : {};
+    return { figures: createLiveFigures(), readBytes: 0, sizeBytes: 0, ...missing };
   }
   const cached = loadCache(transcriptPath);
   let figures = cached?.figures ?? createLiveFigures();

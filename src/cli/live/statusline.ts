@@ -33,6 +33,25 @@ const READ_MARGIN_MS = 300;
 
 const NO_PAYLOAD = 'compactlab: statusline expects the statusLine JSON on stdin';
 
+/**
+ * The line for a transcript path with no file there. Claude Code writes a session's transcript
+ * only after its first exchange (jarrodwatts/claude-hud#549: the status line runs before it), so
+ * a payload that says no call was made yet (`current_usage: null`) keeps its own line, marked; one
+ * with a call made has a transcript somewhere else (a wrong or deleted path), said so; a payload
+ * without figures gives no made-up `ctx 0/200k` but the words. A status line must not break the
+ * prompt: the line is still printed and the command exits 0; the path goes to stderr (ours).
+ */
+function describeMissingTranscript(path: string, payload: Json, warn: (text: string) => void): string {
+  const cw = isObject(payload.context_window) ? payload.context_window : undefined;
+  const name = path.split(/[\\/]/).pop() ?? path;
+  warn(
+    `compactlab statusline: no file at ${path} (a new session's transcript is written after its first exchange): the line has the payload's figures alone\n`,
+  );
+  if (!cw) return `compactlab: transcript not found (${name})`;
+  const line = formatStatusLine(computeLiveStatus(createLiveFigures(), getPayloadOverrides(payload)));
+  return `${line} · ${isObject(cw.current_usage) ? 'transcript not found' : 'no transcript yet'}`;
+}
+
 /** What `within` gives when the deadline came first. */
 const LATE = Symbol('late');
 
@@ -91,12 +110,15 @@ export async function computeStatusLine(
     deadline = performance.now() + STATUSLINE_BUDGET_MS,
     readUntil = deadline - READ_MARGIN_MS,
     readTranscript = readLiveFiguresCached,
+    warn = (text) => process.stderr.write(text),
   }: {
     deadline?: number;
     /** When a transcript's read stops at the end of a chunk (before `deadline`). */
     readUntil?: number;
     /** The transcript's reader (a test gives one whose disk does not answer). */
     readTranscript?: typeof readLiveFiguresCached;
+    /** Where a warning goes (stderr: Claude Code shows only the first line of stdout). */
+    warn?: (text: string) => void;
   } = {},
 ): Promise<string> {
   let payload: unknown;
@@ -114,6 +136,7 @@ export async function computeStatusLine(
       deadline,
     ).catch(() => undefined);
     if (read === LATE) note = ' · transcript not read in time (slow disk?)';
+    else if (read?.missing) return describeMissingTranscript(payload.transcript_path, payload, warn);
     else if (read) {
       figures = read.figures;
       if (read.readBytes < read.sizeBytes)

@@ -1,9 +1,11 @@
 import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import {
   groupSessionFiles,
+  isSubagentLogPath,
   joinSiblingSubagents,
   type LibraryFile,
+  type SessionGroup as LibraryGroup,
   SIBLING_HEAD_BYTES,
 } from '../../engine/library/group-files';
 import { isOpenCodeDatabaseName } from '../../engine/parse/dialects/opencode/database-name';
@@ -85,17 +87,7 @@ export async function findSessions(roots: string[]): Promise<SessionGroup[]> {
     if (folders.includes(root)) walk(root, files, seen, true);
     else named.push({ file: root, paths: [root] });
   }
-  const groups = await joinSiblingSubagents(groupSessionFiles(files), async (f) =>
-    readHead(fromLibraryPath(f.path)),
-  );
-  const grouped = groups.map((g) => ({
-    file: fromLibraryPath(g.key),
-    // Transcripts before the metadata files, so the first path is always a transcript.
-    paths: [
-      ...g.files.filter((f) => !/\.meta\.json$/i.test(f.path)),
-      ...g.files.filter((f) => /\.meta\.json$/i.test(f.path)),
-    ].map((f) => fromLibraryPath(f.path)),
-  }));
+  const grouped = (await groupFiles(files)).map((g) => ({ file: fromLibraryPath(g.key), paths: pathsOf(g) }));
   // An OpenCode database: a session per session it holds (`opencode.db#ses_…`, with its log).
   const expanded: SessionGroup[] = [];
   for (const g of [...named, ...grouped]) {
@@ -110,4 +102,48 @@ export async function findSessions(roots: string[]): Promise<SessionGroup[]> {
     }
   }
   return expanded.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/** Files grouped into sessions as the page's library groups them, 2.0.x sibling logs joined. */
+function groupFiles(files: LibraryFile[]): Promise<LibraryGroup[]> {
+  return joinSiblingSubagents(groupSessionFiles(files), async (f) => readHead(fromLibraryPath(f.path)));
+}
+
+/** A group's paths: transcripts before the metadata files, so the first path is always a transcript. */
+const pathsOf = (g: LibraryGroup): string[] =>
+  [
+    ...g.files.filter((f) => !/\.meta\.json$/i.test(f.path)),
+    ...g.files.filter((f) => /\.meta\.json$/i.test(f.path)),
+  ].map((f) => fromLibraryPath(f.path));
+
+/**
+ * The files of the session whose main transcript `file` is, as `findSessions` takes them from a
+ * walk of its whole folder: the same grouping run over the folder's own files (not its other
+ * sessions' folders) and the walk of `<name>/`, so a Claude Code session brings its subagent,
+ * compaction-call and side-question logs, their `.meta.json` and its session memory
+ * (`<id>/…`, docs/sources.md#fmt-files), and a 2.0.x session the `agent-*.jsonl` beside it that
+ * state its id (#fmt-subagents). `file` comes first, as named. A file that is not the main file of
+ * a session (a subagent's log, a file no dialect takes) is its own session, alone.
+ */
+export async function findSessionOf(file: string): Promise<string[]> {
+  const dir = dirname(file);
+  const main = toLibraryFile(join(dir, basename(file)), statSync(file)).path;
+  // Only JSON lines name a folder of their session's files (the library's rule, group-files.ts):
+  // another agent's file (a Cline task's `.json`, an OpenCode database) is read as named.
+  if (!/\.jsonl$/i.test(main) || isSubagentLogPath(main)) return [file];
+  const files: LibraryFile[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    try {
+      const stat = statSync(path);
+      if (stat.isFile()) files.push(toLibraryFile(path, stat));
+    } catch {
+      // a dangling link: not a file of the session
+    }
+  }
+  const folder = join(dir, basename(file).replace(/\.jsonl$/i, ''));
+  if (statSync(folder, { throwIfNoEntry: false })?.isDirectory()) walk(folder, files, new Set(), true);
+  const own = (await groupFiles(files)).find((g) => g.key === main);
+  if (!own) return [file];
+  return [file, ...pathsOf(own).slice(1)];
 }

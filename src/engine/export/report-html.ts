@@ -59,7 +59,7 @@ export async function computeReportHtml(
     escapeHtml(options.redaction ? maskText(text ?? '', unmasked) : (text ?? ''));
   const report = computeInspectReport(session);
   const series = computeTimelineSeries(session);
-  const name = (report.files.find((f) => f.role === 'main') ?? report.files[0])?.name ?? 'transcript';
+  const name = report.mainFile ?? 'transcript';
   const replay = options.replay;
   const svg = renderTimelineSvg(series, {
     title: `Context timeline of ${options.redaction ? maskText(name, unmasked) : name}`,

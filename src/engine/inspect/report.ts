@@ -12,6 +12,7 @@ import type {
   SessionTitle,
 } from '../types';
 import { countFoldedCopies } from '../parse/fold-copies';
+import { getShownMainFile } from '../parse/other-sessions';
 
 // The inspect report: the plain-data analysis the CLI prints (`compactlab inspect --json`) and
 // the UI's session header shows. Built from a Session; no I/O.
@@ -77,6 +78,8 @@ export interface InspectReport {
     SessionFile,
     'name' | 'sizeBytes' | 'lines' | 'role' | 'agentId' | 'dialect' | 'foldedCopies' | 'agentType'
   >[];
+  /** The name of the main file whose session this is (`getShownMainFile`): the one to name it by. */
+  mainFile?: string;
   /** The main file is a sub-agent's transcript opened without its parent session. */
   subagentTranscript?: { agentId?: string; agentType?: string };
   /** Records of subagent files dropped as copies of the main thread's (same uuid). */
@@ -229,6 +232,7 @@ export function computeInspectReport(session: Session): InspectReport {
         ...(agentType !== undefined ? { agentType } : {}),
       }),
     ),
+    mainFile: getShownMainFile(session)?.name,
     ...(subagentTranscript ? { subagentTranscript } : {}),
     foldedCopies: countFoldedCopies(session.files),
     agent: session.meta.agent,

@@ -92,6 +92,15 @@ export function isSubagentsOnly(key: string): boolean {
   return SUBAGENT_FILE.test(key);
 }
 
+/**
+ * Whether a path is a subagent's own log by its place or name: in a `subagents/` folder, or a
+ * Claude Code 2.0.x `agent-<id>.jsonl` (docs/sources.md#fmt-subagents). Named alone to the CLI, it
+ * is opened alone (its figures are the subagent's), never grown into the session its siblings make.
+ */
+export function isSubagentLogPath(path: string): boolean {
+  return SUBAGENT_FILE.test(path) || SIBLING_SUBAGENT.test(path);
+}
+
 /** Whether a transcript `<dir>.jsonl` exists for `dir` or a folder above it. */
 function hasOwnerJsonl(dir: string, present: Set<string>): boolean {
   for (let cut = dir.length; cut > 0; cut = dir.lastIndexOf('/', cut - 1)) {

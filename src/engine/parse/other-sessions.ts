@@ -19,6 +19,21 @@ function firstMainIndex(session: Session): number | undefined {
   return undefined;
 }
 
+/**
+ * The main file whose session is shown, to name it: the first main file read that holds an entry,
+ * else the first main file, else the first file. Several files named at once are each a main file
+ * when nothing else names their role, and an empty or unreadable one named first holds no entry:
+ * naming the session by the first main file put that file's name over the other file's content.
+ */
+export function getShownMainFile(session: Session): SessionFile | undefined {
+  const first = firstMainIndex(session);
+  return (
+    (first === undefined ? undefined : session.files[first]) ??
+    session.files.find((f) => f.role === 'main') ??
+    session.files[0]
+  );
+}
+
 /** Per file: its uuids and the uuids its records name as parents. */
 function linksByFile(session: Session): { uuids: Set<string>[]; parents: Set<string>[] } {
   const uuids = session.files.map(() => new Set<string>());

@@ -1,0 +1,48 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
+import { runCli } from '../helpers/run-cli';
+
+// `inspect empty.jsonl real.jsonl` put the empty file's name over the real file's session: both
+// files are main files (nothing names their roles) and the header took the first. It now names
+// the main file whose entries are shown (engine parse/other-sessions.ts, getShownMainFile) and
+// lists both files as read; the HTML report's title takes the same name.
+
+const REAL = join(
+  CORPUS,
+  'LAF-US__IDAHO-VAULT/claude__projects__c--Users-loganf-Documents-IDAHO-VAULT__b2b82754-6b66-414f-a275-d7370efaf6ad.jsonl',
+);
+const dir = mkdtempSync(join(tmpdir(), 'compactlab-inspect-header-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe.skipIf(!corpusOrSkip('inspect header with an empty file named first'))(
+  'an empty file named before a real session',
+  () => {
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+
+    it('inspect names the real file, and lists both as read', async () => {
+      const run = await runCli(['inspect', empty, REAL]);
+      expect(run.text.split('\n')[0]).toBe(`${REAL}  [claude-code]`);
+      expect(run.text).toContain('Files read (2):');
+      expect(run.text).toMatch(/ {2}main {2}\S*empty\.jsonl {2}0 lines/);
+      expect(run.text).toContain('empty.jsonl is empty: there is nothing to show');
+      const json = JSON.parse((await runCli(['inspect', '--json', empty, REAL])).text);
+      expect(json.mainFile).toBe(REAL);
+      // The session shown is the real file's: its own calls, as it read alone.
+      const alone = JSON.parse((await runCli(['inspect', '--json', REAL])).text);
+      expect(json.apiCalls.length).toBe(alone.apiCalls.length);
+      expect(json.apiCalls.length).toBeGreaterThan(0);
+    });
+
+    it('the HTML report is titled by the real file too', async () => {
+      const out = join(dir, 'report.html');
+      expect((await runCli(['report', empty, REAL, '-o', out])).code).toBe(0);
+      const html = readFileSync(out, 'utf8');
+      expect(html).toContain(`Context timeline of ${REAL}`);
+      expect(html).not.toContain(`Context timeline of ${empty}`);
+    });
+  },
+);
