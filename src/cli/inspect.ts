@@ -145,10 +145,15 @@ function renderInspect(report: InspectReport): string {
   lines.push('', `Compactions (${report.compactions.length}):`);
   for (const [i, c] of report.compactions.entries()) {
     const what = describeCompaction(c);
-    // A subagent's compaction: its line is in its own log, named.
-    const where = c.file === main?.name ? `line ${c.line}` : `${basename(c.file)} line ${c.line}`;
+    // A subagent's compaction: its line is in its own log, named; the call numbers are the main
+    // thread's, which its log is not on.
+    const own = c.file === main?.name;
+    const where = own ? `line ${c.line}` : `${basename(c.file)} line ${c.line}`;
+    const after = !own
+      ? 'in that log (not on the main thread)'
+      : `after ${c.apiCallBefore === undefined ? 'no API call' : formatOrdinal('api-call', c.apiCallBefore, report.apiCalls.length)}`;
     lines.push(
-      `  ${formatOrdinalTitle('compaction', i, report.compactions.length)}  ${where}  ${c.kind} (${c.trigger})  ${what}  after ${c.apiCallBefore === undefined ? 'no API call' : formatOrdinal('api-call', c.apiCallBefore, report.apiCalls.length)}`,
+      `  ${formatOrdinalTitle('compaction', i, report.compactions.length)}  ${where}  ${c.kind} (${c.trigger})  ${what}  ${after}`,
     );
     const call = c.compactionCall;
     if (call) {

@@ -84,6 +84,13 @@ describe.skipIf(!present)('a transcript named alone (restored corpus tree)', () 
     expect(text.lines.join('\n')).toContain('Files read (9):');
     expect(text.text).toContain(`  subagent       ${SESSION}/subagents/${basename(logs[0]!)}`);
     expect(text.text).toContain('Compactions (15):');
+    // The main thread's six after its calls; a subagent's in its own log, not "after no API call".
+    const listed = text.text.split('\n').filter((l) => /^ {2}Compaction \d+ of 15/.test(l));
+    expect(listed.filter((l) => / after API call \d+ of 260$/.test(l))).toHaveLength(6);
+    expect(
+      listed.filter((l) => /agent-a\w+\.jsonl line \d+ .* in that log \(not on the main thread\)$/.test(l)),
+    ).toHaveLength(9);
+    expect(text.text).not.toContain('after no API call');
   });
 
   it('several files named are read exactly as named', async () => {
