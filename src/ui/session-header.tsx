@@ -70,7 +70,9 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
   for (const f of subagentLogs) roleCounts.set(f.role, (roleCounts.get(f.role) ?? 0) + 1);
   const logsLabel = describeOtherLogs(roleCounts);
   const folded = overview.files.reduce((n, f) => n + (f.foldedCopies ?? 0), 0);
-  const mainFile = overview.files.find((f) => f.role === 'main');
+  // The file the session is named by: an empty file named first is not it (getShownMainFile).
+  const mainFile =
+    overview.shownFileIndex === undefined ? undefined : overview.files[overview.shownFileIndex];
   // A sub-agent's own log opened without its session: read as the main thread, and said so.
   const isSubagentLog =
     mainFile !== undefined && (mainFile.openedAlone === true || mainFile.agentId !== undefined);

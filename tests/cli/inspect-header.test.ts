@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 import { runCli } from '../helpers/run-cli';
+import { createNodeFileSource } from '../../src/cli/node-source';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { getSessionOverview } from '../../src/engine/query/session-overview';
 
 // `inspect empty.jsonl real.jsonl` put the empty file's name over the real file's session: both
 // files are main files (nothing names their roles) and the header took the first. It now names
@@ -35,6 +38,14 @@ describe.skipIf(!corpusOrSkip('inspect header with an empty file named first'))(
       const alone = JSON.parse((await runCli(['inspect', '--json', REAL])).text);
       expect(json.apiCalls.length).toBe(alone.apiCalls.length);
       expect(json.apiCalls.length).toBeGreaterThan(0);
+    });
+
+    it('the page names it by the real file too (its header and export names: the overview)', async () => {
+      const session = await parseSession([createNodeFileSource(empty), createNodeFileSource(REAL)]);
+      const overview = getSessionOverview(session);
+      expect(overview.files.map((f) => f.role)).toEqual(['main', 'main']);
+      expect(overview.shownFileIndex).toBe(1);
+      expect(overview.files[overview.shownFileIndex!]!.name).toBe(REAL);
     });
 
     it('the HTML report is titled by the real file too', async () => {

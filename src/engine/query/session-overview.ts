@@ -10,6 +10,7 @@ import type {
 } from '../types';
 import { type ContextWindowInference, getSessionWindow } from '../parse/context-window';
 import type { Branch, BranchFork } from '../types';
+import { getShownMainFile } from '../parse/other-sessions';
 import { getCallLanes } from './call-lanes';
 import { getUsageCoverage, type UsageCoverage, withEstimatedPost } from './usage-coverage';
 
@@ -17,6 +18,8 @@ import { getUsageCoverage, type UsageCoverage, withEstimatedPost } from './usage
 export interface SessionOverview {
   format: DialectId;
   files: SessionFile[];
+  /** The main file whose session is shown, to name it by (parse/other-sessions.ts `getShownMainFile`). */
+  shownFileIndex?: number;
   meta: SessionMeta;
   entries: number;
   userTurns: number;
@@ -59,6 +62,7 @@ export function getSessionOverview(session: Session): SessionOverview {
   return {
     format: session.format,
     files: session.files,
+    shownFileIndex: getShownMainFile(session)?.index,
     meta: session.meta,
     entries: session.entries.length,
     userTurns: session.userTurns,

@@ -98,7 +98,9 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
   const overrides = useKnobOverrides(sessionId, strategyId);
   const selectedRunIds = useSummariesStore((s) => s.selectedRunIds);
   if (!overview || overview.notTranscript) return null;
-  const name = overview.files.find((f) => f.role === 'main')?.name ?? overview.files[0]?.name ?? 'transcript';
+  const name =
+    (overview.shownFileIndex === undefined ? undefined : overview.files[overview.shownFileIndex]?.name) ??
+    'transcript';
   const hasCalls = overview.apiCalls > 0;
 
   const getRuns = async () => {
