@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findSecretsInText, getSecretId } from '../../src/engine/redact/find-secrets';
-import { maskJsonValue, maskText } from '../../src/engine/redact/mask';
+import { getRedactionRefusal, maskJsonValue, maskText } from '../../src/engine/redact/mask';
 import { maskSummaryRequest } from './redact-request';
 import { PLANTED_SECRETS } from './planted-secrets';
 import { cpuMs } from '../helpers/cpu-time';
@@ -107,5 +107,32 @@ describe('masking structures', () => {
       { unmasked: [] },
     );
     expect(masked.messages[0]!.content).toBe('export GITHUB_TOKEN=[REDACTED:env-secret]');
+  });
+});
+
+// A real session's JSONL export was refused: its text held `\n@router.post("/create")` (a Python
+// decorator after a newline) and a diff's `-@router.post(`; the written JSON reads the escape's
+// letter as an email's local part (`n@router.post`), which the masks, placed on decoded strings,
+// never covered.
+describe('emails and JSON escapes', () => {
+  it('takes no punctuation-only local part for an address', () => {
+    expect(findSecretsInText('-@router.post("/create")').filter((m) => m.kind === 'email')).toEqual([]);
+    expect(findSecretsInText('mail a.b-c@example.org').filter((m) => m.kind === 'email')).toHaveLength(1);
+  });
+
+  it('the refusal re-scan reads an escape’s letter as no part of a secret, and still finds a real one', () => {
+    const text = 'def f():\n    pass\n\n\n@router.post("/create")\n\tnuser@example.com';
+    const settings = { unmasked: [] };
+    const written = JSON.stringify({ text: maskText(text, settings) });
+    expect(written).toContain('\\n@router.post');
+    expect(getRedactionRefusal(written, settings)).toBeUndefined();
+    // The address after the tab was masked; unmasked, the re-scan finds it through the `\t`.
+    expect(written).not.toContain('nuser@example.com');
+    const leaked = JSON.stringify({ text });
+    expect(getRedactionRefusal(leaked, settings)).toMatch(
+      /a secret \(email\) survived redaction on output line 1/,
+    );
+    // A doubled backslash is a backslash: `\\n` then an address is `n…@` in the text, still found.
+    expect(getRedactionRefusal(JSON.stringify({ text: '\\nuser@example.com' }), settings)).toMatch(/email/);
   });
 });

@@ -160,7 +160,9 @@ const RULES: readonly Rule[] = [
     kind: 'email',
     pattern:
       /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,24}(?![A-Za-z0-9-])/g,
-    reject: (s) => /^(?:no-?reply|git)@/i.test(s),
+    // A local part of punctuation alone is no address: `-@router.post(` is a decorator on a diff's
+    // removed line (a real session's).
+    reject: (s) => /^(?:no-?reply|git)@/i.test(s) || !/[A-Za-z0-9]/.test(s.slice(0, s.indexOf('@'))),
     hint: has('@'),
   },
   {

@@ -138,6 +138,16 @@ export function maskJsonValue<T>(value: T, options?: MaskOptions): T {
   return walk(value) as T;
 }
 
+/**
+ * The line with each escape's letter (`\n`, `\t`, … of JSON and JavaScript strings) blanked, its
+ * length kept: the masks were placed on the decoded strings, where `\n@router.post(` is a newline
+ * and a decorator, but the written JSONL reads `n@router.post` as an email's shape (a real session's
+ * JSONL export was refused for it). A doubled backslash is a backslash, its next letter kept.
+ */
+function blankEscapeLetters(line: string): string {
+  return line.includes('\\') ? line.replace(/\\(?:\\|[nrtbfv])/g, (e) => (e === '\\\\' ? e : '\\ ')) : line;
+}
+
 /** The first found secret an output still holds: its kind or rule and its 1-based line, never the value. */
 function findSurvivingSecret(
   output: string,
@@ -145,7 +155,8 @@ function findSurvivingSecret(
 ): { rule: string; line: number } | undefined {
   const r = resolve(settings);
   const lines = output.split('\n');
-  for (const [i, line] of lines.entries()) {
+  for (const [i, written] of lines.entries()) {
+    const line = blankEscapeLetters(written);
     for (const m of findAllSecrets(line, r.known)) {
       if (r.unmasked.has(m.id)) continue;
       // A mask read as part of a secret's shape (`http://[REDACTED:x]@host` as user:password@).
