@@ -41,9 +41,16 @@ function splitHelp(help: string): { title: string; commands: CommandUsage[]; opt
   const commands: CommandUsage[] = [];
   for (const line of lines.slice(usageAt + 1, optionsAt)) {
     const head = /^ {2}compactlab (\S+)/.exec(line);
-    if (head) commands.push({ name: head[1]!, text: line });
-    else if (line.trim() && commands.length) commands[commands.length - 1]!.text += `\n${line}`;
+    // A command with several forms (`stats`, `stats --by`, `stats --strategy`) is one section:
+    // its forms follow each other in the help, and a second heading of the same name would list
+    // the command twice and give the page two `#compactlab-stats` anchors.
+    const last = commands.at(-1);
+    if (head && head[1] !== last?.name) commands.push({ name: head[1]!, text: line });
+    else if ((head || line.trim()) && last) last.text += `\n${line}`;
   }
+  const names = commands.map((c) => c.name);
+  const repeated = names.find((name, i) => names.indexOf(name) !== i);
+  if (repeated) throw new Error(`compactlab --help lists the forms of ${repeated} apart: keep them together`);
   return {
     title: lines.slice(0, usageAt).join('\n').trim(),
     commands,
@@ -88,9 +95,11 @@ export async function renderCliDocs(): Promise<string> {
   );
   for (const strategy of STRATEGIES) {
     const help = await printed(['replay', '--strategy', strategy.id, '--help']);
-    const knobsAt = help.indexOf('Knobs of ');
+    // The strategy's own block (formatKnobHelp's `Knobs of <id> (<label>): …`), not the replay
+    // usage above it, which names the default strategy's knobs ("Knobs of claude-code:") too.
+    const knobsAt = help.indexOf(`\n\nKnobs of ${strategy.id} (`);
     if (knobsAt < 0) throw new Error(`replay --strategy ${strategy.id} --help lists no knobs`);
-    parts.push(`### ${strategy.id}`, '', block(help.slice(knobsAt)), '');
+    parts.push(`### ${strategy.id}`, '', block(help.slice(knobsAt + 2)), '');
   }
   return parts.join('\n');
 }
