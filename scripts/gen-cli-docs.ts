@@ -31,13 +31,19 @@ interface CommandUsage {
   text: string;
 }
 
-/** Splits `compactlab --help` into its title, each command's block and the options after them. */
-function splitHelp(help: string): { title: string; commands: CommandUsage[]; options: string } {
+/** Splits `compactlab --help` into its title, each command's block, the options and the exit codes. */
+function splitHelp(help: string): {
+  title: string;
+  commands: CommandUsage[];
+  options: string;
+  exitCodes: string;
+} {
   const lines = help.split('\n');
   const usageAt = lines.indexOf('Usage:');
   const optionsAt = lines.indexOf('Options:');
-  if (usageAt < 0 || optionsAt < usageAt)
-    throw new Error('compactlab --help has no Usage: / Options: sections');
+  const exitCodesAt = lines.indexOf('Exit codes:');
+  if (usageAt < 0 || optionsAt < usageAt || exitCodesAt < optionsAt)
+    throw new Error('compactlab --help has no Usage: / Options: / Exit codes: sections');
   const commands: CommandUsage[] = [];
   for (const line of lines.slice(usageAt + 1, optionsAt)) {
     const head = /^ {2}compactlab (\S+)/.exec(line);
@@ -55,7 +61,11 @@ function splitHelp(help: string): { title: string; commands: CommandUsage[]; opt
     title: lines.slice(0, usageAt).join('\n').trim(),
     commands,
     options: lines
-      .slice(optionsAt + 1)
+      .slice(optionsAt + 1, exitCodesAt)
+      .join('\n')
+      .trimEnd(),
+    exitCodes: lines
+      .slice(exitCodesAt + 1)
       .join('\n')
       .trimEnd(),
   };
@@ -65,7 +75,7 @@ const block = (text: string): string => `\`\`\`text\n${text}\n\`\`\``;
 
 /** The whole of docs/cli.md. */
 export async function renderCliDocs(): Promise<string> {
-  const { title, commands, options } = splitHelp(await printed(['--help']));
+  const { title, commands, options, exitCodes } = splitHelp(await printed(['--help']));
   const parts = [
     '# Command-line reference',
     '',
@@ -85,6 +95,7 @@ export async function renderCliDocs(): Promise<string> {
   ];
   for (const c of commands) parts.push(`### compactlab ${c.name}`, '', block(c.text), '');
   parts.push('### Options', '', block(options), '');
+  parts.push('### Exit codes', '', block(exitCodes), '');
   parts.push(
     '## Strategy knobs',
     '',

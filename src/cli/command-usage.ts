@@ -13,8 +13,9 @@ export const WATCH_USAGE = `  compactlab watch <session.jsonl> [--json] [--inter
 export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --csv] [--jobs N]
       One row per session (subagent files folded into theirs): file, agent, sessionId, apiCalls,
       peakContextTokens, compactions, costUsd (list prices), usage, the replay's compactions and
-      real ones reproduced, tokens summarized. NDJSON by default (--json), or CSV with a header
-      (cells a spreadsheet would run as formulas start with '). Sessions are parsed in N worker
+      real ones reproduced, tokens summarized. NDJSON by default (--json; every row has every key,
+      null where a value is absent), or CSV with a header (an empty cell there; cells a
+      spreadsheet would run as formulas start with '). Sessions are parsed in N worker
       threads (default: the machine's parallelism, none under 4 sessions; 0: no workers).
   compactlab stats <folder or file>… --by day|project [--tz <zone>] [--prices <file.json>]
                    [--json | --csv | --table] [--jobs N]

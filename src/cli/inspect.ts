@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from './cli-args';
 import { formatSessionDump } from '../engine/inspect/dump';
 import { computeInspectReport, type InspectReport } from '../engine/inspect/report';
 import { parseSession } from '../engine/parse/parse-session';
@@ -108,11 +108,14 @@ export async function inspectCommand(
   out: (text: string) => void,
   usage: () => Promise<string>,
 ): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { json: { type: 'boolean' }, dump: { type: 'boolean' } },
-  });
+  const { values, positionals } = parseArgs(
+    {
+      args,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, dump: { type: 'boolean' } },
+    },
+    { exclusive: [['json', 'dump']] },
+  );
   if (positionals.length === 0) {
     out(await usage());
     return 2;

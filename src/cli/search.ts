@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from './cli-args';
 import { describeElement } from '../engine/parse/json-document';
 import { searchSessionText } from '../engine/query/text-search';
 import { SEARCH_USAGE } from './command-usage';

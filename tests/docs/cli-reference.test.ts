@@ -49,4 +49,13 @@ describe('docs/cli.md', () => {
       expect(section, strategy.id).not.toContain('--compact-at N');
     }
   });
+
+  it('documents the exit codes the commands give, from --help', async () => {
+    const text = await renderCliDocs();
+    const at = text.indexOf('### Exit codes\n');
+    expect(at).toBeGreaterThan(text.indexOf('### Options\n'));
+    const section = text.slice(at, text.indexOf('## Strategy knobs'));
+    for (const code of ['0', '1', '2']) expect(section).toMatch(new RegExp(`^ {2}${code} {2}\\S`, 'm'));
+    expect(section).toContain('usage error');
+  });
 });

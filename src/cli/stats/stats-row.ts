@@ -17,7 +17,7 @@ import type { Usage } from '../../engine/types';
 /** When the list prices of summarize/prices.ts were read ("seen 2026-11"). */
 const PRICES_AS_OF = '2026-11';
 
-/** Column order of the CSV; NDJSON rows carry the same keys. */
+/** Column order of the CSV; every NDJSON row carries the same keys, null where a value is absent (records.ts). */
 export const STATS_COLUMNS = [
   'file',
   'agent',
@@ -100,9 +100,10 @@ export async function computeStatsRow(file: string, sources: ByteSource[]): Prom
     apiCalls: report.apiCalls.length,
     peakContextTokens: report.peakContextTokens,
     compactions: report.compactions.filter((c) => c.kind === 'compact').length,
-    costUsd: cost === undefined ? '' : Number(cost.toFixed(6)),
+    // Absent (null in NDJSON, an empty CSV cell) when nothing is priced: a number or nothing.
+    costUsd: cost === undefined ? undefined : Number(cost.toFixed(6)),
     // The agent's own figure where it writes one (Cline's task cost, the SDK stream's total).
-    statedCostUsd: stated === undefined ? '' : Number(stated.toFixed(6)),
+    statedCostUsd: stated === undefined ? undefined : Number(stated.toFixed(6)),
     format: report.format,
     version: report.versions.at(-1) ?? '',
     model: model ?? '',
