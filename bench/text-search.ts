@@ -47,7 +47,8 @@ const all = ensureFiles(4 * baseMb);
 const mbOf = (files: { bytes: number }[]) => files.reduce((s, f) => s + f.bytes, 0) / 1024 / 1024;
 // One pass first, so the 1× figure is not the JIT's warm-up.
 await measure(all.slice(0, 4), 'the');
-for (const query of ['zzqx-nowhere', 'the']) {
+// A non-ASCII word too: its line test also looks for the \uXXXX escapes a writer may use (text-search.ts).
+for (const query of ['zzqx-nowhere', 'the', 'café']) {
   const rows: string[] = [];
   let perMb1 = 0;
   for (const scale of [1, 2, 4]) {

@@ -31,24 +31,41 @@ interface CommandUsage {
   text: string;
 }
 
-/** Splits `compactlab --help` into its title, each command's block and the options after them. */
-function splitHelp(help: string): { title: string; commands: CommandUsage[]; options: string } {
+/** Splits `compactlab --help` into its title, each command's block, the options and the exit codes. */
+function splitHelp(help: string): {
+  title: string;
+  commands: CommandUsage[];
+  options: string;
+  exitCodes: string;
+} {
   const lines = help.split('\n');
   const usageAt = lines.indexOf('Usage:');
   const optionsAt = lines.indexOf('Options:');
-  if (usageAt < 0 || optionsAt < usageAt)
-    throw new Error('compactlab --help has no Usage: / Options: sections');
+  const exitCodesAt = lines.indexOf('Exit codes:');
+  if (usageAt < 0 || optionsAt < usageAt || exitCodesAt < optionsAt)
+    throw new Error('compactlab --help has no Usage: / Options: / Exit codes: sections');
   const commands: CommandUsage[] = [];
   for (const line of lines.slice(usageAt + 1, optionsAt)) {
     const head = /^ {2}compactlab (\S+)/.exec(line);
-    if (head) commands.push({ name: head[1]!, text: line });
-    else if (line.trim() && commands.length) commands[commands.length - 1]!.text += `\n${line}`;
+    // A command with several forms (`stats`, `stats --by`, `stats --strategy`) is one section:
+    // its forms follow each other in the help, and a second heading of the same name would list
+    // the command twice and give the page two `#compactlab-stats` anchors.
+    const last = commands.at(-1);
+    if (head && head[1] !== last?.name) commands.push({ name: head[1]!, text: line });
+    else if ((head || line.trim()) && last) last.text += `\n${line}`;
   }
+  const names = commands.map((c) => c.name);
+  const repeated = names.find((name, i) => names.indexOf(name) !== i);
+  if (repeated) throw new Error(`compactlab --help lists the forms of ${repeated} apart: keep them together`);
   return {
     title: lines.slice(0, usageAt).join('\n').trim(),
     commands,
     options: lines
-      .slice(optionsAt + 1)
+      .slice(optionsAt + 1, exitCodesAt)
+      .join('\n')
+      .trimEnd(),
+    exitCodes: lines
+      .slice(exitCodesAt + 1)
       .join('\n')
       .trimEnd(),
   };
@@ -58,7 +75,7 @@ const block = (text: string): string => `\`\`\`text\n${text}\n\`\`\``;
 
 /** The whole of docs/cli.md. */
 export async function renderCliDocs(): Promise<string> {
-  const { title, commands, options } = splitHelp(await printed(['--help']));
+  const { title, commands, options, exitCodes } = splitHelp(await printed(['--help']));
   const parts = [
     '# Command-line reference',
     '',
@@ -78,6 +95,7 @@ export async function renderCliDocs(): Promise<string> {
   ];
   for (const c of commands) parts.push(`### compactlab ${c.name}`, '', block(c.text), '');
   parts.push('### Options', '', block(options), '');
+  parts.push('### Exit codes', '', block(exitCodes), '');
   parts.push(
     '## Strategy knobs',
     '',
@@ -88,9 +106,11 @@ export async function renderCliDocs(): Promise<string> {
   );
   for (const strategy of STRATEGIES) {
     const help = await printed(['replay', '--strategy', strategy.id, '--help']);
-    const knobsAt = help.indexOf('Knobs of ');
+    // The strategy's own block (formatKnobHelp's `Knobs of <id> (<label>): …`), not the replay
+    // usage above it, which names the default strategy's knobs ("Knobs of claude-code:") too.
+    const knobsAt = help.indexOf(`\n\nKnobs of ${strategy.id} (`);
     if (knobsAt < 0) throw new Error(`replay --strategy ${strategy.id} --help lists no knobs`);
-    parts.push(`### ${strategy.id}`, '', block(help.slice(knobsAt)), '');
+    parts.push(`### ${strategy.id}`, '', block(help.slice(knobsAt + 2)), '');
   }
   return parts.join('\n');
 }

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from './cli-args';
 import {
   BASH_SUMMARY_SHAPE,
   type BashSummaries,

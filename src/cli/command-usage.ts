@@ -13,8 +13,9 @@ export const WATCH_USAGE = `  compactlab watch <session.jsonl> [--json] [--inter
 export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --csv] [--jobs N]
       One row per session (subagent files folded into theirs): file, agent, sessionId, apiCalls,
       peakContextTokens, compactions, costUsd (list prices), usage, the replay's compactions and
-      real ones reproduced, tokens summarized. NDJSON by default (--json), or CSV with a header
-      (cells a spreadsheet would run as formulas start with '). Sessions are parsed in N worker
+      real ones reproduced, tokens summarized. NDJSON by default (--json; every row has every key,
+      null where a value is absent), or CSV with a header (an empty cell there; cells a
+      spreadsheet would run as formulas start with '). Sessions are parsed in N worker
       threads (default: the machine's parallelism, none under 4 sessions; 0: no workers).
   compactlab stats <folder or file>… --by day|project [--tz <zone>] [--prices <file.json>]
                    [--json | --csv | --table] [--jobs N]
@@ -55,6 +56,8 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
 export const SEARCH_USAGE = `  compactlab search <folder or file>… <text> [--json]
       Every session under the folders (grouped as stats and the page's library group them) whose
       text holds <text>, ignoring case (plain text, not a pattern; keys, signatures and base64
-      blobs are not text): per session, the matches, the records holding them and the first one's
-      file, line and excerpt. One line each, or one JSON object each with --json. Files are read one
-      after the other, line by line. Exit code 1 when no session holds it.`;
+      blobs are not text; found whether the file writes é or \\u00e9): per session, the matches,
+      the records holding them (a line, or an element of a JSON array written on one line, as
+      Cline writes its files) and the first one's file, line (and element) and excerpt. One line
+      each, or one JSON object each with --json. Files are read one after the other, line by line.
+      Exit code 1 when no session holds it.`;

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs } from './cli-args';
 import { computeLogErosion, computeReplayErosion, type ErosionChain } from '../engine/erosion/erosion';
 import { FACT_CATEGORIES, FACT_CATEGORY_LABELS } from '../engine/retention/types';
 import { describeNothingRead } from './session-files';

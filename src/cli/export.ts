@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseArgs } from './cli-args';
 import { computeCompactedJsonl } from '../engine/export/compacted-jsonl';
 import { describeReplayedStrategy } from '../engine/export/strategy-name';
 import {

@@ -1,5 +1,5 @@
 import { basename, dirname, isAbsolute, relative } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs } from './cli-args';
 import { formatSessionDump } from '../engine/inspect/dump';
 import { computeInspectReport, type InspectReport } from '../engine/inspect/report';
 import { parseSession } from '../engine/parse/parse-session';
@@ -181,11 +181,14 @@ export async function inspectCommand(
   out: (text: string) => void,
   usage: () => Promise<string>,
 ): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { json: { type: 'boolean' }, dump: { type: 'boolean' } },
-  });
+  const { values, positionals } = parseArgs(
+    {
+      args,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, dump: { type: 'boolean' } },
+    },
+    { exclusive: [['json', 'dump']] },
+  );
   if (positionals.length === 0) {
     out(await usage());
     return 2;

@@ -1,4 +1,5 @@
 import { SEARCH_USAGE, STATS_USAGE, STATUSLINE_USAGE, WATCH_USAGE } from './command-usage';
+import { UsageError } from './cli-args';
 import { escapeJsonText, escapeTerminalText } from './terminal-text';
 
 /**
@@ -52,6 +53,15 @@ groups with it (Claude Code's <session>/ folder: subagent and compaction-call lo
 .meta.json, session memory; 2.0.x's agent-*.jsonl beside it that state its session id). Several
 files named are read exactly as named; a subagent's log named alone is read alone; a folder is
 read as the one session it holds.
+
+Exit codes:
+  0  done (search: a session holds the text)
+  1  the command could not do it: a file it cannot read or that holds no transcript, a session
+     without API calls where one is needed, a summarizer's or a file's error (search: no session
+     holds the text)
+  2  a usage error: an unknown command, flag, strategy or preset, a value out of range or not a
+     number, flags that cannot go together, an argument missing; the message says which
+     (stats --retention-summarizer without --yes also stops with 2 after its plan)
 `;
 };
 
@@ -100,7 +110,8 @@ export async function main(
     return await command(rest, safeOut);
   } catch (error) {
     process.stderr.write(`compactlab ${name}: ${escapeTerminalText(describeError(error))}\n`);
-    return 1;
+    // A command line the command cannot take exits 2, as each command's own usage checks do.
+    return error instanceof UsageError ? 2 : 1;
   }
 }
 

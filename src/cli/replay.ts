@@ -1,6 +1,6 @@
 import { at } from '../engine/assert';
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseArgs, readArg } from './cli-args';
 import type { PriceOverrides } from '../engine/cost/prices';
 import { createReplayPricer, getCostFigures, computeReplayCost } from '../engine/cost/replay-cost';
 import { parseSession } from '../engine/parse/parse-session';
@@ -173,7 +173,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
           ? getDefaultStrategyId(preparsed.session.format, preparsed.session.meta.agent)
           : DEFAULT_STRATEGY_ID;
   if (strategyArg === 'all' || strategyArg.includes(',')) return compareCommand(args, strategyArg, out);
-  const strategy = getStrategy(strategyArg);
+  const strategy = readArg(() => getStrategy(strategyArg));
   if (first.help) {
     out(`Usage:\n${REPLAY_USAGE}\n\n${formatKnobHelp(strategy)}`);
     return 0;

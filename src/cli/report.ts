@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseArgs } from './cli-args';
 import { computeReportHtml } from '../engine/export/report-html';
 import { checkRedacted, getCliRedaction } from './export';
 import { describeNothingRead } from './session-files';

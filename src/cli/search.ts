@@ -1,4 +1,5 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from './cli-args';
+import { describeElement } from '../engine/parse/json-document';
 import { searchSessionText } from '../engine/query/text-search';
 import { SEARCH_USAGE } from './command-usage';
 import { openPathSources } from './session-files';
@@ -32,7 +33,7 @@ export async function searchCommand(args: string[], out: (text: string) => void)
       const { matches, records, first } = found;
       line = values.json
         ? JSON.stringify({ file: s.file, matches, records, first })
-        : `${s.file}: ${matches} ${matches === 1 ? 'match' : 'matches'} in ${records} ${records === 1 ? 'record' : 'records'}\n  ${first!.file}:${first!.line}: ${first!.excerpt}`;
+        : `${s.file}: ${matches} ${matches === 1 ? 'match' : 'matches'} in ${records} ${records === 1 ? 'record' : 'records'}\n  ${first!.file}:${first!.line}${first!.element === undefined ? '' : ` (${describeElement(first!.element)})`}: ${first!.excerpt}`;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       line = values.json

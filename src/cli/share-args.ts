@@ -7,6 +7,7 @@ import { getStrategy } from '../engine/strategies/registry';
 import { getDefaultStrategyId } from '../engine/strategies/descriptors';
 import { getSessionInfo } from '../engine/strategies/types';
 import type { Session } from '../engine/types';
+import { readArg, UsageError } from './cli-args';
 import { openSessionFiles } from './session-files';
 
 // What `report` and `export` share: the files, the replay under a strategy and `--knob k=v`.
@@ -22,7 +23,7 @@ export const SHARE_OPTIONS = {
 /** `k=v` → a knob override: a number, a boolean, a comma list, or the text. */
 function parseKnobArg(arg: string): [string, unknown] {
   const eq = arg.indexOf('=');
-  if (eq <= 0) throw new Error(`--knob expects key=value, got "${arg}"`);
+  if (eq <= 0) throw new UsageError(`--knob expects key=value, got "${arg}"`);
   const key = arg.slice(0, eq).trim();
   const raw = arg.slice(eq + 1).trim();
   if (raw === 'true' || raw === 'false') return [key, raw === 'true'];
@@ -47,14 +48,15 @@ export function runReplay(
   strategyId: string | undefined,
   knobArgs: readonly string[] = [],
 ): ReplayResult {
-  const strategy = getStrategy(strategyId ?? getDefaultStrategyId(session.format, session.meta.agent));
+  const id = strategyId ?? getDefaultStrategyId(session.format, session.meta.agent);
+  const strategy = readArg(() => getStrategy(id));
   const prepared = prepareReplay(session);
   const { knobs: sessionKnobs, notes } = strategy.getSessionKnobs(getSessionInfo(prepared));
   const overrides = Object.fromEntries(knobArgs.map(parseKnobArg));
   const known = new Set(strategy.knobSpecs.map((s) => s.key));
   for (const key of Object.keys(overrides))
     if (!known.has(key))
-      throw new Error(`"${key}" is not a knob of ${strategy.id} (${[...known].join(', ')})`);
+      throw new UsageError(`"${key}" is not a knob of ${strategy.id} (${[...known].join(', ')})`);
   const knobs = strategy.normalizeKnobs(overrides, sessionKnobs);
   const result = computeReplay(prepared, strategy.id, knobs);
   result.notes.push(...notes);

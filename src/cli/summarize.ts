@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseArgs, readArg, UsageError } from './cli-args';
 import { parseSession, readEntryText } from '../engine/parse/parse-session';
 import {
   getAgentPresetId,
@@ -14,9 +14,9 @@ import { ANTHROPIC_DEFAULT_MODEL } from '../engine/summarize/anthropic';
 import { BUILTIN_MODEL } from '../engine/summarize/model-ids';
 import { createSummarizer, type SummarizerConfig } from '../engine/summarize/create';
 import { OPENAI_DEFAULT_BASE_URL } from '../engine/summarize/openai-compatible';
-import { type PromptSettings, prepareSummary } from '../engine/summarize/prepare';
+import { getKeepFromProblem, type PromptSettings, prepareSummary } from '../engine/summarize/prepare';
 import { runSummary } from '../engine/summarize/run';
-import { parseCompactionPoint } from '../engine/summarize/span';
+import { getCompactionSpan, parseCompactionPoint } from '../engine/summarize/span';
 import { SummarizerError } from '../engine/summarize/types';
 import { type KnownSecret, maskText, type RedactionSettings } from '../engine/redact/mask';
 import { getPrintableUrl } from '../engine/redact/printable-url';
@@ -32,7 +32,10 @@ export const SUMMARIZE_USAGE = `  compactlab summarize <session.jsonl> [subagent
         [--model <id>] [--base-url <url>] [--max-tokens <n>] [--temperature <t>] [--keep-from <api call>] [--json] [--send-unmasked]
       Summarize the span a compaction would replace at that point (after an API call, or a real
       compaction) and score which facts the summary kept. --at and --keep-from take 0-based
-      indices, as in --json output: "API call 12" in text is index 11, c0 is "compaction 1". Anthropic reads ANTHROPIC_API_KEY,
+      indices, as in --json output: "API call 12" in text is index 11, c0 is "compaction 1".
+      --keep-from goes with a partial preset (claude-code-partial): the API call of the span where
+      the summarized recent portion starts, what precedes it kept verbatim (default: the span's
+      middle call). Anthropic reads ANTHROPIC_API_KEY,
       openai reads OPENAI_API_KEY (optional for local servers); keys are never printed.
       Secrets found in the session are masked in the request (as the page does) and in what comes
       back; --send-unmasked sends the span as it is.
@@ -66,7 +69,7 @@ function summarizerConfig(
     case 'recorded':
       return continuation().then((text) => ({ kind: 'recorded' as const, continuation: text }));
     default:
-      throw new Error(`unknown --summarizer "${kind}" (builtin, anthropic, openai or recorded)`);
+      throw new UsageError(`unknown --summarizer "${kind}" (builtin, anthropic, openai or recorded)`);
   }
 }
 
@@ -81,7 +84,7 @@ function getConfiguredKeys(): KnownSecret[] {
 function number(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n)) throw new Error(`--${name} expects a number, got "${value}"`);
+  if (!Number.isFinite(n)) throw new UsageError(`--${name} expects a number, got "${value}"`);
   return n;
 }
 
@@ -116,10 +119,31 @@ export const summarize: Command = async (args, out) => {
     return 1;
   }
   // The log's own agent's prompt unless one is named (Codex's for a Codex rollout).
-  const preset = requirePreset(
-    values.preset ?? getAgentPresetId(getDialectInfo(session.format)?.defaultStrategyId),
+  const preset = readArg(() =>
+    requirePreset(values.preset ?? getAgentPresetId(getDialectInfo(session.format)?.defaultStrategyId)),
   );
-  const point = parseCompactionPoint(session, values.at);
+  // --at names a point of this session: an API call it has (of the main conversation), a real
+  // compaction; getCompactionSpan says which it is not, as a usage error.
+  const point = readArg(() => {
+    const named = parseCompactionPoint(session, values.at!);
+    getCompactionSpan(session, named);
+    return named;
+  });
+  const keepFrom = number(values['keep-from'], 'keep-from');
+  if (keepFrom !== undefined) {
+    // Only a partial compaction keeps messages (docs/sources.md#cc-prompt-2); a full one would
+    // ignore the flag, and a start outside the span would keep nothing.
+    if (preset.variant !== 'partial')
+      throw new UsageError(
+        `--keep-from goes with a partial compaction's preset (${PROMPT_PRESETS.filter(
+          (p) => p.variant === 'partial',
+        )
+          .map((p) => p.id)
+          .join(', ')}): ${preset.id} summarizes the whole span`,
+      );
+    const problem = getKeepFromProblem(session, point, keepFrom);
+    if (problem) throw new UsageError(`--keep-from ${keepFrom}: ${problem}`);
+  }
   const kind = values.summarizer ?? 'builtin';
   // Masks the request (unless --send-unmasked) and, always, what comes back: a server may echo the
   // configured key or a secret of the span (issue 22, item 5).
@@ -145,7 +169,7 @@ export const summarize: Command = async (args, out) => {
     model,
     maxOutputTokens: number(values['max-tokens'], 'max-tokens') ?? preset.maxOutputTokens,
     temperature: number(values.temperature, 'temperature'),
-    keepFromApiCallIndex: number(values['keep-from'], 'keep-from'),
+    keepFromApiCallIndex: keepFrom,
     ...(redaction && !values['send-unmasked'] ? { redact: redaction } : {}),
   };
   const prepared = await prepareSummary(session, sources, point, settings);

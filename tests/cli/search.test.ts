@@ -76,4 +76,29 @@ describe('compactlab search', () => {
     expect(none.out).toEqual([]);
     expect((await run(['search', projects])).code).toBe(2);
   });
+
+  it('finds escaped text past ASCII, and names the element of a one-line JSON document', async () => {
+    const dir = join(root, 'cline-task');
+    mkdirSync(dir, { recursive: true });
+    // Written as Python's json.dumps writes (ensure_ascii): é as \u00e9.
+    const messages = [
+      { ts: 1, type: 'say', say: 'text', text: 'Bonjour' },
+      { ts: 2, type: 'say', say: 'text', text: 'Un café\nCAFÉ' },
+    ];
+    writeFileSync(
+      join(dir, 'ui_messages.json'),
+      JSON.stringify(messages).replace(/[éÉ]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`),
+    );
+    const { code, out } = await run(['search', join(dir, 'ui_messages.json'), 'Café']);
+    expect(code).toBe(0);
+    expect(out).toEqual([
+      `${join(dir, 'ui_messages.json')}: 2 matches in 1 record\n  ${join(dir, 'ui_messages.json')}:1 (element 2 of the array): Un café CAFÉ`,
+    ]);
+    const json = await run(['search', join(dir, 'ui_messages.json'), 'bonjour', '--json']);
+    expect(JSON.parse(json.out[0]!)).toMatchObject({
+      matches: 1,
+      records: 1,
+      first: { line: 1, element: 1 },
+    });
+  });
 });

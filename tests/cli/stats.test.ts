@@ -1,5 +1,5 @@
 import { at } from '../../src/engine/assert';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -141,6 +141,30 @@ describe('compactlab stats', () => {
     expect(Object.keys(pooled[0]).slice(0, 7)).toEqual(STATS_COLUMNS.slice(0, 7));
   });
 
+  it('gives every NDJSON row every column, null where a value is absent, as CSV leaves a cell empty', async () => {
+    // A session with no API call has no replay figures and no cost: its keys are there all the same.
+    const dir = mkdtempSync(join(tmpdir(), 'compactlab-stats-keys-'));
+    const first = readFileSync(join(FIXTURES, 'zero-usage.jsonl'), 'utf8').split('\n')[0]!;
+    writeFileSync(join(dir, 'no-calls.jsonl'), `${first}\n`);
+    cpSync(join(FIXTURES, 'tiny.jsonl'), join(dir, 'tiny.jsonl'));
+    const { code, lines } = await run(['stats', dir, '--jobs', '0']);
+    expect(code).toBe(0);
+    const rows = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(Object.keys(row)).toEqual([...STATS_COLUMNS]);
+    const empty = rows.find((r) => r.apiCalls === 0)!;
+    expect(empty).toMatchObject({
+      replayStrategy: null,
+      replayCompactions: null,
+      summarizedTokens: null,
+      costUsd: null,
+      error: null,
+    });
+    const tiny = rows.find((r) => r.apiCalls !== 0)!;
+    expect(typeof tiny.costUsd).toBe('number');
+    expect(tiny.replayStrategy).toBe('claude-code');
+  });
+
   it('exits 1 when the folders hold no session', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'compactlab-stats-empty-'));
     expect((await run(['stats', empty])).code).toBe(1);
@@ -216,15 +240,16 @@ describe('compactlab stats', () => {
       '0',
     ]);
     expect(code).toBe(0);
-    const rows = text.split('\n').map((l) => JSON.parse(l) as Record<string, number | string | undefined>);
+    const rows = text.split('\n').map((l) => JSON.parse(l) as Record<string, number | string | null>);
     const total = rows.find((r) => r.row === 'total')!;
     const sessions = rows.filter((r) => r.row === 'session');
-    const scored = sessions.filter((r) => r.heldFacts !== undefined);
+    // Every row has every column: an unscored session's are null.
+    const scored = sessions.filter((r) => r.heldFacts !== null);
     expect(scored.length).toBeGreaterThan(0);
     // Every session the replay compacts is scored (one that only adopts the log's manual
     // compaction is too, on its recorded summary).
     for (const r of sessions)
-      if (Number(r.compactions) > 0) expect(r.heldFacts, String(r.file)).toBeDefined();
+      if (Number(r.compactions) > 0) expect(r.heldFacts, String(r.file)).not.toBeNull();
     for (const r of scored) {
       expect(Number(r.retainedFacts)).toBeLessThanOrEqual(Number(r.heldFacts));
       expect(Number(r.retention)).toBeCloseTo(Number(r.retainedFacts) / Number(r.heldFacts), 3);

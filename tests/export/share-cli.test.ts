@@ -115,7 +115,8 @@ describe('compactlab export', () => {
     const base = join(dir, 'sample-base.jsonl');
     await run('export', SAMPLE, '--jsonl', '-o', base);
     expect((await compactionsOf(target)).length).toBeGreaterThan((await compactionsOf(base)).length);
-    expect((await run('export', SAMPLE, '--jsonl', '-o', target, '--knob', 'nope=1')).code).toBe(1);
+    // An unknown knob is a usage error (exit 2, docs/cli.md "Exit codes").
+    expect((await run('export', SAMPLE, '--jsonl', '-o', target, '--knob', 'nope=1')).code).toBe(2);
   });
 
   it('keeps the records of a damaged file when redacting (two records on one line included)', async () => {

@@ -2,7 +2,11 @@ import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { computeFullTextMatches, getFullTextNeedles } from '../../src/engine/query/full-text-search';
+import {
+  computeFullTextMatches,
+  createLineTest,
+  getFullTextNeedles,
+} from '../../src/engine/query/full-text-search';
 import { DEFAULT_ROW_FILTER, getRowFilterKey } from '../../src/engine/query/row-filter';
 import { computeRowIndex } from '../../src/engine/query/row-index';
 import { buildMainLines, buildSubagentLines, entryByUuid, MAIN_NAME, SUBAGENT_NAME } from './session-fixture';
@@ -82,6 +86,45 @@ describe('computeFullTextMatches', () => {
     }
     expect(getFullTextNeedles(' a"b ')).toEqual(['a"b', 'a\\"b']);
     expect(getFullTextNeedles('plain')).toEqual(['plain']);
+  });
+
+  it('finds text past ASCII written as \\uXXXX escapes (Python json.dumps), in either case', () => {
+    // What Python's json.dumps writes by default (ensure_ascii): every character past ASCII escaped,
+    // an astral one as a surrogate pair; JSON allows hex digits in either case.
+    const python = '{"text": "Caf\\u00e9 CR\\u00C8ME \\ud83c\\udf89 na\\u00efve"}';
+    expect(JSON.parse(python).text).toBe('Café CRÈME 🎉 naïve');
+    for (const query of ['café', 'CAFÉ', 'crème', 'Crème 🎉', '🎉', 'é cr', 'naïve']) {
+      expect(createLineTest(query)!(python), query).toBe(true);
+      expect(createLineTest(query)!(JSON.stringify({ text: 'Café CRÈME 🎉 naïve' })), query).toBe(true);
+    }
+    // An escaped backslash before "u00e9" is the text \u00e9, not é.
+    expect(createLineTest('é')!('{"text": "caf\\\\u00e9"}')).toBe(false);
+    expect(createLineTest('cafe')!(python)).toBe(false);
+    expect(createLineTest('  ')).toBeUndefined();
+  });
+
+  it('marks an entry whose record writes the query escaped', async () => {
+    const lines = buildMainLines();
+    const escaped = lines.map((l) =>
+      l.replace(
+        /[\u0080-\uffff]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+      ),
+    );
+    const raw = lines.map((l) => JSON.stringify(JSON.parse(l)));
+    const needle = raw.join('').match(/[\u0080-\uffff]+/)?.[0];
+    const sourcesOf = (ls: string[]) => [
+      createMemorySource(MAIN_NAME, `${ls.join('\n')}\n`),
+      createMemorySource(SUBAGENT_NAME, `${buildSubagentLines().join('\n')}\n`),
+    ];
+    if (needle === undefined) throw new Error('the fixture session has no text past ASCII');
+    expect(escaped.join('')).not.toContain(needle);
+    const session = await parseSession(sourcesOf(raw));
+    const found = await computeFullTextMatches(session, sourcesOf(raw), needle);
+    expect(found.some((m) => m === 1)).toBe(true);
+    expect(
+      await computeFullTextMatches(await parseSession(sourcesOf(escaped)), sourcesOf(escaped), needle),
+    ).toEqual(found);
   });
 
   it('reports progress up to the total and gives the same result with any chunk size', async () => {

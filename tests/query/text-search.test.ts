@@ -12,7 +12,7 @@ import {
   searchSessionText,
   toExcerptText,
 } from '../../src/engine/query/text-search';
-import { CORPUS, corpusOrSkip } from '../helpers/corpus';
+import { CORPUS, corpusOrSkip, foreignFiles } from '../helpers/corpus';
 
 // The library's search across sessions (engine/query/text-search.ts): occurrences of a plain
 // string in the text of a session's records, streamed line by line, with the first one's place and
@@ -119,6 +119,56 @@ describe('searchSessionText', () => {
     expect(r.first).toMatchObject({ line: 6, excerpt: 'say "needle" please' });
   });
 
+  it('finds text past ASCII that a line writes as \\uXXXX escapes, ignoring case either way', async () => {
+    // Python's json.dumps escapes every character past ASCII (ensure_ascii), an astral one as a
+    // surrogate pair, its hex lower-case; other writers upper-case it. Claude Code writes raw UTF-8.
+    const lines = [
+      '{"text": "Un caf\\u00e9 au lait"}',
+      '{"text": "CAF\\u00C9 NOIR \\uD83C\\uDF89"}',
+      line({ text: 'un café crème 🎉' }),
+      '{"text": "not caf\\\\u00e9: a backslash and u00e9"}',
+    ].join('\n');
+    const search = (q: string) => searchSessionText([createMemorySource('py.jsonl', lines)], q);
+    expect(await search('café')).toMatchObject({ matches: 3, records: 3 });
+    expect((await search('café')).first).toEqual({ file: 'py.jsonl', line: 1, excerpt: 'Un café au lait' });
+    expect(await search('CAFÉ')).toMatchObject({ matches: 3, records: 3 });
+    expect(await search('🎉')).toMatchObject({ matches: 2, records: 2 });
+    expect((await search('noir 🎉')).first).toMatchObject({ line: 2, excerpt: 'CAFÉ NOIR 🎉' });
+    expect(await search('crème')).toMatchObject({ matches: 1, records: 1 });
+  });
+
+  it('counts each element of a line that is a JSON array, and says which element the first is', async () => {
+    // Cline writes ui_messages.json and api_conversation_history.json as one line; the text of a
+    // tool message is itself JSON, its newlines escaped twice.
+    const doc = JSON.stringify([
+      { ts: 1, type: 'say', say: 'text', text: 'nothing here' },
+      {
+        ts: 2,
+        type: 'say',
+        say: 'tool',
+        text: JSON.stringify({ tool: 'newFileCreated', content: 'a\nthrow new Error("x")\n\u001b[31m' }),
+      },
+      { ts: 3, type: 'say', say: 'text', text: 'error, error' },
+    ]);
+    for (const chunkBytes of [5, 1 << 20]) {
+      const r = await searchSessionText([createMemorySource('ui_messages.json', doc)], 'error', {
+        chunkBytes,
+      });
+      expect(r).toMatchObject({ matches: 3, records: 2 });
+      expect(r.first).toEqual({
+        file: 'ui_messages.json',
+        line: 1,
+        element: 2,
+        excerpt: '{"tool":"newFileCreated","content":"a throw new Error("x") [31m"}',
+      });
+    }
+    // A pretty-printed document is read line by line, as before: no element.
+    const pretty = JSON.stringify(JSON.parse(doc), null, 2);
+    const r = await searchSessionText([createMemorySource('ui_messages.json', pretty)], 'error');
+    expect(r.first).toMatchObject({ line: 12 });
+    expect(r.first?.element).toBeUndefined();
+  });
+
   it('finds nothing for an empty query or an absent one', async () => {
     expect((await searchSessionText([createMemorySource('s.jsonl', main)], '  ')).matches).toBe(0);
     const r = await searchSessionText([createMemorySource('s.jsonl', main)], 'haystack');
@@ -149,6 +199,29 @@ describe('searchSessionText', () => {
 const present = corpusOrSkip('text search corpus test');
 const python = spawnSync('python3', ['--version']).status === 0;
 
+/** Occurrences of `needle` in a parsed record's string values (keys and opaque blobs left out). */
+function countInRecord(record: unknown, needle: string): number {
+  let n = 0;
+  const walk = (value: unknown, key?: string): void => {
+    if (typeof value === 'string') {
+      const opaque =
+        key === 'signature' ||
+        key === 'encrypted_content' ||
+        (key !== undefined && /(?:^id|_id|Id|ID|[uU]uid)$/.test(key)) ||
+        (value.length >= 256 && (value.startsWith('data:') || /^[A-Za-z0-9+/=_-]+$/.test(value)));
+      if (opaque) return;
+      const folded = value.toLowerCase();
+      for (let at = folded.indexOf(needle); at >= 0; at = folded.indexOf(needle, at + needle.length)) n++;
+    } else if (Array.isArray(value)) {
+      for (const v of value) walk(v, key);
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) walk(v, k);
+    }
+  };
+  walk(record);
+  return n;
+}
+
 /** The plain count: each line JSON.parse'd whole, its string values walked (keys and opaque blobs left out). */
 function countPlainly(
   paths: readonly string[],
@@ -165,31 +238,45 @@ function countPlainly(
       } catch {
         return undefined; // a line that is not a whole record: counted by another rule
       }
-      let inLine = 0;
-      const walk = (value: unknown, key?: string): void => {
-        if (typeof value === 'string') {
-          const opaque =
-            key === 'signature' ||
-            key === 'encrypted_content' ||
-            (key !== undefined && /(?:^id|_id|Id|ID|[uU]uid)$/.test(key)) ||
-            (value.length >= 256 && (value.startsWith('data:') || /^[A-Za-z0-9+/=_-]+$/.test(value)));
-          if (opaque) return;
-          const folded = value.toLowerCase();
-          for (let at = folded.indexOf(needle); at >= 0; at = folded.indexOf(needle, at + needle.length))
-            inLine++;
-        } else if (Array.isArray(value)) {
-          for (const v of value) walk(v, key);
-        } else if (value && typeof value === 'object') {
-          for (const [k, v] of Object.entries(value)) walk(v, k);
-        }
-      };
-      walk(record);
+      const inLine = countInRecord(record, needle);
       matches += inLine;
       if (inLine > 0) records++;
     }
   }
   return { matches, records };
 }
+
+describe.skipIf(!present)('text search over the foreign corpus’s one-line JSON documents', () => {
+  it('counts per element of the array, as a plain count of each element does, and names the first', async () => {
+    // Cline's ui_messages.json: one line, each element a message (../shared/corpus/foreign).
+    const documents = foreignFiles().filter((f) => {
+      if (!f.endsWith('.json')) return false;
+      const text = readFileSync(f, 'utf8');
+      return text.trimStart().startsWith('[') && !text.trimEnd().includes('\n');
+    });
+    expect(documents.length).toBeGreaterThan(0);
+    for (const path of documents) {
+      const elements = JSON.parse(readFileSync(path, 'utf8')) as unknown[];
+      for (const query of ['error', 'the', 'README']) {
+        const needle = query.toLowerCase();
+        const counts = elements.map((e) => countInRecord(e, needle));
+        const got = await searchSessionText(await openPathSources([path]), query);
+        expect({ path, query, matches: got.matches, records: got.records }).toEqual({
+          path,
+          query,
+          matches: counts.reduce((a, b) => a + b, 0),
+          records: counts.filter((c) => c > 0).length,
+        });
+        if (got.matches === 0) continue;
+        expect(got.first).toMatchObject({ line: 1, element: counts.findIndex((c) => c > 0) + 1 });
+        // The excerpt reads as text: no JSON escape left in it, no control character.
+        expect(got.first!.excerpt).not.toMatch(/\\[nt"]/);
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: none may be shown.
+        expect(got.first!.excerpt).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+      }
+    }
+  });
+});
 
 describe.skipIf(!present || !python)('text search over the restored corpus', () => {
   let tree = '';

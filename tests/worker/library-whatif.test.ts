@@ -48,7 +48,12 @@ describe('library-whatif in the worker', () => {
     const out: string[] = [];
     const args = ['stats', root, '--strategy', 'claude-code', '--sweep', 'autocompactPctOverride=55:85:2'];
     expect(await main([...args, '--retention', '--jobs', '0'], (t) => out.push(t))).toBe(0);
-    const cli = out.map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r.row === 'total');
+    // The CLI writes every column, null where a row has no value (records.ts); the worker's rows
+    // hold the values only.
+    const cli = out
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((r) => r.row === 'total')
+      .map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)));
     const { result, progress } = await run(sessions);
     expect(result.totals).toEqual(cli);
     expect(result.totals.map((t) => t.setting)).toEqual([

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../cli-args';
 import { INITIAL_READER_STATE, readAppendedLines } from '../../engine/parse/incremental-reader';
 import { statSync } from 'node:fs';
 import {

@@ -16,7 +16,7 @@ import { getLibraryRow } from '../../engine/library/library-row';
 /** When the list prices of summarize/prices.ts were read ("seen 2026-11"). */
 const PRICES_AS_OF = '2026-11';
 
-/** Column order of the CSV; NDJSON rows carry the same keys. */
+/** Column order of the CSV; every NDJSON row carries the same keys, null where a value is absent (records.ts). */
 export const STATS_COLUMNS = [
   'file',
   'agent',
@@ -88,10 +88,11 @@ export async function computeStatsRow(file: string, sources: ByteSource[]): Prom
     apiCalls: listed.apiCalls,
     peakContextTokens: listed.peakContextTokens,
     compactions: listed.compactions.auto + listed.compactions.manual,
-    costUsd: listed.unpricedCalls === calls ? '' : Number(listed.costUsd.toFixed(6)),
+    // Absent (null in NDJSON, an empty CSV cell) when nothing is priced: a number or nothing.
+    costUsd: listed.unpricedCalls === calls ? undefined : Number(listed.costUsd.toFixed(6)),
     unpricedCalls: listed.unpricedCalls,
     // The agent's own figure where it writes one (Cline's task cost, the SDK stream's total).
-    statedCostUsd: stated === undefined ? '' : Number(stated.toFixed(6)),
+    statedCostUsd: stated === undefined ? undefined : Number(stated.toFixed(6)),
     format: report.format,
     version: report.versions.at(-1) ?? '',
     model: model ?? '',

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../cli-args';
 import { Worker } from 'node:worker_threads';
 import { PRICES_SEEN } from '../../engine/cost/prices-seen';
 import { getSweepValues } from '../../engine/replay/sweep';
@@ -134,14 +134,17 @@ function parseSettings(
   if (!strategy) return `unknown strategy "${strategyId}" (known: ${STRATEGIES.map((s) => s.id).join(', ')})`;
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        ...STATS_OPTIONS,
-        ...getKnobFlagOptions(strategy),
+    parsed = parseArgs(
+      {
+        args,
+        allowPositionals: true,
+        options: {
+          ...STATS_OPTIONS,
+          ...getKnobFlagOptions(strategy),
+        },
       },
-    });
+      OUTPUTS,
+    );
   } catch (error) {
     return `${(error as Error).message} (compactlab replay --strategy ${strategy.id} --help lists its knobs)`;
   }
@@ -188,6 +191,9 @@ const STATS_OPTIONS = {
   yes: { type: 'boolean' },
 } as const;
 
+/** One output format: NDJSON (`--json`, the default), CSV, or `--by`'s table. */
+const OUTPUTS = { exclusive: [['json', 'csv', 'table']] } as const;
+
 /**
  * `stats --by day|project`: every session scanned as the page's library scans it, its calls
  * grouped by local day (in `--tz`, default this machine's zone) or by working directory
@@ -208,10 +214,6 @@ async function statsByCommand(
   const by = values.by;
   if (by !== 'day' && by !== 'project') {
     process.stderr.write(`compactlab stats: --by expects day or project, got "${by}"\n`);
-    return 2;
-  }
-  if (values.csv && values.table) {
-    process.stderr.write('compactlab stats: --csv and --table: give one\n');
     return 2;
   }
   const timeZone = values.tz ?? getLocalTimeZone();
@@ -277,7 +279,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
   ) {
     let parsed: ReturnType<typeof parseArgs>;
     try {
-      parsed = parseArgs({ args, allowPositionals: true, options: STATS_OPTIONS });
+      parsed = parseArgs({ args, allowPositionals: true, options: STATS_OPTIONS }, OUTPUTS);
     } catch (error) {
       process.stderr.write(`compactlab stats: ${(error as Error).message}\n`);
       return 2;
@@ -327,7 +329,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
     parsed = s.parsed;
   } else {
     try {
-      parsed = parseArgs({ args, allowPositionals: true, options: STATS_OPTIONS });
+      parsed = parseArgs({ args, allowPositionals: true, options: STATS_OPTIONS }, OUTPUTS);
     } catch (error) {
       process.stderr.write(`compactlab stats: ${(error as Error).message}\n`);
       return 2;

@@ -27,6 +27,13 @@ interface DocumentScan {
   keyed?: { start: number; end: number };
 }
 
+/**
+ * A record's place in its document as a person reads it: its 1-based ordinal in the array (a
+ * document written on one line, as Cline writes its histories, has every record at line 1). The
+ * parse's issues and the text search's hits name it alike.
+ */
+export const describeElement = (ordinal: number): string => `element ${ordinal} of the array`;
+
 const NL = 0x0a;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

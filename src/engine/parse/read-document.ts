@@ -2,7 +2,7 @@ import type { SessionFile } from '../types';
 import { baseName, detectDialectFromRecord } from './detect';
 import type { DialectDescriptor, DialectFiles } from './dialects/descriptor';
 import { isObject } from './dialects/record';
-import { scanJsonArray } from './json-document';
+import { describeElement, scanJsonArray } from './json-document';
 import { type AddRecord, snippet } from './line-records';
 import type { SessionBuilder } from './session-builder';
 import type { ByteSource } from './source';
@@ -27,7 +27,7 @@ interface DocumentRead {
  * one line, as Cline writes its histories, has every record at line 1).
  */
 function where(index: number, line: number): string {
-  return `The record at line ${line} (element ${index + 1} of the array)`;
+  return `The record at line ${line} (${describeElement(index + 1)})`;
 }
 
 /** Reads a whole-document file's records (`layout` is the dialect's `files.wholeJson`). */

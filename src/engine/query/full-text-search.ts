@@ -31,9 +31,68 @@ export function getFullTextNeedles(query: string): string[] {
   return escaped === needle ? [needle] : [needle, escaped];
 }
 
+/** Any character past ASCII (a UTF-16 unit: an astral character's surrogates are in the range). */
+const NON_ASCII = /[\u0080-\uffff]/;
+/** An escape of a JSON string: `\uXXXX`, or a backslash and the character it escapes (`\\` whole). */
+export const JSON_ESCAPE = /\\(u[0-9a-fA-F]{4}|[\s\S])/g;
+
+/**
+ * `line` with its `\uXXXX` escapes of characters past ASCII written as the characters (the
+ * halves of an astral character's surrogate pair each one unit, which joined make it); every other
+ * escape is left as it is, so the line keeps the shape the escaped needle is looked for in.
+ */
+function decodeNonAsciiEscapes(line: string): string {
+  return line.replace(JSON_ESCAPE, (written, body: string) => {
+    if (body.length !== 5) return written;
+    const code = Number.parseInt(body.slice(1), 16);
+    return code < 0x80 ? written : String.fromCharCode(code);
+  });
+}
+
+/**
+ * How a line that escapes characters past ASCII writes the needle's first such character, as the
+ * lower-cased line shows it: `\u` and the hex of each UTF-16 unit (a surrogate pair for an astral
+ * one), for the character and its upper case (the needle is lower-cased; the line's may not be).
+ * Empty for an ASCII needle.
+ */
+function getEscapedProbes(needle: string): string[] {
+  const first = needle.match(/[\u0080-\uffff][\udc00-\udfff]?/)?.[0];
+  if (first === undefined) return [];
+  const escaped = (char: string) =>
+    Array.from(
+      { length: char.length },
+      (_, i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`,
+    ).join('');
+  const upper = first.toUpperCase();
+  return NON_ASCII.test(upper) && upper !== first ? [escaped(first), escaped(upper)] : [escaped(first)];
+}
+
+/**
+ * Whether a raw JSON line holds `query` (ignoring case, as plain text), for each line of a
+ * search; undefined for an empty query. JSON may write a character past ASCII as `\u00e9` (Python's
+ * `json.dumps` does by default, `ensure_ascii`), in either case of hex (JSON allows both; the line
+ * is lower-cased), an astral one as a surrogate pair (`\ud83d\ude00`): for a query holding such
+ * characters, a line the first test misses is tested again with those escapes decoded, when it
+ * holds the escape of the query's first such character. An ASCII query costs nothing more, nor does
+ * a line with no such escape beyond one more `includes` (Claude Code writes raw UTF-8:
+ * JSON.stringify escapes only controls and lone surrogates).
+ */
+export function createLineTest(query: string): ((line: string) => boolean) | undefined {
+  const needles = getFullTextNeedles(query);
+  if (needles.length === 0) return undefined;
+  const probes = getEscapedProbes(needles[0]!);
+  return (line) => {
+    const lower = line.toLowerCase();
+    if (needles.some((n) => lower.includes(n))) return true;
+    if (!probes.some((p) => lower.includes(p))) return false;
+    const decoded = decodeNonAsciiEscapes(line).toLowerCase();
+    return needles.some((n) => decoded.includes(n));
+  };
+}
+
 /**
  * Per entry, 1 when its raw line (the whole record, not the 2,000-character previews) contains
- * the query, ignoring case (Unicode `toLowerCase` on the decoded line). Reads the bytes of each
+ * the query, ignoring case (Unicode `toLowerCase` on the decoded line; `createLineTest`). Reads the bytes of each
  * file's entry lines once, in chunks, yielding to the event loop between chunks so that a worker
  * sees its cancel messages; throws `AbortError` when the signal aborts. An empty query matches all.
  */
@@ -46,8 +105,8 @@ export async function computeFullTextMatches(
   const { signal, onProgress } = options;
   const chunkBytes = Math.max(1, options.chunkBytes ?? FULL_TEXT_CHUNK_BYTES);
   const matches = new Uint8Array(session.entries.length);
-  const needles = getFullTextNeedles(query);
-  if (needles.length === 0) return matches.fill(1);
+  const holdsQuery = createLineTest(query);
+  if (holdsQuery === undefined) return matches.fill(1);
 
   // Entries are in line order within each file; entries recovered from one concatenated line
   // share its byte range, so each distinct range is read and tested once.
@@ -87,8 +146,7 @@ export async function computeFullTextMatches(
         const entry = session.entries[at(entryIndices, k)]!;
         if (entry.offsetBytes !== lastOffset) {
           const from = entry.offsetBytes - startBytes;
-          const line = decoder.decode(bytes.subarray(from, from + entry.lengthBytes)).toLowerCase();
-          lastMatch = needles.some((n) => line.includes(n));
+          lastMatch = holdsQuery(decoder.decode(bytes.subarray(from, from + entry.lengthBytes)));
           lastOffset = entry.offsetBytes;
         }
         if (lastMatch) matches[entry.index] = 1;

@@ -1,6 +1,7 @@
+import { scanJsonArray } from '../parse/json-document';
 import { scanLines } from '../parse/line-reader';
 import type { ByteSource } from '../parse/source';
-import { getFullTextNeedles } from './full-text-search';
+import { createLineTest, getFullTextNeedles, JSON_ESCAPE } from './full-text-search';
 
 // Search across sessions (the library's "Find in transcripts", `compactlab search`): a session's
 // files streamed line by line (never a whole file held), each line tested as the transcript's
@@ -8,7 +9,9 @@ import { getFullTextNeedles } from './full-text-search';
 // JSON-escaped form); a line that does is then read for its text: the string values of the record
 // (not its keys, identifiers or opaque blobs: thinking signatures, encrypted reasoning, base64
 // images), where the query's occurrences are counted and the first one's excerpt is cut. Linear in
-// the bytes read.
+// the bytes read. A line that is a whole JSON array (a document written on one line: Cline's
+// ui_messages.json and api_conversation_history.json) is read element by element, as the parse
+// reads it (parse/read-document.ts): each element is a record, and a hit names its element.
 
 /** Characters of an excerpt before the match and after it (ours: one line of the library's panel). */
 const EXCERPT_BEFORE_CHARS = 60;
@@ -31,6 +34,8 @@ interface TextSearchHit {
   /** The file (a source's name) and 1-based line of the first occurrence. */
   file: string;
   line: number;
+  /** In a line that is a JSON array, the 1-based ordinal of the element holding it. */
+  element?: number;
   /** The text around it: plain, one line, control and direction characters removed. */
   excerpt: string;
 }
@@ -38,7 +43,7 @@ interface TextSearchHit {
 export interface SessionTextMatches {
   /** Occurrences of the query in the session's text (not overlapping). */
   matches: number;
-  /** Lines (records) holding at least one. */
+  /** Records holding at least one: lines, and the elements of a line that is a JSON array. */
   records: number;
   /** Bytes read (every file of the session). */
   bytesRead: number;
@@ -128,8 +133,44 @@ export function toExcerptText(text: string): string {
 export function cutExcerpt(text: string, at: number, length: number): string {
   const from = Math.max(0, at - EXCERPT_BEFORE_CHARS);
   const to = Math.min(text.length, at + length + EXCERPT_AFTER_CHARS);
-  const part = text.slice(from, to).replace(LONE_SURROGATE, '');
+  let part = text.slice(from, to);
+  if (isJsonDocument(text)) part = decodeJsonEscapes(part);
+  part = part.replace(LONE_SURROGATE, '');
   return `${from > 0 ? '…' : ''}${toExcerptText(part).trim()}${to < text.length ? '…' : ''}`;
+}
+
+/**
+ * A string value that is itself a JSON object or array, as Cline writes the `text` of its
+ * ui_messages (`{"tool":"newFileCreated","content":"…\n…"}`): its own escapes are still in it.
+ * Parsed only to check, once per session (the first hit's excerpt).
+ */
+function isJsonDocument(text: string): boolean {
+  const head = text.trimStart()[0];
+  const tail = text.trimEnd().at(-1);
+  if (!((head === '{' && tail === '}') || (head === '[' && tail === ']'))) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const SHORT_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/**
+ * A piece of JSON text with its string escapes written as the characters (`\n` a newline, `\"` a
+ * quote, `\u00e9` é), so an excerpt of a JSON value reads as text; an escape the cut split at the
+ * end is dropped. What it yields goes through `toExcerptText`: a decoded control is removed there.
+ */
+function decodeJsonEscapes(part: string): string {
+  return part
+    .replace(/\\(?:u[0-9a-fA-F]{0,3})?$/, '')
+    .replace(JSON_ESCAPE, (_, body: string) =>
+      body.length === 5
+        ? String.fromCharCode(Number.parseInt(body.slice(1), 16))
+        : (SHORT_ESCAPES[body] ?? body),
+    );
 }
 
 /**
@@ -143,50 +184,75 @@ export async function searchSessionText(
   options: TextSearchOptions = {},
 ): Promise<SessionTextMatches> {
   const result: SessionTextMatches = { matches: 0, records: 0, bytesRead: 0 };
-  const needles = getFullTextNeedles(query);
-  const needle = needles[0];
-  if (needle === undefined) return result;
+  const needle = getFullTextNeedles(query)[0];
+  const holdsQuery = createLineTest(query);
+  if (needle === undefined || holdsQuery === undefined) return result;
   const totalBytes = sources.reduce((s, f) => s + f.sizeBytes, 0);
+  const decoder = new TextDecoder('utf-8');
   let doneBytes = 0;
   for (const source of sources) {
     options.signal?.throwIfAborted();
-    await scanLines(
-      source,
-      (text, lineNumber) => {
-        const lower = text.toLowerCase();
-        if (!needles.some((n) => lower.includes(n))) return;
-        let inLine = 0;
-        forEachLineText(text, (value) => {
-          const folded = value.toLowerCase();
-          // Offsets in the folded text are the value's own unless folding changed its length (`İ`).
-          const shown = folded.length === value.length ? value : folded;
-          for (let at = folded.indexOf(needle); at >= 0; at = folded.indexOf(needle, at + needle.length)) {
-            if (inLine === 0 && result.first === undefined)
-              result.first = {
-                file: source.name,
-                line: lineNumber,
-                excerpt: cutExcerpt(shown, at, needle.length),
-              };
-            inLine++;
-          }
-          return undefined;
-        });
-        if (inLine > 0) {
-          result.matches += inLine;
-          result.records++;
+    /** Counts one record's occurrences (a line, or an element of a line that is an array). */
+    const searchRecord = (text: string, line: number, element?: number): void => {
+      if (!holdsQuery(text)) return;
+      let inRecord = 0;
+      forEachLineText(text, (value) => {
+        const folded = value.toLowerCase();
+        // Offsets in the folded text are the value's own unless folding changed its length (`İ`).
+        const shown = folded.length === value.length ? value : folded;
+        for (let at = folded.indexOf(needle); at >= 0; at = folded.indexOf(needle, at + needle.length)) {
+          if (inRecord === 0 && result.first === undefined)
+            result.first = {
+              file: source.name,
+              line,
+              ...(element === undefined ? {} : { element }),
+              excerpt: cutExcerpt(shown, at, needle.length),
+            };
+          inRecord++;
         }
+        return undefined;
+      });
+      if (inRecord > 0) {
+        result.matches += inRecord;
+        result.records++;
+      }
+    };
+    let lineNumber = 0;
+    await scanLines(source, (text, line) => void searchRecord(text, line), {
+      signal: options.signal,
+      chunkBytes: options.chunkBytes,
+      onBytes: (read) => options.onProgress?.(doneBytes + read, totalBytes),
+      // UTF-16 text (a log saved by an editor): not read here; the parse says so when opened.
+      onUtf16: () => {},
+      // Called once per line, before the sink: a line that is a JSON array is searched here, one
+      // element at a time (each decoded alone), and not given to the sink (null).
+      readLine: (bytes, start, end) => {
+        lineNumber++;
+        if (!opensArray(bytes, start, end)) return undefined;
+        const scan = scanJsonArray(bytes.subarray(start, end));
+        if (!scan.isArray || scan.elements.length === 0) return undefined;
+        for (const [index, element] of scan.elements.entries()) {
+          const from = start + element.offsetBytes;
+          searchRecord(
+            decoder.decode(bytes.subarray(from, from + element.lengthBytes)),
+            lineNumber,
+            index + 1,
+          );
+        }
+        return null;
       },
-      {
-        signal: options.signal,
-        chunkBytes: options.chunkBytes,
-        onBytes: (read) => options.onProgress?.(doneBytes + read, totalBytes),
-        // UTF-16 text (a log saved by an editor): not read here; the parse says so when opened.
-        onUtf16: () => {},
-      },
-    );
+    });
     doneBytes += source.sizeBytes;
     result.bytesRead = doneBytes;
   }
   options.onProgress?.(totalBytes, totalBytes);
   return result;
+}
+
+/** Whether `[start, end)` of `bytes` opens with `[` (after a UTF-8 byte order mark and blanks). */
+function opensArray(bytes: Uint8Array, start: number, end: number): boolean {
+  let i = start;
+  if (bytes[i] === 0xef && bytes[i + 1] === 0xbb && bytes[i + 2] === 0xbf) i += 3;
+  while (i < end && (bytes[i] === 0x20 || bytes[i] === 0x09)) i++;
+  return i < end && bytes[i] === 0x5b;
 }

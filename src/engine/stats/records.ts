@@ -62,7 +62,11 @@ export function formatCsvRecord(values: readonly (string | number | undefined)[]
   return values.map(formatCsvField).join(',');
 }
 
-/** One record as NDJSON (keys in column order, absent ones left out, so NDJSON and CSV read alike) or CSV. */
+/**
+ * One record as NDJSON or CSV, with every column in column order: an absent value is `null` in
+ * NDJSON as it is an empty cell in CSV, so every record of an output has the same keys (a reader
+ * such as DuckDB's read_ndjson_auto, or pandas, gets one schema whatever the first rows hold).
+ */
 export function formatRecord(
   columns: readonly string[],
   row: Partial<Record<string, string | number>>,
@@ -71,7 +75,5 @@ export function formatRecord(
   const cells = columns.map((c) => row[c]);
   return csv
     ? formatCsvRecord(cells)
-    : JSON.stringify(
-        Object.fromEntries(columns.flatMap((c, i) => (cells[i] === undefined ? [] : [[c, cells[i]]]))),
-      );
+    : JSON.stringify(Object.fromEntries(columns.map((c, i) => [c, cells[i] ?? null])));
 }

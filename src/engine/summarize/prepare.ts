@@ -53,6 +53,49 @@ export function getPromptToSend(settings: PromptSettings): string {
   return composePresetPrompt(settings.prompt, settings.customInstructions, getPreset(settings.presetId));
 }
 
+/**
+ * The entry a partial compaction's recent portion starts at when it starts at API call `chosen`
+ * (one of `calls`, the span's): what led to that call, right after the previous call ended.
+ * Undefined when nothing of the span would come before it (nothing kept).
+ */
+function getRecentStart(
+  session: Session,
+  span: CompactionSpan,
+  calls: readonly number[],
+  chosen: number,
+): number | undefined {
+  const previous = calls[calls.indexOf(chosen) - 1];
+  const start =
+    previous !== undefined
+      ? session.apiCalls[previous]!.lastEntryIndex + 1
+      : session.apiCalls[chosen]?.firstEntryIndex;
+  return start !== undefined && start > span.fromEntryIndex ? start : undefined;
+}
+
+/**
+ * Why a partial compaction at `point` cannot start its recent portion at API call `apiCallIndex`
+ * (`PromptSettings.keepFromApiCallIndex`), or undefined when it can. Claude Code's partial compact
+ * (Prompt 2, docs/sources.md#cc-prompt-2) is `/compact` from a message of the conversation it
+ * compacts: the messages before it are kept verbatim and the recent ones after it summarized. So
+ * the start is an API call of the span, with some of the span before it; elsewhere the request
+ * would summarize the whole span under a prompt that says earlier messages were kept.
+ */
+export function getKeepFromProblem(
+  session: Session,
+  point: CompactionPoint,
+  apiCallIndex: number,
+): string | undefined {
+  const span = getCompactionSpan(session, point);
+  const calls = getApiCallsInSpan(session, span);
+  if (!calls.includes(apiCallIndex))
+    return `API call index ${apiCallIndex} is not one of the span's (${
+      calls.length === 0 ? 'it has none' : `indices ${calls[0]}–${calls.at(-1)}`
+    }: the span compacted ${span.label}); the recent portion starts inside it`;
+  if (getRecentStart(session, span, calls, apiCallIndex) === undefined)
+    return `API call index ${apiCallIndex} is the span's first: nothing before it would be kept (a full preset summarizes the whole span)`;
+  return undefined;
+}
+
 /** Builds the exact request for a compaction point and extracts the span's facts. */
 export async function prepareSummary(
   session: Session,
@@ -67,16 +110,7 @@ export async function prepareSummary(
   if (variant === 'partial') {
     const calls = getApiCallsInSpan(session, span);
     const chosen = settings.keepFromApiCallIndex ?? calls[Math.floor(calls.length / 2)];
-    // The recent portion starts with what led to that call: right after the previous call ended.
-    const previous = chosen === undefined ? undefined : calls[calls.indexOf(chosen) - 1];
-    keepFromEntryIndex =
-      previous !== undefined
-        ? session.apiCalls[previous]!.lastEntryIndex + 1
-        : chosen === undefined
-          ? undefined
-          : session.apiCalls[chosen]?.firstEntryIndex;
-    if (keepFromEntryIndex !== undefined && keepFromEntryIndex <= span.fromEntryIndex)
-      keepFromEntryIndex = undefined;
+    keepFromEntryIndex = chosen === undefined ? undefined : getRecentStart(session, span, calls, chosen);
   }
   const built = await buildCompactionRequest(session, sources, {
     uptoEntryIndex: span.uptoEntryIndex,
