@@ -14,10 +14,19 @@ function canWriteCompactedLog(format: DialectId | undefined): boolean {
   return format !== undefined && WRITABLE_DIALECTS.includes(format);
 }
 
-/** Why a log of this dialect gets no compacted transcript (undefined: it does). */
+/**
+ * Why a log of this dialect gets no compacted transcript (undefined: it does). Named by the
+ * dialects' labels, not their agents: a Claude Agent SDK stream is Claude Code's too, and "for
+ * Claude Code logs only; this is a Claude Code log" said nothing.
+ */
 export function getCompactedLogRefusal(format: DialectId | undefined): string | undefined {
   if (canWriteCompactedLog(format)) return undefined;
-  const writable = WRITABLE_DIALECTS.map((id) => getDialectInfo(id)?.agent ?? id).join(', ');
-  const agent = getDialectInfo(format)?.agent ?? getDialectInfo(format)?.label ?? format ?? 'this';
-  return `Written in the log's own format, for ${writable} logs only; this is a ${agent} log`;
+  const writable = WRITABLE_DIALECTS.map((id) => getDialectInfo(id)?.label ?? id).join(', ');
+  const info = getDialectInfo(format);
+  const what = !info
+    ? `a ${format ?? 'log of an unknown format'}`
+    : info.agent === undefined || info.label.includes(info.agent)
+      ? `a ${info.label}`
+      : `a ${info.label} (${info.agent})`;
+  return `Written in the log's own format, for a ${writable} only; this is ${what}`;
 }
