@@ -299,3 +299,27 @@ test("summaries: another agent's log opens with its own prompt and sends its mes
   await expect(page.getByTestId('session-header')).toContainText('Codex CLI');
   await expect(page.getByTestId('preset-select')).toHaveValue('claude-code-full');
 });
+
+// The partial preset's "Recent portion starts at" listed every API call of the session; one after
+// the span summarized the whole span under a prompt that says the earlier messages were kept.
+test('summaries: a partial preset offers only the calls of the span as the recent portion’s start', async ({
+  page,
+}) => {
+  await openSummaries(page);
+  const allCalls = await page
+    .getByTestId('point-select')
+    .locator('option', { hasText: /API call/ })
+    .count();
+  await page.getByTestId('preset-select').selectOption('claude-code-partial');
+  const choices = page.getByTestId('keep-from-select').locator('option');
+  await expect(choices.first()).toHaveText('middle of the span');
+  await expect.poll(() => choices.count()).toBeGreaterThan(1);
+  const listed = await choices.allTextContents();
+  expect(
+    listed.slice(1).every((t) => /^API call \d+$/.test(t)),
+    listed.join(' | '),
+  ).toBe(true);
+  expect(listed.length - 1).toBeLessThan(allCalls);
+  await page.getByTestId('keep-from-select').selectOption({ index: listed.length - 1 });
+  await expect(page.getByTestId('request-tokens')).toContainText(/messages · ≈[\d,]+ tokens/);
+});

@@ -113,4 +113,31 @@ describe('prepareSummary', () => {
     expect(prepared.facts.some((f) => f.text.includes('package.json'))).toBe(false);
     expect(prepared.facts.some((f) => f.text === LAST_REQUEST)).toBe(true);
   });
+
+  // The page offered every API call of the session as the recent portion's start, and one outside
+  // the span summarized the whole span under a prompt saying earlier messages were kept.
+  it('partial compact: the choices are the span’s calls with something before them; a start outside it is refused', async () => {
+    const { session, sources } = await loadFixture();
+    const real = session.compactions.findIndex((c) => c.kind === 'compact');
+    const point = { kind: 'compaction', compactionIndex: real } as const;
+    const prepared = await prepareSummary(session, sources, point, settings('claude-code-partial'));
+    const span = getCompactionSpan(session, point);
+    const inSpan = session.apiCalls
+      .filter((c) => c.firstEntryIndex >= span.fromEntryIndex && c.firstEntryIndex <= span.uptoEntryIndex)
+      .map((c) => c.index);
+    expect(inSpan.length).toBeGreaterThan(2);
+    // The span's first call too: the prompt that led to it comes before it and is kept.
+    expect(prepared.recentStartCalls).toEqual(inSpan);
+    const after = session.apiCalls.find((c) => c.firstEntryIndex > span.uptoEntryIndex)!.index;
+    await expect(
+      prepareSummary(session, sources, point, {
+        ...settings('claude-code-partial'),
+        keepFromApiCallIndex: after,
+      }),
+    ).rejects.toThrow(/is not one of the span's/);
+    // A full preset has no such choice.
+    expect(
+      (await prepareSummary(session, sources, point, settings('claude-code-full'))).recentStartCalls,
+    ).toBeUndefined();
+  });
 });

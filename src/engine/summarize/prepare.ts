@@ -40,6 +40,8 @@ export interface PreparedSummary {
   estimatedTokens: TokenCount;
   /** Messages of the span that were kept verbatim rather than summarized (partial compact). */
   keptMessages: number;
+  /** A partial preset's choices: the span's API calls its recent portion can start at. */
+  recentStartCalls?: number[];
   /** What the retention score checks for. */
   facts: RetentionFact[];
 }
@@ -107,8 +109,16 @@ export async function prepareSummary(
   const span = getCompactionSpan(session, point);
   const variant = getPreset(settings.presetId)?.variant ?? 'full';
   let keepFromEntryIndex: number | undefined;
+  let recentStartCalls: number[] | undefined;
   if (variant === 'partial') {
     const calls = getApiCallsInSpan(session, span);
+    recentStartCalls = calls.filter((c) => getRecentStart(session, span, calls, c) !== undefined);
+    // A start outside the span summarized the whole span under a prompt that says the earlier
+    // messages were kept: refused, with why (the page's choices are `recentStartCalls`).
+    if (settings.keepFromApiCallIndex !== undefined) {
+      const problem = getKeepFromProblem(session, point, settings.keepFromApiCallIndex);
+      if (problem) throw new RangeError(problem);
+    }
     const chosen = settings.keepFromApiCallIndex ?? calls[Math.floor(calls.length / 2)];
     keepFromEntryIndex = chosen === undefined ? undefined : getRecentStart(session, span, calls, chosen);
   }
@@ -150,5 +160,12 @@ export async function prepareSummary(
     keptMessages = Math.max(0, request.messages.length - recent.messages.length);
     request.retainedMessages = keptMessages;
   }
-  return { span, request, estimatedTokens, keptMessages, facts: extractRetentionFacts(summarized) };
+  return {
+    span,
+    request,
+    estimatedTokens,
+    keptMessages,
+    ...(recentStartCalls ? { recentStartCalls } : {}),
+    facts: extractRetentionFacts(summarized),
+  };
 }

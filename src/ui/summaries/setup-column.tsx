@@ -13,7 +13,16 @@ import { FIDELITY_LABELS, parsePointValue, pointValue } from './workbench-helper
 
 // The Summaries workbench's first column: the point, the prompt preset and the summarizer.
 
-export function SetupColumn({ info, point }: { info: SummariesInfo; point: CompactionPoint }) {
+export function SetupColumn({
+  info,
+  point,
+  recentStartCalls,
+}: {
+  info: SummariesInfo;
+  point: CompactionPoint;
+  /** The span's calls a partial preset's recent portion can start at (the prepared request's). */
+  recentStartCalls?: readonly number[];
+}) {
   const s = useSummariesStore(
     useShallow((st) => ({
       anthropicBaseUrl: st.anthropicBaseUrl,
@@ -99,6 +108,7 @@ export function SetupColumn({ info, point }: { info: SummariesInfo; point: Compa
         <label className="field">
           <span>Recent portion starts at</span>
           <select
+            data-testid="keep-from-select"
             value={s.keepFromApiCallIndex ?? ''}
             onChange={(e) =>
               s.set({
@@ -108,9 +118,10 @@ export function SetupColumn({ info, point }: { info: SummariesInfo; point: Compa
             }
           >
             <option value="">middle of the span</option>
-            {info.apiCalls.map((c) => (
-              <option key={c.index} value={c.index}>
-                {formatOrdinalTitle('api-call', c.index)}
+            {getRecentStartChoices(recentStartCalls, s.keepFromApiCallIndex).map(({ index, outside }) => (
+              <option key={index} value={index}>
+                {formatOrdinalTitle('api-call', index)}
+                {outside ? ' (not in this span)' : ''}
               </option>
             ))}
           </select>
@@ -269,4 +280,19 @@ function BaseUrlInput(props: { value: string; onChange: (value: string) => void;
       )}
     </>
   );
+}
+
+/**
+ * The recent portion's choices: the span's calls that leave some of it before them (a call out of
+ * the span summarized the whole span under a prompt saying earlier messages were kept). A choice
+ * made at another point stays listed, marked, until changed: the preview says why it is refused.
+ */
+function getRecentStartChoices(
+  calls: readonly number[] | undefined,
+  chosen: number | undefined,
+): { index: number; outside: boolean }[] {
+  const out = (calls ?? []).map((index) => ({ index, outside: false }));
+  if (chosen !== undefined && !calls?.includes(chosen))
+    out.push({ index: chosen, outside: calls !== undefined });
+  return out;
 }

@@ -112,7 +112,7 @@ function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesI
 
   return (
     <div className="summaries-workbench">
-      <SetupColumn info={info} point={point} />
+      <SetupColumn info={info} point={point} recentStartCalls={prepared.data?.recentStartCalls} />
       <PromptColumn
         prepared={prepared.data}
         preparing={prepared.isFetching}
