@@ -53,7 +53,19 @@ const CASES: Record<DialectId, Case | { with: DialectId }> = {
       await expect(page.getByTestId('stat-stated-cost')).toHaveText('$6.28 cost stated by the log');
     },
   },
-  'gemini-cli-logs': { files: [file('logs.json', 'gemini-logs', 'logs.json')], calls: 0 },
+  'gemini-cli-logs': {
+    files: [file('logs.json', 'gemini-logs', 'logs.json')],
+    calls: 0,
+    // A prompt log holds no model call: the empty chart says what the file was read as, and the
+    // manual /compact field, with no call to name, is off and not marked invalid.
+    more: async (page) => {
+      await expect(page.getByTestId('timeline-empty')).toHaveText(
+        'No API calls with usage in this transcript, read as a Gemini CLI prompt log (logs.json: the prompts typed in a project, no model calls).',
+      );
+      await expect(page.getByTestId('replay-partial-at')).toBeDisabled();
+      await expect(page.getByTestId('replay-partial-at')).toHaveAttribute('aria-invalid', 'false');
+    },
+  },
   'claude-code': {
     files: [file('tiny.jsonl', 'tiny.jsonl')],
     calls: 6,

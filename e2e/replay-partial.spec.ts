@@ -15,6 +15,10 @@ test('partial /compact up to and from the selected message, at a chosen call', a
   await expect(page.getByTestId('entry-number')).toContainText(/entry \d+/);
   // An API call before the selected message cannot hold it: the buttons stay off.
   const at = page.getByTestId('replay-partial-at');
+  // Empty, the field takes its default call: not invalid; a number naming no call is.
+  await expect(at).toHaveAttribute('aria-invalid', 'false');
+  await at.fill('99999');
+  await expect(at).toHaveAttribute('aria-invalid', 'true');
   await at.fill('1');
   await expect(at).toHaveAttribute('aria-invalid', 'false');
   await expect(page.getByTestId('replay-partial-from')).toBeDisabled();

@@ -242,7 +242,9 @@ function ManualControls({ sessionId, events }: { sessionId: SessionId; events?: 
           inputMode="numeric"
           placeholder={defaultCall === undefined ? '' : String(defaultCall + 1)}
           aria-label="API call of the partial /compact (empty: the call that sends the selected message)"
-          aria-invalid={atCall === undefined}
+          // Red only for a number typed that names no main call: empty, the field takes its default.
+          aria-invalid={atText.trim() !== '' && atCall === undefined}
+          disabled={!mainCalls || mainCalls.length === 0}
           value={atText}
           onChange={(e) => setAtText(e.currentTarget.value)}
         />

@@ -53,11 +53,14 @@ export function TimelineChart({
   series,
   thresholds,
   heightPx,
+  format,
 }: {
   sessionId: SessionId;
   series: TimelineSeries;
   thresholds?: ThresholdBars;
   heightPx: number;
+  /** What the file was read as, said when it has no call to draw (a prompt log holds none). */
+  format?: string;
 }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -212,7 +215,11 @@ export function TimelineChart({
       >
         <canvas ref={canvasRef} style={{ width: geometry.widthPx, height: geometry.heightPx }} />
         <ReplayOverlay geometry={geometry} series={series} onZoomTo={zoomTo} />
-        {n === 0 && <div className="timeline-empty muted">No API calls with usage in this transcript.</div>}
+        {n === 0 && (
+          <div className="timeline-empty muted" data-testid="timeline-empty">
+            <span>No API calls with usage in this transcript{format ? `, read as a ${format}` : ''}.</span>
+          </div>
+        )}
         {brush && (
           <div
             className="timeline-brush"

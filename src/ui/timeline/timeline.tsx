@@ -62,6 +62,7 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
           series={series}
           thresholds={unmodelled ? undefined : thresholds}
           heightPx={heightPx}
+          format={dialect?.label}
         />
       ) : (
         <div className="timeline placeholder" style={{ height: heightPx }} />
