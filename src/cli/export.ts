@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from './cli-args';
+import { parseArgs, UsageError } from './cli-args';
 import { computeCompactedJsonl } from '../engine/export/compacted-jsonl';
 import { describeReplayedStrategy } from '../engine/export/strategy-name';
 import {
@@ -44,6 +44,11 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
     out(`Usage:\n${EXPORT_USAGE}${formats.length > 1 ? '\n(one of --jsonl, --md, --json)' : ''}`);
     return 2;
   }
+  // The summaries are the log's own: a replay's strategy or knobs would change nothing in them.
+  if (!values.jsonl && (values.strategy !== undefined || (values.knob?.length ?? 0) > 0))
+    throw new UsageError(
+      `--strategy and --knob shape --jsonl only (--${values.md ? 'md' : 'json'} writes the log's own summaries)`,
+    );
   const { session, sources } = await loadSession(positionals);
   if (session.entries.length === 0) {
     process.stderr.write(`compactlab export: ${escapeTerminalText(describeNothingRead(session))}\n`);

@@ -64,6 +64,11 @@ describe('usage errors exit 2, naming the flag', () => {
     [['summarize', TINY, '--at', '5', '--preset', 'nope'], /Unknown preset "nope"/],
     [['summarize', TINY, '--at', '5', '--max-tokens', 'x'], /--max-tokens expects a number, got "x"/],
     [['inspect', TINY, '--bogus'], /Unknown option '--bogus'/],
+    // The summaries are the log's own: a replay's knobs shape only the compacted transcript.
+    [
+      ['export', TINY, '--md', '-o', '/dev/null', '--knob', 'bogus=1'],
+      /--strategy and --knob shape --jsonl only/,
+    ],
     // --keep-from: only a partial compaction keeps messages, from an API call inside its span.
     [
       ['summarize', TINY, '--at', '5', '--keep-from', '3'],
