@@ -60,8 +60,8 @@ export async function computeFidelityTable(corpus: string): Promise<string> {
     if (restore.status !== 0) throw new Error(`stats.py --restore-tree failed: ${restore.stderr}`);
     const report = await computeFidelityReport([tree, join(corpus, 'foreign')]);
     const lines = [
-      '| agent | versions | sessions | transcripts | API calls | calls, peak, compactions = truth reader | real compactions | same call | ±1 call | farther | missing | extra | manual |',
-      '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| agent | versions | sessions | transcripts | API calls | calls, peak, compactions = truth reader | real compactions | same call | ±1 call | farther | missing | extra | manual | off branch |',
+      '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ];
     // By agent name: the report lists agents in the order their sessions were found, which
     // follows the absolute paths of the two roots (a temporary folder and ../shared), so differs
@@ -89,7 +89,7 @@ export async function computeFidelityTable(corpus: string): Promise<string> {
       }
       const span = versions.length > 2 ? `${versions[0]} – ${versions.at(-1)}` : versions.join(', ') || '–';
       lines.push(
-        `| ${t.agent} | ${span} | ${t.sessions} | ${t.transcripts} | ${n(t.apiCalls)} | ${agree}/${withTruth} | ${t.real} | ${t.exact} | ${t.within1} | ${t.farther} | ${t.missing} | ${t.extra} | ${t.manual} |`,
+        `| ${t.agent} | ${span} | ${t.sessions} | ${t.transcripts} | ${n(t.apiCalls)} | ${agree}/${withTruth} | ${t.real} | ${t.exact} | ${t.within1} | ${t.farther} | ${t.missing} | ${t.extra} | ${t.manual} | ${t.offBranch} |`,
       );
     }
     lines.push('', `Corpus: ${getCorpusFingerprint(corpus)}.`);
