@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, SAMPLES_DIR, test } from './fixtures';
+import { createFixtureText } from '../tests/summarize/fixture';
+import { dropFiles, expect, openEmpty, SAMPLES_DIR, test } from './fixtures';
 
 // What a tester found cut or out of order at 1280×720 on the production build: the replay's event
 // chips cut at the strip's right edge with no sign more follow (a real Cline history; here the
-// sample under API context management, 130-odd chips).
+// sample under API context management, 130-odd chips); a duration of 47 h read "47h 32m" where
+// others read "2d 1h".
 
 const INDEX = path.join(SAMPLES_DIR, 'index.json');
 const SHOTS = path.join(import.meta.dirname, '..', 'test-results', 'page-fit');
@@ -52,5 +54,18 @@ test.describe('fit at 1280×720', () => {
     expect(last.x).toBeGreaterThanOrEqual(events.x - 0.5);
     expect(last.x + last.width).toBeLessThanOrEqual(events.x + events.width + 0.5);
     await expect(page.getByTestId('replay-events-after')).toHaveCount(0);
+  });
+
+  test('a duration past a day reads in days and hours, as every other does', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await openEmpty(page);
+    // The fixture's session, its last record 47 h 32 m after its first.
+    const lines = createFixtureText().trimEnd().split('\n');
+    const first = Date.parse(JSON.parse(lines[0]!).timestamp);
+    const last = JSON.parse(lines.at(-1)!);
+    last.timestamp = new Date(first + (47 * 60 + 32) * 60_000).toISOString();
+    lines[lines.length - 1] = JSON.stringify(last);
+    await dropFiles(page, [{ name: 'two-days.jsonl', content: `${lines.join('\n')}\n` }]);
+    await expect(page.getByTestId('header-span')).toContainText('(1d 23h)');
   });
 });
