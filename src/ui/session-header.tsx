@@ -149,7 +149,7 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
             ⎇ <VisibleText text={meta.gitBranch} />
           </span>
         )}
-        <span className="muted">
+        <span className="muted" data-testid="header-span">
           {formatDateTime(meta.startMs)} → {formatDateTime(meta.endMs)} ({formatDuration(duration)})
         </span>
       </div>

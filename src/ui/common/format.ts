@@ -48,13 +48,17 @@ export function formatDateTime(ms: number | undefined): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** 5_432_000 → "1h 30m"; 45_600 → "45.6s". */
+/**
+ * 5_432_000 → "1h 30m"; 45_600 → "45.6s"; a day or more → "1d 23h". Days from 24 h on, the same
+ * for every duration the page shows (header, library, cards): at 48 h it switched, so one
+ * session read "47h 32m" beside another's "2d 1h".
+ */
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms) || ms < 0) return '–';
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
   const minutes = Math.floor(ms / 60_000);
   if (minutes < 60) return `${minutes}m ${Math.floor((ms % 60_000) / 1000)}s`;
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours}h ${minutes % 60}m`;
+  if (hours < 24) return `${hours}h ${minutes % 60}m`;
   return `${Math.floor(hours / 24)}d ${hours % 24}h`;
 }

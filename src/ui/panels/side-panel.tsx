@@ -1,6 +1,6 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { SessionId, SessionOverview } from '../../worker/protocol';
 import { formatCount } from '../common/format';
+import { useScrollStrip } from '../common/use-scroll-strip';
 import { EntryDetailPane } from '../detail/entry-detail-pane';
 import { type SidePanel as Panel, useUiStore } from '../store';
 import { CompactionCard } from '../timeline/compaction-card';
@@ -28,7 +28,8 @@ export function SidePanel({ sessionId, overview }: { sessionId: SessionId; overv
       : []),
   ];
   const activeKey = openCompaction !== undefined ? `compaction-${openCompaction}` : panel;
-  const strip = useTabStrip(activeKey);
+  // Its tabs overflow a narrow panel (issue 24 item 3): ‹ › say more lie that way, the active one in view.
+  const strip = useScrollStrip(activeKey);
   return (
     <section className="side-panel">
       <div className="tabs-strip" data-testid="side-tabs" data-overflow={strip.overflow}>
@@ -53,7 +54,7 @@ export function SidePanel({ sessionId, overview }: { sessionId: SessionId; overv
               aria-selected={openCompaction === undefined && panel === tab.id}
               className={`${openCompaction === undefined && panel === tab.id ? 'on' : ''} ${tab.id === 'issues' && overview.issueCounts.error > 0 ? 'has-errors' : ''}`}
               data-testid={`tab-${tab.id}`}
-              data-tab-key={tab.id}
+              data-strip-key={tab.id}
               onClick={() => {
                 closeCompaction(undefined);
                 setPanel(tab.id);
@@ -69,7 +70,7 @@ export function SidePanel({ sessionId, overview }: { sessionId: SessionId; overv
               aria-selected
               className="on compaction-tab"
               data-testid="tab-compaction"
-              data-tab-key={`compaction-${openCompaction}`}
+              data-strip-key={`compaction-${openCompaction}`}
             >
               {formatOrdinalTitle('compaction', openCompaction)}
             </button>
@@ -104,45 +105,4 @@ export function SidePanel({ sessionId, overview }: { sessionId: SessionId; overv
       </div>
     </section>
   );
-}
-
-/**
- * The side panel's tab strip when its tabs overflow a narrow panel (issue 24 item 3): the active
- * tab is scrolled into view whenever it changes, and a ‹ or › at an edge says that more tabs lie
- * that way and scrolls to them.
- */
-function useTabStrip(activeKey: string) {
-  const ref = useRef<HTMLDivElement>(null);
-  const [edges, setEdges] = useState({ before: false, after: false });
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () =>
-      setEdges({
-        before: el.scrollLeft > 1,
-        after: el.scrollLeft + el.clientWidth < el.scrollWidth - 1,
-      });
-    measure();
-    el.addEventListener('scroll', measure, { passive: true });
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => {
-      el.removeEventListener('scroll', measure);
-      observer.disconnect();
-    };
-  }, []);
-  useEffect(() => {
-    const active = ref.current?.querySelector<HTMLElement>(`[data-tab-key="${activeKey}"]`);
-    active?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  }, [activeKey]);
-  return {
-    ref,
-    before: edges.before,
-    after: edges.after,
-    overflow: edges.before || edges.after ? 'true' : 'false',
-    scrollBy: (direction: 1 | -1) => {
-      const el = ref.current;
-      if (el) el.scrollBy({ left: direction * Math.max(60, el.clientWidth * 0.6) });
-    },
-  };
 }

@@ -7,8 +7,10 @@ import { useReplayKnobs, useReplaySetup } from './use-replay';
 
 // The replay's larger panels (Knobs, Sweep, Compare) open in a drawer over the side panel, beside
 // the transcript: the page never scrolls as a whole, the header and the timeline stay where they
-// are, and the transcript keeps its height and most of its width (issue 24 item 3). The drawer
-// scrolls on its own when its panels are taller than the workspace.
+// are, and the transcript keeps its height, and its width with Knobs alone; Sweep and Compare,
+// whose charts need more, widen the side panel's column and the transcript narrows rather than
+// lying under the drawer (issue 24 item 3; replay.css says how wide). The drawer scrolls on its
+// own when its panels are taller than the workspace.
 
 /** Loaded when first opened: neither is part of the page's first load (scripts/entry-size.mjs). */
 const CompareStrategiesPanel = lazy(() =>
@@ -58,7 +60,13 @@ export function ReplayDrawer({ sessionId }: { sessionId: SessionId }) {
   const showCompare = compareOpen && strategies.length > 1;
   if (!showKnobs && !sweepOpen && !showCompare) return null;
   return (
-    <aside ref={drawerRef} className="replay-drawer" data-testid="replay-drawer" aria-label="Replay panels">
+    <aside
+      ref={drawerRef}
+      // Sweep's and Compare's charts and tables need more than a narrow side panel (replay.css).
+      className={`replay-drawer${sweepOpen || showCompare ? ' wide' : ''}`}
+      data-testid="replay-drawer"
+      aria-label="Replay panels"
+    >
       {showKnobs && (
         <>
           <ReplayKnobs

@@ -14,7 +14,7 @@ import { formatCount } from '../common/format';
 import { timelineQuery } from '../queries';
 import { useUiStore } from '../store';
 import { ReplayEventCard } from './event-card';
-import { describeReplayEvent, EVENT_GLYPHS } from './replay-overlay';
+import { ReplayEventChips } from './replay-event-chips';
 import { useReplayStore } from './replay-store';
 import { SubagentReplays } from './subagent-replays';
 import { useDebouncedRunParams, useReplayRun, useReplaySetup } from './use-replay';
@@ -298,7 +298,6 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const setSummaryModel = useReplayStore((s) => s.setSummaryModel);
   const params = useReplayStore((s) => s.runParams);
   const openEvent = useReplayStore((s) => s.openEvent);
-  const openEventCard = useReplayStore((s) => s.openEventCard);
   const sweepOpen = useReplayStore((s) => s.sweepOpen);
   const setSweepOpen = useReplayStore((s) => s.setSweepOpen);
   const compareOpen = useReplayStore((s) => s.compareOpen);
@@ -309,7 +308,6 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const current = params?.sessionId === sessionId ? run.data : undefined;
   const result = current?.result;
   const event = openEvent === undefined ? undefined : result?.events[openEvent];
-  const selectEntry = useUiStore((s) => s.selectEntry);
   // The built-ins (the setup's list) and the custom strategies the user ran on this session.
   const strategies = useStrategyChoices(sessionId, setup.data?.strategies);
   // Busy until this session's run under the page's knobs is shown: before the first run starts
@@ -438,27 +436,7 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
           </>
         )}
       </div>
-      {enabled && result && result.events.length > 0 && (
-        <div className="replay-events" data-testid="replay-events">
-          {result.events.map((e, i) => (
-            <button
-              type="button"
-              // biome-ignore lint/suspicious/noArrayIndexKey: events are positional within one run.
-              key={i}
-              className={`replay-chip kind-${e.kind} ${openEvent === i ? 'open' : ''}`}
-              data-testid="replay-event-chip"
-              data-after-call={e.afterApiCall}
-              title={describeReplayEvent(e)}
-              onClick={() => {
-                openEventCard(i);
-                selectEntry(e.afterEntryIndex, true);
-              }}
-            >
-              {EVENT_GLYPHS[e.kind]} {e.afterApiCall + 1}
-            </button>
-          ))}
-        </div>
-      )}
+      {enabled && result && result.events.length > 0 && <ReplayEventChips events={result.events} />}
       {enabled && customOpen && setup.data && (
         <Suspense fallback={<p className="small muted">Loading the editor…</p>}>
           <CustomStrategyPanel

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { ALL_FILTER_KINDS, FILTER_KINDS, type FilterKind } from '../../engine/query/entry-kinds';
 import { formatPlural } from '../../engine/query/numbering';
 import type { FullTextProgress } from '../../worker/protocol';
@@ -23,15 +23,20 @@ function getNextFilterKinds(current: readonly FilterKind[], kind: FilterKind): F
 /**
  * `shown`: rows the filter keeps; `total`: rows with no filter.
  * `scan`: a full-text scan under way (its progress; 0 of 0 bytes before the first report).
+ * `viewToggle`: Rows/Conversation, at the right end of the search line, after the search in the
+ * page's order as on screen (it lay over the line, first in the tab order, and over the chips when
+ * they shared the line).
  */
 export function FilterBar({
   shown,
   total,
   scan,
+  viewToggle,
 }: {
   shown?: number;
   total?: number;
   scan?: FullTextProgress;
+  viewToggle?: ReactNode;
 }) {
   const filterKinds = useUiStore((s) => s.filterKinds);
   const setFilterKinds = useUiStore((s) => s.setFilterKinds);
@@ -90,41 +95,44 @@ export function FilterBar({
           </button>
         </span>
       )}
-      <fieldset className="filter-kinds" aria-label="Show entry kinds">
-        <button
-          type="button"
-          className={`filter-chip ${all ? 'on' : ''}`}
-          data-testid="filter-all"
-          aria-pressed={all}
-          title="Show every kind of entry"
-          onClick={() => setFilterKinds([...ALL_FILTER_KINDS])}
-        >
-          All
-        </button>
-        {FILTER_KINDS.map(({ kind, label }) => {
-          const on = !all && filterKinds.includes(kind);
-          return (
-            <button
-              type="button"
-              key={kind}
-              className={`filter-chip kind-${kind} ${on ? 'on' : ''}`}
-              data-testid={`filter-${kind}`}
-              aria-pressed={on}
-              title={on ? `Stop showing ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
-              onClick={() => setFilterKinds(getNextFilterKinds(filterKinds, kind))}
-            >
-              {label}
-            </button>
-          );
-        })}
-      </fieldset>
-      {shown !== undefined && (
-        <span className="muted small mono" data-testid="row-count" data-shown={shown}>
-          {total === undefined || (shown === total && all && search.trim() === '')
-            ? formatPlural(shown, 'row')
-            : `${shown.toLocaleString('en-US')} of ${formatPlural(total, 'row')}`}
-        </span>
-      )}
+      {viewToggle}
+      <div className="filter-row">
+        <fieldset className="filter-kinds" aria-label="Show entry kinds">
+          <button
+            type="button"
+            className={`filter-chip ${all ? 'on' : ''}`}
+            data-testid="filter-all"
+            aria-pressed={all}
+            title="Show every kind of entry"
+            onClick={() => setFilterKinds([...ALL_FILTER_KINDS])}
+          >
+            All
+          </button>
+          {FILTER_KINDS.map(({ kind, label }) => {
+            const on = !all && filterKinds.includes(kind);
+            return (
+              <button
+                type="button"
+                key={kind}
+                className={`filter-chip kind-${kind} ${on ? 'on' : ''}`}
+                data-testid={`filter-${kind}`}
+                aria-pressed={on}
+                title={on ? `Stop showing ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+                onClick={() => setFilterKinds(getNextFilterKinds(filterKinds, kind))}
+              >
+                {label}
+              </button>
+            );
+          })}
+        </fieldset>
+        {shown !== undefined && (
+          <span className="muted small mono" data-testid="row-count" data-shown={shown}>
+            {total === undefined || (shown === total && all && search.trim() === '')
+              ? formatPlural(shown, 'row')
+              : `${shown.toLocaleString('en-US')} of ${formatPlural(total, 'row')}`}
+          </span>
+        )}
+      </div>
     </div>
   );
 }

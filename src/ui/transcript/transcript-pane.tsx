@@ -23,10 +23,21 @@ function readView(): TranscriptView {
   }
 }
 
-/** Rows or conversation, kept across reloads. */
-function ViewToggle({ view, onChange }: { view: TranscriptView; onChange: (view: TranscriptView) => void }) {
+/**
+ * Rows or conversation, kept across reloads: in the filter bar's search line (rows), or alone at
+ * the pane's top right (conversation, which has no filter bar).
+ */
+function ViewToggle({
+  view,
+  onChange,
+  floating = false,
+}: {
+  view: TranscriptView;
+  onChange: (view: TranscriptView) => void;
+  floating?: boolean;
+}) {
   return (
-    <fieldset className="transcript-view-toggle">
+    <fieldset className={`transcript-view-toggle${floating ? ' floating' : ''}`}>
       <legend className="visually-hidden">Transcript view</legend>
       {(['rows', 'conversation'] as const).map((v) => (
         <button
@@ -78,14 +89,14 @@ export function TranscriptPane({ sessionId }: { sessionId: SessionId }) {
   if (view === 'conversation')
     return (
       <section className="transcript-pane">
-        <ViewToggle view={view} onChange={setView} />
+        <ViewToggle view={view} onChange={setView} floating />
         <ConversationView sessionId={sessionId} />
       </section>
     );
   return (
     <section className="transcript-pane">
-      <ViewToggle view={view} onChange={setView} />
       <FilterBar
+        viewToggle={<ViewToggle view={view} onChange={setView} />}
         shown={indices ? count : undefined}
         total={totalQuery.data?.indices.length}
         scan={scanning ? (scanProgress ?? { bytesRead: 0, totalBytes: 0 }) : undefined}

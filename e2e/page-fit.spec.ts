@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { createFixtureText } from '../tests/summarize/fixture';
+import { dropFiles, expect, openEmpty, SAMPLES_DIR, test } from './fixtures';
+
+// What a tester found cut or out of order at 1280×720 on the production build: the replay's event
+// chips cut at the strip's right edge with no sign more follow (a real Cline history; here the
+// sample under API context management, 130-odd chips); a duration of 47 h read "47h 32m" where
+// others read "2d 1h".
+
+const INDEX = path.join(SAMPLES_DIR, 'index.json');
+const SHOTS = path.join(import.meta.dirname, '..', 'test-results', 'page-fit');
+
+async function openSample(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  await expect(page.getByTestId('session-header')).toBeVisible();
+  await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
+}
+
+test.describe('fit at 1280×720', () => {
+  test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
+
+  test('event chips past the strip’s edge: a › says so and scrolls to them; Tab reaches the last one', async ({
+    page,
+  }) => {
+    await openSample(page);
+    await page.getByTestId('replay-strategy').selectOption('api-clear-tool-uses');
+    await expect(page.getByTestId('replay-section')).toHaveAttribute('data-strategy', 'api-clear-tool-uses');
+    await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
+    const strip = page.getByTestId('replay-events-strip');
+    const chips = page.getByTestId('replay-event-chip');
+    expect(await chips.count()).toBeGreaterThan(40);
+    await expect(strip).toHaveAttribute('data-overflow', 'true');
+    const after = page.getByTestId('replay-events-after');
+    await expect(after).toBeInViewport();
+    await expect(page.getByTestId('replay-events-before')).toHaveCount(0);
+    const box = (await strip.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(1280);
+    // The › scrolls on; a ‹ then says chips lie back the other way.
+    const first = (await chips.first().boundingBox())!.x;
+    await after.click();
+    await expect(page.getByTestId('replay-events-before')).toBeVisible();
+    expect((await chips.first().boundingBox())!.x).toBeLessThan(first);
+    await page.screenshot({ path: path.join(SHOTS, 'event-chips-scrolled.png') });
+    // From the keyboard: Tab from the first chip on reaches the last, shown whole inside the strip.
+    await chips.first().focus();
+    const n = await chips.count();
+    for (let i = 1; i < n; i++) await page.keyboard.press('Tab');
+    await expect(chips.last()).toBeFocused();
+    const events = (await page.getByTestId('replay-events').boundingBox())!;
+    const last = (await chips.last().boundingBox())!;
+    expect(last.x).toBeGreaterThanOrEqual(events.x - 0.5);
+    expect(last.x + last.width).toBeLessThanOrEqual(events.x + events.width + 0.5);
+    await expect(page.getByTestId('replay-events-after')).toHaveCount(0);
+  });
+
+  test('a duration past a day reads in days and hours, as every other does', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await openEmpty(page);
+    // The fixture's session, its last record 47 h 32 m after its first.
+    const lines = createFixtureText().trimEnd().split('\n');
+    const first = Date.parse(JSON.parse(lines[0]!).timestamp);
+    const last = JSON.parse(lines.at(-1)!);
+    last.timestamp = new Date(first + (47 * 60 + 32) * 60_000).toISOString();
+    lines[lines.length - 1] = JSON.stringify(last);
+    await dropFiles(page, [{ name: 'two-days.jsonl', content: `${lines.join('\n')}\n` }]);
+    await expect(page.getByTestId('header-span')).toContainText('(1d 23h)');
+  });
+});

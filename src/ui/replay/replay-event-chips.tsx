@@ -1,0 +1,68 @@
+import type { ReplayEvent } from '../../engine/replay/types';
+import { useScrollStrip } from '../common/use-scroll-strip';
+import { useUiStore } from '../store';
+import { describeReplayEvent, EVENT_GLYPHS } from './replay-overlay';
+import { useReplayStore } from './replay-store';
+
+// The replay's events as chips, one line under the strip that scrolls sideways (a dense replay
+// never pushes the transcript down). A line cut at an edge said nothing of the chips past it (a
+// real Cline history at 1280): a ‹ or › there says more follow and scrolls to them; Tab reaches
+// every chip (a focused chip is scrolled into view) and the open event's chip is kept in view.
+
+export function ReplayEventChips({ events }: { events: readonly ReplayEvent[] }) {
+  const openEvent = useReplayStore((s) => s.openEvent);
+  const openEventCard = useReplayStore((s) => s.openEventCard);
+  const selectEntry = useUiStore((s) => s.selectEntry);
+  const strip = useScrollStrip(openEvent === undefined ? undefined : String(openEvent), events.length);
+  return (
+    <div className="replay-events-strip" data-testid="replay-events-strip" data-overflow={strip.overflow}>
+      {strip.before && (
+        <button
+          type="button"
+          className="tabs-scroll before"
+          data-testid="replay-events-before"
+          aria-label="Earlier events"
+          title="Earlier events"
+          // The chips themselves are reached by Tab; the arrows are for the pointer.
+          tabIndex={-1}
+          onClick={() => strip.scrollBy(-1)}
+        >
+          ‹
+        </button>
+      )}
+      <div className="replay-events" data-testid="replay-events" ref={strip.ref}>
+        {events.map((e, i) => (
+          <button
+            type="button"
+            // biome-ignore lint/suspicious/noArrayIndexKey: events are positional within one run.
+            key={i}
+            className={`replay-chip kind-${e.kind} ${openEvent === i ? 'open' : ''}`}
+            data-testid="replay-event-chip"
+            data-strip-key={i}
+            data-after-call={e.afterApiCall}
+            title={describeReplayEvent(e)}
+            onClick={() => {
+              openEventCard(i);
+              selectEntry(e.afterEntryIndex, true);
+            }}
+          >
+            {EVENT_GLYPHS[e.kind]} {e.afterApiCall + 1}
+          </button>
+        ))}
+      </div>
+      {strip.after && (
+        <button
+          type="button"
+          className="tabs-scroll after"
+          data-testid="replay-events-after"
+          aria-label="Later events"
+          title="Later events"
+          tabIndex={-1}
+          onClick={() => strip.scrollBy(1)}
+        >
+          ›
+        </button>
+      )}
+    </div>
+  );
+}
