@@ -68,4 +68,44 @@ test.describe('fit at 1280×720', () => {
     await dropFiles(page, [{ name: 'two-days.jsonl', content: `${lines.join('\n')}\n` }]);
     await expect(page.getByTestId('header-span')).toContainText('(1d 23h)');
   });
+
+  // The Tokens tab squeezed eleven columns into the 384 px panel ("es… Δ … c…", values "16…");
+  // the Issues tab cut every message at one line, its whole text only in a mouse tooltip.
+  test('side tables: Tokens shows whole figures (the rest after widening), an issue opens whole', async ({
+    page,
+  }) => {
+    await openSample(page);
+    await page.getByRole('tab', { name: /Tokens/ }).click();
+    const header = page.locator('.tok-header');
+    await expect(header).toBeVisible();
+    await expect(page.getByTestId('tok-narrow-hint')).toBeVisible();
+    const cut = async (selector: string) =>
+      page.locator(selector).evaluateAll((cells) =>
+        cells
+          .filter((c) => (c as HTMLElement).offsetParent !== null)
+          .filter((c) => c.scrollWidth > c.clientWidth + 1)
+          .map((c) => c.textContent),
+      );
+    expect(await cut('.tok-header > span')).toEqual([]);
+    expect(await cut('[data-testid="token-row"] > span')).toEqual([]);
+    expect(await header.locator('span:visible').allTextContents()).toEqual([
+      '#',
+      'time',
+      'real',
+      'est.',
+      'Δ real',
+      'Δ est.',
+      'gap',
+    ]);
+    await page.getByRole('tab', { name: /Issues/ }).click();
+    const row = page.getByTestId('issue-row').first();
+    await row.focus();
+    await page.keyboard.press('Enter');
+    const detail = page.getByTestId('issue-detail');
+    await expect(detail).toBeVisible();
+    const message = await row.getAttribute('title');
+    expect(message).toBeTruthy();
+    await expect(detail).toHaveText(message!);
+    await expect(row).toHaveAttribute('aria-pressed', 'true');
+  });
 });

@@ -32,6 +32,10 @@ export function TokensPanel({ sessionId }: { sessionId: SessionId }) {
             ).
           </>
         )}
+        <span className="tok-narrow-hint" data-testid="tok-narrow-hint">
+          {' '}
+          Input, cache and output columns: widen the panel (drag its left edge).
+        </span>
       </p>
       <div className="tok-row tok-header mono">
         <span title="API call number, as in “API call 12” elsewhere">#</span>
