@@ -160,6 +160,23 @@ test.describe('learn mode', () => {
     await expect(page.getByTestId('learn-bar')).toBeVisible();
   });
 
+  // A Cline constant's source (cline/cline@<commit>:src/…) ran 90 px past the constants' box.
+  test('every constant and its source stay inside the constants box, each strategy', async ({ page }) => {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    for (const id of ['cline', 'codex', 'claude-code']) {
+      await page.goto(`/?learn=${id}&step=2`);
+      const box = page.getByTestId('learn-constants');
+      await expect(box).toBeVisible();
+      const over = await box.evaluate((aside) => {
+        const edge = aside.getBoundingClientRect().right;
+        return Array.from(aside.querySelectorAll('li *'))
+          .filter((el) => el.getBoundingClientRect().right > edge + 1)
+          .map((el) => (el.textContent ?? '').slice(0, 60));
+      });
+      expect(over, id).toEqual([]);
+    }
+  });
+
   test('picks a later compaction; its URL reloads onto it', async ({ page }) => {
     await page.goto('/?view=timeline&learn=gemini-cli&step=2');
     await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'check');

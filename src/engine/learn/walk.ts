@@ -113,56 +113,66 @@ function getSummaryParts(event: ReplayEventFields): LearnFigure[] {
   return parts.filter((f) => Math.round(f.value) !== 0);
 }
 
+/**
+ * The drop and the next call. The after figure is an estimate (summary, re-attachments, base); the
+ * next call's is what it reported where the log's compaction is adopted, and can be lower (a real
+ * Codex rollout: 111,696 after, 109,637 at the next call): then "that plus the new messages" would
+ * be false, so the text says the call's figure stands for the estimate.
+ */
+function describeAfter(pre: number, post: number, next: number | undefined): string {
+  const drop = `From ${fmt(pre)} tokens the context drops to ${fmt(post)}`;
+  if (next === undefined)
+    return `${drop}; the next request carries that plus the new messages, and the count starts climbing again.`;
+  if (next >= post)
+    return `${drop}; the next request carries that plus the new messages (${fmt(next)} tokens at the next call), and the count starts climbing again.`;
+  return `${drop} by the estimate; the next call reports ${fmt(next)} tokens, ${fmt(post - next)} under it (a call's own figure stands for the estimate), and the count starts climbing again.`;
+}
+
 function afterStep(ctx: Context, event: ReplayEventFields): LearnStep {
   const { result } = ctx;
   const pos = callPosOf(result, event.afterApiCall);
   const next = result.simulatedTokens[pos + 1];
-  return step(
-    'after',
-    'The context after',
-    `From ${fmt(event.preTokens)} tokens the context drops to ${fmt(event.postTokens)}; the next request carries that plus the new messages${next === undefined ? '' : ` (${fmt(next)} tokens at the next call)`}, and the count starts climbing again.`,
-    {
-      bar: createBar(result, pos, pos + 1 + CALLS_AFTER, event, pos - CALLS_BEFORE_AFTER),
-      figures: [
-        { label: 'Before', value: event.preTokens, unit: 'tokens' },
-        {
-          label: 'After',
-          value: event.postTokens,
-          unit: 'tokens',
-          how: formatTokenProvenance(event.postSource),
-          strong: true,
-        },
-        ...(event.kind === 'compact' ? getSummaryParts(event) : []),
-        { label: 'Freed', value: event.preTokens - event.postTokens, unit: 'tokens' },
-        ...(result.recordedTokens[pos + 1] === undefined
-          ? []
-          : [
-              {
-                // Beside the replay's after, the log's own (issue 24 item 8).
-                label: 'In the log, next call',
-                value: result.recordedTokens[pos + 1]!,
-                unit: 'tokens' as const,
-                how: `the real context at API call ${fmt(result.callIndex[pos + 1]! + 1)}${next === undefined ? '' : `; the replay's: ${fmt(next)}`}`,
-              },
-            ]),
-        ...(next === undefined
-          ? []
-          : [
-              {
-                label: 'Next call',
-                value: next,
-                unit: 'tokens' as const,
-                how: 'simulated context of the next API call',
-              },
-            ]),
-        {
-          label: 'Headroom to the threshold',
-          value: event.thresholdTokens - event.postTokens,
-          unit: 'tokens',
-        },
-      ],
-    },
-  );
+  return step('after', 'The context after', describeAfter(event.preTokens, event.postTokens, next), {
+    bar: createBar(result, pos, pos + 1 + CALLS_AFTER, event, pos - CALLS_BEFORE_AFTER),
+    figures: [
+      { label: 'Before', value: event.preTokens, unit: 'tokens' },
+      {
+        label: 'After',
+        value: event.postTokens,
+        unit: 'tokens',
+        how: formatTokenProvenance(event.postSource),
+        strong: true,
+      },
+      ...(event.kind === 'compact' ? getSummaryParts(event) : []),
+      { label: 'Freed', value: event.preTokens - event.postTokens, unit: 'tokens' },
+      ...(result.recordedTokens[pos + 1] === undefined
+        ? []
+        : [
+            {
+              // Beside the replay's after, the log's own (issue 24 item 8).
+              label: 'In the log, next call',
+              value: result.recordedTokens[pos + 1]!,
+              unit: 'tokens' as const,
+              how: `the real context at API call ${fmt(result.callIndex[pos + 1]! + 1)}${next === undefined ? '' : `; the replay's: ${fmt(next)}`}`,
+            },
+          ]),
+      ...(next === undefined
+        ? []
+        : [
+            {
+              label: 'Next call',
+              value: next,
+              unit: 'tokens' as const,
+              how: 'simulated context of the next API call',
+            },
+          ]),
+      {
+        label: 'Headroom to the threshold',
+        value: event.thresholdTokens - event.postTokens,
+        unit: 'tokens',
+      },
+    ],
+  });
 }
 
 const FAMILY_WORDS: Record<LearnFamily, string> = {
