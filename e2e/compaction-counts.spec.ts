@@ -7,11 +7,13 @@ import { countCompactions, type DropFile, dropFiles, expect, openEmpty, REPO_ROO
 // thread's, as the library's row and `compactlab stats` do, and says the subagents' apart; the
 // timeline's markers are the main thread's only. The header said "15 compactions" where the list
 // said 6, and the subagents' 9 were markers at main-thread call numbers ("after call 5:
-// Compaction (auto) · 182,356 → –").
+// Compaction (auto) · 182,356 → –"). A Cline log's truncations are named as such in the replay
+// strip, as the header's legend names them (it said "1/4 real auto-compactions reproduced").
 
 const CORPUS = path.join(REPO_ROOT, '../shared/corpus');
 const VAULT = path.join(CORPUS, 'LAF-US__IDAHO-VAULT');
 const PREFIX = 'claude__projects__c--Users-loganf-Documents-IDAHO-VAULT__';
+const CLINE = path.join(CORPUS, 'CoreGems__Cline-Xray/task_sample__ui_messages.json');
 
 /** A session's files under the names Claude Code gives them (the corpus flattens its folders). */
 function sessionFiles(session: string): DropFile[] {
@@ -84,5 +86,17 @@ test.describe('compaction counts on real sessions', () => {
     await expect(page.getByTestId('stat-subagent-compactions')).toHaveText('· 22 in subagents');
     await expect.poll(() => markerCount(page)).toBe(1);
     await page.screenshot({ path: test.info().outputPath('session-cc06da85.png') });
+  });
+
+  test("a Cline task: the strip names its truncations as the header's legend does", async ({ page }) => {
+    test.skip(!fs.existsSync(CLINE), `corpus file not found at ${CLINE}`);
+    await openEmpty(page);
+    await dropFiles(page, [{ name: 'ui_messages.json', content: fs.readFileSync(CLINE, 'utf8') }]);
+    await expect(page.getByTestId('stat-compaction-kinds')).toHaveText('(0 auto · 0 manual · 0 μ · 4 T)');
+    const strip = page.getByTestId('replay-compare');
+    await expect(strip).toHaveAttribute('data-expected', '4');
+    await expect(strip).toContainText(/\d\/4 real truncations reproduced/);
+    await expect(strip).not.toContainText('auto-compaction');
+    await page.screenshot({ path: test.info().outputPath('cline-truncations.png') });
   });
 });
