@@ -60,6 +60,7 @@ test.describe('compaction counts on real sessions', () => {
     await expect(page.getByTestId('stat-subagent-compactions')).toHaveText('· 9 in subagents');
     await expect(page.getByTestId('replay-compare')).toHaveAttribute('data-expected', '6');
     await expect.poll(() => markerCount(page)).toBe(6);
+    await expect(page.getByTestId('timeline-legend-items')).not.toContainText('truncation');
     // None is a subagent's (theirs had no after-value, "→ – tokens", and a pre-value over 175k
     // while the main thread's first compaction was 175,199 → 167,185).
     const titles = [
@@ -97,6 +98,8 @@ test.describe('compaction counts on real sessions', () => {
     await expect(strip).toHaveAttribute('data-expected', '4');
     await expect(strip).toContainText(/\d\/4 real truncations reproduced/);
     await expect(strip).not.toContainText('auto-compaction');
+    // The chart's legend names the T its markers draw.
+    await expect(page.getByTestId('timeline-legend-items')).toContainText('T truncation');
     await page.screenshot({ path: test.info().outputPath('cline-truncations.png') });
   });
 });
