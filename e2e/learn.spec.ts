@@ -150,6 +150,20 @@ test.describe('learn mode', () => {
     await expect(page).toHaveURL(/[?&]large=1(&|$)/);
   });
 
+  // The clearing step's bar drew microcompact's own threshold under the auto-compact name
+  // ("— auto-compact 135,000", where step 2 says auto-compact is 155,000).
+  test("names each step's threshold line by the line it draws", async ({ page }) => {
+    await page.goto('/?learn=claude-code&step=2');
+    await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'check');
+    await expect(page.getByTestId('learn-bar-threshold')).toHaveText('— auto-compact 155,000');
+    await page.goto('/?learn=claude-code&step=3');
+    await expect(page.getByTestId('learn-step')).toHaveAttribute('data-step-id', 'clear');
+    await expect(page.getByTestId('learn-bar-threshold')).toHaveText(
+      '— microcompact = warning = error 135,000',
+    );
+    await page.screenshot({ path: test.info().outputPath('learn-clear-step.png') });
+  });
+
   test('reads in dark and in large type', async ({ page }) => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto('/?learn=claude-code&step=2');

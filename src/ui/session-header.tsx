@@ -50,11 +50,10 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
   const models = meta.models.join(', ');
   const tools = Object.entries(overview.toolCalls).sort((a, b) => b[1] - a[1]);
   const toolTotal = tools.reduce((sum, [, n]) => sum + n, 0);
-  const compacts = overview.compactions.filter((c) => c.kind === 'compact');
-  const auto = compacts.filter((c) => c.trigger === 'auto').length;
-  const manual = compacts.filter((c) => c.trigger === 'manual').length;
-  const micro = overview.compactions.filter((c) => c.kind === 'microcompact').length;
-  const truncations = overview.compactions.filter((c) => c.kind === 'truncate').length;
+  // The main thread's, as the list, `stats` and the timeline's markers count them; a subagent's
+  // compactions are of its own context, said apart (engine parse/main-thread.ts).
+  const { auto, manual, micro, truncated: truncations, inSubagents } = overview.compactionCounts;
+  const compactions = auto + manual + micro + truncations;
   const issues = overview.issueCounts.error + overview.issueCounts.warning + overview.issueCounts.info;
   const subagentLogs = overview.files.filter(
     (f) =>
@@ -186,14 +185,23 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
           {tools.length > TOP_TOOLS && <span className="muted">+{tools.length - TOP_TOOLS}</span>}
         </span>
         <Stat
-          label={overview.compactions.length === 1 ? 'compaction' : 'compactions'}
-          value={formatCount(overview.compactions.length)}
-          title={`${auto} auto, ${manual} manual, ${micro} microcompact${truncations ? `, ${truncations} truncation` : ''}`}
+          label={compactions === 1 ? 'compaction' : 'compactions'}
+          value={formatCount(compactions)}
+          title={`The main thread's: ${auto} auto, ${manual} manual, ${micro} microcompact${truncations ? `, ${truncations} truncation` : ''}`}
           testId="stat-compactions"
         />
-        <span className="muted small">
+        <span className="muted small" data-testid="stat-compaction-kinds">
           ({auto} auto · {manual} manual · {micro} μ{truncations > 0 && ` · ${truncations} T`})
         </span>
+        {inSubagents > 0 && (
+          <span
+            className="muted small"
+            data-testid="stat-subagent-compactions"
+            title="Compactions of the subagents' own contexts, in their logs: not the main thread's (the replay strip's Subagents rows list them)"
+          >
+            · {formatCount(inSubagents)} in subagents
+          </span>
+        )}
         <Stat label="peak context" value={formatTokensShort(overview.peakContextTokens)} />
         {overview.usage.zeroUsageCalls > 0 && (
           <span className="usage-warning" data-testid="usage-warning">

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { buildCompactionRequest } from '../../src/engine/compact/build-request';
 import { estimateApiMessagesTokens } from '../../src/engine/compact/normalize-messages';
-import { isMainThreadEntry } from '../../src/engine/compact/span-messages';
+import { isMainThreadEntry } from '../../src/engine/parse/main-thread';
 import type { ApiBlock, ApiMessage } from '../../src/engine/compact/types';
 import { getDialect } from '../../src/engine/parse/dialects/registry';
 import { parseSession } from '../../src/engine/parse/parse-session';

@@ -33,7 +33,7 @@ describe('renderTimelineSvg', () => {
     expect(svg.match(/<polyline class="context"/g)).toHaveLength(1);
     const points = /class="context"[^>]*points="([^"]*)"/.exec(svg)![1]!.split(' ');
     expect(points).toHaveLength(series.contextTokens.length);
-    expect(svg.match(/<g class="marker"/g)).toHaveLength(series.markers.filter((m) => m.isMain).length);
+    expect(svg.match(/<g class="marker"/g)).toHaveLength(series.markers.length);
     expect(svg.match(/<g class="threshold"/g)).toHaveLength(2);
     expect(svg).toContain('<title>a &lt;b&gt; title</title>');
     // The title is drawn too, and the legend says what each line and letter is.

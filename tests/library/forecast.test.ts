@@ -11,7 +11,7 @@ function row(recentContexts: number[], extra: Partial<LibraryRow> = {}): Library
     sidechainCalls: 0,
     peakContextTokens: Math.max(...recentContexts),
     lastContextTokens: recentContexts.at(-1) ?? 0,
-    compactions: { auto: 0, manual: 0, micro: 0, truncated: 0 },
+    compactions: { auto: 0, manual: 0, micro: 0, truncated: 0, inSubagents: 0 },
     recentContexts,
     callsBeforeLastCompact: 0,
     subagentFiles: 0,

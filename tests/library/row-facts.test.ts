@@ -153,6 +153,6 @@ describe("a row's compactions", () => {
     const scanned = await scanSession(sources());
     const full = getLibraryRow(await parseSession(sources()));
     for (const row of [scanned, full])
-      expect(row.compactions).toEqual({ auto: 1, manual: 0, micro: 0, truncated: 1 });
+      expect(row.compactions).toEqual({ auto: 1, manual: 0, micro: 0, truncated: 1, inSubagents: 0 });
   });
 });

@@ -23,7 +23,7 @@ describe('computeTimelineSeries', () => {
       ['microcompact', 'auto', 5.5],
       ['compact', 'auto', 6.5],
     ]);
-    expect(markers[0]).toMatchObject({ preTokens: 170_050, postTokens: 40_000, isMain: true });
+    expect(markers[0]).toMatchObject({ preTokens: 170_050, postTokens: 40_000 });
     expect(markers[1]).toMatchObject({ tokensSaved: 3_000 });
   });
 

@@ -76,6 +76,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'replay/subagent-knobs',
       'replay/sweep-score',
       'replay/compare-table',
+      'replay/compare-words',
     ],
   },
   {

@@ -4,7 +4,8 @@ import { composePrompt, type PromptPreset } from '../prompts/types';
 import { estimateTextTokens } from '../tokens/estimate';
 import type { Session, TokenCount } from '../types';
 import { estimateApiMessagesTokens } from './normalize-messages';
-import { isMainThreadEntry, readSpanMessages } from './span-messages';
+import { isMainThreadEntry } from '../parse/main-thread';
+import { readSpanMessages } from './span-messages';
 import type { ApiMessage, CompactionRequest, RequestVariant } from './types';
 
 // What a compaction would send to the summarizer at any point of a transcript (Claude Code 2.1.68 (docs/sources.md#cc-full-mechanism step 4); docs/sources.md#ccs-manual-compact `j91`, phase 3): the messages since the last boundary

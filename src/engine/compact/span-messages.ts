@@ -1,8 +1,9 @@
 import type { MessageReader } from '../parse/dialects/descriptor';
+import { isMainThreadEntry } from '../parse/main-thread';
 import { getDialect } from '../parse/dialects/registry';
 import { readEntryRecord } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
-import type { Compaction, Entry, Session } from '../types';
+import type { Compaction, Session } from '../types';
 import { type NormalizedMessages, normalizeMessages, type RecordInput } from './normalize-messages';
 import type { ApiMessage } from './types';
 
@@ -10,13 +11,6 @@ import type { ApiMessage } from './types';
 // record re-read (an entry in memory holds previews only), in Claude Code's record shape (another
 // agent's records through its dialect's `createMessageReader`), then `WZ` (normalize-messages.ts).
 // The summary request, the erosion chain and the retention score all read a span through here.
-
-/** True for entries of the main conversation (not a subagent's sidechain, not another file). */
-export function isMainThreadEntry(session: Session, entry: Entry): boolean {
-  const file = session.files[entry.fileIndex];
-  if (file?.role !== 'main') return false;
-  return !entry.isSidechain || file.openedAlone === true;
-}
 
 /** Entry kinds a Claude Code span's request is built from (the rest `WZ` drops or never sees). */
 const MESSAGE_KINDS: ReadonlySet<string> = new Set(['user', 'assistant', 'attachment']);

@@ -1,5 +1,6 @@
 import { computeLogErosion, computeReplayErosion, type ErosionChain } from '../erosion/erosion';
 import { computeInspectReport } from '../inspect/report';
+import { countCompactions, isMainThreadCompaction } from '../parse/main-thread';
 import type { ByteSource } from '../parse/source';
 import { computeTimelineSeries } from '../query/timeline-series';
 import { maskText, type RedactionSettings } from '../redact/mask';
@@ -100,7 +101,18 @@ export async function computeReportHtml(
   // The agent's own figure where its log writes one (Cline, OpenCode, pi; the SDK stream's runs).
   const stated = getStatedCostUsd(report);
   if (stated !== undefined) row('cost stated by the log', formatUsd(stated));
-  row('compactions', `${report.compactions.length}`);
+  // The main thread's, as the page's header counts them; a subagent's are of its own context.
+  const counts = countCompactions(session);
+  const onMain = report.compactions.filter((_, i) =>
+    isMainThreadCompaction(session, session.compactions[i]!),
+  );
+  const inSubagents = report.compactions.filter(
+    (_, i) => !isMainThreadCompaction(session, session.compactions[i]!),
+  );
+  row(
+    'compactions',
+    `${onMain.length} (${counts.auto} auto · ${counts.manual} manual · ${counts.micro} µ${counts.truncated > 0 ? ` · ${counts.truncated} truncation` : ''})${counts.inSubagents > 0 ? ` · ${counts.inSubagents} in subagents` : ''}`,
+  );
   row('parse issues', `${report.issues.length}`);
   if (options.redaction) row('redaction', 'secrets masked');
   out.push('</dl></header>');
@@ -109,14 +121,27 @@ export async function computeReportHtml(
     `<p class="muted">Blue: context of each API call as recorded.${replay ? ` Orange: replay with ${t(strategyName(replay.strategyId))} (${fmt(replay.events.filter((e) => e.kind === 'compact').length)} compactions).` : ''} A/M: auto/manual compaction, µ: microcompact.</p></section>`,
   );
   out.push('<section id="compactions"><h2>Compactions</h2>');
-  if (report.compactions.length === 0) out.push('<p>None in this transcript.</p>');
+  if (onMain.length === 0) out.push('<p>None in this transcript.</p>');
   else {
     out.push(
       '<table><thead><tr><th>#</th><th>line</th><th>kind</th><th>trigger</th><th>before</th><th>after</th></tr></thead><tbody>',
     );
-    for (const [i, c] of report.compactions.entries()) {
+    for (const [i, c] of onMain.entries()) {
       out.push(
         `<tr><td class="num">${i + 1}</td><td class="num">${c.line}</td><td>${t(c.kind)}</td><td>${t(c.trigger)}</td><td class="num">${fmt(c.preTokens)}</td><td class="num">${fmt(c.kind === 'compact' ? c.postTokens : c.tokensSaved)}</td></tr>`,
+      );
+    }
+    out.push('</tbody></table>');
+  }
+  // Each in its own log: the main thread's call numbers and the timeline above are not theirs.
+  if (inSubagents.length > 0) {
+    out.push(
+      `<h3>In subagents' logs (${inSubagents.length})</h3>`,
+      '<table><thead><tr><th>log</th><th>line</th><th>kind</th><th>trigger</th><th>before</th></tr></thead><tbody>',
+    );
+    for (const c of inSubagents) {
+      out.push(
+        `<tr><td>${t(c.file.split('/').pop())}</td><td class="num">${c.line}</td><td>${t(c.kind)}</td><td>${t(c.trigger)}</td><td class="num">${fmt(c.preTokens)}</td></tr>`,
       );
     }
     out.push('</tbody></table>');
@@ -152,7 +177,7 @@ export async function computeReportHtml(
   // Erosion: each summary of the chain against everything the session held since its start.
   const chains: ErosionChain[] = [];
   const erosionOptions = { redaction: options.redaction, signal: options.signal };
-  if (report.compactions.length > 0) chains.push(await computeLogErosion(session, sources, erosionOptions));
+  if (onMain.length > 0) chains.push(await computeLogErosion(session, sources, erosionOptions));
   if (replay)
     chains.push(
       await computeReplayErosion(session, sources, replay.events, replay.strategyId, erosionOptions),

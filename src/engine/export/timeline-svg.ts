@@ -131,7 +131,6 @@ export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOp
     }
   }
   for (const m of series.markers) {
-    if (!m.isMain) continue;
     const mx = x(Math.min(Math.max(m.x, 0), Math.max(0, n - 1)));
     const label = markerLetter(m);
     parts.push(

@@ -1,3 +1,4 @@
+import { isMainThreadCompaction } from '../parse/main-thread';
 import { parseSession } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { computeReplay } from '../replay/compute-replay';
@@ -159,9 +160,7 @@ export async function computeSessionFidelity(
         {
           apiCalls: session.apiCalls.length,
           compactions: session.compactions.filter(
-            (c) =>
-              (c.kind === 'compact' || c.kind === 'truncate') &&
-              session.files[c.fileIndex]?.role === main?.role,
+            (c) => (c.kind === 'compact' || c.kind === 'truncate') && isMainThreadCompaction(session, c),
           ).length,
         },
       ),

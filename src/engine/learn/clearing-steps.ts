@@ -3,7 +3,16 @@ import type { ReplayEventFields } from '../replay/types';
 import type { ClearingProbe } from '../strategies/types';
 import { findMinimumKnob } from './place-knobs';
 import type { LearnFigure, LearnStep } from './types';
-import { callPosOf, type Context, createBar, describeToolResult, fmt, list, step } from './walk-parts';
+import {
+  callPosOf,
+  type Context,
+  createBar,
+  describeToolResult,
+  fmt,
+  getThresholdLine,
+  list,
+  step,
+} from './walk-parts';
 
 // Learn mode's steps around a clearing or a truncation: the trigger check, each clearing, the
 // attempt that did not act, the truncation (walk.ts puts them in order).
@@ -71,7 +80,7 @@ export function checkStep(ctx: Context, event: ReplayEventFields | undefined): L
     },
     ...(explainer?.thresholdFigures(knobs) ?? [
       {
-        label: trigger?.label ?? 'Threshold',
+        label: getThresholdLine(result, event)?.label ?? 'Threshold',
         value: event.thresholdTokens,
         unit: 'tokens' as const,
         strong: true,

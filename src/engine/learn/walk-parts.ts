@@ -71,6 +71,22 @@ export function callPosOf(result: ReplayResult, apiCall: number): number {
   return result.callIndex.indexOf(apiCall);
 }
 
+/**
+ * The threshold line an event was checked against: the line at the tokens it compared (Claude
+ * Code's microcompact fires at its own line, "microcompact = warning = error", under the
+ * auto-compact one), the one named by the event's kind among lines at the same tokens; without an
+ * event, the strategy's first trigger. Undefined when no line is at those tokens.
+ */
+export function getThresholdLine(
+  result: ReplayResult,
+  event: ReplayEventFields | undefined,
+): ReplayResult['thresholds'][number] | undefined {
+  const trigger = result.thresholds.find((t) => t.kind === 'trigger');
+  if (!event?.thresholdTokens) return trigger;
+  const at = result.thresholds.filter((t) => t.tokens === event.thresholdTokens);
+  return at.find((t) => t.id === event.kind) ?? at.find((t) => t.kind === 'trigger') ?? at[0];
+}
+
 /** Calls [startPos, endPos) of the replay, the focus call among them. */
 export function createBar(
   result: ReplayResult,
@@ -80,6 +96,9 @@ export function createBar(
   startPos = 0,
 ): LearnBar {
   const trigger = result.thresholds.find((t) => t.kind === 'trigger');
+  // Named for the line at the tokens drawn: the auto-compact label on a clearing's own threshold
+  // read as "auto-compact 135,000" where auto-compact is 155,000.
+  const line = getThresholdLine(result, event);
   const limit =
     result.thresholds.find((t) => t.id === 'window') ?? result.thresholds.find((t) => t.kind === 'limit');
   const end = Math.min(result.callIndex.length, Math.max(endPos, focusPos + 1));
@@ -93,7 +112,7 @@ export function createBar(
     ),
     recordedTokens: Array.from(result.recordedTokens.subarray(start, end), Math.round),
     thresholdTokens: event?.thresholdTokens || trigger?.tokens || 0,
-    thresholdLabel: trigger?.label ?? 'Threshold',
+    thresholdLabel: line?.label ?? 'Threshold',
     limitTokens: limit?.tokens ?? Math.max(...result.checkTokens),
     limitLabel: limit?.label ?? 'Peak',
     focus: Math.max(0, focusPos - start),

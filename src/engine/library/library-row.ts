@@ -8,20 +8,12 @@ import {
   type UsageBucket,
 } from '../cost/session-calls';
 import { DIALECT_INFOS } from '../parse/dialects/descriptors';
+import { type CompactionCounts, countCompactions, isMainThreadCompaction } from '../parse/main-thread';
 import type { Session, TokenCount } from '../types';
 
 // One session as the library lists it. Built from a `Session` by `getLibraryRow`, the same
 // function whether the session came from the scan (`scan-session.ts`) or the full parse, so the
 // two agree wherever the scan kept the records a figure needs.
-
-interface CompactionCounts {
-  auto: number;
-  manual: number;
-  /** Microcompactions (cleared tool results), any trigger. */
-  micro: number;
-  /** Truncations (Cline's context manager dropping a range of messages, no summary). */
-  truncated: number;
-}
 
 export interface LibraryRow {
   agent: string;
@@ -70,17 +62,11 @@ const RECENT_CALLS = 12;
 
 /** A session's list figures. `overrides` replaces list prices (by price key). */
 export function getLibraryRow(session: Session, overrides?: PriceOverrides): LibraryRow {
-  const compactions: CompactionCounts = { auto: 0, manual: 0, micro: 0, truncated: 0 };
-  for (const c of session.compactions) {
-    if (session.files[c.fileIndex]?.role !== 'main') continue;
-    if (c.kind === 'microcompact') compactions.micro++;
-    else if (c.kind === 'truncate') compactions.truncated++;
-    else if (c.trigger === 'manual') compactions.manual++;
-    else compactions.auto++;
-  }
+  // The main thread's, the subagents' said apart: the header's and `stats`' one rule (parse/main-thread.ts).
+  const compactions = countCompactions(session);
   let callsBeforeLastCompact = 0;
   for (const c of session.compactions) {
-    if (c.kind === 'compact' && session.files[c.fileIndex]?.role === 'main')
+    if (c.kind === 'compact' && isMainThreadCompaction(session, c))
       callsBeforeLastCompact = c.apiCallBefore === undefined ? 0 : c.apiCallBefore + 1;
   }
   let sidechainCalls = 0;

@@ -6,6 +6,8 @@
  * rows cached by an earlier build (the page's IndexedDB) are read again rather than shown stale.
  * 2: the first prompt as a person typed it; truncations counted apart. 3: usage by quarter hour.
  * 4: the agent's own stated cost (Cline's). 5: the session's name (Claude Code's titles, Codex's
- * thread name, pi's session name, OpenCode's title).
+ * thread name, pi's session name, OpenCode's title). 6: compactions of the main thread by its
+ * entries (parse/main-thread.ts; a 1.0.x subagent's inline boundary no longer counted), the
+ * subagents' counted apart.
  */
-export const LIBRARY_ROW_VERSION = 5;
+export const LIBRARY_ROW_VERSION = 6;

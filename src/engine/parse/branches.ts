@@ -1,4 +1,5 @@
 import type { Branch, BranchFork, Entry, Session, SessionBranches } from '../types';
+import { isMainThreadEntry } from './main-thread';
 
 // The forks of a Claude Code uuid tree: where a rewind, an edited earlier prompt or a retried
 // request made a second continuation of one entry (docs/sources.md#fmt-envelope: "Retries, edits and resumes
@@ -33,9 +34,7 @@ import type { Branch, BranchFork, Entry, Session, SessionBranches } from '../typ
 const PREVIEW_CHARS = 80;
 
 function isTreeEntry(session: Session, entry: Entry): boolean {
-  if (!entry.uuid) return false;
-  const file = session.files[entry.fileIndex];
-  return file?.role === 'main' && (!entry.isSidechain || file.openedAlone === true);
+  return entry.uuid !== undefined && entry.uuid !== '' && isMainThreadEntry(session, entry);
 }
 
 /** A user entry typed by the person (not injected context, not only tool results). */

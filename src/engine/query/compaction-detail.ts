@@ -1,4 +1,5 @@
 import { getDialectInfo } from '../parse/dialects/descriptors';
+import { isMainThreadCompaction } from '../parse/main-thread';
 import type { Compaction, Session } from '../types';
 import { withEstimatedPost } from './usage-coverage';
 import { getToolNameForResult } from './row-filter';
@@ -10,6 +11,11 @@ export interface CompactionDetail {
   /** `postEstimated`: the call after it recorded no usage; `postTokens` is its estimate (usage-coverage.ts). */
   compaction: Compaction & { postEstimated?: boolean };
   fileName: string;
+  /**
+   * Its place among its thread's compactions, as the header counts them: the main thread's, or
+   * (`subagent`: the agent's id, else its log's name) those of the subagent log it is in.
+   */
+  thread: { index: number; total: number; subagent?: string };
   /** The full text of the `isCompactSummary` message (re-read from the file). */
   summaryText?: string;
   summaryChars?: number;
@@ -100,6 +106,7 @@ export function getCompactionDetail(
   return {
     compactionIndex,
     compaction: withEstimatedPost(session, compaction),
+    thread: getThreadPlace(session, compaction),
     fileName: session.files[compaction.fileIndex]?.name ?? `file ${compaction.fileIndex}`,
     summaryText,
     summaryChars: summaryText?.length,
@@ -112,5 +119,22 @@ export function getCompactionDetail(
       toolName: getToolNameForResult(session, toolUseId),
       resultEntryIndex: session.toolResultEntry.get(toolUseId),
     })),
+  };
+}
+
+/** Where a compaction stands in its own thread (the main one, or its subagent log). */
+function getThreadPlace(session: Session, compaction: Compaction): CompactionDetail['thread'] {
+  const main = isMainThreadCompaction(session, compaction);
+  // A subagent's compactions number within its log: the main thread's count never includes them.
+  const same = session.compactions.filter((c) =>
+    main
+      ? isMainThreadCompaction(session, c)
+      : !isMainThreadCompaction(session, c) && c.fileIndex === compaction.fileIndex,
+  );
+  const file = session.files[compaction.fileIndex];
+  return {
+    index: same.indexOf(compaction),
+    total: same.length,
+    ...(main ? {} : { subagent: file?.agentId ?? file?.name ?? `file ${compaction.fileIndex}` }),
   };
 }

@@ -10,6 +10,7 @@ import type {
 } from '../types';
 import { type ContextWindowInference, getSessionWindow } from '../parse/context-window';
 import type { Branch, BranchFork } from '../types';
+import { type CompactionCounts, countCompactions } from '../parse/main-thread';
 import { getShownMainFile } from '../parse/other-sessions';
 import { getCallLanes } from './call-lanes';
 import { getUsageCoverage, type UsageCoverage, withEstimatedPost } from './usage-coverage';
@@ -27,8 +28,13 @@ export interface SessionOverview {
   mainApiCalls: number;
   toolCalls: Record<string, number>;
   toolPairs: Session['toolPairs'];
-  /** `postEstimated`: the call after the boundary recorded no usage; `postTokens` is its estimate. */
+  /**
+   * Every compaction of every file, by index (what a card and a row name). `postEstimated`: the call
+   * after the boundary recorded no usage; `postTokens` is its estimate.
+   */
   compactions: (Compaction & { postEstimated?: boolean })[];
+  /** What the header counts: the main thread's by kind, the subagents' apart (parse/main-thread.ts). */
+  compactionCounts: CompactionCounts;
   issueCounts: Record<Severity, number>;
   /** The first whole-file issue that says why the input is not a usable transcript. */
   notTranscript?: ParseIssue;
@@ -75,6 +81,7 @@ export function getSessionOverview(session: Session): SessionOverview {
       usage.zeroUsageCalls > 0
         ? session.compactions.map((c) => withEstimatedPost(session, c))
         : session.compactions,
+    compactionCounts: countCompactions(session),
     issueCounts,
     notTranscript,
     unknownTypes: session.unknownTypes,

@@ -1,11 +1,14 @@
 import type { Compaction, Session, TokenCount } from '../types';
 import { isOnFollowedBranch } from '../parse/branches';
+import { isMainThreadCompaction } from '../parse/main-thread';
 import { getCallLanes } from './call-lanes';
 import { getEstimatedCallContext, hasZeroUsage } from './usage-coverage';
 
 // The context-over-time chart's data. The x axis is the main conversation's API call sequence
-// (0, 1, 2, …): wall-clock time would squash a session resumed days later. Subagent calls and
-// subagent compactions are placed on that axis by their timestamps.
+// (0, 1, 2, …): wall-clock time would squash a session resumed days later. Subagent calls are
+// placed on that axis by their timestamps. A subagent's compactions are not markers: they are of
+// its own context, not the one drawn (the replay strip's Subagents rows have them), and a marker
+// at the main call its time falls after read as that call's compaction.
 
 export interface TimelineMarker {
   compactionIndex: number;
@@ -22,8 +25,6 @@ export interface TimelineMarker {
   /** `postTokens` is an estimate: the call after the boundary recorded no usage. */
   postEstimated?: boolean;
   entryIndex: number;
-  /** False for compactions inside a subagent's own context. */
-  isMain: boolean;
 }
 
 export interface TimelineSeries {
@@ -113,21 +114,19 @@ export function computeTimelineSeries(session: Session): TimelineSeries {
     sideTokens[k] = call.contextTokens;
   });
 
-  const markers: TimelineMarker[] = session.compactions.map((c, compactionIndex) => {
-    const role = session.files[c.fileIndex]?.role ?? 'main';
-    const isMain = role === 'main' && !session.entries[c.entryIndex]?.isSidechain;
+  const markers: TimelineMarker[] = [];
+  session.compactions.forEach((c, compactionIndex) => {
+    if (!isMainThreadCompaction(session, c)) return;
     let x = Number.NaN;
-    if (isMain) {
-      const before = c.apiCallBefore === undefined ? undefined : positionByCall.get(c.apiCallBefore);
-      const after = c.apiCallAfter === undefined ? undefined : positionByCall.get(c.apiCallAfter);
-      if (before !== undefined) x = before + 0.5;
-      else if (after !== undefined) x = after - 0.5;
-    }
+    const before = c.apiCallBefore === undefined ? undefined : positionByCall.get(c.apiCallBefore);
+    const after = c.apiCallAfter === undefined ? undefined : positionByCall.get(c.apiCallAfter);
+    if (before !== undefined) x = before + 0.5;
+    else if (after !== undefined) x = after - 0.5;
     if (Number.isNaN(x)) x = getXForTime(timestampMs, c.timestampMs);
     if (Number.isNaN(x)) x = 0;
     // A call without usage would read "→ 0 tokens": its estimate stands in, flagged.
     const afterZero = c.apiCallAfter !== undefined && hasZeroUsage(session, c.apiCallAfter);
-    return {
+    markers.push({
       compactionIndex,
       kind: c.kind,
       trigger: c.trigger,
@@ -139,8 +138,7 @@ export function computeTimelineSeries(session: Session): TimelineSeries {
       tokensSaved: c.tokensSaved,
       deletedRange: c.deletedRange,
       entryIndex: c.entryIndex,
-      isMain,
-    };
+    });
   });
 
   const failed: TimelineFailedRequest[] = [];

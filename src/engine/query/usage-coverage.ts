@@ -1,5 +1,6 @@
 import { at } from '../assert';
 import { computeEntryParents } from '../parse/branches';
+import { isMainThreadEntry } from '../parse/main-thread';
 import { estimateEntryTokens } from '../tokens/estimate';
 import type { Compaction, Entry, Session, TokenCount } from '../types';
 import { getCallLanes } from './call-lanes';
@@ -30,8 +31,7 @@ export interface UsageCoverage {
 
 function isContextEntry(session: Session, entry: Entry): boolean {
   if (entry.kind !== 'user' && entry.kind !== 'assistant' && entry.kind !== 'attachment') return false;
-  const file = session.files[entry.fileIndex];
-  return file?.role === 'main' && (!entry.isSidechain || file.openedAlone === true);
+  return isMainThreadEntry(session, entry);
 }
 
 /** True when an API call recorded no usage at all. */

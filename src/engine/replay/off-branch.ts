@@ -1,4 +1,4 @@
-import { isMainThreadEntry } from '../compact/span-messages';
+import { isMainThreadEntry } from '../parse/main-thread';
 import { isOnFollowedBranch } from '../parse/branches';
 import type { Session } from '../types';
 import type { LeftOutCompaction } from './types';

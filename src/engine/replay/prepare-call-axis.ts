@@ -1,4 +1,4 @@
-import { isMainThreadEntry } from '../compact/span-messages';
+import { isMainThreadEntry } from '../parse/main-thread';
 import { isOnFollowedBranch } from '../parse/branches';
 import { getDialectInfo } from '../parse/dialects/descriptors';
 import { getAnswerOutputs } from '../parse/understated-output';

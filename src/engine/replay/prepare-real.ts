@@ -1,4 +1,4 @@
-import { isMainThreadEntry } from '../compact/span-messages';
+import { isMainThreadEntry } from '../parse/main-thread';
 import { isOnFollowedBranch } from '../parse/branches';
 import { getMessageRangePositions } from '../simulation/message-pairs';
 import type { RealCompactionInfo } from '../simulation/prepared';

@@ -1,4 +1,4 @@
-import { isMainThreadEntry } from '../compact/span-messages';
+import { isMainThreadEntry } from '../parse/main-thread';
 import { readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { getDialectInfo } from '../parse/dialects/descriptors';

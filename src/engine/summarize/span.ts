@@ -1,5 +1,5 @@
 import { getSpanStart } from '../compact/build-request';
-import { isMainThreadEntry } from '../compact/span-messages';
+import { isMainThreadEntry } from '../parse/main-thread';
 import type { Compaction, Session } from '../types';
 import { formatOrdinal } from '../query/numbering';
 

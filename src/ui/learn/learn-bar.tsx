@@ -117,7 +117,9 @@ export function LearnBarChart({ bar, large }: { bar: LearnBar; large: boolean })
         {' · '}
         <span className="learn-key recorded">—</span> the log
         {' · '}
-        <span className="learn-key threshold">—</span> {bar.thresholdLabel} {fmt(bar.thresholdTokens)}
+        <span data-testid="learn-bar-threshold">
+          <span className="learn-key threshold">—</span> {bar.thresholdLabel} {fmt(bar.thresholdTokens)}
+        </span>
         {' · '}
         <span className="learn-key limit">—</span> {bar.limitLabel} {fmt(bar.limitTokens)}
         {' · '}

@@ -3,6 +3,7 @@ import { useEscapeLayer } from '../common/use-escape';
 import { lazy, Suspense, useLayoutEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { formatMillions, formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
+import { describeExpectedReal } from '../../engine/replay/compare-words';
 import type {
   RealOutcome,
   ReplayComparison,
@@ -77,7 +78,7 @@ function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
             <b>
               {c.reproduced}/{c.expected}
             </b>{' '}
-            real auto-compaction{c.expected === 1 ? '' : 's'} reproduced (±{c.toleranceCalls} call)
+            {describeExpectedReal(c)} reproduced (±{c.toleranceCalls} call)
           </>
         ) : (
           'no real auto-compaction to compare with'

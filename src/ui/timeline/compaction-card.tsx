@@ -2,11 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import type { SessionId } from '../../worker/protocol';
 import { formatClock, formatCount, formatDuration } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
-import { compactionDetailQuery, sessionOverviewQuery } from '../queries';
+import { compactionDetailQuery } from '../queries';
 import { useUiStore } from '../store';
 import { markerColor } from './timeline-markers';
 import { VisibleText } from '../common/visible-text';
-import { formatOrdinalTitle, formatPlural } from '../../engine/query/numbering';
+import { formatOrdinal, formatOrdinalTitle, formatPlural } from '../../engine/query/numbering';
 
 export function CompactionCard({
   sessionId,
@@ -19,9 +19,14 @@ export function CompactionCard({
   const close = useUiStore((s) => s.openCompactionCard);
   const selectEntry = useUiStore((s) => s.selectEntry);
   useEscapeLayer(() => close(undefined));
-  const total = useQuery(sessionOverviewQuery(sessionId)).data?.compactions.length;
   const c = data?.compaction;
-  const ordinal = formatOrdinalTitle('compaction', compactionIndex, total);
+  // Numbered in its own thread, as the header counts: a subagent's among its log's, named so.
+  const thread = data?.thread;
+  const ordinal = !thread
+    ? 'Compaction'
+    : thread.subagent === undefined
+      ? formatOrdinalTitle('compaction', thread.index, thread.total)
+      : `Subagent ${thread.subagent}: ${formatOrdinal('compaction', thread.index, thread.total)}`;
   const title = c
     ? `${ordinal} · ${c.kind === 'microcompact' ? 'microcompact' : c.kind === 'truncate' ? 'truncation' : 'full'} · ${c.trigger}`
     : ordinal;

@@ -250,6 +250,7 @@ export function TimelineChart({
         to={geometry.to}
         zoomed={!isFullView(geometry)}
         onReset={() => changeView(undefined)}
+        truncations={series.markers.some((m) => m.kind === 'truncate')}
         fitHeight={fitOffered ? fitHeight : undefined}
         onFitHeight={(fit) => useZoomStore.getState().setFitHeight(fit)}
         totals={

@@ -26,6 +26,12 @@ const ITEMS: { glyph: string; color: string; text: string; title: string }[] = [
     title: 'The log: a microcompact that cleared old tool results',
   },
   {
+    glyph: markerGlyph({ kind: 'truncate', trigger: 'auto' }),
+    color: markerColor({ kind: 'truncate', trigger: 'auto' }),
+    text: 'truncation',
+    title: "The log: a truncation (Cline's context manager dropped a range of messages, no summary)",
+  },
+  {
     glyph: EVENT_GLYPHS.compact,
     color: EVENT_COLORS.compact,
     text: 'replay compaction',
@@ -67,6 +73,8 @@ export function TimelineLegend(props: {
   overview?: ReactNode;
   /** Shown in place of the hint once zoomed: the range's totals. */
   totals?: ReactNode;
+  /** The log has truncations: their T is named (only then: the line fits 1280 px without it). */
+  truncations?: boolean;
   /** Whether the height fits the context (undefined: not offered, the context fills the frame). */
   fitHeight?: boolean;
   onFitHeight?: (fit: boolean) => void;
@@ -114,7 +122,7 @@ export function TimelineLegend(props: {
         </span>
       )}
       <span className="legend-items" data-testid="timeline-legend-items">
-        {ITEMS.map((item) => (
+        {ITEMS.filter((item) => props.truncations || item.text !== 'truncation').map((item) => (
           <span key={item.text} className="legend-item" title={item.title}>
             <b style={{ color: item.color }}>{item.glyph}</b> {item.text}
           </span>

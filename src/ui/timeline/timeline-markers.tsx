@@ -104,7 +104,7 @@ export function CompactionMarkers({
           <button
             type="button"
             key={m.compactionIndex}
-            className={`compaction-marker ${m.isMain ? '' : 'side'} ${openCompaction === m.compactionIndex ? 'open' : ''}`}
+            className={`compaction-marker ${openCompaction === m.compactionIndex ? 'open' : ''}`}
             data-testid="compaction-marker"
             data-kind={m.kind}
             data-trigger={m.trigger}
@@ -114,7 +114,7 @@ export function CompactionMarkers({
             style={
               {
                 left: c.px,
-                top: MARKER_TOP_PX + (m.isMain ? 0 : 2),
+                top: MARKER_TOP_PX,
                 '--mc': markerColor(m),
               } as CSSProperties
             }

@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { countCompactions, type DropFile, dropFiles, expect, openEmpty, REPO_ROOT, test } from './fixtures';
+
+// A session's compactions as the page counts them, on real sessions: the header counts the main
+// thread's, as the library's row and `compactlab stats` do, and says the subagents' apart; the
+// timeline's markers are the main thread's only. The header said "15 compactions" where the list
+// said 6, and the subagents' 9 were markers at main-thread call numbers ("after call 5:
+// Compaction (auto) · 182,356 → –"). A Cline log's truncations are named as such in the replay
+// strip, as the header's legend names them (it said "1/4 real auto-compactions reproduced").
+
+const CORPUS = path.join(REPO_ROOT, '../shared/corpus');
+const VAULT = path.join(CORPUS, 'LAF-US__IDAHO-VAULT');
+const PREFIX = 'claude__projects__c--Users-loganf-Documents-IDAHO-VAULT__';
+const CLINE = path.join(CORPUS, 'CoreGems__Cline-Xray/task_sample__ui_messages.json');
+
+/** A session's files under the names Claude Code gives them (the corpus flattens its folders). */
+function sessionFiles(session: string): DropFile[] {
+  return fs
+    .readdirSync(VAULT)
+    .filter((n) => n.startsWith(`${PREFIX}${session}`))
+    .map((n) => {
+      const at = n.indexOf('__subagents__');
+      return {
+        name: at > 0 ? n.slice(at + '__subagents__'.length) : `${session}.jsonl`,
+        content: fs.readFileSync(path.join(VAULT, n), 'utf8'),
+      };
+    });
+}
+
+/** Markers drawn on the chart: plain ones and the members of clusters. */
+async function markerCount(page: Page): Promise<number> {
+  const plain = await page.getByTestId('compaction-marker').count();
+  const clusters = await page
+    .getByTestId('compaction-cluster')
+    .evaluateAll((els) => els.reduce((n, el) => n + Number(el.getAttribute('data-count') ?? 0), 0));
+  return plain + clusters;
+}
+
+test.describe('compaction counts on real sessions', () => {
+  test.skip(!fs.existsSync(VAULT), `corpus not found at ${VAULT}`);
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test("05541cb5: the main thread's 6 in the header and on the chart, the subagents' 9 said apart", async ({
+    page,
+  }) => {
+    const files = sessionFiles('05541cb5-fe43-41c9-87ef-2a6d89bba271');
+    const logs = files.filter((f) => f.name.endsWith('.jsonl'));
+    const main = logs.find((f) => !f.name.startsWith('agent-'))!;
+    const subs = logs.filter((f) => f !== main);
+    expect(subs).toHaveLength(4);
+    expect(countCompactions(main.content).compact).toBe(6);
+    expect(subs.reduce((n, f) => n + countCompactions(f.content).compact, 0)).toBe(9);
+
+    await openEmpty(page);
+    await dropFiles(page, files);
+    await expect(page.getByTestId('stat-compactions')).toHaveText('6 compactions');
+    await expect(page.getByTestId('stat-compaction-kinds')).toHaveText('(6 auto · 0 manual · 0 μ)');
+    await expect(page.getByTestId('stat-subagent-compactions')).toHaveText('· 9 in subagents');
+    await expect(page.getByTestId('replay-compare')).toHaveAttribute('data-expected', '6');
+    await expect.poll(() => markerCount(page)).toBe(6);
+    await expect(page.getByTestId('timeline-legend-items')).not.toContainText('truncation');
+    // None is a subagent's (theirs had no after-value, "→ – tokens", and a pre-value over 175k
+    // while the main thread's first compaction was 175,199 → 167,185).
+    const titles = [
+      ...(await page
+        .getByTestId('compaction-marker')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''))),
+      ...(await page
+        .getByTestId('compaction-cluster')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))),
+    ].join('\n');
+    expect(titles).not.toContain('→ – tokens');
+    expect(titles).not.toContain('182,356');
+    await page.screenshot({ path: test.info().outputPath('session-05541cb5.png') });
+  });
+
+  test('cc06da85 (only a subagents folder): the log read as the main thread is 1, the other 22 apart', async ({
+    page,
+  }) => {
+    const files = sessionFiles('cc06da85-8b62-41f5-9393-d8ff1a51b0df');
+    await openEmpty(page);
+    await dropFiles(page, files);
+    await expect(page.getByTestId('subagent-transcript')).toBeVisible();
+    await expect(page.getByTestId('stat-compactions')).toHaveText('1 compaction');
+    await expect(page.getByTestId('stat-subagent-compactions')).toHaveText('· 22 in subagents');
+    await expect.poll(() => markerCount(page)).toBe(1);
+    await page.screenshot({ path: test.info().outputPath('session-cc06da85.png') });
+  });
+
+  test("a Cline task: the strip names its truncations as the header's legend does", async ({ page }) => {
+    test.skip(!fs.existsSync(CLINE), `corpus file not found at ${CLINE}`);
+    await openEmpty(page);
+    await dropFiles(page, [{ name: 'ui_messages.json', content: fs.readFileSync(CLINE, 'utf8') }]);
+    await expect(page.getByTestId('stat-compaction-kinds')).toHaveText('(0 auto · 0 manual · 0 μ · 4 T)');
+    const strip = page.getByTestId('replay-compare');
+    await expect(strip).toHaveAttribute('data-expected', '4');
+    await expect(strip).toContainText(/\d\/4 real truncations reproduced/);
+    await expect(strip).not.toContainText('auto-compaction');
+    // The chart's legend names the T its markers draw.
+    await expect(page.getByTestId('timeline-legend-items')).toContainText('T truncation');
+    await page.screenshot({ path: test.info().outputPath('cline-truncations.png') });
+  });
+});
