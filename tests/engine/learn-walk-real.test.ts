@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { computeLearnWalk } from '../../src/engine/learn/walk';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
+import { prepareReplay } from '../../src/engine/replay/prepare';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
+
+// Learn mode's walk on real logs (learn-walk.test.ts: on the bundled sample).
+
+// A real Codex rollout's walk said the context "drops to 111,696; the next request carries that
+// plus the new messages (109,637 tokens at the next call)": the next call's own figure, where the
+// log's compaction is adopted, was under the estimate after it.
+describe.skipIf(!corpusOrSkip('learn walk on a real Codex rollout'))(
+  'the context after, on a real log',
+  () => {
+    it('never says the next request carries the estimate and more when the next call reports less', async () => {
+      const path = join(
+        CORPUS,
+        'LAF-US__IDAHO-VAULT/codex__archived_sessions__rollout-2026-03-29T22-19-12-019d3cf7-965c-7fb0-8eca-afeca7fe7b00.jsonl',
+      );
+      const real = [createMemorySource('rollout.jsonl', readFileSync(path))];
+      const parsed = await parseSession(real);
+      const walk = await computeLearnWalk({
+        session: parsed,
+        sources: real,
+        prepared: prepareReplay(parsed),
+        strategyId: 'codex',
+      });
+      const after = walk.steps.find((s) => s.id === 'after')!;
+      const post = /drops to ([\d,]+)/.exec(after.lead)![1];
+      const said = /next call reports ([\d,]+)|\(([\d,]+) tokens at the next call\)/.exec(after.lead)!;
+      const next = said[1] ?? said[2];
+      const n = (s: string) => Number(s.replaceAll(',', ''));
+      if (n(next!) < n(post!)) {
+        expect(after.lead).not.toContain('carries that plus the new messages');
+        expect(after.lead).toContain(
+          `the next call reports ${next} tokens, ${(n(post!) - n(next!)).toLocaleString('en-US')} under it`,
+        );
+      } else expect(after.lead).toContain('carries that plus the new messages');
+      // On this rollout the next call reports less (109,637 after an estimate of 111,696).
+      expect(n(next!)).toBeLessThan(n(post!));
+    });
+  },
+);
