@@ -1,3 +1,4 @@
+import { describeExpectedReal } from './compare-words';
 import { STRATEGIES } from '../strategies/registry';
 import type { CompactionStrategy } from '../strategies/types';
 import type { Session } from '../types';
@@ -95,7 +96,7 @@ export function formatReplayDump(prepared: PreparedReplay | undefined, result: R
   });
   const c = result.comparison;
   lines.push(
-    `log: ${c.reproduced}/${c.expected} auto-compactions reproduced (±${c.toleranceCalls}) · matched ${c.counts.matched} · early ${c.counts.early} · late ${c.counts.late} · missing ${c.counts.missing} · manual ${c.counts.manual} · extra ${c.counts.extra}${c.leftOut.length > 0 ? ` · left out ${c.leftOut.length} (on a branch not replayed)` : ''}`,
+    `log: ${c.reproduced}/${c.expected} ${describeExpectedReal(c).replace(/^real /, '')} reproduced (±${c.toleranceCalls}) · matched ${c.counts.matched} · early ${c.counts.early} · late ${c.counts.late} · missing ${c.counts.missing} · manual ${c.counts.manual} · extra ${c.counts.extra}${c.leftOut.length > 0 ? ` · left out ${c.leftOut.length} (on a branch not replayed)` : ''}`,
   );
   const session = prepared?.session;
   // A log compaction and what replaced it in the replay, in log order; left-out ones among them.
