@@ -142,6 +142,42 @@ describe('LiveParse', () => {
   );
 });
 
+// A session-level note (understated-output.ts: "5 of 200 API calls record fewer output tokens…") is
+// derived from the calls read so far. Followed from line 200 to 877, 20 lines a step, the page
+// once listed 33 copies of it, each with its step's count ("5 of 47…", "5 of 52…").
+const DEALERFLOW =
+  'reviewchaser__dealerflow/claude__projects__C--Users-georg-dealerflow__57c87a56-24c0-4296-be22-193aa3e1e16c.jsonl';
+
+describe('LiveParse, session-level issues', () => {
+  it.skipIf(!corpusOrSkip('live-parse session-level issues'))(
+    'ends a many-step follow of a real file with exactly the issues of a whole parse',
+    async () => {
+      const bytes = new Uint8Array(readFileSync(resolve(CORPUS, DEALERFLOW)));
+      const ends: number[] = [];
+      for (let i = bytes.indexOf(0x0a); i >= 0; i = bytes.indexOf(0x0a, i + 1)) ends.push(i + 1);
+      const name = 'dealerflow.jsonl';
+      const { live } = await LiveParse.open(prefix(name, bytes, ends[199]!));
+      const brief = (issues: readonly { code: string; line: number; message: string }[]) =>
+        issues.map(({ code, line, message }) => ({ code, line, message }));
+      let steps = 0;
+      for (let i = 219; i < ends.length + 19; i += 20) {
+        const step = await live.append(prefix(name, bytes, ends[Math.min(i, ends.length - 1)]!));
+        expect(step.reparsed).toBeUndefined();
+        steps++;
+        // Every step, not only the last: each step's issues are a whole parse's of what it read.
+        const upTo = await parseSession([prefix(name, bytes, ends[Math.min(i, ends.length - 1)]!)]);
+        expect(brief(live.current.issues), `step ${steps}`).toEqual(brief(upTo.issues));
+      }
+      expect(steps).toBeGreaterThan(30);
+      const whole = await parseSession([createMemorySource(name, bytes)]);
+      expect(whole.issues.map((i) => i.code)).toEqual(['understated-output']);
+      expect(whole.issues[0]?.message).toMatch(/^5 of 200 API calls/);
+      expect(brief(live.current.issues)).toEqual(brief(whole.issues));
+      expect(live.current).toEqual(whole);
+    },
+  );
+});
+
 describe('LiveParse, a new session', () => {
   it('starts resuming once the dialect is known, a partial line always waiting', async () => {
     const bytes = new Uint8Array(readFileSync(resolve(ROOT, SAMPLE)));
