@@ -99,11 +99,14 @@ describe('LiveParse', () => {
     const { live } = await LiveParse.open(prefix(name, bytes, bytes.byteLength));
     const shrank = await live.append(prefix(name, bytes, half));
     expect(shrank.reparsed).toBe('the file shrank');
+    // What was read before is gone: the page scores no compaction of this step (live-reading.ts).
+    expect(shrank.restarted).toBe(true);
     expect(live.current).toEqual(await parseSession([prefix(name, bytes, half)]));
     const replaced = bytes.slice();
     replaced[5] = replaced[5] === 0x61 ? 0x62 : 0x61;
     const changed = await live.append(createMemorySource(name, replaced));
     expect(changed.reparsed).toMatch(/first bytes changed/);
+    expect(changed.restarted).toBe(true);
     expect(changed.readBytes).toBe(replaced.byteLength);
     expect(live.current).toEqual(await parseSession([createMemorySource(name, replaced)]));
     // And it goes on appending after a whole parse.
@@ -117,6 +120,8 @@ describe('LiveParse', () => {
     expect(live.notResumable).toMatch(/not \(yet\) JSON lines/);
     const step = await live.append(createMemorySource(name, 'not json\nstill not\n'));
     expect(step.reparsed).toMatch(/not \(yet\) JSON lines/);
+    // Read whole again, but the same content grown: not a restart.
+    expect(step.restarted).toBeUndefined();
   });
 
   const corpusFiles = corpusPresent
