@@ -131,14 +131,18 @@ test.describe('session library', () => {
     await expect(step).toHaveAttribute('data-reparsed', 'false');
     await expect.poll(entries).toBeGreaterThan(entriesBefore + 10 + 30);
     await page.setViewportSize({ width: 1280, height: 720 });
+    // Scored as `watch` scores it: the first forecast of the stretch and the last before it.
     await expect(page.getByTestId('follow-score')).toContainText(
-      /Compaction fired after call \d+; forecast said \d+/,
+      /Compaction fired after call \d+; (first forecast \(at call \d+\) said \d+ \([+−]\d+ calls?\), last|the one forecast) \(at call \d+\) said \d+/,
     );
     await expect(
       page.locator('[data-testid="compaction-marker"][data-kind="compact"]').first(),
     ).toBeVisible();
+    const scored = await page.getByTestId('follow-score').textContent();
+    const forecastBefore = (await forecast.textContent()) ?? '';
 
-    // The file cannot be read (404): its last figures are not shown as current, the error is.
+    // The file is gone (404): said, its last figures kept and marked as the last known (not
+    // "Waiting for the first calls…" beside the header's figures).
     let missing = true;
     await page.unroute((url) => url.pathname === '/live/session.jsonl');
     await page.route(
@@ -148,15 +152,30 @@ test.describe('session library', () => {
           ? route.fulfill({ status: 404, body: 'gone' })
           : route.fulfill({ body: fs.readFileSync(live), contentType: 'application/x-ndjson' }),
     );
-    await expect(page.getByTestId('follow-bar')).toContainText('HTTP 404');
-    await expect(page.getByTestId('follow-forecast')).toHaveCount(0);
-    await expect(page.getByTestId('follow-score')).toHaveCount(0);
-    // Back: the figures come back as they were.
+    const error = page.getByTestId('follow-error');
+    await expect(error).toContainText(/The file is gone \(the figures are the last read’s\): .*HTTP 404/);
+    await expect(error).toHaveAttribute('data-gone', 'true');
+    await expect(forecast).toHaveAttribute('data-last-known', 'true');
+    await expect(forecast).toContainText(`last known: ${forecastBefore}`);
+    await expect(page.getByTestId('follow-score')).toHaveText(scored ?? '');
+    await expect(page.getByTestId('follow-bar')).not.toContainText('Waiting for the first calls');
+    // Back: current again.
     missing = false;
-    await expect(page.getByTestId('follow-score')).toBeVisible();
-    await expect(page.getByTestId('follow-bar')).not.toContainText('HTTP 404');
+    await expect(error).toHaveCount(0);
+    await expect(forecast).toHaveAttribute('data-last-known', 'false');
+    await expect(page.getByTestId('follow-score')).toHaveText(scored ?? '');
     // Cut to its first lines (a new session written over it): the old compaction's score goes.
     fs.writeFileSync(live, `${lines.slice(0, 20).join('\n')}\n`);
+    await expect(page.getByTestId('follow-score')).toHaveCount(0);
+    await expect(step).toContainText('the file shrank');
+    // Another session written over it, holding compactions already: read again whole, and its
+    // compactions are its history, never scored against the cut session's forecast.
+    const other = generateSession({ seed: 5, apiCalls: 400 }).files[0]!.text;
+    expect(other, 'the other session compacts').toContain('"compact_boundary"');
+    fs.writeFileSync(live, other);
+    await expect(step).toContainText('the file was replaced');
+    await expect(page.getByTestId('compaction-marker').first()).toBeVisible();
+    await expect(forecast).toBeVisible();
     await expect(page.getByTestId('follow-score')).toHaveCount(0);
     fs.rmSync(live, { force: true });
   });

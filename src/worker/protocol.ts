@@ -347,6 +347,8 @@ export interface SessionAppendResult {
   newLines: number;
   /** Why a file was read again from its start (undefined: only appended bytes and new files were). */
   reparsed?: string;
+  /** A file shrank or was replaced: the session's compactions were not seen landing (no score). */
+  restarted?: boolean;
   /** Every entry kept its index (false: the main file grew under subagent entries, or a reparse). */
   indicesKept: boolean;
   /** Time the step took in the worker (ms). */

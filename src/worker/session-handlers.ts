@@ -210,6 +210,7 @@ export const SESSION_HANDLERS: SessionHandlers = {
         readBytes: step.readBytes,
         newLines: step.newLines,
         reparsed: step.reparsed,
+        restarted: step.restarted === true,
         indicesKept: step.indicesKept,
         ms: performance.now() - started,
       },

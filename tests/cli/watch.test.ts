@@ -1,5 +1,5 @@
 import { at } from '../../src/engine/assert';
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -73,3 +73,117 @@ describe.skipIf(!corpusOrSkip('watch over a real 1M session'))('compactlab watch
     });
   });
 });
+
+// The tester's report, following a growing copy of a real session: `watch` said nothing when the
+// file was cut, replaced or deleted; it printed a replaced file's old compactions ("compaction
+// (auto) at line 69 · fired at 162.2k") as if they had just landed; and a deleted file read as an
+// empty session (`ctx 0/200k (0%) · compact at 167k`, another threshold than the log's 155k; in
+// --json a status with apiCalls 0). Now each is said, a file's first read (or re-read) is its
+// history, never scored, and a gone file keeps its last status. dealerflow compacts at lines 352
+// and 552; aistrad dd09f641 at 69, 221 and 583.
+describe.skipIf(!corpusOrSkip('watch over a followed real session'))(
+  'compactlab watch, a file cut, replaced, deleted',
+  () => {
+    const DEALERFLOW = join(
+      CORPUS,
+      'reviewchaser__dealerflow/claude__projects__C--Users-georg-dealerflow__57c87a56-24c0-4296-be22-193aa3e1e16c.jsonl',
+    );
+    const AISTRAD = join(
+      CORPUS,
+      'aistrad__work/claude__projects__-home-aiscend-work__dd09f641-685d-49ee-ae89-00a8fe814df2.jsonl',
+    );
+    const linesOf = (path: string) => readFileSync(path, 'utf8').trimEnd().split('\n');
+    const text = (lines: string[]) => `${lines.join('\n')}\n`;
+
+    it('--once: the compactions a file already holds are its history, not scored as landing', async () => {
+      const out: string[] = [];
+      expect(await watchCommand([DEALERFLOW, '--once', '--json'], (t) => out.push(t))).toBe(0);
+      expect(out.map((l) => JSON.parse(l).kind)).toEqual(['status']);
+      expect(JSON.parse(at(out, 0))).toMatchObject({ compactions: 2, autoCompactTokens: 155_000 });
+    });
+
+    it('says a cut, a replaced and a deleted file; scores only compactions seen landing (--json and text)', async () => {
+      const dealerflow = linesOf(DEALERFLOW);
+      const aistrad = linesOf(AISTRAD);
+      const dir = mkdtempSync(join(tmpdir(), 'compactlab-watch-'));
+      const file = join(dir, 'session.jsonl');
+      // Whole files are swapped in by rename: a reader never sees one half written.
+      const replaceWith = (content: string) => {
+        writeFileSync(join(dir, 'next.jsonl'), content);
+        renameSync(join(dir, 'next.jsonl'), file);
+      };
+      replaceWith(text(dealerflow.slice(0, 200)));
+      const json: string[] = [];
+      const plain: string[] = [];
+      const stop = new AbortController();
+      const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
+      Object.defineProperty(process.stdout, 'isTTY', { value: false, configurable: true });
+      const runs = [
+        watchCommand([file, '--json', '--interval-ms', '50'], (t) => json.push(t), stop.signal),
+        watchCommand([file, '--interval-ms', '50'], (t) => plain.push(t), stop.signal),
+      ];
+      const events = () => json.map((l) => JSON.parse(l));
+      const lastStatus = () =>
+        events()
+          .filter((e) => e.kind === 'status')
+          .at(-1);
+      try {
+        await waitFor(() => lastStatus()?.line === 200 && plain.length > 0);
+        // It grows, 20 lines a step: both compactions land while followed.
+        for (let end = 220; end < dealerflow.length + 20; end += 20) {
+          const to = Math.min(end, dealerflow.length);
+          appendFileSync(file, text(dealerflow.slice(end - 20, to)));
+          await waitFor(() => lastStatus()?.line === to);
+        }
+        const landed = events().filter((e) => e.kind === 'compaction');
+        expect(landed.map((e) => e.line)).toEqual([352, 552]);
+        for (const c of landed) {
+          expect(c.firstForecast.atCall).toBeLessThanOrEqual(c.lastForecast.atCall);
+          expect(c.lastForecast.atCall).toBeLessThanOrEqual(c.firedAfterCall);
+        }
+        // The second stretch's forecasts start after the first compaction.
+        expect(at(landed, 1).firstForecast.atCall).toBeGreaterThan(at(landed, 0).firedAfterCall);
+        await waitFor(() => plain.filter((l) => l.startsWith('compaction')).length === 2);
+        expect(plain.filter((l) => l.startsWith('compaction'))[0]).toMatch(
+          /^compaction \(auto\) at line 352 · fired at [\d.]+k · predicted 155k \([+−][\d.]+k?\) · fired after call \d+; first forecast \(at call \d+\) said \d+ \([+−]\d+ calls?\), last \(at call \d+\) said \d+/,
+        );
+
+        // Cut to its first 40 lines.
+        replaceWith(text(dealerflow.slice(0, 40)));
+        await waitFor(() => lastStatus()?.line === 40);
+        expect(events().filter((e) => e.kind === 'file')).toEqual([{ kind: 'file', event: 'shrank' }]);
+        await waitFor(() => plain.some((l) => l.startsWith('the file shrank')));
+
+        // Another session written over it: said, and its three compactions are its history.
+        replaceWith(text(aistrad));
+        await waitFor(() => lastStatus()?.line === aistrad.length);
+        expect(
+          events()
+            .filter((e) => e.kind === 'file')
+            .at(-1),
+        ).toEqual({ kind: 'file', event: 'replaced' });
+        expect(events().filter((e) => e.kind === 'compaction')).toHaveLength(2);
+        expect(lastStatus()).toMatchObject({ compactions: 3, autoCompactTokens: 155_000 });
+        await waitFor(() => plain.some((l) => l.startsWith('the file was replaced')));
+        await waitFor(() => plain.at(-1)?.includes('3 compacted') === true);
+        const lastPlain = plain.filter((l) => l.startsWith('ctx')).at(-1)!;
+
+        // Deleted: said, the last status kept (never an empty session's, at another threshold).
+        const statuses = events().filter((e) => e.kind === 'status').length;
+        rmSync(file);
+        await waitFor(() => events().some((e) => e.kind === 'file' && e.event === 'gone'));
+        await waitFor(() => plain.some((l) => l.includes('transcript not found')));
+        await sleep(200);
+        expect(events().filter((e) => e.kind === 'status')).toHaveLength(statuses);
+        expect(plain.at(-1)).toBe(`${lastPlain} · transcript not found (last known)`);
+        expect(plain.at(-1)).toMatch(/compact at 155k/);
+      } finally {
+        stop.abort();
+        if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
+        else delete (process.stdout as { isTTY?: boolean }).isTTY;
+      }
+      expect(await Promise.all(runs)).toEqual([0, 0]);
+      expect(json.some((l) => l.includes('"apiCalls":0'))).toBe(false);
+    });
+  },
+);

@@ -88,6 +88,11 @@ describe('live figures', () => {
       trigger: 'auto',
       preTokens: 167_100,
       thresholdTokens: 167_000,
+      // The first forecast of the stretch (at call 2: 3 calls left) and the last (at call 5: due
+      // now), as the page's live bar scores them (engine/live/forecast-score.ts).
+      firedAfterCall: 5,
+      firstForecast: { atCall: 2, predictedAtCall: 5 },
+      lastForecast: { atCall: 5, predictedAtCall: 5 },
       callsTaken: 3,
       callsPredicted: 3,
     });

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -108,11 +108,15 @@ describe('watch and statusline on a file that goes away or is no file', () => {
     };
     await waitFor(() => out.some((l) => l.includes('"apiCalls":6')));
     rmSync(file);
-    await waitFor(() => out.some((l) => l.includes('"apiCalls":0')));
+    // Said gone, the last status standing (never an empty session's `apiCalls: 0`).
+    await waitFor(() => out.some((l) => l.includes('"event":"gone"')));
     writeFileSync(file, text);
-    await waitFor(() => out.filter((l) => l.includes('"apiCalls":6')).length >= 2);
+    await waitFor(() => out.some((l) => l.includes('"event":"back"')));
+    appendFileSync(file, `${text.trimEnd().split('\n').at(-1)}\n`);
+    await waitFor(() => out.filter((l) => l.includes('"kind":"status"')).length >= 2);
     stop.abort();
     expect(await done).toBe(0);
+    expect(out.filter((l) => l.includes('"apiCalls":0'))).toEqual([]);
   });
 
   it.skipIf(process.platform === 'win32')('statusline never blocks on a FIFO', async () => {

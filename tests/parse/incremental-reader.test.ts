@@ -113,6 +113,8 @@ describe('readAppendedLines', () => {
     file.replace(`${record(1)}\n`);
     const result = await reader.read();
     expect(result.restarted).toBe(true);
+    // Said as such by `watch` ("the file shrank"), as the page's live bar says it.
+    expect(result.restartReason).toBe('shrank');
     expect(reader.restarts).toBe(1);
     expect(reader.lines).toEqual([[1, record(1)]]);
   });
@@ -125,6 +127,7 @@ describe('readAppendedLines', () => {
     file.replace(other);
     const result = await reader.read();
     expect(result.restarted).toBe(true);
+    expect(result.restartReason).toBe('replaced');
     expect(reader.lines.map(([, t]) => t)).toEqual(other.trimEnd().split('\n'));
   });
 

@@ -99,11 +99,14 @@ describe('LiveParse', () => {
     const { live } = await LiveParse.open(prefix(name, bytes, bytes.byteLength));
     const shrank = await live.append(prefix(name, bytes, half));
     expect(shrank.reparsed).toBe('the file shrank');
+    // What was read before is gone: the page scores no compaction of this step (live-reading.ts).
+    expect(shrank.restarted).toBe(true);
     expect(live.current).toEqual(await parseSession([prefix(name, bytes, half)]));
     const replaced = bytes.slice();
     replaced[5] = replaced[5] === 0x61 ? 0x62 : 0x61;
     const changed = await live.append(createMemorySource(name, replaced));
     expect(changed.reparsed).toMatch(/first bytes changed/);
+    expect(changed.restarted).toBe(true);
     expect(changed.readBytes).toBe(replaced.byteLength);
     expect(live.current).toEqual(await parseSession([createMemorySource(name, replaced)]));
     // And it goes on appending after a whole parse.
@@ -117,6 +120,8 @@ describe('LiveParse', () => {
     expect(live.notResumable).toMatch(/not \(yet\) JSON lines/);
     const step = await live.append(createMemorySource(name, 'not json\nstill not\n'));
     expect(step.reparsed).toMatch(/not \(yet\) JSON lines/);
+    // Read whole again, but the same content grown: not a restart.
+    expect(step.restarted).toBeUndefined();
   });
 
   const corpusFiles = corpusPresent
@@ -138,6 +143,42 @@ describe('LiveParse', () => {
         }
         await expectSameAsOneShot(path.split('/').pop()!, bytes, cutPoints(bytes, 9, 11));
       }
+    },
+  );
+});
+
+// A session-level note (understated-output.ts: "5 of 200 API calls record fewer output tokens…") is
+// derived from the calls read so far. Followed from line 200 to 877, 20 lines a step, the page
+// once listed 33 copies of it, each with its step's count ("5 of 47…", "5 of 52…").
+const DEALERFLOW =
+  'reviewchaser__dealerflow/claude__projects__C--Users-georg-dealerflow__57c87a56-24c0-4296-be22-193aa3e1e16c.jsonl';
+
+describe('LiveParse, session-level issues', () => {
+  it.skipIf(!corpusOrSkip('live-parse session-level issues'))(
+    'ends a many-step follow of a real file with exactly the issues of a whole parse',
+    async () => {
+      const bytes = new Uint8Array(readFileSync(resolve(CORPUS, DEALERFLOW)));
+      const ends: number[] = [];
+      for (let i = bytes.indexOf(0x0a); i >= 0; i = bytes.indexOf(0x0a, i + 1)) ends.push(i + 1);
+      const name = 'dealerflow.jsonl';
+      const { live } = await LiveParse.open(prefix(name, bytes, ends[199]!));
+      const brief = (issues: readonly { code: string; line: number; message: string }[]) =>
+        issues.map(({ code, line, message }) => ({ code, line, message }));
+      let steps = 0;
+      for (let i = 219; i < ends.length + 19; i += 20) {
+        const step = await live.append(prefix(name, bytes, ends[Math.min(i, ends.length - 1)]!));
+        expect(step.reparsed).toBeUndefined();
+        steps++;
+        // Every step, not only the last: each step's issues are a whole parse's of what it read.
+        const upTo = await parseSession([prefix(name, bytes, ends[Math.min(i, ends.length - 1)]!)]);
+        expect(brief(live.current.issues), `step ${steps}`).toEqual(brief(upTo.issues));
+      }
+      expect(steps).toBeGreaterThan(30);
+      const whole = await parseSession([createMemorySource(name, bytes)]);
+      expect(whole.issues.map((i) => i.code)).toEqual(['understated-output']);
+      expect(whole.issues[0]?.message).toMatch(/^5 of 200 API calls/);
+      expect(brief(live.current.issues)).toEqual(brief(whole.issues));
+      expect(live.current).toEqual(whole);
     },
   );
 });

@@ -150,16 +150,20 @@ describe('LiveParse, several files (generated sessions)', () => {
     const sourcesOf = (step: Step) => order.map((n) => createMemorySource(n, step.get(n)!));
     const a = await live.append(sourcesOf(shrunk));
     expect(a.reparsed).toMatch(/agent-a\w+\.jsonl shrank: read again whole/);
+    // What was read of it is gone: the page scores no compaction of this step.
+    expect(a.restarted).toBe(true);
     expect(a.readBytes).toBe(shrunk.get(sub)!.byteLength);
     expect(live.current).toEqual(await parseSession(sourcesOf(shrunk)));
     const b = await live.append(sourcesOf(replaced));
     expect(b.reparsed).toMatch(/first bytes changed/);
+    expect(b.restarted).toBe(true);
     expect(b.readBytes).toBe(changed.byteLength);
     expect(live.current).toEqual(await parseSession(sourcesOf(replaced)));
     // A file gone from the session is forgotten; one coming back is new.
     const without = order.filter((n) => n !== sub).map((n) => createMemorySource(n, last.get(n)!));
     expect(live.current.files).toHaveLength(order.length);
-    await live.append(without);
+    // A file gone is no restart: what the others hold was read, and goes on.
+    expect((await live.append(without)).restarted).toBeUndefined();
     expect(live.current).toEqual(await parseSession(without));
   });
 

@@ -97,6 +97,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'tokens/estimate',
       'library/forecast',
       'library/row-version',
+      'live/forecast-score',
       'export/erosion-svg',
       'stats/records',
       'stats/usage-pack',

@@ -1,15 +1,23 @@
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import type { GrowingSource } from '../../engine/parse/incremental-reader';
 
+/** No file at the path (deleted, not yet written): thrown by a source made with `missing: 'throw'`. */
+export class FileMissingError extends Error {}
+
 /**
  * A GrowingSource over a path: the file is opened at each size check, so a file replaced under
  * the same name (a new inode) is seen as it is now, not as the descriptor first opened. A file
- * that is gone (deleted, not yet written) reads as empty, waited for until it is back; anything
- * but a regular file (a FIFO would block the open, a folder cannot be read) is an error that says so.
+ * that is gone (deleted, not yet written) reads as empty, waited for until it is back, or (`missing:
+ * 'throw'`, `watch`: a gone file is said, its last figures kept, not read as an empty session)
+ * throws `FileMissingError`; anything but a regular file (a FIFO would block the open, a folder
+ * cannot be read) is an error that says so.
  * Every call is asynchronous: a slow or stuck disk holds this read, never the thread, so a caller
  * with a time budget (the status line) still answers on time.
  */
-export function createGrowingFileSource(path: string): GrowingSource & { close(): void } {
+export function createGrowingFileSource(
+  path: string,
+  { missing = 'empty' }: { missing?: 'empty' | 'throw' } = {},
+): GrowingSource & { close(): void } {
   let handle: FileHandle | undefined;
   const drop = () => {
     void handle?.close().catch(() => {});
@@ -28,6 +36,7 @@ export function createGrowingFileSource(path: string): GrowingSource & { close()
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
         drop();
+        if (missing === 'throw') throw new FileMissingError(`no file at ${path}`);
         return 0;
       }
       if (!isFile)

@@ -1,5 +1,9 @@
 import { parseArgs } from '../cli-args';
-import { INITIAL_READER_STATE, readAppendedLines } from '../../engine/parse/incremental-reader';
+import {
+  INITIAL_READER_STATE,
+  type RestartReason,
+  readAppendedLines,
+} from '../../engine/parse/incremental-reader';
 import { statSync } from 'node:fs';
 import {
   addLiveLine,
@@ -7,16 +11,20 @@ import {
   type LiveCompactionScore,
   whyNotFollowed,
 } from '../../engine/live/live-figures';
-import { computeLiveStatus, recordLivePrediction } from '../../engine/live/live-status';
+import { describeCallScore } from '../../engine/live/forecast-score';
+import { computeLiveStatus, type LiveStatus, recordLivePrediction } from '../../engine/live/live-status';
 import { WATCH_USAGE } from '../command-usage';
 import { escapeTerminalText } from '../terminal-text';
 import { formatStatusLine, formatTokensShort } from './format-status';
-import { createGrowingFileSource } from './growing-file';
+import { createGrowingFileSource, FileMissingError } from './growing-file';
 
 // `compactlab watch <session.jsonl>`: the status line in a terminal, for a session being written.
 // Every second it reads only the appended bytes (a partial last line waits for its newline),
 // updates the context, the threshold of the log's version and the calls left at the recent pace,
-// and when a real compaction lands, scores the prediction made before it.
+// and when a real compaction lands, scores the prediction made before it. A file that shrank, was
+// replaced or is gone is said (as the page's live bar and the status line say it): the compactions
+// of a first read or a re-read are the file's history, never scored as landing; a gone file keeps
+// its last status, marked, never an empty session's (which would show another version's threshold).
 
 const DEFAULT_INTERVAL_MS = 1000;
 
@@ -30,10 +38,28 @@ export function formatCompactionScore(s: LiveCompactionScore): string {
       `predicted ${formatTokensShort(s.thresholdTokens)} (${miss >= 0 ? '+' : '−'}${formatTokensShort(Math.abs(miss))})`,
     );
   }
-  if (s.callsPredicted !== undefined && s.callsTaken !== undefined)
-    parts.push(`calls: predicted ${s.callsPredicted}, took ${s.callsTaken}`);
+  // The page's live bar says the same words (engine/live/forecast-score.ts).
+  parts.push(
+    describeCallScore({
+      firedAfterCall: s.firedAfterCall,
+      first: s.firstForecast,
+      last: s.lastForecast,
+    }),
+  );
   return parts.join(' · ');
 }
+
+/** What happened to the followed file, said once each time it happens (`--json`: `kind: 'file'`). */
+type FileEvent = RestartReason | 'gone' | 'missing' | 'back';
+
+const FILE_EVENT_TEXT: Record<FileEvent, string> = {
+  shrank: 'the file shrank: read again from its start (compactions already in it are not scored)',
+  replaced:
+    'the file was replaced (its first bytes changed): read again from its start (compactions already in it are not scored)',
+  gone: 'file not found: the transcript is gone (deleted or moved); the figures are the last read',
+  missing: 'no file there (yet): waiting for it',
+  back: 'the file is back',
+};
 
 /** Runs until Ctrl-C, or until `stop` aborts (tests: a real SIGINT would end the test runner too). */
 export async function watchCommand(
@@ -74,49 +100,99 @@ export async function watchCommand(
     return 2;
   }
   const tty = !values.json && process.stdout.isTTY === true;
-  const source = createGrowingFileSource(path);
+  const source = createGrowingFileSource(path, { missing: 'throw' });
   let figures = createLiveFigures();
   let state = INITIAL_READER_STATE;
   let lastText = '';
   let scoredCompactions = 0;
-  const tick = async () => {
-    const read = await readAppendedLines(
-      source,
-      state,
-      (text, line) => {
-        addLiveLine(figures, text, line);
-        // A compaction scored as soon as its line is read, before later calls move the figures.
-        if (figures.compactions > scoredCompactions && figures.lastCompaction) {
-          scoredCompactions = figures.compactions;
-          const score = figures.lastCompaction;
-          if (values.json) out(JSON.stringify({ kind: 'compaction', ...score }));
-          else {
-            if (tty) process.stdout.write('\r\x1b[2K');
-            out(formatCompactionScore(score));
-          }
-        }
-      },
-      () => {
-        figures = createLiveFigures();
-        scoredCompactions = 0;
-      },
-    );
-    state = read.state;
-    const why = whyNotFollowed(path, figures);
-    if (why !== undefined) throw new NotFollowed(why);
-    const status = computeLiveStatus(figures);
-    recordLivePrediction(figures, status);
-    const text = values.json
-      ? JSON.stringify({ kind: 'status', line: state.nextLine - 1, apiCalls: figures.apiCalls, ...status })
-      : formatStatusLine(status);
+  /** The last status read from the file (kept while it is gone). */
+  let lastStatus: LiveStatus | undefined;
+  /** No file at the path at the last look: 'gone' once one was read, 'missing' before. */
+  let absent: 'gone' | 'missing' | undefined;
+  const show = (text: string) => {
     if (text === lastText) return;
     lastText = text;
     if (tty) process.stdout.write(`\r\x1b[2K${escapeTerminalText(text)}`);
     else out(text);
   };
+  /** A line of its own (a compaction, a file event), above the updating status line. */
+  const event = (json: object, text: string) => {
+    if (values.json) out(JSON.stringify(json));
+    else {
+      if (tty) process.stdout.write('\r\x1b[2K');
+      out(text);
+      // The status line goes under it again.
+      if (tty && lastText) process.stdout.write(escapeTerminalText(lastText));
+    }
+  };
+  const fileEvent = (what: FileEvent) => event({ kind: 'file', event: what }, FILE_EVENT_TEXT[what]);
+  const tick = async () => {
+    // A read from the file's start (the first one, or after it shrank or was replaced) is its
+    // history: its compactions were not seen landing, no forecast was made for them.
+    let history = state.offsetBytes === 0;
+    let read: Awaited<ReturnType<typeof readAppendedLines>>;
+    try {
+      read = await readAppendedLines(
+        source,
+        state,
+        (text, line) => {
+          addLiveLine(figures, text, line);
+          // A compaction scored as soon as its line is read, before later calls move the figures.
+          if (figures.compactions > scoredCompactions && figures.lastCompaction) {
+            scoredCompactions = figures.compactions;
+            if (history) return;
+            const score = figures.lastCompaction;
+            event({ kind: 'compaction', ...score }, formatCompactionScore(score));
+          }
+        },
+        (why) => {
+          if (absent) {
+            absent = undefined;
+            fileEvent('back');
+          }
+          figures = createLiveFigures();
+          scoredCompactions = 0;
+          history = true;
+          fileEvent(why);
+        },
+      );
+    } catch (error) {
+      // Gone between the size check and the open is gone too.
+      const gone = error instanceof FileMissingError || (error as NodeJS.ErrnoException).code === 'ENOENT';
+      if (!gone) throw error;
+      const now = lastStatus ? 'gone' : 'missing';
+      if (absent !== now) {
+        absent = now;
+        if (values.json || (now === 'missing' && !values.once)) fileEvent(now);
+      }
+      // The last status stands, said to be the last known; --json has it already.
+      if (!values.json && lastStatus)
+        show(`${formatStatusLine(lastStatus)} · transcript not found (last known)`);
+      return;
+    }
+    if (absent) {
+      absent = undefined;
+      fileEvent('back');
+    }
+    state = read.state;
+    const why = whyNotFollowed(path, figures);
+    if (why !== undefined) throw new NotFollowed(why);
+    const status = computeLiveStatus(figures);
+    recordLivePrediction(figures, status);
+    lastStatus = status;
+    show(
+      values.json
+        ? JSON.stringify({ kind: 'status', line: state.nextLine - 1, apiCalls: figures.apiCalls, ...status })
+        : formatStatusLine(status),
+    );
+  };
   try {
     await tick();
     if (values.once) {
+      if (absent) {
+        say(`no file at ${path}`);
+        return 1;
+      }
       if (figures.apiCalls > 0 || figures.compactions > 0) return 0;
       say(`no API call or compaction read in ${path} yet (${state.nextLine - 1} lines)`);
       return 1;

@@ -1,4 +1,5 @@
 import type { TokenCount } from '../types';
+import { scoreLanding } from './forecast-score';
 import type { LiveFigures } from './live-figures';
 
 // The updates every dialect's line reader makes to live figures (line-readers.ts): a call, a
@@ -43,16 +44,20 @@ export function markCompaction(f: LiveFigures, line: number, trigger: string, pr
   f.compactions++;
   // Auto ones only bound the window: a manual /compact may follow "prompt is too long" (context-window.ts).
   if (trigger === 'auto' && preTokens !== undefined) f.autoCompactPreTokens.push(preTokens);
+  const { first, last } = scoreLanding(f.forecasts ?? {}, f.apiCalls);
   f.lastCompaction = {
     line,
     trigger,
     preTokens,
-    thresholdTokens: f.lastPrediction?.thresholdTokens,
-    callsTaken: f.firstPrediction ? f.apiCalls - f.firstPrediction.atCall : undefined,
-    callsPredicted: f.firstPrediction?.callsLeft,
+    thresholdTokens: f.lastThresholdTokens,
+    firedAfterCall: f.apiCalls,
+    firstForecast: first,
+    lastForecast: last,
+    callsTaken: first ? f.apiCalls - first.atCall : undefined,
+    callsPredicted: first ? first.predictedAtCall - first.atCall : undefined,
   };
-  f.firstPrediction = undefined;
-  f.lastPrediction = undefined;
+  f.lastThresholdTokens = undefined;
+  f.forecasts = undefined;
   f.recentGrowthTokens = [];
   f.afterCompaction = true;
 }

@@ -2,21 +2,13 @@ import { baseName, detectDialectFromName, detectDialectFromRecord } from '../par
 import { DIALECT_INFOS } from '../parse/dialects/descriptors';
 import type { DialectId, TokenCount } from '../types';
 import { isObject } from './figure-updates';
+import type { CallForecast, ForecastTrack } from './forecast-score';
 import { LIVE_LINE_READERS } from './line-readers';
 
 // Running figures of a session being written, built line by line from the appended records of a
 // log whose dialect has a live line reader (line-readers.ts: one file per dialect). They are plain
 // data so a cache can keep them between processes; they hold no message text, only counts, the
 // agent version and the model id.
-
-interface LivePrediction {
-  /** API call (1-based count) the prediction was made at. */
-  atCall: number;
-  /** Auto-compact threshold predicted for this log's version, in tokens. */
-  thresholdTokens: TokenCount;
-  /** Calls predicted before it fires, at the pace of the time. */
-  callsLeft?: number;
-}
 
 export interface LiveCompactionScore {
   line: number;
@@ -25,9 +17,15 @@ export interface LiveCompactionScore {
   preTokens?: TokenCount;
   /** Threshold predicted just before it: `preTokens − thresholdTokens` is the miss. */
   thresholdTokens?: TokenCount;
-  /** Calls it really took since the earliest prediction on record of this stretch. */
+  /** Main-thread calls before it (forecast-score.ts: the page's "fired after call"). */
+  firedAfterCall: number;
+  /** The first forecast of its stretch that named a call (forecast-score.ts). */
+  firstForecast?: CallForecast;
+  /** The last one before it. */
+  lastForecast?: CallForecast;
+  /** Calls it really took since the first forecast (`firedAfterCall − firstForecast.atCall`). */
   callsTaken?: number;
-  /** What that earliest prediction said. */
+  /** What that first forecast said (`firstForecast.predictedAtCall − firstForecast.atCall`). */
   callsPredicted?: number;
 }
 
@@ -67,9 +65,10 @@ export interface LiveFigures {
   /** The latest record was a compaction: the next call's drop is not a pace. */
   afterCompaction?: boolean;
   lastCompaction?: LiveCompactionScore;
-  /** First and latest predictions since the last compaction (set by the caller). */
-  firstPrediction?: LivePrediction;
-  lastPrediction?: LivePrediction;
+  /** Threshold of the latest prediction since the last compaction (set by the caller). */
+  lastThresholdTokens?: TokenCount;
+  /** The forecasts since the last compaction that named a call (set by the caller). */
+  forecasts?: ForecastTrack;
 }
 
 export function createLiveFigures(): LiveFigures {

@@ -3,6 +3,7 @@ import { getStrategy } from '../strategies/registry';
 import { getDefaultStrategyId } from '../strategies/descriptors';
 import type { SessionInfo } from '../strategies/types';
 import type { TokenCount } from '../types';
+import { noteForecast } from './forecast-score';
 import { getPaceTokensPerCall, type LiveFigures } from './live-figures';
 
 // Where a live session stands against its agent version's thresholds: the figures of the
@@ -108,11 +109,10 @@ function getLiveWindow(f: LiveFigures, overrides: LiveOverrides) {
 /** Notes the prediction of this moment on the figures, to score it when a compaction lands. */
 export function recordLivePrediction(f: LiveFigures, status: LiveStatus): void {
   if (status.autoCompactTokens === undefined || f.apiCalls === 0) return;
-  const prediction = {
-    atCall: f.apiCalls,
-    thresholdTokens: status.autoCompactTokens,
-    callsLeft: status.callsLeft,
-  };
-  if (!f.firstPrediction || f.firstPrediction.callsLeft === undefined) f.firstPrediction = prediction;
-  f.lastPrediction = prediction;
+  f.lastThresholdTokens = status.autoCompactTokens;
+  const { callsLeft } = status;
+  f.forecasts = noteForecast(
+    f.forecasts ?? {},
+    callsLeft === undefined ? undefined : { atCall: f.apiCalls, predictedAtCall: f.apiCalls + callsLeft },
+  );
 }

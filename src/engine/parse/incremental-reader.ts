@@ -42,10 +42,15 @@ export function hashBytes(bytes: Uint8Array): number {
   return h;
 }
 
+/** Why a file was read again from its start. */
+export type RestartReason = 'shrank' | 'replaced';
+
 interface ReadAppendedResult {
   state: IncrementalReaderState;
   /** The file was read again from the start: figures built from earlier lines are stale. */
   restarted: boolean;
+  /** Why (undefined when it was not): `watch` says it, as the page's live bar does. */
+  restartReason?: RestartReason;
   /** Bytes left for the next call: an unfinished last line, or what a stop left unread. */
   pendingBytes: number;
 }
@@ -59,21 +64,22 @@ export async function readAppendedLines(
   source: GrowingSource,
   state: IncrementalReaderState,
   onLine: (text: string, line: number) => void,
-  onRestart: () => void = () => {},
+  onRestart: (why: RestartReason) => void = () => {},
   /** Asked after each chunk: true stops there, the state at its last complete line (a time budget). */
   shouldStop: () => boolean = () => false,
 ): Promise<ReadAppendedResult> {
   const sizeBytes = await source.getSizeBytes();
   let next = { ...state };
-  let restarted = false;
-  if (sizeBytes < state.offsetBytes || sizeBytes < state.headBytes) restarted = true;
+  let restartReason: RestartReason | undefined;
+  if (sizeBytes < state.offsetBytes || sizeBytes < state.headBytes) restartReason = 'shrank';
   else if (state.headBytes > 0) {
     const head = await source.read(0, state.headBytes);
-    restarted = hashBytes(head) !== state.headHash;
+    if (hashBytes(head) !== state.headHash) restartReason = 'replaced';
   }
-  if (restarted) {
+  const restarted = restartReason !== undefined;
+  if (restartReason) {
     next = { ...INITIAL_READER_STATE };
-    onRestart();
+    onRestart(restartReason);
   }
   if (next.headBytes < HEAD_BYTES && sizeBytes > next.headBytes) {
     const head = await source.read(0, Math.min(HEAD_BYTES, sizeBytes));
@@ -104,7 +110,12 @@ export async function readAppendedLines(
     next.offsetBytes = offset - carry.byteLength;
     if (shouldStop()) break;
   }
-  return { state: next, restarted, pendingBytes: sizeBytes - next.offsetBytes };
+  return {
+    state: next,
+    restarted,
+    ...(restartReason && { restartReason }),
+    pendingBytes: sizeBytes - next.offsetBytes,
+  };
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -39,6 +39,12 @@ export interface LiveParseResult {
   /** Why a file was read from its start again (undefined: only appended bytes and new files were). */
   reparsed?: string;
   /**
+   * A file shrank or was replaced: what was read before is gone, and what the session holds now
+   * (its compactions) was not seen being written. Other whole reads (a new subagent file, a file
+   * not resumable yet) go on from the same content: false.
+   */
+  restarted?: boolean;
+  /**
    * Every entry of the session before this step kept its index (false: the main file grew under
    * subagent entries, or a file was read again: a selection by index is stale).
    */
@@ -113,9 +119,13 @@ export class LiveParse {
     const source = at(list, 0);
     const kept = this.kept;
     if (!kept) return this.parseWhole(source, this.whyNot || 'the last read did not finish', signal);
-    if (source.sizeBytes < kept.endBytes) return this.parseWhole(source, 'the file shrank', signal);
+    if (source.sizeBytes < kept.endBytes)
+      return { ...(await this.parseWhole(source, 'the file shrank', signal)), restarted: true };
     if (this.headBytes > 0 && hashBytes(await source.read(0, this.headBytes)) !== this.headHash)
-      return this.parseWhole(source, 'its first bytes changed (the file was replaced)', signal);
+      return {
+        ...(await this.parseWhole(source, 'its first bytes changed (the file was replaced)', signal)),
+        restarted: true,
+      };
     if (source.sizeBytes === kept.endBytes)
       return { session: this.session, readBytes: 0, newLines: 0, indicesKept: true };
 
@@ -224,6 +234,7 @@ export class LiveParse {
       readBytes: cache.readBytes,
       newLines: Math.max(0, countLines(session) - (before ? countLines(before) : 0)),
       reparsed: reasons.length > 0 ? reasons.join('; ') : undefined,
+      ...(cache.restarted ? { restarted: true } : {}),
       indicesKept: before !== undefined && reparsed === undefined && keepsIndices(before, session),
     };
   }

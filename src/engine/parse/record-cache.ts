@@ -98,6 +98,8 @@ export class RecordCache {
   readonly reasons: string[] = [];
   /** Files of the current parse read for the first time. */
   readonly added: string[] = [];
+  /** A line file of the current parse shrank or was replaced: what it held before is gone. */
+  restarted = false;
 
   constructor(readonly limitBytes = RECORD_CACHE_LIMIT_BYTES) {}
 
@@ -113,6 +115,7 @@ export class RecordCache {
     this.readBytes = 0;
     this.reasons.length = 0;
     this.added.length = 0;
+    this.restarted = false;
     for (const f of this.files.values()) f.seen = false;
     for (const w of this.wholes.values()) w.seen = false;
   }
@@ -175,6 +178,7 @@ export class RecordCache {
             : '';
       if (why !== '') {
         this.reasons.push(`${baseName(name)} ${why}: read again whole`);
+        this.restarted = true;
         this.files.delete(name);
         kept = undefined;
       }

@@ -459,8 +459,10 @@ export class SessionBuilder {
     let unmatchedResults = 0;
     for (const id of this.toolResultEntry.keys()) if (!this.toolUseEntry.has(id)) unmatchedResults++;
 
+    // Derived from the calls so far, never added to the lines' issues: a live step builds again
+    // from this builder (live-parse.ts), and a kept note would come back once per step.
     const understated = findUnderstatedOutput(this.entries, this.apiCalls);
-    if (understated) this.issues.push(understated);
+    const issues = understated ? [...this.issues, understated] : this.issues.slice();
     this.sidechains.linkCompactionCalls(this.compactions, this.files);
     this.sidechains.linkSpawners(this.entries);
     // A whole-document chat states its session beside its records (`readDocument`), not in one.
@@ -480,7 +482,7 @@ export class SessionBuilder {
       apiCalls: this.apiCalls,
       failedRequests: this.failedRequests,
       compactions: this.compactions,
-      issues: this.issues,
+      issues,
       countsByType: this.countsByType,
       unknownTypes: this.unknownTypes,
       meta: this.meta,

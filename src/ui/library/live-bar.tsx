@@ -1,14 +1,17 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { describeCallScore } from '../../engine/live/forecast-score';
 import { formatCount, formatTokensShort } from '../common/format';
 import { liveReadingQuery, startLive, stopLive, useLiveStore } from './live';
 
 /**
  * Live mode's line over the session: the context now, this log's auto-compact threshold, the
- * tokens left and about how many calls that is at the recent pace; the last forecast's score.
+ * tokens left and about how many calls that is at the recent pace; the last compaction's score.
+ * A file that cannot be read keeps the last figures, marked as the last known, and the bar says
+ * why (a file gone, HTTP 404, is said as such), never "waiting for the first calls".
  */
 export function LiveBar() {
   const queryClient = useQueryClient();
-  const { source, live, step, bytes, error } = useLiveStore();
+  const { source, live, step, bytes, error, gone } = useLiveStore();
   const reading = useQuery(liveReadingQuery()).data;
   const forecast = reading?.forecast;
   const score = reading?.score;
@@ -25,23 +28,21 @@ export function LiveBar() {
         {live ? '● Live' : 'Go live'}
       </button>
       {forecast ? (
-        <span className="mono" data-testid="follow-forecast">
-          context now {formatTokensShort(forecast.contextTokens)} · threshold{' '}
+        <span className="mono" data-testid="follow-forecast" data-last-known={error ? 'true' : 'false'}>
+          {error ? 'last known: ' : ''}context now {formatTokensShort(forecast.contextTokens)} · threshold{' '}
           {formatTokensShort(forecast.thresholdTokens)} · left {formatTokensShort(forecast.leftTokens)} ·{' '}
           {forecast.callsLeft === undefined
             ? 'not growing'
             : `~${formatCount(forecast.callsLeft)} calls at this pace`}
         </span>
-      ) : (
+      ) : error ? null : (
         <span className="muted">
           {live ? 'Waiting for the first calls…' : 'Live mode reads the file again every second.'}
         </span>
       )}
       {score && (
         <span className="follow-score" data-testid="follow-score">
-          Compaction fired after call {formatCount(score.firedAtCall)}; forecast said{' '}
-          {formatCount(score.predictedAtCall)} ({score.firedAtCall - score.predictedAtCall >= 0 ? '+' : ''}
-          {score.firedAtCall - score.predictedAtCall} calls)
+          Compaction {describeCallScore(score)}
         </span>
       )}
       {live && step && (
@@ -61,7 +62,12 @@ export function LiveBar() {
           {formatCount(step.ms)} ms at {new Date(step.atMs).toLocaleTimeString()}
         </span>
       )}
-      {error && <span className="notice error">{error}</span>}
+      {error && (
+        <span className="notice error" data-testid="follow-error" data-gone={gone ? 'true' : 'false'}>
+          {gone ? 'The file is gone' : 'The file cannot be read'}
+          {forecast ? ' (the figures are the last read’s)' : ''}: {error}
+        </span>
+      )}
     </div>
   );
 }

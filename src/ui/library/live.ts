@@ -1,18 +1,19 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { create } from 'zustand';
-import { type CompactionForecast, computeForecast } from '../../engine/library/forecast';
-import type { LibraryRow } from '../../engine/library/library-row';
 import { appendSession } from '../load/load-session';
 import { queryClient as pageQueryClient } from '../query-client';
 import { setListingRows } from './library-queries';
+import { type LiveReading, nextReading } from './live-reading';
 
 // Live mode ("live" is its one word; the transcript's scrolling is "reveal", the uuid tree's choice the "branch path"): while the agent writes a session, its files (the main log, its subagent logs and
 // their .meta.json) are looked at again every second; only whole lines count (a last line without
 // its newline waits). When one has grown, the engine worker is given them, JSON-lines files cut at
 // their last newline, and reads only the bytes past its last read of each (a new file whole;
 // engine/parse/live-parse.ts): the timeline grows, and the library row and the header's forecast
-// come from the grown session (no scan). When a new compaction lands, the forecast made before it
-// is scored. A file that shrank or was replaced is parsed again whole, and the bar says why.
+// come from the grown session (no scan). When a new compaction lands, the forecasts made before it
+// are scored (engine/live/forecast-score.ts, as `watch` scores them). A file that shrank or was
+// replaced is parsed again whole, the bar says why, and the compactions it holds then are its
+// history, never scored. A file that cannot be read keeps its last figures, said to be the last known.
 
 /** A file of the live session besides its main file, read again on each step. */
 export interface LiveFile {
@@ -41,11 +42,6 @@ interface LiveSource {
 /** The agent flushes a line at a time; a second is what a person reading along notices. */
 const POLL_MS = 1_000;
 
-interface ForecastScore {
-  predictedAtCall: number;
-  firedAtCall: number;
-}
-
 interface LiveStep {
   /** Bytes the engine read and parsed (the appended bytes, or the whole file when `reparsed`). */
   readBytes: number;
@@ -55,17 +51,6 @@ interface LiveStep {
   /** When it happened (ms since the epoch). */
   atMs: number;
   reparsed?: string;
-}
-
-/**
- * What live mode read of the grown session: its row, the forecast made from it, and the latest
- * compaction's forecast against where it fired. An async result: in the query cache
- * (`liveReadingQuery`), written by each step; the bar reads it.
- */
-interface LiveReading {
-  row: LibraryRow;
-  forecast?: CompactionForecast;
-  score?: ForecastScore;
 }
 
 const READING_KEY = ['live', 'reading'] as const;
@@ -96,6 +81,8 @@ interface LiveState {
   step?: LiveStep;
   /** The last read that failed (the file moved, the server went away); live mode goes on. */
   error?: string;
+  /** That read found no file (HTTP 404 or 410, a handle's file deleted): the bar says it is gone. */
+  gone?: boolean;
 }
 
 export const useLiveStore = create<LiveState>()(() => ({ live: false, bytes: 0 }));
@@ -106,7 +93,14 @@ let generation = 0;
 /** Offers live mode for the session just opened from `source` (undefined: it cannot go live). */
 export function setLiveSource(source: LiveSource | undefined): void {
   stopLive();
-  useLiveStore.setState({ source, live: false, bytes: 0, step: undefined, error: undefined });
+  useLiveStore.setState({
+    source,
+    live: false,
+    bytes: 0,
+    step: undefined,
+    error: undefined,
+    gone: undefined,
+  });
   setReading(null);
 }
 
@@ -133,8 +127,6 @@ export function startLive(queryClient: QueryClient): void {
   let cut = 0;
   /** Each other file's bytes given at the last step. */
   let otherCuts = new Map<string, number>();
-  /** The figures hidden while the file could not be read: shown again once it can, unchanged. */
-  let hidden: LiveReading | undefined;
   const tick = async (): Promise<void> => {
     if (mine !== generation) return;
     try {
@@ -144,14 +136,12 @@ export function startLive(queryClient: QueryClient): void {
       if (blob.size < cut) {
         cut = 0;
         otherCuts = new Map();
-        hidden = undefined;
         setReading(null);
         useLiveStore.setState({ bytes: 0, step: undefined });
-      } else if (hidden) {
-        setReading(hidden);
-        hidden = undefined;
-        useLiveStore.setState({ error: undefined });
       }
+      // Readable again: the figures shown are current again.
+      if (useLiveStore.getState().error !== undefined)
+        useLiveStore.setState({ error: undefined, gone: undefined });
       const end = blob.size > cut ? await getWholeLinesEnd(blob, cut) : undefined;
       const files = source.discover ? await source.discover() : source.others;
       const others = await Promise.all(files.map(async (f) => ({ name: f.name, blob: await f.read() })));
@@ -191,41 +181,23 @@ export function startLive(queryClient: QueryClient): void {
             reparsed: step.reparsed,
           },
           error: undefined,
+          gone: undefined,
         };
         if (source.libraryKey !== undefined) {
           let sizeBytes = mainEnd;
           for (const size of nextCuts.values()) sizeBytes += size;
           setListingRows(new Map([[source.libraryKey, { row, sizeBytes }]]));
         }
-        const reading: LiveReading = {
-          row,
-          forecast: computeForecast(row, step.autoCompactTokens),
-          score: before?.score,
-        };
-        const compactsBefore = before?.row
-          ? before.row.compactions.auto + before.row.compactions.manual + before.row.compactions.truncated
-          : undefined;
-        const compactsNow = row.compactions.auto + row.compactions.manual + row.compactions.truncated;
-        if (
-          compactsBefore !== undefined &&
-          compactsNow > compactsBefore &&
-          before?.forecast?.predictedAtCall
-        ) {
-          reading.score = {
-            predictedAtCall: before.forecast.predictedAtCall,
-            firedAtCall: row.callsBeforeLastCompact,
-          };
-        }
-        setReading(reading);
+        setReading(nextReading(before ?? undefined, row, step.autoCompactTokens, step.restarted === true));
         useLiveStore.setState(update);
       }
     } catch (error) {
-      // The file cannot be read (404, the server gone): its last figures are not shown as current.
-      if (mine === generation) {
-        hidden = pageQueryClient.getQueryData<LiveReading | null>(READING_KEY) ?? hidden;
-        setReading(null);
-      }
-      useLiveStore.setState({ error: error instanceof Error ? error.message : String(error) });
+      // The file cannot be read (404, the server gone): its last figures stay, the bar says they
+      // are the last known (the header's still are the last read's), and why.
+      useLiveStore.setState({
+        error: error instanceof Error ? error.message : String(error),
+        gone: error instanceof LiveFileGoneError,
+      });
     } finally {
       if (mine === generation) timer = setTimeout(() => void tick(), POLL_MS);
     }
@@ -233,9 +205,14 @@ export function startLive(queryClient: QueryClient): void {
   void tick();
 }
 
+/** No file where live mode reads (HTTP 404 or 410; a handle whose file was deleted). */
+class LiveFileGoneError extends Error {}
+
 /** A URL's bytes as they are now. */
 async function fetchNow(url: string): Promise<Blob> {
   const response = await fetch(url, { cache: 'no-store' });
+  if (response.status === 404 || response.status === 410)
+    throw new LiveFileGoneError(`${url}: HTTP ${response.status}`);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return response.blob();
 }
@@ -276,6 +253,15 @@ export function createHandleLiveSource(
     others,
     discover,
     libraryKey,
-    read: () => handle.getFile(),
+    read: async () => {
+      try {
+        return await handle.getFile();
+      } catch (error) {
+        // A deleted file's handle answers NotFoundError (File System Access API, getFile()).
+        if ((error as DOMException)?.name === 'NotFoundError')
+          throw new LiveFileGoneError(`${path}: the file is not there`);
+        throw error;
+      }
+    },
   };
 }
