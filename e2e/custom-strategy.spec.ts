@@ -118,6 +118,16 @@ test.describe('custom strategy', () => {
     await expect(page.getByTestId('custom-problems')).toContainText(/line 14: .*usageTokenz/, {
       timeout: 30_000,
     });
+
+    // A file with no default export says so and what it must export (it read "id undefined must be …").
+    await importFile(page, 'noexport.ts', 'const x = 1;\n');
+    await page.getByTestId('custom-run').click();
+    await expect(page.getByTestId('custom-error')).toContainText(
+      'noexport.ts: the file has no default export: it must `export default` a strategy object',
+      { timeout: 60_000 },
+    );
+    await expect(page.getByTestId('custom-error')).toContainText('docs/custom-strategies.md');
+    await page.screenshot({ path: 'test-results/custom-noexport.png' });
   });
 
   test('an endless loop is stopped by the time limit, the page responsive meanwhile', async ({ page }) => {

@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import { basename, resolve } from 'node:path';
 import vm from 'node:vm';
 import { CustomStrategyError } from '../engine/strategies/custom-actions';
-import { adaptCustomStrategy, type CustomStrategyHost } from '../engine/strategies/custom';
+import {
+  adaptCustomStrategy,
+  type CustomStrategyHost,
+  readStrategyExport,
+} from '../engine/strategies/custom';
 import { registerCustomStrategy } from '../engine/strategies/registry';
 import { getErrorSourceLine } from '../engine/strategies/source-map-line';
 import type { CompactionStrategy, KnobValue } from '../engine/strategies/types';
@@ -129,9 +133,9 @@ export async function compileStrategySource(
     }).runInContext(context) as (m: unknown, e: unknown, r: unknown) => void;
     factory(moduleObject, moduleObject.exports, requireStub);
   });
-  const exported = moduleObject.exports.default ?? moduleObject.exports;
+  const given = moduleObject.exports;
   try {
-    return adaptCustomStrategy(exported, host);
+    return adaptCustomStrategy(readStrategyExport(moduleObject.exports, given), host);
   } catch (error) {
     if (error instanceof CustomStrategyError) throw new CustomStrategyError(`${fileName}: ${error.message}`);
     throw describe(error, 'its definition');

@@ -8,7 +8,11 @@
 // more strategy to them. The page gives it the session's files and nothing else (no API key), and
 // terminates it when a request passes the time limit.
 
-import { adaptCustomStrategy, type CustomStrategyHost } from '../engine/strategies/custom';
+import {
+  adaptCustomStrategy,
+  type CustomStrategyHost,
+  readStrategyExport,
+} from '../engine/strategies/custom';
 import { CustomStrategyError } from '../engine/strategies/custom-actions';
 import { registerCustomStrategy } from '../engine/strategies/registry';
 import { getErrorSourceLine } from '../engine/strategies/source-map-line';
@@ -54,6 +58,7 @@ function load(): SandboxReady {
   };
   try {
     const module = { exports: {} as Record<string, unknown> };
+    const given = module.exports;
     const require = (id: string) => {
       if (id === 'compactlab/strategy') return {};
       throw new Error(
@@ -61,7 +66,7 @@ function load(): SandboxReady {
       );
     };
     host.call('loading the file', () => source.factory(module, module.exports, require));
-    const strategy = adaptCustomStrategy(module.exports.default ?? module.exports, host);
+    const strategy = adaptCustomStrategy(readStrategyExport(module.exports, given), host);
     registerCustomStrategy(strategy);
     return {
       type: 'sandbox-ready',

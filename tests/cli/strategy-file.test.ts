@@ -100,6 +100,19 @@ describe('replay --strategy-file', () => {
     const builtinId = join(dir, 'codex.ts');
     writeFileSync(builtinId, "export default { id: 'codex', label: 'Mine', step: () => [] };\n");
     expect((await run('replay', SAMPLE, '--strategy-file', builtinId)).err).toMatch(/built-in strategy's id/);
+    // No default export: said, with what the file must export (it read "id undefined must be …").
+    const noExport = join(dir, 'noexport.ts');
+    writeFileSync(noExport, 'const x = 1;\n');
+    const none = await run('replay', SAMPLE, '--strategy-file', noExport);
+    expect(none.err).toMatch(
+      /noexport\.ts: the file has no default export: it must `export default` a strategy object .*docs\/custom-strategies\.md/,
+    );
+    expect(none.err).not.toMatch(/id undefined/);
+    const named = join(dir, 'named.ts');
+    writeFileSync(named, "export const strategy = { id: 'named', label: 'N', step: () => [] };\n");
+    expect((await run('stats', SAMPLE_DIR, '--strategy-file', named)).err).toMatch(
+      /named\.ts: the file has no default export \(it exports strategy\)/,
+    );
   }, 30_000);
 });
 

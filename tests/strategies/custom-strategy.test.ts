@@ -8,7 +8,7 @@ import { compareStrategies } from '../../src/engine/replay/compare-strategies';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { type PreparedReplay, prepareReplay } from '../../src/engine/replay/prepare';
 import type { Strategy } from '../../src/engine/strategies/api';
-import { adaptCustomStrategy } from '../../src/engine/strategies/custom';
+import { adaptCustomStrategy, readStrategyExport } from '../../src/engine/strategies/custom';
 import { getSessionSetup, getStrategy, registerCustomStrategy } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import CLEAR_OLD_RESULTS from '../../examples/strategies/clear-old-results';
@@ -181,6 +181,19 @@ describe('a definition that breaks the API is an error naming the field', () => 
     [null, /export default/],
   ])('%#', (def, message) => {
     expect(() => adaptCustomStrategy(def)).toThrow(message);
+  });
+
+  it('a module with no default export says so, naming what it exports', () => {
+    const given = {};
+    expect(() => readStrategyExport(given, given)).toThrow(
+      /^the file has no default export: it must `export default` a strategy object .*docs\/custom-strategies\.md/,
+    );
+    expect(() => readStrategyExport({ __esModule: true, strategy: ok }, given)).toThrow(
+      /no default export \(it exports strategy\)/,
+    );
+    expect(readStrategyExport({ __esModule: true, default: ok }, given)).toBe(ok);
+    // A CommonJS file's own `module.exports = { … }` is its strategy.
+    expect(readStrategyExport(ok, given)).toBe(ok);
   });
 
   it('a built-in id is refused when registered', () => {

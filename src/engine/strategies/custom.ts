@@ -118,6 +118,24 @@ function toThresholdLines(lines: unknown, knobs: EngineKnobs): ThresholdLine[] {
 }
 
 /**
+ * The strategy a compiled file's module exports: its default export, or the object a CommonJS
+ * file assigns to `module.exports` (`exports` no longer the one the loader gave). A file with
+ * neither is said to have no default export, naming what it does export: read as the module
+ * object, it failed on `id undefined`, which told the author nothing (tester's `noexport.ts`).
+ */
+export function readStrategyExport(exports: unknown, given: object): unknown {
+  const module = exports as Record<string, unknown> | null;
+  if (module && typeof module === 'object' && 'default' in module && module.default !== undefined)
+    return module.default;
+  if (exports !== given && !(module && typeof module === 'object' && '__esModule' in module)) return exports;
+  const named =
+    module && typeof module === 'object' ? Object.keys(module).filter((k) => k !== '__esModule') : [];
+  fail(
+    `the file has no default export${named.length > 0 ? ` (it exports ${named.slice(0, 5).join(', ')})` : ''}: it must \`export default\` a strategy object with an id, a label and a step function (docs/custom-strategies.md, "The interface")`,
+  );
+}
+
+/**
  * Checks a strategy definition (a file's default export) and adapts it. Throws a
  * `CustomStrategyError` naming the field and the rule it breaks.
  */

@@ -107,6 +107,15 @@ export function usePageCustomStrategies(
   );
 }
 
+/**
+ * Every custom strategy run in the page, in the order run (the library's What if… offers them: its
+ * sessions are not the one loaded, and a request naming one goes to its sandbox all the same).
+ */
+export function useRunCustomStrategies(): StrategyDescriptor<Record<string, KnobValue>>[] {
+  const entries = useCustomStrategies((s) => s.entries);
+  return useMemo(() => Object.values(entries).map((e) => e.descriptor), [entries]);
+}
+
 interface StrategyChoice {
   id: string;
   label: string;

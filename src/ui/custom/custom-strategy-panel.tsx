@@ -1,7 +1,6 @@
 import { Editor } from '@monaco-editor/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
 import { useColorScheme } from '../common/use-color-scheme';
 import { getLoadedFiles } from '../load/load-session';
@@ -12,7 +11,8 @@ import { markCustomRunEnded, markCustomRunStarted } from './run-marker';
 import { runCustomStrategy, type SandboxRun } from './sandbox';
 import { listStrategies, saveStrategy } from './strategies-db';
 import { TEMPLATES } from './templates';
-import { type CompileProblem, compileModel, type monaco } from './typescript';
+import { compileModel, type monaco } from './typescript';
+import { type CustomStatus, enterCustomEditor, openCustomFile, useCustomEditor } from './custom-editor-store';
 
 // The Custom strategy editor (docs/custom-strategies.md): TypeScript against the public API,
 // checked as you type; Run compiles it and runs it in its sandbox worker beside Claude Code's,
@@ -20,13 +20,6 @@ import { type CompileProblem, compileModel, type monaco } from './typescript';
 // until Run: a saved or imported file is only shown.
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-
-type Status =
-  | { kind: 'idle' }
-  | { kind: 'running' }
-  | { kind: 'problems'; problems: CompileProblem[] }
-  | { kind: 'error'; message: string }
-  | { kind: 'done'; run: SandboxRun };
 
 export function CustomStrategyPanel({
   sessionId,
@@ -37,14 +30,16 @@ export function CustomStrategyPanel({
   ownStrategyId: string;
   onClose: () => void;
 }) {
-  const [name, setName] = useState(TEMPLATES[0]!.name);
-  const [source, setSource] = useState(TEMPLATES[0]!.source);
-  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  // Held in a store, not here: the panel unmounts and mounts again as the strip re-renders
+  // (custom-editor-store.ts), and must come back with the file that was run and its result.
+  useState(() => enterCustomEditor(sessionId));
+  const { name, source, status, knobSpecs, knobDefaults, overrides } = useCustomEditor();
+  const set = useCustomEditor.setState;
+  const setName = (next: string) => set({ name: next });
+  const setSource = (next: string) => set({ source: next });
+  const setStatus = (next: CustomStatus) => set({ status: next });
+  const setOverrides = (next: Record<string, number | boolean>) => set({ overrides: next });
   const [saved, setSaved] = useState<string[]>([]);
-  /** The last run's knobs (its strategy's specs) and the values set for the next run. */
-  const [knobSpecs, setKnobSpecs] = useState<KnobSpec[]>([]);
-  const [knobDefaults, setKnobDefaults] = useState<Record<string, KnobValue>>({});
-  const [overrides, setOverrides] = useState<Record<string, number | boolean>>({});
   const queryClient = useQueryClient();
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const abort = useRef<AbortController | null>(null);
@@ -55,13 +50,7 @@ export function CustomStrategyPanel({
     return () => abort.current?.abort();
   }, []);
 
-  const open = (nextName: string, nextSource: string) => {
-    setName(nextName);
-    setSource(nextSource);
-    setStatus({ kind: 'idle' });
-    setKnobSpecs([]);
-    setOverrides({});
-  };
+  const open = openCustomFile;
 
   const run = async () => {
     const model = editorRef.current?.getModel();
@@ -122,9 +111,11 @@ export function CustomStrategyPanel({
         result.client,
         sessionId,
       );
-      setStatus({ kind: 'done', run: result });
-      setKnobSpecs(result.knobSpecs);
-      setKnobDefaults(result.defaultKnobs);
+      set({
+        status: { kind: 'done', run: result },
+        knobSpecs: result.knobSpecs,
+        knobDefaults: result.defaultKnobs,
+      });
     } catch (error) {
       setStatus({ kind: 'error', message: (error as Error).message });
     } finally {
@@ -266,12 +257,12 @@ export function CustomStrategyPanel({
           <span className="muted">set, then Run again</span>
         </div>
       )}
-      <CustomStatus status={status} />
+      <CustomStatusView status={status} />
     </section>
   );
 }
 
-function CustomStatus({ status }: { status: Status }) {
+function CustomStatusView({ status }: { status: CustomStatus }) {
   if (status.kind === 'idle')
     return (
       <p className="small muted">

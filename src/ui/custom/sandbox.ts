@@ -1,7 +1,14 @@
 import type { CompareEntry } from '../../engine/replay/compare-strategies';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import { createEngineClient, type EngineClient } from '../../worker/engine-client';
-import type { FromWorker, LoadFile, ReplayCompare, SandboxReady, SessionId } from '../../worker/protocol';
+import type {
+  EngineRequest,
+  FromWorker,
+  LoadFile,
+  ReplayCompare,
+  SandboxReady,
+  SessionId,
+} from '../../worker/protocol';
 import sandboxRuntimeUrl from '../../worker/sandbox-runtime.ts?worker&url';
 
 // Runs a compiled custom strategy in a worker of its own (docs/custom-strategies.md): a blob
@@ -71,8 +78,20 @@ class SandboxError extends Error {
 }
 
 /**
- * A client whose every request must answer within `timeLimitMs`: past it the worker is terminated
- * (an endless loop in the strategy), this request and later ones are refused, and `onStopped` hears.
+ * The time a request may go without an answer. The library's what-if replays every listed session
+ * in one request, each at every setting: its limit is per session (it restarts at each session's
+ * progress), `timeLimitMs` for each setting; any other request has `timeLimitMs` in all.
+ */
+function getRequestLimit(request: EngineRequest, timeLimitMs: number): { ms: number; what: string } {
+  if (request.kind !== 'library-whatif') return { ms: timeLimitMs, what: 'for a request' };
+  const settings = request.range?.steps ?? request.spec.sweep?.values.length ?? 1;
+  return { ms: timeLimitMs * Math.max(1, settings), what: 'for a session at its settings' };
+}
+
+/**
+ * A client whose every request must answer within its limit (getRequestLimit): past it the worker
+ * is terminated (an endless loop in the strategy), this request and later ones are refused, and
+ * `onStopped` hears.
  */
 function withTimeLimit(
   client: EngineClient,
@@ -84,16 +103,32 @@ function withTimeLimit(
   return {
     request: (request, options) => {
       if (stopped !== undefined) return Promise.reject(new SandboxError(stopped));
+      const { ms, what } = getRequestLimit(request, timeLimitMs);
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const limit = new Promise<never>((_, reject) => {
+      let fail: (error: SandboxError) => void = () => {};
+      const arm = () => {
+        clearTimeout(timer);
         timer = setTimeout(() => {
-          stopped = `${fileName}: stopped: the strategy ran past its time limit (${timeLimitMs / 1000} s for a request; an endless loop?)`;
+          stopped = `${fileName}: stopped: the strategy ran past its time limit (${ms / 1000} s ${what}; an endless loop?)`;
           client.terminate();
           onStopped(stopped);
-          reject(new SandboxError(stopped));
-        }, timeLimitMs);
+          fail(new SandboxError(stopped));
+        }, ms);
+      };
+      const limit = new Promise<never>((_, reject) => {
+        fail = reject;
+        arm();
       });
-      return Promise.race([client.request(request, options), limit]).finally(() => clearTimeout(timer));
+      const onProgress = options?.onProgress;
+      const answered = client.request(request, {
+        ...options,
+        // A what-if's progress is one session done: the next has its own limit.
+        onProgress: (progress) => {
+          if (request.kind === 'library-whatif') arm();
+          onProgress?.(progress);
+        },
+      });
+      return Promise.race([answered, limit]).finally(() => clearTimeout(timer));
     },
     terminate: () => client.terminate(),
   };

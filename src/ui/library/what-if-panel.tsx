@@ -4,7 +4,8 @@ import {
   getStrategyDescriptor,
   STRATEGY_DESCRIPTORS,
 } from '../../engine/strategies/descriptors';
-import type { KnobSpec } from '../../engine/strategies/types';
+import type { KnobSpec, KnobValue, StrategyDescriptor } from '../../engine/strategies/types';
+import { useRunCustomStrategies } from '../custom/custom-registry';
 import { DEFAULT_SWEEP_STEPS, MAX_SWEEP_STEPS } from '../../engine/replay/sweep-score';
 import { downloadFile } from '../export/download';
 import { ProgressBar } from '../top-bar/load-progress';
@@ -32,6 +33,10 @@ import './what-if.css';
 // Loaded with import() when first opened: none of it is the page's startup code.
 
 type Mode = 'two' | 'sweep';
+type Descriptor = StrategyDescriptor<Record<string, KnobValue>>;
+
+/** Not a built-in's id: a custom strategy's, run in the page. */
+const isCustomId = (id: string) => !STRATEGY_DESCRIPTORS.some((s) => s.id === id);
 
 /** The knob a what-if starts on: the auto-compact % where the strategy has one, else its first number. */
 function getStartKnob(specs: readonly KnobSpec[]): KnobSpec | undefined {
@@ -40,10 +45,10 @@ function getStartKnob(specs: readonly KnobSpec[]): KnobSpec | undefined {
 }
 
 /** Two values to start from: 60 and 90 for a percentage (ours: early and late), else ¾ of the default and the default. */
-function getStartValues(strategyId: string, knob: KnobSpec | undefined): [string, string] {
+function getStartValues(descriptor: Descriptor, knob: KnobSpec | undefined): [string, string] {
   if (!knob) return ['', ''];
   if (knob.unit === 'percent') return ['60', '90'];
-  const d = Number(getStrategyDescriptor(strategyId).defaultKnobs[knob.key] ?? knob.max ?? knob.min ?? 0);
+  const d = Number(descriptor.defaultKnobs[knob.key] ?? knob.max ?? knob.min ?? 0);
   const lo = Math.max(
     knob.min ?? 0,
     knob.integer || knob.unit === 'tokens' ? Math.round(d * 0.75) : d * 0.75,
@@ -62,16 +67,23 @@ function readValue(text: string, knob: KnobSpec): number | string {
 
 export default function WhatIfPanel({ keys, filesOpen }: { keys: readonly string[]; filesOpen: boolean }) {
   const [strategyId, setStrategyId] = useState(DEFAULT_STRATEGY_ID);
-  const descriptor = getStrategyDescriptor(strategyId);
+  // The custom strategies run in the page (Custom… on the session shown) beside the built-ins:
+  // theirs run in their sandbox over every listed session (what-if-run.ts).
+  const customs = useRunCustomStrategies();
+  const custom = customs.find((c) => c.id === strategyId);
+  const descriptor: Descriptor =
+    custom ?? getStrategyDescriptor(isCustomId(strategyId) ? DEFAULT_STRATEGY_ID : strategyId);
   const knobs = useMemo(() => descriptor.knobSpecs.filter((k) => k.kind === 'number'), [descriptor]);
   const [knobKey, setKnobKey] = useState(() => getStartKnob(descriptor.knobSpecs)?.key ?? '');
   const knob = knobs.find((k) => k.key === knobKey);
   const [mode, setMode] = useState<Mode>('two');
-  const [values, setValues] = useState(() => getStartValues(strategyId, knob));
+  const [values, setValues] = useState(() => getStartValues(descriptor, knob));
   const [steps, setSteps] = useState(String(Math.min(DEFAULT_SWEEP_STEPS, 6)));
   const [retention, setRetention] = useState(true);
   const [summarizer, setSummarizer] = useState<RetentionSummarizer>('builtin');
-  const modelConfig = useWhatIfModelConfig(retention ? summarizer : 'builtin');
+  // A model's summaries are not offered for a custom strategy: its requests would be written in
+  // the sandbox, beside the user's code, and sent with the key the page holds.
+  const modelConfig = useWhatIfModelConfig(retention && !custom ? summarizer : 'builtin');
   const state = useWhatIfStore();
   const running = state.status === 'running' || state.status === 'planning';
   /** The model run a plan counted, made when the user confirms it. */
@@ -86,16 +98,22 @@ export default function WhatIfPanel({ keys, filesOpen }: { keys: readonly string
   }, [keys]);
 
   const pickStrategy = (id: string) => {
+    const next = customs.find((c) => c.id === id) ?? getStrategyDescriptor(id);
     setStrategyId(id);
-    const start = getStartKnob(getStrategyDescriptor(id).knobSpecs);
+    const start = getStartKnob(next.knobSpecs);
     setKnobKey(start?.key ?? '');
-    setValues(getStartValues(id, start));
+    setValues(getStartValues(next, start));
   };
+  // The custom strategy picked is gone (Run again under another id, another session loaded, its
+  // sandbox stopped): back to the default.
+  useEffect(() => {
+    if (!custom && isCustomId(strategyId)) pickStrategy(DEFAULT_STRATEGY_ID);
+  });
   const pickKnob = (key: string) => {
     setKnobKey(key);
     setValues(
       getStartValues(
-        strategyId,
+        descriptor,
         knobs.find((k) => k.key === key),
       ),
     );
@@ -160,6 +178,15 @@ export default function WhatIfPanel({ keys, filesOpen }: { keys: readonly string
                 {s.label}
               </option>
             ))}
+            {customs.length > 0 && (
+              <optgroup label="Run in this page">
+                {customs.map((s) => (
+                  <option key={s.id} value={s.id} title={s.description}>
+                    {s.label}
+                  </option>
+                ))}
+              </optgroup>
+            )}
           </select>
         </label>
         <label>
@@ -242,7 +269,18 @@ export default function WhatIfPanel({ keys, filesOpen }: { keys: readonly string
           />{' '}
           what it keeps
         </label>
-        {retention && <WhatIfModelChoice choice={summarizer} onChoose={setSummarizer} disabled={running} />}
+        {retention && !custom && (
+          <WhatIfModelChoice choice={summarizer} onChoose={setSummarizer} disabled={running} />
+        )}
+        {retention && custom && (
+          <span
+            className="muted"
+            data-testid="whatif-custom-summarizer"
+            title="A custom strategy runs in its sandbox: the summaries it is scored on are the built-in summarizer's, offline (no model is called from there)"
+          >
+            summarized by the built-in summarizer
+          </span>
+        )}
         {running ? (
           <button type="button" className="btn" onClick={cancelWhatIf} data-testid="whatif-cancel">
             Cancel

@@ -2,8 +2,8 @@ import { create } from 'zustand';
 import type { SweepRange } from '../../engine/replay/sweep';
 import { formatCsvRecord, formatRecord, SETTING_COLUMNS, type SettingRow } from '../../engine/stats/records';
 import type { SettingsSpec } from '../../engine/stats/setting-rows';
-import { getEngineClient } from '../../worker/engine-client';
 import { ABORT_ERROR, type WhatIfSession } from '../../worker/protocol';
+import { getStrategyClient } from '../custom/custom-registry';
 import { getSessionFiles } from './open-folder';
 import {
   createPlanAnswerer,
@@ -13,8 +13,8 @@ import {
   type WhatIfPlan,
 } from './what-if-model';
 
-// The library's what-if run: the listed sessions sent to the engine worker with one strategy and
-// its settings (`library-whatif`, the code of `compactlab stats --strategy`), each session's rows
+// The library's what-if run: the listed sessions sent to the engine worker (a custom strategy's
+// sandbox for one the user ran: custom-registry.ts) with one strategy and its settings (`library-whatif`, the code of `compactlab stats --strategy`), each session's rows
 // and the running totals kept as they come, a cancel that stops the worker's loop, and the result
 // as the CLI writes it (NDJSON or CSV: session rows, then the totals).
 
@@ -139,7 +139,9 @@ export async function runWhatIf(
   });
   const runId = `whatif-${++runIds}`;
   try {
-    const result = await getEngineClient().request(
+    // A custom strategy's what-if runs in its sandbox (which has the built-ins' code and its own,
+    // and no network): the listed sessions' files go there, the user's code never to the engine.
+    const result = await getStrategyClient(spec.strategyId).request(
       {
         kind: 'library-whatif',
         sessions,

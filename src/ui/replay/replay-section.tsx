@@ -12,7 +12,8 @@ import type {
 } from '../../engine/replay/types';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { formatCount } from '../common/format';
-import { timelineQuery } from '../queries';
+import { sessionOverviewQuery, timelineQuery } from '../queries';
+import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
 import { useUiStore } from '../store';
 import { ReplayEventCard } from './event-card';
 import { ReplayEventChips } from './replay-event-chips';
@@ -286,6 +287,7 @@ function ManualControls({ sessionId, events }: { sessionId: SessionId; events?: 
 
 export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const setup = useReplaySetup(sessionId);
+  const overview = useQuery(sessionOverviewQuery(sessionId)).data;
   const unpublished = useDebouncedRunParams(sessionId);
   const enabled = useReplayStore((s) => s.enabled);
   const setEnabled = useReplayStore((s) => s.setEnabled);
@@ -438,12 +440,14 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
         )}
       </div>
       {enabled && result && result.events.length > 0 && <ReplayEventChips events={result.events} />}
-      {enabled && customOpen && setup.data && (
+      {/* Not gated on the setup: it loads again after each pick in the strip, and the panel
+          would unmount meanwhile. Its own strategy is the log's, not the one picked. */}
+      {enabled && customOpen && overview && (
         <Suspense fallback={<p className="small muted">Loading the editor…</p>}>
           <CustomStrategyPanel
             key={sessionId}
             sessionId={sessionId}
-            ownStrategyId={setup.data.strategyId}
+            ownStrategyId={getDefaultStrategyId(overview.format, overview.meta.agent)}
             onClose={() => setCustomOpen(false)}
           />
         </Suspense>
