@@ -10,6 +10,7 @@ import { IssuesPanel } from './issues-panel';
 import { SecretsPanel } from './secrets-panel';
 import { TokensPanel } from './tokens-panel';
 import { formatOrdinalTitle } from '../../engine/query/numbering';
+import { StripArrow } from '../common/strip-arrow';
 
 export function SidePanel({ sessionId, overview }: { sessionId: SessionId; overview: SessionOverview }) {
   const panel = useUiStore((s) => s.panel);
@@ -34,16 +35,12 @@ export function SidePanel({ sessionId, overview }: { sessionId: SessionId; overv
     <section className="side-panel">
       <div className="tabs-strip" data-testid="side-tabs" data-overflow={strip.overflow}>
         {strip.before && (
-          <button
-            type="button"
-            className="tabs-scroll before"
-            data-testid="side-tabs-before"
-            aria-label="Earlier tabs"
-            title="Earlier tabs"
-            onClick={() => strip.scrollBy(-1)}
-          >
-            ‹
-          </button>
+          <StripArrow
+            side="before"
+            label="Earlier tabs"
+            testId="side-tabs-before"
+            onScroll={strip.scrollBy}
+          />
         )}
         <div className="tabs" role="tablist" ref={strip.ref}>
           {tabs.map((tab) => (
@@ -77,16 +74,7 @@ export function SidePanel({ sessionId, overview }: { sessionId: SessionId; overv
           )}
         </div>
         {strip.after && (
-          <button
-            type="button"
-            className="tabs-scroll after"
-            data-testid="side-tabs-after"
-            aria-label="Later tabs"
-            title="Later tabs"
-            onClick={() => strip.scrollBy(1)}
-          >
-            ›
-          </button>
+          <StripArrow side="after" label="Later tabs" testId="side-tabs-after" onScroll={strip.scrollBy} />
         )}
       </div>
       <div className="side-body">

@@ -3,6 +3,7 @@ import { useScrollStrip } from '../common/use-scroll-strip';
 import { useUiStore } from '../store';
 import { describeReplayEvent, EVENT_GLYPHS } from './replay-overlay';
 import { useReplayStore } from './replay-store';
+import { StripArrow } from '../common/strip-arrow';
 
 // The replay's events as chips, one line under the strip that scrolls sideways (a dense replay
 // never pushes the transcript down). A line cut at an edge said nothing of the chips past it (a
@@ -17,18 +18,13 @@ export function ReplayEventChips({ events }: { events: readonly ReplayEvent[] })
   return (
     <div className="replay-events-strip" data-testid="replay-events-strip" data-overflow={strip.overflow}>
       {strip.before && (
-        <button
-          type="button"
-          className="tabs-scroll before"
-          data-testid="replay-events-before"
-          aria-label="Earlier events"
-          title="Earlier events"
-          // The chips themselves are reached by Tab; the arrows are for the pointer.
-          tabIndex={-1}
-          onClick={() => strip.scrollBy(-1)}
-        >
-          ‹
-        </button>
+        <StripArrow
+          side="before"
+          label="Earlier events"
+          testId="replay-events-before"
+          pointerOnly
+          onScroll={strip.scrollBy}
+        />
       )}
       <div className="replay-events" data-testid="replay-events" ref={strip.ref}>
         {events.map((e, i) => (
@@ -51,17 +47,13 @@ export function ReplayEventChips({ events }: { events: readonly ReplayEvent[] })
         ))}
       </div>
       {strip.after && (
-        <button
-          type="button"
-          className="tabs-scroll after"
-          data-testid="replay-events-after"
-          aria-label="Later events"
-          title="Later events"
-          tabIndex={-1}
-          onClick={() => strip.scrollBy(1)}
-        >
-          ›
-        </button>
+        <StripArrow
+          side="after"
+          label="Later events"
+          testId="replay-events-after"
+          pointerOnly
+          onScroll={strip.scrollBy}
+        />
       )}
     </div>
   );
