@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { findSessions } from '../../src/cli/stats/find-sessions';
 import { isSubagentLogPath } from '../../src/engine/library/group-files';
 import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 import { runCli } from '../helpers/run-cli';
+import { countCompactBoundaries } from '../helpers/plain-count';
 
 // A Claude Code session file named to a command was read alone: `inspect <project>/<id>.jsonl`
 // gave one file and the main thread's 6 compactions, its 4 subagent logs under `<id>/subagents/`
@@ -23,17 +24,6 @@ if (!python)
 
 const PROJECT = 'LAF-US__IDAHO-VAULT/.claude/projects/c--Users-loganf-Documents-IDAHO-VAULT';
 const SESSION = '05541cb5-fe43-41c9-87ef-2a6d89bba271';
-
-/** compact_boundary records of a file, counted line by line without the engine. */
-function countBoundaries(path: string): number {
-  let n = 0;
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line.includes('compact_boundary')) continue;
-    const record = JSON.parse(line) as { type?: string; subtype?: string };
-    if (record.type === 'system' && record.subtype === 'compact_boundary') n++;
-  }
-  return n;
-}
 
 describe.skipIf(!present)('a transcript named alone (restored corpus tree)', () => {
   let tree = '';
@@ -54,7 +44,7 @@ describe.skipIf(!present)('a transcript named alone (restored corpus tree)', () 
       .filter((n) => n.endsWith('.jsonl'))
       .map((n) => join(subagents, n));
     expect(logs).toHaveLength(4);
-    const boundaries = [main, ...logs].map(countBoundaries);
+    const boundaries = [main, ...logs].map(countCompactBoundaries);
     expect(boundaries[0]).toBe(6);
     expect(boundaries.slice(1).reduce((a, b) => a + b, 0)).toBe(9);
 

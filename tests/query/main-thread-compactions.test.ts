@@ -10,6 +10,7 @@ import { getCompactionDetail } from '../../src/engine/query/compaction-detail';
 import { getSessionOverview } from '../../src/engine/query/session-overview';
 import { computeTimelineSeries } from '../../src/engine/query/timeline-series';
 import { CORPUS, corpusOrSkip } from '../helpers/corpus';
+import { countCompactBoundaries } from '../helpers/plain-count';
 
 // A session's compactions as the page counts them: the main thread's, the subagents' apart. The
 // page's header counted every file's ("15 compactions" where the list said 6), and the timeline
@@ -32,21 +33,10 @@ function sessionFiles(session: string): { name: string; path: string }[] {
     });
 }
 
-/** `compact_boundary` records of a file, read line by line without the engine. */
-function countBoundaries(path: string): number {
-  let n = 0;
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line.includes('compact_boundary')) continue;
-    const record = JSON.parse(line) as { type?: string; subtype?: string };
-    if (record.type === 'system' && record.subtype === 'compact_boundary') n++;
-  }
-  return n;
-}
-
 async function open(session: string) {
   const files = sessionFiles(session);
   const sources = files.map((f) => createMemorySource(f.name, readFileSync(f.path)));
-  const logs = files.filter((f) => f.name.endsWith('.jsonl')).map((f) => countBoundaries(f.path));
+  const logs = files.filter((f) => f.name.endsWith('.jsonl')).map((f) => countCompactBoundaries(f.path));
   return { parsed: await parseSession(sources), sources, logs };
 }
 
