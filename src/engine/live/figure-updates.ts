@@ -33,7 +33,7 @@ export function addCall(
   f.peakContextTokens = Math.max(f.peakContextTokens, contextTokens);
 }
 
-/** The latest call's model; each distinct one kept, as the window's evidence (parse/context-window.ts). */
+/** The latest call's model; each distinct one kept, as the window's evidence (`inferContextWindow`, parse/context-window). */
 export function setModel(f: LiveFigures, model: string) {
   f.model = model;
   if (!f.models.includes(model)) f.models.push(model);
@@ -42,7 +42,7 @@ export function setModel(f: LiveFigures, model: string) {
 /** Records a compaction: the predictions since the last one are scored against it. */
 export function markCompaction(f: LiveFigures, line: number, trigger: string, preTokens: number | undefined) {
   f.compactions++;
-  // Auto ones only bound the window: a manual /compact may follow "prompt is too long" (context-window.ts).
+  // Auto ones only bound the window: a manual /compact may follow "prompt is too long" (`inferContextWindow`).
   if (trigger === 'auto' && preTokens !== undefined) f.autoCompactPreTokens.push(preTokens);
   const { first, last } = scoreLanding(f.forecasts ?? {}, f.apiCalls);
   f.lastCompaction = {

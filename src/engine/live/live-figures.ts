@@ -43,7 +43,7 @@ export interface LiveFigures {
   version?: string;
   model?: string;
   /**
-   * What the window is inferred from, as a parsed session's is (parse/context-window.ts): the
+   * What the window is inferred from, as a parsed session's is (`inferContextWindow`, parse/context-window): the
    * main-thread calls' model ids, their largest context, the auto-compactions' `preTokens`.
    */
   models: string[];

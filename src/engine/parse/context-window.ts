@@ -42,7 +42,7 @@ const MAX_OUTPUT_BY_MODEL: readonly { pattern: RegExp; tokens: TokenCount; sourc
 const roundUpThousands = (tokens: TokenCount): TokenCount => Math.ceil(tokens / 1_000) * 1_000;
 
 /**
- * What a log shows of its window. A parsed session's (`getSessionWindow`) and a live session's
+ * What a log shows of its window: a parsed session's (`getSessionWindow`) and a live session's
  * read so far (engine/live/live-status.ts) are both read through `inferContextWindow`: one rule.
  */
 interface WindowEvidence {

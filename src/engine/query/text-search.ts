@@ -11,7 +11,7 @@ import { createLineTest, getFullTextNeedles, JSON_ESCAPE } from './full-text-sea
 // images), where the query's occurrences are counted and the first one's excerpt is cut. Linear in
 // the bytes read. A line that is a whole JSON array (a document written on one line: Cline's
 // ui_messages.json and api_conversation_history.json) is read element by element, as the parse
-// reads it (parse/read-document.ts): each element is a record, and a hit names its element.
+// reads it (parse/read-document, `readDocument`): each element is a record, and a hit names its element.
 
 /** Characters of an excerpt before the match and after it (ours: one line of the library's panel). */
 const EXCERPT_BEFORE_CHARS = 60;
