@@ -49,11 +49,15 @@ test.describe('fit at 1280×720', () => {
     const n = await chips.count();
     for (let i = 1; i < n; i++) await page.keyboard.press('Tab');
     await expect(chips.last()).toBeFocused();
-    const events = (await page.getByTestId('replay-events').boundingBox())!;
-    const last = (await chips.last().boundingBox())!;
-    expect(last.x).toBeGreaterThanOrEqual(events.x - 0.5);
-    expect(last.x + last.width).toBeLessThanOrEqual(events.x + events.width + 0.5);
     await expect(page.getByTestId('replay-events-after')).toHaveCount(0);
+    // Measured once the strip has settled: the focus scroll's event removes the ›, which widens
+    // the strip by its width in the next render (a busy machine measured in between: 23 px over).
+    await expect(async () => {
+      const events = (await page.getByTestId('replay-events').boundingBox())!;
+      const last = (await chips.last().boundingBox())!;
+      expect(last.x).toBeGreaterThanOrEqual(events.x - 0.5);
+      expect(last.x + last.width).toBeLessThanOrEqual(events.x + events.width + 0.5);
+    }).toPass({ timeout: 5_000 });
   });
 
   test('a duration past a day reads in days and hours, as every other does', async ({ page }) => {
