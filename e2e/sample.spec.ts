@@ -66,6 +66,17 @@ test.describe('the bundled sample', () => {
     await page.getByTestId('filter-all').click(); // every kind; the next chip shows only its own
     await page.getByTestId('filter-tool-call').click();
     await page.getByTestId('filter-assistant-text').click();
+    // The walk starts on the filtered list: its index comes from the worker, and a walk begun on
+    // the whole list (1,358 rows) ended before the filtered one replaced it (a loaded CI machine).
+    const count = page.getByTestId('row-count');
+    await expect(count).toHaveText(/^[\d,]+ of [\d,]+ rows$/);
+    await expect
+      .poll(async () => {
+        const text = (await count.textContent()) ?? '';
+        const [shown, total] = (text.match(/[\d,]+/g) ?? []).map((n) => Number(n.replaceAll(',', '')));
+        return shown !== undefined && total !== undefined && shown < total;
+      })
+      .toBe(true);
     const list = page.getByTestId('transcript-list');
     // Down the list a viewport at a time (steps of a fortieth of its height skipped rows on a long
     // list), each step's rows rendered (two frames) and loaded before they are looked at (a loaded
