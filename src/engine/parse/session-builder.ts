@@ -21,6 +21,7 @@ import {
   type RecordNormalizer,
 } from './dialects/record';
 import { findUnderstatedOutput } from './understated-output';
+import { CompactionTracker } from './compaction-tracker';
 import { foldCopiedRecord } from './fold-copies';
 import { SessionTitles } from './session-title';
 import { addSidechainCall, contextOf, type SidechainAcc, SidechainTracker } from './sidechains';
@@ -67,14 +68,13 @@ export class SessionBuilder {
   private sawMainRecord = false;
   /** Subagents' and inline (1.0.x) sidechains, and the calls that spawned them. */
   private readonly sidechains = new SidechainTracker();
-  /** The compaction whose summary / re-attachments are still being collected. */
-  private openCompaction: Compaction | undefined;
   /** By file index: API calls are entries carrying usage, not assistant entries (see RecordNormalizer). */
   private readonly callsFromUsage: boolean[] = [];
   /** By file index: its main-thread calls, in order (an event may name the one it followed). */
-  private readonly callsByFile = new Map<number, number[]>();
+  readonly callsByFile = new Map<number, number[]>();
   /** By file index: what its dialect says about user turns, commands and system records. */
-  private readonly conventions: TranscriptConventions[] = [];
+  readonly conventions: TranscriptConventions[] = [];
+  private readonly compactionTracker = new CompactionTracker(this);
 
   addFile(file: SessionFile): void {
     this.files[file.index] = file;
@@ -240,7 +240,7 @@ export class SessionBuilder {
       this.userTurns++;
     }
 
-    if (countsTowardsSession) this.trackCompactions(entry);
+    if (countsTowardsSession) this.compactionTracker.track(entry);
   }
 
   /** Each run states its own totals (docs/sources.md#fmt-sdk-stream): the session's are their sum. */
@@ -364,81 +364,6 @@ export class SessionBuilder {
         call.usage.outputTokens = entry.usage.outputTokens;
     }
     entry.apiCallIndex = call.index;
-  }
-
-  private trackCompactions(entry: Entry): void {
-    const isMainFile = at(this.files, entry.fileIndex).role === 'main';
-    if (entry.compact || entry.microcompact) {
-      const compaction: Compaction = {
-        kind: entry.compact ? (entry.compact.kind ?? 'compact') : 'microcompact',
-        entryIndex: entry.index,
-        fileIndex: entry.fileIndex,
-        uuid: entry.uuid,
-        line: entry.line,
-        timestampMs: entry.timestampMs,
-        trigger: (entry.compact ?? entry.microcompact)!.trigger,
-        preTokens: (entry.compact ?? entry.microcompact)!.preTokens,
-        reattachedEntryIndices: [],
-      };
-      const file = at(this.files, entry.fileIndex);
-      const isMainThread = isMainFile && (!entry.isSidechain || file.openedAlone === true);
-      const follows = entry.compact?.followsFileCall;
-      if (isMainThread && follows !== undefined) {
-        const fileCalls = this.callsByFile.get(entry.fileIndex) ?? [];
-        if (follows >= 0 && follows < fileCalls.length) compaction.apiCallBefore = fileCalls[follows];
-        // The next call may already have started before the record that shows the event.
-        const after = fileCalls[follows + 1];
-        if (after !== undefined) {
-          compaction.apiCallAfter = after;
-          compaction.postTokens = at(this.apiCalls, after).contextTokens;
-        }
-      } else if (isMainThread && this.apiCalls.length > 0)
-        compaction.apiCallBefore = this.apiCalls.length - 1;
-      if (entry.compact) {
-        compaction.summaryTokens = entry.compact.postTokens;
-        compaction.durationMs = entry.compact.durationMs;
-        if (entry.compact.deletedRange) compaction.deletedRange = entry.compact.deletedRange;
-        if (entry.compact.keptFromEntryIndex !== undefined)
-          compaction.keptFromEntryIndex = entry.compact.keptFromEntryIndex;
-        if (entry.compact.summaryEntryIndex !== undefined)
-          compaction.summaryEntryIndex = entry.compact.summaryEntryIndex;
-        // A truncation has no summary or re-attachments to collect.
-        if (compaction.kind === 'compact') this.openCompaction = compaction;
-      } else if (entry.microcompact) {
-        compaction.tokensSaved = entry.microcompact.tokensSaved;
-        compaction.clearedToolIds = entry.microcompact.compactedToolIds;
-        // The boundary does not rewrite earlier lines: the cleared state is applied by tool id.
-        for (const id of entry.microcompact.compactedToolIds) {
-          this.cleared.set(id, { toolUseId: id, compactionIndex: this.compactions.length });
-        }
-      }
-      this.compactions.push(compaction);
-      return;
-    }
-    const open = this.openCompaction;
-    if (!open || entry.fileIndex !== open.fileIndex) return;
-    if (entry.kind === 'assistant') {
-      this.openCompaction = undefined;
-      return;
-    }
-    if (entry.kind === 'user' && entry.isCompactSummary && open.summaryEntryIndex === undefined) {
-      open.summaryEntryIndex = entry.index;
-      return;
-    }
-    if (open.summaryEntryIndex === undefined) return;
-    const first = entry.blocks[0];
-    const text = first?.kind === 'text' ? first.text.trimStart() : '';
-    const trace =
-      entry.kind === 'user' || entry.kind === 'attachment'
-        ? this.conventions[entry.fileIndex]?.readCommandTrace?.(text)
-        : undefined;
-    const isCommandTrace = entry.kind === 'user' && (entry.isMeta || trace?.isTrace === true);
-    if (entry.kind === 'attachment' || isCommandTrace) {
-      open.reattachedEntryIndices.push(entry.index);
-      if (trace?.compactInstructions) open.customInstructions = trace.compactInstructions;
-    } else if (entry.kind === 'user') {
-      this.openCompaction = undefined;
-    }
   }
 
   build(): Session {
