@@ -2,12 +2,17 @@ import { SEARCH_USAGE, STATS_USAGE, STATUSLINE_USAGE, WATCH_USAGE } from './comm
 import { UsageError } from './cli-args';
 import { escapeJsonText, escapeTerminalText } from './terminal-text';
 
+const INSPECT_USAGE = `  compactlab inspect <session.jsonl> [subagent files…] [--json | --dump]
+      Parse a transcript (plus the subagent / compaction-call files that belong to it) and
+      print where compaction fired, the context of every API call and any parse issues.
+      --dump prints one line per entry (the format of the golden test files).`;
+
 /**
- * The help text. The other commands' parts come from their own modules (replay's and summarize's
- * are built from the strategy and prompt registries), so they load only when the text is shown:
- * `inspect` loads none of them.
+ * Each command's usage block, in the help's order. The other commands' parts come from their own
+ * modules (replay's and summarize's are built from the strategy and prompt registries), so they
+ * load only when the text is shown: `inspect` loads none of them.
  */
-const usage = async (): Promise<string> => {
+async function commandUsages(): Promise<[name: string, text: string][]> {
   const [
     { REPLAY_USAGE },
     { SUMMARIZE_USAGE },
@@ -25,26 +30,24 @@ const usage = async (): Promise<string> => {
     import('./erosion'),
     import('./fidelity'),
   ]);
-  return `compactlab — see and replay how AI coding agents compact their context
+  return [
+    ['inspect', INSPECT_USAGE],
+    ['replay', REPLAY_USAGE],
+    ['summarize', SUMMARIZE_USAGE],
+    ['statusline', STATUSLINE_USAGE],
+    ['watch', WATCH_USAGE],
+    ['stats', STATS_USAGE],
+    ['search', SEARCH_USAGE],
+    ['bash-summaries', BASH_SUMMARIES_USAGE],
+    ['report', REPORT_USAGE],
+    ['export', EXPORT_USAGE],
+    ['erosion', EROSION_USAGE],
+    ['fidelity', FIDELITY_USAGE],
+  ];
+}
 
-Usage:
-  compactlab inspect <session.jsonl> [subagent files…] [--json | --dump]
-      Parse a transcript (plus the subagent / compaction-call files that belong to it) and
-      print where compaction fired, the context of every API call and any parse issues.
-      --dump prints one line per entry (the format of the golden test files).
-${REPLAY_USAGE}
-${SUMMARIZE_USAGE}
-${STATUSLINE_USAGE}
-${WATCH_USAGE}
-${STATS_USAGE}
-${SEARCH_USAGE}
-${BASH_SUMMARIES_USAGE}
-${REPORT_USAGE}
-${EXPORT_USAGE}
-${EROSION_USAGE}
-${FIDELITY_USAGE}
-
-Options:
+/** What every command shares: the options, how files are taken, the exit codes. */
+const HELP_FOOTER = `Options:
   --json      machine-readable output on stdout
   -h, --help  this text
 
@@ -63,14 +66,32 @@ Exit codes:
      number, flags that cannot go together, an argument missing; the message says which
      (stats --retention-summarizer without --yes also stops with 2 after its plan)
 `;
+
+/** The whole help text: every command's usage. */
+const usage = async (): Promise<string> => {
+  const blocks = (await commandUsages()).map(([, text]) => text);
+  return `compactlab — see and replay how AI coding agents compact their context
+
+Usage:
+${blocks.join('\n')}
+
+${HELP_FOOTER}`;
 };
+
+/** `compactlab <command> --help`: that command's usage and what every command shares. */
+async function commandHelp(name: string): Promise<string> {
+  const text = (await commandUsages()).find(([command]) => command === name)?.[1];
+  if (text === undefined) return usage();
+  return `Usage:\n${text}\n\n${HELP_FOOTER}\nEvery command: compactlab --help`;
+}
 
 type Command = (args: string[], out: (text: string) => void) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   // Every command's code loads on demand, `inspect`'s too: a command loads only its own chunks
   // (the status line, run at each update of Claude Code's screen, never loads the parser).
-  inspect: async (args, out) => (await import('./inspect')).inspectCommand(args, out, usage),
+  inspect: async (args, out) =>
+    (await import('./inspect')).inspectCommand(args, out, () => commandHelp('inspect')),
   summarize: async (args, out) => (await import('./summarize')).summarize(args, out),
   replay: async (args, out) => (await import('./replay')).replayCommand(args, out),
   statusline: async (args, out) => (await import('./live/statusline')).statuslineCommand(args, out),
@@ -92,9 +113,13 @@ export async function main(
   const [name, ...rest] = argv;
   // `replay --help` is the replay's own: it lists the chosen strategy's knobs.
   const help = name !== 'replay' && (rest.includes('--help') || rest.includes('-h'));
-  if (!name || name === '-h' || name === '--help' || help) {
+  if (!name || name === '-h' || name === '--help') {
     out(await usage());
     return name ? 0 : 2;
+  }
+  if (help && COMMANDS[name]) {
+    out(await commandHelp(name));
+    return 0;
   }
   const command = COMMANDS[name];
   if (!command) {
