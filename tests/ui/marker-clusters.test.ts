@@ -1,6 +1,11 @@
 import { at } from '../../src/engine/assert';
 import { describe, expect, it } from 'vitest';
-import { clusterMarkers } from '../../src/ui/timeline/marker-clusters';
+import {
+  clusterMarkers,
+  getClusterSpans,
+  MARKER_SIZES,
+  placeClearOf,
+} from '../../src/ui/timeline/marker-clusters';
 
 const SIZES = { markerPx: 20, clusterPx: 28 };
 
@@ -36,5 +41,23 @@ describe('clusterMarkers', () => {
   it('sorts by position whatever the input order', () => {
     const clusters = clusterMarkers([{ p: 300 }, { p: 100 }], (m) => m.p, SIZES, 0, 1000);
     expect(clusters.map((c) => at(c.items, 0).p)).toEqual([100, 300]);
+  });
+});
+
+describe('placeClearOf (the window label beside the marker buttons)', () => {
+  it('moves a label right past every box it would overlap, chained', () => {
+    expect(placeClearOf(54, 60, [], 1000)).toBe(54);
+    // A cluster box at the plot's left edge (a session compacting at call 1: "A 4").
+    const spans = getClusterSpans(clusterMarkers([52, 55, 58, 60], (px) => px, MARKER_SIZES, 50, 1000));
+    expect(spans).toEqual([{ x0: 50, x1: 80 }]);
+    expect(placeClearOf(54, 60, spans, 1000)).toBe(84);
+    // A second box where the label would land pushes it on past that one too.
+    expect(placeClearOf(54, 60, [...spans, { x0: 120, x1: 140 }], 1000)).toBe(144);
+    // A box clear of the label's run leaves it where it was.
+    expect(placeClearOf(54, 60, [{ x0: 200, x1: 220 }], 1000)).toBe(54);
+  });
+
+  it('stays at its place when no room is left before the edge', () => {
+    expect(placeClearOf(54, 60, [{ x0: 50, x1: 980 }], 1000)).toBe(54);
   });
 });

@@ -2,6 +2,7 @@ import type { TimelineSeries } from '../../worker/protocol';
 import { formatTokensShort } from '../common/format';
 import { drawEstimated } from './draw-estimated';
 import { type ChartGeometry, clipToPlot, getNiceStep, pxToX, xToPx, yToPx } from './geometry';
+import { placeClearOf } from './marker-clusters';
 import type { ThresholdBars } from './threshold-bars';
 
 /** Height of one threshold label (10px font + gap). */
@@ -27,6 +28,8 @@ interface DrawState {
   selectedX?: number;
   /** Marker x positions (drawn as faint vertical lines; the buttons are DOM). */
   markerXs: { x: number; color: string }[];
+  /** Where the marker buttons sit over the chart (CSS px): the window's label keeps clear of them. */
+  markerSpans: readonly { x0: number; x1: number }[];
 }
 
 /** Where a threshold label was drawn (CSS px in the canvas), or that it folded into the readout. */
@@ -49,14 +52,14 @@ function getDataTopPx(g: ChartGeometry, values: Float64Array, x0: number, x1: nu
 
 /**
  * Draws the whole chart; cheap enough to call on every hover move (decimates above 2 points/px).
- * Returns where each threshold label went.
+ * Returns where each threshold label went, and the window's label.
  */
 export function drawTimeline(
   ctx: CanvasRenderingContext2D,
   g: ChartGeometry,
   state: DrawState,
-): ThresholdLabelBox[] {
-  const { series, thresholds } = state;
+): { labels: ThresholdLabelBox[]; windowLabel?: { x0: number; x1: number } } {
+  const { series, thresholds, markerSpans } = state;
   ctx.clearRect(0, 0, g.widthPx, g.heightPx);
   ctx.font = '10px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace';
   ctx.textBaseline = 'middle';
@@ -144,9 +147,19 @@ export function drawTimeline(
   // it would sit on the data at both, it folds into the knobs bar's readout above the chart,
   // which names every line with its value (issue 24 item 3: labels never sit on the data).
   const windowTokens = thresholds?.windowTokens;
+  const windowLabel = windowTokens === undefined ? '' : `window ${formatTokensShort(windowTokens)}`;
+  const windowLabelWidthPx = ctx.measureText(windowLabel).width;
+  // The window's line is near the top, where the marker buttons stand ("A 4" at call 1 covered
+  // its label): the label goes clear of them.
+  const windowLabelX = placeClearOf(g.leftPx + 4, windowLabelWidthPx, markerSpans, g.rightPx);
   const windowBox =
     windowTokens !== undefined && windowTokens <= g.yMaxTokens
-      ? { x0: g.leftPx, x1: g.leftPx + 80, y0: yToPx(g, windowTokens) - 14, y1: yToPx(g, windowTokens) }
+      ? {
+          x0: windowLabelX - 4,
+          x1: windowLabelX + windowLabelWidthPx + 4,
+          y0: yToPx(g, windowTokens) - 14,
+          y1: yToPx(g, windowTokens),
+        }
       : undefined;
   const placed: ThresholdLabelBox[] = [];
   let previousY = Number.NEGATIVE_INFINITY;
@@ -191,9 +204,9 @@ export function drawTimeline(
     ctx.stroke();
     ctx.fillStyle = COLORS.axisText;
     ctx.textAlign = 'left';
-    ctx.fillText(`window ${formatTokensShort(windowTokens)}`, g.leftPx + 4, windowY - 2);
+    ctx.fillText(windowLabel, windowLabelX, windowY - 2);
   }
-  return placed;
+  return { labels: placed, windowLabel: windowBox && { x0: windowBox.x0 + 4, x1: windowBox.x1 - 4 } };
 }
 
 function drawSeries(ctx: CanvasRenderingContext2D, g: ChartGeometry, values: Float64Array) {

@@ -65,3 +65,38 @@ export function clusterMarkers<T>(
   }
   return clusters;
 }
+
+/**
+ * The marker boxes' sizes on the timeline (CSS px; ours: a box is 18 px wide, a cluster's with its
+ * count ~28 px, each with room around it); closer, they would overlap.
+ */
+export const MARKER_SIZES: ClusterSizes = { markerPx: 20, clusterPx: 30 };
+
+/** The horizontal span [x0, x1] (CSS px) of each box `clusterMarkers` places. */
+export function getClusterSpans<T>(
+  clusters: readonly MarkerCluster<T>[],
+  sizes: ClusterSizes = MARKER_SIZES,
+): { x0: number; x1: number }[] {
+  return clusters.map((c) => {
+    const half = (c.items.length > 1 ? sizes.clusterPx : sizes.markerPx) / 2;
+    return { x0: c.px - half, x1: c.px + half };
+  });
+}
+
+/**
+ * Where a label `widthPx` wide goes from `startPx`: moved right past every span it would overlap
+ * (with `gapPx` clear on each side), back at `startPx` when that runs past `maxPx` (a row too full
+ * to clear; then it overlaps as before rather than leaving the chart).
+ */
+export function placeClearOf(
+  startPx: number,
+  widthPx: number,
+  spans: readonly { x0: number; x1: number }[],
+  maxPx: number,
+  gapPx = 4,
+): number {
+  let x = startPx;
+  for (const span of [...spans].sort((a, b) => a.x0 - b.x0))
+    if (span.x1 + gapPx > x && span.x0 - gapPx < x + widthPx) x = span.x1 + gapPx;
+  return x + widthPx <= maxPx ? x : startPx;
+}

@@ -3,7 +3,8 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { useUiStore } from '../store';
 import { drawTimeline } from './draw-timeline';
-import { createGeometry, isFullView, panView, pxToPosition, pxToX, type ViewRange } from './geometry';
+import { createGeometry, isFullView, panView, pxToPosition, pxToX, type ViewRange, xToPx } from './geometry';
+import { clusterMarkers, getClusterSpans, MARKER_SIZES } from './marker-clusters';
 import { ReplayOverlay, useShownReplayResult } from '../replay/replay-overlay';
 import type { ThresholdBars } from './threshold-bars';
 import { OverviewStrip } from './overview-strip';
@@ -110,6 +111,20 @@ export function TimelineChart({
     () => createGeometry(widthPx, heightPx, n, yMax, view),
     [widthPx, heightPx, n, yMax, view],
   );
+  // Where the marker buttons stand, as CompactionMarkers places them (timeline-markers.tsx).
+  const markerSpans = useMemo(
+    () =>
+      getClusterSpans(
+        clusterMarkers(
+          series.markers,
+          (m) => xToPx(geometry, m.x),
+          MARKER_SIZES,
+          geometry.leftPx,
+          geometry.rightPx,
+        ),
+      ),
+    [series.markers, geometry],
+  );
   const selectedX = selectedEntry === undefined ? undefined : findCallAtOrBefore(series, selectedEntry);
 
   // Drawn at the next frame, not in the commit: a session's first render (React, then the layout
@@ -121,15 +136,18 @@ export function TimelineChart({
       if (!canvas) return;
       const ctx = prepareCanvas(canvas, geometry.widthPx, geometry.heightPx);
       if (!ctx) return;
-      const labels = drawTimeline(ctx, geometry, {
+      const { labels, windowLabel } = drawTimeline(ctx, geometry, {
         series,
         thresholds,
         hoverX,
         selectedX,
         markerXs: series.markers.map((m) => ({ x: m.x, color: markerColor(m) })),
+        markerSpans,
       });
       // Where the threshold labels went (drawn boxes, or folded into the readout): e2e/layout.spec.ts.
       containerRef.current?.setAttribute('data-threshold-labels', JSON.stringify(labels));
+      // And the window's label, clear of the marker buttons: e2e/corpus.spec.ts.
+      containerRef.current?.setAttribute('data-window-label', JSON.stringify(windowLabel ?? null));
       // A user-timing mark on a series' first draw (once per load): bench/browser-load.ts.
       if (!drawnSeries.has(series)) {
         drawnSeries.add(series);
@@ -137,7 +155,7 @@ export function TimelineChart({
       }
     });
     return () => cancelAnimationFrame(frame);
-  }, [geometry, series, thresholds, hoverX, selectedX]);
+  }, [geometry, series, thresholds, hoverX, selectedX, markerSpans]);
 
   const current = { from: geometry.from, to: geometry.to };
   const { changeView, zoomTo, onKeyDown } = useChartZoom(containerRef, series, geometry, setView);

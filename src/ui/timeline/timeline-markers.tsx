@@ -4,7 +4,7 @@ import type { TimelineSeries } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { useUiStore } from '../store';
 import { xToPx } from './geometry';
-import { clusterMarkers } from './marker-clusters';
+import { clusterMarkers, MARKER_SIZES } from './marker-clusters';
 import { MarkerClusterButton } from './marker-cluster';
 
 import type { ChartGeometry as Geometry } from './geometry';
@@ -12,8 +12,6 @@ import type { ChartGeometry as Geometry } from './geometry';
 // The compaction markers over the chart: colour, glyph and title by kind, clustered where they
 // would overlap (marker-clusters.ts).
 
-/** A marker box is 18px wide (a cluster box with its count ~28px); closer, they would overlap. */
-const MARKER_SIZES = { markerPx: 20, clusterPx: 30 };
 /** Tallest a cluster's member list grows before it scrolls. */
 const CLUSTER_LIST_MAX_PX = 260;
 /** Top of the marker lane (inside PLOT_PADDING.topPx, above the plot). */
