@@ -44,6 +44,14 @@ test.describe('a real transcript dropped onto the page', () => {
     const shown = await summary.textContent();
     expect(shown).toBe(summaries[1]);
     expect(summaries[1]!.length).toBeGreaterThan(2_000);
+    // What it freed: the context before less the next call's, as the card's own figures say.
+    const figure = async (id: string) =>
+      Number((await card.getByTestId(id).textContent())!.replace(/[^\d]/g, ''));
+    const [pre, post] = [await figure('compaction-pre'), await figure('compaction-post')];
+    expect(pre).toBeGreaterThan(post);
+    await expect(card.getByTestId('compaction-freed')).toHaveText(
+      `${(pre - post).toLocaleString('en-US')} tok (${Math.round((100 * (pre - post)) / pre)}%)`,
+    );
 
     // The microcompact card lists the cleared tool results.
     await page.locator('[data-testid="compaction-marker"][data-kind="microcompact"]').click();
@@ -179,5 +187,24 @@ test.describe('a real transcript dropped onto the page', () => {
     expect(Math.min(...markers.map((m) => m.x0)) - origin).toBeLessThan(label.x1);
     for (const m of markers)
       expect(m.x1 - origin <= label.x0 || m.x0 - origin >= label.x1, JSON.stringify(m)).toBe(true);
+  });
+
+  test('a compaction that freed nothing says so: the next call carried more than the last before', async ({
+    page,
+  }) => {
+    // A real haiku session whose first call already carried 171k: each of its five compactions
+    // came back at ~192k.
+    const file = path.join(
+      path.dirname(CORPUS_FILE),
+      '../LAF-US__IDAHO-VAULT/claude__projects__c--Users-loganf-Documents-IDAHO-VAULT__b2b82754-6b66-414f-a275-d7370efaf6ad.jsonl',
+    );
+    test.skip(!fs.existsSync(file), `corpus file not found at ${file}`);
+    await openEmpty(page);
+    await dropFiles(page, [{ name: path.basename(file), content: fs.readFileSync(file, 'utf8') }]);
+    await page.getByTestId('compaction-marker').first().click();
+    const card = page.getByTestId('compaction-card');
+    await expect(card.getByTestId('compaction-pre')).toHaveText('171,501 tok');
+    await expect(card.getByTestId('compaction-post')).toHaveText('192,536 tok');
+    await expect(card.getByTestId('compaction-freed')).toHaveText('none: 21,035 tok more after it');
   });
 });

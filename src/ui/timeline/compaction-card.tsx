@@ -84,6 +84,7 @@ export function CompactionCard({
                   {c.postEstimated ? '~' : ''}
                   {formatCount(c.postTokens)} tok{c.postEstimated ? ' (estimated)' : ''}
                 </dd>
+                <FreedRow pre={c.preTokens} post={c.postTokens} estimated={c.postEstimated === true} />
                 {c.summaryTokens !== undefined && (
                   <>
                     <dt>summary</dt>
@@ -241,6 +242,38 @@ function PartialMark() {
       >
         partial
       </span>
+    </>
+  );
+}
+
+/**
+ * What the compaction freed: the context before it less the first call's after it. A real
+ * session whose first call already carried 171k (its system prompt, tools and memory files) came
+ * back at 192k after each of five compactions: compaction cannot remove what every request
+ * carries, and the card says so rather than leaving "before 171,501 · after 192,536" to puzzle.
+ */
+function FreedRow({ pre, post, estimated }: { pre?: number; post?: number; estimated: boolean }) {
+  if (pre === undefined || post === undefined || pre <= 0) return null;
+  const freed = pre - post;
+  const mark = estimated ? '~' : '';
+  return (
+    <>
+      <dt>freed</dt>
+      {freed >= 0 ? (
+        <dd data-testid="compaction-freed">
+          {mark}
+          {formatCount(freed)} tok ({Math.round((100 * freed) / pre)}%)
+        </dd>
+      ) : (
+        <dd
+          data-testid="compaction-freed"
+          className="warn-text"
+          title="The first call after the compaction carried more than the last one before it: what every request carries (system prompt, tools, memory files), the summary, the files re-attached after it and the new turn outweighed what was dropped"
+        >
+          none: {mark}
+          {formatCount(-freed)} tok more after it
+        </dd>
+      )}
     </>
   );
 }
