@@ -124,6 +124,10 @@ describe('Cline: the task fixture', () => {
     expect(first.afterCallPos).toBe(3);
     expect(first.afterApiCall).toBe(prepared.calls[3]);
     expect(first.checkTokens).toBe(161_000);
+    // Messages 2–3: call 1's results and call 2's answer, named as the page numbers calls (from 1).
+    expect(first.note).toBe(
+      'keep half: API history messages 2–3 dropped (the results of API call 1), the first pair kept',
+    );
     // The task (the first user message) is never dropped.
     expect(first.droppedFromEntryIndex).toBeGreaterThan(prepared.ctxEntry[0]!);
     expect(result.comparison.outcomes[0]).toMatchObject({ kind: 'truncate', status: 'matched' });

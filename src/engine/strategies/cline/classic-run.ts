@@ -181,7 +181,7 @@ export class ClineRun implements StrategyRun {
       noticeTokens: notice,
       checkTokens: total,
       thresholdTokens: this.maxAllowed,
-      note: `keep ${keep}: API history messages ${startOfRest}–${lastMessage} dropped (the results of calls ${startOfRest / 2 - 1}–${Math.floor(lastMessage / 2) - 1}), the first pair kept`,
+      note: `keep ${keep}: API history messages ${startOfRest}–${lastMessage} dropped (${describeResultCalls(startOfRest, lastMessage)}), the first pair kept`,
     };
   }
 
@@ -208,4 +208,13 @@ export class ClineRun implements StrategyRun {
         : 'summarize_task',
     };
   }
+}
+
+/**
+ * The calls whose results API history messages `first`–`last` hold: message 2j + 2 holds call j's
+ * (0-based), named from 1 as every call is shown ("calls 0–7" read as 0-based beside "API call 17").
+ */
+function describeResultCalls(first: number, last: number): string {
+  const [from, to] = [first / 2, Math.floor(last / 2)];
+  return from === to ? `the results of API call ${from}` : `the results of API calls ${from}–${to}`;
 }
