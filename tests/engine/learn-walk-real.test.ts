@@ -42,5 +42,30 @@ describe.skipIf(!corpusOrSkip('learn walk on a real Codex rollout'))(
       // On this rollout the next call reports less (109,637 after an estimate of 111,696).
       expect(n(next!)).toBeLessThan(n(post!));
     });
+
+    it("names the agent's own wrapper and its size, and no other agent's estimate, for Codex", async () => {
+      const path = join(
+        CORPUS,
+        'LAF-US__IDAHO-VAULT/codex__archived_sessions__rollout-2026-03-29T22-19-12-019d3cf7-965c-7fb0-8eca-afeca7fe7b00.jsonl',
+      );
+      const real = [createMemorySource('rollout.jsonl', readFileSync(path))];
+      const parsed = await parseSession(real);
+      const walk = await computeLearnWalk({
+        session: parsed,
+        sources: real,
+        prepared: prepareReplay(parsed),
+        strategyId: 'codex',
+      });
+      // The wrapper's 100 tokens stood without a word of where they came from.
+      const wrapper = walk.steps
+        .find((s) => s.id === 'continuation')!
+        .figures.find((f) => f.label === 'Wrapper around the summary')!;
+      expect(wrapper.value).toBe(100);
+      expect(wrapper.how).toContain('summary_prefix.md');
+      // The request's size was "by Claude Code's estimate" on a Codex walk.
+      const prompt = walk.steps.find((s) => s.id === 'prompt')!;
+      expect(prompt.lead).not.toContain('Claude Code’s estimate');
+      expect(prompt.lead).toContain('our estimate (characters / 4');
+    });
   },
 );

@@ -205,7 +205,7 @@ function promptStep(s: SummaryStepInput): LearnStep {
   return step(
     'prompt',
     'The prompt appended',
-    `${builderFamily ? 'The summarization prompt' : `${ctx.strategyLabel}’s summarization prompt (preset “${preset.label}”)`} goes last, as a user message after the span, with ${builderFamily ? 'a short' : 'its'} system prompt. The whole request is about ${fmt(request.estimatedTokens)} tokens by ${builderFamily ? 'the agent’s own estimate' : 'Claude Code’s estimate (characters / 4)'}.`,
+    `${builderFamily ? 'The summarization prompt' : `${ctx.strategyLabel}’s summarization prompt (preset “${preset.label}”)`} goes last, as a user message after the span, with ${builderFamily ? 'a short' : 'its'} system prompt. The whole request is about ${fmt(request.estimatedTokens)} tokens by ${builderFamily ? 'the agent’s own estimate' : 'our estimate (characters / 4, as Claude Code counts; this agent’s own count may differ)'}.`,
     {
       figures: [
         {
@@ -373,6 +373,7 @@ function continuationStep(s: SummaryStepInput): LearnStep | undefined {
       figures: [
         {
           label: 'Wrapper around the summary',
+          how: event.continuationSource,
           value:
             event.continuationTokens ??
             (options

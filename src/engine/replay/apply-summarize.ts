@@ -136,6 +136,8 @@ export function applySummarize(
     }
     event.summaryTokens = summaryTokens;
     event.continuationTokens = continuationTokens;
+    if (continuationTokens > 0 && action.summaryOverheadTokens !== undefined && action.summaryOverheadSource)
+      event.continuationSource = action.summaryOverheadSource;
     event.restored = action.restoration;
     event.reattachedTokens = reattachedTokens;
     if (keepFrom) {

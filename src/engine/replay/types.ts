@@ -154,6 +154,8 @@ export interface CompactEvent extends ReplayEventBase {
   summarySource?: SummarySource;
   /** Tokens of the continuation message around the summary (`JQ6` / `T91` text). */
   continuationTokens?: TokenCount;
+  /** The strategy's words for that wrapper and its size (`summaryOverheadSource`). */
+  continuationSource?: string;
   /** What was summarized: entries [from, to]. */
   spanFromEntryIndex: number;
   spanToEntryIndex: number;

@@ -224,6 +224,8 @@ export type StrategyAction =
        * (another agent's prefix, e.g. Codex's summary_prefix.md).
        */
       summaryOverheadTokens?: TokenCount;
+      /** What that text is and how it is sized, as learn mode shows it beside the figure. */
+      summaryOverheadSource?: string;
       /**
        * Messages re-sent verbatim after the compaction wherever they were in the history (Codex's
        * most recent user messages): their tokens, frozen with the summary.

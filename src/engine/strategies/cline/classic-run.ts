@@ -199,6 +199,7 @@ export class ClineRun implements StrategyRun {
       keepDirection: keepPair ? 'from' : undefined,
       continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
       summaryOverheadTokens: this.knobs.continuationTokens,
+      summaryOverheadSource: 'the continuation prompt around the condensed summary (the knob)',
       requestVariant: 'full',
       // `/compact` (`/smol`) sends the condense tool's prompt; auto-condense the release's summarize_task.
       promptPresetId: trigger === 'manual' ? CLINE_CONDENSE.id : this.presetId,

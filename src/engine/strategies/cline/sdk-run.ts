@@ -201,6 +201,8 @@ export class ClineSdkRun implements StrategyRun {
       keepDirection: 'up-to',
       continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
       summaryOverheadTokens: SUMMARY_PREFIX_TOKENS,
+      summaryOverheadSource:
+        'buildSummaryMessage’s “Context summary:” before the summary, at 4 characters per token',
       summaryMaxTokens: this.knobs.summaryMaxTokens,
       requestVariant: 'full',
       promptPresetId: this.profile.presetId,

@@ -237,6 +237,8 @@ class CodexRun implements StrategyRun {
       restoration: NO_RESTORATION,
       continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
       summaryOverheadTokens: CODEX_SUMMARY_PREFIX_TOKENS,
+      summaryOverheadSource:
+        'summary_prefix.md before the summary (400 characters) at Codex’s 4 bytes per token (truncate.rs); the recent user messages kept beside it are counted apart',
       keptMessages: { entryIndices: kept.map((m) => m.entryIndex), tokens: keptTokens },
       requestVariant: 'full',
       promptPresetId: CODEX.id,

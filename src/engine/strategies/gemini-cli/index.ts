@@ -278,6 +278,8 @@ class GeminiCliRun implements StrategyRun {
       keepDirection: keepFromPos === undefined ? undefined : 'up-to',
       continuation: { format: 'v2.1.68', auto: !manual },
       summaryOverheadTokens: GEMINI_ACK_TOKENS,
+      summaryOverheadSource:
+        'the model’s acknowledgement after the snapshot (“Got it. Thanks for the additional context!”) at 4 characters per token',
       requestVariant: 'full',
       promptPresetId: GEMINI_CLI.id,
       llmCalls: this.knobs.probe ? 2 : 1,

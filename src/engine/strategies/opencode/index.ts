@@ -285,6 +285,8 @@ class OpenCodeRun implements StrategyRun {
       restoration: NO_RESTORATION,
       continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
       summaryOverheadTokens: OPENCODE_SUMMARY_OVERHEAD_TOKENS,
+      summaryOverheadSource:
+        'the compaction request’s user message and the automatic “Continue if you have next steps…” after the summary, at 4 characters per token',
       requestVariant: 'full',
       promptPresetId: OPENCODE.id,
       customInstructions: view.manual?.customInstructions,

@@ -276,6 +276,7 @@ class PiRun implements StrategyRun {
       keepDirection: keep ? 'up-to' : undefined,
       continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
       summaryOverheadTokens: Math.ceil((SUMMARY_WRAPPER_CHARS + fileListChars(files)) / 4),
+      summaryOverheadSource: `messages.ts COMPACTION_SUMMARY_PREFIX and _SUFFIX (107 characters) and the ${files.readFiles.length + files.modifiedFiles.length} read and modified files listed, at 4 characters per token`,
       requestVariant: keep ? 'partial' : 'full',
       promptPresetId: PI.id,
       customInstructions: view.manual?.customInstructions,

@@ -108,6 +108,7 @@ class RooRun implements StrategyRun {
       restoration: NO_RESTORATION,
       continuation: { format: 'v2.1.68', auto: trigger === 'auto' },
       summaryOverheadTokens: SUMMARY_HEADING_TOKENS + extras,
+      summaryOverheadSource: `the heading “## Conversation Summary” (24 characters at 4 per token), the folded files${trigger === 'auto' ? ' and the environment details' : ''} (the knobs)`,
       requestVariant: 'full',
       promptPresetId: ROO.id,
       customInstructions: view.manual?.customInstructions,
