@@ -28,3 +28,23 @@ test('a picked opencode.db lists its sessions and opens one', async ({ page }) =
   await expect(page.getByTestId('session-header')).toContainText('OpenCode');
   expect(errors.filter((e) => /Content Security Policy|WebAssembly/i.test(e))).toEqual([]);
 });
+
+// A custom strategy runs in a sandbox without fetch, where sql.js could not load its .wasm: Run on
+// an opencode.db session failed with "XMLHttpRequest is not a constructor" (ui/custom/sandbox.ts).
+test('a custom strategy runs on a session read from opencode.db', async ({ page }) => {
+  await openEmpty(page);
+  await page.getByTestId('file-input').setInputFiles([
+    { name: 'opencode.db', mimeType: 'application/octet-stream', buffer: fs.readFileSync(DB) },
+    { name: 'opencode.db-wal', mimeType: 'application/octet-stream', buffer: fs.readFileSync(`${DB}-wal`) },
+  ]);
+  await page.getByTestId('library-row').first().click();
+  await expect(page.getByTestId('session-header')).toContainText('OpenCode');
+  await page.getByTestId('custom-open').click();
+  await expect(page.getByTestId('custom-editor').locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
+  await page.getByTestId('custom-run').click();
+  const table = page.getByTestId('custom-table');
+  await expect(table).toBeVisible({ timeout: 60_000 });
+  // The strategy's row beside the log's own (OpenCode's) and the other built-ins compared.
+  await expect(table).toContainText('clear-old-results');
+  await expect(table).toContainText('opencode');
+});

@@ -10,6 +10,9 @@ import type { ByteSource } from '../engine/parse/source';
 
 let engine: Promise<SqlJsStatic> | undefined;
 
+/** A custom strategy's sandbox has no fetch: it keeps this to read the .wasm (ui/custom/sandbox.ts). */
+declare const self: { __compactlabSqlWasm?: () => Promise<ArrayBuffer> };
+
 function wrap(db: Database): SqlDatabase {
   return {
     rows(sql, params = []) {
@@ -31,7 +34,10 @@ const openSqlJsInBrowser: SqlOpener = async (bytes) => {
   engine ??= Promise.all([
     import('sql.js'),
     import('sql.js/dist/sql-wasm-browser.wasm?url').then((m) => m.default as string),
-  ]).then(([m, wasmUrl]) => m.default({ locateFile: () => wasmUrl }));
+    self.__compactlabSqlWasm?.(),
+  ]).then(([m, wasmUrl, wasmBinary]) =>
+    m.default(wasmBinary ? { wasmBinary } : { locateFile: () => wasmUrl }),
+  );
   const SQL = await engine;
   return wrap(new SQL.Database(bytes));
 };

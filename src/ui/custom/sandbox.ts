@@ -10,6 +10,7 @@ import type {
   SessionId,
 } from '../../worker/protocol';
 import sandboxRuntimeUrl from '../../worker/sandbox-runtime.ts?worker&url';
+import sqlWasmUrl from 'sql.js/dist/sql-wasm-browser.wasm?url';
 
 // Runs a compiled custom strategy in a worker of its own (docs/custom-strategies.md): a blob
 // this module writes removes the network, storage and nested workers from the worker's global,
@@ -18,7 +19,10 @@ import sandboxRuntimeUrl from '../../worker/sandbox-runtime.ts?worker&url';
 // the page's Content-Security-Policy (a blob: worker inherits its creator's): it may load scripts
 // from the page's origin only, and connect nowhere else. The worker gets the session's files and
 // nothing else: no page, no API key. The whole run (load, compare) has one time limit, past which
-// the worker is terminated and the run said to be stopped.
+// the worker is terminated and the run said to be stopped. One request stays possible, kept before
+// the network is removed: SQLite's .wasm from the page's origin, at that fixed address (an OpenCode
+// database is read with sql.js, whose own loader needs fetch: a custom strategy on an opencode.db
+// session failed with "XMLHttpRequest is not a constructor"); it can carry nothing out.
 
 /** Ours: the time a run in the sandbox may take (the session's load in it included). */
 const SANDBOX_TIME_LIMIT_MS = 20_000;
@@ -49,9 +53,11 @@ export interface CompiledStrategy {
 /** The blob's text; the compiled code starts on its third line. */
 function getSandboxSource(compiled: CompiledStrategy): string {
   const runtime = new URL(sandboxRuntimeUrl, self.location.href).href;
+  const wasm = new URL(sqlWasmUrl, self.location.href).href;
+  const keepWasm = `{ const f = self.fetch.bind(self); Object.defineProperty(self, '__compactlabSqlWasm', { value: () => f(${JSON.stringify(wasm)}).then((r) => r.arrayBuffer()) }); }`;
   const meta = JSON.stringify({ fileName: compiled.fileName, mappings: compiled.mappings, lineOffset: 2 });
   return [
-    `for (const k of ${JSON.stringify(REMOVED)}) { for (let o = self; o; o = Object.getPrototypeOf(o)) { try { delete o[k]; } catch {} } try { Object.defineProperty(self, k, { value: undefined, writable: false, configurable: false }); } catch {} }`,
+    `${keepWasm} for (const k of ${JSON.stringify(REMOVED)}) { for (let o = self; o; o = Object.getPrototypeOf(o)) { try { delete o[k]; } catch {} } try { Object.defineProperty(self, k, { value: undefined, writable: false, configurable: false }); } catch {} }`,
     `self.__compactlabStrategy = { ...${meta}, factory: function (module, exports, require) {${compiled.code.replace(/\/\/# sourceMappingURL=.*$/m, '')}`,
     '} };',
     `await import(${JSON.stringify(runtime)});`,
