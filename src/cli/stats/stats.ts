@@ -9,7 +9,7 @@ import { loadStrategyFile } from '../strategy-file';
 import type { KnobValue } from '../../engine/strategies/types';
 import { STATS_USAGE } from '../command-usage';
 import { readPriceFile } from '../price-file';
-import { parseSweepArg } from '../replay';
+import { parseSweepArg } from '../replay-args';
 import { getKnobFlagOptions, getKnobOverrides } from '../replay-knobs';
 import { formatCsvRecord, formatRecord, SETTING_COLUMNS, type SettingRow } from '../../engine/stats/records';
 import { findSessions } from './find-sessions';
