@@ -87,10 +87,12 @@ export async function compareCommand(args: string[], strategyArg: string, out: O
     out(`Usage:\n${REPLAY_USAGE}`);
     return 2;
   }
-  if (values.sweep !== undefined) {
-    process.stderr.write('compactlab replay: --sweep takes one strategy\n');
-    return 2;
-  }
+  // A sweep, a manual compaction: one strategy's (the table has no place for them).
+  for (const flag of ['sweep', 'compact-at'])
+    if (values[flag] !== undefined) {
+      process.stderr.write(`compactlab replay: --${flag} takes one strategy\n`);
+      return 2;
+    }
   const knobFlags = getMultiKnobOverrides(strategies, values);
   if ('error' in knobFlags) {
     process.stderr.write(`compactlab replay: ${knobFlags.error}\n`);

@@ -156,6 +156,11 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     return 2;
   }
   if (values.sweep !== undefined) {
+    // A sweep replays without manual compactions (computeSweep takes none): not one silently dropped.
+    if (values['compact-at'] !== undefined) {
+      process.stderr.write('compactlab replay: --sweep and --compact-at: give one\n');
+      return 2;
+    }
     const range = parseSweepArg(values.sweep, strategy);
     if (typeof range === 'string') {
       process.stderr.write(`compactlab replay: --sweep ${range}\n`);
