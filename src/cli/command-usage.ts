@@ -25,9 +25,10 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
       write tokens, costUsd at list prices (each call priced at its own model; unpricedCalls have
       none) and the cost per model; then a total row. A day is the local date of each call (a
       session across midnight counts on both days) in --tz (an IANA zone such as Europe/Paris, or
-      UTC; default this machine's zone); a project is the working directory the log names.
-      --table prints an aligned table for reading. Each response is counted once per session, as
-      the list's cost column counts it.
+      UTC; default this machine's zone); a project is the working directory the log names (a
+      Windows folder one project in any case or separator: c:\\x and C:/x). --table prints an
+      aligned table for reading. Each response is counted once per session, as the list's cost
+      column counts it.
   compactlab stats <folder or file>… --strategy <id> | --strategy-file <file.ts> [--knob <key>=<value>]… [knob flags]
                    [--sweep <knob>=<from>:<to>:<steps>] [--sessions] [--retention] [--prices <file.json>]
                    [--retention-summarizer builtin|anthropic|openai --retention-model <id> [--base-url <url>]
