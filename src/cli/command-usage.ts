@@ -59,7 +59,8 @@ export const SEARCH_USAGE = `  compactlab search <folder or file>… <text> [--j
       Every session under the folders (grouped as stats and the page's library group them) whose
       text holds <text>, ignoring case (plain text, not a pattern; keys, signatures and base64
       blobs are not text; found whether the file writes é or \\u00e9): per session, the matches,
-      the records holding them (a line, or an element of a JSON array written on one line, as
-      Cline writes its files) and the first one's file, line (and element) and excerpt. One line
-      each, or one JSON object each with --json. Files are read one after the other, line by line.
+      the records holding them (a line; an element of a JSON array written on one line, as Cline
+      writes its files; a message of an API request written on one line, {"messages": […]}, and
+      the rest of the request as one) and the first one's file, line (and element) and excerpt.
+      One line each, or one JSON object each with --json. Files are read one after the other, line by line.
       Exit code 1 when no session holds it.`;
