@@ -234,12 +234,6 @@ export interface DialectInfo {
    */
   readonly historyIndexed?: boolean;
   readonly restoration: RestorationHints;
-  /**
-   * The window the agent gives a model id its log names (Gemini CLI's `tokenLimit`), with where
-   * that comes from: the log's window when it states none (the window inference in
-   * parse/context-window). Undefined for a model it does not know.
-   */
-  readonly modelWindow?: (model: string) => { tokens: number; why: string } | undefined;
   /** The agent's shell tools, by tool_use name (bash-output summarization, boundary scoring). */
   readonly shellTools?: readonly string[];
   /**
@@ -279,6 +273,17 @@ export interface DialectDescriptor extends DialectInfo {
    * event, a count). Absent: the records are Claude Code's own shape.
    */
   readonly createMessageReader?: () => MessageReader;
+  /**
+   * The window the agent gives a model id its log names (Gemini CLI's `tokenLimit`; an agent's
+   * model registry, by provider), with where that comes from: the log's window when it states none (the
+   * window inference in parse/context-window). `providers` are the session's (`SessionMeta.providers`,
+   * in the order first seen). Undefined for a model it does not know. On the descriptor, not
+   * the info: the worker's and the CLI's, never the page's (a registry's table is no startup weight).
+   */
+  readonly modelWindow?: (
+    model: string,
+    providers: readonly string[],
+  ) => { tokens: number; why: string } | undefined;
 }
 
 /**
