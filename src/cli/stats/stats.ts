@@ -13,6 +13,7 @@ import { parseSweepArg } from '../replay-args';
 import { getKnobFlagOptions, getKnobOverrides } from '../replay-knobs';
 import { formatCsvRecord, formatRecord, SETTING_COLUMNS, type SettingRow } from '../../engine/stats/records';
 import { findSessions } from './find-sessions';
+import { findSessionNamesFiles, nameStatsRow } from './session-names';
 import {
   describeOutOfMemory,
   parseStrategyMemory,
@@ -374,6 +375,8 @@ export async function statsCommand(args: string[], out: (text: string) => void):
   // A strategy file's code runs in threads with a heap limit, however few the sessions.
   if (typeof file === 'string' && fileStrategyId !== undefined) workers = Math.max(workers, 1);
   const jobs: StatsJob[] = groups.map((g, id) => ({ id, file: g.file, paths: g.paths, settings }));
+  // The names the agent lists its sessions under (Codex's session_index.jsonl), over the logs' own.
+  const namesFiles = settings ? undefined : findSessionNamesFiles(groups.map((g) => g.file));
   let model: (SettingsModel & { failed: number }) | undefined;
   if (modelOptions) {
     // The calls cost: counted first (nothing sent), made only with --yes.
@@ -404,7 +407,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
       progress.tick();
       if (answer.row.error !== undefined) failed++;
       if (!totals) {
-        out(formatRecord(columns, answer.row, csv));
+        out(formatRecord(columns, nameStatsRow(answer.row, namesFiles?.get(answer.row.file as string)), csv));
         return;
       }
       if (answer.row.error !== undefined) {

@@ -100,6 +100,16 @@ export interface DialectFiles {
   readonly groupFiles?: (paths: readonly string[]) => { key: string; paths: string[] }[];
   /** The agent's files that are not sessions (NotSessionFile). */
   readonly notSessions?: readonly NotSessionFile[];
+  /**
+   * A file the agent keeps beside its sessions that names them (a thread-name index): its file
+   * name, and its text read as each session id's name as the agent lists it ('' a name taken
+   * back). The library (the page's and `stats`) lists a session under the name the nearest such
+   * file in the folders above it gives (engine/library/session-names.ts).
+   */
+  readonly sessionNames?: {
+    readonly fileName: string;
+    readonly read: (text: string) => Map<string, string>;
+  };
   /** A file the main transcript is loaded after (the UI's drop order), by its path. */
   readonly loadsAfterMain?: (path: string) => boolean;
   /**
