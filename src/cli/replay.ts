@@ -105,7 +105,7 @@ export async function replayCommand(args: string[], out: Out): Promise<number> {
     });
   } catch (error) {
     process.stderr.write(
-      `compactlab replay: ${(error as Error).message} (compactlab replay --strategy ${strategy.id} --help lists its knobs)\n`,
+      `compactlab replay: ${(error as Error).message} (compactlab replay ${fileStrategyId === undefined ? `--strategy ${strategy.id}` : `--strategy-file ${String(first['strategy-file'] ?? first.strategy)}`} --help lists its knobs)\n`,
     );
     return 2;
   }

@@ -128,7 +128,11 @@ describe('with a strategy file: usage errors exit 2, in its thread too', () => {
       /triggerTokens expects a number/,
     ],
     [['replay', TINY, '--strategy-file', CLEAR, '--sweep', 'nosuch=1:2:3'], /"nosuch" is not a numeric knob/],
-    [['replay', TINY, '--strategy-file', CLEAR, '--pct', '5'], /Unknown option '--pct'/],
+    // Its help is the file's: a file's id names nothing to another run.
+    [
+      ['replay', TINY, '--strategy-file', CLEAR, '--pct', '5'],
+      /Unknown option '--pct'.*\(compactlab replay --strategy-file \S*clear-old-results\.ts --help lists its knobs\)/s,
+    ],
     [['replay', TINY, '--strategy-file', CLEAR, '--strategy-memory', '5'], /--strategy-memory expects/],
     [['replay', TINY, '--strategy', `claude-code,${CLEAR}`, '--pct', '-5'], /--pct is at least 1%/],
     // A manual compaction or a sweep in a table: refused, not silently dropped (it exited 0).
@@ -139,7 +143,11 @@ describe('with a strategy file: usage errors exit 2, in its thread too', () => {
     ],
     [['stats', TINY, '--strategy-file', CLEAR, '--knob', 'nope=1'], /--knob expects <key>=<value>/],
     [['stats', TINY, '--strategy-file', CLEAR, '--sweep', 'nope=1:2:3'], /"nope" is not a numeric knob/],
-    [['stats', TINY, '--strategy-file', CLEAR, '--json', '--csv'], /--json and --csv: give one/],
+    [
+      ['stats', TINY, '--strategy-file', CLEAR, '--json', '--csv'],
+      /--json and --csv: give one \(compactlab replay --strategy-file \S*clear-old-results\.ts --help/,
+    ],
+    [['stats', TINY, '--strategy-file', CLEAR, '--by', 'day'], /--by and --strategy-file: give one/],
   ];
   for (const [args, message] of cases)
     it(args.slice(0, 1).concat(args.slice(2)).join(' ').replace(CLEAR, 'clear-old-results.ts'), async () => {

@@ -124,6 +124,7 @@ function createProgress(total: number): { tick: () => void; end: () => void } {
 function parseSettings(
   args: string[],
   strategyId: string,
+  strategyFile?: string,
 ): { spec: SettingsSpec; parsed: ReturnType<typeof parseArgs> } | string {
   const strategy = (() => {
     try {
@@ -147,7 +148,10 @@ function parseSettings(
       OUTPUTS,
     );
   } catch (error) {
-    return `${(error as Error).message} (compactlab replay --strategy ${strategy.id} --help lists its knobs)`;
+    // A file's strategy is named by its file: its id means nothing to another run.
+    const named =
+      strategyFile === undefined ? `--strategy ${strategy.id}` : `--strategy-file ${strategyFile}`;
+    return `${(error as Error).message} (compactlab replay ${named} --help lists its knobs)`;
   }
   const knobs = getKnobOverrides(strategy, parsed.values as Record<string, unknown>);
   if ('error' in knobs) return knobs.error;
@@ -301,7 +305,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
     process.stderr.write(
       loose.values.by === undefined
         ? 'compactlab stats: --tz and --table go with --by day|project\n'
-        : 'compactlab stats: --by and --strategy: give one\n',
+        : `compactlab stats: --by and ${loose.values.strategy === undefined ? '--strategy-file' : '--strategy'}: give one\n`,
     );
     return 2;
   }
@@ -321,7 +325,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
   }
   const strategyArg = fileStrategyId ?? loose.values.strategy;
   if (typeof strategyArg === 'string') {
-    const s = parseSettings(args, strategyArg);
+    const s = parseSettings(args, strategyArg, typeof file === 'string' ? file : undefined);
     if (typeof s === 'string') {
       process.stderr.write(`compactlab stats: ${s}\n`);
       return 2;
