@@ -16,7 +16,7 @@ export interface LibraryFolder {
   fewestCalls: { path: string; apiCalls: number };
 }
 
-const CODEX_ROLLOUT = [
+export const CODEX_ROLLOUT = [
   { type: 'session_meta', payload: { id: 'c0dex', cwd: '/home/ada/garden', cli_version: '0.61.0' } },
   { type: 'turn_context', payload: { model: 'gpt-5-codex', cwd: '/home/ada/garden' } },
   {

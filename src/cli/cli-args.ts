@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs as parseNodeArgs } from 'node:util';
+import { escapeTerminalText } from './terminal-text';
 
 // Every command's flags go through here: node's parseArgs, with the rules it lacks. A usage error
 // (a flag or value the command cannot take) is a `UsageError`, which `main` turns into exit code 2
@@ -86,4 +87,31 @@ export function readArg<T>(read: () => T): T {
   } catch (error) {
     throw error instanceof Error && !(error instanceof UsageError) ? new UsageError(error.message) : error;
   }
+}
+
+/** Node's file errors in words ("ENOENT: no such file or directory, stat '…'" named the call). */
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'a folder, where a file was expected',
+  ENOTDIR: 'a part of the path is not a folder',
+};
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { code, path } = error as NodeJS.ErrnoException;
+  const words = code === undefined ? undefined : FILE_ERRORS[code];
+  return words && path ? `${path}: ${words}` : error.message;
+}
+
+/**
+ * What a command threw, said on stderr; the exit code: 2 for a command line the command cannot
+ * take (a `UsageError`, as each command's own usage checks return), else 1. `main` and the
+ * strategy thread (strategy-worker) both end a command here: an error thrown in the thread is
+ * said there, where it is still a `UsageError` (a worker's error event brings a plain `Error`).
+ */
+export function reportCommandError(command: string, error: unknown): number {
+  process.stderr.write(`compactlab ${command}: ${escapeTerminalText(describeError(error))}\n`);
+  return error instanceof UsageError ? 2 : 1;
 }

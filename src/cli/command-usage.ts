@@ -25,9 +25,10 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
       write tokens, costUsd at list prices (each call priced at its own model; unpricedCalls have
       none) and the cost per model; then a total row. A day is the local date of each call (a
       session across midnight counts on both days) in --tz (an IANA zone such as Europe/Paris, or
-      UTC; default this machine's zone); a project is the working directory the log names.
-      --table prints an aligned table for reading. Each response is counted once per session, as
-      the list's cost column counts it.
+      UTC; default this machine's zone); a project is the working directory the log names (a
+      Windows folder one project in any case or separator: c:\\x and C:/x). --table prints an
+      aligned table for reading. Each response is counted once per session, as the list's cost
+      column counts it.
   compactlab stats <folder or file>… --strategy <id> | --strategy-file <file.ts> [--knob <key>=<value>]… [knob flags]
                    [--sweep <knob>=<from>:<to>:<steps>] [--sessions] [--retention] [--prices <file.json>]
                    [--retention-summarizer builtin|anthropic|openai --retention-model <id> [--base-url <url>]
@@ -58,7 +59,8 @@ export const SEARCH_USAGE = `  compactlab search <folder or file>… <text> [--j
       Every session under the folders (grouped as stats and the page's library group them) whose
       text holds <text>, ignoring case (plain text, not a pattern; keys, signatures and base64
       blobs are not text; found whether the file writes é or \\u00e9): per session, the matches,
-      the records holding them (a line, or an element of a JSON array written on one line, as
-      Cline writes its files) and the first one's file, line (and element) and excerpt. One line
-      each, or one JSON object each with --json. Files are read one after the other, line by line.
+      the records holding them (a line; an element of a JSON array written on one line, as Cline
+      writes its files; a message of an API request written on one line, {"messages": […]}, and
+      the rest of the request as one) and the first one's file, line (and element) and excerpt.
+      One line each, or one JSON object each with --json. Files are read one after the other, line by line.
       Exit code 1 when no session holds it.`;

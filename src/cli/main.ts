@@ -1,5 +1,5 @@
 import { SEARCH_USAGE, STATS_USAGE, STATUSLINE_USAGE, WATCH_USAGE } from './command-usage';
-import { UsageError } from './cli-args';
+import { reportCommandError } from './cli-args';
 import { escapeJsonText, escapeTerminalText } from './terminal-text';
 
 const INSPECT_USAGE = `  compactlab inspect <session.jsonl> [subagent files…] [--json | --dump]
@@ -134,24 +134,6 @@ export async function main(
   try {
     return await command(rest, safeOut);
   } catch (error) {
-    process.stderr.write(`compactlab ${name}: ${escapeTerminalText(describeError(error))}\n`);
-    // A command line the command cannot take exits 2, as each command's own usage checks do.
-    return error instanceof UsageError ? 2 : 1;
+    return reportCommandError(name, error);
   }
-}
-
-/** Node's file errors in words ("ENOENT: no such file or directory, stat '…'" named the call). */
-const FILE_ERRORS: Record<string, string> = {
-  ENOENT: 'no such file or folder',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'a folder, where a file was expected',
-  ENOTDIR: 'a part of the path is not a folder',
-};
-
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const { code, path } = error as NodeJS.ErrnoException;
-  const words = code === undefined ? undefined : FILE_ERRORS[code];
-  return words && path ? `${path}: ${words}` : error.message;
 }

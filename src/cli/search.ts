@@ -33,7 +33,7 @@ export async function searchCommand(args: string[], out: (text: string) => void)
       const { matches, records, first } = found;
       line = values.json
         ? JSON.stringify({ file: s.file, matches, records, first })
-        : `${s.file}: ${matches} ${matches === 1 ? 'match' : 'matches'} in ${records} ${records === 1 ? 'record' : 'records'}\n  ${first!.file}:${first!.line}${first!.element === undefined ? '' : ` (${describeElement(first!.element)})`}: ${first!.excerpt}`;
+        : `${s.file}: ${matches} ${matches === 1 ? 'match' : 'matches'} in ${records} ${records === 1 ? 'record' : 'records'}\n  ${first!.file}:${first!.line}${first!.element === undefined ? '' : ` (${describeElement(first!.element, first!.arrayKey)})`}: ${first!.excerpt}`;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       line = values.json

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { StrategyThreadMessage } from './strategy-thread';
 import { setStrategyLoadListener } from './strategy-file';
+import { reportCommandError } from './cli-args';
 
 // A strategy thread (strategy-thread.ts): runs one command that names a strategy file, under the
 // heap limit its parent set. Its output and errors go to the parent as messages (in order, and
@@ -16,4 +17,12 @@ process.stderr.write = ((text: string | Uint8Array) => {
 setStrategyLoadListener((path, id) => post({ loaded: { path, id } }));
 const { replayCommand } = await import('./replay');
 const commands = { replay: replayCommand };
-post({ code: await commands[command](args, (text) => post({ out: text })) });
+// What the command throws is said and given its exit code here, as `main` does on the main thread:
+// thrown out of the thread, a `UsageError` would reach the parent as a plain `Error` (exit 1).
+let code: number;
+try {
+  code = await commands[command](args, (text) => post({ out: text }));
+} catch (error) {
+  code = reportCommandError(command, error);
+}
+post({ code });

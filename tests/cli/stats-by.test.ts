@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli';
@@ -90,6 +91,40 @@ describe.skipIf(!present)('compactlab stats --by', () => {
     expect(table.at(-1)).toMatch(/^Total\s/);
     expect(table.at(-1)).toContain(`$${Number(rows.at(-1)!.costUsd).toFixed(2)}`);
     expect(table).toHaveLength(projects.length + 3);
+  });
+
+  // A real Windows machine's Claude Code and Codex logs of one folder: one Codex rollout spells
+  // its drive letter `c:`, every other log `C:`. Usage by project listed the folder twice.
+  it('by project: one Windows folder is one project, whatever case its drive letter was logged in', async () => {
+    const folder = join(CORPUS, 'LAF-US__IDAHO-VAULT');
+    // The plain count: each session file's first working directory (Claude Code's `cwd`, Codex's
+    // `session_meta` payload), the sessions of each folder as Windows names folders (any case).
+    const firsts: string[] = [];
+    for (const file of readdirSync(folder).filter((f) => f.endsWith('.jsonl'))) {
+      for (const line of readFileSync(join(folder, file), 'utf8').split('\n')) {
+        let r: { cwd?: unknown; payload?: { cwd?: unknown } };
+        try {
+          r = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        const cwd = r?.cwd ?? r?.payload?.cwd;
+        if (typeof cwd === 'string') {
+          firsts.push(cwd);
+          break;
+        }
+      }
+    }
+    const vault = 'C:\\Users\\loganf\\Documents\\IDAHO-VAULT';
+    const spellings = new Set(firsts.filter((c) => c.toLowerCase() === vault.toLowerCase()));
+    expect(spellings).toEqual(new Set([vault, `c${vault.slice(1)}`]));
+    const rows = ndjson((await run(['stats', folder, '--by', 'project', '--jobs', '0'])).lines).slice(0, -1);
+    const folded = rows.map((r) => String(r.project).toLowerCase());
+    expect(new Set(folded).size).toBe(folded.length);
+    const plain = new Map<string, number>();
+    for (const c of firsts) plain.set(c.toLowerCase(), (plain.get(c.toLowerCase()) ?? 0) + 1);
+    expect(new Map(rows.map((r) => [String(r.project).toLowerCase(), r.sessions]))).toEqual(plain);
+    expect(rows.find((r) => r.name === 'IDAHO-VAULT')?.project).toBe(vault);
   });
 
   it('says what is wrong with --by, --tz and their companions', async () => {

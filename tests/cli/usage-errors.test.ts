@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { joinNegativeValues, parseArgs, UsageError } from '../../src/cli/cli-args';
+import { joinNegativeValues, parseArgs, reportCommandError, UsageError } from '../../src/cli/cli-args';
 import { runCli } from '../helpers/run-cli';
 
 // The command line's own errors (src/cli/cli-args.ts): every command exits 2 with a message naming
@@ -110,5 +110,74 @@ describe('usage errors exit 2, naming the flag', () => {
   it('what the command cannot do is exit 1, not a usage error', async () => {
     const r = await runCli(['inspect', join(__dirname, '../fixtures/no-such-file.jsonl')]);
     expect(r.code).toBe(1);
+  });
+});
+
+// A replay that names a strategy file runs in a worker thread (src/cli/strategy-thread.ts): its
+// usage errors are the same exit 2 as on the main thread, and what it throws is said as `main`
+// says it (a `UsageError` thrown out of a thread reached the parent as a plain Error: exit 1).
+describe('with a strategy file: usage errors exit 2, in its thread too', () => {
+  const CLEAR = join(__dirname, '../../examples/strategies/clear-old-results.ts');
+  const cases: [string[], RegExp][] = [
+    [
+      ['replay', TINY, '--strategy-file', CLEAR, '--knob', 'nosuch=3'],
+      /--knob expects <key>=<value> with a knob/,
+    ],
+    [
+      ['replay', TINY, '--strategy-file', CLEAR, '--knob', 'triggerTokens=abc'],
+      /triggerTokens expects a number/,
+    ],
+    [['replay', TINY, '--strategy-file', CLEAR, '--sweep', 'nosuch=1:2:3'], /"nosuch" is not a numeric knob/],
+    // Its help is the file's: a file's id names nothing to another run.
+    [
+      ['replay', TINY, '--strategy-file', CLEAR, '--pct', '5'],
+      /Unknown option '--pct'.*\(compactlab replay --strategy-file \S*clear-old-results\.ts --help lists its knobs\)/s,
+    ],
+    [['replay', TINY, '--strategy-file', CLEAR, '--strategy-memory', '5'], /--strategy-memory expects/],
+    [['replay', TINY, '--strategy', `claude-code,${CLEAR}`, '--pct', '-5'], /--pct is at least 1%/],
+    // A manual compaction or a sweep in a table: refused, not silently dropped (it exited 0).
+    [['replay', TINY, '--strategy', `claude-code,${CLEAR}`, '--compact-at', '3'], /--compact-at takes one/],
+    [
+      ['replay', TINY, '--strategy-file', CLEAR, '--sweep', 'keepTurns=1:3:3', '--compact-at', '3'],
+      /--sweep and --compact-at: give one/,
+    ],
+    [['stats', TINY, '--strategy-file', CLEAR, '--knob', 'nope=1'], /--knob expects <key>=<value>/],
+    [['stats', TINY, '--strategy-file', CLEAR, '--sweep', 'nope=1:2:3'], /"nope" is not a numeric knob/],
+    [
+      ['stats', TINY, '--strategy-file', CLEAR, '--json', '--csv'],
+      /--json and --csv: give one \(compactlab replay --strategy-file \S*clear-old-results\.ts --help/,
+    ],
+    [['stats', TINY, '--strategy-file', CLEAR, '--by', 'day'], /--by and --strategy-file: give one/],
+  ];
+  for (const [args, message] of cases)
+    it(args.slice(0, 1).concat(args.slice(2)).join(' ').replace(CLEAR, 'clear-old-results.ts'), async () => {
+      const r = await runCli(args);
+      expect(r.err).toMatch(message);
+      expect(r.code).toBe(2);
+      expect(r.lines).toEqual([]);
+    }, 30_000);
+
+  it('a session the thread cannot read: exit 1, said as without a file (not "the thread failed")', async () => {
+    const missing = join(__dirname, '../fixtures/no-such-file.jsonl');
+    const plain = await runCli(['replay', missing]);
+    const threaded = await runCli(['replay', missing, '--strategy-file', CLEAR]);
+    expect(plain.code).toBe(1);
+    expect(threaded.code).toBe(1);
+    expect(threaded.err).toBe(plain.err);
+    expect(threaded.err).toMatch(/no-such-file\.jsonl: no such file or folder/);
+  }, 30_000);
+
+  it('reportCommandError: a UsageError is 2, any other error 1, a file error in words', () => {
+    const write = process.stderr.write;
+    const err: string[] = [];
+    process.stderr.write = ((t: string) => err.push(t) > 0) as typeof process.stderr.write;
+    try {
+      expect(reportCommandError('replay', new UsageError('bad flag'))).toBe(2);
+      const enoent = Object.assign(new Error('ENOENT: …'), { code: 'ENOENT', path: '/x' });
+      expect(reportCommandError('replay', enoent)).toBe(1);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(err).toEqual(['compactlab replay: bad flag\n', 'compactlab replay: /x: no such file or folder\n']);
   });
 });

@@ -131,10 +131,15 @@ describe("the dialects' infos (what the page imports)", () => {
   });
 
   it.each(ids)(
-    '%s: the descriptor is its info, a normalizer and a message reader, and `parsed` says it has one',
+    '%s: the descriptor is its info, a normalizer, a message reader and its model windows, and `parsed` says it has one',
     (id) => {
       const info = DIALECT_INFOS.find((d) => d.id === id)!;
-      const { createNormalizer, createMessageReader: _reader, ...rest } = DIALECTS.find((d) => d.id === id)!;
+      const {
+        createNormalizer,
+        createMessageReader: _reader,
+        modelWindow: _window,
+        ...rest
+      } = DIALECTS.find((d) => d.id === id)!;
       expect(rest).toEqual(info);
       expect(info.parsed).toBe(createNormalizer !== undefined);
     },

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { computeStatsRow } from '../../src/cli/stats/stats-row';
 import { computeReportHtml } from '../../src/engine/export/report-html';
 import { getLibraryRow } from '../../src/engine/library/library-row';
 import { countCompactions, isMainThreadCompaction } from '../../src/engine/parse/main-thread';
@@ -53,6 +54,12 @@ describe.runIf(present)('compactions of the main thread, the subagents apart (th
     // The header's figures (overview), the list's row and `stats` (library row): one count.
     expect(getSessionOverview(parsed).compactionCounts).toEqual(counts);
     expect(getLibraryRow(parsed).compactions).toEqual(counts);
+    // `stats`' row: the main thread's by kind, the subagents' in a column of their own.
+    expect(await computeStatsRow('05541cb5', sources)).toMatchObject({
+      compactions: 6,
+      autoCompactions: 6,
+      subagentCompactions: 9,
+    });
 
     // The timeline: a marker per main-thread compaction, each between the calls around it.
     const series = computeTimelineSeries(parsed);

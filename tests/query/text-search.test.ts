@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import {
   toExcerptText,
 } from '../../src/engine/query/text-search';
 import { CORPUS, corpusOrSkip, foreignFiles } from '../helpers/corpus';
+import { runCli } from '../helpers/run-cli';
 
 // The library's search across sessions (engine/query/text-search.ts): occurrences of a plain
 // string in the text of a session's records, streamed line by line, with the first one's place and
@@ -327,5 +328,50 @@ describe.skipIf(!present || !python)('text search over the restored corpus', () 
       expect(got).toMatchObject({ matches: 0, records: 0 });
       expect(got.bytesRead).toBe(sources.reduce((t, f) => t + f.sizeBytes, 0));
     }
+  });
+});
+
+// A Messages API request dumped on one line (`{"model":…,"system":…,"tools":…,"messages":[…]}`,
+// one of the raw-traffic inputs; the fixture's request, minified): it was one record whatever
+// number of messages held the text. Each message is now a record, named by its place in
+// "messages", and the request's other fields one more, against a plain count of each.
+describe('a request on one line: a record per message', () => {
+  const request = JSON.parse(readFileSync(join(__dirname, '../fixtures/api/request.json'), 'utf8')) as {
+    messages: unknown[];
+  };
+  const source = () => createMemorySource('request.json', new TextEncoder().encode(JSON.stringify(request)));
+
+  it.each(['report', 'tally', 'total', 'run a command'])(
+    '"%s": each message counted apart',
+    async (query) => {
+      const needle = query.toLowerCase();
+      const perMessage = request.messages.map((m) => countInRecord(m, needle));
+      const rest = countInRecord({ ...request, messages: [] }, needle);
+      const got = await searchSessionText([source()], query);
+      expect({ matches: got.matches, records: got.records }).toEqual({
+        matches: perMessage.reduce((a, b) => a + b, 0) + rest,
+        records: perMessage.filter((n) => n > 0).length + (rest > 0 ? 1 : 0),
+      });
+      expect(got.records).toBeGreaterThan(0);
+      // The first in the order written: the fields before "messages" (system, tools), else the message.
+      const firstMessage = perMessage.findIndex((n) => n > 0) + 1;
+      const beforeMessages = countInRecord({ ...request, messages: undefined }, needle) > 0;
+      expect(got.first).toMatchObject(
+        beforeMessages ? { line: 1 } : { line: 1, element: firstMessage, arrayKey: 'messages' },
+      );
+      if (beforeMessages) expect(got.first!.element).toBeUndefined();
+    },
+  );
+
+  it('compactlab search names the message', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compactlab-request-'));
+    const path = join(dir, 'request.json');
+    writeFileSync(path, JSON.stringify(request));
+    const r = await runCli(['search', path, 'report']);
+    expect(r.code).toBe(0);
+    expect(r.lines[0]).toMatch(
+      /: \d+ matches in [2-9] records\n {2}.*request\.json:1 \(element 1 of "messages"\): /,
+    );
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -113,7 +113,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
   },
   {
     why: 'file-name rules applied while the page walks a dropped or picked folder, before any worker has the files',
-    modules: ['parse/detect', 'library/group-files'],
+    modules: ['parse/detect', 'library/group-files', 'library/session-names'],
   },
   {
     why: "summaries run on the main thread: the request streams to the user's endpoint and the page shows it as it comes (ui/summaries/run-controller.ts)",

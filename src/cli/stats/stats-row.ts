@@ -34,6 +34,7 @@ export const STATS_COLUMNS = [
   'model',
   'subagentFiles',
   'subagentApiCalls',
+  'subagentCompactions',
   'entries',
   'userTurns',
   'failedRequests',
@@ -61,7 +62,8 @@ export type StatsRow = Partial<Record<StatsColumn, string | number>>;
  * The row of one session: `sources[0]` is its main file, the rest its subagent and compaction
  * files. Its figures are the library's (library/library-row.ts), so the two never disagree:
  * `apiCalls`, `peakContextTokens` and the compaction counts are the main thread's (as `inspect`
- * and the page's timeline count them), `subagentApiCalls` the calls of its other transcripts;
+ * and the page's timeline count them), `subagentApiCalls` the calls of its other transcripts and
+ * `subagentCompactions` the compactions in them;
  * the usage totals and `costUsd` cover every call once over all its files, each call priced at its
  * own model (cost/session-calls.ts), the figures `stats --by` sums. A session with no priced
  * call has no `costUsd` (its calls are `unpricedCalls`).
@@ -98,6 +100,9 @@ export async function computeStatsRow(file: string, sources: ByteSource[]): Prom
     model: model ?? '',
     subagentFiles: listed.subagentFiles,
     subagentApiCalls: listed.sidechainCalls,
+    // Compactions of the subagents' own contexts, none of them in the counts below (the header's
+    // "· 9 in subagents").
+    subagentCompactions: listed.compactions.inSubagents,
     entries: report.entries,
     userTurns: report.userTurns,
     // Requests that brought back no answer: not in apiCalls (issue 18 item 5).

@@ -9,10 +9,11 @@ import { loadStrategyFile } from '../strategy-file';
 import type { KnobValue } from '../../engine/strategies/types';
 import { STATS_USAGE } from '../command-usage';
 import { readPriceFile } from '../price-file';
-import { parseSweepArg } from '../replay';
+import { parseSweepArg } from '../replay-args';
 import { getKnobFlagOptions, getKnobOverrides } from '../replay-knobs';
 import { formatCsvRecord, formatRecord, SETTING_COLUMNS, type SettingRow } from '../../engine/stats/records';
 import { findSessions } from './find-sessions';
+import { findSessionNamesFiles, nameStatsRow } from './session-names';
 import {
   describeOutOfMemory,
   parseStrategyMemory,
@@ -123,6 +124,7 @@ function createProgress(total: number): { tick: () => void; end: () => void } {
 function parseSettings(
   args: string[],
   strategyId: string,
+  strategyFile?: string,
 ): { spec: SettingsSpec; parsed: ReturnType<typeof parseArgs> } | string {
   const strategy = (() => {
     try {
@@ -146,7 +148,10 @@ function parseSettings(
       OUTPUTS,
     );
   } catch (error) {
-    return `${(error as Error).message} (compactlab replay --strategy ${strategy.id} --help lists its knobs)`;
+    // A file's strategy is named by its file: its id means nothing to another run.
+    const named =
+      strategyFile === undefined ? `--strategy ${strategy.id}` : `--strategy-file ${strategyFile}`;
+    return `${(error as Error).message} (compactlab replay ${named} --help lists its knobs)`;
   }
   const knobs = getKnobOverrides(strategy, parsed.values as Record<string, unknown>);
   if ('error' in knobs) return knobs.error;
@@ -300,7 +305,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
     process.stderr.write(
       loose.values.by === undefined
         ? 'compactlab stats: --tz and --table go with --by day|project\n'
-        : 'compactlab stats: --by and --strategy: give one\n',
+        : `compactlab stats: --by and ${loose.values.strategy === undefined ? '--strategy-file' : '--strategy'}: give one\n`,
     );
     return 2;
   }
@@ -320,7 +325,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
   }
   const strategyArg = fileStrategyId ?? loose.values.strategy;
   if (typeof strategyArg === 'string') {
-    const s = parseSettings(args, strategyArg);
+    const s = parseSettings(args, strategyArg, typeof file === 'string' ? file : undefined);
     if (typeof s === 'string') {
       process.stderr.write(`compactlab stats: ${s}\n`);
       return 2;
@@ -374,6 +379,8 @@ export async function statsCommand(args: string[], out: (text: string) => void):
   // A strategy file's code runs in threads with a heap limit, however few the sessions.
   if (typeof file === 'string' && fileStrategyId !== undefined) workers = Math.max(workers, 1);
   const jobs: StatsJob[] = groups.map((g, id) => ({ id, file: g.file, paths: g.paths, settings }));
+  // The names the agent lists its sessions under (Codex's session_index.jsonl), over the logs' own.
+  const namesFiles = settings ? undefined : findSessionNamesFiles(groups.map((g) => g.file));
   let model: (SettingsModel & { failed: number }) | undefined;
   if (modelOptions) {
     // The calls cost: counted first (nothing sent), made only with --yes.
@@ -404,7 +411,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
       progress.tick();
       if (answer.row.error !== undefined) failed++;
       if (!totals) {
-        out(formatRecord(columns, answer.row, csv));
+        out(formatRecord(columns, nameStatsRow(answer.row, namesFiles?.get(answer.row.file as string)), csv));
         return;
       }
       if (answer.row.error !== undefined) {

@@ -1,4 +1,4 @@
-import { getDialectInfo } from './dialects/descriptors';
+import { getDialect } from './dialects/registry';
 import {
   DEFAULT_CONTEXT_WINDOW,
   DEFAULT_MAX_OUTPUT_TOKENS,
@@ -171,7 +171,7 @@ function getWindowEvidence(session: Session): WindowEvidence {
     peakContextTokens,
     autoCompactPreTokens,
     ...(session.meta.contextWindow !== undefined ? { statedWindowTokens: session.meta.contextWindow } : {}),
-    ...getAgentWindow(session.format, models),
+    ...getAgentWindow(session.format, models, session.meta.providers ?? []),
   };
 }
 
@@ -179,12 +179,13 @@ function getWindowEvidence(session: Session): WindowEvidence {
 function getAgentWindow(
   format: Session['format'],
   models: ReadonlySet<string>,
+  providers: readonly string[],
 ): Pick<WindowEvidence, 'agentWindow'> {
-  const byModel = getDialectInfo(format)?.modelWindow;
+  const byModel = getDialect(format)?.modelWindow;
   let agentWindow: WindowEvidence['agentWindow'];
   if (byModel)
     for (const model of models) {
-      const w = byModel(model);
+      const w = byModel(model, providers);
       if (w && (!agentWindow || w.tokens > agentWindow.tokens)) agentWindow = w;
     }
   return agentWindow ? { agentWindow } : {};

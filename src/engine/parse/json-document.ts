@@ -29,10 +29,12 @@ interface DocumentScan {
 
 /**
  * A record's place in its document as a person reads it: its 1-based ordinal in the array (a
- * document written on one line, as Cline writes its histories, has every record at line 1). The
- * parse's issues and the text search's hits name it alike.
+ * document written on one line, as Cline writes its histories, has every record at line 1), and
+ * the key of an array held by an object (`{"messages": [...]}`). The parse's issues and the text
+ * search's hits name it alike.
  */
-export const describeElement = (ordinal: number): string => `element ${ordinal} of the array`;
+export const describeElement = (ordinal: number, key?: string): string =>
+  key === undefined ? `element ${ordinal} of the array` : `element ${ordinal} of "${key}"`;
 
 const NL = 0x0a;
 const QUOTE = 0x22;

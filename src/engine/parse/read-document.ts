@@ -26,8 +26,8 @@ interface DocumentRead {
  * Where a record of a document is: its line, and its place in the array (a document written on
  * one line, as Cline writes its histories, has every record at line 1).
  */
-function where(index: number, line: number): string {
-  return `The record at line ${line} (${describeElement(index + 1)})`;
+function where(index: number, line: number, key?: string): string {
+  return `The record at line ${line} (${describeElement(index + 1, key)})`;
 }
 
 /** Reads a whole-document file's records (`layout` is the dialect's `files.wholeJson`). */
@@ -98,8 +98,8 @@ export async function readDocument(
         element.complete ? 'not-json' : 'truncated-line',
         'error',
         element.complete
-          ? `${where(index, element.line)} is not JSON: ${reason} — starts ${snippet(text)}`
-          : `${where(index, element.line)} is cut off: the file ends inside it (${reason})`,
+          ? `${where(index, element.line, recordsKey)} is not JSON: ${reason} — starts ${snippet(text)}`
+          : `${where(index, element.line, recordsKey)} is cut off: the file ends inside it (${reason})`,
       );
       continue;
     }

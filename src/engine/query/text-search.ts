@@ -12,6 +12,9 @@ import { createLineTest, getFullTextNeedles, JSON_ESCAPE } from './full-text-sea
 // the bytes read. A line that is a whole JSON array (a document written on one line: Cline's
 // ui_messages.json and api_conversation_history.json) is read element by element, as the parse
 // reads it (parse/read-document, `readDocument`): each element is a record, and a hit names its element.
+// A line that is an object holding its conversation in a `messages` array (a Messages API request
+// dumped on one line, one of the raw-traffic inputs) is read the same way: each message a record,
+// named by its place in "messages", and the request's other fields (system, tools…) one more.
 
 /** Characters of an excerpt before the match and after it (ours: one line of the library's panel). */
 const EXCERPT_BEFORE_CHARS = 60;
@@ -29,6 +32,8 @@ const OPAQUE_KEYS = new Set(['signature', 'encrypted_content']);
  * search for a word found it in every hex id (ours: ids are not what a person reads).
  */
 const ID_KEY = /(?:^id|_id|Id|ID|[uU]uid)$/;
+/** The key of a request's conversation (the Messages API's `messages`; Gemini CLI's chat documents too). */
+const MESSAGES_KEY = 'messages';
 
 interface TextSearchHit {
   /** The file (a source's name) and 1-based line of the first occurrence. */
@@ -36,6 +41,8 @@ interface TextSearchHit {
   line: number;
   /** In a line that is a JSON array, the 1-based ordinal of the element holding it. */
   element?: number;
+  /** With `element`, the key of the array when an object holds it (`messages`); absent for a top-level array. */
+  arrayKey?: string;
   /** The text around it: plain, one line, control and direction characters removed. */
   excerpt: string;
 }
@@ -43,7 +50,10 @@ interface TextSearchHit {
 export interface SessionTextMatches {
   /** Occurrences of the query in the session's text (not overlapping). */
   matches: number;
-  /** Records holding at least one: lines, and the elements of a line that is a JSON array. */
+  /**
+   * Records holding at least one: lines, the elements of a line that is a JSON array, the messages
+   * of a line that is a request (and its other fields, as one).
+   */
   records: number;
   /** Bytes read (every file of the session). */
   bytesRead: number;
@@ -189,36 +199,67 @@ export async function searchSessionText(
   if (needle === undefined || holdsQuery === undefined) return result;
   const totalBytes = sources.reduce((s, f) => s + f.sizeBytes, 0);
   const decoder = new TextDecoder('utf-8');
+  const encoder = new TextEncoder();
   let doneBytes = 0;
   for (const source of sources) {
     options.signal?.throwIfAborted();
-    /** Counts one record's occurrences (a line, or an element of a line that is an array). */
-    const searchRecord = (text: string, line: number, element?: number): void => {
-      if (!holdsQuery(text)) return;
-      let inRecord = 0;
+    /** Counts the occurrences in a text (a record, or a part of one), the first one's place kept. */
+    const count = (text: string, line: number, element?: number, arrayKey?: string): number => {
+      if (!holdsQuery(text)) return 0;
+      let found = 0;
       forEachLineText(text, (value) => {
         const folded = value.toLowerCase();
         // Offsets in the folded text are the value's own unless folding changed its length (`İ`).
         const shown = folded.length === value.length ? value : folded;
         for (let at = folded.indexOf(needle); at >= 0; at = folded.indexOf(needle, at + needle.length)) {
-          if (inRecord === 0 && result.first === undefined)
-            result.first = {
-              file: source.name,
-              line,
-              ...(element === undefined ? {} : { element }),
-              excerpt: cutExcerpt(shown, at, needle.length),
-            };
-          inRecord++;
+          result.first ??= {
+            file: source.name,
+            line,
+            ...(element === undefined ? {} : { element }),
+            ...(arrayKey === undefined ? {} : { arrayKey }),
+            excerpt: cutExcerpt(shown, at, needle.length),
+          };
+          found++;
         }
         return undefined;
       });
-      if (inRecord > 0) {
-        result.matches += inRecord;
-        result.records++;
+      result.matches += found;
+      return found;
+    };
+    /** Counts one record's occurrences (a line, or an element of a line that is an array). */
+    const searchRecord = (text: string, line: number, element?: number, arrayKey?: string): void => {
+      if (count(text, line, element, arrayKey) > 0) result.records++;
+    };
+    /**
+     * A line: a request on one line (an object with a `messages` array) is a record per message
+     * and one for the rest of it, in the order they are written; any other line one record.
+     * Tested only once the line holds the query, so other lines cost nothing more.
+     */
+    const searchLine = (text: string, line: number): void => {
+      if (!holdsQuery(text)) return;
+      if (text.trimStart().startsWith('{') && text.includes(`"${MESSAGES_KEY}"`)) {
+        const bytes = encoder.encode(text);
+        const scan = scanJsonArray(bytes, MESSAGES_KEY);
+        if (scan.keyed && scan.elements.length > 0) {
+          let rest = count(decoder.decode(bytes.subarray(0, scan.keyed.start)), line);
+          for (const [index, element] of scan.elements.entries()) {
+            const at = element.offsetBytes;
+            searchRecord(
+              decoder.decode(bytes.subarray(at, at + element.lengthBytes)),
+              line,
+              index + 1,
+              MESSAGES_KEY,
+            );
+          }
+          rest += count(decoder.decode(bytes.subarray(scan.keyed.end)), line);
+          if (rest > 0) result.records++;
+          return;
+        }
       }
+      searchRecord(text, line);
     };
     let lineNumber = 0;
-    await scanLines(source, (text, line) => void searchRecord(text, line), {
+    await scanLines(source, (text, line) => void searchLine(text, line), {
       signal: options.signal,
       chunkBytes: options.chunkBytes,
       onBytes: (read) => options.onProgress?.(doneBytes + read, totalBytes),

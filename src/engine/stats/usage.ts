@@ -45,6 +45,31 @@ function getProjectName(cwd: string): string {
   return parts.at(-1) ?? cwd;
 }
 
+/** A Windows path: a drive letter (`C:\`, `c:/`, `C:` alone) or a UNC share (`\\server\share`). */
+const WINDOWS_PATH = /^(?:[A-Za-z]:(?:[\\/]|$)|[\\/]{2}[^\\/])/;
+
+/**
+ * A working directory as its project's key: one key per folder, however the log spelled it. A
+ * Windows path takes either separator and any case (the drive letter's case follows the shell
+ * that started the agent: real Codex and Claude Code logs of one machine hold `c:\Users\…` and `C:\Users\…` for one
+ * folder), so it is written with `\`, no separator doubled or trailing, and compared folded to
+ * lower case (`identity`); `display` is this spelling with its drive letter upper case (a group shows its first session's).
+ * A POSIX path loses only a trailing `/`.
+ */
+export function getProjectKey(cwd: string): { identity: string; display: string } {
+  if (!WINDOWS_PATH.test(cwd)) {
+    const display = cwd.length > 1 ? cwd.replace(/\/+$/, '') : cwd;
+    return { identity: display, display };
+  }
+  const unc = /^[\\/]{2}/.test(cwd);
+  let path = cwd.replace(/[\\/]+/g, '\\');
+  if (unc) path = `\\${path}`;
+  // A drive's root keeps its separator (`C:\`); any other folder drops a trailing one.
+  if (!/^[A-Za-z]:\\$/.test(path)) path = path.replace(/\\+$/, '');
+  const display = /^[a-z]:/.test(path) ? path[0]!.toUpperCase() + path.slice(1) : path;
+  return { identity: display.toLowerCase(), display };
+}
+
 /** The time zone this runtime is in (the user's, in a browser). */
 export function getLocalTimeZone(): string {
   return new Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -133,16 +158,19 @@ export function groupUsage(sessions: readonly UsageSession[], by: UsageBy, timeZ
   const groups = new Map<string, UsageGroup & { byModel: Map<string, { model: string } & UsageFigures> }>();
   for (const s of sessions) {
     const counted = new Set<string>();
+    // The one place a project's key is made: a folder however its log spelled it (getProjectKey).
+    const project = by === 'project' ? getProjectKey(s.cwd) : undefined;
     for (const b of s.buckets) {
-      const key = by === 'project' ? s.cwd : b.slot === undefined ? '' : dateOf(b.slot);
-      let g = groups.get(key);
+      const id = project ? project.identity : b.slot === undefined ? '' : dateOf(b.slot);
+      let g = groups.get(id);
       if (!g) {
-        const label = by === 'project' ? (key ? getProjectName(key) : '(no folder)') : key || '(no time)';
+        const key = project ? project.display : id;
+        const label = project ? (key ? getProjectName(key) : '(no folder)') : key || '(no time)';
         g = { key, label, sessions: 0, sessionKeys: [], models: [], byModel: new Map(), ...emptyFigures() };
-        groups.set(key, g);
+        groups.set(id, g);
       }
-      if (!counted.has(key)) {
-        counted.add(key);
+      if (!counted.has(id)) {
+        counted.add(id);
         g.sessionKeys.push(s.key);
         g.sessions++;
       }

@@ -115,7 +115,7 @@ function HitRow({
         className="find-hit"
         data-testid="library-find-hit"
         data-key={hit.key}
-        title={`${hit.key}\nFirst at ${first?.file ?? '?'}, line ${first?.line ?? '?'}${first?.element === undefined ? '' : `, element ${first.element} of the array`}: open it there`}
+        title={`${hit.key}\nFirst at ${first?.file ?? '?'}, line ${first?.line ?? '?'}${first?.element === undefined ? '' : `, element ${first.element} of ${first.arrayKey === undefined ? 'the array' : `"${first.arrayKey}"`}`}: open it there`}
         onClick={onOpen}
       >
         <span className="find-hit-head">

@@ -27,6 +27,8 @@ import {
   setListingScan,
 } from './library-queries';
 import { placeRoot, toRootPath } from './root-identity';
+import { nameRow, readFolderNames } from './session-names';
+import { isSessionNamesPath } from '../../engine/library/session-names';
 import { useUiStore } from '../store';
 import { type LibrarySession, useLibraryStore } from './library-store';
 
@@ -77,7 +79,7 @@ export async function fromFileList(files: readonly File[]): Promise<FolderFile[]
   let sliceStart = performance.now();
   for (const file of files) {
     const path = file.webkitRelativePath || file.name;
-    if (!isFolderFileName(path)) continue;
+    if (!isFolderFileName(path) && !isSessionNamesPath(path)) continue;
     if (performance.now() - sliceStart > SLICE_MS) {
       await yieldToPage();
       sliceStart = performance.now();
@@ -135,7 +137,7 @@ export async function listFolderFiles(
       if (out.length >= limit) return;
       const childPath = `${folderPath}/${child.name}`;
       if (child.kind === 'directory') await walk(child as FileSystemDirectoryHandle, childPath);
-      else if (isFolderFileName(childPath))
+      else if (isFolderFileName(childPath) || isSessionNamesPath(childPath))
         out.push({ path: childPath, handle: child as FileSystemFileHandle });
     }
   };
@@ -248,6 +250,8 @@ export async function openLibrary(
   let files = opened.map((f) => (id === name ? f : { ...f, path: toRootPath(f.path, name, id) }));
   // An OpenCode database: one file per session it holds (`opencode.db#ses_…`), grouped with its log.
   files = await listDatabaseSessions(files);
+  // The names the agent lists its sessions under (Codex's session_index.jsonl): put on each row.
+  const names = await readFolderNames(files);
   if (!isCurrent()) return;
   // 2.0.x subagent logs beside their session name it only inside: their heads are read (a few).
   const list = await joinSiblingSubagents(groupSessionFiles(files), (f) =>
@@ -269,7 +273,7 @@ export async function openLibrary(
     groupRoots.set(g.key, id);
   }
   const sessions: LibrarySession[] = list.map((g) => {
-    const row = cached.get(stamps.get(g.key)!);
+    const row = nameRow(g.key, cached.get(stamps.get(g.key)!), names);
     return {
       key: g.key,
       root: id,
@@ -346,7 +350,7 @@ export async function openLibrary(
     {
       signal: abort.signal,
       onRow: (key: string, row: LibraryRow) => {
-        done(key, { row });
+        done(key, { row: nameRow(key, row, names) });
         toCache.push({ stamp: stamps.get(key)!, row });
       },
       onFailed: (key, message) => done(key, { error: message }),

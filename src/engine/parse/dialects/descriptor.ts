@@ -100,6 +100,16 @@ export interface DialectFiles {
   readonly groupFiles?: (paths: readonly string[]) => { key: string; paths: string[] }[];
   /** The agent's files that are not sessions (NotSessionFile). */
   readonly notSessions?: readonly NotSessionFile[];
+  /**
+   * A file the agent keeps beside its sessions that names them (a thread-name index): its file
+   * name, and its text read as each session id's name as the agent lists it ('' a name taken
+   * back). The library (the page's and `stats`) lists a session under the name the nearest such
+   * file in the folders above it gives (engine/library/session-names.ts).
+   */
+  readonly sessionNames?: {
+    readonly fileName: string;
+    readonly read: (text: string) => Map<string, string>;
+  };
   /** A file the main transcript is loaded after (the UI's drop order), by its path. */
   readonly loadsAfterMain?: (path: string) => boolean;
   /**
@@ -234,12 +244,6 @@ export interface DialectInfo {
    */
   readonly historyIndexed?: boolean;
   readonly restoration: RestorationHints;
-  /**
-   * The window the agent gives a model id its log names (Gemini CLI's `tokenLimit`), with where
-   * that comes from: the log's window when it states none (the window inference in
-   * parse/context-window). Undefined for a model it does not know.
-   */
-  readonly modelWindow?: (model: string) => { tokens: number; why: string } | undefined;
   /** The agent's shell tools, by tool_use name (bash-output summarization, boundary scoring). */
   readonly shellTools?: readonly string[];
   /**
@@ -279,6 +283,17 @@ export interface DialectDescriptor extends DialectInfo {
    * event, a count). Absent: the records are Claude Code's own shape.
    */
   readonly createMessageReader?: () => MessageReader;
+  /**
+   * The window the agent gives a model id its log names (Gemini CLI's `tokenLimit`; an agent's
+   * model registry, by provider), with where that comes from: the log's window when it states none (the
+   * window inference in parse/context-window). `providers` are the session's (`SessionMeta.providers`,
+   * in the order first seen). Undefined for a model it does not know. On the descriptor, not
+   * the info: the worker's and the CLI's, never the page's (a registry's table is no startup weight).
+   */
+  readonly modelWindow?: (
+    model: string,
+    providers: readonly string[],
+  ) => { tokens: number; why: string } | undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type DialectInfo, matchAgentFolderFile, NO_RESTORATION, type NotSessionFile } from '../descriptor';
 import { isObject } from '../record';
+import { readCodexThreadNames } from './session-index';
 
 // Codex CLI as a dialect, what the page knows of it: its rollout records are read by
 // normalizer.ts (index.ts adds it).
@@ -97,6 +98,11 @@ export const CODEX_CLI_DIALECT_INFO: DialectInfo = {
           !('type' in value))),
     folderFile: (path) => /\.jsonl$/i.test(path),
     notSessions: [CODEX_PROMPT_HISTORY, CODEX_THREAD_NAMES],
+    // Not a session, but the names its sessions are listed under (session-index.ts).
+    sessionNames: {
+      fileName: 'session_index.jsonl',
+      read: readCodexThreadNames,
+    },
   },
   transcript: {
     // Context Codex injects is no request of the person's (the built-in summary's "requests"); an

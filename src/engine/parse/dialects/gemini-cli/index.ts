@@ -1,5 +1,5 @@
 import type { DialectDescriptor } from '../descriptor';
-import { GEMINI_CLI_DIALECT_INFO, GEMINI_CLI_JSON_DIALECT_INFO } from './info';
+import { GEMINI_CLI_DIALECT_INFO, GEMINI_CLI_JSON_DIALECT_INFO, geminiModelWindow } from './info';
 import { toGeminiMessageRecords } from './message-records';
 import { geminiNormalizer } from './normalizer';
 
@@ -13,6 +13,7 @@ export const GEMINI_CLI_DIALECT: DialectDescriptor = {
   ...GEMINI_CLI_DIALECT_INFO,
   createNormalizer: () => geminiNormalizer,
   createMessageReader: () => toGeminiMessageRecords,
+  modelWindow: geminiModelWindow,
 };
 
 /** The older whole-JSON chat file: the same messages under `messages`. */
@@ -20,4 +21,5 @@ export const GEMINI_CLI_JSON_DIALECT: DialectDescriptor = {
   ...GEMINI_CLI_JSON_DIALECT_INFO,
   createNormalizer: () => ({ ...geminiNormalizer, dialect: 'gemini-cli-json' }),
   createMessageReader: () => toGeminiMessageRecords,
+  modelWindow: geminiModelWindow,
 };

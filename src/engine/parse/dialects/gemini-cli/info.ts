@@ -41,7 +41,7 @@ export function getGeminiTokenLimit(model: string): number | undefined {
 }
 
 /** The window of a model a Gemini CLI log names: Gemini CLI's token limit for it. */
-function geminiModelWindow(model: string): { tokens: number; why: string } | undefined {
+export function geminiModelWindow(model: string): { tokens: number; why: string } | undefined {
   const tokens = getGeminiTokenLimit(model);
   return tokens === undefined
     ? undefined
@@ -67,7 +67,6 @@ export const GEMINI_CLI_DIALECT_INFO: DialectInfo = {
   },
   transcript: TRANSCRIPT,
   defaultStrategyId: 'gemini-cli',
-  modelWindow: geminiModelWindow,
 };
 
 /** The older whole-JSON chat file: the same messages under `messages`. */
@@ -85,7 +84,6 @@ export const GEMINI_CLI_JSON_DIALECT_INFO: DialectInfo = {
   },
   transcript: TRANSCRIPT,
   defaultStrategyId: 'gemini-cli',
-  modelWindow: geminiModelWindow,
 };
 
 /** A prompt log grows one short record a prompt; anything larger is not one. */

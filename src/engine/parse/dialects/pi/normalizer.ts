@@ -150,6 +150,9 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
         entry.model = message.model;
         extras.model = message.model;
       }
+      // The provider the model ran through: pi's registry gives a model's window per provider
+      // (models.ts), so the session's providers pick it.
+      if (typeof message.provider === 'string' && message.provider !== '') extras.provider = message.provider;
       const usage = message.usage;
       if (isObject(usage)) {
         entry.usage = {
