@@ -2,6 +2,7 @@ import type { Database, SqlJsStatic } from 'sql.js';
 import type { DatabaseSession, SqlDatabase, SqlOpener } from '../engine/parse/dialects/opencode/database';
 import { isOpenCodeDatabaseName } from '../engine/parse/dialects/opencode/database-name';
 import type { ByteSource } from '../engine/parse/source';
+import { SQL_WASM_URL } from './sql-wasm-url';
 
 // SQLite in the browser (a worker or the page): sql.js, its script and .wasm, and our database
 // reader, fetched on the first OpenCode database only (chunks of their own: the entry bundle
@@ -31,12 +32,8 @@ function wrap(db: Database): SqlDatabase {
 }
 
 const openSqlJsInBrowser: SqlOpener = async (bytes) => {
-  engine ??= Promise.all([
-    import('sql.js'),
-    import('sql.js/dist/sql-wasm-browser.wasm?url').then((m) => m.default as string),
-    self.__compactlabSqlWasm?.(),
-  ]).then(([m, wasmUrl, wasmBinary]) =>
-    m.default(wasmBinary ? { wasmBinary } : { locateFile: () => wasmUrl }),
+  engine ??= Promise.all([import('sql.js'), self.__compactlabSqlWasm?.()]).then(([m, wasmBinary]) =>
+    m.default(wasmBinary ? { wasmBinary } : { locateFile: () => SQL_WASM_URL }),
   );
   const SQL = await engine;
   return wrap(new SQL.Database(bytes));

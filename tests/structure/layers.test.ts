@@ -50,7 +50,14 @@ const AREAS: Record<string, Area> = {
 };
 
 /** What the UI takes from the worker: the protocol's types and the clients that post to workers. */
-const UI_WORKER_MODULES = ['protocol', 'scan-protocol', 'engine-client', 'scan-pool'];
+const UI_WORKER_MODULES = [
+  'protocol',
+  'scan-protocol',
+  'engine-client',
+  'scan-pool',
+  // The .wasm's address, which the custom strategy's sandbox keeps the one fetch of.
+  'sql-wasm-url',
+];
 
 /** Worker scripts the UI takes the URL of (`?worker&url`), never the code: the custom strategy's sandbox. */
 const UI_WORKER_URLS = ['sandbox-runtime'];

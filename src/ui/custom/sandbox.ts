@@ -10,7 +10,7 @@ import type {
   SessionId,
 } from '../../worker/protocol';
 import sandboxRuntimeUrl from '../../worker/sandbox-runtime.ts?worker&url';
-import sqlWasmUrl from 'sql.js/dist/sql-wasm-browser.wasm?url';
+import { SQL_WASM_URL } from '../../worker/sql-wasm-url';
 
 // Runs a compiled custom strategy in a worker of its own (docs/custom-strategies.md): a blob
 // this module writes removes the network, storage and nested workers from the worker's global,
@@ -53,7 +53,7 @@ export interface CompiledStrategy {
 /** The blob's text; the compiled code starts on its third line. */
 function getSandboxSource(compiled: CompiledStrategy): string {
   const runtime = new URL(sandboxRuntimeUrl, self.location.href).href;
-  const wasm = new URL(sqlWasmUrl, self.location.href).href;
+  const wasm = new URL(SQL_WASM_URL, self.location.href).href;
   const keepWasm = `{ const f = self.fetch.bind(self); Object.defineProperty(self, '__compactlabSqlWasm', { value: () => f(${JSON.stringify(wasm)}).then((r) => r.arrayBuffer()) }); }`;
   const meta = JSON.stringify({ fileName: compiled.fileName, mappings: compiled.mappings, lineOffset: 2 });
   return [
