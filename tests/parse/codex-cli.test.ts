@@ -64,7 +64,13 @@ describe('Codex CLI rollouts (hand-written fixture)', () => {
       chars: 17,
       redacted: false,
     });
-    expect(onlyBlock(session, 10)).toEqual({ kind: 'thinking', text: '', chars: 10, redacted: true });
+    expect(onlyBlock(session, 10)).toEqual({
+      kind: 'thinking',
+      text: '',
+      chars: 10,
+      redacted: true,
+      encryptedChars: 10,
+    });
   });
 
   it('maps tool calls and their outputs, paired by call_id', async () => {

@@ -219,6 +219,39 @@ describe('Codex CLI strategy', () => {
     expect(off.events.filter((e) => e.kind === 'truncate')).toEqual([]);
   });
 
+  it('counts the encrypted content of reasoning items that also carry a summary', async () => {
+    // Each turn's first answer comes with a reasoning item of 60,000 encrypted characters
+    // ((60,000 × 3/4 − 650) / 4 = 11,088 tokens once past the next user message), with or without
+    // a readable summary: Codex counts the encrypted content either way. Seen in a real rollout
+    // (Quelklef/shell-ws, CLI 0.105): 113 of its 178 reasoning items had a summary, and the
+    // compaction fired only with them counted (194,859 + 50,141 ≥ 244,800).
+    const withReasoning = (summary: boolean) => {
+      const out: string[] = [];
+      for (const l of buildRollout(10, 4_000)) {
+        const record = JSON.parse(l) as { payload: { type?: string; role?: string } };
+        if (record.payload.type === 'message' && record.payload.role === 'user')
+          out.push(
+            l,
+            item(0, {
+              type: 'reasoning',
+              summary: summary ? [{ type: 'summary_text', text: 'Look at the files.' }] : [],
+              content: null,
+              encrypted_content: 'A'.repeat(60_000),
+            }),
+          );
+        else out.push(l);
+      }
+      return out;
+    };
+    const plain = compacts(run(await prepare(buildRollout(10, 4_000))))[0]!;
+    const sealed = compacts(run(await prepare(withReasoning(false))))[0]!;
+    const summarized = compacts(run(await prepare(withReasoning(true))))[0]!;
+    expect(sealed.afterCallPos).toBeLessThan(plain.afterCallPos);
+    expect(summarized.afterCallPos).toBe(sealed.afterCallPos);
+    expect(summarized.checkTokens).toBe(sealed.checkTokens);
+    expect(summarized.note).toMatch(/\+ [\d,]+ earlier reasoning/);
+  });
+
   it('runs from the CLI with --strategy codex', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'compactlab-codex-'));
     const file = join(dir, 'rollout-2026-05-01T09-00-00-test.jsonl');
