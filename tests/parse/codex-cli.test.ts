@@ -300,6 +300,32 @@ describe('Codex CLI: known records', () => {
     expect(session.entries.at(-1)).toMatchObject({ kind: 'meta', subtype: 'ghost_snapshot' });
     expect(session.unknownTypes['response_item:ghost_snapshot']).toBeUndefined();
   });
+
+  it('takes the warnings Codex records as user messages for injected context, not turns', async () => {
+    // Codex's `record_model_warning` writes "Warning: …" as a user-role message, with no
+    // user_message event (a real rollout, Ogekuri/G, CLI 0.70: 11 prompts typed, 12 user turns
+    // counted before). The three texts of openai/codex's contextual-fragment list.
+    const warnings = [
+      'Warning: apply_patch was requested via shell_command. Use the apply_patch tool instead of exec_command.',
+      'Warning: The maximum number of unified exec processes you can keep open is 60 and you currently have 61 processes open.',
+      'Warning: Your account was flagged for potentially high-risk cyber activity and this request was routed to gpt-5.2 as a fallback.',
+    ];
+    const plain = await parseFixture();
+    const text = `${FIXTURE}\n${warnings
+      .map((w, i) =>
+        JSON.stringify({
+          timestamp: timeAt(14 + i),
+          type: 'response_item',
+          payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: w }] },
+        }),
+      )
+      .join('\n')}\n`;
+    const session = await parseSession([
+      createMemorySource('rollout-2026-05-01T09-00-00-sess-1.jsonl', text),
+    ]);
+    expect(session.userTurns).toBe(plain.userTurns);
+    for (const e of session.entries.slice(-3)) expect(e).toMatchObject({ kind: 'user', isMeta: true });
+  });
 });
 
 // Issue 18 item 8: rollouts of Aug–Sep 2025, before openai/codex PR #3380 (JaydenXsoe/ocodex's
