@@ -301,6 +301,49 @@ describe('Codex CLI: known records', () => {
     expect(session.unknownTypes['response_item:ghost_snapshot']).toBeUndefined();
   });
 
+  it('reads a running total that restarts at its own request (a resume) as a new call, not disorder', async () => {
+    // A real rollout (MoonLadderStudios/MoonMind, CLI 0.57): 2,993,540 in total, a 3-hour gap, a
+    // new prompt, then a total of 60,023 equal to that request's own usage, growing from there.
+    const plain = await parseFixture();
+    const usage = (input: number, output: number) => ({
+      input_tokens: input,
+      cached_input_tokens: 0,
+      output_tokens: output,
+      reasoning_output_tokens: 0,
+      total_tokens: input + output,
+    });
+    const count = (s: number, total: object, last: object) =>
+      JSON.stringify({
+        timestamp: timeAt(s),
+        type: 'event_msg',
+        payload: { type: 'token_count', info: { total_token_usage: total, last_token_usage: last } },
+      });
+    const resumed = [
+      JSON.stringify({
+        timestamp: timeAt(20),
+        type: 'response_item',
+        payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Go on.' }] },
+      }),
+      count(21, usage(90, 5), usage(90, 5)),
+      count(22, usage(90 + 120, 5 + 7), usage(120, 7)),
+    ];
+    const text = `${FIXTURE}\n${resumed.join('\n')}\n`;
+    const session = await parseSession([
+      createMemorySource('rollout-2026-05-01T09-00-00-sess-1.jsonl', text),
+    ]);
+    expect(session.apiCalls.length).toBe(plain.apiCalls.length + 2);
+    expect(session.issues.filter((i) => i.severity !== 'info')).toEqual(
+      plain.issues.filter((i) => i.severity !== 'info'),
+    );
+    expect(entryAt(session, FIXTURE.split('\n').length + 2).summaryText).toMatch(/running total restarted/);
+    // A count moved back after later ones is still disorder.
+    const moved = `${FIXTURE}\n${[resumed[0], resumed[2], resumed[1]].join('\n')}\n`;
+    const shuffled = await parseSession([
+      createMemorySource('rollout-2026-05-01T09-00-00-sess-1.jsonl', moved),
+    ]);
+    expect(shuffled.issues.map((i) => i.message).join('\n')).toMatch(/out of order/);
+  });
+
   it('takes the warnings Codex records as user messages for injected context, not turns', async () => {
     // Codex's `record_model_warning` writes "Warning: …" as a user-role message, with no
     // user_message event (a real rollout, Ogekuri/G, CLI 0.70: 11 prompts typed, 12 user turns
