@@ -151,7 +151,7 @@ export function createCodexCliNormalizer(): RecordNormalizer {
     entry.model = model ?? 'unknown';
     lastContextTokens = last.inputTokens;
     compactedSinceLastCall = false;
-    entry.summaryText = `request: ${last.inputTokens} tokens in, ${last.outputTokens + last.reasoningOutputTokens} out${restarted ? ' (running total restarted: a new Codex process, as on resume)' : ''}`;
+    entry.summaryText = `request: ${last.inputTokens} tokens in, ${last.outputTokens} out${last.reasoningOutputTokens ? ` (${last.reasoningOutputTokens} of it reasoning)` : ''}${restarted ? ' (running total restarted: a new Codex process, as on resume)' : ''}`;
   };
 
   /** A response item moves the turn on: a prompt starts one, the model's items are its output. */
