@@ -463,7 +463,7 @@ export class SessionBuilder {
     // from this builder (live-parse.ts), and a kept note would come back once per step.
     const understated = findUnderstatedOutput(this.entries, this.apiCalls);
     const issues = understated ? [...this.issues, understated] : this.issues.slice();
-    this.sidechains.linkCompactionCalls(this.compactions, this.files);
+    this.sidechains.linkCompactionCalls(this.compactions, this.files, this.entries);
     this.sidechains.linkSpawners(this.entries);
     // A whole-document chat states its session beside its records (`readDocument`), not in one.
     const stated = this.files.find((f) => f.role === 'main' && f.sessionId !== undefined)?.sessionId;
