@@ -57,3 +57,27 @@ describe.skipIf(!corpusOrSkip('inspect header with an empty file named first'))(
     });
   },
 );
+
+describe('a Claude Code log written outside a git repository', () => {
+  it('has no branch, and a later record’s branch is taken', async () => {
+    const line = (uuid: string, gitBranch: string, s: number) =>
+      JSON.stringify({
+        type: 'user',
+        uuid,
+        parentUuid: null,
+        sessionId: 'b1b2b3b4-0000-4000-8000-000000000001',
+        version: '2.0.19',
+        cwd: '/Users/me',
+        gitBranch,
+        timestamp: `2025-10-17T01:22:0${s}.000Z`,
+        message: { role: 'user', content: 'hello' },
+      });
+    const file = join(dir, 'b1b2b3b4-0000-4000-8000-000000000001.jsonl');
+    writeFileSync(file, `${line('u1', '', 1)}\n`);
+    const json = JSON.parse((await runCli(['inspect', '--json', file])).text);
+    expect(json.gitBranch).toBeUndefined();
+    expect((await runCli(['inspect', file])).text).toContain(' · branch ? · ');
+    writeFileSync(file, `${line('u1', '', 1)}\n${line('u2', 'main', 2)}\n`);
+    expect(JSON.parse((await runCli(['inspect', '--json', file])).text).gitBranch).toBe('main');
+  });
+});
