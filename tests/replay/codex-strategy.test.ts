@@ -14,7 +14,7 @@ import { type CodexKnobs, getCodexThreshold } from '../../src/engine/strategies/
 import { getStrategy } from '../../src/engine/strategies/registry';
 import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
 import { getSessionInfo } from '../../src/engine/strategies/types';
-import { corpusFilesOf, corpusOrSkip } from '../helpers/corpus';
+import { corpusFilesOf, corpusOrSkip, restoredRealLogFiles } from '../helpers/corpus';
 
 // The Codex CLI strategy (strategies/codex/index.ts): a hand-written rollout for the rules, the
 // invariants every replay keeps, and the corpus figure of docs/replay-accuracy.md "Codex CLI".
@@ -299,3 +299,25 @@ describe.skipIf(rollouts.length === 0)('corpus: Codex compactions at the log’s
     expect(exact).toBe(3);
   });
 });
+
+// A restored real log (tests/real-logs/manifest.json; skipped when .real-logs/ was not restored):
+// Codex CLI 0.105 on gpt-5.4, whose reasoning items carry a summary beside their encrypted
+// content. Its one compaction, at a turn start after call 182 (194,859 in total + 50,141 of
+// earlier reasoning ≥ 244,800), was replayed 6 calls late when summarized items counted nothing.
+const summarizedReasoning = restoredRealLogFiles().filter((f) =>
+  f.endsWith('rollout-2026-03-18T11-04-43-019d021f-1244-77d2-b5aa-ba1d70f11e87.jsonl'),
+);
+describe.skipIf(summarizedReasoning.length === 0)(
+  'real log: reasoning with summaries (Quelklef/shell-ws)',
+  () => {
+    it('reproduces its compaction at the same call', async () => {
+      const file = summarizedReasoning[0]!;
+      const prepared = prepareReplay(
+        await parseSession([createMemorySource(basename(file), readFileSync(file))]),
+      );
+      const result = run(prepared);
+      expect(result.comparison.expected).toBe(1);
+      expect(result.comparison.outcomes.map((o) => [o.status, o.delta])).toEqual([['matched', 0]]);
+    });
+  },
+);
