@@ -6,12 +6,8 @@ import { createReplayPricer, getCostFigures, computeReplayCost } from '../engine
 import { parseSession } from '../engine/parse/parse-session';
 import { computeReplay } from '../engine/replay/compute-replay';
 import { compareStrategies } from '../engine/replay/compare-strategies';
-import {
-  formatCompareTable,
-  formatMillions,
-  formatUsd,
-  formatUsdDelta,
-} from '../engine/replay/compare-table';
+import { formatCompareTable } from '../engine/replay/compare-table';
+import { formatCostLine } from './cost-line';
 import { formatReplayDump } from '../engine/replay/dump';
 import { prepareReplay } from '../engine/replay/prepare';
 import type { SummaryModelId } from '../engine/replay/summary-size';
@@ -19,7 +15,6 @@ import { computeSweep, getSweepableKnobs, type SweepRange, type SweepResult } fr
 import { getSweepScore, MAX_SWEEP_STEPS } from '../engine/replay/sweep-score';
 import { getSessionSetup, getStrategy, STRATEGIES } from '../engine/strategies/registry';
 import { DEFAULT_STRATEGY_ID, getDefaultStrategyId } from '../engine/strategies/descriptors';
-import type { ReplayCostFigures } from '../engine/replay/types';
 import type { Session } from '../engine/types';
 import { type CompactionStrategy, getSessionInfo, type KnobValue } from '../engine/strategies/types';
 import { estimateTextTokens } from '../engine/tokens/estimate';
@@ -479,28 +474,6 @@ export function formatSweepLines(sweep: SweepResult): string[] {
       .filter(Boolean)
       .join('  '),
   );
-}
-
-/** `cost $1.23 (real $1.30, −$0.07) · cache read/write/uncached 12.3M/1.1M/0 · 2 summaries $0.10 · prices 2026-11`. */
-export function formatCostLine(c: ReplayCostFigures): string {
-  // A session whose models have no list price (a pi or OpenCode log on a free or unlisted model)
-  // read "cost $0.000 (real $0.000, +$0.000)": say there is no price, as the page does.
-  if (c.unpricedCalls > 0 && c.usd === 0 && c.realUsd === 0)
-    return [
-      `cost: no list price for the log's ${c.unpricedCalls === 1 ? 'call' : `${fmt(c.unpricedCalls)} calls`}`,
-      `cache read/write/uncached ${[c.cacheReadTokens, c.cacheWriteTokens, c.uncachedTokens].map(formatMillions).join('/')}`,
-      `${c.summaryCalls} summaries`,
-      `prices ${c.pricesSeen}`,
-    ].join(' · ');
-  return [
-    `cost ${formatUsd(c.usd)} (real ${formatUsd(c.realUsd)}${c.realSummariesEstimated > 0 ? `, ${c.realSummariesEstimated} of its summary calls estimated` : ''}, ${formatUsdDelta(c.usd - c.realUsd)})`,
-    `cache read/write/uncached ${[c.cacheReadTokens, c.cacheWriteTokens, c.uncachedTokens].map(formatMillions).join('/')}`,
-    `${c.summaryCalls} summaries ${formatUsd(c.summaryUsd)}`,
-    c.unpricedCalls > 0 ? `${c.unpricedCalls} calls unpriced` : '',
-    `prices ${c.pricesSeen}`,
-  ]
-    .filter(Boolean)
-    .join(' · ');
 }
 
 /** `--prices <file.json>` read, undefined without it; a string is the error. */
