@@ -20,7 +20,7 @@ import {
   type RecordExtras,
   type RecordNormalizer,
 } from './dialects/record';
-import { findUnderstatedOutput } from './understated-output';
+import { causeIn, findUnderstatedOutput } from './understated-output';
 import { foldCopiedRecord } from './fold-copies';
 import { SessionTitles } from './session-title';
 import { addSidechainCall, contextOf, type SidechainAcc, SidechainTracker } from './sidechains';
@@ -461,7 +461,7 @@ export class SessionBuilder {
 
     // Derived from the calls so far, never added to the lines' issues: a live step builds again
     // from this builder (live-parse.ts), and a kept note would come back once per step.
-    const understated = findUnderstatedOutput(this.entries, this.apiCalls);
+    const understated = findUnderstatedOutput(this.entries, this.apiCalls, causeIn(this.conventions));
     const issues = understated ? [...this.issues, understated] : this.issues.slice();
     this.sidechains.linkCompactionCalls(this.compactions, this.files, this.entries);
     this.sidechains.linkSpawners(this.entries);
