@@ -16,8 +16,9 @@ import { isSessionMetadata, NOTICE_TYPES } from './info';
 
 // Gemini CLI's chat recordings, `~/.gemini/tmp/<project-hash>/chats/session-<time>-<id8>.json(l)`
 // (google-gemini/gemini-cli `packages/core/src/services/chatRecordingService.ts` and
-// `chatRecordingTypes.ts`; `docs/cli/session-management.md`). No real public transcript was
-// found (docs/sources.md#fmt, end notes): the fixtures are written from those sources.
+// `chatRecordingTypes.ts`; `docs/cli/session-management.md`). The fixtures are written from those
+// sources; real chats: the corpus' foreign/ (Tar-ive/brain-system, brexp/infra) and
+// tests/real-logs/manifest.json (fabien-lessirard/dotfiles, with a compression notice).
 //
 // Two layouts, one record shape:
 // - `session-*.json` (older): one document `{sessionId, projectHash, startTime, lastUpdated,
