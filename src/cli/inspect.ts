@@ -69,20 +69,36 @@ function describeToolPairs(report: InspectReport): string {
  * session's files (session-files.ts), and what was read should be said, not left to `--json`.
  * Named from the main file's folder, where they are (`<id>/subagents/agent-….jsonl`).
  */
+/** Files listed one a line; past this, the first LISTED_FILES and a count per role (ours). */
+const MAX_LISTED_FILES = 20;
+const LISTED_FILES = 10;
+
 function describeFiles(report: InspectReport): string[] {
   if (report.files.length < 2 || report.mainFile === undefined) return [];
   const folder = dirname(report.mainFile);
   const width = Math.max(...report.files.map((f) => f.role.length));
+  // A session kept as one small file per message and part (OpenCode's storage, or its database
+  // read as such) listed 154 lines of them for one session of 35 messages.
+  const shown = report.files.length > MAX_LISTED_FILES ? report.files.slice(0, LISTED_FILES) : report.files;
+  const rest = new Map<string, number>();
+  for (const f of report.files.slice(shown.length)) rest.set(f.role, (rest.get(f.role) ?? 0) + 1);
   return [
     '',
-    `Files read (${report.files.length}):`,
-    ...report.files.map((f) => {
+    `Files read (${fmt(report.files.length)}):`,
+    ...shown.map((f) => {
       const near = relative(folder, f.name);
       const name = near.startsWith('..') || isAbsolute(near) ? f.name : near;
       const lines =
-        f.role === 'subagent-meta' || f.role === 'session-memory' ? '' : `  ${fmt(f.lines)} lines`;
+        f.role === 'subagent-meta' || f.role === 'session-memory'
+          ? ''
+          : `  ${fmt(f.lines)} ${f.lines === 1 ? 'line' : 'lines'}`;
       return `  ${f.role.padEnd(width)}  ${name}${lines}`;
     }),
+    ...(rest.size
+      ? [
+          `  … and ${fmt(report.files.length - shown.length)} more (${[...rest].map(([role, n]) => `${fmt(n)} ${role}`).join(', ')}; --json lists every file)`,
+        ]
+      : []),
   ];
 }
 

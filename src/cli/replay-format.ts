@@ -1,7 +1,6 @@
-import { formatMillions, formatUsd, formatUsdDelta } from '../engine/replay/compare-table';
+import { formatCostLine } from './cost-line';
 import type { SweepResult } from '../engine/replay/sweep';
 import { getSweepScore } from '../engine/replay/sweep-score';
-import type { ReplayCostFigures } from '../engine/replay/types';
 import { formatOrdinal } from '../engine/query/numbering';
 
 // `compactlab replay`'s text lines beside the replay dump: a sweep's line per value, a cost line.
@@ -42,17 +41,4 @@ export function formatSweepLines(sweep: SweepResult): string[] {
       .filter(Boolean)
       .join('  '),
   );
-}
-
-/** `cost $1.23 (real $1.30, −$0.07) · cache read/write/uncached 12.3M/1.1M/0 · 2 summaries $0.10 · prices 2026-11`. */
-export function formatCostLine(c: ReplayCostFigures): string {
-  return [
-    `cost ${formatUsd(c.usd)} (real ${formatUsd(c.realUsd)}${c.realSummariesEstimated > 0 ? `, ${c.realSummariesEstimated} of its summary calls estimated` : ''}, ${formatUsdDelta(c.usd - c.realUsd)})`,
-    `cache read/write/uncached ${[c.cacheReadTokens, c.cacheWriteTokens, c.uncachedTokens].map(formatMillions).join('/')}`,
-    `${c.summaryCalls} summaries ${formatUsd(c.summaryUsd)}`,
-    c.unpricedCalls > 0 ? `${c.unpricedCalls} calls unpriced` : '',
-    `prices ${c.pricesSeen}`,
-  ]
-    .filter(Boolean)
-    .join(' · ');
 }

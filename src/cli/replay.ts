@@ -23,7 +23,8 @@ import {
   REPLAY_USAGE,
 } from './replay-args';
 import { compareCommand } from './replay-compare';
-import { formatCostLine, formatSweepLines, toJson } from './replay-format';
+import { formatCostLine } from './cost-line';
+import { formatSweepLines, toJson } from './replay-format';
 import { describeNoCalls, openSessionFiles } from './session-files';
 import { escapeTerminalText } from './terminal-text';
 import { isStrategyPath, loadStrategyFile } from './strategy-file';

@@ -37,7 +37,17 @@ export interface Usage {
  */
 export type Block =
   | { kind: 'text'; text: string; chars: number }
-  | { kind: 'thinking'; text: string; chars: number; redacted: boolean }
+  | {
+      kind: 'thinking';
+      text: string;
+      chars: number;
+      redacted: boolean;
+      /**
+       * Length of the reasoning's encrypted form (Codex `encrypted_content`, Anthropic
+       * `redacted_thinking` data), whether or not a readable summary came with it.
+       */
+      encryptedChars?: number;
+    }
   | {
       kind: 'tool-use';
       id: string;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,3 +57,64 @@ describe.skipIf(!corpusOrSkip('inspect header with an empty file named first'))(
     });
   },
 );
+
+describe('a Claude Code log written outside a git repository', () => {
+  it('has no branch, and a later record’s branch is taken', async () => {
+    const line = (uuid: string, gitBranch: string, s: number) =>
+      JSON.stringify({
+        type: 'user',
+        uuid,
+        parentUuid: null,
+        sessionId: 'b1b2b3b4-0000-4000-8000-000000000001',
+        version: '2.0.19',
+        cwd: '/Users/me',
+        gitBranch,
+        timestamp: `2025-10-17T01:22:0${s}.000Z`,
+        message: { role: 'user', content: 'hello' },
+      });
+    const file = join(dir, 'b1b2b3b4-0000-4000-8000-000000000001.jsonl');
+    writeFileSync(file, `${line('u1', '', 1)}\n`);
+    const json = JSON.parse((await runCli(['inspect', '--json', file])).text);
+    expect(json.gitBranch).toBeUndefined();
+    expect((await runCli(['inspect', file])).text).toContain(' · branch ? · ');
+    writeFileSync(file, `${line('u1', '', 1)}\n${line('u2', 'main', 2)}\n`);
+    expect(JSON.parse((await runCli(['inspect', '--json', file])).text).gitBranch).toBe('main');
+  });
+});
+
+describe('a session of many files', () => {
+  it('lists the first ten and counts the rest by role', async () => {
+    // A real OpenCode database read as its storage (suhd550-dev/stunning-memory): one session of
+    // 35 messages listed 154 file lines. Here a Claude Code session with 21 subagent logs.
+    const id = 'c1c2c3c4-0000-4000-8000-000000000002';
+    const record = (uuid: string, agentId?: string) =>
+      JSON.stringify({
+        type: 'user',
+        uuid,
+        parentUuid: null,
+        sessionId: id,
+        version: '2.1.81',
+        cwd: '/root',
+        isSidechain: agentId !== undefined,
+        ...(agentId ? { agentId } : {}),
+        timestamp: '2026-03-21T17:27:25.000Z',
+        message: { role: 'user', content: 'hello' },
+      });
+    const main = join(dir, `${id}.jsonl`);
+    writeFileSync(main, `${record('m1')}\n`);
+    mkdirSync(join(dir, id, 'subagents'), { recursive: true });
+    const subs = Array.from({ length: 21 }, (_, i) => {
+      const agent = `a${String(i).padStart(16, '0')}`;
+      const path = join(dir, id, 'subagents', `agent-${agent}.jsonl`);
+      writeFileSync(path, `${record(`s${i}`, agent)}\n`);
+      return path;
+    });
+    const text = (await runCli(['inspect', main, ...subs])).text;
+    expect(text).toContain('Files read (22):');
+    expect(text).toContain('… and 12 more (12 subagent; --json lists every file)');
+    expect(text).toMatch(/ {2}main {6}\S+\.jsonl {2}1 line$/m);
+    const listed = text.split('\n').filter((l) => /^ {2}(main|subagent) /.test(l));
+    expect(listed).toHaveLength(10);
+    expect(JSON.parse((await runCli(['inspect', '--json', main, ...subs])).text).files).toHaveLength(22);
+  });
+});

@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 
@@ -32,5 +34,31 @@ describe('compactlab replay: the default strategy', () => {
     expect(claude.json.strategyId).toBe('claude-code');
     expect(claude.json.knobs.contextWindow).toBe(150000);
     expect((await run(PI_LOG, '--strategy', 'codex')).json.strategyId).toBe('codex');
+  });
+});
+
+describe('compactlab replay: a log on a model without a list price', () => {
+  it('says there is no price instead of "cost $0.000 (real $0.000, +$0.000)"', async () => {
+    // A real pi session on a free model (alhajjemohammad44-stack/93-coffee-shop,
+    // deepseek-v4-flash-free through OpenCode's provider): every call unpriced.
+    const dir = mkdtempSync(join(tmpdir(), 'compactlab-unpriced-'));
+    const file = join(dir, basename(PI_LOG));
+    writeFileSync(
+      file,
+      readFileSync(PI_LOG, 'utf8').replaceAll('"claude-sonnet-4-5"', '"free-model-without-price"'),
+    );
+    const text = async (path: string) => {
+      const out: string[] = [];
+      expect(await main(['replay', path], (t) => out.push(t))).toBe(0);
+      return out
+        .join('\n')
+        .split('\n')
+        .find((l) => l.startsWith('cost'))!;
+    };
+    const unpriced = await text(file);
+    expect(unpriced).toMatch(/^cost: no list price for the log's \d+ calls · cache read\/write\/uncached /);
+    expect(unpriced).not.toContain('$');
+    // A priced log keeps its dollars.
+    expect(await text(PI_LOG)).toMatch(/^cost \$[\d.]+ \(real \$[\d.]+/);
   });
 });

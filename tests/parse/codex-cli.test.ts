@@ -64,7 +64,13 @@ describe('Codex CLI rollouts (hand-written fixture)', () => {
       chars: 17,
       redacted: false,
     });
-    expect(onlyBlock(session, 10)).toEqual({ kind: 'thinking', text: '', chars: 10, redacted: true });
+    expect(onlyBlock(session, 10)).toEqual({
+      kind: 'thinking',
+      text: '',
+      chars: 10,
+      redacted: true,
+      encryptedChars: 10,
+    });
   });
 
   it('maps tool calls and their outputs, paired by call_id', async () => {
@@ -130,6 +136,8 @@ describe('Codex CLI rollouts (hand-written fixture)', () => {
     });
     expect(session.apiCalls.map((c) => c.contextTokens)).toEqual([12_000, 150_000, 9_000]);
     expect(entryAt(session, 12).apiCallIndex).toBe(0);
+    // The row's words agree with the usage: output_tokens, the reasoning part of it (was 400 out).
+    expect(entryAt(session, 12).summaryText).toBe('request: 12000 tokens in, 300 out (100 of it reasoning)');
     expect(entryAt(session, 19).apiCallIndex).toBeUndefined();
     expect(session.peakContextTokens).toBe(150_000);
   });
@@ -293,6 +301,75 @@ describe('Codex CLI: known records', () => {
     ]);
     expect(session.entries.at(-1)).toMatchObject({ kind: 'meta', subtype: 'ghost_snapshot' });
     expect(session.unknownTypes['response_item:ghost_snapshot']).toBeUndefined();
+  });
+
+  it('reads a running total that restarts at its own request (a resume) as a new call, not disorder', async () => {
+    // A real rollout (MoonLadderStudios/MoonMind, CLI 0.57): 2,993,540 in total, a 3-hour gap, a
+    // new prompt, then a total of 60,023 equal to that request's own usage, growing from there.
+    const plain = await parseFixture();
+    const usage = (input: number, output: number) => ({
+      input_tokens: input,
+      cached_input_tokens: 0,
+      output_tokens: output,
+      reasoning_output_tokens: 0,
+      total_tokens: input + output,
+    });
+    const count = (s: number, total: object, last: object) =>
+      JSON.stringify({
+        timestamp: timeAt(s),
+        type: 'event_msg',
+        payload: { type: 'token_count', info: { total_token_usage: total, last_token_usage: last } },
+      });
+    const resumed = [
+      JSON.stringify({
+        timestamp: timeAt(20),
+        type: 'response_item',
+        payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Go on.' }] },
+      }),
+      count(21, usage(90, 5), usage(90, 5)),
+      count(22, usage(90 + 120, 5 + 7), usage(120, 7)),
+    ];
+    const text = `${FIXTURE}\n${resumed.join('\n')}\n`;
+    const session = await parseSession([
+      createMemorySource('rollout-2026-05-01T09-00-00-sess-1.jsonl', text),
+    ]);
+    expect(session.apiCalls.length).toBe(plain.apiCalls.length + 2);
+    expect(session.issues.filter((i) => i.severity !== 'info')).toEqual(
+      plain.issues.filter((i) => i.severity !== 'info'),
+    );
+    expect(entryAt(session, FIXTURE.split('\n').length + 2).summaryText).toMatch(/running total restarted/);
+    // A count moved back after later ones is still disorder.
+    const moved = `${FIXTURE}\n${[resumed[0], resumed[2], resumed[1]].join('\n')}\n`;
+    const shuffled = await parseSession([
+      createMemorySource('rollout-2026-05-01T09-00-00-sess-1.jsonl', moved),
+    ]);
+    expect(shuffled.issues.map((i) => i.message).join('\n')).toMatch(/out of order/);
+  });
+
+  it('takes the warnings Codex records as user messages for injected context, not turns', async () => {
+    // Codex's `record_model_warning` writes "Warning: …" as a user-role message, with no
+    // user_message event (a real rollout, Ogekuri/G, CLI 0.70: 11 prompts typed, 12 user turns
+    // counted before). The three texts of openai/codex's contextual-fragment list.
+    const warnings = [
+      'Warning: apply_patch was requested via shell_command. Use the apply_patch tool instead of exec_command.',
+      'Warning: The maximum number of unified exec processes you can keep open is 60 and you currently have 61 processes open.',
+      'Warning: Your account was flagged for potentially high-risk cyber activity and this request was routed to gpt-5.2 as a fallback.',
+    ];
+    const plain = await parseFixture();
+    const text = `${FIXTURE}\n${warnings
+      .map((w, i) =>
+        JSON.stringify({
+          timestamp: timeAt(14 + i),
+          type: 'response_item',
+          payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: w }] },
+        }),
+      )
+      .join('\n')}\n`;
+    const session = await parseSession([
+      createMemorySource('rollout-2026-05-01T09-00-00-sess-1.jsonl', text),
+    ]);
+    expect(session.userTurns).toBe(plain.userTurns);
+    for (const e of session.entries.slice(-3)) expect(e).toMatchObject({ kind: 'user', isMeta: true });
   });
 });
 

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { computeLogErosion } from '../../src/engine/erosion/erosion';
-import { collectLogSummaries } from '../../src/engine/export/summary-export';
+import { collectLogSummaries, formatSummariesMarkdown } from '../../src/engine/export/summary-export';
 import { parseSession, readEntryText } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { getCompactionDetail } from '../../src/engine/query/compaction-detail';
@@ -60,6 +60,16 @@ describe('Codex CLI compaction summaries', () => {
     expect(note).toBe(
       "Encrypted: a remote compaction (OpenAI's compaction endpoint wrote the summary as a `compaction` item of 1,234 characters of ciphertext); its text is not in the log. Its replacement history keeps 2 user, 1 assistant messages beside it.",
     );
+    // The Markdown export says so without an empty code block (a real remote compaction,
+    // Quelklef/shell-ws, exported "```text\n\n```" under its note).
+    const sources = rollout(withCompacted({ message: '', replacement_history: history }));
+    const exported = await collectLogSummaries(await parseSession(sources), sources);
+    const markdown = formatSummariesMarkdown(
+      { name: 'r.jsonl', agent: 'Codex CLI', versions: [], models: [] },
+      exported,
+    );
+    expect(markdown).toContain('- Encrypted: a remote compaction');
+    expect(markdown).not.toMatch(/`{3,}text/);
   });
 
   it("exports the summary a pi compaction keeps in `summary` (the exports read every dialect's own field)", async () => {

@@ -78,3 +78,41 @@ describe("the agents' prompt histories", () => {
     expect(session.issues[0]?.message).toMatch(/its lines are JSON, but none is a .* record/);
   });
 });
+
+// A chat Gemini CLI saved under a tag (real ones in committed ~/.gemini folders:
+// KuantumQuest/MyDotFiles-HyDE, Sm1tee/dotfiles): one JSON array of `{role, parts}`. It read as
+// "checkpoint-InskapeNotes.json is not a transcript: it is a JSON array of 61 items, not one
+// record per line".
+describe("Gemini CLI's saved chats (checkpoint-<tag>.json)", () => {
+  const checkpoint = [
+    {
+      role: 'user',
+      parts: [{ text: 'This is the Gemini CLI. We are setting up the context for our chat.' }],
+    },
+    { role: 'model', parts: [{ text: 'Got it. Thanks for the context!' }] },
+    { role: 'model', parts: [{ functionCall: { name: 'glob', args: { pattern: '**/*.conf' } } }] },
+    {
+      role: 'user',
+      parts: [{ functionResponse: { id: 'glob-1', name: 'glob', response: { output: 'a.conf' } } }],
+    },
+  ];
+
+  it('say what they are, and are left out of a folder walk', async () => {
+    const session = await parseSession([
+      createMemorySource('checkpoint-InskapeNotes.json', JSON.stringify(checkpoint, null, 2)),
+    ]);
+    const issue = session.issues.find((i) => i.code === 'not-a-transcript');
+    expect(issue?.message).toBe(
+      'checkpoint-InskapeNotes.json is not a transcript: it is a chat Gemini CLI saved under a tag (checkpoint-<tag>.json: the history as sent to the model, without times or usage); the sessions are the chats/session-*.json(l) files beside it',
+    );
+    expect(isFolderFileName('.gemini/tmp/b899de0d/checkpoint-InskapeNotes.json')).toBe(false);
+    expect(isFolderFileName('.gemini/tmp/b899de0d/chats/session-2025-09-26T08-49-b0d439af.json')).toBe(true);
+    // Any other JSON array keeps the plain words.
+    const other = await parseSession([
+      createMemorySource('list.json', JSON.stringify([{ a: 1 }, { b: 2 }, { c: 3 }], null, 2)),
+    ]);
+    expect(other.issues.find((i) => i.code === 'not-a-transcript')?.message).toContain(
+      'a JSON array of 3 items, not one record per line',
+    );
+  });
+});

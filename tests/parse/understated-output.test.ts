@@ -5,6 +5,8 @@ import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { getAnswerOutputs } from '../../src/engine/parse/understated-output';
 import { cpuMs } from '../helpers/cpu-time';
+
+const always = () => 'the cause';
 import { generateSession } from '../../sample/generate-session';
 import { CORPUS, corpusOrSkip, foreignFiles } from '../helpers/corpus';
 
@@ -107,10 +109,10 @@ describe('answers whose lines lie far apart', () => {
     const time = async (n: number) => {
       const session = await parseSession([createMemorySource('nested.jsonl', nested(n))]);
       expect(session.apiCalls).toHaveLength(n);
-      const answers = getAnswerOutputs(session.entries, session.apiCalls);
+      const answers = getAnswerOutputs(session.entries, session.apiCalls, always);
       // Two lines of 100 characters-worth tokens each, recorded as 1.
       expect(answers.every((a) => a === 200)).toBe(true);
-      return cpuMs(() => getAnswerOutputs(session.entries, session.apiCalls));
+      return cpuMs(() => getAnswerOutputs(session.entries, session.apiCalls, always));
     };
     const small = await time(10_000);
     const large = await time(20_000);
@@ -131,5 +133,62 @@ describe.skipIf(!corpusOrSkip("understated output on other agents' logs"))("othe
         path,
       ).toEqual([]);
     }
+  });
+});
+
+describe("an agent whose recorded output is the API's own count", () => {
+  it('gets no note when its log holds a longer answer, nor for a call that recorded no usage', async () => {
+    // The shape of a real Gemini CLI chat (fabien-lessirard/dotfiles, 2026-02): a `replace` call
+    // whose arguments the person edited before it ran (`modified_by_user`, `ai_proposed_content`),
+    // 8,188 characters of arguments for 325 output tokens, and a call with no `tokens` at all. The
+    // note read "29 of 353 API calls record fewer output tokens … (Claude Code's GitHub issue
+    // 10259)" on it.
+    const at = (s: number) => `2026-02-23T09:00:0${s}.000Z`;
+    const chat = {
+      sessionId: 'c9da8256-0000-4000-8000-000000000002',
+      projectHash: 'b'.repeat(64),
+      startTime: at(0),
+      lastUpdated: at(5),
+      messages: [
+        { id: 'u1', timestamp: at(0), type: 'user', content: [{ text: 'Fix the header.' }] },
+        {
+          id: 'g1',
+          timestamp: at(1),
+          type: 'gemini',
+          content: 'Replacing the header.',
+          model: 'gemini-2.5-flash',
+          tokens: { input: 14_531, output: 147, cached: 12_608, thoughts: 178, tool: 0, total: 14_856 },
+          toolCalls: [
+            {
+              id: 'replace-1',
+              name: 'replace',
+              args: {
+                file_path: '/w/a.ts',
+                old_string: 'o'.repeat(2_382),
+                new_string: 'n'.repeat(2_332),
+                ai_proposed_content: 'n'.repeat(2_332),
+                modified_by_user: true,
+              },
+              status: 'success',
+              result: [
+                { functionResponse: { id: 'replace-1', name: 'replace', response: { output: 'ok' } } },
+              ],
+            },
+          ],
+        },
+        {
+          id: 'g2',
+          timestamp: at(2),
+          type: 'gemini',
+          content: 'x'.repeat(600),
+          model: 'gemini-2.5-flash',
+        },
+      ],
+    };
+    const session = await parseSession([
+      createMemorySource('session-2026-02-23T09-00-c9da8256.json', JSON.stringify(chat)),
+    ]);
+    expect(session.apiCalls).toHaveLength(2);
+    expect(session.issues.filter((i) => i.code === 'understated-output')).toEqual([]);
   });
 });

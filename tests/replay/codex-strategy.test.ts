@@ -14,7 +14,7 @@ import { type CodexKnobs, getCodexThreshold } from '../../src/engine/strategies/
 import { getStrategy } from '../../src/engine/strategies/registry';
 import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
 import { getSessionInfo } from '../../src/engine/strategies/types';
-import { corpusFilesOf, corpusOrSkip } from '../helpers/corpus';
+import { corpusFilesOf, corpusOrSkip, restoredRealLogFiles } from '../helpers/corpus';
 
 // The Codex CLI strategy (strategies/codex/index.ts): a hand-written rollout for the rules, the
 // invariants every replay keeps, and the corpus figure of docs/replay-accuracy.md "Codex CLI".
@@ -219,6 +219,39 @@ describe('Codex CLI strategy', () => {
     expect(off.events.filter((e) => e.kind === 'truncate')).toEqual([]);
   });
 
+  it('counts the encrypted content of reasoning items that also carry a summary', async () => {
+    // Each turn's first answer comes with a reasoning item of 60,000 encrypted characters
+    // ((60,000 × 3/4 − 650) / 4 = 11,088 tokens once past the next user message), with or without
+    // a readable summary: Codex counts the encrypted content either way. Seen in a real rollout
+    // (Quelklef/shell-ws, CLI 0.105): 113 of its 178 reasoning items had a summary, and the
+    // compaction fired only with them counted (194,859 + 50,141 ≥ 244,800).
+    const withReasoning = (summary: boolean) => {
+      const out: string[] = [];
+      for (const l of buildRollout(10, 4_000)) {
+        const record = JSON.parse(l) as { payload: { type?: string; role?: string } };
+        if (record.payload.type === 'message' && record.payload.role === 'user')
+          out.push(
+            l,
+            item(0, {
+              type: 'reasoning',
+              summary: summary ? [{ type: 'summary_text', text: 'Look at the files.' }] : [],
+              content: null,
+              encrypted_content: 'A'.repeat(60_000),
+            }),
+          );
+        else out.push(l);
+      }
+      return out;
+    };
+    const plain = compacts(run(await prepare(buildRollout(10, 4_000))))[0]!;
+    const sealed = compacts(run(await prepare(withReasoning(false))))[0]!;
+    const summarized = compacts(run(await prepare(withReasoning(true))))[0]!;
+    expect(sealed.afterCallPos).toBeLessThan(plain.afterCallPos);
+    expect(summarized.afterCallPos).toBe(sealed.afterCallPos);
+    expect(summarized.checkTokens).toBe(sealed.checkTokens);
+    expect(summarized.note).toMatch(/\+ [\d,]+ earlier reasoning/);
+  });
+
   it('runs from the CLI with --strategy codex', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'compactlab-codex-'));
     const file = join(dir, 'rollout-2026-05-01T09-00-00-test.jsonl');
@@ -266,3 +299,25 @@ describe.skipIf(rollouts.length === 0)('corpus: Codex compactions at the log’s
     expect(exact).toBe(3);
   });
 });
+
+// A restored real log (tests/real-logs/manifest.json; skipped when .real-logs/ was not restored):
+// Codex CLI 0.105 on gpt-5.4, whose reasoning items carry a summary beside their encrypted
+// content. Its one compaction, at a turn start after call 182 (194,859 in total + 50,141 of
+// earlier reasoning ≥ 244,800), was replayed 6 calls late when summarized items counted nothing.
+const summarizedReasoning = restoredRealLogFiles().filter((f) =>
+  f.endsWith('rollout-2026-03-18T11-04-43-019d021f-1244-77d2-b5aa-ba1d70f11e87.jsonl'),
+);
+describe.skipIf(summarizedReasoning.length === 0)(
+  'real log: reasoning with summaries (Quelklef/shell-ws)',
+  () => {
+    it('reproduces its compaction at the same call', async () => {
+      const file = summarizedReasoning[0]!;
+      const prepared = prepareReplay(
+        await parseSession([createMemorySource(basename(file), readFileSync(file))]),
+      );
+      const result = run(prepared);
+      expect(result.comparison.expected).toBe(1);
+      expect(result.comparison.outcomes.map((o) => [o.status, o.delta])).toEqual([['matched', 0]]);
+    });
+  },
+);

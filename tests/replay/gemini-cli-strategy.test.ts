@@ -268,9 +268,9 @@ it('replays a Gemini CLI log at its own model’s limit, split at its second pro
   expect(event?.note).toMatch(/not under the 5,000 threshold/);
 });
 
-// Replay accuracy on a Gemini CLI log: the chat file records no compression, so at the log's own
-// knobs (its model's 1,048,576 limit) there is nothing to reproduce, and the notes say so.
-it('compares nothing on a Gemini CLI log at its own knobs: the chat file records no compression', async () => {
+// Replay accuracy on a Gemini CLI log without a compression notice: at the log's own knobs (its
+// model's 1,048,576 limit) there is nothing to reproduce, and the notes say so.
+it('compares nothing on a Gemini CLI log at its own knobs when the chat holds no compression notice', async () => {
   const file = 'session-2026-03-09T11-00-5e6f7a8b.jsonl';
   const session = await parseSession([
     createMemorySource(file, readFileSync(join(__dirname, '../fixtures/agents', file))),
@@ -278,7 +278,7 @@ it('compares nothing on a Gemini CLI log at its own knobs: the chat file records
   const prepared = prepareReplay(session);
   expect(prepared.real).toEqual([]);
   const { knobs, notes } = GEMINI_CLI_STRATEGY.getSessionKnobs(getSessionInfo(prepared));
-  expect(notes.join('\n')).toMatch(/records no compression/);
+  expect(notes.join('\n')).toMatch(/holds no compression notice/);
   const result = run(prepared, knobs);
   expect(compacts(result)).toEqual([]);
   expect(result.comparison).toMatchObject({
@@ -291,6 +291,64 @@ it('compares nothing on a Gemini CLI log at its own knobs: the chat file records
   const low = run(prepared, { tokenLimit: 10_000 });
   expect(low.comparison.extraEventIndices).toHaveLength(compacts(low).length);
   expect(compacts(low).length).toBeGreaterThan(0);
+});
+
+// A real chat (fabien-lessirard/dotfiles, 2026-02, gemini-2.5-pro/flash) holds the CLI's notice
+// of an automatic compression as an `info` message (useGeminiStream.ts
+// handleChatCompressionEvent), its only trace: "compressed from: 526049 to 115614 tokens", the
+// next call at 169,274. The reader found no compaction there ("Compactions (0)").
+it('reads the compression notice of a chat as the log’s compaction, with its counts', async () => {
+  const at = (s: number) => `2026-02-23T14:0${s}:00.000Z`;
+  const gemini = (id: string, s: number, input: number) => ({
+    id,
+    timestamp: at(s),
+    type: 'gemini',
+    content: 'Done.',
+    model: 'gemini-2.5-flash',
+    tokens: { input, output: 100, cached: 0, thoughts: 0, tool: 0, total: input + 100 },
+  });
+  const notice = (id: string, s: number, from: string, to: string) => ({
+    id,
+    timestamp: at(s),
+    type: 'info',
+    content: `IMPORTANT: This conversation exceeded the compress threshold. A compressed context will be sent for future messages (compressed from: ${from} to ${to} tokens).`,
+  });
+  const user = (id: string, s: number) => ({
+    id,
+    timestamp: at(s),
+    type: 'user',
+    content: [{ text: 'Go on.' }],
+  });
+  const chat = {
+    sessionId: 'c9da8256-0000-4000-8000-000000000001',
+    projectHash: 'a'.repeat(64),
+    startTime: at(0),
+    lastUpdated: at(9),
+    messages: [
+      user('u1', 0),
+      gemini('g1', 1, 449_534),
+      notice('i1', 2, '526049', '115614'),
+      user('u2', 3),
+      gemini('g2', 4, 169_274),
+      notice('i2', 5, 'unknown', 'unknown'),
+      user('u3', 6),
+      gemini('g3', 7, 20_000),
+    ],
+  };
+  const session = await parseSession([
+    createMemorySource('session-2026-02-23T14-00-c9da8256.json', JSON.stringify(chat, null, 2)),
+  ]);
+  expect(session.compactions.map((c) => [c.trigger, c.preTokens, c.summaryTokens, c.postTokens])).toEqual([
+    ['auto', 526_049, 115_614, 169_274],
+    ['auto', undefined, undefined, 20_000],
+  ]);
+  expect(session.compactions.map((c) => c.apiCallBefore)).toEqual([0, 1]);
+  // Any other notice stays a notice.
+  expect(session.entries.filter((e) => e.kind === 'system' && !e.compact)).toHaveLength(0);
+  const prepared = prepareReplay(session);
+  expect(prepared.real).toHaveLength(2);
+  const { notes } = GEMINI_CLI_STRATEGY.getSessionKnobs(getSessionInfo(prepared));
+  expect(notes.join('\n')).toMatch(/2 compressions are read from the CLI's notice/);
 });
 
 describe.skipIf(!corpusOrSkip('the Gemini CLI window on real chats'))("a Gemini CLI log's window", () => {

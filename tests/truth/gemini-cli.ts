@@ -1,4 +1,4 @@
-import { parseJsonLines, type Raw, type Truth, type TruthCall } from './types';
+import { parseJsonLines, type Raw, type Truth, type TruthCall, type TruthCompaction } from './types';
 
 // Gemini CLI chat files (~/.gemini/tmp/<project hash>/chats/session-*.json, or the newer `.jsonl`
 // log of the same messages), read from their raw records alone.
@@ -12,8 +12,10 @@ import { parseJsonLines, type Raw, type Truth, type TruthCall } from './types';
 //   recorded context.
 // * Context per call: `tokens.input` (Gemini's promptTokenCount: the whole prompt, cached included).
 // * Compactions: Gemini CLI's chat compression replaces the history in memory and writes no record
-//   of it into these files, so none is derived (none shows in the real files either: no call's
-//   input drops below the one before).
+//   of its own; what the file keeps is the notice the CLI showed, an `info` message that starts
+//   "IMPORTANT: This conversation exceeded the compress threshold." and ends "(compressed from: N
+//   to M tokens)." (a real chat of fabien-lessirard/dotfiles has one). Each is an automatic
+//   compaction after the calls before it, N its tokens before.
 
 const messagesOf = (text: string): Raw[] => {
   try {
@@ -34,10 +36,24 @@ const messagesOf = (text: string): Raw[] => {
 /** The calls of one Gemini CLI chat file. */
 export function readGeminiCliTruth(text: string): Truth {
   const calls: TruthCall[] = [];
+  const compactions: TruthCompaction[] = [];
   for (const m of messagesOf(text)) {
+    const content = typeof m?.content === 'string' ? m.content : '';
+    if (
+      m?.type === 'info' &&
+      content.startsWith('IMPORTANT: This conversation exceeded the compress threshold.')
+    ) {
+      const from = /compressed from: (\d+) to/.exec(content)?.[1];
+      compactions.push({
+        kind: 'compact',
+        afterCall: calls.length - 1,
+        preTokens: from ? Number(from) : undefined,
+      });
+      continue;
+    }
     if (m?.type !== 'gemini') continue;
     const input = m.tokens?.input;
     calls.push({ id: String(m.id), contextTokens: typeof input === 'number' ? input : undefined });
   }
-  return { calls, compactions: [] };
+  return { calls, compactions };
 }

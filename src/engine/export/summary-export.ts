@@ -177,10 +177,8 @@ function formatSummaryMarkdown(s: ExportedSummary): string {
     ...(s.model ? [`- model: ${md(s.model)}${s.presetId ? ` (preset ${md(s.presetId)})` : ''}`] : []),
     `- retention: ${formatRetention(s.retention)}${facts ? ` — ${facts}` : ''}`,
     ...(s.note ? [`- ${md(s.note)}`] : []),
-    '',
-    `${f}text`,
-    s.text,
-    f,
+    // No text (an encrypted summary, a record without one): the note says so, no empty block.
+    ...(s.text === '' ? [] : ['', `${f}text`, s.text, f]),
   ].join('\n');
 }
 

@@ -360,12 +360,15 @@ export class FileParse {
         if (this.normalizer) this.addRecord(whole.value, 1, 0, source.sizeBytes);
       } else if (dialect) this.decide();
       else {
+        // An agent's file that is no session (a saved chat), named as it is.
+        const not =
+          whole.value === undefined ? undefined : findNotSessionByRecord(whole.value, this.run.dialects);
         builder.issue(
           fileIndex,
           0,
           'not-a-transcript',
           'error',
-          `${baseName(source.name)} is not a transcript: it is ${whole.description}, not one record per line`,
+          `${baseName(source.name)} is not a transcript: it is ${not ? not.what : `${whole.description}, not one record per line`}`,
         );
       }
     } else this.decide();

@@ -20,7 +20,7 @@ import {
   type RecordExtras,
   type RecordNormalizer,
 } from './dialects/record';
-import { findUnderstatedOutput } from './understated-output';
+import { causeIn, findUnderstatedOutput } from './understated-output';
 import { CompactionTracker } from './compaction-tracker';
 import { foldCopiedRecord } from './fold-copies';
 import { SessionTitles } from './session-title';
@@ -386,9 +386,9 @@ export class SessionBuilder {
 
     // Derived from the calls so far, never added to the lines' issues: a live step builds again
     // from this builder (live-parse.ts), and a kept note would come back once per step.
-    const understated = findUnderstatedOutput(this.entries, this.apiCalls);
+    const understated = findUnderstatedOutput(this.entries, this.apiCalls, causeIn(this.conventions));
     const issues = understated ? [...this.issues, understated] : this.issues.slice();
-    this.sidechains.linkCompactionCalls(this.compactions, this.files);
+    this.sidechains.linkCompactionCalls(this.compactions, this.files, this.entries);
     this.sidechains.linkSpawners(this.entries);
     // A whole-document chat states its session beside its records (`readDocument`), not in one.
     const stated = this.files.find((f) => f.role === 'main' && f.sessionId !== undefined)?.sessionId;

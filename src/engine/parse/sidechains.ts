@@ -43,6 +43,16 @@ export function addSidechainCall(acc: SidechainAcc, entry: Entry): void {
   }
 }
 
+/** Context of the first call after a boundary in the boundary's own file (a call with usage). */
+function nextCallContext(entries: readonly Entry[], c: Compaction): number | undefined {
+  for (let i = c.entryIndex + 1; i < entries.length; i++) {
+    const e = at(entries, i);
+    if (e.fileIndex !== c.fileIndex) break; // a file's entries are read in one run
+    if (e.kind === 'assistant' && e.usage && contextOf(e.usage) > 0) return contextOf(e.usage);
+  }
+  return undefined;
+}
+
 export class SidechainTracker {
   private readonly accs: SidechainAcc[] = [];
   private readonly byFile = new Map<number, SidechainAcc>();
@@ -100,12 +110,23 @@ export class SidechainTracker {
 
   /**
    * Pairs each compaction call's log with the boundary written right after it ends, so a card can
-   * say what the compaction cost. Nearest boundary in time, each boundary at most once.
+   * say what the compaction cost. Nearest boundary in time, each boundary at most once: the main
+   * thread's or a subagent's (a subagent compacts too, and its call has its own `agent-acompact-*`
+   * log: adrianstanca1/vps-config, Claude Code 2.1.81). A subagent's boundary also takes its
+   * `postTokens` from the next call of its own log.
    */
-  linkCompactionCalls(compactions: readonly Compaction[], files: readonly SessionFile[]): void {
-    const boundaries = compactions.filter(
-      (c) => c.kind === 'compact' && c.timestampMs !== undefined && at(files, c.fileIndex).role === 'main',
-    );
+  linkCompactionCalls(
+    compactions: readonly Compaction[],
+    files: readonly SessionFile[],
+    entries: readonly Entry[],
+  ): void {
+    const boundaries = compactions.filter((c) => {
+      const role = at(files, c.fileIndex).role;
+      return c.kind === 'compact' && c.timestampMs !== undefined && (role === 'main' || role === 'subagent');
+    });
+    for (const c of boundaries)
+      if (at(files, c.fileIndex).role === 'subagent' && c.postTokens === undefined)
+        c.postTokens = nextCallContext(entries, c);
     for (const acc of this.accs) {
       const end = acc.lastTimestampMs;
       if (at(files, acc.sidechain.fileIndex).role !== 'compaction-call' || end === undefined) continue;

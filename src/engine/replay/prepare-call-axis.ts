@@ -48,7 +48,11 @@ export function getCallAxis(session: Session): CallAxis {
   const callFirstEntry = new Int32Array(n);
   const recorded = new Float64Array(n);
   const output = new Float64Array(n);
-  const answers = getAnswerOutputs(entries, session.apiCalls);
+  const answers = getAnswerOutputs(
+    entries,
+    session.apiCalls,
+    (f) => getDialectInfo(session.files[f]?.dialect)?.transcript?.understatedOutputCause,
+  );
   for (let k = 0; k < n; k++) {
     const call = session.apiCalls[calls[k]!]!;
     callFirstEntry[k] = call.firstEntryIndex;

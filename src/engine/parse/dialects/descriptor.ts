@@ -206,6 +206,12 @@ export interface TranscriptConventions {
   readonly readSummaryNote?: (record: unknown) => string | undefined;
   /** The text a cleared tool result starts with (context editing). */
   readonly clearedPlaceholder?: string;
+  /**
+   * The agent's known defect where a call's recorded output is the usage of the stream's start,
+   * not its end, named for the note (parse/understated-output.ts). Unset: the recorded output is
+   * the API's own count, and an answer the log holds longer than it is not read as understated.
+   */
+  readonly understatedOutputCause?: string;
 }
 
 /**

@@ -26,7 +26,8 @@ import {
 //     (`ModelInfo::auto_compact_token_limit`; [index] copy, see the note below). The count is the
 //     last response's `total_tokens` plus Codex's estimate of the encrypted reasoning items before
 //     the last user message (`get_non_last_reasoning_items_tokens`: each item's
-//     `encrypted_content.len() × 3/4 − 650` bytes, summed, / 4) — openai/codex history.rs
+//     `encrypted_content.len() × 3/4 − 650` bytes, summed, / 4; an item with a readable summary
+//     counts its encrypted content all the same) — openai/codex history.rs
 //     `get_total_token_usage` ([index] file 27803137400); newer copies add an estimate of the
 //     items after the last model-generated item (tool outputs) and skip the reasoning term when
 //     the server reports it counted — openai/codex@023fad268e08c252b94e4a95cb3c7f2f08c2a972:codex-rs/core/src/context_manager/history.rs
@@ -116,7 +117,8 @@ class CodexRun implements StrategyRun {
       let bytes = 0;
       if (e && artifactOf[p] === 0 && e.kind === 'assistant')
         for (const b of e.blocks)
-          if (b.kind === 'thinking' && b.redacted) bytes += estimateCodexReasoningBytes(b.chars);
+          if (b.kind === 'thinking' && b.encryptedChars)
+            bytes += estimateCodexReasoningBytes(b.encryptedChars);
       this.reasoningBytes[p + 1] = this.reasoningBytes[p]! + bytes;
       if (
         e &&

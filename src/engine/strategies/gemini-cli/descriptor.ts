@@ -28,9 +28,9 @@ export const GEMINI_CLI_DESCRIPTOR: StrategyDescriptor<GeminiCliKnobs> = {
   ],
   // Its summarization prompt presets (the picker lists them; the first is what its compactions send).
   promptPresets: [GEMINI_CLI],
-  // Its chat files record no compression: no summary to fit on.
+  // Its chat files record no summary (a compression leaves only a notice): nothing to fit on.
   summarySize: () =>
     borrowedSummarySize(
-      "Gemini CLI's chat files record no compression (the corpus' 4 real chats hold no summary) and its prompt states no cap",
+      "Gemini CLI's chat files record no summary (a compression leaves only a notice; the corpus' 4 real chats hold none) and its prompt states no cap",
     ),
 };

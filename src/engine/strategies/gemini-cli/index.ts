@@ -319,11 +319,15 @@ export const GEMINI_CLI_STRATEGY: CompactionStrategy<GeminiCliKnobs> = {
     notes.push(`Compresses at ${fmt(getGeminiThreshold(knobs))} (0.5 × the limit).`);
     if (info.format !== 'gemini-cli' && info.format !== 'gemini-cli-json')
       notes.push('The log is not a Gemini CLI chat, so its compactions are not expected to match.');
-    // parse/dialects/gemini-cli.ts: the chat file keeps the messages as sent, a compression writes
-    // no record of its own (chatRecordingService.ts), so there is no real event to compare with.
+    // parse/dialects/gemini-cli/normalizer.ts: a compression writes no record of its own
+    // (chatRecordingService.ts); its only trace is the CLI's "compressed from N to M tokens" notice.
+    else if (info.autoCompactions > 0)
+      notes.push(
+        `The log's ${info.autoCompactions === 1 ? 'compression is' : `${info.autoCompactions} compressions are`} read from the CLI's notice ("This conversation exceeded the compress threshold … compressed from N to M tokens"), N being Gemini CLI's own count.`,
+      );
     else
       notes.push(
-        "Gemini CLI's chat file records no compression: the replay's compressions have no logged event to be compared with (only the model's limit is the log's).",
+        "The chat holds no compression notice: the replay's compressions have no logged event to be compared with (only the model's limit is the log's).",
       );
     return { knobs, notes };
   },

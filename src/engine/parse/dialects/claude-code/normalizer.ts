@@ -133,7 +133,10 @@ function normalizeClaudeCodeRecord(record: unknown, ctx: RecordContext, index: n
   entry.isApiError = r.isApiErrorMessage === true;
   if (typeof r.version === 'string') extras.version = r.version;
   if (typeof r.cwd === 'string') extras.cwd = r.cwd;
-  if (typeof r.gitBranch === 'string') extras.gitBranch = r.gitBranch;
+  // Outside a git repository Claude Code writes `"gitBranch": ""` (seen in real logs:
+  // gouchan/agent-swarm-config 2.0.19, the corpus' aistrad__work 2.0.74): no branch, not a
+  // branch named "" (which read "branch  ·" and, first, hid a later record's real branch).
+  if (typeof r.gitBranch === 'string' && r.gitBranch !== '') extras.gitBranch = r.gitBranch;
   const sessionId = r.sessionId ?? r.session_id;
   if (typeof sessionId === 'string') extras.sessionId = sessionId;
 

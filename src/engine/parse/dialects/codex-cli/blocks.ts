@@ -70,10 +70,19 @@ export function reasoningBlock(p: Json, ctx: RecordContext): Block {
     }
     if (text) break;
   }
+  // A summarized item still carries its `encrypted_content`, which Codex sends back and counts
+  // (`get_non_last_reasoning_items_tokens`): its length is kept beside the summary's.
+  const encrypted = typeof p.encrypted_content === 'string' ? p.encrypted_content.length : undefined;
+  const sealed = encrypted === undefined ? {} : { encryptedChars: encrypted };
   if (text)
-    return { kind: 'thinking', text: preview(text, ctx.previewChars), chars: text.length, redacted: false };
-  const encrypted = typeof p.encrypted_content === 'string' ? p.encrypted_content.length : 0;
-  return { kind: 'thinking', text: '', chars: encrypted, redacted: true };
+    return {
+      kind: 'thinking',
+      text: preview(text, ctx.previewChars),
+      chars: text.length,
+      redacted: false,
+      ...sealed,
+    };
+  return { kind: 'thinking', text: '', chars: encrypted ?? 0, redacted: true, ...sealed };
 }
 
 export function toolUseBlock(p: Json, type: string, ctx: RecordContext): Block {

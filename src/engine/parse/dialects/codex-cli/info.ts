@@ -20,6 +20,12 @@ export const INJECTED_USER_PREFIXES = [
   '# AGENTS.md instructions',
   '<user_instructions>',
   '<turn_aborted>',
+  // `record_model_warning`: a warning to the model, written as a user message (no user_message
+  // event); the texts of openai/codex's contextual-fragment list ([index] copy). Seen in a real
+  // rollout (Ogekuri/G, CLI 0.70): "Warning: apply_patch was requested via shell_command. …".
+  'Warning: apply_patch was requested via ',
+  'Warning: The maximum number of unified exec processes you can keep open is',
+  'Warning: Your account was flagged for potentially high-risk cyber activity',
 ];
 
 /**

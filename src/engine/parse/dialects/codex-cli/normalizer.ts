@@ -109,8 +109,14 @@ export function createCodexCliNormalizer(): RecordNormalizer {
     const repeat = total !== undefined && lastTotal !== undefined && sameUsage(total, lastTotal);
     const key = total && Object.values(total).join(',');
     // The running total only grows: a count seen before that comes back later, or one below the
-    // highest, is a line out of order (a shuffled or spliced rollout).
+    // highest, is a line out of order (a shuffled or spliced rollout). Except a total that equals
+    // its own request: the counter restarted from zero, as when `codex resume` continues the
+    // rollout in a new process (a real one, MoonLadderStudios/MoonMind, CLI 0.57: 2,993,540, a
+    // 3-hour gap, then 60,023 = that request's own usage, growing again from there).
     const seenBefore = !repeat && key !== undefined && seenTotals.has(key);
+    const restarted =
+      !seenBefore && total !== undefined && total.totalTokens < highestTotal && sameUsage(total, last);
+    if (restarted) highestTotal = 0;
     if ((seenBefore || (total && total.totalTokens < highestTotal)) && !outOfOrderSaid) {
       outOfOrderSaid = true;
       ctx.issue(
@@ -145,7 +151,7 @@ export function createCodexCliNormalizer(): RecordNormalizer {
     entry.model = model ?? 'unknown';
     lastContextTokens = last.inputTokens;
     compactedSinceLastCall = false;
-    entry.summaryText = `request: ${last.inputTokens} tokens in, ${last.outputTokens + last.reasoningOutputTokens} out`;
+    entry.summaryText = `request: ${last.inputTokens} tokens in, ${last.outputTokens} out${last.reasoningOutputTokens ? ` (${last.reasoningOutputTokens} of it reasoning)` : ''}${restarted ? ' (running total restarted: a new Codex process, as on resume)' : ''}`;
   };
 
   /** A response item moves the turn on: a prompt starts one, the model's items are its output. */

@@ -1,4 +1,9 @@
-import { type DialectInfo, NO_RESTORATION, type TranscriptConventions } from '../descriptor';
+import {
+  type DialectInfo,
+  NO_RESTORATION,
+  type NotSessionFile,
+  type TranscriptConventions,
+} from '../descriptor';
 import { isObject, type Json } from '../record';
 
 // Gemini CLI as three dialects, what the page knows of them: its chat log's two layouts
@@ -69,6 +74,22 @@ export const GEMINI_CLI_DIALECT_INFO: DialectInfo = {
   defaultStrategyId: 'gemini-cli',
 };
 
+/**
+ * A chat Gemini CLI saved under a tag: `~/.gemini/tmp/<project-hash>/checkpoint-<tag>.json`, the
+ * history as the model's API takes it, a JSON array of `{role: "user" | "model", parts}` (no
+ * times, no usage). Seen in real committed ~/.gemini folders (KuantumQuest/MyDotFiles-HyDE,
+ * Sm1tee/dotfiles; tags the person chose), where it read as "a JSON array of 61 items, not one
+ * record per line".
+ */
+const GEMINI_CHECKPOINT: NotSessionFile = {
+  what: 'a chat Gemini CLI saved under a tag (checkpoint-<tag>.json: the history as sent to the model, without times or usage); the sessions are the chats/session-*.json(l) files beside it',
+  matchPath: (path) => /(?:^|\/)\.gemini\/tmp\/[^/]+\/checkpoint-[^/]*\.json$/i.test(path),
+  matchRecord: (value) =>
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((c) => isObject(c) && (c.role === 'user' || c.role === 'model') && Array.isArray(c.parts)),
+};
+
 /** The older whole-JSON chat file: the same messages under `messages`. */
 export const GEMINI_CLI_JSON_DIALECT_INFO: DialectInfo = {
   id: 'gemini-cli-json',
@@ -81,6 +102,7 @@ export const GEMINI_CLI_JSON_DIALECT_INFO: DialectInfo = {
     matchName: (baseName) => NAME.test(baseName) && /\.json$/i.test(baseName),
     matchRecord: (value) => isObject(value) && isSessionMetadata(value) && Array.isArray(value.messages),
     wholeJson: { maxBytes: MAX_DOCUMENT_BYTES, recordsKey: 'messages', sessionIdKey: 'sessionId' },
+    notSessions: [GEMINI_CHECKPOINT],
   },
   transcript: TRANSCRIPT,
   defaultStrategyId: 'gemini-cli',

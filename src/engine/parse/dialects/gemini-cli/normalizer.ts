@@ -16,8 +16,9 @@ import { isSessionMetadata, NOTICE_TYPES } from './info';
 
 // Gemini CLI's chat recordings, `~/.gemini/tmp/<project-hash>/chats/session-<time>-<id8>.json(l)`
 // (google-gemini/gemini-cli `packages/core/src/services/chatRecordingService.ts` and
-// `chatRecordingTypes.ts`; `docs/cli/session-management.md`). No real public transcript was
-// found (docs/sources.md#fmt, end notes): the fixtures are written from those sources.
+// `chatRecordingTypes.ts`; `docs/cli/session-management.md`). The fixtures are written from those
+// sources; real chats: the corpus' foreign/ (Tar-ive/brain-system, brexp/infra) and
+// tests/real-logs/manifest.json (fabien-lessirard/dotfiles, with a compression notice).
 //
 // Two layouts, one record shape:
 // - `session-*.json` (older): one document `{sessionId, projectHash, startTime, lastUpdated,
@@ -37,7 +38,14 @@ import { isSessionMetadata, NOTICE_TYPES } from './info';
 // Compression (`chatCompressionService.ts`) is not written as its own record: the chat file keeps
 // the messages as they were sent, and a `$set` of `messages` (the CLI syncing its in-memory
 // history) is kept as a metadata record, counted, not read as a compaction. A `$rewindTo` is kept
-// the same way; the rewound messages stay in the session.
+// the same way; the rewound messages stay in the session. What an automatic compression does
+// leave is the notice the CLI shows, recorded as an `info` message (useGeminiStream.ts
+// `handleChatCompressionEvent`): "IMPORTANT: This conversation exceeded the compress threshold. …
+// (compressed from: N to M tokens)." It is read as the compaction, N its tokens before and M the
+// compressed history's (Gemini CLI's own counts). Seen in a real chat (fabien-lessirard/dotfiles,
+// 2026-02, gemini-2.5-pro: "compressed from: 526049 to 115614 tokens").
+const COMPRESSED =
+  /^IMPORTANT: This conversation exceeded the compress threshold\. A compressed context will be sent for future messages \(compressed from: (\d+|unknown) to (\d+|unknown) tokens\)/;
 
 /** The text of a `PartListUnion` (a string, one part or an array of parts), and its length. */
 export function partsText(content: unknown, max: number): { text: string; chars: number } {
@@ -189,6 +197,17 @@ function normalizeGeminiRecord(record: unknown, ctx: RecordContext, index: numbe
     entry.kind = 'system';
     entry.subtype = type;
     entry.summaryText = preview(text, ctx.previewChars);
+    const compressed =
+      type === 'info' && typeof record.content === 'string' ? COMPRESSED.exec(record.content) : null;
+    if (compressed) {
+      const count = (s: string | undefined) => (s === undefined || s === 'unknown' ? undefined : Number(s));
+      entry.compact = {
+        kind: 'compact',
+        trigger: 'auto',
+        preTokens: count(compressed[1]),
+        postTokens: count(compressed[2]),
+      };
+    }
     return { entry, extras };
   }
   if (type !== 'gemini') {

@@ -73,7 +73,7 @@ function normalizeAnthropicBlock(
     }
     case 'redacted_thinking': {
       const data = typeof raw.data === 'string' ? raw.data : '';
-      return { kind: 'thinking', text: '', chars: data.length, redacted: true };
+      return { kind: 'thinking', text: '', chars: data.length, redacted: true, encryptedChars: data.length };
     }
     case 'tool_use':
     case 'server_tool_use': {

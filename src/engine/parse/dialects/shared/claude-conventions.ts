@@ -127,4 +127,6 @@ export const CLAUDE_CODE_TEXTS: TranscriptConventions = {
   projectInstructions,
   applyTodoTool,
   clearedPlaceholder: CLEARED_PLACEHOLDER,
+  understatedOutputCause:
+    "the log wrote the usage of the stream's start, not its end (Claude Code's GitHub issue 10259)",
 };
