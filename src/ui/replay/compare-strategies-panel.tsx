@@ -174,6 +174,7 @@ export function CompareStrategiesPanel({
       data-testid="compare-panel"
       data-running={running ? 'true' : 'false'}
       aria-label="Compare strategies"
+      tabIndex={-1}
     >
       <div className="strat-controls">
         <span className="strat-title">Compare strategies</span>

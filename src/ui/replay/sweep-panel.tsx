@@ -261,7 +261,13 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
   const fraction = progress && progress.total > 0 ? progress.done / progress.total : undefined;
 
   return (
-    <div className="sweep-panel" data-testid="sweep-panel" data-running={running ? 'true' : 'false'}>
+    <section
+      className="sweep-panel"
+      data-testid="sweep-panel"
+      data-running={running ? 'true' : 'false'}
+      aria-label="Knob sweep"
+      tabIndex={-1}
+    >
       <div className="sweep-controls">
         <span className="sweep-title">Knob sweep</span>
         <label className="knob" title={spec?.help ?? spec?.source}>
@@ -363,7 +369,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
           />
         </div>
       )}
-    </div>
+    </section>
   );
 }
 
