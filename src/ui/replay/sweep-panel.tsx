@@ -1,3 +1,4 @@
+import { describeRealKinds } from '../../engine/replay/compare-words';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SweepPoint, SweepProgress, SweepResult } from '../../engine/replay/sweep';
@@ -55,6 +56,9 @@ function SweepTable({
 }) {
   const best = getBestSweepPoint(result.points, typeof current === 'number' ? current : undefined);
   const cheapest = getCheapestPoint(result.points);
+  // The log's own automatic events in the strip's and the CLI's words: a Cline log's truncations
+  // are no auto-compactions.
+  const kinds = describeRealKinds(result.realKinds, 2);
   return (
     <div className="sweep-table-wrap">
       <table className="sweep-table mono">
@@ -63,9 +67,9 @@ function SweepTable({
             <th>{result.unit === 'tokens' ? 'value (tokens)' : 'value'}</th>
             <th title="Simulated compactions (summaries)">compactions</th>
             <th title="Tool-result clearings (microcompact)">clearings</th>
-            <th title="Real auto-compactions reproduced within the comparison's tolerance">matched</th>
-            <th title="Simulated auto-compactions with no real one near them">extra</th>
-            <th title="Real auto-compactions the replay did not reproduce">missed</th>
+            <th title={`Real ${kinds} reproduced within the comparison's tolerance`}>matched</th>
+            <th title={`Simulated ${kinds} with no real one near them`}>extra</th>
+            <th title={`Real ${kinds} the replay did not reproduce`}>missed</th>
             <th title="F1 = 2·matched / (2·matched + extra + missed): 1 is every real one and nothing else">
               F1
             </th>
