@@ -120,6 +120,20 @@ test.describe('the page from the keyboard at 1280×720', () => {
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('BUTTON');
   });
 
+  test('Rows ⇄ Conversation from the keyboard: the focus follows the pressed button', async ({ page }) => {
+    await openSample(page);
+    // The toggle is drawn again in the conversation's corner: the press left the focus on <body>.
+    await page.getByTestId('view-conversation').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('view-conversation')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByTestId('view-conversation')).toBeFocused();
+    await page.keyboard.press('Shift+Tab');
+    await expect(page.getByTestId('view-rows')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('view-rows')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByTestId('view-rows')).toBeFocused();
+  });
+
   test('the custom strategy opens in the drawer: the page holds, nothing overlaps, every control by Tab, Escape closes', async ({
     page,
   }) => {
