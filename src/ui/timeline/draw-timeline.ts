@@ -34,6 +34,12 @@ type ThresholdLabelBox =
   | { text: string; folded: false; x0: number; x1: number; y0: number; y1: number }
   | { text: string; folded: true };
 
+/** Where the threshold labels and the window's label went (e2e/layout.spec.ts, e2e/keyboard.spec.ts). */
+interface DrawnLabels {
+  thresholds: ThresholdLabelBox[];
+  window?: { x0: number; x1: number; y0: number; y1: number };
+}
+
 /**
  * The highest point (smallest y, CSS px) the context line reaches over the pixel columns `x0..x1`,
  * a call before and after included; the plot's bottom where no call falls there.
@@ -51,11 +57,7 @@ function getDataTopPx(g: ChartGeometry, values: Float64Array, x0: number, x1: nu
  * Draws the whole chart; cheap enough to call on every hover move (decimates above 2 points/px).
  * Returns where each threshold label went.
  */
-export function drawTimeline(
-  ctx: CanvasRenderingContext2D,
-  g: ChartGeometry,
-  state: DrawState,
-): ThresholdLabelBox[] {
+export function drawTimeline(ctx: CanvasRenderingContext2D, g: ChartGeometry, state: DrawState): DrawnLabels {
   const { series, thresholds } = state;
   ctx.clearRect(0, 0, g.widthPx, g.heightPx);
   ctx.font = '10px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace';
@@ -144,9 +146,15 @@ export function drawTimeline(
   // it would sit on the data at both, it folds into the knobs bar's readout above the chart,
   // which names every line with its value (issue 24 item 3: labels never sit on the data).
   const windowTokens = thresholds?.windowTokens;
+  const windowLabelX = getWindowLabelX(g, state.markerXs);
   const windowBox =
     windowTokens !== undefined && windowTokens <= g.yMaxTokens
-      ? { x0: g.leftPx, x1: g.leftPx + 80, y0: yToPx(g, windowTokens) - 14, y1: yToPx(g, windowTokens) }
+      ? {
+          x0: windowLabelX - 4,
+          x1: windowLabelX + WINDOW_LABEL_PX,
+          y0: yToPx(g, windowTokens) - 14,
+          y1: yToPx(g, windowTokens),
+        }
       : undefined;
   const placed: ThresholdLabelBox[] = [];
   let previousY = Number.NEGATIVE_INFINITY;
@@ -191,9 +199,31 @@ export function drawTimeline(
     ctx.stroke();
     ctx.fillStyle = COLORS.axisText;
     ctx.textAlign = 'left';
-    ctx.fillText(`window ${formatTokensShort(windowTokens)}`, g.leftPx + 4, windowY - 2);
+    ctx.fillText(`window ${formatTokensShort(windowTokens)}`, windowLabelX, windowY - 2);
   }
-  return placed;
+  return {
+    thresholds: placed,
+    window: windowBox && { ...windowBox, x0: windowLabelX, x1: windowLabelX + WINDOW_LABEL_PX - 4 },
+  };
+}
+
+/** A compaction marker's button (timeline-markers.tsx) reaches this far either side of its line. */
+const MARKER_HALF_WIDTH_PX = 11;
+/** About the width of "window 200k" in the axis font, and a gap. */
+const WINDOW_LABEL_PX = 76;
+
+/**
+ * Where the window's label starts: at the plot's left, or past the markers there. The window
+ * line runs just under the markers' row, and a marker at the first calls (a real session compacted
+ * at call 1) lay over the label: "A4dow 200k".
+ */
+function getWindowLabelX(g: ChartGeometry, markerXs: DrawState['markerXs']): number {
+  const xs = markerXs.map((m) => xToPx(g, m.x)).sort((a, b) => a - b);
+  let x0 = g.leftPx + 4;
+  for (const px of xs)
+    if (px + MARKER_HALF_WIDTH_PX > x0 && px - MARKER_HALF_WIDTH_PX < x0 + WINDOW_LABEL_PX)
+      x0 = px + MARKER_HALF_WIDTH_PX + 2;
+  return x0;
 }
 
 function drawSeries(ctx: CanvasRenderingContext2D, g: ChartGeometry, values: Float64Array) {

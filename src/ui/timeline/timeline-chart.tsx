@@ -128,8 +128,10 @@ export function TimelineChart({
         selectedX,
         markerXs: series.markers.map((m) => ({ x: m.x, color: markerColor(m) })),
       });
-      // Where the threshold labels went (drawn boxes, or folded into the readout): e2e/layout.spec.ts.
-      containerRef.current?.setAttribute('data-threshold-labels', JSON.stringify(labels));
+      // Where the threshold labels went (drawn boxes, or folded into the readout): e2e/layout.spec.ts;
+      // the window's label: e2e/keyboard.spec.ts.
+      containerRef.current?.setAttribute('data-threshold-labels', JSON.stringify(labels.thresholds));
+      containerRef.current?.setAttribute('data-window-label', JSON.stringify(labels.window ?? null));
       // A user-timing mark on a series' first draw (once per load): bench/browser-load.ts.
       if (!drawnSeries.has(series)) {
         drawnSeries.add(series);
