@@ -18,7 +18,7 @@ import { ProgressBar } from '../top-bar/load-progress';
 import { replaySweepQuery } from './replay-queries';
 import { type ReplaySweepParams, useReplayStore } from './replay-store';
 import { useReplayKnobs, useReplayOverrides } from './use-replay';
-import { formatValue, formatValueLong, SweepChart } from './sweep-chart';
+import { formatValue, formatValueLong, getFiredWords, SweepChart } from './sweep-chart';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
 import { useBranchPath } from '../timeline/branch-store';
 
@@ -59,6 +59,8 @@ function SweepTable({
   // The log's own automatic events in the strip's and the CLI's words: a Cline log's truncations
   // are no auto-compactions.
   const kinds = describeRealKinds(result.realKinds, 2);
+  // Truncations in a column of their own where a replay truncated, as the CLI's sweep says them.
+  const truncates = result.points.some((p) => p.events.truncate > 0);
   return (
     <div className="sweep-table-wrap">
       <table className="sweep-table mono">
@@ -67,6 +69,7 @@ function SweepTable({
             <th>{result.unit === 'tokens' ? 'value (tokens)' : 'value'}</th>
             <th title="Simulated compactions (summaries)">compactions</th>
             <th title="Tool-result clearings (microcompact)">clearings</th>
+            {truncates && <th title="Simulated truncations (a range dropped, no summary)">truncations</th>}
             <th title={`Real ${kinds} reproduced within the comparison's tolerance`}>matched</th>
             <th title={`Simulated ${kinds} with no real one near them`}>extra</th>
             <th title={`Real ${kinds} the replay did not reproduce`}>missed</th>
@@ -112,6 +115,7 @@ function SweepTable({
                 </td>
                 <td>{p.events.compact}</td>
                 <td>{p.events.microcompact}</td>
+                {truncates && <td>{p.events.truncate}</td>}
                 <td>
                   {p.matchedReal} of {p.expectedReal}
                 </td>
@@ -345,7 +349,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
               onPick={(v) => setKnob(result.knob, v)}
             />
             <div className="sweep-legend small">
-              <span className="fired">— compactions fired</span>
+              <span className="fired">— {getFiredWords(result.points).many} fired</span>
               <span className="matched">— real ones matched (of {result.points[0]!.expectedReal})</span>
               {cheapestPoint?.cost && (
                 <span className="cost" data-testid="sweep-cheapest">
