@@ -44,7 +44,12 @@ export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
   },
   {
     where: 'Session library',
-    shortcuts: [{ keys: ['Enter'], what: 'Open the focused session' }],
+    shortcuts: [
+      { keys: ['↑', '↓'], what: 'Move to the previous or next session (focus the list)' },
+      { keys: ['PgUp', 'PgDn'], what: 'Move a screen up or down' },
+      { keys: ['Home', 'End'], what: 'First or last session' },
+      { keys: ['Enter'], what: 'Open the session' },
+    ],
   },
   {
     where: 'Splitters',
