@@ -1,7 +1,10 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, SAMPLES_DIR, test } from './fixtures';
+import { expect, openEmpty, SAMPLES_DIR, test } from './fixtures';
+import { writeLibraryFolder } from './library-folder';
+import { readTree, writeOpfsFiles } from './opfs';
 
 // The page driven from the keyboard alone, on the bundled sample at 1280×720, as a tester did:
 // Tab walked step by step with `document.activeElement` read each time. What was found: Tab went
@@ -120,6 +123,34 @@ test.describe('the page from the keyboard at 1280×720', () => {
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('BUTTON');
   });
 
+  test('the ? list is modal: Tab stays in it, Escape closes it and gives the focus back', async ({
+    page,
+  }) => {
+    await openSample(page);
+    // A div marked aria-modal: Tab from its Close walked on into the knobs behind the backdrop.
+    await page.getByTestId('open-files').focus();
+    await page.keyboard.press('?');
+    const overlay = page.getByTestId('shortcuts-overlay');
+    await expect(page.getByTestId('shortcuts-close')).toBeFocused();
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press('Tab');
+      const where = await page.evaluate(() => {
+        const el = document.activeElement;
+        if (!el || el === document.body) return 'outside the document';
+        return el.closest('[data-testid="shortcuts-overlay"]') ? 'in the list' : 'the page behind';
+      });
+      expect(where).not.toBe('the page behind');
+    }
+    await page.keyboard.press('Escape');
+    await expect(overlay).toHaveCount(0);
+    await expect(page.getByTestId('open-files')).toBeFocused();
+    // A click outside the list closes it too.
+    await page.keyboard.press('?');
+    await expect(overlay).toBeVisible();
+    await page.mouse.click(5, 700);
+    await expect(overlay).toHaveCount(0);
+  });
+
   test('Rows ⇄ Conversation from the keyboard: the focus follows the pressed button', async ({ page }) => {
     await openSample(page);
     // The toggle is drawn again in the conversation's corner: the press left the focus on <body>.
@@ -206,5 +237,63 @@ test.describe('the page from the keyboard at 1280×720', () => {
       await expect(page.getByTestId(panel)).toHaveCount(0);
       await expect(page.getByTestId(button)).toBeFocused();
     }
+  });
+});
+
+test.describe('the library from the keyboard', () => {
+  test('↑ ↓ move along the sessions, Enter opens one; Find in transcripts takes the text at once', async ({
+    page,
+  }) => {
+    // The list was a Tab stop whose arrows only scrolled: no row could be reached or opened.
+    const folder = writeLibraryFolder(path.join(os.tmpdir(), `compactlab-keys-e2e-${process.pid}`, 'work'));
+    await page.addInitScript(() => {
+      (window as unknown as { showDirectoryPicker: unknown }).showDirectoryPicker = async () =>
+        (await navigator.storage.getDirectory()).getDirectoryHandle('work');
+    });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await openEmpty(page);
+    await writeOpfsFiles(page, 'work', readTree(folder.root), true);
+    await page.getByTestId('open-folder').focus();
+    await page.keyboard.press('Enter');
+    const rows = page.getByTestId('library-row');
+    await expect(rows).toHaveCount(folder.sessions);
+    await expect(page.getByTestId('library-rows')).not.toContainText('scanning…');
+
+    // Find: Enter on its button, then the text and Enter run it.
+    await page.getByTestId('library-find-toggle').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('library-find-input')).toBeFocused();
+    await page.keyboard.type('the');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('library-find')).toBeVisible();
+    await expect(page.getByTestId('library-find-input')).toHaveValue('the');
+
+    const list = page.getByTestId('library-rows');
+    await list.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(rows.nth(0)).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('ArrowDown');
+    await expect(rows.nth(1)).toHaveAttribute('aria-selected', 'true');
+    await expect(rows.nth(0)).toHaveAttribute('aria-selected', 'false');
+    await expect(list).toHaveAttribute('aria-activedescendant', 'library-row-1');
+    await page.keyboard.press('End');
+    await expect(rows.last()).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Home');
+    await expect(rows.first()).toHaveAttribute('aria-selected', 'true');
+    // The row is shown as chosen: its background is not the list's.
+    const [rowBg, listBg] = await Promise.all([
+      rows.first().evaluate((e) => getComputedStyle(e).backgroundColor),
+      list.evaluate((e) => getComputedStyle(e).backgroundColor),
+    ]);
+    expect(rowBg).not.toBe(listBg);
+    // Sorted by calls, the first is the session of most calls: Enter opens it.
+    await page.getByTestId('library-sort-calls').click();
+    await list.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    await expect(page.getByTestId('stat-api-calls')).toContainText(
+      `${folder.mostCalls.toLocaleString('en-US')} API calls`,
+    );
   });
 });
