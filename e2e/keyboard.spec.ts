@@ -151,6 +151,43 @@ test.describe('the page from the keyboard at 1280×720', () => {
     await expect(overlay).toHaveCount(0);
   });
 
+  test('a Run pressed from the keyboard keeps the focus while it runs and after (Sweep, Compare, Summaries)', async ({
+    page,
+  }) => {
+    await openSample(page);
+    // Run turned into a Cancel (another button) and back, or was disabled while it ran: either
+    // dropped the focus to <body>.
+    await page.getByTestId('sweep-open').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('sweep-run').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('sweep-panel')).toHaveAttribute('data-running', 'false', {
+      timeout: 30_000,
+    });
+    await expect(page.getByTestId('sweep-row').first()).toBeVisible();
+    await expect(page.getByTestId('sweep-run')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('compare-open').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('compare-panel')).toHaveAttribute('data-running', 'false', {
+      timeout: 30_000,
+    });
+    await page.getByTestId('compare-run').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('compare-panel')).toHaveAttribute('data-running', 'false', {
+      timeout: 30_000,
+    });
+    await expect(page.getByTestId('compare-run')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('summaries-toggle').focus();
+    await page.keyboard.press('Enter');
+    const run = page.getByTestId('run-summary');
+    await run.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('run-status')).toContainText('Done', { timeout: 30_000 });
+    await expect(run).toBeFocused();
+  });
+
   test('Rows ⇄ Conversation from the keyboard: the focus follows the pressed button', async ({ page }) => {
     await openSample(page);
     // The toggle is drawn again in the conversation's corner: the press left the focus on <body>.

@@ -215,8 +215,11 @@ export function CustomStrategyPanel({
           type="button"
           className="btn small primary"
           data-testid="custom-run"
-          disabled={status.kind === 'running'}
-          onClick={() => void run()}
+          // Not `disabled` while it runs: a disabled button drops the focus to <body>.
+          aria-disabled={status.kind === 'running'}
+          onClick={() => {
+            if (status.kind !== 'running') void run();
+          }}
         >
           {status.kind === 'running' ? 'Running…' : 'Run'}
         </button>

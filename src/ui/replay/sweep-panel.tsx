@@ -296,34 +296,28 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
         <NumberField label="From" value={from} onChange={setFrom} testId="sweep-from" />
         <NumberField label="To" value={to} onChange={setTo} testId="sweep-to" />
         <NumberField label="Steps" value={steps} onChange={setSteps} testId="sweep-steps" />
-        {running ? (
-          <>
-            <span
-              className="sweep-progress"
-              data-testid="sweep-progress"
-              data-done={progress?.done ?? 0}
-              data-total={progress?.total ?? 0}
-            >
-              <ProgressBar fraction={fraction} />
-              <span className="mono small muted">
-                {progress ? `${progress.done}/${progress.total}` : '…'}
-              </span>
-            </span>
-            <button type="button" className="btn danger small" data-testid="sweep-cancel" onClick={cancel}>
-              Cancel
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            className="btn primary small"
-            data-testid="sweep-run"
-            disabled={!valid || !knobs}
-            onClick={run}
+        {running && (
+          <span
+            className="sweep-progress"
+            data-testid="sweep-progress"
+            data-done={progress?.done ?? 0}
+            data-total={progress?.total ?? 0}
           >
-            Run
-          </button>
+            <ProgressBar fraction={fraction} />
+            <span className="mono small muted">{progress ? `${progress.done}/${progress.total}` : '…'}</span>
+          </span>
         )}
+        {/* One button that turns from Run into Cancel and back: two swapped buttons dropped the
+            focus of a keyboard user to <body> on each press. */}
+        <button
+          type="button"
+          className={`btn small ${running ? 'danger' : 'primary'}`}
+          data-testid={running ? 'sweep-cancel' : 'sweep-run'}
+          disabled={!running && (!valid || !knobs)}
+          onClick={running ? cancel : run}
+        >
+          {running ? 'Cancel' : 'Run'}
+        </button>
         <button
           type="button"
           className="btn link small sweep-close"
