@@ -7,7 +7,9 @@ import { expect, SAMPLES_DIR, test } from './fixtures';
 // ratio (WCAG 2's relative luminance) of each text's colour on its nearest opaque background. What a
 // tester found: in light, the knobs bar's threshold readout in the chart's line colours ("warning =
 // error" yellow at 1.6:1, "auto-compact" orange at 2:1), the markers' letters and the legend's
-// glyphs at about 2:1; in dark, the META kind's label at 3.8:1.
+// glyphs at about 2:1; in dark, the META kind's label at 3.8:1. And the focus ring: a 1 px
+// accent outline inside the edge did not show on a control that is accent itself (the primary
+// Open files…, the pressed Rows, the chosen All chip).
 
 const INDEX = path.join(SAMPLES_DIR, 'index.json');
 
@@ -50,6 +52,28 @@ function getContrasts(page: Page, selector: string) {
   }, selector);
 }
 
+/** Pixels of `a` and `b` (PNGs of one size) whose colour differs by more than 60 in a channel. */
+function countChanged(page: Page, a: Buffer, b: Buffer): Promise<number> {
+  return page.evaluate(
+    async ([a, b]) => {
+      const pixels = async (base64: string) => {
+        // Decoded here: the page's Content-Security-Policy refuses a fetch of a data: URL.
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        const image = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+        const ctx = new OffscreenCanvas(image.width, image.height).getContext('2d')!;
+        ctx.drawImage(image, 0, 0);
+        return ctx.getImageData(0, 0, image.width, image.height).data;
+      };
+      const [pa, pb] = [await pixels(a!), await pixels(b!)];
+      let changed = 0;
+      for (let k = 0; k < pa.length; k += 4)
+        if ([0, 1, 2].some((c) => Math.abs(pa[k + c]! - pb[k + c]!) > 60)) changed++;
+      return changed;
+    },
+    [a.toString('base64'), b.toString('base64')],
+  );
+}
+
 for (const scheme of ['light', 'dark'] as const) {
   test.describe(`text contrast, ${scheme}`, () => {
     test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
@@ -74,6 +98,27 @@ for (const scheme of ['light', 'dark'] as const) {
         expect(found.length, selector).toBeGreaterThan(0);
         const low = found.filter((f) => f.ratio < 4.5).map((f) => `${f.text} ${f.ratio.toFixed(2)}`);
         expect(low, `${selector} under 4.5:1`).toEqual([]);
+      }
+    });
+
+    test('the focus ring shows on accent-coloured controls too', async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.goto('/');
+      await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
+      for (const id of ['open-files', 'view-rows', 'filter-all', 'replay-knobs-toggle']) {
+        const control = page.getByTestId(id);
+        await page.locator('body').click({ position: { x: 640, y: 2 } });
+        const before = await control.screenshot();
+        // From the keyboard (Tab onto it), as :focus-visible asks.
+        await control.focus();
+        await page.keyboard.press('Shift+Tab');
+        await page.keyboard.press('Tab');
+        await expect(control).toBeFocused();
+        const after = await control.screenshot();
+        const box = (await control.boundingBox())!;
+        // At least a ring's worth: most of the perimeter, 2 px wide.
+        expect(await countChanged(page, before, after), id).toBeGreaterThan(box.width + box.height);
       }
     });
   });
