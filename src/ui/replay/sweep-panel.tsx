@@ -71,7 +71,7 @@ function SweepTable({
             <th title="Tool-result clearings (microcompact)">clearings</th>
             {truncates && <th title="Simulated truncations (a range dropped, no summary)">truncations</th>}
             <th title={`Real ${kinds} reproduced within the comparison's tolerance`}>matched</th>
-            <th title={`Simulated ${kinds} with no real one near them`}>extra</th>
+            <th title={`Simulated ${getFiredWords(result.points).many} with no real one near them`}>extra</th>
             <th title={`Real ${kinds} the replay did not reproduce`}>missed</th>
             <th title="F1 = 2·matched / (2·matched + extra + missed): 1 is every real one and nothing else">
               F1
