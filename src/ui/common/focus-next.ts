@@ -5,7 +5,7 @@
 const FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]';
 
 /** Whether Tab stops at an element: focusable, not disabled, not inert, laid out. */
-export function isTabbable(el: HTMLElement): boolean {
+function isTabbable(el: HTMLElement): boolean {
   if (el.tabIndex < 0) return false;
   if ((el as HTMLButtonElement).disabled) return false;
   if (el.closest('[inert]')) return false;
