@@ -73,6 +73,33 @@ test.describe('compaction counts on real sessions', () => {
     ].join('\n');
     expect(titles).not.toContain('→ – tokens');
     expect(titles).not.toContain('182,356');
+    // Its first compactions follow call 1: their marker lay over the window's label ("A4dow
+    // 200k"). The label now starts past every marker's button.
+    const timeline = page.getByTestId('timeline');
+    await expect(timeline).toHaveAttribute('data-window-label', /x0/);
+    const label = JSON.parse((await timeline.getAttribute('data-window-label'))!) as Record<
+      'x0' | 'x1' | 'y0' | 'y1',
+      number
+    >;
+    const canvas = (await timeline.locator('canvas').first().boundingBox())!;
+    const buttons = page.locator('[data-testid="compaction-marker"], [data-testid="compaction-cluster"]');
+    const boxes = await buttons.evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { x0: r.left, x1: r.right, y0: r.top, y1: r.bottom };
+      }),
+    );
+    expect(boxes.length).toBeGreaterThan(0);
+    const onPage = {
+      x0: canvas.x + label.x0,
+      x1: canvas.x + label.x1,
+      y0: canvas.y + label.y0,
+      y1: canvas.y + label.y1,
+    };
+    const over = boxes.filter(
+      (b) => b.x0 < onPage.x1 && b.x1 > onPage.x0 && b.y0 < onPage.y1 && b.y1 > onPage.y0,
+    );
+    expect(over, 'marker buttons over the window label').toEqual([]);
     await page.screenshot({ path: test.info().outputPath('session-05541cb5.png') });
   });
 

@@ -159,9 +159,13 @@ test.describe('session library', () => {
     await expect(forecast).toContainText(`last known: ${forecastBefore}`);
     await expect(page.getByTestId('follow-score')).toHaveText(scored ?? '');
     await expect(page.getByTestId('follow-bar')).not.toContainText('Waiting for the first calls');
+    // The header's figures too: they were shown unmarked beside the bar's "last known".
+    await expect(page.getByTestId('header-last-known')).toHaveText('File gone: last known');
+    await expect(page.locator('.session-stats')).toHaveAttribute('data-last-known', 'true');
     // Back: current again.
     missing = false;
     await expect(error).toHaveCount(0);
+    await expect(page.getByTestId('header-last-known')).toHaveCount(0);
     await expect(forecast).toHaveAttribute('data-last-known', 'false');
     await expect(page.getByTestId('follow-score')).toHaveText(scored ?? '');
     // Cut to its first lines (a new session written over it): the old compaction's score goes.

@@ -31,6 +31,7 @@ import { sessionOverviewQuery } from './queries';
 import { SessionHeader } from './session-header';
 import { useUiStore } from './store';
 import { SummariesDock } from './summaries/summaries-dock';
+import { useSummariesStore } from './summaries/summaries-store';
 import { ReplayDrawer } from './replay/replay-drawer';
 import { ReplaySection } from './replay/replay-section';
 import { Timeline } from './timeline/timeline';
@@ -253,35 +254,40 @@ function SessionView({ sessionId }: { sessionId: SessionId }) {
   const setChartHeight = useLayoutStore((s) => s.setChartHeight);
   const sideWidthPx = useLayoutStore((s) => s.sideWidthPx);
   const setSideWidth = useLayoutStore((s) => s.setSideWidth);
+  const summariesOpen = useSummariesStore((s) => s.open);
   if (!overview) return null;
   if (overview.notTranscript) return <NotTranscript sessionId={sessionId} overview={overview} />;
   return (
     <main className="session-view">
-      <LinkNotice />
-      <FirstRunLine />
-      <LiveBar />
-      <SessionHeader overview={overview} />
-      <Timeline sessionId={sessionId} />
-      <ReplaySection sessionId={sessionId} />
-      <Splitter
-        axis="y"
-        value={chartHeightPx}
-        onChange={setChartHeight}
-        label="Chart height"
-        testId="chart-splitter"
-      />
-      <div className="workspace" style={{ '--side-px': `${sideWidthPx}px` } as CSSProperties}>
-        <TranscriptPane sessionId={sessionId} />
+      {/* The open Summaries view covers all of this (summaries.css): inert under it, so Tab and a
+          screen reader stay in the view; as it was once the view closes. */}
+      <div className="session-under" inert={summariesOpen}>
+        <LinkNotice />
+        <FirstRunLine />
+        <LiveBar />
+        <SessionHeader overview={overview} />
+        <Timeline sessionId={sessionId} />
+        <ReplaySection sessionId={sessionId} />
         <Splitter
-          axis="x"
-          sign={-1}
-          value={sideWidthPx}
-          onChange={setSideWidth}
-          label="Side panel width"
-          testId="side-splitter"
+          axis="y"
+          value={chartHeightPx}
+          onChange={setChartHeight}
+          label="Chart height"
+          testId="chart-splitter"
         />
-        <SidePanel sessionId={sessionId} overview={overview} />
-        <ReplayDrawer sessionId={sessionId} />
+        <div className="workspace" style={{ '--side-px': `${sideWidthPx}px` } as CSSProperties}>
+          <TranscriptPane sessionId={sessionId} />
+          <Splitter
+            axis="x"
+            sign={-1}
+            value={sideWidthPx}
+            onChange={setSideWidth}
+            label="Side panel width"
+            testId="side-splitter"
+          />
+          <SidePanel sessionId={sessionId} overview={overview} />
+          <ReplayDrawer sessionId={sessionId} />
+        </div>
       </div>
       <SummariesDock sessionId={sessionId} />
     </main>

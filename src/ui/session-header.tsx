@@ -2,6 +2,7 @@ import type { StatedTotals } from '../engine/types';
 import type { SessionOverview } from '../worker/protocol';
 import { formatCount, formatDateTime, formatDuration, formatTokensShort } from './common/format';
 import { OtherSessions } from './other-sessions';
+import { useLiveStore } from './library/live';
 import { useUiStore } from './store';
 import { markHiddenChars, VisibleText } from './common/visible-text';
 
@@ -45,6 +46,10 @@ function statedTitle(t: StatedTotals): string {
 
 export function SessionHeader({ overview }: { overview: SessionOverview }) {
   const setPanel = useUiStore((s) => s.setPanel);
+  // Live mode cannot read the file (gone, HTTP 404; the server away): the figures are the last
+  // read's, marked so here as in the live bar (library/live-bar.tsx) — they read as current once.
+  const liveError = useLiveStore((s) => s.error);
+  const liveGone = useLiveStore((s) => s.gone);
   const { meta } = overview;
   const stated = meta.statedTotals;
   const models = meta.models.join(', ');
@@ -152,7 +157,12 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
           {formatDateTime(meta.startMs)} → {formatDateTime(meta.endMs)} ({formatDuration(duration)})
         </span>
       </div>
-      <div className="session-stats">
+      <div className="session-stats" data-last-known={liveError ? 'true' : undefined}>
+        {liveError && (
+          <span className="notice error small" data-testid="header-last-known" title={liveError}>
+            {liveGone ? 'File gone' : 'File unreadable'}: last known
+          </span>
+        )}
         <Stat label="entries" value={formatCount(overview.entries)} testId="stat-entries" />
         {folded > 0 && (
           <span

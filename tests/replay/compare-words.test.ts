@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { describeExpectedReal } from '../../src/engine/replay/compare-words';
+import { describeExpectedReal, describeRealKinds } from '../../src/engine/replay/compare-words';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { prepareReplay } from '../../src/engine/replay/prepare';
+import { computeSweep, getSweepableKnobs } from '../../src/engine/replay/sweep';
 import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
 import { getStrategy } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
@@ -16,11 +17,16 @@ import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 // "4 compactions (0 auto · 0 manual · 0 µ · 4 T)"). Each log replayed with its own agent's strategy
 // at its own knobs, as the page opens it.
 
-async function replayOwn(name: string, path: string) {
+async function prepareOwn(name: string, path: string) {
   const session = await parseSession([createMemorySource(name, readFileSync(path))]);
   const prepared = prepareReplay(session);
   const id = getDefaultStrategyId(session.format, session.meta.agent);
   const { knobs } = getStrategy(id).getSessionKnobs(getSessionInfo(prepared));
+  return { prepared, id, knobs };
+}
+
+async function replayOwn(name: string, path: string) {
+  const { prepared, id, knobs } = await prepareOwn(name, path);
   return computeReplay(prepared, id, knobs).comparison;
 }
 
@@ -33,6 +39,24 @@ describe.runIf(corpusOrSkip("the replay strip's words"))("the replay strip's wor
     expect(c.expected).toBe(4);
     expect(c.outcomes.filter((o) => o.kind === 'truncate')).toHaveLength(4);
     expect(describeExpectedReal(c)).toBe('real truncations');
+  });
+
+  it("a Cline task's sweep: what its matched, extra and missed count are truncations too", async () => {
+    // The Sweep panel's column tooltips said "Real auto-compactions reproduced…" on this task.
+    const { prepared, id, knobs } = await prepareOwn(
+      'ui_messages.json',
+      join(CORPUS, 'CoreGems__Cline-Xray/task_sample__ui_messages.json'),
+    );
+    const spec = getSweepableKnobs(id)[0]!;
+    const sweep = await computeSweep(prepared, id, knobs, {
+      knob: spec.key,
+      from: spec.min ?? 1,
+      to: spec.max ?? 100,
+      steps: 3,
+    });
+    expect(sweep.points.every((p) => p.expectedReal === 4)).toBe(true);
+    expect(sweep.realKinds).toEqual({ compact: 0, truncate: 4 });
+    expect(describeRealKinds(sweep.realKinds, 4)).toBe('truncations');
   });
 
   it('a Claude Code session: its auto-compactions stay "real auto-compactions"', async () => {

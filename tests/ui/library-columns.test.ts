@@ -1,5 +1,13 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createNodeFileSource } from '../../src/cli/node-source';
 import type { LibraryRow } from '../../src/engine/library/library-row';
+import { scanSession } from '../../src/engine/library/scan-session';
+import { countCompactions } from '../../src/engine/parse/main-thread';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
+import { countCompactBoundaries } from '../helpers/plain-count';
 import { getProjectName, LIBRARY_COLUMNS, selectSessions } from '../../src/ui/library/library-columns';
 import type { LibrarySession } from '../../src/ui/library/library-store';
 
@@ -56,3 +64,35 @@ describe('library columns', () => {
     expect(cost.text(priced, priced.row!)).toBe('$1.50');
   });
 });
+
+// A real session whose subagents compacted: its header says "6 compactions · 9 in subagents"; the
+// library's row said "6 / 0 / 0µ" and nothing of the subagents' 9.
+describe.runIf(corpusOrSkip('the library row of a session whose subagents compacted'))(
+  'the compactions column of a session whose subagents compacted (the corpus)',
+  () => {
+    it('says the subagents’ compactions apart, as the header does, each counted plainly', async () => {
+      const dir = join(CORPUS, 'LAF-US__IDAHO-VAULT');
+      const stem =
+        'claude__projects__c--Users-loganf-Documents-IDAHO-VAULT__05541cb5-fe43-41c9-87ef-2a6d89bba271';
+      const main = join(dir, `${stem}.jsonl`);
+      const subagents = readdirSync(dir)
+        .filter((f) => f.startsWith(`${stem}__subagents__`) && f.endsWith('.jsonl'))
+        .map((f) => join(dir, f));
+      const inSubagents = subagents.reduce((n, f) => n + countCompactBoundaries(f), 0);
+      expect(countCompactBoundaries(main)).toBe(6);
+      expect(inSubagents).toBe(9);
+      const sources = () => [main, ...subagents].map((f) => createNodeFileSource(f));
+      const row = await scanSession(sources());
+      // The header's figures (session-header.tsx reads countCompactions of the full parse).
+      const header = countCompactions(await parseSession(sources()));
+      expect(header.inSubagents).toBe(inSubagents);
+      expect(row.compactions).toEqual(header);
+      const column = LIBRARY_COLUMNS.find((c) => c.key === 'compactions')!;
+      const s: LibrarySession = { key: 'x', root: 'projects', sizeBytes: 1, fileCount: 1, row };
+      expect(column.text(s, row)).toBe('6 / 0 / 0µ +9');
+      expect(column.hint?.(s, row)).toBe('6 on the main thread · 9 in subagents');
+      // Sorted by the main thread's, as the header's first figure.
+      expect(column.value(s, row)).toBe(6);
+    });
+  },
+);

@@ -1,6 +1,7 @@
 import { getStrategy } from '../strategies/registry';
 import type { KnobSpec, KnobValue } from '../strategies/types';
 import type { TokenCount } from '../types';
+import { countRealKinds, type RealKinds } from './compare-words';
 import { computeReplay, type ReplayOptions } from './compute-replay';
 import type { PreparedReplay } from './prepare';
 import type { ReplayCostFigures, ReplayEventKind, ReplayResult } from './types';
@@ -61,6 +62,11 @@ export interface SweepResult {
   knob: string;
   unit?: KnobSpec['unit'];
   points: SweepPoint[];
+  /**
+   * The log's automatic events a point's `matchedReal` counts, by kind (the same at every value):
+   * for the words (compare-words), a Cline log's truncations not called auto-compactions.
+   */
+  realKinds: RealKinds;
   computeMs: number;
 }
 
@@ -124,6 +130,7 @@ export async function computeSweep(
   const { signal, onProgress } = options;
   const yieldEveryMs = options.yieldEveryMs ?? DEFAULT_SWEEP_YIELD_MS;
   const points: SweepPoint[] = [];
+  let realKinds: RealKinds | undefined;
   let sliceStart = performance.now();
   onProgress?.({ done: 0, total: values.length });
   for (const value of values) {
@@ -159,6 +166,7 @@ export async function computeSweep(
     }
     let peakContextTokens = 0;
     for (const t of result.simulatedTokens) if (t > peakContextTokens) peakContextTokens = t;
+    realKinds ??= countRealKinds(result.comparison.outcomes);
     points.push({
       value,
       events,
@@ -185,6 +193,7 @@ export async function computeSweep(
     knob: spec.key,
     unit: spec.unit,
     points,
+    realKinds: realKinds ?? { compact: 0, truncate: 0 },
     computeMs: performance.now() - t0,
   };
 }

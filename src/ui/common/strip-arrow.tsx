@@ -1,19 +1,18 @@
 /**
  * The ‹ or › at an end of a sideways-scrolling strip (use-scroll-strip.ts) that hides items: it
- * says more follow and scrolls there. Where the items are reached by Tab themselves (the replay's
- * event chips) the arrow is for the pointer only (`pointerOnly`).
+ * says more follow and scrolls there. Both strips' items are reached by Tab themselves (a focused
+ * one scrolls into view), so the arrow is for the pointer only: as a Tab stop it held the focus
+ * until a press scrolled the strip to its end, where it went away and the focus fell to <body>.
  */
 export function StripArrow({
   side,
   label,
   testId,
-  pointerOnly = false,
   onScroll,
 }: {
   side: 'before' | 'after';
   label: string;
   testId: string;
-  pointerOnly?: boolean;
   onScroll: (direction: -1 | 1) => void;
 }) {
   return (
@@ -23,7 +22,7 @@ export function StripArrow({
       data-testid={testId}
       aria-label={label}
       title={label}
-      tabIndex={pointerOnly ? -1 : undefined}
+      tabIndex={-1}
       onClick={() => onScroll(side === 'before' ? -1 : 1)}
     >
       {side === 'before' ? '‹' : '›'}

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 
 // One stack for everything that Escape closes (cards, popovers, the sweep panel, dialogs): a
 // layer registers while it is open, Escape closes only the topmost, and focus goes back to the
@@ -38,7 +38,10 @@ function onKeyDown(event: KeyboardEvent): void {
 export function useEscapeLayer(close: () => void, open = true): void {
   const closeRef = useRef(close);
   closeRef.current = close;
-  useEffect(() => {
+  // A layout effect: where the focus was is read in the commit that opens the layer, before a
+  // frame later moves it into the layer (the replay drawer focuses a panel it opens); a passive
+  // effect ran after that frame once, read the panel itself, and Escape left the focus on <body>.
+  useLayoutEffect(() => {
     if (!open) return;
     if (!listening) {
       window.addEventListener('keydown', onKeyDown);

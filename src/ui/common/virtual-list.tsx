@@ -19,6 +19,8 @@ interface VirtualListProps {
   className?: string;
   testId?: string;
   ariaLabel?: string;
+  /** The id of the row the keyboard is on (`aria-activedescendant`: the list keeps the focus). */
+  activeDescendant?: string;
 }
 
 const OVERSCAN_ROWS = 8;
@@ -77,6 +79,7 @@ export function VirtualList(props: VirtualListProps) {
       className={`vl ${props.className ?? ''}`}
       data-testid={props.testId}
       aria-label={props.ariaLabel}
+      aria-activedescendant={props.activeDescendant}
       role="listbox"
       tabIndex={0}
       onKeyDown={props.onKeyDown}

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { SessionId } from '../../worker/protocol';
 import { useColorScheme } from '../common/use-color-scheme';
+import { useEscapeLayer } from '../common/use-escape';
 import { getLoadedFiles } from '../load/load-session';
 import { CompareChart, LineSwatch } from '../replay/compare-chart';
 import { CompareTable } from '../replay/compare-strategies-panel';
@@ -43,6 +44,10 @@ export function CustomStrategyPanel({
   const queryClient = useQueryClient();
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const abort = useRef<AbortController | null>(null);
+  const importRef = useRef<HTMLInputElement>(null);
+  // A panel of the replay's drawer: Escape closes it (not while writing in the editor:
+  // common/use-escape.ts), and the focus goes back to Custom….
+  useEscapeLayer(onClose);
   const theme = useColorScheme() === 'light' ? 'vs' : 'vs-dark';
 
   useEffect(() => {
@@ -133,7 +138,12 @@ export function CustomStrategyPanel({
   };
 
   return (
-    <section className="custom-strategy panel-box" data-testid="custom-strategy" aria-label="Custom strategy">
+    <section
+      className="custom-strategy panel-box"
+      data-testid="custom-strategy"
+      aria-label="Custom strategy"
+      tabIndex={-1}
+    >
       <div className="custom-strategy-bar">
         <strong>Custom strategy</strong>
         <label>
@@ -175,20 +185,29 @@ export function CustomStrategyPanel({
             </optgroup>
           )}
         </select>
-        <label className="btn small">
+        {/* A button, not a label around the hidden input: a label is no Tab stop, so the keyboard
+            could not import. */}
+        <button
+          type="button"
+          className="btn small"
+          data-testid="custom-import-button"
+          onClick={() => importRef.current?.click()}
+        >
           Import .ts
-          <input
-            type="file"
-            accept=".ts,.js,text/plain"
-            hidden
-            data-testid="custom-import"
-            onChange={async (e) => {
-              const file = e.target.files?.[0];
-              // Shown, never run: it runs when the person presses Run.
-              if (file) open(file.name, await file.text());
-            }}
-          />
-        </label>
+        </button>
+        <input
+          ref={importRef}
+          type="file"
+          accept=".ts,.js,text/plain"
+          hidden
+          data-testid="custom-import"
+          onChange={async (e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            // Shown, never run: it runs when the person presses Run.
+            if (file) open(file.name, await file.text());
+          }}
+        />
         <button type="button" className="btn small" onClick={exportFile} data-testid="custom-export">
           Export .ts
         </button>
@@ -196,8 +215,11 @@ export function CustomStrategyPanel({
           type="button"
           className="btn small primary"
           data-testid="custom-run"
-          disabled={status.kind === 'running'}
-          onClick={() => void run()}
+          // Not `disabled` while it runs: a disabled button drops the focus to <body>.
+          aria-disabled={status.kind === 'running'}
+          onClick={() => {
+            if (status.kind !== 'running') void run();
+          }}
         >
           {status.kind === 'running' ? 'Running…' : 'Run'}
         </button>

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { focusNextOutside } from '../common/focus-next';
 import { formatList, getReadAgents } from '../common/agents';
 import { useUiStore } from '../store';
 import { useShortcutsStore } from './shortcuts-store';
@@ -22,8 +23,11 @@ export function FirstRunLine() {
   const label = useUiStore((s) => s.currentLabel);
   const [dismissed, setDismissed] = useState(readDismissed);
   const openShortcuts = useShortcutsStore((s) => s.setOpen);
+  const ref = useRef<HTMLDivElement>(null);
   if (!label?.startsWith(SAMPLE_LABEL) || dismissed) return null;
   const dismiss = () => {
+    // The focus moves on rather than falling to <body> with the line (common/focus-next.ts).
+    if (ref.current?.contains(document.activeElement)) focusNextOutside(ref.current);
     setDismissed(true);
     try {
       localStorage.setItem(DISMISSED_KEY, '1');
@@ -32,7 +36,7 @@ export function FirstRunLine() {
     }
   };
   return (
-    <div className="first-run" role="note" data-testid="first-run">
+    <div className="first-run" role="note" data-testid="first-run" ref={ref}>
       <span>
         <b>A generated sample</b>: context per call, compactions, a replay. Try a flag, shift-drag a range,{' '}
         <button type="button" className="btn link" onClick={() => openShortcuts(true)}>

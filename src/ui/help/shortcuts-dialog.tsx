@@ -11,21 +11,30 @@ export function ShortcutsDialog() {
   const close = () => setOpen(false);
   useEscapeLayer(close);
   const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => closeRef.current?.focus(), []);
+  const ref = useRef<HTMLDialogElement>(null);
+  // A modal <dialog>: the page under it is inert, so Tab stays in the list (a div marked
+  // aria-modal let Tab walk on into the page behind the backdrop).
+  useEffect(() => {
+    ref.current?.showModal();
+    closeRef.current?.focus();
+  }, []);
   return (
-    <div
-      className="shortcuts-backdrop"
+    <dialog
+      ref={ref}
+      className="shortcuts-dialog"
+      aria-labelledby="shortcuts-title"
+      data-testid="shortcuts-overlay"
+      onClose={close}
+      onCancel={(e) => {
+        // Escape goes through the stack (use-escape.ts), as the paste dialog's does.
+        e.preventDefault();
+      }}
       onClick={(e) => {
+        // A click on the backdrop lands on the dialog itself; its content fills the box.
         if (e.target === e.currentTarget) close();
       }}
     >
-      <div
-        className="shortcuts-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="shortcuts-title"
-        data-testid="shortcuts-overlay"
-      >
+      <div className="shortcuts-body">
         <div className="shortcuts-head">
           <h2 id="shortcuts-title">Keyboard shortcuts</h2>
           <button ref={closeRef} type="button" className="btn" data-testid="shortcuts-close" onClick={close}>
@@ -56,6 +65,6 @@ export function ShortcutsDialog() {
         </div>
         <p className="muted small">Esc closes this list.</p>
       </div>
-    </div>
+    </dialog>
   );
 }

@@ -1,7 +1,8 @@
 // Every keyboard shortcut the page has, by where it works: the `?` overlay lists exactly these.
 // A shortcut added to a view is added here (the handlers: timeline/use-chart-zoom.ts,
 // transcript/transcript-pane.tsx, common/splitter.tsx, common/use-escape.ts, learn/learn-view.tsx,
-// library/library-view.tsx, help/shortcuts-overlay.tsx, transcript/conversation-view.tsx).
+// library/library-view.tsx, help/shortcuts-overlay.tsx, transcript/conversation-view.tsx; Monaco's
+// own Ctrl+M in custom/custom-strategy-panel.tsx).
 
 interface Shortcut {
   keys: readonly string[];
@@ -43,11 +44,23 @@ export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
   },
   {
     where: 'Session library',
-    shortcuts: [{ keys: ['Enter'], what: 'Open the focused session' }],
+    shortcuts: [
+      { keys: ['↑', '↓'], what: 'Move to the previous or next session (focus the list)' },
+      { keys: ['PgUp', 'PgDn'], what: 'Move a screen up or down' },
+      { keys: ['Home', 'End'], what: 'First or last session' },
+      { keys: ['Enter'], what: 'Open the session' },
+    ],
   },
   {
     where: 'Splitters',
     shortcuts: [{ keys: ['←', '→', '↑', '↓'], what: 'Resize the chart or the side panel' }],
+  },
+  {
+    where: 'Custom strategy editor',
+    shortcuts: [
+      { keys: ['Tab'], what: 'Indent (the Summaries editors move on instead)' },
+      { keys: ['Ctrl+M'], what: 'Tab moves the focus on out of the editor, or indents again' },
+    ],
   },
   {
     where: 'Learn mode',

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { formatBytes, formatCount } from '../common/format';
 import { HighlightedText } from '../common/highlighted-text';
 import { VisibleText } from '../common/visible-text';
@@ -31,6 +31,13 @@ export default function FindPanel({
   const start = () => {
     if (text.trim() !== '') void runFind(keys, text);
   };
+  // Opened from its button, the panel gives the focus to its text: what was typed next went
+  // nowhere, and Enter pressed the button again, closing the panel.
+  const inputRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (document.activeElement?.getAttribute('data-testid') === 'library-find-toggle')
+      inputRef.current?.focus();
+  }, []);
   return (
     <section className="find-panel" aria-label="Find in transcripts" data-testid="library-find">
       <form
@@ -41,6 +48,7 @@ export default function FindPanel({
         }}
       >
         <input
+          ref={inputRef}
           type="search"
           className="find-input"
           placeholder="Text in every listed session (plain, any case)"

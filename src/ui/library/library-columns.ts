@@ -128,12 +128,18 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     key: 'compactions',
     label: 'Compactions',
     title:
-      'Compactions: auto / manual / µ (microcompactions), and T (truncations, Cline) where there are any',
+      'Compactions of the main thread: auto / manual / µ (microcompactions), and T (truncations, Cline) where there are any; + those in subagent logs (their own contexts), as the session’s header says them',
     widthCss: '6rem',
     numeric: true,
     value: (_, r) => compactions(r),
+    // The subagents' own compactions said apart, as the session header does ("6 compactions · 9 in
+    // subagents") and the Calls column does its subagent calls ("+N"); the row held the figure.
     text: (_, r) =>
-      `${r.compactions.auto} / ${r.compactions.manual} / ${r.compactions.micro}µ${r.compactions.truncated ? ` · ${r.compactions.truncated} T` : ''}`,
+      `${r.compactions.auto} / ${r.compactions.manual} / ${r.compactions.micro}µ${r.compactions.truncated ? ` · ${r.compactions.truncated} T` : ''}${r.compactions.inSubagents ? ` +${formatCount(r.compactions.inSubagents)}` : ''}`,
+    hint: (_, r) =>
+      r.compactions.inSubagents
+        ? `${formatCount(compactions(r))} on the main thread · ${formatCount(r.compactions.inSubagents)} in subagents`
+        : undefined,
   },
   {
     key: 'subagents',

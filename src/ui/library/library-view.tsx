@@ -1,5 +1,5 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, memo, Suspense, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, lazy, memo, Suspense, useMemo, useRef, useState } from 'react';
 import { PRICES_SEEN } from '../../engine/cost/prices-seen';
 import { formatBytes } from '../common/format';
 import { VirtualList } from '../common/virtual-list';
@@ -53,6 +53,36 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
   const totalBytes = sessions.reduce((s, x) => s + x.sizeBytes, 0);
   const headRef = useRef<HTMLDivElement>(null);
   const [whatIf, setWhatIf] = useState(false);
+  // The row the keyboard is on (↑ ↓ PgUp PgDn Home End in the list; Enter opens it). The list was
+  // a Tab stop whose arrows only scrolled: no row could be reached, nor opened, without a pointer.
+  // A new order or filter starts it afresh.
+  const [active, setActive] = useState({ index: -1, nonce: 0, list: alignTop });
+  const activeIndex = active.list === alignTop ? Math.min(active.index, shown.length - 1) : -1;
+  const visibleRows = useRef(10);
+  const onListKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Enter') {
+      const s = shown[activeIndex];
+      if (s && openRoots.has(s.root)) void openLibrarySession(queryClient, s.key);
+      return;
+    }
+    const moves: Record<string, number> = {
+      ArrowDown: 1,
+      ArrowUp: -1,
+      PageDown: visibleRows.current,
+      PageUp: -visibleRows.current,
+      Home: -shown.length,
+      End: shown.length,
+    };
+    const move = moves[event.key];
+    if (move === undefined || shown.length === 0) return;
+    event.preventDefault();
+    const index = Math.min(shown.length - 1, Math.max(0, (activeIndex < 0 ? -1 : activeIndex) + move));
+    setActive({ index, nonce: active.nonce + 1, list: alignTop });
+  };
+  const scrollRequest = useMemo(
+    () => ({ index: activeIndex, nonce: active.nonce }),
+    [activeIndex, active.nonce],
+  );
   const find = useLibraryStore((s) => s.findOpen);
   // What-if and the search take every listed session whose folder is open, across roots.
   const shownKeys = useMemo(
@@ -179,6 +209,12 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
         count={shown.length}
         rowHeightPx={ROW_HEIGHT_PX}
         alignTopRequest={alignTop}
+        scrollRequest={scrollRequest}
+        onKeyDown={onListKey}
+        onRangeChange={(start, end) => {
+          visibleRows.current = Math.max(1, end - start - 1);
+        }}
+        activeDescendant={activeIndex >= 0 ? `library-row-${activeIndex}` : undefined}
         className="library-rows"
         testId="library-rows"
         ariaLabel="Sessions"
@@ -187,6 +223,8 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
         }}
         renderRow={(i) => (
           <LibraryRowView
+            id={`library-row-${i}`}
+            active={i === activeIndex}
             session={shown[i]!}
             filesOpen={openRoots.has(shown[i]!.root)}
             showRoot={showRoot}
@@ -226,11 +264,16 @@ function CacheStatus({ sessions }: { sessions: readonly LibrarySession[] }) {
  * sessions it scanned, so the rows in view that did not change are not rendered again.
  */
 const LibraryRowView = memo(function LibraryRowView({
+  id,
+  active,
   session: s,
   filesOpen,
   showRoot,
   queryClient,
 }: {
+  id: string;
+  /** The row the keyboard is on in the list. */
+  active: boolean;
   session: LibrarySession;
   filesOpen: boolean;
   /** Several folders are listed: the row says which it came from. */
@@ -240,14 +283,15 @@ const LibraryRowView = memo(function LibraryRowView({
   const row = s.row;
   return (
     <div
-      className={`library-row${filesOpen ? '' : ' closed'}`}
+      id={id}
+      className={`library-row${filesOpen ? '' : ' closed'}${active ? ' active' : ''}`}
       style={TABLE_STYLE}
       data-testid="library-row"
       data-key={s.key}
       data-root={s.root}
       data-from-cache={s.fromCache === true}
       role="option"
-      aria-selected={false}
+      aria-selected={active}
       tabIndex={-1}
       title={s.key}
       onClick={() => filesOpen && void openLibrarySession(queryClient, s.key)}

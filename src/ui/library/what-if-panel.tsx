@@ -281,22 +281,17 @@ export default function WhatIfPanel({ keys, filesOpen }: { keys: readonly string
             summarized by the built-in summarizer
           </span>
         )}
-        {running ? (
-          <button type="button" className="btn" onClick={cancelWhatIf} data-testid="whatif-cancel">
-            Cancel
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="btn primary"
-            onClick={run}
-            disabled={problem !== undefined}
-            title={problem}
-            data-testid="whatif-run"
-          >
-            Replay {keys.length} {keys.length === 1 ? 'session' : 'sessions'}
-          </button>
-        )}
+        {/* One button that turns from Replay into Cancel and back (the focus stays on it). */}
+        <button
+          type="button"
+          className={`btn${running ? '' : ' primary'}`}
+          onClick={running ? cancelWhatIf : run}
+          disabled={!running && problem !== undefined}
+          title={running ? undefined : problem}
+          data-testid={running ? 'whatif-cancel' : 'whatif-run'}
+        >
+          {running ? 'Cancel' : `Replay ${keys.length} ${keys.length === 1 ? 'session' : 'sessions'}`}
+        </button>
         {problem && !running && (
           <span className="muted" data-testid="whatif-problem">
             {problem}

@@ -29,7 +29,10 @@ export function SidePanel({ sessionId, overview }: { sessionId: SessionId; overv
       : []),
   ];
   const activeKey = openCompaction !== undefined ? `compaction-${openCompaction}` : panel;
-  // Its tabs overflow a narrow panel (issue 24 item 3): ‹ › say more lie that way, the active one in view.
+  // Its tabs overflow a narrow panel (issue 24 item 3): ‹ › say more lie that way, the active one in
+  // view. Tab reaches every tab (a focused one scrolls into view), so the ‹ › are for the pointer:
+  // a Tab stop on them lost the focus to <body> once a press scrolled the strip to its end and the
+  // arrow went away.
   const strip = useScrollStrip(activeKey);
   return (
     <section className="side-panel">

@@ -174,6 +174,7 @@ export function CompareStrategiesPanel({
       data-testid="compare-panel"
       data-running={running ? 'true' : 'false'}
       aria-label="Compare strategies"
+      tabIndex={-1}
     >
       <div className="strat-controls">
         <span className="strat-title">Compare strategies</span>
@@ -196,36 +197,37 @@ export function CompareStrategiesPanel({
             </label>
           ))}
         </fieldset>
-        {running ? (
-          <>
-            <span
-              className="sweep-progress"
-              data-testid="compare-progress"
-              data-done={progress?.done ?? 0}
-              data-total={progress?.total ?? 0}
-            >
-              <ProgressBar fraction={fraction} />
-              <span className="mono small muted">
-                {progress ? `${progress.done}/${progress.total}` : '…'}
-                {runningLabel ? ` ${runningLabel}` : ''}
-              </span>
-            </span>
-            <button type="button" className="btn danger small" data-testid="compare-cancel" onClick={cancel}>
-              Cancel
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            className="btn primary small"
-            data-testid="compare-run"
-            disabled={picked.length === 0}
-            title={picked.length === 0 ? 'Pick at least one strategy' : 'Run the picked strategies'}
-            onClick={() => run()}
+        {running && (
+          <span
+            className="sweep-progress"
+            data-testid="compare-progress"
+            data-done={progress?.done ?? 0}
+            data-total={progress?.total ?? 0}
           >
-            Run
-          </button>
+            <ProgressBar fraction={fraction} />
+            <span className="mono small muted">
+              {progress ? `${progress.done}/${progress.total}` : '…'}
+              {runningLabel ? ` ${runningLabel}` : ''}
+            </span>
+          </span>
         )}
+        {/* One button that turns from Run into Cancel and back (the focus stays on it). */}
+        <button
+          type="button"
+          className={`btn small ${running ? 'danger' : 'primary'}`}
+          data-testid={running ? 'compare-cancel' : 'compare-run'}
+          disabled={!running && picked.length === 0}
+          title={
+            running
+              ? undefined
+              : picked.length === 0
+                ? 'Pick at least one strategy'
+                : 'Run the picked strategies'
+          }
+          onClick={running ? cancel : () => run()}
+        >
+          {running ? 'Cancel' : 'Run'}
+        </button>
         <button type="button" className="btn link small sweep-close" title="Close (Escape)" onClick={onClose}>
           close
         </button>

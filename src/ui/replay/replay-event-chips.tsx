@@ -22,7 +22,6 @@ export function ReplayEventChips({ events }: { events: readonly ReplayEvent[] })
           side="before"
           label="Earlier events"
           testId="replay-events-before"
-          pointerOnly
           onScroll={strip.scrollBy}
         />
       )}
@@ -51,7 +50,6 @@ export function ReplayEventChips({ events }: { events: readonly ReplayEvent[] })
           side="after"
           label="Later events"
           testId="replay-events-after"
-          pointerOnly
           onScroll={strip.scrollBy}
         />
       )}

@@ -216,7 +216,7 @@ export function ReplayKnobs({
     groups.set(spec.group, list);
   }
   return (
-    <div className="replay-knobs" data-testid="replay-knobs">
+    <section className="replay-knobs" data-testid="replay-knobs" aria-label="Knobs" tabIndex={-1}>
       {[...groups].map(([group, list]) => (
         <fieldset key={group}>
           <legend>{group}</legend>
@@ -254,6 +254,6 @@ export function ReplayKnobs({
       <button type="button" className="btn small" data-testid="replay-reset-knobs" onClick={resetKnobs}>
         Back to the log’s knobs
       </button>
-    </div>
+    </section>
   );
 }

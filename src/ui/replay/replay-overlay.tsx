@@ -1,6 +1,6 @@
 import { at } from '../../engine/assert';
 import { prepareCanvas } from '../common/canvas';
-import { useEffect, useMemo, useRef } from 'react';
+import { type CSSProperties, useEffect, useMemo, useRef } from 'react';
 import type { ReplayEvent } from '../../engine/replay/types';
 import type { TimelineSeries } from '../../worker/protocol';
 import { formatCount } from '../common/format';
@@ -206,7 +206,7 @@ export function ReplayOverlay({
           <button
             type="button"
             key={i}
-            className={`replay-marker ${openEvent === i ? 'open' : ''}`}
+            className={`replay-marker ink ${openEvent === i ? 'open' : ''}`}
             data-testid="replay-marker"
             data-kind={e.kind}
             data-trigger={e.trigger}
@@ -214,7 +214,7 @@ export function ReplayOverlay({
             data-event-index={i}
             title={describeReplayEvent(e)}
             aria-label={describeReplayEvent(e)}
-            style={{ left: c.px, top, color: EVENT_COLORS[e.kind] }}
+            style={{ left: c.px, top, '--c': EVENT_COLORS[e.kind] } as CSSProperties}
             onMouseMove={(ev) => ev.stopPropagation()}
             onClick={(ev) => {
               ev.stopPropagation();

@@ -1,6 +1,6 @@
 import { getPageStrategyDescriptor, useStrategyChoices } from '../custom/custom-registry';
 import { useEscapeLayer } from '../common/use-escape';
-import { lazy, Suspense, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { formatMillions, formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
 import { describeExpectedReal } from '../../engine/replay/compare-words';
@@ -12,8 +12,7 @@ import type {
 } from '../../engine/replay/types';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { formatCount } from '../common/format';
-import { sessionOverviewQuery, timelineQuery } from '../queries';
-import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
+import { timelineQuery } from '../queries';
 import { useUiStore } from '../store';
 import { ReplayEventCard } from './event-card';
 import { ReplayEventChips } from './replay-event-chips';
@@ -22,11 +21,6 @@ import { SubagentReplays } from './subagent-replays';
 import { useDebouncedRunParams, useReplayRun, useReplaySetup } from './use-replay';
 import './replay.css';
 import { formatOrdinal } from '../../engine/query/numbering';
-
-// The editor, Monaco's TypeScript worker and the sandbox load only when the panel opens.
-const CustomStrategyPanel = lazy(() =>
-  import('../custom/custom-strategy-panel').then((m) => ({ default: m.CustomStrategyPanel })),
-);
 
 // The replay strip under the timeline: on/off, how the replay compares with the log, the knobs
 // beyond the thresholds, the knob sweep, and the open event card.
@@ -287,7 +281,6 @@ function ManualControls({ sessionId, events }: { sessionId: SessionId; events?: 
 
 export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const setup = useReplaySetup(sessionId);
-  const overview = useQuery(sessionOverviewQuery(sessionId)).data;
   const unpublished = useDebouncedRunParams(sessionId);
   const enabled = useReplayStore((s) => s.enabled);
   const setEnabled = useReplayStore((s) => s.setEnabled);
@@ -440,18 +433,6 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
         )}
       </div>
       {enabled && result && result.events.length > 0 && <ReplayEventChips events={result.events} />}
-      {/* Not gated on the setup: it loads again after each pick in the strip, and the panel
-          would unmount meanwhile. Its own strategy is the log's, not the one picked. */}
-      {enabled && customOpen && overview && (
-        <Suspense fallback={<p className="small muted">Loading the editor…</p>}>
-          <CustomStrategyPanel
-            key={sessionId}
-            sessionId={sessionId}
-            ownStrategyId={getDefaultStrategyId(overview.format, overview.meta.agent)}
-            onClose={() => setCustomOpen(false)}
-          />
-        </Suspense>
-      )}
       {enabled && event && openEvent !== undefined && (
         <ReplayEventCard sessionId={sessionId} event={event} index={openEvent} />
       )}

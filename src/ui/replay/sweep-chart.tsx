@@ -1,10 +1,9 @@
 import type { SweepPoint, SweepResult } from '../../engine/replay/sweep';
 import { formatUsd } from '../../engine/replay/compare-table';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
-import { formatPlural } from '../../engine/query/numbering';
 import { formatCount, formatTokensShort } from '../common/format';
 
-// The sweep's chart: compactions fired and real ones matched for each value of the swept knob,
+// The sweep's chart: compactions (or truncations) fired and real ones matched for each value of the swept knob,
 // and the replay's cost on its own scale (its highest value labelled at the right edge).
 
 const CHART_WIDTH_PX = 380;
@@ -24,6 +23,21 @@ export function formatValueLong(value: number, unit: KnobSpec['unit']): string {
   return formatCount(value);
 }
 
+/**
+ * What a point's replay fired: its compactions and its truncations (a Cline strategy truncates and
+ * never summarizes: counting compactions alone drew its line flat at 0 beside 32 extra).
+ */
+export const getFired = (p: SweepPoint): number => p.events.compact + p.events.truncate;
+
+/** The sweep's fired events in words, singular and plural, by the kinds its replays fired. */
+export function getFiredWords(points: readonly SweepPoint[]): { one: string; many: string } {
+  const compacts = points.some((p) => p.events.compact > 0);
+  const truncates = points.some((p) => p.events.truncate > 0);
+  if (truncates && compacts) return { one: 'compaction or truncation', many: 'compactions and truncations' };
+  if (truncates) return { one: 'truncation', many: 'truncations' };
+  return { one: 'compaction', many: 'compactions' };
+}
+
 export function SweepChart({
   result,
   axisTitle,
@@ -39,7 +53,8 @@ export function SweepChart({
   const xs = points.map((p) => p.value);
   const xMin = Math.min(...xs);
   const xMax = Math.max(...xs);
-  const yMax = Math.max(1, ...points.map((p) => Math.max(p.events.compact, p.expectedReal)));
+  const yMax = Math.max(1, ...points.map((p) => Math.max(getFired(p), p.expectedReal)));
+  const words = getFiredWords(points);
   const innerW = CHART_WIDTH_PX - PAD.left - PAD.right;
   const innerH = CHART_HEIGHT_PX - PAD.top - PAD.bottom;
   const x = (v: number) => PAD.left + (xMax === xMin ? innerW / 2 : ((v - xMin) / (xMax - xMin)) * innerW);
@@ -59,7 +74,7 @@ export function SweepChart({
       height={CHART_HEIGHT_PX}
       viewBox={`0 0 ${CHART_WIDTH_PX} ${CHART_HEIGHT_PX}`}
       role="img"
-      aria-label={`Compactions fired and real ones matched for each value of ${axisTitle}`}
+      aria-label={`${words.many[0]!.toUpperCase()}${words.many.slice(1)} fired and real ones matched for each value of ${axisTitle}`}
     >
       {yTicks.map((t) => (
         <g key={t}>
@@ -87,7 +102,7 @@ export function SweepChart({
       {typeof current === 'number' && current >= xMin && current <= xMax && (
         <line className="sweep-current" x1={x(current)} x2={x(current)} y1={PAD.top} y2={PAD.top + innerH} />
       )}
-      <polyline className="sweep-line fired" points={line((p) => p.events.compact)} />
+      <polyline className="sweep-line fired" points={line(getFired)} />
       <polyline className="sweep-line matched" points={line((p) => p.matchedReal)} />
       {costMax > 0 && (
         <>
@@ -109,12 +124,12 @@ export function SweepChart({
           key={p.value}
           className="sweep-dot"
           cx={x(p.value)}
-          cy={y(p.events.compact)}
+          cy={y(getFired(p))}
           r={3}
           onClick={() => onPick(p.value)}
         >
           <title>
-            {`${formatValueLong(p.value, unit)}: ${formatPlural(p.events.compact, 'compaction')} fired, ${p.matchedReal} of ${p.expectedReal} real matched, ${p.extraSimulated} extra${p.cost ? `, cost ${formatUsd(p.cost.usd)}` : ''}`}
+            {`${formatValueLong(p.value, unit)}: ${getFired(p) === 1 ? `1 ${words.one}` : `${formatCount(getFired(p))} ${words.many}`} fired, ${p.matchedReal} of ${p.expectedReal} real matched, ${p.extraSimulated} extra${p.cost ? `, cost ${formatUsd(p.cost.usd)}` : ''}`}
           </title>
         </circle>
       ))}

@@ -1,3 +1,4 @@
+import { describeRealKinds } from '../../engine/replay/compare-words';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SweepPoint, SweepProgress, SweepResult } from '../../engine/replay/sweep';
@@ -17,7 +18,7 @@ import { ProgressBar } from '../top-bar/load-progress';
 import { replaySweepQuery } from './replay-queries';
 import { type ReplaySweepParams, useReplayStore } from './replay-store';
 import { useReplayKnobs, useReplayOverrides } from './use-replay';
-import { formatValue, formatValueLong, SweepChart } from './sweep-chart';
+import { formatValue, formatValueLong, getFiredWords, SweepChart } from './sweep-chart';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
 import { useBranchPath } from '../timeline/branch-store';
 
@@ -55,6 +56,11 @@ function SweepTable({
 }) {
   const best = getBestSweepPoint(result.points, typeof current === 'number' ? current : undefined);
   const cheapest = getCheapestPoint(result.points);
+  // The log's own automatic events in the strip's and the CLI's words: a Cline log's truncations
+  // are no auto-compactions.
+  const kinds = describeRealKinds(result.realKinds, 2);
+  // Truncations in a column of their own where a replay truncated, as the CLI's sweep says them.
+  const truncates = result.points.some((p) => p.events.truncate > 0);
   return (
     <div className="sweep-table-wrap">
       <table className="sweep-table mono">
@@ -63,9 +69,10 @@ function SweepTable({
             <th>{result.unit === 'tokens' ? 'value (tokens)' : 'value'}</th>
             <th title="Simulated compactions (summaries)">compactions</th>
             <th title="Tool-result clearings (microcompact)">clearings</th>
-            <th title="Real auto-compactions reproduced within the comparison's tolerance">matched</th>
-            <th title="Simulated auto-compactions with no real one near them">extra</th>
-            <th title="Real auto-compactions the replay did not reproduce">missed</th>
+            {truncates && <th title="Simulated truncations (a range dropped, no summary)">truncations</th>}
+            <th title={`Real ${kinds} reproduced within the comparison's tolerance`}>matched</th>
+            <th title={`Simulated ${getFiredWords(result.points).many} with no real one near them`}>extra</th>
+            <th title={`Real ${kinds} the replay did not reproduce`}>missed</th>
             <th title="F1 = 2·matched / (2·matched + extra + missed): 1 is every real one and nothing else">
               F1
             </th>
@@ -108,6 +115,7 @@ function SweepTable({
                 </td>
                 <td>{p.events.compact}</td>
                 <td>{p.events.microcompact}</td>
+                {truncates && <td>{p.events.truncate}</td>}
                 <td>
                   {p.matchedReal} of {p.expectedReal}
                 </td>
@@ -261,7 +269,13 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
   const fraction = progress && progress.total > 0 ? progress.done / progress.total : undefined;
 
   return (
-    <div className="sweep-panel" data-testid="sweep-panel" data-running={running ? 'true' : 'false'}>
+    <section
+      className="sweep-panel"
+      data-testid="sweep-panel"
+      data-running={running ? 'true' : 'false'}
+      aria-label="Knob sweep"
+      tabIndex={-1}
+    >
       <div className="sweep-controls">
         <span className="sweep-title">Knob sweep</span>
         <label className="knob" title={spec?.help ?? spec?.source}>
@@ -282,34 +296,28 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
         <NumberField label="From" value={from} onChange={setFrom} testId="sweep-from" />
         <NumberField label="To" value={to} onChange={setTo} testId="sweep-to" />
         <NumberField label="Steps" value={steps} onChange={setSteps} testId="sweep-steps" />
-        {running ? (
-          <>
-            <span
-              className="sweep-progress"
-              data-testid="sweep-progress"
-              data-done={progress?.done ?? 0}
-              data-total={progress?.total ?? 0}
-            >
-              <ProgressBar fraction={fraction} />
-              <span className="mono small muted">
-                {progress ? `${progress.done}/${progress.total}` : '…'}
-              </span>
-            </span>
-            <button type="button" className="btn danger small" data-testid="sweep-cancel" onClick={cancel}>
-              Cancel
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            className="btn primary small"
-            data-testid="sweep-run"
-            disabled={!valid || !knobs}
-            onClick={run}
+        {running && (
+          <span
+            className="sweep-progress"
+            data-testid="sweep-progress"
+            data-done={progress?.done ?? 0}
+            data-total={progress?.total ?? 0}
           >
-            Run
-          </button>
+            <ProgressBar fraction={fraction} />
+            <span className="mono small muted">{progress ? `${progress.done}/${progress.total}` : '…'}</span>
+          </span>
         )}
+        {/* One button that turns from Run into Cancel and back: two swapped buttons dropped the
+            focus of a keyboard user to <body> on each press. */}
+        <button
+          type="button"
+          className={`btn small ${running ? 'danger' : 'primary'}`}
+          data-testid={running ? 'sweep-cancel' : 'sweep-run'}
+          disabled={!running && (!valid || !knobs)}
+          onClick={running ? cancel : run}
+        >
+          {running ? 'Cancel' : 'Run'}
+        </button>
         <button
           type="button"
           className="btn link small sweep-close"
@@ -335,7 +343,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
               onPick={(v) => setKnob(result.knob, v)}
             />
             <div className="sweep-legend small">
-              <span className="fired">— compactions fired</span>
+              <span className="fired">— {getFiredWords(result.points).many} fired</span>
               <span className="matched">— real ones matched (of {result.points[0]!.expectedReal})</span>
               {cheapestPoint?.cost && (
                 <span className="cost" data-testid="sweep-cheapest">
@@ -363,7 +371,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
           />
         </div>
       )}
-    </div>
+    </section>
   );
 }
 

@@ -13,6 +13,9 @@ const COMMON = {
   wordWrap: 'on' as const,
   automaticLayout: true,
   renderLineHighlight: 'none' as const,
+  // Tab moves focus on, as in any text field of the page, instead of typing a tab into the prompt
+  // (Monaco's default keeps a keyboard user in the editor with no way out but Ctrl+M).
+  tabFocusMode: true,
 };
 
 export interface PromptEditorProps {

@@ -47,7 +47,9 @@ export function OutputColumn(props: {
           type="button"
           className="btn primary"
           data-testid="run-summary"
-          disabled={busy || cannotRun}
+          disabled={cannotRun}
+          // Not `disabled` while a run is on: a disabled button drops the focus to <body>.
+          aria-disabled={busy}
           title={
             cannotRun
               ? s.summarizer === 'recorded'
@@ -56,6 +58,7 @@ export function OutputColumn(props: {
               : undefined
           }
           onClick={() => {
+            if (busy) return;
             const keys = useKeyStore.getState();
             void startRun(queryClient, {
               sessionId: props.sessionId,
@@ -86,8 +89,10 @@ export function OutputColumn(props: {
           type="button"
           className="btn"
           data-testid="cancel-summary"
-          disabled={!busy}
-          onClick={cancelRun}
+          aria-disabled={!busy}
+          onClick={() => {
+            if (busy) cancelRun();
+          }}
         >
           Cancel
         </button>

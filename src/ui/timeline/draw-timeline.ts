@@ -58,7 +58,7 @@ export function drawTimeline(
   ctx: CanvasRenderingContext2D,
   g: ChartGeometry,
   state: DrawState,
-): { labels: ThresholdLabelBox[]; windowLabel?: { x0: number; x1: number } } {
+): { labels: ThresholdLabelBox[]; windowLabel?: { x0: number; x1: number; y0: number; y1: number } } {
   const { series, thresholds, markerSpans } = state;
   ctx.clearRect(0, 0, g.widthPx, g.heightPx);
   ctx.font = '10px ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace';
@@ -206,7 +206,10 @@ export function drawTimeline(
     ctx.textAlign = 'left';
     ctx.fillText(windowLabel, windowLabelX, windowY - 2);
   }
-  return { labels: placed, windowLabel: windowBox && { x0: windowBox.x0 + 4, x1: windowBox.x1 - 4 } };
+  return {
+    labels: placed,
+    windowLabel: windowBox && { ...windowBox, x0: windowBox.x0 + 4, x1: windowBox.x1 - 4 },
+  };
 }
 
 function drawSeries(ctx: CanvasRenderingContext2D, g: ChartGeometry, values: Float64Array) {

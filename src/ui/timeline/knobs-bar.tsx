@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { type CSSProperties, useMemo, useState } from 'react';
 import { getTimelineBarKeys } from '../../engine/strategies/knobs';
 import { getPageStrategyDescriptor } from '../custom/custom-registry';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
@@ -207,13 +207,13 @@ export function KnobsBar({
         {thresholds?.bars.map((bar) => (
           <span
             key={bar.id}
-            className="threshold"
+            className="threshold ink"
             data-testid={bar.testId}
             data-value={bar.tokens}
             data-kind={bar.kind}
             data-off={bar.off ? 'true' : undefined}
             title={`${bar.label}: ${bar.off ? 'turned off by the knobs: where it would act' : bar.kind === 'trigger' ? 'the strategy acts here' : bar.kind === 'warning' ? 'a warning only' : 'requests are refused here'}`}
-            style={{ color: bar.color }}
+            style={{ '--c': bar.color } as CSSProperties}
           >
             {bar.label} {formatCount(bar.tokens)}
           </span>

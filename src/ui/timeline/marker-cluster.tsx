@@ -93,7 +93,10 @@ export function MarkerClusterButton(props: {
                     item.onOpen();
                   }}
                 >
-                  <b style={{ color: item.color }}>{item.glyph}</b> {item.title}
+                  <b className="ink" style={{ '--c': item.color } as CSSProperties}>
+                    {item.glyph}
+                  </b>{' '}
+                  {item.title}
                 </button>
               </li>
             ))}

@@ -146,7 +146,7 @@ export function TimelineChart({
       });
       // Where the threshold labels went (drawn boxes, or folded into the readout): e2e/layout.spec.ts.
       containerRef.current?.setAttribute('data-threshold-labels', JSON.stringify(labels));
-      // And the window's label, clear of the marker buttons: e2e/corpus.spec.ts.
+      // And the window's label, clear of the marker buttons: e2e/compaction-counts.spec.ts.
       containerRef.current?.setAttribute('data-window-label', JSON.stringify(windowLabel ?? null));
       // A user-timing mark on a series' first draw (once per load): bench/browser-load.ts.
       if (!drawnSeries.has(series)) {

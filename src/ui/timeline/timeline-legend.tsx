@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { formatCount } from '../common/format';
 import { EVENT_COLORS, EVENT_GLYPHS } from '../replay/replay-overlay';
 import { markerColor, markerGlyph } from './timeline-markers';
@@ -124,7 +124,10 @@ export function TimelineLegend(props: {
       <span className="legend-items" data-testid="timeline-legend-items">
         {ITEMS.filter((item) => props.truncations || item.text !== 'truncation').map((item) => (
           <span key={item.text} className="legend-item" title={item.title}>
-            <b style={{ color: item.color }}>{item.glyph}</b> {item.text}
+            <b className="ink" style={{ '--c': item.color } as CSSProperties}>
+              {item.glyph}
+            </b>{' '}
+            {item.text}
           </span>
         ))}
         <span className="legend-item" title="Markers that would overlap: click for the list">

@@ -46,8 +46,16 @@ function ViewToggle({
           className="btn small"
           aria-pressed={view === v}
           data-testid={`view-${v}`}
-          onClick={() => {
+          data-view={v}
+          onClick={(e) => {
+            // The toggle is drawn again elsewhere (the filter bar, the conversation's corner): a
+            // press from the keyboard left the focus on <body>. It follows to the pressed button.
+            const hadFocus = document.activeElement === e.currentTarget;
             onChange(v);
+            if (hadFocus)
+              requestAnimationFrame(() =>
+                document.querySelector<HTMLElement>(`.transcript-view-toggle [data-view="${v}"]`)?.focus(),
+              );
             try {
               localStorage.setItem(VIEW_KEY, v);
             } catch {
