@@ -12,22 +12,27 @@ import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 // A real Codex rollout's walk said the context "drops to 111,696; the next request carries that
 // plus the new messages (109,637 tokens at the next call)": the next call's own figure, where the
 // log's compaction is adopted, was under the estimate after it.
+/** Learn mode's walk on a real Codex rollout with one compaction. */
+async function getCodexWalk() {
+  const path = join(
+    CORPUS,
+    'LAF-US__IDAHO-VAULT/codex__archived_sessions__rollout-2026-03-29T22-19-12-019d3cf7-965c-7fb0-8eca-afeca7fe7b00.jsonl',
+  );
+  const real = [createMemorySource('rollout.jsonl', readFileSync(path))];
+  const parsed = await parseSession(real);
+  return computeLearnWalk({
+    session: parsed,
+    sources: real,
+    prepared: prepareReplay(parsed),
+    strategyId: 'codex',
+  });
+}
+
 describe.skipIf(!corpusOrSkip('learn walk on a real Codex rollout'))(
   'the context after, on a real log',
   () => {
     it('never says the next request carries the estimate and more when the next call reports less', async () => {
-      const path = join(
-        CORPUS,
-        'LAF-US__IDAHO-VAULT/codex__archived_sessions__rollout-2026-03-29T22-19-12-019d3cf7-965c-7fb0-8eca-afeca7fe7b00.jsonl',
-      );
-      const real = [createMemorySource('rollout.jsonl', readFileSync(path))];
-      const parsed = await parseSession(real);
-      const walk = await computeLearnWalk({
-        session: parsed,
-        sources: real,
-        prepared: prepareReplay(parsed),
-        strategyId: 'codex',
-      });
+      const walk = await getCodexWalk();
       const after = walk.steps.find((s) => s.id === 'after')!;
       const post = /drops to ([\d,]+)/.exec(after.lead)![1];
       const said = /next call reports ([\d,]+)|\(([\d,]+) tokens at the next call\)/.exec(after.lead)!;
@@ -44,18 +49,7 @@ describe.skipIf(!corpusOrSkip('learn walk on a real Codex rollout'))(
     });
 
     it("names the agent's own wrapper and its size, and no other agent's estimate, for Codex", async () => {
-      const path = join(
-        CORPUS,
-        'LAF-US__IDAHO-VAULT/codex__archived_sessions__rollout-2026-03-29T22-19-12-019d3cf7-965c-7fb0-8eca-afeca7fe7b00.jsonl',
-      );
-      const real = [createMemorySource('rollout.jsonl', readFileSync(path))];
-      const parsed = await parseSession(real);
-      const walk = await computeLearnWalk({
-        session: parsed,
-        sources: real,
-        prepared: prepareReplay(parsed),
-        strategyId: 'codex',
-      });
+      const walk = await getCodexWalk();
       // The wrapper's 100 tokens stood without a word of where they came from.
       const wrapper = walk.steps
         .find((s) => s.id === 'continuation')!

@@ -3,14 +3,14 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { useUiStore } from '../store';
 import { drawTimeline } from './draw-timeline';
-import { createGeometry, isFullView, panView, pxToPosition, pxToX, type ViewRange, xToPx } from './geometry';
-import { clusterMarkers, getClusterSpans, MARKER_SIZES } from './marker-clusters';
+import { createGeometry, isFullView, panView, pxToPosition, pxToX, type ViewRange } from './geometry';
+import { getClusterSpans } from './marker-clusters';
 import { ReplayOverlay, useShownReplayResult } from '../replay/replay-overlay';
 import type { ThresholdBars } from './threshold-bars';
 import { OverviewStrip } from './overview-strip';
 import { TimelineLegend } from './timeline-legend';
 
-import { CompactionMarkers, markerColor } from './timeline-markers';
+import { CompactionMarkers, markerColor, useMarkerClusters } from './timeline-markers';
 import { FailedRequestMarkers } from './failed-request-markers';
 import { useChartZoom } from './use-chart-zoom';
 import { useZoomStore } from './zoom-store';
@@ -112,19 +112,8 @@ export function TimelineChart({
     [widthPx, heightPx, n, yMax, view],
   );
   // Where the marker buttons stand, as CompactionMarkers places them (timeline-markers.tsx).
-  const markerSpans = useMemo(
-    () =>
-      getClusterSpans(
-        clusterMarkers(
-          series.markers,
-          (m) => xToPx(geometry, m.x),
-          MARKER_SIZES,
-          geometry.leftPx,
-          geometry.rightPx,
-        ),
-      ),
-    [series.markers, geometry],
-  );
+  const markerClusters = useMarkerClusters(series, geometry);
+  const markerSpans = useMemo(() => getClusterSpans(markerClusters), [markerClusters]);
   const selectedX = selectedEntry === undefined ? undefined : findCallAtOrBefore(series, selectedEntry);
 
   // Drawn at the next frame, not in the commit: a session's first render (React, then the layout

@@ -44,6 +44,21 @@ function markerTitle(m: TimelineMarker): string {
   return `Compaction (${m.trigger}) · ${formatCount(m.preTokens)} → ${post} tokens`;
 }
 
+/** The marker buttons as the chart places them: clustered where they would overlap (marker-clusters.ts). */
+export function useMarkerClusters(series: TimelineSeries, geometry: Geometry) {
+  return useMemo(
+    () =>
+      clusterMarkers(
+        series.markers,
+        (m) => xToPx(geometry, m.x),
+        MARKER_SIZES,
+        geometry.leftPx,
+        geometry.rightPx,
+      ),
+    [series.markers, geometry],
+  );
+}
+
 /** The compaction markers above the plot: one button each, or a cluster where they would overlap. */
 export function CompactionMarkers({
   series,
@@ -57,17 +72,7 @@ export function CompactionMarkers({
   const selectEntry = useUiStore((s) => s.selectEntry);
   const openCompaction = useUiStore((s) => s.openCompaction);
   const openCompactionCard = useUiStore((s) => s.openCompactionCard);
-  const clusters = useMemo(
-    () =>
-      clusterMarkers(
-        series.markers,
-        (m) => xToPx(geometry, m.x),
-        MARKER_SIZES,
-        geometry.leftPx,
-        geometry.rightPx,
-      ),
-    [series.markers, geometry],
-  );
+  const clusters = useMarkerClusters(series, geometry);
   return (
     <>
       {clusters.map((c) => {
