@@ -341,12 +341,50 @@ export interface SessionInfo {
   contextWindow?: TokenCount;
   /** The providers the calls went through, as the log names them (Cline's `providerId`). */
   providers?: string[];
+  /** The main thread's calls by the model (and provider) they ran on, in order of first use. */
+  callModels?: CallModel[];
   /** The context window and max output inferred from the log (engine/context-window). */
   windowInference?: ContextWindowInference;
   /** The `context_management.edits` a raw API request states (parse/dialects/anthropic-messages.ts). */
   contextEdits?: LoggedContextEdits;
   /** When the session started (ISO 8601, from `session.meta.startMs`): picks a version profile when no version is logged. */
   startedAt?: string;
+}
+
+/** Calls of one model through one provider. */
+export interface CallModel {
+  model: string;
+  provider?: string;
+  calls: number;
+  /** The highest usage (context + output) of those calls. */
+  peakTokens: TokenCount;
+}
+
+/** The key `getCallModels` groups a call under: its provider and model. */
+export const getCallModelKey = (call: { model: string; provider?: string }): string =>
+  `${call.provider ?? ''}\u0000${call.model}`;
+
+/** The main thread's calls grouped by model and provider. */
+export function getCallModels(prepared: PreparedReplay): CallModel[] {
+  const { session, calls, recorded, output } = prepared;
+  const byKey = new Map<string, CallModel>();
+  for (let k = 0; k < calls.length; k++) {
+    const call = session.apiCalls[calls[k]!]!;
+    const key = getCallModelKey(call);
+    let row = byKey.get(key);
+    if (!row) {
+      row = {
+        model: call.model,
+        ...(call.provider !== undefined ? { provider: call.provider } : {}),
+        calls: 0,
+        peakTokens: 0,
+      };
+      byKey.set(key, row);
+    }
+    row.calls++;
+    row.peakTokens = Math.max(row.peakTokens, (recorded[k] ?? 0) + (output[k] ?? 0));
+  }
+  return [...byKey.values()];
 }
 
 /** Reads what `getSessionKnobs` needs from a prepared session. */
@@ -362,6 +400,7 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
     versions: session.meta.versions,
     models: session.meta.models,
     providers: session.meta.providers ?? [],
+    callModels: getCallModels(prepared),
     isSubagent: main?.openedAlone === true || main?.agentId !== undefined,
     autoCompactions: real.filter((r) => r.kind === 'compact' && r.trigger === 'auto').length,
     microcompactions: real.filter((r) => r.kind === 'microcompact').length,
