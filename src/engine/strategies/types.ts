@@ -6,6 +6,7 @@ import type { RequestVariant } from '../compact/types';
 import type { PreparedReplay, RealCompactionInfo } from '../simulation/prepared';
 import type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 import type { SummarySizeSpec } from './summary-size';
+import { type CallModel, getCallModels, getLoggedCompactions, type LoggedCompaction } from './session-calls';
 import type { DialectId, LoggedContextEdits, TokenCount } from '../types';
 
 // The one interface every compaction strategy implements (Claude Code now; Cline, Codex,
@@ -343,48 +344,14 @@ export interface SessionInfo {
   providers?: string[];
   /** The main thread's calls by the model (and provider) they ran on, in order of first use. */
   callModels?: CallModel[];
+  /** The log's compactions of the main thread with the recorded prompts before each. */
+  loggedCompactions?: LoggedCompaction[];
   /** The context window and max output inferred from the log (engine/context-window). */
   windowInference?: ContextWindowInference;
   /** The `context_management.edits` a raw API request states (parse/dialects/anthropic-messages.ts). */
   contextEdits?: LoggedContextEdits;
   /** When the session started (ISO 8601, from `session.meta.startMs`): picks a version profile when no version is logged. */
   startedAt?: string;
-}
-
-/** Calls of one model through one provider. */
-export interface CallModel {
-  model: string;
-  provider?: string;
-  calls: number;
-  /** The highest usage (context + output) of those calls. */
-  peakTokens: TokenCount;
-}
-
-/** The key `getCallModels` groups a call under: its provider and model. */
-export const getCallModelKey = (call: { model: string; provider?: string }): string =>
-  `${call.provider ?? ''}\u0000${call.model}`;
-
-/** The main thread's calls grouped by model and provider. */
-export function getCallModels(prepared: PreparedReplay): CallModel[] {
-  const { session, calls, recorded, output } = prepared;
-  const byKey = new Map<string, CallModel>();
-  for (let k = 0; k < calls.length; k++) {
-    const call = session.apiCalls[calls[k]!]!;
-    const key = getCallModelKey(call);
-    let row = byKey.get(key);
-    if (!row) {
-      row = {
-        model: call.model,
-        ...(call.provider !== undefined ? { provider: call.provider } : {}),
-        calls: 0,
-        peakTokens: 0,
-      };
-      byKey.set(key, row);
-    }
-    row.calls++;
-    row.peakTokens = Math.max(row.peakTokens, (recorded[k] ?? 0) + (output[k] ?? 0));
-  }
-  return [...byKey.values()];
 }
 
 /** Reads what `getSessionKnobs` needs from a prepared session. */
@@ -401,6 +368,7 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
     models: session.meta.models,
     providers: session.meta.providers ?? [],
     callModels: getCallModels(prepared),
+    loggedCompactions: getLoggedCompactions(prepared),
     isSubagent: main?.openedAlone === true || main?.agentId !== undefined,
     autoCompactions: real.filter((r) => r.kind === 'compact' && r.trigger === 'auto').length,
     microcompactions: real.filter((r) => r.kind === 'microcompact').length,

@@ -1,7 +1,8 @@
 import { getPiModelWindow } from '../../parse/dialects/pi/model-window';
 import type { PreparedReplay } from '../../simulation/prepared';
 import type { TokenCount } from '../../types';
-import { type CallModel, getCallModelKey, getCallModels, type SessionInfo } from '../types';
+import { type CallModel, getCallModelKey, getCallModels } from '../session-calls';
+import type { SessionInfo } from '../types';
 import type { PiKnobs } from './descriptor';
 
 // The window pi checks each turn against: `_checkCompaction` reads `this.model.contextWindow`, the
