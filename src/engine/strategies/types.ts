@@ -6,7 +6,7 @@ import type { RequestVariant } from '../compact/types';
 import type { PreparedReplay, RealCompactionInfo } from '../simulation/prepared';
 import type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 import type { SummarySizeSpec } from './summary-size';
-import { type CallModel, getCallModels, getLoggedCompactions, type LoggedCompaction } from './session-calls';
+import { type CallModel, getCallModels, getLoggedCompactions, type LoggedCompaction } from './call-models';
 import type { DialectId, LoggedContextEdits, TokenCount } from '../types';
 
 // The one interface every compaction strategy implements (Claude Code now; Cline, Codex,

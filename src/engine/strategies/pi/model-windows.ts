@@ -1,7 +1,7 @@
 import { getPiModelWindow } from '../../parse/dialects/pi/model-window';
 import type { PreparedReplay } from '../../simulation/prepared';
 import type { TokenCount } from '../../types';
-import { type CallModel, getCallModelKey, getCallModels } from '../session-calls';
+import { type CallModel, getCallModelKey, getCallModels } from '../call-models';
 import type { SessionInfo } from '../types';
 import type { PiKnobs } from './descriptor';
 
