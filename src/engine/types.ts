@@ -151,6 +151,8 @@ export interface Entry {
   messageId?: string;
   requestId?: string;
   model?: string;
+  /** The provider the model ran through, where the log names it per response (pi's `provider`). */
+  provider?: string;
   usage?: Usage;
   /** Index into `Session.apiCalls` (main thread) for assistant entries. */
   apiCallIndex?: number;
@@ -174,6 +176,8 @@ export interface ApiCall {
   messageId?: string;
   requestId?: string;
   model: string;
+  /** Its response's provider, where the log names one (an agent's window can depend on it). */
+  provider?: string;
   fileIndex: number;
   firstEntryIndex: number;
   lastEntryIndex: number;

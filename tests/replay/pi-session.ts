@@ -24,6 +24,8 @@ export interface PiCallSpec {
 export interface PiTurnSpec {
   promptChars: number;
   calls: PiCallSpec[];
+  /** A `model_change` before the turn's prompt: the turn and those after run on this model. */
+  switchTo?: { provider: string; model: string };
 }
 
 export interface PiCompactionSpec {
@@ -39,6 +41,8 @@ export interface PiCompactionSpec {
 
 export interface PiSessionSpec {
   model?: string;
+  /** The provider of `model` (default anthropic). */
+  provider?: string;
   systemTokens?: number;
   turns: PiTurnSpec[];
   compactions?: PiCompactionSpec[];
@@ -49,7 +53,8 @@ const PREFIX_SUFFIX_CHARS = 96 + 11;
 
 /** The session's JSONL text. */
 export function buildPiSession(spec: PiSessionSpec): string {
-  const model = spec.model ?? 'claude-sonnet-4-5';
+  let model = spec.model ?? 'claude-sonnet-4-5';
+  let provider = spec.provider ?? 'anthropic';
   const lines: unknown[] = [
     { type: 'session', version: 3, id: 'pi-test', timestamp: '2026-03-09T12:00:00.000Z', cwd: '/w' },
   ];
@@ -70,7 +75,7 @@ export function buildPiSession(spec: PiSessionSpec): string {
     last = id;
     return id;
   };
-  push({ type: 'model_change', provider: 'anthropic', modelId: model });
+  push({ type: 'model_change', provider, modelId: model });
   // The messages the model sees, as [turn, tokens]: a compaction drops those before its kept turn.
   let seen: { turn: number; tokens: number }[] = [];
   let summaryTokens = 0;
@@ -79,6 +84,10 @@ export function buildPiSession(spec: PiSessionSpec): string {
   const promptIds: string[] = [];
   let toolId = 0;
   spec.turns.forEach((turn, t) => {
+    if (turn.switchTo) {
+      ({ provider, model } = turn.switchTo);
+      push({ type: 'model_change', provider, modelId: model });
+    }
     const prompt = `Turn ${t}: ${'p'.repeat(Math.max(0, turn.promptChars - 8))}`;
     promptIds.push(push({ type: 'message', message: { role: 'user', content: prompt, timestamp: 0 } }));
     seen.push({ turn: t, tokens: est(prompt.length) });
@@ -100,7 +109,7 @@ export function buildPiSession(spec: PiSessionSpec): string {
           role: 'assistant',
           content: [{ type: 'text', text }, ...toolCalls],
           api: 'anthropic-messages',
-          provider: 'anthropic',
+          provider,
           model,
           usage: {
             input: 3,

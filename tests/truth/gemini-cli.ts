@@ -14,8 +14,10 @@ import { parseJsonLines, type Raw, type Truth, type TruthCall, type TruthCompact
 // * Compactions: Gemini CLI's chat compression replaces the history in memory and writes no record
 //   of its own; what the file keeps is the notice the CLI showed, an `info` message that starts
 //   "IMPORTANT: This conversation exceeded the compress threshold." and ends "(compressed from: N
-//   to M tokens)." (a real chat of fabien-lessirard/dotfiles has one). Each is an automatic
-//   compaction after the calls before it, N its tokens before.
+//   to M tokens)." (a real chat of fabien-lessirard/dotfiles has one); from v0.33.0 it reads
+//   "Context compressed from X% to Y%." (useGeminiStream.ts, gemini-cli@1e2afbb5), X% of the
+//   1,048,576-token limit. Each is an automatic compaction after the calls before it, N (or X% of
+//   the limit, rounded) its tokens before.
 
 const messagesOf = (text: string): Raw[] => {
   try {
@@ -48,6 +50,15 @@ export function readGeminiCliTruth(text: string): Truth {
         kind: 'compact',
         afterCall: calls.length - 1,
         preTokens: from ? Number(from) : undefined,
+      });
+      continue;
+    }
+    const percent = m?.type === 'info' ? /^Context compressed from (\d+)% to \d+%\.$/.exec(content) : null;
+    if (percent) {
+      compactions.push({
+        kind: 'compact',
+        afterCall: calls.length - 1,
+        preTokens: Math.round((Number(percent[1]) / 100) * 1_048_576),
       });
       continue;
     }

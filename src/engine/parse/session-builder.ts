@@ -337,6 +337,7 @@ export class SessionBuilder {
         messageId: entry.messageId,
         requestId: entry.requestId,
         model: entry.model ?? 'unknown',
+        ...(entry.provider !== undefined ? { provider: entry.provider } : {}),
         fileIndex: entry.fileIndex,
         firstEntryIndex: entry.index,
         lastEntryIndex: entry.index,

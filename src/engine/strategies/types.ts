@@ -6,6 +6,7 @@ import type { RequestVariant } from '../compact/types';
 import type { PreparedReplay, RealCompactionInfo } from '../simulation/prepared';
 import type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 import type { SummarySizeSpec } from './summary-size';
+import { type CallModel, getCallModels, getLoggedCompactions, type LoggedCompaction } from './call-models';
 import type { DialectId, LoggedContextEdits, TokenCount } from '../types';
 
 // The one interface every compaction strategy implements (Claude Code now; Cline, Codex,
@@ -341,6 +342,10 @@ export interface SessionInfo {
   contextWindow?: TokenCount;
   /** The providers the calls went through, as the log names them (Cline's `providerId`). */
   providers?: string[];
+  /** The main thread's calls by the model (and provider) they ran on, in order of first use. */
+  callModels?: CallModel[];
+  /** The log's compactions of the main thread with the recorded prompts before each. */
+  loggedCompactions?: LoggedCompaction[];
   /** The context window and max output inferred from the log (engine/context-window). */
   windowInference?: ContextWindowInference;
   /** The `context_management.edits` a raw API request states (parse/dialects/anthropic-messages.ts). */
@@ -362,6 +367,8 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
     versions: session.meta.versions,
     models: session.meta.models,
     providers: session.meta.providers ?? [],
+    callModels: getCallModels(prepared),
+    loggedCompactions: getLoggedCompactions(prepared),
     isSubagent: main?.openedAlone === true || main?.agentId !== undefined,
     autoCompactions: real.filter((r) => r.kind === 'compact' && r.trigger === 'auto').length,
     microcompactions: real.filter((r) => r.kind === 'microcompact').length,

@@ -5,7 +5,14 @@ import { lowerBound } from '../../simulation/search';
 import { getPositionFacts } from '../../simulation/turns';
 import { CHARS_PER_TOKEN, estimateTextTokens } from '../../tokens/estimate';
 import type { TokenCount } from '../../types';
-import type { CompactionStrategy, ReplayView, StepOutcome, StrategyAction, StrategyRun } from '../types';
+import type {
+  CompactionStrategy,
+  ReplayView,
+  SessionInfo,
+  StepOutcome,
+  StrategyAction,
+  StrategyRun,
+} from '../types';
 import { getProfile, pickProfile } from '../version-profile';
 import {
   GEMINI_PROFILES,
@@ -24,7 +31,17 @@ import { DEFAULTS, type GeminiCliKnobs } from './knobs';
 // there: google-gemini/gemini-cli `packages/core/src/context/chatCompressionService.ts`,
 // `packages/core/src/prompts/snippets.ts`, docs/cli/settings.md):
 //   - before a request, the last response's prompt token count (its input, `promptTokenCount`)
-//     ≥ `model.compressionThreshold` (0.5) × the model's token limit starts a compression;
+//     ≥ `model.compressionThreshold` (0.5) × the model's token limit starts a compression. What
+//     is compared is `chat.getLastPromptTokenCount()` (google-gemini/gemini-cli@aee560c2eb35cf9a21c5f032ae0236939a02496f
+//     (v0.29.5):packages/core/src/services/chatCompressionService.ts:263-270), which every
+//     response reporting usage sets (core/geminiChat.ts:848-853), one the chat file does not keep
+//     included: an invalid stream's, retried as "System: Please continue." (core/client.ts:723-736),
+//     whose tokens the recorder queues for a message that never comes
+//     (services/chatRecordingService.ts:299-308); after tool-output masking, an estimate of the
+//     history until the next response (geminiChat.ts:705-709). The pending request (the new
+//     message or tool output) is not in it: only the overflow check after the compression adds
+//     it (client.ts:577-600). The replay compares the prompts the chat records; a notice whose count
+//     exceeds all of them came from a response it does not hold (the notes say so);
 //   - tool output first: newest first, function responses are counted against a 50,000-token
 //     budget (`COMPRESSION_FUNCTION_RESPONSE_TOKEN_BUDGET`); once over it, a response longer than
 //     the tool-output truncation threshold is cut to that many characters (first 20%, last 80%)
@@ -294,6 +311,20 @@ class GeminiCliRun implements StrategyRun {
   }
 }
 
+/**
+ * A compression whose notice counts more than any prompt the chat records before it: Gemini CLI
+ * compared the prompt of a response the chat does not keep (see the rules above), which the
+ * replay cannot see.
+ */
+function describeUnrecordedCounts(info: SessionInfo): string[] {
+  return (info.loggedCompactions ?? [])
+    .filter((c) => c.trigger === 'auto' && c.preTokens !== undefined && c.preTokens > c.peakPromptBefore)
+    .map(
+      (c) =>
+        `The compression after API call ${c.afterCall + 1} compared ${fmt(c.preTokens!)} tokens, more than any prompt the chat records before it (${fmt(c.peakPromptBefore)}): Gemini CLI compares the last response's promptTokenCount, set by every response with usage, one the chat does not keep included (an invalid stream retried as "System: Please continue."; chatCompressionService.ts:263-270, geminiChat.ts:848-853, chatRecordingService.ts:299-308 at v0.29.5). The replay compares the recorded prompts: it cannot fire where that response's count did.`,
+    );
+}
+
 export const GEMINI_CLI_STRATEGY: CompactionStrategy<GeminiCliKnobs> = {
   ...GEMINI_CLI_DESCRIPTOR,
   getSessionKnobs: (info) => {
@@ -321,11 +352,12 @@ export const GEMINI_CLI_STRATEGY: CompactionStrategy<GeminiCliKnobs> = {
       notes.push('The log is not a Gemini CLI chat, so its compactions are not expected to match.');
     // parse/dialects/gemini-cli/normalizer.ts: a compression writes no record of its own
     // (chatRecordingService.ts); its only trace is the CLI's "compressed from N to M tokens" notice.
-    else if (info.autoCompactions > 0)
+    else if (info.autoCompactions > 0) {
       notes.push(
-        `The log's ${info.autoCompactions === 1 ? 'compression is' : `${info.autoCompactions} compressions are`} read from the CLI's notice ("This conversation exceeded the compress threshold … compressed from N to M tokens"), N being Gemini CLI's own count.`,
+        `The log's ${info.autoCompactions === 1 ? 'compression is' : `${info.autoCompactions} compressions are`} read from the CLI's notice ("This conversation exceeded the compress threshold … compressed from N to M tokens", or from 0.33 "Context compressed from X% to Y%" of the limit), N being Gemini CLI's own count.`,
       );
-    else
+      notes.push(...describeUnrecordedCounts(info));
+    } else
       notes.push(
         "The chat holds no compression notice: the replay's compressions have no logged event to be compared with (only the model's limit is the log's).",
       );

@@ -9,8 +9,10 @@ import { limitedSummarySize } from '../summary-size';
 // the page shows without replaying (index.ts holds the rules and their sources).
 
 export interface PiKnobs {
-  /** The model's `contextWindow` (pi's models.json). */
+  /** The model's `contextWindow` (pi's models.json); with `windowPerModel`, that of turns whose model pi's registry does not list. */
   contextWindow: TokenCount;
+  /** Check each turn against the window pi's registry gives the model the turn ran on (a log's own knobs: on when it switches models). */
+  windowPerModel: boolean;
   /** `compaction.enabled`: off, only `/compact` and the overflow case compact. */
   enabled: boolean;
   reserveTokens: TokenCount;
@@ -26,6 +28,7 @@ export const PI_DEFAULT_KEEP_RECENT_TOKENS: TokenCount = 20_000;
 
 export const DEFAULTS: PiKnobs = {
   contextWindow: 200_000,
+  windowPerModel: false,
   enabled: true,
   reserveTokens: PI_DEFAULT_RESERVE_TOKENS,
   keepRecentTokens: PI_DEFAULT_KEEP_RECENT_TOKENS,
@@ -43,6 +46,16 @@ const SPECS: readonly KnobSpec[] = [
     "badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/agent-session.ts:1749 (this.model.contextWindow: the model's, from models.json)",
     'pi',
   ),
+  {
+    key: 'windowPerModel',
+    label: "Each turn's model's window",
+    kind: 'boolean',
+    source:
+      "badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/agent-session.ts:1749 (_checkCompaction reads this.model.contextWindow: the model selected at the check, after a run :509 and before a prompt :948-951); windows from pi's registry, packages/ai/src/models.generated.ts",
+    help: "On (a log that switches models): a turn is checked against the window pi's registry gives its model, Context window standing for models it does not list. Off: Context window for every turn.",
+    group: 'pi',
+    cliFlag: 'window-per-model',
+  },
   {
     key: 'enabled',
     label: 'Auto-compaction',

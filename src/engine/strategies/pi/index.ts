@@ -7,6 +7,7 @@ import type { Entry, TokenCount } from '../../types';
 import type { CompactionStrategy, ReplayView, StepOutcome, StrategyAction, StrategyRun } from '../types';
 import { PI } from './prompt';
 import { DEFAULTS, PI_DESCRIPTOR, type PiKnobs, getPiThreshold } from './descriptor';
+import { getPiTurnWindows, describePiModelWindows } from './model-windows';
 
 // The pi coding agent's compaction (docs/sources.md#pi; badlogic/pi-mono
 // packages/coding-agent/docs/compaction.md; code: packages/coding-agent/src/core/compaction/
@@ -159,6 +160,8 @@ class PiRun implements StrategyRun {
   readonly countsPending = false;
   readonly blockingTokens: TokenCount;
   private readonly threshold: TokenCount;
+  /** The window of each replayed call's model (model-windows). */
+  private readonly windows: Float64Array;
   /** Where the last compaction's boundary was (pi's cut candidates start after it), and the live start it left. */
   private lastBoundary = 0;
   private lastLiveFrom = 0;
@@ -170,37 +173,62 @@ class PiRun implements StrategyRun {
     private readonly knobs: PiKnobs,
     private readonly prepared: PreparedReplay,
   ) {
-    this.blockingTokens = knobs.contextWindow;
+    this.windows = getPiTurnWindows(prepared, knobs);
+    this.blockingTokens = Math.max(knobs.contextWindow, ...this.windows);
     this.threshold = getPiThreshold(knobs);
+  }
+
+  /** window − reserveTokens for the model of replayed call `k`. */
+  private thresholdAt(k: number): TokenCount {
+    return this.windows[k]! - this.knobs.reserveTokens;
   }
 
   /** pi records no trigger: a compaction over the threshold was automatic, one under it `/compact`. */
   inferLoggedTrigger(real: RealCompactionInfo): 'auto' | 'manual' | undefined {
     if (real.kind !== 'compact' || real.trigger !== 'unrecorded' || real.preTokens === undefined)
       return undefined;
-    return real.preTokens > this.threshold ? 'auto' : 'manual';
+    // The check that made it: after the call it follows, on that call's and the next one's models.
+    const k = Math.max(0, real.afterCall);
+    const next = k + 1 < this.windows.length ? k + 1 : k;
+    const threshold = this.windows.length
+      ? Math.min(this.thresholdAt(k), this.thresholdAt(next))
+      : this.threshold;
+    return real.preTokens > threshold ? 'auto' : 'manual';
   }
 
   step(view: ReplayView): StepOutcome | undefined {
     this.followHistory(view);
     if (view.manual)
-      return this.compact(view, 'manual', view.usageTokens, this.threshold, 'by hand (/compact)');
+      return this.compact(
+        view,
+        'manual',
+        view.usageTokens,
+        this.thresholdAt(view.callPos),
+        'by hand (/compact)',
+      );
     // `_checkCompaction` returns at once when compaction is off, the overflow case included.
     if (!this.knobs.enabled) return undefined;
     const total = view.usageTokens;
+    const k = view.callPos;
     if (this.endsRun(view)) {
-      if (!(total > this.threshold)) return undefined;
+      // After the run, against the model it ran on (agent-session.ts:509), then before the next
+      // prompt against the model then selected (:948-951): a switch between them checks both.
+      const next = k + 1 < this.windows.length ? k + 1 : k;
+      const threshold = Math.min(this.thresholdAt(k), this.thresholdAt(next));
+      if (!(total > threshold)) return undefined;
+      const switched = this.windows[next]! < this.windows[k]!;
       return this.compact(
         view,
         'auto',
         total,
-        this.threshold,
-        `the run ended at ${fmt(total)} > window − reserveTokens ${fmt(this.threshold)}`,
+        threshold,
+        `the run ended at ${fmt(total)} > window − reserveTokens ${fmt(threshold)}${switched ? ` (the next prompt's model, ${fmt(this.windows[next]!)}-token window, checked before it is sent)` : ''}`,
       );
     }
-    // Mid-run: only a request the window refuses compacts (and is retried).
+    // Mid-run: only a request the window refuses compacts (and is retried); the next request runs
+    // on this call's model (pi skips an overflow from another model's response).
     const next = total + view.pendingEstimate;
-    const window = this.knobs.contextWindow;
+    const window = this.windows[k]!;
     if (!this.knobs.overflowRecovery || next <= window) return undefined;
     return this.compact(
       view,
@@ -299,7 +327,9 @@ export const PI_STRATEGY: CompactionStrategy<PiKnobs, PiEventDetail> = {
     });
     const contextWindow = logWindow.tokens;
     const notes: string[] = [logWindow.note];
-    const knobs: PiKnobs = { ...DEFAULTS, contextWindow };
+    // One model: its window is the session's. Several: each turn's own, as pi checks.
+    const knobs: PiKnobs = { ...DEFAULTS, contextWindow, windowPerModel: (info.callModels?.length ?? 0) > 1 };
+    notes.push(...describePiModelWindows(info, contextWindow));
     notes.push(
       `pi's settings are not in its session file: reserveTokens ${fmt(knobs.reserveTokens)} and keepRecentTokens ${fmt(knobs.keepRecentTokens)} (the defaults), compacting over ${fmt(getPiThreshold(knobs))}.`,
     );

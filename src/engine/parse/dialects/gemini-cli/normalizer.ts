@@ -12,7 +12,7 @@ import {
   type RecordNormalizer,
   typeName,
 } from '../record';
-import { isSessionMetadata, NOTICE_TYPES } from './info';
+import { GEMINI_DEFAULT_TOKEN_LIMIT, isSessionMetadata, NOTICE_TYPES } from './info';
 
 // Gemini CLI's chat recordings, `~/.gemini/tmp/<project-hash>/chats/session-<time>-<id8>.json(l)`
 // (google-gemini/gemini-cli `packages/core/src/services/chatRecordingService.ts` and
@@ -46,6 +46,24 @@ import { isSessionMetadata, NOTICE_TYPES } from './info';
 // 2026-02, gemini-2.5-pro: "compressed from: 526049 to 115614 tokens").
 const COMPRESSED =
   /^IMPORTANT: This conversation exceeded the compress threshold\. A compressed context will be sent for future messages \(compressed from: (\d+|unknown) to (\d+|unknown) tokens\)/;
+
+// From v0.33.0 the notice reads "Context compressed from X% to Y%." (google-gemini/gemini-cli@1e2afbb51441a9ab7bc18297a81dd8b6323a3003:packages/cli/src/ui/hooks/useGeminiStream.ts:1069-1080):
+// N and M as whole percentages of `tokenLimit(config.getModel())`, 1,048,576 for every model then
+// (v0.33.0 packages/core/src/core/tokenLimits.ts:18-32). The counts read back as that share of
+// the limit, within ±0.5% of it (±5,243 tokens).
+const COMPRESSED_PERCENT = /^Context compressed from (\d+)% to (\d+)%\.$/;
+
+/** The counts (N before, M after) of a compression notice, either wording; undefined: not one. */
+function readCompressionNotice(
+  content: string,
+): { preTokens: number | undefined; postTokens: number | undefined } | undefined {
+  const exact = COMPRESSED.exec(content);
+  const count = (s: string | undefined) => (s === undefined || s === 'unknown' ? undefined : Number(s));
+  if (exact) return { preTokens: count(exact[1]), postTokens: count(exact[2]) };
+  const percent = COMPRESSED_PERCENT.exec(content);
+  const share = (s: string) => Math.round((Number(s) / 100) * GEMINI_DEFAULT_TOKEN_LIMIT);
+  return percent ? { preTokens: share(percent[1]!), postTokens: share(percent[2]!) } : undefined;
+}
 
 /** The text of a `PartListUnion` (a string, one part or an array of parts), and its length. */
 export function partsText(content: unknown, max: number): { text: string; chars: number } {
@@ -198,16 +216,10 @@ function normalizeGeminiRecord(record: unknown, ctx: RecordContext, index: numbe
     entry.subtype = type;
     entry.summaryText = preview(text, ctx.previewChars);
     const compressed =
-      type === 'info' && typeof record.content === 'string' ? COMPRESSED.exec(record.content) : null;
-    if (compressed) {
-      const count = (s: string | undefined) => (s === undefined || s === 'unknown' ? undefined : Number(s));
-      entry.compact = {
-        kind: 'compact',
-        trigger: 'auto',
-        preTokens: count(compressed[1]),
-        postTokens: count(compressed[2]),
-      };
-    }
+      type === 'info' && typeof record.content === 'string'
+        ? readCompressionNotice(record.content)
+        : undefined;
+    if (compressed) entry.compact = { kind: 'compact', trigger: 'auto', ...compressed };
     return { entry, extras };
   }
   if (type !== 'gemini') {

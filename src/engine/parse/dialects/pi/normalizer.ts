@@ -151,8 +151,11 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
         extras.model = message.model;
       }
       // The provider the model ran through: pi's registry gives a model's window per provider
-      // (models.ts), so the session's providers pick it.
-      if (typeof message.provider === 'string' && message.provider !== '') extras.provider = message.provider;
+      // (models.ts), so the session's providers pick it, and each response's picks its turn's.
+      if (typeof message.provider === 'string' && message.provider !== '') {
+        extras.provider = message.provider;
+        entry.provider = message.provider;
+      }
       const usage = message.usage;
       if (isObject(usage)) {
         entry.usage = {
