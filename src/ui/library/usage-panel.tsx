@@ -93,7 +93,7 @@ export default function UsagePanel({
           {grouped
             ? `${formatUsd(total)} over ${grouped.sessions} ${grouped.sessions === 1 ? 'session' : 'sessions'}${
                 unpriced > 0 ? ` (+${formatCount(unpriced)} calls of unpriced models)` : ''
-              } at list prices as of ${PRICES_SEEN}`
+              }: every call the logs record, subagents' too, at list prices as of ${PRICES_SEEN}`
             : 'Grouping…'}
           {scanning || pending > 0 ? ` · ${pending} still scanning` : ''}
         </span>
