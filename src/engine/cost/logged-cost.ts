@@ -9,7 +9,7 @@ import { getCallUsage, getSessionCalls } from './session-calls';
 // rest of the logged cost is the subagents' calls (their own logs, 1.0.x inline sidechains, side
 // questions) and the main thread's calls on branches the line left (a rewind, an edited prompt).
 
-export interface LoggedCost {
+interface LoggedCost {
   /** Every call the session's files record, each once: the library's cost column. */
   usd: number;
   /** Of it, other threads' calls (subagents, side questions): never replayed. */
