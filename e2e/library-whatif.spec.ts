@@ -100,7 +100,7 @@ test.describe('library what-if', () => {
     await expect(page.getByTestId('usage-summary')).toContainText(
       `$${logged.toFixed(2)} over ${SESSIONS} sessions`,
     );
-    await expect(page.getByTestId('usage-summary')).toContainText("subagents' too");
+    await expect(page.getByTestId('usage-note')).toContainText("Every call the logs record, subagents' too");
     await page.getByTestId('library-usage').click();
     await expect(page.getByTestId('whatif-chart-settings').locator('rect')).toHaveCount(2);
     await expect(page.getByTestId('whatif-chart-sessions').locator('circle')).toHaveCount(SESSIONS * 2);
