@@ -116,6 +116,34 @@ test.describe('compaction counts on real sessions', () => {
     await page.screenshot({ path: test.info().outputPath('session-cc06da85.png') });
   });
 
+  test("05541cb5's Summaries export: the main thread's 6, then each subagent's under its heading", async ({
+    page,
+  }) => {
+    // The export held the main thread's summaries only; the subagents' 9 are in their logs too.
+    const files = sessionFiles('05541cb5-fe43-41c9-87ef-2a6d89bba271');
+    const subs = files.filter((f) => f.name.startsWith('agent-') && f.name.endsWith('.jsonl'));
+    await openEmpty(page);
+    await dropFiles(page, files);
+    await expect(page.getByTestId('stat-compactions')).toHaveText('6 compactions');
+    const item = page.getByTestId('export-summaries-md');
+    await expect(async () => {
+      if (!(await item.isVisible())) await page.getByTestId('export-button').click();
+      await expect(item).toBeVisible({ timeout: 2_000 });
+    }).toPass();
+    await expect(item).toBeEnabled();
+    const [download] = await Promise.all([page.waitForEvent('download'), item.click()]);
+    const md = fs.readFileSync((await download.path())!, 'utf8');
+    expect(md.match(/^## Recorded: /gm)).toHaveLength(6);
+    expect(md).toContain('· 9 more in subagents (below)');
+    for (const f of subs) {
+      const id = /^agent-([a-z0-9]+)\.jsonl$/.exec(f.name)![1]!;
+      const n = countCompactions(f.content).compact;
+      const section = md.slice(md.indexOf(`## Subagent ${id}\n`)).split(/\n## /)[0]!;
+      expect(section.match(/^### Recorded: compaction \d+ of \d+/gm), id).toHaveLength(n);
+      expect(section).toContain(`### Recorded: compaction ${n} of ${n} (auto)`);
+    }
+  });
+
   test("a Cline task: the strip names its truncations as the header's legend does", async ({ page }) => {
     test.skip(!fs.existsSync(CLINE), `corpus file not found at ${CLINE}`);
     await openEmpty(page);

@@ -89,6 +89,19 @@ test.describe('library what-if', () => {
     if (figures[1]!.compactions === 0)
       await expect(totals.nth(1).locator('td').nth(7)).toHaveText('no summary');
     else expect(figures[1]!.retention).toBeGreaterThan(0);
+    // The real cost says what it counts, and the sessions' whole logged cost beside it is Usage's:
+    // a folder's What if… real cost ($31.96) and its Usage ($34.63) stood unexplained.
+    const logged = Number(await totals.first().getAttribute('data-logged-cost'));
+    expect(logged).toBeGreaterThan(0);
+    const note = page.getByTestId('whatif-real-note');
+    await expect(note).toContainText("each session's main conversation along its replayed line");
+    await expect(note).toContainText(`count it, is $${logged.toFixed(2)}`);
+    await page.getByTestId('library-usage').click();
+    await expect(page.getByTestId('usage-summary')).toContainText(
+      `$${logged.toFixed(2)} over ${SESSIONS} sessions`,
+    );
+    await expect(page.getByTestId('usage-note')).toContainText("Every call the logs record, subagents' too");
+    await page.getByTestId('library-usage').click();
     await expect(page.getByTestId('whatif-chart-settings').locator('rect')).toHaveCount(2);
     await expect(page.getByTestId('whatif-chart-sessions').locator('circle')).toHaveCount(SESSIONS * 2);
     // Each session's figures, rendered when opened.

@@ -12,8 +12,9 @@ export const WATCH_USAGE = `  compactlab watch <session.jsonl> [--json] [--inter
       terminal, or one JSON object per change with --json. --once reads what is there and exits.`;
 
 export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --csv] [--jobs N]
-      One row per session (subagent files folded into theirs): file, agent, sessionId, apiCalls,
-      peakContextTokens, compactions, costUsd (list prices), usage, the replay's compactions and
+      One row per session (subagent files folded into theirs): file, agent, sessionId, apiCalls
+      (the main thread's; subagentApiCalls the rest), peakContextTokens, compactions, costUsd and
+      usage (every call the session's files record, subagents' too, at list prices), the replay's compactions and
       real ones reproduced, tokens summarized. NDJSON by default (--json; every row has every key,
       null where a value is absent), or CSV with a header (an empty cell there; cells a
       spreadsheet would run as formulas start with '). Sessions are parsed in N worker
@@ -36,8 +37,13 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
       Every session replayed under one strategy at each setting (the knobs given over each log's
       own; each value of the swept knob): per setting, the totals of sessions, API calls,
       compactions, LLM calls, tokens summarized, the replayed cost (costUsd) beside the real one
-      (realCostUsd, the log's usage at the same list prices), deltaUsd, the cache's read, write and
-      uncached tokens, summary calls and their cost (docs/cost.md). --sessions adds a row per
+      (realCostUsd: the log's usage of the calls the replay covers, the main thread on its replayed
+      line, and its compactions' summary calls, estimated where the log has none:
+      realSummariesEstimated, realSummariesEstimatedUsd), deltaUsd, the cache's read, write and
+      uncached tokens, summary calls and their cost; loggedCostUsd, the session's whole cost as
+      stats and --by count it, and what the replay leaves out of it: subagentCostUsd,
+      otherBranchCostUsd (realCostUsd = loggedCostUsd − subagentCostUsd − otherBranchCostUsd +
+      realSummariesEstimatedUsd; docs/cost.md#which-calls). --sessions adds a row per
       session and setting before the totals (column row: session or total). --retention adds what
       the setting's summaries keep (the built-in summarizer, offline): facts held since the start
       and still kept after the last compaction (retention, retainedFacts, heldFacts) and factsLost.

@@ -23,7 +23,9 @@ export const EXPORT_USAGE = `  compactlab export <session.jsonl> [subagent files
       --jsonl: the transcript as the agent would have written it under the replay (strategy and
       knobs; default the log's own), a compact_boundary and its summary (built-in summarizer) at
       each replayed compaction: it re-opens with those compactions. --md / --json: the log's
-      summaries with their retention scores. --redact masks secrets (see report).`;
+      summaries with their retention scores, the main thread's first, then each subagent's own
+      (under its heading in --md, with a thread field in --json), numbered in its log as the
+      page's compaction card numbers it. --redact masks secrets (see report).`;
 
 type Out = (text: string) => void;
 
@@ -74,7 +76,7 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
       versions: session.meta.versions,
       models: session.meta.models,
     };
-    const summaries = await collectLogSummaries(session, sources, { redaction });
+    const summaries = await collectLogSummaries(session, sources, { redaction, subagents: true });
     text = values.md
       ? formatSummariesMarkdown(header, summaries, redaction)
       : formatSummariesJson(header, summaries, redaction);

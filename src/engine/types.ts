@@ -41,7 +41,14 @@ export type Block =
       kind: 'thinking';
       text: string;
       chars: number;
-      redacted: boolean;
+      /**
+       * Why its text is absent: `redacted`, an Anthropic `redacted_thinking` block (the reasoning
+       * encrypted by the provider, in `data`); `not-kept`, a `thinking` block whose text the log
+       * does not keep (Claude Code 2.1.x writes `"thinking": ""` beside its `signature`);
+       * `encrypted`, a reasoning item held encrypted only (Codex `encrypted_content`, no summary).
+       * Absent: the text is there (or the block is empty for no stated reason).
+       */
+      hidden?: 'redacted' | 'not-kept' | 'encrypted';
       /**
        * Length of the reasoning's encrypted form (Codex `encrypted_content`, Anthropic
        * `redacted_thinking` data), whether or not a readable summary came with it.

@@ -18,6 +18,7 @@ import {
   type ToWorker,
   WORKER_ERROR,
 } from './protocol';
+import { createSilenceWatch } from './liveness';
 
 /** A cancelled load that has not stopped after this long ends the worker (a hung parse). */
 const CANCEL_GRACE_MS = 300;
@@ -165,24 +166,23 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
     watch();
   };
 
-  /** When the oldest unanswered ping was sent (undefined: none out). */
-  let pingSentAt: number | undefined;
-  let watchTimer: ReturnType<typeof setInterval> | undefined;
   /**
-   * Measured from an unanswered ping, not from the last message: a page in a background tab whose
-   * timers are throttled sends its pings late, and that is not the worker's silence.
+   * Measured from an unanswered ping, not from the last message, over the page's own running time
+   * (liveness.ts): a page in a background tab whose timers are throttled sends its pings late, and
+   * a page whose thread was blocked checks late; neither is the worker's silence.
    */
+  const silence = createSilenceWatch(pingMs, deadlineMs);
+  let watchTimer: ReturnType<typeof setInterval> | undefined;
   const checkLiveness = () => {
     if (![...pending.values()].some((entry) => entry.sent)) {
       clearInterval(watchTimer);
       watchTimer = undefined;
-      pingSentAt = undefined;
+      silence.reset();
       return;
     }
-    if (pingSentAt === undefined) {
-      pingSentAt = performance.now();
-      port.postMessage({ type: 'ping' });
-    } else if (performance.now() - pingSentAt > deadlineMs) {
+    const verdict = silence.check();
+    if (verdict === 'ping') port.postMessage({ type: 'ping' });
+    else if (verdict === 'dead') {
       replaceDeadWorker(
         `The engine stopped answering (no sign of life for ${Math.round(deadlineMs / 1000)} s: it was killed, ran out of memory or is stuck)`,
       );
@@ -199,7 +199,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
 
   function onMessage(message: FromWorker): void {
     answered = true;
-    pingSentAt = undefined;
+    silence.heard();
     if (message.type === 'pong') return;
     const entry = pending.get(message.id);
     if (!entry) return; // let go already
@@ -266,7 +266,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
       settle(id, entry);
       entry.reject(entry.cancelled ? createError(ABORT_ERROR, 'Cancelled') : error);
     }
-    pingSentAt = undefined;
+    silence.reset();
     port.terminate();
     port = IDLE_PORT;
     generation++;
@@ -294,7 +294,7 @@ export function createEngineClient(options: EngineClientOptions): EngineClient {
       settle(id, entry);
       entry.reject(entry.cancelled ? createError(ABORT_ERROR, 'Cancelled') : error);
     }
-    pingSentAt = undefined;
+    silence.reset();
     restart();
     options.onRestart?.(message);
   }

@@ -2,6 +2,7 @@ import type { LibraryRow } from '../engine/library/library-row';
 import type { PriceOverrides } from '../engine/cost/prices';
 import { createBlobSource } from './blob-source';
 import { PING_INTERVAL_MS, SILENCE_DEADLINE_MS } from './engine-client';
+import { createSilenceWatch } from './liveness';
 import { expandDatabases, listDatabaseSessions } from './sqlite';
 import type { ScanFile, ScanReply, ScanRequest } from './scan-protocol';
 
@@ -65,20 +66,19 @@ export async function scanInPool(jobs: readonly ScanJob[], callbacks: ScanCallba
   /**
    * Each worker scans job after job; one that stops answering (killed, out of memory, stuck: no
    * error event then) is ended, its session listed as failed saying so, and a fresh worker takes
-   * the rest of its queue. Liveness as the engine's (engine-client.ts): a ping unanswered for
-   * the deadline, any message counting as an answer.
+   * the rest of its queue. Liveness as the engine's (liveness.ts): a ping unanswered for the
+   * deadline of the page's own running time, any message counting as an answer.
    */
   const runOn = (first: Worker): Promise<void> =>
     new Promise((resolve) => {
       let worker = first;
-      let pingSentAt: number | undefined;
+      const silence = createSilenceWatch(PING_INTERVAL_MS, SILENCE_DEADLINE_MS);
       let running: { jobId: number; job: ScanJob } | undefined;
       const timer = setInterval(() => {
-        if (!running) return;
-        if (pingSentAt === undefined) {
-          pingSentAt = performance.now();
-          worker.postMessage({ kind: 'ping' } satisfies ScanRequest);
-        } else if (performance.now() - pingSentAt > SILENCE_DEADLINE_MS) {
+        if (!running) return silence.reset();
+        const verdict = silence.check();
+        if (verdict === 'ping') worker.postMessage({ kind: 'ping' } satisfies ScanRequest);
+        else if (verdict === 'dead') {
           const { jobId, job } = running;
           worker.terminate();
           const fresh = startWorker();
@@ -106,14 +106,14 @@ export async function scanInPool(jobs: readonly ScanJob[], callbacks: ScanCallba
         report();
       };
       const next = () => {
-        pingSentAt = undefined;
+        silence.reset();
         const job = queue.shift();
         if (!job || callbacks.signal.aborted) return stop();
         const jobId = nextJobId++;
         running = { jobId, job };
         const request: ScanRequest = { kind: 'scan', jobId, files: job.files, prices: callbacks.prices };
         worker.onmessage = (event: MessageEvent<ScanReply>) => {
-          pingSentAt = undefined;
+          silence.heard();
           const reply = event.data;
           if (reply.kind === 'pong' || reply.jobId !== jobId) return;
           if (reply.kind === 'progress') {

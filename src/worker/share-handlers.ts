@@ -85,7 +85,7 @@ async function renderExport(
     case 'summaries-md':
     case 'summaries-json': {
       const summaries = [
-        ...(await collectLogSummaries(session, sources, { redaction, signal })),
+        ...(await collectLogSummaries(session, sources, { redaction, signal, subagents: true })),
         ...(request.runs ?? []),
       ];
       return request.format === 'summaries-md'

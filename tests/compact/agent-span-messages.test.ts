@@ -95,7 +95,7 @@ describe.skipIf(files.length === 0)('summary requests of other agents’ real lo
     const main = inSpan.filter((e) => isMainThreadEntry(session, e));
     // The person's messages and the model's, when the span holds them.
     for (const role of ['user', 'assistant'] as const)
-      if (main.some((e) => e.role === role && e.blocks.some((b) => !(b.kind === 'thinking' && b.redacted))))
+      if (main.some((e) => e.role === role && e.blocks.some((b) => !(b.kind === 'thinking' && b.hidden))))
         expect(
           request.messages.some((m) => m.role === role),
           `a ${role} message`,

@@ -56,19 +56,18 @@ describe('Codex CLI rollouts (hand-written fixture)', () => {
     expect(session.userTurns).toBe(1);
   });
 
-  it('maps reasoning to thinking blocks, summarized or redacted', async () => {
+  it('maps reasoning to thinking blocks, summarized or encrypted only', async () => {
     const session = await parseFixture();
     expect(onlyBlock(session, 9)).toEqual({
       kind: 'thinking',
       text: 'Look at the beds.',
       chars: 17,
-      redacted: false,
     });
     expect(onlyBlock(session, 10)).toEqual({
       kind: 'thinking',
       text: '',
       chars: 10,
-      redacted: true,
+      hidden: 'encrypted',
       encryptedChars: 10,
     });
   });

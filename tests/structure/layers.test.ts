@@ -76,6 +76,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'strategies/prompt-presets',
       'query/entry-kinds',
       'query/bash-summaries',
+      'query/hidden-thinking',
       'retention/types',
       'redact/secret-kinds',
       'cost/prices-seen',

@@ -323,6 +323,40 @@ describe('the engine client', () => {
       client.terminate();
     });
 
+    it('is not taken for dead when the page itself stalls past the deadline with a ping out', async () => {
+      // The page's thread blocked (a long task, a starved machine) just after a ping went out:
+      // when it runs again, the liveness check comes before the answer queued behind it. Under
+      // load this failed the test above once; here the stall (twice the deadline) is made twice, on purpose.
+      let stalls = 0;
+      const restarts: string[] = [];
+      const client = createEngineClient({
+        start: (listener) => {
+          const inner = createInProcessPort(FAKE_HANDLERS, listener);
+          return {
+            postMessage: (message) => {
+              if (message.type === 'ping' && stalls < 2) {
+                stalls++;
+                setTimeout(() => {
+                  const end = performance.now() + 200;
+                  while (performance.now() < end) {}
+                }, 0);
+              }
+              inner.postMessage(message);
+            },
+            terminate: () => inner.terminate(),
+          };
+        },
+        pingIntervalMs: 10,
+        silenceDeadlineMs: 100,
+        onRestart: (message) => restarts.push(message),
+      });
+      const summary = await client.request({ kind: 'load', sessionId: 1, files: [file('long.jsonl')] });
+      expect(summary.entries).toBeGreaterThan(0);
+      expect(stalls).toBe(2);
+      expect(restarts).toEqual([]);
+      client.terminate();
+    });
+
     it('is not given the session again when it died reloading it (no endless restarts)', async () => {
       // The fresh worker dies too, while the session is being given to it again.
       const { client, ports, restarts } = createSilencingClient([1]);

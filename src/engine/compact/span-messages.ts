@@ -21,6 +21,11 @@ interface SpanRange {
   /** Inclusive. */
   uptoEntryIndex: number;
   excludeEntryIndices?: readonly number[];
+  /**
+   * Whose messages: the main thread's (default), or those of the subagent whose own log is this
+   * file (a subagent's compaction summarizes its own conversation).
+   */
+  subagentFileIndex?: number;
 }
 
 /**
@@ -65,7 +70,11 @@ export async function readSpanMessages(
   };
   for (let i = Math.max(0, range.fromEntryIndex); i <= upto; i++) {
     const entry = session.entries[i]!;
-    if (exclude.has(i) || !isMainThreadEntry(session, entry)) continue;
+    const inThread =
+      range.subagentFileIndex === undefined
+        ? isMainThreadEntry(session, entry)
+        : entry.fileIndex === range.subagentFileIndex && !isMainThreadEntry(session, entry);
+    if (exclude.has(i) || !inThread) continue;
     const convert = readerOf(entry.fileIndex);
     if (convert) {
       // Another agent's record: its dialect says which messages it holds (none for most events).

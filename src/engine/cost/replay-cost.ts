@@ -14,8 +14,9 @@ import { PRICES_SEEN } from './prices-seen';
 // What a replay would have cost (issue 21): each replayed call's input split into cache reads,
 // cache writes and uncached tokens as the session's cache would produce them (cache-model.ts),
 // plus its output, plus a summarization call per compaction; and beside it the log's real cost,
-// its recorded usage priced the same way. Main-conversation calls only: subagents' calls are
-// neither replayed here nor counted on the real side.
+// its recorded usage priced the same way. Main-conversation calls on the replayed line only:
+// subagents' calls are neither replayed here nor counted on the real side (logged-cost.ts says
+// how the real side parts from the session's whole logged cost).
 //
 // A call whose history is still the log's is billed as the log recorded it (its real cache reads):
 // only the calls after the replay changed something are priced by the model, so a replay that
@@ -49,6 +50,8 @@ interface ReplayCost {
     summaries: CostSplit;
     /** Of those, the ones estimated (the log has no record of the call). */
     estimatedSummaries: number;
+    /** Their cost (in `summaries.usd`, not in the log's recorded usage). */
+    estimatedSummariesUsd: number;
     usd: number;
   };
   cache: CacheModel;
@@ -219,8 +222,10 @@ function addRealSummaries(
     const output = c.summaryTokens ?? (summary ? estimateEntryTokens(summary) : 0);
     const input = c.preTokens ?? before?.contextTokens ?? 0;
     const prefix = (before?.contextTokens ?? 0) * cache.hitShare;
+    const usdBefore = real.summaries.usd;
     addBilled(real.summaries, model, billInput(input, prefix, output, cache), prices);
     real.estimatedSummaries++;
+    real.estimatedSummariesUsd += real.summaries.usd - usdBefore;
   }
 }
 
@@ -254,7 +259,13 @@ export function computeReplayCost(
   const cache: CacheModel = { ...model, ...options.cache, ttlMs, hitShare };
   const calls = emptySplit();
   const summaries = emptySplit();
-  const real = { calls: emptySplit(), summaries: emptySplit(), estimatedSummaries: 0, usd: 0 };
+  const real = {
+    calls: emptySplit(),
+    summaries: emptySplit(),
+    estimatedSummaries: 0,
+    estimatedSummariesUsd: 0,
+    usd: 0,
+  };
   const n = result.callIndex.length;
   const cached = getCachedPrefixes(
     result.simulatedTokens,

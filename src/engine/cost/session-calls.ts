@@ -1,3 +1,4 @@
+import { isMainThreadEntry } from '../parse/main-thread';
 import type { Session, TokenCount } from '../types';
 import { computeCostUsd, type PriceOverrides } from './prices';
 
@@ -17,6 +18,11 @@ export interface SessionCall {
   output: TokenCount;
   /** The timestamp of the call's first line, when the log gives one. */
   timestampMs?: number;
+  /**
+   * Whose call it is: the main conversation's (parse/main-thread), a compaction call's own log
+   * (its summary request), or another thread's (a subagent, a side question).
+   */
+  thread: 'main' | 'compaction-call' | 'other';
 }
 
 /**
@@ -47,6 +53,11 @@ export function getSessionCalls(session: Session): SessionCall[] {
       cacheWrite1h: usage.cacheCreation1hInputTokens,
       output: usage.outputTokens,
       timestampMs: entry.timestampMs,
+      thread: isMainThreadEntry(session, entry)
+        ? 'main'
+        : session.files[entry.fileIndex]?.role === 'compaction-call'
+          ? 'compaction-call'
+          : 'other',
     });
   }
   return [...calls.values()];

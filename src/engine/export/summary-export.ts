@@ -9,6 +9,7 @@ import { prepareSummary } from '../summarize/prepare';
 import { getMainCompactions } from '../summarize/span';
 import type { Session, TokenCount } from '../types';
 import { escapeHtml } from './escape-html';
+import { collectSubagentSummaries } from './subagent-summaries';
 import type { ReplayedStrategy } from './strategy-name';
 
 /**
@@ -38,6 +39,11 @@ export interface ExportedSummary {
   retention?: Omit<RetentionScore, 'matches'>;
   /** Why a recorded summary has no text to show (a remote Codex compaction's is encrypted): not scored. */
   note?: string;
+  /**
+   * A subagent's own compaction (absent: the main thread's): the subagent (its agent id, else its
+   * log's name) and the compaction's place among its log's, 0-based, as the compaction card numbers it.
+   */
+  thread?: { subagent: string; index: number; total: number };
 }
 
 export interface SummaryExportHeader {
@@ -51,14 +57,14 @@ export interface SummaryExportHeader {
 }
 
 /**
- * The summaries the log recorded at its main-thread compactions, scored against their spans. With
- * a redaction, the facts come from the masked span and the masked summary is scored, so no part
- * of a secret survives as a fact.
+ * The summaries the log recorded at its main-thread compactions, scored against their spans, then
+ * with `subagents` its subagents' (subagent-summaries.ts). With a redaction, the facts come from
+ * the masked span and the masked summary is scored, so no part of a secret survives as a fact.
  */
 export async function collectLogSummaries(
   session: Session,
   sources: ByteSource[],
-  options: { redaction?: RedactionSettings; signal?: AbortSignal } = {},
+  options: { redaction?: RedactionSettings; signal?: AbortSignal; subagents?: boolean } = {},
 ): Promise<ExportedSummary[]> {
   const { redaction, signal } = options;
   const preset = requirePreset(DEFAULT_PRESET_ID);
@@ -102,6 +108,8 @@ export async function collectLogSummaries(
     const { matches: _matches, ...retention } = scoreRetention(prepared.facts, text);
     out.push({ ...recorded, retention });
   }
+  if (options.subagents)
+    out.push(...(await collectSubagentSummaries(session, sources, { redaction, signal })));
   return out;
 }
 
@@ -132,6 +140,7 @@ function redactAll(summaries: readonly ExportedSummary[], redaction?: RedactionS
     ...(s.model === undefined ? {} : { model: maskText(s.model, redaction) }),
     ...(s.presetId === undefined ? {} : { presetId: maskText(s.presetId, redaction) }),
     text: maskText(s.text, redaction),
+    ...(s.thread ? { thread: { ...s.thread, subagent: maskText(s.thread.subagent, redaction) } } : {}),
     ...(s.note === undefined ? {} : { note: maskText(s.note, redaction) }),
     ...(s.retention
       ? {
@@ -158,7 +167,7 @@ function redactHeader(header: SummaryExportHeader, redaction?: RedactionSettings
   };
 }
 
-function formatSummaryMarkdown(s: ExportedSummary): string {
+function formatSummaryMarkdown(s: ExportedSummary, level = '##'): string {
   const f = fence(s.text);
   const facts = s.retention
     ? FACT_CATEGORIES.filter((c) => s.retention!.byCategory[c].total > 0)
@@ -169,7 +178,7 @@ function formatSummaryMarkdown(s: ExportedSummary): string {
         .join(' · ')
     : '';
   return [
-    `## ${s.source === 'log' ? 'Recorded' : 'Run'}: ${md(s.label)}`,
+    `${level} ${s.source === 'log' ? 'Recorded' : 'Run'}: ${md(s.label)}`,
     '',
     `- at: ${md(s.pointLabel)}`,
     ...(s.trigger ? [`- trigger: ${md(s.trigger)}`] : []),
@@ -188,12 +197,15 @@ export function formatSummariesMarkdown(
   summaries: readonly ExportedSummary[],
   redaction?: RedactionSettings,
 ): string {
-  const list = redactAll(summaries, redaction);
+  const all = redactAll(summaries, redaction);
+  const list = all.filter((s) => !s.thread);
   const h = redactHeader(header, redaction);
   return [
     `# Summaries of ${md(h.name)}`,
     '',
-    `${md(h.agent)} ${md(h.versions.join(', '))} · models ${md(h.models.join(', ')) || '?'} · ${list.length} ${list.length === 1 ? 'summary' : 'summaries'}`,
+    `${md(h.agent)} ${md(h.versions.join(', '))} · models ${md(h.models.join(', ')) || '?'} · ${list.length} ${list.length === 1 ? 'summary' : 'summaries'}${
+      all.length > list.length ? ` · ${all.length - list.length} more in subagents (below)` : ''
+    }`,
     '',
     ...(h.replay
       ? [
@@ -201,9 +213,27 @@ export function formatSummariesMarkdown(
           '',
         ]
       : []),
-    ...list.map(formatSummaryMarkdown),
+    ...list.map((s) => formatSummaryMarkdown(s)),
+    ...formatSubagentSections(all.filter((s) => s.thread)),
     '',
   ].join('\n');
+}
+
+/** Subagents' summaries: a heading per subagent, in the order their first summary comes. */
+function formatSubagentSections(summaries: readonly ExportedSummary[]): string[] {
+  const bySubagent = new Map<string, ExportedSummary[]>();
+  for (const s of summaries) {
+    const key = s.thread!.subagent;
+    bySubagent.set(key, [...(bySubagent.get(key) ?? []), s]);
+  }
+  return [...bySubagent].flatMap(([subagent, list]) => [
+    '',
+    `## Subagent ${md(subagent)}`,
+    '',
+    `Its own context's compactions (its log's numbering): ${list.length} ${list.length === 1 ? 'summary' : 'summaries'}.`,
+    '',
+    ...list.map((s) => formatSummaryMarkdown(s, '###')),
+  ]);
 }
 
 /** The summaries as JSON (`{ transcript, summaries }`), pretty-printed. */

@@ -1,3 +1,4 @@
+import { formatHiddenThinkingToken } from '../query/hidden-thinking';
 import { at } from '../assert';
 import type { Block, Entry, Session, Usage } from '../types';
 
@@ -18,7 +19,7 @@ function describeBlock(block: Block): string {
     case 'text':
       return `text(${block.chars}) ${JSON.stringify(clip(block.text))}`;
     case 'thinking':
-      return block.redacted ? `thinking(redacted)` : `thinking(${block.chars})`;
+      return block.hidden ? formatHiddenThinkingToken(block.hidden, block.chars) : `thinking(${block.chars})`;
     case 'tool-use':
       return `tool_use ${block.name} ${block.id}${block.filePath ? ` ${block.filePath}` : ''}${block.command ? ` $ ${JSON.stringify(clip(block.command, 40))}` : ''}`;
     case 'tool-result':

@@ -123,7 +123,7 @@ export function getCompactionDetail(
 }
 
 /** Where a compaction stands in its own thread (the main one, or its subagent log). */
-function getThreadPlace(session: Session, compaction: Compaction): CompactionDetail['thread'] {
+export function getThreadPlace(session: Session, compaction: Compaction): CompactionDetail['thread'] {
   const main = isMainThreadCompaction(session, compaction);
   // A subagent's compactions number within its log: the main thread's count never includes them.
   const same = session.compactions.filter((c) =>

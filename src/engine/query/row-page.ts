@@ -1,3 +1,4 @@
+import { HIDDEN_THINKING_LABELS } from './hidden-thinking';
 import { at } from '../assert';
 import { estimateEntryTokens, estimateWithSafety, TOKENS_PER_IMAGE } from '../tokens/estimate';
 import { getCallContext } from './usage-coverage';
@@ -77,8 +78,8 @@ function describeBlock(session: Session, block: Block): string {
     case 'text':
       return block.text;
     case 'thinking':
-      if (block.redacted) return '(redacted thinking)';
-      return block.text === '' ? `(hidden thinking · ${formatCount(block.chars)} chars)` : block.text;
+      if (block.hidden) return `(${HIDDEN_THINKING_LABELS[block.hidden]})`;
+      return block.text === '' ? '(empty thinking)' : block.text;
     case 'tool-use':
       return describeToolUse(block);
     case 'tool-result': {

@@ -1,4 +1,5 @@
 import { getPrice, type PriceOverrides } from '../cost/prices';
+import { getLoggedCost } from '../cost/logged-cost';
 import { computeReplayCost } from '../cost/replay-cost';
 import { computeReplayErosion } from '../erosion/erosion';
 import type { ModelStepInfo, ModelStepOptions } from '../erosion/model-step';
@@ -72,6 +73,7 @@ export async function computeSettingRows(
   const prepared = prepareReplay(session);
   const { knobs: sessionKnobs } = strategy.getSessionKnobs(getSessionInfo(prepared));
   const labels = getSettingLabels(spec);
+  let logged: ReturnType<typeof getLoggedCost> | undefined;
   const values: (number | undefined)[] = spec.sweep ? spec.sweep.values : [undefined];
   const rows: SettingRow[] = [];
   for (const [i, value] of values.entries()) {
@@ -100,6 +102,8 @@ export async function computeSettingRows(
     }
     const { calls, summaries } = cost;
     const priced = cost.real.calls.usd > 0;
+    // The replayed line is the same at every setting (the log's): the session's logged cost once.
+    logged ??= getLoggedCost(session, result.callIndex, spec.prices);
     rows.push({
       row: 'session',
       strategy: strategy.id,
@@ -127,6 +131,10 @@ export async function computeSettingRows(
       summaryCalls: summaries.calls,
       summaryUsd: usd(summaries.usd),
       realSummariesEstimated: cost.real.estimatedSummaries,
+      realSummariesEstimatedUsd: usd(cost.real.estimatedSummariesUsd),
+      loggedCostUsd: usd(logged.usd),
+      subagentCostUsd: usd(logged.subagentsUsd),
+      otherBranchCostUsd: usd(logged.otherBranchesUsd),
       unpricedCalls: calls.unpricedCalls + summaries.unpricedCalls,
       ...retention,
       errors: 0,
@@ -221,7 +229,16 @@ export class SettingTotals {
 
   rows(): SettingRow[] {
     for (const t of this.totals) {
-      for (const c of ['costUsd', 'realCostUsd', 'deltaUsd', 'summaryUsd'] as const)
+      for (const c of [
+        'costUsd',
+        'realCostUsd',
+        'deltaUsd',
+        'summaryUsd',
+        'realSummariesEstimatedUsd',
+        'loggedCostUsd',
+        'subagentCostUsd',
+        'otherBranchCostUsd',
+      ] as const)
         t[c] = usd(t[c] as number);
       // Facts kept over facts held, pooled over the sessions that summarized (none: no figure).
       const held = t.heldFacts as number;

@@ -1,3 +1,4 @@
+import { HIDDEN_THINKING_LABELS, HIDDEN_THINKING_NOTES } from '../../engine/query/hidden-thinking';
 import type { BlockDetail } from '../../engine/query/entry-detail';
 import { formatImagePlaceholder } from '../../engine/query/row-page';
 import { formatCount } from '../common/format';
@@ -40,10 +41,12 @@ export function BlockView({ detail }: { detail: BlockDetail }) {
         <div className="block thinking" data-block="thinking">
           <div className="block-head">
             <span className="block-kind">thinking</span>{' '}
-            {block.redacted && <span className="muted">redacted</span>} {estimate}
+            {block.hidden && <span className="muted">{HIDDEN_THINKING_LABELS[block.hidden]}</span>} {estimate}
           </div>
-          {block.text === '' ? (
-            <div className="muted">Hidden thinking (only a signature is stored).</div>
+          {block.hidden ? (
+            <div className="muted">{HIDDEN_THINKING_NOTES[block.hidden]}</div>
+          ) : block.text === '' ? (
+            <div className="muted">Empty thinking block.</div>
           ) : (
             <pre className="text-block">
               <VisibleText text={block.text} />

@@ -162,10 +162,11 @@ export default function UsagePanel({
               onPick={pick('project')}
             />
           </div>
-          <p className="whatif-note muted">
-            {metric === 'tokens' && <Legend />}A day is the local date of each call in {timeZone} (a session
-            across midnight counts on both days); a project, the folder the agent ran in. Click a bar, or Tab
-            to it and press Enter, to list its sessions.
+          <p className="whatif-note muted" data-testid="usage-note">
+            {metric === 'tokens' && <Legend />}Every call the logs record, subagents' too (What if…'s real
+            cost counts only the main thread's calls it replays). A day is the local date of each call in{' '}
+            {timeZone} (a session across midnight counts on both days); a project, the folder the agent ran
+            in. Click a bar, or Tab to it and press Enter, to list its sessions.
           </p>
         </>
       )}

@@ -49,7 +49,9 @@ export function WhatIfResults({ state, unit }: { state: WhatIfState; unit: KnobS
             <th className="left">setting</th>
             <th>sessions</th>
             <th>cost</th>
-            <th title="The logs' own recorded usage at the same prices: the check">real cost</th>
+            <th title="The recorded usage of the calls the replay covers (each session's main conversation on its replayed line) and of its compactions' summary calls, at the same prices: the check">
+              real cost (main thread)
+            </th>
             <th>Δ</th>
             <th>compactions</th>
             <th>tokens summarized</th>
@@ -67,6 +69,7 @@ export function WhatIfResults({ state, unit }: { state: WhatIfState; unit: KnobS
               data-setting={t.setting}
               data-cost={t.costUsd}
               data-real-cost={t.realCostUsd}
+              data-logged-cost={t.loggedCostUsd}
               data-compactions={t.compactions}
               data-retention={t.retention}
             >
@@ -88,9 +91,8 @@ export function WhatIfResults({ state, unit }: { state: WhatIfState; unit: KnobS
           ))}
         </tbody>
       </table>
-      <p className="whatif-note muted">
-        Real cost: the logs' own recorded usage at the same prices ({String(totals[0]?.pricesAsOf ?? '')}),
-        the check on the replay.
+      <p className="whatif-note muted" data-testid="whatif-real-note">
+        {describeRealCost(totals[0])}
         {scored &&
           (totals[0]?.retentionModel === undefined
             ? " Kept: of the facts held since each session's start (paths, commands, errors, names), those still in its last summary, written by the built-in summarizer (offline, no model): it compares settings, not models."
@@ -103,6 +105,32 @@ export function WhatIfResults({ state, unit }: { state: WhatIfState; unit: KnobS
       <SessionTable state={state} labels={labels} scored={scored} />
     </div>
   );
+}
+
+/**
+ * What the real cost counts, and how it parts from the sessions' whole logged cost (the Usage
+ * panel's and the list's): the same sums, by the rule of docs/cost.md#which-calls.
+ */
+function describeRealCost(t: SettingRow | undefined): string {
+  if (!t) return '';
+  const estimated = num(t, 'realSummariesEstimated');
+  const parts = [
+    num(t, 'subagentCostUsd') > 0 && `subagents' calls (${formatUsd(num(t, 'subagentCostUsd'))})`,
+    num(t, 'otherBranchCostUsd') > 0 &&
+      `the main thread's calls on branches the replay did not follow (${formatUsd(num(t, 'otherBranchCostUsd'))})`,
+  ].filter(Boolean);
+  const errors = num(t, 'errors');
+  return [
+    `Real cost: the recorded usage of the calls the replay covers, each session's main conversation along its replayed line, at the same prices (${String(t.pricesAsOf ?? '')}), the check on the replay`,
+    estimated > 0
+      ? `, with its compactions' summary calls (${estimated} estimated, ${formatUsd(num(t, 'realSummariesEstimatedUsd'))}: the log does not record them). `
+      : '. ',
+    `These sessions' whole recorded cost, as Usage and the list's cost column count it, is ${formatUsd(num(t, 'loggedCostUsd'))}`,
+    parts.length > 0 ? `: it also counts ${parts.join(' and ')}` : '',
+    estimated > 0 ? ', and not the estimated summary calls' : '',
+    errors > 0 ? `; ${errors} unread ${errors === 1 ? 'session is' : 'sessions are'} in neither figure` : '',
+    '.',
+  ].join('');
 }
 
 const W = 420;

@@ -338,9 +338,7 @@ function createClineUiNormalizer(): RecordNormalizer {
     } else if (type === 'say' && value === 'reasoning') {
       entry.kind = 'assistant';
       entry.role = 'assistant';
-      entry.blocks = [
-        { kind: 'thinking', text: preview(text, ctx.previewChars), chars: text.length, redacted: false },
-      ];
+      entry.blocks = [{ kind: 'thinking', text: preview(text, ctx.previewChars), chars: text.length }];
     } else if (
       (type === 'say' && ASSISTANT_SAYS.has(value)) ||
       (type === 'ask' && ASSISTANT_ASKS.has(value))

@@ -79,10 +79,9 @@ export function reasoningBlock(p: Json, ctx: RecordContext): Block {
       kind: 'thinking',
       text: preview(text, ctx.previewChars),
       chars: text.length,
-      redacted: false,
       ...sealed,
     };
-  return { kind: 'thinking', text: '', chars: encrypted ?? 0, redacted: true, ...sealed };
+  return { kind: 'thinking', text: '', chars: encrypted ?? 0, hidden: 'encrypted', ...sealed };
 }
 
 export function toolUseBlock(p: Json, type: string, ctx: RecordContext): Block {

@@ -241,7 +241,6 @@ function normalizeGeminiRecord(record: unknown, ctx: RecordContext, index: numbe
         kind: 'thinking',
         text: preview(t, ctx.previewChars),
         chars: t.length,
-        redacted: false,
       });
     }
   }

@@ -126,7 +126,7 @@ export function fillPart(
       e.kind = 'assistant';
       e.role = 'assistant';
       const t = typeof part.text === 'string' ? part.text : '';
-      e.blocks = [{ kind: 'thinking', text: preview(t, max), chars: t.length, redacted: false }];
+      e.blocks = [{ kind: 'thinking', text: preview(t, max), chars: t.length }];
       return;
     }
     case 'file': {

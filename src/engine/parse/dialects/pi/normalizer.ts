@@ -80,7 +80,12 @@ function textBlocks(content: unknown, path: string, ctx: RecordContext): Block[]
       blocks.push({ kind: 'text', text: preview(part.text, max), chars: part.text.length });
     else if (part.type === 'thinking') {
       const t = typeof part.thinking === 'string' ? part.thinking : '';
-      blocks.push({ kind: 'thinking', text: preview(t, max), chars: t.length, redacted: t === '' });
+      blocks.push({
+        kind: 'thinking',
+        text: preview(t, max),
+        chars: t.length,
+        ...(t === '' ? { hidden: 'not-kept' as const } : {}),
+      });
     } else if (part.type === 'image') {
       blocks.push({
         kind: 'image',

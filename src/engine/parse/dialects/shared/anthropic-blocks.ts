@@ -69,11 +69,24 @@ function normalizeAnthropicBlock(
     }
     case 'thinking': {
       const text = typeof raw.thinking === 'string' ? raw.thinking : '';
-      return { kind: 'thinking', text: preview(text, max), chars: text.length, redacted: text === '' };
+      // Claude Code 2.1.x keeps the signature and not the text (`"thinking": ""`): 507 blocks of
+      // the shared corpus, none a `redacted_thinking`.
+      return {
+        kind: 'thinking',
+        text: preview(text, max),
+        chars: text.length,
+        ...(text === '' ? { hidden: 'not-kept' as const } : {}),
+      };
     }
     case 'redacted_thinking': {
       const data = typeof raw.data === 'string' ? raw.data : '';
-      return { kind: 'thinking', text: '', chars: data.length, redacted: true, encryptedChars: data.length };
+      return {
+        kind: 'thinking',
+        text: '',
+        chars: data.length,
+        hidden: 'redacted',
+        encryptedChars: data.length,
+      };
     }
     case 'tool_use':
     case 'server_tool_use': {

@@ -1,0 +1,78 @@
+import { readSpanMessages } from '../compact/span-messages';
+import { isMainThreadCompaction } from '../parse/main-thread';
+import { readEntryText } from '../parse/parse-session';
+import type { ByteSource } from '../parse/source';
+import { getThreadPlace, readSummaryNote, readSummaryText } from '../query/compaction-detail';
+import { formatOrdinal } from '../query/numbering';
+import { maskJsonValue, type RedactionSettings } from '../redact/mask';
+import { extractRetentionFacts } from '../retention/extract';
+import { scoreRetention } from '../retention/score';
+import type { Session } from '../types';
+import type { ExportedSummary } from './summary-export';
+
+// The summaries subagents wrote when their own contexts were compacted (a Claude Code subagent's
+// log holds its compact boundaries and summaries, docs/sources.md#fmt-subagents): exported with the
+// main thread's, each under its subagent, numbered in its own log as the compaction card numbers
+// it, and scored against the span it replaced, that log's messages since its previous boundary.
+
+/** Each subagent compaction's recorded summary, in log order, scored against its own span. */
+export async function collectSubagentSummaries(
+  session: Session,
+  sources: ByteSource[],
+  options: { redaction?: RedactionSettings; signal?: AbortSignal } = {},
+): Promise<ExportedSummary[]> {
+  const { redaction, signal } = options;
+  const out: ExportedSummary[] = [];
+  // The previous full boundary in each subagent's log: where the next one's span starts.
+  const spanStart = new Map<number, number>();
+  for (const compaction of session.compactions) {
+    if (compaction.kind !== 'compact' || isMainThreadCompaction(session, compaction)) continue;
+    const place = getThreadPlace(session, compaction);
+    const from = spanStart.get(compaction.fileIndex) ?? firstEntryOfFile(session, compaction.fileIndex);
+    spanStart.set(compaction.fileIndex, compaction.entryIndex);
+    if (compaction.summaryEntryIndex === undefined) continue;
+    signal?.throwIfAborted();
+    const raw = await readEntryText(sources, session, compaction.summaryEntryIndex);
+    const read = readSummaryText(session, compaction.summaryEntryIndex, raw);
+    const label = `${formatOrdinal('compaction', place.index, place.total)} (${compaction.trigger}) at line ${compaction.line}`;
+    const recorded: ExportedSummary = {
+      source: 'log',
+      label,
+      pointLabel: label,
+      thread: { subagent: place.subagent ?? '', index: place.index, total: place.total },
+      trigger: compaction.trigger,
+      preTokens: compaction.preTokens,
+      postTokens: compaction.postTokens,
+      text: read ?? '',
+    };
+    if (read === undefined) {
+      const note = readSummaryNote(session, compaction.summaryEntryIndex, raw);
+      out.push(note === undefined ? recorded : { ...recorded, note });
+      continue;
+    }
+    const span = await readSpanMessages(
+      session,
+      sources,
+      {
+        fromEntryIndex: from,
+        uptoEntryIndex: compaction.entryIndex - 1,
+        subagentFileIndex: compaction.fileIndex,
+      },
+      { signal },
+    );
+    // With a redaction, the facts come from the masked span, as the main thread's do (prepare.ts).
+    const messages = redaction ? maskJsonValue(span.messages, redaction) : span.messages;
+    const { matches: _matches, ...retention } = scoreRetention(
+      extractRetentionFacts(messages),
+      recorded.text,
+    );
+    out.push({ ...recorded, retention });
+  }
+  return out;
+}
+
+/** The first entry of a file (a session's files are read one after another, each in one run). */
+function firstEntryOfFile(session: Session, fileIndex: number): number {
+  const i = session.entries.findIndex((e) => e.fileIndex === fileIndex);
+  return i < 0 ? 0 : i;
+}
