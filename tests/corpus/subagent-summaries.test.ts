@@ -98,3 +98,25 @@ describe.skipIf(!present)('corpus: a session’s subagents’ summaries in the s
     }
   });
 });
+
+describe.skipIf(!present)('corpus: the one-file report lists the subagents’ summaries too', () => {
+  it('report: each subagent summary under its own section, its text escaped whole', async () => {
+    const files = readdirSync(DIR)
+      .filter((f) => f.includes(SESSION) && f.endsWith('.jsonl'))
+      .sort()
+      .map((f) => join(DIR, f));
+    const target = join(out, 'r.html');
+    expect(await main(['report', ...files, '-o', target], () => {})).toBe(0);
+    const html = readFileSync(target, 'utf8');
+    const plain = plainSummaries(files);
+    const section = html.slice(html.indexOf('<section id="subagent-summaries">'));
+    expect(section.startsWith('<section id="subagent-summaries">')).toBe(true);
+    const body = section.slice(0, section.indexOf('</section>'));
+    for (const [id, texts] of plain)
+      expect(
+        body.match(new RegExp(`<h3>Subagent ${id}: compaction \\d+ of ${texts.length}`, 'g')),
+        id,
+      ).toHaveLength(texts.length);
+    expect(body.match(/<article class="summary">/g)).toHaveLength(9);
+  });
+});

@@ -67,9 +67,11 @@ export async function computeReportHtml(
     thresholds: replay?.thresholds,
     replay: replay ? { simulatedTokens: replay.simulatedTokens, events: replay.events } : undefined,
   });
+  // The subagents' too, each in its own log (as the Markdown export lists them).
   const summaries = await collectLogSummaries(session, sources, {
     redaction: options.redaction,
     signal: options.signal,
+    subagents: true,
   });
   const out: string[] = [];
   out.push(
@@ -151,7 +153,8 @@ export async function computeReportHtml(
     out.push(`<section id="${id}"><h2>${title}</h2>`);
     if (list.length === 0) out.push('<p>None.</p>');
     for (const s of list) {
-      out.push(`<article class="summary"><h3>${t(s.label)}</h3>`);
+      const where = s.thread ? `Subagent ${s.thread.subagent}: ` : '';
+      out.push(`<article class="summary"><h3>${t(where + s.label)}</h3>`);
       const facts = s.retention
         ? FACT_CATEGORIES.filter((c) => s.retention!.byCategory[c].total > 0)
             .map(
@@ -173,7 +176,14 @@ export async function computeReportHtml(
     }
     out.push('</section>');
   };
-  summarySection('Summaries', 'summaries', summaries);
+  summarySection(
+    'Summaries',
+    'summaries',
+    summaries.filter((s) => !s.thread),
+  );
+  const inSubagentLogs = summaries.filter((s) => s.thread);
+  if (inSubagentLogs.length > 0)
+    summarySection("Summaries in subagents' logs (their own contexts)", 'subagent-summaries', inSubagentLogs);
   // Erosion: each summary of the chain against everything the session held since its start.
   const chains: ErosionChain[] = [];
   const erosionOptions = { redaction: options.redaction, signal: options.signal };
