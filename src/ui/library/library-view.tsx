@@ -2,6 +2,7 @@ import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-quer
 import { type KeyboardEvent, lazy, memo, Suspense, useMemo, useRef, useState } from 'react';
 import { PRICES_SEEN } from '../../engine/cost/prices-seen';
 import { formatBytes } from '../common/format';
+import { useEscapeLayer } from '../common/use-escape';
 import { VirtualList } from '../common/virtual-list';
 import { ProgressBar } from '../top-bar/load-progress';
 import { GRID_TEMPLATE, LIBRARY_COLUMNS, selectSessions, TABLE_MIN_WIDTH } from './library-columns';
@@ -84,6 +85,11 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
     [activeIndex, active.nonce],
   );
   const find = useLibraryStore((s) => s.findOpen);
+  // Escape closes the panels as it does the page's others (the last opened first), and the focus
+  // goes back to the button that opened them: they stayed open, Escape did nothing here.
+  useEscapeLayer(() => setWhatIf(false), whatIf);
+  useEscapeLayer(() => useUsageStore.getState().setOpen(false), usageOpen);
+  useEscapeLayer(() => useLibraryStore.getState().setFindOpen(false), find);
   // What-if and the search take every listed session whose folder is open, across roots.
   const shownKeys = useMemo(
     () => shown.filter((s) => openRoots.has(s.root)).map((s) => s.key),
