@@ -102,3 +102,32 @@ test('Escape closes the library panels, the last opened first, and the focus goe
   await expect(whatIf).toHaveAttribute('aria-expanded', 'false');
   await expect(whatIf).toBeFocused();
 });
+
+test('a session opened from the library by the keyboard leaves the focus on the way back, not on <body>', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openFolder(page);
+  const toggle = page.getByTestId('library-toggle');
+  // A row (the session of most calls, not the broken one): the list focused, ↓, Enter.
+  await page.getByTestId('library-sort-calls').click();
+  await page.getByTestId('library-rows').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('session-header')).toBeVisible();
+  await expect(toggle).toHaveText('Library');
+  await expect(toggle).toBeFocused();
+  // Enter there goes back to the library; a find's result opens its session the same way.
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('library')).toBeVisible();
+  await page.getByTestId('library-find-toggle').click();
+  await expect(page.getByTestId('library-find-input')).toBeFocused();
+  await page.keyboard.type('beds');
+  await page.keyboard.press('Enter');
+  const hit = page.getByTestId('library-find-hit').first();
+  await expect(hit).toBeVisible({ timeout: 30_000 });
+  await hit.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('session-header')).toBeVisible();
+  await expect(toggle).toBeFocused();
+});
