@@ -48,6 +48,20 @@ describe('library columns', () => {
     ).toEqual(['a.jsonl']);
   });
 
+  it('names a log with neither a name nor a prompt by its file, so such rows tell apart', () => {
+    const prompt = LIBRARY_COLUMNS.find((c) => c.key === 'prompt')!;
+    const empty = session('projects/-home-x/empty.jsonl', undefined);
+    const db = session('opencode/opencode.db#ses_42', undefined);
+    expect(prompt.text(empty, empty.row!)).toBe('empty.jsonl');
+    expect(prompt.hint?.(empty, empty.row!)).toBe('No name nor prompt in this log: its file');
+    expect(prompt.text(db, db.row!)).toBe('ses_42');
+    const asked = { ...empty, row: { ...empty.row!, firstPrompt: 'List the beds' } as LibraryRow };
+    expect(prompt.text(asked, asked.row!)).toBe('List the beds');
+    expect(prompt.hint?.(asked, asked.row!)).toBeUndefined();
+    // Sorted by the Session column, the nameless still sort as empty (first, ascending).
+    expect(prompt.value(empty, empty.row!)).toBe('');
+  });
+
   it("shows the agent's own cost where no call could be priced, marked as its", () => {
     const cost = LIBRARY_COLUMNS.find((c) => c.key === 'cost')!;
     const row = (fields: Partial<LibraryRow>) => {
