@@ -62,6 +62,17 @@ describe('library columns', () => {
     expect(prompt.value(empty, empty.row!)).toBe('');
   });
 
+  it('gives the agent column its whole text on hover (a pre-release version is cut at 9rem)', () => {
+    const agent = LIBRARY_COLUMNS.find((c) => c.key === 'agent')!;
+    const s = session('x.jsonl', '/p');
+    const codex = { ...s, row: { ...s.row!, agent: 'Codex CLI', versions: ['0.118.0', '0.119.0-alpha.28'] } };
+    expect(agent.text(codex, codex.row as LibraryRow)).toBe('Codex CLI 0.119.0-alpha.28');
+    expect(agent.hint?.(codex, codex.row as LibraryRow)).toBe('Codex CLI 0.118.0, 0.119.0-alpha.28');
+    const unknown = { ...s, row: { ...s.row!, agent: '', versions: [] } };
+    expect(agent.text(unknown, unknown.row as LibraryRow)).toBe('?');
+    expect(agent.hint?.(unknown, unknown.row as LibraryRow)).toBe('No agent recognised in this log');
+  });
+
   it("shows the agent's own cost where no call could be priced, marked as its", () => {
     const cost = LIBRARY_COLUMNS.find((c) => c.key === 'cost')!;
     const row = (fields: Partial<LibraryRow>) => {

@@ -73,6 +73,9 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     numeric: false,
     value: (_, r) => `${r.agent} ${r.versions.at(-1) ?? ''}`,
     text: (_, r) => `${r.agent || '?'} ${r.versions.at(-1) ?? ''}`.trim(),
+    // A pre-release ("Codex CLI 0.119.0-alpha.28") is cut at 9rem: whole on hover, every version.
+    hint: (_, r) =>
+      r.agent ? `${r.agent} ${r.versions.join(', ')}`.trim() : 'No agent recognised in this log',
   },
   {
     key: 'prompt',
