@@ -62,6 +62,18 @@ describe('library columns', () => {
     expect(prompt.value(empty, empty.row!)).toBe('');
   });
 
+  it("says a broken log's first issue on the Issues cell's hint", () => {
+    const issues = LIBRARY_COLUMNS.find((c) => c.key === 'issues')!;
+    const s = session('x.jsonl', '/p');
+    const broken = {
+      ...s,
+      row: { ...s.row!, issues: 3, firstIssue: 'line 4: not valid JSON' } as LibraryRow,
+    };
+    expect(issues.text(broken, broken.row!)).toBe('3');
+    expect(issues.hint?.(broken, broken.row!)).toBe('First: line 4: not valid JSON');
+    expect(issues.hint?.(s, s.row!)).toBeUndefined();
+  });
+
   it('gives the agent column its whole text on hover (a pre-release version is cut at 9rem)', () => {
     const agent = LIBRARY_COLUMNS.find((c) => c.key === 'agent')!;
     const s = session('x.jsonl', '/p');

@@ -168,6 +168,8 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     numeric: true,
     value: (_, r) => r.issues,
     text: (_, r) => formatCount(r.issues),
+    // What the count is, without opening the session: its first error ("line 4: … not valid JSON").
+    hint: (_, r) => (r.firstIssue ? `First: ${r.firstIssue}` : undefined),
   },
   {
     key: 'cost',
