@@ -15,7 +15,7 @@ import type { LibraryRow } from '../../engine/library/library-row';
 // rename changes the names file, not the session's files, so the name is put on as a row is
 // listed, never cached.
 
-export type FolderNames = ReadonlyMap<string, SessionNamesFile>;
+type FolderNames = ReadonlyMap<string, SessionNamesFile>;
 
 const NO_NAMES: FolderNames = new Map();
 
@@ -40,7 +40,7 @@ export async function readFolderNames(
 }
 
 /** The session's row under the name the nearest names file above `key` gives it. */
-export function nameRow<R extends LibraryRow | undefined>(key: string, row: R, names: FolderNames): R {
+function nameRow<R extends LibraryRow | undefined>(key: string, row: R, names: FolderNames): R {
   if (!row || names.size === 0) return row;
   return withListedName(row, findSessionNamesFile(key, names)) as R;
 }
