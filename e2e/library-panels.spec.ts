@@ -131,3 +131,19 @@ test('a session opened from the library by the keyboard leaves the focus on the 
   await expect(page.getByTestId('session-header')).toBeVisible();
   await expect(toggle).toBeFocused();
 });
+
+test('a row listed from the last visit says how to open it, rather than doing nothing', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openFolder(page);
+  await page.reload();
+  await expect(page.getByTestId('library-reopen')).toBeVisible();
+  await page.getByTestId('library-rows').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const notice = page.getByTestId('load-notice');
+  await expect(notice).toHaveText(/files not open: Reopen projects to open its sessions/);
+  await expect(page.getByTestId('library')).toBeVisible();
+  // A click says the same.
+  await page.getByTestId('library-row').nth(1).click();
+  await expect(notice).toBeVisible();
+});
