@@ -146,4 +146,13 @@ test('a row listed from the last visit says how to open it, rather than doing no
   // A click says the same.
   await page.getByTestId('library-row').nth(1).click();
   await expect(notice).toBeVisible();
+  // Find in transcripts says why it can search nothing; its panel holds no empty band.
+  await page.getByTestId('library-find-toggle').click();
+  await expect(page.getByTestId('library-find-closed')).toHaveText(
+    'Reopen the folder to search its sessions.',
+  );
+  await expect(page.getByTestId('library-find-run')).toBeDisabled();
+  const panel = (await page.getByTestId('library-find').boundingBox())!;
+  const bar = (await page.locator('.find-bar').boundingBox())!;
+  expect(panel.y + panel.height - (bar.y + bar.height)).toBeLessThan(16);
 });
