@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { createFixtureText } from '../tests/summarize/fixture';
 import { FOLDER_FILES } from '../tests/fixtures/make-folder-fixtures';
+import { getCutSelects } from './cut-selects';
 import { dropFiles, expect, FIXTURES_DIR, openEmpty, SAMPLES_DIR, test } from './fixtures';
 
 // Issue 24 item 3, what a person sees at 1280×720 in both palettes: Compare with all ten
@@ -55,29 +56,6 @@ async function clickUntilGone(button: Locator): Promise<void> {
     await button.click({ timeout: 2_000 }).catch(() => undefined);
     await button.page().waitForTimeout(150);
   }
-}
-
-/** Select boxes whose shown option is wider than the room the box gives it. */
-async function getCutSelects(scope: Locator): Promise<string[]> {
-  return scope.evaluate((root) => {
-    const ctx = document.createElement('canvas').getContext('2d')!;
-    return [...root.querySelectorAll('select')]
-      .filter((s) => s.getClientRects().length > 0 && s.offsetWidth > 0)
-      .flatMap((s) => {
-        const cs = getComputedStyle(s);
-        ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-        const text = s.selectedOptions[0]?.textContent ?? '';
-        const need = ctx.measureText(text).width;
-        // The arrow takes about 20 px of the box besides its padding.
-        const room =
-          s.clientWidth - Number.parseFloat(cs.paddingLeft) - Number.parseFloat(cs.paddingRight) - 18;
-        return need > room + 0.5
-          ? [
-              `${s.dataset.testid ?? s.getAttribute('aria-label') ?? s.name}: "${text}" needs ${need.toFixed(0)} px, has ${room.toFixed(0)}`,
-            ]
-          : [];
-      });
-  });
 }
 
 for (const scheme of ['light', 'dark'] as const) {

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, type ReactNode, useRef, useState } from 'react';
 import { collectDroppedFiles } from './load/dropped-files';
 import { fromDrop, isSeveralSessions, openLibrary } from './library/open-folder';
+import { isSessionNamesPath } from '../engine/library/session-names';
 import { describeFiles, loadSession } from './load/load-session';
 import { captureDropHandles, rememberRecentFiles } from './load/recent-files';
 import { setLiveSource } from './library/live';
@@ -40,13 +41,17 @@ export function DropZone({ children }: { children: ReactNode }) {
         setDragging(false);
         const pending = collectDroppedFiles(e.dataTransfer);
         const handles = captureDropHandles(e.dataTransfer);
-        void pending.then((files) => {
-          if (files.length === 0) return;
-          // A folder holding several sessions is a library, not one timeline.
-          if (isSeveralSessions(files)) {
-            void openLibrary(files[0]!.name.split('/')[0] || 'Dropped files', fromDrop(files));
+        void pending.then((dropped) => {
+          if (dropped.length === 0) return;
+          // A folder holding several sessions is a library, not one timeline (with the names its
+          // agent lists them under: Codex's session_index.jsonl).
+          if (isSeveralSessions(dropped)) {
+            void openLibrary(dropped[0]!.name.split('/')[0] || 'Dropped files', fromDrop(dropped));
             return;
           }
+          // One session: a names file walked from a folder is not one of its files.
+          const files = dropped.filter((f) => !f.name.includes('/') || !isSessionNamesPath(f.name));
+          if (files.length === 0) return;
           const label = describeFiles(files);
           // The live session before is not this one.
           setLiveSource(undefined);

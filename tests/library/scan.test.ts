@@ -27,9 +27,14 @@ function corpusFiles(): string[] {
   return files.filter((f) => /\.jsonl?$/.test(f) && !f.endsWith('.meta.json')).sort();
 }
 
-/** The figures a scan must get exactly (everything but the issue count and the start/end pair). */
-function comparable(row: LibraryRow): Omit<LibraryRow, 'issues' | 'costUsd'> & { costMicroUsd: number } {
-  const { issues: _issues, costUsd, ...rest } = row;
+/**
+ * The figures a scan must get exactly (everything but the issues, which the scan sees fewer of,
+ * and the start/end pair).
+ */
+function comparable(
+  row: LibraryRow,
+): Omit<LibraryRow, 'issues' | 'firstIssue' | 'costUsd'> & { costMicroUsd: number } {
+  const { issues: _issues, firstIssue: _first, costUsd, ...rest } = row;
   return { ...rest, costMicroUsd: Math.round(costUsd * 1e6) };
 }
 
@@ -66,6 +71,10 @@ describe('scan = full parse, generated sessions', () => {
     const text = `${lines.join('\n').trimEnd()}\n{"type":"user","message":`;
     const row = await expectSame(() => [createMemorySource(main.name, text)]);
     expect(row.brokenLines).toBe(3);
+    // The list says what the first is, by its line (the 21st: the first line put in).
+    expect(row.firstIssue).toMatch(/^line 21: .*JSON/);
+    const clean = await scanSession([createMemorySource(main.name, main.text)]);
+    expect(clean.firstIssue).toBeUndefined();
   });
 });
 

@@ -48,6 +48,43 @@ describe('library columns', () => {
     ).toEqual(['a.jsonl']);
   });
 
+  it('names a log with neither a name nor a prompt by its file, so such rows tell apart', () => {
+    const prompt = LIBRARY_COLUMNS.find((c) => c.key === 'prompt')!;
+    const empty = session('projects/-home-x/empty.jsonl', undefined);
+    const db = session('opencode/opencode.db#ses_42', undefined);
+    expect(prompt.text(empty, empty.row!)).toBe('empty.jsonl');
+    expect(prompt.hint?.(empty, empty.row!)).toBe('No name nor prompt in this log: its file');
+    expect(prompt.text(db, db.row!)).toBe('ses_42');
+    const asked = { ...empty, row: { ...empty.row!, firstPrompt: 'List the beds' } as LibraryRow };
+    expect(prompt.text(asked, asked.row!)).toBe('List the beds');
+    expect(prompt.hint?.(asked, asked.row!)).toBeUndefined();
+    // Sorted by the Session column, the nameless still sort as empty (first, ascending).
+    expect(prompt.value(empty, empty.row!)).toBe('');
+  });
+
+  it("says a broken log's first issue on the Issues cell's hint", () => {
+    const issues = LIBRARY_COLUMNS.find((c) => c.key === 'issues')!;
+    const s = session('x.jsonl', '/p');
+    const broken = {
+      ...s,
+      row: { ...s.row!, issues: 3, firstIssue: 'line 4: not valid JSON' } as LibraryRow,
+    };
+    expect(issues.text(broken, broken.row!)).toBe('3');
+    expect(issues.hint?.(broken, broken.row!)).toBe('First: line 4: not valid JSON');
+    expect(issues.hint?.(s, s.row!)).toBeUndefined();
+  });
+
+  it('gives the agent column its whole text on hover (a pre-release version is cut at 9rem)', () => {
+    const agent = LIBRARY_COLUMNS.find((c) => c.key === 'agent')!;
+    const s = session('x.jsonl', '/p');
+    const codex = { ...s, row: { ...s.row!, agent: 'Codex CLI', versions: ['0.118.0', '0.119.0-alpha.28'] } };
+    expect(agent.text(codex, codex.row as LibraryRow)).toBe('Codex CLI 0.119.0-alpha.28');
+    expect(agent.hint?.(codex, codex.row as LibraryRow)).toBe('Codex CLI 0.118.0, 0.119.0-alpha.28');
+    const unknown = { ...s, row: { ...s.row!, agent: '', versions: [] } };
+    expect(agent.text(unknown, unknown.row as LibraryRow)).toBe('?');
+    expect(agent.hint?.(unknown, unknown.row as LibraryRow)).toBe('No agent recognised in this log');
+  });
+
   it("shows the agent's own cost where no call could be priced, marked as its", () => {
     const cost = LIBRARY_COLUMNS.find((c) => c.key === 'cost')!;
     const row = (fields: Partial<LibraryRow>) => {

@@ -9,6 +9,7 @@ import {
 } from '../cost/session-calls';
 import { DIALECT_INFOS } from '../parse/dialects/descriptors';
 import { type CompactionCounts, countCompactions, isMainThreadCompaction } from '../parse/main-thread';
+import type { ParseIssue } from '../parse-issue';
 import type { Session, TokenCount } from '../types';
 
 // One session as the library lists it. Built from a `Session` by `getLibraryRow`, the same
@@ -44,6 +45,11 @@ export interface LibraryRow {
   /** Transcript files other than the main one (subagents, side questions, compaction calls). */
   subagentFiles: number;
   issues: number;
+  /**
+   * The first error the parse met (else its first issue), as "line N: why" (cut at
+   * ISSUE_CHARS): what the list says of a broken log without opening it. Absent when none.
+   */
+  firstIssue?: string;
   /** Line-level errors (`not-json`, `truncated-line`): the part of `issues` a scan sees exactly. */
   brokenLines: number;
   /** USD at list prices over every priced call, each counted once across files. */
@@ -57,6 +63,16 @@ export interface LibraryRow {
 }
 
 export const FIRST_PROMPT_CHARS = 200;
+/** Ours: a list cell's hint, not the session's issue list (which keeps each whole). */
+const ISSUE_CHARS = 200;
+
+function describeFirstIssue(issues: readonly ParseIssue[]): { firstIssue?: string } {
+  const first = issues.find((i) => i.severity === 'error') ?? issues[0];
+  if (!first) return {};
+  const where = first.line > 0 ? `line ${first.line}: ` : '';
+  const text = `${where}${first.message}`;
+  return { firstIssue: text.length > ISSUE_CHARS ? `${text.slice(0, ISSUE_CHARS - 1)}…` : text };
+}
 /** Calls kept for the pace of the live forecast. */
 const RECENT_CALLS = 12;
 
@@ -105,6 +121,7 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
     contextWindow: session.meta.contextWindow,
     subagentFiles: Math.max(0, transcripts.length - 1),
     issues: session.issues.length,
+    ...describeFirstIssue(session.issues),
     brokenLines: session.issues.filter((i) => i.code === 'not-json' || i.code === 'truncated-line').length,
     costUsd: cost.usd,
     unpricedCalls: cost.unpriced,

@@ -77,6 +77,12 @@ export default function FindPanel({
             </button>
           </>
         )}
+        {keys.length === 0 && sessions.length > 0 && (
+          // The listing restored after a reload: its files are not open, nothing can be read.
+          <span className="muted" data-testid="library-find-closed">
+            Reopen the folder to search its sessions.
+          </span>
+        )}
         {state.status !== 'idle' && !running && (
           <span className="muted" data-testid="library-find-summary">
             {state.status === 'failed'

@@ -31,6 +31,23 @@ export function FolderButtons() {
   const showView = useLibraryStore((s) => s.showView);
   // After a reload the list comes back but no session is open: the switch would lead to nothing.
   const sessionOpen = useUiStore((s) => s.currentSessionId !== undefined);
+  // A session opened from the library by the keyboard (Enter on a row or a find): the library
+  // left the page with the focus inside it, which fell to <body> (the focus ring gone, Tab from
+  // the page's start). It goes to the switch back to the library instead.
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const lastView = useRef(view);
+  useEffect(() => {
+    const from = lastView.current;
+    lastView.current = view;
+    if (from !== 'library' || view !== 'session') return;
+    // After the key's event: focused during Enter's keydown, the switch took its keypress as a
+    // click and went straight back to the library.
+    const timer = setTimeout(() => {
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (lost) toggleRef.current?.focus();
+    });
+    return () => clearTimeout(timer);
+  }, [view]);
   useEffect(() => {
     openInput = () => inputRef.current?.click();
     return () => {
@@ -81,6 +98,7 @@ export function FolderButtons() {
       />
       {listed && (view !== 'library' || sessionOpen) && (
         <button
+          ref={toggleRef}
           type="button"
           className="btn"
           data-testid="library-toggle"

@@ -12,6 +12,9 @@ import type { LibrarySession, LibrarySortKey } from './library-store';
 /** Said before the first prompt of a row of subagent logs listed without their session. */
 const SUBAGENTS_ONLY = 'subagent logs only (no session transcript)';
 
+/** The last part of a session's key (its main file's name; an OpenCode session's id after `#`). */
+const fileNameOf = (key: string) => key.slice(Math.max(key.lastIndexOf('/'), key.lastIndexOf('#')) + 1);
+
 // The library table's columns: label, sort value, cell text. Rows still scanning sort last.
 
 interface LibraryColumn {
@@ -70,6 +73,9 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     numeric: false,
     value: (_, r) => `${r.agent} ${r.versions.at(-1) ?? ''}`,
     text: (_, r) => `${r.agent || '?'} ${r.versions.at(-1) ?? ''}`.trim(),
+    // A pre-release ("Codex CLI 0.119.0-alpha.28") is cut at 9rem: whole on hover, every version.
+    hint: (_, r) =>
+      r.agent ? `${r.agent} ${r.versions.join(', ')}`.trim() : 'No agent recognised in this log',
   },
   {
     key: 'prompt',
@@ -78,14 +84,18 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     widthCss: 'minmax(8rem, 2fr)',
     numeric: false,
     value: (_, r) => r.title ?? r.firstPrompt ?? '',
+    // A log with neither (empty, unreadable, cut before its first prompt) shows its file's name:
+    // rows of "–" alone could not be told apart, nor found in the folder.
     text: (s, r) =>
-      `${isSubagentsOnly(s.key) ? `${SUBAGENTS_ONLY} · ` : ''}${r.title ?? r.firstPrompt ?? '–'}`,
+      `${isSubagentsOnly(s.key) ? `${SUBAGENTS_ONLY} · ` : ''}${r.title ?? r.firstPrompt ?? fileNameOf(s.key)}`,
     hint: (s, r) =>
       isSubagentsOnly(s.key)
         ? "Subagent logs whose session transcript is not in this folder: the figures are the subagents' only"
         : r.title !== undefined && r.firstPrompt !== undefined
           ? `First prompt: ${r.firstPrompt}`
-          : undefined,
+          : r.title === undefined && r.firstPrompt === undefined
+            ? 'No name nor prompt in this log: its file'
+            : undefined,
   },
   {
     key: 'duration',
@@ -158,6 +168,8 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     numeric: true,
     value: (_, r) => r.issues,
     text: (_, r) => formatCount(r.issues),
+    // What the count is, without opening the session: its first error ("line 4: … not valid JSON").
+    hint: (_, r) => (r.firstIssue ? `First: ${r.firstIssue}` : undefined),
   },
   {
     key: 'cost',

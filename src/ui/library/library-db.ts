@@ -1,5 +1,6 @@
 import Dexie, { type Table } from 'dexie';
 import type { LibraryRow } from '../../engine/library/library-row';
+import type { SessionNamesFile } from '../../engine/library/session-names';
 import { hasIndexedDb } from '../common/storage';
 import { LIBRARY_ROW_VERSION } from '../../engine/library/row-version';
 
@@ -34,6 +35,8 @@ interface StoredRoot {
   sessions: CachedSessionRef[];
   /** A File System Access directory handle (structured-cloneable); absent from an <input>. */
   handle?: FileSystemDirectoryHandle;
+  /** Its names files as read when it was opened (session-names.ts); absent from older records. */
+  names?: SessionNamesFile[];
 }
 
 class LibraryDatabase extends Dexie {

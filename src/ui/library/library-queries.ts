@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { queryClient } from '../query-client';
 import type { LibrarySession, ScanProgress } from './library-store';
+import { nameListedRow } from './session-names';
 
 // The opened folders' listing is an async result: the rows come from the cache and from the scan
 // pool as they are read (open-folder.ts), and live mode grows the live session's row
@@ -59,13 +60,19 @@ export function setListing(listing: LibraryListing): void {
   queryClient.setQueryData(LISTING_KEY, listing);
 }
 
-/** Updates several sessions at once (the scan delivers rows in batches). */
+/**
+ * Updates several sessions at once (the scan delivers rows in batches; live mode its session's).
+ * A new row takes the name its root's names file gives it (session-names.ts): one live mode
+ * replaced lost it.
+ */
 export function setListingRows(updates: ReadonlyMap<string, Partial<LibrarySession>>): void {
   const listing = getListing();
   if (!listing) return;
+  const apply = (x: LibrarySession, u: Partial<LibrarySession>): LibrarySession =>
+    u.row ? { ...x, ...u, row: nameListedRow(x.root, x.key, u.row) } : { ...x, ...u };
   setListing({
     ...listing,
-    sessions: listing.sessions.map((x) => (updates.has(x.key) ? { ...x, ...updates.get(x.key) } : x)),
+    sessions: listing.sessions.map((x) => (updates.has(x.key) ? apply(x, updates.get(x.key)!) : x)),
   });
 }
 

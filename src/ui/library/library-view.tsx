@@ -2,6 +2,7 @@ import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-quer
 import { type KeyboardEvent, lazy, memo, Suspense, useMemo, useRef, useState } from 'react';
 import { PRICES_SEEN } from '../../engine/cost/prices-seen';
 import { formatBytes } from '../common/format';
+import { useEscapeLayer } from '../common/use-escape';
 import { VirtualList } from '../common/virtual-list';
 import { ProgressBar } from '../top-bar/load-progress';
 import { GRID_TEMPLATE, LIBRARY_COLUMNS, selectSessions, TABLE_MIN_WIDTH } from './library-columns';
@@ -11,6 +12,7 @@ import { type LibrarySession, useLibraryStore } from './library-store';
 import { openLibrarySession } from './open-session';
 import { cancelScan } from './open-folder';
 import { filterByUsage, useUsageStore } from './usage-store';
+import { useUiStore } from '../store';
 
 const ROW_HEIGHT_PX = 30;
 /** The what-if: loaded when first opened (the replay's settings form, its charts). */
@@ -62,7 +64,7 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
   const onListKey = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Enter') {
       const s = shown[activeIndex];
-      if (s && openRoots.has(s.root)) void openLibrarySession(queryClient, s.key);
+      if (s) openRow(queryClient, s, openRoots.has(s.root));
       return;
     }
     const moves: Record<string, number> = {
@@ -84,6 +86,11 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
     [activeIndex, active.nonce],
   );
   const find = useLibraryStore((s) => s.findOpen);
+  // Escape closes the panels as it does the page's others (the last opened first), and the focus
+  // goes back to the button that opened them: they stayed open, Escape did nothing here.
+  useEscapeLayer(() => setWhatIf(false), whatIf);
+  useEscapeLayer(() => useUsageStore.getState().setOpen(false), usageOpen);
+  useEscapeLayer(() => useLibraryStore.getState().setFindOpen(false), find);
   // What-if and the search take every listed session whose folder is open, across roots.
   const shownKeys = useMemo(
     () => shown.filter((s) => openRoots.has(s.root)).map((s) => s.key),
@@ -237,6 +244,21 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
 }
 
 /**
+ * Opens a listed session; one whose folder's files are not open (listed from the last visit) says
+ * how to open it: a click or Enter there did nothing, with no word why.
+ */
+function openRow(queryClient: QueryClient, s: LibrarySession, filesOpen: boolean): void {
+  if (filesOpen) void openLibrarySession(queryClient, s.key);
+  else
+    useUiStore.setState({
+      notice: {
+        kind: 'info',
+        text: `${s.root} is listed from the last visit, its files not open: Reopen ${s.root} to open its sessions`,
+      },
+    });
+}
+
+/**
  * How the last opening got its rows: read by the scan, or from the cache because the session's
  * files kept their paths, sizes and modification times (library-db.ts).
  */
@@ -294,9 +316,9 @@ const LibraryRowView = memo(function LibraryRowView({
       aria-selected={active}
       tabIndex={-1}
       title={s.key}
-      onClick={() => filesOpen && void openLibrarySession(queryClient, s.key)}
+      onClick={() => openRow(queryClient, s, filesOpen)}
       onKeyDown={(e) => {
-        if (e.key === 'Enter' && filesOpen) void openLibrarySession(queryClient, s.key);
+        if (e.key === 'Enter') openRow(queryClient, s, filesOpen);
       }}
     >
       {row ? (

@@ -27,7 +27,7 @@ import {
   setListingScan,
 } from './library-queries';
 import { placeRoot, toRootPath } from './root-identity';
-import { nameRow, readFolderNames } from './session-names';
+import { nameListedRow, readFolderNames, setRootNames } from './session-names';
 import { isSessionNamesPath } from '../../engine/library/session-names';
 import { useUiStore } from '../store';
 import { type LibrarySession, useLibraryStore } from './library-store';
@@ -272,8 +272,9 @@ export async function openLibrary(
     groups.set(g.key, g);
     groupRoots.set(g.key, id);
   }
+  setRootNames(id, [...names.values()]);
   const sessions: LibrarySession[] = list.map((g) => {
-    const row = nameRow(g.key, cached.get(stamps.get(g.key)!), names);
+    const row = nameListedRow(id, g.key, cached.get(stamps.get(g.key)!));
     return {
       key: g.key,
       root: id,
@@ -312,6 +313,7 @@ export async function openLibrary(
     name,
     openedAtMs: root.listedAtMs,
     handle,
+    names: [...names.values()],
     sessions: list.map((g) => ({
       key: g.key,
       stamp: stamps.get(g.key)!,
@@ -350,7 +352,7 @@ export async function openLibrary(
     {
       signal: abort.signal,
       onRow: (key: string, row: LibraryRow) => {
-        done(key, { row: nameRow(key, row, names) });
+        done(key, { row });
         toCache.push({ stamp: stamps.get(key)!, row });
       },
       onFailed: (key, message) => done(key, { error: message }),
@@ -388,6 +390,7 @@ export function removeRoot(id: string): void {
     groupRoots.delete(key);
   }
   forgetFolderHandles(id);
+  setRootNames(id, undefined);
   void deleteRoot(id).catch(() => undefined);
   const listing = getListing();
   if (!listing) return;
@@ -411,6 +414,8 @@ export async function restoreRoots(): Promise<LibraryRoot[]> {
   const cached = await getCachedRows(saved.flatMap((r) => r.sessions.map((s) => s.stamp)));
   // Two records of one root id (an older version's and a newer one's): the newer wins.
   const byId = new Map(saved.map((r) => [r.root, r]));
+  // The names the folder's agent listed its sessions under when it was last opened.
+  for (const r of byId.values()) setRootNames(r.root, r.names);
   const roots: LibraryRoot[] = [...byId.values()].map((r) => ({
     id: r.root,
     name: r.name,
@@ -422,7 +427,7 @@ export async function restoreRoots(): Promise<LibraryRoot[]> {
     roots,
     sessions: [...byId.values()].flatMap((r) =>
       r.sessions.map((s) => {
-        const row = cached.get(s.stamp);
+        const row = nameListedRow(r.root, s.key, cached.get(s.stamp));
         return {
           key: s.key,
           root: r.root,

@@ -137,6 +137,20 @@ const W = 420;
 const H = 220;
 const PAD = { l: 56, r: 12, t: 14, b: 40 };
 
+/** A tick label's height above its baseline (11px text) and the gap kept from a line. */
+const TICK_ASCENT = 11;
+const TICK_GAP = 4;
+
+/**
+ * Where a bar's value sits: just above the bar, or above the real cost's dashed line where that
+ * line would cross it (a cost within a few cents of the real one read "$46.06" struck through).
+ */
+export function labelBaseline(barTop: number, realY: number): number {
+  const baseline = barTop - 4;
+  const crossed = realY > baseline - TICK_ASCENT - TICK_GAP && realY < baseline + TICK_GAP;
+  return crossed ? Math.min(baseline, realY - TICK_GAP - 1.5) : baseline;
+}
+
 /** Bars of each setting's cost, the real cost as a dashed line across, retention under each bar. */
 function CostPerSetting({ totals, labels }: { totals: readonly SettingRow[]; labels: readonly string[] }) {
   const real = num(totals[0] ?? {}, 'realCostUsd');
@@ -169,7 +183,13 @@ function CostPerSetting({ totals, labels }: { totals: readonly SettingRow[]; lab
               >
                 <title>{`${t.setting}: ${formatUsd(cost)}, real ${formatUsd(real)}`}</title>
               </rect>
-              <text className="whatif-tick" x={cx} y={y(cost) - 4} textAnchor="middle">
+              <text
+                className="whatif-tick"
+                x={cx}
+                y={labelBaseline(y(cost), y(real))}
+                textAnchor="middle"
+                data-testid="whatif-bar-value"
+              >
                 {formatUsd(cost)}
               </text>
               <text className="whatif-tick" x={cx} y={H - PAD.b + 16} textAnchor="middle">

@@ -1,4 +1,5 @@
 import { isFolderFileName } from '../../engine/parse/detect';
+import { isSessionNamesPath } from '../../engine/library/session-names';
 import type { LoadFile } from '../../worker/protocol';
 
 // Files from a drop. Dropped folders (e.g. `<sessionId>/subagents/`) are walked for the files the
@@ -20,7 +21,10 @@ function getFile(entry: FileSystemFileEntry): Promise<File> {
 async function walk(entry: FileSystemEntry, path: string, out: LoadFile[]): Promise<void> {
   if (out.length >= MAX_FOLDER_FILES) return;
   if (entry.isFile) {
-    if (isFolderFileName(path)) out.push({ name: path, blob: await getFile(entry as FileSystemFileEntry) });
+    // The names an agent lists its sessions under (Codex's session_index.jsonl) come too: a
+    // dropped ~/.codex listed its threads without them, where "Open folder…" named them.
+    if (isFolderFileName(path) || isSessionNamesPath(path))
+      out.push({ name: path, blob: await getFile(entry as FileSystemFileEntry) });
     return;
   }
   if (!entry.isDirectory) return;

@@ -4,7 +4,7 @@ import { PROMPT_PRESETS, requirePreset } from '../../engine/strategies/prompt-pr
 import { getPrintableUrl, hasUrlCredentials } from '../../engine/redact/printable-url';
 import type { SummariesInfo } from '../../engine/summarize/session-ops';
 import type { CompactionPoint } from '../../engine/summarize/span';
-import { formatCount } from '../common/format';
+import { formatCount, formatTokensShort } from '../common/format';
 import { useKeyStore } from './key-store';
 import { useSummariesStore } from './summaries-store';
 import { SecretInput } from './secret-input';
@@ -48,7 +48,7 @@ export function SetupColumn({
   const preset = requirePreset(s.presetId);
   const edited = s.prompt !== preset.prompt || s.systemPrompt !== preset.systemPrompt;
   return (
-    <section className="summaries-setup" aria-label="Summary settings">
+    <section className="summaries-setup" aria-label="Summary settings" data-testid="summaries-setup">
       <label className="field">
         <span>Compaction point</span>
         <select
@@ -56,12 +56,19 @@ export function SetupColumn({
           value={pointValue(point)}
           onChange={(e) => s.setPoint(parsePointValue(e.currentTarget.value))}
         >
+          {/* Short enough to show whole at 1280 (it was cut: "… · line 454 · 212,7…"): the
+              tokens in the short form; the exact figures in the option's title. */}
           {info.compactions.length > 0 && (
-            <optgroup label="Real compactions in the transcript">
+            <optgroup label="Real compactions in the transcript (line · tokens before)">
               {info.compactions.map((c) => (
-                <option key={c.compactionIndex} value={`c:${c.compactionIndex}`}>
-                  {formatOrdinalTitle('compaction', c.compactionIndex)} ({c.trigger}) · line {c.line}
-                  {c.preTokens ? ` · ${formatCount(c.preTokens)} tokens` : ''}
+                <option
+                  key={c.compactionIndex}
+                  value={`c:${c.compactionIndex}`}
+                  title={`Line ${formatCount(c.line)}${c.preTokens ? ` · ${formatCount(c.preTokens)} tokens before it` : ''}`}
+                >
+                  {formatOrdinalTitle('compaction', c.compactionIndex)} ({c.trigger}) · line{' '}
+                  {formatCount(c.line)}
+                  {c.preTokens ? ` · ${formatTokensShort(c.preTokens)}` : ''}
                 </option>
               ))}
             </optgroup>
@@ -69,7 +76,7 @@ export function SetupColumn({
           <optgroup label="After API call (what a compaction there would replace)">
             {info.apiCalls.map((c) => (
               <option key={c.index} value={`a:${c.index}`}>
-                After {formatOrdinal('api-call', c.index)} · {formatCount(c.contextTokens)} tokens
+                After {formatOrdinal('api-call', c.index)} · {formatTokensShort(c.contextTokens)} tokens
               </option>
             ))}
           </optgroup>
