@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSessionFiles } from '../../src/cli/session-files';
 import { findSessions } from '../../src/cli/stats/find-sessions';
 import { isSubagentLogPath } from '../../src/engine/library/group-files';
-import { CORPUS, corpusOrSkip } from '../helpers/corpus';
+import { corpusOrSkip, restoreCorpusTree } from '../helpers/corpus';
 import { runCli } from '../helpers/run-cli';
 import { countCompactBoundaries } from '../helpers/plain-count';
 
@@ -28,11 +27,7 @@ const SESSION = '05541cb5-fe43-41c9-87ef-2a6d89bba271';
 describe.skipIf(!present)('a transcript named alone (restored corpus tree)', () => {
   let tree = '';
   beforeAll(() => {
-    tree = mkdtempSync(join(tmpdir(), 'compactlab-session-files-'));
-    const restore = spawnSync('python3', [join(CORPUS, 'stats.py'), '--restore-tree', tree], {
-      encoding: 'utf8',
-    });
-    if (restore.status !== 0) throw new Error(`stats.py --restore-tree failed: ${restore.stderr}`);
+    tree = restoreCorpusTree('session-files');
   });
   afterAll(() => rmSync(tree, { recursive: true, force: true }));
 

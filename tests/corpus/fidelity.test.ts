@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
+import { relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeFidelityReport, type FidelityReport } from '../../src/cli/fidelity';
 import { computeFidelityTotals } from '../../src/engine/fidelity/fidelity';
-import { CORPUS, corpusOrSkip, FOREIGN, REAL_LOGS } from '../helpers/corpus';
+import { corpusOrSkip, FOREIGN, REAL_LOGS, restoreCorpusTree } from '../helpers/corpus';
 import { readTruth } from '../truth/index';
 import { getTruthPeak } from '../truth/types';
 
@@ -109,11 +108,7 @@ let report: FidelityReport;
 
 describe.skipIf(!present || !python)('corpus: compactlab fidelity', () => {
   beforeAll(async () => {
-    tree = mkdtempSync(join(tmpdir(), 'compactlab-fidelity-'));
-    const restore = spawnSync('python3', [join(CORPUS, 'stats.py'), '--restore-tree', tree], {
-      encoding: 'utf8',
-    });
-    if (restore.status !== 0) throw new Error(`stats.py --restore-tree failed: ${restore.stderr}`);
+    tree = restoreCorpusTree('fidelity');
     // Logs restored from tests/real-logs/manifest.json join the truth comparison when present; the
     // floors below are the ../shared corpora's alone, so they hold with or without them.
     report = await computeFidelityReport(

@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPathSources } from '../../src/cli/session-files';
 import { findSessions } from '../../src/cli/stats/find-sessions';
@@ -9,7 +8,7 @@ import { computeStatsRow } from '../../src/cli/stats/stats-row';
 import { computeCostUsd } from '../../src/engine/cost/prices';
 import type { SettingRow } from '../../src/engine/stats/records';
 import { computeSettingRows } from '../../src/engine/stats/setting-rows';
-import { CORPUS, corpusOrSkip } from '../helpers/corpus';
+import { corpusOrSkip, restoreCorpusTree } from '../helpers/corpus';
 
 // The what-if's real cost against the library's cost (docs/cost.md#which-calls), over the restored
 // corpus: a folder's "real cost" in What if… ($31.96) was not its cost in Usage ($34.63), and
@@ -76,11 +75,7 @@ const sessions: { file: string; paths: string[]; row: SettingRow; statsCostUsd: 
 
 describe.skipIf(!present || !python)('corpus: the what-if’s real cost against the logged cost', () => {
   beforeAll(async () => {
-    tree = mkdtempSync(join(tmpdir(), 'compactlab-realcost-'));
-    const restore = spawnSync('python3', [join(CORPUS, 'stats.py'), '--restore-tree', tree], {
-      encoding: 'utf8',
-    });
-    if (restore.status !== 0) throw new Error(`stats.py --restore-tree failed: ${restore.stderr}`);
+    tree = restoreCorpusTree('realcost');
     for (const group of await findSessions([tree])) {
       const stats = await computeStatsRow(group.file, await openPathSources(group.paths));
       const [row] = await computeSettingRows(group.file, await openPathSources(group.paths), {

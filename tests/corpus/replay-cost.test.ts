@@ -1,7 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPathSources } from '../../src/cli/session-files';
 import { findSessions } from '../../src/cli/stats/find-sessions';
@@ -12,7 +10,7 @@ import { prepareReplay } from '../../src/engine/replay/prepare';
 import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
 import { getStrategy } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
-import { CORPUS, corpusOrSkip, FOREIGN } from '../helpers/corpus';
+import { corpusOrSkip, FOREIGN, restoreCorpusTree } from '../helpers/corpus';
 
 // Issue 21's check: every real log of the corpora replayed with its own agent's strategy at its
 // own knobs, its main-conversation calls priced through the cost model (engine/cost/), against its
@@ -58,11 +56,7 @@ describe.skipIf(!present || !python)(
   'corpus: what a replay at the log’s own knobs costs, against its real cost',
   () => {
     beforeAll(async () => {
-      tree = mkdtempSync(join(tmpdir(), 'compactlab-cost-'));
-      const restore = spawnSync('python3', [join(CORPUS, 'stats.py'), '--restore-tree', tree], {
-        encoding: 'utf8',
-      });
-      if (restore.status !== 0) throw new Error(`stats.py --restore-tree failed: ${restore.stderr}`);
+      tree = restoreCorpusTree('cost');
       // The shared corpora only (the .real-logs restore is optional and repeats some of them).
       for (const group of await findSessions([tree, FOREIGN])) {
         const session = await parseSession(await openPathSources(group.paths));

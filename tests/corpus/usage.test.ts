@@ -1,7 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPathSources } from '../../src/cli/session-files';
 import { findSessions } from '../../src/cli/stats/find-sessions';
@@ -10,7 +8,7 @@ import { computeCostUsd } from '../../src/engine/cost/prices';
 import { scanSession } from '../../src/engine/library/scan-session';
 import { groupUsage, type UsageBy, type UsageGroup, type UsageSession } from '../../src/engine/stats/usage';
 import { packUsage, unpackUsage } from '../../src/engine/stats/usage-pack';
-import { CORPUS, corpusOrSkip } from '../helpers/corpus';
+import { corpusOrSkip, restoreCorpusTree } from '../helpers/corpus';
 
 // Usage by day and by project over the restored corpus (other people's real Claude Code and Codex
 // folders, in their original layout), as the library scans it, against a plain count of the raw
@@ -135,11 +133,7 @@ const plain: { key: string; calls: PlainCall[]; paths: string[] }[] = [];
 
 describe.skipIf(!present || !python)('corpus: usage by day and by project, against the raw records', () => {
   beforeAll(async () => {
-    tree = mkdtempSync(join(tmpdir(), 'compactlab-usage-'));
-    const restore = spawnSync('python3', [join(CORPUS, 'stats.py'), '--restore-tree', tree], {
-      encoding: 'utf8',
-    });
-    if (restore.status !== 0) throw new Error(`stats.py --restore-tree failed: ${restore.stderr}`);
+    tree = restoreCorpusTree('usage');
     for (const group of await findSessions([tree])) {
       const row = await scanSession(await openPathSources(group.paths));
       // The plain count reads Claude Code's JSONL; the sessions of other formats are in the

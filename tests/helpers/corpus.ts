@@ -1,4 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { detectDialectFromName, detectDialectFromRecord } from '../../src/engine/parse/detect';
 import type { DialectId } from '../../src/engine/types';
@@ -145,4 +147,17 @@ export function corpusSessionGroups(): CorpusSessionGroup[] {
     }
   }
   return out;
+}
+
+/**
+ * The corpus rebuilt as real folders (`stats.py --restore-tree`: `~/.claude/projects`, `.codex`,
+ * … as their agents wrote them) in a fresh temporary folder named after `what`; its path.
+ */
+export function restoreCorpusTree(what: string): string {
+  const tree = mkdtempSync(join(tmpdir(), `compactlab-${what}-`));
+  const restore = spawnSync('python3', [join(CORPUS, 'stats.py'), '--restore-tree', tree], {
+    encoding: 'utf8',
+  });
+  if (restore.status !== 0) throw new Error(`stats.py --restore-tree failed: ${restore.stderr}`);
+  return tree;
 }

@@ -12,7 +12,7 @@ import {
   searchSessionText,
   toExcerptText,
 } from '../../src/engine/query/text-search';
-import { CORPUS, corpusOrSkip, foreignFiles } from '../helpers/corpus';
+import { corpusOrSkip, foreignFiles, restoreCorpusTree } from '../helpers/corpus';
 import { runCli } from '../helpers/run-cli';
 
 // The library's search across sessions (engine/query/text-search.ts): occurrences of a plain
@@ -282,11 +282,7 @@ describe.skipIf(!present)('text search over the foreign corpus’s one-line JSON
 describe.skipIf(!present || !python)('text search over the restored corpus', () => {
   let tree = '';
   beforeAll(() => {
-    tree = mkdtempSync(join(tmpdir(), 'compactlab-search-'));
-    const restore = spawnSync('python3', [join(CORPUS, 'stats.py'), '--restore-tree', tree], {
-      encoding: 'utf8',
-    });
-    if (restore.status !== 0) throw new Error(`stats.py --restore-tree failed: ${restore.stderr}`);
+    tree = restoreCorpusTree('search');
   });
   afterAll(() => rmSync(tree, { recursive: true, force: true }));
 
