@@ -8,7 +8,7 @@ import type { ReplayCompare, SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
 import { sessionOverviewQuery } from '../queries';
-import { ProgressBar } from '../top-bar/load-progress';
+import { StepProgress } from '../top-bar/load-progress';
 import { useBranchPath } from '../timeline/branch-store';
 import { type ReplayCompareParams, replayCompareQuery } from './replay-queries';
 import { NO_OVERRIDES, useReplayStore } from './replay-store';
@@ -154,7 +154,6 @@ export function CompareStrategiesPanel({
   };
   const toggle = (id: string, on: boolean) =>
     setPicked((p) => (on ? [...p.filter((x) => x !== id), id] : p.filter((x) => x !== id)));
-  const fraction = progress && progress.total > 0 ? progress.done / progress.total : undefined;
   const runningLabel = strategies.find((s) => s.id === progress?.strategyId)?.label;
 
   const wrapRef = useRef<HTMLDivElement>(null);
@@ -197,20 +196,7 @@ export function CompareStrategiesPanel({
             </label>
           ))}
         </fieldset>
-        {running && (
-          <span
-            className="sweep-progress"
-            data-testid="compare-progress"
-            data-done={progress?.done ?? 0}
-            data-total={progress?.total ?? 0}
-          >
-            <ProgressBar fraction={fraction} />
-            <span className="mono small muted">
-              {progress ? `${progress.done}/${progress.total}` : '…'}
-              {runningLabel ? ` ${runningLabel}` : ''}
-            </span>
-          </span>
-        )}
+        {running && <StepProgress progress={progress} testId="compare-progress" label={runningLabel} />}
         {/* One button that turns from Run into Cancel and back (the focus stays on it). */}
         <button
           type="button"

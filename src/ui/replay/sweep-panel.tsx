@@ -14,7 +14,7 @@ import type { SessionId } from '../../worker/protocol';
 import { formatOrdinal } from '../../engine/query/numbering';
 import { formatCount, formatTokensShort } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
-import { ProgressBar } from '../top-bar/load-progress';
+import { StepProgress } from '../top-bar/load-progress';
 import { replaySweepQuery } from './replay-queries';
 import { type ReplaySweepParams, useReplayStore } from './replay-store';
 import { useReplayKnobs, useReplayOverrides } from './use-replay';
@@ -266,7 +266,6 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
   const bestPoint = bestIndex === undefined ? undefined : result?.points[bestIndex];
   const cheapestIndex = result ? getCheapestPoint(result.points) : undefined;
   const cheapestPoint = cheapestIndex === undefined ? undefined : result?.points[cheapestIndex];
-  const fraction = progress && progress.total > 0 ? progress.done / progress.total : undefined;
 
   return (
     <section
@@ -296,17 +295,7 @@ export function SweepPanel({ sessionId, specs }: { sessionId: SessionId; specs: 
         <NumberField label="From" value={from} onChange={setFrom} testId="sweep-from" />
         <NumberField label="To" value={to} onChange={setTo} testId="sweep-to" />
         <NumberField label="Steps" value={steps} onChange={setSteps} testId="sweep-steps" />
-        {running && (
-          <span
-            className="sweep-progress"
-            data-testid="sweep-progress"
-            data-done={progress?.done ?? 0}
-            data-total={progress?.total ?? 0}
-          >
-            <ProgressBar fraction={fraction} />
-            <span className="mono small muted">{progress ? `${progress.done}/${progress.total}` : '…'}</span>
-          </span>
-        )}
+        {running && <StepProgress progress={progress} testId="sweep-progress" />}
         {/* One button that turns from Run into Cancel and back: two swapped buttons dropped the
             focus of a keyboard user to <body> on each press. */}
         <button

@@ -23,6 +23,34 @@ export function ProgressBar({ fraction }: { fraction: number | undefined }) {
   );
 }
 
+/** A run's progress in steps (Sweep's values, Compare's strategies): its bar and "done/total". */
+export function StepProgress({
+  progress,
+  testId,
+  label,
+}: {
+  progress: { done: number; total: number } | undefined;
+  testId: string;
+  /** What is running now, after the count. */
+  label?: string;
+}) {
+  const fraction = progress && progress.total > 0 ? progress.done / progress.total : undefined;
+  return (
+    <span
+      className="sweep-progress"
+      data-testid={testId}
+      data-done={progress?.done ?? 0}
+      data-total={progress?.total ?? 0}
+    >
+      <ProgressBar fraction={fraction} />
+      <span className="mono small muted">
+        {progress ? `${progress.done}/${progress.total}` : '…'}
+        {label ? ` ${label}` : ''}
+      </span>
+    </span>
+  );
+}
+
 export function LoadProgress({ load, onCancel }: { load: LoadState; onCancel: () => void }) {
   const { progress } = load;
   return (

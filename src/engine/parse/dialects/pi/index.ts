@@ -6,7 +6,7 @@ import { createPiNormalizer } from './normalizer';
 
 // pi as the worker and the CLI read it: its info (info.ts), its normalizer, and its entries as a
 // summary request reads them (message-records.ts); the window its registry gives a model
-// (model-window.ts).
+// (its model-window file).
 
 export const PI_DIALECT: DialectDescriptor = {
   ...PI_DIALECT_INFO,
