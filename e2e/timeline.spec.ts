@@ -174,6 +174,7 @@ test('a dense generated session clusters overlapping markers, all inside the cha
   await expectMarkersInsideChart(page);
   await expect(page.getByTestId('timeline-legend-items')).toContainText('auto');
   await expect(page.getByTestId('timeline-legend-items')).toContainText('blocked');
+  await expect(page.getByTestId('legend-failed-request')).toHaveCount(0);
 
   // The cluster lists its members; each opens its compaction card.
   await clusters.first().click();

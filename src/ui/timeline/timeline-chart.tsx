@@ -258,6 +258,7 @@ export function TimelineChart({
         zoomed={!isFullView(geometry)}
         onReset={() => changeView(undefined)}
         truncations={series.markers.some((m) => m.kind === 'truncate')}
+        failedRequests={series.failed.length > 0}
         fitHeight={fitOffered ? fitHeight : undefined}
         onFitHeight={(fit) => useZoomStore.getState().setFitHeight(fit)}
         totals={

@@ -75,6 +75,8 @@ export function TimelineLegend(props: {
   totals?: ReactNode;
   /** The log has truncations: their T is named (only then: the line fits 1280 px without it). */
   truncations?: boolean;
+  /** The log has failed requests: their boxed × along the plot's bottom is named (only then). */
+  failedRequests?: boolean;
   /** Whether the height fits the context (undefined: not offered, the context fills the frame). */
   fitHeight?: boolean;
   onFitHeight?: (fit: boolean) => void;
@@ -130,6 +132,15 @@ export function TimelineLegend(props: {
             {item.text}
           </span>
         ))}
+        {props.failedRequests && (
+          <span
+            className="legend-item"
+            data-testid="legend-failed-request"
+            title="The log: a request that failed (no answer, no usage), between the calls it fell between; not an API call"
+          >
+            <b className="legend-failed">×</b> failed request
+          </span>
+        )}
         <span className="legend-item" title="Markers that would overlap: click for the list">
           <b className="legend-cluster">3</b> grouped
         </span>
