@@ -268,4 +268,32 @@ test.describe('session library', () => {
     await expect(step).not.toContainText('whole');
     fs.rmSync(dir, { recursive: true, force: true });
   });
+  // CLAUDE_CONFIG_DIR=~/.config/claude: the prompt history sits at the folder's root, under no
+  // `.claude`, so the walk takes it; it was listed as a session of agent "?" with 1 issue.
+  test('a config folder kept elsewhere: its prompt history is left out, said beside the count', async ({
+    page,
+  }) => {
+    const root = path.join(os.tmpdir(), `compactlab-config-dir-e2e-${process.pid}`, 'claude-cfg');
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.mkdirSync(path.join(root, 'projects', '-home-ada-p'), { recursive: true });
+    const history = [
+      { display: 'fix the test', pastedContents: {}, timestamp: 1772230832330, project: '/home/ada/p' },
+      { display: '/compact', pastedContents: {}, timestamp: 1772230999000, project: '/home/ada/p' },
+    ];
+    fs.writeFileSync(
+      path.join(root, 'history.jsonl'),
+      `${history.map((r) => JSON.stringify(r)).join('\n')}\n`,
+    );
+    const session = generateSession({ seed: 5, apiCalls: 12 }).files[0]!;
+    fs.writeFileSync(path.join(root, 'projects', '-home-ada-p', session.name), session.text);
+    await openEmpty(page);
+    await page.getByTestId('folder-input').setInputFiles(root);
+    await expect(page.getByTestId('library-not-sessions')).toHaveText('1 file left out: not a session');
+    await expect(page.getByTestId('library-row')).toHaveCount(1);
+    await expect(page.getByTestId('library-count')).toHaveText(/^1 session ·/);
+    await expect(page.getByTestId('library-not-sessions')).toHaveAttribute(
+      'title',
+      /claude-cfg\/history\.jsonl: Claude Code's prompt history/,
+    );
+  });
 });

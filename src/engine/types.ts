@@ -318,6 +318,8 @@ export interface SessionFile {
   agentDescription?: string;
   /** The session id its records state first (other-sessions.ts: whose session the file is). */
   sessionId?: string;
+  /** What the file is when its records say it is an agent's file but no session (a prompt history). */
+  notSession?: string;
 }
 
 export interface SessionMeta {

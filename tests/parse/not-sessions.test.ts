@@ -1,8 +1,14 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { generateSession } from '../../sample/generate-session';
 import { groupSessionFiles } from '../../src/engine/library/group-files';
+import { scanSession } from '../../src/engine/library/scan-session';
 import { isFolderFileName } from '../../src/engine/parse/detect';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
+import { runCli } from '../helpers/run-cli';
 
 // The agents' prompt histories (~/.claude/history.jsonl, ~/.codex/history.jsonl) sit beside their
 // sessions: opening ~/.claude or ~/.codex listed each as a broken session ("not a transcript: its
@@ -71,6 +77,45 @@ describe("the agents' prompt histories", () => {
     const [issue] = session.issues;
     expect(issue?.code).toBe('not-a-transcript');
     expect(issue?.message).toContain(`prompts.jsonl is not a transcript: it is ${what}`);
+  });
+
+  // A config folder kept elsewhere (CLAUDE_CONFIG_DIR=~/.config/claude, CODEX_HOME) has its
+  // history.jsonl at the folder's root under no `.claude`: the walk takes it, and it was listed as
+  // a session of agent "?" with 1 issue (`stats`: a row of zeros and issueErrors 1).
+  it('kept outside the agent folder, the list and `stats` leave it out, saying what it is', async () => {
+    const row = await scanSession([createMemorySource('claude-cfg/history.jsonl', lines(CLAUDE_HISTORY))]);
+    expect(row.notSession).toContain("Claude Code's prompt history");
+    const session = await scanSession([
+      createMemorySource('s.jsonl', generateSession({ seed: 3, apiCalls: 5 }).files[0]!.text),
+    ]);
+    expect(session.notSession).toBeUndefined();
+    // Other JSON is no agent's file: still listed as what it is, a broken session.
+    expect(
+      (await scanSession([createMemorySource('x.jsonl', lines([{ a: 1 }]))])).notSession,
+    ).toBeUndefined();
+
+    const dir = mkdtempSync(join(tmpdir(), 'compactlab-config-dir-'));
+    mkdirSync(join(dir, 'projects', '-home-ada-p'), { recursive: true });
+    writeFileSync(join(dir, 'history.jsonl'), lines(CLAUDE_HISTORY));
+    writeFileSync(
+      join(dir, 'projects', '-home-ada-p', 's.jsonl'),
+      generateSession({ seed: 3, apiCalls: 5 }).files[0]!.text,
+    );
+    const stats = await runCli(['stats', dir]);
+    expect(stats.code).toBe(0);
+    const rows = stats.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { file: string });
+    expect(rows.map((r) => r.file)).toEqual([join(dir, 'projects', '-home-ada-p', 's.jsonl')]);
+    expect(stats.err).toContain(
+      `${join(dir, 'history.jsonl')} left out: not a session: it is Claude Code's prompt history`,
+    );
+    expect(stats.err).not.toContain('could not be read');
+    // Named alone, nothing is left: no session found, exit 1.
+    const alone = await runCli(['stats', join(dir, 'history.jsonl')]);
+    expect(alone.code).toBe(1);
+    expect(alone.err).toContain('no session file found');
   });
 
   it('a file of other JSON still says none of its lines is a record of the known agents', async () => {

@@ -58,6 +58,13 @@ export const STATS_COLUMNS = [
 type StatsColumn = (typeof STATS_COLUMNS)[number];
 export type StatsRow = Partial<Record<StatsColumn, string | number>>;
 
+/** The file is an agent's but no session (a prompt history): `stats` leaves it out, saying so. */
+export class NotSessionError extends Error {
+  constructor(readonly what: string) {
+    super(`not a session: it is ${what}`);
+  }
+}
+
 /**
  * The row of one session: `sources[0]` is its main file, the rest its subagent and compaction
  * files. Its figures are the library's (library/library-row.ts), so the two never disagree:
@@ -71,8 +78,9 @@ export type StatsRow = Partial<Record<StatsColumn, string | number>>;
 export async function computeStatsRow(file: string, sources: ByteSource[]): Promise<StatsRow> {
   const row: StatsRow = { file, pricesAsOf: PRICES_AS_OF };
   const session = await parseSession(sources);
-  const report = computeInspectReport(session);
   const listed = getLibraryRow(session);
+  if (listed.notSession !== undefined) throw new NotSessionError(listed.notSession);
+  const report = computeInspectReport(session);
   const model = report.models.at(-1);
   let [inputTokens, cacheCreationInputTokens, cacheReadInputTokens, outputTokens] = [0, 0, 0, 0];
   for (const b of listed.usage) {

@@ -6,7 +6,7 @@ import { scanSession } from '../../engine/library/scan-session';
 import type { SettingRow } from '../../engine/stats/records';
 import type { UsageSession } from '../../engine/stats/usage';
 import { computeSettingRows, type SettingsModel, type SettingsSpec } from '../../engine/stats/setting-rows';
-import { computeStatsRow, type StatsRow } from './stats-row';
+import { computeStatsRow, NotSessionError, type StatsRow } from './stats-row';
 
 // A `compactlab stats` worker: receives one session's paths at a time, answers with its row (or,
 // with `--strategy`, its rows per setting).
@@ -28,6 +28,8 @@ export interface StatsAnswer {
   settingRows?: SettingRow[];
   /** With `usage`: the session's calls in buckets (engine/stats/usage.ts). */
   usage?: UsageSession;
+  /** The file is an agent's but no session (LibraryRow.notSession): no row, said on stderr. */
+  notSession?: string;
 }
 
 /**
@@ -67,6 +69,8 @@ export async function runStatsJob(job: StatsJob, model?: SettingsModel): Promise
       ),
     };
   } catch (error) {
+    if (error instanceof NotSessionError)
+      return { id: job.id, row: { file: job.file }, notSession: error.what };
     return {
       id: job.id,
       row: { file: job.file, error: error instanceof Error ? error.message : String(error) },

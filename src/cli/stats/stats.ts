@@ -400,6 +400,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
   const totals = settings && new SettingTotals(settings, PRICES_SEEN, model?.model);
   const progress = createProgress(jobs.length);
   let failed = 0;
+  let leftOut = 0;
   const memory =
     typeof file === 'string' && fileStrategyId !== undefined
       ? { mb: memoryMb, file: resolve(file), id: fileStrategyId }
@@ -409,6 +410,13 @@ export async function statsCommand(args: string[], out: (text: string) => void):
     workers,
     (answer) => {
       progress.tick();
+      if (answer.notSession !== undefined) {
+        leftOut++;
+        process.stderr.write(
+          `compactlab stats: ${answer.row.file} left out: not a session: it is ${answer.notSession}\n`,
+        );
+        return;
+      }
       if (answer.row.error !== undefined) failed++;
       if (!totals) {
         out(formatRecord(columns, nameStatsRow(answer.row, namesFiles?.get(answer.row.file as string)), csv));
@@ -441,7 +449,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
   if (totals) for (const row of totals.rows()) out(formatRecord(columns, row, csv));
   if (failed > 0)
     process.stderr.write(`compactlab stats: ${failed} of ${jobs.length} sessions could not be read\n`);
-  if (jobs.length > 0) return 0;
+  if (jobs.length > leftOut) return 0;
   process.stderr.write(
     `compactlab stats: no session file found in ${positionals.join(', ')} (none of its files is an agent's transcript, grouped as the page's session library groups a folder)\n`,
   );

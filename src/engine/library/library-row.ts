@@ -60,6 +60,12 @@ export interface LibraryRow {
   statedCostUsd?: number;
   /** The calls by quarter hour and model: the library's usage by day and project (stats/usage.ts). */
   usage: UsageBucket[];
+  /**
+   * What the main file is when its records say it is an agent's file but no session (a prompt
+   * history kept outside the agent's folder: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`): the list and
+   * `stats` leave it out, saying so.
+   */
+  notSession?: string;
 }
 
 export const FIRST_PROMPT_CHARS = 200;
@@ -127,6 +133,7 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
     unpricedCalls: cost.unpriced,
     ...(stated === undefined ? {} : { statedCostUsd: stated }),
     usage: getUsageBuckets(calls, overrides),
+    ...(session.files[0]?.notSession ? { notSession: session.files[0].notSession } : {}),
   };
 }
 

@@ -8,6 +8,7 @@
  * 4: the agent's own stated cost (Cline's). 5: the session's name (Claude Code's titles, Codex's
  * thread name, pi's session name, OpenCode's title). 6: compactions of the main thread by its
  * entries (parse/main-thread.ts; a 1.0.x subagent's inline boundary no longer counted), the
- * subagents' counted apart. 7: the first issue, said (the Issues column's hint).
+ * subagents' counted apart. 7: the first issue, said (the Issues column's hint). 8: an agent's
+ * file that is no session (a prompt history outside the agent's folder), said as such.
  */
-export const LIBRARY_ROW_VERSION = 7;
+export const LIBRARY_ROW_VERSION = 8;

@@ -295,6 +295,7 @@ export class FileParse {
             ? `${baseName(source.name)} is not a transcript: it is ${this.notSession.what}`
             : `${baseName(source.name)} is not a transcript: its lines are JSON, but none is a ${listOf(this.run.lineAgents, 'or')} record`;
       builder.issue(fileIndex, 0, 'not-a-transcript', 'error', message);
+      if (this.jsonLines > 0 && this.notSession) file.notSession = this.notSession.what;
       this.stopped = true;
       return;
     }

@@ -29,7 +29,11 @@ const NO_ROOTS: LibraryRoot[] = [];
 export function LibraryView({ onReopen }: { onReopen: () => void }) {
   const queryClient = useQueryClient();
   const listing = useQuery(libraryListingQuery()).data;
-  const { roots = NO_ROOTS, sessions = NO_SESSIONS } = listing ?? {};
+  const { roots = NO_ROOTS, sessions: walked = NO_SESSIONS } = listing ?? {};
+  // A file the scan found to be an agent's but no session (a prompt history outside the agent's
+  // folder) is left out of the list, and said beside the count.
+  const sessions = useMemo(() => walked.filter((s) => !s.row?.notSession), [walked]);
+  const notSessions = useMemo(() => walked.filter((s) => s.row?.notSession), [walked]);
   const scan = getTotalScan(roots);
   const folderName = roots.map((r) => r.id).join(' + ');
   const openRoots = useMemo(() => new Set(roots.filter((r) => r.filesOpen).map((r) => r.id)), [roots]);
@@ -107,6 +111,7 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
           {shown.length === sessions.length ? sessions.length : `${shown.length} of ${sessions.length}`}{' '}
           {sessions.length === 1 ? 'session' : 'sessions'} · {formatBytes(totalBytes)}
         </span>
+        {notSessions.length > 0 && <NotSessionsNote files={notSessions} />}
         {filesOpen && !scan && <CacheStatus sessions={sessions} />}
         <input
           type="search"
@@ -256,6 +261,16 @@ function openRow(queryClient: QueryClient, s: LibrarySession, filesOpen: boolean
         text: `${s.root} is listed from the last visit, its files not open: Reopen ${s.root} to open its sessions`,
       },
     });
+}
+
+/** The files left out of the list because they are no sessions, each named with what it is. */
+function NotSessionsNote({ files }: { files: readonly LibrarySession[] }) {
+  const title = files.map((s) => `${s.key}: ${s.row?.notSession}`).join('\n');
+  return (
+    <span className="muted" data-testid="library-not-sessions" title={title}>
+      {files.length} {files.length === 1 ? 'file' : 'files'} left out: not a session
+    </span>
+  );
 }
 
 /**
