@@ -80,6 +80,36 @@ export function getOutputReservation(profile: ThresholdProfileId, maxOutputToken
 
 /** Last version seen with the 32k output cap; 2.1.34 is the first seen with 20k (docs/replay-accuracy.md). */
 const LAST_V2_0_PATCH_OF_2_1 = 19;
+/** The first version seen with the 20k cap (docs/replay-accuracy.md): 2.1.20–2.1.33 are unseen. */
+const FIRST_V2_1_68_PATCH_SEEN = 34;
+/**
+ * The newest Claude Code version whose auto-compactions the corpus reproduces under the v2.1.68
+ * profile (LAF-US__IDAHO-VAULT 05541cb5, 2.1.92–2.1.101: 5 of 6 at the logged call,
+ * docs/replay-accuracy.md); later logs of the corpus (2.1.114–2.1.229) never compact, so nothing
+ * in them confirms or refutes the profile. ours (why: the newest version a profile was checked on).
+ */
+export const NEWEST_CLAUDE_CODE_VERSION_CHECKED = '2.1.101';
+
+/**
+ * What is known of a version's profile, when it is not read or measured: a version in the unseen
+ * gap between two profiles, or newer than every version checked. Undefined when it was seen.
+ */
+export function describeUncheckedVersion(version: string | undefined): string | undefined {
+  const m = version ? /^(\d+)\.(\d+)\.(\d+)/.exec(version) : null;
+  if (!m) return undefined;
+  const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (major === 2 && minor === 1 && patch > LAST_V2_0_PATCH_OF_2_1 && patch < FIRST_V2_1_68_PATCH_SEEN)
+    return `Claude Code ${version} lies between 2.1.${LAST_V2_0_PATCH_OF_2_1} (the last version seen reserving 32,000 for output) and 2.1.${FIRST_V2_1_68_PATCH_SEEN} (the first seen reserving 20,000); no log of it was seen, so the newer profile v2.1.68 is assumed.`;
+  const [nMajor, nMinor, nPatch] = NEWEST_CLAUDE_CODE_VERSION_CHECKED.split('.').map(Number) as [
+    number,
+    number,
+    number,
+  ];
+  const newer = major !== nMajor ? major > nMajor : minor !== nMinor ? minor > nMinor : patch > nPatch;
+  if (newer)
+    return `Claude Code ${version} is newer than every version the profiles were read from (2.1.68) or checked on (the corpus' auto-compactions up to ${NEWEST_CLAUDE_CODE_VERSION_CHECKED}): its thresholds are assumed unchanged since then.`;
+  return undefined;
+}
 
 /**
  * The profile a Claude Code version used: 2.1.20+ → v2.1.68, 2.0.x–2.1.19 → v2.0, older →

@@ -2,6 +2,7 @@ import { getInferredWindowKnobs } from '../../parse/context-window';
 import {
   computeThresholds,
   DEFAULT_THRESHOLD_KNOBS,
+  describeUncheckedVersion,
   getContextWindowForModel,
   getOutputReservation,
   getThresholdProfileForVersion,
@@ -61,8 +62,10 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
     contextWindow: inferred?.contextWindow ?? contextWindow,
     maxOutputTokens: inferred?.maxOutputTokens ?? DEFAULT_CLAUDE_CODE_KNOBS.maxOutputTokens,
   };
+  const unchecked = describeUncheckedVersion(version);
   notes.push(
     `Threshold profile ${profile} for Claude Code ${version ?? '(version unknown)'}.`,
+    ...(unchecked ? [unchecked] : []),
     ...(inferred?.notes ?? []),
   );
   if (info.isSubagent) {

@@ -62,6 +62,16 @@ export const CODEX_PROFILES: readonly VersionProfile<CodexProfileId>[] = [
   },
 ];
 
+/**
+ * The last Codex CLI release seen logging the model's raw window as `model_context_window`: the
+ * 0.47.0 rollout of 2025-10-19 (Redaration/praxis3) logs 272,000, gpt-5's window in
+ * openai_model_info.rs (`gpt-5*` → 272_000); the 0.57.0 one of 2025-11-12 (MoonLadderStudios/
+ * MoonMind) and every later one log 258,400, its `effective_context_window_percent` 95. ours (why:
+ * the release that started logging the effective window is not known here; a later release takes
+ * the newer rule, as the Claude Code profiles do with their last version seen).
+ */
+export const CODEX_LAST_RAW_WINDOW_VERSION = '0.47';
+
 /** PR #4156's limit for gpt-5-codex (context_window 272,000): above the window's size. */
 const FIXED_LIMIT_TOKENS: TokenCount = 350_000;
 

@@ -4,11 +4,12 @@ import { lowerBound } from '../../simulation/search';
 import type { PreparedReplay } from '../../simulation/prepared';
 import type { TokenCount } from '../../types';
 import type { CompactionStrategy, ReplayView, StepOutcome, StrategyAction, StrategyRun } from '../types';
-import { getProfile, pickProfile } from '../version-profile';
+import { compareVersions, getProfile, pickProfile } from '../version-profile';
 import { getPositionFacts } from '../../simulation/turns';
 import { CODEX } from './prompt';
 import {
   CODEX_DESCRIPTOR,
+  CODEX_LAST_RAW_WINDOW_VERSION,
   CODEX_PROFILES,
   type CodexKnobs,
   DEFAULTS,
@@ -268,13 +269,23 @@ export const CODEX_STRATEGY: CompactionStrategy<CodexKnobs> = {
           ? Math.round((foreign.windowTokens * DEFAULTS.effectiveWindowPercent) / 100)
           : DEFAULTS.contextWindow,
     };
+    // A release that logged the raw window: the logged window is the whole of it (0.0.0 is a
+    // build from source, no release).
+    const releases = info.versions.filter((v) => /^\d+\.\d+/.test(v) && !/^0\.0\.0/.test(v));
+    const newest = releases.sort(compareVersions).at(-1);
+    const loggedRaw =
+      fromLog &&
+      info.format === 'codex-cli' &&
+      newest !== undefined &&
+      compareVersions(newest, `${CODEX_LAST_RAW_WINDOW_VERSION}.999`) <= 0;
+    if (loggedRaw) knobs.effectiveWindowPercent = 100;
     const notes = [
       pick.note,
       knobs.profile === 'manual-only'
         ? `${getProfile(CODEX_PROFILES, knobs.profile).label}: the replay compacts only where asked.`
         : `Auto-compacts at ${fmt(getCodexThreshold(knobs))} on the last usage plus Codex's estimate of the earlier encrypted reasoning${knobs.profile === 'percent-90' ? ` (90% of the raw window ${fmt(getCodexRawWindow(knobs))})` : ''}.`,
       fromLog
-        ? `Window ${knobs.contextWindow.toLocaleString('en-US')} tokens: the log's model_context_window.`
+        ? `Window ${knobs.contextWindow.toLocaleString('en-US')} tokens: the log's model_context_window${loggedRaw ? `, the model's whole window: Codex CLI ${newest} logged the raw window (its releases to ${CODEX_LAST_RAW_WINDOW_VERSION}.x do; later ones log 95% of it), so the auto-compact limit is 90% of it` : ''}.`
         : foreign
           ? `Window ${fmt(knobs.contextWindow)} tokens: ${DEFAULTS.effectiveWindowPercent}% of the log's ${fmt(foreign.windowTokens)}-token window, the share of a model's window Codex uses.`
           : `The log states no window: Codex's ${DEFAULTS.contextWindow.toLocaleString('en-US')} (272,000 × 95%).`,

@@ -25,7 +25,7 @@ import {
 import { GEMINI_CLI } from './prompt';
 import { GEMINI_CLI_DESCRIPTOR, getGeminiThreshold } from './descriptor';
 import { getGeminiTokenLimit } from '../../parse/dialects/gemini-cli/info';
-import { DEFAULTS, type GeminiCliKnobs } from './knobs';
+import { COMPRESSION_RELEASES, DEFAULTS, type GeminiCliKnobs } from './knobs';
 
 // Gemini CLI's chat compression (docs/sources.md#gemini-cli, #agents-observations, #agents-simulate-first; sources
 // there: google-gemini/gemini-cli `packages/core/src/context/chatCompressionService.ts`,
@@ -347,7 +347,11 @@ export const GEMINI_CLI_STRATEGY: CompactionStrategy<GeminiCliKnobs> = {
         `Token limit ${fmt(knobs.tokenLimit)}: the log's window (${inferred.reasons[0] ?? 'inferred'}), as Gemini CLI would use for that model.`,
       );
     } else notes.push(`Token limit ${fmt(knobs.tokenLimit)}: Gemini CLI's default.`);
-    notes.push(`Compresses at ${fmt(getGeminiThreshold(knobs))} (0.5 × the limit).`);
+    const release = pickProfile(COMPRESSION_RELEASES, info, 'Gemini CLI', ['gemini-cli', 'gemini-cli-json']);
+    knobs.compressionThreshold = release.profile.threshold;
+    notes.push(
+      `Compresses at ${fmt(getGeminiThreshold(knobs))} (${knobs.compressionThreshold} × the limit: the default of Gemini CLI ${release.profile.label.replace(/^[\d.]+ \((.*)\)$/, '$1')}, ${release.basis === 'version' ? 'the release the log names' : release.basis === 'date' ? 'the release current on the day the log started' : 'the newest release'}).`,
+    );
     if (info.format !== 'gemini-cli' && info.format !== 'gemini-cli-json')
       notes.push('The log is not a Gemini CLI chat, so its compactions are not expected to match.');
     // parse/dialects/gemini-cli/normalizer.ts: a compression writes no record of its own

@@ -3,7 +3,7 @@
 
 import type { TokenCount } from '../../types';
 import type { KnobSpec } from '../types';
-import { profileKnobSpec } from '../version-profile';
+import { profileKnobSpec, type VersionProfile } from '../version-profile';
 import { GEMINI_PROFILES, type GeminiProfileId, MASKING_SOURCE } from './masking';
 
 export interface GeminiCliKnobs {
@@ -32,6 +32,50 @@ export interface GeminiCliKnobs {
 }
 
 import { GEMINI_DEFAULT_TOKEN_LIMIT } from '../../parse/dialects/gemini-cli/info';
+
+/** A release's default `DEFAULT_COMPRESSION_TOKEN_THRESHOLD` (profile id: the fraction). */
+interface CompressionRelease extends VersionProfile<string> {
+  threshold: number;
+}
+
+const GC = 'google-gemini/gemini-cli';
+
+/**
+ * The compression threshold each release shipped by default, read at the release tags (a log states
+ * no version: its start date picks, by the tag dates). From 0.13 the CLI may also take it from a
+ * remote experiment flag (config.ts `getCompressionThreshold`, CONTEXT_COMPRESSION_THRESHOLD):
+ * not in the log, so the default stands.
+ */
+export const COMPRESSION_RELEASES: readonly CompressionRelease[] = [
+  {
+    id: '0.95',
+    label: '0.95 (to 0.1.9)',
+    threshold: 0.95,
+    from: {},
+    source: `${GC}@34935d6558dfca743e457ecd7684d0aab69f1c1b (v0.1.9):packages/core/src/core/client.ts:452`,
+  },
+  {
+    id: '0.7',
+    label: '0.7 (0.1.10–0.11.2)',
+    threshold: 0.7,
+    from: { version: '0.1.10', date: '2025-07-10' },
+    source: `${GC}@319e4859be14da33676810650fc9dd3db927a506 (v0.1.10):packages/core/src/core/client.ts:94; still at f4f3727936d3cf9bb4f4269560153b94e2db04c1 (v0.11.2):packages/core/src/core/client.ts:122`,
+  },
+  {
+    id: '0.2',
+    label: '0.2 (0.11.3–0.16)',
+    threshold: 0.2,
+    from: { version: '0.11.3', date: '2025-10-31' },
+    source: `${GC}@e5161610ff649256b13448166582e4eca340be0c (v0.11.3):packages/core/src/services/chatCompressionService.ts:23 (PR #12306)`,
+  },
+  {
+    id: '0.5',
+    label: '0.5 (0.17+)',
+    threshold: 0.5,
+    from: { version: '0.17.0', date: '2025-11-20' },
+    source: `${GC}@079dfef2f7ea2e79ff85da4bbed2c58c05e2b7d4 (v0.17.0):packages/core/src/services/chatCompressionService.ts:22 (PR #13517); still 0.5 at 1000b33d4caf462b8f34063c8669ebc2ce59dce2 (v0.44.0):packages/core/src/context/chatCompressionService.ts:41`,
+  },
+];
 
 export const DEFAULTS: GeminiCliKnobs = {
   tokenLimit: GEMINI_DEFAULT_TOKEN_LIMIT,
@@ -72,7 +116,7 @@ export const SPECS: readonly KnobSpec[] = [
     max: 1,
     step: 0.05,
     help: 'model.compressionThreshold in settings.json',
-    source: `${SOURCE}: DEFAULT_COMPRESSION_TOKEN_THRESHOLD 0.5 (0.95 → 0.7 in PR #2898 → 0.5); docs/cli/settings.md`,
+    source: `DEFAULT_COMPRESSION_TOKEN_THRESHOLD by release (the log's, else its date's): ${COMPRESSION_RELEASES.map((r) => `${r.label}: ${r.source}`).join('; ')}`,
     group: 'Gemini CLI',
   },
   {
