@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { makeDenseSession } from './dense-session';
 import { dropFiles, expect, openEmpty, REPO_ROOT, test } from './fixtures';
+import { expectWindowLabelClear } from './window-label';
 
 // The timeline in dense sessions: zoom/pan with the transcript following, clustered markers that
 // stay inside the chart, a legend, resizable panels, and ≥ 12 transcript rows at 1280×720.
@@ -175,6 +176,8 @@ test('a dense generated session clusters overlapping markers, all inside the cha
   await expect(page.getByTestId('timeline-legend-items')).toContainText('auto');
   await expect(page.getByTestId('timeline-legend-items')).toContainText('blocked');
   await expect(page.getByTestId('legend-failed-request')).toHaveCount(0);
+  // Markers this dense leave the window's label no gap: it is left out rather than under them.
+  await expectWindowLabelClear(page);
 
   // The cluster lists its members; each opens its compaction card.
   await clusters.first().click();

@@ -57,7 +57,13 @@ describe('placeClearOf (the window label beside the marker buttons)', () => {
     expect(placeClearOf(54, 60, [{ x0: 200, x1: 220 }], 1000)).toBe(54);
   });
 
-  it('stays at its place when no room is left before the edge', () => {
-    expect(placeClearOf(54, 60, [{ x0: 50, x1: 980 }], 1000)).toBe(54);
+  it('has no place when no gap as wide as the label is left before the edge', () => {
+    expect(placeClearOf(54, 60, [{ x0: 50, x1: 980 }], 1000)).toBeUndefined();
+    // A dense session's row: boxes 30 px wide every 50 px leave gaps of 20 px for a 60 px label.
+    const row = Array.from({ length: 20 }, (_, i) => ({ x0: 50 + i * 50, x1: 80 + i * 50 }));
+    expect(placeClearOf(54, 60, row, 1000)).toBeUndefined();
+    // One gap wide enough, past the others, takes it.
+    const gap = row.filter((s) => s.x0 < 400 || s.x0 > 500);
+    expect(placeClearOf(54, 60, gap, 1000)).toBe(384);
   });
 });

@@ -150,10 +150,11 @@ export function drawTimeline(
   const windowLabel = windowTokens === undefined ? '' : `window ${formatTokensShort(windowTokens)}`;
   const windowLabelWidthPx = ctx.measureText(windowLabel).width;
   // The window's line is near the top, where the marker buttons stand ("A 4" at call 1 covered
-  // its label): the label goes clear of them.
+  // its label): the label goes clear of them, or is left out where they leave no gap for it (the
+  // window is named above the chart, and by the axis).
   const windowLabelX = placeClearOf(g.leftPx + 4, windowLabelWidthPx, markerSpans, g.rightPx);
   const windowBox =
-    windowTokens !== undefined && windowTokens <= g.yMaxTokens
+    windowLabelX !== undefined && windowTokens !== undefined && windowTokens <= g.yMaxTokens
       ? {
           x0: windowLabelX - 4,
           x1: windowLabelX + windowLabelWidthPx + 4,
@@ -202,9 +203,11 @@ export function drawTimeline(
     ctx.moveTo(g.leftPx, Math.round(windowY) + 0.5);
     ctx.lineTo(g.rightPx, Math.round(windowY) + 0.5);
     ctx.stroke();
-    ctx.fillStyle = COLORS.axisText;
-    ctx.textAlign = 'left';
-    ctx.fillText(windowLabel, windowLabelX, windowY - 2);
+    if (windowLabelX !== undefined) {
+      ctx.fillStyle = COLORS.axisText;
+      ctx.textAlign = 'left';
+      ctx.fillText(windowLabel, windowLabelX, windowY - 2);
+    }
   }
   return {
     labels: placed,

@@ -85,8 +85,8 @@ export function getClusterSpans<T>(
 
 /**
  * Where a label `widthPx` wide goes from `startPx`: moved right past every span it would overlap
- * (with `gapPx` clear on each side), back at `startPx` when that runs past `maxPx` (a row too full
- * to clear; then it overlaps as before rather than leaving the chart).
+ * (with `gapPx` clear on each side); undefined when that runs past `maxPx` (a row too full to
+ * clear: a dense session's markers left no gap as wide as the label, which they then covered).
  */
 export function placeClearOf(
   startPx: number,
@@ -94,9 +94,9 @@ export function placeClearOf(
   spans: readonly { x0: number; x1: number }[],
   maxPx: number,
   gapPx = 4,
-): number {
+): number | undefined {
   let x = startPx;
   for (const span of [...spans].sort((a, b) => a.x0 - b.x0))
     if (span.x1 + gapPx > x && span.x0 - gapPx < x + widthPx) x = span.x1 + gapPx;
-  return x + widthPx <= maxPx ? x : startPx;
+  return x + widthPx <= maxPx ? x : undefined;
 }
