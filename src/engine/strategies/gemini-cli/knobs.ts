@@ -52,28 +52,28 @@ export const COMPRESSION_RELEASES: readonly CompressionRelease[] = [
     label: '0.95 (to 0.1.9)',
     threshold: 0.95,
     from: {},
-    source: `${GC}@34935d6558dfca743e457ecd7684d0aab69f1c1b (v0.1.9):packages/core/src/core/client.ts:452`,
+    source: `${GC}@34935d6558dfca743e457ecd7684d0aab69f1c1b:packages/core/src/core/client.ts:452 (v0.1.9)`,
   },
   {
     id: '0.7',
     label: '0.7 (0.1.10–0.11.2)',
     threshold: 0.7,
     from: { version: '0.1.10', date: '2025-07-10' },
-    source: `${GC}@319e4859be14da33676810650fc9dd3db927a506 (v0.1.10):packages/core/src/core/client.ts:94; still at f4f3727936d3cf9bb4f4269560153b94e2db04c1 (v0.11.2):packages/core/src/core/client.ts:122`,
+    source: `${GC}@319e4859be14da33676810650fc9dd3db927a506:packages/core/src/core/client.ts:94 (v0.1.10); still at ${GC}@f4f3727936d3cf9bb4f4269560153b94e2db04c1:packages/core/src/core/client.ts:122 (v0.11.2)`,
   },
   {
     id: '0.2',
     label: '0.2 (0.11.3–0.16)',
     threshold: 0.2,
     from: { version: '0.11.3', date: '2025-10-31' },
-    source: `${GC}@e5161610ff649256b13448166582e4eca340be0c (v0.11.3):packages/core/src/services/chatCompressionService.ts:23 (PR #12306)`,
+    source: `${GC}@e5161610ff649256b13448166582e4eca340be0c:packages/core/src/services/chatCompressionService.ts:23 (v0.11.3) (PR #12306)`,
   },
   {
     id: '0.5',
     label: '0.5 (0.17+)',
     threshold: 0.5,
     from: { version: '0.17.0', date: '2025-11-20' },
-    source: `${GC}@079dfef2f7ea2e79ff85da4bbed2c58c05e2b7d4 (v0.17.0):packages/core/src/services/chatCompressionService.ts:22 (PR #13517); still 0.5 at 1000b33d4caf462b8f34063c8669ebc2ce59dce2 (v0.44.0):packages/core/src/context/chatCompressionService.ts:41`,
+    source: `${GC}@079dfef2f7ea2e79ff85da4bbed2c58c05e2b7d4:packages/core/src/services/chatCompressionService.ts:22 (v0.17.0) (PR #13517); still 0.5 at ${GC}@1000b33d4caf462b8f34063c8669ebc2ce59dce2:packages/core/src/context/chatCompressionService.ts:41 (v0.44.0)`,
   },
 ];
 
