@@ -195,7 +195,7 @@ export const summarize: Command = async (args, out) => {
     outcome = await runSummary(summarizer, prepared.request, preset.output, prepared.facts);
   } catch (error) {
     if (error instanceof SummarizerError) {
-      process.stderr.write(`compactlab summarize: ${unmask(error.message)}\n`);
+      process.stderr.write(`compactlab summarize: ${escapeTerminalText(unmask(error.message))}\n`);
       return 1;
     }
     throw error;

@@ -18,7 +18,8 @@ import { computeTimelineSeries, getTimelineTransferables } from '../engine/query
 import { computeTokenTable, getTokenTableTransferables } from '../engine/query/token-table';
 import { computeRangeTotals } from '../engine/cost/range-totals';
 import { type ConversationTurn, getConversation } from '../engine/query/conversation';
-import { parseMarkdown, stripControls } from '../engine/export/markdown-lite';
+import { stripControls } from '../engine/export/inert-text';
+import { parseMarkdown } from '../engine/export/markdown-lite';
 import { computeBashSummaries } from '../engine/query/bash-summaries';
 import type { Session } from '../engine/types';
 import type { DrawnTurn } from './protocol';

@@ -72,7 +72,7 @@ describe('CLI text output of hostile transcripts', () => {
       expect(text).toContain('\\x1b]0;pwned\\x07');
     }
     const { text } = await run('inspect', file);
-    expect(text).toContain('claude\\x1b]0;pwned\\x07\\x9b31m');
+    expect(text).toContain('claude\\x1b]0;pwned\\x07\\u009b31m');
     expect(text).toContain('main\\u202eexe.txt');
     expect(text).toContain('/home/\\x1b[2J\\x1b[Hmira');
     expect(text).toMatch(/\n {2}.*:4 {2}error not-json {2}Line 4 is not JSON/);
@@ -96,11 +96,19 @@ describe('CLI text output of hostile transcripts', () => {
 describe('escapeTerminalText', () => {
   it('escapes every control but tab and newline, and leaves other text alone', () => {
     expect(escapeTerminalText('a\tb\nc\rd\u0000e\u007f\u0085 é 日本 🎉')).toBe(
-      'a\tb\nc\\x0dd\\x00e\\x7f\\x85 é 日本 🎉',
+      'a\tb\nc\\x0dd\\x00e\\u007f\\u0085 é 日本 🎉',
     );
     for (let code = 0; code < 0x2100; code++) {
       expect(escapeTerminalText(String.fromCharCode(code))).not.toMatch(ACTIVE);
     }
+  });
+
+  it('keeps JSON printed without --json (stats writes NDJSON by default) JSON', () => {
+    // \x9b was printed for a C1 character in a string: no JSON escape, the row did not parse.
+    const value = { s: `x${TITLE}${CSI}\u0085\u007f${RLO}\u200by` };
+    const text = escapeTerminalText(JSON.stringify(value));
+    expect(text).not.toMatch(ACTIVE);
+    expect(JSON.parse(text)).toEqual(value);
   });
 
   it('escapes JSON so it parses to the same value', () => {

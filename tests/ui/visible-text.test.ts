@@ -21,6 +21,17 @@ describe('VisibleText', () => {
     expect(html.match(/class="hidden-char"/g)).toHaveLength(5);
   });
 
+  it('shows control characters as markers too (a browser draws ESC, NUL or U+009B as nothing), not tab or line ends', () => {
+    const html = render('a\u001b[31mred\u001b]0;t\u0007 \u0000\u009b1m\u007f\tb\r\nc');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching controls is the point.
+    expect(html).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/);
+    expect(html).toContain('a<span class="hidden-char" title="U+001B ESCAPE">⟨U+001B⟩</span>[31mred');
+    expect(html).toContain('⟨U+0000⟩');
+    expect(html).toContain('⟨U+009B⟩');
+    expect(html).toContain('>⟨U+007F⟩</span>\tb\r\nc');
+    expect(markHiddenChars('x\u001by')).toBe('x⟨U+001B⟩y');
+  });
+
   it('stops styling after 500 markers but still shows every one', () => {
     const html = render('\u200B'.repeat(600));
     expect(html.match(/class="hidden-char"/g)).toHaveLength(500);

@@ -1,3 +1,4 @@
+import { escapeTerminalText } from '../terminal-text';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from '../cli-args';
@@ -255,7 +256,9 @@ async function statsByCommand(
       if (answer.usage) sessions.push(answer.usage);
       else {
         failed++;
-        process.stderr.write(`compactlab stats: ${answer.row.file}: ${answer.row.error}\n`);
+        process.stderr.write(
+          `compactlab stats: ${escapeTerminalText(`${answer.row.file}: ${answer.row.error}`)}\n`,
+        );
       }
     },
   );
@@ -391,8 +394,9 @@ export async function statsCommand(args: string[], out: (text: string) => void):
       process.stderr.write('compactlab stats: nothing was sent; add --yes to make these calls\n');
       return 2;
     }
+    // A failure's line quotes what the server said: printed inert.
     model = createRunModel(modelOptions, plan.calls, (line) =>
-      process.stderr.write(`compactlab stats: ${line}\n`),
+      process.stderr.write(`compactlab stats: ${escapeTerminalText(line)}\n`),
     );
   }
   const columns: readonly string[] = settings ? SETTING_COLUMNS : STATS_COLUMNS;

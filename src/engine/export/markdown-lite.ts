@@ -7,6 +7,8 @@
 // images as their alt text (never loaded). Raw HTML is text. Terminal control sequences (ANSI
 // escapes) and other control characters are removed first. Linear in the text.
 
+import { stripControls } from './inert-text';
+
 export type MdInline =
   | { t: 'text'; s: string }
   | { t: 'code'; s: string }
@@ -24,15 +26,15 @@ export type MdBlock =
   | { t: 'quote'; inl: MdInline[] }
   | { t: 'hr' };
 
-// CSI / OSC / other ESC sequences, then C0 and C1 controls but tab and newline; carriage returns too.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching ESC is the point.
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching controls is the point.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/** The text without terminal control sequences and control characters (tab and newline kept). */
-export function stripControls(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(ANSI, '').replace(CONTROL, '');
+/**
+ * Transcript text written into a Markdown file: no link, image or link reference definition can
+ * form, so a renderer neither follows a `javascript:` or `data:` target nor loads a remote image.
+ * Each needs `]` followed at once by `(` (inline) or `:` (a definition, which every reference
+ * link needs; CommonMark 0.31 §4.7, §6.3, §6.4); that `]` becomes `&#93;`, which is never syntax.
+ * `<` (raw HTML, autolinks) is the writer's to escape.
+ */
+export function escapeMarkdownLinks(text: string): string {
+  return text.replace(/\](?=[(:])/g, '&#93;');
 }
 
 const SAFE_HREF = /^(?:https?:\/\/|mailto:)[^\s]*$/i;

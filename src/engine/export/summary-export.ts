@@ -9,14 +9,18 @@ import { prepareSummary } from '../summarize/prepare';
 import { getMainCompactions } from '../summarize/span';
 import type { Session, TokenCount } from '../types';
 import { escapeHtml } from './escape-html';
+import { makeInert } from './inert-text';
+import { escapeMarkdownLinks } from './markdown-lite';
 import { collectSubagentSummaries } from './subagent-summaries';
 import type { ReplayedStrategy } from './strategy-name';
 
 /**
  * Transcript text in Markdown outside a code fence: HTML in it is escaped (as the HTML report
- * does), so `<img onerror=…>` from a transcript is shown, never rendered; line breaks become spaces.
+ * does), so `<img onerror=…>` from a transcript is shown, never rendered, control sequences are
+ * removed and bidi characters shown (`escapeHtml`), no link or image can form
+ * (`escapeMarkdownLinks`: `[x](javascript:…)`, `![](https://…)`), line breaks become spaces.
  */
-const md = (text: string): string => escapeHtml(text.replace(/\s+/g, ' '));
+const md = (text: string): string => escapeMarkdownLinks(escapeHtml(text.replace(/\s+/g, ' ')));
 
 // The session's summaries as Markdown and JSON: the ones the log recorded at each compaction and
 // any summary runs passed in, each with its retention score; and two runs side by side.
@@ -168,7 +172,9 @@ function redactHeader(header: SummaryExportHeader, redaction?: RedactionSettings
 }
 
 function formatSummaryMarkdown(s: ExportedSummary, level = '##'): string {
-  const f = fence(s.text);
+  // Fenced, so its Markdown and HTML stay text; inert, so printing the file drives no terminal.
+  const text = makeInert(s.text);
+  const f = fence(text);
   const facts = s.retention
     ? FACT_CATEGORIES.filter((c) => s.retention!.byCategory[c].total > 0)
         .map(
@@ -187,7 +193,7 @@ function formatSummaryMarkdown(s: ExportedSummary, level = '##'): string {
     `- retention: ${formatRetention(s.retention)}${facts ? ` — ${facts}` : ''}`,
     ...(s.note ? [`- ${md(s.note)}`] : []),
     // No text (an encrypted summary, a record without one): the note says so, no empty block.
-    ...(s.text === '' ? [] : ['', `${f}text`, s.text, f]),
+    ...(text === '' ? [] : ['', `${f}text`, text, f]),
   ].join('\n');
 }
 
@@ -253,7 +259,7 @@ export function formatRunComparisonMarkdown(
 ): string {
   const [x, y] = redactAll([a, b], redaction) as [ExportedSummary, ExportedSummary];
   const cell = (t: string | undefined) =>
-    escapeHtml(t ?? '')
+    escapeMarkdownLinks(escapeHtml(t ?? ''))
       .replace(/\\/g, '\\\\')
       .replace(/\|/g, '\\|')
       .replace(/`/g, '\\`');

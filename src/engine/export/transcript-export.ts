@@ -1,15 +1,17 @@
 import type { ConversationTurn } from '../query/conversation';
 import { maskText, type RedactionSettings } from '../redact/mask';
 import { escapeHtml } from './escape-html';
-import { type MdInline, parseMarkdown, stripControls } from './markdown-lite';
+import { makeInert } from './inert-text';
+import { escapeMarkdownLinks, type MdInline, parseMarkdown } from './markdown-lite';
 
 // The whole transcript as a conversation (query/conversation.ts), in Markdown and as one HTML
 // file. The HTML has no script and loads nothing (a CSP meta tag forbids it); every transcript
 // text is masked when redacting, stripped of control sequences, and escaped; Markdown in it is
 // read by markdown-lite.ts and written as escaped elements (links only to http, https, mailto,
 // with rel="noopener noreferrer nofollow"; images as their alt text). In the Markdown file,
-// prose keeps its Markdown with `<` and `&` escaped (no raw HTML reaches a renderer), and tool
-// inputs and results sit in fences longer than any backtick run they hold.
+// prose keeps its Markdown with `<` and `&` escaped (no raw HTML reaches a renderer) and no link
+// or image able to form (`escapeMarkdownLinks`), and tool inputs and results sit in fences longer
+// than any backtick run they hold. Bidi and zero-width characters are shown as `⟨U+202E⟩`.
 
 interface TranscriptHeader {
   name: string;
@@ -46,10 +48,11 @@ function fenceFor(text: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
-const escapeMdProse = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+const escapeMdProse = (text: string) =>
+  escapeMarkdownLinks(text.replace(/&/g, '&amp;').replace(/</g, '&lt;'));
 
 function makeClean(options: TranscriptOptions) {
-  return (text: string) => stripControls(options.redaction ? maskText(text, options.redaction) : text);
+  return (text: string) => makeInert(options.redaction ? maskText(text, options.redaction) : text);
 }
 
 function cut(chars: number | undefined, shown: number): string {

@@ -3,13 +3,22 @@ import { Fragment, type ReactNode } from 'react';
 /**
  * Characters that change how text around them reads without showing themselves: bidirectional
  * marks, embeddings, overrides and isolates (U+202E turns `txt.exe` into what looks like
- * `exe.txt`; "Trojan Source", CVE-2021-42574), and zero-width characters that hide inside words.
+ * `exe.txt`; "Trojan Source", CVE-2021-42574), zero-width characters that hide inside words, and
+ * control characters (C0 but tab, newline and carriage return; DEL; C1), which a browser draws as
+ * nothing: an ANSI escape's ESC, a NUL, U+009B (a one-character CSI) would vanish from the text
+ * and ride along when it is copied into a terminal.
  */
-const HIDDEN_CLASS = '[\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]';
+const HIDDEN_CLASS =
+  '[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]';
 const HIDDEN_ANY = new RegExp(HIDDEN_CLASS);
 const HIDDEN = new RegExp(HIDDEN_CLASS, 'g');
 
 const NAMES: Record<number, string> = {
+  0: 'NULL',
+  27: 'ESCAPE',
+  127: 'DELETE',
+  155: 'CONTROL SEQUENCE INTRODUCER',
+  157: 'OPERATING SYSTEM COMMAND',
   1564: 'ARABIC LETTER MARK',
   8203: 'ZERO WIDTH SPACE',
   8204: 'ZERO WIDTH NON-JOINER',
@@ -46,8 +55,8 @@ export function markHiddenChars(text: string): string {
 }
 
 /**
- * Renders untrusted text as text, with bidi controls and zero-width characters shown as styled
- * `⟨U+202E⟩` markers instead of acting on the text around them.
+ * Renders untrusted text as text, with bidi controls, zero-width and control characters shown as
+ * styled `⟨U+202E⟩` markers instead of acting on the text around them.
  */
 export function VisibleText({ text }: { text: string }): ReactNode {
   if (!hasHiddenChars(text)) return text;

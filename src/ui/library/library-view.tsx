@@ -3,6 +3,7 @@ import { type KeyboardEvent, lazy, memo, Suspense, useMemo, useRef, useState } f
 import { PRICES_SEEN } from '../../engine/cost/prices-seen';
 import { formatBytes } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
+import { markHiddenChars, VisibleText } from '../common/visible-text';
 import { VirtualList } from '../common/virtual-list';
 import { ProgressBar } from '../top-bar/load-progress';
 import { GRID_TEMPLATE, LIBRARY_COLUMNS, selectSessions, TABLE_MIN_WIDTH } from './library-columns';
@@ -21,6 +22,8 @@ const WhatIfPanel = lazy(() => import('./what-if-panel'));
 const UsagePanel = lazy(() => import('./usage-panel'));
 /** Find in transcripts: loaded when first opened. */
 const FindPanel = lazy(() => import('./find-panel'));
+const maybeMarked = (text: string | undefined) => (text === undefined ? undefined : markHiddenChars(text));
+
 const TABLE_STYLE = { gridTemplateColumns: GRID_TEMPLATE, minWidth: TABLE_MIN_WIDTH };
 const NO_SESSIONS: LibrarySession[] = [];
 const NO_ROOTS: LibraryRoot[] = [];
@@ -104,8 +107,8 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
   return (
     <main className="library-view" data-testid="library">
       <div className="library-bar">
-        <h2 className="library-title" title={folderName}>
-          {folderName}
+        <h2 className="library-title" title={markHiddenChars(folderName)}>
+          <VisibleText text={folderName} />
         </h2>
         <span className="muted" data-testid="library-count">
           {shown.length === sessions.length ? sessions.length : `${shown.length} of ${sessions.length}`}{' '}
@@ -330,7 +333,7 @@ const LibraryRowView = memo(function LibraryRowView({
       role="option"
       aria-selected={active}
       tabIndex={-1}
-      title={s.key}
+      title={markHiddenChars(s.key)}
       onClick={() => openRow(queryClient, s, filesOpen)}
       onKeyDown={(e) => {
         if (e.key === 'Enter') openRow(queryClient, s, filesOpen);
@@ -342,25 +345,30 @@ const LibraryRowView = memo(function LibraryRowView({
             key={c.key}
             className={`library-td${c.numeric ? ' num' : ''}`}
             data-col={c.key}
-            title={c.hint?.(s, row)}
+            title={maybeMarked(c.hint?.(s, row))}
           >
             {showRoot && c.key === 'project' && (
               <span
                 className="library-root-tag"
-                title={`From the folder ${s.root}`}
+                title={markHiddenChars(`From the folder ${s.root}`)}
                 data-testid="library-row-root"
               >
-                {s.root}
+                <VisibleText text={s.root} />
               </span>
             )}
-            {c.text(s, row)}
+            {/* A cell holds a log's own text (names, prompts, paths): never a control that acts. */}
+            <VisibleText text={c.text(s, row)} />
           </span>
         ))
       ) : (
         <span className="library-td muted" style={{ gridColumn: '1 / -1' }}>
-          {s.error
-            ? `Could not scan ${s.key}: ${s.error}`
-            : `${s.key} · ${formatBytes(s.sizeBytes)} · scanning…`}
+          <VisibleText
+            text={
+              s.error
+                ? `Could not scan ${s.key}: ${s.error}`
+                : `${s.key} · ${formatBytes(s.sizeBytes)} · scanning…`
+            }
+          />
         </span>
       )}
     </div>

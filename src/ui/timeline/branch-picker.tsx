@@ -1,16 +1,18 @@
 import type { Branch, BranchFork } from '../../engine/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
+import { markHiddenChars, VisibleText } from '../common/visible-text';
 import { useUiStore } from '../store';
 import { useBranchStore, useBranchPath } from './branch-store';
 
 // Where the session forked (a rewind, an edited prompt, a resume from an earlier point), which
 // branch went on, and a control to take another: the timeline re-queries its series for it.
-// Previews are transcript text: rendered as text nodes only.
+// Previews are transcript text: rendered as text nodes only, hidden and control characters marked
+// (an <option> holds text alone, so its label is marked as a string).
 
 function branchLabel(b: Branch): string {
   const calls = `${formatCount(b.apiCalls)} call${b.apiCalls === 1 ? '' : 's'}`;
-  const what = b.preview ? `“${b.preview}”` : '(no prompt)';
+  const what = b.preview ? `“${markHiddenChars(b.preview)}”` : '(no prompt)';
   return b.isMainLine ? `main line · ${calls}` : `branch ${b.id}: ${what} · ${calls}`;
 }
 
@@ -73,7 +75,7 @@ export function BranchPicker({
                     data-went-on={went}
                   >
                     {went ? 'went on: ' : 'abandoned: '}
-                    {preview ? `“${preview}”` : '(no prompt)'}{' '}
+                    {preview ? <VisibleText text={`“${preview}”`} /> : '(no prompt)'}{' '}
                     <span className="muted">
                       ({formatCount(fork.childApiCalls[k] ?? 0)} calls after the fork)
                     </span>

@@ -5,7 +5,7 @@ import { useEscapeLayer } from '../common/use-escape';
 import { compactionDetailQuery } from '../queries';
 import { useUiStore } from '../store';
 import { markerColor } from './timeline-markers';
-import { VisibleText } from '../common/visible-text';
+import { markHiddenChars, VisibleText } from '../common/visible-text';
 import { formatOrdinal, formatOrdinalTitle, formatPlural } from '../../engine/query/numbering';
 
 export function CompactionCard({
@@ -38,8 +38,8 @@ export function CompactionCard({
           {title}
         </span>
         {c && (
-          <span className="muted mono small card-where" title={`${data.fileName}:${c.line}`}>
-            {data.fileName.split('/').pop()}:{c.line} {formatClock(c.timestampMs)}
+          <span className="muted mono small card-where" title={markHiddenChars(`${data.fileName}:${c.line}`)}>
+            <VisibleText text={data.fileName.split('/').pop() ?? ''} />:{c.line} {formatClock(c.timestampMs)}
           </span>
         )}
         <button

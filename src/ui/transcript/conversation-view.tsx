@@ -166,7 +166,9 @@ function Turn({ turn, onOpen }: { turn: DrawnTurn; onOpen: (entryIndex: number) 
         return (
           <details key={tool.id} className="conv-tool" data-testid="conv-tool">
             <summary className="small">
-              <b className="conv-tool-name">{tool.name}</b>{' '}
+              <b className="conv-tool-name">
+                <VisibleText text={tool.name} />
+              </b>{' '}
               <span className="mono">
                 <VisibleText text={tool.summary} />
               </span>{' '}
