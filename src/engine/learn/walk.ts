@@ -115,9 +115,10 @@ function getSummaryParts(event: ReplayEventFields): LearnFigure[] {
 
 /**
  * The drop and the next call. The after figure is an estimate (summary, re-attachments, base); the
- * next call's is what it reported where the log's compaction is adopted, and can be lower (a real
- * Codex rollout: 111,696 after, 109,637 at the next call): then "that plus the new messages" would
- * be false, so the text says the call's figure stands for the estimate.
+ * next call's starts from it. Should it ever read lower (a log event the replay carries past its
+ * own summary), "that plus the new messages" would be false, so the text says the call's figure
+ * stands for the estimate. (A real Codex rollout read 2,059 under: the log's drift, carried past
+ * the walk's own summary; no longer carried, replay-state.ts `applyLogged`.)
  */
 function describeAfter(pre: number, post: number, next: number | undefined): string {
   const drop = `From ${fmt(pre)} tokens the context drops to ${fmt(post)}`;

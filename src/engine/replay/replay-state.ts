@@ -418,7 +418,11 @@ export class ReplayState {
           });
         } else if (!adopted) {
           this.differs = true;
-          history.carry(r.driftTokens);
+          // The drift prices the messages before the log's boundary: carried while this history
+          // still holds them, not when it summarized them itself at this call (its own summary,
+          // not the log's: a supplied or ratio-sized one). A real Codex rollout's −35,060 carried
+          // past such a summary put the next call at −17,830 tokens.
+          if (history.liveFrom < r.boundaryPos) history.carry(r.driftTokens);
         } else if (trigger === 'auto') this.differs = false;
       }
       this.realPtr++;
