@@ -223,3 +223,19 @@ test('summaries, an OpenAI-compatible server on a real session: a hang, a 429, a
   expect(sent.messages[0]!.role).toBe('system');
   expect(sent.messages.at(-1)!.content.endsWith(EDITED)).toBe(true);
 });
+
+test("summaries: the recorded summary's run carries what the log states of its call", async ({ page }) => {
+  await openAtCompaction5(page);
+  await page.getByTestId('summarizer-recorded').check();
+  await page.getByTestId('run-summary').click();
+  await expect(page.getByTestId('run-status')).toHaveText(/Done/);
+  // It said "in 0": the log's preTokens of compaction 5 is what that call read.
+  const boundaries = fs
+    .readFileSync(FILE, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"compact_boundary"'))
+    .map((l) => JSON.parse(l) as { compactMetadata: { preTokens: number } });
+  const preTokens = boundaries[4]!.compactMetadata.preTokens.toLocaleString('en-US');
+  await expect(page.getByTestId('run-figures')).toContainText(`in ${preTokens} · out`);
+  await expect(page.getByTestId('run-row').first()).toContainText(preTokens);
+});

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -185,6 +185,28 @@ describe.skipIf(!corpusOrSkip('compactlab summarize on a real session') || !REAL
       const chat = openai.requests.at(-1)!.body as { messages: { role: string; content: string }[] };
       expect(chat.messages.at(-1)!.content.endsWith(PROMPT)).toBe(true);
     }, 60_000);
+
+    it("the recorded summary carries its call's figures from the log; its chars and tokens agree", async () => {
+      // Compaction 5's boundary, read here without the engine.
+      const boundaries = readFileSync(REAL!, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"compact_boundary"'))
+        .map((l) => JSON.parse(l) as { compactMetadata: { preTokens: number } });
+      expect(boundaries[4]!.compactMetadata.preTokens).toBe(170_115);
+      const lines: string[] = [];
+      expect(
+        await main(['summarize', REAL!, '--at', 'c4', '--summarizer', 'recorded'], (t) => lines.push(t)),
+      ).toBe(0);
+      const text = lines.join('\n');
+      // It said "in 0 / out 3,312" and "13,026 chars · 3,312 tokens (chars / 4)": no figure of the
+      // log, and the tokens of the summary before its secrets were masked, the chars after.
+      expect(text).toMatch(
+        /^Summarizer: recorded · model recorded · 0 ms · in 170,115 \/ out [\d,]+ tokens$/m,
+      );
+      const [, chars, tokens] = /^Summary: ([\d,]+) chars · ([\d,]+) tokens \(chars \/ 4\)$/m.exec(text)!;
+      const n = (s: string) => Number(s.replace(/,/g, ''));
+      expect(n(tokens!)).toBe(Math.round(n(chars!) / 4));
+    });
 
     it.each([
       ['anthropic', 'ANTHROPIC_API_KEY', /^compactlab summarize: Anthropic sent an event that is not JSON/],

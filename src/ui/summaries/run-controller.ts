@@ -120,7 +120,12 @@ export async function startRun(queryClient: QueryClient, input: RunInput): Promi
             'There is no recorded summary here: pick a real compaction as the point.',
           );
         }
-        config = { kind: 'recorded', continuation: prepared.recordedContinuation };
+        // The log's own figures of that call (it read preTokens): the run said "in 0", "0 ms".
+        config = {
+          kind: 'recorded',
+          continuation: prepared.recordedContinuation,
+          compaction: prepared.recordedFigures,
+        };
         break;
     }
     // The summarizers and the scoring load with the first run, not with the page.
