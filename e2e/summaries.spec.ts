@@ -323,3 +323,21 @@ test('summaries: a partial preset offers only the calls of the span as the recen
   await page.getByTestId('keep-from-select').selectOption({ index: listed.length - 1 });
   await expect(page.getByTestId('request-tokens')).toContainText(/messages · ≈[\d,]+ tokens/);
 });
+
+// Monaco boxed every "×" of the built-in summary ("Read ×3") as a look-alike of "x"; a real
+// look-alike (a Cyrillic "о" in a word) is still marked.
+test('summaries: the editors mark look-alike characters but not the built-in summary’s “×”', async ({
+  page,
+}) => {
+  await openSummaries(page);
+  const editor = page.getByTestId('prompt-editor').locator('.monaco-editor');
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Count reads as Read ×3, then c\u043ede.');
+  await expect(page.getByTestId('prompt-editor')).toContainText('Read ×3');
+  await expect(page.getByTestId('prompt-editor').locator('.unicode-highlight')).toHaveCount(1);
+  // One pass marks both when both are marked: checked again a moment later.
+  await page.waitForTimeout(500);
+  await expect(page.getByTestId('prompt-editor').locator('.unicode-highlight')).toHaveCount(1);
+});

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // A local server that speaks the Anthropic Messages API closely enough for @anthropic-ai/sdk:
 // POST /v1/messages (plain or SSE stream), POST /v1/messages/count_tokens, GET /health, CORS.
-// Errors on demand: model `mock-401|403|429|529|too-long|reset|reset-mid-stream|overloaded-stream|slow`
+// Errors on demand: model `mock-401|403|429|500|529|too-long|reset|reset-mid-stream|overloaded-stream|slow|
+// hang|hang-mid-stream|malformed-stream|ended-early`
 // or header `x-mock-error`. Usage: node mock/anthropic-mock.mjs [port]   (default 8787)
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import {
   cannedSummary,
+  closeWithHangs,
   countChars,
   getEchoText,
+  getMidStreamFault,
   getTrigger,
   pieces,
   readBody,
@@ -16,12 +19,14 @@ import {
   sendEcho,
   setCors,
   sleep,
+  trackClose,
 } from './common.mjs';
 
 const ERRORS = {
   401: [401, 'authentication_error', 'invalid x-api-key'],
   403: [403, 'permission_error', 'Your API key does not have permission to use the specified resource.'],
   429: [429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit.'],
+  500: [500, 'api_error', 'Internal server error'],
   529: [529, 'overloaded_error', 'Overloaded'],
   'too-long': [400, 'invalid_request_error', 'prompt is too long: 250000 tokens > 200000 maximum'],
 };
@@ -63,17 +68,21 @@ export function createMockServer({ chunkDelayMs = 8, echo = [] } = {}) {
       sendError(res, [400, 'invalid_request_error', 'body is not JSON']);
       return;
     }
-    requests.push({
+    const record = {
       method: req.method,
       path: url.pathname,
       hasAuthorization: !!req.headers.authorization || !!req.headers['x-api-key'],
       body,
-    });
+    };
+    requests.push(record);
+    trackClose(res, record);
     const trigger = getTrigger(req, body);
     if (trigger === 'reset') {
       req.socket.destroy();
       return;
     }
+    // Accepts the request and never answers (a stuck server): only the client can end it.
+    if (trigger === 'hang') return;
     if (ERRORS[trigger]) {
       sendError(res, ERRORS[trigger]);
       return;
@@ -151,6 +160,21 @@ export function createMockServer({ chunkDelayMs = 8, echo = [] } = {}) {
         req.socket.destroy();
         return;
       }
+      const fault = i === 3 ? getMidStreamFault(trigger) : undefined;
+      if (fault === 'hang-mid-stream') return;
+      if (fault === 'malformed-stream') {
+        // Cut off, and quoting the request's key as a careless proxy would: never to be printed.
+        res.write(
+          `event: content_block_delta\ndata: {"type":"content_block_delta","proxy":"${getEchoText(req, echo)}","delta":\n\n`,
+        );
+        await sleep(delay);
+        res.end();
+        return;
+      }
+      if (fault === 'ended-early') {
+        res.end();
+        return;
+      }
       if (trigger === 'overloaded-stream' && i === 3) {
         event(res, 'error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
         res.end();
@@ -173,6 +197,7 @@ export function createMockServer({ chunkDelayMs = 8, echo = [] } = {}) {
     res.end();
   });
   server.requests = requests;
+  closeWithHangs(server);
   return server;
 }
 

@@ -29,8 +29,10 @@ export function readBody(req) {
 
 /**
  * Which failure a request asks for: the model name `mock-<what>` or the header
- * `x-mock-error: <what>`. <what> is 401, 403, 429, 529, 503, too-long, reset, reset-mid-stream,
- * overloaded-stream or slow (chunks every 250 ms, for cancelling); or an echo, as careless servers
+ * `x-mock-error: <what>`. <what> is 401, 403, 429, 500, 529, 503, too-long, reset, reset-mid-stream,
+ * overloaded-stream, slow (chunks every 250 ms, for cancelling), hang (never answers),
+ * hang-mid-stream (three pieces, then nothing), malformed-stream (three pieces, then an event that
+ * is not JSON, quoting the key) or ended-early (three pieces, then a clean end without the final events); or an echo, as careless servers
  * and proxies do (issue 22): echo-key (a 401 whose message quotes the key and `echo` values),
  * echo-html (a 502 HTML error page quoting them), echo-summary (a summary that quotes them).
  */
@@ -110,6 +112,34 @@ export function pieces(text, size = 12) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Records on `record.closedEarly` whether the client closed the connection before the answer was
+ * complete (a Cancel, a timeout), so a test sees the request really stopped on the wire.
+ */
+export function trackClose(res, record) {
+  record.closedEarly = false;
+  res.on('close', () => {
+    if (!res.writableFinished) record.closedEarly = true;
+  });
+}
+
+/**
+ * `server.close` that first drops the connections a `hang` left open (an open request would keep
+ * the server, and the test process, alive).
+ */
+export function closeWithHangs(server) {
+  const close = server.close.bind(server);
+  server.close = (callback) => {
+    server.closeAllConnections();
+    return close(callback);
+  };
+}
+
+/** Whether a streamed answer stops after its third piece (`hang-mid-stream`, …); what it does then. */
+export function getMidStreamFault(trigger) {
+  return ['hang-mid-stream', 'malformed-stream', 'ended-early'].includes(trigger) ? trigger : undefined;
+}
 
 /** Starts `server` from the command line: `node mock/<name>.mjs [port]`. */
 export function runFromCommandLine(server, name, defaultPort) {

@@ -5,6 +5,8 @@ export interface MockRequest {
   path: string;
   hasAuthorization: boolean;
   body: Record<string, unknown>;
+  /** The client closed the connection before the answer was complete (a Cancel, a timeout). */
+  closedEarly: boolean;
 }
 
 export function createMockServer(options?: {

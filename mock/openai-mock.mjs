@@ -2,14 +2,17 @@
 // A local server that speaks the OpenAI chat/completions API the way Ollama, llama.cpp, LM Studio
 // and vLLM do: POST /v1/chat/completions (plain or SSE stream with a usage chunk and [DONE]),
 // GET /v1/models, GET /health, CORS. Errors on demand: model
-// `mock-401|403|429|503|529|too-long|reset|reset-mid-stream|slow` or header `x-mock-error`.
+// `mock-401|403|429|500|503|529|too-long|reset|reset-mid-stream|slow|hang|hang-mid-stream|malformed-stream|
+// ended-early` or header `x-mock-error`.
 // Usage: node mock/openai-mock.mjs [port]   (default 8788)
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import {
   cannedSummary,
+  closeWithHangs,
   countChars,
   getEchoText,
+  getMidStreamFault,
   getTrigger,
   pieces,
   readBody,
@@ -17,12 +20,14 @@ import {
   sendEcho,
   setCors,
   sleep,
+  trackClose,
 } from './common.mjs';
 
 const ERRORS = {
   401: [401, 'invalid_api_key', 'Incorrect API key provided.'],
   403: [403, 'permission_denied', 'You are not allowed to use this model.'],
   429: [429, 'rate_limit_exceeded', 'Rate limit reached for requests.'],
+  500: [500, 'server_error', 'The server had an error while processing your request.'],
   503: [503, 'server_overloaded', 'The server is overloaded, please try again later.'],
   529: [529, 'server_overloaded', 'Overloaded.'],
   'too-long': [
@@ -71,17 +76,21 @@ export function createMockServer({ chunkDelayMs = 8, echo = [] } = {}) {
       sendError(res, [400, 'invalid_request', 'body is not JSON']);
       return;
     }
-    requests.push({
+    const record = {
       method: req.method,
       path: url.pathname,
       hasAuthorization: !!req.headers.authorization,
       body,
-    });
+    };
+    requests.push(record);
+    trackClose(res, record);
     const trigger = getTrigger(req, body);
     if (trigger === 'reset') {
       req.socket.destroy();
       return;
     }
+    // Accepts the request and never answers (a stuck server): only the client can end it.
+    if (trigger === 'hang') return;
     if (ERRORS[trigger]) {
       sendError(res, ERRORS[trigger]);
       return;
@@ -133,6 +142,19 @@ export function createMockServer({ chunkDelayMs = 8, echo = [] } = {}) {
         req.socket.destroy();
         return;
       }
+      const fault = i === 3 ? getMidStreamFault(trigger) : undefined;
+      if (fault === 'hang-mid-stream') return;
+      if (fault === 'malformed-stream') {
+        // Cut off, and quoting the request's key as a careless proxy would: never to be printed.
+        res.write(`data: {"id":"chatcmpl-mock","proxy":"${getEchoText(req, echo)}","choices":[{"delta":\n\n`);
+        await sleep(delay);
+        res.end();
+        return;
+      }
+      if (fault === 'ended-early') {
+        res.end();
+        return;
+      }
       chunk([{ index: 0, delta: { content: parts[i] }, finish_reason: null }]);
       await sleep(delay);
     }
@@ -142,6 +164,7 @@ export function createMockServer({ chunkDelayMs = 8, echo = [] } = {}) {
     res.end();
   });
   server.requests = requests;
+  closeWithHangs(server);
   return server;
 }
 

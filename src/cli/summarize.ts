@@ -13,6 +13,7 @@ import { FACT_CATEGORIES, FACT_CATEGORY_LABELS } from '../engine/retention/types
 import { ANTHROPIC_DEFAULT_MODEL } from '../engine/summarize/anthropic';
 import { BUILTIN_MODEL } from '../engine/summarize/model-ids';
 import { createSummarizer, type SummarizerConfig } from '../engine/summarize/create';
+import { getRecordedCallFigures, type RecordedCallFigures } from '../engine/summarize/recorded';
 import { OPENAI_DEFAULT_BASE_URL } from '../engine/summarize/openai-compatible';
 import { getKeepFromProblem, type PromptSettings, prepareSummary } from '../engine/summarize/prepare';
 import { runSummary } from '../engine/summarize/run';
@@ -50,7 +51,7 @@ type Command = (args: string[], out: (text: string) => void) => Promise<number>;
 function summarizerConfig(
   kind: string,
   baseUrl: string | undefined,
-  continuation: () => Promise<string>,
+  recorded: () => Promise<{ continuation: string; compaction: RecordedCallFigures }>,
 ): Promise<SummarizerConfig> | SummarizerConfig {
   switch (kind) {
     case 'builtin':
@@ -67,7 +68,7 @@ function summarizerConfig(
         apiKey: process.env.OPENAI_API_KEY || undefined,
       };
     case 'recorded':
-      return continuation().then((text) => ({ kind: 'recorded' as const, continuation: text }));
+      return recorded().then((r) => ({ kind: 'recorded' as const, ...r }));
     default:
       throw new UsageError(`unknown --summarizer "${kind}" (builtin, anthropic, openai or recorded)`);
   }
@@ -187,7 +188,12 @@ export const summarize: Command = async (args, out) => {
       throw new Error(
         `--summarizer recorded: the log holds no summary to read there. ${readSummaryNote(session, index, raw) ?? ''}`.trim(),
       );
-    return text;
+    // Masked before it is measured, as the page masks it (session-ops.ts): the line said
+    // "13,026 chars · 3,312 tokens (chars / 4)", the tokens of the text before masking.
+    return {
+      continuation: settings.redact ? maskText(text, settings.redact) : text,
+      compaction: getRecordedCallFigures(compaction),
+    };
   });
   const summarizer = createSummarizer(config, preset);
   let outcome: Awaited<ReturnType<typeof runSummary>>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanupSummary, getRecordedSummaryBody } from '../../src/engine/summarize/cleanup';
-import { createRecordedSummarizer } from '../../src/engine/summarize/recorded';
+import { createRecordedSummarizer, getRecordedCallFigures } from '../../src/engine/summarize/recorded';
 
 describe('summary cleanup', () => {
   it('turns <analysis>/<summary> into headings for tag presets', () => {
@@ -42,7 +42,7 @@ describe('summary cleanup', () => {
   it("the recorded summarizer returns that body with the compaction's figures", async () => {
     const summarizer = createRecordedSummarizer(
       'This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nS.',
-      {
+      getRecordedCallFigures({
         kind: 'compact',
         entryIndex: 3,
         fileIndex: 0,
@@ -52,7 +52,7 @@ describe('summary cleanup', () => {
         summaryTokens: 2_000,
         durationMs: 41_000,
         reattachedEntryIndices: [],
-      },
+      }),
     );
     const result = await summarizer.summarize({
       system: '',

@@ -1,6 +1,6 @@
 import { at } from '../../src/engine/assert';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMockServer as createAnthropicMock } from '../../mock/anthropic-mock.mjs';
 import { createMockServer as createOpenAiMock } from '../../mock/openai-mock.mjs';
 import { createAnthropicSummarizer } from '../../src/engine/summarize/anthropic';
@@ -8,7 +8,9 @@ import { createOpenAiSummarizer, getChatCompletionsUrl } from '../../src/engine/
 import { SummarizerError, type SummaryRequest } from '../../src/engine/summarize/types';
 
 // Both API clients against the local protocol mocks (started here), including every error the
-// issue names: 401, 403, 429, overloaded, network failure, prompt too long, and Cancel.
+// issue names: 401, 403, 429, overloaded, network failure, prompt too long, and Cancel; and a
+// server that fails (500), hangs before or during its answer, closes mid-answer or sends an event
+// that is not JSON.
 
 const KEY = 'sk-test-not-a-real-key';
 
@@ -38,6 +40,15 @@ function request(model: string): SummaryRequest {
 async function listen(server: ReturnType<typeof createAnthropicMock>): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Waits until `check` holds (polling every 10 ms), failing after 5 s. */
+async function until(check: () => boolean): Promise<void> {
+  const end = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 async function failure(promise: Promise<unknown>): Promise<SummarizerError> {
@@ -98,14 +109,34 @@ describe('Anthropic summarizer against the local mock', () => {
     ['mock-overloaded-stream', 'overloaded', /overloaded/i],
     ['mock-too-long', 'prompt-too-long', /context window.*prompt is too long/],
     ['mock-reset', 'network', /Could not reach Anthropic/],
-    ['mock-reset-mid-stream', 'network', /Could not reach Anthropic|connection/i],
+    ['mock-500', 'server', /Anthropic failed \(HTTP 500\)\. The server said: Internal server error/],
+    // Mid-answer failures said "Could not reach Anthropic at <url> … (CORS)" for a server that had
+    // answered, or "call failed: Unexpected end of JSON input".
+    [
+      'mock-reset-mid-stream',
+      'network',
+      /^The connection to Anthropic closed before the answer was complete \(terminated\): 36 characters came, nothing was saved/,
+    ],
+    [
+      'mock-ended-early',
+      'network',
+      /^The connection to Anthropic closed before the answer was complete: 36 characters came/,
+    ],
+    ['mock-malformed-stream', 'bad-response', /^Anthropic sent an event that is not JSON/],
   ])('%s → %s', async (model, code, message) => {
-    const error = await failure(
-      createAnthropicSummarizer({ apiKey: KEY, baseUrl }).summarize(request(model)),
-    );
-    expect(error.code).toBe(code);
-    expect(error.message).toMatch(message);
-    expect(error.message).not.toContain(KEY);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const error = await failure(
+        createAnthropicSummarizer({ apiKey: KEY, baseUrl }).summarize(request(model)),
+      );
+      expect(error.code).toBe(code);
+      expect(error.message).toMatch(message);
+      expect(error.message).not.toContain(KEY);
+      // The SDK logged a malformed event's raw text (a server's echo of the key with it) to the console.
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it('fails with a network error when nothing listens', async () => {
@@ -115,6 +146,24 @@ describe('Anthropic summarizer against the local mock', () => {
       ),
     );
     expect(error.code).toBe('network');
+  });
+
+  it.each([
+    ['mock-hang', 0],
+    ['mock-hang-mid-stream', 1],
+  ])('%s: Cancel ends the wait and closes the connection the server holds', async (model, minDeltas) => {
+    const controller = new AbortController();
+    const deltas: string[] = [];
+    const running = createAnthropicSummarizer({ apiKey: KEY, baseUrl }).summarize(request(model), {
+      signal: controller.signal,
+      onText: (d) => deltas.push(d),
+    });
+    await until(() => server.requests.at(-1)?.body.model === model);
+    await new Promise((r) => setTimeout(r, 200));
+    controller.abort();
+    expect((await failure(running)).code).toBe('cancelled');
+    expect(deltas.length).toBeGreaterThanOrEqual(minDeltas);
+    await until(() => server.requests.at(-1)?.closedEarly === true);
   });
 
   it('cancels a stream in progress', async () => {
@@ -171,18 +220,55 @@ describe('OpenAI-compatible summarizer against the local mock', () => {
   });
 
   it.each([
-    ['mock-401', 'auth'],
-    ['mock-403', 'permission'],
-    ['mock-429', 'rate-limit'],
-    ['mock-503', 'overloaded'],
-    ['mock-529', 'overloaded'],
-    ['mock-too-long', 'prompt-too-long'],
-    ['mock-reset', 'network'],
-    ['mock-reset-mid-stream', 'network'],
-  ])('%s → %s', async (model, code) => {
+    ['mock-401', 'auth', /401/],
+    ['mock-403', 'permission', /403/],
+    ['mock-429', 'rate-limit', /Wait 3 s and run again/],
+    ['mock-503', 'overloaded', /503/],
+    ['mock-529', 'overloaded', /529/],
+    ['mock-too-long', 'prompt-too-long', /context window/],
+    ['mock-reset', 'network', /^Could not reach OpenAI-compatible server/],
+    ['mock-500', 'server', /failed \(HTTP 500\)\. The server said: The server had an error/],
+    // These said "Could not reach OpenAI-compatible server at <url> … (CORS)" of a server that had answered.
+    [
+      'mock-reset-mid-stream',
+      'network',
+      /^The connection to OpenAI-compatible server closed before the answer was complete .*: 36 characters came, nothing was saved/,
+    ],
+    [
+      'mock-ended-early',
+      'network',
+      /^The connection to OpenAI-compatible server closed before the answer was complete \(the stream ended without \[DONE\]\): 36 characters came/,
+    ],
+    [
+      'mock-malformed-stream',
+      'bad-response',
+      /^OpenAI-compatible server sent an event that is not JSON, so the answer cannot be read: \{"id"/,
+    ],
+  ])('%s → %s', async (model, code, message) => {
     const error = await failure(createOpenAiSummarizer({ baseUrl, apiKey: KEY }).summarize(request(model)));
     expect(error.code).toBe(code);
-    expect(error.message).not.toContain(KEY);
+    expect(error.message).toMatch(message);
+    // The malformed event quotes the key (the mock plays a careless proxy) and the message quotes
+    // the event: the page and the CLI mask what they show (e2e/summaries-faults, tests/summarize/cli).
+    if (model !== 'mock-malformed-stream') expect(error.message).not.toContain(KEY);
+  });
+
+  it.each([
+    ['mock-hang', 0],
+    ['mock-hang-mid-stream', 1],
+  ])('%s: Cancel ends the wait and closes the connection the server holds', async (model, minDeltas) => {
+    const controller = new AbortController();
+    const deltas: string[] = [];
+    const running = createOpenAiSummarizer({ baseUrl }).summarize(request(model), {
+      signal: controller.signal,
+      onText: (d) => deltas.push(d),
+    });
+    await until(() => server.requests.at(-1)?.body.model === model);
+    await new Promise((r) => setTimeout(r, 200));
+    controller.abort();
+    expect((await failure(running)).code).toBe('cancelled');
+    expect(deltas.length).toBeGreaterThanOrEqual(minDeltas);
+    await until(() => server.requests.at(-1)?.closedEarly === true);
   });
 
   it('cancels a stream in progress', async () => {

@@ -1,6 +1,13 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { getBlocks, getToolResultText, isTextBlock, isToolResultBlock, isToolUseBlock } from './blocks';
-import { createCancelledError, createHttpError, createNetworkError, isAbortError } from './errors';
+import {
+  createCancelledError,
+  createHttpError,
+  createMalformedStreamError,
+  createNetworkError,
+  createStreamBrokenError,
+  isAbortError,
+} from './errors';
 import { computeCostUsd } from '../cost/prices';
 import {
   getMessagesWithPrompt,
@@ -114,15 +121,33 @@ interface SdkErrorLike {
   headers?: { get?(name: string): string | null };
 }
 
+/** How far a streamed answer got when it failed: whether the server answered, what text came. */
+interface StreamProgress {
+  connected: boolean;
+  receivedChars: number;
+}
+
 /** Maps an SDK error to a SummarizerError with a message a user can act on. */
-function toSummarizerError(error: unknown, baseUrl: string, signal?: AbortSignal): SummarizerError {
+function toSummarizerError(
+  error: unknown,
+  baseUrl: string,
+  signal?: AbortSignal,
+  progress?: StreamProgress,
+): SummarizerError {
   if (error instanceof SummarizerError) return error;
   if (isAbortError(error, signal)) return createCancelledError();
+  // The SDK parses each event with JSON.parse and wraps its SyntaxError in an AnthropicError.
+  const isSyntax = (x: unknown) => (x as { name?: string } | undefined)?.name === 'SyntaxError';
+  if (isSyntax(error) || isSyntax((error as { cause?: unknown } | undefined)?.cause))
+    return createMalformedStreamError(PROVIDER, '');
+  // The answer had begun: the connection broke (or the stream ended) mid-answer, not "could not reach".
+  const broken = (cause: unknown) =>
+    progress?.connected ? createStreamBrokenError(PROVIDER, progress.receivedChars, cause) : undefined;
   const e = (error ?? {}) as SdkErrorLike;
   const type = e.type ?? e.error?.error?.type;
   const detail = e.apiMessage ?? e.error?.error?.message ?? e.message ?? '';
   if (e.name === 'APIConnectionError' || e.name === 'APIConnectionTimeoutError')
-    return createNetworkError(PROVIDER, baseUrl, error);
+    return broken(error) ?? createNetworkError(PROVIDER, baseUrl, error);
   if (typeof e.status === 'number')
     return createHttpError(PROVIDER, e.status, detail, e.headers?.get?.('retry-after') ?? undefined);
   // Errors sent inside the event stream carry a type but no HTTP status.
@@ -137,8 +162,12 @@ function toSummarizerError(error: unknown, baseUrl: string, signal?: AbortSignal
     cause instanceof TypeError ||
     /terminated|network|socket|ECONNRESET/i.test(detail)
   ) {
-    return createNetworkError(PROVIDER, baseUrl, cause instanceof Error ? cause : error);
+    const said = cause instanceof Error ? cause : error;
+    return broken(said) ?? createNetworkError(PROVIDER, baseUrl, said);
   }
+  // The SDK's "stream ended without producing a Message…": the stream closed cleanly, too early.
+  if (progress?.connected && /stream ended/i.test(detail))
+    return createStreamBrokenError(PROVIDER, progress.receivedChars);
   return new SummarizerError('bad-response', `${PROVIDER} call failed: ${detail || String(error)}`);
 }
 
@@ -149,6 +178,9 @@ async function createClient(options: AnthropicSummarizerOptions): Promise<Anthro
     baseURL: options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL,
     dangerouslyAllowBrowser: true,
     maxRetries: 0,
+    // The SDK logs a malformed event's raw text to the console (stderr in the CLI), where a server
+    // that echoes the key would print it; the error it throws is reported, masked, instead.
+    logLevel: 'off',
   });
 }
 
@@ -166,11 +198,18 @@ export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): 
       { signal, onText }: SummarizeOptions = {},
     ): Promise<SummaryResult> {
       const started = performance.now();
+      const progress: StreamProgress = { connected: false, receivedChars: 0 };
       try {
         if (signal?.aborted) throw createCancelledError();
         const sdk = await getClient();
         const stream = sdk.messages.stream(toAnthropicParams(request), { signal });
-        if (onText) stream.on('text', (delta: string) => onText(delta));
+        stream.on('connect', () => {
+          progress.connected = true;
+        });
+        stream.on('text', (delta: string) => {
+          progress.receivedChars += delta.length;
+          onText?.(delta);
+        });
         const message = await stream.finalMessage();
         const text = message.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
         const usage = {
@@ -188,7 +227,7 @@ export function createAnthropicSummarizer(options: AnthropicSummarizerOptions): 
           stopReason: message.stop_reason ?? undefined,
         };
       } catch (error) {
-        throw toSummarizerError(error, baseUrl, signal);
+        throw toSummarizerError(error, baseUrl, signal, progress);
       }
     },
     async countTokens(request: SummaryRequest, { signal } = {}): Promise<number> {

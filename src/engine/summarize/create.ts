@@ -1,9 +1,8 @@
 import type { PromptPreset } from '../prompts/types';
-import type { Compaction } from '../types';
 import { createAnthropicSummarizer } from './anthropic';
 import { createBuiltinSummarizer } from './builtin';
 import { createOpenAiSummarizer } from './openai-compatible';
-import { createRecordedSummarizer } from './recorded';
+import { createRecordedSummarizer, type RecordedCallFigures } from './recorded';
 import type { Summarizer } from './types';
 
 /** Which summarizer to use and what it needs. Holds a key only in memory, never in a run. */
@@ -11,7 +10,7 @@ export type SummarizerConfig =
   | { kind: 'builtin' }
   | { kind: 'anthropic'; apiKey: string; baseUrl?: string }
   | { kind: 'openai'; baseUrl?: string; apiKey?: string }
-  | { kind: 'recorded'; continuation: string; compaction?: Compaction };
+  | { kind: 'recorded'; continuation: string; compaction?: RecordedCallFigures };
 
 export const SUMMARIZER_LABELS: Record<SummarizerConfig['kind'], string> = {
   builtin: 'Built-in (offline, no LLM)',

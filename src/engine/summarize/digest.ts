@@ -136,10 +136,23 @@ export function readUserText(raw: string): { kind: UserMessageKind; text: string
   return { kind: 'request', text };
 }
 
+/**
+ * The input keys a file tool names its file with, in the agents' own tool schemas (the keys their
+ * dialects' normalizers read): Claude Code's `file_path` and `notebook_path`, Cline's and pi's
+ * `path`, Gemini CLI's `absolute_path` (its `read_file`), OpenCode's `filePath`. Without the last
+ * two a Gemini CLI span whose six `read_file` calls read five files was summarized "No files
+ * were read or changed", and none of them was a fact to keep.
+ */
+const FILE_PATH_KEYS = ['file_path', 'notebook_path', 'path', 'absolute_path', 'filePath'] as const;
+
 /** The path a file tool works on, if any. */
 function getToolPath(input: unknown): string | undefined {
   if (!isObject(input)) return undefined;
-  return str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
+  for (const key of FILE_PATH_KEYS) {
+    const path = str(input[key]);
+    if (path) return path;
+  }
+  return undefined;
 }
 
 /** A short description of what a tool call aims at. */

@@ -76,6 +76,32 @@ export function createNetworkError(provider: string, baseUrl: string, cause: unk
   );
 }
 
+/**
+ * The server answered, then the answer stopped before its end (the connection closed or reset, or
+ * the stream ended without its final event): reaching the server was not the problem, so this
+ * says what was received and that nothing was saved, not to check the URL.
+ */
+export function createStreamBrokenError(
+  provider: string,
+  receivedChars: number,
+  cause?: unknown,
+): SummarizerError {
+  const said = cause instanceof Error && cause.message ? ` (${cause.message})` : '';
+  return new SummarizerError(
+    'network',
+    `The connection to ${provider} closed before the answer was complete${said}: ${receivedChars.toLocaleString('en-US')} characters came, nothing was saved. Run again.`,
+  );
+}
+
+/** An event of the answer's stream that is not what the protocol says (not JSON). */
+export function createMalformedStreamError(provider: string, data: string): SummarizerError {
+  const shown = data.length > 120 ? `${data.slice(0, 120)}…` : data;
+  return new SummarizerError(
+    'bad-response',
+    `${provider} sent an event that is not JSON, so the answer cannot be read${shown ? `: ${shown}` : ''}. Nothing was saved; check that the URL is the API's (not a proxy's page) and run again.`,
+  );
+}
+
 export function createCancelledError(): SummarizerError {
   return new SummarizerError('cancelled', 'Cancelled.');
 }

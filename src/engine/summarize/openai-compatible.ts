@@ -1,5 +1,12 @@
 import { getBlocks, getToolResultText, isTextBlock, isToolResultBlock, isToolUseBlock } from './blocks';
-import { createCancelledError, createHttpError, createNetworkError, isAbortError } from './errors';
+import {
+  createCancelledError,
+  createHttpError,
+  createMalformedStreamError,
+  createNetworkError,
+  createStreamBrokenError,
+  isAbortError,
+} from './errors';
 import {
   getMessagesWithPrompt,
   type RequestMessage,
@@ -185,10 +192,7 @@ export function createOpenAiSummarizer(options: OpenAiSummarizerOptions = {}): S
           try {
             chunk = JSON.parse(data) as ChunkJson;
           } catch {
-            throw new SummarizerError(
-              'bad-response',
-              `${PROVIDER} sent an event that is not JSON: ${data.slice(0, 120)}`,
-            );
+            throw createMalformedStreamError(PROVIDER, data);
           }
           if (chunk.error) {
             const message =
@@ -219,15 +223,11 @@ export function createOpenAiSummarizer(options: OpenAiSummarizerOptions = {}): S
         await reader.cancel().catch(() => undefined);
         if (error instanceof SummarizerError) throw error;
         if (isAbortError(error, signal)) throw createCancelledError();
-        throw createNetworkError(PROVIDER, baseUrl, error);
+        // The server answered: the connection broke mid-answer.
+        throw createStreamBrokenError(PROVIDER, text.length, error);
       }
-      if (!finished && !stopReason) {
-        throw createNetworkError(
-          PROVIDER,
-          baseUrl,
-          new Error('the stream ended before the answer was complete'),
-        );
-      }
+      if (!finished && !stopReason)
+        throw createStreamBrokenError(PROVIDER, text.length, new Error('the stream ended without [DONE]'));
       return { text, usage, model, durationMs: performance.now() - started, stopReason };
     },
   };

@@ -7,6 +7,7 @@ import { getAgentPresetId } from '../strategies/prompt-presets';
 import { maskText } from '../redact/mask';
 import type { Session, TokenCount } from '../types';
 import { type PreparedSummary, type PromptSettings, prepareSummary } from './prepare';
+import { getRecordedCallFigures, type RecordedCallFigures } from './recorded';
 import { type CompactionPoint, getMainCompactions } from './span';
 
 // What the Summaries view asks of the worker that holds the session: the transcript's identity
@@ -40,6 +41,8 @@ export interface SummariesPrepared extends PreparedSummary {
   op: 'prepare';
   /** At a real compaction: the summary Claude Code wrote there (its continuation message). */
   recordedContinuation?: string;
+  /** At a real compaction: what its summary call read, wrote and took, as the log states them. */
+  recordedFigures?: RecordedCallFigures;
 }
 
 type SummariesResult = SummariesInfo | SummariesPrepared;
@@ -131,7 +134,12 @@ export async function prepareSummaryAt(
     if (recordedContinuation !== undefined && settings.redact)
       recordedContinuation = maskText(recordedContinuation, settings.redact);
   }
-  return { op: 'prepare', ...prepared, recordedContinuation };
+  return {
+    op: 'prepare',
+    ...prepared,
+    recordedContinuation,
+    ...(compaction ? { recordedFigures: getRecordedCallFigures(compaction) } : {}),
+  };
 }
 
 /** Runs one Summaries operation on a loaded session. */

@@ -16,6 +16,10 @@ const COMMON = {
   // Tab moves focus on, as in any text field of the page, instead of typing a tab into the prompt
   // (Monaco's default keeps a keyboard user in the editor with no way out but Ctrl+M).
   tabFocusMode: true,
+  // The built-in summary counts with "×" ("Read ×3"): Monaco boxed every one as a character that
+  // looks like an ASCII "x". Other look-alikes (a Cyrillic letter in a path) and invisible
+  // characters stay marked: the text is a transcript's, untrusted.
+  unicodeHighlight: { allowedCharacters: { '×': true as const } },
 };
 
 export interface PromptEditorProps {

@@ -1,5 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { PromptSettings } from '../../engine/summarize/prepare';
 import type { SummariesInfo } from '../../engine/summarize/session-ops';
 import type { CompactionPoint } from '../../engine/summarize/span';
@@ -13,6 +14,43 @@ import { summaryRunsQuery } from './summaries-queries';
 import { useSummariesStore } from './summaries-store';
 
 // The Summaries workbench's output column: the request as sent, the run and its answer.
+
+/** Seconds without a new piece of the answer after which the line says so (ours: past a model's usual pauses). */
+const STALL_NOTICE_S = 5;
+
+/**
+ * The running line, counting the seconds since the request went out: a server that hangs (before
+ * its first token or mid-answer) showed "Summarizing… 0 characters" with nothing moving, for as
+ * long as it held the connection (no timeout: a local server may take minutes over a long prompt).
+ */
+function RunningStatus({
+  sentAt,
+  textAt,
+  chars,
+  builtin,
+}: {
+  sentAt?: number;
+  textAt?: number;
+  chars: number;
+  builtin: boolean;
+}) {
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(performance.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const since = (t: number | undefined) => (t === undefined ? 0 : Math.max(0, Math.floor((now - t) / 1000)));
+  const waited = since(sentAt);
+  if (builtin || waited < 1) return <>Summarizing… {formatCount(chars)} characters</>;
+  if (chars === 0) return <>Waiting for the server's first token · {waited} s (Cancel stops it)</>;
+  const quiet = since(textAt);
+  return (
+    <>
+      Summarizing… {formatCount(chars)} characters · {waited} s
+      {quiet >= STALL_NOTICE_S ? ` · nothing new for ${quiet} s (Cancel stops it)` : ''}
+    </>
+  );
+}
 
 export function OutputColumn(props: {
   sessionId: SessionId;
@@ -99,7 +137,14 @@ export function OutputColumn(props: {
         <span className={`run-status ${active.status}`} data-testid="run-status">
           {active.status === 'idle' && 'Ready.'}
           {active.status === 'preparing' && 'Building the request…'}
-          {active.status === 'running' && `Summarizing… ${formatCount(active.text.length)} characters`}
+          {active.status === 'running' && (
+            <RunningStatus
+              sentAt={active.sentAt}
+              textAt={active.textAt}
+              chars={active.text.length}
+              builtin={active.summarizer === 'builtin' || active.summarizer === 'recorded'}
+            />
+          )}
           {active.status === 'done' && 'Done — saved as a run.'}
           {active.status === 'cancelled' && 'Cancelled.'}
           {active.status === 'error' && 'Failed.'}

@@ -27,6 +27,10 @@ interface ActiveRun {
   error?: string;
   runId?: string;
   summarizer?: SummarizerChoice;
+  /** When the request went out (`performance.now()`), for the wait the status line counts. */
+  sentAt?: number;
+  /** When the last piece of the answer came (`performance.now()`). */
+  textAt?: number;
 }
 
 export const useActiveRun = create<ActiveRun>()(() => ({ status: 'idle', text: '' }));
@@ -116,7 +120,12 @@ export async function startRun(queryClient: QueryClient, input: RunInput): Promi
             'There is no recorded summary here: pick a real compaction as the point.',
           );
         }
-        config = { kind: 'recorded', continuation: prepared.recordedContinuation };
+        // The log's own figures of that call (it read preTokens): the run said "in 0", "0 ms".
+        config = {
+          kind: 'recorded',
+          continuation: prepared.recordedContinuation,
+          compaction: prepared.recordedFigures,
+        };
         break;
     }
     // The summarizers and the scoring load with the first run, not with the page.
@@ -126,13 +135,13 @@ export async function startRun(queryClient: QueryClient, input: RunInput): Promi
     ]);
     abort.signal.throwIfAborted();
     const summarizer = createSummarizer(config, preset);
-    set({ status: 'running' });
+    set({ status: 'running', sentAt: performance.now() });
     let text = '';
     const outcome = await runSummary(summarizer, prepared.request, preset.output, prepared.facts, {
       signal: abort.signal,
       onText: (delta) => {
         text += delta;
-        set({ text: maskKey(text, input.apiKey) });
+        set({ text: maskKey(text, input.apiKey), textAt: performance.now() });
       },
     });
     const { result } = outcome;

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
+import { requirePreset } from '../../src/engine/strategies/prompt-presets';
+import { renderBuiltinSummary } from '../../src/engine/summarize/builtin';
+import { computeSpanDigest } from '../../src/engine/summarize/digest';
+import { prepareSummary } from '../../src/engine/summarize/prepare';
+import { corpusOrSkip, FOREIGN } from '../helpers/corpus';
+
+// The files a span's tool calls read or changed, named by each agent's own input key. A real Gemini
+// CLI session (brexp/infra, 2025-11-04) read five files with six `read_file` calls whose input is
+// `absolute_path`: its built-in summary said "No files were read or changed" and no file was a
+// fact to keep (the "paths" kept were IAM role names).
+
+const GEMINI = join(
+  FOREIGN,
+  'brexp__infra/.gemini/tmp/95ab8478b5fc136a91eda9228bafb63a3c8fa4b561663162a9579f8add166c22/chats/session-2025-11-04T04-10-9be208fe.json',
+);
+
+describe.skipIf(!corpusOrSkip('file tools of a real Gemini CLI span'))('file tools in a span', () => {
+  it('a real Gemini CLI span: every file read_file read is in the digest, the facts and the built-in summary', async () => {
+    const raw = readFileSync(GEMINI, 'utf8');
+    // The files its read_file calls name, read here without the engine.
+    const read = new Set<string>();
+    for (const message of JSON.parse(raw).messages as {
+      toolCalls?: { name: string; args: { absolute_path?: string } }[];
+    }[])
+      for (const call of message.toolCalls ?? [])
+        if (call.name === 'read_file' && call.args.absolute_path) read.add(call.args.absolute_path);
+    expect(read.size).toBe(5);
+    const session = await parseSession([createMemorySource(basename(GEMINI), Buffer.from(raw))]);
+    const preset = requirePreset('gemini-cli');
+    const prepared = await prepareSummary(
+      session,
+      [createMemorySource(basename(GEMINI), Buffer.from(raw))],
+      { kind: 'api-call', apiCallIndex: session.apiCalls.length - 1 },
+      {
+        presetId: preset.id,
+        prompt: preset.prompt,
+        customInstructions: '',
+        systemPrompt: preset.systemPrompt,
+        model: 'builtin',
+        maxOutputTokens: preset.maxOutputTokens,
+      },
+    );
+    const digest = computeSpanDigest(prepared.request.messages);
+    expect(new Set(digest.files.map((f) => f.path))).toEqual(read);
+    const factPaths = prepared.facts.filter((f) => f.category === 'path').map((f) => f.text);
+    for (const path of read) expect(factPaths).toContain(path);
+    const summary = renderBuiltinSummary(prepared.request, {
+      sections: preset.sections,
+      output: preset.output,
+    });
+    expect(summary).not.toContain('No files were read or changed');
+    for (const path of read) expect(summary).toContain(path);
+  });
+});
+
+it("OpenCode's filePath names the file its read, edit and write tools work on", () => {
+  const digest = computeSpanDigest([
+    { role: 'user', content: 'Fix the bug.' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'tool_use', id: 't1', name: 'read', input: { filePath: '/repo/src/a.ts' } },
+        {
+          type: 'tool_use',
+          id: 't2',
+          name: 'edit',
+          input: { filePath: '/repo/src/b.ts', oldString: 'x', newString: 'y' },
+        },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 't1', content: 'export const a = 1;' },
+        { type: 'tool_result', tool_use_id: 't2', content: 'ok' },
+      ],
+    },
+  ]);
+  expect(digest.files.map((f) => [f.path, f.reads, f.edits])).toEqual([
+    ['/repo/src/a.ts', 1, 0],
+    ['/repo/src/b.ts', 0, 1],
+  ]);
+});
