@@ -3,7 +3,7 @@ import { baseName, detectDialectFromRecord } from './detect';
 import type { DialectDescriptor, DialectFiles } from './dialects/descriptor';
 import { isObject } from './dialects/record';
 import { BINARY_SNIFF_BYTES, describeBinary, detectUtf16, ENCODING_SNIFF_BYTES } from './encoding';
-import { describeElement, scanJsonArray } from './json-document';
+import { describeElement, recoverAfterUnclosed, scanJsonArray } from './json-document';
 import { type AddRecord, snippet } from './line-records';
 import type { SessionBuilder } from './session-builder';
 import type { ByteSource } from './source';
@@ -75,6 +75,17 @@ export async function readDocument(
   }
   const scan = scanJsonArray(bytes, recordsKey);
   file.lines = scan.lines;
+  const last = scan.elements.at(-1);
+  if (scan.truncated && last && !last.complete) {
+    // Cut off, or damaged in the middle: the elements after a damaged one are read backwards.
+    const after = recoverAfterUnclosed(bytes, last.offsetBytes, recordsKey);
+    if (after.length > 0) {
+      last.lengthBytes = after[0]!.offsetBytes - last.offsetBytes;
+      last.unclosedBefore = after[0]!.line;
+      scan.elements.push(...after);
+      scan.truncated = false;
+    }
+  }
   if (!scan.isArray && layout.objectIsRecord && firstByte(bytes) === 0x7b) {
     readWholeRecord(read, bytes);
     return;
@@ -107,11 +118,13 @@ export async function readDocument(
       builder.issue(
         fileIndex,
         element.line,
-        element.complete ? 'not-json' : 'truncated-line',
+        element.complete || element.unclosedBefore !== undefined ? 'not-json' : 'truncated-line',
         'error',
-        element.complete
-          ? `${where(index, element.line, recordsKey)} is not JSON: ${reason} — starts ${snippet(text)}`
-          : `${where(index, element.line, recordsKey)} is cut off: the file ends inside it (${reason})`,
+        element.unclosedBefore !== undefined
+          ? `${where(index, element.line, recordsKey)} is not JSON: its brackets do not close before the next record, at line ${element.unclosedBefore}; the records from there on were read`
+          : element.complete
+            ? `${where(index, element.line, recordsKey)} is not JSON: ${reason} — starts ${snippet(text)}`
+            : `${where(index, element.line, recordsKey)} is cut off: the file ends inside it (${reason})`,
       );
       continue;
     }
