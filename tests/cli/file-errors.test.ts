@@ -30,9 +30,7 @@ describe('a file that is no transcript, given to replay', () => {
     writeFileSync(picture, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
     const run = await runCli(['replay', picture]);
     expect(run.code).toBe(1);
-    expect(run.err).toMatch(
-      /^compactlab replay: screenshot\.png is not a transcript: none of its first lines is JSON/,
-    );
+    expect(run.err).toMatch(/^compactlab replay: screenshot\.png is not a transcript: it is a PNG image/);
     const prompts = join(dir, 'history.jsonl');
     writeFileSync(
       prompts,

@@ -130,18 +130,24 @@ export function computeBranches(session: Session): SessionBranches | undefined {
   }
   if (mainLeaf < 0) return undefined;
 
-  // Preorder from the roots, then subtree facts in reverse preorder.
+  // Preorder from the roots, then subtree facts in reverse preorder. A subtree is a contiguous
+  // run of the preorder (`pre`, `size`): "is x under c" is two comparisons, not a walk up.
   const order: number[] = [];
+  const pre = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) {
     if (!inTree[i] || parent[i]! >= 0) continue;
     const stack = [i];
     while (stack.length > 0) {
       const x = stack.pop()!;
+      pre[x] = order.length;
       order.push(x);
       const kids = children[x]!;
       for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]!);
     }
   }
+  const size = new Int32Array(n).fill(1);
+  const isUnder = (x: number, c: number): boolean =>
+    pre[x]! >= pre[c]! && pre[x]! < pre[c]! + size[c]! && pre[c]! >= 0;
   const hasPrompt = new Uint8Array(n);
   const minCall = new Int32Array(n).fill(0x7fffffff);
   const maxCall = new Int32Array(n).fill(-1);
@@ -171,6 +177,7 @@ export function computeBranches(session: Session): SessionBranches | undefined {
     }
     const p = parent[x]!;
     if (p < 0) continue;
+    size[p]! += size[x]!;
     hasPrompt[p] = hasPrompt[p]! | hasPrompt[x]!;
     minCall[p] = Math.min(minCall[p]!, minCall[x]!);
     maxCall[p] = Math.max(maxCall[p]!, maxCall[x]!);
@@ -196,7 +203,6 @@ export function computeBranches(session: Session): SessionBranches | undefined {
     return own === undefined || minCall[c] !== own || maxCall[c] !== own;
   };
 
-  const childOf = (fork: BranchFork, b: number): number => fork.childEntryIndices[fork.branchIds.indexOf(b)]!;
   const onMain = new Uint8Array(n);
   for (let x = mainLeaf; x >= 0; x = parent[x]!) onMain[x] = 1;
   const branchOfEntry = new Int32Array(n).fill(-1);
@@ -206,11 +212,12 @@ export function computeBranches(session: Session): SessionBranches | undefined {
   while (parent[root]! >= 0) root = parent[root]!;
 
   // Each queued branch: its first entry, the fork it leaves from, and its parent branch.
+  // Read from `head` on: shift() moves the whole queue, quadratic in the branches.
   const queue: { start: number; forkIndex: number; parentBranchId: number }[] = [
     { start: root, forkIndex: -1, parentBranchId: -1 },
   ];
-  while (queue.length > 0) {
-    const { start, forkIndex, parentBranchId } = queue.shift()!;
+  for (let head = 0; head < queue.length; head++) {
+    const { start, forkIndex, parentBranchId } = queue[head]!;
     const id = branches.length;
     const isMainLine = id === 0;
     let x = start;
@@ -239,8 +246,8 @@ export function computeBranches(session: Session): SessionBranches | undefined {
           fork.childEntryIndices.push(c);
           if (c === next) fork.branchIds.push(id);
           else {
-            // Ids are given in queue order: this branch's id is the queue's position from now.
-            fork.branchIds.push(branches.length + queue.length + 1);
+            // Ids are given in queue order: a branch's id is its place in the queue.
+            fork.branchIds.push(queue.length);
             queue.push({ start: c, forkIndex: fi, parentBranchId: id });
           }
         }
@@ -263,29 +270,44 @@ export function computeBranches(session: Session): SessionBranches | undefined {
   // Side entries take their parent's branch (preorder: parents first).
   for (const x of order)
     if (branchOfEntry[x]! < 0 && parent[x]! >= 0) branchOfEntry[x] = branchOfEntry[parent[x]!]!;
+  // Each branch's prompts in file order: a preview is the first at or after a point, found by a
+  // binary search, where a scan of the file from that point per branch was quadratic.
+  const promptsOf: number[][] = branches.map(() => []);
+  for (let x = 0; x < n; x++) {
+    const b = branchOfEntry[x]!;
+    if (b >= 0 && isPrompt(entries[x]!)) promptsOf[b]!.push(x);
+  }
+  /** The first prompt of branch `b` at or after entry `from` that `accept` takes. */
+  const firstPrompt = (b: number, from: number, accept: (x: number) => boolean): number | undefined => {
+    const prompts = promptsOf[b]!;
+    let lo = 0;
+    let hi = prompts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (prompts[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < prompts.length; k++) if (accept(prompts[k]!)) return prompts[k];
+    return undefined;
+  };
   for (const fork of forks) {
     const pairs = fork.branchIds.map((b, k) => [b, fork.childEntryIndices[k]!] as const);
     pairs.sort((a, b) => a[1] - b[1]);
     fork.branchIds = pairs.map((p) => p[0]);
     fork.childEntryIndices = pairs.map((p) => p[1]);
-    const isUnder = (x: number, c: number): boolean => {
-      for (let y = x; y >= 0; y = parent[y]!) if (y === c) return true;
-      return false;
-    };
     fork.childApiCalls = pairs.map(([, c]) => callsUnder[c]!);
     fork.childPreviews = pairs.map(([b, c]) => {
-      for (let x = c; x < n; x++)
-        if (branchOfEntry[x] === b && isPrompt(entries[x]!) && isUnder(x, c))
-          return promptPreview(entries[x]!);
-      return '';
+      const x = firstPrompt(b, c, (y) => isUnder(y, c));
+      return x === undefined ? '' : promptPreview(entries[x]!);
     });
     // The branch that went on: the main line when it is one of them, else the one written last.
-    fork.continuedBranchId = fork.branchIds.reduce((best, b) =>
-      branches[b]!.isMainLine ||
-      (!branches[best]!.isMainLine && latest[childOf(fork, b)]! > latest[childOf(fork, best)]!)
-        ? b
-        : best,
-    );
+    let best = 0;
+    for (let k = 1; k < pairs.length; k++) {
+      const [b, c] = pairs[k]!;
+      const [bestB, bestC] = pairs[best]!;
+      if (branches[b]!.isMainLine || (!branches[bestB]!.isMainLine && latest[c]! > latest[bestC]!)) best = k;
+    }
+    fork.continuedBranchId = pairs[best]![0];
   }
   for (const call of session.apiCalls) {
     const b = branchOfEntry[call.firstEntryIndex]!;
@@ -293,12 +315,8 @@ export function computeBranches(session: Session): SessionBranches | undefined {
   }
   for (const b of branches) {
     b.startTimestampMs = entries[b.startEntryIndex]?.timestampMs;
-    for (let x = b.startEntryIndex; x < n; x++) {
-      if (branchOfEntry[x] === b.id && isPrompt(entries[x]!)) {
-        b.preview = promptPreview(entries[x]!);
-        break;
-      }
-    }
+    const x = firstPrompt(b.id, b.startEntryIndex, () => true);
+    if (x !== undefined) b.preview = promptPreview(entries[x]!);
   }
   return { forks, branches, branchOfEntry, parentOfEntry: parent };
 }
@@ -316,21 +334,37 @@ function computeBranchPath(session: Session, branches: SessionBranches, branchId
   for (let x = leaf; x >= 0; x = parent[x]!) ancestor[x] = 1;
   const forkChild = new Uint8Array(n);
   for (const f of branches.forks) for (const c of f.childEntryIndices) forkChild[c] = 1;
-  // Entries come after their parents in files; an out-of-order one is resolved by its parent's flag.
-  const resolve = (x: number): number => {
-    if (ancestor[x]) return 1;
-    if (forkChild[x]) return 0;
-    const p = parent[x]!;
-    return p < 0 ? 0 : resolve(p);
-  };
+  // An entry is on the path when it is an ancestor of the leaf, off it under another fork's child,
+  // else as its parent is. Entries usually come after their parents in files; for one that does
+  // not, the walk up to the first decided entry is iterative (a reversed chain of 200k entries
+  // overflowed the stack of the recursive walk) and decides every entry it passed, so each entry
+  // is walked once.
+  const decided = new Uint8Array(n);
+  const walked: number[] = [];
   for (let x = 0; x < n; x++) {
-    if (branches.branchOfEntry[x]! < 0) path[x] = 1;
-    else if (ancestor[x]) path[x] = 1;
-    else if (forkChild[x]) path[x] = 0;
-    else {
-      const p = parent[x]!;
-      path[x] = p >= 0 && p < x ? path[p]! : resolve(x);
+    if (decided[x]) continue;
+    let y = x;
+    let on = 0;
+    for (;;) {
+      if (decided[y]) on = path[y]!;
+      else if (branches.branchOfEntry[y]! < 0 || ancestor[y]) on = 1;
+      else if (forkChild[y]) on = 0;
+      else if (parent[y]! >= 0) {
+        walked.push(y);
+        y = parent[y]!;
+        continue;
+      } else on = 0;
+      break;
     }
+    if (!decided[y]) {
+      path[y] = on;
+      decided[y] = 1;
+    }
+    for (const w of walked) {
+      path[w] = on;
+      decided[w] = 1;
+    }
+    walked.length = 0;
   }
   return path;
 }

@@ -2,7 +2,7 @@ import { type SessionFile, UNKNOWN_DIALECT } from '../types';
 import { baseName, detectDialectFromName, detectDialectFromRecord, findNotSessionByRecord } from './detect';
 import type { DialectDescriptor, NotSessionFile } from './dialects/descriptor';
 import type { RecordContext, RecordNormalizer } from './dialects/record';
-import type { Utf16ByteOrder } from './encoding';
+import { describeBinary, type Utf16ByteOrder } from './encoding';
 import { FIRST_CHUNK_BYTES, type ScanOptions, scanLines } from './line-reader';
 import {
   type AddRecord,
@@ -61,6 +61,10 @@ export class FileParse {
   private opensDocument = false;
   private opensArrayAlone = false;
   private utf16: Utf16ByteOrder | undefined;
+  /** What the file's first bytes say it is when they are not text (encoding.ts), else undefined. */
+  private binary: string | undefined;
+  /** Records the file gave the normalizer (or held for it). */
+  private records = 0;
   private lastTerminated = true;
   /** The dialect is known, or known to be none. */
   private decided = false;
@@ -121,6 +125,29 @@ export class FileParse {
     releaseHeld(this.held, this.file, this.builder, this.issuesBefore, (r) =>
       this.normalizeRecord(r.record, r.line, r.offsetBytes, r.lengthBytes),
     );
+    if (this.binary !== undefined && this.records === 0 && !this.asDocument) this.sayBinary(this.binary);
+  }
+
+  /**
+   * A file of binary data (a compressed log, a picture, random bytes under a transcript's name)
+   * that gave no record: one error saying what it is, in place of what its "lines" made (a
+   * not-JSON error and an invalid-UTF-8 warning each: 1,656 for 200 kB named as a Codex rollout,
+   * the file's own error listed after 50 of them).
+   */
+  private sayBinary(what: string): void {
+    const { builder, fileIndex, source } = this;
+    const issues = builder.issues;
+    let kept = this.issuesBefore;
+    for (let i = this.issuesBefore; i < issues.length; i++)
+      if (issues[i]!.fileIndex !== fileIndex) issues[kept++] = issues[i]!;
+    issues.length = kept;
+    builder.issue(
+      fileIndex,
+      0,
+      'not-a-transcript',
+      'error',
+      `${baseName(source.name)} is not a transcript: it is ${what}`,
+    );
   }
 
   /**
@@ -147,6 +174,7 @@ export class FileParse {
   };
 
   private readonly addRecord: AddRecord = (record, line, offsetBytes, lengthBytes) => {
+    this.records++;
     const supersedeKey = this.dialect?.files.supersedeKey;
     if (supersedeKey) {
       this.held.push({ record, line, offsetBytes, lengthBytes, key: supersedeKey(record) });
@@ -208,6 +236,9 @@ export class FileParse {
         ),
       onUtf16: (byteOrder) => {
         this.utf16 = byteOrder;
+      },
+      onHead: (head) => {
+        this.binary = describeBinary(head);
       },
       onShrunk: (sizeBytes) => {
         builder.issue(

@@ -11,6 +11,8 @@ interface DocumentElement {
   line: number;
   /** False for an element cut off by the end of the file. */
   complete: boolean;
+  /** An element whose brackets never close: the line of the next element read after it. */
+  unclosedBefore?: number;
 }
 
 interface DocumentScan {
@@ -189,4 +191,96 @@ function countLines(bytes: Uint8Array): number {
   let n = 0;
   for (let at = bytes.indexOf(NL); at >= 0; at = bytes.indexOf(NL, at + 1)) n++;
   return bytes.length > 0 && bytes[bytes.length - 1] !== NL ? n + 1 : n;
+}
+
+/**
+ * The elements after one whose brackets never close (a record damaged in the middle of the
+ * file, not cut off at its end): the forward scan counts every later element inside it, and
+ * lost them all. Read backwards from the array's closing bracket, the elements after it are
+ * whole `{…}` objects, each before a comma: they are peeled one by one, back to the first that
+ * does not parse, and kept only when a comma stands before the first one kept (a file truly cut
+ * off after an inner `]` peels that array's own items, which a `[` precedes). One backwards walk
+ * over disjoint spans: linear in the file. `from` is the unclosed element's offset; the result is
+ * in file order, empty when nothing after it can be read.
+ */
+export function recoverAfterUnclosed(bytes: Uint8Array, from: number, key?: string): DocumentElement[] {
+  let i = skipBack(bytes, bytes.length - 1, from);
+  // A keyed array (`{"messages": [...]}`) is read back only when it is the object's last value.
+  if (key !== undefined) {
+    if (bytes[i] !== CLOSE_BRACE) return [];
+    i = skipBack(bytes, i - 1, from);
+  }
+  if (bytes[i] !== CLOSE_BRACKET) return [];
+  i = skipBack(bytes, i - 1, from);
+  const peeled: { offsetBytes: number; end: number }[] = [];
+  let commaBefore = false;
+  while (i > from && bytes[i] === CLOSE_BRACE) {
+    const open = findOpenBrace(bytes, i, from);
+    if (open <= from || !parses(bytes, open, i + 1)) break;
+    peeled.push({ offsetBytes: open, end: i + 1 });
+    const before = skipBack(bytes, open - 1, from);
+    commaBefore = bytes[before] === COMMA;
+    if (!commaBefore) break;
+    i = skipBack(bytes, before - 1, from);
+  }
+  if (peeled.length === 0 || !commaBefore) return [];
+  peeled.reverse();
+  // Lines: one forward count from the unclosed element over the bytes before the last one kept.
+  let line = 1;
+  for (let k = 0; k < from; k++) if (bytes[k] === NL) line++;
+  const out: DocumentElement[] = [];
+  let at = from;
+  for (const p of peeled) {
+    for (; at < p.offsetBytes; at++) if (bytes[at] === NL) line++;
+    out.push({ offsetBytes: p.offsetBytes, lengthBytes: p.end - p.offsetBytes, line, complete: true });
+  }
+  return out;
+}
+
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+
+/** The last index at or before `i` (and after `floor`) that is not whitespace or NUL. */
+function skipBack(bytes: Uint8Array, i: number, floor: number): number {
+  while (i > floor && (isSpace(bytes[i]!) || bytes[i] === 0)) i--;
+  return i;
+}
+
+/**
+ * The `{` that opens the `}` at `close`, walking back no further than `floor` (−1 when the walk
+ * reaches it or an unmatched `[`). Valid JSON read backwards: a quote opens a string (going
+ * back) exactly when an even number of backslashes precede it (recover-records.ts).
+ */
+function findOpenBrace(bytes: Uint8Array, close: number, floor: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = close; i > floor; i--) {
+    const b = bytes[i]!;
+    if (b === QUOTE) {
+      let slashes = 0;
+      while (i - slashes - 1 > floor && bytes[i - slashes - 1] === BACKSLASH) slashes++;
+      if (slashes % 2 === 0) inString = !inString;
+      i -= slashes;
+    } else if (!inString) {
+      if (b === CLOSE_BRACE || b === CLOSE_BRACKET) depth++;
+      else if (b === OPEN_BRACE || b === OPEN_BRACKET) {
+        depth--;
+        if (depth === 0) return b === OPEN_BRACE ? i : -1;
+      }
+    }
+  }
+  return -1;
+}
+
+const decoder = new TextDecoder();
+
+function parses(bytes: Uint8Array, start: number, end: number): boolean {
+  try {
+    JSON.parse(decoder.decode(bytes.subarray(start, end)));
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,4 +1,10 @@
-import { detectUtf16, ENCODING_SNIFF_BYTES, isValidUtf8, type Utf16ByteOrder } from './encoding';
+import {
+  BINARY_SNIFF_BYTES,
+  detectUtf16,
+  ENCODING_SNIFF_BYTES,
+  isValidUtf8,
+  type Utf16ByteOrder,
+} from './encoding';
 import type { ByteSource } from './source';
 
 /** Bytes read per step: large enough to amortise the async read, small enough to report progress. */
@@ -39,6 +45,8 @@ export interface ScanOptions {
   onInvalidUtf8?: (lineNumber: number) => void;
   /** Called instead of reading any line when the source is UTF-16 text. */
   onUtf16?: (byteOrder: Utf16ByteOrder) => void;
+  /** Called with the source's first bytes (up to `BINARY_SNIFF_BYTES`) before any line, when it is not UTF-16. */
+  onHead?: (head: Uint8Array) => void;
   /**
    * Called when a read ends before the size the source had when it was opened (the file was
    * truncated while it was read), with the bytes there were: the scan ends there.
@@ -79,13 +87,17 @@ export async function scanLines(
   const size = source.sizeBytes;
   let lineNumber = 0;
 
-  if (options.onUtf16 && size > 0) {
-    const head = await source.read(0, Math.min(ENCODING_SNIFF_BYTES, size));
-    const byteOrder = detectUtf16(head);
+  if ((options.onUtf16 || options.onHead) && size > 0) {
+    const head = await source.read(
+      0,
+      Math.min(options.onHead ? BINARY_SNIFF_BYTES : ENCODING_SNIFF_BYTES, size),
+    );
+    const byteOrder = options.onUtf16 && detectUtf16(head.subarray(0, ENCODING_SNIFF_BYTES));
     if (byteOrder) {
-      options.onUtf16(byteOrder);
+      options.onUtf16!(byteOrder);
       return 0;
     }
+    options.onHead?.(head);
   }
 
   const readLine = options.readLine;

@@ -54,6 +54,19 @@ export function readLineRecords(
     return;
   }
   const reason = p.error!;
+  const nul = countNulOnly(text);
+  if (nul > 0) {
+    // Zeros where a write was cut off (a crash before the data reached the disk) or space kept for
+    // one: no record was there to lose.
+    builder.issue(
+      fileIndex,
+      line,
+      'not-json',
+      'warning',
+      `Line ${line} holds only NUL bytes (${nul.toLocaleString('en-US')}): a write cut off, or space kept for one; it was ignored`,
+    );
+    return;
+  }
   if (!terminated) {
     builder.issue(
       fileIndex,
@@ -85,4 +98,15 @@ export function readLineRecords(
     'error',
     `Line ${line} is not JSON: ${reason} — starts ${snippet(text)}`,
   );
+}
+
+/** The NUL characters of a text made only of NULs and whitespace (0 when it holds anything else). */
+function countNulOnly(text: string): number {
+  let nul = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0) nul++;
+    else if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return 0;
+  }
+  return nul;
 }

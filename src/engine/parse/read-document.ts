@@ -2,7 +2,8 @@ import type { SessionFile } from '../types';
 import { baseName, detectDialectFromRecord } from './detect';
 import type { DialectDescriptor, DialectFiles } from './dialects/descriptor';
 import { isObject } from './dialects/record';
-import { describeElement, scanJsonArray } from './json-document';
+import { BINARY_SNIFF_BYTES, describeBinary, detectUtf16, ENCODING_SNIFF_BYTES } from './encoding';
+import { describeElement, recoverAfterUnclosed, scanJsonArray } from './json-document';
 import { type AddRecord, snippet } from './line-records';
 import type { SessionBuilder } from './session-builder';
 import type { ByteSource } from './source';
@@ -61,8 +62,30 @@ export async function readDocument(
   const bytes = await source.read(0, source.sizeBytes);
   read.signal?.throwIfAborted();
   read.onRead();
+  const refusal = describeNotJsonText(bytes, baseName(source.name));
+  if (refusal) {
+    builder.issue(
+      fileIndex,
+      0,
+      refusal.code,
+      refusal.code === 'empty-file' ? 'warning' : 'error',
+      refusal.message,
+    );
+    return;
+  }
   const scan = scanJsonArray(bytes, recordsKey);
   file.lines = scan.lines;
+  const last = scan.elements.at(-1);
+  if (scan.truncated && last && !last.complete) {
+    // Cut off, or damaged in the middle: the elements after a damaged one are read backwards.
+    const after = recoverAfterUnclosed(bytes, last.offsetBytes, recordsKey);
+    if (after.length > 0) {
+      last.lengthBytes = after[0]!.offsetBytes - last.offsetBytes;
+      last.unclosedBefore = after[0]!.line;
+      scan.elements.push(...after);
+      scan.truncated = false;
+    }
+  }
   if (!scan.isArray && layout.objectIsRecord && firstByte(bytes) === 0x7b) {
     readWholeRecord(read, bytes);
     return;
@@ -95,11 +118,13 @@ export async function readDocument(
       builder.issue(
         fileIndex,
         element.line,
-        element.complete ? 'not-json' : 'truncated-line',
+        element.complete || element.unclosedBefore !== undefined ? 'not-json' : 'truncated-line',
         'error',
-        element.complete
-          ? `${where(index, element.line, recordsKey)} is not JSON: ${reason} — starts ${snippet(text)}`
-          : `${where(index, element.line, recordsKey)} is cut off: the file ends inside it (${reason})`,
+        element.unclosedBefore !== undefined
+          ? `${where(index, element.line, recordsKey)} is not JSON: its brackets do not close before the next record, at line ${element.unclosedBefore}; the records from there on were read`
+          : element.complete
+            ? `${where(index, element.line, recordsKey)} is not JSON: ${reason} — starts ${snippet(text)}`
+            : `${where(index, element.line, recordsKey)} is cut off: the file ends inside it (${reason})`,
       );
       continue;
     }
@@ -123,6 +148,31 @@ export async function readDocument(
       `Line ${scan.trailingLine} has text after the document's closing bracket; it was ignored`,
     );
   }
+}
+
+/**
+ * Why a whole document's bytes are no JSON text at all, as the line reader says it of a JSON-lines
+ * file: UTF-16 text (with the command that converts it), binary data, or only whitespace. A
+ * UTF-16 `ui_messages.json` was "not a JSON array", and without a byte-order mark one not-JSON
+ * error per element.
+ */
+function describeNotJsonText(
+  bytes: Uint8Array,
+  name: string,
+): { code: 'not-a-transcript' | 'empty-file'; message: string } | undefined {
+  const utf16 = detectUtf16(bytes.subarray(0, ENCODING_SNIFF_BYTES));
+  if (utf16)
+    return {
+      code: 'not-a-transcript',
+      message: `${name} is UTF-16 (${utf16}) text; transcripts are UTF-8 JSON: convert it first (iconv -f UTF-16 -t UTF-8)`,
+    };
+  // A document cut off by NUL padding is read (its zeros named): only a head of binary is refused.
+  const binary = describeBinary(bytes.subarray(0, BINARY_SNIFF_BYTES));
+  if (binary && firstByte(bytes) !== 0x5b && firstByte(bytes) !== 0x7b)
+    return { code: 'not-a-transcript', message: `${name} is not a transcript: it is ${binary}` };
+  if (firstByte(bytes) === undefined)
+    return { code: 'empty-file', message: `${name} holds only whitespace: there is nothing to show` };
+  return undefined;
 }
 
 /**

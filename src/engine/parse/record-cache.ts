@@ -255,6 +255,7 @@ export class RecordCache {
       {
         ...options,
         onUtf16: from === 0 ? options.onUtf16 : undefined,
+        onHead: from === 0 ? options.onHead : undefined,
         onInvalidUtf8: (n) => {
           badLine = n;
           options.onInvalidUtf8?.(linesBefore + n);

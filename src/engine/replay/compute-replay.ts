@@ -164,6 +164,7 @@ function createView(
     clearableFrom: 0,
     clearableTo: 0,
     isCleared: (i) => replaced[i] === 1,
+    clearedOrder: history.replacedOrder,
     clearedTokens: 0,
     carriedFiles: history.carriedFiles,
     manual: undefined,

@@ -71,6 +71,8 @@ export class SimulatedHistory {
   private truncatedTokens = 0;
   /** 1 for each replaced item (read-only outside: the strategies' `isCleared` reads it on their hot path). */
   readonly replaced: Uint8Array;
+  /** Every replaced item in the order it was replaced (append-only: `ReplayView.clearedOrder`). */
+  readonly replacedOrder: number[] = [];
   /** Tokens each replaced result keeps (its placeholder or notice). */
   private readonly replacementOf: Float64Array;
 
@@ -178,6 +180,7 @@ export class SimulatedHistory {
     for (const i of items) {
       if (this.replaced[i]) continue;
       this.replaced[i] = 1;
+      this.replacedOrder.push(i);
       this.replacementOf[i] = replacementTokens;
       done.push(i);
       if (pos[i]! < this.liveFrom) continue;

@@ -94,6 +94,12 @@ export interface ReplayView {
   readonly clearableFrom: number;
   readonly clearableTo: number;
   isCleared(item: number): boolean;
+  /**
+   * Every cleared item in the order it was cleared, append-only (an item cleared stays cleared): a
+   * strategy that keeps sums over the live items reads the ones past its last look, where a scan
+   * of every item at every call is quadratic in the session.
+   */
+  readonly clearedOrder: readonly number[];
   /** Tokens the simulated history no longer holds because of cleared results (live ones). */
   readonly clearedTokens: TokenCount;
   /** Files re-attached by the last simulated compaction: restoration carries them forward. */

@@ -13,6 +13,7 @@ import type {
   StrategyAction,
   StrategyRun,
 } from '../types';
+import { ToolUseSums } from './tool-use-sums';
 import { API_CONTEXT_EDITING_DESCRIPTOR, type ApiContextEditingKnobs, DEFAULTS, SOURCE } from './descriptor';
 
 // The Anthropic API's context management: the edits one request's `context_management.edits`
@@ -43,6 +44,7 @@ class ApiContextEditingRun implements StrategyRun {
   readonly blockingTokens: TokenCount;
   private readonly eligible: Uint8Array;
   private readonly thinking: ThinkingClearer | undefined;
+  private readonly sums: ToolUseSums;
 
   constructor(
     private readonly knobs: ApiContextEditingKnobs,
@@ -57,6 +59,7 @@ class ApiContextEditingRun implements StrategyRun {
       const t = tool[i]!;
       this.eligible[i] = t >= 0 && !excluded.has(prepared.toolNames[t]!) ? 1 : 0;
     }
+    this.sums = new ToolUseSums(prepared, this.eligible);
     this.thinking =
       knobs.clearThinking && !knobs.keepAllThinking
         ? new ThinkingClearer(prepared, knobs.keepThinkingTurns)
@@ -111,7 +114,10 @@ class ApiContextEditingRun implements StrategyRun {
     };
   }
 
-  /** The results `clear_tool_uses` looks at and would clear at this call (the rules of `clearToolUses`). */
+  /**
+   * The results `clear_tool_uses` looks at and would clear at this call, by a scan of the live
+   * history: the probe's (learn mode), and the reference the run's sums (`ToolUseSums`) follow.
+   */
   private selectToolUses(view: ReplayView) {
     const { order, orderKey, pos, estimate } = this.prepared.clearables;
     const firstRank = lowerBound(orderKey, view.liveFromPos);
@@ -166,9 +172,11 @@ class ApiContextEditingRun implements StrategyRun {
   ): { action: StrategyAction; savedTokens: TokenCount } | undefined {
     if (input < this.knobs.triggerTokens) return undefined;
     const { estimate, tokens } = this.prepared.clearables;
-    const { items, total } = this.selectToolUses(view);
+    const min = this.knobs.clearAtLeastTokens;
+    const summed = this.sums.select(view, this.knobs.keepToolUses, (total, n) => n > 0 && total >= min);
+    const { items, total } = summed === 'back' ? this.selectToolUses(view) : summed;
     if (items.length === 0) return undefined;
-    if (total < this.knobs.clearAtLeastTokens) return undefined;
+    if (total < min) return undefined;
     let fresh = 0;
     let savedTokens = 0;
     for (const i of items) {

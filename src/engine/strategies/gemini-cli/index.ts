@@ -20,7 +20,7 @@ import {
   MASKED_RESPONSE_TOKENS,
   MASKING_EXEMPT_TOOLS,
   MEMORY_TOOL,
-  planMasking,
+  MaskingPlanner,
 } from './masking';
 import { GEMINI_CLI } from './prompt';
 import { GEMINI_CLI_DESCRIPTOR, getGeminiThreshold } from './descriptor';
@@ -128,7 +128,7 @@ class GeminiCliRun implements StrategyRun {
   /** `hasFailedCompressionAttempt`: later automatic attempts only truncate. */
   private failed = false;
   private readonly masking: boolean;
-  private readonly exempt: ReadonlySet<string>;
+  private readonly planner: MaskingPlanner;
 
   constructor(
     private readonly knobs: GeminiCliKnobs,
@@ -142,9 +142,10 @@ class GeminiCliRun implements StrategyRun {
     for (const p of facts.userTurnPos) this.userTurn[p] = 1;
     this.noticeTokens = estimateTextTokens(knobs.truncateOutputChars + TRUNCATION_NOTICE_CHARS);
     this.masking = isMaskingOn(knobs.profile, knobs.maskingEnabled);
-    this.exempt = new Set(
+    const exempt = new Set(
       knobs.profile === 'masking-no-memory' ? MASKING_EXEMPT_TOOLS : [...MASKING_EXEMPT_TOOLS, MEMORY_TOOL],
     );
+    this.planner = new MaskingPlanner(prepared, knobs, exempt);
   }
 
   /** `truncateHistoryToBudget` over the live history [from, to): newest first. */
@@ -182,7 +183,7 @@ class GeminiCliRun implements StrategyRun {
 
   private mask(view: ReplayView): StepOutcome | undefined {
     if (!this.masking) return undefined;
-    const plan = planMasking(view, this.prepared, this.knobs, this.exempt);
+    const plan = this.planner.plan(view);
     if (!plan) return undefined;
     return {
       actions: [
