@@ -5,6 +5,7 @@ import { createNodeFileSource } from '../../src/cli/node-source';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { prepareReplay } from '../../src/engine/replay/prepare';
+import { getUsageFallTokens } from '../../src/engine/simulation/prepared';
 import { getDefaultStrategyId } from '../../src/engine/strategies/descriptors';
 import { getStrategy } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
@@ -16,7 +17,9 @@ import { CORPUS, corpusOrSkip, FOREIGN, REAL_LOGS } from '../helpers/corpus';
 // supplies the built-in summary's size, or one the ratio model sizes), the messages the drift
 // priced are gone: carried anyway, it put the next call under the replay's own post-compaction
 // context by the drift (a real Codex rollout: 17,230 after, −17,830 at the next call; corpus Claude
-// Code sessions 14,527 and 21,435 under).
+// Code sessions 14,527 and 21,435 under). Those drifts were the falls of the usage between calls
+// (Codex's earlier reasoning no longer sent): they are now the log's `usageFalls`, held by a history
+// only while it holds what fell (usage-falls.test.ts), and the drift left at a compaction is ~0.
 
 const SHELL_WS = join(
   REAL_LOGS,
@@ -42,9 +45,14 @@ async function ownSummaryAtEachCompaction(file: string) {
   const id = getDefaultStrategyId(session.format, session.meta.agent);
   const { knobs } = getStrategy(id).getSessionKnobs(getSessionInfo(prepared));
   const out = [];
+  let from = 0;
   for (const real of prepared.real) {
-    if (real.kind !== 'compact' || real.afterCall < 0 || real.afterCall + 1 >= prepared.calls.length)
-      continue;
+    if (real.kind !== 'compact') continue;
+    // The falls of the usage since the log's previous compaction, up to this one's call.
+    const falls =
+      real.afterCall < 0 ? 0 : getUsageFallTokens(prepared, from, prepared.callPos[real.afterCall]!);
+    from = real.boundaryPos;
+    if (real.afterCall < 0 || real.afterCall + 1 >= prepared.calls.length) continue;
     const result = computeReplay(prepared, id, knobs, {
       summaryModel: 'ratio',
       suppliedSummaryTokens: { [prepared.calls[real.afterCall]!]: 1_000 },
@@ -53,6 +61,7 @@ async function ownSummaryAtEachCompaction(file: string) {
     if (!event) continue;
     out.push({
       drift: real.driftTokens,
+      falls,
       post: event.postTokens,
       next: result.simulatedTokens[real.afterCall + 1]!,
       file,
@@ -72,9 +81,9 @@ describe("the log's drift after the replay's own summary at the same call", () =
         ...sessionFiles(FOREIGN),
       ])
         cases.push(...(await ownSummaryAtEachCompaction(file)));
-      // The corpus holds such compactions, some with a drift far from 0 (the point of the test).
+      // The corpus holds such compactions, some after falls of the usage (the point of the test).
       expect(cases.length).toBeGreaterThan(10);
-      expect(cases.filter((c) => c.drift < -5_000).length).toBeGreaterThanOrEqual(3);
+      expect(cases.filter((c) => c.falls > 5_000).length).toBeGreaterThanOrEqual(3);
       for (const c of cases) expect({ ...c, next: c.next }).toEqual({ ...c, next: c.post });
     },
     120_000,
@@ -82,7 +91,9 @@ describe("the log's drift after the replay's own summary at the same call", () =
 
   it.skipIf(!existsSync(SHELL_WS))('the real Codex rollout whose next call read −17,830 tokens', async () => {
     const [c] = await ownSummaryAtEachCompaction(SHELL_WS);
-    expect(c?.drift).toBe(-35_060);
+    // The −35,060 drift it carried is the usage's falls before the compaction.
+    expect(c?.falls).toBe(35_060);
+    expect(c?.drift).toBe(0);
     expect(c?.next).toBe(c?.post);
     expect(c!.next).toBeGreaterThan(0);
   });

@@ -46,6 +46,10 @@ export function checkStep(ctx: Context, event: ReplayEventFields | undefined): L
   const output = prepared.output[pos] ?? 0;
   const pending = prepared.pendingEstimate[pos] ?? 0;
   const pendingCounted = Math.abs(event.checkTokens - simulated - output - pending) < 1 && pending > 0;
+  // A count that is not the context before (OpenCode's and Gemini CLI's prunable tool output, the
+  // API's input tokens): the breakdown of the context is not its breakdown. The check said
+  // "Count compared 47,938" with the parts of 153,067.
+  const ownCount = Math.abs(event.checkTokens - event.preTokens) >= 0.5;
   const figures: LearnFigure[] = [
     {
       label: `Recorded context of API call ${event.afterApiCall + 1}`,
@@ -71,11 +75,21 @@ export function checkStep(ctx: Context, event: ReplayEventFields | undefined): L
         ? 'estimate (characters / 4) of the response’s later lines, tool results and the next prompt: counted'
         : 'estimate of the messages after the response: not counted by this strategy’s trigger',
     },
+    ...(ownCount
+      ? [
+          {
+            label: 'Context before',
+            value: event.preTokens,
+            unit: 'tokens' as const,
+            how: formatTokenProvenance(event.preSource),
+          },
+        ]
+      : []),
     {
       label: 'Count compared',
       value: event.checkTokens,
       unit: 'tokens',
-      how: formatTokenProvenance(event.preSource),
+      how: ownCount ? (event.note ?? 'the strategy’s own count') : formatTokenProvenance(event.preSource),
       strong: true,
     },
     ...(explainer?.thresholdFigures(knobs) ?? [
@@ -88,10 +102,13 @@ export function checkStep(ctx: Context, event: ReplayEventFields | undefined): L
     ]),
   ];
   const over = event.checkTokens - event.thresholdTokens;
+  const versus = `${over >= 0 ? `passes the threshold, ${fmt(event.thresholdTokens)}, by ${fmt(over)}` : `is ${fmt(-over)} under the threshold ${fmt(event.thresholdTokens)}`}`;
   return step(
     'check',
     'The token check',
-    `After each API call the agent adds up what its next request will carry and compares it with the threshold. At API call ${event.afterApiCall + 1} of the main thread the count, ${fmt(event.checkTokens)}, ${over >= 0 ? `passes the threshold, ${fmt(event.thresholdTokens)}, by ${fmt(over)}` : `is ${fmt(-over)} under the threshold ${fmt(event.thresholdTokens)}`}.`,
+    ownCount
+      ? `After each API call the agent counts what its rule looks at and compares it with the threshold. At API call ${event.afterApiCall + 1} of the main thread its count, ${fmt(event.checkTokens)}, ${versus}; the context is then ${fmt(event.preTokens)} tokens.`
+      : `After each API call the agent adds up what its next request will carry and compares it with the threshold. At API call ${event.afterApiCall + 1} of the main thread the count, ${fmt(event.checkTokens)}, ${versus}.`,
     { bar: createBar(result, pos, pos + 1, event), figures },
   );
 }

@@ -167,12 +167,27 @@ function filterStep(s: SummaryStepInput): LearnStep {
   const reasons = new Map<string, number>();
   for (const d of request.dropped) reasons.set(d.reason, (reasons.get(d.reason) ?? 0) + 1);
   const merged = request.entryIndices.length - request.messages.length;
+  // Records that are no message at all (a Codex rollout's events and usage lines, metadata) are
+  // never read as one: the span step's records are these plus the records read (385 = 231 + 154
+  // on a real rollout, where the two steps disagreed).
+  const spanRecords = request.uptoEntryIndex - request.fromEntryIndex + 1;
+  const notMessages = spanRecords - request.entryIndices.length - request.dropped.length;
   return step(
     'filter',
     'The message filter',
     `The records are turned into API messages: progress and system records, synthetic errors and thinking-only replies are dropped; attachments fold into the user message before them; consecutive user messages and the lines of one streamed reply merge into one message.${builderFamily ? '' : ` (CompactLab's request builder, after Claude Code's filter: ${ctx.strategyLabel} sends its history as it holds it.)`}`,
     {
       figures: [
+        ...(notMessages > 0
+          ? [
+              {
+                label: 'Records that are no message',
+                value: notMessages,
+                unit: 'count' as const,
+                how: `of the span’s ${fmt(spanRecords)}: events, usage lines, metadata, never sent`,
+              },
+            ]
+          : []),
         {
           label: 'Records read',
           value: request.entryIndices.length + request.dropped.length,

@@ -99,6 +99,11 @@ export function createBar(
   // Named for the line at the tokens drawn: the auto-compact label on a clearing's own threshold
   // read as "auto-compact 135,000" where auto-compact is 155,000.
   const line = getThresholdLine(result, event);
+  // A count that is no context (OpenCode's prunable tool output against a 20,000 minimum) is not
+  // drawn among the contexts: the bar showed a dip to 47,938 under a "Threshold" of 20,000 between
+  // calls of 150,000. The bar keeps the contexts and the strategy's trigger line.
+  const onContext = event === undefined || line !== undefined;
+  const shown = onContext ? line : trigger;
   const limit =
     result.thresholds.find((t) => t.id === 'window') ?? result.thresholds.find((t) => t.kind === 'limit');
   const end = Math.min(result.callIndex.length, Math.max(endPos, focusPos + 1));
@@ -108,11 +113,11 @@ export function createBar(
     // At the event's call, the count the strategy itself compared (a strategy may count
     // differently from the loop's per-call figure, e.g. the API's input tokens).
     checkTokens: Array.from(result.checkTokens.subarray(start, end), (t, i) =>
-      Math.round(event && i + start === focusPos ? event.checkTokens : t),
+      Math.round(event && onContext && i + start === focusPos ? event.checkTokens : t),
     ),
     recordedTokens: Array.from(result.recordedTokens.subarray(start, end), Math.round),
-    thresholdTokens: event?.thresholdTokens || trigger?.tokens || 0,
-    thresholdLabel: line?.label ?? 'Threshold',
+    thresholdTokens: (onContext ? event?.thresholdTokens : undefined) || trigger?.tokens || 0,
+    thresholdLabel: shown?.label ?? 'Threshold',
     limitTokens: limit?.tokens ?? Math.max(...result.checkTokens),
     limitLabel: limit?.label ?? 'Peak',
     focus: Math.max(0, focusPos - start),

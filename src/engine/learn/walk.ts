@@ -22,6 +22,7 @@ import {
   type Context,
   createBar,
   fmt,
+  getThresholdLine,
   type LearnWalkInput,
   list,
   step,
@@ -110,70 +111,138 @@ function getSummaryParts(event: ReplayEventFields): LearnFigure[] {
     { label: 'Re-attached files, todos, plan', value: p.restoredTokens, unit: 'tokens' },
     { label: 'Kept verbatim', value: p.keptTokens, unit: 'tokens' },
   ];
+  // The messages after the split stay as they are (a kept tail): without them the parts summed to
+  // 19,956 of an after of 71,782 (boundary scoring on a real Codex rollout).
+  const rest = event.postTokens - parts.reduce((sum, f) => sum + f.value, 0);
+  parts.push({
+    label: 'Recent messages left in place',
+    value: rest,
+    unit: 'tokens',
+    how: 'priced per message as the log’s usage gave them, less cleared results and the usage’s falls',
+  });
   return parts.filter((f) => Math.round(f.value) !== 0);
 }
 
-/**
- * The drop and the next call. The after figure is an estimate (summary, re-attachments, base); the
- * next call's starts from it. Should it ever read lower (a log event the replay carries past its
- * own summary), "that plus the new messages" would be false, so the text says the call's figure
- * stands for the estimate. (A real Codex rollout read 2,059 under: the log's drift, carried past
- * the walk's own summary; no longer carried, replay-state.ts `applyLogged`.)
- */
-function describeAfter(pre: number, post: number, next: number | undefined): string {
-  const drop = `From ${fmt(pre)} tokens the context drops to ${fmt(post)}`;
-  if (next === undefined)
-    return `${drop}; the next request carries that plus the new messages, and the count starts climbing again.`;
-  if (next >= post)
-    return `${drop}; the next request carries that plus the new messages (${fmt(next)} tokens at the next call), and the count starts climbing again.`;
-  return `${drop} by the estimate; the next call reports ${fmt(next)} tokens, ${fmt(post - next)} under it (a call's own figure stands for the estimate), and the count starts climbing again.`;
+/** What a later event at the focus call does, in words. */
+const LATER_EVENT_WORDS: Partial<Record<ReplayEvent['kind'], string>> = {
+  compact: 'a summary',
+  truncate: 'the truncation',
+  microcompact: 'the clearing',
+  replace: 'the duplicate-read notices',
+  reset: 'the log’s own manual compaction (the replay continues from the log’s post-compaction history)',
+};
+
+/** What follows the focus before the next call: the events after it at the same call, the usage's fall. */
+interface AfterContext {
+  /** The events after the focus at the same call, the context each left. */
+  later: { words: string; postTokens: number }[];
+  /** What the log's usage fell by at the next call with no record saying why. */
+  fallTokens: number;
 }
 
-function afterStep(ctx: Context, event: ReplayEventFields): LearnStep {
+/**
+ * The drop and the next call. The after figure is the context the compaction leaves; the next
+ * call starts from it, unless another event follows at the same call (a truncation after Cline's
+ * duplicate-read notices, the log's own manual compaction: the walk said "the next call reports
+ * 77,702 tokens, 71,440 under it (a call's own figure stands for the estimate)" after notices
+ * that left 149,142) or the log's usage fell there (Codex no longer sending earlier reasoning).
+ */
+function describeAfter(pre: number, post: number, next: number | undefined, after: AfterContext): string {
+  let text = `From ${fmt(pre)} tokens the context drops to ${fmt(post)}`;
+  let from = post;
+  for (const e of after.later) {
+    text += `; ${e.words} at the same call then takes it to ${fmt(e.postTokens)}`;
+    from = e.postTokens;
+  }
+  if (next === undefined)
+    return `${text}; the next request carries that plus the new messages, and the count starts climbing again.`;
+  if (next >= from - 0.5)
+    return `${text}; the next request carries that plus the new messages (${fmt(next)} tokens at the next call), and the count starts climbing again.`;
+  if (after.fallTokens > 0)
+    return `${text}; the next call reports ${fmt(next)} tokens, ${fmt(from - next)} under it: there the log’s usage fell by ${fmt(after.fallTokens)} with no record saying why (content sent before and no longer sent), and the count starts climbing again.`;
+  return `${text} by the estimate; the next call reports ${fmt(next)} tokens, ${fmt(from - next)} under it (a call's own figure stands for the estimate), and the count starts climbing again.`;
+}
+
+/** The events after `index` at its call, and the usage's fall at the next call. */
+function getAfterContext(ctx: Context, index: number): AfterContext {
+  const { result, input } = ctx;
+  const event = result.events[index]!;
+  const later = result.events
+    .slice(index + 1)
+    .filter((e) => e.afterApiCall === event.afterApiCall && LATER_EVENT_WORDS[e.kind] !== undefined)
+    .map((e) => ({ words: LATER_EVENT_WORDS[e.kind]!, postTokens: e.postTokens }));
+  const { usageFalls, callPos } = input.prepared;
+  const pos = callPosOf(result, event.afterApiCall);
+  // The fall of the next call's group sits at its first position (`PreparedReplay.usageFalls`).
+  const at = usageFalls.pos.indexOf(callPos[pos]!);
+  return { later, fallTokens: at < 0 ? 0 : usageFalls.tokens[at]! };
+}
+
+function afterStep(ctx: Context, index: number): LearnStep {
   const { result } = ctx;
+  const event: ReplayEventFields = result.events[index]!;
   const pos = callPosOf(result, event.afterApiCall);
   const next = result.simulatedTokens[pos + 1];
-  return step('after', 'The context after', describeAfter(event.preTokens, event.postTokens, next), {
-    bar: createBar(result, pos, pos + 1 + CALLS_AFTER, event, pos - CALLS_BEFORE_AFTER),
-    figures: [
-      { label: 'Before', value: event.preTokens, unit: 'tokens' },
-      {
-        label: 'After',
-        value: event.postTokens,
-        unit: 'tokens',
-        how: formatTokenProvenance(event.postSource),
-        strong: true,
-      },
-      ...(event.kind === 'compact' ? getSummaryParts(event) : []),
-      { label: 'Freed', value: event.preTokens - event.postTokens, unit: 'tokens' },
-      ...(result.recordedTokens[pos + 1] === undefined
-        ? []
-        : [
-            {
-              // Beside the replay's after, the log's own (issue 24 item 8).
-              label: 'In the log, next call',
-              value: result.recordedTokens[pos + 1]!,
-              unit: 'tokens' as const,
-              how: `the real context at API call ${fmt(result.callIndex[pos + 1]! + 1)}${next === undefined ? '' : `; the replay's: ${fmt(next)}`}`,
-            },
-          ]),
-      ...(next === undefined
-        ? []
-        : [
-            {
-              label: 'Next call',
-              value: next,
-              unit: 'tokens' as const,
-              how: 'simulated context of the next API call',
-            },
-          ]),
-      {
-        label: 'Headroom to the threshold',
-        value: event.thresholdTokens - event.postTokens,
-        unit: 'tokens',
-      },
-    ],
-  });
+  const headroom = event.thresholdTokens - event.postTokens;
+  // The threshold is on the context only where the count compared is the context (the figure
+  // before, up to the strategy's own count): OpenCode's prune compares its prunable tool output
+  // with a 20,000 minimum, and "headroom" read −133,120.
+  const onContext = getThresholdLine(result, event) !== undefined;
+  const after = getAfterContext(ctx, index);
+  const lead = describeAfter(event.preTokens, event.postTokens, next, after);
+  return step(
+    'after',
+    'The context after',
+    `${lead}${onContext && headroom < 0 ? ` It is still ${fmt(-headroom)} over the threshold: the next call’s check fires again.` : ''}`,
+    {
+      bar: createBar(result, pos, pos + 1 + CALLS_AFTER, event, pos - CALLS_BEFORE_AFTER),
+      figures: [
+        { label: 'Before', value: event.preTokens, unit: 'tokens' },
+        {
+          label: 'After',
+          value: event.postTokens,
+          unit: 'tokens',
+          how: formatTokenProvenance(event.postSource),
+          strong: true,
+        },
+        ...(event.kind === 'compact' ? getSummaryParts(event) : []),
+        { label: 'Freed', value: event.preTokens - event.postTokens, unit: 'tokens' },
+        ...(result.recordedTokens[pos + 1] === undefined
+          ? []
+          : [
+              {
+                // Beside the replay's after, the log's own (issue 24 item 8).
+                label: 'In the log, next call',
+                value: result.recordedTokens[pos + 1]!,
+                unit: 'tokens' as const,
+                how: `the real context at API call ${fmt(result.callIndex[pos + 1]! + 1)}${next === undefined ? '' : `; the replay's: ${fmt(next)}`}`,
+              },
+            ]),
+        ...(next === undefined
+          ? []
+          : [
+              {
+                label: 'Next call',
+                value: next,
+                unit: 'tokens' as const,
+                how: 'simulated context of the next API call',
+              },
+            ]),
+        ...(onContext
+          ? [
+              headroom >= 0
+                ? { label: 'Headroom to the threshold', value: headroom, unit: 'tokens' as const }
+                : {
+                    label: 'Still over the threshold',
+                    value: -headroom,
+                    unit: 'tokens' as const,
+                    how: `${fmt(event.postTokens)} after, threshold ${fmt(event.thresholdTokens)}`,
+                  },
+            ]
+          : []),
+      ],
+    },
+  );
 }
 
 const FAMILY_WORDS: Record<LearnFamily, string> = {
@@ -268,7 +337,7 @@ export async function computeLearnWalk(input: LearnWalkInput): Promise<LearnWalk
     if (family === 'summarize' && summary) steps.push(...summarizeSteps(ctx, event, summary));
     else if (family === 'truncate') steps.push(truncateStep(event));
     else steps.push(clearStep(ctx, index, event.kind === 'replace' ? 'replace' : 'clear'));
-    steps.push(afterStep(ctx, event));
+    steps.push(afterStep(ctx, index));
   }
   steps[0]!.lists.push(
     list(

@@ -43,6 +43,28 @@ export function hasZeroUsage(session: Session, callIndex: number): boolean {
   );
 }
 
+/**
+ * The entry a call's context continues from: its parent in the uuid tree, or, for an entry
+ * outside any tree (Gemini CLI, Codex, Cline and OpenCode entries carry no uuid), the entry
+ * before it in file order. Without the fallback such a call's estimate held the system prompt
+ * alone: a real Gemini CLI chat of fabien-lessirard/dotfiles put its 21 calls without usage at
+ * 8,365 tokens between calls of 126,934 and 151,462, and the replay priced the next message at
+ * the whole difference (a context of −1,314,582 tokens after a simulated compaction).
+ */
+function getParentOf(parent: Int32Array, entry: Entry): number {
+  return entry.uuid ? at(parent, entry.index) : entry.index - 1;
+}
+
+/**
+ * The context restarts at this entry: a compact boundary, a raw request list, or, in a log
+ * without a uuid tree, the record of a compaction (not a truncation: the messages before the
+ * dropped range are still sent).
+ */
+function restartsContext(entry: Entry): boolean {
+  if (entry.subtype === 'compact_boundary' || entry.compact?.resendsHistory) return true;
+  return !entry.uuid && entry.compact !== undefined && entry.compact.kind !== 'truncate';
+}
+
 interface Estimates {
   /** Estimated context each API call sent, messages only (by `session.apiCalls` index). */
   messagesByCall: Float64Array;
@@ -67,7 +89,7 @@ function getUsageEstimates(session: Session): Estimates {
     while (x >= 0 && Number.isNaN(at(cum, x)) && chain.length <= entries.length) {
       chain.push(x);
       const e = at(entries, x);
-      x = e.subtype === 'compact_boundary' || e.compact?.resendsHistory ? -1 : at(parent, x);
+      x = restartsContext(e) ? -1 : getParentOf(parent, e);
     }
     let acc = x >= 0 && !Number.isNaN(at(cum, x)) ? at(cum, x) : 0;
     for (let k = chain.length - 1; k >= 0; k--) {
@@ -83,7 +105,8 @@ function getUsageEstimates(session: Session): Estimates {
   let estimateBaseTokens = 0;
   let baseMeasured = false;
   for (const call of session.apiCalls) {
-    const p = parent[call.firstEntryIndex] ?? -1;
+    const first = entries[call.firstEntryIndex];
+    const p = first ? getParentOf(parent, first) : -1;
     messagesByCall[call.index] = p >= 0 ? resolve(p) : 0;
     if (!lanes.isMain[call.index] || call.model === SYNTHETIC_MODEL) continue;
     mainCalls++;

@@ -1,7 +1,7 @@
 import { getContinuationOverheadTokens } from '../compact/format-summary';
 import type { StrategyAction } from '../strategies/types';
 import type { TokenCount } from '../types';
-import { createTokenProvenance } from './provenance';
+import { createTokenProvenance, withStrategyCount } from './provenance';
 import { joinNotes, type ReplayState } from './replay-state';
 import type { CompactEvent, EventRequestSpec, TokenProvenance } from './types';
 
@@ -63,7 +63,9 @@ export function applySummarize(
     thresholdTokens: action.thresholdTokens,
     preTokens: action.checkTokens,
     postTokens: 0,
-    preSource,
+    // The count the strategy compared (Codex adds its estimate of earlier reasoning): its parts
+    // summed to the replay's count, 3,936 short of Codex's on a real rollout.
+    preSource: withStrategyCount(preSource, action.checkTokens),
     postSource: preSource,
     spanFromEntryIndex: request.fromEntryIndex,
     spanToEntryIndex: request.uptoEntryIndex,
@@ -167,7 +169,10 @@ export function applySummarize(
     const post = createTokenProvenance('attributed');
     state.addSynthetic(post);
     state.addMessages(post, history.liveFrom, boundary);
-    post.clearedTokens = prepared.prefixNon[boundary]! - prepared.prefixNon[history.liveFrom]! - live;
+    // The falls of the usage in the live range count with the usage correction, not as cleared.
+    const falls = history.droppedByUsage(boundary);
+    post.correctionTokens = -falls;
+    post.clearedTokens = prepared.prefixNon[boundary]! - prepared.prefixNon[history.liveFrom]! - live - falls;
     event.postSource = post;
   }
   if (event.postTokens >= action.thresholdTokens) {

@@ -4,6 +4,7 @@ import {
   type PreparedReplay,
   type RealCompactionInfo,
   TOKEN_SOURCE,
+  type UsageFalls,
 } from '../simulation/prepared';
 import type { TokenCount } from '../types';
 import type { CallAxis } from './prepare-call-axis';
@@ -19,6 +20,11 @@ import type { ClearableItems } from './prepare-clearables';
 interface Attribution {
   tokens: Float64Array;
   tokenSource: Uint8Array;
+  /**
+   * Per context position, the tokens the recorded usage fell by at the group starting there (a
+   * negative delta: its entries are clamped to 0), else 0 (`PreparedReplay.usageFalls`).
+   */
+  drops: Float64Array;
   /** System prompt + tools. */
   baseTokens: TokenCount;
 }
@@ -87,6 +93,7 @@ export function attributeTokens(
   const m = axis.ctxEntry.length;
   const tokens = new Float64Array(m);
   const tokenSource = new Uint8Array(m);
+  const drops = new Float64Array(m);
   const weights: number[] = [];
   const shares: number[] = [];
   const assign = (from: number, to: number, total: number) => {
@@ -99,6 +106,7 @@ export function attributeTokens(
         tokens[p] = 0;
         tokenSource[p] = TOKEN_SOURCE.clamped;
       }
+      drops[from] = drops[from]! - total;
       return;
     }
     splitInteger(total, weights, shares);
@@ -214,20 +222,33 @@ export function attributeTokens(
       if (p >= 0) r.summaryTokens = Math.min(tokens[p]!, estimate[p]!);
     }
   }
-  return { tokens, tokenSource, baseTokens };
+  return { tokens, tokenSource, drops, baseTokens };
 }
 
 interface PrefixSums {
   prefixAll: Float64Array;
   prefixNon: Float64Array;
   prefixBySource: Float64Array[];
+  usageFalls: UsageFalls;
 }
 
 /** Prefix sums of the attributed tokens: all entries, without artifacts, by token source. */
 export function getPrefixSums(attribution: Attribution, artifactOf: Int32Array): PrefixSums {
-  const { tokens, tokenSource } = attribution;
+  const { tokens, tokenSource, drops } = attribution;
   const m = tokens.length;
   const prefixAll = new Float64Array(m + 1);
+  const fallPos: number[] = [];
+  for (let p = 0; p < m; p++) if (drops[p]! > 0) fallPos.push(p);
+  const k = fallPos.length;
+  const usageFalls: UsageFalls = {
+    pos: Int32Array.from(fallPos),
+    tokens: Float64Array.from(fallPos, (p) => drops[p]!),
+    prefix: new Float64Array(k + 1),
+    suffixMax: new Float64Array(k + 1),
+  };
+  for (let i = 0; i < k; i++) usageFalls.prefix[i + 1] = usageFalls.prefix[i]! + usageFalls.tokens[i]!;
+  for (let i = k - 1; i >= 0; i--)
+    usageFalls.suffixMax[i] = Math.max(usageFalls.suffixMax[i + 1]!, usageFalls.tokens[i]!);
   const prefixNon = new Float64Array(m + 1);
   const prefixBySource = [0, 1, 2, 3].map(() => new Float64Array(m + 1));
   for (let p = 0; p < m; p++) {
@@ -239,7 +260,7 @@ export function getPrefixSums(attribution: Attribution, artifactOf: Int32Array):
     const prefix = prefixBySource[s]!;
     prefix[p + 1] = prefix[p + 1]! + (s === TOKEN_SOURCE.clamped ? 1 : tokens[p]!);
   }
-  return { prefixAll, prefixNon, prefixBySource };
+  return { prefixAll, prefixNon, prefixBySource, usageFalls };
 }
 
 /**

@@ -22,7 +22,17 @@ export function createTokenProvenance(kind: TokenProvenance['kind']): TokenProve
     clearedTokens: 0,
     outputTokens: 0,
     pendingTokens: 0,
+    strategyTokens: 0,
   };
+}
+
+/**
+ * `p` as the breakdown of `tokens`: what the strategy counted beyond (or short of) its parts in
+ * `strategyTokens` (a copy; `p` itself when it already sums to `tokens`).
+ */
+export function withStrategyCount(p: TokenProvenance, tokens: TokenCount): TokenProvenance {
+  const rest = tokens - sumTokenProvenance(p);
+  return Math.abs(rest) < 0.5 ? p : { ...p, strategyTokens: p.strategyTokens + rest };
 }
 
 /** The figure a breakdown explains. */
@@ -39,7 +49,8 @@ export function sumTokenProvenance(p: TokenProvenance): TokenCount {
     p.keptTokens -
     p.clearedTokens +
     p.outputTokens +
-    p.pendingTokens
+    p.pendingTokens +
+    p.strategyTokens
   );
 }
 
@@ -75,6 +86,7 @@ export function formatTokenProvenance(p: TokenProvenance): string {
   named('usage correction', p.correctionTokens);
   named('output', p.outputTokens);
   named('pending', p.pendingTokens, ' est.');
+  named("the strategy's own count", p.strategyTokens);
   let text = p.kind === 'recorded' && parts.length === 1 ? 'recorded usage' : parts.join(' + ');
   if (Math.round(p.clearedTokens) !== 0) text += ` − cleared ${fmt(p.clearedTokens)}`;
   if (p.clampedMessages > 0)

@@ -3,7 +3,7 @@ import { type PreparedReplay, TOKEN_SOURCE } from '../simulation/prepared';
 import type { EventDetail, StrategyAction, StrategyRun } from '../strategies/types';
 import type { TokenCount } from '../types';
 import { applySummarize } from './apply-summarize';
-import { createTokenProvenance } from './provenance';
+import { createTokenProvenance, withStrategyCount } from './provenance';
 import type { SummarySizeModel } from './summary-size';
 import type { CompactFailedEvent, ReplayEvent, TokenProvenance } from './types';
 
@@ -124,7 +124,13 @@ export class ReplayState {
       this.addSynthetic(p);
       this.addMessages(p, this.history.liveFrom, pos);
       p.clearedTokens = this.history.savedTokens + this.history.droppedTokens;
-      p.correctionTokens = recorded[k]! - this.log.contextBefore(pos) + this.history.carriedTokens;
+      // The falls of the usage the history holds (`PreparedReplay.prefixDrop`) count with the log's
+      // usage less its priced messages: the correction.
+      p.correctionTokens =
+        recorded[k]! -
+        this.log.contextBefore(pos) +
+        this.history.carriedTokens -
+        this.history.droppedByUsage(pos);
     }
     if (withCheck) {
       p.outputTokens = output[k]!;
@@ -199,8 +205,8 @@ export class ReplayState {
       thresholdTokens: action.thresholdTokens,
       preTokens: action.checkTokens,
       postTokens: action.checkTokens,
-      preSource,
-      postSource: preSource,
+      preSource: withStrategyCount(preSource, action.checkTokens),
+      postSource: withStrategyCount(preSource, action.checkTokens),
       failure: action.failure,
       requestTokens: action.requestTokens,
       limitTokens: action.limitTokens,

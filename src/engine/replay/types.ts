@@ -51,6 +51,12 @@ export interface TokenProvenance {
   /** The call's recorded output, and the estimate of what followed it (trigger counts only). */
   outputTokens: TokenCount;
   pendingTokens: TokenCount;
+  /**
+   * A trigger count the strategy made its own way, less the replay's (trigger counts only): an
+   * estimate it adds (Codex's earlier encrypted reasoning), an output it does not count (Gemini
+   * CLI). The event's `note` says which.
+   */
+  strategyTokens: TokenCount;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { RestoredFile } from '../compact/restore';
 import type { TokenCount } from '../types';
 import { isSafeCut } from './cuts';
-import { PLACEHOLDER_TOKENS, type PreparedReplay } from './prepared';
+import { getUsageFallTokens, PLACEHOLDER_TOKENS, type PreparedReplay } from './prepared';
 import { lowerBound } from './search';
 import type { SummarySource } from './types';
 
@@ -111,9 +111,12 @@ export class SimulatedHistory {
     return t;
   }
 
-  /** Tokens of live positions [from, to): replaced results at their replacement, truncated ranges out. */
+  /**
+   * Tokens of live positions [from, to): replaced results at their replacement, truncated ranges
+   * out, less the falls of the recorded usage in the range (`PreparedReplay.usageFalls`).
+   */
   liveTokens(from: number, to: number): TokenCount {
-    let t = this.rangeTokens(from, to);
+    let t = this.rangeTokens(from, to) - getUsageFallTokens(this.prepared, from, to);
     for (let r = 0; r < this.truncated.length; r++) {
       const [a, b] = this.truncated[r]!;
       if (b <= from || a >= to) continue;
@@ -128,9 +131,19 @@ export class SimulatedHistory {
     const { baseTokens } = this.prepared;
     // Summed in this order so that a history equal to the log's gives the log's figure exactly.
     const t =
-      baseTokens + this.syntheticTokens + prefixNon[pos]! - prefixNon[this.liveFrom]! - this.savedTokens;
+      baseTokens +
+      this.syntheticTokens +
+      prefixNon[pos]! -
+      prefixNon[this.liveFrom]! -
+      this.savedTokens -
+      this.droppedByUsage(pos);
     const u = this.carriedTokens === 0 ? t : t + this.carriedTokens;
     return this.truncatedTokens === 0 ? u : u - this.truncatedTokens;
+  }
+
+  /** The falls of the recorded usage this history has undergone at `pos` (`PreparedReplay.usageFalls`). */
+  droppedByUsage(pos: number): TokenCount {
+    return getUsageFallTokens(this.prepared, this.liveFrom, pos);
   }
 
   /** Tokens the truncated ranges held (for provenance: messages not in the history). */
@@ -307,7 +320,13 @@ export class LoggedHistory {
   /** The log's context when the next call starts at `pos` (its system prompt and tools included). */
   contextBefore(pos: number): TokenCount {
     const { prefixAll, baseTokens } = this.prepared;
-    const t = baseTokens + prefixAll[pos]! - prefixAll[this.from]! - this.savedTokens - this.truncatedTokens;
+    const t =
+      baseTokens +
+      prefixAll[pos]! -
+      prefixAll[this.from]! -
+      this.savedTokens -
+      this.truncatedTokens -
+      getUsageFallTokens(this.prepared, this.from, pos);
     return this.unloggedTokens === 0 ? t : t + this.unloggedTokens;
   }
 

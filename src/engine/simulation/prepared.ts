@@ -1,5 +1,6 @@
 import type { FileAccess } from '../compact/restore';
 import { estimateTextTokens } from '../tokens/estimate';
+import { lowerBound } from './search';
 import type { Compaction, Session, TokenCount } from '../types';
 
 // The replay's shared model: what `prepareReplay` computes once per session and both the replay
@@ -141,6 +142,16 @@ export interface PreparedReplay {
    * and estimated; for clamped, the number of entries (their tokens are 0).
    */
   prefixBySource: Float64Array[];
+  /**
+   * Where the recorded usage fell between two calls with no record saying why (Codex's and Gemini
+   * CLI's earlier reasoning and search results no longer sent, a call without usage estimated
+   * high): the group whose call recorded the fall has its entries at 0 (`TOKEN_SOURCE.clamped`)
+   * and the fall is placed at the group's first position, as content dropped from before it
+   * (`getUsageFallTokens`). Without it, a replay that had summarized that content still lost the
+   * fall: the call after the Anthropic SDK's simulated compaction on a real Codex rollout read
+   * −6,125 tokens.
+   */
+  usageFalls: UsageFalls;
   /** System prompt + tools, estimated as the first call's context minus its entries. */
   baseTokens: TokenCount;
   clearables: Clearables;
@@ -158,4 +169,37 @@ export interface PreparedReplay {
   /** The main file's name, for the continuation message's transcript hint. */
   transcriptPath: string;
   prepareMs: number;
+}
+
+/** The falls of the recorded usage (`PreparedReplay.usageFalls`), by context position. */
+export interface UsageFalls {
+  /** Positions of the groups whose call's usage fell, ascending. */
+  pos: Int32Array;
+  /** Tokens it fell by, at each. */
+  tokens: Float64Array;
+  /** Prefix sums of `tokens` (length `pos.length + 1`). */
+  prefix: Float64Array;
+  /** Largest of `tokens[i…]` (length `pos.length + 1`, 0 at the end). */
+  suffixMax: Float64Array;
+}
+
+/**
+ * The falls of the recorded usage a history that holds the context positions [from, pos) has
+ * undergone: those of the groups starting after `from`, each no larger than what the history
+ * holds before its group (a fall drops content from before it; a history that starts just
+ * before it held little of that content). 0 when no fall lies in the range.
+ */
+export function getUsageFallTokens(prepared: PreparedReplay, from: number, pos: number): TokenCount {
+  const falls = prepared.usageFalls;
+  if (falls.pos.length === 0) return 0;
+  const first = lowerBound(falls.pos, from + 1);
+  const end = lowerBound(falls.pos, pos);
+  let sum = 0;
+  for (let i = first; i < end; i++) {
+    const held = prepared.prefixAll[falls.pos[i]!]! - prepared.prefixAll[from]!;
+    // Past here every fall is within what the history holds before it: the rest is a prefix sum.
+    if (held >= falls.suffixMax[i]!) return sum + falls.prefix[end]! - falls.prefix[i]!;
+    sum += Math.min(falls.tokens[i]!, Math.max(0, held));
+  }
+  return sum;
 }
