@@ -138,6 +138,59 @@ describe('a call without usage in a log without a uuid tree', () => {
     expect(Math.min(...prepared.recorded)).toBeGreaterThan(10_000);
   });
 
+  // After a compression the chat keeps every message, and the notice is the context's restart:
+  // the messages since it alone put a call without usage at 10,575 between calls of 171,019 and
+  // 171,127 (the real chat below). It continues from the last call with usage instead.
+  it('after a compression, continues from the last call that has usage', async () => {
+    const big = 'y'.repeat(400_000);
+    const answer = (id: string, minute: number, input?: number) => ({
+      id,
+      timestamp: `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`,
+      type: 'gemini',
+      content: 'ok',
+      model: 'gemini-2.5-pro',
+      ...(input === undefined
+        ? {}
+        : { tokens: { input, output: 10, cached: 0, thoughts: 0, tool: 0, total: input + 10 } }),
+    });
+    const user = (id: string, minute: number, content: string) => ({
+      id,
+      timestamp: `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`,
+      type: 'user',
+      content,
+    });
+    const compressed = {
+      ...chat,
+      messages: [
+        user('u1', 0, big),
+        answer('g1', 1, 102_000),
+        {
+          id: 'i1',
+          timestamp: '2026-01-01T00:02:00.000Z',
+          type: 'info',
+          content:
+            'IMPORTANT: This conversation exceeded the compress threshold. A compressed context will be sent for future messages (compressed from: 102010 to 60000 tokens)',
+        },
+        user('u2', 3, 'go on'),
+        answer('g2', 4, 60_100),
+        user('u3', 5, 'x'.repeat(4_000)),
+        answer('g3', 6),
+        user('u4', 7, 'more'),
+        answer('g4', 8, 61_300),
+      ],
+    };
+    const session = await parseSession([
+      createMemorySource('session-2026-01-01T00-00-abcdef13.json', JSON.stringify(compressed)),
+    ]);
+    expect(session.compactions).toHaveLength(1);
+    expect(session.apiCalls).toHaveLength(4);
+    const estimate = getCallContext(session, 2);
+    expect(estimate.estimated).toBe(true);
+    // 60,100 at the call before, plus its answer and the 1,000-token message since.
+    expect(estimate.tokens).toBeGreaterThan(61_000);
+    expect(estimate.tokens).toBeLessThan(61_300);
+  });
+
   it.skipIf(!existsSync(GEMINI_NO_USAGE))(
     'puts a real Gemini CLI chat’s 21 calls without usage among their neighbours',
     async () => {

@@ -104,18 +104,42 @@ function getUsageEstimates(session: Session): Estimates {
   let zeroUsageCalls = 0;
   let estimateBaseTokens = 0;
   let baseMeasured = false;
+  // In a log without a uuid tree, the last main call with usage: a later call without usage is
+  // that call's context plus the messages since (its record of the context after a compaction the
+  // entries do not hold: a real Gemini CLI chat's call after its compression read 10,575 between
+  // calls of 171,019 and 171,127, the messages since the compression alone). Dropped at a restart.
+  let anchor: { contextTokens: TokenCount; messages: TokenCount } | undefined;
+  let scanned = 0;
+  const fromAnchor: { index: number; contextTokens: TokenCount }[] = [];
   for (const call of session.apiCalls) {
     const first = entries[call.firstEntryIndex];
     const p = first ? getParentOf(parent, first) : -1;
     messagesByCall[call.index] = p >= 0 ? resolve(p) : 0;
+    for (; scanned <= call.firstEntryIndex && scanned < entries.length; scanned++)
+      if (restartsContext(at(entries, scanned))) anchor = undefined;
     if (!lanes.isMain[call.index] || call.model === SYNTHETIC_MODEL) continue;
     mainCalls++;
-    if (hasZeroUsage(session, call.index)) zeroUsageCalls++;
-    else if (!baseMeasured && call.contextTokens > 0) {
-      estimateBaseTokens = Math.max(0, call.contextTokens - at(messagesByCall, call.index));
-      baseMeasured = true;
+    const noTree = first !== undefined && !first.uuid;
+    if (hasZeroUsage(session, call.index)) {
+      zeroUsageCalls++;
+      if (noTree && anchor)
+        fromAnchor.push({
+          index: call.index,
+          contextTokens: anchor.contextTokens + at(messagesByCall, call.index) - anchor.messages,
+        });
+    } else {
+      if (!baseMeasured && call.contextTokens > 0) {
+        estimateBaseTokens = Math.max(0, call.contextTokens - at(messagesByCall, call.index));
+        baseMeasured = true;
+      }
+      anchor = noTree
+        ? { contextTokens: call.contextTokens, messages: at(messagesByCall, call.index) }
+        : undefined;
     }
   }
+  // As messages (the base is added to every estimate), never under the estimate from the messages.
+  for (const f of fromAnchor)
+    messagesByCall[f.index] = Math.max(at(messagesByCall, f.index), f.contextTokens - estimateBaseTokens);
   const result = {
     messagesByCall,
     coverage: { mainCalls, zeroUsageCalls, estimateBaseTokens, baseMeasured },
