@@ -1,10 +1,11 @@
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { watchCommand } from '../../src/cli/live/watch';
 import { computeStatusLine } from '../../src/cli/live/statusline';
 import { FIXTURES } from '../parse/dialect-fixtures';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
 // watch and statusline know Claude Code's and Codex's thresholds only: a pi, Gemini CLI, Cline,
 // OpenCode or claude-trace log is said to be one they cannot follow, never shown against Claude
@@ -146,3 +147,20 @@ describe('statusline payload counts out of range', () => {
     expect(huge).not.toMatch(/Infinity|NaN|-\d/);
   });
 });
+
+const STREAM_JSON = join(CORPUS, 'bdevz__og-system/audit.jsonl');
+
+describe.skipIf(!corpusOrSkip('stream-json live test') || !existsSync(STREAM_JSON))(
+  "a Claude Code stream-json log (claude -p, the corpus's audit.jsonl)",
+  () => {
+    it('is named by its format, not "a log of Claude Code" beside "follows only … Claude Code logs"', async () => {
+      const line = await computeStatusLine(JSON.stringify({ transcript_path: STREAM_JSON }));
+      expect(line).toBe(
+        'compactlab: audit.jsonl: a log of Claude Agent SDK stream-json; the live status follows only Codex CLI rollout and Claude Code session (JSONL) logs, whose thresholds it knows (compactlab inspect and replay read this one under its own strategy)',
+      );
+      const { code, err } = await watchOnce(STREAM_JSON);
+      expect(code).toBe(1);
+      expect(err).toContain('a log of Claude Agent SDK stream-json;');
+    });
+  },
+);

@@ -16,7 +16,7 @@ import { createGrowingFileSource } from './growing-file';
 // reader's offset and the running figures (counts, version, model id), never transcript text.
 
 /** Bump when the cached shape changes: an old cache is then read again from the start. */
-const CACHE_VERSION = 4;
+const CACHE_VERSION = 5;
 
 interface CacheFile {
   v: number;

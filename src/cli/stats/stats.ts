@@ -405,6 +405,8 @@ export async function statsCommand(args: string[], out: (text: string) => void):
   const progress = createProgress(jobs.length);
   let failed = 0;
   let leftOut = 0;
+  /** Sessions with no API call: nothing to replay, no row; said, as the page's what-if says them. */
+  const noCalls: string[] = [];
   const memory =
     typeof file === 'string' && fileStrategyId !== undefined
       ? { mb: memoryMb, file: resolve(file), id: fileStrategyId }
@@ -439,6 +441,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
         return;
       }
       const rows: SettingRow[] = answer.settingRows ?? [];
+      if (rows.length === 0) noCalls.push(String(answer.row.file));
       totals.add(rows);
       if (values.sessions) for (const row of rows) out(formatRecord(columns, row, csv));
     },
@@ -451,6 +454,10 @@ export async function statsCommand(args: string[], out: (text: string) => void):
       `compactlab stats: ${model.failed} summary calls failed; those compactions are not scored\n`,
     );
   if (totals) for (const row of totals.rows()) out(formatRecord(columns, row, csv));
+  if (noCalls.length > 0)
+    process.stderr.write(
+      `compactlab stats: ${noCalls.length} ${noCalls.length === 1 ? 'session has' : 'sessions have'} no API call, nothing to replay (no row, not in the totals): ${noCalls.map((f) => escapeTerminalText(f)).join(', ')}\n`,
+    );
   if (failed > 0)
     process.stderr.write(`compactlab stats: ${failed} of ${jobs.length} sessions could not be read\n`);
   if (jobs.length > leftOut) return 0;

@@ -71,6 +71,15 @@ export interface LiveFigures {
   forecasts?: ForecastTrack;
 }
 
+/** The agents whose logs live figures follow. */
+const LIVE_AGENTS: string[] = LIVE_LINE_READERS.map(
+  (x) => DIALECT_INFOS.find((d) => d.id === x.dialectId)?.agent ?? x.dialectId,
+);
+/** The formats they follow, by name (`Claude Code session (JSONL)`). */
+const LIVE_FORMATS = LIVE_LINE_READERS.map(
+  (x) => DIALECT_INFOS.find((d) => d.id === x.dialectId)?.label ?? x.dialectId,
+);
+
 export function createLiveFigures(): LiveFigures {
   return {
     models: [],
@@ -112,7 +121,10 @@ export function addLiveLine(f: LiveFigures, text: string, line: number): void {
     // (Claude Code's reader takes any record).
     const dialect = detectDialectFromRecord(r);
     if (dialect && !LIVE_LINE_READERS.some((x) => x.dialectId === dialect.id)) {
-      f.unsupportedAgent = dialect.agent ?? dialect.label;
+      // A followed agent's other format (Claude Code's stream-json) by its format: "a log of
+      // Claude Code" beside "follows only … Claude Code logs" said nothing.
+      f.unsupportedAgent =
+        dialect.agent !== undefined && !LIVE_AGENTS.includes(dialect.agent) ? dialect.agent : dialect.label;
       return;
     }
   }
@@ -128,11 +140,6 @@ export function getPaceTokensPerCall(f: LiveFigures): number | undefined {
   if (growth.length === 0) return undefined;
   return growth.reduce((a, b) => a + b, 0) / growth.length;
 }
-
-/** The agents whose logs live figures follow. */
-const LIVE_AGENTS = LIVE_LINE_READERS.map(
-  (x) => DIALECT_INFOS.find((d) => d.id === x.dialectId)?.agent ?? x.dialectId,
-);
 
 /**
  * Why a log cannot be followed live, from its file name (a Cline task's `ui_messages.json`, an
@@ -151,5 +158,5 @@ export function whyNotFollowed(path: string, figures: LiveFigures): string | und
     return `${baseName(path)}: not JSON lines (one record per line); the live status follows only ${LIVE_AGENTS.join(' and ')} logs`;
   return agent === undefined
     ? undefined
-    : `${baseName(path)}: a log of ${agent}; the live status follows only ${LIVE_AGENTS.join(' and ')} logs, whose thresholds it knows (compactlab inspect and replay read this one under its own strategy)`;
+    : `${baseName(path)}: a log of ${agent}; the live status follows only ${LIVE_FORMATS.join(' and ')} logs, whose thresholds it knows (compactlab inspect and replay read this one under its own strategy)`;
 }

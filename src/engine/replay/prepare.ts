@@ -32,6 +32,17 @@ export { lowerBound } from '../simulation/search';
 // log's compactions, the clearable items, token attribution, restoration inputs. The dialect's
 // descriptor decides the call axis (`usageFollowsResponse`) and the restoration inputs.
 
+/**
+ * The path the continuation message's transcript hint names: the main file's name without its
+ * folder. Ours: the agent wrote its own path on its machine (a home folder the log does not
+ * state); the folder it was read from here is neither, and it made the page (a path under the
+ * picked folder) and the CLI (an absolute path) replay one session to different costs ($18.624279
+ * and $18.624651 for a corpus session at 60%: the hint's length in every call after a compaction).
+ */
+function getTranscriptPath(mainName: string | undefined): string {
+  return mainName?.split(/[\\/]/).pop() || 'transcript.jsonl';
+}
+
 /** Precomputes attribution, clearable items and restoration sources for a session. */
 export function prepareReplay(session: Session): PreparedReplay {
   const t0 = performance.now();
@@ -69,7 +80,7 @@ export function prepareReplay(session: Session): PreparedReplay {
     toolNames: items.toolNames,
     real,
     ...getRestorationInputs(session, axis),
-    transcriptPath: mainFile?.name ?? 'transcript.jsonl',
+    transcriptPath: getTranscriptPath(mainFile?.name),
     prepareMs: 0,
   };
   measureUnloggedTokens(prepared);

@@ -93,6 +93,7 @@ export function WhatIfResults({ state, unit }: { state: WhatIfState; unit: KnobS
       </table>
       <p className="whatif-note muted" data-testid="whatif-real-note">
         {describeRealCost(totals[0])}
+        {describeSessions(state)}
         {scored &&
           (totals[0]?.retentionModel === undefined
             ? " Kept: of the facts held since each session's start (paths, commands, errors, names), those still in its last summary, written by the built-in summarizer (offline, no model): it compares settings, not models."
@@ -131,6 +132,39 @@ function describeRealCost(t: SettingRow | undefined): string {
     errors > 0 ? `; ${errors} unread ${errors === 1 ? 'session is' : 'sessions are'} in neither figure` : '',
     '.',
   ].join('');
+}
+
+/**
+ * The sessions' agents and the calls no list price covers: every listed session is replayed under
+ * the one strategy chosen, whichever agent wrote it, and a call whose model has no list price is in
+ * neither cost (a session with none priced read "$0.000", as if it had cost nothing).
+ */
+function describeSessions(state: WhatIfState): string {
+  const agents = new Map<string, number>();
+  let unpricedSessions = 0;
+  for (const s of state.sessions) {
+    const row = s.rows[0];
+    if (!row) continue;
+    const agent = String(row.agent ?? '?');
+    agents.set(agent, (agents.get(agent) ?? 0) + 1);
+    if (num(row, 'pricedSessions') === 0) unpricedSessions++;
+  }
+  const unpricedCalls = num(state.totals[0] ?? {}, 'unpricedCalls');
+  const out = [];
+  if (agents.size > 1)
+    out.push(
+      ` Agents: ${[...agents].map(([a, n]) => `${a} ${n}`).join(', ')}: each session is replayed under the strategy chosen here, whichever agent wrote it.`,
+    );
+  if (unpricedCalls > 0)
+    out.push(
+      ` ${unpricedCalls.toLocaleString('en-US')} calls have no list price (their model is not in the price table) and are in neither cost${unpricedSessions > 0 ? `; ${unpricedSessions} ${unpricedSessions === 1 ? 'session has' : 'sessions have'} none priced ("no price" below)` : ''}.`,
+    );
+  return out.join('');
+}
+
+/** A cost cell: "no price" where none of the session's calls has a list price, not "$0.000". */
+function formatSessionUsd(row: SettingRow, key: 'costUsd' | 'realCostUsd'): string {
+  return num(row, 'pricedSessions') === 0 ? 'no price' : formatUsd(num(row, key));
 }
 
 const W = 420;
@@ -281,6 +315,7 @@ function SessionTable({
             <thead>
               <tr>
                 <th className="left">session</th>
+                <th className="left">agent</th>
                 <th>real cost</th>
                 {labels.map((l, i) => (
                   <th key={l} colSpan={scored ? 2 : 1}>
@@ -295,6 +330,9 @@ function SessionTable({
                   <td className="left whatif-file" title={s.file}>
                     {getShortPath(s.file)}
                   </td>
+                  <td className="left" data-testid="whatif-session-agent">
+                    {String(s.rows[0]?.agent ?? '')}
+                  </td>
                   {s.error !== undefined ? (
                     <td className="whatif-err left" colSpan={1 + labels.length * (scored ? 2 : 1)}>
                       {s.error}
@@ -305,7 +343,7 @@ function SessionTable({
                     </td>
                   ) : (
                     <>
-                      <td>{formatUsd(num(s.rows[0]!, 'realCostUsd'))}</td>
+                      <td data-testid="whatif-session-real">{formatSessionUsd(s.rows[0]!, 'realCostUsd')}</td>
                       {s.rows.map((r) => (
                         <SessionCells key={String(r.setting)} row={r} scored={scored} />
                       ))}
@@ -324,7 +362,7 @@ function SessionTable({
 function SessionCells({ row, scored }: { row: SettingRow; scored: boolean }) {
   return (
     <>
-      <td title={`${num(row, 'compactions')} compactions`}>{formatUsd(num(row, 'costUsd'))}</td>
+      <td title={`${num(row, 'compactions')} compactions`}>{formatSessionUsd(row, 'costUsd')}</td>
       {scored && <td>{formatRetention(row)}</td>}
     </>
   );
