@@ -53,13 +53,15 @@ describe('clear_tool_uses over long sessions', () => {
   });
 
   // 10k and 40k: at 5k and 20k the replay takes 10 and 66 ms, and the ratio moved between 4.7
-  // and 8.2 from run to run (the same at the commit before); from 10k on it is 3–4×.
-  it('replays in time linear in the calls (10k and 40k turns, 4×: under 6×)', async () => {
+  // and 8.2 from run to run (the same at the commit before). At 10k and 40k it is 3–5× alone and
+  // read 6.4× once in a fresh clone's whole suite (26 → 167 ms); the bound, ours, lies between
+  // linear (4×) and quadratic (16×), and the old scan's 30×.
+  it('replays in time linear in the calls (10k and 40k turns, 4×: under 10×)', async () => {
     const small = await prepare(10_000, 40);
     const large = await prepare(40_000, 40);
     const smallMs = cpuMs(() => computeReplay(small, 'api-clear-tool-uses', DEFAULTS));
     const largeMs = cpuMs(() => computeReplay(large, 'api-clear-tool-uses', DEFAULTS));
     // The scan took 30× here (0.8 s → 24 s).
-    expect(largeMs / Math.max(1, smallMs), `${smallMs} ms → ${largeMs} ms`).toBeLessThan(6);
+    expect(largeMs / Math.max(1, smallMs), `${smallMs} ms → ${largeMs} ms`).toBeLessThan(10);
   });
 });
