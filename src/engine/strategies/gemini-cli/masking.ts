@@ -186,7 +186,7 @@ export class MaskingPlanner {
     if (end <= first) return undefined;
     const { live, big } = this;
     const atEnd = live.prefix(end);
-    // The crossing response: the newest whose sum with every newer one is over the window.
+    // The crossing response: the newest whose sum with every newer one exceeds the protected window
     const crossing = live.countBelow(atEnd - knobs.maskingProtectionTokens);
     if (crossing < first || crossing >= end) return undefined;
     const prunableTokens = live.prefix(crossing + 1) - live.prefix(first);
