@@ -133,8 +133,11 @@ test.describe('library what-if: retention by a model', () => {
     await page.getByTestId('whatif-model').fill('mock-slow');
     await page.getByTestId('whatif-run').click();
     await expect(plan).toBeVisible({ timeout: 120_000 });
+    const beforeSlow = completions;
     await page.getByTestId('whatif-confirm').click();
     await expect(made).toContainText(/now /);
+    // The page names the call when it starts it; its request reaches the server a moment later.
+    await expect.poll(() => completions - beforeSlow).toBe(1);
     const sent = completions;
     await page.getByTestId('whatif-cancel').click();
     await expect(status).toHaveAttribute('data-status', 'cancelled');
