@@ -54,6 +54,24 @@ describe('src/engine stays pure', () => {
     expect(packages).toEqual([]);
   });
 
+  // The project's stop check (../shared/hooks/before-stop) reads the engine's text, not its names:
+  // `window.`, `document.` or `localStorage.` anywhere, a comment or a property path included, is
+  // taken there for a reach for the DOM. The compiler above is the real guard; this keeps the two
+  // from disagreeing (a comment in gemini-cli's masking once said "window." and was flagged).
+  it("holds no text the stop check reads as the DOM ('window.', 'document.', 'localStorage.')", () => {
+    const flagged = root.files
+      .filter((f) => !f.endsWith('.test.ts'))
+      .flatMap((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .map((line, i) =>
+            /\b(document|window|localStorage)\./.test(line) ? `${f.slice(ENGINE.length + 1)}:${i + 1}` : '',
+          )
+          .filter(Boolean),
+      );
+    expect(flagged).toEqual([]);
+  });
+
   it('imports nothing out of src/engine by a relative path (ui/, worker/, cli/, ../sample/)', () => {
     const outside = root.imports
       .filter((i) => i.target !== undefined && !i.target.startsWith(`${ENGINE}/`))
