@@ -132,6 +132,8 @@ test.describe('library what-if on real sessions', () => {
 
     // Session by session: the CLI's cost at each setting, its agent, "no price" where none is priced.
     await page.locator('.whatif-sessions summary').click();
+    // The rows are drawn once the list is open: read them after they are there.
+    await expect(page.getByTestId('whatif-session').first()).toBeVisible();
     const sessions = await page.getByTestId('whatif-session').evaluateAll((rows) =>
       rows.map((r) => ({
         file: r.querySelector('td')?.getAttribute('title') ?? '',
