@@ -122,6 +122,7 @@ test.describe('library of several folders', () => {
 
     // Sorted across folders: by calls, most first, rows of all three interleaved by their figure.
     await page.getByTestId('library-sort-calls').click();
+    await expect(page.getByTestId('library-sort-calls')).toHaveAttribute('data-sort', 'descending');
     const calls = (await rows.locator('[data-col="calls"]').allTextContents()).map((t) =>
       Number(t.replace(/,/g, '').match(/^\d+/)?.[0] ?? Number.NaN),
     );
