@@ -1,0 +1,102 @@
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+
+// bin/compactlab.mjs runs the bundle in dist/cli only when no `.ts` file under src/cli or
+// src/engine is newer: a source edited since the build must never run the stale bundle. Checked on
+// a copy of the real bin in a folder of its own, beside a bundle and sources that say which ran
+// (the repository's own sources are never touched: other tests run its bundle meanwhile).
+
+const ROOT = join(__dirname, '../..');
+const home = mkdtempSync(join(tmpdir(), 'compactlab-freshness-'));
+const BUNDLE = join(home, 'dist/cli/compactlab.mjs');
+const NESTED_SOURCE = join(home, 'src/engine/parse/dialects/some-dialect/normalizer.ts');
+const NOTES = join(home, 'src/engine/notes.md');
+const SOURCES = [join(home, 'src/cli/main.ts'), join(home, 'src/engine/types.ts'), NESTED_SOURCE];
+/** The bundle's time, an hour ago (seconds since the epoch, as utimes takes it). */
+const BUILT_S = Date.now() / 1000 - 3600;
+
+function write(path: string, text: string): void {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, text);
+}
+
+mkdirSync(join(home, 'bin'));
+// As the package's own: its .ts and .mjs files are ES modules.
+writeFileSync(join(home, 'package.json'), '{ "type": "module" }\n');
+copyFileSync(join(ROOT, 'bin/compactlab.mjs'), join(home, 'bin/compactlab.mjs'));
+// The tsx the fallback imports, resolved from the copy's folder.
+symlinkSync(join(ROOT, 'node_modules'), join(home, 'node_modules'), 'dir');
+// Evaluating the bundle at all says so: a stale one must not even be imported (a check run
+// concurrently with the bundle's import, docs/benchmarks.md's command line, evaluates it first).
+write(
+  BUNDLE,
+  "process.stderr.write('bundle evaluated\\n');\nexport async function main(argv) { process.stdout.write(['bundle', ...argv].join(' ') + '\\n'); return 0; }\n",
+);
+write(
+  SOURCES[0]!,
+  "export async function main(argv: string[]): Promise<number> { process.stdout.write(['source', ...argv].join(' ') + '\\n'); return 0; }\n",
+);
+for (const path of SOURCES.slice(1)) write(path, 'export {};\n');
+write(NOTES, 'not a source\n');
+
+/** Every source a minute before the bundle: a fresh build. */
+function setFreshBuild(): void {
+  for (const path of [...SOURCES, NOTES]) utimesSync(path, BUILT_S - 60, BUILT_S - 60);
+  utimesSync(BUNDLE, BUILT_S, BUILT_S);
+}
+
+function run(env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, [join(home, 'bin/compactlab.mjs'), 'inspect', 'x.jsonl'], {
+    encoding: 'utf8',
+    env: { ...process.env, COMPACTLAB_DEBUG_START: undefined, COMPACTLAB_FROM_SOURCE: undefined, ...env },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+describe('bin/compactlab.mjs: the bundle runs only when no source is newer', () => {
+  beforeEach(setFreshBuild);
+
+  it('a fresh bundle runs, with the arguments', () => {
+    expect(run()).toMatchObject({
+      code: 0,
+      stdout: 'bundle inspect x.jsonl\n',
+      stderr: 'bundle evaluated\n',
+    });
+  });
+
+  it('a source edited after the build, however deep, runs the sources through tsx and never evaluates the bundle', () => {
+    const now = Date.now() / 1000;
+    utimesSync(NESTED_SOURCE, now, now);
+    const r = run();
+    expect(r).toMatchObject({ code: 0, stdout: 'source inspect x.jsonl\n' });
+    expect(r.stderr).not.toContain('bundle evaluated');
+    // One second after the build is newer too.
+    utimesSync(NESTED_SOURCE, BUILT_S + 1, BUILT_S + 1);
+    expect(run().stdout).toBe('source inspect x.jsonl\n');
+  });
+
+  it('a newer file that is no TypeScript source leaves the bundle fresh', () => {
+    const now = Date.now() / 1000;
+    utimesSync(NOTES, now, now);
+    expect(run().stdout).toBe('bundle inspect x.jsonl\n');
+  });
+
+  it('COMPACTLAB_FROM_SOURCE=1 runs the sources even beside a fresh bundle', () => {
+    const r = run({ COMPACTLAB_FROM_SOURCE: '1' });
+    expect(r).toMatchObject({ code: 0, stdout: 'source inspect x.jsonl\n' });
+    expect(r.stderr).not.toContain('bundle evaluated');
+  });
+});
