@@ -32,7 +32,9 @@ export const SUMMARIZE_USAGE = `  compactlab summarize <session.jsonl> [subagent
         [--preset <id> (default: the log's own agent's)] [--prompt-file <file>] [--instructions <text>] [--summarizer builtin|anthropic|openai|recorded]
         [--model <id>] [--base-url <url>] [--max-tokens <n>] [--temperature <t>] [--keep-from <api call>] [--json] [--send-unmasked]
       Summarize the span a compaction would replace at that point (after an API call, or a real
-      compaction) and score which facts the summary kept. --at and --keep-from take 0-based
+      compaction: the main thread's, or a subagent's of its own context, its span that subagent's
+      log since its previous boundary) and score which facts the summary kept. A wrong --at lists
+      the session's compactions. --at and --keep-from take 0-based
       indices, as in --json output: "API call 12" in text is index 11, c0 is "compaction 1".
       --keep-from goes with a partial preset (claude-code-partial): the API call of the span where
       the summarized recent portion starts, what precedes it kept verbatim (default: the span's
