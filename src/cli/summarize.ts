@@ -24,6 +24,7 @@ import { getPrintableUrl } from '../engine/redact/printable-url';
 import { collectKnownSecrets } from '../engine/redact/session-secrets';
 import { describeNoCalls, openSessionFiles } from './session-files';
 import { escapeTerminalText } from './terminal-text';
+import { startWaitNotice } from './wait-notice';
 
 // `compactlab summarize`: the span a compaction would replace, the exact request, the summary,
 // its tokens and its retention score. API keys come from the environment and are never printed.
@@ -39,7 +40,9 @@ export const SUMMARIZE_USAGE = `  compactlab summarize <session.jsonl> [subagent
       --keep-from goes with a partial preset (claude-code-partial): the API call of the span where
       the summarized recent portion starts, what precedes it kept verbatim (default: the span's
       middle call). Anthropic reads ANTHROPIC_API_KEY,
-      openai reads OPENAI_API_KEY (optional for local servers); keys are never printed.
+      openai reads OPENAI_API_KEY (optional for local servers); keys are never printed. While a
+      server's answer is awaited, stderr says so (its first token, or nothing new for 5 s; plain
+      lines when it is not a terminal); there is no time limit, Ctrl-C stops it.
       Secrets found in the session are masked in the request (as the page does) and in what comes
       back; --send-unmasked sends the span as it is.
       Presets: ${PROMPT_PRESETS.map((p) => p.id).join(', ')}.`;
@@ -199,15 +202,27 @@ export const summarize: Command = async (args, out) => {
   });
   const summarizer = createSummarizer(config, preset);
   let outcome: Awaited<ReturnType<typeof runSummary>>;
+  // A server's call: what it waits for said on stderr (a hung server was silent); offline ones answer at once.
+  const notice =
+    kind === 'anthropic' || kind === 'openai'
+      ? startWaitNotice('compactlab summarize: ', {
+          tty: process.stderr.isTTY === true,
+          write: (text) => process.stderr.write(text),
+        })
+      : undefined;
   try {
-    outcome = await runSummary(summarizer, prepared.request, preset.output, prepared.facts);
+    outcome = await runSummary(summarizer, prepared.request, preset.output, prepared.facts, {
+      onText: notice?.onText,
+    });
   } catch (error) {
+    notice?.end();
     if (error instanceof SummarizerError) {
       process.stderr.write(`compactlab summarize: ${escapeTerminalText(unmask(error.message))}\n`);
       return 1;
     }
     throw error;
   }
+  notice?.end();
   const { result } = outcome;
   result.text = unmask(result.text);
   outcome.text = unmask(outcome.text);
