@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { openSessionFiles } from '../../src/cli/session-files';
 import { parseSession } from '../../src/engine/parse/parse-session';
-import { requirePreset } from '../../src/engine/strategies/prompt-presets';
+import { getPresetSettings } from '../helpers/preset-settings';
 import { getSummariesInfo, prepareSummaryAt } from '../../src/engine/summarize/session-ops';
 import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
@@ -79,15 +79,7 @@ describe.skipIf(!present)("corpus: a session's subagent compactions as summary p
       .map((l) => textOf(JSON.parse(l).message.content));
     expect(mainSummaries).toHaveLength(mainBoundaries);
     expect(info.subagentCompactions.map((c) => c.subagent.id)).toEqual(plain.map((c) => c.agentId));
-    const preset = requirePreset('claude-code-full');
-    const settings = {
-      presetId: preset.id,
-      prompt: preset.prompt,
-      customInstructions: '',
-      systemPrompt: preset.systemPrompt,
-      model: 'builtin',
-      maxOutputTokens: preset.maxOutputTokens,
-    };
+    const settings = getPresetSettings('claude-code-full');
     for (const [i, c] of info.subagentCompactions.entries()) {
       const want = plain[i]!;
       const meta = JSON.parse(
@@ -102,9 +94,7 @@ describe.skipIf(!present)("corpus: a session's subagent compactions as summary p
         settings,
       );
       expect(prepared.span.label).toMatch(
-        new RegExp(
-          `^subagent ${want.agentId} \\(Explore\\): compaction ${c.index + 1} of ${c.total} \\(auto\\)`,
-        ),
+        new RegExp(`^subagent Explore ${want.agentId}: compaction ${c.index + 1} of ${c.total} \\(auto\\)`),
       );
       expect(prepared.recordedContinuation?.trim(), want.agentId).toBe(want.summary.trim());
       const first = textOf(prepared.request.messages[0]!.content);
@@ -132,7 +122,7 @@ describe.skipIf(!present)("corpus: a session's subagent compactions as summary p
       summary: { text: string };
     };
     // c0–c5 are the main thread's six; c8 is the second subagent's first.
-    expect(json.span.label).toMatch(/^subagent a6e0641177278d14c \(Explore\): compaction 1 of 2 \(auto\)/);
+    expect(json.span.label).toMatch(/^subagent Explore a6e0641177278d14c: compaction 1 of 2 \(auto\)/);
     expect(json.summary.text).toContain(plain[2]!.summary.slice(300, 420));
   });
 });

@@ -30,7 +30,7 @@ export interface CompactionSpan {
   subagentFileIndex?: number;
   /**
    * A short label: "compaction 2 (auto) at line 146" / "after API call 27" / "subagent
-   * a3144f31772d15038 (Explore): compaction 1 of 2 (auto) at line 13".
+   * Explore a3144f31772d15038: compaction 1 of 2 (auto) at line 13".
    */
   label: string;
 }
@@ -65,11 +65,11 @@ export function getSubagentCompactions(
   return out;
 }
 
-/** A subagent as people name it: its id, with its type when its `.meta.json` gives one. */
+/** A subagent as people name it (the Summaries picker too): its type when its `.meta.json` gives one, and its id. */
 function getSubagentName(session: Session, fileIndex: number): string {
   const file = session.files[fileIndex];
   const id = file?.agentId ?? file?.name ?? `file ${fileIndex}`;
-  return file?.agentType ? `${id} (${file.agentType})` : id;
+  return file?.agentType ? `${file.agentType} ${id}` : id;
 }
 
 /**
