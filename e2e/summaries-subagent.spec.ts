@@ -3,7 +3,16 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { createFixtureText, FIRST_REQUEST } from '../tests/summarize/fixture';
 import { getCutSelects } from './cut-selects';
-import { type DropFile, dropFiles, expect, getSummaryTexts, openEmpty, REPO_ROOT, test } from './fixtures';
+import {
+  type DropFile,
+  dropFiles,
+  expect,
+  getSummaryTexts,
+  openEmpty,
+  REPO_ROOT,
+  readCorpusSession,
+  test,
+} from './fixtures';
 
 // The Summaries workbench's "Compaction point" offered the main thread's compactions only: a real
 // session whose four subagents compacted their own contexts nine times could pick none of them.
@@ -16,19 +25,8 @@ const VAULT = path.join(CORPUS, 'LAF-US__IDAHO-VAULT');
 const PREFIX = 'claude__projects__c--Users-loganf-Documents-IDAHO-VAULT__';
 const SESSION = '05541cb5-fe43-41c9-87ef-2a6d89bba271';
 
-/** A session's files under the names Claude Code gives them (the corpus flattens its folders). */
-function corpusSessionFiles(): DropFile[] {
-  return fs
-    .readdirSync(VAULT)
-    .filter((n) => n.startsWith(`${PREFIX}${SESSION}`))
-    .map((n) => {
-      const at = n.indexOf('__subagents__');
-      return {
-        name: at > 0 ? n.slice(at + '__subagents__'.length) : `${SESSION}.jsonl`,
-        content: fs.readFileSync(path.join(VAULT, n), 'utf8'),
-      };
-    });
-}
+/** The session's files under the names Claude Code gives them (the corpus flattens its folders). */
+const corpusSessionFiles = (): DropFile[] => readCorpusSession(VAULT, PREFIX, SESSION);
 
 const AGENT = 'a5e1d2c3b4a59687f';
 const TASK = 'Find where the lexer handles TOKEN_EOF in /repo/src/lexer.ts and report the line.';
