@@ -141,7 +141,8 @@ test("a generated session: its subagent's compaction is a point, named by the su
     { name: `agent-${AGENT}.jsonl`, content: createSubagentLog() },
     {
       name: `agent-${AGENT}.meta.json`,
-      content: JSON.stringify({ agentType: 'Explore', description: 'Find the EOF handling' }),
+      // The description is the log's text: markup stays text, a bidi override shows as a marker.
+      content: JSON.stringify({ agentType: 'Explore', description: 'Find the <b>EOF</b>\u202e handling' }),
     },
   ]);
   const select = page.getByTestId('point-select');
@@ -150,7 +151,7 @@ test("a generated session: its subagent's compaction is a point, named by the su
   const groups = await readGroups(page);
   const sub = groups.find((g) => g.label.startsWith('Subagent'));
   expect(sub, JSON.stringify(groups)).toEqual({
-    label: `Subagent Explore ${AGENT}: Find the EOF handling (its own log)`,
+    label: `Subagent Explore ${AGENT}: Find the <b>EOF</b>⟨U+202E⟩ handling (its own log)`,
     options: [{ value: 'c:1', text: `Explore ${AGENT.slice(0, 7)} · 1 of 1 · 41.2k` }],
   });
   expect(groups[0]!.options.map((o) => o.value)).toEqual(['c:0']);
