@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { countCompactions, type DropFile, dropFiles, expect, openEmpty, REPO_ROOT, test } from './fixtures';
+import {
+  countCompactions,
+  type DropFile,
+  dropFiles,
+  expect,
+  openEmpty,
+  readCorpusSession,
+  REPO_ROOT,
+  test,
+} from './fixtures';
 import { expectWindowLabelClear } from './window-label';
 
 // A session's compactions as the page counts them, on real sessions: the header counts the main
@@ -17,18 +26,7 @@ const PREFIX = 'claude__projects__c--Users-loganf-Documents-IDAHO-VAULT__';
 const CLINE = path.join(CORPUS, 'CoreGems__Cline-Xray/task_sample__ui_messages.json');
 
 /** A session's files under the names Claude Code gives them (the corpus flattens its folders). */
-function sessionFiles(session: string): DropFile[] {
-  return fs
-    .readdirSync(VAULT)
-    .filter((n) => n.startsWith(`${PREFIX}${session}`))
-    .map((n) => {
-      const at = n.indexOf('__subagents__');
-      return {
-        name: at > 0 ? n.slice(at + '__subagents__'.length) : `${session}.jsonl`,
-        content: fs.readFileSync(path.join(VAULT, n), 'utf8'),
-      };
-    });
-}
+const sessionFiles = (session: string): DropFile[] => readCorpusSession(VAULT, PREFIX, session);
 
 /** Markers drawn on the chart: plain ones and the members of clusters. */
 async function markerCount(page: Page): Promise<number> {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 
@@ -71,6 +72,24 @@ export { expect };
 export interface DropFile {
   name: string;
   content: string;
+}
+
+/**
+ * A session's files as the corpus flattens them (`<prefix><session>.jsonl`,
+ * `<prefix><session>__subagents__agent-*.jsonl` and `.meta.json`), under the names Claude Code
+ * gives them (`<session>.jsonl`, `agent-*.jsonl`), to drop together.
+ */
+export function readCorpusSession(dir: string, prefix: string, session: string): DropFile[] {
+  return fs
+    .readdirSync(dir)
+    .filter((n) => n.startsWith(`${prefix}${session}`))
+    .map((n) => {
+      const at = n.indexOf('__subagents__');
+      return {
+        name: at > 0 ? n.slice(at + '__subagents__'.length) : `${session}.jsonl`,
+        content: fs.readFileSync(path.join(dir, n), 'utf8'),
+      };
+    });
 }
 
 /** Drops files onto the page (the whole page is the drop zone), as one drag & drop. */

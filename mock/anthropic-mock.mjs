@@ -11,14 +11,12 @@ import {
   closeWithHangs,
   countChars,
   getEchoText,
-  getMidStreamFault,
   getTrigger,
-  pieces,
+  playRequestFault,
   readBody,
   runFromCommandLine,
-  sendEcho,
   setCors,
-  sleep,
+  streamPieces,
   trackClose,
 } from './common.mjs';
 
@@ -77,17 +75,7 @@ export function createMockServer({ chunkDelayMs = 8, echo = [] } = {}) {
     requests.push(record);
     trackClose(res, record);
     const trigger = getTrigger(req, body);
-    if (trigger === 'reset') {
-      req.socket.destroy();
-      return;
-    }
-    // Accepts the request and never answers (a stuck server): only the client can end it.
-    if (trigger === 'hang') return;
-    if (ERRORS[trigger]) {
-      sendError(res, ERRORS[trigger]);
-      return;
-    }
-    if (sendEcho(req, res, trigger, echo, sendError)) return;
+    if (playRequestFault(req, res, trigger, { errors: ERRORS, echo, sendError })) return;
     if (req.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ input_tokens: Math.ceil(countChars(body) / 4) }));
@@ -152,41 +140,22 @@ export function createMockServer({ chunkDelayMs = 8, echo = [] } = {}) {
       content_block: { type: 'text', text: '' },
     });
     event(res, 'ping', { type: 'ping' });
-    const parts = pieces(text);
-    const delay = trigger === 'slow' ? 250 : chunkDelayMs;
-    for (let i = 0; i < parts.length; i++) {
-      if (res.destroyed) return;
-      if (trigger === 'reset-mid-stream' && i === 3) {
-        req.socket.destroy();
-        return;
-      }
-      const fault = i === 3 ? getMidStreamFault(trigger) : undefined;
-      if (fault === 'hang-mid-stream') return;
-      if (fault === 'malformed-stream') {
-        // Cut off, and quoting the request's key as a careless proxy would: never to be printed.
-        res.write(
-          `event: content_block_delta\ndata: {"type":"content_block_delta","proxy":"${getEchoText(req, echo)}","delta":\n\n`,
-        );
-        await sleep(delay);
-        res.end();
-        return;
-      }
-      if (fault === 'ended-early') {
-        res.end();
-        return;
-      }
-      if (trigger === 'overloaded-stream' && i === 3) {
-        event(res, 'error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
-        res.end();
-        return;
-      }
-      event(res, 'content_block_delta', {
-        type: 'content_block_delta',
-        index: 0,
-        delta: { type: 'text_delta', text: parts[i] },
-      });
-      await sleep(delay);
-    }
+    const complete = await streamPieces(req, res, {
+      text,
+      trigger,
+      delayMs: chunkDelayMs,
+      writePiece: (piece) =>
+        event(res, 'content_block_delta', {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'text_delta', text: piece },
+        }),
+      // Cut off, and quoting the request's key as a careless proxy would: never to be printed.
+      malformedEvent: `event: content_block_delta\ndata: {"type":"content_block_delta","proxy":"${getEchoText(req, echo)}","delta":\n\n`,
+      writeError: () =>
+        event(res, 'error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+    });
+    if (!complete) return;
     event(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
     event(res, 'message_delta', {
       type: 'message_delta',

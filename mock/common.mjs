@@ -136,9 +136,64 @@ export function closeWithHangs(server) {
   };
 }
 
-/** Whether a streamed answer stops after its third piece (`hang-mid-stream`, …); what it does then. */
-export function getMidStreamFault(trigger) {
-  return ['hang-mid-stream', 'malformed-stream', 'ended-early'].includes(trigger) ? trigger : undefined;
+/**
+ * The faults a request can ask for before any answer, played the same way by every protocol's
+ * mock: `reset` (the connection dropped), `hang` (accepted and never answered, a stuck server:
+ * only the client can end it), an HTTP error of `errors` (status, code, message) in the protocol's
+ * own shape (`sendError`), an echo (`sendEcho`). True when one was played.
+ */
+export function playRequestFault(req, res, trigger, { errors, echo, sendError }) {
+  if (trigger === 'reset') {
+    req.socket.destroy();
+    return true;
+  }
+  if (trigger === 'hang') return true;
+  if (errors[trigger]) {
+    sendError(res, errors[trigger]);
+    return true;
+  }
+  return sendEcho(req, res, trigger, echo, sendError);
+}
+
+/**
+ * Streams `text` in small pieces, one `writePiece` call each, `delayMs` apart (250 ms for `slow`),
+ * playing the trigger's fault after the third piece: `reset-mid-stream` (the connection dropped),
+ * `hang-mid-stream` (nothing more), `malformed-stream` (`malformedEvent`, an event cut off that
+ * quotes the request's key, then the end), `ended-early` (a clean end without the final events),
+ * `overloaded-stream` (`writeError`, where the protocol has one). True when every piece was sent:
+ * the caller then writes its final events.
+ */
+export async function streamPieces(
+  req,
+  res,
+  { text, trigger, delayMs, writePiece, malformedEvent, writeError },
+) {
+  const delay = trigger === 'slow' ? 250 : delayMs;
+  const parts = pieces(text);
+  for (let i = 0; i < parts.length; i++) {
+    if (res.destroyed) return false;
+    if (i === 3) {
+      if (trigger === 'reset-mid-stream') {
+        req.socket.destroy();
+        return false;
+      }
+      if (trigger === 'hang-mid-stream') return false;
+      if (trigger === 'malformed-stream') {
+        res.write(malformedEvent);
+        await sleep(delay);
+        res.end();
+        return false;
+      }
+      if (trigger === 'ended-early' || (trigger === 'overloaded-stream' && writeError)) {
+        if (trigger === 'overloaded-stream') writeError();
+        res.end();
+        return false;
+      }
+    }
+    writePiece(parts[i]);
+    await sleep(delay);
+  }
+  return true;
 }
 
 /** Starts `server` from the command line: `node mock/<name>.mjs [port]`. */

@@ -12,14 +12,12 @@ import {
   closeWithHangs,
   countChars,
   getEchoText,
-  getMidStreamFault,
   getTrigger,
-  pieces,
+  playRequestFault,
   readBody,
   runFromCommandLine,
-  sendEcho,
   setCors,
-  sleep,
+  streamPieces,
   trackClose,
 } from './common.mjs';
 
@@ -85,17 +83,7 @@ export function createMockServer({ chunkDelayMs = 8, echo = [] } = {}) {
     requests.push(record);
     trackClose(res, record);
     const trigger = getTrigger(req, body);
-    if (trigger === 'reset') {
-      req.socket.destroy();
-      return;
-    }
-    // Accepts the request and never answers (a stuck server): only the client can end it.
-    if (trigger === 'hang') return;
-    if (ERRORS[trigger]) {
-      sendError(res, ERRORS[trigger]);
-      return;
-    }
-    if (sendEcho(req, res, trigger, echo, sendError)) return;
+    if (playRequestFault(req, res, trigger, { errors: ERRORS, echo, sendError })) return;
     if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
       sendError(res, [404, 'not_found', `no route ${req.method} ${url.pathname}`]);
       return;
@@ -134,30 +122,15 @@ export function createMockServer({ chunkDelayMs = 8, echo = [] } = {}) {
         `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`,
       );
     chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
-    const parts = pieces(text);
-    const delay = trigger === 'slow' ? 250 : chunkDelayMs;
-    for (let i = 0; i < parts.length; i++) {
-      if (res.destroyed) return;
-      if (trigger === 'reset-mid-stream' && i === 3) {
-        req.socket.destroy();
-        return;
-      }
-      const fault = i === 3 ? getMidStreamFault(trigger) : undefined;
-      if (fault === 'hang-mid-stream') return;
-      if (fault === 'malformed-stream') {
-        // Cut off, and quoting the request's key as a careless proxy would: never to be printed.
-        res.write(`data: {"id":"chatcmpl-mock","proxy":"${getEchoText(req, echo)}","choices":[{"delta":\n\n`);
-        await sleep(delay);
-        res.end();
-        return;
-      }
-      if (fault === 'ended-early') {
-        res.end();
-        return;
-      }
-      chunk([{ index: 0, delta: { content: parts[i] }, finish_reason: null }]);
-      await sleep(delay);
-    }
+    const complete = await streamPieces(req, res, {
+      text,
+      trigger,
+      delayMs: chunkDelayMs,
+      writePiece: (piece) => chunk([{ index: 0, delta: { content: piece }, finish_reason: null }]),
+      // Cut off, and quoting the request's key as a careless proxy would: never to be printed.
+      malformedEvent: `data: {"id":"chatcmpl-mock","proxy":"${getEchoText(req, echo)}","choices":[{"delta":\n\n`,
+    });
+    if (!complete) return;
     chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]);
     if (body.stream_options?.include_usage) chunk([], { usage });
     res.write('data: [DONE]\n\n');

@@ -24,6 +24,7 @@ import { getPrintableUrl } from '../engine/redact/printable-url';
 import { collectKnownSecrets } from '../engine/redact/session-secrets';
 import { describeNoCalls, openSessionFiles } from './session-files';
 import { escapeTerminalText } from './terminal-text';
+import { startWaitNotice } from './wait-notice';
 
 // `compactlab summarize`: the span a compaction would replace, the exact request, the summary,
 // its tokens and its retention score. API keys come from the environment and are never printed.
@@ -32,12 +33,16 @@ export const SUMMARIZE_USAGE = `  compactlab summarize <session.jsonl> [subagent
         [--preset <id> (default: the log's own agent's)] [--prompt-file <file>] [--instructions <text>] [--summarizer builtin|anthropic|openai|recorded]
         [--model <id>] [--base-url <url>] [--max-tokens <n>] [--temperature <t>] [--keep-from <api call>] [--json] [--send-unmasked]
       Summarize the span a compaction would replace at that point (after an API call, or a real
-      compaction) and score which facts the summary kept. --at and --keep-from take 0-based
+      compaction: the main thread's, or a subagent's of its own context, its span that subagent's
+      log since its previous boundary) and score which facts the summary kept. A wrong --at lists
+      the session's compactions. --at and --keep-from take 0-based
       indices, as in --json output: "API call 12" in text is index 11, c0 is "compaction 1".
       --keep-from goes with a partial preset (claude-code-partial): the API call of the span where
       the summarized recent portion starts, what precedes it kept verbatim (default: the span's
       middle call). Anthropic reads ANTHROPIC_API_KEY,
-      openai reads OPENAI_API_KEY (optional for local servers); keys are never printed.
+      openai reads OPENAI_API_KEY (optional for local servers); keys are never printed. While a
+      server's answer is awaited, stderr says so (its first token, or nothing new for 5 s; plain
+      lines when it is not a terminal); there is no time limit, Ctrl-C stops it.
       Secrets found in the session are masked in the request (as the page does) and in what comes
       back; --send-unmasked sends the span as it is.
       Presets: ${PROMPT_PRESETS.map((p) => p.id).join(', ')}.`;
@@ -197,15 +202,27 @@ export const summarize: Command = async (args, out) => {
   });
   const summarizer = createSummarizer(config, preset);
   let outcome: Awaited<ReturnType<typeof runSummary>>;
+  // A server's call: what it waits for said on stderr (a hung server was silent); offline ones answer at once.
+  const notice =
+    kind === 'anthropic' || kind === 'openai'
+      ? startWaitNotice('compactlab summarize: ', {
+          tty: process.stderr.isTTY === true,
+          write: (text) => process.stderr.write(text),
+        })
+      : undefined;
   try {
-    outcome = await runSummary(summarizer, prepared.request, preset.output, prepared.facts);
+    outcome = await runSummary(summarizer, prepared.request, preset.output, prepared.facts, {
+      onText: notice?.onText,
+    });
   } catch (error) {
+    notice?.end();
     if (error instanceof SummarizerError) {
       process.stderr.write(`compactlab summarize: ${escapeTerminalText(unmask(error.message))}\n`);
       return 1;
     }
     throw error;
   }
+  notice?.end();
   const { result } = outcome;
   result.text = unmask(result.text);
   outcome.text = unmask(outcome.text);

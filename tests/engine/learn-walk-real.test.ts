@@ -94,6 +94,28 @@ describe.skipIf(!corpusOrSkip('learn walk figures on real logs'))(
       }
     });
 
+    it('lists only what the count counts: Gemini CLI leaves the output out, Codex adds its own estimate', async () => {
+      // Gemini CLI compares the last request's input: its count read "recorded usage 131,186 +
+      // output 890 + the strategy's own count -890", an output listed then taken back.
+      const gemini = stepOf(await getWalk(ROLLOUT_0324, 'gemini-cli'), 'check');
+      const count = gemini.figures.find((f) => f.label === 'Count compared')!;
+      expect(count.how).toBe('recorded usage');
+      expect(count.value).toBe(figureOf(gemini, 'Simulated context sent'));
+      expect(figureOf(gemini, 'Output of the response')).toBeGreaterThan(0);
+      expect(gemini.figures.find((f) => f.label === 'Output of the response')!.how).toContain(
+        'not counted by this strategy’s trigger',
+      );
+      expect(gemini.lead).toContain('the size of the request it just sent (its input, not the answer)');
+      // Codex counts the output and more: each part listed, and its own estimate, adding up.
+      const codex = stepOf(await getCodexWalk(), 'check');
+      const parts = codex.figures.find((f) => f.label === 'Count compared')!;
+      expect(parts.how).toBe("recorded usage 251,429 + output 1,637 + the strategy's own count 3,936");
+      expect(parts.value).toBe(251_429 + 1_637 + 3_936);
+      expect(codex.figures.find((f) => f.label === 'Output of the response')!.how).toContain(
+        'counted (the next',
+      );
+    });
+
     it('tells the prune’s own count from the context, and draws no headroom against its minimum (OpenCode)', async () => {
       const walk = await getWalk(ROLLOUT_0324, 'opencode', 1);
       const check = stepOf(walk, 'check');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { parseSession, readEntryText } from '../../src/engine/parse/parse-session';
 import { requirePreset } from '../../src/engine/strategies/prompt-presets';
+import { getPresetSettings } from '../helpers/preset-settings';
 import { extractMessageText } from '../../src/engine/query/compaction-detail';
 import { scoreRetention } from '../../src/engine/retention/score';
 import { FACT_CATEGORIES } from '../../src/engine/retention/types';
@@ -43,14 +44,7 @@ describe.runIf(present)('retention on corpus spans', () => {
           session,
           sources,
           { kind: 'compaction', compactionIndex },
-          {
-            presetId: preset.id,
-            prompt: preset.prompt,
-            customInstructions: '',
-            systemPrompt: preset.systemPrompt,
-            model: 'builtin',
-            maxOutputTokens: preset.maxOutputTokens,
-          },
+          getPresetSettings('claude-code-full'),
         );
         if (prepared.request.messages.length === 0) continue;
         spans++;

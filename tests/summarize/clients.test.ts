@@ -147,39 +147,6 @@ describe('Anthropic summarizer against the local mock', () => {
     );
     expect(error.code).toBe('network');
   });
-
-  it.each([
-    ['mock-hang', 0],
-    ['mock-hang-mid-stream', 1],
-  ])('%s: Cancel ends the wait and closes the connection the server holds', async (model, minDeltas) => {
-    const controller = new AbortController();
-    const deltas: string[] = [];
-    const running = createAnthropicSummarizer({ apiKey: KEY, baseUrl }).summarize(request(model), {
-      signal: controller.signal,
-      onText: (d) => deltas.push(d),
-    });
-    await until(() => server.requests.at(-1)?.body.model === model);
-    await new Promise((r) => setTimeout(r, 200));
-    controller.abort();
-    expect((await failure(running)).code).toBe('cancelled');
-    expect(deltas.length).toBeGreaterThanOrEqual(minDeltas);
-    await until(() => server.requests.at(-1)?.closedEarly === true);
-  });
-
-  it('cancels a stream in progress', async () => {
-    const controller = new AbortController();
-    const deltas: string[] = [];
-    const running = createAnthropicSummarizer({ apiKey: KEY, baseUrl }).summarize(request('mock-slow'), {
-      signal: controller.signal,
-      onText: (d) => {
-        deltas.push(d);
-        controller.abort();
-      },
-    });
-    const error = await failure(running);
-    expect(error.code).toBe('cancelled');
-    expect(deltas.length).toBeGreaterThanOrEqual(1);
-  });
 });
 
 describe('OpenAI-compatible summarizer against the local mock', () => {
@@ -252,6 +219,28 @@ describe('OpenAI-compatible summarizer against the local mock', () => {
     // the event: the page and the CLI mask what they show (e2e/summaries-faults, tests/summarize/cli).
     if (model !== 'mock-malformed-stream') expect(error.message).not.toContain(KEY);
   });
+});
+
+// Cancel, the same cases for each client: a server that hangs before its first token or mid-answer
+// (the wait ends and the connection the server holds is closed), and a stream in progress.
+describe.each([
+  {
+    client: 'Anthropic',
+    createServer: () => createAnthropicMock({ chunkDelayMs: 1 }),
+    createSummarizer: (baseUrl: string) => createAnthropicSummarizer({ apiKey: KEY, baseUrl }),
+  },
+  {
+    client: 'OpenAI-compatible',
+    createServer: () => createOpenAiMock({ chunkDelayMs: 1 }),
+    createSummarizer: (baseUrl: string) => createOpenAiSummarizer({ baseUrl }),
+  },
+])('$client summarizer: Cancel', ({ createServer, createSummarizer }) => {
+  const server = createServer();
+  let baseUrl = '';
+  beforeAll(async () => {
+    baseUrl = await listen(server);
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it.each([
     ['mock-hang', 0],
@@ -259,7 +248,7 @@ describe('OpenAI-compatible summarizer against the local mock', () => {
   ])('%s: Cancel ends the wait and closes the connection the server holds', async (model, minDeltas) => {
     const controller = new AbortController();
     const deltas: string[] = [];
-    const running = createOpenAiSummarizer({ baseUrl }).summarize(request(model), {
+    const running = createSummarizer(baseUrl).summarize(request(model), {
       signal: controller.signal,
       onText: (d) => deltas.push(d),
     });
@@ -273,10 +262,15 @@ describe('OpenAI-compatible summarizer against the local mock', () => {
 
   it('cancels a stream in progress', async () => {
     const controller = new AbortController();
-    const running = createOpenAiSummarizer({ baseUrl }).summarize(request('mock-slow'), {
+    const deltas: string[] = [];
+    const running = createSummarizer(baseUrl).summarize(request('mock-slow'), {
       signal: controller.signal,
-      onText: () => controller.abort(),
+      onText: (d) => {
+        deltas.push(d);
+        controller.abort();
+      },
     });
     expect((await failure(running)).code).toBe('cancelled');
+    expect(deltas.length).toBeGreaterThanOrEqual(1);
   });
 });

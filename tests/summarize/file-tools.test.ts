@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { requirePreset } from '../../src/engine/strategies/prompt-presets';
+import { getPresetSettings } from '../helpers/preset-settings';
 import { renderBuiltinSummary } from '../../src/engine/summarize/builtin';
 import { computeSpanDigest } from '../../src/engine/summarize/digest';
 import { prepareSummary } from '../../src/engine/summarize/prepare';
@@ -36,14 +37,7 @@ describe.skipIf(!corpusOrSkip('file tools of a real Gemini CLI span'))('file too
       session,
       [createMemorySource(basename(GEMINI), Buffer.from(raw))],
       { kind: 'api-call', apiCallIndex: session.apiCalls.length - 1 },
-      {
-        presetId: preset.id,
-        prompt: preset.prompt,
-        customInstructions: '',
-        systemPrompt: preset.systemPrompt,
-        model: 'builtin',
-        maxOutputTokens: preset.maxOutputTokens,
-      },
+      getPresetSettings('gemini-cli'),
     );
     const digest = computeSpanDigest(prepared.request.messages);
     expect(new Set(digest.files.map((f) => f.path))).toEqual(read);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { requirePreset } from '../../src/engine/strategies/prompt-presets';
+import { getPresetSettings } from '../helpers/preset-settings';
 import {
   handleSummariesOp,
   type SummariesInfo,
@@ -23,18 +23,10 @@ describe('the Summaries operations the worker runs', () => {
 
   it('prepare: the exact request, and the recorded summary at a real compaction', async () => {
     const { session, sources } = await loadFixture();
-    const preset = requirePreset('claude-code-full');
     const prepared = (await handleSummariesOp(session, sources, {
       op: 'prepare',
       point: { kind: 'compaction', compactionIndex: 0 },
-      settings: {
-        presetId: preset.id,
-        prompt: preset.prompt,
-        customInstructions: '',
-        systemPrompt: preset.systemPrompt,
-        model: 'builtin',
-        maxOutputTokens: preset.maxOutputTokens,
-      },
+      settings: getPresetSettings('claude-code-full'),
     })) as SummariesPrepared;
     expect(prepared.request.messages.length).toBeGreaterThan(3);
     expect(prepared.recordedContinuation).toMatch(/^This session is being continued/);

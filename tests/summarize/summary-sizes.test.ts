@@ -35,6 +35,17 @@ const info = {
   hashKind: 'sha256',
   name: 'x.jsonl',
   compactions: [{ compactionIndex: 0, trigger: 'auto', line: 10, apiCallBefore: 4, hasSummary: true }],
+  subagentCompactions: [
+    {
+      compactionIndex: 1,
+      trigger: 'auto',
+      line: 13,
+      hasSummary: true,
+      subagent: { id: 'a3144f31772d15038', type: 'Explore' },
+      index: 0,
+      total: 1,
+    },
+  ],
   apiCalls: [],
   agentPresetId: 'claude-code-full',
 } satisfies SummariesInfo;
@@ -46,6 +57,8 @@ describe('summary sizes for the replay', () => {
     run('starred', { kind: 'api-call', apiCallIndex: 9, label: '' }, 900, 1, true),
     run('later', { kind: 'api-call', apiCallIndex: 9, label: '' }, 3000, 5),
     run('real', { kind: 'compaction', compactionIndex: 0, label: '' }, 2200, 3),
+    // A subagent's compaction summarizes the subagent's own context: no size for the main replay.
+    run('subagent', { kind: 'compaction', compactionIndex: 1, label: '' }, 700, 4),
     run('other transcript', { kind: 'api-call', apiCallIndex: 7, label: '' }, 50, 9, false, 'e'.repeat(64)),
   ];
 

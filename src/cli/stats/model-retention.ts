@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { getPrintableUrl } from '../../engine/redact/printable-url';
 import type { SettingsModel } from '../../engine/stats/setting-rows';
 import type { Summarizer } from '../../engine/summarize/types';
+import { startWaitNotice } from '../wait-notice';
 
 // `stats --strategy … --retention --retention-summarizer anthropic|openai`: the retention scored on
 // a model's summaries. The keys come from the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY) and
@@ -146,8 +147,15 @@ export function createRunModel(
       summarizer ??= createSummarizer(options);
       made++;
       log(`summary call ${made}/${total}: ${info.file} · ${info.setting} · ${info.label}`);
+      // What the call waits for (a hung server was silent), as lines: the progress shares stderr.
+      const notice = startWaitNotice(`summary call ${made}/${total}: `, {
+        tty: false,
+        write: (text) => log(text.replace(/\n$/, '')),
+      });
       try {
-        const text = maskKeys((await (await summarizer).summarize(request, { signal })).text);
+        const text = maskKeys(
+          (await (await summarizer).summarize(request, { signal, onText: notice.onText })).text,
+        );
         writeCached(options, info.hash, text);
         return text;
       } catch (e) {
@@ -157,6 +165,8 @@ export function createRunModel(
           log(`${info.file} · ${info.setting} · ${info.label}: the call failed, not scored: ${error}`);
         }
         throw new Error(error);
+      } finally {
+        notice.end();
       }
     },
   };

@@ -42,6 +42,8 @@ interface CompactionRequestOptions {
   promptPreset?: PromptPreset;
   /** Empty base64 payloads, for display. */
   elideBase64?: boolean;
+  /** A subagent's compaction: the messages of that subagent's log (this file) alone, not the main thread's. */
+  subagentFileIndex?: number;
   signal?: AbortSignal;
 }
 
@@ -88,7 +90,12 @@ export async function buildCompactionRequest(
   const normalized = await readSpanMessages(
     session,
     sources,
-    { fromEntryIndex: from, uptoEntryIndex: upto, excludeEntryIndices: options.excludeEntryIndices },
+    {
+      fromEntryIndex: from,
+      uptoEntryIndex: upto,
+      excludeEntryIndices: options.excludeEntryIndices,
+      subagentFileIndex: options.subagentFileIndex,
+    },
     { elideBase64: options.elideBase64, signal: options.signal },
   );
   const messages: ApiMessage[] = normalized.messages;

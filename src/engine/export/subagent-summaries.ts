@@ -1,5 +1,4 @@
 import { readSpanMessages } from '../compact/span-messages';
-import { isMainThreadCompaction } from '../parse/main-thread';
 import { readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { getThreadPlace, readSummaryNote, readSummaryText } from '../query/compaction-detail';
@@ -7,6 +6,7 @@ import { formatOrdinal } from '../query/numbering';
 import { maskJsonValue, type RedactionSettings } from '../redact/mask';
 import { extractRetentionFacts } from '../retention/extract';
 import { scoreRetention } from '../retention/score';
+import { getCompactionSpan, getSubagentCompactions } from '../summarize/span';
 import type { Session } from '../types';
 import type { ExportedSummary } from './summary-export';
 
@@ -23,13 +23,8 @@ export async function collectSubagentSummaries(
 ): Promise<ExportedSummary[]> {
   const { redaction, signal } = options;
   const out: ExportedSummary[] = [];
-  // The previous full boundary in each subagent's log: where the next one's span starts.
-  const spanStart = new Map<number, number>();
-  for (const compaction of session.compactions) {
-    if (compaction.kind !== 'compact' || isMainThreadCompaction(session, compaction)) continue;
+  for (const { compactionIndex, compaction } of getSubagentCompactions(session)) {
     const place = getThreadPlace(session, compaction);
-    const from = spanStart.get(compaction.fileIndex) ?? firstEntryOfFile(session, compaction.fileIndex);
-    spanStart.set(compaction.fileIndex, compaction.entryIndex);
     if (compaction.summaryEntryIndex === undefined) continue;
     signal?.throwIfAborted();
     const raw = await readEntryText(sources, session, compaction.summaryEntryIndex);
@@ -50,14 +45,15 @@ export async function collectSubagentSummaries(
       out.push(note === undefined ? recorded : { ...recorded, note });
       continue;
     }
+    // The span the Summaries workbench offers at this compaction (summarize/span.ts).
+    const { fromEntryIndex, uptoEntryIndex, subagentFileIndex } = getCompactionSpan(session, {
+      kind: 'compaction',
+      compactionIndex,
+    });
     const span = await readSpanMessages(
       session,
       sources,
-      {
-        fromEntryIndex: from,
-        uptoEntryIndex: compaction.entryIndex - 1,
-        subagentFileIndex: compaction.fileIndex,
-      },
+      { fromEntryIndex, uptoEntryIndex, subagentFileIndex },
       { signal },
     );
     // With a redaction, the facts come from the masked span, as the main thread's do (prepare.ts).
@@ -69,10 +65,4 @@ export async function collectSubagentSummaries(
     out.push({ ...recorded, retention });
   }
   return out;
-}
-
-/** The first entry of a file (a session's files are read one after another, each in one run). */
-function firstEntryOfFile(session: Session, fileIndex: number): number {
-  const i = session.entries.findIndex((e) => e.fileIndex === fileIndex);
-  return i < 0 ? 0 : i;
 }

@@ -46,6 +46,9 @@ export function checkStep(ctx: Context, event: ReplayEventFields | undefined): L
   const output = prepared.output[pos] ?? 0;
   const pending = prepared.pendingEstimate[pos] ?? 0;
   const pendingCounted = Math.abs(event.checkTokens - simulated - output - pending) < 1 && pending > 0;
+  // A count of the request's input alone (Gemini CLI's last prompt) leaves the output out: the
+  // breakdown drops it (provenance.ts, withStrategyCount), and so does this figure's note.
+  const outputCounted = output > 0 && event.preSource.outputTokens !== 0;
   // A count that is not the context before (OpenCode's and Gemini CLI's prunable tool output, the
   // API's input tokens): the breakdown of the context is not its breakdown. The check said
   // "Count compared 47,938" with the parts of 153,067.
@@ -66,7 +69,15 @@ export function checkStep(ctx: Context, event: ReplayEventFields | undefined): L
           ? 'recorded usage corrected by what earlier simulated events removed'
           : 'the recorded usage: the history is still the log’s',
     },
-    { label: 'Output of the response', value: output, unit: 'tokens', how: 'usage.output_tokens' },
+    {
+      label: 'Output of the response',
+      value: output,
+      unit: 'tokens',
+      how:
+        outputCounted || output === 0
+          ? 'usage.output_tokens: counted (the next request carries it)'
+          : 'usage.output_tokens: not counted by this strategy’s trigger (it counts the request’s input)',
+    },
     {
       label: 'Pending estimate',
       value: pending,
@@ -108,7 +119,7 @@ export function checkStep(ctx: Context, event: ReplayEventFields | undefined): L
     'The token check',
     ownCount
       ? `After each API call the agent counts what its rule looks at and compares it with the threshold. At API call ${event.afterApiCall + 1} of the main thread its count, ${fmt(event.checkTokens)}, ${versus}; the context is then ${fmt(event.preTokens)} tokens.`
-      : `After each API call the agent adds up what its next request will carry and compares it with the threshold. At API call ${event.afterApiCall + 1} of the main thread the count, ${fmt(event.checkTokens)}, ${versus}.`,
+      : `After each API call the agent ${outputCounted || output === 0 ? 'adds up what its next request will carry' : 'takes the size of the request it just sent (its input, not the answer)'} and compares it with the threshold. At API call ${event.afterApiCall + 1} of the main thread the count, ${fmt(event.checkTokens)}, ${versus}.`,
     { bar: createBar(result, pos, pos + 1, event), figures },
   );
 }

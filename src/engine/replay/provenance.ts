@@ -27,12 +27,25 @@ export function createTokenProvenance(kind: TokenProvenance['kind']): TokenProve
 }
 
 /**
- * `p` as the breakdown of `tokens`: what the strategy counted beyond (or short of) its parts in
- * `strategyTokens` (a copy; `p` itself when it already sums to `tokens`).
+ * `p` as the breakdown of `tokens`, a strategy's trigger count: the call's output and the pending
+ * estimate left out when the count leaves them out (Gemini CLI compares the last request's input:
+ * its breakdown read "recorded usage 100,098 + output 222 + the strategy's own count -222"), and
+ * what it counts beyond (or short of) the rest in `strategyTokens` (Codex adds its estimate of
+ * earlier reasoning). A copy; `p` itself when it already sums to `tokens`.
  */
 export function withStrategyCount(p: TokenProvenance, tokens: TokenCount): TokenProvenance {
   const rest = tokens - sumTokenProvenance(p);
-  return Math.abs(rest) < 0.5 ? p : { ...p, strategyTokens: p.strategyTokens + rest };
+  if (Math.abs(rest) < 0.5) return p;
+  // The parts a count may leave out, alone or together: the output, the pending estimate.
+  for (const [outputTokens, pendingTokens] of [
+    [0, 0],
+    [0, p.pendingTokens],
+    [p.outputTokens, 0],
+  ] as const) {
+    const left = p.outputTokens - outputTokens + p.pendingTokens - pendingTokens;
+    if (left > 0 && Math.abs(rest + left) < 0.5) return { ...p, outputTokens, pendingTokens };
+  }
+  return { ...p, strategyTokens: p.strategyTokens + rest };
 }
 
 /** The figure a breakdown explains. */

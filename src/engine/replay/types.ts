@@ -52,9 +52,9 @@ export interface TokenProvenance {
   outputTokens: TokenCount;
   pendingTokens: TokenCount;
   /**
-   * A trigger count the strategy made its own way, less the replay's (trigger counts only): an
-   * estimate it adds (Codex's earlier encrypted reasoning), an output it does not count (Gemini
-   * CLI). The event's `note` says which.
+   * A trigger count the strategy made its own way, less the replay's parts (trigger counts only):
+   * an estimate it adds (Codex's earlier encrypted reasoning). An output or pending estimate it
+   * does not count is left out of the parts instead (Gemini CLI: `withStrategyCount`).
    */
   strategyTokens: TokenCount;
 }

@@ -128,6 +128,7 @@ export async function prepareSummary(
     variant,
     keepFromEntryIndex,
     customInstructions: settings.customInstructions,
+    subagentFileIndex: span.subagentFileIndex,
     signal,
   });
   // The one place the request text is produced: the redaction pass goes here.
@@ -154,6 +155,7 @@ export async function prepareSummary(
       uptoEntryIndex: span.uptoEntryIndex,
       fromEntryIndex: keepFromEntryIndex,
       variant: 'full',
+      subagentFileIndex: span.subagentFileIndex,
       signal,
     });
     summarized = mask(recent.messages);

@@ -2,13 +2,13 @@ import { isMainThreadEntry } from '../parse/main-thread';
 import { readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { getDialectInfo } from '../parse/dialects/descriptors';
-import { readSummaryText } from '../query/compaction-detail';
+import { getThreadPlace, readSummaryText } from '../query/compaction-detail';
 import { getAgentPresetId } from '../strategies/prompt-presets';
 import { maskText } from '../redact/mask';
 import type { Session, TokenCount } from '../types';
 import { type PreparedSummary, type PromptSettings, prepareSummary } from './prepare';
 import { getRecordedCallFigures, type RecordedCallFigures } from './recorded';
-import { type CompactionPoint, getMainCompactions } from './span';
+import { type CompactionPoint, getMainCompactions, getSubagentCompactions } from './span';
 
 // What the Summaries view asks of the worker that holds the session: the transcript's identity
 // and compaction points, and the exact request for a point. Plain data in and out.
@@ -30,6 +30,23 @@ export interface SummariesInfo {
     preTokens?: TokenCount;
     apiCallBefore?: number;
     hasSummary: boolean;
+  }[];
+  /**
+   * The subagents' compactions of their own contexts, each in its subagent's log (its place there,
+   * 0-based, of `total`), in log order; never among `compactions`, whose figures are the main
+   * thread's (a replay's summary sizes, the default point).
+   */
+  subagentCompactions: {
+    compactionIndex: number;
+    uuid?: string;
+    trigger: string;
+    /** In its subagent's log. */
+    line: number;
+    preTokens?: TokenCount;
+    hasSummary: boolean;
+    subagent: { id: string; type?: string; description?: string };
+    index: number;
+    total: number;
   }[];
   /** Main-thread API calls: index and context size. */
   apiCalls: { index: number; contextTokens: TokenCount }[];
@@ -74,13 +91,15 @@ async function computeContentHash(
   return { hash: toHex(await crypto.subtle.digest('SHA-256', joined)), kind: 'sha256-sampled' };
 }
 
-/** The transcript's identity, its main-thread compaction points and API calls. */
+/** The transcript's identity, its compaction points (the main thread's, the subagents') and main API calls. */
 export async function getSummariesInfo(session: Session, sources: ByteSource[]): Promise<SummariesInfo> {
   const mainIndex = session.files.find((f) => f.role === 'main')?.index ?? 0;
   const { hash, kind } = await computeContentHash(sources[mainIndex]!);
+  // A summary there is to read (a remote Codex compaction's is encrypted).
+  const hasSummary = async (at: number | undefined) =>
+    at !== undefined && readSummaryText(session, at, await readEntryText(sources, session, at)) !== undefined;
   const compactions: SummariesInfo['compactions'] = [];
   for (const { compactionIndex, compaction } of getMainCompactions(session)) {
-    const at = compaction.summaryEntryIndex;
     compactions.push({
       compactionIndex,
       uuid: compaction.uuid,
@@ -88,10 +107,27 @@ export async function getSummariesInfo(session: Session, sources: ByteSource[]):
       line: compaction.line,
       preTokens: compaction.preTokens,
       apiCallBefore: compaction.apiCallBefore,
-      // A summary there is to read (a remote Codex compaction's is encrypted).
-      hasSummary:
-        at !== undefined &&
-        readSummaryText(session, at, await readEntryText(sources, session, at)) !== undefined,
+      hasSummary: await hasSummary(compaction.summaryEntryIndex),
+    });
+  }
+  const subagentCompactions: SummariesInfo['subagentCompactions'] = [];
+  for (const { compactionIndex, compaction } of getSubagentCompactions(session)) {
+    const file = session.files[compaction.fileIndex];
+    const place = getThreadPlace(session, compaction);
+    subagentCompactions.push({
+      compactionIndex,
+      uuid: compaction.uuid,
+      trigger: compaction.trigger,
+      line: compaction.line,
+      preTokens: compaction.preTokens,
+      hasSummary: await hasSummary(compaction.summaryEntryIndex),
+      subagent: {
+        id: file?.agentId ?? file?.name ?? `file ${compaction.fileIndex}`,
+        ...(file?.agentType === undefined ? {} : { type: file.agentType }),
+        ...(file?.agentDescription === undefined ? {} : { description: file.agentDescription }),
+      },
+      index: place.index,
+      total: place.total,
     });
   }
   return {
@@ -100,6 +136,7 @@ export async function getSummariesInfo(session: Session, sources: ByteSource[]):
     hashKind: kind,
     name: session.files[mainIndex]?.name ?? 'transcript',
     compactions,
+    subagentCompactions,
     apiCalls: session.apiCalls
       .filter((call) => {
         const entry = session.entries[call.firstEntryIndex];

@@ -1,11 +1,13 @@
 import { getSpanStart } from '../compact/build-request';
-import { isMainThreadEntry } from '../parse/main-thread';
+import { isMainThreadCompaction, isMainThreadEntry } from '../parse/main-thread';
 import type { Compaction, Session } from '../types';
 import { formatOrdinal } from '../query/numbering';
+import { getThreadPlace } from '../query/compaction-detail';
 
 // Where a compaction happens and which entries it replaces. Two kinds of point: a real
-// compaction recorded in the transcript, or "right after API call N" (the span a compaction
-// would replace had it fired there, as the replay proposes).
+// compaction recorded in the transcript (the main thread's, or a subagent's of its own context, in
+// its own log: docs/sources.md#fmt-subagents), or "right after API call N" of the main thread (the
+// span a compaction would replace had it fired there, as the replay proposes).
 
 export type CompactionPoint =
   | { kind: 'compaction'; compactionIndex: number }
@@ -21,7 +23,15 @@ export interface CompactionSpan {
   compactionIndex?: number;
   /** Context of the API call just before the point, as the API reported it. */
   contextTokensBefore?: number;
-  /** A short label: "compaction 2 (auto) at line 146" / "after API call 27". */
+  /**
+   * A subagent's compaction: the file of its log, whose messages alone the span holds (absent: the
+   * main thread's).
+   */
+  subagentFileIndex?: number;
+  /**
+   * A short label: "compaction 2 (auto) at line 146" / "after API call 27" / "subagent
+   * Explore a3144f31772d15038: compaction 1 of 2 (auto) at line 13".
+   */
   label: string;
 }
 
@@ -39,12 +49,69 @@ export function getMainCompactions(session: Session): { compactionIndex: number;
   return out;
 }
 
+/** True for a full compaction in a subagent's own log (of the subagent's context, not the session's). */
+function isSubagentCompaction(session: Session, c: Compaction): boolean {
+  return c.kind === 'compact' && !isMainThreadCompaction(session, c);
+}
+
+/** The subagents' full compactions, in log order, with their index in `session.compactions`. */
+export function getSubagentCompactions(
+  session: Session,
+): { compactionIndex: number; compaction: Compaction }[] {
+  const out: { compactionIndex: number; compaction: Compaction }[] = [];
+  session.compactions.forEach((compaction, compactionIndex) => {
+    if (isSubagentCompaction(session, compaction)) out.push({ compactionIndex, compaction });
+  });
+  return out;
+}
+
+/** A subagent as people name it (the Summaries picker too): its type when its `.meta.json` gives one, and its id. */
+function getSubagentName(session: Session, fileIndex: number): string {
+  const file = session.files[fileIndex];
+  const id = file?.agentId ?? file?.name ?? `file ${fileIndex}`;
+  return file?.agentType ? `${file.agentType} ${id}` : id;
+}
+
+/**
+ * The span a subagent's compaction replaced: its log's messages since its previous full boundary
+ * in that log (whose summary is included, as `nk` keeps it for the main thread), or since the
+ * log's first entry; the context before it is its last call's in the span.
+ */
+function getSubagentSpan(session: Session, point: CompactionPoint & { kind: 'compaction' }): CompactionSpan {
+  const compaction = session.compactions[point.compactionIndex]!;
+  const file = compaction.fileIndex;
+  let from = session.entries.findIndex((e) => e.fileIndex === file);
+  for (const c of session.compactions)
+    if (c.kind === 'compact' && c.fileIndex === file && c.entryIndex < compaction.entryIndex)
+      from = Math.max(from, c.entryIndex);
+  const upto = compaction.entryIndex - 1;
+  let before: number | undefined;
+  for (const call of session.apiCalls) {
+    const entry = session.entries[call.firstEntryIndex];
+    if (entry?.fileIndex === file && call.firstEntryIndex >= from && call.firstEntryIndex <= upto)
+      before = call.contextTokens;
+  }
+  const place = getThreadPlace(session, compaction);
+  return {
+    point,
+    fromEntryIndex: Math.max(0, from),
+    uptoEntryIndex: upto,
+    compactionIndex: point.compactionIndex,
+    contextTokensBefore: before,
+    subagentFileIndex: file,
+    label: `subagent ${getSubagentName(session, file)}: ${formatOrdinal('compaction', place.index, place.total)} (${compaction.trigger}) at line ${compaction.line}`,
+  };
+}
+
 /** The span a compaction at `point` replaces. Throws RangeError for a point the session lacks. */
 export function getCompactionSpan(session: Session, point: CompactionPoint): CompactionSpan {
   if (point.kind === 'compaction') {
     const compaction = session.compactions[point.compactionIndex];
+    if (compaction && isSubagentCompaction(session, compaction)) return getSubagentSpan(session, point);
     if (!compaction || !isMainCompaction(session, compaction)) {
-      throw new RangeError(`No full compaction ${point.compactionIndex} in the main transcript`);
+      throw new RangeError(
+        `No full compaction ${point.compactionIndex} in the main transcript or a subagent's log`,
+      );
     }
     const upto = compaction.entryIndex - 1;
     const before =
@@ -87,7 +154,10 @@ export function getCompactionSpan(session: Session, point: CompactionPoint): Com
   };
 }
 
-/** Main-thread API calls whose first entry lies in [from, upto]: candidates for a partial compact's split. */
+/**
+ * The span's thread's API calls (the main thread's, or its subagent's) whose first entry lies in
+ * [from, upto]: candidates for a partial compact's split.
+ */
 export function getApiCallsInSpan(session: Session, span: CompactionSpan): number[] {
   const calls: number[] = [];
   for (const call of session.apiCalls) {
@@ -96,7 +166,9 @@ export function getApiCallsInSpan(session: Session, span: CompactionSpan): numbe
       call.firstEntryIndex >= span.fromEntryIndex &&
       call.firstEntryIndex <= span.uptoEntryIndex &&
       entry &&
-      isMainThreadEntry(session, entry)
+      (span.subagentFileIndex === undefined
+        ? isMainThreadEntry(session, entry)
+        : entry.fileIndex === span.subagentFileIndex && !isMainThreadEntry(session, entry))
     ) {
       calls.push(call.index);
     }
@@ -105,21 +177,27 @@ export function getApiCallsInSpan(session: Session, span: CompactionSpan): numbe
 }
 
 /**
- * Reads `--at`: an API call index ("27"), a compaction index ("c2"), or the uuid (or a prefix of
- * 8+ characters) of a real compaction's boundary record. Throws RangeError with what the session offers.
+ * Reads `--at`: an API call index ("27"), a compaction index ("c2", the main thread's or a
+ * subagent's), or the uuid (or a prefix of 8+ characters) of a real compaction's boundary record.
+ * Throws RangeError with what the session offers.
  */
 export function parseCompactionPoint(session: Session, at: string): CompactionPoint {
   const text = at.trim();
   if (/^\d+$/.test(text)) return { kind: 'api-call', apiCallIndex: Number(text) };
   const indexed = /^c(\d+)$/i.exec(text);
   if (indexed) return { kind: 'compaction', compactionIndex: Number(indexed[1]) };
-  const main = getMainCompactions(session);
-  const hit = main.find(
+  const real = [...getMainCompactions(session), ...getSubagentCompactions(session)];
+  const hit = real.find(
     ({ compaction }) => compaction.uuid === text || (text.length >= 8 && compaction.uuid?.startsWith(text)),
   );
   if (hit) return { kind: 'compaction', compactionIndex: hit.compactionIndex };
-  const known = main.map(
-    ({ compactionIndex, compaction }) => `c${compactionIndex} = ${compaction.uuid ?? '(no uuid)'}`,
+  const known = real.map(
+    ({ compactionIndex, compaction }) =>
+      `c${compactionIndex} = ${compaction.uuid ?? '(no uuid)'}${
+        isMainThreadCompaction(session, compaction)
+          ? ''
+          : ` (subagent ${getSubagentName(session, compaction.fileIndex)})`
+      }`,
   );
   throw new RangeError(
     `"${at}" is neither an API call index (0–${Math.max(session.apiCalls.length - 1, 0)}) nor a real compaction${known.length ? ` (${known.join(', ')})` : ' (this transcript has none)'}`,

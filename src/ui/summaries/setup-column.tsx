@@ -9,7 +9,8 @@ import { useKeyStore } from './key-store';
 import { useSummariesStore } from './summaries-store';
 import { SecretInput } from './secret-input';
 import { formatOrdinal, formatOrdinalTitle } from '../../engine/query/numbering';
-import { FIDELITY_LABELS, parsePointValue, pointValue } from './workbench-helpers';
+import { markHiddenChars } from '../common/visible-text';
+import { FIDELITY_LABELS, getSubagentLabel, parsePointValue, pointValue } from './workbench-helpers';
 
 // The Summaries workbench's first column: the point, the prompt preset and the summarizer.
 
@@ -73,6 +74,28 @@ export function SetupColumn({
               ))}
             </optgroup>
           )}
+          {/* A subagent's compactions, of its own context: named by the subagent (its type and id,
+              the Task call's description in the group's label), numbered and lined in its log. */}
+          {getSubagentGroups(info).map(({ key, subagent, compactions }) => (
+            <optgroup
+              key={key}
+              label={markHiddenChars(
+                `Subagent ${getSubagentLabel(subagent)}${subagent.description ? `: ${subagent.description}` : ''} (its own log)`,
+              )}
+            >
+              {compactions.map((c) => (
+                <option
+                  key={c.compactionIndex}
+                  value={`c:${c.compactionIndex}`}
+                  title={markHiddenChars(
+                    `Subagent ${getSubagentLabel(subagent)}${subagent.description ? ` (${subagent.description})` : ''}: ${formatOrdinal('compaction', c.index, c.total)} (${c.trigger}) at line ${formatCount(c.line)} of its log${c.preTokens ? ` · ${formatCount(c.preTokens)} tokens before it` : ''}`,
+                  )}
+                >
+                  {getSubagentOptionText(c)}
+                </option>
+              ))}
+            </optgroup>
+          ))}
           <optgroup label="After API call (what a compaction there would replace)">
             {info.apiCalls.map((c) => (
               <option key={c.index} value={`a:${c.index}`}>
@@ -269,6 +292,36 @@ export function SetupColumn({
       )}
     </section>
   );
+}
+
+/** A type shown whole up to this many characters in an option (ours: "general-purpose" is 15). */
+const OPTION_TYPE_CHARS = 15;
+
+/**
+ * A subagent compaction's option, short enough to show whole in the box at 1280 (its type, its
+ * id's first 7 characters, its place in its log, the tokens before it: "Explore a6f4214 · 3 of 3 ·
+ * 180.2k"; the whole id, description, trigger and line are in the group's label and the title).
+ */
+function getSubagentOptionText(c: SummariesInfo['subagentCompactions'][number]): string {
+  const type = c.subagent.type ?? 'Subagent';
+  const shortType = type.length > OPTION_TYPE_CHARS ? `${type.slice(0, OPTION_TYPE_CHARS - 1)}…` : type;
+  const tokens = c.preTokens ? ` · ${formatTokensShort(c.preTokens)}` : '';
+  return markHiddenChars(`${shortType} ${c.subagent.id.slice(0, 7)} · ${c.index + 1} of ${c.total}${tokens}`);
+}
+
+/** The subagents' compactions grouped by subagent, in the order their logs were read. */
+function getSubagentGroups(info: SummariesInfo): {
+  key: string;
+  subagent: SummariesInfo['subagentCompactions'][number]['subagent'];
+  compactions: SummariesInfo['subagentCompactions'];
+}[] {
+  const groups = new Map<string, ReturnType<typeof getSubagentGroups>[number]>();
+  for (const c of info.subagentCompactions) {
+    const group = groups.get(c.subagent.id) ?? { key: c.subagent.id, subagent: c.subagent, compactions: [] };
+    group.compactions.push(c);
+    groups.set(c.subagent.id, group);
+  }
+  return [...groups.values()];
 }
 
 /**

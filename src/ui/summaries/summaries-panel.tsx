@@ -12,6 +12,7 @@ import { useRedaction } from '../export/redaction-store';
 import {
   describePoint,
   type ExactCount,
+  getRealCompaction,
   modelFor,
   PREVIEW_DEBOUNCE_MS,
   resolvePoint,
@@ -121,9 +122,7 @@ function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesI
         exact={exact}
         onExact={onExact}
         logPreTokens={
-          point.kind === 'compaction'
-            ? info.compactions.find((c) => c.compactionIndex === point.compactionIndex)?.preTokens
-            : undefined
+          point.kind === 'compaction' ? getRealCompaction(info, point.compactionIndex)?.preTokens : undefined
         }
       />
       <OutputColumn
@@ -134,8 +133,7 @@ function Workbench({ sessionId, info }: { sessionId: SessionId; info: SummariesI
         settings={settings}
         requestExactTokens={current?.tokens}
         recordedAvailable={
-          point.kind === 'compaction' &&
-          info.compactions.some((c) => c.compactionIndex === point.compactionIndex && c.hasSummary)
+          point.kind === 'compaction' && getRealCompaction(info, point.compactionIndex)?.hasSummary === true
         }
       />
       <RunsSection contentHash={info.contentHash} />

@@ -40,11 +40,7 @@ export function resolvePoint(
   info: SummariesInfo,
   point: CompactionPoint | undefined,
 ): CompactionPoint | undefined {
-  if (
-    point?.kind === 'compaction' &&
-    info.compactions.some((c) => c.compactionIndex === point.compactionIndex)
-  )
-    return point;
+  if (point?.kind === 'compaction' && getRealCompaction(info, point.compactionIndex)) return point;
   if (point?.kind === 'api-call' && info.apiCalls.some((c) => c.index === point.apiCallIndex)) return point;
   const last = info.compactions.at(-1);
   if (last) return { kind: 'compaction', compactionIndex: last.compactionIndex };
@@ -58,8 +54,27 @@ export const FIDELITY_LABELS: Record<PresetFidelity, string> = {
   'own-words': 'Our wording of a documented shape',
 };
 
+/** A real compaction of the transcript, the main thread's or a subagent's, by its index. */
+export function getRealCompaction(
+  info: SummariesInfo,
+  compactionIndex: number,
+): { preTokens?: number; hasSummary: boolean } | undefined {
+  return (
+    info.compactions.find((c) => c.compactionIndex === compactionIndex) ??
+    info.subagentCompactions.find((c) => c.compactionIndex === compactionIndex)
+  );
+}
+
+/** A subagent as the point picker names it: its type (the `.meta.json`'s) and its id. */
+export function getSubagentLabel(subagent: SummariesInfo['subagentCompactions'][number]['subagent']): string {
+  return `${subagent.type ?? 'Subagent'} ${subagent.id}`;
+}
+
 export function describePoint(info: SummariesInfo, point: CompactionPoint): string {
   if (point.kind === 'api-call') return `after ${formatOrdinal('api-call', point.apiCallIndex)}`;
+  const sub = info.subagentCompactions.find((x) => x.compactionIndex === point.compactionIndex);
+  if (sub)
+    return `subagent ${getSubagentLabel(sub.subagent)}: ${formatOrdinal('compaction', sub.index, sub.total)} (${sub.trigger}) at line ${sub.line}`;
   const c = info.compactions.find((x) => x.compactionIndex === point.compactionIndex);
   return `${formatOrdinal('compaction', point.compactionIndex)}${c ? ` (${c.trigger}) at line ${c.line}` : ''}`;
 }
