@@ -83,6 +83,11 @@ interface LiveState {
   error?: string;
   /** That read found no file (HTTP 404 or 410, a handle's file deleted): the bar says it is gone. */
   gone?: boolean;
+  /**
+   * The session's other files (subagent logs) the last step could not read, each with why: left
+   * out of that step, the main file and the others followed all the same.
+   */
+  skipped?: string[];
 }
 
 export const useLiveStore = create<LiveState>()(() => ({ live: false, bytes: 0 }));
@@ -100,6 +105,7 @@ export function setLiveSource(source: LiveSource | undefined): void {
     step: undefined,
     error: undefined,
     gone: undefined,
+    skipped: undefined,
   });
   setReading(null);
 }
@@ -144,7 +150,17 @@ export function startLive(queryClient: QueryClient): void {
         useLiveStore.setState({ error: undefined, gone: undefined });
       const end = blob.size > cut ? await getWholeLinesEnd(blob, cut) : undefined;
       const files = source.discover ? await source.discover() : source.others;
-      const others = await Promise.all(files.map(async (f) => ({ name: f.name, blob: await f.read() })));
+      // One file that cannot be read (a subagent log's URL answering 404) is said and left out.
+      const reads = await Promise.allSettled(files.map((f) => f.read()));
+      const others: { name: string; blob: Blob }[] = [];
+      const skipped: string[] = [];
+      for (const [i, r] of reads.entries()) {
+        if (r.status === 'fulfilled') others.push({ name: files[i]!.name, blob: r.value });
+        else skipped.push(r.reason instanceof Error ? r.reason.message : String(r.reason));
+      }
+      if (mine !== generation) return;
+      if (String(useLiveStore.getState().skipped ?? []) !== String(skipped))
+        useLiveStore.setState({ skipped: skipped.length > 0 ? skipped : undefined });
       const nextCuts = new Map<string, number>();
       let othersChanged = false;
       for (const f of others) {
