@@ -59,6 +59,14 @@ test('live mode: a subagent log answering 404 is said and skipped, the session s
   await expect.poll(entries).toBe(before + 10);
   await expect(skipped).toContainText('HTTP 404');
 
+  // The log read so far goes (404 too): said, its entries kept as last read, the main file followed.
+  const subText = fs.readFileSync(subPath);
+  fs.rmSync(subPath);
+  await expect(skipped).toContainText('2 files of the session cannot be read');
+  fs.appendFileSync(mainPath, `${main.slice(210, 215).join('\n')}\n`);
+  await expect.poll(entries).toBe(before + 15);
+  fs.writeFileSync(subPath, subText);
+
   // The missing log appears: no longer said.
   fs.mkdirSync(path.dirname(path.join(dir, missing)), { recursive: true });
   fs.writeFileSync(path.join(dir, missing), fs.readFileSync(subPath));
