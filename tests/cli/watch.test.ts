@@ -48,6 +48,34 @@ describe('compactlab watch', () => {
     });
     expect(events.at(-1)).toMatchObject({ kind: 'status', compactions: 1, apiCalls: 6 });
   });
+
+  // An empty file when watching starts is a session about to be written: its first lines are
+  // live. They were read as history, and the compaction in them counted but never scored.
+  it('an empty file at start: the compaction in its first lines, written while watched, is said as landing', async () => {
+    const lines = readFileSync(join(__dirname, '../fixtures/tiny.jsonl'), 'utf8').trimEnd().split('\n');
+    const file = join(mkdtempSync(join(tmpdir(), 'compactlab-watch-')), 'session.jsonl');
+    writeFileSync(file, '');
+    const out: string[] = [];
+    const stop = new AbortController();
+    const done = watchCommand([file, '--json', '--interval-ms', '50'], (t) => out.push(t), stop.signal);
+    await waitFor(() => out.length > 0);
+    await sleep(200);
+    // The first line comes in two writes: the reader waits for its newline at offset 0; the rest,
+    // the compaction with it, in one.
+    const boundary = lines.findIndex((l) => l.includes('"compact_boundary"'));
+    appendFileSync(file, at(lines, 0).slice(0, 20));
+    await sleep(200);
+    appendFileSync(file, `${at(lines, 0).slice(20)}\n${lines.slice(1).join('\n')}\n`);
+    await waitFor(() => out.some((l) => l.includes('"apiCalls":6')));
+    stop.abort();
+    expect(await done).toBe(0);
+    const events = out.map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.kind === 'compaction')).toMatchObject([
+      // Read in the same look as the calls before it: no forecast was made between them.
+      { trigger: 'auto', preTokens: 167_272, line: boundary + 1 },
+    ]);
+    expect(events.at(-1)).toMatchObject({ kind: 'status', compactions: 1, apiCalls: 6 });
+  });
 });
 
 // The tester's report: on a session whose context went past 200k, `watch --once` printed

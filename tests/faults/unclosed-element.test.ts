@@ -70,6 +70,47 @@ describe('a whole-JSON record whose brackets never close', () => {
     expect(session.issues.at(-1)!.message).toMatch(/is cut off: the file ends inside it/);
   });
 
+  // A garbage line put between two records of raw API traffic (one record a line): the forward
+  // scan glued the next record to it, or took every later one inside it, and the backward read
+  // wanted a comma before the first record it kept (2 of the fixture's 4 calls read).
+  it.each([
+    ['half a record', '{"cut off'],
+    ['a string never closed', '"unterminated string'],
+    ['text', 'not json at all'],
+    ['closing brackets', 'garbage ]]] }}'],
+  ])(
+    'API traffic (JSON array) with %s between records: one error at it, every record after read',
+    async (_, damage) => {
+      const name = 'session.anthropic.json';
+      const traffic = readFileSync(join(FIXTURES, 'api', name), 'utf8');
+      const clean = await parse(name, traffic);
+      expect(clean.apiCalls).toHaveLength(4);
+      const session = await parse(name, withLine(traffic, 5, damage));
+      expect(session.entries.length).toBe(clean.entries.length);
+      expect(session.apiCalls.length).toBe(4);
+      const errors = session.issues.filter((i) => i.severity !== 'info');
+      expect(errors.map((i) => [i.line, i.code])).toEqual([[5, 'not-json']]);
+      expect(errors[0]!.message).toMatch(/^The record at line 5 \(element 4 of the array\) is not JSON/);
+    },
+  );
+
+  it('two records without the comma between them: both read, a warning', async () => {
+    const name = 'session.anthropic.json';
+    const lines = readFileSync(join(FIXTURES, 'api', name), 'utf8').split('\n');
+    lines[3] = lines[3]!.replace(/,$/, '');
+    const session = await parse(name, lines.join('\n'));
+    expect(session.apiCalls.length).toBe(4);
+    expect(
+      session.issues.filter((i) => i.severity !== 'info').map((i) => [i.line, i.severity, i.message]),
+    ).toEqual([
+      [
+        5,
+        'warning',
+        'The record at line 4 (element 3 of the array) has no comma after it, before the record at line 5; both were read',
+      ],
+    ]);
+  });
+
   it('reads back in time linear in the file (an unclosed record first, then 5k or 20k records)', async () => {
     const records = (n: number) =>
       Array.from({ length: n }, (_, i) =>
@@ -82,6 +123,14 @@ describe('a whole-JSON record whose brackets never close', () => {
       );
     const file = (n: number) =>
       `[\n{"ts": 1773050429000, "type": "say", "text": {"open": [\n,${records(n).join(',\n')}\n]`;
+    // And a garbage line glued to the first record, no comma between them.
+    const glued = (n: number) => `[\nnot json at all\n${records(n).join(',\n')}\n]`;
+    const gluedLarge = await parse('ui_messages.json', glued(20_000));
+    expect(gluedLarge.entries.length).toBe(20_000);
+    const gluedRatio =
+      (await cpuMsAsync(() => parse('ui_messages.json', glued(20_000)))) /
+      Math.max(1, await cpuMsAsync(() => parse('ui_messages.json', glued(5_000))));
+    expect(gluedRatio).toBeLessThan(6);
     const small = file(5_000);
     const large = file(20_000);
     const session = await parse('ui_messages.json', large);

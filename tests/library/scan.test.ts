@@ -78,6 +78,44 @@ describe('scan = full parse, generated sessions', () => {
   });
 });
 
+describe('scan = full parse, hostile lines', () => {
+  // A line's needles were looked for in its first 1 kB only: a 1 kB `cwd` (written before
+  // `message` by Claude Code) hid every call, and the list read 0 calls where stats read 7.
+  const withCwd = (text: string, cwd: string) =>
+    text.replaceAll(/"cwd":"(?:[^"\\]|\\.)*"/g, `"cwd":${JSON.stringify(cwd)}`);
+
+  it('a 1 kB cwd on every line: the calls the full parse counts', async () => {
+    const { files } = generateSession({ seed: 3, apiCalls: 7 });
+    const main = files[0];
+    if (!main) throw new Error('the generator made no file');
+    const text = withCwd(main.text, `/home/mira/${'x'.repeat(1024)}`);
+    const row = await expectSame(() => [createMemorySource(main.name, text)]);
+    expect(row.apiCalls).toBe(7);
+    // A cwd whose length puts the first response's `"assistant"` across the line's first 1 kB.
+    const probe = text.split('\n').find((l) => l.includes('"role":"assistant"')) ?? '';
+    // Where `"assistant"` would start with an empty cwd, then the cwd that puts it at 1019.
+    const shift =
+      probe.indexOf('"role":"assistant"') + '"role":'.length - `/home/mira/${'x'.repeat(1024)}`.length;
+    const across = withCwd(main.text, 'x'.repeat(1024 - 5 - shift));
+    const acrossLine = across.split('\n').find((l) => l.includes('"role":"assistant"')) ?? '';
+    expect(acrossLine.indexOf('"assistant"')).toBe(1024 - 5);
+    expect((await expectSame(() => [createMemorySource(main.name, across)])).apiCalls).toBe(7);
+  });
+
+  it('long cwds of escaped quotes and backslashes, with subagents and every compaction kind', async () => {
+    const session = generateSession({
+      seed: 7,
+      apiCalls: 300,
+      features: { specials: true, microcompact: true, manualCompact: true },
+    });
+    const cwd = `C:\\${'dir\\"q":{\\'.repeat(200)}\\`;
+    const sources = () => session.files.map((f) => createMemorySource(f.name, withCwd(f.text, cwd)));
+    const row = await expectSame(sources);
+    expect(row.apiCalls).toBeGreaterThan(250);
+    expect(row.compactions.auto + row.compactions.manual + row.compactions.micro).toBeGreaterThan(0);
+  });
+});
+
 describe.skipIf(!present)('scan = full parse, corpus', () => {
   const files = corpusFiles();
   it('finds corpus files', () => expect(files.length).toBeGreaterThan(10));

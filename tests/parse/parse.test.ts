@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { computeInspectReport } from '../../src/engine/inspect/report';
 import { parseSession, readEntryRecord, readEntryText } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
+import { generateSession } from '../../sample/generate-session';
 
 const env = (extra: Record<string, unknown>) =>
   JSON.stringify({
@@ -271,6 +272,26 @@ describe('parseSession on bad input', () => {
     expect(empty.session.issues).toEqual([
       expect.objectContaining({ code: 'empty-file', severity: 'warning' }),
     ]);
+  });
+
+  it('warns at a numeric uuid, parentUuid or logicalParentUuid, naming the line, and loads the rest', async () => {
+    const { files } = generateSession({ seed: 3, apiCalls: 7 });
+    const lines = at(files, 0).text.split('\n');
+    const withUuid = (n: number) => lines.findIndex((l, i) => i >= n && /"uuid":"/.test(l));
+    const [u, p, l] = [withUuid(2), withUuid(5), withUuid(8)];
+    lines[u] = at(lines, u).replace(/"uuid":"[^"]*"/, '"uuid":12345');
+    lines[p] = at(lines, p).replace(/"parentUuid":"[^"]*"/, '"parentUuid":678');
+    lines[l] = at(lines, l).replace('{', '{"logicalParentUuid":9,');
+    const clean = await parse('s.jsonl', at(files, 0).text);
+    const { session } = await parse('s.jsonl', lines.join('\n'));
+    expect(session.issues.map((i) => [i.line, i.code, i.severity, i.message])).toEqual([
+      [u + 1, 'wrong-shape', 'warning', 'At uuid: expected a string, got a number'],
+      [p + 1, 'wrong-shape', 'warning', 'At parentUuid: expected a string or null, got a number'],
+      [l + 1, 'wrong-shape', 'warning', 'At logicalParentUuid: expected a string or null, got a number'],
+    ]);
+    expect(session.entries).toHaveLength(clean.session.entries.length);
+    expect(session.apiCalls).toHaveLength(clean.session.apiCalls.length);
+    expect(session.apiCalls.length).toBe(7);
   });
 
   it('stops with an AbortError-like rejection when cancelled', async () => {

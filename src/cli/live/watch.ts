@@ -23,7 +23,8 @@ import { createGrowingFileSource, FileMissingError } from './growing-file';
 // updates the context, the threshold of the log's version and the calls left at the recent pace,
 // and when a real compaction lands, scores the prediction made before it. A file that shrank, was
 // replaced or is gone is said (as the page's live bar and the status line say it): the compactions
-// of a first read or a re-read are the file's history, never scored as landing; a gone file keeps
+// of a first read or a re-read are the file's history, never scored as landing (unless the file
+// was empty at the look before: then they are written while watched); a gone file keeps
 // its last status, marked, never an empty session's (which would show another version's threshold).
 
 const DEFAULT_INTERVAL_MS = 1000;
@@ -105,6 +106,11 @@ export async function watchCommand(
   let state = INITIAL_READER_STATE;
   let lastText = '';
   let scoredCompactions = 0;
+  /**
+   * The file was empty at a look since the last read from its start (at watch's start, or after it
+   * shrank to nothing): what it holds next is written while watched, live, not history.
+   */
+  let emptySeen = false;
   /** The last status read from the file (kept while it is gone). */
   let lastStatus: LiveStatus | undefined;
   /** No file at the path at the last look: 'gone' once one was read, 'missing' before. */
@@ -129,7 +135,7 @@ export async function watchCommand(
   const tick = async () => {
     // A read from the file's start (the first one, or after it shrank or was replaced) is its
     // history: its compactions were not seen landing, no forecast was made for them.
-    let history = state.offsetBytes === 0;
+    let history = state.offsetBytes === 0 && !emptySeen;
     let read: Awaited<ReturnType<typeof readAppendedLines>>;
     try {
       read = await readAppendedLines(
@@ -153,6 +159,7 @@ export async function watchCommand(
           figures = createLiveFigures();
           scoredCompactions = 0;
           history = true;
+          emptySeen = false;
           fileEvent(why);
         },
       );
@@ -175,6 +182,9 @@ export async function watchCommand(
       fileEvent('back');
     }
     state = read.state;
+    // Offset 0 with bytes pending is a first line still being written: the look before decides.
+    if (state.offsetBytes === 0 && read.pendingBytes === 0) emptySeen = true;
+    else if (state.offsetBytes > 0) emptySeen = false;
     const why = whyNotFollowed(path, figures);
     if (why !== undefined) throw new NotFollowed(why);
     const status = computeLiveStatus(figures);

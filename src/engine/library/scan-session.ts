@@ -23,6 +23,14 @@ const TIMESTAMP_KEY = '"timestamp":"';
  * system record's `subtype` before the content, Codex its `payload.type` first (docs/sources.md#fmt-envelope, #fmt-codex), so a 100 kB tool result is never searched, let alone decoded.
  */
 const LIST_NEEDLE_WINDOW_BYTES = 1024;
+/**
+ * Of a record's first nested object (Claude Code's `message`, Codex's `payload`), the bytes the
+ * window holds however far the record's top-level strings push it, so a 1 kB `cwd` cannot push
+ * `message.role` out of it (the full parse, `stats`, reads the line whole). Ours: Claude Code's
+ * `message` names its model, id and type before its role, about 150 bytes; its envelope takes
+ * about 300 before `message`, so a usual line's 1 kB holds these 512 and nothing more is read.
+ */
+const NESTED_WINDOW_BYTES = 512;
 /** Codex's `{"timestamp":"…"` opens the line; Claude Code's ends it, before a few short fields. */
 const HEAD_TIMESTAMP_BYTES = 160;
 /** Lines whose timestamp was not found at either end, kept to be read whole at the end. */
@@ -94,6 +102,26 @@ function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number, to: n
   return -1;
 }
 
+/** Whether the quote at `at` is escaped: an odd run of backslashes before it. */
+function isEscapedQuote(line: Uint8Array, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && line[i] === 92) i--;
+  return (at - 1 - i) % 2 === 1;
+}
+
+/**
+ * Where the line's first nested object opens: its first `":{` whose quote is not escaped (inside
+ * a JSON string every quote is), bounded by the line; the line's end when it has none. Compact
+ * JSON assumed: a space before the brace only moves the answer later, widening the window.
+ */
+function getFirstObjectAt(bytes: Uint8Array, start: number, end: number): number {
+  const line = bytes.subarray(start, end);
+  for (let i = line.indexOf(123, 1); i >= 0; i = line.indexOf(123, i + 1)) {
+    if (line[i - 1] === 58 && line[i - 2] === 34 && !isEscapedQuote(line, i - 2)) return start + i;
+  }
+  return end;
+}
+
 /** Where `needle` last occurs in `bytes[from, to)`, or -1. */
 function lastIndexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number, to: number): number {
   const first = needle[0]!;
@@ -109,10 +137,16 @@ function lastIndexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number, t
 const cutDecoder = new TextDecoder();
 
 /** A needed line's text, without its dialect's `listCut` part when the line has it; else undefined. */
-function cutLine(bytes: Uint8Array, start: number, end: number, dialect: DialectInfo): string | undefined {
+function cutLine(
+  bytes: Uint8Array,
+  start: number,
+  windowEnd: number,
+  end: number,
+  dialect: DialectInfo,
+): string | undefined {
   const cut = getCutBytes(dialect.listCut);
   if (!cut) return undefined;
-  const from = indexOfBytes(bytes, cut.from, start, Math.min(end, start + LIST_NEEDLE_WINDOW_BYTES));
+  const from = indexOfBytes(bytes, cut.from, start, windowEnd);
   if (from < 0) return undefined;
   const keepTo = from + cut.from.length;
   const to = lastIndexOfBytes(bytes, cut.to, keepTo, end);
@@ -149,8 +183,20 @@ export async function scanSession(sources: ByteSource[], options: ScanOptions = 
       if (!needles) return undefined;
       // One decode of the head and native string searches: cheaper than byte loops, as a line's
       // head is full of quotes (every key, every escaped quote).
-      const head = decoder.decode(bytes.subarray(start, Math.min(end, start + LIST_NEEDLE_WINDOW_BYTES)));
-      for (const needle of needles) if (head.includes(needle)) return cutLine(bytes, start, end, dialect);
+      const headEnd = Math.min(end, start + LIST_NEEDLE_WINDOW_BYTES);
+      const head = decoder.decode(bytes.subarray(start, headEnd));
+      for (const needle of needles)
+        if (head.includes(needle)) return cutLine(bytes, start, headEnd, end, dialect);
+      // Long top-level strings (a hostile `cwd`) push the first object's needles past the head.
+      const windowEnd =
+        headEnd < end ? Math.min(end, getFirstObjectAt(bytes, start, end) + NESTED_WINDOW_BYTES) : headEnd;
+      if (windowEnd > headEnd) {
+        // The rest of the window, from far enough back that a needle across the head's end is whole.
+        const overlap = needles.reduce((most, needle) => Math.max(most, 3 * needle.length), 0);
+        const rest = decoder.decode(bytes.subarray(Math.max(start, headEnd - overlap), windowEnd));
+        for (const needle of needles)
+          if (rest.includes(needle)) return cutLine(bytes, start, windowEnd, end, dialect);
+      }
       if (file.role === 'main') {
         const ms =
           getHeadTimestampMs(head.slice(0, HEAD_TIMESTAMP_BYTES)) ??

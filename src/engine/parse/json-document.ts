@@ -194,13 +194,14 @@ function countLines(bytes: Uint8Array): number {
 }
 
 /**
- * The elements after one whose brackets never close (a record damaged in the middle of the
- * file, not cut off at its end): the forward scan counts every later element inside it, and
- * lost them all. Read backwards from the array's closing bracket, the elements after it are
- * whole `{…}` objects, each before a comma: they are peeled one by one, back to the first that
- * does not parse, and kept only when a comma stands before the first one kept (a file truly cut
- * off after an inner `]` peels that array's own items, which a `[` precedes). One backwards walk
- * over disjoint spans: linear in the file. `from` is the unclosed element's offset; the result is
+ * The elements after a damaged one (a record whose brackets never close, or a garbage line put
+ * between two records): the forward scan counts every later element inside it, or glues the next
+ * one to it, and lost them. Read backwards from the array's closing bracket, the elements after
+ * it are whole `{…}` objects, each after a comma: they are peeled one by one, back to the first
+ * that does not parse or has no comma before it, and kept unless a `[` stands before the first
+ * one kept (a file truly cut off after an inner `]` peels that array's own items, which a `[`
+ * precedes; garbage before a record leaves no comma, and the record is kept). One backwards walk
+ * over disjoint spans: linear in the file. `from` is the damaged element's offset; the result is
  * in file order, empty when nothing after it can be read.
  */
 export function recoverAfterUnclosed(bytes: Uint8Array, from: number, key?: string): DocumentElement[] {
@@ -213,17 +214,16 @@ export function recoverAfterUnclosed(bytes: Uint8Array, from: number, key?: stri
   if (bytes[i] !== CLOSE_BRACKET) return [];
   i = skipBack(bytes, i - 1, from);
   const peeled: { offsetBytes: number; end: number }[] = [];
-  let commaBefore = false;
+  let before = -1;
   while (i > from && bytes[i] === CLOSE_BRACE) {
     const open = findOpenBrace(bytes, i, from);
     if (open <= from || !parses(bytes, open, i + 1)) break;
     peeled.push({ offsetBytes: open, end: i + 1 });
-    const before = skipBack(bytes, open - 1, from);
-    commaBefore = bytes[before] === COMMA;
-    if (!commaBefore) break;
+    before = skipBack(bytes, open - 1, from);
+    if (bytes[before] !== COMMA) break;
     i = skipBack(bytes, before - 1, from);
   }
-  if (peeled.length === 0 || !commaBefore) return [];
+  if (peeled.length === 0 || bytes[before] === OPEN_BRACKET) return [];
   peeled.reverse();
   // Lines: one forward count from the unclosed element over the bytes before the last one kept.
   let line = 1;

@@ -75,17 +75,6 @@ export async function readDocument(
   }
   const scan = scanJsonArray(bytes, recordsKey);
   file.lines = scan.lines;
-  const last = scan.elements.at(-1);
-  if (scan.truncated && last && !last.complete) {
-    // Cut off, or damaged in the middle: the elements after a damaged one are read backwards.
-    const after = recoverAfterUnclosed(bytes, last.offsetBytes, recordsKey);
-    if (after.length > 0) {
-      last.lengthBytes = after[0]!.offsetBytes - last.offsetBytes;
-      last.unclosedBefore = after[0]!.line;
-      scan.elements.push(...after);
-      scan.truncated = false;
-    }
-  }
   if (!scan.isArray && layout.objectIsRecord && firstByte(bytes) === 0x7b) {
     readWholeRecord(read, bytes);
     return;
@@ -105,30 +94,53 @@ export async function readDocument(
   const decoder = new TextDecoder();
   if (layout.sessionIdKey !== undefined && scan.keyed)
     file.sessionId ??= readSessionId(bytes, scan.keyed, layout.sessionIdKey, decoder);
-  for (const [index, element] of scan.elements.entries()) {
+  let readBack = false;
+  for (let index = 0; index < scan.elements.length; index++) {
     read.signal?.throwIfAborted();
-    const text = decoder.decode(
-      bytes.subarray(element.offsetBytes, element.offsetBytes + element.lengthBytes),
-    );
-    let record: unknown;
-    try {
-      record = JSON.parse(text);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      builder.issue(
-        fileIndex,
-        element.line,
-        element.complete || element.unclosedBefore !== undefined ? 'not-json' : 'truncated-line',
-        'error',
-        element.unclosedBefore !== undefined
-          ? `${where(index, element.line, recordsKey)} is not JSON: its brackets do not close before the next record, at line ${element.unclosedBefore}; the records from there on were read`
-          : element.complete
-            ? `${where(index, element.line, recordsKey)} is not JSON: ${reason} — starts ${snippet(text)}`
-            : `${where(index, element.line, recordsKey)} is cut off: the file ends inside it (${reason})`,
-      );
+    let element = scan.elements[index]!;
+    const textOf = (e: typeof element) =>
+      decoder.decode(bytes.subarray(e.offsetBytes, e.offsetBytes + e.lengthBytes));
+    let text = textOf(element);
+    let parsed = parseElement(text);
+    // The first damaged element: the records after it are read back from the array's end (once,
+    // so linear), whatever the forward scan made of them; it ends where they start.
+    if ('reason' in parsed && !readBack) {
+      readBack = true;
+      if (readBackAfter(bytes, scan, index, recordsKey)) {
+        element = scan.elements[index]!;
+        text = textOf(element);
+        parsed = parseElement(text);
+      }
+    }
+    const at = where(index, element.line, recordsKey);
+    const next = element.unclosedBefore;
+    if ('record' in parsed) {
+      // Two whole records without the comma between them.
+      if (next !== undefined)
+        builder.issue(
+          fileIndex,
+          next,
+          'not-json',
+          'warning',
+          `${at} has no comma after it, before the record at line ${next}; both were read`,
+        );
+      addRecord(parsed.record, element.line, element.offsetBytes, element.lengthBytes);
       continue;
     }
-    addRecord(record, element.line, element.offsetBytes, element.lengthBytes);
+    const { reason } = parsed;
+    builder.issue(
+      fileIndex,
+      element.line,
+      element.complete || next !== undefined ? 'not-json' : 'truncated-line',
+      'error',
+      next !== undefined && !element.complete
+        ? `${at} is not JSON: its brackets do not close before the next record, at line ${next}; the records from there on were read`
+        : next !== undefined
+          ? `${at} is not JSON: ${reason} — starts ${snippet(text)}; the next record, at line ${next}, and those after it were read`
+          : element.complete
+            ? `${at} is not JSON: ${reason} — starts ${snippet(text)}`
+            : `${at} is cut off: the file ends inside it (${reason})`,
+    );
   }
   if (scan.truncated && scan.elements.at(-1)?.complete !== false) {
     builder.issue(
@@ -148,6 +160,55 @@ export async function readDocument(
       `Line ${scan.trailingLine} has text after the document's closing bracket; it was ignored`,
     );
   }
+}
+
+function parseElement(text: string): { record: unknown } | { reason: string } {
+  try {
+    return { record: JSON.parse(text) };
+  } catch (error) {
+    return { reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * After the damaged element at `index`: the elements read back from the array's end replace the
+ * forward scan's from the first of them on (the forward elements wholly before it stay: between
+ * two damaged ones, or a bad one between good ones), and the damaged one ends where they start.
+ * The array's end was read, so the scan is no longer cut off nor followed by text. False when
+ * nothing could be read back.
+ */
+function readBackAfter(
+  bytes: Uint8Array,
+  scan: ReturnType<typeof scanJsonArray>,
+  index: number,
+  key: string | undefined,
+): boolean {
+  const damaged = scan.elements[index]!;
+  const after = recoverAfterUnclosed(bytes, damaged.offsetBytes, key);
+  const first = after[0];
+  if (!first) return false;
+  let keep = index + 1;
+  while (
+    keep < scan.elements.length &&
+    scan.elements[keep]!.offsetBytes + scan.elements[keep]!.lengthBytes <= first.offsetBytes
+  )
+    keep++;
+  if (damaged.offsetBytes + damaged.lengthBytes > first.offsetBytes) {
+    // Glued to the next record (no comma between them), or holding every later one (unclosed).
+    damaged.lengthBytes = trimmedLength(bytes, damaged.offsetBytes, first.offsetBytes);
+    damaged.unclosedBefore = first.line;
+  }
+  scan.elements.splice(keep, scan.elements.length - keep, ...after);
+  scan.truncated = false;
+  scan.trailingLine = undefined;
+  return true;
+}
+
+/** The length of `bytes[from, to)` without the whitespace and commas that end it. */
+function trimmedLength(bytes: Uint8Array, from: number, to: number): number {
+  let end = to;
+  while (end > from + 1 && (bytes[end - 1]! <= 0x20 || bytes[end - 1] === 0x2c)) end--;
+  return end - from;
 }
 
 /**

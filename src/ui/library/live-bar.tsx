@@ -11,7 +11,7 @@ import { liveReadingQuery, startLive, stopLive, useLiveStore } from './live';
  */
 export function LiveBar() {
   const queryClient = useQueryClient();
-  const { source, live, step, bytes, error, gone } = useLiveStore();
+  const { source, live, step, bytes, error, gone, skipped } = useLiveStore();
   const reading = useQuery(liveReadingQuery()).data;
   const forecast = reading?.forecast;
   const score = reading?.score;
@@ -60,6 +60,12 @@ export function LiveBar() {
           <span data-testid="follow-read-bytes">{formatCount(step.readBytes)}</span> bytes
           {step.reparsed ? ` (${step.reparsed})` : ''}, +{formatCount(step.newLines)} lines in{' '}
           {formatCount(step.ms)} ms at {new Date(step.atMs).toLocaleTimeString()}
+        </span>
+      )}
+      {live && skipped && (
+        <span className="notice error" data-testid="follow-skipped">
+          {skipped.length === 1 ? 'A file of the session' : `${skipped.length} files of the session`} cannot
+          be read, left out (the rest is followed): {skipped.join('; ')}
         </span>
       )}
       {error && (

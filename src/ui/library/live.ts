@@ -83,6 +83,11 @@ interface LiveState {
   error?: string;
   /** That read found no file (HTTP 404 or 410, a handle's file deleted): the bar says it is gone. */
   gone?: boolean;
+  /**
+   * The session's other files (subagent logs) the last step could not read, each with why: left
+   * out of that step, the main file and the others followed all the same.
+   */
+  skipped?: string[];
 }
 
 export const useLiveStore = create<LiveState>()(() => ({ live: false, bytes: 0 }));
@@ -100,6 +105,7 @@ export function setLiveSource(source: LiveSource | undefined): void {
     step: undefined,
     error: undefined,
     gone: undefined,
+    skipped: undefined,
   });
   setReading(null);
 }
@@ -127,6 +133,8 @@ export function startLive(queryClient: QueryClient): void {
   let cut = 0;
   /** Each other file's bytes given at the last step. */
   let otherCuts = new Map<string, number>();
+  /** Each other file's bytes as given at the last step: kept for a step that cannot read it. */
+  let otherBlobs = new Map<string, Blob>();
   const tick = async (): Promise<void> => {
     if (mine !== generation) return;
     try {
@@ -136,6 +144,7 @@ export function startLive(queryClient: QueryClient): void {
       if (blob.size < cut) {
         cut = 0;
         otherCuts = new Map();
+        otherBlobs = new Map();
         setReading(null);
         useLiveStore.setState({ bytes: 0, step: undefined });
       }
@@ -144,7 +153,23 @@ export function startLive(queryClient: QueryClient): void {
         useLiveStore.setState({ error: undefined, gone: undefined });
       const end = blob.size > cut ? await getWholeLinesEnd(blob, cut) : undefined;
       const files = source.discover ? await source.discover() : source.others;
-      const others = await Promise.all(files.map(async (f) => ({ name: f.name, blob: await f.read() })));
+      // One file that cannot be read (a subagent log's URL answering 404) is said and left out,
+      // or, read before, kept as it was last read: the main file and the others go on.
+      const reads = await Promise.allSettled(files.map((f) => f.read()));
+      const others: { name: string; blob: Blob }[] = [];
+      const skipped: string[] = [];
+      for (const [i, r] of reads.entries()) {
+        const name = files[i]!.name;
+        const last = otherBlobs.get(name);
+        if (r.status === 'fulfilled') others.push({ name, blob: r.value });
+        else {
+          skipped.push(r.reason instanceof Error ? r.reason.message : String(r.reason));
+          if (last) others.push({ name, blob: last });
+        }
+      }
+      if (mine !== generation) return;
+      if (String(useLiveStore.getState().skipped ?? []) !== String(skipped))
+        useLiveStore.setState({ skipped: skipped.length > 0 ? skipped : undefined });
       const nextCuts = new Map<string, number>();
       let othersChanged = false;
       for (const f of others) {
@@ -160,15 +185,17 @@ export function startLive(queryClient: QueryClient): void {
       if ((end !== undefined || othersChanged) && mine === generation) {
         const mainEnd = end ?? cut;
         const started = performance.now();
+        const given = others.map((f) => ({ name: f.name, blob: f.blob.slice(0, nextCuts.get(f.name)) }));
         const step = await appendSession(
           queryClient,
           source.label,
           { name: source.name, blob: blob.slice(0, mainEnd) },
-          others.map((f) => ({ name: f.name, blob: f.blob.slice(0, nextCuts.get(f.name)) })),
+          given,
         );
         if (!step || mine !== generation) return;
         cut = mainEnd;
         otherCuts = nextCuts;
+        otherBlobs = new Map(given.map((f) => [f.name, f.blob]));
         const row = step.row;
         const before = pageQueryClient.getQueryData<LiveReading | null>(READING_KEY);
         const update: Partial<LiveState> = {

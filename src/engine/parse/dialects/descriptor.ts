@@ -254,13 +254,15 @@ export interface DialectInfo {
   readonly shellTools?: readonly string[];
   /**
    * What a session list needs from a line (`engine/library/scan-session.ts`): a line whose first
-   * 1 kB holds none of these strings is skipped without decoding or `JSON.parse`. So they must sit
-   * early in the records they mark. Absent: every line is parsed.
+   * 1 kB, and first 512 bytes of its first nested object, hold none of these strings is skipped
+   * without decoding or `JSON.parse`. So they must sit early in the records they mark, or in
+   * their first object's head. Absent: every line is parsed.
    */
   readonly listNeedles?: readonly string[];
   /**
    * A part of a needed line the list does not need, cut out before the line is decoded: from the
-   * first `from` (in the line's first 1 kB; kept) to the last `to` (kept). The rest must stay JSON.
+   * first `from` (in the window the needles were found in; kept) to the last `to` (kept). The
+   * rest must stay JSON.
    */
   readonly listCut?: { readonly from: string; readonly to: string };
   readonly files: DialectFiles;

@@ -114,6 +114,8 @@ function normalizeClaudeCodeRecord(record: unknown, ctx: RecordContext, index: n
 
   // Envelope (docs/sources.md#fmt-envelope).
   if (typeof r.uuid === 'string') entry.uuid = r.uuid;
+  else if (r.uuid !== undefined)
+    ctx.issue('wrong-shape', 'warning', `At uuid: expected a string, got ${typeName(r.uuid)}`, 'uuid');
   if (typeof r.parentUuid === 'string' || r.parentUuid === null) entry.parentUuid = r.parentUuid;
   else if (r.parentUuid !== undefined) {
     ctx.issue(
@@ -124,6 +126,14 @@ function normalizeClaudeCodeRecord(record: unknown, ctx: RecordContext, index: n
     );
   }
   if (typeof r.logicalParentUuid === 'string') entry.logicalParentUuid = r.logicalParentUuid;
+  else if (r.logicalParentUuid !== undefined && r.logicalParentUuid !== null) {
+    ctx.issue(
+      'wrong-shape',
+      'warning',
+      `At logicalParentUuid: expected a string or null, got ${typeName(r.logicalParentUuid)}`,
+      'logicalParentUuid',
+    );
+  }
   entry.timestampMs = parseTimestamp(r.timestamp, ctx);
   if (typeof r.agentId === 'string') entry.agentId = r.agentId;
   entry.isSidechain = r.isSidechain === true;
