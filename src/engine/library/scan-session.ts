@@ -112,7 +112,7 @@ function isEscapedQuote(line: Uint8Array, at: number): boolean {
 /**
  * Where the line's first nested object opens: its first `":{` whose quote is not escaped (inside
  * a JSON string every quote is), bounded by the line; the line's end when it has none. Compact
- * JSON assumed: a space before the brace only moves the answer later, widening the window.
+ * JSON assumed: a space before the brace only moves the answer later, so the window grows (never shrinks).
  */
 function getFirstObjectAt(bytes: Uint8Array, start: number, end: number): number {
   const line = bytes.subarray(start, end);
