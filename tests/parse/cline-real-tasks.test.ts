@@ -3,6 +3,7 @@ import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { buildCompactionRequest } from '../../src/engine/compact/build-request';
+import { getSessionCalls } from '../../src/engine/cost/session-calls';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { FOREIGN, REAL_LOGS } from '../helpers/corpus';
 
@@ -19,17 +20,22 @@ const TASKS = ['exported_conversation_1769053680585', 'exported_task_17690644545
 const present = TASKS.every((t) => existsSync(join(t, 'api_conversation_history.json')));
 if (!present) console.warn(`the Cline real-task tests are skipped: ${TASKS[0]} is not restored`);
 
-/** Per `api_req_started` of the UI log: tokensIn + cacheWrites + cacheReads (its request's context). */
-function uiContexts(task: string): number[] {
+/** The UI log's `api_req_started` records' counts (tokensIn, tokensOut, cacheWrites, cacheReads). */
+function uiRequests(task: string): Record<string, number>[] {
   const ui = JSON.parse(readFileSync(join(task, 'ui_messages.json'), 'utf8')) as {
     say?: string;
     text?: string;
   }[];
   return ui
     .filter((m) => m.say === 'api_req_started')
-    .map((m) => JSON.parse(m.text ?? '{}') as Record<string, number>)
-    .map((r) => (r.tokensIn ?? 0) + (r.cacheWrites ?? 0) + (r.cacheReads ?? 0));
+    .map((m) => JSON.parse(m.text ?? '{}') as Record<string, number>);
 }
+
+/** Per request of the UI log: tokensIn + cacheWrites + cacheReads (its request's context). */
+const uiContexts = (task: string): number[] =>
+  uiRequests(task).map((r) => (r.tokensIn ?? 0) + (r.cacheWrites ?? 0) + (r.cacheReads ?? 0));
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 describe.skipIf(!present)('Cline: a real task history through the Anthropic provider', () => {
   it.each(TASKS.map((t) => [basename(t), t]))(
@@ -49,6 +55,24 @@ describe.skipIf(!present)('Cline: a real task history through the Anthropic prov
       );
       expect(folder.issues).toEqual([]);
       expect(folder.apiCalls.map((c) => c.contextTokens)).toEqual(expected);
+      // The folder's billed usage is the UI log's, once: the history's metrics beside it are the
+      // same requests (their output and cache counts were added a second time, $1.88 and $3.66
+      // priced against the $1.05 and $2.20 the log states).
+      const calls = getSessionCalls(folder);
+      const requests = uiRequests(task);
+      expect(calls.length).toBe(requests.length);
+      const field = (k: string) => sum(requests.map((r) => r[k] ?? 0));
+      expect({
+        input: sum(calls.map((c) => c.input)),
+        cacheWrite: sum(calls.map((c) => c.cacheWrite)),
+        cacheRead: sum(calls.map((c) => c.cacheRead)),
+        output: sum(calls.map((c) => c.output)),
+      }).toEqual({
+        input: field('tokensIn'),
+        cacheWrite: field('cacheWrites'),
+        cacheRead: field('cacheReads'),
+        output: field('tokensOut'),
+      });
     },
   );
 });
