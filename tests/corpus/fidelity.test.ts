@@ -124,13 +124,6 @@ const KNOWN: readonly KnownDisagreement[] = [
     truth: 66,
     why: 'a resume from line 208, before the second compact_boundary (line 256 names it as parent): the file holds that branch (line 209 boundary, 12 calls) and the resumed one (line 259 boundary, same preTokens 156,422). The replay follows the main line (engine/parse/branches.ts); the truth counts every request made. Not a defect.',
   },
-  {
-    file: '.real-logs/fabien-lessirard__dotfiles/.claude/projects/C--Users-acodu-dev-dashboard-mictlan/e739b244-acba-4c61-bb7c-897bf3a86747.jsonl',
-    figure: 'calls',
-    engine: 158,
-    truth: 159,
-    why: 'Claude Code 2.1.68 wrote hook_progress records stamped 15:33-15:37 (lines 172-221) as children of the answer at line 160, after the prompt at line 166 (15:50) and its call at line 167; the next prompt (line 222) hangs on the last of them. The tree forks at line 160 and its main line leaves out lines 166-168, yet the call at line 223 (62,319 tokens) holds them (61,066 at line 167). A defect of the branch reading (engine/parse/branches.ts), left open: the replay follows that main line; the truth counts every request.',
-  },
 ];
 // The same resume's compactions agree now: the abandoned branch's compact_boundary (line 209) is
 // off the main line, not replayed, and counted in `offBranch` (it was in no figure before).
