@@ -150,7 +150,7 @@ export interface Entry {
   isMeta: boolean;
   isCompactSummary: boolean;
   isVisibleInTranscriptOnly: boolean;
-  /** `model: "<synthetic>"`: made locally (errors, interrupts), not by the API. */
+  /** Made locally, not by the API: Claude Code's `model: "<synthetic>"` (errors, interrupts), OpenClaw's `gateway-injected` replies. */
   isSynthetic: boolean;
   isApiError: boolean;
   role?: 'user' | 'assistant';

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
-import { relative } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeFidelityReport, type FidelityReport } from '../../src/cli/fidelity';
 import { computeFidelityTotals } from '../../src/engine/fidelity/fidelity';
@@ -63,10 +63,35 @@ interface Figures {
 const TODAY: Record<string, Figures> = {
   'Claude Code': { sessions: 29, transcripts: 71, real: 56, exact: 53, reproduced: 54, farther: 2, missing: 0, extra: 0, micro: 5, microExact: 4, microReproduced: 5 },
   'Codex CLI':   { sessions: 8,  transcripts: 8,  real: 3,  exact: 3,  reproduced: 3,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
-  Cline:         { sessions: 3,  transcripts: 3,  real: 13, exact: 10, reproduced: 10, farther: 2, missing: 1, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  Cline:         { sessions: 4,  transcripts: 4,  real: 13, exact: 10, reproduced: 10, farther: 2, missing: 1, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   'Gemini CLI':  { sessions: 4,  transcripts: 4,  real: 0,  exact: 0,  reproduced: 0,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   pi:            { sessions: 3,  transcripts: 3,  real: 0,  exact: 0,  reproduced: 0,  farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
 };
+/**
+ * The same floors over the logs tests/real-logs/manifest.json points to, when all of them are
+ * restored into .real-logs/ (2026-11-29, 100 files): Claude Code's 2.1.68 compaction (e739b244) is
+ * replayed 2 calls late (its preTokens 167,602 count 3,816 tokens beyond the last call's usage and
+ * output, which the replay's pending estimate does not reach) and Gemini CLI's one compression is
+ * missing (docs/replay-accuracy.md#gemini-cli). pi's 58d6dd28 has no call (OpenClaw's replies).
+ */
+// biome-ignore format: a table, one agent a line.
+const TODAY_REAL: Record<string, Figures> = {
+  'Claude Code': { sessions: 4, transcripts: 18, real: 4, exact: 3, reproduced: 3, farther: 1, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  'Codex CLI':   { sessions: 8, transcripts: 8,  real: 1, exact: 1, reproduced: 1, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  Cline:         { sessions: 2, transcripts: 2,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  'Gemini CLI':  { sessions: 7, transcripts: 7,  real: 1, exact: 0, reproduced: 0, farther: 0, missing: 1, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  OpenCode:      { sessions: 4, transcripts: 4,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  pi:            { sessions: 3, transcripts: 3,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+};
+/** Whether every file of the manifest is restored (the floors above are of all of them). */
+const realLogsRestored = (
+  JSON.parse(readFileSync(join(__dirname, '../real-logs/manifest.json'), 'utf8')) as {
+    repo: string;
+    path: string;
+  }[]
+).every((log) => existsSync(join(REAL_LOGS, log.repo.replace('/', '__'), log.path)));
+if (present && !realLogsRestored)
+  console.warn('fidelity floors of .real-logs skipped: run node scripts/restore-real-logs.mjs');
 const HIGHER_IS_BETTER: (keyof Figures)[] = [
   'sessions',
   'transcripts',
@@ -207,9 +232,14 @@ describe.skipIf(!present || !python)('corpus: compactlab fidelity', () => {
     expect(resumed).toMatchObject({ real: 2, exact: 2, offBranch: 1, loggedCompactions: 3 });
   });
 
-  it.each(Object.keys(TODAY))('%s: no figure below today’s', (agent) => {
-    const shared = report.rows.filter((r) => !r.file.startsWith(REAL_LOGS));
-    const total = computeFidelityTotals(shared).find((t) => t.agent === agent);
+  const cases = [
+    ...Object.keys(TODAY).map((agent) => ({ agent, corpus: '../shared', today: TODAY[agent]! })),
+    ...Object.keys(TODAY_REAL).map((agent) => ({ agent, corpus: '.real-logs', today: TODAY_REAL[agent]! })),
+  ];
+  it.for(cases)('$agent in $corpus: no figure below today’s', ({ agent, corpus, today }, context) => {
+    if (corpus === '.real-logs' && !realLogsRestored) context.skip();
+    const rows = report.rows.filter((r) => r.file.startsWith(REAL_LOGS) === (corpus === '.real-logs'));
+    const total = computeFidelityTotals(rows).find((t) => t.agent === agent);
     expect(total, `${agent} has sessions`).toBeDefined();
     if (!total) return;
     const now: Figures = {
@@ -217,7 +247,6 @@ describe.skipIf(!present || !python)('corpus: compactlab fidelity', () => {
       reproduced: total.exact + total.within1,
       microReproduced: total.microExact + total.microWithin1,
     };
-    const today = TODAY[agent]!;
     for (const k of HIGHER_IS_BETTER) {
       expect(now[k], `${agent} ${k}`).toBeGreaterThanOrEqual(today[k]);
       if (now[k] > today[k])

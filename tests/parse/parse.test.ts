@@ -251,7 +251,8 @@ describe('parseSession on bad input', () => {
     );
     expect(clineUi.session.format).toBe('cline-ui');
     expect(clineUi.session.issues).toEqual([]);
-    expect(clineUi.session.entries.map((e) => e.kind)).toEqual(['assistant']);
+    // A `text` before any request is the task Cline says first: the person's (ui-messages.ts).
+    expect(clineUi.session.entries.map((e) => e.kind)).toEqual(['user']);
     // Cline's API history is a whole JSON document, read as records (tests/parse/cline.test.ts).
     const cline = await parse(
       'api_conversation_history.json',

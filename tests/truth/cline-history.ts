@@ -5,7 +5,10 @@ import type { Truth, TruthCall, TruthCompaction, TruthFailed } from './types';
 // message, `"metrics":{"tokens":{"prompt":N,"completion":N,"cached":N}}` (`prompt` the whole input,
 // `cached` a part of it; cline/cline@64fde3a3:src/shared/messages/metrics.ts).
 //
-// * API calls: each `metrics.tokens` object, in the order written; its context is `prompt`.
+// * API calls: each `metrics.tokens` object, in the order written; its context is `prompt`, or
+//   `prompt + cached` where `cached` is the larger: through the Anthropic provider `prompt` is the
+//   uncached input alone and `cached` the cache writes and reads (gmfstu/Online-Card-Architecture's
+//   tasks: `prompt` 10 beside `cached` 9,573, their UI log's tokensIn 10, cacheWrites 9,573).
 // * Failed requests: one whose three counts are all zero (no answer came).
 // * Truncations: the history only grows (Cline keeps what it drops as a range in the task's state),
 //   so a call whose `prompt` is below 98% of the call before it was sent truncated: one after the
@@ -30,7 +33,8 @@ export function readClineHistoryTruth(text: string): Truth {
       failed.push({ id, afterCall: calls.length - 1, reason: 'no_usage' });
     else {
       const before = calls.at(-1)?.contextTokens;
-      const prompt = tokens.prompt ?? 0;
+      const cached = tokens.cached ?? 0;
+      const prompt = (tokens.prompt ?? 0) + (cached > (tokens.prompt ?? 0) ? cached : 0);
       if (before !== undefined && prompt < before * 0.98)
         compactions.push({
           kind: 'truncate',

@@ -19,6 +19,9 @@ import {
 //   counted it as a call of unknown context before: the real termux-monorepo log's last response
 //   is one, '402 You have depleted your monthly included credits', usage all 0). Aborted after
 //   usage came, it is a call.
+// * Not a request either: OpenClaw's replies to its chat commands, written as assistant messages
+//   of provider 'openclaw', model 'gateway-injected', all-zero usage (a real session of
+//   adrianstanca1/vps-config holds two: '/kill' usage and a restart notice).
 // * Context per call: usage.input + usage.cacheRead + usage.cacheWrite (pi's `input` excludes the
 //   cached part, as Anthropic's does; `totalTokens` adds the output).
 // * Compactions: an entry `{type: 'compaction', summary, firstKeptEntryId, tokensBefore}` written
@@ -46,6 +49,12 @@ export function readPiTruth(text: string): Truth {
     // pi's own cost of each answer (`usage.cost.total`), summed.
     if (typeof u?.cost?.total === 'number') statedCostUsd = (statedCostUsd ?? 0) + u.cost.total;
     const context = u ? num(u.input) + num(u.cacheRead) + num(u.cacheWrite) : 0;
+    if (
+      r.message.provider === 'openclaw' &&
+      r.message.model === 'gateway-injected' &&
+      context + num(u?.output) === 0
+    )
+      continue;
     const stop = r.message.stopReason;
     if ((stop === 'error' || stop === 'aborted') && context + num(u?.output) === 0)
       failed.push({ id: String(r.id), afterCall: calls.length - 1, reason: stop });

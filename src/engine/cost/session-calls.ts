@@ -39,6 +39,9 @@ export function getSessionCalls(session: Session): SessionCall[] {
     if (entry.model) modelOfFile.set(entry.fileIndex, entry.model);
     const usage = entry.usage;
     if (!usage || entry.isSynthetic) continue;
+    // A content file's calls are the main file's (session-builder.ts): a Cline task history's
+    // `metrics` beside its UI log are the same requests, counted there.
+    if (session.files[entry.fileIndex]?.role === 'content') continue;
     const key = entry.messageId ?? entry.requestId ?? entry.uuid ?? `#${entry.index}`;
     const known = calls.get(key);
     if (known) {

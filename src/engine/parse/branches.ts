@@ -75,10 +75,25 @@ function computeEntryParentsUncached(session: Session): Int32Array {
   let previous = -1;
   for (const e of entries) {
     if (!isTreeEntry(session, e)) continue;
-    const p =
+    let p =
       (e.parentUuid ? byUuid.get(e.parentUuid) : undefined) ??
       (e.logicalParentUuid ? byUuid.get(e.logicalParentUuid) : undefined) ??
       previous;
+    // A progress record stamped before the entry it names as parent was written late with a stale
+    // link: it continues the file. Claude Code 2.1.68 (a real session of fabien-lessirard/dotfiles,
+    // e739b244) wrote hook progress of 15:33 under an answer of 15:45, after a prompt of 15:50 and
+    // its call, and the next prompt hangs on that progress: a fork whose other side lost a call the
+    // next request still held (61,066 tokens, then 62,319).
+    const stamped = p >= 0 ? entries[p]!.timestampMs : undefined;
+    if (
+      e.kind === 'progress' &&
+      p !== previous &&
+      previous >= 0 &&
+      e.timestampMs !== undefined &&
+      stamped !== undefined &&
+      e.timestampMs < stamped
+    )
+      p = previous;
     // A link to itself or forward (untrusted input) would make a cycle: fall back to file order.
     parent[e.index] = p !== e.index ? p : previous;
     previous = e.index;

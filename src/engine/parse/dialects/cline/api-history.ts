@@ -21,6 +21,14 @@ import { CLINE_DIALECT_INFO, TOOL_RESULT_TEXT } from './info';
 // (cached and not) and `cached` the part of it read from the cache
 // (cline/cline@64fde3a39be0f0311a2c97729c8fa927b01ff8b0:src/shared/messages/metrics.ts): such a
 // message is an API call (read alone; beside its UI log, the UI log's calls count, session-builder.ts).
+// That holds for OpenAI-style usage (mike4567/MRA04242026's task, provider "openai"). Through the
+// Anthropic provider the counts keep Anthropic's split instead: `prompt` is the uncached input
+// alone and `cached` the cache writes and reads on top of it (gmfstu/Online-Card-Architecture's two
+// tasks, provider "anthropic": in 83 of 83 calls `prompt` is the UI log's `tokensIn` and `cached`
+// its `cacheWrites + cacheReads`, `prompt` 10 beside a `cached` of 9,573 to 83,775). A `cached`
+// larger than the `prompt` it would be a part of is read that way. With Anthropic's cache on, the
+// writes and reads hold all but the turn's last message, so `cached` is the larger; with it off
+// `cached` is 0 and both readings agree.
 
 /** An assistant message's `metrics.tokens` as its call's usage (none recorded: no call). */
 function readMetrics(metrics: unknown, entry: Entry, ctx: RecordContext): void {
@@ -38,13 +46,6 @@ function readMetrics(metrics: unknown, entry: Entry, ctx: RecordContext): void {
   const prompt = readTokenCount(tokens.prompt, 'metrics.tokens.prompt', ctx);
   const cached = readTokenCount(tokens.cached, 'metrics.tokens.cached', ctx);
   const completion = readTokenCount(tokens.completion, 'metrics.tokens.completion', ctx);
-  if (cached > prompt)
-    ctx.issue(
-      'out-of-range',
-      'warning',
-      `At metrics.tokens.cached: ${cached} cached of ${prompt} prompt tokens (a part of them): read as all cached`,
-      'metrics.tokens.cached',
-    );
   // All zero: no answer came (the real mike4567/MRA04242026 task has one, its text ending
   // "[Response interrupted by API Error]"): a failed request, not a call of context 0, as the UI
   // log's all-zero requests are (ui-messages.ts).
@@ -52,12 +53,22 @@ function readMetrics(metrics: unknown, entry: Entry, ctx: RecordContext): void {
     entry.failedRequest = { reason: 'no_usage' };
     return;
   }
-  entry.usage = {
-    inputTokens: Math.max(0, prompt - cached),
-    cacheCreationInputTokens: 0,
-    cacheReadInputTokens: Math.min(cached, prompt),
-    outputTokens: completion,
-  };
+  // On top of the prompt, the cache writes and reads are one count here: read as cache reads (the
+  // UI log beside it, whose calls count then, keeps them apart).
+  entry.usage =
+    cached > prompt
+      ? {
+          inputTokens: prompt,
+          cacheCreationInputTokens: 0,
+          cacheReadInputTokens: cached,
+          outputTokens: completion,
+        }
+      : {
+          inputTokens: prompt - cached,
+          cacheCreationInputTokens: 0,
+          cacheReadInputTokens: cached,
+          outputTokens: completion,
+        };
   entry.model ??= 'unknown';
 }
 

@@ -1,3 +1,4 @@
+import type { Entry } from '../../../types';
 import type { MessageRecord } from '../descriptor';
 import { isObject } from '../record';
 import { ASSISTANT_ASKS, ASSISTANT_SAYS, parseJson, TOOL_TYPES } from './ui-messages';
@@ -13,9 +14,12 @@ import { ASSISTANT_ASKS, ASSISTANT_SAYS, parseJson, TOOL_TYPES } from './ui-mess
 const text = (role: 'user' | 'assistant', value: string): MessageRecord[] =>
   value === '' ? [] : [{ type: role, message: { role, content: [{ type: 'text', text: value }] } }];
 
-/** One UI message as the messages it stands for in the conversation. */
-export function toClineUiMessageRecords(record: unknown): MessageRecord[] {
+/** One UI message as the messages it stands for in the conversation (`entry`: the one read from it). */
+export function toClineUiMessageRecords(record: unknown, entry?: Entry): MessageRecord[] {
   if (!isObject(record) || record.partial === true) return [];
+  // The task, said as `text` before the first request (read as the person's, ui-messages.ts): the
+  // first request's text sends it.
+  if (entry?.kind === 'user' && record.say === 'text') return [];
   const type = record.type;
   const value = type === 'say' ? record.say : record.ask;
   const body = typeof record.text === 'string' ? record.text : '';

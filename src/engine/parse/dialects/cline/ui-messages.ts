@@ -136,6 +136,8 @@ function createClineUiNormalizer(): RecordNormalizer {
   let lastCommandId: string | undefined;
   /** The latest `api_req_started` was a failed request (no call). */
   let lastRequestFailed = false;
+  /** Whether a request started yet: a `say: text` before the first is the person's task. */
+  let requested = false;
 
   /** The event a changed deleted range shows, as the entry placed before this message's. */
   const rangeEvent = (next: [number, number], ctx: RecordContext, index: number): Entry => {
@@ -306,6 +308,11 @@ function createClineUiNormalizer(): RecordNormalizer {
     // A condense not applied by the time the next request starts was declined (the person
     // answered it with feedback instead).
     if (isRequest) pendingCompact = undefined;
+    // Cline says the task as `text` before its first request (the real UI logs of haram-333/fineye
+    // and gmfstu/Online-Card-Architecture open so, the first request's text quoting it inside
+    // <task>): the person's words, not the model's.
+    const isTask = type === 'say' && value === 'text' && !requested;
+    if (isRequest) requested = true;
 
     const entry = createEntry(ctx, index);
     entry.type = type as string;
@@ -322,7 +329,7 @@ function createClineUiNormalizer(): RecordNormalizer {
       lastRequestFailed = entry.failedRequest !== undefined;
       const window = readStatedWindow(text);
       if (window !== undefined) extras.contextWindow = window;
-    } else if (type === 'say' && USER_SAYS.has(value)) {
+    } else if (type === 'say' && (USER_SAYS.has(value) || isTask)) {
       entry.kind = 'user';
       entry.role = 'user';
       entry.blocks = [textBlock(text, ctx)];

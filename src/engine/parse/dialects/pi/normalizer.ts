@@ -182,6 +182,17 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
         );
       }
       entry.isApiError = message.stopReason === 'error';
+      // OpenClaw (a gateway running pi's agent, sessions in pi's format) writes its own replies to
+      // a chat command as assistant messages of provider "openclaw", model "gateway-injected",
+      // with all-zero usage (a real session of adrianstanca1/vps-config: "Usage: /kill <id|#|all>"
+      // and a restart notice, each its own root): made locally, no API call and no model of the
+      // session (`isSynthetic`, as Claude Code's "<synthetic>").
+      const z = entry.usage;
+      entry.isSynthetic =
+        message.provider === 'openclaw' &&
+        message.model === 'gateway-injected' &&
+        (z === undefined ||
+          z.inputTokens + z.cacheCreationInputTokens + z.cacheReadInputTokens + z.outputTokens === 0);
       // An answer that never came: pi records an HTTP error or an abort as an assistant message
       // with `stopReason` 'error' or 'aborted' and all-zero usage (StopReason and errorMessage,
       // badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/ai/src/types.ts:182-198); the
