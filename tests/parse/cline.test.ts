@@ -52,6 +52,27 @@ describe('Cline task history (a whole JSON document)', () => {
     expect(at(session.files, 0).lines).toBe(fixtureText.split('\n').length - 1);
   });
 
+  it("reads a call's tokens by the provider its message states (Anthropic's: the cache on top of the prompt)", async () => {
+    // The provider decides, not the sizes: a large uncached turn beside a small cache write.
+    const call = (providerId: string | undefined, prompt: number, cached: number) => ({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'ok' }],
+      ...(providerId ? { modelInfo: { modelId: 'claude-sonnet-4-5', providerId, mode: 'act' } } : {}),
+      metrics: { tokens: { prompt, completion: 40, cached } },
+    });
+    const history = [
+      { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      call('anthropic', 5_000, 3_000),
+      { role: 'user', content: [{ type: 'text', text: 'more' }] },
+      call('openai', 5_000, 3_000),
+      { role: 'user', content: [{ type: 'text', text: 'again' }] },
+      call(undefined, 10, 9_000),
+    ];
+    const session = await parseSession([source('api_conversation_history.json', JSON.stringify(history))]);
+    expect(session.issues).toEqual([]);
+    expect(session.apiCalls.map((c) => c.contextTokens)).toEqual([8_000, 5_000, 9_010]);
+  });
+
   it('re-reads every record by its byte range, and gives its line', async () => {
     const sources = [source('api_conversation_history.json', fixtureText)];
     const session = await parseSession(sources);

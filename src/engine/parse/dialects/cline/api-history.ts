@@ -25,13 +25,15 @@ import { CLINE_DIALECT_INFO, TOOL_RESULT_TEXT } from './info';
 // Anthropic provider the counts keep Anthropic's split instead: `prompt` is the uncached input
 // alone and `cached` the cache writes and reads on top of it (gmfstu/Online-Card-Architecture's two
 // tasks, provider "anthropic": in 83 of 83 calls `prompt` is the UI log's `tokensIn` and `cached`
-// its `cacheWrites + cacheReads`, `prompt` 10 beside a `cached` of 9,573 to 83,775). A `cached`
-// larger than the `prompt` it would be a part of is read that way. With Anthropic's cache on, the
-// writes and reads hold all but the turn's last message, so `cached` is the larger; with it off
-// `cached` is 0 and both readings agree.
+// its `cacheWrites + cacheReads`, `prompt` 10 beside a `cached` of 9,573 to 83,775). So the message's
+// `modelInfo.providerId` picks the reading: "anthropic" reads `cached` on top of `prompt` whatever
+// their sizes (a large uncached turn beside a small cache write is still Anthropic's split). A
+// message stating no provider, or another one, reads `cached` as a part of `prompt` unless it is
+// the larger (it cannot be a part then): with Anthropic's cache on the writes and reads hold all but
+// the turn's last message, and with it off `cached` is 0 and both readings agree.
 
 /** An assistant message's `metrics.tokens` as its call's usage (none recorded: no call). */
-function readMetrics(metrics: unknown, entry: Entry, ctx: RecordContext): void {
+function readMetrics(metrics: unknown, provider: string | undefined, entry: Entry, ctx: RecordContext): void {
   if (!isObject(metrics) || metrics.tokens === undefined) return;
   const tokens = metrics.tokens;
   if (!isObject(tokens)) {
@@ -56,7 +58,7 @@ function readMetrics(metrics: unknown, entry: Entry, ctx: RecordContext): void {
   // On top of the prompt, the cache writes and reads are one count here: read as cache reads (the
   // UI log beside it, whose calls count then, keeps them apart).
   entry.usage =
-    cached > prompt
+    provider === 'anthropic' || cached > prompt
       ? {
           inputTokens: prompt,
           cacheCreationInputTokens: 0,
@@ -99,7 +101,7 @@ function normalizeClineMessage(record: unknown, ctx: RecordContext, index: numbe
   entry.kind = role;
   entry.role = role;
   if (role === 'assistant' && extras.model !== undefined) entry.model = extras.model;
-  if (role === 'assistant') readMetrics(record.metrics, entry, ctx);
+  if (role === 'assistant') readMetrics(record.metrics, extras.provider, entry, ctx);
   const blocks = normalizeAnthropicContent(record.content, 'content', ctx);
   if (blocks) entry.blocks = blocks;
   else {
