@@ -11,7 +11,6 @@ import {
 import { formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
-import { formatOrdinal } from '../../engine/query/numbering';
 import { formatCount, formatTokensShort } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
 import { StepProgress } from '../top-bar/load-progress';
@@ -76,13 +75,13 @@ function SweepTable({
             <th title="F1 = 2·matched / (2·matched + extra + missed): 1 is every real one and nothing else">
               F1
             </th>
-            <th title="Peak simulated context">peak</th>
-            <th title="Tokens summarized, all compactions">summarized</th>
-            <th title="Summary tokens produced">summaries</th>
-            <th title="The first API call a compaction follows">first</th>
             <th title="What the session would have cost at this value, at list prices through the prompt cache (docs/cost.md); the log's real cost in the tooltip">
               cost
             </th>
+            <th title="Peak simulated context">peak</th>
+            <th title="Tokens summarized, all compactions">summarized</th>
+            <th title="Summary tokens produced">summaries</th>
+            <th title="The first API call a compaction follows">first call</th>
           </tr>
         </thead>
         <tbody>
@@ -125,14 +124,6 @@ function SweepTable({
                   {formatF1(score.f1)}
                   {i === best ? ' ★' : ''}
                 </td>
-                <td>{formatTokensShort(p.peakContextTokens)}</td>
-                <td>{formatTokensShort(p.summarizedTokens)}</td>
-                <td>{formatTokensShort(p.summaryTokens)}</td>
-                <td>
-                  {p.firstCompactApiCall === undefined
-                    ? '–'
-                    : formatOrdinal('api-call', p.firstCompactApiCall)}
-                </td>
                 <td
                   title={
                     p.cost
@@ -143,6 +134,10 @@ function SweepTable({
                   {p.cost ? formatUsd(p.cost.usd) : '–'}
                   {i === cheapest ? ' $' : ''}
                 </td>
+                <td>{formatTokensShort(p.peakContextTokens)}</td>
+                <td>{formatTokensShort(p.summarizedTokens)}</td>
+                <td>{formatTokensShort(p.summaryTokens)}</td>
+                <td>{p.firstCompactApiCall === undefined ? '–' : formatCount(p.firstCompactApiCall + 1)}</td>
               </tr>
             );
           })}
