@@ -138,4 +138,39 @@ test.describe('knob sweep', () => {
       await expect(rows.first()).toHaveAttribute('data-cost', /\d/);
     });
   }
+
+  // A real Cline task on a model with no list price: the replay strip said "cost: no list price for
+  // the log's 220 calls" and the sweep's cost column "$0.000" on every value.
+  test("a session on a model with no list price: the sweep's cost says so, as the strip does", async ({
+    page,
+  }) => {
+    const file = path.join(CORPUS_FILE, '../../mike4567__MRA04242026/api_conversation_history.json');
+    test.skip(!fs.existsSync(file), `corpus file not found at ${file}`);
+    await openEmpty(page);
+    await dropFiles(page, [{ name: path.basename(file), content: fs.readFileSync(file, 'utf8') }]);
+    await expect(page.getByTestId('replay-cost')).toContainText("no list price for the log's 220 calls");
+    await page.getByTestId('sweep-open').click();
+    await page.getByTestId('sweep-knob').selectOption('contextWindow');
+    await page.getByTestId('sweep-from').fill('100000');
+    await page.getByTestId('sweep-to').fill('200000');
+    await page.getByTestId('sweep-steps').fill('3');
+    await page.getByTestId('sweep-run').click();
+    const rows = page.getByTestId('sweep-row');
+    await expect(rows).toHaveCount(3, { timeout: 60_000 });
+    const costs = await page.evaluate(() => {
+      const index = [...document.querySelectorAll('.sweep-table th')].findIndex(
+        (th) => th.textContent?.trim() === 'cost',
+      );
+      return [...document.querySelectorAll('[data-testid="sweep-row"]')].map((r) => {
+        const cell = r.children[index] as HTMLElement;
+        return { text: cell.textContent, title: cell.title };
+      });
+    });
+    for (const c of costs) {
+      expect(c.text).toBe('no price');
+      expect(c.title).toBe("No list price for the log's 220 calls");
+    }
+    await expect(page.getByTestId('sweep-cheapest')).toHaveCount(0);
+    await expect(page.getByTestId('sweep-cost-line')).toHaveCount(0);
+  });
 });

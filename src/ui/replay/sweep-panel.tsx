@@ -17,7 +17,7 @@ import { StepProgress } from '../top-bar/load-progress';
 import { replaySweepQuery } from './replay-queries';
 import { type ReplaySweepParams, useReplayStore } from './replay-store';
 import { useReplayKnobs, useReplayOverrides } from './use-replay';
-import { formatValue, formatValueLong, getFiredWords, SweepChart } from './sweep-chart';
+import { formatPointCost, formatValue, formatValueLong, getFiredWords, SweepChart } from './sweep-chart';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
 import { useBranchPath } from '../timeline/branch-store';
 
@@ -126,12 +126,14 @@ function SweepTable({
                 </td>
                 <td
                   title={
-                    p.cost
-                      ? `Real cost ${formatUsd(p.cost.realUsd)} (${formatUsdDelta(p.cost.usd - p.cost.realUsd)}); ${p.cost.summaryCalls} summary calls ${formatUsd(p.cost.summaryUsd)}${i === cheapest ? '; the cheapest value of the sweep' : ''}`
-                      : undefined
+                    !p.cost
+                      ? undefined
+                      : formatPointCost(p.cost) === 'no price'
+                        ? `No list price for the log's ${formatCount(p.cost.unpricedCalls)} calls`
+                        : `Real cost ${formatUsd(p.cost.realUsd)} (${formatUsdDelta(p.cost.usd - p.cost.realUsd)}); ${p.cost.summaryCalls} summary calls ${formatUsd(p.cost.summaryUsd)}${p.cost.unpricedCalls > 0 ? `; ${formatCount(p.cost.unpricedCalls)} calls without a list price in neither` : ''}${i === cheapest ? '; the cheapest value of the sweep' : ''}`
                   }
                 >
-                  {p.cost ? formatUsd(p.cost.usd) : '–'}
+                  {p.cost ? formatPointCost(p.cost) : '–'}
                   {i === cheapest ? ' $' : ''}
                 </td>
                 <td>{formatTokensShort(p.peakContextTokens)}</td>
