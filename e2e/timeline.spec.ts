@@ -278,4 +278,59 @@ test.describe('a dense real session', () => {
       expect(await expectMarkersInsideChart(page)).toBeGreaterThan(2);
     }
   });
+
+  // Keyboard only, on the real session's four compactions after its first four calls (one box):
+  // a member chosen with Enter left the focus on <body> (the next Tab started over at the top bar),
+  // and Escape inside the list did nothing.
+  test('a cluster from the keyboard: Escape closes its list, a member opens its card, focus stays on the box', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await openEmpty(page);
+    await dropFiles(page, [
+      { name: path.basename(DENSE_CORPUS), content: fs.readFileSync(DENSE_CORPUS, 'utf8') },
+    ]);
+    const box = page.getByTestId('compaction-cluster').first();
+    await expect(box).toHaveAttribute('data-count', '4');
+    const list = page.getByTestId('marker-cluster-list');
+    const card = page.getByTestId('compaction-card');
+    await box.focus();
+    await page.keyboard.press('Enter');
+    await expect(list).toBeVisible();
+    await page.keyboard.press('Tab'); // "zoom to these"
+    await page.keyboard.press('Tab'); // the first member
+    await expect(list.locator('.cluster-item').first()).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(list).toHaveCount(0);
+    await expect(box).toBeFocused();
+
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab'); // the second member
+    await page.keyboard.press('Enter');
+    await expect(card).toContainText('Compaction 2 of 6');
+    await expect(list).toHaveCount(0);
+    await expect(box).toBeFocused();
+
+    // With the card open, Escape on the reopened list closes the list alone; the next, the card.
+    await page.keyboard.press('Enter');
+    await expect(list).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(list).toHaveCount(0);
+    await expect(card).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(card).toHaveCount(0);
+    await expect(box).toBeFocused();
+
+    // "Zoom to these" spreads the box: the chart takes the focus, its keys go on working.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    const chart = page.getByTestId('timeline');
+    await expect(chart).toBeFocused();
+    const to = Number(await chart.getAttribute('data-view-to'));
+    await page.keyboard.press('-');
+    await expect.poll(async () => Number(await chart.getAttribute('data-view-to'))).toBeGreaterThan(to);
+  });
 });

@@ -191,3 +191,27 @@ describe.skipIf(
     expect(rows[1]?.real?.expected).toBe(cline.expected);
   });
 });
+
+// A real Cline task on a model with no list price: every strategy's row read "$0.000 $0.000
+// +$0.000", a free session to the eye, where the single replay says "no list price".
+describe.runIf(corpusOrSkip('the compare table of a task with no list price'))(
+  'compactlab replay --strategy a,b on a task whose model has no list price (the corpus)',
+  () => {
+    it('says "no price" in the cost columns, and prices a priced session as before', async () => {
+      const task = join(CORPUS, 'mike4567__MRA04242026/api_conversation_history.json');
+      const r = await run(task, '--strategy', 'claude-code,cline');
+      expect(r.code).toBe(0);
+      const rows = r.text.split('\n').slice(1, 3);
+      for (const line of rows) {
+        expect(line).toMatch(/ 9\/9 | 0\/9 /);
+        expect(line).toMatch(/ no price +no price +- +[\d.]+\w?\/[\d.]+\w?\/[\d.]+\w?$/);
+        expect(line).not.toContain('$0.000');
+      }
+      const single = await run(task, '--strategy', 'cline');
+      expect(single.text).toContain("cost: no list price for the log's 220 calls");
+      const priced = await run(SAMPLE, '--strategy', 'claude-code,cline');
+      for (const line of priced.text.split('\n').slice(1, 3))
+        expect(line).toMatch(/ \$[\d.]+ +\$[\d.]+ +[+−]\$[\d.]+ /);
+    });
+  },
+);

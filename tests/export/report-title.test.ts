@@ -1,7 +1,10 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createNodeFileSource } from '../../src/cli/node-source';
 import { computeReportHtml } from '../../src/engine/export/report-html';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
 // The one-file report names the session as its agent lists it (parse/session-title.ts). The name
 // is the log's own text: escaped, and masked like the rest when redacting (a /rename can hold a
@@ -37,3 +40,26 @@ describe('the report names the session', () => {
     expect(masked).not.toContain(TOKEN);
   });
 });
+
+// A real session whose first summary missed one fact: its report read "1 facts missed".
+describe.runIf(corpusOrSkip('the report of a corpus session, its missed facts counted'))(
+  'the report counts missed facts in words (the corpus)',
+  () => {
+    it('says "1 fact missed" and "N facts missed"', async () => {
+      const file = join(
+        CORPUS,
+        'LAF-US__IDAHO-VAULT/claude__projects__c--Users-loganf-Documents-IDAHO-VAULT__05541cb5-fe43-41c9-87ef-2a6d89bba271.jsonl',
+      );
+      const source = createNodeFileSource(file);
+      const session = await parseSession([source]);
+      const html = await computeReportHtml(session, [source], { generatedAtMs: 0 });
+      const counts = [...html.matchAll(/<summary>(\d+) (facts?) missed<\/summary>/g)].map((m) => [
+        Number(m[1]),
+        m[2],
+      ]);
+      expect(counts.length).toBeGreaterThan(0);
+      expect(counts).toContainEqual([1, 'fact']);
+      for (const [n, word] of counts) expect(word).toBe(n === 1 ? 'fact' : 'facts');
+    });
+  },
+);

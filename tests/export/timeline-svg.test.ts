@@ -55,4 +55,32 @@ describe('renderTimelineSvg', () => {
     );
     expect(letters).toEqual(['truncate:T', 'compact:A']);
   });
+
+  it("draws a folder session's long title within the picture, its file name kept, and keeps it whole in <title>", async () => {
+    const session = await parseSession([createMemorySource('tiny.jsonl', fixture('tiny.jsonl'))]);
+    const series = computeTimelineSeries(session);
+    const drawn = (title: string) => {
+      const svg = renderTimelineSvg(series, { title });
+      expect(svg).toContain(`<title>${escapeHtml(title)}</title>`);
+      return /<text class="title"[^>]*>([^<]*)<\/text>/.exec(svg)![1]!;
+    };
+    // The report's title of a corpus session opened from a folder (1,204 px drawn in 960).
+    const path =
+      'explorer-tree/LAF-US__IDAHO-VAULT/.claude/projects/c--Users-~-Documents-IDAHO-VAULT/05541cb5-fe43-41c9-87ef-2a6d89bba271.jsonl';
+    expect(drawn(`Context timeline of ${path}`)).toBe(
+      'Context timeline of …/05541cb5-fe43-41c9-87ef-2a6d89bba271.jsonl',
+    );
+    expect(drawn(`Context timeline of ${path}, replayed under Claude Code (claude-code)`)).toBe(
+      'Context timeline of …/05541cb5-fe43-41c9-87ef-2a6d89bba271.jsonl, replayed under Claude Code (claude-code)',
+    );
+    // A title that fits is left alone, its path too.
+    expect(drawn('Context timeline of projects/x.jsonl')).toBe('Context timeline of projects/x.jsonl');
+    // Still too long without its folders: cut in the middle (by code point), start and end kept.
+    const long = `Context timeline of ${'🦀'.repeat(60)}-${'z'.repeat(80)}.jsonl`;
+    const cut = drawn(long);
+    expect(Array.from(cut).length).toBeLessThanOrEqual(Math.floor((960 - 56 - 12) / 8.2));
+    expect(cut).toMatch(/^Context timeline of 🦀+…z+\.jsonl$/u);
+    // No emoji split in two: a lone surrogate is a code point of its own under /u.
+    expect(cut).not.toMatch(/\p{Cs}/u);
+  });
 });

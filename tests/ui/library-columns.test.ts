@@ -62,6 +62,22 @@ describe('library columns', () => {
     expect(prompt.value(empty, empty.row!)).toBe('');
   });
 
+  it('sorts the agent column by version, the digits read as numbers', () => {
+    // The versions of /tmp/cctree's Claude Code sessions: sorted as plain strings the list read
+    // 1.0.108, 1.0.128, 1.0.24, … 2.1.101, 2.1.114, 2.1.12, … 2.1.87, 2.1.9.
+    const versions = ['2.1.9', '2.1.101', '1.0.24', '2.1.87', '2.1.12', '1.0.108', '2.1.229', '2.1.19'];
+    const sessions = versions.map((v) => {
+      const s = session(`${v}.jsonl`, '/p');
+      return { ...s, row: { ...s.row!, versions: ['1.0.0', v] } as LibraryRow };
+    });
+    const agent = LIBRARY_COLUMNS.find((c) => c.key === 'agent')!;
+    const shown = (descending: boolean) =>
+      selectSessions(sessions, { key: 'agent', descending }, '', '').map((s) => agent.text(s, s.row!));
+    const ascending = ['1.0.24', '1.0.108', '2.1.9', '2.1.12', '2.1.19', '2.1.87', '2.1.101', '2.1.229'];
+    expect(shown(false)).toEqual(ascending.map((v) => `Claude Code ${v}`));
+    expect(shown(true)).toEqual(ascending.map((v) => `Claude Code ${v}`).reverse());
+  });
+
   it("says a broken log's first issue on the Issues cell's hint", () => {
     const issues = LIBRARY_COLUMNS.find((c) => c.key === 'issues')!;
     const s = session('x.jsonl', '/p');

@@ -2,6 +2,7 @@ import { computeLogErosion, computeReplayErosion, type ErosionChain } from '../e
 import { computeInspectReport } from '../inspect/report';
 import { countCompactions, isMainThreadCompaction } from '../parse/main-thread';
 import type { ByteSource } from '../parse/source';
+import { formatPlural } from '../query/numbering';
 import { computeTimelineSeries } from '../query/timeline-series';
 import { maskText, type RedactionSettings } from '../redact/mask';
 import { getStatedCostUsd } from '../parse/stated-cost';
@@ -168,7 +169,7 @@ export async function computeReportHtml(
       );
       if (s.note) out.push(`<p class="note">${t(s.note)}</p>`);
       if (s.retention && s.retention.missed.length > 0) {
-        out.push(`<details><summary>${s.retention.missed.length} facts missed</summary><ul>`);
+        out.push(`<details><summary>${formatPlural(s.retention.missed.length, 'fact')} missed</summary><ul>`);
         for (const m of s.retention.missed) out.push(`<li>${t(m.category)}: ${t(m.text)}</li>`);
         out.push('</ul></details>');
       }

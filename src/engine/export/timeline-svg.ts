@@ -55,6 +55,45 @@ function getGridStep(max: number): number {
   return 10 * power;
 }
 
+/**
+ * Width of one character of the 13 px bold title, px (ours: DejaVu Sans Bold, Chromium's
+ * system-ui on Linux, averages 7.8 px over the title of a real session's path; 8.2 leaves a margin).
+ */
+const TITLE_CHAR_PX = 8.2;
+
+/**
+ * The title as drawn, within `widthPx`: a session opened from a folder is named by its path
+ * ("Context timeline of explorer-tree/…/<project>/<session>.jsonl, replayed under …" is 1,470 px
+ * in a 960 px picture), so the path's folders go first ("…/<session>.jsonl"), then, if it is still
+ * too long, its middle. `<title>` keeps it whole.
+ */
+function fitTitle(title: string, widthPx: number): string {
+  const maxChars = Math.floor(widthPx / TITLE_CHAR_PX);
+  const fits = (text: string) => Array.from(text).length <= maxChars;
+  if (fits(title)) return title;
+  const short = dropFolders(title);
+  if (fits(short)) return short;
+  // By code point, so a cut never splits an emoji's surrogate pair.
+  const chars = Array.from(short);
+  const tail = Math.ceil((maxChars - 1) * 0.6);
+  const head = maxChars - 1 - tail;
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - tail).join('')}`;
+}
+
+/** The first path in `text` ("a/b/c/file.jsonl", up to the spaces around it) as "…/file.jsonl". */
+function dropFolders(text: string): string {
+  const isSeparator = (c: string) => c === '/' || c === '\\';
+  const isSpace = (c: string) => /\s/.test(c);
+  const first = text.search(/[/\\]/);
+  if (first < 0) return text;
+  let start = first;
+  while (start > 0 && !isSpace(text[start - 1]!)) start--;
+  let end = first;
+  let last = first;
+  for (; end < text.length && !isSpace(text[end]!); end++) if (isSeparator(text[end]!)) last = end;
+  return last === end - 1 ? text : `${text.slice(0, start)}…${text.slice(last)}`;
+}
+
 /** Height of a label line, px: threshold labels closer than this are moved apart. */
 const LABEL_GAP_PX = 13;
 
@@ -83,7 +122,7 @@ export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOp
   );
   if (options.title)
     parts.push(
-      `<text class="title" x="${MARGIN.left}" y="16" font-size="13" font-weight="bold" fill="${COLORS.marker}">${escapeHtml(options.title)}</text>`,
+      `<text class="title" x="${MARGIN.left}" y="16" font-size="13" font-weight="bold" fill="${COLORS.marker}">${escapeHtml(fitTitle(options.title, width - MARGIN.left - MARGIN.right))}</text>`,
     );
   const step = getGridStep(maxY);
   for (let tokens = 0; tokens <= maxY; tokens += step) {

@@ -43,12 +43,12 @@ export const COMPARE_COLUMNS: readonly {
     label: 'real reproduced',
     value: (r) => (r.real ? `${r.real.reproduced}/${r.real.expected}` : '-'),
   },
-  { key: 'cost', label: 'cost', value: (r) => (r.cost ? formatUsd(r.cost.usd) : '-') },
-  { key: 'realCost', label: 'real cost', value: (r) => (r.cost ? formatUsd(r.cost.realUsd) : '-') },
+  { key: 'cost', label: 'cost', value: (r) => formatCostCell(r.cost, r.cost?.usd ?? 0) },
+  { key: 'realCost', label: 'real cost', value: (r) => formatCostCell(r.cost, r.cost?.realUsd ?? 0) },
   {
     key: 'costDelta',
     label: 'Δ cost',
-    value: (r) => (r.cost ? formatUsdDelta(r.cost.usd - r.cost.realUsd) : '-'),
+    value: (r) => (!r.cost || isUnpriced(r.cost) ? '-' : formatUsdDelta(r.cost.usd - r.cost.realUsd)),
   },
   {
     key: 'cache',
@@ -61,6 +61,22 @@ export const COMPARE_COLUMNS: readonly {
         : '-',
   },
 ];
+
+/**
+ * No call of the log could be priced (its models are not in the price table): both figures are
+ * $0 for want of a price, not a free session. A real Cline task on such a model read "$0.000 ·
+ * $0.000 · +$0.000" for every strategy, where the replay strip says "no list price".
+ */
+function isUnpriced(cost: NonNullable<StrategyFigures['cost']>): boolean {
+  return cost.unpricedCalls > 0 && cost.usd === 0 && cost.realUsd === 0;
+}
+
+/** A cost cell: "no price" when none of the log's calls has one, "+" when some have none. */
+function formatCostCell(cost: StrategyFigures['cost'], usd: number): string {
+  if (!cost) return '-';
+  if (isUnpriced(cost)) return 'no price';
+  return `${formatUsd(usd)}${cost.unpricedCalls > 0 ? '+' : ''}`;
+}
 
 /** Dollars with cents (a tenth of a cent under $1). */
 export function formatUsd(usd: number): string {

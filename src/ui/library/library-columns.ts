@@ -204,6 +204,12 @@ export const TABLE_MIN_WIDTH = `${
   1
 }rem`;
 
+/**
+ * Text columns in the reader's order with the digits in them read as numbers: "Claude Code 2.1.9"
+ * before "2.1.12" before "2.1.101" (a plain string order put 2.1.101 first and 2.1.9 last).
+ */
+const TEXT_ORDER = new Intl.Collator(undefined, { numeric: true });
+
 /** Filtered by agent and search text (project, prompt, path), sorted by the chosen column. */
 export function selectSessions(
   sessions: readonly LibrarySession[],
@@ -227,7 +233,7 @@ export function selectSessions(
     if (!a.row || !b.row) return a.row ? -1 : b.row ? 1 : byKey(a, b);
     const va = column.value(a, a.row);
     const vb = column.value(b, b.row);
-    const d = typeof va === 'number' ? va - (vb as number) : String(va).localeCompare(String(vb));
+    const d = typeof va === 'number' ? va - (vb as number) : TEXT_ORDER.compare(String(va), String(vb));
     return d === 0 ? byKey(a, b) : sign * d;
   });
 }

@@ -1,5 +1,6 @@
 import type { SweepPoint, SweepResult } from '../../engine/replay/sweep';
 import { formatUsd } from '../../engine/replay/compare-table';
+import type { ReplayCostFigures } from '../../engine/replay/types';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import { formatCount, formatTokensShort } from '../common/format';
 
@@ -9,6 +10,16 @@ import { formatCount, formatTokensShort } from '../common/format';
 const CHART_WIDTH_PX = 380;
 const CHART_HEIGHT_PX = 150;
 const PAD = { left: 30, right: 10, top: 10, bottom: 22 };
+
+/**
+ * A sweep value's cost as the replay strip says it: calls of a model without a list price are in
+ * neither figure, so a session with none priced reads "no price" (it read "$0.000" on every row),
+ * and one with some unpriced "+".
+ */
+export function formatPointCost(cost: ReplayCostFigures): string {
+  if (cost.unpricedCalls === 0) return formatUsd(cost.usd);
+  return cost.usd === 0 && cost.realUsd === 0 ? 'no price' : `${formatUsd(cost.usd)}+`;
+}
 
 export function formatValue(value: number, unit: KnobSpec['unit']): string {
   if (unit === 'percent') return `${value}%`;
@@ -129,7 +140,7 @@ export function SweepChart({
           onClick={() => onPick(p.value)}
         >
           <title>
-            {`${formatValueLong(p.value, unit)}: ${getFired(p) === 1 ? `1 ${words.one}` : `${formatCount(getFired(p))} ${words.many}`} fired, ${p.matchedReal} of ${p.expectedReal} real matched, ${p.extraSimulated} extra${p.cost ? `, cost ${formatUsd(p.cost.usd)}` : ''}`}
+            {`${formatValueLong(p.value, unit)}: ${getFired(p) === 1 ? `1 ${words.one}` : `${formatCount(getFired(p))} ${words.many}`} fired, ${p.matchedReal} of ${p.expectedReal} real matched, ${p.extraSimulated} extra${p.cost ? `, cost ${formatPointCost(p.cost)}` : ''}`}
           </title>
         </circle>
       ))}

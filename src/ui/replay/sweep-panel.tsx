@@ -11,14 +11,13 @@ import {
 import { formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
-import { formatOrdinal } from '../../engine/query/numbering';
 import { formatCount, formatTokensShort } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
 import { StepProgress } from '../top-bar/load-progress';
 import { replaySweepQuery } from './replay-queries';
 import { type ReplaySweepParams, useReplayStore } from './replay-store';
 import { useReplayKnobs, useReplayOverrides } from './use-replay';
-import { formatValue, formatValueLong, getFiredWords, SweepChart } from './sweep-chart';
+import { formatPointCost, formatValue, formatValueLong, getFiredWords, SweepChart } from './sweep-chart';
 import { useSuppliedSummaryTokens } from '../summaries/summary-sizes';
 import { useBranchPath } from '../timeline/branch-store';
 
@@ -76,13 +75,13 @@ function SweepTable({
             <th title="F1 = 2·matched / (2·matched + extra + missed): 1 is every real one and nothing else">
               F1
             </th>
-            <th title="Peak simulated context">peak</th>
-            <th title="Tokens summarized, all compactions">summarized</th>
-            <th title="Summary tokens produced">summaries</th>
-            <th title="The first API call a compaction follows">first</th>
             <th title="What the session would have cost at this value, at list prices through the prompt cache (docs/cost.md); the log's real cost in the tooltip">
               cost
             </th>
+            <th title="Peak simulated context">peak</th>
+            <th title="Tokens summarized, all compactions">summarized</th>
+            <th title="Summary tokens produced">summaries</th>
+            <th title="The first API call a compaction follows">first call</th>
           </tr>
         </thead>
         <tbody>
@@ -125,24 +124,22 @@ function SweepTable({
                   {formatF1(score.f1)}
                   {i === best ? ' ★' : ''}
                 </td>
+                <td
+                  title={
+                    !p.cost
+                      ? undefined
+                      : formatPointCost(p.cost) === 'no price'
+                        ? `No list price for the log's ${formatCount(p.cost.unpricedCalls)} calls`
+                        : `Real cost ${formatUsd(p.cost.realUsd)} (${formatUsdDelta(p.cost.usd - p.cost.realUsd)}); ${p.cost.summaryCalls} summary calls ${formatUsd(p.cost.summaryUsd)}${p.cost.unpricedCalls > 0 ? `; ${formatCount(p.cost.unpricedCalls)} calls without a list price in neither` : ''}${i === cheapest ? '; the cheapest value of the sweep' : ''}`
+                  }
+                >
+                  {p.cost ? formatPointCost(p.cost) : '–'}
+                  {i === cheapest ? ' $' : ''}
+                </td>
                 <td>{formatTokensShort(p.peakContextTokens)}</td>
                 <td>{formatTokensShort(p.summarizedTokens)}</td>
                 <td>{formatTokensShort(p.summaryTokens)}</td>
-                <td>
-                  {p.firstCompactApiCall === undefined
-                    ? '–'
-                    : formatOrdinal('api-call', p.firstCompactApiCall)}
-                </td>
-                <td
-                  title={
-                    p.cost
-                      ? `Real cost ${formatUsd(p.cost.realUsd)} (${formatUsdDelta(p.cost.usd - p.cost.realUsd)}); ${p.cost.summaryCalls} summary calls ${formatUsd(p.cost.summaryUsd)}${i === cheapest ? '; the cheapest value of the sweep' : ''}`
-                      : undefined
-                  }
-                >
-                  {p.cost ? formatUsd(p.cost.usd) : '–'}
-                  {i === cheapest ? ' $' : ''}
-                </td>
+                <td>{p.firstCompactApiCall === undefined ? '–' : formatCount(p.firstCompactApiCall + 1)}</td>
               </tr>
             );
           })}

@@ -1,7 +1,10 @@
 import { type CSSProperties, useEffect, useRef, useState } from 'react';
+import { useEscapeLayer } from '../common/use-escape';
 
 // One box standing for several markers that would overlap: its glyph (when all members share
-// one) and their count; clicking it lists the members, each opening its own card.
+// one) and their count; clicking it lists the members, each opening its own card. The list is an
+// Escape layer: Escape closes it from the box or from a member, and the focus goes back to the box
+// (a member chosen from the keyboard left it on <body>, and Escape inside the list did nothing).
 
 interface ClusterItem {
   key: string;
@@ -36,6 +39,7 @@ export function MarkerClusterButton(props: {
     document.addEventListener('pointerdown', close);
     return () => document.removeEventListener('pointerdown', close);
   }, [open]);
+  useEscapeLayer(() => setOpen(false), open);
   const glyphs = new Set(items.map((i) => i.glyph));
   const glyph = glyphs.size === 1 ? items[0]!.glyph : '';
   const colors = new Set(items.map((i) => i.color));
@@ -53,9 +57,6 @@ export function MarkerClusterButton(props: {
         title={`${items.length} markers here: click to list them`}
         style={{ left: props.leftPx, top: props.topPx, '--mc': color } as CSSProperties}
         onClick={() => setOpen(!open)}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') setOpen(false);
-        }}
       >
         {glyph}
         <span className="cluster-count">{items.length}</span>
@@ -76,8 +77,12 @@ export function MarkerClusterButton(props: {
             className="btn link small"
             data-testid="marker-cluster-zoom"
             onClick={() => {
+              // The box goes away once its members spread: the chart, whose keys zoom and pan on,
+              // takes the focus rather than <body>.
+              const chart = ref.current?.closest<HTMLElement>('[data-testid="timeline"]');
               setOpen(false);
               props.onZoom();
+              chart?.focus({ preventScroll: true });
             }}
           >
             zoom to these {items.length}
