@@ -172,5 +172,15 @@ test.describe('knob sweep', () => {
     }
     await expect(page.getByTestId('sweep-cheapest')).toHaveCount(0);
     await expect(page.getByTestId('sweep-cost-line')).toHaveCount(0);
+
+    // Compare, the same: its table says "no price" and no cost chart is drawn (it drew four points
+    // and "the log's real cost $0.000" on a $0–$1 axis).
+    await page.getByTestId('compare-open').click();
+    const panel = page.getByTestId('compare-panel');
+    await expect(panel.getByTestId('compare-row')).toHaveCount(3, { timeout: 60_000 });
+    await expect(panel).toHaveAttribute('data-running', 'false');
+    for (const cell of await panel.locator('[data-testid="compare-row"] td[data-col="cost"]').all())
+      await expect(cell).toHaveText('no price');
+    await expect(panel.getByTestId('compare-cost-chart')).toHaveCount(0);
   });
 });

@@ -67,7 +67,7 @@ export const COMPARE_COLUMNS: readonly {
  * $0 for want of a price, not a free session. A real Cline task on such a model read "$0.000 ·
  * $0.000 · +$0.000" for every strategy, where the replay strip says "no list price".
  */
-function isUnpriced(cost: NonNullable<StrategyFigures['cost']>): boolean {
+export function isUnpriced(cost: NonNullable<StrategyFigures['cost']>): boolean {
   return cost.unpricedCalls > 0 && cost.usd === 0 && cost.realUsd === 0;
 }
 

@@ -1,4 +1,4 @@
-import { formatUsd } from '../../engine/replay/compare-table';
+import { formatUsd, isUnpriced } from '../../engine/replay/compare-table';
 import type { ReplayCompare } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 
@@ -14,13 +14,19 @@ const SPREAD_PX = 16;
 const PAD = { l: 58, r: 16, t: 14, b: 32 };
 const SERIES = 6;
 
-/** The chart, or nothing when the worker priced no strategy (a model without a list price). */
+/**
+ * The chart, or nothing when no strategy's cost is priced: a session whose calls all have no list
+ * price costs $0.000 under every strategy (the table says "no price"; a real Cline task of 220
+ * unpriced calls drew four points and "the log's real cost $0.000" on a $0–$1 axis).
+ */
 export default function CompareCostChart({ result }: { result: ReplayCompare }) {
   const points = result.rows.flatMap((row, i) =>
-    row.cost ? [{ i, row, usd: row.cost.usd, compactions: row.events.compact }] : [],
+    row.cost && !isUnpriced(row.cost) ? [{ i, row, usd: row.cost.usd, compactions: row.events.compact }] : [],
   );
   if (points.length === 0) return null;
   const real = points[0]!.row.cost!.realUsd;
+  // Some calls unpriced: the figures leave them out, marked "+" as in the table.
+  const some = points[0]!.row.cost!.unpricedCalls > 0 ? '+' : '';
   const maxX = Math.max(1, ...points.map((p) => p.compactions));
   const maxUsd = Math.max(real, ...points.map((p) => p.usd)) * 1.08 || 1;
   const minUsd = Math.max(0, Math.min(real, ...points.map((p) => p.usd)) * 0.9);
@@ -62,6 +68,7 @@ export default function CompareCostChart({ result }: { result: ReplayCompare }) 
         <line className="strat-cost-real" x1={W - PAD.r - 200} x2={W - PAD.r - 176} y1={PAD.t} y2={PAD.t} />
         <text className="strat-axis" x={W - PAD.r} y={PAD.t + 3} textAnchor="end">
           the log's real cost {formatUsd(real)}
+          {some}
         </text>
         {points.map(({ i, row, usd, compactions }) => {
           const color = `var(--cmp-${i % SERIES})`;
