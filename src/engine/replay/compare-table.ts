@@ -71,8 +71,11 @@ export function isUnpriced(cost: NonNullable<StrategyFigures['cost']>): boolean 
   return cost.unpricedCalls > 0 && cost.usd === 0 && cost.realUsd === 0;
 }
 
-/** A cost cell: "no price" when none of the log's calls has one, "+" when some have none. */
-function formatCostCell(cost: StrategyFigures['cost'], usd: number): string {
+/**
+ * A cost figure as the replay strip says it (the compare table, the sweep): "no price" when none of
+ * the log's calls has one, "+" after it when some have none (in neither figure).
+ */
+export function formatCostCell(cost: StrategyFigures['cost'], usd: number): string {
   if (!cost) return '-';
   if (isUnpriced(cost)) return 'no price';
   return `${formatUsd(usd)}${cost.unpricedCalls > 0 ? '+' : ''}`;

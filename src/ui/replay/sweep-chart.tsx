@@ -1,5 +1,5 @@
 import type { SweepPoint, SweepResult } from '../../engine/replay/sweep';
-import { formatUsd } from '../../engine/replay/compare-table';
+import { formatCostCell, formatUsd } from '../../engine/replay/compare-table';
 import type { ReplayCostFigures } from '../../engine/replay/types';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import { formatCount, formatTokensShort } from '../common/format';
@@ -11,15 +11,8 @@ const CHART_WIDTH_PX = 380;
 const CHART_HEIGHT_PX = 150;
 const PAD = { left: 30, right: 10, top: 10, bottom: 22 };
 
-/**
- * A sweep value's cost as the replay strip says it: calls of a model without a list price are in
- * neither figure, so a session with none priced reads "no price" (it read "$0.000" on every row),
- * and one with some unpriced "+".
- */
-export function formatPointCost(cost: ReplayCostFigures): string {
-  if (cost.unpricedCalls === 0) return formatUsd(cost.usd);
-  return cost.usd === 0 && cost.realUsd === 0 ? 'no price' : `${formatUsd(cost.usd)}+`;
-}
+/** A sweep value's cost, as the compare table writes it ("no price", "+": `formatCostCell`). */
+export const formatPointCost = (cost: ReplayCostFigures): string => formatCostCell(cost, cost.usd);
 
 export function formatValue(value: number, unit: KnobSpec['unit']): string {
   if (unit === 'percent') return `${value}%`;

@@ -8,7 +8,7 @@ import {
   getSweepScore,
   MAX_SWEEP_STEPS,
 } from '../../engine/replay/sweep-score';
-import { formatUsd, formatUsdDelta } from '../../engine/replay/compare-table';
+import { formatUsd, formatUsdDelta, isUnpriced } from '../../engine/replay/compare-table';
 import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount, formatTokensShort } from '../common/format';
@@ -128,7 +128,7 @@ function SweepTable({
                   title={
                     !p.cost
                       ? undefined
-                      : formatPointCost(p.cost) === 'no price'
+                      : isUnpriced(p.cost)
                         ? `No list price for the log's ${formatCount(p.cost.unpricedCalls)} calls`
                         : `Real cost ${formatUsd(p.cost.realUsd)} (${formatUsdDelta(p.cost.usd - p.cost.realUsd)}); ${p.cost.summaryCalls} summary calls ${formatUsd(p.cost.summaryUsd)}${p.cost.unpricedCalls > 0 ? `; ${formatCount(p.cost.unpricedCalls)} calls without a list price in neither` : ''}${i === cheapest ? '; the cheapest value of the sweep' : ''}`
                   }
