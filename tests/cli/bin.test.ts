@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { corpusJsonl, corpusOrSkip, foreignFiles } from '../helpers/corpus';
 
 // The `compactlab` command as a user runs it: `bin/compactlab.mjs` starts the bundle `npm install`
 // built into dist/cli when it is fresh, the TypeScript through tsx otherwise; either must work.
@@ -72,3 +73,35 @@ describe('bin/compactlab.mjs', () => {
     });
   });
 });
+
+// `inspect` runs its own script of the bundle (dist/cli/inspect.cjs, through V8's code cache taken
+// after an inspect of the bundled sample, scripts/build-cli.mjs): it must print what main.ts
+// prints, on real logs of the sample's dialect and of one the cache did not see run.
+const bundled = existsSync(join(ROOT, 'dist/cli/inspect.cjs'));
+describe.skipIf(!bundled || !corpusOrSkip("bin: inspect's script against the sources"))(
+  "bin/compactlab.mjs inspect: the bundle's own script prints what the sources print",
+  () => {
+    const fromSource = (args: string[]) =>
+      spawnSync(process.execPath, [BIN, ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, COMPACTLAB_FROM_SOURCE: '1' },
+      });
+    const largestClaude = corpusJsonl().sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
+    const codex = foreignFiles().find((f) => /rollout-.*\.jsonl$/.test(f))!;
+    it.each([
+      ['a Claude Code session, --json', [largestClaude, '--json']],
+      ['a Codex rollout, text', [codex]],
+      ['--help', ['--help']],
+      ['no file: the usage, exit 2', []],
+    ])('%s', (_, args) => {
+      const bundle = runBin(['inspect', ...args]);
+      expect(bundle.stderr).toMatch(
+        /^compactlab: running .*inspect\.cjs \(code cache (used|rejected|none)\)/,
+      );
+      const source = fromSource(['inspect', ...args]);
+      expect(bundle.stdout).toBe(source.stdout);
+      expect(bundle.code).toBe(source.status);
+      expect(bundle.stdout.length).toBeGreaterThan(300);
+    });
+  },
+);
