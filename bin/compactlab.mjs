@@ -36,9 +36,23 @@ function isBuiltFresh() {
 }
 
 /**
- * The `main` of dist/cli/inspect.cjs, compiled with the code cache beside it when that cache is
- * newer than the script (V8 checks its own version, flags and the source's length, not the
- * source's text). COMPACTLAB_WRITE_CODE_CACHE=1 (the build's) writes the cache after the run.
+ * The name of the code cache for this Node and these flags, `inspect.cjs.<key>.cache`: V8 refuses
+ * a cache taken under another version or any other flag (`NODE_OPTIONS=--max-old-space-size=…`
+ * too), so each keeps its own. The key is an FNV-1a hash of what V8 checks.
+ */
+function codeCacheFile() {
+  const text = `${process.version} ${process.arch} ${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return `${inspectScript}.${(hash >>> 0).toString(16).padStart(8, '0')}.cache`;
+}
+
+/**
+ * The `main` of dist/cli/inspect.cjs, compiled with its code cache when that cache is newer than
+ * the script (V8 checks its own version, flags and the source's length, not the source's text).
+ * Without one, the cache is written after a run that succeeds (the build's run on the bundled
+ * sample writes the first; COMPACTLAB_WRITE_CODE_CACHE=1 writes it whatever there was); a cache
+ * V8 refused is left as it is, so runs under flags the key cannot see never rewrite it in turn.
  */
 async function loadInspectScript(say) {
   const [{ readFileSync, renameSync, writeFileSync }, { createRequire }, { Script }] = await Promise.all([
@@ -46,7 +60,7 @@ async function loadInspectScript(say) {
     import('node:module'),
     import('node:vm'),
   ]);
-  const cacheFile = `${inspectScript}.cache`;
+  const cacheFile = codeCacheFile();
   const cacheMs = statSync(cacheFile, { throwIfNoEntry: false })?.mtimeMs;
   const cachedData =
     cacheMs !== undefined && cacheMs >= statSync(inspectScript).mtimeMs ? readFileSync(cacheFile) : undefined;
@@ -66,11 +80,20 @@ async function loadInspectScript(say) {
     inspectScript,
     dirname(inspectScript),
   );
-  if (process.env.COMPACTLAB_WRITE_CODE_CACHE !== '1') return module.exports.main;
+  const force = process.env.COMPACTLAB_WRITE_CODE_CACHE === '1';
+  if (cachedData !== undefined && !force) return module.exports.main;
   return async (argv) => {
     const code = await module.exports.main(argv);
-    writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
-    renameSync(`${cacheFile}.tmp`, cacheFile);
+    if (code !== 0 && !force) return code;
+    try {
+      const temporary = `${cacheFile}.${process.pid}.tmp`;
+      writeFileSync(temporary, script.createCachedData());
+      renameSync(temporary, cacheFile);
+      say(`wrote ${cacheFile}`);
+    } catch (error) {
+      // A folder this user cannot write (a package installed by another): no cache, same output.
+      say(`no code cache written: ${error.message}`);
+    }
     return code;
   };
 }

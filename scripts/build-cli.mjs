@@ -6,10 +6,11 @@
 // `inspect` also gets a script of its own, `dist/cli/inspect.cjs` (src/cli/inspect-main.ts), that
 // the bin runs through V8's code cache, `inspect.cjs.cache`: taken here after an inspect of the
 // bundled sample session has run, it holds the parse's functions compiled, not only the script's
-// top level (Node 20 caches no ES module, and a cache taken before the run holds little).
+// top level (Node 20 caches no ES module, and a cache taken before the run holds little). A Node
+// or flags V8 refuses that cache for get their own, written after their first inspect.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 
 let esbuild;
 try {
@@ -65,7 +66,7 @@ if (sample && existsSync(sample)) {
     env: { ...process.env, COMPACTLAB_WRITE_CODE_CACHE: '1', COMPACTLAB_FROM_SOURCE: undefined },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  if (run.status !== 0 || !existsSync('dist/cli/inspect.cjs.cache'))
+  if (run.status !== 0 || !readdirSync('dist/cli').some((name) => /^inspect\.cjs\.\w+\.cache$/.test(name)))
     process.stderr.write(
       'compactlab: no code cache for inspect (the sample did not run); it starts without one\n',
     );

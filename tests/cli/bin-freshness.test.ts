@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
-  existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   utimesSync,
@@ -23,7 +24,8 @@ const home = mkdtempSync(join(tmpdir(), 'compactlab-freshness-'));
 const BUNDLE = join(home, 'dist/cli/compactlab.mjs');
 /** `inspect`'s own script (scripts/build-cli.mjs), run through V8's code cache beside it. */
 const INSPECT_SCRIPT = join(home, 'dist/cli/inspect.cjs');
-const CODE_CACHE = `${INSPECT_SCRIPT}.cache`;
+/** The code caches beside the script, one for each Node and flags (`inspect.cjs.<key>.cache`). */
+const codeCaches = () => readdirSync(join(home, 'dist/cli')).filter((name) => name.endsWith('.cache'));
 const NESTED_SOURCE = join(home, 'src/engine/parse/dialects/some-dialect/normalizer.ts');
 const NOTES = join(home, 'src/engine/notes.md');
 const SOURCES = [join(home, 'src/cli/main.ts'), join(home, 'src/engine/types.ts'), NESTED_SOURCE];
@@ -63,7 +65,7 @@ function setFreshBuild(): void {
   for (const path of [...SOURCES, NOTES]) utimesSync(path, BUILT_S - 60, BUILT_S - 60);
   utimesSync(BUNDLE, BUILT_S, BUILT_S);
   utimesSync(INSPECT_SCRIPT, BUILT_S, BUILT_S);
-  rmSync(CODE_CACHE, { force: true });
+  for (const name of codeCaches()) rmSync(join(home, 'dist/cli', name));
 }
 
 function run(env: NodeJS.ProcessEnv = {}, args = ['inspect', 'x.jsonl']) {
@@ -92,23 +94,33 @@ describe('bin/compactlab.mjs: the bundle runs only when no source is newer', () 
     });
   });
 
-  it("inspect's code cache is used only when V8 takes it and it is newer than the script", () => {
+  it("inspect's code cache: written after a first run, used only when V8 takes it and it is newer than the script", () => {
     const debug = { COMPACTLAB_DEBUG_START: '1' };
-    expect(run(debug).stderr).toContain('inspect.cjs (code cache none)');
-    // The build's run writes it; the next run compiles from it.
-    expect(run({ ...debug, COMPACTLAB_WRITE_CODE_CACHE: '1' }).stdout).toBe('script inspect x.jsonl\n');
-    expect(existsSync(CODE_CACHE)).toBe(true);
+    const none = run(debug);
+    expect(none.stderr).toContain('inspect.cjs (code cache none)');
+    expect(none.stdout).toBe('script inspect x.jsonl\n');
+    expect(codeCaches()).toHaveLength(1);
+    const cache = join(home, 'dist/cli', codeCaches()[0]!);
     const taken = run(debug);
     expect(taken.stderr).toContain('inspect.cjs (code cache used)');
     expect(taken.stdout).toBe('script inspect x.jsonl\n');
-    // A script written after its cache (V8 itself checks only the source's length): not read.
-    utimesSync(CODE_CACHE, BUILT_S - 1, BUILT_S - 1);
+    // A script written after its cache (V8 itself checks only the source's length): not read, and
+    // replaced after the run.
+    utimesSync(cache, BUILT_S - 1, BUILT_S - 1);
     expect(run(debug).stderr).toContain('inspect.cjs (code cache none)');
-    // Bytes V8 refuses (another Node's cache, a cut file): the script compiles as without one.
-    writeFileSync(CODE_CACHE, 'not a code cache');
+    expect(run(debug).stderr).toContain('inspect.cjs (code cache used)');
+    // Bytes V8 refuses (a cut file, a cache of flags the key cannot see): the script compiles as
+    // without one, and the file is left as it is, never rewritten run after run.
+    writeFileSync(cache, 'not a code cache');
     const refused = run(debug);
     expect(refused.stderr).toContain('inspect.cjs (code cache rejected)');
     expect(refused).toMatchObject({ code: 0, stdout: 'script inspect x.jsonl\n' });
+    expect(readFileSync(cache, 'utf8')).toBe('not a code cache');
+    // Other flags (V8 would refuse the first cache): a cache of their own beside it.
+    const flags = { ...debug, NODE_OPTIONS: '--max-old-space-size=3000' };
+    expect(run(flags).stderr).toContain('inspect.cjs (code cache none)');
+    expect(run(flags).stderr).toContain('inspect.cjs (code cache used)');
+    expect(codeCaches()).toHaveLength(2);
   });
 
   it('a source edited after the build, however deep, runs the sources through tsx and never evaluates the bundle', () => {

@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -105,3 +115,45 @@ describe.skipIf(!bundled || !corpusOrSkip("bin: inspect's script against the sou
     });
   },
 );
+
+// A Node or flags without a cache get one written after their first inspect: V8's code cache holds
+// compiled code, never what the code read. Checked on a copy of the bin and the built script (a
+// package without its sources, so always fresh), the transcript planted with a key and a path.
+describe.skipIf(!bundled)('bin/compactlab.mjs inspect: the code cache a run writes', () => {
+  it('holds none of the transcript it was taken after, and the next run takes it', () => {
+    const home = mkdtempSync(join(tmpdir(), 'compactlab-code-cache-'));
+    mkdirSync(join(home, 'bin'));
+    mkdirSync(join(home, 'dist/cli'), { recursive: true });
+    copyFileSync(BIN, join(home, 'bin/compactlab.mjs'));
+    for (const name of ['compactlab.mjs', 'inspect.cjs'])
+      copyFileSync(join(ROOT, 'dist/cli', name), join(home, 'dist/cli', name));
+    const planted = 'sk-ant-api03-PLANTEDcodeCACHEkey0000000000';
+    const transcript = join(home, 'planted.jsonl');
+    writeFileSync(
+      transcript,
+      readFileSync(join(FIXTURES, 'tiny.jsonl'), 'utf8').replaceAll(
+        '"cwd":"',
+        `"cwd":"/home/PLANTEDuser/${planted}/`,
+      ),
+    );
+    const inspect = () =>
+      spawnSync(process.execPath, [join(home, 'bin/compactlab.mjs'), 'inspect', transcript, '--json'], {
+        encoding: 'utf8',
+        env: { ...process.env, COMPACTLAB_DEBUG_START: '1', NODE_OPTIONS: '--max-old-space-size=2999' },
+      });
+    const first = inspect();
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain(planted);
+    expect(first.stderr).toContain('(code cache none)');
+    const caches = readdirSync(join(home, 'dist/cli')).filter((name) => name.endsWith('.cache'));
+    expect(caches).toHaveLength(1);
+    const bytes = readFileSync(join(home, 'dist/cli', caches[0]!));
+    expect(bytes.length).toBeGreaterThan(10_000);
+    for (const text of [planted, 'PLANTEDuser'])
+      expect(bytes.includes(text, 0, 'latin1') || bytes.includes(text, 0, 'utf16le')).toBe(false);
+    const second = inspect();
+    expect(second.stderr).toContain('(code cache used)');
+    expect(second.stdout).toBe(first.stdout);
+    rmSync(home, { recursive: true, force: true });
+  });
+});
