@@ -41,7 +41,9 @@ await esbuild.build({
   logLevel: 'warning',
 });
 
-// One CommonJS script, no chunks: V8's code cache is per script.
+// One CommonJS script, no chunks: V8's code cache is per script. Its `import()` of a package
+// (sql.js, for an OpenCode database) becomes a `require`: Node 20 loses a script's dynamic import
+// callback when the script comes from a code cache ("A dynamic import callback was not specified").
 await esbuild.build({
   entryPoints: { inspect: 'src/cli/inspect-main.ts' },
   outdir: 'dist/cli',
@@ -50,6 +52,7 @@ await esbuild.build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
+  supported: { 'dynamic-import': false },
   packages: 'external',
   logLevel: 'warning',
 });

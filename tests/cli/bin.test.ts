@@ -101,6 +101,9 @@ describe.skipIf(!bundled || !corpusOrSkip("bin: inspect's script against the sou
     it.each([
       ['a Claude Code session, --json', [largestClaude, '--json']],
       ['a Codex rollout, text', [codex]],
+      // sql.js, loaded on the first database: a dynamic import in a script from a code cache fails
+      // in Node 20, so the script requires it.
+      ['an OpenCode database, --json', [join(FIXTURES, 'opencode/db/opencode.db'), '--json']],
       ['--help', ['--help']],
       ['no file: the usage, exit 2', []],
     ])('%s', (_, args) => {
