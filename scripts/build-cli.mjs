@@ -3,8 +3,14 @@
 // `compactlab` starts as plain JavaScript instead of compiling TypeScript through tsx at every run
 // (about 0.26 s each time). Run by the `prepare` script on `npm install` / `npm ci`.
 // Code splitting keeps each command's code in its own chunk: the status line loads only its own.
+// `inspect` also gets a script of its own, `dist/cli/inspect.cjs` (src/cli/inspect-main.ts), that
+// the bin runs through V8's code cache, `inspect.cjs.cache`: taken here after an inspect of the
+// bundled sample session has run, it holds the parse's functions compiled, not only the script's
+// top level (Node 20 caches no ES module, and a cache taken before the run holds little). A Node
+// or flags V8 refuses that cache for get their own, written after their first inspect.
 
-import { rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 
 let esbuild;
 try {
@@ -34,3 +40,37 @@ await esbuild.build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+
+// One CommonJS script, no chunks: V8's code cache is per script. Its `import()` of a package
+// (sql.js, for an OpenCode database) becomes a `require`: Node 20 loses a script's dynamic import
+// callback when the script comes from a code cache ("A dynamic import callback was not specified").
+await esbuild.build({
+  entryPoints: { inspect: 'src/cli/inspect-main.ts' },
+  outdir: 'dist/cli',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  supported: { 'dynamic-import': false },
+  packages: 'external',
+  logLevel: 'warning',
+});
+
+// The cache, written by the bin itself after inspecting the sample (the script is wrapped and
+// compiled exactly as it will be at every run). Without the sample (a package shipped without
+// public/) or with a cache V8 refuses, the script compiles as any script does.
+const samples = 'public/samples';
+const sample = existsSync(`${samples}/index.json`)
+  ? `${samples}/${JSON.parse(readFileSync(`${samples}/index.json`, 'utf8')).files[0].path}`
+  : undefined;
+if (sample && existsSync(sample)) {
+  const run = spawnSync(process.execPath, ['bin/compactlab.mjs', 'inspect', sample], {
+    env: { ...process.env, COMPACTLAB_WRITE_CODE_CACHE: '1', COMPACTLAB_FROM_SOURCE: undefined },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (run.status !== 0 || !readdirSync('dist/cli').some((name) => /^inspect\.cjs\.\w+\.cache$/.test(name)))
+    process.stderr.write(
+      'compactlab: no code cache for inspect (the sample did not run); it starts without one\n',
+    );
+}

@@ -1,5 +1,35 @@
 // Usage text of the commands loaded on demand, kept apart so `--help` loads none of them.
 
+export const INSPECT_USAGE = `  compactlab inspect <session.jsonl> [subagent files…] [--json | --dump]
+      Parse a transcript (plus the subagent / compaction-call files that belong to it) and
+      print where compaction fired, the context of every API call and any parse issues.
+      --dump prints one line per entry (the format of the golden test files).`;
+
+/** What every command shares: the options, how files are taken, the exit codes. */
+export const HELP_FOOTER = `Options:
+  --json      machine-readable output on stdout
+  -h, --help  this text
+
+Files: a transcript named alone is read with its session's files, those a walk of its folder
+groups with it (Claude Code's <session>/ folder: subagent and compaction-call logs, their
+.meta.json, session memory; 2.0.x's agent-*.jsonl beside it that state its session id). Several
+files named are read exactly as named; a subagent's log named alone is read alone; a folder is
+read as the one session it holds.
+
+Exit codes:
+  0  done (search: a session holds the text)
+  1  the command could not do it: a file it cannot read or that holds no transcript, a session
+     without API calls where one is needed, a summarizer's or a file's error (search: no session
+     holds the text)
+  2  a usage error: an unknown command, flag, strategy or preset, a value out of range or not a
+     number, flags that cannot go together, an argument missing; the message says which
+     (stats --retention-summarizer without --yes also stops with 2 after its plan)
+`;
+
+/** `compactlab <command> --help`: that command's usage and what every command shares. */
+export const commandHelpText = (usage: string): string =>
+  `Usage:\n${usage}\n\n${HELP_FOOTER}\nEvery command: compactlab --help`;
+
 export const STATUSLINE_USAGE = `  compactlab statusline
       Claude Code status line: reads the statusLine JSON on stdin and prints one line (context
       used, the auto-compact threshold of this version, tokens and calls left, microcompact).

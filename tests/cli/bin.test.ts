@@ -1,8 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { corpusJsonl, corpusOrSkip, foreignFiles } from '../helpers/corpus';
 
 // The `compactlab` command as a user runs it: `bin/compactlab.mjs` starts the bundle `npm install`
 // built into dist/cli when it is fresh, the TypeScript through tsx otherwise; either must work.
@@ -70,5 +81,82 @@ describe('bin/compactlab.mjs', () => {
       compactions: 1,
       autoCompactTokens: 167_000,
     });
+  });
+});
+
+// `inspect` runs its own script of the bundle (dist/cli/inspect.cjs, through V8's code cache taken
+// after an inspect of the bundled sample, scripts/build-cli.mjs): it must print what main.ts
+// prints, on real logs of the sample's dialect and of one the cache did not see run.
+const bundled = existsSync(join(ROOT, 'dist/cli/inspect.cjs'));
+describe.skipIf(!bundled || !corpusOrSkip("bin: inspect's script against the sources"))(
+  "bin/compactlab.mjs inspect: the bundle's own script prints what the sources print",
+  () => {
+    const fromSource = (args: string[]) =>
+      spawnSync(process.execPath, [BIN, ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, COMPACTLAB_FROM_SOURCE: '1' },
+      });
+    const largestClaude = corpusJsonl().sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
+    const codex = foreignFiles().find((f) => /rollout-.*\.jsonl$/.test(f))!;
+    it.each([
+      ['a Claude Code session, --json', [largestClaude, '--json']],
+      ['a Codex rollout, text', [codex]],
+      // sql.js, loaded on the first database: a dynamic import in a script from a code cache fails
+      // in Node 20, so the script requires it.
+      ['an OpenCode database, --json', [join(FIXTURES, 'opencode/db/opencode.db'), '--json']],
+      ['--help', ['--help']],
+      ['no file: the usage, exit 2', []],
+    ])('%s', (_, args) => {
+      const bundle = runBin(['inspect', ...args]);
+      expect(bundle.stderr).toMatch(
+        /^compactlab: running .*inspect\.cjs \(code cache (used|rejected|none)\)/,
+      );
+      const source = fromSource(['inspect', ...args]);
+      expect(bundle.stdout).toBe(source.stdout);
+      expect(bundle.code).toBe(source.status);
+      expect(bundle.stdout.length).toBeGreaterThan(300);
+    });
+  },
+);
+
+// A Node or flags without a cache get one written after their first inspect: V8's code cache holds
+// compiled code, never what the code read. Checked on a copy of the bin and the built script (a
+// package without its sources, so always fresh), the transcript planted with a key and a path.
+describe.skipIf(!bundled)('bin/compactlab.mjs inspect: the code cache a run writes', () => {
+  it('holds none of the transcript it was taken after, and the next run takes it', () => {
+    const home = mkdtempSync(join(tmpdir(), 'compactlab-code-cache-'));
+    mkdirSync(join(home, 'bin'));
+    mkdirSync(join(home, 'dist/cli'), { recursive: true });
+    copyFileSync(BIN, join(home, 'bin/compactlab.mjs'));
+    for (const name of ['compactlab.mjs', 'inspect.cjs'])
+      copyFileSync(join(ROOT, 'dist/cli', name), join(home, 'dist/cli', name));
+    const planted = 'sk-ant-api03-PLANTEDcodeCACHEkey0000000000';
+    const transcript = join(home, 'planted.jsonl');
+    writeFileSync(
+      transcript,
+      readFileSync(join(FIXTURES, 'tiny.jsonl'), 'utf8').replaceAll(
+        '"cwd":"',
+        `"cwd":"/home/PLANTEDuser/${planted}/`,
+      ),
+    );
+    const inspect = () =>
+      spawnSync(process.execPath, [join(home, 'bin/compactlab.mjs'), 'inspect', transcript, '--json'], {
+        encoding: 'utf8',
+        env: { ...process.env, COMPACTLAB_DEBUG_START: '1', NODE_OPTIONS: '--max-old-space-size=2999' },
+      });
+    const first = inspect();
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain(planted);
+    expect(first.stderr).toContain('(code cache none)');
+    const caches = readdirSync(join(home, 'dist/cli')).filter((name) => name.endsWith('.cache'));
+    expect(caches).toHaveLength(1);
+    const bytes = readFileSync(join(home, 'dist/cli', caches[0]!));
+    expect(bytes.length).toBeGreaterThan(10_000);
+    for (const text of [planted, 'PLANTEDuser'])
+      expect(bytes.includes(text, 0, 'latin1') || bytes.includes(text, 0, 'utf16le')).toBe(false);
+    const second = inspect();
+    expect(second.stderr).toContain('(code cache used)');
+    expect(second.stdout).toBe(first.stdout);
+    rmSync(home, { recursive: true, force: true });
   });
 });

@@ -21,6 +21,8 @@ const PUBLIC_API = ['src/engine/strategies/api.ts'];
 const READ_FROM_JAVASCRIPT: Record<string, readonly string[]> = {
   // bin/compactlab.mjs: `({ main } = await import(...))`, the bundle's or the source's.
   'src/cli/main.ts': ['main'],
+  // bin/compactlab.mjs: dist/cli/inspect.cjs's `module.exports.main` (scripts/build-cli.mjs).
+  'src/cli/inspect-main.ts': ['main'],
 };
 
 describe('exports something imports', () => {
