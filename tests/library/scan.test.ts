@@ -43,6 +43,8 @@ async function expectSame(sources: () => ByteSource[]): Promise<LibraryRow> {
   const full = getLibraryRow(await parseSession(sources()));
   expect(comparable(scanned)).toEqual(comparable(full));
   expect(scanned.issues).toBeLessThanOrEqual(full.issues);
+  // What the list's column shows: the same as the full read's.
+  expect(scanned.unread).toBe(full.unread);
   return scanned;
 }
 
