@@ -30,11 +30,14 @@ test('a session folder whose subagent log is binary: the session loads, the log 
   );
   await openEmpty(page);
   await page.getByTestId('folder-input').setInputFiles(root);
-  // The folder is listed (its row counts the issue), then opened.
+  // The folder is listed (its row counts the file it could not read), then opened.
   await expect(page.getByTestId('library-row')).toHaveCount(1);
+  await expect(page.getByTestId('library-row').locator('[data-col="issues"]')).toHaveText('1');
   await page.getByTestId('library-row').click();
   await expect(page.getByTestId('session-header')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('transcript-row').first()).toBeVisible();
+  // The header's count says which of its issues the list's column counts.
+  await expect(page.getByTestId('stat-issues')).toHaveAttribute('title', /of them 1 unread .*Unread column/);
   await page.getByTestId('stat-issues').click();
   const panel = page.getByTestId('issues-panel');
   await expect(panel.getByTestId('issue-row')).toHaveCount(1);

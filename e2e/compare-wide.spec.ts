@@ -43,6 +43,22 @@ test.describe('compare with every strategy, page widened and narrowed', () => {
     expect(chart).toEqual(table);
     const own = points.and(page.locator('[data-strategy="claude-code"]'));
     expect(Number(await own.getAttribute('data-compactions'))).toBeGreaterThan(0);
+    // Every strategy's row: wider than the drawer if its figures are, the strategy column stays
+    // in view when the figures are scrolled to their end, each row still saying whose it is.
+    const wrap = panel.getByTestId('compare-table').locator('..');
+    await wrap.scrollIntoViewIfNeeded();
+    await wrap.evaluate((w) => {
+      w.scrollLeft = w.scrollWidth;
+    });
+    const sticky = await wrap.evaluate((w) => {
+      const box = w.getBoundingClientRect();
+      return [...w.querySelectorAll('td[data-col="strategy"]')].map((c) => {
+        const r = c.getBoundingClientRect();
+        return r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && (c.textContent ?? '').length > 0;
+      });
+    });
+    expect(sticky).toEqual(Array.from({ length: count }, () => true));
+    await wrap.screenshot({ path: testInfo.outputPath('compare-table-all-scrolled.png') });
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await panel.getByTestId('compare-cost-chart').scrollIntoViewIfNeeded();

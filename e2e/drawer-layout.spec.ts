@@ -163,6 +163,32 @@ test.describe('the replay drawer', () => {
         expect(b.y).toBeGreaterThanOrEqual(d.y - 0.5);
         expect(b.y + Math.min(b.height, d.height)).toBeLessThanOrEqual(d.y + d.height + 0.5);
       }
+      // The compare table fits the drawer: it took 1,441 px in a 693 px drawer at 1280×720, its
+      // right half reached only by scrolling it sideways. Every column, every figure, in view.
+      const table = panel.getByTestId('compare-table');
+      await table.scrollIntoViewIfNeeded();
+      const fit = await table.evaluate((t) => {
+        const wrap = t.parentElement!;
+        const box = wrap.getBoundingClientRect();
+        const cells = [...t.querySelectorAll('th, td')];
+        return {
+          sideways: wrap.scrollWidth > wrap.clientWidth + 1,
+          outside: cells.filter((c) => {
+            const r = c.getBoundingClientRect();
+            return r.left < box.left - 0.5 || r.right > box.right + 0.5;
+          }).length,
+          empty: [...t.querySelectorAll('td')].filter((c) => c.textContent!.trim() === '').length,
+          columns: t.querySelectorAll('thead th').length,
+        };
+      });
+      expect(fit).toEqual({ sideways: false, outside: 0, empty: 0, columns: 14 });
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await table
+          .locator('..')
+          .screenshot({ path: path.join(SHOTS, `compare-table-${size.width}-${scheme}.png`) });
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
       await page.screenshot({ path: path.join(SHOTS, `compare-sweep-${size.width}.png`) });
     });
   }

@@ -41,6 +41,23 @@ export type IssueCode =
   /** A file of another session opened with this one: left out of it (parse/other-sessions.ts). */
   | 'other-session';
 
+const UNREAD_FILE_CODES: ReadonlySet<IssueCode> = new Set([
+  'not-a-transcript',
+  'unsupported-dialect',
+  'empty-file',
+  'document-too-large',
+]);
+
+/**
+ * What could not be read at all: a line that is no record (not JSON, or cut off mid-record) or a
+ * file that is none (binary, empty, of no format we read). Their count is a plain count of the
+ * files' bad lines and unread files, the one part of the issues a session list's scan (which skips
+ * most lines) meets exactly; the other issues need the whole parse.
+ */
+export function isUnreadIssue(issue: Pick<ParseIssue, 'code'>): boolean {
+  return issue.code === 'not-json' || issue.code === 'truncated-line' || UNREAD_FILE_CODES.has(issue.code);
+}
+
 export interface ParseIssue {
   fileIndex: number;
   /** 1-based line number within its file (0 for whole-file issues). */

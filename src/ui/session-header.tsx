@@ -253,6 +253,7 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
           className={`stat stat-button ${overview.issueCounts.error > 0 ? 'has-errors' : ''}`}
           data-testid="stat-issues"
           onClick={() => setPanel('issues')}
+          title={describeIssueCounts(overview.issueCounts, overview.unread)}
         >
           <span className="stat-value">{formatCount(issues)}</span>{' '}
           <span className="stat-label">{issues === 1 ? 'parse issue' : 'parse issues'}</span>
@@ -260,6 +261,12 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
       </div>
     </section>
   );
+}
+
+/** The count's parts, so it reads beside the session list's Unread column (which counts only those). */
+function describeIssueCounts(counts: Record<'error' | 'warning' | 'info', number>, unread: number): string {
+  const part = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+  return `${part(counts.error, 'error', 'errors')}, ${part(counts.warning, 'warning', 'warnings')}, ${part(counts.info, 'note', 'notes')}; of them ${formatCount(unread)} unread (lines not JSON or cut off, files that are no transcript): the session list's Unread column`;
 }
 
 const ROLE_NOUNS: Record<string, [string, string]> = {

@@ -24,6 +24,8 @@ interface PlainCompaction {
   summary: string;
   /** The log's first user text (the task) when this is its first compaction. */
   firstUserText?: string;
+  /** The context its log's last response before the boundary was sent with (input + cache). */
+  contextBefore?: number;
 }
 
 /** Each subagent log's boundaries in order, with the summary after each. */
@@ -37,12 +39,18 @@ function plainCompactions(files: readonly string[]): PlainCompaction[] {
       .filter((l) => l.trim() !== '')
       .map((l) => JSON.parse(l));
     const firstUser = records.find((r) => r.type === 'user' && typeof r.message?.content === 'string');
+    let contextBefore: number | undefined;
     records.forEach((r, i) => {
+      const u = r.message?.usage;
+      if (u)
+        contextBefore =
+          u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
       if (r.type !== 'system' || r.subtype !== 'compact_boundary') return;
       const next = records[i + 1];
       out.push({
         agentId,
         summary: next?.isCompactSummary === true ? String(next.message.content) : '',
+        contextBefore,
         ...(out.every((c) => c.agentId !== agentId) ? { firstUserText: firstUser?.message.content } : {}),
       });
     });
@@ -97,6 +105,9 @@ describe.skipIf(!present)("corpus: a session's subagent compactions as summary p
         new RegExp(`^subagent Explore ${want.agentId}: compaction ${c.index + 1} of ${c.total} \\(auto\\)`),
       );
       expect(prepared.recordedContinuation?.trim(), want.agentId).toBe(want.summary.trim());
+      // Its log's calls are not the session's API calls: the context before was '—' in the CLI.
+      expect(want.contextBefore).toBeGreaterThan(100_000);
+      expect(prepared.span.contextTokensBefore, want.agentId).toBe(want.contextBefore);
       const first = textOf(prepared.request.messages[0]!.content);
       // The span starts at the log's task, or at the previous boundary's summary.
       if (want.firstUserText !== undefined) expect(first).toContain(want.firstUserText.slice(0, 200));
@@ -118,11 +129,12 @@ describe.skipIf(!present)("corpus: a session's subagent compactions as summary p
     );
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as {
-      span: { label: string; subagentFileIndex?: number };
+      span: { label: string; subagentFileIndex?: number; contextTokensBefore?: number };
       summary: { text: string };
     };
     // c0–c5 are the main thread's six; c8 is the second subagent's first.
     expect(json.span.label).toMatch(/^subagent Explore a6e0641177278d14c: compaction 1 of 2 \(auto\)/);
+    expect(json.span.contextTokensBefore).toBe(plain[2]!.contextBefore);
     expect(json.summary.text).toContain(plain[2]!.summary.slice(300, 420));
   });
 });

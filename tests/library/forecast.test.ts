@@ -17,6 +17,7 @@ function row(recentContexts: number[], extra: Partial<LibraryRow> = {}): Library
     subagentFiles: 0,
     issues: 0,
     brokenLines: 0,
+    unread: 0,
     costUsd: 0,
     unpricedCalls: 0,
     usage: [],

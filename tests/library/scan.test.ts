@@ -43,6 +43,8 @@ async function expectSame(sources: () => ByteSource[]): Promise<LibraryRow> {
   const full = getLibraryRow(await parseSession(sources()));
   expect(comparable(scanned)).toEqual(comparable(full));
   expect(scanned.issues).toBeLessThanOrEqual(full.issues);
+  // What the list's column shows: the same as the full read's.
+  expect(scanned.unread).toBe(full.unread);
   return scanned;
 }
 
@@ -114,6 +116,44 @@ describe('scan = full parse, hostile lines', () => {
     expect(row.apiCalls).toBeGreaterThan(250);
     expect(row.compactions.auto + row.compactions.manual + row.compactions.micro).toBeGreaterThan(0);
   });
+});
+
+describe('scan = full parse, a call whose message holds 1 kB before its role', () => {
+  // The window held the first 512 bytes of `message`: a 1 kB `id` or `model` before `role`, or
+  // `content` first, hid the call, and the list read fewer calls than stats.
+  const rewriteCalls = (
+    text: string,
+    rewrite: (message: Record<string, unknown>) => Record<string, unknown>,
+  ) =>
+    text
+      .split('\n')
+      .map((line) => {
+        if (!line.includes('"role":"assistant"')) return line;
+        const record = JSON.parse(line) as { message?: Record<string, unknown> };
+        if (record.message?.role !== 'assistant') return line;
+        return JSON.stringify({ ...record, message: rewrite(record.message) });
+      })
+      .join('\n');
+  const cases: [string, (message: Record<string, unknown>) => Record<string, unknown>][] = [
+    ['a 1 kB id', (m) => ({ ...m, id: `msg_${'x'.repeat(1024)}${String(m.id)}` })],
+    ['a 1 kB model', (m) => ({ ...m, model: `claude-opus-4-6-${'y'.repeat(1024)}` })],
+    ['content first', ({ content, ...rest }) => ({ content, ...rest })],
+  ];
+  for (const [name, rewrite] of cases) {
+    it(`${name}: the calls and compactions stats counts`, async () => {
+      const session = generateSession({
+        seed: 11,
+        apiCalls: 120,
+        features: { specials: true, microcompact: true, manualCompact: true },
+      });
+      const sources = () =>
+        session.files.map((f) => createMemorySource(f.name, rewriteCalls(f.text, rewrite)));
+      const full = getLibraryRow(await parseSession(sources()));
+      expect(full.apiCalls).toBeGreaterThan(100);
+      const scanned = await expectSame(sources);
+      expect(scanned.apiCalls).toBe(full.apiCalls);
+    });
+  }
 });
 
 describe.skipIf(!present)('scan = full parse, corpus', () => {

@@ -112,6 +112,53 @@ describe('Cline: fast replay = naive replay', () => {
   }
 });
 
+describe('Cline: a task that switches models', () => {
+  // Cline reads the window of the model each request is sent with (getContextWindowInfo(api)
+  // before each request); the replay checked every call against one window for the session, here
+  // DeepSeek's 64,000 (maxAllowedSize 37,000) though the task went on with Claude (200,000: 160,000).
+  // The fixture's first two requests on DeepSeek, the rest on Claude.
+  async function switched(): Promise<PreparedReplay> {
+    const files = readdirSync(FIXTURE).map((f) => {
+      let text = readFileSync(join(FIXTURE, f), 'utf8');
+      if (f === 'ui_messages.json') {
+        const messages = JSON.parse(text) as { modelInfo?: { providerId: string; modelId: string } }[];
+        messages.forEach((m, i) => {
+          if (i < 11 && m.modelInfo)
+            m.modelInfo = { ...m.modelInfo, providerId: 'deepseek', modelId: 'deepseek-chat' };
+        });
+        text = JSON.stringify(messages);
+      }
+      return createMemorySource(f, text);
+    });
+    return prepareReplay(await parseSession(files));
+  }
+
+  it('checks each request against its own model’s window, as pi does', async () => {
+    const prepared = await switched();
+    const models = Array.from(prepared.calls, (c) => prepared.session.apiCalls[c]!.model);
+    expect(models.slice(0, 3)).toEqual(['deepseek-chat', 'deepseek-chat', 'claude-sonnet-4-5']);
+    const { knobs, notes } = CLINE_STRATEGY.getSessionKnobs(getSessionInfo(prepared));
+    expect(knobs.windowPerModel).toBe(true);
+    expect(notes.join(' ')).toContain('deepseek-chat 64,000, claude-sonnet-4-5 200,000');
+    const result = run(prepared, knobs);
+    // Calls 3 and 4 are sent to Claude: 40,120 and 90,300 before them are under its 160,000 (over
+    // DeepSeek's 37,000); the 161,000 before call 5 is over it.
+    const first = expectKind(result.events[0], 'truncate');
+    expect(first.afterCallPos).toBe(3);
+    expect(first.thresholdTokens).toBe(160_000);
+    expect(result.events.filter((e) => e.kind === 'blocked')).toEqual([]);
+    // Off: one window for every request, the session's (DeepSeek's: the log names it), as before:
+    // Claude's 90,000-token request refused at DeepSeek's 64,000, and truncations at 37,000.
+    const one = run(prepared, { ...knobs, windowPerModel: false });
+    const blocked = expectKind(one.events[0], 'blocked');
+    expect(blocked.afterCallPos).toBe(2);
+    expect(blocked.thresholdTokens).toBe(64_000);
+    const early = expectKind(one.events[1], 'truncate');
+    expect(early.afterCallPos).toBe(2);
+    expect(early.thresholdTokens).toBe(37_000);
+  });
+});
+
 describe('Cline: the task fixture', () => {
   it('truncates after request 3 (161,000 ≥ 160,000), keeping the task; events carry afterApiCall', async () => {
     const session = await clineFixture();

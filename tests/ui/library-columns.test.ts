@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
@@ -6,6 +6,9 @@ import type { LibraryRow } from '../../src/engine/library/library-row';
 import { scanSession } from '../../src/engine/library/scan-session';
 import { countCompactions } from '../../src/engine/parse/main-thread';
 import { parseSession } from '../../src/engine/parse/parse-session';
+import { type ByteSource, createMemorySource } from '../../src/engine/parse/source';
+import { getSessionOverview } from '../../src/engine/query/session-overview';
+import { generateSession } from '../../sample/generate-session';
 import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 import { countCompactBoundaries } from '../helpers/plain-count';
 import { getProjectName, LIBRARY_COLUMNS, selectSessions } from '../../src/ui/library/library-columns';
@@ -78,12 +81,12 @@ describe('library columns', () => {
     expect(shown(true)).toEqual(ascending.map((v) => `Claude Code ${v}`).reverse());
   });
 
-  it("says a broken log's first issue on the Issues cell's hint", () => {
+  it("says a broken log's first unread line on the Unread cell's hint", () => {
     const issues = LIBRARY_COLUMNS.find((c) => c.key === 'issues')!;
     const s = session('x.jsonl', '/p');
     const broken = {
       ...s,
-      row: { ...s.row!, issues: 3, firstIssue: 'line 4: not valid JSON' } as LibraryRow,
+      row: { ...s.row!, issues: 5, unread: 3, firstIssue: 'line 4: not valid JSON' } as LibraryRow,
     };
     expect(issues.text(broken, broken.row!)).toBe('3');
     expect(issues.hint?.(broken, broken.row!)).toBe('First: line 4: not valid JSON');
@@ -116,6 +119,62 @@ describe('library columns', () => {
     const priced = row({ costUsd: 1.5, unpricedCalls: 0, statedCostUsd: 1.2 });
     expect(cost.text(priced, priced.row!)).toBe('$1.50');
   });
+});
+
+// The list's Issues column counted the issues the scan met, the header the full parse's: on a real
+// session the header said "1 parse issue" (a note only the whole read makes) where the list said 0.
+// The column counts what could not be read (bad lines, files that are no transcript), a plain
+// count, and the header's count says how many of its issues those are.
+describe('the Unread column: a plain count of the bad lines, as the header says them', () => {
+  const plainBadLines = (text: string) =>
+    text.split('\n').filter((line) => {
+      if (line.trim() === '') return false;
+      try {
+        JSON.parse(line);
+        return false;
+      } catch {
+        return true;
+      }
+    }).length;
+  const check = async (sources: () => ByteSource[], plain: number) => {
+    const row = await scanSession(sources());
+    const overview = getSessionOverview(await parseSession(sources()));
+    const column = LIBRARY_COLUMNS.find((c) => c.key === 'issues')!;
+    const s: LibrarySession = { key: 'x', root: 'projects', sizeBytes: 1, fileCount: 1, row };
+    expect(column.label).toBe('Unread');
+    expect(column.text(s, row)).toBe(String(plain));
+    expect(overview.unread).toBe(plain);
+    return { row, overview };
+  };
+
+  it('a generated log with bad lines and a cut-off end', async () => {
+    const { files } = generateSession({ seed: 5, apiCalls: 80 });
+    const main = files[0]!;
+    const lines = main.text.trimEnd().split('\n');
+    lines.splice(30, 0, 'not json', '{"type":"assistant","message":{"role":');
+    lines.splice(60, 0, '}{');
+    const text = `${lines.join('\n')}\n{"type":"user","message":`;
+    const { row } = await check(() => [createMemorySource(main.name, text)], 4);
+    expect(row.firstIssue).toMatch(/^line 31: /);
+  });
+
+  it.runIf(corpusOrSkip('the Unread column on a real session'))(
+    'a real session whose full read notes what the scan cannot (05541cb5: 1 note, 0 bad lines)',
+    async () => {
+      const main = join(
+        CORPUS,
+        'LAF-US__IDAHO-VAULT',
+        'claude__projects__c--Users-loganf-Documents-IDAHO-VAULT__05541cb5-fe43-41c9-87ef-2a6d89bba271.jsonl',
+      );
+      const { row, overview } = await check(
+        () => [createNodeFileSource(main)],
+        plainBadLines(readFileSync(main, 'utf8')),
+      );
+      // The header's "1 parse issue": a note the scan, which skips the answers' text, cannot make.
+      expect(overview.issueCounts).toEqual({ error: 0, warning: 0, info: 1 });
+      expect(row.issues).toBe(0);
+    },
+  );
 });
 
 // A real session whose subagents compacted: its header says "6 compactions · 9 in subagents"; the

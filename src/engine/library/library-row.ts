@@ -9,7 +9,7 @@ import {
 } from '../cost/session-calls';
 import { DIALECT_INFOS } from '../parse/dialects/descriptors';
 import { type CompactionCounts, countCompactions, isMainThreadCompaction } from '../parse/main-thread';
-import type { ParseIssue } from '../parse-issue';
+import { isUnreadIssue, type ParseIssue } from '../parse-issue';
 import type { Session, TokenCount } from '../types';
 
 // One session as the library lists it. Built from a `Session` by `getLibraryRow`, the same
@@ -46,12 +46,17 @@ export interface LibraryRow {
   subagentFiles: number;
   issues: number;
   /**
-   * The first error the parse met (else its first issue), as "line N: why" (cut at
-   * ISSUE_CHARS): what the list says of a broken log without opening it. Absent when none.
+   * The first unread line or file (else the first error the parse met, else its first issue), as "line N:
+   * why" (cut at ISSUE_CHARS): what the list says of a broken log without opening it. Absent when none.
    */
   firstIssue?: string;
-  /** Line-level errors (`not-json`, `truncated-line`): the part of `issues` a scan sees exactly. */
+  /** Line-level errors (`not-json`, `truncated-line`). */
   brokenLines: number;
+  /**
+   * Lines and files that could not be read (`isUnreadIssue`): the part of `issues` a scan meets
+   * exactly, a plain count. The list's column shows this, not `issues`.
+   */
+  unread: number;
   /** USD at list prices over every priced call, each counted once across files. */
   costUsd: number;
   /** Calls whose model has no price (their cost is not in `costUsd`). */
@@ -73,7 +78,7 @@ export const FIRST_PROMPT_CHARS = 200;
 const ISSUE_CHARS = 200;
 
 function describeFirstIssue(issues: readonly ParseIssue[]): { firstIssue?: string } {
-  const first = issues.find((i) => i.severity === 'error') ?? issues[0];
+  const first = issues.find(isUnreadIssue) ?? issues.find((i) => i.severity === 'error') ?? issues[0];
   if (!first) return {};
   const where = first.line > 0 ? `line ${first.line}: ` : '';
   const text = `${where}${first.message}`;
@@ -129,6 +134,7 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
     issues: session.issues.length,
     ...describeFirstIssue(session.issues),
     brokenLines: session.issues.filter((i) => i.code === 'not-json' || i.code === 'truncated-line').length,
+    unread: session.issues.filter(isUnreadIssue).length,
     costUsd: cost.usd,
     unpricedCalls: cost.unpriced,
     ...(stated === undefined ? {} : { statedCostUsd: stated }),

@@ -31,6 +31,16 @@ const LIST_NEEDLE_WINDOW_BYTES = 1024;
  * about 300 before `message`, so a usual line's 1 kB holds these 512 and nothing more is read.
  */
 const NESTED_WINDOW_BYTES = 512;
+/**
+ * A line's last bytes, where its needles are looked for when neither window held one: Claude Code
+ * writes the record's own `type` after its `message` (docs/sources.md#fmt-envelope), so a message
+ * whose `role` sits past the window (a 1 kB `id` or `model` before it, `content` first) still
+ * names its record there, as the full parse reads it. Ours: the `type` ends 100 to 300 bytes
+ * before the line's end in the corpus (v2.1.92 writes `userType`, `entrypoint`, `cwd`,
+ * `sessionId`, `version`, `gitBranch` after it); 512 leaves a usual `cwd` room, and a line past
+ * its windows reads at most these bytes more.
+ */
+const TAIL_WINDOW_BYTES = 512;
 /** Codex's `{"timestamp":"…"` opens the line; Claude Code's ends it, before a few short fields. */
 const HEAD_TIMESTAMP_BYTES = 160;
 /** Lines whose timestamp was not found at either end, kept to be read whole at the end. */
@@ -134,6 +144,20 @@ function lastIndexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number, t
   return -1;
 }
 
+const needleRegExps = new WeakMap<readonly string[], RegExp>();
+/**
+ * A dialect's needles as one pattern: one search of a line's head or tail for any of them, about
+ * 2.5 times as fast as a search per needle (six for Claude Code) over the same text.
+ */
+function getNeedleRegExp(needles: readonly string[]): RegExp {
+  let re = needleRegExps.get(needles);
+  if (!re) {
+    re = new RegExp(needles.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
+    needleRegExps.set(needles, re);
+  }
+  return re;
+}
+
 const cutDecoder = new TextDecoder();
 
 /** A needed line's text, without its dialect's `listCut` part when the line has it; else undefined. */
@@ -185,23 +209,27 @@ export async function scanSession(sources: ByteSource[], options: ScanOptions = 
       // head is full of quotes (every key, every escaped quote).
       const headEnd = Math.min(end, start + LIST_NEEDLE_WINDOW_BYTES);
       const head = decoder.decode(bytes.subarray(start, headEnd));
-      for (const needle of needles)
-        if (head.includes(needle)) return cutLine(bytes, start, headEnd, end, dialect);
+      const anyNeedle = getNeedleRegExp(needles);
+      if (anyNeedle.test(head)) return cutLine(bytes, start, headEnd, end, dialect);
       // Long top-level strings (a hostile `cwd`) push the first object's needles past the head.
       const windowEnd =
         headEnd < end ? Math.min(end, getFirstObjectAt(bytes, start, end) + NESTED_WINDOW_BYTES) : headEnd;
+      // Far enough back that a needle across a window's end is whole.
+      const overlap = needles.reduce((most, needle) => Math.max(most, 3 * needle.length), 0);
       if (windowEnd > headEnd) {
-        // The rest of the window, from far enough back that a needle across the head's end is whole.
-        const overlap = needles.reduce((most, needle) => Math.max(most, 3 * needle.length), 0);
         const rest = decoder.decode(bytes.subarray(Math.max(start, headEnd - overlap), windowEnd));
-        for (const needle of needles)
-          if (rest.includes(needle)) return cutLine(bytes, start, windowEnd, end, dialect);
+        if (anyNeedle.test(rest)) return cutLine(bytes, start, windowEnd, end, dialect);
+      }
+      let tail: string | undefined;
+      if (windowEnd < end) {
+        tail = decoder.decode(bytes.subarray(Math.max(windowEnd - overlap, end - TAIL_WINDOW_BYTES), end));
+        if (anyNeedle.test(tail)) return cutLine(bytes, start, windowEnd, end, dialect);
       }
       if (file.role === 'main') {
         const ms =
           getHeadTimestampMs(head.slice(0, HEAD_TIMESTAMP_BYTES)) ??
           getTailTimestampMs(
-            decoder.decode(bytes.subarray(Math.max(start, end - TAIL_TIMESTAMP_BYTES), end)),
+            tail ?? decoder.decode(bytes.subarray(Math.max(start, end - TAIL_TIMESTAMP_BYTES), end)),
           );
         if (ms !== undefined) {
           if (skippedStartMs === undefined || ms < skippedStartMs) skippedStartMs = ms;

@@ -13,6 +13,7 @@ import type { Branch, BranchFork } from '../types';
 import { type CompactionCounts, countCompactions } from '../parse/main-thread';
 import { getShownMainFile } from '../parse/other-sessions';
 import { getCallLanes } from './call-lanes';
+import { isUnreadIssue } from '../parse-issue';
 import { getUsageCoverage, type UsageCoverage, withEstimatedPost } from './usage-coverage';
 
 /** The small, plain part of a session the UI keeps on the main thread (header, markers, knobs). */
@@ -36,6 +37,8 @@ export interface SessionOverview {
   /** What the header counts: the main thread's by kind, the subagents' apart (parse/main-thread.ts). */
   compactionCounts: CompactionCounts;
   issueCounts: Record<Severity, number>;
+  /** Of the issues, the lines and files not read (`isUnreadIssue`): what the session list's column counts. */
+  unread: number;
   /** The first whole-file issue that says why the input is not a usable transcript. */
   notTranscript?: ParseIssue;
   unknownTypes: Record<string, number>;
@@ -58,7 +61,11 @@ const FATAL_CODES = new Set(['not-a-transcript', 'unsupported-dialect', 'empty-f
 /** Summarizes a parsed session (cheap: counts are already on the session). */
 export function getSessionOverview(session: Session): SessionOverview {
   const issueCounts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
-  for (const issue of session.issues) issueCounts[issue.severity]++;
+  let unread = 0;
+  for (const issue of session.issues) {
+    issueCounts[issue.severity]++;
+    if (isUnreadIssue(issue)) unread++;
+  }
   const lanes = getCallLanes(session);
   let mainApiCalls = 0;
   for (let i = 0; i < lanes.isMain.length; i++) mainApiCalls += lanes.isMain[i]!;
@@ -83,6 +90,7 @@ export function getSessionOverview(session: Session): SessionOverview {
         : session.compactions,
     compactionCounts: countCompactions(session),
     issueCounts,
+    unread,
     notTranscript,
     unknownTypes: session.unknownTypes,
     countsByType: session.countsByType,

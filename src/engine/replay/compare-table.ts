@@ -21,6 +21,8 @@ export const COMPARE_COLUMNS: readonly {
   key: string;
   label: string;
   value: (r: StrategyFigures) => string;
+  /** A token count's column: its count, which the page shows compact (the exact one on hover). */
+  tokens?: (r: StrategyFigures) => number;
 }[] = [
   { key: 'strategy', label: 'strategy', value: (r) => r.strategyId },
   {
@@ -31,13 +33,33 @@ export const COMPARE_COLUMNS: readonly {
         .map((k) => `${k} ${r.events[k]}`)
         .join(', ') || 'none',
   },
-  { key: 'cleared', label: 'cleared', value: (r) => fmt(r.clearedTokens) },
-  { key: 'replaced', label: 'replaced', value: (r) => fmt(r.replacedTokens) },
-  { key: 'truncated', label: 'truncated', value: (r) => fmt(r.truncatedTokens) },
-  { key: 'summarized', label: 'summarized', value: (r) => fmt(r.summarizedTokens) },
+  { key: 'cleared', label: 'cleared', value: (r) => fmt(r.clearedTokens), tokens: (r) => r.clearedTokens },
+  {
+    key: 'replaced',
+    label: 'replaced',
+    value: (r) => fmt(r.replacedTokens),
+    tokens: (r) => r.replacedTokens,
+  },
+  {
+    key: 'truncated',
+    label: 'truncated',
+    value: (r) => fmt(r.truncatedTokens),
+    tokens: (r) => r.truncatedTokens,
+  },
+  {
+    key: 'summarized',
+    label: 'summarized',
+    value: (r) => fmt(r.summarizedTokens),
+    tokens: (r) => r.summarizedTokens,
+  },
   { key: 'llm', label: 'LLM calls', value: (r) => String(r.llmCalls) },
-  { key: 'peak', label: 'peak', value: (r) => fmt(r.peakContextTokens) },
-  { key: 'final', label: 'final', value: (r) => fmt(r.finalContextTokens) },
+  { key: 'peak', label: 'peak', value: (r) => fmt(r.peakContextTokens), tokens: (r) => r.peakContextTokens },
+  {
+    key: 'final',
+    label: 'final',
+    value: (r) => fmt(r.finalContextTokens),
+    tokens: (r) => r.finalContextTokens,
+  },
   {
     key: 'real',
     label: 'real reproduced',

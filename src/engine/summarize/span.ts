@@ -1,5 +1,6 @@
 import { getSpanStart } from '../compact/build-request';
 import { isMainThreadCompaction, isMainThreadEntry } from '../parse/main-thread';
+import { contextOf } from '../parse/sidechains';
 import type { Compaction, Session } from '../types';
 import { formatOrdinal } from '../query/numbering';
 import { getThreadPlace } from '../query/compaction-detail';
@@ -91,6 +92,14 @@ function getSubagentSpan(session: Session, point: CompactionPoint & { kind: 'com
     if (entry?.fileIndex === file && call.firstEntryIndex >= from && call.firstEntryIndex <= upto)
       before = call.contextTokens;
   }
+  // A subagent's calls are not the session's API calls (Claude Code's subagent logs): its last
+  // response in the span states the context it was sent with.
+  if (before === undefined)
+    for (let i = Math.max(0, from); i <= upto; i++) {
+      const entry = session.entries[i]!;
+      if (entry.fileIndex === file && entry.usage && contextOf(entry.usage) > 0)
+        before = contextOf(entry.usage);
+    }
   const place = getThreadPlace(session, compaction);
   return {
     point,

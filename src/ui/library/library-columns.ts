@@ -162,14 +162,17 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
   },
   {
     key: 'issues',
-    label: 'Issues',
-    title: 'Parse issues the scan met (the full parse may find more)',
-    widthCss: '3.5rem',
+    label: 'Unread',
+    title:
+      'Lines that are not JSON or are cut off, and files that are no transcript: a plain count, the part of the opened session’s parse issues the list reads exactly (the rest are notes only a whole read makes)',
+    widthCss: '4.5rem',
     numeric: true,
-    value: (_, r) => r.issues,
-    text: (_, r) => formatCount(r.issues),
-    // What the count is, without opening the session: its first error ("line 4: … not valid JSON").
-    hint: (_, r) => (r.firstIssue ? `First: ${r.firstIssue}` : undefined),
+    // What could not be read, not every issue: the scan skips most lines, so it meets only some of
+    // the notes the full read makes (a session's header said "1 parse issue" where this said 0).
+    value: (_, r) => r.unread,
+    text: (_, r) => formatCount(r.unread),
+    // What the count is, without opening the session: its first ("line 4: … not valid JSON").
+    hint: (_, r) => (r.unread > 0 && r.firstIssue ? `First: ${r.firstIssue}` : undefined),
   },
   {
     key: 'cost',

@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { CompareProgress } from '../../engine/replay/compare-strategies';
-import { COMPARE_COLUMNS } from '../../engine/replay/compare-table';
+import { COMPARE_COLUMNS, EVENT_KINDS } from '../../engine/replay/compare-table';
 import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
 import { isCustomStrategyId } from '../custom/custom-registry';
 import type { ReplayCompare, SessionId } from '../../worker/protocol';
-import { formatCount } from '../common/format';
+import { formatCount, formatTokensShort } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
 import { sessionOverviewQuery } from '../queries';
 import { StepProgress } from '../top-bar/load-progress';
@@ -37,6 +37,82 @@ function getDefaultPicked(ids: readonly string[], ownId: string): string[] {
 /** Text columns, left-aligned; the figures are right-aligned. */
 const LEFT_COLUMNS = new Set(['strategy', 'events']);
 
+/**
+ * Where a header may break, so 15 columns fit a 693 px drawer at 1280×720 (they took 1,441 px on
+ * one line each): soft hyphens in the long words, a break after each slash. The words stay whole
+ * for a screen reader and in the CLI's table.
+ */
+const HEADER_BREAKS: Record<string, string> = {
+  replaced: 're\u00ADplaced',
+  truncated: 'trun\u00ADcated',
+  summarized: 'summa\u00ADrized',
+  cleared: 'clear\u00ADed',
+  reproduced: 're\u00ADpro\u00ADduced',
+  uncached: 'un\u00ADcached',
+};
+
+function HeaderLabel({ label }: { label: string }) {
+  const parts = label.split('/');
+  return (
+    <>
+      {parts.map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed label, never reordered
+        <span key={i}>
+          {part
+            .split(' ')
+            .map((w) => HEADER_BREAKS[w] ?? w)
+            .join(' ')}
+          {i < parts.length - 1 && (
+            <>
+              /<wbr />
+            </>
+          )}
+        </span>
+      ))}
+    </>
+  );
+}
+
+/**
+ * A cell as the drawer shows it: token counts compact (29.2k) and events by the chart's glyphs
+ * (◆1 μ133 ↺1), each with the CLI's words on hover; a slash-separated figure may break after a
+ * slash. Every figure is there.
+ */
+function CellText({ c, row }: { c: (typeof COMPARE_COLUMNS)[number]; row: ReplayCompare['rows'][number] }) {
+  if (c.tokens) return <>{formatTokensShort(c.tokens(row))}</>;
+  if (c.key === 'events') {
+    const kinds = EVENT_KINDS.filter((k) => row.events[k] > 0);
+    if (kinds.length === 0) return <>none</>;
+    return (
+      <>
+        {kinds.map((k, i) => (
+          <span key={k} className="strat-event">
+            {i > 0 ? ' ' : ''}
+            {EVENT_GLYPHS[k]}
+            {row.events[k]}
+          </span>
+        ))}
+      </>
+    );
+  }
+  const parts = c.value(row).split('/');
+  return (
+    <>
+      {parts.map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one figure, never reordered
+        <span key={i}>
+          {part}
+          {i < parts.length - 1 && (
+            <>
+              /<wbr />
+            </>
+          )}
+        </span>
+      ))}
+    </>
+  );
+}
+
 export function CompareTable({ result, windowTokens }: { result: ReplayCompare; windowTokens?: number }) {
   const over = (row: ReplayCompare['rows'][number]) =>
     windowTokens !== undefined && row.peakContextTokens > windowTokens;
@@ -45,10 +121,14 @@ export function CompareTable({ result, windowTokens }: { result: ReplayCompare; 
       <table className="strat-table mono" data-testid="compare-table">
         <thead>
           <tr>
-            <th className="left">line</th>
             {COMPARE_COLUMNS.map((c) => (
-              <th key={c.key} data-col={c.key} className={LEFT_COLUMNS.has(c.key) ? 'left' : undefined}>
-                {c.label}
+              <th
+                key={c.key}
+                data-col={c.key}
+                className={`${LEFT_COLUMNS.has(c.key) ? 'left' : ''}${c.key === 'strategy' ? ' strat-sticky' : ''}`}
+                aria-label={c.label}
+              >
+                {c.key === 'strategy' ? `line · ${c.label}` : <HeaderLabel label={c.label} />}
               </th>
             ))}
           </tr>
@@ -64,25 +144,27 @@ export function CompareTable({ result, windowTokens }: { result: ReplayCompare; 
               data-cost={row.cost?.usd.toFixed(6)}
               data-real-cost={row.cost?.realUsd.toFixed(6)}
             >
-              <td className="strat-cell left">
-                <LineSwatch i={i} />
-              </td>
               {COMPARE_COLUMNS.map((c) => (
                 <td
                   key={c.key}
                   data-col={c.key}
-                  className={`${LEFT_COLUMNS.has(c.key) ? 'strat-cell left' : 'strat-cell'}${c.key === 'peak' && over(row) ? ' over-window' : ''}`}
+                  className={`${LEFT_COLUMNS.has(c.key) ? 'strat-cell left' : 'strat-cell'}${c.key === 'strategy' ? ' strat-sticky' : ''}${c.key === 'peak' && over(row) ? ' over-window' : ''}`}
                   data-over-window={c.key === 'peak' && over(row) ? 'true' : undefined}
                   title={
                     c.key === 'strategy'
                       ? row.label
                       : c.key === 'peak' && over(row)
-                        ? `Above the model's ${formatCount(windowTokens ?? 0)}-token window: such a request would be refused`
-                        : undefined
+                        ? `${c.value(row)} tokens: above the model's ${formatCount(windowTokens ?? 0)}-token window, such a request would be refused`
+                        : c.tokens
+                          ? `${c.value(row)} tokens ${c.label}`
+                          : c.key === 'events'
+                            ? c.value(row)
+                            : undefined
                   }
                 >
+                  {c.key === 'strategy' && <LineSwatch i={i} />}
                   {c.key === 'peak' && over(row) ? '▲ ' : ''}
-                  {c.value(row)}
+                  <CellText c={c} row={row} />
                 </td>
               ))}
             </tr>

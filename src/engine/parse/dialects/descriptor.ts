@@ -254,9 +254,9 @@ export interface DialectInfo {
   readonly shellTools?: readonly string[];
   /**
    * What a session list needs from a line (`engine/library/scan-session.ts`): a line whose first
-   * 1 kB, and first 512 bytes of its first nested object, hold none of these strings is skipped
-   * without decoding or `JSON.parse`. So they must sit early in the records they mark, or in
-   * their first object's head. Absent: every line is parsed.
+   * 1 kB, first 512 bytes of its first nested object and last 512 bytes hold none of these
+   * strings is skipped without `JSON.parse`. So they must sit early in the records they mark, in
+   * their first object's head or at the line's end. Absent: every line is parsed.
    */
   readonly listNeedles?: readonly string[];
   /**

@@ -45,8 +45,12 @@ export class ClineRun implements StrategyRun {
   readonly countsPending = false;
   readonly blockingTokens: TokenCount;
   readonly blockingNote = CLINE_BLOCKING_NOTE;
-  private readonly maxAllowed: TokenCount;
-  private readonly condenseAt: TokenCount;
+  /** Per replayed call, the limits of the window its request is checked against (model-windows.ts). */
+  private readonly maxAllowedByCall: Float64Array;
+  private readonly condenseAtByCall: Float64Array;
+  /** The limits of the check under way (the request after the call just replayed). */
+  private maxAllowed: TokenCount;
+  private condenseAt: TokenCount;
   /** Per clearable: the file a read result holds, else undefined. */
   private readonly readPath: (string | undefined)[];
   /** Whether the history already holds the truncation notice (Cline sets it once). */
@@ -57,8 +61,23 @@ export class ClineRun implements StrategyRun {
     private readonly prepared: PreparedReplay,
     /** The summarize_task preset of the profile's release. */
     private readonly presetId: string,
+    /** The window of each replayed call's model (every one `knobs.contextWindow` when absent). */
+    windows?: Float64Array,
   ) {
-    this.blockingTokens = getClineBlockingTokens(knobs, prepared.session.meta.providers, prepared.recorded);
+    // One limit for the run, as pi has it: the largest of its models' windows (a request over its
+    // own model's window is over that model's maxAllowedSize first).
+    this.blockingTokens = Math.max(
+      getClineBlockingTokens(knobs, prepared.session.meta.providers, prepared.recorded),
+      ...(windows ?? []),
+    );
+    const n = prepared.calls.length;
+    this.maxAllowedByCall = new Float64Array(n);
+    this.condenseAtByCall = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      const atWindow = { ...knobs, contextWindow: windows?.[k] ?? knobs.contextWindow };
+      this.maxAllowedByCall[k] = getClineMaxAllowed(atWindow);
+      this.condenseAtByCall[k] = getClineCondenseThreshold(atWindow);
+    }
     this.maxAllowed = getClineMaxAllowed(knobs);
     this.condenseAt = getClineCondenseThreshold(knobs);
     const { session, ctxEntry, clearables, toolNames } = prepared;
@@ -72,6 +91,13 @@ export class ClineRun implements StrategyRun {
   }
 
   step(view: ReplayView): StepOutcome | undefined {
+    // Before the next request, against the window of the model it is sent to (the last call's own
+    // after the last call: a manual condense there).
+    const next = Math.min(view.callPos + 1, this.maxAllowedByCall.length - 1);
+    if (next >= 0) {
+      this.maxAllowed = this.maxAllowedByCall[next]!;
+      this.condenseAt = this.condenseAtByCall[next]!;
+    }
     if (view.manual) return { actions: [this.condense(view, 'manual')] };
     // The previous request's tokensIn + tokensOut + cacheWrites + cacheReads.
     const total = view.usageTokens;

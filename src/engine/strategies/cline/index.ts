@@ -13,6 +13,12 @@ import {
 } from './knobs';
 import { CLINE_PROFILES } from './profiles';
 import { ClineSdkRun } from './sdk-run';
+import {
+  describeClineModelWindows,
+  getClineCallWindows,
+  getClineModelWindow,
+  hasClineModelSwitch,
+} from './model-windows';
 
 // Cline: the classic ContextManager (classic-run.ts) until 3.89, the Cline SDK's compaction
 // (sdk-run.ts) from 4.0; the release profile (profiles.ts) picks which, and its prompt.
@@ -20,26 +26,9 @@ import { ClineSdkRun } from './sdk-run';
 export type { ClineKnobs } from './knobs';
 export { CLINE_DEFAULT_WINDOW, getClineCondenseThreshold, getClineMaxAllowed } from './knobs';
 
-/** `openAiModelInfoSaneDefaults`, and the provider's model info falling back to it. */
-const OPENAI_DEFAULTS =
-  'cline/cline@7fa0a4924b579fa7329e514b01cefab9f2ad20af:src/shared/api.ts:1324-1326, src/core/api/providers/openai.ts:185';
-
-/** Cline's window for a model id when the log states none (context-window-utils.ts, its providers). */
+/** Cline's window for the log's models when it states none (model-windows.ts). */
 function windowForModel(info: SessionInfo): { tokens: TokenCount; why: string } | undefined {
-  // The OpenAI-compatible provider ("openai") uses the model info the person set for it, else
-  // these defaults, whatever the model id names: an id like "claude_4_5_opus" through it has a
-  // 128,000-token window unless they set another (the log does not say). A real task through it
-  // truncated each time the context crossed 98,000 (128,000 − 30,000).
-  if (info.providers?.length && info.providers.every((p) => p === 'openai'))
-    return {
-      tokens: 128_000,
-      why: `through Cline's OpenAI-compatible provider, whose window is the person's setting, else 128,000 (${OPENAI_DEFAULTS})`,
-    };
-  const m = info.models.join(' ').toLowerCase();
-  if (/deepseek/.test(m))
-    return { tokens: 64_000, why: 'a DeepSeek model: 64,000 (context-window-utils.ts)' };
-  if (/claude/.test(m)) return { tokens: 200_000, why: 'a Claude model: 200,000' };
-  return undefined;
+  return getClineModelWindow(info.models, info.providers);
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -59,7 +48,13 @@ export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
     });
     const contextWindow = logWindow.tokens;
     notes.push(logWindow.note);
-    const knobs: ClineKnobs = { ...CLINE_DEFAULT_KNOBS, profile: profile.id, contextWindow };
+    const knobs: ClineKnobs = {
+      ...CLINE_DEFAULT_KNOBS,
+      profile: profile.id,
+      contextWindow,
+      windowPerModel: hasClineModelSwitch(info, contextWindow),
+    };
+    notes.push(...describeClineModelWindows(info, contextWindow));
     if (profile.engine === 'classic') {
       knobs.autoCondensePercent = profile.condense?.percent ?? 100;
       notes.push(
@@ -85,6 +80,6 @@ export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
     if (profile.engine === 'sdk') return new ClineSdkRun(knobs, prepared, profile);
     // A release without auto-condense truncates whatever the knob says.
     const run = profile.condense ? knobs : { ...knobs, useAutoCondense: false };
-    return new ClineRun(run, prepared, profile.presetId);
+    return new ClineRun(run, prepared, profile.presetId, getClineCallWindows(prepared, knobs));
   },
 };

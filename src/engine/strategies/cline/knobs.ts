@@ -10,8 +10,10 @@ import { CLINE_PROFILES, CLINE_V4_0, CLINE_V4_1, CLINE_V4_1_8, type ClineProfile
 export interface ClineKnobs {
   /** The release profile: classic ContextManager or SDK, and the defaults a log opens with. */
   profile: ClineProfileId;
-  /** The model's window (`contextWindow`, 128,000 when the model states none). */
+  /** The model's window (`contextWindow`, 128,000 when the model states none); with `windowPerModel`, that of calls whose model Cline's rule does not place. */
   contextWindow: TokenCount;
+  /** Check each request against its own model's window (a log's own knobs: on when the task switches models of different windows). */
+  windowPerModel: boolean;
   /** An explicit `maxAllowedSize`; undefined = the table by window size. */
   maxAllowedTokens: TokenCount | undefined;
   /** The table's buffers: window − this for a 64k, 128k and 200k window, else max(window − other, other% of the window). */
@@ -59,6 +61,7 @@ export const CLINE_DEFAULT_WINDOW: TokenCount = 128_000;
 export const CLINE_DEFAULT_KNOBS: ClineKnobs = {
   profile: 'classic-v3.34',
   contextWindow: 200_000,
+  windowPerModel: false,
   maxAllowedTokens: undefined,
   buffer64kTokens: 27_000,
   buffer128kTokens: 30_000,
@@ -119,6 +122,15 @@ export const CLINE_KNOB_SPECS: readonly KnobSpec[] = [
       cliFlag: 'window',
     },
   ),
+  {
+    key: 'windowPerModel',
+    label: "Each request's model's window",
+    kind: 'boolean',
+    source: `${UTILS}:10-34 (getContextWindowInfo(api): the window of the model the request is sent with, read before each request by ContextManager.getNewContextMessagesAndMetadata)`,
+    help: 'On (a task that switches models): each request is checked against its model’s window (the table’s maxAllowedSize for that window), Context window standing for models Cline’s rule does not place. Off: Context window for every request.',
+    group: 'Cline',
+    cliFlag: 'window-per-model',
+  },
   tokens('maxAllowedTokens', 'maxAllowedSize (override)', `${TABLE}: empty = the table by window`, {
     optional: true,
     cliFlag: 'max-allowed',
