@@ -138,13 +138,6 @@ const KNOWN: readonly KnownDisagreement[] = [
     truth: 319,
     why: 'Claude Code 2.1.83-2.1.86: the uuid tree forks 18 times (hook and agent progress beside the next entry, a user entry at line 444 with an answer at 445 and another user entry at 448); the main line engine/parse/branches.ts picks leaves one request out. Not settled yet (found 2026-11-29): a defect of the branch choice until shown otherwise.',
   },
-  {
-    file: '.real-logs/LAF-US__IDAHO-VAULT/.claude/projects/c--Users-loganf-Documents-IDAHO-VAULT/cd12a960-09e7-4ae0-bacc-11eec8d87447.jsonl',
-    figure: 'calls',
-    engine: 60,
-    truth: 113,
-    why: 'Claude Code 2.1.81: the uuid tree forks at lines 8, 33, 60, 84, 120, 238 and 557 (hook_progress and agent_progress records beside the next entry); inspect counts 113 main-thread calls, the main line engine/parse/branches.ts picks holds 60 (its one compaction is on it and reproduced). Not settled yet (found 2026-11-29): a defect of the branch choice until shown otherwise.',
-  },
 ];
 // The same resume's compactions agree now: the abandoned branch's compact_boundary (line 209) is
 // off the main line, not replayed, and counted in `offBranch` (it was in no figure before).
