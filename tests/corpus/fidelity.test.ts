@@ -136,7 +136,7 @@ const KNOWN: readonly KnownDisagreement[] = [
     figure: 'calls',
     engine: 318,
     truth: 319,
-    why: 'Claude Code 2.1.83-2.1.86: the uuid tree forks 18 times (hook and agent progress beside the next entry, a user entry at line 444 with an answer at 445 and another user entry at 448); the main line engine/parse/branches.ts picks leaves one request out. Not settled yet (found 2026-11-29): a defect of the branch choice until shown otherwise.',
+    why: 'Claude Code 2.1.86: a resume (line 448, "Continue from where you left off.") hangs from line 444, the tool result before the ExitPlanMode call of line 445, which got no result: that call is on the side the session left. The replay follows the main line (engine/parse/branches.ts); the truth counts every request made. Not a defect.',
   },
 ];
 // The same resume's compactions agree now: the abandoned branch's compact_boundary (line 209) is
