@@ -73,8 +73,9 @@ const TODAY: Record<string, Figures> = {
  * 2.1.81-2.1.111 session folders bring 29 compactions, 24 replayed at their call): 5 of them
  * (2.1.92-2.1.111) follow the log's last call, before a request no call answers, which the replay
  * did not step after; the same step brought 2 extras, two 2.1.92 subagents whose request after
- * their one call came back "out of extra usage" (the API refused the summary call too, which the
- * replay does not model). 675b2557's main thread runs its haiku calls to 187,042 before compacting
+ * their one call came back "out of extra usage" (rate_limit) with no compaction before it, where a
+ * third (a42f6313) compacted and then met the same refusal: the log cannot say whether theirs was
+ * tried and refused. 675b2557's main thread runs its haiku calls to 187,042 before compacting
  * (2 farther, 1 missing) and a 2.1.87 subagent (aea29def) compacts at 167,067 and 168,679 where the
  * usage, output and pending estimate reach ~163,900 (2 missing): unexplained. Claude Code's 2.1.68 compaction (e739b244) is
  * replayed 2 calls late (its preTokens 167,602 count 3,816 tokens beyond the last call's usage and
