@@ -83,12 +83,13 @@ const LAST_V2_0_PATCH_OF_2_1 = 19;
 /** The first version seen with the 20k cap (docs/replay-accuracy.md): 2.1.20–2.1.33 are unseen. */
 const FIRST_V2_1_68_PATCH_SEEN = 34;
 /**
- * The newest Claude Code version whose auto-compactions the corpus reproduces under the v2.1.68
- * profile (LAF-US__IDAHO-VAULT 05541cb5, 2.1.92–2.1.101: 5 of 6 at the logged call,
+ * The newest Claude Code version whose auto-compactions the real logs reproduce under the v2.1.68
+ * profile (LAF-US__IDAHO-VAULT 05541cb5, 2.1.92–2.1.101: 5 of 6 at the logged call; the real-log
+ * manifest's sessions of the same vault in 2.1.111: 12 of 12 at the logged call,
  * docs/replay-accuracy.md); later logs of the corpus (2.1.114–2.1.229) never compact, so nothing
  * in them confirms or refutes the profile. ours (why: the newest version a profile was checked on).
  */
-export const NEWEST_CLAUDE_CODE_VERSION_CHECKED = '2.1.101';
+export const NEWEST_CLAUDE_CODE_VERSION_CHECKED = '2.1.111';
 
 /**
  * What is known of a version's profile, when it is not read or measured: a version in the unseen
@@ -107,7 +108,7 @@ export function describeUncheckedVersion(version: string | undefined): string | 
   ];
   const newer = major !== nMajor ? major > nMajor : minor !== nMinor ? minor > nMinor : patch > nPatch;
   if (newer)
-    return `Claude Code ${version} is newer than every version the profiles were read from (2.1.68) or checked on (the corpus' auto-compactions up to ${NEWEST_CLAUDE_CODE_VERSION_CHECKED}): its thresholds are assumed unchanged since then.`;
+    return `Claude Code ${version} is newer than every version the profiles were read from (2.1.68) or checked on (the real logs' auto-compactions up to ${NEWEST_CLAUDE_CODE_VERSION_CHECKED}): its thresholds are assumed unchanged since then.`;
   return undefined;
 }
 

@@ -69,14 +69,22 @@ const TODAY: Record<string, Figures> = {
 };
 /**
  * The same floors over the logs tests/real-logs/manifest.json points to, when all of them are
- * restored into .real-logs/ (2026-11-29, 100 files): Claude Code's 2.1.68 compaction (e739b244) is
+ * restored into .real-logs/ (2026-11-29, 172 files; the 72 of LAF-US/IDAHO-VAULT's 14 Claude Code
+ * 2.1.81-2.1.111 session folders bring 29 compactions, 24 replayed at their call): 5 of them
+ * (2.1.92-2.1.111) follow the log's last call, before a request no call answers, which the replay
+ * did not step after; the same step brought 2 extras, two 2.1.92 subagents whose request after
+ * their one call came back "out of extra usage" (rate_limit) with no compaction before it, where a
+ * third (a42f6313) compacted and then met the same refusal: the log cannot say whether theirs was
+ * tried and refused. 675b2557's main thread runs its haiku calls to 187,042 before compacting
+ * (2 farther, 1 missing) and a 2.1.87 subagent (aea29def) compacts at 167,067 and 168,679 where the
+ * usage, output and pending estimate reach ~163,900 (2 missing): unexplained. Claude Code's 2.1.68 compaction (e739b244) is
  * replayed 2 calls late (its preTokens 167,602 count 3,816 tokens beyond the last call's usage and
  * output, which the replay's pending estimate does not reach) and Gemini CLI's one compression is
  * missing (docs/replay-accuracy.md#gemini-cli). pi's 58d6dd28 has no call (OpenClaw's replies).
  */
 // biome-ignore format: a table, one agent a line.
 const TODAY_REAL: Record<string, Figures> = {
-  'Claude Code': { sessions: 4, transcripts: 18, real: 4, exact: 3, reproduced: 3, farther: 1, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  'Claude Code': { sessions: 18, transcripts: 58, real: 33, exact: 27, reproduced: 27, farther: 3, missing: 3, extra: 2, micro: 0, microExact: 0, microReproduced: 0 },
   'Codex CLI':   { sessions: 8, transcripts: 8,  real: 1, exact: 1, reproduced: 1, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   Cline:         { sessions: 2, transcripts: 2,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   'Gemini CLI':  { sessions: 7, transcripts: 7,  real: 1, exact: 0, reproduced: 0, farther: 0, missing: 1, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
@@ -123,6 +131,13 @@ const KNOWN: readonly KnownDisagreement[] = [
     engine: 54,
     truth: 66,
     why: 'a resume from line 208, before the second compact_boundary (line 256 names it as parent): the file holds that branch (line 209 boundary, 12 calls) and the resumed one (line 259 boundary, same preTokens 156,422). The replay follows the main line (engine/parse/branches.ts); the truth counts every request made. Not a defect.',
+  },
+  {
+    file: '.real-logs/LAF-US__IDAHO-VAULT/.claude/projects/c--Users-loganf-Documents-IDAHO-VAULT/61dcf75d-56df-459d-b351-729550898806.jsonl',
+    figure: 'calls',
+    engine: 318,
+    truth: 319,
+    why: 'Claude Code 2.1.86: a resume (line 448, "Continue from where you left off.") hangs from line 444, the tool result before the ExitPlanMode call of line 445, which got no result: that call is on the side the session left. The replay follows the main line (engine/parse/branches.ts); the truth counts every request made. Not a defect.',
   },
 ];
 // The same resume's compactions agree now: the abandoned branch's compact_boundary (line 209) is

@@ -74,7 +74,8 @@ function turnsSpec(): TranscriptSpec {
     output: t === 8 ? 45_000 : 100,
     tools: [{ name: 'Read', path: `/w/src/f${t}.ts`, resultChars: t < 7 ? 4_000 : 40_000 }],
   }));
-  calls.push({ context: 61_000, tools: [{ name: 'Read', path: '/w/x.ts', resultChars: 400 }] });
+  // A last answer with nothing after it: no request follows, so no check after it.
+  calls.push({ context: 61_000 });
   return { calls };
 }
 

@@ -83,15 +83,19 @@ function computeEntryParentsUncached(session: Session): Int32Array {
     // link: it continues the file. Claude Code 2.1.68 (a real session of fabien-lessirard/dotfiles,
     // e739b244) wrote hook progress of 15:33 under an answer of 15:45, after a prompt of 15:50 and
     // its call, and the next prompt hangs on that progress: a fork whose other side lost a call the
-    // next request still held (61,066 tokens, then 62,319).
+    // next request still held (61,066 tokens, then 62,319). So is one stamped before the entry the
+    // file wrote just ahead of it: Claude Code 2.1.81 (LAF-US/IDAHO-VAULT cd12a960) wrote a
+    // background agent's progress of 21:51:40 in one chunk at 22:13, under the Agent call's answer
+    // (same stamp), and the next entry hangs on the last of them: 53 of 113 calls, written between
+    // them, were a branch the main line left.
     const stamped = p >= 0 ? entries[p]!.timestampMs : undefined;
+    const before = previous >= 0 ? entries[previous]!.timestampMs : undefined;
     if (
       e.kind === 'progress' &&
       p !== previous &&
       previous >= 0 &&
       e.timestampMs !== undefined &&
-      stamped !== undefined &&
-      e.timestampMs < stamped
+      ((stamped !== undefined && e.timestampMs < stamped) || (before !== undefined && e.timestampMs < before))
     )
       p = previous;
     // A link to itself or forward (untrusted input) would make a cycle: fall back to file order.

@@ -1,5 +1,6 @@
 import type { PreparedReplay } from '../simulation/prepared';
 import { lowerBound } from '../simulation/search';
+import { hasRequestAfterLastCall } from '../simulation/turns';
 import { getStrategy } from '../strategies/registry';
 import type { ClearingProbe, KnobValue, ManualCompactionRequest, ReplayView } from '../strategies/types';
 import type { TokenCount } from '../types';
@@ -65,6 +66,7 @@ export function computeReplay(
   const manualByCall = new Map<number, ManualCompactionRequest>();
   for (const m of options.manual ?? []) manualByCall.set(m.afterApiCall, m);
   const view = createView(prepared, state, model);
+  const requestAfterLast = hasRequestAfterLastCall(prepared);
   state.applyLoggedBeforeFirstCall();
   let probe: ClearingProbe | undefined;
 
@@ -92,11 +94,11 @@ export function computeReplay(
     view.clearedTokens = history.savedTokens;
     view.truncatedRanges = history.truncatedRanges;
     view.manual = manualByCall.get(calls[k]!);
-    // A compaction happens before the next request: after the last call there is none, unless
-    // the user asks for one.
+    // A compaction happens before the next request: after the last call, only when the log holds
+    // one (a prompt or a tool's result that no recorded call answers) or the user asks for one.
     // Asked before the step, on the state the step sees.
     if (options.probeApiCall === calls[k] && run.probeClearing) probe = run.probeClearing(view);
-    const outcome = k + 1 < n || view.manual ? run.step(view) : undefined;
+    const outcome = k + 1 < n || view.manual || requestAfterLast ? run.step(view) : undefined;
     if (!outcome?.actions.some((a) => a.kind === 'fail')) state.failing = undefined;
     // Provenance of the trigger count, taken before anything changes the history.
     const callSource =

@@ -66,6 +66,8 @@ function formatEventFigures(event: ReplayEvent, index: number): string {
     case 'blocked':
       return `${head} blocked: ${fmt(event.preTokens)} ≥ ${fmt(event.thresholdTokens)}`;
     case 'compact-failed':
+      if (event.failure === 'thrashing')
+        return `${head} compact ${event.trigger} refused (thrashing): the third in a row within 3 calls of the one before, check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}; ${event.attempts === 1 ? 'once' : `${event.attempts} calls in a row`}, history unchanged`;
       return `${head} compact ${event.trigger} ${event.mechanism} failed (${event.failure}): request ${fmt(event.requestTokens)} > ${fmt(event.limitTokens)}, check ${fmt(event.checkTokens)} ≥ ${fmt(event.thresholdTokens)}; ${event.attempts === 1 ? 'once' : `${event.attempts} calls in a row`}, history unchanged`;
   }
 }

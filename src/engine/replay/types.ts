@@ -14,9 +14,11 @@ export type { CompactMechanism, SummarySource, ThresholdLine } from '../simulati
  * `prompt-too-long`: the summary request itself is over the context window (edge case 4);
  * `blocking-limit`: the context is at or above the blocking limit, the request is refused;
  * `over-threshold`: the compaction left the context at or above the threshold, so the next call's
- * check fires again (`tengu_sm_compact_threshold_exceeded`).
+ * check fires again (`tengu_sm_compact_threshold_exceeded`);
+ * `thrashing`: the third automatic compaction in a row due within 3 calls of the one before is
+ * refused, and the request ends (Claude Code's rapid-refill breaker, strategies/claude-code/refill-breaker.ts).
  */
-type CompactFailure = 'prompt-too-long' | 'blocking-limit' | 'over-threshold';
+type CompactFailure = 'prompt-too-long' | 'blocking-limit' | 'over-threshold' | 'thrashing';
 
 /**
  * How a token figure was obtained. The parts sum to it (`sumTokenProvenance`); zero parts are 0.

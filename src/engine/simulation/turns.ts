@@ -79,3 +79,23 @@ export function getPositionFacts(prepared: PreparedReplay): PositionFacts {
   }
   return facts;
 }
+
+/**
+ * Whether the log holds a request after its last API call: a user turn or a tool's result past the
+ * call's own lines (compaction artifacts aside). An agent checks its compaction before it sends a
+ * request, whether or not the request then yields a call the log records (one refused as too long,
+ * interrupted, or the file's end): a real Claude Code 2.1.111 session compacts after its only
+ * call, before a prompt that came back "Prompt is too long".
+ */
+export function hasRequestAfterLastCall(prepared: PreparedReplay): boolean {
+  const { callPos, ctxEntry, artifactOf, session } = prepared;
+  const n = callPos.length - 1;
+  if (n < 1) return false;
+  for (let p = callPos[n - 1]! + 1; p < callPos[n]!; p++) {
+    if (artifactOf[p] !== 0) continue;
+    const entry = session.entries[ctxEntry[p]!]!;
+    if (isUserTurn(entry)) return true;
+    if (entry.kind === 'user' && entry.blocks.some((b) => b.kind === 'tool-result')) return true;
+  }
+  return false;
+}

@@ -152,10 +152,11 @@ export type StrategyAction =
   | {
       /**
        * A compaction was due and cannot be made: the history stays as it is (Claude Code's
-       * auto-compact "silently returns { wasCompacted: false }", Claude Code 2.1.68 (docs/sources.md#cc-edge-cases edge case 5)).
+       * auto-compact "silently returns { wasCompacted: false }", Claude Code 2.1.68 (docs/sources.md#cc-edge-cases edge case 5)),
+       * or is refused (`thrashing`: its rapid-refill breaker, claude-code/refill-breaker.ts).
        */
       kind: 'fail';
-      failure: 'prompt-too-long';
+      failure: 'prompt-too-long' | 'thrashing';
       mechanism: CompactMechanism;
       trigger: 'auto' | 'manual';
       checkTokens: TokenCount;

@@ -50,6 +50,8 @@ export function describeReplayEvent(e: ReplayEvent): string {
     case 'blocked':
       return `Replay: ${formatCount(e.preTokens)} tokens reach the blocking limit after ${formatOrdinal('api-call', e.afterApiCall)}`;
     case 'compact-failed':
+      if (e.failure === 'thrashing')
+        return `Replay: the ${e.trigger} compaction after ${formatOrdinal('api-call', e.afterApiCall)} is refused (autocompact is thrashing: the third in a row within 3 calls of the one before); the history stays`;
       return `Replay: the ${e.trigger} compaction after ${formatOrdinal('api-call', e.afterApiCall)} fails (${e.failure}): its request of ${formatCount(e.requestTokens)} tokens is over the ${formatCount(e.limitTokens)} window${(e.attempts ?? 1) > 1 ? `; ${e.attempts} calls in a row` : ''}; the history stays`;
   }
 }

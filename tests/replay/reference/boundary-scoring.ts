@@ -11,6 +11,7 @@ import { createRuleBasedSummary } from '../../../src/engine/strategies/boundary-
 import type { Entry, TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
 import type { SummaryModelId } from '../../../src/engine/replay/summary-size';
+import { requestAfterLastCall } from '../reference-requests';
 
 // A deliberately naive replay of the boundary-scoring design (strategies/boundary-scoring/index.ts
 // through compute-replay.ts; microcompaction-deep-dive.md), a summary with a kept range after it,
@@ -58,6 +59,8 @@ export function computeNaiveBoundaryScoringReplay(
   const { session, calls, recorded, output, callPos, ctxEntry, tokens, artifactOf } = prepared;
   const { clearables, real, baseTokens } = prepared;
   const n = calls.length;
+  // The step after the last call: only when the log holds a request after it.
+  const stepsAfterLast = requestAfterLastCall(prepared);
   const shellTools = getDialect(session.format)?.shellTools ?? ['Bash'];
   const entryAt = (p: number): Entry => session.entries[ctxEntry[p]!]!;
 
@@ -119,7 +122,7 @@ export function computeNaiveBoundaryScoringReplay(
     simulatedTokens.push(S);
     const boundary = callPos[k + 1]!;
 
-    if (k + 1 < n) {
+    if (k + 1 < n || stepsAfterLast) {
       grow(boundary);
       const length = list.length;
       const head = list.filter((it) => 'summary' in it).length;

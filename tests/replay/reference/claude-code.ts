@@ -18,6 +18,7 @@ import {
   type PreparedReplay,
 } from '../../../src/engine/replay/prepare';
 import { SUMMARY_MODELS, type SummaryModelId } from '../../../src/engine/replay/summary-size';
+import { isPersonTurn, requestAfterLastCall } from '../reference-requests';
 
 // A deliberately naive replay of Claude Code's rules, to check the fast one (compute-replay.ts +
 // strategies/claude-code/index.ts) on generated transcripts. It keeps both histories as explicit lists
@@ -64,6 +65,8 @@ export function computeNaiveReplay(
   } = prepared;
   const model = SUMMARY_MODELS[summaryModel];
   const n = calls.length;
+  // The step after the last call: only when the log holds a request after it.
+  const stepsAfterLast = requestAfterLastCall(prepared);
   const t = computeThresholds(knobs);
   const placeholder = estimateTextTokens(
     (knobs.microcompactVariant === 'v2.1.68' ? V2168_PLACEHOLDER : LEGACY_PLACEHOLDER).length,
@@ -147,6 +150,10 @@ export function computeNaiveReplay(
 
   let logFrom = 0;
   let lastFailCall = -2;
+  let lastFailKind = '';
+  let requestCompactions: number[] = [];
+  let refused = false;
+  let lastCompactBoundary = -1;
   for (let r = 0; r < real.length && real[r]!.afterCall < 0; r++) {
     if (real[r]!.kind !== 'compact') continue;
     logFrom = real[r]!.boundaryPos;
@@ -163,16 +170,43 @@ export function computeNaiveReplay(
     checkTokens.push(T);
     const boundary = callPos[k + 1]!;
 
+    /** A failed compaction: one event for a run of calls failing the same way. */
+    const fail = (kind: string) => {
+      if (lastFailCall !== k - 1 || lastFailKind !== kind)
+        events.push({ kind: 'compact-failed', afterCallPos: k, postTokens: T });
+      lastFailCall = k;
+      lastFailKind = kind;
+    };
     const compact = () => {
+      // The rapid-refill breaker: the calls of this request's compactions (a person's message
+      // since the last one starts a new request); when the last three gaps, this one's included,
+      // are each under 3 calls, this one and the rest of the request are refused.
+      if (knobs.rapidRefillBreaker) {
+        for (let p = lastCompactBoundary; p >= 0 && p < boundary; p++)
+          if (isPersonTurn(prepared, p)) {
+            requestCompactions = [];
+            refused = false;
+            break;
+          }
+        const calls = [...requestCompactions, k];
+        const rapid = (i: number) => i >= 1 && calls[i]! - calls[i - 1]! < 3;
+        if (refused || (rapid(calls.length - 1) && rapid(calls.length - 2) && rapid(calls.length - 3))) {
+          refused = true;
+          fail('thrashing');
+          return;
+        }
+      }
       growSim(boundary);
       const span = simSum();
       // Prompt too long (v2.1.68 edge cases 4–5): the request is the history summarized plus the
       // prompt; over the window nothing changes, and a run of such calls is one event.
       if (span + getSummaryRequestOverheadTokens('full', knobs.customInstructions) > t.contextWindow) {
-        if (lastFailCall !== k - 1) events.push({ kind: 'compact-failed', afterCallPos: k, postTokens: T });
-        lastFailCall = k;
+        fail('prompt-too-long');
         return;
       }
+      // A compaction made (the breaker counts these alone).
+      requestCompactions.push(k);
+      lastCompactBoundary = boundary;
       const exact = realAt(k);
       let near = exact;
       if (near < 0) near = realAt(k + 1) >= 0 ? realAt(k + 1) : realAt(k - 1);
@@ -267,7 +301,7 @@ export function computeNaiveReplay(
       return picked ? picked.clear.map((j) => list[j]!) : undefined;
     };
 
-    if (k + 1 < n && !knobs.disableCompact) {
+    if ((k + 1 < n || stepsAfterLast) && !knobs.disableCompact) {
       const auto = knobs.autoCompactEnabled && T >= t.autoCompact;
       if (knobs.microcompactVariant === 'legacy') {
         if (auto) {

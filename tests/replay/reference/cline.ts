@@ -3,6 +3,7 @@ import { getMessageAt, getMessageRangePositions } from '../../../src/engine/simu
 import { type ClineKnobs, getClineMaxAllowed } from '../../../src/engine/strategies/cline/knobs';
 import type { TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
+import { requestAfterLastCall } from '../reference-requests';
 
 // A deliberately naive replay of Cline's rules (strategies/cline/index.ts through compute-replay.ts), to
 // check the fast one on the same transcripts: the truncate and replace families. Both histories
@@ -33,6 +34,8 @@ export function computeNaiveClineReplay(prepared: PreparedReplay, knobs: ClineKn
   const { session, calls, recorded, output, callPos, ctxEntry, tokens, artifactOf, clearables, real } =
     prepared;
   const n = calls.length;
+  // The step after the last call: only when the log holds a request after it.
+  const stepsAfterLast = requestAfterLastCall(prepared);
   const maxAllowed = getClineMaxAllowed(knobs);
   const m = ctxEntry.length;
   /** Simulated history: which positions it holds (artifacts of unadopted compactions never). */
@@ -102,7 +105,7 @@ export function computeNaiveClineReplay(prepared: PreparedReplay, knobs: ClineKn
     const total = S + output[k]!;
     const boundary = callPos[k + 1]!;
 
-    if (k + 1 < n && total >= maxAllowed) {
+    if ((k + 1 < n || stepsAfterLast) && total >= maxAllowed) {
       let saved = 0;
       let skip = false;
       if (knobs.dedupEnabled) {

@@ -5,6 +5,7 @@ import type { Entry, TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
 import { createSummaryModel, type SummaryModelId } from '../../../src/engine/replay/summary-size';
 import { limitedSummarySize } from '../../../src/engine/strategies/summary-size';
+import { requestAfterLastCall } from '../reference-requests';
 
 // A deliberately naive replay of pi's compaction (strategies/pi/index.ts through compute-replay.ts), the
 // "summary with a kept range after it" family, to check the fast one on the same transcripts. The
@@ -63,6 +64,8 @@ export function computeNaivePiReplay(
     limitedSummarySize(Math.floor(0.8 * knobs.reserveTokens), 'pi'),
   );
   const n = calls.length;
+  // The step after the last call: only when the log holds a request after it.
+  const stepsAfterLast = requestAfterLastCall(prepared);
   const threshold = getPiThreshold(knobs);
   const entryAt = (p: number): Entry => session.entries[ctxEntry[p]!]!;
   // pi records no trigger: over the threshold a logged compaction was automatic, under it /compact.
@@ -143,7 +146,7 @@ export function computeNaivePiReplay(
     checkTokens.push(S + output[k]!);
     const boundary = callPos[k + 1]!;
 
-    if (k + 1 < n && knobs.enabled) {
+    if ((k + 1 < n || stepsAfterLast) && knobs.enabled) {
       grow(boundary);
       // A log compaction adopted since pi's last one: the chain restarts at its boundary, and the
       // files of every tool call before it stand in for its `details`.

@@ -5,6 +5,7 @@ import { getRooAllowedTokens, type RooKnobs } from '../../../src/engine/strategi
 import { estimateTextTokens } from '../../../src/engine/tokens/estimate';
 import type { TokenCount } from '../../../src/engine/types';
 import { PLACEHOLDER_TOKENS, type PreparedReplay } from '../../../src/engine/replay/prepare';
+import { requestAfterLastCall } from '../reference-requests';
 
 // A deliberately naive replay of Roo Code's sliding window (strategies/roo/index.ts with condensing off
 // or failing, through compute-replay.ts), to check the fast one on the same transcripts. Both
@@ -45,6 +46,8 @@ export function computeNaiveRooReplay(prepared: PreparedReplay, knobs: RooKnobs)
     real,
   } = prepared;
   const n = calls.length;
+  // The step after the last call: only when the log holds a request after it.
+  const stepsAfterLast = requestAfterLastCall(prepared);
   const allowed = getRooAllowedTokens(knobs);
   const m = ctxEntry.length;
   let simFrom = 0;
@@ -85,7 +88,7 @@ export function computeNaiveRooReplay(prepared: PreparedReplay, knobs: RooKnobs)
     // `prevContextTokens`: the last total and the message being sent.
     const check = S + output[k]! + pendingEstimate[k]!;
     const boundary = callPos[k + 1]!;
-    if (k + 1 < n && check > allowed) {
+    if ((k + 1 < n || stepsAfterLast) && check > allowed) {
       const visible = 2 * (k + 1) + 1 - hiddenMessages;
       const count = getRooTruncateCount(visible, knobs.truncatePercent / 100);
       if (count > 0) {

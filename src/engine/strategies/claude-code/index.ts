@@ -15,6 +15,8 @@ import type {
   StrategyRun,
 } from '../types';
 import { ClaudeCodeCompactions } from './compactions';
+import { RefillBreaker } from './refill-breaker';
+import { getPositionFacts } from '../../simulation/turns';
 import { CLAUDE_CODE_DESCRIPTOR, clearsWithAutoCompact } from './descriptor';
 
 // Claude Code's context management (v2.1.68 and legacy, per docs/sources.md):
@@ -51,6 +53,7 @@ class ClaudeCodeRun implements StrategyRun {
   private liveTo = 0;
   private readonly clearedHere: Uint8Array;
   private readonly compactions: ClaudeCodeCompactions;
+  private readonly breaker: RefillBreaker;
 
   constructor(
     private readonly knobs: ClaudeCodeKnobs,
@@ -63,6 +66,7 @@ class ClaudeCodeRun implements StrategyRun {
     this.allowsManualCompaction = !knobs.disableCompact;
     this.countsPending = knobs.countPendingMessages;
     this.compactions = new ClaudeCodeCompactions(knobs, prepared, t.autoCompact, t.contextWindow);
+    this.breaker = new RefillBreaker(getPositionFacts(prepared).userTurnPos);
     const { clearables, toolNames } = prepared;
     const tools = new Set(knobs.microcompactTools);
     const toolOk = toolNames.map((name) => tools.has(name));
@@ -97,9 +101,7 @@ class ClaudeCodeRun implements StrategyRun {
     if (k.microcompactVariant === 'legacy') {
       if (!auto) return undefined;
       const clear = k.microcompactEnabled ? this.selectLegacy(view) : undefined;
-      return {
-        actions: [clear ?? this.compactions.checkRequest(view, this.compactions.autoCompaction(view))],
-      };
+      return { actions: [clear ?? this.autoCompaction(view)] };
     }
     // Microcompact looks at the latest response's usage (`ZK`, docs/sources.md#ccs-token-counting):
     // the 2.1.9–2.1.19 boundaries fire on it, not on the pending estimate (docs/replay-accuracy.md).
@@ -112,8 +114,28 @@ class ClaudeCodeRun implements StrategyRun {
     // the usage (with the pending estimate), which the clearing does not lower.
     const actions: StrategyAction[] = [];
     if (clear) actions.push(clear);
-    if (auto) actions.push(this.compactions.checkRequest(view, this.compactions.autoCompaction(view)));
+    if (auto) actions.push(this.autoCompaction(view));
     return actions.length > 0 ? { actions } : undefined;
+  }
+
+  /** The automatic compaction due at this call, unless the rapid-refill breaker refuses it. */
+  private autoCompaction(view: ReplayView): StrategyAction {
+    if (!this.knobs.rapidRefillBreaker || !this.breaker.refuses(view.callPos, view.boundaryPos)) {
+      const action = this.compactions.checkRequest(view, this.compactions.autoCompaction(view));
+      if (action.kind !== 'fail') this.breaker.made(view.callPos, view.boundaryPos);
+      return action;
+    }
+    return {
+      kind: 'fail',
+      failure: 'thrashing',
+      mechanism: 'full',
+      trigger: 'auto',
+      checkTokens: view.checkTokens,
+      thresholdTokens: this.autoThreshold,
+      requestTokens: view.checkTokens,
+      limitTokens: this.autoThreshold,
+      note: 'Autocompact is thrashing: the context refilled to the threshold within 3 calls of the previous compaction, 3 times in a row; Claude Code makes no compaction and ends the request',
+    };
   }
 
   /** Keeps `liveEligibleSum` in step with the view's live range and the clears it saw. */

@@ -51,6 +51,8 @@ export interface ClaudeCodeKnobs extends ThresholdKnobs {
   microcompactTools: string[];
   /** Count Claude Code's estimate of the messages after the last response (2.1.x), not the usage alone. */
   countPendingMessages: boolean;
+  /** The rapid-refill breaker: a third automatic compaction in a row within 3 calls of the one before is refused (refill-breaker.ts). */
+  rapidRefillBreaker: boolean;
   restoreMaxFiles: number;
   restoreTokensPerFile: TokenCount;
   restoreTotalTokens: TokenCount;
@@ -91,6 +93,7 @@ export const DEFAULT_CLAUDE_CODE_KNOBS: ClaudeCodeKnobs = {
   microcompactClearImages: true,
   microcompactTools: DEFAULT_MICROCOMPACT_TOOLS,
   countPendingMessages: true,
+  rapidRefillBreaker: true,
   restoreMaxFiles: RESTORE_MAX_FILES,
   restoreTokensPerFile: RESTORE_TOKENS_PER_FILE,
   restoreTotalTokens: RESTORE_TOTAL_TOKENS,
@@ -189,6 +192,15 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     source:
       'ours (measured on the corpus, docs/replay-accuracy.md: 2.1.x preTokens = usage + estimate of later messages; 2.0.x = usage alone)',
     group: 'Thresholds',
+  },
+  {
+    key: 'rapidRefillBreaker',
+    label: 'Stop autocompact thrashing',
+    help: 'The third automatic compaction in a row, each within 3 calls of the one before, is refused and the request ends ("Autocompact is thrashing"); a new prompt starts the count over',
+    kind: 'boolean',
+    source:
+      'ours (the CLI\'s "Autocompact is thrashing: the context refilled to the limit within 3 turns of the previous compact, 3 times in a row", written in the real logs: a 2.1.92 subagent stops so at its fourth compaction in four calls; a 2.1.87 subagent compacts four times in four calls; docs/replay-accuracy.md)',
+    group: 'Switches',
   },
   {
     key: 'autoCompactEnabled',

@@ -31,6 +31,8 @@ const CLAUDE_CODE_AGENT = 'Claude Code';
 /** Microcompact boundaries appear in the corpus only in 2.1.9–2.1.19 (docs/sources.md#fmt-microcompact-boundary). */
 const MICROCOMPACT_FIRST_SEEN = '2.1.9';
 const MICROCOMPACT_LAST_SEEN = '2.1.19';
+/** The first version whose real log shows the rapid-refill breaker (a corpus 2.1.92 subagent of 05541cb5; 2.1.87 has none: ours, the versions between unseen). */
+const RAPID_REFILL_BREAKER_FIRST_SEEN = '2.1.92';
 /** The version the gist read (docs/sources.md#cc-v2168): microcompact at the warning threshold on its own. */
 const MICROCOMPACT_AT_WARNING_FROM = '2.1.68';
 
@@ -103,6 +105,12 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
         '2.0.x: the trigger counts the last usage alone (preTokens equal it), the continuation message is T91.',
       );
     }
+  }
+  if (version !== undefined && compareVersions(version, RAPID_REFILL_BREAKER_FIRST_SEEN) < 0) {
+    knobs.rapidRefillBreaker = false;
+    notes.push(
+      `No rapid-refill breaker: the first log that shows one is Claude Code ${RAPID_REFILL_BREAKER_FIRST_SEEN} (a 2.1.87 subagent compacts after four calls in a row).`,
+    );
   }
   const autoCompact = computeThresholds(knobs).autoCompact;
   if (info.autoCompactions === 0 && info.continuedPeakTokens >= autoCompact) {
