@@ -16,8 +16,9 @@ import { runReplay } from './run-replay';
 // limit within 3 turns of the previous compact, 3 times in a row."). A corpus Claude Code 2.1.92
 // subagent (session 05541cb5) compacts after its calls 1, 2, 3 and stops so at call 4; the replay,
 // now stepping after the last call too (request-after-last-call.test.ts), compacted a fourth time.
-// A new prompt starts the count over (the same session's main thread), and 2.1.87 has no breaker
-// (a corpus subagent of session cc06da85 compacts after four calls in a row).
+// A new prompt starts the count over (the same session's main thread). The breaker is in the npm
+// package's cli.js from 2.1.89, not 2.1.88 (docs/sources.md#cc-refill-breaker); 2.1.87 has none (a
+// corpus subagent of session cc06da85 compacts after four calls in a row).
 
 /** Calls that each refill a ~176,000-token base (a tool result pending after each). */
 const refilling = (n: number, promptAt = -1): CallSpec[] =>
@@ -53,8 +54,9 @@ describe('Claude Code rapid-refill breaker', () => {
     ]);
   });
 
-  it('is not there before 2.1.92', async () => {
-    expect(await kinds('2.1.87', refilling(5))).toEqual([
+  it('is there from 2.1.89, as its cli.js, not before', async () => {
+    expect((await kinds('2.1.89', refilling(5))).at(-1)).toBe('failed:thrashing');
+    expect(await kinds('2.1.88', refilling(5))).toEqual([
       'compact',
       'compact',
       'compact',

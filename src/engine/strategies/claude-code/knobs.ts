@@ -199,7 +199,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     help: 'The third automatic compaction in a row, each within 3 calls of the one before, is refused and the request ends ("Autocompact is thrashing"); a new prompt starts the count over',
     kind: 'boolean',
     source:
-      'ours (the CLI\'s "Autocompact is thrashing: the context refilled to the limit within 3 turns of the previous compact, 3 times in a row", written in the real logs: a 2.1.92 subagent stops so at its fourth compaction in four calls; a 2.1.87 subagent compacts four times in four calls; docs/replay-accuracy.md)',
+      '@anthropic-ai/claude-code@2.1.89:cli.js (minified; the autocompact step: refills = previous compacted && turnCounter < 3 ? refills + 1 : 0, refused when ≥ 3; absent in 2.1.88), docs/sources.md#cc-refill-breaker',
     group: 'Switches',
   },
   {

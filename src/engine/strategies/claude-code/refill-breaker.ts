@@ -1,6 +1,7 @@
 import { lowerBound } from '../../simulation/search';
 
-// Claude Code's rapid-refill breaker: an automatic compaction due within RAPID_REFILL_CALLS calls of
+// Claude Code's rapid-refill breaker (docs/sources.md#cc-refill-breaker, read from the npm package's
+// cli.js of 2.1.89–2.1.92): an automatic compaction due within RAPID_REFILL_CALLS calls of
 // the previous one is a rapid refill; the third in a row is not made, and the request ends with
 // "Autocompact is thrashing: the context refilled to the limit within 3 turns of the previous
 // compact, 3 times in a row." (the CLI's own text, written as a synthetic answer in the real logs:
@@ -9,9 +10,9 @@ import { lowerBound } from '../../simulation/search';
 // same session's main thread compacts after calls 1, 2, 3 and, after the user's next prompt,
 // again after call 4).
 
-/** "within 3 turns of the previous compact" (the CLI's text): a turn is one call of the loop. */
+/** `turnCounter < 3` (cli.js 2.1.89, the message's "within 3 turns"): a turn is one call of the loop. */
 const RAPID_REFILL_CALLS = 3;
-/** "3 times in a row" (the CLI's text). */
+/** Refused when the count reaches 3 (cli.js 2.1.89, the message's "3 times in a row"). */
 const TRIP_REFILLS = 3;
 
 export class RefillBreaker {

@@ -31,8 +31,8 @@ const CLAUDE_CODE_AGENT = 'Claude Code';
 /** Microcompact boundaries appear in the corpus only in 2.1.9–2.1.19 (docs/sources.md#fmt-microcompact-boundary). */
 const MICROCOMPACT_FIRST_SEEN = '2.1.9';
 const MICROCOMPACT_LAST_SEEN = '2.1.19';
-/** The first version whose real log shows the rapid-refill breaker (a corpus 2.1.92 subagent of 05541cb5; 2.1.87 has none: ours, the versions between unseen). */
-const RAPID_REFILL_BREAKER_FIRST_SEEN = '2.1.92';
+/** The first release whose `cli.js` holds the rapid-refill breaker (docs/sources.md#cc-refill-breaker: 2.1.89 has it, 2.1.88 not). */
+const RAPID_REFILL_BREAKER_FIRST = '2.1.89';
 /** The version the gist read (docs/sources.md#cc-v2168): microcompact at the warning threshold on its own. */
 const MICROCOMPACT_AT_WARNING_FROM = '2.1.68';
 
@@ -106,10 +106,10 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
       );
     }
   }
-  if (version !== undefined && compareVersions(version, RAPID_REFILL_BREAKER_FIRST_SEEN) < 0) {
+  if (version !== undefined && compareVersions(version, RAPID_REFILL_BREAKER_FIRST) < 0) {
     knobs.rapidRefillBreaker = false;
     notes.push(
-      `No rapid-refill breaker: the first log that shows one is Claude Code ${RAPID_REFILL_BREAKER_FIRST_SEEN} (a 2.1.87 subagent compacts after four calls in a row).`,
+      `No rapid-refill breaker: Claude Code has one from ${RAPID_REFILL_BREAKER_FIRST} (its cli.js; a 2.1.87 subagent compacts after four calls in a row).`,
     );
   }
   const autoCompact = computeThresholds(knobs).autoCompact;
