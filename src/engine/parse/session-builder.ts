@@ -190,6 +190,7 @@ export class SessionBuilder {
     }
 
     if (countsTowardsSession) this.indexTools(entry, extras);
+    else if (isContent) this.indexAnswers(entry);
 
     // Sidechain membership: subagent files, or inline isSidechain entries (1.0.x).
     let sidechain: SidechainAcc | undefined;
@@ -318,6 +319,22 @@ export class SessionBuilder {
       }
     }
     if (extras.taskPrompts) this.sidechains.noteTaskPrompts(extras.taskPrompts);
+  }
+
+  /**
+   * A content file's results that answer the main file's calls still without one: a Cline task's
+   * UI log shows its reads and writes, its API history their results (the two real gmfstu tasks:
+   * 80 of their 81 calls; none paired before, '35 without result'). Its other results stay
+   * uncounted, as its calls are.
+   */
+  private indexAnswers(entry: Entry): void {
+    for (const block of entry.blocks)
+      if (
+        block.kind === 'tool-result' &&
+        this.toolUseEntry.has(block.toolUseId) &&
+        !this.toolResultEntry.has(block.toolUseId)
+      )
+        this.toolResultEntry.set(block.toolUseId, entry.index);
   }
 
   private addMainCall(entry: Entry): void {
