@@ -17,8 +17,11 @@ const CLAUDE_2_1_68 = path.join(
   REAL_LOGS,
   'fabien-lessirard__dotfiles/.claude/projects/C--Users-acodu-dev-dashboard-mictlan/e739b244-acba-4c61-bb7c-897bf3a86747',
 );
-const present =
-  fs.existsSync(CLINE_TASK) && fs.existsSync(OPENCLAW) && fs.existsSync(`${CLAUDE_2_1_68}.jsonl`);
+const GEMINI_CHAT = path.join(
+  REAL_LOGS,
+  'fabien-lessirard__dotfiles/.gemini/tmp/dashboard-mictlan/chats/session-2026-02-23T08-58-c9da8256.json',
+);
+const present = [CLINE_TASK, OPENCLAW, `${CLAUDE_2_1_68}.jsonl`, GEMINI_CHAT].every((p) => fs.existsSync(p));
 if (!present) console.warn(`real-logs e2e skipped: ${REAL_LOGS} is not restored`);
 
 test.describe('real logs in the page', () => {
@@ -102,5 +105,22 @@ test.describe('real logs in the page', () => {
     await expect(page.getByTestId('stat-folded')).toHaveText('(1 copy folded)');
     await expect(page.getByTestId('stat-user-turns')).toHaveText('40 user turns');
     await expect(page.getByTestId('stat-api-calls')).toHaveText('159 API calls');
+  });
+
+  test('a Gemini CLI compression: its notice counts the compacted history, not a summary', async ({
+    page,
+  }) => {
+    await openEmpty(page);
+    await page.getByTestId('file-input').setInputFiles(GEMINI_CHAT);
+    await expect(page.getByTestId('session-header')).toBeVisible({ timeout: 30_000 });
+    await page.getByTestId('filter-compaction').click();
+    await page.getByTestId('transcript-row').first().click();
+    await page.getByRole('button', { name: 'Open compaction card' }).click();
+    const card = page.getByTestId('compaction-card');
+    await expect(card.getByTestId('compaction-pre')).toHaveText('526,049 tok');
+    // "compressed from: 526049 to 115614 tokens": the summary and the 30% kept, read 'summary' before.
+    const compacted = card.getByTestId('compaction-summary-tokens');
+    await expect(compacted).toHaveText('115,614 tok (summary and kept messages)');
+    await expect(card.locator('dt', { hasText: /^summary$/ })).toHaveCount(0);
   });
 });

@@ -166,8 +166,11 @@ export class SessionBuilder {
       this.meta.contextEdits ??= extras.contextEdits;
       if (extras.compactedContextTokens !== undefined) {
         const last = this.compactions.at(-1);
-        if (last && last.kind === 'compact' && last.summaryTokens === undefined)
+        if (last && last.kind === 'compact' && last.summaryTokens === undefined) {
           last.summaryTokens = extras.compactedContextTokens;
+          // The context after it: the summary and what was kept.
+          last.summaryScope = 'history';
+        }
       }
       this.meta.cwd ??= extras.cwd;
       this.meta.gitBranch ??= extras.gitBranch;
