@@ -113,6 +113,10 @@ test.describe('real logs in the page', () => {
     await openEmpty(page);
     await page.getByTestId('file-input').setInputFiles(GEMINI_CHAT);
     await expect(page.getByTestId('session-header')).toBeVisible({ timeout: 30_000 });
+    // The chat's own name (its `summary`, what Gemini CLI's /resume lists): the header had none.
+    await expect(page.getByTestId('session-header')).toContainText(
+      'Improve app appearance and update todo list.',
+    );
     await page.getByTestId('filter-compaction').click();
     await page.getByTestId('transcript-row').first().click();
     await page.getByRole('button', { name: 'Open compaction card' }).click();

@@ -19,6 +19,7 @@ import {
   isPlausibleTimeMs,
   type RecordExtras,
   type RecordNormalizer,
+  type TitleNote,
 } from './dialects/record';
 import { causeIn, findUnderstatedOutput } from './understated-output';
 import { CompactionTracker } from './compaction-tracker';
@@ -104,6 +105,11 @@ export class SessionBuilder {
   }
 
   format: DialectId = UNKNOWN_DIALECT;
+
+  /** A name the main file states beside its records (a whole-document chat's), at `line`. */
+  noteTitle(title: TitleNote, line: number): void {
+    this.titles.note(title, line, false);
+  }
 
   /** Adds one normalized entry. Entries must arrive in file order, main file first. */
   addEntry(entry: Entry, extras: RecordExtras): void {
