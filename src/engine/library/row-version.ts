@@ -9,6 +9,7 @@
  * thread name, pi's session name, OpenCode's title). 6: compactions of the main thread by its
  * entries (parse/main-thread.ts; a 1.0.x subagent's inline boundary no longer counted), the
  * subagents' counted apart. 7: the first issue, said (the Issues column's hint). 8: an agent's
- * file that is no session (a prompt history outside the agent's folder), said as such.
+ * file that is no session (a prompt history outside the agent's folder), said as such. 9: a
+ * Gemini CLI chat file's name (its `summary`).
  */
-export const LIBRARY_ROW_VERSION = 8;
+export const LIBRARY_ROW_VERSION = 9;
