@@ -205,5 +205,13 @@ describe.skipIf(!present)('Cline: a task folder pairs its UI log’s calls with 
       named++;
     }
     expect(named).toBeGreaterThan(25);
+    // A request row's figures read as the page's others do ('8982 tokens in context' before).
+    const request = folder.entries.find((e) => e.subtype === 'api_req_started' && e.usage);
+    const context =
+      request!.usage!.inputTokens +
+      request!.usage!.cacheCreationInputTokens +
+      request!.usage!.cacheReadInputTokens;
+    expect(context).toBeGreaterThan(999);
+    expect(request!.summaryText).toContain(`request: ${context.toLocaleString('en-US')} tokens in context`);
   });
 });
