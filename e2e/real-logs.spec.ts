@@ -80,6 +80,11 @@ test.describe('real logs in the page', () => {
       .setInputFiles(path.join(OPENCLAW, '251d51b3-d4a6-491e-896a-3a0a2918056b.jsonl'));
     await expect(page.getByTestId('session-header')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId('stat-api-calls')).toContainText('67 API calls');
+    // Its model, ollama/minimax-m2.7:cloud, has no window known here: the 200k the bars stand on
+    // is Claude's default, and the page said nothing of it (only inspect's notes did).
+    const note = page.getByTestId('window-note');
+    await expect(note).toHaveAttribute('data-source', 'assumed');
+    await expect(note).toContainText('Window 200k (assumed: no window known for the model)');
     await page.screenshot({ path: testInfo.outputPath('openclaw-session.png') });
     await openEmpty(page);
     await page
