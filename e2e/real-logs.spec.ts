@@ -13,7 +13,15 @@ const CLINE_TASK = path.join(
   'gmfstu__Online-Card-Architecture/exported_conversation_1769053680585',
 );
 const OPENCLAW = path.join(REAL_LOGS, 'adrianstanca1__vps-config/.openclaw/agents/main/sessions');
-const present = fs.existsSync(CLINE_TASK) && fs.existsSync(OPENCLAW);
+const CLAUDE_2_1_68 = path.join(
+  REAL_LOGS,
+  'fabien-lessirard__dotfiles/.claude/projects/C--Users-acodu-dev-dashboard-mictlan/e739b244-acba-4c61-bb7c-897bf3a86747',
+);
+const GEMINI_CHAT = path.join(
+  REAL_LOGS,
+  'fabien-lessirard__dotfiles/.gemini/tmp/dashboard-mictlan/chats/session-2026-02-23T08-58-c9da8256.json',
+);
+const present = [CLINE_TASK, OPENCLAW, `${CLAUDE_2_1_68}.jsonl`, GEMINI_CHAT].every((p) => fs.existsSync(p));
 if (!present) console.warn(`real-logs e2e skipped: ${REAL_LOGS} is not restored`);
 
 test.describe('real logs in the page', () => {
@@ -32,9 +40,36 @@ test.describe('real logs in the page', () => {
     // 66,115: the UI log's largest request; the history beside it no longer warns of each call.
     await expect(page.getByTestId('session-header')).toContainText('66.1k peak context');
     await expect(page.getByTestId('stat-issues')).toContainText('0 parse issues');
-    // The task, said as `text` before the first request, is the person's turn.
-    await expect(page.getByTestId('stat-user-turns')).toContainText('1 user turn');
+    // The task, said as `text` before the first request, is the person's turn ('1 user turns'
+    // before: the whole text, so that the plural fails).
+    await expect(page.getByTestId('stat-user-turns')).toHaveText('1 user turn');
     await expect(page.getByTestId('transcript-row').first()).toBeVisible();
+    // Its 46 reads, writes and commands: the UI log shows them, the history beside it their
+    // results. Each row said 'no result' (44 of 46); now each one's result is found.
+    await page.getByTestId('filter-tool-call').click();
+    // The UI log's 46 calls and the history's 47 messages that hold a call.
+    await expect(page.getByTestId('row-count')).toHaveText('93 of 398 rows');
+    const rows = page.locator('[data-testid="transcript-row"][data-kind="tool-call"]');
+    const seen = new Map<string, string>();
+    for (let pass = 0; pass < 60 && seen.size < 93; pass++) {
+      // Read in one step: the list is virtual, a row scrolled away is gone. Then half a screen on.
+      const shown = await rows.evaluateAll((els) => {
+        let list = els[0]?.parentElement ?? null;
+        while (list && list.scrollHeight <= list.clientHeight) list = list.parentElement;
+        if (list) list.scrollTop += list.clientHeight / 2;
+        return els.map((e) => [e.getAttribute('data-entry-index') ?? '', (e as HTMLElement).innerText]);
+      });
+      for (const [index, text] of shown) seen.set(index!, text!);
+      await page.waitForTimeout(100);
+    }
+    expect(seen.size).toBe(93);
+    const texts = [...seen.values()];
+    // One call has none: the history's last message, its attempt_completion, which ends the task.
+    const without = texts.filter((t) => t.includes('no result'));
+    expect(without).toHaveLength(1);
+    expect(without[0]).toContain('attempt_completion');
+    // The other 92, the UI log's and the history's rows alike, show their result's 'ok'.
+    expect(texts.filter((t) => /\bok\b/.test(t))).toHaveLength(92);
     await page.screenshot({ path: testInfo.outputPath('cline-task.png') });
   });
 
@@ -45,6 +80,11 @@ test.describe('real logs in the page', () => {
       .setInputFiles(path.join(OPENCLAW, '251d51b3-d4a6-491e-896a-3a0a2918056b.jsonl'));
     await expect(page.getByTestId('session-header')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId('stat-api-calls')).toContainText('67 API calls');
+    // Its model, ollama/minimax-m2.7:cloud, has no window known here: the 200k the bars stand on
+    // is Claude's default, and the page said nothing of it (only inspect's notes did).
+    const note = page.getByTestId('window-note');
+    await expect(note).toHaveAttribute('data-source', 'assumed');
+    await expect(note).toContainText('Window 200k (assumed: no window known for the model)');
     await page.screenshot({ path: testInfo.outputPath('openclaw-session.png') });
     await openEmpty(page);
     await page
@@ -53,5 +93,43 @@ test.describe('real logs in the page', () => {
     await expect(page.getByTestId('session-header')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId('session-header')).not.toContainText('gateway-injected');
     await page.screenshot({ path: testInfo.outputPath('openclaw-commands.png') });
+  });
+
+  test('a Claude Code 2.1.68 session with its compaction call: one copy folded, said so', async ({
+    page,
+  }) => {
+    await openEmpty(page);
+    await page
+      .getByTestId('file-input')
+      .setInputFiles([
+        `${CLAUDE_2_1_68}.jsonl`,
+        path.join(CLAUDE_2_1_68, 'subagents/agent-acompact-870cd0c7b9931190.jsonl'),
+      ]);
+    await expect(page.getByTestId('session-header')).toBeVisible({ timeout: 30_000 });
+    // The compaction call's log copies one main-thread record: '(1 copies folded)' before.
+    await expect(page.getByTestId('stat-folded')).toHaveText('(1 copy folded)');
+    await expect(page.getByTestId('stat-user-turns')).toHaveText('40 user turns');
+    await expect(page.getByTestId('stat-api-calls')).toHaveText('159 API calls');
+  });
+
+  test('a Gemini CLI compression: its notice counts the compacted history, not a summary', async ({
+    page,
+  }) => {
+    await openEmpty(page);
+    await page.getByTestId('file-input').setInputFiles(GEMINI_CHAT);
+    await expect(page.getByTestId('session-header')).toBeVisible({ timeout: 30_000 });
+    // The chat's own name (its `summary`, what Gemini CLI's /resume lists): the header had none.
+    await expect(page.getByTestId('session-header')).toContainText(
+      'Improve app appearance and update todo list.',
+    );
+    await page.getByTestId('filter-compaction').click();
+    await page.getByTestId('transcript-row').first().click();
+    await page.getByRole('button', { name: 'Open compaction card' }).click();
+    const card = page.getByTestId('compaction-card');
+    await expect(card.getByTestId('compaction-pre')).toHaveText('526,049 tok');
+    // "compressed from: 526049 to 115614 tokens": the summary and the 30% kept, read 'summary' before.
+    const compacted = card.getByTestId('compaction-summary-tokens');
+    await expect(compacted).toHaveText('115,614 tok (summary and kept messages)');
+    await expect(card.locator('dt', { hasText: /^summary$/ })).toHaveCount(0);
   });
 });

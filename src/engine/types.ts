@@ -98,6 +98,8 @@ export interface CompactMeta {
   preTokens?: TokenCount;
   /** 2.1.109+: the size of the summary alone. */
   postTokens?: TokenCount;
+  /** 'history': `postTokens` counts the summary and the messages kept, not the summary alone. */
+  postScope?: 'history';
   durationMs?: number;
   /** `truncate`: messages dropped without a summary (Cline's `conversationHistoryDeletedRange`). */
   kind?: 'compact' | 'truncate';
@@ -233,6 +235,8 @@ export interface Compaction {
    * of its replacement history (the zero-input `token_count` right after `compacted`).
    */
   summaryTokens?: TokenCount;
+  /** 'history': `summaryTokens` counts the summary and the messages kept (Codex, Gemini CLI). */
+  summaryScope?: 'history';
   durationMs?: number;
   /** Last main-thread API call before the boundary, and the first one after it. */
   apiCallBefore?: number;

@@ -170,18 +170,22 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
             data-testid="stat-folded"
             title="Copies of records counted once: main-thread records that side-question and compaction-call logs copy (same uuid), or earlier copies of a record the log wrote again (same message id)"
           >
-            ({formatCount(folded)} copies folded)
+            ({formatCount(folded)} {folded === 1 ? 'copy' : 'copies'} folded)
           </span>
         )}
-        <Stat label="user turns" value={formatCount(overview.userTurns)} testId="stat-user-turns" />
         <Stat
-          label="API calls"
+          label={overview.userTurns === 1 ? 'user turn' : 'user turns'}
+          value={formatCount(overview.userTurns)}
+          testId="stat-user-turns"
+        />
+        <Stat
+          label={overview.apiCalls === 1 ? 'API call' : 'API calls'}
           value={formatCount(overview.apiCalls)}
           title={`${formatCount(overview.mainApiCalls)} in the main conversation`}
           testId="stat-api-calls"
         />
         <Stat
-          label="tool calls"
+          label={toolTotal === 1 ? 'tool call' : 'tool calls'}
           value={formatCount(toolTotal)}
           title={markHiddenChars(tools.map(([name, n]) => `${name}: ${n}`).join('\n'))}
           testId="stat-tool-calls"

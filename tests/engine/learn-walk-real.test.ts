@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LearnStep, LearnWalk } from '../../src/engine/learn/types';
@@ -6,7 +6,7 @@ import { computeLearnWalk } from '../../src/engine/learn/walk';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
 import { prepareReplay } from '../../src/engine/replay/prepare';
-import { CORPUS, corpusOrSkip } from '../helpers/corpus';
+import { CORPUS, corpusOrSkip, REAL_LOGS } from '../helpers/corpus';
 
 // Learn mode's walk on real logs (learn-walk.test.ts: on the bundled sample).
 
@@ -157,3 +157,35 @@ describe.skipIf(!corpusOrSkip('learn walk figures on real logs'))(
     });
   },
 );
+
+// A real Gemini CLI chat (fabien-lessirard/dotfiles, restored into .real-logs) compacted once, by
+// its notice "compressed from: 526049", after call 334 of 353, while its recorded calls peak at
+// 500,657: Learn's walk said "Gemini CLI never compacts" beside the log's own drop, without a word
+// of it. It now says where the log compacted.
+const GEMINI_CHAT = join(
+  REAL_LOGS,
+  'fabien-lessirard__dotfiles/.gemini/tmp/dashboard-mictlan/chats/session-2026-02-23T08-58-c9da8256.json',
+);
+if (!existsSync(GEMINI_CHAT))
+  console.warn(`the Learn walk on a real Gemini chat is skipped: ${GEMINI_CHAT} is not restored`);
+
+describe.skipIf(!existsSync(GEMINI_CHAT))('Learn on a log that compacted where the replay does not', () => {
+  it('says where the log compacted, by its own count', async () => {
+    const real = [createMemorySource(GEMINI_CHAT.split('/').pop()!, readFileSync(GEMINI_CHAT))];
+    const session = await parseSession(real);
+    const [logged] = session.compactions;
+    expect(session.compactions).toHaveLength(1);
+    const walk = await computeLearnWalk({
+      session,
+      sources: real,
+      prepared: prepareReplay(session),
+      strategyId: 'gemini-cli',
+    });
+    const check = stepOf(walk, 'check');
+    expect(check.title).toBe('The token check: never reached');
+    expect(check.lead).toContain('never compacts in the replay');
+    expect(check.lead).toContain(
+      `The log itself compacted once (after API call ${logged!.apiCallBefore! + 1}, at 526,049 tokens by its own count)`,
+    );
+  });
+});

@@ -1,10 +1,11 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { computeReportHtml } from '../../src/engine/export/report-html';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
-import { CORPUS, corpusOrSkip } from '../helpers/corpus';
+import { CORPUS, corpusOrSkip, REAL_LOGS } from '../helpers/corpus';
 
 // The one-file report names the session as its agent lists it (parse/session-title.ts). The name
 // is the log's own text: escaped, and masked like the rest when redacting (a /rename can hold a
@@ -63,3 +64,21 @@ describe.runIf(corpusOrSkip('the report of a corpus session, its missed facts co
     });
   },
 );
+
+// A real Cline task (gmfstu/Online-Card-Architecture, restored into .real-logs) has one user turn:
+// its report's size line read '1 user turns'.
+const CLINE_TASK = join(REAL_LOGS, 'gmfstu__Online-Card-Architecture/exported_task_1769064454592');
+if (!existsSync(CLINE_TASK))
+  console.warn(`the report size-line test is skipped: ${CLINE_TASK} is not restored`);
+
+describe.skipIf(!existsSync(CLINE_TASK))('the report’s size line says one of a thing in the singular', () => {
+  it('a real Cline task of one user turn', async () => {
+    const sources = ['ui_messages.json', 'api_conversation_history.json', 'task_metadata.json'].map((f) =>
+      createNodeFileSource(join(CLINE_TASK, f)),
+    );
+    const session = await parseSession(sources);
+    expect(session.userTurns).toBe(1);
+    const html = await computeReportHtml(session, sources, { generatedAtMs: 0 });
+    expect(html).toContain(`313 entries · 1 user turn · ${session.apiCalls.length} API calls · peak context`);
+  });
+});

@@ -131,3 +131,87 @@ describe('Cline: the task a UI log opens with is the person’s', () => {
     },
   );
 });
+
+// A task folder's tool calls: the UI log shows each read, write and command, the API history the
+// result (a read's or a write's only there). Paired by nothing, the folder said '0 matched, 35
+// without result' (and '2 matched, 44 without') and the page marked every call 'no result'. The
+// reference is a plain count of the history: its "[tool for 'target'] Result:" texts and
+// tool_result blocks, one per call that ran.
+const RESULT_HEADER = /^\[([\w-]+)(?: for '([\s\S]*?)')?\] Result:/;
+/** The tools whose result header names the file the call's UI message names. */
+const FILE_TOOLS = new Set(['read_file', 'write_to_file', 'replace_in_file']);
+
+/** The results the history holds, in order: the tool and its target as the header names them. */
+function historyResults(task: string): { tool: string; target?: string }[] {
+  const history = JSON.parse(readFileSync(join(task, 'api_conversation_history.json'), 'utf8')) as {
+    role: string;
+    content: string | { type: string; text?: string }[];
+  }[];
+  return history.flatMap((m) =>
+    m.role !== 'user' || typeof m.content === 'string'
+      ? []
+      : m.content.flatMap((b) => {
+          if (b.type === 'tool_result') return [{ tool: 'tool_result' }];
+          const header = b.type === 'text' ? RESULT_HEADER.exec(b.text ?? '') : null;
+          return header ? [{ tool: header[1]!, target: header[2] }] : [];
+        }),
+  );
+}
+
+/** The UI log's tool calls, counted plainly (its `tool` and `command` messages). */
+function uiToolCalls(task: string): number {
+  const ui = JSON.parse(readFileSync(join(task, 'ui_messages.json'), 'utf8')) as {
+    say?: string;
+    ask?: string;
+    partial?: boolean;
+  }[];
+  return ui.filter((m) => ['tool', 'command'].includes(m.say ?? m.ask ?? '') && m.partial !== true).length;
+}
+
+describe.skipIf(!present)('Cline: a task folder pairs its UI log’s calls with the history’s results', () => {
+  it.each(TASKS.map((t) => [basename(t), t]))('%s', async (_, task) => {
+    const results = historyResults(task);
+    const calls = uiToolCalls(task);
+    expect(results.length).toBeGreaterThan(30);
+    const folder = await parseSession(
+      ['ui_messages.json', 'api_conversation_history.json', 'task_metadata.json'].map((f) =>
+        createNodeFileSource(join(task, f)),
+      ),
+    );
+    expect(folder.toolPairs).toEqual({
+      matched: results.length,
+      unmatchedUses: calls - results.length,
+      unmatchedResults: 0,
+    });
+    // Each pair is the call's own result: the header names the file the UI log's call names.
+    let named = 0;
+    for (const [id, useIndex] of folder.toolUseEntry) {
+      const resultIndex = folder.toolResultEntry.get(id);
+      if (resultIndex === undefined) continue;
+      const use = folder.entries[useIndex]!.blocks[0]!;
+      const result = folder.entries[resultIndex]!.blocks.find(
+        (b) => b.kind === 'tool-result' && b.toolUseId === id,
+      );
+      // A command's output is in the UI log too (its two commands): the rest only in the history.
+      if (folder.files[folder.entries[resultIndex]!.fileIndex]?.role === 'main') {
+        expect(use).toMatchObject({ kind: 'tool-use', name: 'execute_command' });
+        continue;
+      }
+      const header = result?.kind === 'tool-result' ? RESULT_HEADER.exec(result.text) : null;
+      expect(header, id).not.toBeNull();
+      // A search or a listing names its pattern or folder instead of a file.
+      if (use.kind !== 'tool-use' || !use.filePath || !FILE_TOOLS.has(header![1]!)) continue;
+      expect(header![2]?.endsWith(use.filePath.split('/').pop()!), `${id}: ${use.filePath}`).toBe(true);
+      named++;
+    }
+    expect(named).toBeGreaterThan(25);
+    // A request row's figures read as the page's others do ('8982 tokens in context' before).
+    const request = folder.entries.find((e) => e.subtype === 'api_req_started' && e.usage);
+    const context =
+      request!.usage!.inputTokens +
+      request!.usage!.cacheCreationInputTokens +
+      request!.usage!.cacheReadInputTokens;
+    expect(context).toBeGreaterThan(999);
+    expect(request!.summaryText).toContain(`request: ${context.toLocaleString('en-US')} tokens in context`);
+  });
+});

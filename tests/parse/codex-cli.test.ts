@@ -136,7 +136,7 @@ describe('Codex CLI rollouts (hand-written fixture)', () => {
     expect(session.apiCalls.map((c) => c.contextTokens)).toEqual([12_000, 150_000, 9_000]);
     expect(entryAt(session, 12).apiCallIndex).toBe(0);
     // The row's words agree with the usage: output_tokens, the reasoning part of it (was 400 out).
-    expect(entryAt(session, 12).summaryText).toBe('request: 12000 tokens in, 300 out (100 of it reasoning)');
+    expect(entryAt(session, 12).summaryText).toBe('request: 12,000 tokens in, 300 out (100 of it reasoning)');
     expect(entryAt(session, 19).apiCallIndex).toBeUndefined();
     expect(session.peakContextTokens).toBe(150_000);
   });

@@ -87,7 +87,7 @@ describe('inferContextWindow', () => {
       peakContextTokens: 18_807,
       autoCompactPreTokens: [],
     });
-    expect(other).toMatchObject({ windowTokens: 200_000, windowSource: 'default' });
+    expect(other).toMatchObject({ windowTokens: 200_000, windowSource: 'assumed' });
     expect(other.reasons[0]).toBe(
       "Window 200k, assumed (ours: the log states no window, and none is known here for Qwen/Qwen3-235B-A22B-Thinking-2507, deepseek-ai/DeepSeek-V4-Pro: 200k is the Claude models' standard context) and the context peaked at 18,807 tokens.",
     );

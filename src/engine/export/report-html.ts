@@ -99,7 +99,7 @@ export async function computeReportHtml(
   row('time', `${t(report.start ?? '?')} → ${t(report.end ?? '?')}`);
   row(
     'size',
-    `${fmt(report.entries)} entries · ${fmt(report.userTurns)} user turns · ${fmt(report.apiCalls.length)} API calls · peak context ${fmt(report.peakContextTokens)} tokens`,
+    `${formatPlural(report.entries, 'entry', 'entries')} · ${formatPlural(report.userTurns, 'user turn')} · ${formatPlural(report.apiCalls.length, 'API call')} · peak context ${fmt(report.peakContextTokens)} tokens`,
   );
   // The agent's own figure where its log writes one (Cline, OpenCode, pi; the SDK stream's runs).
   const stated = getStatedCostUsd(report);

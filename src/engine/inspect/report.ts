@@ -35,6 +35,8 @@ interface ReportCompaction {
   preTokens?: TokenCount;
   postTokens?: TokenCount;
   summaryTokens?: TokenCount;
+  /** 'history': `summaryTokens` counts the summary and the messages kept, as the agent counted them. */
+  summaryScope?: 'history';
   tokensSaved?: TokenCount;
   clearedToolIds?: string[];
   /** `truncate` and Cline's condense: the range of the model-facing history no longer sent. */
@@ -277,6 +279,7 @@ export function computeInspectReport(session: Session): InspectReport {
       preTokens: c.preTokens,
       postTokens: c.postTokens,
       summaryTokens: c.summaryTokens,
+      ...(c.summaryScope ? { summaryScope: c.summaryScope } : {}),
       tokensSaved: c.tokensSaved,
       clearedToolIds: c.clearedToolIds,
       deletedRange: c.deletedRange,

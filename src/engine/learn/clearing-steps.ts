@@ -17,6 +17,25 @@ import {
 // Learn mode's steps around a clearing or a truncation: the trigger check, each clearing, the
 // attempt that did not act, the truncation (walk.ts puts them in order).
 
+/**
+ * The log's own automatic compactions of the main thread, said where the replay finds none: a
+ * real Gemini CLI chat compacted "from 526049" while its recorded calls peak at 500,657, and the
+ * walk said only that Gemini CLI never compacts.
+ */
+function describeLogCompactions(session: Context['input']['session']): string {
+  const real = session.compactions.filter(
+    (c) => c.kind === 'compact' && c.trigger === 'auto' && c.apiCallBefore !== undefined,
+  );
+  if (real.length === 0) return '';
+  const where = real
+    .map(
+      (c) =>
+        `after API call ${c.apiCallBefore! + 1}${c.preTokens === undefined ? '' : `, at ${fmt(c.preTokens)} tokens by its own count`}`,
+    )
+    .join('; ');
+  return ` The log itself compacted ${real.length === 1 ? 'once' : `${real.length} times`} (${where}): its recorded calls do not reach the threshold there (the replay's notes say why, where they can tell).`;
+}
+
 export function checkStep(ctx: Context, event: ReplayEventFields | undefined): LearnStep {
   const { result, input, explainer, knobs } = ctx;
   const { prepared, session } = input;
@@ -28,7 +47,7 @@ export function checkStep(ctx: Context, event: ReplayEventFields | undefined): L
     return step(
       'check',
       'The token check: never reached',
-      `After every API call the count is compared with the threshold. On this transcript it peaks at ${fmt(result.checkTokens[peak] ?? 0)} tokens, under ${trigger ? fmt(trigger.tokens) : 'any threshold'}: ${ctx.strategyLabel} never compacts. Lower a threshold among the constants to make it fire.`,
+      `After every API call the count is compared with the threshold. On this transcript it peaks at ${fmt(result.checkTokens[peak] ?? 0)} tokens, under ${trigger ? fmt(trigger.tokens) : 'any threshold'}: ${ctx.strategyLabel} never compacts in the replay.${describeLogCompactions(session)} Lower a threshold among the constants to make it fire.`,
       {
         bar: createBar(result, peak, result.callIndex.length),
         figures: [

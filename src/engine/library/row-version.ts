@@ -11,5 +11,6 @@
  * subagents' counted apart. 7: the first issue, said (the Issues column's hint). 8: an agent's
  * file that is no session (a prompt history outside the agent's folder), said as such. 9: the
  * lines and files not read counted apart (the list's column), the first issue the first of them.
+ * 10: a Gemini CLI chat file's name (its `summary`).
  */
-export const LIBRARY_ROW_VERSION = 9;
+export const LIBRARY_ROW_VERSION = 10;

@@ -52,6 +52,7 @@ export class CompactionTracker {
         compaction.apiCallBefore = this.session.apiCalls.length - 1;
       if (entry.compact) {
         compaction.summaryTokens = entry.compact.postTokens;
+        if (entry.compact.postScope) compaction.summaryScope = entry.compact.postScope;
         compaction.durationMs = entry.compact.durationMs;
         if (entry.compact.deletedRange) compaction.deletedRange = entry.compact.deletedRange;
         if (entry.compact.keptFromEntryIndex !== undefined)

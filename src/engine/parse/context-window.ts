@@ -58,7 +58,8 @@ interface WindowEvidence {
   agentWindow?: { tokens: TokenCount; why: string };
 }
 
-export type WindowSource = 'stated' | 'model-id' | 'observed' | 'default';
+/** `assumed`: the default for models none of which is Claude's (no window known for them here). */
+export type WindowSource = 'stated' | 'model-id' | 'observed' | 'default' | 'assumed';
 
 export interface ContextWindowInference {
   windowTokens: TokenCount;
@@ -105,16 +106,16 @@ export function inferContextWindow(evidence: WindowEvidence): ContextWindowInfer
     );
   } else {
     windowTokens = DEFAULT_CONTEXT_WINDOW;
-    windowSource = 'default';
     const pre = evidence.autoCompactPreTokens;
     // Another maker's model (an agent run through another provider): Claude's figure is no
     // fact about it, only the assumption; say so rather than reason from Claude's model ids.
     const others = evidence.models.filter((m) => !/claude/i.test(m));
     const named = `${others.slice(0, 2).join(', ')}${others.length > 2 ? ', …' : ''}`;
-    const why =
-      evidence.models.length > 0 && others.length === evidence.models.length
-        ? `ours: the log states no window, and none is known here for ${named}: 200k is the Claude models' standard context)`
-        : 'ours: the standard context of the Claude models; the log states no window): no model id names the 1M context';
+    const unknownModels = evidence.models.length > 0 && others.length === evidence.models.length;
+    windowSource = unknownModels ? 'assumed' : 'default';
+    const why = unknownModels
+      ? `ours: the log states no window, and none is known here for ${named}: 200k is the Claude models' standard context)`
+      : 'ours: the standard context of the Claude models; the log states no window): no model id names the 1M context';
     const fired =
       pre.length > 0
         ? `; its auto-compactions fired at ${fmt(Math.min(...pre))}–${fmt(Math.max(...pre))}, below a 200k window`

@@ -92,8 +92,16 @@ export async function readDocument(
     return;
   }
   const decoder = new TextDecoder();
-  if (layout.sessionIdKey !== undefined && scan.keyed)
-    file.sessionId ??= readSessionId(bytes, scan.keyed, layout.sessionIdKey, decoder);
+  const stated =
+    scan.keyed && (layout.sessionIdKey !== undefined || layout.titleKey !== undefined)
+      ? readBesideRecords(bytes, scan.keyed, decoder)
+      : undefined;
+  const statedId = layout.sessionIdKey === undefined ? undefined : stated?.[layout.sessionIdKey];
+  if (typeof statedId === 'string') file.sessionId ??= statedId;
+  const statedTitle = layout.titleKey === undefined ? undefined : stated?.[layout.titleKey];
+  // Its line: the document's first (the key's own is not scanned for).
+  if (typeof statedTitle === 'string' && file.role === 'main')
+    builder.noteTitle({ text: statedTitle, source: layout.titleKey!, rank: 1 }, 1);
   let readBack = false;
   for (let index = 0; index < scan.elements.length; index++) {
     read.signal?.throwIfAborted();
@@ -237,20 +245,19 @@ function describeNotJsonText(
 }
 
 /**
- * The session id the document's object states beside its records (the object without the array,
- * parsed once; other-sessions.ts tells sessions apart by it). Undefined when it states none.
+ * What the document's object states beside its records (the object without the array, parsed
+ * once): the session id (other-sessions.ts tells sessions apart by it) and its name. Undefined
+ * when it is not an object.
  */
-function readSessionId(
+function readBesideRecords(
   bytes: Uint8Array,
   keyed: { start: number; end: number },
-  key: string,
   decoder: TextDecoder,
-): string | undefined {
+): Record<string, unknown> | undefined {
   const rest = `${decoder.decode(bytes.subarray(0, keyed.start))}[]${decoder.decode(bytes.subarray(keyed.end))}`;
   try {
     const value: unknown = JSON.parse(rest);
-    const id = isObject(value) ? value[key] : undefined;
-    return typeof id === 'string' ? id : undefined;
+    return isObject(value) ? value : undefined;
   } catch {
     return undefined;
   }

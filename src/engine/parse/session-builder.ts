@@ -19,6 +19,7 @@ import {
   isPlausibleTimeMs,
   type RecordExtras,
   type RecordNormalizer,
+  type TitleNote,
 } from './dialects/record';
 import { causeIn, findUnderstatedOutput } from './understated-output';
 import { CompactionTracker } from './compaction-tracker';
@@ -105,6 +106,11 @@ export class SessionBuilder {
 
   format: DialectId = UNKNOWN_DIALECT;
 
+  /** A name the main file states beside its records (a whole-document chat's), at `line`. */
+  noteTitle(title: TitleNote, line: number): void {
+    this.titles.note(title, line, false);
+  }
+
   /** Adds one normalized entry. Entries must arrive in file order, main file first. */
   addEntry(entry: Entry, extras: RecordExtras): void {
     const file = at(this.files, entry.fileIndex);
@@ -166,8 +172,11 @@ export class SessionBuilder {
       this.meta.contextEdits ??= extras.contextEdits;
       if (extras.compactedContextTokens !== undefined) {
         const last = this.compactions.at(-1);
-        if (last && last.kind === 'compact' && last.summaryTokens === undefined)
+        if (last && last.kind === 'compact' && last.summaryTokens === undefined) {
           last.summaryTokens = extras.compactedContextTokens;
+          // The context after it: the summary and what was kept.
+          last.summaryScope = 'history';
+        }
       }
       this.meta.cwd ??= extras.cwd;
       this.meta.gitBranch ??= extras.gitBranch;
@@ -190,6 +199,7 @@ export class SessionBuilder {
     }
 
     if (countsTowardsSession) this.indexTools(entry, extras);
+    else if (isContent) this.indexAnswers(entry);
 
     // Sidechain membership: subagent files, or inline isSidechain entries (1.0.x).
     let sidechain: SidechainAcc | undefined;
@@ -318,6 +328,22 @@ export class SessionBuilder {
       }
     }
     if (extras.taskPrompts) this.sidechains.noteTaskPrompts(extras.taskPrompts);
+  }
+
+  /**
+   * A content file's results that answer the main file's calls still without one: a Cline task's
+   * UI log shows its reads and writes, its API history their results (the two real gmfstu tasks:
+   * 80 of their 81 calls; none paired before, '35 without result'). Its other results stay
+   * uncounted, as its calls are.
+   */
+  private indexAnswers(entry: Entry): void {
+    for (const block of entry.blocks)
+      if (
+        block.kind === 'tool-result' &&
+        this.toolUseEntry.has(block.toolUseId) &&
+        !this.toolResultEntry.has(block.toolUseId)
+      )
+        this.toolResultEntry.set(block.toolUseId, entry.index);
   }
 
   private addMainCall(entry: Entry): void {

@@ -87,8 +87,18 @@ export function CompactionCard({
                 <FreedRow pre={c.preTokens} post={c.postTokens} estimated={c.postEstimated === true} />
                 {c.summaryTokens !== undefined && (
                   <>
-                    <dt>summary</dt>
-                    <dd>{formatCount(c.summaryTokens)} tok</dd>
+                    <dt>{c.summaryScope === 'history' ? 'compacted' : 'summary'}</dt>
+                    <dd
+                      data-testid="compaction-summary-tokens"
+                      title={
+                        c.summaryScope === 'history'
+                          ? "The agent's own count of the history it sent on: the summary and the messages it kept"
+                          : 'The summary alone, as the log states it'
+                      }
+                    >
+                      {formatCount(c.summaryTokens)} tok
+                      {c.summaryScope === 'history' ? ' (summary and kept messages)' : ''}
+                    </dd>
                   </>
                 )}
                 {c.durationMs !== undefined && (

@@ -19,6 +19,9 @@ const SOURCE_LABELS: Record<WindowSource, string> = {
   'model-id': 'from the model id',
   observed: 'from the observed context',
   default: 'the default window',
+  // The page said nothing of a 200k that no fact about the model backs (a real OpenClaw session
+  // on ollama/minimax-m2.7:cloud): the Claude default is shown as the guess it is.
+  assumed: 'assumed: no window known for the model',
 };
 
 export function TimelineNotes({ sessionId }: { sessionId: SessionId }) {

@@ -130,6 +130,8 @@ export interface DialectFiles {
     readonly objectIsRecord?: boolean;
     /** With `recordsKey`: the object's key beside the records that names the file's session. */
     readonly sessionIdKey?: string;
+    /** With `recordsKey`: the key beside the records that holds the session's name in the agent's list. */
+    readonly titleKey?: string;
   };
   /**
    * For logs that append a record again each time it changes (Gemini CLI's JSONL chat log): the

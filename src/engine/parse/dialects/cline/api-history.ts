@@ -12,7 +12,7 @@ import {
   readTokenCount,
   typeName,
 } from '../record';
-import { CLINE_DIALECT_INFO, TOOL_RESULT_TEXT } from './info';
+import { CLINE_DIALECT_INFO, getHistoryCallId, TOOL_RESULT_TEXT } from './info';
 
 // Cline's task history, `…/saoudrizwan.claude-dev/tasks/<taskId>/api_conversation_history.json`
 // (docs/sources.md#fmt-cline): one JSON document, an array of Anthropic-style messages `{role, content, ts,
@@ -165,6 +165,29 @@ function pairTextResults(blocks: Block[], uses: readonly string[], previewChars:
 }
 
 /**
+ * Beside its UI log (the history is then content), the UI log shows the calls and the history
+ * holds their results: an assistant message's k-th tool_use takes the id the UI log gives that call
+ * (`getHistoryCallId`), and the next message's tool_result blocks follow their call's new id
+ * (`renamed`, the last assistant message's old id → new). Returns the map for the next message.
+ */
+function keyCallsByMessage(entry: Entry, message: number, renamed: Map<string, string>): Map<string, string> {
+  if (entry.role === 'user') {
+    for (const b of entry.blocks)
+      if (b.kind === 'tool-result') b.toolUseId = renamed.get(b.toolUseId) ?? b.toolUseId;
+    return new Map();
+  }
+  const next = new Map<string, string>();
+  let k = 0;
+  for (const b of entry.blocks) {
+    if (b.kind !== 'tool-use') continue;
+    const id = getHistoryCallId(message, k++);
+    next.set(b.id, id);
+    b.id = id;
+  }
+  return next;
+}
+
+/**
  * A call whose input is below this share of the call before it had a truncation before it (ours).
  * The history only grows (Cline writes every message to it and keeps what a truncation or a
  * condense dropped as a range in the task's state, not in this file: ContextManager
@@ -238,6 +261,8 @@ function createClineNormalizer(): RecordNormalizer {
   let deleted: [number, number] | undefined;
   /** The tool_use ids of the last assistant message, for the results the next message writes as text. */
   let uses: string[] = [];
+  /** Beside its UI log: the last assistant message's tool_use ids as the log wrote them → as keyed. */
+  let renamed = new Map<string, string>();
   return {
     dialect: 'cline',
     agent: 'Cline',
@@ -245,6 +270,9 @@ function createClineNormalizer(): RecordNormalizer {
     normalize(record, ctx, index) {
       const normalized = normalizeClineMessage(record, ctx, index);
       const { entry } = normalized;
+      const message = sizeBefore.length - 1;
+      // Beside its UI log, the calls are keyed as the UI log keys them, and so are their results.
+      if (entry && ctx.role === 'content') renamed = keyCallsByMessage(entry, message, renamed);
       if (entry?.role === 'user' && uses.length > 0)
         entry.blocks = pairTextResults(entry.blocks, uses, ctx.previewChars);
       if (entry?.role === 'assistant' || entry?.role === 'user')
@@ -252,7 +280,6 @@ function createClineNormalizer(): RecordNormalizer {
           entry.role === 'assistant'
             ? entry.blocks.flatMap((b) => (b.kind === 'tool-use' ? [b.id] : []))
             : [];
-      const message = sizeBefore.length - 1;
       sizeBefore.push(sizeBefore[message]! + (entry ? getBlocksChars(entry.blocks) / 4 : 0));
       const usage = entry?.usage;
       // Beside its UI log the history is content: the UI log records the truncations itself.

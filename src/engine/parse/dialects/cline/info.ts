@@ -51,6 +51,17 @@ const hasClineUiLog = (baseNames: readonly string[]): boolean => baseNames.some(
 export const TOOL_RESULT_TEXT = /^\[[\w-]+(?: for [\s\S]*?)?\] Result:/;
 
 /**
+ * The id a task folder's two logs give one tool call: the `k`-th tool call of the API history's
+ * message `message` (0-based; the task is message 0, so the assistant's are odd). The UI log shows
+ * the call but never its result (a read, a write: only commands log their output), which is in the
+ * history's next message; keyed alike, the UI log's call and the history's result pair
+ * (ui-messages.ts, api-history.ts).
+ */
+export function getHistoryCallId(message: number, k: number): string {
+  return `history:${message}#${k}`;
+}
+
+/**
  * Cline's own words in a user message, not the person's: a tool result, or "[ERROR] You did not use
  * a tool…" (formatResponse.noToolsUsed, cline/cline@7fa0a4924b579fa7329e514b01cefab9f2ad20af:src/core/prompts/responses.ts:34).
  */

@@ -12,7 +12,7 @@ import {
   type RecordNormalizer,
   typeName,
 } from '../record';
-import { CLINE_UI_DIALECT_INFO } from './info';
+import { CLINE_UI_DIALECT_INFO, getHistoryCallId } from './info';
 import { toClineUiMessageRecords } from './ui-message-records';
 
 // Cline's `ui_messages.json` (docs/sources.md#fmt-cline): one JSON document, an array of `ClineMessage`s
@@ -134,6 +134,8 @@ function createClineUiNormalizer(): RecordNormalizer {
   /** A condense summary waiting for the range change that applies it, and the call it answered. */
   let pendingCompact: { trigger: string; summaryEntryIndex: number; call: number } | undefined;
   let lastCommandId: string | undefined;
+  /** Per message of the API history, the tool calls of the UI log made in it so far. */
+  const callsByMessage = new Map<number, number>();
   /** The latest `api_req_started` was a failed request (no call). */
   let lastRequestFailed = false;
   /** Whether a request started yet: a `say: text` before the first is the person's task. */
@@ -224,14 +226,31 @@ function createClineUiNormalizer(): RecordNormalizer {
     contexts.push(context);
     const cost = typeof info.cost === 'number' ? ` · $${info.cost.toFixed(4)}` : '';
     const cancel = reason ? ` · ${reason}` : '';
-    entry.summaryText = `request: ${context} tokens in context, ${u.outputTokens} out${cost}${cancel}`;
+    entry.summaryText = `request: ${context.toLocaleString('en-US')} tokens in context, ${u.outputTokens.toLocaleString('en-US')} out${cost}${cancel}`;
     return info;
   };
 
-  const toolCall = (entry: Entry, name: string, text: string, ctx: RecordContext, ts: number): void => {
+  /**
+   * A tool call's id: the history's call it shows (info.ts `getHistoryCallId`), so that the result
+   * the history holds pairs with it. Its record's `conversationHistoryIndex` is the history's last
+   * message when the UI wrote it: the user's (even) before the model's message is added, a read or
+   * a write; the model's (odd) after, a command (both real gmfstu tasks: the 80 calls of the two
+   * whose result follows are the k-th tool_use of that message, its name the call's). A partial
+   * message, or one that states no index, keeps an id of its own.
+   */
+  const toolCallId = (record: Json, name: string, type: string, ts: number): string => {
+    const at = record.conversationHistoryIndex;
+    if (record.partial === true || typeof at !== 'number' || !Number.isInteger(at) || at < 0)
+      return `${type}:${name}@${ts}`;
+    const message = at % 2 === 1 ? at : at + 1;
+    const k = callsByMessage.get(message) ?? 0;
+    callsByMessage.set(message, k + 1);
+    return getHistoryCallId(message, k);
+  };
+
+  const toolCall = (entry: Entry, id: string, name: string, text: string, ctx: RecordContext): void => {
     entry.kind = 'assistant';
     entry.role = 'assistant';
-    const id = `${entry.type}:${name}@${ts}`;
     if (name === 'command') {
       lastCommandId = id;
       entry.blocks = [
@@ -364,7 +383,7 @@ function createClineUiNormalizer(): RecordNormalizer {
       const trigger = value === 'condense' ? 'manual' : 'auto';
       pendingCompact = { trigger, summaryEntryIndex: index, call: contexts.length - 1 };
     } else if (TOOL_TYPES.has(value)) {
-      toolCall(entry, value, text, ctx, ts);
+      toolCall(entry, toolCallId(record, value, entry.type, ts), value, text, ctx);
       const tool = entry.blocks[0]?.kind === 'tool-use' ? entry.blocks[0].name : '';
       // `{tool: "summarizeTask", content}`: the summary of an automatic condense.
       if (tool === 'summarizeTask' && record.partial !== true)

@@ -141,7 +141,7 @@ export function createCodexCliNormalizer(): RecordNormalizer {
         compactedSinceLastCall
       ) {
         extras.compactedContextTokens = last.totalTokens;
-        entry.summaryText = `context after compaction, estimated: ${last.totalTokens} tokens (no request)`;
+        entry.summaryText = `context after compaction, estimated: ${last.totalTokens.toLocaleString('en-US')} tokens (no request)`;
       } else {
         entry.summaryText = 'repeat of the previous count (no new request)';
       }
@@ -151,7 +151,7 @@ export function createCodexCliNormalizer(): RecordNormalizer {
     entry.model = model ?? 'unknown';
     lastContextTokens = last.inputTokens;
     compactedSinceLastCall = false;
-    entry.summaryText = `request: ${last.inputTokens} tokens in, ${last.outputTokens} out${last.reasoningOutputTokens ? ` (${last.reasoningOutputTokens} of it reasoning)` : ''}${restarted ? ' (running total restarted: a new Codex process, as on resume)' : ''}`;
+    entry.summaryText = `request: ${last.inputTokens.toLocaleString('en-US')} tokens in, ${last.outputTokens.toLocaleString('en-US')} out${last.reasoningOutputTokens ? ` (${last.reasoningOutputTokens.toLocaleString('en-US')} of it reasoning)` : ''}${restarted ? ' (running total restarted: a new Codex process, as on resume)' : ''}`;
   };
 
   /** A response item moves the turn on: a prompt starts one, the model's items are its output. */

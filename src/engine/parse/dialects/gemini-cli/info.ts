@@ -101,7 +101,13 @@ export const GEMINI_CLI_JSON_DIALECT_INFO: DialectInfo = {
     location: '~/.gemini/tmp/<project-hash>/chats/session-*.json',
     matchName: (baseName) => NAME.test(baseName) && /\.json$/i.test(baseName),
     matchRecord: (value) => isObject(value) && isSessionMetadata(value) && Array.isArray(value.messages),
-    wholeJson: { maxBytes: MAX_DOCUMENT_BYTES, recordsKey: 'messages', sessionIdKey: 'sessionId' },
+    // `summary`: the name Gemini CLI's /resume list gives the chat (written once it has one).
+    wholeJson: {
+      maxBytes: MAX_DOCUMENT_BYTES,
+      recordsKey: 'messages',
+      sessionIdKey: 'sessionId',
+      titleKey: 'summary',
+    },
     notSessions: [GEMINI_CHECKPOINT],
   },
   transcript: TRANSCRIPT,

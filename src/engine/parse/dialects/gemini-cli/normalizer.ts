@@ -219,7 +219,9 @@ function normalizeGeminiRecord(record: unknown, ctx: RecordContext, index: numbe
       type === 'info' && typeof record.content === 'string'
         ? readCompressionNotice(record.content)
         : undefined;
-    if (compressed) entry.compact = { kind: 'compact', trigger: 'auto', ...compressed };
+    // M counts the compressed history, not the summary alone: the snapshot, the model's
+    // acknowledgement and the last 30% of the messages kept (strategies/gemini-cli/index.ts).
+    if (compressed) entry.compact = { kind: 'compact', trigger: 'auto', ...compressed, postScope: 'history' };
     return { entry, extras };
   }
   if (type !== 'gemini') {

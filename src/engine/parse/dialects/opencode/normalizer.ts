@@ -313,7 +313,7 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
       e.requestId = typeof part.id === 'string' ? part.id : undefined;
       e.model = typeof message?.modelId === 'string' ? message.modelId : 'unknown';
       e.usage = usage;
-      e.summaryText = `step finish (${String(part.reason ?? '?')}): ${contextOf(usage)} tokens in context, ${usage.outputTokens} out`;
+      e.summaryText = `step finish (${String(part.reason ?? '?')}): ${contextOf(usage).toLocaleString('en-US')} tokens in context, ${usage.outputTokens.toLocaleString('en-US')} out`;
       if (contextOf(usage) > 0) lastContext = contextOf(usage);
     }
   }
@@ -335,7 +335,7 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
     e.messageId = open.id;
     e.model = typeof open.state.modelId === 'string' ? open.state.modelId : 'unknown';
     e.usage = usage;
-    e.summaryText = `call of message ${open.id} (no step parts): ${contextOf(usage)} tokens in context`;
+    e.summaryText = `call of message ${open.id} (no step parts): ${contextOf(usage).toLocaleString('en-US')} tokens in context`;
     lastContext = contextOf(usage) > 0 ? contextOf(usage) : lastContext;
   }
 

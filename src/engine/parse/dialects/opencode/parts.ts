@@ -157,7 +157,7 @@ export function fillPart(
       e.kind = 'meta';
       const u = usageOf(part.tokens);
       e.summaryText = u
-        ? `step finish (${String(part.reason ?? '?')}): ${contextOf(u)} tokens in context, ${u.outputTokens} out`
+        ? `step finish (${String(part.reason ?? '?')}): ${contextOf(u).toLocaleString('en-US')} tokens in context, ${u.outputTokens.toLocaleString('en-US')} out`
         : `step finish (${String(part.reason ?? '?')})`;
       return;
     }
