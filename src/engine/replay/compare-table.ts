@@ -16,6 +16,14 @@ export const EVENT_KINDS: readonly ReplayEventKind[] = [
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
+/** A column of token counts: exact in its text, the count itself for the page's compact cell. */
+const tokenColumn = (key: string, label: string, tokens: (r: StrategyFigures) => number) => ({
+  key,
+  label,
+  value: (r: StrategyFigures) => fmt(tokens(r)),
+  tokens,
+});
+
 /** The columns of the table, shared by the CLI's text and the app's table. */
 export const COMPARE_COLUMNS: readonly {
   key: string;
@@ -33,33 +41,13 @@ export const COMPARE_COLUMNS: readonly {
         .map((k) => `${k} ${r.events[k]}`)
         .join(', ') || 'none',
   },
-  { key: 'cleared', label: 'cleared', value: (r) => fmt(r.clearedTokens), tokens: (r) => r.clearedTokens },
-  {
-    key: 'replaced',
-    label: 'replaced',
-    value: (r) => fmt(r.replacedTokens),
-    tokens: (r) => r.replacedTokens,
-  },
-  {
-    key: 'truncated',
-    label: 'truncated',
-    value: (r) => fmt(r.truncatedTokens),
-    tokens: (r) => r.truncatedTokens,
-  },
-  {
-    key: 'summarized',
-    label: 'summarized',
-    value: (r) => fmt(r.summarizedTokens),
-    tokens: (r) => r.summarizedTokens,
-  },
+  tokenColumn('cleared', 'cleared', (r) => r.clearedTokens),
+  tokenColumn('replaced', 'replaced', (r) => r.replacedTokens),
+  tokenColumn('truncated', 'truncated', (r) => r.truncatedTokens),
+  tokenColumn('summarized', 'summarized', (r) => r.summarizedTokens),
   { key: 'llm', label: 'LLM calls', value: (r) => String(r.llmCalls) },
-  { key: 'peak', label: 'peak', value: (r) => fmt(r.peakContextTokens), tokens: (r) => r.peakContextTokens },
-  {
-    key: 'final',
-    label: 'final',
-    value: (r) => fmt(r.finalContextTokens),
-    tokens: (r) => r.finalContextTokens,
-  },
+  tokenColumn('peak', 'peak', (r) => r.peakContextTokens),
+  tokenColumn('final', 'final', (r) => r.finalContextTokens),
   {
     key: 'real',
     label: 'real reproduced',
