@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, openEmpty, REPO_ROOT, test } from './fixtures';
+import { expect, exportFile, openEmpty, REPO_ROOT, test } from './fixtures';
 
 // A session opened from a folder names its timeline by its path under the folder: the report's and
 // the SVG export's title ran past the picture's right edge (1,204 and 1,470 px of text in a 960 px picture,
@@ -32,14 +32,7 @@ test("the timeline's title fits its picture and ends with the file's name (repor
   await expect(page.getByTestId('session-header')).toBeVisible();
 
   for (const item of ['report-html', 'timeline-svg']) {
-    const target = page.getByTestId(`export-${item}`);
-    await expect(async () => {
-      if (!(await target.isVisible())) await page.getByTestId('export-button').click();
-      await expect(target).toBeVisible({ timeout: 2_000 });
-    }).toPass();
-    await expect(target).toBeEnabled();
-    const [download] = await Promise.all([page.waitForEvent('download'), target.click()]);
-    const text = fs.readFileSync(await download.path(), 'utf8');
+    const text = (await exportFile(page, item)).bytes.toString('utf8');
     const svg = item === 'timeline-svg' ? text : /<svg[\s\S]*?<\/svg>/.exec(text)![0];
     // The whole title stays in the picture's <title>, the folder path in it.
     expect(svg).toMatch(new RegExp(`<title>Context timeline of [^<]*/c--Users-[^<]*${SESSION}\\.jsonl`));

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
+import { generateSession } from '../sample/generate-session';
 
 // Shared e2e fixtures: every test audits the network (nothing may leave localhost) and fails on
 // page errors; helpers drop files onto the page like a user would.
@@ -138,4 +139,34 @@ export function getSummaryTexts(text: string): string[] {
     }
   }
   return out;
+}
+
+/** Clicks an Export menu item and returns the downloaded file's name and bytes. */
+export async function exportFile(page: Page, item: string): Promise<{ name: string; bytes: Buffer }> {
+  // The menu may be closing from the last export when it is looked at (a busy machine): open it
+  // until the item shows, rather than trusting one look.
+  const target = page.getByTestId(`export-${item}`);
+  await expect(async () => {
+    if (!(await target.isVisible())) await page.getByTestId('export-button').click();
+    await expect(target).toBeVisible({ timeout: 2_000 });
+  }).toPass();
+  await expect(target).toBeEnabled();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId(`export-${item}`).click(),
+  ]);
+  const file = await download.path();
+  return { name: download.suggestedFilename(), bytes: fs.readFileSync(file) };
+}
+
+/**
+ * A generated session with a subagent log (the seed's), for live follow: its two files and the main
+ * file's lines.
+ */
+export function generateFollowedSession() {
+  const [mainFile, subFile] = generateSession({ seed: 21, apiCalls: 400 }).files;
+  expect(subFile!.name, 'the generated session has a subagent log').toMatch(
+    /\/subagents\/agent-a\w+\.jsonl$/,
+  );
+  return { mainFile: mainFile!, subFile: subFile!, main: mainFile!.text.trimEnd().split('\n') };
 }

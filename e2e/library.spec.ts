@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateSession } from '../sample/generate-session';
-import { expect, openEmpty, test } from './fixtures';
+import { expect, generateFollowedSession, openEmpty, test } from './fixtures';
 import { writeLibraryFolder } from './library-folder';
 
 // The session library: a folder opened through the directory input (Chromium takes a directory in
@@ -186,17 +186,12 @@ test.describe('session library', () => {
   test('live mode follows a session folder: the subagent log appended to is read past its last read', async ({
     page,
   }) => {
-    const { files } = generateSession({ seed: 21, apiCalls: 400 });
-    const [mainFile, subFile] = files;
-    expect(subFile!.name, 'the generated session has a subagent log').toMatch(
-      /\/subagents\/agent-a\w+\.jsonl$/,
-    );
-    const main = mainFile!.text.trimEnd().split('\n');
-    const sub = subFile!.text.trimEnd().split('\n');
+    const { mainFile, subFile, main } = generateFollowedSession();
+    const sub = subFile.text.trimEnd().split('\n');
     expect(sub.length).toBeGreaterThan(12);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compactlab-live-folder-e2e-'));
-    const mainPath = path.join(dir, mainFile!.name);
-    const subPath = path.join(dir, subFile!.name);
+    const mainPath = path.join(dir, mainFile.name);
+    const subPath = path.join(dir, subFile.name);
     fs.mkdirSync(path.dirname(subPath), { recursive: true });
     fs.writeFileSync(mainPath, `${main.slice(0, 200).join('\n')}\n`);
     fs.writeFileSync(subPath, `${sub.slice(0, 4).join('\n')}\n`);
@@ -217,12 +212,12 @@ test.describe('session library', () => {
       (url) => url.pathname.startsWith('/live/'),
       (route) => {
         const name = decodeURIComponent(new URL(route.request().url()).pathname.slice('/live/'.length));
-        if (name === mainFile!.name) held?.();
+        if (name === mainFile.name) held?.();
         const body = fs.readFileSync(path.join(dir, name));
         return route.fulfill({ body, contentType: 'application/x-ndjson' });
       },
     );
-    await page.goto(`/?sample=0&follow=/live/${mainFile!.name}&follow=/live/${subFile!.name}`);
+    await page.goto(`/?sample=0&follow=/live/${mainFile.name}&follow=/live/${subFile.name}`);
     await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'true');
     const entries = async () =>
       Number(

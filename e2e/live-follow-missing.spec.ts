@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generateSession } from '../sample/generate-session';
-import { expect, test } from './fixtures';
+import { expect, generateFollowedSession, test } from './fixtures';
 
 // A `?follow=` link naming a session's subagent log whose address answers 404 (the log not
 // written yet, or moved): one failed read failed the whole step, and the session was not followed
@@ -12,19 +11,14 @@ import { expect, test } from './fixtures';
 test('live mode: a subagent log answering 404 is said and skipped, the session still followed', async ({
   page,
 }) => {
-  const { files } = generateSession({ seed: 21, apiCalls: 400 });
-  const [mainFile, subFile] = files;
-  expect(subFile!.name, 'the generated session has a subagent log').toMatch(
-    /\/subagents\/agent-a\w+\.jsonl$/,
-  );
-  const main = mainFile!.text.trimEnd().split('\n');
+  const { mainFile, subFile, main } = generateFollowedSession();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compactlab-live-missing-e2e-'));
-  const mainPath = path.join(dir, mainFile!.name);
-  const subPath = path.join(dir, subFile!.name);
+  const mainPath = path.join(dir, mainFile.name);
+  const subPath = path.join(dir, subFile.name);
   fs.mkdirSync(path.dirname(subPath), { recursive: true });
   fs.writeFileSync(mainPath, `${main.slice(0, 200).join('\n')}\n`);
-  fs.writeFileSync(subPath, subFile!.text);
-  const missing = `${mainFile!.name.replace(/\.jsonl$/, '')}/subagents/agent-a0missing.jsonl`;
+  fs.writeFileSync(subPath, subFile.text);
+  const missing = `${mainFile.name.replace(/\.jsonl$/, '')}/subagents/agent-a0missing.jsonl`;
   await page.route(
     (url) => url.pathname.startsWith('/live/'),
     (route) => {
@@ -35,7 +29,7 @@ test('live mode: a subagent log answering 404 is said and skipped, the session s
     },
   );
   await page.goto(
-    `/?sample=0&follow=/live/${mainFile!.name}&follow=/live/${missing}&follow=/live/${subFile!.name}`,
+    `/?sample=0&follow=/live/${mainFile.name}&follow=/live/${missing}&follow=/live/${subFile.name}`,
   );
   await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'true');
   const skipped = page.getByTestId('follow-skipped');

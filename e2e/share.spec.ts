@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { PLANTED_SECRETS } from '../tests/redact/planted-secrets';
-import { dropFiles, expect, FIXTURES_DIR, openEmpty, test } from './fixtures';
+import { dropFiles, expect, exportFile, FIXTURES_DIR, openEmpty, test } from './fixtures';
 
 // Sharing end to end: every export of the Export menu with the planted secrets masked, the
 // Secrets tab and its unmask toggle, the summarizer request shown masked, the compacted JSONL
@@ -15,24 +15,6 @@ async function openSecrets(page: Page) {
   await openEmpty(page);
   await dropFiles(page, [{ name: 'secrets.jsonl', content: SECRETS }]);
   await expect(page.getByTestId('session-header')).toBeVisible();
-}
-
-/** Clicks an Export menu item and returns the downloaded file's name and bytes. */
-async function exportFile(page: Page, item: string): Promise<{ name: string; bytes: Buffer }> {
-  // The menu may be closing from the last export when it is looked at (a busy machine): open it
-  // until the item shows, rather than trusting one look.
-  const target = page.getByTestId(`export-${item}`);
-  await expect(async () => {
-    if (!(await target.isVisible())) await page.getByTestId('export-button').click();
-    await expect(target).toBeVisible({ timeout: 2_000 });
-  }).toPass();
-  await expect(target).toBeEnabled();
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByTestId(`export-${item}`).click(),
-  ]);
-  const file = await download.path();
-  return { name: download.suggestedFilename(), bytes: fs.readFileSync(file) };
 }
 
 function expectMasked(text: string, what: string) {
