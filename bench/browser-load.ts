@@ -6,7 +6,8 @@
 // ratio of the medians is the figure (issue 20: file → timeline drawn ≤ 1.2× the plain parse).
 // The app's own steps come from its user-timing marks (`compactlab:` marks, engine-host.ts and
 // load-session.ts), read from a Chrome trace of one more load; the main thread's long tasks
-// (> 50 ms) during that load are listed with what ran in them. `BENCH_TRACE=<file>` keeps the trace.
+// (> 50 ms) during that load are listed with what ran in them. `BENCH_TRACE=<file>` keeps the trace;
+// `BENCH_DIST=<folder>` loads another build than dist/.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -218,11 +219,15 @@ if (!CHROMIUM) {
   log('browser load bench skipped: no Chromium (Debian: apt-get install -y chromium)');
   process.exit(0);
 }
-if (!existsSync(join(root, 'dist', 'index.html'))) throw new Error('build the app first (npx vite build)');
+// BENCH_DIST=<folder>: another build of the app (two builds compared run by run).
+const dist = resolve(root, process.env.BENCH_DIST ?? 'dist');
+if (!existsSync(join(dist, 'index.html')))
+  throw new Error(`build the app first (npx vite build): no ${dist}`);
 const file = await ensureBenchFile(join(root, '.bench'), log);
 const server = await preview({
   root,
   logLevel: 'warn',
+  build: { outDir: dist },
   preview: { host: '127.0.0.1', port: PORT, strictPort: true },
 });
 const browser = await chromium.launch({
