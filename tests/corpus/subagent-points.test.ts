@@ -10,7 +10,7 @@ import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 
 // The Summaries workbench and `compactlab summarize` offered the main thread's compactions only: a
 // real session's four subagents compacted their own contexts nine times and none could be picked
-// ("No full compaction 6 in the main transcript"). Each is a point now, under its subagent, its
+// (an error that it was no full compaction of the main transcript). Each is a point now, under its subagent, its
 // span that subagent's log since its previous boundary, its recorded summary the one its log
 // holds. Checked against the raw records, read with JSON.parse alone.
 

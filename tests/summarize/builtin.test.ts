@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseSession } from '../../src/engine/parse/parse-session';
+import { createMemorySource } from '../../src/engine/parse/source';
 import { PROMPT_PRESETS, requirePreset } from '../../src/engine/strategies/prompt-presets';
 import { scoreRetention } from '../../src/engine/retention/score';
 import {
@@ -8,6 +12,7 @@ import {
 } from '../../src/engine/summarize/builtin';
 import { cleanupSummary } from '../../src/engine/summarize/cleanup';
 import { prepareSummary } from '../../src/engine/summarize/prepare';
+import { corpusFilesOf, corpusOrSkip } from '../helpers/corpus';
 import { FIRST_REQUEST, LAST_REQUEST, loadFixture, TEST_ERROR } from './fixture';
 
 async function prepared(presetId = 'claude-code-full', prompt?: string) {
@@ -110,4 +115,49 @@ describe('built-in summarizer', () => {
     // Anything the edited list leaves out that a continuation needs is still there, marked.
     expect(text).toContain('All user messages (added by the built-in summarizer):');
   });
+});
+
+describe("the built-in summarizer's input on real compactions", () => {
+  // The run's "in" is the request's own estimate, the figure the Summaries view shows above the
+  // prompt: counting only the text once said 33,651 under a request of 43,390 (thinking blocks,
+  // images and tool calls are what Claude Code's estimate counts besides).
+  const files = corpusOrSkip('the built-in summarizer on corpus compactions')
+    ? corpusFilesOf('claude-code').filter((f) => readFileSync(f, 'utf8').includes('"compact_boundary"'))
+    : [];
+  it.skipIf(files.length === 0)(
+    "equals the request's estimate, thinking and tool calls counted",
+    async () => {
+      let withThinking = 0;
+      for (const file of files.slice(0, 6)) {
+        const source = createMemorySource(basename(file), readFileSync(file));
+        const session = await parseSession([source]);
+        const real = session.compactions.findIndex((c) => c.kind === 'compact');
+        if (real < 0) continue;
+        const preset = requirePreset('claude-code-full');
+        const prepared = await prepareSummary(
+          session,
+          [source],
+          { kind: 'compaction', compactionIndex: real },
+          {
+            presetId: preset.id,
+            prompt: preset.prompt,
+            customInstructions: '',
+            systemPrompt: preset.systemPrompt,
+            model: 'builtin',
+            maxOutputTokens: preset.maxOutputTokens,
+          },
+        );
+        const result = await createBuiltinSummarizer(preset).summarize(prepared.request);
+        expect(result.usage.inputTokens, basename(file)).toBe(prepared.estimatedTokens);
+        if (
+          prepared.request.messages.some(
+            (m) => typeof m.content !== 'string' && m.content.some((b) => b.type === 'thinking'),
+          )
+        )
+          withThinking++;
+      }
+      // The files tried hold thinking blocks: where the text-only count said less.
+      expect(withThinking).toBeGreaterThan(0);
+    },
+  );
 });

@@ -1,4 +1,7 @@
-import type { RequestBlock, RequestMessage } from './types';
+import { estimateApiMessagesTokens } from '../compact/normalize-messages';
+import { estimateTextTokens } from '../tokens/estimate';
+import type { TokenCount } from '../types';
+import type { RequestBlock, RequestMessage, SummaryRequest } from './types';
 
 // Typed views of request blocks. `ApiBlock` keeps unknown block types as they were recorded, so
 // narrowing on `type` alone does not check the fields; these guards do.
@@ -48,21 +51,18 @@ export function getToolResultText(block: ToolResultBlock): string {
     .join('\n');
 }
 
-/** Characters a message list carries (text, thinking, tool inputs as JSON, tool results). */
-export function countRequestChars(messages: RequestMessage[]): number {
-  let chars = 0;
-  for (const message of messages) {
-    if (typeof message.content === 'string') {
-      chars += message.content.length;
-      continue;
-    }
-    for (const block of message.content) {
-      if (isTextBlock(block)) chars += block.text.length;
-      else if (isToolUseBlock(block)) chars += block.name.length + JSON.stringify(block.input ?? {}).length;
-      else if (isToolResultBlock(block)) chars += getToolResultText(block).length;
-      else if (block.type === 'thinking' && typeof (block as Loose).thinking === 'string')
-        chars += ((block as Loose).thinking as string).length;
-    }
-  }
-  return chars;
+/**
+ * A summary request's size by Claude Code's estimate (its messages, the prompt and the system
+ * prompt): the figure the Summaries view shows for the request, and the built-in summarizer's
+ * input, which sends nothing to count (it once counted only the text and said 33,651 where the
+ * request above it said 43,390 on a real 2.1.81 compaction: thinking, images and tool calls apart).
+ */
+export function estimateRequestTokens(
+  request: Pick<SummaryRequest, 'messages' | 'prompt' | 'system'>,
+): TokenCount {
+  return (
+    estimateApiMessagesTokens(request.messages) +
+    estimateTextTokens(request.prompt.length) +
+    estimateTextTokens(request.system.length)
+  );
 }

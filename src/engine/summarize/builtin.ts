@@ -4,7 +4,7 @@ import type { PresetOutput, PresetSection, SectionFill } from '../prompts/types'
 import { extractInstructions, MAX_FACTS_PER_CATEGORY, truncateFact } from '../retention/extract';
 import { estimateTextTokens } from '../tokens/estimate';
 import { clip, computeSpanDigest, type SpanDigest } from './digest';
-import { countRequestChars } from './blocks';
+import { estimateRequestTokens } from './blocks';
 import { BUILTIN_MODEL } from './model-ids';
 import type { SummarizeOptions, Summarizer, SummaryRequest, SummaryResult } from './types';
 
@@ -417,10 +417,9 @@ export function createBuiltinSummarizer(options: BuiltinOptions): Summarizer {
       if (onText)
         for (let i = 0; i < text.length; i += STREAM_CHUNK_CHARS)
           onText(text.slice(i, i + STREAM_CHUNK_CHARS));
-      const inputChars = request.system.length + request.prompt.length + countRequestChars(request.messages);
       return {
         text,
-        usage: { inputTokens: estimateTextTokens(inputChars), outputTokens: estimateTextTokens(text.length) },
+        usage: { inputTokens: estimateRequestTokens(request), outputTokens: estimateTextTokens(text.length) },
         model: BUILTIN_MODEL,
         durationMs: performance.now() - started,
         costUsd: 0,

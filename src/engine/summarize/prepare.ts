@@ -1,14 +1,13 @@
 import { buildCompactionRequest } from '../compact/build-request';
-import { estimateApiMessagesTokens } from '../compact/normalize-messages';
 import type { ByteSource } from '../parse/source';
 import { getPreset } from '../strategies/prompt-presets';
 import { composePresetPrompt } from '../prompts/types';
 import { maskJsonValue, maskText, type RedactionSettings } from '../redact/mask';
 import { extractRetentionFacts } from '../retention/extract';
 import type { RetentionFact } from '../retention/types';
-import { estimateTextTokens } from '../tokens/estimate';
 import type { Session, TokenCount } from '../types';
 import { type CompactionPoint, type CompactionSpan, getApiCallsInSpan, getCompactionSpan } from './span';
+import { estimateRequestTokens } from './blocks';
 import type { SummaryRequest } from './types';
 
 // The exact request a summarization sends, built by the replay's compact/ request builder
@@ -143,10 +142,7 @@ export async function prepareSummary(
     maxOutputTokens: settings.maxOutputTokens,
     ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
   };
-  const estimatedTokens =
-    estimateApiMessagesTokens(request.messages) +
-    estimateTextTokens(prompt.length) +
-    estimateTextTokens(request.system.length);
+  const estimatedTokens = estimateRequestTokens(request);
   // A partial compact summarizes only the recent portion; retention is checked on that part.
   let summarized = request.messages;
   let keptMessages = 0;

@@ -118,8 +118,12 @@ export function getCompactionSpan(session: Session, point: CompactionPoint): Com
     const compaction = session.compactions[point.compactionIndex];
     if (compaction && isSubagentCompaction(session, compaction)) return getSubagentSpan(session, point);
     if (!compaction || !isMainCompaction(session, compaction)) {
+      const what = compaction
+        ? `a ${compaction.kind} at line ${compaction.line}, not a full compaction`
+        : 'no compaction of this transcript';
+      const known = listRealCompactions(session);
       throw new RangeError(
-        `No full compaction ${point.compactionIndex} in the main transcript or a subagent's log`,
+        `c${point.compactionIndex} is ${what}${known ? `; its full compactions: ${known}` : '; it has no full compaction'}`,
       );
     }
     const upto = compaction.entryIndex - 1;
@@ -200,15 +204,26 @@ export function parseCompactionPoint(session: Session, at: string): CompactionPo
     ({ compaction }) => compaction.uuid === text || (text.length >= 8 && compaction.uuid?.startsWith(text)),
   );
   if (hit) return { kind: 'compaction', compactionIndex: hit.compactionIndex };
-  const known = real.map(
-    ({ compactionIndex, compaction }) =>
-      `c${compactionIndex} = ${compaction.uuid ?? '(no uuid)'}${
-        isMainThreadCompaction(session, compaction)
-          ? ''
-          : ` (subagent ${getSubagentName(session, compaction.fileIndex)})`
-      }`,
-  );
+  const known = listRealCompactions(session);
   throw new RangeError(
-    `"${at}" is neither an API call index (0–${Math.max(session.apiCalls.length - 1, 0)}) nor a real compaction${known.length ? ` (${known.join(', ')})` : ' (this transcript has none)'}`,
+    `"${at}" is neither an API call index (0–${Math.max(session.apiCalls.length - 1, 0)}) nor a real compaction${known ? ` (${known})` : ' (this transcript has none)'}`,
   );
+}
+
+/**
+ * The real compactions `--at` takes, as `c<index> = <uuid> (<trigger> at line N)`: the index counts
+ * every compaction of the session from 0, where the page numbers the full ones from 1
+ * ("Compaction 1"), so the line and the trigger say which is which.
+ */
+function listRealCompactions(session: Session): string {
+  return [...getMainCompactions(session), ...getSubagentCompactions(session)]
+    .map(
+      ({ compactionIndex, compaction }) =>
+        `c${compactionIndex} = ${compaction.uuid ?? '(no uuid)'} (${compaction.trigger} at line ${compaction.line}${
+          isMainThreadCompaction(session, compaction)
+            ? ''
+            : `, subagent ${getSubagentName(session, compaction.fileIndex)}`
+        })`,
+    )
+    .join(', ');
 }
