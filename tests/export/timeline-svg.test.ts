@@ -35,6 +35,17 @@ describe('renderTimelineSvg', () => {
     expect(points).toHaveLength(series.contextTokens.length);
     expect(svg.match(/<g class="marker"/g)).toHaveLength(series.markers.length);
     expect(svg.match(/<g class="threshold"/g)).toHaveLength(2);
+    // Each threshold's label stands right of the plot, where no line of it runs (the context's,
+    // the markers', the thresholds' own end at the plot's edge), drawn last.
+    const labels = [...svg.matchAll(/<text class="threshold-label"[^>]*x="([\d.]+)"[^>]*>([^<]*)<\/text>/g)];
+    expect(labels.map((m) => m[2])).toEqual(['Blocking 197k', 'Auto-compact 167k']);
+    const plotRight = Math.max(...[...svg.matchAll(/x2="([\d.]+)"/g)].map((m) => Number(m[1])));
+    const contextXs = points.map((p) => Number(p.split(',')[0]));
+    for (const [, x] of labels) {
+      expect(Number(x)).toBeGreaterThan(plotRight);
+      expect(Number(x)).toBeGreaterThan(Math.max(...contextXs));
+    }
+    expect(svg.indexOf('class="threshold-label"')).toBeGreaterThan(svg.lastIndexOf('<polyline'));
     expect(svg).toContain('<title>a &lt;b&gt; title</title>');
     // The title is drawn too, and the legend says what each line and letter is.
     expect(svg).toContain('font-weight="bold" fill="#111827">a &lt;b&gt; title</text>');

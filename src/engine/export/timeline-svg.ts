@@ -109,7 +109,12 @@ export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOp
     for (let i = 0; i < options.replay.simulatedTokens.length; i++)
       maxY = Math.max(maxY, options.replay.simulatedTokens[i]!);
   maxY = Math.max(1, maxY * 1.05);
-  const plotW = width - MARGIN.left - MARGIN.right;
+  // The thresholds' labels stand in a column right of the plot, where no line runs through them and
+  // they hide none of the context's line (inside it, a peak's line crossed them and they hid the
+  // context after it). ~6.3 px a character at 11 px (ours), up to 220 px.
+  const labelChars = Math.max(0, ...thresholds.map((t) => Array.from(`${t.label} ${fmtK(t.tokens)}`).length));
+  const right = thresholds.length > 0 ? Math.min(220, Math.ceil(12 + labelChars * 6.3)) : MARGIN.right;
+  const plotW = width - MARGIN.left - right;
   const plotH = height - MARGIN.top - MARGIN.bottom;
   const x = (pos: number): number => MARGIN.left + (n <= 1 ? plotW / 2 : (pos / (n - 1)) * plotW);
   const y = (tokens: number): number => MARGIN.top + plotH - (tokens / maxY) * plotH;
@@ -127,22 +132,26 @@ export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOp
   const step = getGridStep(maxY);
   for (let tokens = 0; tokens <= maxY; tokens += step) {
     parts.push(
-      `<line x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${r(y(tokens))}" y2="${r(y(tokens))}" stroke="${COLORS.grid}"/>`,
+      `<line x1="${MARGIN.left}" x2="${width - right}" y1="${r(y(tokens))}" y2="${r(y(tokens))}" stroke="${COLORS.grid}"/>`,
       `<text x="${MARGIN.left - 6}" y="${r(y(tokens) + 4)}" text-anchor="end" fill="${COLORS.axis}">${fmtK(tokens)}</text>`,
     );
   }
   parts.push(
-    `<text x="${width - MARGIN.right}" y="${height - 6}" text-anchor="end" fill="${COLORS.axis}">API calls (${n})</text>`,
+    `<text x="${width - right}" y="${height - 6}" text-anchor="end" fill="${COLORS.axis}">API calls (${n})</text>`,
   );
   parts.push(renderLegend(height - 6, options.replay !== undefined));
-  // Labels from the top down, each at least a line below the one before.
+  // Labels from the top down, each at least a line below the one before (level with its line when
+  // it can be), drawn last on a halo of the background.
   let labelY = Number.NEGATIVE_INFINITY;
+  const labels: string[] = [];
   for (const t of [...thresholds].sort((a, b) => b.tokens - a.tokens)) {
     const color = COLORS[t.kind];
-    labelY = Math.max(y(t.tokens) - 4, labelY + LABEL_GAP_PX);
+    labelY = Math.max(y(t.tokens), labelY + LABEL_GAP_PX);
     parts.push(
-      `<g class="threshold" data-kind="${t.kind}"><line x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${r(y(t.tokens))}" y2="${r(y(t.tokens))}" stroke="${color}" stroke-dasharray="6 4"/>`,
-      `<text x="${width - MARGIN.right - 4}" y="${r(labelY)}" text-anchor="end" fill="${color}">${escapeHtml(t.label)} ${fmtK(t.tokens)}</text></g>`,
+      `<g class="threshold" data-kind="${t.kind}"><line x1="${MARGIN.left}" x2="${width - right}" y1="${r(y(t.tokens))}" y2="${r(y(t.tokens))}" stroke="${color}" stroke-dasharray="6 4"/></g>`,
+    );
+    labels.push(
+      `<text class="threshold-label" data-kind="${t.kind}" x="${width - right + 6}" y="${r(labelY + 4)}" fill="${color}" stroke="${COLORS.background}" stroke-width="3" stroke-linejoin="round" paint-order="stroke">${escapeHtml(t.label)} ${fmtK(t.tokens)}</text>`,
     );
   }
   const polyline = (values: ArrayLike<number>, color: string, cls: string, extra = ''): string => {
@@ -177,7 +186,7 @@ export function renderTimelineSvg(series: TimelineSeries, options: TimelineSvgOp
       `<text x="${r(mx)}" y="${MARGIN.top - 6}" text-anchor="middle" font-weight="bold" fill="${COLORS.marker}">${label}</text></g>`,
     );
   }
-  parts.push('</svg>');
+  parts.push(...labels, '</svg>');
   return parts.join('\n');
 }
 
