@@ -24,6 +24,8 @@ test('a picked opencode.db lists its sessions and opens one', async ({ page }) =
   await expect(page.getByTestId('library-rows')).not.toContainText('scanning…');
   await expect(rows.first().locator('[data-col="agent"]')).toContainText('OpenCode');
   await expect(rows.first().locator('[data-col="calls"]')).toContainText('4');
+  // The session's own records (its JSON as read), not the database's file and log (76.2 kB).
+  await expect(rows.first().locator('[data-col="size"]')).toHaveText('24.9 kB');
   await rows.first().click();
   await expect(page.getByTestId('session-header')).toContainText('OpenCode');
   expect(errors.filter((e) => /Content Security Policy|WebAssembly/i.test(e))).toEqual([]);

@@ -174,7 +174,7 @@ async function scanOnPage(queue: ScanJob[], callbacks: ScanCallbacks): Promise<v
 export function listDatabaseFileSessions(
   db: { name: string; blob: Blob },
   wal: { name: string; blob: Blob } | undefined,
-): Promise<{ id: string; title: string }[]> {
+): Promise<{ id: string; title: string; sizeBytes: number }[]> {
   return listDatabaseSessions(
     createBlobSource(db.name, db.blob),
     wal && createBlobSource(wal.name, wal.blob),

@@ -1,5 +1,9 @@
 import type { Database, SqlJsStatic } from 'sql.js';
-import type { DatabaseSession, SqlDatabase, SqlOpener } from '../engine/parse/dialects/opencode/database';
+import type {
+  ListedDatabaseSession,
+  SqlDatabase,
+  SqlOpener,
+} from '../engine/parse/dialects/opencode/database';
 import { isOpenCodeDatabaseName } from '../engine/parse/dialects/opencode/database-name';
 import type { ByteSource } from '../engine/parse/source';
 import { SQL_WASM_URL } from './sql-wasm-url';
@@ -50,7 +54,7 @@ export async function expandDatabases(sources: ByteSource[]): Promise<ByteSource
 export async function listDatabaseSessions(
   db: ByteSource,
   wal: ByteSource | undefined,
-): Promise<Omit<DatabaseSession, 'sources'>[]> {
+): Promise<ListedDatabaseSession[]> {
   const { listOpenCodeDatabaseSessions } = await import('../engine/parse/dialects/opencode/database');
   return listOpenCodeDatabaseSessions(db, wal, openSqlJsInBrowser);
 }

@@ -7,7 +7,10 @@ import { main } from '../../src/cli/main';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { openSqlJsInNode } from '../../src/cli/sqlite';
 import { computeInspectReport } from '../../src/engine/inspect/report';
-import { expandOpenCodeDatabases } from '../../src/engine/parse/dialects/opencode/database';
+import {
+  expandOpenCodeDatabases,
+  listOpenCodeDatabaseSessions,
+} from '../../src/engine/parse/dialects/opencode/database';
 import { mergeWal } from '../../src/engine/parse/dialects/opencode/sqlite-wal';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { type ByteSource, createMemorySource } from '../../src/engine/parse/source';
@@ -261,4 +264,33 @@ describe('compactlab inspect on a database', () => {
     const report = JSON.parse(out.join('\n'));
     expect([report.format, report.apiCalls.length]).toEqual(['opencode', 4]);
   });
+});
+
+describe("a database's sessions as the library lists them", () => {
+  // Each row's size is its session's own records: every row once showed the database's file and
+  // log (6.1 MB for each of the real database's three sessions, 18 MB for a 6 MB folder).
+  const sized = async (dbPath: string) => {
+    const db = createNodeFileSource(dbPath);
+    const wal = existsSync(`${dbPath}-wal`) ? createNodeFileSource(`${dbPath}-wal`) : undefined;
+    const listed = await listOpenCodeDatabaseSessions(db, wal, openSqlJsInNode);
+    for (const s of listed) {
+      const files = [{ ...db, name: `${dbPath}#${s.id}` }, ...(wal ? [wal] : [])];
+      const read = await expandOpenCodeDatabases(files, openSqlJsInNode);
+      expect(s.sizeBytes, s.id).toBe(read.reduce((sum, f) => sum + f.sizeBytes, 0));
+    }
+    return { listed, fileBytes: db.sizeBytes + (wal?.sizeBytes ?? 0) };
+  };
+  it('the fixture: its one session, the records the reader reads', async () => {
+    const { listed, fileBytes } = await sized(FIXTURE_DB);
+    expect(listed.map((s) => s.sizeBytes)).toEqual([25_532]);
+    expect(fileBytes).toBe(78_024);
+  });
+  it.skipIf(!realPresent)(
+    'the real database: three sessions of their own sizes, all of them less than the files',
+    async () => {
+      const { listed, fileBytes } = await sized(REAL_DB);
+      expect(listed.map((s) => s.sizeBytes).sort((a, b) => a - b)).toEqual([25_810, 35_095, 364_142]);
+      expect(listed.reduce((sum, s) => sum + s.sizeBytes, 0)).toBeLessThan(fileBytes / 10);
+    },
+  );
 });

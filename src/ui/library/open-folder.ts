@@ -8,8 +8,9 @@ import {
 } from '../../engine/library/group-files';
 import type { LibraryRow } from '../../engine/library/library-row';
 import { isFolderFileName, loadsAfterMain } from '../../engine/parse/detect';
-import { isOpenCodeDatabaseName, walNameOf } from '../../engine/parse/dialects/opencode/database-name';
-import { listDatabaseFileSessions, scanInPool } from '../../worker/scan-pool';
+import { isOpenCodeDatabaseName } from '../../engine/parse/dialects/opencode/database-name';
+import { scanInPool } from '../../worker/scan-pool';
+import { listDatabaseSessions, shownSizeOf, sizeOf } from './database-files';
 import {
   type CachedRow,
   deleteRoot,
@@ -38,6 +39,8 @@ import { type LibrarySession, useLibraryStore } from './library-store';
 
 export interface FolderFile extends LibraryFile {
   file: File;
+  /** A database's session (`opencode.db#ses_…`): its own bytes, where `sizeBytes` is the file's. */
+  sessionBytes?: number;
   /** Where the file came from a directory handle: live mode re-reads it. */
   handle?: FileSystemFileHandle;
 }
@@ -168,42 +171,12 @@ export function fromDrop(files: readonly { name: string; blob: Blob }[]): Folder
   }));
 }
 
-/**
- * `files` with each OpenCode database replaced by one entry per session it holds, named
- * `opencode.db#ses_…` (the same file: the scan and the load read that session from it). SQLite
- * loads here only when there is a database; one that cannot be read stays as it is (its scan
- * says why).
- */
-async function listDatabaseSessions(files: FolderFile[]): Promise<FolderFile[]> {
-  if (!files.some((f) => isOpenCodeDatabaseName(f.path) && !f.path.includes('#'))) return files;
-  const out: FolderFile[] = [];
-  for (const f of files) {
-    if (!isOpenCodeDatabaseName(f.path) || f.path.includes('#')) {
-      out.push(f);
-      continue;
-    }
-    const wal = files.find((w) => w.path === walNameOf(f.path));
-    try {
-      const sessions = await listDatabaseFileSessions(
-        { name: f.path, blob: f.file },
-        wal && { name: wal.path, blob: wal.file },
-      );
-      for (const s of sessions) out.push({ ...f, path: `${f.path}#${s.id}` });
-    } catch {
-      out.push(f);
-    }
-  }
-  return out;
-}
-
 export function cancelScan(): void {
   for (const abort of scans.values()) abort.abort();
 }
 
 /** Each root's running scan, by root id: a newer opening of the root replaces it. */
 const scans = new Map<string, AbortController>();
-
-const sizeOf = (g: SessionGroup<FolderFile>) => g.files.reduce((s, f) => s + f.sizeBytes, 0);
 
 /** The keys of a root's listed sessions. */
 const keysOf = (root: LibraryRoot) =>
@@ -278,7 +251,7 @@ export async function openLibrary(
     return {
       key: g.key,
       root: id,
-      sizeBytes: sizeOf(g),
+      sizeBytes: shownSizeOf(g),
       fileCount: g.files.length,
       row,
       fromCache: row !== undefined,

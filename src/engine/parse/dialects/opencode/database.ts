@@ -189,7 +189,16 @@ export async function listOpenCodeDatabaseSessions(
   db: ByteSource,
   wal: ByteSource | undefined,
   open: SqlOpener,
-): Promise<Omit<DatabaseSession, 'sources'>[]> {
+): Promise<ListedDatabaseSession[]> {
   const { sessions } = await openOpenCodeDatabase(db, wal, open);
-  return sessions.map(({ sources: _, ...rest }) => rest);
+  return sessions.map(({ sources, ...rest }) => ({
+    ...rest,
+    sizeBytes: sources.reduce((sum, source) => sum + source.sizeBytes, 0),
+  }));
 }
+
+/**
+ * A database's session for a list: `sizeBytes` is its own records as the reader reads them (the
+ * session, its messages and parts, as JSON), where the file's size is every session's and more.
+ */
+export type ListedDatabaseSession = Omit<DatabaseSession, 'sources'> & { sizeBytes: number };
