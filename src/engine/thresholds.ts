@@ -97,10 +97,12 @@ const FIRST_V2_0_PATCH_OF_1_0 = 71;
  * in them confirms or refutes the profile. ours (why: the newest version a profile was checked on).
  */
 export const NEWEST_CLAUDE_CODE_VERSION_CHECKED = '2.1.111';
+/** The newest release whose code was read for the profiles (its native binary's JavaScript, docs/sources.md#cc-npm-constants). */
+const NEWEST_CLAUDE_CODE_VERSION_READ = '2.1.229';
 
 /**
- * What is known of a version's profile, when it is not read or measured: a version in the unseen
- * gap between two profiles, or newer than every version checked. Undefined when it was seen.
+ * What is known of a version's profile, when it is not read or measured: a version newer than
+ * every version checked. Undefined otherwise.
  */
 export function describeUncheckedVersion(version: string | undefined): string | undefined {
   const m = version ? /^(\d+)\.(\d+)\.(\d+)/.exec(version) : null;
@@ -112,9 +114,16 @@ export function describeUncheckedVersion(version: string | undefined): string | 
     number,
   ];
   const newer = major !== nMajor ? major > nMajor : minor !== nMinor ? minor > nMinor : patch > nPatch;
-  if (newer)
-    return `Claude Code ${version} is newer than every version the profiles were read from (the npm package's cli.js up to 2.1.111) or checked on (the real logs' auto-compactions up to ${NEWEST_CLAUDE_CODE_VERSION_CHECKED}): its thresholds are assumed unchanged since then.`;
-  return undefined;
+  if (!newer) return undefined;
+  const [rMajor, rMinor, rPatch] = NEWEST_CLAUDE_CODE_VERSION_READ.split('.').map(Number) as [
+    number,
+    number,
+    number,
+  ];
+  const read = major !== rMajor ? major < rMajor : minor !== rMinor ? minor < rMinor : patch <= rPatch;
+  return read
+    ? `Claude Code ${version} is newer than every version checked on real logs' auto-compactions (up to ${NEWEST_CLAUDE_CODE_VERSION_CHECKED}); its code, read from the npm package up to ${NEWEST_CLAUDE_CODE_VERSION_READ}, computes the same threshold (docs/sources.md#cc-npm-constants).`
+    : `Claude Code ${version} is newer than every version the profiles were read from (the npm package, up to ${NEWEST_CLAUDE_CODE_VERSION_READ}) or checked on (the real logs' auto-compactions up to ${NEWEST_CLAUDE_CODE_VERSION_CHECKED}): its thresholds are assumed unchanged since then.`;
 }
 
 /**

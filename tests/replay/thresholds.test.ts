@@ -3,6 +3,7 @@ import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-co
 import {
   computeThresholds,
   DEFAULT_THRESHOLD_KNOBS,
+  describeUncheckedVersion,
   getThresholdProfileForVersion,
 } from '../../src/engine/thresholds';
 
@@ -116,5 +117,14 @@ describe('version profiles', () => {
     expect(at('2.1.83')).toMatchObject({ restoreTokensPerSkill: 100_000, restoreSkillsTotalTokens: 500_000 });
     expect(at('2.1.84')).toMatchObject({ restoreTokensPerSkill: 5_000, restoreSkillsTotalTokens: 25_000 });
     expect(at('1.0.43')).toMatchObject({ profile: 'legacy', microcompactEnabled: false });
+  });
+
+  // 2.1.229's native binary holds the same threshold (docs/sources.md#cc-npm-constants): read, not checked on a log.
+  it('says a version past the logs checked is read up to 2.1.229, assumed after', () => {
+    expect(describeUncheckedVersion('2.1.111')).toBeUndefined();
+    expect(describeUncheckedVersion('2.1.229')).toMatch(
+      /read from the npm package up to 2\.1\.229, computes the same threshold/,
+    );
+    expect(describeUncheckedVersion('2.1.230')).toMatch(/assumed unchanged/);
   });
 });
