@@ -109,7 +109,7 @@ export const DEFAULT_CLAUDE_CODE_KNOBS: ClaudeCodeKnobs = {
   restoreTokensPerSkill: RESTORE_TOKENS_PER_SKILL,
   restoreSkillsTotalTokens: RESTORE_SKILLS_TOTAL_TOKENS,
   planModeReminderTokens: PLAN_MODE_REMINDER_TOKENS,
-  sessionMemoryKeepTokens: 0,
+  sessionMemoryKeepTokens: 10_000,
   continuationFormat: 'v2.1.68',
 };
 
@@ -460,7 +460,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     max: 200_000,
     step: 1_000,
     source:
-      'docs/sources.md#csa-auto-compaction ("keeping recent messages intact"; no size given): ours (no public source gives the size)',
+      '@anthropic-ai/claude-code@2.1.68:cli.js (F5Y: recent messages kept back to z>=K.minTokens&&w>=K.minTextBlockMessages, or z>=K.maxTokens; FP1={minTokens:1e4,minTextBlockMessages:5,maxTokens:40000}): the 10,000; the 5 text messages at least and 40,000 at most are not modelled (docs/sources.md#cc-npm-constants)',
     group: 'Session memory',
   },
   {
