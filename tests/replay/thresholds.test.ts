@@ -117,6 +117,9 @@ describe('version profiles', () => {
     expect(at('2.1.83')).toMatchObject({ restoreTokensPerSkill: 100_000, restoreSkillsTotalTokens: 500_000 });
     expect(at('2.1.84')).toMatchObject({ restoreTokensPerSkill: 5_000, restoreSkillsTotalTokens: 25_000 });
     expect(at('1.0.43')).toMatchObject({ profile: 'legacy', microcompactEnabled: false });
+    // The estimate of the later messages joins the count in 2.1.2 (2.1.1's cli.js counts the usage alone).
+    expect(at('2.1.1').countPendingMessages).toBe(false);
+    expect(at('2.1.2').countPendingMessages).toBe(true);
   });
 
   // 2.1.229's native binary holds the same threshold (docs/sources.md#cc-npm-constants): read, not checked on a log.

@@ -195,7 +195,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     label: 'Count messages after the last response',
     kind: 'boolean',
     source:
-      'ours (measured on the corpus, docs/replay-accuracy.md: 2.1.x preTokens = usage + estimate of later messages; 2.0.x = usage alone)',
+      '@anthropic-ai/claude-code@2.1.2:cli.js (D81: return JPA(G)+H70(A.slice(Q+1)): usage + estimate of the later messages, from 2.1.2; 2.0.76 gK: usage alone), docs/sources.md#cc-npm-constants; the corpus agrees (docs/replay-accuracy.md)',
     group: 'Thresholds',
   },
   {

@@ -38,6 +38,8 @@ const MICROCOMPACT_FIRST_SEEN = '2.1.9';
 const MICROCOMPACT_LAST_SEEN = '2.1.19';
 /** The first release whose `cli.js` holds the rapid-refill breaker (docs/sources.md#cc-refill-breaker: 2.1.89 has it, 2.1.88 not). */
 const RAPID_REFILL_BREAKER_FIRST = '2.1.89';
+/** The first release whose trigger adds the estimate of the messages after the last usage (`@anthropic-ai/claude-code@2.1.2:cli.js (D81: return JPA(G)+H70(A.slice(Q+1)))`; 2.1.1 counts the usage alone). */
+const PENDING_ESTIMATE_FROM = '2.1.2';
 /** The first release whose compaction re-attaches no todo list (`@anthropic-ai/claude-code@2.1.63:cli.js`; 2.1.62 still has `context:"post-compact"`). */
 const NO_TODO_RESTORE_FROM = '2.1.63';
 /** The first release cutting re-attached skills to 5,000 tokens each, 25,000 in all (`@anthropic-ai/claude-code@2.1.84:cli.js`; 2.1.83 attaches them whole). */
@@ -107,11 +109,17 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
           : `Microcompact off: no microcompact boundary appears in logs outside ${MICROCOMPACT_FIRST_SEEN}–${MICROCOMPACT_LAST_SEEN}, and their contexts never drop without a compaction.`,
     );
     if (!is21) {
-      knobs.countPendingMessages = false;
       knobs.continuationFormat = 'legacy';
       notes.push(
         '2.0.x: the trigger counts the last usage alone (preTokens equal it), the continuation message is T91.',
       );
+    }
+    if (version !== undefined && compareVersions(version, PENDING_ESTIMATE_FROM) < 0) {
+      knobs.countPendingMessages = false;
+      if (is21)
+        notes.push(
+          `The trigger counts the last usage alone: Claude Code adds its estimate of the later messages from ${PENDING_ESTIMATE_FROM} (its cli.js).`,
+        );
     }
   }
   pickRestoration(knobs, version, notes);
