@@ -1,30 +1,38 @@
 import type { TokenCount } from './types';
 
-// Claude Code's context thresholds, computed exactly as the reference documents give them.
-//   v2.1.68 profile: docs/sources.md#cc-threshold.
-//   legacy profile:  docs/sources.md#ccs-thresholds.
-//   v2.0 profile:    the v2.1.68 formula with a 32,000-token output reservation cap, measured on the
-//                    corpus for 2.0.x–2.1.19 (2.0.67–2.0.76 auto-compactions fire at the first call
-//                    whose usage reaches 155,000 = 200,000 − 32,000 − 13,000; 2.1.9–2.1.19
-//                    microcompactions at 148,000 = 168,000 − 20,000; docs/replay-accuracy.md).
+// Claude Code's context thresholds, as each release's cli.js computes them (npm package
+// @anthropic-ai/claude-code, docs/sources.md#cc-npm-constants):
+//   legacy profile:  1.0.x before 1.0.71: 92% of (window − max output), warning and error at 80%.
+//   v2.0 profile:    1.0.71–2.1.20: window − max output (32,000 unless CLAUDE_CODE_MAX_OUTPUT_TOKENS)
+//                    − 13,000; the corpus's 2.0.67–2.0.76 auto-compactions fire at 155,000.
+//   v2.1.68 profile: 2.1.21 on: window − min(max output, 20,000) − 13,000 (docs/sources.md#cc-threshold).
 
 /** `BcK`: the default context window for non-extended models (Claude Code 2.1.68 (docs/sources.md#cc-threshold)). */
 export const DEFAULT_CONTEXT_WINDOW: TokenCount = 200_000;
 /** The extended (1M) context window, selectable for models that have it. */
 export const EXTENDED_CONTEXT_WINDOW: TokenCount = 1_000_000;
-/** `a5Y`: output reservation cap (Claude Code 2.1.68 (docs/sources.md#cc-threshold)). */
+/** `a5Y`: output reservation cap, 2.1.21 on (`@anthropic-ai/claude-code@2.1.21:cli.js (Math.min(Sx6(A),PL2))`, docs/sources.md#cc-npm-constants). */
 export const OUTPUT_RESERVATION_CAP: TokenCount = 20_000;
 /**
- * Output reservation cap of Claude Code 2.0.x. Not in the references: derived from the corpus
- * (docs/replay-accuracy.md, "2.0.x threshold"): 2.0.x reserved the 32k max output it then
- * defaulted to, so 200k windows auto-compacted at 155,000.
+ * What 1.0.x–2.1.20 reserved for output: the max output itself, 32,000 unless
+ * CLAUDE_CODE_MAX_OUTPUT_TOKENS says otherwise (`@anthropic-ai/claude-code@2.0.76:cli.js
+ * (ShA={…default:32000…}; EHA(){…return NO(A)-Q})`, docs/sources.md#cc-npm-constants); no cap.
+ * Modelled as a cap on the max-output knob, which defaults to 64,000.
  */
 export const OUTPUT_RESERVATION_CAP_V2_0: TokenCount = 32_000;
-/** `wk8` / `zQ0`: free-space buffer below the usable window (both documents). */
+/** 1.0.x before 1.0.71: auto-compact at 92% of the effective window (`@anthropic-ai/claude-code@1.0.70:cli.js (ZG8=0.92)`). */
+const LEGACY_AUTOCOMPACT_FRACTION = 0.92;
+/**
+ * 1.0.x before 1.0.71: warning and error at 80% of the auto-compact threshold (`@anthropic-ai/claude-code@1.0.70:cli.js
+ * (GG8=0.8,FG8=0.8)`); 1.0.24–1.0.48 warned at 60% (`@anthropic-ai/claude-code@1.0.24:cli.js (vY5=0.6)`):
+ * ours (why: one profile for both; the warning only draws a line, 1.0.x has no microcompact).
+ */
+const LEGACY_WARNING_FRACTION = 0.8;
+/** `wk8`: free-space buffer below the usable window, 1.0.71 on (docs/sources.md#cc-npm-constants). */
 export const AUTOCOMPACT_BUFFER: TokenCount = 13_000;
-/** `rD5`: warning shown this far below the limit ("Three-Tier Threshold System"). */
+/** `s5Y`: warning shown this far below the limit, 1.0.71 on (docs/sources.md#cc-npm-constants). */
 export const WARNING_BUFFER: TokenCount = 20_000;
-/** `oD5`: error shown this far below the limit ("Three-Tier Threshold System"). */
+/** `t5Y`: error shown this far below the limit, 1.0.71 on (docs/sources.md#cc-npm-constants). */
 const ERROR_BUFFER: TokenCount = 20_000;
 /** Blocking limit: window − 3,000, an absolute hard stop (Claude Code 2.1.68 (docs/sources.md#cc-threshold)). */
 export const BLOCKING_BUFFER: TokenCount = 3_000;
@@ -54,7 +62,7 @@ export const DEFAULT_THRESHOLD_KNOBS: ThresholdKnobs = {
 
 export interface Thresholds {
   contextWindow: TokenCount;
-  /** `B96`: window − min(max output, 20k). The legacy profile has no output reservation. */
+  /** `B96`: window − min(max output, 20k); window − min(max output, 32k) in v2.0 and legacy. */
   effectiveWindow: TokenCount;
   autoCompact: TokenCount;
   warning: TokenCount;
@@ -66,22 +74,21 @@ function isValidPct(pct: number | undefined): pct is number {
   return pct !== undefined && Number.isFinite(pct) && pct > 0 && pct <= 100;
 }
 
-/** Tokens a profile keeps free for the model's answer: `min(max output, cap)`, 0 for legacy. */
+/** Tokens a profile keeps free for the model's answer: `min(max output, cap)`. */
 export function getOutputReservation(profile: ThresholdProfileId, maxOutputTokens: TokenCount): TokenCount {
   switch (profile) {
     case 'v2.1.68':
       return Math.min(maxOutputTokens, OUTPUT_RESERVATION_CAP);
     case 'v2.0':
-      return Math.min(maxOutputTokens, OUTPUT_RESERVATION_CAP_V2_0);
     case 'legacy':
-      return 0;
+      return Math.min(maxOutputTokens, OUTPUT_RESERVATION_CAP_V2_0);
   }
 }
 
-/** Last version seen with the 32k output cap; 2.1.34 is the first seen with 20k (docs/replay-accuracy.md). */
-const LAST_V2_0_PATCH_OF_2_1 = 19;
-/** The first version seen with the 20k cap (docs/replay-accuracy.md): 2.1.20–2.1.33 are unseen. */
-const FIRST_V2_1_68_PATCH_SEEN = 34;
+/** The last release reserving the whole max output (`@anthropic-ai/claude-code@2.1.20:cli.js`); 2.1.21 caps it at 20,000. */
+const LAST_V2_0_PATCH_OF_2_1 = 20;
+/** The first release computing window − output − 13,000 (`@anthropic-ai/claude-code@1.0.71:cli.js (pK8=13000)`); 1.0.70 has 92%. */
+const FIRST_V2_0_PATCH_OF_1_0 = 71;
 /**
  * The newest Claude Code version whose auto-compactions the real logs reproduce under the v2.1.68
  * profile (LAF-US__IDAHO-VAULT 05541cb5, 2.1.92–2.1.101: 5 of 6 at the logged call; the real-log
@@ -90,31 +97,39 @@ const FIRST_V2_1_68_PATCH_SEEN = 34;
  * in them confirms or refutes the profile. ours (why: the newest version a profile was checked on).
  */
 export const NEWEST_CLAUDE_CODE_VERSION_CHECKED = '2.1.111';
+/** The newest release whose code was read for the profiles (its native binary's JavaScript, docs/sources.md#cc-npm-constants). */
+const NEWEST_CLAUDE_CODE_VERSION_READ = '2.1.229';
 
 /**
- * What is known of a version's profile, when it is not read or measured: a version in the unseen
- * gap between two profiles, or newer than every version checked. Undefined when it was seen.
+ * What is known of a version's profile, when it is not read or measured: a version newer than
+ * every version checked. Undefined otherwise.
  */
 export function describeUncheckedVersion(version: string | undefined): string | undefined {
   const m = version ? /^(\d+)\.(\d+)\.(\d+)/.exec(version) : null;
   if (!m) return undefined;
   const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (major === 2 && minor === 1 && patch > LAST_V2_0_PATCH_OF_2_1 && patch < FIRST_V2_1_68_PATCH_SEEN)
-    return `Claude Code ${version} lies between 2.1.${LAST_V2_0_PATCH_OF_2_1} (the last version seen reserving 32,000 for output) and 2.1.${FIRST_V2_1_68_PATCH_SEEN} (the first seen reserving 20,000); no log of it was seen, so the newer profile v2.1.68 is assumed.`;
   const [nMajor, nMinor, nPatch] = NEWEST_CLAUDE_CODE_VERSION_CHECKED.split('.').map(Number) as [
     number,
     number,
     number,
   ];
   const newer = major !== nMajor ? major > nMajor : minor !== nMinor ? minor > nMinor : patch > nPatch;
-  if (newer)
-    return `Claude Code ${version} is newer than every version the profiles were read from (2.1.68) or checked on (the real logs' auto-compactions up to ${NEWEST_CLAUDE_CODE_VERSION_CHECKED}): its thresholds are assumed unchanged since then.`;
-  return undefined;
+  if (!newer) return undefined;
+  const [rMajor, rMinor, rPatch] = NEWEST_CLAUDE_CODE_VERSION_READ.split('.').map(Number) as [
+    number,
+    number,
+    number,
+  ];
+  const read = major !== rMajor ? major < rMajor : minor !== rMinor ? minor < rMinor : patch <= rPatch;
+  return read
+    ? `Claude Code ${version} is newer than every version checked on real logs' auto-compactions (up to ${NEWEST_CLAUDE_CODE_VERSION_CHECKED}); its code, read from the npm package up to ${NEWEST_CLAUDE_CODE_VERSION_READ}, computes the same threshold (docs/sources.md#cc-npm-constants).`
+    : `Claude Code ${version} is newer than every version the profiles were read from (the npm package, up to ${NEWEST_CLAUDE_CODE_VERSION_READ}) or checked on (the real logs' auto-compactions up to ${NEWEST_CLAUDE_CODE_VERSION_CHECKED}): its thresholds are assumed unchanged since then.`;
 }
 
 /**
- * The profile a Claude Code version used: 2.1.20+ → v2.1.68, 2.0.x–2.1.19 → v2.0, older →
- * legacy. Unknown or missing versions get the current profile.
+ * The profile a Claude Code version used, as its cli.js computes the threshold
+ * (docs/sources.md#cc-npm-constants): 2.1.21+ → v2.1.68, 1.0.71–2.1.20 → v2.0, older → legacy.
+ * Unknown or missing versions get the current profile.
  */
 export function getThresholdProfileForVersion(version: string | undefined): ThresholdProfileId {
   const m = version ? /^(\d+)\.(\d+)\.(\d+)/.exec(version) : null;
@@ -125,30 +140,35 @@ export function getThresholdProfileForVersion(version: string | undefined): Thre
   if (major > 2 || (major === 2 && minor > 1)) return 'v2.1.68';
   if (major === 2 && minor === 1) return patch > LAST_V2_0_PATCH_OF_2_1 ? 'v2.1.68' : 'v2.0';
   if (major === 2) return 'v2.0';
+  if (major === 1 && (minor > 0 || patch >= FIRST_V2_0_PATCH_OF_1_0)) return 'v2.0';
   return 'legacy';
 }
 
 /** All of Claude Code's thresholds for one set of knobs. */
 export function computeThresholds(knobs: ThresholdKnobs): Thresholds {
   const window = knobs.contextWindow;
-  // v2.1.68 `B96` (docs/sources.md#cc-threshold); the legacy `aI2` works from the total context limit (`TYA`) directly.
+  // v2.1.68 `B96` (docs/sources.md#cc-threshold); 1.0.x before 1.0.71 compacts at 92% of it (a
+  // fraction: T ≥ 154,560 on 168,000; rounded up, the same test for whole token counts).
   const effectiveWindow = window - getOutputReservation(knobs.profile, knobs.maxOutputTokens);
-  const base = effectiveWindow - AUTOCOMPACT_BUFFER;
+  const legacy = knobs.profile === 'legacy';
+  const base = legacy
+    ? Math.ceil(effectiveWindow * LEGACY_AUTOCOMPACT_FRACTION)
+    : effectiveWindow - AUTOCOMPACT_BUFFER;
   // Both profiles: the override is a percentage of the same base window, floored, and never
   // above the default threshold (`Math.min(custom, default)`).
   const autoCompact = isValidPct(knobs.autocompactPctOverride)
     ? Math.min(Math.floor(effectiveWindow * (knobs.autocompactPctOverride / 100)), base)
     : base;
-  // `x1A`: warning/error hang from the auto-compact threshold when auto-compact is on, else from
-  // the total context limit `TYA` — the base the 13k buffer is taken from, i.e. the effective
-  // window in the output-reserving profiles (the window itself in legacy).
+  // `Yl`: warning/error hang from the auto-compact threshold when auto-compact is on, else from
+  // the effective window (every release read; 1.0.x's are fractions of it, not offsets).
   const limit = knobs.autoCompactEnabled ? autoCompact : effectiveWindow;
+  const warning = legacy ? Math.ceil(limit * LEGACY_WARNING_FRACTION) : limit - WARNING_BUFFER;
   return {
     contextWindow: window,
     effectiveWindow,
     autoCompact,
-    warning: limit - WARNING_BUFFER,
-    error: limit - ERROR_BUFFER,
+    warning,
+    error: legacy ? warning : limit - ERROR_BUFFER,
     blocking: knobs.blockingLimitOverride ?? window - BLOCKING_BUFFER,
   };
 }

@@ -82,6 +82,9 @@ describe('auto-compact', () => {
       summaryTokens: 3_000,
       summarySource: 'session-memory',
     });
+    // Claude Code keeps the recent messages back to 10,000 tokens beside the memory (2.1.68 cli.js
+    // `FP1.minTokens`, docs/sources.md#cc-npm-constants); the replay kept none.
+    expect(expectKind(small, 'compact').keptTokens).toBeGreaterThanOrEqual(10_000);
     const huge = expectKind(runReplay(session, { sessionMemoryTokens: 190_000 }).result.events[0], 'compact');
     expect(huge.mechanism).toBe('full');
     expect(huge.note).toMatch(/fell through/);

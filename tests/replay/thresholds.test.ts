@@ -3,6 +3,7 @@ import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-co
 import {
   computeThresholds,
   DEFAULT_THRESHOLD_KNOBS,
+  describeUncheckedVersion,
   getThresholdProfileForVersion,
 } from '../../src/engine/thresholds';
 
@@ -30,8 +31,15 @@ describe('computeThresholds (v2.1.68 "Threshold")', () => {
     expect(computeThresholds(knobs({ autocompactPctOverride: 150 })).autoCompact).toBe(167_000);
   });
 
-  it('has the legacy profile (context limit − 13k) and the measured 2.0.x one', () => {
-    expect(computeThresholds(knobs({ profile: 'legacy' })).autoCompact).toBe(187_000);
+  // @anthropic-ai/claude-code@1.0.70:cli.js: vRB()*ZG8 with ZG8=0.92, vRB() = 200,000 − 32,000;
+  // warning and error at 0.8 of it (docs/sources.md#cc-npm-constants).
+  it('has the 1.0.x profile (92% of window − max output) and the 2.0.x one (window − 32k − 13k)', () => {
+    const legacy = computeThresholds(knobs({ profile: 'legacy' }));
+    expect(legacy.autoCompact).toBe(154_560);
+    expect(legacy.warning).toBe(123_648);
+    expect(legacy.error).toBe(123_648);
+    // haiku and 3-5 models reserved 8,192: 0.92 × 191,808 = 176,463.36, a count of 176,464 fires.
+    expect(computeThresholds(knobs({ profile: 'legacy', maxOutputTokens: 8_192 })).autoCompact).toBe(176_464);
     expect(computeThresholds(knobs({ profile: 'v2.0' })).autoCompact).toBe(155_000);
     expect(computeThresholds(knobs({ profile: 'v2.0', maxOutputTokens: 8_192 })).autoCompact).toBe(178_808);
   });
@@ -39,13 +47,19 @@ describe('computeThresholds (v2.1.68 "Threshold")', () => {
   it('hangs the warning from the effective window when auto-compact is off', () => {
     expect(computeThresholds(knobs({ autoCompactEnabled: false })).warning).toBe(160_000);
     expect(computeThresholds(knobs({ autoCompactEnabled: false, profile: 'v2.0' })).warning).toBe(148_000);
-    expect(computeThresholds(knobs({ autoCompactEnabled: false, profile: 'legacy' })).warning).toBe(180_000);
+    expect(computeThresholds(knobs({ autoCompactEnabled: false, profile: 'legacy' })).warning).toBe(134_400);
   });
 });
 
 describe('version profiles', () => {
   it('maps versions to profiles', () => {
-    expect(getThresholdProfileForVersion('1.0.98')).toBe('legacy');
+    // The releases where cli.js changed the formula (docs/sources.md#cc-npm-constants).
+    expect(getThresholdProfileForVersion('1.0.24')).toBe('legacy');
+    expect(getThresholdProfileForVersion('1.0.70')).toBe('legacy');
+    expect(getThresholdProfileForVersion('1.0.71')).toBe('v2.0');
+    expect(getThresholdProfileForVersion('1.0.98')).toBe('v2.0');
+    expect(getThresholdProfileForVersion('2.1.20')).toBe('v2.0');
+    expect(getThresholdProfileForVersion('2.1.21')).toBe('v2.1.68');
     expect(getThresholdProfileForVersion('2.0.76')).toBe('v2.0');
     expect(getThresholdProfileForVersion('2.1.19')).toBe('v2.0');
     expect(getThresholdProfileForVersion('2.1.34')).toBe('v2.1.68');
@@ -85,5 +99,35 @@ describe('version profiles', () => {
       autoCompactions: 1,
     }).knobs;
     expect(big.contextWindow).toBe(1_000_000);
+  });
+
+  // What each release re-attaches after a compaction, read from its cli.js (docs/sources.md#cc-npm-constants).
+  it('re-attaches the todo list up to 2.1.62 and cuts skills from 2.1.84', () => {
+    const at = (version: string) =>
+      getClaudeCodeSessionKnobs({
+        versions: [version],
+        models: ['claude-opus-4-5'],
+        isSubagent: false,
+        autoCompactions: 1,
+        microcompactions: 0,
+        continuedPeakTokens: 100_000,
+      }).knobs;
+    expect(at('2.1.62').restoreTodos).toBe(true);
+    expect(at('2.1.63').restoreTodos).toBe(false);
+    expect(at('2.1.83')).toMatchObject({ restoreTokensPerSkill: 100_000, restoreSkillsTotalTokens: 500_000 });
+    expect(at('2.1.84')).toMatchObject({ restoreTokensPerSkill: 5_000, restoreSkillsTotalTokens: 25_000 });
+    expect(at('1.0.43')).toMatchObject({ profile: 'legacy', microcompactEnabled: false });
+    // The estimate of the later messages joins the count in 2.1.2 (2.1.1's cli.js counts the usage alone).
+    expect(at('2.1.1').countPendingMessages).toBe(false);
+    expect(at('2.1.2').countPendingMessages).toBe(true);
+  });
+
+  // 2.1.229's native binary holds the same threshold (docs/sources.md#cc-npm-constants): read, not checked on a log.
+  it('says a version past the logs checked is read up to 2.1.229, assumed after', () => {
+    expect(describeUncheckedVersion('2.1.111')).toBeUndefined();
+    expect(describeUncheckedVersion('2.1.229')).toMatch(
+      /read from the npm package up to 2\.1\.229, computes the same threshold/,
+    );
+    expect(describeUncheckedVersion('2.1.230')).toMatch(/assumed unchanged/);
   });
 });

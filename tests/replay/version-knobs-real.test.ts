@@ -161,3 +161,22 @@ describe('Claude Code: a version newer than every one checked says so', () => {
     expect(said).toBe(compareVersions(newest, NEWEST_CLAUDE_CODE_VERSION_CHECKED) > 0);
   });
 });
+
+// Claude Code 1.0.x by its cli.js (docs/sources.md#cc-npm-constants): up to 1.0.70 auto-compact at
+// 92% of (200,000 − 32,000) = 154,560, from 1.0.71 at 200,000 − 32,000 − 13,000 = 155,000. The
+// replay put every 1.0.x log at 187,000 (window − 13k, a build no release matches).
+describe('Claude Code 1.0.x: the threshold its release computes', () => {
+  const oneZero = claudeLogs.filter(
+    (l) => l.versions.at(-1)!.startsWith('1.0.') && !l.path.includes('subagents'),
+  );
+  if (oneZero.length === 0) it.skip('no Claude Code 1.0.x log (the corpus is absent)', () => {});
+  else
+    it.each(oneZero.map((l) => [`${basename(l.path)} (${l.versions.at(-1)})`, l]))(
+      '%s',
+      async (_name, log) => {
+        const { line } = await setupOf(log.path, 'claude-code');
+        const before71 = compareVersions(log.versions.at(-1)!, '1.0.71') < 0;
+        expect(line('auto-compact')).toBe(before71 ? 154_560 : 155_000);
+      },
+    );
+});

@@ -10,7 +10,7 @@ import {
   OUTPUT_RESERVATION_CAP_V2_0,
   WARNING_BUFFER,
 } from '../thresholds';
-import { CHARS_PER_TOKEN, SAFETY_MULTIPLIER, TOKENS_PER_IMAGE } from '../tokens/estimate';
+import { CHARS_PER_TOKEN, TOKENS_PER_IMAGE } from '../tokens/estimate';
 import type { LearnConstant, LearnFigure, LearnStepKind } from './types';
 
 // What a strategy can add to its generic walk: how its threshold derives from its knobs, the
@@ -43,12 +43,16 @@ const CLAUDE_CODE_EXPLAINER: LearnExplainer = {
         label: 'Reserved for output',
         value: reserved,
         unit: 'tokens',
-        how:
-          knobs.profile === 'legacy'
-            ? 'none in the legacy profile'
-            : `min(max output ${fmt(knobs.maxOutputTokens)}, cap ${fmt(knobs.profile === 'v2.0' ? OUTPUT_RESERVATION_CAP_V2_0 : OUTPUT_RESERVATION_CAP)})`,
+        how: `min(max output ${fmt(knobs.maxOutputTokens)}, cap ${fmt(knobs.profile === 'v2.1.68' ? OUTPUT_RESERVATION_CAP : OUTPUT_RESERVATION_CAP_V2_0)})`,
       },
-      { label: 'Free-space buffer', value: AUTOCOMPACT_BUFFER, unit: 'tokens', how: 'fixed (wk8 / zQ0)' },
+      knobs.profile === 'legacy'
+        ? {
+            label: 'Free-space buffer',
+            value: 0,
+            unit: 'tokens',
+            how: 'none: 1.0.x before 1.0.71 takes 92% instead',
+          }
+        : { label: 'Free-space buffer', value: AUTOCOMPACT_BUFFER, unit: 'tokens', how: 'fixed (wk8)' },
     ];
     const pct = knobs.autocompactPctOverride;
     figures.push({
@@ -56,9 +60,11 @@ const CLAUDE_CODE_EXPLAINER: LearnExplainer = {
       value: t.autoCompact,
       unit: 'tokens',
       how:
-        pct === undefined
-          ? `${fmt(t.contextWindow)} − ${fmt(reserved)} − ${fmt(AUTOCOMPACT_BUFFER)}`
-          : `min(${pct}% of ${fmt(t.effectiveWindow)}, ${fmt(t.effectiveWindow - AUTOCOMPACT_BUFFER)})`,
+        pct !== undefined
+          ? `min(${pct}% of ${fmt(t.effectiveWindow)}, ${fmt(t.effectiveWindow - AUTOCOMPACT_BUFFER)})`
+          : knobs.profile === 'legacy'
+            ? `92% of (${fmt(t.contextWindow)} − ${fmt(reserved)})`
+            : `${fmt(t.contextWindow)} − ${fmt(reserved)} − ${fmt(AUTOCOMPACT_BUFFER)}`,
       strong: true,
     });
     return figures;
@@ -71,19 +77,14 @@ const CLAUDE_CODE_EXPLAINER: LearnExplainer = {
           key: 'AUTOCOMPACT_BUFFER',
           label: 'Free-space buffer (wk8)',
           value: AUTOCOMPACT_BUFFER,
-          source: `docs/sources.md#cc-threshold; docs/sources.md#ccs-thresholds`,
+          source: `docs/sources.md#cc-npm-constants (wk8 = 13,000 from 1.0.71)`,
           note: 'fixed in Claude Code; Auto-compact at % of the window lowers the threshold instead',
         },
         {
           key: 'OUTPUT_RESERVATION_CAP',
           label: 'Output reservation cap (a5Y)',
-          value:
-            knobs.profile === 'v2.0'
-              ? OUTPUT_RESERVATION_CAP_V2_0
-              : knobs.profile === 'legacy'
-                ? 0
-                : OUTPUT_RESERVATION_CAP,
-          source: `docs/sources.md#cc-threshold (20,000); 2.0.x 32,000 measured (docs/replay-accuracy.md)`,
+          value: knobs.profile === 'v2.1.68' ? OUTPUT_RESERVATION_CAP : OUTPUT_RESERVATION_CAP_V2_0,
+          source: `docs/sources.md#cc-npm-constants (20,000 from 2.1.21; before, the max output itself, 32,000 by default)`,
           note: 'the Threshold profile knob picks it',
         },
         {
@@ -97,7 +98,7 @@ const CLAUDE_CODE_EXPLAINER: LearnExplainer = {
           key: 'CHARS_PER_TOKEN',
           label: 'Pending estimate: characters per token',
           value: CHARS_PER_TOKEN,
-          source: `docs/sources.md#ccs-token-counting (gG: length / 4, images ${fmt(TOKENS_PER_IMAGE)}, × ${SAFETY_MULTIPLIER.toFixed(3)})`,
+          source: `docs/sources.md#cc-npm-constants (2.1.68 Xk8: Math.round(length / 4) per block, images and documents ${fmt(TOKENS_PER_IMAGE)}, attachments counted, no safety multiplier)`,
           note: 'fixed in Claude Code; Count messages after the last response turns the estimate off',
         },
       ],
@@ -106,7 +107,7 @@ const CLAUDE_CODE_EXPLAINER: LearnExplainer = {
           key: 'WARNING_BUFFER',
           label: 'Warning threshold below auto-compact (rD5)',
           value: WARNING_BUFFER,
-          source: `docs/sources.md#ccs-thresholds; docs/sources.md#cc-microcompact (fires above the warning threshold)`,
+          source: `docs/sources.md#cc-npm-constants (s5Y = 20,000 from 1.0.71); docs/sources.md#cc-microcompact (fires above the warning threshold)`,
           note: 'fixed in Claude Code; it follows the auto-compact threshold',
         },
       ],

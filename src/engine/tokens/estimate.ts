@@ -6,8 +6,8 @@ import type { Block, Entry, TokenCount } from '../types';
 export const CHARS_PER_TOKEN = 4;
 /** Fixed estimate per image or document (`lI2`, v2.1.68 `eV8` (docs/sources.md#cc-microcompact)). */
 export const TOKENS_PER_IMAGE: TokenCount = 2_000;
-/** Safety multiplier applied by `EQ0` to a whole-message estimate. */
-export const SAFETY_MULTIPLIER = 4 / 3;
+/** Safety multiplier applied by `EQ0` to a whole-message estimate (2.1.68 `wQ6`, session memory; the auto-compact count has none, docs/sources.md#cc-npm-constants). */
+const SAFETY_MULTIPLIER = 4 / 3;
 
 /** `gG`: Math.round(chars / 4). */
 export function estimateTextTokens(chars: number): TokenCount {

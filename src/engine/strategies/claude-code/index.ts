@@ -255,7 +255,7 @@ class ClaudeCodeRun implements StrategyRun {
     }
     if (cutRank < 0) return undefined;
     const savings = this.liveEligibleSum - (protectedTokens - estimate[order[cutRank]!]!);
-    if (!(savings > k.microcompactMinSavings)) return undefined;
+    if (!(savings >= k.microcompactMinSavings)) return undefined;
     const items: number[] = [];
     for (let r = firstRank; r <= cutRank; r++) if (isLive(order[r]!)) items.push(order[r]!);
     items.sort((a, b) => a - b);

@@ -77,6 +77,11 @@ export interface ClaudeCodeKnobs extends ThresholdKnobs {
   continuationFormat: ContinuationFormat;
 }
 
+/** No limit on a re-attached skill before 2.1.84 (docs/sources.md#cc-npm-constants): the knob's maximum stands for it. */
+export const UNLIMITED_SKILL_TOKENS: TokenCount = 100_000;
+/** No budget for re-attached skills before 2.1.84: the knob's maximum stands for it. */
+export const UNLIMITED_SKILLS_TOTAL_TOKENS: TokenCount = 500_000;
+
 /** Tools whose results microcompact clears: Read, Bash, Grep, Glob, Edit, Write were seen cleared in 2.1.9–2.1.19 boundaries (MCP, Task, TodoWrite never were); WebFetch / WebSearch per "bash, read_file, grep, etc." (Claude Code 2.1.68 (docs/sources.md#cc-microcompact)). */
 const DEFAULT_MICROCOMPACT_TOOLS = ['Read', 'Bash', 'Grep', 'Glob', 'Edit', 'Write', 'WebFetch', 'WebSearch'];
 
@@ -104,7 +109,7 @@ export const DEFAULT_CLAUDE_CODE_KNOBS: ClaudeCodeKnobs = {
   restoreTokensPerSkill: RESTORE_TOKENS_PER_SKILL,
   restoreSkillsTotalTokens: RESTORE_SKILLS_TOTAL_TOKENS,
   planModeReminderTokens: PLAN_MODE_REMINDER_TOKENS,
-  sessionMemoryKeepTokens: 0,
+  sessionMemoryKeepTokens: 10_000,
   continuationFormat: 'v2.1.68',
 };
 
@@ -114,11 +119,11 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     label: 'Threshold profile',
     kind: 'select',
     options: [
-      { value: 'v2.1.68', label: '2.1.x: window − min(max output, 20k) − 13k' },
-      { value: 'v2.0', label: '2.0.x: window − min(max output, 32k) − 13k' },
-      { value: 'legacy', label: 'legacy: window − 13k' },
+      { value: 'v2.1.68', label: '2.1.21 on: window − min(max output, 20k) − 13k' },
+      { value: 'v2.0', label: '1.0.71–2.1.20: window − min(max output, 32k) − 13k' },
+      { value: 'legacy', label: '1.0.x before 1.0.71: 92% of (window − min(max output, 32k))' },
     ],
-    source: `docs/sources.md#cc-threshold; docs/sources.md#ccs-thresholds; 2.0.x measured (docs/replay-accuracy.md)`,
+    source: `@anthropic-ai/claude-code@2.1.68:cli.js (B96: TD(A,nH())-Math.min(uk8(A),a5Y); fQ6: B96(A)-wk8); @anthropic-ai/claude-code@2.1.20:cli.js (SjA: rW(A,lP())-Mx6(A)); @anthropic-ai/claude-code@1.0.70:cli.js (vRB()*ZG8, ZG8=0.92); docs/sources.md#cc-npm-constants`,
     group: 'Thresholds',
     timelineBar: true,
     cliFlag: 'profile',
@@ -134,7 +139,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 1_000,
     max: 200_000,
     step: 1_000,
-    source: `docs/sources.md#cc-threshold (reserved up to 20,000, a5Y)`,
+    source: `docs/sources.md#cc-npm-constants (reserved up to 20,000 from 2.1.21, a5Y; up to 32,000 before, the CLAUDE_CODE_MAX_OUTPUT_TOKENS default)`,
     group: 'Thresholds',
     timelineBar: true,
     cliFlag: 'max-output',
@@ -149,7 +154,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     max: 100,
     step: 1,
     optional: true,
-    source: `docs/sources.md#cc-threshold (fQ6: can only lower the threshold)`,
+    source: `@anthropic-ai/claude-code@2.1.68:cli.js (fQ6: Math.min(Math.floor(q*(z/100)),K): can only lower the threshold; in 2.0.42 on, not in 2.0.19 or before, docs/sources.md#cc-npm-constants)`,
     group: 'Thresholds',
     timelineBar: true,
     cliFlag: 'pct',
@@ -190,7 +195,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     label: 'Count messages after the last response',
     kind: 'boolean',
     source:
-      'ours (measured on the corpus, docs/replay-accuracy.md: 2.1.x preTokens = usage + estimate of later messages; 2.0.x = usage alone)',
+      '@anthropic-ai/claude-code@2.1.2:cli.js (D81: return JPA(G)+H70(A.slice(Q+1)): usage + estimate of the later messages, from 2.1.2; 2.0.76 gK: usage alone), docs/sources.md#cc-npm-constants; the corpus agrees (docs/replay-accuracy.md)',
     group: 'Thresholds',
   },
   {
@@ -265,7 +270,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 50,
     step: 1,
-    source: `docs/sources.md#cc-microcompact (F3Y = 3); docs/sources.md#ccs (cD5 = 3)`,
+    source: `@anthropic-ai/claude-code@2.1.68:cli.js (z.slice(-F3Y), F3Y=3); the same 3 from 1.0.65 (docs/sources.md#cc-npm-constants)`,
     group: 'Microcompact',
     integer: true,
     cliFlag: 'keep-recent',
@@ -278,7 +283,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 500_000,
     step: 1_000,
-    source: `docs/sources.md#cc-microcompact (g3Y = 40,000); docs/sources.md#ccs (dD5 = 40,000)`,
+    source: `@anthropic-ai/claude-code@2.1.68:cli.js (if($-O>Y)H.add(Z), Y=g3Y=40000); the same 40,000 from 1.0.65 (docs/sources.md#cc-npm-constants)`,
     group: 'Microcompact',
     cliFlag: 'protect',
   },
@@ -290,7 +295,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 200_000,
     step: 1_000,
-    source: `docs/sources.md#cc-microcompact (B3Y = 20,000); docs/sources.md#ccs (mD5 = 20,000)`,
+    source: `@anthropic-ai/claude-code@2.1.68:cli.js (if(…||O<B3Y)H.clear(), B3Y=20000: 20,000 saved is enough); the same from 1.0.65 (docs/sources.md#cc-npm-constants)`,
     group: 'Microcompact',
     cliFlag: 'min-savings',
   },
@@ -305,7 +310,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     key: 'microcompactTools',
     label: 'Eligible tools',
     kind: 'list',
-    source: `docs/sources.md#cc-microcompact ("bash, read_file, grep, etc."); tools seen cleared in the corpus`,
+    source: `@anthropic-ai/claude-code@2.0.76:cli.js (Oy5=new Set([T3,O4,OX,qV,iM,VI,j3,FI]): Read, Bash, Grep, Glob, WebSearch, WebFetch, Edit, Write; docs/sources.md#cc-npm-constants); tools seen cleared in the corpus`,
     group: 'Microcompact',
   },
   {
@@ -317,7 +322,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 50,
     step: 1,
-    source: `docs/sources.md#claude-code-community ("up to 5 recently read or edited files"); docs/sources.md#ccs-context-preservation (_D5 = 5)`,
+    source: `@anthropic-ai/claude-code@2.1.68:cli.js (bM4(G,q,CM4), CM4=5); 5 in every release read (docs/sources.md#cc-npm-constants)`,
     group: 'Restoration',
     integer: true,
   },
@@ -330,7 +335,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 100_000,
     step: 500,
-    source: `docs/sources.md#claude-code-community (a file over 5,000 tokens as its path only); docs/sources.md#ccs (yD5 = 5,000)`,
+    source: `@anthropic-ai/claude-code@2.1.68:cli.js (fileReadingLimits:{maxTokens:V5Y}, V5Y=5000); docs/sources.md#claude-code-community (a file over it as its path only)`,
     group: 'Restoration',
   },
   {
@@ -342,7 +347,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 500_000,
     step: 1_000,
-    source: `docs/sources.md#ccs (kD5 = 50,000): ours (an earlier build's deobfuscation whose public origin is not recorded; no public source gives the total)`,
+    source: `@anthropic-ai/claude-code@2.1.68:cli.js (if(w+$<=v5Y)return w+=$,!0, v5Y=50000, $ = chars/4 of the attachment); 50,000 in every release read (docs/sources.md#cc-npm-constants)`,
     group: 'Restoration',
   },
   {
@@ -362,7 +367,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     mainSessionOnly: true,
     label: 'Restore the todo list',
     kind: 'boolean',
-    source: `docs/sources.md#ccs-context-preservation: ours (an earlier build's deobfuscation whose public origin is not recorded; the todo list is not in the public "What survives compaction" list)`,
+    source: `@anthropic-ai/claude-code@2.1.62:cli.js ({type:"todo",…,context:"post-compact"} after a compaction); gone from 2.1.63 (docs/sources.md#cc-npm-constants)`,
     group: 'Restoration',
   },
   {
@@ -390,7 +395,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 100_000,
     step: 500,
-    source: `docs/sources.md#cc-full-mechanism step 7 gives no size: ours, a file's limit (yD5 = 5,000, docs/sources.md#ccs)`,
+    source: `@anthropic-ai/claude-code@2.1.111:cli.js (content:bDY(Y.content,LDY), LDY=5000: cut to its first 5,000 tokens); from 2.1.84, none before (docs/sources.md#cc-npm-constants)`,
     group: 'Restoration',
   },
   {
@@ -402,7 +407,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     min: 0,
     max: 500_000,
     step: 1_000,
-    source: `docs/sources.md#cc-full-mechanism step 7 gives no size: ours, half the files' budget (kD5 = 50,000)`,
+    source: `@anthropic-ai/claude-code@2.1.111:cli.js (if(_+A>hDY)return!1, hDY=25000); from 2.1.84, none before (docs/sources.md#cc-npm-constants)`,
     group: 'Restoration',
   },
   {
@@ -455,7 +460,7 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     max: 200_000,
     step: 1_000,
     source:
-      'docs/sources.md#csa-auto-compaction ("keeping recent messages intact"; no size given): ours (no public source gives the size)',
+      '@anthropic-ai/claude-code@2.1.68:cli.js (F5Y: recent messages kept back to z>=K.minTokens&&w>=K.minTextBlockMessages, or z>=K.maxTokens; FP1={minTokens:1e4,minTextBlockMessages:5,maxTokens:40000}): the 10,000; the 5 text messages at least and 40,000 at most are not modelled (docs/sources.md#cc-npm-constants)',
     group: 'Session memory',
   },
   {

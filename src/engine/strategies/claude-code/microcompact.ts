@@ -11,7 +11,7 @@ import type { MicrocompactVariant } from './knobs';
 // v2.1.68 `Rg` (docs/sources.md#cc-microcompact) (docs/sources.md#cc-microcompact): the last F3Y results are
 // always kept; scanning back from the newest, results are protected while their running total
 // stays within g3Y tokens; the result that crosses it and everything older may be cleared, if
-// that frees more than B3Y tokens. (The crossing result is cleared: the 2.1.19 boundaries in the
+// that frees at least B3Y tokens (`@anthropic-ai/claude-code@2.1.68:cli.js (if(!Yl(j,J).isAboveWarningThreshold||O<B3Y)H.clear())`). (The crossing result is cleared: the 2.1.19 boundaries in the
 // corpus clear exactly that set, e.g. 35,393 protected + 4,609 cleared.)
 //
 // legacy `Si` (docs/sources.md#ccs-microcompact): oldest first, every
@@ -69,7 +69,8 @@ export function inspectMicrocompact(
       clear.push(i);
       savings += estimates[i]!;
     }
-    return { clear, savings, passes: savings > params.minSavings };
+    // Acts at B3Y exactly: cli.js clears nothing only while the savings are below it (`O<B3Y`).
+    return { clear, savings, passes: savings >= params.minSavings };
   }
   let total = 0;
   for (const t of estimates) total += t;

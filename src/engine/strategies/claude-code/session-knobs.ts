@@ -8,7 +8,12 @@ import {
   getThresholdProfileForVersion,
 } from '../../thresholds';
 import type { SessionInfo } from '../types';
-import { type ClaudeCodeKnobs, DEFAULT_CLAUDE_CODE_KNOBS } from './knobs';
+import {
+  type ClaudeCodeKnobs,
+  DEFAULT_CLAUDE_CODE_KNOBS,
+  UNLIMITED_SKILL_TOKENS,
+  UNLIMITED_SKILLS_TOTAL_TOKENS,
+} from './knobs';
 
 // The knobs of the Claude Code version that wrote a log (`CompactionStrategy.getSessionKnobs`):
 // its threshold profile, window and max output, the sub-agent rules, microcompact and the pending
@@ -33,6 +38,12 @@ const MICROCOMPACT_FIRST_SEEN = '2.1.9';
 const MICROCOMPACT_LAST_SEEN = '2.1.19';
 /** The first release whose `cli.js` holds the rapid-refill breaker (docs/sources.md#cc-refill-breaker: 2.1.89 has it, 2.1.88 not). */
 const RAPID_REFILL_BREAKER_FIRST = '2.1.89';
+/** The first release whose trigger adds the estimate of the messages after the last usage (`@anthropic-ai/claude-code@2.1.2:cli.js (D81: return JPA(G)+H70(A.slice(Q+1)))`; 2.1.1 counts the usage alone). */
+const PENDING_ESTIMATE_FROM = '2.1.2';
+/** The first release whose compaction re-attaches no todo list (`@anthropic-ai/claude-code@2.1.63:cli.js`; 2.1.62 still has `context:"post-compact"`). */
+const NO_TODO_RESTORE_FROM = '2.1.63';
+/** The first release cutting re-attached skills to 5,000 tokens each, 25,000 in all (`@anthropic-ai/claude-code@2.1.84:cli.js`; 2.1.83 attaches them whole). */
+const SKILL_LIMITS_FROM = '2.1.84';
 /** The version the gist read (docs/sources.md#cc-v2168): microcompact at the warning threshold on its own. */
 const MICROCOMPACT_AT_WARNING_FROM = '2.1.68';
 
@@ -81,16 +92,15 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
     version !== undefined &&
     compareVersions(version, MICROCOMPACT_FIRST_SEEN) >= 0 &&
     compareVersions(version, MICROCOMPACT_LAST_SEEN) <= 0;
+  knobs.microcompactEnabled = inMicrocompactRange || info.microcompactions > 0;
   if (profile === 'legacy') {
-    knobs.microcompactVariant = 'legacy';
     knobs.microcompactClearImages = false;
     knobs.countPendingMessages = false;
     knobs.continuationFormat = 'legacy';
     notes.push(
-      "Legacy profile: microcompact is tried before a full compaction, as docs/sources.md#ccs describes (not verifiable: the corpus's 1.0.x logs never compact).",
+      `Legacy profile: 1.0.x before 1.0.71 compacts at 92% of the window less the max output, on the last usage alone; microcompact ${knobs.microcompactEnabled ? 'on: the log has microcompact boundaries' : 'off: none in the log, and cli.js returns before clearing anything until 1.0.65'} (docs/sources.md#cc-npm-constants).`,
     );
   } else {
-    knobs.microcompactEnabled = inMicrocompactRange || info.microcompactions > 0;
     notes.push(
       info.microcompactions > 0
         ? `Microcompact on: the log has ${info.microcompactions} microcompact boundar${info.microcompactions === 1 ? 'y' : 'ies'}.`
@@ -99,13 +109,20 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
           : `Microcompact off: no microcompact boundary appears in logs outside ${MICROCOMPACT_FIRST_SEEN}–${MICROCOMPACT_LAST_SEEN}, and their contexts never drop without a compaction.`,
     );
     if (!is21) {
-      knobs.countPendingMessages = false;
       knobs.continuationFormat = 'legacy';
       notes.push(
         '2.0.x: the trigger counts the last usage alone (preTokens equal it), the continuation message is T91.',
       );
     }
+    if (version !== undefined && compareVersions(version, PENDING_ESTIMATE_FROM) < 0) {
+      knobs.countPendingMessages = false;
+      if (is21)
+        notes.push(
+          `The trigger counts the last usage alone: Claude Code adds its estimate of the later messages from ${PENDING_ESTIMATE_FROM} (its cli.js).`,
+        );
+    }
   }
+  pickRestoration(knobs, version, notes);
   if (version !== undefined && compareVersions(version, RAPID_REFILL_BREAKER_FIRST) < 0) {
     knobs.rapidRefillBreaker = false;
     notes.push(
@@ -157,6 +174,28 @@ function pickMicrocompactTrigger(
       knobs.autoCompactEnabled
         ? `Microcompact when auto-compact is due, before it (Claude Code before ${MICROCOMPACT_AT_WARNING_FROM}: their logs clear after the same call as an auto-compaction, never alone below it).`
         : 'Microcompact at the warning threshold: auto-compact is off.',
+    );
+  }
+}
+
+/**
+ * What the log's release re-attaches after a compaction (docs/sources.md#cc-npm-constants): the
+ * todo list up to 2.1.62, none from 2.1.63; invoked skills whole before 2.1.84, each cut to
+ * 5,000 tokens within 25,000 from 2.1.84. Before 2.1.84 the knobs' maxima stand for "no limit".
+ */
+function pickRestoration(knobs: ClaudeCodeKnobs, version: string | undefined, notes: string[]): void {
+  if (version === undefined) return;
+  if (compareVersions(version, NO_TODO_RESTORE_FROM) >= 0) {
+    knobs.restoreTodos = false;
+    notes.push(
+      `No todo list re-attached: Claude Code ${NO_TODO_RESTORE_FROM} and later re-attach files, plan, skills and tasks, not the todo list (their cli.js).`,
+    );
+  }
+  if (compareVersions(version, SKILL_LIMITS_FROM) < 0) {
+    knobs.restoreTokensPerSkill = UNLIMITED_SKILL_TOKENS;
+    knobs.restoreSkillsTotalTokens = UNLIMITED_SKILLS_TOTAL_TOKENS;
+    notes.push(
+      `Invoked skills re-attached whole: the per-skill (5,000) and total (25,000) limits start in ${SKILL_LIMITS_FROM} (its cli.js).`,
     );
   }
 }
