@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeBigSession } from './big-session';
 import { expect, FIXTURES_DIR, openEmpty, test } from './fixtures';
 
 // Broken files a new user opens, in the built page: a session folder whose subagent log is binary
@@ -79,4 +80,31 @@ test('a UTF-16 Gemini CLI chat says it is UTF-16 and how to convert it', async (
   await expect(message).toBeVisible();
   await expect(message).toContainText('UTF-16 (little-endian) text');
   await expect(message).toContainText('iconv -f UTF-16 -t UTF-8');
+});
+
+// CI once saw the row's click do nothing: the header never came, the list read "1 scanned". The
+// scan's progress line (text, bar, Cancel) stood above the rows and went when the scan ended, the
+// rows moving up a line: a click pressed on the row as its scan ended was released beside it, on
+// the list, and opened nothing. Here the press is held until the scan has landed (a 24 MB session:
+// its scan takes a while), then released where it was pressed: the session opens.
+test('a row pressed while it is scanned and released once its figures show opens its session', async ({
+  page,
+}, testInfo) => {
+  const folder = testInfo.outputPath('slow');
+  fs.mkdirSync(folder, { recursive: true });
+  writeBigSession(path.join(folder, 'bbbbbbbb-0000-4000-8000-000000000000.jsonl'), 20_000, 40);
+  await openEmpty(page);
+  await page.getByTestId('folder-input').setInputFiles(folder);
+  const row = page.getByTestId('library-row');
+  await expect(row).toContainText('scanning…');
+  const before = (await row.boundingBox())!;
+  await page.mouse.move(before.x + before.width / 3, before.y + before.height / 2);
+  await page.mouse.down();
+  await expect(row.locator('[data-col="calls"]')).toHaveText('20,000', { timeout: 30_000 });
+  await expect(page.getByTestId('library-scan')).toHaveCount(0);
+  // The row where it was (it moved up 32 px at 1440 px wide).
+  expect((await row.boundingBox())!.y).toBe(before.y);
+  await page.mouse.up();
+  await expect(page.getByTestId('session-header')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('stat-api-calls')).toContainText('20,000 API calls');
 });

@@ -64,6 +64,10 @@ const CASES: Record<DialectId, Case | { with: DialectId }> = {
       );
       await expect(page.getByTestId('replay-partial-at')).toBeDisabled();
       await expect(page.getByTestId('replay-partial-at')).toHaveAttribute('aria-invalid', 'false');
+      // Said as a prompt log (its four prompts, each of its own session), not named by its first.
+      await expect(page.getByTestId('header-prompt-log')).toHaveText(
+        'Prompt log: 4 prompts over 4 sessions, no model calls',
+      );
     },
   },
   'claude-code': {

@@ -92,7 +92,25 @@ test.describe('real logs in the page', () => {
       .setInputFiles(path.join(OPENCLAW, '58d6dd28-b055-4727-b9a3-ad1a5109e756.jsonl'));
     await expect(page.getByTestId('session-header')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId('session-header')).not.toContainText('gateway-injected');
+    // Its one request failed: no model answered, and the header named none, though the log's
+    // model_change sets llama3.1:8b; it is said as the model set.
+    await expect(page.getByTestId('header-models')).toHaveText('llama3.1:8b (set; no call answered)');
     await page.screenshot({ path: testInfo.outputPath('openclaw-commands.png') });
+  });
+
+  test("a Gemini CLI project's prompt log is listed as one, not as a 122-day session named 'q'", async ({
+    page,
+  }, testInfo) => {
+    await openEmpty(page);
+    await page.getByTestId('folder-input').setInputFiles(path.join(GEMINI_CHAT, '../../../..'));
+    const row = page.getByTestId('library-row').filter({ hasText: 'Prompt log' });
+    // 998 prompts over 60 sessions: the file's records, counted by tests/parse/gemini-prompt-log.test.ts.
+    await expect(row).toContainText('Prompt log: 998 prompts over 60 sessions, no model calls');
+    await row.click();
+    await expect(page.getByTestId('header-prompt-log')).toHaveText(
+      'Prompt log: 998 prompts over 60 sessions, no model calls',
+    );
+    await page.screenshot({ path: testInfo.outputPath('gemini-prompt-log.png') });
   });
 
   test('a Claude Code 2.1.68 session with its compaction call: one copy folded, said so', async ({

@@ -3,6 +3,7 @@ import { parseArgs } from './cli-args';
 import { formatSessionDump } from '../engine/inspect/dump';
 import { computeInspectReport, type InspectReport } from '../engine/inspect/report';
 import { parseSession } from '../engine/parse/parse-session';
+import { describeModels, describePromptLog } from '../engine/parse/meta-words';
 import { groupDigits } from '../engine/query/format';
 import { formatOrdinal, formatOrdinalTitle } from '../engine/query/numbering';
 import { formatUsd } from '../engine/replay/compare-table';
@@ -112,12 +113,13 @@ function renderInspect(report: InspectReport): string {
     lines.push(
       `  sub-agent transcript${sub.agentType ? ` (${sub.agentType})` : ''}${sub.agentId ? ` · agent ${sub.agentId}` : ''}, opened without its parent session`,
     );
+  if (report.promptLog) lines.push(`  ${describePromptLog(report.promptLog)}`);
   if (report.title)
     lines.push(
       `  title ${JSON.stringify(report.title.text)} (the log's ${report.title.source}, line ${fmt(report.title.line)})`,
     );
   lines.push(
-    `  agent ${report.agent} ${report.versions.join(', ') || '?'} · models ${report.models.join(', ') || '?'}`,
+    `  agent ${report.agent} ${report.versions.join(', ') || '?'} · models ${describeModels(report) ?? '?'}`,
     `  cwd ${report.cwd ?? '?'} · branch ${report.gitBranch ?? '?'} · ${report.start ?? '?'} → ${report.end ?? '?'}`,
     `  entries ${fmt(report.entries)}${report.sidechains.length > 0 ? ' (all threads)' : ''} · user turns ${fmt(report.userTurns)} · API calls ${fmt(report.apiCalls.length)}${report.sidechains.length > 0 ? ' in the main thread' : ''} · peak context ${fmt(report.peakContextTokens)} tokens`,
   );

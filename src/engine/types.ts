@@ -49,10 +49,7 @@ export type Block =
        * Absent: the text is there (or the block is empty for no stated reason).
        */
       hidden?: 'redacted' | 'not-kept' | 'encrypted';
-      /**
-       * Length of the reasoning's encrypted form (Codex `encrypted_content`, Anthropic
-       * `redacted_thinking` data), whether or not a readable summary came with it.
-       */
+      /** Length of its encrypted form (`encrypted_content`, `redacted_thinking` data), summary or not. */
       encryptedChars?: number;
     }
   | {
@@ -330,6 +327,8 @@ export interface SessionMeta {
   agent: string;
   versions: string[];
   models: string[];
+  /** Models the log was set to (`RecordExtras.model`: pi's `model_change`) of which no call answered. */
+  setModels?: string[];
   sessionId?: string;
   cwd?: string;
   gitBranch?: string;
@@ -347,6 +346,8 @@ export interface SessionMeta {
   statedCost?: { usd: number; records: number };
   /** The session's name as the agent's own session list shows it (parse/session-title.ts). */
   title?: SessionTitle;
+  /** A prompt log's (a project's prompts over many sessions, no calls: RecordExtras.promptOf) counts. */
+  promptLog?: { prompts: number; sessions: number };
   /** The read was stopped (Cancel that keeps what was read): the bytes read of all the files. */
   partialRead?: { bytesRead: number; totalBytes: number };
 }

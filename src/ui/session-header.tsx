@@ -1,3 +1,4 @@
+import { describeModels, describePromptLog } from '../engine/parse/meta-words';
 import type { StatedTotals } from '../engine/types';
 import type { SessionOverview } from '../worker/protocol';
 import { formatCount, formatDateTime, formatDuration, formatTokensShort } from './common/format';
@@ -52,7 +53,7 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
   const liveGone = useLiveStore((s) => s.gone);
   const { meta } = overview;
   const stated = meta.statedTotals;
-  const models = meta.models.join(', ');
+  const models = describeModels(meta) ?? '';
   const tools = Object.entries(overview.toolCalls).sort((a, b) => b[1] - a[1]);
   const toolTotal = tools.reduce((sum, [, n]) => sum + n, 0);
   // The main thread's, as the list, `stats` and the timeline's markers count them; a subagent's
@@ -99,6 +100,15 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
             </>
           )}
         </span>
+        {meta.promptLog && (
+          <span
+            className="header-title ellipsis"
+            title="A prompt log: the prompts typed in this project over its sessions, with no model calls (each session's chat is its own file)"
+            data-testid="header-prompt-log"
+          >
+            {describePromptLog(meta.promptLog)}
+          </span>
+        )}
         {meta.title && (
           <span
             className="header-title ellipsis clip"

@@ -156,6 +156,77 @@ describe('scan = full parse, a call whose message holds 1 kB before its role', (
   }
 });
 
+describe('scan = full parse, a call whose role is past the head and whose tail is a long cwd', () => {
+  // 2.1.92 writes `cwd` after the record's `type`: a cwd longer than the tail window (512 bytes)
+  // with a 1 kB `id` before `message.role` hid the call from every window, and the list read
+  // fewer calls than stats.
+  const rewrite = (text: string, cwd: string) =>
+    text
+      .split('\n')
+      .map((line) => {
+        if (!line.includes('"role":"assistant"')) return line;
+        const {
+          type,
+          cwd: _cwd,
+          message,
+          ...rest
+        } = JSON.parse(line) as Record<string, unknown> & {
+          message: Record<string, unknown>;
+        };
+        if (message?.role !== 'assistant') return line;
+        const id = `msg_${'x'.repeat(1024)}${String(message.id)}`;
+        return JSON.stringify({ ...rest, message: { ...message, id }, type, userType: 'external', cwd });
+      })
+      .join('\n');
+  const cwds: [string, string][] = [
+    ['a 600-byte cwd', `/home/mira/${'p'.repeat(600)}`],
+    [
+      'a 5k cwd of escaped quotes, backslashes and fake keys',
+      `C:\\${'d\\"q":"assistant\\'.repeat(5000 / 16)}`,
+    ],
+    ['a 20k cwd', `/srv/${'z'.repeat(20_000)}`],
+  ];
+  for (const [name, cwd] of cwds) {
+    it(`${name}: the calls stats counts`, async () => {
+      const session = generateSession({ seed: 5, apiCalls: 60, features: { specials: true } });
+      const sources = () => session.files.map((f) => createMemorySource(f.name, rewrite(f.text, cwd)));
+      const full = getLibraryRow(await parseSession(sources()));
+      expect(full.apiCalls).toBeGreaterThan(50);
+      expect((await expectSame(sources)).apiCalls).toBe(full.apiCalls);
+    });
+  }
+
+  it('linear time: 20k-byte tails cost about what 5k ones do per byte (a quadratic walk 4 times)', async () => {
+    // Every line a skipped record (a user turn) whose trailing fields are long, so each line is
+    // walked back over whole: a superlinear walk shows as a ratio far above 4.
+    const user = (cwd: string, n: number) =>
+      JSON.stringify({
+        parentUuid: null,
+        message: { role: 'user', content: 'hi' },
+        type: 'user',
+        uuid: `u${n}`,
+        timestamp: '2026-01-02T03:04:05.000Z',
+        cwd,
+      });
+    const file = (len: number) =>
+      Array.from({ length: 40_000_000 / len / 10 }, (_, n) =>
+        user(`${'\\"'.repeat(len / 4)}${'a'.repeat(len / 2)}`, n),
+      ).join('\n');
+    const time = async (text: string) => {
+      const t0 = performance.now();
+      await scanSession([createMemorySource('s.jsonl', text)]);
+      return performance.now() - t0;
+    };
+    const [small, large] = [file(5_000), file(20_000)];
+    await time(small);
+    const perByteSmall = (await time(small)) / small.length;
+    const perByteLarge = (await time(large)) / large.length;
+    // Ours: the same bytes in longer lines may cost twice as much per byte on a loaded machine,
+    // a quadratic walk 4 times as much.
+    expect(perByteLarge / perByteSmall).toBeLessThan(2.5);
+  });
+});
+
 describe.skipIf(!present)('scan = full parse, corpus', () => {
   const files = corpusFiles();
   it('finds corpus files', () => expect(files.length).toBeGreaterThan(10));

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { REAL_LOGS } from '../helpers/corpus';
+import { runCli } from '../helpers/run-cli';
 
 // OpenClaw keeps its sessions in pi's format (normalizer.ts) and writes its own replies to a chat
 // command as assistant messages of model "gateway-injected": no request was made. Real sessions of
@@ -45,5 +46,44 @@ describe.skipIf(!present)('pi: real OpenClaw sessions', () => {
     expect(session.failedRequests?.length ?? 0).toBe(count.failed);
     expect(session.meta.models).not.toContain('gateway-injected');
     expect(session.issues).toEqual([]);
+  });
+});
+
+// Sessions whose only request failed read "models ?" in inspect and no model in the page's header,
+// though their `model_change` set the model: they now say it, as set (no call answered).
+describe.skipIf(!present)('pi: a session whose only request failed names the model it was set to', () => {
+  /** The `model_change` records' models, in order (the plain count). */
+  const setByLog = (file: string) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { type?: string; modelId?: string })
+      .filter((l) => l.type === 'model_change')
+      .map((l) => l.modelId);
+
+  it.each([
+    '58d6dd28-b055-4727-b9a3-ad1a5109e756.jsonl',
+    '00cf3368-0947-47f3-8126-82335a943532.jsonl',
+    'd64f86b1-c58c-4807-b345-69a2b15d21ac.jsonl',
+  ])('%s', async (name) => {
+    const file = join(SESSIONS, name);
+    expect(setByLog(file)).toEqual(['llama3.1:8b']);
+    const session = await parseSession([createNodeFileSource(file)]);
+    expect(session.apiCalls).toHaveLength(0);
+    expect(session.failedRequests?.length).toBeGreaterThan(0);
+    expect(session.meta.models).toEqual([]);
+    expect(session.meta.setModels).toEqual(['llama3.1:8b']);
+    const out = await runCli(['inspect', file]);
+    expect(out.text.split('\n')[1]).toBe(
+      '  agent pi session v3 · models llama3.1:8b (set; no call answered)',
+    );
+  });
+
+  it('a session whose calls answered lists those models only', async () => {
+    const session = await parseSession([
+      createNodeFileSource(join(SESSIONS, '251d51b3-d4a6-491e-896a-3a0a2918056b.jsonl')),
+    ]);
+    expect(session.meta.models.length).toBeGreaterThan(0);
+    expect(session.meta.setModels).toBeUndefined();
   });
 });

@@ -105,6 +105,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'tokens/estimate',
       'library/forecast',
       'library/row-version',
+      'parse/meta-words',
       'live/forecast-score',
       'export/erosion-svg',
       'stats/records',

@@ -7,6 +7,7 @@ import { prepareReplay } from '../../engine/replay/prepare';
 import { getStrategy } from '../../engine/strategies/registry';
 import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
 import { getSessionInfo } from '../../engine/strategies/types';
+import { describePromptLog } from '../../engine/parse/meta-words';
 import { getLibraryRow } from '../../engine/library/library-row';
 
 // One row of `compactlab stats` per session: the figures of `inspect --json`, the cost at list
@@ -94,7 +95,8 @@ export async function computeStatsRow(file: string, sources: ByteSource[]): Prom
   Object.assign(row, {
     agent: report.agent,
     sessionId: report.sessionId ?? '',
-    title: report.title?.text ?? '',
+    // A prompt log is said as one: its first prompt's session is not its name (parse/meta-words.ts).
+    title: report.promptLog ? describePromptLog(report.promptLog) : (report.title?.text ?? ''),
     apiCalls: listed.apiCalls,
     peakContextTokens: listed.peakContextTokens,
     compactions: listed.compactions.auto + listed.compactions.manual,

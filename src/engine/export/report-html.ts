@@ -14,6 +14,7 @@ import type { Session } from '../types';
 import { renderErosionSvg } from './erosion-svg';
 import { escapeHtml } from './escape-html';
 import { collectLogSummaries, type ExportedSummary, formatRetention } from './summary-export';
+import { describeModels } from '../parse/meta-words';
 import { renderTimelineSvg } from './timeline-svg';
 
 // The one-file report: header, timeline picture, compactions with their summaries and retention
@@ -93,7 +94,7 @@ export async function computeReportHtml(
   // The session's name as its agent lists it (the log's own records, so masked when redacting).
   if (report.title) row('name', t(report.title.text));
   row('agent', `${t(report.agent)} ${t(report.versions.join(', '))}`);
-  row('models', t(report.models.join(', ') || '?'));
+  row('models', t(describeModels(report) ?? '?'));
   row('cwd', t(report.cwd ?? '?'));
   row('branch', t(report.gitBranch ?? '?'));
   row('time', `${t(report.start ?? '?')} → ${t(report.end ?? '?')}`);

@@ -89,9 +89,13 @@ export interface InspectReport {
   agent: string;
   versions: string[];
   models: string[];
+  /** No call answered: the models the log was set to (`SessionMeta.setModels`). */
+  setModels?: string[];
   sessionId?: string;
   /** The session's name as the agent lists it, and the record that gave it. */
   title?: SessionTitle;
+  /** The file is a prompt log (parse/meta-words.ts): its prompts and the sessions they were typed in. */
+  promptLog?: { prompts: number; sessions: number };
   cwd?: string;
   gitBranch?: string;
   /** The model's context window when the log states it (Codex). */
@@ -240,8 +244,10 @@ export function computeInspectReport(session: Session): InspectReport {
     agent: session.meta.agent,
     versions: session.meta.versions,
     models: session.meta.models,
+    ...(session.meta.setModels ? { setModels: session.meta.setModels } : {}),
     sessionId: session.meta.sessionId,
     ...(session.meta.title ? { title: session.meta.title } : {}),
+    ...(session.meta.promptLog ? { promptLog: session.meta.promptLog } : {}),
     cwd: session.meta.cwd,
     gitBranch: session.meta.gitBranch,
     contextWindow: session.meta.contextWindow,

@@ -26,6 +26,8 @@ export interface LibraryRow {
   firstPrompt?: string;
   /** The session's name as the agent lists it (parse/session-title.ts). */
   title?: string;
+  /** The file is a prompt log (parse/meta-words.ts): its prompts and the sessions they were typed in. */
+  promptLog?: { prompts: number; sessions: number };
   startMs?: number;
   endMs?: number;
   /** Deduplicated API calls of the main thread. */
@@ -120,6 +122,7 @@ export function getLibraryRow(session: Session, overrides?: PriceOverrides): Lib
     sessionId: session.meta.sessionId,
     firstPrompt,
     ...(session.meta.title ? { title: session.meta.title.text } : {}),
+    ...(session.meta.promptLog ? { promptLog: { ...session.meta.promptLog } } : {}),
     startMs: session.meta.startMs,
     endMs: session.meta.endMs,
     apiCalls: session.apiCalls.length,

@@ -11,6 +11,7 @@
  * subagents' counted apart. 7: the first issue, said (the Issues column's hint). 8: an agent's
  * file that is no session (a prompt history outside the agent's folder), said as such. 9: the
  * lines and files not read counted apart (the list's column), the first issue the first of them.
- * 10: a Gemini CLI chat file's name (its `summary`).
+ * 10: a Gemini CLI chat file's name (its `summary`). 11: a call whose `type` sits before a `cwd`
+ * longer than the scan's tail window, counted (scan-session.ts). 12: a prompt log's counts.
  */
-export const LIBRARY_ROW_VERSION = 10;
+export const LIBRARY_ROW_VERSION = 12;

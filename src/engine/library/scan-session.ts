@@ -37,8 +37,9 @@ const NESTED_WINDOW_BYTES = 512;
  * whose `role` sits past the window (a 1 kB `id` or `model` before it, `content` first) still
  * names its record there, as the full parse reads it. Ours: the `type` ends 100 to 300 bytes
  * before the line's end in the corpus (v2.1.92 writes `userType`, `entrypoint`, `cwd`,
- * `sessionId`, `version`, `gitBranch` after it); 512 leaves a usual `cwd` room, and a line past
- * its windows reads at most these bytes more.
+ * `sessionId`, `version`, `gitBranch` after it); 512 leaves a usual `cwd` room, and a longer one is
+ * walked back over (`getTrailingScalarsAt`): a line past its windows reads these bytes, or its
+ * trailing scalar fields, more.
  */
 const TAIL_WINDOW_BYTES = 512;
 /** Codex's `{"timestamp":"…"` opens the line; Claude Code's ends it, before a few short fields. */
@@ -132,6 +133,60 @@ function getFirstObjectAt(bytes: Uint8Array, start: number, end: number): number
   return end;
 }
 
+const isSpace = (c: number | undefined) => c === 32 || c === 9 || c === 13 || c === 10;
+/** A JSON number's or literal's byte (`-+.0-9eE`, `true`, `false`, `null`). */
+const isScalarByte = (c: number) =>
+  (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c === 45 || c === 43 || c === 46 || c === 69;
+
+/** Where the string that ends at the quote `close` opens: its first quote not escaped, or -1. */
+function stringOpenAt(bytes: Uint8Array, from: number, close: number): number {
+  for (let q = bytes.lastIndexOf(34, close - 1); q >= from; q = bytes.lastIndexOf(34, q - 1)) {
+    let i = q - 1;
+    while (i >= from && bytes[i] === 92) i--;
+    if ((q - 1 - i) % 2 === 0) return q;
+  }
+  return -1;
+}
+
+/**
+ * Where the record's last top-level scalar fields begin: read back from the line's end over
+ * `,"key":value` pairs whose value is a string, number or literal, stopping at a nested value's
+ * close (Claude Code's `message`) or at anything else. Claude Code writes `type` among them, after
+ * `message`, and 2.1.92 a `cwd` after `type` (docs/sources.md#fmt-envelope): however long that `cwd`,
+ * the `type` is in `[answer, end)`. Linear in the bytes walked back over: each quote's run of
+ * backslashes is counted once.
+ */
+function getTrailingScalarsAt(bytes: Uint8Array, start: number, end: number): number {
+  let i = end - 1;
+  while (i > start && isSpace(bytes[i])) i--;
+  if (bytes[i] !== 125) return end;
+  let fieldsAt = i;
+  i--;
+  for (;;) {
+    while (i > start && isSpace(bytes[i])) i--;
+    // The value: a string, else a number or literal; a nested value's close ends the walk.
+    if (bytes[i] === 34) {
+      const open = stringOpenAt(bytes, start, i);
+      if (open < 0) return fieldsAt;
+      i = open - 1;
+    } else if (isScalarByte(bytes[i]!)) {
+      while (i > start && isScalarByte(bytes[i]!)) i--;
+    } else return fieldsAt;
+    while (i > start && isSpace(bytes[i])) i--;
+    if (bytes[i] !== 58) return fieldsAt;
+    i--;
+    while (i > start && isSpace(bytes[i])) i--;
+    if (bytes[i] !== 34) return fieldsAt;
+    const keyOpen = stringOpenAt(bytes, start, i);
+    if (keyOpen < 0) return fieldsAt;
+    fieldsAt = keyOpen;
+    i = keyOpen - 1;
+    while (i > start && isSpace(bytes[i])) i--;
+    if (bytes[i] !== 44) return fieldsAt;
+    i--;
+  }
+}
+
 /** Where `needle` last occurs in `bytes[from, to)`, or -1. */
 function lastIndexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number, to: number): number {
   const first = needle[0]!;
@@ -222,7 +277,12 @@ export async function scanSession(sources: ByteSource[], options: ScanOptions = 
       }
       let tail: string | undefined;
       if (windowEnd < end) {
-        tail = decoder.decode(bytes.subarray(Math.max(windowEnd - overlap, end - TAIL_WINDOW_BYTES), end));
+        // The last 512 bytes, or the record's trailing scalar fields when they are longer.
+        const tailAt = Math.min(
+          end - TAIL_WINDOW_BYTES,
+          getTrailingScalarsAt(bytes, windowEnd, end) - overlap,
+        );
+        tail = decoder.decode(bytes.subarray(Math.max(windowEnd - overlap, tailAt), end));
         if (anyNeedle.test(tail)) return cutLine(bytes, start, windowEnd, end, dialect);
       }
       if (file.role === 'main') {

@@ -63,6 +63,10 @@ export class SessionBuilder {
   private firstBareCommand: string | undefined;
   private readonly uuidsByFile = new Map<number, Set<string>>();
   private readonly titles = new SessionTitles();
+  /** A prompt log's prompts, each by the session it was typed in (RecordExtras.promptOf). */
+  private readonly promptSessions: string[] = [];
+  /** Models the main file's records set (`RecordExtras.model` off a response), answered or not. */
+  private readonly namedModels: string[] = [];
   /** Lines are skipped unread (the library's scan): not every uuid of the session is known. */
   skipsLines = false;
   /** A main-file record that names no session was added: names after it are the session's own. */
@@ -181,6 +185,11 @@ export class SessionBuilder {
       this.meta.cwd ??= extras.cwd;
       this.meta.gitBranch ??= extras.gitBranch;
       this.meta.sessionId ??= extras.sessionId;
+      if (extras.promptOf !== undefined) this.promptSessions.push(extras.promptOf);
+      // A record that sets the model (a `model_change` or `turn_context` record), not a message
+      // (an OpenClaw gateway's injected answers name a pseudo-model, `gateway-injected`).
+      const setsModel = extras.model && extras.model !== 'unknown' && entry.kind !== 'assistant';
+      if (setsModel && !this.namedModels.includes(extras.model!)) this.namedModels.push(extras.model!);
       if (extras.title) this.titles.note(extras.title, entry.line, this.sawMainRecord);
       else this.sawMainRecord = true;
       if (extras.statedTotals) this.addStatedTotals(extras.statedTotals);
@@ -426,6 +435,15 @@ export class SessionBuilder {
     );
     if (title) this.meta.title = title;
     else delete this.meta.title;
+    // No call answered: the models the log was set to say what it ran with (a session whose one
+    // request failed names its model in `model_change`), said as set, not as answering.
+    if (this.models.length === 0 && this.namedModels.length > 0) this.meta.setModels = [...this.namedModels];
+    else delete this.meta.setModels;
+    if (this.promptSessions.length > 0)
+      this.meta.promptLog = {
+        prompts: this.promptSessions.length,
+        sessions: new Set(this.promptSessions).size,
+      };
 
     return {
       format: this.format,

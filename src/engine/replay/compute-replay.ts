@@ -127,6 +127,7 @@ export function computeReplay(
     strategyId: strategy.id,
     knobs: knobs as Record<string, KnobValue>,
     thresholds: strategy.thresholds(knobs),
+    ...getVaryingWindows(strategy.getCallWindows?.(knobs, prepared)),
     callIndex: calls.slice(),
     recordedTokens: recorded.slice(),
     simulatedTokens: state.simulatedTokens,
@@ -191,4 +192,9 @@ function createView(
       }).tokens,
   };
   return view;
+}
+
+/** A strategy's per-call windows, kept only when they differ between calls. */
+function getVaryingWindows(windows: Float64Array | undefined): { callWindows?: Float64Array } {
+  return windows?.some((w) => w !== windows[0]) ? { callWindows: windows } : {};
 }

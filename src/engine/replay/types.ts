@@ -341,6 +341,11 @@ export interface ReplayResult {
   strategyId: string;
   knobs: Record<string, unknown>;
   thresholds: ThresholdLine[];
+  /**
+   * The window each call was checked against, when it is not the same for all (a log that switches
+   * models: `CompactionStrategy.getCallWindows`); the thresholds above are the session window's.
+   */
+  callWindows?: Float64Array;
   /** Main-conversation calls: index into `session.apiCalls` (the timeline's x axis). */
   callIndex: Int32Array;
   recordedTokens: Float64Array;
@@ -393,5 +398,6 @@ export function getReplayTransferables(result: ReplayResult): ArrayBuffer[] {
     result.simulatedTokens,
     result.checkTokens,
     result.diverged,
+    ...(result.callWindows ? [result.callWindows] : []),
   ].map((a) => a.buffer as ArrayBuffer);
 }

@@ -441,6 +441,11 @@ export interface CompactionStrategy<
   /** The knobs the log's own agent version used, with the reasons. */
   getSessionKnobs(info: SessionInfo): { knobs: K; notes: string[] };
   createRun(knobs: K, prepared: PreparedReplay): StrategyRun;
+  /**
+   * The window each replayed call `k` is checked against, where the strategy reads it per call (a
+   * log that switches models): the chart draws each window's lines over the calls made with it.
+   */
+  getCallWindows?(knobs: K, prepared: PreparedReplay): Float64Array | undefined;
   /** The dump's words for an event's `detail` (this strategy's own), appended to its line. */
   describeDetail?(detail: D): string;
 }

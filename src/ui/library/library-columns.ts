@@ -1,5 +1,6 @@
 import { isSubagentsOnly } from '../../engine/library/group-files';
 import type { LibraryRow } from '../../engine/library/library-row';
+import { describePromptLog } from '../../engine/parse/meta-words';
 import {
   formatBytes,
   formatCount,
@@ -27,6 +28,11 @@ interface LibraryColumn {
   text(s: LibrarySession, row: LibraryRow): string;
   /** The cell's tooltip, where its text is a shortened form. */
   hint?(s: LibrarySession, row: LibraryRow): string | undefined;
+}
+
+/** A row's name: a prompt log said as one, else the agent's name for the session, else its first prompt. */
+function getRowName(r: LibraryRow): string | undefined {
+  return r.promptLog ? describePromptLog(r.promptLog) : (r.title ?? r.firstPrompt);
 }
 
 /**
@@ -83,19 +89,21 @@ export const LIBRARY_COLUMNS: readonly LibraryColumn[] = [
     title: "The session's name as its agent lists it, else what the person first asked",
     widthCss: 'minmax(8rem, 2fr)',
     numeric: false,
-    value: (_, r) => r.title ?? r.firstPrompt ?? '',
+    value: (_, r) => getRowName(r) ?? '',
     // A log with neither (empty, unreadable, cut before its first prompt) shows its file's name:
     // rows of "–" alone could not be told apart, nor found in the folder.
     text: (s, r) =>
-      `${isSubagentsOnly(s.key) ? `${SUBAGENTS_ONLY} · ` : ''}${r.title ?? r.firstPrompt ?? fileNameOf(s.key)}`,
+      `${isSubagentsOnly(s.key) ? `${SUBAGENTS_ONLY} · ` : ''}${getRowName(r) ?? fileNameOf(s.key)}`,
     hint: (s, r) =>
       isSubagentsOnly(s.key)
         ? "Subagent logs whose session transcript is not in this folder: the figures are the subagents' only"
-        : r.title !== undefined && r.firstPrompt !== undefined
-          ? `First prompt: ${r.firstPrompt}`
-          : r.title === undefined && r.firstPrompt === undefined
-            ? 'No name nor prompt in this log: its file'
-            : undefined,
+        : r.promptLog
+          ? `The prompts typed in this project, over its sessions (no model calls): not one session. First prompt: ${r.firstPrompt ?? '–'}`
+          : r.title !== undefined && r.firstPrompt !== undefined
+            ? `First prompt: ${r.firstPrompt}`
+            : r.title === undefined && r.firstPrompt === undefined
+              ? 'No name nor prompt in this log: its file'
+              : undefined,
   },
   {
     key: 'duration',

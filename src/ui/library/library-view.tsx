@@ -115,7 +115,6 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
           {sessions.length === 1 ? 'session' : 'sessions'} · {formatBytes(totalBytes)}
         </span>
         {notSessions.length > 0 && <NotSessionsNote files={notSessions} />}
-        {filesOpen && !scan && <CacheStatus sessions={sessions} />}
         <input
           type="search"
           className="library-search"
@@ -172,7 +171,10 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
           <WhatIfPanel keys={shownKeys} filesOpen={filesOpen} />
         </Suspense>
       )}
-      {scan && (
+      {/* The scan's progress, then what it read, on one line of one height: the rows below never
+          move when the scan ends (they moved up a line under a click, which then landed beside
+          its row and opened nothing: the list stayed, "1 scanned"). */}
+      {scan ? (
         <div className="library-scan" data-testid="library-scan">
           <span>
             Scanning {scan.sessionsDone} of {scan.sessionsTotal} · {formatBytes(scan.bytesRead)} of{' '}
@@ -183,6 +185,12 @@ export function LibraryView({ onReopen }: { onReopen: () => void }) {
             Cancel
           </button>
         </div>
+      ) : (
+        filesOpen && (
+          <div className="library-scan">
+            <CacheStatus sessions={sessions} />
+          </div>
+        )
       )}
       <LibraryRoots roots={roots} sessions={sessions} onReopen={onReopen}>
         <button
@@ -339,38 +347,41 @@ const LibraryRowView = memo(function LibraryRowView({
         if (e.key === 'Enter') openRow(queryClient, s, filesOpen);
       }}
     >
-      {row ? (
-        LIBRARY_COLUMNS.map((c) => (
-          <span
-            key={c.key}
-            className={`library-td${c.numeric ? ' num' : ''}`}
-            data-col={c.key}
-            title={maybeMarked(c.hint?.(s, row))}
-          >
-            {showRoot && c.key === 'project' && (
-              <span
-                className="library-root-tag"
-                title={markHiddenChars(`From the folder ${s.root}`)}
-                data-testid="library-row-root"
-              >
-                <VisibleText text={s.root} />
-              </span>
-            )}
-            {/* A cell holds a log's own text (names, prompts, paths): never a control that acts. */}
-            <VisibleText text={c.text(s, row)} />
-          </span>
-        ))
-      ) : (
-        <span className="library-td muted" style={{ gridColumn: '1 / -1' }}>
-          <VisibleText
-            text={
-              s.error
-                ? `Could not scan ${s.key}: ${s.error}`
-                : `${s.key} · ${formatBytes(s.sizeBytes)} · scanning…`
-            }
-          />
-        </span>
-      )}
+      {row
+        ? LIBRARY_COLUMNS.map((c) => (
+            <span
+              key={c.key}
+              className={`library-td${c.numeric ? ' num' : ''}`}
+              data-col={c.key}
+              title={maybeMarked(c.hint?.(s, row))}
+            >
+              {showRoot && c.key === 'project' && (
+                <span
+                  className="library-root-tag"
+                  title={markHiddenChars(`From the folder ${s.root}`)}
+                  data-testid="library-row-root"
+                >
+                  <VisibleText text={s.root} />
+                </span>
+              )}
+              {/* A cell holds a log's own text (names, prompts, paths): never a control that acts. */}
+              <VisibleText text={c.text(s, row)} />
+            </span>
+          ))
+        : // Keyed as the first column's cell, in a list: the row's scan landing between a click's
+          // press and release keeps this element (it becomes that cell), where replacing it lost the
+          // click (Chromium sends none when the pressed element left the page): the row stayed listed.
+          [
+            <span key={LIBRARY_COLUMNS[0]!.key} className="library-td muted" style={{ gridColumn: '1 / -1' }}>
+              <VisibleText
+                text={
+                  s.error
+                    ? `Could not scan ${s.key}: ${s.error}`
+                    : `${s.key} · ${formatBytes(s.sizeBytes)} · scanning…`
+                }
+              />
+            </span>,
+          ]}
     </div>
   );
 });

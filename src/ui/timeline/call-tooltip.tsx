@@ -24,7 +24,7 @@ export function CallTooltip({
   thresholds?: ThresholdBars;
 }) {
   const hoverX = x;
-  const hover = describeCall(series, x, getFirstTrigger(thresholds?.bars ?? []));
+  const hover = describeCall(series, x, getFirstTrigger(thresholds?.bars ?? [], x));
   return (
     <div
       className="timeline-tooltip mono"

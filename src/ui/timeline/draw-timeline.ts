@@ -125,19 +125,27 @@ export function drawTimeline(
   // The strategy's lines on top, labelled at the right edge by its own names; equal values share
   // one label, and labels are stacked so they never overprint.
   ctx.setLineDash([6, 4]);
-  const groups: { value: number; labels: string[]; color: string }[] = [];
+  // A bar of one window's span (a log that switches models) runs over its calls only, from half a
+  // call before its first to half a call after its last; its label stays over that stretch.
+  const groups: { value: number; labels: string[]; color: string; x0Px: number; x1Px: number }[] = [];
   for (const bar of thresholds?.bars ?? []) {
     const value = bar.tokens;
     if (value <= 0 || value > g.yMaxTokens) continue;
     const y = Math.round(yToPx(g, value)) + 0.5;
+    const x0Px = bar.fromX === undefined ? g.leftPx : Math.max(g.leftPx, xToPx(g, bar.fromX - 0.5));
+    const x1Px = bar.toX === undefined ? g.rightPx : Math.min(g.rightPx, xToPx(g, bar.toX + 0.5));
+    if (x1Px <= x0Px) continue;
     ctx.strokeStyle = bar.color;
     ctx.beginPath();
-    ctx.moveTo(g.leftPx, y);
-    ctx.lineTo(g.rightPx, y);
+    ctx.moveTo(x0Px, y);
+    ctx.lineTo(x1Px, y);
     ctx.stroke();
     const same = groups.find((group) => group.value === value);
-    if (same) same.labels.push(bar.label);
-    else groups.push({ value, labels: [bar.label], color: bar.color });
+    if (same) {
+      if (!same.labels.includes(bar.label)) same.labels.push(bar.label);
+      same.x0Px = Math.min(same.x0Px, x0Px);
+      same.x1Px = Math.max(same.x1Px, x1Px);
+    } else groups.push({ value, labels: [bar.label], color: bar.color, x0Px, x1Px });
   }
   ctx.setLineDash([]);
   groups.sort((a, b) => b.value - a.value);
@@ -170,7 +178,7 @@ export function drawTimeline(
     const widthPx = ctx.measureText(text).width + 8;
     const y0 = y - LABEL_HEIGHT_PX / 2;
     const y1 = y0 + LABEL_HEIGHT_PX - 1;
-    const candidates = [g.rightPx - widthPx, g.leftPx + 2];
+    const candidates = [group.x1Px - widthPx, group.x0Px + 2];
     const x0 = candidates.find(
       (x) =>
         x >= g.leftPx &&

@@ -206,7 +206,7 @@ export function KnobsBar({
       <div className="threshold-readout mono" data-testid="threshold-readout">
         {thresholds?.bars.map((bar) => (
           <span
-            key={bar.id}
+            key={bar.testId}
             className="threshold ink"
             data-testid={bar.testId}
             data-value={bar.tokens}
@@ -216,6 +216,7 @@ export function KnobsBar({
             style={{ '--c': bar.color } as CSSProperties}
           >
             {bar.label} {formatCount(bar.tokens)}
+            {bar.fromX !== undefined && bar.toX !== undefined && ` (calls ${bar.fromX + 1}–${bar.toX + 1})`}
           </span>
         ))}
       </div>

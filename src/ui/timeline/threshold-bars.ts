@@ -13,8 +13,11 @@ export interface ThresholdBar {
   /** A trigger the knobs turned off: drawn where it would be, labelled off, never "over" it. */
   off: boolean;
   color: string;
-  /** `threshold-<id without hyphens>` (`threshold-autocompact`, `threshold-maxallowed`). */
+  /** `threshold-<id without hyphens>` (`threshold-autocompact`, `threshold-maxallowed`); `-<n>` in the n-th span. */
   testId: string;
+  /** Drawn over these calls only (x on the call axis, inclusive): one window's span (`getSpanBars`). */
+  fromX?: number;
+  toX?: number;
 }
 
 /**
@@ -62,9 +65,68 @@ export function getThresholdBars(lines: readonly ThresholdLine[]): ThresholdBars
   return { bars, windowTokens };
 }
 
-/** The lowest trigger: where the strategy first acts (the tooltip's "over …"). */
-export function getFirstTrigger(bars: readonly ThresholdBar[]): ThresholdBar | undefined {
+/** Calls (x on the call axis, inclusive) checked against one window. */
+interface WindowSpan {
+  fromX: number;
+  toX: number;
+  windowTokens: number;
+}
+
+/**
+ * The calls' windows (`ReplayResult.callWindows`, by replayed call, `xOfCall` placing each on the
+ * axis) as spans of one window each; undefined when there is one span (the usual one window).
+ */
+export function getWindowSpans(
+  callWindows: Float64Array | undefined,
+  xOfCall: (k: number) => number | undefined,
+): WindowSpan[] | undefined {
+  if (!callWindows) return undefined;
+  const spans: WindowSpan[] = [];
+  for (let k = 0; k < callWindows.length; k++) {
+    const x = xOfCall(k);
+    if (x === undefined) continue;
+    const last = spans.at(-1);
+    if (last && last.windowTokens === callWindows[k]) last.toX = x;
+    else spans.push({ fromX: x, toX: x, windowTokens: callWindows[k]! });
+  }
+  return spans.length > 1 ? spans : undefined;
+}
+
+/**
+ * A log that switches models: each span's lines (the strategy's for that window) over its calls,
+ * and its window as a bar where it is not the chart's frame (`frameTokens`).
+ */
+export function getSpanBars(
+  spans: readonly WindowSpan[],
+  linesFor: (windowTokens: number) => readonly ThresholdLine[],
+  frameTokens: number | undefined,
+): ThresholdBar[] {
+  const out: ThresholdBar[] = [];
+  spans.forEach((span, i) => {
+    const { bars, windowTokens } = getThresholdBars(linesFor(span.windowTokens));
+    const at = { fromX: span.fromX, toX: span.toX };
+    for (const b of bars) out.push({ ...b, ...at, testId: `${b.testId}-${i}` });
+    if (windowTokens !== undefined && windowTokens !== frameTokens)
+      out.push({
+        id: WINDOW_LINE_ID,
+        label: 'Context window',
+        tokens: windowTokens,
+        kind: 'limit',
+        off: false,
+        color: KIND_COLORS.limit[0]!,
+        testId: `threshold-window-${i}`,
+        ...at,
+      });
+  });
+  return out;
+}
+
+/** The lowest trigger at call `x` (a span's bar holds over its calls only): where the strategy first acts (the tooltip's "over …"). */
+export function getFirstTrigger(bars: readonly ThresholdBar[], x?: number): ThresholdBar | undefined {
   let first: ThresholdBar | undefined;
-  for (const b of bars) if (b.kind === 'trigger' && !b.off && (!first || b.tokens < first.tokens)) first = b;
+  for (const b of bars) {
+    const outside = x !== undefined && ((b.fromX ?? x) > x || (b.toX ?? x) < x);
+    if (b.kind === 'trigger' && !b.off && !outside && (!first || b.tokens < first.tokens)) first = b;
+  }
   return first;
 }

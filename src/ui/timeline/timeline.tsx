@@ -8,7 +8,8 @@ import { CONTEXT_WINDOW_KEY, useEffectiveKnobs, useKnobOverrides } from '../repl
 import { useLayoutStore } from '../layout-store';
 import { KnobsBar } from './knobs-bar';
 import { useReplayStore } from '../replay/replay-store';
-import { getThresholdBars } from './threshold-bars';
+import { getSpanBars, getThresholdBars, getWindowSpans } from './threshold-bars';
+import { useShownReplayResult } from '../replay/replay-overlay';
 import { useBranchPath } from './branch-store';
 import { TimelineNotes } from './timeline-notes';
 
@@ -32,15 +33,36 @@ export function Timeline({ sessionId }: { sessionId: SessionId }) {
   const logWindow = overview?.window.windowTokens;
   // A custom strategy's lines come with its runs (its code runs in its sandbox only).
   const customVersion = useCustomStrategies((s) => s.version);
+  // A log that switches models, replayed by a strategy that checks each call against its model's
+  // window (Cline, pi): the window of each stretch of calls, from the shown replay of this strategy.
+  const replay = useShownReplayResult();
+  const spans = useMemo(() => {
+    if (!series || replay?.strategyId !== strategyId) return undefined;
+    const xByCall = new Map<number, number>();
+    series.callIndex.forEach((call, x) => {
+      xByCall.set(call, x);
+    });
+    return getWindowSpans(replay.callWindows, (k) => xByCall.get(replay.callIndex[k]!));
+  }, [series, replay, strategyId]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `customVersion`: a custom strategy's run brought new lines.
   const thresholds = useMemo(() => {
     if (!strategyKnobs) return undefined;
-    const bars = getThresholdBars(getPageStrategyDescriptor(strategyId).thresholds(strategyKnobs));
+    const descriptor = getPageStrategyDescriptor(strategyId);
+    const bars = getThresholdBars(descriptor.thresholds(strategyKnobs));
     // The frame is the model's window, as the log shows it; a strategy's own window (Codex's 95%
     // of it) does not move it, the user's Window knob does (issue 24 item 4).
     const windowTokens = typeof userWindow === 'number' ? userWindow : (logWindow ?? bars.windowTokens);
+    if (spans)
+      return {
+        bars: getSpanBars(
+          spans,
+          (w) => descriptor.thresholds({ ...strategyKnobs, [CONTEXT_WINDOW_KEY]: w }),
+          windowTokens,
+        ),
+        windowTokens,
+      };
     return { ...bars, windowTokens };
-  }, [strategyId, strategyKnobs, userWindow, logWindow, customVersion]);
+  }, [strategyId, strategyKnobs, userWindow, logWindow, customVersion, spans]);
   const unmodelled = dialect !== undefined && dialect.defaultStrategyId === undefined ? dialect : undefined;
   const heightPx = useLayoutStore((s) => s.chartHeightPx);
   return (

@@ -57,6 +57,11 @@ export interface RecordExtras {
   statedCostUsd?: number;
   /** A name the record gives the session (parse/session-title.ts). */
   title?: TitleNote;
+  /**
+   * The session a prompt of a prompt log was typed in: the file holds a project's prompts over many
+   * sessions (Gemini CLI's `logs.json`), so it is said as that, not as one session named by its first.
+   */
+  promptOf?: string;
 }
 
 /**

@@ -82,4 +82,9 @@ export const CLINE_STRATEGY: CompactionStrategy<ClineKnobs> = {
     const run = profile.condense ? knobs : { ...knobs, useAutoCondense: false };
     return new ClineRun(run, prepared, profile.presetId, getClineCallWindows(prepared, knobs));
   },
+  // The classic ContextManager checks each request against its model's window; the SDK one, the session's.
+  getCallWindows: (knobs, prepared) =>
+    getProfile(CLINE_PROFILES, knobs.profile).engine === 'sdk'
+      ? undefined
+      : getClineCallWindows(prepared, knobs),
 };

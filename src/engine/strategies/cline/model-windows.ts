@@ -67,6 +67,6 @@ export function describeClineModelWindows(info: SessionInfo, contextWindow: Toke
   return [
     `The task switches models: each request is checked against the window of the model it is sent to, as Cline reads the model in use before each request: ${rows
       .map((r) => `${r.model} ${fmt(windowOf(r.model, r.provider, contextWindow))}`)
-      .join(', ')}. The chart's lines are at the session's window, ${fmt(contextWindow)}.`,
+      .join(', ')}. The chart draws each window's lines over the calls sent with its model.`,
   ];
 }

@@ -341,5 +341,6 @@ export const PI_STRATEGY: CompactionStrategy<PiKnobs, PiEventDetail> = {
     return { knobs, notes };
   },
   createRun: (knobs, prepared) => new PiRun(knobs, prepared),
+  getCallWindows: (knobs, prepared) => getPiTurnWindows(prepared, knobs),
   describeDetail: describePiDetail,
 };

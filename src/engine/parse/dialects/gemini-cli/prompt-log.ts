@@ -42,7 +42,8 @@ function normalizePrompt(record: unknown, ctx: RecordContext, index: number): No
   entry.blocks = [
     { kind: 'text', text: record.message.slice(0, ctx.previewChars), chars: record.message.length },
   ];
-  return { entry, extras };
+  // Counted by the session it was typed in: the file is said as a prompt log (N prompts over M sessions).
+  return { entry, extras: { ...extras, promptOf: record.sessionId } };
 }
 
 const promptLogNormalizer: RecordNormalizer = {
