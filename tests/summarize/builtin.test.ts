@@ -13,6 +13,7 @@ import {
 import { cleanupSummary } from '../../src/engine/summarize/cleanup';
 import { prepareSummary } from '../../src/engine/summarize/prepare';
 import { corpusFilesOf, corpusOrSkip } from '../helpers/corpus';
+import { getPresetSettings } from '../helpers/preset-settings';
 import { FIRST_REQUEST, LAST_REQUEST, loadFixture, TEST_ERROR } from './fixture';
 
 async function prepared(presetId = 'claude-code-full', prompt?: string) {
@@ -138,14 +139,7 @@ describe("the built-in summarizer's input on real compactions", () => {
           session,
           [source],
           { kind: 'compaction', compactionIndex: real },
-          {
-            presetId: preset.id,
-            prompt: preset.prompt,
-            customInstructions: '',
-            systemPrompt: preset.systemPrompt,
-            model: 'builtin',
-            maxOutputTokens: preset.maxOutputTokens,
-          },
+          getPresetSettings(preset.id),
         );
         const result = await createBuiltinSummarizer(preset).summarize(prepared.request);
         expect(result.usage.inputTokens, basename(file)).toBe(prepared.estimatedTokens);
