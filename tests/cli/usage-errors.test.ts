@@ -63,7 +63,7 @@ describe('usage errors exit 2, naming the flag', () => {
     // The page's "Compaction 1" is c0 here: the error lists each with its line to tell them apart.
     [
       ['summarize', TINY, '--at', 'c9'],
-      /c9 is no compaction of this transcript; its full compactions: c0 = [0-9a-f-]{36} \(auto at line 16\)/,
+      /c9 is not a compaction of this transcript; its full compactions: c0 = [0-9a-f-]{36} \(auto at line 16\)/,
     ],
     [['summarize', TINY, '--at', '5', '--preset', 'nope'], /Unknown preset "nope"/],
     [['summarize', TINY, '--at', '5', '--max-tokens', 'x'], /--max-tokens expects a number, got "x"/],

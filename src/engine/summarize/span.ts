@@ -120,7 +120,7 @@ export function getCompactionSpan(session: Session, point: CompactionPoint): Com
     if (!compaction || !isMainCompaction(session, compaction)) {
       const what = compaction
         ? `a ${compaction.kind} at line ${compaction.line}, not a full compaction`
-        : 'no compaction of this transcript';
+        : 'not a compaction of this transcript';
       const known = listRealCompactions(session);
       throw new RangeError(
         `c${point.compactionIndex} is ${what}${known ? `; its full compactions: ${known}` : '; it has no full compaction'}`,
