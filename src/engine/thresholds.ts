@@ -100,27 +100,26 @@ export const NEWEST_CLAUDE_CODE_VERSION_CHECKED = '2.1.111';
 /** The newest release whose code was read for the profiles (its native binary's JavaScript, docs/sources.md#cc-npm-constants). */
 const NEWEST_CLAUDE_CODE_VERSION_READ = '2.1.229';
 
+/** A version's `x.y.z` as numbers (a suffix aside), or undefined. */
+function parseXyz(version: string | undefined): [number, number, number] | undefined {
+  const m = version ? /^(\d+)\.(\d+)\.(\d+)/.exec(version) : null;
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+/** Numeric order of two `x.y.z` (engine root: the strategies' `compareVersions` is a layer above). */
+function compareXyz(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
 /**
  * What is known of a version's profile, when it is not read or measured: a version newer than
  * every version checked. Undefined otherwise.
  */
 export function describeUncheckedVersion(version: string | undefined): string | undefined {
-  const m = version ? /^(\d+)\.(\d+)\.(\d+)/.exec(version) : null;
-  if (!m) return undefined;
-  const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const [nMajor, nMinor, nPatch] = NEWEST_CLAUDE_CODE_VERSION_CHECKED.split('.').map(Number) as [
-    number,
-    number,
-    number,
-  ];
-  const newer = major !== nMajor ? major > nMajor : minor !== nMinor ? minor > nMinor : patch > nPatch;
-  if (!newer) return undefined;
-  const [rMajor, rMinor, rPatch] = NEWEST_CLAUDE_CODE_VERSION_READ.split('.').map(Number) as [
-    number,
-    number,
-    number,
-  ];
-  const read = major !== rMajor ? major < rMajor : minor !== rMinor ? minor < rMinor : patch <= rPatch;
+  const at = parseXyz(version);
+  if (!at || compareXyz(at, parseXyz(NEWEST_CLAUDE_CODE_VERSION_CHECKED)!) <= 0) return undefined;
+  const read = compareXyz(at, parseXyz(NEWEST_CLAUDE_CODE_VERSION_READ)!) <= 0;
   return read
     ? `Claude Code ${version} is newer than every version checked on real logs' auto-compactions (up to ${NEWEST_CLAUDE_CODE_VERSION_CHECKED}); its code, read from the npm package up to ${NEWEST_CLAUDE_CODE_VERSION_READ}, computes the same threshold (docs/sources.md#cc-npm-constants).`
     : `Claude Code ${version} is newer than every version the profiles were read from (the npm package, up to ${NEWEST_CLAUDE_CODE_VERSION_READ}) or checked on (the real logs' auto-compactions up to ${NEWEST_CLAUDE_CODE_VERSION_CHECKED}): its thresholds are assumed unchanged since then.`;
@@ -132,11 +131,9 @@ export function describeUncheckedVersion(version: string | undefined): string | 
  * Unknown or missing versions get the current profile.
  */
 export function getThresholdProfileForVersion(version: string | undefined): ThresholdProfileId {
-  const m = version ? /^(\d+)\.(\d+)\.(\d+)/.exec(version) : null;
-  if (!m) return 'v2.1.68';
-  const major = Number(m[1]);
-  const minor = Number(m[2]);
-  const patch = Number(m[3]);
+  const at = parseXyz(version);
+  if (!at) return 'v2.1.68';
+  const [major, minor, patch] = at;
   if (major > 2 || (major === 2 && minor > 1)) return 'v2.1.68';
   if (major === 2 && minor === 1) return patch > LAST_V2_0_PATCH_OF_2_1 ? 'v2.1.68' : 'v2.0';
   if (major === 2) return 'v2.0';
