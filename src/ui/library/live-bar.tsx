@@ -7,11 +7,12 @@ import { liveReadingQuery, startLive, stopLive, useLiveStore } from './live';
  * Live mode's line over the session: the context now, this log's auto-compact threshold, the
  * tokens left and about how many calls that is at the recent pace; the last compaction's score.
  * A file that cannot be read keeps the last figures, marked as the last known, and the bar says
- * why (a file gone, HTTP 404, is said as such), never "waiting for the first calls".
+ * why (a file gone, HTTP 404, is said as such), never "waiting for the first calls"; nor does a file
+ * emptied or cut to less than a line, whose session shown is the one read before.
  */
 export function LiveBar() {
   const queryClient = useQueryClient();
-  const { source, live, step, bytes, error, gone, skipped } = useLiveStore();
+  const { source, live, step, bytes, error, gone, skipped, shrank } = useLiveStore();
   const reading = useQuery(liveReadingQuery()).data;
   const forecast = reading?.forecast;
   const score = reading?.score;
@@ -35,7 +36,14 @@ export function LiveBar() {
             ? 'not growing'
             : `~${formatCount(forecast.callsLeft)} calls at this pace`}
         </span>
-      ) : error ? null : (
+      ) : error ? null : live && shrank ? (
+        // Emptied or cut before its first whole line: the session shown is the one read before
+        // (its entries, calls and chart), never "waiting for the first calls" over it.
+        <span className="notice" data-testid="follow-shrank">
+          The file shrank from {formatCount(shrank.fromBytes)} to {formatCount(shrank.toBytes)} bytes: the
+          session below is its last read, read again from its start once a whole line is written
+        </span>
+      ) : (
         <span className="muted">
           {live ? 'Waiting for the first calls…' : 'Live mode reads the file again every second.'}
         </span>

@@ -88,6 +88,11 @@ interface LiveState {
    * out of that step, the main file and the others followed all the same.
    */
   skipped?: string[];
+  /**
+   * The main file was found shorter than the last read (cut, emptied, replaced) and holds no whole
+   * line yet: the session shown is still the last read's, the bar says so until a line is read.
+   */
+  shrank?: { fromBytes: number; toBytes: number };
 }
 
 export const useLiveStore = create<LiveState>()(() => ({ live: false, bytes: 0 }));
@@ -106,6 +111,7 @@ export function setLiveSource(source: LiveSource | undefined): void {
     error: undefined,
     gone: undefined,
     skipped: undefined,
+    shrank: undefined,
   });
   setReading(null);
 }
@@ -142,11 +148,11 @@ export function startLive(queryClient: QueryClient): void {
       // A file shorter than the last read was replaced, cut or emptied: looked at from the start,
       // and the figures of what it held (the forecast, a compaction's score) are gone with it.
       if (blob.size < cut) {
+        useLiveStore.setState({ bytes: 0, step: undefined, shrank: { fromBytes: cut, toBytes: blob.size } });
         cut = 0;
         otherCuts = new Map();
         otherBlobs = new Map();
         setReading(null);
-        useLiveStore.setState({ bytes: 0, step: undefined });
       }
       // Readable again: the figures shown are current again.
       if (useLiveStore.getState().error !== undefined)
@@ -209,6 +215,7 @@ export function startLive(queryClient: QueryClient): void {
           },
           error: undefined,
           gone: undefined,
+          shrank: undefined,
         };
         if (source.libraryKey !== undefined) {
           let sizeBytes = mainEnd;
