@@ -38,8 +38,9 @@ export const STATUSLINE_USAGE = `  compactlab statusline
 export const WATCH_USAGE = `  compactlab watch <session.jsonl> [--json] [--interval-ms 1000] [--once]
       Follow a live session: context now, the auto-compact threshold of its version, tokens and
       calls left; each real compaction seen landing is scored against the forecasts, and a file
-      cut, replaced or gone is said (a gone file keeps its last status). One updating line in a
-      terminal, or one JSON object per change with --json. --once reads what is there and exits.`;
+      cut, replaced or gone is said (a gone file keeps its last status), and so are lines that are
+      not JSON records (skipped, by line number). One updating line in a terminal, or one JSON
+      object per change with --json. --once reads what is there and exits.`;
 
 export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --csv] [--jobs N]
       One row per session (subagent files folded into theirs): file, agent, sessionId, apiCalls

@@ -130,6 +130,54 @@ describe.skipIf(!corpusOrSkip('watch over a followed real session'))(
       expect(JSON.parse(at(out, 0))).toMatchObject({ compactions: 2, autoCompactTokens: 155_000 });
     });
 
+    // Lines that are not JSON records (a record cut by a crash, garbage) were skipped in silence:
+    // the page's parse lists each as an issue, watch said nothing. Now each read names them.
+    it('names the lines that are not JSON records, in a first read and as they are appended', async () => {
+      const dealerflow = linesOf(DEALERFLOW);
+      const dir = mkdtempSync(join(tmpdir(), 'compactlab-watch-'));
+      const file = join(dir, 'session.jsonl');
+      const cut = at(dealerflow, 100).slice(0, 30);
+      writeFileSync(file, text([...dealerflow.slice(0, 100), cut, ...dealerflow.slice(100, 150)]));
+      const once: string[] = [];
+      expect(await watchCommand([file, '--once', '--json'], (t) => once.push(t))).toBe(0);
+      expect(JSON.parse(at(once, 0))).toEqual({ kind: 'skipped', count: 1, lines: [101] });
+      expect(JSON.parse(at(once, 1))).toMatchObject({ kind: 'status', line: 151 });
+
+      const json: string[] = [];
+      const plain: string[] = [];
+      const stop = new AbortController();
+      const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
+      Object.defineProperty(process.stdout, 'isTTY', { value: false, configurable: true });
+      const runs = [
+        watchCommand([file, '--json', '--interval-ms', '50'], (t) => json.push(t), stop.signal),
+        watchCommand([file, '--interval-ms', '50'], (t) => plain.push(t), stop.signal),
+      ];
+      try {
+        await waitFor(() => json.some((l) => l.includes('"line":151')) && plain.length > 1);
+        expect(plain[0]).toBe('line 101 is not a JSON record: skipped (compactlab inspect says why)');
+        appendFileSync(file, text(['garbage', '[1,2]', ...Array.from({ length: 5 }, () => '{"type":')]));
+        await waitFor(() => json.filter((l) => l.includes('"skipped"')).length === 2);
+        expect(JSON.parse(json.filter((l) => l.includes('"skipped"'))[1]!)).toEqual({
+          kind: 'skipped',
+          count: 7,
+          lines: [152, 153, 154, 155, 156],
+        });
+        await waitFor(() => plain.some((l) => l.startsWith('7 lines')));
+        expect(plain.find((l) => l.startsWith('7 lines'))).toBe(
+          '7 lines are not JSON records: skipped (lines 152, 153, 154, 155, 156, … (2 more); compactlab inspect says why)',
+        );
+        // The good lines after them are read on.
+        appendFileSync(file, text(dealerflow.slice(150, 170)));
+        await waitFor(() => json.some((l) => l.includes('"line":178')));
+      } finally {
+        stop.abort();
+        if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
+        else delete (process.stdout as { isTTY?: boolean }).isTTY;
+      }
+      expect(await Promise.all(runs)).toEqual([0, 0]);
+      rmSync(dir, { recursive: true, force: true });
+    });
+
     it('says a cut, a replaced and a deleted file; scores only compactions seen landing (--json and text)', async () => {
       const dealerflow = linesOf(DEALERFLOW);
       const aistrad = linesOf(AISTRAD);

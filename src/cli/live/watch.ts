@@ -136,13 +136,17 @@ export async function watchCommand(
     // A read from the file's start (the first one, or after it shrank or was replaced) is its
     // history: its compactions were not seen landing, no forecast was made for them.
     let history = state.offsetBytes === 0 && !emptySeen;
+    /** Lines of this read that are no JSON record: skipped by the figures, said below. */
+    const skipped: number[] = [];
     let read: Awaited<ReturnType<typeof readAppendedLines>>;
     try {
       read = await readAppendedLines(
         source,
         state,
         (text, line) => {
+          const notRecordBefore = figures.notRecordLines ?? 0;
           addLiveLine(figures, text, line);
+          if ((figures.notRecordLines ?? 0) > notRecordBefore) skipped.push(line);
           // A compaction scored as soon as its line is read, before later calls move the figures.
           if (figures.compactions > scoredCompactions && figures.lastCompaction) {
             scoredCompactions = figures.compactions;
@@ -157,6 +161,7 @@ export async function watchCommand(
             fileEvent('back');
           }
           figures = createLiveFigures();
+          skipped.length = 0;
           scoredCompactions = 0;
           history = true;
           emptySeen = false;
@@ -187,6 +192,7 @@ export async function watchCommand(
     else if (state.offsetBytes > 0) emptySeen = false;
     const why = whyNotFollowed(path, figures);
     if (why !== undefined) throw new NotFollowed(why);
+    if (skipped.length > 0) event(describeSkipped(skipped), formatSkipped(skipped));
     const status = computeLiveStatus(figures);
     recordLivePrediction(figures, status);
     lastStatus = status;
@@ -238,6 +244,26 @@ export async function watchCommand(
   } finally {
     source.close();
   }
+}
+
+/** Line numbers a message names (ours: enough to find them; the count says the rest). */
+const SKIPPED_LINES_SHOWN = 5;
+
+/** `--json`'s event for the lines of one read that are no JSON record (line numbers only, never their text). */
+function describeSkipped(lines: number[]) {
+  return { kind: 'skipped', count: lines.length, lines: lines.slice(0, SKIPPED_LINES_SHOWN) };
+}
+
+/**
+ * Lines that are no JSON record (cut, garbled, not JSON) are skipped by the figures, as the
+ * page's parse skips them with an issue each: said once per read, by line number.
+ */
+export function formatSkipped(lines: number[]): string {
+  const shown = lines.slice(0, SKIPPED_LINES_SHOWN).join(', ');
+  const more = lines.length > SKIPPED_LINES_SHOWN ? `, … (${lines.length - SKIPPED_LINES_SHOWN} more)` : '';
+  return lines.length === 1
+    ? `line ${shown} is not a JSON record: skipped (compactlab inspect says why)`
+    : `${lines.length} lines are not JSON records: skipped (lines ${shown}${more}; compactlab inspect says why)`;
 }
 
 /** A log no live reader follows: said once, and watch ends. */
