@@ -53,6 +53,26 @@ describe('findSecretsInText', () => {
     for (const text of texts) expect(findSecretsInText(text), text).toEqual([]);
   });
 
+  // Code read as NAME = value: a keyword or a call is the code that computes a value, never one.
+  // Each was found on the real corpora (dealerflow's `generateToken = function()` masked every
+  // "function" of its requests, the preset prompt's own with them); a literal stays a secret.
+  it('takes no keyword or call for the value of a secret-named assignment', () => {
+    const code = [
+      'inviteSchema.statics.generateToken = function() {',
+      'const decodedToken = await admin.auth().verifyIdToken(token);',
+      'export const refreshToken = async (req, res) => {',
+      'const refreshToken = useCallback(async () => {',
+      'const token = getToken (req);',
+      'read_token = lambda req: req.headers["x-token"]',
+    ];
+    for (const text of code) expect(findSecretsInText(text), text).toEqual([]);
+    expect(maskText('const token = "functionally-a-secret-9f3k";')).toBe(
+      'const token = "[REDACTED:env-secret]";',
+    );
+    expect(maskText('password: moxa')).toBe('password: [REDACTED:env-secret]');
+    expect(maskText('SECRET=asyncronous1')).toBe('SECRET=[REDACTED:env-secret]');
+  });
+
   it('runs in linear time on long adversarial input', () => {
     const MB = 1 << 20;
     const inputs = [

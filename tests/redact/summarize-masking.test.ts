@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMockServer } from '../../mock/anthropic-mock.mjs';
 import { createMockServer as createOpenAiMock } from '../../mock/openai-mock.mjs';
 import { getPrintableUrl } from '../../src/engine/redact/printable-url';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 import { runCli } from '../helpers/run-cli';
 import { createFixtureText } from '../summarize/fixture';
 
@@ -109,4 +110,25 @@ describe('compactlab summarize masking', () => {
       'https://proxy.example.test/v1',
     );
   });
+});
+
+// A real Claude Code 2.0.67 session whose code assigns `generateToken = function() {` (and
+// `hashToken = function`): the masking took "function" for a token's value and masked it wherever
+// it occurs, 142 times in compaction 2's request, the claude-code-full prompt's own "function
+// signatures" with them (the page's run then stored that prompt, marked "edited prompt"). A keyword
+// or a call is code, never a value: the request keeps every "function" and masks nothing there.
+describe.skipIf(!corpusOrSkip('summarize masking on a real session'))('summarize masking, real code', () => {
+  it('leaves the code keywords of a real session and the preset prompt unmasked', async () => {
+    const file = join(
+      CORPUS,
+      'reviewchaser__dealerflow/claude__projects__C--Users-georg-dealerflow__57c87a56-24c0-4296-be22-193aa3e1e16c.jsonl',
+    );
+    const { code, text } = await runCli(['summarize', file, '--at', 'c1', '--json']);
+    expect(code).toBe(0);
+    const request = JSON.stringify(JSON.parse(text).request);
+    // Booleans: a failure prints no transcript text.
+    expect(request.includes('- function signatures'), 'the preset prompt').toBe(true);
+    expect(request.includes('generateToken = function ()'), 'the code').toBe(true);
+    expect(request.match(/\[REDACTED:env-secret\]/g) ?? []).toEqual([]);
+  }, 60_000);
 });

@@ -27,8 +27,11 @@ interface Rule {
   pattern: RegExp;
   /** The capture group that is the secret (the whole match when absent). */
   group?: number;
-  /** Rejects a candidate secret (placeholders, numbers, well-known non-personal addresses). */
-  reject?: (secret: string) => boolean;
+  /**
+   * Rejects a candidate secret (placeholders, numbers, well-known non-personal addresses); `after`
+   * is the text that follows it (up to `AFTER_CHARS`), where a call's `(` shows code.
+   */
+  reject?: (secret: string, after: string) => boolean;
   /**
    * A cheap test every text the rule can match passes (a literal every match holds): the rule's
    * own pattern, with its bounded prefixes tried at each word start, runs only on those.
@@ -45,6 +48,17 @@ const PLACEHOLDER = /^(?:\$|<|\{|%|\*{3}|x{4}|\[REDACTED)/i;
 const NOT_A_VALUE = /^(?:\d+|true|false|null|none|undefined|required|optional|string|number)$/i;
 /** `input.value`, `process.env.X`, `this.token`: code reading a value, not the value. */
 const CODE_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+
+/**
+ * A keyword of JavaScript or Python is code, never a value: `generateToken = function() {`,
+ * `const token = await getIdToken()`, `SECRET = async (req) =>` (a real session's request had
+ * every "function" masked, 142 times, the preset's own "function signatures" with them).
+ */
+const CODE_KEYWORD = /^(?:function|async|await|typeof|require|import|return|yield|lambda|class|this|self)$/;
+/** `getToken(`, `useCallback(`: a call, the value code. */
+const CALL_FOLLOWS = /^[ \t]{0,4}\(/;
+/** Characters after a candidate that `reject` sees. */
+const AFTER_CHARS = 8;
 
 /** The names `env-secret` looks for, without the name's prefix tried at every word start. */
 const ENV_SECRET_NAME = /PASSWORD|PASSWD|SECRET|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE_KEY/i;
@@ -153,7 +167,12 @@ const RULES: readonly Rule[] = [
     pattern:
       /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{0,64}(?:PASSWORD|PASSWD|SECRET|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE_KEY)["']?[ \t]{0,4}[=:][ \t]{0,4}["']?([^\s"'`\\&,;()]{4,512})/gi,
     group: 1,
-    reject: (s) => PLACEHOLDER.test(s) || NOT_A_VALUE.test(s) || CODE_EXPRESSION.test(s),
+    reject: (s, after) =>
+      PLACEHOLDER.test(s) ||
+      NOT_A_VALUE.test(s) ||
+      CODE_EXPRESSION.test(s) ||
+      CODE_KEYWORD.test(s) ||
+      CALL_FOLLOWS.test(after),
     hint: (text) => ENV_SECRET_NAME.test(text),
   },
   {
@@ -252,8 +271,10 @@ export function findSecretsInText(text: string): SecretMatch[] {
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
       const secret = rule.group === undefined ? m[0] : m[rule.group];
-      if (!secret || rule.reject?.(secret)) continue;
+      if (!secret) continue;
       const start = (m.index ?? 0) + (rule.group === undefined ? 0 : m[0].lastIndexOf(secret));
+      const end = start + secret.length;
+      if (rule.reject?.(secret, text.slice(end, end + AFTER_CHARS))) continue;
       found.push({
         kind: rule.kind,
         start,
