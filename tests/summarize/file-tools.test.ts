@@ -52,6 +52,41 @@ describe.skipIf(!corpusOrSkip('file tools of a real Gemini CLI span'))('file too
   });
 });
 
+// A real Cline task opened from its UI log alone (haram-333/fineye): its summary request carries
+// each call as the model's text, `[tool] {"tool":"readFile","path":…}` (Cline's API takes calls as
+// text too), and the built-in summary said "Summarized: 49 messages, 3 user messages, 0 tool
+// calls" and "No files were read or changed" over 15 calls, 13 of them readFile.
+const CLINE_UI = join(FOREIGN, 'haram-333__fineye/ui_messages.json');
+
+describe.skipIf(!corpusOrSkip('tool calls of a real Cline UI log'))('tool calls written as text', () => {
+  it("a real Cline UI log's span: its calls counted, the files its readFile calls read listed", async () => {
+    const raw = readFileSync(CLINE_UI, 'utf8');
+    // The calls the UI log shows (complete ones), read here without the engine.
+    const calls: { tool: string; path?: string }[] = [];
+    for (const m of JSON.parse(raw) as { type: string; say?: string; text?: string; partial?: boolean }[])
+      if (m.type === 'say' && m.say === 'tool' && m.partial !== true) calls.push(JSON.parse(m.text ?? '{}'));
+    const read = new Set(calls.filter((c) => c.tool === 'readFile').map((c) => c.path));
+    expect([calls.length, read.size]).toEqual([15, 13]);
+    const session = await parseSession([createMemorySource(basename(CLINE_UI), Buffer.from(raw))]);
+    const preset = requirePreset('cline-summarize-task');
+    const prepared = await prepareSummary(
+      session,
+      [createMemorySource(basename(CLINE_UI), Buffer.from(raw))],
+      { kind: 'api-call', apiCallIndex: session.apiCalls.length - 1 },
+      getPresetSettings('cline-summarize-task'),
+    );
+    const digest = computeSpanDigest(prepared.request.messages);
+    expect(digest.toolCounts).toEqual({ readFile: 13, searchFiles: 2 });
+    expect(new Set(digest.files.map((f) => f.path))).toEqual(read);
+    const summary = renderBuiltinSummary(prepared.request, {
+      sections: preset.sections,
+      output: preset.output,
+    });
+    expect(summary).toContain(', 15 tool calls.');
+    expect(summary).not.toContain('No files were read or changed');
+  });
+});
+
 it("OpenCode's filePath names the file its read, edit and write tools work on", () => {
   const digest = computeSpanDigest([
     { role: 'user', content: 'Fix the bug.' },

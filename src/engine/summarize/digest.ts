@@ -173,10 +173,20 @@ function describeToolTarget(use: ToolUse): string | undefined {
 type FileAction = 'read' | 'edit' | 'write';
 
 function getFileAction(name: string): FileAction | undefined {
-  // Read, NotebookRead, read_file; Edit, MultiEdit, replace_in_file; Write, write_to_file, create_file.
-  if (/read_file|read$/i.test(name)) return 'read';
+  // Read, NotebookRead, read_file; Edit, MultiEdit, replace_in_file; Write, write_to_file,
+  // create_file; Cline's UI log names them readFile, editedExistingFile and newFileCreated.
+  if (/read_?file|read$/i.test(name)) return 'read';
   if (/edit|replace/i.test(name)) return 'edit';
-  if (/write|create_file/i.test(name)) return 'write';
+  if (/write|create_?file|newFileCreated/i.test(name)) return 'write';
+  return undefined;
+}
+
+/** A call the request carries as the model's text (Cline's UI log), as a dialect reads it back. */
+function readToolCallText(text: string): { name: string; input: unknown } | undefined {
+  for (const c of CONVENTIONS) {
+    const call = c.readToolCallText?.(text);
+    if (call) return call;
+  }
   return undefined;
 }
 
@@ -234,6 +244,29 @@ export function computeSpanDigest(messages: RequestMessage[]): SpanDigest {
     for (const error of awaitingFollowUp) error.followUp = text;
     awaitingFollowUp = [];
   };
+  /** A call's action, its file and command, and the todo list after it (`result`: its paired one). */
+  const addCall = (use: ToolUse, index: number, result: ToolResult | undefined) => {
+    const failed = result?.is_error === true;
+    const target = describeToolTarget(use);
+    actions.push({ index, text: `${use.name}${target ? ` ${target}` : ''}${failed ? ' (failed)' : ''}` });
+    const path = getToolPath(use.input);
+    const action = getFileAction(use.name);
+    if (path && action) {
+      let touch = files.get(path);
+      if (!touch) {
+        touch = { path, reads: 0, edits: 0, writes: 0, lastIndex: index };
+        files.set(path, touch);
+      }
+      touch[action === 'read' ? 'reads' : action === 'edit' ? 'edits' : 'writes']++;
+      touch.lastIndex = index;
+    }
+    const input = isObject(use.input) ? use.input : {};
+    const command = str(input.command);
+    if (command && /bash|shell|exec|command/i.test(use.name)) {
+      digest.commands.push({ command, description: str(input.description), index, failed });
+    }
+    digest.todos = applyTodoTool(use, digest.todos, tasks, result ? getToolResultText(result) : undefined);
+  };
 
   messages.forEach((message, index) => {
     for (const block of getBlocks(message)) {
@@ -250,38 +283,24 @@ export function computeSpanDigest(messages: RequestMessage[]): SpanDigest {
         }
       } else if (message.role === 'assistant' && isTextBlock(block)) {
         const text = stripInlineReasoning(block.text).trim();
-        if (text) digest.assistantTexts.push({ index, text });
+        // A call written as text (Cline's UI log: its result comes back as the next request's
+        // text, unpaired): counted with the others; a real Cline task's 15 calls read 0 before.
+        const call = readToolCallText(text);
+        if (call) {
+          const use: ToolUse = { type: 'tool_use', id: `text-call:${index}`, ...call };
+          digest.toolCounts[use.name] = (digest.toolCounts[use.name] ?? 0) + 1;
+          const target = describeToolTarget(use);
+          followUp(`${use.name}${target ? ` ${target}` : ''}`);
+          addCall(use, index, undefined);
+        } else if (text) digest.assistantTexts.push({ index, text });
       } else if (isToolUseBlock(block)) {
         uses.set(block.id, { use: block, index });
         digest.toolCounts[block.name] = (digest.toolCounts[block.name] ?? 0) + 1;
         const result = results.get(block.id);
-        const failed = result?.is_error === true;
         const target = describeToolTarget(block);
-        const describe = `${block.name}${target ? ` ${target}` : ''}`;
-        followUp(`${describe} (${result ? (failed ? 'failed too' : 'succeeded') : 'no result yet'})`);
-        actions.push({ index, text: `${describe}${failed ? ' (failed)' : ''}` });
-        const path = getToolPath(block.input);
-        const action = getFileAction(block.name);
-        if (path && action) {
-          let touch = files.get(path);
-          if (!touch) {
-            touch = { path, reads: 0, edits: 0, writes: 0, lastIndex: index };
-            files.set(path, touch);
-          }
-          touch[action === 'read' ? 'reads' : action === 'edit' ? 'edits' : 'writes']++;
-          touch.lastIndex = index;
-        }
-        const input = isObject(block.input) ? block.input : {};
-        const command = str(input.command);
-        if (command && /bash|shell|exec|command/i.test(block.name)) {
-          digest.commands.push({ command, description: str(input.description), index, failed });
-        }
-        digest.todos = applyTodoTool(
-          block,
-          digest.todos,
-          tasks,
-          result ? getToolResultText(result) : undefined,
-        );
+        const status = result ? (result.is_error === true ? 'failed too' : 'succeeded') : 'no result yet';
+        followUp(`${block.name}${target ? ` ${target}` : ''} (${status})`);
+        addCall(block, index, result);
       } else if (isToolResultBlock(block) && block.is_error) {
         const call = uses.get(block.tool_use_id);
         const error: ToolError = {

@@ -194,6 +194,11 @@ export interface TranscriptConventions {
     tasks: Map<string, TodoItem>,
     resultText?: string,
   ) => TodoItem[] | undefined;
+  /**
+   * A tool call the dialect's summary request carries as the model's text, read back as a call
+   * (name and input) for the built-in summary's digest; undefined for any other text.
+   */
+  readonly readToolCallText?: (text: string) => { name: string; input: unknown } | undefined;
   /** `system` subtypes the dialect models; others are counted as unknown. */
   readonly knownSystemSubtypes?: ReadonlySet<string>;
   /**

@@ -85,6 +85,27 @@ function stripEnvironmentDetails(text: string): string {
   return out + text.slice(from);
 }
 
+/**
+ * A call of the UI log as its summary request carries it, the model's text `[<type>] <text>`
+ * (ui-message-records.ts writes it): `[tool] {"tool": "readFile", "path": …}` (the UI's JSON, its
+ * tool named as the header counts it), `[command] npm test` (a command line).
+ */
+const UI_CALL_TEXT = /^\[(tool|command|browser_action_launch|use_mcp_server)\] /;
+
+function readUiToolCallText(text: string): { name: string; input: unknown } | undefined {
+  const m = UI_CALL_TEXT.exec(text);
+  if (!m) return undefined;
+  const body = text.slice(m[0].length);
+  if (m[1] === 'command') return { name: 'command', input: { command: body } };
+  if (m[1] !== 'tool') return { name: m[1]!, input: {} };
+  try {
+    const value: unknown = JSON.parse(body);
+    return isObject(value) && typeof value.tool === 'string' ? { name: value.tool, input: value } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The UI log (ui-messages.ts reads it): the task's main file. */
 export const CLINE_UI_DIALECT_INFO: DialectInfo = {
   id: 'cline-ui',
@@ -101,6 +122,8 @@ export const CLINE_UI_DIALECT_INFO: DialectInfo = {
     folderFile: (path) => UI_NAME.test(path),
     wholeJson: { maxBytes: MAX_UI_LOG_BYTES },
   },
+  // Its calls reach a summary request as text: the built-in summary counts them and their files.
+  transcript: { readToolCallText: readUiToolCallText },
 };
 
 /** The task history (api-history.ts reads it). */
