@@ -55,11 +55,12 @@ describe.skipIf(!corpusOrSkip('file tools of a real Gemini CLI span'))('file too
 // A real Cline task opened from its UI log alone (haram-333/fineye): its summary request carries
 // each call as the model's text, `[tool] {"tool":"readFile","path":…}` (Cline's API takes calls as
 // text too), and the built-in summary said "Summarized: 49 messages, 3 user messages, 0 tool
-// calls" and "No files were read or changed" over 15 calls, 13 of them readFile.
+// calls" and "No files were read or changed" over 15 calls, 13 of them readFile; the person's
+// feedback and answers, which Cline sends inside a tool's result, were not user messages.
 const CLINE_UI = join(FOREIGN, 'haram-333__fineye/ui_messages.json');
 
 describe.skipIf(!corpusOrSkip('tool calls of a real Cline UI log'))('tool calls written as text', () => {
-  it("a real Cline UI log's span: its calls counted, the files its readFile calls read listed", async () => {
+  it("a real Cline UI log's span: its calls and the person's words counted, the files read listed", async () => {
     const raw = readFileSync(CLINE_UI, 'utf8');
     // The calls the UI log shows (complete ones), read here without the engine.
     const calls: { tool: string; path?: string }[] = [];
@@ -75,14 +76,24 @@ describe.skipIf(!corpusOrSkip('tool calls of a real Cline UI log'))('tool calls 
       { kind: 'api-call', apiCallIndex: session.apiCalls.length - 1 },
       getPresetSettings('cline-summarize-task'),
     );
+    // The request's user texts that carry the person's words, by a plain match: the task, a
+    // resumption, feedback on a completion, an answer to a question (these two wrapped in the
+    // tool's result, "[attempt_completion] Result: … <feedback>…</feedback>"; the digest read
+    // only the first two kinds: 3 of 10).
+    const userTexts = prepared.request.messages
+      .filter((m) => m.role === 'user')
+      .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+    const spoken = userTexts.filter((t) => /<task>|\[TASK RESUMPTION\]|<feedback>|<answer>/.test(t));
+    expect([userTexts.length, spoken.length]).toEqual([25, 10]);
     const digest = computeSpanDigest(prepared.request.messages);
     expect(digest.toolCounts).toEqual({ readFile: 13, searchFiles: 2 });
+    expect(digest.userMessages).toHaveLength(spoken.length);
     expect(new Set(digest.files.map((f) => f.path))).toEqual(read);
     const summary = renderBuiltinSummary(prepared.request, {
       sections: preset.sections,
       output: preset.output,
     });
-    expect(summary).toContain(', 15 tool calls.');
+    expect(summary).toContain('Summarized: 49 messages, 10 user messages, 15 tool calls.');
     expect(summary).not.toContain('No files were read or changed');
   });
 });

@@ -125,6 +125,12 @@ export function stripInlineReasoning(text: string): string {
 export function readUserText(raw: string): { kind: UserMessageKind; text: string } | undefined {
   const text = stripReminders(raw);
   if (text === '') return undefined;
+  // The person's words inside a tool's result (Cline's feedback and answers: a real task's span
+  // read 3 user messages where the person wrote 10).
+  for (const c of CONVENTIONS) {
+    const words = c.readPersonInResult?.(text);
+    if (words) return { kind: 'request', text: words };
+  }
   // Text the agent wrote into the person's turn (a tool's result as text, command output): the
   // parse does not count it as a turn either.
   if (CONVENTIONS.some((c) => c.isInjectedUserText?.(text))) return undefined;

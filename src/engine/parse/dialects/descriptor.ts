@@ -182,6 +182,12 @@ export interface TranscriptConventions {
    * undefined when the text is not the agent's (a plain request).
    */
   readonly readUserText?: (text: string) => { kind: UserTextKind; text: string } | null | undefined;
+  /**
+   * The person's words the agent wraps in a tool's result text (Cline: the feedback on a
+   * completion, the answer to its question), which `isInjectedUserText` drops with the rest;
+   * undefined when the text holds none.
+   */
+  readonly readPersonInResult?: (text: string) => string | undefined;
   /** The project instructions the agent pasted into a user text (Claude Code's CLAUDE.md), whole. */
   readonly projectInstructions?: (text: string) => string[];
   /**

@@ -51,6 +51,22 @@ const hasClineUiLog = (baseNames: readonly string[]): boolean => baseNames.some(
 export const TOOL_RESULT_TEXT = /^\[[\w-]+(?: for [\s\S]*?)?\] Result:/;
 
 /**
+ * The person's words in a tool's result: the feedback on a completion ("The user has provided
+ * feedback on the results. … <feedback>…</feedback>") or on an operation, the answer to a question
+ * (`<answer>…</answer>`), as real task histories show them. Found with `indexOf`: linear.
+ */
+function readPersonInResult(text: string): string | undefined {
+  if (!TOOL_RESULT_TEXT.test(text)) return undefined;
+  for (const tag of ['feedback', 'answer']) {
+    const open = text.indexOf(`<${tag}>`);
+    const close = open < 0 ? -1 : text.indexOf(`</${tag}>`, open);
+    const words = close < 0 ? '' : text.slice(open + tag.length + 2, close).trim();
+    if (words) return words;
+  }
+  return undefined;
+}
+
+/**
  * The id a task folder's two logs give one tool call: the `k`-th tool call of the API history's
  * message `message` (0-based; the task is message 0, so the assistant's are odd). The UI log shows
  * the call but never its result (a read, a write: only commands log their output), which is in the
@@ -155,6 +171,7 @@ export const CLINE_DIALECT_INFO: DialectInfo = {
     // Tool results come back as user text, "[read_file for 'x'] Result:" (docs/sources.md#fmt-cline): not a
     // turn, nor is Cline's "[ERROR]" retry prompt. A "[TASK RESUMPTION]" is: the person resumed the task.
     isInjectedUserText: (text) => TOOL_RESULT_TEXT.test(text) || INJECTED_USER_TEXT.test(text),
+    readPersonInResult,
     stripInjected: stripEnvironmentDetails,
   },
 };
