@@ -85,6 +85,8 @@ function stripEnvironmentDetails(text: string): string {
   return out + text.slice(from);
 }
 
+const CLINE_SHELL_TOOLS = ['execute_command'];
+
 /** The UI log (ui-messages.ts reads it): the task's main file. */
 export const CLINE_UI_DIALECT_INFO: DialectInfo = {
   id: 'cline-ui',
@@ -92,6 +94,9 @@ export const CLINE_UI_DIALECT_INFO: DialectInfo = {
   agent: 'Cline',
   defaultStrategyId: 'cline',
   parsed: true,
+  // Its shell tool (cline/cline@0a3eba347c2a2f3ce2e9672c5f04cbf33b977ef6:src/shared/tools.ts:11,
+  // ClineDefaultTool.BASH), as both its logs name the call.
+  shellTools: CLINE_SHELL_TOOLS,
   restoration: NO_RESTORATION,
   files: {
     location: '…/globalStorage/saoudrizwan.claude-dev/tasks/<task-id>/ui_messages.json',
@@ -113,6 +118,7 @@ export const CLINE_DIALECT_INFO: DialectInfo = {
   // Cline sends the history without the truncation's range (ContextManager.getTruncatedMessages).
   historyIndexed: true,
   // What Cline keeps after condensing is not modelled yet (docs/sources.md#cline-doc).
+  shellTools: CLINE_SHELL_TOOLS,
   restoration: NO_RESTORATION,
   files: {
     location: '…/globalStorage/saoudrizwan.claude-dev/tasks/<task-id>/api_conversation_history.json',
