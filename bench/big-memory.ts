@@ -56,8 +56,8 @@ log('building the CLI (scripts/build-cli.mjs)…');
 spawnSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: root, stdio: 'inherit' });
 log(`CLI: inspect and the plain parse of ${gb(size)}…`);
 const cliPlain = peakRss(['bench/plain-parse.mjs', file], /^\d+\n$/);
-// bin/compactlab.mjs runs the bundle (dist/cli) when it is newer than the sources.
-const cliOurs = peakRss(['bin/compactlab.mjs', 'inspect', file], /API calls/);
+// bin/compactlab.cjs runs the bundle (dist/cli) when it is newer than the sources.
+const cliOurs = peakRss(['bin/compactlab.cjs', 'inspect', file], /API calls/);
 
 /** Resident bytes of every process whose command line names `profile` (the browser's). */
 function browserRss(profile: string): number {

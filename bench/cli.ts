@@ -18,7 +18,7 @@ const INSPECT_100MB_GOAL = 1.3;
 const STATUSLINE_GOAL = 3;
 
 const root = resolve(import.meta.dirname, '..');
-const bin = join(root, 'bin/compactlab.mjs');
+const bin = join(root, 'bin/compactlab.cjs');
 const log = (text: string): void => {
   process.stderr.write(`${text}\n`);
 };
@@ -73,7 +73,7 @@ const check = spawnSync(process.execPath, [bin, '--help'], {
   encoding: 'utf8',
 });
 if (!/running .*dist/.test(check.stderr)) {
-  log(`bin/compactlab.mjs does not run the bundle: ${check.stderr}`);
+  log(`bin/compactlab.cjs does not run the bundle: ${check.stderr}`);
   process.exit(1);
 }
 

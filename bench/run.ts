@@ -51,7 +51,7 @@ function measureCli(file: string): { ms: number; outputBytes: number } | string 
   const started = performance.now();
   const child = spawnSync(
     process.execPath,
-    [join(root, 'bin', 'compactlab.mjs'), 'inspect', file, '--json'],
+    [join(root, 'bin', 'compactlab.cjs'), 'inspect', file, '--json'],
     {
       encoding: 'utf8',
       maxBuffer: 1 << 30,

@@ -65,7 +65,7 @@ test.describe('library what-if on real sessions', () => {
     const cli = spawnSync(
       process.execPath,
       [
-        'bin/compactlab.mjs',
+        'bin/compactlab.cjs',
         'stats',
         root,
         '--strategy',

@@ -107,7 +107,7 @@ test.describe('library what-if with a custom strategy', () => {
     const cli = execFileSync(
       process.execPath,
       [
-        path.join(REPO_ROOT, 'bin/compactlab.mjs'),
+        path.join(REPO_ROOT, 'bin/compactlab.cjs'),
         'stats',
         path.basename(root),
         '--strategy-file',

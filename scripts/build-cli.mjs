@@ -10,20 +10,20 @@
 // or flags V8 refuses that cache for get their own, written after their first inspect.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 let esbuild;
 try {
   esbuild = await import('esbuild');
 } catch (error) {
-  // Never fail an install over it: bin/compactlab.mjs runs the TypeScript through tsx instead.
+  // Never fail an install over it: bin/compactlab.cjs runs the TypeScript through tsx instead.
   process.stderr.write(`compactlab: esbuild unavailable (${error.message}); the CLI will run through tsx\n`);
   process.exit(0);
 }
 
 // Chunks are named by content hash: a stale one from an earlier build would stay beside the new.
 rmSync('dist/cli', { recursive: true, force: true });
-await esbuild.build({
+const main = await esbuild.build({
   entryPoints: {
     compactlab: 'src/cli/main.ts',
     'stats-worker': 'src/cli/stats/stats-worker.ts',
@@ -39,12 +39,13 @@ await esbuild.build({
   packages: 'external',
   sourcemap: 'linked',
   logLevel: 'warning',
+  metafile: true,
 });
 
 // One CommonJS script, no chunks: V8's code cache is per script. Its `import()` of a package
 // (sql.js, for an OpenCode database) becomes a `require`: Node 20 loses a script's dynamic import
 // callback when the script comes from a code cache ("A dynamic import callback was not specified").
-await esbuild.build({
+const inspect = await esbuild.build({
   entryPoints: { inspect: 'src/cli/inspect-main.ts' },
   outdir: 'dist/cli',
   outExtension: { '.js': '.cjs' },
@@ -55,7 +56,19 @@ await esbuild.build({
   supported: { 'dynamic-import': false },
   packages: 'external',
   logLevel: 'warning',
+  metafile: true,
 });
+
+// The sources each entry script was built from (the bin's freshness check: a script runs only when
+// none of them is newer than it). The ES module bundle's chunks are built together: one list.
+const sourcesOf = (build) =>
+  Object.keys(build.metafile.inputs)
+    .filter((path) => path.startsWith('src/'))
+    .sort();
+writeFileSync(
+  'dist/cli/sources.json',
+  `${JSON.stringify({ 'compactlab.mjs': sourcesOf(main), 'inspect.cjs': sourcesOf(inspect) })}\n`,
+);
 
 // The cache, written by the bin itself after inspecting the sample (the script is wrapped and
 // compiled exactly as it will be at every run). Without the sample (a package shipped without
@@ -65,7 +78,7 @@ const sample = existsSync(`${samples}/index.json`)
   ? `${samples}/${JSON.parse(readFileSync(`${samples}/index.json`, 'utf8')).files[0].path}`
   : undefined;
 if (sample && existsSync(sample)) {
-  const run = spawnSync(process.execPath, ['bin/compactlab.mjs', 'inspect', sample], {
+  const run = spawnSync(process.execPath, ['bin/compactlab.cjs', 'inspect', sample], {
     env: { ...process.env, COMPACTLAB_WRITE_CODE_CACHE: '1', COMPACTLAB_FROM_SOURCE: undefined },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

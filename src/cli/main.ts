@@ -8,6 +8,7 @@ import {
   WATCH_USAGE,
 } from './command-usage';
 import { type Command, runCommand } from './run-command';
+import { writeOutLine } from './stdout';
 
 /**
  * Each command's usage block, in the help's order. The other commands' parts come from their own
@@ -84,10 +85,7 @@ const COMMANDS: Record<string, Command> = {
 };
 
 /** Runs the CLI; returns the exit code. */
-export async function main(
-  argv: string[],
-  out: (text: string) => void = (t) => process.stdout.write(`${t}\n`),
-): Promise<number> {
+export async function main(argv: string[], out: (text: string) => void = writeOutLine): Promise<number> {
   const [name, ...rest] = argv;
   // `replay --help` is the replay's own: it lists the chosen strategy's knobs.
   const help = name !== 'replay' && (rest.includes('--help') || rest.includes('-h'));

@@ -1,4 +1,5 @@
-import { parseArgs } from './cli-args';
+import { existsSync } from 'node:fs';
+import { parseArgs, UsageError } from './cli-args';
 import { describeElement } from '../engine/parse/json-document';
 import { searchSessionText } from '../engine/query/text-search';
 import { SEARCH_USAGE } from './command-usage';
@@ -21,6 +22,15 @@ export async function searchCommand(args: string[], out: (text: string) => void)
       `compactlab search: name a folder (or files) and the text to find\n\n${SEARCH_USAGE}\n`,
     );
     return 2;
+  }
+  // `search <text> <folder>`, as grep takes them: the text was read as a path ("terraform: no such
+  // file or folder"). Said with the command in the right order.
+  const missing = paths.find((p) => !existsSync(p));
+  if (missing !== undefined && existsSync(query)) {
+    const quote = (word: string) => (/^[\w./~:@%+=,-]+$/.test(word) ? word : JSON.stringify(word));
+    throw new UsageError(
+      `${missing}: no such file or folder; the text to find comes last: compactlab search ${[...positionals.filter((p) => p !== missing), missing].map(quote).join(' ')}`,
+    );
   }
   const sessions = await findSessions(paths);
   let matched = 0;

@@ -14,8 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 
-// bin/compactlab.mjs runs the bundle in dist/cli only when no `.ts` file under src/cli or
-// src/engine is newer: a source edited since the build must never run the stale bundle. Checked on
+// bin/compactlab.cjs runs a script of dist/cli only when none of the sources it was built from
+// (dist/cli/sources.json, written by scripts/build-cli.mjs) is newer or gone: a source edited since
+// the build must never run the stale bundle. Checked on
 // a copy of the real bin in a folder of its own, beside a bundle and sources that say which ran
 // (the repository's own sources are never touched: other tests run its bundle meanwhile).
 
@@ -28,7 +29,15 @@ const INSPECT_SCRIPT = join(home, 'dist/cli/inspect.cjs');
 const codeCaches = () => readdirSync(join(home, 'dist/cli')).filter((name) => name.endsWith('.cache'));
 const NESTED_SOURCE = join(home, 'src/engine/parse/dialects/some-dialect/normalizer.ts');
 const NOTES = join(home, 'src/engine/notes.md');
+/** A source no script imports (a new file, not yet imported by any). */
+const UNUSED_SOURCE = join(home, 'src/engine/unused.ts');
 const SOURCES = [join(home, 'src/cli/main.ts'), join(home, 'src/engine/types.ts'), NESTED_SOURCE];
+const SOURCES_LIST = join(home, 'dist/cli/sources.json');
+/** The list as the build writes it: each script's sources, relative to the package. */
+const LISTED = JSON.stringify({
+  'compactlab.mjs': SOURCES.map((path) => path.slice(home.length + 1)),
+  'inspect.cjs': SOURCES.map((path) => path.slice(home.length + 1)),
+});
 /** The bundle's time, an hour ago (seconds since the epoch, as utimes takes it). */
 const BUILT_S = Date.now() / 1000 - 3600;
 
@@ -40,7 +49,7 @@ function write(path: string, text: string): void {
 mkdirSync(join(home, 'bin'));
 // As the package's own: its .ts and .mjs files are ES modules.
 writeFileSync(join(home, 'package.json'), '{ "type": "module" }\n');
-copyFileSync(join(ROOT, 'bin/compactlab.mjs'), join(home, 'bin/compactlab.mjs'));
+copyFileSync(join(ROOT, 'bin/compactlab.cjs'), join(home, 'bin/compactlab.cjs'));
 // The tsx the fallback imports, resolved from the copy's folder.
 symlinkSync(join(ROOT, 'node_modules'), join(home, 'node_modules'), 'dir');
 // Evaluating the bundle at all says so: a stale one must not even be imported (a check run
@@ -57,19 +66,20 @@ write(
   SOURCES[0]!,
   "export async function main(argv: string[]): Promise<number> { process.stdout.write(['source', ...argv].join(' ') + '\\n'); return 0; }\n",
 );
-for (const path of SOURCES.slice(1)) write(path, 'export {};\n');
+for (const path of [...SOURCES.slice(1), UNUSED_SOURCE]) write(path, 'export {};\n');
 write(NOTES, 'not a source\n');
 
 /** Every source a minute before the bundle: a fresh build. */
 function setFreshBuild(): void {
-  for (const path of [...SOURCES, NOTES]) utimesSync(path, BUILT_S - 60, BUILT_S - 60);
+  write(SOURCES_LIST, LISTED);
+  for (const path of [...SOURCES, NOTES, UNUSED_SOURCE]) utimesSync(path, BUILT_S - 60, BUILT_S - 60);
   utimesSync(BUNDLE, BUILT_S, BUILT_S);
   utimesSync(INSPECT_SCRIPT, BUILT_S, BUILT_S);
   for (const name of codeCaches()) rmSync(join(home, 'dist/cli', name));
 }
 
 function run(env: NodeJS.ProcessEnv = {}, args = ['inspect', 'x.jsonl']) {
-  const r = spawnSync(process.execPath, [join(home, 'bin/compactlab.mjs'), ...args], {
+  const r = spawnSync(process.execPath, [join(home, 'bin/compactlab.cjs'), ...args], {
     encoding: 'utf8',
     env: { ...process.env, COMPACTLAB_DEBUG_START: undefined, COMPACTLAB_FROM_SOURCE: undefined, ...env },
   });
@@ -78,7 +88,7 @@ function run(env: NodeJS.ProcessEnv = {}, args = ['inspect', 'x.jsonl']) {
 
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-describe('bin/compactlab.mjs: the bundle runs only when no source is newer', () => {
+describe('bin/compactlab.cjs: the bundle runs only when no source is newer', () => {
   beforeEach(setFreshBuild);
 
   it('a fresh bundle runs, with the arguments: inspect its own script, every other command the bundle', () => {
@@ -135,10 +145,26 @@ describe('bin/compactlab.mjs: the bundle runs only when no source is newer', () 
     expect(run().stdout).toBe('source inspect x.jsonl\n');
   });
 
-  it('a newer file that is no TypeScript source leaves the bundle fresh', () => {
+  it('a newer file no script was built from (notes, a source not yet imported) leaves the bundle fresh', () => {
     const now = Date.now() / 1000;
     utimesSync(NOTES, now, now);
+    utimesSync(UNUSED_SOURCE, now, now);
     expect(run().stdout).toBe('script inspect x.jsonl\n');
+    expect(run({}, ['stats']).stdout).toBe('bundle stats\n');
+  });
+
+  it('a source the build listed and since deleted, or no list at all (a build before it), runs the sources', () => {
+    const listed = JSON.parse(LISTED);
+    write(
+      SOURCES_LIST,
+      JSON.stringify({ ...listed, 'inspect.cjs': [...listed['inspect.cjs'], 'src/engine/gone.ts'] }),
+    );
+    expect(run().stdout).toBe('bundle inspect x.jsonl\n');
+    write(SOURCES_LIST, JSON.stringify({ 'inspect.cjs': [...listed['inspect.cjs'], 'src/engine/gone.ts'] }));
+    expect(run().stdout).toBe('source inspect x.jsonl\n');
+    rmSync(SOURCES_LIST);
+    expect(run().stdout).toBe('source inspect x.jsonl\n');
+    expect(run({}, ['stats']).stdout).toBe('source stats\n');
   });
 
   it('COMPACTLAB_FROM_SOURCE=1 runs the sources even beside a fresh bundle', () => {

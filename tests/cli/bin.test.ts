@@ -15,11 +15,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusJsonl, corpusOrSkip, foreignFiles } from '../helpers/corpus';
 
-// The `compactlab` command as a user runs it: `bin/compactlab.mjs` starts the bundle `npm install`
+// The `compactlab` command as a user runs it: `bin/compactlab.cjs` starts the bundle `npm install`
 // built into dist/cli when it is fresh, the TypeScript through tsx otherwise; either must work.
 
 const ROOT = join(__dirname, '../..');
-const BIN = join(ROOT, 'bin/compactlab.mjs');
+const BIN = join(ROOT, 'bin/compactlab.cjs');
 const FIXTURES = join(ROOT, 'tests/fixtures');
 const cacheDir = mkdtempSync(join(tmpdir(), 'compactlab-bin-'));
 
@@ -32,7 +32,7 @@ function runBin(args: string[], input?: string) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe('bin/compactlab.mjs', () => {
+describe('bin/compactlab.cjs', () => {
   it(`says on stderr which build it ran (${existsSync(join(ROOT, 'dist/cli/compactlab.mjs')) ? 'a bundle exists' : 'no bundle: tsx'}), only when asked`, () => {
     const { code, stderr } = runBin(['--help']);
     expect(code).toBe(0);
@@ -102,7 +102,7 @@ if (bundled && !bundleFresh)
     "bin: inspect's script against the sources skipped: sources edited since the bundle was built (npm run prepare)",
   );
 describe.skipIf(!bundleFresh || !corpusOrSkip("bin: inspect's script against the sources"))(
-  "bin/compactlab.mjs inspect: the bundle's own script prints what the sources print",
+  "bin/compactlab.cjs inspect: the bundle's own script prints what the sources print",
   () => {
     const fromSource = (args: string[]) =>
       spawnSync(process.execPath, [BIN, ...args], {
@@ -135,12 +135,12 @@ describe.skipIf(!bundleFresh || !corpusOrSkip("bin: inspect's script against the
 // A Node or flags without a cache get one written after their first inspect: V8's code cache holds
 // compiled code, never what the code read. Checked on a copy of the bin and the built script (a
 // package without its sources, so always fresh), the transcript planted with a key and a path.
-describe.skipIf(!bundled)('bin/compactlab.mjs inspect: the code cache a run writes', () => {
+describe.skipIf(!bundled)('bin/compactlab.cjs inspect: the code cache a run writes', () => {
   it('holds none of the transcript it was taken after, and the next run takes it', () => {
     const home = mkdtempSync(join(tmpdir(), 'compactlab-code-cache-'));
     mkdirSync(join(home, 'bin'));
     mkdirSync(join(home, 'dist/cli'), { recursive: true });
-    copyFileSync(BIN, join(home, 'bin/compactlab.mjs'));
+    copyFileSync(BIN, join(home, 'bin/compactlab.cjs'));
     for (const name of ['compactlab.mjs', 'inspect.cjs'])
       copyFileSync(join(ROOT, 'dist/cli', name), join(home, 'dist/cli', name));
     const planted = 'sk-ant-api03-PLANTEDcodeCACHEkey0000000000';
@@ -153,7 +153,7 @@ describe.skipIf(!bundled)('bin/compactlab.mjs inspect: the code cache a run writ
       ),
     );
     const inspect = () =>
-      spawnSync(process.execPath, [join(home, 'bin/compactlab.mjs'), 'inspect', transcript, '--json'], {
+      spawnSync(process.execPath, [join(home, 'bin/compactlab.cjs'), 'inspect', transcript, '--json'], {
         encoding: 'utf8',
         env: { ...process.env, COMPACTLAB_DEBUG_START: '1', NODE_OPTIONS: '--max-old-space-size=2999' },
       });

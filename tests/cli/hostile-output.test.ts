@@ -119,7 +119,7 @@ describe('CLI output of hostile sessions', () => {
       version: '2.1.72\u001b[2J\u202e',
       model: { id: 'm\u001b]52;c;eA==\u0007', display_name: 'D\u001b[31m\u200b' },
     };
-    const run = spawnSync(process.execPath, [join(__dirname, '../../bin/compactlab.mjs'), 'statusline'], {
+    const run = spawnSync(process.execPath, [join(__dirname, '../../bin/compactlab.cjs'), 'statusline'], {
       input: JSON.stringify(payload),
       encoding: 'utf8',
       env: { ...process.env, COMPACTLAB_CACHE_DIR: hostile.root },

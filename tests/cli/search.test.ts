@@ -77,6 +77,20 @@ describe('compactlab search', () => {
     expect((await run(['search', projects])).code).toBe(2);
   });
 
+  it('the text named first, as grep takes it: says the text comes last, with the command in that order', async () => {
+    const { code, out, err } = await run(['search', 'tomato beds', codex]);
+    expect(code).toBe(2);
+    expect(out).toEqual([]);
+    expect(err).toBe(
+      `compactlab search: tomato beds: no such file or folder; the text to find comes last: compactlab search ${codex} "tomato beds"\n`,
+    );
+    // A folder that is not there, the text last: said as any missing folder is.
+    const gone = join(root, 'gone');
+    expect((await run(['search', gone, 'tomato'])).err).toBe(
+      `compactlab search: ${gone}: no such file or folder\n`,
+    );
+  });
+
   it('finds escaped text past ASCII, and names the element of a one-line JSON document', async () => {
     const dir = join(root, 'cline-task');
     mkdirSync(dir, { recursive: true });

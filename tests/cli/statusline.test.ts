@@ -15,6 +15,12 @@ const dir = mkdtempSync(join(tmpdir(), 'compactlab-statusline-'));
 const transcript = join(dir, 'session.jsonl');
 const previousCacheDir = process.env.COMPACTLAB_CACHE_DIR;
 
+/**
+ * The figures, not the 1 s budget (statusline-budget.test.ts times that): a deadline a loaded
+ * machine cannot miss, so a slow first read never turns a figure into "not read in time".
+ */
+const FIGURES_ONLY = { deadline: performance.now() + 3_600_000 };
+
 function payload(name: string, path = transcript): string {
   const json = JSON.parse(readFileSync(join(FIXTURES, 'statusline', name), 'utf8'));
   json.transcript_path = path;
@@ -41,7 +47,7 @@ describe('compactlab statusline', () => {
   });
 
   it('takes the context from the payload’s context_window when present', async () => {
-    const line = await computeStatusLine(payload('context-window.json'));
+    const line = await computeStatusLine(payload('context-window.json'), FIGURES_ONLY);
     // 8 + 2,400 + 120,400 context + 112 output = 122,920; 2.1.68: 200,000 − 20,000 − 13,000 = 167,000.
     // The calls left come from the transcript's pace (live-figures.test.ts checks that sum).
     expect(line).toMatch(
@@ -52,7 +58,7 @@ describe('compactlab statusline', () => {
   it('falls back to the transcript without context_window, with the threshold of that version', async () => {
     const { context, output } = await lastCallOf(transcript);
     const used = context + output;
-    const line = await computeStatusLine(payload('no-context-window.json'));
+    const line = await computeStatusLine(payload('no-context-window.json'), FIGURES_ONLY);
     // 2.0.76 is the v2.0 profile: 200,000 − 32,000 − 13,000 = 155,000.
     expect(line).toContain(`ctx ${k(used)}/200k (${Math.round((used / 200_000) * 100)}%)`);
     expect(line).toContain('compact at 155k (v2.0.76)');
@@ -61,14 +67,14 @@ describe('compactlab statusline', () => {
 
   it('uses the transcript when current_usage is null, and the window the payload gives', async () => {
     const { context, output } = await lastCallOf(transcript);
-    const line = await computeStatusLine(payload('current-usage-null.json'));
+    const line = await computeStatusLine(payload('current-usage-null.json'), FIGURES_ONLY);
     expect(line).toContain(`ctx ${k(context + output)}/1M`);
     // 1M window: 1,000,000 − 20,000 − 13,000.
     expect(line).toContain('compact at 967k (v2.1.68)');
   });
 
   it('caches the offset and figures between calls, never the transcript’s text', async () => {
-    await computeStatusLine(payload('no-context-window.json'));
+    await computeStatusLine(payload('no-context-window.json'), FIGURES_ONLY);
     const cacheDir = process.env.COMPACTLAB_CACHE_DIR!;
     const [cacheName] = readdirSync(cacheDir).filter((f) => f.endsWith('.json'));
     const cache = JSON.parse(readFileSync(join(cacheDir, cacheName!), 'utf8'));
@@ -100,9 +106,13 @@ describe('compactlab statusline', () => {
       });
     const added = call('msg_appended_1', 99_900);
     appendFileSync(transcript, `${added}\n${call('msg_appended_2', 149_900).slice(0, 40)}`);
-    expect(await computeStatusLine(payload('no-context-window.json'))).toContain('ctx 100k/200k (50%)');
+    expect(await computeStatusLine(payload('no-context-window.json'), FIGURES_ONLY)).toContain(
+      'ctx 100k/200k (50%)',
+    );
     appendFileSync(transcript, `${call('msg_appended_2', 149_900).slice(40)}\n`);
-    expect(await computeStatusLine(payload('no-context-window.json'))).toContain('ctx 150k/200k (75%)');
+    expect(await computeStatusLine(payload('no-context-window.json'), FIGURES_ONLY)).toContain(
+      'ctx 150k/200k (75%)',
+    );
   });
 
   it('reads a transcript replaced under the same path from the start', async () => {
@@ -110,7 +120,7 @@ describe('compactlab statusline', () => {
     copyFileSync(join(FIXTURES, 'broken.jsonl'), other);
     renameSync(other, transcript);
     const { context, output } = await lastCallOf(transcript);
-    const line = await computeStatusLine(payload('no-context-window.json'));
+    const line = await computeStatusLine(payload('no-context-window.json'), FIGURES_ONLY);
     expect(line).toContain(`ctx ${k(context + output)}/200k`);
     expect(line).not.toContain('compacted');
   });

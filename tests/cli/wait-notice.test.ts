@@ -80,7 +80,7 @@ describe('the wait notice', () => {
   });
 });
 
-const BIN = join(__dirname, '../../bin/compactlab.mjs');
+const BIN = join(__dirname, '../../bin/compactlab.cjs');
 
 describe('a summarizer CLI command on a server that never answers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'compactlab-hang-'));

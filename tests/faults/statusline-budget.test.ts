@@ -73,7 +73,7 @@ describe('statusline within its budget', () => {
   /** Runs the command with stdin held open; resolves with its output once the process has ended. */
   function runWithOpenStdin(input: string): Promise<{ code: number | null; stdout: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, 'bin/compactlab.mjs'), 'statusline'], {
+      const child = spawn(process.execPath, [join(ROOT, 'bin/compactlab.cjs'), 'statusline'], {
         env: { ...process.env, COMPACTLAB_CACHE_DIR: join(dir, 'bin') },
       });
       let stdout = '';

@@ -19,9 +19,9 @@ const PUBLIC_API = ['src/engine/strategies/api.ts'];
 
 /** Exports JavaScript reads, outside the compiler's view (the project compiles no .mjs). */
 const READ_FROM_JAVASCRIPT: Record<string, readonly string[]> = {
-  // bin/compactlab.mjs: `({ main } = await import(...))`, the bundle's or the source's.
+  // bin/compactlab.cjs: `({ main } = await import(...))`, the bundle's or the source's.
   'src/cli/main.ts': ['main'],
-  // bin/compactlab.mjs: dist/cli/inspect.cjs's `module.exports.main` (scripts/build-cli.mjs).
+  // bin/compactlab.cjs: dist/cli/inspect.cjs's `module.exports.main` (scripts/build-cli.mjs).
   'src/cli/inspect-main.ts': ['main'],
 };
 

@@ -109,7 +109,7 @@ describe('compactlab summarize', () => {
 // messages after it) through both providers' mocks, and a malformed answer quoting the key, run
 // as a user runs the command (its own process: what it writes to stderr is all there is to see).
 const REAL = corpusFiles((f) => /05541cb5-fe43-41c9-87ef-2a6d89bba271\.jsonl$/.test(f))[0];
-const BIN = join(__dirname, '../../bin/compactlab.mjs');
+const BIN = join(__dirname, '../../bin/compactlab.cjs');
 
 describe.skipIf(!corpusOrSkip('compactlab summarize on a real session') || !REAL)(
   'compactlab summarize on a real session',

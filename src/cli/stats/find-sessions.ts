@@ -132,7 +132,17 @@ export async function findSessionOf(file: string): Promise<string[]> {
   // another agent's file (a Cline task's `.json`, an OpenCode database) is read as named.
   if (!/\.jsonl$/i.test(main) || isSubagentLogPath(main)) return [file];
   const files: LibraryFile[] = [];
-  for (const name of readdirSync(dir).sort()) {
+  const named = basename(file);
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  )) {
+    const { name } = entry;
+    // Not statted: a folder (the session's own, `<name>/`, is walked below), and another session's
+    // transcript, a `.jsonl` that is no 2.0.x subagent log beside it (it is the main file of a
+    // session of its own in the library's grouping). A project folder of a thousand sessions
+    // cost a thousand `stat`s for the one session asked.
+    if (entry.isDirectory()) continue;
+    if (name !== named && /\.jsonl$/i.test(name) && !isSubagentLogPath(name)) continue;
     const path = join(dir, name);
     try {
       const stat = statSync(path);

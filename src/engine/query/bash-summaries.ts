@@ -60,7 +60,7 @@ const LOG_LINE =
 const ERROR_LINE = /\b(?:error|failed|failure|exception|panic|traceback)\b/i;
 
 interface BashSummaryRow {
-  /** The entry holding the result, and the one holding its call. */
+  /** The entry holding the result (its first part, when the log wrote it in parts), and the one holding its call. */
   entryIndex: number;
   useEntryIndex?: number;
   toolUseId: string;
@@ -87,7 +87,7 @@ export interface BashSummaries {
   thresholdChars: number;
   shellTools: string[];
   rows: BashSummaryRow[];
-  /** Shell results seen at all, and of those over the threshold. */
+  /** Shell calls with a result at all (a result written in parts counts once), and of those over the threshold. */
   shellResults: number;
   spewCount: number;
   totalResultTokens: TokenCount;
@@ -144,6 +144,20 @@ export function computeBashSummaries(session: Session): BashSummaries {
     totalResultTokens: 0,
     totalSavedTokens: 0,
   };
+  // One call's output, whole: Cline's UI log writes a command's output as it streams, one
+  // `command_output` message a chunk, each a result of the same call (62 results for 28 commands in
+  // a real task); the model is sent them as one, so they are judged as one.
+  const results = new Map<
+    string,
+    {
+      entryIndex: number;
+      isSidechain: boolean;
+      texts: string[];
+      chars: number;
+      isError: boolean;
+      persisted: boolean;
+    }
+  >();
   for (const entry of session.entries) {
     for (const b of entry.blocks) {
       if (b.kind === 'tool-use') {
@@ -151,37 +165,55 @@ export function computeBashSummaries(session: Session): BashSummaries {
           uses.set(b.id, { name: b.name, command: b.command, entryIndex: entry.index });
         continue;
       }
-      if (b.kind !== 'tool-result') continue;
-      const use = uses.get(b.toolUseId);
-      if (!use) continue;
-      out.shellResults++;
-      // A `<persisted-output>` stub was already saved to disk by the agent: not sent whole.
-      if (b.chars <= BASH_SUMMARY_THRESHOLD_CHARS || b.persisted) continue;
-      const { reasons, errorLines } = judgeLogSpew(b.text);
-      const resultTokens = estimateTextTokens(b.chars);
-      const spew = reasons.length > 0;
-      const summaryTokens = spew ? Math.min(resultTokens, estimateBashSummaryTokens(b.text, errorLines)) : 0;
-      const row: BashSummaryRow = {
-        entryIndex: entry.index,
-        useEntryIndex: use.entryIndex,
-        toolUseId: b.toolUseId,
-        toolName: use.name,
-        command: use.command,
-        chars: b.chars,
-        resultTokens,
-        judgement: spew ? 'log-spew' : 'unique',
-        reasons,
-        errorLines: errorLines.length,
-        summaryTokens,
-        savedTokens: spew ? resultTokens - summaryTokens : 0,
-        isError: b.isError,
-        isSidechain: entry.isSidechain,
-      };
-      out.rows.push(row);
-      if (spew) out.spewCount++;
-      out.totalResultTokens += resultTokens;
-      out.totalSavedTokens += row.savedTokens;
+      if (b.kind !== 'tool-result' || !uses.has(b.toolUseId)) continue;
+      const result = results.get(b.toolUseId);
+      if (!result) {
+        results.set(b.toolUseId, {
+          entryIndex: entry.index,
+          isSidechain: entry.isSidechain,
+          texts: [b.text],
+          chars: b.chars,
+          isError: b.isError,
+          persisted: b.persisted,
+        });
+        continue;
+      }
+      result.texts.push(b.text);
+      result.chars += b.chars;
+      result.isError ||= b.isError;
+      result.persisted ||= b.persisted;
     }
+  }
+  out.shellResults = results.size;
+  for (const [toolUseId, r] of results) {
+    // A `<persisted-output>` stub was already saved to disk by the agent: not sent whole.
+    if (r.chars <= BASH_SUMMARY_THRESHOLD_CHARS || r.persisted) continue;
+    const use = uses.get(toolUseId)!;
+    const text = r.texts.join('\n');
+    const { reasons, errorLines } = judgeLogSpew(text);
+    const resultTokens = estimateTextTokens(r.chars);
+    const spew = reasons.length > 0;
+    const summaryTokens = spew ? Math.min(resultTokens, estimateBashSummaryTokens(text, errorLines)) : 0;
+    const row: BashSummaryRow = {
+      entryIndex: r.entryIndex,
+      useEntryIndex: use.entryIndex,
+      toolUseId,
+      toolName: use.name,
+      command: use.command,
+      chars: r.chars,
+      resultTokens,
+      judgement: spew ? 'log-spew' : 'unique',
+      reasons,
+      errorLines: errorLines.length,
+      summaryTokens,
+      savedTokens: spew ? resultTokens - summaryTokens : 0,
+      isError: r.isError,
+      isSidechain: r.isSidechain,
+    };
+    out.rows.push(row);
+    if (spew) out.spewCount++;
+    out.totalResultTokens += resultTokens;
+    out.totalSavedTokens += row.savedTokens;
   }
   return out;
 }

@@ -104,7 +104,7 @@ function stripEnvironmentDetails(text: string): string {
 /**
  * A call of the UI log as its summary request carries it, the model's text `[<type>] <text>`
  * (ui-message-records.ts writes it): `[tool] {"tool": "readFile", "path": …}` (the UI's JSON, its
- * tool named as the header counts it), `[command] npm test` (a command line).
+ * tool named as the header counts it), `[command] npm test` (a command line, its shell tool's call).
  */
 const UI_CALL_TEXT = /^\[(tool|command|browser_action_launch|use_mcp_server)\] /;
 
@@ -112,7 +112,7 @@ function readUiToolCallText(text: string): { name: string; input: unknown } | un
   const m = UI_CALL_TEXT.exec(text);
   if (!m) return undefined;
   const body = text.slice(m[0].length);
-  if (m[1] === 'command') return { name: 'command', input: { command: body } };
+  if (m[1] === 'command') return { name: 'execute_command', input: { command: body } };
   if (m[1] !== 'tool') return { name: m[1]!, input: {} };
   try {
     const value: unknown = JSON.parse(body);
@@ -122,6 +122,8 @@ function readUiToolCallText(text: string): { name: string; input: unknown } | un
   }
 }
 
+const CLINE_SHELL_TOOLS = ['execute_command'];
+
 /** The UI log (ui-messages.ts reads it): the task's main file. */
 export const CLINE_UI_DIALECT_INFO: DialectInfo = {
   id: 'cline-ui',
@@ -129,6 +131,9 @@ export const CLINE_UI_DIALECT_INFO: DialectInfo = {
   agent: 'Cline',
   defaultStrategyId: 'cline',
   parsed: true,
+  // Its shell tool (cline/cline@0a3eba347c2a2f3ce2e9672c5f04cbf33b977ef6:src/shared/tools.ts:11,
+  // ClineDefaultTool.BASH), as both its logs name the call.
+  shellTools: CLINE_SHELL_TOOLS,
   restoration: NO_RESTORATION,
   files: {
     location: '…/globalStorage/saoudrizwan.claude-dev/tasks/<task-id>/ui_messages.json',
@@ -152,6 +157,7 @@ export const CLINE_DIALECT_INFO: DialectInfo = {
   // Cline sends the history without the truncation's range (ContextManager.getTruncatedMessages).
   historyIndexed: true,
   // What Cline keeps after condensing is not modelled yet (docs/sources.md#cline-doc).
+  shellTools: CLINE_SHELL_TOOLS,
   restoration: NO_RESTORATION,
   files: {
     location: '…/globalStorage/saoudrizwan.claude-dev/tasks/<task-id>/api_conversation_history.json',

@@ -53,12 +53,17 @@ export function geminiModelWindow(model: string): { tokens: number; why: string 
     : { tokens, why: `Gemini CLI's token limit for ${model} (tokenLimits.ts, docs/sources.md#gemini-cli)` };
 }
 
+const GEMINI_SHELL_TOOLS = ['run_shell_command'];
+
 /** The newer JSONL log, where a message's later copy replaces its earlier ones. */
 export const GEMINI_CLI_DIALECT_INFO: DialectInfo = {
   id: 'gemini-cli',
   label: 'Gemini CLI chat log (session-*.jsonl)',
   agent: 'Gemini CLI',
   parsed: true,
+  // Its shell tool, by the name the logs hold (google-gemini/gemini-cli@00068e9c5152bdbb6a3c3b8e8694eeed2cd2824e:
+  // packages/core/src/tools/definitions/base-declarations.ts:55, SHELL_TOOL_NAME).
+  shellTools: GEMINI_SHELL_TOOLS,
   restoration: NO_RESTORATION,
   files: {
     location: '~/.gemini/tmp/<project-hash>/chats/session-*.jsonl',
@@ -96,6 +101,7 @@ export const GEMINI_CLI_JSON_DIALECT_INFO: DialectInfo = {
   label: 'Gemini CLI chat file (session-*.json)',
   agent: 'Gemini CLI',
   parsed: true,
+  shellTools: GEMINI_SHELL_TOOLS,
   restoration: NO_RESTORATION,
   files: {
     location: '~/.gemini/tmp/<project-hash>/chats/session-*.json',

@@ -14,6 +14,9 @@ export const PI_DIALECT_INFO: DialectInfo = {
   label: 'pi session (<timestamp>_<uuid>.jsonl)',
   agent: 'pi',
   parsed: true,
+  // Its shell tool (badlogic/pi-mono@0507789f7e12ebe347d56ddbecb16b124927e45d:
+  // packages/coding-agent/src/core/tools/bash.ts, createBashTool's `name: "bash"`).
+  shellTools: ['bash'],
   restoration: NO_RESTORATION,
   defaultStrategyId: 'pi',
   files: {
