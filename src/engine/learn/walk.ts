@@ -2,7 +2,7 @@ import { computeReplay } from '../replay/compute-replay';
 import { formatTokenProvenance } from '../replay/provenance';
 import type { ReplayEvent, ReplayEventFields } from '../replay/types';
 import { getStrategy } from '../strategies/registry';
-import { getSessionInfo, type KnobValue } from '../strategies/types';
+import { getSessionInfo, type KnobSpec, type KnobValue } from '../strategies/types';
 import { assert } from '../assert';
 import { LEARN_EXPLAINERS, type LearnExplainer } from './explainers';
 import { placeKnobs } from './place-knobs';
@@ -253,6 +253,18 @@ const FAMILY_WORDS: Record<LearnFamily, string> = {
 };
 
 /** The walk of a strategy over a prepared session. Pure but for reading records from `sources`. */
+/**
+ * The threshold rule this log's knobs pick (a select knob that draws the timeline's bar: Claude
+ * Code's version profile), said in the overview: a strategy's description gives its newest rule,
+ * and a 2.0.67 log's walk read "window − min(max output, 20k) − 13k" above a threshold of 155,000,
+ * its release's 32k reserve.
+ */
+function describeThresholdProfile(specs: readonly KnobSpec[], knobs: Record<string, KnobValue>): string {
+  const spec = specs.find((s) => s.kind === 'select' && s.timelineBar === true);
+  const option = spec?.options?.find((o) => o.value === knobs[spec.key]);
+  return spec && option ? ` ${spec.label} of this log: ${option.label}.` : '';
+}
+
 export async function computeLearnWalk(input: LearnWalkInput): Promise<LearnWalk> {
   const t0 = performance.now();
   const strategy = getStrategy(input.strategyId);
@@ -311,7 +323,7 @@ export async function computeLearnWalk(input: LearnWalkInput): Promise<LearnWalk
       family === 'none'
         ? `${strategy.label}: why nothing compacts here`
         : `${strategy.label}: one compaction, step by step`,
-      `${strategy.description} On this transcript it ${FAMILY_WORDS[family]}${event ? `; this walk follows compaction ${compactions.findIndex((c) => c.eventIndex === index) + 1} of ${compactions.length}, after API call ${event.afterApiCall + 1}` : ''}. Use ← → to move, Esc to leave.`,
+      `${strategy.description}${describeThresholdProfile(strategy.knobSpecs, knobs)} On this transcript it ${FAMILY_WORDS[family]}${event ? `; this walk follows compaction ${compactions.findIndex((c) => c.eventIndex === index) + 1} of ${compactions.length}, after API call ${event.afterApiCall + 1}` : ''}. Use ← → to move, Esc to leave.`,
       {
         figures: [
           { label: 'API calls on the main thread', value: result.callIndex.length, unit: 'count' },

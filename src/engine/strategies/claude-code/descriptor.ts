@@ -53,7 +53,7 @@ export const CLAUDE_CODE_DESCRIPTOR: StrategyDescriptor<ClaudeCodeKnobs> = {
   id: 'claude-code',
   label: 'Claude Code',
   description:
-    'Auto-compact at window − min(max output, 20k) − 13k (2.1.x), microcompact of old tool results, full LLM summary with files, todos and plan re-attached.',
+    'Auto-compact at window − min(max output, 20k) − 13k (2.1.21 on; earlier releases reserve more), microcompact of old tool results, full LLM summary with files, todos and plan re-attached.',
   knobSpecs: CLAUDE_CODE_KNOB_SPECS,
   defaultKnobs: DEFAULT_CLAUDE_CODE_KNOBS,
   normalizeKnobs: normalizeClaudeCodeKnobs,
