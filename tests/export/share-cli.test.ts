@@ -9,6 +9,7 @@ import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import { getStrategy } from '../../src/engine/strategies/registry';
 import { getSessionInfo } from '../../src/engine/strategies/types';
+import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 import { PLANTED_SECRETS } from '../redact/planted-secrets';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
@@ -63,6 +64,27 @@ describe('compactlab report', () => {
     expect((await run('report', SAMPLE, '-o', target)).code).toBe(0);
     expect(readFileSync(target, 'utf8')).not.toContain('cost stated by the log');
   });
+
+  // A real 2.0.67 session's second compaction: its summary kept 45 of the 49 facts of the span it
+  // replaced, and 57 of the 227 held since the start (the erosion table). The summary's line said
+  // "Retention:" alone, beside the table's "kept of all held": two scores for one summary.
+  it.skipIf(!corpusOrSkip('report retention labels on a real session'))(
+    "says which facts a summary's retention counts (a real session: 92% of its span, 25% of all held)",
+    async () => {
+      const target = join(dir, 'dealerflow.html');
+      const file = join(
+        CORPUS,
+        'reviewchaser__dealerflow/claude__projects__C--Users-georg-dealerflow__57c87a56-24c0-4296-be22-193aa3e1e16c.jsonl',
+      );
+      expect((await run('report', file, '-o', target)).code).toBe(0);
+      const html = readFileSync(target, 'utf8');
+      expect(html).toContain('Retention of the span it replaced: kept 45 of 49 facts (92%)');
+      expect(html).not.toContain('>Retention: ');
+      expect(html).toContain('<th>kept of all held</th>');
+      expect(html).toContain('57/227 (25%)');
+    },
+    60_000,
+  );
 
   it('escapes every transcript text (the XSS fixture)', async () => {
     const target = join(dir, 'xss.html');
