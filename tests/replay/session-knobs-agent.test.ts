@@ -31,6 +31,22 @@ describe.skipIf(!existsSync(CODEX_LOG))(
       expect(notes.join('\n')).not.toMatch(/Claude Code 0\.117/);
     });
 
+    // The walk of session 15: the same replay said "2.0.x: the trigger counts the last usage alone
+    // (preTokens equal it), the continuation message is T91" under the v2.1.68 profile, while its
+    // event counted 35,612 tokens of pending messages on top of the usage (2.1.x's count).
+    it('replays it under the newest rules throughout, as its profile says', async () => {
+      const info = getSessionInfo(prepareReplay(await parseSession([createNodeFileSource(CODEX_LOG)])));
+      const { knobs, notes } = getClaudeCodeSessionKnobs(info);
+      expect(knobs.profile).toBe('v2.1.68');
+      expect(knobs.countPendingMessages).toBe(true);
+      expect(knobs.continuationFormat).toBe('v2.1.68');
+      expect(notes.join('\n')).not.toMatch(/2\.0\.x|last usage alone|T91/);
+      // As every other strategy says of a log not its agent's (the CLI printed "0/1 reproduced").
+      expect(notes).toContain(
+        'The log is not a Claude Code session, so its compactions are not expected to match.',
+      );
+    });
+
     it('still reads a Claude Code version', () => {
       const info = {
         versions: ['0.2.77'],
