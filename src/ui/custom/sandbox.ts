@@ -190,7 +190,11 @@ export async function runCustomStrategy(
         ),
       timeLimitMs,
     );
-    signal?.addEventListener('abort', () => reject(new SandboxError('Cancelled')), { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => reject(new SandboxError(`${compiled.fileName}: cancelled: its sandbox was stopped.`)),
+      { once: true },
+    );
   });
   try {
     const run = async (): Promise<SandboxRun> => {
