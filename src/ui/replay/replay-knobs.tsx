@@ -3,7 +3,7 @@ import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { getTimelineBarKeys } from '../../engine/strategies/knobs';
-import { describeKnob } from '../timeline/knobs-bar';
+import { describeKnob, describeRange } from '../timeline/knobs-bar';
 import { useReplayStore } from './replay-store';
 import { useSessionMemory } from './use-replay';
 
@@ -29,16 +29,6 @@ export function formatKnobValue(spec: KnobSpec, value: KnobValue): string {
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   if (Array.isArray(value)) return value.join(', ') || 'none';
   return spec.options?.find((o) => o.value === value)?.label ?? value;
-}
-
-/** The tooltip of a number knob: what `describeKnob` says, and the range it accepts. */
-function describeRange(spec: KnobSpec): string {
-  if (spec.min === undefined && spec.max === undefined) return '';
-  const unit = spec.unit ? ` ${UNIT_TEXT[spec.unit]}` : '';
-  const from = spec.min === undefined ? '' : formatCount(spec.min);
-  const to = spec.max === undefined ? '' : formatCount(spec.max);
-  const step = spec.step === undefined ? '' : `, step ${formatCount(spec.step)}`;
-  return `\nRange: ${from}–${to}${unit}${step}`;
 }
 
 function NumberInput({
@@ -68,6 +58,8 @@ function NumberInput({
   return (
     <input
       className={valid ? 'mono' : 'mono invalid'}
+      aria-invalid={!valid}
+      title={valid ? undefined : `Not applied: outside the range.${describeRange(spec)}`}
       data-testid={`replay-knob-${spec.key}`}
       inputMode="numeric"
       size={9}
