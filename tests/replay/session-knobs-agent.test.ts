@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
 import { parseSession } from '../../src/engine/parse/parse-session';
+import { computeReplay } from '../../src/engine/replay/compute-replay';
+import { formatReplayDump } from '../../src/engine/replay/dump';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import { getClaudeCodeSessionKnobs } from '../../src/engine/strategies/claude-code/session-knobs';
 import { getSessionInfo } from '../../src/engine/strategies/types';
@@ -60,6 +62,27 @@ describe.skipIf(!existsSync(CODEX_LOG))(
       expect(getClaudeCodeSessionKnobs(info).notes).toContain(
         'Threshold profile legacy for Claude Code 0.2.77.',
       );
+    });
+  },
+);
+
+// The walk of session 15: `replay --pct 50.5` on a real 2.1.101 log printed "autocompactPctOverride
+// 51" over a threshold of 50.5% (90,900 = 180,000 × 0.505): the dump's knob line rounded it.
+const CC_LOG = join(
+  CORPUS,
+  'LAF-US__IDAHO-VAULT/claude__projects__c--Users-loganf-Documents-IDAHO-VAULT__05541cb5-fe43-41c9-87ef-2a6d89bba271.jsonl',
+);
+
+describe.skipIf(!existsSync(CC_LOG))(
+  'a fractional knob in the replay dump (real Claude Code 2.1.101 log)',
+  () => {
+    it('is printed as set, the threshold it gives beside it', async () => {
+      const prepared = prepareReplay(await parseSession([createNodeFileSource(CC_LOG)]));
+      const { knobs } = getClaudeCodeSessionKnobs(getSessionInfo(prepared));
+      const result = computeReplay(prepared, 'claude-code', { ...knobs, autocompactPctOverride: 50.5 });
+      const dump = formatReplayDump(prepared, result);
+      expect(dump).toMatch(/· autocompactPctOverride 50\.5 ·/);
+      expect(dump).toContain('thresholds auto-compact 90,900 ·');
     });
   },
 );
