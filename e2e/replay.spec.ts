@@ -80,7 +80,9 @@ test.describe('replay', () => {
   // The walk of session 15: 999999 typed in Max output turned the box red and nothing more; the
   // replay kept 64000 unsaid, and the bar's tooltip gave no range. Now the box says it was not
   // applied and why (aria-invalid, its title with the range), the readout unchanged.
-  test('a knob typed out of its range says it is not applied, and its range', async ({ page }) => {
+  test('a knob typed out of its range says it is not applied, and its range; the reset clears it', async ({
+    page,
+  }) => {
     await page.goto('/');
     await expect(page.getByTestId('session-header')).toBeVisible();
     await settled(page);
@@ -111,6 +113,19 @@ test.describe('replay', () => {
     await pct.fill('-1');
     await expect(pct).toHaveAttribute('aria-invalid', 'true');
     await expect(pct).toHaveAttribute('title', /^Not applied: outside the range\.\nRange: /);
+    // Back to the log's knobs: every box shows the log's value again, one typed out of range too
+    // (it stayed, red, when the knob's value had not changed: it never was applied).
+    const reset = page.getByTestId('replay-reset-knobs');
+    await reset.click();
+    await expect(box).toHaveValue('64000');
+    await expect(pct).not.toHaveValue('-1');
+    await expect(pct).toHaveAttribute('aria-invalid', 'false');
+    await box.fill('abc');
+    await expect(box).toHaveAttribute('aria-invalid', 'true');
+    await reset.click();
+    await expect(box).toHaveValue('64000');
+    await expect(box).toHaveAttribute('aria-invalid', 'false');
+    await expect(readout).toHaveText(before!);
   });
 
   test('opens an event card with the summarizer request and the restored files', async ({ page }) => {

@@ -198,6 +198,7 @@ export function ReplayKnobs({
 }) {
   const setKnob = useReplayStore((s) => s.setKnob);
   const resetKnobs = useReplayStore((s) => s.resetKnobs);
+  const resets = useReplayStore((s) => s.knobsResets);
   // The knobs bar above the chart shows these.
   const barKeys = getTimelineBarKeys(specs);
   const groups = new Map<string, KnobSpec[]>();
@@ -235,7 +236,7 @@ export function ReplayKnobs({
                   ) : null}
                 </span>
                 <span className="replay-knob-input">
-                  <KnobInput spec={spec} value={value} onCommit={(v) => setKnob(spec.key, v)} />
+                  <KnobInput key={resets} spec={spec} value={value} onCommit={(v) => setKnob(spec.key, v)} />
                   {unit && <span className="muted"> {unit}</span>}
                 </span>
               </label>

@@ -213,11 +213,12 @@ export function KnobsBar({
   // Edits wait for the session's knobs (an edit before them would belong to the previous session).
   const set = (key: string, value: KnobValue | null) => ready && setKnob(key, value);
   const defaults: Knobs = strategy.defaultKnobs;
+  const resets = useReplayStore((s) => s.knobsResets);
   return (
     <div className="knobs-bar">
       {specs.map((spec) => (
         <BarKnob
-          key={spec.key}
+          key={`${spec.key}:${resets}`}
           spec={spec}
           value={knobs[spec.key]}
           fallback={defaults[spec.key]}
