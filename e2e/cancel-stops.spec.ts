@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { writeBigSession } from './big-session';
+import { browserCpuMs, QUIET_CPU_MS } from './browser-cpu';
 import { expect, openEmpty, test } from './fixtures';
 import { writeBigLibraryFolder } from './library-folder';
 
@@ -11,34 +12,6 @@ import { writeBigLibraryFolder } from './library-folder';
 // 30k-call session kept a core busy for seconds after it said "Cancelled" (that replay scanned
 // every live result at every call: 24 s on 40k calls); the load and the folder scan were checked
 // the same way and stopped at once.
-
-/** CPU time (ms) of this test worker's descendant processes: the browser it launched. */
-function browserCpuMs(): number {
-  const children = new Map<number, number[]>();
-  const cpu = new Map<number, number>();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const parent = Number(fields[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
-      // utime + stime, in clock ticks (100 a second on Linux).
-      cpu.set(Number(name), (Number(fields[11]) + Number(fields[12])) * 10);
-    } catch {
-      // A process that ended while the table was read.
-    }
-  }
-  let total = 0;
-  const stack = [process.pid];
-  while (stack.length > 0) {
-    for (const child of children.get(stack.pop()!) ?? []) {
-      total += cpu.get(child) ?? 0;
-      stack.push(child);
-    }
-  }
-  return total;
-}
 
 /** Counts the messages the page's workers send but liveness answers (installed before the page's code runs). */
 async function countWorkerMessages(page: Page): Promise<void> {
@@ -81,9 +54,6 @@ async function afterCancel(page: Page, ms = 3000): Promise<{ messages: number; c
   await page.waitForTimeout(ms);
   return { messages: (await read()) - m0, cpuMs: browserCpuMs() - c0 };
 }
-
-/** Ours: a third of one core over the window; a busy worker uses all of one. */
-const QUIET_CPU_MS = 1000;
 
 test.skip(!fs.existsSync('/proc/self/stat'), "the browser's CPU time is read from /proc (Linux)");
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { browserCpuMs, QUIET_CPU_MS } from './browser-cpu';
 import { expect, SAMPLES_DIR, test } from './fixtures';
 
 // The Custom strategy editor on the bundled sample, at 1280×720: a strategy of ~15 lines imported
@@ -128,6 +129,42 @@ test.describe('custom strategy', () => {
     );
     await expect(page.getByTestId('custom-error')).toContainText('docs/custom-strategies.md');
     await page.screenshot({ path: 'test-results/custom-noexport.png' });
+  });
+
+  // The walk of session 15: a Run had no Cancel (its button read "Running…", inert), so an endless
+  // loop kept a core busy until the sandbox's 20 s limit. Cancel terminates the sandbox's worker:
+  // said at once, the focus back on Run, and the browser's CPU falls.
+  test('Cancel stops an endless loop in its sandbox at once: said, the CPU falls, Run has the focus', async ({
+    page,
+  }) => {
+    test.skip(!fs.existsSync('/proc/self/stat'), "the browser's CPU time is read from /proc (Linux)");
+    await openCustom(page);
+    await importFile(page, 'endless.ts', ENDLESS);
+    await page.getByTestId('custom-run').click();
+    await expect(page.getByTestId('custom-status')).toHaveText('Running in the sandbox…');
+    // Spinning: the sandbox holds a core (over 3 s, more CPU than a quiet page's 3 s).
+    await page.waitForTimeout(1000);
+    const spin0 = browserCpuMs();
+    await page.waitForTimeout(3000);
+    expect(browserCpuMs() - spin0).toBeGreaterThan(QUIET_CPU_MS);
+    const t0 = Date.now();
+    await page.getByTestId('custom-cancel').click();
+    await expect(page.getByTestId('custom-error')).toHaveText(
+      'endless.ts: cancelled: its sandbox was stopped.',
+    );
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    await expect(page.getByTestId('custom-cancel')).toHaveCount(0);
+    await expect(page.getByTestId('custom-run')).toBeFocused();
+    await expect(page.getByTestId('custom-run')).toHaveText('Run');
+    // What the Cancel set off (the page drawing the message) has landed (ours: 1 s).
+    await page.waitForTimeout(1000);
+    const c0 = browserCpuMs();
+    await page.waitForTimeout(3000);
+    expect(browserCpuMs() - c0).toBeLessThan(QUIET_CPU_MS);
+    // The editor runs again after it: a short strategy runs to its table.
+    await importFile(page, 'keep-20k.ts', SHORT);
+    await page.getByTestId('custom-run').click();
+    await expect(page.getByTestId('custom-table')).toBeVisible({ timeout: 60_000 });
   });
 
   test('an endless loop is stopped by the time limit, the page responsive meanwhile', async ({ page }) => {

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { browserCpuMs, QUIET_CPU_MS } from './browser-cpu';
 import { expect, REPO_ROOT, SAMPLES_DIR, test } from './fixtures';
 import { writeLibraryFolder } from './library-folder';
 
@@ -36,6 +37,20 @@ export default {
     return out;
   },
 } satisfies Strategy<{ trigger: number; keep: number; contextWindow: number }>;
+`;
+
+/** Runs on the sample (380 calls), loops for ever on any other session: a what-if's hang. */
+const STUCK = `import type { Strategy } from 'compactlab/strategy';
+
+export default {
+  id: 'stuck',
+  label: 'Stuck',
+  knobs: [{ key: 'trigger', label: 'Trigger', kind: 'number', unit: 'tokens', default: 40_000, min: 1_000 }],
+  step(view) {
+    if (view.callCount !== 380) for (;;) {}
+    return [];
+  },
+} satisfies Strategy<{ trigger: number; contextWindow: number }>;
 `;
 
 interface TotalRow {
@@ -163,6 +178,56 @@ test.describe('library what-if with a custom strategy', () => {
     await page.getByTestId('whatif-cancel').click();
     await expect(status).toHaveAttribute('data-status', 'cancelled');
     await expect(page.getByTestId('whatif-run')).toBeEnabled();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  // The walk of session 15: Cancel on a what-if whose strategy's code never returns said
+  // "cancelled", and its sandbox spun on for good (the cancel a message the busy worker never
+  // read, the time limit gone with the request). The sandbox that does not answer within 2 s is
+  // stopped, as a time limit stops it: the strategy is no longer offered.
+  test('Cancel of a what-if whose strategy hangs stops its sandbox: the CPU falls, said', async ({
+    page,
+  }) => {
+    test.skip(!fs.existsSync('/proc/self/stat'), "the browser's CPU time is read from /proc (Linux)");
+    test.setTimeout(120_000);
+    const tmp = path.join(os.tmpdir(), `compactlab-whatif-stuck-e2e-${process.pid}`);
+    const { root, sessions } = writeLibraryFolder(path.join(tmp, 'home'));
+    await page.goto('/');
+    await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false', {
+      timeout: 60_000,
+    });
+    await page.getByTestId('custom-open').click();
+    await expect(page.getByTestId('custom-editor').locator('.monaco-editor')).toBeVisible({
+      timeout: 30_000,
+    });
+    await page
+      .getByTestId('custom-import')
+      .setInputFiles({ name: 'stuck.ts', mimeType: 'text/plain', buffer: Buffer.from(STUCK) });
+    await page.getByTestId('custom-run').click();
+    await expect(page.getByTestId('custom-table')).toBeVisible({ timeout: 60_000 });
+
+    await page.getByTestId('folder-input').setInputFiles(root);
+    await expect(page.getByTestId('library-row')).toHaveCount(sessions, { timeout: 60_000 });
+    await expect(page.getByTestId('library-scan')).toHaveCount(0, { timeout: 60_000 });
+    await page.getByTestId('library-whatif').click();
+    await page.getByTestId('whatif-strategy').selectOption('stuck');
+    await page.getByTestId('whatif-run').click();
+    const status = page.getByTestId('whatif-status');
+    await expect(status).toHaveAttribute('data-status', 'running');
+    // Its first session holds the sandbox: a core busy.
+    await page.waitForTimeout(1000);
+    const spin0 = browserCpuMs();
+    await page.waitForTimeout(3000);
+    expect(browserCpuMs() - spin0).toBeGreaterThan(QUIET_CPU_MS);
+    await page.getByTestId('whatif-cancel').click();
+    await expect(status).toHaveAttribute('data-status', 'cancelled');
+    // The 2 s grace, then the worker is terminated: the CPU falls well before the 20 s limit.
+    await page.waitForTimeout(3000);
+    const c0 = browserCpuMs();
+    await page.waitForTimeout(3000);
+    expect(browserCpuMs() - c0).toBeLessThan(QUIET_CPU_MS);
+    // Stopped as by its time limit: no longer offered (Run it again in the editor).
+    await expect(page.getByTestId('whatif-strategy').locator('option[value="stuck"]')).toHaveCount(0);
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 });

@@ -77,6 +77,57 @@ test.describe('replay', () => {
     await expect(async () => expect(await afterCalls(markers)).toEqual(before)).toPass();
   });
 
+  // The walk of session 15: 999999 typed in Max output turned the box red and nothing more; the
+  // replay kept 64000 unsaid, and the bar's tooltip gave no range. Now the box says it was not
+  // applied and why (aria-invalid, its title with the range), the readout unchanged.
+  test('a knob typed out of its range says it is not applied, and its range; the reset clears it', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('session-header')).toBeVisible();
+    await settled(page);
+    const readout = page.getByTestId('threshold-readout');
+    const before = await readout.textContent();
+    const box = page.getByTestId('knob-max-output');
+    await expect(box).toHaveAttribute('aria-invalid', 'false');
+    await box.fill('999999');
+    await expect(box).toHaveAttribute('aria-invalid', 'true');
+    await expect(box).toHaveAttribute(
+      'title',
+      'Not applied: outside the range; the replay keeps the last valid value.\nRange: 1,000–200,000 tokens, step 1,000',
+    );
+    await settled(page);
+    await expect(readout).toHaveText(before!);
+    // The range is in the label's tooltip before anything is typed.
+    expect(await page.locator('label.knob', { has: box }).getAttribute('title')).toContain(
+      'Range: 1,000–200,000 tokens',
+    );
+    await box.fill('20000');
+    await expect(box).toHaveAttribute('aria-invalid', 'false');
+    await expect(box).not.toHaveAttribute('title');
+    await settled(page);
+    await expect(readout).not.toHaveText(before!);
+    // The knobs drawer's boxes say it the same way.
+    await page.getByTestId('replay-knobs-toggle').click();
+    const pct = page.getByTestId('replay-knob-microcompactProtectTokens');
+    await pct.fill('-1');
+    await expect(pct).toHaveAttribute('aria-invalid', 'true');
+    await expect(pct).toHaveAttribute('title', /^Not applied: outside the range\.\nRange: /);
+    // Back to the log's knobs: every box shows the log's value again, one typed out of range too
+    // (it stayed, red, when the knob's value had not changed: it never was applied).
+    const reset = page.getByTestId('replay-reset-knobs');
+    await reset.click();
+    await expect(box).toHaveValue('64000');
+    await expect(pct).not.toHaveValue('-1');
+    await expect(pct).toHaveAttribute('aria-invalid', 'false');
+    await box.fill('abc');
+    await expect(box).toHaveAttribute('aria-invalid', 'true');
+    await reset.click();
+    await expect(box).toHaveValue('64000');
+    await expect(box).toHaveAttribute('aria-invalid', 'false');
+    await expect(readout).toHaveText(before!);
+  });
+
   test('opens an event card with the summarizer request and the restored files', async ({ page }) => {
     await page.goto('/');
     // At its own knobs the sample's replay already auto-compacts once (where the log does, with the

@@ -95,7 +95,7 @@ describe('a compaction that leaves the context over the threshold', async () => 
     for (const e of compactions) {
       expect(e.failure).toBe('over-threshold');
       expect(e.postTokens).toBeGreaterThanOrEqual(e.thresholdTokens);
-      expect(e.note).toMatch(/not under the .* threshold.*next call's check fires again/);
+      expect(e.note).toMatch(/not under the .* threshold.*strategy's next check fires again/);
     }
     // One after every call: each call's check is over the threshold again.
     const calls = compactions.map((e) => e.afterCallPos);

@@ -175,11 +175,13 @@ export function applySummarize(
     post.clearedTokens = prepared.prefixNon[boundary]! - prepared.prefixNon[history.liveFrom]! - live - falls;
     event.postSource = post;
   }
+  // Said the same for every strategy: Claude Code's name for it (`tengu_sm_compact_threshold_exceeded`,
+  // types.ts) stood in the note of pi's and Codex's replays too.
   if (event.postTokens >= action.thresholdTokens) {
     event.failure = 'over-threshold';
     event.note = joinNotes(
       event.note,
-      `still ${event.postTokens.toLocaleString('en-US')} tokens after compacting, not under the ${action.thresholdTokens.toLocaleString('en-US')} threshold: system prompt and tools ≈ ${base.toLocaleString('en-US')}, summary ${event.summaryTokens?.toLocaleString('en-US') ?? '?'}, re-attached ${(event.restored?.totalTokens ?? 0).toLocaleString('en-US')}, kept ${(event.keptTokens ?? 0).toLocaleString('en-US')}; the next call's check fires again and compacts the summary with what follows it (tengu_sm_compact_threshold_exceeded)`,
+      `still ${event.postTokens.toLocaleString('en-US')} tokens after compacting, not under the ${action.thresholdTokens.toLocaleString('en-US')} threshold: system prompt and tools ≈ ${base.toLocaleString('en-US')}, summary ${event.summaryTokens?.toLocaleString('en-US') ?? '?'}, re-attached ${(event.restored?.totalTokens ?? 0).toLocaleString('en-US')}, kept ${(event.keptTokens ?? 0).toLocaleString('en-US')}; the strategy's next check fires again`,
     );
   }
   state.events.push(event);

@@ -18,7 +18,14 @@ function knobSummary(result: ReplayResult, strategy: CompactionStrategy | undefi
   for (const key of strategy?.dumpKnobKeys ?? []) {
     const v = k[key];
     if (v === undefined) continue;
-    parts.push(`${key} ${typeof v === 'number' ? fmt(v) : String(v)}`);
+    // A fraction stays one: `--pct 50.5` read "autocompactPctOverride 51" over a threshold of 50.5%.
+    const shown =
+      typeof v !== 'number'
+        ? String(v)
+        : Number.isInteger(v)
+          ? fmt(v)
+          : v.toLocaleString('en-US', { maximumFractionDigits: 3 });
+    parts.push(`${key} ${shown}`);
   }
   // Only a sub-agent's replay says so: the main session's dumps stay as they were.
   if (k.agentRole === 'subagent') parts.push('agentRole subagent');

@@ -44,6 +44,7 @@ export function CustomStrategyPanel({
   const queryClient = useQueryClient();
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const abort = useRef<AbortController | null>(null);
+  const runButton = useRef<HTMLButtonElement>(null);
   const importRef = useRef<HTMLInputElement>(null);
   // A panel of the replay's drawer: Escape closes it (not while writing in the editor:
   // common/use-escape.ts), and the focus goes back to Custom….
@@ -68,6 +69,10 @@ export function CustomStrategyPanel({
       });
       return;
     }
+    // Made before the compile: Cancel may be pressed while it runs.
+    abort.current?.abort();
+    const controller = new AbortController();
+    abort.current = controller;
     setStatus({ kind: 'running' });
     await saveStrategy(name, source);
     setSaved((s) => [name, ...s.filter((n) => n !== name)]);
@@ -76,8 +81,10 @@ export function CustomStrategyPanel({
       setStatus({ kind: 'problems', problems });
       return;
     }
-    abort.current?.abort();
-    abort.current = new AbortController();
+    if (controller.signal.aborted) {
+      setStatus({ kind: 'error', message: `${compiled.fileName}: cancelled before it ran.` });
+      return;
+    }
     const builtIns = [...new Set([ownStrategyId, 'claude-code', 'codex'])].map((strategyId) => ({
       strategyId,
       overrides: {},
@@ -90,7 +97,7 @@ export function CustomStrategyPanel({
         files,
         builtIns,
         overrides,
-        abort.current.signal,
+        controller.signal,
         undefined,
         sessionId,
         (message) => {
@@ -212,6 +219,7 @@ export function CustomStrategyPanel({
           Export .ts
         </button>
         <button
+          ref={runButton}
           type="button"
           className="btn small primary"
           data-testid="custom-run"
@@ -223,6 +231,21 @@ export function CustomStrategyPanel({
         >
           {status.kind === 'running' ? 'Running…' : 'Run'}
         </button>
+        {status.kind === 'running' && (
+          // A run had no way to stop but the sandbox's time limit (20 s of an endless loop): this
+          // terminates its worker (sandbox.ts), and the focus goes back to Run as the button goes.
+          <button
+            type="button"
+            className="btn small"
+            data-testid="custom-cancel"
+            onClick={() => {
+              abort.current?.abort();
+              runButton.current?.focus();
+            }}
+          >
+            Cancel
+          </button>
+        )}
         <button type="button" className="btn small" onClick={onClose} aria-label="Close the custom strategy">
           ×
         </button>

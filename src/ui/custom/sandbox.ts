@@ -26,6 +26,14 @@ import { SQL_WASM_URL } from '../../worker/sql-wasm-url';
 
 /** Ours: the time a run in the sandbox may take (the session's load in it included). */
 const SANDBOX_TIME_LIMIT_MS = 20_000;
+/**
+ * Ours: how long a sandbox has, after the library's what-if is cancelled (its Cancel button), to
+ * answer a ping. A strategy whose code holds the worker's thread (an endless or very slow step)
+ * cannot hear the cancel, and the request's time limit ended with the request: past this the
+ * worker is terminated. The what-if's loop hears it between two sessions, each replayed within a
+ * second or so. Another request cancelled (a knob edit supersedes a replay) keeps its time limit.
+ */
+const WHATIF_CANCEL_GRACE_MS = 2_000;
 
 /** Globals removed before the strategy's code runs (from the global and its prototypes). */
 const REMOVED = [
@@ -104,21 +112,40 @@ function withTimeLimit(
   fileName: string,
   timeLimitMs: number,
   onStopped: (message: string) => void,
+  isResponsive: (withinMs: number) => Promise<boolean>,
 ): EngineClient {
   let stopped: string | undefined;
+  const stop = (message: string) => {
+    if (stopped !== undefined) return;
+    stopped = message;
+    client.terminate();
+    onStopped(message);
+  };
   return {
     request: (request, options) => {
       if (stopped !== undefined) return Promise.reject(new SandboxError(stopped));
+      // A cancelled request settles at once and takes its time limit with it: a worker still held
+      // by the strategy's code then spun on unseen (a what-if's Cancel left a core busy for good).
       const { ms, what } = getRequestLimit(request, timeLimitMs);
+      const graceMs = request.kind === 'library-whatif' ? WHATIF_CANCEL_GRACE_MS : ms;
+      const onAbort = () => {
+        void isResponsive(graceMs).then((alive) => {
+          if (!alive)
+            stop(
+              `${fileName}: stopped: its code still held the sandbox ${graceMs / 1000} s after the request was cancelled (an endless loop?)`,
+            );
+        });
+      };
+      options?.signal?.addEventListener('abort', onAbort, { once: true });
       let timer: ReturnType<typeof setTimeout> | undefined;
       let fail: (error: SandboxError) => void = () => {};
       const arm = () => {
         clearTimeout(timer);
         timer = setTimeout(() => {
-          stopped = `${fileName}: stopped: the strategy ran past its time limit (${ms / 1000} s ${what}; an endless loop?)`;
-          client.terminate();
-          onStopped(stopped);
-          fail(new SandboxError(stopped));
+          stop(
+            `${fileName}: stopped: the strategy ran past its time limit (${ms / 1000} s ${what}; an endless loop?)`,
+          );
+          fail(new SandboxError(stopped!));
         }, ms);
       };
       const limit = new Promise<never>((_, reject) => {
@@ -134,7 +161,10 @@ function withTimeLimit(
           onProgress?.(progress);
         },
       });
-      return Promise.race([answered, limit]).finally(() => clearTimeout(timer));
+      return Promise.race([answered, limit]).finally(() => {
+        clearTimeout(timer);
+        options?.signal?.removeEventListener('abort', onAbort);
+      });
     },
     terminate: () => client.terminate(),
   };
@@ -160,11 +190,21 @@ export async function runCustomStrategy(
     onReady = resolve;
   });
   const url = URL.createObjectURL(new Blob([getSandboxSource(compiled)], { type: 'text/javascript' }));
+  let sandbox: Worker | undefined;
+  /** Messages heard from the sandbox: a ping answered moves it (engine-host.ts answers at once when free). */
+  let heard = 0;
+  const isResponsive = (withinMs: number): Promise<boolean> => {
+    const before = heard;
+    sandbox?.postMessage({ type: 'ping' });
+    return new Promise((resolve) => setTimeout(() => resolve(heard > before), withinMs));
+  };
   const client: EngineClient = createEngineClient({
     eager: true,
     start: (listener) => {
       const worker = new Worker(url, { type: 'module', name: 'custom-strategy' });
+      sandbox = worker;
       worker.onmessage = (event: MessageEvent<FromWorker | SandboxReady>) => {
+        heard++;
         if (event.data.type === 'sandbox-ready') onReady(event.data);
         else listener.onMessage(event.data);
       };
@@ -190,7 +230,11 @@ export async function runCustomStrategy(
         ),
       timeLimitMs,
     );
-    signal?.addEventListener('abort', () => reject(new SandboxError('Cancelled')), { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => reject(new SandboxError(`${compiled.fileName}: cancelled: its sandbox was stopped.`)),
+      { once: true },
+    );
   });
   try {
     const run = async (): Promise<SandboxRun> => {
@@ -209,7 +253,7 @@ export async function runCustomStrategy(
         knobSpecs: ready.knobSpecs,
         defaultKnobs: ready.defaultKnobs,
         compare,
-        client: withTimeLimit(client, compiled.fileName, timeLimitMs, onStopped),
+        client: withTimeLimit(client, compiled.fileName, timeLimitMs, onStopped, isResponsive),
       };
     };
     return await Promise.race([run(), stopped]);

@@ -3,7 +3,7 @@ import type { KnobSpec, KnobValue } from '../../engine/strategies/types';
 import type { SessionId } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { getTimelineBarKeys } from '../../engine/strategies/knobs';
-import { describeKnob } from '../timeline/knobs-bar';
+import { describeKnob, describeRange } from '../timeline/knobs-bar';
 import { useReplayStore } from './replay-store';
 import { useSessionMemory } from './use-replay';
 
@@ -29,16 +29,6 @@ export function formatKnobValue(spec: KnobSpec, value: KnobValue): string {
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   if (Array.isArray(value)) return value.join(', ') || 'none';
   return spec.options?.find((o) => o.value === value)?.label ?? value;
-}
-
-/** The tooltip of a number knob: what `describeKnob` says, and the range it accepts. */
-function describeRange(spec: KnobSpec): string {
-  if (spec.min === undefined && spec.max === undefined) return '';
-  const unit = spec.unit ? ` ${UNIT_TEXT[spec.unit]}` : '';
-  const from = spec.min === undefined ? '' : formatCount(spec.min);
-  const to = spec.max === undefined ? '' : formatCount(spec.max);
-  const step = spec.step === undefined ? '' : `, step ${formatCount(spec.step)}`;
-  return `\nRange: ${from}–${to}${unit}${step}`;
 }
 
 function NumberInput({
@@ -68,6 +58,8 @@ function NumberInput({
   return (
     <input
       className={valid ? 'mono' : 'mono invalid'}
+      aria-invalid={!valid}
+      title={valid ? undefined : `Not applied: outside the range.${describeRange(spec)}`}
       data-testid={`replay-knob-${spec.key}`}
       inputMode="numeric"
       size={9}
@@ -206,6 +198,7 @@ export function ReplayKnobs({
 }) {
   const setKnob = useReplayStore((s) => s.setKnob);
   const resetKnobs = useReplayStore((s) => s.resetKnobs);
+  const resets = useReplayStore((s) => s.knobsResets);
   // The knobs bar above the chart shows these.
   const barKeys = getTimelineBarKeys(specs);
   const groups = new Map<string, KnobSpec[]>();
@@ -243,7 +236,7 @@ export function ReplayKnobs({
                   ) : null}
                 </span>
                 <span className="replay-knob-input">
-                  <KnobInput spec={spec} value={value} onCommit={(v) => setKnob(spec.key, v)} />
+                  <KnobInput key={resets} spec={spec} value={value} onCommit={(v) => setKnob(spec.key, v)} />
                   {unit && <span className="muted"> {unit}</span>}
                 </span>
               </label>

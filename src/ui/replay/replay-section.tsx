@@ -12,7 +12,8 @@ import type {
 } from '../../engine/replay/types';
 import type { SessionId, TimelineSeries } from '../../worker/protocol';
 import { formatCount } from '../common/format';
-import { timelineQuery } from '../queries';
+import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
+import { sessionOverviewQuery, timelineQuery } from '../queries';
 import { useUiStore } from '../store';
 import { ReplayEventCard } from './event-card';
 import { ReplayEventChips } from './replay-event-chips';
@@ -43,7 +44,14 @@ function outcomeText(o: RealOutcome): string {
   }
 }
 
-function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
+function CompareSummary({
+  comparison,
+  otherAgent,
+}: {
+  comparison: ReplayComparison;
+  /** The log's agent, when the strategy replayed is not its own: a match is not expected. */
+  otherAgent?: string;
+}) {
   // The "where it differs" disclosure is a layer while open: Escape folds it.
   const [differsOpen, setDiffersOpen] = useState(false);
   useEscapeLayer(() => setDiffersOpen(false), differsOpen);
@@ -74,6 +82,14 @@ function CompareSummary({ comparison }: { comparison: ReplayComparison }) {
               {c.reproduced}/{c.expected}
             </b>{' '}
             {describeExpectedReal(c)} reproduced (±{c.toleranceCalls} call)
+            {/* "0/1 reproduced" read as a miss of the replay on a Codex log under Claude Code's
+                rules; the engine's note saying a match is not expected lay at the knobs' end. */}
+            {otherAgent !== undefined && (
+              <span className="muted" data-testid="replay-other-agent">
+                {' '}
+                · {otherAgent}’s log under other rules: not expected to match
+              </span>
+            )}
           </>
         ) : (
           'no real auto-compaction to compare with'
@@ -281,6 +297,7 @@ function ManualControls({ sessionId, events }: { sessionId: SessionId; events?: 
 
 export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
   const setup = useReplaySetup(sessionId);
+  const overview = useQuery(sessionOverviewQuery(sessionId)).data;
   const unpublished = useDebouncedRunParams(sessionId);
   const enabled = useReplayStore((s) => s.enabled);
   const setEnabled = useReplayStore((s) => s.setEnabled);
@@ -367,7 +384,15 @@ export function ReplaySection({ sessionId }: { sessionId: SessionId }) {
               ].join(' · ')}
             </span>
             {current?.cost && <CostSummary cost={current.cost} />}
-            <CompareSummary comparison={result.comparison} />
+            <CompareSummary
+              comparison={result.comparison}
+              otherAgent={
+                overview?.meta.agent !== undefined &&
+                params?.strategyId !== getDefaultStrategyId(overview.format, overview.meta.agent)
+                  ? overview.meta.agent
+                  : undefined
+              }
+            />
           </>
         )}
         {enabled && (

@@ -61,6 +61,11 @@ interface ReplayUiState {
    * an optional knob; a key absent takes the log's value.
    */
   overrides: Readonly<Record<string, KnobOverrides>>;
+  /**
+   * Counts "Back to the log's knobs": the knob boxes are keyed by it, so a value typed out of range
+   * (never applied: the knob's value did not change) goes with the reset instead of staying red.
+   */
+  knobsResets: number;
   summaryModel: SummaryModelId;
   manual: ManualCompactionRequest[];
   openEvent?: number;
@@ -103,6 +108,7 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
   knobsOpen: false,
   customOpen: false,
   overrides: {},
+  knobsResets: 0,
   summaryModel: 'recorded',
   manual: [],
   sweepOpen: false,
@@ -138,7 +144,7 @@ export const useReplayStore = create<ReplayUiState>()((set) => ({
   resetKnobs: () =>
     set((s) => {
       const { [s.strategyId]: _dropped, ...others } = s.overrides;
-      return { overrides: others };
+      return { overrides: others, knobsResets: s.knobsResets + 1 };
     }),
   setSummaryModel: (summaryModel) => set({ summaryModel }),
   addManual: (request) =>

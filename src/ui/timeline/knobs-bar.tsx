@@ -43,6 +43,16 @@ const UNIT_SHORT: Record<NonNullable<KnobSpec['unit']>, string> = {
   count: '',
 };
 
+/** The range a number knob accepts, for its tooltip ("\nRange: 1,000–200,000 tokens"); none, ''. */
+export function describeRange(spec: KnobSpec): string {
+  if (spec.min === undefined && spec.max === undefined) return '';
+  const unit = spec.unit && UNIT_SHORT[spec.unit] ? ` ${UNIT_SHORT[spec.unit]}` : '';
+  const from = spec.min === undefined ? '' : formatCount(spec.min);
+  const to = spec.max === undefined ? '' : formatCount(spec.max);
+  const step = spec.step === undefined ? '' : `, step ${formatCount(spec.step)}`;
+  return `\nRange: ${from}–${to}${unit}${step}`;
+}
+
 /** A number input that keeps what the user types and commits only valid values. */
 function NumberKnob(props: {
   spec: KnobSpec;
@@ -68,12 +78,23 @@ function NumberKnob(props: {
       n <= (spec.max ?? Number.POSITIVE_INFINITY));
   // The unit is in the tooltip: the bar has room for the knobs and the readout on one line at 1280 px.
   const unit = spec.unit ? UNIT_SHORT[spec.unit] : '';
+  const valid = isValid(parse(text));
   return (
-    <label className="knob" title={`${describeKnob(spec)}${unit ? `\nIn ${unit}` : ''}`}>
+    <label
+      className="knob"
+      title={`${describeKnob(spec)}${unit ? `\nIn ${unit}` : ''}${describeRange(spec)}`}
+    >
       <span>{props.label}</span>
       <input
         data-testid={props.testId}
-        className={isValid(parse(text)) ? 'mono' : 'mono invalid'}
+        className={valid ? 'mono' : 'mono invalid'}
+        // A value out of range was red and nothing more: the replay kept the last valid one unsaid.
+        aria-invalid={!valid}
+        title={
+          valid
+            ? undefined
+            : `Not applied: outside the range; the replay keeps the last valid value.${describeRange(spec)}`
+        }
         inputMode="numeric"
         value={text}
         placeholder={spec.optional ? 'default' : undefined}
@@ -192,11 +213,12 @@ export function KnobsBar({
   // Edits wait for the session's knobs (an edit before them would belong to the previous session).
   const set = (key: string, value: KnobValue | null) => ready && setKnob(key, value);
   const defaults: Knobs = strategy.defaultKnobs;
+  const resets = useReplayStore((s) => s.knobsResets);
   return (
     <div className="knobs-bar">
       {specs.map((spec) => (
         <BarKnob
-          key={spec.key}
+          key={`${spec.key}:${resets}`}
           spec={spec}
           value={knobs[spec.key]}
           fallback={defaults[spec.key]}

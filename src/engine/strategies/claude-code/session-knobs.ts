@@ -56,6 +56,9 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
     notes.push(
       `The log is ${info.agent}'s: its version ${info.versions.join(', ')} is not a Claude Code version, so no Claude Code version is assumed.`,
     );
+  // Raw API traffic may be Claude Code's own (claude-trace records its requests): no such note there.
+  if (!ownVersions && !info.format?.startsWith('anthropic-messages'))
+    notes.push(`The log is not a Claude Code session, so its compactions are not expected to match.`);
   const versions = ownVersions ? [...info.versions].sort(compareVersions) : [];
   const version = versions.at(-1);
   const profile = getThresholdProfileForVersion(version);
@@ -87,7 +90,9 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
       'Sub-agent transcript: replayed under the sub-agent rules (Claude Code 2.1.68 (docs/sources.md#cc-five-mechanisms)): the same threshold on its own context and model, checked before its next turn; Prompt 3 (continuation summary) over its own history; no file, todo or plan re-attachment and no /compact (the reference gives those to the main session only).',
     );
   }
-  const is21 = version !== undefined && compareVersions(version, '2.1.0') >= 0;
+  // A log with no Claude Code version (another agent's, or one that states none) is replayed under
+  // the newest rules, as its profile is: not 2.0.x's count and continuation.
+  const is21 = version === undefined || compareVersions(version, '2.1.0') >= 0;
   const inMicrocompactRange =
     version !== undefined &&
     compareVersions(version, MICROCOMPACT_FIRST_SEEN) >= 0 &&
