@@ -75,6 +75,7 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
       agent: session.meta.agent,
       versions: session.meta.versions,
       models: session.meta.models,
+      ...(session.meta.setModels ? { setModels: session.meta.setModels } : {}),
     };
     const summaries = await collectLogSummaries(session, sources, { redaction, subagents: true });
     text = values.md

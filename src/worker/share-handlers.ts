@@ -79,6 +79,7 @@ async function renderExport(
     agent: session.meta.agent,
     versions: session.meta.versions,
     models: session.meta.models,
+    ...(session.meta.setModels ? { setModels: session.meta.setModels } : {}),
     ...(strategy ? { replay: strategy } : {}),
   };
   switch (request.format) {
@@ -133,7 +134,12 @@ async function renderExport(
       // 2,000-character previews), then dropped once written.
       const full = await parseSession(sources, { signal, previewChars: Number.MAX_SAFE_INTEGER });
       const turns = computeConversation(full);
-      const transcriptHeader = { name: header.name, agent: header.agent, models: header.models };
+      const transcriptHeader = {
+        name: header.name,
+        agent: header.agent,
+        models: header.models,
+        setModels: header.setModels,
+      };
       return request.format === 'transcript-md'
         ? formatTranscriptMarkdown(transcriptHeader, turns, { redaction })
         : formatTranscriptHtml(transcriptHeader, turns, { redaction });

@@ -1,7 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createNodeFileSource } from '../../src/cli/node-source';
+import { computeConversation } from '../../src/engine/query/conversation';
+import { formatTranscriptHtml, formatTranscriptMarkdown } from '../../src/engine/export/transcript-export';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { REAL_LOGS } from '../helpers/corpus';
 import { runCli } from '../helpers/run-cli';
@@ -77,6 +80,21 @@ describe.skipIf(!present)('pi: a session whose only request failed names the mod
     expect(out.text.split('\n')[1]).toBe(
       '  agent pi session v3 · models llama3.1:8b (set; no call answered)',
     );
+    // The exports say it too (they said "models ?" and "no model named"), in the JSON as its own field.
+    const dir = mkdtempSync(join(tmpdir(), 'compactlab-pi-set-'));
+    await runCli(['export', file, '--md', '-o', join(dir, 's.md')]);
+    expect(readFileSync(join(dir, 's.md'), 'utf8')).toContain(
+      'pi session v3 · models llama3.1:8b (set; no call answered) · 0 summaries',
+    );
+    await runCli(['export', file, '--json', '-o', join(dir, 's.json')]);
+    expect(JSON.parse(readFileSync(join(dir, 's.json'), 'utf8')).transcript).toMatchObject({
+      models: [],
+      setModels: ['llama3.1:8b'],
+    });
+    const header = { name, agent: 'pi', models: session.meta.models, setModels: session.meta.setModels };
+    const turns = computeConversation(session);
+    expect(formatTranscriptMarkdown(header, turns)).toContain('pi · llama3.1:8b (set; no call answered) ·');
+    expect(formatTranscriptHtml(header, turns)).toContain('pi · llama3.1:8b (set; no call answered) ·');
   });
 
   it('a session whose calls answered lists those models only', async () => {

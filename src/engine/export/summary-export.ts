@@ -1,3 +1,4 @@
+import { describeModels } from '../parse/meta-words';
 import { readEntryText } from '../parse/parse-session';
 import type { ByteSource } from '../parse/source';
 import { DEFAULT_PRESET_ID, requirePreset } from '../strategies/prompt-presets';
@@ -55,7 +56,9 @@ export interface SummaryExportHeader {
   name: string;
   agent: string;
   versions: string[];
+  /** The models that answered; `setModels`, those the log set when none answered (meta-words.ts). */
   models: string[];
+  setModels?: string[];
   /** The strategy the page replayed when the export was made (strategy-name.ts), when it did. */
   replay?: ReplayedStrategy;
 }
@@ -168,6 +171,7 @@ function redactHeader(header: SummaryExportHeader, redaction?: RedactionSettings
     ...(header.replay ? { replay: maskJsonValue(header.replay, redaction) as ReplayedStrategy } : {}),
     versions: header.versions.map(mask),
     models: header.models.map(mask),
+    ...(header.setModels ? { setModels: header.setModels.map(mask) } : {}),
   };
 }
 
@@ -209,7 +213,7 @@ export function formatSummariesMarkdown(
   return [
     `# Summaries of ${md(h.name)}`,
     '',
-    `${md(h.agent)} ${md(h.versions.join(', '))} · models ${md(h.models.join(', ')) || '?'} · ${list.length} ${list.length === 1 ? 'summary' : 'summaries'}${
+    `${md(h.agent)} ${md(h.versions.join(', '))} · models ${md(describeModels(h) ?? '?')} · ${list.length} ${list.length === 1 ? 'summary' : 'summaries'}${
       all.length > list.length ? ` · ${all.length - list.length} more in subagents (below)` : ''
     }`,
     '',

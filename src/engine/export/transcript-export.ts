@@ -1,3 +1,4 @@
+import { describeModels } from '../parse/meta-words';
 import type { ConversationTurn } from '../query/conversation';
 import { maskText, type RedactionSettings } from '../redact/mask';
 import { escapeHtml } from './escape-html';
@@ -16,7 +17,9 @@ import { escapeMarkdownLinks, type MdInline, parseMarkdown } from './markdown-li
 interface TranscriptHeader {
   name: string;
   agent: string;
+  /** The models that answered; `setModels`, those the log set when none answered (meta-words.ts). */
   models: string[];
+  setModels?: string[];
 }
 
 interface TranscriptOptions {
@@ -68,7 +71,7 @@ export function formatTranscriptMarkdown(
   const out: string[] = [
     `# Transcript: ${escapeMdProse(clean(header.name))}`,
     '',
-    `${escapeMdProse(clean(header.agent))} · ${escapeMdProse(clean(header.models.join(', ') || 'no model named'))} · ${turns.length} messages`,
+    `${escapeMdProse(clean(header.agent))} · ${escapeMdProse(clean(describeModels(header) ?? 'no model named'))} · ${turns.length} messages`,
     '',
   ];
   for (const turn of turns) {
@@ -184,7 +187,7 @@ export function formatTranscriptHtml(
     '</head>',
     '<body>',
     `<h1>Transcript: ${t(header.name)}</h1>`,
-    `<p class="muted">${t(header.agent)} · ${t(header.models.join(', ') || 'no model named')} · ${turns.length} messages. Written by CompactLab; links are not followed unless clicked.</p>`,
+    `<p class="muted">${t(header.agent)} · ${t(describeModels(header) ?? 'no model named')} · ${turns.length} messages. Written by CompactLab; links are not followed unless clicked.</p>`,
   ];
   for (const turn of turns) {
     out.push(`<section class="turn ${turn.role} depth-${Math.min(3, turn.depth)}">`);
