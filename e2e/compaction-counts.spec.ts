@@ -78,6 +78,42 @@ test.describe('compaction counts on real sessions', () => {
     await page.screenshot({ path: test.info().outputPath('session-05541cb5.png') });
   });
 
+  test("05541cb5: the box of its first 4 compactions lists each one's tokens before and after, whole", async ({
+    page,
+  }) => {
+    // The list cut its members at 300 px: 'after call 1: Compaction (auto) · 175,199 → 16…', the
+    // figure after lost. The figures before come from a plain read of the log's boundaries.
+    const main = sessionFiles('05541cb5-fe43-41c9-87ef-2a6d89bba271').find(
+      (f) => f.name === '05541cb5-fe43-41c9-87ef-2a6d89bba271.jsonl',
+    )!;
+    const pre = main.content
+      .split('\n')
+      .filter((l) => l.includes('"compact_boundary"'))
+      .map((l) => (JSON.parse(l) as { compactMetadata: { preTokens: number } }).compactMetadata.preTokens);
+    expect(pre.slice(0, 4)).toEqual([175_199, 168_305, 169_333, 173_287]);
+    await openEmpty(page);
+    await dropFiles(page, [main]);
+    const box = page.getByTestId('compaction-cluster').first();
+    await expect(box).toHaveAttribute('data-count', '4');
+    await box.click();
+    const items = page.getByTestId('marker-cluster-list').locator('.cluster-item');
+    await expect(items).toHaveCount(4);
+    for (const [i, tokens] of pre.slice(0, 4).entries()) {
+      const item = items.nth(i);
+      await expect(item).toContainText(
+        `after call ${i + 1}: Compaction (auto) · ${tokens.toLocaleString('en-US')} → `,
+      );
+      await expect(item).toHaveText(/→ [\d,]+ tokens$/);
+      // Shown whole: nothing overflows the list's box.
+      expect(await item.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      const list = await page.getByTestId('marker-cluster-list').boundingBox();
+      const itemBox = await item.boundingBox();
+      expect(itemBox!.x + itemBox!.width).toBeLessThanOrEqual(list!.x + list!.width);
+    }
+    await expect(items.nth(3)).toContainText('173,287 → 42,072 tokens');
+    await page.screenshot({ path: test.info().outputPath('cluster-05541cb5.png') });
+  });
+
   test('cc06da85 (only a subagents folder): the log read as the main thread is 1, the other 22 apart', async ({
     page,
   }) => {
