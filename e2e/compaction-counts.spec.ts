@@ -114,6 +114,63 @@ test.describe('compaction counts on real sessions', () => {
     await page.screenshot({ path: test.info().outputPath('cluster-05541cb5.png') });
   });
 
+  test('05541cb5 cut mid-record: a compaction 2 calls before the end stands clear of the threshold labels', async ({
+    page,
+  }) => {
+    // The log cut at half its bytes, mid-record (a copy being written): its 5th compaction follows
+    // call 95 of 97, and its marker stood over the 'blocking 197k' label at the right edge.
+    const main = sessionFiles('05541cb5-fe43-41c9-87ef-2a6d89bba271').find(
+      (f) => f.name === '05541cb5-fe43-41c9-87ef-2a6d89bba271.jsonl',
+    )!;
+    const bytes = Buffer.from(main.content, 'utf8');
+    const cut = bytes.subarray(0, Math.floor(bytes.length / 2)).toString('utf8');
+    expect(cut.endsWith('\n')).toBe(false);
+    expect(countCompactions(cut.slice(0, cut.lastIndexOf('\n'))).compact).toBe(5);
+    await openEmpty(page);
+    await dropFiles(page, [{ name: main.name, content: cut }]);
+    await expect(page.getByTestId('stat-compactions')).toHaveText('5 compactions');
+    await expect(page.getByTestId('stat-issues')).toContainText('2');
+    const timeline = page.getByTestId('timeline');
+    await expect(timeline).toHaveAttribute('data-threshold-labels', /blocking/);
+    const canvas = (await timeline.locator('canvas').first().boundingBox())!;
+    const labels = (
+      JSON.parse((await timeline.getAttribute('data-threshold-labels'))!) as {
+        text: string;
+        folded: boolean;
+        x0: number;
+        x1: number;
+        y0: number;
+        y1: number;
+      }[]
+    ).filter((l) => !l.folded);
+    expect(labels.length).toBeGreaterThan(0);
+    const buttons = await page
+      .locator('[data-testid="compaction-marker"], [data-testid="compaction-cluster"]')
+      .evaluateAll((els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return {
+            title: e.getAttribute('aria-label') ?? '',
+            x0: r.left,
+            x1: r.right,
+            y0: r.top,
+            y1: r.bottom,
+          };
+        }),
+      );
+    expect(buttons.some((b) => b.title.includes('170,115'))).toBe(true); // the one after call 95
+    for (const l of labels)
+      for (const b of buttons) {
+        const overlaps =
+          canvas.x + l.x0 < b.x1 &&
+          canvas.x + l.x1 > b.x0 &&
+          canvas.y + l.y0 < b.y1 &&
+          canvas.y + l.y1 > b.y0;
+        expect(overlaps, `'${l.text}' under the marker '${b.title}'`).toBe(false);
+      }
+    await page.screenshot({ path: test.info().outputPath('cut-05541cb5.png') });
+  });
+
   test('cc06da85 (only a subagents folder): the log read as the main thread is 1, the other 22 apart', async ({
     page,
   }) => {
