@@ -78,6 +78,99 @@ test.describe('compaction counts on real sessions', () => {
     await page.screenshot({ path: test.info().outputPath('session-05541cb5.png') });
   });
 
+  test("05541cb5: the box of its first 4 compactions lists each one's tokens before and after, whole", async ({
+    page,
+  }) => {
+    // The list cut its members at 300 px: 'after call 1: Compaction (auto) · 175,199 → 16…', the
+    // figure after lost. The figures before come from a plain read of the log's boundaries.
+    const main = sessionFiles('05541cb5-fe43-41c9-87ef-2a6d89bba271').find(
+      (f) => f.name === '05541cb5-fe43-41c9-87ef-2a6d89bba271.jsonl',
+    )!;
+    const pre = main.content
+      .split('\n')
+      .filter((l) => l.includes('"compact_boundary"'))
+      .map((l) => (JSON.parse(l) as { compactMetadata: { preTokens: number } }).compactMetadata.preTokens);
+    expect(pre.slice(0, 4)).toEqual([175_199, 168_305, 169_333, 173_287]);
+    await openEmpty(page);
+    await dropFiles(page, [main]);
+    const box = page.getByTestId('compaction-cluster').first();
+    await expect(box).toHaveAttribute('data-count', '4');
+    await box.click();
+    const items = page.getByTestId('marker-cluster-list').locator('.cluster-item');
+    await expect(items).toHaveCount(4);
+    for (const [i, tokens] of pre.slice(0, 4).entries()) {
+      const item = items.nth(i);
+      await expect(item).toContainText(
+        `after call ${i + 1}: Compaction (auto) · ${tokens.toLocaleString('en-US')} → `,
+      );
+      await expect(item).toHaveText(/→ [\d,]+ tokens$/);
+      // Shown whole: nothing overflows the list's box.
+      expect(await item.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      const list = await page.getByTestId('marker-cluster-list').boundingBox();
+      const itemBox = await item.boundingBox();
+      expect(itemBox!.x + itemBox!.width).toBeLessThanOrEqual(list!.x + list!.width);
+    }
+    await expect(items.nth(3)).toContainText('173,287 → 42,072 tokens');
+    await page.screenshot({ path: test.info().outputPath('cluster-05541cb5.png') });
+  });
+
+  test('05541cb5 cut mid-record: a compaction 2 calls before the end stands clear of the threshold labels', async ({
+    page,
+  }) => {
+    // The log cut at half its bytes, mid-record (a copy being written): its 5th compaction follows
+    // call 95 of 97, and its marker stood over the 'blocking 197k' label at the right edge.
+    const main = sessionFiles('05541cb5-fe43-41c9-87ef-2a6d89bba271').find(
+      (f) => f.name === '05541cb5-fe43-41c9-87ef-2a6d89bba271.jsonl',
+    )!;
+    const bytes = Buffer.from(main.content, 'utf8');
+    const cut = bytes.subarray(0, Math.floor(bytes.length / 2)).toString('utf8');
+    expect(cut.endsWith('\n')).toBe(false);
+    expect(countCompactions(cut.slice(0, cut.lastIndexOf('\n'))).compact).toBe(5);
+    await openEmpty(page);
+    await dropFiles(page, [{ name: main.name, content: cut }]);
+    await expect(page.getByTestId('stat-compactions')).toHaveText('5 compactions');
+    await expect(page.getByTestId('stat-issues')).toContainText('2');
+    const timeline = page.getByTestId('timeline');
+    await expect(timeline).toHaveAttribute('data-threshold-labels', /blocking/);
+    const canvas = (await timeline.locator('canvas').first().boundingBox())!;
+    const labels = (
+      JSON.parse((await timeline.getAttribute('data-threshold-labels'))!) as {
+        text: string;
+        folded: boolean;
+        x0: number;
+        x1: number;
+        y0: number;
+        y1: number;
+      }[]
+    ).filter((l) => !l.folded);
+    expect(labels.length).toBeGreaterThan(0);
+    const buttons = await page
+      .locator('[data-testid="compaction-marker"], [data-testid="compaction-cluster"]')
+      .evaluateAll((els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return {
+            title: e.getAttribute('aria-label') ?? '',
+            x0: r.left,
+            x1: r.right,
+            y0: r.top,
+            y1: r.bottom,
+          };
+        }),
+      );
+    expect(buttons.some((b) => b.title.includes('170,115'))).toBe(true); // the one after call 95
+    for (const l of labels)
+      for (const b of buttons) {
+        const overlaps =
+          canvas.x + l.x0 < b.x1 &&
+          canvas.x + l.x1 > b.x0 &&
+          canvas.y + l.y0 < b.y1 &&
+          canvas.y + l.y1 > b.y0;
+        expect(overlaps, `'${l.text}' under the marker '${b.title}'`).toBe(false);
+      }
+    await page.screenshot({ path: test.info().outputPath('cut-05541cb5.png') });
+  });
+
   test('cc06da85 (only a subagents folder): the log read as the main thread is 1, the other 22 apart', async ({
     page,
   }) => {

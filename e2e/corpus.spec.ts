@@ -57,6 +57,13 @@ test.describe('a real transcript dropped onto the page', () => {
     await page.locator('[data-testid="compaction-marker"][data-kind="microcompact"]').click();
     await expect(card).toHaveAttribute('data-kind', 'microcompact');
     await expect(card.getByTestId('cleared-tools').locator('li')).toHaveCount(8);
+    // Its context as the API counted it, the call before and the call after (158,279 → 130,468 in
+    // the raw records); the boundary's own preTokens (60,199), the agent's count, named so: the
+    // card said 'before 60,199 tok' above 'next call 130,468 tok'.
+    await expect(card.getByTestId('compaction-call-before')).toHaveText('158,279 tok');
+    await expect(card).toContainText('next call130,468 tok');
+    await expect(card.getByTestId('compaction-log-pre')).toHaveText("60,199 tok (the boundary's preTokens)");
+    await expect(card.locator('dt', { hasText: /^before$/ })).toHaveCount(0);
 
     // Following a cleared id reveals its result in the transcript, marked "cleared".
     await card.getByTestId('cleared-tools').locator('button').first().click();

@@ -276,6 +276,13 @@ test.describe('a dense real session', () => {
         page.locator('[data-testid="replay-marker"], [data-testid="replay-cluster"]').first(),
       ).toBeVisible();
       expect(await expectMarkersInsideChart(page)).toBeGreaterThan(2);
+      // The legend's hint is cut where the legend is long ('wheel zoom · drag pa…' at 1280 px,
+      // with no way to read the rest): its tooltip holds it whole.
+      const hint = page.getByTestId('timeline-hint');
+      const text = (await hint.textContent())!;
+      expect(text).toContain('shift-drag select');
+      await expect(hint).toHaveAttribute('title', text);
+      if (width === 1280) expect(await hint.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
     }
   });
 

@@ -74,3 +74,41 @@ test.describe("each agent's bars as the version that wrote the log", () => {
     });
   }
 });
+
+// The profile select named a profile by the release its code was read from: a 2.1.229 log read
+// 'Profile v2.1.68', as if another release's rules were drawn. It now names the releases each
+// covers (the full rule stays in its tooltip), the log's own version among them.
+test.describe('the profile a Claude Code log picks, named by the releases it covers', () => {
+  const PROFILE_CASES = [
+    { file: CASES[2]!.file, version: '2.1.229', value: 'v2.1.68', shown: '2.1.21+' },
+    {
+      file: path.join(
+        CORPUS,
+        'aistrad__work/claude__projects__-home-aiscend-work-vibelife__560343df-fb9a-4a40-af98-7c1fa4218709.jsonl',
+      ),
+      version: '2.1.19',
+      value: 'v2.0',
+      shown: '≤2.1.20',
+    },
+  ];
+  for (const c of PROFILE_CASES) {
+    test(`a ${c.version} log: '${c.shown}'`, async ({ page }) => {
+      test.skip(!fs.existsSync(c.file), `real log not found at ${c.file}`);
+      const text = fs.readFileSync(c.file, 'utf8');
+      // The version as the log's records state it (the most frequent), read without the engine.
+      const versions = new Map<string, number>();
+      for (const m of text.matchAll(/"version":"([\d.]+)"/g))
+        versions.set(m[1]!, (versions.get(m[1]!) ?? 0) + 1);
+      expect([...versions].sort((a, b) => b[1] - a[1])[0]![0]).toBe(c.version);
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await openEmpty(page);
+      await dropFiles(page, [{ name: path.basename(c.file), content: text }]);
+      const select = page.getByTestId('knob-profile');
+      await expect(select).toHaveValue(c.value);
+      expect(await select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent)).toBe(
+        c.shown,
+      );
+      await expect(select.locator('option')).toHaveText(['2.1.21+', '≤2.1.20', '<1.0.71']);
+    });
+  }
+});

@@ -22,6 +22,12 @@ export interface CompactionDetail {
   /** Why the summary entry holds no summary to read, when its dialect says (Codex: encrypted). */
   summaryNote?: string;
   reattached: RowSummary[];
+  /**
+   * The context of the API call it followed (input + cache, as the chart draws it): a
+   * microcompact's own `preTokens` is the agent's count, far below it (60,199 after a call of
+   * 158,279 in a real 2.1.12 session), so the card shows both, named apart.
+   */
+  callBeforeTokens?: number;
   /** Microcompact: the cleared tool results and the tools that produced them. */
   clearedTools: { toolUseId: string; toolName?: string; resultEntryIndex?: number }[];
 }
@@ -108,6 +114,10 @@ export function getCompactionDetail(
     compaction: withEstimatedPost(session, compaction),
     thread: getThreadPlace(session, compaction),
     fileName: session.files[compaction.fileIndex]?.name ?? `file ${compaction.fileIndex}`,
+    callBeforeTokens:
+      compaction.apiCallBefore === undefined
+        ? undefined
+        : session.apiCalls[compaction.apiCallBefore]?.contextTokens,
     summaryText,
     summaryChars: summaryText?.length,
     summaryNote,

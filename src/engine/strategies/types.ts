@@ -27,8 +27,12 @@ export interface KnobSpec {
   step?: number;
   /** Whole numbers only (counts): input is rounded. */
   integer?: boolean;
-  /** For `select`. */
-  options?: { value: string; label: string }[];
+  /**
+   * For `select`. `short`: what a narrow control shows (the timeline's knob bar), the value when
+   * absent; a profile's id names the release its code was read from, which read as the rules of
+   * that release beside a log of another.
+   */
+  options?: { value: string; label: string; short?: string }[];
   /** May be left empty (undefined) — e.g. an override that is off by default. */
   optional?: boolean;
   /** Where the default comes from (reference document and section). */

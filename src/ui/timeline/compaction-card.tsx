@@ -127,8 +127,17 @@ export function CompactionCard({
               </>
             ) : (
               <>
-                <dt>before</dt>
-                <dd>{formatCount(c.preTokens)} tok</dd>
+                {data.callBeforeTokens !== undefined && (
+                  <>
+                    <dt>last call</dt>
+                    <dd
+                      data-testid="compaction-call-before"
+                      title="Context of the API call before the boundary, as the API counted it (the chart's point)"
+                    >
+                      {formatCount(data.callBeforeTokens)} tok
+                    </dd>
+                  </>
+                )}
                 <dt>saved</dt>
                 <dd data-testid="compaction-saved">{formatCount(c.tokensSaved)} tok</dd>
                 <dt>next call</dt>
@@ -138,6 +147,19 @@ export function CompactionCard({
                 </dd>
                 <dt>cleared</dt>
                 <dd>{formatPlural(data.clearedTools.length, 'tool result')}</dd>
+                {/* The boundary's preTokens is the agent's own count, not the API's: shown as
+                    "before" it read as a context smaller than the next call's. */}
+                {c.preTokens !== undefined && (
+                  <>
+                    <dt>log's count</dt>
+                    <dd
+                      data-testid="compaction-log-pre"
+                      title="The boundary's preTokens: the agent's own count before clearing, not the API's count the chart draws"
+                    >
+                      {formatCount(c.preTokens)} tok <span className="muted">(the boundary's preTokens)</span>
+                    </dd>
+                  </>
+                )}
               </>
             )}
           </dl>

@@ -2,7 +2,7 @@ import type { TimelineSeries } from '../../worker/protocol';
 import { formatTokensShort } from '../common/format';
 import { drawEstimated } from './draw-estimated';
 import { type ChartGeometry, clipToPlot, getNiceStep, pxToX, xToPx, yToPx } from './geometry';
-import { placeClearOf } from './marker-clusters';
+import { MARKER_LANE, placeClearOf } from './marker-clusters';
 import type { ThresholdBars } from './threshold-bars';
 
 /** Height of one threshold label (10px font + gap). */
@@ -179,10 +179,14 @@ export function drawTimeline(
     const y0 = y - LABEL_HEIGHT_PX / 2;
     const y1 = y0 + LABEL_HEIGHT_PX - 1;
     const candidates = [group.x1Px - widthPx, group.x0Px + 2];
+    // A label high enough to reach the markers' lane keeps clear of their buttons: an automatic
+    // compaction 2 calls before the end of a real log stood over 'blocking 197k'.
+    const inMarkerLane = y0 < MARKER_LANE.topPx + MARKER_LANE.heightPx;
     const x0 = candidates.find(
       (x) =>
         x >= g.leftPx &&
         y1 < getDataTopPx(g, series.contextTokens, x, x + widthPx) &&
+        !(inMarkerLane && markerSpans.some((m) => x < m.x1 && x + widthPx > m.x0)) &&
         !(
           windowBox &&
           x < windowBox.x1 &&

@@ -138,7 +138,7 @@ function BarKnob({
         >
           {spec.options?.map((o) => (
             <option key={o.value} value={o.value} title={o.label}>
-              {o.value}
+              {o.short ?? o.value}
             </option>
           ))}
         </select>

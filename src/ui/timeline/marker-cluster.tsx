@@ -14,7 +14,12 @@ interface ClusterItem {
   onOpen: () => void;
 }
 
-const LIST_WIDTH_PX = 300;
+/**
+ * Ours: a member's line ('after call 225: Compaction (auto) · 170,115 → 52,490 tokens') fits on one
+ * line at 11 px; a longer one (a replay event's) wraps, never cut: at 300 px the list cut the
+ * tokens after (175,199 → 16…), the figure a user opens the list for.
+ */
+const LIST_WIDTH_PX = 380;
 
 export function MarkerClusterButton(props: {
   items: ClusterItem[];
@@ -45,6 +50,7 @@ export function MarkerClusterButton(props: {
   const colors = new Set(items.map((i) => i.color));
   const color = colors.size === 1 ? items[0]!.color : 'var(--text)';
   const label = `${items.length} markers: ${items.map((i) => i.title).join('; ')}`;
+  const listWidthPx = Math.min(LIST_WIDTH_PX, props.chartWidthPx);
   return (
     <div ref={ref} onPointerDown={(e) => e.stopPropagation()} onMouseMove={(e) => e.stopPropagation()}>
       <button
@@ -66,9 +72,9 @@ export function MarkerClusterButton(props: {
           className="marker-cluster-list"
           data-testid="marker-cluster-list"
           style={{
-            left: Math.max(0, Math.min(props.chartWidthPx - LIST_WIDTH_PX, props.leftPx - LIST_WIDTH_PX / 2)),
+            left: Math.max(0, Math.min(props.chartWidthPx - listWidthPx, props.leftPx - listWidthPx / 2)),
             top: props.listTopPx,
-            width: LIST_WIDTH_PX,
+            width: listWidthPx,
             maxHeight: props.listMaxHeightPx,
           }}
         >

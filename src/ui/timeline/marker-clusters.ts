@@ -72,6 +72,12 @@ export function clusterMarkers<T>(
  */
 export const MARKER_SIZES: ClusterSizes = { markerPx: 20, clusterPx: 30 };
 
+/**
+ * The lane the marker buttons stand in, CSS px from the chart's top (styles.css
+ * `.compaction-marker`: 18 px tall): the chart's labels keep clear of the buttons there.
+ */
+export const MARKER_LANE = { topPx: 3, heightPx: 18 } as const;
+
 /** The horizontal span [x0, x1] (CSS px) of each box `clusterMarkers` places. */
 export function getClusterSpans<T>(
   clusters: readonly MarkerCluster<T>[],

@@ -6,6 +6,9 @@ import { markerColor, markerGlyph } from './timeline-markers';
 // The line under the chart: which calls are shown, how to zoom, a reset, and what each marker
 // glyph means (log markers along the top lane, replay events along the bottom).
 
+/** How the chart is moved, shown beside the legend when not zoomed. */
+const TIMELINE_HINT = 'wheel zoom · drag pan · shift-drag select · keys + − ← → 0';
+
 const ITEMS: { glyph: string; color: string; text: string; title: string }[] = [
   {
     glyph: markerGlyph({ kind: 'compact', trigger: 'auto' }),
@@ -119,8 +122,10 @@ export function TimelineLegend(props: {
       {props.zoomed && props.totals ? (
         props.totals
       ) : (
-        <span className="muted timeline-hint">
-          wheel zoom · drag pan · shift-drag select · keys + − ← → 0
+        // Cut to its first words where the legend is long (1280 px: 'wheel zoom · drag pa…'): the
+        // whole hint in its tooltip, and `?` lists every key.
+        <span className="muted timeline-hint" data-testid="timeline-hint" title={TIMELINE_HINT}>
+          {TIMELINE_HINT}
         </span>
       )}
       <span className="legend-items" data-testid="timeline-legend-items">

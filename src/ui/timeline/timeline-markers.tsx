@@ -4,7 +4,7 @@ import type { TimelineSeries } from '../../worker/protocol';
 import { formatCount } from '../common/format';
 import { useUiStore } from '../store';
 import { xToPx } from './geometry';
-import { clusterMarkers, MARKER_SIZES } from './marker-clusters';
+import { clusterMarkers, MARKER_LANE, MARKER_SIZES } from './marker-clusters';
 import { MarkerClusterButton } from './marker-cluster';
 
 import type { ChartGeometry as Geometry } from './geometry';
@@ -15,7 +15,7 @@ import type { ChartGeometry as Geometry } from './geometry';
 /** Tallest a cluster's member list grows before it scrolls. */
 const CLUSTER_LIST_MAX_PX = 260;
 /** Top of the marker lane (inside PLOT_PADDING.topPx, above the plot). */
-const MARKER_TOP_PX = 3;
+const MARKER_TOP_PX = MARKER_LANE.topPx;
 export function markerColor(m: Pick<TimelineMarker, 'kind' | 'trigger'>): string {
   if (m.kind === 'microcompact') return '#9d8cf5';
   if (m.kind === 'truncate') return '#e879a6';

@@ -119,9 +119,13 @@ export const CLAUDE_CODE_KNOB_SPECS: readonly KnobSpec[] = [
     label: 'Threshold profile',
     kind: 'select',
     options: [
-      { value: 'v2.1.68', label: '2.1.21 on: window − min(max output, 20k) − 13k' },
-      { value: 'v2.0', label: '1.0.71–2.1.20: window − min(max output, 32k) − 13k' },
-      { value: 'legacy', label: '1.0.x before 1.0.71: 92% of (window − min(max output, 32k))' },
+      { value: 'v2.1.68', label: '2.1.21 on: window − min(max output, 20k) − 13k', short: '2.1.21+' },
+      { value: 'v2.0', label: '1.0.71–2.1.20: window − min(max output, 32k) − 13k', short: '≤2.1.20' },
+      {
+        value: 'legacy',
+        label: '1.0.x before 1.0.71: 92% of (window − min(max output, 32k))',
+        short: '<1.0.71',
+      },
     ],
     source: `@anthropic-ai/claude-code@2.1.68:cli.js (B96: TD(A,nH())-Math.min(uk8(A),a5Y); fQ6: B96(A)-wk8); @anthropic-ai/claude-code@2.1.20:cli.js (SjA: rW(A,lP())-Mx6(A)); @anthropic-ai/claude-code@1.0.70:cli.js (vRB()*ZG8, ZG8=0.92); docs/sources.md#cc-npm-constants`,
     group: 'Thresholds',
