@@ -1,0 +1,69 @@
+import type { Page } from '@playwright/test';
+import { makeDenseSession } from './dense-session';
+import { dropFiles, expect, openEmpty, test } from './fixtures';
+
+// Dense sessions read at 1280×720, as a tester walking the page found them: a compaction every
+// ten calls to the last one, so the marker lane is full from edge to edge.
+
+/** 400 calls, a compaction after every tenth: 40 compactions, the last at the right edge. */
+const DENSE = makeDenseSession(
+  400,
+  Array.from({ length: 40 }, (_, k) => k * 10 + 9),
+);
+
+async function openDense(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openEmpty(page);
+  await dropFiles(page, [{ name: 'dense.jsonl', content: DENSE.text }]);
+  await expect(page.getByTestId('session-header')).toBeVisible();
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-calls', '400');
+  await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false');
+}
+
+interface Box {
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
+test('a threshold label near the top goes under the marker lane, not behind its buttons', async ({
+  page,
+}) => {
+  // "blocking 197k", 7 px above its line at the plot's top edge, reached into the marker lane and
+  // was drawn behind the compaction buttons standing there (three of them over it).
+  await openDense(page);
+  const timeline = page.getByTestId('timeline');
+  await expect(timeline).toHaveAttribute('data-threshold-labels', /blocking/);
+  const { labels, buttons } = await timeline.evaluate((tl) => {
+    const canvas = tl.querySelector('canvas')!.getBoundingClientRect();
+    const sel =
+      '[data-testid="compaction-marker"], [data-testid="compaction-cluster"], [data-testid="replay-marker"], [data-testid="replay-cluster"]';
+    return {
+      labels: JSON.parse(tl.getAttribute('data-threshold-labels')!) as ({
+        text: string;
+        folded: boolean;
+      } & Box)[],
+      buttons: [...tl.querySelectorAll(sel)].map((e) => {
+        const r = e.getBoundingClientRect();
+        return {
+          x0: r.left - canvas.left,
+          x1: r.right - canvas.left,
+          y0: r.top - canvas.top,
+          y1: r.bottom - canvas.top,
+        };
+      }),
+    };
+  });
+  const drawn = labels.filter((l) => !l.folded);
+  const blocking = drawn.find((l) => l.text.startsWith('blocking'));
+  expect(blocking, 'the blocking label is drawn').toBeDefined();
+  // The case at hand: buttons stand over the label's stretch of the chart.
+  expect(buttons.filter((b) => b.x0 < blocking!.x1 && b.x1 > blocking!.x0).length).toBeGreaterThan(0);
+  const covered = drawn.flatMap((l) =>
+    buttons
+      .filter((b) => b.x0 < l.x1 && b.x1 > l.x0 && b.y0 < l.y1 && b.y1 > l.y0)
+      .map((b) => `${l.text} under a button at x ${Math.round(b.x0)}`),
+  );
+  expect(covered).toEqual([]);
+});
