@@ -67,3 +67,37 @@ test('a threshold label near the top goes under the marker lane, not behind its 
   );
   expect(covered).toEqual([]);
 });
+
+test('the replay’s event chips are one Tab stop: the transcript is a few presses past the chart, ← → End reach every chip', async ({
+  page,
+}) => {
+  // Each chip was a Tab stop: this session's 13 replay events were 13 presses between the chart and
+  // the transcript (160 on a generated 3,000-call session).
+  await openDense(page);
+  const chips = page.getByTestId('replay-event-chip');
+  const n = await chips.count();
+  expect(n, 'a dense replay').toBeGreaterThan(10);
+  await page.getByTestId('replay-partial-at').focus();
+  const stops: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('Tab');
+    stops.push(await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? 'none'));
+  }
+  expect(stops.filter((s) => s === 'replay-event-chip')).toHaveLength(1);
+  expect(stops, 'the transcript’s search a few presses on').toContain('search-input');
+  // Back in the strip: the arrows walk it, End goes to the last, shown in the strip, Enter opens it.
+  await chips.first().focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(chips.nth(1)).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(chips.nth(n - 1)).toBeFocused();
+  await expect(chips.nth(n - 1)).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(chips.nth(n - 1)).toHaveClass(/\bopen\b/);
+  // Shift+Tab leaves the strip back to the control before it; Tab comes back to the open chip.
+  await page.keyboard.press('Escape');
+  await chips.nth(n - 1).focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(chips.nth(n - 1)).toBeFocused();
+});

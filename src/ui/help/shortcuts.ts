@@ -43,6 +43,14 @@ export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
     ],
   },
   {
+    where: 'Replay event chips (one Tab stop)',
+    shortcuts: [
+      { keys: ['←', '→'], what: 'Previous or next event' },
+      { keys: ['Home', 'End'], what: 'First or last event' },
+      { keys: ['Enter'], what: 'Open the event' },
+    ],
+  },
+  {
     where: 'Session library',
     shortcuts: [
       { keys: ['↑', '↓'], what: 'Move to the previous or next session (focus the list)' },
