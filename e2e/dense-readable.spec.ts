@@ -3,12 +3,12 @@ import { makeDenseSession } from './dense-session';
 import { dropFiles, expect, openEmpty, test } from './fixtures';
 
 // Dense sessions read at 1280×720, as a tester walking the page found them: a compaction every
-// ten calls to the last one, so the marker lane is full from edge to edge.
+// five calls to the last one, so the marker lane is full from edge to edge.
 
-/** 400 calls, a compaction after every tenth: 40 compactions, the last at the right edge. */
+/** 400 calls, a compaction after every fifth: 80 compactions (boxes 15 px apart: clustered), the last at the right edge. */
 const DENSE = makeDenseSession(
   400,
-  Array.from({ length: 40 }, (_, k) => k * 10 + 9),
+  Array.from({ length: 80 }, (_, k) => k * 5 + 4),
 );
 
 async function openDense(page: Page): Promise<void> {
@@ -100,4 +100,43 @@ test('the replay’s event chips are one Tab stop: the transcript is a few press
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Tab');
   await expect(chips.nth(n - 1)).toBeFocused();
+});
+
+test('the chart’s marker lanes are one Tab stop each: ← → End walk the boxes, a cluster’s list keeps its arrows', async ({
+  page,
+}) => {
+  // Each marker box was a Tab stop: this session's 40 compactions and 13 replay events stood as
+  // 39 boxes between the chart and the replay's controls (72 on a generated 3,000-call session).
+  await openDense(page);
+  const boxes = page.locator('[data-testid="compaction-marker"], [data-testid="compaction-cluster"]');
+  const n = await boxes.count();
+  expect(n, 'a full lane').toBeGreaterThan(10);
+  await page.getByTestId('timeline').focus();
+  const stops: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    await page.keyboard.press('Tab');
+    stops.push(await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? 'none'));
+  }
+  expect(stops.filter((s) => s.startsWith('compaction-'))).toHaveLength(1);
+  expect(stops.filter((s) => s.startsWith('replay-marker') || s === 'replay-cluster')).toHaveLength(1);
+  expect(stops, 'the replay’s switch a few presses on').toContain('replay-toggle');
+  // Along the lane: → the next box, End the last one.
+  await boxes.first().focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(boxes.nth(1)).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(boxes.nth(n - 1)).toBeFocused();
+  // A cluster's list: Enter opens it, Tab enters it, an arrow there leaves the lane's focus alone,
+  // Escape closes it back onto its box.
+  const cluster = page.getByTestId('compaction-cluster').first();
+  await cluster.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('marker-cluster-list')).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('marker-cluster-zoom')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('marker-cluster-zoom')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('marker-cluster-list')).toHaveCount(0);
+  await expect(cluster).toBeFocused();
 });

@@ -43,11 +43,11 @@ export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
     ],
   },
   {
-    where: 'Replay event chips (one Tab stop)',
+    where: 'Chart markers and replay event chips (one Tab stop a row)',
     shortcuts: [
-      { keys: ['←', '→'], what: 'Previous or next event' },
-      { keys: ['Home', 'End'], what: 'First or last event' },
-      { keys: ['Enter'], what: 'Open the event' },
+      { keys: ['←', '→'], what: 'Previous or next marker or event' },
+      { keys: ['Home', 'End'], what: 'First or last' },
+      { keys: ['Enter'], what: 'Open it (a cluster lists its members)' },
     ],
   },
   {
