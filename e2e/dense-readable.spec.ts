@@ -71,12 +71,12 @@ test('a threshold label near the top goes under the marker lane, not behind its 
 test('the replay’s event chips are one Tab stop: the transcript is a few presses past the chart, ← → End reach every chip', async ({
   page,
 }) => {
-  // Each chip was a Tab stop: this session's 13 replay events were 13 presses between the chart and
+  // Each chip was a Tab stop: this session's 26 replay events were 26 presses between the chart and
   // the transcript (160 on a generated 3,000-call session).
   await openDense(page);
   const chips = page.getByTestId('replay-event-chip');
   const n = await chips.count();
-  expect(n, 'a dense replay').toBeGreaterThan(10);
+  expect(n, 'a dense replay').toBeGreaterThan(20);
   await page.getByTestId('replay-partial-at').focus();
   const stops: string[] = [];
   for (let i = 0; i < 6; i++) {
@@ -105,12 +105,12 @@ test('the replay’s event chips are one Tab stop: the transcript is a few press
 test('the chart’s marker lanes are one Tab stop each: ← → End walk the boxes, a cluster’s list keeps its arrows', async ({
   page,
 }) => {
-  // Each marker box was a Tab stop: this session's 40 compactions and 13 replay events stood as
-  // 39 boxes between the chart and the replay's controls (72 on a generated 3,000-call session).
+  // Each marker box was a Tab stop: this session's 80 compactions and 26 replay events stood as
+  // 66 boxes (40 and 26) between the chart and the replay's controls (72 on a generated 3,000-call session).
   await openDense(page);
   const boxes = page.locator('[data-testid="compaction-marker"], [data-testid="compaction-cluster"]');
   const n = await boxes.count();
-  expect(n, 'a full lane').toBeGreaterThan(10);
+  expect(n, 'a full lane').toBeGreaterThan(30);
   await page.getByTestId('timeline').focus();
   const stops: string[] = [];
   for (let i = 0; i < 5; i++) {
