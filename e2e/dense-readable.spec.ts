@@ -140,3 +140,16 @@ test('the chart’s marker lanes are one Tab stop each: ← → End walk the box
   await expect(page.getByTestId('marker-cluster-list')).toHaveCount(0);
   await expect(cluster).toBeFocused();
 });
+
+test('the chart’s key hint, cut where the legend is full, carries its whole text', async ({ page }) => {
+  // It read "wheel …" with nothing more to see (the fit-height button beside it at 1280 px).
+  await openDense(page);
+  const hint = page.getByTestId('timeline-hint');
+  const { cut, text } = await hint.evaluate((el) => ({
+    cut: el.scrollWidth > el.clientWidth + 1,
+    text: el.textContent ?? '',
+  }));
+  expect(cut, 'cut at 1280 px on this session').toBe(true);
+  await expect(hint).toHaveAttribute('title', text);
+  expect(text).toContain('shift-drag select');
+});

@@ -63,6 +63,7 @@ const ITEMS: { glyph: string; color: string; text: string; title: string }[] = [
   },
 ];
 
+const TIMELINE_HINT = 'wheel zoom · drag pan · shift-drag select · keys + − ← → 0';
 export function TimelineLegend(props: {
   count: number;
   from: number;
@@ -119,8 +120,10 @@ export function TimelineLegend(props: {
       {props.zoomed && props.totals ? (
         props.totals
       ) : (
-        <span className="muted timeline-hint">
-          wheel zoom · drag pan · shift-drag select · keys + − ← → 0
+        // Cut to "wheel …" where the legend is full (a dense session at 1280 px with its fit-height
+        // button): the whole hint on hover, and in the ? list.
+        <span className="muted timeline-hint" data-testid="timeline-hint" title={TIMELINE_HINT}>
+          {TIMELINE_HINT}
         </span>
       )}
       <span className="legend-items" data-testid="timeline-legend-items">
