@@ -18,7 +18,8 @@ interface VirtualListProps {
   onScrollLeft?: (scrollLeftPx: number) => void;
   className?: string;
   testId?: string;
-  ariaLabel?: string;
+  /** Its name for a screen reader: required, a listbox without one was read as "listbox" (the Issues and Tokens tabs' lists). */
+  ariaLabel: string;
   /** The id of the row the keyboard is on (`aria-activedescendant`: the list keeps the focus). */
   activeDescendant?: string;
 }

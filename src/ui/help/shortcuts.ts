@@ -43,6 +43,14 @@ export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
     ],
   },
   {
+    where: 'Chart markers and replay event chips (one Tab stop a row)',
+    shortcuts: [
+      { keys: ['←', '→'], what: 'Previous or next marker or event' },
+      { keys: ['Home', 'End'], what: 'First or last' },
+      { keys: ['Enter'], what: 'Open it (a cluster lists its members)' },
+    ],
+  },
+  {
     where: 'Session library',
     shortcuts: [
       { keys: ['↑', '↓'], what: 'Move to the previous or next session (focus the list)' },

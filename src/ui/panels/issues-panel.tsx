@@ -48,6 +48,7 @@ export function IssuesPanel({ sessionId }: { sessionId: SessionId }) {
             rowHeightPx={ROW_HEIGHT_PX}
             className="issues-list"
             testId="issues-list"
+            ariaLabel="Parse issues"
             renderRow={(i) => (
               <IssueRow
                 issue={data.issues[i]!}

@@ -55,6 +55,7 @@ export function TokensPanel({ sessionId }: { sessionId: SessionId }) {
         rowHeightPx={ROW_HEIGHT_PX}
         className="tokens-list"
         testId="tokens-list"
+        ariaLabel="Tokens of each API call"
         renderRow={(i) => <TokenRow table={data} row={i} onSelect={(e) => selectEntry(e, true)} />}
       />
       {n === 0 && <div className="panel-message muted">No API calls with usage.</div>}

@@ -1,4 +1,5 @@
 import type { ReplayEvent } from '../../engine/replay/types';
+import { useRovingFocus } from '../common/use-roving-focus';
 import { useScrollStrip } from '../common/use-scroll-strip';
 import { useUiStore } from '../store';
 import { describeReplayEvent, EVENT_GLYPHS } from './replay-overlay';
@@ -7,14 +8,16 @@ import { StripArrow } from '../common/strip-arrow';
 
 // The replay's events as chips, one line under the strip that scrolls sideways (a dense replay
 // never pushes the transcript down). A line cut at an edge said nothing of the chips past it (a
-// real Cline history at 1280): a ‹ or › there says more follow and scrolls to them; Tab reaches
-// every chip (a focused chip is scrolled into view) and the open event's chip is kept in view.
+// real Cline history at 1280): a ‹ or › there says more follow and scrolls to them. The chips are one
+// Tab stop, ← → Home End move among them (a focused chip is scrolled into view), and the open
+// event's chip is kept in view.
 
 export function ReplayEventChips({ events }: { events: readonly ReplayEvent[] }) {
   const openEvent = useReplayStore((s) => s.openEvent);
   const openEventCard = useReplayStore((s) => s.openEventCard);
   const selectEntry = useUiStore((s) => s.selectEntry);
   const strip = useScrollStrip(openEvent === undefined ? undefined : String(openEvent), events.length);
+  const roving = useRovingFocus(events.length, openEvent);
   return (
     <div className="replay-events-strip" data-testid="replay-events-strip" data-overflow={strip.overflow}>
       {strip.before && (
@@ -25,7 +28,14 @@ export function ReplayEventChips({ events }: { events: readonly ReplayEvent[] })
           onScroll={strip.scrollBy}
         />
       )}
-      <div className="replay-events" data-testid="replay-events" ref={strip.ref}>
+      <div
+        className="replay-events"
+        data-testid="replay-events"
+        ref={strip.ref}
+        role="toolbar"
+        aria-label="Replay events (← → move)"
+        onKeyDown={roving.onKeyDown}
+      >
         {events.map((e, i) => (
           <button
             type="button"
@@ -34,6 +44,7 @@ export function ReplayEventChips({ events }: { events: readonly ReplayEvent[] })
             className={`replay-chip kind-${e.kind} ${openEvent === i ? 'open' : ''}`}
             data-testid="replay-event-chip"
             data-strip-key={i}
+            {...roving.itemProps(i)}
             data-after-call={e.afterApiCall}
             title={describeReplayEvent(e)}
             onClick={() => {

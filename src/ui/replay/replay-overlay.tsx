@@ -4,6 +4,7 @@ import { type CSSProperties, useEffect, useMemo, useRef } from 'react';
 import type { ReplayEvent } from '../../engine/replay/types';
 import type { TimelineSeries } from '../../worker/protocol';
 import { formatCount } from '../common/format';
+import { useRovingFocus } from '../common/use-roving-focus';
 import { useUiStore } from '../store';
 import { type ChartGeometry, clipToPlot, xToPx, yToPx } from '../timeline/geometry';
 import { MarkerClusterButton } from '../timeline/marker-cluster';
@@ -167,6 +168,9 @@ export function ReplayOverlay({
       geometry.rightPx,
     );
   }, [events, xOf, geometry]);
+  // One Tab stop for the lane, as the compaction markers' (timeline-markers.tsx).
+  const openAt = clusters.findIndex((c) => c.items.some((p) => p.i === openEvent));
+  const roving = useRovingFocus(clusters.length, openAt < 0 ? undefined : openAt);
   const top = geometry.bottomPx - 9;
   return (
     <>
@@ -179,54 +183,58 @@ export function ReplayOverlay({
         }
         style={{ width: geometry.widthPx, height: geometry.heightPx }}
       />
-      {clusters.map((c) => {
-        if (c.items.length > 1) {
-          const xs = c.items.map((p) => p.x);
+      <div role="toolbar" aria-label="Replay markers (← → move)" onKeyDown={roving.onKeyDown}>
+        {clusters.map((c, k) => {
+          if (c.items.length > 1) {
+            const xs = c.items.map((p) => p.x);
+            return (
+              <MarkerClusterButton
+                key={`cluster-${at(c.items, 0).i}`}
+                items={c.items.map(({ e, i }) => ({
+                  key: String(i),
+                  glyph: EVENT_GLYPHS[e.kind],
+                  color: EVENT_COLORS[e.kind],
+                  title: describeReplayEvent(e),
+                  onOpen: () => openEventCard(i),
+                }))}
+                leftPx={c.px}
+                topPx={top}
+                listTopPx={geometry.topPx}
+                listMaxHeightPx={Math.max(60, top - geometry.topPx - 4)}
+                chartWidthPx={geometry.widthPx}
+                className="replay-marker"
+                testId="replay-cluster"
+                onZoom={() => onZoomTo(Math.min(...xs) - 1, Math.max(...xs) + 2)}
+                roving={roving.itemProps(k)}
+              />
+            );
+          }
+          const { e, i } = at(c.items, 0);
           return (
-            <MarkerClusterButton
-              key={`cluster-${at(c.items, 0).i}`}
-              items={c.items.map(({ e, i }) => ({
-                key: String(i),
-                glyph: EVENT_GLYPHS[e.kind],
-                color: EVENT_COLORS[e.kind],
-                title: describeReplayEvent(e),
-                onOpen: () => openEventCard(i),
-              }))}
-              leftPx={c.px}
-              topPx={top}
-              listTopPx={geometry.topPx}
-              listMaxHeightPx={Math.max(60, top - geometry.topPx - 4)}
-              chartWidthPx={geometry.widthPx}
-              className="replay-marker"
-              testId="replay-cluster"
-              onZoom={() => onZoomTo(Math.min(...xs) - 1, Math.max(...xs) + 2)}
-            />
+            <button
+              type="button"
+              key={i}
+              className={`replay-marker ink ${openEvent === i ? 'open' : ''}`}
+              data-testid="replay-marker"
+              data-kind={e.kind}
+              data-trigger={e.trigger}
+              data-after-call={e.afterApiCall}
+              data-event-index={i}
+              title={describeReplayEvent(e)}
+              aria-label={describeReplayEvent(e)}
+              {...roving.itemProps(k)}
+              style={{ left: c.px, top, '--c': EVENT_COLORS[e.kind] } as CSSProperties}
+              onMouseMove={(ev) => ev.stopPropagation()}
+              onClick={(ev) => {
+                ev.stopPropagation();
+                openEventCard(i);
+              }}
+            >
+              {EVENT_GLYPHS[e.kind]}
+            </button>
           );
-        }
-        const { e, i } = at(c.items, 0);
-        return (
-          <button
-            type="button"
-            key={i}
-            className={`replay-marker ink ${openEvent === i ? 'open' : ''}`}
-            data-testid="replay-marker"
-            data-kind={e.kind}
-            data-trigger={e.trigger}
-            data-after-call={e.afterApiCall}
-            data-event-index={i}
-            title={describeReplayEvent(e)}
-            aria-label={describeReplayEvent(e)}
-            style={{ left: c.px, top, '--c': EVENT_COLORS[e.kind] } as CSSProperties}
-            onMouseMove={(ev) => ev.stopPropagation()}
-            onClick={(ev) => {
-              ev.stopPropagation();
-              openEventCard(i);
-            }}
-          >
-            {EVENT_GLYPHS[e.kind]}
-          </button>
-        );
-      })}
+        })}
+      </div>
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { CSSProperties } from 'react';
 import type { SessionId } from '../../worker/protocol';
 import { formatClock, formatCount, formatDuration } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
@@ -34,7 +35,7 @@ export function CompactionCard({
   return (
     <aside className="compaction-card" data-testid="compaction-card" data-kind={c?.kind} aria-label={title}>
       <header>
-        <span className="card-title" style={c ? { color: markerColor(c) } : undefined}>
+        <span className="card-title" style={c ? ({ '--mc': markerColor(c) } as CSSProperties) : undefined}>
           {title}
         </span>
         {c && (

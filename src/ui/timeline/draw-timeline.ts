@@ -174,31 +174,45 @@ export function drawTimeline(
   let previousY = Number.NEGATIVE_INFINITY;
   for (const group of groups) {
     const text = `${group.labels.join(' = ')} ${formatTokensShort(group.value)}`;
-    const y = Math.max(yToPx(g, group.value) - 7, previousY + LABEL_HEIGHT_PX);
+    const lineY = Math.max(yToPx(g, group.value) - 7, previousY + LABEL_HEIGHT_PX);
     const widthPx = ctx.measureText(text).width + 8;
-    const y0 = y - LABEL_HEIGHT_PX / 2;
-    const y1 = y0 + LABEL_HEIGHT_PX - 1;
-    const candidates = [group.x1Px - widthPx, group.x0Px + 2];
-    // A label high enough to reach the markers' lane keeps clear of their buttons: an automatic
-    // compaction 2 calls before the end of a real log stood over 'blocking 197k'.
-    const inMarkerLane = y0 < MARKER_LANE.topPx + MARKER_LANE.heightPx;
-    const x0 = candidates.find(
-      (x) =>
-        x >= g.leftPx &&
-        y1 < getDataTopPx(g, series.contextTokens, x, x + widthPx) &&
-        !(inMarkerLane && markerSpans.some((m) => x < m.x1 && x + widthPx > m.x0)) &&
-        !(
-          windowBox &&
-          x < windowBox.x1 &&
-          x + widthPx > windowBox.x0 &&
-          y0 < windowBox.y1 &&
-          y1 > windowBox.y0
-        ),
-    );
-    if (x0 === undefined || y0 < 0) {
+    // A label high enough to reach the markers' lane (MARKER_LANE, the buttons' CSS): where a
+    // marker button stands there (a dense session's last compactions at the right edge, and a real
+    // 2.1.92 log cut mid-record compacting 2 calls before its end, covered "blocking 197k"), it
+    // goes down to the plot's top edge, under the lane, just below its line.
+    const laneBottomPx = MARKER_LANE.topPx + MARKER_LANE.heightPx;
+    const placeAt = (x: number) => {
+      const y0 = lineY - LABEL_HEIGHT_PX / 2;
+      const underButtons =
+        y0 < laneBottomPx && markerSpans.some((s) => s.x0 < x + widthPx && s.x1 > x)
+          ? Math.max(0, g.topPx - y0)
+          : 0;
+      return {
+        x,
+        y: lineY + underButtons,
+        y0: y0 + underButtons,
+        y1: y0 + underButtons + LABEL_HEIGHT_PX - 1,
+      };
+    };
+    const spot = [group.x1Px - widthPx, group.x0Px + 2]
+      .map(placeAt)
+      .find(
+        ({ x, y0, y1 }) =>
+          x >= g.leftPx &&
+          y1 < getDataTopPx(g, series.contextTokens, x, x + widthPx) &&
+          !(
+            windowBox &&
+            x < windowBox.x1 &&
+            x + widthPx > windowBox.x0 &&
+            y0 < windowBox.y1 &&
+            y1 > windowBox.y0
+          ),
+      );
+    if (spot === undefined || spot.y0 < 0) {
       placed.push({ text, folded: true });
       continue;
     }
+    const { x: x0, y, y0, y1 } = spot;
     previousY = y;
     ctx.fillStyle = 'rgba(21,23,28,0.85)';
     ctx.fillRect(x0, y0, widthPx, LABEL_HEIGHT_PX - 1);

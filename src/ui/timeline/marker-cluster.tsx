@@ -32,6 +32,8 @@ export function MarkerClusterButton(props: {
   className: string;
   testId: string;
   onZoom: () => void;
+  /** Its place in the lane's one Tab stop (use-roving-focus.ts). */
+  roving?: { tabIndex: number; 'data-roving-index': number; onFocus: () => void };
 }) {
   const { items } = props;
   const [open, setOpen] = useState(false);
@@ -63,6 +65,7 @@ export function MarkerClusterButton(props: {
         title={`${items.length} markers here: click to list them`}
         style={{ left: props.leftPx, top: props.topPx, '--mc': color } as CSSProperties}
         onClick={() => setOpen(!open)}
+        {...props.roving}
       >
         {glyph}
         <span className="cluster-count">{items.length}</span>

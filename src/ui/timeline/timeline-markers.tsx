@@ -2,6 +2,7 @@ import { type CSSProperties, useMemo } from 'react';
 import type { TimelineMarker } from '../../engine/query/timeline-series';
 import type { TimelineSeries } from '../../worker/protocol';
 import { formatCount } from '../common/format';
+import { useRovingFocus } from '../common/use-roving-focus';
 import { useUiStore } from '../store';
 import { xToPx } from './geometry';
 import { clusterMarkers, MARKER_LANE, MARKER_SIZES } from './marker-clusters';
@@ -10,7 +11,7 @@ import { MarkerClusterButton } from './marker-cluster';
 import type { ChartGeometry as Geometry } from './geometry';
 
 // The compaction markers over the chart: colour, glyph and title by kind, clustered where they
-// would overlap (marker-clusters.ts).
+// would overlap (marker-clusters.ts). The lane is one Tab stop, ← → Home End move along it.
 
 /** Tallest a cluster's member list grows before it scrolls. */
 const CLUSTER_LIST_MAX_PX = 260;
@@ -73,9 +74,11 @@ export function CompactionMarkers({
   const openCompaction = useUiStore((s) => s.openCompaction);
   const openCompactionCard = useUiStore((s) => s.openCompactionCard);
   const clusters = useMarkerClusters(series, geometry);
+  const openAt = clusters.findIndex((c) => c.items.some((m) => m.compactionIndex === openCompaction));
+  const roving = useRovingFocus(clusters.length, openAt < 0 ? undefined : openAt);
   return (
-    <>
-      {clusters.map((c) => {
+    <div role="toolbar" aria-label="Compaction markers (← → move)" onKeyDown={roving.onKeyDown}>
+      {clusters.map((c, k) => {
         if (c.items.length > 1) {
           const xs = c.items.map((m) => m.x);
           return (
@@ -99,6 +102,7 @@ export function CompactionMarkers({
               className="compaction-marker"
               testId="compaction-cluster"
               onZoom={() => onZoomTo(Math.min(...xs) - 1, Math.max(...xs) + 2)}
+              roving={roving.itemProps(k)}
             />
           );
         }
@@ -114,6 +118,7 @@ export function CompactionMarkers({
             data-compaction-index={m.compactionIndex}
             title={markerTitle(m)}
             aria-label={markerTitle(m)}
+            {...roving.itemProps(k)}
             style={
               {
                 left: c.px,
@@ -131,6 +136,6 @@ export function CompactionMarkers({
           </button>
         );
       })}
-    </>
+    </div>
   );
 }
