@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, openEmpty, SAMPLES_DIR, test } from './fixtures';
 import { writeLibraryFolder } from './library-folder';
-import { readTree, writeOpfsFiles } from './opfs';
+import { readTree, writeOpfsFiles, stubFolderPicker } from './opfs';
 
 // Every control has a name a screen reader reads: the page's accessibility tree (Chromium's, as
 // Playwright's ARIA snapshot gives it) walked view by view at 1280×720. What a tester found: the
@@ -61,10 +61,7 @@ test.describe('the sample', () => {
 
 test('the library: every control named', async ({ page }) => {
   const folder = writeLibraryFolder(path.join(os.tmpdir(), `compactlab-names-e2e-${process.pid}`, 'work'));
-  await page.addInitScript(() => {
-    (window as unknown as { showDirectoryPicker: unknown }).showDirectoryPicker = async () =>
-      (await navigator.storage.getDirectory()).getDirectoryHandle('work');
-  });
+  await stubFolderPicker(page, 'work');
   await page.setViewportSize({ width: 1280, height: 720 });
   await openEmpty(page);
   await writeOpfsFiles(page, 'work', readTree(folder.root), true);

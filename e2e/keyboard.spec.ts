@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, openEmpty, SAMPLES_DIR, test } from './fixtures';
 import { writeLibraryFolder } from './library-folder';
-import { readTree, writeOpfsFiles } from './opfs';
+import { readTree, writeOpfsFiles, stubFolderPicker } from './opfs';
 
 // The page driven from the keyboard alone, on the bundled sample at 1280×720, as a tester did:
 // Tab walked step by step with `document.activeElement` read each time. What was found: Tab went
@@ -283,10 +283,7 @@ test.describe('the library from the keyboard', () => {
   }) => {
     // The list was a Tab stop whose arrows only scrolled: no row could be reached or opened.
     const folder = writeLibraryFolder(path.join(os.tmpdir(), `compactlab-keys-e2e-${process.pid}`, 'work'));
-    await page.addInitScript(() => {
-      (window as unknown as { showDirectoryPicker: unknown }).showDirectoryPicker = async () =>
-        (await navigator.storage.getDirectory()).getDirectoryHandle('work');
-    });
+    await stubFolderPicker(page, 'work');
     await page.setViewportSize({ width: 1280, height: 720 });
     await openEmpty(page);
     await writeOpfsFiles(page, 'work', readTree(folder.root), true);

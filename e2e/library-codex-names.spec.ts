@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, openEmpty, test } from './fixtures';
 import { CODEX_ROLLOUT } from './library-folder';
-import { appendOpfsFile, type TreeFile, writeOpfsFiles } from './opfs';
+import { appendOpfsFile, type TreeFile, writeOpfsFiles, stubFolderPicker } from './opfs';
 
 // A ~/.codex folder opened as a library: the rollouts are listed under the names Codex keeps in
 // ~/.codex/session_index.jsonl (its own line shape, `{"id","thread_name","updated_at"}`, the newest
@@ -122,10 +122,7 @@ test('library: a ~/.codex folder dropped on the page lists its rollouts under th
 test('library: a followed Codex rollout keeps its name in the list as it grows', async ({ page }) => {
   // "Open folder…" through a directory handle (the origin-private file system, as
   // library-picker.spec.ts): live mode re-reads the rollout through it and replaces its row.
-  await page.addInitScript(() => {
-    (window as unknown as { showDirectoryPicker: unknown }).showDirectoryPicker = async () =>
-      (await navigator.storage.getDirectory()).getDirectoryHandle('.codex');
-  });
+  await stubFolderPicker(page, '.codex');
   await openEmpty(page);
   await writeOpfsFiles(page, '.codex', codexFiles(), true);
   await page.getByTestId('open-folder').click();

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { browserCpuMs, QUIET_CPU_MS } from './browser-cpu';
 import { expect, REPO_ROOT, SAMPLES_DIR, test } from './fixtures';
 import { writeLibraryFolder } from './library-folder';
+import type { Page } from '@playwright/test';
 
 // The library's What if… with a custom strategy (the product brief: "write their own strategy and
 // see what each setting would have cost across all their sessions"), at 1280×720: a strategy run
@@ -64,6 +65,18 @@ interface TotalRow {
   retention: number | null;
 }
 
+/** The page on the bundled sample, its replay settled, the custom strategy's editor open. */
+async function openEditorOnSample(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false', {
+    timeout: 60_000,
+  });
+  await page.getByTestId('custom-open').click();
+  await expect(page.getByTestId('custom-editor').locator('.monaco-editor')).toBeVisible({
+    timeout: 30_000,
+  });
+}
+
 test.describe('library what-if with a custom strategy', () => {
   test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
   test.use({ viewport: { width: 1280, height: 720 } });
@@ -78,14 +91,7 @@ test.describe('library what-if with a custom strategy', () => {
     fs.writeFileSync(file, EARLY);
 
     // Run in the editor on the session shown (the bundled sample).
-    await page.goto('/');
-    await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false', {
-      timeout: 60_000,
-    });
-    await page.getByTestId('custom-open').click();
-    await expect(page.getByTestId('custom-editor').locator('.monaco-editor')).toBeVisible({
-      timeout: 30_000,
-    });
+    await openEditorOnSample(page);
     await page.getByTestId('custom-import').setInputFiles(file);
     await page.getByTestId('custom-run').click();
     await expect(page.getByTestId('custom-table')).toBeVisible({ timeout: 60_000 });
@@ -192,14 +198,7 @@ test.describe('library what-if with a custom strategy', () => {
     test.setTimeout(120_000);
     const tmp = path.join(os.tmpdir(), `compactlab-whatif-stuck-e2e-${process.pid}`);
     const { root, sessions } = writeLibraryFolder(path.join(tmp, 'home'));
-    await page.goto('/');
-    await expect(page.getByTestId('replay-section')).toHaveAttribute('data-busy', 'false', {
-      timeout: 60_000,
-    });
-    await page.getByTestId('custom-open').click();
-    await expect(page.getByTestId('custom-editor').locator('.monaco-editor')).toBeVisible({
-      timeout: 30_000,
-    });
+    await openEditorOnSample(page);
     await page
       .getByTestId('custom-import')
       .setInputFiles({ name: 'stuck.ts', mimeType: 'text/plain', buffer: Buffer.from(STUCK) });

@@ -23,6 +23,14 @@ export function readTree(root: string, dir = ''): TreeFile[] {
   });
 }
 
+/** "Open folder…" hands over `folder` of the origin-private file system (the picker stubbed). */
+export async function stubFolderPicker(page: Page, folder: string): Promise<void> {
+  await page.addInitScript((name) => {
+    (window as unknown as { showDirectoryPicker: unknown }).showDirectoryPicker = async () =>
+      (await navigator.storage.getDirectory()).getDirectoryHandle(name);
+  }, folder);
+}
+
 /**
  * Writes files (and their folders) under `folder` in the page's origin-private file system;
  * `fresh`: what was there goes first.

@@ -9,6 +9,28 @@ import { CORPUS, corpusOrSkip } from '../helpers/corpus';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until `ok` (a busy machine may take more than a few ticks), failing after 10 s. */
+/**
+ * `watch` following `file` twice, its JSON lines and its plain lines (as into a pipe: no TTY);
+ * `stop` ends both and gives stdout its TTY flag back.
+ */
+function followBoth(file: string) {
+  const json: string[] = [];
+  const plain: string[] = [];
+  const abort = new AbortController();
+  const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
+  Object.defineProperty(process.stdout, 'isTTY', { value: false, configurable: true });
+  const runs = [
+    watchCommand([file, '--json', '--interval-ms', '50'], (t) => json.push(t), abort.signal),
+    watchCommand([file, '--interval-ms', '50'], (t) => plain.push(t), abort.signal),
+  ];
+  const stop = () => {
+    abort.abort();
+    if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
+    else delete (process.stdout as { isTTY?: boolean }).isTTY;
+  };
+  return { json, plain, runs, stop };
+}
+
 async function waitFor(ok: () => boolean): Promise<void> {
   for (let waited = 0; !ok(); waited += 25) {
     if (waited > 10_000) throw new Error('timed out');
@@ -143,15 +165,7 @@ describe.skipIf(!corpusOrSkip('watch over a followed real session'))(
       expect(JSON.parse(at(once, 0))).toEqual({ kind: 'skipped', count: 1, lines: [101] });
       expect(JSON.parse(at(once, 1))).toMatchObject({ kind: 'status', line: 151 });
 
-      const json: string[] = [];
-      const plain: string[] = [];
-      const stop = new AbortController();
-      const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
-      Object.defineProperty(process.stdout, 'isTTY', { value: false, configurable: true });
-      const runs = [
-        watchCommand([file, '--json', '--interval-ms', '50'], (t) => json.push(t), stop.signal),
-        watchCommand([file, '--interval-ms', '50'], (t) => plain.push(t), stop.signal),
-      ];
+      const { json, plain, runs, stop } = followBoth(file);
       try {
         await waitFor(() => json.some((l) => l.includes('"line":151')) && plain.length > 1);
         expect(plain[0]).toBe('line 101 is not a JSON record: skipped (compactlab inspect says why)');
@@ -170,9 +184,7 @@ describe.skipIf(!corpusOrSkip('watch over a followed real session'))(
         appendFileSync(file, text(dealerflow.slice(150, 170)));
         await waitFor(() => json.some((l) => l.includes('"line":178')));
       } finally {
-        stop.abort();
-        if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
-        else delete (process.stdout as { isTTY?: boolean }).isTTY;
+        stop();
       }
       expect(await Promise.all(runs)).toEqual([0, 0]);
       rmSync(dir, { recursive: true, force: true });
@@ -189,15 +201,7 @@ describe.skipIf(!corpusOrSkip('watch over a followed real session'))(
         renameSync(join(dir, 'next.jsonl'), file);
       };
       replaceWith(text(dealerflow.slice(0, 200)));
-      const json: string[] = [];
-      const plain: string[] = [];
-      const stop = new AbortController();
-      const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
-      Object.defineProperty(process.stdout, 'isTTY', { value: false, configurable: true });
-      const runs = [
-        watchCommand([file, '--json', '--interval-ms', '50'], (t) => json.push(t), stop.signal),
-        watchCommand([file, '--interval-ms', '50'], (t) => plain.push(t), stop.signal),
-      ];
+      const { json, plain, runs, stop } = followBoth(file);
       const events = () => json.map((l) => JSON.parse(l));
       const lastStatus = () =>
         events()
@@ -254,9 +258,7 @@ describe.skipIf(!corpusOrSkip('watch over a followed real session'))(
         expect(plain.at(-1)).toBe(`${lastPlain} · transcript not found (last known)`);
         expect(plain.at(-1)).toMatch(/compact at 155k/);
       } finally {
-        stop.abort();
-        if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
-        else delete (process.stdout as { isTTY?: boolean }).isTTY;
+        stop();
       }
       expect(await Promise.all(runs)).toEqual([0, 0]);
       expect(json.some((l) => l.includes('"apiCalls":0'))).toBe(false);
