@@ -77,6 +77,25 @@ async function openEditorOnSample(page: Page): Promise<void> {
   });
 }
 
+/**
+ * The strategy file run in the open editor (on the sample), then the folder listed and What if…
+ * opened on it.
+ */
+async function runThenOpenWhatIf(
+  page: Page,
+  strategy: string | { name: string; mimeType: string; buffer: Buffer },
+  root: string,
+  sessions: number,
+): Promise<void> {
+  await page.getByTestId('custom-import').setInputFiles(strategy);
+  await page.getByTestId('custom-run').click();
+  await expect(page.getByTestId('custom-table')).toBeVisible({ timeout: 60_000 });
+  await page.getByTestId('folder-input').setInputFiles(root);
+  await expect(page.getByTestId('library-row')).toHaveCount(sessions, { timeout: 60_000 });
+  await expect(page.getByTestId('library-scan')).toHaveCount(0, { timeout: 60_000 });
+  await page.getByTestId('library-whatif').click();
+}
+
 test.describe('library what-if with a custom strategy', () => {
   test.skip(!fs.existsSync(INDEX), 'public/samples/index.json is not there yet (run the sample generator)');
   test.use({ viewport: { width: 1280, height: 720 } });
@@ -90,17 +109,10 @@ test.describe('library what-if with a custom strategy', () => {
     const file = path.join(tmp, 'early.ts');
     fs.writeFileSync(file, EARLY);
 
-    // Run in the editor on the session shown (the bundled sample).
+    // Run in the editor on the session shown (the bundled sample), then the folder listed: What
+    // if… offers it after the built-ins.
     await openEditorOnSample(page);
-    await page.getByTestId('custom-import').setInputFiles(file);
-    await page.getByTestId('custom-run').click();
-    await expect(page.getByTestId('custom-table')).toBeVisible({ timeout: 60_000 });
-
-    // The folder listed; What if… offers it after the built-ins.
-    await page.getByTestId('folder-input').setInputFiles(root);
-    await expect(page.getByTestId('library-row')).toHaveCount(sessions, { timeout: 60_000 });
-    await expect(page.getByTestId('library-scan')).toHaveCount(0, { timeout: 60_000 });
-    await page.getByTestId('library-whatif').click();
+    await runThenOpenWhatIf(page, file, root, sessions);
     const strategy = page.getByTestId('whatif-strategy');
     await expect(strategy.locator('option[value="early-clear"]')).toHaveText('Custom: Early clear');
     await strategy.selectOption('early-clear');
@@ -199,16 +211,12 @@ test.describe('library what-if with a custom strategy', () => {
     const tmp = path.join(os.tmpdir(), `compactlab-whatif-stuck-e2e-${process.pid}`);
     const { root, sessions } = writeLibraryFolder(path.join(tmp, 'home'));
     await openEditorOnSample(page);
-    await page
-      .getByTestId('custom-import')
-      .setInputFiles({ name: 'stuck.ts', mimeType: 'text/plain', buffer: Buffer.from(STUCK) });
-    await page.getByTestId('custom-run').click();
-    await expect(page.getByTestId('custom-table')).toBeVisible({ timeout: 60_000 });
-
-    await page.getByTestId('folder-input').setInputFiles(root);
-    await expect(page.getByTestId('library-row')).toHaveCount(sessions, { timeout: 60_000 });
-    await expect(page.getByTestId('library-scan')).toHaveCount(0, { timeout: 60_000 });
-    await page.getByTestId('library-whatif').click();
+    await runThenOpenWhatIf(
+      page,
+      { name: 'stuck.ts', mimeType: 'text/plain', buffer: Buffer.from(STUCK) },
+      root,
+      sessions,
+    );
     await page.getByTestId('whatif-strategy').selectOption('stuck');
     await page.getByTestId('whatif-run').click();
     const status = page.getByTestId('whatif-status');
