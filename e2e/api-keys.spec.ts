@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { createMockServer } from '../mock/anthropic-mock.mjs';
 import { createMockServer as createOpenAiMock } from '../mock/openai-mock.mjs';
 import { createFixtureText } from '../tests/summarize/fixture';
-import { dropFiles, expect, openEmpty, test } from './fixtures';
+import { dropFiles, expect, exportFile, openEmpty, test } from './fixtures';
 
 // A user who sets an Anthropic key and an OpenAI-compatible server's key (not remembered), runs a
 // summary with each against the local mocks, then exports and shares: neither key is in the page's
@@ -133,13 +133,8 @@ test('API keys: never in markup, storage, the address, a copied link, the consol
     'report-html',
     'timeline-svg',
   ]) {
-    const target = page.getByTestId(`export-${item}`);
-    if (!(await target.isVisible())) await page.getByTestId('export-button').click();
-    const [download] = await Promise.all([page.waitForEvent('download'), target.click()]);
-    expectNoKey(
-      `${download.suggestedFilename()}\n${fs.readFileSync((await download.path())!, 'utf8')}`,
-      item,
-    );
+    const download = await exportFile(page, item);
+    expectNoKey(`${download.name}\n${download.bytes.toString('utf8')}`, item);
   }
   expectNoKey(consoleText.join('\n'), 'the console');
 });

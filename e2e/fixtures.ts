@@ -143,8 +143,8 @@ export function getSummaryTexts(text: string): string[] {
 
 /** Clicks an Export menu item and returns the downloaded file's name and bytes. */
 export async function exportFile(page: Page, item: string): Promise<{ name: string; bytes: Buffer }> {
-  // The menu may be closing from the last export when it is looked at (a busy machine): open it
-  // until the item shows, rather than trusting one look.
+  // The menu may be closing from an export clicked elsewhere when it is looked at (a busy machine):
+  // open it until the item shows, rather than trusting one look.
   const target = page.getByTestId(`export-${item}`);
   await expect(async () => {
     if (!(await target.isVisible())) await page.getByTestId('export-button').click();
@@ -155,6 +155,9 @@ export async function exportFile(page: Page, item: string): Promise<{ name: stri
     page.waitForEvent('download'),
     page.getByTestId(`export-${item}`).click(),
   ]);
+  // A download closes the menu: wait until it has, so the next export does not find the closing
+  // menu still drawn, click an item that is then removed, and wait for a download forever.
+  await expect(page.getByTestId('export-menu')).toHaveCount(0);
   const file = await download.path();
   return { name: download.suggestedFilename(), bytes: fs.readFileSync(file) };
 }

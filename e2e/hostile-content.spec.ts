@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { writeHostileSessions } from '../tests/helpers/hostile';
-import { expect, openEmpty, test } from './fixtures';
+import { expect, exportFile, openEmpty, test } from './fixtures';
 
 // Hostile transcripts of four dialects (tests/helpers/hostile.ts: HTML and script, javascript: and
 // data: links, remote images, ANSI and OSC sequences, C1, bidi, zero-width characters, NUL, a lone
@@ -129,11 +129,9 @@ test('hostile sessions of four dialects: every view shows their text inert', asy
   await expect(page.getByTestId('session-header')).toBeVisible();
   const files: Record<string, string> = {};
   for (const item of ['report-html', 'transcript-html', 'transcript-md', 'summaries-md', 'timeline-svg']) {
-    const target = page.getByTestId(`export-${item}`);
-    if (!(await target.isVisible())) await page.getByTestId('export-button').click();
-    const [download] = await Promise.all([page.waitForEvent('download'), target.click()]);
-    files[item] = testInfo.outputPath(download.suggestedFilename());
-    fs.copyFileSync((await download.path())!, files[item]!);
+    const download = await exportFile(page, item);
+    files[item] = testInfo.outputPath(download.name);
+    fs.writeFileSync(files[item]!, download.bytes);
   }
   for (const item of ['transcript-md', 'summaries-md', 'timeline-svg']) {
     const text = fs.readFileSync(files[item]!, 'utf8');

@@ -67,6 +67,8 @@ async function exportItem(
     refused.waitFor({ timeout: 20_000 }).then(() => 'refused' as const),
   ]);
   if (first === 'refused' || first === undefined) return { refused: (await refused.textContent()) ?? '' };
+  // The download closes the menu; the next export opens it again rather than clicking the closing one.
+  await expect(page.getByTestId('export-menu')).toHaveCount(0);
   return { name: first.suggestedFilename(), text: fs.readFileSync((await first.path())!, 'utf8') };
 }
 

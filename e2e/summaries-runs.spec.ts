@@ -82,3 +82,28 @@ test('summaries: 51 runs are kept across a reload, listed in their own scrolling
   expect(new Set(all.runs.map((r) => r.id)).size).toBe(51);
   expect(all.runs.some((r) => r.name === LONG_NAME)).toBe(true);
 });
+
+test("summaries: a diff Monaco's worker could not compute says so, and ticking again retries", async ({
+  page,
+}) => {
+  await openEmpty(page);
+  await openSummaries(page);
+  for (let i = 0; i < 2; i++) {
+    await page.getByTestId('run-summary').click();
+    await expect(page.getByTestId('run-row')).toHaveCount(i + 1);
+  }
+  await page.getByTestId('run-select').first().check();
+  await page.getByTestId('run-select').last().check();
+  const editor = page.getByTestId('run-diff-editor');
+  await expect(editor).not.toHaveAttribute('data-changes', '');
+  // The rejection Monaco's diff model leaves unawaited when its worker answers with no result (it
+  // failed a CI run as an uncaught page error); the page-errors fixture checks none escapes.
+  await page.evaluate(() => {
+    void Promise.reject(new Error('no diff result available'));
+  });
+  await expect(page.getByTestId('run-diff-failed')).toContainText('could not compare');
+  await page.getByTestId('run-select').last().uncheck();
+  await page.getByTestId('run-select').last().check();
+  await expect(editor).not.toHaveAttribute('data-changes', '');
+  await expect(page.getByTestId('run-diff-failed')).toHaveCount(0);
+});

@@ -1,8 +1,7 @@
-import './monaco-setup';
 import { DiffEditor, Editor } from '@monaco-editor/react';
 import { useEffect, useRef, useState } from 'react';
 import { useColorScheme } from '../common/use-color-scheme';
-import type { monaco } from './monaco-setup';
+import { diffFailures, type monaco } from './monaco-setup';
 
 // The Monaco editors of the Summaries view, in their own lazily loaded chunk.
 
@@ -85,10 +84,16 @@ export interface TextDiffProps {
 export function TextDiff({ original, modified, inline, onlyChanges, onChanges }: TextDiffProps) {
   const theme = useMonacoTheme();
   const [changes, setChanges] = useState<number | undefined>();
+  const [failed, setFailed] = useState(false);
   const editorRef = useRef<monaco.editor.IStandaloneDiffEditor>(null);
   useEffect(() => {
     if (changes !== undefined) onChanges?.(changes);
   }, [changes, onChanges]);
+  useEffect(() => {
+    const onFailure = () => setFailed(true);
+    diffFailures.addEventListener('failure', onFailure);
+    return () => diffFailures.removeEventListener('failure', onFailure);
+  }, []);
   // @monaco-editor/react disposes the text models before the diff editor, which Monaco reports
   // as an error ("TextModel got disposed before DiffEditorWidget model got reset"). Keep the
   // models past the wrapper's cleanup and dispose them once the editor is gone.
@@ -104,6 +109,12 @@ export function TextDiff({ original, modified, inline, onlyChanges, onChanges }:
   );
   return (
     <div className="monaco-box" data-testid="run-diff-editor" data-changes={changes ?? ''}>
+      {failed && (
+        <p className="error small" role="alert" data-testid="run-diff-failed">
+          The editor could not compare these two texts (its worker gave no result). Untick a run and tick it
+          again to retry.
+        </p>
+      )}
       <DiffEditor
         original={original}
         modified={modified}
@@ -122,7 +133,10 @@ export function TextDiff({ original, modified, inline, onlyChanges, onChanges }:
         keepCurrentModifiedModel
         onMount={(editor) => {
           editorRef.current = editor;
-          editor.onDidUpdateDiff(() => setChanges(editor.getLineChanges()?.length ?? 0));
+          editor.onDidUpdateDiff(() => {
+            setFailed(false);
+            setChanges(editor.getLineChanges()?.length ?? 0);
+          });
         }}
         loading={<div className="muted pad">Loading diff…</div>}
       />

@@ -23,4 +23,18 @@ self.MonacoEnvironment = {
 
 loader.config({ monaco });
 
+/** Fired when Monaco could not compute a diff (below); the diff box says so (editors.tsx). */
+export const diffFailures = new EventTarget();
+
+// Monaco's diff view model rejects with this error when its editor worker answers a diff with no
+// result (the worker asked did not hold the two texts); nothing in Monaco awaits that promise, so
+// it reached the page as an uncaught error, once, on a loaded CI machine (not reproduced here: a
+// refused worker gives other errors). The diff box shows what failed instead.
+self.addEventListener('unhandledrejection', (event) => {
+  if (event.reason instanceof Error && event.reason.message === 'no diff result available') {
+    event.preventDefault();
+    diffFailures.dispatchEvent(new Event('failure'));
+  }
+});
+
 export { monaco };
