@@ -1,3 +1,5 @@
+import { isWritingJoiner } from '../engine/export/joiners';
+
 /**
  * Characters that would drive a terminal or change what it shows without showing themselves: C0
  * controls other than tab and newline (ESC starts ANSI sequences: colours, cursor moves, OSC title
@@ -5,7 +7,8 @@
  * bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) that reverse the
  * text after them, and, as the page marks them (ui/common/visible-text.tsx), the bidi marks
  * (U+061C, U+200E, U+200F) and zero-width characters (U+200B–U+200D, U+2060–U+2064, U+FEFF) that
- * hide inside a word: a command read off the terminal is the command that ran.
+ * hide inside a word: a command read off the terminal is the command that ran. The joiners an emoji
+ * or a word's spelling is made of stay as they are (engine/export/joiners.ts).
  */
 const TERMINAL_CONTROLS =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching controls is the point.
@@ -23,12 +26,14 @@ const hex = (c: string, digits: number) => c.charCodeAt(0).toString(16).padStart
  * is no JSON escape.
  */
 export function escapeTerminalText(text: string): string {
-  return text.replace(TERMINAL_CONTROLS, (c) =>
-    c.charCodeAt(0) < 0x20 ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`,
+  return text.replace(TERMINAL_CONTROLS, (c, at: number) =>
+    isWritingJoiner(text, at) ? c : c.charCodeAt(0) < 0x20 ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`,
   );
 }
 
 /** Escapes the controls JSON.stringify leaves raw; the result parses to the same value. */
 export function escapeJsonText(json: string): string {
-  return json.replace(JSON_UNESCAPED_CONTROLS, (c) => `\\u${hex(c, 4)}`);
+  return json.replace(JSON_UNESCAPED_CONTROLS, (c, at: number) =>
+    isWritingJoiner(json, at) ? c : `\\u${hex(c, 4)}`,
+  );
 }

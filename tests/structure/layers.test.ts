@@ -101,6 +101,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'strategies/boundary-scoring/detail',
       'strategies/pi/detail',
       'export/compacted-log-formats',
+      'export/joiners',
       'redact/printable-url',
       'tokens/estimate',
       'library/forecast',

@@ -6,6 +6,8 @@
 // zero-width characters; "Trojan Source", CVE-2021-42574) are shown as `⟨U+202E⟩`, as the page
 // shows them (ui/common/visible-text.tsx). Linear in the text.
 
+import { isWritingJoiner } from './joiners';
+
 // CSI / OSC / other ESC sequences, then C0 and C1 controls but tab and newline; carriage returns too.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching ESC is the point.
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]/g;
@@ -19,10 +21,12 @@ export function stripControls(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(ANSI, '').replace(CONTROL, '');
 }
 
-/** `stripControls`, and each bidi or zero-width character shown as `⟨U+202E⟩`. */
+/**
+ * `stripControls`, and each bidi or zero-width character shown as `⟨U+202E⟩`, but the joiners an
+ * emoji or a word's spelling is made of (joiners.ts).
+ */
 export function makeInert(text: string): string {
-  return stripControls(text).replace(
-    HIDDEN,
-    (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`,
+  return stripControls(text).replace(HIDDEN, (c, at: number, whole: string) =>
+    isWritingJoiner(whole, at) ? c : `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`,
   );
 }

@@ -1,4 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
+import { isWritingJoiner } from '../../engine/export/joiners';
 
 /**
  * Characters that change how text around them reads without showing themselves: bidirectional
@@ -6,7 +7,8 @@ import { Fragment, type ReactNode } from 'react';
  * `exe.txt`; "Trojan Source", CVE-2021-42574), zero-width characters that hide inside words, and
  * control characters (C0 but tab, newline and carriage return; DEL; C1), which a browser draws as
  * nothing: an ANSI escape's ESC, a NUL, U+009B (a one-character CSI) would vanish from the text
- * and ride along when it is copied into a terminal.
+ * and ride along when it is copied into a terminal. The joiners an emoji or a word's spelling is
+ * made of (👩‍💻, Persian words) are not marked (engine/export/joiners.ts).
  */
 const HIDDEN_CLASS =
   '[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]';
@@ -51,7 +53,7 @@ function hasHiddenChars(text: string): boolean {
 
 /** The text with each hidden character replaced by a visible `⟨U+202E⟩` (for `title` tooltips). */
 export function markHiddenChars(text: string): string {
-  return text.replace(HIDDEN, marker);
+  return text.replace(HIDDEN, (c, at: number) => (isWritingJoiner(text, at) ? c : marker(c)));
 }
 
 /**
@@ -65,6 +67,7 @@ export function VisibleText({ text }: { text: string }): ReactNode {
   let styled = 0;
   for (const match of text.matchAll(HIDDEN)) {
     const at = match.index;
+    if (isWritingJoiner(text, at)) continue;
     if (at > last) parts.push(text.slice(last, at));
     const c = match[0];
     if (styled < MAX_STYLED_MARKERS) {
