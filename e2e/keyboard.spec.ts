@@ -188,6 +188,36 @@ test.describe('the page from the keyboard at 1280×720', () => {
     await expect(run).toBeFocused();
   });
 
+  test('a splitter reached by Tab shows a focus ring, not only the colour the pointer gives it', async ({
+    page,
+  }) => {
+    await openSample(page);
+    const splitter = page.getByTestId('chart-splitter');
+    const ring = () =>
+      splitter.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return `${style.outlineStyle} ${style.outlineWidth}`;
+      });
+    await splitter.hover();
+    expect(await ring()).not.toBe('solid 2px');
+    // Tab onto it from the control before it (the keyboard's focus, so :focus-visible applies).
+    await page.evaluate(() => {
+      const all = [...document.querySelectorAll<HTMLElement>('button, [tabindex="0"], select, input')];
+      const at = all.findIndex((el) => el.dataset.testid === 'chart-splitter');
+      all
+        .slice(0, at)
+        .reverse()
+        .find((el) => el.offsetParent !== null)
+        ?.focus();
+    });
+    await page.keyboard.press('Tab');
+    await expect(splitter).toBeFocused();
+    expect(await ring()).toBe('solid 2px');
+    const before = Number(await splitter.getAttribute('aria-valuenow'));
+    await page.keyboard.press('ArrowDown');
+    await expect(splitter).toHaveAttribute('aria-valuenow', String(before + 16));
+  });
+
   test('Rows ⇄ Conversation from the keyboard: the focus follows the pressed button', async ({ page }) => {
     await openSample(page);
     // The toggle is drawn again in the conversation's corner: the press left the focus on <body>.
