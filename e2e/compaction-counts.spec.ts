@@ -41,6 +41,31 @@ test.describe('compaction counts on real sessions', () => {
   test.skip(!fs.existsSync(VAULT), `corpus not found at ${VAULT}`);
   test.use({ viewport: { width: 1280, height: 720 } });
 
+  test('05541cb5 at 1280 px: the tool list is cut, and names every tool with its plain count', async ({
+    page,
+  }) => {
+    const main = sessionFiles('05541cb5-fe43-41c9-87ef-2a6d89bba271').find(
+      (f) => f.name.endsWith('.jsonl') && !f.name.startsWith('agent-'),
+    )!;
+    // A plain count: each tool_use block of the raw records, once by its id, by name.
+    const byId = new Map<string, string>();
+    for (const line of main.content.split('\n')) {
+      if (!line.includes('"tool_use"')) continue;
+      const content = (JSON.parse(line) as { message?: { content?: unknown } }).message?.content;
+      for (const b of Array.isArray(content) ? content : [])
+        if (b?.type === 'tool_use') byId.set(b.id, b.name);
+    }
+    const counts = new Map<string, number>();
+    for (const name of byId.values()) counts.set(name, (counts.get(name) ?? 0) + 1);
+    expect(counts.size).toBeGreaterThan(6);
+    await openEmpty(page);
+    await dropFiles(page, [main]);
+    const list = page.getByTestId('tool-list');
+    expect(await list.evaluate((el) => el.scrollWidth > el.clientWidth + 1), 'cut at 1280 px').toBe(true);
+    const title = (await list.getAttribute('title'))!.split('\n');
+    expect(new Map(title.map((l) => [l.split(': ')[0]!, Number(l.split(': ')[1])]))).toEqual(counts);
+  });
+
   test("05541cb5: the main thread's 6 in the header and on the chart, the subagents' 9 said apart", async ({
     page,
   }) => {

@@ -56,6 +56,7 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
   const models = describeModels(meta) ?? '';
   const tools = Object.entries(overview.toolCalls).sort((a, b) => b[1] - a[1]);
   const toolTotal = tools.reduce((sum, [, n]) => sum + n, 0);
+  const toolsTitle = markHiddenChars(tools.map(([name, n]) => `${name}: ${n}`).join('\n'));
   // The main thread's, as the list, `stats` and the timeline's markers count them; a subagent's
   // compactions are of its own context, said apart (engine parse/main-thread.ts).
   const { auto, manual, micro, truncated: truncations, inSubagents } = overview.compactionCounts;
@@ -197,10 +198,11 @@ export function SessionHeader({ overview }: { overview: SessionOverview }) {
         <Stat
           label={toolTotal === 1 ? 'tool call' : 'tool calls'}
           value={formatCount(toolTotal)}
-          title={markHiddenChars(tools.map(([name, n]) => `${name}: ${n}`).join('\n'))}
+          title={toolsTitle}
           testId="stat-tool-calls"
         />
-        <span className="tool-list mono">
+        {/* Cut at its end where the line is short (1280 px): the list itself names every tool too. */}
+        <span className="tool-list mono" title={toolsTitle} data-testid="tool-list">
           {tools.slice(0, TOP_TOOLS).map(([name, n]) => (
             <span key={name} className="tool-count clip" title={markHiddenChars(name)}>
               <VisibleText text={name} /> {formatCount(n)}
