@@ -144,6 +144,14 @@ describe("the page's first load", () => {
     expect(findWorkerOnlyReached(graph.imports, roots)).toEqual([]);
   });
 
+  it('src/ui loads Dexie only by import(), when a database is first opened (common/lazy-dexie.ts)', () => {
+    const statically = graph.imports.filter(
+      (i) => i.spec === 'dexie' && !i.typeOnly && !i.dynamic && roots.includes(i.file),
+    );
+    expect(statically.map((i) => relative(SRC, i.file))).toEqual([]);
+    expect(graph.imports.some((i) => i.spec === 'dexie' && i.dynamic)).toBe(true);
+  });
+
   it('the check finds a worker-only module reached through another, and lets an import() through', () => {
     const edge = (file: string, target: string, dynamic = false): ImportEdge => ({
       file: resolve(SRC, file),

@@ -6,7 +6,8 @@ import {
   importRuns,
   listRuns,
   parseRunsFile,
-  RunsDatabase,
+  openRunsDatabase,
+  type RunsDatabase,
   renameRun,
   type SummaryRun,
   saveExactTokensOfMatchingRuns,
@@ -74,8 +75,8 @@ beforeAll(() => {
 });
 
 const dbs: RunsDatabase[] = [];
-function freshDb(): RunsDatabase {
-  const db = new RunsDatabase(`test-${Math.random()}`);
+async function freshDb(): Promise<RunsDatabase> {
+  const db = await openRunsDatabase(`test-${Math.random()}`);
   dbs.push(db);
   return db;
 }
@@ -85,7 +86,7 @@ afterEach(async () => {
 
 describe('runs database', () => {
   it('stores an exact request count in the runs that sent that request', async () => {
-    const db = freshDb();
+    const db = await freshDb();
     const same = makeRun({ requestExactTokens: undefined });
     const counted = makeRun({ requestExactTokens: 1_111 });
     const otherPoint = makeRun({
@@ -113,7 +114,7 @@ describe('runs database', () => {
   });
 
   it('saves, lists newest first, renames, stars and deletes', async () => {
-    const db = freshDb();
+    const db = await freshDb();
     const a = makeRun();
     const b = makeRun({ summarizer: { kind: 'builtin', model: 'builtin' }, costUsd: undefined });
     await saveRun(a, db);
@@ -128,7 +129,7 @@ describe('runs database', () => {
   });
 
   it('exports to JSON and imports it back unchanged (same ids, no duplicates)', async () => {
-    const db = freshDb();
+    const db = await freshDb();
     const runs = [
       makeRun(),
       makeRun({
@@ -140,7 +141,7 @@ describe('runs database', () => {
     const text = serializeRuns(await listRuns(db), new Date('2026-11-22T00:00:00Z'));
     expect(text).not.toMatch(/apiKey|sk-ant|x-api-key/i);
 
-    const other = freshDb();
+    const other = await freshDb();
     expect(await importRuns(text, other)).toBe(2);
     expect(await listRuns(other)).toEqual(await listRuns(db));
     await importRuns(text, other);
@@ -172,7 +173,7 @@ describe('runs database', () => {
 
 describe('runs changes across tabs', () => {
   it('announces every change on the runs channel, which another tab hears', async () => {
-    const db = freshDb();
+    const db = await freshDb();
     // Another tab: its own channel object on the same name.
     const other = new BroadcastChannel('compactlab-runs');
     const heard: unknown[] = [];

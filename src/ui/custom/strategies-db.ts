@@ -1,4 +1,5 @@
-import Dexie, { type Table } from 'dexie';
+import type { Table } from 'dexie';
+import { sharedDatabase } from '../common/lazy-dexie';
 import { hasIndexedDb } from '../common/storage';
 
 // Custom strategies kept in the browser (IndexedDB, as summary runs are), by file name; in memory
@@ -12,33 +13,29 @@ interface SavedStrategy {
   updatedAt: number;
 }
 
-class StrategiesDatabase extends Dexie {
-  strategies!: Table<SavedStrategy, string>;
-  constructor() {
-    super('compactlab-strategies');
-    this.version(1).stores({ strategies: 'name, updatedAt' });
-  }
-}
-
-let db: StrategiesDatabase | undefined;
+const openStrategiesDb = sharedDatabase<{ strategies: Table<SavedStrategy, string> }>(
+  'compactlab-strategies',
+  {
+    strategies: 'name, updatedAt',
+  },
+);
 const memory = new Map<string, SavedStrategy>();
 
-function getDb(): StrategiesDatabase | undefined {
-  if (!hasIndexedDb()) return undefined;
-  db ??= new StrategiesDatabase();
-  return db;
+/** The database, opened on first use; undefined where the browser keeps nothing (then `memory`). */
+async function getDb() {
+  return hasIndexedDb() ? openStrategiesDb() : undefined;
 }
 
 export async function saveStrategy(name: string, source: string): Promise<void> {
   const row = { name, source, updatedAt: Date.now() };
-  const store = getDb();
+  const store = await getDb();
   if (store) await store.strategies.put(row);
   else memory.set(name, row);
 }
 
 /** Newest first. */
 export async function listStrategies(): Promise<SavedStrategy[]> {
-  const store = getDb();
+  const store = await getDb();
   const rows = store ? await store.strategies.toArray() : [...memory.values()];
   return rows.sort((a, b) => b.updatedAt - a.updatedAt);
 }

@@ -1,4 +1,5 @@
-import Dexie, { type Table } from 'dexie';
+import type { Table } from 'dexie';
+import { sharedDatabase } from '../common/lazy-dexie';
 import type { LibraryRow } from '../../engine/library/library-row';
 import type { SessionNamesFile } from '../../engine/library/session-names';
 import { hasIndexedDb } from '../common/storage';
@@ -39,21 +40,11 @@ interface StoredRoot {
   names?: SessionNamesFile[];
 }
 
-class LibraryDatabase extends Dexie {
-  rows!: Table<CachedRow, string>;
-  folders!: Table<StoredRoot, string>;
-  constructor(name = 'compactlab-library') {
-    super(name);
-    this.version(1).stores({ rows: 'stamp', folders: 'id' });
-  }
-}
-
-let shared: LibraryDatabase | undefined;
-
-function getLibraryDb(): LibraryDatabase {
-  shared ??= new LibraryDatabase();
-  return shared;
-}
+/** The app's library database, opened (and Dexie loaded) on first use. */
+const getLibraryDb = sharedDatabase<{ rows: Table<CachedRow, string>; folders: Table<StoredRoot, string> }>(
+  'compactlab-library',
+  { rows: 'stamp', folders: 'id' },
+);
 
 /**
  * Stamps looked up per IndexedDB request: one `bulkGet` of 500 stamps was ~40 ms of the page's
@@ -74,7 +65,7 @@ export async function getCachedRows(
   for (let i = 0; i < stamps.length; i += GET_CHUNK) {
     if (i > 0) await between();
     const chunk = stamps.slice(i, i + GET_CHUNK);
-    const found = await getLibraryDb().rows.bulkGet(chunk.map(rowKey));
+    const found = await (await getLibraryDb()).rows.bulkGet(chunk.map(rowKey));
     found.forEach((r, j) => {
       if (r) out.set(chunk[j] as string, r.row);
     });
@@ -85,7 +76,7 @@ export async function getCachedRows(
 /** Several rows in one transaction (the scan writes each batch it hands to the list at once). */
 export async function putCachedRows(rows: readonly CachedRow[]): Promise<void> {
   if (rows.length > 0 && hasIndexedDb())
-    await getLibraryDb().rows.bulkPut(rows.map((r) => ({ ...r, stamp: rowKey(r.stamp) })));
+    await (await getLibraryDb()).rows.bulkPut(rows.map((r) => ({ ...r, stamp: rowKey(r.stamp) })));
 }
 
 /** The record of the one folder an older version kept: read as a root, then replaced. */
@@ -97,7 +88,7 @@ export type SavedRoot = Omit<StoredRoot, 'id' | 'root'> & { root: string };
 /** Keeps a root's listing (replacing what was kept of it). */
 export async function saveRoot(folder: SavedRoot): Promise<void> {
   if (!hasIndexedDb()) return;
-  const db = getLibraryDb();
+  const db = await getLibraryDb();
   const record: StoredRoot = { id: storedId(folder.root), ...folder };
   try {
     await db.folders.put(record);
@@ -108,13 +99,13 @@ export async function saveRoot(folder: SavedRoot): Promise<void> {
 }
 
 export async function deleteRoot(root: string): Promise<void> {
-  if (hasIndexedDb()) await getLibraryDb().folders.delete(storedId(root));
+  if (hasIndexedDb()) await (await getLibraryDb()).folders.delete(storedId(root));
 }
 
 /** Every kept root, first listed first (the older single-folder record made a root of its name). */
 export async function getSavedRoots(): Promise<SavedRoot[]> {
   if (!hasIndexedDb()) return [];
-  const db = getLibraryDb();
+  const db = await getLibraryDb();
   const legacy = await db.folders.get(LEGACY_ID);
   if (legacy) {
     // Kept as a root of its name (its sessions' paths start with it), unless one is kept already.

@@ -1,4 +1,5 @@
-import Dexie, { type Table } from 'dexie';
+import type { Table } from 'dexie';
+import { sharedDatabase } from '../common/lazy-dexie';
 import { hasIndexedDb } from '../common/storage';
 import type { LoadFile } from '../../worker/protocol';
 
@@ -21,20 +22,10 @@ export interface RecentFile {
   files: { name: string; handle: FileSystemFileHandle }[];
 }
 
-class RecentFilesDatabase extends Dexie {
-  files!: Table<RecentFile, string>;
-  constructor(name = 'compactlab-recent') {
-    super(name);
-    this.version(1).stores({ files: 'id, openedAtMs' });
-  }
-}
-
-let shared: RecentFilesDatabase | undefined;
-
-function getDb(): RecentFilesDatabase {
-  shared ??= new RecentFilesDatabase();
-  return shared;
-}
+/** The recent files' database, opened (and Dexie loaded) on first use. */
+const getDb = sharedDatabase<{ files: Table<RecentFile, string> }>('compactlab-recent', {
+  files: 'id, openedAtMs',
+});
 
 type HandleItem = DataTransferItem & { getAsFileSystemHandle?: () => Promise<FileSystemHandle | null> };
 
@@ -72,8 +63,8 @@ export async function rememberRecentFiles(
 ): Promise<void> {
   const main = files[0];
   if (!main || !hasIndexedDb()) return;
-  const db = getDb();
   try {
+    const db = await getDb();
     await db.files.put({ id: `${main.name}\u0000${sizeBytes}`, label, openedAtMs: nowMs, files });
     const all = await db.files.orderBy('openedAtMs').reverse().primaryKeys();
     if (all.length > MAX_RECENT_FILES) await db.files.bulkDelete(all.slice(MAX_RECENT_FILES));
@@ -86,14 +77,14 @@ export async function rememberRecentFiles(
 export async function listRecentFiles(): Promise<RecentFile[]> {
   if (!isRecentFilesSupported()) return [];
   try {
-    return await getDb().files.orderBy('openedAtMs').reverse().toArray();
+    return await (await getDb()).files.orderBy('openedAtMs').reverse().toArray();
   } catch {
     return [];
   }
 }
 
 export async function forgetRecentFile(id: string): Promise<void> {
-  if (hasIndexedDb()) await getDb().files.delete(id);
+  if (hasIndexedDb()) await (await getDb()).files.delete(id);
 }
 
 type PermissionHandle = FileSystemFileHandle & {

@@ -1,4 +1,5 @@
-import Dexie, { type Table } from 'dexie';
+import type { Table } from 'dexie';
+import { type Database, openDatabase } from '../common/lazy-dexie';
 import { hasIndexedDb } from '../common/storage';
 import type { RetentionScore } from '../../engine/retention/types';
 import type { PromptSettings } from '../../engine/summarize/prepare';
@@ -45,25 +46,29 @@ export interface SummaryRun {
   retention: Omit<RetentionScore, 'matches'>;
 }
 
-export class RunsDatabase extends Dexie {
-  runs!: Table<SummaryRun, string>;
-  constructor(name = 'compactlab-summaries') {
-    super(name);
-    this.version(1).stores({
-      runs: 'id, createdAt, transcript.contentHash, settings.presetId, summarizer.kind, starred',
-    });
-  }
+export type RunsDatabase = Database<{ runs: Table<SummaryRun, string> }>;
+
+const RUNS_STORES = {
+  runs: 'id, createdAt, transcript.contentHash, settings.presetId, summarizer.kind, starred',
+};
+
+/** A runs database of this name (the app's, or a test's own). */
+export function openRunsDatabase(name = 'compactlab-summaries'): Promise<RunsDatabase> {
+  return openDatabase<{ runs: Table<SummaryRun, string> }>(name, RUNS_STORES);
 }
 
-let shared: RunsDatabase | undefined;
+let shared: Promise<RunsDatabase> | undefined;
 
 /**
  * The app's runs database, opened on first use; undefined where the browser keeps no storage (the
  * runs are then kept in `memoryRuns` until the tab closes, and the page says so).
  */
-function getRunsDb(): RunsDatabase | undefined {
+async function getRunsDb(): Promise<RunsDatabase | undefined> {
   if (!hasIndexedDb()) return undefined;
-  shared ??= new RunsDatabase();
+  shared ??= openRunsDatabase().catch((error: unknown) => {
+    shared = undefined;
+    throw error;
+  });
   return shared;
 }
 
@@ -71,24 +76,28 @@ function getRunsDb(): RunsDatabase | undefined {
 const memoryRuns = new Map<string, SummaryRun>();
 
 /** Runs, newest first. */
-export async function listRuns(db = getRunsDb()): Promise<SummaryRun[]> {
+export async function listRuns(given?: RunsDatabase): Promise<SummaryRun[]> {
+  const db = given ?? (await getRunsDb());
   if (!db) return [...memoryRuns.values()].sort((a, b) => b.createdAt - a.createdAt);
   return (await db.runs.orderBy('createdAt').reverse().toArray()) as SummaryRun[];
 }
 
-export async function saveRun(run: SummaryRun, db = getRunsDb()): Promise<void> {
+export async function saveRun(run: SummaryRun, given?: RunsDatabase): Promise<void> {
+  const db = given ?? (await getRunsDb());
   if (db) await db.runs.put(run);
   else memoryRuns.set(run.id, run);
   announceRunsChanged();
 }
 
-export async function renameRun(id: string, name: string, db = getRunsDb()): Promise<void> {
+export async function renameRun(id: string, name: string, given?: RunsDatabase): Promise<void> {
+  const db = given ?? (await getRunsDb());
   if (db) await db.runs.update(id, { name });
   else updateMemoryRun(id, { name });
   announceRunsChanged();
 }
 
-export async function setRunStarred(id: string, starred: boolean, db = getRunsDb()): Promise<void> {
+export async function setRunStarred(id: string, starred: boolean, given?: RunsDatabase): Promise<void> {
+  const db = given ?? (await getRunsDb());
   if (db) await db.runs.update(id, { starred });
   else updateMemoryRun(id, { starred });
   announceRunsChanged();
@@ -103,8 +112,9 @@ export async function saveExactTokensOfMatchingRuns(
   point: CompactionPoint,
   settings: PromptSettings,
   requestExactTokens: number,
-  db = getRunsDb(),
+  given?: RunsDatabase,
 ): Promise<number> {
+  const db = given ?? (await getRunsDb());
   const pointKey = getPointKey(point);
   const settingsKey = JSON.stringify(settings);
   const matches = (run: SummaryRun) =>
@@ -130,7 +140,8 @@ export async function saveExactTokensOfMatchingRuns(
   return changed;
 }
 
-export async function deleteRuns(ids: string[], db = getRunsDb()): Promise<void> {
+export async function deleteRuns(ids: string[], given?: RunsDatabase): Promise<void> {
+  const db = given ?? (await getRunsDb());
   if (db) await db.runs.bulkDelete(ids);
   else for (const id of ids) memoryRuns.delete(id);
   announceRunsChanged();
@@ -339,8 +350,9 @@ export function parseRunsFile(text: string): SummaryRun[] {
 }
 
 /** Imports runs as they are (same ids: importing twice does not duplicate). Returns how many. */
-export async function importRuns(text: string, db = getRunsDb()): Promise<number> {
+export async function importRuns(text: string, given?: RunsDatabase): Promise<number> {
   const runs = parseRunsFile(text);
+  const db = given ?? (await getRunsDb());
   if (db) await db.runs.bulkPut(runs);
   else for (const run of runs) memoryRuns.set(run.id, run);
   announceRunsChanged();
