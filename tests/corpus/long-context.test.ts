@@ -3,8 +3,10 @@ import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSession } from '../../src/engine/parse/parse-session';
 import { createMemorySource } from '../../src/engine/parse/source';
+import { computeReplay } from '../../src/engine/replay/compute-replay';
 import { prepareReplay } from '../../src/engine/replay/prepare';
 import { CLAUDE_CODE_STRATEGY } from '../../src/engine/strategies/claude-code';
+import { CLINE_STRATEGY } from '../../src/engine/strategies/cline';
 import { getSessionInfo } from '../../src/engine/strategies/types';
 import { addLiveLine, createLiveFigures } from '../../src/engine/live/live-figures';
 import { computeLiveStatus } from '../../src/engine/live/live-status';
@@ -65,6 +67,23 @@ describe.skipIf(!present)('corpus: sessions past 200k', () => {
       expect(notes.some((n) => n.startsWith('Window 1M'))).toBe(true);
       expect(notes.some((n) => n.startsWith('Auto-compact off'))).toBe(false);
       const { result } = runReplay(prepared, knobs);
+      expect(result.events.filter((e) => e.kind === 'blocked')).toEqual([]);
+    },
+  );
+
+  // Under Cline's rules the same sessions were "blocked" at Cline's 200,000 for the model, a
+  // context the API had accepted: Cline offers their model (claude-opus-5, claude-opus-4-8) with 1M.
+  it.each(long.map((f) => [basename(f), f]))(
+    "%s: Cline's rules take its 1M model of the log's model, and nothing is blocked",
+    async (_name, file) => {
+      const session = await parseSession([createMemorySource(basename(file), readFileSync(file))]);
+      const prepared = prepareReplay(session);
+      const info = getSessionInfo(prepared);
+      const { knobs, notes } = CLINE_STRATEGY.getSessionKnobs(info);
+      expect(info.models.length).toBeGreaterThan(0);
+      expect(knobs.contextWindow).toBe(1_000_000);
+      expect(notes.some((n) => /Cline offers claude-opus-(5|4-8) with a 1M window/.test(n))).toBe(true);
+      const result = computeReplay(prepared, 'cline', knobs);
       expect(result.events.filter((e) => e.kind === 'blocked')).toEqual([]);
     },
   );

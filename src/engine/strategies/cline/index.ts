@@ -28,7 +28,7 @@ export { CLINE_DEFAULT_WINDOW, getClineCondenseThreshold, getClineMaxAllowed } f
 
 /** Cline's window for the log's models when it states none (model-windows.ts). */
 function windowForModel(info: SessionInfo): { tokens: TokenCount; why: string } | undefined {
-  return getClineModelWindow(info.models, info.providers);
+  return getClineModelWindow(info.models, info.providers, info.windowInference?.windowTokens);
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');

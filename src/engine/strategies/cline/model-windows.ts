@@ -15,9 +15,33 @@ const OPENAI_DEFAULTS =
   'cline/cline@7fa0a4924b579fa7329e514b01cefab9f2ad20af:src/shared/api.ts:1324-1326, src/core/api/providers/openai.ts:185';
 
 /** Cline's window for models when the log states none (context-window-utils.ts, its providers). */
+/**
+ * The Claude models Cline offers with a 1M window. Its classic extension lists a 1M model of its
+ * own beside the 200,000 one (`<id>:1m`, contextWindow 1_000_000:
+ * cline/cline@7fa0a4924b579fa7329e514b01cefab9f2ad20af:src/shared/api.ts:178-180, 201-203, 235-237,
+ * 258-260); its SDK's catalog gives these the 1,000,000 window itself (the "anthropic" provider:
+ * cline/cline@21cb8d2525bcedf1f4b6890b27a74a14fe7451e4:sdk/packages/llms/src/catalog/catalog.generated.ts:12826,
+ * 12861, 12899, 12934, 12969, 13004, 13043, 13218, 13248).
+ */
+const CLINE_1M_MODELS = new Set([
+  'claude-sonnet-4-20250514',
+  'claude-sonnet-4-5',
+  'claude-sonnet-4-5-20250929',
+  'claude-sonnet-4-6',
+  'claude-opus-4-6',
+  'claude-opus-4-7',
+  'claude-opus-4-8',
+  'claude-opus-5',
+  'claude-sonnet-5',
+  'claude-fable-5',
+]);
+const CLINE_1M_WINDOW = 1_000_000;
+
 export function getClineModelWindow(
   models: readonly string[],
   providers: readonly string[] | undefined,
+  /** The window the log itself shows (inferred from its context), when it passed 200,000. */
+  logWindow?: TokenCount,
 ): { tokens: TokenCount; why: string } | undefined {
   // The OpenAI-compatible provider ("openai") uses the model info the person set for it, else
   // these defaults, whatever the model id names: an id like "claude_4_5_opus" through it has a
@@ -31,7 +55,21 @@ export function getClineModelWindow(
   const m = models.join(' ').toLowerCase();
   if (/deepseek/.test(m))
     return { tokens: 64_000, why: 'a DeepSeek model: 64,000 (context-window-utils.ts)' };
-  if (/claude/.test(m)) return { tokens: 200_000, why: 'a Claude model: 200,000' };
+  // A log whose context went past 200,000 on a model Cline offers with 1M ran with the 1M window:
+  // in Cline that is the `:1m` model a person picks, or the SDK's own window for it (ours: the
+  // log's evidence decides, so a log under 200,000 keeps the 200,000 window).
+  const ids = models.map((x) => x.toLowerCase().replace(/\[1m\]$/, ''));
+  if (
+    logWindow !== undefined &&
+    logWindow >= CLINE_1M_WINDOW &&
+    ids.length > 0 &&
+    ids.every((id) => CLINE_1M_MODELS.has(id))
+  )
+    return {
+      tokens: CLINE_1M_WINDOW,
+      why: `the log's context passed 200,000, and Cline offers ${ids[0]} with a 1M window (its ${ids[0]}:1m in src/shared/api.ts; the SDK catalog's own window)`,
+    };
+  if (/claude/.test(m)) return { tokens: 200_000, why: 'a Claude model: 200,000 (src/shared/api.ts)' };
   return undefined;
 }
 
