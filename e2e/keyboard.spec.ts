@@ -232,6 +232,21 @@ test.describe('the page from the keyboard at 1280×720', () => {
     await expect(page.getByTestId('view-rows')).toBeFocused();
   });
 
+  test('a panel whose code comes late (over 3 s) still takes the focus when it opens', async ({ page }) => {
+    // On a loaded CI machine the editor's chunk took over the 3 s the drawer waited for it: the
+    // panel opened without the focus. Here its chunk is held back 4 s.
+    await page.route(/custom-strategy-panel-[\w-]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      await route.continue();
+    });
+    await openSample(page);
+    await page.getByTestId('custom-open').focus();
+    await page.keyboard.press('Enter');
+    const panel = page.getByTestId('custom-strategy');
+    await expect(panel).toBeVisible({ timeout: 30_000 });
+    await expect(panel).toBeFocused();
+  });
+
   test('the custom strategy opens in the drawer: the page holds, nothing overlaps, every control by Tab, Escape closes', async ({
     page,
   }) => {

@@ -58,21 +58,26 @@ export function ReplayDrawer({ sessionId }: { sessionId: SessionId }) {
               ? 'replay-knobs'
               : undefined;
     if (!opened) return;
-    // A panel still loading (lazy) is scrolled to once it is there: a frame at a time, 3 s at most.
+    // A panel still loading (lazy) is scrolled to once it is there: a frame at a time, while the
+    // person waits for it (the focus still on the strip's button, or nowhere) and 30 s at most
+    // (ours). It was 3 s: on a loaded machine the custom strategy's editor chunk took longer, and
+    // the panel opened without the focus.
     // Opened from its button in the strip, it takes the focus too: the drawer comes after the
     // transcript and the side panel in the page's order, a long way by Tab. Escape, or the button
     // again, brings the focus back (common/use-escape.ts).
     const start = performance.now();
     let frame = 0;
+    const focusInStrip = () => !!document.activeElement?.closest('[data-testid="replay-section"]');
+    const waiting = () =>
+      (focusInStrip() || document.activeElement === document.body) && performance.now() - start < 30_000;
     const scroll = () => {
       const el = drawerRef.current?.querySelector<HTMLElement>(`[data-testid="${opened}"]`);
       if (el) {
         el.scrollIntoView({ block: 'start' });
         // The panel itself (tabIndex -1), not its first control: that may be a Cancel that goes
         // once the first run is in, and the focus with it.
-        if (document.activeElement?.closest('[data-testid="replay-section"]'))
-          el.focus({ preventScroll: true });
-      } else if (performance.now() - start < 3_000) frame = requestAnimationFrame(scroll);
+        if (focusInStrip()) el.focus({ preventScroll: true });
+      } else if (waiting()) frame = requestAnimationFrame(scroll);
     };
     scroll();
     return () => cancelAnimationFrame(frame);
