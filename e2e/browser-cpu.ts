@@ -33,3 +33,26 @@ export function browserCpuMs(): number {
 
 /** Ours: a third of one core over the window; a busy worker uses all of one. */
 export const QUIET_CPU_MS = 1000;
+
+/**
+ * Waits 3 s and until the browser has used `QUIET_CPU_MS` of CPU, as a busy worker does in 3 s on
+ * an idle machine; on a loaded one (a CI run beside other jobs) it takes longer. Returns the wall time it
+ * took (3 s at least): `cpuOver` that long tells a stopped worker from one still spinning under
+ * the same load.
+ */
+export async function waitBusy(wait: (ms: number) => Promise<void>): Promise<number> {
+  const start = Date.now();
+  const c0 = browserCpuMs();
+  while (Date.now() - start < 3_000 || browserCpuMs() - c0 <= QUIET_CPU_MS) {
+    if (Date.now() - start > 30_000) throw new Error('the browser never kept a core busy (30 s)');
+    await wait(250);
+  }
+  return Date.now() - start;
+}
+
+/** The browser's CPU time over `ms` of wall time. */
+export async function cpuOver(ms: number, wait: (ms: number) => Promise<void>): Promise<number> {
+  const c0 = browserCpuMs();
+  await wait(ms);
+  return browserCpuMs() - c0;
+}
