@@ -10,7 +10,8 @@ import { corpusOrSkip, FOREIGN } from '../helpers/corpus';
 // an empty .jsonl. Before, each was a row with only a count of issues: the cut session's
 // 'issueErrors: 1', the binary file's an empty agent, 0 calls, 'issueErrors: 1' and 'error: null',
 // the empty one's 'issueWarnings: 1'; which line and why took an `inspect` of each file, and
-// the run's stderr named none of them. Now a row names its first issue's file, line and reason
+// the run's stderr named none of them; under --strategy the binary and empty files were 'sessions
+// with no API call, nothing to replay'. Now a row names its first issue's file, line and reason
 // (firstIssue), a file read as no transcript carries inspect's reason as its error, and stderr
 // names each one not read.
 
@@ -62,5 +63,19 @@ describe.skipIf(!present)('stats: a broken file says which line and why', () => 
     expect(err).toContain(`compactlab stats: ${binary}: `);
     expect(err).toContain(`compactlab stats: ${empty}: `);
     expect(err).toContain('2 of 3 sessions could not be read');
+
+    // Under a strategy both were said as sessions with no API call to replay.
+    const what = await runCli(['stats', folder, '--strategy', 'codex', '--sessions', '--jobs', '0']);
+    const errors = what.lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((r) => r.error !== null);
+    expect(new Map(errors.map((r) => [r.file, r.error]))).toEqual(
+      new Map([
+        [binary, rows.get(binary)!.error],
+        [empty, rows.get(empty)!.error],
+      ]),
+    );
+    expect(what.err).not.toContain('no API call');
+    expect(what.err).toContain('2 of 3 sessions could not be read');
   });
 });
