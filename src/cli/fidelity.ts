@@ -144,5 +144,11 @@ export async function fidelityCommand(args: string[], out: Out): Promise<number>
     process.stderr.write(
       `compactlab fidelity: ${escapeTerminalText(e.session)}: ${escapeTerminalText(e.error)}\n`,
     );
-  return report.rows.length === 0 ? 1 : 0;
+  if (report.rows.length > 0) return 0;
+  // Exit 1 with an empty table: said why, as stats says it (an empty folder printed the header alone).
+  if (report.errors.length === 0)
+    process.stderr.write(
+      `compactlab fidelity: no session file found in ${escapeTerminalText(positionals.join(', '))}\n`,
+    );
+  return 1;
 }
