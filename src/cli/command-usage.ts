@@ -48,9 +48,10 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
       usage (every call the session's files record, subagents' too, at list prices), the replay's compactions and
       real ones reproduced, tokens summarized; issueErrors, issueWarnings and the first one's
       file, line and reason (firstIssue); error: why the session could not be read (also said on
-      stderr), a file read as no transcript included. NDJSON by default (--json; every row has
-      every key, null where a value is absent), or CSV with a header (an empty cell there; cells a
-      spreadsheet would run as formulas start with '). Sessions are parsed in N worker
+      stderr), a file read as no transcript included (exit 1 when no session could be read).
+      NDJSON by default (--json; every row has every key, null where a value is absent), or CSV
+      with a header (an empty cell there; cells a spreadsheet would run as formulas start with
+      '). Sessions are parsed in N worker
       threads (default: the machine's parallelism, none under 4 sessions; 0: no workers). The
       count of sessions done on stderr: one line rewritten on a terminal, a line per tenth elsewhere.
   compactlab stats <folder or file>… --by day|project [--tz <zone>] [--prices <file.json>]

@@ -77,5 +77,12 @@ describe.skipIf(!present)('stats: a broken file says which line and why', () => 
     );
     expect(what.err).not.toContain('no API call');
     expect(what.err).toContain('2 of 3 sessions could not be read');
+
+    // None read: exit 1, as inspect's (it was 0, a script took the run for done).
+    for (const args of [[], ['--strategy', 'codex']]) {
+      const none = await runCli(['stats', binary, empty, ...args, '--jobs', '0']);
+      expect(none.code, args.join(' ')).toBe(1);
+      expect(none.err).toContain('2 of 2 sessions could not be read');
+    }
   });
 });

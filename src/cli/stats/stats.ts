@@ -251,7 +251,8 @@ async function statsByCommand(
   for (const line of formatUsageRows(groupUsage(sessions, by, timeZone), by, timeZone, format)) out(line);
   if (failed > 0)
     process.stderr.write(`compactlab stats: ${failed} of ${groups.length} sessions could not be read\n`);
-  if (groups.length > 0) return 0;
+  // Every session unread: the command could not do it (exit 1), as one unread session's inspect.
+  if (groups.length > 0) return failed === groups.length ? 1 : 0;
   process.stderr.write(`compactlab stats: no session file found in ${parsed.positionals.join(', ')}\n`);
   return 1;
 }
@@ -454,7 +455,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
     );
   if (failed > 0)
     process.stderr.write(`compactlab stats: ${failed} of ${jobs.length} sessions could not be read\n`);
-  if (jobs.length > leftOut) return 0;
+  if (jobs.length > leftOut) return failed === jobs.length - leftOut ? 1 : 0;
   process.stderr.write(
     `compactlab stats: no session file found in ${positionals.join(', ')} (none of its files is an agent's transcript, grouped as the page's session library groups a folder)\n`,
   );
