@@ -46,10 +46,14 @@ export const STATS_USAGE = `  compactlab stats <folder or file>… [--json | --c
       One row per session (subagent files folded into theirs): file, agent, sessionId, apiCalls
       (the main thread's; subagentApiCalls the rest), peakContextTokens, compactions, costUsd and
       usage (every call the session's files record, subagents' too, at list prices), the replay's compactions and
-      real ones reproduced, tokens summarized. NDJSON by default (--json; every row has every key,
-      null where a value is absent), or CSV with a header (an empty cell there; cells a
-      spreadsheet would run as formulas start with '). Sessions are parsed in N worker
-      threads (default: the machine's parallelism, none under 4 sessions; 0: no workers).
+      real ones reproduced, tokens summarized; issueErrors, issueWarnings and the first one's
+      file, line and reason (firstIssue); error: why the session could not be read (also said on
+      stderr), a file read as no transcript included (exit 1 when no session could be read).
+      NDJSON by default (--json; every row has every key, null where a value is absent), or CSV
+      with a header (an empty cell there; cells a spreadsheet would run as formulas start with
+      '). Sessions are parsed in N worker
+      threads (default: the machine's parallelism, none under 4 sessions; 0: no workers). The
+      count of sessions done on stderr: one line rewritten on a terminal, a line per tenth elsewhere.
   compactlab stats <folder or file>… --by day|project [--tz <zone>] [--prices <file.json>]
                    [--json | --csv | --table] [--jobs N]
       Usage and cost over all the sessions, by day or by project, as the page's library charts it:
@@ -99,5 +103,5 @@ export const SEARCH_USAGE = `  compactlab search <folder or file>… <text> [--j
       the records holding them (a line; an element of a JSON array written on one line, as Cline
       writes its files; a message of an API request written on one line, {"messages": […]}, and
       the rest of the request as one) and the first one's file, line (and element) and excerpt.
-      One line each, or one JSON object each with --json. Files are read one after the other, line by line.
-      Exit code 1 when no session holds it.`;
+      One line each, or one JSON object each with --json. Files are read one after the other, line by line
+      (the count of sessions read on a terminal's stderr). Exit code 1 when no session holds it.`;

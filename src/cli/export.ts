@@ -1,6 +1,6 @@
-import { writeFileSync } from 'node:fs';
 import { parseArgs, UsageError } from './cli-args';
-import { computeCompactedJsonl } from '../engine/export/compacted-jsonl';
+import { computeCompactedJsonl, generateCompactedJsonlLines } from '../engine/export/compacted-jsonl';
+import { writeOutputFile } from './output-file';
 import { describeReplayedStrategy } from '../engine/export/strategy-name';
 import {
   collectLogSummaries,
@@ -64,11 +64,21 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
       return 1;
     }
     const replay = runReplay(session, values.strategy, values.knob);
-    text = await computeCompactedJsonl(session, sources, {
+    const options = {
       events: replay.events,
       strategy: describeReplayedStrategy(replay.strategyId),
       redaction,
-    });
+    };
+    if (!redaction) {
+      // Line by line into the file: a 100 MB log's export held its transcript whole twice (its
+      // lines, then their join), 991 MB at its peak.
+      const lines = generateCompactedJsonlLines(session, sources, options);
+      const written = await writeOutputFile(target, withNewlines(lines));
+      out(`wrote ${target} (${written.toLocaleString('en-US')} characters)`);
+      return 0;
+    }
+    // Redacted: the whole output scanned once more before it is written (checkRedacted).
+    text = await computeCompactedJsonl(session, sources, options);
   } else {
     const header: SummaryExportHeader = {
       name: getShownMainFile(session)?.name ?? 'transcript',
@@ -83,9 +93,13 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
       : formatSummariesJson(header, summaries, redaction);
   }
   if (redaction && !checkRedacted('export', text, redaction)) return 1;
-  writeFileSync(target, text);
+  await writeOutputFile(target, [text]);
   out(`wrote ${target} (${text.length.toLocaleString('en-US')} characters)`);
   return 0;
+}
+
+async function* withNewlines(lines: AsyncIterable<string>): AsyncGenerator<string> {
+  for await (const line of lines) yield `${line}\n`;
 }
 
 /** `--redact`: the session's found values too, so every occurrence of each is masked. */

@@ -8,6 +8,7 @@ import {
 import { openPathSources } from './session-files';
 import { findSessions } from './stats/find-sessions';
 import { escapeJsonText, escapeTerminalText } from './terminal-text';
+import { createProgress } from './progress';
 
 // `compactlab fidelity <folder or file>…`: every session under the folders (grouped as `stats`
 // groups them), each transcript replayed with its agent's strategy at the log's own knobs, its
@@ -20,7 +21,8 @@ export const FIDELITY_USAGE = `  compactlab fidelity <folder or file>… [--json
       reproduced at the same API call, within ±1 call, farther, missing, and the replay's extra
       ones; manual ones; those on a branch the log did not go on with (off branch: not replayed);
       microcompactions (µ) apart; API calls replayed. Subagent transcripts count as their own.
-      --sessions adds a row per transcript; --json prints rows, totals per agent and per version.`;
+      --sessions adds a row per transcript; --json prints rows, totals per agent and per version.
+      The count of sessions read on a terminal's stderr.`;
 
 type Out = (text: string) => void;
 
@@ -89,16 +91,24 @@ export interface FidelityReport {
   errors: { session: string; error: string }[];
 }
 
-/** The fidelity of every session under `roots`, one session at a time. */
-export async function computeFidelityReport(roots: string[]): Promise<FidelityReport> {
+/**
+ * The fidelity of every session under `roots`, one session at a time; `onSession` hears the count
+ * of sessions found, then each one done.
+ */
+export async function computeFidelityReport(
+  roots: string[],
+  onSession?: (done: number, total: number) => void,
+): Promise<FidelityReport> {
   const rows: FidelityRow[] = [];
   const errors: FidelityReport['errors'] = [];
-  for (const group of await findSessions(roots)) {
+  const groups = await findSessions(roots);
+  for (const [i, group] of groups.entries()) {
     try {
       rows.push(...(await computeSessionFidelity(group.file, await openPathSources(group.paths))));
     } catch (error) {
       errors.push({ session: group.file, error: error instanceof Error ? error.message : String(error) });
     }
+    onSession?.(i + 1, groups.length);
   }
   return {
     rows,
@@ -118,7 +128,13 @@ export async function fidelityCommand(args: string[], out: Out): Promise<number>
     out(`Usage:\n${FIDELITY_USAGE}`);
     return 2;
   }
-  const report = await computeFidelityReport(positionals);
+  // Its count on a terminal (a team's folder takes a while), erased before the table; nothing elsewhere.
+  let progress: ReturnType<typeof createProgress> | undefined;
+  const report = await computeFidelityReport(positionals, (_done, total) => {
+    progress ??= createProgress('fidelity', total);
+    progress.tick();
+  });
+  progress?.clear();
   if (values.json) out(escapeJsonText(JSON.stringify(report, null, 2)));
   else {
     if (values.sessions) out(`${renderRows(report.rows)}\n`);
@@ -128,5 +144,11 @@ export async function fidelityCommand(args: string[], out: Out): Promise<number>
     process.stderr.write(
       `compactlab fidelity: ${escapeTerminalText(e.session)}: ${escapeTerminalText(e.error)}\n`,
     );
-  return report.rows.length === 0 ? 1 : 0;
+  if (report.rows.length > 0) return 0;
+  // Exit 1 with an empty table: said why, as stats says it (an empty folder printed the header alone).
+  if (report.errors.length === 0)
+    process.stderr.write(
+      `compactlab fidelity: no session file found in ${escapeTerminalText(positionals.join(', '))}\n`,
+    );
+  return 1;
 }

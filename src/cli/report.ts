@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from './cli-args';
+import { writeOutputFile } from './output-file';
 import { computeReportHtml } from '../engine/export/report-html';
 import { checkRedacted, getCliRedaction } from './export';
 import { describeNothingRead } from './session-files';
@@ -31,7 +31,7 @@ export async function reportCommand(args: string[], out: Out): Promise<number> {
   const redaction = values.redact ? await getCliRedaction(session, sources) : undefined;
   const html = await computeReportHtml(session, sources, { replay, redaction });
   if (redaction && !checkRedacted('report', html, redaction)) return 1;
-  writeFileSync(target, html);
+  await writeOutputFile(target, [html]);
   out(`wrote ${target} (${html.length.toLocaleString('en-US')} characters)`);
   return 0;
 }

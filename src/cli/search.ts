@@ -5,6 +5,7 @@ import { searchSessionText } from '../engine/query/text-search';
 import { SEARCH_USAGE } from './command-usage';
 import { openPathSources } from './session-files';
 import { findSessions } from './stats/find-sessions';
+import { createProgress } from './progress';
 
 // `compactlab search <folder>… <text>`: the library's search across sessions (the page's "Find in
 // transcripts"), the same engine code (engine/query/text-search.ts), one session after another.
@@ -34,24 +35,30 @@ export async function searchCommand(args: string[], out: (text: string) => void)
   }
   const sessions = await findSessions(paths);
   let matched = 0;
+  // A folder of thousands of sessions takes a while: its count on a terminal, nothing elsewhere.
+  const progress = createProgress('search', sessions.length);
   for (const s of sessions) {
-    let line: string;
+    let line: string | undefined;
     try {
-      const found = await searchSessionText(await openPathSources(s.paths), query);
-      if (found.matches === 0) continue;
-      matched++;
-      const { matches, records, first } = found;
-      line = values.json
-        ? JSON.stringify({ file: s.file, matches, records, first })
-        : `${s.file}: ${matches} ${matches === 1 ? 'match' : 'matches'} in ${records} ${records === 1 ? 'record' : 'records'}\n  ${first!.file}:${first!.line}${first!.element === undefined ? '' : ` (${describeElement(first!.element, first!.arrayKey)})`}: ${first!.excerpt}`;
+      const { matches, records, first } = await searchSessionText(await openPathSources(s.paths), query);
+      if (matches > 0) matched++;
+      if (matches > 0)
+        line = values.json
+          ? JSON.stringify({ file: s.file, matches, records, first })
+          : `${s.file}: ${matches} ${matches === 1 ? 'match' : 'matches'} in ${records} ${records === 1 ? 'record' : 'records'}\n  ${first!.file}:${first!.line}${first!.element === undefined ? '' : ` (${describeElement(first!.element, first!.arrayKey)})`}: ${first!.excerpt}`;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       line = values.json
         ? JSON.stringify({ file: s.file, error: message })
         : `${s.file}: could not be read: ${message}`;
     }
-    out(line);
+    if (line !== undefined) {
+      progress.clear();
+      out(line);
+    }
+    progress.tick();
   }
+  progress.clear();
   process.stderr.write(
     `${matched} of ${sessions.length} ${sessions.length === 1 ? 'session holds' : 'sessions hold'} "${query.trim()}"\n`,
   );

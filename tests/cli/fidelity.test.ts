@@ -1,3 +1,5 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FidelityReport } from '../../src/cli/fidelity';
@@ -48,6 +50,19 @@ describe('compactlab fidelity', () => {
     expect(rows.find((r) => r.startsWith('Claude Code'))).toMatch(
       /^Claude Code\s+2\.1\.68\s+2\s+2\s+9\s+2\s+2\s+0/,
     );
+  });
+
+  it('an empty folder: exit 1, said on stderr (it printed the header alone)', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'compactlab-fidelity-empty-'));
+    const err: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((t: string) => err.push(String(t)) > 0) as typeof process.stderr.write;
+    try {
+      expect((await run(empty)).code).toBe(1);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(err.join('')).toBe(`compactlab fidelity: no session file found in ${empty}\n`);
   });
 
   it('without a folder prints its usage', async () => {

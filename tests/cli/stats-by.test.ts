@@ -89,7 +89,9 @@ describe.skipIf(!present)('compactlab stats --by', () => {
       /^Project\s+Sessions\s+Calls\s+Input\s+Output\s+Cache read\s+Cache write\s+Cost\s+Folder$/,
     );
     expect(table.at(-1)).toMatch(/^Total\s/);
-    expect(table.at(-1)).toContain(`$${Number(rows.at(-1)!.costUsd).toFixed(2)}`);
+    expect(table.at(-1)).toContain(
+      `$${Number(rows.at(-1)!.costUsd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`,
+    );
     expect(table).toHaveLength(projects.length + 3);
   });
 

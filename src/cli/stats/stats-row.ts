@@ -9,6 +9,8 @@ import { getDefaultStrategyId } from '../../engine/strategies/descriptors';
 import { getSessionInfo } from '../../engine/strategies/types';
 import { describePromptLog } from '../../engine/parse/meta-words';
 import { getLibraryRow } from '../../engine/library/library-row';
+import type { InspectReport } from '../../engine/inspect/report';
+import { describeNothingRead } from '../session-files';
 
 // One row of `compactlab stats` per session: the figures of `inspect --json`, the cost at list
 // prices and the replay under the log's own knobs. Plain numbers and strings, so the row goes to
@@ -48,6 +50,7 @@ export const STATS_COLUMNS = [
   'outputTokens',
   'issueErrors',
   'issueWarnings',
+  'firstIssue',
   'replayStrategy',
   'replayCompactions',
   'realCompactionsExpected',
@@ -64,6 +67,18 @@ export class NotSessionError extends Error {
   constructor(readonly what: string) {
     super(`not a session: it is ${what}`);
   }
+}
+
+/**
+ * The first error of the session's parse (else its first warning) as `<file>:<line>: <message>`
+ * (`<file>: <message>` for the whole file): which line to look at and why, where the counts
+ * `issueErrors` and `issueWarnings` alone sent a reader to `inspect` for each row.
+ */
+function describeFirstIssue(report: InspectReport): string | undefined {
+  const issue =
+    report.issues.find((i) => i.severity === 'error') ?? report.issues.find((i) => i.severity === 'warning');
+  if (!issue) return undefined;
+  return `${issue.file}${issue.line > 0 ? `:${issue.line}` : ''}: ${issue.message}`;
 }
 
 /**
@@ -126,7 +141,11 @@ export async function computeStatsRow(file: string, sources: ByteSource[]): Prom
     outputTokens,
     issueErrors: report.issueCounts.error,
     issueWarnings: report.issueCounts.warning,
+    firstIssue: describeFirstIssue(report),
   });
+  // Nothing read as a transcript (binary data, an empty file, another program's JSON): the row
+  // says why, as inspect does with its exit 1, and the run counts it among those not read.
+  if (session.entries.length === 0) row.error = describeNothingRead(session);
   if (session.apiCalls.length > 0) {
     const prepared = prepareReplay(session);
     const strategy = getStrategy(getDefaultStrategyId(session.format, session.meta.agent));

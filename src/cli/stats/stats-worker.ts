@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import { openPathSources } from '../session-files';
+import { describeNothingRead, openPathSources } from '../session-files';
+import { parseSession } from '../../engine/parse/parse-session';
 import { loadStrategyFile } from '../strategy-file';
 import type { PriceOverrides } from '../../engine/cost/prices';
 import { scanSession } from '../../engine/library/scan-session';
@@ -48,18 +49,24 @@ export async function runStatsJob(job: StatsJob, model?: SettingsModel): Promise
         usage: { key: job.file, cwd: row.cwd ?? '', buckets: row.usage },
       };
     }
-    if (job.settings)
-      return {
-        id: job.id,
-        row: { file: job.file },
-        settingRows: await computeSettingRows(
-          job.file,
-          await openPathSources(job.paths),
-          job.settings,
-          undefined,
-          model,
-        ),
-      };
+    if (job.settings) {
+      const settingRows = await computeSettingRows(
+        job.file,
+        await openPathSources(job.paths),
+        job.settings,
+        undefined,
+        model,
+      );
+      // No row: a session without API calls, or a file read as no transcript at all (binary data,
+      // an empty file), which is an error as plain `stats` and `inspect` say it. Parsed again
+      // only then, and such a file holds nothing to parse.
+      if (settingRows.length === 0) {
+        const session = await parseSession(await openPathSources(job.paths));
+        if (session.entries.length === 0)
+          return { id: job.id, row: { file: job.file, error: describeNothingRead(session) } };
+      }
+      return { id: job.id, row: { file: job.file }, settingRows };
+    }
     return {
       id: job.id,
       row: await computeStatsRow(

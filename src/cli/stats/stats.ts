@@ -33,6 +33,7 @@ import { STATS_COLUMNS } from './stats-row';
 import type { PriceOverrides } from '../../engine/cost/prices';
 import { createSlotDater, getLocalTimeZone, groupUsage, type UsageSession } from '../../engine/stats/usage';
 import { formatUsageRows } from './usage-rows';
+import { createProgress } from '../progress';
 import type { StatsAnswer, StatsJob } from './stats-worker';
 
 // `compactlab stats <folder>…`: one row per session, parsed in a pool of worker threads and
@@ -99,26 +100,6 @@ async function runJobs(
         }),
     ),
   );
-}
-
-/** Sessions done, on stderr: one updating line on a terminal, a line per tenth otherwise. */
-function createProgress(total: number): { tick: () => void; end: () => void } {
-  const tty = process.stderr.isTTY === true;
-  let done = 0;
-  let shownTenth = 0;
-  return {
-    tick() {
-      done++;
-      if (tty) process.stderr.write(`\rcompactlab stats: ${done}/${total} sessions`);
-      else if (Math.floor((done * 10) / total) > shownTenth || done === total) {
-        shownTenth = Math.floor((done * 10) / total);
-        process.stderr.write(`compactlab stats: ${done}/${total} sessions\n`);
-      }
-    },
-    end() {
-      if (tty && total > 0) process.stderr.write('\n');
-    },
-  };
 }
 
 /** The strategy, overrides and sweep of `stats --strategy`; a string is the error. */
@@ -246,20 +227,21 @@ async function statsByCommand(
   const groups = await findSessions(parsed.positionals);
   if (values.jobs === undefined && groups.length < MIN_SESSIONS_FOR_WORKERS) workers = 0;
   const sessions: UsageSession[] = [];
-  const progress = createProgress(groups.length);
+  const progress = createProgress('stats', groups.length, { plainLines: true });
   let failed = 0;
   await runJobs(
     groups.map((g, id) => ({ id, file: g.file, paths: g.paths, usage: { prices } })),
     workers,
     (answer) => {
-      progress.tick();
       if (answer.usage) sessions.push(answer.usage);
       else {
         failed++;
+        progress.clear();
         process.stderr.write(
           `compactlab stats: ${escapeTerminalText(`${answer.row.file}: ${answer.row.error}`)}\n`,
         );
       }
+      progress.tick();
     },
   );
   progress.end();
@@ -269,7 +251,8 @@ async function statsByCommand(
   for (const line of formatUsageRows(groupUsage(sessions, by, timeZone), by, timeZone, format)) out(line);
   if (failed > 0)
     process.stderr.write(`compactlab stats: ${failed} of ${groups.length} sessions could not be read\n`);
-  if (groups.length > 0) return 0;
+  // Every session unread: the command could not do it (exit 1), as one unread session's inspect.
+  if (groups.length > 0) return failed === groups.length ? 1 : 0;
   process.stderr.write(`compactlab stats: no session file found in ${parsed.positionals.join(', ')}\n`);
   return 1;
 }
@@ -384,6 +367,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
   const jobs: StatsJob[] = groups.map((g, id) => ({ id, file: g.file, paths: g.paths, settings }));
   // The names the agent lists its sessions under (Codex's session_index.jsonl), over the logs' own.
   const namesFiles = settings ? undefined : findSessionNamesFiles(groups.map((g) => g.file));
+  const progress = createProgress('stats', jobs.length, { plainLines: true });
   let model: (SettingsModel & { failed: number }) | undefined;
   if (modelOptions) {
     // The calls cost: counted first (nothing sent), made only with --yes.
@@ -395,14 +379,14 @@ export async function statsCommand(args: string[], out: (text: string) => void):
       return 2;
     }
     // A failure's line quotes what the server said: printed inert.
-    model = createRunModel(modelOptions, plan.calls, (line) =>
-      process.stderr.write(`compactlab stats: ${escapeTerminalText(line)}\n`),
-    );
+    model = createRunModel(modelOptions, plan.calls, (line) => {
+      progress.clear();
+      process.stderr.write(`compactlab stats: ${escapeTerminalText(line)}\n`);
+    });
   }
   const columns: readonly string[] = settings ? SETTING_COLUMNS : STATS_COLUMNS;
   if (csv) out(formatCsvRecord(columns));
   const totals = settings && new SettingTotals(settings, PRICES_SEEN, model?.model);
-  const progress = createProgress(jobs.length);
   let failed = 0;
   let leftOut = 0;
   /** Sessions with no API call: nothing to replay, no row; said, as the page's what-if says them. */
@@ -415,39 +399,50 @@ export async function statsCommand(args: string[], out: (text: string) => void):
     jobs,
     workers,
     (answer) => {
+      // The row (or the line saying why there is none), then the count: on a terminal the count's
+      // line is erased first, so nothing is written after it on its line.
+      progress.clear();
+      answerSession(answer);
       progress.tick();
-      if (answer.notSession !== undefined) {
-        leftOut++;
-        process.stderr.write(
-          `compactlab stats: ${answer.row.file} left out: not a session: it is ${answer.notSession}\n`,
-        );
-        return;
-      }
-      if (answer.row.error !== undefined) failed++;
-      if (!totals) {
-        out(formatRecord(columns, nameStatsRow(answer.row, namesFiles?.get(answer.row.file as string)), csv));
-        return;
-      }
-      if (answer.row.error !== undefined) {
-        totals.addError();
-        if (values.sessions)
-          out(
-            formatRecord(
-              columns,
-              { row: 'session', file: answer.row.file, errors: 1, error: answer.row.error },
-              csv,
-            ),
-          );
-        return;
-      }
-      const rows: SettingRow[] = answer.settingRows ?? [];
-      if (rows.length === 0) noCalls.push(String(answer.row.file));
-      totals.add(rows);
-      if (values.sessions) for (const row of rows) out(formatRecord(columns, row, csv));
     },
     model,
     memory,
   );
+  function answerSession(answer: StatsAnswer): void {
+    if (answer.notSession !== undefined) {
+      leftOut++;
+      process.stderr.write(
+        `compactlab stats: ${escapeTerminalText(`${answer.row.file} left out: not a session: it is ${answer.notSession}`)}\n`,
+      );
+      return;
+    }
+    if (answer.row.error !== undefined) {
+      failed++;
+      process.stderr.write(
+        `compactlab stats: ${escapeTerminalText(`${answer.row.file}: ${answer.row.error}`)}\n`,
+      );
+    }
+    if (!totals) {
+      out(formatRecord(columns, nameStatsRow(answer.row, namesFiles?.get(answer.row.file as string)), csv));
+      return;
+    }
+    if (answer.row.error !== undefined) {
+      totals.addError();
+      if (values.sessions)
+        out(
+          formatRecord(
+            columns,
+            { row: 'session', file: answer.row.file, errors: 1, error: answer.row.error },
+            csv,
+          ),
+        );
+      return;
+    }
+    const rows: SettingRow[] = answer.settingRows ?? [];
+    if (rows.length === 0) noCalls.push(String(answer.row.file));
+    totals.add(rows);
+    if (values.sessions) for (const row of rows) out(formatRecord(columns, row, csv));
+  }
   progress.end();
   if (model && model.failed > 0)
     process.stderr.write(
@@ -460,7 +455,7 @@ export async function statsCommand(args: string[], out: (text: string) => void):
     );
   if (failed > 0)
     process.stderr.write(`compactlab stats: ${failed} of ${jobs.length} sessions could not be read\n`);
-  if (jobs.length > leftOut) return 0;
+  if (jobs.length > leftOut) return failed === jobs.length - leftOut ? 1 : 0;
   process.stderr.write(
     `compactlab stats: no session file found in ${positionals.join(', ')} (none of its files is an agent's transcript, grouped as the page's session library groups a folder)\n`,
   );

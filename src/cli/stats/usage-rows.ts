@@ -49,7 +49,9 @@ function toRecord(g: Omit<UsageGroup, 'sessionKeys'>, by: UsageBy, row: string, 
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
-const usd = (n: number) => `$${n.toFixed(2)}`;
+/** Dollars with cents, thousands grouped as the counts beside them are. */
+const usd = (n: number) =>
+  `$${(n || 0).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /** An aligned text table: a header, one line per group, a rule and the total. */
 function formatTable(groups: readonly UsageGroup[], by: UsageBy, timeZone: string): string[] {

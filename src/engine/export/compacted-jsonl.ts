@@ -114,6 +114,20 @@ export async function computeCompactedJsonl(
   sources: ByteSource[],
   options: CompactedJsonlOptions,
 ): Promise<string> {
+  const lines: string[] = [];
+  for await (const line of generateCompactedJsonlLines(session, sources, options)) lines.push(line);
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}
+
+/**
+ * The compacted transcript's lines (no newline), one after the other, as they are read: a file
+ * written from them never holds the whole transcript at once (the CLI's export of a 100 MB log).
+ */
+export async function* generateCompactedJsonlLines(
+  session: Session,
+  sources: ByteSource[],
+  options: CompactedJsonlOptions,
+): AsyncGenerator<string> {
   const refusal = getCompactedLogRefusal(session.format);
   if (refusal) throw new Error(refusal);
   const mainFile = session.files.find((f) => f.role === 'main')?.index ?? 0;
@@ -136,7 +150,6 @@ export async function computeCompactedJsonl(
   }
   const mask = (record: unknown): unknown =>
     options.redaction ? maskJsonValue(record, options.redaction) : record;
-  const lines: string[] = [];
   let lastLine = -1;
   let previousSummary: string | undefined;
   /** After an insertion: the uuid the next record chained to, and the summary's uuid it chains to now. */
@@ -149,12 +162,12 @@ export async function computeCompactedJsonl(
       lastLine = entry.line;
       if (rechain && entry.parentUuid === rechain.from) {
         const record = (await readEntryRecord(sources, session, entry.index)) as JsonRecord;
-        lines.push(JSON.stringify(mask({ ...record, parentUuid: rechain.to })));
+        yield JSON.stringify(mask({ ...record, parentUuid: rechain.to }));
         rechain = undefined;
       } else if (options.redaction) {
-        lines.push(maskLine(await readEntryText(sources, session, entry.index), options.redaction));
+        yield maskLine(await readEntryText(sources, session, entry.index), options.redaction);
       } else {
-        lines.push(await readEntryText(sources, session, entry.index));
+        yield await readEntryText(sources, session, entry.index);
       }
     }
     for (const { event, eventIndex } of inserts.get(entry.index) ?? []) {
@@ -218,9 +231,9 @@ export async function computeCompactedJsonl(
         uuid: summaryUuid,
         ...(timestamp ? { timestamp } : {}),
       };
-      lines.push(JSON.stringify(mask(boundary)), JSON.stringify(mask(summary)));
+      yield JSON.stringify(mask(boundary));
+      yield JSON.stringify(mask(summary));
       if (logicalParent) rechain = { from: logicalParent, to: summaryUuid };
     }
   }
-  return lines.length ? `${lines.join('\n')}\n` : '';
 }

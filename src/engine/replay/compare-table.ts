@@ -91,9 +91,11 @@ export function formatCostCell(cost: StrategyFigures['cost'], usd: number): stri
   return `${formatUsd(usd)}${cost.unpricedCalls > 0 ? '+' : ''}`;
 }
 
-/** Dollars with cents (a tenth of a cent under $1). */
+/** Dollars with cents (a tenth of a cent under $1), thousands grouped as every count is ($23,560.56). */
 export function formatUsd(usd: number): string {
-  return `$${usd.toFixed(Math.abs(usd) < 1 ? 3 : 2)}`;
+  const digits = Math.abs(usd) < 1 ? 3 : 2;
+  // `|| 0`: −0 reads as 0, as toFixed read it.
+  return `$${(usd || 0).toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
 }
 
 /** A signed difference in dollars. */
