@@ -14,9 +14,8 @@ import type { ClineKnobs } from './knobs';
 const OPENAI_DEFAULTS =
   'cline/cline@7fa0a4924b579fa7329e514b01cefab9f2ad20af:src/shared/api.ts:1324-1326, src/core/api/providers/openai.ts:185';
 
-/** Cline's window for models when the log states none (context-window-utils.ts, its providers). */
 /**
- * The Claude models Cline offers with a 1M window. Its classic extension lists a 1M model of its
+ * The Claude models Cline offers with a 1M context: its classic extension lists a 1M model of its
  * own beside the 200,000 one (`<id>:1m`, contextWindow 1_000_000:
  * cline/cline@7fa0a4924b579fa7329e514b01cefab9f2ad20af:src/shared/api.ts:178-180, 201-203, 235-237,
  * 258-260); its SDK's catalog gives these the 1,000,000 window itself (the "anthropic" provider:
@@ -37,6 +36,7 @@ const CLINE_1M_MODELS = new Set([
 ]);
 const CLINE_1M_WINDOW = 1_000_000;
 
+/** Cline's window for models when the log states none (context-window-utils.ts, its providers). */
 export function getClineModelWindow(
   models: readonly string[],
   providers: readonly string[] | undefined,
