@@ -148,6 +148,17 @@ export interface ReplayView {
  * and never reads it; the strategy's `describeDetail` puts it in the dump, and its readers narrow it
  * by `kind` through the folder's accessor.
  */
+/**
+ * One part of a strategy's trigger count, when it counts more than the last call's usage (Codex
+ * adds its estimate of the earlier encrypted reasoning): what it is, its tokens and where the
+ * rule comes from. The parts sum to the action's `checkTokens`.
+ */
+export interface CountPart {
+  readonly label: string;
+  readonly tokens: TokenCount;
+  readonly source?: string;
+}
+
 export interface EventDetail {
   readonly kind: string;
 }
@@ -268,6 +279,8 @@ export type StrategyAction =
       hide?: boolean;
       /** What the strategy adds to the event, carried to it untouched (`ReplayEvent.detail`). */
       detail?: EventDetail;
+      /** The parts of `checkTokens` (CountPart), carried to the event. */
+      countParts?: readonly CountPart[];
       note?: string;
     };
 
