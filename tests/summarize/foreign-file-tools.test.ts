@@ -10,6 +10,7 @@ import { prepareSummary } from '../../src/engine/summarize/prepare';
 import { corpusName, corpusOrSkip, foreignFiles, REAL_LOGS, restoredRealLogFiles } from '../helpers/corpus';
 import { getPresetSettings } from '../helpers/preset-settings';
 import {
+  countCodexFailedOutputs,
   type FileTouches,
   readClineHistoryFileTouches,
   readCodexFileTouches,
@@ -94,6 +95,14 @@ describe.skipIf(cases.length === 0)('the files of real foreign logs in the built
       });
       expect(summary.includes('No files were read or changed')).toBe(touched.size === 0);
       for (const f of digest.files.slice(-80)) expect(summary).toContain(f.path);
+      if (c.agent === 'codex') {
+        // A failed command says so only in its output's exit code: "No tool call failed" before,
+        // over the 79 failures of the corpora's rollouts.
+        const failed = countCodexFailedOutputs(c.raw);
+        expect(digest.errors).toHaveLength(failed);
+        expect(summary.includes('No tool call failed.')).toBe(failed === 0);
+        checked.codexFailed = { files: (checked.codexFailed?.files ?? 0) + failed, changed: 0 };
+      }
       const seen = checked[c.agent] ?? { files: 0, changed: 0 };
       checked[c.agent] = { files: seen.files + touched.size, changed: seen.changed + truth.changed.size };
     });
@@ -103,6 +112,7 @@ describe.skipIf(cases.length === 0)('the files of real foreign logs in the built
     // 3 pi sessions; .real-logs/ adds more of each and the Cline histories.
     expect(checked.codex?.files).toBeGreaterThan(0);
     expect(checked.codex?.changed).toBeGreaterThan(0);
+    expect(checked.codexFailed?.files).toBeGreaterThan(0);
     expect(checked.gemini?.files).toBeGreaterThan(0);
     expect(checked.pi?.files).toBeGreaterThan(0);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readCodexExitCode } from '../../src/engine/parse/dialects/codex-cli/exit-code';
 import { readPatchFiles } from '../../src/engine/parse/dialects/codex-cli/tool-files';
 import { readCommandFiles, splitSimpleCommand } from '../../src/engine/parse/dialects/shared/shell-reads';
 import { computeSpanDigest } from '../../src/engine/summarize/digest';
@@ -128,5 +129,23 @@ describe('hostile calls in a span', () => {
 
   it('splits words as a shell does: quotes and escapes undone', () => {
     expect(splitSimpleCommand(`cat "a b" 'c d' e\\ f`)).toEqual(['cat', 'a b', 'c d', 'e f']);
+  });
+});
+
+describe("Codex's exit codes, the only sign a command failed", () => {
+  it.each([
+    [
+      'Chunk ID: a\nWall time: 0.4 seconds\nProcess exited with code 1\nOriginal token count: 3\nOutput:\nboom',
+      1,
+    ],
+    ['Exit code: 2\nWall time: 0 seconds\nOutput:\n', 2],
+    ['{"output":"ls: no such file\\n","metadata":{"exit_code":2,"duration_seconds":0.0}}', 2],
+    ['Exit code: 0\nOutput:\nok', 0],
+    // What the command itself prints is not the header.
+    ['Chunk ID: a\nProcess exited with code 0\nOutput:\nProcess exited with code 1\nExit code: 3', 0],
+    ['plain text output', undefined],
+    ['{"not json', undefined],
+  ])('%j → %s', (output, code) => {
+    expect(readCodexExitCode(output)).toBe(code);
   });
 });

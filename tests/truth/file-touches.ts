@@ -175,3 +175,37 @@ export function readClineHistoryFileTouches(raw: string): FileTouches {
   }
   return touches;
 }
+
+/**
+ * The tool outputs of a Codex rollout that state a non-zero exit code (a failed command), read
+ * from its raw lines: "Process exited with code N" before `Output:` (exec_command), a first line
+ * "Exit code: N" (shell_command), or JSON `metadata.exit_code` (shell, apply_patch of earlier
+ * releases); `output.success === false` too.
+ */
+export function countCodexFailedOutputs(raw: string): number {
+  let failed = 0;
+  for (const r of parseJsonLines(raw)) {
+    const p = isRaw(r.payload) ? r.payload : r;
+    if (p.type !== 'function_call_output' && p.type !== 'custom_tool_call_output') continue;
+    const out = p.output;
+    if (isRaw(out) && out.success === false) {
+      failed++;
+      continue;
+    }
+    const s =
+      typeof out === 'string' ? out : isRaw(out) && typeof out.content === 'string' ? out.content : '';
+    let code: number | undefined;
+    if (s.trimStart().startsWith('{')) {
+      try {
+        const j = JSON.parse(s);
+        code = typeof j?.metadata?.exit_code === 'number' ? j.metadata.exit_code : undefined;
+      } catch {}
+    } else {
+      const head = s.split('\nOutput:')[0] ?? '';
+      const m = /^Exit code: (-?\d+)/.exec(s) ?? /Process exited with code (-?\d+)/.exec(head.slice(0, 400));
+      code = m ? Number(m[1]) : undefined;
+    }
+    if (code !== undefined && code !== 0) failed++;
+  }
+  return failed;
+}
