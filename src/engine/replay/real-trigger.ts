@@ -34,6 +34,8 @@ export function computeRealTriggerCount(
   if (session.apiCalls.length === 0) return undefined;
   const strategyId = getDefaultStrategyId(session.format, session.meta.agent);
   const strategy = getStrategy(strategyId);
+  // Only a strategy that counts beyond the usage is worth a replay (a large session's takes seconds).
+  if (!strategy.countsBeyondUsage) return undefined;
   const { knobs } = strategy.getSessionKnobs(getSessionInfo(prepared));
   const result = computeReplay(prepared, strategyId, knobs);
   const event = result.events.find(

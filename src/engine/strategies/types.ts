@@ -437,6 +437,11 @@ export interface StrategyDescriptor<K extends object = Record<string, KnobValue>
    */
   promptPresets?: readonly PromptPreset[];
   /**
+   * Its trigger count can exceed the last call's usage, and its summarize actions then carry the
+   * parts (`countParts`): the card of a real compaction replays the session for them only then.
+   */
+  countsBeyondUsage?: boolean;
+  /**
    * How large its agent's summaries are (strategies/summary-size.ts): fitted on the agent's real
    * summaries, its stated cap, or Claude Code's fit with the reason. Absent: Claude Code's fit.
    */

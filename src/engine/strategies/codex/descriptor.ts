@@ -193,6 +193,8 @@ export function getCodexThreshold(knobs: CodexKnobs): TokenCount {
 export const CODEX_DESCRIPTOR: StrategyDescriptor<CodexKnobs> = {
   id: 'codex',
   label: 'Codex CLI',
+  // Its estimate of the earlier encrypted reasoning (index.ts, `count`).
+  countsBeyondUsage: true,
   description:
     "Auto-compact at 90% of the model's raw window (244,800 of 272,000) on the last request's total plus Codex's estimate of the earlier encrypted reasoning; the history becomes the most recent user messages (≤ 20,000 tokens) and a prefixed summary (the oldest items dropped first when the request overflows).",
   knobSpecs: SPECS,
