@@ -6,6 +6,7 @@ import type { UsageGroup } from '../engine/stats/usage';
 import type { PackedUsage } from '../engine/stats/usage-pack';
 import type { BashSummaries } from '../engine/query/bash-summaries';
 import type { CompactionDetail } from '../engine/query/compaction-detail';
+import type { RealTriggerCount } from '../engine/replay/real-trigger';
 import type { EntryDetail } from '../engine/query/entry-detail';
 import type { FullTextProgress } from '../engine/query/full-text-search';
 import type { SessionTextMatches } from '../engine/query/text-search';
@@ -362,7 +363,7 @@ export interface EngineResults {
   'row-page': RowSummary[];
   'entry-detail': EntryDetail;
   'raw-entry': RawEntryResult;
-  'compaction-detail': CompactionDetail;
+  'compaction-detail': CompactionDetail & { triggerCount?: RealTriggerCount };
   timeline: TimelineSeries;
   'token-table': TokenTable;
   'conversation-page': { total: number; turns: DrawnTurn[] };

@@ -30,7 +30,8 @@ import { expandDatabases } from './sqlite';
 import { type EngineHandlers, getLoaded } from './engine-host';
 import { getDefaultStrategyId } from '../engine/strategies/descriptors';
 import { getStrategy } from '../engine/strategies/registry';
-import { resolveRunKnobs } from './replay-handlers';
+import { getPrepared, resolveRunKnobs } from './replay-handlers';
+import { computeRealTriggerCount } from '../engine/replay/real-trigger';
 
 /**
  * The auto-compact bar of the log's own agent under the log's knobs (the timeline's): the live
@@ -239,7 +240,14 @@ export const SESSION_HANDLERS: SessionHandlers = {
     const { session, sources } = getLoaded(state, request.sessionId);
     const summaryIndex = session.compactions[request.compactionIndex]?.summaryEntryIndex;
     const raw = summaryIndex === undefined ? undefined : await readEntryText(sources, session, summaryIndex);
-    return { result: getCompactionDetail(session, request.compactionIndex, raw) };
+    const detail = getCompactionDetail(session, request.compactionIndex, raw);
+    // What the log's own agent counted there, when it counts beyond the chart's point (Codex's
+    // estimate of earlier reasoning): a replay of the session at its own knobs.
+    const triggerCount =
+      detail.compaction.kind === 'compact'
+        ? computeRealTriggerCount(getPrepared(session), request.compactionIndex)
+        : undefined;
+    return { result: triggerCount ? { ...detail, triggerCount } : detail };
   },
   timeline: async (request, { state }) => {
     const series = computeTimelineSeries(

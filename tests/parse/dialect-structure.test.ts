@@ -131,13 +131,14 @@ describe("the dialects' infos (what the page imports)", () => {
   });
 
   it.each(ids)(
-    '%s: the descriptor is its info, a normalizer, a message reader and its model windows, and `parsed` says it has one',
+    '%s: the descriptor is its info, a normalizer, a message reader, its model windows and file tools, and `parsed` says it has one',
     (id) => {
       const info = DIALECT_INFOS.find((d) => d.id === id)!;
       const {
         createNormalizer,
         createMessageReader: _reader,
         modelWindow: _window,
+        fileTools: _fileTools,
         ...rest
       } = DIALECTS.find((d) => d.id === id)!;
       expect(rest).toEqual(info);

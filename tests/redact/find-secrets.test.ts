@@ -73,6 +73,21 @@ describe('findSecretsInText', () => {
     expect(maskText('SECRET=asyncronous1')).toBe('SECRET=[REDACTED:env-secret]');
   });
 
+  it("takes no secret's name for its value: code naming a field, variable or atom", () => {
+    // A real Codex session on an Elixir project: its `password :password do` made "password" a
+    // secret, and every "password" of the session was masked, the person's words and file names
+    // with it (15 in one summary request); `%{token: token}` did the same to "token".
+    const code = [
+      'strategies do\n  password :password do',
+      'def run(%{arguments: %{token: token}} = input, opts, context)',
+      'params = %{new_password: new_password}',
+      'api_key: api_key,',
+    ];
+    for (const text of code) expect(findSecretsInText(text), text).toEqual([]);
+    expect(maskText('DB_PASSWORD=passwordless9')).toBe('DB_PASSWORD=[REDACTED:env-secret]');
+    expect(maskText('token: tokenize-me-7f')).toBe('token: [REDACTED:env-secret]');
+  });
+
   it('runs in linear time on long adversarial input', () => {
     const MB = 1 << 20;
     const inputs = [

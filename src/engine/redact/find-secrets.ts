@@ -46,6 +46,14 @@ const has =
 
 const PLACEHOLDER = /^(?:\$|<|\{|%|\*{3}|x{4}|\[REDACTED)/i;
 const NOT_A_VALUE = /^(?:\d+|true|false|null|none|undefined|required|optional|string|number)$/i;
+/**
+ * A value that is itself a secret's name (`token: token`, Elixir's `password :password do`,
+ * `new_password`): code naming a variable, field or atom, not the value. A real Codex session's
+ * `password :password` made "password" a secret, and every "password" of the session was masked
+ * (15 in one summary request: the person's "trigger the password reset feature", file names).
+ */
+const NAME_AS_VALUE =
+  /^:?(?:[A-Za-z0-9]+_)*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)s?[}\]]*$/i;
 /** `input.value`, `process.env.X`, `this.token`: code reading a value, not the value. */
 const CODE_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 
@@ -170,6 +178,7 @@ const RULES: readonly Rule[] = [
     reject: (s, after) =>
       PLACEHOLDER.test(s) ||
       NOT_A_VALUE.test(s) ||
+      NAME_AS_VALUE.test(s) ||
       CODE_EXPRESSION.test(s) ||
       CODE_KEYWORD.test(s) ||
       CALL_FOLLOWS.test(after),

@@ -83,6 +83,7 @@ export function applySummarize(
       tokens: spanTokens,
     };
   if (action.detail) event.detail = action.detail;
+  if (action.countParts) event.countParts = action.countParts;
   if (spanEnd > spanStart) state.summarizedRanges.push([ctxEntry[spanStart]!, ctxEntry[spanEnd - 1]!]);
 
   if (exactReal !== undefined && model.id === 'recorded' && action.mechanism !== 'session-memory') {

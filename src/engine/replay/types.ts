@@ -2,7 +2,7 @@ import type { Restoration } from '../compact/restore';
 import type { RequestVariant } from '../compact/types';
 import type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 import type { Compaction, TokenCount } from '../types';
-import type { ClearingProbe, EventDetail } from '../strategies/types';
+import type { ClearingProbe, CountPart, EventDetail } from '../strategies/types';
 
 export type { CompactMechanism, SummarySource, ThresholdLine } from '../simulation/types';
 
@@ -164,6 +164,8 @@ export interface CompactEvent extends ReplayEventBase {
   continuationTokens?: TokenCount;
   /** The strategy's words for that wrapper and its size (`summaryOverheadSource`). */
   continuationSource?: string;
+  /** The parts of the count the strategy compared (`checkTokens`), when it counts beyond the usage. */
+  countParts?: readonly CountPart[];
   /** What was summarized: entries [from, to]. */
   spanFromEntryIndex: number;
   spanToEntryIndex: number;

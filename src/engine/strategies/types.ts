@@ -148,6 +148,17 @@ export interface ReplayView {
  * and never reads it; the strategy's `describeDetail` puts it in the dump, and its readers narrow it
  * by `kind` through the folder's accessor.
  */
+/**
+ * One part of a strategy's trigger count, when it counts more than the last call's usage (Codex
+ * adds its estimate of the earlier encrypted reasoning): what it is, its tokens and where the
+ * rule comes from. The parts sum to the action's `checkTokens`.
+ */
+export interface CountPart {
+  readonly label: string;
+  readonly tokens: TokenCount;
+  readonly source?: string;
+}
+
 export interface EventDetail {
   readonly kind: string;
 }
@@ -268,6 +279,8 @@ export type StrategyAction =
       hide?: boolean;
       /** What the strategy adds to the event, carried to it untouched (`ReplayEvent.detail`). */
       detail?: EventDetail;
+      /** The parts of `checkTokens` (CountPart), carried to the event. */
+      countParts?: readonly CountPart[];
       note?: string;
     };
 
@@ -423,6 +436,11 @@ export interface StrategyDescriptor<K extends object = Record<string, KnobValue>
    * and its `summarize` actions name one by `promptPresetId` (none: Claude Code's prompt).
    */
   promptPresets?: readonly PromptPreset[];
+  /**
+   * Its trigger count can exceed the last call's usage, and its summarize actions then carry the
+   * parts (`countParts`): the card of a real compaction replays the session for them only then.
+   */
+  countsBeyondUsage?: boolean;
   /**
    * How large its agent's summaries are (strategies/summary-size.ts): fitted on the agent's real
    * summaries, its stated cap, or Claude Code's fit with the reason. Absent: Claude Code's fit.

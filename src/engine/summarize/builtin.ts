@@ -82,6 +82,7 @@ function describeFile(f: SpanDigest['files'][number]): string {
   if (f.writes) parts.push(`written${f.writes > 1 ? ` ×${f.writes}` : ''}`);
   if (f.edits) parts.push(`edited${f.edits > 1 ? ` ×${f.edits}` : ''}`);
   if (f.reads) parts.push(`read${f.reads > 1 ? ` ×${f.reads}` : ''}`);
+  if (f.deletes) parts.push(`deleted${f.deletes > 1 ? ` ×${f.deletes}` : ''}`);
   return `${f.path} — ${parts.join(', ')}`;
 }
 
@@ -213,7 +214,7 @@ function fillSection(fill: SectionFill, digest: SpanDigest, instructions: string
       );
     }
     case 'progress': {
-      const changed = digest.files.filter((f) => f.edits || f.writes).map(describeFile);
+      const changed = digest.files.filter((f) => f.edits || f.writes || f.deletes).map(describeFile);
       const done = digest.todos
         .filter((t) => t.status === 'completed')
         .map((t) => `[completed] ${t.content}`);

@@ -7,8 +7,14 @@ import {
   type ToolResultBlock,
   type ToolUseBlock,
 } from './blocks';
-import type { TodoItem, TranscriptConventions } from '../parse/dialects/descriptor';
+import type {
+  FileToolSpec,
+  FileTouchRead,
+  TodoItem,
+  TranscriptConventions,
+} from '../parse/dialects/descriptor';
 import { DIALECT_INFOS } from '../parse/dialects/descriptors';
+import { DIALECTS } from '../parse/dialects/registry';
 import type { RequestMessage } from './types';
 
 // The structure of a span, read from the request's messages the way a person would skim them:
@@ -29,6 +35,7 @@ interface FileTouch {
   reads: number;
   edits: number;
   writes: number;
+  deletes: number;
   /** Message index of the last touch. */
   lastIndex: number;
 }
@@ -143,13 +150,58 @@ export function readUserText(raw: string): { kind: UserMessageKind; text: string
 }
 
 /**
- * The input keys a file tool names its file with, in the agents' own tool schemas (the keys their
- * dialects' normalizers read): Claude Code's `file_path` and `notebook_path`, Cline's and pi's
- * `path`, Gemini CLI's `absolute_path` (its `read_file`), OpenCode's `filePath`. Without the last
- * two a Gemini CLI span whose six `read_file` calls read five files was summarized "No files
- * were read or changed", and none of them was a fact to keep.
+ * The input keys a tool names a path with, to say what a call aims at (its file tools' own keys
+ * are their dialects' `fileTools`): Claude Code's `file_path` and `notebook_path`, Cline's and
+ * pi's `path`, Gemini CLI's `absolute_path`, OpenCode's `filePath`, Cline's `absolutePath`.
  */
-const FILE_PATH_KEYS = ['file_path', 'notebook_path', 'path', 'absolute_path', 'filePath'] as const;
+const FILE_PATH_KEYS = [
+  'file_path',
+  'notebook_path',
+  'path',
+  'absolute_path',
+  'filePath',
+  'absolutePath',
+] as const;
+
+/**
+ * Every dialect's file tools by name. A request's messages do not say which agent wrote them, so
+ * every dialect's are asked; two agents' tools of one name (Gemini CLI's and Cline's `read_file`)
+ * differ by their input's keys, and the first that names a file wins.
+ */
+const FILE_TOOLS: ReadonlyMap<string, readonly FileToolSpec[]> = (() => {
+  const byName = new Map<string, FileToolSpec[]>();
+  for (const dialect of DIALECTS)
+    for (const spec of dialect.fileTools ?? []) {
+      const list = byName.get(spec.name) ?? [];
+      if (!list.includes(spec)) list.push(spec);
+      byName.set(spec.name, list);
+    }
+  return byName;
+})();
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * The files a call reads or changes, as its agent's own tool says (dialect descriptors'
+ * `fileTools`): a tool no dialect lists touches none, whatever its name suggests. A path holding
+ * a control character is left out: it is transcript text that would reach a terminal or a model
+ * as a listed file (ours: no file of the corpora has one).
+ */
+function readToolFiles(use: { name: string; input: unknown }): FileTouchRead[] {
+  for (const spec of FILE_TOOLS.get(use.name) ?? []) {
+    if (spec.readFiles) {
+      const files = spec.readFiles(use.input).filter((f) => !CONTROL.test(f.path));
+      if (files.length) return files;
+    }
+    if (spec.action && spec.pathKeys && isObject(use.input))
+      for (const key of spec.pathKeys) {
+        const path = str(use.input[key]);
+        if (path && !CONTROL.test(path)) return [{ path, action: spec.action }];
+      }
+  }
+  return [];
+}
 
 /** The path a file tool works on, if any. */
 function getToolPath(input: unknown): string | undefined {
@@ -165,26 +217,34 @@ function getToolPath(input: unknown): string | undefined {
 function describeToolTarget(use: ToolUse): string | undefined {
   const input = use.input;
   if (!isObject(input)) return undefined;
-  const command = str(input.command);
+  const command = getCommandText(input);
   if (command) return clip(command, 160);
   const path = getToolPath(input);
   const pattern = str(input.pattern);
   if (pattern) return path ? `${pattern} in ${path}` : pattern;
   if (path) return path;
+  // A patch's files (Codex's apply_patch).
+  const touched = readToolFiles(use);
+  if (touched.length) return clip(touched.map((f) => f.path).join(', '), 160);
   const other =
     str(input.url) ?? str(input.query) ?? str(input.description) ?? str(input.subject) ?? str(input.prompt);
   return other ? clip(other, 120) : undefined;
 }
 
-type FileAction = 'read' | 'edit' | 'write';
+const TOUCH_COUNT = { read: 'reads', edit: 'edits', write: 'writes', delete: 'deletes' } as const;
 
-function getFileAction(name: string): FileAction | undefined {
-  // Read, NotebookRead, read_file; Edit, MultiEdit, replace_in_file; Write, write_to_file,
-  // create_file; Cline's UI log names them readFile, editedExistingFile and newFileCreated.
-  if (/read_?file|read$/i.test(name)) return 'read';
-  if (/edit|replace/i.test(name)) return 'edit';
-  if (/write|create_?file|newFileCreated/i.test(name)) return 'write';
-  return undefined;
+/**
+ * A shell call's command line: `command` or `cmd` as a string, or an argv (Codex's `shell`,
+ * `["bash", "-lc", script]` read as its script).
+ */
+function getCommandText(input: Json): string | undefined {
+  const command = input.command ?? input.cmd;
+  if (typeof command === 'string') return command || undefined;
+  if (!Array.isArray(command) || !command.every((w) => typeof w === 'string')) return undefined;
+  const argv = command as string[];
+  if (argv.length === 3 && /^(?:.*\/)?(?:ba|z|da)?sh$/.test(argv[0]!) && /^-l?c$/.test(argv[1]!))
+    return argv[2] || undefined;
+  return argv.join(' ') || undefined;
 }
 
 /** A call the request carries as the model's text (Cline's UI log), as a dialect reads it back. */
@@ -255,19 +315,17 @@ export function computeSpanDigest(messages: RequestMessage[]): SpanDigest {
     const failed = result?.is_error === true;
     const target = describeToolTarget(use);
     actions.push({ index, text: `${use.name}${target ? ` ${target}` : ''}${failed ? ' (failed)' : ''}` });
-    const path = getToolPath(use.input);
-    const action = getFileAction(use.name);
-    if (path && action) {
+    for (const { path, action } of readToolFiles(use)) {
       let touch = files.get(path);
       if (!touch) {
-        touch = { path, reads: 0, edits: 0, writes: 0, lastIndex: index };
+        touch = { path, reads: 0, edits: 0, writes: 0, deletes: 0, lastIndex: index };
         files.set(path, touch);
       }
-      touch[action === 'read' ? 'reads' : action === 'edit' ? 'edits' : 'writes']++;
+      touch[TOUCH_COUNT[action]]++;
       touch.lastIndex = index;
     }
     const input = isObject(use.input) ? use.input : {};
-    const command = str(input.command);
+    const command = getCommandText(input);
     if (command && /bash|shell|exec|command/i.test(use.name)) {
       digest.commands.push({ command, description: str(input.description), index, failed });
     }

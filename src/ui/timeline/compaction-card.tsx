@@ -4,6 +4,7 @@ import type { SessionId } from '../../worker/protocol';
 import { formatClock, formatCount, formatDuration } from '../common/format';
 import { useEscapeLayer } from '../common/use-escape';
 import { compactionDetailQuery } from '../queries';
+import type { RealTriggerCount } from '../../engine/replay/real-trigger';
 import { useUiStore } from '../store';
 import { markerColor } from './timeline-markers';
 import { markHiddenChars, VisibleText } from '../common/visible-text';
@@ -164,6 +165,9 @@ export function CompactionCard({
               </>
             )}
           </dl>
+          {data.triggerCount && (
+            <TriggerCount count={data.triggerCount} chartTokens={data.callBeforeTokens} />
+          )}
           {c.callCost && c.callCost.calls.length > 1 && (
             <section>
               <h4>Calls in the compaction log ({c.callCost.calls.length})</h4>
@@ -308,5 +312,43 @@ function FreedRow({ pre, post, estimated }: { pre?: number; post?: number; estim
         </dd>
       )}
     </>
+  );
+}
+
+/**
+ * What the log's own agent counted when it fired, where it counts beyond the chart's point: a real
+ * Codex rollout compacted at 194,859 tokens under its bar at 244,800, because Codex adds its
+ * estimate of the encrypted reasoning it sent back (51,921). Each part names where its rule comes
+ * from, so a reader can check it.
+ */
+function TriggerCount({ count, chartTokens }: { count: RealTriggerCount; chartTokens?: number }) {
+  return (
+    <section data-testid="compaction-trigger-count">
+      <h4>What {count.strategyLabel} counted</h4>
+      <p className="small trigger-sum">
+        <span className="mono">
+          {formatCount(count.countTokens)} tok ≥ {formatCount(count.thresholdTokens)}
+        </span>{' '}
+        its threshold
+        {chartTokens !== undefined && chartTokens < count.thresholdTokens && (
+          <>
+            : it fired though the chart's point, <span className="mono">{formatCount(chartTokens)}</span>, is
+            under the bar
+          </>
+        )}
+      </p>
+      <ul className="trigger-parts small">
+        {count.parts.map((part, i) => (
+          <li key={part.label}>
+            <span className="mono">
+              {i > 0 ? '+ ' : ''}
+              {formatCount(part.tokens)}
+            </span>{' '}
+            {part.label}
+            {part.source && <span className="muted mono trigger-source">{part.source}</span>}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

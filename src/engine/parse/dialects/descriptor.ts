@@ -31,6 +31,27 @@ export interface RestorationHints {
   readonly hookAttachments?: readonly string[];
 }
 
+/** What a tool call does to a file (the built-in summary's "read", "edited", "written", "deleted"). */
+export interface FileTouchRead {
+  readonly path: string;
+  readonly action: 'read' | 'edit' | 'write' | 'delete';
+}
+
+/**
+ * One of an agent's tools that reads or changes files, by its tool_use name exactly as the agent's
+ * tool schema names it, and where its input names the file (the span digest: the built-in
+ * summary's files, retention's paths). A call no dialect lists touches no file.
+ */
+export interface FileToolSpec {
+  readonly name: string;
+  /** What the call does to the file its `pathKeys` name. */
+  readonly action?: FileTouchRead['action'];
+  /** Input keys holding the file's path, tried in order (the first string wins). */
+  readonly pathKeys?: readonly string[];
+  /** The files an input names in its own syntax (a patch's headers, a shell command's operands). */
+  readonly readFiles?: (input: unknown) => FileTouchRead[];
+}
+
 /** A file's part in a dropped set, as its name says. */
 export interface FileRoleMatch {
   readonly role: Exclude<FileRole, 'main' | 'session-memory'>;
@@ -304,6 +325,11 @@ export interface DialectDescriptor extends DialectInfo {
    * event, a count). Absent: the records are Claude Code's own shape.
    */
   readonly createMessageReader?: () => MessageReader;
+  /**
+   * The agent's tools that read or change files (FileToolSpec), each with its upstream source: the
+   * span digest's files. On the descriptor, not the info: the page never reads a span.
+   */
+  readonly fileTools?: readonly FileToolSpec[];
   /**
    * The window the agent gives a model id its log names (Gemini CLI's `tokenLimit`; an agent's
    * model registry, by provider), with where that comes from: the log's window when it states none (the

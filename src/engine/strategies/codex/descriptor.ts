@@ -92,7 +92,7 @@ const SOURCE = 'docs/sources.md#codex (openai/codex compact.rs, openai_models.rs
 const MODELS_SOURCE =
   'openai/codex@0d4367d0e6a976082b36d9eea8f8a579fca368cb:codex-rs/protocol/src/openai_models.rs';
 
-const HISTORY_SOURCE =
+export const CODEX_HISTORY_SOURCE =
   'openai/codex@023fad268e08c252b94e4a95cb3c7f2f08c2a972:codex-rs/core/src/context_manager/history.rs';
 
 const SPECS: readonly KnobSpec[] = [
@@ -139,7 +139,7 @@ const SPECS: readonly KnobSpec[] = [
     label: 'Count earlier reasoning',
     kind: 'boolean',
     help: 'Encrypted reasoning before the last user message: (length × 3/4 − 650) bytes / 4 each',
-    source: `${HISTORY_SOURCE} (get_total_token_usage, get_non_last_reasoning_items_tokens, estimate_reasoning_length)`,
+    source: `${CODEX_HISTORY_SOURCE} (get_total_token_usage, get_non_last_reasoning_items_tokens, estimate_reasoning_length)`,
     group: 'Codex',
   },
   {
@@ -147,7 +147,7 @@ const SPECS: readonly KnobSpec[] = [
     label: 'Count items since the last usage',
     kind: 'boolean',
     help: 'Tool outputs after the last model item, characters / 4 (ours: Codex estimates the truncated item it stores, serialized, bytes / 4)',
-    source: `${HISTORY_SOURCE} (items_after_last_model_generated_item; newer copies only, release unknown: off by default)`,
+    source: `${CODEX_HISTORY_SOURCE} (items_after_last_model_generated_item; newer copies only, release unknown: off by default)`,
     group: 'Codex',
   },
   {
@@ -193,6 +193,8 @@ export function getCodexThreshold(knobs: CodexKnobs): TokenCount {
 export const CODEX_DESCRIPTOR: StrategyDescriptor<CodexKnobs> = {
   id: 'codex',
   label: 'Codex CLI',
+  // Its estimate of the earlier encrypted reasoning (index.ts, `count`).
+  countsBeyondUsage: true,
   description:
     "Auto-compact at 90% of the model's raw window (244,800 of 272,000) on the last request's total plus Codex's estimate of the earlier encrypted reasoning; the history becomes the most recent user messages (≤ 20,000 tokens) and a prefixed summary (the oldest items dropped first when the request overflows).",
   knobSpecs: SPECS,

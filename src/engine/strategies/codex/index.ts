@@ -9,6 +9,7 @@ import { getPositionFacts } from '../../simulation/turns';
 import { CODEX } from './prompt';
 import {
   CODEX_DESCRIPTOR,
+  CODEX_HISTORY_SOURCE,
   CODEX_LAST_RAW_WINDOW_VERSION,
   CODEX_PROFILES,
   type CodexKnobs,
@@ -58,6 +59,11 @@ const CODEX_SUMMARY_PREFIX_TOKENS: TokenCount = 100;
 function estimateCodexReasoningBytes(encodedChars: number): number {
   return Math.max(0, Math.floor((encodedChars * 3) / 4) - 650);
 }
+
+/** Where Codex's trigger count is summed (`get_total_token_usage`), as the card cites it. */
+const CODEX_COUNT_SOURCE = `${CODEX_HISTORY_SOURCE} (get_total_token_usage)`;
+/** How Codex estimates the reasoning it cannot read (the card's citation). */
+const CODEX_REASONING_SOURCE = `${CODEX_HISTORY_SOURCE} (get_non_last_reasoning_items_tokens: the encrypted reasoning items before the last user message, each estimate_reasoning_length = encrypted_content.len() × 3/4 − 650 bytes, summed, ÷ 4 bytes a token)`;
 
 const NO_RESTORATION: Restoration = { files: [], overBudget: [], totalTokens: 0 };
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -166,8 +172,28 @@ class CodexRun implements StrategyRun {
     const count = this.count(view);
     if (count.tokens < this.threshold) return undefined;
     const action = this.compaction(view, 'auto', count.tokens);
-    if (action.kind === 'summarize' && (count.reasoning || count.since))
+    if (action.kind === 'summarize' && (count.reasoning || count.since)) {
       action.note = `count ${fmt(view.usageTokens)} last usage${count.reasoning ? ` + ${fmt(count.reasoning)} earlier reasoning` : ''}${count.since ? ` + ${fmt(count.since)} items since` : ''}; ${action.note}`;
+      action.countParts = [
+        {
+          label: "the last response's total_tokens (input + output)",
+          tokens: view.usageTokens,
+          source: CODEX_COUNT_SOURCE,
+        },
+        ...(count.reasoning
+          ? [
+              {
+                label: 'its estimate of the earlier encrypted reasoning',
+                tokens: count.reasoning,
+                source: CODEX_REASONING_SOURCE,
+              },
+            ]
+          : []),
+        ...(count.since
+          ? [{ label: 'its estimate of the items since', tokens: count.since, source: CODEX_COUNT_SOURCE }]
+          : []),
+      ];
+    }
     return { actions: this.withOverflow(view, action) };
   }
 

@@ -1,5 +1,6 @@
 import { createClineMessageReader } from './message-records';
 import { normalizeAnthropicContent } from '../shared/anthropic-blocks';
+import { CLINE_FILE_TOOLS } from './tool-files';
 import type { DialectDescriptor } from '../descriptor';
 import type { Block, Entry } from '../../../types';
 import {
@@ -316,4 +317,5 @@ export const CLINE_DIALECT: DialectDescriptor = {
   ...CLINE_DIALECT_INFO,
   createNormalizer: createClineNormalizer,
   createMessageReader: createClineMessageReader,
+  fileTools: CLINE_FILE_TOOLS,
 };

@@ -1,5 +1,6 @@
 import type { Block, Entry, TokenCount } from '../../../types';
 import type { DialectDescriptor } from '../descriptor';
+import { CLINE_UI_FILE_TOOLS } from './tool-files';
 import {
   createEntry,
   isObject,
@@ -433,4 +434,5 @@ export const CLINE_UI_DIALECT: DialectDescriptor = {
   ...CLINE_UI_DIALECT_INFO,
   createNormalizer: createClineUiNormalizer,
   createMessageReader: () => toClineUiMessageRecords,
+  fileTools: CLINE_UI_FILE_TOOLS,
 };

@@ -3,6 +3,7 @@
 
 import type { Block } from '../../../types';
 import { isObject, type Json, preview, type RecordContext, typeName } from '../record';
+import { readCodexExitCode } from './exit-code';
 
 /** `response_item` payload types that are tool calls; the value is the payload's input field. */
 const TOOL_CALL_INPUT: Record<string, string> = {
@@ -154,7 +155,9 @@ export function toolResultBlock(p: Json, ctx: RecordContext): Block | undefined 
     toolUseId: p.call_id,
     text: preview(text, ctx.previewChars),
     chars: text.length,
-    isError: isObject(output) && output.success === false,
+    // A failed command says so only in its output (exit-code.ts): 79 failures of the corpora's
+    // rollouts read as successes before.
+    isError: (isObject(output) && output.success === false) || (readCodexExitCode(textOf(output)) ?? 0) !== 0,
     images: 0,
     persisted: false,
   };

@@ -1,5 +1,6 @@
 import type { MessageRecord } from '../descriptor';
 import { isObject, type Json } from '../record';
+import { readCodexExitCode } from './exit-code';
 import { ENCRYPTED_SUMMARY_TYPES, RECORD_TYPES } from './info';
 
 // Codex CLI's rollout records as the messages a summary request is built from (FORMAT.md §11):
@@ -102,12 +103,22 @@ function itemMessages(p: Json): MessageRecord[] {
       return [assistant([{ type: 'text', text: `[web search: ${JSON.stringify(p.action ?? {})}]` }])];
     case 'function_call_output':
     case 'custom_tool_call_output':
-    case 'local_shell_call_output':
+    case 'local_shell_call_output': {
+      const content = outputText(p.output);
+      // A failed command says so only in its output (exit-code.ts).
+      const failed =
+        (isObject(p.output) && p.output.success === false) || (readCodexExitCode(content) ?? 0) !== 0;
       return [
         user([
-          { type: 'tool_result', tool_use_id: callId(p, String(p.type)), content: outputText(p.output) },
+          {
+            type: 'tool_result',
+            tool_use_id: callId(p, String(p.type)),
+            content,
+            ...(failed ? { is_error: true } : {}),
+          },
         ]),
       ];
+    }
     default:
       if (typeof p.type === 'string' && ENCRYPTED_SUMMARY_TYPES.has(p.type)) {
         const chars = typeof p.encrypted_content === 'string' ? p.encrypted_content.length : 0;
