@@ -23,22 +23,25 @@ export async function writeOutputFile(
     throw Object.assign(new Error(`EISDIR: ${target}`), { code: 'EISDIR', path: target });
   const part = `${target}.${process.pid}.part`;
   let fd: number | undefined;
-  try {
-    fd = openSync(part, 'w');
-  } catch (error) {
-    throw ofTarget(error, target);
-  }
   const removePart = () => {
     if (fd !== undefined) closeSync(fd);
     fd = undefined;
     rmSync(part, { force: true });
   };
   // Ctrl-C while the file is written: the part goes, and the run ends as Ctrl-C ends it (130).
+  // Heard before the part exists: a Ctrl-C between its creation and the listener killed the run
+  // with the part left behind (a CI run's test sent it there, on a busy machine).
   const stop = () => {
     removePart();
     process.exit(130);
   };
   process.once('SIGINT', stop);
+  try {
+    fd = openSync(part, 'w');
+  } catch (error) {
+    process.off('SIGINT', stop);
+    throw ofTarget(error, target);
+  }
   let written = 0;
   try {
     let batch: string[] = [];

@@ -55,9 +55,15 @@ describe('export --jsonl of a large session', () => {
       stdio: 'ignore',
     });
     const parts = () => readdirSync(dir).filter((f) => f.endsWith('.part'));
+    // Sent once the part holds its first bytes and well before its last (the output is about the
+    // session's size): mid-write, not in the instant it is created or renamed.
+    const half = statSync(session).size / 2;
     let interrupted = false;
     const poll = setInterval(() => {
-      if (interrupted || parts().length === 0) return;
+      if (interrupted) return;
+      const [part] = parts();
+      const size = part === undefined ? 0 : (statSync(join(dir, part), { throwIfNoEntry: false })?.size ?? 0);
+      if (size === 0 || size > half) return;
       interrupted = true;
       child.kill('SIGINT');
     }, 2);
