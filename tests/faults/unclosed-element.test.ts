@@ -130,13 +130,15 @@ describe('a whole-JSON record whose brackets never close', () => {
     const gluedRatio =
       (await cpuMsAsync(() => parse('ui_messages.json', glued(20_000)))) /
       Math.max(1, await cpuMsAsync(() => parse('ui_messages.json', glued(5_000))));
-    expect(gluedRatio).toBeLessThan(6);
+    // 4× the records: a quadratic recovery would take ~16×; linear work measured up to 6.3× in a CI
+    // run (the larger heap's collections), so the bound is 8 (ours).
+    expect(gluedRatio).toBeLessThan(8);
     const small = file(5_000);
     const large = file(20_000);
     const session = await parse('ui_messages.json', large);
     expect(session.entries.length).toBe(20_000);
     const smallMs = await cpuMsAsync(() => parse('ui_messages.json', small));
     const largeMs = await cpuMsAsync(() => parse('ui_messages.json', large));
-    expect(largeMs / Math.max(1, smallMs)).toBeLessThan(6);
+    expect(largeMs / Math.max(1, smallMs)).toBeLessThan(8);
   });
 });
