@@ -1,5 +1,5 @@
 import type { Table } from 'dexie';
-import { type Database, openDatabase } from '../common/lazy-dexie';
+import { type Database, openDatabase, sharedDatabase } from '../common/lazy-dexie';
 import { hasIndexedDb } from '../common/storage';
 import type { RetentionScore } from '../../engine/retention/types';
 import type { PromptSettings } from '../../engine/summarize/prepare';
@@ -46,30 +46,26 @@ export interface SummaryRun {
   retention: Omit<RetentionScore, 'matches'>;
 }
 
-export type RunsDatabase = Database<{ runs: Table<SummaryRun, string> }>;
+type RunsTables = { runs: Table<SummaryRun, string> };
+export type RunsDatabase = Database<RunsTables>;
 
 const RUNS_STORES = {
   runs: 'id, createdAt, transcript.contentHash, settings.presetId, summarizer.kind, starred',
 };
 
-/** A runs database of this name (the app's, or a test's own). */
-export function openRunsDatabase(name = 'compactlab-summaries'): Promise<RunsDatabase> {
-  return openDatabase<{ runs: Table<SummaryRun, string> }>(name, RUNS_STORES);
+/** A runs database of its own (a test's). */
+export function openRunsDatabase(name: string): Promise<RunsDatabase> {
+  return openDatabase<RunsTables>(name, RUNS_STORES);
 }
 
-let shared: Promise<RunsDatabase> | undefined;
+const openAppRunsDb = sharedDatabase<RunsTables>('compactlab-summaries', RUNS_STORES);
 
 /**
  * The app's runs database, opened on first use; undefined where the browser keeps no storage (the
  * runs are then kept in `memoryRuns` until the tab closes, and the page says so).
  */
 async function getRunsDb(): Promise<RunsDatabase | undefined> {
-  if (!hasIndexedDb()) return undefined;
-  shared ??= openRunsDatabase().catch((error: unknown) => {
-    shared = undefined;
-    throw error;
-  });
-  return shared;
+  return hasIndexedDb() ? openAppRunsDb() : undefined;
 }
 
 /** Runs of a browser without storage, by id. */
