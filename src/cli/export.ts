@@ -1,5 +1,5 @@
 import { parseArgs, UsageError } from './cli-args';
-import { computeCompactedJsonl, generateCompactedJsonlLines } from '../engine/export/compacted-jsonl';
+import { computeCompactedJsonlLines, generateCompactedJsonlLines } from '../engine/export/compacted-jsonl';
 import { writeOutputFile } from './output-file';
 import { describeReplayedStrategy } from '../engine/export/strategy-name';
 import {
@@ -77,8 +77,13 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
       out(`wrote ${target} (${written.toLocaleString('en-US')} characters)`);
       return 0;
     }
-    // Redacted: the whole output scanned once more before it is written (checkRedacted).
-    text = await computeCompactedJsonl(session, sources, options);
+    // Redacted: the whole output scanned once more before it is written (checkRedacted), its
+    // lines held but never joined (a 1 GB log's transcript is past the longest string).
+    const lines = await computeCompactedJsonlLines(session, sources, options);
+    if (!checkRedacted('export', lines, redaction)) return 1;
+    const written = await writeOutputFile(target, withNewlines(lines));
+    out(`wrote ${target} (${written.toLocaleString('en-US')} characters)`);
+    return 0;
   } else {
     const header: SummaryExportHeader = {
       name: getShownMainFile(session)?.name ?? 'transcript',
@@ -98,7 +103,7 @@ export async function exportCommand(args: string[], out: Out): Promise<number> {
   return 0;
 }
 
-async function* withNewlines(lines: AsyncIterable<string>): AsyncGenerator<string> {
+async function* withNewlines(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<string> {
   for await (const line of lines) yield `${line}\n`;
 }
 
@@ -111,7 +116,11 @@ export async function getCliRedaction(session: Session, sources: ByteSource[]): 
  * Scans a redacted output once more before it is written: a found secret that survived stops the
  * command, naming the rule and the line (never the value).
  */
-export function checkRedacted(command: string, output: string, redaction: RedactionSettings): boolean {
+export function checkRedacted(
+  command: string,
+  output: string | readonly string[],
+  redaction: RedactionSettings,
+): boolean {
   const refusal = getRedactionRefusal(output, redaction);
   if (!refusal) return true;
   process.stderr.write(`compactlab ${command}: refusing to write: ${refusal}\n`);

@@ -183,7 +183,7 @@ interface EngineRequestFields {
    */
   'redact-texts': { sessionId: SessionId; texts: string[]; redaction: RedactionSettings };
   /**
-   * One export of the Export menu, as text; masked by `redaction` and the session's found values,
+   * One export of the Export menu, as a file; masked by `redaction` and the session's found values,
    * and refused (an error naming the rule and line) when a found value survived.
    */
   'export-file': {
@@ -385,7 +385,8 @@ export interface EngineResults {
   erosion: ErosionChain;
   'replay-subagents': SubagentReplay[];
   'secrets-find': SessionSecrets;
-  'export-file': string;
+  /** The file (a Blob: an export can be longer than the longest string, share-handlers.ts). */
+  'export-file': Blob;
   'redact-texts': string[];
 }
 

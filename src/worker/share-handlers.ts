@@ -2,7 +2,7 @@
 // (engine/export/ does the work; the redaction settings come with each request).
 
 import { describeReplayedStrategy } from '../engine/export/strategy-name';
-import { computeCompactedJsonl } from '../engine/export/compacted-jsonl';
+import { computeCompactedJsonlLines } from '../engine/export/compacted-jsonl';
 import { computeReportHtml } from '../engine/export/report-html';
 import {
   collectLogSummaries,
@@ -11,7 +11,7 @@ import {
   formatSummariesMarkdown,
 } from '../engine/export/summary-export';
 import { renderTimelineSvg } from '../engine/export/timeline-svg';
-import { formatTranscriptHtml, formatTranscriptMarkdown } from '../engine/export/transcript-export';
+import { transcriptHtmlLines, transcriptMarkdownLines } from '../engine/export/transcript-export';
 import { getShownMainFile } from '../engine/parse/other-sessions';
 import { parseSession } from '../engine/parse/parse-session';
 import { computeConversation } from '../engine/query/conversation';
@@ -50,11 +50,11 @@ export const SHARE_HANDLERS: ShareHandlers = {
     // Every value found anywhere in the session is masked wherever it occurs (issue 22).
     const redaction =
       request.redaction && (await withSessionSecrets(request.redaction, session, sources, signal));
-    const text = await renderExport(session, sources, request, redaction, signal);
+    const parts = await renderExport(session, sources, request, redaction, signal);
     // Scanned once more before it leaves the worker: a found value that survived refuses the export.
-    const refusal = redaction && getRedactionRefusal(text, redaction);
+    const refusal = redaction && getRedactionRefusal(parts, redaction);
     if (refusal) throw new Error(`Export refused: ${refusal}. Nothing was downloaded.`);
-    return { result: text };
+    return { result: toFile(parts) };
   },
   'redact-texts': async (request, { state, signal }) => {
     const { session, sources } = getLoaded(state, request.sessionId);
@@ -63,14 +63,31 @@ export const SHARE_HANDLERS: ShareHandlers = {
   },
 };
 
-/** One export's text, masked by `redaction` when given. */
+/**
+ * The file of an export's parts joined by newlines, never joined as one string: the compacted
+ * transcript or the transcript of a 1 GB session is past the longest string a JavaScript engine
+ * holds (about 512 M characters in V8), and a Blob goes to the page by reference.
+ */
+function toFile(parts: readonly string[]): Blob {
+  const pieces: string[] = [];
+  for (const [i, part] of parts.entries()) {
+    if (i > 0) pieces.push('\n');
+    pieces.push(part);
+  }
+  return new Blob(pieces);
+}
+
+/**
+ * One export's text as parts to be joined by newlines (see `toFile`), masked by `redaction`
+ * when given.
+ */
 async function renderExport(
   session: Session,
   sources: ByteSource[],
   request: EngineRequest<'export-file'>,
   redaction: RedactionSettings | undefined,
   signal: AbortSignal,
-): Promise<string> {
+): Promise<readonly string[]> {
   const name = getShownMainFile(session)?.name ?? 'transcript';
   // The strategy the page replays, named (a custom one with how to load it) where an export says it.
   const strategy = request.replay ? describeReplayedStrategy(request.replay.strategyId) : undefined;
@@ -89,14 +106,16 @@ async function renderExport(
         ...(await collectLogSummaries(session, sources, { redaction, signal, subagents: true })),
         ...(request.runs ?? []),
       ];
-      return request.format === 'summaries-md'
-        ? formatSummariesMarkdown(header, summaries, redaction)
-        : formatSummariesJson(header, summaries, redaction);
+      return [
+        request.format === 'summaries-md'
+          ? formatSummariesMarkdown(header, summaries, redaction)
+          : formatSummariesJson(header, summaries, redaction),
+      ];
     }
     case 'run-comparison-md': {
       const [a, b] = request.runs ?? [];
       if (!a || !b) throw new Error('A comparison needs two runs');
-      return formatRunComparisonMarkdown(a, b, redaction);
+      return [formatRunComparisonMarkdown(a, b, redaction)];
     }
     case 'compacted-jsonl': {
       if (!request.replay) throw new Error('The compacted transcript needs a replay');
@@ -110,23 +129,27 @@ async function renderExport(
           byPoint[`api-call:${e.afterApiCall}`];
         if (e.kind === 'compact' && text !== undefined) summaries[i] = text;
       }
-      return await computeCompactedJsonl(session, sources, {
+      const lines = await computeCompactedJsonlLines(session, sources, {
         events: replay.events,
         summaries,
         strategy,
         redaction,
         signal,
       });
+      // One record per line, and a newline after the last.
+      return lines.length ? [...lines, ''] : [];
     }
     case 'report-html': {
       const replay =
         request.replay && session.apiCalls.length > 0 ? runReplay(session, request.replay) : undefined;
-      return await computeReportHtml(session, sources, {
-        replay,
-        runs: request.runs,
-        redaction,
-        signal,
-      });
+      return [
+        await computeReportHtml(session, sources, {
+          replay,
+          runs: request.runs,
+          redaction,
+          signal,
+        }),
+      ];
     }
     case 'transcript-md':
     case 'transcript-html': {
@@ -141,17 +164,18 @@ async function renderExport(
         setModels: header.setModels,
       };
       return request.format === 'transcript-md'
-        ? formatTranscriptMarkdown(transcriptHeader, turns, { redaction })
-        : formatTranscriptHtml(transcriptHeader, turns, { redaction });
+        ? transcriptMarkdownLines(transcriptHeader, turns, { redaction })
+        : transcriptHtmlLines(transcriptHeader, turns, { redaction });
     }
     case 'timeline-svg': {
       const replay =
         request.replay && session.apiCalls.length > 0 ? runReplay(session, request.replay) : undefined;
-      return renderTimelineSvg(computeTimelineSeries(session), {
+      const svg = renderTimelineSvg(computeTimelineSeries(session), {
         title: `Context timeline of ${redaction ? maskText(name, redaction) : name}${replay && strategy ? `, replayed under ${redaction ? maskText(strategy.name, redaction) : strategy.name}` : ''}`,
         thresholds: replay?.thresholds,
         replay: replay ? { simulatedTokens: replay.simulatedTokens, events: replay.events } : undefined,
       });
+      return [svg];
     }
   }
 }

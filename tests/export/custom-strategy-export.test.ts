@@ -34,7 +34,7 @@ async function exportAll(strategyId: string, overrides: Record<string, number> =
   ];
   const out: Partial<Record<ExportFormat, string>> = {};
   for (const format of formats)
-    out[format] = await client.request({ kind: 'export-file', sessionId: 1, format, replay });
+    out[format] = await (await client.request({ kind: 'export-file', sessionId: 1, format, replay })).text();
   client.terminate();
   return out as Record<ExportFormat, string>;
 }

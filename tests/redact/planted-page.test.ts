@@ -57,23 +57,27 @@ describe.skipIf(!session)(
         'timeline-svg',
       ];
       for (const format of formats) {
-        outputs[format] = await client.request({
+        outputs[format] = await (
+          await client.request({
+            kind: 'export-file',
+            sessionId: 1,
+            format,
+            redaction,
+            replay,
+            runs: format === 'compacted-jsonl' || format === 'timeline-svg' ? undefined : [run],
+            summariesByPoint: format === 'compacted-jsonl' ? { 'compaction:0': bare } : undefined,
+          })
+        ).text();
+      }
+      outputs['run-comparison-md'] = await (
+        await client.request({
           kind: 'export-file',
           sessionId: 1,
-          format,
+          format: 'run-comparison-md',
           redaction,
-          replay,
-          runs: format === 'compacted-jsonl' || format === 'timeline-svg' ? undefined : [run],
-          summariesByPoint: format === 'compacted-jsonl' ? { 'compaction:0': bare } : undefined,
-        });
-      }
-      outputs['run-comparison-md'] = await client.request({
-        kind: 'export-file',
-        sessionId: 1,
-        format: 'run-comparison-md',
-        redaction,
-        runs: [run, { ...run, label: 'another run' }],
-      });
+          runs: [run, { ...run, label: 'another run' }],
+        })
+      ).text();
       const prepared = await client.request({
         kind: 'summaries-prepare',
         sessionId: 1,

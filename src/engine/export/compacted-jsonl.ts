@@ -114,9 +114,23 @@ export async function computeCompactedJsonl(
   sources: ByteSource[],
   options: CompactedJsonlOptions,
 ): Promise<string> {
+  const lines = await computeCompactedJsonlLines(session, sources, options);
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}
+
+/**
+ * The compacted transcript's lines (no newline), held but never joined: a file is written from
+ * them line by line, as the transcript of a session of 1 GB is past the longest string a
+ * JavaScript engine holds (about 512 M characters in V8).
+ */
+export async function computeCompactedJsonlLines(
+  session: Session,
+  sources: ByteSource[],
+  options: CompactedJsonlOptions,
+): Promise<string[]> {
   const lines: string[] = [];
   for await (const line of generateCompactedJsonlLines(session, sources, options)) lines.push(line);
-  return lines.length ? `${lines.join('\n')}\n` : '';
+  return lines;
 }
 
 /**

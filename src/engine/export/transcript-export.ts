@@ -67,6 +67,19 @@ export function formatTranscriptMarkdown(
   turns: readonly ConversationTurn[],
   options: TranscriptOptions = {},
 ): string {
+  return transcriptMarkdownLines(header, turns, options).join('\n');
+}
+
+/**
+ * The Markdown transcript as the lines it is written in (a line may hold newlines of its own):
+ * the page writes them into a file without joining them, as a whole 1 GB session's text is past
+ * the longest string a JavaScript engine holds (about 512 M characters in V8).
+ */
+export function transcriptMarkdownLines(
+  header: TranscriptHeader,
+  turns: readonly ConversationTurn[],
+  options: TranscriptOptions = {},
+): string[] {
   const clean = makeClean(options);
   const out: string[] = [
     `# Transcript: ${escapeMdProse(clean(header.name))}`,
@@ -101,7 +114,7 @@ export function formatTranscriptMarkdown(
       }
     }
   }
-  return out.join('\n');
+  return out;
 }
 
 const STYLE = `
@@ -172,6 +185,15 @@ export function formatTranscriptHtml(
   turns: readonly ConversationTurn[],
   options: TranscriptOptions = {},
 ): string {
+  return transcriptHtmlLines(header, turns, options).join('\n');
+}
+
+/** The HTML transcript as the lines it is written in, as `transcriptMarkdownLines`. */
+export function transcriptHtmlLines(
+  header: TranscriptHeader,
+  turns: readonly ConversationTurn[],
+  options: TranscriptOptions = {},
+): string[] {
   const clean = makeClean(options);
   const t = (s: string) => escapeHtml(clean(s));
   const out: string[] = [
@@ -215,5 +237,5 @@ export function formatTranscriptHtml(
     out.push('</section>');
   }
   out.push('</body>', '</html>');
-  return out.join('\n');
+  return out;
 }

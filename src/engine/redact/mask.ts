@@ -150,19 +150,22 @@ function blankEscapeLetters(line: string): string {
 
 /** The first found secret an output still holds: its kind or rule and its 1-based line, never the value. */
 function findSurvivingSecret(
-  output: string,
+  output: string | readonly string[],
   settings: RedactionSettings,
 ): { rule: string; line: number } | undefined {
   const r = resolve(settings);
-  const lines = output.split('\n');
-  for (const [i, written] of lines.entries()) {
-    const line = blankEscapeLetters(written);
-    for (const m of findAllSecrets(line, r.known)) {
-      if (r.unmasked.has(m.id)) continue;
-      // A mask read as part of a secret's shape (`http://[REDACTED:x]@host` as user:password@).
-      if (line.slice(m.start, m.end).includes('REDACTED:')) continue;
-      if (/\[REDACTED:[\w.-]*$/.test(line.slice(Math.max(0, m.start - 80), m.start))) continue;
-      return { rule: m.rule ?? m.kind, line: i + 1 };
+  let lineNumber = 0;
+  for (const part of typeof output === 'string' ? [output] : output) {
+    for (const written of part.split('\n')) {
+      lineNumber++;
+      const line = blankEscapeLetters(written);
+      for (const m of findAllSecrets(line, r.known)) {
+        if (r.unmasked.has(m.id)) continue;
+        // A mask read as part of a secret's shape (`http://[REDACTED:x]@host` as user:password@).
+        if (line.slice(m.start, m.end).includes('REDACTED:')) continue;
+        if (/\[REDACTED:[\w.-]*$/.test(line.slice(Math.max(0, m.start - 80), m.start))) continue;
+        return { rule: m.rule ?? m.kind, line: lineNumber };
+      }
     }
   }
   return undefined;
@@ -171,9 +174,13 @@ function findSurvivingSecret(
 /**
  * The re-scan before an export is written (the CLI's `export` / `report` and the page's Export
  * menu): why the output must not be written, or undefined when no found secret survived.
- * Names the rule and the line, never the value.
+ * Names the rule and the line, never the value. `output` is the text, or its parts as they are
+ * written joined by newlines (an export too long to be one string).
  */
-export function getRedactionRefusal(output: string, settings: RedactionSettings): string | undefined {
+export function getRedactionRefusal(
+  output: string | readonly string[],
+  settings: RedactionSettings,
+): string | undefined {
   const survivor = findSurvivingSecret(output, settings);
   return survivor
     ? `a secret (${survivor.rule}) survived redaction on output line ${survivor.line}`

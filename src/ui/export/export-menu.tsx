@@ -142,7 +142,7 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
         runs = selectedRunIds.flatMap((id) => all.filter((r) => r.id === id)).map(toExportedSummary);
       }
       // With a custom strategy's replay, its sandbox writes it (custom-registry.ts).
-      const text = await getStrategyClient(strategyId).request({
+      const file = await getStrategyClient(strategyId).request({
         kind: 'export-file',
         sessionId,
         // The PNG is the SVG picture (title, thresholds, markers, legend) drawn at twice its size.
@@ -156,7 +156,13 @@ function ExportMenuFor({ sessionId }: { sessionId: SessionId }) {
         runs,
         summariesByPoint,
       });
-      downloadFile(item.id === 'timeline-png' ? await svgToPng(text) : text, fileName, item.mimeType);
+      downloadFile(
+        item.id === 'timeline-png'
+          ? await svgToPng(await file.text())
+          : new Blob([file], { type: item.mimeType }),
+        fileName,
+        item.mimeType,
+      );
       setOpen(false);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
