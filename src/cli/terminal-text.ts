@@ -1,3 +1,4 @@
+import { FORMAT_CHARS_CLASS } from '../engine/export/hidden-chars';
 import { isWritingJoiner } from '../engine/export/joiners';
 
 /**
@@ -10,12 +11,12 @@ import { isWritingJoiner } from '../engine/export/joiners';
  * hide inside a word: a command read off the terminal is the command that ran. The joiners an emoji
  * or a word's spelling is made of stay as they are (engine/export/joiners.ts).
  */
-const TERMINAL_CONTROLS =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching controls is the point.
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const TERMINAL_CONTROLS = new RegExp(
+  `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${FORMAT_CHARS_CLASS}]`,
+  'g',
+);
 /** The same outside the C0 range, which JSON.stringify already escapes. */
-const JSON_UNESCAPED_CONTROLS =
-  /[\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const JSON_UNESCAPED_CONTROLS = new RegExp(`[\\u007f-\\u009f${FORMAT_CHARS_CLASS}]`, 'g');
 
 const hex = (c: string, digits: number) => c.charCodeAt(0).toString(16).padStart(digits, '0');
 

@@ -102,6 +102,7 @@ const UI_ENGINE_VALUES: readonly { why: string; modules: readonly string[] }[] =
       'strategies/pi/detail',
       'export/compacted-log-formats',
       'export/joiners',
+      'export/hidden-chars',
       'redact/printable-url',
       'tokens/estimate',
       'library/forecast',

@@ -6,6 +6,7 @@
 // zero-width characters; "Trojan Source", CVE-2021-42574) are shown as `⟨U+202E⟩`, as the page
 // shows them (ui/common/visible-text.tsx). Linear in the text.
 
+import { FORMAT_CHARS_CLASS } from './hidden-chars';
 import { isWritingJoiner } from './joiners';
 
 // CSI / OSC / other ESC sequences, then C0 and C1 controls but tab and newline; carriage returns too.
@@ -14,7 +15,7 @@ const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching controls is the point.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 /** Bidi controls and marks, zero-width characters: the page's markers' set. */
-const HIDDEN = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const HIDDEN = new RegExp(`[${FORMAT_CHARS_CLASS}]`, 'g');
 
 /** The text without terminal control sequences and control characters (tab and newline kept). */
 export function stripControls(text: string): string {

@@ -1,4 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
+import { FORMAT_CHARS_CLASS } from '../../engine/export/hidden-chars';
 import { isWritingJoiner } from '../../engine/export/joiners';
 
 /**
@@ -10,8 +11,7 @@ import { isWritingJoiner } from '../../engine/export/joiners';
  * and ride along when it is copied into a terminal. The joiners an emoji or a word's spelling is
  * made of (👩‍💻, Persian words) are not marked (engine/export/joiners.ts).
  */
-const HIDDEN_CLASS =
-  '[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]';
+const HIDDEN_CLASS = `[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f${FORMAT_CHARS_CLASS}]`;
 const HIDDEN_ANY = new RegExp(HIDDEN_CLASS);
 const HIDDEN = new RegExp(HIDDEN_CLASS, 'g');
 
