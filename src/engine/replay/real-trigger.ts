@@ -7,7 +7,7 @@ import type { PreparedReplay } from './prepare';
 
 // What the log's own agent counted when one of its real compactions fired, where it counts more
 // than the chart draws: Codex adds its estimate of the encrypted reasoning it sent back, so a real
-// rollout compacted at 194,859 tokens of context under a bar at 244,800 (194,859 + 51,921 of
+// rollout compacted at 194,859 tokens of context under a bar at 244,800 (194,859 + 50,142 of
 // reasoning). The log does not state the count; the agent's own strategy at the log's own knobs
 // replays the session, and the event that stood for this compaction gives its parts.
 

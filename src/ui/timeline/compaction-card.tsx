@@ -318,7 +318,7 @@ function FreedRow({ pre, post, estimated }: { pre?: number; post?: number; estim
 /**
  * What the log's own agent counted when it fired, where it counts beyond the chart's point: a real
  * Codex rollout compacted at 194,859 tokens under its bar at 244,800, because Codex adds its
- * estimate of the encrypted reasoning it sent back (51,921). Each part names where its rule comes
+ * estimate of the encrypted reasoning it sent back (50,142). Each part names where its rule comes
  * from, so a reader can check it.
  */
 function TriggerCount({ count, chartTokens }: { count: RealTriggerCount; chartTokens?: number }) {

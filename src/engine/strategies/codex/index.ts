@@ -37,7 +37,7 @@ import {
 //   - the earlier model here compared the last usage alone with 90% of the *logged* (effective)
 //     window, 232,560: a value that fits one rollout (LAF-US__IDAHO-VAULT 2026-04-01, a compaction
 //     at 233,087), not the source's default. The source's count explains all three real
-//     compactions of the corpus (213,218 + 32,027 reasoning; 253,066 + 2,703; 232,571 + 16,383 ≥ 244,800);
+//     compactions of the corpus (213,218 + 32,044 reasoning; 253,066 + 2,712; 232,571 + 16,395 ≥ 244,800);
 //   - when the compaction request itself exceeds the window (`ContextWindowExceeded`), Codex drops
 //     the oldest history item (and its call/output partner) and retries (`remove_first_item`,
 //     compact.rs `run_compact_task_inner` @0100b103625752f6a10c21b79a8c423761dc4c6a, [index]): the
@@ -144,22 +144,37 @@ class CodexRun implements StrategyRun {
    * `get_total_token_usage`: the last response's `total_tokens`, plus the estimate of the
    * encrypted reasoning before the last user message, plus (newer copies) the items after the
    * last model-generated item. Returns the count and what it added.
+   *
+   * The history counted is the one the check saw: up to the answered call's last model-generated
+   * item and the tool outputs after it. A next turn's prompt, and the context injected with it, is
+   * recorded after the pre-turn check (a 0.105.0 rollout writes its `compacted` record between
+   * `task_started` and the turn's context and prompt; Codex's run_turn: "Pre-turn compaction runs
+   * before context updates and the new user message are recorded", [index] file 58595352496),
+   * so the last user message is the one before that item: counting the next prompt as the last
+   * took the whole turn's reasoning in (51,921 tokens where the rule gives 50,142 on that
+   * rollout). A mid-turn check sees tool outputs only after the item, so it is the same there.
    */
   private count(view: ReplayView): { tokens: TokenCount; reasoning: TokenCount; since: TokenCount } {
+    const { session, ctxEntry, artifactOf, callPos } = this.prepared;
+    let lastModelItem = view.boundaryPos - 1;
+    while (
+      lastModelItem > callPos[view.callPos]! &&
+      session.entries[ctxEntry[lastModelItem]!]?.kind !== 'assistant'
+    )
+      lastModelItem--;
+    const nextInput = lowerBound(this.userMessagePos, lastModelItem + 1);
     let reasoning = 0;
     if (this.knobs.countReasoning) {
-      const last = lowerBound(this.userMessagePos, view.boundaryPos) - 1;
-      const lastUser = last >= 0 ? this.userMessagePos[last]! : -1;
+      const lastUser = nextInput > 0 ? this.userMessagePos[nextInput - 1]! : -1;
       if (lastUser > view.liveFromPos)
         reasoning = Math.ceil((this.reasoningBytes[lastUser]! - this.reasoningBytes[view.liveFromPos]!) / 4);
     }
     let since = 0;
     if (this.knobs.countItemsSinceUsage) {
-      const { session, ctxEntry, artifactOf, callPos } = this.prepared;
-      let q = view.boundaryPos - 1;
-      while (q > callPos[view.callPos]! && session.entries[ctxEntry[q]!]?.kind !== 'assistant') q--;
+      // The tool outputs after the item, not a next turn's input (recorded after the check).
+      const end = Math.min(view.boundaryPos, this.userMessagePos[nextInput] ?? view.boundaryPos);
       let chars = 0;
-      for (let p = q + 1; p < view.boundaryPos; p++) if (artifactOf[p] === 0) chars += this.chars[p]!;
+      for (let p = lastModelItem + 1; p < end; p++) if (artifactOf[p] === 0) chars += this.chars[p]!;
       since = Math.ceil(chars / 4);
     }
     return { tokens: view.usageTokens + reasoning + since, reasoning, since };
