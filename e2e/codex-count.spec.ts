@@ -4,7 +4,7 @@ import { expect, openEmpty, test } from './fixtures';
 
 // A real Codex rollout (Quelklef/shell-ws, CLI 0.105) compacted after a call of 194,859 tokens,
 // under the chart's auto-compact bar at 244,800: Codex also counts its estimate of the encrypted
-// reasoning it sends back (51,921). Only the bar's tooltip and the replay's card said so; the card
+// reasoning it sends back (50,142). Only the bar's tooltip and the replay's card said so; the card
 // of the real compaction now says what Codex counted, each part with its source. Checked at
 // 1280x720, light and dark (restored .real-logs/, skipped saying so when absent).
 
@@ -32,12 +32,12 @@ test.describe("a real Codex compaction's card says what Codex counted", () => {
       await expect(counted).toBeVisible({ timeout: 30_000 });
       await expect(counted.getByRole('heading')).toHaveText('What Codex CLI counted');
       await expect(counted).toContainText(
-        "246,780 tok ≥ 244,800 its threshold: it fired though the chart's point, 194,625, is under the bar",
+        "245,001 tok ≥ 244,800 its threshold: it fired though the chart's point, 194,625, is under the bar",
       );
       const parts = counted.locator('li');
       await expect(parts).toHaveCount(2);
       await expect(parts.nth(0)).toContainText("194,859 the last response's total_tokens (input + output)");
-      await expect(parts.nth(1)).toContainText('+ 51,921 its estimate of the earlier encrypted reasoning');
+      await expect(parts.nth(1)).toContainText('+ 50,142 its estimate of the earlier encrypted reasoning');
       await expect(parts.nth(1)).toContainText('get_non_last_reasoning_items_tokens');
       await expect(parts.nth(1)).toContainText(
         /openai\/codex@[0-9a-f]{40}:codex-rs\/core\/src\/context_manager\/history\.rs/,
