@@ -64,7 +64,7 @@ export function applySummarize(
     preTokens: action.checkTokens,
     postTokens: 0,
     // The count the strategy compared (Codex adds its estimate of earlier reasoning): its parts
-    // summed to the replay's count, 3,936 short of Codex's on a real rollout.
+    // summed to the replay's count, 2,712 short of Codex's on a real rollout.
     preSource: withStrategyCount(preSource, action.checkTokens),
     postSource: preSource,
     spanFromEntryIndex: request.fromEntryIndex,
