@@ -81,13 +81,14 @@ const TODAY: Record<string, Figures> = {
  * replayed 2 calls late (its preTokens 167,602 count 3,816 tokens beyond the last call's usage and
  * output, which the replay's pending estimate does not reach) and Gemini CLI's one compression is
  * missing (docs/replay-accuracy.md#gemini-cli). pi's 58d6dd28 has no call (OpenClaw's replies).
+ * 2026-11-30: 12 Gemini CLI JSONL chats of AnthonyontheHub/TP-Tutor (2026-04), no compression.
  */
 // biome-ignore format: a table, one agent a line.
 const TODAY_REAL: Record<string, Figures> = {
   'Claude Code': { sessions: 18, transcripts: 58, real: 33, exact: 27, reproduced: 27, farther: 3, missing: 3, extra: 2, micro: 0, microExact: 0, microReproduced: 0 },
   'Codex CLI':   { sessions: 8, transcripts: 8,  real: 1, exact: 1, reproduced: 1, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   Cline:         { sessions: 2, transcripts: 2,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
-  'Gemini CLI':  { sessions: 7, transcripts: 7,  real: 1, exact: 0, reproduced: 0, farther: 0, missing: 1, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  'Gemini CLI':  { sessions: 19, transcripts: 19, real: 1, exact: 0, reproduced: 0, farther: 0, missing: 1, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   OpenCode:      { sessions: 4, transcripts: 4,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   pi:            { sessions: 3, transcripts: 3,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
 };
