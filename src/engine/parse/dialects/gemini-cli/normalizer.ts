@@ -258,11 +258,11 @@ function normalizeGeminiRecord(record: unknown, ctx: RecordContext, index: numbe
  * A `gemini` message the recorder wrote to hold tool calls the person cancelled, not a response:
  * `recordToolCalls` appends the calls to the last message when it is a `gemini` one, and otherwise
  * makes a new `gemini` message of empty content with them, taking the response's queued thoughts
- * and tokens if any are still queued (google-gemini/gemini-cli@4d73f3413949ae5c638804c5eac27a9bcd0567ca
- * (v0.39.1):packages/core/src/services/chatRecordingService.ts:517-560). When a call is cancelled
- * the CLI first writes its "Request cancelled." notice, so the cancelled calls come after an
- * `info` message and the response that asked for them already holds its tokens: a message with no
- * tokens, no text, no thoughts and only cancelled calls. Real chats hold 30 (27 in
+ * and tokens if any are still queued (v0.39.1,
+ * google-gemini/gemini-cli@4d73f3413949ae5c638804c5eac27a9bcd0567ca:packages/core/src/services/chatRecordingService.ts:517-560).
+ * When a call is cancelled the CLI first writes its "Request cancelled." notice, so the cancelled
+ * calls come after an `info` message and the response that asked for them already holds its
+ * tokens: a message with no tokens, no text, no thoughts and only cancelled calls. Real chats hold 30 (27 in
  * fabien-lessirard/dotfiles' 2026-02 chats, 3 in AnthonyontheHub/TP-Tutor's 2026-04 `.jsonl`
  * ones), each right after "Request cancelled."; counted as calls they were calls of context 0.
  * It stays in the transcript (its calls and their results went out with the next request);
