@@ -84,7 +84,9 @@ const TODAY: Record<string, Figures> = {
  * 2026-11-30: 12 Gemini CLI JSONL chats of AnthonyontheHub/TP-Tutor (2026-04), no compression;
  * Claude Code 2.0.42 (bestlove1211/opencode: 4 automatic compactions on the main lines, 1 on a
  * branch a resume left), 2.0.74 (Trollz1004/OMEGA-public: 1) and 2.1.38 (caochitam/aos: 1 manual),
- * each at its call; 4 Codex 0.77-0.80 rollouts without a compaction.
+ * each at its call; 4 Codex 0.77-0.80 rollouts without a compaction; 10 OpenClaw sessions in pi's
+ * format with pi's first real compactions (9), each read as a /compact: under the threshold of the
+ * assumed 200k window and pi's default reserve (docs/replay-accuracy.md#beyond-the-corpus).
  */
 // biome-ignore format: a table, one agent a line.
 const TODAY_REAL: Record<string, Figures> = {
@@ -93,7 +95,7 @@ const TODAY_REAL: Record<string, Figures> = {
   Cline:         { sessions: 2, transcripts: 2,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   'Gemini CLI':  { sessions: 19, transcripts: 19, real: 1, exact: 0, reproduced: 0, farther: 0, missing: 1, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   OpenCode:      { sessions: 4, transcripts: 4,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
-  pi:            { sessions: 3, transcripts: 3,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  pi:            { sessions: 13, transcripts: 13, real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
 };
 /** Whether every file of the manifest is restored (the floors above are of all of them). */
 const realLogsRestored = (
