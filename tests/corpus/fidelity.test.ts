@@ -86,12 +86,14 @@ const TODAY: Record<string, Figures> = {
  * branch a resume left), 2.0.74 (Trollz1004/OMEGA-public: 1) and 2.1.38 (caochitam/aos: 1 manual),
  * each at its call; 4 Codex 0.77-0.80 rollouts without a compaction; 10 OpenClaw sessions in pi's
  * format with pi's first real compactions (9), each read as a /compact: under the threshold of the
- * assumed 200k window and pi's default reserve (docs/replay-accuracy.md#beyond-the-corpus).
+ * assumed 200k window and pi's default reserve (docs/replay-accuracy.md#beyond-the-corpus); 7 Codex
+ * 0.63-0.64 rollouts whose 10 compactions are /compact typed after the final answer (read as
+ * automatic before, 7 missing and 3 farther: tests/parse/codex-compact-after-answer.test.ts).
  */
 // biome-ignore format: a table, one agent a line.
 const TODAY_REAL: Record<string, Figures> = {
   'Claude Code': { sessions: 22, transcripts: 97, real: 38, exact: 32, reproduced: 32, farther: 3, missing: 3, extra: 2, micro: 0, microExact: 0, microReproduced: 0 },
-  'Codex CLI':   { sessions: 12, transcripts: 12, real: 1, exact: 1, reproduced: 1, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  'Codex CLI':   { sessions: 19, transcripts: 19, real: 1, exact: 1, reproduced: 1, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   Cline:         { sessions: 2, transcripts: 2,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   'Gemini CLI':  { sessions: 19, transcripts: 19, real: 1, exact: 0, reproduced: 0, farther: 0, missing: 1, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   OpenCode:      { sessions: 4, transcripts: 4,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
