@@ -81,15 +81,23 @@ const TODAY: Record<string, Figures> = {
  * replayed 2 calls late (its preTokens 167,602 count 3,816 tokens beyond the last call's usage and
  * output, which the replay's pending estimate does not reach) and Gemini CLI's one compression is
  * missing (docs/replay-accuracy.md#gemini-cli). pi's 58d6dd28 has no call (OpenClaw's replies).
+ * 2026-11-30: 12 Gemini CLI JSONL chats of AnthonyontheHub/TP-Tutor (2026-04), no compression;
+ * Claude Code 2.0.42 (bestlove1211/opencode: 4 automatic compactions on the main lines, 1 on a
+ * branch a resume left), 2.0.74 (Trollz1004/OMEGA-public: 1) and 2.1.38 (caochitam/aos: 1 manual),
+ * each at its call; 4 Codex 0.77-0.80 rollouts without a compaction; 10 OpenClaw sessions in pi's
+ * format with pi's first real compactions (9), each read as a /compact: under the threshold of the
+ * assumed 200k window and pi's default reserve (docs/replay-accuracy.md#beyond-the-corpus); 7 Codex
+ * 0.63-0.64 rollouts whose 10 compactions are /compact typed after the final answer (read as
+ * automatic before, 7 missing and 3 farther: tests/parse/codex-compact-after-answer.test.ts).
  */
 // biome-ignore format: a table, one agent a line.
 const TODAY_REAL: Record<string, Figures> = {
-  'Claude Code': { sessions: 18, transcripts: 58, real: 33, exact: 27, reproduced: 27, farther: 3, missing: 3, extra: 2, micro: 0, microExact: 0, microReproduced: 0 },
-  'Codex CLI':   { sessions: 8, transcripts: 8,  real: 1, exact: 1, reproduced: 1, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  'Claude Code': { sessions: 22, transcripts: 97, real: 38, exact: 32, reproduced: 32, farther: 3, missing: 3, extra: 2, micro: 0, microExact: 0, microReproduced: 0 },
+  'Codex CLI':   { sessions: 19, transcripts: 19, real: 1, exact: 1, reproduced: 1, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   Cline:         { sessions: 2, transcripts: 2,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
-  'Gemini CLI':  { sessions: 7, transcripts: 7,  real: 1, exact: 0, reproduced: 0, farther: 0, missing: 1, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  'Gemini CLI':  { sessions: 19, transcripts: 19, real: 1, exact: 0, reproduced: 0, farther: 0, missing: 1, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
   OpenCode:      { sessions: 4, transcripts: 4,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
-  pi:            { sessions: 3, transcripts: 3,  real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
+  pi:            { sessions: 13, transcripts: 13, real: 0, exact: 0, reproduced: 0, farther: 0, missing: 0, extra: 0, micro: 0, microExact: 0, microReproduced: 0 },
 };
 /** Whether every file of the manifest is restored (the floors above are of all of them). */
 const realLogsRestored = (
@@ -131,6 +139,13 @@ const KNOWN: readonly KnownDisagreement[] = [
     engine: 54,
     truth: 66,
     why: 'a resume from line 208, before the second compact_boundary (line 256 names it as parent): the file holds that branch (line 209 boundary, 12 calls) and the resumed one (line 259 boundary, same preTokens 156,422). The replay follows the main line (engine/parse/branches.ts); the truth counts every request made. Not a defect.',
+  },
+  {
+    file: '.real-logs/bestlove1211__opencode/.claude/projects/C--Users-tvi/ce3dbbb4-29e8-46ff-8659-ebabb07f2db8.jsonl',
+    figure: 'calls',
+    engine: 155,
+    truth: 228,
+    why: 'Claude Code 2.0.42: resumed two days later from line 398, the tool result before the compact_boundary of line 399 (line 616, "No response requested.", names it as parent): the file holds that branch (the boundary and its 73 calls) and the resumed one (line 619 boundary, same preTokens 155,573). The replay follows the main line (engine/parse/branches.ts); the truth counts every request made. Not a defect.',
   },
   {
     file: '.real-logs/LAF-US__IDAHO-VAULT/.claude/projects/c--Users-loganf-Documents-IDAHO-VAULT/61dcf75d-56df-459d-b351-729550898806.jsonl',

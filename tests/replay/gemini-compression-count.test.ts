@@ -112,15 +112,16 @@ describe.skipIf(!existsSync(REAL))('Gemini CLI: the real chat that compressed fr
     const session = await parseSession([createMemorySource(basename(REAL), readFileSync(REAL))]);
     const prepared = prepareReplay(session);
     const info0 = getSessionInfo(prepared);
-    // The largest recorded prompt before it is a one-call spike (call 323: 499,755, 75,527 over the
-    // call before, gone at the next); the last one, 449,534.
+    // The largest recorded prompt before it is a one-call spike (call 304: 499,755, 75,527 over the
+    // call before, gone at the next); the last one, 449,534. The 18 holders of cancelled tool calls
+    // before it are no calls (gemini-cancelled-tools.test.ts): it follows call 316 of 332, not 334.
     expect(info0.loggedCompactions).toEqual([
-      { trigger: 'auto', afterCall: 333, preTokens: 526_049, peakPromptBefore: 499_755 },
+      { trigger: 'auto', afterCall: 315, preTokens: 526_049, peakPromptBefore: 499_755 },
     ]);
-    expect(prepared.recorded[333]).toBe(449_534);
+    expect(prepared.recorded[315]).toBe(449_534);
     const { notes } = GEMINI_CLI_STRATEGY.getSessionKnobs(info0);
     expect(notes.join('\n')).toContain(
-      'The compression after API call 334 compared 526,049 tokens, more than any prompt the chat records before it (499,755)',
+      'The compression after API call 316 compared 526,049 tokens, more than any prompt the chat records before it (499,755)',
     );
     expect(
       runStrategy(prepared, 'gemini-cli', logKnobsOf(prepared, 'gemini-cli').knobs).comparison.outcomes.map(

@@ -147,6 +147,9 @@ export function readPiFileTouches(raw: string): FileTouches {
   for (const r of parseJsonLines(raw)) {
     const message = isRaw(r.message) ? r.message : undefined;
     if (!message || !Array.isArray(message.content)) continue;
+    // pi runs no tool call of an answer that ended in an error or an abort (its arguments cut off
+    // mid-stream: "Unterminated string in JSON"), badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/agent/src/agent-loop.ts:195-199.
+    if (message.stopReason === 'error' || message.stopReason === 'aborted') continue;
     for (const b of message.content) {
       if (!isRaw(b) || b.type !== 'toolCall' || !isRaw(b.arguments)) continue;
       const path = text(b.arguments.path);

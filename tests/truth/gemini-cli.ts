@@ -9,7 +9,9 @@ import { parseJsonLines, type Raw, type Truth, type TruthCall, type TruthCompact
 // * API calls: a `gemini` message carries the model's answer and, where the response reported
 //   usage, `tokens: {input, output, cached, thoughts, tool, total}`. Each `gemini` message is one
 //   request; one without `tokens` (or with a `tokens` that is not an object of numbers) has no
-//   recorded context.
+//   recorded context. Not a request: a `gemini` message with no `tokens`, empty content, no
+//   thoughts and only cancelled tool calls, right after a non-`gemini` message (the CLI's
+//   "Request cancelled." notice): the recorder's holder of those calls.
 // * Context per call: `tokens.input` (Gemini's promptTokenCount: the whole prompt, cached included).
 // * Compactions: Gemini CLI's chat compression replaces the history in memory and writes no record
 //   of its own; what the file keeps is the notice the CLI showed, an `info` message that starts
@@ -39,6 +41,7 @@ const messagesOf = (text: string): Raw[] => {
 export function readGeminiCliTruth(text: string): Truth {
   const calls: TruthCall[] = [];
   const compactions: TruthCompaction[] = [];
+  let prior: Raw | undefined;
   for (const m of messagesOf(text)) {
     const content = typeof m?.content === 'string' ? m.content : '';
     if (
@@ -62,7 +65,22 @@ export function readGeminiCliTruth(text: string): Truth {
       });
       continue;
     }
+    const previous = prior;
+    prior = m;
     if (m?.type !== 'gemini') continue;
+    // The recorder's holder of cancelled tool calls, not a response: written after the
+    // "Request cancelled." notice with no tokens, no text and no thoughts of its own
+    // (chatRecordingService.ts `recordToolCalls`, gemini-cli v0.39.1:517-560).
+    const tools = Array.isArray(m.toolCalls) ? m.toolCalls : [];
+    if (
+      previous?.type !== 'gemini' &&
+      m.tokens === undefined &&
+      content === '' &&
+      !(Array.isArray(m.thoughts) && m.thoughts.length > 0) &&
+      tools.length > 0 &&
+      tools.every((t: Raw) => t?.status === 'cancelled')
+    )
+      continue;
     const input = m.tokens?.input;
     calls.push({ id: String(m.id), contextTokens: typeof input === 'number' ? input : undefined });
   }

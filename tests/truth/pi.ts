@@ -21,7 +21,11 @@ import {
 //   usage came, it is a call.
 // * Not a request either: OpenClaw's replies to its chat commands, written as assistant messages
 //   of provider 'openclaw', model 'gateway-injected', all-zero usage (a real session of
-//   adrianstanca1/vps-config holds two: '/kill' usage and a restart notice).
+//   adrianstanca1/vps-config holds two: '/kill' usage and a restart notice), and what it mirrors
+//   into a session of its deliveries to a chat channel, model 'delivery-mirror', all-zero usage
+//   (provider 'dna' in its source, transcript.ts `appendAssistantMessageToSessionTranscript`;
+//   'clawdbot' or 'openclaw' in real sessions of Musk-fanX/openclaw-backup and
+//   ReinforcementSleeping/openclaw-backup, 17).
 // * Context per call: usage.input + usage.cacheRead + usage.cacheWrite (pi's `input` excludes the
 //   cached part, as Anthropic's does; `totalTokens` adds the output).
 // * Compactions: an entry `{type: 'compaction', summary, firstKeptEntryId, tokensBefore}` written
@@ -50,8 +54,8 @@ export function readPiTruth(text: string): Truth {
     if (typeof u?.cost?.total === 'number') statedCostUsd = (statedCostUsd ?? 0) + u.cost.total;
     const context = u ? num(u.input) + num(u.cacheRead) + num(u.cacheWrite) : 0;
     if (
-      r.message.provider === 'openclaw' &&
-      r.message.model === 'gateway-injected' &&
+      ((r.message.provider === 'openclaw' && r.message.model === 'gateway-injected') ||
+        r.message.model === 'delivery-mirror') &&
       context + num(u?.output) === 0
     )
       continue;

@@ -49,7 +49,9 @@ export function hasZeroUsage(session: Session, callIndex: number): boolean {
  * before it in file order. Without the fallback such a call's estimate held the system prompt
  * alone: a real Gemini CLI chat of fabien-lessirard/dotfiles put its 21 calls without usage at
  * 8,365 tokens between calls of 126,934 and 151,462, and the replay priced the next message at
- * the whole difference (a context of −1,314,582 tokens after a simulated compaction).
+ * the whole difference (a context of −1,314,582 tokens after a simulated compaction). (Those 21
+ * were no calls at all, the holders of cancelled tool calls the reader now tells apart; the
+ * fallback stays for a response whose usage was not written.)
  */
 function getParentOf(parent: Int32Array, entry: Entry): number {
   return entry.uuid ? at(parent, entry.index) : entry.index - 1;

@@ -156,9 +156,13 @@ export function createCodexCliNormalizer(): RecordNormalizer {
 
   /** A response item moves the turn on: a prompt starts one, the model's items are its output. */
   const followTurn = (entry: Entry, extras: RecordExtras): void => {
-    if (entry.kind === 'assistant') turn.modelOutput = true;
-    else if (extras.promptText !== undefined)
-      Object.assign(turn, { open: true, modelOutput: false, prompt: extras.promptText });
+    if (entry.kind === 'assistant') {
+      turn.modelOutput = true;
+      // A message ends the model's answer unless a tool call follows it (trigger.ts `answered`).
+      turn.answered = entry.subtype === 'message';
+    } else if (extras.promptText !== undefined)
+      Object.assign(turn, { open: true, modelOutput: false, answered: false, prompt: extras.promptText });
+    else turn.answered = false;
   };
 
   const normalize = (record: unknown, ctx: RecordContext, index: number): NormalizedRecord => {
@@ -231,8 +235,10 @@ export function createCodexCliNormalizer(): RecordNormalizer {
       case 'event_msg': {
         entry.subtype = payloadType;
         entry.detailType = payloadType;
-        if (payloadType === 'task_started') Object.assign(turn, { open: true, modelOutput: false });
-        else if (payloadType === 'task_complete' || payloadType === 'turn_aborted') turn.open = false;
+        if (payloadType === 'task_started')
+          Object.assign(turn, { open: true, modelOutput: false, taskEvents: true });
+        else if (payloadType === 'task_complete' || payloadType === 'turn_aborted')
+          Object.assign(turn, { open: false, taskEvents: true });
         if (payloadType === 'token_count') {
           entry.kind = 'meta';
           tokenCount(entry, p, extras, ctx);

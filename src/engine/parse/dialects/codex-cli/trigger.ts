@@ -18,6 +18,10 @@ export interface TurnState {
   modelOutput: boolean;
   /** A turn is under way (a prompt or `task_started` seen, no `task_complete` since). */
   open: boolean;
+  /** The model's last item was a message with no tool call or tool output after it. */
+  answered?: boolean;
+  /** The rollout records `task_started` / `task_complete` (some versions persist neither). */
+  taskEvents?: boolean;
   /** The latest prompt the person typed. */
   prompt?: string;
   window?: TokenCount;
@@ -32,6 +36,12 @@ export interface TurnState {
  * - inside a turn, after the model answered: automatic (the automatic check runs after each
  *   sampling request, `token_limit_reached` then `continue`; a manual `/compact` is a task of its
  *   own, run between turns);
+ * - in a rollout that records no `task_complete` (0.63 and 0.64 persist neither task event), the
+ *   model's final message (no tool call or output after it) ends the turn: a compaction there is
+ *   at a turn boundary. Real 0.64.0 rollouts of MaksimKravchuk/brain_buddy hold 10 such, each
+ *   10 s to 31 min after the final answer, before the next prompt, at 49k-133k of a 258,400 window:
+ *   read as automatic inside an open turn, the replay counted 10 automatic compactions it could
+ *   not reproduce (7 missing, 3 farther);
  * - at a turn boundary: manual when the last call's context is under 75% of the recorded window
  *   (far under the automatic limit), automatic when near it (the pre-turn check);
  * - no window or no call known: automatic, as Codex's default.
@@ -42,7 +52,8 @@ export function inferTrigger(
 ): { trigger: string; why: string } {
   if (turn.prompt?.trimStart().startsWith('/compact') && !turn.modelOutput)
     return { trigger: 'manual', why: 'a /compact prompt with no model output after it' };
-  if (turn.open && turn.modelOutput)
+  const ended = turn.answered === true && turn.taskEvents !== true;
+  if (turn.open && turn.modelOutput && !ended)
     return {
       trigger: 'auto',
       why: 'inside a turn, after the model answered: only the automatic check runs there',
@@ -53,13 +64,14 @@ export function inferTrigger(
       why: 'at a turn boundary; no window or call recorded to tell, automatic by default',
     };
   const pct = Math.round((lastContext / turn.window) * 100);
+  const where = ended ? 'after the final answer (no task events recorded)' : 'at a turn boundary';
   return lastContext < turn.window * MANUAL_BELOW_WINDOW_SHARE
     ? {
         trigger: 'manual',
-        why: `at a turn boundary with the last call at ${pct}% of the window, far under the automatic limit`,
+        why: `${where} with the last call at ${pct}% of the window, far under the automatic limit`,
       }
     : {
         trigger: 'auto',
-        why: `at a turn boundary with the last call at ${pct}% of the window, near the automatic limit`,
+        why: `${where} with the last call at ${pct}% of the window, near the automatic limit`,
       };
 }

@@ -2,6 +2,7 @@ import type { Block, Usage } from '../../../types';
 import {
   createEntry,
   isObject,
+  type Json,
   jsonText,
   type NormalizedRecord,
   readTokenCount,
@@ -249,7 +250,33 @@ function normalizeGeminiRecord(record: unknown, ctx: RecordContext, index: numbe
   if (chars > 0) entry.blocks.push({ kind: 'text', text, chars });
   entry.blocks.push(...toolBlocks(record.toolCalls, ctx));
   entry.usage = readUsage(record.tokens, ctx);
+  entry.isSynthetic = entry.usage === undefined && chars === 0 && isCancelledToolsCarrier(record);
   return { entry, extras };
+}
+
+/**
+ * A `gemini` message the recorder wrote to hold tool calls the person cancelled, not a response:
+ * `recordToolCalls` appends the calls to the last message when it is a `gemini` one, and otherwise
+ * makes a new `gemini` message of empty content with them, taking the response's queued thoughts
+ * and tokens if any are still queued (v0.39.1,
+ * google-gemini/gemini-cli@4d73f3413949ae5c638804c5eac27a9bcd0567ca:packages/core/src/services/chatRecordingService.ts:517-560).
+ * When a call is cancelled the CLI first writes its "Request cancelled." notice, so the cancelled
+ * calls come after an `info` message and the response that asked for them already holds its
+ * tokens: a message with no tokens, no text, no thoughts and only cancelled calls. Real chats hold 30 (27 in
+ * fabien-lessirard/dotfiles' 2026-02 chats, 3 in AnthonyontheHub/TP-Tutor's 2026-04 `.jsonl`
+ * ones), each right after "Request cancelled."; counted as calls they were calls of context 0.
+ * It stays in the transcript (its calls and their results went out with the next request);
+ * it is no API call (`isSynthetic`).
+ */
+function isCancelledToolsCarrier(record: Json): boolean {
+  const calls = record.toolCalls;
+  const thoughts = record.thoughts;
+  return (
+    Array.isArray(calls) &&
+    calls.length > 0 &&
+    calls.every((call) => isObject(call) && call.status === 'cancelled') &&
+    (!Array.isArray(thoughts) || thoughts.length === 0)
+  );
 }
 
 /** Stateless per record: the replaced copies are dropped before records reach it. */
@@ -259,6 +286,7 @@ export const geminiNormalizer: RecordNormalizer = {
   // A call is a `gemini` message: each is one model response, so one request. One without a valid
   // `tokens` (cut off mid-write, or written by a CLI that did not patch them in) is still a call:
   // its usage is all zeros and the page estimates its context, saying so (query/usage-coverage.ts).
+  // The holder of cancelled tool calls (`isCancelledToolsCarrier`) is none.
   apiCalls: 'assistant-entries',
   normalize: normalizeGeminiRecord,
 };

@@ -187,10 +187,16 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
       // with all-zero usage (a real session of adrianstanca1/vps-config: "Usage: /kill <id|#|all>"
       // and a restart notice, each its own root): made locally, no API call and no model of the
       // session (`isSynthetic`, as Claude Code's "<synthetic>").
+      // The same gateway mirrors into a session what it delivered to a chat channel for it, as an
+      // assistant message of model "delivery-mirror" and all-zero usage, of provider "dna" in the
+      // source (openclaw/openclaw@013c24e74a262690bbe83a479f03f50404a8ef13:src/config/sessions/transcript.ts:70-120,
+      // appendAssistantMessageToSessionTranscript), "clawdbot" or "openclaw" in real sessions
+      // (Musk-fanX/openclaw-backup, ReinforcementSleeping/openclaw-backup: 17, each read as a call
+      // of context 0 before): no API call either.
       const z = entry.usage;
       entry.isSynthetic =
-        message.provider === 'openclaw' &&
-        message.model === 'gateway-injected' &&
+        ((message.provider === 'openclaw' && message.model === 'gateway-injected') ||
+          message.model === 'delivery-mirror') &&
         (z === undefined ||
           z.inputTokens + z.cacheCreationInputTokens + z.cacheReadInputTokens + z.outputTokens === 0);
       // An answer that never came: pi records an HTTP error or an abort as an assistant message
