@@ -3,6 +3,7 @@
 // worker (or the CLI process) and is queried through the functions in `query/`.
 
 import type { ParseIssue } from './parse-issue';
+export type { IssueCode, ParseIssue, Severity } from './parse-issue';
 
 /** A count of tokens (API usage or an estimate; the field name says which). */
 export type TokenCount = number;
@@ -15,8 +16,6 @@ export type DialectId = string;
 
 /** The format of a file no descriptor recognised. */
 export const UNKNOWN_DIALECT: DialectId = 'unknown';
-
-export type { IssueCode, ParseIssue, Severity } from './parse-issue';
 
 /** Usage as recorded by the API for one response. */
 export interface Usage {
@@ -338,6 +337,8 @@ export interface SessionMeta {
   contextWindow?: TokenCount;
   /** The providers the main thread's calls went through (Cline's `providerId`). */
   providers?: string[];
+  /** The application that ran the agent and wrote the log in its format (`RecordExtras.host`). */
+  host?: string;
   /** The `context_management.edits` a raw API request states (the main conversation's first). */
   contextEdits?: LoggedContextEdits;
   /** What the log states as its own totals (the Agent SDK stream's `result` records), summed over its runs. */

@@ -171,6 +171,7 @@ export class SessionBuilder {
     if (isMainFile) {
       if (extras.agent) this.meta.agent = extras.agent;
       this.meta.contextWindow ??= extras.contextWindow;
+      this.meta.host ??= extras.host;
       if (extras.provider !== undefined && !this.meta.providers?.includes(extras.provider))
         this.meta.providers = [...(this.meta.providers ?? []), extras.provider];
       this.meta.contextEdits ??= extras.contextEdits;

@@ -362,6 +362,8 @@ export interface SessionInfo {
    * are that agent's, so a strategy reads them only when they are its own agent's.
    */
   agent?: string;
+  /** The application that ran the agent, when the log says (`SessionMeta.host`: OpenClaw for pi). */
+  host?: string;
   /** The window the log states (Codex's `model_context_window`), when it states one. */
   contextWindow?: TokenCount;
   /** The providers the calls went through, as the log names them (Cline's `providerId`). */
@@ -408,6 +410,7 @@ export function getSessionInfo(prepared: PreparedReplay): SessionInfo {
     continuedPeakTokens,
     format: session.format,
     agent: session.meta.agent,
+    ...(session.meta.host !== undefined ? { host: session.meta.host } : {}),
     contextWindow: session.meta.contextWindow,
     windowInference: getSessionWindow(session),
     contextEdits: session.meta.contextEdits,

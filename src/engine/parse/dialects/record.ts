@@ -49,6 +49,11 @@ export interface RecordExtras {
    * name Claude Code (its user-agent, its system prompt), so the session is Claude Code's.
    */
   agent?: string;
+  /**
+   * The application that ran the agent and wrote its records in the agent's own format, when the
+   * records say so (a gateway running an agent): its settings can differ from the agent's defaults.
+   */
+  host?: string;
   /** The context right after the latest compaction, as the agent estimated it (Codex). */
   compactedContextTokens?: TokenCount;
   /** Totals the record states for its run (the SDK stream's `result`): added to the session's. */

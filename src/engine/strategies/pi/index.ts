@@ -9,6 +9,11 @@ import { PI } from './prompt';
 import { DEFAULTS, PI_DESCRIPTOR, type PiKnobs, getPiThreshold } from './descriptor';
 import { getPiTurnWindows, describePiModelWindows } from './model-windows';
 
+/** OpenClaw's floor on pi's reserveTokens (`DEFAULT_PI_COMPACTION_RESERVE_TOKENS_FLOOR`). */
+const OPENCLAW_RESERVE_FLOOR: TokenCount = 20_000;
+const OPENCLAW_SOURCE =
+  'openclaw/openclaw@013c24e74a262690bbe83a479f03f50404a8ef13:src/agents/pi-settings.ts:3-26';
+
 // The pi coding agent's compaction (docs/sources.md#pi; badlogic/pi-mono
 // packages/coding-agent/docs/compaction.md; code: packages/coding-agent/src/core/compaction/
 // {compaction.ts, utils.ts}, src/core/agent-session.ts `_checkCompaction`, src/core/messages.ts):
@@ -330,8 +335,12 @@ export const PI_STRATEGY: CompactionStrategy<PiKnobs, PiEventDetail> = {
     // One model: its window is the session's. Several: each turn's own, as pi checks.
     const knobs: PiKnobs = { ...DEFAULTS, contextWindow, windowPerModel: (info.callModels?.length ?? 0) > 1 };
     notes.push(...describePiModelWindows(info, contextWindow));
+    const openClaw = info.host === 'OpenClaw';
+    if (openClaw) knobs.reserveTokens = Math.max(knobs.reserveTokens, OPENCLAW_RESERVE_FLOOR);
     notes.push(
-      `pi's settings are not in its session file: reserveTokens ${fmt(knobs.reserveTokens)} and keepRecentTokens ${fmt(knobs.keepRecentTokens)} (the defaults), compacting over ${fmt(getPiThreshold(knobs))}.`,
+      openClaw
+        ? `OpenClaw ran this session: it raises pi's reserveTokens to at least ${fmt(OPENCLAW_RESERVE_FLOOR)} (ensurePiCompactionReserveTokens, ${OPENCLAW_SOURCE}; its own setting, agents.defaults.compaction.reserveTokensFloor, is not in the session file), so reserveTokens ${fmt(knobs.reserveTokens)} and keepRecentTokens ${fmt(knobs.keepRecentTokens)}, compacting over ${fmt(getPiThreshold(knobs))}.`
+        : `pi's settings are not in its session file: reserveTokens ${fmt(knobs.reserveTokens)} and keepRecentTokens ${fmt(knobs.keepRecentTokens)} (the defaults), compacting over ${fmt(getPiThreshold(knobs))}.`,
     );
     if (info.format === 'pi')
       notes.push(

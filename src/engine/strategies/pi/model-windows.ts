@@ -1,4 +1,8 @@
-import { getPiModelWindow } from '../../parse/dialects/pi/model-window';
+import {
+  getPiModelWindow,
+  isUserDefinedPiModel,
+  PI_UNLISTED_MODEL_WINDOW,
+} from '../../parse/dialects/pi/model-window';
 import type { PreparedReplay } from '../../simulation/prepared';
 import type { TokenCount } from '../../types';
 import { type CallModel, getCallModelKey, getCallModels } from '../call-models';
@@ -10,16 +14,23 @@ import type { PiKnobs } from './descriptor';
 // after a run (:509, the run's model) and before a prompt (:948-951, the model the user then has),
 // so a session that switches models is checked against each model's own window, not the largest.
 // The window is pi's registry's for the model under the provider its responses name
-// (parse/dialects/pi/model-window). Where the registry has no such model (a model newer than the
-// registry we read, or one the user defines in ~/.pi/agent/models.json) or a call of it used more
-// than the registry's window (the user overrode it: model-registry.ts:209), the turn takes the
-// `contextWindow` knob: the session's window (stated, else inferred from the log): ours.
+// (parse/dialects/pi/model-window). A model of a provider the registry lacks is one the user defines
+// in ~/.pi/agent/models.json, 128,000 when the entry states no window (model-registry.ts:507),
+// unless a call of it used more; a model missing under a listed provider is newer than the
+// registry we read. Those, and a
+// listed model a call of which used more than the registry's window (the user overrode it:
+// model-registry.ts:209), take the `contextWindow` knob: the session's window (stated, else
+// inferred from the log): ours.
 
 /** A model's window, or why it is not the registry's. */
 interface ModelWindow {
   tokens: TokenCount;
-  /** 'registry': pi's; 'unknown': not in the registry; 'overridden': a call used more than it. */
-  source: 'registry' | 'unknown' | 'overridden';
+  /**
+   * 'registry': pi's; 'unlisted': of a provider the registry lacks, pi's window for a model the
+   * user defines; 'unknown': not in the registry otherwise, or one that used more than that;
+   * 'overridden': a call used more than the registry's.
+   */
+  source: 'registry' | 'unlisted' | 'unknown' | 'overridden';
   registryTokens?: TokenCount;
 }
 
@@ -30,8 +41,12 @@ function resolveWindow(
   sessionProviders: readonly string[],
   fallback: TokenCount,
 ): ModelWindow {
-  const known = getPiModelWindow(row.model, row.provider !== undefined ? [row.provider] : sessionProviders);
-  if (!known) return { tokens: fallback, source: 'unknown' };
+  const providers = row.provider !== undefined ? [row.provider] : sessionProviders;
+  const known = getPiModelWindow(row.model, providers);
+  if (!known)
+    return isUserDefinedPiModel(providers) && row.peakTokens <= PI_UNLISTED_MODEL_WINDOW
+      ? { tokens: PI_UNLISTED_MODEL_WINDOW, source: 'unlisted' }
+      : { tokens: fallback, source: 'unknown' };
   if (row.peakTokens > known.tokens)
     return { tokens: fallback, source: 'overridden', registryTokens: known.tokens };
   return { tokens: known.tokens, source: 'registry', registryTokens: known.tokens };
@@ -63,7 +78,12 @@ export function describePiModelWindows(info: SessionInfo, contextWindow: TokenCo
         .join(', ')}.`,
     );
   for (const { row, w } of resolved) {
-    if (w.source === 'unknown')
+    // One model: the window note already says where its window comes from.
+    if (w.source === 'unlisted' && rows.length > 1)
+      notes.push(
+        `${name(row)}: its provider is not in pi's model registry (models.generated.ts at 83378aad, 2026-03-15), so the user defined it in ~/.pi/agent/models.json, where a contextWindow left out is ${fmt(PI_UNLISTED_MODEL_WINDOW)} (model-registry.ts:507), and its calls stayed within it: its turns are checked against ${fmt(PI_UNLISTED_MODEL_WINDOW)} (the entry may state another).`,
+      );
+    else if (w.source === 'unknown')
       notes.push(
         `${name(row)} is not in pi's model registry (models.generated.ts at 83378aad, 2026-03-15): a later pi may list it, or the user defined it in ~/.pi/agent/models.json (where a contextWindow left out is 128,000, model-registry.ts:507). Its turns are checked against the session's window, ${fmt(contextWindow)} (ours: the window the registry or the log gives the session).`,
       );

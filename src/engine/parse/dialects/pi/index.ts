@@ -1,7 +1,7 @@
 import type { DialectDescriptor } from '../descriptor';
 import { PI_DIALECT_INFO } from './info';
 import { toPiMessageRecords } from './message-records';
-import { getPiModelWindow } from './model-window';
+import { getPiWindowForModel } from './model-window';
 import { createPiNormalizer } from './normalizer';
 import type { FileToolSpec } from '../descriptor';
 import { createShellReadTool } from '../shared/shell-reads';
@@ -27,5 +27,5 @@ export const PI_DIALECT: DialectDescriptor = {
   createNormalizer: createPiNormalizer,
   createMessageReader: () => toPiMessageRecords,
   fileTools: PI_FILE_TOOLS,
-  modelWindow: getPiModelWindow,
+  modelWindow: getPiWindowForModel,
 };

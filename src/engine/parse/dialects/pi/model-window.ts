@@ -47,3 +47,37 @@ export function getPiModelWindow(
     why: `pi's model registry gives ${model} a ${tokens!.toLocaleString('en-US')}-token contextWindow under every provider that lists it (${PI_MODELS_SOURCE})`,
   };
 }
+
+/** Whether pi's registry has this provider at all (its built-in providers; another is one the user defines). */
+function isPiRegistryProvider(provider: string): boolean {
+  return getRegistry().has(provider);
+}
+
+/**
+ * pi's window for a model of a provider its registry does not have: a provider the user defines
+ * in ~/.pi/agent/models.json, whose models take a `contextWindow` of 128,000 when the entry
+ * leaves it out (badlogic/pi-mono@83378aad7e74a0e2bb8f37c007a9685fb4609d8a:packages/coding-agent/src/core/model-registry.ts:507).
+ * A model missing under a provider the registry has is one newer than the registry read here,
+ * which a later pi lists with its own window: not this. The real OpenClaw sessions on the
+ * `deepseek` provider compacted at 108,889–110,305 tokens, under a 200k window's threshold and
+ * at a 128k one's; OpenClaw's session store states 128,000 for that model.
+ */
+export const PI_UNLISTED_MODEL_WINDOW = 128_000;
+
+/** Whether `model`'s calls went only through providers pi's registry lacks (the user's own). */
+export function isUserDefinedPiModel(providers: readonly string[]): boolean {
+  return providers.length > 0 && providers.every((p) => !isPiRegistryProvider(p));
+}
+
+/** `getPiModelWindow`, else pi's window for a model of a provider the user defines. */
+export function getPiWindowForModel(
+  model: string,
+  providers: readonly string[],
+): { tokens: number; why: string } | undefined {
+  const listed = getPiModelWindow(model, providers);
+  if (listed || !isUserDefinedPiModel(providers)) return listed;
+  return {
+    tokens: PI_UNLISTED_MODEL_WINDOW,
+    why: `the provider ${providers.join(', ')} is not in pi's model registry (models.generated.ts at 83378aad, 2026-03-15): pi reads its models from ~/.pi/agent/models.json, where a contextWindow left out is ${PI_UNLISTED_MODEL_WINDOW.toLocaleString('en-US')} (model-registry.ts:507)`,
+  };
+}

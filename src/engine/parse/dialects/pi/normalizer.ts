@@ -137,6 +137,16 @@ function joinedText(blocks: Block[]): { text: string; chars: number } {
 }
 
 /** A `message` entry's AgentMessage, into `entry`. */
+/**
+ * OpenClaw, a gateway that runs pi's agent and writes its sessions in pi's format
+ * (`~/.openclaw/agents/<agent>/sessions/<id>.jsonl`), known by its workspace as the session's cwd
+ * (`~/.openclaw/workspace`, `workspace-<agent>`: all 10 real OpenClaw sessions of the manifest)
+ * or by its gateway's own messages (below). It runs pi under settings of its own (the pi strategy
+ * reads `SessionInfo.host`).
+ */
+const OPENCLAW = 'OpenClaw';
+const OPENCLAW_WORKSPACE = /[\\/]\.openclaw[\\/]workspace(?:-[^\\/]*)?[\\/]?$/;
+
 function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: RecordContext): void {
   const role = message.role;
   entry.subtype = typeof role === 'string' ? role : undefined;
@@ -194,9 +204,12 @@ function readMessage(message: Json, entry: Entry, extras: RecordExtras, ctx: Rec
       // (Musk-fanX/openclaw-backup, ReinforcementSleeping/openclaw-backup: 17, each read as a call
       // of context 0 before): no API call either.
       const z = entry.usage;
+      const fromGateway =
+        (message.provider === 'openclaw' && message.model === 'gateway-injected') ||
+        message.model === 'delivery-mirror';
+      if (fromGateway) extras.host = OPENCLAW;
       entry.isSynthetic =
-        ((message.provider === 'openclaw' && message.model === 'gateway-injected') ||
-          message.model === 'delivery-mirror') &&
+        fromGateway &&
         (z === undefined ||
           z.inputTokens + z.cacheCreationInputTokens + z.cacheReadInputTokens + z.outputTokens === 0);
       // An answer that never came: pi records an HTTP error or an abort as an assistant message
@@ -331,7 +344,10 @@ export function createPiNormalizer(): RecordNormalizer {
       if (type === 'session') {
         entry.kind = 'meta';
         if (typeof record.id === 'string') extras.sessionId = record.id;
-        if (typeof record.cwd === 'string') extras.cwd = record.cwd;
+        if (typeof record.cwd === 'string') {
+          extras.cwd = record.cwd;
+          if (OPENCLAW_WORKSPACE.test(record.cwd)) extras.host = OPENCLAW;
+        }
         if (record.version !== undefined) extras.version = `session v${String(record.version)}`;
         isTree = typeof record.version === 'number' && record.version >= 2;
         entry.summaryText = `session ${String(record.id ?? '?')}`;
