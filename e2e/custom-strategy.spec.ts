@@ -141,7 +141,12 @@ test.describe('custom strategy', () => {
     await openCustom(page);
     await importFile(page, 'endless.ts', ENDLESS);
     await page.getByTestId('custom-run').click();
-    await expect(page.getByTestId('custom-status')).toHaveText('Running in the sandbox…');
+    // After the compile ("Compiling endless.ts…"): a CI run under load clicked Cancel while the
+    // editor's TypeScript still compiled (the CPU busy with it), and the page rightly said
+    // "cancelled before it ran", where the status had read "Running in the sandbox…" throughout.
+    await expect(page.getByTestId('custom-status')).toHaveText('Running in the sandbox…', {
+      timeout: 60_000,
+    });
     // Spinning: the sandbox holds a core (over 3 s, more CPU than a quiet page's 3 s).
     await page.waitForTimeout(1000);
     // Under load the sandbox gets less than a core: the window is as long as the spin took.

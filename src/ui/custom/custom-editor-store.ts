@@ -14,7 +14,8 @@ import { TEMPLATES } from './templates';
 
 export type CustomStatus =
   | { kind: 'idle' }
-  | { kind: 'running' }
+  /** Compiling the file (the editor's TypeScript), then replaying it in its sandbox. */
+  | { kind: 'running'; stage: 'compiling' | 'replaying'; fileName: string }
   | { kind: 'problems'; problems: CompileProblem[] }
   | { kind: 'error'; message: string }
   | { kind: 'done'; run: SandboxRun };

@@ -73,7 +73,7 @@ export function CustomStrategyPanel({
     abort.current?.abort();
     const controller = new AbortController();
     abort.current = controller;
-    setStatus({ kind: 'running' });
+    setStatus({ kind: 'running', stage: 'compiling', fileName: name });
     await saveStrategy(name, source);
     setSaved((s) => [name, ...s.filter((n) => n !== name)]);
     const { compiled, problems } = await compileModel(model, name);
@@ -85,6 +85,8 @@ export function CustomStrategyPanel({
       setStatus({ kind: 'error', message: `${compiled.fileName}: cancelled before it ran.` });
       return;
     }
+    // Compiled: a Cancel from here stops the sandbox (said so), not the compile.
+    setStatus({ kind: 'running', stage: 'replaying', fileName: compiled.fileName });
     const builtIns = [...new Set([ownStrategyId, 'claude-code', 'codex'])].map((strategyId) => ({
       strategyId,
       overrides: {},
@@ -317,7 +319,7 @@ function CustomStatusView({ status }: { status: CustomStatus }) {
   if (status.kind === 'running')
     return (
       <p className="small muted" data-testid="custom-status">
-        Running in the sandbox…
+        {status.stage === 'compiling' ? `Compiling ${status.fileName}…` : 'Running in the sandbox…'}
       </p>
     );
   if (status.kind === 'problems')
