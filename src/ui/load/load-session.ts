@@ -29,7 +29,7 @@ export function describeFiles(files: readonly { name: string }[]): string {
  * library row's label is its main file's name, which the files' description starts with: that one
  * alone (the tab read "abc.jsonl (abc.jsonl + 8 more files)").
  */
-export function labelWithFiles(label: string, files: readonly { name: string }[]): string {
+function labelWithFiles(label: string, files: readonly { name: string }[]): string {
   const described = describeFiles(files);
   return described === label || described.startsWith(`${label} + `) ? described : `${label} (${described})`;
 }
