@@ -49,6 +49,14 @@ test.describe('the user guide on a real project folder', () => {
     const row = page.locator(`[data-testid="library-row"][data-key$="${SESSION}.jsonl"]`);
     await expect(row.locator('[data-col="calls"]')).toContainText(String(main.calls));
     await expect(row.locator('[data-col="compactions"]')).toContainText(`${main.compactions} / 0 / 0µ`);
+    // The folder's chip: its long name gives way, its count stays on one line ("· 3 sessions").
+    const count = page.getByTestId('library-root-count');
+    await expect(count).toHaveText(/· \d+ sessions/);
+    const heights = await count.evaluate((e) => ({
+      count: e.getBoundingClientRect().height,
+      name: e.previousElementSibling!.getBoundingClientRect().height,
+    }));
+    expect(heights.count, 'the count on one line, as high as the name').toBeLessThan(heights.name * 1.5);
 
     // "one click (or ↑ ↓ in the focused list, then Enter) opens a session with its subagent files"
     const rows = page.getByTestId('library-row');
