@@ -34,7 +34,9 @@ test.describe("Compare's model window label on a real session", () => {
       const label = chart.getByTestId('compare-window-label');
       await expect(label).toHaveText('model window 200k');
       const drawn = await label.evaluate((el) => {
-        const series = [...el.ownerSVGElement!.querySelectorAll('[data-testid="compare-series"]')];
+        const series = [
+          ...(el as SVGTextElement).ownerSVGElement!.querySelectorAll('[data-testid="compare-series"]'),
+        ];
         return {
           afterEverySeries: series.every(
             (s) => (s.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0,
