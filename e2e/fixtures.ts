@@ -32,7 +32,12 @@ interface Fixtures {
  * Console errors that do not fail a test: HTTP errors of fetches the test provokes on purpose (a
  * mock API answering 401/429/…) are reported by Chromium as "Failed to load resource".
  */
-const ALLOWED_CONSOLE_ERRORS: RegExp[] = [/^Failed to load resource/];
+const ALLOWED_CONSOLE_ERRORS: RegExp[] = [
+  /^Failed to load resource/,
+  // A server of this machine on another port that does not let the page read its answer, which a
+  // test provokes on purpose (live-follow-server.spec.ts): loopback to loopback only.
+  /^Access to fetch at 'http:\/\/127\.0\.0\.1:\d+\/[^']*' from origin 'http:\/\/127\.0\.0\.1:\d+' has been blocked by CORS policy/,
+];
 
 export const test = base.extend<Fixtures>({
   foreignRequests: [

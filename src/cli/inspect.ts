@@ -5,7 +5,7 @@ import { computeInspectReport, type InspectReport } from '../engine/inspect/repo
 import { parseSession } from '../engine/parse/parse-session';
 import { describeModels, describePromptLog } from '../engine/parse/meta-words';
 import { groupDigits } from '../engine/query/format';
-import { formatOrdinal, formatOrdinalTitle } from '../engine/query/numbering';
+import { formatOrdinal, formatOrdinalTitle, formatPlural } from '../engine/query/numbering';
 import { formatUsd } from '../engine/replay/compare-table';
 import { describeNothingRead, openSessionFiles } from './session-files';
 import { escapeTerminalText } from './terminal-text';
@@ -182,7 +182,10 @@ function renderInspect(report: InspectReport): string {
     }
   }
   const { error, warning, info } = report.issueCounts;
-  lines.push('', `Issues: ${error} errors, ${warning} warnings, ${info} notes`);
+  lines.push(
+    '',
+    `Issues: ${formatPlural(error, 'error')}, ${formatPlural(warning, 'warning')}, ${formatPlural(info, 'note')}`,
+  );
   for (const issue of report.issues.slice(0, 50)) {
     lines.push(`  ${issue.file}:${issue.line}  ${issue.severity} ${issue.code}  ${issue.message}`);
   }

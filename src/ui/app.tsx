@@ -42,13 +42,18 @@ import { getPendingLinkName, hasPendingLink, useLinkNotice, useUrlState } from '
 
 let sampleRequested = false;
 
-/** Opens the bundled sample once at start, unless the URL says `?sample=0` or is a link waiting for its file. */
+/**
+ * Opens the bundled sample once at start, unless the URL says `?sample=0`, is a link waiting for
+ * its file, or follows a file (`?follow=`: that file is the session; the sample shown instead was
+ * marked "File unreadable: last known" when the followed file could not be read).
+ */
 function useSampleOnStart() {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (sampleRequested) return; // StrictMode runs effects twice in dev
     sampleRequested = true;
-    if (new URLSearchParams(window.location.search).get('sample') === '0') return;
+    const params = new URLSearchParams(window.location.search);
+    if (params.get('sample') === '0' || params.has('follow')) return;
     if (hasPendingLink()) {
       // A link made on the sample opens it (and its view); one made on another file waits for it.
       void isSampleMainFile(getPendingLinkName() ?? '').then((isSample) => {
@@ -143,6 +148,9 @@ function EmptyState() {
         </div>
       ) : (
         <>
+          {/* A followed file (`?follow=`) not read yet: the bar says why (its server does not
+              answer, or does not let this page read it), where the page once polled in silence. */}
+          <LiveBar />
           <h1 data-testid="empty-title">Drop a {formatList(getReadAgents(), 'or')} transcript here</h1>
           <p data-testid="empty-what">
             CompactLab shows how an AI coding agent's context filled up, where it was compacted and what the

@@ -28,7 +28,7 @@ describe('compactlab replay', () => {
     expect(base.text).toMatch(
       /^event 1 after API call \d+ \(main call \d+\) compact auto full: check [\d,]+ ≥ 167,000/m,
     );
-    expect(base.text).toMatch(/^note: Threshold profile v2\.1\.68/m);
+    expect(base.text).toMatch(/^note: Threshold profile 2\.1\.21\+ \(v2\.1\.68\)/m);
     const wide = await run('--auto-compact', '--window', '1000000');
     expect(wide.text).not.toMatch(/compact auto/);
     const pct = await run('--auto-compact', '--pct', '50', '--no-microcompact');

@@ -122,7 +122,7 @@ export async function computeReportHtml(
   out.push('</dl></header>');
   out.push('<section id="timeline"><h2>Timeline</h2><figure>', svg, '</figure>');
   out.push(
-    `<p class="muted">Blue: context of each API call as recorded.${replay ? ` Orange: replay with ${t(strategyName(replay.strategyId))} (${fmt(replay.events.filter((e) => e.kind === 'compact').length)} compactions).` : ''} A/M: auto/manual compaction, µ: microcompact.</p></section>`,
+    `<p class="muted">Blue: context of each API call as recorded.${replay ? ` Orange: replay with ${t(strategyName(replay.strategyId))} (${formatPlural(replay.events.filter((e) => e.kind === 'compact').length, 'compaction')}).` : ''} A/M: auto/manual compaction, µ: microcompact.</p></section>`,
   );
   out.push('<section id="compactions"><h2>Compactions</h2>');
   if (onMain.length === 0) out.push('<p>None in this transcript.</p>');

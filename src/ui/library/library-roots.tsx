@@ -50,7 +50,7 @@ export function LibraryRoots({
               >
                 {r.id}
               </span>
-              <span className="muted">
+              <span className="muted library-root-count" data-testid="library-root-count">
                 {' '}
                 · {formatCount(counts.get(r.id) ?? 0)} {counts.get(r.id) === 1 ? 'session' : 'sessions'}
                 {r.filesOpen ? '' : ' · not open'}

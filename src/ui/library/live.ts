@@ -228,6 +228,8 @@ export function startLive(queryClient: QueryClient): void {
     } catch (error) {
       // The file cannot be read (404, the server gone): its last figures stay, the bar says they
       // are the last known (the header's still are the last read's), and why.
+      // Never read (a `?follow=` link's server not answering), no session is shown: the start
+      // page shows the bar (app.tsx).
       useLiveStore.setState({
         error: error instanceof Error ? error.message : String(error),
         gone: error instanceof LiveFileGoneError,
@@ -244,7 +246,21 @@ class LiveFileGoneError extends Error {}
 
 /** A URL's bytes as they are now. */
 async function fetchNow(url: string): Promise<Blob> {
-  const response = await fetch(url, { cache: 'no-store' });
+  let response: Response;
+  try {
+    response = await fetch(url, { cache: 'no-store' });
+  } catch (error) {
+    // fetch says only "Failed to fetch": no server there, or one of another origin that does not
+    // let this page read its answer (CORS: a plain `python3 -m http.server` on another port).
+    const otherOrigin = new URL(url, location.href).origin !== location.origin;
+    throw new Error(
+      `${url}: no answer the page may read (${(error as Error)?.message ?? String(error)}): ${
+        otherOrigin
+          ? `is its server running, and does it send Access-Control-Allow-Origin: ${location.origin} (or *)?`
+          : 'is the server running?'
+      }`,
+    );
+  }
   if (response.status === 404 || response.status === 410)
     throw new LiveFileGoneError(`${url}: HTTP ${response.status}`);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);

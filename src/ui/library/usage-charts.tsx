@@ -68,7 +68,11 @@ export function DayChart({ groups, metric, selected, onPick }: ChartProps) {
     <figure className="whatif-chart usage-chart" data-testid="usage-chart-day">
       <figcaption>
         {title}
-        {groups.length > 0 ? ` · ${first} to ${last}, ${groups.length} days with calls` : ''}
+        {groups.length === 1
+          ? ` · ${first}, the one day with calls`
+          : groups.length > 1
+            ? ` · ${first} to ${last}, ${groups.length} days with calls`
+            : ''}
       </figcaption>
       {/* biome-ignore lint/a11y/useSemanticElements: an SVG holding the bars, each a button. */}
       <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="group" aria-label={title}>

@@ -25,6 +25,16 @@ export function describeFiles(files: readonly { name: string }[]): string {
 }
 
 /**
+ * What a load is called once its files are known: the label, and the files where they say more. A
+ * library row's label is its main file's name, which the files' description starts with: that one
+ * alone (the tab read "abc.jsonl (abc.jsonl + 8 more files)").
+ */
+function labelWithFiles(label: string, files: readonly { name: string }[]): string {
+  const described = describeFiles(files);
+  return described === label || described.startsWith(`${label} + `) ? described : `${label} (${described})`;
+}
+
+/**
  * Starts a new load (cancelling any load in flight). Reserves the session id first so the caller
  * can show progress while it fetches the bytes (`prepare`, e.g. downloading the bundled sample).
  * Resolves to true when this load's session is the one shown (false: it failed or was cancelled).
@@ -58,11 +68,7 @@ export async function loadSession(
   try {
     const files = sortSessionFiles(await prepare(abort.signal));
     abort.signal.throwIfAborted();
-    store.setLoadPhase(
-      sessionId,
-      'parsing',
-      label === describeFiles(files) ? label : `${label} (${describeFiles(files)})`,
-    );
+    store.setLoadPhase(sessionId, 'parsing', labelWithFiles(label, files));
     const overview = await queryClient.fetchQuery({
       ...sessionOverviewQuery(sessionId),
       queryFn: ({ signal }) => {

@@ -34,7 +34,7 @@ export function TokensPanel({ sessionId }: { sessionId: SessionId }) {
         )}
         <span className="tok-narrow-hint" data-testid="tok-narrow-hint">
           {' '}
-          Input, cache and output columns: widen the panel (drag its left edge).
+          Time, input, cache and output columns: widen the panel (drag its left edge).
         </span>
       </p>
       <div className="tok-row tok-header mono">

@@ -175,9 +175,6 @@ export function CompareChart({
               y1={y(windowTokens)}
               y2={y(windowTokens)}
             />
-            <text className="strat-axis" x={PAD.left + 4} y={y(windowTokens) - 3} textAnchor="start">
-              model window {formatTokensShort(windowTokens)}
-            </text>
           </g>
         )}
         {series.map((s, i) => {
@@ -212,6 +209,19 @@ export function CompareChart({
             windowTokens={windowTokens}
           />
         ))}
+        {/* Over the lines, with a halo: drawn under them, a real session's replays running above
+            the window hid it ("model! wi… 200k" under one series' ticks). */}
+        {windowTokens !== undefined && (
+          <text
+            className="strat-axis strat-window-label"
+            data-testid="compare-window-label"
+            x={PAD.left + 4}
+            y={y(windowTokens) - 3}
+            textAnchor="start"
+          >
+            model window {formatTokensShort(windowTokens)}
+          </text>
+        )}
         {endLabels.map((l) => (
           <text
             key={l.i}

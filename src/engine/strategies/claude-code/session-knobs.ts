@@ -9,6 +9,7 @@ import {
 } from '../../thresholds';
 import type { SessionInfo } from '../types';
 import {
+  CLAUDE_CODE_KNOB_SPECS,
   type ClaudeCodeKnobs,
   DEFAULT_CLAUDE_CODE_KNOBS,
   UNLIMITED_SKILL_TOKENS,
@@ -18,6 +19,16 @@ import {
 // The knobs of the Claude Code version that wrote a log (`CompactionStrategy.getSessionKnobs`):
 // its threshold profile, window and max output, the sub-agent rules, microcompact and the pending
 // estimate by version, auto-compact off where the log shows it was; each choice with its note.
+
+/**
+ * A profile as the page's Profile select shows it, with the value `--profile` takes: "2.1.21+
+ * (v2.1.68)". The note said "v2.1.68 for Claude Code 2.1.101" beside a select reading "2.1.21+".
+ */
+function describeProfile(profile: string): string {
+  const spec = CLAUDE_CODE_KNOB_SPECS.find((k) => k.key === 'profile');
+  const short = spec?.kind === 'select' ? spec.options?.find((o) => o.value === profile)?.short : undefined;
+  return short ? `${short} (${profile})` : profile;
+}
 
 /** Orders version strings numerically ("2.1.101" after "2.1.92"). */
 function compareVersions(a: string, b: string): number {
@@ -80,7 +91,7 @@ export function getClaudeCodeSessionKnobs(info: SessionInfo): { knobs: ClaudeCod
   };
   const unchecked = describeUncheckedVersion(version);
   notes.push(
-    `Threshold profile ${profile} for Claude Code ${version ?? '(version unknown)'}.`,
+    `Threshold profile ${describeProfile(profile)} for Claude Code ${version ?? '(version unknown)'}.`,
     ...(unchecked ? [unchecked] : []),
     ...(inferred?.notes ?? []),
   );

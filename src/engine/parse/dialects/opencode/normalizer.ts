@@ -55,6 +55,8 @@ interface MessageState {
   tokens?: unknown;
   /** Its call emitted (a message without step parts): once. */
   called?: boolean;
+  /** Its `time.created`: the time of its calls, whose `step-finish` parts state none. */
+  createdMs?: number;
 }
 
 /** The normalizer of one OpenCode session: one for all its files (`sharedNormalizer`). */
@@ -176,6 +178,7 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
         parts: 0,
         summary: record.summary === true,
         steps: 0,
+        createdMs: created,
       };
       messages.set(id, state);
       if (record.role === 'user') {
@@ -305,6 +308,10 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
   ): void {
     const e = next();
     fillPart(e, part, 'assistant', false, 0);
+    // A step-finish part states no time (the real logs' 70 of 70 in one database, its storage
+    // files alike): the call is dated by its message, so usage by day finds its day (it read
+    // "(no time)" for every OpenCode call).
+    e.timestampMs ??= message?.createdMs;
     if (message) message.steps++;
     const usage = usageOf(part.tokens, message?.providerId, message?.modelId, ctx);
     if (usage && message?.role !== 'user') {
@@ -333,6 +340,7 @@ export function createOpenCodeNormalizer(): RecordNormalizer {
     e.type = 'message-usage';
     e.kind = 'meta';
     e.messageId = open.id;
+    e.timestampMs = open.state.createdMs;
     e.model = typeof open.state.modelId === 'string' ? open.state.modelId : 'unknown';
     e.usage = usage;
     e.summaryText = `call of message ${open.id} (no step parts): ${contextOf(usage).toLocaleString('en-US')} tokens in context`;
