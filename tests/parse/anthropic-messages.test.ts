@@ -313,7 +313,7 @@ describe('a claude-trace log of Claude Code', () => {
     expect(getDefaultStrategyId(s.format, s.meta.agent)).toBe('claude-code');
     expect(getDefaultStrategyId(s.format)).toBe('api-clear-tool-uses');
     const { notes } = getClaudeCodeSessionKnobs(getSessionInfo(prepareReplay(s)));
-    expect(notes).toContain('Threshold profile legacy for Claude Code 1.0.62.');
+    expect(notes).toContain('Threshold profile <1.0.71 (legacy) for Claude Code 1.0.62.');
   });
 
   it('names Claude Code from the body alone (a proxy log without headers)', async () => {

@@ -60,7 +60,7 @@ describe.skipIf(!existsSync(CODEX_LOG))(
         agent: 'Claude Code',
       };
       expect(getClaudeCodeSessionKnobs(info).notes).toContain(
-        'Threshold profile legacy for Claude Code 0.2.77.',
+        'Threshold profile <1.0.71 (legacy) for Claude Code 0.2.77.',
       );
     });
   },
