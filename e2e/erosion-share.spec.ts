@@ -145,6 +145,13 @@ test('recent files: a stored handle is listed after a reload and reopens the ses
     ),
   ).toBe('function');
   await expect(page.getByTestId('recent-files')).toHaveCount(0);
+  // The app makes its store when it first lists the recent files, with Dexie loaded on demand
+  // (common/lazy-dexie.ts): written before that, a database of no store refused the transaction.
+  await expect
+    .poll(() =>
+      page.evaluate(async () => (await indexedDB.databases()).some((d) => d.name === 'compactlab-recent')),
+    )
+    .toBe(true);
   // A synthetic drop gives no file handle (only a user's drag does), so the test stores one: a
   // file of the origin-private file system, in the store the app keeps (recent-files.ts).
   await page.evaluate(
