@@ -17,10 +17,9 @@ import type { PiKnobs } from './descriptor';
 // (parse/dialects/pi/model-window). A model of a provider the registry lacks is one the user defines
 // in ~/.pi/agent/models.json, 128,000 when the entry states no window (model-registry.ts:507),
 // unless a call of it used more; a model missing under a listed provider is newer than the
-// registry we read. Those, and a
-// listed model a call of which used more than the registry's window (the user overrode it:
-// model-registry.ts:209), take the `contextWindow` knob: the session's window (stated, else
-// inferred from the log): ours.
+// registry we read. Those, and a listed model a call of which used more than the registry's
+// window (the user overrode it: model-registry.ts:209), take the `contextWindow` knob: the
+// session's window (stated, else inferred from the log): ours.
 
 /** A model's window, or why it is not the registry's. */
 interface ModelWindow {
